@@ -1,0 +1,38 @@
+# All set-up happens here: `make run` and `make test` create .venv on a fresh machine.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench baselines check clean venv
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## Run every default scenario and write reports under reports/
+run: $(STAMP)
+	$(BIN)/sim run-defaults
+
+## Run the test suite
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## Speed benchmark (games/s, decisions/s, compile and start-up times)
+bench: $(STAMP)
+	$(BIN)/sim bench
+
+## Regenerate the committed regression baselines
+baselines: $(STAMP)
+	$(BIN)/sim baselines
+
+## Statistical and exact regression checks against reports/baselines
+check: $(STAMP)
+	$(BIN)/sim check
+
+clean:
+	rm -rf .numba_cache build *.egg-info
