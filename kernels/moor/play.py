@@ -1,0 +1,118 @@
+"""Ghosts of the Moor: one game (`play_one`) and a batch over games in parallel (`play_batch`).
+
+The batch entry point follows the contract shared by every game (kernels/README.md): per-game outcomes are
+written at each game's own index, so results never depend on threads or chunking.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels._jit import njit, pjit
+from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
+from kernels.moor.rules import (
+    MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
+    S_DISCARD_EVENTS, S_PHASE, S_PLANKS_LAID, S_ROUNDS, S_SIZE, S_TILES_DISCARDED, S_TILES_LOST, S_TURNS,
+    apply_action, apply_chance, deal_pool, init, legal_actions, new_game, returns, top_score_tied,
+)
+from kernels.moor.strategies import decide
+
+# per-game counters written to extra[g, :] (names in this order; sim.registry shows them)
+EXTRA_COLUMNS = ("first_seat", "decisions", "discard_events", "tiles_discarded", "tiles_lost", "planks_laid",
+                 "tiebreak_decided")
+N_EXTRA = len(EXTRA_COLUMNS)
+ST_DONE = 0
+ST_TRUNCATED = 1
+ST_BAD_ACTION = 2
+
+
+@njit
+def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out):
+    """Play one game to the end or the turn cap; returns (status, winners bitmask over turn positions).
+
+    st int32[S_SIZE] scratch state; rng uint64[N_STREAMS_MAX, 4] seeded streams (row 0 chance, 1 + seat strategy);
+    ``first`` is the seat of the start player; scores_pos int32[MAX_PLAYERS] receives scores by turn position.
+    log int32[L, 6] records events when L > 1; deal_out int32[33] receives the dealt order when non-empty.
+    """
+    order = np.empty(N_DEALT, dtype=np.int32)
+    init(st, prm, n)
+    deal_pool(st, order)
+    shuffle(rng, 0, order, N_DEALT)
+    if deal_out.shape[0] == N_DEALT:
+        deal_out[:] = order
+    new_game(st, prm, n, order, log)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    tmp = np.zeros(N_ACTIONS, dtype=np.int8)
+    faces = prm[P_DIE_FACES]
+    cap = prm[P_MAX_TURNS]
+    while st[S_PHASE] != PH_OVER:
+        if st[S_PHASE] == PH_ROLL:
+            if st[S_TURNS] >= cap:
+                return ST_TRUNCATED, 0
+            apply_chance(st, 1 + bounded(rng, 0, faces), log)
+            continue
+        nl = legal_actions(st, prm, mask)
+        if nl == 1:
+            a = 0
+            while not mask[a]:
+                a += 1
+        else:
+            seat = (first + st[S_CUR]) % n
+            a = decide(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
+            st[S_DECISIONS] += 1
+            if a < 0 or a >= N_ACTIONS or mask[a] == 0:
+                return ST_BAD_ACTION, 0
+        apply_action(st, prm, a, log)
+    w = returns(st, prm, scores_pos)
+    return ST_DONE, w
+
+
+@njit
+def seed_game(rng, seed, point, g, n):
+    for r in range(1 + n):
+        seed_stream(rng, r, seed, point, g, r)
+
+
+@njit
+def play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, sc, log, deal_out, scores_row, extra_row):
+    """Play game index ``g``; fill its per-seat scores and counters; return (status, winners bitmask over seats)."""
+    seed_game(rng, seed, point, g, n)
+    first = g % n
+    status, wpos = play_one(st, prm, n, first, sids, sparams, rng, sc, log, deal_out)
+    wseat = 0
+    for q in range(n):
+        seat = (first + q) % n
+        scores_row[seat] = sc[q]
+        if (wpos >> q) & 1:
+            wseat |= 1 << seat
+    extra_row[0] = first
+    extra_row[1] = st[S_DECISIONS]
+    extra_row[2] = st[S_DISCARD_EVENTS]
+    extra_row[3] = st[S_TILES_DISCARDED]
+    extra_row[4] = st[S_TILES_LOST]
+    extra_row[5] = st[S_PLANKS_LAID]
+    extra_row[6] = top_score_tied(st, prm) if status == ST_DONE else 0
+    return status, wseat
+
+
+@pjit
+def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
+               extra, curves):
+    """Play games game0 .. game0 + n_games - 1 in parallel; row i of every output is game game0 + i.
+
+    scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
+    extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-round curves).
+    """
+    for i in prange(n_games):
+        ii = np.int64(i)
+        st = np.zeros(S_SIZE, dtype=np.int32)
+        rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+        sc = np.zeros(MAX_PLAYERS, dtype=np.int32)
+        log = np.zeros((1, 6), dtype=np.int32)
+        deal_out = np.zeros(0, dtype=np.int32)
+        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, sc, log, deal_out,
+                            scores[ii], extra[ii])
+        status[ii] = s
+        winners[ii] = w
+        turns[ii] = st[S_TURNS]
+        rounds[ii] = st[S_ROUNDS]

@@ -1,0 +1,101 @@
+"""The RNG contract, kernel side (RNG_CONTRACT = 1).
+
+Every random draw of game ``g`` comes from a stream keyed by ``(seed, point, g, stream)``:
+
+    h = mix(seed); h = mix(h ^ point); h = mix(h ^ g); h = mix(h ^ stream)
+    xoshiro256** state = the next four SplitMix64 outputs started from state h
+
+where ``mix(x)`` is the SplitMix64 output for state ``x`` (add the golden gamma, then the two xor-shift-multiply
+rounds). Stream 0 is game chance (shuffles, dice); stream ``1 + seat`` is that seat's strategy randomness, so a change
+of strategy never moves the dice (common random numbers). ``point`` is a sweep-point id (0 for a plain run).
+
+Bounded integers use Lemire's multiply-shift on the top 32 bits with rejection (exactly uniform); probabilities are
+integer thresholds. A result therefore depends only on (seed, scenario, game index), never on threads or chunks.
+Reference vector: xoshiro256** from state [1, 2, 3, 4] yields 11520, 0, 1509978240 (tests/kernels/test_rng.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+
+RNG_CONTRACT = 1
+N_STREAMS_MAX = 8  # chance + up to 7 seats
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@njit
+def mix(x):
+    """SplitMix64 output for state ``x`` (uint64 -> uint64)."""
+    z = np.uint64(x) + _GAMMA
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit
+def seed_stream(state, row, seed, point, game, stream):
+    """Fill ``state[row, 0:4]`` (uint64[:, 4]) with the xoshiro256** state of stream (seed, point, game, stream)."""
+    h = mix(np.uint64(seed))
+    h = mix(h ^ np.uint64(point))
+    h = mix(h ^ np.uint64(game))
+    h = mix(h ^ np.uint64(stream))
+    x = h
+    for i in range(4):
+        state[row, i] = mix(x)
+        x = x + _GAMMA
+
+
+@njit
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit
+def next_u64(state, row):
+    """Next xoshiro256** output of stream ``row`` (uint64)."""
+    s0 = state[row, 0]
+    s1 = state[row, 1]
+    s2 = state[row, 2]
+    s3 = state[row, 3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    state[row, 0] = s0
+    state[row, 1] = s1
+    state[row, 2] = s2
+    state[row, 3] = s3
+    return result
+
+
+@njit
+def bounded(state, row, n):
+    """Uniform integer in [0, n) (int64), 1 <= n < 2**32; Lemire's method on 32 bits with rejection."""
+    un = np.uint64(n)
+    m = (next_u64(state, row) >> np.uint64(32)) * un
+    lo = m & _MASK32
+    if lo < un:
+        t = (np.uint64(4294967296) - un) % un
+        while lo < t:
+            m = (next_u64(state, row) >> np.uint64(32)) * un
+            lo = m & _MASK32
+    return np.int64(m >> np.uint64(32))
+
+
+@njit
+def shuffle(state, row, arr, n):
+    """Fisher–Yates shuffle of ``arr[0:n]`` in place, as a sequence of single bounded draws (i = n-1 .. 1)."""
+    for i in range(n - 1, 0, -1):
+        j = bounded(state, row, i + 1)
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp
