@@ -116,3 +116,18 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         winners[ii] = w
         turns[ii] = st[S_TURNS]
         rounds[ii] = st[S_ROUNDS]
+
+
+@njit
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len):
+    """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
+    dealt order (int32[33]), per-seat scores, winners bitmask over seats, status, turns and rounds."""
+    st = np.zeros(S_SIZE, dtype=np.int32)
+    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+    sc = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    log = np.zeros((log_len, 6), dtype=np.int32)
+    deal_out = np.zeros(N_DEALT, dtype=np.int32)
+    scores = np.zeros(n, dtype=np.int32)
+    extra = np.zeros(N_EXTRA, dtype=np.int32)
+    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, sc, log, deal_out, scores, extra)
+    return log, deal_out, scores, w, s, st[S_TURNS], st[S_ROUNDS]

@@ -1,0 +1,94 @@
+"""Ghosts of the Moor: its GameSpec and turn-by-turn replay in words."""
+from __future__ import annotations
+
+from sim.registry import GameSpec, ParamSpec, StrategySpec, register
+from kernels.moor import params as P
+from kernels.moor import rules as R
+from kernels.moor import strategies as S
+from kernels.moor.play import EXTRA_COLUMNS
+
+WEIGHTS = tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h in S.WEIGHT_SPECS)
+
+
+def tile_name(t: int, prm) -> str:
+    """Readable name of tile id ``t``: 'Axe', 'Ghost(4)', 'Plank'."""
+    k = R.tile_kind(t)
+    if k < R.N_TYPES:
+        return R.TREASURE_NAMES[k]
+    if k == R.K_GHOST:
+        return f"Ghost({int(prm[R.P_GHOST_VALUES + t - R.GHOST0])})"
+    return "Plank"
+
+
+def replay(scenario, game: int) -> list[str]:
+    """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
+    import numpy as np
+    from kernels.moor import play
+    n = scenario.players
+    prm = scenario.prm()
+    log, deal, scores, wseat, status, turns, rounds = play.trace_game(
+        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000)
+    first = game % n
+    seat = lambda q: (first + q) % n  # noqa: E731
+    who = lambda q: f"seat {seat(q)} ({scenario.seats[seat(q)].strategy})"  # noqa: E731
+    end = int(prm[R.P_TRACK_LEN]) + 1
+    sym = lambda s: R.TREASURE_NAMES[int(prm[R.P_SYMBOLS + s])] if 0 < s < end else "-"  # noqa: E731
+    lines = [f"Game {game} of {scenario.name}: {n} players, seat {first} starts; track 1..{end - 1}, End = {end}"]
+    i = 0
+    for s in range(1, R.DEALT_SPACES + 1):
+        k = 2 if s <= R.GREEN_SPACES else 1
+        lines.append(f"  deal space {s} ({sym(s)}): " + " under ".join(
+            tile_name(int(t), prm) for t in reversed(deal[i:i + k])) + (" (top first)" if k == 2 else ""))
+        i += k
+    for r in range(1, int(log[0, 0]) + 1):
+        e, a, b, c, d, t = (int(x) for x in log[r])
+        if e == R.E_ROLL:
+            lines.append(f"turn {t + 1}: {who(a)} rolls {b}")
+        elif e == R.E_MOVE:
+            dest = "End" if d == end else f"space {d}"
+            org = "Start" if c == 0 else f"space {c} ({sym(c)})"
+            lines.append(f"  moves pawn {b} from {org} to {dest}")
+        elif e == R.E_PLANK:
+            lines.append(f"  lays a plank under the pawn on space {c}")
+        elif e == R.E_TAKE:
+            lines.append(f"  takes {tile_name(b, prm)} from space {c}")
+        elif e == R.E_DISCARD:
+            where = f"onto space {c}" if c >= 0 else "out of the game (no empty space)"
+            lines.append(f"  discards {tile_name(b, prm)} {where}")
+        elif e == R.E_NO_DISCARD:
+            lines.append("  has nothing to discard")
+        elif e == R.E_GOAL:
+            lines.append(f"  reaches End and takes goal token {b}")
+        elif e == R.E_SKIP:
+            lines.append(f"  {who(a)} has every pawn home: skipped")
+    if status == 1:
+        lines.append(f"TRUNCATED at the turn cap ({turns} turns)")
+    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
+        f"seat {s} {int(scores[s])}" for s in range(n)))
+    winners = [s for s in range(n) if (wseat >> s) & 1]
+    lines.append("winner: " + ", ".join(f"seat {s} ({scenario.seats[s].strategy})" for s in winners))
+    return lines
+
+
+def _check(values: dict, players: int) -> str | None:
+    return P.check(values)
+
+
+SPEC = register(GameSpec(
+    name="moor",
+    title="Ghosts of the Moor",
+    rules_version=R.RULES_VERSION,
+    min_players=2,
+    max_players=5,
+    params=tuple(ParamSpec(*p) for p in P.PARAM_SPECS),
+    strategies=tuple(StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ())
+                     for n, i, h in S.STRATEGIES),
+    kernel_module="kernels.moor.play",
+    check=_check,
+    pack=lambda values, players: P.pack(values),
+    replay=replay,
+    extra_columns=EXTRA_COLUMNS,
+    score_range=(-60, 120),
+    n_sparams=S.N_SPARAMS,
+    rules_file="kernels/moor/RULES.md",
+))

@@ -1,0 +1,118 @@
+"""One `GameSpec` per game: what the CLI, the scenario loader and the runner need to know about it.
+
+Importing this module is cheap (no numba): kernel modules are imported lazily through `GameSpec.kernel()`.
+A game registers itself by adding one `GameSpec` to `GAMES` (see `sim/games/*.py`).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One designer-editable parameter: name, kind (int|float|bool|choice|int_list|str), default, domain, help.
+
+    domain: (lo, hi) for int/float/int_list items, a tuple of allowed strings for choice, None otherwise.
+    """
+    name: str
+    kind: str
+    default: Any
+    domain: Any
+    help: str
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy usable from a scenario seat: name, kernel id, one-line description, role, its parameters."""
+    name: str
+    sid: int
+    help: str
+    role: str = "player"
+    params: tuple[ParamSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the Python side knows about one game.
+
+    kernel_module: dotted module with `play_batch` (kernels/README.md contract) and `EXTRA_COLUMNS`.
+    check(values, players) -> one error line or None (cross-field checks after type/domain checks).
+    pack(values, players) -> int64 parameter vector for the kernel.
+    roles(values, players) -> role name per seat (e.g. all "player", or "haunter" + "hunter"s).
+    score_range: (lo, hi) of possible scores, for histograms (values are clipped into it).
+    categorical: extra columns whose values are codes, with a label per code (counted, not averaged).
+    curves: names of per-round curves the kernel writes (curves[g, c, r]); curve_len rounds each.
+    replay(scenario, game_index) -> list of lines describing that game turn by turn.
+    team_roles: roles that win together (cooperative); win rates are then reported per team as well as per seat.
+    """
+    name: str
+    title: str
+    rules_version: int
+    min_players: int
+    max_players: int
+    params: tuple[ParamSpec, ...]
+    strategies: tuple[StrategySpec, ...]
+    kernel_module: str
+    check: Callable[[dict, int], str | None]
+    pack: Callable[[dict, int], Any]
+    replay: Callable[..., list[str]]
+    extra_columns: tuple[str, ...]
+    score_range: tuple[int, int] = (-100, 200)
+    roles: Callable[[dict, int], list[str]] = field(default=lambda values, players: ["player"] * players)
+    categorical: dict = field(default_factory=dict)
+    curves: tuple[str, ...] = ()
+    curve_len: int = 0
+    team_roles: tuple[str, ...] = ()
+    n_sparams: int = 8
+    rules_file: str = ""
+
+    def kernel(self):
+        """The imported kernel module (compiles or loads the Numba cache on first call)."""
+        return importlib.import_module(self.kernel_module)
+
+    def strategy(self, name: str) -> StrategySpec | None:
+        for s in self.strategies:
+            if s.name == name:
+                return s
+        return None
+
+    def param(self, name: str) -> ParamSpec | None:
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+    def defaults(self) -> dict:
+        return {p.name: p.default for p in self.params}
+
+
+GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    GAMES[spec.name] = spec
+    return spec
+
+
+def get(name: str) -> GameSpec | None:
+    _load_all()
+    return GAMES.get(name)
+
+
+def all_games() -> dict[str, GameSpec]:
+    _load_all()
+    return dict(GAMES)
+
+
+_GAME_MODULES = ("sim.games.moor", "sim.games.treasure_hunters")
+
+
+def _load_all() -> None:
+    for m in _GAME_MODULES:
+        try:
+            importlib.import_module(m)
+        except ModuleNotFoundError as e:  # a game not (yet) present in this checkout
+            if e.name != m:
+                raise

@@ -1,0 +1,247 @@
+"""Scenario files: TOML -> validated, frozen `Scenario`. Strict: an unknown key, a wrong type or an out-of-range value
+raises `ScenarioError` with one line naming the field and what is allowed.
+
+Format::
+
+    [scenario]                 # name (default: file stem), game, players, games, seed, description
+    game = "moor"
+    players = 4
+    [params]                   # overrides of the game's parameters (see `sim list`)
+    track_len = 30
+    [[seats]]                  # one per seat, in seat order
+    strategy = "weighted"
+    params = { w_goal = 2.0 }
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim import registry
+
+MAX_GAMES = 10**10
+SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
+TOP_KEYS = ("scenario", "params", "seats")
+SEAT_KEYS = ("strategy", "params")
+
+
+class ScenarioError(ValueError):
+    """Bad scenario input; the message is one line naming the field and what is allowed."""
+
+
+def _type_name(v: Any) -> str:
+    return {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "table"}.get(
+        type(v), type(v).__name__)
+
+
+def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
+    """Check ``value`` against ``spec`` and return it in the declared type (ints stay ints, so no recompiles)."""
+    k = spec.kind
+    if k == "bool":
+        if not isinstance(value, bool):
+            raise ScenarioError(f"{where}: expected true or false, got {_type_name(value)} {value!r}")
+        return value
+    if k == "int":
+        if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
+            raise ScenarioError(f"{where}: expected an integer in {spec.domain[0]}..{spec.domain[1]}, "
+                                f"got {_type_name(value)} {value!r}")
+        value = int(value)
+        lo, hi = spec.domain
+        if not lo <= value <= hi:
+            raise ScenarioError(f"{where}: {value} is out of range; allowed {lo}..{hi}")
+        return value
+    if k == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ScenarioError(f"{where}: expected a number, got {_type_name(value)} {value!r}")
+        value = float(value)
+        if spec.domain is not None:
+            lo, hi = spec.domain
+            if not lo <= value <= hi:
+                raise ScenarioError(f"{where}: {value} is out of range; allowed {lo}..{hi}")
+        return value
+    if k == "choice":
+        if not isinstance(value, str) or value not in spec.domain:
+            raise ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)}")
+        return value
+    if k == "str":
+        if not isinstance(value, str):
+            raise ScenarioError(f"{where}: expected a string, got {_type_name(value)} {value!r}")
+        return value
+    if k == "int_list":
+        if not isinstance(value, list):
+            raise ScenarioError(f"{where}: expected an array of integers, got {_type_name(value)} {value!r}")
+        lo, hi = spec.domain
+        out = []
+        for i, v in enumerate(value):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}, got {_type_name(v)} {v!r}")
+            if not lo <= v <= hi:
+                raise ScenarioError(f"{where}[{i}]: {v} is out of range; allowed {lo}..{hi}")
+            out.append(v)
+        return out
+    raise ScenarioError(f"{where}: unknown parameter kind {k}")
+
+
+@dataclass(frozen=True)
+class Seat:
+    strategy: str
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario. ``params`` holds every game parameter (defaults filled in)."""
+    name: str
+    game: str
+    players: int
+    games: int
+    seed: int
+    params: dict
+    seats: tuple[Seat, ...]
+    description: str = ""
+    path: str = ""
+
+    @property
+    def spec(self) -> registry.GameSpec:
+        return registry.get(self.game)
+
+    def prm(self) -> np.ndarray:
+        """int64 parameter vector for the kernel."""
+        return np.ascontiguousarray(self.spec.pack(self.params, self.players), dtype=np.int64)
+
+    def sids(self) -> np.ndarray:
+        """int64[players]: strategy id per seat."""
+        return np.array([self.spec.strategy(s.strategy).sid for s in self.seats], dtype=np.int64)
+
+    def sparams(self) -> np.ndarray:
+        """float64[players, n_sparams]: each seat's strategy parameters (defaults filled in)."""
+        spec = self.spec
+        out = np.zeros((self.players, spec.n_sparams), dtype=np.float64)
+        for i, seat in enumerate(self.seats):
+            st = spec.strategy(seat.strategy)
+            for j, ps in enumerate(st.params):
+                out[i, j] = seat.params.get(ps.name, ps.default)
+        return out
+
+    def with_changes(self, **kw) -> "Scenario":
+        d = dict(self.__dict__)
+        d.update(kw)
+        return Scenario(**d)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "game": self.game, "players": self.players, "games": self.games,
+                "seed": self.seed, "description": self.description, "params": dict(self.params),
+                "seats": [{"strategy": s.strategy, "params": dict(s.params)} for s in self.seats]}
+
+
+def _unknown(where: str, key: str, allowed) -> ScenarioError:
+    return ScenarioError(f"{where}: unknown key '{key}'; allowed: {', '.join(sorted(allowed))}")
+
+
+def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
+    """Validate a parsed TOML document. Raises ScenarioError (one line) on the first problem."""
+    if not isinstance(data, dict):
+        raise ScenarioError("scenario: expected a table")
+    for k in data:
+        if k not in TOP_KEYS:
+            raise _unknown("top level", k, TOP_KEYS)
+    sc = data.get("scenario")
+    if not isinstance(sc, dict):
+        raise ScenarioError("[scenario]: missing table; it needs at least game and players")
+    for k, v in sc.items():
+        if k not in SCENARIO_KEYS:
+            raise _unknown("scenario", k, SCENARIO_KEYS)
+        want = SCENARIO_KEYS[k]
+        if isinstance(v, bool) or not isinstance(v, want):
+            raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, "
+                                f"got {_type_name(v)} {v!r}")
+    if "game" not in sc:
+        games = ", ".join(registry.all_games())
+        raise ScenarioError(f"scenario.game: missing; allowed: {games}")
+    spec = registry.get(sc["game"])
+    if spec is None:
+        raise ScenarioError(f"scenario.game: unknown game '{sc['game']}'; allowed: {', '.join(registry.all_games())}")
+    if "players" not in sc:
+        raise ScenarioError(f"scenario.players: missing; allowed {spec.min_players}..{spec.max_players}")
+    players = sc["players"]
+    if not spec.min_players <= players <= spec.max_players:
+        raise ScenarioError(f"scenario.players: {players} is out of range for {spec.name}; "
+                            f"allowed {spec.min_players}..{spec.max_players}")
+    games = sc.get("games", 100_000)
+    if not 1 <= games <= MAX_GAMES:
+        raise ScenarioError(f"scenario.games: {games} is out of range; allowed 1..{MAX_GAMES}")
+    seed = sc.get("seed", 0)
+    if not 0 <= seed < 2**64:
+        raise ScenarioError(f"scenario.seed: {seed} is out of range; allowed 0..2^64-1")
+
+    raw = data.get("params", {})
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"[params]: expected a table, got {_type_name(raw)}")
+    values = spec.defaults()
+    for k, v in raw.items():
+        ps = spec.param(k)
+        if ps is None:
+            raise _unknown("params", k, [p.name for p in spec.params])
+        values[k] = coerce(ps, v, f"params.{k}")
+    err = spec.check(values, players)
+    if err:
+        raise ScenarioError(err)
+
+    seats_raw = data.get("seats")
+    roles = spec.roles(values, players)
+    if not isinstance(seats_raw, list) or not seats_raw:
+        raise ScenarioError(f"[[seats]]: missing; give {players} seats, each with a strategy "
+                            f"(allowed: {', '.join(s.name for s in spec.strategies if s.role == roles[0])})")
+    if len(seats_raw) != players:
+        raise ScenarioError(f"[[seats]]: {len(seats_raw)} seats for players = {players}; give exactly {players}")
+    seats = []
+    for i, s in enumerate(seats_raw):
+        where = f"seats[{i}]"
+        if not isinstance(s, dict):
+            raise ScenarioError(f"{where}: expected a table with a strategy")
+        for k in s:
+            if k not in SEAT_KEYS:
+                raise _unknown(where, k, SEAT_KEYS)
+        allowed = [st.name for st in spec.strategies if st.role == roles[i]]
+        name = s.get("strategy")
+        if not isinstance(name, str):
+            raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
+        st = spec.strategy(name)
+        if st is None or st.role != roles[i]:
+            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{name}'; allowed: {', '.join(allowed)}")
+        sp_raw = s.get("params", {})
+        if not isinstance(sp_raw, dict):
+            raise ScenarioError(f"{where}.params: expected a table")
+        sp = {}
+        for k, v in sp_raw.items():
+            ps = next((p for p in st.params if p.name == k), None)
+            if ps is None:
+                names = [p.name for p in st.params]
+                raise ScenarioError(f"{where}.params: unknown key '{k}' for strategy {name}; "
+                                    f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}")
+            sp[k] = coerce(ps, v, f"{where}.params.{k}")
+        seats.append(Seat(name, sp))
+    return Scenario(name=sc.get("name", name), game=spec.name, players=players, games=games, seed=seed,
+                    params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and validate a scenario file. Raises ScenarioError (one line) for a missing or bad file."""
+    p = Path(path)
+    if not p.exists():
+        raise ScenarioError(f"{p}: no such scenario file")
+    if p.is_dir():
+        raise ScenarioError(f"{p}: is a folder; give a .toml scenario file")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ScenarioError(f"{p}: not valid TOML ({e})") from None
+    try:
+        return from_dict(data, name=p.stem, path=str(p))
+    except ScenarioError as e:
+        raise ScenarioError(f"{p}: {e}") from None
