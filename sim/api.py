@@ -1,0 +1,40 @@
+"""What the CLI and the tests call: run a scenario into a report folder, replay one game, list games."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from sim import report, runner, summary, tables
+from sim.scenario import Scenario
+
+REPORTS = report.REPO / "reports"
+
+
+def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
+                 chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
+                 progress: Callable[[int], None] | None = None, write: bool = True) -> tuple[dict, Path | None]:
+    """Play ``sc`` and write its report folder (summary.json, summary.md, provenance.json, games.parquet when
+    ``per_game``). Returns (summary dict, report folder). Nothing is left behind when interrupted."""
+    games = sc.games if games is None else games
+    seed = sc.seed if seed is None else seed
+    if not write:
+        res = runner.run(sc, games, seed, threads, chunk, progress=progress)
+        prov = report.provenance(sc, games, seed, res.wall_s, res.threads, chunk)
+        return summary.summarize(sc, res.agg, prov), None
+    final = Path(out_dir) if out_dir else REPORTS / sc.name
+    with report.staged_dir(final) as tmp:
+        parts = report.ParquetParts(sc, tmp) if per_game else None
+        res = runner.run(sc, games, seed, threads, chunk, on_chunk=parts.add if parts else None, progress=progress)
+        prov = report.provenance(sc, games, seed, res.wall_s, res.threads, chunk)
+        s = summary.summarize(sc, res.agg, prov)
+        if parts:
+            parts.finish(tmp / "games.parquet", prov)
+        report.write_json(tmp / "summary.json", s)
+        report.write_json(tmp / "provenance.json", prov)
+        (tmp / "summary.md").write_text(tables.render_markdown(s), encoding="utf-8")
+    return s, final
+
+
+def replay(sc: Scenario, game: int) -> list[str]:
+    """Game ``game`` of ``sc`` turn by turn in words (identical to that game of a batch run)."""
+    return sc.spec.replay(sc, game)

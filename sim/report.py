@@ -1,0 +1,113 @@
+"""Writes a run's outputs under reports/<scenario>/: summary.json, summary.md, provenance.json, games.parquet.
+
+A report folder is written under a temporary name and renamed into place only when complete, so an interrupted
+or failed run never leaves a report that looks complete.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from sim.scenario import Scenario
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGES = ("numba", "llvmlite", "numpy", "polars", "typer", "scipy", "matplotlib")
+
+
+def git_commit() -> str:
+    """HEAD commit of the repo (with '-dirty' when tracked files changed), or 'unknown'."""
+    try:
+        c = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+        if c.returncode != 0:
+            return "unknown"
+        d = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, timeout=5)
+        return c.stdout.strip() + ("-dirty" if d.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int, chunk: int) -> dict:
+    """Where a result comes from: seed, games, versions, commit, wall time."""
+    from kernels.rng import RNG_CONTRACT
+    pk = {"python": sys.version.split()[0]}
+    for p in PACKAGES:
+        try:
+            pk[p] = metadata.version(p)
+        except metadata.PackageNotFoundError:
+            pk[p] = None
+    return {"scenario": sc.name, "scenario_file": sc.path, "game": sc.game, "seed": seed, "games": games,
+            "rules_version": sc.spec.rules_version, "rng_contract": RNG_CONTRACT, "packages": pk,
+            "git_commit": git_commit(), "wall_time_s": round(wall_s, 3), "threads": threads, "chunk": chunk,
+            "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+
+
+@contextmanager
+def staged_dir(final: Path):
+    """Yield a temporary folder beside ``final``; on success it replaces ``final``, on any error it is removed."""
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir()
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    old = None
+    if final.exists():
+        old = final.parent / f".{final.name}.old-{os.getpid()}"
+        final.rename(old)
+    tmp.rename(final)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+class ParquetParts:
+    """Collects per-game rows chunk by chunk as Parquet part files, then joins them into one games.parquet."""
+
+    def __init__(self, sc: Scenario, folder: Path):
+        self.sc = sc
+        self.folder = Path(folder) / "parts"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.parts: list[Path] = []
+
+    def add(self, out) -> None:
+        import polars as pl
+        spec = self.sc.spec
+        n = len(out.status)
+        cols = {"game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
+                "status": out.status, "winners": out.winners, "turns": out.turns, "rounds": out.rounds}
+        for s in range(self.sc.players):
+            cols[f"score_seat{s}"] = np.ascontiguousarray(out.scores[:, s])
+            cols[f"win_seat{s}"] = ((out.winners >> s) & 1).astype(np.int8)
+        for c, name in enumerate(spec.extra_columns):
+            cols[name] = np.ascontiguousarray(out.extra[:, c])
+        df = pl.DataFrame(cols)
+        for c, name in enumerate(spec.curves):
+            df = df.with_columns(pl.Series(name + "_by_round", out.curves[:, c, :].tolist(), dtype=pl.List(pl.Int32)))
+        p = self.folder / f"part-{len(self.parts):06d}.parquet"
+        df.write_parquet(p)
+        self.parts.append(p)
+
+    def finish(self, dest: Path, meta: dict) -> None:
+        import polars as pl
+        if self.parts:
+            lf = pl.scan_parquet([str(p) for p in self.parts])
+            lf.sink_parquet(str(dest), metadata={k: json.dumps(v) for k, v in meta.items()})
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def write_json(path: Path, obj) -> None:
+    Path(path).write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")

@@ -1,0 +1,110 @@
+"""Plays a scenario in chunks through the game's batch kernel and merges the integer aggregates.
+
+Chunks bound the memory (per-game arrays exist for one chunk at a time) and let Ctrl-C through between chunks
+(Numba masks signals while compiled code runs). Results depend only on (seed, scenario, game index).
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from sim.aggregate import Aggregates
+from sim.scenario import Scenario
+
+DEFAULT_CHUNK = 1 << 16
+
+
+@dataclass
+class ChunkOutputs:
+    """Per-game kernel outputs of one chunk; row i is game ``game0 + i``."""
+    game0: int
+    scores: np.ndarray
+    winners: np.ndarray
+    turns: np.ndarray
+    rounds: np.ndarray
+    status: np.ndarray
+    extra: np.ndarray
+    curves: np.ndarray
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` Numba threads (None: all available); returns the number in use."""
+    import numba
+    t = numba.config.NUMBA_NUM_THREADS if not threads else min(int(threads), numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(t)
+    return t
+
+
+def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
+               prm=None, sids=None, sparams=None) -> ChunkOutputs:
+    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs."""
+    spec = sc.spec
+    k = spec.kernel()
+    p = sc.players
+    out = ChunkOutputs(
+        game0=game0,
+        scores=np.zeros((n, p), np.int32),
+        winners=np.zeros(n, np.int32),
+        turns=np.zeros(n, np.int32),
+        rounds=np.zeros(n, np.int32),
+        status=np.zeros(n, np.int32),
+        extra=np.zeros((n, len(spec.extra_columns)), np.int32),
+        curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
+    )
+    k.play_batch(np.uint64(sc.seed if seed is None else seed), np.uint64(point), np.int64(game0), np.int64(n),
+                 np.int64(p), sc.prm() if prm is None else prm, sc.sids() if sids is None else sids,
+                 sc.sparams() if sparams is None else sparams, out.scores, out.winners, out.turns, out.rounds,
+                 out.status, out.extra, out.curves)
+    return out
+
+
+def new_aggregates(sc: Scenario) -> Aggregates:
+    spec = sc.spec
+    return Aggregates(sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len)
+
+
+@dataclass
+class RunResult:
+    scenario: Scenario
+    agg: Aggregates
+    wall_s: float
+    threads: int
+    chunk: int
+    games: int
+    seed: int
+
+
+def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
+        chunk: int = DEFAULT_CHUNK, game0: int = 0, point: int = 0,
+        on_chunk: Callable[[ChunkOutputs], None] | None = None,
+        progress: Callable[[int], None] | None = None, agg: Aggregates | None = None) -> RunResult:
+    """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them.
+
+    on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games.
+    Raises KeyboardInterrupt between chunks when interrupted; nothing is returned then.
+    """
+    games = sc.games if games is None else int(games)
+    seed = sc.seed if seed is None else int(seed)
+    t = set_threads(threads)
+    agg = agg or new_aggregates(sc)
+    prm, sids, sparams = sc.prm(), sc.sids(), sc.sparams()
+    t0 = time.perf_counter()
+    done = 0
+    while done < games:
+        n = min(chunk, games - done)
+        out = play_chunk(sc, game0 + done, n, point, seed, prm, sids, sparams)
+        agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
+        if on_chunk is not None:
+            on_chunk(out)
+        done += n
+        if progress is not None:
+            progress(n)
+    return RunResult(sc, agg, time.perf_counter() - t0, t, chunk, games, seed)
+
+
+def cpu_count() -> int:
+    return os.cpu_count() or 1
