@@ -17,22 +17,36 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
     ``per_game``). Returns (summary dict, report folder). Nothing is left behind when interrupted."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
+    from sim.measures import Decisiveness
+    dec = Decisiveness(sc)  # winner's margin for the balance report (needs per-game scores)
     if not write:
-        res = runner.run(sc, games, seed, threads, chunk, progress=progress)
+        res = runner.run(sc, games, seed, threads, chunk, on_chunk=dec.add, progress=progress)
         prov = report.provenance(sc, games, seed, res.wall_s, res.threads, chunk)
-        return summary.summarize(sc, res.agg, prov), None
+        s = summary.summarize(sc, res.agg, prov)
+        s["decisiveness"] = dec.summary()
+        return s, None
     final = Path(out_dir) if out_dir else REPORTS / sc.name
     with report.staged_dir(final) as tmp:
         parts = report.ParquetParts(sc, tmp) if per_game else None
-        res = runner.run(sc, games, seed, threads, chunk, on_chunk=parts.add if parts else None, progress=progress)
+        res = runner.run(sc, games, seed, threads, chunk, on_chunk=_both(dec.add, parts.add if parts else None),
+                         progress=progress)
         prov = report.provenance(sc, games, seed, res.wall_s, res.threads, chunk)
         s = summary.summarize(sc, res.agg, prov)
+        s["decisiveness"] = dec.summary()
         if parts:
             parts.finish(tmp / "games.parquet", prov)
         report.write_json(tmp / "summary.json", s)
         report.write_json(tmp / "provenance.json", prov)
         (tmp / "summary.md").write_text(tables.render_markdown(s), encoding="utf-8")
+        from sim import html_report
+        html_report.write(tmp, s)  # summary.html, balance.md, plots/
     return s, final
+
+
+def _both(f, g):
+    """One on_chunk callback calling ``f`` then ``g`` (either may be None)."""
+    fs = [x for x in (f, g) if x is not None]
+    return (lambda out: [h(out) for h in fs]) if fs else None
 
 
 def replay(sc: Scenario, game: int) -> list[str]:

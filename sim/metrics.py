@@ -50,3 +50,177 @@ def mean_std(total: int, squares: int, n: int) -> tuple[float, float]:
         return mean, 0.0
     var = (squares - total * total / n) / (n - 1)
     return mean, math.sqrt(max(var, 0.0))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Tests and intervals for comparisons (sim compare, sim check). Inputs are integer sums where possible.
+
+def holm(pvalues) -> list[float]:
+    """Holm step-down adjusted p-values, in the input order (reject H_i at level a when adjusted[i] <= a).
+
+    Sort p ascending; adjusted_(k) = max over j <= k of min(1, (m - j) * p_(j)) (j counted from 0). Controls the
+    family-wise error rate under any dependence between the tests.
+    """
+    p = [float(x) for x in pvalues]
+    m = len(p)
+    order = sorted(range(m), key=lambda i: (p[i], i))
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out
+
+
+def holm_reject(pvalues, alpha: float) -> list[bool]:
+    """Which hypotheses Holm's procedure rejects at family-wise level ``alpha`` (input order)."""
+    return [a <= alpha for a in holm(pvalues)]
+
+
+def norm_p(z: float) -> float:
+    """Two-sided p-value of a standard-normal statistic."""
+    return float(2 * stats.norm.sf(abs(z)))
+
+
+def moments(total: float, squares: float, n: int) -> tuple[float, float]:
+    """Mean and (sample) variance from the sums of values and of squared values."""
+    if n <= 0:
+        return 0.0, 0.0
+    mean = total / n
+    if n < 2:
+        return mean, 0.0
+    return mean, max((squares - total * total / n) / (n - 1), 0.0)
+
+
+def diff_test(d: float, se: float) -> float:
+    """Two-sided p-value of a difference ``d`` with standard error ``se`` (se = 0: 1.0 when d == 0 else 0.0)."""
+    if se <= 0 or not math.isfinite(se):
+        return 1.0 if d == 0 else 0.0
+    return norm_p(d / se)
+
+
+def welch_test(sum1: float, sq1: float, n1: int, sum2: float, sq2: float, n2: int) -> dict:
+    """Large-sample test that two independent samples have equal means (Welch's z), from sums and sums of squares.
+
+    Returns mean1, mean2, diff (mean2 - mean1), se, ci95 of the difference and the two-sided p-value.
+    """
+    m1, v1 = moments(sum1, sq1, n1)
+    m2, v2 = moments(sum2, sq2, n2)
+    d = m2 - m1
+    se = math.sqrt((v1 / n1 if n1 else 0.0) + (v2 / n2 if n2 else 0.0))
+    z = z_value()
+    return {"mean1": m1, "mean2": m2, "diff": d, "se": se, "ci95": [d - z * se, d + z * se], "p": diff_test(d, se)}
+
+
+def two_proportion_test(x1: int, n1: int, x2: int, n2: int) -> float:
+    """Two-sided p-value that two binomial proportions are equal: pooled z-test, or Fisher's exact test when a
+    count is small (fewer than 20 successes or failures in the pooled sample), where the normal approximation fails.
+    """
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    s, f = x1 + x2, (n1 - x1) + (n2 - x2)
+    if min(s, f) < 20:
+        return float(stats.fisher_exact([[x1, n1 - x1], [x2, n2 - x2]]).pvalue)
+    p = s / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    return diff_test(x2 / n2 - x1 / n1, se)
+
+
+def paired_diff(sum_d: float, sq_d: float, n: int, level: float = 0.95) -> dict:
+    """Mean of paired differences d_g = b_g - a_g from their sums: diff, se, ci and two-sided p (normal)."""
+    m, v = moments(sum_d, sq_d, n)
+    se = math.sqrt(v / n) if n else 0.0
+    z = z_value(level)
+    return {"diff": m, "se": se, "ci": [m - z * se, m + z * se], "p": diff_test(m, se)}
+
+
+def merge_sparse_bins(a, b, min_expected: float = 5.0) -> tuple[list[int], list[int]]:
+    """Merge adjacent histogram bins (two aligned histograms) until every merged bin's expected count under
+    homogeneity is at least ``min_expected`` in both samples (for the chi-square test)."""
+    a = [int(x) for x in a]
+    b = [int(x) for x in b]
+    na, nb = sum(a), sum(b)
+    if na == 0 or nb == 0:
+        return [na], [nb]
+    need = min_expected * (na + nb) / min(na, nb)   # pooled count that gives min_expected in the smaller sample
+    out_a, out_b = [], []
+    ca = cb = 0
+    for x, y in zip(a, b):
+        ca += x
+        cb += y
+        if ca + cb >= need:
+            out_a.append(ca)
+            out_b.append(cb)
+            ca = cb = 0
+    if ca + cb:
+        if out_a:
+            out_a[-1] += ca
+            out_b[-1] += cb
+        else:
+            out_a.append(ca)
+            out_b.append(cb)
+    return out_a, out_b
+
+
+def chi2_hist(a, lo_a: int, b, lo_b: int) -> dict:
+    """Chi-square test of homogeneity for two integer histograms (index + lo = value), sparse bins merged.
+
+    Returns statistic, dof and p (p = 1.0 when fewer than two merged bins remain)."""
+    lo = min(lo_a, lo_b)
+    hi = max(lo_a + len(a), lo_b + len(b))
+    ha = [0] * (hi - lo)
+    hb = [0] * (hi - lo)
+    for i, c in enumerate(a):
+        ha[lo_a - lo + i] += int(c)
+    for i, c in enumerate(b):
+        hb[lo_b - lo + i] += int(c)
+    ma, mb = merge_sparse_bins(ha, hb)
+    if len(ma) < 2:
+        return {"statistic": 0.0, "dof": 0, "p": 1.0}
+    res = stats.chi2_contingency([ma, mb], correction=False)
+    return {"statistic": float(res.statistic), "dof": int(res.dof), "p": float(res.pvalue)}
+
+
+def uniform_chi2(counts) -> dict:
+    """Chi-square goodness of fit of ``counts`` to equal shares (are the seats balanced?)."""
+    c = [float(x) for x in counts]
+    if len(c) < 2 or sum(c) <= 0:
+        return {"statistic": 0.0, "dof": 0, "p": 1.0}
+    res = stats.chisquare(c)
+    return {"statistic": float(res.statistic), "dof": len(c) - 1, "p": float(res.pvalue)}
+
+
+def mean_ci(total: float, squares: float, n: int, level: float = 0.95) -> tuple[float, float, float]:
+    """(mean, lo, hi): normal interval for a mean from integer sums."""
+    m, v = moments(total, squares, n)
+    if n < 2:
+        return m, m, m
+    h = z_value(level) * math.sqrt(v / n)
+    return m, m - h, m + h
+
+
+# Sequential probability ratio test (fishtest style): H0 diff = d0 against H1 diff = d1, error rates alpha and beta.
+
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """(lower, upper) log-likelihood-ratio bounds: ln(beta / (1 - alpha)), ln((1 - beta) / alpha) (±ln 19 at 0.05)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_llr(sum_d: float, sq_d: float, n: int, d0: float, d1: float) -> float:
+    """Generalised SPRT log-likelihood ratio of H1 (mean d1) against H0 (mean d0) for n paired differences with
+    their variance estimated from the data (normal approximation, as in fishtest's GSPRT):
+    LLR = n (d1 - d0) (2 mean - d0 - d1) / (2 var)."""
+    m, v = moments(sum_d, sq_d, n)
+    if n < 2 or v <= 0:
+        return 0.0
+    return n * (d1 - d0) * (2 * m - d0 - d1) / (2 * v)
+
+
+def sprt_state(llr: float, alpha: float = 0.05, beta: float = 0.05) -> str:
+    """'H1' (accept the effect), 'H0' (accept no effect) or 'continue'."""
+    lo, hi = sprt_bounds(alpha, beta)
+    if llr >= hi:
+        return "H1"
+    if llr <= lo:
+        return "H0"
+    return "continue"

@@ -1,0 +1,405 @@
+"""Regression checks against committed baselines (`sim check`, `sim baselines`, `make check`, `make baselines`).
+
+One baseline JSON per default scenario: ``reports/baselines/<game folder>/<scenario stem>.json`` for
+``scenarios/<game folder>/<scenario stem>.toml``. It is stamped with the game's rules version and the RNG contract
+version and holds two parts:
+
+* exact: the integer aggregates (sim.aggregate) and measure sums (sim.measures) of the first ``exact.games`` games
+  at the scenario's seed. The exact tier replays them; any difference means the code's behaviour changed
+  ("behaviour changed: review and regenerate with make baselines"). A changed stamp says which game's rules (or the
+  RNG contract) changed; a changed scenario file is reported as such.
+* statistical: measure sums and histograms over ``statistical.games`` games at the same seed. The statistical tier
+  plays ``check_games`` games at a *fresh* seed and tests every measure against the baseline (Welch z-test of the
+  means; Fisher's exact test for rare indicators; chi-square on the binned game-length and score histograms),
+  Holm-corrected over every test of every scenario in the run at family-wise alpha (0.01 by default). It fails only
+  on a significant shift, naming the metric, both values and the p-value.
+
+Exit codes (sim.cli): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrupt baseline, another game's baseline).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from sim import metrics, runner
+from sim.measures import Sums
+from sim.report import REPO
+from sim.scenario import Scenario, ScenarioError, load
+
+FORMAT = 1
+BASELINES = REPO / "reports" / "baselines"
+SCENARIOS = REPO / "scenarios"
+EXACT_GAMES = 20_000
+STAT_GAMES = 200_000
+CHECK_GAMES = 100_000
+ALPHA = 0.01
+REGENERATE = "review and regenerate with make baselines"
+
+
+class BadBaseline(ValueError):
+    """A baseline that cannot be used (missing, corrupt, another game's); one line; exit code 3."""
+
+
+def rng_contract() -> int:
+    from kernels.rng import RNG_CONTRACT
+    return RNG_CONTRACT
+
+
+def digest(sc: Scenario) -> str:
+    """Hash of what defines a scenario's behaviour: game, players, every parameter, every seat (not games/seed)."""
+    d = sc.to_dict()
+    key = {k: d[k] for k in ("game", "players", "params", "seats")}
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def baseline_path(scenario_file: str | Path, root: Path = BASELINES) -> Path:
+    """reports/baselines/<game folder>/<stem>.json for scenarios/<game folder>/<stem>.toml."""
+    p = Path(scenario_file)
+    return Path(root) / p.parent.name / f"{p.stem}.json"
+
+
+def default_scenarios(game: str | None = None) -> list[Path]:
+    """Every default scenario file (scenarios/*/*.toml), optionally of one game folder."""
+    return sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
+
+
+def _rel(p: str | Path) -> str:
+    p = Path(p).resolve()
+    try:
+        return p.relative_to(REPO).as_posix()
+    except ValueError:
+        return str(p)
+
+
+def _hists(agg) -> dict:
+    """Histograms tested by chi-square: game length in turns, and scores pooled over seats."""
+    import numpy as np
+    return {"length.turns": {"lo": 0, "counts": [int(x) for x in agg.turns_hist]},
+            "score": {"lo": agg.score_lo, "counts": [int(x) for x in np.asarray(agg.score_hist).sum(axis=0)]}}
+
+
+# --- making baselines ---------------------------------------------------------------------------------------------
+
+def make_baseline(sc: Scenario, exact_games: int = EXACT_GAMES, stat_games: int = STAT_GAMES,
+                  check_games: int = CHECK_GAMES, threads: int | None = None,
+                  progress: Callable[[int], None] | None = None) -> dict:
+    """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part."""
+    import copy
+    stat_games = max(stat_games, exact_games)
+    sums = Sums(sc)
+    res = runner.run(sc, exact_games, sc.seed, threads, on_chunk=sums.add, progress=progress)
+    exact = {"seed": sc.seed, "games": exact_games, "aggregates": copy.deepcopy(res.agg.to_dict()),
+             "measures": copy.deepcopy(sums.to_dict())}
+    if stat_games > exact_games:
+        res = runner.run(sc, stat_games - exact_games, sc.seed, threads, game0=exact_games, on_chunk=sums.add,
+                         progress=progress, agg=res.agg)
+    return {
+        "format": FORMAT,
+        "what": "ghost-sim regression baseline (sim check); regenerate with make baselines",
+        "game": sc.game,
+        "scenario": sc.name,
+        "scenario_file": _rel(sc.path) if sc.path else "",
+        "scenario_digest": digest(sc),
+        "players": sc.players,
+        "rules_version": sc.spec.rules_version,
+        "rng_contract": rng_contract(),
+        "exact": exact,
+        "statistical": {"seed": sc.seed, "games": stat_games, "check_games": check_games,
+                        "measures": sums.to_dict(), "hists": _hists(res.agg)},
+    }
+
+
+def dumps(obj, indent: int = 0) -> str:
+    """JSON with one key per line but lists of numbers on one line (readable diffs, small files)."""
+    pad = "  " * indent
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        items = [f'{pad}  {json.dumps(k)}: {dumps(v, indent + 1)}' for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(obj, list) and any(isinstance(x, (dict, list)) for x in obj):
+        if all(isinstance(x, list) and not any(isinstance(y, (dict, list)) for y in x) for x in obj):
+            return "[" + f",\n{pad} ".join(json.dumps(x, separators=(",", ":")) for x in obj) + "]"
+        return "[\n" + ",\n".join(f"{pad}  {dumps(x, indent + 1)}" for x in obj) + f"\n{pad}]"
+    if isinstance(obj, list):
+        return json.dumps(obj, separators=(",", ":"))
+    return json.dumps(obj)
+
+
+def write_baseline(b: dict, path: Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(dumps(b) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+# --- reading baselines --------------------------------------------------------------------------------------------
+
+def read_baseline(path: Path, sc: Scenario | None = None) -> dict:
+    """Load and validate a baseline; raises BadBaseline with one line."""
+    path = Path(path)
+    if not path.exists():
+        where = f" for {_rel(sc.path)}" if sc is not None and sc.path else ""
+        raise BadBaseline(f"{_rel(path)}: no baseline{where}; make it with `make baselines`")
+    try:
+        b = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise BadBaseline(f"{_rel(path)}: corrupt baseline, not valid JSON ({e}); regenerate with make baselines") \
+            from None
+    if not isinstance(b, dict) or b.get("format") != FORMAT:
+        raise BadBaseline(f"{_rel(path)}: not a ghost-sim baseline of format {FORMAT}; regenerate with make baselines")
+    need = {"game": str, "scenario": str, "rules_version": int, "rng_contract": int, "players": int,
+            "scenario_digest": str, "exact": dict, "statistical": dict}
+    for k, t in need.items():
+        if not isinstance(b.get(k), t):
+            raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{k}' missing or not a {t.__name__}; "
+                              "regenerate with make baselines")
+    for part, keys in (("exact", ("seed", "games", "aggregates", "measures")),
+                       ("statistical", ("games", "check_games", "measures", "hists"))):
+        for k in keys:
+            if k not in b[part]:
+                raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{part}.{k}' missing; regenerate with make baselines")
+    if sc is not None:
+        if b["game"] != sc.game:
+            raise BadBaseline(f"{_rel(path)}: baseline of game '{b['game']}' ({b['scenario']}), but the scenario "
+                              f"{sc.name} is game '{sc.game}'")
+        if b["players"] != sc.players:
+            raise BadBaseline(f"{_rel(path)}: baseline for {b['players']} players, but {sc.name} has {sc.players}")
+    return b
+
+
+# --- checking -----------------------------------------------------------------------------------------------------
+
+@dataclass
+class Finding:
+    scenario: str
+    tier: str          # "exact" | "stamp" | "statistical"
+    message: str
+
+
+@dataclass
+class ScenarioCheck:
+    file: str
+    scenario: str
+    game: str
+    baseline: str
+    exact: dict | None = None
+    tests: list = field(default_factory=list)   # statistical tests (dicts), before the joint Holm correction
+    findings: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    wall_s: float = 0.0
+
+
+def _diff_fields(a: dict, b: dict, prefix: str = "") -> list[str]:
+    out = []
+    for k in sorted(set(a) | set(b)):
+        if k not in a or k not in b:
+            out.append(prefix + k)
+        elif isinstance(a[k], dict) and isinstance(b[k], dict):
+            out += _diff_fields(a[k], b[k], prefix + k + ".")
+        elif a[k] != b[k]:
+            out.append(prefix + k)
+    return out
+
+
+def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None) -> tuple[dict, list]:
+    """Replay the baseline's exact games; returns (result dict, [(tier, regression message)]). A changed stamp or
+    scenario is reported instead of the (then expected) differing aggregates."""
+    msgs: list[tuple[str, str]] = []
+    if b["rules_version"] != sc.spec.rules_version:
+        msgs.append(("stamp", f"rules of {sc.game} changed: baseline made with rules v{b['rules_version']}, code is "
+                    f"v{sc.spec.rules_version}; {REGENERATE}"))
+    if b["rng_contract"] != rng_contract():
+        msgs.append(("stamp", f"RNG contract changed: baseline made with v{b['rng_contract']}, code is "
+                              f"v{rng_contract()}; {REGENERATE}"))
+    if b["scenario_digest"] != digest(sc):
+        msgs.append(("stamp", f"scenario {sc.name} changed since its baseline (players, params or seats); "
+                              f"{REGENERATE}"))
+    ex = b["exact"]
+    sums = Sums(sc)
+    res = runner.run(sc, int(ex["games"]), int(ex["seed"]), threads, on_chunk=sums.add, progress=progress)
+    now = {"aggregates": res.agg.to_dict(), "measures": sums.to_dict()}
+    diff = _diff_fields({"aggregates": ex["aggregates"], "measures": ex["measures"]}, now)
+    out = {"seed": ex["seed"], "games": ex["games"], "identical": not diff, "differs": diff}
+    if diff and not msgs:
+        shown = ", ".join(diff[:6]) + (f" and {len(diff) - 6} more" if len(diff) > 6 else "")
+        msgs.append(("exact", f"behaviour changed: {len(diff)} integer aggregates differ from the baseline at seed "
+                              f"{ex['seed']}, {ex['games']} games ({shown}); {REGENERATE}"))
+    return out, msgs
+
+
+def _value(d: dict) -> float:
+    return d["sum"] / d["scale"] / d["n"] if d["n"] else 0.0
+
+
+def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None = None,
+               progress=None) -> tuple[list[dict], list[str]]:
+    """Play ``games`` fresh games at ``seed`` and test each measure and histogram against the baseline.
+    Returns (tests with raw p-values, notes). Tests of measures constant and equal on both sides are left out."""
+    st = b["statistical"]
+    sums = Sums(sc)
+    res = runner.run(sc, games, seed, threads, on_chunk=sums.add, progress=progress)
+    now = sums.to_dict()
+    tests, notes = [], []
+    for name, cur in now.items():
+        base = st["measures"].get(name)
+        if base is None:
+            notes.append(f"{name}: not in the baseline (new measure), not tested")
+            continue
+        if base["scale"] != cur["scale"]:
+            notes.append(f"{name}: scale changed, not tested")
+            continue
+        k = cur["scale"]
+        n1, n2 = base["n"], cur["n"]
+        if n1 == 0 or n2 == 0:
+            continue
+        w = metrics.welch_test(base["sum"] / k, base["sq"] / (k * k), n1, cur["sum"] / k, cur["sq"] / (k * k), n2)
+        const = w["se"] == 0
+        if const and w["diff"] == 0:
+            continue
+        if cur["binary"]:
+            p = metrics.two_proportion_test(base["sum"] // k, n1, cur["sum"] // k, n2)
+            method = "two-proportion"
+        else:
+            p, method = w["p"], "welch-z"
+        tests.append({"scenario": sc.name, "metric": name, "label": cur["label"], "kind": cur["kind"],
+                      "baseline": w["mean1"], "now": w["mean2"], "diff": w["diff"], "se": w["se"],
+                      "n_baseline": n1, "n_now": n2, "method": method, "p": p})
+    hs = _hists(res.agg)
+    for name, h in hs.items():
+        bh = st["hists"].get(name)
+        if bh is None:
+            continue
+        c = metrics.chi2_hist(bh["counts"], bh["lo"], h["counts"], h["lo"])
+        if c["dof"] == 0:
+            continue
+        m1 = _hist_mean(bh)
+        m2 = _hist_mean(h)
+        tests.append({"scenario": sc.name, "metric": f"{name} distribution", "label": f"{name} histogram",
+                      "kind": "distribution", "baseline": m1, "now": m2, "diff": m2 - m1, "se": None,
+                      "n_baseline": sum(bh["counts"]), "n_now": sum(h["counts"]),
+                      "method": f"chi-square ({c['dof']} dof)", "p": c["p"]})
+    return tests, notes
+
+
+def _hist_mean(h: dict) -> float:
+    n = sum(h["counts"])
+    return sum((h["lo"] + i) * c for i, c in enumerate(h["counts"])) / n if n else 0.0
+
+
+def _fmt_value(t: dict, v: float) -> str:
+    return f"{100 * v:.2f}%" if t["kind"] == "rate" else f"{v:.3f}"
+
+
+def holm_findings(tests: list[dict], alpha: float) -> list[Finding]:
+    """Apply Holm jointly over ``tests`` (adds p_holm and significant to each); one Finding per significant test."""
+    adj = metrics.holm([t["p"] for t in tests])
+    found = []
+    for t, q in zip(tests, adj):
+        t["p_holm"] = q
+        t["significant"] = q <= alpha
+        if t["significant"]:
+            what = "distribution shifted (mean" if t["kind"] == "distribution" else "shifted"
+            close = ")" if t["kind"] == "distribution" else ""
+            found.append(Finding(t["scenario"], "statistical",
+                                 f"{t['label']} ({t['metric']}) {what}: baseline {_fmt_value(t, t['baseline'])} -> "
+                                 f"now {_fmt_value(t, t['now'])}{close}, p = {t['p']:.3g} "
+                                 f"(Holm-adjusted {q:.3g} <= alpha {alpha}; {t['method']})"))
+    return found
+
+
+def check(files: list[Path], baselines: Path | None = None, baseline_file: Path | None = None,
+          tiers: tuple[str, ...] = ("exact", "statistical"), seed: int | None = None, games: int | None = None,
+          alpha: float = ALPHA, threads: int | None = None, log: Callable[[str], None] | None = None) -> dict:
+    """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
+
+    Returns {"ok", "seed", "alpha", "scenarios": [...], "findings": [...], "tests": [...]}."""
+    log = log or (lambda s: None)
+    root = Path(baselines) if baselines else BASELINES
+    if baseline_file is not None and len(files) != 1:
+        raise BadBaseline("--baseline names one baseline file: give exactly one scenario with it")
+    pairs = []
+    for f in files:
+        sc = load(f)
+        bp = Path(baseline_file) if baseline_file is not None else baseline_path(f, root)
+        pairs.append((sc, bp, read_baseline(bp, sc)))
+    seed = secrets.randbits(63) if seed is None else int(seed)
+    results: list[ScenarioCheck] = []
+    all_tests: list[dict] = []
+    findings: list[Finding] = []
+    for i, (sc, bp, b) in enumerate(pairs):
+        t0 = time.perf_counter()
+        r = ScenarioCheck(_rel(sc.path), sc.name, sc.game, _rel(bp))
+        if "exact" in tiers:
+            r.exact, msgs = exact_tier(sc, b, threads)
+            r.findings += [Finding(sc.name, tier, m) for tier, m in msgs]
+        if "statistical" in tiers:
+            n = int(games if games is not None else b["statistical"]["check_games"])
+            # a different fresh stream for every scenario of the run, all derived from the one printed seed
+            tests, notes = stat_tests(sc, b, _scenario_seed(seed, i), n, threads)
+            r.tests = tests
+            r.notes += notes
+            all_tests += tests
+        r.wall_s = time.perf_counter() - t0
+        findings += r.findings
+        results.append(r)
+        log(f"{r.file}: " + _line(r))
+    stat_found = holm_findings(all_tests, alpha) if all_tests else []
+    for f in stat_found:
+        for r in results:
+            if r.scenario == f.scenario:
+                r.findings.append(f)
+    findings += stat_found
+    return {
+        "ok": not findings, "seed": seed, "alpha": alpha, "tiers": list(tiers),
+        "n_tests": len(all_tests), "min_p_holm": min((t["p_holm"] for t in all_tests), default=None),
+        "findings": [f.__dict__ for f in findings],
+        "scenarios": [{"file": r.file, "scenario": r.scenario, "game": r.game, "baseline": r.baseline,
+                       "exact": r.exact, "n_tests": len(r.tests), "notes": r.notes, "wall_s": round(r.wall_s, 3),
+                       "findings": [f.__dict__ for f in r.findings]} for r in results],
+        "tests": all_tests,
+    }
+
+
+def _scenario_seed(seed: int, i: int) -> int:
+    return (seed + 0x9E3779B97F4A7C15 * i) % (1 << 64) if i else seed
+
+
+def _line(r: ScenarioCheck) -> str:
+    parts = []
+    if r.exact is not None:
+        parts.append(f"exact {'identical' if r.exact['identical'] else 'DIFFERS'} ({r.exact['games']} games)")
+    if r.tests:
+        parts.append(f"{len(r.tests)} statistical tests")
+    return ", ".join(parts) + f" [{r.wall_s:.1f} s]"
+
+
+def render(res: dict) -> str:
+    """Human-readable result of a check."""
+    out = []
+    tiers = " and ".join(res["tiers"])
+    for s in res["scenarios"]:
+        status = "FAIL" if s["findings"] else "ok"
+        ex = ""
+        if s["exact"] is not None:
+            ex = f"exact: {'identical' if s['exact']['identical'] else 'differs'} ({s['exact']['games']} games); "
+        out.append(f"{status:4} {s['file']} vs {s['baseline']}: {ex}{s['n_tests']} statistical tests")
+        for f in s["findings"]:
+            out.append(f"     [{f['tier']}] {f['message']}")
+        for n in s["notes"]:
+            out.append(f"     note: {n}")
+    if "statistical" in res["tiers"]:
+        mp = res["min_p_holm"]
+        out.append(f"statistical tier: fresh seed {res['seed']}, {res['n_tests']} tests, Holm-corrected at family-wise "
+                   f"alpha {res['alpha']}; smallest adjusted p = {mp:.3g}" if mp is not None else
+                   f"statistical tier: fresh seed {res['seed']}, no tests")
+    out.append(("PASS" if res["ok"] else "REGRESSION") + f": {len(res['scenarios'])} scenarios checked ({tiers})")
+    if not res["ok"] and "statistical" in res["tiers"]:
+        out.append(f"reproduce with: sim check --seed {res['seed']}")
+    return "\n".join(out)

@@ -1,0 +1,385 @@
+"""The designer's balance report: a self-contained HTML page (inline SVG plots, inline CSS, no JavaScript, no
+network) and the same content as Markdown for code review (plots as SVG files beside it), both from the summary
+dict (sim.summary, schema 1). Also the HTML page of an A/B comparison (sim.compare).
+
+Written by `sim run` (summary.html, balance.md, plots/) and by `sim report` (from a scenario, or again from an
+existing report folder's summary.json).
+"""
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+
+from sim import metrics, plots
+
+CSS = """
+body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;max-width:1100px;margin:0 auto;padding:1em 2em;
+color:#222;line-height:1.4}
+h1{margin-bottom:.2em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em}th,td{border:1px solid #ddd;padding:.25em .6em;
+text-align:left}th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.prov{background:#f7f7fa;border:1px solid #dde;padding:.6em 1em;font-size:.85em}
+.prov dt{font-weight:600;float:left;clear:left;width:11em}.prov dd{margin-left:11em}
+nav a{margin-right:1em;font-size:.9em}figure.plot{margin:.8em 0}figure.plot svg{max-width:100%;height:auto}
+figcaption{font-size:.85em;color:#555}.yes{color:#b5464b;font-weight:600}.def{font-size:.85em;color:#444}
+"""
+
+
+def esc(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def pts(x: float) -> str:
+    return f"{100 * x:+.2f} pts"
+
+
+def ci_pct(c) -> str:
+    return f"[{100 * c[0]:.2f}%, {100 * c[1]:.2f}%]"
+
+
+def ci_pts(c) -> str:
+    return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}] pts"
+
+
+# --- balance figures ----------------------------------------------------------------------------------------------
+
+DEFINITIONS = {
+    "first-player advantage": "Win rate of the player who takes the first turn, minus the fair share 1/players. "
+                              "Seats rotate the start (game g starts with seat g mod players), so this isolates the "
+                              "turn-order effect. Interval: 95% Wilson interval of that win rate, shifted; p: normal "
+                              "test against the fair share.",
+    "seat balance": "Largest win-rate gap between two seats (best seat minus worst seat), with a 95% normal interval "
+                    "for that pair's difference (multinomial covariance). The largest of several gaps is biased "
+                    "upward, so read it with the chi-square test of equal seat win rates (p). When seats play "
+                    "different strategies the gap also measures strategy strength.",
+    "tie rate": "Share of finished games whose win is shared between players (95% Wilson interval).",
+    "tie-break rate": "Share of finished games whose top score was tied and settled by the tie-break rule.",
+    "decisiveness": "Winner's margin: the winner's score minus the best score of a non-winner, mean over finished "
+                    "games (95% normal interval); close games: share won by at most 1 point (95% Wilson interval).",
+    "length": "Game length in turns (one player's turn) and rounds (every player once), finished games: mean with "
+              "95% normal interval, median and 5-95% range.",
+    "truncated": "Share of games stopped at the turn cap (never scored).",
+    "team win rate": "Cooperative games: share of finished games the team of that role wins (95% Wilson interval).",
+    "outcome shares": "A categorical game counter (e.g. how the game ended, loss causes): share of finished games "
+                      "per value (95% Wilson interval).",
+    "win rate": "Wins divided by finished games; a win shared by k players counts 1/k. 95% Wilson score interval.",
+}
+
+
+def balance_rows(s: dict) -> list[dict]:
+    """The headline balance figures: {figure, value, interval, note} (strings), in report order."""
+    rows = []
+    fin = s["games"]["finished"]
+    n = len(s["seats"])
+    coop = bool(s.get("team"))
+    if coop:
+        for role, r in s["team"].items():
+            rows.append({"figure": f"team win rate ({role})", "value": pct(r["rate"]), "interval": ci_pct(r["ci95"]),
+                         "note": f"{r['wins']:.0f} of {r['games']} finished games"})
+        for col, d in s.get("extras", {}).items():
+            if "counts" in d and d["counts"]:
+                total = sum(d["counts"].values())
+                for lab, c in sorted(d["counts"].items(), key=lambda kv: -kv[1]):
+                    rows.append({"figure": f"{col} = {lab}", "value": pct(c / total),
+                                 "interval": ci_pct(metrics.wilson(c, total)), "note": f"{c} games"})
+    else:
+        fp = s["first_player"]
+        p0 = fp["win"]["rate"]
+        se0 = math.sqrt(fp["fair_share"] * (1 - fp["fair_share"]) / fin) if fin else 0.0
+        pv = metrics.diff_test(p0 - fp["fair_share"], se0)
+        rows.append({"figure": "first-player advantage", "value": pts(fp["advantage"]),
+                     "interval": ci_pts(fp["advantage_ci95"]),
+                     "note": f"start player wins {pct(p0)} vs fair {pct(fp['fair_share'])}; p = {pv:.2g}"})
+        rates = [r["win"]["rate"] for r in s["seats"]]
+        hi_s = max(range(n), key=lambda i: rates[i])
+        lo_s = min(range(n), key=lambda i: rates[i])
+        gap = rates[hi_s] - rates[lo_s]
+        pi, pj = rates[hi_s], rates[lo_s]
+        se = math.sqrt(max(pi + pj - (pi - pj) ** 2, 0.0) / fin) if fin else 0.0
+        z = metrics.z_value()
+        chi = metrics.uniform_chi2([r["win"]["wins"] for r in s["seats"]])
+        rows.append({"figure": "seat balance (largest gap)", "value": pts(gap),
+                     "interval": ci_pts([gap - z * se, gap + z * se]),
+                     "note": f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; equal seats: chi-square p = "
+                             f"{chi['p']:.2g}"})
+        t = s["ties"]
+        rows.append({"figure": "tie rate", "value": pct(t["tie_rate"]),
+                     "interval": ci_pct(metrics.wilson(t["shared_games"], fin)),
+                     "note": f"{t['shared_games']} shared wins"})
+        if "tiebreak_decided" in t:
+            rows.append({"figure": "tie-break rate", "value": pct(t["tiebreak_rate"]),
+                         "interval": ci_pct(metrics.wilson(t["tiebreak_decided"], fin)),
+                         "note": "top score tied, settled by the tie-break"})
+        d = s.get("decisiveness")
+        if d:
+            m = d["margin"]
+            rows.append({"figure": "decisiveness (winner's margin)", "value": f"{m['mean']:.2f} points",
+                         "interval": f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
+                         "note": f"median {m['quantiles']['p50']}, close games (margin <= {d['close_margin']}): "
+                                 f"{pct(d['close']['rate'])} {ci_pct(d['close']['ci95'])}"})
+    for key in ("turns", "rounds"):
+        L = s["length"][key]
+        h = metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
+        rows.append({"figure": f"length ({key})", "value": f"{L['mean']:.2f}",
+                     "interval": f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
+                     "note": f"median {L['quantiles']['p50']}, 5-95%: {L['quantiles']['p05']}-{L['quantiles']['p95']}"})
+    g = s["games"]
+    rows.append({"figure": "truncated at the turn cap", "value": pct(g["truncated_rate"]),
+                 "interval": ci_pct(metrics.wilson(g["truncated"], g["played"])),
+                 "note": f"{g['truncated']} of {g['played']} games; errors: {g['errors']}"})
+    return rows
+
+
+# --- tables -------------------------------------------------------------------------------------------------------
+
+def seat_rows(s: dict) -> list[dict]:
+    rows = []
+    for r in s["seats"]:
+        sc = r["score"]
+        rows.append({"seat": r["seat"], "strategy": r["strategy"], "role": r["role"], "win rate": pct(r["win"]["rate"]),
+                     "95% CI": ci_pct(r["win"]["ci95"]), "wins": r["sole_wins"], "shared": r["shared_wins"],
+                     "score mean": f"{sc['mean']:.2f}", "score sd": f"{sc['std']:.2f}",
+                     "p05": sc["quantiles"]["p05"], "median": sc["quantiles"]["p50"], "p95": sc["quantiles"]["p95"]})
+    return rows
+
+
+def strategy_rows(s: dict) -> list[dict]:
+    return [{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
+             "win rate per seat": pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"])}
+            for r in s["strategies"]]
+
+
+def position_rows(s: dict) -> list[dict]:
+    return [{"turn position": p["position"], "win rate": pct(p["win"]["rate"]), "95% CI": ci_pct(p["win"]["ci95"])}
+            for p in s["positions"]]
+
+
+def length_rows(s: dict) -> list[dict]:
+    out = []
+    for k in ("turns", "rounds"):
+        d = s["length"][k]
+        out.append({"length": k, "mean": f"{d['mean']:.2f}", "sd": f"{d['std']:.2f}", "min": d["min"],
+                    **d["quantiles"], "max": d["max"]})
+    return out
+
+
+def counter_rows(s: dict) -> list[dict]:
+    rows = []
+    for k, d in s.get("extras", {}).items():
+        if "counts" in d:
+            total = sum(d["counts"].values()) or 1
+            rows.append({"counter": k, "summary": ", ".join(f"{lab} {pct(c / total)}" for lab, c in d["counts"].items())})
+        else:
+            rows.append({"counter": k, "summary": f"mean {d['mean']:.3f}, sd {d['std']:.3f}, median "
+                                                  f"{d['quantiles']['p50']}, max {d['max']}"})
+    return rows
+
+
+def curve_rows(s: dict) -> list[dict]:
+    rows = []
+    for name, c in (s.get("curves") or {}).items():
+        for r, (g, m) in enumerate(zip(c["games_by_round"], c["mean_by_round"])):
+            if g:
+                rows.append({"curve": name, "round": r + 1, "games running": g, "mean": f"{m:.3f}"})
+    return rows
+
+
+def matchup_rows(s: dict) -> list[dict]:
+    m = s.get("matchups") or {}
+    names = sorted(m)
+    return [{"row outscores column": a, **{b: (pct(m[a][b]) if b in m[a] else "") for b in names}} for a in names]
+
+
+def html_table(rows: list[dict], numeric: tuple = ()) -> str:
+    if not rows:
+        return ""
+    cols = list(rows[0])
+    head = "".join(f"<th>{esc(c)}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(
+        f"<td class=\"num\">{esc(r.get(c, ''))}</td>" if (c in numeric or isinstance(r.get(c), (int, float)))
+        else f"<td>{esc(r.get(c, ''))}</td>" for c in cols) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def md_table(rows: list[dict]) -> str:
+    if not rows:
+        return ""
+    cols = list(rows[0])
+    cell = lambda v: str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    out = ["| " + " | ".join(cell(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    out += ["| " + " | ".join(cell(r.get(c, "")) for c in cols) + " |" for r in rows]
+    return "\n".join(out)
+
+
+# --- the report ---------------------------------------------------------------------------------------------------
+
+def sections(s: dict) -> list[dict]:
+    """Report sections in order: {id, title, intro, plots: [(name, caption, svg)], tables: [(caption, rows)]}."""
+    coop = bool(s.get("team"))
+    out = []
+    out.append({"id": "balance", "title": "Balance at a glance", "intro": "Headline figures with 95% intervals "
+                "(definitions at the end).", "plots": [], "tables": [("", balance_rows(s))]})
+    wr_tables = [("by seat", seat_rows(s)), ("by turn position (0 = start player)", position_rows(s))]
+    if len(s["strategies"]) > 1:
+        wr_tables.append(("by strategy", strategy_rows(s)))
+    out.append({"id": "win-rates", "title": "Win rates",
+                "intro": "Team win rates (cooperative game) and per seat." if coop else
+                "Per seat, per turn position and per strategy; bars are 95% Wilson intervals, the dashed line the "
+                "fair share.", "plots": [("win-rates", "win rates with 95% intervals", plots.render(plots.win_rates, s))],
+                "tables": wr_tables})
+    if coop or any("counts" in d for d in s.get("extras", {}).values()):
+        ps = [(f"outcome-{c}", f"{c}: share of finished games", plots.render(plots.categorical, s, c))
+              for c, d in s.get("extras", {}).items() if "counts" in d]
+        out.append({"id": "outcomes", "title": "Outcomes" + (" and loss causes" if coop else ""),
+                    "intro": "How games end: categorical game counters, share of finished games with 95% intervals.",
+                    "plots": ps, "tables": []})
+    out.append({"id": "scores", "title": "Scores", "intro": "Distribution of final scores per seat.",
+                "plots": [("scores", "score distribution per seat", plots.render(plots.scores, s))], "tables": []})
+    if s.get("decisiveness"):
+        out.append({"id": "decisiveness", "title": "Decisiveness",
+                    "intro": s["decisiveness"]["definition"] + ".",
+                    "plots": [("margin", "winner's margin", plots.render(plots.margin, s))], "tables": []})
+    out.append({"id": "length", "title": "Game length", "intro": "Turns and rounds of finished games.",
+                "plots": [("length", "game length", plots.render(plots.length, s))],
+                "tables": [("", length_rows(s))]})
+    if s.get("curves"):
+        out.append({"id": "curves", "title": "By round: " + ", ".join(s["curves"]),
+                    "intro": "Game-specific per-round counters: mean over the games still running at that round.",
+                    "plots": [("curves", "per-round curves", plots.render(plots.curves, s))],
+                    "tables": [("", curve_rows(s))]})
+    if len(s.get("matchups") or {}) > 1:
+        out.append({"id": "matchups", "title": "Strategy matchups",
+                    "intro": "Share of seat pairings in which the row strategy outscored the column strategy "
+                             "(equal scores count half).",
+                    "plots": [("matchups", "matchup matrix", plots.render(plots.matchups, s))],
+                    "tables": [("", matchup_rows(s))]})
+    cr = counter_rows(s)
+    if cr:
+        out.append({"id": "counters", "title": "Game counters", "intro": "Per-game counters of the kernel.",
+                    "plots": [], "tables": [("", cr)]})
+    return out
+
+
+def provenance_items(s: dict) -> list[tuple[str, str]]:
+    sc = s["scenario"]
+    pv = s.get("provenance") or {}
+    pk = pv.get("packages") or {}
+    items = [("scenario", f"{sc['name']} ({pv.get('scenario_file') or 'no file'})"),
+             ("game", f"{s['game_title']} ({sc['game']}), {sc['players']} players"),
+             ("seats", ", ".join(f"{i}: {x['strategy']}" for i, x in enumerate(sc["seats"]))),
+             ("seed", pv.get("seed", sc.get("seed"))),
+             ("games", f"{s['games']['played']} played, {s['games']['finished']} finished"),
+             ("rules version", pv.get("rules_version", "?")), ("RNG contract", pv.get("rng_contract", "?")),
+             ("git commit", pv.get("git_commit", "?")),
+             ("packages", ", ".join(f"{k} {v}" for k, v in pk.items())),
+             ("run", f"{pv.get('created_utc', '?')}, {pv.get('wall_time_s', '?')} s on {pv.get('threads', '?')} "
+                     f"threads")]
+    return [(k, str(v)) for k, v in items]
+
+
+def render(s: dict) -> str:
+    """The balance report as one self-contained HTML page."""
+    sc = s["scenario"]
+    title = f"Balance report: {sc['name']}"
+    secs = sections(s)
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+             f'<header id="provenance"><h1>{esc(title)}</h1>',
+             f"<p>{esc(s['game_title'])}, {sc['players']} players. {esc(sc.get('description') or '')}</p>",
+             '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in provenance_items(s))
+             + "</dl></header>",
+             "<nav>" + "".join(f'<a href="#{x["id"]}">{esc(x["title"])}</a>' for x in secs)
+             + '<a href="#definitions">Definitions</a></nav>']
+    for x in secs:
+        parts.append(f'<section id="{x["id"]}"><h2>{esc(x["title"])}</h2><p>{esc(x["intro"])}</p>')
+        for name, cap, svg in x["plots"]:
+            if svg:
+                parts.append(f'<figure class="plot" id="plot-{esc(name)}">{svg}<figcaption>{esc(cap)}</figcaption>'
+                             "</figure>")
+        for cap, rows in x["tables"]:
+            if rows:
+                parts.append((f"<h3>{esc(cap)}</h3>" if cap else "") + html_table(rows))
+        parts.append("</section>")
+    parts.append('<section id="definitions"><h2>Definitions</h2><dl class="def">'
+                 + "".join(f"<dt><b>{esc(k)}</b></dt><dd>{esc(v)}</dd>" for k, v in DEFINITIONS.items())
+                 + "</dl></section></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, str]]:
+    """The balance report as Markdown plus its plots {file name: svg} (referenced as ``plot_dir/<name>.svg``)."""
+    sc = s["scenario"]
+    out = [f"# Balance report: {sc['name']}", "", f"{s['game_title']}, {sc['players']} players. "
+           f"{sc.get('description') or ''}", ""]
+    out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
+    files = {}
+    for x in sections(s):
+        out += [f"## {x['title']}", "", x["intro"], ""]
+        for name, cap, svg in x["plots"]:
+            if svg:
+                files[f"{name}.svg"] = svg
+                out += [f"![{cap}]({plot_dir}/{name}.svg)", ""]
+        for cap, rows in x["tables"]:
+            if rows:
+                out += ([f"### {cap}", ""] if cap else []) + [md_table(rows), ""]
+    out += ["## Definitions", ""] + [f"- **{k}**: {v}" for k, v in DEFINITIONS.items()]
+    return "\n".join(out) + "\n", files
+
+
+def write(folder: Path, s: dict) -> list[Path]:
+    """summary.html, balance.md and plots/*.svg into ``folder``; returns the paths written."""
+    folder = Path(folder)
+    page = folder / "summary.html"
+    page.write_text(render(s), encoding="utf-8")
+    text, files = render_markdown(s)
+    (folder / "balance.md").write_text(text, encoding="utf-8")
+    pdir = folder / "plots"
+    pdir.mkdir(exist_ok=True)
+    for name, svg in files.items():
+        (pdir / name).write_text(svg + "\n", encoding="utf-8")
+    return [page, folder / "balance.md", pdir]
+
+
+# --- comparison page ----------------------------------------------------------------------------------------------
+
+def render_compare(res: dict) -> str:
+    """The A/B comparison as one self-contained HTML page."""
+    from sim.compare import frame
+    a, b = res["a"], res["b"]
+    title = f"Compare: {a['name']} (A) vs {b['name']} (B)"
+    df = frame(res)
+    rows = df.to_dicts()
+    body = "".join("<tr>" + "".join(
+        f'<td class="{"yes" if (c == "significant" and v == "YES") else ""}">{esc(v)}</td>' for c, v in r.items())
+        + "</tr>" for r in rows)
+    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
+    svg = plots.render(plots.compare_forest, res)
+    pv = res["provenance"]
+    prov = [("A", f"{a['name']} ({a['file']})"), ("B", f"{b['name']} ({b['file']})"),
+            ("game", f"{a['game']}, {a['players']} vs {b['players']} players"),
+            ("seed", f"{res['seed']} (common random numbers)"), ("games", f"{res['games']} each"),
+            ("rules version", pv["rules_version"]), ("RNG contract", pv["rng_contract"]),
+            ("git commit", pv["git_commit"]), ("stopped", res["stop"]["message"])]
+    if res.get("sprt"):
+        prov.append(("SPRT", res["sprt"]["message"]))
+    sig = res["significant"]
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+        f'<header id="provenance"><h1>{esc(title)}</h1><dl class="prov">'
+        + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></header>",
+        f'<section id="verdict"><h2>Verdict</h2><p>Significant after Holm correction at alpha {res["alpha"]}: '
+        f'<b>{esc(", ".join(sig) if sig else "none")}</b>.</p></section>',
+        '<section id="differences"><h2>Differences B - A</h2>'
+        "<p>Rates in percent, their differences in percentage points; intervals are 95% from the paired per-game "
+        "differences (same dice in game g of A and B). Pairing gain: how many times more games an unpaired "
+        "comparison would need for the same precision.</p>"
+        + (f'<figure class="plot" id="plot-forest">{svg}<figcaption>B - A with 95% intervals</figcaption></figure>'
+           if svg else "")
+        + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
+        "</body></html>"]) + "\n"
