@@ -1,4 +1,4 @@
-"""Ghosts of the Moor: state layout and pure rule functions (clauses R1..R20 of RULES.md).
+"""Ghosts of the Moor: state layout and pure rule functions (clauses R1..R17, assumptions A*, choices C* of RULES.md).
 
 State: one flat int32 vector ``st`` (length S_SIZE) with the named offsets below; -1 marks an empty slot.
 Parameters: one int64 vector ``prm`` (offsets P_*; built by params.pack).
@@ -165,7 +165,7 @@ def all_home(st, p):
 
 @njit
 def give_tile(st, t, p):
-    """Move tile ``t`` into player ``p``'s face-up holdings (R9 take, R3 setup plank)."""
+    """Move tile ``t`` into player ``p``'s face-up holdings (R8 take, R3 setup plank)."""
     st[S_TILE_LOC + t] = p
     k = tile_kind(t)
     st[S_HOLD + p * N_KINDS + k] += 1
@@ -222,7 +222,7 @@ def init(st, prm, n_players):
 
 @njit
 def deal_pool(st, pool):
-    """The 33 tiles shuffled into the track (R2): 25 treasures, 7 ghosts and plank PLANK0 + n_players.
+    """The 33 tiles shuffled into the track (R3/R4): 25 treasures, 7 ghosts and plank PLANK0 + n_players.
 
     Writes int32[33] ``pool`` in canonical order; the caller shuffles it (chance) and passes it to `deal`.
     """
@@ -280,7 +280,7 @@ def apply_chance(st, roll, log):
 
 @njit
 def discard_options(st, prm, p, symbol, mask):
-    """R10/R11: which discards player ``p`` may make after leaving a tile-less space showing ``symbol``.
+    """R10 (+C3): which discards player ``p`` may make after leaving a tile-less space showing ``symbol``.
 
     Sets ``mask[a] = 1`` for each legal discard action (other entries untouched); returns the count.
     A held matching treasure is forced; else 1 ghost or any 2 other tiles; else all that is left.
@@ -354,7 +354,7 @@ def legal_actions(st, prm, mask):
 
 @njit
 def discard_target(st, prm):
-    """R12: the space nearest Start holding no tile and no pawn (after the move); -1 when none (ambiguity A1)."""
+    """R11: the space nearest Start holding no tile and no pawn (after the move, C2); -1 when none (C1)."""
     n = st[S_NPLAYERS]
     npw = st[S_NPAWNS]
     origin = st[S_ORIGIN]
@@ -397,7 +397,7 @@ def drop_tile(st, prm, p, t, target, log):
 
 @njit
 def do_discard(st, prm, a, log):
-    """Apply discard action ``a`` for the current player (R10–R12)."""
+    """Apply discard action ``a`` for the current player (R10/R11)."""
     p = st[S_CUR]
     target = discard_target(st, prm)
     st[S_DISCARD_EVENTS] += 1
@@ -419,7 +419,7 @@ def do_discard(st, prm, a, log):
 
 @njit
 def finish_turn(st, prm, log):
-    """R13–R15: goal token on reaching End, then pass the die (skipping players whose pawns are all home)."""
+    """R12 goal token on reaching End, then R13: pass the die (skipping players whose pawns are all home)."""
     p = st[S_CUR]
     if st[S_DEST] == st[S_END]:
         g = st[S_GOAL_NEXT]
@@ -440,7 +440,7 @@ def resolve_origin(st, prm, log):
     p = st[S_CUR]
     o = st[S_ORIGIN]
     if o == 0:
-        finish_turn(st, prm, log)          # R11: leaving Start never costs a discard (Start holds no tiles)
+        finish_turn(st, prm, log)          # R9: leaving Start never costs a discard (Start holds no tiles)
         return
     if st[S_HEIGHT + o] > 0:
         if pawns_at(st, o, st[S_NPLAYERS], st[S_NPAWNS]) == 0:
@@ -453,13 +453,13 @@ def resolve_origin(st, prm, log):
     if has_discardable(st, prm, p, prm[P_SYMBOLS + o]):
         st[S_PHASE] = PH_DISCARD
     else:
-        log_event(log, st, E_NO_DISCARD, p, 0, 0, 0)   # R11: nothing to give, the turn ends
+        log_event(log, st, E_NO_DISCARD, p, 0, 0, 0)   # R9/R10: nothing to give, the turn ends
         finish_turn(st, prm, log)
 
 
 @njit
 def has_discardable(st, prm, p, symbol):
-    """True when player ``p`` holds at least one tile the discard rule (R10/R11) could take."""
+    """True when player ``p`` holds at least one tile the discard rule (R10, C3) could take."""
     hold = S_HOLD + p * N_KINDS
     if symbol >= 0 and st[hold + symbol] > 0:
         return True
@@ -481,13 +481,13 @@ def apply_action(st, prm, a, log):
         o = st[S_PAWN_POS + p * MAX_PAWNS + k]
         d = o + st[S_ROLL]
         if d > st[S_END]:
-            d = st[S_END]                  # R7: reaching or passing End
+            d = st[S_END]                  # R12: reaching or passing End
         st[S_PAWN_POS + p * MAX_PAWNS + k] = d
         st[S_PAWN] = k
         st[S_ORIGIN] = o
         st[S_DEST] = d
         log_event(log, st, E_MOVE, p, k, o, d)
-        # R8: optional plank under the pawn on a tile-less destination (never on End)
+        # R7: optional plank under the pawn on a tile-less destination (never on End: A11)
         if d != st[S_END] and st[S_HEIGHT + d] == 0 and st[S_HOLD + p * N_KINDS + K_PLANK] > 0:
             st[S_PHASE] = PH_PLANK
         else:
@@ -507,7 +507,7 @@ def apply_action(st, prm, a, log):
 
 @njit
 def score(st, prm, p):
-    """R16: goal tokens + set points per treasure type − ghost values; planks score 0."""
+    """R15: goal tokens + set points per treasure type − ghost values; planks score 0."""
     s = st[S_GOAL_SUM + p] - st[S_GHOST_SUM + p]
     for k in range(N_TYPES):
         s += prm[P_SET_POINTS + st[S_HOLD + p * N_KINDS + k]]
@@ -516,7 +516,7 @@ def score(st, prm, p):
 
 @njit
 def returns(st, prm, scores):
-    """R16–R17: fill int32 ``scores[p]`` (by turn position) and return the winners' bitmask over positions.
+    """R16/R17 (+C9): fill int32 ``scores[p]`` (by turn position) and return the winners' bitmask over positions.
 
     Rulebook tie-break: most planks, then the latest in turn order. With tiebreak=shared all tied players win.
     """
