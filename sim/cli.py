@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -46,6 +47,17 @@ def progress_bar(total: int, label: str):
     return prog, lambda k: prog.advance(task, k)
 
 
+@contextmanager
+def interruptible():
+    """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130; reports are staged,
+    so nothing half-written is left."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo("interrupted: stopped between chunks, no report written", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
 def _positive(name: str, v: Optional[int], lo: int = 1):
     if v is not None and v < lo:
         fail(f"--{name}: {v} is out of range; allowed >= {lo}", EXIT_USAGE)
@@ -70,7 +82,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     from sim import api, tables
     n = sc.games if games is None else games
     prog, adv = progress_bar(n, f"{sc.name}")
-    with prog:
+    with interruptible(), prog:
         s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
@@ -91,7 +103,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         sc = load_scenario(f)
         n = sc.games if games is None else games
         prog, adv = progress_bar(n, sc.name)
-        with prog:
+        with interruptible(), prog:
             s, folder = api.run_scenario(sc, n, progress=adv)
         seats = ", ".join(f"seat {r['seat']} {r['strategy']} {100 * r['win']['rate']:.1f}%" for r in s["seats"])
         typer.echo(f"{f.relative_to(SCENARIOS)}: {s['games']['finished']} games, {s['provenance']['wall_time_s']} s; "
@@ -142,6 +154,174 @@ def bench(games: Annotated[int, typer.Option(help="games per timing")] = 400_000
     from sim import bench as b
     res = b.run_all(games=20_000 if quick else games)
     typer.echo(b.render(res))
+
+
+# --- balance reports, A/B comparisons and regression checks (sim.html_report, sim.compare, sim.check) -----------
+
+@app.command()
+def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), or a report folder / summary.json "
+                                                     "(render its report again)")],
+           games: Annotated[Optional[int], typer.Option(help="games to play (scenario only)")] = None,
+           seed: Annotated[Optional[int], typer.Option(help="master seed (scenario only)")] = None,
+           threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+           out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
+                                                            "the given folder)")] = None):
+    """Write the designer's balance report: summary.html (self-contained, opens offline), balance.md, plots/."""
+    _positive("games", games)
+    _positive("threads", threads)
+    if path.suffix == ".toml":
+        sc = load_scenario(path)
+        from sim import api
+        prog, adv = progress_bar(sc.games if games is None else games, sc.name)
+        with prog:
+            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv)
+    else:
+        src = path / "summary.json" if path.is_dir() else path
+        if not src.exists():
+            fail(f"{src}: no such file; give a scenario .toml, a report folder or its summary.json")
+        try:
+            s = json.loads(src.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            fail(f"{src}: not valid JSON ({e})")
+        if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
+            fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
+        from sim import html_report
+        folder = out or src.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            html_report.write(folder, s)
+        except (KeyError, TypeError, ValueError) as e:
+            fail(f"{src}: incomplete summary ({type(e).__name__}: {e})")
+    typer.echo(str(folder / "summary.html"))
+
+
+@app.command()
+def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
+            b: Annotated[Path, typer.Argument(help="scenario B (TOML), same game")],
+            games: Annotated[Optional[int], typer.Option(help="games each (default: A's); ignored with --precision "
+                                                              "or --sprt")] = None,
+            seed: Annotated[Optional[int], typer.Option(help="common seed (default: A's)")] = None,
+            precision: Annotated[Optional[float], typer.Option(help="play on until every win-rate difference's 95% "
+                                                                    "interval half-width is <= this (e.g. 0.005)")] = None,
+            sprt: Annotated[Optional[float], typer.Option(help="SPRT effect size: H0 diff = 0 vs H1 diff = this, "
+                                                               "alpha = beta = 0.05 (e.g. 0.01 = +1 point)")] = None,
+            metric: Annotated[Optional[str], typer.Option(help="measure the SPRT watches (default: first_player.win, "
+                                                               "or the team win rate)")] = None,
+            max_games: Annotated[int, typer.Option(help="game cap for --precision / --sprt")] = 2_000_000,
+            alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
+            threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+            chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
+            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
+            json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False):
+    """Compare two scenarios on common random numbers: per measure both values, B - A with its paired 95% interval,
+    and significance after Holm correction. Writes compare.html, compare.md and compare.json."""
+    _positive("games", games)
+    _positive("threads", threads)
+    _positive("chunk", chunk)
+    _positive("max-games", max_games)
+    if precision is not None and not 0 < precision < 1:
+        fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
+    if sprt is not None and (sprt == 0 or not abs(sprt) < 1e9):
+        fail(f"--sprt: {sprt} is not a usable effect size; give a non-zero difference, e.g. 0.01", EXIT_USAGE)
+    if not 0 < alpha < 1:
+        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
+    if metric is not None and sprt is None:
+        fail("--metric needs --sprt", EXIT_USAGE)
+    sa, sb = load_scenario(a), load_scenario(b)
+    from sim import compare as cmp
+    try:
+        cmp.check_comparable(sa, sb)
+    except cmp.CompareError as e:
+        fail(str(e))
+    sp = cmp.Sprt(metric or cmp.default_metric(sa), sprt) if sprt is not None else None
+    total = max_games if (precision is not None or sp) else (sa.games if games is None else games)
+    prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
+    try:
+        with prog:
+            res = cmp.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha, progress=adv)
+    except cmp.CompareError as e:
+        fail(str(e), EXIT_USAGE)
+    from sim import api
+    folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
+    cmp.write(res, folder)
+    typer.echo(json.dumps(res, indent=2) if json_out else cmp.render_markdown(res))
+    typer.echo(f"comparison written to {folder}", err=True)
+
+
+@app.command()
+def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
+                                                                          "scenarios/*/*.toml)")] = None,
+          game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
+          tier: Annotated[str, typer.Option(help="exact | statistical | all")] = "all",
+          seed: Annotated[Optional[int], typer.Option(help="fresh seed of the statistical tier (default: random, "
+                                                           "printed)")] = None,
+          games: Annotated[Optional[int], typer.Option(help="statistical-tier games per scenario (default: the "
+                                                            "baseline's check_games)")] = None,
+          alpha: Annotated[float, typer.Option(help="family-wise false-alarm level of the statistical tier "
+                                                    "(Holm over every test of the run)")] = 0.01,
+          baselines: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+          baseline: Annotated[Optional[Path], typer.Option(help="one baseline JSON for the one scenario given")] = None,
+          threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
+    """Regression check against the committed baselines. Exact tier: the baseline's seed and games must give
+    identical integer aggregates. Statistical tier: a fresh seed, every metric tested against the baseline, Holm
+    correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input (missing, corrupt or another game's baseline)."""
+    from sim import check as chk
+    tiers = {"exact": ("exact",), "statistical": ("statistical",), "stat": ("statistical",),
+             "all": ("exact", "statistical")}.get(tier)
+    if tiers is None:
+        fail(f"--tier: unknown tier '{tier}'; allowed: exact, statistical, all", EXIT_USAGE)
+    _positive("games", games)
+    _positive("threads", threads)
+    if not 0 < alpha < 1:
+        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
+    if seed is not None and not 0 <= seed < 2**64:
+        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
+    if scenarios and game:
+        fail("give scenario files or --game, not both", EXIT_USAGE)
+    files = list(scenarios) if scenarios else chk.default_scenarios(game)
+    if not files:
+        fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
+    from sim.scenario import ScenarioError
+    try:
+        res = chk.check(files, baselines, baseline, tiers, seed, games, alpha, threads,
+                        log=lambda line: typer.echo(line, err=True))
+    except (chk.BadBaseline, ScenarioError) as e:
+        fail(str(e))
+    typer.echo(json.dumps(res, indent=2) if json_out else chk.render(res))
+    if not res["ok"]:
+        raise typer.Exit(EXIT_REGRESSION)
+
+
+@app.command("baselines")
+def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
+                                                                             "scenarios/*/*.toml)")] = None,
+               game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
+               out: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+               exact_games: Annotated[int, typer.Option(help="games of the exact tier")] = 20_000,
+               stat_games: Annotated[int, typer.Option(help="games behind the statistical baseline")] = 200_000,
+               check_games: Annotated[int, typer.Option(help="fresh games the statistical tier plays")] = 100_000,
+               threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
+    """(Re)generate the regression baselines (what `make baselines` does): one JSON per scenario, stamped with the
+    rules version and RNG contract."""
+    from sim import check as chk
+    for name, v in (("exact-games", exact_games), ("stat-games", stat_games), ("check-games", check_games)):
+        _positive(name, v)
+    _positive("threads", threads)
+    if scenarios and game:
+        fail("give scenario files or --game, not both", EXIT_USAGE)
+    files = list(scenarios) if scenarios else chk.default_scenarios(game)
+    if not files:
+        fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
+    scs = [(f, load_scenario(f)) for f in files]
+    for f, sc in scs:
+        prog, adv = progress_bar(max(stat_games, exact_games), sc.name)
+        with prog:
+            b = chk.make_baseline(sc, exact_games, stat_games, check_games, threads, progress=adv)
+        dest = chk.baseline_path(f, out or chk.BASELINES)
+        chk.write_baseline(b, dest)
+        typer.echo(f"{f}: rules v{b['rules_version']}, RNG contract v{b['rng_contract']}, exact {exact_games} games, "
+                   f"statistical {b['statistical']['games']} games -> {dest}")
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1
 ST_BAD_ACTION = 2
+BLOCK = 256  # games per prange work item
 
 
 @njit
@@ -34,7 +35,7 @@ def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out):
     ``first`` is the seat of the start player; scores_pos int32[MAX_PLAYERS] receives scores by turn position.
     log int32[L, 6] records events when L > 1; deal_out int32[33] receives the dealt order when non-empty.
     """
-    order = np.empty(N_DEALT, dtype=np.int32)
+    order = np.empty(N_DEALT, dtype=np.int32)   # small; numba keeps it on the heap but it is cheap
     init(st, prm, n)
     deal_pool(st, order)
     shuffle(rng, 0, order, N_DEALT)
@@ -103,20 +104,23 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-round curves).
     """
-    for i in prange(n_games):
-        ii = np.int64(i)
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        # scratch arrays once per block of games, not per game (allocation contends across threads)
         st = np.zeros(S_SIZE, dtype=np.int32)
         rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
         sc = np.zeros(MAX_PLAYERS, dtype=np.int32)
         log = np.zeros((1, 6), dtype=np.int32)
         deal_out = np.zeros(0, dtype=np.int32)
-        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, sc, log, deal_out,
-                            scores[ii], extra[ii])
-        status[ii] = s
-        winners[ii] = w
-        turns[ii] = st[S_TURNS]
-        rounds[ii] = st[S_ROUNDS]
-
+        lo = np.int64(b) * BLOCK
+        hi = min(lo + BLOCK, n_games)
+        for ii in range(lo, hi):
+            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, sc, log, deal_out,
+                                scores[ii], extra[ii])
+            status[ii] = s
+            winners[ii] = w
+            turns[ii] = st[S_TURNS]
+            rounds[ii] = st[S_ROUNDS]
 
 @njit
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len):

@@ -80,7 +80,8 @@ S_HOLD = S_TILE_LOC + N_TILES                    # [MAX_PLAYERS * N_KINDS] tiles
 S_GHOST_SUM = S_HOLD + MAX_PLAYERS * N_KINDS     # [MAX_PLAYERS]
 S_GOAL_SUM = S_GHOST_SUM + MAX_PLAYERS           # [MAX_PLAYERS]
 S_GOAL_COUNT = S_GOAL_SUM + MAX_PLAYERS          # [MAX_PLAYERS]
-S_SIZE = S_GOAL_COUNT + MAX_PLAYERS
+S_OCC = S_GOAL_COUNT + MAX_PLAYERS              # [MAX_TRACK] pawns of any colour on each space
+S_SIZE = S_OCC + MAX_TRACK
 
 LOC_BOX = -1                     # extra planks returned to the box
 LOC_LOST = -2                    # discarded with nowhere to go (discard_fallback = remove)
@@ -145,13 +146,8 @@ def log_event(log, st, kind, a, b, c, d):
 
 @njit
 def pawns_at(st, space, n_players, n_pawns):
-    """Number of pawns of any colour on ``space``."""
-    c = 0
-    for p in range(n_players):
-        for k in range(n_pawns):
-            if st[S_PAWN_POS + p * MAX_PAWNS + k] == space:
-                c += 1
-    return c
+    """Number of pawns of any colour on ``space`` (kept in S_OCC; the pawn list is the truth, see tests)."""
+    return st[S_OCC + space]
 
 
 @njit
@@ -210,6 +206,7 @@ def init(st, prm, n_players):
     for p in range(n_players):
         for k in range(n_pawns):
             st[S_PAWN_POS + p * MAX_PAWNS + k] = 0
+    st[S_OCC] = n_players * n_pawns
     for t in range(N_TILES):
         st[S_TILE_LOC + t] = LOC_BOX
     for p in range(n_players):
@@ -374,8 +371,18 @@ def discard_target(st, prm):
 
 @njit
 def owned_tile_of_kind(st, p, kind):
-    for t in range(N_TILES):
-        if st[S_TILE_LOC + t] == p and tile_kind(t) == kind:
+    """Lowest tile id of ``kind`` held by ``p`` (-1 if none); tiles of one kind are interchangeable except ghosts."""
+    if kind < N_TYPES:
+        lo = kind * PER_TYPE
+        hi = lo + PER_TYPE
+    elif kind == K_GHOST:
+        lo = GHOST0
+        hi = PLANK0
+    else:
+        lo = PLANK0
+        hi = N_TILES
+    for t in range(lo, hi):
+        if st[S_TILE_LOC + t] == p:
             return t
     return -1
 
@@ -483,6 +490,8 @@ def apply_action(st, prm, a, log):
         if d > st[S_END]:
             d = st[S_END]                  # R12: reaching or passing End
         st[S_PAWN_POS + p * MAX_PAWNS + k] = d
+        st[S_OCC + o] -= 1
+        st[S_OCC + d] += 1
         st[S_PAWN] = k
         st[S_ORIGIN] = o
         st[S_DEST] = d

@@ -12,10 +12,10 @@ from kernels._jit import njit
 from kernels.rng import bounded
 from kernels.moor.rules import (
     A_DISCARD_GHOST, A_DISCARD_MATCH, A_DISCARD_ONE, A_DISCARD_PAIR, A_MOVE, A_PLANK_NO, A_PLANK_YES,
-    GHOST0, K_GHOST, K_PLANK, MAX_PAWNS, N_ACTIONS, N_KINDS, N_GOALS, N_TYPES,
-    P_GHOST_VALUES, P_GOAL_VALUES, P_SET_POINTS, P_SYMBOLS, PH_DISCARD, PH_MOVE, PH_PLANK,
-    S_CUR, S_END, S_PHASE, S_GOAL_NEXT, S_HEIGHT, S_HOLD, S_NPAWNS, S_NPLAYERS, S_PAWN_POS, S_ROLL, S_STACK,
-    STACK, discard_options, pair_kind_to_kind, pawns_at, tile_kind,
+    GHOST0, K_GHOST, K_PLANK, MAX_PAWNS, N_ACTIONS, N_GHOSTS, N_KINDS, N_GOALS, N_TYPES,
+    P_GHOST_BEFORE_TWO, P_GHOST_VALUES, P_GOAL_VALUES, P_PLANKS_DISCARDABLE, P_SET_POINTS, P_SYMBOLS, PH_DISCARD, PH_MOVE, PH_PLANK,
+    S_CUR, S_END, S_PHASE, S_TILE_LOC, S_GOAL_NEXT, S_HEIGHT, S_HOLD, S_NPAWNS, S_NPLAYERS, S_PAWN_POS, S_ROLL, S_STACK,
+    STACK, pair_kind_to_kind, pawns_at, tile_kind,
 )
 
 S_RANDOM = 0
@@ -106,31 +106,62 @@ def discard_delta(st, prm, p, a):
 
 
 @njit
-def best_discard(st, prm, p, symbol, tmp):
-    """(score change, action) of the best discard for ``p`` after leaving a tile-less ``symbol`` space.
+def best_discard_value(st, prm, p, symbol):
+    """Score change of the best discard for ``p`` after leaving a tile-less ``symbol`` space (0 if nothing to give).
 
-    Returns (0, -1) when there is nothing to give. ``tmp`` is an int8[N_ACTIONS] scratch mask.
+    Same option set as rules.discard_options (R10/R11), valued directly instead of enumerating actions.
     """
     hold = S_HOLD + p * N_KINDS
     if symbol >= 0 and st[hold + symbol] > 0:
-        return lose_delta(prm, st[hold + symbol]), A_DISCARD_MATCH
-    tmp[:] = 0
-    n = discard_options(st, prm, p, symbol, tmp)
-    if n == 0:
-        return 0, -1
+        return lose_delta(prm, st[hold + symbol])
+    ghosts = st[hold + K_GHOST]
+    planks_ok = prm[P_PLANKS_DISCARDABLE] == 1
+    others = 0
+    for k in range(N_TYPES):
+        others += st[hold + k]
+    if planks_ok:
+        others += st[hold + K_PLANK]
     best = -(1 << 30)
-    best_a = -1
-    for a in range(A_DISCARD_MATCH, N_ACTIONS):
-        if tmp[a]:
-            d = discard_delta(st, prm, p, a)
-            if d > best:
-                best = d
-                best_a = a
-    return best, best_a
+    found = False
+    if ghosts > 0:
+        for j in range(N_GHOSTS):
+            if st[S_TILE_LOC + GHOST0 + j] == p:
+                v = prm[P_GHOST_VALUES + j]
+                if v > best:
+                    best = v
+                found = True
+    if others >= 2 and not (ghosts > 0 and prm[P_GHOST_BEFORE_TWO] == 1):
+        for a in range(6):
+            if a == 5 and not planks_ok:
+                continue
+            ca = st[hold + pair_kind_to_kind(a)]
+            if ca == 0:
+                continue
+            da = lose_delta(prm, ca) if a < 5 else 0
+            for b in range(a, 6):
+                if b == 5 and not planks_ok:
+                    continue
+                cb = st[hold + pair_kind_to_kind(b)] - (1 if a == b else 0)
+                if cb > 0:
+                    v = da + (lose_delta(prm, cb) if b < 5 else 0)
+                    if v > best:
+                        best = v
+                    found = True
+    if ghosts == 0 and others == 1:
+        for a in range(6):
+            if a == 5 and not planks_ok:
+                continue
+            c = st[hold + pair_kind_to_kind(a)]
+            if c > 0:
+                v = lose_delta(prm, c) if a < 5 else 0
+                if v > best:
+                    best = v
+                found = True
+    return best if found else 0
 
 
 @njit
-def move_value(st, prm, p, k, w, tmp):
+def move_value(st, prm, p, k, w):
     """Weighted value of moving pawn ``k`` of player ``p`` by the current roll (weights ``w``, WEIGHT_SPECS order)."""
     o = st[S_PAWN_POS + p * MAX_PAWNS + k]
     end = st[S_END]
@@ -150,8 +181,7 @@ def move_value(st, prm, p, k, w, tmp):
                 if dt < 0:
                     v += w[1] * dt
         else:
-            dd, _ = best_discard(st, prm, p, prm[P_SYMBOLS + o], tmp)
-            v += w[2] * dd
+            v += w[2] * best_discard_value(st, prm, p, prm[P_SYMBOLS + o])
     if d != end and st[S_HEIGHT + d] == 0:
         if st[S_HOLD + p * N_KINDS + K_PLANK] == 0 or w[7] < 0.5:
             v -= w[6]
@@ -188,7 +218,7 @@ def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
         best_a = -1
         for k in range(MAX_PAWNS):
             if mask[A_MOVE + k]:
-                v = move_value(st, prm, p, k, w, tmp)
+                v = move_value(st, prm, p, k, w)
                 if v > best:
                     best = v
                     best_a = A_MOVE + k

@@ -1,0 +1,111 @@
+"""`sim bench` / `make bench`: speed figures, never asserted by a timed test.
+
+Reports per benchmark scenario: games/s and decisions/s on 1 and 2 threads (kernel only, cache warm), cold compile
+time (a fresh process with an empty Numba cache), time to first game with a warm cache (a fresh `sim run` process),
+and for Ghosts of the Moor the kernel's speed ratio against the pure-Python oracle (sim/oracle).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sim import runner
+from sim.scenario import load
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH_SCENARIOS = (
+    ("moor", "scenarios/moor/4p.toml", 100_000),
+    ("treasure_hunters", "scenarios/treasure_hunters/basic-4p.toml", 20_000),
+)
+
+
+def kernel_speed(sc, games: int, threads: int) -> dict:
+    """Games/s and decisions/s of the batch kernel alone (warm cache, best of 3 runs)."""
+    runner.set_threads(threads)
+    runner.play_chunk(sc, 0, 64)                                  # load / compile outside the timing
+    best = None
+    for rep in range(3):
+        t0 = time.perf_counter()
+        out = runner.play_chunk(sc, rep * games, games)
+        dt = time.perf_counter() - t0
+        best = dt if best is None or dt < best else best
+        dec = int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum()) \
+            if "decisions" in sc.spec.extra_columns else 0
+    return {"threads": threads, "games": games, "seconds": round(best, 4), "games_per_s": round(games / best),
+            "decisions_per_s": round(dec / best) if dec else None}
+
+
+def _fresh_python(code: str, env_extra: dict) -> float:
+    env = dict(os.environ, **env_extra)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, env=env, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def cold_compile(path: str) -> float:
+    """Seconds for a fresh process with an empty cache to import and play its first games (compile included)."""
+    with tempfile.TemporaryDirectory() as d:
+        code = ("from sim.scenario import load; from sim import runner; "
+                f"runner.play_chunk(load({path!r}), 0, 16)")
+        return _fresh_python(code, {"SIM_CACHE_ROOT": d})
+
+
+def warm_start(path: str) -> float:
+    """Seconds for a fresh `sim run` of 1,000 games with a warm cache, writing a full report."""
+    with tempfile.TemporaryDirectory() as d:
+        cmd = [sys.executable, "-m", "sim.cli", "run", path, "--games", "1000", "--out", str(Path(d) / "r")]
+        subprocess.run(cmd, check=True, cwd=REPO, capture_output=True)      # make sure the cache is warm
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, cwd=REPO, capture_output=True)
+        return time.perf_counter() - t0
+
+
+def oracle_ratio(sc, games: int = 300) -> dict | None:
+    try:
+        from sim.oracle import moor as oracle
+    except ImportError:
+        return None
+    py = oracle.games_per_second(sc, games)
+    k = kernel_speed(sc, 20_000, 1)["games_per_s"]
+    return {"oracle_games_per_s": round(py, 1), "kernel_games_per_s_1_thread": k, "speed_ratio": round(k / py)}
+
+
+def run_all(games: int = 100_000) -> dict:
+    res = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "games": {}}
+    for game, path, target in BENCH_SCENARIOS:
+        if not (REPO / path).exists():
+            continue
+        sc = load(REPO / path)
+        r = {"scenario": path, "target_games_per_s_2_threads": target,
+             "threads": [kernel_speed(sc, games, t) for t in (1, 2)],
+             "cold_compile_s": round(cold_compile(path), 2), "warm_start_s": round(warm_start(path), 2)}
+        if game == "moor":
+            r["oracle"] = oracle_ratio(sc)
+        res["games"][game] = r
+    out = REPO / "reports" / "bench.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(res, indent=2) + "\n")
+    return res
+
+
+def render(res: dict) -> str:
+    lines = [f"benchmark on {res['machine']['cpus']} CPUs, Python {res['machine']['python']} "
+             f"(written to reports/bench.json)"]
+    for game, r in res["games"].items():
+        lines.append(f"{game}: {r['scenario']}")
+        for t in r["threads"]:
+            dps = f", {t['decisions_per_s']:,} decisions/s" if t["decisions_per_s"] else ""
+            lines.append(f"  {t['threads']} thread(s): {t['games_per_s']:,} games/s{dps}")
+        lines.append(f"  target on 2 threads: >= {r['target_games_per_s_2_threads']:,} games/s")
+        lines.append(f"  cold compile: {r['cold_compile_s']} s; warm `sim run` (1,000 games, full report): "
+                     f"{r['warm_start_s']} s")
+        if r.get("oracle"):
+            o = r["oracle"]
+            lines.append(f"  pure-Python oracle: {o['oracle_games_per_s']} games/s; kernel 1 thread "
+                         f"{o['kernel_games_per_s_1_thread']:,} games/s: {o['speed_ratio']}x faster")
+    return "\n".join(lines)
