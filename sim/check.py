@@ -229,8 +229,9 @@ def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None)
     out = {"seed": ex["seed"], "games": ex["games"], "identical": not diff, "differs": diff}
     if diff and not msgs:
         shown = ", ".join(diff[:6]) + (f" and {len(diff) - 6} more" if len(diff) > 6 else "")
-        msgs.append(("exact", f"behaviour changed: {len(diff)} integer aggregates differ from the baseline at seed "
-                              f"{ex['seed']}, {ex['games']} games ({shown}); {REGENERATE}"))
+        msgs.append(("exact", f"behaviour changed: {REGENERATE} ({len(diff)} integer aggregate"
+                              f"{'s differ' if len(diff) > 1 else ' differs'} from the baseline at seed {ex['seed']}, "
+                              f"{ex['games']} games: {shown})"))
     return out, msgs
 
 

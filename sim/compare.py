@@ -227,7 +227,13 @@ def _fmt(v: float, kind: str) -> str:
 
 
 def _fmt_d(v: float, kind: str) -> str:
-    return f"{100 * v:+.2f}" if kind == "rate" else f"{v:+.3f}"
+    return f"{100 * v:+.2f}" if kind == "rate" else f"{v:+.4g}"
+
+
+def fmt_p(p: float | None) -> str:
+    if p is None:
+        return "-"
+    return "<1e-300" if p == 0 else f"{p:.2g}"
 
 
 def frame(res: dict):
@@ -239,11 +245,11 @@ def frame(res: dict):
         rows.append({
             "measure": r["name"],
             "A": _fmt(r["a"], k), "B": _fmt(r["b"], k),
-            "B - A" + "": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else ""),
+            "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else ""),
             "95% CI": f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
             "pairing gain": "-" if r["pairing_gain"] is None else f"{r['pairing_gain']:.1f}x",
-            "p": "identical" if r["p"] is None else f"{r['p']:.2g}",
-            "p (Holm)": "-" if r["p_holm"] is None else f"{r['p_holm']:.2g}",
+            "p": "identical" if r["p"] is None else fmt_p(r["p"]),
+            "p (Holm)": fmt_p(r["p_holm"]),
             "significant": "YES" if r["significant"] else "no",
         })
     return pl.DataFrame(rows)
@@ -259,7 +265,10 @@ def render_markdown(res: dict) -> str:
            f"A: `{a['file']}`  ", f"B: `{b['file']}`", "",
            f"Stopped: {res['stop']['message']}.", ""]
     if res.get("sprt"):
-        out += [f"SPRT: {res['sprt']['message']}.", ""]
+        sp = res["sprt"]
+        out += [f"SPRT on {sp['metric']}: H0 diff = 0 against H1 diff = {sp['effect']:+g}, alpha = {sp['alpha']}, "
+                f"beta = {sp['beta']}; LLR {sp['llr']:.3f}, bounds [{sp['bounds'][0]:.3f}, {sp['bounds'][1]:.3f}]: "
+                + {"H1": "accept H1", "H0": "accept H0", "continue": "undecided"}[sp["state"]] + ".", ""]
     sig = res["significant"]
     out += [f"Significant after Holm correction over {sum(r['p'] is not None for r in res['metrics'])} measures "
             f"at alpha = {res['alpha']}: " + (", ".join(sig) if sig else "none"), "",

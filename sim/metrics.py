@@ -224,3 +224,41 @@ def sprt_state(llr: float, alpha: float = 0.05, beta: float = 0.05) -> str:
     if llr <= lo:
         return "H0"
     return "continue"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The same statistics on Polars frames of per-game rows (games.parquet of `sim run --per-game`, or hand-built).
+
+def seat_win_rates(games, players: int, level: float = 0.95):
+    """Win rate per seat with its Wilson interval from per-game rows with columns ``status`` (0 = finished) and
+    ``win_seat<i>`` (1 when seat i is among the winners). A win shared by k seats counts 1/k to each.
+
+    Returns a frame: seat, wins, games, rate, lo, hi (one row per seat)."""
+    import polars as pl
+    cols = [f"win_seat{i}" for i in range(players)]
+    fin = games.filter(pl.col("status") == 0)
+    nwin = pl.sum_horizontal([pl.col(c).cast(pl.Int64) for c in cols])
+    share = fin.select([(pl.col(c).cast(pl.Float64) / pl.when(nwin > 0).then(nwin).otherwise(1)).alias(c)
+                        for c in cols])
+    n = fin.height
+    rows = []
+    for i, c in enumerate(cols):
+        w = float(share[c].sum()) if n else 0.0
+        lo, hi = wilson(w, n, level)
+        rows.append({"seat": i, "wins": w, "games": n, "rate": w / n if n else 0.0, "lo": lo, "hi": hi})
+    return pl.DataFrame(rows)
+
+
+def paired_difference(a, b, level: float = 0.95) -> dict:
+    """Mean of b - a over paired rows (two equal-length Polars Series or arrays): diff, se, ci, p."""
+    import numpy as np
+    x = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    return paired_diff(float(x.sum()), float((x * x).sum()), len(x), level)
+
+
+def with_holm(df, p: str = "p", alpha: float = 0.05):
+    """``df`` with Holm-adjusted p-values (``p_holm``) and ``significant`` (p_holm <= alpha) added, row order kept."""
+    import polars as pl
+    adj = holm(df[p].to_list())
+    return df.with_columns(pl.Series("p_holm", adj, dtype=pl.Float64),
+                           pl.Series("significant", [q <= alpha for q in adj], dtype=pl.Boolean))

@@ -47,8 +47,8 @@ def render(fn, *args) -> str | None:
 def _errbars(ax, labels, rates, cis, color, fair=None, title=""):
     import numpy as np
     x = np.arange(len(labels))
-    lo = [r - c[0] for r, c in zip(rates, cis)]
-    hi = [c[1] - r for r, c in zip(rates, cis)]
+    lo = [max(r - c[0], 0.0) for r, c in zip(rates, cis)]
+    hi = [max(c[1] - r, 0.0) for r, c in zip(rates, cis)]
     ax.bar(x, [100 * r for r in rates], color=color, alpha=0.85, width=0.6)
     ax.errorbar(x, [100 * r for r in rates], yerr=[[100 * v for v in lo], [100 * v for v in hi]], fmt="none",
                 ecolor="black", capsize=3, lw=1)
@@ -164,6 +164,9 @@ def curves(s: dict):
         x = np.arange(1, len(m) + 1)
         axes[0].plot(x[: r[-1] + 1], m[: r[-1] + 1], color=color, lw=1.4, marker="o", ms=2.5, label=name)
         axes[1].plot(x[: r[-1] + 1], [100 * g / fin for g in alive[: r[-1] + 1]], color=color, lw=1.2, label=name)
+    from matplotlib.ticker import MaxNLocator
+    for ax in axes:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_title("mean by round (games still running)")
     axes[0].set_xlabel("round")
     axes[0].legend(fontsize=7, frameon=False)

@@ -1,0 +1,168 @@
+"""sim baselines / sim check through the CLI: exact and statistical tiers, stamps, exit codes, bad baselines."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sim import check as K
+from sim.cli import app
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+BASE = DATA / "moor-2p-small.toml"
+GHOSTS = DATA / "moor-2p-ghosts.toml"
+MIXED = DATA / "moor-4p-mixed-small.toml"
+
+
+def invoke(*args):
+    return CliRunner().invoke(app, [*map(str, args)])
+
+
+@pytest.fixture(scope="module")
+def bdir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("baselines")
+    r = invoke("baselines", BASE, MIXED, "--out", d, "--exact-games", 2000, "--stat-games", 20000,
+               "--check-games", 10000)
+    assert r.exit_code == 0, r.output
+    return d
+
+
+def baseline_file(bdir: Path, scenario: Path = BASE) -> Path:
+    return bdir / scenario.parent.name / f"{scenario.stem}.json"
+
+
+def edited(bdir: Path, tmp_path: Path, fn) -> Path:
+    b = json.loads(baseline_file(bdir).read_text())
+    fn(b)
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(b))
+    return p
+
+
+def test_baselines_are_stamped(bdir):
+    b = K.read_baseline(baseline_file(bdir))
+    from kernels.rng import RNG_CONTRACT
+    from sim.registry import get
+    assert b["game"] == "moor" and b["rules_version"] == get("moor").rules_version
+    assert b["rng_contract"] == RNG_CONTRACT
+    assert b["exact"]["games"] == 2000 and b["exact"]["seed"] == 7
+    assert b["statistical"]["games"] == 20000 and b["statistical"]["check_games"] == 10000
+    assert b["exact"]["aggregates"]["games"] == 2000
+
+
+def test_unchanged_code_passes_both_tiers(bdir):
+    r = invoke("check", BASE, MIXED, "--baselines", bdir, "--seed", 12345)
+    assert r.exit_code == 0, r.output
+    assert "PASS: 2 scenarios checked" in r.stdout
+    assert "exact: identical (2000 games)" in r.stdout
+    assert "fresh seed 12345" in r.stdout
+
+
+def test_json_output(bdir):
+    r = invoke("check", BASE, "--baselines", bdir, "--seed", 1, "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["ok"] and res["seed"] == 1 and res["alpha"] == 0.01
+    assert res["n_tests"] == len(res["tests"]) > 5
+    assert all("p_holm" in t for t in res["tests"])
+    assert res["scenarios"][0]["exact"]["identical"]
+
+
+def test_statistical_tier_flags_a_changed_rule(bdir):
+    # the default scenario's baseline, played with ghost tiles 6 and 7 worth 9 and 12
+    r = invoke("check", GHOSTS, "--baseline", baseline_file(bdir), "--tier", "statistical", "--seed", 3)
+    assert r.exit_code == 1, r.output
+    assert "REGRESSION" in r.stdout
+    line = next(x for x in r.stdout.splitlines() if "score.seat0" in x)
+    assert "[statistical]" in line and "baseline" in line and "now" in line and "p = " in line
+    assert "sim check --seed 3" in r.stdout
+
+
+def test_exact_tier_reports_a_changed_scenario(bdir):
+    r = invoke("check", GHOSTS, "--baseline", baseline_file(bdir), "--tier", "exact")
+    assert r.exit_code == 1, r.output
+    assert "changed since its baseline" in r.stdout and "make baselines" in r.stdout
+
+
+def test_exact_tier_catches_any_behaviour_change(bdir, tmp_path):
+    def bump(b):
+        b["exact"]["aggregates"]["win_units"][0] += 60
+    p = edited(bdir, tmp_path, bump)
+    r = invoke("check", BASE, "--baseline", p, "--tier", "exact")
+    assert r.exit_code == 1, r.output
+    assert "behaviour changed: review and regenerate with make baselines" in r.stdout
+    assert "aggregates.win_units" in r.stdout
+
+
+@pytest.mark.parametrize("field,text", [("rules_version", "rules of moor changed: baseline made with rules v0"),
+                                        ("rng_contract", "RNG contract changed: baseline made with v0")])
+def test_changed_stamp_names_what_changed(bdir, tmp_path, field, text):
+    p = edited(bdir, tmp_path, lambda b: b.__setitem__(field, 0))
+    r = invoke("check", BASE, "--baseline", p, "--tier", "exact")
+    assert r.exit_code == 1, r.output
+    assert text in r.stdout and "[stamp]" in r.stdout
+
+
+def test_missing_baseline_is_bad_input(tmp_path):
+    r = invoke("check", BASE, "--baselines", tmp_path)
+    assert r.exit_code == 3
+    assert "no baseline" in r.output and "make baselines" in r.output
+
+
+def test_corrupt_baseline_is_bad_input(bdir, tmp_path):
+    p = tmp_path / "corrupt.json"
+    p.write_text(baseline_file(bdir).read_text()[:500])
+    r = invoke("check", BASE, "--baseline", p)
+    assert r.exit_code == 3 and "corrupt baseline, not valid JSON" in r.output
+    p.write_text(json.dumps({"format": 1, "game": "moor"}))
+    r = invoke("check", BASE, "--baseline", p)
+    assert r.exit_code == 3 and "corrupt baseline" in r.output
+    p.write_text("[]")
+    r = invoke("check", BASE, "--baseline", p)
+    assert r.exit_code == 3 and "not a ghost-sim baseline" in r.output
+
+
+def test_baseline_of_another_game_is_bad_input(bdir, tmp_path):
+    p = edited(bdir, tmp_path, lambda b: b.__setitem__("game", "treasure_hunters"))
+    r = invoke("check", BASE, "--baseline", p)
+    assert r.exit_code == 3
+    assert "baseline of game 'treasure_hunters'" in r.output and "is game 'moor'" in r.output
+
+
+def test_baseline_for_other_player_count_is_bad_input(bdir):
+    r = invoke("check", BASE, "--baseline", baseline_file(bdir, MIXED))
+    assert r.exit_code == 3 and "4 players" in r.output
+
+
+@pytest.mark.parametrize("args,text", [(["--tier", "nonsense"], "unknown tier"),
+                                       (["--alpha", "1.5"], "--alpha"),
+                                       (["--game", "moor"], "not both")])
+def test_usage_errors(args, text):
+    r = invoke("check", BASE, *args)
+    assert r.exit_code == 2 and text in r.output
+
+
+def test_holm_is_joint_over_all_scenarios():
+    tests = [{"scenario": f"s{i}", "metric": "m", "label": "m", "kind": "rate", "baseline": 0.25, "now": 0.26,
+              "method": "welch-z", "p": p} for i, p in enumerate([0.004, 0.004, 0.5])]
+    # alone each 0.004 < 0.01 would fail; jointly Holm multiplies the smallest by 3 -> 0.012 > 0.01
+    assert K.holm_findings(tests, 0.01) == []
+    tests[0]["p"], tests[1]["p"] = 0.001, 0.006   # 0.003 <= 0.01 rejected; then 0.006 * 2 = 0.012 is not
+    found = K.holm_findings(tests, 0.01)
+    assert [f.scenario for f in found] == ["s0"]
+    assert "baseline 25.00% -> now 26.00%" in found[0].message
+
+
+def test_every_default_scenario_has_a_committed_stamped_baseline():
+    files = K.default_scenarios()
+    assert files
+    from kernels.rng import RNG_CONTRACT
+    from sim.scenario import load
+    for f in files:
+        sc = load(f)
+        b = K.read_baseline(K.baseline_path(f), sc)
+        assert b["scenario_digest"] == K.digest(sc), f"{f}: scenario changed since its baseline; make baselines"
+        assert b["rules_version"] == sc.spec.rules_version, f"{f}: rules changed since its baseline; make baselines"
+        assert b["rng_contract"] == RNG_CONTRACT

@@ -1,0 +1,156 @@
+"""The balance report: sim run leaves summary.html (self-contained, sections, plots) and balance.md."""
+from __future__ import annotations
+
+import copy
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sim import api, html_report, plots
+from sim.metrics import wilson
+from sim.cli import app
+from sim.scenario import load
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+class Page(HTMLParser):
+    """Collects section ids, figures with an <svg>, tags and external references of an HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.tags, self.refs, self.figures, self.text = [], [], [], [], []
+        self._fig = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        if "id" in a and tag in ("section", "header"):
+            self.ids.append(a["id"])
+        if tag == "figure":
+            self._fig = {"id": a.get("id"), "svg": False}
+            self.figures.append(self._fig)
+        if tag == "svg" and self._fig is not None:
+            self._fig["svg"] = True
+        for k in ("src", "href"):
+            if k in a and a[k] and not a[k].startswith("#"):
+                self.refs.append(a[k])
+
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self._fig = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(text: str) -> Page:
+    p = Page()
+    p.feed(text)
+    return p
+
+
+@pytest.fixture(scope="module")
+def mixed_report(tmp_path_factory):
+    sc = load(DATA / "moor-4p-mixed-small.toml")
+    out = tmp_path_factory.mktemp("rep") / "mixed"
+    s, folder = api.run_scenario(sc, 3000, out_dir=out)
+    return s, folder
+
+
+def test_sim_run_writes_a_self_contained_html_report(mixed_report):
+    s, folder = mixed_report
+    text = (folder / "summary.html").read_text(encoding="utf-8")
+    page = parse(text)
+    for sec in ("provenance", "balance", "win-rates", "scores", "decisiveness", "length", "matchups", "counters",
+                "definitions"):
+        assert sec in page.ids, sec
+    assert page.ids[0] == "provenance"                       # provenance on the first screen
+    figs = {f["id"]: f["svg"] for f in page.figures}
+    for fid in ("plot-win-rates", "plot-scores", "plot-length", "plot-margin", "plot-matchups"):
+        assert figs.get(fid), fid
+    assert "script" not in page.tags                           # no JavaScript
+    assert page.refs == []                                     # no external files or network
+    body = " ".join(page.text)
+    prov = s["provenance"]
+    for item in (f"{prov['seed']}", "rules version", "RNG contract", "git commit", prov["git_commit"], "numba",
+                 "3000 played"):
+        assert item in body, item
+    for fig in ("first-player advantage", "seat balance", "tie rate", "decisiveness", "length (turns)"):
+        assert fig in body, fig
+
+
+def test_markdown_version_and_plot_files(mixed_report):
+    _, folder = mixed_report
+    md = (folder / "balance.md").read_text(encoding="utf-8")
+    assert md.startswith("# Balance report: ")
+    assert "## Balance at a glance" in md and "| first-player advantage |" in md
+    for name in ("win-rates", "scores", "length", "margin", "matchups"):
+        assert f"(plots/{name}.svg)" in md
+        assert (folder / "plots" / f"{name}.svg").read_text().startswith("<svg")
+
+
+def test_plots_are_byte_identical_across_renders(mixed_report):
+    s, _ = mixed_report
+    assert plots.render(plots.win_rates, s) == plots.render(plots.win_rates, copy.deepcopy(s))
+    assert html_report.render(s) == html_report.render(s)
+
+
+def cooperative(s: dict) -> dict:
+    """A hand-built cooperative summary: team win rate, an outcome column of loss causes, per-round curves."""
+    c = copy.deepcopy(s)
+    fin = c["games"]["finished"]
+    c["team"] = {"hunter": {"wins": 1200, "games": fin, "rate": 1200 / fin, "ci95": list(wilson(1200, fin))}}
+    c["extras"]["outcome"] = {"counts": {"won": 1200, "haunted house": 1000, "ghosts escaped": 800}}
+    c["curves"] = {"hauntings": {"games_by_round": [fin, fin, 2500, 1000, 0],
+                                 "mean_by_round": [0.1, 0.5, 1.2, 2.0, None]},
+                   "ghosts": {"games_by_round": [fin, fin, 2500, 1000, 0],
+                              "mean_by_round": [3.0, 4.5, 5.0, 6.1, None]}}
+    c["decisiveness"] = None
+    return c
+
+
+def test_cooperative_game_shows_team_win_rate_loss_causes_and_curves(mixed_report):
+    s, _ = mixed_report
+    c = cooperative(s)
+    page = parse(html_report.render(c))
+    assert {"outcomes", "curves", "win-rates"} <= set(page.ids)
+    assert "decisiveness" not in page.ids
+    figs = {f["id"]: f["svg"] for f in page.figures}
+    assert figs.get("plot-outcome-outcome") and figs.get("plot-curves")
+    body = " ".join(page.text)
+    assert "team win rate (hunter)" in body
+    assert "outcome = haunted house" in body
+    assert "hauntings" in body and "ghosts" in body
+
+
+def test_sim_report_renders_again_from_a_report_folder(mixed_report, tmp_path):
+    _, folder = mixed_report
+    r = CliRunner().invoke(app, ["report", str(folder), "--out", str(tmp_path / "again")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "again" / "summary.html").exists()
+    assert (tmp_path / "again" / "balance.md").exists()
+
+
+def test_sim_report_plays_a_scenario(tmp_path):
+    r = CliRunner().invoke(app, ["report", str(DATA / "moor-2p-small.toml"), "--games", "500",
+                                 "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    assert "summary.html" in r.output
+    assert "balance" in parse((tmp_path / "r" / "summary.html").read_text()).ids
+
+
+def test_sim_report_rejects_bad_input(tmp_path):
+    bad = tmp_path / "summary.json"
+    bad.write_text("{not json")
+    r = CliRunner().invoke(app, ["report", str(bad)])
+    assert r.exit_code == 3
+    assert "not valid JSON" in r.output
+    (tmp_path / "other.json").write_text(json.dumps({"schema": 99}))
+    r = CliRunner().invoke(app, ["report", str(tmp_path / "other.json")])
+    assert r.exit_code == 3 and "schema 1" in r.output
+    r = CliRunner().invoke(app, ["report", str(tmp_path / "missing")])
+    assert r.exit_code == 3 and "no such file" in r.output
