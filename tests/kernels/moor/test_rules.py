@@ -242,6 +242,9 @@ def test_r10_no_match_ghost_or_two_others():
     # two of one type make a pair too
     st, prm, log = _leave_axe_space(hold=(treasure(MASK, 0), treasure(MASK, 1)))
     assert legal(st, prm) == [pair(MASK, MASK)]
+    # a ghost and only one other tile: the ghost must go (one other tile is not "2 other tiles")
+    st, prm, log = _leave_axe_space(hold=(ghost(1), treasure(COIN)))
+    assert legal(st, prm) == [R.A_DISCARD_GHOST + 1]
 
 
 def test_r10_as_many_as_you_can():
