@@ -729,3 +729,19 @@ def test_c11_strategies_never_read_covered_tiles():
             tmp = np.zeros(R.N_ACTIONS, np.int8)
             picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, tmp)))
         assert picks[0] == picks[1]
+
+
+# =============================================== the spec itself ====================================================
+def test_every_clause_assumption_and_choice_has_a_test():
+    """RULES.md and this module stay in step: every R*, A*, C* id there has a test_<id>_... here, and back."""
+    import re
+    from pathlib import Path
+    text = (Path(R.__file__).parent / "RULES.md").read_text(encoding="utf-8")
+    ids = {f"r{int(x):02d}" for x in re.findall(r"^\*\*R(\d+) ", text, re.M)}
+    ids |= {f"a{int(x):02d}" for x in re.findall(r"^\| A(\d+) \|", text, re.M)}
+    ids |= {f"c{int(x):02d}" for x in re.findall(r"^\| C(\d+) \|", text, re.M)}
+    assert {i for i in ids if i[0] == "r"} == {f"r{i:02d}" for i in range(1, 18)}
+    assert {i for i in ids if i[0] == "c"} == {f"c{i:02d}" for i in range(1, 12)}
+    tested = {name[5:8] for name in globals() if re.match(r"test_[rac]\d\d_", name)}
+    assert ids == tested, (sorted(ids - tested), sorted(tested - ids))
+    assert f"RULES_VERSION = {R.RULES_VERSION}" in text
