@@ -1,0 +1,321 @@
+"""The house as data: load, validate and compile a board file (plain Python, no Numba).
+
+A board file is TOML with one ``[board]`` table (see scenarios/treasure_hunters/boards/default.toml):
+
+    name, description         free text
+    rooms                     the room letters; exactly the 12 letters A..L, each once (order free)
+    jewel_rooms               the 8 rooms that start with a Treasure Jewel (red letter background)
+    ghost_start_rooms         rooms that start with one ghost
+    hallway                   names of the hallway squares (unique, not a room letter, not "outside")
+    front_door                the node (hallway square or room) linked to outside through the front door
+    corridors                 [[a, b], ...] uncoloured links between two hallway squares
+    doors                     [{ between = [a, b], colour = "none" | "blue" | "green" }, ...], at least one end a room
+
+`load_board` raises `BoardError` (a ValueError) with ONE line naming the file and the field. `compile_board` turns a
+validated board into the fixed-shape integer arrays the kernel reads (node kinds, adjacency with door colours,
+which colours each room has a door of, and all-pairs shortest distances with no colour / blue / green locked).
+
+Node numbering (fixed, so rules.py can name rooms): 0 = outside, 1 + r = room r (A = 0 .. L = 11), then the hallway
+squares in the order of the ``hallway`` list.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOM_LETTERS = tuple("ABCDEFGHIJKL")
+N_ROOMS = 12
+N_JEWELS = 8
+MAX_NODES = 64
+MAX_HALL = MAX_NODES - 1 - N_ROOMS
+MAX_DEG = 8
+COLOURS = ("none", "blue", "green")
+UNREACHABLE = 999
+BOARD_KEYS = ("name", "description", "rooms", "jewel_rooms", "ghost_start_rooms", "hallway", "front_door",
+              "corridors", "doors")
+DOOR_KEYS = ("between", "colour")
+BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "treasure_hunters" / "boards"
+
+
+class BoardError(ValueError):
+    """A bad board file; the message is one line naming the file and the field."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board. Edges are (node a, node b, colour code) with node numbers as in the module docstring."""
+    path: str
+    name: str
+    description: str
+    hallway: tuple[str, ...]
+    front_door: int
+    jewel_rooms: tuple[int, ...]         # room indices 0..11
+    ghost_start_rooms: tuple[int, ...]   # room indices 0..11
+    edges: tuple[tuple[int, int, int], ...]
+
+    @property
+    def n_nodes(self) -> int:
+        return 1 + N_ROOMS + len(self.hallway)
+
+    def node_name(self, v: int) -> str:
+        return node_name(v, self.hallway)
+
+
+def node_name(v: int, hallway) -> str:
+    """Readable name of node ``v``: 'outside', 'room C', or the hallway square's name."""
+    if v == 0:
+        return "outside"
+    if 1 <= v <= N_ROOMS:
+        return f"room {ROOM_LETTERS[v - 1]}"
+    return str(hallway[v - 1 - N_ROOMS])
+
+
+def resolve_path(ref: str) -> Path:
+    """The board file named by the scenario parameter ``board``.
+
+    A bare name (no '/' and no '.toml') is scenarios/treasure_hunters/boards/<name>.toml; otherwise a path, absolute,
+    or relative to that boards folder if a file is there, else to the current directory.
+    """
+    if "/" not in ref and "\\" not in ref and not ref.endswith(".toml"):
+        return BOARDS_DIR / f"{ref}.toml"
+    p = Path(ref)
+    if p.is_absolute():
+        return p
+    if (BOARDS_DIR / p).exists():
+        return BOARDS_DIR / p
+    return p
+
+
+def _err(path, field: str, msg: str) -> BoardError:
+    return BoardError(f"board {path}: {field}: {msg}")
+
+
+def _str_list(path, b: dict, key: str, required: bool = True) -> list[str]:
+    if key not in b:
+        if required:
+            raise _err(path, f"board.{key}", "missing")
+        return []
+    v = b[key]
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise _err(path, f"board.{key}", "expected an array of strings")
+    return v
+
+
+def parse_board(data, path: str = "<board>") -> Board:
+    """Validate a parsed board document; raises BoardError (one line) on the first problem."""
+    if not isinstance(data, dict):
+        raise _err(path, "top level", "expected a table")
+    for k in data:
+        if k != "board":
+            raise _err(path, "top level", f"unknown key '{k}'; allowed: board")
+    b = data.get("board")
+    if not isinstance(b, dict):
+        raise _err(path, "[board]", "missing table")
+    for k in b:
+        if k not in BOARD_KEYS:
+            raise _err(path, "board", f"unknown key '{k}'; allowed: {', '.join(BOARD_KEYS)}")
+    for k in ("name", "description"):
+        if k in b and not isinstance(b[k], str):
+            raise _err(path, f"board.{k}", "expected a string")
+
+    rooms = _str_list(path, b, "rooms")
+    seen = set()
+    for i, r in enumerate(rooms):
+        if r not in ROOM_LETTERS:
+            raise _err(path, f"board.rooms[{i}]", f"'{r}' is not a room letter; allowed: A..L")
+        if r in seen:
+            raise _err(path, f"board.rooms[{i}]", f"letter '{r}' appears twice; room letters must be unique")
+        seen.add(r)
+    missing = [x for x in ROOM_LETTERS if x not in seen]
+    if missing:
+        raise _err(path, "board.rooms", f"missing room(s) {', '.join(missing)}; the house has the 12 rooms A..L")
+
+    hallway = _str_list(path, b, "hallway")
+    if len(hallway) > MAX_HALL:
+        raise _err(path, "board.hallway", f"{len(hallway)} squares; at most {MAX_HALL}")
+    names: dict[str, int] = {"outside": 0}
+    for r in range(N_ROOMS):
+        names[ROOM_LETTERS[r]] = 1 + r
+    for i, h in enumerate(hallway):
+        if not h or h in names:
+            what = "is empty" if not h else (f"'{h}' clashes with a room letter or 'outside'" if h in ROOM_LETTERS
+                                            or h == "outside" else f"'{h}' appears twice")
+            raise _err(path, f"board.hallway[{i}]", f"{what}; hallway names must be unique")
+        names[h] = 1 + N_ROOMS + i
+
+    def room_list(key: str, exact: int | None) -> tuple[int, ...]:
+        lst = _str_list(path, b, key)
+        out = []
+        for i, r in enumerate(lst):
+            if r not in ROOM_LETTERS:
+                raise _err(path, f"board.{key}[{i}]", f"'{r}' is not a room; allowed: A..L")
+            if ROOM_LETTERS.index(r) in out:
+                raise _err(path, f"board.{key}[{i}]", f"room '{r}' appears twice")
+            out.append(ROOM_LETTERS.index(r))
+        if exact is not None and len(out) != exact:
+            raise _err(path, f"board.{key}", f"needs exactly {exact} rooms (one per jewel), got {len(out)}")
+        return tuple(out)
+
+    jewel_rooms = room_list("jewel_rooms", N_JEWELS)
+    start_rooms = room_list("ghost_start_rooms", None)
+
+    if "front_door" not in b:
+        raise _err(path, "board.front_door", "missing; name the hallway square (or room) behind the front door")
+    fd = b["front_door"]
+    if not isinstance(fd, str) or fd not in names or fd == "outside":
+        raise _err(path, "board.front_door", f"{fd!r} is not a hallway square or room of this board")
+    front = names[fd]
+
+    edges: list[tuple[int, int, int]] = [(0, front, 0)]
+    pairs = {(0, front)}
+
+    def add_edge(field: str, a: int, c: int, col: int):
+        if a == c:
+            raise _err(path, field, "links a node to itself")
+        key = (min(a, c), max(a, c))
+        if key in pairs:
+            raise _err(path, field, "duplicate link")
+        pairs.add(key)
+        edges.append((a, c, col))
+
+    cors = b.get("corridors", [])
+    if not isinstance(cors, list):
+        raise _err(path, "board.corridors", "expected an array of [square, square] pairs")
+    for i, e in enumerate(cors):
+        f = f"board.corridors[{i}]"
+        if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
+            raise _err(path, f, "expected a pair of hallway square names")
+        for x in e:
+            if x not in names or names[x] <= N_ROOMS:
+                raise _err(path, f, f"'{x}' is not a hallway square (corridors link hallway squares; "
+                                    f"use doors for rooms)")
+        add_edge(f, names[e[0]], names[e[1]], 0)
+
+    doors = b.get("doors", [])
+    if not isinstance(doors, list):
+        raise _err(path, "board.doors", "expected an array of tables { between = [a, b], colour = ... }")
+    for i, d in enumerate(doors):
+        f = f"board.doors[{i}]"
+        if not isinstance(d, dict):
+            raise _err(path, f, "expected a table { between = [a, b], colour = ... }")
+        for k in d:
+            if k not in DOOR_KEYS:
+                raise _err(path, f, f"unknown key '{k}'; allowed: {', '.join(DOOR_KEYS)}")
+        e = d.get("between")
+        if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
+            raise _err(path, f"{f}.between", "expected a pair of node names")
+        for x in e:
+            if x not in names or x == "outside":
+                raise _err(path, f"{f}.between", f"'{x}' is not a room or hallway square of this board")
+        a, c = names[e[0]], names[e[1]]
+        if a > N_ROOMS and c > N_ROOMS:
+            raise _err(path, f"{f}.between", "a door needs a room at one end (use corridors between squares)")
+        col = d.get("colour", "none")
+        if col not in COLOURS:
+            raise _err(path, f"{f}.colour", f"{col!r} is not a known colour; allowed: {', '.join(COLOURS)}")
+        add_edge(f, a, c, COLOURS.index(col))
+
+    n_nodes = 1 + N_ROOMS + len(hallway)
+    deg = [0] * n_nodes
+    for a, c, _ in edges:
+        deg[a] += 1
+        deg[c] += 1
+    for v in range(n_nodes):
+        if deg[v] > MAX_DEG:
+            raise _err(path, "board.doors", f"{node_name(v, hallway)} has {deg[v]} links; at most {MAX_DEG}")
+    dist = _bfs_all(n_nodes, edges, lock=0)
+    for v in range(1, n_nodes):
+        if dist[0, v] >= UNREACHABLE:
+            kind = "room" if v <= N_ROOMS else "hallway square"
+            raise _err(path, "board", f"{kind} {node_name(v, hallway).replace('room ', '')} is not reachable from "
+                                      f"outside through the front door")
+    return Board(path=str(path), name=b.get("name", Path(str(path)).stem), description=b.get("description", ""),
+                 hallway=tuple(hallway), front_door=front, jewel_rooms=jewel_rooms, ghost_start_rooms=start_rooms,
+                 edges=tuple(edges))
+
+
+_CACHE: dict = {}
+
+
+def load_board(ref: str) -> Board:
+    """Read and validate the board named by ``ref`` (see `resolve_path`); cached by path and modification time."""
+    p = resolve_path(ref)
+    if not p.exists():
+        raise BoardError(f"board {ref!r}: no such board file ({p})")
+    if p.is_dir():
+        raise BoardError(f"board {ref!r}: {p} is a folder; give a .toml board file")
+    key = (str(p.resolve()), p.stat().st_mtime_ns)
+    if key in _CACHE:
+        return _CACHE[key]
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise BoardError(f"board {p}: not valid TOML ({e})") from None
+    board = parse_board(data, str(p))
+    _CACHE[key] = board
+    return board
+
+
+def _bfs_all(n_nodes: int, edges, lock: int) -> np.ndarray:
+    """All-pairs shortest distances (int64[n, n], UNREACHABLE when cut) with doors of colour ``lock`` closed.
+
+    Outside is never passed through (only entered or left), which a shortest path never does anyway (one link).
+    """
+    adj: list[list[int]] = [[] for _ in range(n_nodes)]
+    for a, c, col in edges:
+        if lock and col == lock:
+            continue
+        adj[a].append(c)
+        adj[c].append(a)
+    out = np.full((n_nodes, n_nodes), UNREACHABLE, dtype=np.int64)
+    for s in range(n_nodes):
+        out[s, s] = 0
+        frontier = [s]
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for v in frontier:
+                if v == 0 and v != s:
+                    continue
+                for w in adj[v]:
+                    if out[s, w] == UNREACHABLE:
+                        out[s, w] = d
+                        nxt.append(w)
+            frontier = nxt
+    return out
+
+
+def compile_board(board: Board) -> dict:
+    """Fixed-shape arrays for the kernel (all int64):
+
+    node_kind[MAX_NODES] (0 outside, 1 room, 2 hallway, -1 unused); adj[MAX_NODES, MAX_DEG] neighbour or -1;
+    adj_col[MAX_NODES, MAX_DEG] door colour of that link (0 none, 1 blue, 2 green); room_doorcol[12, 3] 1 when the
+    room has a door of that colour; dist[3, MAX_NODES, MAX_NODES] shortest distances with no colour / blue / green
+    locked (UNREACHABLE where cut or unused).
+    """
+    n = board.n_nodes
+    kind = np.full(MAX_NODES, -1, dtype=np.int64)
+    kind[0] = 0
+    kind[1:1 + N_ROOMS] = 1
+    kind[1 + N_ROOMS:n] = 2
+    adj = np.full((MAX_NODES, MAX_DEG), -1, dtype=np.int64)
+    adj_col = np.zeros((MAX_NODES, MAX_DEG), dtype=np.int64)
+    cnt = [0] * MAX_NODES
+    room_doorcol = np.zeros((N_ROOMS, 3), dtype=np.int64)
+    for a, c, col in board.edges:
+        for x, y in ((a, c), (c, a)):
+            adj[x, cnt[x]] = y
+            adj_col[x, cnt[x]] = col
+            cnt[x] += 1
+        for x in (a, c):
+            if 1 <= x <= N_ROOMS:
+                room_doorcol[x - 1, col] = 1
+    dist = np.full((3, MAX_NODES, MAX_NODES), UNREACHABLE, dtype=np.int64)
+    for lock in range(3):
+        dist[lock, :n, :n] = _bfs_all(n, board.edges, lock)
+    return {"n_nodes": n, "node_kind": kind, "adj": adj, "adj_col": adj_col, "room_doorcol": room_doorcol,
+            "dist": dist}

@@ -1,0 +1,261 @@
+"""Ghost Fightin' Treasure Hunters: one game (`play_one`) and a batch over games in parallel (`play_batch`).
+
+The batch entry point follows the kernel contract (kernels/README.md): per-game outcomes are written at each game's
+own index, so results never depend on threads or chunking.
+
+Seats: co-op (basic, advanced): every seat is a hunter player; in game g the start seat is g % n and hunter h
+(turn position h) belongs to seat (g + h) % n, so with 2 players each seat runs two hunters, alternating.
+Head Haunter: seat 0 is the Head Haunter (it never takes a turn); the m = n - 1 hunter seats rotate: hunter h
+belongs to seat 1 + (g + h) % m, so extra column first_seat is 1 + g % m.
+
+Outputs per game: scores[seat] = jewels in the wagon for hunter seats, hauntings on the board for the Head Haunter;
+winners: a team win sets every hunter seat's bit, a Head Haunter win sets bit 0; a truncated game sets none.
+curves[g, 0, r] = hauntings on the board and curves[g, 1, r] = ghosts on the board after round r + 1 (the value
+at the end for the round in which the game ended); -1 for rounds after the end (the aggregator skips them).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels._jit import njit, pjit
+from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
+from kernels.treasure_hunters.rules import (
+    CURVE_MAX, MAX_CARDS, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN, P_MODE,
+    PH_OVER, PH_SHUFFLE, S_CURVE_G, S_CURVE_H, S_DECISIONS, S_DELIVERED, S_FIGHTS, S_FIGHTS_WON,
+    S_GHOSTS_MOVED, S_GHOSTS_ON, S_GHOSTS_PLACED, S_GHOSTS_REMOVED, S_HAUNT_MAX, S_HAUNTS, S_HAUNTS_MADE,
+    S_HCARRY, S_HH_PLAYED, S_JEWELS_DROPPED, S_LOCK_TURNS, S_NH, S_OUTCOME, S_OVERFLOWS, S_PHASE, S_REROLLS,
+    S_ROUNDS, S_SHUFFLES, S_SIX_DISCARDS, S_SIZE, S_SPOOKS, S_STUCK_EVENTS, S_TURNS, S_UNHAUNT_TRIES, S_UNHAUNTS,
+    apply_action, apply_chance, apply_shuffle, chance_outcomes, check_invariants, decision_seat, init, is_stuck,
+    legal_actions, set_jewel_numbers, shuffle_pool,
+)
+from kernels.treasure_hunters.strategies import N_SPARAMS, TMP_SIZE, decide, effective_rows
+
+# per-game counters written to extra[g, :] (names in this order; sim.registry shows them)
+EXTRA_COLUMNS = ("first_seat", "decisions", "outcome", "hauntings_end", "hauntings_max", "jewels_out_end",
+                 "fights", "fights_won", "ghosts_removed", "unhaunt_attempts", "unhauntings", "shuffles",
+                 "locked_door_turns", "ghosts_end", "ghosts_placed", "hauntings_made", "overflows", "rerolls_used",
+                 "hh_cards_played", "six_discards", "spooks", "jewels_dropped", "ghosts_moved", "stuck_events",
+                 "stuck_end", "jewels_carried_end")
+N_EXTRA = len(EXTRA_COLUMNS)
+CURVES = ("hauntings", "ghosts")
+CURVE_LEN = 60
+ST_DONE = 0
+ST_TRUNCATED = 1
+ST_BAD_ACTION = 2
+ST_NO_ACTION = 3
+ST_INVARIANT = 100          # + invariant code (check mode only)
+
+# recorded steps (golden traces): rows (kind, value); a shuffle is (K_SHUFFLE, n) then n rows (K_CARD, card)
+K_CHANCE = 1
+K_ACTION = 2
+K_SHUFFLE = 3
+K_CARD = 4
+K_JEWELS = 5                # then 8 rows (K_CARD, number)
+
+
+@njit
+def record(steps, kind, value):
+    n = steps[0, 0]
+    if n + 1 < steps.shape[0]:
+        steps[n + 1, 0] = kind
+        steps[n + 1, 1] = value
+        steps[0, 0] = n + 1
+
+
+@njit
+def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check):
+    """Play one game to the end (or the turn cap); returns the status (ST_*).
+
+    st int32[S_SIZE] scratch state; rng uint64[N_STREAMS_MAX, 4] seeded streams (row 0 chance, 1 + seat strategy);
+    ``first`` is the seat of hunter 0. log int32[L, 6] records events when L > 1; steps int32[K, 2] records every
+    chance outcome and decision when K > 1 (golden traces); check = 1 runs `check_invariants` after every step.
+    """
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    tmp = np.zeros(TMP_SIZE, dtype=np.int32)
+    wrows = np.zeros((n, N_SPARAMS), dtype=np.float64)
+    effective_rows(sids, sparams, wrows)
+    pool = np.zeros(MAX_CARDS, dtype=np.int32)
+    nums = np.arange(1, N_JEWELS + 1).astype(np.int32)
+    rec = steps.shape[0] > 1
+    init(st, prm, n, first)
+    shuffle(rng, 0, nums, N_JEWELS)
+    if rec:
+        record(steps, K_JEWELS, N_JEWELS)
+        for j in range(N_JEWELS):
+            record(steps, K_CARD, nums[j])
+    set_jewel_numbers(st, nums)
+    while st[S_PHASE] != PH_OVER:
+        ph = st[S_PHASE]
+        if ph == PH_SHUFFLE:
+            k = shuffle_pool(st, pool)
+            shuffle(rng, 0, pool, k)
+            if rec:
+                record(steps, K_SHUFFLE, k)
+                for i in range(k):
+                    record(steps, K_CARD, pool[i])
+            apply_shuffle(st, prm, pool, k, log)
+        else:
+            nc = chance_outcomes(st, prm)
+            if nc > 0:
+                o = bounded(rng, 0, nc)
+                if rec:
+                    record(steps, K_CHANCE, o)
+                apply_chance(st, prm, o, log)
+            else:
+                nl = legal_actions(st, prm, mask, tmp)
+                if nl == 0:
+                    return ST_NO_ACTION
+                if nl == 1:
+                    a = 0
+                    while not mask[a]:
+                        a += 1
+                else:
+                    seat = decision_seat(st)
+                    a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
+                    st[S_DECISIONS] += 1
+                    if a < 0 or a >= N_ACTIONS or mask[a] == 0:
+                        return ST_BAD_ACTION
+                if rec:
+                    record(steps, K_ACTION, a)
+                apply_action(st, prm, a, log)
+        if check == 1:
+            code = check_invariants(st, prm)
+            if code != 0:
+                return ST_INVARIANT + code
+    return ST_TRUNCATED if st[S_OUTCOME] == OUT_TRUNC else ST_DONE
+
+
+@njit
+def seed_game(rng, seed, point, g, n):
+    for r in range(1 + n):
+        seed_stream(rng, r, seed, point, g, r)
+
+
+@njit
+def first_seat(prm, g, n):
+    """Seat of hunter 0 in game g: g % n (co-op); 1 + g % (n - 1) in the Head Haunter game (seat 0 haunts)."""
+    if prm[P_MODE] == MODE_HH:
+        return 1 + g % (n - 1)
+    return g % n
+
+
+@njit
+def play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, check, scores_row, extra_row,
+                 curves_row):
+    """Play game index ``g``; fill its per-seat scores, counters and curves; return (status, winners over seats)."""
+    seed_game(rng, seed, point, g, n)
+    first = first_seat(prm, g, n)
+    status = play_one(st, prm, n, first, sids, sparams, rng, log, steps, check)
+    hh = prm[P_MODE] == MODE_HH
+    out = st[S_OUTCOME]
+    w = 0
+    if status == ST_DONE:
+        if out == OUT_WIN:
+            for s in range(1 if hh else 0, n):
+                w |= 1 << s
+        elif out == OUT_HH_SIX or out == OUT_HH_STUCK:
+            w = 1
+    for s in range(n):
+        scores_row[s] = st[S_DELIVERED]
+    if hh:
+        scores_row[0] = st[S_HAUNTS]
+    stuck = 0
+    carried = 0
+    for h in range(st[S_NH]):
+        if st[S_HCARRY + h] >= 0:
+            carried += 1
+            if is_stuck(st, h):
+                stuck += 1
+    extra_row[0] = first
+    extra_row[1] = st[S_DECISIONS]
+    extra_row[2] = out if out >= 0 else OUT_TRUNC
+    extra_row[3] = st[S_HAUNTS]
+    extra_row[4] = st[S_HAUNT_MAX]
+    extra_row[5] = st[S_DELIVERED]
+    extra_row[6] = st[S_FIGHTS]
+    extra_row[7] = st[S_FIGHTS_WON]
+    extra_row[8] = st[S_GHOSTS_REMOVED]
+    extra_row[9] = st[S_UNHAUNT_TRIES]
+    extra_row[10] = st[S_UNHAUNTS]
+    extra_row[11] = st[S_SHUFFLES]
+    extra_row[12] = st[S_LOCK_TURNS]
+    extra_row[13] = st[S_GHOSTS_ON]
+    extra_row[14] = st[S_GHOSTS_PLACED]
+    extra_row[15] = st[S_HAUNTS_MADE]
+    extra_row[16] = st[S_OVERFLOWS]
+    extra_row[17] = st[S_REROLLS]
+    extra_row[18] = st[S_HH_PLAYED]
+    extra_row[19] = st[S_SIX_DISCARDS]
+    extra_row[20] = st[S_SPOOKS]
+    extra_row[21] = st[S_JEWELS_DROPPED]
+    extra_row[22] = st[S_GHOSTS_MOVED]
+    extra_row[23] = st[S_STUCK_EVENTS]
+    extra_row[24] = stuck
+    extra_row[25] = carried
+    nc = curves_row.shape[0]
+    cl = curves_row.shape[1]
+    for r in range(cl):
+        vh = st[S_CURVE_H + r] if r < CURVE_MAX else -1
+        vg = st[S_CURVE_G + r] if r < CURVE_MAX else -1
+        if nc > 0:
+            curves_row[0, r] = vh
+        if nc > 1:
+            curves_row[1, r] = vg
+    return status, w
+
+
+@pjit
+def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
+               extra, curves):
+    """Play games game0 .. game0 + n_games - 1 in parallel; row i of every output is game game0 + i.
+
+    scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
+    extra int32[n_games, N_EXTRA]; curves int32[n_games, 2, curve_len] (hauntings, ghosts by round; -1 after the
+    end). turns counts hunter turns, rounds the rounds of hunter turns started.
+    """
+    for i in prange(n_games):
+        ii = np.int64(i)
+        st = np.zeros(S_SIZE, dtype=np.int32)
+        rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+        log = np.zeros((1, 6), dtype=np.int32)
+        steps = np.zeros((1, 2), dtype=np.int32)
+        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 0,
+                            scores[ii], extra[ii], curves[ii])
+        status[ii] = s
+        winners[ii] = w
+        turns[ii] = st[S_TURNS]
+        rounds[ii] = st[S_ROUNDS]
+
+
+@pjit
+def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
+    """Like `play_batch` but checking every invariant after every step; status[i] = ST_* (>= 100: broken)."""
+    for i in prange(n_games):
+        ii = np.int64(i)
+        st = np.zeros(S_SIZE, dtype=np.int32)
+        rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+        log = np.zeros((1, 6), dtype=np.int32)
+        steps = np.zeros((1, 2), dtype=np.int32)
+        sc = np.zeros(n, dtype=np.int32)
+        ex = np.zeros(N_EXTRA, dtype=np.int32)
+        cv = np.zeros((0, 0), dtype=np.int32)
+        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 1, sc, ex, cv)
+        status[ii] = s
+
+
+@njit
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
+    """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
+    its recorded steps (int32[steps_len, 2]), per-seat scores, winners bitmask over seats, status, turns, rounds,
+    the extra counters and the final state."""
+    st = np.zeros(S_SIZE, dtype=np.int32)
+    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+    log = np.zeros((log_len, 6), dtype=np.int32)
+    steps = np.zeros((steps_len, 2), dtype=np.int32)
+    scores = np.zeros(n, dtype=np.int32)
+    extra = np.zeros(N_EXTRA, dtype=np.int32)
+    curves = np.zeros((2, CURVE_LEN), dtype=np.int32)
+    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, 0, scores, extra, curves)
+    return log, steps, scores, w, s, st[S_TURNS], st[S_ROUNDS], extra, st
+

@@ -1,0 +1,650 @@
+"""Ghost Fightin' Treasure Hunters strategies: integer ids dispatched in `decide`.
+
+Hunters (role "hunter"): passive, random and three scripted team strategies that share one target-and-move planner
+with different weight rows (jewel runners, ghost busters, and the weighted heuristic whose row is the seat's
+parameters). Head Haunter (role "haunter", seat 0): random and scripted card players that score each card and
+target by a weighted board value (builder: completes hauntings; trapper: traps and spooks carriers; weighted).
+
+What a strategy may read (what the players see): the board (ghosts, hauntings, hunters, jewels lying in rooms, the
+wagon), the locked colour, which reroll cards are unused, the *number* of cards in the Head Haunter's hand, the
+numbers of face-up jewels (and so of carried and delivered ones). Never the draw pile order, never a face-down
+jewel number; hunters never read the Head Haunter's cards (only the Head Haunter reads its own hand).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.rng import bounded
+from kernels.treasure_hunters.rules import (
+    A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
+    CT_ADD1, CT_ADD2, CT_DOOR_BLUE, CT_DOOR_GREEN, CT_DRAW2, CT_DRAW3, CT_GROUP, CT_HROOM, CT_MOVE, CT_SHUFFLE,
+    CT_SPOOK, COL_BLUE, COL_GREEN, GROUP_SIZE, MAX_DEG, MAX_NODES, MODE_ADVANCED, N_ACTIONS, N_JEWELS,
+    N_ROOMS, OUTSIDE, PAIRS, P_ADJ, P_ADJC, P_CARD_TYPE, P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST,
+    P_N_NODES, P_ROOM_DOORCOL, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
+    PH_REROLL_MOVE, PH_SPOOK_DEST, ROOM0, S_CUR, S_DELIVERED, S_FACE, S_FKIND, S_GHOSTS, S_HAND, S_HAND_N,
+    S_HAUNTED, S_HAUNTS, S_HCARRY, S_HPOS, S_JLOC, S_JNUM, S_JREV, S_LOCK, S_MODE, S_NH, S_PEND_CARD,
+    S_PHASE, S_SPOOK_H, UNREACHABLE, is_room, move_ghost_target,
+)
+
+# ---- ids ----------------------------------------------------------------------------------------------------------
+S_PASSIVE = 0
+S_RANDOM = 1
+S_RUNNERS = 2
+S_BUSTERS = 3
+S_WEIGHTED = 4
+S_HH_RANDOM = 5
+S_HH_BUILDER = 6
+S_HH_TRAPPER = 7
+S_HH_WEIGHTED = 8
+
+# name, id, one-line description, role
+STRATEGIES = (
+    ("passive", S_PASSIVE, "never enters the house (baseline: how fast the house fills on its own)", "hunter"),
+    ("random", S_RANDOM, "uniform over the legal choices (its own random stream per seat)", "hunter"),
+    ("runners", S_RUNNERS, "jewel runners: fetch and carry jewels, fight only where they stop, rescue stuck carriers",
+     "hunter"),
+    ("busters", S_BUSTERS, "ghost busters: keep rooms below three ghosts, pair up to unhaunt, then fetch jewels",
+     "hunter"),
+    ("weighted", S_WEIGHTED, "weighted heuristic: target values and distance cost are per-seat parameters", "hunter"),
+    ("haunter_random", S_HH_RANDOM, "Head Haunter: uniform over the legal plays and targets", "haunter"),
+    ("haunter_builder", S_HH_BUILDER, "Head Haunter: completes hauntings (stacks ghosts where two already are)",
+     "haunter"),
+    ("haunter_trapper", S_HH_TRAPPER, "Head Haunter: haunts rooms holding carriers, spooks carriers near the door",
+     "haunter"),
+    ("haunter_weighted", S_HH_WEIGHTED, "Head Haunter: weighted board value; weights are per-seat parameters",
+     "haunter"),
+)
+
+# Hunter weights: (name, default, help). Order = column in the sparams row.
+WEIGHT_SPECS = (
+    ("w_dist", 1.0, "cost per space of distance to a target"),
+    ("w_jewel", 20.0, "value of the room holding the jewel assigned to this hunter (advanced: the next number)"),
+    ("w_reveal", 12.0, "advanced: value of a room with face-down jewels (to turn them up)"),
+    ("w_ghost1", 3.0, "value of a room with one ghost (a fight)"),
+    ("w_ghost2", 10.0, "value of a room with two ghosts (one more makes a haunting)"),
+    ("w_help", 3.0, "bonus for a ghost room where another hunter stands (it rolls the second die)"),
+    ("w_unhaunt", 15.0, "value of a haunted room where another hunter already stands (unhaunt attempt)"),
+    ("w_unhaunt_alone", 4.0, "value of an empty haunted room (wait there for a partner)"),
+    ("w_rescue", 12.0, "bonus for a haunted room holding a stuck carrier"),
+    ("w_exit", 30.0, "value of outside when no jewel is left to fetch (or the jewel held cannot leave yet)"),
+    ("reroll_move_haunts", 4.0, "Head Haunter game: reroll a ghost face when at least this many hauntings are out"),
+    ("reroll_fight_ghosts", 2.0, "reroll a failed fight die when the room holds at least this many ghosts"),
+    ("reroll_unhaunt", 1.0, "reroll a failed unhaunting die when >= 0.5"),
+)
+N_HW = len(WEIGHT_SPECS)
+W_DIST, W_JEWEL, W_REVEAL, W_GHOST1, W_GHOST2, W_HELP, W_UNHAUNT, W_ALONE, W_RESCUE, W_EXIT, W_RR_MOVE, \
+    W_RR_FIGHT, W_RR_UNHAUNT = range(N_HW)
+
+SCRIPTED_WEIGHTS = np.array([
+    # dist jewel reveal g1   g2    help unh  alone resc exit  rrmv rrfight rrunh
+    [1.0, 30.0, 18.0, 0.0, 3.0, 1.0, 8.0, 0.0, 20.0, 30.0, 5.0, 9.0, 1.0],      # runners
+    [1.0, 12.0, 8.0, 6.0, 16.0, 4.0, 20.0, 10.0, 10.0, 30.0, 3.0, 2.0, 1.0],    # busters
+], dtype=np.float64)
+
+# Head Haunter weights
+HH_WEIGHT_SPECS = (
+    ("w_haunt", 8.0, "value per haunting on the board"),
+    ("w_sq", 0.8, "value per squared ghost count of a room (concentration)"),
+    ("w_trap", 12.0, "value per carrier stuck in a haunted room"),
+    ("w_carrier_room", 1.5, "value per ghost in a room holding a carrier"),
+    ("w_jewel_room", 0.5, "value per ghost in a room holding a jewel"),
+    ("w_spook", 0.8, "value per space a spooked carrier is set back from the front door"),
+    ("w_draw", 0.8, "value of a Draw N card as N times the mean single-ghost placement, times this"),
+)
+N_HHW = len(HH_WEIGHT_SPECS)
+HH_SCRIPTED = np.array([
+    [10.0, 1.0, 5.0, 0.5, 0.2, 0.3, 0.8],     # builder
+    [6.0, 0.5, 25.0, 3.0, 1.0, 1.5, 0.8],     # trapper
+], dtype=np.float64)
+N_SPARAMS = max(N_HW, N_HHW)
+WIN_VALUE = 1.0e6
+
+# scratch layout in ``tmp`` (int32[512]): 0..191 move search (rules.move_targets), then ours
+T_FIELD = 192          # [64] carrier distance to outside avoiding haunted rooms
+T_QUEUE = 256          # [64]
+T_G = 320              # [12] simulated ghosts
+T_H = 332              # [12] simulated hauntings
+T_CAR = 344            # [12] carriers per room
+T_JR = 356             # [12] jewels lying per room
+T_LIST = 368           # [16] jewel target nodes
+T_LISTV = 384          # [16] their kind: 1 wanted jewel, 2 face-down jewels
+TMP_SIZE = 512
+
+
+@njit
+def pick_random(mask, n_legal, rng, row):
+    j = bounded(rng, row, n_legal)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if j == 0:
+                return a
+            j -= 1
+    return -1
+
+
+@njit
+def sdist(prm, lock, a, b):
+    return prm[P_DIST + (lock * MAX_NODES + a) * MAX_NODES + b]
+
+
+@njit
+def next_wanted(st):
+    """Advanced game: the lowest number that is neither delivered nor carried (read from face-up numbers only)."""
+    want = st[S_DELIVERED] + 1
+    changed = True
+    while changed:
+        changed = False
+        for h in range(st[S_NH]):
+            j = st[S_HCARRY + h]
+            if j >= 0 and st[S_JNUM + j] == want:     # carried jewels are face up
+                want += 1
+                changed = True
+    return want
+
+
+@njit
+def can_leave(st, j):
+    """Visible version of rules.removable for a carried (face-up) jewel."""
+    if st[S_MODE] != MODE_ADVANCED:
+        return True
+    return st[S_JNUM + j] == st[S_DELIVERED] + 1
+
+
+@njit
+def jewel_room_value(st, v, w, want):
+    """Value of room node ``v`` as a jewel target (0 = none): a wanted jewel lies there, or face-down ones."""
+    if st[S_HAUNTED + v - ROOM0] == 1:
+        return 0.0
+    best = 0.0
+    for j in range(N_JEWELS):
+        if st[S_JLOC + j] == v:
+            if st[S_MODE] != MODE_ADVANCED:
+                return w[W_JEWEL]
+            if st[S_JREV + j] == 1:
+                if st[S_JNUM + j] == want:
+                    return w[W_JEWEL]
+            elif w[W_REVEAL] > best:
+                best = w[W_REVEAL]
+    return best
+
+
+@njit
+def assigned_jewel(st, prm, h, w, tmp):
+    """Greedy team assignment of jewel rooms to hunters with empty hands (best value - w_dist * distance first).
+
+    Returns (node, value) for hunter ``h``: its assigned room, else its best room at half value, else (-1, 0).
+    """
+    lock = st[S_LOCK]
+    nh = st[S_NH]
+    want = next_wanted(st)
+    nr = 0
+    for r in range(N_ROOMS):
+        v = ROOM0 + r
+        val = jewel_room_value(st, v, w, want)
+        if val > 0.0:
+            tmp[T_LIST + nr] = v
+            tmp[T_LISTV + nr] = 1 if val == w[W_JEWEL] else 2
+            nr += 1
+    if nr == 0:
+        return -1, 0.0
+    used_h = 0
+    used_r = 0
+    for _ in range(nh):
+        best = -1e300
+        bh = -1
+        br = -1
+        for k in range(nh):
+            if (used_h >> k) & 1 or st[S_HCARRY + k] >= 0:
+                continue
+            base = P_DIST + (lock * MAX_NODES + st[S_HPOS + k]) * MAX_NODES
+            for i in range(nr):
+                if (used_r >> i) & 1:
+                    continue
+                val = w[W_JEWEL] if tmp[T_LISTV + i] == 1 else w[W_REVEAL]
+                s = val - w[W_DIST] * prm[base + tmp[T_LIST + i]]
+                if s > best:
+                    best = s
+                    bh = k
+                    br = i
+        if bh < 0:
+            break
+        if bh == h:
+            return tmp[T_LIST + br], (w[W_JEWEL] if tmp[T_LISTV + br] == 1 else w[W_REVEAL])
+        used_h |= 1 << bh
+        used_r |= 1 << br
+    best = -1e300
+    bi = 0
+    base = P_DIST + (lock * MAX_NODES + st[S_HPOS + h]) * MAX_NODES
+    for i in range(nr):
+        val = w[W_JEWEL] if tmp[T_LISTV + i] == 1 else w[W_REVEAL]
+        s = val - w[W_DIST] * prm[base + tmp[T_LIST + i]]
+        if s > best:
+            best = s
+            bi = i
+    return tmp[T_LIST + bi], 0.5 * (w[W_JEWEL] if tmp[T_LISTV + bi] == 1 else w[W_REVEAL])
+
+
+@njit
+def choose_target(st, prm, h, w, tmp):
+    """The node hunter ``h`` heads for: the best of its assigned jewel room, ghost rooms, haunted rooms (with a
+    partner there, or to wait for one) and outside (carrying, or nothing left to fetch); -1: stay."""
+    u = st[S_HPOS + h]
+    lock = st[S_LOCK]
+    j = st[S_HCARRY + h]
+    if j >= 0 and can_leave(st, j):
+        return OUTSIDE
+    best = -1e300
+    tgt = -1
+    if j < 0:
+        v, val = assigned_jewel(st, prm, h, w, tmp)
+        if v >= 0:
+            s = val - w[W_DIST] * sdist(prm, lock, u, v)
+            if s > best:
+                best = s
+                tgt = v
+    left = 0
+    for k in range(N_JEWELS):
+        if st[S_JLOC + k] >= 0:
+            left += 1
+    if j >= 0 or left == 0:
+        s = w[W_EXIT] - w[W_DIST] * sdist(prm, lock, u, OUTSIDE)
+        if s > best:
+            best = s
+            tgt = OUTSIDE
+    for r in range(N_ROOMS):
+        v = ROOM0 + r
+        g = st[S_GHOSTS + r]
+        others = 0
+        stuck = 0
+        for k in range(st[S_NH]):
+            if k != h and st[S_HPOS + k] == v:
+                others += 1
+                if st[S_HCARRY + k] >= 0:
+                    stuck = 1
+        if g > 0:
+            val = w[W_GHOST1] if g == 1 else w[W_GHOST2]
+            if others > 0:
+                val += w[W_HELP]
+        elif st[S_HAUNTED + r] == 1:
+            if j >= 0:
+                continue                      # a carrier never walks into a haunting
+            if others > 0:
+                val = w[W_UNHAUNT] + (w[W_RESCUE] if stuck == 1 else 0.0)
+            else:
+                val = w[W_ALONE]
+        else:
+            continue
+        if val <= 0.0:
+            continue
+        s = val - w[W_DIST] * sdist(prm, lock, u, v)
+        if s > best:
+            best = s
+            tgt = v
+    return tgt
+
+
+@njit
+def carrier_field(st, prm, tmp):
+    """tmp[T_FIELD + v] = spaces from v to outside for a carrier (no passing through haunted rooms, closed doors
+    respected); UNREACHABLE where cut off."""
+    nn = prm[P_N_NODES]
+    lock = st[S_LOCK]
+    pass_ok = prm[P_CARRIER_PASS] == 1
+    for v in range(nn):
+        tmp[T_FIELD + v] = UNREACHABLE
+    tmp[T_FIELD + OUTSIDE] = 0
+    tmp[T_QUEUE] = OUTSIDE
+    head = 0
+    tail = 1
+    while head < tail:
+        v = tmp[T_QUEUE + head]
+        head += 1
+        if v != OUTSIDE and is_room(v) and st[S_HAUNTED + v - ROOM0] == 1 and not pass_ok:
+            continue                          # a carrier entering here is stuck: nothing lies beyond it
+        dv = tmp[T_FIELD + v]
+        base = P_ADJ + v * MAX_DEG
+        for k in range(MAX_DEG):
+            x = prm[base + k]
+            if x < 0:
+                break
+            if lock != 0 and prm[P_ADJC + v * MAX_DEG + k] == lock:
+                continue
+            if tmp[T_FIELD + x] == UNREACHABLE:
+                tmp[T_FIELD + x] = dv + 1
+                tmp[T_QUEUE + tail] = x
+                tail += 1
+
+
+@njit
+def hunter_move(st, prm, w, mask, tmp):
+    h = st[S_CUR]
+    u = st[S_HPOS + h]
+    lock = st[S_LOCK]
+    j = st[S_HCARRY + h]
+    tgt = choose_target(st, prm, h, w, tmp)
+    if tgt < 0:
+        return A_MOVE + u
+    use_field = tgt == OUTSIDE and j >= 0 and st[S_HAUNTS] > 0
+    if use_field:
+        carrier_field(st, prm, tmp)
+    best = -1e300
+    ba = A_MOVE + u
+    nn = prm[P_N_NODES]
+    for d in range(nn):
+        if mask[A_MOVE + d] == 0:
+            continue
+        if use_field:
+            dd = tmp[T_FIELD + d]
+        else:
+            dd = sdist(prm, lock, d, tgt)
+        s = -10.0 * dd
+        if is_room(d):
+            r = d - ROOM0
+            if j >= 0 and st[S_HAUNTED + r] == 1 and d != tgt:
+                s -= 1.0e5                    # never step into a trap
+            if st[S_GHOSTS + r] > 0:
+                s += 0.1 * w[W_GHOST1]        # tie-break: fight on the way if that is wanted
+        if s > best:
+            best = s
+            ba = A_MOVE + d
+    return ba
+
+
+@njit
+def hunter_pickup(st, prm, mask):
+    h = st[S_CUR]
+    v = st[S_HPOS + h]
+    if st[S_HAUNTED + v - ROOM0] == 1:
+        return A_PASS                         # picking up here would trap the hunter
+    want = next_wanted(st)
+    for j in range(N_JEWELS):
+        if mask[A_PICK + j] == 1:
+            if st[S_MODE] != MODE_ADVANCED or st[S_JNUM + j] == want:   # face up: the hunter ended its move here
+                return A_PICK + j
+    return A_PASS
+
+
+@njit
+def hunter_decide(st, prm, w, mask, tmp):
+    ph = st[S_PHASE]
+    if ph == PH_MOVE:
+        return hunter_move(st, prm, w, mask, tmp)
+    if ph == PH_PICKUP:
+        return hunter_pickup(st, prm, mask)
+    if ph == PH_FIGHT_CHOICE:
+        return A_FIGHT
+    if ph == PH_REROLL_MOVE:
+        if prm[P_MOVE_GHOST + st[S_FACE]] == 1 and st[S_HAUNTS] >= w[W_RR_MOVE] and st[S_HAND_N] > 0:
+            return A_REROLL0
+        return A_PASS
+    if ph == PH_REROLL_FIGHT:
+        if st[S_FKIND] == 0:
+            r = st[S_HPOS + st[S_CUR]] - ROOM0
+            if st[S_GHOSTS + r] < w[W_RR_FIGHT]:
+                return A_PASS
+        elif w[W_RR_UNHAUNT] < 0.5:
+            return A_PASS
+        if mask[A_REROLL1] == 1:
+            return A_REROLL1
+        if mask[A_REROLL0] == 1:
+            return A_REROLL0
+        return A_PASS
+    return A_PASS
+
+
+@njit
+def passive_decide(st, mask):
+    ph = st[S_PHASE]
+    if ph == PH_MOVE:
+        return A_MOVE + st[S_HPOS + st[S_CUR]]
+    if ph == PH_FIGHT_CHOICE:
+        return A_FIGHT
+    return A_PASS
+
+
+# ---- Head Haunter ----------------------------------------------------------------------------------------------------
+@njit
+def hh_prepare(st, tmp):
+    """Copy the board into the simulation scratch; count carriers and lying jewels per room."""
+    for r in range(N_ROOMS):
+        tmp[T_G + r] = st[S_GHOSTS + r]
+        tmp[T_H + r] = st[S_HAUNTED + r]
+        tmp[T_CAR + r] = 0
+        tmp[T_JR + r] = 0
+    for h in range(st[S_NH]):
+        v = st[S_HPOS + h]
+        if is_room(v) and st[S_HCARRY + h] >= 0:
+            tmp[T_CAR + v - ROOM0] += 1
+    for j in range(N_JEWELS):
+        v = st[S_JLOC + j]
+        if v >= 0 and is_room(v):
+            tmp[T_JR + v - ROOM0] += 1
+
+
+@njit
+def sim_reset(st, tmp):
+    for r in range(N_ROOMS):
+        tmp[T_G + r] = st[S_GHOSTS + r]
+        tmp[T_H + r] = st[S_HAUNTED + r]
+
+
+@njit
+def sim_place(tmp, room):
+    r = room
+    for _ in range(N_ROOMS):
+        if tmp[T_H + r] == 0:
+            break
+        r = (r + 1) % N_ROOMS
+    if tmp[T_H + r] == 1:
+        return
+    tmp[T_G + r] += 1
+    if tmp[T_G + r] >= 3:
+        tmp[T_G + r] = 0
+        tmp[T_H + r] = 1
+
+
+@njit
+def board_value(st, prm, w, tmp):
+    """Weighted value of the simulated board for the Head Haunter (WIN_VALUE when it wins)."""
+    hs = 0
+    sq = 0.0
+    trap = 0
+    cg = 0.0
+    jg = 0.0
+    for r in range(N_ROOMS):
+        g = tmp[T_G + r]
+        if tmp[T_H + r] == 1:
+            hs += 1
+            trap += tmp[T_CAR + r]
+        sq += g * g
+        cg += g * tmp[T_CAR + r]
+        jg += g * tmp[T_JR + r]
+    if hs >= prm[P_HAUNTINGS]:
+        return WIN_VALUE
+    return w[0] * hs + w[1] * sq + w[2] * trap + w[3] * cg + w[4] * jg
+
+
+@njit
+def target_value(st, prm, c, a, w, tmp, base):
+    """Gain of playing card ``c`` on target action ``a`` (simulated on the scratch board)."""
+    ct = prm[P_CARD_TYPE + c]
+    if ct == CT_SPOOK:
+        h = a - A_SPOOK
+        if st[S_HCARRY + h] < 0:
+            return 0.1
+        d0 = sdist(prm, st[S_LOCK], st[S_HPOS + h], OUTSIDE)
+        return w[5] * (3.0 + max(0.0, 20.0 - d0))
+    sim_reset(st, tmp)
+    if CT_GROUP <= ct < CT_GROUP + 3:
+        g = ct - CT_GROUP
+        k = a - A_PAIR
+        sim_place(tmp, g * GROUP_SIZE + PAIRS[k, 0])
+        sim_place(tmp, g * GROUP_SIZE + PAIRS[k, 1])
+    elif ct == CT_ADD2:
+        sim_place(tmp, a - A_ROOM)
+        sim_place(tmp, a - A_ROOM)
+    elif CT_MOVE <= ct < CT_MOVE + 3:
+        code = a - A_MOVEG
+        r = code // 2
+        t = move_ghost_target(prm, r, ct - CT_MOVE + 1, code % 2)
+        tmp[T_G + r] -= 1
+        sim_place(tmp, t)
+    else:
+        sim_place(tmp, a - A_ROOM)
+    return board_value(st, prm, w, tmp) - base
+
+
+@njit
+def card_value(st, prm, c, w, tmp, base, scratch):
+    """Best gain of card ``c`` over its targets (0 for Shuffle; Draw N valued as N mean placements)."""
+    ct = prm[P_CARD_TYPE + c]
+    if ct < CT_SHUFFLE or (CT_HROOM <= ct < CT_HROOM + N_ROOMS):
+        room = ct if ct < CT_SHUFFLE else ct - CT_HROOM
+        sim_reset(st, tmp)
+        sim_place(tmp, room)
+        return board_value(st, prm, w, tmp) - base
+    if ct == CT_SHUFFLE:
+        return 0.0
+    if ct == CT_DRAW2 or ct == CT_DRAW3:
+        m = 0.0
+        for r in range(N_ROOMS):
+            sim_reset(st, tmp)
+            sim_place(tmp, r)
+            m += board_value(st, prm, w, tmp) - base
+        n = 2.0 if ct == CT_DRAW2 else 3.0
+        return w[6] * n * m / N_ROOMS
+    scratch[:] = 0
+    nt = hh_targets(st, prm, c, scratch)
+    if nt == 0:
+        return -1.0
+    best = -1e300
+    for a in range(N_ACTIONS):
+        if scratch[a] == 1:
+            v = target_value(st, prm, c, a, w, tmp, base)
+            if v > best:
+                best = v
+    return best
+
+
+@njit
+def hh_targets(st, prm, c, mask):
+    """Same as rules.target_options (kept here so strategies compile without the rules' scratch arrays)."""
+    ct = prm[P_CARD_TYPE + c]
+    n = 0
+    if CT_GROUP <= ct < CT_GROUP + 3:
+        for k in range(6):
+            mask[A_PAIR + k] = 1
+        return 6
+    if ct == CT_ADD1 or ct == CT_ADD2:
+        for r in range(N_ROOMS):
+            mask[A_ROOM + r] = 1
+        return N_ROOMS
+    if ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN:
+        col = COL_BLUE if ct == CT_DOOR_BLUE else COL_GREEN
+        for r in range(N_ROOMS):
+            if prm[P_ROOM_DOORCOL + r * 3 + col] == 1:
+                mask[A_ROOM + r] = 1
+                n += 1
+        return n
+    if CT_MOVE <= ct < CT_MOVE + 3:
+        k = ct - CT_MOVE + 1
+        for r in range(N_ROOMS):
+            if st[S_GHOSTS + r] > 0:
+                for d in range(2):
+                    if move_ghost_target(prm, r, k, d) >= 0:
+                        mask[A_MOVEG + r * 2 + d] = 1
+                        n += 1
+        return n
+    if ct == CT_SPOOK:
+        for h in range(st[S_NH]):
+            if is_room(st[S_HPOS + h]):
+                mask[A_SPOOK + h] = 1
+                n += 1
+        return n
+    return 0
+
+
+@njit
+def haunter_decide(st, prm, w, mask, tmp):
+    ph = st[S_PHASE]
+    hh_prepare(st, tmp)
+    base = board_value(st, prm, w, tmp)
+    if ph == PH_HH_PLAY:
+        scratch = np.zeros(N_ACTIONS, dtype=np.int8)
+        best = -1e300
+        ba = A_SLOT
+        for s in range(st[S_HAND_N]):
+            v = card_value(st, prm, st[S_HAND + s], w, tmp, base, scratch)
+            if v > best:
+                best = v
+                ba = A_SLOT + s
+        return ba
+    if ph == PH_HH_TARGET:
+        c = st[S_PEND_CARD]
+        best = -1e300
+        ba = -1
+        for a in range(N_ACTIONS):
+            if mask[a] == 1:
+                v = target_value(st, prm, c, a, w, tmp, base)
+                if v > best:
+                    best = v
+                    ba = a
+        return ba
+    if ph == PH_SPOOK_DEST:
+        h = st[S_SPOOK_H]
+        u = st[S_HPOS + h]
+        best = -1e300
+        ba = A_MOVE + u
+        for d in range(prm[P_N_NODES]):
+            if mask[A_MOVE + d] == 1:
+                v = float(sdist(prm, 0, d, OUTSIDE)) + 0.5 * sdist(prm, 0, d, u)
+                if is_room(d) and st[S_GHOSTS + d - ROOM0] == 2:
+                    v -= 3.0                  # do not hand it an easy fight next to two ghosts
+                if v > best:
+                    best = v
+                    ba = A_MOVE + d
+        return ba
+    for a in range(N_ACTIONS):
+        if mask[a] == 1:
+            return a
+    return -1
+
+
+@njit
+def effective_rows(sids, sparams, out):
+    """out[seat] = the weight row `decide` gets: the seat's own parameters for the weighted strategies, the fixed
+    row of a scripted one (so every strategy shares one compiled specialization of the planners)."""
+    for s in range(sids.shape[0]):
+        sid = sids[s]
+        for k in range(out.shape[1]):
+            if sid == S_RUNNERS and k < N_HW:
+                out[s, k] = SCRIPTED_WEIGHTS[0, k]
+            elif sid == S_BUSTERS and k < N_HW:
+                out[s, k] = SCRIPTED_WEIGHTS[1, k]
+            elif sid == S_HH_BUILDER and k < N_HHW:
+                out[s, k] = HH_SCRIPTED[0, k]
+            elif sid == S_HH_TRAPPER and k < N_HHW:
+                out[s, k] = HH_SCRIPTED[1, k]
+            elif k < sparams.shape[1]:
+                out[s, k] = sparams[s, k]
+            else:
+                out[s, k] = 0.0
+
+
+@njit
+def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
+    """Action chosen by strategy ``sid`` for the deciding seat; ``mask`` holds the legal actions (n_legal > 1).
+
+    ``sp`` float64[N_SPARAMS] is the seat's effective weight row (`effective_rows`: the seat's parameters for the
+    weighted strategies, the fixed row of a scripted one); ``rng[row]`` its own random stream; ``tmp`` int32[512]
+    scratch whose first 192 entries hold the move search of `rules.legal_actions`.
+    """
+    if sid == S_RANDOM or sid == S_HH_RANDOM:
+        return pick_random(mask, n_legal, rng, row)
+    ph = st[S_PHASE]
+    if ph == PH_HH_PLAY or ph == PH_HH_TARGET or ph == PH_SPOOK_DEST:
+        return haunter_decide(st, prm, sp, mask, tmp)
+    if sid == S_PASSIVE:
+        return passive_decide(st, mask)
+    return hunter_decide(st, prm, sp, mask, tmp)
