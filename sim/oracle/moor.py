@@ -106,7 +106,6 @@ class Moor:
         self.count = [[0] * 7 for _ in range(n_players)]                  # held tiles by kind
         self.goals = [[] for _ in range(n_players)]                       # goal token values taken
         self.goals_left = list(rules.goal_values)                         # R2: highest on top (index 0)
-        self.boxed = []
         for p in range(n_players):                                        # R3: one plank each
             self._give(PLANK0 + p, p)
         self.boxed = [PLANK0 + i for i in range(n_players + 1, 6)]        # R3: extras (not the dealt one) boxed
@@ -119,7 +118,7 @@ class Moor:
         self.turns = 0
         self.rounds = 0
         self.cur = 0
-        self.last_cur = MAX_PAWNS          # any value >= n: the first turn opens round 1
+        self.last_cur = n_players          # any value >= n - 1: the first turn opens round 1
         self.roll = 0
         self.pawn = self.origin = self.dest = -1
         self.decisions = 0
