@@ -1,0 +1,95 @@
+"""Determinism: outputs depend only on (seed, scenario, game index): not on threads, chunk sizes or the entry point
+(`trace_game` replays exactly the game of a batch). Also the per-game output conventions (winners, curves)."""
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from kernels.treasure_hunters import play as PL
+from kernels.treasure_hunters import rules as R
+
+from .test_invariants import setup
+
+
+def batch(prm, sids, sp, n, game0, games, seed=11):
+    out = dict(scores=np.zeros((games, n), np.int32), winners=np.zeros(games, np.int32),
+               turns=np.zeros(games, np.int32), rounds=np.zeros(games, np.int32), status=np.zeros(games, np.int32),
+               extra=np.zeros((games, PL.N_EXTRA), np.int32), curves=np.zeros((games, 2, PL.CURVE_LEN), np.int32))
+    PL.play_batch(np.uint64(seed), np.uint64(0), np.int64(game0), np.int64(games), np.int64(n), prm, sids, sp,
+                  out["scores"], out["winners"], out["turns"], out["rounds"], out["status"], out["extra"],
+                  out["curves"])
+    return out
+
+
+def chunked(prm, sids, sp, n, total, sizes):
+    parts, g = [], 0
+    i = 0
+    while g < total:
+        k = min(sizes[i % len(sizes)], total - g)
+        parts.append(batch(prm, sids, sp, n, g, k))
+        g += k
+        i += 1
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+
+CASES = [("basic", 4, ["weighted", "runners", "busters", "random"]),
+         ("advanced", 3, ["random", "weighted", "busters"]),
+         ("head_haunter", 5, ["haunter_random", "weighted", "random", "busters", "runners"])]
+
+
+@pytest.mark.parametrize("mode,n,seats", CASES, ids=[c[0] for c in CASES])
+def test_threads_and_chunks_do_not_matter(mode, n, seats):
+    prm, sids, sp = setup(mode, n, seats)
+    total = 1500
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = batch(prm, sids, sp, n, 0, total)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = batch(prm, sids, sp, n, 0, total)
+        pieces = chunked(prm, sids, sp, n, total, [1, 7, 300, 64])
+    finally:
+        numba.set_num_threads(before)
+    for key in one:
+        assert np.array_equal(one[key], two[key]), key
+        assert np.array_equal(one[key], pieces[key]), key
+    assert (one["status"] == 0).all()
+
+
+def test_trace_game_is_the_batch_game():
+    prm, sids, sp = setup("head_haunter", 3, ["haunter_trapper", "weighted", "busters"])
+    b = batch(prm, sids, sp, 3, 40, 5)
+    for i in range(5):
+        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
+            np.uint64(11), np.uint64(0), 40 + i, 3, prm, sids, sp, 20000, 2)
+        assert (scores == b["scores"][i]).all() and w == b["winners"][i] and status == b["status"][i]
+        assert turns == b["turns"][i] and rounds == b["rounds"][i] and (extra == b["extra"][i]).all()
+
+
+def test_output_conventions():
+    prm, sids, sp = setup("basic", 4, ["weighted"] * 4)
+    o = batch(prm, sids, sp, 4, 0, 2000)
+    ex = o["extra"]
+    col = {c: i for i, c in enumerate(PL.EXTRA_COLUMNS)}
+    win = ex[:, col["outcome"]] == R.OUT_WIN
+    assert win.any() and (~win).any()
+    assert (o["winners"][win] == 0b1111).all() and (o["winners"][~win] == 0).all()     # a team win: every seat
+    assert (o["scores"] == ex[:, [col["jewels_out_end"]]]).all()
+    assert (ex[:, col["first_seat"]] == np.arange(2000) % 4).all()
+    for g in range(2000):
+        r = int(o["rounds"][g])
+        cv = o["curves"][g]
+        k = min(r, PL.CURVE_LEN)
+        assert (cv[:, :k] >= 0).all() and (cv[:, k:] == -1).all()                    # -1 after the end
+        if r <= PL.CURVE_LEN:
+            assert cv[0, r - 1] == ex[g, col["hauntings_end"]] and cv[1, r - 1] == ex[g, col["ghosts_end"]]
+    lost = ex[:, col["outcome"]] == R.OUT_SIX
+    assert (ex[lost, col["hauntings_end"]] == 6).all()
+    prm, sids, sp = setup("head_haunter", 4, ["haunter_builder", "weighted", "weighted", "weighted"])
+    o = batch(prm, sids, sp, 4, 0, 600)
+    oc = o["extra"][:, col["outcome"]]
+    assert set(np.unique(o["winners"][oc == R.OUT_WIN])) <= {0b1110}
+    assert set(np.unique(o["winners"][(oc == R.OUT_HH_SIX) | (oc == R.OUT_HH_STUCK)])) == {1}
+    assert (o["extra"][:, col["first_seat"]] == 1 + np.arange(600) % 3).all()
+    assert (o["scores"][:, 0] == o["extra"][:, col["hauntings_end"]]).all()
