@@ -1,0 +1,73 @@
+"""The registered GameSpec, the default scenarios and the replay in words."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernels.treasure_hunters import play as PL
+from kernels.treasure_hunters import rules as R
+from kernels.treasure_hunters import strategies as S
+from sim import registry
+from sim.scenario import from_dict, load
+
+SCENARIOS = sorted((Path(__file__).resolve().parents[3] / "scenarios" / "treasure_hunters").glob("*.toml"))
+
+
+def test_spec_is_registered():
+    spec = registry.get("treasure_hunters")
+    assert spec is not None and spec.kernel_module == "kernels.treasure_hunters.play"
+    assert spec.extra_columns == PL.EXTRA_COLUMNS and spec.categorical == {"outcome": R.OUTCOME_LABELS}
+    assert spec.curves == ("hauntings", "ghosts") and spec.curve_len == PL.CURVE_LEN
+    assert spec.team_roles == ("hunter",) and spec.rules_version == R.RULES_VERSION
+    assert (spec.min_players, spec.max_players) == (2, 5) and spec.n_sparams >= S.N_HW
+    names = [s.name for s in spec.strategies]
+    assert len(names) == len(set(names))
+    assert {s.name for s in spec.strategies if s.role == "hunter"} == {"passive", "random", "runners", "busters",
+                                                                       "weighted"}
+    assert {s.name for s in spec.strategies if s.role == "haunter"} == {
+        "haunter_random", "haunter_builder", "haunter_trapper", "haunter_weighted"}
+    assert spec.roles({"mode": "head_haunter"}, 4) == ["haunter", "hunter", "hunter", "hunter"]
+    assert spec.roles({"mode": "advanced"}, 3) == ["hunter"] * 3
+    assert Path(spec.rules_file).name == "RULES.md"
+
+
+def test_default_scenarios_cover_every_mode_and_player_count():
+    seen = set()
+    for f in SCENARIOS:
+        sc = load(f)
+        seen.add((sc.params["mode"], sc.players))
+    assert {("basic", p) for p in (2, 3, 4)} <= seen
+    assert {("advanced", p) for p in (2, 3, 4)} <= seen
+    assert {("head_haunter", p) for p in (2, 3, 4, 5)} <= seen
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_default_scenario_plays(path):
+    from sim import runner
+    sc = load(path)
+    out = runner.play_chunk(sc, 0, 200)
+    assert (out.status == 0).all() and (out.turns > 0).all()
+    assert out.extra.shape == (200, len(PL.EXTRA_COLUMNS)) and out.curves.shape == (200, 2, PL.CURVE_LEN)
+
+
+@pytest.mark.parametrize("mode,players,seats", [
+    ("basic", 2, ["weighted", "busters"]),
+    ("advanced", 4, ["runners", "weighted", "random", "busters"]),
+    ("head_haunter", 4, ["haunter_trapper", "weighted", "busters", "random"]),
+])
+def test_replay_in_words_matches_the_batch(mode, players, seats):
+    sc = from_dict({"scenario": {"name": "replay-test", "game": "treasure_hunters", "players": players,
+                                 "games": 10, "seed": 5},
+                    "params": {"mode": mode}, "seats": [{"strategy": s} for s in seats]})
+    from sim import runner
+    out = runner.play_chunk(sc, 0, 4)
+    for g in range(4):
+        lines = sc.spec.replay(sc, g)
+        assert lines[0].startswith(f"Game {g} of replay-test: {mode}")
+        label = R.OUTCOME_LABELS[int(out.extra[g, PL.EXTRA_COLUMNS.index("outcome")])]
+        assert f"END: {label}" in lines
+        assert sum(1 for x in lines if x.startswith("turn ")) == int(out.turns[g])
+        assert lines[-1].startswith("winner:")
+    _ = np
