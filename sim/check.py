@@ -37,7 +37,19 @@ SCENARIOS = REPO / "scenarios"
 EXACT_GAMES = 20_000
 STAT_GAMES = 200_000
 CHECK_GAMES = 100_000
+# Games per scenario (exact tier, statistical baseline, fresh statistical check) by game, sized so that `sim check`
+# over every default scenario stays around a minute on a 2-core machine (Moor plays about 60k games/s there,
+# Treasure Hunters about 10k); a game not listed gets DEFAULT_SIZES.
+SIZES = {"moor": (EXACT_GAMES, STAT_GAMES, CHECK_GAMES)}
+DEFAULT_SIZES = (5_000, 100_000, 20_000)
+
+
+def sizes(game: str) -> tuple[int, int, int]:
+    return SIZES.get(game, DEFAULT_SIZES)
 ALPHA = 0.01
+# The tests must hold far in the tail (Holm's smallest threshold is alpha / m, about 1e-5 with hundreds of tests):
+MAX_SKEW = 0.1             # a z-test only where the difference of means is nearly symmetric, else an exact test
+CHI2_MIN_EXPECTED = 50.0   # chi-square bins merged until every expected count is at least this
 REGENERATE = "review and regenerate with make baselines"
 
 
@@ -77,24 +89,31 @@ def _rel(p: str | Path) -> str:
 
 
 def _hists(agg) -> dict:
-    """Histograms tested by chi-square: game length in turns, and scores pooled over seats."""
-    import numpy as np
-    return {"length.turns": {"lo": 0, "counts": [int(x) for x in agg.turns_hist]},
-            "score": {"lo": agg.score_lo, "counts": [int(x) for x in np.asarray(agg.score_hist).sum(axis=0)]}}
+    """Histograms tested by chi-square: game length in turns, and each seat's score. (One observation per game in
+    each: scores pooled over seats would count a game several times, and seats of one game are correlated.)"""
+    out = {"length.turns": {"lo": 0, "counts": [int(x) for x in agg.turns_hist]}}
+    for s, h in enumerate(agg.score_hist):
+        out[f"score.seat{s}"] = {"lo": agg.score_lo, "counts": [int(x) for x in h]}
+    return out
 
 
 # --- making baselines ---------------------------------------------------------------------------------------------
 
-def make_baseline(sc: Scenario, exact_games: int = EXACT_GAMES, stat_games: int = STAT_GAMES,
-                  check_games: int = CHECK_GAMES, threads: int | None = None,
+def make_baseline(sc: Scenario, exact_games: int | None = None, stat_games: int | None = None,
+                  check_games: int | None = None, threads: int | None = None,
                   progress: Callable[[int], None] | None = None) -> dict:
-    """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part."""
+    """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part.
+    Unset counts come from `sizes(game)`."""
     import copy
+    e0, s0, c0 = sizes(sc.game)
+    exact_games = exact_games or e0
+    stat_games = stat_games or s0
+    check_games = check_games or c0
     stat_games = max(stat_games, exact_games)
     sums = Sums(sc)
     res = runner.run(sc, exact_games, sc.seed, threads, on_chunk=sums.add, progress=progress)
     exact = {"seed": sc.seed, "games": exact_games, "aggregates": copy.deepcopy(res.agg.to_dict()),
-             "measures": copy.deepcopy(sums.to_dict())}
+             "measures": _integers(sums.to_dict())}
     if stat_games > exact_games:
         res = runner.run(sc, stat_games - exact_games, sc.seed, threads, game0=exact_games, on_chunk=sums.add,
                          progress=progress, agg=res.agg)
@@ -112,6 +131,11 @@ def make_baseline(sc: Scenario, exact_games: int = EXACT_GAMES, stat_games: int 
         "statistical": {"seed": sc.seed, "games": stat_games, "check_games": check_games,
                         "measures": sums.to_dict(), "hists": _hists(res.agg)},
     }
+
+
+def _integers(measures: dict) -> dict:
+    """The exact (integer) part of measure sums: the float sum of cubes is left out of exact comparisons."""
+    return {k: {f: v for f, v in d.items() if f != "cubes"} for k, d in measures.items()}
 
 
 def dumps(obj, indent: int = 0) -> str:
@@ -224,8 +248,8 @@ def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None)
     ex = b["exact"]
     sums = Sums(sc)
     res = runner.run(sc, int(ex["games"]), int(ex["seed"]), threads, on_chunk=sums.add, progress=progress)
-    now = {"aggregates": res.agg.to_dict(), "measures": sums.to_dict()}
-    diff = _diff_fields({"aggregates": ex["aggregates"], "measures": ex["measures"]}, now)
+    now = {"aggregates": res.agg.to_dict(), "measures": _integers(sums.to_dict())}
+    diff = _diff_fields({"aggregates": ex["aggregates"], "measures": _integers(ex["measures"])}, now)
     out = {"seed": ex["seed"], "games": ex["games"], "identical": not diff, "differs": diff}
     if diff and not msgs:
         shown = ", ".join(diff[:6]) + (f" and {len(diff) - 6} more" if len(diff) > 6 else "")
@@ -261,14 +285,18 @@ def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None
         if n1 == 0 or n2 == 0:
             continue
         w = metrics.welch_test(base["sum"] / k, base["sq"] / (k * k), n1, cur["sum"] / k, cur["sq"] / (k * k), n2)
-        const = w["se"] == 0
-        if const and w["diff"] == 0:
-            continue
+        if w["se"] == 0 and w["diff"] == 0:
+            continue                                   # constant and equal on both sides: nothing to test
         if cur["binary"]:
-            p = metrics.two_proportion_test(base["sum"] // k, n1, cur["sum"] // k, n2)
-            method = "two-proportion"
+            p, method = metrics.fisher_test(base["sum"] // k, n1, cur["sum"] // k, n2), "fisher"
         else:
-            p, method = w["p"], "welch-z"
+            skew = metrics.diff_skewness((base["sum"] / k, base["sq"] / k ** 2, base["cubes"] / k ** 3, n1),
+                                         (cur["sum"] / k, cur["sq"] / k ** 2, cur["cubes"] / k ** 3, n2))
+            if abs(skew) <= MAX_SKEW:
+                p, method = w["p"], "welch-z"
+            else:                                      # rare-event counter: exact test of how often it happens
+                p = metrics.fisher_test(base["nonzero"], n1, cur["nonzero"], n2)
+                method = f"fisher on the non-zero share (skewness {skew:.2f})"
         tests.append({"scenario": sc.name, "metric": name, "label": cur["label"], "kind": cur["kind"],
                       "baseline": w["mean1"], "now": w["mean2"], "diff": w["diff"], "se": w["se"],
                       "n_baseline": n1, "n_now": n2, "method": method, "p": p})
@@ -277,7 +305,7 @@ def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None
         bh = st["hists"].get(name)
         if bh is None:
             continue
-        c = metrics.chi2_hist(bh["counts"], bh["lo"], h["counts"], h["lo"])
+        c = metrics.chi2_hist(bh["counts"], bh["lo"], h["counts"], h["lo"], CHI2_MIN_EXPECTED)
         if c["dof"] == 0:
             continue
         m1 = _hist_mean(bh)

@@ -298,9 +298,10 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                                                                              "scenarios/*/*.toml)")] = None,
                game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
                out: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
-               exact_games: Annotated[int, typer.Option(help="games of the exact tier")] = 20_000,
-               stat_games: Annotated[int, typer.Option(help="games behind the statistical baseline")] = 200_000,
-               check_games: Annotated[int, typer.Option(help="fresh games the statistical tier plays")] = 100_000,
+               exact_games: Annotated[Optional[int], typer.Option(help="games of the exact tier (default: by game, "
+                                                                      "see sim/check.py SIZES)")] = None,
+               stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
+               check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
                threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
     """(Re)generate the regression baselines (what `make baselines` does): one JSON per scenario, stamped with the
     rules version and RNG contract."""
@@ -315,13 +316,15 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
         fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
     scs = [(f, load_scenario(f)) for f in files]
     for f, sc in scs:
-        prog, adv = progress_bar(max(stat_games, exact_games), sc.name)
+        e0, s0, _ = chk.sizes(sc.game)
+        prog, adv = progress_bar(max(stat_games or s0, exact_games or e0), sc.name)
         with prog:
             b = chk.make_baseline(sc, exact_games, stat_games, check_games, threads, progress=adv)
         dest = chk.baseline_path(f, out or chk.BASELINES)
         chk.write_baseline(b, dest)
-        typer.echo(f"{f}: rules v{b['rules_version']}, RNG contract v{b['rng_contract']}, exact {exact_games} games, "
-                   f"statistical {b['statistical']['games']} games -> {dest}")
+        typer.echo(f"{chk._rel(f)}: rules v{b['rules_version']}, RNG contract v{b['rng_contract']}, exact "
+                   f"{b['exact']['games']} games, statistical {b['statistical']['games']} games (checks play "
+                   f"{b['statistical']['check_games']}) -> {chk._rel(dest)}")
 
 
 def main() -> None:

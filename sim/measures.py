@@ -193,7 +193,8 @@ def _isum(x: np.ndarray) -> int:
 
 
 class Sums:
-    """(n, sum, sum of squares) per measure over the games of one run; integers only."""
+    """Per measure over the games of one run: n, sum, sum of squares, games with a non-zero value (integers), and
+    the sum of cubes (a float: only used to judge the skewness, i.e. whether a normal test is trustworthy)."""
 
     def __init__(self, sc: Scenario):
         self.sc = sc
@@ -201,6 +202,8 @@ class Sums:
         self.n = {m.name: 0 for m in self.measures}
         self.s = {m.name: 0 for m in self.measures}
         self.q = {m.name: 0 for m in self.measures}
+        self.nz = {m.name: 0 for m in self.measures}
+        self.cu = {m.name: 0.0 for m in self.measures}
 
     def add(self, out) -> None:
         """Fold one chunk of kernel outputs in (use as ``runner.run(..., on_chunk=sums.add)``)."""
@@ -210,9 +213,13 @@ class Sums:
             self.n[m.name] += len(x)
             self.s[m.name] += _isum(x)
             self.q[m.name] += _isum(x * x)
+            self.nz[m.name] += int(np.count_nonzero(x))
+            xf = x.astype(np.float64)
+            self.cu[m.name] += float((xf * xf * xf).sum())
 
     def to_dict(self) -> dict:
-        return {m.name: {"n": self.n[m.name], "sum": self.s[m.name], "sq": self.q[m.name], "scale": m.scale,
+        return {m.name: {"n": self.n[m.name], "sum": self.s[m.name], "sq": self.q[m.name],
+                         "nonzero": self.nz[m.name], "cubes": self.cu[m.name], "scale": m.scale,
                          "kind": m.kind, "binary": m.binary, "label": m.label} for m in self.measures}
 
 

@@ -176,3 +176,23 @@ def test_sprt_llr_formula_and_decisions():
     assert M.sprt_state(0.0) == "continue"
     # evidence for no effect drives the LLR down
     assert M.sprt_llr(0.0, sq, n, 0.0, 0.01) < 0
+
+
+def test_fisher_test_matches_scipy():
+    assert M.fisher_test(10, 100, 20, 100) == pytest.approx(stats.fisher_exact([[10, 90], [20, 80]]).pvalue)
+    assert M.fisher_test(0, 0, 1, 10) == 1.0
+
+
+def test_third_moment_and_skewness_of_a_rare_event_counter():
+    xs = [0, 0, 0, 1, 5]
+    tot, sq, cu = sum(xs), sum(x * x for x in xs), sum(x ** 3 for x in xs)
+    m = tot / len(xs)
+    assert M.third_moment(tot, sq, cu, len(xs)) == pytest.approx(sum((x - m) ** 3 for x in xs) / len(xs))
+    # a 0/1 counter with 25 expected events in 25,000 fresh games against 100 in 100,000 baseline games:
+    # the difference of means is skewed by about 1/sqrt(25) * (variance share of the fresh sample)^1.5
+    def sums(k, n):
+        return (k, k, k, n)
+    s = M.diff_skewness(sums(100, 100_000), sums(25, 25_000))
+    assert 0.1 < s < 0.2
+    # a common event is nearly symmetric
+    assert abs(M.diff_skewness(sums(40_000, 100_000), sums(10_000, 25_000))) < 0.01

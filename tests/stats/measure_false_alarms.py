@@ -1,0 +1,111 @@
+"""Measure the statistical tier of `sim check` (not a pytest file: it plays tens of millions of games).
+
+False-alarm rate: run the statistical tier exactly as CI does (every default scenario, the committed baselines,
+check_games fresh games each, Holm over all tests at alpha) on unchanged code over many fresh seeds, and count the
+runs that fail. Power: the same with one scenario replaced by a deliberately altered one (`--alter`), tested
+against the unaltered scenario's baseline.
+
+    .venv/bin/python tests/stats/measure_false_alarms.py --trials 300 --out fa.jsonl
+    .venv/bin/python tests/stats/measure_false_alarms.py --trials 20 --alter moor/4p=tests/data/moor-4p-ghost8.toml
+    .venv/bin/python tests/stats/measure_false_alarms.py --summarise fa.jsonl
+
+One JSON line per trial (seed, alarm, smallest Holm-adjusted p, findings, every raw p) so a long run can be
+stopped at any time and summarised.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).absolute().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def trial(pairs, seed: int, games: int | None, alpha: float) -> dict:
+    from sim import check as K
+    tests = []
+    for i, (sc, b) in enumerate(pairs):
+        n = games or int(b["statistical"]["check_games"])
+        t, _ = K.stat_tests(sc, b, K._scenario_seed(seed, i), n)
+        tests += t
+    found = K.holm_findings(tests, alpha)
+    return {"seed": seed, "alarm": bool(found), "n_tests": len(tests),
+            "min_p_holm": min(t["p_holm"] for t in tests), "findings": [f.message for f in found],
+            "found": [[t["scenario"], t["metric"], t["p"], t["p_holm"]] for t in tests if t["significant"]],
+            "p": [[t["scenario"], t["metric"], t["p"]] for t in tests]}
+
+
+def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    from scipy import stats
+    r = stats.binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
+    return r.low, r.high
+
+
+def summarise(path: Path, alpha: float = 0.01) -> str:
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    n = len(rows)
+    if not n:
+        return "no trials"
+    k = sum(r["alarm"] for r in rows)
+    lo, hi = clopper_pearson(k, n)
+    out = [f"{path}: {n} runs of the statistical tier ({rows[0]['n_tests']} tests each, Holm at alpha {alpha})",
+           f"  runs failing: {k} of {n} = {100 * k / n:.2f}% (95% Clopper-Pearson interval {100 * lo:.2f}%-{100 * hi:.2f}%)"]
+    for a in (0.05, 0.10, 0.20):
+        j = sum(r["min_p_holm"] <= a for r in rows)
+        l2, h2 = clopper_pearson(j, n)
+        out.append(f"  would fail at family-wise alpha {a:.2f}: {j} of {n} = {100 * j / n:.1f}% "
+                   f"({100 * l2:.1f}%-{100 * h2:.1f}%)")
+    ps = [p for r in rows for _, _, p in r["p"]]
+    for a in (0.05, 0.01, 0.001):
+        j = sum(p <= a for p in ps)
+        out.append(f"  single tests with raw p <= {a}: {100 * j / len(ps):.3f}% of {len(ps)} (nominal {100 * a:g}%)")
+    from collections import Counter
+    c = Counter((s, m) for r in rows for s, m, *_ in r["found"])
+    if c:
+        out.append("  flagged metrics: " + ", ".join(f"{s}/{m} x{v}" for (s, m), v in c.most_common(10)))
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--trials", type=int, default=100)
+    ap.add_argument("--first-seed", type=int, default=1_000_000_007)
+    ap.add_argument("--games", type=int, default=None, help="fresh games per scenario (default: the baseline's)")
+    ap.add_argument("--alpha", type=float, default=0.01)
+    ap.add_argument("--game", default=None, help="only this game's scenarios")
+    ap.add_argument("--alter", action="append", default=[],
+                    help="<game>/<stem>=<scenario.toml>: play this scenario against that baseline (power)")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--summarise", type=Path, default=None)
+    a = ap.parse_args()
+    if a.summarise:
+        print(summarise(a.summarise, a.alpha))
+        return
+    from sim import check as K
+    from sim.scenario import load
+    alter = dict(x.split("=", 1) for x in a.alter)
+    pairs = []
+    for f in K.default_scenarios(a.game):
+        key = f"{f.parent.name}/{f.stem}"
+        sc = load(alter.pop(key, f))
+        pairs.append((sc, K.read_baseline(K.baseline_path(f))))
+    if alter:
+        sys.exit(f"--alter: no default scenario {', '.join(alter)}")
+    out = a.out or Path(f"false-alarms-{int(time.time())}.jsonl")
+    with out.open("a") as fh:
+        for t in range(a.trials):
+            t0 = time.perf_counter()
+            r = trial(pairs, a.first_seed + t, a.games, a.alpha)
+            r["trial"] = t
+            fh.write(json.dumps(r) + "\n")
+            fh.flush()
+            print(f"trial {t}: seed {r['seed']} {'ALARM ' + '; '.join(r['findings']) if r['alarm'] else 'pass'} "
+                  f"(min Holm p {r['min_p_holm']:.3g}, {time.perf_counter() - t0:.1f} s)", flush=True)
+    print(summarise(out, a.alpha))
+
+
+if __name__ == "__main__":
+    main()
