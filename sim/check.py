@@ -35,18 +35,22 @@ FORMAT = 1
 BASELINES = REPO / "reports" / "baselines"
 SCENARIOS = REPO / "scenarios"
 EXACT_GAMES = 20_000
-STAT_GAMES = 200_000
+STAT_GAMES = 500_000
 CHECK_GAMES = 100_000
 # Games per scenario (exact tier, statistical baseline, fresh statistical check) by game, sized so that `sim check`
 # over every default scenario stays around a minute on a 2-core machine (Moor plays about 60k games/s there,
-# Treasure Hunters about 10k); a game not listed gets DEFAULT_SIZES.
+# Treasure Hunters about 10k); a game not listed gets DEFAULT_SIZES. The baseline has 5x the games of a check, so
+# its own noise is a small part of each test's variance (see ALPHA).
 SIZES = {"moor": (EXACT_GAMES, STAT_GAMES, CHECK_GAMES)}
 DEFAULT_SIZES = (5_000, 100_000, 20_000)
 
 
 def sizes(game: str) -> tuple[int, int, int]:
     return SIZES.get(game, DEFAULT_SIZES)
-ALPHA = 0.01
+# Family-wise false-alarm level of the statistical tier (Holm over every test of a run). Holm at alpha keeps the
+# false-alarm rate at or below alpha averaged over baselines; for one fixed, committed baseline it scatters around
+# that (its own sampling noise shifts some metrics), so we run at half the 1% budget.
+ALPHA = 0.005
 # The tests must hold far in the tail (Holm's smallest threshold is alpha / m, about 1e-5 with hundreds of tests):
 MAX_SKEW = 0.1             # a z-test only where the difference of means is nearly symmetric, else an exact test
 CHI2_MIN_EXPECTED = 50.0   # chi-square bins merged until every expected count is at least this

@@ -258,7 +258,7 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
           games: Annotated[Optional[int], typer.Option(help="statistical-tier games per scenario (default: the "
                                                             "baseline's check_games)")] = None,
           alpha: Annotated[float, typer.Option(help="family-wise false-alarm level of the statistical tier "
-                                                    "(Holm over every test of the run)")] = 0.01,
+                                                    "(Holm over every test of the run)")] = 0.005,
           baselines: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
           baseline: Annotated[Optional[Path], typer.Option(help="one baseline JSON for the one scenario given")] = None,
           threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,

@@ -64,7 +64,7 @@ def test_json_output(bdir):
     r = invoke("check", BASE, "--baselines", bdir, "--seed", 1, "--json")
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)
-    assert res["ok"] and res["seed"] == 1 and res["alpha"] == 0.01
+    assert res["ok"] and res["seed"] == 1 and res["alpha"] == K.ALPHA == 0.005
     assert res["n_tests"] == len(res["tests"]) > 5
     assert all("p_holm" in t for t in res["tests"])
     assert res["scenarios"][0]["exact"]["identical"]

@@ -44,7 +44,7 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     return r.low, r.high
 
 
-def summarise(path: Path, alpha: float = 0.01) -> str:
+def summarise(path: Path, alpha: float = 0.005) -> str:
     rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
     n = len(rows)
     if not n:
@@ -53,11 +53,11 @@ def summarise(path: Path, alpha: float = 0.01) -> str:
     lo, hi = clopper_pearson(k, n)
     out = [f"{path}: {n} runs of the statistical tier ({rows[0]['n_tests']} tests each, Holm at alpha {alpha})",
            f"  runs failing: {k} of {n} = {100 * k / n:.2f}% (95% Clopper-Pearson interval {100 * lo:.2f}%-{100 * hi:.2f}%)"]
-    for a in (0.05, 0.10, 0.20):
+    for a in sorted({0.005, 0.01, 0.02, 0.05, 0.10, 0.20} - {alpha}):
         j = sum(r["min_p_holm"] <= a for r in rows)
         l2, h2 = clopper_pearson(j, n)
-        out.append(f"  would fail at family-wise alpha {a:.2f}: {j} of {n} = {100 * j / n:.1f}% "
-                   f"({100 * l2:.1f}%-{100 * h2:.1f}%)")
+        out.append(f"  would fail at family-wise alpha {a:g}: {j} of {n} = {100 * j / n:.2f}% "
+                   f"({100 * l2:.2f}%-{100 * h2:.2f}%)")
     ps = [p for r in rows for _, _, p in r["p"]]
     for a in (0.05, 0.01, 0.001):
         j = sum(p <= a for p in ps)
@@ -74,7 +74,7 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=100)
     ap.add_argument("--first-seed", type=int, default=1_000_000_007)
     ap.add_argument("--games", type=int, default=None, help="fresh games per scenario (default: the baseline's)")
-    ap.add_argument("--alpha", type=float, default=0.01)
+    ap.add_argument("--alpha", type=float, default=0.005)
     ap.add_argument("--game", default=None, help="only this game's scenarios")
     ap.add_argument("--alter", action="append", default=[],
                     help="<game>/<stem>=<scenario.toml>: play this scenario against that baseline (power)")
