@@ -10,8 +10,9 @@ version and holds two parts:
   RNG contract) changed; a changed scenario file is reported as such.
 * statistical: measure sums and histograms over ``statistical.games`` games at the same seed. The statistical tier
   plays ``check_games`` games at a *fresh* seed and tests every measure against the baseline (Welch z-test of the
-  means; Fisher's exact test for rare indicators; chi-square on the binned game-length and score histograms),
-  Holm-corrected over every test of every scenario in the run at family-wise alpha (0.01 by default). It fails only
+  means where their difference is nearly symmetric; Fisher's exact test for indicators and, on the share of games
+  where it is non-zero, for skewed rare-event counters; chi-square on the game-length and per-seat score histograms),
+  Holm-corrected over every test of every scenario in the run at family-wise alpha (0.005 by default). It fails only
   on a significant shift, naming the metric, both values and the p-value.
 
 Exit codes (sim.cli): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrupt baseline, another game's baseline).
@@ -314,7 +315,7 @@ def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None
             continue
         m1 = _hist_mean(bh)
         m2 = _hist_mean(h)
-        tests.append({"scenario": sc.name, "metric": f"{name} distribution", "label": f"{name} histogram",
+        tests.append({"scenario": sc.name, "metric": f"{name} distribution", "label": f"distribution of {name}",
                       "kind": "distribution", "baseline": m1, "now": m2, "diff": m2 - m1, "se": None,
                       "n_baseline": sum(bh["counts"]), "n_now": sum(h["counts"]),
                       "method": f"chi-square ({c['dof']} dof)", "p": c["p"]})
@@ -338,12 +339,14 @@ def holm_findings(tests: list[dict], alpha: float) -> list[Finding]:
         t["p_holm"] = q
         t["significant"] = q <= alpha
         if t["significant"]:
-            what = "distribution shifted (mean" if t["kind"] == "distribution" else "shifted"
-            close = ")" if t["kind"] == "distribution" else ""
+            if t["kind"] == "distribution":
+                what = f"{t['label']} shifted (mean: baseline {_fmt_value(t, t['baseline'])} -> now " \
+                       f"{_fmt_value(t, t['now'])})"
+            else:
+                what = f"{t['label']} ({t['metric']}) shifted: baseline {_fmt_value(t, t['baseline'])} -> now " \
+                       f"{_fmt_value(t, t['now'])}"
             found.append(Finding(t["scenario"], "statistical",
-                                 f"{t['label']} ({t['metric']}) {what}: baseline {_fmt_value(t, t['baseline'])} -> "
-                                 f"now {_fmt_value(t, t['now'])}{close}, p = {t['p']:.3g} "
-                                 f"(Holm-adjusted {q:.3g} <= alpha {alpha}; {t['method']})"))
+                                 f"{what}, p = {t['p']:.3g} (Holm-adjusted {q:.3g} <= alpha {alpha}; {t['method']})"))
     return found
 
 
@@ -434,5 +437,5 @@ def render(res: dict) -> str:
                    f"statistical tier: fresh seed {res['seed']}, no tests")
     out.append(("PASS" if res["ok"] else "REGRESSION") + f": {len(res['scenarios'])} scenarios checked ({tiers})")
     if not res["ok"] and "statistical" in res["tiers"]:
-        out.append(f"reproduce with: sim check --seed {res['seed']}")
+        out.append(f"reproduce: run the same sim check with --seed {res['seed']}")
     return "\n".join(out)

@@ -133,4 +133,4 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
 def _team_wins(agg: Aggregates, roles: list[str], role: str) -> float:
     """Games won by the team of ``role``: the win units of any one of its seats (a team win sets every seat's bit)."""
     s0 = roles.index(role)
-    return agg.sole_wins[s0] + agg.shared_wins[s0]
+    return int(agg.sole_wins[s0] + agg.shared_wins[s0])  # a plain int: numpy int64 is not JSON-serialisable

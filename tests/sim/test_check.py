@@ -77,7 +77,7 @@ def test_statistical_tier_flags_a_changed_rule(bdir):
     assert "REGRESSION" in r.stdout
     line = next(x for x in r.stdout.splitlines() if "score.seat0" in x)
     assert "[statistical]" in line and "baseline" in line and "now" in line and "p = " in line
-    assert "sim check --seed 3" in r.stdout
+    assert "--seed 3" in r.stdout
 
 
 def test_exact_tier_reports_a_changed_scenario(bdir):
