@@ -182,9 +182,10 @@ def counter_rows(s: dict) -> list[dict]:
 
 def curve_rows(s: dict) -> list[dict]:
     rows = []
+    least = plots.min_games(s["games"]["finished"])
     for name, c in (s.get("curves") or {}).items():
         for r, (g, m) in enumerate(zip(c["games_by_round"], c["mean_by_round"])):
-            if g:
+            if g >= least and m is not None:
                 rows.append({"curve": name, "round": r + 1, "games running": g, "mean": f"{m:.3f}"})
     return rows
 
@@ -249,7 +250,8 @@ def sections(s: dict) -> list[dict]:
                 "tables": [("", length_rows(s))]})
     if s.get("curves"):
         out.append({"id": "curves", "title": "By round: " + ", ".join(s["curves"]),
-                    "intro": "Game-specific per-round counters: mean over the games still running at that round.",
+                    "intro": "Game-specific per-round counters: mean over the games still running at that round "
+                             "(rounds reached by only a few games are left out).",
                     "plots": [("curves", "per-round curves", plots.render(plots.curves, s))],
                     "tables": [("", curve_rows(s))]})
     if len(s.get("matchups") or {}) > 1:

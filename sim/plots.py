@@ -157,7 +157,7 @@ def curves(s: dict):
     for (name, c), color in zip(cv.items(), PALETTE * 4):
         m = [np.nan if v is None else v for v in c["mean_by_round"]]
         alive = [g for g in c["games_by_round"]]
-        r = [i for i, g in enumerate(alive) if g > 0]
+        r = [i for i, g in enumerate(alive) if g >= min_games(fin)]   # late rounds of a few long games: noise
         if not r:
             continue
         last = max(last, r[-1])
@@ -167,13 +167,19 @@ def curves(s: dict):
     from matplotlib.ticker import MaxNLocator
     for ax in axes:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[0].set_title("mean by round (games still running)")
+    axes[0].set_title(f"mean by round (rounds reached by >= {min_games(fin)} games)")
     axes[0].set_xlabel("round")
     axes[0].legend(fontsize=7, frameon=False)
     axes[1].set_title("games still running")
     axes[1].set_xlabel("round")
     axes[1].set_ylabel("games (%)")
     return fig
+
+
+def min_games(finished: int) -> int:
+    """Rounds reached by fewer games than this are left out of the per-round curves (means of a handful of long
+    games are noise)."""
+    return max(30, finished // 200)
 
 
 def matchups(s: dict):
