@@ -208,12 +208,13 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             if k not in SEAT_KEYS:
                 raise _unknown(where, k, SEAT_KEYS)
         allowed = [st.name for st in spec.strategies if st.role == roles[i]]
-        name = s.get("strategy")
-        if not isinstance(name, str):
+        sname = s.get("strategy")
+        if not isinstance(sname, str):
             raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
-        st = spec.strategy(name)
+        st = spec.strategy(sname)
         if st is None or st.role != roles[i]:
-            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{name}'; allowed: {', '.join(allowed)}")
+            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; "
+                                f"allowed: {', '.join(allowed)}")
         sp_raw = s.get("params", {})
         if not isinstance(sp_raw, dict):
             raise ScenarioError(f"{where}.params: expected a table")
@@ -222,10 +223,10 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             ps = next((p for p in st.params if p.name == k), None)
             if ps is None:
                 names = [p.name for p in st.params]
-                raise ScenarioError(f"{where}.params: unknown key '{k}' for strategy {name}; "
+                raise ScenarioError(f"{where}.params: unknown key '{k}' for strategy {sname}; "
                                     f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}")
             sp[k] = coerce(ps, v, f"{where}.params.{k}")
-        seats.append(Seat(name, sp))
+        seats.append(Seat(sname, sp))
     return Scenario(name=sc.get("name", name), game=spec.name, players=players, games=games, seed=seed,
                     params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
 

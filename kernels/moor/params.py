@@ -58,6 +58,7 @@ def pack(values: dict) -> np.ndarray:
     syms = list(values["space_symbols"]) or [(s - 1) % N_TYPES for s in range(1, tl + 1)]
     prm[P_SYMBOLS + 1:P_SYMBOLS + 1 + tl] = syms
     prm[P_SYMBOLS] = -1  # Start has no symbol
+    prm[P_SYMBOLS + tl + 1:] = -1  # nor End (and the unused capacity)
     return prm
 
 

@@ -253,17 +253,18 @@ def new_game(st, prm, n_players, order, log):
 def start_turn(st, log):
     """R13/R14: the next player with a pawn not yet home takes the turn; round count advances on wrap-around."""
     n = st[S_NPLAYERS]
-    p = st[S_CUR]
-    for _ in range(n):
+    p0 = st[S_CUR]
+    for i in range(n):
+        p = (p0 + i) % n
         if not all_home(st, p):
+            for j in range(i):                      # log the players passed over (not at the game's end)
+                log_event(log, st, E_SKIP, (p0 + j) % n, 0, 0, 0)
             if p <= st[S_LAST_CUR]:
                 st[S_ROUNDS] += 1
             st[S_LAST_CUR] = p
             st[S_CUR] = p
             st[S_PHASE] = PH_ROLL
             return
-        log_event(log, st, E_SKIP, p, 0, 0, 0)
-        p = (p + 1) % n
     st[S_PHASE] = PH_OVER
 
 

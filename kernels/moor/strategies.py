@@ -63,7 +63,7 @@ def visible_top(st, s):
 
 @njit
 def take_delta(st, prm, p, t):
-    """Score change for player ``p`` taking tile ``t`` (R16)."""
+    """Score change for player ``p`` taking tile ``t`` (R15)."""
     k = tile_kind(t)
     if k == K_GHOST:
         return -prm[P_GHOST_VALUES + t - GHOST0]

@@ -37,8 +37,8 @@ def replay(scenario, game: int) -> list[str]:
     i = 0
     for s in range(1, R.DEALT_SPACES + 1):
         k = 2 if s <= R.GREEN_SPACES else 1
-        lines.append(f"  deal space {s} ({sym(s)}): " + " under ".join(
-            tile_name(int(t), prm) for t in reversed(deal[i:i + k])) + (" (top first)" if k == 2 else ""))
+        names = [tile_name(int(t), prm) for t in deal[i:i + k]]     # dealt bottom first
+        lines.append(f"  deal space {s} ({sym(s)}): " + (f"{names[1]} on top of {names[0]}" if k == 2 else names[0]))
         i += k
     for r in range(1, int(log[0, 0]) + 1):
         e, a, b, c, d, t = (int(x) for x in log[r])

@@ -154,16 +154,19 @@ class Moor:
     # ---- turn sequence ------------------------------------------------------------------------------------------
     def _start_turn(self):
         """R13/R14: the next player (clockwise) with a pawn not home takes the turn; nobody left: game over."""
+        skipped = []
         p = self.cur
         for _ in range(self.n):
             if not self.home(p):
+                for q in skipped:               # passed-over players are logged only when someone still plays
+                    self._event(E_SKIP, q)
                 if p <= self.last_cur:
                     self.rounds += 1
                 self.last_cur = p
                 self.cur = p
                 self.phase = ROLL
                 return
-            self._event(E_SKIP, p)
+            skipped.append(p)
             p = (p + 1) % self.n
         self.phase = OVER
 
