@@ -7,7 +7,8 @@ difference d_g = b_g - a_g chunk by chunk (bounded memory). The difference B - A
 the variance of d_g, which is smaller than the unpaired variance whenever the pairing correlates the two sides
 (the report shows the ratio as "pairing gain": how many times more games an unpaired comparison would need).
 
-Significance: two-sided z-test of mean(d) = 0 per measure, Holm-corrected over every measure compared.
+Significance: two-sided z-test of mean(d) = 0 per measure (exact McNemar test for indicators such as a team win or
+an outcome share), Holm-corrected over every measure compared.
 Stopping rules: a fixed number of games; ``precision`` (play on until every compared win rate's difference interval
 has half-width <= precision, or the game cap); or a sequential probability ratio test (fishtest style, GSPRT with
 the variance estimated from the data, alpha = beta = 0.05, bounds ±ln 19) of H0: diff = 0 against H1: diff = effect
@@ -76,11 +77,14 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
         _, var_b = metrics.moments(a["sb"] / k, a["qb"] / (k * k), n)
         se_un = math.sqrt((var_a + var_b) / n) if n else 0.0
         identical = a["sd"] == 0 and a["qd"] == 0
+        p, test = pd["p"], "paired z"
+        if m.binary and k == 1:     # d in {-1, 0, 1}: exact McNemar on the discordant games
+            p, test = metrics.mcnemar_exact((a["qd"] + a["sd"]) // 2, (a["qd"] - a["sd"]) // 2), "McNemar exact"
         rows.append({"name": m.name, "label": m.label, "kind": m.kind, "n": n,
                      "a": va, "a_ci95": ca, "b": vb, "b_ci95": cb,
                      "diff": pd["diff"], "diff_ci95": pd["ci"], "se_paired": pd["se"], "se_unpaired": se_un,
                      "pairing_gain": (se_un / pd["se"]) ** 2 if pd["se"] > 0 else None,
-                     "identical": identical, "p": None if identical else pd["p"]})
+                     "identical": identical, "test": test, "p": None if identical else p})
     tested = [r for r in rows if r["p"] is not None]
     adj = metrics.holm([r["p"] for r in tested])
     for r, q in zip(tested, adj):

@@ -158,6 +158,15 @@ def diff_skewness(a: tuple, b: tuple) -> float:
     return k3 / se2 ** 1.5
 
 
+def mcnemar_exact(up: int, down: int) -> float:
+    """Exact McNemar test for paired indicators: ``up`` pairs went 0 -> 1, ``down`` pairs 1 -> 0 (two-sided
+    binomial test of up out of up + down at 1/2; 1.0 without discordant pairs)."""
+    n = int(up) + int(down)
+    if n == 0:
+        return 1.0
+    return float(stats.binomtest(int(up), n, 0.5).pvalue)
+
+
 def paired_diff(sum_d: float, sq_d: float, n: int, level: float = 0.95) -> dict:
     """Mean of paired differences d_g = b_g - a_g from their sums: diff, se, ci and two-sided p (normal)."""
     m, v = moments(sum_d, sq_d, n)

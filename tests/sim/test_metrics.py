@@ -196,3 +196,10 @@ def test_third_moment_and_skewness_of_a_rare_event_counter():
     assert 0.1 < s < 0.2
     # a common event is nearly symmetric
     assert abs(M.diff_skewness(sums(40_000, 100_000), sums(10_000, 25_000))) < 0.01
+
+
+def test_mcnemar_exact():
+    assert M.mcnemar_exact(0, 0) == 1.0
+    assert M.mcnemar_exact(10, 10) == pytest.approx(1.0)
+    assert M.mcnemar_exact(9, 1) == pytest.approx(stats.binomtest(9, 10, 0.5).pvalue)
+    assert M.mcnemar_exact(9, 1) == pytest.approx(22 / 1024)
