@@ -465,6 +465,7 @@ def test_a05_five_of_each_type():
 def test_a06_start_and_end_have_no_symbol():
     prm = prm_of()
     assert prm[R.P_SYMBOLS + 0] == -1
+    assert prm[R.P_SYMBOLS + prm[R.P_TRACK_LEN] + 1] == -1
     st, prm, log = blank(4)
     set_pawns(st, 0, _pawns(4, 0))
     give(st, prm, 0, *[treasure(k) for k in range(5)], ghost(0), plank(0))
