@@ -45,6 +45,7 @@ ST_TRUNCATED = 1
 ST_BAD_ACTION = 2
 ST_NO_ACTION = 3
 ST_INVARIANT = 100          # + invariant code (check mode only)
+BLOCK = 64                  # games per prange work item (scratch arrays allocated once per block)
 
 # recorded steps (golden traces): rows (kind, value); a shuffle is (K_SHUFFLE, n) then n rows (K_CARD, card)
 K_CHANCE = 1
@@ -64,19 +65,26 @@ def record(steps, kind, value):
 
 
 @njit
-def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check):
+def new_scratch(n):
+    """Per-thread scratch of `play_one`: (mask, tmp, pool, nums, wrows)."""
+    return (np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(TMP_SIZE, dtype=np.int32),
+            np.zeros(MAX_CARDS, dtype=np.int32), np.zeros(N_JEWELS, dtype=np.int32),
+            np.zeros((n, N_SPARAMS), dtype=np.float64))
+
+
+@njit
+def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
     """Play one game to the end (or the turn cap); returns the status (ST_*).
 
     st int32[S_SIZE] scratch state; rng uint64[N_STREAMS_MAX, 4] seeded streams (row 0 chance, 1 + seat strategy);
     ``first`` is the seat of hunter 0. log int32[L, 6] records events when L > 1; steps int32[K, 2] records every
     chance outcome and decision when K > 1 (golden traces); check = 1 runs `check_invariants` after every step.
+    ``scratch`` = `new_scratch(n)`, reused across games (every game overwrites what it reads).
     """
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    tmp = np.zeros(TMP_SIZE, dtype=np.int32)
-    wrows = np.zeros((n, N_SPARAMS), dtype=np.float64)
+    mask, tmp, pool, nums, wrows = scratch
+    for j in range(N_JEWELS):
+        nums[j] = j + 1
     effective_rows(sids, sparams, wrows)
-    pool = np.zeros(MAX_CARDS, dtype=np.int32)
-    nums = np.arange(1, N_JEWELS + 1).astype(np.int32)
     rec = steps.shape[0] > 1
     init(st, prm, n, first)
     shuffle(rng, 0, nums, N_JEWELS)
@@ -142,11 +150,11 @@ def first_seat(prm, g, n):
 
 @njit
 def play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, check, scores_row, extra_row,
-                 curves_row):
+                 curves_row, scratch):
     """Play game index ``g``; fill its per-seat scores, counters and curves; return (status, winners over seats)."""
     seed_game(rng, seed, point, g, n)
     first = first_seat(prm, g, n)
-    status = play_one(st, prm, n, first, sids, sparams, rng, log, steps, check)
+    status = play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch)
     hh = prm[P_MODE] == MODE_HH
     out = st[S_OUTCOME]
     w = 0
@@ -214,25 +222,29 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 2, curve_len] (hauntings, ghosts by round; -1 after the
     end). turns counts hunter turns, rounds the rounds of hunter turns started.
     """
-    for i in prange(n_games):
-        ii = np.int64(i)
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
         st = np.zeros(S_SIZE, dtype=np.int32)
         rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
         log = np.zeros((1, 6), dtype=np.int32)
         steps = np.zeros((1, 2), dtype=np.int32)
-        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 0,
-                            scores[ii], extra[ii], curves[ii])
-        status[ii] = s
-        winners[ii] = w
-        turns[ii] = st[S_TURNS]
-        rounds[ii] = st[S_ROUNDS]
+        scratch = new_scratch(n)
+        lo = np.int64(b) * BLOCK
+        hi = min(lo + BLOCK, n_games)
+        for ii in range(lo, hi):
+            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 0,
+                                scores[ii], extra[ii], curves[ii], scratch)
+            status[ii] = s
+            winners[ii] = w
+            turns[ii] = st[S_TURNS]
+            rounds[ii] = st[S_ROUNDS]
 
 
 @pjit
 def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     """Like `play_batch` but checking every invariant after every step; status[i] = ST_* (>= 100: broken)."""
-    for i in prange(n_games):
-        ii = np.int64(i)
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
         st = np.zeros(S_SIZE, dtype=np.int32)
         rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
         log = np.zeros((1, 6), dtype=np.int32)
@@ -240,8 +252,13 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
         sc = np.zeros(n, dtype=np.int32)
         ex = np.zeros(N_EXTRA, dtype=np.int32)
         cv = np.zeros((0, 0), dtype=np.int32)
-        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 1, sc, ex, cv)
-        status[ii] = s
+        scratch = new_scratch(n)
+        lo = np.int64(b) * BLOCK
+        hi = min(lo + BLOCK, n_games)
+        for ii in range(lo, hi):
+            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 1, sc, ex, cv,
+                                scratch)
+            status[ii] = s
 
 
 @njit
@@ -256,6 +273,7 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     scores = np.zeros(n, dtype=np.int32)
     extra = np.zeros(N_EXTRA, dtype=np.int32)
     curves = np.zeros((2, CURVE_LEN), dtype=np.int32)
-    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, 0, scores, extra, curves)
+    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, 0, scores, extra, curves,
+                        new_scratch(n))
     return log, steps, scores, w, s, st[S_TURNS], st[S_ROUNDS], extra, st
 

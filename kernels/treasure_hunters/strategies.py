@@ -109,6 +109,9 @@ T_CAR = 344            # [12] carriers per room
 T_JR = 356             # [12] jewels lying per room
 T_LIST = 368           # [16] jewel target nodes
 T_LISTV = 384          # [16] their kind: 1 wanted jewel, 2 face-down jewels
+T_JCODE = 400          # [12] room_info
+T_OTH = 412            # [12]
+T_STK = 424            # [12]
 TMP_SIZE = 512
 
 
@@ -152,39 +155,60 @@ def can_leave(st, j):
 
 
 @njit
-def jewel_room_value(st, v, w, want):
-    """Value of room node ``v`` as a jewel target (0 = none): a wanted jewel lies there, or face-down ones."""
-    if st[S_HAUNTED + v - ROOM0] == 1:
-        return 0.0
-    best = 0.0
+def room_info(st, h, tmp):
+    """Per room, into the scratch: T_JCODE (0 nothing to fetch, 1 a wanted jewel, 2 face-down jewels only; haunted
+    rooms count as nothing), T_OTH (other hunters there), T_STK (1 when one of them is a carrier)."""
+    advanced = st[S_MODE] == MODE_ADVANCED
+    want = next_wanted(st) if advanced else 0
+    for r in range(N_ROOMS):
+        tmp[T_JCODE + r] = 0
+        tmp[T_OTH + r] = 0
+        tmp[T_STK + r] = 0
     for j in range(N_JEWELS):
-        if st[S_JLOC + j] == v:
-            if st[S_MODE] != MODE_ADVANCED:
-                return w[W_JEWEL]
-            if st[S_JREV + j] == 1:
+        v = st[S_JLOC + j]
+        if v >= ROOM0 and v < ROOM0 + N_ROOMS:
+            r = v - ROOM0
+            if st[S_HAUNTED + r] == 1:
+                continue
+            if not advanced:
+                tmp[T_JCODE + r] = 1
+            elif st[S_JREV + j] == 1:
                 if st[S_JNUM + j] == want:
-                    return w[W_JEWEL]
-            elif w[W_REVEAL] > best:
-                best = w[W_REVEAL]
-    return best
+                    tmp[T_JCODE + r] = 1
+            elif tmp[T_JCODE + r] == 0:
+                tmp[T_JCODE + r] = 2
+    for k in range(st[S_NH]):
+        v = st[S_HPOS + k]
+        if k != h and v >= ROOM0 and v < ROOM0 + N_ROOMS:
+            tmp[T_OTH + v - ROOM0] += 1
+            if st[S_HCARRY + k] >= 0:
+                tmp[T_STK + v - ROOM0] = 1
+
+
+@njit
+def jcode_value(w, code):
+    if code == 1:
+        return w[W_JEWEL]
+    if code == 2:
+        return w[W_REVEAL]
+    return 0.0
 
 
 @njit
 def assigned_jewel(st, prm, h, w, tmp):
     """Greedy team assignment of jewel rooms to hunters with empty hands (best value - w_dist * distance first).
 
-    Returns (node, value) for hunter ``h``: its assigned room, else its best room at half value, else (-1, 0).
+    Needs `room_info` in the scratch. Returns (node, value) for hunter ``h``: its assigned room, else its best room
+    at half value, else (-1, 0).
     """
     lock = st[S_LOCK]
     nh = st[S_NH]
-    want = next_wanted(st)
     nr = 0
     for r in range(N_ROOMS):
-        v = ROOM0 + r
-        val = jewel_room_value(st, v, w, want)
-        if val > 0.0:
-            tmp[T_LIST + nr] = v
-            tmp[T_LISTV + nr] = 1 if val == w[W_JEWEL] else 2
+        code = tmp[T_JCODE + r]
+        if code > 0 and jcode_value(w, code) > 0.0:
+            tmp[T_LIST + nr] = ROOM0 + r
+            tmp[T_LISTV + nr] = code
             nr += 1
     if nr == 0:
         return -1, 0.0
@@ -201,8 +225,7 @@ def assigned_jewel(st, prm, h, w, tmp):
             for i in range(nr):
                 if (used_r >> i) & 1:
                     continue
-                val = w[W_JEWEL] if tmp[T_LISTV + i] == 1 else w[W_REVEAL]
-                s = val - w[W_DIST] * prm[base + tmp[T_LIST + i]]
+                s = jcode_value(w, tmp[T_LISTV + i]) - w[W_DIST] * prm[base + tmp[T_LIST + i]]
                 if s > best:
                     best = s
                     bh = k
@@ -210,19 +233,18 @@ def assigned_jewel(st, prm, h, w, tmp):
         if bh < 0:
             break
         if bh == h:
-            return tmp[T_LIST + br], (w[W_JEWEL] if tmp[T_LISTV + br] == 1 else w[W_REVEAL])
+            return tmp[T_LIST + br], jcode_value(w, tmp[T_LISTV + br])
         used_h |= 1 << bh
         used_r |= 1 << br
     best = -1e300
     bi = 0
     base = P_DIST + (lock * MAX_NODES + st[S_HPOS + h]) * MAX_NODES
     for i in range(nr):
-        val = w[W_JEWEL] if tmp[T_LISTV + i] == 1 else w[W_REVEAL]
-        s = val - w[W_DIST] * prm[base + tmp[T_LIST + i]]
+        s = jcode_value(w, tmp[T_LISTV + i]) - w[W_DIST] * prm[base + tmp[T_LIST + i]]
         if s > best:
             best = s
             bi = i
-    return tmp[T_LIST + bi], 0.5 * (w[W_JEWEL] if tmp[T_LISTV + bi] == 1 else w[W_REVEAL])
+    return tmp[T_LIST + bi], 0.5 * jcode_value(w, tmp[T_LISTV + bi])
 
 
 @njit
@@ -234,12 +256,14 @@ def choose_target(st, prm, h, w, tmp):
     j = st[S_HCARRY + h]
     if j >= 0 and can_leave(st, j):
         return OUTSIDE
+    room_info(st, h, tmp)
+    base = P_DIST + (lock * MAX_NODES + u) * MAX_NODES
     best = -1e300
     tgt = -1
     if j < 0:
         v, val = assigned_jewel(st, prm, h, w, tmp)
         if v >= 0:
-            s = val - w[W_DIST] * sdist(prm, lock, u, v)
+            s = val - w[W_DIST] * prm[base + v]
             if s > best:
                 best = s
                 tgt = v
@@ -248,20 +272,13 @@ def choose_target(st, prm, h, w, tmp):
         if st[S_JLOC + k] >= 0:
             left += 1
     if j >= 0 or left == 0:
-        s = w[W_EXIT] - w[W_DIST] * sdist(prm, lock, u, OUTSIDE)
+        s = w[W_EXIT] - w[W_DIST] * prm[base + OUTSIDE]
         if s > best:
             best = s
             tgt = OUTSIDE
     for r in range(N_ROOMS):
-        v = ROOM0 + r
         g = st[S_GHOSTS + r]
-        others = 0
-        stuck = 0
-        for k in range(st[S_NH]):
-            if k != h and st[S_HPOS + k] == v:
-                others += 1
-                if st[S_HCARRY + k] >= 0:
-                    stuck = 1
+        others = tmp[T_OTH + r]
         if g > 0:
             val = w[W_GHOST1] if g == 1 else w[W_GHOST2]
             if others > 0:
@@ -270,17 +287,17 @@ def choose_target(st, prm, h, w, tmp):
             if j >= 0:
                 continue                      # a carrier never walks into a haunting
             if others > 0:
-                val = w[W_UNHAUNT] + (w[W_RESCUE] if stuck == 1 else 0.0)
+                val = w[W_UNHAUNT] + (w[W_RESCUE] if tmp[T_STK + r] == 1 else 0.0)
             else:
                 val = w[W_ALONE]
         else:
             continue
         if val <= 0.0:
             continue
-        s = val - w[W_DIST] * sdist(prm, lock, u, v)
+        s = val - w[W_DIST] * prm[base + ROOM0 + r]
         if s > best:
             best = s
-            tgt = v
+            tgt = ROOM0 + r
     return tgt
 
 
