@@ -35,7 +35,12 @@ def trial(pairs, seed: int, games: int | None, alpha: float) -> dict:
     return {"seed": seed, "alarm": bool(found), "n_tests": len(tests),
             "min_p_holm": min(t["p_holm"] for t in tests), "findings": [f.message for f in found],
             "found": [[t["scenario"], t["metric"], t["p"], t["p_holm"]] for t in tests if t["significant"]],
-            "p": [[t["scenario"], t["metric"], t["p"]] for t in tests]}
+            "p": [[t["scenario"], t["metric"], t["p"], _z(t)] for t in tests]}
+
+
+def _z(t: dict) -> float | None:
+    """Signed z of a mean test (None for chi-square): (now - baseline) / se."""
+    return t["diff"] / t["se"] if t.get("se") else None
 
 
 def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -58,15 +63,57 @@ def summarise(path: Path, alpha: float = 0.005) -> str:
         l2, h2 = clopper_pearson(j, n)
         out.append(f"  would fail at family-wise alpha {a:g}: {j} of {n} = {100 * j / n:.2f}% "
                    f"({100 * l2:.2f}%-{100 * h2:.2f}%)")
-    ps = [p for r in rows for _, _, p in r["p"]]
+    ps = [x[2] for r in rows for x in r["p"]]
     for a in (0.05, 0.01, 0.001):
         j = sum(p <= a for p in ps)
         out.append(f"  single tests with raw p <= {a}: {100 * j / len(ps):.3f}% of {len(ps)} (nominal {100 * a:g}%)")
+    out += model_estimate(rows, alpha)
     from collections import Counter
     c = Counter((s, m) for r in rows for s, m, *_ in r["found"])
     if c:
         out.append("  flagged metrics: " + ", ".join(f"{s}/{m} x{v}" for (s, m), v in c.most_common(10)))
     return "\n".join(out)
+
+
+def model_estimate(rows: list[dict], alpha: float) -> list[str]:
+    """Model-based false-alarm rate of these fixed baselines: per mean test, the z-scores over the trials give its
+    offset (the baseline's own noise) and spread; a normal with those gives the chance of passing Holm's first
+    threshold alpha / m (an alarm happens iff some test does). Tests treated as independent (an upper estimate when
+    they are positively correlated); chi-square tests counted at their nominal alpha / m."""
+    import math
+    from collections import defaultdict
+
+    from scipy import stats
+    zs = defaultdict(list)
+    nchi = set()
+    for r in rows:
+        for x in r["p"]:
+            if len(x) > 3 and x[3] is not None:
+                zs[(x[0], x[1])].append(x[3])
+            else:
+                nchi.add((x[0], x[1]))
+    if not zs or len(rows) < 10:
+        return []
+    m = rows[0]["n_tests"]
+    t = stats.norm.isf(alpha / m / 2)
+    log_pass = 0.0
+    worst = []
+    for key, z in zs.items():
+        n = len(z)
+        mu = sum(z) / n
+        sd = math.sqrt(sum((v - mu) ** 2 for v in z) / (n - 1)) if n > 1 else 1.0
+        sd = max(sd, 1e-9)
+        p = stats.norm.sf((t - mu) / sd) + stats.norm.cdf((-t - mu) / sd)
+        log_pass += math.log1p(-min(p, 1 - 1e-15))
+        worst.append((p, key, mu, sd))
+    log_pass += len(nchi) * math.log1p(-alpha / m)
+    worst.sort(reverse=True)
+    out = [f"  model estimate for these baselines (per-test offset and spread from {len(rows)} runs, normal tails, "
+           f"tests independent): {100 * -math.expm1(log_pass):.2f}% of runs fail at alpha {alpha} "
+           f"(threshold |z| > {t:.2f}; nominal per-test {alpha / m:.2g})",
+           "  largest per-test shares: " + ", ".join(f"{k[0]}/{k[1]} {p:.1e} (offset {mu:+.2f}, sd {sd:.2f})"
+                                                     for p, k, mu, sd in worst[:4])]
+    return out
 
 
 def main() -> None:
