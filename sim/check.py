@@ -85,6 +85,12 @@ def default_scenarios(game: str | None = None) -> list[Path]:
     return sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
 
 
+def stale_baselines(game: str | None = None, root: Path = BASELINES) -> list[Path]:
+    """Baseline files whose default scenario no longer exists (delete them, or rename the scenario back)."""
+    have = {baseline_path(f, root) for f in default_scenarios(game)}
+    return sorted(p for p in Path(root).glob("*/*.json") if (game is None or p.parent.name == game) and p not in have)
+
+
 def _rel(p: str | Path) -> str:
     p = Path(p).resolve()
     try:

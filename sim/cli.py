@@ -282,6 +282,9 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
     files = list(scenarios) if scenarios else chk.default_scenarios(game)
     if not files:
         fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
+    if not scenarios and baseline is None:
+        for p in chk.stale_baselines(game, baselines or chk.BASELINES):
+            typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
     from sim.scenario import ScenarioError
     try:
         res = chk.check(files, baselines, baseline, tiers, seed, games, alpha, threads,

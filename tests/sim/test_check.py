@@ -166,3 +166,10 @@ def test_every_default_scenario_has_a_committed_stamped_baseline():
         assert b["scenario_digest"] == K.digest(sc), f"{f}: scenario changed since its baseline; make baselines"
         assert b["rules_version"] == sc.spec.rules_version, f"{f}: rules changed since its baseline; make baselines"
         assert b["rng_contract"] == RNG_CONTRACT
+
+
+def test_stale_baselines_are_listed(tmp_path):
+    (tmp_path / "moor").mkdir()
+    (tmp_path / "moor" / "gone.json").write_text("{}")
+    (tmp_path / "moor" / "2p.json").write_text("{}")          # scenarios/moor/2p.toml exists
+    assert K.stale_baselines(root=tmp_path) == [tmp_path / "moor" / "gone.json"]
