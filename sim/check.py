@@ -431,7 +431,8 @@ def render(res: dict) -> str:
         ex = ""
         if s["exact"] is not None:
             ex = f"exact: {'identical' if s['exact']['identical'] else 'differs'} ({s['exact']['games']} games); "
-        out.append(f"{status:4} {s['file']} vs {s['baseline']}: {ex}{s['n_tests']} statistical tests")
+        st = f"{s['n_tests']} statistical tests" if "statistical" in res["tiers"] else ""
+        out.append(f"{status:4} {s['file']} vs {s['baseline']}: {ex}{st}".rstrip("; "))
         for f in s["findings"]:
             out.append(f"     [{f['tier']}] {f['message']}")
         for n in s["notes"]:
