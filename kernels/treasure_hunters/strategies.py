@@ -18,13 +18,12 @@ from kernels._jit import njit
 from kernels.rng import bounded
 from kernels.treasure_hunters.rules import (
     A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
-    CT_ADD1, CT_ADD2, CT_DOOR_BLUE, CT_DOOR_GREEN, CT_DRAW2, CT_DRAW3, CT_GROUP, CT_HROOM, CT_MOVE, CT_SHUFFLE,
-    CT_SPOOK, COL_BLUE, COL_GREEN, GROUP_SIZE, MAX_DEG, MAX_NODES, MODE_ADVANCED, N_ACTIONS, N_JEWELS,
-    N_ROOMS, OUTSIDE, PAIRS, P_ADJ, P_ADJC, P_CARD_TYPE, P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST,
-    P_N_NODES, P_ROOM_DOORCOL, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
+    CT_ADD2, CT_DRAW2, CT_DRAW3, CT_GROUP, CT_HROOM, CT_MOVE, CT_SHUFFLE, CT_SPOOK, GROUP_SIZE, MAX_DEG,
+    MAX_NODES, MODE_ADVANCED, N_ACTIONS, N_JEWELS, N_ROOMS, OUTSIDE, PAIRS, P_ADJ, P_ADJC, P_CARD_TYPE,
+    P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST, P_N_NODES, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
     PH_REROLL_MOVE, PH_SPOOK_DEST, ROOM0, S_CUR, S_DELIVERED, S_FACE, S_FKIND, S_GHOSTS, S_HAND, S_HAND_N,
     S_HAUNTED, S_HAUNTS, S_HCARRY, S_HPOS, S_JLOC, S_JNUM, S_JREV, S_LOCK, S_MODE, S_NH, S_PEND_CARD,
-    S_PHASE, S_SPOOK_H, UNREACHABLE, is_room, move_ghost_target,
+    S_PHASE, S_SPOOK_H, UNREACHABLE, is_room, move_ghost_target, target_options,
 )
 
 # ---- ids ----------------------------------------------------------------------------------------------------------
@@ -534,7 +533,7 @@ def card_value(st, prm, c, w, tmp, base, scratch):
         n = 2.0 if ct == CT_DRAW2 else 3.0
         return w[6] * n * m / N_ROOMS
     scratch[:] = 0
-    nt = hh_targets(st, prm, c, scratch)
+    nt = target_options(st, prm, c, scratch)
     if nt == 0:
         return -1.0
     best = -1e300
@@ -544,44 +543,6 @@ def card_value(st, prm, c, w, tmp, base, scratch):
             if v > best:
                 best = v
     return best
-
-
-@njit
-def hh_targets(st, prm, c, mask):
-    """Same as rules.target_options (kept here so strategies compile without the rules' scratch arrays)."""
-    ct = prm[P_CARD_TYPE + c]
-    n = 0
-    if CT_GROUP <= ct < CT_GROUP + 3:
-        for k in range(6):
-            mask[A_PAIR + k] = 1
-        return 6
-    if ct == CT_ADD1 or ct == CT_ADD2:
-        for r in range(N_ROOMS):
-            mask[A_ROOM + r] = 1
-        return N_ROOMS
-    if ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN:
-        col = COL_BLUE if ct == CT_DOOR_BLUE else COL_GREEN
-        for r in range(N_ROOMS):
-            if prm[P_ROOM_DOORCOL + r * 3 + col] == 1:
-                mask[A_ROOM + r] = 1
-                n += 1
-        return n
-    if CT_MOVE <= ct < CT_MOVE + 3:
-        k = ct - CT_MOVE + 1
-        for r in range(N_ROOMS):
-            if st[S_GHOSTS + r] > 0:
-                for d in range(2):
-                    if move_ghost_target(prm, r, k, d) >= 0:
-                        mask[A_MOVEG + r * 2 + d] = 1
-                        n += 1
-        return n
-    if ct == CT_SPOOK:
-        for h in range(st[S_NH]):
-            if is_room(st[S_HPOS + h]):
-                mask[A_SPOOK + h] = 1
-                n += 1
-        return n
-    return 0
 
 
 @njit
