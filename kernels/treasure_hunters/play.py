@@ -36,7 +36,9 @@ EXTRA_COLUMNS = ("first_seat", "decisions", "outcome", "hauntings_end", "hauntin
                  "fights", "fights_won", "ghosts_removed", "unhaunt_attempts", "unhauntings", "shuffles",
                  "locked_door_turns", "ghosts_end", "ghosts_placed", "hauntings_made", "overflows", "rerolls_used",
                  "hh_cards_played", "six_discards", "spooks", "jewels_dropped", "ghosts_moved", "stuck_events",
-                 "stuck_end", "jewels_carried_end")
+                 "stuck_end", "jewels_carried_end", "lost_jewels_out")
+# categorical: 0 the game was not lost (won or truncated), 1 + k lost with k jewels in the wagon
+LOST_JEWELS_LABELS = ("not lost",) + tuple(f"lost with {k} out" for k in range(N_JEWELS + 1))
 N_EXTRA = len(EXTRA_COLUMNS)
 CURVES = ("hauntings", "ghosts")
 CURVE_LEN = 60
@@ -201,6 +203,8 @@ def play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, che
     extra_row[23] = st[S_STUCK_EVENTS]
     extra_row[24] = stuck
     extra_row[25] = carried
+    lost = status == ST_DONE and out != OUT_WIN
+    extra_row[26] = 1 + st[S_DELIVERED] if lost else 0
     nc = curves_row.shape[0]
     cl = curves_row.shape[1]
     for r in range(cl):

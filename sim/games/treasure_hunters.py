@@ -6,7 +6,7 @@ from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
-from kernels.treasure_hunters.play import CURVE_LEN, CURVES, EXTRA_COLUMNS
+from kernels.treasure_hunters.play import CURVE_LEN, CURVES, EXTRA_COLUMNS, LOST_JEWELS_LABELS
 
 HUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
 HAUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS)
@@ -177,7 +177,7 @@ SPEC = register(GameSpec(
     extra_columns=EXTRA_COLUMNS,
     score_range=(0, 8),
     roles=_roles,
-    categorical={"outcome": R.OUTCOME_LABELS},
+    categorical={"outcome": R.OUTCOME_LABELS, "lost_jewels_out": LOST_JEWELS_LABELS},
     curves=CURVES,
     curve_len=CURVE_LEN,
     team_roles=("hunter",),

@@ -86,6 +86,8 @@ def test_output_conventions():
             assert cv[0, r - 1] == ex[g, col["hauntings_end"]] and cv[1, r - 1] == ex[g, col["ghosts_end"]]
     lost = ex[:, col["outcome"]] == R.OUT_SIX
     assert (ex[lost, col["hauntings_end"]] == 6).all()
+    assert (ex[lost, col["lost_jewels_out"]] == 1 + ex[lost, col["jewels_out_end"]]).all()
+    assert (ex[win, col["lost_jewels_out"]] == 0).all()
     prm, sids, sp = setup("head_haunter", 4, ["haunter_builder", "weighted", "weighted", "weighted"])
     o = batch(prm, sids, sp, 4, 0, 600)
     oc = o["extra"][:, col["outcome"]]

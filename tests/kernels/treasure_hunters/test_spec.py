@@ -18,7 +18,8 @@ SCENARIOS = sorted((Path(__file__).resolve().parents[3] / "scenarios" / "treasur
 def test_spec_is_registered():
     spec = registry.get("treasure_hunters")
     assert spec is not None and spec.kernel_module == "kernels.treasure_hunters.play"
-    assert spec.extra_columns == PL.EXTRA_COLUMNS and spec.categorical == {"outcome": R.OUTCOME_LABELS}
+    assert spec.extra_columns == PL.EXTRA_COLUMNS
+    assert spec.categorical == {"outcome": R.OUTCOME_LABELS, "lost_jewels_out": PL.LOST_JEWELS_LABELS}
     assert spec.curves == ("hauntings", "ghosts") and spec.curve_len == PL.CURVE_LEN
     assert spec.team_roles == ("hunter",) and spec.rules_version == R.RULES_VERSION
     assert (spec.min_players, spec.max_players) == (2, 5) and spec.n_sparams >= S.N_HW
