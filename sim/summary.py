@@ -2,7 +2,8 @@
 
 Definitions: win rate = wins / finished games, a win shared by k players counting 1/k; 95% Wilson interval.
 First-player advantage = win rate of the start player (turn position 0) minus the fair share 1/players.
-Truncated games (turn cap) are counted but never scored.
+Truncated games (turn cap) are counted but never scored. Cooperative games (GameSpec.team_roles): a team win is a whole
+win for every member, and first-player advantage is not defined (positions are then shares of split win units).
 """
 from __future__ import annotations
 
@@ -50,28 +51,35 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     n = sc.players
     fin = agg.finished
     roles = spec.roles(sc.params, n)
+    coop = bool(spec.team_roles)
+
+    def seat_wins(s: int) -> float:
+        # cooperative games: a team win is a whole win for every member; otherwise ties are split
+        return float(agg.sole_wins[s] + agg.shared_wins[s]) if coop else agg.win_units[s] / WIN_UNITS
+
     seats = []
     for s in range(n):
         seats.append({
             "seat": s, "strategy": sc.seats[s].strategy, "role": roles[s],
-            "win": rate(agg.win_units[s] / WIN_UNITS, fin),
+            "win": rate(seat_wins(s), fin),
             "sole_wins": int(agg.sole_wins[s]), "shared_wins": int(agg.shared_wins[s]),
             "score": distribution(agg.score_hist[s], agg.score_lo, agg.score_sum[s], agg.score_sq[s]),
         })
     strategies = {}
     for s in range(n):
         key = (sc.seats[s].strategy, roles[s])
-        d = strategies.setdefault(key, {"strategy": key[0], "role": key[1], "seats": [], "units": 0})
+        d = strategies.setdefault(key, {"strategy": key[0], "role": key[1], "seats": [], "wins": 0.0})
         d["seats"].append(s)
-        d["units"] += int(agg.win_units[s])
+        d["wins"] += seat_wins(s)
     strat_rows = []
     for d in strategies.values():
         k = len(d["seats"])
+        # team-mates share one outcome per game, so a team strategy has `fin` observations, not fin * k
         strat_rows.append({"strategy": d["strategy"], "role": d["role"], "seats": d["seats"],
-                           "win": rate(d["units"] / WIN_UNITS, fin * k)})
+                           "win": rate(d["wins"] / k, fin) if coop else rate(d["wins"], fin * k)})
     positions = [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)} for q in range(n)]
     fp = positions[0]["win"]
-    fair = 1.0 / n
+    fair = None if coop else 1.0 / n    # no fair share between team-mates
     # strategy-vs-strategy: share of pairings in which the row strategy's seat outscored the column's (ties half)
     names = sorted({r["strategy"] for r in strat_rows})
     matchup = {}
@@ -111,8 +119,8 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "seats": seats,
         "strategies": strat_rows,
         "positions": positions,
-        "first_player": {"win": fp, "fair_share": fair, "advantage": fp["rate"] - fair,
-                         "advantage_ci95": [fp["ci95"][0] - fair, fp["ci95"][1] - fair]},
+        "first_player": {"win": fp, "fair_share": fair, "advantage": None if coop else fp["rate"] - fair,
+                         "advantage_ci95": None if coop else [fp["ci95"][0] - fair, fp["ci95"][1] - fair]},
         "ties": {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else 0.0},
         "length": {"turns": distribution(agg.turns_hist, 0), "rounds": distribution(agg.rounds_hist, 0)},
         "matchups": matchup,

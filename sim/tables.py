@@ -75,13 +75,13 @@ def render_markdown(s: dict) -> str:
             f"errors: {g['errors']})", ""]
     out += ["## Win rate by seat", "", md(seat_frame(s)), ""]
     out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
-    out += ["## Balance", "",
-            f"- First-player advantage: start player wins {pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} "
-            f"against a fair share of {pct(fp['fair_share'])} (advantage {100 * fp['advantage']:+.2f} points).",
-            "- Win rate by turn position: " + ", ".join(
-                f"position {p['position']}: {pct(p['win']['rate'])}"
-                for p in s["positions"]),
-            f"- Shared wins (tie rate): {pct(s['ties']['tie_rate'])} of finished games."]
+    out += ["## Balance", ""]
+    if fp["fair_share"] is not None:
+        out += [f"- First-player advantage: start player wins {pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} "
+                f"against a fair share of {pct(fp['fair_share'])} (advantage {100 * fp['advantage']:+.2f} points).",
+                "- Win rate by turn position: " + ", ".join(
+                    f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"]),
+                f"- Shared wins (tie rate): {pct(s['ties']['tie_rate'])} of finished games."]
     if "tiebreak_decided" in s["ties"]:
         out.append(f"- Top score tied, settled by the tie-break: {pct(s['ties']['tiebreak_rate'])}.")
     if s.get("team"):
