@@ -237,6 +237,7 @@ A_PAIR = 93                      # + pair index (0..5) of a letter-group card
 A_MOVEG = 99                     # + source room * 2 + direction (0 up the alphabet, 1 down): Move Ghost
 A_SPOOK = 123                    # + hunter (0..3)
 N_ACTIONS = 128
+W_NREACH = 192                   # work[W_NREACH]: nodes reached by the last move search (see move_targets)
 
 # ---- event log (replay) -------------------------------------------------------------------------------------------
 E_TURN = 1          # hunter, seat, round
@@ -934,9 +935,11 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
     nn = prm[P_N_NODES]
     for v in range(nn):
         work[v] = -1
-        work[128 + v] = -1
+    work[128 + u] = -1
     if as_carrier and is_stuck(st, h):
         work[u] = 0
+        work[64] = u
+        work[W_NREACH] = 1
         mask[A_MOVE + u] = 1
         return 1
     lock = st[S_LOCK]
@@ -969,6 +972,7 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
                 work[64 + tail] = w
                 tail += 1
     n = 0
+    work[W_NREACH] = tail
     for i in range(tail):
         w = work[64 + i]
         mask[A_MOVE + w] = 1

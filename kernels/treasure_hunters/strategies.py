@@ -23,7 +23,7 @@ from kernels.treasure_hunters.rules import (
     P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST, P_N_NODES, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
     PH_REROLL_MOVE, PH_SPOOK_DEST, ROOM0, S_CUR, S_DELIVERED, S_FACE, S_FKIND, S_GHOSTS, S_HAND, S_HAND_N,
     S_HAUNTED, S_HAUNTS, S_HCARRY, S_HPOS, S_JLOC, S_JNUM, S_JREV, S_LOCK, S_MODE, S_NH, S_PEND_CARD,
-    S_PHASE, S_SPOOK_H, UNREACHABLE, is_room, move_ghost_target, target_options,
+    S_PHASE, S_SPOOK_H, UNREACHABLE, W_NREACH, is_room, move_ghost_target, target_options,
 )
 
 # ---- ids ----------------------------------------------------------------------------------------------------------
@@ -101,18 +101,18 @@ HH_SCRIPTED = np.array([
 N_SPARAMS = max(N_HW, N_HHW)
 WIN_VALUE = 1.0e6
 
-# scratch layout in ``tmp`` (int32[512]): 0..191 move search (rules.move_targets), then ours
-T_FIELD = 192          # [64] carrier distance to outside avoiding haunted rooms
-T_QUEUE = 256          # [64]
-T_G = 320              # [12] simulated ghosts
-T_H = 332              # [12] simulated hauntings
-T_CAR = 344            # [12] carriers per room
-T_JR = 356             # [12] jewels lying per room
-T_LIST = 368           # [16] jewel target nodes
-T_LISTV = 384          # [16] their kind: 1 wanted jewel, 2 face-down jewels
-T_JCODE = 400          # [12] room_info
-T_OTH = 412            # [12]
-T_STK = 424            # [12]
+# scratch layout in ``tmp`` (int32[512]): 0..192 move search (rules.move_targets, W_NREACH = 192), then ours
+T_FIELD = 196          # [64] carrier distance to outside avoiding haunted rooms (192 = rules.W_NREACH)
+T_QUEUE = 260          # [64]
+T_G = 330              # [12] simulated ghosts
+T_H = 342              # [12] simulated hauntings
+T_CAR = 354            # [12] carriers per room
+T_JR = 366             # [12] jewels lying per room
+T_LIST = 380           # [16] jewel target nodes
+T_LISTV = 396          # [16] their kind: 1 wanted jewel, 2 face-down jewels
+T_JCODE = 412          # [12] room_info
+T_OTH = 424            # [12]
+T_STK = 436            # [12]
 TMP_SIZE = 512
 
 
@@ -348,8 +348,8 @@ def hunter_move(st, prm, w, mask, tmp):
         carrier_field(st, prm, tmp)
     best = -1e300
     ba = A_MOVE + u
-    nn = prm[P_N_NODES]
-    for d in range(nn):
+    for i in range(tmp[W_NREACH]):
+        d = tmp[64 + i]                       # nodes reached by the move search, in search order
         if mask[A_MOVE + d] == 0:
             continue
         if use_field:
@@ -363,7 +363,7 @@ def hunter_move(st, prm, w, mask, tmp):
                 s -= 1.0e5                    # never step into a trap
             if st[S_GHOSTS + r] > 0:
                 s += 0.1 * w[W_GHOST1]        # tie-break: fight on the way if that is wanted
-        if s > best:
+        if s > best or (s == best and A_MOVE + d < ba):   # ties: the lowest node, whatever the search order
             best = s
             ba = A_MOVE + d
     return ba
