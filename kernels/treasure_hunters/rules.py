@@ -187,6 +187,7 @@ S_SPOOKS = 54
 S_GHOSTS_MOVED = 55
 S_JEWELS_DROPPED = 56
 S_STUCK_EVENTS = 57
+S_SKIPS = 58                     # nested shuffle cards skipped in this Draw resolution (option C5)
 S_GHOSTS = 64                                  # [12] ghosts per room
 S_HAUNTED = S_GHOSTS + N_ROOMS                 # [12] 1 when the room holds a haunting
 S_HPOS = S_HAUNTED + N_ROOMS                   # [4] node of each hunter, -1 unused
@@ -601,13 +602,15 @@ def resolve_card(st, prm, c, nested, by_hh, log):
     if ct == CT_SHUFFLE or ct == CT_DRAW2 or ct == CT_DRAW3:
         finish_card(st, prm, c)
         if nested == 1:
-            if prm[P_NESTED_COUNTS] == 0:
+            if prm[P_NESTED_COUNTS] == 0 and st[S_SKIPS] < prm[P_N_CARDS]:
                 st[S_DRAW_LEFT] += 1          # option: a nested shuffle card is skipped and replaced
+                st[S_SKIPS] += 1              # (bounded: a deck of shuffle cards only cannot loop forever)
                 log_event(log, st, E_NESTED, c, ct, 0, 0)
             else:
                 log_event(log, st, E_NESTED, c, ct, 1, 0)
             return 0
         st[S_SHUF_PEND] = 1
+        st[S_SKIPS] = 0
         if ct == CT_DRAW2:
             st[S_DRAW_LEFT] += 2
         elif ct == CT_DRAW3:

@@ -153,6 +153,18 @@ def test_c05_nested_shuffle_skipped():
         ok(st, prm)
 
 
+def test_c05_skipping_cannot_loop_forever():
+    st, prm, log = new_state("advanced", 4, top=(R.CT_DRAW3,), nested_draw_counts=False,
+                             ghost_cards=[0, 1, 1, 1, 0, 0])
+    roll(st, prm, log, 1)
+    for _ in range(20):
+        if st[R.S_PHASE] != R.PH_SHUFFLE:
+            break
+        reshuffle(st, prm, log)
+    assert st[R.S_PHASE] == R.PH_MOVE and int(st[R.S_SKIPS]) <= 3
+    ok(st, prm)
+
+
 def test_c06_same_colour_door():
     st, prm, log = new_state("advanced", 4, top=(R.CT_DOOR_BLUE, R.CT_DOOR_BLUE))
     roll(st, prm, log, 1)
