@@ -1,4 +1,4 @@
-"""Ghost Fightin' Treasure Hunters: state layout and pure rule functions (clauses R1..R40 of RULES.md).
+"""Ghost Fightin' Treasure Hunters: state layout and pure rule functions (clauses R1..R47 of RULES.md).
 
 State: one flat int32 vector ``st`` (length S_SIZE) with the named offsets below; -1 marks an empty slot.
 Parameters and the compiled board: one int64 vector ``prm`` (offsets P_*; built by params.pack).
