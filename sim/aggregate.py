@@ -77,8 +77,10 @@ class Aggregates:
         self.sole_wins += (bits * (nwin == 1)[:, None]).sum(axis=0)
         self.shared_wins += (bits * (nwin > 1)[:, None]).sum(axis=0)
         self.shared_games += int(np.count_nonzero(nwin > 1))
-        gidx = (game0 + np.arange(k, dtype=np.int64))[fin]
-        first = gidx % n
+        if "first_seat" in self.extra_columns:               # the kernel says who started (e.g. Head Haunter mode)
+            first = extra[fin, self.extra_columns.index("first_seat")].astype(np.int64)
+        else:                                                # the contract's default rotation
+            first = (game0 + np.arange(k, dtype=np.int64))[fin] % n
         for q in range(n):                                   # turn position q sits in seat (first + q) % n
             seat = (first + q) % n
             self.pos_win_units[q] += int((bits[np.arange(len(seat)), seat] * units).sum())

@@ -148,7 +148,7 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
 
 
 @app.command()
-def bench(games: Annotated[int, typer.Option(help="games per timing")] = 400_000,
+def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000,
           quick: Annotated[bool, typer.Option(help="smaller runs (smoke test)")] = False):
     """Speed benchmark: games/s and decisions/s on 1 and 2 threads, cold compile, warm start, oracle ratio."""
     from sim import bench as b

@@ -77,8 +77,10 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         # team-mates share one outcome per game, so a team strategy has `fin` observations, not fin * k
         strat_rows.append({"strategy": d["strategy"], "role": d["role"], "seats": d["seats"],
                            "win": rate(d["wins"] / k, fin) if coop else rate(d["wins"], fin * k)})
-    positions = [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)} for q in range(n)]
-    fp = positions[0]["win"]
+    # win rate by turn position (0 = start player); not defined between team-mates
+    positions = [] if coop else [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)}
+                                 for q in range(n)]
+    fp = positions[0]["win"] if positions else None
     fair = None if coop else 1.0 / n    # no fair share between team-mates
     # strategy-vs-strategy: share of pairings in which the row strategy's seat outscored the column's (ties half)
     names = sorted({r["strategy"] for r in strat_rows})
