@@ -99,3 +99,10 @@ def shuffle(state, row, arr, n):
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+
+
+@njit
+def seed_game(state, seed, point, game, n_seats):
+    """Seed the streams of one game: row 0 chance, rows 1..n_seats each seat's strategy stream."""
+    for r in range(1 + n_seats):
+        seed_stream(state, r, seed, point, game, r)

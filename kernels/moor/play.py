@@ -9,7 +9,7 @@ import numpy as np
 from numba import prange
 
 from kernels._jit import njit, pjit
-from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
+from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.moor.rules import (
     MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
     S_DISCARD_EVENTS, S_PHASE, S_PLANKS_LAID, S_ROUNDS, S_SIZE, S_TILES_DISCARDED, S_TILES_LOST, S_TURNS,
@@ -66,12 +66,6 @@ def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out):
         apply_action(st, prm, a, log)
     w = returns(st, prm, scores_pos)
     return ST_DONE, w
-
-
-@njit
-def seed_game(rng, seed, point, g, n):
-    for r in range(1 + n):
-        seed_stream(rng, r, seed, point, g, r)
 
 
 @njit

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
+from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
 
 RULES_VERSION = 1
 
@@ -112,7 +113,6 @@ E_DISCARD = 5     # player, tile, space (or -1 lost)
 E_GOAL = 6        # player, value
 E_SKIP = 7        # player (all pawns home)
 E_NO_DISCARD = 8  # player: had nothing to give
-LOG_W = 6
 
 
 @njit
@@ -129,19 +129,6 @@ def tile_kind(t):
 def pair_kind_to_kind(k):
     """Pair-action kind (0..4 treasure, 5 plank) -> tile kind."""
     return K_PLANK if k == 5 else k
-
-
-@njit
-def log_event(log, st, kind, a, b, c, d):
-    n = log[0, 0]
-    if n + 1 < log.shape[0]:
-        log[n + 1, 0] = kind
-        log[n + 1, 1] = a
-        log[n + 1, 2] = b
-        log[n + 1, 3] = c
-        log[n + 1, 4] = d
-        log[n + 1, 5] = st[S_TURNS]
-        log[0, 0] = n + 1
 
 
 @njit
@@ -258,7 +245,7 @@ def start_turn(st, log):
         p = (p0 + i) % n
         if not all_home(st, p):
             for j in range(i):                      # log the players passed over (not at the game's end)
-                log_event(log, st, E_SKIP, (p0 + j) % n, 0, 0, 0)
+                log_event(log, st[S_TURNS], E_SKIP, (p0 + j) % n, 0, 0, 0)
             if p <= st[S_LAST_CUR]:
                 st[S_ROUNDS] += 1
             st[S_LAST_CUR] = p
@@ -273,7 +260,7 @@ def apply_chance(st, roll, log):
     """R5: the die shows ``roll`` (1..die_faces); the current player must now move a pawn."""
     st[S_ROLL] = roll
     st[S_PHASE] = PH_MOVE
-    log_event(log, st, E_ROLL, st[S_CUR], roll, 0, 0)
+    log_event(log, st[S_TURNS], E_ROLL, st[S_CUR], roll, 0, 0)
 
 
 @njit
@@ -400,7 +387,7 @@ def drop_tile(st, prm, p, t, target, log):
         st[S_TILE_LOC + t] = LOC_LOST
         st[S_TILES_LOST] += 1
     st[S_TILES_DISCARDED] += 1
-    log_event(log, st, E_DISCARD, p, t, target, 0)
+    log_event(log, st[S_TURNS], E_DISCARD, p, t, target, 0)
 
 
 @njit
@@ -436,7 +423,7 @@ def finish_turn(st, prm, log):
             st[S_GOAL_SUM + p] += v
             st[S_GOAL_COUNT + p] += 1
             st[S_GOAL_NEXT] = g + 1
-            log_event(log, st, E_GOAL, p, v, g, 0)
+            log_event(log, st[S_TURNS], E_GOAL, p, v, g, 0)
     st[S_TURNS] += 1
     st[S_CUR] = (p + 1) % st[S_NPLAYERS]
     start_turn(st, log)
@@ -455,13 +442,13 @@ def resolve_origin(st, prm, log):
             t = pop_tile(st, o)
             give_tile(st, t, p)
             give_ghost_value(st, prm, t, p, 1)
-            log_event(log, st, E_TAKE, p, t, o, 0)
+            log_event(log, st[S_TURNS], E_TAKE, p, t, o, 0)
         finish_turn(st, prm, log)
         return
     if has_discardable(st, prm, p, prm[P_SYMBOLS + o]):
         st[S_PHASE] = PH_DISCARD
     else:
-        log_event(log, st, E_NO_DISCARD, p, 0, 0, 0)   # R9/R10: nothing to give, the turn ends
+        log_event(log, st[S_TURNS], E_NO_DISCARD, p, 0, 0, 0)   # R9/R10: nothing to give, the turn ends
         finish_turn(st, prm, log)
 
 
@@ -496,7 +483,7 @@ def apply_action(st, prm, a, log):
         st[S_PAWN] = k
         st[S_ORIGIN] = o
         st[S_DEST] = d
-        log_event(log, st, E_MOVE, p, k, o, d)
+        log_event(log, st[S_TURNS], E_MOVE, p, k, o, d)
         # R7: optional plank under the pawn on a tile-less destination (never on End: A11)
         if d != st[S_END] and st[S_HEIGHT + d] == 0 and st[S_HOLD + p * N_KINDS + K_PLANK] > 0:
             st[S_PHASE] = PH_PLANK
@@ -508,7 +495,7 @@ def apply_action(st, prm, a, log):
             st[S_HOLD + p * N_KINDS + K_PLANK] -= 1
             push_tile(st, t, st[S_DEST])
             st[S_PLANKS_LAID] += 1
-            log_event(log, st, E_PLANK, p, t, st[S_DEST], 0)
+            log_event(log, st[S_TURNS], E_PLANK, p, t, st[S_DEST], 0)
         resolve_origin(st, prm, log)
     elif ph == PH_DISCARD:
         do_discard(st, prm, a, log)

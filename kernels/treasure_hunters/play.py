@@ -19,7 +19,7 @@ import numpy as np
 from numba import prange
 
 from kernels._jit import njit, pjit
-from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
+from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
     CURVE_MAX, MAX_CARDS, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN, P_MODE,
     PH_OVER, PH_SHUFFLE, S_CURVE_G, S_CURVE_H, S_DECISIONS, S_DELIVERED, S_FIGHTS, S_FIGHTS_WON,
@@ -134,12 +134,6 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
             if code != 0:
                 return ST_INVARIANT + code
     return ST_TRUNCATED if st[S_OUTCOME] == OUT_TRUNC else ST_DONE
-
-
-@njit
-def seed_game(rng, seed, point, g, n):
-    for r in range(1 + n):
-        seed_stream(rng, r, seed, point, g, r)
 
 
 @njit

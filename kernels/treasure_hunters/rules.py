@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
+from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
 
 RULES_VERSION = 1
 
@@ -265,20 +266,6 @@ E_NO_EFFECT = 21    # card, type
 E_NESTED = 22       # card, type, counts (1) or skipped (0)
 E_END = 23          # outcome
 E_TARGET = 24       # card, type, action
-LOG_W = 6
-
-
-@njit
-def log_event(log, st, kind, a, b, c, d):
-    n = log[0, 0]
-    if n + 1 < log.shape[0]:
-        log[n + 1, 0] = kind
-        log[n + 1, 1] = a
-        log[n + 1, 2] = b
-        log[n + 1, 3] = c
-        log[n + 1, 4] = d
-        log[n + 1, 5] = st[S_TURNS]
-        log[0, 0] = n + 1
 
 
 @njit
@@ -330,7 +317,7 @@ def set_over(st, outcome, log):
     st[S_PHASE] = PH_OVER
     st[S_OUTCOME] = outcome
     record_curve(st)
-    log_event(log, st, E_END, outcome, 0, 0, 0)
+    log_event(log, st[S_TURNS], E_END, outcome, 0, 0, 0)
 
 
 # ---- setup -------------------------------------------------------------------------------------------------------
@@ -428,7 +415,7 @@ def apply_shuffle(st, prm, order, n, log):
     st[S_LOCK_CARD] = -1
     if st[S_STAGE] != STG_SETUP:
         st[S_SHUFFLES] += 1
-        log_event(log, st, E_SHUFFLE, n, unlocked, 0, 0)
+        log_event(log, st[S_TURNS], E_SHUFFLE, n, unlocked, 0, 0)
     if st[S_MID_SHUF] == 1:
         st[S_MID_SHUF] = 0
     else:
@@ -492,11 +479,11 @@ def make_haunting(st, prm, r, log):
     st[S_HAUNTS_MADE] += 1
     if st[S_HAUNTS] > st[S_HAUNT_MAX]:
         st[S_HAUNT_MAX] = st[S_HAUNTS]
-    log_event(log, st, E_HAUNT, r, st[S_HAUNTS], 0, 0)
+    log_event(log, st[S_TURNS], E_HAUNT, r, st[S_HAUNTS], 0, 0)
     for h in range(st[S_NH]):
         if st[S_HPOS + h] == ROOM0 + r and st[S_HCARRY + h] >= 0:
             st[S_STUCK_EVENTS] += 1
-            log_event(log, st, E_STUCK, h, r, 0, 0)
+            log_event(log, st[S_TURNS], E_STUCK, h, r, 0, 0)
     if st[S_HAUNTS] >= prm[P_HAUNTINGS]:
         set_over(st, OUT_HH_SIX if st[S_MODE] == MODE_HH else OUT_SIX, log)
         return
@@ -521,7 +508,7 @@ def place_ghost(st, prm, room, new, log):
     st[S_SUPPLY_G] -= 1
     if new:
         st[S_GHOSTS_PLACED] += 1
-    log_event(log, st, E_GHOST, room, r, st[S_GHOSTS + r], new)
+    log_event(log, st[S_TURNS], E_GHOST, room, r, st[S_GHOSTS + r], new)
     if st[S_GHOSTS + r] >= 3:
         make_haunting(st, prm, r, log)
     return r
@@ -593,7 +580,7 @@ def resolve_card(st, prm, c, nested, by_hh, log):
     """R6–R8, R24–R25, R33–R39: resolve card ``c`` (drawn or played). Returns 1 when a Head Haunter target
     decision is now pending (phase PH_HH_TARGET), else 0."""
     ct = prm[P_CARD_TYPE + c]
-    log_event(log, st, E_CARD, c, ct, nested, by_hh)
+    log_event(log, st[S_TURNS], E_CARD, c, ct, nested, by_hh)
     if ct < CT_SHUFFLE or (CT_HROOM <= ct < CT_HROOM + N_ROOMS):
         room = ct if ct < CT_SHUFFLE else ct - CT_HROOM
         finish_card(st, prm, c)
@@ -605,9 +592,9 @@ def resolve_card(st, prm, c, nested, by_hh, log):
             if prm[P_NESTED_COUNTS] == 0 and st[S_SKIPS] < prm[P_N_CARDS]:
                 st[S_DRAW_LEFT] += 1          # option: a nested shuffle card is skipped and replaced
                 st[S_SKIPS] += 1              # (bounded: a deck of shuffle cards only cannot loop forever)
-                log_event(log, st, E_NESTED, c, ct, 0, 0)
+                log_event(log, st[S_TURNS], E_NESTED, c, ct, 0, 0)
             else:
-                log_event(log, st, E_NESTED, c, ct, 1, 0)
+                log_event(log, st[S_TURNS], E_NESTED, c, ct, 1, 0)
             return 0
         st[S_SHUF_PEND] = 1
         st[S_SKIPS] = 0
@@ -624,11 +611,11 @@ def resolve_card(st, prm, c, nested, by_hh, log):
         st[S_CLOC + c] = CL_DOOR
         st[S_LOCK_CARD] = c
         st[S_LOCK] = col
-        log_event(log, st, E_LOCK, col, 0, 0, 0)
+        log_event(log, st[S_TURNS], E_LOCK, col, 0, 0, 0)
         return 0
     n = needs_target(st, prm, c)
     if n <= 0:
-        log_event(log, st, E_NO_EFFECT, c, ct, 0, 0)
+        log_event(log, st[S_TURNS], E_NO_EFFECT, c, ct, 0, 0)
         finish_card(st, prm, c)
         return 0
     st[S_PEND_CARD] = c
@@ -701,7 +688,7 @@ def start_turn(st, prm, log):
         st[S_ROUNDS] += 1
     st[S_TURNS] += 1
     st[S_PHASE] = PH_ROLL
-    log_event(log, st, E_TURN, h, st[S_HSEAT + h], st[S_ROUNDS], 0)
+    log_event(log, st[S_TURNS], E_TURN, h, st[S_HSEAT + h], st[S_ROUNDS], 0)
 
 
 @njit
@@ -805,7 +792,7 @@ def resolve_fight(st, prm, log):
         st[S_GHOSTS_REMOVED] += rem
         if rem > 0:
             st[S_FIGHTS_WON] += 1
-        log_event(log, st, E_FIGHT, h, st[S_HELPER], code, rem)
+        log_event(log, st[S_TURNS], E_FIGHT, h, st[S_HELPER], code, rem)
     else:
         ok = 1 if fight_die_count(st, 1) > 0 else 0
         if ok == 1:
@@ -813,7 +800,7 @@ def resolve_fight(st, prm, log):
             st[S_HAUNTS] -= 1
             st[S_SUPPLY_H] += 1
             st[S_UNHAUNTS] += 1
-        log_event(log, st, E_UNHAUNT, h, st[S_HELPER], code, ok)
+        log_event(log, st[S_TURNS], E_UNHAUNT, h, st[S_HELPER], code, ok)
     st[S_HELPER] = -1
     end_turn(st, prm, log)
 
@@ -912,7 +899,7 @@ def reveal_room(st, v, log):
     for j in range(N_JEWELS):
         if st[S_JLOC + j] == v and st[S_JREV + j] == 0:
             st[S_JREV + j] = 1
-            log_event(log, st, E_REVEAL, j, st[S_JNUM + j], v, 0)
+            log_event(log, st[S_TURNS], E_REVEAL, j, st[S_JNUM + j], v, 0)
 
 
 @njit
@@ -1007,7 +994,7 @@ def do_move(st, prm, d, log):
             v = work[128 + v]
     st[S_HPOS + h] = d
     if d != u:
-        log_event(log, st, E_MOVE, h, u, d, 0)
+        log_event(log, st[S_TURNS], E_MOVE, h, u, d, 0)
     j = st[S_HCARRY + h]
     if d == OUTSIDE:
         if j >= 0:
@@ -1015,16 +1002,16 @@ def do_move(st, prm, d, log):
                 st[S_JLOC + j] = J_WAGON
                 st[S_HCARRY + h] = -1
                 st[S_DELIVERED] += 1
-                log_event(log, st, E_DELIVER, h, j, st[S_JNUM + j], st[S_DELIVERED])
+                log_event(log, st[S_TURNS], E_DELIVER, h, j, st[S_JNUM + j], st[S_DELIVERED])
             else:
-                log_event(log, st, E_WAIT, h, j, st[S_JNUM + j], 0)
+                log_event(log, st[S_TURNS], E_WAIT, h, j, st[S_JNUM + j], 0)
         end_turn(st, prm, log)
         return
     if is_room(d):
         r = d - ROOM0
         if j >= 0 and d != u and st[S_HAUNTED + r] == 1:
             st[S_STUCK_EVENTS] += 1
-            log_event(log, st, E_STUCK, h, r, 0, 0)
+            log_event(log, st[S_TURNS], E_STUCK, h, r, 0, 0)
         if st[S_MODE] == MODE_ADVANCED:
             reveal_room(st, d, log)
         if j < 0 and jewels_in(st, d) > 0 and not (prm[P_PICKUP_CLEAR] == 1 and st[S_GHOSTS + r] > 0):
@@ -1041,7 +1028,7 @@ def apply_target(st, prm, a, log):
     """R33–R39: the pending Head Haunter card acts on target ``a``."""
     c = st[S_PEND_CARD]
     ct = prm[P_CARD_TYPE + c]
-    log_event(log, st, E_TARGET, c, ct, a, 0)
+    log_event(log, st[S_TURNS], E_TARGET, c, ct, a, 0)
     if ct == CT_SPOOK:
         h = a - A_SPOOK
         j = st[S_HCARRY + h]
@@ -1052,7 +1039,7 @@ def apply_target(st, prm, a, log):
             st[S_JEWELS_DROPPED] += 1
         st[S_SPOOKS] += 1
         st[S_SPOOK_H] = h
-        log_event(log, st, E_SPOOK, h, j, v, 0)
+        log_event(log, st[S_TURNS], E_SPOOK, h, j, v, 0)
         st[S_PHASE] = PH_SPOOK_DEST
         return
     st[S_PEND_CARD] = -1
@@ -1077,7 +1064,7 @@ def apply_target(st, prm, a, log):
         st[S_GHOSTS_ON] -= 1
         st[S_SUPPLY_G] += 1
         st[S_GHOSTS_MOVED] += 1
-        log_event(log, st, E_MOVE_GHOST, r, t, 0, 0)
+        log_event(log, st[S_TURNS], E_MOVE_GHOST, r, t, 0, 0)
         place_ghost(st, prm, t, 0, log)
     if st[S_PHASE] == PH_OVER:
         return
@@ -1146,7 +1133,7 @@ def apply_chance(st, prm, outcome, log):
     if ph == PH_ROLL or ph == PH_REROLL_ROLL:
         st[S_FACE] = outcome
         st[S_ROLL] = prm[P_MOVE_FACES + outcome]
-        log_event(log, st, E_ROLL, h, st[S_ROLL], prm[P_MOVE_GHOST + outcome], 1 if ph == PH_REROLL_ROLL else 0)
+        log_event(log, st[S_TURNS], E_ROLL, h, st[S_ROLL], prm[P_MOVE_GHOST + outcome], 1 if ph == PH_REROLL_ROLL else 0)
         if ph == PH_ROLL and st[S_MODE] == MODE_HH and st[S_HREROLL + h] == 1:
             st[S_PHASE] = PH_REROLL_MOVE
             return
@@ -1164,7 +1151,7 @@ def apply_chance(st, prm, outcome, log):
         c = hand_remove(st, outcome)
         st[S_CLOC + c] = CL_DISCARD
         st[S_SIX_DISCARDS] += 1
-        log_event(log, st, E_SIX, h, c, prm[P_CARD_TYPE + c], 0)
+        log_event(log, st[S_TURNS], E_SIX, h, c, prm[P_CARD_TYPE + c], 0)
         advance(st, prm, log)
 
 
@@ -1180,7 +1167,7 @@ def apply_action(st, prm, a, log):
             j = a - A_PICK
             st[S_HCARRY + h] = j
             st[S_JLOC + j] = -1 - h
-            log_event(log, st, E_PICK, h, j, st[S_HPOS + h], 0)
+            log_event(log, st[S_TURNS], E_PICK, h, j, st[S_HPOS + h], 0)
         after_pickup(st, prm, log)
     elif ph == PH_FIGHT_CHOICE:
         if a == A_FIGHT:
@@ -1191,7 +1178,7 @@ def apply_action(st, prm, a, log):
         if a == A_REROLL0:
             st[S_HREROLL + h] = 0
             st[S_REROLLS] += 1
-            log_event(log, st, E_REROLL, h, 0, 0, 0)
+            log_event(log, st[S_TURNS], E_REROLL, h, 0, 0, 0)
             st[S_PHASE] = PH_REROLL_ROLL
         else:
             after_roll(st, prm, log)
@@ -1205,7 +1192,7 @@ def apply_action(st, prm, a, log):
             st[S_RR + i] = 1
             st[S_RR_DIE] = i
             st[S_REROLLS] += 1
-            log_event(log, st, E_REROLL, owner, 1 + i, 0, 0)
+            log_event(log, st[S_TURNS], E_REROLL, owner, 1 + i, 0, 0)
             st[S_PHASE] = PH_REROLL_FIGHT_ROLL
     elif ph == PH_HH_PLAY:
         c = hand_remove(st, a - A_SLOT)
@@ -1222,7 +1209,7 @@ def apply_action(st, prm, a, log):
         u = st[S_HPOS + k]
         d = a - A_MOVE
         st[S_HPOS + k] = d
-        log_event(log, st, E_SPOOK_MOVE, k, u, d, 0)
+        log_event(log, st[S_TURNS], E_SPOOK_MOVE, k, u, d, 0)
         st[S_SPOOK_H] = -1
         c = st[S_PEND_CARD]
         st[S_PEND_CARD] = -1

@@ -1,0 +1,24 @@
+"""The event log shared by every game's trace (replay in words, golden traces).
+
+``log`` is int32[L, 6]: row 0 column 0 holds the number of events; row i (1..count) is
+(kind, a, b, c, d, turn). A log of one row records nothing, so batch play passes a (1, 6) dummy and pays one compare.
+"""
+from __future__ import annotations
+
+from kernels._jit import njit
+
+LOG_W = 6
+
+
+@njit
+def log_event(log, turn, kind, a, b, c, d):
+    """Append event (kind, a, b, c, d) at ``turn`` when the log has room; silently drops it otherwise."""
+    n = log[0, 0]
+    if n + 1 < log.shape[0]:
+        log[n + 1, 0] = kind
+        log[n + 1, 1] = a
+        log[n + 1, 2] = b
+        log[n + 1, 3] = c
+        log[n + 1, 4] = d
+        log[n + 1, 5] = turn
+        log[0, 0] = n + 1
