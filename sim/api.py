@@ -17,6 +17,7 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
     ``per_game``). Returns (summary dict, report folder). Nothing is left behind when interrupted."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
+    sc = sc.with_changes(games=games, seed=seed)      # the summary states what was played
     from sim.measures import Decisiveness
     dec = Decisiveness(sc)  # winner's margin for the balance report (needs per-game scores)
     if not write:

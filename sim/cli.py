@@ -50,12 +50,15 @@ def progress_bar(total: int, label: str):
 @contextmanager
 def interruptible():
     """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130; reports are staged,
-    so nothing half-written is left."""
+    so nothing half-written is left. A refused --out ends it with one line and exit code 3."""
+    from sim.report import OutputError
     try:
         yield
     except KeyboardInterrupt:
         typer.echo("interrupted: stopped between chunks, no report written", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except OutputError as e:                  # raised before any game is played
+        fail(str(e))
 
 
 def _positive(name: str, v: Optional[int], lo: int = 1):
@@ -76,6 +79,12 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     _positive("games", games)
     _positive("threads", threads)
     _positive("chunk", chunk)
+    from sim.runner import MAX_CHUNK
+    from sim.scenario import MAX_GAMES
+    if games is not None and games > MAX_GAMES:
+        fail(f"--games: {games} is out of range; allowed 1..{MAX_GAMES}", EXIT_USAGE)
+    if chunk > MAX_CHUNK:
+        fail(f"--chunk: {chunk} is out of range; allowed 1..{MAX_CHUNK} (memory grows with the chunk)", EXIT_USAGE)
     if seed is not None and not 0 <= seed < 2**64:
         fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
     sc = load_scenario(scenario)
@@ -116,6 +125,10 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
            seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None):
     """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
     _positive("game", game, 0)
+    if game >= 2**62:
+        fail(f"--game: {game} is out of range; allowed 0..2^62-1", EXIT_USAGE)
+    if seed is not None and not 0 <= seed < 2**64:
+        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
     sc = load_scenario(scenario)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
@@ -218,6 +231,12 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     _positive("games", games)
     _positive("threads", threads)
     _positive("chunk", chunk)
+    from sim.runner import MAX_CHUNK
+    from sim.scenario import MAX_GAMES
+    if games is not None and games > MAX_GAMES:
+        fail(f"--games: {games} is out of range; allowed 1..{MAX_GAMES}", EXIT_USAGE)
+    if chunk > MAX_CHUNK:
+        fail(f"--chunk: {chunk} is out of range; allowed 1..{MAX_CHUNK} (memory grows with the chunk)", EXIT_USAGE)
     _positive("max-games", max_games)
     if precision is not None and not 0 < precision < 1:
         fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
@@ -332,11 +351,20 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
 
 def main() -> None:
     """Console entry point: no tracebacks for user errors, clean Ctrl-C."""
+    from sim.report import OutputError
     try:
         app()
     except KeyboardInterrupt:
         typer.echo("interrupted: stopped between chunks, no report written", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:                     # `sim run ... | head`: the reader left; nothing to say
+        sys.exit(0)
+    except OutputError as e:
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except OSError as e:
+        typer.echo(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), err=True)
+        sys.exit(EXIT_BAD_INPUT)
 
 
 if __name__ == "__main__":

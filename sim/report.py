@@ -51,15 +51,45 @@ def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int,
             "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
 
 
+REPORT_MARKERS = ("provenance.json", "summary.json", "comparison.json")
+
+
+class OutputError(OSError):
+    """The report cannot go where it was asked to; the message is one line."""
+
+
+def check_output_dir(final: Path) -> Path:
+    """Refuse a destination that is not new and not an earlier report: an existing report folder is replaced,
+    anything else (a file, a folder of other things, the current folder) is left alone. Returns the resolved path."""
+    final = Path(final).resolve()
+    if final == Path.cwd().resolve() or final in Path.cwd().resolve().parents or final == REPO.resolve():
+        raise OutputError(f"--out: {final} is the current folder or one above it; give a new folder for the report")
+    if final.exists():
+        if not final.is_dir():
+            raise OutputError(f"--out: {final} is a file; give a folder for the report")
+        if any(final.iterdir()) and not any((final / m).exists() for m in REPORT_MARKERS):
+            raise OutputError(f"--out: {final} exists and is not a report folder; give a new or empty folder "
+                              f"(an earlier report folder is replaced)")
+    return final
+
+
 @contextmanager
 def staged_dir(final: Path):
-    """Yield a temporary folder beside ``final``; on success it replaces ``final``, on any error it is removed."""
-    final = Path(final)
-    final.parent.mkdir(parents=True, exist_ok=True)
+    """Yield a temporary folder beside ``final``; on success it replaces ``final``, on any error it is removed.
+
+    Raises OutputError (before any work) when ``final`` is not a new folder, an empty one or an earlier report."""
+    final = check_output_dir(final)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"--out: cannot create {final.parent} ({e.strerror})") from None
     tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
-    tmp.mkdir()
+    try:
+        tmp.mkdir()
+    except OSError as e:
+        raise OutputError(f"--out: cannot write in {final.parent} ({e.strerror})") from None
     try:
         yield tmp
     except BaseException:

@@ -16,6 +16,7 @@ from sim.aggregate import Aggregates
 from sim.scenario import Scenario
 
 DEFAULT_CHUNK = 1 << 16
+MAX_CHUNK = 1 << 22   # per-game arrays of one chunk stay well under a GiB
 
 
 @dataclass

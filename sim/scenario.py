@@ -15,6 +15,7 @@ Format::
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ import numpy as np
 from sim import registry
 
 MAX_GAMES = 10**10
+NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,100}")
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
 TOP_KEYS = ("scenario", "params", "seats")
 SEAT_KEYS = ("strategy", "params")
@@ -227,7 +229,11 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
                                     f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}")
             sp[k] = coerce(ps, v, f"{where}.params.{k}")
         seats.append(Seat(sname, sp))
-    return Scenario(name=sc.get("name", name), game=spec.name, players=players, games=games, seed=seed,
+    sname = sc.get("name", name)
+    if not NAME_RE.fullmatch(sname) or sname in ("baselines",) or set(sname) <= {"."}:
+        raise ScenarioError(f"scenario.name: {sname!r} is not allowed; use letters, digits, '.', '_' and '-' "
+                            f"(it names the report folder under reports/; 'baselines' is reserved)")
+    return Scenario(name=sname, game=spec.name, players=players, games=games, seed=seed,
                     params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
 
 

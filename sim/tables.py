@@ -73,6 +73,13 @@ def render_markdown(s: dict) -> str:
                 f"{pv['threads']} threads", ""]
     out += [f"Finished games: {g['finished']} of {g['played']} (truncated at the turn cap: {g['truncated']}, "
             f"errors: {g['errors']})", ""]
+    if g["finished"] == 0:
+        out += ["**No game finished: every game hit the turn cap (max_turns) or failed, so there are no win rates, "
+                "scores or lengths to report. Raise max_turns.**", ""]
+        return "\n".join(out) + "\n"
+    if g["truncated"]:
+        out += [f"**Warning: {100 * g['truncated_rate']:.2f}% of games hit the turn cap and are left out of every "
+                f"figure below.**", ""]
     out += ["## Win rate by seat", "", md(seat_frame(s)), ""]
     out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
     out += ["## Balance", ""]

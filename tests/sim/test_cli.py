@@ -156,3 +156,42 @@ def test_sigint_exits_cleanly(tmp_path):
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "Traceback" not in err and "interrupted" in err
     assert not out.exists() and not any(tmp_path.glob(".rep*"))
+
+
+def test_out_refuses_a_folder_that_is_not_a_report(tmp_path):
+    """--out never deletes a folder of other things, a file or the current folder."""
+    p = write(tmp_path, GOOD)
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me")
+    r = cli.invoke(app, ["run", str(p), "--out", str(precious), "--games", "10"])
+    assert r.exit_code != 0 and "not a report folder" in r.output
+    assert (precious / "notes.txt").read_text() == "keep me"
+    r = cli.invoke(app, ["run", str(p), "--out", str(p), "--games", "10"])
+    assert r.exit_code != 0 and "is a file" in r.output and p.read_text() == GOOD
+    r = cli.invoke(app, ["run", str(p), "--out", ".", "--games", "10"])
+    assert r.exit_code != 0 and "current folder" in r.output
+    # an earlier report is replaced
+    rep = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(rep), "--games", "10"]).exit_code == 0
+    assert cli.invoke(app, ["run", str(p), "--out", str(rep), "--games", "20"]).exit_code == 0
+    assert json.loads((rep / "summary.json").read_text())["games"]["played"] == 20
+
+
+@pytest.mark.parametrize("name", ["", "..", "../../evil", "a/b", "baselines"])
+def test_scenario_name_cannot_escape_reports(tmp_path, name):
+    r = cli.invoke(app, ["run", str(write(tmp_path, GOOD.replace('name = "t"', f'name = "{name}"')))])
+    assert r.exit_code == EXIT_BAD_INPUT and "scenario.name" in r.stderr
+
+
+def test_summary_states_games_and_seed_played(tmp_path):
+    r = cli.invoke(app, ["run", str(write(tmp_path, GOOD)), "--out", str(tmp_path / "r"), "--games", "30",
+                         "--seed", "11", "--json"])
+    s = json.loads(r.stdout[r.stdout.index("{"):])
+    assert s["scenario"]["games"] == 30 and s["scenario"]["seed"] == 11
+
+
+def test_all_games_truncated_is_said_plainly(tmp_path):
+    r = cli.invoke(app, ["run", str(write(tmp_path, GOOD + "[params]\nmax_turns = 10\n")), "--out",
+                         str(tmp_path / "r"), "--games", "20"])
+    assert r.exit_code == 0 and "No game finished" in r.stdout
