@@ -88,13 +88,14 @@ def balance_rows(s: dict) -> list[dict]:
                     rows.append({"figure": f"{col} = {lab}", "value": pct(c / total),
                                  "interval": ci_pct(metrics.wilson(c, total)), "note": f"{c} games"})
     else:
-        fp = s["first_player"]
-        p0 = fp["win"]["rate"]
-        se0 = math.sqrt(fp["fair_share"] * (1 - fp["fair_share"]) / fin) if fin else 0.0
-        pv = metrics.diff_test(p0 - fp["fair_share"], se0)
-        rows.append({"figure": "first-player advantage", "value": pts(fp["advantage"]),
-                     "interval": ci_pts(fp["advantage_ci95"]),
-                     "note": f"start player wins {pct(p0)} vs fair {pct(fp['fair_share'])}; p = {pv:.2g}"})
+        fp = s.get("first_player") or {}
+        if fp.get("win"):
+            p0 = fp["win"]["rate"]
+            se0 = math.sqrt(fp["fair_share"] * (1 - fp["fair_share"]) / fin) if fin else 0.0
+            pv = metrics.diff_test(p0 - fp["fair_share"], se0)
+            rows.append({"figure": "first-player advantage", "value": pts(fp["advantage"]),
+                         "interval": ci_pts(fp["advantage_ci95"]),
+                         "note": f"start player wins {pct(p0)} vs fair {pct(fp['fair_share'])}; p = {pv:.2g}"})
         rates = [r["win"]["rate"] for r in s["seats"]]
         hi_s = max(range(n), key=lambda i: rates[i])
         lo_s = min(range(n), key=lambda i: rates[i])

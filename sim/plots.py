@@ -76,8 +76,10 @@ def win_rates(s: dict):
         fair = 1.0 / n
         panels.append(("by seat", [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
                        [r["win"]["rate"] for r in s["seats"]], [r["win"]["ci95"] for r in s["seats"]], fair))
-        panels.append(("by turn position (0 = starts)", [str(p["position"]) for p in s["positions"]],
-                       [p["win"]["rate"] for p in s["positions"]], [p["win"]["ci95"] for p in s["positions"]], fair))
+        if s.get("positions"):
+            panels.append(("by turn position (0 = starts)", [str(p["position"]) for p in s["positions"]],
+                           [p["win"]["rate"] for p in s["positions"]], [p["win"]["ci95"] for p in s["positions"]],
+                           fair))
         if len(s["strategies"]) > 1:
             panels.append(("by strategy (per seat)", [r["strategy"] for r in s["strategies"]],
                            [r["win"]["rate"] for r in s["strategies"]], [r["win"]["ci95"] for r in s["strategies"]],
