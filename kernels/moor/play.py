@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kernels._jit import njit, pjit
+from kernels._jit import njit, njit_alloc, pjit
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.moor.rules import (
     MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
@@ -27,23 +27,33 @@ ST_BAD_ACTION = 2
 BLOCK = 256  # games per prange work item
 
 
+@njit_alloc
+def new_scratch(log_len, keep_deal):
+    """Scratch arrays of one thread, allocated once per block of games (allocation contends across threads):
+    (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS], log int32[log_len, 6],
+    deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS], tmp int8[N_ACTIONS])."""
+    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+            np.zeros(MAX_PLAYERS, dtype=np.int32), np.zeros((log_len, 6), dtype=np.int32),
+            np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32), np.zeros(N_DEALT, dtype=np.int32),
+            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_ACTIONS, dtype=np.int8))
+
+
 @njit
-def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out):
+def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out, order, mask, tmp):
     """Play one game to the end or the turn cap; returns (status, winners bitmask over turn positions).
 
     st int32[S_SIZE] scratch state; rng uint64[N_STREAMS_MAX, 4] seeded streams (row 0 chance, 1 + seat strategy);
     ``first`` is the seat of the start player; scores_pos int32[MAX_PLAYERS] receives scores by turn position.
     log int32[L, 6] records events when L > 1; deal_out int32[33] receives the dealt order when non-empty.
+    order int32[33], mask and tmp int8[N_ACTIONS] are scratch (see `new_scratch`).
     """
-    order = np.empty(N_DEALT, dtype=np.int32)   # small; numba keeps it on the heap but it is cheap
     init(st, prm, n)
     deal_pool(st, order)
     shuffle(rng, 0, order, N_DEALT)
     if deal_out.shape[0] == N_DEALT:
-        deal_out[:] = order
+        for i in range(N_DEALT):       # a loop, not deal_out[:] = order: that would compile numpy's broadcast checks
+            deal_out[i] = order[i]
     new_game(st, prm, n, order, log)
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    tmp = np.zeros(N_ACTIONS, dtype=np.int8)
     faces = prm[P_DIE_FACES]
     cap = prm[P_MAX_TURNS]
     while st[S_PHASE] != PH_OVER:
@@ -69,11 +79,13 @@ def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out):
 
 
 @njit
-def play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, sc, log, deal_out, scores_row, extra_row):
-    """Play game index ``g``; fill its per-seat scores and counters; return (status, winners bitmask over seats)."""
+def play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores_row, extra_row):
+    """Play game index ``g`` with the arrays of ``scratch`` (see `new_scratch`); fill its per-seat scores and
+    counters; return (status, winners bitmask over seats)."""
+    st, rng, sc, log, deal_out, order, mask, tmp = scratch
     seed_game(rng, seed, point, g, n)
     first = g % n
-    status, wpos = play_one(st, prm, n, first, sids, sparams, rng, sc, log, deal_out)
+    status, wpos = play_one(st, prm, n, first, sids, sparams, rng, sc, log, deal_out, order, mask, tmp)
     wseat = 0
     for q in range(n):
         seat = (first + q) % n
@@ -101,31 +113,24 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
     n_blocks = (n_games + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         # scratch arrays once per block of games, not per game (allocation contends across threads)
-        st = np.zeros(S_SIZE, dtype=np.int32)
-        rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
-        sc = np.zeros(MAX_PLAYERS, dtype=np.int32)
-        log = np.zeros((1, 6), dtype=np.int32)
-        deal_out = np.zeros(0, dtype=np.int32)
+        scratch = new_scratch(1, False)
+        st = scratch[0]
         lo = np.int64(b) * BLOCK
         hi = min(lo + BLOCK, n_games)
         for ii in range(lo, hi):
-            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, sc, log, deal_out,
-                                scores[ii], extra[ii])
+            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, scratch, scores[ii], extra[ii])
             status[ii] = s
             winners[ii] = w
             turns[ii] = st[S_TURNS]
             rounds[ii] = st[S_ROUNDS]
 
-@njit
+@njit_alloc
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len):
     """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
     dealt order (int32[33]), per-seat scores, winners bitmask over seats, status, turns and rounds."""
-    st = np.zeros(S_SIZE, dtype=np.int32)
-    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
-    sc = np.zeros(MAX_PLAYERS, dtype=np.int32)
-    log = np.zeros((log_len, 6), dtype=np.int32)
-    deal_out = np.zeros(N_DEALT, dtype=np.int32)
+    scratch = new_scratch(log_len, True)
     scores = np.zeros(n, dtype=np.int32)
     extra = np.zeros(N_EXTRA, dtype=np.int32)
-    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, sc, log, deal_out, scores, extra)
-    return log, deal_out, scores, w, s, st[S_TURNS], st[S_ROUNDS]
+    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores, extra)
+    st = scratch[0]
+    return scratch[3], scratch[4], scores, w, s, st[S_TURNS], st[S_ROUNDS]

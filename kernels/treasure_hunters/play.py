@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kernels._jit import njit, pjit
+from kernels._jit import njit, njit_alloc, pjit
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
     CURVE_MAX, MAX_CARDS, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN, P_MODE,
@@ -66,7 +66,7 @@ def record(steps, kind, value):
         steps[0, 0] = n + 1
 
 
-@njit
+@njit_alloc
 def new_scratch(n):
     """Per-thread scratch of `play_one`: (mask, tmp, pool, nums, wrows)."""
     return (np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(TMP_SIZE, dtype=np.int32),
@@ -259,7 +259,7 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
             status[ii] = s
 
 
-@njit
+@njit_alloc
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
     its recorded steps (int32[steps_len, 2]), per-seat scores, winners bitmask over seats, status, turns, rounds,

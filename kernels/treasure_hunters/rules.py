@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
+from kernels._jit import njit, njit_alloc
 from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
 
 RULES_VERSION = 1
@@ -564,7 +564,7 @@ def target_options(st, prm, c, mask):
     return 0
 
 
-@njit
+@njit_alloc
 def needs_target(st, prm, c):
     """Number of targets a card needs a Head Haunter decision for (0: no choice to make / no effect)."""
     ct = prm[P_CARD_TYPE + c]
@@ -766,7 +766,7 @@ def fight_reroll_options(st, mask):
     return n
 
 
-@njit
+@njit_alloc
 def after_fight_dice(st, prm, log):
     if st[S_MODE] == MODE_HH:
         tmp = np.zeros(N_ACTIONS, dtype=np.int8)
@@ -976,7 +976,7 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
     return n
 
 
-@njit
+@njit_alloc
 def do_move(st, prm, d, log):
     """R9–R14, R17, R22, R27: the active hunter ends its move on node ``d``; drop-off outside, reveal, then the
     pick-up decision or the fight."""

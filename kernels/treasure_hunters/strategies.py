@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
+from kernels._jit import njit, njit_alloc
 from kernels.rng import bounded
 from kernels.treasure_hunters.rules import (
     A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
@@ -545,7 +545,7 @@ def card_value(st, prm, c, w, tmp, base, scratch):
     return best
 
 
-@njit
+@njit_alloc
 def haunter_decide(st, prm, w, mask, tmp):
     ph = st[S_PHASE]
     hh_prepare(st, tmp)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from kernels._jit import njit
+from kernels._jit import njit_alloc
 from kernels.rng import RNG_CONTRACT, bounded, mix, next_u64, seed_stream, shuffle
 from sim.oracle.rng import Xoshiro256
 from sim.oracle.rng import mix as py_mix
 
 
-@njit
+@njit_alloc
 def _draws(state, n, k):
     out = np.empty(k, dtype=np.int64)
     for i in range(k):
@@ -19,7 +19,7 @@ def _draws(state, n, k):
     return out
 
 
-@njit
+@njit_alloc
 def _raw(state, k):
     out = np.empty(k, dtype=np.uint64)
     for i in range(k):
@@ -27,7 +27,7 @@ def _raw(state, k):
     return out
 
 
-@njit
+@njit_alloc
 def _position_counts(state, n, reps):
     """counts[v, i]: how often value v ended at index i over ``reps`` shuffles of arange(n); also checks each result
     is a permutation (returns -1 in counts[0, 0] otherwise)."""

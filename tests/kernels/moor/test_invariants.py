@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels._jit import njit
+from kernels._jit import njit_alloc
 from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
@@ -56,7 +56,7 @@ ERRORS = {
 }
 
 
-@njit
+@njit_alloc
 def check_state(st, prm, prev_pos):
     """0 when every invariant holds, else an ERRORS code. ``prev_pos`` (int32[25]) holds the last positions and is
     updated."""
@@ -182,7 +182,7 @@ def check_state(st, prm, prev_pos):
     return 0
 
 
-@njit
+@njit_alloc
 def permute_covered(st, st2, rng):
     """Copy ``st`` into ``st2`` with the covered (bottom of a 2-high stack) tiles shuffled among those stacks."""
     st2[:] = st
@@ -202,7 +202,7 @@ def permute_covered(st, st2, rng):
     return m
 
 
-@njit
+@njit_alloc
 def run_checked(seed, g, n, prm, sids, sparams, hidden):
     """Play game ``g`` like play.play_one, checking invariants after every step.
 
