@@ -10,7 +10,7 @@ from kernels._jit import njit
 LOG_W = 6
 
 
-@njit
+@njit("void(int32[:, ::1], int64, int64, int64, int64, int64, int64)")
 def log_event(log, turn, kind, a, b, c, d):
     """Append event (kind, a, b, c, d) at ``turn`` when the log has room; silently drops it otherwise."""
     n = log[0, 0]

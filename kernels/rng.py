@@ -28,7 +28,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@njit
+@njit("uint64(uint64)")
 def mix(x):
     """SplitMix64 output for state ``x`` (uint64 -> uint64)."""
     z = np.uint64(x) + _GAMMA
@@ -50,12 +50,12 @@ def seed_stream(state, row, seed, point, game, stream):
         x = x + _GAMMA
 
 
-@njit
+@njit("uint64(uint64, int64)")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit
+@njit("uint64(uint64[:, ::1], int64)")
 def next_u64(state, row):
     """Next xoshiro256** output of stream ``row`` (uint64)."""
     s0 = state[row, 0]
@@ -77,7 +77,7 @@ def next_u64(state, row):
     return result
 
 
-@njit
+@njit("int64(uint64[:, ::1], int64, int64)")
 def bounded(state, row, n):
     """Uniform integer in [0, n) (int64), 1 <= n < 2**32; Lemire's method on 32 bits with rejection."""
     un = np.uint64(n)

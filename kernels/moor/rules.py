@@ -115,7 +115,7 @@ E_SKIP = 7        # player (all pawns home)
 E_NO_DISCARD = 8  # player: had nothing to give
 
 
-@njit
+@njit("int64(int64)")
 def tile_kind(t):
     """Kind of tile id ``t``: 0..4 treasure type, 5 ghost, 6 plank."""
     if t < N_TREASURES:
@@ -125,19 +125,19 @@ def tile_kind(t):
     return K_PLANK
 
 
-@njit
+@njit("int64(int64)")
 def pair_kind_to_kind(k):
     """Pair-action kind (0..4 treasure, 5 plank) -> tile kind."""
     return K_PLANK if k == 5 else k
 
 
-@njit
+@njit("int64(int32[::1], int64, int64, int64)")
 def pawns_at(st, space, n_players, n_pawns):
     """Number of pawns of any colour on ``space`` (kept in S_OCC; the pawn list is the truth, see tests)."""
     return st[S_OCC + space]
 
 
-@njit
+@njit("boolean(int32[::1], int64)")
 def all_home(st, p):
     end = st[S_END]
     for k in range(st[S_NPAWNS]):
@@ -146,7 +146,7 @@ def all_home(st, p):
     return True
 
 
-@njit
+@njit("void(int32[::1], int64, int64)")
 def give_tile(st, t, p):
     """Move tile ``t`` into player ``p``'s face-up holdings (R8 take, R3 setup plank)."""
     st[S_TILE_LOC + t] = p
@@ -154,13 +154,13 @@ def give_tile(st, t, p):
     st[S_HOLD + p * N_KINDS + k] += 1
 
 
-@njit
+@njit("void(int32[::1], int64[::1], int64, int64, int64)")
 def give_ghost_value(st, prm, t, p, sign):
     if tile_kind(t) == K_GHOST:
         st[S_GHOST_SUM + p] += sign * prm[P_GHOST_VALUES + t - GHOST0]
 
 
-@njit
+@njit("void(int32[::1], int64, int64)")
 def push_tile(st, t, s):
     h = st[S_HEIGHT + s]
     st[S_STACK + s * STACK + h] = t
@@ -168,7 +168,7 @@ def push_tile(st, t, s):
     st[S_TILE_LOC + t] = LOC_SPACE + s
 
 
-@njit
+@njit("int64(int32[::1], int64)")
 def pop_tile(st, s):
     h = st[S_HEIGHT + s] - 1
     t = st[S_STACK + s * STACK + h]
@@ -357,7 +357,7 @@ def discard_target(st, prm):
     return -1
 
 
-@njit
+@njit("int64(int32[::1], int64, int64)")
 def owned_tile_of_kind(st, p, kind):
     """Lowest tile id of ``kind`` held by ``p`` (-1 if none); tiles of one kind are interchangeable except ghosts."""
     if kind < N_TYPES:

@@ -52,7 +52,7 @@ SCRIPTED_WEIGHTS = np.array([
 ], dtype=np.float64)
 
 
-@njit
+@njit("int64(int32[::1], int64)")
 def visible_top(st, s):
     """The face-up top tile of space ``s`` (-1 when empty): the only stack tile a strategy may read."""
     h = st[S_HEIGHT + s]
@@ -61,7 +61,7 @@ def visible_top(st, s):
     return st[S_STACK + s * STACK + h - 1]
 
 
-@njit
+@njit("int64(int32[::1], int64[::1], int64, int64)")
 def take_delta(st, prm, p, t):
     """Score change for player ``p`` taking tile ``t`` (R15)."""
     k = tile_kind(t)
@@ -75,7 +75,7 @@ def take_delta(st, prm, p, t):
     return prm[P_SET_POINTS + c + 1] - prm[P_SET_POINTS + c]
 
 
-@njit
+@njit("int64(int64[::1], int64)")
 def lose_delta(prm, count):
     """Score change of giving away one treasure of a type held ``count`` times."""
     return prm[P_SET_POINTS + count - 1] - prm[P_SET_POINTS + count]
