@@ -1,0 +1,24 @@
+"""`sim bench` rendering: targets come from the issues and each figure says whether it met its target."""
+from sim import bench
+
+
+def _res(two_threads: int, compile_s: float) -> dict:
+    g = {"scenario": "scenarios/moor/4p.toml", "targets": dict(bench.BENCH_SCENARIOS[0][2]),
+         "threads": [{"threads": 1, "games_per_s": two_threads // 2, "decisions_per_s": 10},
+                     {"threads": 2, "games_per_s": two_threads, "decisions_per_s": 20}],
+         "cold_compile_s": compile_s, "first_game_warm_s": 0.8, "warm_run_1000_games_s": 3.0}
+    return {"machine": {"cpus": 2, "python": "3.11"}, "games": {"moor": g}}
+
+
+def test_bench_render_marks_met_and_missed_targets():
+    ok = bench.render(_res(120_000, 11.0))
+    assert ">= 100,000 games/s: met" in ok and "(target <= 15 s: met)" in ok
+    bad = bench.render(_res(90_000, 16.0))
+    assert ">= 100,000 games/s: MISSED" in bad and "(target <= 15 s: MISSED)" in bad
+
+
+def test_bench_games_without_a_compile_target_show_none():
+    res = _res(40_000, 30.0)
+    res["games"]["moor"]["targets"] = dict(bench.BENCH_SCENARIOS[1][2])
+    out = bench.render(res)
+    assert "cold compile: 30.0 s;" in out and "target <= 15" not in out
