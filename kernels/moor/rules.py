@@ -263,6 +263,19 @@ def apply_chance(st, roll, log):
     log_event(log, st[S_TURNS], E_ROLL, st[S_CUR], roll, 0, 0)
 
 
+@njit("int64(int32[::1], int64[::1], int64)")
+def other_tiles(st, prm, p):
+    """R10 (+C3): how many of ``p``'s tiles count as "other tiles" for a discard: treasures, and planks when
+    planks_discardable is on (ghosts are counted apart)."""
+    hold = S_HOLD + p * N_KINDS
+    c = 0
+    for k in range(N_TYPES):
+        c += st[hold + k]
+    if prm[P_PLANKS_DISCARDABLE] == 1:
+        c += st[hold + K_PLANK]
+    return c
+
+
 @njit
 def discard_options(st, prm, p, symbol, mask):
     """R10 (+C3): which discards player ``p`` may make after leaving a tile-less space showing ``symbol``.
@@ -277,11 +290,7 @@ def discard_options(st, prm, p, symbol, mask):
         return 1
     ghosts = st[hold + K_GHOST]
     planks_ok = prm[P_PLANKS_DISCARDABLE] == 1
-    others = 0
-    for k in range(N_TYPES):
-        others += st[hold + k]
-    if planks_ok:
-        others += st[hold + K_PLANK]
+    others = other_tiles(st, prm, p)
     if ghosts > 0:
         for j in range(N_GHOSTS):
             if st[S_TILE_LOC + GHOST0 + j] == p:
@@ -458,12 +467,7 @@ def has_discardable(st, prm, p, symbol):
     hold = S_HOLD + p * N_KINDS
     if symbol >= 0 and st[hold + symbol] > 0:
         return True
-    c = st[hold + K_GHOST]
-    for k in range(N_TYPES):
-        c += st[hold + k]
-    if prm[P_PLANKS_DISCARDABLE] == 1:
-        c += st[hold + K_PLANK]
-    return c > 0
+    return st[hold + K_GHOST] + other_tiles(st, prm, p) > 0
 
 
 @njit

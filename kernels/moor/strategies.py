@@ -15,7 +15,7 @@ from kernels.moor.rules import (
     GHOST0, K_GHOST, K_PLANK, MAX_PAWNS, N_ACTIONS, N_GHOSTS, N_KINDS, N_GOALS, N_TYPES,
     P_GHOST_BEFORE_TWO, P_GHOST_VALUES, P_GOAL_VALUES, P_PLANKS_DISCARDABLE, P_SET_POINTS, P_SYMBOLS, PH_DISCARD, PH_MOVE, PH_PLANK,
     S_CUR, S_END, S_PHASE, S_TILE_LOC, S_GOAL_NEXT, S_HEIGHT, S_HOLD, S_NPAWNS, S_NPLAYERS, S_PAWN_POS, S_ROLL, S_STACK,
-    STACK, pair_kind_to_kind, pawns_at, tile_kind,
+    STACK, other_tiles, pair_kind_to_kind, pawns_at, tile_kind,
 )
 
 S_RANDOM = 0
@@ -116,11 +116,7 @@ def best_discard_value(st, prm, p, symbol):
         return lose_delta(prm, st[hold + symbol])
     ghosts = st[hold + K_GHOST]
     planks_ok = prm[P_PLANKS_DISCARDABLE] == 1
-    others = 0
-    for k in range(N_TYPES):
-        others += st[hold + k]
-    if planks_ok:
-        others += st[hold + K_PLANK]
+    others = other_tiles(st, prm, p)
     best = -(1 << 30)
     found = False
     if ghosts > 0:
