@@ -6,13 +6,44 @@ are therefore *paired*: for each measure (sim.measures) we accumulate the intege
 difference d_g = b_g - a_g chunk by chunk (bounded memory). The difference B - A gets a normal 95% interval from
 the variance of d_g, which is smaller than the unpaired variance whenever the pairing correlates the two sides
 (the report shows the ratio as "pairing gain": how many times more games an unpaired comparison would need).
+The interval of a rate's difference (a win rate, a share) is clipped to [-1, 1], the range a difference of two
+shares can take (the normal interval overshoots it with few games); the point estimate is never changed.
+
+What can be compared. Scenarios of different games are refused (CompareError: their rules and measures have
+nothing in common). Within one game only measures with the same meaning on both sides are compared; the others are
+listed under "not compared" with the reason, and a note says why:
+  - a measure defined on one side only (a team role present on one side, a seat only the larger table has);
+  - different player counts: the per-seat and per-player measures (win.seat<i>, win.<strategy>, first_player.win,
+    score.seat<i>, and the start seat extra.first_seat) are dropped, since their fair shares and seat sets differ
+    (a 2-player seat wins half the games, a 4-player one a quarter); game-level measures (team win rates, tie,
+    margin, length, game counters) remain;
+  - same player count but different roles at some seats (a Head Haunter game against a cooperative one): the seat
+    measures of those seats, first_player.win and the per-strategy win rates are dropped; the win rate of a team
+    both sides have (team.hunter) is kept, with a note that the teams differ.
 
 Significance: two-sided z-test of mean(d) = 0 per measure (exact McNemar test for indicators such as a team win or
 an outcome share), Holm-corrected over every measure compared.
-Stopping rules: a fixed number of games; ``precision`` (play on until every compared win rate's difference interval
-has half-width <= precision, or the game cap); or a sequential probability ratio test (fishtest style, GSPRT with
-the variance estimated from the data, alpha = beta = 0.05, bounds ±ln 19) of H0: diff = 0 against H1: diff = effect
-for one measure, stopping as soon as either is accepted.
+
+Stopping rules (one at a time): a fixed number of games; ``precision`` (play on until every compared win rate's
+difference interval has half-width <= precision, or the game cap); or a sequential probability ratio test of one
+measure, stopping as soon as it decides. The SPRT is fishtest's GSPRT (Wald's SPRT with the variance of d_g
+estimated from the data, normal approximation; alpha = beta = 0.05, bounds ln(beta / (1 - alpha)) and
+ln((1 - beta) / alpha) = ±ln 19): sim.metrics.sprt_llr.
+  - One-sided (default, as in fishtest): H0: diff = 0 against H1: diff = effect, effect signed. Accepting H0 means
+    only that the data favour "no change" over "a change of `effect`": it does not rule out smaller changes, and a
+    large change of the opposite sign also ends in H0 (its likelihood ratio points away from H1). So whenever the
+    estimate lies on the other side of 0 from `effect` the result says so, and says too when its 95% interval
+    excludes 0 (then B differs from A in the direction the test was not looking at).
+  - Two-sided (``two_sided``): H0: diff = 0 against H1: diff = +|effect| or diff = -|effect|: two one-sided
+    GSPRTs run together, each at alpha / 2 (after Sobel & Wald 1949, a sequential choice between three hypotheses
+    about a normal mean). H1 is accepted in the direction whose LLR reaches ln((1 - beta) / (alpha / 2)) first,
+    H0 once both LLRs are at or below ln(beta / (1 - alpha / 2)). The false-alarm rate stays at most about alpha,
+    the power in either direction about 1 - beta; it needs somewhat more games than the one-sided test.
+Accepting H1 means the data favour a change of `effect` over no change; how large the change is, the difference's
+interval says, not `effect`. References: A. Wald, Sequential tests of statistical hypotheses, Ann. Math. Statist. 16
+(1945) 117-186; M. Sobel and A. Wald, A sequential decision procedure for choosing one of three hypotheses concerning
+the unknown mean of a normal distribution, Ann. Math. Statist. 20 (1949) 502-522; fishtest (Stockfish's testing
+framework) for the GSPRT with an estimated variance.
 """
 from __future__ import annotations
 
@@ -35,10 +66,11 @@ class CompareError(ValueError):
 
 @dataclass
 class Sprt:
-    metric: str
+    metric: str | None          # None: default_metric(A)
     effect: float
     alpha: float = 0.05
     beta: float = 0.05
+    two_sided: bool = False     # H1: diff = ±|effect| (see the module docstring)
 
 
 def default_metric(sc: Scenario) -> str:
@@ -63,9 +95,17 @@ def _side(total: int, squares: int, n: int, scale: int, kind: str) -> tuple[floa
     return m, [lo, hi]
 
 
+def clip_diff(ci: list[float], kind: str) -> list[float]:
+    """A difference interval clipped to the range the difference can take: [-1, 1] for a rate; means unchanged."""
+    if kind != "rate":
+        return list(ci)
+    return [max(-1.0, min(1.0, ci[0])), max(-1.0, min(1.0, ci[1]))]
+
+
 def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
-    """One row per compared measure: both values with 95% intervals, B - A with its paired 95% interval, the
-    unpaired standard error (for the pairing gain), raw and Holm-adjusted p-values, significance at ``alpha``."""
+    """One row per compared measure: both values with 95% intervals, B - A with its paired 95% interval (clipped to
+    [-1, 1] for rates), the unpaired standard error (for the pairing gain), raw and Holm-adjusted p-values,
+    significance at ``alpha``."""
     rows = []
     for m in ps.measures:
         a = ps.acc[m.name]
@@ -82,7 +122,8 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
             p, test = metrics.mcnemar_exact((a["qd"] + a["sd"]) // 2, (a["qd"] - a["sd"]) // 2), "McNemar exact"
         rows.append({"name": m.name, "label": m.label, "kind": m.kind, "n": n,
                      "a": va, "a_ci95": ca, "b": vb, "b_ci95": cb,
-                     "diff": pd["diff"], "diff_ci95": pd["ci"], "se_paired": pd["se"], "se_unpaired": se_un,
+                     "diff": pd["diff"], "diff_ci95": clip_diff(pd["ci"], m.kind),
+                     "se_paired": pd["se"], "se_unpaired": se_un,
                      "pairing_gain": (se_un / pd["se"]) ** 2 if pd["se"] > 0 else None,
                      "identical": identical, "test": test, "p": None if identical else p})
     tested = [r for r in rows if r["p"] is not None]
@@ -102,6 +143,53 @@ def check_comparable(sa: Scenario, sb: Scenario) -> None:
         raise CompareError(f"cannot compare different games: A is '{sa.game}', B is '{sb.game}'")
 
 
+_PER_SEAT = ("win.", "first_player.", "score.seat", "extra.first_seat")   # the start seat's index, too
+
+
+def _seat_of(name: str) -> int | None:
+    for pre in ("win.seat", "score.seat"):
+        if name.startswith(pre) and name[len(pre):].isdigit():
+            return int(name[len(pre):])
+    return None
+
+
+def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Of the measures both sides define (``names``), those whose meaning differs between A and B, each with the
+    reason, and the notes for the report (see the module docstring). Refuses different games."""
+    check_comparable(sa, sb)
+    drop: dict[str, str] = {}
+    notes: list[str] = []
+    ra, rb = list(sa.spec.roles(sa.params, sa.players)), list(sb.spec.roles(sb.params, sb.players))
+    if sa.players != sb.players:
+        why = f"A has {sa.players} players, B {sb.players}: per-seat measures have different fair shares"
+        drop = {n: why for n in names if n.startswith(_PER_SEAT)}
+        notes.append(f"A has {sa.players} players and B {sb.players}: only game-level measures are compared; "
+                     "per-seat and per-player ones (win.seat*, win.<strategy>, first_player.win, score.seat*, "
+                     "extra.first_seat) are not, since their fair shares and seat sets differ")
+    elif ra != rb:
+        seats = [i for i, (x, y) in enumerate(zip(ra, rb)) if x != y]
+        why = "the seat's role differs between A and B"
+        for n in names:
+            s = _seat_of(n)
+            if (s is not None and s in seats) or n.startswith("first_player.") or (
+                    n.startswith("win.") and s is None):
+                drop[n] = why if s is not None else "the roles at the table differ between A and B"
+        notes.append("the seats' roles differ (A: " + ", ".join(ra) + "; B: " + ", ".join(rb) + "): the measures of "
+                     + ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
+                     + " and the first-player and per-strategy win rates are not compared")
+    if ra != rb:
+        for n in names:
+            if n.startswith("team.") and n not in drop:
+                notes.append(f"{n} is compared although the teams differ (A: {_team(ra)}; B: {_team(rb)}): it "
+                             "answers how often that side wins in each setup")
+    return drop, notes
+
+
+def _team(roles: list[str]) -> str:
+    from collections import Counter
+    return " + ".join(f"{k} {r}" + ("s" if k > 1 else "") for r, k in Counter(roles).items())
+
+
 def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | None = None,
             threads: int | None = None, chunk: int = DEFAULT_CHUNK, precision: float | None = None,
             max_games: int = DEFAULT_CAP, sprt: Sprt | None = None, alpha: float = 0.05,
@@ -112,12 +200,18 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
     import time
 
     from sim import report
-    check_comparable(sa, sb)
     seed = sa.seed if seed is None else int(seed)
     ps = PairedSums(sa, sb)
+    drop, notes = not_comparable(sa, sb, [m.name for m in ps.measures])
+    ps.measures = [m for m in ps.measures if m.name not in drop]
+    for name in drop:
+        del ps.acc[name]
     names = [m.name for m in ps.measures]
-    if sprt is not None and sprt.metric not in names:
-        raise CompareError(f"--metric: unknown measure '{sprt.metric}'; allowed: {', '.join(names)}")
+    if sprt is not None:
+        sprt = _check_sprt(sprt, sa, ps, drop, names)
+    if precision is not None and not any(is_win_rate(n) for n in names):
+        raise CompareError("--precision watches the win rates' differences, but no win rate is compared here"
+                           + (f" ({notes[0]})" if notes else "") + "; use --games, or --sprt with --metric")
     adaptive = precision is not None or sprt is not None
     target = max_games if adaptive else (sa.games if games is None else int(games))
     t = runner.set_threads(threads)
@@ -168,11 +262,34 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
         "correction": "holm",
         "metrics": rows,
         "significant": [r["name"] for r in rows if r["significant"]],
-        "not_compared": {"only_a": ps.only_a, "only_b": ps.only_b},
+        "not_compared": {"only_a": ps.only_a, "only_b": ps.only_b, "different_meaning": drop},
+        "notes": notes,
         "stop": stop, "precision": prec_out, "sprt": sprt_out,
         "provenance": {"rules_version": sa.spec.rules_version, "rng_contract": _rng_contract(),
                        "git_commit": report.git_commit(), "wall_time_s": round(wall, 3)},
     }
+
+
+def _check_sprt(s: Sprt, sa: Scenario, ps: PairedSums, drop: dict[str, str], names: list[str]) -> Sprt:
+    """The SPRT with its measure resolved, or CompareError (one line) when the measure or effect cannot work."""
+    from dataclasses import replace
+    metric = s.metric or default_metric(sa)
+    if metric not in names:
+        one_side = ps.only_a + ps.only_b
+        why = (f"is not comparable here ({drop[metric]})" if metric in drop
+               else "is defined on one side only" if metric in one_side else None)
+        if not s.metric:
+            raise CompareError(f"--sprt watches '{metric}' by default, but it {why or 'is not compared'}; name a "
+                               f"measure with --metric, allowed: {', '.join(names)}")
+        raise CompareError(f"--metric: '{metric}' {why}; allowed: {', '.join(names)}" if why
+                           else f"--metric: unknown measure '{metric}'; allowed: {', '.join(names)}")
+    m = next(x for x in ps.measures if x.name == metric)
+    if m.kind == "rate" and not abs(s.effect) < 1:
+        raise CompareError(f"--sprt: {s.effect:g} is not a possible change of the rate {metric} "
+                           "(a difference of two shares lies within ±1); e.g. 0.01 = 1 percentage point")
+    if not (0 < s.alpha < 1 and 0 < s.beta < 1):
+        raise CompareError(f"SPRT alpha {s.alpha} and beta {s.beta} must lie in (0, 1)")
+    return replace(s, metric=metric)
 
 
 def _rng_contract() -> int:
@@ -204,24 +321,66 @@ def _precision_status(ps: PairedSums, precision: float) -> dict:
             "message": msg}
 
 
+def sprt_decide(sum_d: float, sq_d: float, n: int, s: Sprt) -> dict:
+    """The SPRT's state from the paired sums: llr (two-sided: the larger of the two one-sided LLRs), bounds,
+    state ('H1', 'H0' or 'continue') and, for H1, the direction of the accepted change (+1 or -1)."""
+    if not s.two_sided:
+        llr = metrics.sprt_llr(sum_d, sq_d, n, 0.0, s.effect)
+        state = metrics.sprt_state(llr, s.alpha, s.beta)
+        return {"llr": llr, "bounds": list(metrics.sprt_bounds(s.alpha, s.beta)), "state": state,
+                "direction": (1 if s.effect > 0 else -1) if state == "H1" else None}
+    e = abs(s.effect)
+    up = metrics.sprt_llr(sum_d, sq_d, n, 0.0, e)
+    down = metrics.sprt_llr(sum_d, sq_d, n, 0.0, -e)
+    llr = max(up, down)
+    state = metrics.sprt_state(llr, s.alpha / 2, s.beta)       # H0 needs both LLRs at or below the lower bound
+    return {"llr": llr, "llr_up": up, "llr_down": down, "bounds": list(metrics.sprt_bounds(s.alpha / 2, s.beta)),
+            "state": state, "direction": (1 if up >= down else -1) if state == "H1" else None}
+
+
 def _sprt_status(ps: PairedSums, s: Sprt) -> dict:
     m = next(x for x in ps.measures if x.name == s.metric)
     a = ps.acc[m.name]
     k = m.scale
-    llr = metrics.sprt_llr(a["sd"] / k, a["qd"] / (k * k), a["n"], 0.0, s.effect)
-    lo, hi = metrics.sprt_bounds(s.alpha, s.beta)
-    state = metrics.sprt_state(llr, s.alpha, s.beta)
+    dec = sprt_decide(a["sd"] / k, a["qd"] / (k * k), a["n"], s)
+    llr, (lo, hi), state = dec["llr"], dec["bounds"], dec["state"]
     d = metrics.paired_diff(a["sd"] / k, a["qd"] / (k * k), a["n"])
-    est = f"B - A = {d['diff']:+.4f} [{d['ci'][0]:+.4f}, {d['ci'][1]:+.4f}]"
-    if state == "H1":
-        msg = f"SPRT accepted H1 (a difference of {s.effect:+g} in {s.metric}) after {ps.games} games: {est}"
-    elif state == "H0":
-        msg = f"SPRT accepted H0 (no difference of {s.effect:+g} in {s.metric}) after {ps.games} games: {est}"
+    ci = clip_diff(d["ci"], m.kind)
+    est = f"B - A = {d['diff']:+.4f} [{ci[0]:+.4f}, {ci[1]:+.4f}]"
+    e = abs(s.effect)
+    if s.two_sided:
+        hyp = f"H0: diff = 0 against H1: diff = +{e:g} or -{e:g} (two-sided)"
+        alt = f"a change of ±{e:g}"
     else:
-        msg = f"SPRT undecided after {ps.games} games (LLR {llr:.2f} in ({lo:.2f}, {hi:.2f})): {est}"
-    return {"metric": s.metric, "effect": s.effect, "alpha": s.alpha, "beta": s.beta, "llr": llr,
-            "bounds": [lo, hi], "state": state, "games": ps.games, "estimate": d["diff"], "ci95": d["ci"],
-            "message": msg}
+        hyp = f"H0: diff = 0 against H1: diff = {s.effect:+g} (one-sided)"
+        alt = f"a change of {s.effect:+g}"
+    if state == "H1":
+        eff = dec["direction"] * e
+        conclusion = (f"H1 accepted: the data favour a change of {eff:+g} in {s.metric} over no change "
+                      "(how large the change is, the interval says)")
+    elif state == "H0":
+        conclusion = (f"H0 accepted: the data favour no change over {alt} in {s.metric}; this does not rule out "
+                      + ("smaller changes" if s.two_sided else "smaller or opposite-sign changes"))
+    else:
+        conclusion = f"undecided: LLR {llr:.2f} within ({lo:.2f}, {hi:.2f})"
+    # one-sided: an estimate on the other side of 0 from the effect is what this test cannot see
+    opposite = (not s.two_sided) and d["diff"] * s.effect < 0
+    opposite_sig = opposite and (ci[0] > 0 or ci[1] < 0)
+    note = ""
+    if opposite:
+        note = (f"; note: the estimate lies on the other side of 0 from the effect {s.effect:+g}"
+                + (f" and its 95% interval excludes 0: B - A is {'negative' if d['diff'] < 0 else 'positive'}, "
+                   f"a direction this one-sided test does not look at (test it with --sprt {-s.effect:+g} or "
+                   "--two-sided)" if opposite_sig else ""))
+    msg = f"SPRT after {ps.games} games: {conclusion}; {est}{note}"
+    out = {"metric": s.metric, "effect": s.effect, "two_sided": s.two_sided, "hypotheses": hyp,
+           "alpha": s.alpha, "beta": s.beta, "llr": llr, "bounds": [lo, hi], "state": state,
+           "direction": dec["direction"], "games": ps.games, "estimate": d["diff"], "ci95": ci,
+           "opposite_sign": opposite, "opposite_sign_significant": opposite_sig,
+           "conclusion": conclusion, "message": msg}
+    if s.two_sided:
+        out["llr_up"], out["llr_down"] = dec["llr_up"], dec["llr_down"]
+    return out
 
 
 # --- output ------------------------------------------------------------------------------------------------------
@@ -268,11 +427,16 @@ def render_markdown(res: dict) -> str:
            f"RNG contract v{res['provenance']['rng_contract']} · commit {res['provenance']['git_commit'][:12]}", "",
            f"A: `{a['file']}`  ", f"B: `{b['file']}`", "",
            f"Stopped: {res['stop']['message']}.", ""]
+    if res.get("notes"):
+        out += ["Comparability: " + "; ".join(res["notes"]) + ".", ""]
     if res.get("sprt"):
         sp = res["sprt"]
-        out += [f"SPRT on {sp['metric']}: H0 diff = 0 against H1 diff = {sp['effect']:+g}, alpha = {sp['alpha']}, "
+        out += [f"SPRT on {sp['metric']} (fishtest-style GSPRT): {sp['hypotheses']}, alpha = {sp['alpha']}, "
                 f"beta = {sp['beta']}; LLR {sp['llr']:.3f}, bounds [{sp['bounds'][0]:.3f}, {sp['bounds'][1]:.3f}]: "
-                + {"H1": "accept H1", "H0": "accept H0", "continue": "undecided"}[sp["state"]] + ".", ""]
+                f"{sp['conclusion']}."]
+        if sp.get("opposite_sign") and res["stop"]["rule"] != "sprt":     # else the Stopped line says it
+            out += ["", "Note: " + sp["message"].split("; note: ", 1)[1] + "."]
+        out += [""]
     sig = res["significant"]
     out += [f"Significant after Holm correction over {sum(r['p'] is not None for r in res['metrics'])} measures "
             f"at alpha = {res['alpha']}: " + (", ".join(sig) if sig else "none"), "",
@@ -283,6 +447,12 @@ def render_markdown(res: dict) -> str:
     if nc["only_a"] or nc["only_b"]:
         out += [f"Not compared (defined on one side only): A {', '.join(nc['only_a']) or '-'}; "
                 f"B {', '.join(nc['only_b']) or '-'}", ""]
+    if nc.get("different_meaning"):
+        by_why: dict[str, list[str]] = {}
+        for k, v in nc["different_meaning"].items():
+            by_why.setdefault(v, []).append(k)
+        out += ["Not compared (different meaning in A and B): "
+                + "; ".join(f"{', '.join(ks)} ({v})" for v, ks in by_why.items()), ""]
     return "\n".join(out) + "\n"
 
 

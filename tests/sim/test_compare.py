@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -16,6 +18,8 @@ from sim.scenario import load
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"
 GHOSTS = DATA / "moor-2p-ghosts.toml"
+MIXED4 = DATA / "moor-4p-mixed-small.toml"
+SCEN = Path(__file__).resolve().parents[2] / "scenarios" / "treasure_hunters"
 
 
 def invoke(*args):
@@ -133,3 +137,143 @@ def test_different_games_cannot_be_compared():
     a = load(BASE)
     with pytest.raises(C.CompareError, match="different games"):
         C.check_comparable(a, a.with_changes(game="treasure_hunters"))
+
+
+# --- SPRT: what was decided, and a change of the opposite sign -------------------------------------------------
+
+def test_sprt_h0_says_what_was_decided_and_flags_an_opposite_sign_estimate(tmp_path):
+    # the ghost change lowers seat 0's score by about 2 points; a one-sided SPRT for +0.5 must not read as "no change"
+    r = invoke(BASE, GHOSTS, "--sprt", 0.5, "--metric", "score.seat0", "--chunk", 5000, "--json",
+               "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    sp = json.loads(r.stdout)["sprt"]
+    assert sp["state"] == "H0" and not sp["two_sided"] and sp["estimate"] < 0
+    assert "no difference" not in sp["message"]
+    assert "H0 accepted: the data favour no change over a change of +0.5 in score.seat0" in sp["message"]
+    assert "does not rule out smaller or opposite-sign changes" in sp["message"]
+    assert sp["opposite_sign"] and sp["opposite_sign_significant"]
+    assert "on the other side of 0 from the effect +0.5" in sp["message"] and "--two-sided" in sp["message"]
+    md = (tmp_path / "c" / "compare.md").read_text()
+    assert "H0: diff = 0 against H1: diff = +0.5 (one-sided)" in md and "opposite-sign" in md
+
+
+def test_two_sided_sprt_accepts_a_change_of_the_opposite_sign(tmp_path):
+    r = invoke(BASE, GHOSTS, "--sprt", 0.5, "--metric", "score.seat0", "--two-sided", "--chunk", 5000, "--json",
+               "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    sp = json.loads(r.stdout)["sprt"]
+    assert sp["two_sided"] and sp["state"] == "H1" and sp["direction"] == -1
+    assert "the data favour a change of -0.5 in score.seat0 over no change" in sp["message"]
+    # each side at alpha / 2: bounds ln(beta / (1 - alpha/2)), ln((1 - beta) / (alpha/2))
+    assert sp["bounds"] == pytest.approx([math.log(0.05 / 0.975), math.log(0.95 / 0.025)])
+    assert sp["llr"] == pytest.approx(max(sp["llr_up"], sp["llr_down"]))
+
+
+def _first_decisions(mu: float, sprt: C.Sprt, reps: int = 400, seed: int = 1) -> list[tuple[str, int | None]]:
+    """Run the SPRT on ``reps`` synthetic streams of N(mu, 1) paired differences, checking every 50 values from
+    200 on (as compare checks per chunk), up to 5000; the first decision of each (or 'continue')."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(mu, 1.0, size=(reps, 5000))
+    s, q = np.cumsum(x, axis=1), np.cumsum(x * x, axis=1)
+    out = []
+    for r in range(reps):
+        dec = ("continue", None)
+        for n in range(200, 5001, 50):
+            d = C.sprt_decide(float(s[r, n - 1]), float(q[r, n - 1]), n, sprt)
+            if d["state"] != "continue":
+                dec = (d["state"], d["direction"])
+                break
+        out.append(dec)
+    return out
+
+
+def test_two_sided_sprt_error_rates_in_both_directions():
+    e = 0.1
+    two = C.Sprt("x", e, two_sided=True)
+    null = _first_decisions(0.0, two, seed=1)
+    assert sum(st == "H1" for st, _ in null) / len(null) <= 0.08          # false alarms: about alpha or less
+    for mu, sign in ((e, 1), (-e, -1)):
+        res = _first_decisions(mu, two, seed=2 if sign > 0 else 3)
+        assert sum(d == ("H1", sign) for d in res) / len(res) >= 0.9        # power about 1 - beta, either way
+        assert not any(d == ("H1", -sign) for d in res)                     # never the wrong direction
+    # the one-sided test cannot see the negative change: it accepts H0 (which is why the message warns)
+    one = _first_decisions(-e, C.Sprt("x", e), seed=3)
+    assert sum(st == "H0" for st, _ in one) / len(one) >= 0.99
+
+
+# --- option combinations that make no sense are refused, one line, exit 2, nothing written ----------------------
+
+@pytest.mark.parametrize("args,text", [
+    (["--sprt", "0.01", "--precision", "0.01"], "--precision and --sprt are two different stopping rules"),
+    (["--games", "2000", "--sprt", "0.01"], "--games fixes the game count, --sprt decides when to stop"),
+    (["--games", "2000", "--precision", "0.01"], "--games fixes the game count, --precision decides"),
+    (["--max-games", "20000"], "--max-games caps a --precision or --sprt run"),
+    (["--sprt", "0.01", "--max-games", "500"], "--max-games: 500 is out of range; allowed 10000.."),
+    (["--two-sided"], "--two-sided needs --sprt"),
+    (["--metric", "score.seat0"], "--metric needs --sprt"),
+    (["--sprt", "0"], "--sprt: 0.0 is not a usable effect size"),
+    (["--sprt", "1.5"], "not a possible change of the rate first_player.win"),
+    (["--alpha", "1.5"], "--alpha: 1.5 is out of range"),
+])
+def test_nonsensical_option_combinations_are_refused_in_one_line(args, text, tmp_path):
+    r = invoke(BASE, GHOSTS, *args, "--out", tmp_path / "c")
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and text in lines[0], r.output
+    assert "Traceback" not in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert not (tmp_path / "c").exists()
+
+
+# --- scenarios that differ in players or roles: only what means the same on both sides is compared ---------------
+
+def test_different_player_counts_compare_only_game_level_measures(tmp_path):
+    r = invoke(BASE, MIXED4, "--games", 300, "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    names = {m["name"] for m in res["metrics"]}
+    assert not any(n.startswith(("win.", "first_player.", "score.seat")) or n == "extra.first_seat" for n in names)
+    assert {"length.turns", "margin", "tie", "truncated"} <= names
+    dm = res["not_compared"]["different_meaning"]
+    assert {"win.seat0", "win.seat1", "first_player.win", "score.seat0", "extra.first_seat"} <= set(dm)
+    assert "A has 2 players" in dm["win.seat0"] and any("A has 2 players and B 4" in x for x in res["notes"])
+    assert "Not compared (different meaning in A and B)" in (tmp_path / "c" / "compare.md").read_text()
+    # the SPRT's default measure is one of them: refused, naming --metric; --precision has no win rate to watch
+    r = invoke(BASE, MIXED4, "--sprt", 0.01, "--out", tmp_path / "d")
+    assert r.exit_code == 2 and "--sprt watches 'first_player.win' by default" in r.output
+    assert "--metric" in r.output and not (tmp_path / "d").exists()
+    r = invoke(BASE, MIXED4, "--precision", 0.01, "--out", tmp_path / "e")
+    assert r.exit_code == 2 and "no win rate is compared" in r.output
+
+
+def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_path):
+    r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--games", 100, "--json",
+               "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    names = {m["name"] for m in res["metrics"]}
+    # seat 0 is the Head Haunter in A and a hunter in B: its score means something else
+    assert "score.seat0" not in names and "role differs" in res["not_compared"]["different_meaning"]["score.seat0"]
+    assert {"score.seat1", "team.hunter", "length.turns"} <= names
+    assert res["not_compared"]["only_a"] == ["team.haunter"]
+    assert any("team.hunter is compared although the teams differ" in x for x in res["notes"])
+    # a measure that is not comparable is refused by --metric with the reason
+    r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--sprt", 0.5, "--metric", "score.seat0",
+               "--out", tmp_path / "d")
+    assert r.exit_code == 2 and "'score.seat0' is not comparable here" in r.output
+
+
+# --- intervals of rate differences stay within the possible range --------------------------------------------
+
+def test_rate_difference_interval_is_clipped_to_plus_minus_one():
+    ps = PairedSums(load(BASE), load(GHOSTS))
+    k = next(m.scale for m in ps.measures if m.name == "first_player.win")
+    # three games: the start player won in A each time, and in B once: d = -1, -1, 0
+    ps.acc["first_player.win"].update(n=3, sa=3 * k, qa=3 * k * k, sb=k, qb=k * k, sd=-2 * k, qd=2 * k * k)
+    ps.acc["score.seat0"].update(n=3, sa=30, qa=302, sb=10, qb=40, sd=-20, qd=262)
+    rows = {r["name"]: r for r in C.evaluate(ps, 0.05)}
+    fp = rows["first_player.win"]
+    assert fp["diff"] == pytest.approx(-2 / 3)                  # the point estimate is kept
+    assert fp["diff_ci95"][0] == -1.0 and -1.0 < fp["diff_ci95"][1] < 0
+    assert C.clip_diff([-1.4, 1.2], "rate") == [-1.0, 1.0]
+    assert rows["score.seat0"]["diff_ci95"][0] < -10           # means are not clipped
