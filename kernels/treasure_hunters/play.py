@@ -26,7 +26,7 @@ from kernels.treasure_hunters.rules import (
     S_GHOSTS_MOVED, S_GHOSTS_ON, S_GHOSTS_PLACED, S_GHOSTS_REMOVED, S_HAUNT_MAX, S_HAUNTS, S_HAUNTS_MADE,
     S_HCARRY, S_HH_PLAYED, S_JEWELS_DROPPED, S_LOCK_TURNS, S_NH, S_OUTCOME, S_OVERFLOWS, S_PHASE, S_REROLLS,
     S_ROUNDS, S_SHUFFLES, S_SIX_DISCARDS, S_SIZE, S_SPOOKS, S_STUCK_EVENTS, S_TURNS, S_UNHAUNT_TRIES, S_UNHAUNTS,
-    apply_action, apply_chance, apply_shuffle, chance_outcomes, check_invariants, decision_seat, init, is_stuck,
+    apply_action_with, apply_chance, apply_shuffle, chance_outcomes, check_invariants, decision_seat, init, is_stuck,
     legal_actions, set_jewel_numbers, shuffle_pool,
 )
 from kernels.treasure_hunters.strategies import N_SPARAMS, TMP_SIZE, decide, effective_rows
@@ -57,7 +57,7 @@ K_CARD = 4
 K_JEWELS = 5                # then 8 rows (K_CARD, number)
 
 
-@njit
+@njit("void(int32[:, ::1], int64, int64)")
 def record(steps, kind, value):
     n = steps[0, 0]
     if n + 1 < steps.shape[0]:
@@ -89,7 +89,7 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
     effective_rows(sids, sparams, wrows)
     rec = steps.shape[0] > 1
     init(st, prm, n, first)
-    shuffle(rng, 0, nums, N_JEWELS)
+    shuffle(rng, 0, nums, nums.shape[0])        # N_JEWELS; typed like the deck shuffle below (one copy)
     if rec:
         record(steps, K_JEWELS, N_JEWELS)
         for j in range(N_JEWELS):
@@ -128,7 +128,7 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
                         return ST_BAD_ACTION
                 if rec:
                     record(steps, K_ACTION, a)
-                apply_action(st, prm, a, log)
+                apply_action_with(st, prm, a, log, mask, tmp)
         if check == 1:
             code = check_invariants(st, prm)
             if code != 0:

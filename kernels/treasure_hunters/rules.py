@@ -240,6 +240,7 @@ A_MOVEG = 99                     # + source room * 2 + direction (0 up the alpha
 A_SPOOK = 123                    # + hunter (0..3)
 N_ACTIONS = 128
 W_NREACH = 192                   # work[W_NREACH]: nodes reached by the last move search (see move_targets)
+WORK_SIZE = W_NREACH + 1         # int32 scratch a move search needs (legal_actions, apply_action_with)
 
 # ---- event log (replay) -------------------------------------------------------------------------------------------
 E_TURN = 1          # hunter, seat, round
@@ -268,18 +269,18 @@ E_END = 23          # outcome
 E_TARGET = 24       # card, type, action
 
 
-@njit
+@njit("boolean(int64)")
 def is_room(v):
     return ROOM0 <= v < ROOM0 + N_ROOMS
 
 
-@njit
+@njit("int64(int64[::1], int64, int64, int64)")
 def dist(prm, lock, a, b):
     """Shortest number of spaces from node a to node b with the doors of colour ``lock`` closed (static board)."""
     return prm[P_DIST + (lock * MAX_NODES + a) * MAX_NODES + b]
 
 
-@njit
+@njit("int64(int32[::1], int64, int64)")
 def hunters_at(st, v, skip):
     """Number of hunters on node ``v`` other than hunter ``skip``."""
     c = 0
@@ -289,14 +290,14 @@ def hunters_at(st, v, skip):
     return c
 
 
-@njit
+@njit("boolean(int32[::1], int64)")
 def is_stuck(st, h):
     """R22: a hunter holding a jewel in a haunted room cannot move."""
     v = st[S_HPOS + h]
     return st[S_HCARRY + h] >= 0 and is_room(v) and st[S_HAUNTED + v - ROOM0] == 1
 
 
-@njit
+@njit("boolean(int32[::1], int64)")
 def removable(st, j):
     """R29: in the advanced game a jewel leaves the house only as the next number; otherwise always."""
     if st[S_MODE] != MODE_ADVANCED:
@@ -304,7 +305,7 @@ def removable(st, j):
     return st[S_JNUM + j] == st[S_DELIVERED] + 1
 
 
-@njit
+@njit("void(int32[::1])")
 def record_curve(st):
     r = st[S_ROUNDS] - 1
     if 0 <= r < CURVE_MAX:
@@ -312,7 +313,7 @@ def record_curve(st):
         st[S_CURVE_G + r] = st[S_GHOSTS_ON]
 
 
-@njit
+@njit("void(int32[::1], int64, int32[:, ::1])")
 def set_over(st, outcome, log):
     st[S_PHASE] = PH_OVER
     st[S_OUTCOME] = outcome
@@ -423,7 +424,7 @@ def apply_shuffle(st, prm, order, n, log):
     advance(st, prm, log)
 
 
-@njit
+@njit("int64(int32[::1], int64)")
 def count_loc(st, loc):
     c = 0
     for i in range(MAX_CARDS):
@@ -432,7 +433,7 @@ def count_loc(st, loc):
     return c
 
 
-@njit
+@njit("int64(int32[::1])")
 def draw_top(st):
     n = st[S_NDRAW] - 1
     c = st[S_DRAW + n]
@@ -442,7 +443,7 @@ def draw_top(st):
     return c
 
 
-@njit
+@njit("void(int32[::1], int64[::1], int64)")
 def finish_card(st, prm, c):
     """R35: after use a card goes to the discard pile, or out of the game when it is single-use (X) in the Head
     Haunter game."""
@@ -453,7 +454,7 @@ def finish_card(st, prm, c):
 
 
 # ---- ghosts and hauntings ----------------------------------------------------------------------------------------
-@njit
+@njit("boolean(int32[::1], int32[:, ::1])")
 def check_stuck_loss(st, log):
     """R23/R40: every hunter stuck holding a jewel, each in a different haunted room -> the hunters lose."""
     nh = st[S_NH]
@@ -467,7 +468,7 @@ def check_stuck_loss(st, log):
     return True
 
 
-@njit
+@njit("void(int32[::1], int64[::1], int64, int32[:, ::1])")
 def make_haunting(st, prm, r, log):
     """R18: three ghosts in a room become a haunting (ghosts back to the supply); the sixth haunting ends the game."""
     st[S_GHOSTS + r] -= 3
@@ -490,7 +491,7 @@ def make_haunting(st, prm, r, log):
     check_stuck_loss(st, log)
 
 
-@njit
+@njit("int64(int32[::1], int64[::1], int64, int64, int32[:, ::1])")
 def place_ghost(st, prm, room, new, log):
     """R7/R19: a ghost goes to ``room``; past haunted rooms it moves on A->B->...->L->A to the first room that is not
     haunted. A third ghost makes a haunting. Returns the room it landed in (-1: none, all haunted)."""
@@ -515,7 +516,7 @@ def place_ghost(st, prm, room, new, log):
 
 
 # ---- cards ---------------------------------------------------------------------------------------------------------
-@njit
+@njit("int64(int64[::1], int64, int64, int64)")
 def move_ghost_target(prm, r, k, d):
     """R37: the room ``k`` letters up (d=0) or down (d=1) the alphabet from room r; -1 off the end (no wrap)."""
     t = r + k if d == 0 else r - k
@@ -526,56 +527,74 @@ def move_ghost_target(prm, r, k, d):
     return t
 
 
-@njit
-def target_options(st, prm, c, mask):
-    """Legal targets (A_ROOM/A_PAIR/A_MOVEG/A_SPOOK) of Head Haunter card ``c``: sets mask entries, returns count."""
+@njit("UniTuple(int64, 2)(int32[::1], int64[::1], int64)")
+def target_set(st, prm, c):
+    """Legal targets of Head Haunter card ``c`` as (first action, bit set): target ``first + i`` is legal when bit i
+    is set (A_PAIR + pair, A_ROOM + room, A_MOVEG + room * 2 + direction, A_SPOOK + hunter); (0, 0) for none."""
     ct = prm[P_CARD_TYPE + c]
-    n = 0
+    bits = 0
     if CT_GROUP <= ct < CT_GROUP + 3:
-        for k in range(6):
-            mask[A_PAIR + k] = 1
-        return 6
+        return A_PAIR, (1 << 6) - 1
     if ct == CT_ADD1 or ct == CT_ADD2:
-        for r in range(N_ROOMS):
-            mask[A_ROOM + r] = 1
-        return N_ROOMS
+        return A_ROOM, (1 << N_ROOMS) - 1
     if ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN:
         col = COL_BLUE if ct == CT_DOOR_BLUE else COL_GREEN
         for r in range(N_ROOMS):
             if prm[P_ROOM_DOORCOL + r * 3 + col] == 1:
-                mask[A_ROOM + r] = 1
-                n += 1
-        return n
+                bits |= 1 << r
+        return A_ROOM, bits
     if CT_MOVE <= ct < CT_MOVE + 3:
         k = ct - CT_MOVE + 1
         for r in range(N_ROOMS):
             if st[S_GHOSTS + r] > 0:
                 for d in range(2):
                     if move_ghost_target(prm, r, k, d) >= 0:
-                        mask[A_MOVEG + r * 2 + d] = 1
-                        n += 1
-        return n
+                        bits |= 1 << (r * 2 + d)
+        return A_MOVEG, bits
     if ct == CT_SPOOK:
         for h in range(st[S_NH]):
             if is_room(st[S_HPOS + h]):
-                mask[A_SPOOK + h] = 1
-                n += 1
-        return n
-    return 0
+                bits |= 1 << h
+        return A_SPOOK, bits
+    return 0, 0
 
 
-@njit_alloc
+@njit("int64(int64)")
+def bit_count(bits):
+    """Number of set bits of a non-negative ``bits``."""
+    n = 0
+    while bits != 0:
+        n += bits & 1
+        bits >>= 1
+    return n
+
+
+@njit("int64(int32[::1], int64[::1], int64, int8[::1])")
+def target_options(st, prm, c, mask):
+    """Legal targets (A_ROOM/A_PAIR/A_MOVEG/A_SPOOK) of Head Haunter card ``c``: sets mask entries, returns count."""
+    first, bits = target_set(st, prm, c)
+    n = 0
+    i = 0
+    while bits != 0:
+        if bits & 1:
+            mask[first + i] = 1
+            n += 1
+        bits >>= 1
+        i += 1
+    return n
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
 def needs_target(st, prm, c):
     """Number of targets a card needs a Head Haunter decision for (0: no choice to make / no effect)."""
     ct = prm[P_CARD_TYPE + c]
     if (CT_GROUP <= ct < CT_GROUP + 3) or ct == CT_ADD1 or ct == CT_ADD2 or (CT_MOVE <= ct < CT_MOVE + 3) \
             or ct == CT_SPOOK or (st[S_MODE] == MODE_HH and (ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN)):
-        tmp = np.zeros(N_ACTIONS, dtype=np.int8)
-        return target_options(st, prm, c, tmp)
+        return bit_count(target_set(st, prm, c)[1])
     return -1
 
 
-@njit
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int32[:, ::1])")
 def resolve_card(st, prm, c, nested, by_hh, log):
     """R6–R8, R24–R25, R33–R39: resolve card ``c`` (drawn or played). Returns 1 when a Head Haunter target
     decision is now pending (phase PH_HH_TARGET), else 0."""
@@ -691,14 +710,14 @@ def start_turn(st, prm, log):
     log_event(log, st[S_TURNS], E_TURN, h, st[S_HSEAT + h], st[S_ROUNDS], 0)
 
 
-@njit
+@njit("void(int32[::1])")
 def begin_move(st):
     if st[S_LOCK] != 0:
         st[S_LOCK_TURNS] += 1
     st[S_PHASE] = PH_MOVE
 
 
-@njit
+@njit("int64(int32[::1], int64)")
 def hand_remove(st, slot):
     """Take the card in hand ``slot`` out of the hand (the last card fills the gap); returns it."""
     c = st[S_HAND + slot]
@@ -731,7 +750,7 @@ def after_roll(st, prm, log):
     advance(st, prm, log)
 
 
-@njit
+@njit("int64(int32[::1], int64)")
 def fight_die_count(st, kind):
     """Number of dice in the current fight showing the success face (ghost icon, or haunting icon to unhaunt)."""
     want = F_GHOST if kind == 0 else F_HAUNT
@@ -742,10 +761,10 @@ def fight_die_count(st, kind):
     return c
 
 
-@njit
-def fight_reroll_options(st, mask):
-    """R30: which fight dice may still be rerolled (owner holds an unused reroll card, die not yet rerolled, die
-    not already a success, and the fight is not already won outright). Sets A_REROLL0/1 in mask; returns count."""
+@njit("int64(int32[::1])")
+def fight_rerolls(st):
+    """R30: bit set of the fight dice that may still be rerolled (bit i: die i; its owner holds an unused reroll
+    card, the die was not rerolled yet and is not already a success, and the fight is not already won outright)."""
     if st[S_MODE] != MODE_HH:
         return 0
     kind = st[S_FKIND]
@@ -757,22 +776,31 @@ def fight_reroll_options(st, mask):
             return 0
     elif succ > 0:
         return 0
-    n = 0
+    bits = 0
     for i in range(st[S_NDICE]):
         owner = st[S_CUR] if i == 0 else st[S_HELPER]
         if st[S_RR + i] == 0 and st[S_DIE + i] != want and st[S_HREROLL + owner] == 1:
+            bits |= 1 << i
+    return bits
+
+
+@njit("int64(int32[::1], int8[::1])")
+def fight_reroll_options(st, mask):
+    """R30: sets A_REROLL0/1 in mask for the fight dice that may still be rerolled (`fight_rerolls`); returns count."""
+    bits = fight_rerolls(st)
+    n = 0
+    for i in range(2):
+        if (bits >> i) & 1:
             mask[A_REROLL0 + i] = 1
             n += 1
     return n
 
 
-@njit_alloc
+@njit
 def after_fight_dice(st, prm, log):
-    if st[S_MODE] == MODE_HH:
-        tmp = np.zeros(N_ACTIONS, dtype=np.int8)
-        if fight_reroll_options(st, tmp) > 0:
-            st[S_PHASE] = PH_REROLL_FIGHT
-            return
+    if fight_rerolls(st) != 0:
+        st[S_PHASE] = PH_REROLL_FIGHT
+        return
     resolve_fight(st, prm, log)
 
 
@@ -805,7 +833,7 @@ def resolve_fight(st, prm, log):
     end_turn(st, prm, log)
 
 
-@njit
+@njit("int64(int32[::1], int64, int64)")
 def choose_helper(st, h, v):
     """R16: one other hunter in the room rolls the second die; the one with an unused reroll card, else the first."""
     best = -1
@@ -816,7 +844,7 @@ def choose_helper(st, h, v):
     return best
 
 
-@njit
+@njit("void(int32[::1], int64)")
 def start_fight(st, kind):
     h = st[S_CUR]
     helper = choose_helper(st, h, st[S_HPOS + h])
@@ -893,7 +921,7 @@ def end_turn(st, prm, log):
     start_turn(st, prm, log)
 
 
-@njit
+@njit("void(int32[::1], int64, int32[:, ::1])")
 def reveal_room(st, v, log):
     """R27: jewels in room ``v`` are turned face up (advanced game)."""
     for j in range(N_JEWELS):
@@ -902,7 +930,7 @@ def reveal_room(st, v, log):
             log_event(log, st[S_TURNS], E_REVEAL, j, st[S_JNUM + j], v, 0)
 
 
-@njit
+@njit("int64(int32[::1], int64)")
 def jewels_in(st, v):
     c = 0
     for j in range(N_JEWELS):
@@ -911,7 +939,7 @@ def jewels_in(st, v):
     return c
 
 
-@njit
+@njit("int64(int32[::1], int64[::1], int64, int64, boolean, int8[::1], int32[::1])")
 def move_targets(st, prm, h, steps, as_carrier, mask, work):
     """R9–R13: where hunter ``h`` may end a move of up to ``steps`` spaces; sets mask[A_MOVE + node], returns count.
 
@@ -976,16 +1004,15 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
     return n
 
 
-@njit_alloc
-def do_move(st, prm, d, log):
+@njit
+def do_move(st, prm, d, log, mask, work):
     """R9–R14, R17, R22, R27: the active hunter ends its move on node ``d``; drop-off outside, reveal, then the
-    pick-up decision or the fight."""
+    pick-up decision or the fight. ``mask`` (int8[N_ACTIONS]) and ``work`` (int32[>= WORK_SIZE]) are scratch for the
+    move search that finds the path (reveal_jewel_on_enter); they receive the same search as `legal_actions`."""
     h = st[S_CUR]
     u = st[S_HPOS + h]
     st[S_MOVE_FROM] = u
     if prm[P_REVEAL_ON_ENTER] == 1 and st[S_MODE] == MODE_ADVANCED and d != u:
-        work = np.empty(3 * MAX_NODES, dtype=np.int32)
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
         move_targets(st, prm, h, st[S_ROLL], st[S_HCARRY + h] >= 0, mask, work)
         v = work[128 + d]
         while v >= 0 and v != u:
@@ -1074,7 +1101,8 @@ def apply_target(st, prm, a, log):
 @njit
 def legal_actions(st, prm, mask, work):
     """Mask (int8[N_ACTIONS]) of the legal decisions at the current node; returns how many (0 at chance nodes and
-    at the end). ``work`` is int32 scratch (>= 192) that receives the move search of PH_MOVE / PH_SPOOK_DEST."""
+    at the end). ``work`` is int32 scratch (>= WORK_SIZE) that receives the move search of PH_MOVE /
+    PH_SPOOK_DEST."""
     mask[:] = 0
     ph = st[S_PHASE]
     h = st[S_CUR]
@@ -1155,13 +1183,24 @@ def apply_chance(st, prm, outcome, log):
         advance(st, prm, log)
 
 
-@njit
+@njit_alloc
 def apply_action(st, prm, a, log):
-    """Apply decision ``a`` (an A_* id, assumed legal) and advance to the next decision or chance node."""
+    """Apply decision ``a`` (an A_* id, assumed legal) and advance to the next decision or chance node.
+
+    Allocates its own move-search scratch; compiled code calls `apply_action_with` and passes the scratch of
+    `legal_actions` instead."""
+    apply_action_with(st, prm, a, log, np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int32))
+
+
+@njit
+def apply_action_with(st, prm, a, log, mask, work):
+    """`apply_action` with caller-owned scratch: ``mask`` int8[N_ACTIONS] and ``work`` int32[>= WORK_SIZE], as
+    passed to `legal_actions` (overwritten with the same move search; only a move with reveal_jewel_on_enter
+    uses them)."""
     ph = st[S_PHASE]
     h = st[S_CUR]
     if ph == PH_MOVE:
-        do_move(st, prm, a - A_MOVE, log)
+        do_move(st, prm, a - A_MOVE, log, mask, work)
     elif ph == PH_PICKUP:
         if a != A_PASS:
             j = a - A_PICK

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit, njit_alloc
+from kernels._jit import njit
 from kernels.rng import bounded
 from kernels.treasure_hunters.rules import (
     A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
@@ -23,7 +23,7 @@ from kernels.treasure_hunters.rules import (
     P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST, P_N_NODES, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
     PH_REROLL_MOVE, PH_SPOOK_DEST, ROOM0, S_CUR, S_DELIVERED, S_FACE, S_FKIND, S_GHOSTS, S_HAND, S_HAND_N,
     S_HAUNTED, S_HAUNTS, S_HCARRY, S_HPOS, S_JLOC, S_JNUM, S_JREV, S_LOCK, S_MODE, S_NH, S_PEND_CARD,
-    S_PHASE, S_SPOOK_H, UNREACHABLE, W_NREACH, is_room, move_ghost_target, target_options,
+    S_PHASE, S_SPOOK_H, UNREACHABLE, W_NREACH, is_room, move_ghost_target, target_set,
 )
 
 # ---- ids ----------------------------------------------------------------------------------------------------------
@@ -116,7 +116,7 @@ T_STK = 436            # [12]
 TMP_SIZE = 512
 
 
-@njit
+@njit("int64(int8[::1], int64, uint64[:, ::1], int64)")
 def pick_random(mask, n_legal, rng, row):
     j = bounded(rng, row, n_legal)
     for a in range(mask.shape[0]):
@@ -127,12 +127,12 @@ def pick_random(mask, n_legal, rng, row):
     return -1
 
 
-@njit
+@njit("int64(int64[::1], int64, int64, int64)")
 def sdist(prm, lock, a, b):
     return prm[P_DIST + (lock * MAX_NODES + a) * MAX_NODES + b]
 
 
-@njit
+@njit("int64(int32[::1])")
 def next_wanted(st):
     """Advanced game: the lowest number that is neither delivered nor carried (read from face-up numbers only)."""
     want = st[S_DELIVERED] + 1
@@ -147,7 +147,7 @@ def next_wanted(st):
     return want
 
 
-@njit
+@njit("boolean(int32[::1], int64)")
 def can_leave(st, j):
     """Visible version of rules.removable for a carried (face-up) jewel."""
     if st[S_MODE] != MODE_ADVANCED:
@@ -155,7 +155,7 @@ def can_leave(st, j):
     return st[S_JNUM + j] == st[S_DELIVERED] + 1
 
 
-@njit
+@njit("void(int32[::1], int64, int32[::1])")
 def room_info(st, h, tmp):
     """Per room, into the scratch: T_JCODE (0 nothing to fetch, 1 a wanted jewel, 2 face-down jewels only; haunted
     rooms count as nothing), T_OTH (other hunters there), T_STK (1 when one of them is a carrier)."""
@@ -186,7 +186,7 @@ def room_info(st, h, tmp):
                 tmp[T_STK + v - ROOM0] = 1
 
 
-@njit
+@njit("float64(float64[::1], int64)")
 def jcode_value(w, code):
     if code == 1:
         return w[W_JEWEL]
@@ -422,7 +422,7 @@ def passive_decide(st, mask):
 
 
 # ---- Head Haunter ----------------------------------------------------------------------------------------------------
-@njit
+@njit("void(int32[::1], int32[::1])")
 def hh_prepare(st, tmp):
     """Copy the board into the simulation scratch; count carriers and lying jewels per room."""
     for r in range(N_ROOMS):
@@ -440,14 +440,14 @@ def hh_prepare(st, tmp):
             tmp[T_JR + v - ROOM0] += 1
 
 
-@njit
+@njit("void(int32[::1], int32[::1])")
 def sim_reset(st, tmp):
     for r in range(N_ROOMS):
         tmp[T_G + r] = st[S_GHOSTS + r]
         tmp[T_H + r] = st[S_HAUNTED + r]
 
 
-@njit
+@njit("void(int32[::1], int64)")
 def sim_place(tmp, room):
     r = room
     for _ in range(N_ROOMS):
@@ -462,7 +462,7 @@ def sim_place(tmp, room):
         tmp[T_H + r] = 1
 
 
-@njit
+@njit("float64(int32[::1], int64[::1], float64[::1], int32[::1])")
 def board_value(st, prm, w, tmp):
     """Weighted value of the simulated board for the Head Haunter (WIN_VALUE when it wins)."""
     hs = 0
@@ -483,7 +483,7 @@ def board_value(st, prm, w, tmp):
     return w[0] * hs + w[1] * sq + w[2] * trap + w[3] * cg + w[4] * jg
 
 
-@njit
+@njit("float64(int32[::1], int64[::1], int64, int64, float64[::1], int32[::1], float64)")
 def target_value(st, prm, c, a, w, tmp, base):
     """Gain of playing card ``c`` on target action ``a`` (simulated on the scratch board)."""
     ct = prm[P_CARD_TYPE + c]
@@ -514,7 +514,7 @@ def target_value(st, prm, c, a, w, tmp, base):
 
 
 @njit
-def card_value(st, prm, c, w, tmp, base, scratch):
+def card_value(st, prm, c, w, tmp, base):
     """Best gain of card ``c`` over its targets (0 for Shuffle; Draw N valued as N mean placements)."""
     ct = prm[P_CARD_TYPE + c]
     if ct < CT_SHUFFLE or (CT_HROOM <= ct < CT_HROOM + N_ROOMS):
@@ -532,30 +532,31 @@ def card_value(st, prm, c, w, tmp, base, scratch):
             m += board_value(st, prm, w, tmp) - base
         n = 2.0 if ct == CT_DRAW2 else 3.0
         return w[6] * n * m / N_ROOMS
-    scratch[:] = 0
-    nt = target_options(st, prm, c, scratch)
-    if nt == 0:
+    first, bits = target_set(st, prm, c)
+    if bits == 0:
         return -1.0
     best = -1e300
-    for a in range(N_ACTIONS):
-        if scratch[a] == 1:
+    a = first
+    while bits != 0:
+        if bits & 1:
             v = target_value(st, prm, c, a, w, tmp, base)
             if v > best:
                 best = v
+        bits >>= 1
+        a += 1
     return best
 
 
-@njit_alloc
+@njit
 def haunter_decide(st, prm, w, mask, tmp):
     ph = st[S_PHASE]
     hh_prepare(st, tmp)
     base = board_value(st, prm, w, tmp)
     if ph == PH_HH_PLAY:
-        scratch = np.zeros(N_ACTIONS, dtype=np.int8)
         best = -1e300
         ba = A_SLOT
         for s in range(st[S_HAND_N]):
-            v = card_value(st, prm, st[S_HAND + s], w, tmp, base, scratch)
+            v = card_value(st, prm, st[S_HAND + s], w, tmp, base)
             if v > best:
                 best = v
                 ba = A_SLOT + s
@@ -618,7 +619,7 @@ def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
 
     ``sp`` float64[N_SPARAMS] is the seat's effective weight row (`effective_rows`: the seat's parameters for the
     weighted strategies, the fixed row of a scripted one); ``rng[row]`` its own random stream; ``tmp`` int32[512]
-    scratch whose first 192 entries hold the move search of `rules.legal_actions`.
+    scratch whose first rules.WORK_SIZE (193) entries hold the move search of `rules.legal_actions`.
     """
     if sid == S_RANDOM or sid == S_HH_RANDOM:
         return pick_random(mask, n_legal, rng, row)
