@@ -80,7 +80,8 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
 
     st int32[S_SIZE] scratch state; rng uint64[N_STREAMS_MAX, 4] seeded streams (row 0 chance, 1 + seat strategy);
     ``first`` is the seat of hunter 0. log int32[L, 6] records events when L > 1; steps int32[K, 2] records every
-    chance outcome and decision when K > 1 (golden traces); check = 1 runs `check_invariants` after every step.
+    chance outcome and decision when K > 1 (golden traces); ``check`` not None runs `check_invariants` after every
+    step (`play_batch` passes None, and Numba then leaves the check out of its compiled code).
     ``scratch`` = `new_scratch(n)`, reused across games (every game overwrites what it reads).
     """
     mask, tmp, pool, nums, wrows = scratch
@@ -129,14 +130,14 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
                 if rec:
                     record(steps, K_ACTION, a)
                 apply_action_with(st, prm, a, log, mask, tmp)
-        if check == 1:
+        if check is not None:
             code = check_invariants(st, prm)
             if code != 0:
                 return ST_INVARIANT + code
     return ST_TRUNCATED if st[S_OUTCOME] == OUT_TRUNC else ST_DONE
 
 
-@njit
+@njit("int64(int64[::1], int64, int64)")
 def first_seat(prm, g, n):
     """Seat of hunter 0 in game g: g % n (co-op); 1 + g % (n - 1) in the Head Haunter game (seat 0 haunts)."""
     if prm[P_MODE] == MODE_HH:
@@ -145,12 +146,18 @@ def first_seat(prm, g, n):
 
 
 @njit
-def play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, check, scores_row, extra_row,
-                 curves_row, scratch):
-    """Play game index ``g``; fill its per-seat scores, counters and curves; return (status, winners over seats)."""
+def start_game(rng, seed, point, g, n, prm):
+    """Seed the streams of game index ``g`` (rng uint64[N_STREAMS_MAX, 4]); returns the seat of hunter 0.
+
+    Every entry point plays a game as start_game, `play_one`, `game_outputs` (the same game everywhere)."""
     seed_game(rng, seed, point, g, n)
-    first = first_seat(prm, g, n)
-    status = play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch)
+    return first_seat(prm, g, n)
+
+
+@njit
+def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
+    """Per-seat scores (int32[n]), counters (int32[N_EXTRA]) and curves (int32[n_curves, curve_len]) of the game
+    `play_one` left in ``st`` with ``status``; returns the winners bitmask over seats."""
     hh = prm[P_MODE] == MODE_HH
     out = st[S_OUTCOME]
     w = 0
@@ -208,7 +215,7 @@ def play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, che
             curves_row[0, r] = vh
         if nc > 1:
             curves_row[1, r] = vg
-    return status, w
+    return w
 
 
 @pjit
@@ -230,10 +237,10 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         lo = np.int64(b) * BLOCK
         hi = min(lo + BLOCK, n_games)
         for ii in range(lo, hi):
-            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 0,
-                                scores[ii], extra[ii], curves[ii], scratch)
+            first = start_game(rng, seed, point, game0 + ii, n, prm)
+            s = play_one(st, prm, n, first, sids, sparams, rng, log, steps, None, scratch)
             status[ii] = s
-            winners[ii] = w
+            winners[ii] = game_outputs(st, prm, n, first, s, scores[ii], extra[ii], curves[ii])
             turns[ii] = st[S_TURNS]
             rounds[ii] = st[S_ROUNDS]
 
@@ -247,16 +254,12 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
         rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
         log = np.zeros((1, 6), dtype=np.int32)
         steps = np.zeros((1, 2), dtype=np.int32)
-        sc = np.zeros(n, dtype=np.int32)
-        ex = np.zeros(N_EXTRA, dtype=np.int32)
-        cv = np.zeros((0, 0), dtype=np.int32)
         scratch = new_scratch(n)
         lo = np.int64(b) * BLOCK
         hi = min(lo + BLOCK, n_games)
         for ii in range(lo, hi):
-            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, st, rng, log, steps, 1, sc, ex, cv,
-                                scratch)
-            status[ii] = s
+            first = start_game(rng, seed, point, game0 + ii, n, prm)
+            status[ii] = play_one(st, prm, n, first, sids, sparams, rng, log, steps, 1, scratch)
 
 
 @njit_alloc
@@ -271,7 +274,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     scores = np.zeros(n, dtype=np.int32)
     extra = np.zeros(N_EXTRA, dtype=np.int32)
     curves = np.zeros((2, CURVE_LEN), dtype=np.int32)
-    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, st, rng, log, steps, 0, scores, extra, curves,
-                        new_scratch(n))
+    first = start_game(rng, seed, point, g, n, prm)
+    s = play_one(st, prm, n, first, sids, sparams, rng, log, steps, None, new_scratch(n))
+    w = game_outputs(st, prm, n, first, s, scores, extra, curves)
     return log, steps, scores, w, s, st[S_TURNS], st[S_ROUNDS], extra, st
 
