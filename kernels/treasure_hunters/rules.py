@@ -559,16 +559,6 @@ def target_set(st, prm, c):
     return 0, 0
 
 
-@njit("int64(int64)")
-def bit_count(bits):
-    """Number of set bits of a non-negative ``bits``."""
-    n = 0
-    while bits != 0:
-        n += bits & 1
-        bits >>= 1
-    return n
-
-
 @njit("int64(int32[::1], int64[::1], int64, int8[::1])")
 def target_options(st, prm, c, mask):
     """Legal targets (A_ROOM/A_PAIR/A_MOVEG/A_SPOOK) of Head Haunter card ``c``: sets mask entries, returns count."""
@@ -590,7 +580,12 @@ def needs_target(st, prm, c):
     ct = prm[P_CARD_TYPE + c]
     if (CT_GROUP <= ct < CT_GROUP + 3) or ct == CT_ADD1 or ct == CT_ADD2 or (CT_MOVE <= ct < CT_MOVE + 3) \
             or ct == CT_SPOOK or (st[S_MODE] == MODE_HH and (ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN)):
-        return bit_count(target_set(st, prm, c)[1])
+        bits = target_set(st, prm, c)[1]
+        n = 0
+        while bits != 0:
+            n += bits & 1
+            bits >>= 1
+        return n
     return -1
 
 
@@ -691,7 +686,9 @@ def advance(st, prm, log):
             st[S_STAGE] = STG_TURN
             start_turn(st, prm, log)
             return
-        begin_move(st)
+        if st[S_LOCK] != 0:
+            st[S_LOCK_TURNS] += 1
+        st[S_PHASE] = PH_MOVE
         return
 
 
@@ -708,13 +705,6 @@ def start_turn(st, prm, log):
     st[S_TURNS] += 1
     st[S_PHASE] = PH_ROLL
     log_event(log, st[S_TURNS], E_TURN, h, st[S_HSEAT + h], st[S_ROUNDS], 0)
-
-
-@njit("void(int32[::1])")
-def begin_move(st):
-    if st[S_LOCK] != 0:
-        st[S_LOCK_TURNS] += 1
-    st[S_PHASE] = PH_MOVE
 
 
 @njit("int64(int32[::1], int64)")
@@ -884,15 +874,6 @@ def fight_step(st, prm, log):
 
 
 @njit
-def after_pickup(st, prm, log):
-    h = st[S_CUR]
-    if st[S_HPOS + h] == st[S_MOVE_FROM] and prm[P_STAY_FIGHTS] == 0:
-        end_turn(st, prm, log)
-        return
-    fight_step(st, prm, log)
-
-
-@njit
 def end_turn(st, prm, log):
     """R21/R23/R28: win when all jewels are out and every hunter is outside; the stuck and (advanced) unremovable-
     jewel losses; then the next hunter's turn."""
@@ -928,15 +909,6 @@ def reveal_room(st, v, log):
         if st[S_JLOC + j] == v and st[S_JREV + j] == 0:
             st[S_JREV + j] = 1
             log_event(log, st[S_TURNS], E_REVEAL, j, st[S_JNUM + j], v, 0)
-
-
-@njit("int64(int32[::1], int64)")
-def jewels_in(st, v):
-    c = 0
-    for j in range(N_JEWELS):
-        if st[S_JLOC + j] == v:
-            c += 1
-    return c
 
 
 @njit("int64(int32[::1], int64[::1], int64, int64, boolean, int8[::1], int32[::1])")
@@ -1041,7 +1013,11 @@ def do_move(st, prm, d, log, mask, work):
             log_event(log, st[S_TURNS], E_STUCK, h, r, 0, 0)
         if st[S_MODE] == MODE_ADVANCED:
             reveal_room(st, d, log)
-        if j < 0 and jewels_in(st, d) > 0 and not (prm[P_PICKUP_CLEAR] == 1 and st[S_GHOSTS + r] > 0):
+        lying = 0
+        for k in range(N_JEWELS):
+            if st[S_JLOC + k] == d:
+                lying += 1
+        if j < 0 and lying > 0 and not (prm[P_PICKUP_CLEAR] == 1 and st[S_GHOSTS + r] > 0):
             st[S_PHASE] = PH_PICKUP
             return
     if d == u and prm[P_STAY_FIGHTS] == 0:
@@ -1207,7 +1183,10 @@ def apply_action_with(st, prm, a, log, mask, work):
             st[S_HCARRY + h] = j
             st[S_JLOC + j] = -1 - h
             log_event(log, st[S_TURNS], E_PICK, h, j, st[S_HPOS + h], 0)
-        after_pickup(st, prm, log)
+        if st[S_HPOS + h] == st[S_MOVE_FROM] and prm[P_STAY_FIGHTS] == 0:
+            end_turn(st, prm, log)
+        else:
+            fight_step(st, prm, log)
     elif ph == PH_FIGHT_CHOICE:
         if a == A_FIGHT:
             start_fight(st, 0)

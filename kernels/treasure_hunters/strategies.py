@@ -23,7 +23,7 @@ from kernels.treasure_hunters.rules import (
     P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST, P_N_NODES, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
     PH_REROLL_MOVE, PH_SPOOK_DEST, ROOM0, S_CUR, S_DELIVERED, S_FACE, S_FKIND, S_GHOSTS, S_HAND, S_HAND_N,
     S_HAUNTED, S_HAUNTS, S_HCARRY, S_HPOS, S_JLOC, S_JNUM, S_JREV, S_LOCK, S_MODE, S_NH, S_PEND_CARD,
-    S_PHASE, S_SPOOK_H, UNREACHABLE, W_NREACH, is_room, move_ghost_target, target_set,
+    S_PHASE, S_SPOOK_H, UNREACHABLE, W_NREACH, dist, is_room, move_ghost_target, removable, target_set,
 )
 
 # ---- ids ----------------------------------------------------------------------------------------------------------
@@ -99,6 +99,10 @@ HH_SCRIPTED = np.array([
     [6.0, 0.5, 25.0, 3.0, 1.0, 1.5, 0.8],     # trapper
 ], dtype=np.float64)
 N_SPARAMS = max(N_HW, N_HHW)
+# the scripted rows in one table for `effective_rows`: runners, busters, builder, trapper (zero-padded)
+_SCRIPTED_ROWS = np.zeros((4, N_SPARAMS), dtype=np.float64)
+_SCRIPTED_ROWS[0:2, 0:N_HW] = SCRIPTED_WEIGHTS
+_SCRIPTED_ROWS[2:4, 0:N_HHW] = HH_SCRIPTED
 WIN_VALUE = 1.0e6
 
 # scratch layout in ``tmp`` (int32[512]): 0..192 move search (rules.move_targets, W_NREACH = 192), then ours
@@ -116,22 +120,6 @@ T_STK = 436            # [12]
 TMP_SIZE = 512
 
 
-@njit("int64(int8[::1], int64, uint64[:, ::1], int64)")
-def pick_random(mask, n_legal, rng, row):
-    j = bounded(rng, row, n_legal)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if j == 0:
-                return a
-            j -= 1
-    return -1
-
-
-@njit("int64(int64[::1], int64, int64, int64)")
-def sdist(prm, lock, a, b):
-    return prm[P_DIST + (lock * MAX_NODES + a) * MAX_NODES + b]
-
-
 @njit("int64(int32[::1])")
 def next_wanted(st):
     """Advanced game: the lowest number that is neither delivered nor carried (read from face-up numbers only)."""
@@ -145,14 +133,6 @@ def next_wanted(st):
                 want += 1
                 changed = True
     return want
-
-
-@njit("boolean(int32[::1], int64)")
-def can_leave(st, j):
-    """Visible version of rules.removable for a carried (face-up) jewel."""
-    if st[S_MODE] != MODE_ADVANCED:
-        return True
-    return st[S_JNUM + j] == st[S_DELIVERED] + 1
 
 
 @njit("void(int32[::1], int64, int32[::1])")
@@ -255,7 +235,7 @@ def choose_target(st, prm, h, w, tmp):
     u = st[S_HPOS + h]
     lock = st[S_LOCK]
     j = st[S_HCARRY + h]
-    if j >= 0 and can_leave(st, j):
+    if j >= 0 and removable(st, j):             # the carried jewel's number is face up: visible
         return OUTSIDE
     room_info(st, h, tmp)
     base = P_DIST + (lock * MAX_NODES + u) * MAX_NODES
@@ -355,7 +335,7 @@ def hunter_move(st, prm, w, mask, tmp):
         if use_field:
             dd = tmp[T_FIELD + d]
         else:
-            dd = sdist(prm, lock, d, tgt)
+            dd = dist(prm, lock, d, tgt)
         s = -10.0 * dd
         if is_room(d):
             r = d - ROOM0
@@ -408,16 +388,6 @@ def hunter_decide(st, prm, w, mask, tmp):
         if mask[A_REROLL0] == 1:
             return A_REROLL0
         return A_PASS
-    return A_PASS
-
-
-@njit
-def passive_decide(st, mask):
-    ph = st[S_PHASE]
-    if ph == PH_MOVE:
-        return A_MOVE + st[S_HPOS + st[S_CUR]]
-    if ph == PH_FIGHT_CHOICE:
-        return A_FIGHT
     return A_PASS
 
 
@@ -491,7 +461,7 @@ def target_value(st, prm, c, a, w, tmp, base):
         h = a - A_SPOOK
         if st[S_HCARRY + h] < 0:
             return 0.1
-        d0 = sdist(prm, st[S_LOCK], st[S_HPOS + h], OUTSIDE)
+        d0 = dist(prm, st[S_LOCK], st[S_HPOS + h], OUTSIDE)
         return w[5] * (3.0 + max(0.0, 20.0 - d0))
     sim_reset(st, tmp)
     if CT_GROUP <= ct < CT_GROUP + 3:
@@ -579,7 +549,7 @@ def haunter_decide(st, prm, w, mask, tmp):
         ba = A_MOVE + u
         for d in range(prm[P_N_NODES]):
             if mask[A_MOVE + d] == 1:
-                v = float(sdist(prm, 0, d, OUTSIDE)) + 0.5 * sdist(prm, 0, d, u)
+                v = float(dist(prm, 0, d, OUTSIDE)) + 0.5 * dist(prm, 0, d, u)
                 if is_room(d) and st[S_GHOSTS + d - ROOM0] == 2:
                     v -= 3.0                  # do not hand it an easy fight next to two ghosts
                 if v > best:
@@ -598,15 +568,17 @@ def effective_rows(sids, sparams, out):
     row of a scripted one (so every strategy shares one compiled specialization of the planners)."""
     for s in range(sids.shape[0]):
         sid = sids[s]
+        src = -1                              # row of _SCRIPTED_ROWS, used for the first ``m`` entries
+        m = 0
+        if sid == S_RUNNERS or sid == S_BUSTERS:
+            src = sid - S_RUNNERS
+            m = N_HW
+        elif sid == S_HH_BUILDER or sid == S_HH_TRAPPER:
+            src = 2 + sid - S_HH_BUILDER
+            m = N_HHW
         for k in range(out.shape[1]):
-            if sid == S_RUNNERS and k < N_HW:
-                out[s, k] = SCRIPTED_WEIGHTS[0, k]
-            elif sid == S_BUSTERS and k < N_HW:
-                out[s, k] = SCRIPTED_WEIGHTS[1, k]
-            elif sid == S_HH_BUILDER and k < N_HHW:
-                out[s, k] = HH_SCRIPTED[0, k]
-            elif sid == S_HH_TRAPPER and k < N_HHW:
-                out[s, k] = HH_SCRIPTED[1, k]
+            if k < m:
+                out[s, k] = _SCRIPTED_ROWS[src, k]
             elif k < sparams.shape[1]:
                 out[s, k] = sparams[s, k]
             else:
@@ -622,10 +594,20 @@ def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
     scratch whose first rules.WORK_SIZE (193) entries hold the move search of `rules.legal_actions`.
     """
     if sid == S_RANDOM or sid == S_HH_RANDOM:
-        return pick_random(mask, n_legal, rng, row)
+        j = bounded(rng, row, n_legal)            # uniform over the legal actions
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                if j == 0:
+                    return a
+                j -= 1
+        return -1
     ph = st[S_PHASE]
     if ph == PH_HH_PLAY or ph == PH_HH_TARGET or ph == PH_SPOOK_DEST:
         return haunter_decide(st, prm, sp, mask, tmp)
-    if sid == S_PASSIVE:
-        return passive_decide(st, mask)
+    if sid == S_PASSIVE:                          # stays outside; fights when asked
+        if ph == PH_MOVE:
+            return A_MOVE + st[S_HPOS + st[S_CUR]]
+        if ph == PH_FIGHT_CHOICE:
+            return A_FIGHT
+        return A_PASS
     return hunter_decide(st, prm, sp, mask, tmp)
