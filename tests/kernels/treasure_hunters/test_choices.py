@@ -1,6 +1,8 @@
 """Tests of the assumptions (A*) and of every option value of the choices (C*) of RULES.md."""
 from __future__ import annotations
 
+import numpy as np
+
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
@@ -185,6 +187,29 @@ def test_c07_reveal_on_enter():
         move(st, prm, log, "G")                             # H2 -> J -> G: J is passed
         assert int(st[R.S_JREV + JEWEL_OF["G"]]) == 1
         assert int(st[R.S_JREV + JEWEL_OF["J"]]) == int(opt)
+
+
+def test_c07_reveal_on_enter_scratch_stays_in_bounds():
+    """`apply_action_with` with exactly WORK_SIZE entries of move-search scratch (a view ahead of guard entries):
+    nothing is written past it (do_move once allocated 192 entries and the search wrote entry 192), and the move
+    ends exactly as with `apply_action`."""
+    ends = []
+    for own_scratch in (False, True):
+        st, prm, log = new_state("advanced", 4, top=HARMLESS, reveal_jewel_on_enter=True)
+        put(st, 0, "H2")
+        roll(st, prm, log, 6)
+        a = R.A_MOVE + NODE["G"]
+        assert a in legal(st, prm)
+        if own_scratch:
+            mask = np.zeros(R.N_ACTIONS + 8, dtype=np.int8)
+            work = np.full(R.WORK_SIZE + 8, -7, dtype=np.int32)
+            R.apply_action_with(st, prm, a, log, mask[:R.N_ACTIONS], work[:R.WORK_SIZE])
+            assert (work[R.WORK_SIZE:] == -7).all() and (mask[R.N_ACTIONS:] == 0).all()
+        else:
+            R.apply_action(st, prm, a, log)
+        assert int(st[R.S_JREV + JEWEL_OF["J"]]) == 1
+        ends.append((st.copy(), log.copy()))
+    assert (ends[0][0] == ends[1][0]).all() and (ends[0][1] == ends[1][1]).all()
 
 
 def test_c12_move_ghost_wraps():
