@@ -1,5 +1,6 @@
 """The `sim` command line: thin Typer commands over sim.api. Exit codes: 0 ok, 1 regression found,
-2 usage error, 3 bad input file, 130 interrupted. Data goes to stdout, progress and errors to stderr."""
+2 usage error, 3 bad input file, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
+and errors to stderr."""
 from __future__ import annotations
 
 import json
@@ -17,6 +18,7 @@ EXIT_REGRESSION = 1
 EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143    # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 
@@ -49,14 +51,13 @@ def progress_bar(total: int, label: str):
 
 @contextmanager
 def interruptible():
-    """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130; reports are staged,
-    so nothing half-written is left. A refused --out ends it with one line and exit code 3."""
+    """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130, SIGTERM likewise with
+    143; reports are staged, so nothing half-written is left. A refused --out ends it with one line and exit code 3."""
     from sim.report import OutputError
     try:
         yield
-    except KeyboardInterrupt:
-        typer.echo("interrupted: stopped between chunks, no report written", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except KeyboardInterrupt as e:
+        raise typer.Exit(_stopped(e)) from None
     except OutputError as e:                  # raised before any game is played
         fail(str(e))
 
@@ -64,6 +65,33 @@ def interruptible():
 def _positive(name: str, v: Optional[int], lo: int = 1):
     if v is not None and v < lo:
         fail(f"--{name}: {v} is out of range; allowed >= {lo}", EXIT_USAGE)
+
+
+def check_run_options(games: Optional[int] = None, threads: Optional[int] = None, chunk: Optional[int] = None,
+                      seed: Optional[int] = None):
+    """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
+    when out of range. A --threads above the cores available is not refused: the run uses all of them and says so
+    on stderr in one line (the report's provenance records the threads used)."""
+    from sim.runner import MAX_CHUNK
+    from sim.scenario import MAX_GAMES
+    _positive("games", games)
+    if games is not None and games > MAX_GAMES:
+        fail(f"--games: {games} is out of range; allowed 1..{MAX_GAMES}", EXIT_USAGE)
+    _positive("threads", threads)
+    _positive("chunk", chunk)
+    if chunk is not None and chunk > MAX_CHUNK:
+        fail(f"--chunk: {chunk} is out of range; allowed 1..{MAX_CHUNK} (memory grows with the chunk)", EXIT_USAGE)
+    if seed is not None and not 0 <= seed < 2**64:
+        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
+    if threads is not None:
+        from sim import runner
+        said = set()
+
+        def note(line: str):
+            if line not in said:            # once per command, however many runs it makes
+                said.add(line)
+                typer.echo(line, err=True)
+        runner.on_note = note
 
 
 @app.command()
@@ -76,17 +104,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
         per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False):
     """Play a scenario and write its report (summary.json, summary.md, summary.html, provenance.json)."""
-    _positive("games", games)
-    _positive("threads", threads)
-    _positive("chunk", chunk)
-    from sim.runner import MAX_CHUNK
-    from sim.scenario import MAX_GAMES
-    if games is not None and games > MAX_GAMES:
-        fail(f"--games: {games} is out of range; allowed 1..{MAX_GAMES}", EXIT_USAGE)
-    if chunk > MAX_CHUNK:
-        fail(f"--chunk: {chunk} is out of range; allowed 1..{MAX_CHUNK} (memory grows with the chunk)", EXIT_USAGE)
-    if seed is not None and not 0 <= seed < 2**64:
-        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
+    check_run_options(games, threads, chunk, seed)
     sc = load_scenario(scenario)
     from sim import api, tables
     n = sc.games if games is None else games
@@ -127,8 +145,7 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     _positive("game", game, 0)
     if game >= 2**62:
         fail(f"--game: {game} is out of range; allowed 0..2^62-1", EXIT_USAGE)
-    if seed is not None and not 0 <= seed < 2**64:
-        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
+    check_run_options(seed=seed)
     sc = load_scenario(scenario)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
@@ -180,16 +197,18 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
                                                             "the given folder)")] = None):
     """Write the designer's balance report: summary.html (self-contained, opens offline), balance.md, plots/."""
-    _positive("games", games)
-    _positive("threads", threads)
+    check_run_options(games, threads, seed=seed)
     if path.suffix == ".toml":
         sc = load_scenario(path)
         from sim import api
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
-        with prog:
+        with interruptible(), prog:
             _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv)
     else:
         src = path / "summary.json" if path.is_dir() else path
+        from sim.report import staging_run
+        if staging_run(src.parent):
+            fail(f"{src.parent}: an unfinished report (its run was stopped while writing it); run the scenario again")
         if not src.exists():
             fail(f"{src}: no such file; give a scenario .toml, a report folder or its summary.json")
         try:
@@ -228,15 +247,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False):
     """Compare two scenarios on common random numbers: per measure both values, B - A with its paired 95% interval,
     and significance after Holm correction. Writes compare.html, compare.md and compare.json."""
-    _positive("games", games)
-    _positive("threads", threads)
-    _positive("chunk", chunk)
-    from sim.runner import MAX_CHUNK
-    from sim.scenario import MAX_GAMES
-    if games is not None and games > MAX_GAMES:
-        fail(f"--games: {games} is out of range; allowed 1..{MAX_GAMES}", EXIT_USAGE)
-    if chunk > MAX_CHUNK:
-        fail(f"--chunk: {chunk} is out of range; allowed 1..{MAX_CHUNK} (memory grows with the chunk)", EXIT_USAGE)
+    check_run_options(games, threads, chunk, seed)
     _positive("max-games", max_games)
     if precision is not None and not 0 < precision < 1:
         fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
@@ -290,12 +301,9 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
              "all": ("exact", "statistical")}.get(tier)
     if tiers is None:
         fail(f"--tier: unknown tier '{tier}'; allowed: exact, statistical, all", EXIT_USAGE)
-    _positive("games", games)
-    _positive("threads", threads)
+    check_run_options(games, threads, seed=seed)
     if not 0 < alpha < 1:
         fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
-    if seed is not None and not 0 <= seed < 2**64:
-        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
     files = list(scenarios) if scenarios else chk.default_scenarios(game)
@@ -330,7 +338,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
     from sim import check as chk
     for name, v in (("exact-games", exact_games), ("stat-games", stat_games), ("check-games", check_games)):
         _positive(name, v)
-    _positive("threads", threads)
+    check_run_options(threads=threads)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
     files = list(scenarios) if scenarios else chk.default_scenarios(game)
@@ -349,14 +357,32 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                    f"{b['statistical']['check_games']}) -> {chk._rel(dest)}")
 
 
+def _stopped(e: KeyboardInterrupt) -> int:
+    """Say why the command stopped (one line on stderr) and return its exit code: 143 on SIGTERM, 130 on Ctrl-C."""
+    from sim.runner import Terminated
+    term = isinstance(e, Terminated)
+    typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted'}: stopped between chunks, no report written",
+               err=True)
+    return EXIT_TERMINATED if term else EXIT_INTERRUPTED
+
+
 def main() -> None:
-    """Console entry point: no tracebacks for user errors, clean Ctrl-C."""
+    """Console entry point: no tracebacks for user errors, clean Ctrl-C and SIGTERM."""
     from sim.report import OutputError
+    from sim.runner import Terminated, stop_on_sigterm
+    stop_on_sigterm()
     try:
         app()
-    except KeyboardInterrupt:
-        typer.echo("interrupted: stopped between chunks, no report written", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt as e:
+        sys.exit(_stopped(e))
+    except SystemExit as e:
+        # Typer turns an interrupt it catches itself into a silent exit 130; after SIGTERM that is 143
+        cause = e.__context__
+        while cause is not None and not isinstance(cause, Terminated):
+            cause = cause.__cause__ or cause.__context__
+        if e.code == EXIT_INTERRUPTED and cause is not None:
+            sys.exit(_stopped(cause))
+        raise
     except BrokenPipeError:                     # `sim run ... | head`: the reader left; nothing to say
         sys.exit(0)
     except OutputError as e:

@@ -302,6 +302,7 @@ def render(s: dict) -> str:
         parts.append(f'<section id="{x["id"]}"><h2>{esc(x["title"])}</h2><p>{esc(x["intro"])}</p>')
         for name, cap, svg in x["plots"]:
             if svg:
+                svg = plots.scope_ids(svg, f"svg-{name}-")      # ids unique on the page
                 parts.append(f'<figure class="plot" id="plot-{esc(name)}">{svg}<figcaption>{esc(cap)}</figcaption>'
                              "</figure>")
         for cap, rows in x["tables"]:
@@ -362,6 +363,7 @@ def render_compare(res: dict) -> str:
         + "</tr>" for r in rows)
     head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
     svg = plots.render(plots.compare_forest, res)
+    svg = plots.scope_ids(svg, "svg-forest-") if svg else svg
     pv = res["provenance"]
     prov = [("A", f"{a['name']} ({a['file']})"), ("B", f"{b['name']} ({b['file']})"),
             ("game", f"{a['game']}, {a['players']} vs {b['players']} players"),

@@ -2,12 +2,14 @@
 
 SVG is self-contained (no JavaScript, no network) and byte-identical across runs: ``svg.hashsalt`` is fixed, the
 date metadata is dropped, text stays text (``svg.fonttype = none``: small files, the browser's sans-serif font).
+Plots inlined in one HTML page get their ids prefixed per plot (`scope_ids`), so no id repeats on the page.
 Every function takes the summary dict (sim.summary, schema 1) or a comparison dict and returns one ``<svg>`` element
 as a string, or None when there is nothing to draw.
 """
 from __future__ import annotations
 
 import io
+import re
 
 RC = {"svg.hashsalt": "ghost-sim", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 10,
       "axes.spines.top": False, "axes.spines.right": False, "font.family": "sans-serif"}
@@ -32,6 +34,25 @@ def to_svg(fig) -> str:
         fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     return text[text.index("<svg"):].strip()
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def scope_ids(svg: str, prefix: str) -> str:
+    """The same SVG with every element id (clip paths, marker defs, figure/axes groups) and every reference to one
+    (``url(#id)``, ``href="#id"``) prefixed, so several plots inlined in one HTML page never share an id (matplotlib
+    numbers ids per figure and hashes clip paths by content, so two plots repeat them). Deterministic."""
+    prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", prefix)
+    ids = set(_ID.findall(svg))
+    if not ids:
+        return svg
+
+    def ref(m: re.Match) -> str:
+        return m.group(1) + prefix + m.group(2) + m.group(3) if m.group(2) in ids else m.group(0)
+    svg = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
+    svg = re.sub(r'(url\(#)([^)"\s]+)(\))', ref, svg)
+    return re.sub(r'(href="#)([^"]+)(")', ref, svg)
 
 
 def render(fn, *args) -> str | None:

@@ -1,14 +1,17 @@
 """Writes a run's outputs under reports/<scenario>/: summary.json, summary.md, provenance.json, games.parquet.
 
-A report folder is written under a temporary name and renamed into place only when complete, so an interrupted
-or failed run never leaves a report that looks complete.
+A report folder is written under a temporary name (``.<name>.partial-PID``) and renamed into place only when
+complete, so an interrupted or failed run never leaves a report that looks complete; the staging folder of a run that
+was killed outright (SIGKILL) is removed by the next run writing the same report.
 """
 from __future__ import annotations
 
 import datetime as dt
+import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -83,6 +86,7 @@ def staged_dir(final: Path):
         final.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise OutputError(f"--out: cannot create {final.parent} ({e.strerror})") from None
+    remove_stale(final)
     tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
@@ -95,13 +99,65 @@ def staged_dir(final: Path):
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    old = None
-    if final.exists():
-        old = final.parent / f".{final.name}.old-{os.getpid()}"
-        final.rename(old)
-    tmp.rename(final)
+    with _signals_held():                      # Ctrl-C / SIGTERM wait until the report is in place
+        old = None
+        if final.exists():
+            old = final.parent / f".{final.name}.old-{os.getpid()}"
+            final.rename(old)
+        tmp.rename(final)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (when unsure: yes, so its files are left alone)."""
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                                # e.g. another user's process
+        return True
+    return True
+
+
+def staging_run(folder: Path) -> bool:
+    """Whether ``folder`` is a staging folder (``.<name>.partial-PID``) and so never a complete report."""
+    name = Path(folder).name
+    return name.startswith(".") and ".partial-" in name and name.rsplit("-", 1)[1].isdigit()
+
+
+def remove_stale(final: Path) -> list[Path]:
+    """Remove the staging folders ``.<name>.partial-PID`` / ``.<name>.old-PID`` that a killed run (SIGKILL, power
+    loss) left beside ``final``; those of a process still running are kept. Returns the folders removed."""
+    final = Path(final)
+    gone = []
+    if not final.parent.is_dir():
+        return gone
+    for kind in ("partial", "old"):
+        for p in final.parent.glob(f".{glob.escape(final.name)}.{kind}-*"):
+            pid = p.name.rsplit("-", 1)[1]
+            if pid.isdigit() and not _pid_alive(int(pid)):
+                shutil.rmtree(p, ignore_errors=True)
+                gone.append(p)
+    return gone
+
+
+@contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM back (delivered on exit) so the two renames that publish a report are not split."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    before = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, before)
 
 
 class ParquetParts:

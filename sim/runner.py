@@ -1,7 +1,8 @@
 """Plays a scenario in chunks through the game's batch kernel and merges the integer aggregates.
 
-Chunks bound the memory (per-game arrays exist for one chunk at a time) and let Ctrl-C through between chunks
-(Numba masks signals while compiled code runs). Results depend only on (seed, scenario, game index).
+Chunks bound the memory (per-game arrays exist for one chunk at a time) and let Ctrl-C (and SIGTERM, see
+`stop_on_sigterm`) through between chunks (Python signal handlers wait while compiled code runs). Results depend only
+on (seed, scenario, game index).
 """
 from __future__ import annotations
 
@@ -32,12 +33,46 @@ class ChunkOutputs:
     curves: np.ndarray
 
 
-def set_threads(threads: int | None) -> int:
-    """Use ``threads`` Numba threads (None: all available); returns the number in use."""
+# Told one line when set_threads uses fewer threads than asked for (the CLI points it at stderr); None: silent.
+on_note: Callable[[str], None] | None = None
+
+
+def available_threads() -> int:
+    """The most Numba threads this process may use (the cores it may run on, or NUMBA_NUM_THREADS)."""
     import numba
-    t = numba.config.NUMBA_NUM_THREADS if not threads else min(int(threads), numba.config.NUMBA_NUM_THREADS)
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` Numba threads (None: all available); returns the number in use, which is never more than
+    `available_threads` (asking for more uses all of them and tells ``on_note``)."""
+    import numba
+    cap = available_threads()
+    t = cap if not threads else min(int(threads), cap)
+    if threads and t < threads and on_note is not None:
+        on_note(f"warning: --threads {threads}: only {cap} core{'s' if cap != 1 else ''} available; using {t} "
+                f"thread{'s' if t != 1 else ''}")
     numba.set_num_threads(t)
     return t
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM turned into an interrupt: the run stops between chunks exactly as on Ctrl-C (staged reports are
+    removed), and the CLI exits with 143 instead of 130."""
+
+
+def stop_on_sigterm() -> None:
+    """From now on SIGTERM raises `Terminated` in the main thread, like Ctrl-C raises KeyboardInterrupt (Numba
+    defers both until the running chunk returns). A second SIGTERM during the clean-up ends the process at once."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise Terminated()
+    signal.signal(signal.SIGTERM, handler)
 
 
 def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
@@ -86,7 +121,7 @@ def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads
     """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them.
 
     on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games.
-    Raises KeyboardInterrupt between chunks when interrupted; nothing is returned then.
+    Raises KeyboardInterrupt (`Terminated` on SIGTERM) between chunks when interrupted; nothing is returned then.
     """
     games = sc.games if games is None else int(games)
     seed = sc.seed if seed is None else int(seed)

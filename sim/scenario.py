@@ -11,6 +11,9 @@ Format::
     [[seats]]                  # one per seat, in seat order
     strategy = "weighted"
     params = { w_goal = 2.0 }
+
+A parameter that names a file (Treasure Hunters' ``board``) is looked up relative to the scenario file's folder first,
+then where the game keeps its shipped files; see `FILE_PARAMS`.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -34,6 +37,12 @@ SEAT_KEYS = ("strategy", "params")
 
 class ScenarioError(ValueError):
     """Bad scenario input; the message is one line naming the field and what is allowed."""
+
+
+# (game, parameter) -> resolve(value, folder of the scenario file) -> value the game loads the file from. A game
+# module registers its file-naming parameters here; resolve raises ScenarioError (one line: the field and the paths
+# tried) when the file is nowhere. Scenarios built without a file (from_dict without path) skip it.
+FILE_PARAMS: dict[tuple[str, str], Callable[[str, Path], str]] = {}
 
 
 def _type_name(v: Any) -> str:
@@ -190,6 +199,9 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         if ps is None:
             raise _unknown("params", k, [p.name for p in spec.params])
         values[k] = coerce(ps, v, f"params.{k}")
+        resolve = FILE_PARAMS.get((spec.name, k))
+        if resolve is not None and path:
+            values[k] = resolve(values[k], Path(path).resolve().parent)
     err = spec.check(values, players)
     if err:
         raise ScenarioError(err)

@@ -195,3 +195,108 @@ def test_all_games_truncated_is_said_plainly(tmp_path):
     r = cli.invoke(app, ["run", str(write(tmp_path, GOOD + "[params]\nmax_turns = 10\n")), "--out",
                          str(tmp_path / "r"), "--games", "20"])
     assert r.exit_code == 0 and "No game finished" in r.stdout
+
+
+def test_sigterm_exits_cleanly(tmp_path):
+    """A real SIGTERM to `sim run` (kill, a batch scheduler) stops it like Ctrl-C: between chunks, one line,
+    exit code 143, no report folder and no staging folder left."""
+    from sim.cli import EXIT_TERMINATED
+    p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
+    out = tmp_path / "rep"
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(p), "--out", str(out), "--chunk", "20000"],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    assert any(tmp_path.glob(".rep.partial-*"))          # it was writing when the signal came
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == EXIT_TERMINATED == 143, err
+    assert "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("terminated (SIGTERM)"), err
+    assert not out.exists() and not any(tmp_path.glob(".rep*"))
+
+
+def _wait_for(pattern_dir: Path, pattern: str, timeout: float = 60.0) -> list[Path]:
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        found = list(pattern_dir.glob(pattern))
+        if found:
+            return found
+        time.sleep(0.2)
+    return []
+
+
+def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_run(tmp_path):
+    """SIGKILL cannot be caught: the run leaves `.rep.partial-PID`. It is not the report (rep/ does not exist, `sim
+    report` refuses it) and the next run of the scenario removes it; a live run's staging folder is left alone."""
+    p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
+    out = tmp_path / "rep"
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(p), "--out", str(out), "--chunk", "20000"],
+                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        stale = _wait_for(tmp_path, ".rep.partial-*")
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+    assert [s.name for s in stale] == [f".rep.partial-{proc.pid}"]
+    (stale[0] / "summary.json").write_text("{}")         # even a staging folder that got as far as its summary
+    assert not out.exists()
+    r = cli.invoke(app, ["report", str(stale[0])])
+    assert r.exit_code == EXIT_BAD_INPUT and "unfinished report" in r.stderr
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        mine = tmp_path / f".rep.partial-{live.pid}"     # a run still writing: not touched
+        mine.mkdir()
+        r = cli.invoke(app, ["run", str(write(tmp_path, GOOD)), "--out", str(out), "--games", "50"])
+        assert r.exit_code == 0, r.output
+        assert (out / "summary.json").exists() and not stale[0].exists() and mine.exists()
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_threads_above_the_cores_warn_once_and_provenance_records_the_threads_used(tmp_path):
+    from sim.runner import available_threads
+    cap = available_threads()
+    p = write(tmp_path, GOOD)
+    r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "r"), "--games", "50", "--threads", str(cap + 6)])
+    assert r.exit_code == 0, r.output
+    warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning:")]
+    assert warn == [f"warning: --threads {cap + 6}: only {cap} core{'s' if cap != 1 else ''} available; "
+                    f"using {cap} thread{'s' if cap != 1 else ''}"], r.stderr
+    prov = json.loads((tmp_path / "r" / "provenance.json").read_text())
+    assert prov["threads"] == cap
+    r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "r"), "--games", "50", "--threads", "1"])
+    assert r.exit_code == 0 and "warning" not in r.stderr
+    assert json.loads((tmp_path / "r" / "provenance.json").read_text())["threads"] == 1
+
+
+SHARED = {"--seed": [("-1", "--seed: -1 is out of range; allowed 0..2^64-1"),
+                     (str(2**64), f"--seed: {2**64} is out of range; allowed 0..2^64-1")],
+          "--games": [("0", "--games: 0 is out of range; allowed >= 1"),
+                      (str(10**11), "--games: 100000000000 is out of range; allowed 1..10000000000")],
+          "--threads": [("0", "--threads: 0 is out of range; allowed >= 1")],
+          "--chunk": [("0", "--chunk: 0 is out of range; allowed >= 1"),
+                      (str(1 << 23), f"--chunk: {1 << 23} is out of range; allowed 1..{1 << 22} (memory grows with the "
+                                     "chunk)")]}
+TAKES = {"run": ("--seed", "--games", "--threads", "--chunk"), "compare": ("--seed", "--games", "--threads", "--chunk"),
+         "report": ("--seed", "--games", "--threads"), "check": ("--seed", "--games", "--threads"),
+         "baselines": ("--threads",), "replay": ("--seed",)}
+CASES = [(c, o, v, m) for c, opts in TAKES.items() for o in opts for v, m in SHARED[o]]
+
+
+@pytest.mark.parametrize("command,option,value,message", CASES, ids=[f"{c}{o}={v}" for c, o, v, _ in CASES])
+def test_shared_options_are_checked_alike_by_every_command(tmp_path, command, option, value, message):
+    """games / threads / chunk / seed: one helper, so every command that takes the option refuses the same values
+    with the same line and exit code 2 (compare and report used to pass a bad --seed on to the kernel)."""
+    p = str(write(tmp_path, GOOD))
+    args = {"run": ["run", p, "--out"], "report": ["report", p, "--out"], "compare": ["compare", p, p, "--out"],
+            "check": ["check", p, "--baselines"], "baselines": ["baselines", p, "--out"],
+            "replay": ["replay", p]}[command]
+    if command != "replay":
+        args.append(str(tmp_path / "o"))
+    r = cli.invoke(app, args + [option, value])
+    assert r.exit_code == 2, (command, option, r.output)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert lines == [f"error: {message}"], r.stderr
+    assert "Traceback" not in r.output and not (tmp_path / "o").exists()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -154,3 +155,66 @@ def test_sim_report_rejects_bad_input(tmp_path):
     assert r.exit_code == 3 and "schema 1" in r.output
     r = CliRunner().invoke(app, ["report", str(tmp_path / "missing")])
     assert r.exit_code == 3 and "no such file" in r.output
+
+
+class AllIds(HTMLParser):
+    """Every id attribute of a page, and per inline <svg> the ids it defines and the #ids it references."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.svgs = [], []
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "svg":
+            if self._depth == 0:
+                self.svgs.append({"ids": set(), "refs": set()})
+            self._depth += 1
+        if "id" in a:
+            self.ids.append(a["id"])
+            if self._depth:
+                self.svgs[-1]["ids"].add(a["id"])
+        if self._depth:
+            for k, v in a.items():
+                if k.endswith("href") and v and v.startswith("#"):
+                    self.svgs[-1]["refs"].add(v[1:])
+                self.svgs[-1]["refs"].update(re.findall(r"url\(#([^)]+)\)", v or ""))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag == "svg":
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self._depth -= 1
+
+
+def _check_ids(text: str, min_svgs: int):
+    p = AllIds()
+    p.feed(text)
+    assert len(p.svgs) >= min_svgs
+    dup = sorted({i for i in p.ids if p.ids.count(i) > 1})
+    assert dup == [], dup[:10]
+    for svg in p.svgs:                       # each plot's clip paths and markers point into the same plot
+        assert svg["refs"] and svg["refs"] <= svg["ids"], sorted(svg["refs"] - svg["ids"])[:5]
+
+
+def test_every_id_in_the_report_page_is_unique(mixed_report):
+    """Several inline matplotlib SVGs share ids (figure_1, clip paths, marker defs) unless scoped per plot: a
+    browser may then draw one plot's clip path on another. Ids are unique and the page stays byte-identical."""
+    s, folder = mixed_report
+    text = (folder / "summary.html").read_text(encoding="utf-8")
+    _check_ids(text, 5)
+    assert html_report.render(s) == text
+    _check_ids(html_report.render(cooperative(s)), 6)
+
+
+def test_every_id_in_the_compare_page_is_unique(tmp_path):
+    r = CliRunner().invoke(app, ["compare", str(DATA / "moor-2p-small.toml"), str(DATA / "moor-2p-ghosts.toml"),
+                                 "--games", "2000", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "c" / "compare.html").read_text(encoding="utf-8")
+    _check_ids(text, 1)
+    assert "svg-forest-" in text

@@ -1,0 +1,109 @@
+"""Files named inside a scenario (Treasure Hunters' `board`) are found relative to the scenario file's folder first,
+then among the shipped boards; a board found nowhere is one line naming params.board and the paths tried."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kernels.treasure_hunters import board as B
+from sim.cli import EXIT_BAD_INPUT, app
+from sim.scenario import ScenarioError, load
+
+SCENARIO = """
+[scenario]
+name = "th-local-board"
+game = "treasure_hunters"
+players = 2
+games = 40
+seed = 3
+[params]
+mode = "basic"
+board = "{board}"
+[[seats]]
+strategy = "weighted"
+[[seats]]
+strategy = "weighted"
+"""
+DEFAULT = (B.BOARDS_DIR / "default.toml").read_text(encoding="utf-8")
+# the default house with one extra corridor: loads as a different board, so a test can tell which file was used
+SHORTCUT = (DEFAULT.replace('name = "', 'name = "shortcut ', 1)
+            .replace('["H1", "H2"], ', '["H1", "H2"], ["H1", "H22"], '))
+
+
+def scenario(folder: Path, board: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    p = folder / "s.toml"
+    p.write_text(SCENARIO.format(board=board), encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def elsewhere(tmp_path, monkeypatch):
+    """Run from a folder that is neither the scenario's nor the repository: the rule must not depend on the cwd."""
+    d = tmp_path / "elsewhere"
+    d.mkdir()
+    monkeypatch.chdir(d)
+    return d
+
+
+@pytest.mark.parametrize("ref,file", [("my-board.toml", "my-board.toml"), ("my-board", "my-board.toml"),
+                                      ("boards/house.toml", "boards/house.toml"), ("../up.toml", "../up.toml")])
+def test_relative_board_is_found_next_to_the_scenario(tmp_path, elsewhere, ref, file):
+    folder = tmp_path / "designs"
+    target = (folder / file).resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(SHORTCUT, encoding="utf-8")
+    sc = load(scenario(folder, ref))
+    assert Path(sc.params["board"]) == target
+    assert B.load_board(sc.params["board"]).name.startswith("shortcut")
+    assert sc.prm().shape[0] > 0
+
+
+def test_the_scenario_folder_comes_before_the_shipped_boards(tmp_path, elsewhere):
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    (folder / "default.toml").write_text(SHORTCUT, encoding="utf-8")
+    sc = load(scenario(folder, "default.toml"))
+    assert Path(sc.params["board"]) == folder / "default.toml"
+
+
+def test_shipped_board_by_bare_name_still_works(tmp_path, elsewhere):
+    sc = load(scenario(tmp_path / "designs", "default"))
+    assert sc.params["board"] == "default"                 # unchanged: reports and baselines stay as they were
+    assert B.load_board(sc.params["board"]).path == str(B.BOARDS_DIR / "default.toml")
+    sc = load(scenario(tmp_path / "designs", "default.toml"))
+    assert sc.params["board"] == "default.toml"
+
+
+def test_missing_board_is_one_line_naming_the_field_and_the_paths_tried(tmp_path, elsewhere):
+    folder = tmp_path / "designs"
+    p = scenario(folder, "my-board.toml")
+    with pytest.raises(ScenarioError) as e:
+        load(p)
+    msg = str(e.value)
+    assert "\n" not in msg and "params.board: no such board file 'my-board.toml'" in msg, msg
+    assert str(folder.resolve() / "my-board.toml") in msg and str(B.BOARDS_DIR / "my-board.toml") in msg, msg
+    out = tmp_path / "rep"
+    r = CliRunner().invoke(app, ["run", str(p), "--out", str(out)])
+    assert r.exit_code == EXIT_BAD_INPUT and "Traceback" not in r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "params.board" in lines[0] and "tried" in lines[0]
+    assert not out.exists()
+
+
+def test_sim_run_and_replay_with_a_board_next_to_the_scenario(tmp_path, elsewhere):
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    (folder / "my-board.toml").write_text(SHORTCUT, encoding="utf-8")
+    p = scenario(folder, "my-board.toml")
+    out = tmp_path / "rep"
+    r = CliRunner().invoke(app, ["run", str(p), "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    s = json.loads((out / "summary.json").read_text())
+    assert s["games"]["played"] == 40
+    r = CliRunner().invoke(app, ["replay", str(p), "--game", "3"])
+    assert r.exit_code == 0, r.output
+    assert "board shortcut" in r.stdout
