@@ -230,16 +230,20 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
 @app.command()
 def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             b: Annotated[Path, typer.Argument(help="scenario B (TOML), same game")],
-            games: Annotated[Optional[int], typer.Option(help="games each (default: A's); ignored with --precision "
-                                                              "or --sprt")] = None,
+            games: Annotated[Optional[int], typer.Option(help="games each (default: A's); not with --precision "
+                                                              "or --sprt (they decide when to stop)")] = None,
             seed: Annotated[Optional[int], typer.Option(help="common seed (default: A's)")] = None,
             precision: Annotated[Optional[float], typer.Option(help="play on until every win-rate difference's 95% "
                                                                     "interval half-width is <= this (e.g. 0.005)")] = None,
-            sprt: Annotated[Optional[float], typer.Option(help="SPRT effect size: H0 diff = 0 vs H1 diff = this, "
-                                                               "alpha = beta = 0.05 (e.g. 0.01 = +1 point)")] = None,
+            sprt: Annotated[Optional[float], typer.Option(help="SPRT effect size: H0 diff = 0 vs H1 diff = this "
+                                                               "(one-sided), alpha = beta = 0.05 (e.g. 0.01 = +1 "
+                                                               "point); not with --precision")] = None,
             metric: Annotated[Optional[str], typer.Option(help="measure the SPRT watches (default: first_player.win, "
                                                                "or the team win rate)")] = None,
-            max_games: Annotated[int, typer.Option(help="game cap for --precision / --sprt")] = 2_000_000,
+            two_sided: Annotated[bool, typer.Option("--two-sided", help="SPRT against a change of +|effect| or "
+                                                                        "-|effect| (each side at alpha/2)")] = False,
+            max_games: Annotated[Optional[int], typer.Option(help="game cap for --precision / --sprt "
+                                                                  "(default 2000000)")] = None,
             alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
             threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
             chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
@@ -248,7 +252,6 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     """Compare two scenarios on common random numbers: per measure both values, B - A with its paired 95% interval,
     and significance after Holm correction. Writes compare.html, compare.md and compare.json."""
     check_run_options(games, threads, chunk, seed)
-    _positive("max-games", max_games)
     if precision is not None and not 0 < precision < 1:
         fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
     if sprt is not None and (sprt == 0 or not abs(sprt) < 1e9):
@@ -257,14 +260,30 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
     if metric is not None and sprt is None:
         fail("--metric needs --sprt", EXIT_USAGE)
-    sa, sb = load_scenario(a), load_scenario(b)
+    if two_sided and sprt is None:
+        fail("--two-sided needs --sprt", EXIT_USAGE)
+    if precision is not None and sprt is not None:
+        fail("--precision and --sprt are two different stopping rules; give one of them", EXIT_USAGE)
+    adaptive = precision is not None or sprt is not None
+    rule = "--precision" if precision is not None else "--sprt"
+    if games is not None and adaptive:
+        fail(f"--games fixes the game count, {rule} decides when to stop; give one of them (cap {rule} with "
+             "--max-games)", EXIT_USAGE)
+    if max_games is not None and not adaptive:
+        fail("--max-games caps a --precision or --sprt run; with a fixed game count use --games", EXIT_USAGE)
     from sim import compare as cmp
+    from sim.scenario import MAX_GAMES
+    if max_games is not None and not cmp.MIN_GAMES <= max_games <= MAX_GAMES:
+        fail(f"--max-games: {max_games} is out of range; allowed {cmp.MIN_GAMES}..{MAX_GAMES} ({rule} first "
+             f"decides after {cmp.MIN_GAMES} games)", EXIT_USAGE)
+    max_games = cmp.DEFAULT_CAP if max_games is None else max_games
+    sa, sb = load_scenario(a), load_scenario(b)
     try:
         cmp.check_comparable(sa, sb)
     except cmp.CompareError as e:
         fail(str(e))
-    sp = cmp.Sprt(metric or cmp.default_metric(sa), sprt) if sprt is not None else None
-    total = max_games if (precision is not None or sp) else (sa.games if games is None else games)
+    sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
+    total = max_games if adaptive else (sa.games if games is None else games)
     prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
     try:
         with prog:
