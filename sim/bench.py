@@ -31,7 +31,7 @@ BENCH_SCENARIOS = (
 
 def kernel_speed(sc, games: int, threads: int) -> dict:
     """Games/s and decisions/s of the batch kernel alone (warm cache, best of 3 runs)."""
-    runner.set_threads(threads)
+    used = runner.set_threads(threads)
     runner.play_chunk(sc, 0, 64)                                  # load / compile outside the timing
     best = None
     for rep in range(3):
@@ -41,7 +41,7 @@ def kernel_speed(sc, games: int, threads: int) -> dict:
         best = dt if best is None or dt < best else best
         dec = int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum()) \
             if "decisions" in sc.spec.extra_columns else 0
-    return {"threads": threads, "games": games, "seconds": round(best, 4), "games_per_s": round(games / best),
+    return {"threads": threads, "threads_used": used, "games": games, "seconds": round(best, 4), "games_per_s": round(games / best),
             "decisions_per_s": round(dec / best) if dec else None}
 
 
@@ -126,7 +126,9 @@ def render(res: dict) -> str:
         lines.append(f"{game}: {r['scenario']}")
         for t in r["threads"]:
             dps = f", {t['decisions_per_s']:,} decisions/s" if t["decisions_per_s"] else ""
-            lines.append(f"  {t['threads']} thread(s): {t['games_per_s']:,} games/s{dps}")
+            few = (f" (only {t['threads_used']} available: not a {t['threads']}-thread figure)"
+                   if t.get("threads_used", t["threads"]) != t["threads"] else "")
+            lines.append(f"  {t['threads']} thread(s): {t['games_per_s']:,} games/s{dps}{few}")
         tg = r["targets"]
         two = next(t["games_per_s"] for t in r["threads"] if t["threads"] == 2)
         lines.append(f"  target on 2 threads: >= {tg['games_per_s_2_threads']:,} games/s"

@@ -443,17 +443,26 @@ def render_markdown(res: dict) -> str:
             "Rates in percent, their differences in percentage points; B - A with its 95% interval from the paired "
             "per-game differences. Pairing gain: variance of an unpaired comparison over that of the paired one.",
             "", md(frame(res)), ""]
+    for line in not_compared_lines(res):
+        out += [line, ""]
+    return "\n".join(out) + "\n"
+
+
+def not_compared_lines(res: dict) -> list[str]:
+    """One sentence per group of measures left out of the comparison, with the reason (for compare.md and
+    compare.html)."""
+    out = []
     nc = res["not_compared"]
     if nc["only_a"] or nc["only_b"]:
-        out += [f"Not compared (defined on one side only): A {', '.join(nc['only_a']) or '-'}; "
-                f"B {', '.join(nc['only_b']) or '-'}", ""]
+        out.append(f"Not compared (defined on one side only): A {', '.join(nc['only_a']) or '-'}; "
+                   f"B {', '.join(nc['only_b']) or '-'}")
     if nc.get("different_meaning"):
         by_why: dict[str, list[str]] = {}
         for k, v in nc["different_meaning"].items():
             by_why.setdefault(v, []).append(k)
-        out += ["Not compared (different meaning in A and B): "
-                + "; ".join(f"{', '.join(ks)} ({v})" for v, ks in by_why.items()), ""]
-    return "\n".join(out) + "\n"
+        out.append("Not compared (different meaning in A and B): "
+                   + "; ".join(f"{', '.join(ks)} ({v})" for v, ks in by_why.items()))
+    return out
 
 
 def write(res: dict, folder) -> None:

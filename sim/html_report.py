@@ -353,7 +353,7 @@ def write(folder: Path, s: dict) -> list[Path]:
 
 def render_compare(res: dict) -> str:
     """The A/B comparison as one self-contained HTML page."""
-    from sim.compare import frame
+    from sim.compare import frame, not_compared_lines
     a, b = res["a"], res["b"]
     title = f"Compare: {a['name']} (A) vs {b['name']} (B)"
     df = frame(res)
@@ -387,4 +387,13 @@ def render_compare(res: dict) -> str:
         + (f'<figure class="plot" id="plot-forest">{svg}<figcaption>B - A with 95% intervals</figcaption></figure>'
            if svg else "")
         + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
+        _caveats(res.get("notes", []) + not_compared_lines(res)),
         "</body></html>"]) + "\n"
+
+
+def _caveats(lines: list[str]) -> str:
+    """The comparability notes and the measures left out, as a section ('' when there are none)."""
+    if not lines:
+        return ""
+    return ('<section id="caveats"><h2>Comparability</h2><ul>'
+            + "".join(f"<li>{esc(x)}</li>" for x in lines) + "</ul></section>")

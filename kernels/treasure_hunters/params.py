@@ -30,8 +30,8 @@ PARAM_SPECS = (
      "way to play: basic, advanced (door cards, Draw+Shuffle, numbered jewels) or head_haunter (seat 0 plays the "
      "ghosts against the hunters)"),
     ("board", "str", "default",
-     None, "board file: a name in scenarios/treasure_hunters/boards/ (default = the UNVERIFIED candidate house) or a "
-           "path to a .toml board"),
+     None, "board file: a path relative to the scenario file's folder, else a name in "
+           "scenarios/treasure_hunters/boards/ (default = the UNVERIFIED candidate house)"),
     ("max_turns", "int", 1000, (10, 100000), "turn cap in hunter turns; a capped game is reported as truncated"),
     ("move_die", "int_list", [1, 2, 3, 4, 5, 6], (0, 20), "movement die: spaces shown on each face (rulebook: 1-6)"),
     ("move_die_ghost", "int_list", [1, 1, 1, 1, 1, 0], (0, 1),

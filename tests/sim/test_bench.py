@@ -22,3 +22,9 @@ def test_bench_games_without_a_compile_target_show_none():
     res["games"]["moor"]["targets"] = dict(bench.BENCH_SCENARIOS[1][2])
     out = bench.render(res)
     assert "cold compile: 30.0 s;" in out and "target <= 15" not in out
+
+
+def test_bench_says_when_fewer_threads_were_available_than_timed():
+    res = _res(120_000, 11.0)
+    res["games"]["moor"]["threads"][1]["threads_used"] = 1
+    assert "(only 1 available: not a 2-thread figure)" in bench.render(res)

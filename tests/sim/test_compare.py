@@ -65,6 +65,7 @@ def test_table_output_names_both_values_difference_interval_and_significance(tmp
     assert "Significant after Holm correction" in r.stdout
     html = (tmp_path / "c" / "compare.html").read_text()
     assert "<svg" in html and "<script" not in html
+    assert 'id="caveats"' not in html      # same players and roles: nothing left out, no comparability section
 
 
 def test_precision_plays_on_until_half_width_is_reached(tmp_path):
@@ -238,6 +239,9 @@ def test_different_player_counts_compare_only_game_level_measures(tmp_path):
     assert {"win.seat0", "win.seat1", "first_player.win", "score.seat0", "extra.first_seat"} <= set(dm)
     assert "A has 2 players" in dm["win.seat0"] and any("A has 2 players and B 4" in x for x in res["notes"])
     assert "Not compared (different meaning in A and B)" in (tmp_path / "c" / "compare.md").read_text()
+    html = (tmp_path / "c" / "compare.html").read_text()
+    assert '<section id="caveats">' in html and "A has 2 players and B 4" in html
+    assert "Not compared (different meaning in A and B)" in html
     # the SPRT's default measure is one of them: refused, naming --metric; --precision has no win rate to watch
     r = invoke(BASE, MIXED4, "--sprt", 0.01, "--out", tmp_path / "d")
     assert r.exit_code == 2 and "--sprt watches 'first_player.win' by default" in r.output
