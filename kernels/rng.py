@@ -91,6 +91,19 @@ def bounded(state, row, n):
     return np.int64(m >> np.uint64(32))
 
 
+@njit("int64(uint64[:, ::1], int64, int8[::1], int64)")
+def pick_legal(state, row, mask, n_legal):
+    """A uniformly random legal action: the j-th set entry of ``mask`` (int8[N_ACTIONS], ``n_legal`` entries set)
+    for j = bounded(state, row, n_legal); -1 if the mask holds fewer. What every game's `random` strategy plays."""
+    j = bounded(state, row, n_legal)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if j == 0:
+                return a
+            j -= 1
+    return -1
+
+
 @njit
 def shuffle(state, row, arr, n):
     """Fisher–Yates shuffle of ``arr[0:n]`` in place, as a sequence of single bounded draws (i = n-1 .. 1)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
-from kernels.rng import bounded
+from kernels.rng import pick_legal
 from kernels.moor.rules import (
     A_DISCARD_GHOST, A_DISCARD_MATCH, A_DISCARD_ONE, A_DISCARD_PAIR, A_MOVE, A_PLANK_NO, A_PLANK_YES,
     GHOST0, K_GHOST, K_PLANK, MAX_PAWNS, N_ACTIONS, N_GHOSTS, N_KINDS, N_GOALS, N_TYPES,
@@ -185,24 +185,13 @@ def move_value(st, prm, p, k, w):
 
 
 @njit
-def pick_random(mask, n_legal, rng, row):
-    j = bounded(rng, row, n_legal)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if j == 0:
-                return a
-            j -= 1
-    return -1
-
-
-@njit
 def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
     """Action chosen by strategy ``sid`` for the current player; ``mask`` holds the legal actions (n_legal > 1).
 
     ``sp`` float64[N_SPARAMS] is this seat's parameter row; ``rng[row]`` its own random stream; ``tmp`` scratch.
     """
     if sid == S_RANDOM:
-        return pick_random(mask, n_legal, rng, row)
+        return pick_legal(rng, row, mask, n_legal)
     if sid == S_WEIGHTED:
         w = sp
     else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
-from kernels.rng import bounded
+from kernels.rng import pick_legal
 from kernels.treasure_hunters.rules import (
     A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
     CT_ADD2, CT_DRAW2, CT_DRAW3, CT_GROUP, CT_HROOM, CT_MOVE, CT_SHUFFLE, CT_SPOOK, GROUP_SIZE, MAX_DEG,
@@ -594,13 +594,7 @@ def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
     scratch whose first rules.WORK_SIZE (193) entries hold the move search of `rules.legal_actions`.
     """
     if sid == S_RANDOM or sid == S_HH_RANDOM:
-        j = bounded(rng, row, n_legal)            # uniform over the legal actions
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                if j == 0:
-                    return a
-                j -= 1
-        return -1
+        return pick_legal(rng, row, mask, n_legal)
     ph = st[S_PHASE]
     if ph == PH_HH_PLAY or ph == PH_HH_TARGET or ph == PH_SPOOK_DEST:
         return haunter_decide(st, prm, sp, mask, tmp)

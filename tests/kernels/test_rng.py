@@ -146,3 +146,19 @@ def test_shuffle_agrees_with_oracle():
     a = np.arange(1, dtype=np.int32)
     shuffle(_stream(1), 0, a, 1)
     assert a.tolist() == [0]
+
+
+def test_pick_legal_is_uniform_over_the_set_entries_only():
+    from kernels.rng import pick_legal
+    state = np.zeros((1, 4), dtype=np.uint64)
+    seed_stream(state, 0, 7, 0, 0, 0)
+    mask = np.zeros(57, dtype=np.int8)
+    legal = [3, 10, 11, 40]
+    mask[legal] = 1
+    counts = {a: 0 for a in legal}
+    for _ in range(40_000):
+        a = int(pick_legal(state, 0, mask, len(legal)))
+        assert a in counts
+        counts[a] += 1
+    assert all(abs(c - 10_000) < 500 for c in counts.values()), counts   # about 6 standard deviations
+    assert pick_legal(state, 0, np.zeros(57, dtype=np.int8), 1) == -1    # fewer set entries than claimed
