@@ -11,7 +11,7 @@ from numba import prange
 from kernels._jit import njit, njit_alloc, pjit
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.moor.rules import (
-    MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
+    MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, P_TIEBREAK, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
     S_DISCARD_EVENTS, S_PHASE, S_PLANKS_LAID, S_ROUNDS, S_SIZE, S_TILES_DISCARDED, S_TILES_LOST, S_TURNS,
     apply_action, apply_chance, deal_pool, init, legal_actions, new_game, returns, top_score_tied,
 )
@@ -98,7 +98,8 @@ def play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores_row, ext
     extra_row[3] = st[S_TILES_DISCARDED]
     extra_row[4] = st[S_TILES_LOST]
     extra_row[5] = st[S_PLANKS_LAID]
-    extra_row[6] = top_score_tied(st, prm) if status == ST_DONE else 0
+    # C9: only the rulebook tie-break settles a tied top score; with tiebreak = shared the tied players all win
+    extra_row[6] = top_score_tied(st, prm) if status == ST_DONE and prm[P_TIEBREAK] == 0 else 0
     return status, wseat
 
 

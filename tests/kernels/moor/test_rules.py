@@ -746,3 +746,19 @@ def test_every_clause_assumption_and_choice_has_a_test():
     tested = {name[5:8] for name in globals() if re.match(r"test_[rac]\d\d_", name)}
     assert ids == tested, (sorted(ids - tested), sorted(tested - ids))
     assert f"RULES_VERSION = {R.RULES_VERSION}" in text
+
+
+def test_c09_tiebreak_decided_counts_only_ties_the_rulebook_settles(moor_sc):
+    """The `tiebreak_decided` counter: a tied top score settled by most planks / latest in turn order (rulebook);
+    with tiebreak = shared the tied players all win and nothing is settled, so it stays 0."""
+    from sim import runner
+    col = PL.EXTRA_COLUMNS.index("tiebreak_decided")
+    for mode in ("rulebook", "shared"):
+        out = runner.play_chunk(moor_sc(players=3, tiebreak=mode), 0, 3000)
+        done = out.status == PL.ST_DONE
+        multi = np.array([bin(int(w)).count("1") > 1 for w in out.winners])
+        decided = out.extra[:, col]
+        if mode == "rulebook":
+            assert not multi.any() and decided[done].sum() > 0
+        else:
+            assert multi[done].sum() > 0 and decided.sum() == 0
