@@ -174,32 +174,58 @@ def write_baseline(b: dict, path: Path) -> None:
     tmp.replace(path)
 
 
+def own_command(sc: Scenario | None, path: Path | None = None) -> str | None:
+    """The command that (re)makes the baseline of ``sc`` at ``path`` when `make baselines` does not: `make baselines`
+    remakes only the default scenarios (scenarios/*/*.toml) into reports/baselines/; a scenario of one's own (or a
+    baseline kept elsewhere) needs `sim baselines FILE`, with --out. None for a default scenario at home."""
+    if sc is None or not sc.path:
+        return None
+    f = Path(sc.path)
+    root = Path(path).parent.parent if path is not None else BASELINES
+    at_home = path is None or Path(path).resolve() == baseline_path(f, root).resolve()
+    default = f.resolve().parent.parent == SCENARIOS.resolve()
+    home = root.resolve() == BASELINES.resolve()
+    if default and home and at_home:
+        return None
+    if not at_home:
+        return (f"`sim baselines {f} --out DIR` (it writes DIR/{f.parent.name}/{f.stem}.json; check with "
+                f"--baselines DIR)")
+    return f"`sim baselines {f}{'' if home else f' --out {root}'}`"
+
+
+def make_command(sc: Scenario | None, path: Path | None = None) -> str:
+    """How to (re)make the baseline of ``sc`` at ``path``, one phrase for a message."""
+    own = own_command(sc, path)
+    return "make baselines" if own is None else f"{own} (make baselines remakes only the default scenarios)"
+
+
 # --- reading baselines --------------------------------------------------------------------------------------------
 
 def read_baseline(path: Path, sc: Scenario | None = None) -> dict:
     """Load and validate a baseline; raises BadBaseline with one line."""
     path = Path(path)
+    how = make_command(sc, path)
     if not path.exists():
         where = f" for {_rel(sc.path)}" if sc is not None and sc.path else ""
-        raise BadBaseline(f"{_rel(path)}: no baseline{where}; make it with `make baselines`")
+        raise BadBaseline(f"{_rel(path)}: no baseline{where}; make it with {how}")
     try:
         b = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise BadBaseline(f"{_rel(path)}: corrupt baseline, not valid JSON ({e}); regenerate with make baselines") \
-            from None
+        raise BadBaseline(f"{_rel(path)}: corrupt baseline, not valid JSON ({e}); regenerate with {how}") from None
     if not isinstance(b, dict) or b.get("format") != FORMAT:
-        raise BadBaseline(f"{_rel(path)}: not a ghost-sim baseline of format {FORMAT}; regenerate with make baselines")
+        raise BadBaseline(f"{_rel(path)}: not a ghost-sim baseline of format {FORMAT}; regenerate with {how}")
     need = {"game": str, "scenario": str, "rules_version": int, "rng_contract": int, "players": int,
             "scenario_digest": str, "exact": dict, "statistical": dict}
     for k, t in need.items():
         if not isinstance(b.get(k), t):
             raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{k}' missing or not a {t.__name__}; "
-                              "regenerate with make baselines")
+                              f"regenerate with {how}")
     for part, keys in (("exact", ("seed", "games", "aggregates", "measures")),
                        ("statistical", ("games", "check_games", "measures", "hists"))):
         for k in keys:
             if k not in b[part]:
-                raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{part}.{k}' missing; regenerate with make baselines")
+                raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{part}.{k}' missing; regenerate with "
+                                  f"{how}")
     if sc is not None:
         if b["game"] != sc.game:
             raise BadBaseline(f"{_rel(path)}: baseline of game '{b['game']}' ({b['scenario']}), but the scenario "
@@ -243,19 +269,23 @@ def _diff_fields(a: dict, b: dict, prefix: str = "") -> list[str]:
     return out
 
 
-def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None) -> tuple[dict, list]:
+def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None,
+               path: Path | None = None) -> tuple[dict, list]:
     """Replay the baseline's exact games; returns (result dict, [(tier, regression message)]). A changed stamp or
-    scenario is reported instead of the (then expected) differing aggregates."""
+    scenario is reported instead of the (then expected) differing aggregates. ``path``: where the baseline is (for
+    the advice on regenerating it)."""
     msgs: list[tuple[str, str]] = []
+    own = own_command(sc, path)
+    regen = REGENERATE if own is None else f"{REGENERATE} (default scenarios only; for this one: {own})"
     if b["rules_version"] != sc.spec.rules_version:
         msgs.append(("stamp", f"rules of {sc.game} changed: baseline made with rules v{b['rules_version']}, code is "
-                    f"v{sc.spec.rules_version}; {REGENERATE}"))
+                    f"v{sc.spec.rules_version}; {regen}"))
     if b["rng_contract"] != rng_contract():
         msgs.append(("stamp", f"RNG contract changed: baseline made with v{b['rng_contract']}, code is "
-                              f"v{rng_contract()}; {REGENERATE}"))
+                              f"v{rng_contract()}; {regen}"))
     if b["scenario_digest"] != digest(sc):
         msgs.append(("stamp", f"scenario {sc.name} changed since its baseline (players, params or seats); "
-                              f"{REGENERATE}"))
+                              f"{regen}"))
     ex = b["exact"]
     sums = Sums(sc)
     res = runner.run(sc, int(ex["games"]), int(ex["seed"]), threads, on_chunk=sums.add, progress=progress)
@@ -264,7 +294,7 @@ def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None)
     out = {"seed": ex["seed"], "games": ex["games"], "identical": not diff, "differs": diff}
     if diff and not msgs:
         shown = ", ".join(diff[:6]) + (f" and {len(diff) - 6} more" if len(diff) > 6 else "")
-        msgs.append(("exact", f"behaviour changed: {REGENERATE} ({len(diff)} integer aggregate"
+        msgs.append(("exact", f"behaviour changed: {regen} ({len(diff)} integer aggregate"
                               f"{'s differ' if len(diff) > 1 else ' differs'} from the baseline at seed {ex['seed']}, "
                               f"{ex['games']} games: {shown})"))
     return out, msgs
@@ -379,7 +409,7 @@ def check(files: list[Path], baselines: Path | None = None, baseline_file: Path 
         t0 = time.perf_counter()
         r = ScenarioCheck(_rel(sc.path), sc.name, sc.game, _rel(bp))
         if "exact" in tiers:
-            r.exact, msgs = exact_tier(sc, b, threads)
+            r.exact, msgs = exact_tier(sc, b, threads, path=bp)
             r.findings += [Finding(sc.name, tier, m) for tier, m in msgs]
         if "statistical" in tiers:
             n = int(games if games is not None else b["statistical"]["check_games"])

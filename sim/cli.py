@@ -10,8 +10,41 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+import typer.core
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+try:                                            # typer 0.29 (pinned) vendors click as typer._click
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:                             # pragma: no cover - a typer that uses click itself
+    from click.exceptions import NoArgsIsHelpError, UsageError
+
+
+class OneLineUsage(typer.core.TyperGroup):
+    """Usage errors (a bad option value, an unknown option or command, a missing argument) as one line on stderr,
+    exit 2, instead of Typer's boxed multi-line panel. `sim` alone still prints the help."""
+
+    @staticmethod
+    def _one_line(e: UsageError):
+        if isinstance(e, NoArgsIsHelpError):
+            raise e
+        where = e.ctx.command_path if e.ctx is not None else "sim"
+        msg = " ".join(e.format_message().split()).rstrip(".")
+        typer.echo(f"error: {msg} (see {where} --help)", err=True)
+        raise typer.Exit(e.exit_code)
+
+    def make_context(self, *args, **kw):
+        try:
+            return super().make_context(*args, **kw)
+        except UsageError as e:
+            self._one_line(e)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UsageError as e:
+            self._one_line(e)
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=OneLineUsage,
                   help="Monte Carlo balance simulator for tabletop games.")
 
 EXIT_REGRESSION = 1
@@ -49,6 +82,19 @@ def progress_bar(total: int, label: str):
     return prog, lambda k: prog.advance(task, k)
 
 
+def warn_if_replacing(sc, out: Optional[Path]):
+    """Two scenario files with one name share reports/<name>: rerunning a file replaces its own report silently,
+    but replacing the report of another file says so in one warning line (not refused: batch users rerun)."""
+    from sim import api
+    from sim.report import replaces_other_scenario
+    final = Path(out) if out else api.REPORTS / sc.name
+    other = replaces_other_scenario(final, sc.path)
+    if other:
+        typer.echo(f"warning: {final} holds the report of {other}, also named '{sc.name}'; this run of {sc.path} "
+                   f"replaces it (to keep both, give one file another name = \"...\" under [scenario], or use --out)",
+                   err=True)
+
+
 @contextmanager
 def interruptible():
     """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130, SIGTERM likewise with
@@ -60,6 +106,14 @@ def interruptible():
         raise typer.Exit(_stopped(e)) from None
     except OutputError as e:                  # raised before any game is played
         fail(str(e))
+
+
+def known_game(game: Optional[str]):
+    """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
+    from sim import registry
+    games = registry.all_games()
+    if game is not None and game not in games:
+        fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
 
 
 def _positive(name: str, v: Optional[int], lo: int = 1):
@@ -108,6 +162,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     sc = load_scenario(scenario)
     from sim import api, tables
     n = sc.games if games is None else games
+    warn_if_replacing(sc, out)
     prog, adv = progress_bar(n, f"{sc.name}")
     with interruptible(), prog:
         s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv)
@@ -122,6 +177,9 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
 def run_defaults(games: Annotated[Optional[int], typer.Option(help="override games per scenario")] = None,
                  game: Annotated[Optional[str], typer.Option(help="only this game's scenarios")] = None):
     """Run every default scenario under scenarios/<game>/ and write their reports (what `make run` does)."""
+    known_game(game)
+    if games is not None:
+        check_run_options(games)
     from sim import api, tables
     files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
     if not files:
@@ -129,6 +187,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
     for f in files:
         sc = load_scenario(f)
         n = sc.games if games is None else games
+        warn_if_replacing(sc, None)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
             s, folder = api.run_scenario(sc, n, progress=adv)
@@ -157,24 +216,25 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
 def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
     """List games, their parameters (default, allowed values) and strategies."""
     from sim import registry
+    from sim.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
     games = registry.all_games()
-    if game is not None and game not in games:
-        fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
+    known_game(game)
     for name, g in games.items():
         if game and name != game:
             continue
         typer.echo(f"{name}: {g.title} ({g.min_players}-{g.max_players} players, rules v{g.rules_version})")
         typer.echo("  parameters:")
         for p in g.params:
-            dom = (f"{p.domain[0]}..{p.domain[1]}" if p.kind in ("int", "float", "int_list") and p.domain
-                   else " | ".join(p.domain) if p.kind == "choice" else "true | false" if p.kind == "bool" else "text")
-            typer.echo(f"    {p.name} = {p.default!r}  [{p.kind}: {dom}]  {p.help}")
+            dom = (f"{tv(p.domain[0])}..{tv(p.domain[1])}" if p.kind in ("int", "float", "int_list") and p.domain
+                   else " | ".join(map(tv, p.domain)) if p.kind == "choice" else "true | false" if p.kind == "bool"
+                   else "text")
+            typer.echo(f"    {p.name} = {tv(p.default)}  [{p.kind}: {dom}]  {p.help}")
         typer.echo("  strategies:")
         for s in g.strategies:
-            role = f" [{s.role}]" if s.role != "player" else ""
+            role = f" [{g.role_title(s.role)}]" if s.role != "player" else ""
             typer.echo(f"    {s.name}{role}: {s.help}")
             for p in s.params:
-                typer.echo(f"      {p.name} = {p.default}  {p.help}")
+                typer.echo(f"      {p.name} = {tv(p.default)}  {p.help}")
 
 
 @app.command()
@@ -201,6 +261,7 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
     if path.suffix == ".toml":
         sc = load_scenario(path)
         from sim import api
+        warn_if_replacing(sc, out)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
             _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv)
@@ -283,16 +344,23 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     except cmp.CompareError as e:
         fail(str(e))
     sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
+    from sim import api
+    from sim.report import OutputError, check_output_dir
+    folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
+    try:
+        check_output_dir(folder)            # refuse a bad --out before playing, not after
+    except OutputError as e:
+        fail(str(e))
     total = max_games if adaptive else (sa.games if games is None else games)
     prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
-    try:
-        with prog:
-            res = cmp.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha, progress=adv)
-    except cmp.CompareError as e:
-        fail(str(e), EXIT_USAGE)
-    from sim import api
-    folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
-    cmp.write(res, folder)
+    with interruptible():                   # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
+        try:
+            with prog:
+                res = cmp.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha,
+                                  progress=adv)
+        except cmp.CompareError as e:
+            fail(str(e), EXIT_USAGE)
+        cmp.write(res, folder)
     typer.echo(json.dumps(res, indent=2) if json_out else cmp.render_markdown(res))
     typer.echo(f"comparison written to {folder}", err=True)
 
@@ -325,6 +393,7 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
         fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
+    known_game(game)
     files = list(scenarios) if scenarios else chk.default_scenarios(game)
     if not files:
         fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
@@ -360,6 +429,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
     check_run_options(threads=threads)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
+    known_game(game)
     files = list(scenarios) if scenarios else chk.default_scenarios(game)
     if not files:
         fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
@@ -376,12 +446,18 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                    f"{b['statistical']['check_games']}) -> {chk._rel(dest)}")
 
 
+_STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
+
+
 def _stopped(e: KeyboardInterrupt) -> int:
-    """Say why the command stopped (one line on stderr) and return its exit code: 143 on SIGTERM, 130 on Ctrl-C."""
+    """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
+    Ctrl-C."""
     from sim.runner import Terminated
     term = isinstance(e, Terminated)
-    typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted'}: stopped between chunks, no report written",
-               err=True)
+    if not _STOP_SAID:
+        _STOP_SAID.append(True)
+        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped between chunks, no report "
+                   "written", err=True)
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED
 
 
@@ -395,12 +471,17 @@ def main() -> None:
     except KeyboardInterrupt as e:
         sys.exit(_stopped(e))
     except SystemExit as e:
-        # Typer turns an interrupt it catches itself into a silent exit 130; after SIGTERM that is 143
-        cause = e.__context__
-        while cause is not None and not isinstance(cause, Terminated):
-            cause = cause.__cause__ or cause.__context__
-        if e.code == EXIT_INTERRUPTED and cause is not None:
-            sys.exit(_stopped(cause))
+        # Typer turns an interrupt it catches itself into a silent exit 130 (after SIGTERM that is 143): say it
+        if e.code == EXIT_INTERRUPTED and not _STOP_SAID:
+            cause, seen, hops = e.__context__, None, 0
+            while cause is not None and hops < 20:
+                hops += 1
+                if isinstance(cause, KeyboardInterrupt):
+                    seen = cause
+                    if isinstance(cause, Terminated):
+                        break
+                cause = cause.__cause__ or cause.__context__
+            sys.exit(_stopped(seen if seen is not None else KeyboardInterrupt()))
         raise
     except BrokenPipeError:                     # `sim run ... | head`: the reader left; nothing to say
         sys.exit(0)

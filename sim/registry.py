@@ -38,7 +38,7 @@ class GameSpec:
     """Everything the Python side knows about one game.
 
     kernel_module: dotted module with `play_batch` (kernels/README.md contract) and `EXTRA_COLUMNS`.
-    check(values, players) -> one error line or None (cross-field checks after type/domain checks).
+    check(values, players, given) -> one error line or None (cross-field checks after type/domain checks).
     pack(values, players) -> int64 parameter vector for the kernel.
     roles(values, players) -> role name per seat (e.g. all "player", or "haunter" + "hunter"s).
     score_range: (lo, hi) of possible scores, for histograms (values are clipped into it).
@@ -46,6 +46,11 @@ class GameSpec:
     curves: names of per-round curves the kernel writes (curves[g, c, r]); curve_len rounds each.
     replay(scenario, game_index) -> list of lines describing that game turn by turn.
     team_roles: roles that win together (cooperative); win rates are then reported per team as well as per seat.
+    role_titles: how messages name a role (e.g. "haunter" -> "Head Haunter"); the role itself when not listed.
+    role_seats: where a role sits, for a message about a strategy put at another role's seat (e.g. "haunter" ->
+        'seat 0 of a mode = "head_haunter" game').
+    check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
+    between two parameters can name the one the designer changed.
     """
     name: str
     title: str
@@ -55,7 +60,7 @@ class GameSpec:
     params: tuple[ParamSpec, ...]
     strategies: tuple[StrategySpec, ...]
     kernel_module: str
-    check: Callable[[dict, int], str | None]
+    check: Callable[[dict, int, frozenset], str | None]
     pack: Callable[[dict, int], Any]
     replay: Callable[..., list[str]]
     extra_columns: tuple[str, ...]
@@ -67,10 +72,15 @@ class GameSpec:
     team_roles: tuple[str, ...] = ()
     n_sparams: int = 8
     rules_file: str = ""
+    role_titles: dict = field(default_factory=dict)
+    role_seats: dict = field(default_factory=dict)
 
     def kernel(self):
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
         return importlib.import_module(self.kernel_module)
+
+    def role_title(self, role: str) -> str:
+        return self.role_titles.get(role, role)
 
     def strategy(self, name: str) -> StrategySpec | None:
         for s in self.strategies:

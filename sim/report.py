@@ -48,13 +48,40 @@ def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int,
             pk[p] = metadata.version(p)
         except metadata.PackageNotFoundError:
             pk[p] = None
-    return {"scenario": sc.name, "scenario_file": sc.path, "game": sc.game, "seed": seed, "games": games,
+    return {"scenario": sc.name, "scenario_file": sc.path,
+            "scenario_path": str(Path(sc.path).resolve()) if sc.path else "", "game": sc.game, "seed": seed,
+            "games": games,
             "rules_version": sc.spec.rules_version, "rng_contract": RNG_CONTRACT, "packages": pk,
             "git_commit": git_commit(), "wall_time_s": round(wall_s, 3), "threads": threads, "chunk": chunk,
             "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
 
 
-REPORT_MARKERS = ("provenance.json", "summary.json", "comparison.json")
+# files that mark a folder as an earlier report (sim run / sim report: summary.json, provenance.json; sim compare:
+# compare.json), so --out may replace it
+REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
+
+
+def replaces_other_scenario(final: Path, scenario_file: str) -> str | None:
+    """When ``final`` holds the report of a scenario file other than ``scenario_file`` (two files with one
+    ``name``), that other file as its report recorded it; None when it is the same file, no report, or unknown."""
+    if not scenario_file:
+        return None
+    try:
+        prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(prov, dict):
+        return None
+    old_abs, old = prov.get("scenario_path") or "", prov.get("scenario_file") or ""
+    if not isinstance(old_abs, str) or not isinstance(old, str) or not (old_abs or old):
+        return None
+    new_abs = str(Path(scenario_file).resolve())
+    if old_abs:
+        return None if old_abs == new_abs else old_abs
+    # a report from before provenance kept the absolute path: its file as given, relative to where it was run
+    if old == scenario_file or str(Path(old).resolve()) == new_abs or Path(old).name == Path(scenario_file).name:
+        return None
+    return old
 
 
 class OutputError(OSError):

@@ -17,6 +17,7 @@ then where the game keeps its shipped files; see `FILE_PARAMS`.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 import tomllib
@@ -50,25 +51,55 @@ def _type_name(v: Any) -> str:
         type(v), type(v).__name__)
 
 
+def toml_value(v: Any) -> str:
+    """``v`` as a TOML file writes it (true/false, "double-quoted" strings, inf/nan, [arrays], {inline tables}), so a
+    designer can copy it from a message or `sim list` into a scenario file."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }" if v else "{}"
+    return repr(v)
+
+
+def _got(v: Any) -> str:
+    return f"{_type_name(v)} {toml_value(v)}"
+
+
 def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
     """Check ``value`` against ``spec`` and return it in the declared type (ints stay ints, so no recompiles)."""
     k = spec.kind
     if k == "bool":
         if not isinstance(value, bool):
-            raise ScenarioError(f"{where}: expected true or false, got {_type_name(value)} {value!r}")
+            raise ScenarioError(f"{where}: expected true or false, got {_got(value)}")
         return value
     if k == "int":
         if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
             raise ScenarioError(f"{where}: expected an integer in {spec.domain[0]}..{spec.domain[1]}, "
-                                f"got {_type_name(value)} {value!r}")
+                                f"got {_got(value)}")
         value = int(value)
         lo, hi = spec.domain
         if not lo <= value <= hi:
             raise ScenarioError(f"{where}: {value} is out of range; allowed {lo}..{hi}")
         return value
     if k == "float":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ScenarioError(f"{where}: expected a number, got {_type_name(value)} {value!r}")
+        rng = f" in {toml_value(float(spec.domain[0]))}..{toml_value(float(spec.domain[1]))}" if spec.domain else ""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ScenarioError(f"{where}: expected a number{rng}, got {_got(value)}")
+        if not math.isfinite(value):
+            big = " (too large to be a number)" if math.isinf(value) else ""
+            raise ScenarioError(f"{where}: must be a finite number{rng}, got {toml_value(float(value))}{big}")
         value = float(value)
         if spec.domain is not None:
             lo, hi = spec.domain
@@ -76,21 +107,26 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
                 raise ScenarioError(f"{where}: {value} is out of range; allowed {lo}..{hi}")
         return value
     if k == "choice":
-        if not isinstance(value, str) or value not in spec.domain:
-            raise ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)}")
+        eg = f'(a quoted string, e.g. {where.rsplit(".", 1)[-1]} = {toml_value(spec.domain[0])})'
+        if not isinstance(value, str):
+            raise ScenarioError(f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} "
+                                f"{eg}")
+        if value not in spec.domain:
+            raise ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
         return value
     if k == "str":
         if not isinstance(value, str):
-            raise ScenarioError(f"{where}: expected a string, got {_type_name(value)} {value!r}")
+            raise ScenarioError(f"{where}: expected a string, got {_got(value)}")
         return value
     if k == "int_list":
         if not isinstance(value, list):
-            raise ScenarioError(f"{where}: expected an array of integers, got {_type_name(value)} {value!r}")
+            raise ScenarioError(f"{where}: expected an array of integers in {spec.domain[0]}..{spec.domain[1]}, "
+                                f"got {_got(value)}")
         lo, hi = spec.domain
         out = []
         for i, v in enumerate(value):
             if isinstance(v, bool) or not isinstance(v, int):
-                raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}, got {_type_name(v)} {v!r}")
+                raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}, got {_got(v)}")
             if not lo <= v <= hi:
                 raise ScenarioError(f"{where}[{i}]: {v} is out of range; allowed {lo}..{hi}")
             out.append(v)
@@ -170,7 +206,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         want = SCENARIO_KEYS[k]
         if isinstance(v, bool) or not isinstance(v, want):
             raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, "
-                                f"got {_type_name(v)} {v!r}")
+                                f"got {_got(v)}")
     if "game" not in sc:
         games = ", ".join(registry.all_games())
         raise ScenarioError(f"scenario.game: missing; allowed: {games}")
@@ -202,7 +238,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         resolve = FILE_PARAMS.get((spec.name, k))
         if resolve is not None and path:
             values[k] = resolve(values[k], Path(path).resolve().parent)
-    err = spec.check(values, players)
+    err = spec.check(values, players, frozenset(raw))
     if err:
         raise ScenarioError(err)
 
@@ -226,9 +262,16 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         if not isinstance(sname, str):
             raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
         st = spec.strategy(sname)
-        if st is None or st.role != roles[i]:
+        if st is None:
             raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; "
                                 f"allowed: {', '.join(allowed)}")
+        if st.role != roles[i]:                # a strategy of another role: say whose it is and where it may sit
+            seats_of = [j for j, r in enumerate(roles) if r == st.role]
+            sits = (f"seat{'s' if len(seats_of) > 1 else ''} {', '.join(map(str, seats_of))} of this scenario"
+                    if seats_of else spec.role_seats.get(st.role, "another role"))
+            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: "
+                                f"{', '.join(allowed)} ('{sname}' is a {spec.role_title(st.role)} strategy, for "
+                                f"{sits}, not a {spec.role_title(roles[i])} strategy)")
         sp_raw = s.get("params", {})
         if not isinstance(sp_raw, dict):
             raise ScenarioError(f"{where}.params: expected a table")
@@ -243,8 +286,15 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         seats.append(Seat(sname, sp))
     sname = sc.get("name", name)
     if not NAME_RE.fullmatch(sname) or sname in ("baselines",) or set(sname) <= {"."}:
-        raise ScenarioError(f"scenario.name: {sname!r} is not allowed; use letters, digits, '.', '_' and '-' "
-                            f"(it names the report folder under reports/; 'baselines' is reserved)")
+        rule = ("use letters, digits, '.', '_' and '-' (it names the report folder under reports/; 'baselines' is "
+                "reserved)")
+        if "name" not in sc and path:         # taken from the file name: say so, and how to fix it
+            fix = re.sub(r"[^A-Za-z0-9._-]+", "-", sname).strip("-.")[:100] or "my-scenario"
+            fix = "my-scenario" if fix == "baselines" else fix
+            raise ScenarioError(f"scenario.name: {toml_value(sname)}, taken from the file name (the file has no "
+                                f"name = \"...\" line), is not allowed; {rule}; add name = {toml_value(fix)} under "
+                                f"[scenario] or rename the file")
+        raise ScenarioError(f"scenario.name: {toml_value(sname)} is not allowed; {rule}")
     return Scenario(name=sname, game=spec.name, players=players, games=games, seed=seed,
                     params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
 

@@ -117,7 +117,8 @@ def check(values: dict, players: int) -> str | None:
     if not 1 <= len(md) <= MAX_FACES:
         return f"params.move_die: needs 1..{MAX_FACES} faces, got {len(md)}"
     if len(mg) != len(md):
-        return f"params.move_die_ghost: needs one flag per move_die face ({len(md)}), got {len(mg)}"
+        return (f"params.move_die_ghost: needs one flag per move_die face ({len(md)}), got {len(mg)}; each flag is 0 "
+                f"or 1 (1 = that move_die face also shows the ghost icon), so the two arrays have the same length")
     if not 1 <= len(fd) <= MAX_FACES:
         return f"params.fight_die: needs 1..{MAX_FACES} faces, got {len(fd)}"
     deck = build_deck(values)
