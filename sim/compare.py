@@ -14,7 +14,7 @@ nothing in common). Within one game only measures with the same meaning on both 
 listed under "not compared" with the reason, and a note says why:
   - a measure defined on one side only (a team role present on one side, a seat only the larger table has);
   - different player counts: the per-seat and per-player measures (win.seat<i>, win.<strategy>, first_player.win,
-    score.seat<i>, and the start seat extra.first_seat) are dropped, since their fair shares and seat sets differ
+    score.seat<i>) are dropped, since their fair shares and seat sets differ
     (a 2-player seat wins half the games, a 4-player one a quarter); game-level measures (team win rates, tie,
     margin, length, game counters) remain;
   - same player count but different roles at some seats (a Head Haunter game against a cooperative one): the seat
@@ -143,7 +143,7 @@ def check_comparable(sa: Scenario, sb: Scenario) -> None:
         raise CompareError(f"cannot compare different games: A is '{sa.game}', B is '{sb.game}'")
 
 
-_PER_SEAT = ("win.", "first_player.", "score.seat", "extra.first_seat")   # the start seat's index, too
+_PER_SEAT = ("win.", "first_player.", "score.seat")    # (the start seat, extra.first_seat, is never compared)
 
 
 def _seat_of(name: str) -> int | None:
@@ -164,8 +164,8 @@ def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[s
         why = f"A has {sa.players} players, B {sb.players}: per-seat measures have different fair shares"
         drop = {n: why for n in names if n.startswith(_PER_SEAT)}
         notes.append(f"A has {sa.players} players and B {sb.players}: only game-level measures are compared; "
-                     "per-seat and per-player ones (win.seat*, win.<strategy>, first_player.win, score.seat*, "
-                     "extra.first_seat) are not, since their fair shares and seat sets differ")
+                     "per-seat and per-player ones (win.seat*, win.<strategy>, first_player.win, score.seat*) "
+                     "are not, since their fair shares and seat sets differ")
     elif ra != rb:
         seats = [i for i, (x, y) in enumerate(zip(ra, rb)) if x != y]
         why = "the seat's role differs between A and B"
@@ -425,8 +425,9 @@ def render_markdown(res: dict) -> str:
            f"Game {a['game']} · seed {res['seed']} (common random numbers: game g of A and B sees the same dice "
            f"where the rules allow) · {res['games']} games each · rules v{res['provenance']['rules_version']} · "
            f"RNG contract v{res['provenance']['rng_contract']} · commit {res['provenance']['git_commit'][:12]}", "",
-           f"A: `{a['file']}`  ", f"B: `{b['file']}`", "",
-           f"Stopped: {res['stop']['message']}.", ""]
+           f"A: `{a['file']}`  ", f"B: `{b['file']}`", ""]
+    out += ["## What differs between A and B", ""] + [f"- {x}" for x in difference_lines(res)] + [""]
+    out += [f"Stopped: {res['stop']['message']}.", ""]
     if res.get("notes"):
         out += ["Comparability: " + "; ".join(res["notes"]) + ".", ""]
     if res.get("sprt"):
@@ -446,6 +447,18 @@ def render_markdown(res: dict) -> str:
     for line in not_compared_lines(res):
         out += [line, ""]
     return "\n".join(out) + "\n"
+
+
+def difference_lines(res: dict) -> list[str]:
+    """What differs between scenarios A and B (player count, parameters, seats' strategies and their parameters),
+    one line each, for compare.md and compare.html."""
+    from sim.summary import scenario_differences
+    a, b = res["a"].get("scenario"), res["b"].get("scenario")
+    if not a or not b:
+        return ["(the scenarios are not recorded in this comparison)"]
+    d = scenario_differences(a, b)
+    return d or ["nothing: A and B play the same rules, player count and strategies (differences are noise, and "
+                 "with common random numbers every game is identical)"]
 
 
 def not_compared_lines(res: dict) -> list[str]:

@@ -12,6 +12,8 @@ import math
 from pathlib import Path
 
 from sim import metrics, plots
+from sim.measures import BOOKKEEPING
+from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
 
 CSS = """
 body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;max-width:1100px;margin:0 auto;padding:1em 2em;
@@ -57,7 +59,8 @@ DEFINITIONS = {
                     "for that pair's difference (multinomial covariance). The largest of several gaps is biased "
                     "upward, so read it with the chi-square test of equal seat win rates (p). When seats play "
                     "different strategies the gap also measures strategy strength.",
-    "tie rate": "Share of finished games whose win is shared between players (95% Wilson interval).",
+    "tie rate": "Competitive games: share of finished games whose win is shared between players (95% Wilson "
+                "interval). Not reported for team games: a team win is one win of the whole team, not a tie.",
     "tie-break rate": "Share of finished games whose top score was tied and settled by the tie-break rule.",
     "decisiveness": "Winner's margin: the winner's score minus the best score of a non-winner, mean over finished "
                     "games (95% normal interval); close games: share won by at most 1 point (95% Wilson interval).",
@@ -67,7 +70,10 @@ DEFINITIONS = {
     "team win rate": "Cooperative games: share of finished games the team of that role wins (95% Wilson interval).",
     "outcome shares": "A categorical game counter (e.g. how the game ended, loss causes): share of finished games "
                       "per value (95% Wilson interval).",
-    "win rate": "Wins divided by finished games; a win shared by k players counts 1/k. 95% Wilson score interval.",
+    "win rate": "Wins divided by finished games, 95% Wilson score interval. Competitive games: a win shared by k "
+                "players counts 1/k (sole wins: games won alone; shared wins: games whose win was shared), so the "
+                "seats' rates add up to 100%. Team games: every member of the winning team wins, so each seat's and "
+                "strategy's rate is its team's rate.",
 }
 
 
@@ -76,7 +82,14 @@ def balance_rows(s: dict) -> list[dict]:
     rows = []
     fin = s["games"]["finished"]
     n = len(s["seats"])
-    coop = bool(s.get("team"))
+    coop = is_team_game(s)
+    g = s["games"]
+    if not fin:     # nothing finished: every figure below would be made of empty histograms
+        return [{"figure": "no finished game", "value": "n/a", "interval": "",
+                 "note": "every game hit the turn cap (max_turns) or failed: raise max_turns"},
+                {"figure": "truncated at the turn cap", "value": pct(g["truncated_rate"]),
+                 "interval": ci_pct(metrics.wilson(g["truncated"], g["played"])),
+                 "note": f"{g['truncated']} of {g['played']} games; errors: {g['errors']}"}]
     if coop:
         for role, r in s["team"].items():
             rows.append({"figure": f"team win rate ({role})", "value": pct(r["rate"]), "interval": ci_pct(r["ci95"]),
@@ -89,7 +102,7 @@ def balance_rows(s: dict) -> list[dict]:
                                  "interval": ci_pct(metrics.wilson(c, total)), "note": f"{c} games"})
     else:
         fp = s.get("first_player") or {}
-        if fp.get("win"):
+        if fp.get("win") and fp.get("advantage") is not None:
             p0 = fp["win"]["rate"]
             se0 = math.sqrt(fp["fair_share"] * (1 - fp["fair_share"]) / fin) if fin else 0.0
             pv = metrics.diff_test(p0 - fp["fair_share"], se0)
@@ -117,7 +130,7 @@ def balance_rows(s: dict) -> list[dict]:
                          "interval": ci_pct(metrics.wilson(t["tiebreak_decided"], fin)),
                          "note": "top score tied, settled by the tie-break"})
         d = s.get("decisiveness")
-        if d:
+        if d and d["margin"]["n"] and d.get("mean_ci95"):
             m = d["margin"]
             rows.append({"figure": "decisiveness (winner's margin)", "value": f"{m['mean']:.2f} points",
                          "interval": f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
@@ -125,11 +138,12 @@ def balance_rows(s: dict) -> list[dict]:
                                  f"{pct(d['close']['rate'])} {ci_pct(d['close']['ci95'])}"})
     for key in ("turns", "rounds"):
         L = s["length"][key]
+        if not L["n"]:
+            continue
         h = metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
         rows.append({"figure": f"length ({key})", "value": f"{L['mean']:.2f}",
                      "interval": f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
                      "note": f"median {L['quantiles']['p50']}, 5-95%: {L['quantiles']['p05']}-{L['quantiles']['p95']}"})
-    g = s["games"]
     rows.append({"figure": "truncated at the turn cap", "value": pct(g["truncated_rate"]),
                  "interval": ci_pct(metrics.wilson(g["truncated"], g["played"])),
                  "note": f"{g['truncated']} of {g['played']} games; errors: {g['errors']}"})
@@ -138,20 +152,37 @@ def balance_rows(s: dict) -> list[dict]:
 
 # --- tables -------------------------------------------------------------------------------------------------------
 
+def _f(v, k: int = 2) -> str:
+    return "n/a" if v is None else f"{v:.{k}f}"
+
+
+def _na(v):
+    return "n/a" if v is None else v
+
+
 def seat_rows(s: dict) -> list[dict]:
+    """One row per seat. Competitive: win rate (a shared win counting 1/k), sole wins, shared wins. Team game: the
+    team's win rate (every member shares it; sole/shared wins are left out: they say nothing there)."""
+    team = is_team_game(s)
     rows = []
     for r in s["seats"]:
         sc = r["score"]
-        rows.append({"seat": r["seat"], "strategy": r["strategy"], "role": r["role"], "win rate": pct(r["win"]["rate"]),
-                     "95% CI": ci_pct(r["win"]["ci95"]), "wins": r["sole_wins"], "shared": r["shared_wins"],
-                     "score mean": f"{sc['mean']:.2f}", "score sd": f"{sc['std']:.2f}",
-                     "p05": sc["quantiles"]["p05"], "median": sc["quantiles"]["p50"], "p95": sc["quantiles"]["p95"]})
+        row = {"seat": r["seat"], "strategy": r["strategy"], "role": r["role"]}
+        if team:
+            row.update({"team win rate": pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"])})
+        else:
+            row.update({"win rate": pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"]),
+                        "sole wins": r["sole_wins"], "shared wins": r["shared_wins"]})
+        row.update({"score mean": _f(sc["mean"]), "score sd": _f(sc["std"]), "p05": _na(sc["quantiles"]["p05"]),
+                    "median": _na(sc["quantiles"]["p50"]), "p95": _na(sc["quantiles"]["p95"])})
+        rows.append(row)
     return rows
 
 
 def strategy_rows(s: dict) -> list[dict]:
+    head = "team win rate" if is_team_game(s) else "win rate per seat"
     return [{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
-             "win rate per seat": pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"])}
+             head: pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"])}
             for r in s["strategies"]]
 
 
@@ -164,21 +195,29 @@ def length_rows(s: dict) -> list[dict]:
     out = []
     for k in ("turns", "rounds"):
         d = s["length"][k]
-        out.append({"length": k, "mean": f"{d['mean']:.2f}", "sd": f"{d['std']:.2f}", "min": d["min"],
-                    **d["quantiles"], "max": d["max"]})
+        out.append({"length": k, "mean": _f(d["mean"]), "sd": _f(d["std"]), "min": _na(d["min"]),
+                    **{q: _na(v) for q, v in d["quantiles"].items()}, "max": _na(d["max"])})
     return out
 
 
 def counter_rows(s: dict) -> list[dict]:
+    """Game counters; bookkeeping columns (first_seat: who started) are not game statistics and are left out."""
     rows = []
     for k, d in s.get("extras", {}).items():
+        if k in BOOKKEEPING:
+            continue
         if "counts" in d:
             total = sum(d["counts"].values()) or 1
             rows.append({"counter": k, "summary": ", ".join(f"{lab} {pct(c / total)}" for lab, c in d["counts"].items())})
-        else:
+        elif d["n"]:
             rows.append({"counter": k, "summary": f"mean {d['mean']:.3f}, sd {d['std']:.3f}, median "
                                                   f"{d['quantiles']['p50']}, max {d['max']}"})
     return rows
+
+
+def scenario_rows(s: dict) -> list[dict]:
+    """The rules variant played (sim.summary.scenario_items) as table rows."""
+    return [{"": k, "played": v} for k, v in scenario_items(s)]
 
 
 def curve_rows(s: dict) -> list[dict]:
@@ -222,15 +261,28 @@ def md_table(rows: list[dict]) -> str:
 
 def sections(s: dict) -> list[dict]:
     """Report sections in order: {id, title, intro, plots: [(name, caption, svg)], tables: [(caption, rows)]}."""
-    coop = bool(s.get("team"))
-    out = []
-    out.append({"id": "balance", "title": "Balance at a glance", "intro": "Headline figures with 95% intervals "
-                "(definitions at the end).", "plots": [], "tables": [("", balance_rows(s))]})
+    coop = is_team_game(s)
+    g = s["games"]
+    out = [{"id": "scenario", "title": "Scenario", "intro": "The rules variant played: parameters that differ from "
+            "the game's defaults are marked with the default; strategy weights are listed where they were set.",
+            "plots": [], "tables": [("", scenario_rows(s))]}]
+    intro = "Headline figures with 95% intervals (definitions at the end)."
+    if not g["finished"]:
+        out.append({"id": "balance", "title": "Balance at a glance", "intro": NO_FINISHED, "plots": [],
+                    "tables": [("", balance_rows(s))]})
+        return out      # win rates, scores, lengths, margins and counters all need finished games
+    if g["truncated"]:
+        intro = (f"Warning: {pct(g['truncated_rate'])} of games hit the turn cap and are left out of every figure "
+                 "below. " + intro)
+    if coop:
+        intro += " " + TEAM_SEAT_NOTE
+    out.append({"id": "balance", "title": "Balance at a glance", "intro": intro, "plots": [],
+                "tables": [("", balance_rows(s))]})
     wr_tables = [("by seat", seat_rows(s)), ("by turn position (0 = start player)", position_rows(s))]
     if len(s["strategies"]) > 1:
         wr_tables.append(("by strategy", strategy_rows(s)))
     out.append({"id": "win-rates", "title": "Win rates",
-                "intro": "Team win rates (cooperative game) and per seat." if coop else
+                "intro": "Team win rates and per seat. " + TEAM_SEAT_NOTE if coop else
                 "Per seat, per turn position and per strategy; bars are 95% Wilson intervals, the dashed line the "
                 "fair share.", "plots": [("win-rates", "win rates with 95% intervals", plots.render(plots.win_rates, s))],
                 "tables": wr_tables})
@@ -242,7 +294,7 @@ def sections(s: dict) -> list[dict]:
                     "plots": ps, "tables": []})
     out.append({"id": "scores", "title": "Scores", "intro": "Distribution of final scores per seat.",
                 "plots": [("scores", "score distribution per seat", plots.render(plots.scores, s))], "tables": []})
-    if s.get("decisiveness"):
+    if s.get("decisiveness") and s["decisiveness"]["margin"]["n"]:
         out.append({"id": "decisiveness", "title": "Decisiveness",
                     "intro": s["decisiveness"]["definition"] + ".",
                     "plots": [("margin", "winner's margin", plots.render(plots.margin, s))], "tables": []})
@@ -353,7 +405,7 @@ def write(folder: Path, s: dict) -> list[Path]:
 
 def render_compare(res: dict) -> str:
     """The A/B comparison as one self-contained HTML page."""
-    from sim.compare import frame, not_compared_lines
+    from sim.compare import difference_lines, frame, not_compared_lines
     a, b = res["a"], res["b"]
     title = f"Compare: {a['name']} (A) vs {b['name']} (B)"
     df = frame(res)
@@ -378,6 +430,8 @@ def render_compare(res: dict) -> str:
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
         f'<header id="provenance"><h1>{esc(title)}</h1><dl class="prov">'
         + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></header>",
+        '<section id="differs"><h2>What differs between A and B</h2><ul>'
+        + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res)) + "</ul></section>",
         f'<section id="verdict"><h2>Verdict</h2><p>Significant after Holm correction at alpha {res["alpha"]}: '
         f'<b>{esc(", ".join(sig) if sig else "none")}</b>.</p></section>',
         '<section id="differences"><h2>Differences B - A</h2>'

@@ -18,6 +18,11 @@ Definitions (finished games only, unless said otherwise):
   length.turns, length.rounds
   extra.<col>        a game counter (mean); extra.<col>=<label>: share of games with that categorical value
   truncated          1 when the game hit the turn cap (over all games played)
+
+Bookkeeping columns (BOOKKEEPING: `first_seat`, the seat that started, i.e. the seat rotation) are kernel outputs
+kept in games.parquet but not game statistics: `sim compare` does not compare them and the reports' counter tables
+leave them out. `Sums` (the regression check's measure sums) still carries extra.first_seat, so the committed
+baselines and their exact tier stay as they are (a changed rotation is a regression worth catching).
 """
 from __future__ import annotations
 
@@ -27,6 +32,14 @@ import numpy as np
 
 from sim.aggregate import WIN_UNITS
 from sim.scenario import Scenario
+
+
+BOOKKEEPING = ("first_seat",)
+
+
+def is_bookkeeping(name: str) -> bool:
+    """Whether measure ``name`` is a bookkeeping column (extra.first_seat), not a game statistic to compare."""
+    return name.startswith("extra.") and name[len("extra."):].split("=")[0] in BOOKKEEPING
 
 
 @dataclass(frozen=True)
@@ -184,7 +197,8 @@ class Decisiveness:
         close = int(self.hist[: CLOSE_MARGIN - self.lo + 1].sum())
         return {"definition": "winner's score minus the best score of a non-winner, finished games "
                               "(0: top score tied, settled by the tie-break or shared)",
-                "margin": d, "mean_ci95": [d["mean"] - float(h), d["mean"] + float(h)],
+                "margin": d,   # no finished game: n = 0, no mean and no interval
+                "mean_ci95": [d["mean"] - float(h), d["mean"] + float(h)] if n else None,
                 "close_margin": CLOSE_MARGIN, "close": rate(close, n)}
 
 
@@ -233,13 +247,15 @@ class PairedSums:
 
     def __init__(self, sa: Scenario, sb: Scenario):
         self.a, self.b = sa, sb
-        names_b = {m.name for m in measures(sb)}
-        self.measures = [m for m in measures(sa) if m.name in names_b]
-        mb = {m.name: m for m in measures(sb)}
+        ma = [m for m in measures(sa) if not is_bookkeeping(m.name)]     # the seat rotation is not compared
+        mbl = [m for m in measures(sb) if not is_bookkeeping(m.name)]
+        names_b = {m.name for m in mbl}
+        self.measures = [m for m in ma if m.name in names_b]
+        mb = {m.name: m for m in mbl}
         # a measure is comparable only with the same meaning (same scale) on both sides
         self.measures = [m for m in self.measures if mb[m.name].scale == m.scale]
-        self.only_a = [m.name for m in measures(sa) if m.name not in {x.name for x in self.measures}]
-        self.only_b = [m.name for m in measures(sb) if m.name not in {x.name for x in self.measures}]
+        self.only_a = [m.name for m in ma if m.name not in {x.name for x in self.measures}]
+        self.only_b = [m.name for m in mbl if m.name not in {x.name for x in self.measures}]
         self.acc = {m.name: dict.fromkeys(self.FIELDS, 0) for m in self.measures}
         self.games = 0
 

@@ -2,16 +2,26 @@
 
 Definitions: win rate = wins / finished games, a win shared by k players counting 1/k; 95% Wilson interval.
 First-player advantage = win rate of the start player (turn position 0) minus the fair share 1/players.
-Truncated games (turn cap) are counted but never scored. Cooperative games (GameSpec.team_roles): a team win is a whole
-win for every member, and first-player advantage is not defined (positions are then shares of split win units).
+Truncated games (turn cap) are counted but never scored. Team games (GameSpec.team_roles: the cooperative games and the
+Head Haunter game): a team win is a whole win for every member, so every member's (and every team strategy's) win
+rate is the team's rate; first-player advantage and the tie rate are not defined there (null: a team win is one win
+of the team, not a tie). With no finished game, distributions have n = 0 and null mean, std and quantiles.
+
+Also the readable descriptions of a summary shared by summary.md, balance.md, summary.html and the CLI: the scenario
+played (`scenario_items`), the difference between two scenarios (`scenario_differences`) and a run's one-line
+headline (`one_line`).
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 from sim.aggregate import WIN_UNITS, Aggregates
 from sim.metrics import hist_quantile, mean_std, wilson
 from sim.scenario import Scenario
 
 SCHEMA = 1
+TEAM_TIE_NOTE = ("team game: a team win is one win of the whole team, not a tie, so no tie rate is reported; every "
+                 "member's win rate is the team's rate")
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
@@ -35,8 +45,10 @@ def distribution(counts, lo: int, total: int | None = None, squares: int | None 
         squares = sum((lo + i) ** 2 * c for i, c in enumerate(counts))
     mean, std = mean_std(int(total), int(squares), n)
     tlo, tc = _trim(counts, lo)
+    if n == 0:                                  # nothing observed: no mean, spread or quantiles (not 0, not lo)
+        mean = std = None
     return {"n": n, "mean": mean, "std": std, "min": tlo if tc else None, "max": tlo + len(tc) - 1 if tc else None,
-            "quantiles": {f"p{int(q * 100):02d}": hist_quantile(counts, lo, q) for q in QUANTILES},
+            "quantiles": {f"p{int(q * 100):02d}": hist_quantile(counts, lo, q) if n else None for q in QUANTILES},
             "hist": {"lo": tlo, "counts": tc}}
 
 
@@ -46,7 +58,8 @@ def rate(wins: float, n: int) -> dict:
 
 
 def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> dict:
-    """The run's summary dict (JSON-ready). See reports/README.md for the schema."""
+    """The run's summary dict (JSON-ready, schema 1: the fields are defined in the module docstring and README.md
+    "Reading a report"; a field that does not apply, e.g. a team game's tie rate, is null)."""
     spec = sc.spec
     n = sc.players
     fin = agg.finished
@@ -121,9 +134,11 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "seats": seats,
         "strategies": strat_rows,
         "positions": positions,
-        "first_player": {"win": fp, "fair_share": fair, "advantage": None if coop else fp["rate"] - fair,
-                         "advantage_ci95": None if coop else [fp["ci95"][0] - fair, fp["ci95"][1] - fair]},
-        "ties": {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else 0.0},
+        "first_player": {"win": fp, "fair_share": fair,        # no advantage without a finished game
+                         "advantage": None if coop or not fin else fp["rate"] - fair,
+                         "advantage_ci95": None if coop or not fin else [fp["ci95"][0] - fair, fp["ci95"][1] - fair]},
+        "ties": ({"tie_rate": None, "note": TEAM_TIE_NOTE} if coop else
+                 {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else None}),
         "length": {"turns": distribution(agg.turns_hist, 0), "rounds": distribution(agg.rounds_hist, 0)},
         "matchups": matchup,
         "extras": extras,
@@ -131,7 +146,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "team": team,
         "aggregates": agg.to_dict(),
     }
-    if "tiebreak_decided" in agg.extra_columns:
+    if "tiebreak_decided" in agg.extra_columns and not coop:
         i = agg.extra_columns.index("tiebreak_decided")
         out["ties"]["tiebreak_decided"] = int(agg.extra_sum[i])
         out["ties"]["tiebreak_rate"] = int(agg.extra_sum[i]) / fin if fin else 0.0
@@ -144,3 +159,123 @@ def _team_wins(agg: Aggregates, roles: list[str], role: str) -> float:
     """Games won by the team of ``role``: the win units of any one of its seats (a team win sets every seat's bit)."""
     s0 = roles.index(role)
     return int(agg.sole_wins[s0] + agg.shared_wins[s0])  # a plain int: numpy int64 is not JSON-serialisable
+
+
+# --- readable descriptions (shared by summary.md, balance.md, summary.html, compare.md/html and the CLI) ----------
+
+TEAM_SEAT_NOTE = ("In a team game every member of a team shares one result per game, so each seat's and each "
+                  "strategy's win rate is its team's win rate: these rates cannot tell the team's strategies apart. "
+                  "To compare strategies, play two scenarios that differ only there with `sim compare A.toml B.toml`.")
+NO_FINISHED = ("No game finished: every game hit the turn cap (max_turns) or failed, so there are no win rates, "
+               "scores or lengths to report. Raise max_turns.")
+
+
+def is_team_game(s: dict) -> bool:
+    """Whether summary ``s`` is of a team game (cooperative or Head Haunter): every member shares the team's result."""
+    return bool(s.get("team"))
+
+
+def _fmt_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
+    return str(v)
+
+
+def _defaults(game: str) -> tuple[dict, dict]:
+    """(parameter defaults, {strategy: {parameter: default}}) of ``game`` from the registry ({} when unknown)."""
+    try:
+        from sim import registry
+        spec = registry.get(game)
+    except Exception:       # noqa: BLE001  (a summary read back without the game's code: no defaults to mark)
+        spec = None
+    if spec is None:
+        return {}, {}
+    return spec.defaults(), {st.name: {p.name: p.default for p in st.params} for st in spec.strategies}
+
+
+def board_description(ref: str) -> str:
+    """A Treasure Hunters board reference in words: its file, name and whether it is UNVERIFIED (the shipped default
+    board is a fan-made candidate graph: its board file says UNVERIFIED in its header and "(unverified)" in its
+    description)."""
+    try:
+        from kernels.treasure_hunters import board as B
+        b = B.load_board(ref)
+        text = Path(b.path).read_text(encoding="utf-8") if b.path and Path(b.path).exists() else ""
+    except Exception as e:  # noqa: BLE001  (a report read back elsewhere: say what is known)
+        return f"{ref} (board file not readable here: {type(e).__name__})"
+    unverified = "UNVERIFIED" in text or "unverified" in f"{b.name} {b.description}".lower()
+    shipped = ref == "default" or Path(b.path).resolve() == (B.BOARDS_DIR / "default.toml").resolve()
+    out = f"{'the shipped default board' if shipped else ref} ({b.name}: {b.description})"
+    if unverified:
+        out += (" - UNVERIFIED: a candidate house layout, not checked against the printed board; results depend on "
+                "it")
+    return out
+
+
+def scenario_items(s: dict) -> list[tuple[str, str]]:
+    """The rules variant played, from summary ``s``: game, mode, every parameter (those that differ from the
+    default marked with the default), the board, and each seat's strategy with the weights that were set."""
+    sc = s["scenario"]
+    params = sc.get("params") or {}
+    pdef, sdef = _defaults(sc["game"])
+    items = [("game", f"{s.get('game_title', sc['game'])} ({sc['game']}), {sc['players']} players")]
+    if "mode" in params:
+        items.append(("mode", str(params["mode"]) + ("" if pdef.get("mode", params["mode"]) == params["mode"]
+                                                       else f" (default: {pdef['mode']})")))
+    if "board" in params:
+        items.append(("board", board_description(str(params["board"]))))
+    changed = [k for k in params if k in pdef and params[k] != pdef[k]]
+    shown = []
+    for k, v in params.items():
+        mark = f" (changed; default {_fmt_value(pdef[k])})" if k in changed else ""
+        shown.append(f"{k} = {_fmt_value(v)}{mark}")
+    items.append(("parameters", ("; ".join(shown) if shown else "none")
+                  + (f" - {len(changed)} differ from the default: {', '.join(changed)}" if changed
+                     else " - all at their defaults")))
+    roles = [r.get("role") for r in s.get("seats", [])]
+    for i, seat in enumerate(sc["seats"]):
+        role = roles[i] if i < len(roles) else None
+        txt = seat["strategy"] + (f" ({role})" if role and role != "player" else "")
+        sp = seat.get("params") or {}
+        if sp:
+            d = sdef.get(seat["strategy"], {})
+            txt += " with " + ", ".join(
+                f"{k} = {_fmt_value(v)}" + (f" (default {_fmt_value(d[k])})" if k in d and d[k] != v else "")
+                for k, v in sp.items())
+        elif sdef.get(seat["strategy"]):
+            txt += ", default weights"
+        items.append((f"seat {i}", txt))
+    return items
+
+
+def scenario_differences(a: dict, b: dict) -> list[str]:
+    """What differs between two scenarios (their `Scenario.to_dict()`s): player count, parameters, seats'
+    strategies and strategy parameters. Empty when they play the same variant."""
+    out = []
+    if a.get("game") != b.get("game"):
+        out.append(f"game: A {a.get('game')}, B {b.get('game')}")
+    if a["players"] != b["players"]:
+        out.append(f"players: A {a['players']}, B {b['players']}")
+    pa, pb = a.get("params") or {}, b.get("params") or {}
+    for k in list(pa) + [k for k in pb if k not in pa]:
+        if pa.get(k) != pb.get(k):
+            out.append(f"{k}: A {_fmt_value(pa.get(k, '(unset)'))}, B {_fmt_value(pb.get(k, '(unset)'))}")
+    sa, sb = a.get("seats") or [], b.get("seats") or []
+    for i in range(max(len(sa), len(sb))):
+        x = sa[i] if i < len(sa) else None
+        y = sb[i] if i < len(sb) else None
+        fx, fy = _seat_text(x), _seat_text(y)
+        if fx != fy:
+            out.append(f"seat {i}: A {fx}, B {fy}")
+    return out
+
+
+def _seat_text(seat: dict | None) -> str:
+    if seat is None:
+        return "(no seat)"
+    sp = seat.get("params") or {}
+    return seat["strategy"] + (" (" + ", ".join(f"{k} = {_fmt_value(v)}" for k, v in sp.items()) + ")" if sp else "")

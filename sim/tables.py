@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from sim.measures import BOOKKEEPING
+from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
+
 
 def pct(x: float) -> str:
     return f"{100 * x:.2f}%"
@@ -12,22 +15,39 @@ def ci(c) -> str:
     return f"[{100 * c[0]:.2f}, {100 * c[1]:.2f}]"
 
 
+def na(v) -> str | int | float:
+    """A value of the summary, or "n/a" where it is not defined (null)."""
+    return "n/a" if v is None else v
+
+
 def seat_frame(s: dict) -> pl.DataFrame:
-    """One row per seat: strategy, win rate with its 95% Wilson interval, sole/shared wins, score stats."""
+    """One row per seat: strategy, win rate with its 95% Wilson interval, sole/shared wins, score stats. In a team
+    game the rate is the team's (every member shares it) and sole/shared wins say nothing, so they are left out."""
+    team = is_team_game(s)
     rows = []
     for r in s["seats"]:
         sc = r["score"]
-        rows.append({"seat": r["seat"], "strategy": r["strategy"], "role": r["role"],
-                     "win rate": pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"]),
-                     "wins": r["sole_wins"], "shared": r["shared_wins"],
-                     "score mean": round(sc["mean"], 2), "score sd": round(sc["std"], 2),
-                     "p05": sc["quantiles"]["p05"], "median": sc["quantiles"]["p50"], "p95": sc["quantiles"]["p95"]})
+        row = {"seat": r["seat"], "strategy": r["strategy"], "role": r["role"]}
+        if team:
+            row.update({"team win rate": pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"])})
+        else:
+            row.update({"win rate": pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"]),
+                        "sole wins": r["sole_wins"], "shared wins": r["shared_wins"]})
+        row.update({"score mean": _round(sc["mean"]), "score sd": _round(sc["std"]),
+                    "p05": na(sc["quantiles"]["p05"]), "median": na(sc["quantiles"]["p50"]),
+                    "p95": na(sc["quantiles"]["p95"])})
+        rows.append(row)
     return pl.DataFrame(rows)
 
 
+def _round(v, k: int = 2):
+    return "n/a" if v is None else f"{v:.{k}f}"
+
+
 def strategy_frame(s: dict) -> pl.DataFrame:
+    head = "team win rate" if is_team_game(s) else "win rate per seat"
     return pl.DataFrame([{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
-                          "win rate per seat": pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"])}
+                          head: pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"])}
                          for r in s["strategies"]])
 
 
@@ -35,21 +55,42 @@ def length_frame(s: dict) -> pl.DataFrame:
     rows = []
     for k in ("turns", "rounds"):
         d = s["length"][k]
-        rows.append({"length": k, "mean": round(d["mean"], 2), "sd": round(d["std"], 2), "min": d["min"],
-                     **{q: v for q, v in d["quantiles"].items()}, "max": d["max"]})
-    return pl.DataFrame(rows)
+        rows.append({"length": k, "mean": _round(d["mean"]), "sd": _round(d["std"]), "min": na(d["min"]),
+                     **{q: na(v) for q, v in d["quantiles"].items()}, "max": na(d["max"])})
+    return pl.DataFrame(rows, schema={c: pl.Utf8 for c in rows[0]}) if rows else pl.DataFrame()
 
 
 def extras_frame(s: dict) -> pl.DataFrame | None:
+    """Game counters; bookkeeping columns (sim.measures.BOOKKEEPING: who started) are not game statistics."""
     rows = []
     for k, d in s["extras"].items():
+        if k in BOOKKEEPING:
+            continue
         if "counts" in d:
             total = sum(d["counts"].values()) or 1
             rows.append({"counter": k, "value": ", ".join(f"{lab} {pct(c / total)}" for lab, c in d["counts"].items())})
-        else:
+        elif d["n"]:
             rows.append({"counter": k, "value": f"mean {d['mean']:.3f}, sd {d['std']:.3f}, "
                                                 f"median {d['quantiles']['p50']}, max {d['max']}"})
     return pl.DataFrame(rows) if rows else None
+
+
+def one_line(s: dict) -> str:
+    """A run's headline in one line (for `sim run-defaults`): the team win rates of a team game, else every seat's
+    win rate (a shared win counting 1/k, so they add up to 100%)."""
+    g = s["games"]
+    if not g["finished"]:
+        return f"no game finished ({g['truncated']} hit the turn cap, {g['errors']} errors): raise max_turns"
+    if is_team_game(s):
+        roles = [r["role"] for r in s["seats"]]
+        parts = []
+        for role, r in s["team"].items():
+            seats = [str(i) for i, x in enumerate(roles) if x == role]
+            who = f"seat{'s' if len(seats) > 1 else ''} {','.join(seats)}"
+            parts.append(f"{role} team ({who}) wins {r['rate'] * 100:.1f}%")
+        return "team game: " + ", ".join(parts) + " (every seat of a team shares its team's rate)"
+    return ", ".join(f"seat {r['seat']} {r['strategy']} {100 * r['win']['rate']:.1f}%" for r in s["seats"]) \
+        + " (win rates, a shared win counting 1/k)"
 
 
 def md(df: pl.DataFrame) -> str:
@@ -63,6 +104,7 @@ def render_markdown(s: dict) -> str:
     sc = s["scenario"]
     g = s["games"]
     fp = s["first_player"]
+    team = is_team_game(s)
     out = [f"# {sc['name']}: {s['game_title']}, {sc['players']} players", ""]
     if sc.get("description"):
         out += [sc["description"], ""]
@@ -71,29 +113,39 @@ def render_markdown(s: dict) -> str:
         out += [f"seed {pv['seed']} · {pv['games']} games · rules v{pv['rules_version']} · RNG contract "
                 f"v{pv['rng_contract']} · commit {pv['git_commit'][:12]} · {pv['wall_time_s']} s on "
                 f"{pv['threads']} threads", ""]
+    out += ["## Scenario", ""] + [f"- **{k}**: {v}" for k, v in scenario_items(s)] + [""]
     out += [f"Finished games: {g['finished']} of {g['played']} (truncated at the turn cap: {g['truncated']}, "
             f"errors: {g['errors']})", ""]
     if g["finished"] == 0:
-        out += ["**No game finished: every game hit the turn cap (max_turns) or failed, so there are no win rates, "
-                "scores or lengths to report. Raise max_turns.**", ""]
+        out += [f"**{NO_FINISHED}**", ""]
         return "\n".join(out) + "\n"
     if g["truncated"]:
         out += [f"**Warning: {100 * g['truncated_rate']:.2f}% of games hit the turn cap and are left out of every "
                 f"figure below.**", ""]
-    out += ["## Win rate by seat", "", md(seat_frame(s)), ""]
-    out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
+    if team:
+        out += ["## Team win rate", ""] + [f"- **{role}** team wins {pct(r['rate'])} {ci(r['ci95'])} of finished "
+                                           f"games ({r['wins']:.0f} of {r['games']})"
+                                           for role, r in s["team"].items()]
+        out += ["", TEAM_SEAT_NOTE, ""]
+        out += ["## Team win rate by seat", "", md(seat_frame(s)), ""]
+        out += ["## Team win rate by strategy", "", md(strategy_frame(s)), ""]
+    else:
+        out += ["## Win rate by seat", "", "Win rate counts a win shared by k players as 1/k; sole wins: games won "
+                "alone; shared wins: games whose win was shared.", "", md(seat_frame(s)), ""]
+        out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
     out += ["## Balance", ""]
-    if fp["fair_share"] is not None:
+    if fp["fair_share"] is not None and fp["advantage"] is not None:
         out += [f"- First-player advantage: start player wins {pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} "
                 f"against a fair share of {pct(fp['fair_share'])} (advantage {100 * fp['advantage']:+.2f} points).",
                 "- Win rate by turn position: " + ", ".join(
-                    f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"]),
-                f"- Shared wins (tie rate): {pct(s['ties']['tie_rate'])} of finished games."]
+                    f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"])]
+    if s["ties"].get("tie_rate") is not None and not team:     # (summaries written before the team note had one)
+        out.append(f"- Shared wins (tie rate): {pct(s['ties']['tie_rate'])} of finished games.")
     if "tiebreak_decided" in s["ties"]:
         out.append(f"- Top score tied, settled by the tie-break: {pct(s['ties']['tiebreak_rate'])}.")
-    if s.get("team"):
-        out.append("- Team win rates: " + ", ".join(
-            f"{role} {pct(r['rate'])} {ci(r['ci95'])}" for role, r in s["team"].items()))
+    if team:
+        out.append("- No first-player advantage and no tie rate in a team game: a team win is one win of the whole "
+                   "team, not a tie.")
     out += ["", "## Game length", "", md(length_frame(s)), ""]
     ef = extras_frame(s)
     if ef is not None:
