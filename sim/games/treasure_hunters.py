@@ -137,7 +137,9 @@ def replay(scenario, game: int) -> list[str]:
         elif e == R.E_TARGET:
             lines.append(f"    on {_target(b, c)}")
         elif e == R.E_END:
-            lines.append(f"END: {R.OUTCOME_LABELS[a]}")
+            why = (f" (all {int(prm[R.P_HAUNTINGS])} haunting pieces on the board)"
+                   if a in (R.OUT_SIX, R.OUT_HH_SIX) else "")    # the label keeps the rulebook's name (RULES.md)
+            lines.append(f"END: {R.OUTCOME_LABELS[a]}{why}")
     lines.append(f"final after {turns} hunter turns, {rounds} rounds: {int(st[R.S_DELIVERED])} jewels in the wagon, "
                  f"{int(st[R.S_HAUNTS])} hauntings, {int(st[R.S_GHOSTS_ON])} ghosts on the board")
     winners = [s for s in range(n) if (wseat >> s) & 1]

@@ -68,7 +68,19 @@ def test_replay_in_words_matches_the_batch(mode, players, seats):
         lines = sc.spec.replay(sc, g)
         assert lines[0].startswith(f"Game {g} of replay-test: {mode}")
         label = R.OUTCOME_LABELS[int(out.extra[g, PL.EXTRA_COLUMNS.index("outcome")])]
-        assert f"END: {label}" in lines
+        why = " (all 6 haunting pieces on the board)" if label in ("six_hauntings", "haunter_win_hauntings") else ""
+        assert f"END: {label}{why}" in lines
         assert sum(1 for x in lines if x.startswith("turn ")) == int(out.turns[g])
         assert lines[-1].startswith("winner:")
     _ = np
+
+
+def test_replay_says_how_many_haunting_pieces_ended_the_game():
+    """`six_hauntings` keeps the rulebook's name; with hauntings = 3 the replay says all 3 pieces were down."""
+    sc = from_dict({"scenario": {"name": "haunt3", "game": "treasure_hunters", "players": 4, "games": 10, "seed": 5},
+                    "params": {"mode": "basic", "hauntings": 3}, "seats": [{"strategy": "passive"}] * 4})
+    from sim import runner
+    out = runner.play_chunk(sc, 0, 10)
+    col = PL.EXTRA_COLUMNS.index("outcome")
+    g = next(g for g in range(10) if int(out.extra[g, col]) == R.OUT_SIX)
+    assert "END: six_hauntings (all 3 haunting pieces on the board)" in sc.spec.replay(sc, g)
