@@ -191,7 +191,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
             s, folder = api.run_scenario(sc, n, progress=adv)
-        seats = ", ".join(f"seat {r['seat']} {r['strategy']} {100 * r['win']['rate']:.1f}%" for r in s["seats"])
+        seats = tables.one_line(s)
         typer.echo(f"{f.relative_to(SCENARIOS)}: {s['games']['finished']} games, {s['provenance']['wall_time_s']} s; "
                    f"{seats} -> {folder}")
 
