@@ -111,7 +111,7 @@ def interruptible():
 def known_game(game: Optional[str]):
     """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
     from sim import registry
-    games = registry.all_games()
+    games = registry.names()
     if game is not None and game not in games:
         fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
 
@@ -217,8 +217,8 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
     """List games, their parameters (default, allowed values) and strategies."""
     from sim import registry
     from sim.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
-    games = registry.all_games()
     known_game(game)
+    games = registry.all_games() if game is None else {game: registry.get(game)}
     for name, g in games.items():
         if game and name != game:
             continue

@@ -208,11 +208,11 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, "
                                 f"got {_got(v)}")
     if "game" not in sc:
-        games = ", ".join(registry.all_games())
+        games = ", ".join(registry.names())
         raise ScenarioError(f"scenario.game: missing; allowed: {games}")
     spec = registry.get(sc["game"])
     if spec is None:
-        raise ScenarioError(f"scenario.game: unknown game '{sc['game']}'; allowed: {', '.join(registry.all_games())}")
+        raise ScenarioError(f"scenario.game: unknown game '{sc['game']}'; allowed: {', '.join(registry.names())}")
     if "players" not in sc:
         raise ScenarioError(f"scenario.players: missing; allowed {spec.min_players}..{spec.max_players}")
     players = sc["players"]
