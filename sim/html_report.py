@@ -11,8 +11,7 @@ import html
 import math
 from pathlib import Path
 
-from sim import metrics, plots
-from sim.measures import BOOKKEEPING
+from sim import metrics, plots, tables
 from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
 
 CSS = """
@@ -152,38 +151,13 @@ def balance_rows(s: dict) -> list[dict]:
 
 # --- tables -------------------------------------------------------------------------------------------------------
 
-def _f(v, k: int = 2) -> str:
-    return "n/a" if v is None else f"{v:.{k}f}"
-
-
-def _na(v):
-    return "n/a" if v is None else v
-
-
 def seat_rows(s: dict) -> list[dict]:
-    """One row per seat. Competitive: win rate (a shared win counting 1/k), sole wins, shared wins. Team game: the
-    team's win rate (every member shares it; sole/shared wins are left out: they say nothing there)."""
-    team = is_team_game(s)
-    rows = []
-    for r in s["seats"]:
-        sc = r["score"]
-        row = {"seat": r["seat"], "strategy": r["strategy"], "role": r["role"]}
-        if team:
-            row.update({"team win rate": pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"])})
-        else:
-            row.update({"win rate": pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"]),
-                        "sole wins": r["sole_wins"], "shared wins": r["shared_wins"]})
-        row.update({"score mean": _f(sc["mean"]), "score sd": _f(sc["std"]), "p05": _na(sc["quantiles"]["p05"]),
-                    "median": _na(sc["quantiles"]["p50"]), "p95": _na(sc["quantiles"]["p95"])})
-        rows.append(row)
-    return rows
+    """One row per seat (`sim.tables.seat_rows`), the interval in percent."""
+    return tables.seat_rows(s, ci_fmt=ci_pct)
 
 
 def strategy_rows(s: dict) -> list[dict]:
-    head = "team win rate" if is_team_game(s) else "win rate per seat"
-    return [{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
-             head: pct(r["win"]["rate"]), "95% CI": ci_pct(r["win"]["ci95"])}
-            for r in s["strategies"]]
+    return tables.strategy_rows(s, ci_fmt=ci_pct)
 
 
 def position_rows(s: dict) -> list[dict]:
@@ -191,28 +165,8 @@ def position_rows(s: dict) -> list[dict]:
             for p in s["positions"]]
 
 
-def length_rows(s: dict) -> list[dict]:
-    out = []
-    for k in ("turns", "rounds"):
-        d = s["length"][k]
-        out.append({"length": k, "mean": _f(d["mean"]), "sd": _f(d["std"]), "min": _na(d["min"]),
-                    **{q: _na(v) for q, v in d["quantiles"].items()}, "max": _na(d["max"])})
-    return out
-
-
-def counter_rows(s: dict) -> list[dict]:
-    """Game counters; bookkeeping columns (first_seat: who started) are not game statistics and are left out."""
-    rows = []
-    for k, d in s.get("extras", {}).items():
-        if k in BOOKKEEPING:
-            continue
-        if "counts" in d:
-            total = sum(d["counts"].values()) or 1
-            rows.append({"counter": k, "summary": ", ".join(f"{lab} {pct(c / total)}" for lab, c in d["counts"].items())})
-        elif d["n"]:
-            rows.append({"counter": k, "summary": f"mean {d['mean']:.3f}, sd {d['std']:.3f}, median "
-                                                  f"{d['quantiles']['p50']}, max {d['max']}"})
-    return rows
+length_rows = tables.length_rows
+counter_rows = tables.counter_rows
 
 
 def scenario_rows(s: dict) -> list[dict]:

@@ -20,50 +20,66 @@ def na(v) -> str | int | float:
     return "n/a" if v is None else v
 
 
-def seat_frame(s: dict) -> pl.DataFrame:
-    """One row per seat: strategy, win rate with its 95% Wilson interval, sole/shared wins, score stats. In a team
-    game the rate is the team's (every member shares it) and sole/shared wins say nothing, so they are left out."""
+def seat_rows(s: dict, ci_fmt=ci) -> list[dict]:
+    """One row per seat: strategy, win rate with its 95% Wilson interval (``ci_fmt`` formats it), sole/shared wins,
+    score stats. In a team game the rate is the team's (every member shares it) and sole/shared wins say nothing,
+    so they are left out. Shared by summary.md (`seat_frame`) and summary.html."""
     team = is_team_game(s)
     rows = []
     for r in s["seats"]:
         sc = r["score"]
         row = {"seat": r["seat"], "strategy": r["strategy"], "role": r["role"]}
         if team:
-            row.update({"team win rate": pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"])})
+            row.update({"team win rate": pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"])})
         else:
-            row.update({"win rate": pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"]),
+            row.update({"win rate": pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"]),
                         "sole wins": r["sole_wins"], "shared wins": r["shared_wins"]})
         row.update({"score mean": _round(sc["mean"]), "score sd": _round(sc["std"]),
                     "p05": na(sc["quantiles"]["p05"]), "median": na(sc["quantiles"]["p50"]),
                     "p95": na(sc["quantiles"]["p95"])})
         rows.append(row)
-    return pl.DataFrame(rows)
+    return rows
+
+
+def seat_frame(s: dict) -> pl.DataFrame:
+    """`seat_rows` as a table."""
+    return pl.DataFrame(seat_rows(s))
 
 
 def _round(v, k: int = 2):
     return "n/a" if v is None else f"{v:.{k}f}"
 
 
-def strategy_frame(s: dict) -> pl.DataFrame:
+def strategy_rows(s: dict, ci_fmt=ci) -> list[dict]:
+    """One row per strategy: its seats and win rate (a team game: the team's) with the 95% interval."""
     head = "team win rate" if is_team_game(s) else "win rate per seat"
-    return pl.DataFrame([{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
-                          head: pct(r["win"]["rate"]), "95% CI": ci(r["win"]["ci95"])}
-                         for r in s["strategies"]])
+    return [{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
+             head: pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"])} for r in s["strategies"]]
 
 
-def length_frame(s: dict) -> pl.DataFrame:
+def strategy_frame(s: dict) -> pl.DataFrame:
+    return pl.DataFrame(strategy_rows(s))
+
+
+def length_rows(s: dict) -> list[dict]:
+    """Game length in turns and rounds: mean, sd, min, quantiles, max ("n/a" when no game finished)."""
     rows = []
     for k in ("turns", "rounds"):
         d = s["length"][k]
         rows.append({"length": k, "mean": _round(d["mean"]), "sd": _round(d["std"]), "min": na(d["min"]),
                      **{q: na(v) for q, v in d["quantiles"].items()}, "max": na(d["max"])})
+    return rows
+
+
+def length_frame(s: dict) -> pl.DataFrame:
+    rows = length_rows(s)
     return pl.DataFrame(rows, schema={c: pl.Utf8 for c in rows[0]}) if rows else pl.DataFrame()
 
 
-def extras_frame(s: dict) -> pl.DataFrame | None:
+def counter_rows(s: dict) -> list[dict]:
     """Game counters; bookkeeping columns (sim.measures.BOOKKEEPING: who started) are not game statistics."""
     rows = []
-    for k, d in s["extras"].items():
+    for k, d in s.get("extras", {}).items():
         if k in BOOKKEEPING:
             continue
         if "counts" in d:
@@ -72,6 +88,11 @@ def extras_frame(s: dict) -> pl.DataFrame | None:
         elif d["n"]:
             rows.append({"counter": k, "value": f"mean {d['mean']:.3f}, sd {d['std']:.3f}, "
                                                 f"median {d['quantiles']['p50']}, max {d['max']}"})
+    return rows
+
+
+def extras_frame(s: dict) -> pl.DataFrame | None:
+    rows = counter_rows(s)
     return pl.DataFrame(rows) if rows else None
 
 
