@@ -456,8 +456,8 @@ def _stopped(e: KeyboardInterrupt) -> int:
     term = isinstance(e, Terminated)
     if not _STOP_SAID:
         _STOP_SAID.append(True)
-        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped between chunks, no report "
-                   "written", err=True)
+        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped between chunks; "
+                   "nothing half-written left (a report folder appears only when complete)", err=True)
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED
 
 
