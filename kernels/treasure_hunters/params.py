@@ -104,8 +104,9 @@ def build_deck(values: dict) -> list[tuple[int, int]]:
     return deck
 
 
-def check(values: dict, players: int) -> str | None:
-    """Cross-parameter checks; returns one error line or None. Loads the board file (a bad one is one line)."""
+def check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
+    """Cross-parameter checks; returns one error line or None. Loads the board file (a bad one is one line).
+    ``given``: the parameters the scenario set, so an error names the one the designer changed."""
     mode = values["mode"]
     lo, hi = (2, 5) if mode == "head_haunter" else (2, 4)
     if not lo <= players <= hi:
@@ -116,6 +117,10 @@ def check(values: dict, players: int) -> str | None:
     md, mg, fd = values["move_die"], values["move_die_ghost"], values["fight_die"]
     if not 1 <= len(md) <= MAX_FACES:
         return f"params.move_die: needs 1..{MAX_FACES} faces, got {len(md)}"
+    if len(mg) != len(md) and "move_die" in given and "move_die_ghost" not in given:
+        return (f"params.move_die: {len(md)} faces, but move_die_ghost (not set, so its default "
+                f"{mg}) has {len(mg)} flags; move_die_ghost needs one 0/1 flag per move_die face "
+                f"(1 = that face also shows the ghost icon): set move_die_ghost too, with {len(md)} flags")
     if len(mg) != len(md):
         return (f"params.move_die_ghost: needs one flag per move_die face ({len(md)}), got {len(mg)}; each flag is 0 "
                 f"or 1 (1 = that move_die face also shows the ghost icon), so the two arrays have the same length")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.scenario import FILE_PARAMS, ScenarioError, toml_value
+from sim.scenario import FILE_PARAMS, ScenarioError
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
@@ -171,15 +171,7 @@ FILE_PARAMS[("treasure_hunters", "board")] = resolve_board
 
 
 def _check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
-    err = P.check(values, players)
-    if err and err.startswith("params.move_die_ghost: needs one flag per move_die face") \
-            and "move_die" in given and "move_die_ghost" not in given:
-        # the designer changed move_die only: name it, and the default move_die_ghost that no longer fits
-        md, mg = values["move_die"], values["move_die_ghost"]
-        return (f"params.move_die: {len(md)} faces, but move_die_ghost (not set, so its default "
-                f"{toml_value(mg)}) has {len(mg)} flags; move_die_ghost needs one 0/1 flag per move_die face "
-                f"(1 = that face also shows the ghost icon): set move_die_ghost too, with {len(md)} flags")
-    return err
+    return P.check(values, players, given)
 
 
 def _roles(values: dict, players: int) -> list[str]:
