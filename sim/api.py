@@ -10,6 +10,11 @@ from sim.scenario import Scenario
 REPORTS = report.REPO / "reports"
 
 
+def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:
+    """Where a run of ``sc`` writes its report: ``out_dir``, else reports/<scenario name>."""
+    return Path(out_dir) if out_dir else REPORTS / sc.name
+
+
 def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
                  chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
                  progress: Callable[[int], None] | None = None, write: bool = True) -> tuple[dict, Path | None]:
@@ -26,7 +31,7 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
         s = summary.summarize(sc, res.agg, prov)
         s["decisiveness"] = dec.summary()
         return s, None
-    final = Path(out_dir) if out_dir else REPORTS / sc.name
+    final = report_folder(sc, out_dir)
     with report.staged_dir(final) as tmp:
         parts = report.ParquetParts(sc, tmp) if per_game else None
         res = runner.run(sc, games, seed, threads, chunk, on_chunk=_both(dec.add, parts.add if parts else None),

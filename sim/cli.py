@@ -87,7 +87,7 @@ def warn_if_replacing(sc, out: Optional[Path]):
     but replacing the report of another file says so in one warning line (not refused: batch users rerun)."""
     from sim import api
     from sim.report import replaces_other_scenario
-    final = Path(out) if out else api.REPORTS / sc.name
+    final = api.report_folder(sc, out)
     other = replaces_other_scenario(final, sc.path)
     if other:
         typer.echo(f"warning: {final} holds the report of {other}, also named '{sc.name}'; this run of {sc.path} "
@@ -220,8 +220,6 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
     known_game(game)
     games = registry.all_games() if game is None else {game: registry.get(game)}
     for name, g in games.items():
-        if game and name != game:
-            continue
         typer.echo(f"{name}: {g.title} ({g.min_players}-{g.max_players} players, rules v{g.rules_version})")
         typer.echo("  parameters:")
         for p in g.params:

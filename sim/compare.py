@@ -366,18 +366,18 @@ def _sprt_status(ps: PairedSums, s: Sprt) -> dict:
     # one-sided: an estimate on the other side of 0 from the effect is what this test cannot see
     opposite = (not s.two_sided) and d["diff"] * s.effect < 0
     opposite_sig = opposite and (ci[0] > 0 or ci[1] < 0)
-    note = ""
+    note = None
     if opposite:
-        note = (f"; note: the estimate lies on the other side of 0 from the effect {s.effect:+g}"
+        note = (f"the estimate lies on the other side of 0 from the effect {s.effect:+g}"
                 + (f" and its 95% interval excludes 0: B - A is {'negative' if d['diff'] < 0 else 'positive'}, "
                    f"a direction this one-sided test does not look at (test it with --sprt {-s.effect:+g} or "
                    "--two-sided)" if opposite_sig else ""))
-    msg = f"SPRT after {ps.games} games: {conclusion}; {est}{note}"
+    msg = f"SPRT after {ps.games} games: {conclusion}; {est}" + (f"; note: {note}" if note else "")
     out = {"metric": s.metric, "effect": s.effect, "two_sided": s.two_sided, "hypotheses": hyp,
            "alpha": s.alpha, "beta": s.beta, "llr": llr, "bounds": [lo, hi], "state": state,
            "direction": dec["direction"], "games": ps.games, "estimate": d["diff"], "ci95": ci,
            "opposite_sign": opposite, "opposite_sign_significant": opposite_sig,
-           "conclusion": conclusion, "message": msg}
+           "conclusion": conclusion, "note": note, "message": msg}
     if s.two_sided:
         out["llr_up"], out["llr_down"] = dec["llr_up"], dec["llr_down"]
     return out
@@ -436,7 +436,7 @@ def render_markdown(res: dict) -> str:
                 f"beta = {sp['beta']}; LLR {sp['llr']:.3f}, bounds [{sp['bounds'][0]:.3f}, {sp['bounds'][1]:.3f}]: "
                 f"{sp['conclusion']}."]
         if sp.get("opposite_sign") and res["stop"]["rule"] != "sprt":     # else the Stopped line says it
-            out += ["", "Note: " + sp["message"].split("; note: ", 1)[1] + "."]
+            out += ["", "Note: " + sp["note"] + "."]
         out += [""]
     sig = res["significant"]
     out += [f"Significant after Holm correction over {sum(r['p'] is not None for r in res['metrics'])} measures "
