@@ -97,10 +97,9 @@ def pick_legal(state, row, mask, n_legal):
     for j = bounded(state, row, n_legal); -1 if the mask holds fewer. What every game's `random` strategy plays."""
     j = bounded(state, row, n_legal)
     for a in range(mask.shape[0]):
-        if mask[a]:
-            if j == 0:
-                return a
-            j -= 1
+        j -= mask[a] != 0              # one branch per entry, not two: the scan's branches were mispredicted
+        if j < 0:
+            return a
     return -1
 
 

@@ -68,7 +68,9 @@ def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out, o
             while not mask[a]:
                 a += 1
         else:
-            seat = (first + st[S_CUR]) % n
+            seat = first + st[S_CUR]
+            if seat >= n:                  # (first + position) % n without a division
+                seat -= n
             a = decide(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
             st[S_DECISIONS] += 1
             if a < 0 or a >= N_ACTIONS or mask[a] == 0:

@@ -177,6 +177,13 @@ def pop_tile(st, s):
     return t
 
 
+@njit("int64(int64, int64)")
+def next_player(p, n):
+    """(p + 1) % n for 0 <= p < n, without the integer division (about 25 cycles each, three per turn)."""
+    q = p + 1
+    return 0 if q == n else q
+
+
 @njit
 def init(st, prm, n_players):
     """R1–R3: empty board, pawns on Start, one plank per player, extras to the box, goal stack on End.
@@ -236,26 +243,29 @@ def new_game(st, prm, n_players, order, log):
     start_turn(st, log)
 
 
-@njit
+@njit(inline='always')
 def start_turn(st, log):
     """R13/R14: the next player with a pawn not yet home takes the turn; round count advances on wrap-around."""
     n = st[S_NPLAYERS]
     p0 = st[S_CUR]
-    for i in range(n):
-        p = (p0 + i) % n
+    p = p0
+    for i in range(n):                              # p = (p0 + i) % n, without a division (kernels/README.md)
         if not all_home(st, p):
+            q = p0
             for j in range(i):                      # log the players passed over (not at the game's end)
-                log_event(log, st[S_TURNS], E_SKIP, (p0 + j) % n, 0, 0, 0)
+                log_event(log, st[S_TURNS], E_SKIP, q, 0, 0, 0)
+                q = next_player(q, n)
             if p <= st[S_LAST_CUR]:
                 st[S_ROUNDS] += 1
             st[S_LAST_CUR] = p
             st[S_CUR] = p
             st[S_PHASE] = PH_ROLL
             return
+        p = next_player(p, n)
     st[S_PHASE] = PH_OVER
 
 
-@njit
+@njit(inline='always')
 def apply_chance(st, roll, log):
     """R5: the die shows ``roll`` (1..die_faces); the current player must now move a pawn."""
     st[S_ROLL] = roll
@@ -320,13 +330,14 @@ def discard_options(st, prm, p, symbol, mask):
     return c
 
 
-@njit
+@njit(inline='always')
 def legal_actions(st, prm, mask):
     """Boolean mask (int8[N_ACTIONS]) of the current player's legal actions; returns how many.
 
     Empty (0) at chance nodes and at the end of the game.
     """
-    mask[:] = 0
+    for i in range(N_ACTIONS):        # a constant trip count: a few vector stores, not a memset call
+        mask[i] = 0
     ph = st[S_PHASE]
     p = st[S_CUR]
     if ph == PH_MOVE:
@@ -421,7 +432,7 @@ def do_discard(st, prm, a, log):
         drop_tile(st, prm, p, t, target, log)
 
 
-@njit
+@njit(inline='always')
 def finish_turn(st, prm, log):
     """R12 goal token on reaching End, then R13: pass the die (skipping players whose pawns are all home)."""
     p = st[S_CUR]
@@ -434,31 +445,31 @@ def finish_turn(st, prm, log):
             st[S_GOAL_NEXT] = g + 1
             log_event(log, st[S_TURNS], E_GOAL, p, v, g, 0)
     st[S_TURNS] += 1
-    st[S_CUR] = (p + 1) % st[S_NPLAYERS]
+    st[S_CUR] = next_player(p, st[S_NPLAYERS])
     start_turn(st, log)
 
 
-@njit
+@njit(inline='always')
 def resolve_origin(st, prm, log):
-    """R8/R9: take the origin's top tile if it had tiles and now has no pawn; else discard if it had none."""
+    """R8/R9: take the origin's top tile if it had tiles and now has no pawn; else a discard if it had none.
+
+    Returns True when the turn is over (`finish_turn` is due), False when a discard decision comes first."""
     p = st[S_CUR]
     o = st[S_ORIGIN]
     if o == 0:
-        finish_turn(st, prm, log)          # R9: leaving Start never costs a discard (Start holds no tiles)
-        return
+        return True                        # R9: leaving Start never costs a discard (Start holds no tiles)
     if st[S_HEIGHT + o] > 0:
         if pawns_at(st, o, st[S_NPLAYERS], st[S_NPAWNS]) == 0:
             t = pop_tile(st, o)
             give_tile(st, t, p)
             give_ghost_value(st, prm, t, p, 1)
             log_event(log, st[S_TURNS], E_TAKE, p, t, o, 0)
-        finish_turn(st, prm, log)
-        return
+        return True
     if has_discardable(st, prm, p, prm[P_SYMBOLS + o]):
         st[S_PHASE] = PH_DISCARD
-    else:
-        log_event(log, st[S_TURNS], E_NO_DISCARD, p, 0, 0, 0)   # R9/R10: nothing to give, the turn ends
-        finish_turn(st, prm, log)
+        return False
+    log_event(log, st[S_TURNS], E_NO_DISCARD, p, 0, 0, 0)   # R9/R10: nothing to give, the turn ends
+    return True
 
 
 @njit
@@ -470,7 +481,7 @@ def has_discardable(st, prm, p, symbol):
     return st[hold + K_GHOST] + other_tiles(st, prm, p) > 0
 
 
-@njit
+@njit(inline='always')
 def apply_action(st, prm, a, log):
     """Apply decision ``a`` (an A_* id, assumed legal) for the current player and advance to the next node."""
     p = st[S_CUR]
@@ -491,8 +502,7 @@ def apply_action(st, prm, a, log):
         # R7: optional plank under the pawn on a tile-less destination (never on End: A11)
         if d != st[S_END] and st[S_HEIGHT + d] == 0 and st[S_HOLD + p * N_KINDS + K_PLANK] > 0:
             st[S_PHASE] = PH_PLANK
-        else:
-            resolve_origin(st, prm, log)
+            return
     elif ph == PH_PLANK:
         if a == A_PLANK_YES:
             t = owned_tile_of_kind(st, p, K_PLANK)
@@ -500,9 +510,12 @@ def apply_action(st, prm, a, log):
             push_tile(st, t, st[S_DEST])
             st[S_PLANKS_LAID] += 1
             log_event(log, st[S_TURNS], E_PLANK, p, t, st[S_DEST], 0)
-        resolve_origin(st, prm, log)
     elif ph == PH_DISCARD:
         do_discard(st, prm, a, log)
+    else:
+        return
+    # one call site each for resolve_origin and finish_turn: they are inlined here (kernels/README.md)
+    if ph == PH_DISCARD or resolve_origin(st, prm, log):
         finish_turn(st, prm, log)
 
 

@@ -184,7 +184,7 @@ def move_value(st, prm, p, k, w):
     return v
 
 
-@njit
+@njit(inline='always')
 def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
     """Action chosen by strategy ``sid`` for the current player; ``mask`` holds the legal actions (n_legal > 1).
 
