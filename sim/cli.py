@@ -456,7 +456,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
 _STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
 
 
-# app.command()(cli_sweep.sweep)  (sim sweep: registered once sim.overrides lands)
+app.command()(cli_sweep.sweep)          # sim sweep (sim.cli_sweep)
 
 
 def _stopped(e: KeyboardInterrupt) -> int:

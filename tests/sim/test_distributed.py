@@ -52,6 +52,15 @@ def test_sim_run_on_a_local_cluster_equals_in_process(dask_ex, tmp_path):
     assert _strip(got) == _strip(ref)
 
 
+def test_per_game_rows_come_back_in_game_order(dask_ex, tmp_path):
+    import polars as pl
+    sc = moor(players=3, games=500)
+    api.run_scenario(sc, chunk=500, out_dir=tmp_path / "a", per_game=True)
+    api.run_scenario(sc, chunk=64, out_dir=tmp_path / "b", per_game=True, executor=dask_ex)
+    a, b = (pl.read_parquet(tmp_path / x / "games.parquet") for x in "ab")
+    assert a.equals(b) and b["game"].to_list() == list(range(500))
+
+
 def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
     from sim.sweep import build, run_sweep
     from sim.sweep.engine import Progress
