@@ -44,6 +44,9 @@ interval says, not `effect`. References: A. Wald, Sequential tests of statistica
 (1945) 117-186; M. Sobel and A. Wald, A sequential decision procedure for choosing one of three hypotheses concerning
 the unknown mean of a normal distribution, Ann. Math. Statist. 20 (1949) 502-522; fishtest (Stockfish's testing
 framework) for the GSPRT with an estimated variance.
+Zero variance: when every paired difference of the watched measure is the same (B plays the same games as A as far
+as it sees, so d_g = 0 throughout), the likelihood ratio cannot move and the test would run to the cap; it stops at
+its first decision point (MIN_GAMES) with state "zero_variance" and says so.
 """
 from __future__ import annotations
 
