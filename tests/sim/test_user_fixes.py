@@ -154,6 +154,17 @@ def test_progress_off_a_terminal_is_plain_lines_with_games_per_second():
     assert isinstance(ctx, PG.Lines)
 
 
+def test_progress_on_a_terminal_is_a_live_bar_with_rate_and_time_left():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    ctx, adv = PG.bar(1000, "moor-4p", Tty())
+    from rich.progress import Progress, TimeRemainingColumn
+    assert isinstance(ctx, Progress) and ctx.live.refresh_per_second >= 1
+    assert any(isinstance(c, TimeRemainingColumn) for c in ctx.columns)
+    assert any(type(c).__name__ == "Rate" for c in ctx.columns)
+
+
 def test_sim_run_off_a_terminal_prints_a_line_with_games_per_second(tmp_path):
     r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
