@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from sim.cli import EXIT_BAD_INPUT, app
 from sim.sweep.spec import SweepError, parse_range, split_values
 
+pytest.importorskip("sim.overrides")          # sweeps build their points with sim.overrides (the --set machinery)
 cli = CliRunner()
 
 BASE = """
