@@ -29,20 +29,32 @@ BENCH_SCENARIOS = (
 )
 
 
-def kernel_speed(sc, games: int, threads: int) -> dict:
-    """Games/s and decisions/s of the batch kernel alone (warm cache, best of 3 runs)."""
-    used = runner.set_threads(threads)
-    runner.play_chunk(sc, 0, 64)                                  # load / compile outside the timing
-    best = None
-    for rep in range(3):
-        t0 = time.perf_counter()
-        out = runner.play_chunk(sc, rep * games, games)
-        dt = time.perf_counter() - t0
-        best = dt if best is None or dt < best else best
-        dec = int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum()) \
-            if "decisions" in sc.spec.extra_columns else 0
-    return {"threads": threads, "threads_used": used, "games": games, "seconds": round(best, 4), "games_per_s": round(games / best),
-            "decisions_per_s": round(dec / best) if dec else None}
+def kernel_speed(sc, games: int, threads: int, reps: int = 3) -> dict:
+    """Games/s and decisions/s of the batch kernel alone (warm cache, best of ``reps`` runs)."""
+    return thread_speeds(sc, games, (threads,), reps)[0]
+
+
+def thread_speeds(sc, games: int, thread_counts=(1, 2), reps: int = 5) -> list[dict]:
+    """`kernel_speed` for each thread count, the runs interleaved (1, 2, 1, 2, ...) so a change of the machine's
+    load hits every count alike; best of ``reps`` each."""
+    best: dict[int, float] = {}
+    used: dict[int, int] = {}
+    dec = 0
+    for t in thread_counts:
+        used[t] = runner.set_threads(t)
+        runner.play_chunk(sc, 0, 64)                              # load / compile outside the timing
+    for rep in range(reps):
+        for t in thread_counts:
+            runner.set_threads(t)
+            t0 = time.perf_counter()
+            out = runner.play_chunk(sc, rep * games, games)
+            dt = time.perf_counter() - t0
+            best[t] = min(dt, best.get(t, dt))
+            dec = int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum()) \
+                if "decisions" in sc.spec.extra_columns else 0
+    return [{"threads": t, "threads_used": used[t], "games": games, "seconds": round(best[t], 4),
+             "games_per_s": round(games / best[t]), "decisions_per_s": round(dec / best[t]) if dec else None}
+            for t in thread_counts]
 
 
 def _fresh_python(code: str, env_extra: dict) -> float:
@@ -89,6 +101,69 @@ def oracle_ratio(sc, games: int = 300) -> dict | None:
     return {"oracle_games_per_s": round(py, 1), "kernel_games_per_s_1_thread": k, "speed_ratio": round(k / py)}
 
 
+C_DIR = REPO.parent / "shared" / "bench" / "moor"   # the plain C yardstick (a measuring instrument, not project code)
+C_TARGET = 0.67                                      # issue 9: Moor kernel >= 0.67 x C's games/s on one thread
+SCALING_TARGET = 1.9                                 # issue 9: >= 1.9 x from one to two threads
+
+
+def build_c() -> tuple[Path | None, str]:
+    """Build ../shared/bench/moor/moor_ref.c with its README's line (gcc -O2 -march=native) into a temporary
+    folder; (binary, '') or (None, why not)."""
+    import shutil
+    src = C_DIR / "moor_ref.c"
+    if not src.exists():
+        return None, f"no C yardstick at {src}"
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        return None, "no C compiler (gcc) found: kernel/C ratio not measured"
+    out = Path(tempfile.mkdtemp(prefix="moor_ref")) / "moor_ref"
+    r = subprocess.run([cc, "-O2", "-march=native", "-o", str(out), str(src), "-lm"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, f"building the C yardstick failed: {r.stderr.strip().splitlines()[-1:]}"
+    return out, ""
+
+
+def _pin_cpu0() -> list[str]:
+    """`taskset -c 0` when available, so the C program runs on the core the kernel's thread is pinned to."""
+    import shutil
+    return ["taskset", "-c", "0"] if shutil.which("taskset") else []
+
+
+def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
+    """Moor kernel (1 thread) against the C program on the same rules, both with uniformly random strategies at a
+    4-player table, measured interleaved in one run (kernel, C, kernel, C, ...), each pinned to CPU 0, best of
+    ``reps``: the ratio is what the machine's load leaves comparable. Games/s by wall clock."""
+    import resource
+    from sim.scenario import Seat
+    binary, why = build_c()
+    if binary is None:
+        return {"note": why}
+    sc = load(REPO / path)
+    sc = sc.with_changes(players=4, seats=tuple(Seat("random") for _ in range(4)))
+    runner.set_threads(1)
+    pinned = hasattr(os, "sched_setaffinity")
+    old = os.sched_getaffinity(0) if pinned else None
+    if pinned:
+        os.sched_setaffinity(0, {min(old)})
+    try:
+        runner.play_chunk(sc, 0, 64)
+        kt, ct = [], []
+        for rep in range(reps):
+            t0 = time.perf_counter()
+            runner.play_chunk(sc, rep * games, games)
+            kt.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            subprocess.run(_pin_cpu0() + [str(binary), "-s", "random", "-n", str(games)], check=True,
+                           capture_output=True)
+            ct.append(time.perf_counter() - t0)
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, old)
+    k, c = games / min(kt), games / min(ct)
+    return {"games": games, "repetitions": reps, "kernel_games_per_s": round(k), "c_games_per_s": round(c),
+            "ratio": round(k / c, 3), "target": C_TARGET, "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
 def run_all(games: int = 100_000) -> dict:
     res = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "games": {}}
     for game, path, targets in BENCH_SCENARIOS:
@@ -96,11 +171,12 @@ def run_all(games: int = 100_000) -> dict:
             continue
         sc = load(REPO / path)
         r = {"scenario": path, "targets": targets,
-             "threads": [kernel_speed(sc, games, t) for t in (1, 2)],
+             "threads": thread_speeds(sc, games),
              "cold_compile_s": round(cold_compile(path), 2), "first_game_warm_s": round(first_game(path), 2),
              "warm_run_1000_games_s": round(warm_run(path), 2)}
         if game == "moor":
             r["oracle"] = oracle_ratio(sc)
+            r["c"] = c_ratio(path, games)
         res["games"][game] = r
     if games >= 100_000:                          # not in --quick
         from sim.sweep import SweepError
@@ -166,6 +242,17 @@ def render(res: dict) -> str:
                      f"; warm start to first game: {r['first_game_warm_s']} s"
                      f"{_target('<=', tg['first_game_warm_s'], r['first_game_warm_s'])}"
                      f"; warm `sim run` of 1,000 games with the full report: {r['warm_run_1000_games_s']} s")
+        one = next(t["games_per_s"] for t in r["threads"] if t["threads"] == 1)
+        scale = two / one
+        lines.append(f"  1 -> 2 threads: {scale:.2f}x (target >= {SCALING_TARGET}x{_verdict(scale >= SCALING_TARGET)})")
+        c = r.get("c")
+        if c and "ratio" in c:
+            lines.append(f"  kernel/C on 1 thread (random strategies, 4 players, interleaved best of "
+                         f"{c['repetitions']}): kernel {c['kernel_games_per_s']:,} games/s, C {c['c_games_per_s']:,} "
+                         f"games/s: {c['ratio']:.2f} (target >= {C_TARGET}{_verdict(c['ratio'] >= C_TARGET)}); "
+                         f"load average {c['load_average'][0]}")
+        elif c:
+            lines.append(f"  kernel/C: {c['note']}")
         if r.get("oracle"):
             o = r["oracle"]
             lines.append(f"  pure-Python oracle: {o['oracle_games_per_s']} games/s; kernel 1 thread "

@@ -1106,7 +1106,8 @@ def legal_actions(st, prm, mask, work):
     """Mask (int8[N_ACTIONS]) of the legal decisions at the current node; returns how many (0 at chance nodes and
     at the end). ``work`` is int32 scratch (>= WORK_SIZE) that receives the move search of PH_MOVE /
     PH_SPOOK_DEST."""
-    mask[:] = 0
+    for i in range(N_ACTIONS):        # constant trip count: vector stores, not a memset call (kernels/README.md)
+        mask[i] = 0
     ph = st[S_PHASE]
     h = st[S_CUR]
     if ph == PH_MOVE:
