@@ -101,7 +101,10 @@ def oracle_ratio(sc, games: int = 300) -> dict | None:
     return {"oracle_games_per_s": round(py, 1), "kernel_games_per_s_1_thread": k, "speed_ratio": round(k / py)}
 
 
-C_DIR = REPO.parent / "shared" / "bench" / "moor"   # the plain C yardstick (a measuring instrument, not project code)
+# the plain C yardstick (a measuring instrument, not project code): ../shared/bench/moor/ next to the repository
+# (or next to a folder above it, for a git worktree)
+C_DIR = next((d / "shared" / "bench" / "moor" for d in REPO.parents if (d / "shared" / "bench" / "moor").is_dir()),
+             REPO.parent / "shared" / "bench" / "moor")
 C_TARGET = 0.67                                      # issue 9: Moor kernel >= 0.67 x C's games/s on one thread
 SCALING_TARGET = 1.9                                 # issue 9: >= 1.9 x from one to two threads
 
