@@ -43,7 +43,8 @@ CHECK_GAMES = 100_000
 # over every default scenario stays around a minute on a 2-core machine (Moor plays about 60k games/s there,
 # Treasure Hunters about 10k); a game not listed gets DEFAULT_SIZES. The baseline has 5x the games of a check, so
 # its own noise is a small part of each test's variance (see ALPHA).
-SIZES = {"moor": (EXACT_GAMES, STAT_GAMES, CHECK_GAMES)}
+SIZES = {"moor": (EXACT_GAMES, STAT_GAMES, CHECK_GAMES),
+         "turnwall": (500, 5_000, 1_000)}   # a planner game costs ~100 Moor games
 DEFAULT_SIZES = (5_000, 100_000, 20_000)
 
 

@@ -472,6 +472,29 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                    f"{b['statistical']['check_games']}) -> {chk._rel(dest)}")
 
 
+# ---- sim board show (board files of every game with a board) ---------------------------------------------------------
+board_app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineUsage,
+                        help="Board files: draw one to check it by eye.")
+app.add_typer(board_app, name="board")
+
+
+@board_app.command("show")
+def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle or Treasure Hunters house)")],
+               out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout)")] = None):
+    """Validate a board file and draw it as SVG (walls, rooms, garments, tunnels, sliders and magnets; or the house
+    graph with its door colours)."""
+    from sim.board_svg import BoardFileError, show
+    try:
+        game, svg = show(file)
+    except BoardFileError as e:
+        fail(str(e))
+    if out is None:
+        typer.echo(svg)
+        return
+    out.write_text(svg + "\n", encoding="utf-8")
+    typer.echo(f"{file}: a valid {game} board; drawn to {out}", err=True)
+
+
 _STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
 
 

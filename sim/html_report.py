@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 from sim import metrics, plots, tables
+from sim.board_svg import board_plots
 from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
 
 CSS = """
@@ -219,7 +220,7 @@ def sections(s: dict) -> list[dict]:
     g = s["games"]
     out = [{"id": "scenario", "title": "Scenario", "intro": "The rules variant played: parameters that differ from "
             "the game's defaults are marked with the default; strategy weights are listed where they were set.",
-            "plots": [], "tables": [("", scenario_rows(s))]}]
+            "plots": board_plots(s), "tables": [("", scenario_rows(s))]}]
     intro = "Headline figures with 95% intervals (definitions at the end)."
     if not g["finished"]:
         out.append({"id": "balance", "title": "Balance at a glance", "intro": NO_FINISHED, "plots": [],

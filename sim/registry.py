@@ -122,7 +122,7 @@ def all_games() -> dict[str, GameSpec]:
     return {n: GAMES[n] for n in names()}
 
 
-_GAME_NAMES = ("moor", "treasure_hunters")
+_GAME_NAMES = ("moor", "treasure_hunters", "turnwall")
 
 
 def names() -> tuple[str, ...]:

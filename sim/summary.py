@@ -197,12 +197,13 @@ def _defaults(game: str) -> tuple[dict, dict]:
     return spec.defaults(), {st.name: {p.name: p.default for p in st.params} for st in spec.strategies}
 
 
-def board_description(ref: str) -> str:
-    """A Treasure Hunters board reference in words: its file, name and whether it is UNVERIFIED (the shipped default
-    board is a fan-made candidate graph: its board file says UNVERIFIED in its header and "(unverified)" in its
-    description)."""
+def board_description(ref: str, game: str = "treasure_hunters") -> str:
+    """A board reference in words: its file, name and whether it is UNVERIFIED (the shipped default boards are
+    candidate layouts: their files say UNVERIFIED in the header and "(unverified)" in the description). ``game``
+    picks the loader (kernels/<game>/board.py)."""
     try:
-        from kernels.treasure_hunters import board as B
+        import importlib
+        B = importlib.import_module(f"kernels.{game}.board")
         b = B.load_board(ref)
         text = Path(b.path).read_text(encoding="utf-8") if b.path and Path(b.path).exists() else ""
     except Exception as e:  # noqa: BLE001  (a report read back elsewhere: say what is known)
@@ -211,8 +212,7 @@ def board_description(ref: str) -> str:
     shipped = ref == "default" or Path(b.path).resolve() == (B.BOARDS_DIR / "default.toml").resolve()
     out = f"{'the shipped default board' if shipped else ref} ({b.name}: {b.description})"
     if unverified:
-        out += (" - UNVERIFIED: a candidate house layout, not checked against the printed board; results depend on "
-                "it")
+        out += (" - UNVERIFIED: a candidate layout, not checked against the printed board; results depend on it")
     return out
 
 
@@ -227,7 +227,7 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
         items.append(("mode", str(params["mode"]) + ("" if pdef.get("mode", params["mode"]) == params["mode"]
                                                        else f" (default: {pdef['mode']})")))
     if "board" in params:
-        items.append(("board", board_description(str(params["board"]))))
+        items.append(("board", board_description(str(params["board"]), sc["game"])))
     changed = [k for k in params if k in pdef and params[k] != pdef[k]]
     shown = []
     for k, v in params.items():

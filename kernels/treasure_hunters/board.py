@@ -20,11 +20,12 @@ squares in the order of the ``hallway`` list.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from kernels import boardfile
 
 ROOM_LETTERS = tuple("ABCDEFGHIJKL")
 N_ROOMS = 12
@@ -74,19 +75,8 @@ def node_name(v: int, hallway) -> str:
 
 
 def resolve_path(ref: str) -> Path:
-    """The board file named by the scenario parameter ``board``.
-
-    A bare name (no '/' and no '.toml') is scenarios/treasure_hunters/boards/<name>.toml; otherwise a path, absolute,
-    or relative to that boards folder if a file is there, else to the current directory.
-    """
-    if "/" not in ref and "\\" not in ref and not ref.endswith(".toml"):
-        return BOARDS_DIR / f"{ref}.toml"
-    p = Path(ref)
-    if p.is_absolute():
-        return p
-    if (BOARDS_DIR / p).exists():
-        return BOARDS_DIR / p
-    return p
+    """The board file named by ``ref`` (kernels.boardfile.resolve_path with this game's boards folder)."""
+    return boardfile.resolve_path(ref, BOARDS_DIR)
 
 
 def _err(path, field: str, msg: str) -> BoardError:
@@ -237,26 +227,9 @@ def parse_board(data, path: str = "<board>") -> Board:
                  edges=tuple(edges))
 
 
-_CACHE: dict = {}
-
-
 def load_board(ref: str) -> Board:
     """Read and validate the board named by ``ref`` (see `resolve_path`); cached by path and modification time."""
-    p = resolve_path(ref)
-    if not p.exists():
-        raise BoardError(f"board {ref!r}: no such board file ({p})")
-    if p.is_dir():
-        raise BoardError(f"board {ref!r}: {p} is a folder; give a .toml board file")
-    key = (str(p.resolve()), p.stat().st_mtime_ns)
-    if key in _CACHE:
-        return _CACHE[key]
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise BoardError(f"board {p}: not valid TOML ({e})") from None
-    board = parse_board(data, str(p))
-    _CACHE[key] = board
-    return board
+    return boardfile.load(ref, BOARDS_DIR, parse_board, BoardError)
 
 
 def _bfs_all(n_nodes: int, edges, lock: int) -> np.ndarray:

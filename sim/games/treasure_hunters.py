@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.scenario import FILE_PARAMS, ScenarioError
+from sim import boards
+from sim.scenario import FILE_PARAMS
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
@@ -149,22 +150,9 @@ def replay(scenario, game: int) -> list[str]:
 
 
 def resolve_board(ref: str, here: Path) -> str:
-    """The board a scenario file in folder ``here`` means by ``board = ref``: a relative path is looked up in the
-    scenario's folder first (a name without '.toml' also as <name>.toml), then among the shipped boards
-    (scenarios/treasure_hunters/boards/, where the bare name "default" is default.toml). Returns what the kernel's
-    board loader is given: the file's absolute path when found beside the scenario, ``ref`` itself otherwise."""
-    if Path(ref).is_absolute():
-        return ref                                       # the loader reports a missing absolute path itself
-    bare = "/" not in ref and "\\" not in ref and not ref.endswith(".toml")
-    tried = [here / ref] + ([here / f"{ref}.toml"] if bare else [])
-    for p in tried:
-        if p.is_file():
-            return str(p.resolve())
-    shipped = B.BOARDS_DIR / (f"{ref}.toml" if bare else ref)
-    if shipped.is_file():
-        return ref
-    tried.append(shipped)
-    raise ScenarioError(f"params.board: no such board file {ref!r}; tried {', '.join(str(p) for p in tried)}")
+    """The board a scenario file in folder ``here`` means by ``board = ref`` (sim.boards.resolve: beside the
+    scenario first, then scenarios/treasure_hunters/boards/)."""
+    return boards.resolve(ref, here, B.BOARDS_DIR)
 
 
 FILE_PARAMS[("treasure_hunters", "board")] = resolve_board

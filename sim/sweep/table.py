@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import metrics
-from sim.measures import Measure, is_bookkeeping, measures
+from sim import measures as M
 from sim.scenario import Scenario
 
 DEFAULT_COMPETITIVE = ("first_player_advantage", "margin", "length.rounds")
@@ -27,13 +27,14 @@ class Quantity:
     name: str
     label: str
     kind: str
-    base: Measure
+    base: object             # a `sim.measures` measure (name, label, kind, scale, over)
     offset: float = 0.0
 
 
 def quantities(sc: Scenario) -> dict[str, Quantity]:
     """Every measure of scenario ``sc`` by name, the derived ones first (see module docstring)."""
-    ms = [m for m in measures(sc) if not is_bookkeeping(m.name)]
+    # the measures the reports show (bookkeeping such as the seat rotation left out)
+    ms = M.shown(sc) if hasattr(M, "shown") else [m for m in M.measures(sc) if not M.is_bookkeeping(m.name)]
     by = {m.name: m for m in ms}
     out: dict[str, Quantity] = {}
     if "first_player.win" in by:

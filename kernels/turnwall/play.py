@@ -1,0 +1,208 @@
+"""The Ghosts of Castle Turnwall: one game (`play_one`) and a batch over games in parallel (`play_batch`).
+
+The batch entry point follows the kernel contract (kernels/README.md): per-game outcomes are written at each game's
+own index, so results never depend on threads or chunking. Seat i plays ghost i (colour and corner i); in game g
+seat g % n starts (R11: the rulebook's random first player, rotated so every seat starts equally often).
+
+Outputs per game: scores[seat] = body parts dressed (0..5); winners = the bit of the seat that completed its
+costume (none when truncated); extra = EXTRA_COLUMNS.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels._jit import njit, njit_alloc, pjit
+from kernels.rng import N_STREAMS_MAX, bounded, seed_game
+from kernels.turnwall.memory import observe_search, observe_swap
+from kernels.turnwall.rules import (
+    E_DECKS, E_TURN, N_ACTIONS, N_CELLS, N_DECKS, N_GARMENTS, N_PARTS, PER_PART, P_DECKS_MOVED, P_MAX_TURNS, PH_OVER,
+    S_CUR, S_DECISIONS, S_DISPLACED, S_DRAGS, S_EJECTED, S_FIRST, S_FOUND, S_HAVE, S_LAST_DECK, S_LAST_SEARCHER,
+    S_MOVES_LEFT, S_NOT_FOUND, S_PART_TAKEN, S_PHASE, S_PLUG_STOPS, S_PUSHED, S_ROTATIONS, S_SHIFTS, S_SIZE,
+    S_SKIPPED, S_SLIDES, S_TURNS, S_WASTED, S_WINNER, apply_action, check_invariants, deal, init, legal_actions,
+    swap_decks,
+)
+from kernels.eventlog import log_event
+from kernels.turnwall.rules import PHYS_SIZE
+from kernels.turnwall.strategies import HASH_SIZE, N_SPARAMS, W_PLAN_TURN, WORK_SIZE, decide, effective_rows
+
+EXTRA_COLUMNS = ("first_seat", "decisions", "searches_found", "searches_not_found", "searches_wasted", "drags",
+                 "slides", "shifts", "rotations", "ghosts_displaced", "ghosts_ejected", "ghosts_pushed",
+                 "plug_stops", "turns_ended_early", "taken_head", "taken_face", "taken_body", "taken_legs",
+                 "taken_hand")
+N_EXTRA = len(EXTRA_COLUMNS)
+ST_DONE = 0
+ST_TRUNCATED = 1
+ST_BAD_ACTION = 2
+ST_NO_ACTION = 3
+ST_INVARIANT = 100
+BLOCK = 32
+
+# recorded steps (golden traces): rows (kind, value)
+K_DEAL = 1          # then 20 rows (K_DEAL, garment): the dealt order
+K_ACTION = 2
+K_SWAP = 3          # the other deck of a decks-moved swap
+
+
+@njit("void(int32[:, ::1], int64, int64)")
+def record(steps, kind, value):
+    n = steps[0, 0]
+    if n + 1 < steps.shape[0]:
+        steps[n + 1, 0] = kind
+        steps[n + 1, 1] = value
+        steps[0, 0] = n + 1
+
+
+@njit_alloc
+def new_scratch(n):
+    """Per-thread scratch: (st, rng, mask, order, work, base, cur, keys, probs, near, wrows)."""
+    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_GARMENTS, dtype=np.int32),
+            np.zeros(WORK_SIZE, dtype=np.int32), np.zeros(PHYS_SIZE, dtype=np.int32),
+            np.zeros(PHYS_SIZE, dtype=np.int32),
+            np.zeros(2 * HASH_SIZE, dtype=np.int64), np.zeros(N_GARMENTS, dtype=np.float64),
+            np.zeros(N_CELLS, dtype=np.float64), np.zeros((n, N_SPARAMS), dtype=np.float64))
+
+
+@njit
+def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
+    """Play one game to the end or the turn cap; returns the status (ST_*). ``st`` int32[S_SIZE] is filled with
+    the final state; rng holds the game's seeded streams (row 0 chance, 1 + seat strategy); log int32[L, 6] records
+    events when L > 1; steps int32[K, 2] records the deal and every action when K > 1; ``check`` not None runs
+    `check_invariants` after every step."""
+    _, _, mask, order, work, base, cur, keys, probs, near, wrows = scratch
+    effective_rows(sids, sparams, wrows)
+    work[W_PLAN_TURN] = -1
+    rec = steps.shape[0] > 1
+    init(st, prm, n, first)
+    for p in range(N_PARTS):                          # R2: each deck one card of each back
+        for k in range(N_DECKS):
+            order[p * PER_PART + k] = p * PER_PART + k
+        for i in range(PER_PART - 1, 0, -1):          # Fisher-Yates as in kernels.rng.shuffle, part by part
+            j = bounded(rng, 0, i + 1)
+            x = order[p * PER_PART + i]
+            order[p * PER_PART + i] = order[p * PER_PART + j]
+            order[p * PER_PART + j] = x
+    if rec:
+        for i in range(N_GARMENTS):
+            record(steps, K_DEAL, order[i])
+    deal(st, order)
+    cap = prm[P_MAX_TURNS]
+    logged = -1
+    while st[S_PHASE] != PH_OVER:
+        if st[S_TURNS] >= cap:
+            return ST_TRUNCATED
+        if st[S_TURNS] != logged:
+            logged = st[S_TURNS]
+            log_event(log, logged, E_TURN, st[S_CUR], st[S_MOVES_LEFT], 0, 0)
+        nl = legal_actions(st, prm, mask)
+        if nl == 0:
+            return ST_NO_ACTION
+        if nl == 1:
+            a = 0
+            while not mask[a]:
+                a += 1
+        else:
+            seat = st[S_CUR]
+            a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs,
+                       near)
+            st[S_DECISIONS] += 1
+            if a < 0 or a >= N_ACTIONS or mask[a] == 0:
+                return ST_BAD_ACTION
+        if rec:
+            record(steps, K_ACTION, a)
+        if apply_action(st, prm, a, log) == 1:
+            observe_search(st, wrows, rng)
+            if prm[P_DECKS_MOVED] != 0 and st[S_PHASE] != PH_OVER:     # C11 variant
+                k = st[S_LAST_DECK]
+                b = bounded(rng, 0, N_DECKS - 1)
+                if b >= k:
+                    b += 1
+                if rec:
+                    record(steps, K_SWAP, b)
+                swap_decks(st, k, b)
+                observe_swap(st, st[S_LAST_SEARCHER], k, b)
+                log_event(log, st[S_TURNS], E_DECKS, k, b, 0, 0)
+        if check is not None:
+            code = check_invariants(st, prm)
+            if code != 0:
+                return ST_INVARIANT + code
+    return ST_DONE
+
+
+@njit
+def game_outputs(st, n, status, scores_row, extra_row):
+    """Scores, winners bitmask and counters of a finished (or truncated) game."""
+    w = 0
+    for s in range(n):
+        h = st[S_HAVE + s]
+        c = 0
+        for p in range(N_PARTS):
+            c += (h >> p) & 1
+        scores_row[s] = c
+    if status == ST_DONE and st[S_WINNER] >= 0:
+        w = 1 << st[S_WINNER]
+    extra_row[0] = st[S_FIRST]
+    extra_row[1] = st[S_DECISIONS]
+    extra_row[2] = st[S_FOUND]
+    extra_row[3] = st[S_NOT_FOUND]
+    extra_row[4] = st[S_WASTED]
+    extra_row[5] = st[S_DRAGS]
+    extra_row[6] = st[S_SLIDES]
+    extra_row[7] = st[S_SHIFTS]
+    extra_row[8] = st[S_ROTATIONS]
+    extra_row[9] = st[S_DISPLACED]
+    extra_row[10] = st[S_EJECTED]
+    extra_row[11] = st[S_PUSHED]
+    extra_row[12] = st[S_PLUG_STOPS]
+    extra_row[13] = st[S_SKIPPED]
+    for p in range(N_PARTS):
+        extra_row[14 + p] = st[S_PART_TAKEN + p]
+    return w
+
+
+@pjit
+def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
+               extra, curves):
+    """Play games game0 .. game0 + n_games - 1 in parallel; row i of every output is game game0 + i.
+
+    scores int32[n_games, n] (body parts dressed) by seat; winners int32[n_games] seat bitmask; turns, rounds,
+    status int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none)."""
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        scratch = new_scratch(n)
+        st = scratch[0]
+        rng = scratch[1]
+        log = np.zeros((1, 6), dtype=np.int32)
+        steps = np.zeros((1, 2), dtype=np.int32)
+        lo = np.int64(b) * BLOCK
+        hi = min(lo + BLOCK, n_games)
+        for ii in range(lo, hi):
+            g = game0 + ii
+            seed_game(rng, seed, point, g, n)
+            s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
+            status[ii] = s
+            winners[ii] = game_outputs(st, n, s, scores[ii], extra[ii])
+            turns[ii] = st[S_TURNS]
+            rounds[ii] = (st[S_TURNS] + n - 1) // n
+
+
+@njit_alloc
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
+    """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]) and recorded steps
+    (int32[step_len, 2]); returns (log, steps, scores, winners, status, turns, rounds, extra, final state).
+    ``check`` 1 runs the invariants after every step (status 100 + code when one breaks)."""
+    scratch = new_scratch(n)
+    st = scratch[0]
+    rng = scratch[1]
+    log = np.zeros((log_len, 6), dtype=np.int32)
+    steps = np.zeros((step_len, 2), dtype=np.int32)
+    seed_game(rng, seed, point, g, n)
+    if check:
+        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, 1, scratch)
+    else:
+        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
+    scores = np.zeros(n, dtype=np.int32)
+    extra = np.zeros(N_EXTRA, dtype=np.int32)
+    w = game_outputs(st, n, s, scores, extra)
+    return log, steps, scores, w, s, st[S_TURNS], (st[S_TURNS] + n - 1) // n, extra, st.copy()

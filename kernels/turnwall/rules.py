@@ -1,0 +1,677 @@
+"""The Ghosts of Castle Turnwall: state layout and pure rule functions (clauses of kernels/turnwall/RULES.md).
+
+State: one flat int32 vector ``st`` (S_SIZE); its first PHYS_SIZE entries are the *physical* state (ghost cells,
+board orientation, sliders, pending placements): the move functions read and write only that block, so a planner
+can search on small copies of it. Parameters: int64 ``prm`` (P_* offsets, built by params.pack with the board).
+Seats index the ghosts: seat i plays ghost i (colour i, corner i). Chance enters only through `deal` (the cards of
+the four decks) and `swap_decks` (the decks-moved variant). Decisions enter through `apply_action` (A_* ids).
+Every function returns a status instead of raising (kernels/README.md).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.eventlog import log_event
+
+RULES_VERSION = 1
+
+SIZE = 7
+N_CELLS = 49
+PLUG = 24
+MAX_GHOSTS = 4
+N_PARTS = 5
+PER_PART = 4
+N_GARMENTS = 20
+N_DECKS = 4
+N_TUNNELS = 5
+N_SLIDERS = 3
+SLIDER_LEN = 7
+WALL_BITS = np.array([1, 2, 4, 8], dtype=np.int64)      # N, E, S, W (board.py WALL_*)
+DR = np.array([-1, 0, 1, 0], dtype=np.int64)
+DC = np.array([0, 1, 0, -1], dtype=np.int64)
+
+
+def _rot_tables():
+    b2f = np.zeros((4, N_CELLS), dtype=np.int64)
+    f2b = np.zeros((4, N_CELLS), dtype=np.int64)
+    for rot in range(4):
+        for cell in range(N_CELLS):
+            r, c = divmod(cell, SIZE)
+            for _ in range(rot):                 # one quarter turn clockwise: (r, c) -> (c, 6 - r)
+                r, c = c, SIZE - 1 - r
+            b2f[rot, cell] = r * SIZE + c
+            f2b[rot, r * SIZE + c] = cell
+    return b2f, f2b
+
+
+B2F, F2B = _rot_tables()   # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
+
+# ---- parameter vector offsets ---------------------------------------------------------------------------------
+P_MAX_TURNS = 0
+P_MOVES = 1              # magical moves a turn (rulebook: 3)
+P_MAX_OUT = 2            # B6: cells a slider may be pulled out
+P_COLLISION = 3          # C6: 0 the turning ghost is displaced, 1 the held ghost is displaced
+P_OFF_BOARD = 4          # C2: 0 a slider move that would put a ghost off the board is illegal, 1 that ghost stops
+P_MUST_MOVE = 5          # C1: 1 = all moves must be used unless on a needed garment
+P_DECKS_MOVED = 6        # C11: variant, decks put back in other places after a search
+P_TUN_COL = 8            # [5] floor column of tunnel t
+P_TUN_OF_COL = 13        # [7] tunnel under floor column c, -1 none
+P_SL_TUNNEL = 20         # [3] start tunnel of slider s
+P_GRIP = 23              # [3 * 4] bit k: slider s cell k grips ghost g
+P_WALLS = 35             # [49] wall bits per board cell
+P_GARMENT_AT = 84        # [49] garment id on the cell, -1 none
+P_GARMENT_CELL = 133     # [20]
+P_CORNER = 153           # [4]
+P_ROOM = 157             # [49] room index, -1 plug
+P_SIZE = 206
+
+# ---- state offsets: physical block ------------------------------------------------------------------------------
+S_GPOS = 0               # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
+S_ROT = 4                # board orientation: quarter turns clockwise from the start
+S_STUN = 5               # [3] tunnel index of slider s
+S_SPOS = 8               # [3] cells slider s is pulled out (0..max_out)
+S_NG = 11                # ghosts in play (= players)
+S_NPEND = 12             # ghosts waiting for a place after a turn (R10)
+S_PEND = 13              # [4] ghost ids, in placement order
+S_PANCHOR = 17           # [4] the cell each one was displaced from
+PHYS_SIZE = 24
+# ---- turn ---------------------------------------------------------------------------------------------------------
+S_CUR = 24               # seat to act
+S_FIRST = 25
+S_PHASE = 26
+S_MOVES_LEFT = 27
+S_TURNS = 28
+S_WINNER = 29            # seat, -1 none
+S_DECISIONS = 30
+S_LAST_DECK = 31         # last search: deck, garment, result (0 not found, 1 found, 2 card gone), searcher
+S_LAST_GARMENT = 32
+S_LAST_RESULT = 33
+S_LAST_SEARCHER = 34
+# ---- counters -------------------------------------------------------------------------------------------------------
+S_DRAGS = 40
+S_SLIDES = 41
+S_SHIFTS = 42
+S_ROTATIONS = 43
+S_EJECTED = 44
+S_DISPLACED = 45
+S_PUSHED = 46
+S_PLUG_STOPS = 47
+S_FOUND = 48
+S_NOT_FOUND = 49
+S_WASTED = 50
+S_SKIPPED = 51           # turns ended with moves left
+S_PART_TAKEN = 52        # [5] garments taken by body part
+# ---- cards ----------------------------------------------------------------------------------------------------------
+S_HAVE = 60              # [4] bit set of body parts each seat wears
+S_DECK = 64              # [4 * 5] garment id in deck k, slot of part p (-1 taken)
+S_CARD_LOC = 84          # [20] deck 0..3, or LOC_SEAT + seat when taken
+# ---- what each seat remembers (memory.py writes it; strategies read their own rows) ---------------------------------
+S_KNOW = 104             # [4 seats * 4 decks * 5 parts]: garment seen there, KNOW_EMPTY, or KNOW_UNSEEN
+S_EXCL = 184             # [4 seats * 20 garments]: bit k = deck k is known not to hold the garment
+S_SIZE = 264
+
+LOC_SEAT = 10
+KNOW_UNSEEN = -2
+KNOW_EMPTY = -1
+
+PH_MOVE = 0
+PH_PLACE = 1
+PH_OVER = 2
+
+# ---- actions ----------------------------------------------------------------------------------------------------------
+A_DRAG = 0               # + direction 0..3 (N, E, S, W on the board)
+A_SLIDE = 4              # + slider * 2 + (0 push in: north, 1 pull out: south)
+A_SHIFT = 10             # + slider * 15 + tunnel * 3 + depth
+A_TURN = 55              # + 0 clockwise, 1 anticlockwise
+A_PLACE = 57             # + cell: where the waiting ghost goes
+A_SEARCH = 106           # + deck
+A_END = 110              # end the turn (no search)
+N_ACTIONS = 111
+
+# move kinds (counters, replay)
+MK_DRAG = 0
+MK_SLIDE = 1
+MK_SHIFT = 2
+MK_TURN = 3
+
+# ---- events (replay) --------------------------------------------------------------------------------------------------
+E_TURN = 1        # seat, moves
+E_MOVE = 2        # action
+E_PLACE = 3       # ghost, cell, ejected(0/1)
+E_SEARCH = 4      # seat, deck, garment, result
+E_END = 5         # seat, moves left
+E_WIN = 6         # seat
+E_DECKS = 7       # deck a, deck b swapped (variant)
+
+
+@njit("int64(int64[::1], int64)")
+def garment_at(prm, cell):
+    return prm[P_GARMENT_AT + cell]
+
+
+@njit("int64(int32[::1], int64)")
+def ghost_at(st, cell):
+    """Ghost on board cell ``cell``, -1 when empty."""
+    for g in range(st[S_NG]):
+        if st[S_GPOS + g] == cell:
+            return g
+    return -1
+
+
+@njit("int64(int32[::1], int64)")
+def slider_in(st, t):
+    """Slider in tunnel ``t``, -1 when the tunnel is empty."""
+    for s in range(N_SLIDERS):
+        if st[S_STUN + s] == t:
+            return s
+    return -1
+
+
+@njit("boolean(int32[::1], int64[::1], int64)")
+def is_held(st, prm, g):
+    """R4: ghost g stands over a gripping magnet of a slider below its cell."""
+    b = st[S_GPOS + g]
+    if b < 0:
+        return False
+    f = B2F[st[S_ROT], b]
+    fr = f // SIZE
+    t = prm[P_TUN_OF_COL + f % SIZE]
+    if t < 0:
+        return False
+    s = slider_in(st, t)
+    if s < 0:
+        return False
+    k = fr - st[S_SPOS + s]
+    if k < 0 or k >= SLIDER_LEN:
+        return False
+    return (prm[P_GRIP + s * 4 + g] >> k) & 1 == 1
+
+
+@njit("boolean(int32[::1], int64[::1], int64, int64)")
+def can_drag(st, prm, g, d):
+    """R5: one step orthogonally, not through a wall, not off the board, not onto the plug, not into a ghost."""
+    b = st[S_GPOS + g]
+    if b < 0 or (prm[P_WALLS + b] & WALL_BITS[d]) != 0:
+        return False
+    r = b // SIZE + DR[d]
+    c = b % SIZE + DC[d]
+    if r < 0 or r >= SIZE or c < 0 or c >= SIZE:
+        return False
+    to = r * SIZE + c
+    return to != PLUG and ghost_at(st, to) < 0
+
+
+@njit("int64(int64, int64)")
+def _row_ghost(pack, r):
+    return ((pack >> (4 * r)) & 15) - 1
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, boolean)")
+def slide(st, prm, s, d, apply):
+    """R6: move slider ``s`` one cell (d = 0 push in: north on the floor, 1 pull out: south).
+
+    Held ghosts in the tunnel's corridor move with it, through walls, pushing the ghosts directly ahead (C3); a ghost
+    that would enter the plug stops where it is, and so do those behind it; a ghost that would leave the board makes
+    the move illegal (C2; with off_board = 1 it stops instead). Returns -1 when illegal (nothing changed), else
+    pushed * 8 + plug stops; changes ``st`` only when ``apply``."""
+    p = st[S_SPOS + s]
+    step = 1 if d == 1 else -1
+    if p + step < 0 or p + step > prm[P_MAX_OUT]:
+        return -1
+    col = prm[P_TUN_COL + st[S_STUN + s]]
+    rot = st[S_ROT]
+    pack = 0          # ghost + 1 in the 4-bit field of its floor row, for the ghosts in this corridor
+    held = 0          # bit set of held ghosts
+    for g in range(st[S_NG]):
+        b = st[S_GPOS + g]
+        if b < 0:
+            continue
+        f = B2F[rot, b]
+        if f % SIZE == col:
+            pack |= (g + 1) << (4 * (f // SIZE))
+            if is_held(st, prm, g):
+                held |= 1 << g
+    mv = 0
+    r0 = 0 if step == 1 else SIZE - 1                # the back of the corridor for this direction
+    for i in range(SIZE):                            # pass 1, back to front: held ghosts and those they push
+        r = r0 + i * step
+        g = _row_ghost(pack, r)
+        if g < 0:
+            continue
+        rb = r - step
+        behind = _row_ghost(pack, rb) if 0 <= rb < SIZE else -1
+        if (held >> g) & 1 or (behind >= 0 and (mv >> behind) & 1):
+            mv |= 1 << g
+    stops = 0
+    for i in range(SIZE):                            # pass 2, front to back: who is blocked
+        r = SIZE - 1 - r0 - i * step
+        g = _row_ghost(pack, r)
+        if g < 0 or (mv >> g) & 1 == 0:
+            continue
+        t = r + step
+        if t < 0 or t >= SIZE:
+            if prm[P_OFF_BOARD] == 0:
+                return -1
+            mv &= ~(1 << g)
+        elif t * SIZE + col == PLUG:
+            mv &= ~(1 << g)
+            stops += 1
+        else:
+            ahead = _row_ghost(pack, t)
+            if ahead >= 0 and (mv >> ahead) & 1 == 0:
+                mv &= ~(1 << g)
+    pushed = 0
+    for g in range(st[S_NG]):
+        if (mv >> g) & 1 and (held >> g) & 1 == 0:
+            pushed += 1
+    if apply:
+        for g in range(st[S_NG]):
+            if (mv >> g) & 1:
+                f = B2F[rot, st[S_GPOS + g]] + step * SIZE
+                st[S_GPOS + g] = F2B[rot, f]
+        st[S_SPOS + s] = p + step
+    return pushed * 8 + stops
+
+
+@njit("boolean(int32[::1], int64[::1], int64)")
+def corridor_free(st, prm, t):
+    """R7: no ghost stands on the line of floor cells above tunnel ``t``."""
+    col = prm[P_TUN_COL + t]
+    rot = st[S_ROT]
+    for g in range(st[S_NG]):
+        b = st[S_GPOS + g]
+        if b >= 0 and B2F[rot, b] % SIZE == col:
+            return False
+    return True
+
+
+@njit("boolean(int32[::1], int64[::1], int64, int64, int64)")
+def can_shift(st, prm, s, t, depth):
+    """R7: slider ``s`` out of its tunnel into empty tunnel ``t`` at ``depth`` (cells left out, 0..max_out), both
+    corridors free of ghosts."""
+    if depth > prm[P_MAX_OUT] or st[S_STUN + s] == t or slider_in(st, t) >= 0:
+        return False
+    return corridor_free(st, prm, st[S_STUN + s]) and corridor_free(st, prm, t)
+
+
+@njit("int64(int32[::1], int64)")
+def free_neighbours(st, cell):
+    """Bit set of the board cells next to ``cell`` (orthogonal, on the board) that are neither the plug nor occupied."""
+    m = 0
+    for d in range(4):
+        r = cell // SIZE + DR[d]
+        c = cell % SIZE + DC[d]
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            to = r * SIZE + c
+            if to != PLUG and ghost_at(st, to) < 0:
+                m |= 1 << to
+    return m
+
+
+@njit("int64(int32[::1], int64[::1])")
+def free_corners(st, prm):
+    m = 0
+    for i in range(4):
+        c = prm[P_CORNER + i]
+        if ghost_at(st, c) < 0:
+            m |= 1 << c
+    return m
+
+
+@njit("int64(int32[::1], int64[::1])")
+def place_options(st, prm):
+    """R10: cells the first waiting ghost may go to: a free neighbour of the cell it was displaced from, or, when
+    there is none (pushed off the board), an empty corner. Bit set of cells; 0 when nobody waits."""
+    if st[S_NPEND] == 0:
+        return 0
+    m = free_neighbours(st, st[S_PANCHOR])
+    return m if m != 0 else free_corners(st, prm)
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
+def place(st, prm, cell):
+    """Put the first waiting ghost on ``cell`` (one of `place_options`); returns 1 if it was an ejection (R10)."""
+    g = st[S_PEND]
+    ej = 1 if free_neighbours(st, st[S_PANCHOR]) == 0 else 0
+    st[S_GPOS + g] = cell
+    n = st[S_NPEND] - 1
+    for i in range(n):
+        st[S_PEND + i] = st[S_PEND + i + 1]
+        st[S_PANCHOR + i] = st[S_PANCHOR + i + 1]
+    st[S_NPEND] = n
+    return ej
+
+
+@njit("int64(int64)")
+def lowest_bit(m):
+    """Index of the lowest set bit of m > 0."""
+    i = 0
+    while (m >> i) & 1 == 0:
+        i += 1
+    return i
+
+
+@njit("int64(int32[::1], int64[::1], int32[:, ::1], int64)")
+def place_forced(st, prm, log, t):
+    """Place waiting ghosts while each has exactly one option (no choice to make); returns ejections."""
+    ej = 0
+    while st[S_NPEND] > 0:
+        m = place_options(st, prm)
+        if m & (m - 1) != 0:
+            break
+        g = st[S_PEND]
+        c = lowest_bit(m)
+        e = place(st, prm, c)
+        log_event(log, t, E_PLACE, g, c, e, 0)
+        ej += e
+    return ej
+
+
+@njit("int64(int32[::1], int64[::1])")
+def place_first_options(st, prm):
+    """Resolve every waiting ghost with its lowest-numbered option (the planner's simulation, C6); returns
+    ejections."""
+    ej = 0
+    while st[S_NPEND] > 0:
+        ej += place(st, prm, lowest_bit(place_options(st, prm)))
+    return ej
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
+def turn_board(st, prm, d):
+    """R8: turn the board a quarter (d = 0 clockwise, 1 anticlockwise). Held ghosts stay over the floor (so they move
+    on the board), the others turn with the board. A turning ghost that arrives on a held ghost's cell is displaced
+    (C6; collision = 1: the held ghost is displaced instead) and waits for a place (R10). Returns the number of
+    displaced ghosts."""
+    old = st[S_ROT]
+    new = (old + (1 if d == 0 else 3)) % 4
+    held = 0
+    for g in range(st[S_NG]):
+        if is_held(st, prm, g):
+            held |= 1 << g
+    for g in range(st[S_NG]):
+        if (held >> g) & 1:
+            st[S_GPOS + g] = F2B[new, B2F[old, st[S_GPOS + g]]]
+    st[S_ROT] = new
+    n = 0
+    for h in range(st[S_NG]):
+        if (held >> h) & 1 == 0:
+            continue
+        for m in range(st[S_NG]):
+            if m != h and (held >> m) & 1 == 0 and st[S_GPOS + m] == st[S_GPOS + h]:
+                loser = m if prm[P_COLLISION] == 0 else h
+                st[S_PEND + st[S_NPEND]] = loser
+                st[S_PANCHOR + st[S_NPEND]] = st[S_GPOS + h]
+                st[S_NPEND] += 1
+                st[S_GPOS + loser] = -1
+                n += 1
+                break
+    return n
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64)")
+def move_legal(st, prm, g, a):
+    """1 when magical move ``a`` (A_DRAG .. A_TURN + 1) is legal for ghost ``g``'s player (ignores moves left);
+    reads only the physical block of ``st``."""
+    if a < A_SLIDE:
+        return 1 if can_drag(st, prm, g, a - A_DRAG) else 0
+    if a < A_SHIFT:
+        k = a - A_SLIDE
+        return 1 if slide(st, prm, k // 2, k % 2, False) >= 0 else 0
+    if a < A_TURN:
+        k = a - A_SHIFT
+        return 1 if can_shift(st, prm, k // 15, (k % 15) // 3, k % 3) else 0
+    return 1
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64)")
+def do_move(st, prm, g, a):
+    """Apply legal magical move ``a`` of ghost ``g``'s player to the physical block of ``st``: returns a code for the
+    counters (drag/shift 0; slide pushed * 8 + plug stops; turn: displaced ghosts)."""
+    if a < A_SLIDE:
+        d = a - A_DRAG
+        b = st[S_GPOS + g]
+        st[S_GPOS + g] = (b // SIZE + DR[d]) * SIZE + b % SIZE + DC[d]
+        return 0
+    if a < A_SHIFT:
+        k = a - A_SLIDE
+        return slide(st, prm, k // 2, k % 2, True)
+    if a < A_TURN:
+        k = a - A_SHIFT
+        st[S_STUN + k // 15] = (k % 15) // 3
+        st[S_SPOS + k // 15] = k % 3
+        return 0
+    return turn_board(st, prm, a - A_TURN)
+
+
+@njit("int64(int64)")
+def move_kind(a):
+    if a < A_SLIDE:
+        return MK_DRAG
+    if a < A_SHIFT:
+        return MK_SLIDE
+    if a < A_TURN:
+        return MK_SHIFT
+    return MK_TURN
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
+def needed_garment(st, prm, seat):
+    """R12: the garment under ``seat``'s ghost when its body part is still missing, else -1."""
+    b = st[S_GPOS + seat]
+    if b < 0:
+        return -1
+    gm = prm[P_GARMENT_AT + b]
+    if gm < 0 or (st[S_HAVE + seat] >> (gm // PER_PART)) & 1:
+        return -1
+    return gm
+
+
+@njit
+def init(st, prm, n, first):
+    """R2 (set-up): board in the start orientation, sliders in their start tunnels fully in, ghost i on corner i,
+    seat ``first`` to act; the decks are empty until `deal`. Memory: nothing seen. ``st`` is int32[S_SIZE]."""
+    for i in range(S_SIZE):
+        st[i] = 0
+    for g in range(MAX_GHOSTS):
+        st[S_GPOS + g] = prm[P_CORNER + g] if g < n else -1
+        st[S_PEND + g] = -1
+        st[S_PANCHOR + g] = -1
+    st[S_NG] = n
+    for s in range(N_SLIDERS):
+        st[S_STUN + s] = prm[P_SL_TUNNEL + s]
+    st[S_CUR] = first
+    st[S_FIRST] = first
+    st[S_PHASE] = PH_MOVE
+    st[S_MOVES_LEFT] = prm[P_MOVES]
+    st[S_WINNER] = -1
+    st[S_LAST_DECK] = -1
+    for i in range(N_DECKS * N_PARTS):
+        st[S_DECK + i] = -1
+    for i in range(MAX_GHOSTS * N_DECKS * N_PARTS):
+        st[S_KNOW + i] = KNOW_UNSEEN
+
+
+@njit
+def deal(st, order):
+    """R2 chance: ``order`` int32[20] holds, for part p, the garments of decks 0..3 at order[p * 4 .. p * 4 + 3]
+    (a permutation of that part's 4 garments), so each deck has one card of each back."""
+    for p in range(N_PARTS):
+        for k in range(N_DECKS):
+            gm = order[p * PER_PART + k]
+            st[S_DECK + k * N_PARTS + p] = gm
+            st[S_CARD_LOC + gm] = k
+
+
+@njit("void(int32[::1], int64, int64)")
+def swap_decks(st, a, b):
+    """C11 variant chance: decks ``a`` and ``b`` change places (their cards travel with them)."""
+    for p in range(N_PARTS):
+        x = st[S_DECK + a * N_PARTS + p]
+        st[S_DECK + a * N_PARTS + p] = st[S_DECK + b * N_PARTS + p]
+        st[S_DECK + b * N_PARTS + p] = x
+    for gm in range(N_GARMENTS):
+        if st[S_CARD_LOC + gm] == a:
+            st[S_CARD_LOC + gm] = b
+        elif st[S_CARD_LOC + gm] == b:
+            st[S_CARD_LOC + gm] = a
+
+
+@njit("int64(int32[::1], int64[::1], int8[::1])")
+def legal_actions(st, prm, mask):
+    """Fill ``mask`` (int8[N_ACTIONS]) with the legal actions of the seat to act; returns how many (R5..R13)."""
+    for i in range(N_ACTIONS):
+        mask[i] = 0
+    if st[S_PHASE] == PH_OVER:
+        return 0
+    n = 0
+    if st[S_PHASE] == PH_PLACE:
+        m = place_options(st, prm)
+        for c in range(N_CELLS):
+            if (m >> c) & 1:
+                mask[A_PLACE + c] = 1
+                n += 1
+        return n
+    seat = st[S_CUR]
+    moves = 0
+    if st[S_MOVES_LEFT] > 0:
+        for a in range(A_DRAG, A_PLACE):
+            if move_legal(st, prm, seat, a):
+                mask[a] = 1
+                moves += 1
+    n += moves
+    on_need = needed_garment(st, prm, seat) >= 0
+    if on_need:
+        for k in range(N_DECKS):
+            mask[A_SEARCH + k] = 1
+        n += N_DECKS
+    if prm[P_MUST_MOVE] == 0 or moves == 0 or on_need:
+        mask[A_END] = 1
+        n += 1
+    return n
+
+
+@njit("void(int32[::1], int64[::1])")
+def end_turn(st, prm):
+    """R11: the next seat clockwise takes its turn."""
+    st[S_TURNS] += 1
+    st[S_CUR] = (st[S_CUR] + 1) % st[S_NG]
+    st[S_MOVES_LEFT] = prm[P_MOVES]
+    st[S_PHASE] = PH_MOVE
+
+
+@njit("int64(int32[::1], int64[::1], int64, int32[:, ::1])")
+def apply_action(st, prm, a, log):
+    """Apply legal action ``a`` of the seat to act (R5..R14); logs events when log has more than one row.
+
+    Returns 1 when the action was a search (the caller lets every seat observe it, memory.py), else 0."""
+    seat = st[S_CUR]
+    t = st[S_TURNS]
+    if st[S_PHASE] == PH_PLACE:
+        g = st[S_PEND]
+        ej = place(st, prm, a - A_PLACE)
+        st[S_EJECTED] += ej
+        log_event(log, t, E_PLACE, g, a - A_PLACE, ej, 0)
+        st[S_EJECTED] += place_forced(st, prm, log, t)
+        if st[S_NPEND] == 0:
+            st[S_PHASE] = PH_MOVE
+        return 0
+    if a < A_PLACE:
+        code = do_move(st, prm, seat, a)
+        k = move_kind(a)
+        st[S_DRAGS + k] += 1
+        st[S_MOVES_LEFT] -= 1
+        log_event(log, t, E_MOVE, a, seat, st[S_MOVES_LEFT], 0)
+        if k == MK_SLIDE:
+            st[S_PUSHED] += code // 8
+            st[S_PLUG_STOPS] += code % 8
+        elif k == MK_TURN:
+            st[S_DISPLACED] += code
+            st[S_EJECTED] += place_forced(st, prm, log, t)
+            if st[S_NPEND] > 0:
+                st[S_PHASE] = PH_PLACE
+        return 0
+    if a == A_END:
+        if st[S_MOVES_LEFT] > 0:
+            st[S_SKIPPED] += 1
+        log_event(log, t, E_END, seat, st[S_MOVES_LEFT], 0, 0)
+        end_turn(st, prm)
+        return 0
+    # R12/R13: search deck k for the garment under the ghost
+    k = a - A_SEARCH
+    gm = needed_garment(st, prm, seat)
+    p = gm // PER_PART
+    res = 0
+    if st[S_CARD_LOC + gm] >= LOC_SEAT:
+        res = 2
+        st[S_WASTED] += 1
+    elif st[S_DECK + k * N_PARTS + p] == gm:
+        res = 1
+        st[S_FOUND] += 1
+        st[S_DECK + k * N_PARTS + p] = -1
+        st[S_CARD_LOC + gm] = LOC_SEAT + seat
+        st[S_HAVE + seat] |= 1 << p
+        st[S_PART_TAKEN + p] += 1
+    else:
+        st[S_NOT_FOUND] += 1
+    st[S_LAST_DECK] = k
+    st[S_LAST_GARMENT] = gm
+    st[S_LAST_RESULT] = res
+    st[S_LAST_SEARCHER] = seat
+    log_event(log, t, E_SEARCH, seat, k, gm, res)
+    if st[S_HAVE + seat] == (1 << N_PARTS) - 1:       # R14: five body parts win at once
+        st[S_WINNER] = seat
+        st[S_PHASE] = PH_OVER
+        st[S_TURNS] += 1
+        log_event(log, t, E_WIN, seat, 0, 0, 0)
+    else:
+        end_turn(st, prm)
+    return 1
+
+
+@njit("int64(int32[::1], int64[::1])")
+def check_invariants(st, prm):
+    """0 when the state is consistent, else a code: 1 two ghosts on one cell, 2 a ghost on the plug or off the board,
+    3 a card in no place or two, 4 a slider outside its tunnel bounds or two in one tunnel, 5 worn parts disagree
+    with the cards taken, 6 a ghost missing outside a placement."""
+    n = st[S_NG]
+    for g in range(n):
+        b = st[S_GPOS + g]
+        if b < 0:
+            if st[S_PHASE] != PH_PLACE:
+                return 6
+            continue
+        if b >= N_CELLS or b == PLUG:
+            return 2
+        for h in range(g + 1, n):
+            if st[S_GPOS + h] == b:
+                return 1
+    for gm in range(N_GARMENTS):
+        loc = st[S_CARD_LOC + gm]
+        p = gm // PER_PART
+        seen = 0
+        for k in range(N_DECKS):
+            if st[S_DECK + k * N_PARTS + p] == gm:
+                seen += 1
+                if loc != k:
+                    return 3
+        if loc >= LOC_SEAT:
+            if seen != 0 or (st[S_HAVE + loc - LOC_SEAT] >> p) & 1 == 0:
+                return 5
+        elif seen != 1:
+            return 3
+    for s in range(N_SLIDERS):
+        if st[S_SPOS + s] < 0 or st[S_SPOS + s] > prm[P_MAX_OUT] or st[S_STUN + s] < 0 or st[S_STUN + s] >= N_TUNNELS:
+            return 4
+        for u in range(s + 1, N_SLIDERS):
+            if st[S_STUN + u] == st[S_STUN + s]:
+                return 4
+    for seat in range(n):
+        taken = 0
+        for gm in range(N_GARMENTS):
+            if st[S_CARD_LOC + gm] == LOC_SEAT + seat:
+                taken |= 1 << (gm // PER_PART)
+        if taken != st[S_HAVE + seat]:
+            return 5
+    return 0

@@ -1,0 +1,29 @@
+"""Board files shared by every game with a board: where a scenario's ``board = "..."`` points, and `sim board show`.
+
+Each game keeps its own loader (kernels/<game>/board.py: validation with one-line errors); this module only finds
+the file and draws it (sim/board_svg.py).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.scenario import ScenarioError
+
+
+def resolve(ref: str, here: Path, shipped_dir: Path) -> str:
+    """The board a scenario file in folder ``here`` means by ``board = ref``: a relative path is looked up in the
+    scenario's folder first (a bare name also as <name>.toml), then among the game's shipped boards (``shipped_dir``,
+    where the bare name "default" is default.toml). Returns the absolute path when found beside the scenario, ``ref``
+    itself otherwise (the game's loader resolves shipped names); raises ScenarioError naming every path tried."""
+    if Path(ref).is_absolute():
+        return ref
+    bare = "/" not in ref and "\\" not in ref and not ref.endswith(".toml")
+    tried = [here / ref] + ([here / f"{ref}.toml"] if bare else [])
+    for p in tried:
+        if p.is_file():
+            return str(p.resolve())
+    shipped = shipped_dir / (f"{ref}.toml" if bare else ref)
+    if shipped.is_file():
+        return ref
+    tried.append(shipped)
+    raise ScenarioError(f"params.board: no such board file {ref!r}; tried {', '.join(str(p) for p in tried)}")

@@ -1,0 +1,157 @@
+"""The Ghosts of Castle Turnwall: its GameSpec and turn-by-turn replay in words (with the board after each move)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.scenario import FILE_PARAMS
+from sim import boards
+from kernels.turnwall import board as B
+from kernels.turnwall import params as P
+from kernels.turnwall import rules as R
+from kernels.turnwall import strategies as S
+from kernels.turnwall.play import EXTRA_COLUMNS
+
+MEMORY = tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.MEMORY_SPECS)
+WEIGHTS = MEMORY + tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
+COLOURS = ("green", "red", "yellow", "blue")
+DIRS = ("north", "east", "south", "west")
+
+
+def move_words(a: int) -> str:
+    """Readable name of magical move ``a``."""
+    if a < R.A_SLIDE:
+        return f"drags its ghost {DIRS[a - R.A_DRAG]}"
+    if a < R.A_SHIFT:
+        k = a - R.A_SLIDE
+        return f"{'pulls slider' if k % 2 else 'pushes slider'} {k // 2} {'out' if k % 2 else 'in'} one segment"
+    if a < R.A_TURN:
+        k = a - R.A_SHIFT
+        return f"moves slider {k // 15} to tunnel {(k % 15) // 3}, {k % 3} segment(s) out"
+    return f"turns the board {'clockwise' if a == R.A_TURN else 'anticlockwise'}"
+
+
+def board_lines(board: B.Board, cells: list[int], rot: int, sliders: list[tuple[int, int]]) -> list[str]:
+    """The board as text in its own coordinates (as printed): walls '|' and '-', plug 'O', garment spaces '*',
+    ghosts by colour initial (G R Y B), then the orientation and where the sliders are."""
+    grid = [[" "] * 15 for _ in range(15)]
+    for i in range(15):
+        grid[0][i] = grid[14][i] = "-"
+        grid[i][0] = grid[i][14] = "|"
+    for r, c in ((0, 0), (0, 14), (14, 0), (14, 14)):
+        grid[r][c] = "+"
+    for c in range(B.N_CELLS):
+        r, k = divmod(c, 7)
+        ch = "O" if c == B.PLUG else ("*" if c in board.garment_cells else ".")
+        grid[2 * r + 1][2 * k + 1] = ch
+        if board.walls[c] & B.WALL_E and k < 6:
+            grid[2 * r + 1][2 * k + 2] = "|"
+        if board.walls[c] & B.WALL_S and r < 6:
+            grid[2 * r + 2][2 * k + 1] = "-"
+    for g, c in enumerate(cells):
+        if c >= 0:
+            r, k = divmod(c, 7)
+            grid[2 * r + 1][2 * k + 1] = COLOURS[g][0].upper()
+    out = ["    " + "".join(row) for row in grid]
+    out.append(f"    board turned {rot * 90} degrees clockwise; sliders (tunnel, pulled out): "
+               + ", ".join(f"{s}: ({t}, {p})" for s, (t, p) in enumerate(sliders)))
+    return out
+
+
+def _words(ev, gname, who) -> str:
+    """One logged event (kernels.turnwall.rules E_*) in words."""
+    e, a, b, c, d, _ = (int(x) for x in ev)
+    if e == R.E_MOVE:
+        return f"  {move_words(a)} ({c} move(s) left)"
+    if e == R.E_PLACE:
+        return f"    the {COLOURS[a]} ghost {'is put on the empty corner' if c else 'is displaced to'} [{b // 7}, {b % 7}]"
+    if e == R.E_SEARCH:
+        res = ("does not find it", "FINDS it", "cannot find it: that card is already taken")[d]
+        return f"  searches deck {b} for {gname(c)}: {res}"
+    if e == R.E_END:
+        return f"  ends the turn{f' with {b} move(s) unused' if b else ''}"
+    if e == R.E_WIN:
+        return f"END: {who(a)} has a garment for every body part"
+    return f"  event {e}"
+
+
+def replay(scenario, game: int, show_board: bool = True) -> list[str]:
+    """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run; the board is
+    drawn after every magical move (R1..R14 of kernels/turnwall/RULES.md)."""
+    import numpy as np
+    from kernels.turnwall import play
+    n = scenario.players
+    prm = scenario.prm()
+    board = B.load_board(scenario.params["board"])
+    log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
+        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000,
+        200_000, 0)
+    gname = lambda gm: f"the {board.garment_names[gm]} ({board.parts[gm // 4]})"  # noqa: E731
+    who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
+    lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
+    deal = [int(v) for k, v in steps[1:int(steps[0, 0]) + 1] if k == play.K_DEAL]
+    for k in range(4):
+        lines.append(f"  deck {k}: " + ", ".join(board.garment_names[deal[p * 4 + k]] for p in range(5)))
+    # the recorded actions again, one at a time, on a fresh state: each action's own events, then the board
+    pos = np.zeros(R.S_SIZE, np.int32)
+    R.init(pos, prm, n, game % n)
+    R.deal(pos, np.asarray(deal, np.int32))
+    rec = [(int(k), int(v)) for k, v in steps[1:int(steps[0, 0]) + 1] if k != play.K_DEAL]
+    ghosts = lambda: [int(pos[R.S_GPOS + g]) for g in range(n)]  # noqa: E731
+    sliders = lambda: [(int(pos[R.S_STUN + s]), int(pos[R.S_SPOS + s])) for s in range(3)]  # noqa: E731
+    if show_board:
+        lines += board_lines(board, ghosts(), 0, sliders())
+    turn = -1
+    for kind, v in rec:
+        if kind == play.K_SWAP:
+            lines.append(f"  decks {int(pos[R.S_LAST_DECK])} and {v} change places")
+            R.swap_decks(pos, int(pos[R.S_LAST_DECK]), v)
+            continue
+        if int(pos[R.S_TURNS]) != turn:
+            turn = int(pos[R.S_TURNS])
+            lines.append(f"turn {turn + 1} (round {turn // n + 1}): {who(int(pos[R.S_CUR]))}")
+        log = np.zeros((16, 6), np.int32)
+        R.apply_action(pos, prm, v, log)
+        lines += [_words(log[r], gname, who) for r in range(1, int(log[0, 0]) + 1)]
+        if show_board and v < R.A_SEARCH and pos[R.S_NPEND] == 0:
+            lines += board_lines(board, ghosts(), int(pos[R.S_ROT]), sliders())
+    if status == 1:
+        lines.append(f"TRUNCATED at the turn cap ({turns} turns)")
+    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
+        f"seat {s} {int(scores[s])} part(s)" for s in range(n)))
+    winners = [s for s in range(n) if (wseat >> s) & 1]
+    lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
+    return lines
+
+
+def resolve_board(ref: str, here: Path) -> str:
+    """The board a scenario file in folder ``here`` means by ``board = ref`` (sim.boards.resolve)."""
+    return boards.resolve(ref, here, B.BOARDS_DIR)
+
+
+FILE_PARAMS[("turnwall", "board")] = resolve_board
+
+
+def _strategy_params(sid: int) -> tuple:
+    if sid == S.S_RANDOM:
+        return ()
+    return WEIGHTS if sid == S.S_WEIGHTED else MEMORY
+
+
+SPEC = register(GameSpec(
+    name="turnwall",
+    title="The Ghosts of Castle Turnwall",
+    rules_version=R.RULES_VERSION,
+    min_players=2,
+    max_players=4,
+    params=tuple(ParamSpec(*p) for p in P.PARAM_SPECS),
+    strategies=tuple(StrategySpec(name, sid, h, "player", _strategy_params(sid)) for name, sid, h in S.STRATEGIES),
+    kernel_module="kernels.turnwall.play",
+    check=P.check,
+    pack=P.pack,
+    replay=replay,
+    extra_columns=EXTRA_COLUMNS,
+    score_range=(0, 5),
+    n_sparams=S.N_SPARAMS,
+    rules_file="kernels/turnwall/RULES.md",
+))

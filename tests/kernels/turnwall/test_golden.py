@@ -1,0 +1,40 @@
+"""Golden trace in words: game 3 of scenarios/turnwall/4p.toml replayed turn by turn with the board after every move
+must stay exactly as recorded (any change of rules, strategies or RNG use shows up here as a diff to review).
+
+Regenerate after an intended change: GOLDEN_UPDATE=1 pytest tests/kernels/turnwall/test_golden.py"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sim import api
+from sim.scenario import load
+
+REPO = Path(__file__).resolve().parents[3]
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _check(name: str, scenario: str, game: int):
+    lines = api.replay(load(REPO / scenario), game)
+    path = GOLDEN / name
+    text = "\n".join(lines) + "\n"
+    if os.environ.get("GOLDEN_UPDATE"):
+        path.write_text(text)
+    assert text == path.read_text(), f"{name} differs from the recorded trace"
+
+
+def test_golden_trace_4p_planner_game_3():
+    _check("turnwall_4p_game3.txt", "scenarios/turnwall/4p.toml", 3)
+
+
+def test_golden_trace_mixed_strategies_game_1():
+    _check("turnwall_mixed_game1.txt", "scenarios/turnwall/mixed.toml", 1)
+
+
+def test_replay_agrees_with_the_batch_run():
+    sc = load(REPO / "scenarios/turnwall/mixed.toml")
+    from sim import runner
+    out = runner.play_chunk(sc, 0, 6)
+    for g in range(6):
+        last = api.replay(sc, g)[-2]
+        assert last.startswith(f"final after {int(out.turns[g])} turns")
