@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 
 from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
 
+from _proc import sim_process, wait_for
+
 REPO = Path(__file__).resolve().parents[2]
 cli = CliRunner()
 
@@ -148,11 +150,11 @@ def test_sigint_exits_cleanly(tmp_path):
     """A real SIGINT to `sim run`: exit code 130, one line, no report folder."""
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(p), "--out", str(out), "--chunk", "20000"],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    with sim_process(["run", str(p), "--out", str(out), "--chunk", "20000"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert wait_for(tmp_path, ".rep.partial-*")      # it was playing when the signal came
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "Traceback" not in err and "interrupted" in err
     assert not out.exists() and not any(tmp_path.glob(".rep*"))
@@ -203,12 +205,11 @@ def test_sigterm_exits_cleanly(tmp_path):
     from sim.cli import EXIT_TERMINATED
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(p), "--out", str(out), "--chunk", "20000"],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
-    assert any(tmp_path.glob(".rep.partial-*"))          # it was writing when the signal came
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    with sim_process(["run", str(p), "--out", str(out), "--chunk", "20000"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert wait_for(tmp_path, ".rep.partial-*")      # it was writing when the signal came
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_TERMINATED == 143, err
     assert "Traceback" not in err
     lines = [ln for ln in err.splitlines() if ln.strip()]
@@ -216,28 +217,15 @@ def test_sigterm_exits_cleanly(tmp_path):
     assert not out.exists() and not any(tmp_path.glob(".rep*"))
 
 
-def _wait_for(pattern_dir: Path, pattern: str, timeout: float = 60.0) -> list[Path]:
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        found = list(pattern_dir.glob(pattern))
-        if found:
-            return found
-        time.sleep(0.2)
-    return []
-
-
 def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_run(tmp_path):
     """SIGKILL cannot be caught: the run leaves `.rep.partial-PID`. It is not the report (rep/ does not exist, `sim
     report` refuses it) and the next run of the scenario removes it; a live run's staging folder is left alone."""
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(p), "--out", str(out), "--chunk", "20000"],
-                            cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        stale = _wait_for(tmp_path, ".rep.partial-*")
-    finally:
+    with sim_process(["run", str(p), "--out", str(out), "--chunk", "20000"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+        stale = wait_for(tmp_path, ".rep.partial-*")
         proc.kill()
-        proc.wait(timeout=60)
     assert [s.name for s in stale] == [f".rep.partial-{proc.pid}"]
     (stale[0] / "summary.json").write_text("{}")         # even a staging folder that got as far as its summary
     assert not out.exists()

@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 
 from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
 
+from _proc import sim_process
+
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
 BASE = DATA / "moor-2p-small.toml"
@@ -98,11 +100,11 @@ def _big_pair(tmp_path: Path) -> tuple[Path, Path]:
 def test_sigint_during_compare_prints_one_line_and_exits_130(tmp_path):
     a, b = _big_pair(tmp_path)
     out = tmp_path / "cmp"
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "compare", str(a), str(b), "--out", str(out),
-                             "--chunk", "20000"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(8)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=90)
+    with sim_process(["compare", str(a), str(b), "--out", str(out), "--chunk", "20000"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        time.sleep(8)                                     # compiling or playing: Ctrl-C stops either
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=90)
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "Traceback" not in err
     lines = [ln for ln in err.splitlines() if ln.strip()]
@@ -115,8 +117,9 @@ def test_sigint_during_compare_on_a_terminal_says_so_too(tmp_path):
     a, b = _big_pair(tmp_path)
     out = tmp_path / "cmp"
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "compare", str(a), str(b), "--out", str(out),
-                             "--chunk", "20000"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=slave)
+    spawn = sim_process(["compare", str(a), str(b), "--out", str(out), "--chunk", "20000"],
+                        stdout=subprocess.DEVNULL, stderr=slave)
+    proc = spawn.__enter__()
     os.close(slave)
     chunks = []
 
@@ -140,6 +143,7 @@ def test_sigint_during_compare_on_a_terminal_says_so_too(tmp_path):
         drain(time.monotonic() + 1)
     finally:
         os.close(master)
+        spawn.__exit__(None, None, None)
     err = b"".join(chunks).decode("utf-8", "replace")
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "interrupted" in err and "Traceback" not in err
@@ -190,7 +194,7 @@ def test_unknown_game_is_a_usage_error_naming_the_games(command):
     args = [command, "chess"] if command == "list" else [command, "--game", "chess"]
     r = cli.invoke(app, args)
     assert r.exit_code == EXIT_USAGE, r.output
-    assert one_error_line(r) == "error: unknown game 'chess'; allowed: moor, treasure_hunters"
+    assert one_error_line(r) == "error: unknown game 'chess'; allowed: moor, treasure_hunters, turnwall"
 
 
 # --- 5. messages ------------------------------------------------------------------------------------------------------

@@ -1,0 +1,43 @@
+"""Real `sim` processes for the signal tests: started with default signal handling and never left running."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _default_signals() -> None:
+    # A shell that starts pytest in the background hands its children an *ignored* SIGINT; a user's Ctrl-C is not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def sim_process(args: list[str], **popen_kw) -> Iterator[subprocess.Popen]:
+    """`python -m sim.cli ARGS` in the repository; killed on the way out if it is still running (a failed test
+    must not leave a 50-million-game run behind)."""
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=REPO, preexec_fn=_default_signals,
+                            **popen_kw)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=60)
+
+
+def wait_for(folder: Path, pattern: str, timeout: float = 120.0) -> list[Path]:
+    """The paths matching PATTERN in FOLDER as soon as there are any, or [] after TIMEOUT seconds."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        found = list(folder.glob(pattern))
+        if found:
+            return found
+        time.sleep(0.2)
+    return []
