@@ -17,16 +17,19 @@ def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:
 
 def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
                  chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
-                 progress: Callable[[int], None] | None = None, write: bool = True) -> tuple[dict, Path | None]:
+                 progress: Callable[[int], None] | None = None, write: bool = True,
+                 executor=None) -> tuple[dict, Path | None]:
     """Play ``sc`` and write its report folder (summary.json, summary.md, provenance.json, games.parquet when
-    ``per_game``). Returns (summary dict, report folder). Nothing is left behind when interrupted."""
+    ``per_game``). Returns (summary dict, report folder). Nothing is left behind when interrupted.
+    ``executor``: a Dask executor of `sim.distributed` plays the games as units over its workers (same numbers);
+    None or `InProcess`: this process."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
     sc = sc.with_changes(games=games, seed=seed)      # the summary states what was played
     from sim.measures import Decisiveness
     dec = Decisiveness(sc)  # winner's margin for the balance report (needs per-game scores)
     if not write:
-        res = runner.run(sc, games, seed, threads, chunk, on_chunk=dec.add, progress=progress)
+        res = _play(sc, games, seed, threads, chunk, dec, None, progress, executor)
         prov = report.provenance(sc, games, seed, res.wall_s, res.threads, chunk)
         s = summary.summarize(sc, res.agg, prov)
         s["decisiveness"] = dec.summary()
@@ -34,8 +37,7 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
     final = report_folder(sc, out_dir)
     with report.staged_dir(final) as tmp:
         parts = report.ParquetParts(sc, tmp) if per_game else None
-        res = runner.run(sc, games, seed, threads, chunk, on_chunk=_both(dec.add, parts.add if parts else None),
-                         progress=progress)
+        res = _play(sc, games, seed, threads, chunk, dec, parts.add if parts else None, progress, executor)
         prov = report.provenance(sc, games, seed, res.wall_s, res.threads, chunk)
         s = summary.summarize(sc, res.agg, prov)
         s["decisiveness"] = dec.summary()
@@ -47,6 +49,17 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
         from sim import html_report
         html_report.write(tmp, s)  # summary.html, balance.md, plots/
     return s, final
+
+
+def _play(sc, games, seed, threads, chunk, dec, on_chunk, progress, executor) -> runner.RunResult:
+    """runner.run in this process, or `sim.distributed.run` on a Dask executor (the margin histogram of
+    ``dec`` comes back from the workers instead of being collected here)."""
+    from sim import distributed
+    if executor is None or isinstance(executor, distributed.InProcess):
+        return runner.run(sc, games, seed, threads, chunk, on_chunk=_both(dec.add, on_chunk), progress=progress)
+    res, margin = distributed.run(sc, games, seed, chunk, executor, on_chunk, progress)
+    dec.hist += margin
+    return res
 
 
 def _both(f, g):

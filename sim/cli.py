@@ -12,6 +12,8 @@ from typing import Annotated, Optional
 import typer
 import typer.core
 
+from sim import cli_sweep                       # sim sweep, --workers / --scheduler, default sweeps (typer only)
+
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:                             # pragma: no cover - a typer that uses click itself
@@ -168,6 +170,8 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
         json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
         per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
+        workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+        scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
         sets: Sets = None):
     """Play a scenario and write its report (summary.json, summary.md, summary.html, provenance.json)."""
     check_run_options(games, threads, chunk, seed)
@@ -176,8 +180,8 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     n = sc.games if games is None else games
     warn_if_replacing(sc, out)
     prog, adv = progress_bar(n, f"{sc.name}")
-    with interruptible(), prog:
-        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv)
+    with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
+        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
     else:
@@ -196,6 +200,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
     files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
     if not files:
         fail(f"no scenarios found under {SCENARIOS}" + (f"/{game}" if game else ""))
+    written = []
     for f in files:
         sc = load_scenario(f)
         n = sc.games if games is None else games
@@ -206,6 +211,10 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         seats = tables.one_line(s)
         typer.echo(f"{f.relative_to(SCENARIOS)}: {s['games']['finished']} games, {s['provenance']['wall_time_s']} s; "
                    f"{seats} -> {folder}")
+        written.append((folder, s))
+    sweeps = cli_sweep.run_default_sweeps(game, games)          # scenarios/<game>/sweeps/*.toml
+    from sim import index_page
+    typer.echo(f"index of the reports: {index_page.write(written, sweeps)}")
 
 
 @app.command()
@@ -518,6 +527,9 @@ def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by 
 
 
 _STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
+
+
+# app.command()(cli_sweep.sweep)  (sim sweep: registered once sim.overrides lands)
 
 
 def _stopped(e: KeyboardInterrupt) -> int:

@@ -32,7 +32,7 @@ from sim import registry
 MAX_GAMES = 10**10
 NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,100}")
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
-TOP_KEYS = ("scenario", "params", "seats")
+TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.sweep, ignored here
 SEAT_KEYS = ("strategy", "params")
 
 

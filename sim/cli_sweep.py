@@ -1,0 +1,153 @@
+"""`sim sweep`, the --workers / --scheduler options shared with `sim run`, and the default sweeps and index page of
+`make run` (kept out of sim/cli.py, which registers them)."""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+WORKERS_HELP = "run on a Dask LocalCluster of N worker processes on this machine"
+SCHEDULER_HELP = "run on an existing Dask cluster (tcp://HOST:8786; default: $DASK_SCHEDULER_ADDRESS)"
+
+
+@contextmanager
+def cluster(workers: Optional[int], scheduler: Optional[str], threads: Optional[int] = None):
+    """The executor for --workers / --scheduler (`sim.distributed.executor`); a bad option is one line, exit 2."""
+    from sim.cli import EXIT_USAGE, fail
+    from sim.distributed import ExecutionError, executor
+    if workers is not None and workers < 1:
+        fail(f"--workers: {workers} is out of range; allowed >= 1", EXIT_USAGE)
+    if scheduler is not None and not scheduler.strip():
+        fail("--scheduler: give an address such as tcp://HOST:8786", EXIT_USAGE)
+    try:
+        with executor(workers, scheduler, threads, on_note=lambda s: typer.echo(s, err=True)) as ex:
+            yield ex
+    except ExecutionError as e:
+        fail(str(e), EXIT_USAGE)
+
+
+class SweepBars:
+    """Rich bars on stderr: overall games and points, one bar per point in flight (removed when it is done)."""
+
+    def __init__(self, sw):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        self.sw = sw
+        self.prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                             disable=not sys.stderr.isatty())
+        self.tasks: dict[int, int] = {}
+        self.all = self.points = None
+
+    def start(self, points: int, games: int) -> None:
+        self.all = self.prog.add_task(f"sweep {self.sw.name}: games", total=games)
+        self.points = self.prog.add_task("points", total=points)
+
+    def advance(self, index: int, games: int) -> None:
+        if index not in self.tasks:
+            vals = ", ".join(f"{k}={v}" for k, v in self.sw.points[index].values.items())
+            self.tasks[index] = self.prog.add_task(f"  point {index} ({vals})"[:60], total=self.sw.games)
+        self.prog.advance(self.tasks[index], games)
+        self.prog.advance(self.all, games)
+
+    def point_done(self, index: int) -> None:
+        if index in self.tasks:
+            self.prog.remove_task(self.tasks.pop(index))
+        self.prog.advance(self.points, 1)
+
+
+def sweep(scenario: Annotated[Path, typer.Argument(help="scenario TOML file (its [sweep] table, if any)")],
+          set_: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUES: a value, a list a,b,c or a "
+                                                            "range LO..HI [step S] (repeatable)")] = None,
+          mode: Annotated[Optional[str], typer.Option(help="grid (every combination, default) or zip")] = None,
+          games: Annotated[Optional[int], typer.Option(help="games per point (default: [sweep] games, else the "
+                                                             "scenario's)")] = None,
+          seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
+          measure: Annotated[Optional[list[str]], typer.Option(help="measure to plot and pair (repeatable; "
+                                                                    "default: per game)")] = None,
+          target: Annotated[Optional[str], typer.Option(help="MEASURE=VALUE, e.g. first_player_advantage=0")] = None,
+          independent: Annotated[bool, typer.Option("--independent", help="each point its own random streams "
+                                                    "(default: common random numbers)")] = False,
+          workers: Annotated[Optional[int], typer.Option(help=WORKERS_HELP)] = None,
+          scheduler: Annotated[Optional[str], typer.Option(help=SCHEDULER_HELP)] = None,
+          threads: Annotated[Optional[int], typer.Option(help="Numba threads per unit (default: all cores in "
+                                                               "process, 1 on Dask workers)")] = None,
+          chunk: Annotated[Optional[int], typer.Option(help="games per unit of work (results do not depend on "
+                                                             "it)")] = None,
+          out: Annotated[Optional[Path], typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
+          fresh: Annotated[bool, typer.Option("--fresh", help="forget stored points and play every point")] = False,
+          json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False):
+    """Sweep rule or strategy parameters: every point's measures with 95% intervals, paired differences between
+    neighbouring points, sweep.parquet / sweep.json / sweep.html. Resumable: rerun to finish an interrupted sweep."""
+    from sim.cli import check_run_options, fail, interruptible
+    from sim.scenario import ScenarioError
+    from sim.sweep import SweepError, build, run_sweep
+    from sim.sweep.output import SweepOutputError
+    check_run_options(games, threads, chunk, seed)
+    try:
+        sw = build(scenario, set_ or [], mode, games, seed, measure, target, True if independent else None)
+    except (SweepError, ScenarioError) as e:
+        fail(str(e))
+    bars = SweepBars(sw)
+    from sim.sweep.engine import Progress
+    try:
+        with interruptible(), cluster(workers, scheduler, threads) as ex, bars.prog:
+            doc, folder, played = run_sweep(sw, ex, out, chunk, Progress(bars.start, bars.advance, bars.point_done),
+                                            fresh)
+    except SweepOutputError as e:
+        fail(str(e))
+    if json_out:
+        import json
+        typer.echo(json.dumps(doc, indent=1))
+    else:
+        typer.echo(summary_text(doc))
+    typer.echo(f"sweep written to {folder} ({len(played.played)} points played, {len(played.reused)} reused)",
+               err=True)
+
+
+def summary_text(doc: dict) -> str:
+    """The sweep in a few lines: each chosen measure per point, and the target's answer."""
+    from sim.sweep.page import fmt, fmt_ci, target_text
+    lines = [f"sweep {doc['scenario']['name']}: {len(doc['points'])} points x {doc['games']:,} games "
+             f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"]
+    for p in doc["points"]:
+        vals = ", ".join(f"{k} = {v}" for k, v in p["labels"].items()) or "the scenario"
+        ms = "; ".join(f"{m['name']} {fmt(m['kind'], p['measures'][m['name']]['value'])} "
+                       f"{fmt_ci(m['kind'], p['measures'][m['name']]['ci95'])}" for m in doc["chosen"])
+        lines.append(f"  {vals}{' (scenario)' if p['index'] == doc['default'] else ''}: {ms}")
+    t = target_text(doc)
+    if t:
+        lines.append(t)
+    return "\n".join(lines)
+
+
+def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[Path, dict]]:
+    """Play every sweep under scenarios/<game>/sweeps/ (what `make run` does after the scenarios): [(folder, doc)]."""
+    from sim.cli import SCENARIOS, fail, interruptible
+    from sim.distributed import InProcess
+    from sim.scenario import ScenarioError
+    from sim.sweep import SweepError, build, run_sweep
+    out = []
+    files = sorted(p for p in SCENARIOS.glob("*/sweeps/*.toml") if game is None or p.parent.parent.name == game)
+    for f in files:
+        try:
+            sw = build(f, games=games)
+        except (SweepError, ScenarioError) as e:
+            fail(str(e))
+        bars = SweepBars(sw)
+        from sim.sweep.engine import Progress
+        with interruptible(), bars.prog:
+            doc, folder, played = run_sweep(sw, InProcess(), progress=Progress(bars.start, bars.advance,
+                                                                                bars.point_done))
+        t = doc["target"]
+        head = ""
+        if t:
+            from sim.sweep.page import target_text
+            head = " " + target_text(doc)
+        typer.echo(f"{f.relative_to(SCENARIOS)}: {len(doc['points'])} points x {doc['games']:,} games, "
+                   f"{doc['provenance']['wall_time_s']} s;{head} -> {folder}")
+        out.append((folder, doc))
+    return out

@@ -1,0 +1,28 @@
+"""Parameter sweeps (`sim sweep`): spec (axes, points), engine (units on an executor, stored points), table
+(measures, pairs, target), page (sweep.html), output (the report folder). `run_sweep` is what the CLI calls."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.sweep.spec import Sweep, SweepError, build  # noqa: F401
+
+
+def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | None = None, progress=None,
+              fresh: bool = False) -> tuple[dict, Path, object]:
+    """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
+    Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json."""
+    from sim import report, runner
+    from sim.sweep import engine, output, table
+    folder = output.folder_for(sw, out)
+    output.prepare(folder)
+    if fresh:
+        output.clear_points(folder)
+    played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress)
+    res = engine.collect(sw, folder)
+    prov = report.provenance(sw.base, sw.games, sw.base.seed, played.wall_s, executor.threads or 0,
+                             chunk or runner.DEFAULT_CHUNK)
+    prov.update({"executor": executor.description, "points_played": len(played.played),
+                 "points_reused": len(played.reused), "first_point_s": played.first_point_s})
+    doc = output.document(sw, res, prov)
+    output.write(folder, sw, doc, table.frame(sw, res["rows"]))
+    return doc, folder, played

@@ -1,0 +1,83 @@
+"""A sweep's report folder ``reports/sweep-<name>/``: sweep.json (the machine contract), sweep.parquet (one row per
+point) and sweep.html, beside the stored points (points/). sweep.json is written last: a folder without it holds an
+unfinished sweep (its points are kept for a rerun), never one that looks complete."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from sim.sweep.spec import Sweep, is_numeric
+
+SCHEMA = 1
+OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")
+
+
+class SweepOutputError(ValueError):
+    """--out names a folder that is neither new, empty nor a sweep folder (one line)."""
+
+
+def folder_for(sw: Sweep, out: str | Path | None = None) -> Path:
+    """``out``, else reports/sweep-<scenario name>."""
+    from sim.api import REPORTS
+    return Path(out) if out else REPORTS / f"sweep-{sw.name}"
+
+
+def prepare(folder: Path) -> None:
+    """Make ``folder`` ready for a (re)run: refuse a folder of other things; remove the outputs of an earlier
+    sweep so that, until this one finishes, the folder does not look complete. Stored points are kept."""
+    folder = Path(folder)
+    if folder.exists():
+        if not folder.is_dir():
+            raise SweepOutputError(f"--out: {folder} is a file; give a folder")
+        kids = [p.name for p in folder.iterdir()]
+        if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
+            raise SweepOutputError(f"--out: {folder} exists and is not a sweep folder; give a new or empty folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    for o in OUTPUTS:
+        (folder / o).unlink(missing_ok=True)
+
+
+def document(sw: Sweep, res: dict, provenance: dict) -> dict:
+    """The sweep.json dict."""
+    from sim.scenario import toml_value
+    from sim.sweep.table import quantities
+    qs = quantities(sw.points[0].scenario)
+    axes = [{"name": a.name, "values": list(a.values), "labels": [toml_value(v) if not isinstance(v, str) else v
+                                                                  for v in a.values],
+             "numeric": is_numeric(a), "given_by": a.source} for a in sw.axes]
+    lab = {a["name"]: dict(zip(map(json.dumps, a["values"]), a["labels"])) for a in axes}
+    points = []
+    for r in res["rows"]:
+        points.append({"index": r["index"], "values": r["values"],
+                       "labels": {k: lab[k][json.dumps(v)] for k, v in r["values"].items()},
+                       "games": r["games"], "finished": r["finished"], "truncated": r["truncated"],
+                       "measures": r["measures"], "aggregates": r["aggregates"]})
+    return {"schema": SCHEMA, "kind": "sweep", "scenario": sw.base.to_dict(), "game_title": sw.base.spec.title,
+            "mode": sw.mode, "games": sw.games, "seed": sw.base.seed, "independent": sw.independent,
+            "axes": axes, "default": res["default"],
+            "chosen": [{"name": m, "label": qs[m].label, "kind": qs[m].kind} for m in sw.measures],
+            "measures": [{"name": q.name, "label": q.label, "kind": q.kind} for q in qs.values()],
+            "points": points, "pairs": res["pairs"], "target": res["target"], "provenance": provenance}
+
+
+def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
+    """Write sweep.parquet and sweep.html, then sweep.json (each by rename of a temporary file)."""
+    from sim.sweep.page import render
+    folder = Path(folder)
+    pid = os.getpid()
+    tmp = folder / f".sweep.parquet.{pid}"
+    frame.write_parquet(tmp)
+    os.replace(tmp, folder / "sweep.parquet")
+    th = folder / f".sweep.html.{pid}"
+    th.write_text(render(doc), encoding="utf-8")
+    os.replace(th, folder / "sweep.html")
+    tj = folder / f".sweep.json.{pid}"
+    tj.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    os.replace(tj, folder / "sweep.json")
+
+
+def clear_points(folder: Path) -> None:
+    """Forget the stored points (``--fresh``)."""
+    shutil.rmtree(Path(folder) / "points", ignore_errors=True)

@@ -1,0 +1,215 @@
+"""sweep.html: each chosen measure against each swept parameter with its 95% interval band (a heatmap for two
+parameters), the scenario's own point marked, and with a target the points whose interval contains it highlighted
+and the closest one named. Self-contained (inline SVG and CSS, no JavaScript, no network), from the sweep.json dict.
+"""
+from __future__ import annotations
+
+from sim import plots
+from sim.html_report import CSS, esc, html_table
+
+TARGET_COLOR = "#b5464b"
+
+
+def fmt(kind: str, v, signed: bool = False) -> str:
+    """A measure's value as the page shows it: rates in %, means as numbers (n/a for None)."""
+    if v is None:
+        return "n/a"
+    if kind == "rate":
+        return f"{100 * v:+.2f}%" if signed else f"{100 * v:.2f}%"
+    return f"{v:+.3f}" if signed else f"{v:.3f}"
+
+
+def fmt_ci(kind: str, c, signed: bool = False) -> str:
+    return "n/a" if not c else f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
+
+
+def _scale(kind: str) -> float:
+    return 100.0 if kind == "rate" else 1.0
+
+
+def _x(ax: dict) -> tuple[list, list[str], bool]:
+    """Positions, tick labels and whether the axis is numeric."""
+    vals = ax["values"]
+    if ax["numeric"]:
+        return list(vals), [f"{v:g}" for v in vals], True
+    return list(range(len(vals))), [ax["labels"][i] for i in range(len(vals))], False
+
+
+def line_plot(d: dict, m: dict, axis: int):
+    """Measure ``m`` against axis ``axis``: one line with its interval band per value of the other axes (in a
+    grid), the scenario's point marked, the target drawn and the points containing it highlighted."""
+    axes = d["axes"]
+    ax = axes[axis]
+    xs, labels, numeric = _x(ax)
+    k = _scale(m["kind"])
+    fig, (a,) = plots._figure(7.0, 3.6)
+    groups: dict[tuple, list] = {}
+    for r in d["points"]:
+        other = tuple((o["name"], _label(o, r["values"][o["name"]])) for j, o in enumerate(axes) if j != axis)
+        groups.setdefault(other, []).append(r)
+    tgt = d.get("target")
+    for gi, (other, rows) in enumerate(groups.items()):
+        pos = [xs[ax["values"].index(r["values"][ax["name"]])] if numeric else
+               ax["values"].index(r["values"][ax["name"]]) for r in rows]
+        v = [r["measures"][m["name"]] for r in rows]
+        ok = [i for i, x in enumerate(v) if x["value"] is not None]
+        px = [pos[i] for i in ok]
+        color = plots.PALETTE[gi % len(plots.PALETTE)]
+        lab = ", ".join(f"{n} = {t}" for n, t in other) if other else None
+        a.fill_between(px, [k * v[i]["ci95"][0] for i in ok], [k * v[i]["ci95"][1] for i in ok], color=color,
+                       alpha=0.2, lw=0)
+        a.plot(px, [k * v[i]["value"] for i in ok], "o-", color=color, ms=3, lw=1.2, label=lab)
+        for i in ok:
+            r = rows[i]
+            if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:
+                a.plot([pos[i]], [k * v[i]["value"]], "o", ms=8, mfc="none", mec=TARGET_COLOR, mew=1.5)
+            if r["index"] == d.get("default"):
+                a.plot([pos[i]], [k * v[i]["value"]], "D", ms=7, color="black", zorder=5)
+    if tgt and tgt["measure"] == m["name"]:
+        a.axhline(k * tgt["value"], color=TARGET_COLOR, ls="--", lw=1)
+    if m["name"] == "first_player_advantage" and not (tgt and tgt["measure"] == m["name"]):
+        a.axhline(0, color=plots.GREY, ls=":", lw=1)
+    if not numeric:
+        a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
+    a.set_xlabel(ax["name"])
+    a.set_ylabel(m["label"] + (" (%)" if m["kind"] == "rate" else ""))
+    if len(groups) > 1:
+        a.legend(fontsize=7, frameon=False)
+    return fig
+
+
+def heatmap(d: dict, m: dict):
+    """Measure ``m`` over a two-parameter grid: colour = estimate, text = estimate and interval; the scenario's
+    point outlined in black, the points whose interval contains the target outlined in red."""
+    import numpy as np
+    ax0, ax1 = d["axes"]
+    n0, n1 = len(ax0["values"]), len(ax1["values"])
+    k = _scale(m["kind"])
+    grid = np.full((n0, n1), np.nan)
+    text = [["" for _ in range(n1)] for _ in range(n0)]
+    tgt = d.get("target")
+    for r in d["points"]:
+        i, j = divmod(r["index"], n1)
+        v = r["measures"][m["name"]]
+        if v["value"] is not None:
+            grid[i, j] = k * v["value"]
+            text[i][j] = f"{k * v['value']:.1f}\n[{k * v['ci95'][0]:.1f}, {k * v['ci95'][1]:.1f}]"
+    fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), min(0.55 * n0 + 1.6, 9))
+    im = a.imshow(grid, cmap="RdBu_r" if m["name"] == "first_player_advantage" else "viridis", aspect="auto",
+                  origin="lower")
+    fig.colorbar(im, ax=a, label=m["label"] + (" (%)" if m["kind"] == "rate" else ""))
+    for i in range(n0):
+        for j in range(n1):
+            a.text(j, i, text[i][j], ha="center", va="center", fontsize=6)
+    for r in d["points"]:
+        i, j = divmod(r["index"], n1)
+        if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:
+            a.add_patch(_rect(j, i, TARGET_COLOR))
+        if r["index"] == d.get("default"):
+            a.add_patch(_rect(j, i, "black"))
+    a.set_xticks(range(n1), [_label(ax1, v) for v in ax1["values"]])
+    a.set_yticks(range(n0), [_label(ax0, v) for v in ax0["values"]])
+    a.set_xlabel(ax1["name"])
+    a.set_ylabel(ax0["name"])
+    return fig
+
+
+def _rect(x, y, color):
+    from matplotlib.patches import Rectangle
+    return Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, ec=color, lw=2)
+
+
+def _label(ax: dict, v) -> str:
+    return ax["labels"][ax["values"].index(v)]
+
+
+def plot_list(d: dict) -> list[tuple[str, str, str]]:
+    """(id, caption, svg) of every plot of the page."""
+    out = []
+    for m in d["chosen"]:
+        if d["mode"] == "grid" and len(d["axes"]) == 2:
+            out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']}",
+                        plots.render(heatmap, d, m)))
+        for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
+            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval; "
+                        f"diamond: the scenario's own point)", plots.render(line_plot, d, m, j)))
+    return out
+
+
+def target_text(d: dict) -> str | None:
+    t = d.get("target")
+    if not t:
+        return None
+    m = next(x for x in d["chosen"] if x["name"] == t["measure"])
+    pts = {r["index"]: r for r in d["points"]}
+    desc = lambda i: ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
+    out = f"Target {m['label']} = {fmt(m['kind'], t['value'])}. "
+    if t["closest"] is not None:
+        c = pts[t["closest"]]["measures"][t["measure"]]
+        out += (f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'])}, 95% interval "
+                f"{fmt_ci(m['kind'], c['ci95'])}). ")
+    out += (f"Points whose interval contains the target: {'; '.join(desc(i) for i in t['containing'])}. "
+            if t["containing"] else "No point's interval contains the target. ")
+    if t.get("crossings"):
+        out += f"The curve crosses the target at {', '.join(f'{x:.2f}' for x in t['crossings'])} (linear " \
+               f"interpolation between neighbouring points)."
+    return out
+
+
+def point_rows(d: dict) -> list[dict]:
+    rows = []
+    tgt = d.get("target") or {}
+    prev = {p["b"]: p for p in d["pairs"] if len(d["axes"]) <= 1 or d["mode"] == "zip"}
+    for r in d["points"]:
+        row = {"point": str(r["index"]) + (" (scenario)" if r["index"] == d.get("default") else "")
+               + (" (target)" if r["index"] in tgt.get("containing", []) else "")}
+        row.update({k: v for k, v in r["labels"].items()})
+        for m in d["chosen"]:
+            v = r["measures"][m["name"]]
+            row[m["label"]] = f"{fmt(m['kind'], v['value'])} {fmt_ci(m['kind'], v['ci95'])}"
+            if r["index"] in prev:
+                p = prev[r["index"]]["measures"][m["name"]]
+                row[f"change from previous ({m['name']})"] = f"{fmt(m['kind'], p['diff'], True)} " \
+                                                             f"{fmt_ci(m['kind'], p['ci95'], True)}"
+            elif prev:
+                row[f"change from previous ({m['name']})"] = ""
+        rows.append(row)
+    return rows
+
+
+def render(d: dict) -> str:
+    """sweep.html from the sweep.json dict."""
+    sc = d["scenario"]
+    title = f"Sweep: {sc['name']}"
+    axes = "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"]) or "no axis (one point)"
+    paired = ("common random numbers: every point plays the same seed and game indices; neighbouring points are "
+              "compared game by game (paired 95% intervals)" if not d["independent"] else
+              "each point its own random streams; neighbouring points compared as independent samples")
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+             f"<header><h1>{esc(title)}</h1><p>{esc(d['game_title'])}, {sc['players']} players. "
+             f"{esc(sc.get('description') or '')}</p>",
+             '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in [
+                 ("swept", axes), ("mode", d["mode"]), ("points", len(d["points"])),
+                 ("games per point", f"{d['games']:,}"), ("seed", d["seed"]), ("random numbers", paired),
+                 ("scenario's own point", "point " + str(d["default"]) if d["default"] is not None else
+                  "not among the points"),
+                 ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
+                 ("played on", d["provenance"]["executor"])]) + "</dl></header>"]
+    tt = target_text(d)
+    if tt:
+        parts.append(f'<section id="target"><h2>Target</h2><p class="yes">{esc(tt)}</p></section>')
+    parts.append('<section id="plots"><h2>Curves</h2>')
+    for pid, cap, svg in plot_list(d):
+        if svg:
+            parts.append(f'<figure class="plot" id="plot-{esc(pid)}">{plots.scope_ids(svg, f"svg-{pid}-")}'
+                         f"<figcaption>{esc(cap)}</figcaption></figure>")
+    parts.append("</section>")
+    parts.append('<section id="points"><h2>Points</h2>' + html_table(point_rows(d)) + "</section>")
+    parts.append('<section id="definitions"><h2>Definitions</h2><dl class="def">'
+                 + "".join(f"<dt><b>{esc(m['name'])}</b></dt><dd>{esc(m['label'])}</dd>" for m in d["chosen"])
+                 + "<dt><b>interval</b></dt><dd>95%: Wilson for rates, normal for means; the change from the "
+                   "previous point is paired over the games both finished (common random numbers)</dd>"
+                 + "</dl><p>All measures of every point, with intervals: sweep.parquet and sweep.json.</p>"
+                 "</section></body></html>")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,255 @@
+"""What a sweep plays: its axes (a parameter name and its values), grid or zip, and every point as a validated
+`Scenario`, from a scenario file's ``[sweep]`` table and ``--set NAME=VALUES`` options.
+
+``[sweep]`` table (keys other than the options below are parameter names, as `sim.overrides` names them: a rule
+parameter ``track_len``, a card ``ghost_cards.shuffle``, a seat's strategy parameter ``seats.2.w_goal``, a strategy
+``seats.1.strategy``; a TOML dotted key ``seats.2.w_goal = [...]`` is read as that name)::
+
+    [sweep]
+    mode = "grid"                   # "grid" (default): every combination; "zip": the i-th values together
+    games = 20000                   # games per point (default: the scenario's)
+    measures = ["first_player_advantage", "length.turns"]   # measures to plot and pair (default: per game)
+    target = "first_player_advantage=0"                     # optional: highlight the points that meet it
+    independent = false             # true: each point its own random streams (default: common random numbers)
+    track_len = "22..40 step 2"     # a range (integers: step 1 by default)
+    ghost_values = [[1, 2, 3, 4, 5, 6, 7], [2, 3, 4, 5, 6, 7, 8]]   # an array: the values themselves
+
+On the command line, ``--set NAME=VALUES``: VALUES is one TOML value, a comma-separated list (``26,30,34``;
+commas inside [..] or quotes do not split) or a range ``LO..HI`` / ``LO..HI step S`` (both ends included).
+``--set`` axes replace a ``[sweep]`` axis of the same name and add to the others.
+
+Every value is validated exactly as a scenario's is (`sim.overrides` applied to the file's document, then
+`sim.scenario.from_dict`); a bad one raises `SweepError`, one line naming the sweep entry, before anything runs.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from sim.scenario import Scenario, ScenarioError, from_dict, toml_value
+
+OPTIONS = ("mode", "games", "measures", "target", "independent")
+MODES = ("grid", "zip")
+MAX_POINTS = 10_000
+RANGE_RE = re.compile(r"^\s*(?P<lo>[-+]?[0-9.]+)\s*\.\.\s*(?P<hi>[-+]?[0-9.]+)\s*(step\s+(?P<step>[-+]?[0-9.]+))?\s*$")
+
+
+class SweepError(ScenarioError):
+    """A bad sweep entry; the message is one line naming it (``[sweep] track_len``, ``--set track_len=...``)."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One swept name with its values, and where it was given (for messages)."""
+    name: str
+    values: tuple
+    source: str          # "[sweep] NAME" or "--set NAME=VALUES"
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of a sweep: its index, its values by axis name, and the validated scenario it plays."""
+    index: int
+    values: dict
+    scenario: Scenario
+
+
+@dataclass
+class Sweep:
+    """A validated sweep: the base scenario, its axes, mode, points, games per point, chosen measures, target."""
+    base: Scenario
+    axes: list[Axis]
+    mode: str
+    points: list[Point]
+    games: int
+    measures: list[str] = field(default_factory=list)
+    target: tuple[str, float] | None = None
+    independent: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.base.name
+
+
+def parse_range(text: str, where: str) -> list:
+    """``"LO..HI"`` or ``"LO..HI step S"`` -> the values LO, LO+S, ... up to HI (included when on the grid).
+    Integers when LO, HI and S are; else floats computed exactly in decimal (0.5..2.0 step 0.25 gives 0.5, 0.75,
+    ..., 2.0 with no rounding drift). Raises SweepError."""
+    m = RANGE_RE.match(text)
+    if not m:
+        raise SweepError(f"{where}: {text!r} is not a range; write LO..HI or LO..HI step S (e.g. 26..34, "
+                         f"0.5..2.0 step 0.25)")
+    try:
+        lo, hi = Decimal(m["lo"]), Decimal(m["hi"])
+        step = Decimal(m["step"]) if m["step"] else Decimal(1)
+    except InvalidOperation:
+        raise SweepError(f"{where}: {text!r} is not a range of numbers") from None
+    if step <= 0:
+        raise SweepError(f"{where}: step must be positive, got {m['step']}")
+    if hi < lo:
+        raise SweepError(f"{where}: {text!r} runs backwards; write the smaller end first")
+    count = int((hi - lo) / step) + 1
+    if count > MAX_POINTS:
+        raise SweepError(f"{where}: {text!r} has {count} values; at most {MAX_POINTS}")
+    ints = all("." not in (s or "1") for s in (m["lo"], m["hi"], m["step"]))
+    vals = [lo + i * step for i in range(count)]
+    return [int(v) for v in vals] if ints else [float(v) for v in vals]
+
+
+def split_values(text: str) -> list[str]:
+    """Split ``a,b,[c, d],"e,f"`` at top-level commas."""
+    parts, depth, quote, cur = [], 0, None, ""
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def parse_set(text: str) -> Axis:
+    """``--set NAME=VALUES`` -> Axis (see module docstring). Raises SweepError."""
+    from sim.overrides import OverrideError, parse_set as parse_one, parse_value
+    name, eq, raw = text.partition("=")
+    where = f"--set {text}"
+    try:
+        parse_one(f"{name}=0")                      # the name's syntax, checked where overrides check it
+    except OverrideError as e:
+        raise SweepError(str(e)) from None
+    if not eq or not raw.strip():
+        raise SweepError(f"{where}: expected NAME=VALUES (a value, a list a,b,c or a range LO..HI [step S])")
+    if RANGE_RE.match(raw):
+        return Axis(name.strip(), tuple(parse_range(raw, where)), where)
+    vals = []
+    for item in split_values(raw):
+        try:
+            vals.append(parse_value(item))
+        except ValueError as e:
+            raise SweepError(f"{where}: {item!r}: {e}") from None
+    return Axis(name.strip(), tuple(vals), where)
+
+
+def _flatten(table: dict, prefix: str = "") -> list[tuple[str, Any]]:
+    out = []
+    for k, v in table.items():
+        name = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out += _flatten(v, name + ".")
+        else:
+            out.append((name, v))
+    return out
+
+
+def table_axes(table: dict) -> tuple[list[Axis], dict]:
+    """The ``[sweep]`` table -> (axes, options). Raises SweepError naming the entry."""
+    if not isinstance(table, dict):
+        raise SweepError("[sweep]: expected a table")
+    opts = {k: table[k] for k in OPTIONS if k in table}
+    axes = []
+    for name, v in _flatten({k: v for k, v in table.items() if k not in OPTIONS}):
+        where = f"[sweep] {name}"
+        if isinstance(v, str):
+            vals = parse_range(v, where)
+        elif isinstance(v, list):
+            vals = v
+        else:
+            raise SweepError(f"{where}: expected an array of values or a range string \"LO..HI [step S]\", got "
+                             f"{toml_value(v)}")
+        axes.append(Axis(name, tuple(vals), where))
+    return axes, opts
+
+
+def _points(axes: list[Axis], mode: str) -> list[dict]:
+    if not axes:
+        return [{}]
+    if mode == "zip":
+        lens = {len(a.values) for a in axes}
+        if len(lens) > 1:
+            desc = ", ".join(f"{a.name} has {len(a.values)}" for a in axes)
+            raise SweepError(f"[sweep] mode = \"zip\": every axis needs the same number of values ({desc})")
+        combos = zip(*(a.values for a in axes))
+    else:
+        combos = itertools.product(*(a.values for a in axes))
+    return [dict(zip((a.name for a in axes), c)) for c in combos]
+
+
+def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games: int | None = None,
+          seed: int | None = None, measures: list[str] | None = None, target: str | None = None,
+          independent: bool | None = None) -> Sweep:
+    """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
+    Command-line values win over the table's. Raises SweepError / ScenarioError (one line)."""
+    from sim.overrides import OverrideError, apply_traced
+    from sim.scenario import load
+    p = Path(path)
+    base = load(p)                                  # the file alone (its own errors first, with its path)
+    doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    doc.pop("sweep", None)
+    table = tomllib.loads(p.read_text(encoding="utf-8")).get("sweep", {})
+    axes, opts = table_axes(table)
+    for text in sets:
+        ax = parse_set(text)
+        axes = [a for a in axes if a.name != ax.name] + [ax]
+    for a in axes:
+        if not a.values:
+            raise SweepError(f"{a.source}: no values")
+    mode = mode or opts.get("mode", "grid")
+    if mode not in MODES:
+        raise SweepError(f"[sweep] mode: {mode!r} is not allowed; allowed: grid, zip")
+    games = games or opts.get("games") or base.games
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
+    base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
+    combos = _points(axes, mode)
+    if len(combos) > MAX_POINTS:
+        raise SweepError(f"sweep: {len(combos)} points; at most {MAX_POINTS}")
+    points = []
+    src = {a.name: a.source for a in axes}
+    for i, values in enumerate(combos):
+        overrides = list(values.items())
+        try:
+            raw, fields = apply_traced(doc, overrides)
+            sc = from_dict(raw, name=p.stem, path=str(p))
+        except OverrideError as e:
+            name = str(e).split("=", 1)[0].removeprefix("--set ")
+            raise SweepError(f"{src.get(name, 'sweep')}: {str(e).split(': ', 1)[1]}") from None
+        except ScenarioError as e:
+            where = f"{src[o[0]]}: value {toml_value(o[1])}" if (o := _blamed(str(e), fields)) else "sweep"
+            raise SweepError(f"{where}: {e}") from None
+        points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
+    ms = measures if measures else opts.get("measures")
+    tgt = target if target is not None else opts.get("target")
+    indep = independent if independent is not None else bool(opts.get("independent", False))
+    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
+    from sim.sweep.table import check_measures, parse_target
+    sw.measures = check_measures(sw, sw.measures)
+    if tgt:
+        sw.target = parse_target(sw, tgt)
+        if sw.target[0] not in sw.measures:
+            sw.measures.append(sw.target[0])
+    return sw
+
+
+def _blamed(message: str, fields):
+    from sim.overrides import field_of
+    return field_of(message, fields)
+
+
+def is_numeric(axis: Axis) -> bool:
+    """Whether an axis' values are numbers (plotted on a numeric x axis) rather than lists or text."""
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in axis.values)
