@@ -157,10 +157,13 @@ def _set_param(spec, name, value, parts, params) -> str:
         raise _fail(name, value, f"{ps.name} is one value, not a table of names; use --set {ps.name}=VALUE")
     if key not in names:
         raise _fail(name, value, f"{ps.name} has no name '{key}'; allowed: {', '.join(names)}")
-    if isinstance(cur, list) and len(cur) == len(names):
+    if isinstance(cur, list):
+        if len(cur) != len(names):
+            raise _fail(name, value, f"the file's params.{ps.name} has {len(cur)} values, not one per name "
+                                     f"({', '.join(names)}); fix the file")
         cur = dict(zip(names, cur))                    # the file's positional form, by name
-    if not isinstance(cur, dict):
-        cur = {}
+    elif not isinstance(cur, dict):
+        cur = {}                                       # not given: the other names keep their default
     cur[key] = value
     params[ps.name] = cur
     return f"params.{ps.name}.{key}"

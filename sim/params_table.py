@@ -7,7 +7,7 @@ balance.md, summary.html) render `rows` in their own style.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from sim import registry
 from sim.scenario import toml_value
@@ -32,10 +32,11 @@ def named_value(spec: registry.GameSpec, ps: registry.ParamSpec, values: dict) -
     return v
 
 
-def rows(game: str, params: dict) -> list[dict]:
+def rows(game: str, params: dict, fmt: Callable[[Any], str] = toml_value) -> list[dict]:
     """The parameter table of scenario parameters ``params`` (missing ones at their default): one row per parameter,
-    a card mix one row per card (``ghost_cards.shuffle``), each {"name", "value", "default" (TOML text), "changed",
-    "help"}; the changed rows first, then the others, each in the game's order. [] for an unknown game."""
+    a card mix one row per card (``ghost_cards.shuffle``), each {"name", "value", "default" (as ``fmt`` writes them:
+    TOML by default), "changed", "help"}; the changed rows first, then the others, each in the game's order. [] for an
+    unknown game."""
     spec = registry.get(game)
     if spec is None:
         return []
@@ -49,14 +50,14 @@ def rows(game: str, params: dict) -> list[dict]:
         now, was = named_value(spec, ps, values), named_value(spec, ps, defaults)
         if ps.fields and isinstance(now, dict) and isinstance(was, dict):
             for f, h in ps.fields:
-                out.append(_row(f"{ps.name}.{f}", now[f], was[f], f"{h} ({ps.name})"))
+                out.append(_row(f"{ps.name}.{f}", now[f], was[f], f"{h} ({ps.name})", fmt))
             continue
-        out.append(_row(ps.name, now, was, ps.help))
+        out.append(_row(ps.name, now, was, ps.help, fmt))
     return [r for r in out if r["changed"]] + [r for r in out if not r["changed"]]
 
 
-def _row(name: str, now: Any, was: Any, help: str) -> dict:
-    return {"name": name, "value": toml_value(now), "default": toml_value(was), "changed": now != was, "help": help}
+def _row(name: str, now: Any, was: Any, help: str, fmt: Callable[[Any], str]) -> dict:
+    return {"name": name, "value": fmt(now), "default": fmt(was), "changed": now != was, "help": help}
 
 
 def markdown(table: list[dict]) -> str:

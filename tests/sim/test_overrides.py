@@ -132,6 +132,11 @@ def test_apply_overrides_turns_a_positional_mix_into_names_and_keeps_the_input()
     assert sc.params["ghost_cards"] == [1, 3, 1, 1, 2, 2] and all(s.params["w_dist"] == 2.0 for s in sc.seats)
 
 
+def test_a_field_of_a_broken_positional_mix_is_refused_not_hidden():
+    with pytest.raises(ov.OverrideError, match="the file's params.ghost_cards has 2 values"):
+        ov.apply_overrides(th("ghost_cards = [1, 2]"), [("ghost_cards.shuffle", 2)])
+
+
 def test_a_new_strategy_drops_the_old_strategys_parameters():
     import tomllib
     sc = from_dict(ov.apply_overrides(tomllib.loads(MOOR), [("seats.2.strategy", "runner")]))
@@ -265,3 +270,32 @@ def test_list_shows_card_mixes_by_name():
     assert "ghost_cards = { each_room = 1, shuffle = 1, draw_2_shuffle = 1" in r.stdout
     assert "move_die = { faces = [1, 2, 3, 4, 5, 6], ghost = [1, 1, 1, 1, 1, 0] }" in r.stdout
     assert 'fight_die = ["ghost", "ghost", "ghost", "haunting", "haunting", "blank"]' in r.stdout
+
+
+# --- the parameter table of reports ----------------------------------------------------------------------------------
+
+def test_parameter_table_names_cards_and_puts_changed_first():
+    from sim import params_table
+    rows = params_table.rows("treasure_hunters", {"ghost_cards": [1, 2, 1, 1, 2, 2], "hauntings": 5})
+    assert [r["name"] for r in rows[:2]] == ["ghost_cards.shuffle", "hauntings"]
+    assert rows[0] == {"name": "ghost_cards.shuffle", "value": "2", "default": "1", "changed": True,
+                       "help": "Shuffle (ghost_cards)"}
+    assert not any(r["changed"] for r in rows[2:]) and "move_die_ghost" not in {r["name"] for r in rows}
+    assert any(r["name"] == "move_die" and r["value"].startswith("{ faces = [1, 2") for r in rows)
+    md = params_table.markdown(rows)
+    assert md.splitlines()[2].startswith("| **ghost_cards.shuffle** | **2** | 1 |")
+
+
+def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overrides():
+    from sim.summary import scenario_items
+    sc = load(TH, [("ghost_cards.shuffle", 2)])
+    items = dict(scenario_items({"scenario": sc.to_dict(), "seats": []}))
+    assert items["parameters"].startswith("ghost_cards.shuffle = 2 (changed; default 1); ")
+    assert items["parameters"].endswith("1 differ from the default: ghost_cards.shuffle")
+    assert items["changed by --set"] == "ghost_cards.shuffle=2"
+
+
+def test_compare_names_the_card_that_differs():
+    from sim.summary import scenario_differences
+    a, b = load(TH), load(TH, [("ghost_cards.shuffle", 2)])
+    assert scenario_differences(a.to_dict(), b.to_dict()) == ["ghost_cards.shuffle: A 1, B 2"]

@@ -30,20 +30,7 @@ strategy = "weighted"
 strategy = "weighted"
 """
 
-MOOR = """
-[scenario]
-name = "m"
-game = "moor"
-players = 3
-games = 300
-seed = 5
-[[seats]]
-strategy = "random"
-[[seats]]
-strategy = "collector"
-[[seats]]
-strategy = "weighted"
-"""
+MOOR = (REPO / "tests" / "data" / "moor-2p-small.toml").read_text()   # 4000 games: the tests play --games 300
 
 
 def _th(tmp_path) -> Path:
@@ -57,11 +44,13 @@ def test_rerun_of_a_fresh_report_is_identical(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
     out = tmp_path / "rep"
-    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--set", "seats.2.w_goal=2.5"]).exit_code == 0
+    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300", "--set", "seats.1.w_goal=2.5"]
+                      ).exit_code == 0
     r = cli.invoke(app, ["rerun", str(out), "--json"])
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)
-    assert res["identical"] and res["differences"] == [] and res["scenario"] == "m--seats.2.w_goal=2.5"
+    assert res["identical"] and res["differences"] == [] and res["scenario"] == "test-moor-2p--seats.1.w_goal=2.5"
+    assert res["games"] == 300
     assert cli.invoke(app, ["rerun", str(out)]).stdout.startswith("identical:")
 
 
@@ -84,7 +73,7 @@ def test_rerun_says_when_the_scenario_file_now_says_something_else(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
     out = tmp_path / "rep"
-    assert cli.invoke(app, ["run", str(p), "--out", str(out)]).exit_code == 0
+    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300"]).exit_code == 0
     p.write_text(MOOR + "[params]\ntrack_len = 31\n")
     r = cli.invoke(app, ["rerun", str(out)])
     assert r.exit_code == 0, r.output                  # the recorded parameters are replayed: still identical
