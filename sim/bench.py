@@ -102,10 +102,39 @@ def run_all(games: int = 100_000) -> dict:
         if game == "moor":
             r["oracle"] = oracle_ratio(sc)
         res["games"][game] = r
+    if games >= 100_000:                          # not in --quick
+        from sim.sweep import SweepError
+        try:
+            res["sweep"] = sweep_overhead()
+        except SweepError:                        # a tree without sim.overrides: no sweeps yet
+            res["sweep"] = None
     out = REPO / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(res, indent=2) + "\n")
     return res
+
+
+def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> dict:
+    """A ``points``-point Moor sweep (4p track length) of ``games`` games a point, in-process (all threads) and on a
+    Dask LocalCluster of ``workers`` one-thread workers: wall times, their ratio (Dask overhead), time to the first
+    point, and whether both gave identical numbers. Cluster start-up is timed apart."""
+    from sim.distributed import executor
+    from sim.sweep import build, run_sweep
+    sw = build(REPO / "scenarios" / "moor" / "4p.toml", [f"track_len=21..{20 + points}"], games=games)
+    out = {"points": points, "games_per_point": games, "workers": workers}
+    docs = []
+    with tempfile.TemporaryDirectory() as d:
+        for label, kw in (("in_process", {}), ("dask", {"workers": workers})):
+            t0 = time.perf_counter()
+            with executor(**kw) as ex:
+                start = time.perf_counter() - t0
+                doc, _, played = run_sweep(sw, ex, Path(d) / label)
+            out[label] = {"wall_s": round(played.wall_s, 2), "first_point_s": round(played.first_point_s, 2),
+                          "start_s": round(start, 2)}
+            docs.append({k: v for k, v in doc.items() if k != "provenance"})
+    out["overhead_ratio"] = round(out["dask"]["wall_s"] / out["in_process"]["wall_s"], 2)
+    out["identical"] = docs[0] == docs[1]
+    return out
 
 
 def _verdict(ok: bool) -> str:
@@ -141,4 +170,11 @@ def render(res: dict) -> str:
             o = r["oracle"]
             lines.append(f"  pure-Python oracle: {o['oracle_games_per_s']} games/s; kernel 1 thread "
                          f"{o['kernel_games_per_s_1_thread']:,} games/s: {o['speed_ratio']}x faster")
+    if res.get("sweep"):
+        w = res["sweep"]
+        lines.append(f"sweep: {w['points']} Moor points x {w['games_per_point']:,} games: in-process "
+                     f"{w['in_process']['wall_s']} s (first point {w['in_process']['first_point_s']} s); Dask "
+                     f"LocalCluster of {w['workers']} workers {w['dask']['wall_s']} s (first point "
+                     f"{w['dask']['first_point_s']} s, cluster start {w['dask']['start_s']} s): overhead ratio "
+                     f"{w['overhead_ratio']}, numbers {'identical' if w['identical'] else 'DIFFERENT'}")
     return "\n".join(lines)

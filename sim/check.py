@@ -1,7 +1,8 @@
 """Regression checks against committed baselines (`sim check`, `sim baselines`, `make check`, `make baselines`).
 
 One baseline JSON per default scenario: ``reports/baselines/<game folder>/<scenario stem>.json`` for
-``scenarios/<game folder>/<scenario stem>.toml``. It is stamped with the game's rules version and the RNG contract
+``scenarios/<game folder>/<scenario stem>.toml``; a scenario file anywhere else (one's own) gets
+``reports/baselines/user/<folder>-<stem>-<hash of its absolute path>.json``, so it never maps onto a shipped one. It is stamped with the game's rules version and the RNG contract
 version and holds two parts:
 
 * exact: the integer aggregates (sim.aggregate) and measure sums (sim.measures) of the first ``exact.games`` games
@@ -74,10 +75,23 @@ def digest(sc: Scenario) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 
+USER_DIR = "user"          # baselines of scenario files outside scenarios/ live in <root>/user/
+
+
+def is_default_scenario(scenario_file: str | Path) -> bool:
+    """Whether the file is a default scenario: scenarios/<game folder>/<stem>.toml of this repository."""
+    return Path(scenario_file).resolve().parent.parent == SCENARIOS.resolve()
+
+
 def baseline_path(scenario_file: str | Path, root: Path = BASELINES) -> Path:
-    """reports/baselines/<game folder>/<stem>.json for scenarios/<game folder>/<stem>.toml."""
+    """<root>/<game folder>/<stem>.json for the default scenario scenarios/<game folder>/<stem>.toml; for any other
+    file <root>/user/<folder>-<stem>-<8 hex digits of its absolute path>.json, so a file of one's own named like a
+    shipped one (.../moor/4p.toml) never reads or overwrites the shipped baseline."""
     p = Path(scenario_file)
-    return Path(root) / p.parent.name / f"{p.stem}.json"
+    if is_default_scenario(p):
+        return Path(root) / p.parent.name / f"{p.stem}.json"
+    h = hashlib.sha256(str(p.resolve()).encode()).hexdigest()[:8]
+    return Path(root) / USER_DIR / f"{p.resolve().parent.name}-{p.stem}-{h}.json"
 
 
 def default_scenarios(game: str | None = None) -> list[Path]:
@@ -88,7 +102,8 @@ def default_scenarios(game: str | None = None) -> list[Path]:
 def stale_baselines(game: str | None = None, root: Path = BASELINES) -> list[Path]:
     """Baseline files whose default scenario no longer exists (delete them, or rename the scenario back)."""
     have = {baseline_path(f, root) for f in default_scenarios(game)}
-    return sorted(p for p in Path(root).glob("*/*.json") if (game is None or p.parent.name == game) and p not in have)
+    return sorted(p for p in Path(root).glob("*/*.json") if p.parent.name != USER_DIR
+                  and (game is None or p.parent.name == game) and p not in have)
 
 
 def _rel(p: str | Path) -> str:
@@ -166,6 +181,20 @@ def dumps(obj, indent: int = 0) -> str:
     return json.dumps(obj)
 
 
+def owner_clash(path: Path, scenario_file: str | Path) -> str | None:
+    """When the baseline at ``path`` was made for another scenario file than ``scenario_file``, that file (as the
+    baseline records it); None when it is the same file, there is no readable baseline, or it names no file."""
+    try:
+        b = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    old = b.get("scenario_file") if isinstance(b, dict) else None
+    if not isinstance(old, str) or not old:
+        return None
+    old_abs = Path(old) if Path(old).is_absolute() else REPO / old
+    return None if old_abs.resolve() == Path(scenario_file).resolve() else old
+
+
 def write_baseline(b: dict, path: Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -183,13 +212,13 @@ def own_command(sc: Scenario | None, path: Path | None = None) -> str | None:
     f = Path(sc.path)
     root = Path(path).parent.parent if path is not None else BASELINES
     at_home = path is None or Path(path).resolve() == baseline_path(f, root).resolve()
-    default = f.resolve().parent.parent == SCENARIOS.resolve()
+    default = is_default_scenario(f)
     home = root.resolve() == BASELINES.resolve()
     if default and home and at_home:
         return None
     if not at_home:
-        return (f"`sim baselines {f} --out DIR` (it writes DIR/{f.parent.name}/{f.stem}.json; check with "
-                f"--baselines DIR)")
+        where = baseline_path(f, Path("DIR")).as_posix()
+        return f"`sim baselines {f} --out DIR` (it writes {where}; check with --baselines DIR)"
     return f"`sim baselines {f}{'' if home else f' --out {root}'}`"
 
 

@@ -86,26 +86,36 @@ Sets = Annotated[Optional[list[str]], typer.Option("--set", help=SET_HELP)]
 
 
 def progress_bar(total: int, label: str):
-    """A Rich progress bar on stderr; returns (context manager, advance callback)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty())
-    task = prog.add_task(label, total=total)
-    return prog, lambda k: prog.advance(task, k)
+    """Progress on stderr (sim.progress: a bar on a terminal, plain lines otherwise); (context manager, advance)."""
+    from sim import progress
+    return progress.bar(total, label)
 
 
 def warn_if_replacing(sc, out: Optional[Path]):
-    """Two scenario files with one name share reports/<name>: rerunning a file replaces its own report silently,
-    but replacing the report of another file says so in one warning line (not refused: batch users rerun)."""
+    """Two scenario files with one name share reports/<name> (or one --out folder is reused): rerunning a file
+    replaces its own report silently, but replacing the report of another file says so in one warning line naming
+    that file and its scenario (not refused: batch users rerun)."""
     from sim import api
-    from sim.report import replaces_other_scenario
+    from sim.report import replaces_other_scenario, report_owner
     final = api.report_folder(sc, out)
     other = replaces_other_scenario(final, sc.path)
-    if other:
-        typer.echo(f"warning: {final} holds the report of {other}, also named '{sc.name}'; this run of {sc.path} "
-                   f"replaces it (to keep both, give one file another name = \"...\" under [scenario], or use --out)",
-                   err=True)
+    if not other:
+        return
+    name = (report_owner(final) or ("", ""))[1]
+    whose = f"scenario '{name}' of {other}" if name else other
+    keep = ("give --out another folder" if out is not None
+            else "give one file another name = \"...\" under [scenario], or use --out")
+    typer.echo(f"warning: {final} holds the report of {whose}; this run of {sc.path} (scenario '{sc.name}') "
+               f"replaces it (to keep both, {keep})", err=True)
+
+
+def _writable_or_fail(folder: Path):
+    """The destination folder can be written and its disk is not full, checked before any game is played."""
+    from sim.report import OutputError, check_writable
+    try:
+        check_writable(folder)
+    except OutputError as e:
+        fail(str(e))
 
 
 @contextmanager
@@ -209,7 +219,9 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         with interruptible(), prog:
             s, folder = api.run_scenario(sc, n, progress=adv)
         seats = tables.one_line(s)
-        typer.echo(f"{f.relative_to(SCENARIOS)}: {s['games']['finished']} games, {s['provenance']['wall_time_s']} s; "
+        wall = s['provenance']['wall_time_s']
+        rate = f", {n / wall:,.0f} games/s" if wall else ""
+        typer.echo(f"{f.relative_to(SCENARIOS)}: {s['games']['finished']} games, {wall} s{rate}; "
                    f"{seats} -> {folder}")
         written.append((folder, s))
     sweeps = cli_sweep.run_default_sweeps(game, games)          # scenarios/<game>/sweeps/*.toml
@@ -396,10 +408,10 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         fail(str(e))
     sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
     from sim import api
-    from sim.report import OutputError, check_output_dir
+    from sim.report import OutputError, prepare_output
     folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
     try:
-        check_output_dir(folder)            # refuse a bad --out before playing, not after
+        prepare_output(folder)              # refuse a bad or unwritable --out (a full disk) before playing
     except OutputError as e:
         fail(str(e))
     total = max_games if adaptive else (sa.games if games is None else games)
@@ -492,6 +504,13 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
     if not files:
         fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
     scs = [(f, load_scenario(f)) for f in files]
+    for f, sc in scs:                   # refused before any game is played: another file's baseline, no place to write
+        dest = chk.baseline_path(f, out or chk.BASELINES)
+        other = chk.owner_clash(dest, f)
+        if other:
+            fail(f"{chk._rel(dest)} is the baseline of {other}, not of {f}; nothing written (give --out another "
+                 "folder)")
+        _writable_or_fail(dest.parent)
     for f, sc in scs:
         e0, s0, _ = chk.sizes(sc.game)
         prog, adv = progress_bar(max(stat_games or s0, exact_games or e0), sc.name)
@@ -529,7 +548,7 @@ def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by 
 _STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
 
 
-# app.command()(cli_sweep.sweep)  (sim sweep: registered once sim.overrides lands)
+app.command()(cli_sweep.sweep)          # sim sweep (sim.cli_sweep)
 
 
 def _stopped(e: KeyboardInterrupt) -> int:

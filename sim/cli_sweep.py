@@ -30,30 +30,52 @@ def cluster(workers: Optional[int], scheduler: Optional[str], threads: Optional[
 
 
 class SweepBars:
-    """Rich bars on stderr: overall games and points, one bar per point in flight (removed when it is done)."""
+    """Progress of a sweep on stderr. On a terminal: Rich bars for the games overall, the points, and one per point
+    in flight (removed when it is done). Otherwise (logs, CI): `sim.progress.Lines` for the games overall and one
+    line per finished point."""
 
     def __init__(self, sw):
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         self.sw = sw
-        self.prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TimeRemainingColumn(), console=Console(stderr=True), transient=True,
-                             disable=not sys.stderr.isatty())
+        self.tty = sys.stderr.isatty()
         self.tasks: dict[int, int] = {}
         self.all = self.points = None
+        self.done = 0
+        if self.tty:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            self.prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        else:
+            from sim.progress import Lines
+            self.prog = Lines(len(sw.points) * sw.games, f"sweep {sw.name}")
+
+    def _values(self, index: int) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.sw.points[index].values.items())
 
     def start(self, points: int, games: int) -> None:
-        self.all = self.prog.add_task(f"sweep {self.sw.name}: games", total=games)
-        self.points = self.prog.add_task("points", total=points)
+        if self.tty:
+            self.all = self.prog.add_task(f"sweep {self.sw.name}: games", total=games)
+            self.points = self.prog.add_task("points", total=points)
+        else:
+            self.prog.total = max(games, 1)
+        self.todo = points
 
     def advance(self, index: int, games: int) -> None:
+        if not self.tty:
+            self.prog.advance(games)
+            return
         if index not in self.tasks:
-            vals = ", ".join(f"{k}={v}" for k, v in self.sw.points[index].values.items())
-            self.tasks[index] = self.prog.add_task(f"  point {index} ({vals})"[:60], total=self.sw.games)
+            self.tasks[index] = self.prog.add_task(f"  point {index} ({self._values(index)})"[:60],
+                                                   total=self.sw.games)
         self.prog.advance(self.tasks[index], games)
         self.prog.advance(self.all, games)
 
     def point_done(self, index: int) -> None:
+        self.done += 1
+        if not self.tty:
+            typer.echo(f"sweep {self.sw.name}: point {index} ({self._values(index)}) done, {self.done} of "
+                       f"{self.todo}", err=True)
+            return
         if index in self.tasks:
             self.prog.remove_task(self.tasks.pop(index))
         self.prog.advance(self.points, 1)
@@ -132,6 +154,12 @@ def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[
     from sim.sweep import SweepError, build, run_sweep
     out = []
     files = sorted(p for p in SCENARIOS.glob("*/sweeps/*.toml") if game is None or p.parent.parent.name == game)
+    try:
+        from sim.sweep.spec import overrides
+        overrides()
+    except SweepError as e:
+        typer.echo(f"default sweeps skipped: {e}", err=True)
+        return out
     for f in files:
         try:
             sw = build(f, games=games)

@@ -44,6 +44,9 @@ interval says, not `effect`. References: A. Wald, Sequential tests of statistica
 (1945) 117-186; M. Sobel and A. Wald, A sequential decision procedure for choosing one of three hypotheses concerning
 the unknown mean of a normal distribution, Ann. Math. Statist. 20 (1949) 502-522; fishtest (Stockfish's testing
 framework) for the GSPRT with an estimated variance.
+Zero variance: when every paired difference of the watched measure is the same (B plays the same games as A as far
+as it sees, so d_g = 0 throughout), the likelihood ratio cannot move and the test would run to the cap; it stops at
+its first decision point (MIN_GAMES) with state "zero_variance" and says so.
 """
 from __future__ import annotations
 
@@ -224,12 +227,11 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
     prec_out = None
     while done < target:
         n = min(chunk, target - done)
-        oa = runner.play_chunk(sa, done, n, 0, seed, *args_a)
-        ob = runner.play_chunk(sb, done, n, 0, seed, *args_b)
+        half = (lambda k: progress(k / 2)) if progress is not None else None    # a pair = one game of A and one of B
+        oa = runner.play_chunk(sa, done, n, 0, seed, *args_a, progress=half)
+        ob = runner.play_chunk(sb, done, n, 0, seed, *args_b, progress=half)
         ps.add(oa, ob)
         done += n
-        if progress is not None:
-            progress(n)
         if done < MIN_GAMES:
             continue
         if sprt is not None:
@@ -345,6 +347,9 @@ def _sprt_status(ps: PairedSums, s: Sprt) -> dict:
     dec = sprt_decide(a["sd"] / k, a["qd"] / (k * k), a["n"], s)
     llr, (lo, hi), state = dec["llr"], dec["bounds"], dec["state"]
     d = metrics.paired_diff(a["sd"] / k, a["qd"] / (k * k), a["n"])
+    n = int(a["n"])
+    if n >= 2 and int(a["qd"]) * n == int(a["sd"]) ** 2:    # exact integers: every paired difference is the same
+        state = "zero_variance"
     ci = clip_diff(d["ci"], m.kind)
     est = f"B - A = {d['diff']:+.4f} [{ci[0]:+.4f}, {ci[1]:+.4f}]"
     e = abs(s.effect)
@@ -361,6 +366,13 @@ def _sprt_status(ps: PairedSums, s: Sprt) -> dict:
     elif state == "H0":
         conclusion = (f"H0 accepted: the data favour no change over {alt} in {s.metric}; this does not rule out "
                       + ("smaller changes" if s.two_sided else "smaller or opposite-sign changes"))
+    elif state == "zero_variance":
+        same = int(a["sd"]) == 0
+        conclusion = (f"cannot decide: in all {n} paired games B - A of {s.metric} is exactly "
+                      f"{int(a['sd']) / k / n:+g}" + (" (A and B play identical games as far as it sees)" if same
+                                                       else "") +
+                      "; with zero variance the likelihood ratio cannot move, so the SPRT would never stop. "
+                      f"Check that B changes something {s.metric} measures, or compare with --games")
     else:
         conclusion = f"undecided: LLR {llr:.2f} within ({lo:.2f}, {hi:.2f})"
     # one-sided: an estimate on the other side of 0 from the effect is what this test cannot see

@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
@@ -63,11 +64,34 @@ def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int,
 # files that mark a folder as an earlier report (sim run / sim report: summary.json, provenance.json; sim compare:
 # compare.json), so --out may replace it
 REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
+# everything a report run (sim run / report / compare) writes into its folder: a rerun replaces these (also one it
+# does not write this time, e.g. games.parquet of an earlier --per-game run) and keeps whatever else the user put
+# there (notes, folders of their own)
+REPORT_OUTPUTS = frozenset(REPORT_MARKERS + ("summary.md", "summary.html", "balance.md", "games.parquet", "plots",
+                                             "parts", "compare.md", "compare.html"))
+MIN_FREE_BYTES = 1 << 20          # a report (without games.parquet) is well under this
+
+
+def report_owner(final: Path) -> tuple[str, str] | None:
+    """(scenario file, scenario name) of the report in ``final`` as its provenance.json records them (the absolute
+    path when recorded); None when there is no readable report."""
+    try:
+        prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(prov, dict):
+        return None
+    path = prov.get("scenario_path") or prov.get("scenario_file") or ""
+    name = prov.get("scenario") or ""
+    if not isinstance(path, str) or not isinstance(name, str):
+        return None
+    return path, name
 
 
 def replaces_other_scenario(final: Path, scenario_file: str) -> str | None:
     """When ``final`` holds the report of a scenario file other than ``scenario_file`` (two files with one
-    ``name``), that other file as its report recorded it; None when it is the same file, no report, or unknown."""
+    ``name``, or an --out folder reused), that other file as its report recorded it; None when it is the same file,
+    no report, or unknown."""
     if not scenario_file:
         return None
     try:
@@ -107,16 +131,53 @@ def check_output_dir(final: Path) -> Path:
     return final
 
 
+def check_writable(folder: Path, what: str = "--out") -> Path:
+    """Create ``folder`` if needed and make sure a file can be written in it and its disk has MIN_FREE_BYTES free;
+    OutputError (one line naming the folder) otherwise. Cheap: callers run it before playing any game."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"{what}: cannot create {folder} ({e.strerror or e})") from None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise OutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
+    free = shutil.disk_usage(folder).free
+    if free < MIN_FREE_BYTES:
+        raise OutputError(f"{what}: the disk holding {folder} is full ({free} bytes free; a report needs at least "
+                          f"{MIN_FREE_BYTES >> 20} MiB)")
+    return folder
+
+
+def prepare_output(final: Path) -> Path:
+    """`check_output_dir`, then `check_writable` on its parent folder: every check of the destination that can
+    fail before the games are played. Returns the resolved folder."""
+    final = check_output_dir(final)
+    check_writable(final.parent)
+    return final
+
+
+def keep_user_files(final: Path, tmp: Path) -> None:
+    """Move what the user put in the earlier report folder ``final`` (anything not in REPORT_OUTPUTS and not written
+    again into ``tmp``) into the new one, so replacing a report replaces only what the tool wrote."""
+    for entry in Path(final).iterdir():
+        if entry.name in REPORT_OUTPUTS or (Path(tmp) / entry.name).exists() or staging_run(entry):
+            continue
+        entry.rename(Path(tmp) / entry.name)
+
+
 @contextmanager
 def staged_dir(final: Path):
-    """Yield a temporary folder beside ``final``; on success it replaces ``final``, on any error it is removed.
+    """Yield a temporary folder beside ``final``; on success it replaces ``final`` (keeping the user's own files
+    there, `keep_user_files`), on any error it is removed.
 
-    Raises OutputError (before any work) when ``final`` is not a new folder, an empty one or an earlier report."""
-    final = check_output_dir(final)
-    try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputError(f"--out: cannot create {final.parent} ({e.strerror})") from None
+    Raises OutputError (before any work) when ``final`` is not a new folder, an empty one or an earlier report, or
+    cannot be written (`prepare_output`); an OSError while writing (a full disk) becomes one OutputError line that
+    names the folder."""
+    final = prepare_output(final)
     remove_stale(final)
     tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
     if tmp.exists():
@@ -127,12 +188,20 @@ def staged_dir(final: Path):
         raise OutputError(f"--out: cannot write in {final.parent} ({e.strerror})") from None
     try:
         yield tmp
+    except OSError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OutputError):
+            raise
+        where = e.filename or tmp
+        raise OutputError(f"cannot write the report {final}: {e.strerror or e} (writing {where}); nothing was "
+                          "written") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     with _signals_held():                      # Ctrl-C / SIGTERM wait until the report is in place
         old = None
         if final.exists():
+            keep_user_files(final, tmp)
             old = final.parent / f".{final.name}.old-{os.getpid()}"
             final.rename(old)
         tmp.rename(final)

@@ -75,9 +75,17 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, handler)
 
 
+# Progress steps: with a progress callback a chunk is played in steps of about STEP_S seconds (the first one
+# MIN_STEP games), each step a kernel call on a slice of the chunk's arrays. Row i is still game game0 + i and every
+# game depends only on (seed, scenario, game index), so the steps change nothing but how often progress is told.
+STEP_S = 0.25
+MIN_STEP = 256
+
+
 def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
-               prm=None, sids=None, sparams=None) -> ChunkOutputs:
-    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs."""
+               prm=None, sids=None, sparams=None, progress: Callable[[int], None] | None = None) -> ChunkOutputs:
+    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs. With ``progress`` the chunk is
+    played in steps of about STEP_S seconds and progress(k) is told after each (same outputs)."""
     spec = sc.spec
     k = spec.kernel()
     p = sc.players
@@ -91,11 +99,29 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
         extra=np.zeros((n, len(spec.extra_columns)), np.int32),
         curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
     )
-    k.play_batch(np.uint64(sc.seed if seed is None else seed), np.uint64(point), np.int64(game0), np.int64(n),
-                 np.int64(p), sc.prm() if prm is None else prm, sc.sids() if sids is None else sids,
-                 sc.sparams() if sparams is None else sparams, out.scores, out.winners, out.turns, out.rounds,
-                 out.status, out.extra, out.curves)
+    args = (np.uint64(sc.seed if seed is None else seed), np.uint64(point), sc.prm() if prm is None else prm,
+            sc.sids() if sids is None else sids, sc.sparams() if sparams is None else sparams)
+    if progress is None:
+        _play_rows(k, args, game0, 0, n, p, out)
+        return out
+    i, step = 0, min(n, MIN_STEP)
+    while i < n:
+        m = min(step, n - i)
+        t0 = time.perf_counter()
+        _play_rows(k, args, game0, i, m, p, out)
+        dt = time.perf_counter() - t0
+        i += m
+        progress(m)
+        step = max(MIN_STEP, int(m * STEP_S / dt) if dt > 0 else 4 * m)
     return out
+
+
+def _play_rows(k, args, game0: int, i: int, m: int, p: int, out: ChunkOutputs) -> None:
+    """Games game0 + i .. game0 + i + m - 1 into rows i .. i + m - 1 of ``out`` (contiguous row slices)."""
+    seed, point, prm, sids, sparams = args
+    r = slice(i, i + m)
+    k.play_batch(seed, point, np.int64(game0 + i), np.int64(m), np.int64(p), prm, sids, sparams, out.scores[r],
+                 out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r], out.curves[r])
 
 
 def new_aggregates(sc: Scenario) -> Aggregates:
@@ -120,7 +146,8 @@ def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads
         progress: Callable[[int], None] | None = None, agg: Aggregates | None = None) -> RunResult:
     """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them.
 
-    on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games.
+    on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games, about
+    every STEP_S seconds (results do not depend on it).
     Raises KeyboardInterrupt (`Terminated` on SIGTERM) between chunks when interrupted; nothing is returned then.
     """
     games = sc.games if games is None else int(games)
@@ -132,13 +159,11 @@ def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads
     done = 0
     while done < games:
         n = min(chunk, games - done)
-        out = play_chunk(sc, game0 + done, n, point, seed, prm, sids, sparams)
+        out = play_chunk(sc, game0 + done, n, point, seed, prm, sids, sparams, progress)
         agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
         if on_chunk is not None:
             on_chunk(out)
         done += n
-        if progress is not None:
-            progress(n)
     return RunResult(sc, agg, time.perf_counter() - t0, t, chunk, games, seed)
 
 

@@ -16,7 +16,8 @@ from kernels.treasure_hunters.rules import (
     P_HAUNTINGS, P_JEWEL_ROOMS, P_MAX_TURNS, P_MODE, P_MOVE_FACES, P_MOVE_GHOST, P_MOVE_WRAP, P_N_CARDS,
     P_N_FIGHT_FACES, P_N_HUNTERS, P_N_MOVE_FACES, P_N_NODES, P_N_START, P_NESTED_COUNTS, P_NODE_KIND,
     P_PICKUP_CLEAR, P_REROLL, P_REVEAL_ON_ENTER, P_ROOM_DOORCOL, P_SIZE, P_SPOOK_RANGE, P_START_ROOMS,
-    P_STAY_FIGHTS, MAX_DEG,
+    P_STAY_FIGHTS, P_WAIT_OUTSIDE, P_PICKUP_HAUNTED, P_PICKUP_STAYING, P_GROUP_DISTINCT, P_HELPER_REROLL,
+    MAX_DEG,
 )
 
 # Names of the positions of the card-mix parameters (a scenario may give them as tables by name), after the
@@ -84,6 +85,21 @@ PARAM_SPECS = (
      "there"),
     ("move_ghost_wraps", "bool", False, None,
      "AMBIGUITY: Move Ghost past A or L wraps round (default: that direction is not allowed)"),
+    ("carrier_may_wait_outside", "bool", False, None,
+     "AMBIGUITY: advanced game: a hunter carrying a jewel that is not the next number may go outside, keep it and "
+     "drop it off once it is next (earlier versions); rulebook: such a jewel may not leave the house"),
+    ("pickup_in_haunted_room", "bool", True, None,
+     "AMBIGUITY: a jewel may be picked up in a haunted room (the hunter is then stuck there; the rulebook does not "
+     "forbid it); false: jewels in a haunted room cannot be picked up"),
+    ("pickup_when_staying", "bool", True, None,
+     "AMBIGUITY: a hunter that does not move may pick up a jewel where it stands (also with fight_when_staying = "
+     "false); false: only a hunter that moved there may"),
+    ("group_ghosts_distinct", "bool", False, None,
+     "AMBIGUITY: Head Haunter letter-group card: the second ghost moves on past the room the first one landed in, so "
+     "the two always end in different rooms; default: each ghost overflows on its own (both may end in one room)"),
+    ("helper_decides_reroll", "bool", False, None,
+     "AMBIGUITY: Head Haunter game: the helping hunter's player decides whether to reroll the helper's fight die "
+     "with its own reroll card; default: the active hunter's player decides for both dice"),
 )
 
 LIST_LENGTHS = {"ghost_cards": len(GHOST_CARD_KINDS), "hh_cards": len(HH_CARD_KINDS),
@@ -170,6 +186,11 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[P_CARRIER_PASS] = int(bool(values["carrier_may_pass_haunted"]))
     prm[P_PICKUP_CLEAR] = int(bool(values["pickup_requires_clear_room"]))
     prm[P_STAY_FIGHTS] = int(bool(values["fight_when_staying"]))
+    prm[P_WAIT_OUTSIDE] = int(bool(values["carrier_may_wait_outside"]))
+    prm[P_PICKUP_HAUNTED] = int(bool(values["pickup_in_haunted_room"]))
+    prm[P_PICKUP_STAYING] = int(bool(values["pickup_when_staying"]))
+    prm[P_GROUP_DISTINCT] = int(bool(values["group_ghosts_distinct"]))
+    prm[P_HELPER_REROLL] = int(bool(values["helper_decides_reroll"]))
     prm[P_REROLL] = int(bool(values["reroll_cards"]))
     prm[P_SPOOK_RANGE] = int(values["spook_range"])
     prm[P_MOVE_WRAP] = int(bool(values["move_ghost_wraps"]))

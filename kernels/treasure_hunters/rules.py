@@ -16,7 +16,7 @@ import numpy as np
 from kernels._jit import njit, njit_alloc
 from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 # ---- components (rulebook "Contents") ------------------------------------------------------------------------
 N_ROOMS = 12
@@ -117,7 +117,12 @@ P_N_FIGHT_FACES = 15
 P_N_CARDS = 16
 P_N_START = 17
 P_STAY_FIGHTS = 18
-P_MOVE_FACES = 20
+P_WAIT_OUTSIDE = 19              # C8 option: a carrier of a jewel that cannot leave yet may go outside and wait
+P_PICKUP_HAUNTED = 20            # C14: a jewel may be picked up in a haunted room
+P_PICKUP_STAYING = 21            # C15: a hunter that stays put may pick up a jewel where it stands
+P_GROUP_DISTINCT = 22            # C16 option: a group card's second ghost skips the room the first one landed in
+P_HELPER_REROLL = 23             # C17 option: the helper's player decides on the helper's reroll card
+P_MOVE_FACES = 24
 P_MOVE_GHOST = P_MOVE_FACES + MAX_FACES
 P_FIGHT_FACES = P_MOVE_GHOST + MAX_FACES
 P_JEWEL_ROOMS = P_FIGHT_FACES + MAX_FACES
@@ -189,6 +194,7 @@ S_GHOSTS_MOVED = 55
 S_JEWELS_DROPPED = 56
 S_STUCK_EVENTS = 57
 S_SKIPS = 58                     # nested shuffle cards skipped in this Draw resolution (option C5)
+S_RR_HELPER = 59                 # C17 option: the helper's player is deciding on the helper's reroll card
 S_GHOSTS = 64                                  # [12] ghosts per room
 S_HAUNTED = S_GHOSTS + N_ROOMS                 # [12] 1 when the room holds a haunting
 S_HPOS = S_HAUNTED + N_ROOMS                   # [4] node of each hunter, -1 unused
@@ -491,13 +497,13 @@ def make_haunting(st, prm, r, log):
     check_stuck_loss(st, log)
 
 
-@njit("int64(int32[::1], int64[::1], int64, int64, int32[:, ::1])")
-def place_ghost(st, prm, room, new, log):
-    """R7/R19: a ghost goes to ``room``; past haunted rooms it moves on A->B->...->L->A to the first room that is not
-    haunted. A third ghost makes a haunting. Returns the room it landed in (-1: none, all haunted)."""
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int32[:, ::1])")
+def place_ghost_skip(st, prm, room, new, skip, log):
+    """`place_ghost` that also moves on past room ``skip`` (-1: none), as a haunted room (C16: the second ghost of a
+    letter-group card never joins the first)."""
     r = room
     k = 0
-    while st[S_HAUNTED + r] == 1:
+    while st[S_HAUNTED + r] == 1 or r == skip:
         r = (r + 1) % N_ROOMS
         k += 1
         if k >= N_ROOMS:
@@ -513,6 +519,13 @@ def place_ghost(st, prm, room, new, log):
     if st[S_GHOSTS + r] >= 3:
         make_haunting(st, prm, r, log)
     return r
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, int32[:, ::1])")
+def place_ghost(st, prm, room, new, log):
+    """R7/R19: a ghost goes to ``room``; past haunted rooms it moves on A->B->...->L->A to the first room that is not
+    haunted. A third ghost makes a haunting. Returns the room it landed in (-1: none, all haunted)."""
+    return place_ghost_skip(st, prm, room, new, -1, log)
 
 
 # ---- cards ---------------------------------------------------------------------------------------------------------
@@ -788,7 +801,11 @@ def fight_reroll_options(st, mask):
 
 @njit
 def after_fight_dice(st, prm, log):
-    if fight_rerolls(st) != 0:
+    """After a fight die (or a reroll): offer the rerolls still possible, else resolve. C17 option: the active
+    hunter decides on its own die first, then the helper's player on the helper's die (S_RR_HELPER)."""
+    bits = fight_rerolls(st)
+    if bits != 0:
+        st[S_RR_HELPER] = 1 if prm[P_HELPER_REROLL] == 1 and (bits & 1) == 0 else 0
         st[S_PHASE] = PH_REROLL_FIGHT
         return
     resolve_fight(st, prm, log)
@@ -846,6 +863,7 @@ def start_fight(st, kind):
     st[S_DIE + 1] = -1
     st[S_RR] = 0
     st[S_RR + 1] = 0
+    st[S_RR_HELPER] = 0
     if kind == 0:
         st[S_FIGHTS] += 1
     else:
@@ -917,7 +935,8 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
 
     Breadth-first search: entering a room, square or outside costs 1, doors 0; closed doors (the locked colour) are
     impassable; outside ends a move; a carrier (``as_carrier``) may not pass through a haunted room (it may stop in
-    it) unless carrier_may_pass_haunted; a hallway square holding another hunter may be passed, not stopped on.
+    it) unless carrier_may_pass_haunted; a hallway square holding another hunter may be passed, not stopped on;
+    a carrier of a jewel that cannot be removed yet (R31) may not go outside unless carrier_may_wait_outside (C8).
     work[0:64] receives the distance of each node (-1 unreached), work[64:128] the search order, work[128:192] the
     node each was reached from.
     """
@@ -973,6 +992,11 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
             if p >= 0 and prm[P_NODE_KIND + p] == NODE_HALL and p != u and mask[A_MOVE + p] == 1:
                 mask[A_MOVE + p] = 0
                 n -= 1
+    j = st[S_HCARRY + h]
+    if as_carrier and j >= 0 and u != OUTSIDE and mask[A_MOVE + OUTSIDE] == 1 and prm[P_WAIT_OUTSIDE] == 0 \
+            and not removable(st, j):
+        mask[A_MOVE + OUTSIDE] = 0        # R31/C8: a jewel that is not the next number may not leave the house
+        n -= 1
     return n
 
 
@@ -1017,7 +1041,9 @@ def do_move(st, prm, d, log, mask, work):
         for k in range(N_JEWELS):
             if st[S_JLOC + k] == d:
                 lying += 1
-        if j < 0 and lying > 0 and not (prm[P_PICKUP_CLEAR] == 1 and st[S_GHOSTS + r] > 0):
+        if j < 0 and lying > 0 and not (prm[P_PICKUP_CLEAR] == 1 and st[S_GHOSTS + r] > 0) \
+                and not (prm[P_PICKUP_HAUNTED] == 0 and st[S_HAUNTED + r] == 1) \
+                and not (prm[P_PICKUP_STAYING] == 0 and d == u):      # C4, C14, C15
             st[S_PHASE] = PH_PICKUP
             return
     if d == u and prm[P_STAY_FIGHTS] == 0:
@@ -1050,9 +1076,10 @@ def apply_target(st, prm, a, log):
     if CT_GROUP <= ct < CT_GROUP + 3:
         g = ct - CT_GROUP
         k = a - A_PAIR
-        place_ghost(st, prm, g * GROUP_SIZE + PAIRS[k, 0], 1, log)
+        first = place_ghost(st, prm, g * GROUP_SIZE + PAIRS[k, 0], 1, log)
         if st[S_PHASE] != PH_OVER:
-            place_ghost(st, prm, g * GROUP_SIZE + PAIRS[k, 1], 1, log)
+            skip = first if prm[P_GROUP_DISTINCT] == 1 else -1     # C16
+            place_ghost_skip(st, prm, g * GROUP_SIZE + PAIRS[k, 1], 1, skip, log)
     elif ct == CT_ADD1 or ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN:
         place_ghost(st, prm, a - A_ROOM, 1, log)
     elif ct == CT_ADD2:
@@ -1105,7 +1132,13 @@ def legal_actions(st, prm, mask, work):
         return 2
     if ph == PH_REROLL_FIGHT:
         mask[A_PASS] = 1
-        return 1 + fight_reroll_options(st, mask)
+        n = 1 + fight_reroll_options(st, mask)
+        if prm[P_HELPER_REROLL] == 1:     # C17: each player decides on its own hunter's die
+            drop = A_REROLL0 if st[S_RR_HELPER] == 1 else A_REROLL1
+            if mask[drop] == 1:
+                mask[drop] = 0
+                n -= 1
+        return n
     if ph == PH_HH_PLAY:
         for s in range(st[S_HAND_N]):
             mask[A_SLOT + s] = 1
@@ -1202,6 +1235,9 @@ def apply_action_with(st, prm, a, log, mask, work):
             after_roll(st, prm, log)
     elif ph == PH_REROLL_FIGHT:
         if a == A_PASS:
+            if prm[P_HELPER_REROLL] == 1 and st[S_RR_HELPER] == 0 and (fight_rerolls(st) & 2) != 0:
+                st[S_RR_HELPER] = 1       # C17: the helper's player now decides on the helper's die
+                return
             resolve_fight(st, prm, log)
         else:
             i = a - A_REROLL0
@@ -1237,10 +1273,13 @@ def apply_action_with(st, prm, a, log, mask, work):
 
 @njit
 def decision_seat(st):
-    """Seat that takes the decision at the current node: 0 (Head Haunter) in its phases, else the active hunter's."""
+    """Seat that takes the decision at the current node: 0 (Head Haunter) in its phases, the helper's seat while it
+    decides on its own reroll card (C17 option), else the active hunter's."""
     ph = st[S_PHASE]
     if ph == PH_HH_PLAY or ph == PH_HH_TARGET or ph == PH_SPOOK_DEST:
         return 0
+    if ph == PH_REROLL_FIGHT and st[S_RR_HELPER] == 1:
+        return st[S_HSEAT + st[S_HELPER]]
     return st[S_HSEAT + st[S_CUR]]
 
 

@@ -19,8 +19,8 @@ def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | N
         output.clear_points(folder)
     played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress)
     res = engine.collect(sw, folder)
-    prov = report.provenance(sw.base, sw.games, sw.base.seed, played.wall_s, executor.threads or 0,
-                             chunk or runner.DEFAULT_CHUNK)
+    threads = executor.threads or (runner.available_threads() if not executor.workers else 1)
+    prov = report.provenance(sw.base, sw.games, sw.base.seed, played.wall_s, threads, chunk or runner.DEFAULT_CHUNK)
     prov.update({"executor": executor.description, "points_played": len(played.played),
                  "points_reused": len(played.reused), "first_point_s": played.first_point_s})
     doc = output.document(sw, res, prov)

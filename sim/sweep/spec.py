@@ -77,6 +77,17 @@ class Sweep:
         return self.base.name
 
 
+def overrides():
+    """`sim.overrides` (the --set machinery: names, values, application, blame), which sweeps build on. Raises
+    SweepError (one line) in a tree that does not have it yet."""
+    try:
+        from sim import overrides as ov
+    except ImportError:
+        raise SweepError("sweep: needs sim.overrides (named parameters and --set), which this tree does not have "
+                         "yet") from None
+    return ov
+
+
 def parse_range(text: str, where: str) -> list:
     """``"LO..HI"`` or ``"LO..HI step S"`` -> the values LO, LO+S, ... up to HI (included when on the grid).
     Integers when LO, HI and S are; else floats computed exactly in decimal (0.5..2.0 step 0.25 gives 0.5, 0.75,
@@ -125,7 +136,8 @@ def split_values(text: str) -> list[str]:
 
 def parse_set(text: str) -> Axis:
     """``--set NAME=VALUES`` -> Axis (see module docstring). Raises SweepError."""
-    from sim.overrides import OverrideError, parse_set as parse_one, parse_value
+    ov = overrides()
+    OverrideError, parse_one, parse_value = ov.OverrideError, ov.parse_set, ov.parse_value
     name, eq, raw = text.partition("=")
     where = f"--set {text}"
     try:
@@ -194,7 +206,8 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
           independent: bool | None = None) -> Sweep:
     """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
     Command-line values win over the table's. Raises SweepError / ScenarioError (one line)."""
-    from sim.overrides import OverrideError, apply_traced
+    ov = overrides()
+    OverrideError, apply_traced = ov.OverrideError, ov.apply_traced
     from sim.scenario import load
     p = Path(path)
     base = load(p)                                  # the file alone (its own errors first, with its path)
@@ -221,9 +234,8 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     points = []
     src = {a.name: a.source for a in axes}
     for i, values in enumerate(combos):
-        overrides = list(values.items())
         try:
-            raw, fields = apply_traced(doc, overrides)
+            raw, fields = apply_traced(doc, list(values.items()))
             sc = from_dict(raw, name=p.stem, path=str(p))
         except OverrideError as e:
             name = str(e).split("=", 1)[0].removeprefix("--set ")
@@ -246,8 +258,7 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
 
 
 def _blamed(message: str, fields):
-    from sim.overrides import field_of
-    return field_of(message, fields)
+    return overrides().field_of(message, fields)
 
 
 def is_numeric(axis: Axis) -> bool:

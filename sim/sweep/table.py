@@ -17,7 +17,7 @@ from sim import metrics
 from sim.measures import Measure, is_bookkeeping, measures
 from sim.scenario import Scenario
 
-DEFAULT_COMPETITIVE = ("first_player_advantage", "tie", "margin", "length.rounds")
+DEFAULT_COMPETITIVE = ("first_player_advantage", "margin", "length.rounds")
 DEFAULT_TEAM = ("team_win_rate", "length.rounds")
 
 

@@ -30,7 +30,7 @@ def bdir(tmp_path_factory):
 
 
 def baseline_file(bdir: Path, scenario: Path = BASE) -> Path:
-    return bdir / scenario.parent.name / f"{scenario.stem}.json"
+    return K.baseline_path(scenario, bdir)          # tests/data is not scenarios/: <bdir>/user/data-<stem>-<hash>.json
 
 
 def edited(bdir: Path, tmp_path: Path, fn) -> Path:

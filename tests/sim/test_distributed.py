@@ -52,13 +52,24 @@ def test_sim_run_on_a_local_cluster_equals_in_process(dask_ex, tmp_path):
     assert _strip(got) == _strip(ref)
 
 
+def test_per_game_rows_come_back_in_game_order(dask_ex, tmp_path):
+    import polars as pl
+    sc = moor(players=3, games=500)
+    api.run_scenario(sc, chunk=500, out_dir=tmp_path / "a", per_game=True)
+    api.run_scenario(sc, chunk=64, out_dir=tmp_path / "b", per_game=True, executor=dask_ex)
+    a, b = (pl.read_parquet(tmp_path / x / "games.parquet") for x in "ab")
+    assert a.equals(b) and b["game"].to_list() == list(range(500))
+
+
 def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
-    from sim.sweep import build, run_sweep
+    from sim.sweep import Sweep, run_sweep
     from sim.sweep.engine import Progress
-    p = tmp_path / "s.toml"
-    p.write_text('[scenario]\nname = "k"\ngame = "moor"\nplayers = 4\nseed = 3\n'
-                 '[sweep]\ntrack_len = "24..34 step 2"\n' + '[[seats]]\nstrategy = "weighted"\n' * 4)
-    sw = build(p, games=1600)
+    from sim.sweep.spec import Axis, Point
+    lens = tuple(range(24, 35, 2))
+    base = moor(players=4, games=1600, seed=3)
+    points = [Point(i, {"track_len": t}, moor(players=4, games=1600, seed=3, track_len=t).with_changes(
+        name=base.name)) for i, t in enumerate(lens)]
+    sw = Sweep(base, [Axis("track_len", lens, "test")], "grid", points, 1600, ["first_player_advantage"])
     ref, _, _ = run_sweep(sw, distributed.InProcess(), tmp_path / "ref")
     client = dask_ex.client
     killed = {}

@@ -603,6 +603,18 @@ def test_c03_ghost_before_two(ghost_first):
     assert legal(st, prm) == [R.A_DISCARD_MATCH]
 
 
+@pytest.mark.parametrize("ghost_first", [False, True])
+def test_c03_ghost_never_one_of_two_others(ghost_first):
+    """C3: "1 ghost or any 2 other tiles": a ghost is never one of the two (not with a treasure, not two ghosts)."""
+    prm = prm_of(ghost_before_two=ghost_first)
+    st, prm, log = _leave_axe_space(prm=prm, hold=(ghost(5), ghost(2)))
+    assert legal(st, prm) == [R.A_DISCARD_GHOST + 2, R.A_DISCARD_GHOST + 5]
+    st, prm, log = _leave_axe_space(prm=prm, hold=(ghost(5), treasure(BONE)))
+    assert legal(st, prm) == [R.A_DISCARD_GHOST + 5]       # not ghost + Bone, and not the Bone alone
+    R.apply_action(st, prm, R.A_DISCARD_GHOST + 5, log)
+    assert held(st, 0) == [treasure(BONE)]
+
+
 @pytest.mark.parametrize("discardable", [True, False])
 def test_c03_planks_discardable(discardable):
     prm = prm_of(planks_discardable=discardable)

@@ -8,8 +8,8 @@ from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 
 from ._kit import (
-    GHOST_FACE, JEWEL_OF, NODE, act, card_ids, dests, fight, give, legal, move, new_state, ok, prm_of, put,
-    reshuffle, roll, set_ghosts, set_haunted,
+    BLANK_FACE, GHOST_FACE, JEWEL_OF, NODE, act, card_ids, deliver, dests, fight, give, kinds, legal, move,
+    new_state, ok, prm_of, put, reshuffle, roll, set_ghosts, set_haunted,
 )
 
 HARMLESS = (R.CT_ROOM + 1, R.CT_ROOM + 7, R.CT_ROOM + 10)
@@ -212,6 +212,116 @@ def test_c07_reveal_on_enter_scratch_stays_in_bounds():
     assert (ends[0][0] == ends[1][0]).all() and (ends[0][1] == ends[1][1]).all()
 
 
+def test_c08_carrier_may_wait_outside():
+    for opt in (False, True):
+        st, prm, log = new_state("advanced", 4, top=HARMLESS, nums=[1, 2, 3, 4, 5, 6, 7, 8],
+                                 carrier_may_wait_outside=opt)
+        give(st, 0, 2)                                        # number 3 while 1 is next
+        st[R.S_JREV + 2] = 1
+        put(st, 0, "H1")
+        roll(st, prm, log, 6)
+        assert ("outside" in dests(st, prm)) == opt           # rulebook: it may not leave the house
+        if not opt:
+            continue
+        move(st, prm, log, "outside")                         # option: it waits outside, keeping the jewel
+        assert int(st[R.S_HCARRY]) == 2 and int(st[R.S_DELIVERED]) == 0 and R.E_WAIT in kinds(log)
+        deliver(st, 0)
+        deliver(st, 1)                                        # 1 and 2 out: 3 is next
+        for _ in range(3):
+            roll(st, prm, log, 6)
+            move(st, prm, log, "outside")
+        roll(st, prm, log, 6)
+        move(st, prm, log, "outside")                         # staying outside now drops number 3 off
+        assert int(st[R.S_DELIVERED]) == 3 and int(st[R.S_HCARRY]) == -1
+        ok(st, prm)
+    # a carrier of the next number leaves under both readings (R31)
+    st, prm, log = new_state("advanced", 4, top=HARMLESS, nums=[1, 2, 3, 4, 5, 6, 7, 8])
+    give(st, 0, 0)
+    st[R.S_JREV + 0] = 1
+    put(st, 0, "H1")
+    roll(st, prm, log, 6)
+    assert "outside" in dests(st, prm)
+
+
+def test_c14_pickup_in_haunted_room():
+    for opt in (True, False):
+        st, prm, log = new_state("basic", 4, top=HARMLESS, pickup_in_haunted_room=opt)
+        set_haunted(st, "A")                                  # A holds a jewel
+        put(st, 0, "H21")
+        roll(st, prm, log, 2)
+        move(st, prm, log, "A")
+        assert (st[R.S_PHASE] == R.PH_PICKUP) == opt
+        if opt:
+            act(st, prm, log, R.A_PICK + JEWEL_OF["A"])
+            assert R.is_stuck(st, 0)                          # picking it up traps the hunter at once
+        else:
+            assert int(st[R.S_CUR]) == 1 and int(st[R.S_HCARRY]) == -1
+        ok(st, prm)
+
+
+def test_c15_pickup_when_staying():
+    for stay_fights in (True, False):
+        for opt in (True, False):
+            st, prm, log = new_state("basic", 4, top=HARMLESS, pickup_when_staying=opt,
+                                     fight_when_staying=stay_fights)
+            put(st, 0, "D")                                   # D holds a jewel, no ghost
+            roll(st, prm, log, 6)
+            move(st, prm, log, "D")                           # stays put
+            assert (st[R.S_PHASE] == R.PH_PICKUP) == opt
+    st, prm, log = new_state("basic", 4, top=HARMLESS, pickup_when_staying=False)
+    put(st, 0, "H12")
+    roll(st, prm, log, 6)
+    move(st, prm, log, "D")                                   # a hunter that moves there is offered it
+    assert st[R.S_PHASE] == R.PH_PICKUP
+
+
+def test_c16_group_ghosts_distinct():
+    for opt in (False, True):
+        st, prm, log = new_state("head_haunter", 5, top=(R.CT_GROUP + 0, R.CT_SPOOK, R.CT_SPOOK),
+                                 group_ghosts_distinct=opt)
+        set_haunted(st, "A")
+        roll(st, prm, log, 2)
+        act(st, prm, log, R.A_PASS)
+        slot = next(i for i in range(3) if int(prm[R.P_CARD_TYPE + int(st[R.S_HAND + i])]) == R.CT_GROUP + 0)
+        act(st, prm, log, R.A_SLOT + slot)
+        act(st, prm, log, R.A_PAIR + 0)                       # A and B; A is haunted: its ghost overflows to B
+        ghosts = [int(st[R.S_GHOSTS + r]) for r in range(3)]
+        assert ghosts == ([0, 1, 2] if opt else [0, 2, 1])    # option: B's ghost moves on to C (1 at setup)
+        ok(st, prm)
+
+
+def test_c17_helper_decides_reroll():
+    for opt in (False, True):
+        st, prm, log = new_state("head_haunter", 5, top=HARMLESS, helper_decides_reroll=opt)
+        set_ghosts(st, "L", 2)
+        put(st, 2, "L")                                       # hunter 2 (seat 3) will help hunter 0 (seat 1)
+        roll(st, prm, log, 6)
+        act(st, prm, log, R.A_PASS)
+        R.apply_chance(st, prm, 0, log)                       # the 6 discards a hand card
+        move(st, prm, log, "L")
+        if st[R.S_PHASE] == R.PH_PICKUP:
+            act(st, prm, log, R.A_PASS)
+        fight(st, prm, log, BLANK_FACE, BLANK_FACE)
+        seats = (int(st[R.S_HSEAT + 0]), int(st[R.S_HSEAT + 2]))
+        assert seats == (1, 3) and st[R.S_PHASE] == R.PH_REROLL_FIGHT
+        assert int(R.decision_seat(st)) == 1
+        if not opt:                                           # default: the active player decides for both dice
+            assert legal(st, prm) == {R.A_PASS, R.A_REROLL0, R.A_REROLL1}
+            act(st, prm, log, R.A_REROLL1)
+        else:                                                 # option: each player for its own hunter's die
+            assert legal(st, prm) == {R.A_PASS, R.A_REROLL0}
+            act(st, prm, log, R.A_PASS)
+            assert st[R.S_PHASE] == R.PH_REROLL_FIGHT and int(R.decision_seat(st)) == 3
+            assert legal(st, prm) == {R.A_PASS, R.A_REROLL1}
+            act(st, prm, log, R.A_REROLL1)
+        assert int(st[R.S_HREROLL + 2]) == 0 and int(st[R.S_HREROLL + 0]) == 1
+        fight(st, prm, log, GHOST_FACE)                       # one ghost of two: the active die may still go
+        assert legal(st, prm) == {R.A_PASS, R.A_REROLL0} and int(R.decision_seat(st)) == 1
+        act(st, prm, log, R.A_PASS)
+        assert int(st[R.S_GHOSTS + 11]) == 1
+        ok(st, prm)
+
+
 def test_c12_move_ghost_wraps():
     for opt in (False, True):
         st, prm, log = new_state("head_haunter", 5, top=(R.CT_MOVE + 1, R.CT_SPOOK, R.CT_SPOOK),
@@ -251,9 +361,12 @@ def test_params_every_option_reaches_the_kernel():
     v = P.defaults()
     v.update(fight_optional=True, nested_draw_counts=False, reveal_jewel_on_enter=True,
              carrier_may_pass_haunted=True, pickup_requires_clear_room=True, fight_when_staying=False,
-             move_ghost_wraps=True, reroll_cards=False, spook_range=2, hand_size=4, hauntings=5, max_turns=77)
+             move_ghost_wraps=True, reroll_cards=False, spook_range=2, hand_size=4, hauntings=5, max_turns=77,
+             carrier_may_wait_outside=True, pickup_in_haunted_room=False, pickup_when_staying=False,
+             group_ghosts_distinct=True, helper_decides_reroll=True)
     prm = P.pack(v, 4)
     got = [int(prm[k]) for k in (R.P_FIGHT_OPTIONAL, R.P_NESTED_COUNTS, R.P_REVEAL_ON_ENTER, R.P_CARRIER_PASS,
                                  R.P_PICKUP_CLEAR, R.P_STAY_FIGHTS, R.P_MOVE_WRAP, R.P_REROLL, R.P_SPOOK_RANGE,
-                                 R.P_HAND_SIZE, R.P_HAUNTINGS, R.P_MAX_TURNS)]
-    assert got == [1, 0, 1, 1, 1, 0, 1, 0, 2, 4, 5, 77]
+                                 R.P_HAND_SIZE, R.P_HAUNTINGS, R.P_MAX_TURNS, R.P_WAIT_OUTSIDE,
+                                 R.P_PICKUP_HAUNTED, R.P_PICKUP_STAYING, R.P_GROUP_DISTINCT, R.P_HELPER_REROLL)]
+    assert got == [1, 0, 1, 1, 1, 0, 1, 0, 2, 4, 5, 77, 1, 0, 0, 1, 1]

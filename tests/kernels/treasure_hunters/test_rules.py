@@ -383,6 +383,21 @@ def test_r24_all_stuck_in_different_rooms_loses():
     assert st[R.S_PHASE] != R.PH_OVER
 
 
+def test_r24_flipped_card_haunts_the_last_free_carriers_room():
+    st, prm, log = start(top=(R.CT_ROOM + 9,) + HARMLESS)
+    for h, x in enumerate("BDE"):                         # hunters 0..2 stuck, each in its own haunted room
+        set_haunted(st, x)
+        put(st, h, x)
+        give(st, h, h)
+    set_ghosts(st, "J", 2)                                # hunter 3, the last free carrier, stands in J
+    put(st, 3, "J")
+    give(st, 3, JEWEL_OF["J"])
+    roll(st, prm, log, 1)                                 # hunter 0 flips J: J is haunted around hunter 3
+    assert int(st[R.S_HAUNTED + 9]) == 1 and R.is_stuck(st, 3)
+    assert st[R.S_PHASE] == R.PH_OVER and int(st[R.S_OUTCOME]) == R.OUT_STUCK and int(st[R.S_HAUNTS]) == 4
+    ok(st, prm)
+
+
 def test_r25_two_players_two_hunters_each():
     st, prm, log = start(players=2, first=1)
     seats = []
@@ -463,23 +478,24 @@ def test_r30_jewels_revealed_at_end_of_move():
 
 def test_r31_only_next_number_leaves():
     st, prm, log = start("advanced", nums=[1, 2, 3, 4, 5, 6, 7, 8])
-    give(st, 0, 2)                                            # number 3
+    give(st, 0, 2)                                            # number 3: it may not leave the house yet (C8)
     st[R.S_JREV + 2] = 1
     put(st, 0, "H1")
     roll(st, prm, log, 6)
-    move(st, prm, log, "outside")
-    assert int(st[R.S_HCARRY]) == 2 and int(st[R.S_DELIVERED]) == 0 and R.E_WAIT in kinds(log)
-    give(st, 1, 0)                                            # number 1
-    put(st, 1, "H1")
+    assert "outside" not in dests(st, prm) and "H1" in dests(st, prm)
+    move(st, prm, log, "H1")
+    give(st, 1, 0)                                            # number 1 leaves
+    put(st, 1, "H2")
     roll(st, prm, log, 6)
+    assert "outside" in dests(st, prm)
     move(st, prm, log, "outside")
-    assert int(st[R.S_DELIVERED]) == 1
+    assert int(st[R.S_DELIVERED]) == 1 and int(st[R.S_HCARRY + 1]) == -1
     deliver(st, 1)                                            # number 2 out: 3 is next
     for _ in range(2):
         roll(st, prm, log, 6)
         move(st, prm, log, "outside")
     roll(st, prm, log, 6)
-    move(st, prm, log, "outside")                             # hunter 0 stays outside: now it drops number 3
+    move(st, prm, log, "outside")                             # now hunter 0 may take number 3 out
     assert int(st[R.S_DELIVERED]) == 3 and int(st[R.S_HCARRY]) == -1
     ok(st, prm)
 
@@ -760,6 +776,29 @@ def test_r46_head_haunter_wins():
             break
     else:
         pytest.fail("no hunter win in 40 games")
+
+
+def test_r46_head_haunter_wins_when_every_hunter_is_stuck_apart():
+    for last_room in ("J", "B"):                          # J: a room of its own; B: shared with another hunter
+        st, prm, log = hh(top=(R.CT_HROOM + 9, R.CT_SPOOK, R.CT_SPOOK))
+        for h, x in zip((1, 2, 3), "BDE"):
+            set_haunted(st, x)
+            put(st, h, x)
+            give(st, h, h)
+        if last_room == "J":
+            set_ghosts(st, "J", 2)
+        put(st, 0, last_room)
+        give(st, 0, JEWEL_OF["J"])
+        play_card(st, prm, log, R.CT_HROOM + 9)           # J haunted; a free carrier in J is now stuck
+        if last_room == "J":
+            assert st[R.S_PHASE] == R.PH_OVER and int(st[R.S_OUTCOME]) == R.OUT_HH_STUCK
+            scores = np.zeros(5, dtype=np.int32)
+            extra = np.zeros(len(PL.EXTRA_COLUMNS), dtype=np.int32)
+            curves = np.zeros((2, R.CURVE_MAX), dtype=np.int32)
+            assert PL.game_outputs(st, prm, 5, 1, PL.ST_DONE, scores, extra, curves) == 1   # the Head Haunter wins
+        else:                                             # two share B: they can still unhaunt it, no win
+            assert st[R.S_PHASE] != R.PH_OVER
+        ok(st, prm)
 
 
 def test_r47_turn_cap_truncates():

@@ -1,0 +1,76 @@
+"""Progress of a long run on stderr: a live bar on a terminal, plain lines otherwise (logs, `make run | tee`, CI).
+
+On a terminal: a Rich bar with games done, games/s and the time left, redrawn several times a second (the runner
+reports progress about every `sim.runner.STEP_S` seconds). Not on a terminal: one line per scenario when it is done
+("NAME: 100,000 games in 12.3 s, 8,130 games/s"), and one line every `EVERY_S` seconds while it runs, so a long
+run is never silent for minutes. Progress is only told; it never changes what is played.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable, TextIO
+
+EVERY_S = 30.0          # seconds between the progress lines written when stderr is not a terminal
+
+
+def _duration(s: float) -> str:
+    s = max(0, int(round(s)))
+    return f"{s // 3600} h {s % 3600 // 60:02d} min" if s >= 3600 else f"{s // 60} min {s % 60:02d} s" if s >= 60 \
+        else f"{s} s"
+
+
+class Lines:
+    """Context manager and progress callback writing plain lines to ``stream`` (see the module docstring)."""
+
+    def __init__(self, total: float, label: str, stream: TextIO | None = None, every_s: float = EVERY_S,
+                 clock: Callable[[], float] = time.monotonic):
+        self.total, self.label, self.every_s, self.clock = total, label, every_s, clock
+        self.stream = stream if stream is not None else sys.stderr
+        self.done = 0.0
+
+    def __enter__(self):
+        self.t0 = self.last = self.clock()
+        return self
+
+    def advance(self, k: float) -> None:
+        self.done += k
+        now = self.clock()
+        if now - self.last >= self.every_s and self.done < self.total:
+            self.last = now
+            rate = self.done / max(now - self.t0, 1e-9)
+            left = (self.total - self.done) / rate if rate > 0 else 0.0
+            self._say(f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} "
+                      f"games, {rate:,.0f} games/s, about {_duration(left)} left)")
+
+    def __exit__(self, kind, value, tb):
+        if kind is None:
+            wall = self.clock() - self.t0
+            rate = f", {self.done / wall:,.0f} games/s" if wall > 0 else ""
+            self._say(f"{self.label}: {self.done:,.0f} games in {wall:.1f} s{rate}")
+        return False
+
+    def _say(self, line: str) -> None:
+        print(line, file=self.stream, flush=True)
+
+
+def bar(total: float, label: str, stream: TextIO | None = None):
+    """(context manager, advance callback) for a run of ``total`` games: a Rich bar when ``stream`` (default
+    stderr) is a terminal, else `Lines`."""
+    stream = stream if stream is not None else sys.stderr
+    if not stream.isatty():
+        lines = Lines(total, label, stream)
+        return lines, lines.advance
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeRemainingColumn)
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+
+    prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+                    TimeRemainingColumn(), console=Console(file=stream), transient=True, refresh_per_second=4)
+    task = prog.add_task(label, total=total)
+    return prog, lambda k: prog.advance(task, k)

@@ -1,0 +1,235 @@
+"""`sim sweep` through CliRunner: grid, zip, ranges, strategy parameters, targets, bad entries, a one-point sweep
+against `sim run`, resumption against an uninterrupted sweep, and the HTML parsed for its plots. Tiny game counts."""
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import EXIT_BAD_INPUT, app
+from sim.sweep.spec import SweepError, parse_range, split_values
+
+pytest.importorskip("sim.overrides")          # sweeps build their points with sim.overrides (the --set machinery)
+cli = CliRunner()
+
+BASE = """
+[scenario]
+name = "sw"
+game = "moor"
+players = 3
+games = 300
+seed = 11
+[[seats]]
+strategy = "weighted"
+[[seats]]
+strategy = "collector"
+[[seats]]
+strategy = "weighted"
+"""
+
+
+def scen(tmp_path, sweep: str = "", name: str = "s.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(BASE + ("\n[sweep]\n" + sweep if sweep else ""))
+    return p
+
+
+def sweep(tmp_path, *args, out="out"):
+    r = cli.invoke(app, ["sweep", *map(str, args), "--out", str(tmp_path / out)])
+    doc = json.loads((tmp_path / out / "sweep.json").read_text()) if r.exit_code == 0 else None
+    return r, doc
+
+
+def strip(doc: dict) -> dict:
+    """sweep.json without what depends on when and where it ran."""
+    return {k: v for k, v in doc.items() if k != "provenance"}
+
+
+def test_range_integers_and_exact_decimal_steps():
+    assert parse_range("26..34", "x") == list(range(26, 35))
+    assert parse_range("20..30 step 5", "x") == [20, 25, 30]
+    assert parse_range("0.5..2.0 step 0.25", "x") == [0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]
+    with pytest.raises(SweepError, match="runs backwards"):
+        parse_range("5..1", "x")
+    assert split_values('1,[2, 3],"a,b"') == ["1", "[2, 3]", '"a,b"']
+
+
+def test_grid_of_two_parameters_from_table_and_set(tmp_path):
+    p = scen(tmp_path, 'games = 200\ntrack_len = "26..30 step 2"\n')
+    r, doc = sweep(tmp_path, p, "--set", "die_faces=4,6", "--measure", "tie")
+    assert r.exit_code == 0, r.output
+    assert [a["name"] for a in doc["axes"]] == ["track_len", "die_faces"]
+    assert len(doc["points"]) == 6 and doc["mode"] == "grid"
+    assert [pt["values"] for pt in doc["points"]][:2] == [{"track_len": 26, "die_faces": 4},
+                                                         {"track_len": 26, "die_faces": 6}]
+    assert all(pt["games"] == 200 for pt in doc["points"])
+    # the scenario's own point: track_len 30 is the default, die_faces 6 too
+    assert doc["points"][doc["default"]]["values"] == {"track_len": 30, "die_faces": 6}
+    # neighbours one step apart along either axis: 3 x 1 along die_faces + 2 x 2 along track_len
+    assert len(doc["pairs"]) == 3 + 4
+    df = pl.read_parquet(tmp_path / "out" / "sweep.parquet")
+    assert df.height == 6 and {"track_len", "die_faces", "first_player_advantage", "first_player_advantage.lo",
+                               "first_player_advantage.hi", "length.turns", "truncated"} <= set(df.columns)
+
+
+def test_zip_mode_and_length_mismatch(tmp_path):
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,30", "--set", "die_faces=4,6",
+                   "--games", "100", "--measure", "margin")
+    assert r.exit_code == 0, r.output
+    assert [pt["values"] for pt in doc["points"]] == [{"track_len": 26, "die_faces": 4},
+                                                      {"track_len": 30, "die_faces": 6}]
+    r, _ = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,30", "--set", "die_faces=4,5,6",
+                 out="out2")
+    assert r.exit_code == EXIT_BAD_INPUT
+    assert "same number of values" in r.output and "Traceback" not in r.output
+
+
+def test_strategy_parameter_axis(tmp_path):
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "seats.2.w_goal=0.5..1.5 step 0.5", "--games", "100", "--measure", "win.seat2")
+    assert r.exit_code == 0, r.output
+    assert [pt["values"]["seats.2.w_goal"] for pt in doc["points"]] == [0.5, 1.0, 1.5]
+    assert doc["default"] == 1                      # w_goal's default is 1.0
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--set", "track_len=26,99"], "track_len"),                       # out of range: names the sweep entry
+    (["--set", "nonsense=1,2"], "nonsense"),
+    (["--set", "track_len=9..1"], "runs backwards"),
+    (["--set", "track_len=26", "--measure", "no_such_measure"], "no_such_measure"),
+    (["--set", "track_len=26", "--target", "first_player_advantage"], "MEASURE=VALUE"),
+    (["--set", "track_len=26", "--mode", "diagonal"], "grid, zip"),
+])
+def test_bad_entries_are_one_line_before_anything_runs(tmp_path, args, says):
+    p = scen(tmp_path)
+    r, _ = sweep(tmp_path, p, *args)
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert says in r.output and "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_table_entry_error_names_the_table_entry(tmp_path):
+    p = scen(tmp_path, 'track_len = [30, 99]\n')
+    r, _ = sweep(tmp_path, p)
+    assert r.exit_code == EXIT_BAD_INPUT and "[sweep] track_len" in r.output and "99" in r.output
+
+
+def test_one_point_sweep_equals_sim_run(tmp_path):
+    from sim import api
+    from sim.scenario import load
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=28", "--measure", "margin")
+    assert r.exit_code == 0, r.output
+    p2 = tmp_path / "run.toml"
+    p2.write_text(BASE.replace("seed = 11\n", "seed = 11\n[params]\ntrack_len = 28\n"))
+    s, _ = api.run_scenario(load(p2), write=False)                 # what `sim run` computes and writes
+    assert doc["points"][0]["aggregates"] == s["aggregates"]
+    fp = doc["points"][0]["measures"]["first_player_advantage"]
+    assert fp["value"] == pytest.approx(s["first_player"]["advantage"], abs=1e-12)
+
+
+def test_target_highlights_containing_points_and_names_the_closest(tmp_path):
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=22,30,40", "--games", "300", "--target",
+                   "first_player_advantage=0", "--measure", "first_player_advantage")
+    assert r.exit_code == 0, r.output
+    t = doc["target"]
+    vals = {pt["index"]: pt["measures"]["first_player_advantage"] for pt in doc["points"]}
+    assert t["containing"] == [i for i, v in vals.items() if v["ci95"][0] <= 0 <= v["ci95"][1]]
+    assert t["closest"] == min(vals, key=lambda i: abs(vals[i]["value"]))
+    assert "Closest point" in r.output
+    html = (tmp_path / "out" / "sweep.html").read_text()
+    assert 'id="target"' in html
+
+
+def test_paired_difference_of_neighbours_is_the_difference_of_their_estimates(tmp_path):
+    """Every game finishes (no turn cap hit), so the paired mean difference equals B's estimate minus A's; its
+    interval is the paired one (common random numbers)."""
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--games", "400", "--measure", "length.turns")
+    assert r.exit_code == 0, r.output
+    a, b = (pt["measures"]["length.turns"] for pt in doc["points"])
+    pair = doc["pairs"][0]["measures"]["length.turns"]
+    assert pair["paired"] and pair["n"] == 400
+    assert pair["diff"] == pytest.approx(b["value"] - a["value"], abs=1e-9)
+    assert pair["ci95"][0] < pair["diff"] < pair["ci95"][1]
+
+
+class Figures(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.figures, self.svgs, self.ids = [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "figure":
+            self.figures.append(a.get("id"))
+        if tag == "svg":
+            self.svgs += 1
+        if "id" in a:
+            self.ids.append(a["id"])
+
+
+def test_html_has_a_heatmap_for_two_parameters_and_a_curve_per_parameter(tmp_path):
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "100",
+                   "--measure", "first_player_advantage")
+    assert r.exit_code == 0, r.output
+    f = Figures()
+    f.feed((tmp_path / "out" / "sweep.html").read_text())
+    assert f.figures == ["plot-heat-first_player_advantage", "plot-line-first_player_advantage-track_len",
+                         "plot-line-first_player_advantage-die_faces"]
+    assert f.svgs == 3 and len(f.ids) == len(set(f.ids))
+
+
+def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
+    """Ctrl-C after the first point: no sweep.json (nothing looks complete), the point is kept; the rerun plays
+    only the rest and gives the same numbers as a sweep played in one go."""
+    from sim.distributed import InProcess
+    from sim.sweep import build, run_sweep
+    from sim.sweep.engine import Progress
+    p = scen(tmp_path)
+    sw = build(p, ["track_len=24,28,32"], games=200, measures=["margin"])
+
+    def stop(i):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(sw, InProcess(), tmp_path / "a", chunk=70, progress=Progress(point_done=stop))
+    assert not (tmp_path / "a" / "sweep.json").exists()
+    assert len(list((tmp_path / "a" / "points").glob("*.json"))) == 1
+    doc, _, played = run_sweep(sw, InProcess(), tmp_path / "a", chunk=70)
+    assert len(played.played) == 2 and len(played.reused) == 1
+    whole, _, _ = run_sweep(sw, InProcess(), tmp_path / "b", chunk=200)
+    assert strip(doc) == strip(whole)
+
+
+DEFAULT_SWEEPS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*/sweeps/*.toml"))
+
+
+@pytest.mark.parametrize("path", DEFAULT_SWEEPS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_default_sweeps_are_valid_and_modest(path):
+    """Played by `make run`: every point validates, and the game count stays modest (make run <= 5 minutes)."""
+    from sim.sweep import build
+    sw = build(path)
+    assert 2 <= len(sw.points) and len(sw.points) * sw.games <= 200_000
+    assert sw.measures and sw.base.name.endswith(path.stem)
+
+
+def test_index_page_links_every_report_with_its_headline(tmp_path):
+    from sim import api, index_page
+    from sim.distributed import InProcess
+    from sim.scenario import load
+    from sim.sweep import build, run_sweep
+    p = scen(tmp_path)
+    s, _ = api.run_scenario(load(p), games=100, write=False)
+    folder = tmp_path / "r" / "sw"
+    doc, sfolder, _ = run_sweep(build(p, ["track_len=26,30"], games=100, measures=["tie"],
+                                      target="first_player_advantage=0"), InProcess(), tmp_path / "r" / "sweep-sw")
+    html = (index_page.write([(folder, s)], [(sfolder, doc)], tmp_path / "r")).read_text()
+    assert 'href="sw/summary.html"' in html and 'href="sweep-sw/sweep.html"' in html
+    assert "Closest point" in html and "track_len = 26, 30" in html
