@@ -418,8 +418,10 @@ def holm_findings(tests: list[dict], alpha: float) -> list[Finding]:
 
 def check(files: list[Path], baselines: Path | None = None, baseline_file: Path | None = None,
           tiers: tuple[str, ...] = ("exact", "statistical"), seed: int | None = None, games: int | None = None,
-          alpha: float = ALPHA, threads: int | None = None, log: Callable[[str], None] | None = None) -> dict:
+          alpha: float = ALPHA, threads: int | None = None, log: Callable[[str], None] | None = None,
+          overrides=()) -> dict:
     """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
+    ``overrides``: ((name, value), ...) applied to every scenario (`sim.overrides`; an OverrideError names a bad one).
 
     Returns {"ok", "seed", "alpha", "scenarios": [...], "findings": [...], "tests": [...]}."""
     log = log or (lambda s: None)
@@ -428,7 +430,7 @@ def check(files: list[Path], baselines: Path | None = None, baseline_file: Path 
         raise BadBaseline("--baseline names one baseline file: give exactly one scenario with it")
     pairs = []
     for f in files:
-        sc = load(f)
+        sc = load(f, overrides)
         bp = Path(baseline_file) if baseline_file is not None else baseline_path(f, root)
         pairs.append((sc, bp, read_baseline(bp, sc)))
     seed = secrets.randbits(63) if seed is None else int(seed)

@@ -66,12 +66,23 @@ def fail(msg: str, code: int = EXIT_BAD_INPUT):
     raise typer.Exit(code)
 
 
-def load_scenario(path: Path):
+def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None):
+    """The scenario file ``path`` with the --set overrides ``sets`` and --games applied before it is validated: a
+    bad --set is one line and exit 2, a bad file one line and exit 3."""
+    from sim.overrides import OverrideError, parse_set
     from sim.scenario import ScenarioError, load
     try:
-        return load(path)
+        return load(path, [parse_set(t) for t in sets or ()], games)
+    except OverrideError as e:
+        fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
         fail(str(e))
+
+
+SET_HELP = ("NAME=VALUE: override a rule parameter, a card (ghost_cards.shuffle=2), a scenario field or a seat's "
+            "strategy or strategy parameter (seats.1.strategy=runner, seats.1.w_goal=1.5); the value is TOML; "
+            "repeatable. The report goes to a folder named after the overrides")
+Sets = Annotated[Optional[list[str]], typer.Option("--set", help=SET_HELP)]
 
 
 def progress_bar(total: int, label: str):
@@ -170,10 +181,11 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
         per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
         workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
-        scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None):
+        scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+        sets: Sets = None):
     """Play a scenario and write its report (summary.json, summary.md, summary.html, provenance.json)."""
     check_run_options(games, threads, chunk, seed)
-    sc = load_scenario(scenario)
+    sc = load_scenario(scenario, sets, games)
     from sim import api, tables
     n = sc.games if games is None else games
     warn_if_replacing(sc, out)
@@ -220,13 +232,14 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
 @app.command()
 def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
            game: Annotated[int, typer.Option(help="game index (as in a batch run)")] = 0,
-           seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None):
+           seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
+           sets: Sets = None):
     """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
     _positive("game", game, 0)
     if game >= 2**62:
         fail(f"--game: {game} is out of range; allowed 0..2^62-1", EXIT_USAGE)
     check_run_options(seed=seed)
-    sc = load_scenario(scenario)
+    sc = load_scenario(scenario, sets)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
     from sim import api
@@ -237,17 +250,33 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
 def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
     """List games, their parameters (default, allowed values) and strategies."""
     from sim import registry
+    from sim.params_table import named_value, part_of
     from sim.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
     known_game(game)
     games = registry.all_games() if game is None else {game: registry.get(game)}
     for name, g in games.items():
         typer.echo(f"{name}: {g.title} ({g.min_players}-{g.max_players} players, rules v{g.rules_version})")
         typer.echo("  parameters:")
+        inner, defaults = part_of(g), g.defaults()
         for p in g.params:
+            if p.name in inner:
+                continue                             # listed inside its table (move_die_ghost in move_die)
             dom = (f"{tv(p.domain[0])}..{tv(p.domain[1])}" if p.kind in ("int", "float", "int_list") and p.domain
                    else " | ".join(map(tv, p.domain)) if p.kind == "choice" else "true | false" if p.kind == "bool"
                    else "text")
-            typer.echo(f"    {p.name} = {tv(p.default)}  [{p.kind}: {dom}]  {p.help}")
+            dom += f" or names: {', '.join(p.labels)}" if p.labels else ""
+            if p.fields:
+                dom = f"{', '.join(p.field_names())}: integers {tv(p.domain[0])}..{tv(p.domain[1])}"
+            elif p.parts:
+                dom = f"{', '.join(k for k, _ in p.parts)}; or the {p.name} array alone: {dom}"
+            kind = "table" if p.fields or p.parts else p.kind
+            typer.echo(f"    {p.name} = {tv(named_value(g, p, defaults))}  [{kind}: {dom}]  {p.help}")
+            for f, h in p.fields:
+                typer.echo(f"      {p.name}.{f}: {h}")
+            for key, target in p.parts:
+                tp = g.param(target)
+                also = f" (also the parameter {target} on its own)" if target != p.name else ""
+                typer.echo(f"      {p.name}.{key}: {tp.help}{also}")
         typer.echo("  strategies:")
         for s in g.strategies:
             role = f" [{g.role_title(s.role)}]" if s.role != "player" else ""
@@ -274,11 +303,15 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
            seed: Annotated[Optional[int], typer.Option(help="master seed (scenario only)")] = None,
            threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
-                                                            "the given folder)")] = None):
+                                                            "the given folder)")] = None,
+           sets: Sets = None):
     """Write the designer's balance report: summary.html (self-contained, opens offline), balance.md, plots/."""
     check_run_options(games, threads, seed=seed)
+    if sets and path.suffix != ".toml":
+        fail("--set changes a scenario before it is played; give a scenario .toml (a report folder is rendered as "
+             "it was played)", EXIT_USAGE)
     if path.suffix == ".toml":
-        sc = load_scenario(path)
+        sc = load_scenario(path, sets, games)
         from sim import api
         warn_if_replacing(sc, out)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
@@ -309,7 +342,8 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
 
 @app.command()
 def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
-            b: Annotated[Path, typer.Argument(help="scenario B (TOML), same game")],
+            b: Annotated[Optional[Path], typer.Argument(help="scenario B (TOML), same game (default: A, changed "
+                                                             "by --set-b)")] = None,
             games: Annotated[Optional[int], typer.Option(help="games each (default: A's); not with --precision "
                                                               "or --sprt (they decide when to stop)")] = None,
             seed: Annotated[Optional[int], typer.Option(help="common seed (default: A's)")] = None,
@@ -328,7 +362,13 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
             chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
             out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
-            json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False):
+            json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
+            sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: override in both A and B "
+                                                                           "(see sim run --help)")] = None,
+            sets_a: Annotated[Optional[list[str]], typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
+            sets_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="NAME=VALUE: override in B only; "
+                                                                               "without B: compare A with A changed "
+                                                                               "so")] = None):
     """Compare two scenarios on common random numbers: per measure both values, B - A with its paired 95% interval,
     and significance after Holm correction. Writes compare.html, compare.md and compare.json."""
     check_run_options(games, threads, chunk, seed)
@@ -357,7 +397,11 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         fail(f"--max-games: {max_games} is out of range; allowed {cmp.MIN_GAMES}..{MAX_GAMES} ({rule} first "
              f"decides after {cmp.MIN_GAMES} games)", EXIT_USAGE)
     max_games = cmp.DEFAULT_CAP if max_games is None else max_games
-    sa, sb = load_scenario(a), load_scenario(b)
+    if b is None and not sets_b:
+        fail("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
+             "compare --help)", EXIT_USAGE)
+    sa = load_scenario(a, (sets or []) + (sets_a or []), games)
+    sb = load_scenario(b or a, (sets or []) + (sets_b or []), games)
     try:
         cmp.check_comparable(sa, sb)
     except cmp.CompareError as e:
@@ -398,7 +442,10 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
           baselines: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
           baseline: Annotated[Optional[Path], typer.Option(help="one baseline JSON for the one scenario given")] = None,
           threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
-          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
+          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False,
+          sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: check each scenario changed "
+                                                                         "so against its baseline (see sim run "
+                                                                         "--help)")] = None):
     """Regression check against the committed baselines. Exact tier: the baseline's seed and games must give
     identical integer aggregates. Statistical tier: a fresh seed, every metric tested against the baseline, Holm
     correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input (missing, corrupt or another game's baseline)."""
@@ -419,10 +466,14 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
     if not scenarios and baseline is None:
         for p in chk.stale_baselines(game, baselines or chk.BASELINES):
             typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
+    from sim.overrides import OverrideError, parse_set
     from sim.scenario import ScenarioError
     try:
+        overrides = [parse_set(t) for t in sets or ()]
         res = chk.check(files, baselines, baseline, tiers, seed, games, alpha, threads,
-                        log=lambda line: typer.echo(line, err=True))
+                        log=lambda line: typer.echo(line, err=True), overrides=overrides)
+    except OverrideError as e:
+        fail(str(e), EXIT_USAGE)
     except (chk.BadBaseline, ScenarioError) as e:
         fail(str(e))
     typer.echo(json.dumps(res, indent=2) if json_out else chk.render(res))
@@ -493,6 +544,28 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnw
         return
     out.write_text(svg + "\n", encoding="utf-8")
     typer.echo(f"{file}: a valid {game} board; drawn to {out}", err=True)
+
+
+@app.command()
+def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by sim run / sim report (its "
+                                                     "summary.json and provenance.json)")],
+          threads: Annotated[Optional[int], typer.Option(help="Numba threads (results do not depend on it)")] = None,
+          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
+    """Play a report again from what it recorded (scenario, overrides, seed, games, board) and say whether the
+    result is identical, or what differs and what changed since (code version, board content, scenario file).
+    Exit 0 identical, 1 different, 3 not a report folder."""
+    check_run_options(threads=threads)
+    from sim import rerun as rr
+    try:
+        s, prov = rr.read_report(folder)
+        prog, adv = progress_bar(prov["games"], f"rerun {s['scenario'].get('name', '')}")
+        with interruptible(), prog:
+            res = rr.rerun(folder, threads, progress=adv)
+    except rr.RerunError as e:
+        fail(str(e))
+    typer.echo(json.dumps(res, indent=2) if json_out else rr.render(res))
+    if not res["identical"]:
+        raise typer.Exit(EXIT_REGRESSION)
 
 
 _STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it

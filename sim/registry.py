@@ -16,12 +16,27 @@ class ParamSpec:
     """One designer-editable parameter: name, kind (int|float|bool|choice|int_list|str), default, domain, help.
 
     domain: (lo, hi) for int/float/int_list items, a tuple of allowed strings for choice, None otherwise.
+    fields: ((name, help), ...) naming the positions of a fixed-length int_list (a card mix), so a scenario may
+        give it as a table by name (``[params.ghost_cards] shuffle = 2``); missing names keep their default.
+    labels: names of an int_list's item values (0, 1, ...), so items may be given by name (``"ghost"`` for 1).
+    parts: ((key, parameter), ...) for a parameter that may be given as one table of several parameters
+        (``move_die = {faces = [...], ghost = [...]}`` sets move_die and move_die_ghost).
     """
     name: str
     kind: str
     default: Any
     domain: Any
     help: str
+    fields: tuple[tuple[str, str], ...] = ()
+    labels: tuple[str, ...] = ()
+    parts: tuple[tuple[str, str], ...] = ()
+
+    def field_names(self) -> tuple[str, ...]:
+        return tuple(f for f, _ in self.fields)
+
+    def part(self, key: str) -> str | None:
+        """The parameter that table key ``key`` of this parameter sets (None when it has no such part)."""
+        return dict(self.parts).get(key)
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,12 @@ def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int,
             pk[p] = metadata.version(p)
         except metadata.PackageNotFoundError:
             pk[p] = None
+    from sim.scenario import input_files, sha256_file
     return {"scenario": sc.name, "scenario_file": sc.path,
-            "scenario_path": str(Path(sc.path).resolve()) if sc.path else "", "game": sc.game, "seed": seed,
+            "scenario_path": str(Path(sc.path).resolve()) if sc.path else "",
+            "scenario_sha256": sha256_file(sc.path) if sc.path else None,
+            "overrides": [{"name": n, "value": v} for n, v in sc.overrides],
+            "files": input_files(sc), "game": sc.game, "seed": seed,
             "games": games,
             "rules_version": sc.spec.rules_version, "rng_contract": RNG_CONTRACT, "packages": pk,
             "git_commit": git_commit(), "wall_time_s": round(wall_s, 3), "threads": threads, "chunk": chunk,

@@ -44,6 +44,28 @@ class ScenarioError(ValueError):
 # module registers its file-naming parameters here; resolve raises ScenarioError (one line: the field and the paths
 # tried) when the file is nowhere. Scenarios built without a file (from_dict without path) skip it.
 FILE_PARAMS: dict[tuple[str, str], Callable[[str, Path], str]] = {}
+# (game, parameter) -> the file a resolved value reads (for provenance: recorded by path and content hash).
+FILE_PATHS: dict[tuple[str, str], Callable[[str], Path]] = {}
+
+
+def sha256_file(path: str | Path) -> str | None:
+    """Hex SHA-256 of a file's bytes, or None when it cannot be read."""
+    import hashlib
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def input_files(sc: "Scenario") -> dict[str, dict]:
+    """{parameter: {"path", "sha256"}} of every file a scenario's parameters read (a board file), so a
+    report records the content played and `sim rerun` can tell an edited file."""
+    out = {}
+    for (game, name), where in FILE_PATHS.items():
+        if game == sc.game and name in sc.params:
+            p = Path(where(sc.params[name])).resolve()
+            out[name] = {"path": str(p), "sha256": sha256_file(p)}
+    return out
 
 
 def _type_name(v: Any) -> str:
@@ -119,14 +141,19 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
             raise ScenarioError(f"{where}: expected a string, got {_got(value)}")
         return value
     if k == "int_list":
-        if not isinstance(value, list):
-            raise ScenarioError(f"{where}: expected an array of integers in {spec.domain[0]}..{spec.domain[1]}, "
-                                f"got {_got(value)}")
         lo, hi = spec.domain
+        names = f" or a name ({', '.join(spec.labels)})" if spec.labels else ""
+        if not isinstance(value, list):
+            raise ScenarioError(f"{where}: expected an array of integers in {lo}..{hi}{names}, got {_got(value)}")
         out = []
         for i, v in enumerate(value):
+            if spec.labels and isinstance(v, str):
+                if v not in spec.labels:
+                    raise ScenarioError(f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
+                                        f"{', '.join(spec.labels)} (or the integers {lo}..{hi})")
+                v = spec.labels.index(v)
             if isinstance(v, bool) or not isinstance(v, int):
-                raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}, got {_got(v)}")
+                raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}{names}, got {_got(v)}")
             if not lo <= v <= hi:
                 raise ScenarioError(f"{where}[{i}]: {v} is out of range; allowed {lo}..{hi}")
             out.append(v)
@@ -152,6 +179,7 @@ class Scenario:
     seats: tuple[Seat, ...]
     description: str = ""
     path: str = ""
+    overrides: tuple = ()          # ((name, value), ...) applied to the file (`sim.overrides`), in order
 
     @property
     def spec(self) -> registry.GameSpec:
@@ -183,11 +211,35 @@ class Scenario:
     def to_dict(self) -> dict:
         return {"name": self.name, "game": self.game, "players": self.players, "games": self.games,
                 "seed": self.seed, "description": self.description, "params": dict(self.params),
-                "seats": [{"strategy": s.strategy, "params": dict(s.params)} for s in self.seats]}
+                "seats": [{"strategy": s.strategy, "params": dict(s.params)} for s in self.seats],
+                **({"overrides": [{"name": n, "value": v} for n, v in self.overrides]} if self.overrides else {})}
 
 
 def _unknown(where: str, key: str, allowed) -> ScenarioError:
     return ScenarioError(f"{where}: unknown key '{key}'; allowed: {', '.join(sorted(allowed))}")
+
+
+def _named_forms(spec: registry.GameSpec, ps: registry.ParamSpec, value: Any, where: str):
+    """(parameter, value, where) for what ``value`` given for ``ps`` sets: itself as given, or, given as a table,
+    a card mix by name (missing names keep their default) or several parameters at once (``ps.parts``)."""
+    if not isinstance(value, dict) or not (ps.fields or ps.parts):
+        yield ps.name, value, where
+        return
+    if ps.parts:
+        for key, v in value.items():
+            target = ps.part(key)
+            if target is None:
+                raise _unknown(where, key, [k for k, _ in ps.parts])
+            yield target, v, f"{where}.{key}"
+        return
+    names = ps.field_names()
+    out = list(ps.default)
+    item = registry.ParamSpec(ps.name, "int", 0, ps.domain, "")
+    for key, v in value.items():
+        if key not in names:
+            raise ScenarioError(f"{where}: unknown name '{key}'; allowed: {', '.join(names)}")
+        out[names.index(key)] = coerce(item, v, f"{where}.{key}")
+    yield ps.name, out, where
 
 
 def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
@@ -230,15 +282,20 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     if not isinstance(raw, dict):
         raise ScenarioError(f"[params]: expected a table, got {_type_name(raw)}")
     values = spec.defaults()
+    given: dict[str, str] = {}                 # parameter -> where the scenario set it
     for k, v in raw.items():
         ps = spec.param(k)
         if ps is None:
             raise _unknown("params", k, [p.name for p in spec.params])
-        values[k] = coerce(ps, v, f"params.{k}")
-        resolve = FILE_PARAMS.get((spec.name, k))
-        if resolve is not None and path:
-            values[k] = resolve(values[k], Path(path).resolve().parent)
-    err = spec.check(values, players, frozenset(raw))
+        for name, val, where in _named_forms(spec, ps, v, f"params.{k}"):
+            if name in given:
+                raise ScenarioError(f"{where}: params.{name} is given twice (also as {given[name]}); give it once")
+            given[name] = where
+            values[name] = coerce(spec.param(name), val, where)
+            resolve = FILE_PARAMS.get((spec.name, name))
+            if resolve is not None and path:
+                values[name] = resolve(values[name], Path(path).resolve().parent)
+    err = spec.check(values, players, frozenset(given))
     if err:
         raise ScenarioError(err)
 
@@ -299,18 +356,42 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
                     params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
 
 
-def load(path: str | Path) -> Scenario:
-    """Read and validate a scenario file. Raises ScenarioError (one line) for a missing or bad file."""
+def read(path: str | Path) -> dict:
+    """The parsed TOML document of scenario file ``path`` (not validated). Raises ScenarioError (one line)."""
     p = Path(path)
     if not p.exists():
         raise ScenarioError(f"{p}: no such scenario file")
     if p.is_dir():
         raise ScenarioError(f"{p}: is a folder; give a .toml scenario file")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        return tomllib.loads(p.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ScenarioError(f"{p}: not valid TOML ({e})") from None
+
+
+def load(path: str | Path, overrides=(), games: int | None = None) -> Scenario:
+    """Read and validate a scenario file. Raises ScenarioError (one line) for a missing or bad file.
+
+    ``overrides``: ((name, value), ...) applied before validation (`sim.overrides`; a bad one raises
+    `sim.overrides.OverrideError` naming it); the scenario is then named after them (`variant_name`), so its report
+    never replaces the unmodified scenario's. ``games``: replaces the file's ``games`` before validation (the
+    command line's --games; not an override, the name stays)."""
+    p = Path(path)
+    data = read(p)
+    overrides = tuple(overrides)
+    if overrides or games is not None:
+        from sim import overrides as ov
+        if games is not None and isinstance(data.get("scenario"), dict):
+            data["scenario"]["games"] = games
+        data, fields = ov.apply_traced(data, overrides)
     try:
-        return from_dict(data, name=p.stem, path=str(p))
+        sc = from_dict(data, name=p.stem, path=str(p))
     except ScenarioError as e:
+        blamed = ov.blame(str(e), fields) if overrides else None
+        if blamed is not None:
+            raise blamed from None
         raise ScenarioError(f"{p}: {e}") from None
+    if overrides:
+        named = any(n in ("name", "scenario.name") for n, _ in overrides)
+        sc = sc.with_changes(overrides=overrides, name=sc.name if named else ov.variant_name(sc.name, overrides))
+    return sc

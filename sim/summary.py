@@ -182,6 +182,8 @@ def _fmt_value(v) -> str:
         return f"{v:g}"
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_fmt_value(x)}" for k, x in v.items()) + " }"
     return str(v)
 
 
@@ -228,14 +230,19 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
                                                        else f" (default: {pdef['mode']})")))
     if "board" in params:
         items.append(("board", board_description(str(params["board"]), sc["game"])))
-    changed = [k for k in params if k in pdef and params[k] != pdef[k]]
-    shown = []
-    for k, v in params.items():
-        mark = f" (changed; default {_fmt_value(pdef[k])})" if k in changed else ""
-        shown.append(f"{k} = {_fmt_value(v)}{mark}")
+    from sim.params_table import rows as param_rows      # by name (a card mix card by card), changed ones first
+    table = param_rows(sc["game"], params, _fmt_value) or [
+        {"name": k, "value": _fmt_value(v), "default": _fmt_value(pdef.get(k, v)),
+         "changed": k in pdef and v != pdef[k]} for k, v in params.items()]
+    changed = [r["name"] for r in table if r["changed"]]
+    shown = [f"{r['name']} = {r['value']}" + (f" (changed; default {r['default']})" if r["changed"] else "")
+             for r in table if r["name"] not in ("mode", "board")]
     items.append(("parameters", ("; ".join(shown) if shown else "none")
                   + (f" - {len(changed)} differ from the default: {', '.join(changed)}" if changed
                      else " - all at their defaults")))
+    if sc.get("overrides"):
+        from sim.overrides import show
+        items.append(("changed by --set", ", ".join(show(o["name"], o["value"]) for o in sc["overrides"])))
     roles = [r.get("role") for r in s.get("seats", [])]
     for i, seat in enumerate(sc["seats"]):
         role = roles[i] if i < len(roles) else None
@@ -261,9 +268,16 @@ def scenario_differences(a: dict, b: dict) -> list[str]:
     if a["players"] != b["players"]:
         out.append(f"players: A {a['players']}, B {b['players']}")
     pa, pb = a.get("params") or {}, b.get("params") or {}
-    for k in list(pa) + [k for k in pb if k not in pa]:
-        if pa.get(k) != pb.get(k):
-            out.append(f"{k}: A {_fmt_value(pa.get(k, '(unset)'))}, B {_fmt_value(pb.get(k, '(unset)'))}")
+    from sim.params_table import rows as param_rows      # by name: a card mix card by card
+    ra = {r["name"]: r["value"] for r in param_rows(a.get("game", ""), pa, _fmt_value)}
+    same_game = a.get("game") == b.get("game")
+    rb = {r["name"]: r["value"] for r in param_rows(b.get("game", ""), pb, _fmt_value)} if same_game else {}
+    if ra and rb:
+        out += [f"{k}: A {ra[k]}, B {rb[k]}" for k in ra if k in rb and ra[k] != rb[k]]
+    else:
+        for k in list(pa) + [k for k in pb if k not in pa]:
+            if pa.get(k) != pb.get(k):
+                out.append(f"{k}: A {_fmt_value(pa.get(k, '(unset)'))}, B {_fmt_value(pb.get(k, '(unset)'))}")
     sa, sb = a.get("seats") or [], b.get("seats") or []
     for i in range(max(len(sa), len(sb))):
         x = sa[i] if i < len(sa) else None

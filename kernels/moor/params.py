@@ -36,6 +36,9 @@ PARAM_SPECS = (
      "rulebook: most planks, then latest in turn order; shared: tied players share the win (variant)"),
 )
 
+# Named forms of the list parameters (see sim.registry.ParamSpec): space symbols may be given by treasure name.
+LABELS = {"space_symbols": tuple(n.lower() for n in TREASURE_NAMES)}
+
 LIST_LENGTHS = {"ghost_values": N_GHOSTS, "goal_values": N_GOALS, "set_points": 5}
 
 

@@ -20,10 +20,26 @@ from kernels.treasure_hunters.rules import (
     MAX_DEG,
 )
 
-GHOST_CARD_KINDS = ("room card (each of A..L)", "Shuffle", "Draw 2 + Shuffle", "Draw 3 + Shuffle", "blue Door",
-                    "green Door")
-HH_CARD_KINDS = ("room card (each of A..L)", "A/B/C/D group", "E/F/G/H group", "I/J/K/L group", "Add 1 Ghost",
-                 "Add 2 Ghosts", "Spook", "Move Ghost 1", "Move Ghost 2", "Move Ghost 3")
+# Names of the positions of the card-mix parameters (a scenario may give them as tables by name), after the
+# rulebook's card names, with what each counts.
+GHOST_CARD_FIELDS = (
+    ("each_room", "each room card A..L (one copy is 12 cards)"), ("shuffle", "Shuffle"),
+    ("draw_2_shuffle", "Draw 2 + Shuffle"), ("draw_3_shuffle", "Draw 3 + Shuffle"), ("blue_door", "blue Door"),
+    ("green_door", "green Door"))
+HH_CARD_FIELDS = (
+    ("each_room", "each black room card A..L (one copy is 12 cards)"), ("abcd", "A/B/C/D group card"),
+    ("efgh", "E/F/G/H group card"), ("ijkl", "I/J/K/L group card"), ("add_1_ghost", "Add 1 Ghost"),
+    ("add_2_ghosts", "Add 2 Ghosts"), ("spook", "Spook"), ("move_ghost_1", "Move Ghost 1"),
+    ("move_ghost_2", "Move Ghost 2"), ("move_ghost_3", "Move Ghost 3"))
+GHOST_CARD_KINDS = tuple(h for _, h in GHOST_CARD_FIELDS)
+HH_CARD_KINDS = tuple(h for _, h in HH_CARD_FIELDS)
+FIGHT_FACES = ("blank", "ghost", "haunting")     # fight_die item values 0, 1, 2 by name
+
+# Named forms of the list parameters (see sim.registry.ParamSpec): fields name a card mix's positions, labels name
+# item values, parts make one table of several parameters.
+FIELDS = {"ghost_cards": GHOST_CARD_FIELDS, "hh_cards": HH_CARD_FIELDS, "hh_single_use": HH_CARD_FIELDS}
+LABELS = {"fight_die": FIGHT_FACES}
+PARTS = {"move_die": (("faces", "move_die"), ("ghost", "move_die_ghost"))}
 
 # (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.scenario.
 PARAM_SPECS = (

@@ -80,7 +80,7 @@ SPEC = register(GameSpec(
     rules_version=R.RULES_VERSION,
     min_players=2,
     max_players=5,
-    params=tuple(ParamSpec(*p) for p in P.PARAM_SPECS),
+    params=tuple(ParamSpec(*p, labels=P.LABELS.get(p[0], ())) for p in P.PARAM_SPECS),
     strategies=tuple(StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ())
                      for n, i, h in S.STRATEGIES),
     kernel_module="kernels.moor.play",

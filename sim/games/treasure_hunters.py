@@ -5,7 +5,7 @@ from pathlib import Path
 
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim import boards
-from sim.scenario import FILE_PARAMS
+from sim.scenario import FILE_PARAMS, FILE_PATHS
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
@@ -156,6 +156,7 @@ def resolve_board(ref: str, here: Path) -> str:
 
 
 FILE_PARAMS[("treasure_hunters", "board")] = resolve_board
+FILE_PATHS[("treasure_hunters", "board")] = B.resolve_path
 
 
 def _check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
@@ -182,7 +183,8 @@ SPEC = register(GameSpec(
     rules_version=R.RULES_VERSION,
     min_players=2,
     max_players=5,
-    params=tuple(ParamSpec(*p) for p in P.PARAM_SPECS),
+    params=tuple(ParamSpec(*p, fields=P.FIELDS.get(p[0], ()), labels=P.LABELS.get(p[0], ()),
+                             parts=P.PARTS.get(p[0], ())) for p in P.PARAM_SPECS),
     strategies=tuple(StrategySpec(name, sid, h, role, _strategy_params(name, sid))
                      for name, sid, h, role in S.STRATEGIES),
     kernel_module="kernels.treasure_hunters.play",

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.scenario import FILE_PARAMS
+from sim.scenario import FILE_PARAMS, FILE_PATHS
 from sim import boards
 from kernels.turnwall import board as B
 from kernels.turnwall import params as P
@@ -130,6 +130,7 @@ def resolve_board(ref: str, here: Path) -> str:
 
 
 FILE_PARAMS[("turnwall", "board")] = resolve_board
+FILE_PATHS[("turnwall", "board")] = B.resolve_path
 
 
 def _strategy_params(sid: int) -> tuple:

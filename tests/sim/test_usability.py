@@ -263,7 +263,8 @@ def test_a_name_taken_from_the_file_name_says_so_and_how_to_fix_it(tmp_path):
     (["run", "X", "--games", "abc"], "error: Invalid value for '--games'"),
     (["run", "X", "--bogus"], "error: No such option: --bogus"),
     (["bogus"], "error: No such command 'bogus'"),
-    (["compare", "X"], "error: Missing argument 'b'"),
+    (["replay"], "error: Missing argument 'scenario'"),
+    (["compare", "X"], "error: missing scenario B"),        # B may be left out with --set-b (A changed so)
 ])
 def test_usage_errors_are_one_line(tmp_path, args, expect):
     args = [str(write(tmp_path, MOOR)) if a == "X" else a for a in args]

@@ -1,0 +1,195 @@
+"""`sim rerun REPORT_FOLDER`: play a report again from what it recorded and say whether the result is identical.
+
+A report records the validated scenario it played (``summary.json`` ``scenario``: every parameter, every seat, the
+``--set`` overrides, games and seed) and where it came from (``provenance.json``: scenario file path and content hash,
+board files by path and content hash, code version, rules version, RNG contract, package versions). The rerun plays
+the recorded scenario with the recorded seed and games, compares every result of the summary (everything but its
+provenance: wall time and dates differ by nature), and names what changed since when the result differs: the code
+(commit, rules version, RNG contract, packages), a board file's content, or the scenario file (which the rerun does
+not read: it replays the recorded parameters, and reports a file that now says something else).
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+MAX_SHOWN = 12
+
+
+class RerunError(ValueError):
+    """A folder that cannot be rerun (not a report, incomplete, a missing board); the message is one line."""
+
+
+def _read_json(path: Path) -> dict:
+    if not path.is_file():
+        raise RerunError(f"{path}: no such file; give a report folder written by sim run or sim report")
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RerunError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(d, dict):
+        raise RerunError(f"{path}: not a JSON object")
+    return d
+
+
+def read_report(folder: Path) -> tuple[dict, dict]:
+    """(summary, provenance) of report folder ``folder``; RerunError (one line) when it is not a complete one."""
+    folder = Path(folder)
+    if folder.is_file() and folder.name in ("summary.json", "provenance.json"):
+        folder = folder.parent
+    if (folder / "compare.json").is_file() and not (folder / "summary.json").is_file():
+        raise RerunError(f"{folder}: a comparison (sim compare); rerun the compare command it names instead")
+    s = _read_json(folder / "summary.json")
+    if s.get("schema") != 1 or not isinstance(s.get("scenario"), dict):
+        raise RerunError(f"{folder / 'summary.json'}: not a summary.json of schema 1 (written by sim run)")
+    prov = s.get("provenance") if isinstance(s.get("provenance"), dict) else {}
+    if (folder / "provenance.json").is_file():
+        prov = _read_json(folder / "provenance.json")
+    for k in ("seed", "games"):
+        if not isinstance(prov.get(k), int):
+            raise RerunError(f"{folder / 'provenance.json'}: no {k} recorded; this report cannot be rerun")
+    return s, prov
+
+
+def recorded_scenario(s: dict, prov: dict):
+    """The Scenario a report played, rebuilt from its summary (validated again: a parameter the code no longer knows
+    is one RerunError line)."""
+    from sim.scenario import ScenarioError, from_dict
+    d = s["scenario"]
+    doc = {"scenario": {"name": "recorded", "game": d.get("game"), "players": d.get("players"),
+                        "games": prov["games"], "seed": prov["seed"]},
+           "params": d.get("params") or {},
+           "seats": [{k: v for k, v in seat.items() if k in ("strategy", "params")} for seat in d.get("seats") or []]}
+    try:
+        sc = from_dict(doc)
+    except ScenarioError as e:
+        raise RerunError(f"the recorded scenario is not valid for this code: {e}") from None
+    overrides = tuple((o["name"], o["value"]) for o in d.get("overrides") or [])
+    return sc.with_changes(name=d.get("name") or prov.get("scenario") or "recorded",
+                           description=d.get("description") or "", path=prov.get("scenario_file") or "",
+                           overrides=overrides)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def diff(a: Any, b: Any, where: str = "") -> list[str]:
+    """Every place two JSON values differ, as ``path: old -> new`` lines."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in list(a) + [k for k in b if k not in a]:
+            out += diff(a.get(k), b.get(k), f"{where}.{k}" if where else str(k))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += diff(x, y, f"{where}[{i}]")
+        return out
+    return [] if _same(a, b) else [f"{where}: {json.dumps(a)} -> {json.dumps(b)}"]
+
+
+def causes(prov: dict, sc) -> list[str]:
+    """What changed since the report was made that can change its result: code, board files, the scenario file."""
+    from kernels.rng import RNG_CONTRACT
+    from sim.report import PACKAGES, git_commit
+    from sim.scenario import sha256_file
+    out = []
+    commit = git_commit()
+    if prov.get("git_commit") != commit:
+        out.append(f"code version: commit {prov.get('git_commit')} then, {commit} now")
+    if prov.get("rules_version") != sc.spec.rules_version:
+        out.append(f"rules version: v{prov.get('rules_version')} then, v{sc.spec.rules_version} now")
+    if prov.get("rng_contract") != RNG_CONTRACT:
+        out.append(f"RNG contract: v{prov.get('rng_contract')} then, v{RNG_CONTRACT} now")
+    from importlib import metadata
+    for p in PACKAGES:
+        then = (prov.get("packages") or {}).get(p)
+        try:
+            now = metadata.version(p)
+        except metadata.PackageNotFoundError:
+            now = None
+        if then != now:
+            out.append(f"package {p}: {then} then, {now} now")
+    files = prov.get("files")
+    if isinstance(files, dict):
+        for name, f in files.items():
+            if not isinstance(f, dict):
+                continue
+            now = sha256_file(f.get("path", ""))
+            if now is None:
+                out.append(f"{name} file {f.get('path')}: missing now")
+            elif now != f.get("sha256"):
+                out.append(f"{name} file {f.get('path')}: content changed (sha256 {str(f.get('sha256'))[:12]} "
+                           f"then, {now[:12]} now)")
+    elif sc.game == "treasure_hunters":
+        out.append("board file: not recorded by this report (made before boards were hashed)")
+    return out
+
+
+def scenario_file_drift(prov: dict, sc) -> list[str]:
+    """How the scenario file (with the report's overrides) now differs from what the report played; the rerun
+    replays the recorded parameters, so this never changes its result, but a new run of the file would differ."""
+    from sim.scenario import ScenarioError, load, sha256_file
+    path = prov.get("scenario_path") or prov.get("scenario_file")
+    if not path:
+        return []
+    if not Path(path).is_file():
+        return [f"scenario file {path}: missing now (the rerun uses the recorded parameters)"]
+    if prov.get("scenario_sha256") and sha256_file(path) == prov["scenario_sha256"]:
+        return []
+    try:
+        now = load(path, sc.overrides).to_dict()
+    except ScenarioError as e:
+        return [f"scenario file {path}: no longer valid ({e})"]
+    then = sc.to_dict()
+    lines = [d for d in diff({k: then[k] for k in ("players", "params", "seats")},
+                             {k: now[k] for k in ("players", "params", "seats")})]
+    if not lines:
+        return [f"scenario file {path}: edited since, same parameters"] if prov.get("scenario_sha256") else []
+    return [f"scenario file {path} now says: " + "; ".join(lines[:MAX_SHOWN])]
+
+
+def rerun(folder: Path, threads: int | None = None, progress: Callable[[int], None] | None = None) -> dict:
+    """Replay report ``folder`` and compare. Returns {"folder", "scenario", "games", "seed", "identical",
+    "differences" (path: old -> new lines), "causes" (what changed since that can explain them), "notes"}.
+    Raises RerunError (one line) when the folder cannot be rerun."""
+    from sim import api
+    s, prov = read_report(folder)
+    sc = recorded_scenario(s, prov)
+    why = causes(prov, sc)
+    missing = [c for c in why if c.endswith("missing now")]
+    if missing:
+        raise RerunError(f"{folder}: cannot rerun: {missing[0]}")
+    chunk = prov.get("chunk") if isinstance(prov.get("chunk"), int) and prov.get("chunk") > 0 else None
+    new, _ = api.run_scenario(sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress,
+                              write=False)
+    new = json.loads(json.dumps(new))
+    old = {k: v for k, v in s.items() if k != "provenance"}
+    new = {k: v for k, v in new.items() if k != "provenance"}
+    lines = diff(old, new)
+    return {"folder": str(folder), "scenario": sc.name, "games": prov["games"], "seed": prov["seed"],
+            "identical": not lines, "differences": lines, "causes": why, "notes": scenario_file_drift(prov, sc)}
+
+
+def render(res: dict) -> str:
+    """The rerun's verdict in words: identical, or what differs and what changed since."""
+    head = f"{res['folder']}: {res['scenario']}, {res['games']} games, seed {res['seed']}"
+    if res["identical"]:
+        lines = [f"identical: {head} reproduced bit for bit"]
+        if res["causes"]:
+            lines.append("  (although since then: " + "; ".join(res["causes"]) + ")")
+    else:
+        n = len(res["differences"])
+        lines = [f"DIFFERENT: {head}: {n} result{'s' if n != 1 else ''} differ"]
+        lines += [f"  {d}" for d in res["differences"][:MAX_SHOWN]]
+        if n > MAX_SHOWN:
+            lines.append(f"  ... and {n - MAX_SHOWN} more")
+        lines.append("changed since the report was made: " + ("; ".join(res["causes"]) if res["causes"] else
+                                                              "nothing recorded (same code, boards and packages)"))
+    lines += [f"note: {x}" for x in res["notes"]]
+    return "\n".join(lines)

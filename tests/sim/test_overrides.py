@@ -1,0 +1,301 @@
+"""Named parameters (card mixes by name, die faces by name, move_die as one table) and --set NAME=VALUE overrides:
+the module's API, the scenario loader, and the CLI (one line and exit 2 for a bad override, no traceback)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sim import overrides as ov
+from sim.cli import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.scenario import ScenarioError, from_dict, load
+
+REPO = Path(__file__).resolve().parents[2]
+TH = REPO / "scenarios" / "treasure_hunters" / "basic-4p.toml"
+cli = CliRunner()
+
+MOOR = """
+[scenario]
+name = "m"
+game = "moor"
+players = 3
+games = 200
+seed = 5
+[[seats]]
+strategy = "random"
+[[seats]]
+strategy = "collector"
+[[seats]]
+strategy = "weighted"
+params = { w_goal = 2.0 }
+"""
+
+
+def th(extra: str = "", mode: str = "advanced") -> dict:
+    import tomllib
+    return tomllib.loads(f"""
+[scenario]
+game = "treasure_hunters"
+players = 2
+[params]
+mode = "{mode}"
+{extra}
+[[seats]]
+strategy = "weighted"
+[[seats]]
+strategy = "weighted"
+""")
+
+
+def one_line_error(r, code: int, *needles: str):
+    assert r.exit_code == code, r.output
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in r.output, err
+    for n in needles:
+        assert n in err, err
+
+
+# --- named parameters in scenario files ---------------------------------------------------------------------------
+
+def test_card_mix_by_name_equals_positional_form():
+    named = from_dict(th("[params.ghost_cards]\nshuffle = 2\nblue_door = 1"))
+    positional = from_dict(th("ghost_cards = [1, 2, 1, 1, 1, 2]"))
+    assert named.params["ghost_cards"] == positional.params["ghost_cards"] == [1, 2, 1, 1, 1, 2]
+    assert (named.prm() == positional.prm()).all()
+
+
+def test_card_mix_unknown_name_is_one_line_naming_the_allowed_names():
+    with pytest.raises(ScenarioError, match=r"^params.ghost_cards: unknown name 'shufle'; allowed: each_room, "
+                                            r"shuffle, draw_2_shuffle"):
+        from_dict(th("[params.ghost_cards]\nshufle = 2"))
+
+
+def test_card_mix_value_out_of_range_names_the_card():
+    with pytest.raises(ScenarioError, match=r"^params.hh_cards.spook: 13 is out of range; allowed 0..12"):
+        from_dict(th("[params.hh_cards]\nspook = 13", mode="head_haunter"))
+
+
+def test_move_die_as_one_table_of_faces_and_ghost_icons():
+    sc = from_dict(th("move_die = { faces = [1, 2, 3, 4], ghost = [1, 1, 0, 0] }"))
+    assert sc.params["move_die"] == [1, 2, 3, 4] and sc.params["move_die_ghost"] == [1, 1, 0, 0]
+    with pytest.raises(ScenarioError, match=r"^params.move_die: unknown key 'ghosts'; allowed: faces, ghost"):
+        from_dict(th("move_die = { faces = [1, 2], ghosts = [1, 0] }"))
+    with pytest.raises(ScenarioError, match="given twice"):
+        from_dict(th("move_die = { ghost = [1, 1, 1, 1, 1, 1] }\nmove_die_ghost = [1, 1, 1, 1, 1, 0]"))
+
+
+def test_die_faces_by_name():
+    sc = from_dict(th('fight_die = ["ghost", "ghost", "haunting", "blank"]'))
+    assert sc.params["fight_die"] == [1, 1, 2, 0]
+    with pytest.raises(ScenarioError, match=r"^params.fight_die\[1\]: unknown name \"ghoul\"; allowed: blank, ghost, "
+                                            r"haunting"):
+        from_dict(th('fight_die = ["ghost", "ghoul"]'))
+
+
+def test_moor_space_symbols_by_treasure_name():
+    import tomllib
+    d = tomllib.loads(MOOR)
+    d["params"] = {"track_len": 19, "space_symbols": ["bone", "axe", "coin", "mask", "urn"] * 3 + ["bone"] * 4}
+    assert from_dict(d).params["space_symbols"][:6] == [0, 1, 2, 3, 4, 0]
+
+
+# --- the overrides module -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, want", [
+    ("games=2000", ("games", 2000)), ("seats.2.strategy=runner", ("seats.2.strategy", "runner")),
+    ("seats.2.w_goal=1.5", ("seats.2.w_goal", 1.5)), ("ghost_cards.shuffle=2", ("ghost_cards.shuffle", 2)),
+    ("move_die=[1, 2, 3]", ("move_die", [1, 2, 3])), ('tiebreak="shared"', ("tiebreak", "shared")),
+    ("fight_optional=true", ("fight_optional", True)), ("name = x", ("name", "x")),
+])
+def test_parse_set(text, want):
+    assert ov.parse_set(text) == want
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("games", "expected NAME=VALUE"), ("=2", "not a parameter name"), ("games=", "no value"),
+    ("a b=1", "not a parameter name"), ("x=[1, 2", "not a TOML value"), ("x=1979-05-27", "date"),
+])
+def test_parse_set_refuses_malformed(text, needle):
+    with pytest.raises(ov.OverrideError, match=needle) as e:
+        ov.parse_set(text)
+    assert str(e.value).startswith(f"--set {text}:") and "\n" not in str(e.value)
+
+
+def test_apply_overrides_turns_a_positional_mix_into_names_and_keeps_the_input():
+    raw = th("ghost_cards = [1, 1, 1, 1, 2, 2]")
+    out = ov.apply_overrides(raw, [("ghost_cards.shuffle", 3), ("seats.*.w_dist", 2.0), ("seed", 9)])
+    assert raw["params"]["ghost_cards"] == [1, 1, 1, 1, 2, 2]          # not modified in place
+    assert out["params"]["ghost_cards"]["shuffle"] == 3 and out["scenario"]["seed"] == 9
+    sc = from_dict(out)
+    assert sc.params["ghost_cards"] == [1, 3, 1, 1, 2, 2] and all(s.params["w_dist"] == 2.0 for s in sc.seats)
+
+
+def test_a_field_of_a_broken_positional_mix_is_refused_not_hidden():
+    with pytest.raises(ov.OverrideError, match="the file's params.ghost_cards has 2 values"):
+        ov.apply_overrides(th("ghost_cards = [1, 2]"), [("ghost_cards.shuffle", 2)])
+
+
+def test_a_new_strategy_drops_the_old_strategys_parameters():
+    import tomllib
+    sc = from_dict(ov.apply_overrides(tomllib.loads(MOOR), [("seats.2.strategy", "runner")]))
+    assert sc.seats[2].strategy == "runner" and sc.seats[2].params == {}
+
+
+@pytest.mark.parametrize("sets, needle", [
+    (["foo=1"], "unknown name 'foo'; allowed: name, players, games"),
+    (["ghost_cards.shufle=2"], "ghost_cards has no name 'shufle'; allowed: each_room, shuffle"),
+    (["seats.7.strategy=runners"], "no seat 7: the scenario has 4 seats (0..3)"),
+    (["seats.x.strategy=runners"], "'x' is not a seat number"),
+    (["seats.0.w_goal=1"], "seat 0 plays weighted, which has no parameter 'w_goal'; allowed: strategy, w_dist"),
+    (["game=moor"], "the game cannot be changed"),
+    (["max_turns.x=1"], "max_turns is one value"),
+    (["move_die.edge=1"], "move_die has no part 'edge'; allowed: faces, ghost"),
+    (["ghost_cards.shuffle=99"], "params.ghost_cards.shuffle: 99 is out of range; allowed 0..8"),
+    (["hauntings=true"], "params.hauntings: expected an integer"),
+    (["seats.1.strategy=runner"], "seats[1].strategy: unknown hunter strategy 'runner'"),
+    (["games=0"], "scenario.games: 0 is out of range"),
+])
+def test_bad_override_is_one_line_naming_it(sets, needle):
+    with pytest.raises(ov.OverrideError) as e:
+        load(TH, [ov.parse_set(t) for t in sets])
+    msg = str(e.value)
+    assert msg.startswith(f"--set {sets[-1]}:") and needle in msg and "\n" not in msg, msg
+
+
+def test_file_errors_stay_the_files(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text(MOOR + "[params]\ntrack_len = 3\n")
+    with pytest.raises(ScenarioError) as e:
+        load(p, [("seed", 3)])
+    assert not isinstance(e.value, ov.OverrideError) and str(e.value).startswith(f"{p}: params.track_len")
+
+
+def test_variant_name_never_the_plain_name():
+    assert ov.variant_name("a", []) == "a"
+    assert ov.variant_name("a", [("ghost_cards.shuffle", 2)]) == "a--ghost_cards.shuffle=2"
+    assert ov.variant_name("a", [("seats.1.strategy", "runner")]) == "a--seats.1.strategy=runner"
+    odd = ov.variant_name("a", [("move_die", [1, 2])])
+    assert odd.startswith("a--set-") and odd != ov.variant_name("a", [("move_die", [1, 3])])
+    sc = load(TH, [("ghost_cards.shuffle", 2)])
+    assert sc.name == "th-basic-4p--ghost_cards.shuffle=2" and sc.overrides == (("ghost_cards.shuffle", 2),)
+    assert load(TH, [("name", "mine"), ("seed", 2)]).name == "mine"        # a name set by the user stays
+
+
+def test_games_replaces_the_files_value_before_validation(tmp_path):
+    p = tmp_path / "huge.toml"
+    p.write_text(MOOR.replace("games = 200", "games = 1000000000000"))
+    with pytest.raises(ScenarioError, match="scenario.games"):
+        load(p)
+    sc = load(p, games=50)
+    assert sc.games == 50 and sc.name == "m"
+
+
+# --- the CLI -------------------------------------------------------------------------------------------------------
+
+def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR)
+    r = cli.invoke(app, ["run", str(p), "--set", "seats.2.w_goal=3.5", "--set", "tiebreak=shared", "--json",
+                         "--games", "100", "--out", str(tmp_path / "v")])
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout[r.stdout.index("{"):])
+    assert s["scenario"]["name"] == "m--seats.2.w_goal=3.5--tiebreak=shared"
+    assert s["scenario"]["overrides"] == [{"name": "seats.2.w_goal", "value": 3.5},
+                                          {"name": "tiebreak", "value": "shared"}]
+    assert s["scenario"]["params"]["tiebreak"] == "shared" and s["scenario"]["seats"][2]["params"]["w_goal"] == 3.5
+    prov = json.loads((tmp_path / "v" / "provenance.json").read_text())
+    assert prov["overrides"] == s["scenario"]["overrides"] and len(prov["scenario_sha256"]) == 64
+
+
+def test_cli_run_default_folder_of_a_variant_differs(tmp_path, monkeypatch):
+    from sim import api
+    monkeypatch.setattr(api, "REPORTS", tmp_path / "reports")
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR)
+    for extra in ([], ["--set", "seed=6"]):
+        r = cli.invoke(app, ["run", str(p), "--games", "50"] + extra)
+        assert r.exit_code == 0, r.output
+    assert sorted(x.name for x in (tmp_path / "reports").iterdir()) == ["m", "m--seed=6"]
+
+
+def test_cli_games_replaces_a_refused_file_value(tmp_path):
+    p = tmp_path / "huge.toml"
+    p.write_text(MOOR.replace("games = 200", "games = 1000000000000"))
+    one_line_error(cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "a")]), EXIT_BAD_INPUT, "scenario.games")
+    r = cli.invoke(app, ["run", str(p), "--games", "60", "--json", "--out", str(tmp_path / "b")])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout[r.stdout.index("{"):])["games"]["played"] == 60
+
+
+@pytest.mark.parametrize("cmd", ["run", "replay", "report", "check", "compare"])
+@pytest.mark.parametrize("bad, needle", [("nope=1", "unknown name 'nope'"), ("seats.0.strategy=3", "seats[0].strategy"),
+                                         ("games", "expected NAME=VALUE")])
+def test_cli_bad_set_is_one_line_exit_2(tmp_path, cmd, bad, needle):
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR)
+    args = [cmd, str(p)] + ([str(p)] if cmd == "compare" else []) + ["--set", bad]
+    one_line_error(cli.invoke(app, args), EXIT_USAGE, f"--set {bad}", needle)
+
+
+def test_cli_compare_a_with_a_changed_by_set_b(tmp_path):
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR)
+    out = tmp_path / "c"
+    r = cli.invoke(app, ["compare", str(p), "--set-b", "tiebreak=shared", "--games", "300", "--json",
+                         "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    res = json.loads((out / "compare.json").read_text())
+    text = json.dumps(res)
+    assert "m--tiebreak=shared" in text
+    one_line_error(cli.invoke(app, ["compare", str(p)]), EXIT_USAGE, "--set-b")
+
+
+def test_cli_replay_with_set(tmp_path):
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR)
+    r = cli.invoke(app, ["replay", str(p), "--game", "3", "--set", "seats.0.strategy=runner"])
+    assert r.exit_code == 0, r.output
+    assert "seat 0 (runner)" in r.stdout
+
+
+def test_cli_report_folder_refuses_set(tmp_path):
+    one_line_error(cli.invoke(app, ["report", str(tmp_path), "--set", "seed=1"]), EXIT_USAGE, "--set")
+
+
+def test_list_shows_card_mixes_by_name():
+    r = cli.invoke(app, ["list", "treasure_hunters"])
+    assert r.exit_code == 0, r.output
+    assert "ghost_cards = { each_room = 1, shuffle = 1, draw_2_shuffle = 1" in r.stdout
+    assert "move_die = { faces = [1, 2, 3, 4, 5, 6], ghost = [1, 1, 1, 1, 1, 0] }" in r.stdout
+    assert 'fight_die = ["ghost", "ghost", "ghost", "haunting", "haunting", "blank"]' in r.stdout
+
+
+# --- the parameter table of reports ----------------------------------------------------------------------------------
+
+def test_parameter_table_names_cards_and_puts_changed_first():
+    from sim import params_table
+    rows = params_table.rows("treasure_hunters", {"ghost_cards": [1, 2, 1, 1, 2, 2], "hauntings": 5})
+    assert [r["name"] for r in rows[:2]] == ["ghost_cards.shuffle", "hauntings"]
+    assert rows[0] == {"name": "ghost_cards.shuffle", "value": "2", "default": "1", "changed": True,
+                       "help": "Shuffle (ghost_cards)"}
+    assert not any(r["changed"] for r in rows[2:]) and "move_die_ghost" not in {r["name"] for r in rows}
+    assert any(r["name"] == "move_die" and r["value"].startswith("{ faces = [1, 2") for r in rows)
+    md = params_table.markdown(rows)
+    assert md.splitlines()[2].startswith("| **ghost_cards.shuffle** | **2** | 1 |")
+
+
+def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overrides():
+    from sim.summary import scenario_items
+    sc = load(TH, [("ghost_cards.shuffle", 2)])
+    items = dict(scenario_items({"scenario": sc.to_dict(), "seats": []}))
+    assert items["parameters"].startswith("ghost_cards.shuffle = 2 (changed; default 1); ")
+    assert items["parameters"].endswith("1 differ from the default: ghost_cards.shuffle")
+    assert items["changed by --set"] == "ghost_cards.shuffle=2"
+
+
+def test_compare_names_the_card_that_differs():
+    from sim.summary import scenario_differences
+    a, b = load(TH), load(TH, [("ghost_cards.shuffle", 2)])
+    assert scenario_differences(a.to_dict(), b.to_dict()) == ["ghost_cards.shuffle: A 1, B 2"]

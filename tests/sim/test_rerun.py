@@ -1,0 +1,90 @@
+"""`sim rerun REPORT_FOLDER`: a report replayed from what it recorded is identical; an edited board file is named as
+the cause of a difference; a folder that is not a report is one line and exit 3."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sim.cli import EXIT_BAD_INPUT, EXIT_REGRESSION, app
+
+REPO = Path(__file__).resolve().parents[2]
+BOARD = REPO / "scenarios" / "treasure_hunters" / "boards" / "default.toml"
+cli = CliRunner()
+
+TH = """
+[scenario]
+name = "th"
+game = "treasure_hunters"
+players = 2
+games = 400
+seed = 3
+[params]
+mode = "basic"
+board = "myboard.toml"
+[[seats]]
+strategy = "weighted"
+[[seats]]
+strategy = "weighted"
+"""
+
+MOOR = (REPO / "tests" / "data" / "moor-2p-small.toml").read_text()   # 4000 games: the tests play --games 300
+
+
+def _th(tmp_path) -> Path:
+    shutil.copy(BOARD, tmp_path / "myboard.toml")
+    p = tmp_path / "th.toml"
+    p.write_text(TH)
+    return p
+
+
+def test_rerun_of_a_fresh_report_is_identical(tmp_path):
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR)
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300", "--set", "seats.1.w_goal=2.5"]
+                      ).exit_code == 0
+    r = cli.invoke(app, ["rerun", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["identical"] and res["differences"] == [] and res["scenario"] == "test-moor-2p--seats.1.w_goal=2.5"
+    assert res["games"] == 300
+    assert cli.invoke(app, ["rerun", str(out)]).stdout.startswith("identical:")
+
+
+def test_rerun_records_and_detects_an_edited_board(tmp_path):
+    p = _th(tmp_path)
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(out)]).exit_code == 0
+    prov = json.loads((out / "provenance.json").read_text())
+    board = prov["files"]["board"]
+    assert board["path"] == str((tmp_path / "myboard.toml").resolve()) and len(board["sha256"]) == 64
+    b = tmp_path / "myboard.toml"
+    b.write_text(b.read_text().replace('ghost_start_rooms = ["C", "F", "I", "L"]',
+                                       'ghost_start_rooms = ["B", "F", "I", "L"]'))
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == EXIT_REGRESSION, r.output
+    assert r.stdout.startswith("DIFFERENT:") and "board file" in r.stdout and "content changed" in r.stdout
+
+
+def test_rerun_says_when_the_scenario_file_now_says_something_else(tmp_path):
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR)
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300"]).exit_code == 0
+    p.write_text(MOOR + "[params]\ntrack_len = 31\n")
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == 0, r.output                  # the recorded parameters are replayed: still identical
+    assert "scenario file" in r.stdout and "params.track_len: 30 -> 31" in r.stdout
+
+
+def test_rerun_refuses_what_is_not_a_report(tmp_path):
+    for target in (tmp_path, tmp_path / "nope"):
+        r = cli.invoke(app, ["rerun", str(target)])
+        assert r.exit_code == EXIT_BAD_INPUT, r.output
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output
+    (tmp_path / "summary.json").write_text("{not json")
+    r = cli.invoke(app, ["rerun", str(tmp_path)])
+    assert r.exit_code == EXIT_BAD_INPUT and "not valid JSON" in r.stderr
