@@ -248,8 +248,8 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
 
 @app.command("list")
 def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
-    """List games, their parameters (default, allowed values) and strategies."""
-    from sim import registry
+    """List games, their parameters (default, allowed values), strategies and measures (with their definitions)."""
+    from sim import catalogue, registry
     from sim.params_table import named_value, part_of
     from sim.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
     known_game(game)
@@ -283,6 +283,13 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
             typer.echo(f"    {s.name}{role}: {s.help}")
             for p in s.params:
                 typer.echo(f"      {p.name} = {tv(p.default)}  {p.help}")
+        typer.echo("  measures (key: label [unit; where it applies]: definition):")
+        for key, e in catalogue.listing(g):
+            where = [x for x in (("competitive games" if e.applies == "competitive" else "team games"
+                                  if e.applies == "team" else ""),
+                                 ("mode " + " | ".join(e.modes) if e.modes else ""),
+                                 ("per run" if e.level == "batch" else "")) if x]
+            typer.echo(f"    {key}: {e.label} [{e.unit}{'; ' + ', '.join(where) if where else ''}]: {e.definition}")
 
 
 @app.command()

@@ -418,7 +418,7 @@ def frame(res: dict):
     for r in res["metrics"]:
         k = r["kind"]
         rows.append({
-            "measure": r["name"],
+            "measure": r.get("label") or r["name"],
             "A": _fmt(r["a"], k), "B": _fmt(r["b"], k),
             "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else ""),
             "95% CI": f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",

@@ -169,8 +169,9 @@ def rerun(folder: Path, threads: int | None = None, progress: Callable[[int], No
     new, _ = api.run_scenario(sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress,
                               write=False)
     new = json.loads(json.dumps(new))
-    old = {k: v for k, v in s.items() if k != "provenance"}
-    new = {k: v for k, v in new.items() if k != "provenance"}
+    words = ("provenance", "measures")      # where it came from, and what the measures are called: not results
+    old = {k: v for k, v in s.items() if k not in words}
+    new = {k: v for k, v in new.items() if k not in words}
     lines = diff(old, new)
     return {"folder": str(folder), "scenario": sc.name, "games": prov["games"], "seed": prov["seed"],
             "identical": not lines, "differences": lines, "causes": why, "notes": scenario_file_drift(prov, sc)}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim import metrics
+from sim import catalogue, metrics
 from sim import measures as M
 from sim.scenario import Scenario
 
@@ -29,26 +29,28 @@ class Quantity:
     kind: str
     base: object             # a `sim.measures` measure (name, label, kind, scale, over)
     offset: float = 0.0
+    definition: str = ""     # from the catalogue of measures (sim.catalogue)
 
 
 def quantities(sc: Scenario) -> dict[str, Quantity]:
     """Every measure of scenario ``sc`` by name, the derived ones first (see module docstring)."""
     # the measures the reports show (bookkeeping such as the seat rotation left out)
-    ms = M.shown(sc) if hasattr(M, "shown") else [m for m in M.measures(sc) if not M.is_bookkeeping(m.name)]
+    ms = M.shown(sc)
     by = {m.name: m for m in ms}
     out: dict[str, Quantity] = {}
+    cat = catalogue.for_scenario(sc)             # labels from the catalogue of measures
     if "first_player.win" in by:
         fp = by["first_player.win"]
-        out["first_player_advantage"] = Quantity("first_player_advantage",
-                                                 f"{fp.label} minus the fair share 1/{sc.players}", "rate", fp,
-                                                 -1.0 / sc.players)
+        out["first_player_advantage"] = Quantity("first_player_advantage", cat.label("first_player_advantage"),
+                                                 "rate", fp, -1.0 / sc.players,
+                                                 cat.definition("first_player_advantage"))
     teams = [m for m in ms if m.name.startswith("team.")]
     if teams:
         roles = sc.spec.roles(sc.params, sc.players)
         big = max(teams, key=lambda m: roles.count(m.name.split(".", 1)[1]))
-        out["team_win_rate"] = Quantity("team_win_rate", big.label, "rate", big)
+        out["team_win_rate"] = Quantity("team_win_rate", big.label, "rate", big, 0.0, cat.definition(big.name))
     for m in ms:
-        out[m.name] = Quantity(m.name, m.label, m.kind, m)
+        out[m.name] = Quantity(m.name, m.label, m.kind, m, 0.0, cat.definition(m.name))
     return out
 
 

@@ -261,7 +261,12 @@ def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_
     # seat 0 is the Head Haunter in A and a hunter in B: its score means something else
     assert "score.seat0" not in names and "role differs" in res["not_compared"]["different_meaning"]["score.seat0"]
     assert {"score.seat1", "team.hunter", "length.turns"} <= names
-    assert res["not_compared"]["only_a"] == ["team.haunter"]
+    # what applies to one side only (sim.catalogue: the Head Haunter's team, cards and wins; the basic game's losses)
+    assert res["not_compared"]["only_a"] == ["team.haunter", "extra.outcome=haunter_win_hauntings",
+                                             "extra.outcome=haunter_win_stuck", "extra.locked_door_turns",
+                                             "extra.rerolls_used", "extra.hh_cards_played", "extra.six_discards",
+                                             "extra.spooks", "extra.jewels_dropped", "extra.ghosts_moved"]
+    assert res["not_compared"]["only_b"] == ["extra.outcome=six_hauntings", "extra.outcome=hunters_stuck"]
     assert any("team.hunter is compared although the teams differ" in x for x in res["notes"])
     # a measure that is not comparable is refused by --metric with the reason
     r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--sprt", 0.5, "--metric", "score.seat0",
