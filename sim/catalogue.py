@@ -123,7 +123,7 @@ GENERIC: tuple[Entry, ...] = (
     Entry("length.turns", "game length (turns)", "turns", "turns",
           "Turns of a finished game (one turn: one player's turn)."),
     Entry("length.rounds", "game length (rounds)", "rounds", "turns",
-          "Rounds of a finished game (a round: every player once)."),
+          "Rounds of a finished game (a round: every player once).", headline=True),
     Entry("truncated", "games stopped at the turn cap", "% of games played", "rate",
           "Share of all games played that hit the turn cap (max_turns): counted, never scored."),
     Entry("extra.first_seat", "start seat", "seat", "count",

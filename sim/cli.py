@@ -399,6 +399,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     if max_games is not None and not adaptive:
         fail("--max-games caps a --precision or --sprt run; with a fixed game count use --games", EXIT_USAGE)
     from sim import compare as cmp
+    from sim import compare_page
     from sim.scenario import MAX_GAMES
     if max_games is not None and not cmp.MIN_GAMES <= max_games <= MAX_GAMES:
         fail(f"--max-games: {max_games} is out of range; allowed {cmp.MIN_GAMES}..{MAX_GAMES} ({rule} first "
@@ -430,8 +431,8 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
                                   progress=adv)
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
-        cmp.write(res, folder)
-    typer.echo(json.dumps(res, indent=2) if json_out else cmp.render_markdown(res))
+        api.write_comparison(res, folder)
+    typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
     typer.echo(f"comparison written to {folder}", err=True)
 
 

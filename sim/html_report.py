@@ -1,6 +1,6 @@
 """The designer's balance report: a self-contained HTML page (inline SVG plots, inline CSS, no JavaScript, no
 network) and the same content as Markdown for code review (plots as SVG files beside it), both from the summary
-dict (sim.summary, schema 1). Also the HTML page of an A/B comparison (sim.compare).
+dict (sim.summary, schema 1). (The pages of an A/B comparison: sim.compare_page.)
 
 Written by `sim run` (summary.html, balance.md, plots/) and by `sim report` (from a scenario, or again from an
 existing report folder's summary.json).
@@ -11,7 +11,7 @@ import html
 import math
 from pathlib import Path
 
-from sim import catalogue, metrics, plots, tables
+from sim import catalogue, metrics, plots, tables, verdicts
 from sim.board_svg import board_plots
 from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
 
@@ -277,6 +277,12 @@ def sections(s: dict) -> list[dict]:
     return out
 
 
+def verdict_lines(s: dict) -> list[str]:
+    """The run's verdict in sentences (sim.verdicts) and the scope line where it matters."""
+    scope = verdicts.scope_line(s)
+    return verdicts.run_sentences(s) + ([scope] if scope else [])
+
+
 def provenance_items(s: dict) -> list[tuple[str, str]]:
     sc = s["scenario"]
     pv = s.get("provenance") or {}
@@ -305,8 +311,11 @@ def render(s: dict) -> str:
              f"<p>{esc(s['game_title'])}, {sc['players']} players. {esc(sc.get('description') or '')}</p>",
              '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in provenance_items(s))
              + "</dl></header>",
-             "<nav>" + "".join(f'<a href="#{x["id"]}">{esc(x["title"])}</a>' for x in secs)
+             '<nav><a href="#verdict">Verdict</a>'
+             + "".join(f'<a href="#{x["id"]}">{esc(x["title"])}</a>' for x in secs)
              + '<a href="#definitions">Definitions</a></nav>']
+    parts.append('<section id="verdict"><h2>Verdict</h2>' + "".join(f"<p>{esc(x)}</p>" for x in verdict_lines(s))
+                 + "</section>")
     for x in secs:
         parts.append(f'<section id="{x["id"]}"><h2>{esc(x["title"])}</h2><p>{esc(x["intro"])}</p>')
         for name, cap, svg in x["plots"]:
@@ -330,6 +339,7 @@ def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, st
     out = [f"# Balance report: {sc['name']}", "", f"{s['game_title']}, {sc['players']} players. "
            f"{sc.get('description') or ''}", ""]
     out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
+    out += ["## Verdict", ""] + [f"- {x}" for x in verdict_lines(s)] + [""]
     files = {}
     for x in sections(s):
         out += [f"## {x['title']}", "", x["intro"], ""]
@@ -356,55 +366,3 @@ def write(folder: Path, s: dict) -> list[Path]:
     for name, svg in files.items():
         (pdir / name).write_text(svg + "\n", encoding="utf-8")
     return [page, folder / "balance.md", pdir]
-
-
-# --- comparison page ----------------------------------------------------------------------------------------------
-
-def render_compare(res: dict) -> str:
-    """The A/B comparison as one self-contained HTML page."""
-    from sim.compare import difference_lines, frame, not_compared_lines
-    a, b = res["a"], res["b"]
-    title = f"Compare: {a['name']} (A) vs {b['name']} (B)"
-    df = frame(res)
-    rows = df.to_dicts()
-    body = "".join("<tr>" + "".join(
-        f'<td class="{"yes" if (c == "significant" and v == "YES") else ""}">{esc(v)}</td>' for c, v in r.items())
-        + "</tr>" for r in rows)
-    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
-    svg = plots.render(plots.compare_forest, res)
-    svg = plots.scope_ids(svg, "svg-forest-") if svg else svg
-    pv = res["provenance"]
-    prov = [("A", f"{a['name']} ({a['file']})"), ("B", f"{b['name']} ({b['file']})"),
-            ("game", f"{a['game']}, {a['players']} vs {b['players']} players"),
-            ("seed", f"{res['seed']} (common random numbers)"), ("games", f"{res['games']} each"),
-            ("rules version", pv["rules_version"]), ("RNG contract", pv["rng_contract"]),
-            ("git commit", pv["git_commit"]), ("stopped", res["stop"]["message"])]
-    if res.get("sprt"):
-        prov.append(("SPRT", res["sprt"]["message"]))
-    sig = res["significant"]
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f'<header id="provenance"><h1>{esc(title)}</h1><dl class="prov">'
-        + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></header>",
-        '<section id="differs"><h2>What differs between A and B</h2><ul>'
-        + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res)) + "</ul></section>",
-        f'<section id="verdict"><h2>Verdict</h2><p>Significant after Holm correction at alpha {res["alpha"]}: '
-        f'<b>{esc(", ".join(sig) if sig else "none")}</b>.</p></section>',
-        '<section id="differences"><h2>Differences B - A</h2>'
-        "<p>Rates in percent, their differences in percentage points; intervals are 95% from the paired per-game "
-        "differences (same dice in game g of A and B). Pairing gain: how many times more games an unpaired "
-        "comparison would need for the same precision.</p>"
-        + (f'<figure class="plot" id="plot-forest">{svg}<figcaption>B - A with 95% intervals</figcaption></figure>'
-           if svg else "")
-        + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
-        _caveats(res.get("notes", []) + not_compared_lines(res)),
-        "</body></html>"]) + "\n"
-
-
-def _caveats(lines: list[str]) -> str:
-    """The comparability notes and the measures left out, as a section ('' when there are none)."""
-    if not lines:
-        return ""
-    return ('<section id="caveats"><h2>Comparability</h2><ul>'
-            + "".join(f"<li>{esc(x)}</li>" for x in lines) + "</ul></section>")

@@ -146,6 +146,10 @@ def render_markdown(s: dict) -> str:
         out += [f"seed {pv['seed']} · {pv['games']} games · rules v{pv['rules_version']} · RNG contract "
                 f"v{pv['rng_contract']} · commit {pv['git_commit'][:12]} · {pv['wall_time_s']} s on "
                 f"{pv['threads']} threads", ""]
+    from sim import verdicts
+    out += ["## Verdict", ""] + [f"- {x}" for x in verdicts.run_sentences(s)]
+    scope = verdicts.scope_line(s)
+    out += ([f"- {scope}"] if scope else []) + [""]
     out += ["## Scenario", ""] + [f"- **{k}**: {v}" for k, v in scenario_items(s)] + [""]
     out += [f"Finished games: {g['finished']} of {g['played']} (truncated at the turn cap: {g['truncated']}, "
             f"errors: {g['errors']})", ""]
