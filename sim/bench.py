@@ -24,8 +24,8 @@ BENCH_SCENARIOS = (
     ("moor", "scenarios/moor/4p.toml", {"games_per_s_2_threads": 100_000, "cold_compile_s": 15,
                                         "first_game_warm_s": 2}),
     ("treasure_hunters", "scenarios/treasure_hunters/basic-4p.toml", {"games_per_s_2_threads": 20_000,
-                                                                       "cold_compile_s": None,
-                                                                       "first_game_warm_s": None}),
+                                                                       "cold_compile_s": 15,        # issue 9
+                                                                       "first_game_warm_s": 2}),
 )
 
 
