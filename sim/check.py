@@ -31,7 +31,8 @@ from typing import Callable
 from sim import catalogue, metrics, runner
 from sim.measures import Sums
 from sim.report import REPO
-from sim.scenario import Scenario, ScenarioError, load
+from sim.overrides import load
+from sim.scenario import Scenario, ScenarioError
 
 FORMAT = 1
 BASELINES = REPO / "reports" / "baselines"

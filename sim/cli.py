@@ -69,8 +69,8 @@ def fail(msg: str, code: int = EXIT_BAD_INPUT):
 def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None):
     """The scenario file ``path`` with the --set overrides ``sets`` and --games applied before it is validated: a
     bad --set is one line and exit 2, a bad file one line and exit 3."""
-    from sim.overrides import OverrideError, parse_set
-    from sim.scenario import ScenarioError, load
+    from sim.overrides import OverrideError, load, parse_set
+    from sim.scenario import ScenarioError
     try:
         return load(path, [parse_set(t) for t in sets or ()], games)
     except OverrideError as e:

@@ -134,7 +134,8 @@ def causes(prov: dict, sc) -> list[str]:
 def scenario_file_drift(prov: dict, sc) -> list[str]:
     """How the scenario file (with the report's overrides) now differs from what the report played; the rerun
     replays the recorded parameters, so this never changes its result, but a new run of the file would differ."""
-    from sim.scenario import ScenarioError, load, sha256_file
+    from sim.overrides import load
+    from sim.scenario import ScenarioError, sha256_file
     path = prov.get("scenario_path") or prov.get("scenario_file")
     if not path:
         return []

@@ -32,6 +32,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from sim import overrides as ov
 from sim.scenario import Scenario, ScenarioError, from_dict, toml_value
 
 OPTIONS = ("mode", "games", "measures", "target", "independent")
@@ -75,17 +76,6 @@ class Sweep:
     @property
     def name(self) -> str:
         return self.base.name
-
-
-def overrides():
-    """`sim.overrides` (the --set machinery: names, values, application, blame), which sweeps build on. Raises
-    SweepError (one line) in a tree that does not have it yet."""
-    try:
-        from sim import overrides as ov
-    except ImportError:
-        raise SweepError("sweep: needs sim.overrides (named parameters and --set), which this tree does not have "
-                         "yet") from None
-    return ov
 
 
 def parse_range(text: str, where: str) -> list:
@@ -136,7 +126,6 @@ def split_values(text: str) -> list[str]:
 
 def parse_set(text: str) -> Axis:
     """``--set NAME=VALUES`` -> Axis (see module docstring). Raises SweepError."""
-    ov = overrides()
     OverrideError, parse_one, parse_value = ov.OverrideError, ov.parse_set, ov.parse_value
     name, eq, raw = text.partition("=")
     where = f"--set {text}"
@@ -206,7 +195,6 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
           independent: bool | None = None) -> Sweep:
     """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
     Command-line values win over the table's. Raises SweepError / ScenarioError (one line)."""
-    ov = overrides()
     OverrideError, apply_traced = ov.OverrideError, ov.apply_traced
     from sim.scenario import load
     p = Path(path)
@@ -258,7 +246,7 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
 
 
 def _blamed(message: str, fields):
-    return overrides().field_of(message, fields)
+    return ov.field_of(message, fields)
 
 
 def is_numeric(axis: Axis) -> bool:
