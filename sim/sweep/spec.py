@@ -24,7 +24,6 @@ Every value is validated exactly as a scenario's is (`sim.overrides` applied to 
 from __future__ import annotations
 
 import itertools
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
