@@ -1,4 +1,4 @@
-"""The event log shared by every game's trace (replay in words, golden traces).
+"""The event log and the step record shared by every game's trace (replay in words, golden traces).
 
 ``log`` is int32[L, 6]: row 0 column 0 holds the number of events; row i (1..count) is
 (kind, a, b, c, d, turn). A log of one row records nothing, so batch play passes a (1, 6) dummy and pays one compare.
@@ -22,3 +22,14 @@ def log_event(log, turn, kind, a, b, c, d):
         log[n + 1, 4] = d
         log[n + 1, 5] = turn
         log[0, 0] = n + 1
+
+
+@njit("void(int32[:, ::1], int64, int64)")
+def record(steps, kind, value):
+    """Append step (kind, value) to ``steps`` int32[K, 2] (row 0 column 0 counts the rows) when it has room; a
+    (1, 2) array records nothing. Golden traces replay these rows: chance outcomes and decisions in order."""
+    n = steps[0, 0]
+    if n + 1 < steps.shape[0]:
+        steps[n + 1, 0] = kind
+        steps[n + 1, 1] = value
+        steps[0, 0] = n + 1

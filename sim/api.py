@@ -68,6 +68,14 @@ def _both(f, g):
     return (lambda out: [h(out) for h in fs]) if fs else None
 
 
+def write_comparison(res: dict, folder: str | Path) -> Path:
+    """compare.json, compare.md and compare.html of a comparison (`sim.compare.compare`'s result) into ``folder``
+    (`sim.compare_page`: the statistics module writes no page itself). Returns the folder."""
+    from sim import compare_page
+    compare_page.write(res, folder)
+    return Path(folder)
+
+
 def replay(sc: Scenario, game: int) -> list[str]:
     """Game ``game`` of ``sc`` turn by turn in words (identical to that game of a batch run)."""
     return sc.spec.replay(sc, game)

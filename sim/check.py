@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from sim import metrics, runner
+from sim import catalogue, metrics, runner
 from sim.measures import Sums
 from sim.report import REPO
-from sim.scenario import Scenario, ScenarioError, load
+from sim.overrides import load
+from sim.scenario import Scenario, ScenarioError
 
 FORMAT = 1
 BASELINES = REPO / "reports" / "baselines"
@@ -161,9 +162,13 @@ def make_baseline(sc: Scenario, exact_games: int | None = None, stat_games: int 
     }
 
 
+PRESENTATION = ("cubes", "label")
+
+
 def _integers(measures: dict) -> dict:
-    """The exact (integer) part of measure sums: the float sum of cubes is left out of exact comparisons."""
-    return {k: {f: v for f, v in d.items() if f != "cubes"} for k, d in measures.items()}
+    """The exact (integer) part of measure sums: the float sum of cubes is left out of exact comparisons, and so is
+    the label (words from the catalogue of measures, sim.catalogue: a better label is no change of behaviour)."""
+    return {k: {f: v for f, v in d.items() if f not in PRESENTATION} for k, d in measures.items()}
 
 
 def dumps(obj, indent: int = 0) -> str:
@@ -382,7 +387,8 @@ def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None
             continue
         m1 = _hist_mean(bh)
         m2 = _hist_mean(h)
-        tests.append({"scenario": sc.name, "metric": f"{name} distribution", "label": f"distribution of {name}",
+        label = catalogue.for_scenario(sc).label(name)
+        tests.append({"scenario": sc.name, "metric": f"{name} distribution", "label": f"distribution of {label}",
                       "kind": "distribution", "baseline": m1, "now": m2, "diff": m2 - m1, "se": None,
                       "n_baseline": sum(bh["counts"]), "n_now": sum(h["counts"]),
                       "method": f"chi-square ({c['dof']} dof)", "p": c["p"]})

@@ -1,6 +1,6 @@
 """The designer's balance report: a self-contained HTML page (inline SVG plots, inline CSS, no JavaScript, no
 network) and the same content as Markdown for code review (plots as SVG files beside it), both from the summary
-dict (sim.summary, schema 1). Also the HTML page of an A/B comparison (sim.compare).
+dict (sim.summary, schema 1). (The pages of an A/B comparison: sim.compare_page.)
 
 Written by `sim run` (summary.html, balance.md, plots/) and by `sim report` (from a scenario, or again from an
 existing report folder's summary.json).
@@ -11,7 +11,7 @@ import html
 import math
 from pathlib import Path
 
-from sim import metrics, plots, tables
+from sim import catalogue, metrics, plots, tables, verdicts
 from sim.board_svg import board_plots
 from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
 
@@ -49,66 +49,39 @@ def ci_pts(c) -> str:
 
 
 # --- balance figures ----------------------------------------------------------------------------------------------
+# Labels and definitions come from the catalogue of measures (sim.catalogue); none is spelled here.
 
-DEFINITIONS = {
-    "first-player advantage": "Win rate of the player who takes the first turn, minus the fair share 1/players. "
-                              "Seats rotate the start (game g starts with seat g mod players), so this isolates the "
-                              "turn-order effect. Interval: 95% Wilson interval of that win rate, shifted; p: normal "
-                              "test against the fair share.",
-    "seat balance": "Largest win-rate gap between two seats (best seat minus worst seat), with a 95% normal interval "
-                    "for that pair's difference (multinomial covariance). The largest of several gaps is biased "
-                    "upward, so read it with the chi-square test of equal seat win rates (p). When seats play "
-                    "different strategies the gap also measures strategy strength.",
-    "tie rate": "Competitive games: share of finished games whose win is shared between players (95% Wilson "
-                "interval). Not reported for team games: a team win is one win of the whole team, not a tie.",
-    "tie-break rate": "Share of finished games whose top score was tied and settled by the tie-break rule.",
-    "decisiveness": "Winner's margin: the winner's score minus the best score of a non-winner, mean over finished "
-                    "games (95% normal interval); close games: share won by at most 1 point (95% Wilson interval).",
-    "length": "Game length in turns (one player's turn) and rounds (every player once), finished games: mean with "
-              "95% normal interval, median and 5-95% range.",
-    "truncated": "Share of games stopped at the turn cap (never scored).",
-    "team win rate": "Cooperative games: share of finished games the team of that role wins (95% Wilson interval).",
-    "outcome shares": "A categorical game counter (e.g. how the game ended, loss causes): share of finished games "
-                      "per value (95% Wilson interval).",
-    "win rate": "Wins divided by finished games, 95% Wilson score interval. Competitive games: a win shared by k "
-                "players counts 1/k (sole wins: games won alone; shared wins: games whose win was shared), so the "
-                "seats' rates add up to 100%. Team games: every member of the winning team wins, so each seat's and "
-                "strategy's rate is its team's rate.",
-}
-
-
-def balance_rows(s: dict) -> list[dict]:
-    """The headline balance figures: {figure, value, interval, note} (strings), in report order."""
-    rows = []
+def balance_items(s: dict) -> list[tuple[str, dict]]:
+    """The headline balance figures as (catalogue key, {figure, value, interval, note}) in report order; the
+    figure is the measure's catalogue label."""
+    cat = catalogue.for_summary(s)
+    lab = cat.label
+    rows: list[tuple[str, dict]] = []
     fin = s["games"]["finished"]
     n = len(s["seats"])
     coop = is_team_game(s)
     g = s["games"]
+    trunc = ("truncated", {"figure": lab("truncated"), "value": pct(g["truncated_rate"]),
+                           "interval": ci_pct(metrics.wilson(g["truncated"], g["played"])),
+                           "note": f"{g['truncated']} of {g['played']} games; errors: {g['errors']}"})
     if not fin:     # nothing finished: every figure below would be made of empty histograms
-        return [{"figure": "no finished game", "value": "n/a", "interval": "",
-                 "note": "every game hit the turn cap (max_turns) or failed: raise max_turns"},
-                {"figure": "truncated at the turn cap", "value": pct(g["truncated_rate"]),
-                 "interval": ci_pct(metrics.wilson(g["truncated"], g["played"])),
-                 "note": f"{g['truncated']} of {g['played']} games; errors: {g['errors']}"}]
+        return [("", {"figure": "no finished game", "value": "n/a", "interval": "",
+                      "note": "every game hit the turn cap (max_turns) or failed: raise max_turns"}), trunc]
     if coop:
         for role, r in s["team"].items():
-            rows.append({"figure": f"team win rate ({role})", "value": pct(r["rate"]), "interval": ci_pct(r["ci95"]),
-                         "note": f"{r['wins']:.0f} of {r['games']} finished games"})
-        for col, d in s.get("extras", {}).items():
-            if "counts" in d and d["counts"]:
-                total = sum(d["counts"].values())
-                for lab, c in sorted(d["counts"].items(), key=lambda kv: -kv[1]):
-                    rows.append({"figure": f"{col} = {lab}", "value": pct(c / total),
-                                 "interval": ci_pct(metrics.wilson(c, total)), "note": f"{c} games"})
+            rows.append((f"team.{role}", {"figure": lab(f"team.{role}"), "value": pct(r["rate"]),
+                                          "interval": ci_pct(r["ci95"]),
+                                          "note": f"{r['wins']:.0f} of {r['games']} finished games"}))
     else:
         fp = s.get("first_player") or {}
         if fp.get("win") and fp.get("advantage") is not None:
             p0 = fp["win"]["rate"]
             se0 = math.sqrt(fp["fair_share"] * (1 - fp["fair_share"]) / fin) if fin else 0.0
             pv = metrics.diff_test(p0 - fp["fair_share"], se0)
-            rows.append({"figure": "first-player advantage", "value": pts(fp["advantage"]),
-                         "interval": ci_pts(fp["advantage_ci95"]),
-                         "note": f"start player wins {pct(p0)} vs fair {pct(fp['fair_share'])}; p = {pv:.2g}"})
+            rows.append(("first_player_advantage", {
+                "figure": lab("first_player_advantage"), "value": pts(fp["advantage"]),
+                "interval": ci_pts(fp["advantage_ci95"]),
+                "note": f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fp['fair_share'])}; p = {pv:.2g}"}))
         rates = [r["win"]["rate"] for r in s["seats"]]
         hi_s = max(range(n), key=lambda i: rates[i])
         lo_s = min(range(n), key=lambda i: rates[i])
@@ -117,37 +90,64 @@ def balance_rows(s: dict) -> list[dict]:
         se = math.sqrt(max(pi + pj - (pi - pj) ** 2, 0.0) / fin) if fin else 0.0
         z = metrics.z_value()
         chi = metrics.uniform_chi2([r["win"]["wins"] for r in s["seats"]])
-        rows.append({"figure": "seat balance (largest gap)", "value": pts(gap),
-                     "interval": ci_pts([gap - z * se, gap + z * se]),
-                     "note": f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; equal seats: chi-square p = "
-                             f"{chi['p']:.2g}"})
+        rows.append(("seat_balance", {"figure": lab("seat_balance"), "value": pts(gap),
+                                      "interval": ci_pts([gap - z * se, gap + z * se]),
+                                      "note": f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; equal seats: "
+                                              f"chi-square p = {chi['p']:.2g}"}))
         t = s["ties"]
-        rows.append({"figure": "tie rate", "value": pct(t["tie_rate"]),
-                     "interval": ci_pct(metrics.wilson(t["shared_games"], fin)),
-                     "note": f"{t['shared_games']} shared wins"})
+        rows.append(("tie", {"figure": lab("tie"), "value": pct(t["tie_rate"]),
+                             "interval": ci_pct(metrics.wilson(t["shared_games"], fin)),
+                             "note": f"{t['shared_games']} shared wins"}))
         if "tiebreak_decided" in t:
-            rows.append({"figure": "tie-break rate", "value": pct(t["tiebreak_rate"]),
-                         "interval": ci_pct(metrics.wilson(t["tiebreak_decided"], fin)),
-                         "note": "top score tied, settled by the tie-break"})
+            rows.append(("extra.tiebreak_decided", {
+                "figure": lab("extra.tiebreak_decided"), "value": pct(t["tiebreak_rate"]),
+                "interval": ci_pct(metrics.wilson(t["tiebreak_decided"], fin)), "note": f"{t['tiebreak_decided']} games"}))
         d = s.get("decisiveness")
         if d and d["margin"]["n"] and d.get("mean_ci95"):
             m = d["margin"]
-            rows.append({"figure": "decisiveness (winner's margin)", "value": f"{m['mean']:.2f} points",
-                         "interval": f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
-                         "note": f"median {m['quantiles']['p50']}, close games (margin <= {d['close_margin']}): "
-                                 f"{pct(d['close']['rate'])} {ci_pct(d['close']['ci95'])}"})
+            rows.append(("margin", {"figure": lab("margin"), "value": f"{m['mean']:.2f} {cat.unit('margin')}",
+                                    "interval": f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
+                                    "note": f"median {m['quantiles']['p50']}; {lab('close_games')} (margin <= "
+                                            f"{d['close_margin']}): {pct(d['close']['rate'])} "
+                                            f"{ci_pct(d['close']['ci95'])}"}))
     for key in ("turns", "rounds"):
         L = s["length"][key]
         if not L["n"]:
             continue
         h = metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
-        rows.append({"figure": f"length ({key})", "value": f"{L['mean']:.2f}",
-                     "interval": f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
-                     "note": f"median {L['quantiles']['p50']}, 5-95%: {L['quantiles']['p05']}-{L['quantiles']['p95']}"})
-    rows.append({"figure": "truncated at the turn cap", "value": pct(g["truncated_rate"]),
-                 "interval": ci_pct(metrics.wilson(g["truncated"], g["played"])),
-                 "note": f"{g['truncated']} of {g['played']} games; errors: {g['errors']}"})
+        rows.append((f"length.{key}", {
+            "figure": lab(f"length.{key}"), "value": f"{L['mean']:.2f}",
+            "interval": f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
+            "note": f"median {L['quantiles']['p50']}, 5-95%: {L['quantiles']['p05']}-{L['quantiles']['p95']}"}))
+    rows.append(trunc)
     return rows
+
+
+def balance_rows(s: dict) -> list[dict]:
+    """The headline balance figures: {figure, value, interval, note} (strings), in report order."""
+    return [r for _, r in balance_items(s)]
+
+
+def definitions(s: dict) -> list[tuple[str, str]]:
+    """(label, definition) of every measure the page reports as a headline figure, from the catalogue."""
+    cat = catalogue.for_summary(s)
+    keys = [k for k, _ in balance_items(s) if k]
+    if not is_team_game(s):
+        keys.insert(0, "win.seat{seat}")
+        if "close_games" not in keys and any(k == "margin" for k in keys):
+            keys.append("close_games")
+    out = []
+    for k in dict.fromkeys(keys):
+        e = catalogue.lookup(k, cat.game) if "{" in k else cat.entry(k)
+        if e is not None and e.definition:
+            out.append((_generic(e.label) if "{" in k else e.label, e.definition))
+    return out
+
+
+def _generic(label: str) -> str:
+    """A pattern entry's label for the definitions list ('seat {seat} ({strategy}) wins' -> 'seat wins')."""
+    import re
+    return re.sub(r"\s+", " ", re.sub(r"\{\w+\}|\(\{\w+\}\)", "", label)).strip()
 
 
 # --- tables -------------------------------------------------------------------------------------------------------
@@ -242,8 +242,10 @@ def sections(s: dict) -> list[dict]:
                 "fair share.", "plots": [("win-rates", "win rates with 95% intervals", plots.render(plots.win_rates, s))],
                 "tables": wr_tables})
     if coop or any("counts" in d for d in s.get("extras", {}).values()):
-        ps = [(f"outcome-{c}", f"{c}: share of finished games", plots.render(plots.categorical, s, c))
-              for c, d in s.get("extras", {}).items() if "counts" in d]
+        cat = catalogue.for_summary(s)
+        ps = [(f"outcome-{c}", f"{cat.label(f'extra.{c}')}: share of finished games with 95% intervals",
+               plots.render(plots.categorical, s, c))
+              for c, d in s.get("extras", {}).items() if "counts" in d and cat.counter_shown(c)]
         out.append({"id": "outcomes", "title": "Outcomes" + (" and loss causes" if coop else ""),
                     "intro": "How games end: categorical game counters, share of finished games with 95% intervals.",
                     "plots": ps, "tables": []})
@@ -275,6 +277,12 @@ def sections(s: dict) -> list[dict]:
     return out
 
 
+def verdict_lines(s: dict) -> list[str]:
+    """The run's verdict in sentences (sim.verdicts) and the scope line where it matters."""
+    scope = verdicts.scope_line(s)
+    return verdicts.run_sentences(s) + ([scope] if scope else [])
+
+
 def provenance_items(s: dict) -> list[tuple[str, str]]:
     sc = s["scenario"]
     pv = s.get("provenance") or {}
@@ -303,8 +311,11 @@ def render(s: dict) -> str:
              f"<p>{esc(s['game_title'])}, {sc['players']} players. {esc(sc.get('description') or '')}</p>",
              '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in provenance_items(s))
              + "</dl></header>",
-             "<nav>" + "".join(f'<a href="#{x["id"]}">{esc(x["title"])}</a>' for x in secs)
+             '<nav><a href="#verdict">Verdict</a>'
+             + "".join(f'<a href="#{x["id"]}">{esc(x["title"])}</a>' for x in secs)
              + '<a href="#definitions">Definitions</a></nav>']
+    parts.append('<section id="verdict"><h2>Verdict</h2>' + "".join(f"<p>{esc(x)}</p>" for x in verdict_lines(s))
+                 + "</section>")
     for x in secs:
         parts.append(f'<section id="{x["id"]}"><h2>{esc(x["title"])}</h2><p>{esc(x["intro"])}</p>')
         for name, cap, svg in x["plots"]:
@@ -317,7 +328,7 @@ def render(s: dict) -> str:
                 parts.append((f"<h3>{esc(cap)}</h3>" if cap else "") + html_table(rows))
         parts.append("</section>")
     parts.append('<section id="definitions"><h2>Definitions</h2><dl class="def">'
-                 + "".join(f"<dt><b>{esc(k)}</b></dt><dd>{esc(v)}</dd>" for k, v in DEFINITIONS.items())
+                 + "".join(f"<dt><b>{esc(k)}</b></dt><dd>{esc(v)}</dd>" for k, v in definitions(s))
                  + "</dl></section></body></html>")
     return "\n".join(parts) + "\n"
 
@@ -328,6 +339,7 @@ def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, st
     out = [f"# Balance report: {sc['name']}", "", f"{s['game_title']}, {sc['players']} players. "
            f"{sc.get('description') or ''}", ""]
     out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
+    out += ["## Verdict", ""] + [f"- {x}" for x in verdict_lines(s)] + [""]
     files = {}
     for x in sections(s):
         out += [f"## {x['title']}", "", x["intro"], ""]
@@ -338,7 +350,7 @@ def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, st
         for cap, rows in x["tables"]:
             if rows:
                 out += ([f"### {cap}", ""] if cap else []) + [md_table(rows), ""]
-    out += ["## Definitions", ""] + [f"- **{k}**: {v}" for k, v in DEFINITIONS.items()]
+    out += ["## Definitions", ""] + [f"- **{k}**: {v}" for k, v in definitions(s)]
     return "\n".join(out) + "\n", files
 
 
@@ -354,55 +366,3 @@ def write(folder: Path, s: dict) -> list[Path]:
     for name, svg in files.items():
         (pdir / name).write_text(svg + "\n", encoding="utf-8")
     return [page, folder / "balance.md", pdir]
-
-
-# --- comparison page ----------------------------------------------------------------------------------------------
-
-def render_compare(res: dict) -> str:
-    """The A/B comparison as one self-contained HTML page."""
-    from sim.compare import difference_lines, frame, not_compared_lines
-    a, b = res["a"], res["b"]
-    title = f"Compare: {a['name']} (A) vs {b['name']} (B)"
-    df = frame(res)
-    rows = df.to_dicts()
-    body = "".join("<tr>" + "".join(
-        f'<td class="{"yes" if (c == "significant" and v == "YES") else ""}">{esc(v)}</td>' for c, v in r.items())
-        + "</tr>" for r in rows)
-    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
-    svg = plots.render(plots.compare_forest, res)
-    svg = plots.scope_ids(svg, "svg-forest-") if svg else svg
-    pv = res["provenance"]
-    prov = [("A", f"{a['name']} ({a['file']})"), ("B", f"{b['name']} ({b['file']})"),
-            ("game", f"{a['game']}, {a['players']} vs {b['players']} players"),
-            ("seed", f"{res['seed']} (common random numbers)"), ("games", f"{res['games']} each"),
-            ("rules version", pv["rules_version"]), ("RNG contract", pv["rng_contract"]),
-            ("git commit", pv["git_commit"]), ("stopped", res["stop"]["message"])]
-    if res.get("sprt"):
-        prov.append(("SPRT", res["sprt"]["message"]))
-    sig = res["significant"]
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f'<header id="provenance"><h1>{esc(title)}</h1><dl class="prov">'
-        + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></header>",
-        '<section id="differs"><h2>What differs between A and B</h2><ul>'
-        + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res)) + "</ul></section>",
-        f'<section id="verdict"><h2>Verdict</h2><p>Significant after Holm correction at alpha {res["alpha"]}: '
-        f'<b>{esc(", ".join(sig) if sig else "none")}</b>.</p></section>',
-        '<section id="differences"><h2>Differences B - A</h2>'
-        "<p>Rates in percent, their differences in percentage points; intervals are 95% from the paired per-game "
-        "differences (same dice in game g of A and B). Pairing gain: how many times more games an unpaired "
-        "comparison would need for the same precision.</p>"
-        + (f'<figure class="plot" id="plot-forest">{svg}<figcaption>B - A with 95% intervals</figcaption></figure>'
-           if svg else "")
-        + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
-        _caveats(res.get("notes", []) + not_compared_lines(res)),
-        "</body></html>"]) + "\n"
-
-
-def _caveats(lines: list[str]) -> str:
-    """The comparability notes and the measures left out, as a section ('' when there are none)."""
-    if not lines:
-        return ""
-    return ('<section id="caveats"><h2>Comparability</h2><ul>'
-            + "".join(f"<li>{esc(x)}</li>" for x in lines) + "</ul></section>")

@@ -6,23 +6,19 @@ integer numerator over a fixed ``scale`` (a win shared by k players is 60/k unit
 exact integer whatever the chunking; floats appear only when a test divides. Memory is bounded: per-game values live
 for one chunk, only (n, sum, sum of squares) per measure survive.
 
-Definitions (finished games only, unless said otherwise):
-  win.seat<i>        win share of seat i (1, or 1/k for a win shared by k)                      [competitive games]
-  win.<strategy>     mean win share of the seats playing <strategy> (when strategies are mixed and one of them
-                     holds several seats; otherwise the seat measures already say it)
-  first_player.win   win share of the start player (seat g mod players in game g)             [competitive games]
-  tie                1 when the win is shared                                                  [competitive games]
-  margin             winner's score minus the best score of a non-winner (0 when all won)      [competitive games]
-  team.<role>        1 when the team of <role> wins                                            [cooperative games]
-  score.seat<i>      seat i's score
-  length.turns, length.rounds
-  extra.<col>        a game counter (mean); extra.<col>=<label>: share of games with that categorical value
+What each measure is (its label, unit, kind and one-line definition, the games and modes it applies to) is declared
+once in the catalogue of measures, `sim.catalogue`; this module only computes them. Names (finished games only,
+unless said otherwise):
+  win.seat<i>, win.<strategy>, first_player.win, tie, margin    [competitive games]
+  team.<role>                                                   [team games]
+  score.seat<i>, length.turns, length.rounds
+  extra.<col>        a game counter (mean); extra.<col>=<value>: share of games with that categorical value
   truncated          1 when the game hit the turn cap (over all games played)
 
-Bookkeeping columns (BOOKKEEPING: `first_seat`, the seat that started, i.e. the seat rotation) are kernel outputs
-kept in games.parquet but not game statistics: `sim compare` does not compare them and the reports' counter tables
-leave them out. `Sums` (the regression check's measure sums) still carries extra.first_seat, so the committed
-baselines and their exact tier stay as they are (a changed rotation is a regression worth catching).
+`measures(sc)` is every measure the kernel outputs define (the regression baselines' `Sums` keep them all, so the
+committed baselines and their exact tier stay as they are); `shown(sc)` is those the reports show and `sim compare`
+compares: the ones the catalogue says apply to the scenario (no Head Haunter counter in a basic game), without
+bookkeeping (`first_seat`, the seat rotation: a kernel output kept in games.parquet, not a game statistic).
 """
 from __future__ import annotations
 
@@ -34,7 +30,9 @@ from sim.aggregate import WIN_UNITS
 from sim.scenario import Scenario
 
 
-BOOKKEEPING = ("first_seat",)
+from sim import catalogue
+
+BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS     # ("first_seat",): declared shown=False in the catalogue
 
 
 def is_bookkeeping(name: str) -> bool:
@@ -50,6 +48,7 @@ class Measure:
     scale: int         # value = numerator / scale
     binary: bool       # numerators are 0 or scale only (an indicator)
     over: str = "finished"  # "finished" games, or "all" games played
+    unit: str = ""          # from the catalogue (sim.catalogue)
 
 
 def _strategy_seats(sc: Scenario) -> dict[str, list[int]]:
@@ -70,39 +69,49 @@ def is_cooperative(sc: Scenario) -> bool:
 
 
 def measures(sc: Scenario) -> list[Measure]:
-    """The measures defined for scenario ``sc`` (in report order)."""
+    """Every measure the kernel outputs define for scenario ``sc`` (in report order), labelled from the catalogue."""
     spec = sc.spec
     n = sc.players
+    cat = catalogue.for_scenario(sc)
     out: list[Measure] = []
+
+    def add(name: str, kind: str, scale: int, binary: bool, over: str = "finished"):
+        e = cat.entry(name)
+        out.append(Measure(name, e.label, kind, scale, binary, over, e.unit))
     coop = is_cooperative(sc)
     roles = spec.roles(sc.params, n)
     if coop:
         for role in dict.fromkeys(roles):
-            out.append(Measure(f"team.{role}", f"team win rate ({role})", "rate", 1, True))
+            add(f"team.{role}", "rate", 1, True)
     else:
         for s in range(n):
-            out.append(Measure(f"win.seat{s}", f"win rate seat {s} ({sc.seats[s].strategy})", "rate", WIN_UNITS,
-                               False))
+            add(f"win.seat{s}", "rate", WIN_UNITS, False)
         strat = _strategy_seats(sc)
         if _per_strategy(strat, n):
             for name, seats in strat.items():
-                out.append(Measure(f"win.{name}", f"win rate per seat of {name}", "rate", WIN_UNITS * len(seats),
-                                   False))
-        out.append(Measure("first_player.win", "first-player win rate", "rate", WIN_UNITS, False))
-        out.append(Measure("tie", "tie rate (shared wins)", "rate", 1, True))
-        out.append(Measure("margin", "winner's margin (points)", "mean", 1, False))
+                add(f"win.{name}", "rate", WIN_UNITS * len(seats), False)
+        add("first_player.win", "rate", WIN_UNITS, False)
+        add("tie", "rate", 1, True)
+        add("margin", "mean", 1, False)
     for s in range(n):
-        out.append(Measure(f"score.seat{s}", f"mean score seat {s}", "mean", 1, False))
-    out.append(Measure("length.turns", "mean game length (turns)", "mean", 1, False))
-    out.append(Measure("length.rounds", "mean game length (rounds)", "mean", 1, False))
+        add(f"score.seat{s}", "mean", 1, False)
+    add("length.turns", "mean", 1, False)
+    add("length.rounds", "mean", 1, False)
     for col in spec.extra_columns:
         if col in spec.categorical:
             for label in spec.categorical[col]:
-                out.append(Measure(f"extra.{col}={label}", f"{col} = {label} (share)", "rate", 1, True))
+                add(f"extra.{col}={label}", "rate", 1, True)
         else:
-            out.append(Measure(f"extra.{col}", f"{col} (mean)", "mean", 1, False))
-    out.append(Measure("truncated", "games truncated at the turn cap (share)", "rate", 1, True, "all"))
+            add(f"extra.{col}", "mean", 1, False)
+    add("truncated", "rate", 1, True, "all")
     return out
+
+
+def shown(sc: Scenario) -> list[Measure]:
+    """The measures the reports show and `sim compare` compares for ``sc``: those the catalogue says apply to it
+    (its game, mode, team or competitive), bookkeeping left out."""
+    cat = catalogue.for_scenario(sc)
+    return [m for m in measures(sc) if cat.shown(m.name)]
 
 
 def game_values(sc: Scenario, out) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -195,8 +204,7 @@ class Decisiveness:
         n = d["n"]
         h = z_value() * d["std"] / np.sqrt(n) if n > 1 else 0.0
         close = int(self.hist[: CLOSE_MARGIN - self.lo + 1].sum())
-        return {"definition": "winner's score minus the best score of a non-winner, finished games "
-                              "(0: top score tied, settled by the tie-break or shared)",
+        return {"definition": catalogue.describe("margin", self.sc.game).definition,
                 "margin": d,   # no finished game: n = 0, no mean and no interval
                 "mean_ci95": [d["mean"] - float(h), d["mean"] + float(h)] if n else None,
                 "close_margin": CLOSE_MARGIN, "close": rate(close, n)}
@@ -247,8 +255,8 @@ class PairedSums:
 
     def __init__(self, sa: Scenario, sb: Scenario):
         self.a, self.b = sa, sb
-        ma = [m for m in measures(sa) if not is_bookkeeping(m.name)]     # the seat rotation is not compared
-        mbl = [m for m in measures(sb) if not is_bookkeeping(m.name)]
+        ma = shown(sa)          # what applies to each side (the seat rotation, a Head Haunter counter in a basic
+        mbl = shown(sb)         # game: not compared)
         names_b = {m.name for m in mbl}
         self.measures = [m for m in ma if m.name in names_b]
         mb = {m.name: m for m in mbl}

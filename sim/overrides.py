@@ -26,10 +26,11 @@ import datetime as dt
 import hashlib
 import re
 import tomllib
+from pathlib import Path
 from typing import Any, Iterable
 
 from sim import registry
-from sim.scenario import SCENARIO_KEYS, ScenarioError, toml_value
+from sim.scenario import SCENARIO_KEYS, Scenario, ScenarioError, from_dict, read, toml_value
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z0-9_]+|\*))*")
 BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -243,3 +244,27 @@ def variant_name(name: str, overrides: Iterable[Override]) -> str:
     if re.fullmatch(r"[A-Za-z0-9._=+-]+", text) and len(name) + len(text) <= 120:
         return f"{name}--{text}"
     return f"{name}--set-{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+
+
+def load(path: str | Path, overrides: Iterable[Override] = (), games: int | None = None) -> Scenario:
+    """Scenario file ``path`` with ``overrides`` ((name, value), ...) applied before validation; a bad one raises
+    OverrideError naming it, a bad file ScenarioError (one line each). The scenario is then named after the
+    overrides (`variant_name`), so its report never replaces the unmodified scenario's. ``games`` replaces the
+    file's ``games`` before validation (the command line's --games; not an override, the name stays)."""
+    p = Path(path)
+    data = read(p)
+    overrides = tuple(overrides)
+    if games is not None and isinstance(data.get("scenario"), dict):
+        data["scenario"]["games"] = games
+    data, fields = apply_traced(data, overrides)
+    try:
+        sc = from_dict(data, name=p.stem, path=str(p))
+    except ScenarioError as e:
+        blamed = blame(str(e), fields) if overrides else None
+        if blamed is not None:
+            raise blamed from None
+        raise ScenarioError(f"{p}: {e}") from None
+    if overrides:
+        named = any(n in ("name", "scenario.name") for n, _ in overrides)
+        sc = sc.with_changes(overrides=overrides, name=sc.name if named else variant_name(sc.name, overrides))
+    return sc

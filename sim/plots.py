@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import re
 
+from sim import catalogue
+
 RC = {"svg.hashsalt": "ghost-sim", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 10,
       "axes.spines.top": False, "axes.spines.right": False, "font.family": "sans-serif"}
 BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#888888"
@@ -89,10 +91,11 @@ def win_rates(s: dict):
     n = len(s["seats"])
     coop = bool(s.get("team"))
     panels = []
+    cat = catalogue.for_summary(s)
     if coop:
         roles = list(s["team"])
-        panels.append(("team win rate", roles, [s["team"][r]["rate"] for r in roles],
-                       [s["team"][r]["ci95"] for r in roles], None))
+        panels.append((cat.label("team_win_rate"), [cat.label(f"team.{r}") for r in roles],
+                       [s["team"][r]["rate"] for r in roles], [s["team"][r]["ci95"] for r in roles], None))
     else:
         fair = 1.0 / n
         panels.append(("by seat", [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
@@ -124,9 +127,10 @@ def scores(s: dict):
         x = h["lo"] + np.arange(len(c))
         ax.step(x, 100 * c / c.sum(), where="mid", color=color, lw=1.2,
                 label=f"seat {r['seat']} {r['strategy']} (mean {r['score']['mean']:.1f})")
-    ax.set_xlabel("final score")
+    cat = catalogue.for_summary(s)
+    ax.set_xlabel(f"final score ({cat.unit('score.seat0')})")
     ax.set_ylabel("games (%)")
-    ax.set_title("score distribution per seat")
+    ax.set_title(f"distribution of the final score per seat: {cat.definition('score.seat0').split('(')[0].strip()}")
     ax.legend(fontsize=7, frameon=False)
     return fig
 
@@ -134,6 +138,7 @@ def scores(s: dict):
 def length(s: dict):
     """Game length: histograms of turns and of rounds."""
     import numpy as np
+    cat = catalogue.for_summary(s)
     fig, axes = _figure(7.0, 2.8, ncols=2)
     for ax, key, color in zip(axes, ("turns", "rounds"), (BLUE, ORANGE)):
         d = s["length"][key]
@@ -143,9 +148,9 @@ def length(s: dict):
         x = d["hist"]["lo"] + np.arange(len(c))
         ax.bar(x, 100 * c / c.sum(), width=1.0, color=color, alpha=0.85)
         ax.axvline(d["mean"], color="black", lw=1, ls="--", label=f"mean {d['mean']:.1f}")
-        ax.set_xlabel(key)
+        ax.set_xlabel(cat.unit(f"length.{key}"))
         ax.set_ylabel("games (%)")
-        ax.set_title(f"game length in {key}")
+        ax.set_title(cat.label(f"length.{key}"))
         ax.legend(fontsize=7, frameon=False)
     return fig
 
@@ -161,9 +166,10 @@ def margin(s: dict):
     x = h["lo"] + np.arange(len(c))
     fig, (ax,) = _figure(7.0, 2.6)
     ax.bar(x, 100 * c / c.sum(), width=1.0, color=PALETTE[2], alpha=0.85)
-    ax.set_xlabel("winner's margin (points over the best non-winner)")
+    cat = catalogue.for_summary(s)
+    ax.set_xlabel(f"{cat.label('margin')} ({cat.unit('margin')})")
     ax.set_ylabel("games (%)")
-    ax.set_title("decisiveness")
+    ax.set_title(cat.label("margin"))
     return fig
 
 
@@ -185,8 +191,9 @@ def curves(s: dict):
             continue
         last = max(last, r[-1])
         x = np.arange(1, len(m) + 1)
-        axes[0].plot(x[: r[-1] + 1], m[: r[-1] + 1], color=color, lw=1.4, marker="o", ms=2.5, label=name)
-        axes[1].plot(x[: r[-1] + 1], [100 * g / fin for g in alive[: r[-1] + 1]], color=color, lw=1.2, label=name)
+        lab = catalogue.for_summary(s).label(f"curve.{name}")
+        axes[0].plot(x[: r[-1] + 1], m[: r[-1] + 1], color=color, lw=1.4, marker="o", ms=2.5, label=lab)
+        axes[1].plot(x[: r[-1] + 1], [100 * g / fin for g in alive[: r[-1] + 1]], color=color, lw=1.2, label=lab)
     from matplotlib.ticker import MaxNLocator
     for ax in axes:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -233,13 +240,23 @@ def categorical(s: dict, col: str):
     counts = d.get("counts")
     if not counts:
         return None
+    cat = catalogue.for_summary(s)
     total = sum(counts.values())
-    labels = list(counts)
-    rates = [counts[k] / total for k in labels]
-    cis = [wilson(counts[k], total) for k in labels]
-    fig, (ax,) = _figure(max(3.5, 1.1 * len(labels) + 1.5), 2.8)
-    _errbars(ax, labels, rates, cis, PALETTE[3], None, f"{col}: share of finished games")
-    ax.set_ylabel("games (%)")
+    keys = [k for k in counts if cat.shown(f"extra.{col}={k}")]
+    if not keys:
+        return None
+    labels = [cat.label(f"extra.{col}={k}") for k in keys]
+    rates = [counts[k] / total for k in keys]
+    cis = [wilson(counts[k], total) for k in keys]
+    fig, (ax,) = _figure(7.0, 0.32 * len(keys) + 1.0)
+    y = list(range(len(keys)))[::-1]
+    ax.barh(y, [100 * r for r in rates], color=PALETTE[3], alpha=0.85, height=0.6)
+    ax.errorbar([100 * r for r in rates], y, xerr=[[100 * max(r - c[0], 0) for r, c in zip(rates, cis)],
+                                                   [100 * max(c[1] - r, 0) for r, c in zip(rates, cis)]],
+                fmt="none", ecolor="black", capsize=2, lw=1)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("finished games (%)")
+    ax.set_title(cat.label(f"extra.{col}"))
     return fig
 
 
@@ -264,7 +281,7 @@ def compare_forest(res: dict):
                                                       [f * (r["diff_ci95"][1] - r["diff"])]],
                         fmt="o", color=c, ms=3, capsize=2, lw=1)
         ax.axvline(0, color=GREY, lw=1)
-        ax.set_yticks(y, [r["name"] for r in rs], fontsize=7)
+        ax.set_yticks(y, [r.get("label") or r["name"] for r in rs], fontsize=7)
         ax.set_title(title)
     fig.suptitle("orange: significant after Holm correction", fontsize=8)
     return fig

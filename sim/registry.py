@@ -65,6 +65,9 @@ class GameSpec:
     role_titles: how messages name a role (e.g. "haunter" -> "Head Haunter"); the role itself when not listed.
     role_seats: where a role sits, for a message about a strategy put at another role's seat (e.g. "haunter" ->
         'seat 0 of a mode = "head_haunter" game').
+    measures: the game's own entries of the catalogue of measures (`sim.catalogue`: counter, share, team, score,
+        curve): a label, unit and one-line definition for every counter column, categorical value and curve it
+        emits, and the modes each applies to (a test requires one for every column).
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
     between two parameters can name the one the designer changed.
     """
@@ -90,6 +93,7 @@ class GameSpec:
     rules_file: str = ""
     role_titles: dict = field(default_factory=dict)
     role_seats: dict = field(default_factory=dict)
+    measures: tuple = ()
 
     def kernel(self):
         """The imported kernel module (compiles or loads the Numba cache on first call)."""

@@ -134,7 +134,8 @@ def causes(prov: dict, sc) -> list[str]:
 def scenario_file_drift(prov: dict, sc) -> list[str]:
     """How the scenario file (with the report's overrides) now differs from what the report played; the rerun
     replays the recorded parameters, so this never changes its result, but a new run of the file would differ."""
-    from sim.scenario import ScenarioError, load, sha256_file
+    from sim.overrides import load
+    from sim.scenario import ScenarioError, sha256_file
     path = prov.get("scenario_path") or prov.get("scenario_file")
     if not path:
         return []
@@ -169,8 +170,9 @@ def rerun(folder: Path, threads: int | None = None, progress: Callable[[int], No
     new, _ = api.run_scenario(sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress,
                               write=False)
     new = json.loads(json.dumps(new))
-    old = {k: v for k, v in s.items() if k != "provenance"}
-    new = {k: v for k, v in new.items() if k != "provenance"}
+    words = ("provenance", "measures")      # where it came from, and what the measures are called: not results
+    old = {k: v for k, v in s.items() if k not in words}
+    new = {k: v for k, v in new.items() if k not in words}
     lines = diff(old, new)
     return {"folder": str(folder), "scenario": sc.name, "games": prov["games"], "seed": prov["seed"],
             "identical": not lines, "differences": lines, "causes": why, "notes": scenario_file_drift(prov, sc)}

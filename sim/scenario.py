@@ -369,29 +369,11 @@ def read(path: str | Path) -> dict:
         raise ScenarioError(f"{p}: not valid TOML ({e})") from None
 
 
-def load(path: str | Path, overrides=(), games: int | None = None) -> Scenario:
-    """Read and validate a scenario file. Raises ScenarioError (one line) for a missing or bad file.
-
-    ``overrides``: ((name, value), ...) applied before validation (`sim.overrides`; a bad one raises
-    `sim.overrides.OverrideError` naming it); the scenario is then named after them (`variant_name`), so its report
-    never replaces the unmodified scenario's. ``games``: replaces the file's ``games`` before validation (the
-    command line's --games; not an override, the name stays)."""
+def load(path: str | Path) -> Scenario:
+    """Read and validate scenario file ``path`` as it is. Raises ScenarioError (one line naming the file and the field)
+    for a missing or bad file. With --set overrides or --games: `sim.overrides.load`."""
     p = Path(path)
-    data = read(p)
-    overrides = tuple(overrides)
-    if overrides or games is not None:
-        from sim import overrides as ov
-        if games is not None and isinstance(data.get("scenario"), dict):
-            data["scenario"]["games"] = games
-        data, fields = ov.apply_traced(data, overrides)
     try:
-        sc = from_dict(data, name=p.stem, path=str(p))
+        return from_dict(read(p), name=p.stem, path=str(p))
     except ScenarioError as e:
-        blamed = ov.blame(str(e), fields) if overrides else None
-        if blamed is not None:
-            raise blamed from None
         raise ScenarioError(f"{p}: {e}") from None
-    if overrides:
-        named = any(n in ("name", "scenario.name") for n, _ in overrides)
-        sc = sc.with_changes(overrides=overrides, name=sc.name if named else ov.variant_name(sc.name, overrides))
-    return sc

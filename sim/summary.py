@@ -150,6 +150,10 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         i = agg.extra_columns.index("tiebreak_decided")
         out["ties"]["tiebreak_decided"] = int(agg.extra_sum[i])
         out["ties"]["tiebreak_rate"] = int(agg.extra_sum[i]) / fin if fin else 0.0
+    # what every measure of this scenario is (label, unit, kind, definition), from the catalogue (sim.catalogue)
+    from sim.catalogue import block
+    from sim.measures import measures
+    out["measures"] = block(sc, [m.name for m in measures(sc)])
     if provenance is not None:
         out["provenance"] = provenance
     return out

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sim.measures import BOOKKEEPING
+from sim import catalogue
 from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
 
 
@@ -30,7 +30,8 @@ def seat_rows(s: dict, ci_fmt=ci) -> list[dict]:
         sc = r["score"]
         row = {"seat": r["seat"], "strategy": r["strategy"], "role": r["role"]}
         if team:
-            row.update({"team win rate": pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"])})
+            row.update({catalogue.for_summary(s).label("team_win_rate"): pct(r["win"]["rate"]),
+                        "95% CI": ci_fmt(r["win"]["ci95"])})
         else:
             row.update({"win rate": pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"]),
                         "sole wins": r["sole_wins"], "shared wins": r["shared_wins"]})
@@ -52,7 +53,7 @@ def _round(v, k: int = 2):
 
 def strategy_rows(s: dict, ci_fmt=ci) -> list[dict]:
     """One row per strategy: its seats and win rate (a team game: the team's) with the 95% interval."""
-    head = "team win rate" if is_team_game(s) else "win rate per seat"
+    head = catalogue.for_summary(s).label("team_win_rate") if is_team_game(s) else "win rate per seat"
     return [{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
              head: pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"])} for r in s["strategies"]]
 
@@ -77,17 +78,27 @@ def length_frame(s: dict) -> pl.DataFrame:
 
 
 def counter_rows(s: dict) -> list[dict]:
-    """Game counters; bookkeeping columns (sim.measures.BOOKKEEPING: who started) are not game statistics."""
+    """Game counters by their catalogue labels (sim.catalogue), with what each counts; those that cannot apply to
+    the scenario (a Head Haunter counter in a basic game) and bookkeeping (who started) are left out. A categorical
+    counter is one row of its values' shares. ``column``: its name in games.parquet and `sim list`."""
+    cat = catalogue.for_summary(s)
     rows = []
     for k, d in s.get("extras", {}).items():
-        if k in BOOKKEEPING:
+        if not cat.counter_shown(k):
             continue
         if "counts" in d:
             total = sum(d["counts"].values()) or 1
-            rows.append({"counter": k, "value": ", ".join(f"{lab} {pct(c / total)}" for lab, c in d["counts"].items())})
+            shares = [(cat.label(f"extra.{k}={lab}"), c) for lab, c in d["counts"].items()
+                      if cat.shown(f"extra.{k}={lab}")]
+            if shares:
+                rows.append({"counter": cat.label(f"extra.{k}"), "mean": ", ".join(f"{lab} {pct(c / total)}"
+                                                                                   for lab, c in shares),
+                             "sd": "", "median": "", "max": "", "what it counts": cat.definition(f"extra.{k}"),
+                             "column": k})
         elif d["n"]:
-            rows.append({"counter": k, "value": f"mean {d['mean']:.3f}, sd {d['std']:.3f}, "
-                                                f"median {d['quantiles']['p50']}, max {d['max']}"})
+            rows.append({"counter": cat.label(f"extra.{k}"), "mean": f"{d['mean']:.3f}", "sd": f"{d['std']:.3f}",
+                         "median": na(d["quantiles"]["p50"]), "max": na(d["max"]),
+                         "what it counts": cat.definition(f"extra.{k}"), "column": k})
     return rows
 
 
@@ -105,10 +116,11 @@ def one_line(s: dict) -> str:
     if is_team_game(s):
         roles = [r["role"] for r in s["seats"]]
         parts = []
+        cat = catalogue.for_summary(s)
         for role, r in s["team"].items():
             seats = [str(i) for i, x in enumerate(roles) if x == role]
             who = f"seat{'s' if len(seats) > 1 else ''} {','.join(seats)}"
-            parts.append(f"{role} team ({who}) wins {r['rate'] * 100:.1f}%")
+            parts.append(f"{cat.label(f'team.{role}')} ({who}) {r['rate'] * 100:.1f}%")
         return "team game: " + ", ".join(parts) + " (every seat of a team shares its team's rate)"
     return ", ".join(f"seat {r['seat']} {r['strategy']} {100 * r['win']['rate']:.1f}%" for r in s["seats"]) \
         + " (win rates, a shared win counting 1/k)"
@@ -134,6 +146,10 @@ def render_markdown(s: dict) -> str:
         out += [f"seed {pv['seed']} · {pv['games']} games · rules v{pv['rules_version']} · RNG contract "
                 f"v{pv['rng_contract']} · commit {pv['git_commit'][:12]} · {pv['wall_time_s']} s on "
                 f"{pv['threads']} threads", ""]
+    from sim import verdicts
+    out += ["## Verdict", ""] + [f"- {x}" for x in verdicts.run_sentences(s)]
+    scope = verdicts.scope_line(s)
+    out += ([f"- {scope}"] if scope else []) + [""]
     out += ["## Scenario", ""] + [f"- **{k}**: {v}" for k, v in scenario_items(s)] + [""]
     out += [f"Finished games: {g['finished']} of {g['played']} (truncated at the turn cap: {g['truncated']}, "
             f"errors: {g['errors']})", ""]
@@ -143,35 +159,38 @@ def render_markdown(s: dict) -> str:
     if g["truncated"]:
         out += [f"**Warning: {100 * g['truncated_rate']:.2f}% of games hit the turn cap and are left out of every "
                 f"figure below.**", ""]
+    cat = catalogue.for_summary(s)
+    lab = cat.label
     if team:
-        out += ["## Team win rate", ""] + [f"- **{role}** team wins {pct(r['rate'])} {ci(r['ci95'])} of finished "
-                                           f"games ({r['wins']:.0f} of {r['games']})"
-                                           for role, r in s["team"].items()]
+        out += [f"## {lab('team_win_rate').capitalize()}", ""] + [
+            f"- **{lab(f'team.{role}')}** {pct(r['rate'])} {ci(r['ci95'])} of finished games ({r['wins']:.0f} of "
+            f"{r['games']})" for role, r in s["team"].items()]
         out += ["", TEAM_SEAT_NOTE, ""]
-        out += ["## Team win rate by seat", "", md(seat_frame(s)), ""]
-        out += ["## Team win rate by strategy", "", md(strategy_frame(s)), ""]
+        out += [f"## {lab('team_win_rate').capitalize()} by seat", "", md(seat_frame(s)), ""]
+        out += [f"## {lab('team_win_rate').capitalize()} by strategy", "", md(strategy_frame(s)), ""]
     else:
-        out += ["## Win rate by seat", "", "Win rate counts a win shared by k players as 1/k; sole wins: games won "
-                "alone; shared wins: games whose win was shared.", "", md(seat_frame(s)), ""]
+        out += ["## Win rate by seat", "", cat.definition("win.seat0") + " Sole wins: games won alone; shared wins: "
+                "games whose win was shared.", "", md(seat_frame(s)), ""]
         out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
     out += ["## Balance", ""]
     if fp["fair_share"] is not None and fp["advantage"] is not None:
-        out += [f"- First-player advantage: start player wins {pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} "
-                f"against a fair share of {pct(fp['fair_share'])} (advantage {100 * fp['advantage']:+.2f} points).",
+        out += [f"- {lab('first_player_advantage').capitalize()}: {lab('first_player.win')} "
+                f"{pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} against a fair share of {pct(fp['fair_share'])} "
+                f"({100 * fp['advantage']:+.2f} points).",
                 "- Win rate by turn position: " + ", ".join(
                     f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"])]
     if s["ties"].get("tie_rate") is not None and not team:     # (summaries written before the team note had one)
-        out.append(f"- Shared wins (tie rate): {pct(s['ties']['tie_rate'])} of finished games.")
+        out.append(f"- {lab('tie').capitalize()}: {pct(s['ties']['tie_rate'])} of finished games.")
     if "tiebreak_decided" in s["ties"]:
-        out.append(f"- Top score tied, settled by the tie-break: {pct(s['ties']['tiebreak_rate'])}.")
+        out.append(f"- {lab('extra.tiebreak_decided').capitalize()}: {pct(s['ties']['tiebreak_rate'])}.")
     if team:
-        out.append("- No first-player advantage and no tie rate in a team game: a team win is one win of the whole "
-                   "team, not a tie.")
+        out.append(f"- No {lab('first_player_advantage')} and no tie rate in a team game: a team win is one win of "
+                   "the whole team, not a tie.")
     out += ["", "## Game length", "", md(length_frame(s)), ""]
     ef = extras_frame(s)
     if ef is not None:
         out += ["## Game counters", "", md(ef), ""]
     for name, c in s.get("curves", {}).items():
         vals = [f"{v:.2f}" for v in c["mean_by_round"][:20] if v is not None]
-        out += [f"- {name} by round (mean over games still running): " + " ".join(vals)]
+        out += [f"- {cat.label(f'curve.{name}')} by round (mean over games still running): " + " ".join(vals)]
     return "\n".join(out) + "\n"

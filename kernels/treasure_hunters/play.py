@@ -19,6 +19,7 @@ import numpy as np
 from numba import prange
 
 from kernels._jit import njit, njit_alloc, pjit
+from kernels.eventlog import record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
     CURVE_MAX, MAX_CARDS, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN, P_MODE,
@@ -55,15 +56,6 @@ K_ACTION = 2
 K_SHUFFLE = 3
 K_CARD = 4
 K_JEWELS = 5                # then 8 rows (K_CARD, number)
-
-
-@njit("void(int32[:, ::1], int64, int64)")
-def record(steps, kind, value):
-    n = steps[0, 0]
-    if n + 1 < steps.shape[0]:
-        steps[n + 1, 0] = kind
-        steps[n + 1, 1] = value
-        steps[0, 0] = n + 1
 
 
 @njit_alloc

@@ -13,6 +13,7 @@ import numpy as np
 from numba import prange
 
 from kernels._jit import njit, njit_alloc, pjit
+from kernels.eventlog import record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game
 from kernels.turnwall.memory import observe_search, observe_swap
 from kernels.turnwall.rules import (
@@ -22,7 +23,7 @@ from kernels.turnwall.rules import (
     S_SKIPPED, S_SLIDES, S_TURNS, S_WASTED, S_WINNER, apply_action, check_invariants, deal, init, legal_actions,
     swap_decks,
 )
-from kernels.eventlog import log_event
+from kernels.eventlog import log_event  # noqa: E402
 from kernels.turnwall.rules import PHYS_SIZE
 from kernels.turnwall.strategies import HASH_SIZE, N_SPARAMS, W_PLAN_TURN, WORK_SIZE, decide, effective_rows
 
@@ -42,15 +43,6 @@ BLOCK = 32
 K_DEAL = 1          # then 20 rows (K_DEAL, garment): the dealt order
 K_ACTION = 2
 K_SWAP = 3          # the other deck of a decks-moved swap
-
-
-@njit("void(int32[:, ::1], int64, int64)")
-def record(steps, kind, value):
-    n = steps[0, 0]
-    if n + 1 < steps.shape[0]:
-        steps[n + 1, 0] = kind
-        steps[n + 1, 1] = value
-        steps[0, 0] = n + 1
 
 
 @njit_alloc

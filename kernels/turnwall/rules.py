@@ -14,7 +14,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.eventlog import log_event
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 SIZE = 7
 N_CELLS = 49

@@ -1,6 +1,7 @@
 """Ghosts of the Moor: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
+from sim.catalogue import counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from kernels.moor import params as P
 from kernels.moor import rules as R
@@ -70,6 +71,22 @@ def replay(scenario, game: int) -> list[str]:
     return lines
 
 
+# the catalogue of measures (sim.catalogue): what each counter column of kernels/moor/play.py counts
+MEASURES = (
+    score("seat {seat}'s score", "points", "Seat {seat}'s treasure points at the end (sets, ghosts and goal tokens "
+          "as kernels/moor/RULES.md scores them)."),
+    counter("discard_events", "discards", "Times a player had to discard (R10/R11), per game.", "discards per game"),
+    counter("tiles_discarded", "tiles discarded", "Tiles put back on the track or out of the game by discards, per "
+            "game.", "tiles per game"),
+    counter("tiles_lost", "tiles lost", "Discarded tiles that left the game because no empty space was left, per "
+            "game.", "tiles per game"),
+    counter("planks_laid", "planks laid", "Planks laid under a pawn, per game.", "planks per game"),
+    counter("tiebreak_decided", "top score tied, settled by the tie-break", "Share of finished games whose top "
+            "score was tied and settled by the rulebook's tie-break (0 with tiebreak = shared).",
+            "% of finished games", "rate"),
+)
+
+
 def _check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
     return P.check(values)
 
@@ -91,4 +108,5 @@ SPEC = register(GameSpec(
     score_range=(-60, 120),
     n_sparams=S.N_SPARAMS,
     rules_file="kernels/moor/RULES.md",
+    measures=MEASURES,
 ))

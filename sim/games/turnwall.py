@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.catalogue import counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim.scenario import FILE_PARAMS, FILE_PATHS
 from sim import boards
@@ -133,6 +134,37 @@ FILE_PARAMS[("turnwall", "board")] = resolve_board
 FILE_PATHS[("turnwall", "board")] = B.resolve_path
 
 
+PARTS = ("head", "face", "body", "legs", "hand")
+# the catalogue of measures (sim.catalogue): what each counter column of kernels/turnwall/play.py counts
+MEASURES = (
+    score("seat {seat}'s score", "body parts", "Body parts seat {seat}'s ghost has dressed at the end (5 wins)."),
+    counter("searches_found", "searches that found the garment", "Searches (R12/R13) that found the garment "
+            "sought, per game.", "searches per game"),
+    counter("searches_not_found", "searches that missed", "Searches whose deck did not hold the garment sought, "
+            "per game.", "searches per game"),
+    counter("searches_wasted", "searches for a garment already taken", "Searches for a garment another ghost had "
+            "already taken, per game.", "searches per game"),
+    counter("drags", "ghost drags", "Magical moves that dragged the mover's ghost one space, per game.",
+            "moves per game"),
+    counter("slides", "slider pushes and pulls", "Magical moves that pushed or pulled a slider one segment, per "
+            "game.", "moves per game"),
+    counter("shifts", "slider shifts", "Magical moves that moved a slider to another tunnel, per game.",
+            "moves per game"),
+    counter("rotations", "board turns", "Magical moves that turned the board, per game.", "moves per game"),
+    counter("ghosts_displaced", "ghosts displaced by a board turn", "Ghosts a board turn moved off their space, "
+            "per game.", "ghosts per game"),
+    counter("ghosts_ejected", "ghosts ejected", "Ghosts put back on an empty corner after being pushed off the "
+            "board, per game.", "ghosts per game"),
+    counter("ghosts_pushed", "ghosts pushed by a slider", "Ghosts a slider pushed along, per game.",
+            "ghosts per game"),
+    counter("plug_stops", "slides stopped by the plug", "Slider moves the plug stopped, per game.",
+            "slides per game"),
+    counter("turns_ended_early", "turns ended with moves left", "Turns a player ended before using every magical "
+            "move, per game.", "turns per game"),
+) + tuple(counter(f"taken_{p}", f"{p} garments taken", f"Garments for the {p} taken over the game.",
+                  "garments per game") for p in PARTS)
+
+
 def _strategy_params(sid: int) -> tuple:
     if sid == S.S_RANDOM:
         return ()
@@ -155,4 +187,5 @@ SPEC = register(GameSpec(
     score_range=(0, 5),
     n_sparams=S.N_SPARAMS,
     rules_file="kernels/turnwall/RULES.md",
+    measures=MEASURES,
 ))

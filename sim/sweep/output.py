@@ -8,7 +8,8 @@ import os
 import shutil
 from pathlib import Path
 
-from sim.sweep.spec import Sweep, is_numeric
+from sim.sweep.axis import is_numeric
+from sim.sweep.spec import Sweep
 
 SCHEMA = 1
 OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")
@@ -57,8 +58,10 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     return {"schema": SCHEMA, "kind": "sweep", "scenario": sw.base.to_dict(), "game_title": sw.base.spec.title,
             "mode": sw.mode, "games": sw.games, "seed": sw.base.seed, "independent": sw.independent,
             "axes": axes, "default": res["default"],
-            "chosen": [{"name": m, "label": qs[m].label, "kind": qs[m].kind} for m in sw.measures],
-            "measures": [{"name": q.name, "label": q.label, "kind": q.kind} for q in qs.values()],
+            "chosen": [{"name": m, "label": qs[m].label, "kind": qs[m].kind, "definition": qs[m].definition}
+                       for m in sw.measures],
+            "measures": [{"name": q.name, "label": q.label, "kind": q.kind, "definition": q.definition}
+                         for q in qs.values()],
             "points": points, "pairs": res["pairs"], "target": res["target"], "provenance": provenance}
 
 

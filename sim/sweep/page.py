@@ -210,7 +210,8 @@ def render(d: dict) -> str:
     parts.append("</section>")
     parts.append('<section id="points"><h2>Points</h2>' + html_table(point_rows(d)) + "</section>")
     parts.append('<section id="definitions"><h2>Definitions</h2><dl class="def">'
-                 + "".join(f"<dt><b>{esc(m['name'])}</b></dt><dd>{esc(m['label'])}</dd>" for m in d["chosen"])
+                 + "".join(f"<dt><b>{esc(m['label'])}</b> ({esc(m['name'])})</dt><dd>{esc(m.get('definition') or '')}</dd>"
+                         for m in d["chosen"])
                  + "<dt><b>interval</b></dt><dd>95%: Wilson for rates, normal for means; the change from the "
                    "previous point is paired over the games both finished (common random numbers)</dd>"
                  + "</dl><p>All measures of every point, with intervals: sweep.parquet and sweep.json.</p>"

@@ -24,7 +24,6 @@ Every value is validated exactly as a scenario's is (`sim.overrides` applied to 
 from __future__ import annotations
 
 import itertools
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -32,24 +31,14 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from sim import overrides as ov
 from sim.scenario import Scenario, ScenarioError, from_dict, toml_value
+from sim.sweep.axis import Axis, SweepError, is_numeric  # noqa: F401  (part of this module's interface)
 
 OPTIONS = ("mode", "games", "measures", "target", "independent")
 MODES = ("grid", "zip")
 MAX_POINTS = 10_000
 RANGE_RE = re.compile(r"^\s*(?P<lo>[-+]?[0-9.]+)\s*\.\.\s*(?P<hi>[-+]?[0-9.]+)\s*(step\s+(?P<step>[-+]?[0-9.]+))?\s*$")
-
-
-class SweepError(ScenarioError):
-    """A bad sweep entry; the message is one line naming it (``[sweep] track_len``, ``--set track_len=...``)."""
-
-
-@dataclass(frozen=True)
-class Axis:
-    """One swept name with its values, and where it was given (for messages)."""
-    name: str
-    values: tuple
-    source: str          # "[sweep] NAME" or "--set NAME=VALUES"
 
 
 @dataclass(frozen=True)
@@ -75,17 +64,6 @@ class Sweep:
     @property
     def name(self) -> str:
         return self.base.name
-
-
-def overrides():
-    """`sim.overrides` (the --set machinery: names, values, application, blame), which sweeps build on. Raises
-    SweepError (one line) in a tree that does not have it yet."""
-    try:
-        from sim import overrides as ov
-    except ImportError:
-        raise SweepError("sweep: needs sim.overrides (named parameters and --set), which this tree does not have "
-                         "yet") from None
-    return ov
 
 
 def parse_range(text: str, where: str) -> list:
@@ -136,7 +114,6 @@ def split_values(text: str) -> list[str]:
 
 def parse_set(text: str) -> Axis:
     """``--set NAME=VALUES`` -> Axis (see module docstring). Raises SweepError."""
-    ov = overrides()
     OverrideError, parse_one, parse_value = ov.OverrideError, ov.parse_set, ov.parse_value
     name, eq, raw = text.partition("=")
     where = f"--set {text}"
@@ -206,7 +183,6 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
           independent: bool | None = None) -> Sweep:
     """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
     Command-line values win over the table's. Raises SweepError / ScenarioError (one line)."""
-    ov = overrides()
     OverrideError, apply_traced = ov.OverrideError, ov.apply_traced
     from sim.scenario import load
     p = Path(path)
@@ -258,9 +234,4 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
 
 
 def _blamed(message: str, fields):
-    return overrides().field_of(message, fields)
-
-
-def is_numeric(axis: Axis) -> bool:
-    """Whether an axis' values are numbers (plotted on a numeric x axis) rather than lists or text."""
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in axis.values)
+    return ov.field_of(message, fields)

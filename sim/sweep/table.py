@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim import metrics
+from sim import catalogue, metrics
 from sim import measures as M
 from sim.scenario import Scenario
 
@@ -29,33 +29,35 @@ class Quantity:
     kind: str
     base: object             # a `sim.measures` measure (name, label, kind, scale, over)
     offset: float = 0.0
+    definition: str = ""     # from the catalogue of measures (sim.catalogue)
 
 
 def quantities(sc: Scenario) -> dict[str, Quantity]:
     """Every measure of scenario ``sc`` by name, the derived ones first (see module docstring)."""
     # the measures the reports show (bookkeeping such as the seat rotation left out)
-    ms = M.shown(sc) if hasattr(M, "shown") else [m for m in M.measures(sc) if not M.is_bookkeeping(m.name)]
+    ms = M.shown(sc)
     by = {m.name: m for m in ms}
     out: dict[str, Quantity] = {}
+    cat = catalogue.for_scenario(sc)             # labels from the catalogue of measures
     if "first_player.win" in by:
         fp = by["first_player.win"]
-        out["first_player_advantage"] = Quantity("first_player_advantage",
-                                                 f"{fp.label} minus the fair share 1/{sc.players}", "rate", fp,
-                                                 -1.0 / sc.players)
+        out["first_player_advantage"] = Quantity("first_player_advantage", cat.label("first_player_advantage"),
+                                                 "rate", fp, -1.0 / sc.players,
+                                                 cat.definition("first_player_advantage"))
     teams = [m for m in ms if m.name.startswith("team.")]
     if teams:
         roles = sc.spec.roles(sc.params, sc.players)
         big = max(teams, key=lambda m: roles.count(m.name.split(".", 1)[1]))
-        out["team_win_rate"] = Quantity("team_win_rate", big.label, "rate", big)
+        out["team_win_rate"] = Quantity("team_win_rate", big.label, "rate", big, 0.0, cat.definition(big.name))
     for m in ms:
-        out[m.name] = Quantity(m.name, m.label, m.kind, m)
+        out[m.name] = Quantity(m.name, m.label, m.kind, m, 0.0, cat.definition(m.name))
     return out
 
 
 def check_measures(sw, names: list[str]) -> list[str]:
     """The chosen measures (default: per kind of game), each checked against every point's measures. Raises
     SweepError naming the unknown measure and the allowed names."""
-    from sim.sweep.spec import SweepError
+    from sim.sweep.axis import SweepError
     qs = [quantities(p.scenario) for p in sw.points]
     common = [n for n in qs[0] if all(n in q for q in qs)]
     if not names:
@@ -69,7 +71,7 @@ def check_measures(sw, names: list[str]) -> list[str]:
 
 def parse_target(sw, text: str) -> tuple[str, float]:
     """``"measure=value"`` -> (measure, value); rates may be given as 0.5 or 50%. Raises SweepError."""
-    from sim.sweep.spec import SweepError
+    from sim.sweep.axis import SweepError
     name, eq, val = str(text).partition("=")
     name = name.strip()
     if not eq:
@@ -152,7 +154,7 @@ def target_summary(sw, rows: list[dict]) -> dict | None:
     interpolation of the estimates)."""
     if sw.target is None:
         return None
-    from sim.sweep.spec import is_numeric
+    from sim.sweep.axis import is_numeric
     name, t = sw.target
     vals = [(r["index"], r["measures"][name]) for r in rows]
     containing = [i for i, v in vals if v["ci95"] and v["ci95"][0] <= t <= v["ci95"][1]]
@@ -178,7 +180,7 @@ def frame(sw, rows: list[dict]):
     and every measure with its interval: ``<m>``, ``<m>.lo``, ``<m>.hi``, ``<m>.n``."""
     import polars as pl
     from sim.scenario import toml_value
-    from sim.sweep.spec import is_numeric
+    from sim.sweep.axis import is_numeric
     cols: dict[str, list] = {"point": [r["index"] for r in rows]}
     for ax in sw.axes:
         num = is_numeric(ax)

@@ -20,6 +20,7 @@ BASE = DATA / "moor-2p-small.toml"
 GHOSTS = DATA / "moor-2p-ghosts.toml"
 MIXED4 = DATA / "moor-4p-mixed-small.toml"
 SCEN = Path(__file__).resolve().parents[2] / "scenarios" / "treasure_hunters"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def invoke(*args):
@@ -261,7 +262,12 @@ def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_
     # seat 0 is the Head Haunter in A and a hunter in B: its score means something else
     assert "score.seat0" not in names and "role differs" in res["not_compared"]["different_meaning"]["score.seat0"]
     assert {"score.seat1", "team.hunter", "length.turns"} <= names
-    assert res["not_compared"]["only_a"] == ["team.haunter"]
+    # what applies to one side only (sim.catalogue: the Head Haunter's team, cards and wins; the basic game's losses)
+    assert res["not_compared"]["only_a"] == ["team.haunter", "extra.outcome=haunter_win_hauntings",
+                                             "extra.outcome=haunter_win_stuck", "extra.locked_door_turns",
+                                             "extra.rerolls_used", "extra.hh_cards_played", "extra.six_discards",
+                                             "extra.spooks", "extra.jewels_dropped", "extra.ghosts_moved"]
+    assert res["not_compared"]["only_b"] == ["extra.outcome=six_hauntings", "extra.outcome=hunters_stuck"]
     assert any("team.hunter is compared although the teams differ" in x for x in res["notes"])
     # a measure that is not comparable is refused by --metric with the reason
     r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--sprt", 0.5, "--metric", "score.seat0",
@@ -283,3 +289,52 @@ def test_rate_difference_interval_is_clipped_to_plus_minus_one():
     assert fp["diff_ci95"][0] == -1.0 and -1.0 < fp["diff_ci95"][1] < 0
     assert C.clip_diff([-1.4, 1.2], "rate") == [-1.0, 1.0]
     assert rows["score.seat0"]["diff_ci95"][0] < -10           # means are not clipped
+
+
+def test_statistics_do_not_lean_on_pages():
+    """sim.compare computes only: importing it loads no page module, and the pages import it, never the reverse."""
+    import subprocess
+    import sys
+    code = ("import sys, sim.compare; print(sorted(m for m in sys.modules if m in "
+            "('sim.html_report', 'sim.compare_page', 'sim.plots', 'sim.tables')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    src = (ROOT / "sim" / "compare.py").read_text(encoding="utf-8")
+    assert "html_report" not in src and "compare_page" not in src.split('"""', 2)[2]
+    assert "sim.compare" not in (ROOT / "sim" / "html_report.py").read_text(encoding="utf-8").split('"""', 2)[2]
+
+
+def test_compare_opens_with_plain_verdict_sentences(tmp_path):
+    """sim compare opens with sentences for the headline measures ('X instead of Y: +d points [lo, hi], a real
+    difference (p ... after Holm)'), in the terminal, compare.md and compare.html; no bold wall of identifiers."""
+    r = invoke(BASE, GHOSTS, "--games", 3000, "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads((tmp_path / "c" / "compare.json").read_text())
+    md = (tmp_path / "c" / "compare.md").read_text()
+    page = (tmp_path / "c" / "compare.html").read_text()
+    verdict = md.split("## Verdict")[1].split("##")[0]
+    assert md.index("## Verdict") < md.index("## What differs")
+    s0 = next(m for m in res["metrics"] if m["name"] == "win.seat0")
+    line = next(x for x in verdict.splitlines() if x.startswith("- Seat 0 ("))
+    assert f"{100 * s0['b']:.1f}% [" in line and f"instead of {100 * s0['a']:.1f}% [" in line
+    assert f"{100 * s0['diff']:+.1f} points [" in line
+    assert ("a real difference (p" in line) == s0["significant"] and "after Holm" in line
+    assert any(x.startswith("- The start player wins") for x in verdict.splitlines())
+    assert "win.seat0" not in verdict and "extra." not in verdict          # labels, not identifiers
+    assert verdict.strip() in r.stdout.replace("\r", "") or "- Seat 0 (" in r.stdout
+    sec = page.split('<section id="verdict">')[1].split("</section>")[0]
+    assert "<b>" not in sec and "Seat 0 (" in sec and "after Holm" in sec
+    assert page.index('id="verdict"') < page.index('id="differences"')
+
+
+def test_compare_sentence_words():
+    from sim import catalogue, verdicts
+    cat = catalogue.View("treasure_hunters", "basic", ["weighted"] * 4, True)
+    r = {"name": "team.hunter", "label": "hunters win", "kind": "rate", "a": 0.33, "a_ci95": [0.326, 0.334],
+         "b": 0.557, "b_ci95": [0.552, 0.561], "diff": 0.227, "diff_ci95": [0.221, 0.233], "p": 1e-30,
+         "p_holm": 1e-29, "significant": True, "identical": False}
+    assert verdicts.compare_sentence(r, cat) == ("Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: "
+                                                 "+22.7 points [+22.1, +23.3], a real difference (p < 1e-9 after "
+                                                 "Holm)")
+    r.update(significant=False, p_holm=0.41)
+    assert verdicts.compare_sentence(r, cat).endswith("no difference detected (p = 0.41 after Holm)")

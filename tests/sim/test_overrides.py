@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from sim import overrides as ov
 from sim.cli import EXIT_BAD_INPUT, EXIT_USAGE, app
-from sim.scenario import ScenarioError, from_dict, load
+from sim.overrides import load
+from sim.scenario import ScenarioError, from_dict
 
 REPO = Path(__file__).resolve().parents[2]
 TH = REPO / "scenarios" / "treasure_hunters" / "basic-4p.toml"

@@ -102,19 +102,19 @@ def test_team_game_headlines_the_team_rate_and_says_seats_cannot_be_told_apart(c
     team = s["team"]["hunter"]
     md = outputs(folder)["summary.md"]
     assert md.index("## Team win rate") < md.index("by seat")
-    assert f"**hunter** team wins {100 * team['rate']:.2f}%" in md
+    assert f"**hunters win** {100 * team['rate']:.2f}%" in md          # the catalogue's label (sim.catalogue)
     for name, text in outputs(folder).items():
         assert "cannot tell the team's strategies apart" in text and "sim compare" in text, name
         assert "shared wins" not in text.split("Definitions")[0] and "sole wins" not in text.split("Definitions")[0]
     line = tables.one_line(s)
-    assert f"hunter team (seats 0,1,2,3) wins {100 * team['rate']:.1f}%" in line
+    assert f"hunters win (seats 0,1,2,3) {100 * team['rate']:.1f}%" in line
     assert "seat 0 weighted" not in line
 
 
 def test_head_haunter_one_line_gives_each_role():
     s, _ = api.run_scenario(load(TH / "head_haunter-3p.toml"), 40, write=False)
     line = tables.one_line(s)
-    assert "haunter team (seat 0) wins" in line and "hunter team (seats 1,2) wins" in line
+    assert "the Head Haunter wins (seat 0)" in line and "hunters win (seats 1,2)" in line
     assert s["ties"]["tie_rate"] is None
 
 

@@ -1,0 +1,137 @@
+"""Strategies: the S2 planner's pruning, and hidden information (RULES.md M1..M5). A strategy decides from the board, the cards face up and its own seat's
+memory only. At every decision of many games, the cards a seat has not seen are dealt again among the deck slots it
+has not seen, and every other seat's memory is scrambled; the decision must not change."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernels.rng import seed_game
+from kernels.turnwall import memory as M
+from kernels.turnwall import play as PL
+from kernels.turnwall import rules as R
+from kernels.turnwall import strategies as S
+from tests.kernels.turnwall.test_play import scenario
+
+
+def _perturb(st, seat, gen):
+    """A copy of ``st`` with what ``seat`` cannot know changed: the cards in deck slots it has not seen permuted
+    among those slots (part by part, card places kept consistent) and the other seats' memory randomised."""
+    out = st.copy()
+    for p in range(R.N_PARTS):
+        slots = [k for k in range(R.N_DECKS)
+                 if st[R.S_DECK + k * R.N_PARTS + p] >= 0
+                 and st[R.S_KNOW + (seat * R.N_DECKS + k) * R.N_PARTS + p] == R.KNOW_UNSEEN]
+        cards = [int(st[R.S_DECK + k * R.N_PARTS + p]) for k in slots]
+        for k, gm in zip(slots, gen.permutation(cards)):
+            out[R.S_DECK + k * R.N_PARTS + p] = gm
+            out[R.S_CARD_LOC + gm] = k
+    for o in range(st[R.S_NG]):
+        if o == seat:
+            continue
+        know = slice(R.S_KNOW + o * R.N_DECKS * R.N_PARTS, R.S_KNOW + (o + 1) * R.N_DECKS * R.N_PARTS)
+        out[know] = gen.integers(R.KNOW_UNSEEN, R.N_GARMENTS, know.stop - know.start)
+        excl = slice(R.S_EXCL + o * R.N_GARMENTS, R.S_EXCL + (o + 1) * R.N_GARMENTS)
+        out[excl] = gen.integers(0, 1 << R.N_DECKS, R.N_GARMENTS)
+    return out
+
+
+def _decide(sid, row_w, st, prm, mask, nl, rng, seat, scratch_work):
+    _, _, _, _, work, base, cur, keys, probs, near, _ = PL.new_scratch(len(row_w))
+    work[:] = scratch_work
+    return S.decide(sid, row_w, st, prm, mask, nl, rng.copy(), 1 + seat, work, base, cur, keys, probs, near)
+
+
+@pytest.mark.parametrize("strats,seat_params", [
+    (("planner", "spoiler", "weighted", "random"), None),
+    (("planner", "planner", "planner"), [{"recall_own": 1.0, "recall_table": 0.0}, {"recall_own": 0.5,
+                                                                                     "recall_table": 0.5}, {}]),
+])
+def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params):
+    n = len(strats)
+    sc = scenario(n, strats, seat_params=seat_params)
+    prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
+    gen = np.random.default_rng(5)
+    checked = 0
+    for g in range(12):
+        scratch = PL.new_scratch(n)
+        st, rng, mask, order, work, base, cur, keys, probs, near, wrows = scratch
+        seed_game(rng, np.uint64(sc.seed), np.uint64(0), g, n)
+        S.effective_rows(sids, sp, wrows)
+        work[S.W_PLAN_TURN] = -1
+        R.init(st, prm, n, g % n)
+        for p in range(R.N_PARTS):
+            order[p * 4:(p + 1) * 4] = p * 4 + gen.permutation(4)
+        R.deal(st, order)
+        log = np.zeros((1, 6), np.int32)
+        while st[R.S_PHASE] != R.PH_OVER and st[R.S_TURNS] < 150:
+            nl = R.legal_actions(st, prm, mask)
+            assert nl > 0
+            seat = int(st[R.S_CUR])
+            a = int(np.flatnonzero(mask)[0])
+            if nl > 1:
+                if sids[seat] != S.S_RANDOM:
+                    other = _decide(sids[seat], wrows[seat], _perturb(st, seat, gen), prm, mask.copy(), nl, rng,
+                                    seat, work)
+                a = S.decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys,
+                             probs, near)
+                if sids[seat] != S.S_RANDOM:
+                    assert other == a, f"game {g}, turn {st[R.S_TURNS]}: seat {seat} decided {a}, {other} " \
+                                       f"once the unseen cards were dealt again"
+                    checked += 1
+            if R.apply_action(st, prm, a, log) == 1:
+                M.observe_search(st, wrows, rng)
+    assert checked > 200
+
+
+def _own_cells(st, prm, me, keep):
+    """Own ghost's cells reachable within 3 magical moves (the planner's model: placements resolved with the lowest
+    option, S5), expanding only the moves ``keep(position, action, moves_left)`` accepts; distinct positions once."""
+    phys = slice(0, S.N_PHYS)
+    seen = {st[phys].tobytes()}
+    frontier, cells = [st.copy()], {int(st[R.S_GPOS + me])}
+    for left in (3, 2, 1):
+        nxt = []
+        for pos in frontier:
+            for a in range(R.A_DRAG, R.A_PLACE):
+                if not keep(pos, a, left) or R.move_legal(pos, prm, me, a) == 0:
+                    continue
+                child = pos.copy()
+                R.do_move(child, prm, me, a)
+                R.place_first_options(child, prm)
+                key = child[phys].tobytes()
+                if key in seen:
+                    continue
+                seen.add(key)
+                cells.add(int(child[R.S_GPOS + me]))
+                nxt.append(child)
+        frontier = nxt
+    return cells
+
+
+def test_s2_shift_pruning_never_loses_a_cell_of_the_own_ghost():
+    """S2: the planner's shifts (only into the tunnel under a neighbouring column or the column a turn carries the
+    ghost to, only with 3 moves left) reach every cell that all shifts at every depth reach."""
+    sc = scenario(4, ("random",))
+    prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
+    gen = np.random.default_rng(3)
+    shift_used = 0
+    positions = 0
+    for g in range(40):
+        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
+            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1)
+        st = st.copy()
+        st[R.S_NPEND] = 0
+        me = int(gen.integers(0, 4))
+        if st[R.S_GPOS + me] < 0:
+            continue
+        every_slide = lambda pos, a, left: a < R.A_SHIFT or a >= R.A_TURN  # noqa: E731
+        pruned = _own_cells(st, prm, me, lambda pos, a, left: every_slide(pos, a, left)
+                            or S.relevant(pos, prm, me, a, left, True, True) and
+                            S.relevant(pos, prm, me, a, left, False, True))
+        full = _own_cells(st, prm, me, lambda pos, a, left: True)
+        assert pruned == full, f"game {g}: cells only reached through a pruned shift: {sorted(full - pruned)}"
+        shift_used += len(full - _own_cells(st, prm, me, every_slide))
+        positions += 1
+    assert positions >= 30
+    assert shift_used > 0, "no position where a shift mattered: the test checks nothing"

@@ -1,0 +1,157 @@
+"""The one catalogue of measures (sim.catalogue): every measure declared once with label, unit, kind, where it applies
+and a definition; every counter a registered game emits has an entry; the reports, compare, check, summary and
+sweeps read their words from it; measures that cannot apply to a scenario are not shown."""
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sim import api, catalogue, registry
+from sim.check import _integers
+from sim.cli import app
+from sim.measures import PairedSums, measures, shown
+from sim.scenario import load
+
+ROOT = Path(__file__).resolve().parents[2]
+TH = ROOT / "scenarios" / "treasure_hunters"
+DATA = ROOT / "tests" / "data"
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_every_counter_column_of_every_game_has_a_catalogue_entry(game):
+    """A new game (or a new kernel counter) must declare its counters in GameSpec.measures (sim.catalogue.counter,
+    share, curve) before its reports can name them."""
+    spec = registry.get(game)
+    assert catalogue.missing(spec) == [], f"{game}: declare these in sim/games/{game}.py measures=..."
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_every_entry_has_a_label_unit_kind_and_definition_and_known_modes(game):
+    spec = registry.get(game)
+    mode = spec.param("mode")
+    modes = set(mode.domain) if mode is not None else set()
+    for e in catalogue.entries(game):
+        assert e.label and e.definition and e.kind in catalogue.KINDS, e
+        assert e.unit, e
+        assert set(e.modes) <= modes, f"{e.key}: modes {e.modes} not among {sorted(modes)}"
+        assert e.definition.endswith("."), e.key            # one sentence
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_shown_labels_are_unique_within_a_game(game):
+    """A designer tells measures apart by their labels: no two shown measures of a game share one."""
+    spec = registry.get(game)
+    labels = [e.label for _, e in catalogue.listing(spec)]
+    dup = sorted({x for x in labels if labels.count(x) > 1})
+    assert dup == []
+
+
+def test_lookup_fills_pattern_entries_and_a_game_overrides_the_generic_one():
+    e = catalogue.lookup("win.seat2", "moor", ["a", "b", "collector"])
+    assert e.label == "seat 2 (collector) wins" and "seat 2" in e.definition
+    assert catalogue.lookup("team.hunter", "treasure_hunters").label == "hunters win"
+    assert catalogue.lookup("team.hunter", "moor").label == "team win rate (hunter)"      # generic
+    assert catalogue.lookup("score.seat1", "turnwall").unit == "body parts"
+    assert catalogue.lookup("extra.lost_jewels_out=lost with 3 out", "treasure_hunters").label == \
+        "hunters lose with 5 jewels still in the house"
+    assert catalogue.describe("extra.nothing", "moor").label == "nothing"                 # fallback
+
+
+def test_measures_that_cannot_apply_are_not_shown():
+    basic, hh, adv = (load(TH / f) for f in ("basic-4p.toml", "head_haunter-4p.toml", "advanced-4p.toml"))
+    names = {m.name for m in shown(basic)}
+    assert "extra.spooks" not in names and "extra.locked_door_turns" not in names          # Head Haunter / doors
+    assert "extra.outcome=jewels_cannot_leave" not in names                                # advanced only
+    assert "first_player.win" not in names and "extra.first_seat" not in names             # team game, bookkeeping
+    assert {"team.hunter", "extra.outcome=six_hauntings", "extra.fights"} <= names
+    assert {"extra.spooks", "team.haunter", "extra.outcome=haunter_win_stuck"} <= {m.name for m in shown(hh)}
+    assert "extra.outcome=six_hauntings" not in {m.name for m in shown(hh)}
+    assert "extra.outcome=jewels_cannot_leave" in {m.name for m in shown(adv)}
+    # the regression baselines keep every measure the kernel outputs (their exact tier stays as committed)
+    assert "extra.spooks" in {m.name for m in measures(basic)}
+    ps = PairedSums(basic, adv)
+    assert "extra.locked_door_turns" in ps.only_b and "extra.spooks" not in ps.only_a + ps.only_b
+    moor = load(DATA / "moor-2p-small.toml")
+    assert {"first_player.win", "margin", "extra.tiles_lost"} <= {m.name for m in shown(moor)}
+
+
+def test_measure_labels_come_from_the_catalogue():
+    sc = load(TH / "basic-4p.toml")
+    by = {m.name: m for m in measures(sc)}
+    assert by["team.hunter"].label == "hunters win"
+    assert by["extra.hauntings_end"].label == catalogue.lookup("extra.hauntings_end", "treasure_hunters").label
+
+
+def test_summary_json_has_a_measures_block(tmp_path):
+    s, folder = api.run_scenario(load(DATA / "moor-2p-small.toml"), 300, out_dir=tmp_path / "m")
+    block = json.loads((folder / "summary.json").read_text())["measures"]
+    assert block["first_player.win"] == {"label": "the start player wins", "unit": "% of finished games",
+                                         "kind": "rate",
+                                         "definition": catalogue.lookup("first_player.win").definition}
+    assert block["win.seat0"]["label"].startswith("seat 0 (")
+    assert "first_player_advantage" in block and "extra.tiles_lost" in block
+    assert "extra.first_seat" not in block and "team_win_rate" not in block
+    for v in block.values():
+        assert set(v) == {"label", "unit", "kind", "definition"} and v["kind"] in catalogue.KINDS
+
+
+def test_team_game_summary_block_has_no_competitive_measures():
+    s, _ = api.run_scenario(load(TH / "basic-4p.toml"), 40, write=False)
+    assert "first_player_advantage" not in s["measures"] and "first_player.win" not in s["measures"]
+    assert s["measures"]["team.hunter"]["label"] == "hunters win"
+    assert "extra.spooks" not in s["measures"] and "curve.hauntings" in s["measures"]
+
+
+def test_sim_list_game_lists_the_measures_with_their_definitions():
+    r = CliRunner().invoke(app, ["list", "moor"])
+    assert r.exit_code == 0, r.output
+    text = r.output.split("measures (")[-1]
+    assert "extra.tiles_lost: tiles lost [tiles per game]: Discarded tiles" in text
+    assert "first_player_advantage: first-player advantage" in text and "extra.first_seat" not in text
+    r = CliRunner().invoke(app, ["list", "treasure_hunters"])
+    text = r.output.split("measures (")[-1]
+    assert "team.hunter: hunters win" in text and "mode head_haunter" in text
+    assert "first_player.win" not in text                                 # no competitive measure in a team game
+
+
+def test_the_exact_tier_ignores_the_words():
+    """A label is words from the catalogue, not behaviour: the exact regression tier compares the integers only."""
+    assert _integers({"m": {"n": 3, "sum": 2, "label": "old words", "cubes": 1.0}}) == {"m": {"n": 3, "sum": 2}}
+
+
+LABEL_USERS = ["sim/summary.py", "sim/tables.py", "sim/html_report.py", "sim/plots.py", "sim/compare.py",
+               "sim/check.py", "sim/measures.py", "sim/sweep/table.py", "sim/sweep/page.py", "sim/sweep/output.py",
+               "sim/verdicts.py", "sim/compare_page.py"]
+
+
+def _literals(src: str) -> list[str]:
+    """The string literals of a module's code (docstrings left out: they may explain a measure in words)."""
+    tree = ast.parse(src)
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docs.add(id(first.value))
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def test_no_module_spells_a_catalogue_label_itself():
+    """grep for hard-coded labels: the modules that report measures hold none of the catalogue's labels as a string
+    literal (they ask the catalogue)."""
+    labels = {e.label for e in catalogue.GENERIC if "{" not in e.label}
+    for game in registry.names():
+        labels |= {e.label for e in registry.get(game).measures if "{" not in e.label and len(e.label) > 12}
+    for rel in LABEL_USERS:
+        p = ROOT / rel
+        if not p.exists():
+            continue
+        literals = _literals(p.read_text(encoding="utf-8"))
+        for lab in labels:
+            hits = [x for x in literals if lab in x]
+            assert not hits, f"{rel} spells the label {lab!r}: {hits[:2]}"

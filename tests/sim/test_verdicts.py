@@ -1,0 +1,57 @@
+"""Plain verdicts of a run (sim.verdicts): `sim run` opens with sentences (the start player against the fair share,
+each team's win rate, how games end and last) and the scope they hold for, in the terminal, summary.md, balance.md
+and summary.html."""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sim import api, verdicts
+from sim.cli import app
+from sim.scenario import load
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+TH = ROOT / "scenarios" / "treasure_hunters"
+
+
+def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
+    r = CliRunner().invoke(app, ["run", str(DATA / "moor-4p-mixed-small.toml"), "--games", "2000", "--json",
+                                 "--out", str(tmp_path / "m")])
+    assert r.exit_code == 0, r.output
+    import json
+    s = json.loads(r.stdout[r.stdout.index("{"):])
+    fp = s["first_player"]
+    want = (f"The start player wins {100 * fp['win']['rate']:.1f}% against a fair 25.0%: "
+            f"{100 * fp['advantage']:+.1f} points [{100 * fp['advantage_ci95'][0]:+.1f}, "
+            f"{100 * fp['advantage_ci95'][1]:+.1f}], ")
+    lines = verdicts.run_sentences(s)
+    assert lines[0].startswith(want) and ("within chance" in lines[0] or "more than chance" in lines[0])
+    scope = verdicts.scope_line(s)
+    assert scope.startswith("Scope: per-seat and per-strategy win rates hold for this seating and turn order")
+    for f in ("summary.md", "balance.md", "summary.html"):
+        text = html.unescape((tmp_path / "m" / f).read_text(encoding="utf-8"))
+        assert "Verdict" in text and want in text and scope in text, f
+        assert text.index("Verdict") < text.index("Scenario"), f
+    r = CliRunner().invoke(app, ["run", str(DATA / "moor-4p-mixed-small.toml"), "--games", "500",
+                                 "--out", str(tmp_path / "t")])
+    assert "## Verdict" in r.stdout and "The start player wins" in r.stdout
+
+
+def test_team_game_verdict_states_the_team_rate_and_how_games_end():
+    s, _ = api.run_scenario(load(TH / "basic-4p.toml"), 200, write=False)
+    lines = verdicts.run_sentences(s)
+    t = s["team"]["hunter"]
+    assert lines[0] == (f"Hunters win {100 * t['rate']:.1f}% [{100 * t['ci95'][0]:.1f}, {100 * t['ci95'][1]:.1f}] "
+                        f"of the {s['games']['finished']} finished games.")
+    assert lines[1].startswith("How the game ended: ")
+    assert not any("start player" in x for x in lines)
+    assert "unverified" in verdicts.scope_line(s)
+
+
+def test_no_finished_game_verdict():
+    s, _ = api.run_scenario(load(DATA / "moor-2p-small.toml").with_changes(), 50, write=False)
+    s["games"]["finished"] = 0
+    assert verdicts.run_sentences(s)[0].startswith("No game finished")
