@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim import boards
+from sim.catalogue import counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim.scenario import FILE_PARAMS, FILE_PATHS
 from kernels.galleon import board as B
@@ -149,6 +150,41 @@ FILE_PARAMS[("galleon", "board")] = resolve_board
 FILE_PATHS[("galleon", "board")] = B.resolve_path
 
 
+# the catalogue of measures (sim.catalogue): what each counter column of kernels/galleon/play.py counts
+MEASURES = (
+    score("seat {seat}'s score", "gold", "Gold (1..5 a tile) seat {seat} holds at the end (5 brought home wins)."),
+    counter("ghost_moves", "ghost moves", "Times a 6 moved Captain Flint's ghost (R9/R10), per game.",
+            "moves per game"),
+    counter("overboard", "pirates overboard", "Pirates the ghost frightened into a whirlpool, or that stopped next to "
+            "it (R11/R12), per game.", "pirates per game"),
+    counter("cannon_fires", "cannon shots", "Cannons the ghost fired (R14), per game.", "shots per game"),
+    counter("cannon_hits", "pirates knocked down by cannons", "Pirates on land in a fired cannon's quarter (R14), "
+            "per game.", "pirates per game"),
+    counter("duels", "duels fought", "Duels challenged (R20), per game.", "duels per game"),
+    counter("duels_won_no_weapon", "duels won without a weapon", "Duels whose winner fought with no weapon, per "
+            "game.", "duels per game"),
+    counter("duels_won_sabre", "duels won with a sabre", "Duels whose winner fought with a sabre, per game.",
+            "duels per game"),
+    counter("duels_won_pistol", "duels won with a pistol", "Duels whose winner fought with a pistol, per game.",
+            "duels per game"),
+    counter("tiles_stolen", "tiles stolen", "Tiles taken from another player by a duel's winner or the parrot "
+            "(R19/R23), per game.", "tiles per game"),
+    counter("chests_opened", "chests opened", "Chests opened with a key or blank (R16), per game.",
+            "chests per game"),
+    counter("bottles_found", "bottles found", "Chests opened that held the worthless bottle, per game.",
+            "bottles per game"),
+    counter("parrot_uses", "parrot actions", "Parrot actions taken (R19), per game.", "actions per game"),
+    counter("cave_tiles", "tiles taken from the large cave", "Moves through the caves that took a tile (R7), per "
+            "game.", "tiles per game"),
+    counter("captain_tiles", "tiles taken in the captain's cabin", "Top tiles taken on entering the captain's "
+            "cabin (R15), per game.", "tiles per game"),
+    counter("blocked_turns", "turns blocked", "Move turns a pirate could not move at all (R6), per game.",
+            "turns per game"),
+    counter("home_too_poor", "visits home with too little gold", "Times a pirate entered its hideout holding less "
+            "than the gold needed (R17), per game.", "visits per game"),
+)
+
+
 SPEC = register(GameSpec(
     name="galleon",
     title="Ghostly Galleon",
@@ -166,4 +202,5 @@ SPEC = register(GameSpec(
     score_range=(0, 15),
     n_sparams=S.N_SPARAMS,
     rules_file="kernels/galleon/RULES.md",
+    measures=MEASURES,
 ))
