@@ -16,7 +16,7 @@ SCHEDULER_HELP = "run on an existing Dask cluster (tcp://HOST:8786; default: $DA
 @contextmanager
 def cluster(workers: Optional[int], scheduler: Optional[str], threads: Optional[int] = None):
     """The executor for --workers / --scheduler (`sim.distributed.executor`); a bad option is one line, exit 2."""
-    from sim.cli import EXIT_USAGE, fail
+    from sim.cli_common import EXIT_USAGE, fail
     from sim.distributed import ExecutionError, executor
     if workers is not None and workers < 1:
         fail(f"--workers: {workers} is out of range; allowed >= 1", EXIT_USAGE)
@@ -104,7 +104,7 @@ def sweep(scenario: Annotated[Path, typer.Argument(help="scenario TOML file (its
           json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False):
     """Sweep rule or strategy parameters: every point's measures with 95% intervals, paired differences between
     neighbouring points, sweep.parquet / sweep.json / sweep.html. Resumable: rerun to finish an interrupted sweep."""
-    from sim.cli import check_run_options, fail, interruptible
+    from sim.cli_common import check_run_options, fail, interruptible
     from sim.scenario import ScenarioError
     from sim.sweep import SweepError, build, run_sweep
     from sim.sweep.output import SweepOutputError
@@ -148,7 +148,7 @@ def summary_text(doc: dict) -> str:
 
 def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[Path, dict]]:
     """Play every sweep under scenarios/<game>/sweeps/ (what `make run` does after the scenarios): [(folder, doc)]."""
-    from sim.cli import SCENARIOS, fail, interruptible
+    from sim.cli_common import SCENARIOS, fail, interruptible
     from sim.distributed import InProcess
     from sim.scenario import ScenarioError
     from sim.sweep import SweepError, build, run_sweep

@@ -8,7 +8,8 @@ import os
 import shutil
 from pathlib import Path
 
-from sim.sweep.spec import Sweep, is_numeric
+from sim.sweep.axis import is_numeric
+from sim.sweep.spec import Sweep
 
 SCHEMA = 1
 OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")

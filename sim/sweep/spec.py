@@ -24,7 +24,6 @@ Every value is validated exactly as a scenario's is (`sim.overrides` applied to 
 from __future__ import annotations
 
 import itertools
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -34,23 +33,12 @@ from typing import Any
 
 from sim import overrides as ov
 from sim.scenario import Scenario, ScenarioError, from_dict, toml_value
+from sim.sweep.axis import Axis, SweepError, is_numeric  # noqa: F401  (part of this module's interface)
 
 OPTIONS = ("mode", "games", "measures", "target", "independent")
 MODES = ("grid", "zip")
 MAX_POINTS = 10_000
 RANGE_RE = re.compile(r"^\s*(?P<lo>[-+]?[0-9.]+)\s*\.\.\s*(?P<hi>[-+]?[0-9.]+)\s*(step\s+(?P<step>[-+]?[0-9.]+))?\s*$")
-
-
-class SweepError(ScenarioError):
-    """A bad sweep entry; the message is one line naming it (``[sweep] track_len``, ``--set track_len=...``)."""
-
-
-@dataclass(frozen=True)
-class Axis:
-    """One swept name with its values, and where it was given (for messages)."""
-    name: str
-    values: tuple
-    source: str          # "[sweep] NAME" or "--set NAME=VALUES"
 
 
 @dataclass(frozen=True)
@@ -247,8 +235,3 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
 
 def _blamed(message: str, fields):
     return ov.field_of(message, fields)
-
-
-def is_numeric(axis: Axis) -> bool:
-    """Whether an axis' values are numbers (plotted on a numeric x axis) rather than lists or text."""
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in axis.values)

@@ -57,7 +57,7 @@ def quantities(sc: Scenario) -> dict[str, Quantity]:
 def check_measures(sw, names: list[str]) -> list[str]:
     """The chosen measures (default: per kind of game), each checked against every point's measures. Raises
     SweepError naming the unknown measure and the allowed names."""
-    from sim.sweep.spec import SweepError
+    from sim.sweep.axis import SweepError
     qs = [quantities(p.scenario) for p in sw.points]
     common = [n for n in qs[0] if all(n in q for q in qs)]
     if not names:
@@ -71,7 +71,7 @@ def check_measures(sw, names: list[str]) -> list[str]:
 
 def parse_target(sw, text: str) -> tuple[str, float]:
     """``"measure=value"`` -> (measure, value); rates may be given as 0.5 or 50%. Raises SweepError."""
-    from sim.sweep.spec import SweepError
+    from sim.sweep.axis import SweepError
     name, eq, val = str(text).partition("=")
     name = name.strip()
     if not eq:
@@ -154,7 +154,7 @@ def target_summary(sw, rows: list[dict]) -> dict | None:
     interpolation of the estimates)."""
     if sw.target is None:
         return None
-    from sim.sweep.spec import is_numeric
+    from sim.sweep.axis import is_numeric
     name, t = sw.target
     vals = [(r["index"], r["measures"][name]) for r in rows]
     containing = [i for i, v in vals if v["ci95"] and v["ci95"][0] <= t <= v["ci95"][1]]
@@ -180,7 +180,7 @@ def frame(sw, rows: list[dict]):
     and every measure with its interval: ``<m>``, ``<m>.lo``, ``<m>.hi``, ``<m>.n``."""
     import polars as pl
     from sim.scenario import toml_value
-    from sim.sweep.spec import is_numeric
+    from sim.sweep.axis import is_numeric
     cols: dict[str, list] = {"point": [r["index"] for r in rows]}
     for ax in sw.axes:
         num = is_numeric(ax)

@@ -1,0 +1,93 @@
+"""What every `sim` command shares (sim.cli and sim.cli_sweep import it; it imports neither): exit codes, the
+one-line failure, Ctrl-C / SIGTERM handling, and the checks of the options every playing command takes."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+EXIT_REGRESSION = 1
+EXIT_USAGE = 2
+EXIT_BAD_INPUT = 3
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143    # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+class BadInput(Exception):
+    """One-line user error; exits with EXIT_BAD_INPUT."""
+
+
+def fail(msg: str, code: int = EXIT_BAD_INPUT):
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def interruptible():
+    """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130, SIGTERM likewise with
+    143; reports are staged, so nothing half-written is left. A refused --out ends it with one line and exit code 3."""
+    from sim.report import OutputError
+    try:
+        yield
+    except KeyboardInterrupt as e:
+        raise typer.Exit(_stopped(e)) from None
+    except OutputError as e:                  # raised before any game is played
+        fail(str(e))
+
+
+def known_game(game: Optional[str]):
+    """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
+    from sim import registry
+    games = registry.names()
+    if game is not None and game not in games:
+        fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
+
+
+def positive(name: str, v: Optional[int], lo: int = 1):
+    if v is not None and v < lo:
+        fail(f"--{name}: {v} is out of range; allowed >= {lo}", EXIT_USAGE)
+
+
+def check_run_options(games: Optional[int] = None, threads: Optional[int] = None, chunk: Optional[int] = None,
+                      seed: Optional[int] = None):
+    """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
+    when out of range. A --threads above the cores available is not refused: the run uses all of them and says so
+    on stderr in one line (the report's provenance records the threads used)."""
+    from sim.runner import MAX_CHUNK
+    from sim.scenario import MAX_GAMES
+    positive("games", games)
+    if games is not None and games > MAX_GAMES:
+        fail(f"--games: {games} is out of range; allowed 1..{MAX_GAMES}", EXIT_USAGE)
+    positive("threads", threads)
+    positive("chunk", chunk)
+    if chunk is not None and chunk > MAX_CHUNK:
+        fail(f"--chunk: {chunk} is out of range; allowed 1..{MAX_CHUNK} (memory grows with the chunk)", EXIT_USAGE)
+    if seed is not None and not 0 <= seed < 2**64:
+        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
+    if threads is not None:
+        from sim import runner
+        said = set()
+
+        def note(line: str):
+            if line not in said:            # once per command, however many runs it makes
+                said.add(line)
+                typer.echo(line, err=True)
+        runner.on_note = note
+
+
+_STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
+
+
+def _stopped(e: KeyboardInterrupt) -> int:
+    """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
+    Ctrl-C."""
+    from sim.runner import Terminated
+    term = isinstance(e, Terminated)
+    if not _STOP_SAID:
+        _STOP_SAID.append(True)
+        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped between chunks; "
+                   "nothing half-written left (a report folder appears only when complete)", err=True)
+    return EXIT_TERMINATED if term else EXIT_INTERRUPTED
