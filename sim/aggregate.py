@@ -29,7 +29,8 @@ class Aggregates:
     sole_wins[seat], shared_wins[seat], pos_win_units[position] (position 0 = start player), shared_games;
     score_sum/score_sq[seat], score_hist[seat, score - score_lo]; turns_hist, rounds_hist (index = value);
     ahead[i, j] in half-games (2 when seat i outscored seat j, 1 on equal scores); extra_sum[col], extra_hist[col];
-    curve_sum[c, r], curve_games[c, r] (games still running after round r).
+    curve_sum[c, r], curve_sq[c, r] (sum of squares, for the curves' interval bands), curve_games[c, r] (games still
+    running after round r).
     Scores, lengths and extras count finished games only; truncated games are counted, never scored.
     """
 
@@ -58,6 +59,7 @@ class Aggregates:
         self.extra_hist: list[np.ndarray] = [np.zeros(1, np.int64) for _ in extra_columns]
         self.curve_sum = np.zeros((n_curves, curve_len), np.int64)
         self.curve_games = np.zeros((n_curves, curve_len), np.int64)
+        self.curve_sq = np.zeros((n_curves, curve_len), np.int64)
 
     def add(self, game0: int, scores, winners, turns, rounds, status, extra, curves) -> None:
         """Fold one chunk of kernel outputs (games game0 .. game0 + len(status) - 1) into the counts."""
@@ -101,6 +103,7 @@ class Aggregates:
             cv = curves[fin].astype(np.int64)
             alive = cv >= 0
             self.curve_sum += np.where(alive, cv, 0).sum(axis=0)
+            self.curve_sq += np.where(alive, cv * cv, 0).sum(axis=0)
             self.curve_games += alive.sum(axis=0)
 
     def to_dict(self) -> dict:

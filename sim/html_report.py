@@ -13,7 +13,8 @@ from pathlib import Path
 
 from sim import catalogue, metrics, plots, tables, verdicts
 from sim.board_svg import board_plots
-from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
+from sim.summary import (NO_FINISHED, TEAM_SEAT_NOTE, changed_text, is_team_game, parameter_lines,
+                         scenario_items)
 
 CSS = """
 body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;max-width:1100px;margin:0 auto;padding:1em 2em;
@@ -25,6 +26,8 @@ text-align:left}th{background:#f4f4f4}td.num{text-align:right;font-variant-numer
 .prov dt{font-weight:600;float:left;clear:left;width:11em}.prov dd{margin-left:11em}
 nav a{margin-right:1em;font-size:.9em}figure.plot{margin:.8em 0}figure.plot svg{max-width:100%;height:auto}
 figcaption{font-size:.85em;color:#555}.yes{color:#b5464b;font-weight:600}.def{font-size:.85em;color:#444}
+figure#plot-board svg{max-width:460px}details{margin:.4em 0}details summary{cursor:pointer;color:#3b5f8a;font-size:.9em}
+header details summary{color:#555}section#verdict p{margin:.35em 0}
 """
 
 
@@ -215,72 +218,116 @@ def md_table(rows: list[dict]) -> str:
 # --- the report ---------------------------------------------------------------------------------------------------
 
 def sections(s: dict) -> list[dict]:
-    """Report sections in order: {id, title, intro, plots: [(name, caption, svg)], tables: [(caption, rows)]}."""
+    """Report sections in order: {id, title, intro, plots: [(name, caption, svg)], tables: [(caption, rows)],
+    folded: [(summary, rows)]} (folded tables sit in a <details> on the page: the numbers behind a plot).
+
+    A balance memo: the headline figures, how games end, win rates (competitive games), scores (identical seats drawn
+    once), decisiveness (competitive), length, per-round curves with bands, matchups (competitive, mixed strategies),
+    then what was played and the game counters. Team games leave the competitive-only figures out and state the
+    team win rate once (the balance table)."""
     coop = is_team_game(s)
     g = s["games"]
-    out = [{"id": "scenario", "title": "Scenario", "intro": "The rules variant played: parameters that differ from "
-            "the game's defaults are marked with the default; strategy weights are listed where they were set.",
-            "plots": board_plots(s), "tables": [("", scenario_rows(s))]}]
+    cat = catalogue.for_summary(s)
+    lines, changed = parameter_lines(s)
+    scenario = {"id": "scenario", "title": "Scenario", "intro": "The rules variant played: parameters that differ "
+                "from the game's defaults are marked with the default; strategy weights are listed where they were "
+                "set.", "plots": board_plots(s),
+                "tables": [("", [r if r[""] != "parameters" else {"": "parameters", "played": changed_text(changed)
+                                                                  + " (every parameter below)"}
+                                 for r in scenario_rows(s)])],
+                "folded": [(f"every parameter ({len(lines)})", [{"parameter": x} for x in lines])]}
     intro = "Headline figures with 95% intervals (definitions at the end)."
     if not g["finished"]:
-        out.append({"id": "balance", "title": "Balance at a glance", "intro": NO_FINISHED, "plots": [],
-                    "tables": [("", balance_rows(s))]})
-        return out      # win rates, scores, lengths, margins and counters all need finished games
+        return [{"id": "balance", "title": "Balance at a glance", "intro": NO_FINISHED, "plots": [],
+                 "tables": [("", balance_rows(s))]}, scenario]
     if g["truncated"]:
         intro = (f"Warning: {pct(g['truncated_rate'])} of games hit the turn cap and are left out of every figure "
                  "below. " + intro)
-    if coop:
-        intro += " " + TEAM_SEAT_NOTE
-    out.append({"id": "balance", "title": "Balance at a glance", "intro": intro, "plots": [],
-                "tables": [("", balance_rows(s))]})
-    wr_tables = [("by seat", seat_rows(s)), ("by turn position (0 = start player)", position_rows(s))]
-    if len(s["strategies"]) > 1:
-        wr_tables.append(("by strategy", strategy_rows(s)))
-    out.append({"id": "win-rates", "title": "Win rates",
-                "intro": "Team win rates and per seat. " + TEAM_SEAT_NOTE if coop else
-                "Per seat, per turn position and per strategy; bars are 95% Wilson intervals, the dashed line the "
-                "fair share.", "plots": [("win-rates", "win rates with 95% intervals", plots.render(plots.win_rates, s))],
-                "tables": wr_tables})
-    if coop or any("counts" in d for d in s.get("extras", {}).values()):
-        cat = catalogue.for_summary(s)
+    out = [{"id": "balance", "title": "Balance at a glance", "intro": intro, "plots": [],
+            "tables": [("", balance_rows(s))]}]
+    shown_cat = [c for c, d in s.get("extras", {}).items() if "counts" in d and cat.counter_shown(c)]
+    if shown_cat:
         ps = [(f"outcome-{c}", f"{cat.label(f'extra.{c}')}: share of finished games with 95% intervals",
-               plots.render(plots.categorical, s, c))
-              for c, d in s.get("extras", {}).items() if "counts" in d and cat.counter_shown(c)]
-        out.append({"id": "outcomes", "title": "Outcomes" + (" and loss causes" if coop else ""),
-                    "intro": "How games end: categorical game counters, share of finished games with 95% intervals.",
-                    "plots": ps, "tables": []})
-    out.append({"id": "scores", "title": "Scores", "intro": "Distribution of final scores per seat.",
-                "plots": [("scores", "score distribution per seat", plots.render(plots.scores, s))], "tables": []})
-    if s.get("decisiveness") and s["decisiveness"]["margin"]["n"]:
-        out.append({"id": "decisiveness", "title": "Decisiveness",
-                    "intro": s["decisiveness"]["definition"] + ".",
-                    "plots": [("margin", "winner's margin", plots.render(plots.margin, s))], "tables": []})
+               plots.render(plots.categorical, s, c)) for c in shown_cat]
+        out.append({"id": "outcomes", "title": "How games end",
+                    "intro": "Each way a game ends, as a share of finished games (95% intervals).",
+                    "plots": ps, "folded": [("the shares as a table", outcome_rows(s, shown_cat))]})
+    if coop:
+        out.append({"id": "win-rates", "title": "Win rates", "intro": TEAM_SEAT_NOTE + " The team's rate is in the "
+                    "balance figures above; per-seat win rates, the turn order and strategy matchups say nothing "
+                    "more here and are left out.", "plots": []})
+    else:
+        wr = [("by seat", seat_rows(s)), ("by turn position (0 = start player)", position_rows(s))]
+        if len(s["strategies"]) > 1:
+            wr.append(("by strategy", strategy_rows(s)))
+        scope = verdicts.scope_line(s)
+        out.append({"id": "win-rates", "title": "Win rates",
+                    "intro": "Per seat (each seat in its own colour, also in the score plot), per turn position and "
+                             "per strategy; bars are 95% Wilson intervals, the dashed line the fair share."
+                             + (f" {scope}" if scope else ""),
+                    "plots": [("win-rates", "win rates with 95% intervals", plots.render(plots.win_rates, s))],
+                    "folded": [(f"win rates {cap} as a table", rows) for cap, rows in wr]})
+    groups = plots.seat_groups(s)
+    same = [x for x, _ in groups if len(x) > 1]
+    out.append({"id": "scores", "title": "Scores", "intro": f"{cat.definition('score.seat0')} Distribution of the "
+                "final score" + (" (seats with identical results drawn once)." if same else " per seat."),
+                "plots": [("scores", "final score distribution", plots.render(plots.scores, s))]})
+    if not coop and s.get("decisiveness") and s["decisiveness"]["margin"]["n"]:
+        out.append({"id": "decisiveness", "title": "Decisiveness", "intro": cat.definition("margin"),
+                    "plots": [("margin", cat.label("margin"), plots.render(plots.margin, s))]})
     out.append({"id": "length", "title": "Game length", "intro": "Turns and rounds of finished games.",
                 "plots": [("length", "game length", plots.render(plots.length, s))],
-                "tables": [("", length_rows(s))]})
+                "folded": [("game length as a table", length_rows(s))]})
     if s.get("curves"):
-        out.append({"id": "curves", "title": "By round: " + ", ".join(s["curves"]),
-                    "intro": "Game-specific per-round counters: mean over the games still running at that round "
-                             "(rounds reached by only a few games are left out).",
+        names = [cat.label(f"curve.{c}") for c in s["curves"]]
+        out.append({"id": "curves", "title": "By round: " + ", ".join(names),
+                    "intro": "Mean over the games still running at each round, with its 95% interval band (rounds "
+                             f"reached by fewer than {plots.min_games(g['finished'])} games are left out), and how "
+                             "many games are still running.",
                     "plots": [("curves", "per-round curves", plots.render(plots.curves, s))],
-                    "tables": [("", curve_rows(s))]})
-    if len(s.get("matchups") or {}) > 1:
+                    "folded": [("the curves round by round", curve_rows(s))]})
+    if not coop and len(s.get("matchups") or {}) > 1:
         out.append({"id": "matchups", "title": "Strategy matchups",
                     "intro": "Share of seat pairings in which the row strategy outscored the column strategy "
-                             "(equal scores count half).",
+                             "(equal scores count half)." + (f" {verdicts.scope_line(s)}" if verdicts.scope_line(s)
+                                                              else ""),
                     "plots": [("matchups", "matchup matrix", plots.render(plots.matchups, s))],
-                    "tables": [("", matchup_rows(s))]})
+                    "folded": [("the matrix as a table", matchup_rows(s))]})
+    out.append(scenario)
     cr = counter_rows(s)
     if cr:
-        out.append({"id": "counters", "title": "Game counters", "intro": "Per-game counters of the kernel.",
-                    "plots": [], "tables": [("", cr)]})
+        out.append({"id": "counters", "title": "Game counters", "intro": "Per-game counters of the game (means "
+                    "over finished games), each with what it counts; those that cannot apply to this scenario are "
+                    "left out.", "plots": [], "folded": [(f"{len(cr)} counters", cr)]})
     return out
+
+
+def outcome_rows(s: dict, cols: list[str]) -> list[dict]:
+    """The shares of the categorical counters ``cols`` shown: label, share of finished games, 95% interval, games."""
+    cat = catalogue.for_summary(s)
+    rows = []
+    for c in cols:
+        counts = s["extras"][c]["counts"]
+        total = sum(counts.values()) or 1
+        for v, k in counts.items():
+            if cat.shown(f"extra.{c}={v}"):
+                rows.append({"counter": cat.label(f"extra.{c}"), "value": cat.label(f"extra.{c}={v}"),
+                             "share": pct(k / total), "95% CI": ci_pct(metrics.wilson(k, total)), "games": k})
+    return rows
 
 
 def verdict_lines(s: dict) -> list[str]:
     """The run's verdict in sentences (sim.verdicts) and the scope line where it matters."""
     scope = verdicts.scope_line(s)
     return verdicts.run_sentences(s) + ([scope] if scope else [])
+
+
+def provenance_line(s: dict) -> str:
+    """Where the figures come from, in one line (the details fold out below it)."""
+    pv = s.get("provenance") or {}
+    g = s["games"]
+    return (f"{g['played']} games played, {g['finished']} finished · seed {pv.get('seed', s['scenario'].get('seed'))}"
+            f" · commit {str(pv.get('git_commit', '?'))[:12]} · rules v{pv.get('rules_version', '?')} (provenance)")
 
 
 def provenance_items(s: dict) -> list[tuple[str, str]]:
@@ -309,8 +356,9 @@ def render(s: dict) -> str:
              f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
              f'<header id="provenance"><h1>{esc(title)}</h1>',
              f"<p>{esc(s['game_title'])}, {sc['players']} players. {esc(sc.get('description') or '')}</p>",
+             f"<details><summary>{esc(provenance_line(s))}</summary>"
              '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in provenance_items(s))
-             + "</dl></header>",
+             + "</dl></details></header>",
              '<nav><a href="#verdict">Verdict</a>'
              + "".join(f'<a href="#{x["id"]}">{esc(x["title"])}</a>' for x in secs)
              + '<a href="#definitions">Definitions</a></nav>']
@@ -323,9 +371,12 @@ def render(s: dict) -> str:
                 svg = plots.scope_ids(svg, f"svg-{name}-")      # ids unique on the page
                 parts.append(f'<figure class="plot" id="plot-{esc(name)}">{svg}<figcaption>{esc(cap)}</figcaption>'
                              "</figure>")
-        for cap, rows in x["tables"]:
+        for cap, rows in x.get("tables", ()):
             if rows:
                 parts.append((f"<h3>{esc(cap)}</h3>" if cap else "") + html_table(rows))
+        for cap, rows in x.get("folded", ()):
+            if rows:
+                parts.append(f"<details><summary>{esc(cap)}</summary>{html_table(rows)}</details>")
         parts.append("</section>")
     parts.append('<section id="definitions"><h2>Definitions</h2><dl class="def">'
                  + "".join(f"<dt><b>{esc(k)}</b></dt><dd>{esc(v)}</dd>" for k, v in definitions(s))
@@ -347,7 +398,7 @@ def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, st
             if svg:
                 files[f"{name}.svg"] = svg
                 out += [f"![{cap}]({plot_dir}/{name}.svg)", ""]
-        for cap, rows in x["tables"]:
+        for cap, rows in list(x.get("tables", ())) + list(x.get("folded", ())):
             if rows:
                 out += ([f"### {cap}", ""] if cap else []) + [md_table(rows), ""]
     out += ["## Definitions", ""] + [f"- **{k}**: {v}" for k, v in definitions(s)]

@@ -15,8 +15,18 @@ from sim import catalogue
 
 RC = {"svg.hashsalt": "ghost-sim", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 10,
       "axes.spines.top": False, "axes.spines.right": False, "font.family": "sans-serif"}
-BLUE, ORANGE, GREY = "#3b6ea8", "#d9822b", "#888888"
-PALETTE = ("#3b6ea8", "#d9822b", "#4f9a57", "#b5464b", "#7d5fa6", "#8c6d4f", "#d67ab1", "#6f6f6f")
+# One colour means one thing on a page: SEAT[i] is seat i wherever a seat is drawn (win rates, scores); NEUTRAL a
+# figure of the whole table (turn positions, strategies, length, margin); OUTCOME how games end (loss causes);
+# CURVE[k] the game's k-th per-round curve; GREY the fair share and reference lines; on a comparison page ALERT marks
+# a significant difference.
+SEAT = ("#3b6ea8", "#d9822b", "#4f9a57", "#7d5fa6", "#8c6d4f", "#d67ab1")
+NEUTRAL = "#7b7b7b"
+OUTCOME = "#b5464b"
+ALERT = "#b5464b"
+CURVE = ("#1f8a8a", "#c9a227", "#6f6f6f")
+GREY = "#9a9a9a"
+BLUE, ORANGE = SEAT[0], SEAT[1]
+PALETTE = SEAT + ("#6f6f6f",)          # (kept for the sweep page: one colour per line of a sweep)
 
 
 def _figure(w: float, h: float, ncols: int = 1, nrows: int = 1, **kw):
@@ -86,51 +96,75 @@ def _errbars(ax, labels, rates, cis, color, fair=None, title=""):
 
 
 def win_rates(s: dict):
-    """Win rate per seat, per turn position and per strategy (when mixed), with 95% Wilson interval bars; the team
-    win rates for cooperative games."""
+    """Win rate per seat (seat colours), per turn position and per strategy (when mixed; neutral colour), with 95%
+    Wilson interval bars and the fair share dashed. Competitive games only: a team game's rate is one number, stated
+    once in the verdict (None)."""
+    if s.get("team"):
+        return None
     n = len(s["seats"])
-    coop = bool(s.get("team"))
-    panels = []
-    cat = catalogue.for_summary(s)
-    if coop:
-        roles = list(s["team"])
-        panels.append((cat.label("team_win_rate"), [cat.label(f"team.{r}") for r in roles],
-                       [s["team"][r]["rate"] for r in roles], [s["team"][r]["ci95"] for r in roles], None))
-    else:
-        fair = 1.0 / n
-        panels.append(("by seat", [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
-                       [r["win"]["rate"] for r in s["seats"]], [r["win"]["ci95"] for r in s["seats"]], fair))
-        if s.get("positions"):
-            panels.append(("by turn position (0 = starts)", [str(p["position"]) for p in s["positions"]],
-                           [p["win"]["rate"] for p in s["positions"]], [p["win"]["ci95"] for p in s["positions"]],
-                           fair))
-        if len(s["strategies"]) > 1:
-            panels.append(("by strategy (per seat)", [r["strategy"] for r in s["strategies"]],
-                           [r["win"]["rate"] for r in s["strategies"]], [r["win"]["ci95"] for r in s["strategies"]],
-                           fair))
+    fair = 1.0 / n
+    panels = [("by seat", [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
+               [r["win"]["rate"] for r in s["seats"]], [r["win"]["ci95"] for r in s["seats"]],
+               [SEAT[r["seat"] % len(SEAT)] for r in s["seats"]])]
+    if s.get("positions"):
+        panels.append(("by turn position (0 = starts)", [str(p["position"]) for p in s["positions"]],
+                       [p["win"]["rate"] for p in s["positions"]], [p["win"]["ci95"] for p in s["positions"]],
+                       NEUTRAL))
+    if len(s["strategies"]) > 1:
+        panels.append(("by strategy (per seat)", [r["strategy"] for r in s["strategies"]],
+                       [r["win"]["rate"] for r in s["strategies"]], [r["win"]["ci95"] for r in s["strategies"]],
+                       NEUTRAL))
     fig, axes = _figure(3.2 * len(panels) + 0.6, 3.0, ncols=len(panels))
-    for ax, (title, labels, rates, cis, fair), color in zip(axes, panels, PALETTE):
+    for ax, (title, labels, rates, cis, color) in zip(axes, panels):
         _errbars(ax, labels, rates, cis, color, fair, title)
     return fig
 
 
+def seat_groups(s: dict) -> list[tuple[list[int], dict]]:
+    """Seats whose score distributions are identical (team-mates: one result per game) as one group each:
+    [(seats, seat row of the first)], in seat order."""
+    groups: list[tuple[list[int], dict]] = []
+    for r in s["seats"]:
+        if not r["score"]["n"]:
+            continue
+        for seats, first in groups:
+            if first["score"]["hist"] == r["score"]["hist"] and first.get("role") == r.get("role"):
+                seats.append(r["seat"])
+                break
+        else:
+            groups.append(([r["seat"]], r))
+    return groups
+
+
+def _seats_text(seats: list[int]) -> str:
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    run = seats == list(range(seats[0], seats[-1] + 1))
+    return f"seats {seats[0]}-{seats[-1]}" if run else "seats " + ", ".join(map(str, seats))
+
+
 def scores(s: dict):
-    """Score distribution per seat (share of finished games at each score)."""
+    """Score distribution per seat (share of finished games at each score); seats with identical distributions
+    (team-mates) drawn once, in the seat's colour when alone, else the neutral colour."""
     import numpy as np
-    seats = [r for r in s["seats"] if r["score"]["n"]]
-    if not seats or all(r["score"]["max"] == r["score"]["min"] for r in seats):
+    groups = seat_groups(s)
+    if not groups or all(r["score"]["max"] == r["score"]["min"] for _, r in groups):
         return None
+    cat = catalogue.for_summary(s)
     fig, (ax,) = _figure(7.0, 3.0)
-    for r, color in zip(seats, PALETTE * 4):
+    for seats, r in groups:
+        color = SEAT[seats[0] % len(SEAT)] if len(seats) == 1 else NEUTRAL
         h = r["score"]["hist"]
         c = np.asarray(h["counts"], float)
         x = h["lo"] + np.arange(len(c))
-        ax.step(x, 100 * c / c.sum(), where="mid", color=color, lw=1.2,
-                label=f"seat {r['seat']} {r['strategy']} (mean {r['score']['mean']:.1f})")
-    cat = catalogue.for_summary(s)
-    ax.set_xlabel(f"final score ({cat.unit('score.seat0')})")
+        who = _seats_text(seats) + (f" {r['strategy']}" if len(seats) == 1 else
+                                    f" ({r.get('role') or 'same'}s: identical)")
+        ax.step(x, 100 * c / c.sum(), where="mid", color=color, lw=1.4,
+                label=f"{who} (mean {r['score']['mean']:.1f})")
+    roles = {r.get("role") for _, r in groups}
+    ax.set_xlabel(f"final score ({cat.unit('score.seat0')})" if len(roles) == 1 else "final score (see above)")
     ax.set_ylabel("games (%)")
-    ax.set_title(f"distribution of the final score per seat: {cat.definition('score.seat0').split('(')[0].strip()}")
+    ax.set_title("final score")
     ax.legend(fontsize=7, frameon=False)
     return fig
 
@@ -140,7 +174,7 @@ def length(s: dict):
     import numpy as np
     cat = catalogue.for_summary(s)
     fig, axes = _figure(7.0, 2.8, ncols=2)
-    for ax, key, color in zip(axes, ("turns", "rounds"), (BLUE, ORANGE)):
+    for ax, key, color in zip(axes, ("turns", "rounds"), (NEUTRAL, NEUTRAL)):
         d = s["length"][key]
         c = np.asarray(d["hist"]["counts"], float)
         if not c.size or c.sum() == 0:
@@ -165,7 +199,7 @@ def margin(s: dict):
     c = np.asarray(h["counts"], float)
     x = h["lo"] + np.arange(len(c))
     fig, (ax,) = _figure(7.0, 2.6)
-    ax.bar(x, 100 * c / c.sum(), width=1.0, color=PALETTE[2], alpha=0.85)
+    ax.bar(x, 100 * c / c.sum(), width=1.0, color=NEUTRAL, alpha=0.85)
     cat = catalogue.for_summary(s)
     ax.set_xlabel(f"{cat.label('margin')} ({cat.unit('margin')})")
     ax.set_ylabel("games (%)")
@@ -174,34 +208,45 @@ def margin(s: dict):
 
 
 def curves(s: dict):
-    """Game-specific per-round curves (e.g. hauntings and ghosts by round): mean over games still running, and the
-    share of games still running at each round."""
+    """Game-specific per-round curves (e.g. hauntings and ghosts on the board): the mean over the games still
+    running with its 95% interval band (one colour per curve), and the share of games still running."""
     import numpy as np
     cv = s.get("curves") or {}
     if not cv:
         return None
+    cat = catalogue.for_summary(s)
     fin = s["games"]["finished"] or 1
-    fig, axes = _figure(7.0, 2.8, ncols=2)
-    last = 0
-    for (name, c), color in zip(cv.items(), PALETTE * 4):
-        m = [np.nan if v is None else v for v in c["mean_by_round"]]
-        alive = [g for g in c["games_by_round"]]
-        r = [i for i, g in enumerate(alive) if g >= min_games(fin)]   # late rounds of a few long games: noise
+    least = min_games(fin)
+    fig, axes = _figure(7.0, 2.9, ncols=2)
+    drawn = False
+    for k, (name, c) in enumerate(cv.items()):
+        alive = c["games_by_round"]
+        r = [i for i, g in enumerate(alive) if g >= least and c["mean_by_round"][i] is not None]
         if not r:
             continue
-        last = max(last, r[-1])
-        x = np.arange(1, len(m) + 1)
-        lab = catalogue.for_summary(s).label(f"curve.{name}")
-        axes[0].plot(x[: r[-1] + 1], m[: r[-1] + 1], color=color, lw=1.4, marker="o", ms=2.5, label=lab)
-        axes[1].plot(x[: r[-1] + 1], [100 * g / fin for g in alive[: r[-1] + 1]], color=color, lw=1.2, label=lab)
+        last = r[-1] + 1
+        x = np.arange(1, last + 1)
+        m = np.array([np.nan if v is None else v for v in c["mean_by_round"][:last]], float)
+        color = CURVE[k % len(CURVE)]
+        lab = cat.label(f"curve.{name}")
+        ci = (c.get("ci95_by_round") or [None] * last)[:last]
+        if any(b is not None for b in ci):
+            lo = np.array([np.nan if b is None else b[0] for b in ci], float)
+            hi = np.array([np.nan if b is None else b[1] for b in ci], float)
+            axes[0].fill_between(x, lo, hi, color=color, alpha=0.25, lw=0)
+        axes[0].plot(x, m, color=color, lw=1.5, label=lab)
+        if not drawn:       # every curve runs as long as the game: one line of games still running
+            axes[1].plot(x, [100 * g / fin for g in alive[:last]], color=NEUTRAL, lw=1.4)
+        drawn = True
+    if not drawn:
+        return None
     from matplotlib.ticker import MaxNLocator
     for ax in axes:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[0].set_title(f"mean by round (rounds reached by >= {min_games(fin)} games)")
-    axes[0].set_xlabel("round")
+        ax.set_xlabel("round")
+    axes[0].set_title("mean by round, 95% band")
     axes[0].legend(fontsize=7, frameon=False)
     axes[1].set_title("games still running")
-    axes[1].set_xlabel("round")
     axes[1].set_ylabel("games (%)")
     return fig
 
@@ -220,7 +265,7 @@ def matchups(s: dict):
     if len(names) < 2:
         return None
     a = np.array([[m[r].get(c, np.nan) for c in names] for r in names], float)
-    fig, (ax,) = _figure(1.2 * len(names) + 2.4, 1.0 * len(names) + 1.2)
+    fig, (ax,) = _figure(0.9 * len(names) + 2.2, 0.7 * len(names) + 1.0)
     im = ax.imshow(100 * a, cmap="RdBu", vmin=30, vmax=70)
     ax.set_xticks(range(len(names)), names, rotation=30)
     ax.set_yticks(range(len(names)), names)
@@ -233,8 +278,22 @@ def matchups(s: dict):
     return fig
 
 
+def common_prefix(labels: list[str]) -> str:
+    """The words every label starts with (two or more labels), e.g. 'hunters lose with' of 'hunters lose with 8
+    jewels ...' and 'hunters lose with 7 jewels ...'; '' when they share no leading word or it would leave one empty."""
+    if len(labels) < 2:
+        return ""
+    words = [x.split() for x in labels]
+    k = 0
+    while all(len(w) > k + 1 for w in words) and len({w[k] for w in words}) == 1:
+        k += 1
+    return " ".join(words[0][:k])
+
+
 def categorical(s: dict, col: str):
-    """Shares of a categorical game counter (e.g. the outcome / loss causes), with 95% Wilson interval bars."""
+    """Shares of a categorical game counter (how games end, the loss causes) with 95% Wilson interval bars, one
+    horizontal bar per value shown (the catalogue's labels, less the words they all start with, which the title
+    says). None with fewer than two values to show."""
     from sim.metrics import wilson
     d = s["extras"].get(col, {})
     counts = d.get("counts")
@@ -243,14 +302,17 @@ def categorical(s: dict, col: str):
     cat = catalogue.for_summary(s)
     total = sum(counts.values())
     keys = [k for k in counts if cat.shown(f"extra.{col}={k}")]
-    if not keys:
+    if len(keys) < 2:       # one bar says nothing a sentence (the verdict, the table) does not
         return None
     labels = [cat.label(f"extra.{col}={k}") for k in keys]
+    pre = common_prefix(labels)
+    if pre:
+        labels = [x[len(pre):].strip() for x in labels]
     rates = [counts[k] / total for k in keys]
     cis = [wilson(counts[k], total) for k in keys]
-    fig, (ax,) = _figure(7.0, 0.32 * len(keys) + 1.0)
+    fig, (ax,) = _figure(7.0, 0.3 * len(keys) + 1.1)
     y = list(range(len(keys)))[::-1]
-    ax.barh(y, [100 * r for r in rates], color=PALETTE[3], alpha=0.85, height=0.6)
+    ax.barh(y, [100 * r for r in rates], color=OUTCOME, alpha=0.85, height=0.6)
     ax.errorbar([100 * r for r in rates], y, xerr=[[100 * max(r - c[0], 0) for r, c in zip(rates, cis)],
                                                    [100 * max(c[1] - r, 0) for r, c in zip(rates, cis)]],
                 fmt="none", ecolor="black", capsize=2, lw=1)
@@ -276,12 +338,12 @@ def compare_forest(res: dict):
         y = np.arange(len(rs))[::-1]
         for yi, r in zip(y, rs):
             f = 100.0 / abs(r["a"]) if rel else mult
-            c = BLUE if not r["significant"] else ORANGE
+            c = NEUTRAL if not r["significant"] else ALERT
             ax.errorbar([f * r["diff"]], [yi], xerr=[[f * (r["diff"] - r["diff_ci95"][0])],
                                                       [f * (r["diff_ci95"][1] - r["diff"])]],
                         fmt="o", color=c, ms=3, capsize=2, lw=1)
         ax.axvline(0, color=GREY, lw=1)
         ax.set_yticks(y, [r.get("label") or r["name"] for r in rs], fontsize=7)
         ax.set_title(title)
-    fig.suptitle("orange: significant after Holm correction", fontsize=8)
+    fig.suptitle("red: significant after Holm correction", fontsize=8)
     return fig

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.aggregate import WIN_UNITS, Aggregates
-from sim.metrics import hist_quantile, mean_std, wilson
+from sim.metrics import hist_quantile, mean_ci, mean_std, wilson
 from sim.scenario import Scenario
 
 SCHEMA = 1
@@ -120,8 +120,11 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     curves = {}
     for c, name in enumerate(spec.curves):
         g = agg.curve_games[c]
+        ci = [list(mean_ci(int(agg.curve_sum[c, r]), int(agg.curve_sq[c, r]), int(g[r]))[1:]) if g[r] > 1 else None
+              for r in range(len(g))]
         curves[name] = {"games_by_round": [int(x) for x in g],
-                        "mean_by_round": [float(agg.curve_sum[c, r] / g[r]) if g[r] else None for r in range(len(g))]}
+                        "mean_by_round": [float(agg.curve_sum[c, r] / g[r]) if g[r] else None for r in range(len(g))],
+                        "ci95_by_round": ci}
     team = None
     if spec.team_roles:
         team = {role: rate(_team_wins(agg, roles, role), fin) for role in dict.fromkeys(roles)}
@@ -234,16 +237,8 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
                                                        else f" (default: {pdef['mode']})")))
     if "board" in params:
         items.append(("board", board_description(str(params["board"]), sc["game"])))
-    from sim.params_table import rows as param_rows      # by name (a card mix card by card), changed ones first
-    table = param_rows(sc["game"], params, _fmt_value) or [
-        {"name": k, "value": _fmt_value(v), "default": _fmt_value(pdef.get(k, v)),
-         "changed": k in pdef and v != pdef[k]} for k, v in params.items()]
-    changed = [r["name"] for r in table if r["changed"]]
-    shown = [f"{r['name']} = {r['value']}" + (f" (changed; default {r['default']})" if r["changed"] else "")
-             for r in table if r["name"] not in ("mode", "board")]
-    items.append(("parameters", ("; ".join(shown) if shown else "none")
-                  + (f" - {len(changed)} differ from the default: {', '.join(changed)}" if changed
-                     else " - all at their defaults")))
+    shown, changed = parameter_lines(s)
+    items.append(("parameters", ("; ".join(shown) if shown else "none") + " - " + changed_text(changed)))
     if sc.get("overrides"):
         from sim.overrides import show
         items.append(("changed by --set", ", ".join(show(o["name"], o["value"]) for o in sc["overrides"])))
@@ -261,6 +256,27 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
             txt += ", default weights"
         items.append((f"seat {i}", txt))
     return items
+
+
+def parameter_lines(s: dict) -> tuple[list[str], list[str]]:
+    """(one line per parameter, 'name = value' with '(changed; default X)' where it differs, changed ones first;
+    the names of the changed ones), from summary ``s`` (mode and board are described on their own)."""
+    sc = s["scenario"]
+    params = sc.get("params") or {}
+    pdef, _ = _defaults(sc["game"])
+    from sim.params_table import rows as param_rows      # by name (a card mix card by card), changed ones first
+    table = param_rows(sc["game"], params, _fmt_value) or [
+        {"name": k, "value": _fmt_value(v), "default": _fmt_value(pdef.get(k, v)),
+         "changed": k in pdef and v != pdef[k]} for k, v in params.items()]
+    changed = [r["name"] for r in table if r["changed"]]
+    shown = [f"{r['name']} = {r['value']}" + (f" (changed; default {r['default']})" if r["changed"] else "")
+             for r in table if r["name"] not in ("mode", "board")]
+    return shown, changed
+
+
+def changed_text(changed: list[str]) -> str:
+    """'2 differ from the default: a, b' or 'all at their defaults'."""
+    return f"{len(changed)} differ from the default: {', '.join(changed)}" if changed else "all at their defaults"
 
 
 def scenario_differences(a: dict, b: dict) -> list[str]:

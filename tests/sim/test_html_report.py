@@ -122,6 +122,7 @@ def test_cooperative_game_shows_team_win_rate_loss_causes_and_curves(mixed_repor
     assert "decisiveness" not in page.ids
     figs = {f["id"]: f["svg"] for f in page.figures}
     assert figs.get("plot-outcome-outcome") and figs.get("plot-curves")
+    assert "plot-win-rates" not in figs and "plot-matchups" not in figs and "plot-margin" not in figs
     body = " ".join(page.text)
     assert "team win rate (hunter)" in body
     assert "outcome = haunted house" in body
@@ -208,7 +209,9 @@ def test_every_id_in_the_report_page_is_unique(mixed_report):
     text = (folder / "summary.html").read_text(encoding="utf-8")
     _check_ids(text, 5)
     assert html_report.render(s) == text
-    _check_ids(html_report.render(cooperative(s)), 6)
+    # a team game draws no per-seat win-rate chart and no strategy matchups (competitive-only figures, issue 8):
+    # outcome, scores, length and per-round curves remain
+    _check_ids(html_report.render(cooperative(s)), 4)
 
 
 def test_every_id_in_the_compare_page_is_unique(tmp_path):
@@ -218,3 +221,63 @@ def test_every_id_in_the_compare_page_is_unique(tmp_path):
     text = (tmp_path / "c" / "compare.html").read_text(encoding="utf-8")
     _check_ids(text, 1)
     assert "svg-forest-" in text
+
+
+# --- pages that read well (issue 8): team pages without competitive-only figures, folded tables, one colour per
+# meaning, identical seats drawn once, the scope stated ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def th_report(tmp_path_factory):
+    sc = load(Path(__file__).resolve().parents[2] / "scenarios" / "treasure_hunters" / "basic-4p.toml")
+    return api.run_scenario(sc, 400, out_dir=tmp_path_factory.mktemp("th") / "th")
+
+
+def test_team_page_states_the_team_rate_once_and_draws_no_competitive_figures(th_report):
+    s, folder = th_report
+    text = (folder / "summary.html").read_text(encoding="utf-8")
+    page = parse(text)
+    figs = {f["id"] for f in page.figures}
+    assert not figs & {"plot-win-rates", "plot-matchups", "plot-margin"}
+    rate = html_report.pct(s["team"]["hunter"]["rate"])
+    assert text.count(rate) == 1                                  # one table row (the verdict rounds to 0.1)
+    assert "team win rate |" not in text and "by seat" not in text
+    assert "decisiveness" not in page.ids and "matchups" not in page.ids
+
+
+def test_per_round_tables_are_folded_under_plots_with_bands(th_report):
+    s, folder = th_report
+    text = (folder / "summary.html").read_text(encoding="utf-8")
+    sec = text.split('<section id="curves">')[1].split("</section>")[0]
+    assert sec.index("<figure") < sec.index("<details>")          # the plot, then the numbers folded away
+    assert "<table" not in sec.split("<details>")[0]
+    assert all(c["ci95_by_round"][0] is not None for c in s["curves"].values())   # the bands' data
+    assert "fill-opacity: 0.25" in sec                                           # a filled band is drawn
+    for sec_id in ("length", "counters", "scenario"):
+        body = text.split(f'<section id="{sec_id}">')[1].split("</section>")[0]
+        assert "<details>" in body, sec_id
+
+
+def test_identical_seats_are_drawn_once(th_report):
+    s, _ = th_report
+    groups = plots.seat_groups(s)
+    assert [g for g, _ in groups] == [[0, 1, 2, 3]]
+    svg = plots.render(plots.scores, s)
+    assert "seats 0-3" in svg and "seat 1 " not in svg
+
+
+def test_one_colour_means_one_thing(mixed_report):
+    s, _ = mixed_report
+    win = plots.render(plots.win_rates, s)
+    score = plots.render(plots.scores, s)
+    for i in range(len(s["seats"])):                    # seat i has one colour in every plot that draws seats
+        assert plots.SEAT[i] in win and plots.SEAT[i] in score
+    for fn in (plots.length, plots.margin):             # figures of the whole table: the neutral colour only
+        svg = plots.render(fn, s)
+        assert plots.NEUTRAL in svg and not any(c in svg for c in plots.SEAT), fn.__name__
+
+
+def test_mixed_table_states_the_scope_of_its_win_rates(mixed_report):
+    _, folder = mixed_report
+    text = (folder / "summary.html").read_text(encoding="utf-8")
+    sec = text.split('<section id="win-rates">')[1].split("</section>")[0]
+    assert "hold for this seating and turn order" in sec
