@@ -132,3 +132,62 @@ def pack_board(prm: np.ndarray, board: B.Board) -> None:
     d = np.full((R.MAX_SPACES, R.MAX_SPACES), B.FAR, dtype=np.int64)
     d[:n, :n] = board.distances()
     prm[R.P_DIST:R.P_DIST + d.size] = d.ravel()
+    pack_pruning(prm, board)
+
+
+def _signed(x: int) -> int:
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
+def pack_pruning(prm: np.ndarray, board: B.Board) -> None:
+    """The walk's pruning tables (rules.walk): pips from each space to the nearest cave entrance, and per space u
+    and pips left r the 128-bit set of spaces a path could still end on: ordinary spaces at the end of a walk of
+    exactly r steps, rooms and hideouts at the end of one of at most r steps (walks repeat spaces, so this is a
+    superset of what simple paths reach)."""
+    n = board.n
+    nb = [board.neighbours(v) for v in range(n)]
+    for _, r, s in board.whirlpools:
+        nb[r].append(s)
+    caves = [v for v in range(n) if board.kinds[v] == B.K_CAVE]
+    for u in range(n):
+        dist = {u: 0}
+        frontier = [u]
+        while frontier:
+            nxt = []
+            for v in frontier:
+                for w in nb[v]:
+                    if w not in dist:
+                        dist[w] = dist[v] + 1
+                        nxt.append(w)
+            frontier = nxt
+        prm[R.P_CAVEDIST + u] = min((dist[c] for c in caves if c in dist), default=B.FAR)
+    rooms = 0
+    for v in range(n):
+        if board.kinds[v] in (B.K_CABIN, B.K_CAPTAIN, B.K_HIDEOUT):
+            rooms |= 1 << v
+    prm[R.P_ROOMS] = _signed(rooms & ((1 << 64) - 1))
+    prm[R.P_ROOMS + 1] = _signed(rooms >> 64)
+    for seat in range(4):
+        dead = 0
+        for v in range(n):
+            k = board.kinds[v]
+            if k in (B.K_WHIRLPOOL, B.K_ROCK) or (k == B.K_HIDEOUT and board.owner[v] != seat):
+                dead |= 1 << v
+        prm[R.P_DEAD + 2 * seat] = _signed(dead & ((1 << 64) - 1))
+        prm[R.P_DEAD + 2 * seat + 1] = _signed(dead >> 64)
+    for u in range(n):
+        exact = 1 << u
+        upto = exact
+        for r in range(13):
+            if r > 0:
+                nxt = 0
+                for v in range(n):
+                    if (exact >> v) & 1:
+                        for w in nb[v]:
+                            nxt |= 1 << w
+                exact = nxt
+                upto |= exact
+            q = R.P_NEED + (u * 13 + r) * 4
+            for j, m in enumerate((exact, upto)):
+                prm[q + 2 * j] = _signed(m & ((1 << 64) - 1))
+                prm[q + 2 * j + 1] = _signed(m >> 64)
