@@ -973,8 +973,17 @@ def legal_actions(st, prm, mask):
 
 @njit
 def apply_action(st, prm, a, log, reach, cavek, vis, stk):
-    """Apply decision ``a`` of the pending phase (legal per `legal_actions`); returns 0, or -1 for an action the
-    phase does not take (nothing changes then)."""
+    """Apply decision ``a`` of the pending phase (legal per `legal_actions`) and run the turn on to the next
+    decision or chance node; returns 0, or -1 for an action the phase does not take (nothing changes then)."""
+    r = act(st, prm, a, log, reach, cavek, vis, stk)
+    if r == 0:
+        advance(st, prm, log, reach, cavek, vis, stk)
+    return r
+
+
+@njit
+def act(st, prm, a, log, reach, cavek, vis, stk):
+    """`apply_action` without running on (play_one calls `advance` itself: one call site keeps the compile small)."""
     ph = st[S_PHASE]
     actor = st[S_ACTOR]
     cur = st[S_CUR]
@@ -1099,7 +1108,6 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
             st[S_STOLEN] += 1
             st[S_LAST_TILE] = -1
             tile_draw(st, t, actor, ret, k)
-            advance(st, prm, log, reach, cavek, vis, stk)
             return 0
         elif a == A_PTOP:
             x = stack_pop(st, actor)
@@ -1118,7 +1126,6 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
         return -1
     if st[S_STAGE] != SG_WAIT:
         st[S_PHASE] = PH_CHANCE          # neutral until advance sets the next node
-    advance(st, prm, log, reach, cavek, vis, stk)
     return 0
 
 
@@ -1149,9 +1156,18 @@ def duel_result(st, prm, log):
 
 @njit
 def apply_chance(st, prm, outcome, log, reach, cavek, vis, stk):
-    """Resolve the pending chance node with ``outcome`` in 0..S_CH_N - 1: CH_DICE d1 = outcome // 6 + 1,
-    d2 = outcome % 6 + 1; CH_TILE the outcome-th tile (in tile order) of the holder; CH_DIE the die shows
-    outcome + 1. Returns 0, or -1 when no chance node is pending or the outcome is out of range."""
+    """Resolve the pending chance node with ``outcome`` in 0..S_CH_N - 1 and run the turn on: CH_DICE
+    d1 = outcome // 6 + 1, d2 = outcome % 6 + 1; CH_TILE the outcome-th tile (in tile order) of the holder; CH_DIE
+    the die shows outcome + 1. Returns 0, or -1 when no chance node is pending or the outcome is out of range."""
+    r = chance(st, prm, outcome, log, reach, cavek, vis, stk)
+    if r == 0:
+        advance(st, prm, log, reach, cavek, vis, stk)
+    return r
+
+
+@njit
+def chance(st, prm, outcome, log, reach, cavek, vis, stk):
+    """`apply_chance` without running on (see `act`)."""
     if st[S_PHASE] != PH_CHANCE or st[S_STAGE] != SG_WAIT or outcome < 0 or outcome >= st[S_CH_N]:
         return -1
     kind = st[S_CH_KIND]
@@ -1202,7 +1218,6 @@ def apply_chance(st, prm, outcome, log, reach, cavek, vis, stk):
             return 0
         duel_result(st, prm, log)
     st[S_PHASE] = PH_CHANCE
-    advance(st, prm, log, reach, cavek, vis, stk)
     return 0
 
 
