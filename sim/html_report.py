@@ -398,9 +398,12 @@ def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, st
             if svg:
                 files[f"{name}.svg"] = svg
                 out += [f"![{cap}]({plot_dir}/{name}.svg)", ""]
-        for cap, rows in list(x.get("tables", ())) + list(x.get("folded", ())):
+        for cap, rows in x.get("tables", ()):
             if rows:
                 out += ([f"### {cap}", ""] if cap else []) + [md_table(rows), ""]
+        for cap, rows in x.get("folded", ()):        # folded as on the page (GitHub renders <details>)
+            if rows:
+                out += [f"<details><summary>{cap}</summary>", "", md_table(rows), "", "</details>", ""]
     out += ["## Definitions", ""] + [f"- **{k}**: {v}" for k, v in definitions(s)]
     return "\n".join(out) + "\n", files
 
