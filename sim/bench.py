@@ -182,6 +182,7 @@ def run_all(games: int = 100_000) -> dict:
             r["c"] = c_ratio(path, games)
         res["games"][game] = r
     res["games"].update(turnwall_figures(games))
+    res["games"].update(galleon_figures(games))
     if games >= 100_000:                          # not in --quick
         res["sweep"] = sweep_overhead()
     out = REPO / "reports" / "bench.json"
@@ -204,6 +205,22 @@ def turnwall_figures(games: int = 100_000) -> dict:
                          "threads": [kernel_speed(sc, n, t) for t in (1, 2)]},
             "turnwall_random": {"scenario": path + " (every seat random)", "targets": {},
                                 "threads": [kernel_speed(rnd, max(500, n // 4), t) for t in (1, 2)]}}
+
+
+def galleon_figures(games: int = 100_000) -> dict:
+    """Ghostly Galleon (issue 11): games/s of the 4-player treasure-hunter scenario on 1 and 2 threads (target
+    >= 5,000 on 2 threads; kernel only, warm cache) and its cold compile (a fresh process, empty cache)."""
+    path = "scenarios/galleon/4p.toml"
+    if not (REPO / path).exists():
+        return {}
+    sc = load(REPO / path)
+    n = max(1000, games // 20)          # a Galleon game is a few hundred turns
+    return {"galleon": {"scenario": path, "targets": {"games_per_s_2_threads": 5_000, "cold_compile_s": None,
+                                                      "first_game_warm_s": None},
+                        "threads": thread_speeds(sc, n, (1, 2), reps=3),
+                        "cold_compile_s": round(cold_compile(path), 2),
+                        "first_game_warm_s": round(first_game(path), 2),
+                        "warm_run_1000_games_s": round(warm_run(path), 2)}}
 
 
 def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> dict:

@@ -4,6 +4,8 @@ Turnwall castle: the 7 x 7 grid with its walls and rooms, the plug, the coloured
 their body part, the tunnels under the floor columns (start orientation) and the sliders with their magnets.
 Treasure Hunters house: rooms and hallway squares as a graph, doors in their colours, the front door, jewel and
 ghost start rooms.
+Ghostly Galleon bay and ship: every space at its drawing position coloured by kind, edges, stairs (dashed), cave links
+(dotted), the hideouts in their seat colours, cannons with the quarter they reach, whirlpools with rock and shore.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ class BoardFileError(ValueError):
 
 
 def game_of(path: Path) -> str:
-    """'turnwall' or 'treasure_hunters', from the tables the file holds."""
+    """'turnwall', 'treasure_hunters' or 'galleon', from the tables the file holds."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -32,10 +34,13 @@ def game_of(path: Path) -> str:
         raise BoardFileError(f"{path}: not valid TOML ({e})") from None
     if "floor" in data:
         return "turnwall"
+    if "cannons" in data or "whirlpools" in data:
+        return "galleon"
     if isinstance(data.get("board"), dict) and "hallway" in data["board"]:
         return "treasure_hunters"
     raise BoardFileError(f"{path}: not a board file of a known game (a Turnwall castle has [board] and [floor], a "
-                         f"Treasure Hunters house [board] with hallway and doors)")
+                         f"Treasure Hunters house [board] with hallway and doors, a Galleon bay [board] with [[cannons]] and "
+                         f"[[whirlpools]])")
 
 
 def show(path: str | Path) -> tuple[str, str]:
@@ -47,6 +52,12 @@ def show(path: str | Path) -> tuple[str, str]:
         try:
             return game, castle_svg(B.load_board(str(path.resolve())))
         except B.BoardError as e:
+            raise BoardFileError(str(e)) from None
+    if game == "galleon":
+        from kernels.galleon import board as GB
+        try:
+            return game, galleon_svg(GB.load_board(str(path.resolve())))
+        except GB.BoardError as e:
             raise BoardFileError(str(e)) from None
     from kernels.treasure_hunters import board as TB
     try:
@@ -149,9 +160,12 @@ def board_plots(s: dict) -> list[tuple[str, str, str]]:
     section (sim.html_report); empty when the game has no board file or it cannot be read here."""
     sc = s.get("scenario") or {}
     ref = (sc.get("params") or {}).get("board")
-    if ref is None or sc.get("game") not in ("turnwall", "treasure_hunters"):
+    if ref is None or sc.get("game") not in ("turnwall", "treasure_hunters", "galleon"):
         return []
     try:
+        if sc["game"] == "galleon":
+            from kernels.galleon import board as GB
+            return [("board", f"the bay and ship played ({ref})", galleon_svg(GB.load_board(str(ref))))]
         if sc["game"] == "turnwall":
             from kernels.turnwall import board as B
             return [("board", f"the castle played ({ref})", castle_svg(B.load_board(str(ref))))]
@@ -159,3 +173,47 @@ def board_plots(s: dict) -> list[tuple[str, str, str]]:
         return [("board", f"the house played ({ref})", house_svg(TB.load_board(str(ref))))]
     except (OSError, ValueError):
         return []
+
+
+KIND_FACE = {"land": "#e8dcb5", "land_arrow": "#d9b86a", "cave": "#8c7a5b", "hideout": "#ffffff", "deck": "#c79a63",
+             "deck_arrow": "#b07a3a", "plank": "#a0703a", "cabin": "#7b4f2a", "captain": "#4a2c16",
+             "whirlpool": "#3b78b0", "rock": "#777777"}
+
+
+def galleon_svg(board) -> str:
+    """The Ghostly Galleon board (kernels.galleon.board.Board): every space at its ``xy`` (y down), coloured by kind
+    and labelled with its id; edges solid, stairs dashed, cave links dotted; cannons as red triangles on the space
+    behind them with the quarter they reach; whirlpool - rock - shore in blue."""
+    from kernels.galleon.board import KINDS, QUARTERS
+    fig, (ax,) = _figure(8.0, 8.0)
+    xy = board.xy
+    stairs = {tuple(sorted(e)) for e in board.stairs}
+    for a, b in board.edges:
+        dashed = tuple(sorted((a, b))) in stairs
+        ax.plot([xy[a][0], xy[b][0]], [-xy[a][1], -xy[b][1]], color="#555555", linewidth=1.0,
+                linestyle="--" if dashed else "-", zorder=1)
+    for a, b in board.cave_links:
+        ax.plot([xy[a][0], xy[b][0]], [-xy[a][1], -xy[b][1]], color="#8c7a5b", linewidth=0.8, linestyle=":",
+                zorder=1)
+    for w, r, s in board.whirlpools:
+        ax.plot([xy[w][0], xy[r][0], xy[s][0]], [-xy[w][1], -xy[r][1], -xy[s][1]], color="#3b78b0", linewidth=0.8,
+                linestyle=":", zorder=1)
+    for v in range(board.n):
+        k = KINDS[board.kinds[v]]
+        face = GHOST_COLOURS[board.owner[v]] if k == "hideout" else KIND_FACE[k]
+        ax.text(xy[v][0], -xy[v][1], board.ids[v], ha="center", va="center", fontsize=4.5, zorder=3,
+                color="#ffffff" if k in ("cabin", "captain", "cave", "whirlpool", "rock") else "#000000",
+                bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4))
+    for i, (v, q) in enumerate(board.cannons):
+        ax.plot([xy[v][0]], [-xy[v][1] + 0.45], marker="^", color="#c8423c", markersize=5, zorder=4)
+        ax.text(xy[v][0], -xy[v][1] + 0.75, f"cannon {i}: {QUARTERS[q]}", ha="center", fontsize=4.5,
+                color="#c8423c")
+    xs = [p[0] for p in xy]
+    ys = [p[1] for p in xy]
+    ax.set_xlim(min(xs) - 1, max(xs) + 1)
+    ax.set_ylim(-max(ys) - 1, -min(ys) + 1.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"{board.name}: {board.n} spaces; hideouts in seat colours; dashed = stairs, dotted = caves; "
+                 f"UNVERIFIED unless measured", fontsize=7)
+    return to_svg(fig)

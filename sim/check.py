@@ -45,7 +45,8 @@ CHECK_GAMES = 100_000
 # Treasure Hunters about 10k); a game not listed gets DEFAULT_SIZES. The baseline has 5x the games of a check, so
 # its own noise is a small part of each test's variance (see ALPHA).
 SIZES = {"moor": (EXACT_GAMES, STAT_GAMES, CHECK_GAMES),
-         "turnwall": (500, 5_000, 1_000)}   # a planner game costs ~100 Moor games
+         "turnwall": (500, 5_000, 1_000),   # a planner game costs ~100 Moor games
+         "galleon": (500, 10_000, 2_000)}   # a Galleon game is a few hundred turns (~1,600 games/s a thread)
 DEFAULT_SIZES = (5_000, 100_000, 20_000)
 
 

@@ -471,10 +471,10 @@ app.add_typer(board_app, name="board")
 
 
 @board_app.command("show")
-def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle or Treasure Hunters house)")],
+def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle, Treasure Hunters house or Galleon bay)")],
                out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout)")] = None):
     """Validate a board file and draw it as SVG (walls, rooms, garments, tunnels, sliders and magnets; or the house
-    graph with its door colours)."""
+    graph with its door colours; or the Galleon bay and ship graph)."""
     from sim.board_svg import BoardFileError, show
     try:
         game, svg = show(file)

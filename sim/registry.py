@@ -141,7 +141,7 @@ def all_games() -> dict[str, GameSpec]:
     return {n: GAMES[n] for n in names()}
 
 
-_GAME_NAMES = ("moor", "treasure_hunters", "turnwall")
+_GAME_NAMES = ("moor", "treasure_hunters", "turnwall", "galleon")
 
 
 def names() -> tuple[str, ...]:

@@ -1,0 +1,362 @@
+"""The bay and the ghost ship as data: load, validate and compile a Ghostly Galleon board file (plain Python).
+
+A board file is TOML with one ``[board]`` table plus ``[[cannons]]`` and ``[[whirlpools]]`` (see
+scenarios/galleon/boards/default.toml and RULES.md B1..B9):
+
+    [board]        name, description     free text
+                   spaces                [{ id, kind, xy, quarter (land kinds), owner (hideouts) }, ...]
+                   edges                 [[a, b], ...] spaces one pip apart
+                   stairs                [[a, b], ...] deck spaces joined by stairs (one pip, the stairs are no space)
+                   cave_groups           [[entrance, ...], ...] entrances joined through the caves (one pip)
+    [[cannons]]    behind, quarter       the deck space the ghost fires it from; the board quarter it reaches
+    [[whirlpools]] whirlpool, rock, shore
+
+`load_board` raises `BoardError` (a ValueError) with ONE line naming the file and the field: a hideout that cannot
+reach the ship, a cabin without a door, a cannon without a quarter, a whirlpool without its rock, an unknown space
+kind, and every other malformed entry. `pack_board` writes the compiled arrays into the kernel's ``prm``.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kernels import boardfile
+
+MAX_SPACES = 128
+MAX_DEG = 8
+N_HIDEOUTS = 4
+N_CABINS = 6
+N_CANNONS = 4
+N_WHIRLPOOLS = 4
+FAR = 999
+
+KINDS = ("land", "land_arrow", "cave", "hideout", "deck", "deck_arrow", "plank", "cabin", "captain", "whirlpool",
+         "rock")
+K_LAND, K_LAND_ARROW, K_CAVE, K_HIDEOUT, K_DECK, K_DECK_ARROW, K_PLANK, K_CABIN, K_CAPTAIN, K_WHIRLPOOL, K_ROCK = \
+    range(len(KINDS))
+LAND_KINDS = (K_LAND, K_LAND_ARROW, K_CAVE, K_HIDEOUT)
+SHIP_KINDS = (K_DECK, K_DECK_ARROW, K_PLANK, K_CABIN, K_CAPTAIN)
+WALK_DECK = (K_DECK, K_DECK_ARROW, K_PLANK)
+ROOM_KINDS = (K_CABIN, K_CAPTAIN)
+QUARTERS = ("NW", "NE", "SW", "SE")
+
+BOARD_KEYS = ("name", "description", "spaces", "edges", "stairs", "cave_groups")
+SPACE_KEYS = ("id", "kind", "xy", "quarter", "owner")
+CANNON_KEYS = ("behind", "quarter")
+WHIRL_KEYS = ("whirlpool", "rock", "shore")
+BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "galleon" / "boards"
+
+
+class BoardError(ValueError):
+    """A bad board file; the message is one line naming the file and the field."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board. Spaces are numbered in the order of the file's ``spaces`` list."""
+    path: str
+    name: str
+    description: str
+    ids: tuple[str, ...]
+    kinds: tuple[int, ...]
+    xy: tuple[tuple[float, float], ...]
+    quarter: tuple[int, ...]                 # per space, -1 for spaces in no quarter (ship, water)
+    owner: tuple[int, ...]                   # per space: the seat whose hideout it is, -1 otherwise
+    edges: tuple[tuple[int, int], ...]       # walking edges (stairs included), both ways
+    stairs: tuple[tuple[int, int], ...]
+    cave_links: tuple[tuple[int, int], ...]  # entrance pairs of one cave group
+    hideouts: tuple[int, ...]                # 4: the hideout space of seat 0..3
+    cabins: tuple[int, ...]                  # 6 cabin spaces (chest places), file order
+    doors: tuple[int, ...]                   # 6: the door space of each cabin
+    captain: int
+    captain_door: int
+    cannons: tuple[tuple[int, int], ...]     # 4: (behind space, quarter)
+    whirlpools: tuple[tuple[int, int, int], ...]   # 4: (whirlpool, rock, shore)
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    def index(self, sid: str) -> int:
+        return self.ids.index(sid)
+
+    def neighbours(self, v: int, caves: bool = True) -> list[int]:
+        out = [b if a == v else a for a, b in self.edges if v in (a, b)]
+        if caves:
+            out += [b if a == v else a for a, b in self.cave_links if v in (a, b)]
+        return out
+
+    def distances(self) -> np.ndarray:
+        """int64[n, n] fewest pips between spaces over edges and cave links, ignoring pieces (FAR = unreachable).
+        Strategies use it to rank destinations; rooms are entered but not walked through."""
+        n = self.n
+        d = np.full((n, n), FAR, dtype=np.int64)
+        nb = [self.neighbours(v) for v in range(n)]
+        for s in range(n):
+            d[s, s] = 0
+            q = deque([s])
+            while q:
+                v = q.popleft()
+                if v != s and self.kinds[v] in (K_CABIN, K_CAPTAIN, K_HIDEOUT):
+                    continue                 # a room or hideout ends a move: no path goes through it
+                for w in nb[v]:
+                    if d[s, w] == FAR:
+                        d[s, w] = d[s, v] + 1
+                        q.append(w)
+        return d
+
+
+def resolve_path(ref: str) -> Path:
+    """The board file named by ``ref`` (kernels.boardfile.resolve_path with this game's boards folder)."""
+    return boardfile.resolve_path(ref, BOARDS_DIR)
+
+
+def _err(path, field: str, msg: str) -> BoardError:
+    return BoardError(f"board {path}: {field}: {msg}")
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _unknown(path, field: str, d: dict, allowed) -> None:
+    for k in d:
+        if k not in allowed:
+            raise _err(path, field, f"unknown key '{k}'; allowed: {', '.join(allowed)}")
+
+
+def _pairs(path, b: dict, key: str, index: dict, required: bool) -> list[tuple[int, int]]:
+    v = b.get(key, None if required else [])
+    if not isinstance(v, list):
+        raise _err(path, f"board.{key}", "expected an array of [a, b] pairs of space ids")
+    out = []
+    for i, e in enumerate(v):
+        if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
+            raise _err(path, f"board.{key}[{i}]", "expected [a, b] with two space ids")
+        for x in e:
+            if x not in index:
+                raise _err(path, f"board.{key}[{i}]", f"unknown space {x!r}")
+        if e[0] == e[1]:
+            raise _err(path, f"board.{key}[{i}]", f"joins {e[0]!r} to itself")
+        out.append((index[e[0]], index[e[1]]))
+    return out
+
+
+def _ref(path, field: str, v, index: dict) -> int:
+    if not isinstance(v, str) or v not in index:
+        raise _err(path, field, f"{v!r} is not a space id of board.spaces")
+    return index[v]
+
+
+def parse_board(data, path: str = "<board>") -> Board:
+    """Validate a parsed board document; raises BoardError (one line) on the first problem."""
+    if not isinstance(data, dict):
+        raise _err(path, "top level", "expected a table")
+    _unknown(path, "top level", data, ("board", "cannons", "whirlpools"))
+    b = data.get("board")
+    if not isinstance(b, dict):
+        raise _err(path, "[board]", "missing table")
+    _unknown(path, "board", b, BOARD_KEYS)
+    for k in ("name", "description"):
+        if k in b and not isinstance(b[k], str):
+            raise _err(path, f"board.{k}", "expected a string")
+    sl = b.get("spaces")
+    if not isinstance(sl, list) or not sl:
+        raise _err(path, "board.spaces", "expected an array of { id, kind, xy } tables")
+    if len(sl) > MAX_SPACES:
+        raise _err(path, "board.spaces", f"{len(sl)} spaces; at most {MAX_SPACES}")
+    ids, kinds, xy, quarter, owner = [], [], [], [], []
+    index: dict[str, int] = {}
+    for i, s in enumerate(sl):
+        fld = f"board.spaces[{i}]"
+        if not isinstance(s, dict):
+            raise _err(path, fld, "expected a table { id, kind, xy }")
+        _unknown(path, fld, s, SPACE_KEYS)
+        sid = s.get("id")
+        if not isinstance(sid, str) or not sid:
+            raise _err(path, f"{fld}.id", "missing or not a string")
+        if sid in index:
+            raise _err(path, f"{fld}.id", f"{sid!r} appears twice")
+        k = s.get("kind")
+        if k not in KINDS:
+            raise _err(path, f"{fld}.kind", f"unknown space kind {k!r} ({sid}); allowed: {', '.join(KINDS)}")
+        kc = KINDS.index(k)
+        p = s.get("xy", [0, 0])
+        if not isinstance(p, list) or len(p) != 2 or not all(isinstance(x, (int, float)) for x in p):
+            raise _err(path, f"{fld}.xy", "expected [x, y] numbers (drawing position)")
+        q = s.get("quarter", -1)
+        if kc in LAND_KINDS:
+            if not _int(q) or not 0 <= q < 4:
+                raise _err(path, f"{fld}.quarter", f"{sid!r} is a {k} space: give its board quarter 0..3 "
+                                                   f"({', '.join(QUARTERS)})")
+        elif "quarter" in s:
+            raise _err(path, f"{fld}.quarter", f"{sid!r} is a {k} space; only land spaces lie in a quarter")
+        o = s.get("owner", -1)
+        if kc == K_HIDEOUT:
+            if not _int(o) or not 0 <= o < N_HIDEOUTS:
+                raise _err(path, f"{fld}.owner", f"hideout {sid!r}: owner must be a seat 0..3")
+        elif "owner" in s:
+            raise _err(path, f"{fld}.owner", f"{sid!r} is not a hideout; only hideouts have an owner")
+        index[sid] = i
+        ids.append(sid)
+        kinds.append(kc)
+        xy.append((float(p[0]), float(p[1])))
+        quarter.append(q if kc in LAND_KINDS else -1)
+        owner.append(o if kc == K_HIDEOUT else -1)
+
+    edges = _pairs(path, b, "edges", index, True)
+    stairs = _pairs(path, b, "stairs", index, False)
+    for i, (x, y) in enumerate(stairs):
+        if kinds[x] not in WALK_DECK or kinds[y] not in WALK_DECK:
+            raise _err(path, f"board.stairs[{i}]", "stairs join two deck spaces")
+    walk = edges + stairs
+    seen = set()
+    for i, (x, y) in enumerate(walk):
+        key = (min(x, y), max(x, y))
+        if key in seen:
+            raise _err(path, "board.edges", f"{ids[x]!r}-{ids[y]!r} is listed twice")
+        seen.add(key)
+        kx, ky = kinds[x], kinds[y]
+        for a, ka in ((x, kx), (y, ky)):
+            if ka in (K_WHIRLPOOL, K_ROCK):
+                raise _err(path, "board.edges", f"{ids[a]!r} is a {KINDS[ka]}: water is reached only by falling "
+                                                f"overboard (no edges)")
+        if (kx in LAND_KINDS) != (ky in LAND_KINDS) and {kx, ky} != {K_LAND_ARROW, K_DECK_ARROW}:
+            raise _err(path, "board.edges", f"{ids[x]!r}-{ids[y]!r} joins land and ship; boarding only between a "
+                                            f"land_arrow and a deck_arrow space")
+    groups = b.get("cave_groups", [[ids[i] for i in range(len(ids)) if kinds[i] == K_CAVE]])
+    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
+        raise _err(path, "board.cave_groups", "expected an array of arrays of cave entrance ids")
+    cave_links, grouped = [], set()
+    for gi, g in enumerate(groups):
+        for e in g:
+            v = _ref(path, f"board.cave_groups[{gi}]", e, index)
+            if kinds[v] != K_CAVE:
+                raise _err(path, f"board.cave_groups[{gi}]", f"{e!r} is a {KINDS[kinds[v]]} space, not a cave entrance")
+            if v in grouped:
+                raise _err(path, f"board.cave_groups[{gi}]", f"{e!r} is in two cave groups")
+            grouped.add(v)
+        if len(g) < 2:
+            raise _err(path, f"board.cave_groups[{gi}]", "a cave joins at least two entrances")
+        vs = [index[e] for e in g]
+        cave_links += [(vs[a], vs[c]) for a in range(len(vs)) for c in range(a + 1, len(vs))]
+    for v in range(len(ids)):
+        if kinds[v] == K_CAVE and v not in grouped:
+            raise _err(path, "board.cave_groups", f"cave entrance {ids[v]!r} is in no cave group")
+
+    deg = [0] * len(ids)
+    for x, y in walk + cave_links:
+        deg[x] += 1
+        deg[y] += 1
+    for v in range(len(ids)):
+        if deg[v] > MAX_DEG:
+            raise _err(path, "board.edges", f"{ids[v]!r} has {deg[v]} neighbours; at most {MAX_DEG}")
+
+    def nb(v):
+        return [y if x == v else x for x, y in walk if v in (x, y)]
+
+    cabins, doors, captain, cdoor = [], [], -1, -1
+    for v in range(len(ids)):
+        if kinds[v] in ROOM_KINDS:
+            n = nb(v)
+            what = "captain's cabin" if kinds[v] == K_CAPTAIN else "cabin"
+            if len(n) != 1 or kinds[n[0]] not in WALK_DECK:
+                raise _err(path, "board.edges", f"{what} {ids[v]!r} needs exactly one door: one edge to a deck "
+                                                f"space (has {len(n)})")
+            if kinds[v] == K_CABIN:
+                cabins.append(v)
+                doors.append(n[0])
+            elif captain >= 0:
+                raise _err(path, "board.spaces", f"{ids[v]!r}: a second captain's cabin; the ship has one")
+            else:
+                captain, cdoor = v, n[0]
+    if len(cabins) != N_CABINS:
+        raise _err(path, "board.spaces", f"{len(cabins)} cabins; the ship has {N_CABINS} (one chest each)")
+    if captain < 0:
+        raise _err(path, "board.spaces", "no captain's cabin (kind \"captain\")")
+
+    hideouts = [-1] * N_HIDEOUTS
+    for v in range(len(ids)):
+        if kinds[v] == K_HIDEOUT:
+            if hideouts[owner[v]] >= 0:
+                raise _err(path, "board.spaces", f"two hideouts of seat {owner[v]}")
+            hideouts[owner[v]] = v
+    if -1 in hideouts:
+        raise _err(path, "board.spaces", f"no hideout of seat {hideouts.index(-1)}; the board has 4 (owners 0..3)")
+    for o, h in enumerate(hideouts):           # B: every hideout reaches a deck arrow (rooms and hideouts end moves)
+        seen_v, q, ok = {h}, deque([h]), False
+        while q and not ok:
+            v = q.popleft()
+            for w in nb(v) + [y if x == v else x for x, y in cave_links if v in (x, y)]:
+                if w in seen_v or kinds[w] in (K_HIDEOUT, K_CABIN, K_CAPTAIN):
+                    continue
+                if kinds[w] == K_DECK_ARROW:
+                    ok = True
+                seen_v.add(w)
+                q.append(w)
+        if not ok:
+            raise _err(path, "board.edges", f"hideout {ids[h]!r} (seat {o}) cannot reach the ship (no way to a "
+                                            f"deck_arrow space)")
+
+    cl = data.get("cannons")
+    if not isinstance(cl, list) or len(cl) != N_CANNONS:
+        raise _err(path, "cannons", f"expected {N_CANNONS} [[cannons]] tables {{ behind, quarter }}")
+    cannons = []
+    for i, c in enumerate(cl):
+        fld = f"cannons[{i}]"
+        if not isinstance(c, dict):
+            raise _err(path, fld, "expected a table { behind, quarter }")
+        _unknown(path, fld, c, CANNON_KEYS)
+        v = _ref(path, f"{fld}.behind", c.get("behind"), index)
+        if kinds[v] not in WALK_DECK:
+            raise _err(path, f"{fld}.behind", f"{ids[v]!r} is a {KINDS[kinds[v]]} space; the ghost fires from a deck "
+                                              f"space")
+        if any(v == b0 for b0, _ in cannons):
+            raise _err(path, f"{fld}.behind", f"{ids[v]!r} is behind two cannons")
+        q = c.get("quarter")
+        if not _int(q) or not 0 <= q < 4:
+            raise _err(path, f"{fld}.quarter", f"cannon behind {ids[v]!r} has no quarter: give 0..3 "
+                                               f"({', '.join(QUARTERS)})")
+        cannons.append((v, q))
+    wl = data.get("whirlpools")
+    if not isinstance(wl, list) or len(wl) != N_WHIRLPOOLS:
+        raise _err(path, "whirlpools", f"expected {N_WHIRLPOOLS} [[whirlpools]] tables {{ whirlpool, rock, shore }}")
+    whirls, used = [], set()
+    for i, w in enumerate(wl):
+        fld = f"whirlpools[{i}]"
+        if not isinstance(w, dict):
+            raise _err(path, fld, "expected a table { whirlpool, rock, shore }")
+        _unknown(path, fld, w, WHIRL_KEYS)
+        a = _ref(path, f"{fld}.whirlpool", w.get("whirlpool"), index)
+        if kinds[a] != K_WHIRLPOOL:
+            raise _err(path, f"{fld}.whirlpool", f"{ids[a]!r} is a {KINDS[kinds[a]]} space, not a whirlpool")
+        if "rock" not in w:
+            raise _err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock")
+        r = _ref(path, f"{fld}.rock", w.get("rock"), index)
+        if kinds[r] != K_ROCK:
+            raise _err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock: {ids[r]!r} is a {KINDS[kinds[r]]} "
+                                            f"space")
+        s = _ref(path, f"{fld}.shore", w.get("shore"), index)
+        if kinds[s] not in (K_LAND, K_LAND_ARROW):
+            raise _err(path, f"{fld}.shore", f"{ids[s]!r} is a {KINDS[kinds[s]]} space; the shore is a land space")
+        for v in (a, r):
+            if v in used:
+                raise _err(path, fld, f"{ids[v]!r} belongs to two whirlpools")
+            used.add(v)
+        whirls.append((a, r, s))
+    for v in range(len(ids)):
+        if kinds[v] in (K_WHIRLPOOL, K_ROCK) and v not in used:
+            raise _err(path, "whirlpools", f"{KINDS[kinds[v]]} {ids[v]!r} belongs to no whirlpool")
+    return Board(path=str(path), name=b.get("name", Path(str(path)).stem), description=b.get("description", ""),
+                 ids=tuple(ids), kinds=tuple(kinds), xy=tuple(xy), quarter=tuple(quarter), owner=tuple(owner),
+                 edges=tuple(walk), stairs=tuple(stairs), cave_links=tuple(cave_links), hideouts=tuple(hideouts),
+                 cabins=tuple(cabins), doors=tuple(doors), captain=captain, captain_door=cdoor,
+                 cannons=tuple(cannons), whirlpools=tuple(whirls))
+
+
+def load_board(ref: str) -> Board:
+    """Read and validate the board named by ``ref`` (see `resolve_path`); cached by path and modification time."""
+    return boardfile.load(ref, BOARDS_DIR, parse_board, BoardError)

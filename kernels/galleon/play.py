@@ -1,0 +1,206 @@
+"""Ghostly Galleon: one game (`play_one`) and a batch over games in parallel (`play_batch`).
+
+The batch entry point follows the kernel contract (kernels/README.md): per-game outcomes are written at each game's
+own index, so results never depend on threads or chunking. Seat i plays pirate i (hideout i); in game g seat g % n
+starts (C16: the rulebook's dice-off for the first player, rotated so every seat starts equally often).
+
+Outputs per game: scores[seat] = gold value held at the end (0..15); winners = the bit of the seat that brought
+enough gold home (none when truncated); extra = EXTRA_COLUMNS.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels._jit import njit, njit_alloc, pjit
+from kernels.eventlog import log_event  # noqa: F401  (the log format every trace shares)
+from kernels.rng import N_STREAMS_MAX, bounded, seed_game
+from kernels.galleon.rules import (
+    MAX_SPACES, N_ACTIONS, P_MAX_TURNS, PH_CHANCE, PH_OVER, S_ACTOR, S_BLOCKED_TURNS, S_BOTTLES, S_CANNON_FIRES,
+    S_CANNON_HITS, S_CAPTAIN_TILES, S_CAVE_TILES, S_CH_N, S_DECISIONS, S_DUEL_WINS, S_DUELS, S_FIRST,
+    S_GHOST_MOVES, S_HOME_EARLY, S_OPENED, S_OVERBOARD, S_PARROT_USES, S_PHASE, S_SIZE, S_STOLEN, S_TURNS,
+    S_WINNER, advance, apply_action, apply_chance, check_invariants, deal, gold_of, init, legal_actions,
+)
+from kernels.galleon.strategies import N_SPARAMS, decide, effective_rows
+
+EXTRA_COLUMNS = ("first_seat", "decisions", "ghost_moves", "overboard", "cannon_fires", "cannon_hits", "duels",
+                 "duels_won_no_weapon", "duels_won_sabre", "duels_won_pistol", "tiles_stolen", "chests_opened",
+                 "bottles_found", "parrot_uses", "cave_tiles", "captain_tiles", "blocked_turns", "home_too_poor")
+N_EXTRA = len(EXTRA_COLUMNS)
+ST_DONE = 0
+ST_TRUNCATED = 1
+ST_BAD_ACTION = 2
+ST_NO_ACTION = 3
+ST_BAD_CHANCE = 4
+ST_INVARIANT = 100
+BLOCK = 32
+
+# recorded steps (golden traces): rows (kind, value)
+K_DEAL = 1          # then 20 rows: chest contents by cabin, sticker indices by cabin, the stack bottom to top
+K_ACTION = 2
+K_CHANCE = 3
+
+STACK_TILES = (4, 5, 12, 13, 14, 15, 16, 17)
+
+
+@njit("void(int32[:, ::1], int64, int64)")
+def record(steps, kind, value):
+    n = steps[0, 0]
+    if n + 1 < steps.shape[0]:
+        steps[n + 1, 0] = kind
+        steps[n + 1, 1] = value
+        steps[0, 0] = n + 1
+
+
+@njit_alloc
+def new_scratch(n):
+    """Per-thread scratch: (st, rng, mask, order, reach, cavek, vis, stk, wrows)."""
+    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(20, dtype=np.int32),
+            np.zeros(MAX_SPACES, dtype=np.int32), np.zeros(MAX_SPACES, dtype=np.int32),
+            np.zeros(MAX_SPACES, dtype=np.int32), np.zeros(4 * 13, dtype=np.int32),
+            np.zeros((n, N_SPARAMS), dtype=np.float64))
+
+
+@njit("void(uint64[:, ::1], int32[::1], int64, int64)")
+def shuffle_part(rng, order, lo, m):
+    """Fisher-Yates (kernels.rng.shuffle's draw order) of order[lo:lo + m] on the chance stream."""
+    for i in range(m - 1, 0, -1):
+        j = bounded(rng, 0, i + 1)
+        x = order[lo + i]
+        order[lo + i] = order[lo + j]
+        order[lo + j] = x
+
+
+@njit
+def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
+    """Play one game to the end or the turn cap; returns the status (ST_*). ``st`` int32[S_SIZE] is filled with the
+    final state; rng holds the game's seeded streams (row 0 chance, 1 + seat strategy); log int32[L, 6] records
+    events when L > 1; steps int32[K, 2] records the deal, every chance outcome and every action when K > 1;
+    ``check`` not None runs `check_invariants` after every step."""
+    _, _, mask, order, reach, cavek, vis, stk, wrows = scratch
+    effective_rows(sids, sparams, wrows)
+    rec = steps.shape[0] > 1
+    init(st, prm, n, first)
+    for c in range(6):                                  # R1: chests filled and spread, stickers, the stack
+        order[c] = 6 + c
+        order[6 + c] = c
+    for i in range(8):
+        order[12 + i] = STACK_TILES[i]
+    shuffle_part(rng, order, 0, 6)
+    shuffle_part(rng, order, 6, 6)
+    shuffle_part(rng, order, 12, 8)
+    if rec:
+        for i in range(20):
+            record(steps, K_DEAL, order[i])
+    deal(st, prm, order)
+    advance(st, prm, log, reach, cavek, vis, stk)
+    cap = prm[P_MAX_TURNS]
+    while st[S_PHASE] != PH_OVER:
+        if st[S_TURNS] >= cap:
+            return ST_TRUNCATED
+        if st[S_PHASE] == PH_CHANCE:
+            o = bounded(rng, 0, st[S_CH_N])
+            if rec:
+                record(steps, K_CHANCE, o)
+            if apply_chance(st, prm, o, log, reach, cavek, vis, stk) != 0:
+                return ST_BAD_CHANCE
+        else:
+            nl = legal_actions(st, prm, mask)
+            if nl == 0:
+                return ST_NO_ACTION
+            if nl == 1:
+                a = 0
+                while not mask[a]:
+                    a += 1
+            else:
+                seat = st[S_ACTOR]
+                a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat)
+                st[S_DECISIONS] += 1
+                if a < 0 or a >= N_ACTIONS or mask[a] == 0:
+                    return ST_BAD_ACTION
+            if rec:
+                record(steps, K_ACTION, a)
+            if apply_action(st, prm, a, log, reach, cavek, vis, stk) != 0:
+                return ST_BAD_ACTION
+        if check is not None:
+            code = check_invariants(st, prm)
+            if code != 0:
+                return ST_INVARIANT + code
+    return ST_DONE
+
+
+@njit
+def game_outputs(st, n, status, scores_row, extra_row):
+    """Scores (gold held), winners bitmask and counters of a finished (or truncated) game."""
+    for s in range(n):
+        scores_row[s] = gold_of(st, s)
+    w = 0
+    if status == ST_DONE and st[S_WINNER] >= 0:
+        w = 1 << st[S_WINNER]
+    extra_row[0] = st[S_FIRST]
+    extra_row[1] = st[S_DECISIONS]
+    extra_row[2] = st[S_GHOST_MOVES]
+    extra_row[3] = st[S_OVERBOARD]
+    extra_row[4] = st[S_CANNON_FIRES]
+    extra_row[5] = st[S_CANNON_HITS]
+    extra_row[6] = st[S_DUELS]
+    extra_row[7] = st[S_DUEL_WINS]
+    extra_row[8] = st[S_DUEL_WINS + 1]
+    extra_row[9] = st[S_DUEL_WINS + 2]
+    extra_row[10] = st[S_STOLEN]
+    extra_row[11] = st[S_OPENED]
+    extra_row[12] = st[S_BOTTLES]
+    extra_row[13] = st[S_PARROT_USES]
+    extra_row[14] = st[S_CAVE_TILES]
+    extra_row[15] = st[S_CAPTAIN_TILES]
+    extra_row[16] = st[S_BLOCKED_TURNS]
+    extra_row[17] = st[S_HOME_EARLY]
+    return w
+
+
+@pjit
+def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
+               extra, curves):
+    """Play games game0 .. game0 + n_games - 1 in parallel; row i of every output is game game0 + i.
+
+    scores int32[n_games, n] (gold held) by seat; winners int32[n_games] seat bitmask; turns, rounds, status
+    int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none)."""
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        scratch = new_scratch(n)
+        st = scratch[0]
+        rng = scratch[1]
+        log = np.zeros((1, 6), dtype=np.int32)
+        steps = np.zeros((1, 2), dtype=np.int32)
+        lo = np.int64(b) * BLOCK
+        hi = min(lo + BLOCK, n_games)
+        for ii in range(lo, hi):
+            g = game0 + ii
+            seed_game(rng, seed, point, g, n)
+            s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
+            status[ii] = s
+            winners[ii] = game_outputs(st, n, s, scores[ii], extra[ii])
+            turns[ii] = st[S_TURNS]
+            rounds[ii] = (st[S_TURNS] + n - 1) // n
+
+
+@njit_alloc
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
+    """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]) and recorded steps
+    (int32[step_len, 2]); returns (log, steps, scores, winners, status, turns, rounds, extra, final state).
+    ``check`` 1 runs the invariants after every step (status 100 + code when one breaks)."""
+    scratch = new_scratch(n)
+    st = scratch[0]
+    rng = scratch[1]
+    log = np.zeros((log_len, 6), dtype=np.int32)
+    steps = np.zeros((step_len, 2), dtype=np.int32)
+    seed_game(rng, seed, point, g, n)
+    if check:
+        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, 1, scratch)
+    else:
+        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
+    scores = np.zeros(n, dtype=np.int32)
+    extra = np.zeros(N_EXTRA, dtype=np.int32)
+    w = game_outputs(st, n, s, scores, extra)
+    return log, steps, scores, w, s, st[S_TURNS], (st[S_TURNS] + n - 1) // n, extra, st.copy()

@@ -1,0 +1,1195 @@
+"""Ghostly Galleon: state layout and pure rule functions (clauses of kernels/galleon/RULES.md).
+
+State: one flat int32 vector ``st`` (S_SIZE). Parameters: int64 ``prm`` (P_* offsets, built by params.pack with the
+compiled board and the duel tables). The verbs follow OpenSpiel: `legal_actions` (decision phases), `apply_action`,
+`apply_chance` (chance phases: the dice, a random face-down tile, a duel die), `returns`. Every verb ends by running
+`advance`, the turn's state machine, until the next decision or chance node. Nothing raises (kernels/README.md): a
+bad action returns -1.
+
+Tiles (18, fixed ids): 0-3 sabres, 4-5 pistols, 6-10 gold worth 1..5, 11 the bottle, 12 the parrot, 13-17 key tiles
+(type from prm P_KEY_TILES; 0 = the broken key). Each tile is in exactly one place (S_LOC): a seat 0..3, a chest
+(LOC_CHEST + cabin), the captain's-cabin stack (LOC_STACK, order in S_STACK, top = last) or the large cave (LOC_CAVE).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.eventlog import log_event
+
+RULES_VERSION = 1
+
+MAX_SPACES = 128
+MAX_DEG = 8
+MAX_PLAYERS = 4
+N_TILES = 18
+N_CABINS = 6
+N_CANNONS = 4
+N_WHIRL = 4
+MAX_PIPS = 12
+
+# tiles
+T_SABRE = 0
+T_PISTOL = 4
+T_GOLD = 6
+T_BOTTLE = 11
+T_PARROT = 12
+T_KEY = 13
+W_NONE = 0
+W_SABRE = 1
+W_PISTOL = 2
+
+# space kinds (kernels.galleon.board.KINDS)
+K_LAND = 0
+K_LAND_ARROW = 1
+K_CAVE = 2
+K_HIDEOUT = 3
+K_DECK = 4
+K_DECK_ARROW = 5
+K_PLANK = 6
+K_CABIN = 7
+K_CAPTAIN = 8
+K_WHIRLPOOL = 9
+K_ROCK = 10
+
+# ---- parameter vector offsets ---------------------------------------------------------------------------------
+P_MAX_TURNS = 0
+P_GOLD_TARGET = 1
+P_GHOST_DIE = 2          # C1: 0 pirate stays (reading A), 1 pirate moves the other die (reading B)
+P_BLOCKED = 3            # C2: 0 longest legal move when no exact path, 1 stay
+P_TERROR = 4             # C4: 0 graph adjacency, 1 only pirates on ship spaces
+P_CANNON = 5             # C7: 0 not twice in a row, 1 once per game
+P_WATER_SAFE = 6         # C6: 1 pirates in a whirlpool or on a rock cannot be challenged
+P_NSPACES = 7
+P_CAPTAIN = 8
+P_CAPTAIN_DOOR = 9
+P_HIDEOUT = 10           # [4]
+P_CABIN = 14             # [6] cabin spaces
+P_DOOR = 20              # [6]
+P_CANNON_BEHIND = 26     # [4]
+P_CANNON_Q = 30          # [4]
+P_WHIRL = 34             # [4]
+P_ROCK = 38              # [4]
+P_SHORE = 42             # [4]
+P_CHEST_KEYS = 46        # [6] key stickers of the six chests (0 blank)
+P_KEY_TILES = 52         # [5] key type of key tiles 13..17 (0 broken)
+P_DUEL_WIN = 57          # [9] attacker's chance x 1e6, index wa * 3 + wd
+P_KIND = 66              # [128]
+P_QUARTER = P_KIND + MAX_SPACES          # [128] -1 none
+P_OWNER = P_QUARTER + MAX_SPACES         # [128] hideout owner, -1
+P_CABIN_OF = P_OWNER + MAX_SPACES        # [128] cabin index of a cabin space, -1
+P_CANNON_AT = P_CABIN_OF + MAX_SPACES    # [128] cannon fired from this space, -1
+P_DEG = P_CANNON_AT + MAX_SPACES         # [128]
+P_ADJ = P_DEG + MAX_SPACES               # [128 * 8] neighbours (edges, stairs, cave links; a rock: its shore)
+P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG    # [128 * 8] 1 = cave link, 2 = rock to shore (not "next to")
+P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG       # [3 * 3 * 3 * 7]
+P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7          # [3 * 3 * 7 * 3 * 7]
+P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7          # [128 * 128] fewest pips (strategies)
+P_SIZE = P_DIST + MAX_SPACES * MAX_SPACES
+
+# ---- state offsets ----------------------------------------------------------------------------------------------
+S_N = 0
+S_CUR = 1
+S_FIRST = 2
+S_PHASE = 3
+S_STAGE = 4              # where `advance` resumes
+S_TURNS = 5
+S_WINNER = 6
+S_ACTOR = 7              # seat that takes the pending decision
+S_GHOST = 8              # space of the ghost
+S_D1 = 9
+S_D2 = 10
+S_PIPS = 11              # pips of the pending move
+S_MOVED = 12             # pips the mover went this turn (duels need >= 1)
+S_LASTCANNON = 13        # cannon fired at the ghost's previous stop, -1
+S_FIRED = 14             # bit c: cannon c has fired (once-per-game option)
+S_CH_KIND = 15           # pending chance: CH_*
+S_CH_N = 16              # number of outcomes
+S_TK_FROM = 17           # tile draw: holder (seat or LOC_*)
+S_TK_TO = 18
+S_TK_RET = 19            # stage after the draw
+S_LAST_TILE = 20         # tile moved by the last draw or stack take
+S_NPEND = 21             # pirates overboard waiting for a whirlpool
+S_PEND = 22              # [4]
+S_CHOOSER = 26
+S_VRET = 27              # stage after the victims
+S_PARROT_RET = 28        # stage after a parrot action
+S_DUEL_ATT = 29
+S_DUEL_DEF = 30
+S_WA = 31
+S_WD = 32
+S_ROLLER = 33            # 0 attacker rolling, 1 defender
+S_ROLLS_LEFT = 34
+S_DIE = 35               # the roller's current value
+S_ATT_RES = 36
+S_DUEL_WINNER = 37
+S_MUST_DUEL = 38
+S_NSTACK = 39
+S_MOVE_CAVE = 40         # the pending move went through the caves
+S_POS = 44               # [4] space of each seat's pirate (-1 not in play)
+S_STATUS = 48            # [4] ST_*
+S_BLOCKED = 52           # [4] 1: it could not move on its last move turn
+S_PEEKED = 56            # [4] bit c: the seat knows cabin c's sticker
+S_OPENED_BY = 60         # [4] chests opened (public)
+S_KEYS_SHOWN = 64        # [4] bit k: the seat showed a key of type k (public)
+S_SHOWN_W = 68           # [4] weapon the seat last showed in a duel (public), -1 none yet
+S_STICKER = 72           # [6] key sticker of the chest in cabin c (hidden until peeked or shown)
+S_EMPTY = 78             # bit c: the chest of cabin c was opened (public)
+S_LOC = 80               # [18]
+S_STACK = 98             # [18] stack bottom .. top
+S_OCC = 116              # [128] seat on the space, GHOST_OCC, or -1
+S_OPT = S_OCC + MAX_SPACES   # [128] move options of the pending decision (OPT_* bits)
+# counters
+S_DECISIONS = S_OPT + MAX_SPACES
+S_GHOST_MOVES = S_DECISIONS + 1
+S_OVERBOARD = S_DECISIONS + 2
+S_CANNON_FIRES = S_DECISIONS + 3
+S_CANNON_HITS = S_DECISIONS + 4
+S_DUELS = S_DECISIONS + 5
+S_DUEL_WINS = S_DECISIONS + 6     # [3] by the winner's weapon
+S_STOLEN = S_DECISIONS + 9
+S_OPENED = S_DECISIONS + 10
+S_BOTTLES = S_DECISIONS + 11
+S_PARROT_USES = S_DECISIONS + 12
+S_CAVE_TILES = S_DECISIONS + 13
+S_CAPTAIN_TILES = S_DECISIONS + 14
+S_BLOCKED_TURNS = S_DECISIONS + 15
+S_HOME_EARLY = S_DECISIONS + 16
+S_SIZE = S_DECISIONS + 24
+
+GHOST_OCC = 4
+LOC_CHEST = 10
+LOC_STACK = 20
+LOC_CAVE = 21
+ST_OK = 0
+ST_WHIRLPOOL = 1
+ST_ROCK = 2
+ST_KNOCKED = 3
+OPT_LEGAL = 1
+OPT_CAVE = 2
+OPT_SHORT = 4
+
+# phases: decisions, chance nodes, over
+PH_MOVE = 0
+PH_GHOST = 1
+PH_WHIRL = 2
+PH_DUEL_Q = 3
+PH_WEAPON = 4
+PH_ROLLQ = 5
+PH_SWAP = 6
+PH_PARROT = 7
+PH_CHANCE = 8
+PH_OVER = 9
+CH_DICE = 0
+CH_TILE = 1
+CH_DIE = 2
+
+# stages of `advance`
+SG_START = 0
+SG_MOVEOPTS = 1
+SG_MOVED = 2
+SG_ROOM = 3
+SG_HOME = 4
+SG_DUELQ = 5
+SG_END = 6
+SG_VICTIMS = 7
+SG_AFTER_GHOST = 8
+SG_ROLL = 9
+SG_SPOILS = 10
+SG_SWAPQ = 11
+SG_WAIT = 12             # a decision or chance is pending
+
+# actions
+A_MOVE = 0               # + destination space
+A_GHOST = 128            # + destination space
+A_WHIRL = 256            # + whirlpool
+A_DUEL = 260             # + target seat
+A_PASS = 264             # no duel
+A_WEAPON = 265           # + weapon 0..2
+A_ROLL = 268             # roll again
+A_STOP = 269
+A_SWAP = 270
+A_NOSWAP = 271
+A_PSTEAL = 272           # + seat
+A_PTOP = 276
+A_PPEEK = 277            # + cabin
+N_ACTIONS = 283
+
+# events (replay)
+E_TURN = 1        # seat
+E_DICE = 2        # d1, d2
+E_MOVE = 3        # seat, from, to, pips
+E_BLOCKED = 4     # seat
+E_GHOST = 5       # from, to
+E_OVERBOARD = 6   # victim, whirlpool, chooser
+E_LOSE = 7        # seat, tile (to the large cave)
+E_CANNON = 8      # cannon, quarter, hits
+E_KNOCKED = 9     # seat
+E_STANDUP = 10    # seat
+E_ROCK = 11       # seat, rock
+E_CAVE_TILE = 12  # seat, tile
+E_PEEK = 13       # seat, cabin, sticker
+E_OPEN = 14       # seat, cabin, tile, key type
+E_CAPTAIN = 15    # seat, tile
+E_PARROT = 16     # seat, kind (0 steal, 1 top, 2 peek), arg, tile
+E_PARROT_BACK = 17  # seat
+E_DUEL = 18       # attacker, defender
+E_WEAPON = 19     # seat, weapon
+E_DIE = 20        # seat, value, rolls left
+E_DUEL_END = 21   # winner, loser, tile taken (-1 none)
+E_SWAP = 22       # winner, loser
+E_WIN = 23        # seat, gold
+E_HOME = 24       # seat, gold (entered its hideout with too little)
+E_NO_GHOST = 25   # the ghost had no move
+
+
+@njit("int64(int64, int64)")
+def next_seat(s, n):
+    s += 1
+    if s >= n:
+        s = 0
+    return s
+
+
+@njit("boolean(int64)")
+def is_ship(k):
+    return k >= K_DECK and k <= K_CAPTAIN
+
+
+@njit("boolean(int64)")
+def is_room(k):
+    return k == K_CABIN or k == K_CAPTAIN
+
+
+@njit("int64(int64)")
+def gold_value(t):
+    if t >= T_GOLD and t < T_BOTTLE:
+        return t - T_GOLD + 1
+    return 0
+
+
+@njit("int64(int64)")
+def weapon_of(t):
+    if t < T_PISTOL:
+        return W_SABRE
+    if t < T_GOLD:
+        return W_PISTOL
+    return W_NONE
+
+
+@njit("int64(int32[::1], int64)")
+def gold_of(st, s):
+    g = 0
+    for t in range(T_GOLD, T_BOTTLE):
+        if st[S_LOC + t] == s:
+            g += t - T_GOLD + 1
+    return g
+
+
+@njit("int64(int32[::1], int64)")
+def count_at(st, loc):
+    c = 0
+    for t in range(N_TILES):
+        c += st[S_LOC + t] == loc
+    return c
+
+
+@njit("int64(int32[::1], int64)")
+def best_weapon(st, s):
+    w = 0
+    for t in range(T_GOLD):
+        if st[S_LOC + t] == s:
+            x = weapon_of(t)
+            if x > w:
+                w = x
+    return w
+
+
+@njit("boolean(int32[::1], int64, int64)")
+def holds_weapon(st, s, w):
+    if w == W_NONE:
+        return True
+    lo = T_SABRE if w == W_SABRE else T_PISTOL
+    hi = T_PISTOL if w == W_SABRE else T_GOLD
+    for t in range(lo, hi):
+        if st[S_LOC + t] == s:
+            return True
+    return False
+
+
+@njit("boolean(int32[::1], int64[::1], int64, int64)")
+def can_open(st, prm, s, c):
+    """R16: seat s can open the chest of cabin c: the chest is not empty and blank, or s holds a working key of
+    the chest's type (the broken key, type 0, opens nothing)."""
+    if (st[S_EMPTY] >> c) & 1:
+        return False
+    k = st[S_STICKER + c]
+    if k == 0:
+        return True
+    for i in range(5):
+        if st[S_LOC + T_KEY + i] == s and prm[P_KEY_TILES + i] == k:
+            return True
+    return False
+
+
+@njit("void(int32[::1], int64, int64)")
+def set_pos(st, s, v):
+    """Move seat s's pirate to space v (-1: off the board), keeping the occupancy table."""
+    old = st[S_POS + s]
+    if old >= 0 and st[S_OCC + old] == s:
+        st[S_OCC + old] = -1
+    st[S_POS + s] = v
+    if v >= 0:
+        st[S_OCC + v] = s
+
+
+@njit("void(int32[::1], int64)")
+def stack_push(st, t):
+    """Put tile t face down on top of the captain's-cabin stack (R1, R18)."""
+    st[S_STACK + st[S_NSTACK]] = t
+    st[S_NSTACK] += 1
+    st[S_LOC + t] = LOC_STACK
+
+
+@njit("int64(int32[::1], int64)")
+def stack_pop(st, to):
+    """Top tile of the stack to seat ``to``; -1 when the stack is empty."""
+    n = st[S_NSTACK]
+    if n == 0:
+        return -1
+    t = st[S_STACK + n - 1]
+    st[S_STACK + n - 1] = -1
+    st[S_NSTACK] = n - 1
+    st[S_LOC + t] = to
+    return t
+
+
+@njit("int64(int32[::1], int64[::1], int64, int32[:, ::1])")
+def parrot_check(st, prm, s, log):
+    """R18: the parrot stays only while its holder is on the ship: back on top of the stack otherwise. 1 if it flew."""
+    if st[S_LOC + T_PARROT] != s:
+        return 0
+    v = st[S_POS + s]
+    if v >= 0 and is_ship(prm[P_KIND + v]):
+        return 0
+    stack_push(st, T_PARROT)
+    log_event(log, st[S_TURNS], E_PARROT_BACK, s, 0, 0, 0)
+    return 1
+
+
+@njit("boolean(int64[::1], int64, int64)")
+def next_to(prm, a, b):
+    """Terror and duel adjacency (C4, C12): a board edge or stairs between a and b (cave links and the rock's way
+    to its shore do not make spaces neighbours)."""
+    for i in range(prm[P_DEG + a]):
+        if prm[P_ADJ + a * MAX_DEG + i] == b and prm[P_ADJC + a * MAX_DEG + i] == 0:
+            return True
+    return False
+
+
+@njit("boolean(int32[::1], int64[::1], int64)")
+def challengeable(st, prm, s):
+    """R20: seat s's pirate may take part in a duel where it stands: not in a cabin, the captain's cabin, a cave or a
+    hideout; in the water only with water_duel_safe off."""
+    v = st[S_POS + s]
+    if v < 0:
+        return False
+    k = prm[P_KIND + v]
+    if k == K_CABIN or k == K_CAPTAIN or k == K_CAVE or k == K_HIDEOUT:
+        return False
+    if (k == K_WHIRLPOOL or k == K_ROCK) and prm[P_WATER_SAFE] != 0:
+        return False
+    return True
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64)")
+def duel_targets(st, prm, s, v):
+    """Bit set of seats that seat s could challenge standing on space v (R20)."""
+    k = prm[P_KIND + v]
+    if k == K_CABIN or k == K_CAPTAIN or k == K_CAVE or k == K_HIDEOUT or k == K_WHIRLPOOL or k == K_ROCK:
+        return 0
+    m = 0
+    for t in range(st[S_N]):
+        if t == s:
+            continue
+        u = st[S_POS + t]
+        if u < 0 or u == v:
+            continue
+        if challengeable(st, prm, t) and (next_to(prm, v, u) or next_to(prm, u, v)):
+            m |= 1 << t
+    return m
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int32[::1], int32[::1], int32[::1], int32[::1])")
+def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
+    """Every path of at most ``pips`` steps from ``start`` without entering a space twice (R3..R8, R10).
+
+    seat >= 0: a pirate (free spaces only; a cabin or the captain's cabin only when empty and it ends the path; the
+    own hideout ends the path, other hideouts never; ``passing`` 1 lets the path cross one occupied space, R6).
+    seat < 0: the ghost (ship spaces only; jumps pirates; a room ends its path, occupied or not).
+    Fills reach[v] (bit k: v reached by a k-step path ending there) and cavek[v] (bit k: such a path used a cave
+    link) for v < n; vis and stk are scratch (int32[128], int32[4 * 13]). Returns the highest k reached."""
+    n = prm[P_NSPACES]
+    for v in range(n):
+        reach[v] = 0
+        cavek[v] = 0
+        vis[v] = 0
+    best = 0
+    d = 0
+    stk[0] = start
+    stk[13] = 0
+    stk[26] = 0
+    stk[39] = 0
+    vis[start] = 1
+    while d >= 0:
+        u = stk[d]
+        i = stk[13 + d]
+        if d == pips or i >= prm[P_DEG + u]:
+            if d > 0:
+                vis[u] = 0
+            d -= 1
+            continue
+        stk[13 + d] = i + 1
+        w = prm[P_ADJ + u * MAX_DEG + i]
+        if vis[w] != 0:
+            continue
+        c = stk[26 + d]
+        if prm[P_ADJC + u * MAX_DEG + i] == 1:
+            c = 1
+        kw = prm[P_KIND + w]
+        occ = st[S_OCC + w]
+        k = d + 1
+        p = stk[39 + d]
+        if seat >= 0:
+            if kw == K_HIDEOUT:
+                if prm[P_OWNER + w] == seat:
+                    reach[w] |= 1 << k
+                    if c:
+                        cavek[w] |= 1 << k
+                    if k > best:
+                        best = k
+                continue
+            if kw == K_CABIN or kw == K_CAPTAIN:
+                if occ < 0:
+                    reach[w] |= 1 << k
+                    if c:
+                        cavek[w] |= 1 << k
+                    if k > best:
+                        best = k
+                continue
+            if occ >= 0:
+                if passing == 0 or p != 0 or k >= pips:
+                    continue
+                p = 1
+            else:
+                reach[w] |= 1 << k
+                if c:
+                    cavek[w] |= 1 << k
+                if k > best:
+                    best = k
+        else:
+            if kw < K_DECK or kw > K_CAPTAIN:
+                continue
+            if kw == K_CABIN or kw == K_CAPTAIN:
+                reach[w] |= 1 << k
+                if k > best:
+                    best = k
+                continue
+            if occ < 0:
+                reach[w] |= 1 << k
+                if k > best:
+                    best = k
+        if k < pips:
+            d += 1
+            stk[d] = w
+            stk[13 + d] = 0
+            stk[26 + d] = c
+            stk[39 + d] = p
+            vis[w] = 1
+    return best
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, int64, int32[::1], int32[::1], int32[::1], int32[::1])")
+def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
+    """R3..R7 + C2: fill S_OPT with the legal destinations of seat s moving ``pips`` (OPT_LEGAL, OPT_CAVE when a
+    path of that class went through the caves, OPT_SHORT when the space is legal only to challenge a duel);
+    returns how many."""
+    n = prm[P_NSPACES]
+    start = st[S_POS + s]
+    best = walk(st, prm, start, pips, s, passing, reach, cavek, vis, stk)
+    cnt = 0
+    low = (1 << pips) - 1
+    for v in range(n):
+        o = 0
+        r = reach[v]
+        if r != 0:
+            k = prm[P_KIND + v]
+            if k == K_CABIN or k == K_CAPTAIN or k == K_HIDEOUT:
+                o = OPT_LEGAL
+                if cavek[v] != 0:
+                    o |= OPT_CAVE
+            elif (r >> pips) & 1:
+                o = OPT_LEGAL
+                if (cavek[v] >> pips) & 1:
+                    o |= OPT_CAVE
+            elif (r & low) != 0 and duel_targets(st, prm, s, v) != 0:
+                o = OPT_LEGAL | OPT_SHORT
+                if (cavek[v] & low) != 0:
+                    o |= OPT_CAVE
+        st[S_OPT + v] = o
+        cnt += o != 0
+    if cnt == 0 and best > 0 and prm[P_BLOCKED] == 0:          # C2: the longest legal move
+        for v in range(n):
+            if (reach[v] >> best) & 1:
+                o = OPT_LEGAL
+                if (cavek[v] >> best) & 1:
+                    o |= OPT_CAVE
+                st[S_OPT + v] = o
+                cnt += 1
+    return cnt
+
+
+@njit("int64(int32[::1], int64[::1], int32[::1], int32[::1], int32[::1], int32[::1])")
+def ghost_options(st, prm, reach, cavek, vis, stk):
+    """R10: fill S_OPT with the ghost's destinations (up to 6 steps, at least one); returns how many."""
+    n = prm[P_NSPACES]
+    walk(st, prm, st[S_GHOST], 6, -1, 0, reach, cavek, vis, stk)
+    cnt = 0
+    for v in range(n):
+        o = OPT_LEGAL if reach[v] != 0 else 0
+        st[S_OPT + v] = o
+        cnt += o
+    return cnt
+
+
+@njit("void(int32[::1], int64, int64)")
+def add_victim(st, s, chooser):
+    for i in range(st[S_NPEND]):
+        if st[S_PEND + i] == s:
+            return
+    st[S_PEND + st[S_NPEND]] = s
+    st[S_NPEND] += 1
+    st[S_CHOOSER] = chooser
+
+
+@njit("void(int32[::1], int64[::1], int64, int64)")
+def init(st, prm, n, first):
+    """R1 without chance: pirates in their hideouts, the ghost in the captain's cabin, sabres dealt, the seat
+    ``first`` to start. `deal` then fills the chests and the stack."""
+    for i in range(S_SIZE):
+        st[i] = 0
+    for v in range(MAX_SPACES):
+        st[S_OCC + v] = -1
+    for i in range(N_TILES):
+        st[S_STACK + i] = -1
+    st[S_N] = n
+    st[S_CUR] = first
+    st[S_FIRST] = first
+    st[S_WINNER] = -1
+    st[S_LASTCANNON] = -1
+    st[S_ACTOR] = first
+    for s in range(MAX_PLAYERS):
+        st[S_POS + s] = -1
+        st[S_SHOWN_W + s] = -1
+    for s in range(n):
+        set_pos(st, s, prm[P_HIDEOUT + s])
+    st[S_GHOST] = prm[P_CAPTAIN]
+    st[S_OCC + prm[P_CAPTAIN]] = GHOST_OCC
+    for t in range(4):                      # R1: one sabre each, the rest into the large cave
+        st[S_LOC + t] = t if t < n else LOC_CAVE
+    st[S_STAGE] = SG_START
+
+
+@njit("void(int32[::1], int64[::1], int32[::1])")
+def deal(st, prm, order):
+    """R1 chance: order[0:6] the chest content (tile 6..11) placed in cabin c, order[6:12] which of the six
+    stickers (P_CHEST_KEYS) the chest in cabin c carries, order[12:20] the stack from bottom to top (tiles 4, 5, 12..17)."""
+    for c in range(N_CABINS):
+        st[S_LOC + order[c]] = LOC_CHEST + c
+        st[S_STICKER + c] = prm[P_CHEST_KEYS + order[6 + c]]
+    st[S_NSTACK] = 0
+    for i in range(8):
+        stack_push(st, order[12 + i])
+
+
+@njit("void(int32[::1], int64, int64, int64, int64)")
+def tile_draw(st, frm, to, ret, seat_count):
+    """Ask for a random face-down tile of holder ``frm`` (chance node CH_TILE, ``seat_count`` outcomes)."""
+    st[S_PHASE] = PH_CHANCE
+    st[S_CH_KIND] = CH_TILE
+    st[S_CH_N] = seat_count
+    st[S_TK_FROM] = frm
+    st[S_TK_TO] = to
+    st[S_TK_RET] = ret
+    st[S_STAGE] = SG_WAIT
+
+
+@njit("void(int32[::1], int64[::1], int64, int64, int32[:, ::1])")
+def parrot_start(st, prm, s, ret, log):
+    """R19: seat s got the parrot (from the stack or a duel): its action is the next decision."""
+    st[S_PHASE] = PH_PARROT
+    st[S_ACTOR] = s
+    st[S_PARROT_RET] = ret
+    st[S_STAGE] = SG_WAIT
+
+
+@njit
+def advance(st, prm, log, reach, cavek, vis, stk):
+    """The turn's state machine: run stages until a decision (S_PHASE a decision phase, S_ACTOR set), a chance
+    node (PH_CHANCE) or the end (PH_OVER)."""
+    n = st[S_N]
+    while True:
+        sg = st[S_STAGE]
+        cur = st[S_CUR]
+        if sg == SG_WAIT or st[S_PHASE] == PH_OVER:
+            return
+        if sg == SG_START:
+            log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
+            st[S_MOVED] = 0
+            stt = st[S_STATUS + cur]
+            if stt == ST_WHIRLPOOL:                       # R13: onto the rock, no roll
+                for w in range(N_WHIRL):
+                    if st[S_POS + cur] == prm[P_WHIRL + w]:
+                        set_pos(st, cur, prm[P_ROCK + w])
+                        log_event(log, st[S_TURNS], E_ROCK, cur, prm[P_ROCK + w], 0, 0)
+                st[S_STATUS + cur] = ST_ROCK
+                st[S_STAGE] = SG_END
+            elif stt == ST_KNOCKED:                        # R14: stand up, no roll
+                st[S_STATUS + cur] = ST_OK
+                log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
+                st[S_STAGE] = SG_END
+            else:
+                st[S_PHASE] = PH_CHANCE
+                st[S_CH_KIND] = CH_DICE
+                st[S_CH_N] = 36
+                st[S_STAGE] = SG_WAIT
+        elif sg == SG_MOVEOPTS:
+            pips = st[S_PIPS]
+            c = move_options(st, prm, cur, pips, 0, reach, cavek, vis, stk)
+            if c == 0 and st[S_BLOCKED + cur] != 0:         # R6: still blocked: may pass one piece
+                c = move_options(st, prm, cur, pips, 1, reach, cavek, vis, stk)
+            if c == 0:
+                st[S_BLOCKED + cur] = 1
+                st[S_BLOCKED_TURNS] += 1
+                log_event(log, st[S_TURNS], E_BLOCKED, cur, 0, 0, 0)
+                st[S_STAGE] = SG_END
+            else:
+                st[S_PHASE] = PH_MOVE
+                st[S_ACTOR] = cur
+                st[S_STAGE] = SG_WAIT
+        elif sg == SG_MOVED:                               # R7: a tile from the large cave
+            st[S_STAGE] = SG_ROOM
+            if st[S_MOVE_CAVE] != 0:
+                k = count_at(st, LOC_CAVE)
+                if k > 0:
+                    st[S_CAVE_TILES] += 1
+                    tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
+        elif sg == SG_ROOM:
+            v = st[S_POS + cur]
+            kv = prm[P_KIND + v]
+            st[S_STAGE] = SG_HOME
+            if kv == K_CABIN:                              # R16: peek, open
+                c = prm[P_CABIN_OF + v]
+                st[S_PEEKED + cur] |= 1 << c
+                log_event(log, st[S_TURNS], E_PEEK, cur, c, st[S_STICKER + c], 0)
+                if can_open(st, prm, cur, c):
+                    t = -1
+                    for x in range(N_TILES):
+                        if st[S_LOC + x] == LOC_CHEST + c:
+                            t = x
+                    st[S_EMPTY] |= 1 << c
+                    if t >= 0:
+                        st[S_LOC + t] = cur
+                        st[S_OPENED] += 1
+                        st[S_OPENED_BY + cur] += 1
+                        if t == T_BOTTLE:
+                            st[S_BOTTLES] += 1
+                    k = st[S_STICKER + c]
+                    if k > 0:
+                        st[S_KEYS_SHOWN + cur] |= 1 << k
+                    log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
+            elif kv == K_CAPTAIN:                          # R15: the top tile
+                t = stack_pop(st, cur)
+                log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
+                if t >= 0:
+                    st[S_CAPTAIN_TILES] += 1
+                if t == T_PARROT:
+                    parrot_start(st, prm, cur, SG_HOME, log)
+        elif sg == SG_HOME:
+            v = st[S_POS + cur]
+            st[S_STAGE] = SG_DUELQ
+            if prm[P_KIND + v] == K_HIDEOUT:               # R17
+                g = gold_of(st, cur)
+                if g >= prm[P_GOLD_TARGET]:
+                    st[S_WINNER] = cur
+                    st[S_PHASE] = PH_OVER
+                    log_event(log, st[S_TURNS], E_WIN, cur, g, 0, 0)
+                    st[S_TURNS] += 1
+                    return
+                st[S_HOME_EARLY] += 1
+                log_event(log, st[S_TURNS], E_HOME, cur, g, 0, 0)
+            parrot_check(st, prm, cur, log)
+            g = st[S_GHOST]
+            if not is_room(prm[P_KIND + v]) and prm[P_KIND + v] != K_HIDEOUT and not is_room(prm[P_KIND + g]) \
+                    and (next_to(prm, v, g) or next_to(prm, g, v)):
+                add_victim(st, cur, next_seat(cur, n))      # R12: stopped next to the ghost
+                st[S_VRET] = SG_END
+                st[S_STAGE] = SG_VICTIMS
+        elif sg == SG_DUELQ:
+            m = 0
+            if st[S_MOVED] > 0:
+                m = duel_targets(st, prm, cur, st[S_POS + cur])
+            if m == 0:
+                st[S_STAGE] = SG_END
+            else:
+                st[S_PHASE] = PH_DUEL_Q
+                st[S_ACTOR] = cur
+                st[S_STAGE] = SG_WAIT
+        elif sg == SG_END:
+            st[S_TURNS] += 1
+            st[S_CUR] = next_seat(cur, n)
+            st[S_STAGE] = SG_START
+        elif sg == SG_VICTIMS:
+            if st[S_NPEND] == 0:
+                st[S_STAGE] = st[S_VRET]
+            else:
+                st[S_PHASE] = PH_WHIRL
+                st[S_ACTOR] = st[S_CHOOSER]
+                st[S_STAGE] = SG_WAIT
+        elif sg == SG_AFTER_GHOST:
+            if prm[P_GHOST_DIE] == 1 and st[S_STATUS + cur] == ST_OK:     # C1 reading B: the other die
+                d1 = st[S_D1]
+                d2 = st[S_D2]
+                st[S_PIPS] = d2 if d1 == 6 else d1
+                st[S_STAGE] = SG_MOVEOPTS
+            else:
+                st[S_STAGE] = SG_END
+        elif sg == SG_ROLL:
+            st[S_PHASE] = PH_CHANCE
+            st[S_CH_KIND] = CH_DIE
+            st[S_CH_N] = 6
+            st[S_STAGE] = SG_WAIT
+        elif sg == SG_SPOILS:                              # R23: a random tile of the loser
+            w = st[S_DUEL_WINNER]
+            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+            k = count_at(st, los)
+            st[S_STAGE] = SG_SWAPQ
+            st[S_LAST_TILE] = -1
+            if k > 0:
+                st[S_STOLEN] += 1
+                tile_draw(st, los, w, SG_SWAPQ, k)
+        elif sg == SG_SWAPQ:
+            w = st[S_DUEL_WINNER]
+            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+            log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
+            if st[S_LAST_TILE] == T_PARROT:                # R19: the parrot won in a duel acts at once
+                st[S_LAST_TILE] = -1
+                parrot_start(st, prm, w, SG_SWAPQ, log)
+            else:
+                parrot_check(st, prm, w, log)
+                st[S_PHASE] = PH_SWAP
+                st[S_ACTOR] = w
+                st[S_STAGE] = SG_WAIT
+        else:
+            return
+
+
+@njit("void(int32[::1], int64[::1], int64, int32[:, ::1])")
+def victims_of_ghost(st, prm, entered_room, log):
+    """R11: pirates frightened by the ghost's stop (C4 adjacency), in seat order."""
+    g = st[S_GHOST]
+    cur = st[S_CUR]
+    for s in range(st[S_N]):
+        v = st[S_POS + s]
+        if v < 0:
+            continue
+        k = prm[P_KIND + v]
+        if v == g:
+            add_victim(st, s, cur)                 # the pirate in the room the ghost entered
+            continue
+        if is_room(prm[P_KIND + g]) or is_room(k):
+            continue
+        if prm[P_TERROR] == 1 and not is_ship(k):
+            continue
+        if next_to(prm, g, v) or next_to(prm, v, g):
+            add_victim(st, s, cur)
+
+
+@njit("void(int32[::1], int64[::1], int32[:, ::1])")
+def fire_cannon(st, prm, log):
+    """R14 + C7: the ghost stopping behind a cannon fires it into its quarter (not twice in a row; option: once
+    a game); every pirate standing on a land or land-arrow space there is knocked down."""
+    c = prm[P_CANNON_AT + st[S_GHOST]]
+    last = st[S_LASTCANNON]
+    st[S_LASTCANNON] = c
+    if c < 0 or c == last:
+        return
+    if prm[P_CANNON] == 1 and (st[S_FIRED] >> c) & 1:
+        return
+    st[S_FIRED] |= 1 << c
+    q = prm[P_CANNON_Q + c]
+    hits = 0
+    for s in range(st[S_N]):
+        v = st[S_POS + s]
+        if v < 0:
+            continue
+        k = prm[P_KIND + v]
+        if (k == K_LAND or k == K_LAND_ARROW) and prm[P_QUARTER + v] == q and st[S_STATUS + s] == ST_OK:
+            st[S_STATUS + s] = ST_KNOCKED
+            hits += 1
+            log_event(log, st[S_TURNS], E_KNOCKED, s, 0, 0, 0)
+    st[S_CANNON_FIRES] += 1
+    st[S_CANNON_HITS] += hits
+    log_event(log, st[S_TURNS], E_CANNON, c, q, hits, 0)
+
+
+@njit
+def legal_actions(st, prm, mask):
+    """Fill ``mask`` (int8[N_ACTIONS]) for the pending decision; returns the number of legal actions (0 at chance
+    nodes and at the end)."""
+    for a in range(N_ACTIONS):
+        mask[a] = 0
+    ph = st[S_PHASE]
+    n = st[S_N]
+    cnt = 0
+    actor = st[S_ACTOR]
+    if ph == PH_MOVE or ph == PH_GHOST:
+        base = A_MOVE if ph == PH_MOVE else A_GHOST
+        for v in range(prm[P_NSPACES]):
+            if st[S_OPT + v] != 0:
+                mask[base + v] = 1
+                cnt += 1
+    elif ph == PH_WHIRL:
+        for w in range(N_WHIRL):
+            a = prm[P_WHIRL + w]
+            r = prm[P_ROCK + w]
+            if st[S_OCC + a] < 0 and st[S_OCC + r] < 0:
+                mask[A_WHIRL + w] = 1
+                cnt += 1
+    elif ph == PH_DUEL_Q:
+        m = duel_targets(st, prm, actor, st[S_POS + actor])
+        for t in range(n):
+            if (m >> t) & 1:
+                mask[A_DUEL + t] = 1
+                cnt += 1
+        if st[S_MUST_DUEL] == 0:
+            mask[A_PASS] = 1
+            cnt += 1
+    elif ph == PH_WEAPON:
+        for w in range(3):
+            if holds_weapon(st, actor, w):
+                mask[A_WEAPON + w] = 1
+                cnt += 1
+    elif ph == PH_ROLLQ:
+        mask[A_ROLL] = 1
+        mask[A_STOP] = 1
+        cnt = 2
+    elif ph == PH_SWAP:
+        mask[A_SWAP] = 1
+        mask[A_NOSWAP] = 1
+        cnt = 2
+    elif ph == PH_PARROT:
+        for t in range(n):
+            if t != actor and count_at(st, t) > 0:
+                mask[A_PSTEAL + t] = 1
+                cnt += 1
+        if st[S_NSTACK] > 0:
+            mask[A_PTOP] = 1
+            cnt += 1
+        for c in range(N_CABINS):
+            mask[A_PPEEK + c] = 1
+            cnt += 1
+    return cnt
+
+
+@njit
+def apply_action(st, prm, a, log, reach, cavek, vis, stk):
+    """Apply decision ``a`` of the pending phase (legal per `legal_actions`); returns 0, or -1 for an action the
+    phase does not take (nothing changes then)."""
+    ph = st[S_PHASE]
+    actor = st[S_ACTOR]
+    cur = st[S_CUR]
+    n = st[S_N]
+    if ph == PH_MOVE:
+        v = a - A_MOVE
+        if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
+            return -1
+        o = st[S_OPT + v]
+        frm = st[S_POS + cur]
+        set_pos(st, cur, v)
+        st[S_MOVED] = 1
+        st[S_BLOCKED + cur] = 0
+        st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
+        st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
+        if st[S_STATUS + cur] == ST_ROCK:
+            st[S_STATUS + cur] = ST_OK
+        log_event(log, st[S_TURNS], E_MOVE, cur, frm, v, st[S_PIPS])
+        st[S_STAGE] = SG_MOVED
+    elif ph == PH_GHOST:
+        v = a - A_GHOST
+        if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
+            return -1
+        g = st[S_GHOST]
+        if st[S_OCC + g] == GHOST_OCC:
+            st[S_OCC + g] = -1
+        st[S_GHOST] = v
+        if st[S_OCC + v] < 0:
+            st[S_OCC + v] = GHOST_OCC
+        st[S_GHOST_MOVES] += 1
+        log_event(log, st[S_TURNS], E_GHOST, g, v, 0, 0)
+        st[S_NPEND] = 0
+        victims_of_ghost(st, prm, 0, log)
+        fire_cannon(st, prm, log)
+        st[S_VRET] = SG_AFTER_GHOST
+        st[S_STAGE] = SG_VICTIMS
+    elif ph == PH_WHIRL:
+        w = a - A_WHIRL
+        if w < 0 or w >= N_WHIRL:
+            return -1
+        s = st[S_PEND]
+        for i in range(st[S_NPEND] - 1):
+            st[S_PEND + i] = st[S_PEND + i + 1]
+        st[S_NPEND] -= 1
+        set_pos(st, s, prm[P_WHIRL + w])
+        if st[S_OCC + st[S_GHOST]] < 0:
+            st[S_OCC + st[S_GHOST]] = GHOST_OCC        # the ghost now alone in the room it entered
+        st[S_STATUS + s] = ST_WHIRLPOOL
+        st[S_BLOCKED + s] = 0
+        st[S_OVERBOARD] += 1
+        log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
+        parrot_check(st, prm, s, log)                   # R13: the parrot flies back, in addition to the tile
+        k = count_at(st, s)
+        st[S_STAGE] = SG_VICTIMS
+        if k > 0:
+            tile_draw(st, s, LOC_CAVE, SG_VICTIMS, k)
+    elif ph == PH_DUEL_Q:
+        if a == A_PASS:
+            if st[S_MUST_DUEL] != 0:
+                return -1
+            st[S_STAGE] = SG_END
+        else:
+            t = a - A_DUEL
+            if t < 0 or t >= n:
+                return -1
+            st[S_DUELS] += 1
+            st[S_DUEL_ATT] = cur
+            st[S_DUEL_DEF] = t
+            st[S_ROLLER] = 0
+            log_event(log, st[S_TURNS], E_DUEL, cur, t, 0, 0)
+            st[S_PHASE] = PH_WEAPON
+            st[S_ACTOR] = cur
+            st[S_STAGE] = SG_WAIT
+            return 0
+    elif ph == PH_WEAPON:
+        w = a - A_WEAPON
+        if w < 0 or w > 2:
+            return -1
+        log_event(log, st[S_TURNS], E_WEAPON, actor, w, 0, 0)
+        st[S_SHOWN_W + actor] = w
+        if actor == st[S_DUEL_ATT]:
+            st[S_WA] = w
+            st[S_ACTOR] = st[S_DUEL_DEF]
+            return 0
+        st[S_WD] = w
+        st[S_ROLLER] = 0
+        st[S_ACTOR] = st[S_DUEL_ATT]
+        st[S_ROLLS_LEFT] = st[S_WA] + 1
+        st[S_STAGE] = SG_ROLL
+    elif ph == PH_ROLLQ:
+        if a == A_ROLL:
+            st[S_STAGE] = SG_ROLL
+        elif a == A_STOP:
+            duel_result(st, prm, log)
+        else:
+            return -1
+    elif ph == PH_SWAP:
+        if a == A_SWAP:
+            w = st[S_DUEL_WINNER]
+            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+            pw = st[S_POS + w]
+            pl = st[S_POS + los]
+            st[S_POS + w] = pl
+            st[S_POS + los] = pw
+            st[S_OCC + pl] = w
+            st[S_OCC + pw] = los
+            log_event(log, st[S_TURNS], E_SWAP, w, los, 0, 0)
+            parrot_check(st, prm, w, log)
+            parrot_check(st, prm, los, log)
+        elif a != A_NOSWAP:
+            return -1
+        st[S_STAGE] = SG_END
+    elif ph == PH_PARROT:
+        st[S_PARROT_USES] += 1
+        ret = st[S_PARROT_RET]
+        if a >= A_PSTEAL and a < A_PSTEAL + MAX_PLAYERS:
+            t = a - A_PSTEAL
+            k = count_at(st, t)
+            if t >= n or t == actor or k == 0:
+                return -1
+            log_event(log, st[S_TURNS], E_PARROT, actor, 0, t, 0)
+            st[S_STOLEN] += 1
+            st[S_LAST_TILE] = -1
+            tile_draw(st, t, actor, ret, k)
+            advance(st, prm, log, reach, cavek, vis, stk)
+            return 0
+        elif a == A_PTOP:
+            x = stack_pop(st, actor)
+            if x < 0:
+                return -1
+            log_event(log, st[S_TURNS], E_PARROT, actor, 1, 0, x)
+        elif a >= A_PPEEK and a < A_PPEEK + N_CABINS:
+            c = a - A_PPEEK
+            st[S_PEEKED + actor] |= 1 << c
+            log_event(log, st[S_TURNS], E_PARROT, actor, 2, c, st[S_STICKER + c])
+        else:
+            return -1
+        st[S_LAST_TILE] = -1
+        st[S_STAGE] = ret
+    else:
+        return -1
+    if st[S_STAGE] != SG_WAIT:
+        st[S_PHASE] = PH_CHANCE          # neutral until advance sets the next node
+    advance(st, prm, log, reach, cavek, vis, stk)
+    return 0
+
+
+@njit("void(int32[::1], int64[::1], int32[:, ::1])")
+def duel_result(st, prm, log):
+    """R22: the roller stops (or has no roll left): the attacker's result is kept for the defender; after the
+    defender, the higher number wins and a tie starts again with the same weapons."""
+    v = st[S_DIE]
+    if st[S_ROLLER] == 0:
+        st[S_ATT_RES] = v
+        st[S_ROLLER] = 1
+        st[S_ACTOR] = st[S_DUEL_DEF]
+        st[S_ROLLS_LEFT] = st[S_WD] + 1
+        st[S_STAGE] = SG_ROLL
+        return
+    a = st[S_ATT_RES]
+    if v == a:                                     # tie: again, same weapons
+        st[S_ROLLER] = 0
+        st[S_ACTOR] = st[S_DUEL_ATT]
+        st[S_ROLLS_LEFT] = st[S_WA] + 1
+        st[S_STAGE] = SG_ROLL
+        return
+    w = st[S_DUEL_ATT] if a > v else st[S_DUEL_DEF]
+    st[S_DUEL_WINNER] = w
+    st[S_DUEL_WINS + (st[S_WA] if a > v else st[S_WD])] += 1
+    st[S_STAGE] = SG_SPOILS
+
+
+@njit
+def apply_chance(st, prm, outcome, log, reach, cavek, vis, stk):
+    """Resolve the pending chance node with ``outcome`` in 0..S_CH_N - 1: CH_DICE d1 = outcome // 6 + 1,
+    d2 = outcome % 6 + 1; CH_TILE the outcome-th tile (in tile order) of the holder; CH_DIE the die shows
+    outcome + 1. Returns 0, or -1 when no chance node is pending or the outcome is out of range."""
+    if st[S_PHASE] != PH_CHANCE or st[S_STAGE] != SG_WAIT or outcome < 0 or outcome >= st[S_CH_N]:
+        return -1
+    kind = st[S_CH_KIND]
+    cur = st[S_CUR]
+    if kind == CH_DICE:
+        d1 = outcome // 6 + 1
+        d2 = outcome - (d1 - 1) * 6 + 1
+        st[S_D1] = d1
+        st[S_D2] = d2
+        log_event(log, st[S_TURNS], E_DICE, d1, d2, 0, 0)
+        if d1 == 6 or d2 == 6:                     # R9: the ghost moves instead
+            if ghost_options(st, prm, reach, cavek, vis, stk) > 0:
+                st[S_PHASE] = PH_GHOST
+                st[S_ACTOR] = cur
+                return 0
+            log_event(log, st[S_TURNS], E_NO_GHOST, 0, 0, 0, 0)
+            st[S_STAGE] = SG_AFTER_GHOST
+        else:
+            st[S_PIPS] = d1 + d2
+            st[S_STAGE] = SG_MOVEOPTS
+    elif kind == CH_TILE:
+        frm = st[S_TK_FROM]
+        to = st[S_TK_TO]
+        j = outcome
+        t = -1
+        for x in range(N_TILES):
+            if st[S_LOC + x] == frm:
+                if j == 0:
+                    t = x
+                    break
+                j -= 1
+        st[S_LOC + t] = to
+        st[S_LAST_TILE] = t
+        if to == LOC_CAVE:
+            log_event(log, st[S_TURNS], E_LOSE, frm, t, 0, 0)
+        elif frm == LOC_CAVE:
+            log_event(log, st[S_TURNS], E_CAVE_TILE, to, t, 0, 0)
+        st[S_STAGE] = st[S_TK_RET]
+    else:
+        v = outcome + 1
+        st[S_DIE] = v
+        st[S_ROLLS_LEFT] -= 1
+        roller = st[S_DUEL_ATT] if st[S_ROLLER] == 0 else st[S_DUEL_DEF]
+        log_event(log, st[S_TURNS], E_DIE, roller, v, st[S_ROLLS_LEFT], 0)
+        if st[S_ROLLS_LEFT] > 0:
+            st[S_PHASE] = PH_ROLLQ
+            st[S_ACTOR] = roller
+            return 0
+        duel_result(st, prm, log)
+    st[S_PHASE] = PH_CHANCE
+    advance(st, prm, log, reach, cavek, vis, stk)
+    return 0
+
+
+@njit("int64(int32[::1], int64)")
+def returns(st, s):
+    """OpenSpiel returns: 1 for the winner, 0 for everyone else (and for all when no one has won)."""
+    return 1 if st[S_WINNER] == s else 0
+
+
+@njit("int64(int32[::1], int64[::1])")
+def check_invariants(st, prm):
+    """0 when the state is consistent, else a code: 1 a tile in no valid place, 2 the stack list disagrees with the
+    tile places, 3 two pieces on a space or the occupancy table wrong, 4 the ghost off the ship, 5 the parrot with
+    a pirate off the ship at a decision, 6 a pirate on a space of the wrong kind."""
+    n = st[S_N]
+    for t in range(N_TILES):
+        loc = st[S_LOC + t]
+        ok = (loc >= 0 and loc < n) or (loc >= LOC_CHEST and loc < LOC_CHEST + N_CABINS) or loc == LOC_STACK \
+            or loc == LOC_CAVE
+        if not ok:
+            return 1
+        if loc >= LOC_CHEST and loc < LOC_CHEST + N_CABINS:
+            for x in range(N_TILES):
+                if x != t and st[S_LOC + x] == loc:
+                    return 1
+    ns = st[S_NSTACK]
+    if count_at(st, LOC_STACK) != ns:
+        return 2
+    for i in range(ns):
+        if st[S_LOC + st[S_STACK + i]] != LOC_STACK:
+            return 2
+    nsp = prm[P_NSPACES]
+    for v in range(nsp):
+        o = st[S_OCC + v]
+        c = 0
+        for s in range(n):
+            c += st[S_POS + s] == v
+        g = 1 if st[S_GHOST] == v else 0
+        if c + g > 1 and not (g == 1 and c == 1 and is_room(prm[P_KIND + v]) and st[S_NPEND] > 0):
+            return 3
+        if c == 1 and (o < 0 or o >= n or st[S_POS + o] != v):
+            return 3
+        if c == 0 and g == 1 and o != GHOST_OCC:
+            return 3
+        if c == 0 and g == 0 and o != -1:
+            return 3
+    if not is_ship(prm[P_KIND + st[S_GHOST]]):
+        return 4
+    for s in range(n):
+        v = st[S_POS + s]
+        k = prm[P_KIND + v]
+        if st[S_LOC + T_PARROT] == s and not is_ship(k) and st[S_PHASE] != PH_PARROT and st[S_STAGE] == SG_WAIT \
+                and st[S_PHASE] != PH_CHANCE:
+            return 5
+        if k == K_HIDEOUT and prm[P_OWNER + v] != s:
+            return 6
+        if (k == K_WHIRLPOOL) != (st[S_STATUS + s] == ST_WHIRLPOOL):
+            return 6
+    return 0

@@ -1,0 +1,206 @@
+"""Ghostly Galleon: its GameSpec and turn-by-turn replay in words."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim import boards
+from sim.catalogue import counter, score
+from sim.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.scenario import FILE_PARAMS, FILE_PATHS
+from kernels.galleon import board as B
+from kernels.galleon import params as P
+from kernels.galleon import rules as R
+from kernels.galleon import strategies as S
+from kernels.galleon.play import EXTRA_COLUMNS
+
+WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
+COLOURS = ("red", "yellow", "green", "blue")
+WEAPONS = ("no weapon", "a sabre", "a pistol")
+
+
+def tile_name(t: int, prm=None) -> str:
+    """Readable name of tile id ``t`` (kernels/galleon/rules.py)."""
+    if t < 0:
+        return "nothing"
+    if t < R.T_PISTOL:
+        return "a sabre"
+    if t < R.T_GOLD:
+        return "a pistol"
+    if t < R.T_BOTTLE:
+        return f"gold {t - R.T_GOLD + 1}"
+    if t == R.T_BOTTLE:
+        return "the bottle"
+    if t == R.T_PARROT:
+        return "the parrot"
+    k = int(prm[R.P_KEY_TILES + t - R.T_KEY]) if prm is not None else -1
+    return "the broken key" if k == 0 else f"key {k}"
+
+
+def _sticker(k: int) -> str:
+    return "blank (no key needed)" if k == 0 else f"key {k}"
+
+
+def _words(ev, board: B.Board, who, prm) -> str | None:
+    """One logged event (kernels.galleon.rules E_*) in words."""
+    e, a, b, c, d, _ = (int(x) for x in ev)
+    sp = board.ids
+    if e == R.E_TURN:
+        return None
+    if e == R.E_DICE:
+        six = " - a 6: the ghost moves" if 6 in (a, b) else ""
+        return f"  rolls {a} + {b}{six}"
+    if e == R.E_MOVE:
+        return f"  {who(a)} moves {sp[b]} -> {sp[c]} (rolled {d})"
+    if e == R.E_BLOCKED:
+        return f"  {who(a)} is blocked and stays"
+    if e == R.E_NO_GHOST:
+        return "  the ghost cannot move"
+    if e == R.E_GHOST:
+        return f"  the ghost moves {sp[a]} -> {sp[b]}"
+    if e == R.E_OVERBOARD:
+        return f"  {who(a)} goes overboard into whirlpool {b} ({who(c)} chose it)"
+    if e == R.E_LOSE:
+        return f"    {who(a)} loses {tile_name(b, prm)} to the large cave"
+    if e == R.E_CANNON:
+        return f"  the ghost fires cannon {a} into the {B.QUARTERS[b]} quarter: {c} pirate(s) knocked down"
+    if e == R.E_KNOCKED:
+        return f"    {who(a)} takes cover"
+    if e == R.E_STANDUP:
+        return f"  {who(a)} stands up again"
+    if e == R.E_ROCK:
+        return f"  {who(a)} climbs onto rock {sp[b]}"
+    if e == R.E_CAVE_TILE:
+        return f"    takes {tile_name(b, prm)} from the large cave"
+    if e == R.E_PEEK:
+        return f"    peeks under the chest of cabin {b}: {_sticker(c)}"
+    if e == R.E_OPEN:
+        return f"    opens the chest of cabin {b}: {tile_name(c, prm)}" + (f" (shows key {d})" if d else "")
+    if e == R.E_CAPTAIN:
+        return f"    takes the top tile of the captain's cabin: {tile_name(b, prm)}"
+    if e == R.E_PARROT:
+        if b == 0:
+            return f"    the parrot: takes a tile from {who(c)}"
+        if b == 1:
+            return f"    the parrot: takes the top tile of the captain's cabin: {tile_name(d, prm)}"
+        return f"    the parrot: peeks under the chest of cabin {c}: {_sticker(d)}"
+    if e == R.E_PARROT_BACK:
+        return f"    the parrot of {who(a)} flies back to the captain's cabin"
+    if e == R.E_DUEL:
+        return f"  {who(a)} challenges {who(b)} to a duel"
+    if e == R.E_WEAPON:
+        return f"    {who(a)} fights with {WEAPONS[b]}"
+    if e == R.E_DIE:
+        return f"    {who(a)} rolls {b}" + (f" ({c} roll(s) left)" if c else "")
+    if e == R.E_DUEL_END:
+        return f"    {who(a)} wins the duel and takes {tile_name(c, prm) if c >= 0 else 'nothing'} from {who(b)}"
+    if e == R.E_SWAP:
+        return f"    {who(a)} swaps places with {who(b)}"
+    if e == R.E_WIN:
+        return f"END: {who(a)} brings gold worth {b} into its hideout"
+    if e == R.E_HOME:
+        return f"    {who(a)} is home with gold worth only {b}"
+    return f"  event {e}"
+
+
+def replay(scenario, game: int) -> list[str]:
+    """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run (R1..R24 of
+    kernels/galleon/RULES.md)."""
+    import numpy as np
+    from kernels.galleon import play
+    n = scenario.players
+    prm = scenario.prm()
+    board = B.load_board(scenario.params["board"])
+    log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
+        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 400_000,
+        400_000, 0)
+    who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
+    lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
+    deal = [int(v) for k, v in steps[1:int(steps[0, 0]) + 1] if k == play.K_DEAL]
+    keys = [int(prm[R.P_CHEST_KEYS + deal[6 + c]]) for c in range(6)]
+    lines.append("  chests: " + ", ".join(f"cabin {c} {tile_name(deal[c])} ({_sticker(keys[c])})"
+                                          for c in range(6)))
+    lines.append("  captain's cabin stack, top first: " + ", ".join(tile_name(t, prm) for t in deal[:11:-1]))
+    turn = -1
+    for r in range(1, int(log[0, 0]) + 1):
+        ev = log[r]
+        if int(ev[0]) == R.E_TURN:
+            t = int(ev[5])
+            if t != turn:
+                turn = t
+                lines.append(f"turn {t + 1} (round {t // n + 1}): {who(int(ev[1]))}")
+            continue
+        w = _words(ev, board, who, prm)
+        if w is not None:
+            lines.append(w)
+    if status == 1:
+        lines.append(f"TRUNCATED at the turn cap ({turns} turns)")
+    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
+        f"seat {s} gold {int(scores[s])}" for s in range(n)))
+    winners = [s for s in range(n) if (wseat >> s) & 1]
+    lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
+    return lines
+
+
+def resolve_board(ref: str, here: Path) -> str:
+    """The board a scenario file in folder ``here`` means by ``board = ref`` (sim.boards.resolve)."""
+    return boards.resolve(ref, here, B.BOARDS_DIR)
+
+
+FILE_PARAMS[("galleon", "board")] = resolve_board
+FILE_PATHS[("galleon", "board")] = B.resolve_path
+
+
+# the catalogue of measures (sim.catalogue): what each counter column of kernels/galleon/play.py counts
+MEASURES = (
+    score("seat {seat}'s score", "gold", "Gold (1..5 a tile) seat {seat} holds at the end (5 brought home wins)."),
+    counter("ghost_moves", "ghost moves", "Times a 6 moved Captain Flint's ghost (R9/R10), per game.",
+            "moves per game"),
+    counter("overboard", "pirates overboard", "Pirates the ghost frightened into a whirlpool, or that stopped next to "
+            "it (R11/R12), per game.", "pirates per game"),
+    counter("cannon_fires", "cannon shots", "Cannons the ghost fired (R14), per game.", "shots per game"),
+    counter("cannon_hits", "pirates knocked down by cannons", "Pirates on land in a fired cannon's quarter (R14), "
+            "per game.", "pirates per game"),
+    counter("duels", "duels fought", "Duels challenged (R20), per game.", "duels per game"),
+    counter("duels_won_no_weapon", "duels won without a weapon", "Duels whose winner fought with no weapon, per "
+            "game.", "duels per game"),
+    counter("duels_won_sabre", "duels won with a sabre", "Duels whose winner fought with a sabre, per game.",
+            "duels per game"),
+    counter("duels_won_pistol", "duels won with a pistol", "Duels whose winner fought with a pistol, per game.",
+            "duels per game"),
+    counter("tiles_stolen", "tiles stolen", "Tiles taken from another player by a duel's winner or the parrot "
+            "(R19/R23), per game.", "tiles per game"),
+    counter("chests_opened", "chests opened", "Chests opened with a key or blank (R16), per game.",
+            "chests per game"),
+    counter("bottles_found", "bottles found", "Chests opened that held the worthless bottle, per game.",
+            "bottles per game"),
+    counter("parrot_uses", "parrot actions", "Parrot actions taken (R19), per game.", "actions per game"),
+    counter("cave_tiles", "tiles taken from the large cave", "Moves through the caves that took a tile (R7), per "
+            "game.", "tiles per game"),
+    counter("captain_tiles", "tiles taken in the captain's cabin", "Top tiles taken on entering the captain's "
+            "cabin (R15), per game.", "tiles per game"),
+    counter("blocked_turns", "turns blocked", "Move turns a pirate could not move at all (R6), per game.",
+            "turns per game"),
+    counter("home_too_poor", "visits home with too little gold", "Times a pirate entered its hideout holding less "
+            "than the gold needed (R17), per game.", "visits per game"),
+)
+
+
+SPEC = register(GameSpec(
+    name="galleon",
+    title="Ghostly Galleon",
+    rules_version=R.RULES_VERSION,
+    min_players=2,
+    max_players=4,
+    params=tuple(ParamSpec(*p) for p in P.PARAM_SPECS),
+    strategies=tuple(StrategySpec(name, sid, h, "player", WEIGHTS if sid == S.S_WEIGHTED else ())
+                     for name, sid, h in S.STRATEGIES),
+    kernel_module="kernels.galleon.play",
+    check=P.check,
+    pack=P.pack,
+    replay=replay,
+    extra_columns=EXTRA_COLUMNS,
+    score_range=(0, 15),
+    n_sparams=S.N_SPARAMS,
+    rules_file="kernels/galleon/RULES.md",
+    measures=MEASURES,
+))

@@ -1,0 +1,43 @@
+"""Golden traces in words: games of scenarios/galleon replayed turn by turn must stay exactly as recorded (any change
+of rules, strategies or RNG use shows up here as a diff to review).
+
+Regenerate after an intended change: GOLDEN_UPDATE=1 pytest tests/kernels/galleon/test_golden.py"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sim import api
+from sim.scenario import load
+
+REPO = Path(__file__).resolve().parents[3]
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _check(name: str, scenario: str, game: int):
+    lines = api.replay(load(REPO / scenario), game)
+    path = GOLDEN / name
+    text = "\n".join(lines) + "\n"
+    if os.environ.get("GOLDEN_UPDATE"):
+        path.write_text(text)
+    assert text == path.read_text(), f"{name} differs from the recorded trace"
+
+
+def test_golden_trace_4p_treasure_game_2():
+    _check("galleon_4p_game2.txt", "scenarios/galleon/4p.toml", 2)
+
+
+def test_golden_trace_mixed_strategies_game_1():
+    _check("galleon_mixed_game1.txt", "scenarios/galleon/mixed.toml", 1)
+
+
+def test_replay_agrees_with_the_batch_run():
+    sc = load(REPO / "scenarios/galleon/mixed.toml")
+    from sim import runner
+    out = runner.play_chunk(sc, 0, 6)
+    for g in range(6):
+        lines = api.replay(sc, g)
+        assert lines[-2].startswith(f"final after {int(out.turns[g])} turns")
+        w = int(out.winners[g])
+        if w:
+            assert lines[-1].startswith(f"winner: seat {w.bit_length() - 1}")
