@@ -269,7 +269,8 @@ def sections(s: dict) -> list[dict]:
                     "folded": [(f"win rates {cap} as a table", rows) for cap, rows in wr]})
     groups = plots.seat_groups(s)
     same = [x for x, _ in groups if len(x) > 1]
-    out.append({"id": "scores", "title": "Scores", "intro": f"{cat.definition('score.seat0')} Distribution of the "
+    out.append({"id": "scores", "title": "Scores", "intro": f"{cat.generic_definition('score.seat{seat}')} "
+                "Distribution of the "
                 "final score" + (" (seats with identical results drawn once)." if same else " per seat."),
                 "plots": [("scores", "final score distribution", plots.render(plots.scores, s))]})
     if not coop and s.get("decisiveness") and s["decisiveness"]["margin"]["n"]:
