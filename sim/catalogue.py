@@ -262,6 +262,16 @@ class View:
     def definition(self, key: str) -> str:
         return self.entry(key).definition
 
+    def generic_definition(self, pattern: str) -> str:
+        """The definition of a per-seat pattern entry ('score.seat{seat}') said of every seat ('Each seat's final
+        score.')."""
+        e = next((x for x in entries(self.game) if x.key == pattern), None)
+        if e is None:
+            return ""
+        d = re.sub(r"\b[Ss]eat \{seat\}'s", lambda m: "Each seat's" if m.group(0)[0] == "S" else "each seat's",
+                   e.definition)
+        return d.replace("seat {seat}", "the seat").replace("{seat}", "the seat")
+
     def applies(self, key: str) -> bool:
         """Whether measure ``key`` can apply here (an undeclared key: yes)."""
         e = lookup(key, self.game, self.seats)

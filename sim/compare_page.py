@@ -148,11 +148,14 @@ def render_compare(res: dict) -> str:
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f'<header id="provenance"><h1>{esc(title)}</h1><dl class="prov">'
-        + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></header>",
+        f'<header id="provenance"><h1>{esc(title)}</h1>'
+        f"<details><summary>{esc(a['game'])} · {res['games']} games each · seed {res['seed']} (common random "
+        f"numbers) · commit {str(pv['git_commit'])[:12]} (provenance)</summary><dl class=\"prov\">"
+        + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></details></header>",
         '<section id="verdict"><h2>Verdict</h2>'
         + "".join(f"<p>{esc(x)}</p>" for x in verdicts.compare_sentences(res))
-        + f'<p class="def">{esc(significance_line(res))}</p></section>',
+        + (f"<p>SPRT: {esc(res['sprt']['message'])}.</p>" if res.get("sprt") else "")
+        + f'<p class="def">Stopped: {esc(res["stop"]["message"])}. {esc(significance_line(res))}</p></section>',
         '<section id="differs"><h2>What differs between A and B</h2><ul>'
         + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res)) + "</ul></section>",
         '<section id="differences"><h2>Differences B - A</h2>'

@@ -269,7 +269,8 @@ def sections(s: dict) -> list[dict]:
                     "folded": [(f"win rates {cap} as a table", rows) for cap, rows in wr]})
     groups = plots.seat_groups(s)
     same = [x for x, _ in groups if len(x) > 1]
-    out.append({"id": "scores", "title": "Scores", "intro": f"{cat.definition('score.seat0')} Distribution of the "
+    out.append({"id": "scores", "title": "Scores", "intro": f"{cat.generic_definition('score.seat{seat}')} "
+                "Distribution of the "
                 "final score" + (" (seats with identical results drawn once)." if same else " per seat."),
                 "plots": [("scores", "final score distribution", plots.render(plots.scores, s))]})
     if not coop and s.get("decisiveness") and s["decisiveness"]["margin"]["n"]:
@@ -398,9 +399,12 @@ def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, st
             if svg:
                 files[f"{name}.svg"] = svg
                 out += [f"![{cap}]({plot_dir}/{name}.svg)", ""]
-        for cap, rows in list(x.get("tables", ())) + list(x.get("folded", ())):
+        for cap, rows in x.get("tables", ()):
             if rows:
                 out += ([f"### {cap}", ""] if cap else []) + [md_table(rows), ""]
+        for cap, rows in x.get("folded", ()):        # folded as on the page (GitHub renders <details>)
+            if rows:
+                out += [f"<details><summary>{cap}</summary>", "", md_table(rows), "", "</details>", ""]
     out += ["## Definitions", ""] + [f"- **{k}**: {v}" for k, v in definitions(s)]
     return "\n".join(out) + "\n", files
 

@@ -83,7 +83,7 @@ def compare_sentences(res: dict) -> list[str]:
     rows = res["metrics"]
     head = [r for r in rows if cat.entry(r["name"]).headline]
     out = [compare_sentence(r, cat) + "." for r in head]
-    others = [r for r in rows if r not in head and r.get("significant")]
+    others = _merge_seats([r for r in rows if r not in head and r.get("significant")])
     tested = sum(r.get("p") is not None for r in rows)
     if others:
         shown = [f"{r.get('label') or r['name']} ({_diff(r['diff'], r['kind'], _unit(cat.entry(r['name'])))})"
@@ -96,6 +96,31 @@ def compare_sentences(res: dict) -> list[str]:
                    f"correction over the {tested} measures compared.")
     if not rows:
         out.append("No measure could be compared (see the comparability notes).")
+    return out
+
+
+def _merge_seats(rows: list[dict]) -> list[dict]:
+    """Per-seat rows with identical results (team-mates: one result per game) said once, as 'seats 0-3 ...'."""
+    import re
+    out: list[dict] = []
+    for r in rows:
+        m = re.match(r"^(\w+)\.seat(\d+)$", r["name"])
+        if m:
+            for o in out:
+                if (o.get("_measure") == m.group(1) and o["a"] == r["a"] and o["b"] == r["b"]
+                        and o["diff"] == r["diff"]):
+                    o["_seats"].append(int(m.group(2)))
+                    break
+            else:
+                out.append(dict(r, _measure=m.group(1), _seats=[int(m.group(2))]))
+        else:
+            out.append(r)
+    for o in out:
+        seats = o.get("_seats") or []
+        if len(seats) > 1:
+            run = seats == list(range(seats[0], seats[-1] + 1))
+            who = f"seats {seats[0]}-{seats[-1]}" if run else "seats " + ", ".join(map(str, seats))
+            o["label"] = (o.get("label") or o["name"]).replace(f"seat {seats[0]}", who, 1)
     return out
 
 
@@ -177,7 +202,7 @@ def scope_line(s: dict) -> str | None:
     parts = []
     if not s.get("team") and len(set(seats)) > 1:
         parts.append("per-seat and per-strategy win rates hold for this seating and turn order (who sits before "
-                     "whom moves them by about half a point in the mixed Moor table)")
+                     "whom moves them; swap the seats in a second scenario and compare to see by how much)")
     if s.get("team") and len(set(seats)) > 1:
         parts.append("a team's strategies share one result per game, so these rates cannot tell them apart")
     board = ((s.get("scenario") or {}).get("params") or {}).get("board")

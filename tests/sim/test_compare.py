@@ -338,3 +338,16 @@ def test_compare_sentence_words():
                                                  "Holm)")
     r.update(significant=False, p_holm=0.41)
     assert verdicts.compare_sentence(r, cat).endswith("no difference detected (p = 0.41 after Holm)")
+
+
+def test_verdict_says_team_mates_identical_results_once():
+    """In a team game the hunters' scores are one result: the verdict names 'seats 0-3's score' once."""
+    from sim import verdicts
+    row = {"kind": "mean", "a": 6.6, "b": 7.2, "diff": 0.6, "diff_ci95": [0.5, 0.7], "a_ci95": [6.5, 6.7],
+           "b_ci95": [7.1, 7.3], "p": 1e-20, "p_holm": 1e-19, "significant": True, "identical": False}
+    res = {"a": {"game": "treasure_hunters", "scenario": {"params": {"mode": "basic"},
+                                                          "seats": [{"strategy": "weighted"}] * 4}},
+           "metrics": [dict(row, name=f"score.seat{i}", label=f"seat {i}'s score") for i in range(4)]}
+    lines = verdicts.compare_sentences(res)
+    assert lines[-1].startswith("Also different after Holm: seats 0-3's score (+0.60 jewels)")
+    assert "seat 1's score" not in lines[-1]
