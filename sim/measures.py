@@ -199,7 +199,7 @@ class Decisiveness:
         if not self.active:
             return None
         from sim.metrics import z_value
-        from sim.summary import distribution, rate
+        from sim.metrics import distribution, rate
         d = distribution(self.hist, self.lo)
         n = d["n"]
         h = z_value() * d["std"] / np.sqrt(n) if n > 1 else 0.0

@@ -304,3 +304,39 @@ def with_holm(df, p: str = "p", alpha: float = 0.05):
     adj = holm(df[p].to_list())
     return df.with_columns(pl.Series("p_holm", adj, dtype=pl.Float64),
                            pl.Series("significant", [q <= alpha for q in adj], dtype=pl.Boolean))
+
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def _trim(counts: list[int], lo: int) -> tuple[int, list[int]]:
+    """Drop empty bins at both ends of a histogram; returns (new lo, counts)."""
+    i = 0
+    while i < len(counts) and counts[i] == 0:
+        i += 1
+    j = len(counts)
+    while j > i and counts[j - 1] == 0:
+        j -= 1
+    return lo + i, counts[i:j]
+
+
+def distribution(counts, lo: int, total: int | None = None, squares: int | None = None) -> dict:
+    """mean, std, min, max, quantiles and trimmed histogram of a histogram (index + lo = value)."""
+    counts = [int(c) for c in counts]
+    n = sum(counts)
+    if total is None:
+        total = sum((lo + i) * c for i, c in enumerate(counts))
+        squares = sum((lo + i) ** 2 * c for i, c in enumerate(counts))
+    mean, std = mean_std(int(total), int(squares), n)
+    tlo, tc = _trim(counts, lo)
+    if n == 0:                                  # nothing observed: no mean, spread or quantiles (not 0, not lo)
+        mean = std = None
+    return {"n": n, "mean": mean, "std": std, "min": tlo if tc else None, "max": tlo + len(tc) - 1 if tc else None,
+            "quantiles": {f"p{int(q * 100):02d}": hist_quantile(counts, lo, q) if n else None for q in QUANTILES},
+            "hist": {"lo": tlo, "counts": tc}}
+
+
+def rate(wins: float, n: int) -> dict:
+    """{wins, games, rate, ci95}: a win rate (0 when n = 0) with its 95% Wilson interval (shared wins count 1/k)."""
+    lo, hi = wilson(wins, n)
+    return {"wins": wins, "games": n, "rate": wins / n if n else 0.0, "ci95": [lo, hi]}
