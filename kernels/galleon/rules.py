@@ -565,6 +565,20 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     best = walk(st, prm, start, pips, s, passing, reach, cavek, vis, stk)
     cnt = 0
     low = (1 << pips) - 1
+    sp_lo = np.int64(0)          # spaces next to a pirate seat s could challenge (duel_targets != 0 there)
+    sp_hi = np.int64(0)
+    one = np.int64(1)
+    for t in range(st[S_N]):
+        if t == s or not challengeable(st, prm, t):
+            continue
+        u = st[S_POS + t]
+        for i in range(prm[P_DEG + u]):
+            if prm[P_ADJC + u * MAX_DEG + i] == 0:
+                w = prm[P_ADJ + u * MAX_DEG + i]
+                if w < 64:
+                    sp_lo |= one << w
+                else:
+                    sp_hi |= one << (w - 64)
     for v in range(n):
         o = 0
         r = reach[v]
@@ -578,7 +592,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
                 o = OPT_LEGAL
                 if (cavek[v] >> pips) & 1:
                     o |= OPT_CAVE
-            elif (r & low) != 0 and duel_targets(st, prm, s, v) != 0:
+            elif (r & low) != 0 and k != K_CAVE and _has(sp_lo, sp_hi, v):
                 o = OPT_LEGAL | OPT_SHORT
                 if (cavek[v] & low) != 0:
                     o |= OPT_CAVE
