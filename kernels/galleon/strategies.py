@@ -26,7 +26,7 @@ from kernels._jit import njit
 from kernels.rng import pick_legal
 from kernels.galleon.rules import (
     A_DUEL, A_GHOST, A_MOVE, A_NOSWAP, A_PASS, A_PPEEK, A_PSTEAL, A_PTOP, A_ROLL, A_STOP, A_SWAP, A_WEAPON,
-    A_WHIRL, GHOST_OCC, MAX_DEG, P_ADJ, P_ADJC, P_DEG, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
+    A_WHIRL, GHOST_OCC, MAX_DEG, MAX_PLAYERS, S_OCC, P_ADJ, P_ADJC, P_DEG, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
     N_CABINS, OPT_CAVE, OPT_SHORT, P_ATT_STOP, P_CABIN, P_CANNON, P_CANNON_AT, P_CANNON_Q, P_CAPTAIN, P_DEF_STOP,
     P_DIST, P_DUEL_WIN, P_GOLD_TARGET, P_HIDEOUT, P_KEY_TILES, P_KIND, P_NSPACES, P_QUARTER, P_TERROR, PH_DUEL_Q,
     PH_GHOST, PH_MOVE, PH_PARROT, PH_ROLLQ, PH_SWAP, PH_WEAPON, PH_WHIRL, S_ACTOR, S_ATT_RES, S_DIE, S_DUEL_ATT,
@@ -218,7 +218,8 @@ def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate):
 @njit("UniTuple(int64, 2)(int32[::1], int64[::1], int64)")
 def near_mask(st, prm, s):
     """128-bit set (lo, hi) of the spaces next to the ghost (s = -1) or next to any pirate but seat s's (a superset
-    of where seat s could challenge): the neighbours in each piece's own list (edges and stairs)."""
+    of where seat s could challenge; s = MAX_PLAYERS: every pirate): the neighbours in each piece's own list (edges
+    and stairs)."""
     lo = np.int64(0)
     hi = np.int64(0)
     one = np.int64(1)
@@ -245,12 +246,13 @@ def bit(lo, hi, v):
     return (hi >> (v - 64)) & 1 == 1
 
 
-@njit("float64(int32[::1], int64[::1], int64, int64)")
-def score_ghost(st, prm, s, v):
-    """S5: the value for seat s of moving the ghost to v (rivals frightened or knocked down, never itself)."""
+@njit("float64(int32[::1], int64[::1], int64, int64, boolean)")
+def score_ghost(st, prm, s, v, near):
+    """S5: the value for seat s of moving the ghost to v (rivals frightened or knocked down, never itself).
+    ``near``: v is next to a pirate (else only a pirate in the room v can be frightened)."""
     sc = 0.0
     rv = is_room(prm[P_KIND + v])
-    for t in range(st[S_N]):
+    for t in range(st[S_N] if near or st[S_OCC + v] >= 0 else 0):
         u = st[S_POS + t]
         if u < 0:
             continue
@@ -306,9 +308,10 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
     if ph == PH_GHOST:
         best = -1
         bs = -1e300
+        a_lo, a_hi = near_mask(st, prm, MAX_PLAYERS)
         for v in range(n):
             if mask[A_GHOST + v]:
-                x = score_ghost(st, prm, s, v)
+                x = score_ghost(st, prm, s, v, bit(a_lo, a_hi, v))
                 if x > bs:
                     bs = x
                     best = A_GHOST + v
