@@ -1,0 +1,62 @@
+"""Clauses the independent audit found broken (tests named after the clause; rulebook quotes in the docstrings)."""
+from __future__ import annotations
+
+from kernels.galleon import rules as R
+from tests.kernels.galleon._kit import ID, Game
+
+
+def test_r07_one_cave_tile_per_visit_not_per_move():
+    """Rulebook 2: "Each time you visit the caves you may take only one tile. For each further tile you want to
+    collect, you must first leave the caves again." A pirate that ended its move on a cave entrance after taking a
+    tile is still in the caves: going on through them next turn takes nothing."""
+    g = Game(n=2)                                           # sabres 2 and 3 lie in the large cave
+    g.place(0, "P03")
+    g.roll(1, 1)                                            # P03 -> P04 -> (caves) -> P14: ends inside the caves
+    g.move("P14")
+    assert g.st[R.S_CH_KIND] == R.CH_TILE
+    g.chance(0)
+    assert len(g.tiles(R.LOC_CAVE)) == 1
+    g.roll(1, 1)                                            # seat 1: H1 -> P11
+    g.move("P11")
+    assert g.cur == 0
+    g.roll(1, 1)                                            # P14 -> (caves) -> P24 -> P25: the same visit
+    assert not g.opt("P25") & R.OPT_CAVE
+    g.move("P25")
+    assert len(g.tiles(R.LOC_CAVE)) == 1 and g.cur == 1     # no second tile
+    g.roll(1, 1)                                            # seat 1 again; then seat 0 re-enters the caves
+    g.move(sorted(g.options())[0])
+    g.roll(1, 1)                                            # P25 -> P24 -> (caves) -> P34: a new visit
+    assert g.opt("P34") & R.OPT_CAVE
+
+
+def test_r23_duel_end_logged_once_when_the_parrot_is_won():
+    """R23/R19: the winner who takes the parrot acts at once; the duel's end (and its spoils) is one event, so the
+    replay in words does not report a second spoils line ("wins the duel and takes ...") after the parrot's action."""
+    g = Game()
+    g.place(0, "M10")
+    g.place(1, "M30")
+    g.give(1, R.T_PARROT)
+    g.roll(1, 1)                                            # M10 -> M20, next to seat 1 on M30
+    g.move("M20")
+    g.act(R.A_DUEL + 1)
+    g.act(R.A_WEAPON + 0)
+    g.act(R.A_WEAPON + 1)
+    g.chance(5)                                             # attacker 6
+    g.chance(0)                                             # defender 1
+    g.act(R.A_STOP)
+    g.chance(1)                                             # seat 1 holds sabre 1 and the parrot: the parrot
+    assert g.phase == R.PH_PARROT and g.st[R.S_LOC + R.T_PARROT] == 0
+    g.act(R.A_PTOP)
+    assert len(g.events(R.E_DUEL_END)) == 1 and g.events(R.E_DUEL_END)[0][2] == R.T_PARROT
+
+
+def test_c01_reading_b_pirate_on_its_rock_moves_the_other_die():
+    """C1 reading B ("after the ghost, the pirate moves the other die") with R13 ("The turn after: it moves normally
+    from the rock"): a pirate back on its rock that rolls a 6 moves the other die like any other pirate."""
+    g = Game(ghost_die="pirate_moves_other_die")
+    g.place(0, "R0")
+    g.st[R.S_STATUS] = R.ST_ROCK
+    g.roll(6, 2)
+    g.act(R.A_GHOST + ID["Q3"])                            # the ghost CC -> Q3, far from the rock
+    assert g.phase == R.PH_MOVE and g.st[R.S_PIPS] == 2 and g.pos(0) == "R0"
+    assert g.options() == {"P05", "P07"}                    # rock -> shore P06 -> P05 / P07
