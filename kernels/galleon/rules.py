@@ -17,7 +17,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.eventlog import log_event
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 MAX_SPACES = 128
 MAX_DEG = 8
@@ -126,6 +126,7 @@ S_DUEL_WINNER = 37
 S_MUST_DUEL = 38
 S_NSTACK = 39
 S_MOVE_CAVE = 40         # the pending move went through the caves
+S_CAVE_TOOK = 41         # bit s: seat s stands in the caves and took its tile of this visit (R7)
 S_POS = 44               # [4] space of each seat's pirate (-1 not in play)
 S_STATUS = 48            # [4] ST_*
 S_BLOCKED = 52           # [4] 1: it could not move on its last move turn
@@ -198,6 +199,7 @@ SG_ROLL = 9
 SG_SPOILS = 10
 SG_SWAPQ = 11
 SG_WAIT = 12             # a decision or chance is pending
+SG_SWAPD = 13            # after the duel's end (and the parrot's action): the swap decision
 
 # actions
 A_MOVE = 0               # + destination space
@@ -428,7 +430,8 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
     own hideout ends the path, other hideouts never; ``passing`` 1 lets the path cross one occupied space, R6).
     seat < 0: the ghost (ship spaces only; jumps pirates; a room ends its path, occupied or not).
     Fills reach[v] (bit k: v reached by a k-step path ending there) and cavek[v] (bit k: such a path used a cave
-    link) for v < n; vis and stk are scratch (int32[128], int32[4 * 13]). Returns the highest k reached."""
+    link; bit 16 + k: such a path used a cave link after standing outside the caves, R7) for v < n; vis and stk are
+    scratch (int32[128], int32[4 * 13]). Returns the highest k reached."""
     n = prm[P_NSPACES]
     for v in range(n):
         reach[v] = 0
@@ -438,7 +441,7 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
     d = 0
     stk[0] = start
     stk[13] = 0
-    stk[26] = 0
+    stk[26] = 4 if prm[P_KIND + start] != K_CAVE else 0    # bit 0 link used, 1 link used from outside, 2 outside
     stk[39] = 0
     vis[start] = 1
     while d >= 0:
@@ -455,7 +458,9 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
             continue
         c = stk[26 + d]
         if prm[P_ADJC + u * MAX_DEG + i] == 1:
-            c = 1
+            c |= 1
+            if c & 4:
+                c |= 2
         kw = prm[P_KIND + w]
         occ = st[S_OCC + w]
         k = d + 1
@@ -464,16 +469,20 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
             if kw == K_HIDEOUT:
                 if prm[P_OWNER + w] == seat:
                     reach[w] |= 1 << k
-                    if c:
+                    if c & 1:
                         cavek[w] |= 1 << k
+                    if c & 2:
+                        cavek[w] |= 1 << (k + 16)
                     if k > best:
                         best = k
                 continue
             if kw == K_CABIN or kw == K_CAPTAIN:
                 if occ < 0:
                     reach[w] |= 1 << k
-                    if c:
+                    if c & 1:
                         cavek[w] |= 1 << k
+                    if c & 2:
+                        cavek[w] |= 1 << (k + 16)
                     if k > best:
                         best = k
                 continue
@@ -483,8 +492,10 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
                 p = 1
             else:
                 reach[w] |= 1 << k
-                if c:
+                if c & 1:
                     cavek[w] |= 1 << k
+                if c & 2:
+                    cavek[w] |= 1 << (k + 16)
                 if k > best:
                     best = k
         else:
@@ -503,7 +514,7 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
             d += 1
             stk[d] = w
             stk[13 + d] = 0
-            stk[26 + d] = c
+            stk[26 + d] = c | (4 if kw != K_CAVE else 0)
             stk[39 + d] = p
             vis[w] = 1
     return best
@@ -513,10 +524,12 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
 def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     """R3..R7 + C2: fill S_OPT with the legal destinations of seat s moving ``pips`` (OPT_LEGAL, OPT_CAVE when a
     path of that class went through the caves, OPT_SHORT when the space is legal only to challenge a duel);
-    returns how many."""
+    returns how many. R7: a pirate standing in the caves that took its tile of this visit gets OPT_CAVE only for a
+    path that leaves the caves before going through them again (one tile a visit)."""
     n = prm[P_NSPACES]
     start = st[S_POS + s]
     best = walk(st, prm, start, pips, s, passing, reach, cavek, vis, stk)
+    sh = 16 if ((st[S_CAVE_TOOK] >> s) & 1) != 0 and prm[P_KIND + start] == K_CAVE else 0
     cnt = 0
     low = (1 << pips) - 1
     for v in range(n):
@@ -526,15 +539,15 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
             k = prm[P_KIND + v]
             if k == K_CABIN or k == K_CAPTAIN or k == K_HIDEOUT:
                 o = OPT_LEGAL
-                if cavek[v] != 0:
+                if ((cavek[v] >> sh) & 0xFFFF) != 0:
                     o |= OPT_CAVE
             elif (r >> pips) & 1:
                 o = OPT_LEGAL
-                if (cavek[v] >> pips) & 1:
+                if (cavek[v] >> (pips + sh)) & 1:
                     o |= OPT_CAVE
             elif (r & low) != 0 and duel_targets(st, prm, s, v) != 0:
                 o = OPT_LEGAL | OPT_SHORT
-                if (cavek[v] & low) != 0:
+                if ((cavek[v] >> sh) & low) != 0:
                     o |= OPT_CAVE
         st[S_OPT + v] = o
         cnt += o != 0
@@ -542,7 +555,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
         for v in range(n):
             if (reach[v] >> best) & 1:
                 o = OPT_LEGAL
-                if (cavek[v] >> best) & 1:
+                if (cavek[v] >> (best + sh)) & 1:
                     o |= OPT_CAVE
                 st[S_OPT + v] = o
                 cnt += 1
@@ -683,6 +696,8 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 k = count_at(st, LOC_CAVE)
                 if k > 0:
                     st[S_CAVE_TILES] += 1
+                    if prm[P_KIND + st[S_POS + cur]] == K_CAVE:       # still in the caves: this visit's tile
+                        st[S_CAVE_TOOK] |= 1 << cur
                     tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
         elif sg == SG_ROOM:
             v = st[S_POS + cur]
@@ -757,7 +772,8 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 st[S_ACTOR] = st[S_CHOOSER]
                 st[S_STAGE] = SG_WAIT
         elif sg == SG_AFTER_GHOST:
-            if prm[P_GHOST_DIE] == 1 and st[S_STATUS + cur] == ST_OK:     # C1 reading B: the other die
+            stt = st[S_STATUS + cur]
+            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK):    # C1 reading B: the other die
                 d1 = st[S_D1]
                 d2 = st[S_D2]
                 st[S_PIPS] = d2 if d1 == 6 else d1
@@ -782,14 +798,16 @@ def advance(st, prm, log, reach, cavek, vis, stk):
             w = st[S_DUEL_WINNER]
             los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
             log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
+            st[S_STAGE] = SG_SWAPD
             if st[S_LAST_TILE] == T_PARROT:                # R19: the parrot won in a duel acts at once
                 st[S_LAST_TILE] = -1
-                parrot_start(st, prm, w, SG_SWAPQ, log)
-            else:
-                parrot_check(st, prm, w, log)
-                st[S_PHASE] = PH_SWAP
-                st[S_ACTOR] = w
-                st[S_STAGE] = SG_WAIT
+                parrot_start(st, prm, w, SG_SWAPD, log)
+        elif sg == SG_SWAPD:                               # R18, then the swap (R23)
+            w = st[S_DUEL_WINNER]
+            parrot_check(st, prm, w, log)
+            st[S_PHASE] = PH_SWAP
+            st[S_ACTOR] = w
+            st[S_STAGE] = SG_WAIT
         else:
             return
 
@@ -921,6 +939,8 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
         st[S_BLOCKED + cur] = 0
         st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
         st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
+        if prm[P_KIND + v] != K_CAVE:                   # R7: out of the caves, the visit is over
+            st[S_CAVE_TOOK] &= ~(1 << cur)
         if st[S_STATUS + cur] == ST_ROCK:
             st[S_STATUS + cur] = ST_OK
         log_event(log, st[S_TURNS], E_MOVE, cur, frm, v, st[S_PIPS])
@@ -955,6 +975,7 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
             st[S_OCC + st[S_GHOST]] = GHOST_OCC        # the ghost now alone in the room it entered
         st[S_STATUS + s] = ST_WHIRLPOOL
         st[S_BLOCKED + s] = 0
+        st[S_CAVE_TOOK] &= ~(1 << s)
         st[S_OVERBOARD] += 1
         log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
         parrot_check(st, prm, s, log)                   # R13: the parrot flies back, in addition to the tile

@@ -256,9 +256,14 @@ class Audit:
         got_parrot_from_duel = False
         duel_ends = 0
         last_kind = None
+        acted = False
         for i, e in enumerate(ev):
             k, a, b, c, d, turn = e
             if k == R.E_TURN:
+                if cur is not None and ghost_turn and self.opts["ghost_die"] != "pirate_stays" and not acted \
+                        and self.status_of[cur] in ("ok", "rock"):
+                    self.bad(i, f"reading B: seat {cur} did not move the other die after the ghost [4, C1]")
+                acted = False
                 if expect:
                     self.bad(i, f"turn ended without {expect}")
                     expect = []
@@ -315,11 +320,17 @@ class Audit:
                 frm = self.pos[seat]
                 occ = self.occupied(seat)
                 paths = bay.pirate_paths(frm, seat, pips, occ, False)
+                acted = True
                 if k == R.E_BLOCKED:
+                    if self.opts["blocked_move"] == "stay":     # C2 option: no full-length destination = blocked
+                        paths = {v: x for v, x in paths.items() if self.classify(paths, seat, v, pips)}
                     if paths:
                         self.bad(i, f"seat {seat} 'blocked' at {bay.ids[frm]} but could step to "
                                     f"{sorted(bay.ids[v] for v in paths)[:4]} [1]")
-                    if self.blocked[seat] and bay.pirate_paths(frm, seat, pips, occ, True):
+                    pp = bay.pirate_paths(frm, seat, pips, occ, True) if self.blocked[seat] else {}
+                    if self.opts["blocked_move"] == "stay":
+                        pp = {v: x for v, x in pp.items() if self.classify(pp, seat, v, pips)}
+                    if pp:
                         self.bad(i, f"seat {seat} blocked twice but passing was possible [1]")
                     self.blocked[seat] = True
                     continue
