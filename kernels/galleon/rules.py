@@ -523,7 +523,8 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
 @njit("int64(int32[::1], int64[::1], int64, int64, int64, int32[::1], int32[::1], int32[::1], int32[::1])")
 def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     """R3..R7 + C2: fill S_OPT with the legal destinations of seat s moving ``pips`` (OPT_LEGAL, OPT_CAVE when a
-    path of that class went through the caves, OPT_SHORT when the space is legal only to challenge a duel);
+    path of that class went through the caves, OPT_SHORT when the space is legal only to challenge a duel; with no
+    destination at the full roll and no room, the longest moves are legal as such, a duel there optional);
     returns how many. R7: a pirate standing in the caves that took its tile of this visit gets OPT_CAVE only for a
     path that leaves the caves before going through them again (one tile a visit)."""
     n = prm[P_NSPACES]
@@ -531,6 +532,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     best = walk(st, prm, start, pips, s, passing, reach, cavek, vis, stk)
     sh = 16 if ((st[S_CAVE_TOOK] >> s) & 1) != 0 and prm[P_KIND + start] == K_CAVE else 0
     cnt = 0
+    full = 0                                                    # destinations using the roll in full (or a room)
     low = (1 << pips) - 1
     for v in range(n):
         o = 0
@@ -539,10 +541,12 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
             k = prm[P_KIND + v]
             if k == K_CABIN or k == K_CAPTAIN or k == K_HIDEOUT:
                 o = OPT_LEGAL
+                full += 1
                 if ((cavek[v] >> sh) & 0xFFFF) != 0:
                     o |= OPT_CAVE
             elif (r >> pips) & 1:
                 o = OPT_LEGAL
+                full += 1
                 if (cavek[v] >> (pips + sh)) & 1:
                     o |= OPT_CAVE
             elif (r & low) != 0 and duel_targets(st, prm, s, v) != 0:
@@ -551,14 +555,15 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
                     o |= OPT_CAVE
         st[S_OPT + v] = o
         cnt += o != 0
-    if cnt == 0 and best > 0 and prm[P_BLOCKED] == 0:          # C2: the longest legal move
+    if full == 0 and best > 0 and prm[P_BLOCKED] == 0:         # C2: the longest legal move (a duel there optional)
         for v in range(n):
             if (reach[v] >> best) & 1:
-                o = OPT_LEGAL
+                if st[S_OPT + v] == 0:
+                    cnt += 1
+                o = OPT_LEGAL                                   # the longest way decides the cave flag
                 if (cavek[v] >> (best + sh)) & 1:
                     o |= OPT_CAVE
                 st[S_OPT + v] = o
-                cnt += 1
     return cnt
 
 

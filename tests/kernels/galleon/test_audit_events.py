@@ -670,18 +670,20 @@ class Audit:
         exact = {v for v in var if v[0] == pips}
         if exact:
             return ("exact", exact)
+        # C2 / rulebook 1: no destination at the full length and no room: stop in front of the obstacle (the longest
+        # way); a duel there is optional
+        full = any(bay.kind[v2] in ROOMS or bay.kind[v2] == "hideout" or any(x[0] == pips for x in vv)
+                   for v2, vv in paths.items())
+        if not full and self.opts["blocked_move"] == "longest_move":
+            best = max(x[0] for vv in paths.values() for x in vv)
+            longest = {v for v in var if v[0] == best}
+            if longest:
+                return ("longest", longest)
+        # rulebook 8: stopping short only to challenge a duel
         short = {v for v in var if v[0] < pips}
         if short and self.duel_targets(seat, to):
             return ("duel", short)
-        # C2: no destination at all at the full length (and no room): the longest way
-        if self.opts["blocked_move"] != "longest_move":
-            return None
-        for v2, vv in paths.items():
-            if bay.kind[v2] in ROOMS or bay.kind[v2] == "hideout" or any(x[0] == pips for x in vv):
-                return None
-        best = max(x[0] for vv in paths.values() for x in vv)
-        longest = {v for v in var if v[0] == best}
-        return ("longest", longest) if longest else None
+        return None
 
     def duel_winner(self, i, duel):
         wa = duel["w"].get(duel["att"], 0)

@@ -60,3 +60,16 @@ def test_c01_reading_b_pirate_on_its_rock_moves_the_other_die():
     g.act(R.A_GHOST + ID["Q3"])                            # the ghost CC -> Q3, far from the rock
     assert g.phase == R.PH_MOVE and g.st[R.S_PIPS] == 2 and g.pos(0) == "R0"
     assert g.options() == {"P05", "P07"}                    # rock -> shore P06 -> P05 / P07
+
+
+def test_c02_blocked_by_a_pirate_stops_in_front_and_may_duel():
+    """Rulebook 1: "If the way is blocked, you must stop in front of the obstacle or take another route"; rulebook 8:
+    "Whoever stops directly next to another foreign pirate *may* challenge it". GG 4.3.2: "if no path of exactly the
+    rolled length exists, move the longest legal distance". A pirate blocked by another pirate stops in front of it
+    (the longest move) and may challenge it, but need not: stopping short *by choice* is what obliges the duel (R5)."""
+    g = Game()
+    g.place(1, "P02")
+    g.roll(1, 3)                                            # 4 pips, P02 blocks the path: P01 is the longest move
+    assert g.options() == {"P01"} and not g.opt("P01") & R.OPT_SHORT
+    g.move("P01")
+    assert g.phase == R.PH_DUEL_Q and g.mask()[R.A_PASS] and g.mask()[R.A_DUEL + 1]
