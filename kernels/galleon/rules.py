@@ -81,7 +81,8 @@ P_CABIN_OF = P_OWNER + MAX_SPACES        # [128] cabin index of a cabin space, -
 P_CANNON_AT = P_CABIN_OF + MAX_SPACES    # [128] cannon fired from this space, -1
 P_DEG = P_CANNON_AT + MAX_SPACES         # [128]
 P_ADJ = P_DEG + MAX_SPACES               # [128 * 8] neighbours (edges, stairs, cave links; a rock: its shore)
-P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG    # [128 * 8] 1 = cave link, 2 = rock to shore (not "next to")
+P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG    # [128 * 8] 1 = cave link (not "next to"); 0 otherwise (the rock's way
+#                                          to its shore too: next to it, C4/C6)
 P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG       # [3 * 3 * 3 * 7]
 P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7          # [3 * 3 * 7 * 3 * 7]
 P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7          # [128 * 128] fewest pips (strategies)
@@ -381,8 +382,8 @@ def parrot_check(st, prm, s, log):
 
 @njit("boolean(int64[::1], int64, int64)")
 def next_to(prm, a, b):
-    """Terror and duel adjacency (C4, C12): a board edge or stairs between a and b (cave links and the rock's way
-    to its shore do not make spaces neighbours)."""
+    """Terror and duel adjacency (C4, C12): a board edge or stairs between a and b, or a rock and its shore (cave
+    links do not make spaces neighbours)."""
     for i in range(prm[P_DEG + a]):
         if prm[P_ADJ + a * MAX_DEG + i] == b and prm[P_ADJC + a * MAX_DEG + i] == 0:
             return True

@@ -73,3 +73,37 @@ def test_c02_blocked_by_a_pirate_stops_in_front_and_may_duel():
     assert g.options() == {"P01"} and not g.opt("P01") & R.OPT_SHORT
     g.move("P01")
     assert g.phase == R.PH_DUEL_Q and g.mask()[R.A_PASS] and g.mask()[R.A_DUEL + 1]
+
+
+def test_r20_no_duel_without_moving_a_space():
+    """Rulebook 8: "Whoever begins their turn next to another pirate may not fight straight away; they must first roll
+    the dice and move at least one space." A pirate blocked on both sides, or whose 6 moved the ghost, may not
+    challenge the pirate next to it."""
+    g = Game()
+    g.place(0, "P01")
+    g.place(1, "P02")
+    g.place(2, "P00")                                       # blocked on both sides of its path
+    g.roll(1, 1)
+    assert g.events(R.E_BLOCKED) and g.phase == R.PH_CHANCE and g.cur == 1 and not g.events(R.E_DUEL)
+    g = Game()
+    g.place(0, "M10")
+    g.place(1, "M20")
+    g.ghost_to("Q3")
+    g.roll(6, 1)                                            # the ghost moves instead of the pirate
+    g.act(R.A_GHOST + ID["Q1"])
+    assert g.phase == R.PH_CHANCE and g.cur == 1 and not g.events(R.E_DUEL)
+
+
+def test_c10_an_emptied_chest_gives_nothing_to_a_later_visitor():
+    """Rulebook 6: "Then close the chest again and return it to its place." A later visitor with the key finds the
+    chest empty: it peeks, opens nothing, takes nothing."""
+    g = Game()
+    g.place(0, "M10")
+    g.roll(1, 2)
+    g.move("C0")                                            # blank sticker: seat 0 takes gold 1
+    assert 6 in g.tiles(0) and g.st[R.S_EMPTY] & 1
+    g.place(0, "P00")                                       # out of the way
+    g.place(1, "M10")
+    g.roll(1, 2)                                            # seat 1 into the emptied C0
+    g.move("C0")
+    assert g.tiles(1) == [1] and len(g.events(R.E_OPEN)) == 1 and len(g.events(R.E_PEEK)) == 2
