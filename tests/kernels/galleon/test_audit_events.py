@@ -156,6 +156,7 @@ class Audit:
     def __init__(self, bay, n, first, opts, log, steps, final_st, status):
         self.bay, self.n, self.opts = bay, n, opts
         self.problems = []
+        self.classes = Counter()                        # how the moves were legal (coverage of the checks)
         self.log = [tuple(int(x) for x in log[r]) for r in range(1, int(log[0, 0]) + 1)]
         rows = [(int(k), int(v)) for k, v in steps[1:int(steps[0, 0]) + 1]]
         deal = [v for k, v in rows if k == PL.K_DEAL]
@@ -348,6 +349,7 @@ class Audit:
                     self.bad(i, f"seat {seat} {bay.ids[frm]} -> {bay.ids[to]} with {pips} pips: no legal way [1, 3]")
                     cls = ("?", set())
                 kind_, variants = cls
+                self.classes[kind_] += 1
                 cave_ok = (any(v[1] for v in variants), any(v[2] for v in variants))
                 if kind_.startswith("duel"):
                     expect.append(("duel", seat))
@@ -656,7 +658,8 @@ class Audit:
         return self.problems
 
     def legal_any(self, paths, seat, pips):
-        return bool(paths)
+        """Some destination is legal without passing (R6: only a blocked pirate passes a piece)."""
+        return any(self.classify(paths, seat, v, pips) for v in paths)
 
     def classify(self, paths, seat, to, pips):
         """How the move to ``to`` is legal: ("exact"|"room"|"duel"|"longest", variants) or None."""
@@ -761,6 +764,7 @@ def audit_games(n, strats, params, games, seed=20261201, game0=0):
         for i, m in a.run():
             out.append((g, i, m))
         kinds.update(e[0] for e in a.log)
+        kinds.update(a.classes)
     return out, kinds
 
 
@@ -778,8 +782,10 @@ if __name__ == "__main__":
             continue
         probs, kinds = audit_games(n, strats, params, games)
         by = Counter(m.split(":")[0][:70] for _, _, m in probs)
-        print(f"mix {mi} n={n} {strats} {params}: {games} games, {sum(kinds.values())} events, "
-              f"{len(probs)} problems", flush=True)
+        ev = sum(v for k, v in kinds.items() if isinstance(k, int))
+        names = {getattr(R, x): x[2:] for x in dir(R) if x.startswith("E_")}
+        print(f"mix {mi} n={n} {strats} {params}: {games} games, {ev} events, {len(probs)} problems", flush=True)
+        print("   " + ", ".join(f"{names.get(k, k)} {v}" for k, v in sorted(kinds.items(), key=str)), flush=True)
         for msg, cnt in by.most_common(12):
             ex = next((g, i, m) for g, i, m in probs if m.split(":")[0][:70] == msg)
             print(f"   {cnt:6d} x {msg!r}  e.g. game {ex[0]} event {ex[1]}: {ex[2]}", flush=True)
