@@ -84,8 +84,9 @@ _STOP_SAID = []      # set once the stop line is on stderr, so a command and mai
 def _stopped(e: KeyboardInterrupt) -> int:
     """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
     Ctrl-C."""
-    from sim.runner import Terminated
+    from sim.runner import Terminated, clear_stop
     term = isinstance(e, Terminated)
+    clear_stop()
     if not _STOP_SAID:
         _STOP_SAID.append(True)
         typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped between chunks; "

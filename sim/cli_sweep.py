@@ -154,12 +154,6 @@ def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[
     from sim.sweep import SweepError, build, run_sweep
     out = []
     files = sorted(p for p in SCENARIOS.glob("*/sweeps/*.toml") if game is None or p.parent.parent.name == game)
-    try:
-        from sim.sweep.spec import overrides
-        overrides()
-    except SweepError as e:
-        typer.echo(f"default sweeps skipped: {e}", err=True)
-        return out
     for f in files:
         try:
             sw = build(f, games=games)

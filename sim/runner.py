@@ -61,18 +61,41 @@ class Terminated(KeyboardInterrupt):
     removed), and the CLI exits with 143 instead of 130."""
 
 
+_PENDING: list[type] = []   # the interruption a signal asked for, until the command has reported it
+
+
 def stop_on_sigterm() -> None:
     """From now on SIGTERM raises `Terminated` in the main thread, like Ctrl-C raises KeyboardInterrupt (Numba
-    defers both until the running chunk returns). A second SIGTERM during the clean-up ends the process at once."""
+    defers both until the running chunk returns). A second SIGTERM during the clean-up ends the process at once.
+    Each signal is also remembered until `clear_stop` (the command reported it): an interrupt raised while Numba
+    compiles lands in a ctypes callback that swallows it, and `check_stop` raises it again before the next games."""
     import signal
     import threading
     if threading.current_thread() is not threading.main_thread():
         return
 
-    def handler(signum, frame):
+    def on_term(signum, frame):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _PENDING.append(Terminated)
         raise Terminated()
-    signal.signal(signal.SIGTERM, handler)
+
+    def on_int(signum, frame):
+        _PENDING.append(KeyboardInterrupt)
+        raise KeyboardInterrupt()
+    signal.signal(signal.SIGTERM, on_term)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not where SIGINT is ignored (nohup, &)
+        signal.signal(signal.SIGINT, on_int)
+
+
+def check_stop() -> None:
+    """Raise the interruption a signal asked for and that was swallowed on its way (see `stop_on_sigterm`)."""
+    if _PENDING:
+        raise (Terminated if Terminated in _PENDING else KeyboardInterrupt)()
+
+
+def clear_stop() -> None:
+    """The command has reported its interruption: forget it."""
+    _PENDING.clear()
 
 
 # Progress steps: with a progress callback a chunk is played in steps of about STEP_S seconds (the first one
@@ -118,6 +141,7 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
 
 def _play_rows(k, args, game0: int, i: int, m: int, p: int, out: ChunkOutputs) -> None:
     """Games game0 + i .. game0 + i + m - 1 into rows i .. i + m - 1 of ``out`` (contiguous row slices)."""
+    check_stop()                               # before any games: an interrupt swallowed while compiling
     seed, point, prm, sids, sparams = args
     r = slice(i, i + m)
     k.play_batch(seed, point, np.int64(game0 + i), np.int64(m), np.int64(p), prm, sids, sparams, out.scores[r],

@@ -19,7 +19,7 @@ from kernels.galleon.rules import (
     MAX_SPACES, N_ACTIONS, P_MAX_TURNS, PH_CHANCE, PH_OVER, S_ACTOR, S_BLOCKED_TURNS, S_BOTTLES, S_CANNON_FIRES,
     S_CANNON_HITS, S_CAPTAIN_TILES, S_CAVE_TILES, S_CH_N, S_DECISIONS, S_DUEL_WINS, S_DUELS, S_FIRST,
     S_GHOST_MOVES, S_HOME_EARLY, S_OPENED, S_OVERBOARD, S_PARROT_USES, S_PHASE, S_SIZE, S_STOLEN, S_TURNS,
-    S_WINNER, advance, apply_action, apply_chance, check_invariants, deal, gold_of, init, legal_actions,
+    S_WINNER, act, advance, chance, check_invariants, deal, gold_of, init, legal_actions,
 )
 from kernels.galleon.strategies import N_SPARAMS, decide, effective_rows
 
@@ -103,7 +103,7 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
             o = bounded(rng, 0, st[S_CH_N])
             if rec:
                 record(steps, K_CHANCE, o)
-            if apply_chance(st, prm, o, log, reach, cavek, vis, stk) != 0:
+            if chance(st, prm, o, log, reach, cavek, vis, stk) != 0:
                 return ST_BAD_CHANCE
         else:
             nl = legal_actions(st, prm, mask)
@@ -121,8 +121,9 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
                     return ST_BAD_ACTION
             if rec:
                 record(steps, K_ACTION, a)
-            if apply_action(st, prm, a, log, reach, cavek, vis, stk) != 0:
+            if act(st, prm, a, log, reach, cavek, vis, stk) != 0:
                 return ST_BAD_ACTION
+        advance(st, prm, log, reach, cavek, vis, stk)      # on to the next decision or chance node
         if check is not None:
             code = check_invariants(st, prm)
             if code != 0:

@@ -423,18 +423,24 @@ def duel_targets(st, prm, s, v):
     return m
 
 
+@njit("boolean(int64, int64, int64)")
+def _has(lo, hi, v):
+    if v < 64:
+        return (lo >> v) & 1 == 1
+    return (hi >> (v - 64)) & 1 == 1
+
+
 @njit("int64(int32[::1], int64[::1], int64, int64, int64, int64, int32[::1], int32[::1], int32[::1], int32[::1])")
 def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
-    """Every path of at most ``pips`` steps from ``start`` without entering a space twice (R3..R8, R10).
+    """Every path of at most ``pips`` steps of seat ``seat``'s pirate from ``start`` without entering a space twice
+    (R3..R8): free spaces only; a cabin or the captain's cabin only when empty, and it ends the path; the own
+    hideout ends the path, other hideouts never; ``passing`` 1 lets the path cross one occupied space (R6).
 
-    seat >= 0: a pirate (free spaces only; a cabin or the captain's cabin only when empty and it ends the path; the
-    own hideout ends the path, other hideouts never; ``passing`` 1 lets the path cross one occupied space, R6).
-    seat < 0: the ghost (ship spaces only; jumps pirates; a room ends its path, occupied or not).
-    Fills reach[v] (bit k: v reached by a k-step path ending there) and cavek[v] (bit k: such a path used a cave
-    link; bit 16 + k: such a path used a cave link after standing outside the caves, R7) for v < n; vis and stk are
-    scratch (int32[128], int32[4 * 13]). Returns the highest k reached."""
-    n = prm[P_NSPACES]
-    for v in range(n):
+    Fills reach[v] (bit k: v is the end of a k-step path) and cavek[v] (bit k: such a path used a cave link; bit
+    16 + k: such a path used a cave link after standing outside the caves, R7) for v < 128; vis and stk are scratch
+    (int32[128], int32[4 * 13]). Returns the highest k reached. (A pruning of branches that could add nothing was
+    measured slower than the plain search on the default board: removed.)"""
+    for v in range(MAX_SPACES):
         reach[v] = 0
         cavek[v] = 0
         vis[v] = 0
@@ -466,51 +472,24 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
         occ = st[S_OCC + w]
         k = d + 1
         p = stk[39 + d]
-        if seat >= 0:
-            if kw == K_HIDEOUT:
-                if prm[P_OWNER + w] == seat:
-                    reach[w] |= 1 << k
-                    if c & 1:
-                        cavek[w] |= 1 << k
-                    if c & 2:
-                        cavek[w] |= 1 << (k + 16)
-                    if k > best:
-                        best = k
+        room = kw == K_CABIN or kw == K_CAPTAIN or kw == K_HIDEOUT
+        if room:
+            if (kw == K_HIDEOUT and prm[P_OWNER + w] != seat) or (kw != K_HIDEOUT and occ >= 0):
                 continue
-            if kw == K_CABIN or kw == K_CAPTAIN:
-                if occ < 0:
-                    reach[w] |= 1 << k
-                    if c & 1:
-                        cavek[w] |= 1 << k
-                    if c & 2:
-                        cavek[w] |= 1 << (k + 16)
-                    if k > best:
-                        best = k
+        elif occ >= 0:
+            if passing == 0 or p != 0 or k >= pips:
                 continue
-            if occ >= 0:
-                if passing == 0 or p != 0 or k >= pips:
-                    continue
-                p = 1
-            else:
-                reach[w] |= 1 << k
-                if c & 1:
-                    cavek[w] |= 1 << k
-                if c & 2:
-                    cavek[w] |= 1 << (k + 16)
-                if k > best:
-                    best = k
-        else:
-            if kw < K_DECK or kw > K_CAPTAIN:
+            p = 1
+        if room or occ < 0:
+            reach[w] |= 1 << k
+            if c & 1:
+                cavek[w] |= 1 << k
+            if c & 2:
+                cavek[w] |= 1 << (k + 16)
+            if k > best:
+                best = k
+            if room:
                 continue
-            if kw == K_CABIN or kw == K_CAPTAIN:
-                reach[w] |= 1 << k
-                if k > best:
-                    best = k
-                continue
-            if occ < 0:
-                reach[w] |= 1 << k
-                if k > best:
-                    best = k
         if k < pips:
             d += 1
             stk[d] = w
@@ -535,6 +514,20 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     cnt = 0
     full = 0                                                    # destinations using the roll in full (or a room)
     low = (1 << pips) - 1
+    sp_lo = np.int64(0)          # spaces next to a pirate seat s could challenge (duel_targets != 0 there)
+    sp_hi = np.int64(0)
+    one = np.int64(1)
+    for t in range(st[S_N]):
+        if t == s or not challengeable(st, prm, t):
+            continue
+        u = st[S_POS + t]
+        for i in range(prm[P_DEG + u]):
+            if prm[P_ADJC + u * MAX_DEG + i] == 0:
+                w = prm[P_ADJ + u * MAX_DEG + i]
+                if w < 64:
+                    sp_lo |= one << w
+                else:
+                    sp_hi |= one << (w - 64)
     for v in range(n):
         o = 0
         r = reach[v]
@@ -550,7 +543,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
                 full += 1
                 if (cavek[v] >> (pips + sh)) & 1:
                     o |= OPT_CAVE
-            elif (r & low) != 0 and duel_targets(st, prm, s, v) != 0:
+            elif (r & low) != 0 and k != K_CAVE and _has(sp_lo, sp_hi, v):
                 o = OPT_LEGAL | OPT_SHORT
                 if ((cavek[v] >> sh) & low) != 0:
                     o |= OPT_CAVE
@@ -570,14 +563,37 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
 
 @njit("int64(int32[::1], int64[::1], int32[::1], int32[::1], int32[::1], int32[::1])")
 def ghost_options(st, prm, reach, cavek, vis, stk):
-    """R10: fill S_OPT with the ghost's destinations (up to 6 steps, at least one); returns how many."""
+    """R10: fill S_OPT with the ghost's destinations; returns how many. The ghost jumps pirates and may stop short,
+    so a space is a destination when a path of at most 6 ship steps reaches it (entering a room ends a path) and it
+    is free or a room: a breadth-first search (a shortest path never enters a space twice). ``reach`` holds the
+    distances, ``vis`` the queue."""
     n = prm[P_NSPACES]
-    walk(st, prm, st[S_GHOST], 6, -1, 0, reach, cavek, vis, stk)
-    cnt = 0
     for v in range(n):
-        o = OPT_LEGAL if reach[v] != 0 else 0
-        st[S_OPT + v] = o
-        cnt += o
+        reach[v] = 99
+        st[S_OPT + v] = 0
+    g = st[S_GHOST]
+    reach[g] = 0
+    vis[0] = g
+    head = 0
+    tail = 1
+    cnt = 0
+    while head < tail:
+        u = vis[head]
+        head += 1
+        du = reach[u]
+        if du == 6 or (u != g and (prm[P_KIND + u] == K_CABIN or prm[P_KIND + u] == K_CAPTAIN)):
+            continue
+        for i in range(prm[P_DEG + u]):
+            w = prm[P_ADJ + u * MAX_DEG + i]
+            kw = prm[P_KIND + w]
+            if kw < K_DECK or kw > K_CAPTAIN or reach[w] != 99:
+                continue
+            reach[w] = du + 1
+            vis[tail] = w
+            tail += 1
+            if kw == K_CABIN or kw == K_CAPTAIN or st[S_OCC + w] < 0:
+                st[S_OPT + w] = OPT_LEGAL
+                cnt += 1
     return cnt
 
 
@@ -928,8 +944,17 @@ def legal_actions(st, prm, mask):
 
 @njit
 def apply_action(st, prm, a, log, reach, cavek, vis, stk):
-    """Apply decision ``a`` of the pending phase (legal per `legal_actions`); returns 0, or -1 for an action the
-    phase does not take (nothing changes then)."""
+    """Apply decision ``a`` of the pending phase (legal per `legal_actions`) and run the turn on to the next
+    decision or chance node; returns 0, or -1 for an action the phase does not take (nothing changes then)."""
+    r = act(st, prm, a, log, reach, cavek, vis, stk)
+    if r == 0:
+        advance(st, prm, log, reach, cavek, vis, stk)
+    return r
+
+
+@njit
+def act(st, prm, a, log, reach, cavek, vis, stk):
+    """`apply_action` without running on (play_one calls `advance` itself: one call site keeps the compile small)."""
     ph = st[S_PHASE]
     actor = st[S_ACTOR]
     cur = st[S_CUR]
@@ -1057,7 +1082,6 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
             st[S_STOLEN] += 1
             st[S_LAST_TILE] = -1
             tile_draw(st, t, actor, ret, k)
-            advance(st, prm, log, reach, cavek, vis, stk)
             return 0
         elif a == A_PTOP:
             x = stack_pop(st, actor)
@@ -1076,7 +1100,6 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
         return -1
     if st[S_STAGE] != SG_WAIT:
         st[S_PHASE] = PH_CHANCE          # neutral until advance sets the next node
-    advance(st, prm, log, reach, cavek, vis, stk)
     return 0
 
 
@@ -1107,9 +1130,18 @@ def duel_result(st, prm, log):
 
 @njit
 def apply_chance(st, prm, outcome, log, reach, cavek, vis, stk):
-    """Resolve the pending chance node with ``outcome`` in 0..S_CH_N - 1: CH_DICE d1 = outcome // 6 + 1,
-    d2 = outcome % 6 + 1; CH_TILE the outcome-th tile (in tile order) of the holder; CH_DIE the die shows
-    outcome + 1. Returns 0, or -1 when no chance node is pending or the outcome is out of range."""
+    """Resolve the pending chance node with ``outcome`` in 0..S_CH_N - 1 and run the turn on: CH_DICE
+    d1 = outcome // 6 + 1, d2 = outcome % 6 + 1; CH_TILE the outcome-th tile (in tile order) of the holder; CH_DIE
+    the die shows outcome + 1. Returns 0, or -1 when no chance node is pending or the outcome is out of range."""
+    r = chance(st, prm, outcome, log, reach, cavek, vis, stk)
+    if r == 0:
+        advance(st, prm, log, reach, cavek, vis, stk)
+    return r
+
+
+@njit
+def chance(st, prm, outcome, log, reach, cavek, vis, stk):
+    """`apply_chance` without running on (see `act`)."""
     if st[S_PHASE] != PH_CHANCE or st[S_STAGE] != SG_WAIT or outcome < 0 or outcome >= st[S_CH_N]:
         return -1
     kind = st[S_CH_KIND]
@@ -1160,7 +1192,6 @@ def apply_chance(st, prm, outcome, log, reach, cavek, vis, stk):
             return 0
         duel_result(st, prm, log)
     st[S_PHASE] = PH_CHANCE
-    advance(st, prm, log, reach, cavek, vis, stk)
     return 0
 
 

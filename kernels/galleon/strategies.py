@@ -26,7 +26,7 @@ from kernels._jit import njit
 from kernels.rng import pick_legal
 from kernels.galleon.rules import (
     A_DUEL, A_GHOST, A_MOVE, A_NOSWAP, A_PASS, A_PPEEK, A_PSTEAL, A_PTOP, A_ROLL, A_STOP, A_SWAP, A_WEAPON,
-    A_WHIRL, GHOST_OCC, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
+    A_WHIRL, GHOST_OCC, MAX_DEG, MAX_PLAYERS, S_OCC, P_ADJ, P_ADJC, P_DEG, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
     N_CABINS, OPT_CAVE, OPT_SHORT, P_ATT_STOP, P_CABIN, P_CANNON, P_CANNON_AT, P_CANNON_Q, P_CAPTAIN, P_DEF_STOP,
     P_DIST, P_DUEL_WIN, P_GOLD_TARGET, P_HIDEOUT, P_KEY_TILES, P_KIND, P_NSPACES, P_QUARTER, P_TERROR, PH_DUEL_Q,
     PH_GHOST, PH_MOVE, PH_PARROT, PH_ROLLQ, PH_SWAP, PH_WEAPON, PH_WHIRL, S_ACTOR, S_ATT_RES, S_DIE, S_DUEL_ATT,
@@ -178,9 +178,10 @@ def win_chance(st, prm, s, t):
     return prm[P_DUEL_WIN + best_weapon(st, s) * 3 + assumed_weapon(st, t)] / 1e6
 
 
-@njit("float64(int32[::1], int64[::1], int64, float64[::1], int64, int64)")
-def score_dest(st, prm, s, w, goal, v):
-    """S4: the value of ending the move on space v."""
+@njit("float64(int32[::1], int64[::1], int64, float64[::1], int64, int64, int64, boolean, boolean)")
+def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate):
+    """S4: the value of ending the move on space v. ``cave_n`` tiles lie in the large cave; ``by_ghost``: v is next
+    to the ghost's space; ``by_pirate``: v is next to another pirate (else no duel can start there)."""
     o = st[S_OPT + v]
     pos_goal = prm[P_DIST + v * MAX_SPACES + goal]
     sc = -w[WG_GOAL] * pos_goal
@@ -192,10 +193,9 @@ def score_dest(st, prm, s, w, goal, v):
         dg = prm[P_DIST + g * MAX_SPACES + v]
         if dg < 8:
             sc -= w[WG_GHOST] * (8 - dg) / 8.0
-    if not is_room(kv) and kv != K_HIDEOUT and not is_room(prm[P_KIND + g]) and (next_to(prm, v, g) or
-                                                                              next_to(prm, g, v)):
+    if by_ghost and not is_room(kv) and kv != K_HIDEOUT and not is_room(prm[P_KIND + g]):
         sc -= 100.0
-    m = duel_targets(st, prm, s, v)
+    m = duel_targets(st, prm, s, v) if by_pirate else 0
     best = -1.0
     for t in range(st[S_N]):
         if (m >> t) & 1:
@@ -210,17 +210,49 @@ def score_dest(st, prm, s, w, goal, v):
         sc += (0.5 + 2.0 * w[WG_RAID]) * best
     elif (o & OPT_SHORT) != 0:
         sc -= 10.0
-    if (o & OPT_CAVE) != 0 and count_at(st, LOC_CAVE) > 0:
+    if (o & OPT_CAVE) != 0 and cave_n > 0:
         sc += w[WG_CAVE]
     return sc
 
 
-@njit("float64(int32[::1], int64[::1], int64, int64)")
-def score_ghost(st, prm, s, v):
-    """S5: the value for seat s of moving the ghost to v (rivals frightened or knocked down, never itself)."""
+@njit("UniTuple(int64, 2)(int32[::1], int64[::1], int64)")
+def near_mask(st, prm, s):
+    """128-bit set (lo, hi) of the spaces next to the ghost (s = -1) or next to any pirate but seat s's (a superset
+    of where seat s could challenge; s = MAX_PLAYERS: every pirate): the neighbours in each piece's own list (edges
+    and stairs)."""
+    lo = np.int64(0)
+    hi = np.int64(0)
+    one = np.int64(1)
+    for t in range(-1, st[S_N]):
+        if (s < 0 and t >= 0) or (s >= 0 and (t < 0 or t == s)):
+            continue
+        u = st[S_GHOST] if t < 0 else st[S_POS + t]
+        if u < 0:
+            continue
+        for i in range(prm[P_DEG + u]):
+            if prm[P_ADJC + u * MAX_DEG + i] == 0:
+                x = prm[P_ADJ + u * MAX_DEG + i]
+                if x < 64:
+                    lo |= one << x
+                else:
+                    hi |= one << (x - 64)
+    return lo, hi
+
+
+@njit("boolean(int64, int64, int64)")
+def bit(lo, hi, v):
+    if v < 64:
+        return (lo >> v) & 1 == 1
+    return (hi >> (v - 64)) & 1 == 1
+
+
+@njit("float64(int32[::1], int64[::1], int64, int64, boolean)")
+def score_ghost(st, prm, s, v, near):
+    """S5: the value for seat s of moving the ghost to v (rivals frightened or knocked down, never itself).
+    ``near``: v is next to a pirate (else only a pirate in the room v can be frightened)."""
     sc = 0.0
     rv = is_room(prm[P_KIND + v])
-    for t in range(st[S_N]):
+    for t in range(st[S_N] if near or st[S_OCC + v] >= 0 else 0):
         u = st[S_POS + t]
         if u < 0:
             continue
@@ -261,11 +293,14 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
     n = prm[P_NSPACES]
     if ph == PH_MOVE:
         goal = goal_of(st, prm, s, w[WG_RAID])
+        cave_n = count_at(st, LOC_CAVE)
+        g_lo, g_hi = near_mask(st, prm, -1)
+        p_lo, p_hi = near_mask(st, prm, s)
         best = -1
         bs = -1e300
         for v in range(n):
             if mask[A_MOVE + v]:
-                x = score_dest(st, prm, s, w, goal, v)
+                x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), bit(p_lo, p_hi, v))
                 if x > bs:
                     bs = x
                     best = A_MOVE + v
@@ -273,9 +308,10 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
     if ph == PH_GHOST:
         best = -1
         bs = -1e300
+        a_lo, a_hi = near_mask(st, prm, MAX_PLAYERS)
         for v in range(n):
             if mask[A_GHOST + v]:
-                x = score_ghost(st, prm, s, v)
+                x = score_ghost(st, prm, s, v, bit(a_lo, a_hi, v))
                 if x > bs:
                     bs = x
                     best = A_GHOST + v

@@ -288,3 +288,30 @@ def test_shared_options_are_checked_alike_by_every_command(tmp_path, command, op
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert lines == [f"error: {message}"], r.stderr
     assert "Traceback" not in r.output and not (tmp_path / "o").exists()
+
+
+def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp_path):
+    """Ctrl-C while Numba compiles can land in a ctypes callback that swallows the KeyboardInterrupt (seen in CI:
+    'Exception ignored on calling ctypes callback function'); the signal is remembered and the next games refuse to
+    start until the command has reported it."""
+    from sim import runner
+    from sim.scenario import load as load_plain
+    old_int, old_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        runner.stop_on_sigterm()
+        try:                                   # what the ctypes callback does with it
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):
+                pass
+        except KeyboardInterrupt:
+            pass
+        sc = load_plain(write(tmp_path, GOOD))
+        with pytest.raises(KeyboardInterrupt):
+            runner.play_chunk(sc, 0, 8)
+        runner.clear_stop()
+        assert runner.play_chunk(sc, 0, 8).status.shape == (8,)      # reported: the next command plays
+    finally:
+        runner.clear_stop()
+        signal.signal(signal.SIGINT, old_int)
+        signal.signal(signal.SIGTERM, old_term)

@@ -770,7 +770,7 @@ def audit_games(n, strats, params, games, seed=20261201, game0=0):
 
 @pytest.mark.parametrize("n,strats,params", MIXES)
 def test_audit_every_event_of_recorded_games_follows_the_rulebook(n, strats, params):
-    problems, kinds = audit_games(n, strats, params, 6)
+    problems, kinds = audit_games(n, strats, params, 10)
     assert not problems, problems[:10]
 
 

@@ -121,7 +121,7 @@ def _permute_hidden(st, seat, rnd):
     return x
 
 
-def test_hidden_information_permuting_what_a_seat_cannot_see_changes_no_decision():
+def test_h1_hidden_information_permuting_what_a_seat_cannot_see_changes_no_decision():
     sc = scenario(4, ("treasure", "raider", "cautious", "weighted"), games=4, seat_params=[{}, {}, {}, {"w_raid": 0.7}])
     prm = sc.prm()
     rows = np.zeros((4, S.N_SPARAMS))

@@ -544,3 +544,56 @@ def test_bad_actions_and_outcomes_are_refused_without_change():
     assert R.apply_action(g.st, g.prm, R.A_PASS, g.log, *g.scratch) == -1
     assert R.apply_chance(g.st, g.prm, 36, g.log, *g.scratch) == -1
     assert (g.st == before).all()
+
+
+# ---- the rulebook's own examples ------------------------------------------------------------------------------------
+
+def test_example_traversing_the_caves_with_a_dice_total_of_5():
+    """Rulebook 2 (figure): into the caves, entrance to entrance for one pip, out on another path: 5 pips."""
+    g = Game()
+    g.place(0, "P02")
+    g.roll(2, 3)
+    assert {"P16", "P26", "P36"} <= g.options()             # P03, P04, (cave) P14, P15, P16, or another path
+    assert g.opt("P16") & R.OPT_CAVE
+
+
+def test_example_movement_with_a_3_over_the_stairs():
+    """Rulebook 3 (figure): the stairs are no space: main deck to the forecastle and on, 3 pips."""
+    g = Game()
+    g.place(0, "M10")
+    g.roll(1, 2)
+    assert "F3" in g.options() and "F0" in g.options()      # M10 M00 (stairs) F2 F3 / F0
+
+
+def test_example_pirate_c_may_fight_only_with_pirate_b_not_a():
+    """Rulebook 8 (figure): C stops next to B; A stands further away: only B can be challenged."""
+    g = Game()
+    g.place(1, "P06")                                       # B
+    g.place(2, "P02")                                       # A, not next to where C stops
+    g.place(0, "LA0")                                       # C
+    g.roll(1, 1)
+    assert "P07" in g.options()
+    g.move("P07")
+    m = g.mask()
+    assert m[R.A_DUEL + 1] and not m[R.A_DUEL + 2]
+
+
+def test_example_a_key_with_two_teeth_opens_only_a_two_teeth_chest():
+    """Rulebook 6: the key type must match the chest's sticker (key 2 opens cabin 2's chest, not cabin 1's)."""
+    g = Game()
+    g.place(0, "M20")
+    g.give(0, 14)                                           # key type 2
+    g.roll(1, 1)
+    g.move("C1")                                            # sticker key 1
+    assert g.tiles(R.LOC_CHEST + 1) == [7]
+    g = Game()
+    g.place(0, "M30")
+    g.give(0, 14)
+    g.roll(1, 1)
+    g.move("C2")                                            # sticker key 2
+    assert 8 in g.tiles(0)
+
+
+def test_example_pulling_a_pirate_out_of_the_water():
+    """Rulebook 4.1 (figure): whirlpool (A), next turn the rock (B), then on from the arrow space (C)."""
+    test_r13_overboard_whirlpool_tile_parrot_rock_then_shore()
