@@ -1,5 +1,5 @@
 """Board files shared by every game's loader (kernels/<game>/board.py): where a board name points and reading it
-once per file version. Plain Python; each game validates its own document and raises its own one-line error."""
+once per file version, the one-line error every loader raises. Plain Python; each game validates its own document."""
 from __future__ import annotations
 
 import tomllib
@@ -7,6 +7,20 @@ from pathlib import Path
 from typing import Callable
 
 _CACHE: dict = {}
+
+
+class BoardError(ValueError):
+    """A bad board file; the message is one line naming the file and the field."""
+
+
+def err(path, field: str, msg: str) -> BoardError:
+    """The one-line error ``board PATH: FIELD: MSG``."""
+    return BoardError(f"board {path}: {field}: {msg}")
+
+
+def is_int(v) -> bool:
+    """An integer in a TOML document (a bool is not one)."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def resolve_path(ref: str, boards_dir: Path) -> Path:

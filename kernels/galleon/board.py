@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels import boardfile
+from kernels.boardfile import BoardError, err, is_int  # noqa: F401  (BoardError: this loader's error)
 
 MAX_SPACES = 128
 MAX_DEG = 8
@@ -48,10 +49,6 @@ SPACE_KEYS = ("id", "kind", "xy", "quarter", "owner")
 CANNON_KEYS = ("behind", "quarter")
 WHIRL_KEYS = ("whirlpool", "rock", "shore")
 BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "galleon" / "boards"
-
-
-class BoardError(ValueError):
-    """A bad board file; the message is one line naming the file and the field."""
 
 
 @dataclass(frozen=True)
@@ -114,92 +111,84 @@ def resolve_path(ref: str) -> Path:
     return boardfile.resolve_path(ref, BOARDS_DIR)
 
 
-def _err(path, field: str, msg: str) -> BoardError:
-    return BoardError(f"board {path}: {field}: {msg}")
-
-
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _unknown(path, field: str, d: dict, allowed) -> None:
     for k in d:
         if k not in allowed:
-            raise _err(path, field, f"unknown key '{k}'; allowed: {', '.join(allowed)}")
+            raise err(path, field, f"unknown key '{k}'; allowed: {', '.join(allowed)}")
 
 
 def _pairs(path, b: dict, key: str, index: dict, required: bool) -> list[tuple[int, int]]:
     v = b.get(key, None if required else [])
     if not isinstance(v, list):
-        raise _err(path, f"board.{key}", "expected an array of [a, b] pairs of space ids")
+        raise err(path, f"board.{key}", "expected an array of [a, b] pairs of space ids")
     out = []
     for i, e in enumerate(v):
         if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-            raise _err(path, f"board.{key}[{i}]", "expected [a, b] with two space ids")
+            raise err(path, f"board.{key}[{i}]", "expected [a, b] with two space ids")
         for x in e:
             if x not in index:
-                raise _err(path, f"board.{key}[{i}]", f"unknown space {x!r}")
+                raise err(path, f"board.{key}[{i}]", f"unknown space {x!r}")
         if e[0] == e[1]:
-            raise _err(path, f"board.{key}[{i}]", f"joins {e[0]!r} to itself")
+            raise err(path, f"board.{key}[{i}]", f"joins {e[0]!r} to itself")
         out.append((index[e[0]], index[e[1]]))
     return out
 
 
 def _ref(path, field: str, v, index: dict) -> int:
     if not isinstance(v, str) or v not in index:
-        raise _err(path, field, f"{v!r} is not a space id of board.spaces")
+        raise err(path, field, f"{v!r} is not a space id of board.spaces")
     return index[v]
 
 
 def parse_board(data, path: str = "<board>") -> Board:
     """Validate a parsed board document; raises BoardError (one line) on the first problem."""
     if not isinstance(data, dict):
-        raise _err(path, "top level", "expected a table")
+        raise err(path, "top level", "expected a table")
     _unknown(path, "top level", data, ("board", "cannons", "whirlpools"))
     b = data.get("board")
     if not isinstance(b, dict):
-        raise _err(path, "[board]", "missing table")
+        raise err(path, "[board]", "missing table")
     _unknown(path, "board", b, BOARD_KEYS)
     for k in ("name", "description"):
         if k in b and not isinstance(b[k], str):
-            raise _err(path, f"board.{k}", "expected a string")
+            raise err(path, f"board.{k}", "expected a string")
     sl = b.get("spaces")
     if not isinstance(sl, list) or not sl:
-        raise _err(path, "board.spaces", "expected an array of { id, kind, xy } tables")
+        raise err(path, "board.spaces", "expected an array of { id, kind, xy } tables")
     if len(sl) > MAX_SPACES:
-        raise _err(path, "board.spaces", f"{len(sl)} spaces; at most {MAX_SPACES}")
+        raise err(path, "board.spaces", f"{len(sl)} spaces; at most {MAX_SPACES}")
     ids, kinds, xy, quarter, owner = [], [], [], [], []
     index: dict[str, int] = {}
     for i, s in enumerate(sl):
         fld = f"board.spaces[{i}]"
         if not isinstance(s, dict):
-            raise _err(path, fld, "expected a table { id, kind, xy }")
+            raise err(path, fld, "expected a table { id, kind, xy }")
         _unknown(path, fld, s, SPACE_KEYS)
         sid = s.get("id")
         if not isinstance(sid, str) or not sid:
-            raise _err(path, f"{fld}.id", "missing or not a string")
+            raise err(path, f"{fld}.id", "missing or not a string")
         if sid in index:
-            raise _err(path, f"{fld}.id", f"{sid!r} appears twice")
+            raise err(path, f"{fld}.id", f"{sid!r} appears twice")
         k = s.get("kind")
         if k not in KINDS:
-            raise _err(path, f"{fld}.kind", f"unknown space kind {k!r} ({sid}); allowed: {', '.join(KINDS)}")
+            raise err(path, f"{fld}.kind", f"unknown space kind {k!r} ({sid}); allowed: {', '.join(KINDS)}")
         kc = KINDS.index(k)
         p = s.get("xy", [0, 0])
         if not isinstance(p, list) or len(p) != 2 or not all(isinstance(x, (int, float)) for x in p):
-            raise _err(path, f"{fld}.xy", "expected [x, y] numbers (drawing position)")
+            raise err(path, f"{fld}.xy", "expected [x, y] numbers (drawing position)")
         q = s.get("quarter", -1)
         if kc in LAND_KINDS:
-            if not _int(q) or not 0 <= q < 4:
-                raise _err(path, f"{fld}.quarter", f"{sid!r} is a {k} space: give its board quarter 0..3 "
+            if not is_int(q) or not 0 <= q < 4:
+                raise err(path, f"{fld}.quarter", f"{sid!r} is a {k} space: give its board quarter 0..3 "
                                                    f"({', '.join(QUARTERS)})")
         elif "quarter" in s:
-            raise _err(path, f"{fld}.quarter", f"{sid!r} is a {k} space; only land spaces lie in a quarter")
+            raise err(path, f"{fld}.quarter", f"{sid!r} is a {k} space; only land spaces lie in a quarter")
         o = s.get("owner", -1)
         if kc == K_HIDEOUT:
-            if not _int(o) or not 0 <= o < N_HIDEOUTS:
-                raise _err(path, f"{fld}.owner", f"hideout {sid!r}: owner must be a seat 0..3")
+            if not is_int(o) or not 0 <= o < N_HIDEOUTS:
+                raise err(path, f"{fld}.owner", f"hideout {sid!r}: owner must be a seat 0..3")
         elif "owner" in s:
-            raise _err(path, f"{fld}.owner", f"{sid!r} is not a hideout; only hideouts have an owner")
+            raise err(path, f"{fld}.owner", f"{sid!r} is not a hideout; only hideouts have an owner")
         index[sid] = i
         ids.append(sid)
         kinds.append(kc)
@@ -211,41 +200,41 @@ def parse_board(data, path: str = "<board>") -> Board:
     stairs = _pairs(path, b, "stairs", index, False)
     for i, (x, y) in enumerate(stairs):
         if kinds[x] not in WALK_DECK or kinds[y] not in WALK_DECK:
-            raise _err(path, f"board.stairs[{i}]", "stairs join two deck spaces")
+            raise err(path, f"board.stairs[{i}]", "stairs join two deck spaces")
     walk = edges + stairs
     seen = set()
     for i, (x, y) in enumerate(walk):
         key = (min(x, y), max(x, y))
         if key in seen:
-            raise _err(path, "board.edges", f"{ids[x]!r}-{ids[y]!r} is listed twice")
+            raise err(path, "board.edges", f"{ids[x]!r}-{ids[y]!r} is listed twice")
         seen.add(key)
         kx, ky = kinds[x], kinds[y]
         for a, ka in ((x, kx), (y, ky)):
             if ka in (K_WHIRLPOOL, K_ROCK):
-                raise _err(path, "board.edges", f"{ids[a]!r} is a {KINDS[ka]}: water is reached only by falling "
+                raise err(path, "board.edges", f"{ids[a]!r} is a {KINDS[ka]}: water is reached only by falling "
                                                 f"overboard (no edges)")
         if (kx in LAND_KINDS) != (ky in LAND_KINDS) and {kx, ky} != {K_LAND_ARROW, K_DECK_ARROW}:
-            raise _err(path, "board.edges", f"{ids[x]!r}-{ids[y]!r} joins land and ship; boarding only between a "
+            raise err(path, "board.edges", f"{ids[x]!r}-{ids[y]!r} joins land and ship; boarding only between a "
                                             f"land_arrow and a deck_arrow space")
     groups = b.get("cave_groups", [[ids[i] for i in range(len(ids)) if kinds[i] == K_CAVE]])
     if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
-        raise _err(path, "board.cave_groups", "expected an array of arrays of cave entrance ids")
+        raise err(path, "board.cave_groups", "expected an array of arrays of cave entrance ids")
     cave_links, grouped = [], set()
     for gi, g in enumerate(groups):
         for e in g:
             v = _ref(path, f"board.cave_groups[{gi}]", e, index)
             if kinds[v] != K_CAVE:
-                raise _err(path, f"board.cave_groups[{gi}]", f"{e!r} is a {KINDS[kinds[v]]} space, not a cave entrance")
+                raise err(path, f"board.cave_groups[{gi}]", f"{e!r} is a {KINDS[kinds[v]]} space, not a cave entrance")
             if v in grouped:
-                raise _err(path, f"board.cave_groups[{gi}]", f"{e!r} is in two cave groups")
+                raise err(path, f"board.cave_groups[{gi}]", f"{e!r} is in two cave groups")
             grouped.add(v)
         if len(g) < 2:
-            raise _err(path, f"board.cave_groups[{gi}]", "a cave joins at least two entrances")
+            raise err(path, f"board.cave_groups[{gi}]", "a cave joins at least two entrances")
         vs = [index[e] for e in g]
         cave_links += [(vs[a], vs[c]) for a in range(len(vs)) for c in range(a + 1, len(vs))]
     for v in range(len(ids)):
         if kinds[v] == K_CAVE and v not in grouped:
-            raise _err(path, "board.cave_groups", f"cave entrance {ids[v]!r} is in no cave group")
+            raise err(path, "board.cave_groups", f"cave entrance {ids[v]!r} is in no cave group")
 
     deg = [0] * len(ids)
     for x, y in walk + cave_links:
@@ -253,7 +242,7 @@ def parse_board(data, path: str = "<board>") -> Board:
         deg[y] += 1
     for v in range(len(ids)):
         if deg[v] > MAX_DEG:
-            raise _err(path, "board.edges", f"{ids[v]!r} has {deg[v]} neighbours; at most {MAX_DEG}")
+            raise err(path, "board.edges", f"{ids[v]!r} has {deg[v]} neighbours; at most {MAX_DEG}")
 
     def nb(v):
         return [y if x == v else x for x, y in walk if v in (x, y)]
@@ -264,28 +253,28 @@ def parse_board(data, path: str = "<board>") -> Board:
             n = nb(v)
             what = "captain's cabin" if kinds[v] == K_CAPTAIN else "cabin"
             if len(n) != 1 or kinds[n[0]] not in WALK_DECK:
-                raise _err(path, "board.edges", f"{what} {ids[v]!r} needs exactly one door: one edge to a deck "
+                raise err(path, "board.edges", f"{what} {ids[v]!r} needs exactly one door: one edge to a deck "
                                                 f"space (has {len(n)})")
             if kinds[v] == K_CABIN:
                 cabins.append(v)
                 doors.append(n[0])
             elif captain >= 0:
-                raise _err(path, "board.spaces", f"{ids[v]!r}: a second captain's cabin; the ship has one")
+                raise err(path, "board.spaces", f"{ids[v]!r}: a second captain's cabin; the ship has one")
             else:
                 captain, cdoor = v, n[0]
     if len(cabins) != N_CABINS:
-        raise _err(path, "board.spaces", f"{len(cabins)} cabins; the ship has {N_CABINS} (one chest each)")
+        raise err(path, "board.spaces", f"{len(cabins)} cabins; the ship has {N_CABINS} (one chest each)")
     if captain < 0:
-        raise _err(path, "board.spaces", "no captain's cabin (kind \"captain\")")
+        raise err(path, "board.spaces", "no captain's cabin (kind \"captain\")")
 
     hideouts = [-1] * N_HIDEOUTS
     for v in range(len(ids)):
         if kinds[v] == K_HIDEOUT:
             if hideouts[owner[v]] >= 0:
-                raise _err(path, "board.spaces", f"two hideouts of seat {owner[v]}")
+                raise err(path, "board.spaces", f"two hideouts of seat {owner[v]}")
             hideouts[owner[v]] = v
     if -1 in hideouts:
-        raise _err(path, "board.spaces", f"no hideout of seat {hideouts.index(-1)}; the board has 4 (owners 0..3)")
+        raise err(path, "board.spaces", f"no hideout of seat {hideouts.index(-1)}; the board has 4 (owners 0..3)")
     for o, h in enumerate(hideouts):           # B: every hideout reaches a deck arrow (rooms and hideouts end moves)
         seen_v, q, ok = {h}, deque([h]), False
         while q and not ok:
@@ -298,58 +287,58 @@ def parse_board(data, path: str = "<board>") -> Board:
                 seen_v.add(w)
                 q.append(w)
         if not ok:
-            raise _err(path, "board.edges", f"hideout {ids[h]!r} (seat {o}) cannot reach the ship (no way to a "
+            raise err(path, "board.edges", f"hideout {ids[h]!r} (seat {o}) cannot reach the ship (no way to a "
                                             f"deck_arrow space)")
 
     cl = data.get("cannons")
     if not isinstance(cl, list) or len(cl) != N_CANNONS:
-        raise _err(path, "cannons", f"expected {N_CANNONS} [[cannons]] tables {{ behind, quarter }}")
+        raise err(path, "cannons", f"expected {N_CANNONS} [[cannons]] tables {{ behind, quarter }}")
     cannons = []
     for i, c in enumerate(cl):
         fld = f"cannons[{i}]"
         if not isinstance(c, dict):
-            raise _err(path, fld, "expected a table { behind, quarter }")
+            raise err(path, fld, "expected a table { behind, quarter }")
         _unknown(path, fld, c, CANNON_KEYS)
         v = _ref(path, f"{fld}.behind", c.get("behind"), index)
         if kinds[v] not in WALK_DECK:
-            raise _err(path, f"{fld}.behind", f"{ids[v]!r} is a {KINDS[kinds[v]]} space; the ghost fires from a deck "
+            raise err(path, f"{fld}.behind", f"{ids[v]!r} is a {KINDS[kinds[v]]} space; the ghost fires from a deck "
                                               f"space")
         if any(v == b0 for b0, _ in cannons):
-            raise _err(path, f"{fld}.behind", f"{ids[v]!r} is behind two cannons")
+            raise err(path, f"{fld}.behind", f"{ids[v]!r} is behind two cannons")
         q = c.get("quarter")
-        if not _int(q) or not 0 <= q < 4:
-            raise _err(path, f"{fld}.quarter", f"cannon behind {ids[v]!r} has no quarter: give 0..3 "
+        if not is_int(q) or not 0 <= q < 4:
+            raise err(path, f"{fld}.quarter", f"cannon behind {ids[v]!r} has no quarter: give 0..3 "
                                                f"({', '.join(QUARTERS)})")
         cannons.append((v, q))
     wl = data.get("whirlpools")
     if not isinstance(wl, list) or len(wl) != N_WHIRLPOOLS:
-        raise _err(path, "whirlpools", f"expected {N_WHIRLPOOLS} [[whirlpools]] tables {{ whirlpool, rock, shore }}")
+        raise err(path, "whirlpools", f"expected {N_WHIRLPOOLS} [[whirlpools]] tables {{ whirlpool, rock, shore }}")
     whirls, used = [], set()
     for i, w in enumerate(wl):
         fld = f"whirlpools[{i}]"
         if not isinstance(w, dict):
-            raise _err(path, fld, "expected a table { whirlpool, rock, shore }")
+            raise err(path, fld, "expected a table { whirlpool, rock, shore }")
         _unknown(path, fld, w, WHIRL_KEYS)
         a = _ref(path, f"{fld}.whirlpool", w.get("whirlpool"), index)
         if kinds[a] != K_WHIRLPOOL:
-            raise _err(path, f"{fld}.whirlpool", f"{ids[a]!r} is a {KINDS[kinds[a]]} space, not a whirlpool")
+            raise err(path, f"{fld}.whirlpool", f"{ids[a]!r} is a {KINDS[kinds[a]]} space, not a whirlpool")
         if "rock" not in w:
-            raise _err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock")
+            raise err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock")
         r = _ref(path, f"{fld}.rock", w.get("rock"), index)
         if kinds[r] != K_ROCK:
-            raise _err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock: {ids[r]!r} is a {KINDS[kinds[r]]} "
+            raise err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock: {ids[r]!r} is a {KINDS[kinds[r]]} "
                                             f"space")
         s = _ref(path, f"{fld}.shore", w.get("shore"), index)
         if kinds[s] not in (K_LAND, K_LAND_ARROW):
-            raise _err(path, f"{fld}.shore", f"{ids[s]!r} is a {KINDS[kinds[s]]} space; the shore is a land space")
+            raise err(path, f"{fld}.shore", f"{ids[s]!r} is a {KINDS[kinds[s]]} space; the shore is a land space")
         for v in (a, r):
             if v in used:
-                raise _err(path, fld, f"{ids[v]!r} belongs to two whirlpools")
+                raise err(path, fld, f"{ids[v]!r} belongs to two whirlpools")
             used.add(v)
         whirls.append((a, r, s))
     for v in range(len(ids)):
         if kinds[v] in (K_WHIRLPOOL, K_ROCK) and v not in used:
-            raise _err(path, "whirlpools", f"{KINDS[kinds[v]]} {ids[v]!r} belongs to no whirlpool")
+            raise err(path, "whirlpools", f"{KINDS[kinds[v]]} {ids[v]!r} belongs to no whirlpool")
     return Board(path=str(path), name=b.get("name", Path(str(path)).stem), description=b.get("description", ""),
                  ids=tuple(ids), kinds=tuple(kinds), xy=tuple(xy), quarter=tuple(quarter), owner=tuple(owner),
                  edges=tuple(walk), stairs=tuple(stairs), cave_links=tuple(cave_links), hideouts=tuple(hideouts),

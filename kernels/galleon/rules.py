@@ -17,7 +17,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.eventlog import log_event
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 MAX_SPACES = 128
 MAX_DEG = 8
@@ -81,7 +81,8 @@ P_CABIN_OF = P_OWNER + MAX_SPACES        # [128] cabin index of a cabin space, -
 P_CANNON_AT = P_CABIN_OF + MAX_SPACES    # [128] cannon fired from this space, -1
 P_DEG = P_CANNON_AT + MAX_SPACES         # [128]
 P_ADJ = P_DEG + MAX_SPACES               # [128 * 8] neighbours (edges, stairs, cave links; a rock: its shore)
-P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG    # [128 * 8] 1 = cave link, 2 = rock to shore (not "next to")
+P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG    # [128 * 8] 1 = cave link (not "next to"); 0 otherwise (the rock's way
+#                                          to its shore too: next to it, C4/C6)
 P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG       # [3 * 3 * 3 * 7]
 P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7          # [3 * 3 * 7 * 3 * 7]
 P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7          # [128 * 128] fewest pips (strategies)
@@ -126,6 +127,7 @@ S_DUEL_WINNER = 37
 S_MUST_DUEL = 38
 S_NSTACK = 39
 S_MOVE_CAVE = 40         # the pending move went through the caves
+S_CAVE_TOOK = 41         # bit s: seat s stands in the caves and took its tile of this visit (R7)
 S_POS = 44               # [4] space of each seat's pirate (-1 not in play)
 S_STATUS = 48            # [4] ST_*
 S_BLOCKED = 52           # [4] 1: it could not move on its last move turn
@@ -198,6 +200,7 @@ SG_ROLL = 9
 SG_SPOILS = 10
 SG_SWAPQ = 11
 SG_WAIT = 12             # a decision or chance is pending
+SG_SWAPD = 13            # after the duel's end (and the parrot's action): the swap decision
 
 # actions
 A_MOVE = 0               # + destination space
@@ -379,8 +382,8 @@ def parrot_check(st, prm, s, log):
 
 @njit("boolean(int64[::1], int64, int64)")
 def next_to(prm, a, b):
-    """Terror and duel adjacency (C4, C12): a board edge or stairs between a and b (cave links and the rock's way
-    to its shore do not make spaces neighbours)."""
+    """Terror and duel adjacency (C4, C12): a board edge or stairs between a and b, or a rock and its shore (cave
+    links do not make spaces neighbours)."""
     for i in range(prm[P_DEG + a]):
         if prm[P_ADJ + a * MAX_DEG + i] == b and prm[P_ADJC + a * MAX_DEG + i] == 0:
             return True
@@ -433,23 +436,25 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
     (R3..R8): free spaces only; a cabin or the captain's cabin only when empty, and it ends the path; the own
     hideout ends the path, other hideouts never; ``passing`` 1 lets the path cross one occupied space (R6).
 
-    Fills reach[v] (bit k: v is the end of a k-step path) and cavek[v] (bit k: such a path used a cave link) for
-    v < 128; stk is scratch (int32[4 * 13]: the saved frames of the path), vis is unused (the path's spaces are a
-    128-bit set in two registers). Returns the highest k reached. Iterative depth-first search with the current
-    frame in registers: 1,130 -> 610 ns a walk on recorded 4p positions. (A pruning of branches that could add
-    nothing was measured slower than the plain search on the default board: removed.)"""
+    Fills reach[v] (bit k: v is the end of a k-step path) and cavek[v] (bit k: such a path used a cave link; bit
+    16 + k: such a path used a cave link after standing outside the caves, R7) for v < 128; stk is scratch
+    (int32[4 * 13]: the saved frames of the path), vis is unused (the path's spaces are a 128-bit set in two
+    registers). Returns the highest k reached. Iterative depth-first search with the current frame in registers:
+    1,130 -> 610 ns a walk on recorded 4p positions. (A pruning of branches that could add nothing was measured
+    slower than the plain search on the default board: removed.)"""
     for v in range(MAX_SPACES):
         reach[v] = 0
         cavek[v] = 0
     best = 0
     if pips <= 0:
         return 0
-    # the current frame (space u, next edge i, cave flag c, passed flag p) lives in registers; stk holds the
-    # frames of the path below it (stk[d], stk[13 + d], stk[26 + d], stk[39 + d]), written only on a push
+    # the current frame (space u, next edge i, cave bits c, passed flag p) lives in registers; stk holds the
+    # frames of the path below it (stk[d], stk[13 + d], stk[26 + d], stk[39 + d]), written only on a push.
+    # c: bit 0 a cave link used, bit 1 a link used after standing outside the caves, bit 2 stood outside
     d = 0
     u = start
     i = 0
-    c = 0
+    c = 4 if prm[P_KIND + start] != K_CAVE else 0
     p = 0
     one = np.int64(1)
     vlo = np.int64(0)                              # the path's spaces as a 128-bit set
@@ -487,14 +492,18 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
         k = d + 1
         cw = c
         if prm[e + MAX_SPACES * MAX_DEG] == 1:     # P_ADJC: a cave link
-            cw = 1
+            cw |= 1
+            if cw & 4:
+                cw |= 2
         pw = p
         if kw == K_CABIN or kw == K_CAPTAIN or kw == K_HIDEOUT:      # rooms and hideouts end the path
             if (kw == K_HIDEOUT and prm[P_OWNER + w] != seat) or (kw != K_HIDEOUT and occ >= 0):
                 continue
             reach[w] |= 1 << k
-            if cw:
+            if cw & 1:
                 cavek[w] |= 1 << k
+            if cw & 2:
+                cavek[w] |= 1 << (k + 16)
             if k > best:
                 best = k
             continue
@@ -504,8 +513,10 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
             pw = 1
         else:
             reach[w] |= 1 << k
-            if cw:
+            if cw & 1:
                 cavek[w] |= 1 << k
+            if cw & 2:
+                cavek[w] |= 1 << (k + 16)
             if k > best:
                 best = k
         if k < pips:                                 # push: save the frame, go on from w
@@ -516,7 +527,7 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
             d = k
             u = w
             i = 0
-            c = cw
+            c = cw | (4 if kw != K_CAVE else 0)
             p = pw
             if w < 64:
                 vlo |= one << w
@@ -529,12 +540,16 @@ def walk(st, prm, start, pips, seat, passing, reach, cavek, vis, stk):
 @njit("int64(int32[::1], int64[::1], int64, int64, int64, int32[::1], int32[::1], int32[::1], int32[::1])")
 def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     """R3..R7 + C2: fill S_OPT with the legal destinations of seat s moving ``pips`` (OPT_LEGAL, OPT_CAVE when a
-    path of that class went through the caves, OPT_SHORT when the space is legal only to challenge a duel);
-    returns how many."""
+    path of that class went through the caves, OPT_SHORT when the space is legal only to challenge a duel; with no
+    destination at the full roll and no room, the longest moves are legal as such, a duel there optional);
+    returns how many. R7: a pirate standing in the caves that took its tile of this visit gets OPT_CAVE only for a
+    path that leaves the caves before going through them again (one tile a visit)."""
     n = prm[P_NSPACES]
     start = st[S_POS + s]
     best = walk(st, prm, start, pips, s, passing, reach, cavek, vis, stk)
+    sh = 16 if ((st[S_CAVE_TOOK] >> s) & 1) != 0 and prm[P_KIND + start] == K_CAVE else 0
     cnt = 0
+    full = 0                                                    # destinations using the roll in full (or a room)
     low = (1 << pips) - 1
     sp_lo = np.int64(0)          # spaces next to a pirate seat s could challenge (duel_targets != 0 there)
     sp_hi = np.int64(0)
@@ -557,26 +572,29 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
             k = prm[P_KIND + v]
             if k == K_CABIN or k == K_CAPTAIN or k == K_HIDEOUT:
                 o = OPT_LEGAL
-                if cavek[v] != 0:
+                full += 1
+                if ((cavek[v] >> sh) & 0xFFFF) != 0:
                     o |= OPT_CAVE
             elif (r >> pips) & 1:
                 o = OPT_LEGAL
-                if (cavek[v] >> pips) & 1:
+                full += 1
+                if (cavek[v] >> (pips + sh)) & 1:
                     o |= OPT_CAVE
             elif (r & low) != 0 and k != K_CAVE and _has(sp_lo, sp_hi, v):
                 o = OPT_LEGAL | OPT_SHORT
-                if (cavek[v] & low) != 0:
+                if ((cavek[v] >> sh) & low) != 0:
                     o |= OPT_CAVE
         st[S_OPT + v] = o
         cnt += o != 0
-    if cnt == 0 and best > 0 and prm[P_BLOCKED] == 0:          # C2: the longest legal move
+    if full == 0 and best > 0 and prm[P_BLOCKED] == 0:         # C2: the longest legal move (a duel there optional)
         for v in range(n):
             if (reach[v] >> best) & 1:
-                o = OPT_LEGAL
-                if (cavek[v] >> best) & 1:
+                if st[S_OPT + v] == 0:
+                    cnt += 1
+                o = OPT_LEGAL                                   # the longest way decides the cave flag
+                if (cavek[v] >> (best + sh)) & 1:
                     o |= OPT_CAVE
                 st[S_OPT + v] = o
-                cnt += 1
     return cnt
 
 
@@ -737,6 +755,8 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 k = count_at(st, LOC_CAVE)
                 if k > 0:
                     st[S_CAVE_TILES] += 1
+                    if prm[P_KIND + st[S_POS + cur]] == K_CAVE:       # still in the caves: this visit's tile
+                        st[S_CAVE_TOOK] |= 1 << cur
                     tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
         elif sg == SG_ROOM:
             v = st[S_POS + cur]
@@ -811,7 +831,8 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 st[S_ACTOR] = st[S_CHOOSER]
                 st[S_STAGE] = SG_WAIT
         elif sg == SG_AFTER_GHOST:
-            if prm[P_GHOST_DIE] == 1 and st[S_STATUS + cur] == ST_OK:     # C1 reading B: the other die
+            stt = st[S_STATUS + cur]
+            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK):    # C1 reading B: the other die
                 d1 = st[S_D1]
                 d2 = st[S_D2]
                 st[S_PIPS] = d2 if d1 == 6 else d1
@@ -836,14 +857,16 @@ def advance(st, prm, log, reach, cavek, vis, stk):
             w = st[S_DUEL_WINNER]
             los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
             log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
+            st[S_STAGE] = SG_SWAPD
             if st[S_LAST_TILE] == T_PARROT:                # R19: the parrot won in a duel acts at once
                 st[S_LAST_TILE] = -1
-                parrot_start(st, prm, w, SG_SWAPQ, log)
-            else:
-                parrot_check(st, prm, w, log)
-                st[S_PHASE] = PH_SWAP
-                st[S_ACTOR] = w
-                st[S_STAGE] = SG_WAIT
+                parrot_start(st, prm, w, SG_SWAPD, log)
+        elif sg == SG_SWAPD:                               # R18, then the swap (R23)
+            w = st[S_DUEL_WINNER]
+            parrot_check(st, prm, w, log)
+            st[S_PHASE] = PH_SWAP
+            st[S_ACTOR] = w
+            st[S_STAGE] = SG_WAIT
         else:
             return
 
@@ -984,6 +1007,8 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
         st[S_BLOCKED + cur] = 0
         st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
         st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
+        if prm[P_KIND + v] != K_CAVE:                   # R7: out of the caves, the visit is over
+            st[S_CAVE_TOOK] &= ~(1 << cur)
         if st[S_STATUS + cur] == ST_ROCK:
             st[S_STATUS + cur] = ST_OK
         log_event(log, st[S_TURNS], E_MOVE, cur, frm, v, st[S_PIPS])
@@ -1018,6 +1043,7 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
             st[S_OCC + st[S_GHOST]] = GHOST_OCC        # the ghost now alone in the room it entered
         st[S_STATUS + s] = ST_WHIRLPOOL
         st[S_BLOCKED + s] = 0
+        st[S_CAVE_TOOK] &= ~(1 << s)
         st[S_OVERBOARD] += 1
         log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
         parrot_check(st, prm, s, log)                   # R13: the parrot flies back, in addition to the tile

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels import boardfile
+from kernels.boardfile import BoardError, err, is_int  # noqa: F401  (BoardError: this loader's error)
 
 ROOM_LETTERS = tuple("ABCDEFGHIJKL")
 N_ROOMS = 12
@@ -39,10 +40,6 @@ BOARD_KEYS = ("name", "description", "rooms", "jewel_rooms", "ghost_start_rooms"
               "corridors", "doors")
 DOOR_KEYS = ("between", "colour")
 BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "treasure_hunters" / "boards"
-
-
-class BoardError(ValueError):
-    """A bad board file; the message is one line naming the file and the field."""
 
 
 @dataclass(frozen=True)
@@ -79,53 +76,49 @@ def resolve_path(ref: str) -> Path:
     return boardfile.resolve_path(ref, BOARDS_DIR)
 
 
-def _err(path, field: str, msg: str) -> BoardError:
-    return BoardError(f"board {path}: {field}: {msg}")
-
-
 def _str_list(path, b: dict, key: str, required: bool = True) -> list[str]:
     if key not in b:
         if required:
-            raise _err(path, f"board.{key}", "missing")
+            raise err(path, f"board.{key}", "missing")
         return []
     v = b[key]
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise _err(path, f"board.{key}", "expected an array of strings")
+        raise err(path, f"board.{key}", "expected an array of strings")
     return v
 
 
 def parse_board(data, path: str = "<board>") -> Board:
     """Validate a parsed board document; raises BoardError (one line) on the first problem."""
     if not isinstance(data, dict):
-        raise _err(path, "top level", "expected a table")
+        raise err(path, "top level", "expected a table")
     for k in data:
         if k != "board":
-            raise _err(path, "top level", f"unknown key '{k}'; allowed: board")
+            raise err(path, "top level", f"unknown key '{k}'; allowed: board")
     b = data.get("board")
     if not isinstance(b, dict):
-        raise _err(path, "[board]", "missing table")
+        raise err(path, "[board]", "missing table")
     for k in b:
         if k not in BOARD_KEYS:
-            raise _err(path, "board", f"unknown key '{k}'; allowed: {', '.join(BOARD_KEYS)}")
+            raise err(path, "board", f"unknown key '{k}'; allowed: {', '.join(BOARD_KEYS)}")
     for k in ("name", "description"):
         if k in b and not isinstance(b[k], str):
-            raise _err(path, f"board.{k}", "expected a string")
+            raise err(path, f"board.{k}", "expected a string")
 
     rooms = _str_list(path, b, "rooms")
     seen = set()
     for i, r in enumerate(rooms):
         if r not in ROOM_LETTERS:
-            raise _err(path, f"board.rooms[{i}]", f"'{r}' is not a room letter; allowed: A..L")
+            raise err(path, f"board.rooms[{i}]", f"'{r}' is not a room letter; allowed: A..L")
         if r in seen:
-            raise _err(path, f"board.rooms[{i}]", f"letter '{r}' appears twice; room letters must be unique")
+            raise err(path, f"board.rooms[{i}]", f"letter '{r}' appears twice; room letters must be unique")
         seen.add(r)
     missing = [x for x in ROOM_LETTERS if x not in seen]
     if missing:
-        raise _err(path, "board.rooms", f"missing room(s) {', '.join(missing)}; the house has the 12 rooms A..L")
+        raise err(path, "board.rooms", f"missing room(s) {', '.join(missing)}; the house has the 12 rooms A..L")
 
     hallway = _str_list(path, b, "hallway")
     if len(hallway) > MAX_HALL:
-        raise _err(path, "board.hallway", f"{len(hallway)} squares; at most {MAX_HALL}")
+        raise err(path, "board.hallway", f"{len(hallway)} squares; at most {MAX_HALL}")
     names: dict[str, int] = {"outside": 0}
     for r in range(N_ROOMS):
         names[ROOM_LETTERS[r]] = 1 + r
@@ -133,7 +126,7 @@ def parse_board(data, path: str = "<board>") -> Board:
         if not h or h in names:
             what = "is empty" if not h else (f"'{h}' clashes with a room letter or 'outside'" if h in ROOM_LETTERS
                                             or h == "outside" else f"'{h}' appears twice")
-            raise _err(path, f"board.hallway[{i}]", f"{what}; hallway names must be unique")
+            raise err(path, f"board.hallway[{i}]", f"{what}; hallway names must be unique")
         names[h] = 1 + N_ROOMS + i
 
     def room_list(key: str, exact: int | None) -> tuple[int, ...]:
@@ -141,22 +134,22 @@ def parse_board(data, path: str = "<board>") -> Board:
         out = []
         for i, r in enumerate(lst):
             if r not in ROOM_LETTERS:
-                raise _err(path, f"board.{key}[{i}]", f"'{r}' is not a room; allowed: A..L")
+                raise err(path, f"board.{key}[{i}]", f"'{r}' is not a room; allowed: A..L")
             if ROOM_LETTERS.index(r) in out:
-                raise _err(path, f"board.{key}[{i}]", f"room '{r}' appears twice")
+                raise err(path, f"board.{key}[{i}]", f"room '{r}' appears twice")
             out.append(ROOM_LETTERS.index(r))
         if exact is not None and len(out) != exact:
-            raise _err(path, f"board.{key}", f"needs exactly {exact} rooms (one per jewel), got {len(out)}")
+            raise err(path, f"board.{key}", f"needs exactly {exact} rooms (one per jewel), got {len(out)}")
         return tuple(out)
 
     jewel_rooms = room_list("jewel_rooms", N_JEWELS)
     start_rooms = room_list("ghost_start_rooms", None)
 
     if "front_door" not in b:
-        raise _err(path, "board.front_door", "missing; name the hallway square (or room) behind the front door")
+        raise err(path, "board.front_door", "missing; name the hallway square (or room) behind the front door")
     fd = b["front_door"]
     if not isinstance(fd, str) or fd not in names or fd == "outside":
-        raise _err(path, "board.front_door", f"{fd!r} is not a hallway square or room of this board")
+        raise err(path, "board.front_door", f"{fd!r} is not a hallway square or room of this board")
     front = names[fd]
 
     edges: list[tuple[int, int, int]] = [(0, front, 0)]
@@ -164,48 +157,48 @@ def parse_board(data, path: str = "<board>") -> Board:
 
     def add_edge(field: str, a: int, c: int, col: int):
         if a == c:
-            raise _err(path, field, "links a node to itself")
+            raise err(path, field, "links a node to itself")
         key = (min(a, c), max(a, c))
         if key in pairs:
-            raise _err(path, field, "duplicate link")
+            raise err(path, field, "duplicate link")
         pairs.add(key)
         edges.append((a, c, col))
 
     cors = b.get("corridors", [])
     if not isinstance(cors, list):
-        raise _err(path, "board.corridors", "expected an array of [square, square] pairs")
+        raise err(path, "board.corridors", "expected an array of [square, square] pairs")
     for i, e in enumerate(cors):
         f = f"board.corridors[{i}]"
         if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-            raise _err(path, f, "expected a pair of hallway square names")
+            raise err(path, f, "expected a pair of hallway square names")
         for x in e:
             if x not in names or names[x] <= N_ROOMS:
-                raise _err(path, f, f"'{x}' is not a hallway square (corridors link hallway squares; "
+                raise err(path, f, f"'{x}' is not a hallway square (corridors link hallway squares; "
                                     f"use doors for rooms)")
         add_edge(f, names[e[0]], names[e[1]], 0)
 
     doors = b.get("doors", [])
     if not isinstance(doors, list):
-        raise _err(path, "board.doors", "expected an array of tables { between = [a, b], colour = ... }")
+        raise err(path, "board.doors", "expected an array of tables { between = [a, b], colour = ... }")
     for i, d in enumerate(doors):
         f = f"board.doors[{i}]"
         if not isinstance(d, dict):
-            raise _err(path, f, "expected a table { between = [a, b], colour = ... }")
+            raise err(path, f, "expected a table { between = [a, b], colour = ... }")
         for k in d:
             if k not in DOOR_KEYS:
-                raise _err(path, f, f"unknown key '{k}'; allowed: {', '.join(DOOR_KEYS)}")
+                raise err(path, f, f"unknown key '{k}'; allowed: {', '.join(DOOR_KEYS)}")
         e = d.get("between")
         if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-            raise _err(path, f"{f}.between", "expected a pair of node names")
+            raise err(path, f"{f}.between", "expected a pair of node names")
         for x in e:
             if x not in names or x == "outside":
-                raise _err(path, f"{f}.between", f"'{x}' is not a room or hallway square of this board")
+                raise err(path, f"{f}.between", f"'{x}' is not a room or hallway square of this board")
         a, c = names[e[0]], names[e[1]]
         if a > N_ROOMS and c > N_ROOMS:
-            raise _err(path, f"{f}.between", "a door needs a room at one end (use corridors between squares)")
+            raise err(path, f"{f}.between", "a door needs a room at one end (use corridors between squares)")
         col = d.get("colour", "none")
         if col not in COLOURS:
-            raise _err(path, f"{f}.colour", f"{col!r} is not a known colour; allowed: {', '.join(COLOURS)}")
+            raise err(path, f"{f}.colour", f"{col!r} is not a known colour; allowed: {', '.join(COLOURS)}")
         add_edge(f, a, c, COLOURS.index(col))
 
     n_nodes = 1 + N_ROOMS + len(hallway)
@@ -215,12 +208,12 @@ def parse_board(data, path: str = "<board>") -> Board:
         deg[c] += 1
     for v in range(n_nodes):
         if deg[v] > MAX_DEG:
-            raise _err(path, "board.doors", f"{node_name(v, hallway)} has {deg[v]} links; at most {MAX_DEG}")
+            raise err(path, "board.doors", f"{node_name(v, hallway)} has {deg[v]} links; at most {MAX_DEG}")
     dist = _bfs_all(n_nodes, edges, lock=0)
     for v in range(1, n_nodes):
         if dist[0, v] >= UNREACHABLE:
             kind = "room" if v <= N_ROOMS else "hallway square"
-            raise _err(path, "board", f"{kind} {node_name(v, hallway).replace('room ', '')} is not reachable from "
+            raise err(path, "board", f"{kind} {node_name(v, hallway).replace('room ', '')} is not reachable from "
                                       f"outside through the front door")
     return Board(path=str(path), name=b.get("name", Path(str(path)).stem), description=b.get("description", ""),
                  hallway=tuple(hallway), front_door=front, jewel_rooms=jewel_rooms, ghost_start_rooms=start_rooms,

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels import boardfile
+from kernels.boardfile import BoardError, err, is_int  # noqa: F401  (BoardError: this loader's error)
 
 SIZE = 7
 N_CELLS = SIZE * SIZE
@@ -44,10 +45,6 @@ GARMENT_KEYS = ("name", "part", "cell")
 SLIDER_KEYS = ("magnets", "tunnel", "poles")
 WALL_N, WALL_E, WALL_S, WALL_W = 1, 2, 4, 8
 BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "turnwall" / "boards"
-
-
-class BoardError(ValueError):
-    """A bad board file; the message is one line naming the file and the field."""
 
 
 @dataclass(frozen=True)
@@ -79,36 +76,28 @@ def resolve_path(ref: str) -> Path:
     return boardfile.resolve_path(ref, BOARDS_DIR)
 
 
-def _err(path, field: str, msg: str) -> BoardError:
-    return BoardError(f"board {path}: {field}: {msg}")
-
-
-def _int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _cell(path, field: str, v) -> int:
-    if not isinstance(v, list) or len(v) != 2 or not all(_int(x) for x in v):
-        raise _err(path, field, f"expected [row, col] with integers 0..{SIZE - 1}")
+    if not isinstance(v, list) or len(v) != 2 or not all(is_int(x) for x in v):
+        raise err(path, field, f"expected [row, col] with integers 0..{SIZE - 1}")
     r, c = v
     if not (0 <= r < SIZE and 0 <= c < SIZE):
-        raise _err(path, field, f"[{r}, {c}] is off the board; rows and columns are 0..{SIZE - 1}")
+        raise err(path, field, f"[{r}, {c}] is off the board; rows and columns are 0..{SIZE - 1}")
     return r * SIZE + c
 
 
 def _unknown(path, field: str, d: dict, allowed) -> None:
     for k in d:
         if k not in allowed:
-            raise _err(path, field, f"unknown key '{k}'; allowed: {', '.join(allowed)}")
+            raise err(path, field, f"unknown key '{k}'; allowed: {', '.join(allowed)}")
 
 
 def _wall_rows(path, b: dict, key: str, rows: int, width: int) -> list[str]:
     v = b.get(key)
     if not isinstance(v, list) or len(v) != rows or not all(isinstance(x, str) for x in v):
-        raise _err(path, f"board.{key}", f"expected {rows} strings of {width} characters ('#' wall, '.' open)")
+        raise err(path, f"board.{key}", f"expected {rows} strings of {width} characters ('#' wall, '.' open)")
     for i, s in enumerate(v):
         if len(s) != width or set(s) - {"#", "."}:
-            raise _err(path, f"board.{key}[{i}]", f"{s!r}: expected {width} characters, each '#' (wall) or '.'")
+            raise err(path, f"board.{key}[{i}]", f"{s!r}: expected {width} characters, each '#' (wall) or '.'")
     return v
 
 
@@ -139,23 +128,23 @@ def _rooms(walls: list[int]) -> list[int]:
 def parse_board(data, path: str = "<board>") -> Board:
     """Validate a parsed board document; raises BoardError (one line) on the first problem."""
     if not isinstance(data, dict):
-        raise _err(path, "top level", "expected a table")
+        raise err(path, "top level", "expected a table")
     _unknown(path, "top level", data, ("board", "floor"))
     b, f = data.get("board"), data.get("floor")
     if not isinstance(b, dict):
-        raise _err(path, "[board]", "missing table")
+        raise err(path, "[board]", "missing table")
     if not isinstance(f, dict):
-        raise _err(path, "[floor]", "missing table (tunnels, max_out, [[floor.sliders]])")
+        raise err(path, "[floor]", "missing table (tunnels, max_out, [[floor.sliders]])")
     _unknown(path, "board", b, BOARD_KEYS)
     _unknown(path, "floor", f, FLOOR_KEYS)
     for k in ("name", "description"):
         if k in b and not isinstance(b[k], str):
-            raise _err(path, f"board.{k}", "expected a string")
+            raise err(path, f"board.{k}", "expected a string")
     if b.get("size", SIZE) != SIZE:
-        raise _err(path, "board.size", f"{b.get('size')!r}: only a {SIZE} x {SIZE} board is modelled; allowed: {SIZE}")
+        raise err(path, "board.size", f"{b.get('size')!r}: only a {SIZE} x {SIZE} board is modelled; allowed: {SIZE}")
     plug = _cell(path, "board.plug", b.get("plug", [SIZE // 2, SIZE // 2]))
     if plug != PLUG:
-        raise _err(path, "board.plug", f"must be the centre cell [{SIZE // 2}, {SIZE // 2}] (the board turns around it)")
+        raise err(path, "board.plug", f"must be the centre cell [{SIZE // 2}, {SIZE // 2}] (the board turns around it)")
 
     h = _wall_rows(path, b, "h_walls", SIZE - 1, SIZE)
     v = _wall_rows(path, b, "v_walls", SIZE, SIZE - 1)
@@ -173,90 +162,90 @@ def parse_board(data, path: str = "<board>") -> Board:
     room_of = _rooms(walls)
     n_rooms = max(room_of) + 1
     want = b.get("rooms", 12)
-    if not _int(want) or want < 1:
-        raise _err(path, "board.rooms", f"{want!r}: expected a positive integer (the number of rooms; 12 on the real "
+    if not is_int(want) or want < 1:
+        raise err(path, "board.rooms", f"{want!r}: expected a positive integer (the number of rooms; 12 on the real "
                                         f"board)")
     if n_rooms != want:
-        raise _err(path, "board.h_walls/v_walls", f"the walls make {n_rooms} rooms; board.rooms declares {want}")
+        raise err(path, "board.h_walls/v_walls", f"the walls make {n_rooms} rooms; board.rooms declares {want}")
 
     cl = b.get("corners")
     if not isinstance(cl, list) or len(cl) != N_CORNERS:
-        raise _err(path, "board.corners", f"expected {N_CORNERS} [row, col] start spaces (green, red, yellow, blue)")
+        raise err(path, "board.corners", f"expected {N_CORNERS} [row, col] start spaces (green, red, yellow, blue)")
     corners = []
     for i, x in enumerate(cl):
         cell = _cell(path, f"board.corners[{i}]", x)
         if cell == PLUG or cell in corners:
-            raise _err(path, f"board.corners[{i}]", "is the plug or another corner; start spaces must be distinct")
+            raise err(path, f"board.corners[{i}]", "is the plug or another corner; start spaces must be distinct")
         corners.append(cell)
 
     parts = b.get("parts")
     if (not isinstance(parts, list) or len(parts) != N_PARTS or not all(isinstance(x, str) and x for x in parts)
             or len(set(parts)) != N_PARTS):
-        raise _err(path, "board.parts", f"expected {N_PARTS} distinct body part names")
+        raise err(path, "board.parts", f"expected {N_PARTS} distinct body part names")
     gl = b.get("garments")
     if not isinstance(gl, list):
-        raise _err(path, "board.garments", "expected an array of { name, part, cell } tables")
+        raise err(path, "board.garments", "expected an array of { name, part, cell } tables")
     by_part: list[list[tuple[str, int]]] = [[] for _ in range(N_PARTS)]
     names: set[str] = set()
     cells: set[int] = set()
     for i, g in enumerate(gl):
         fld = f"board.garments[{i}]"
         if not isinstance(g, dict):
-            raise _err(path, fld, "expected a table { name, part, cell }")
+            raise err(path, fld, "expected a table { name, part, cell }")
         _unknown(path, fld, g, GARMENT_KEYS)
         nm = g.get("name")
         if not isinstance(nm, str) or not nm:
-            raise _err(path, f"{fld}.name", "missing or not a string")
+            raise err(path, f"{fld}.name", "missing or not a string")
         if nm in names:
-            raise _err(path, f"{fld}.name", f"{nm!r} appears twice; each garment matches exactly one card")
+            raise err(path, f"{fld}.name", f"{nm!r} appears twice; each garment matches exactly one card")
         names.add(nm)
         pt = g.get("part")
         if pt not in parts:
-            raise _err(path, f"{fld}.part", f"{pt!r} is not a body part; allowed: {', '.join(parts)}")
+            raise err(path, f"{fld}.part", f"{pt!r} is not a body part; allowed: {', '.join(parts)}")
         cell = _cell(path, f"{fld}.cell", g.get("cell"))
         if cell == PLUG:
-            raise _err(path, f"{fld}.cell", f"{nm!r} is on the plug; a garment needs a space ghosts can reach")
+            raise err(path, f"{fld}.cell", f"{nm!r} is on the plug; a garment needs a space ghosts can reach")
         if cell in corners:
-            raise _err(path, f"{fld}.cell", f"{nm!r} is on a corner start space; garments are never on corners")
+            raise err(path, f"{fld}.cell", f"{nm!r} is on a corner start space; garments are never on corners")
         if cell in cells:
-            raise _err(path, f"{fld}.cell", f"{nm!r} shares its cell with another garment")
+            raise err(path, f"{fld}.cell", f"{nm!r} shares its cell with another garment")
         cells.add(cell)
         by_part[parts.index(pt)].append((nm, cell))
     for p, lst in enumerate(by_part):
         if len(lst) != PER_PART:
-            raise _err(path, "board.garments", f"body part {parts[p]!r} has {len(lst)} garments; each part needs "
+            raise err(path, "board.garments", f"body part {parts[p]!r} has {len(lst)} garments; each part needs "
                                                f"exactly {PER_PART}")
 
     tun = f.get("tunnels")
-    if (not isinstance(tun, list) or len(tun) != N_TUNNELS or not all(_int(x) and 0 <= x < SIZE for x in tun)
+    if (not isinstance(tun, list) or len(tun) != N_TUNNELS or not all(is_int(x) and 0 <= x < SIZE for x in tun)
             or len(set(tun)) != N_TUNNELS):
-        raise _err(path, "floor.tunnels", f"expected {N_TUNNELS} distinct floor columns 0..{SIZE - 1}")
+        raise err(path, "floor.tunnels", f"expected {N_TUNNELS} distinct floor columns 0..{SIZE - 1}")
     mo = f.get("max_out", 2)
-    if not _int(mo) or not 0 <= mo <= SLIDER_LEN - 1:
-        raise _err(path, "floor.max_out", f"{mo!r}: expected an integer 0..{SLIDER_LEN - 1} (marked segments)")
+    if not is_int(mo) or not 0 <= mo <= SLIDER_LEN - 1:
+        raise err(path, "floor.max_out", f"{mo!r}: expected an integer 0..{SLIDER_LEN - 1} (marked segments)")
     sl = f.get("sliders")
     if not isinstance(sl, list) or len(sl) != N_SLIDERS:
-        raise _err(path, "floor.sliders", f"expected {N_SLIDERS} [[floor.sliders]] tables")
+        raise err(path, "floor.sliders", f"expected {N_SLIDERS} [[floor.sliders]] tables")
     magnets, poles, st_tun = [], [], []
     for i, s in enumerate(sl):
         fld = f"floor.sliders[{i}]"
         if not isinstance(s, dict):
-            raise _err(path, fld, "expected a table { magnets, tunnel }")
+            raise err(path, fld, "expected a table { magnets, tunnel }")
         _unknown(path, fld, s, SLIDER_KEYS)
         m = s.get("magnets")
-        if not isinstance(m, list) or not m or not all(_int(x) for x in m) or len(set(m)) != len(m):
-            raise _err(path, f"{fld}.magnets", f"expected distinct slider cells 0..{SLIDER_LEN - 1}")
+        if not isinstance(m, list) or not m or not all(is_int(x) for x in m) or len(set(m)) != len(m):
+            raise err(path, f"{fld}.magnets", f"expected distinct slider cells 0..{SLIDER_LEN - 1}")
         for x in m:
             if not 0 <= x < SLIDER_LEN:
-                raise _err(path, f"{fld}.magnets", f"magnet at cell {x} is outside the slider (cells 0..{SLIDER_LEN - 1})")
+                raise err(path, f"{fld}.magnets", f"magnet at cell {x} is outside the slider (cells 0..{SLIDER_LEN - 1})")
         pl = s.get("poles", [k % 2 for k in range(len(m))])
-        if not isinstance(pl, list) or len(pl) != len(m) or not all(x in (0, 1) and _int(x) for x in pl):
-            raise _err(path, f"{fld}.poles", f"expected one pole (0 or 1) per magnet ({len(m)})")
+        if not isinstance(pl, list) or len(pl) != len(m) or not all(x in (0, 1) and is_int(x) for x in pl):
+            raise err(path, f"{fld}.poles", f"expected one pole (0 or 1) per magnet ({len(m)})")
         t = s.get("tunnel")
-        if not _int(t) or not 0 <= t < N_TUNNELS:
-            raise _err(path, f"{fld}.tunnel", f"{t!r}: no such tunnel; allowed: 0..{N_TUNNELS - 1}")
+        if not is_int(t) or not 0 <= t < N_TUNNELS:
+            raise err(path, f"{fld}.tunnel", f"{t!r}: no such tunnel; allowed: 0..{N_TUNNELS - 1}")
         if t in st_tun:
-            raise _err(path, f"{fld}.tunnel", f"tunnel {t} already holds slider {st_tun.index(t)}; one slider a tunnel")
+            raise err(path, f"{fld}.tunnel", f"tunnel {t} already holds slider {st_tun.index(t)}; one slider a tunnel")
         magnets.append(tuple(m))
         poles.append(tuple(pl))
         st_tun.append(t)

@@ -120,16 +120,20 @@ class Bay:
                 res[v] = {"cave"} if ("cave:" + cls) in f else set()
             else:
                 res[v] = {"short"} | ({"cave"} if "cave:short" in f else set())
-        if res or not longest:
+        full = any("room" in f or "exact" in f for f in out.values())
+        if full or not longest or not found:
             return res
-        if not found:
-            return {}
-        best = max(n for _, n, _ in found)
+        best = max(n for _, n, _ in found)             # C2: stop in front of the obstacle; a duel there is optional
         for v, n, c in found:
             if n == best:
-                res.setdefault(v, set())
+                f = res.setdefault(v, set())
+                if "longest" not in f:                 # the longest way decides the flags, not a shorter one
+                    f.clear()
+                    f.add("longest")
                 if c:
-                    res[v].add("cave")
+                    f.add("cave")
+        for f in res.values():
+            f.discard("longest")
         return res
 
     def ghost_moves(self, pieces, start):

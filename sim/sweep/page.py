@@ -156,6 +156,9 @@ def target_text(d: dict) -> str | None:
     if t.get("crossings"):
         out += f"The curve crosses the target at {', '.join(f'{x:.2f}' for x in t['crossings'])} (linear " \
                f"interpolation between neighbouring points)."
+        if len(t["containing"]) == len(pts):
+            out += " Every point's interval contains the target, so where it crosses is within noise: play more " \
+                   "games a point (--games) to place it."
     return out
 
 
@@ -172,10 +175,10 @@ def point_rows(d: dict) -> list[dict]:
             row[m["label"]] = f"{fmt(m['kind'], v['value'])} {fmt_ci(m['kind'], v['ci95'])}"
             if r["index"] in prev:
                 p = prev[r["index"]]["measures"][m["name"]]
-                row[f"change from previous ({m['name']})"] = f"{fmt(m['kind'], p['diff'], True)} " \
-                                                             f"{fmt_ci(m['kind'], p['ci95'], True)}"
+                row[f"{m['label']}: change from previous"] = f"{fmt(m['kind'], p['diff'], True)} " \
+                                                            f"{fmt_ci(m['kind'], p['ci95'], True)}"
             elif prev:
-                row[f"change from previous ({m['name']})"] = ""
+                row[f"{m['label']}: change from previous"] = ""
         rows.append(row)
     return rows
 

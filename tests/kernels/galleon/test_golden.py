@@ -4,23 +4,17 @@ of rules, strategies or RNG use shows up here as a diff to review).
 Regenerate after an intended change: GOLDEN_UPDATE=1 pytest tests/kernels/galleon/test_golden.py"""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from sim import api
 from sim.scenario import load
+from tests.kernels.golden_words import REPO, check_replay
 
-REPO = Path(__file__).resolve().parents[3]
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def _check(name: str, scenario: str, game: int):
-    lines = api.replay(load(REPO / scenario), game)
-    path = GOLDEN / name
-    text = "\n".join(lines) + "\n"
-    if os.environ.get("GOLDEN_UPDATE"):
-        path.write_text(text)
-    assert text == path.read_text(), f"{name} differs from the recorded trace"
+    check_replay(GOLDEN, name, scenario, game)
 
 
 def test_golden_trace_4p_treasure_game_2():

@@ -42,7 +42,7 @@ def test_r03_no_piece_is_jumped():
     g = Game()
     g.place(1, "P02")
     g.roll(1, 3)
-    assert g.options() == {"P01"} and g.opt("P01") & R.OPT_SHORT   # cannot pass P02: stop next to it to duel
+    assert g.options() == {"P01"}                           # cannot pass P02: stop in front of it (C2)
 
 
 def test_r04_rooms_end_the_move_and_never_while_occupied():
