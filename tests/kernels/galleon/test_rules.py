@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.galleon import board as B
 from kernels.galleon import rules as R
 from tests.kernels.galleon._kit import BOARD, ID, Game
 
@@ -154,24 +155,35 @@ def test_r12_stopping_next_to_the_ghost_the_next_player_chooses():
     g = Game()
     g.ghost_to("M00")
     g.place(0, "LA0")
-    g.roll(1, 2)                                            # LA0 -> DA0 -> M10 -> M20: M10? next to M00 only at M10
-    g.move("M11") if "M11" in g.options() else g.move(sorted(g.options())[0])
+    g.roll(1, 2)                                            # LA0 -> DA0 -> M10 (next to the ghost) -> M11
+    g.move("M11")                                           # only the end counts: passing M10 frightens nobody
+    assert g.pos(0) == "M11" and g.phase != R.PH_WHIRL and g.st[R.S_OVERBOARD] == 0 and g.cur == 1
     g2 = Game()
     g2.ghost_to("M20")
     g2.place(0, "LA0")
     g2.roll(1, 1)                                           # LA0 -> DA0 -> M10, next to the ghost on M20
     g2.move("M10")
     assert g2.phase == R.PH_WHIRL and int(g2.st[R.S_ACTOR]) == 1
+    g3 = Game(first=3)                                      # the last seat: the next player is seat 0
+    g3.ghost_to("M20")
+    g3.place(3, "LA0")
+    g3.roll(1, 1)
+    g3.move("M10")
+    assert g3.phase == R.PH_WHIRL and int(g3.st[R.S_ACTOR]) == 0 and int(g3.st[R.S_PEND]) == 3
 
 
 def test_r13_overboard_whirlpool_tile_parrot_rock_then_shore():
-    g = Game()
-    g.ghost_to("M20")
+    g = Game()                                              # into a FREE whirlpool: W0 and R1 are taken
+    g.ghost_to("M30")
     g.place(1, "M10")
-    g.give(1, R.T_PARROT, 13)
+    g.place(2, "W0")
+    g.st[R.S_STATUS + 2] = R.ST_WHIRLPOOL
+    g.place(3, "R1")
+    g.st[R.S_STATUS + 3] = R.ST_ROCK
     g.roll(6, 1)
-    g.act(R.A_GHOST + ID["M30"])
-    assert g.phase == R.PH_GHOST or True
+    g.act(R.A_GHOST + ID["M20"])
+    m = g.mask()
+    assert g.phase == R.PH_WHIRL and [w for w in range(R.N_WHIRL) if m[R.A_WHIRL + w]] == [2, 3]
     g = Game()
     g.ghost_to("M30")
     g.place(1, "M10")
@@ -266,8 +278,11 @@ def test_r18_the_parrot_flies_back_when_its_holder_leaves_the_ship():
     assert g.st[R.S_LOC + R.T_PARROT] == R.LOC_STACK and g.events(R.E_PARROT_BACK)
 
 
+PARROT_ON_TOP = [6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 4, 5, 13, 14, 15, 16, 17, 12]
+
+
 def test_r19_parrot_actions():
-    g = Game(deal=[6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 4, 5, 13, 14, 15, 16, 17, 12])   # parrot on top
+    g = Game(deal=PARROT_ON_TOP)                            # parrot on top
     g.place(0, "Q1")
     g.ghost_to("F0")
     g.give(1, 10)
@@ -280,7 +295,7 @@ def test_r19_parrot_actions():
     assert g.st[R.S_CH_KIND] == R.CH_TILE
     g.chance(1)                                             # seat 1 holds sabre 1 and gold 5: the gold
     assert 10 in g.tiles(0)
-    g2 = Game(deal=[6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 4, 5, 13, 14, 15, 16, 17, 12])
+    g2 = Game(deal=PARROT_ON_TOP)
     g2.place(0, "Q1")
     g2.ghost_to("F0")
     g2.roll(1, 2)
@@ -453,12 +468,37 @@ def test_c07_cannon_not_twice_in_a_row_or_once_per_game():
     assert g.st[R.S_CANNON_FIRES] == 0
 
 
-def test_c08_the_ghost_never_crosses_a_cannon_and_never_revisits():
+def test_c08_the_ghost_moves_like_a_pirate_without_revisiting():
     g = Game()
     g.ghost_to("PL")
     g.roll(6, 1)
     o = g.options()
     assert "F3" in o and "PL" not in o
+
+
+def test_c08_b5_no_path_crosses_a_cannon(tmp_path):
+    """B5/C8: cannons are not spaces and no edge passes one. A board whose cannon stands between the bow spaces F0
+    and F1 (their edge removed): the ghost and the pirates go round it (F0 F2 F3 F1), never across."""
+    text = (B.BOARDS_DIR / "default.toml").read_text(encoding="utf-8")
+    assert '["F0", "F1"], ' in text
+    path = tmp_path / "cannon_between.toml"
+    path.write_text(text.replace('["F0", "F1"], ', ""), encoding="utf-8")
+    board = B.load_board(str(path))
+    assert board.ids == BOARD.ids and all(c < board.n for c, _ in board.cannons)    # a cannon is no space
+    for bpath, across in ((str(path), False), ("default", True)):
+        g = Game(board=bpath)
+        g.ghost_to("F0")
+        g.roll(6, 1)
+        assert "F1" in g.options()                          # the ghost reaches F1 either way ...
+        assert (int(g.reach[ID["F1"]]) == 1) == across      # ... in one step only where no cannon stands between
+        assert int(g.reach[ID["F1"]]) == (1 if across else 3)
+        g = Game(board=bpath)
+        g.place(0, "F0")
+        R.move_options(g.st, g.prm, 0, 1, 0, *g.scratch)
+        one = {BOARD.ids[v] for v in range(BOARD.n) if g.st[R.S_OPT + v]}
+        assert one == ({"F1", "F2"} if across else {"F2"})
+        R.move_options(g.st, g.prm, 0, 3, 0, *g.scratch)
+        assert g.st[R.S_OPT + ID["F1"]] != 0                # round the cannon: F0 F2 F3 F1
 
 
 def test_c09_empty_stack_gives_nothing():
@@ -508,7 +548,24 @@ def test_c12_one_weapon_each_duel_repeats_with_the_same_weapons():
 
 
 def test_c13_parrot_steal_is_random_face_down():
-    test_r19_parrot_actions()
+    """The thief does not pick the tile: the steal is a chance node with one equally likely outcome per tile the
+    victim holds (the driver draws it uniformly), outcome k giving the victim's k-th tile in tile order."""
+    taken = []
+    for k in range(3):
+        g = Game(deal=PARROT_ON_TOP)
+        g.place(0, "Q1")
+        g.ghost_to("F0")
+        g.give(1, 10, 14)                                   # seat 1: sabre 1, gold 5, key 14
+        g.roll(1, 2)
+        g.move("CC")
+        g.act(R.A_PSTEAL + 1)
+        assert g.phase == R.PH_CHANCE and g.st[R.S_CH_KIND] == R.CH_TILE and g.st[R.S_CH_N] == 3
+        before = set(g.tiles(1))
+        g.chance(k)
+        got = before - set(g.tiles(1))
+        assert len(got) == 1 and got <= set(g.tiles(0))
+        taken.append(got.pop())
+    assert taken == [1, 10, 14]                             # every tile of the victim can be taken
 
 
 def test_c14_caves_any_entrance_to_any_entrance():
