@@ -468,6 +468,30 @@ def test_c07_cannon_not_twice_in_a_row_or_once_per_game():
     assert g.st[R.S_CANNON_FIRES] == 0
 
 
+def test_c07_default_is_met_by_r10_the_ghost_never_ends_on_its_start():
+    """C7: `not_twice_in_a_row` can never block a cannon, because the ghost can never stop on its start space (R10:
+    at least one step, no space entered twice). From every ship space, free board or crowded, the start is never a
+    destination; so a ghost behind a cannon cannot stop behind it again on its next move."""
+    ship = [v for v in range(BOARD.n) if R.K_DECK <= BOARD.kinds[v] <= R.K_CAPTAIN]
+    for crowd in (False, True):
+        for v in ship:
+            g = Game()
+            g.ghost_to(BOARD.ids[v])
+            if crowd:                                       # pirates round it: a jump back would be the only way
+                free = [w for w in ship if w != v and BOARD.kinds[w] not in (R.K_CABIN, R.K_CAPTAIN)]
+                near = [w for w in free if R.next_to(g.prm, v, w)][:4]
+                for s, w in enumerate(near):
+                    g.place(s, BOARD.ids[w])
+            n = R.ghost_options(g.st, g.prm, *g.scratch)
+            assert g.st[R.S_OPT + v] == 0 and (n > 0 or crowd), BOARD.ids[v]
+    for behind, _ in BOARD.cannons:                         # the default's case: behind a cannon, the previous stop
+        g = Game()
+        g.ghost_to(BOARD.ids[behind])
+        g.st[R.S_LASTCANNON] = int(g.prm[R.P_CANNON_AT + behind])
+        g.roll(6, 1)
+        assert g.phase == R.PH_GHOST and BOARD.ids[behind] not in g.options()
+
+
 def test_c08_the_ghost_moves_like_a_pirate_without_revisiting():
     g = Game()
     g.ghost_to("PL")
