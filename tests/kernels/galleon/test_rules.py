@@ -446,6 +446,44 @@ def test_c06_water_is_safe_from_duels():
     assert R.duel_targets(g.st, g.prm, 0, ID["P06"]) == 0
 
 
+def test_c06_rock_exit_step_onto_shore_or_count_from_shore():
+    """C6/R13: from the rock R2 (shore P26) a 2 ends one space past the shore (default: the step onto it costs a
+    pip) or two spaces past it (count_from_shore); a taken shore blocks, then is the piece passed (R6, C3)."""
+    want = {"step_onto_shore": ({"P25", "P27"}, {"P26"}), "count_from_shore": ({"P24", "LA3"}, {"P25", "P27"})}
+    for opt, (two, one) in want.items():
+        g = Game(rock_exit=opt)
+        g.place(0, "R2")
+        g.st[R.S_STATUS] = R.ST_ROCK
+        g.roll(1, 1)
+        assert g.options() == two, opt
+        g.move(sorted(two)[0])
+        assert g.st[R.S_STATUS] == R.ST_OK
+        g = Game(rock_exit=opt, ghost_die="pirate_moves_other_die")   # C1 reading B: the other die, a 1
+        g.place(0, "R2")
+        g.st[R.S_STATUS] = R.ST_ROCK
+        g.roll(6, 1)
+        g.act(R.A_GHOST + ID["Q3"])
+        assert g.options() == one, opt
+        g = Game(rock_exit=opt)                             # the shore taken: blocked, then passes it
+        g.place(0, "R2")
+        g.st[R.S_STATUS] = R.ST_ROCK
+        g.place(1, "P26")
+        g.roll(1, 1)
+        assert g.phase != R.PH_MOVE and g.pos(0) == "R2" and g.events(R.E_BLOCKED), opt
+        g.st[R.S_CUR] = 0
+        g.roll(1, 1)
+        assert g.options() == two | {"P25", "P27"}, opt    # counting from P26, these are stops to challenge (R5)
+        assert all((g.opt(v) & R.OPT_SHORT != 0) == (v not in two) for v in g.options()), opt
+    g = Game(rock_exit="count_from_shore")                  # the taken shore is the one piece passed (C3)
+    g.place(0, "R2")
+    g.st[R.S_STATUS] = R.ST_ROCK
+    g.place(1, "P26")
+    g.place(2, "P25")
+    g.st[R.S_BLOCKED] = 1
+    g.roll(1, 1)
+    assert g.options() == {"LA3", "P27"}                    # not P24: P25 would be a second piece passed
+
+
 def test_c07_cannon_not_twice_in_a_row_or_once_per_game():
     for opt, again in (("not_twice_in_a_row", True), ("once_per_game", False)):
         g = Game(cannon_reuse=opt)
