@@ -657,6 +657,22 @@ def test_c16_start_player_rotates():
         assert out[7][0] == gi % 3
 
 
+def test_c17_the_start_space_is_never_entered_again():
+    """C17: the start counts as entered. From DA0 (edges LA0, M10) a 2 cannot come back to DA0, and a 3 cannot turn
+    back over it (DA0 LA0 DA0 M10, DA0 M10 DA0 LA0): M10 and LA0 are only 1 pip away; from M20 a 4 cannot go round the
+    square M21 M31 M30 back to M20. Reading the rule as allowing one return to the start would offer all of these."""
+    for pips, never in ((2, {"DA0"}), (3, {"DA0", "LA0", "M10"})):
+        g = Game()
+        g.place(0, "DA0")
+        R.move_options(g.st, g.prm, 0, pips, 0, *g.scratch)
+        o = {BOARD.ids[v] for v in range(BOARD.n) if g.st[R.S_OPT + v]}
+        assert o and not (o & never), (pips, o)
+    g = Game()
+    g.place(0, "M20")
+    g.roll(2, 2)
+    assert "M20" not in g.options() and {"M11", "M31"} <= g.options()      # round the square: 3 of its 4 sides
+
+
 def test_bad_actions_and_outcomes_are_refused_without_change():
     g = Game()
     before = g.st.copy()
