@@ -638,6 +638,27 @@ def test_c14_caves_any_entrance_to_any_entrance():
     assert {"P15", "P25", "P35", "P13", "P23", "P33"} <= o
 
 
+def test_c14_the_cave_tile_needs_a_cave_link_not_just_an_entrance():
+    """C14/R7: only a move that used a cave link takes a tile. Over the entrance P04 along the path (P03 P04 P05),
+    or off it after standing there (P04 P05 P06): no tile; P04 -> P14 (link) -> P15: the tile."""
+    for start, dest in (("P03", "P05"), ("P04", "P06")):
+        g = Game(n=3)                                       # one sabre lies in the large cave
+        g.place(0, start)
+        g.roll(1, 1)
+        assert not g.opt(dest) & R.OPT_CAVE
+        if start == "P04":
+            assert g.opt("P15") & R.OPT_CAVE                # the same start through the caves does take one
+        g.move(dest)
+        assert g.pos(0) == dest and g.tiles(R.LOC_CAVE) == [3] and g.tiles(0) == [0] and g.cur == 1
+        assert not g.events(R.E_CAVE_TILE)
+    g = Game(n=3)
+    g.place(0, "P04")
+    g.roll(1, 1)
+    g.move("P15")
+    g.chance(0)
+    assert g.tiles(0) == [0, 3] and g.events(R.E_CAVE_TILE) == [(0, 3, 0, 0)]
+
+
 def test_c15_own_hideout_can_be_blocked():
     g = Game()
     g.place(1, "P00")
