@@ -15,6 +15,7 @@ GHOST_DIE = ("pirate_stays", "pirate_moves_other_die")
 BLOCKED = ("longest_move", "stay")
 TERROR = ("graph", "ship_only")
 CANNON = ("not_twice_in_a_row", "once_per_game")
+ROCK_EXIT = ("step_onto_shore", "count_from_shore")
 
 # (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.scenario.
 PARAM_SPECS = (
@@ -33,6 +34,9 @@ PARAM_SPECS = (
      "AMBIGUITY C7: a cannon fires again after the ghost stopped elsewhere in between, or once a game"),
     ("water_duel_safe", "bool", True, None,
      "AMBIGUITY C6: pirates in a whirlpool or on a rock cannot be challenged to a duel"),
+    ("rock_exit", "choice", "step_onto_shore", ROCK_EXIT,
+     "AMBIGUITY C6: a rescued pirate's move from its rock: the step onto the shore (C) costs one pip, or the count "
+     "starts at the shore (that step is free)"),
     ("chest_keys", "int_list", [0, 1, 2, 3, 4, 4], (0, 4),
      "UNKNOWN: key sticker of each of the 6 chests (0 = blank, opens without a key; 1..4 key types)"),
     ("key_tiles", "int_list", [1, 2, 3, 4, 0], (0, 4),
@@ -74,6 +78,7 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[R.P_TERROR] = TERROR.index(values["terror_adjacency"])
     prm[R.P_CANNON] = CANNON.index(values["cannon_reuse"])
     prm[R.P_WATER_SAFE] = int(bool(values["water_duel_safe"]))
+    prm[R.P_ROCK_EXIT] = ROCK_EXIT.index(values["rock_exit"])
     prm[R.P_CHEST_KEYS:R.P_CHEST_KEYS + 6] = [int(x) for x in values["chest_keys"]]
     prm[R.P_KEY_TILES:R.P_KEY_TILES + 5] = [int(x) for x in values["key_tiles"]]
     pack_board(prm, board)

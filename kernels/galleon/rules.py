@@ -86,7 +86,9 @@ P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG    # [128 * 8] 1 = cave link (not "next to
 P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG       # [3 * 3 * 3 * 7]
 P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7          # [3 * 3 * 7 * 3 * 7]
 P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7          # [128 * 128] fewest pips (strategies)
-P_SIZE = P_DIST + MAX_SPACES * MAX_SPACES
+P_ROCK_EXIT = P_DIST + MAX_SPACES * MAX_SPACES    # R13/C6: 0 the step from the rock onto the shore costs a pip,
+#                                                   1 the count starts at the shore (that step is free)
+P_SIZE = P_ROCK_EXIT + 1
 
 # ---- state offsets ----------------------------------------------------------------------------------------------
 S_N = 0
@@ -506,9 +508,21 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     path of that class went through the caves, OPT_SHORT when the space is legal only to challenge a duel; with no
     destination at the full roll and no room, the longest moves are legal as such, a duel there optional);
     returns how many. R7: a pirate standing in the caves that took its tile of this visit gets OPT_CAVE only for a
-    path that leaves the caves before going through them again (one tile a visit)."""
+    path that leaves the caves before going through them again (one tile a visit). R13/C6 option
+    ``rock_exit = count_from_shore``: a pirate on its rock counts from its shore (the paths start there, so it cannot
+    end on it); a shore taken by another piece blocks it (R6), or is the one piece it passes."""
     n = prm[P_NSPACES]
     start = st[S_POS + s]
+    if prm[P_ROCK_EXIT] == 1 and prm[P_KIND + start] == K_ROCK:
+        for w in range(N_WHIRL):
+            if prm[P_ROCK + w] == start:
+                start = prm[P_SHORE + w]
+        if st[S_OCC + start] >= 0:
+            if passing == 0:
+                for v in range(n):
+                    st[S_OPT + v] = 0
+                return 0
+            passing = 0
     best = walk(st, prm, start, pips, s, passing, reach, cavek, vis, stk)
     sh = 16 if ((st[S_CAVE_TOOK] >> s) & 1) != 0 and prm[P_KIND + start] == K_CAVE else 0
     cnt = 0

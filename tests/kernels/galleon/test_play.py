@@ -27,7 +27,8 @@ def scenario(n=4, strategies=("treasure",), games=200, seed=11, params=None, sea
 @pytest.mark.parametrize("n,strats,params", [
     (4, ("random",), {"max_turns": 400}),
     (4, ("treasure", "raider", "cautious", "weighted"), {}),
-    (3, ("raider", "random"), {"ghost_die": "pirate_moves_other_die", "terror_adjacency": "ship_only"}),
+    (3, ("raider", "random"), {"ghost_die": "pirate_moves_other_die", "terror_adjacency": "ship_only",
+                               "rock_exit": "count_from_shore"}),
     (2, ("cautious", "raider"), {"blocked_move": "stay", "cannon_reuse": "once_per_game",
                                  "water_duel_safe": False}),
 ])

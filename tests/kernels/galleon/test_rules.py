@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.galleon import board as B
 from kernels.galleon import rules as R
 from tests.kernels.galleon._kit import BOARD, ID, Game
 
@@ -154,24 +155,35 @@ def test_r12_stopping_next_to_the_ghost_the_next_player_chooses():
     g = Game()
     g.ghost_to("M00")
     g.place(0, "LA0")
-    g.roll(1, 2)                                            # LA0 -> DA0 -> M10 -> M20: M10? next to M00 only at M10
-    g.move("M11") if "M11" in g.options() else g.move(sorted(g.options())[0])
+    g.roll(1, 2)                                            # LA0 -> DA0 -> M10 (next to the ghost) -> M11
+    g.move("M11")                                           # only the end counts: passing M10 frightens nobody
+    assert g.pos(0) == "M11" and g.phase != R.PH_WHIRL and g.st[R.S_OVERBOARD] == 0 and g.cur == 1
     g2 = Game()
     g2.ghost_to("M20")
     g2.place(0, "LA0")
     g2.roll(1, 1)                                           # LA0 -> DA0 -> M10, next to the ghost on M20
     g2.move("M10")
     assert g2.phase == R.PH_WHIRL and int(g2.st[R.S_ACTOR]) == 1
+    g3 = Game(first=3)                                      # the last seat: the next player is seat 0
+    g3.ghost_to("M20")
+    g3.place(3, "LA0")
+    g3.roll(1, 1)
+    g3.move("M10")
+    assert g3.phase == R.PH_WHIRL and int(g3.st[R.S_ACTOR]) == 0 and int(g3.st[R.S_PEND]) == 3
 
 
 def test_r13_overboard_whirlpool_tile_parrot_rock_then_shore():
-    g = Game()
-    g.ghost_to("M20")
+    g = Game()                                              # into a FREE whirlpool: W0 and R1 are taken
+    g.ghost_to("M30")
     g.place(1, "M10")
-    g.give(1, R.T_PARROT, 13)
+    g.place(2, "W0")
+    g.st[R.S_STATUS + 2] = R.ST_WHIRLPOOL
+    g.place(3, "R1")
+    g.st[R.S_STATUS + 3] = R.ST_ROCK
     g.roll(6, 1)
-    g.act(R.A_GHOST + ID["M30"])
-    assert g.phase == R.PH_GHOST or True
+    g.act(R.A_GHOST + ID["M20"])
+    m = g.mask()
+    assert g.phase == R.PH_WHIRL and [w for w in range(R.N_WHIRL) if m[R.A_WHIRL + w]] == [2, 3]
     g = Game()
     g.ghost_to("M30")
     g.place(1, "M10")
@@ -266,8 +278,11 @@ def test_r18_the_parrot_flies_back_when_its_holder_leaves_the_ship():
     assert g.st[R.S_LOC + R.T_PARROT] == R.LOC_STACK and g.events(R.E_PARROT_BACK)
 
 
+PARROT_ON_TOP = [6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 4, 5, 13, 14, 15, 16, 17, 12]
+
+
 def test_r19_parrot_actions():
-    g = Game(deal=[6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 4, 5, 13, 14, 15, 16, 17, 12])   # parrot on top
+    g = Game(deal=PARROT_ON_TOP)                            # parrot on top
     g.place(0, "Q1")
     g.ghost_to("F0")
     g.give(1, 10)
@@ -280,7 +295,7 @@ def test_r19_parrot_actions():
     assert g.st[R.S_CH_KIND] == R.CH_TILE
     g.chance(1)                                             # seat 1 holds sabre 1 and gold 5: the gold
     assert 10 in g.tiles(0)
-    g2 = Game(deal=[6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 4, 5, 13, 14, 15, 16, 17, 12])
+    g2 = Game(deal=PARROT_ON_TOP)
     g2.place(0, "Q1")
     g2.ghost_to("F0")
     g2.roll(1, 2)
@@ -431,6 +446,44 @@ def test_c06_water_is_safe_from_duels():
     assert R.duel_targets(g.st, g.prm, 0, ID["P06"]) == 0
 
 
+def test_c06_rock_exit_step_onto_shore_or_count_from_shore():
+    """C6/R13: from the rock R2 (shore P26) a 2 ends one space past the shore (default: the step onto it costs a
+    pip) or two spaces past it (count_from_shore); a taken shore blocks, then is the piece passed (R6, C3)."""
+    want = {"step_onto_shore": ({"P25", "P27"}, {"P26"}), "count_from_shore": ({"P24", "LA3"}, {"P25", "P27"})}
+    for opt, (two, one) in want.items():
+        g = Game(rock_exit=opt)
+        g.place(0, "R2")
+        g.st[R.S_STATUS] = R.ST_ROCK
+        g.roll(1, 1)
+        assert g.options() == two, opt
+        g.move(sorted(two)[0])
+        assert g.st[R.S_STATUS] == R.ST_OK
+        g = Game(rock_exit=opt, ghost_die="pirate_moves_other_die")   # C1 reading B: the other die, a 1
+        g.place(0, "R2")
+        g.st[R.S_STATUS] = R.ST_ROCK
+        g.roll(6, 1)
+        g.act(R.A_GHOST + ID["Q3"])
+        assert g.options() == one, opt
+        g = Game(rock_exit=opt)                             # the shore taken: blocked, then passes it
+        g.place(0, "R2")
+        g.st[R.S_STATUS] = R.ST_ROCK
+        g.place(1, "P26")
+        g.roll(1, 1)
+        assert g.phase != R.PH_MOVE and g.pos(0) == "R2" and g.events(R.E_BLOCKED), opt
+        g.st[R.S_CUR] = 0
+        g.roll(1, 1)
+        assert g.options() == two | {"P25", "P27"}, opt    # counting from P26, these are stops to challenge (R5)
+        assert all((g.opt(v) & R.OPT_SHORT != 0) == (v not in two) for v in g.options()), opt
+    g = Game(rock_exit="count_from_shore")                  # the taken shore is the one piece passed (C3)
+    g.place(0, "R2")
+    g.st[R.S_STATUS] = R.ST_ROCK
+    g.place(1, "P26")
+    g.place(2, "P25")
+    g.st[R.S_BLOCKED] = 1
+    g.roll(1, 1)
+    assert g.options() == {"LA3", "P27"}                    # not P24: P25 would be a second piece passed
+
+
 def test_c07_cannon_not_twice_in_a_row_or_once_per_game():
     for opt, again in (("not_twice_in_a_row", True), ("once_per_game", False)):
         g = Game(cannon_reuse=opt)
@@ -453,12 +506,61 @@ def test_c07_cannon_not_twice_in_a_row_or_once_per_game():
     assert g.st[R.S_CANNON_FIRES] == 0
 
 
-def test_c08_the_ghost_never_crosses_a_cannon_and_never_revisits():
+def test_c07_default_is_met_by_r10_the_ghost_never_ends_on_its_start():
+    """C7: `not_twice_in_a_row` can never block a cannon, because the ghost can never stop on its start space (R10:
+    at least one step, no space entered twice). From every ship space, free board or crowded, the start is never a
+    destination; so a ghost behind a cannon cannot stop behind it again on its next move."""
+    ship = [v for v in range(BOARD.n) if R.K_DECK <= BOARD.kinds[v] <= R.K_CAPTAIN]
+    for crowd in (False, True):
+        for v in ship:
+            g = Game()
+            g.ghost_to(BOARD.ids[v])
+            if crowd:                                       # pirates round it: a jump back would be the only way
+                free = [w for w in ship if w != v and BOARD.kinds[w] not in (R.K_CABIN, R.K_CAPTAIN)]
+                near = [w for w in free if R.next_to(g.prm, v, w)][:4]
+                for s, w in enumerate(near):
+                    g.place(s, BOARD.ids[w])
+            n = R.ghost_options(g.st, g.prm, *g.scratch)
+            assert g.st[R.S_OPT + v] == 0 and (n > 0 or crowd), BOARD.ids[v]
+    for behind, _ in BOARD.cannons:                         # the default's case: behind a cannon, the previous stop
+        g = Game()
+        g.ghost_to(BOARD.ids[behind])
+        g.st[R.S_LASTCANNON] = int(g.prm[R.P_CANNON_AT + behind])
+        g.roll(6, 1)
+        assert g.phase == R.PH_GHOST and BOARD.ids[behind] not in g.options()
+
+
+def test_c08_the_ghost_moves_like_a_pirate_without_revisiting():
     g = Game()
     g.ghost_to("PL")
     g.roll(6, 1)
     o = g.options()
     assert "F3" in o and "PL" not in o
+
+
+def test_c08_b5_no_path_crosses_a_cannon(tmp_path):
+    """B5/C8: cannons are not spaces and no edge passes one. A board whose cannon stands between the bow spaces F0
+    and F1 (their edge removed): the ghost and the pirates go round it (F0 F2 F3 F1), never across."""
+    text = (B.BOARDS_DIR / "default.toml").read_text(encoding="utf-8")
+    assert '["F0", "F1"], ' in text
+    path = tmp_path / "cannon_between.toml"
+    path.write_text(text.replace('["F0", "F1"], ', ""), encoding="utf-8")
+    board = B.load_board(str(path))
+    assert board.ids == BOARD.ids and all(c < board.n for c, _ in board.cannons)    # a cannon is no space
+    for bpath, across in ((str(path), False), ("default", True)):
+        g = Game(board=bpath)
+        g.ghost_to("F0")
+        g.roll(6, 1)
+        assert "F1" in g.options()                          # the ghost reaches F1 either way ...
+        assert (int(g.reach[ID["F1"]]) == 1) == across      # ... in one step only where no cannon stands between
+        assert int(g.reach[ID["F1"]]) == (1 if across else 3)
+        g = Game(board=bpath)
+        g.place(0, "F0")
+        R.move_options(g.st, g.prm, 0, 1, 0, *g.scratch)
+        one = {BOARD.ids[v] for v in range(BOARD.n) if g.st[R.S_OPT + v]}
+        assert one == ({"F1", "F2"} if across else {"F2"})
+        R.move_options(g.st, g.prm, 0, 3, 0, *g.scratch)
+        assert g.st[R.S_OPT + ID["F1"]] != 0                # round the cannon: F0 F2 F3 F1
 
 
 def test_c09_empty_stack_gives_nothing():
@@ -508,7 +610,24 @@ def test_c12_one_weapon_each_duel_repeats_with_the_same_weapons():
 
 
 def test_c13_parrot_steal_is_random_face_down():
-    test_r19_parrot_actions()
+    """The thief does not pick the tile: the steal is a chance node with one equally likely outcome per tile the
+    victim holds (the driver draws it uniformly), outcome k giving the victim's k-th tile in tile order."""
+    taken = []
+    for k in range(3):
+        g = Game(deal=PARROT_ON_TOP)
+        g.place(0, "Q1")
+        g.ghost_to("F0")
+        g.give(1, 10, 14)                                   # seat 1: sabre 1, gold 5, key 14
+        g.roll(1, 2)
+        g.move("CC")
+        g.act(R.A_PSTEAL + 1)
+        assert g.phase == R.PH_CHANCE and g.st[R.S_CH_KIND] == R.CH_TILE and g.st[R.S_CH_N] == 3
+        before = set(g.tiles(1))
+        g.chance(k)
+        got = before - set(g.tiles(1))
+        assert len(got) == 1 and got <= set(g.tiles(0))
+        taken.append(got.pop())
+    assert taken == [1, 10, 14]                             # every tile of the victim can be taken
 
 
 def test_c14_caves_any_entrance_to_any_entrance():
@@ -517,6 +636,27 @@ def test_c14_caves_any_entrance_to_any_entrance():
     g.roll(1, 1)
     o = g.options()
     assert {"P15", "P25", "P35", "P13", "P23", "P33"} <= o
+
+
+def test_c14_the_cave_tile_needs_a_cave_link_not_just_an_entrance():
+    """C14/R7: only a move that used a cave link takes a tile. Over the entrance P04 along the path (P03 P04 P05),
+    or off it after standing there (P04 P05 P06): no tile; P04 -> P14 (link) -> P15: the tile."""
+    for start, dest in (("P03", "P05"), ("P04", "P06")):
+        g = Game(n=3)                                       # one sabre lies in the large cave
+        g.place(0, start)
+        g.roll(1, 1)
+        assert not g.opt(dest) & R.OPT_CAVE
+        if start == "P04":
+            assert g.opt("P15") & R.OPT_CAVE                # the same start through the caves does take one
+        g.move(dest)
+        assert g.pos(0) == dest and g.tiles(R.LOC_CAVE) == [3] and g.tiles(0) == [0] and g.cur == 1
+        assert not g.events(R.E_CAVE_TILE)
+    g = Game(n=3)
+    g.place(0, "P04")
+    g.roll(1, 1)
+    g.move("P15")
+    g.chance(0)
+    assert g.tiles(0) == [0, 3] and g.events(R.E_CAVE_TILE) == [(0, 3, 0, 0)]
 
 
 def test_c15_own_hideout_can_be_blocked():
@@ -536,6 +676,22 @@ def test_c16_start_player_rotates():
         out = play.trace_game(np.uint64(5), np.uint64(0), gi, 3, prm, np.zeros(3, np.int64), np.zeros((3, 8)), 10,
                               10, 0)
         assert out[7][0] == gi % 3
+
+
+def test_c17_the_start_space_is_never_entered_again():
+    """C17: the start counts as entered. From DA0 (edges LA0, M10) a 2 cannot come back to DA0, and a 3 cannot turn
+    back over it (DA0 LA0 DA0 M10, DA0 M10 DA0 LA0): M10 and LA0 are only 1 pip away; from M20 a 4 cannot go round the
+    square M21 M31 M30 back to M20. Reading the rule as allowing one return to the start would offer all of these."""
+    for pips, never in ((2, {"DA0"}), (3, {"DA0", "LA0", "M10"})):
+        g = Game()
+        g.place(0, "DA0")
+        R.move_options(g.st, g.prm, 0, pips, 0, *g.scratch)
+        o = {BOARD.ids[v] for v in range(BOARD.n) if g.st[R.S_OPT + v]}
+        assert o and not (o & never), (pips, o)
+    g = Game()
+    g.place(0, "M20")
+    g.roll(2, 2)
+    assert "M20" not in g.options() and {"M11", "M31"} <= g.options()      # round the square: 3 of its 4 sides
 
 
 def test_bad_actions_and_outcomes_are_refused_without_change():
