@@ -30,6 +30,10 @@ def game_of(path: Path) -> str:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BoardFileError(f"{path}: no such board file") from None
+    except IsADirectoryError:
+        raise BoardFileError(f"{path}: is a folder; give a board .toml file") from None
+    except OSError as e:
+        raise BoardFileError(f"{path}: cannot read the board file ({e.strerror or e})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise BoardFileError(f"{path}: not valid TOML ({e})") from None
     if "floor" in data:

@@ -26,4 +26,7 @@ def resolve(ref: str, here: Path, shipped_dir: Path) -> str:
     if shipped.is_file():
         return ref
     tried.append(shipped)
+    folder = next((p for p in tried if p.is_dir()), None)
+    if folder is not None:
+        raise ScenarioError(f"params.board: {ref!r} is a folder ({folder}); name a board .toml file")
     raise ScenarioError(f"params.board: no such board file {ref!r}; tried {', '.join(str(p) for p in tried)}")

@@ -33,6 +33,8 @@ class OneLineUsage(typer.core.TyperGroup):
             raise e
         where = e.ctx.command_path if e.ctx is not None else "sim"
         msg = " ".join(e.format_message().split()).rstrip(".")
+        if "unexpected extra argument" in msg and "(step " in msg:     # --set x=1..9 step 2 unquoted: the shell split it
+            msg += "; a range with a step is one argument: quote it, e.g. --set 'track_len=20..60 step 5'"
         typer.echo(f"error: {msg} (see {where} --help)", err=True)
         raise typer.Exit(e.exit_code)
 
@@ -152,10 +154,10 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         with interruptible(), prog:
             s, folder = api.run_scenario(sc, n, progress=adv)
         seats = tables.one_line(s)
-        wall = s['provenance']['wall_time_s']
-        rate = f", {n / wall:,.0f} games/s" if wall else ""
-        typer.echo(f"{f.relative_to(SCENARIOS)}: {s['games']['finished']} games, {wall} s{rate}; "
-                   f"{seats} -> {folder}")
+        g = s["games"]                              # the progress line above gave the time and games/s
+        fin = f" ({g['finished']:,} finished, {g['played'] - g['finished']:,} stopped at the turn cap or in error)" \
+            if g["finished"] != g["played"] else ""
+        typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} games{fin}; {seats} -> {folder}")
         written.append((folder, s))
     sweeps = cli_sweep.run_default_sweeps(game, games)          # scenarios/<game>/sweeps/*.toml
     from sim import index_page
@@ -483,7 +485,14 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnw
     if out is None:
         typer.echo(svg)
         return
-    out.write_text(svg + "\n", encoding="utf-8")
+    if out.is_dir():
+        fail(f"--out: {out} is a folder; give a file name for the SVG (e.g. {out / 'board.svg'})")
+    if not out.parent.is_dir():
+        fail(f"--out: {out}: the folder {out.parent} does not exist")
+    try:
+        out.write_text(svg + "\n", encoding="utf-8")
+    except OSError as e:
+        fail(f"--out: cannot write {out} ({e.strerror or e})")
     typer.echo(f"{file}: a valid {game} board; drawn to {out}", err=True)
 
 

@@ -26,14 +26,15 @@ def fail(msg: str, code: int = EXIT_BAD_INPUT):
 
 
 @contextmanager
-def interruptible():
+def interruptible(kept: Optional[str] = None):
     """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130, SIGTERM likewise with
-    143; reports are staged, so nothing half-written is left. A refused --out ends it with one line and exit code 3."""
+    143; reports are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
+    sweep's finished points), said in that line instead. A refused --out ends it with one line and exit code 3."""
     from sim.report import OutputError
     try:
         yield
     except KeyboardInterrupt as e:
-        raise typer.Exit(_stopped(e)) from None
+        raise typer.Exit(_stopped(e, kept)) from None
     except OutputError as e:                  # raised before any game is played
         fail(str(e))
 
@@ -81,14 +82,14 @@ def check_run_options(games: Optional[int] = None, threads: Optional[int] = None
 _STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
 
 
-def _stopped(e: KeyboardInterrupt) -> int:
+def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
     """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
-    Ctrl-C."""
+    Ctrl-C. ``kept``: what is left on purpose (default: nothing; a report folder appears only when complete)."""
     from sim.runner import Terminated, clear_stop
     term = isinstance(e, Terminated)
     clear_stop()
     if not _STOP_SAID:
         _STOP_SAID.append(True)
         typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped between chunks; "
-                   "nothing half-written left (a report folder appears only when complete)", err=True)
+                   + (kept or "nothing half-written left (a report folder appears only when complete)"), err=True)
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED

@@ -115,8 +115,11 @@ def sweep(scenario: Annotated[Path, typer.Argument(help="scenario TOML file (its
         fail(str(e))
     bars = SweepBars(sw)
     from sim.sweep.engine import Progress
+    from sim.sweep.output import folder_for
+    kept = (f"no sweep.json written; the points finished so far are kept in {folder_for(sw, out) / 'points'}: "
+            "the same command again plays only the missing ones")
     try:
-        with interruptible(), cluster(workers, scheduler, threads) as ex, bars.prog:
+        with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars.prog:
             doc, folder, played = run_sweep(sw, ex, out, chunk, Progress(bars.start, bars.advance, bars.point_done),
                                             fresh)
     except SweepOutputError as e:

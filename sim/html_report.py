@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sim import catalogue, metrics, plots, tables, verdicts
 from sim.board_svg import board_plots
-from sim.summary import (NO_FINISHED, TEAM_SEAT_NOTE, changed_text, is_team_game, parameter_lines,
+from sim.summary import (NO_FINISHED, TEAM_SEAT_NOTE, changed_text, is_team_game, lead_line, parameter_lines,
                          scenario_items)
 
 CSS = """
@@ -142,8 +142,8 @@ def definitions(s: dict) -> list[tuple[str, str]]:
     out = []
     for k in dict.fromkeys(keys):
         e = catalogue.lookup(k, cat.game) if "{" in k else cat.entry(k)
-        if e is not None and e.definition:
-            out.append((_generic(e.label) if "{" in k else e.label, e.definition))
+        if e is not None and e.definition:      # a pattern entry said of every seat, never a raw {seat}
+            out.append((_generic(e.label), cat.generic_definition(k)) if "{" in k else (e.label, e.definition))
     return out
 
 
@@ -356,7 +356,7 @@ def render(s: dict) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
              f'<header id="provenance"><h1>{esc(title)}</h1>',
-             f"<p>{esc(s['game_title'])}, {sc['players']} players. {esc(sc.get('description') or '')}</p>",
+             f"<p>{esc(lead_line(s))}</p>",
              f"<details><summary>{esc(provenance_line(s))}</summary>"
              '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in provenance_items(s))
              + "</dl></details></header>",
@@ -388,8 +388,7 @@ def render(s: dict) -> str:
 def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, str]]:
     """The balance report as Markdown plus its plots {file name: svg} (referenced as ``plot_dir/<name>.svg``)."""
     sc = s["scenario"]
-    out = [f"# Balance report: {sc['name']}", "", f"{s['game_title']}, {sc['players']} players. "
-           f"{sc.get('description') or ''}", ""]
+    out = [f"# Balance report: {sc['name']}", "", lead_line(s), ""]
     out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
     out += ["## Verdict", ""] + [f"- {x}" for x in verdict_lines(s)] + [""]
     files = {}

@@ -17,14 +17,15 @@ def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], 
     """The index page: one table of scenario reports (game, players, games, headline from `tables.one_line`), one
     of sweeps (swept parameters, points, games per point, the target's answer)."""
     from sim import tables
-    from sim.sweep.page import target_text
+    from sim.sweep.page import range_text, target_text
     srows = [{"report": _link(f, "summary.html", root), "game": s["scenario"]["game"],
-              "players": str(s["scenario"]["players"]), "games": f"{s['games']['finished']:,}",
+              "players": str(s["scenario"]["players"]), "games": _games(s["games"]),
               "headline": esc(tables.one_line(s))} for f, s in scenarios]
     wrows = [{"sweep": _link(f, "sweep.html", root), "game": d["scenario"]["game"],
               "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
               "points": f"{len(d['points'])} x {d['games']:,} games",
-              "headline": esc(target_text(d) or ", ".join(m["label"] for m in d["chosen"]))} for f, d in sweeps]
+              "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"]))}
+             for f, d in sweeps]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
              f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
              "<p>Every report written by <code>make run</code> (<code>sim run-defaults</code>), with its headline "
@@ -35,6 +36,12 @@ def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], 
         parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _games(g: dict) -> str:
+    """Games played, and how many finished when some hit the turn cap (the headline counts finished games only)."""
+    played, fin = g.get("played", g["finished"]), g["finished"]
+    return f"{played:,}" + (f" ({fin:,} finished)" if fin != played else "")
 
 
 def _raw_table(rows: list[dict]) -> str:

@@ -101,6 +101,8 @@ def measures(sc: Scenario) -> list[Measure]:
         if col in spec.categorical:
             for label in spec.categorical[col]:
                 add(f"extra.{col}={label}", "rate", 1, True)
+        elif cat.entry(f"extra.{col}").kind == "rate":      # a 0/1 counter declared a share (tiebreak_decided)
+            add(f"extra.{col}", "rate", 1, True)
         else:
             add(f"extra.{col}", "mean", 1, False)
     add("truncated", "rate", 1, True, "all")

@@ -180,13 +180,31 @@ def length(s: dict):
         if not c.size or c.sum() == 0:
             continue
         x = d["hist"]["lo"] + np.arange(len(c))
-        ax.bar(x, 100 * c / c.sum(), width=1.0, color=color, alpha=0.85)
+        keep = tail_cut(c)
+        ax.bar(x[:keep], 100 * c[:keep] / c.sum(), width=1.0, color=color, alpha=0.85)
         ax.axvline(d["mean"], color="black", lw=1, ls="--", label=f"mean {d['mean']:.1f}")
-        ax.set_xlabel(cat.unit(f"length.{key}"))
+        unit = cat.unit(f"length.{key}")
+        if keep < len(c):                       # a few very long games would squash the rest into one corner
+            ax.set_xlabel(f"{unit} ({int(c[keep:].sum()):,} games over {int(x[keep - 1])} not drawn)")
+        else:
+            ax.set_xlabel(unit)
         ax.set_ylabel("games (%)")
         ax.set_title(cat.label(f"length.{key}"))
         ax.legend(fontsize=7, frameon=False)
     return fig
+
+
+def tail_cut(counts, share: float = 0.999, stretch: int = 3) -> int:
+    """How many histogram bins to draw: all of them, unless the bins holding the last (1 - ``share``) of the games
+    stretch the axis to more than ``stretch`` times the span holding ``share`` of them (Turnwall: most games last
+    5-8 rounds, one lasted 120); then the bins up to that ``share``. ``counts``: games per bin (1-d array)."""
+    import numpy as np
+    c = np.asarray(counts, float)
+    total = c.sum()
+    if total <= 0:
+        return len(c)
+    keep = int(np.searchsorted(np.cumsum(c), share * total)) + 1
+    return keep if len(c) > stretch * keep else len(c)
 
 
 def margin(s: dict):

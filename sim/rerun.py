@@ -24,6 +24,9 @@ class RerunError(ValueError):
 
 def _read_json(path: Path) -> dict:
     if not path.is_file():
+        if path.parent.is_file():               # `sim rerun my.toml`: a scenario, not the report folder it wrote
+            raise RerunError(f"{path.parent}: a file, not a report folder; give the folder sim run or sim report "
+                             f"wrote (reports/<name>/), or play the scenario with sim run")
         raise RerunError(f"{path}: no such file; give a report folder written by sim run or sim report")
     try:
         d = json.loads(path.read_text(encoding="utf-8"))

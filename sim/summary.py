@@ -171,6 +171,38 @@ def _defaults(game: str) -> tuple[dict, dict]:
     return spec.defaults(), {st.name: {p.name: p.default for p in st.params} for st in spec.strategies}
 
 
+def lead_line(s: dict) -> str:
+    """The line under a report's title: the game, the table and the scenario file's description, each said once
+    (a description that already names the game or the table is not prefixed with them again). When --set changed
+    the scenario, the description is the file's, so the line says so and names the overrides: a description such
+    as "all seats the weighted heuristic" must not pass for a variant whose seat 3 plays another strategy."""
+    sc = s["scenario"]
+    title, players = s.get("game_title") or sc.get("game", ""), sc.get("players")
+    desc = (sc.get("description") or "").strip()
+    head = [] if title and title.lower() in desc.lower() else [title]
+    if players and f"{players} players" not in desc and f"{players}-player" not in desc:
+        head.append(f"{players} players")
+    out = ", ".join(x for x in head if x)
+    if desc:
+        out = f"{out}. {desc}" if out else desc
+    ov = sc.get("overrides") or []
+    if ov:
+        changed = ", ".join(f"{o['name']}={toml_text(o['value'])}" for o in ov)
+        out += (" " if out.endswith(".") else ". ") if out else ""
+        out += (f"Changed by --set: {changed} (the description above is the scenario file's)." if desc
+                else f"Changed by --set: {changed}.")
+    return out
+
+
+def toml_text(v) -> str:
+    """A --set value as the user wrote it (TOML, bare words unquoted)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_text(x) for x in v) + "]"
+    return str(v)
+
+
 def board_description(ref: str, game: str = "treasure_hunters") -> str:
     """A board reference in words: its file, name and whether it is UNVERIFIED (the shipped default boards are
     candidate layouts: their files say UNVERIFIED in the header and "(unverified)" in the description). ``game``

@@ -4,7 +4,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim import catalogue
-from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, scenario_items
+from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, lead_line, scenario_items
 
 
 def pct(x: float) -> str:
@@ -95,6 +95,9 @@ def counter_rows(s: dict) -> list[dict]:
                                                                                    for lab, c in shares),
                              "sd": "", "median": "", "max": "", "what it counts": cat.definition(f"extra.{k}"),
                              "column": k})
+        elif d["n"] and cat.entry(f"extra.{k}").kind == "rate":     # a 0/1 counter declared a share: a percentage
+            rows.append({"counter": cat.label(f"extra.{k}"), "mean": pct(d["mean"]), "sd": "", "median": "",
+                         "max": "", "what it counts": cat.definition(f"extra.{k}"), "column": k})
         elif d["n"]:
             rows.append({"counter": cat.label(f"extra.{k}"), "mean": f"{d['mean']:.3f}", "sd": f"{d['std']:.3f}",
                          "median": na(d["quantiles"]["p50"]), "max": na(d["max"]),
@@ -139,13 +142,13 @@ def render_markdown(s: dict) -> str:
     fp = s["first_player"]
     team = is_team_game(s)
     out = [f"# {sc['name']}: {s['game_title']}, {sc['players']} players", ""]
-    if sc.get("description"):
-        out += [sc["description"], ""]
+    if sc.get("description") or sc.get("overrides"):
+        out += [lead_line(s), ""]
     pv = s.get("provenance")
     if pv:
         out += [f"seed {pv['seed']} · {pv['games']} games · rules v{pv['rules_version']} · RNG contract "
                 f"v{pv['rng_contract']} · commit {pv['git_commit'][:12]} · {pv['wall_time_s']} s on "
-                f"{pv['threads']} threads", ""]
+                f"{pv['threads']} thread{'' if pv['threads'] == 1 else 's'}", ""]
     from sim import verdicts
     out += ["## Verdict", ""] + [f"- {x}" for x in verdicts.run_sentences(s)]
     scope = verdicts.scope_line(s)
@@ -169,8 +172,8 @@ def render_markdown(s: dict) -> str:
         out += [f"## {lab('team_win_rate').capitalize()} by seat", "", md(seat_frame(s)), ""]
         out += [f"## {lab('team_win_rate').capitalize()} by strategy", "", md(strategy_frame(s)), ""]
     else:
-        out += ["## Win rate by seat", "", cat.definition("win.seat0") + " Sole wins: games won alone; shared wins: "
-                "games whose win was shared.", "", md(seat_frame(s)), ""]
+        out += ["## Win rate by seat", "", cat.generic_definition("win.seat{seat}") + " Sole wins: games won alone; "
+                "shared wins: games whose win was shared.", "", md(seat_frame(s)), ""]
         out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
     out += ["## Balance", ""]
     if fp["fair_share"] is not None and fp["advantage"] is not None:

@@ -140,6 +140,8 @@ def parse_board(data, path: str = "<board>") -> Board:
     for k in ("name", "description"):
         if k in b and not isinstance(b[k], str):
             raise err(path, f"board.{k}", "expected a string")
+    if isinstance(b.get("size", SIZE), bool) or not isinstance(b.get("size", SIZE), int):
+        raise err(path, "board.size", f"expected an integer, got {b.get('size')!r}; allowed: {SIZE}")
     if b.get("size", SIZE) != SIZE:
         raise err(path, "board.size", f"{b.get('size')!r}: only a {SIZE} x {SIZE} board is modelled; allowed: {SIZE}")
     plug = _cell(path, "board.plug", b.get("plug", [SIZE // 2, SIZE // 2]))

@@ -35,9 +35,12 @@ def prepare(folder: Path) -> None:
         kids = [p.name for p in folder.iterdir()]
         if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
             raise SweepOutputError(f"--out: {folder} exists and is not a sweep folder; give a new or empty folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    for o in OUTPUTS:
-        (folder / o).unlink(missing_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for o in OUTPUTS:
+            (folder / o).unlink(missing_ok=True)
+    except OSError as e:                        # read-only, /proc, a file in the path: one line naming the folder
+        raise SweepOutputError(f"--out: cannot write in {folder} ({e.strerror or e})") from None
 
 
 def document(sw: Sweep, res: dict, provenance: dict) -> dict:

@@ -162,6 +162,28 @@ def target_text(d: dict) -> str | None:
     return out
 
 
+def range_text(d: dict) -> str:
+    """A sweep without a target in one line: each chosen measure's lowest and highest point with its interval and
+    where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
+    20)"), or one value when every point gave the same."""
+    pts = d["points"]
+    desc = lambda r: ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+    out = []
+    for m in d["chosen"]:
+        have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]
+        if not have:
+            continue
+        lo = min(have, key=lambda r: r["measures"][m["name"]]["value"])
+        hi = max(have, key=lambda r: r["measures"][m["name"]]["value"])
+        a, b = lo["measures"][m["name"]], hi["measures"][m["name"]]
+        if a["value"] == b["value"]:
+            out.append(f"{m['label']} {fmt(m['kind'], a['value'])} at every point")
+        else:
+            out.append(f"{m['label']} from {fmt(m['kind'], a['value'])} {fmt_ci(m['kind'], a['ci95'])} "
+                       f"({desc(lo)}) to {fmt(m['kind'], b['value'])} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})")
+    return "; ".join(out) + " (95% intervals)" if out else ""
+
+
 def point_rows(d: dict) -> list[dict]:
     rows = []
     tgt = d.get("target") or {}

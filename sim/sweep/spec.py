@@ -38,7 +38,9 @@ from sim.sweep.axis import Axis, SweepError, is_numeric  # noqa: F401  (part of 
 OPTIONS = ("mode", "games", "measures", "target", "independent")
 MODES = ("grid", "zip")
 MAX_POINTS = 10_000
-RANGE_RE = re.compile(r"^\s*(?P<lo>[-+]?[0-9.]+)\s*\.\.\s*(?P<hi>[-+]?[0-9.]+)\s*(step\s+(?P<step>[-+]?[0-9.]+))?\s*$")
+_NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?"              # 20, -1.5: digits on both sides of a decimal point ("20...60" is no range)
+RANGE_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(step\s+(?P<step>{_NUM}))?\s*$")
+LOOKS_LIKE_RANGE = re.compile(r"^\s*[-+]?[0-9][0-9.]*\.\.")   # a number then '..': meant as a range (not ../a.toml)
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,8 @@ def parse_set(text: str) -> Axis:
         raise SweepError(f"{where}: expected NAME=VALUES (a value, a list a,b,c or a range LO..HI [step S])")
     if RANGE_RE.match(raw):
         return Axis(name.strip(), tuple(parse_range(raw, where)), where)
+    if LOOKS_LIKE_RANGE.match(raw):             # 20...60, 20..: a typo of a range, not a text value to try
+        parse_range(raw, where)
     vals = []
     for item in split_values(raw):
         try:
@@ -197,9 +201,10 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     for a in axes:
         if not a.values:
             raise SweepError(f"{a.source}: no values")
+    mode_where = "--mode" if mode else "[sweep] mode"
     mode = mode or opts.get("mode", "grid")
     if mode not in MODES:
-        raise SweepError(f"[sweep] mode: {mode!r} is not allowed; allowed: grid, zip")
+        raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
     games = games or opts.get("games") or base.games
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
@@ -225,9 +230,17 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     indep = independent if independent is not None else bool(opts.get("independent", False))
     sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
     from sim.sweep.table import check_measures, parse_target
-    sw.measures = check_measures(sw, sw.measures)
+    try:
+        sw.measures = check_measures(sw, sw.measures)
+    except SweepError as e:                     # name where the measure came from: the option or the file's table
+        raise SweepError(f"{'--measure' if measures else '[sweep] measures'}: {e}") from None
     if tgt:
-        sw.target = parse_target(sw, tgt)
+        try:
+            sw.target = parse_target(sw, tgt)
+        except SweepError as e:
+            msg = str(e)
+            raise SweepError(msg if msg.startswith("--target") else
+                             f"{'--target' if target is not None else '[sweep] target'} {tgt}: {msg}") from None
         if sw.target[0] not in sw.measures:
             sw.measures.append(sw.target[0])
     return sw
