@@ -130,6 +130,24 @@ def pack_board(prm: np.ndarray, board: B.Board) -> None:
         add(b, a, 1)
     for _, r, s in board.whirlpools:                # the rock's way back to the shore (one way, R13)
         add(r, s, 0)
+    def put(base, v):                               # space v into the 128-bit set at prm[base], prm[base + 1]
+        prm[base + v // 64] |= np.int64(1 << (v % 64)) if v % 64 < 63 else np.int64(-(1 << 63))
+
+    prm[R.P_NBR:R.P_NBR + R.MAX_SPACES * 4] = 0
+    prm[R.P_WMASK:R.P_SIZE] = 0
+    for a in range(n):
+        for i in range(int(prm[R.P_DEG + a])):
+            cave = prm[R.P_ADJC + a * R.MAX_DEG + i] == 1
+            put(R.P_NBR + a * 4 + (2 if cave else 0), int(prm[R.P_ADJ + a * R.MAX_DEG + i]))
+        k = board.kinds[a]
+        if k in (B.K_CABIN, B.K_CAPTAIN, B.K_HIDEOUT):
+            put(R.P_WMASK + R.W_STOP, a)
+        if k in (B.K_CABIN, B.K_CAPTAIN):
+            put(R.P_WMASK + R.W_ROOM, a)
+        if k == B.K_CAVE:
+            put(R.P_WMASK + R.W_CAVE, a)
+        if k == B.K_HIDEOUT and 0 <= board.owner[a] < 4:
+            put(R.P_WMASK + R.W_OWN + 2 * board.owner[a], a)
     att, dfn, win = duel_tables()
     prm[R.P_ATT_STOP:R.P_ATT_STOP + att.size] = att.ravel()
     prm[R.P_DEF_STOP:R.P_DEF_STOP + dfn.size] = dfn.ravel()

@@ -2,7 +2,7 @@
 
 Written from kernels/galleon/RULES.md (B2, R3..R7, R10, C2, C3) with its own representation: the board read straight
 from its TOML file into dictionaries of neighbour names, and every path enumerated by plain recursion over lists of
-space names (the kernel walks an explicit stack over integer arrays and keeps bit masks of path lengths). It imports
+space names (the kernel walks an explicit stack over integer arrays and keeps 128-bit sets of spaces). It imports
 nothing from `kernels`.
 
 `Bay(path)`; `pirate_moves(pieces, seat, start, pips, passing)` and `ghost_moves(pieces, start)` return
