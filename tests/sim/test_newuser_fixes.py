@@ -190,3 +190,31 @@ def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatc
     line = [ln for ln in r.stderr.splitlines() if ln.startswith("interrupted")]
     assert len(line) == 1 and str(tmp_path / "s" / "points") in line[0] and "same command again" in line[0]
     assert "a report folder appears only when complete" not in line[0]
+
+
+def test_progress_line_during_start_up_gives_no_made_up_time_left():
+    """A fresh clone: the first step of 256 games took 30 s of compiling; the line said '8 games/s, about 1 h 23 min
+    left'. Now it says it is starting up, and later lines count games/s from the end of the first step."""
+    import io
+    from sim import progress as PG
+    now, buf = [0.0], io.StringIO()
+    lines = PG.Lines(40000, "th-advanced-2p", buf, every_s=30, clock=lambda: now[0])
+    with lines:
+        now[0] = 31
+        lines.advance(256)                      # compile + first games
+        for _ in range(6):
+            now[0] += 10
+            lines.advance(4000)                 # 400 games/s once compiled
+    out = buf.getvalue().splitlines()
+    assert out[0].startswith("th-advanced-2p: 1% (256 of 40,000 games; starting up") and "left" not in out[0]
+    assert out[1] == "th-advanced-2p: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)"
+
+
+def test_galleon_margin_definition_explains_a_negative_margin():
+    """Galleon reports showed winner's margins down to -4 under the words 'winner's score minus the best score of a
+    non-winner' and counted them as 'close games won by at most 1': a win there is gold brought home."""
+    from sim import catalogue
+    margin, close = catalogue.lookup("margin", "galleon"), catalogue.lookup("close_games", "galleon")
+    assert "negative when a rival held more gold" in margin.definition and margin.unit == "gold"
+    assert "or more" in close.definition
+    assert "negative" not in catalogue.lookup("margin", "moor").definition
