@@ -218,3 +218,21 @@ def test_galleon_margin_definition_explains_a_negative_margin():
     assert "negative when a rival held more gold" in margin.definition and margin.unit == "gold"
     assert "or more" in close.definition
     assert "negative" not in catalogue.lookup("margin", "moor").definition
+
+
+def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
+    """Changing a measure's kind (tiebreak_decided: mean -> rate) makes the exact tier of `sim check` fail on the
+    shipped scenarios until `make baselines` is rerun; this catches it without playing a game."""
+    import json
+    from sim import measures
+    from sim.scenario import load
+    for f in sorted((REPO / "reports" / "baselines").glob("*/*.json")):
+        b = json.loads(f.read_text())
+        sc_file = REPO / "scenarios" / f.parent.name / f"{f.stem}.toml"
+        if not sc_file.is_file():
+            continue
+        now = {m.name: (m.kind, m.binary) for m in measures.measures(load(sc_file))}
+        for tier in ("exact", "statistical"):
+            for name, rec in b[tier]["measures"].items():
+                if name in now:
+                    assert (rec["kind"], rec["binary"]) == now[name], f"{f.relative_to(REPO)} {tier} {name}"
