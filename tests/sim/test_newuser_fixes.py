@@ -236,3 +236,13 @@ def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
             for name, rec in b[tier]["measures"].items():
                 if name in now:
                     assert (rec["kind"], rec["binary"]) == now[name], f"{f.relative_to(REPO)} {tier} {name}"
+
+
+def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
+    import json
+    from sim.index_page import headline
+    r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "r" / "summary.json").read_text())
+    h = headline(s)
+    assert h.startswith("The start player wins ") and "[" in h and "chance" in h and "Most wins: " in h
