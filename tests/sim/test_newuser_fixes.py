@@ -246,3 +246,11 @@ def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
     s = json.loads((tmp_path / "r" / "summary.json").read_text())
     h = headline(s)
     assert h.startswith("The start player wins ") and "[" in h and "chance" in h and "Most wins: " in h
+
+
+def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
+    """`sim sweep my.toml` without --set or [sweep] once played the scenario alone and wrote a one-point sweep."""
+    r = cli.invoke(app, ["sweep", str(BASE), "--games", "10", "--out", str(tmp_path / "s")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and "nothing to sweep" in line and "--set" in line
+    assert not (tmp_path / "s").exists()
