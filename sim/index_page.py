@@ -14,13 +14,12 @@ def _link(folder: Path, page: str, root: Path) -> str:
 
 
 def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path) -> str:
-    """The index page: one table of scenario reports (game, players, games, headline from `tables.one_line`), one
-    of sweeps (swept parameters, points, games per point, the target's answer)."""
-    from sim import tables
+    """The index page: one table of scenario reports (game, players, games, `headline` from the verdict), one of
+    sweeps (swept parameters, points, games per point, the target's answer or each measure's range)."""
     from sim.sweep.page import range_text, target_text
     srows = [{"report": _link(f, "summary.html", root), "game": s["scenario"]["game"],
               "players": str(s["scenario"]["players"]), "games": _games(s["games"]),
-              "headline": esc(tables.one_line(s))} for f, s in scenarios]
+              "headline": esc(headline(s))} for f, s in scenarios]
     wrows = [{"sweep": _link(f, "sweep.html", root), "game": d["scenario"]["game"],
               "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
               "points": f"{len(d['points'])} x {d['games']:,} games",
@@ -36,6 +35,18 @@ def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], 
         parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def headline(s: dict) -> str:
+    """A run's headline for the index, from the verdict its page opens with (sim.verdicts): each team's win rate
+    with its interval, or the start player's advantage with its interval and p-value and the seats' spread (a
+    bare list of seat rates said neither whether they differ nor how surely)."""
+    from sim import tables, verdicts
+    lines = verdicts.run_sentences(s)
+    if not s["games"]["finished"]:
+        return lines[0]
+    n = len(s["team"]) if s.get("team") else 2
+    return " ".join(lines[:n]) or tables.one_line(s)
 
 
 def _games(g: dict) -> str:

@@ -28,6 +28,7 @@ class Lines:
         self.total, self.label, self.every_s, self.clock = total, label, every_s, clock
         self.stream = stream if stream is not None else sys.stderr
         self.done = 0.0
+        self.first: tuple[float, float] | None = None      # (time, games done) at the first step
 
     def __enter__(self):
         self.t0 = self.last = self.clock()
@@ -36,12 +37,18 @@ class Lines:
     def advance(self, k: float) -> None:
         self.done += k
         now = self.clock()
+        if self.first is None:                  # the first step's time holds the start-up (compiling the kernels
+            self.first = (now, self.done)       # on a fresh machine): games/s and time left count from its end
         if now - self.last >= self.every_s and self.done < self.total:
             self.last = now
-            rate = self.done / max(now - self.t0, 1e-9)
+            head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} games"
+            t1, d1 = self.first
+            if now <= t1 or self.done <= d1:
+                self._say(f"{head}; starting up (compiling the kernels on a first run), no games/s yet)")
+                return
+            rate = (self.done - d1) / (now - t1)
             left = (self.total - self.done) / rate if rate > 0 else 0.0
-            self._say(f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} "
-                      f"games, {rate:,.0f} games/s, about {_duration(left)} left)")
+            self._say(f"{head}, {rate:,.0f} games/s, about {_duration(left)} left)")
 
     def __exit__(self, kind, value, tb):
         if kind is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim import boards
-from sim.catalogue import counter, score
+from sim.catalogue import RATE_UNIT, Entry, counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim.scenario import FILE_PARAMS, FILE_PATHS
 from kernels.galleon import board as B
@@ -153,6 +153,14 @@ FILE_PATHS[("galleon", "board")] = B.resolve_path
 # the catalogue of measures (sim.catalogue): what each counter column of kernels/galleon/play.py counts
 MEASURES = (
     score("seat {seat}'s score", "gold", "Gold (1..5 a tile) seat {seat} holds at the end (5 brought home wins)."),
+    # a win is gold brought home, not the most gold held: a rival may hold more without having brought it home
+    Entry("margin", "winner's margin (decisiveness)", "gold", "points",
+          "Gold the winner holds minus the most gold a non-winner holds at the end, finished games; negative when "
+          "a rival held more gold but had not brought it home (a win is gold brought home, not the most gold).",
+          applies="competitive"),
+    Entry("close_games", "close games", RATE_UNIT, "rate",
+          "Share of finished games whose winner's margin is at most 1 gold: a rival held as much gold as the winner "
+          "less 1, or more (95% Wilson interval).", level="batch", applies="competitive"),
     counter("ghost_moves", "ghost moves", "Times a 6 moved Captain Flint's ghost (R9/R10), per game.",
             "moves per game"),
     counter("overboard", "pirates overboard", "Pirates the ghost frightened into a whirlpool, or that stopped next to "

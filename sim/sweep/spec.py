@@ -198,6 +198,9 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     for text in sets:
         ax = parse_set(text)
         axes = [a for a in axes if a.name != ax.name] + [ax]
+    if not axes:                                # it once played the scenario alone as a "sweep" of one point
+        raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
+                         "a [sweep] table in the scenario file (see sim sweep --help)")
     for a in axes:
         if not a.values:
             raise SweepError(f"{a.source}: no values")

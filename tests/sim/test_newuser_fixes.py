@@ -190,3 +190,67 @@ def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatc
     line = [ln for ln in r.stderr.splitlines() if ln.startswith("interrupted")]
     assert len(line) == 1 and str(tmp_path / "s" / "points") in line[0] and "same command again" in line[0]
     assert "a report folder appears only when complete" not in line[0]
+
+
+def test_progress_line_during_start_up_gives_no_made_up_time_left():
+    """A fresh clone: the first step of 256 games took 30 s of compiling; the line said '8 games/s, about 1 h 23 min
+    left'. Now it says it is starting up, and later lines count games/s from the end of the first step."""
+    import io
+    from sim import progress as PG
+    now, buf = [0.0], io.StringIO()
+    lines = PG.Lines(40000, "th-advanced-2p", buf, every_s=30, clock=lambda: now[0])
+    with lines:
+        now[0] = 31
+        lines.advance(256)                      # compile + first games
+        for _ in range(6):
+            now[0] += 10
+            lines.advance(4000)                 # 400 games/s once compiled
+    out = buf.getvalue().splitlines()
+    assert out[0].startswith("th-advanced-2p: 1% (256 of 40,000 games; starting up") and "left" not in out[0]
+    assert out[1] == "th-advanced-2p: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)"
+
+
+def test_galleon_margin_definition_explains_a_negative_margin():
+    """Galleon reports showed winner's margins down to -4 under the words 'winner's score minus the best score of a
+    non-winner' and counted them as 'close games won by at most 1': a win there is gold brought home."""
+    from sim import catalogue
+    margin, close = catalogue.lookup("margin", "galleon"), catalogue.lookup("close_games", "galleon")
+    assert "negative when a rival held more gold" in margin.definition and margin.unit == "gold"
+    assert "or more" in close.definition
+    assert "negative" not in catalogue.lookup("margin", "moor").definition
+
+
+def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
+    """Changing a measure's kind (tiebreak_decided: mean -> rate) makes the exact tier of `sim check` fail on the
+    shipped scenarios until `make baselines` is rerun; this catches it without playing a game."""
+    import json
+    from sim import measures
+    from sim.scenario import load
+    for f in sorted((REPO / "reports" / "baselines").glob("*/*.json")):
+        b = json.loads(f.read_text())
+        sc_file = REPO / "scenarios" / f.parent.name / f"{f.stem}.toml"
+        if not sc_file.is_file():
+            continue
+        now = {m.name: (m.kind, m.binary) for m in measures.measures(load(sc_file))}
+        for tier in ("exact", "statistical"):
+            for name, rec in b[tier]["measures"].items():
+                if name in now:
+                    assert (rec["kind"], rec["binary"]) == now[name], f"{f.relative_to(REPO)} {tier} {name}"
+
+
+def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
+    import json
+    from sim.index_page import headline
+    r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "r" / "summary.json").read_text())
+    h = headline(s)
+    assert h.startswith("The start player wins ") and "[" in h and "chance" in h and "Most wins: " in h
+
+
+def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
+    """`sim sweep my.toml` without --set or [sweep] once played the scenario alone and wrote a one-point sweep."""
+    r = cli.invoke(app, ["sweep", str(BASE), "--games", "10", "--out", str(tmp_path / "s")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and "nothing to sweep" in line and "--set" in line
+    assert not (tmp_path / "s").exists()
