@@ -140,7 +140,7 @@ def run_sentences(s: dict) -> list[str]:
     if s.get("team"):
         for role, r in s["team"].items():
             out.append(f"{_cap(lab(f'team.{role}'))} {100 * r['rate']:.1f}% {_ci(r['ci95'], 'rate')} of the "
-                       f"{fin} finished games.")
+                       f"{fin:,} finished games.")
         out += _outcomes(s, cat)
     else:
         fp = s.get("first_player") or {}

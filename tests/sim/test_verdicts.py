@@ -45,7 +45,7 @@ def test_team_game_verdict_states_the_team_rate_and_how_games_end():
     lines = verdicts.run_sentences(s)
     t = s["team"]["hunter"]
     assert lines[0] == (f"Hunters win {100 * t['rate']:.1f}% [{100 * t['ci95'][0]:.1f}, {100 * t['ci95'][1]:.1f}] "
-                        f"of the {s['games']['finished']} finished games.")
+                        f"of the {s['games']['finished']:,} finished games.")
     assert lines[1].startswith("How the game ended: ")
     assert not any("start player" in x for x in lines)
     assert "unverified" in verdicts.scope_line(s)
