@@ -65,6 +65,8 @@ class GameSpec:
     role_titles: how messages name a role (e.g. "haunter" -> "Head Haunter"); the role itself when not listed.
     role_seats: where a role sits, for a message about a strategy put at another role's seat (e.g. "haunter" ->
         'seat 0 of a mode = "head_haunter" game').
+    seat_scope: one phrase for the report's scope line when a seat keeps something of its own in every game (a
+        start corner), so seat figures include it; empty when only the turn order tells seats apart.
     measures: the game's own entries of the catalogue of measures (`sim.catalogue`: counter, share, team, score,
         curve): a label, unit and one-line definition for every counter column, categorical value and curve it
         emits, and the modes each applies to (a test requires one for every column).
@@ -94,6 +96,7 @@ class GameSpec:
     role_titles: dict = field(default_factory=dict)
     role_seats: dict = field(default_factory=dict)
     measures: tuple = ()
+    seat_scope: str = ""     # why seats differ beyond the turn order (a seat's fixed place), for the scope line
 
     def kernel(self):
         """The imported kernel module (compiles or loads the Numba cache on first call)."""

@@ -203,6 +203,13 @@ def scope_line(s: dict) -> str | None:
     if not s.get("team") and len(set(seats)) > 1:
         parts.append("per-seat and per-strategy win rates hold for this seating and turn order (who sits before "
                      "whom moves them; swap the seats in a second scenario and compare to see by how much)")
+    game = (s.get("scenario") or {}).get("game")
+    if game and not s.get("team"):
+        from sim import registry
+        spec = registry.get(game)
+        note = spec.seat_scope if spec is not None else ""
+        if note:
+            parts.append(note)
     if s.get("team") and len(set(seats)) > 1:
         parts.append("a team's strategies share one result per game, so these rates cannot tell them apart")
     board = ((s.get("scenario") or {}).get("params") or {}).get("board")

@@ -211,4 +211,6 @@ SPEC = register(GameSpec(
     n_sparams=S.N_SPARAMS,
     rules_file="kernels/galleon/RULES.md",
     measures=MEASURES,
+    seat_scope=("each seat starts from its own hideout in every game (the start player rotates, the hideouts "
+                "do not), so a seat's figures include its hideout's place on this board"),
 ))

@@ -188,4 +188,6 @@ SPEC = register(GameSpec(
     n_sparams=S.N_SPARAMS,
     rules_file="kernels/turnwall/RULES.md",
     measures=MEASURES,
+    seat_scope=("each seat starts on its own corner of the castle in every game (the start player rotates, the "
+                "corners do not), so a seat's figures include its corner's place on this board"),
 ))

@@ -55,3 +55,15 @@ def test_no_finished_game_verdict():
     s, _ = api.run_scenario(load(DATA / "moor-2p-small.toml").with_changes(), 50, write=False)
     s["games"]["finished"] = 0
     assert verdicts.run_sentences(s)[0].startswith("No game finished")
+
+
+def test_scope_line_says_why_seats_differ_where_a_seat_keeps_its_own_place():
+    """Turnwall corners and Galleon hideouts stay with their seat while the start player rotates: the scope line says
+    so; Moor seats differ only by turn order, so its line does not."""
+    from sim.verdicts import scope_line
+    tw = {"scenario": {"game": "turnwall", "seats": [{"strategy": "planner"}] * 4, "params": {}}}
+    ga = {"scenario": {"game": "galleon", "seats": [{"strategy": "treasure"}] * 4, "params": {}}}
+    mo = {"scenario": {"game": "moor", "seats": [{"strategy": "weighted"}] * 4, "params": {}}}
+    assert "own corner" in scope_line(tw)
+    assert "own hideout" in scope_line(ga)
+    assert scope_line(mo) is None
