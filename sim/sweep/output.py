@@ -61,11 +61,17 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     return {"schema": SCHEMA, "kind": "sweep", "scenario": sw.base.to_dict(), "game_title": sw.base.spec.title,
             "mode": sw.mode, "games": sw.games, "seed": sw.base.seed, "independent": sw.independent,
             "axes": axes, "default": res["default"],
-            "chosen": [{"name": m, "label": qs[m].label, "kind": qs[m].kind, "definition": qs[m].definition}
+            "chosen": [{"name": m, "label": qs[m].label, "kind": shown_kind(qs[m]), "definition": qs[m].definition}
                        for m in sw.measures],
-            "measures": [{"name": q.name, "label": q.label, "kind": q.kind, "definition": q.definition}
+            "measures": [{"name": q.name, "label": q.label, "kind": shown_kind(q), "definition": q.definition}
                          for q in qs.values()],
             "points": points, "pairs": res["pairs"], "target": res["target"], "provenance": provenance}
+
+
+def shown_kind(q) -> str:
+    """How a quantity is shown: "points" for a rate minus its fair share (the first-player advantage, in percentage
+    points as on the run pages), otherwise its kind ("rate" in %, "mean" as a number)."""
+    return "points" if q.kind == "rate" and q.offset else q.kind
 
 
 def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:

@@ -6,25 +6,33 @@ from __future__ import annotations
 
 from sim import plots
 from sim.html_report import CSS, esc, html_table
+from sim.summary import lead_line
 
 TARGET_COLOR = "#b5464b"
 
 
 def fmt(kind: str, v, signed: bool = False) -> str:
-    """A measure's value as the page shows it: rates in %, means as numbers (n/a for None)."""
+    """A measure's value as the page shows it: rates in %, differences of rates in points, means as numbers (n/a
+    for None)."""
     if v is None:
         return "n/a"
     if kind == "rate":
         return f"{100 * v:+.2f}%" if signed else f"{100 * v:.2f}%"
+    if kind == "points":                       # a rate minus its fair share: percentage points
+        return f"{100 * v:+.2f} pts"
     return f"{v:+.3f}" if signed else f"{v:.3f}"
 
 
 def fmt_ci(kind: str, c, signed: bool = False) -> str:
-    return "n/a" if not c else f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
+    if not c:
+        return "n/a"
+    if kind == "points":
+        return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}] pts"
+    return f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
 
 
 def _scale(kind: str) -> float:
-    return 100.0 if kind == "rate" else 1.0
+    return 100.0 if kind in ("rate", "points") else 1.0
 
 
 def _x(ax: dict) -> tuple[list, list[str], bool]:
@@ -72,7 +80,7 @@ def line_plot(d: dict, m: dict, axis: int):
     if not numeric:
         a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
     a.set_xlabel(ax["name"])
-    a.set_ylabel(m["label"] + (" (%)" if m["kind"] == "rate" else ""))
+    a.set_ylabel(m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
     if len(groups) > 1:
         a.legend(fontsize=7, frameon=False)
     return fig
@@ -97,7 +105,7 @@ def heatmap(d: dict, m: dict):
     fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), min(0.55 * n0 + 1.6, 9))
     im = a.imshow(grid, cmap="RdBu_r" if m["name"] == "first_player_advantage" else "viridis", aspect="auto",
                   origin="lower")
-    fig.colorbar(im, ax=a, label=m["label"] + (" (%)" if m["kind"] == "rate" else ""))
+    fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
     for i in range(n0):
         for j in range(n1):
             if text[i][j]:                          # white text on dark cells
@@ -215,8 +223,7 @@ def render(d: dict) -> str:
               "each point its own random streams; neighbouring points compared as independent samples")
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-             f"<header><h1>{esc(title)}</h1><p>{esc(d['game_title'])}, {sc['players']} players. "
-             f"{esc(sc.get('description') or '')}</p>",
+             f"<header><h1>{esc(title)}</h1><p>{esc(lead_line({'scenario': sc, 'game_title': d['game_title']}))}</p>",
              '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in [
                  ("swept", axes), ("mode", d["mode"]), ("points", len(d["points"])),
                  ("games per point", f"{d['games']:,}"), ("seed", d["seed"]), ("random numbers", paired),
