@@ -134,11 +134,13 @@ def pack_board(prm: np.ndarray, board: B.Board) -> None:
         prm[base + v // 64] |= np.int64(1 << (v % 64)) if v % 64 < 63 else np.int64(-(1 << 63))
 
     prm[R.P_NBR:R.P_NBR + R.MAX_SPACES * 4] = 0
-    prm[R.P_WMASK:R.P_SIZE] = 0
+    prm[R.P_WMASK:R.P_SIZE] = 0                     # P_WMASK and P_NEXT
     for a in range(n):
         for i in range(int(prm[R.P_DEG + a])):
             cave = prm[R.P_ADJC + a * R.MAX_DEG + i] == 1
             put(R.P_NBR + a * 4 + (2 if cave else 0), int(prm[R.P_ADJ + a * R.MAX_DEG + i]))
+            if prm[R.P_ADJC + a * R.MAX_DEG + i] == 0:
+                put(R.P_NEXT + a * 2, int(prm[R.P_ADJ + a * R.MAX_DEG + i]))
         k = board.kinds[a]
         if k in (B.K_CABIN, B.K_CAPTAIN, B.K_HIDEOUT):
             put(R.P_WMASK + R.W_STOP, a)

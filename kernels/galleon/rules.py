@@ -96,7 +96,9 @@ W_STOP = 0
 W_ROOM = 2
 W_CAVE = 4
 W_OWN = 6
-P_SIZE = P_WMASK + 14
+P_NEXT = P_WMASK + 14           # [128 * 2] per space, the 128-bit set (lo, hi) of the spaces next to it (`next_to`:
+#                                  P_ADJC == 0)
+P_SIZE = P_NEXT + MAX_SPACES * 2
 
 # ---- state offsets ----------------------------------------------------------------------------------------------
 S_N = 0
@@ -393,11 +395,9 @@ def parrot_check(st, prm, s, log):
 @njit("boolean(int64[::1], int64, int64)")
 def next_to(prm, a, b):
     """Terror and duel adjacency (C4, C12): a board edge or stairs between a and b, or a rock and its shore (cave
-    links do not make spaces neighbours)."""
-    for i in range(prm[P_DEG + a]):
-        if prm[P_ADJ + a * MAX_DEG + i] == b and prm[P_ADJC + a * MAX_DEG + i] == 0:
-            return True
-    return False
+    links do not make spaces neighbours). One bit of the set P_NEXT[a] (the adjacency list scanned was 5-6% of the
+    4p kernel's time: duel targets, terror, the strategies)."""
+    return (prm[P_NEXT + 2 * a + (b >> 6)] >> (b & 63)) & 1 != 0
 
 
 @njit("boolean(int32[::1], int64[::1], int64)")
