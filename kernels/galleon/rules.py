@@ -651,13 +651,8 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
         if t == s or not challengeable(st, prm, t):
             continue
         u = st[S_POS + t]
-        for i in range(prm[P_DEG + u]):
-            if prm[P_ADJC + u * MAX_DEG + i] == 0:
-                w = prm[P_ADJ + u * MAX_DEG + i]
-                if w < 64:
-                    sp_lo |= one << w
-                else:
-                    sp_hi |= one << (w - 64)
+        sp_lo |= prm[P_NEXT + 2 * u]
+        sp_hi |= prm[P_NEXT + 2 * u + 1]
     st_lo = prm[P_WMASK + W_STOP]            # rooms and hideouts: legal at any length (R4)
     st_hi = prm[P_WMASK + W_STOP + 1]
     # rooms reached (any length), the full roll elsewhere, and short stops next to a rival (not in the caves, R5)

@@ -26,7 +26,7 @@ from kernels._jit import njit
 from kernels.rng import pick_legal
 from kernels.galleon.rules import (
     A_DUEL, A_GHOST, A_MOVE, A_NOSWAP, A_PASS, A_PPEEK, A_PSTEAL, A_PTOP, A_ROLL, A_STOP, A_SWAP, A_WEAPON,
-    A_WHIRL, GHOST_OCC, MAX_DEG, MAX_PLAYERS, S_OCC, P_ADJ, P_ADJC, P_DEG, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
+    A_WHIRL, GHOST_OCC, MAX_PLAYERS, S_OCC, P_NEXT, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
     N_CABINS, OPT_CAVE, OPT_SHORT, P_ATT_STOP, P_CABIN, P_CANNON, P_CANNON_AT, P_CANNON_Q, P_CAPTAIN, P_DEF_STOP,
     P_DIST, P_DUEL_WIN, P_GOLD_TARGET, P_HIDEOUT, P_KEY_TILES, P_KIND, P_NSPACES, P_QUARTER, P_TERROR, PH_DUEL_Q,
     PH_GHOST, PH_MOVE, PH_PARROT, PH_ROLLQ, PH_SWAP, PH_WEAPON, PH_WHIRL, S_ACTOR, S_ATT_RES, S_DIE, S_DUEL_ATT,
@@ -218,24 +218,18 @@ def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate):
 @njit("UniTuple(int64, 2)(int32[::1], int64[::1], int64)")
 def near_mask(st, prm, s):
     """128-bit set (lo, hi) of the spaces next to the ghost (s = -1) or next to any pirate but seat s's (a superset
-    of where seat s could challenge; s = MAX_PLAYERS: every pirate): the neighbours in each piece's own list (edges
+    of where seat s could challenge; s = MAX_PLAYERS: every pirate): the union of each piece's P_NEXT set (edges
     and stairs)."""
     lo = np.int64(0)
     hi = np.int64(0)
-    one = np.int64(1)
     for t in range(-1, st[S_N]):
         if (s < 0 and t >= 0) or (s >= 0 and (t < 0 or t == s)):
             continue
         u = st[S_GHOST] if t < 0 else st[S_POS + t]
         if u < 0:
             continue
-        for i in range(prm[P_DEG + u]):
-            if prm[P_ADJC + u * MAX_DEG + i] == 0:
-                x = prm[P_ADJ + u * MAX_DEG + i]
-                if x < 64:
-                    lo |= one << x
-                else:
-                    hi |= one << (x - 64)
+        lo |= prm[P_NEXT + 2 * u]
+        hi |= prm[P_NEXT + 2 * u + 1]
     return lo, hi
 
 
