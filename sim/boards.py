@@ -5,9 +5,18 @@ the file and draws it (sim/board_svg.py).
 """
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
-from sim.scenario import ScenarioError
+from sim.scenario import FILE_PARAMS, FILE_PATHS, ScenarioError
+
+
+def register_board_param(game: str, shipped_dir: Path, resolve_path) -> None:
+    """Make ``params.board`` of ``game`` a file parameter: a scenario's ``board = "..."`` is found by `resolve`
+    (beside the scenario, then in ``shipped_dir``), and ``resolve_path(ref)`` (the game's loader's) names the file
+    whose content hash the report records."""
+    FILE_PARAMS[(game, "board")] = partial(resolve, shipped_dir=shipped_dir)
+    FILE_PATHS[(game, "board")] = resolve_path
 
 
 def resolve(ref: str, here: Path, shipped_dir: Path) -> str:

@@ -1,12 +1,10 @@
 """Ghostly Galleon: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim import boards
 from sim.catalogue import RATE_UNIT, Entry, counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.scenario import FILE_PARAMS, FILE_PATHS
+from sim.replay_words import ending
 from kernels.galleon import board as B
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
@@ -132,22 +130,10 @@ def replay(scenario, game: int) -> list[str]:
         w = _words(ev, board, who, prm)
         if w is not None:
             lines.append(w)
-    if status == 1:
-        lines.append(f"TRUNCATED at the turn cap ({turns} turns)")
-    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
-        f"seat {s} gold {int(scores[s])}" for s in range(n)))
-    winners = [s for s in range(n) if (wseat >> s) & 1]
-    lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
-    return lines
+    return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"gold {v}")
 
 
-def resolve_board(ref: str, here: Path) -> str:
-    """The board a scenario file in folder ``here`` means by ``board = ref`` (sim.boards.resolve)."""
-    return boards.resolve(ref, here, B.BOARDS_DIR)
-
-
-FILE_PARAMS[("galleon", "board")] = resolve_board
-FILE_PATHS[("galleon", "board")] = B.resolve_path
+boards.register_board_param("galleon", B.BOARDS_DIR, B.resolve_path)
 
 
 # the catalogue of measures (sim.catalogue): what each counter column of kernels/galleon/play.py counts

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from sim.catalogue import counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.replay_words import ending
 from kernels.moor import params as P
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
@@ -62,13 +63,8 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(f"  reaches End and takes goal token {b}")
         elif e == R.E_SKIP:
             lines.append(f"  {who(a)} has every pawn home: skipped")
-    if status == 1:
-        lines.append(f"TRUNCATED at the turn cap ({turns} turns)")
-    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
-        f"seat {s} {int(scores[s])}" for s in range(n)))
-    winners = [s for s in range(n) if (wseat >> s) & 1]
-    lines.append("winner: " + ", ".join(f"seat {s} ({scenario.seats[s].strategy})" for s in winners))
-    return lines
+    return lines + ending(status, turns, rounds, scores[:n], wseat,
+                          lambda s: f"seat {s} ({scenario.seats[s].strategy})", str)
 
 
 # the catalogue of measures (sim.catalogue): what each counter column of kernels/moor/play.py counts

@@ -1,12 +1,9 @@
 """Ghost Fightin' Treasure Hunters (Anniversary Edition): its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim.catalogue import category, counter, curve, score, share, team
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim import boards
-from sim.scenario import FILE_PARAMS, FILE_PATHS
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
@@ -150,14 +147,7 @@ def replay(scenario, game: int) -> list[str]:
     return lines
 
 
-def resolve_board(ref: str, here: Path) -> str:
-    """The board a scenario file in folder ``here`` means by ``board = ref`` (sim.boards.resolve: beside the
-    scenario first, then scenarios/treasure_hunters/boards/)."""
-    return boards.resolve(ref, here, B.BOARDS_DIR)
-
-
-FILE_PARAMS[("treasure_hunters", "board")] = resolve_board
-FILE_PATHS[("treasure_hunters", "board")] = B.resolve_path
+boards.register_board_param("treasure_hunters", B.BOARDS_DIR, B.resolve_path)
 
 
 def _jewels(k: int) -> str:

@@ -1,11 +1,9 @@
 """The Ghosts of Castle Turnwall: its GameSpec and turn-by-turn replay in words (with the board after each move)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from sim.catalogue import counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.scenario import FILE_PARAMS, FILE_PATHS
+from sim.replay_words import ending
 from sim import boards
 from kernels.turnwall import board as B
 from kernels.turnwall import params as P
@@ -116,22 +114,10 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
         lines += [_words(log[r], gname, who) for r in range(1, int(log[0, 0]) + 1)]
         if show_board and v < R.A_SEARCH and pos[R.S_NPEND] == 0:
             lines += board_lines(board, ghosts(), int(pos[R.S_ROT]), sliders())
-    if status == 1:
-        lines.append(f"TRUNCATED at the turn cap ({turns} turns)")
-    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
-        f"seat {s} {int(scores[s])} part(s)" for s in range(n)))
-    winners = [s for s in range(n) if (wseat >> s) & 1]
-    lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
-    return lines
+    return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"{v} part(s)")
 
 
-def resolve_board(ref: str, here: Path) -> str:
-    """The board a scenario file in folder ``here`` means by ``board = ref`` (sim.boards.resolve)."""
-    return boards.resolve(ref, here, B.BOARDS_DIR)
-
-
-FILE_PARAMS[("turnwall", "board")] = resolve_board
-FILE_PATHS[("turnwall", "board")] = B.resolve_path
+boards.register_board_param("turnwall", B.BOARDS_DIR, B.resolve_path)
 
 
 PARTS = ("head", "face", "body", "legs", "hand")

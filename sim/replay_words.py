@@ -1,0 +1,17 @@
+"""The closing lines every game's replay in words ends with (sim/games/*.py `replay`)."""
+from __future__ import annotations
+
+from typing import Callable
+
+
+def ending(status: int, turns: int, rounds: int, scores, wseat: int, who: Callable[[int], str],
+           score_text: Callable[[int], str]) -> list[str]:
+    """"TRUNCATED ..." when the game hit the turn cap (status 1), "final after T turns, R rounds: seat 0 ..." with
+    each seat's ``score_text(score)``, and "winner: ..." naming the seats of the bitmask ``wseat`` with ``who``."""
+    n = len(scores)
+    lines = [f"TRUNCATED at the turn cap ({turns} turns)"] if status == 1 else []
+    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
+        f"seat {s} {score_text(int(scores[s]))}" for s in range(n)))
+    winners = [s for s in range(n) if (wseat >> s) & 1]
+    lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
+    return lines
