@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.aggregate import WIN_UNITS, Aggregates
-from sim.metrics import QUANTILES, distribution, hist_quantile, mean_ci, mean_std, rate, wilson  # noqa: F401
+from sim.metrics import distribution, mean_ci, rate
 from sim.scenario import Scenario
 
 SCHEMA = 1
@@ -187,20 +187,12 @@ def lead_line(s: dict) -> str:
         out = f"{out}. {desc}" if out else desc
     ov = sc.get("overrides") or []
     if ov:
-        changed = ", ".join(f"{o['name']}={toml_text(o['value'])}" for o in ov)
+        from sim.overrides import show
+        changed = ", ".join(show(o["name"], o["value"]) for o in ov)
         out += (" " if out.endswith(".") else ". ") if out else ""
         out += (f"Changed by --set: {changed} (the description above is the scenario file's)." if desc
                 else f"Changed by --set: {changed}.")
     return out
-
-
-def toml_text(v) -> str:
-    """A --set value as the user wrote it (TOML, bare words unquoted)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_text(x) for x in v) + "]"
-    return str(v)
 
 
 def board_description(ref: str, game: str = "treasure_hunters") -> str:
