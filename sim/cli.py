@@ -13,7 +13,7 @@ import typer.core
 
 from sim import cli_sweep                       # sim sweep, --workers / --scheduler, default sweeps (typer only)
 from sim.cli_common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
-    _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS, BadInput,
+    _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
     _stopped, check_run_options, fail, interruptible, known_game, positive,
 )
 

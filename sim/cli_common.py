@@ -16,10 +16,6 @@ EXIT_TERMINATED = 143    # 128 + SIGTERM, what batch schedulers expect of a job 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 
-class BadInput(Exception):
-    """One-line user error; exits with EXIT_BAD_INPUT."""
-
-
 def fail(msg: str, code: int = EXIT_BAD_INPUT):
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(code)

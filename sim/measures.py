@@ -26,11 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim import catalogue
 from sim.aggregate import WIN_UNITS
 from sim.scenario import Scenario
-
-
-from sim import catalogue
 
 BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS     # ("first_seat",): declared shown=False in the catalogue
 
@@ -200,8 +198,7 @@ class Decisiveness:
         """{definition, margin (distribution), mean_ci95, close (rate of games won by <= CLOSE_MARGIN points)}."""
         if not self.active:
             return None
-        from sim.metrics import z_value
-        from sim.metrics import distribution, rate
+        from sim.metrics import distribution, rate, z_value
         d = distribution(self.hist, self.lo)
         n = d["n"]
         h = z_value() * d["std"] / np.sqrt(n) if n > 1 else 0.0
