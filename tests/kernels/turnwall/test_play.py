@@ -9,16 +9,11 @@ from kernels.turnwall import play as PL
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
 from sim import runner
-from sim.scenario import from_dict
+from tests.kernels.tables import per_game_outputs, table
 
 
 def scenario(n=4, strategies=("planner",), games=200, seed=11, params=None, seat_params=None):
-    seat_params = seat_params or [{}] * n
-    return from_dict({"scenario": {"name": f"tw-test-{n}p", "game": "turnwall", "players": n, "games": games,
-                                   "seed": seed},
-                      "params": params or {},
-                      "seats": [{"strategy": strategies[i % len(strategies)], "params": seat_params[i]}
-                                for i in range(n)]})
+    return table("turnwall", "tw", n, strategies, games, seed, params, seat_params)
 
 
 @pytest.mark.parametrize("n,strats,params", [
@@ -44,21 +39,11 @@ def test_invariants_hold_after_every_step_of_many_games(n, strats, params):
     assert finished > 0
 
 
-def _run(sc, threads, chunk):
-    seen = {}
-
-    def keep(out):
-        for name in ("scores", "winners", "turns", "status", "extra"):
-            seen.setdefault(name, []).append(getattr(out, name).copy())
-    runner.run(sc, threads=threads, chunk=chunk, on_chunk=keep)
-    return {k: np.concatenate(v) for k, v in seen.items()}
-
-
 def test_results_identical_across_threads_and_chunks():
     sc = scenario(4, ("planner", "spoiler", "random", "weighted"), games=300,
                   seat_params=[{"recall_own": 0.5, "recall_table": 0.3}, {}, {}, {"w_full": 1.0}])
-    a = _run(sc, 1, 300)
-    b = _run(sc, 2, 37)
+    a = per_game_outputs(sc, 1, 300)
+    b = per_game_outputs(sc, 2, 37)
     for k in a:
         assert np.array_equal(a[k], b[k]), k
 
