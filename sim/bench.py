@@ -19,13 +19,16 @@ from sim import runner
 from sim.scenario import load
 
 REPO = Path(__file__).resolve().parent.parent
-# game, scenario, targets from the issues: games/s on 2 threads, cold compile s, warm start s (None: no target set)
+# game, scenario, targets from the issues: games/s on 2 threads, cold compile s, warm start s (None: no target set),
+# and the share of --games a timing plays with its repetitions (a Galleon game costs ~50 Moor games)
 BENCH_SCENARIOS = (
     ("moor", "scenarios/moor/4p.toml", {"games_per_s_2_threads": 100_000, "cold_compile_s": 15,
-                                        "first_game_warm_s": 2}),
+                                        "first_game_warm_s": 2}, 1, 5),
     ("treasure_hunters", "scenarios/treasure_hunters/basic-4p.toml", {"games_per_s_2_threads": 20_000,
                                                                        "cold_compile_s": 15,        # issue 9
-                                                                       "first_game_warm_s": 2}),
+                                                                       "first_game_warm_s": 2}, 1, 5),
+    ("galleon", "scenarios/galleon/4p.toml", {"games_per_s_2_threads": 5_000, "cold_compile_s": None,   # issue 11
+                                              "first_game_warm_s": None}, 20, 3),
 )
 
 
@@ -169,12 +172,12 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
 
 def run_all(games: int = 100_000) -> dict:
     res = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "games": {}}
-    for game, path, targets in BENCH_SCENARIOS:
+    for game, path, targets, share, reps in BENCH_SCENARIOS:
         if not (REPO / path).exists():
             continue
         sc = load(REPO / path)
         r = {"scenario": path, "targets": targets,
-             "threads": thread_speeds(sc, games),
+             "threads": thread_speeds(sc, max(1000, games // share), reps=reps),
              "cold_compile_s": round(cold_compile(path), 2), "first_game_warm_s": round(first_game(path), 2),
              "warm_run_1000_games_s": round(warm_run(path), 2)}
         if game == "moor":
@@ -182,7 +185,6 @@ def run_all(games: int = 100_000) -> dict:
             r["c"] = c_ratio(path, games)
         res["games"][game] = r
     res["games"].update(turnwall_figures(games))
-    res["games"].update(galleon_figures(games))
     if games >= 100_000:                          # not in --quick
         res["sweep"] = sweep_overhead()
     out = REPO / "reports" / "bench.json"
@@ -205,22 +207,6 @@ def turnwall_figures(games: int = 100_000) -> dict:
                          "threads": [kernel_speed(sc, n, t) for t in (1, 2)]},
             "turnwall_random": {"scenario": path + " (every seat random)", "targets": {},
                                 "threads": [kernel_speed(rnd, max(500, n // 4), t) for t in (1, 2)]}}
-
-
-def galleon_figures(games: int = 100_000) -> dict:
-    """Ghostly Galleon (issue 11): games/s of the 4-player treasure-hunter scenario on 1 and 2 threads (target
-    >= 5,000 on 2 threads; kernel only, warm cache) and its cold compile (a fresh process, empty cache)."""
-    path = "scenarios/galleon/4p.toml"
-    if not (REPO / path).exists():
-        return {}
-    sc = load(REPO / path)
-    n = max(1000, games // 20)          # a Galleon game is a few hundred turns
-    return {"galleon": {"scenario": path, "targets": {"games_per_s_2_threads": 5_000, "cold_compile_s": None,
-                                                      "first_game_warm_s": None},
-                        "threads": thread_speeds(sc, n, (1, 2), reps=3),
-                        "cold_compile_s": round(cold_compile(path), 2),
-                        "first_game_warm_s": round(first_game(path), 2),
-                        "warm_run_1000_games_s": round(warm_run(path), 2)}}
 
 
 def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> dict:
