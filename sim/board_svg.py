@@ -47,26 +47,26 @@ def game_of(path: Path) -> str:
                          f"[[whirlpools]])")
 
 
+def _drawing(game: str):
+    """(the game's board loader, its drawing function, what the board is called in a caption)."""
+    import importlib
+    loader = importlib.import_module(f"kernels.{game}.board").load_board
+    if game == "turnwall":
+        return loader, castle_svg, "the castle"
+    if game == "galleon":
+        return loader, galleon_svg, "the bay and ship"
+    return loader, house_svg, "the house"
+
+
 def show(path: str | Path) -> tuple[str, str]:
     """(game, SVG text) of the board file at ``path``; raises BoardFileError (one line)."""
+    from kernels.boardfile import BoardError
     path = Path(path)
     game = game_of(path)
-    if game == "turnwall":
-        from kernels.turnwall import board as B
-        try:
-            return game, castle_svg(B.load_board(str(path.resolve())))
-        except B.BoardError as e:
-            raise BoardFileError(str(e)) from None
-    if game == "galleon":
-        from kernels.galleon import board as GB
-        try:
-            return game, galleon_svg(GB.load_board(str(path.resolve())))
-        except GB.BoardError as e:
-            raise BoardFileError(str(e)) from None
-    from kernels.treasure_hunters import board as TB
+    load_board, svg, _ = _drawing(game)
     try:
-        return game, house_svg(TB.load_board(str(path.resolve())))
-    except TB.BoardError as e:
+        return game, svg(load_board(str(path.resolve())))
+    except BoardError as e:
         raise BoardFileError(str(e)) from None
 
 
@@ -166,15 +166,9 @@ def board_plots(s: dict) -> list[tuple[str, str, str]]:
     ref = (sc.get("params") or {}).get("board")
     if ref is None or sc.get("game") not in ("turnwall", "treasure_hunters", "galleon"):
         return []
+    load_board, svg, noun = _drawing(sc["game"])
     try:
-        if sc["game"] == "galleon":
-            from kernels.galleon import board as GB
-            return [("board", f"the bay and ship played ({ref})", galleon_svg(GB.load_board(str(ref))))]
-        if sc["game"] == "turnwall":
-            from kernels.turnwall import board as B
-            return [("board", f"the castle played ({ref})", castle_svg(B.load_board(str(ref))))]
-        from kernels.treasure_hunters import board as TB
-        return [("board", f"the house played ({ref})", house_svg(TB.load_board(str(ref))))]
+        return [("board", f"{noun} played ({ref})", svg(load_board(str(ref))))]
     except (OSError, ValueError):
         return []
 
