@@ -171,7 +171,7 @@ def _play_rows(k, args, game0: int, i: int, m: int, p: int, out: ChunkOutputs) -
         r = slice(lo, hi)
         k.play_batch(seed, point, np.int64(game0 + lo), np.int64(hi - lo), np.int64(p), prm, sids, sparams,
                      out.scores[r], out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r],
-                     out.curves[r])
+                     out.curves[r], k.batch_scratch(p))
 
     t = threads_in_use()
     if t == 1 or m < 2:

@@ -35,7 +35,7 @@ def new_scratch(log_len, keep_deal):
             np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_ACTIONS, dtype=np.int8))
 
 
-@njit
+@njit(inline='always')
 def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out, order, mask, tmp):
     """Play one game to the end or the turn cap; returns (status, winners bitmask over turn positions).
 
@@ -77,7 +77,7 @@ def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out, o
     return ST_DONE, w
 
 
-@njit
+@njit(inline='always')
 def play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores_row, extra_row):
     """Play game index ``g`` with the arrays of ``scratch`` (see `new_scratch`); fill its per-seat scores and
     counters; return (status, winners bitmask over seats)."""
@@ -102,16 +102,22 @@ def play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores_row, ext
     return status, wseat
 
 
-@njit_alloc
+def batch_scratch(n):
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (``n`` players; the
+    kernel then compiles no allocation): `new_scratch` without an event log or a kept deal."""
+    return new_scratch.py_func(1, False)
+
+
+@njit
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves):
+               extra, curves, scratch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
-    extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-round curves).
+    extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-round curves);
+    scratch = `batch_scratch(n)`, one per concurrent call.
     """
-    scratch = new_scratch(1, False)
     st = scratch[0]
     for ii in range(n_games):
         s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, scratch, scores[ii], extra[ii])

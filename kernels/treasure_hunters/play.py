@@ -63,7 +63,7 @@ def new_scratch(n):
             np.zeros((n, N_SPARAMS), dtype=np.float64))
 
 
-@njit
+@njit(inline='always')
 def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
     """Play one game to the end (or the turn cap); returns the status (ST_*).
 
@@ -143,7 +143,7 @@ def start_game(rng, seed, point, g, n, prm):
     return first_seat(prm, g, n)
 
 
-@njit
+@njit(inline='always')
 def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
     """Per-seat scores (int32[n]), counters (int32[N_EXTRA]) and curves (int32[n_curves, curve_len]) of the game
     `play_one` left in ``st`` with ``status``; returns the winners bitmask over seats."""
@@ -207,21 +207,25 @@ def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
     return w
 
 
-@njit_alloc
+def batch_scratch(n):
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
+    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`) for ``n`` players."""
+    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+            np.zeros((1, 6), dtype=np.int32), np.zeros((1, 2), dtype=np.int32), new_scratch.py_func(n))
+
+
+@njit
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves):
+               extra, curves, batch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 2, curve_len] (hauntings, ghosts by round; -1 after the
     end). turns counts hunter turns, rounds the rounds of hunter turns started.
+    batch = `batch_scratch(n)`, one per concurrent call.
     """
-    st = np.zeros(S_SIZE, dtype=np.int32)
-    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
-    log = np.zeros((1, 6), dtype=np.int32)
-    steps = np.zeros((1, 2), dtype=np.int32)
-    scratch = new_scratch(n)
+    st, rng, log, steps, scratch = batch
     for ii in range(n_games):
         first = start_game(rng, seed, point, game0 + ii, n, prm)
         s = play_one(st, prm, n, first, sids, sparams, rng, log, steps, None, scratch)

@@ -54,7 +54,7 @@ def new_scratch(n):
             np.zeros(N_CELLS, dtype=np.float64), np.zeros((n, N_SPARAMS), dtype=np.float64))
 
 
-@njit
+@njit(inline='always')
 def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
     """Play one game to the end or the turn cap; returns the status (ST_*). ``st`` int32[S_SIZE] is filled with
     the final state; rng holds the game's seeded streams (row 0 chance, 1 + seat strategy); log int32[L, 6] records
@@ -120,7 +120,7 @@ def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
     return ST_DONE
 
 
-@njit
+@njit(inline='always')
 def game_outputs(st, n, status, scores_row, extra_row):
     """Scores, winners bitmask and counters of a finished (or truncated) game."""
     w = 0
@@ -151,19 +151,24 @@ def game_outputs(st, n, status, scores_row, extra_row):
     return w
 
 
-@njit_alloc
+def batch_scratch(n):
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
+    compiles no allocation): (`new_scratch(n)`, log, steps) for ``n`` players."""
+    return new_scratch.py_func(n), np.zeros((1, 6), dtype=np.int32), np.zeros((1, 2), dtype=np.int32)
+
+
+@njit
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves):
+               extra, curves, batch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] (body parts dressed) by seat; winners int32[n_games] seat bitmask; turns, rounds,
-    status int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none)."""
-    scratch = new_scratch(n)
+    status int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none);
+    batch = `batch_scratch(n)`, one per concurrent call."""
+    scratch, log, steps = batch
     st = scratch[0]
     rng = scratch[1]
-    log = np.zeros((1, 6), dtype=np.int32)
-    steps = np.zeros((1, 2), dtype=np.int32)
     for ii in range(n_games):
         g = game0 + ii
         seed_game(rng, seed, point, g, n)

@@ -125,7 +125,7 @@ class _FakeKernel:
         kernel = self
 
         def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds,
-                       status, extra, curves):
+                       status, extra, curves, scratch):
             import threading
             import time
             if kernel.fail_at is not None and game0 <= kernel.fail_at < game0 + n_games:
@@ -136,6 +136,7 @@ class _FakeKernel:
                 kernel.calls.append((int(game0), int(n_games), threading.current_thread().name))
         play_batch.signatures = ["compiled"]
         self.play_batch = play_batch
+        self.batch_scratch = lambda n: None
 
 
 def _outputs(m: int) -> runner.ChunkOutputs:

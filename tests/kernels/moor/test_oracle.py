@@ -34,7 +34,8 @@ def _kernel_batch(sc, games):
                turns=np.zeros(games, np.int32), rounds=np.zeros(games, np.int32),
                status=np.zeros(games, np.int32), extra=np.zeros((games, len(PL.EXTRA_COLUMNS)), np.int32),
                curves=np.zeros((games, 0, 0), np.int32))
-    PL.play_batch(np.uint64(sc.seed), np.uint64(0), 0, games, n, sc.prm(), sc.sids(), sc.sparams(), *out.values())
+    PL.play_batch(np.uint64(sc.seed), np.uint64(0), 0, games, n, sc.prm(), sc.sids(), sc.sparams(), *out.values(),
+                  PL.batch_scratch(n))
     return out
 
 

@@ -504,7 +504,7 @@ def test_a08_seat_rotation():
                turns=np.zeros(games, np.int32), rounds=np.zeros(games, np.int32),
                status=np.zeros(games, np.int32), extra=np.zeros((games, len(PL.EXTRA_COLUMNS)), np.int32),
                curves=np.zeros((games, 0, 0), np.int32))
-    PL.play_batch(np.uint64(1), np.uint64(0), 0, games, n, prm, sids, sp, *out.values())
+    PL.play_batch(np.uint64(1), np.uint64(0), 0, games, n, prm, sids, sp, *out.values(), PL.batch_scratch(n))
     first = list(PL.EXTRA_COLUMNS).index("first_seat")
     assert [int(x) for x in out["extra"][:, first]] == [g % n for g in range(games)]
 

@@ -19,7 +19,7 @@ def batch(prm, sids, sp, n, game0, games, seed=11):
                extra=np.zeros((games, PL.N_EXTRA), np.int32), curves=np.zeros((games, 2, PL.CURVE_LEN), np.int32))
     PL.play_batch(np.uint64(seed), np.uint64(0), np.int64(game0), np.int64(games), np.int64(n), prm, sids, sp,
                   out["scores"], out["winners"], out["turns"], out["rounds"], out["status"], out["extra"],
-                  out["curves"])
+                  out["curves"], PL.batch_scratch(n))
     return out
 
 
