@@ -96,7 +96,20 @@ def pick_legal(state, row, mask, n_legal):
     """A uniformly random legal action: the j-th set entry of ``mask`` (int8[N_ACTIONS], ``n_legal`` entries set)
     for j = bounded(state, row, n_legal); -1 if the mask holds fewer. What every game's `random` strategy plays."""
     j = bounded(state, row, n_legal)
-    for a in range(mask.shape[0]):
+    a0 = 0
+    if mask.shape[0] >= 8:
+        # the first 8 entries without a branch: a = how many of them have at most j set entries up to and
+        # including them, which is the answer when it lies among them (the exit of a scan was mispredicted)
+        c = 0
+        a = 0
+        for i in range(8):
+            c += mask[i] != 0
+            a += c <= j
+        if a < 8:
+            return a
+        j -= c
+        a0 = 8
+    for a in range(a0, mask.shape[0]):
         j -= mask[a] != 0              # one branch per entry, not two: the scan's branches were mispredicted
         if j < 0:
             return a
