@@ -91,7 +91,7 @@ def bounded(state, row, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit("int64(uint64[:, ::1], int64, int8[::1], int64)")
+@njit("int64(uint64[:, ::1], int64, int8[::1], int64)", inline='always')
 def pick_legal(state, row, mask, n_legal):
     """A uniformly random legal action: the j-th set entry of ``mask`` (int8[N_ACTIONS], ``n_legal`` entries set)
     for j = bounded(state, row, n_legal); -1 if the mask holds fewer. What every game's `random` strategy plays."""
