@@ -294,7 +294,8 @@ def other_tiles(st, prm, p):
 def discard_options(st, prm, p, symbol, mask):
     """R10 (+C3): which discards player ``p`` may make after leaving a tile-less space showing ``symbol``.
 
-    Sets ``mask[a] = 1`` for each legal discard action (other entries untouched); returns the count.
+    Sets ``mask[a] = 1`` for each legal discard action (the pair entries are all written, 0 or 1; other entries
+    untouched); returns the count.
     A held matching treasure is forced; else 1 ghost or any 2 other tiles; else all that is left.
     """
     hold = S_HOLD + p * N_KINDS
@@ -307,23 +308,19 @@ def discard_options(st, prm, p, symbol, mask):
     others = other_tiles(st, prm, p)
     if ghosts > 0:
         for j in range(N_GHOSTS):
-            if st[S_TILE_LOC + GHOST0 + j] == p:
-                mask[A_DISCARD_GHOST + j] = 1
-                c += 1
+            m = st[S_TILE_LOC + GHOST0 + j] == p
+            mask[A_DISCARD_GHOST + j] = m
+            c += m
     if others >= 2 and not (ghosts > 0 and prm[P_GHOST_BEFORE_TWO] == 1):
+        # every pair entry written (0 or 1) with constant trip counts and no branch: the 36 unpredictable
+        # branches of the scan cost more than the stores (kernels/README.md); a plank counts 0 when not allowed
         for a in range(6):
-            na = st[hold + pair_kind_to_kind(a)]
-            if a == 5 and not planks_ok:
-                continue
-            if na == 0:
-                continue
+            na = st[hold + pair_kind_to_kind(a)] * ((a < 5) | planks_ok)
             for b in range(6):
-                if b == 5 and not planks_ok:
-                    continue
-                nb = st[hold + pair_kind_to_kind(b)]
-                if nb - (1 if a == b else 0) > 0:
-                    mask[A_DISCARD_PAIR + a * 6 + b] = 1
-                    c += 1
+                nb = st[hold + pair_kind_to_kind(b)] * ((b < 5) | planks_ok) - (a == b)
+                m = (na > 0) & (nb > 0)
+                mask[A_DISCARD_PAIR + a * 6 + b] = m
+                c += m
     if ghosts == 0 and others == 1:
         for a in range(6):
             if a == 5 and not planks_ok:
@@ -370,7 +367,7 @@ def discard_target(st, prm):
     npw = st[S_NPAWNS]
     origin = st[S_ORIGIN]
     for s in range(1, st[S_END]):
-        if st[S_HEIGHT + s] == 0 and pawns_at(st, s, n, npw) == 0:
+        if (st[S_HEIGHT + s] | pawns_at(st, s, n, npw)) == 0:   # one branch a space, not two
             if s == origin and prm[P_VACATED_COUNTS] == 0:
                 continue
             return s
