@@ -18,3 +18,28 @@ def lowest_bit(b):
     bit times a De Bruijn constant puts a distinct 6-bit pattern in the top bits."""
     low = b & (~b + np.uint64(1))
     return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
+
+
+@njit("int64(int8[::1], int64)", inline='always')
+def nth_set(mask, j):
+    """Index of the ``j``-th (0-based) nonzero entry of ``mask`` (int8[:], an action mask); -1 if it has fewer.
+
+    The first 8 entries are read without a branch (a = how many of them have at most j nonzero entries up to and
+    including them, which is the answer when it lies among them): the exit of a plain scan was mispredicted on
+    most picks. Past them, one branch an entry."""
+    a0 = 0
+    if mask.shape[0] >= 8:
+        c = 0
+        a = 0
+        for i in range(8):
+            c += mask[i] != 0
+            a += c <= j
+        if a < 8:
+            return a
+        j -= c
+        a0 = 8
+    for a in range(a0, mask.shape[0]):
+        j -= mask[a] != 0
+        if j < 0:
+            return a
+    return -1
