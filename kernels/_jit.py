@@ -3,16 +3,21 @@
 - ``cache=True``: a warm `sim run` must start in well under 2 s; compiling the Moor kernel cold takes seconds.
   Numba keys its cache by the hash of the *decorated* file only, so an edit in a helper file (rng.py) would be
   missed. We therefore key the cache *folder* by a hash of all kernel sources (NUMBA-NOTES "Caching").
-- ``nogil=True``: lets a caller run kernels from several Python threads if it wants to.
-- ``parallel=True`` only on the batch entry points (`pjit`), which use ``prange`` over games.
+- ``nogil=True``: `sim.runner` plays a batch's blocks of games on several Python threads at once, each calling a
+  game's serial `play_batch`. We do not use ``parallel=True``/``prange``: the parfor passes and the separately
+  compiled gufunc cost Treasure Hunters 3.5 of its 16 CPU seconds of cold compile (measured 2026-12-01), and Python
+  threads over blocks of games scale as well (1 -> 2 threads: see kernels/README.md).
+- ``no_cfunc_wrapper=True``: no C-callable wrapper per function (it serves only first-class function values, which
+  the kernels never use); it was about a tenth of each small function's compile time.
 - ``fastmath`` stays off: kernels are integer code and we want bit-identical results everywhere.
-- ``error_model='numpy'``: integer division by zero must not raise inside prange (a raise serialises the loop).
+- ``error_model='numpy'``: integer division by zero gives a value instead of raising (kernels return status codes,
+  never raise).
 - ``_nrt=False`` on every rule, strategy and RNG function (`njit`): they only read and write arrays their caller
   owns, so reference counting is pure overhead. With it on, each call between compiled functions paid an atomic
   incref/decref per array argument; turning it off took the Moor 4-player kernel from 43,000 to 61,000 games/s on
   one thread (measured 2026-11-29, `sim bench`). Numba itself enforces the contract: a function compiled this way
   cannot allocate an array (typing error) nor return an array that is not one of its arguments.
-  Functions that allocate scratch use `njit_alloc`; batch entry points (`pjit`) allocate per block.
+  Functions that allocate scratch use `njit_alloc`; batch entry points (`play_batch`) allocate once per call.
   Trap: when a function compiled without reference counting tries to allocate, Numba caches that failed typing of
   `np.zeros(...)` for the whole process, and later allocations with the same argument types fail too, even in
   `njit_alloc` functions. Fix the first error (mark the allocating function `njit_alloc`) and the rest go away.
@@ -50,7 +55,7 @@ import numba  # noqa: E402  (must come after NUMBA_CACHE_DIR is set)
 
 numba.core.config.reload_config()  # in case numba was imported before us
 
-_FLAGS = dict(cache=True, nogil=True, error_model="numpy")
+_FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 
 
 def njit(*args, **kw):
@@ -68,8 +73,3 @@ def njit_alloc(*args, **kw):
     """`numba.njit` with the project's flags and reference counting on: for functions that allocate arrays."""
     return njit(*args, **{"_nrt": True, **kw})
 
-
-def pjit(fn):
-    """`numba.njit(parallel=True)` with the project's flags, for batch entry points that use prange (they allocate
-    per-block scratch, so reference counting stays on)."""
-    return numba.njit(parallel=True, _nrt=True, **_FLAGS)(fn)

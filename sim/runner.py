@@ -1,13 +1,16 @@
 """Plays a scenario in chunks through the game's batch kernel and merges the integer aggregates.
 
 Chunks bound the memory (per-game arrays exist for one chunk at a time) and let Ctrl-C (and SIGTERM, see
-`stop_on_sigterm`) through between chunks (Python signal handlers wait while compiled code runs). Results depend only
-on (seed, scenario, game index).
+`stop_on_sigterm`) through between chunks. Within a chunk, blocks of games run on a pool of Python threads, each
+calling the game's serial `play_batch` (compiled ``nogil``) on its own rows. Results depend only on
+(seed, scenario, game index): never on the number of threads, the blocks or the chunks.
 """
 from __future__ import annotations
 
 import os
+import threading
 import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
 
@@ -38,22 +41,38 @@ on_note: Callable[[str], None] | None = None
 
 
 def available_threads() -> int:
-    """The most Numba threads this process may use (the cores it may run on, or NUMBA_NUM_THREADS)."""
+    """The most threads this process may use: NUMBA_NUM_THREADS when set, else the cores it may run on."""
     import numba
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
+_threads = [0]      # threads in use (0: not set yet, all available)
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pool_lock = threading.Lock()
+
+
 def set_threads(threads: int | None) -> int:
-    """Use ``threads`` Numba threads (None: all available); returns the number in use, which is never more than
+    """Use ``threads`` threads (None: all available); returns the number in use, which is never more than
     `available_threads` (asking for more uses all of them and tells ``on_note``)."""
-    import numba
     cap = available_threads()
     t = cap if not threads else min(int(threads), cap)
     if threads and t < threads and on_note is not None:
         on_note(f"warning: --threads {threads}: only {cap} core{'s' if cap != 1 else ''} available; using {t} "
                 f"thread{'s' if t != 1 else ''}")
-    numba.set_num_threads(t)
+    _threads[0] = t
     return t
+
+
+def threads_in_use() -> int:
+    """The number of threads `play_chunk` uses (`set_threads`; all available until it is called)."""
+    return _threads[0] or available_threads()
+
+
+def _pool(t: int) -> ThreadPoolExecutor:
+    with _pool_lock:
+        if t not in _pools:
+            _pools[t] = ThreadPoolExecutor(max_workers=t, thread_name_prefix="sim-games")
+        return _pools[t]
 
 
 class Terminated(KeyboardInterrupt):
@@ -139,13 +158,39 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
     return out
 
 
+BLOCKS_PER_THREAD = 8   # blocks a call is split into, per thread: short enough to balance games of uneven length
+
+
 def _play_rows(k, args, game0: int, i: int, m: int, p: int, out: ChunkOutputs) -> None:
-    """Games game0 + i .. game0 + i + m - 1 into rows i .. i + m - 1 of ``out`` (contiguous row slices)."""
+    """Games game0 + i .. game0 + i + m - 1 into rows i .. i + m - 1 of ``out``, in blocks of contiguous rows on
+    `threads_in_use` threads (each block one call of the kernel's serial ``play_batch``)."""
     check_stop()                               # before any games: an interrupt swallowed while compiling
     seed, point, prm, sids, sparams = args
-    r = slice(i, i + m)
-    k.play_batch(seed, point, np.int64(game0 + i), np.int64(m), np.int64(p), prm, sids, sparams, out.scores[r],
-                 out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r], out.curves[r])
+
+    def rows(lo: int, hi: int) -> None:
+        r = slice(lo, hi)
+        k.play_batch(seed, point, np.int64(game0 + lo), np.int64(hi - lo), np.int64(p), prm, sids, sparams,
+                     out.scores[r], out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r],
+                     out.curves[r])
+
+    t = threads_in_use()
+    if t == 1 or m < 2:
+        rows(i, i + m)
+        return
+    if not k.play_batch.signatures:
+        rows(i, i)                             # compile here, in the main thread, playing no game
+        check_stop()
+    n_blocks = min(m, t * BLOCKS_PER_THREAD)
+    cuts = [i + (m * b) // n_blocks for b in range(n_blocks + 1)]
+    futures = [_pool(t).submit(rows, cuts[b], cuts[b + 1]) for b in range(n_blocks)]
+    try:
+        done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+        for f in done:
+            f.result()                         # a kernel error surfaces here, in the caller's thread
+    finally:
+        for f in futures:                      # on Ctrl-C or an error: drop the blocks not started, let the rest end
+            f.cancel()
+        wait(futures)
 
 
 def new_aggregates(sc: Scenario) -> Aggregates:

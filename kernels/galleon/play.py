@@ -10,9 +10,8 @@ enough gold home (none when truncated); extra = EXTRA_COLUMNS.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from kernels._jit import njit, njit_alloc, pjit
+from kernels._jit import njit, njit_alloc
 from kernels.eventlog import log_event  # noqa: F401  (the log format every trace shares)
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game
 from kernels.galleon.rules import (
@@ -33,7 +32,6 @@ ST_BAD_ACTION = 2
 ST_NO_ACTION = 3
 ST_BAD_CHANCE = 4
 ST_INVARIANT = 100
-BLOCK = 32
 
 # recorded steps (golden traces): rows (kind, value)
 K_DEAL = 1          # then 20 rows: chest contents by cabin, sticker indices by cabin, the stack bottom to top
@@ -160,30 +158,27 @@ def game_outputs(st, n, status, scores_row, extra_row):
     return w
 
 
-@pjit
+@njit_alloc
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves):
-    """Play games game0 .. game0 + n_games - 1 in parallel; row i of every output is game game0 + i.
+    """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
+    `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] (gold held) by seat; winners int32[n_games] seat bitmask; turns, rounds, status
     int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none)."""
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        scratch = new_scratch(n)
-        st = scratch[0]
-        rng = scratch[1]
-        log = np.zeros((1, 6), dtype=np.int32)
-        steps = np.zeros((1, 2), dtype=np.int32)
-        lo = np.int64(b) * BLOCK
-        hi = min(lo + BLOCK, n_games)
-        for ii in range(lo, hi):
-            g = game0 + ii
-            seed_game(rng, seed, point, g, n)
-            s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
-            status[ii] = s
-            winners[ii] = game_outputs(st, n, s, scores[ii], extra[ii])
-            turns[ii] = st[S_TURNS]
-            rounds[ii] = (st[S_TURNS] + n - 1) // n
+    scratch = new_scratch(n)
+    st = scratch[0]
+    rng = scratch[1]
+    log = np.zeros((1, 6), dtype=np.int32)
+    steps = np.zeros((1, 2), dtype=np.int32)
+    for ii in range(n_games):
+        g = game0 + ii
+        seed_game(rng, seed, point, g, n)
+        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
+        status[ii] = s
+        winners[ii] = game_outputs(st, n, s, scores[ii], extra[ii])
+        turns[ii] = st[S_TURNS]
+        rounds[ii] = (st[S_TURNS] + n - 1) // n
 
 
 @njit_alloc

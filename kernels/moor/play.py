@@ -6,9 +6,7 @@ written at each game's own index, so results never depend on threads or chunking
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
-
-from kernels._jit import njit, njit_alloc, pjit
+from kernels._jit import njit, njit_alloc
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.moor.rules import (
     MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, P_TIEBREAK, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
@@ -24,12 +22,11 @@ N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1
 ST_BAD_ACTION = 2
-BLOCK = 256  # games per prange work item
 
 
 @njit_alloc
 def new_scratch(log_len, keep_deal):
-    """Scratch arrays of one thread, allocated once per block of games (allocation contends across threads):
+    """Scratch arrays of one `play_batch` call, allocated once for all its games (allocation contends across threads):
     (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS], log int32[log_len, 6],
     deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS], tmp int8[N_ACTIONS])."""
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
@@ -105,27 +102,24 @@ def play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores_row, ext
     return status, wseat
 
 
-@pjit
+@njit_alloc
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves):
-    """Play games game0 .. game0 + n_games - 1 in parallel; row i of every output is game game0 + i.
+    """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
+    `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-round curves).
     """
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        # scratch arrays once per block of games, not per game (allocation contends across threads)
-        scratch = new_scratch(1, False)
-        st = scratch[0]
-        lo = np.int64(b) * BLOCK
-        hi = min(lo + BLOCK, n_games)
-        for ii in range(lo, hi):
-            s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, scratch, scores[ii], extra[ii])
-            status[ii] = s
-            winners[ii] = w
-            turns[ii] = st[S_TURNS]
-            rounds[ii] = st[S_ROUNDS]
+    scratch = new_scratch(1, False)
+    st = scratch[0]
+    for ii in range(n_games):
+        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, scratch, scores[ii], extra[ii])
+        status[ii] = s
+        winners[ii] = w
+        turns[ii] = st[S_TURNS]
+        rounds[ii] = st[S_ROUNDS]
+
 
 @njit_alloc
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len):

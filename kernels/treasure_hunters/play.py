@@ -16,9 +16,7 @@ at the end for the round in which the game ended); -1 for rounds after the end (
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
-
-from kernels._jit import njit, njit_alloc, pjit
+from kernels._jit import njit, njit_alloc
 from kernels.eventlog import record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
@@ -48,7 +46,6 @@ ST_TRUNCATED = 1
 ST_BAD_ACTION = 2
 ST_NO_ACTION = 3
 ST_INVARIANT = 100          # + invariant code (check mode only)
-BLOCK = 64                  # games per prange work item (scratch arrays allocated once per block)
 
 # recorded steps (golden traces): rows (kind, value); a shuffle is (K_SHUFFLE, n) then n rows (K_CARD, card)
 K_CHANCE = 1
@@ -210,48 +207,41 @@ def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
     return w
 
 
-@pjit
+@njit_alloc
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves):
-    """Play games game0 .. game0 + n_games - 1 in parallel; row i of every output is game game0 + i.
+    """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
+    `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 2, curve_len] (hauntings, ghosts by round; -1 after the
     end). turns counts hunter turns, rounds the rounds of hunter turns started.
     """
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        st = np.zeros(S_SIZE, dtype=np.int32)
-        rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
-        log = np.zeros((1, 6), dtype=np.int32)
-        steps = np.zeros((1, 2), dtype=np.int32)
-        scratch = new_scratch(n)
-        lo = np.int64(b) * BLOCK
-        hi = min(lo + BLOCK, n_games)
-        for ii in range(lo, hi):
-            first = start_game(rng, seed, point, game0 + ii, n, prm)
-            s = play_one(st, prm, n, first, sids, sparams, rng, log, steps, None, scratch)
-            status[ii] = s
-            winners[ii] = game_outputs(st, prm, n, first, s, scores[ii], extra[ii], curves[ii])
-            turns[ii] = st[S_TURNS]
-            rounds[ii] = st[S_ROUNDS]
+    st = np.zeros(S_SIZE, dtype=np.int32)
+    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+    log = np.zeros((1, 6), dtype=np.int32)
+    steps = np.zeros((1, 2), dtype=np.int32)
+    scratch = new_scratch(n)
+    for ii in range(n_games):
+        first = start_game(rng, seed, point, game0 + ii, n, prm)
+        s = play_one(st, prm, n, first, sids, sparams, rng, log, steps, None, scratch)
+        status[ii] = s
+        winners[ii] = game_outputs(st, prm, n, first, s, scores[ii], extra[ii], curves[ii])
+        turns[ii] = st[S_TURNS]
+        rounds[ii] = st[S_ROUNDS]
 
 
-@pjit
+@njit_alloc
 def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     """Like `play_batch` but checking every invariant after every step; status[i] = ST_* (>= 100: broken)."""
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        st = np.zeros(S_SIZE, dtype=np.int32)
-        rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
-        log = np.zeros((1, 6), dtype=np.int32)
-        steps = np.zeros((1, 2), dtype=np.int32)
-        scratch = new_scratch(n)
-        lo = np.int64(b) * BLOCK
-        hi = min(lo + BLOCK, n_games)
-        for ii in range(lo, hi):
-            first = start_game(rng, seed, point, game0 + ii, n, prm)
-            status[ii] = play_one(st, prm, n, first, sids, sparams, rng, log, steps, 1, scratch)
+    st = np.zeros(S_SIZE, dtype=np.int32)
+    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+    log = np.zeros((1, 6), dtype=np.int32)
+    steps = np.zeros((1, 2), dtype=np.int32)
+    scratch = new_scratch(n)
+    for ii in range(n_games):
+        first = start_game(rng, seed, point, game0 + ii, n, prm)
+        status[ii] = play_one(st, prm, n, first, sids, sparams, rng, log, steps, 1, scratch)
 
 
 @njit_alloc

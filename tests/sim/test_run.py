@@ -112,3 +112,70 @@ def test_summary_fields(moor_sc):
     assert sum(seat["score"]["hist"]["counts"]) == 3000
     assert sum(s["length"]["turns"]["hist"]["counts"]) == 3000
     assert s["provenance"]["rng_contract"] == 1 and s["provenance"]["rules_version"] >= 1
+
+
+class _FakeKernel:
+    """A stand-in batch kernel: writes each row's game index into ``turns`` and notes which thread played it."""
+
+    def __init__(self, fail_at: int | None = None):
+        import threading
+        self.calls: list[tuple[int, int, str]] = []
+        self.fail_at = fail_at
+        self._lock = threading.Lock()
+        kernel = self
+
+        def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds,
+                       status, extra, curves):
+            import threading
+            import time
+            if kernel.fail_at is not None and game0 <= kernel.fail_at < game0 + n_games:
+                raise RuntimeError("block failed")
+            time.sleep(0.002)                       # long enough for the pool to hand blocks to several threads
+            turns[:] = np.arange(game0, game0 + n_games)
+            with kernel._lock:
+                kernel.calls.append((int(game0), int(n_games), threading.current_thread().name))
+        play_batch.signatures = ["compiled"]
+        self.play_batch = play_batch
+
+
+def _outputs(m: int) -> runner.ChunkOutputs:
+    z = np.zeros
+    return runner.ChunkOutputs(0, z((m, 2), np.int32), z(m, np.int32), z(m, np.int32), z(m, np.int32),
+                               z(m, np.int32), z((m, 1), np.int32), z((m, 0, 0), np.int32))
+
+
+def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
+    monkeypatch.setattr(runner, "available_threads", lambda: 4)
+    runner.set_threads(3)
+    try:
+        k, out = _FakeKernel(), _outputs(1000)
+        runner._play_rows(k, (0, 0, None, None, None), 5000, 100, 777, 2, out)
+    finally:
+        runner.set_threads(None)
+    assert (out.turns[100:877] == np.arange(5100, 5877)).all()      # row i is game game0 + i
+    assert (out.turns[:100] == 0).all() and (out.turns[877:] == 0).all()
+    spans = sorted((g, n) for g, n, _ in k.calls)
+    assert sum(n for _, n in spans) == 777 and all(a[0] + a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert len(spans) == 3 * runner.BLOCKS_PER_THREAD
+    assert len({name for *_, name in k.calls}) > 1                  # the blocks really ran on several threads
+
+
+def test_an_error_in_one_block_reaches_the_caller(monkeypatch):
+    monkeypatch.setattr(runner, "available_threads", lambda: 4)
+    runner.set_threads(2)
+    try:
+        with pytest.raises(RuntimeError, match="block failed"):
+            runner._play_rows(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 0, 1000, 2, _outputs(1000))
+    finally:
+        runner.set_threads(None)
+
+
+def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
+    """The real kernel on more threads than this machine may have: the same games, game for game."""
+    monkeypatch.setattr(runner, "available_threads", lambda: 3)
+    sc = moor_sc(4, ("random", "weighted"))
+    a = _chunks(sc, 2000, 2000, 1)
+    b = _chunks(sc, 2000, 1999, 3)
+    runner.set_threads(None)
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key

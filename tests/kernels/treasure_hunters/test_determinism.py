@@ -2,12 +2,13 @@
 (`trace_game` replays exactly the game of a batch). Also the per-game output conventions (winners, curves)."""
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
 from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
+from sim import runner
+from tests.kernels.tables import per_game_outputs, table
 
 from .test_invariants import setup
 
@@ -39,21 +40,20 @@ CASES = [("basic", 4, ["weighted", "runners", "busters", "random"]),
 
 
 @pytest.mark.parametrize("mode,n,seats", CASES, ids=[c[0] for c in CASES])
-def test_threads_and_chunks_do_not_matter(mode, n, seats):
-    prm, sids, sp = setup(mode, n, seats)
-    total = 1500
-    before = numba.get_num_threads()
+def test_threads_and_chunks_do_not_matter(mode, n, seats, monkeypatch):
+    monkeypatch.setattr(runner, "available_threads", lambda: 3)       # 3 threads even on a smaller machine
+    sc = table("treasure_hunters", mode, n, seats, 1500, 11, params={"mode": mode})
     try:
-        numba.set_num_threads(1)
-        one = batch(prm, sids, sp, n, 0, total)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = batch(prm, sids, sp, n, 0, total)
-        pieces = chunked(prm, sids, sp, n, total, [1, 7, 300, 64])
+        one = per_game_outputs(sc, 1, 1500)
+        three = per_game_outputs(sc, 3, 1500)
     finally:
-        numba.set_num_threads(before)
+        runner.set_threads(None)
+    prm, sids, sp = setup(mode, n, seats)
+    whole, pieces = batch(prm, sids, sp, n, 0, 1500), chunked(prm, sids, sp, n, 1500, [1, 7, 300, 64])
     for key in one:
-        assert np.array_equal(one[key], two[key]), key
-        assert np.array_equal(one[key], pieces[key]), key
+        assert np.array_equal(one[key], three[key]), key
+    for key in whole:
+        assert np.array_equal(whole[key], pieces[key]), key
     assert (one["status"] == 0).all()
 
 
