@@ -43,3 +43,11 @@ def nth_set(mask, j):
         if j < 0:
             return a
     return -1
+
+
+@njit("int64(int64)")
+def nonneg(x):
+    """``x`` (0 <= x < 2**32, e.g. a count or an index read from int32 state) as an int64 that LLVM knows is not
+    negative (its upper 32 bits are zero): an array index computed from it compiles without Numba's negative-index
+    wrap-around (a compare and a conditional move, or a shift and a mask, per access)."""
+    return np.int64(np.uint32(x))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
-from kernels.bits import lowest_bit
+from kernels.bits import lowest_bit, nonneg
 from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
 
 RULES_VERSION = 1
@@ -167,7 +167,7 @@ def give_ghost_value(st, prm, t, p, sign):
 
 @njit("void(int32[::1], int64, int64)")
 def push_tile(st, t, s):
-    h = st[S_HEIGHT + s]
+    h = nonneg(st[S_HEIGHT + s])
     st[S_STACK + s * STACK + h] = t
     st[S_HEIGHT + s] = h + 1
     st[S_TILE_LOC + t] = LOC_SPACE + s
@@ -175,7 +175,7 @@ def push_tile(st, t, s):
 
 @njit("int64(int32[::1], int64)")
 def pop_tile(st, s):
-    h = st[S_HEIGHT + s] - 1
+    h = nonneg(st[S_HEIGHT + s] - 1)
     t = st[S_STACK + s * STACK + h]
     st[S_STACK + s * STACK + h] = -1
     st[S_HEIGHT + s] = h
@@ -252,7 +252,7 @@ def new_game(st, prm, n_players, order, log):
 def start_turn(st, log):
     """R13/R14: the next player with a pawn not yet home takes the turn; round count advances on wrap-around."""
     n = st[S_NPLAYERS]
-    p0 = st[S_CUR]
+    p0 = nonneg(st[S_CUR])
     p = p0
     for i in range(n):                              # p = (p0 + i) % n, without a division (kernels/README.md)
         if not all_home(st, p):
@@ -341,7 +341,7 @@ def legal_actions(st, prm, mask):
     for i in range(N_ACTIONS):        # a constant trip count: a few vector stores, not a memset call
         mask[i] = 0
     ph = st[S_PHASE]
-    p = st[S_CUR]
+    p = nonneg(st[S_CUR])
     if ph == PH_MOVE:
         c = 0
         end = st[S_END]
@@ -442,7 +442,7 @@ def do_discard(st, prm, a, log):
 @njit(inline='always')
 def finish_turn(st, prm, log):
     """R12 goal token on reaching End, then R13: pass the die (skipping players whose pawns are all home)."""
-    p = st[S_CUR]
+    p = nonneg(st[S_CUR])
     if st[S_DEST] == st[S_END]:
         g = st[S_GOAL_NEXT]
         if g < N_GOALS:
@@ -461,8 +461,8 @@ def resolve_origin(st, prm, log):
     """R8/R9: take the origin's top tile if it had tiles and now has no pawn; else a discard if it had none.
 
     Returns True when the turn is over (`finish_turn` is due), False when a discard decision comes first."""
-    p = st[S_CUR]
-    o = st[S_ORIGIN]
+    p = nonneg(st[S_CUR])
+    o = nonneg(st[S_ORIGIN])
     if o == 0:
         return True                        # R9: leaving Start never costs a discard (Start holds no tiles)
     if st[S_HEIGHT + o] > 0:
@@ -491,14 +491,15 @@ def has_discardable(st, prm, p, symbol):
 @njit(inline='always')
 def apply_action(st, prm, a, log):
     """Apply decision ``a`` (an A_* id, assumed legal) for the current player and advance to the next node."""
-    p = st[S_CUR]
+    p = nonneg(st[S_CUR])
     ph = st[S_PHASE]
     if ph == PH_MOVE:
-        k = a - A_MOVE
-        o = st[S_PAWN_POS + p * MAX_PAWNS + k]
-        d = o + st[S_ROLL]
-        if d > st[S_END]:
-            d = st[S_END]                  # R12: reaching or passing End
+        k = nonneg(a - A_MOVE)
+        o = nonneg(st[S_PAWN_POS + p * MAX_PAWNS + k])
+        d = o + nonneg(st[S_ROLL])
+        end = nonneg(st[S_END])
+        if d > end:
+            d = end                        # R12: reaching or passing End
         st[S_PAWN_POS + p * MAX_PAWNS + k] = d
         st[S_OCC + o] -= 1
         st[S_OCC + d] += 1
