@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
+from kernels.bits import nth_set
 
 RNG_CONTRACT = 1
 N_STREAMS_MAX = 8  # chance + up to 7 seats
@@ -91,16 +92,12 @@ def bounded(state, row, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit("int64(uint64[:, ::1], int64, int8[::1], int64)")
+@njit("int64(uint64[:, ::1], int64, int8[::1], int64)", inline='always')
 def pick_legal(state, row, mask, n_legal):
     """A uniformly random legal action: the j-th set entry of ``mask`` (int8[N_ACTIONS], ``n_legal`` entries set)
-    for j = bounded(state, row, n_legal); -1 if the mask holds fewer. What every game's `random` strategy plays."""
-    j = bounded(state, row, n_legal)
-    for a in range(mask.shape[0]):
-        j -= mask[a] != 0              # one branch per entry, not two: the scan's branches were mispredicted
-        if j < 0:
-            return a
-    return -1
+    for j = bounded(state, row, n_legal); -1 if the mask holds fewer. What every game's `random` strategy plays.
+    Inlined at the Numba level: LLVM would not inline it, and a call costs about as much as the pick."""
+    return nth_set(mask, bounded(state, row, n_legal))
 
 
 @njit

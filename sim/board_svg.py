@@ -6,6 +6,8 @@ Treasure Hunters house: rooms and hallway squares as a graph, doors in their col
 ghost start rooms.
 Ghostly Galleon bay and ship: every space at its drawing position coloured by kind, edges, stairs (dashed), cave links
 (dotted), the hideouts in their seat colours, cannons with the quarter they reach, whirlpools with rock and shore.
+Every drawing has a key under it and text of at least SMALL_PT (10 CSS px where the report shows it: at its natural
+size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_polish_fixes.py).
 """
 from __future__ import annotations
 
@@ -13,11 +15,14 @@ import math
 import tomllib
 from pathlib import Path
 
-from sim.plots import _figure, to_svg
+from sim.plots import SEAT, _figure, to_svg
 
-GHOST_COLOURS = ("#3f9b4a", "#c8423c", "#e0b423", "#3b6ea8")
+ROOM_SHADES = ("#f4f1ea", "#e9e4d8")
+TUNNEL = "#c9c9c9"
+WALL = "#3a2e1f"
 PART_COLOURS = ("#7d5fa6", "#d9822b", "#3b6ea8", "#4f9a57", "#b5464b", "#8c6d4f")
 DOOR_COLOURS = {0: "#555555", 1: "#2f6fd6", 2: "#2e9c48"}
+JEWEL_ROOM, ROOM = "#f6e7c1", "#eeeeee"
 
 
 class BoardFileError(ValueError):
@@ -48,14 +53,14 @@ def game_of(path: Path) -> str:
 
 
 def _drawing(game: str):
-    """(the game's board loader, its drawing function, what the board is called in a caption)."""
+    """(the game's board loader, its figure function, what the board is called in a caption)."""
     import importlib
     loader = importlib.import_module(f"kernels.{game}.board").load_board
     if game == "turnwall":
-        return loader, castle_svg, "the castle"
+        return loader, castle_figure, "the castle"
     if game == "galleon":
-        return loader, galleon_svg, "the bay and ship"
-    return loader, house_svg, "the house"
+        return loader, galleon_figure, "the bay and ship"
+    return loader, house_figure, "the house"
 
 
 def show(path: str | Path) -> tuple[str, str]:
@@ -63,78 +68,109 @@ def show(path: str | Path) -> tuple[str, str]:
     from kernels.boardfile import BoardError
     path = Path(path)
     game = game_of(path)
-    load_board, svg, _ = _drawing(game)
+    load_board, figure, _ = _drawing(game)
     try:
-        return game, svg(load_board(str(path.resolve())))
+        return game, to_svg(figure(load_board(str(path.resolve()))))
     except BoardError as e:
         raise BoardFileError(str(e)) from None
 
 
-def castle_svg(board) -> str:
-    """The Turnwall castle (kernels.turnwall.board.Board) in its start orientation."""
+# Text sizes (pt) of every drawing: the report shows a drawing at its natural size (1 pt = 4/3 CSS px) up to the
+# page's width, so LABEL_PT reads at about 11 px and SMALL_PT at 10 px.
+LABEL_PT, SMALL_PT, TITLE_PT = 8.0, 7.5, 10.0
+
+
+def _legend(fig, handles: list, ncols: int) -> None:
+    """The drawing's key under it: ``handles`` are matplotlib artists with labels (swatches, line styles, markers)."""
+    fig.legend(handles=handles, loc="outside lower center", ncols=ncols, fontsize=SMALL_PT, frameon=False,
+               handlelength=2.2, columnspacing=1.6)
+
+
+def _swatch(face: str, label: str, edge: str = "#777777", alpha: float = 1.0):
+    from matplotlib.patches import Patch
+    return Patch(facecolor=face, edgecolor=edge, alpha=alpha, label=label)
+
+
+def _stroke(color: str, label: str, lw: float = 1.0, ls: str = "-", marker: str | None = None, ms: float = 6):
+    from matplotlib.lines import Line2D
+    return Line2D([], [], color=color, lw=lw, ls=ls, marker=marker, markersize=ms, label=label)
+
+
+def castle_figure(board):
+    """The Turnwall castle (kernels.turnwall.board.Board) in its start orientation: rooms in two shades, walls,
+    the plug, each seat's start corner in the seat's colour, the garments (name, body part in italics), the tunnels
+    under the floor columns (a strip along the column's left edge) with the sliders' magnets on them; a key below."""
+    import textwrap
     from matplotlib.patches import Circle, Rectangle
-    fig, (ax,) = _figure(7.2, 8.2)
+    fig, (ax,) = _figure(8.6, 10.2)
     n = 7
+    strip = (0.04, 0.16)                                # a tunnel's strip: this share of its column's width
     for c in range(n * n):
         r, k = divmod(c, n)
-        shade = "#f4f1ea" if board.room_of[c] % 2 == 0 else "#e9e4d8"
+        shade = ROOM_SHADES[board.room_of[c] % 2]
         ax.add_patch(Rectangle((k, -r - 1), 1, 1, facecolor=shade, edgecolor="#d0cbbf", linewidth=0.5))
     for t, col in enumerate(board.tunnels):             # tunnels under the floor (start orientation)
-        ax.add_patch(Rectangle((col + 0.42, -n - 0.9), 0.16, n + 0.9, facecolor="#bbbbbb", alpha=0.35,
+        ax.add_patch(Rectangle((col + strip[0], -n - 0.55), strip[1] - strip[0], n + 0.55, facecolor=TUNNEL,
                                edgecolor="none"))
-        ax.text(col + 0.5, -n - 1.05, f"tunnel {t}", ha="center", va="top", fontsize=6)
+        ax.text(col + 0.5, -n - 0.25, f"tunnel {t}", ha="center", va="center", fontsize=LABEL_PT)
     for s, (t, mags) in enumerate(zip(board.slider_tunnels, board.magnets)):
         col = board.tunnels[t]
-        ax.text(col + 0.5, -n - 1.45, f"slider {s}", ha="center", va="top", fontsize=6, weight="bold")
+        ax.text(col + 0.5, -n - 0.6, f"slider {s}", ha="center", va="center", fontsize=LABEL_PT, weight="bold")
         for kk in mags:
-            ax.add_patch(Circle((col + 0.5, -kk - 0.5), 0.07, color="#222222", zorder=4))
+            ax.add_patch(Circle((col + sum(strip) / 2, -kk - 0.5), 0.07, color="#222222", zorder=4))
     for c in range(n * n):
         r, k = divmod(c, n)
         w = board.walls[c]
         if w & 2 and k < n - 1:
-            ax.plot([k + 1, k + 1], [-r, -r - 1], color="#3a2e1f", linewidth=3, solid_capstyle="round")
+            ax.plot([k + 1, k + 1], [-r, -r - 1], color=WALL, linewidth=3, solid_capstyle="round")
         if w & 4 and r < n - 1:
-            ax.plot([k, k + 1], [-r - 1, -r - 1], color="#3a2e1f", linewidth=3, solid_capstyle="round")
-    ax.plot([0, n, n, 0, 0], [0, 0, -n, -n, 0], color="#3a2e1f", linewidth=4)
+            ax.plot([k, k + 1], [-r - 1, -r - 1], color=WALL, linewidth=3, solid_capstyle="round")
+    ax.plot([0, n, n, 0, 0], [0, 0, -n, -n, 0], color=WALL, linewidth=4)
     pr, pk = divmod(24, n)
     ax.add_patch(Circle((pk + 0.5, -pr - 0.5), 0.3, color="#555555"))
-    ax.text(pk + 0.5, -pr - 0.5, "plug", ha="center", va="center", color="white", fontsize=6)
+    ax.text(pk + 0.5, -pr - 0.5, "plug", ha="center", va="center", color="white", fontsize=SMALL_PT)
     for g, c in enumerate(board.corners):
         r, k = divmod(c, n)
-        ax.add_patch(Rectangle((k + 0.08, -r - 0.92), 0.84, 0.84, facecolor=GHOST_COLOURS[g], alpha=0.45,
-                               edgecolor="none"))
+        ax.add_patch(Rectangle((k + 0.2, -r - 0.92), 0.72, 0.84, facecolor=SEAT[g], alpha=0.55, edgecolor="none"))
     for gm, c in enumerate(board.garment_cells):
         r, k = divmod(c, n)
         part = gm // 4
-        ax.text(k + 0.5, -r - 0.42, board.garment_names[gm].replace(" ", "\n", 1), ha="center", va="center",
-                fontsize=5, color=PART_COLOURS[part])
-        ax.text(k + 0.5, -r - 0.85, board.parts[part], ha="center", va="center", fontsize=4.5, style="italic",
-                color=PART_COLOURS[part])
+        name = "\n".join(textwrap.wrap(board.garment_names[gm], 9, break_long_words=False))
+        ax.text(k + 0.58, -r - 0.38, name, ha="center", va="center", fontsize=SMALL_PT, color=PART_COLOURS[part],
+                linespacing=1.0)
+        ax.text(k + 0.58, -r - 0.86, board.parts[part], ha="center", va="center", fontsize=SMALL_PT,
+                style="italic", color=PART_COLOURS[part])
     for r in range(n):
-        ax.text(-0.15, -r - 0.5, str(r), ha="right", va="center", fontsize=6)
-        ax.text(r + 0.5, 0.1, str(r), ha="center", va="bottom", fontsize=6)
-    ax.set_xlim(-0.5, n + 0.2)
-    ax.set_ylim(-n - 1.8, 0.5)
+        ax.text(-0.12, -r - 0.5, str(r), ha="right", va="center", fontsize=LABEL_PT)
+        ax.text(r + 0.5, 0.1, str(r), ha="center", va="bottom", fontsize=LABEL_PT)
+    ax.set_xlim(-0.45, n + 0.05)
+    ax.set_ylim(-n - 0.8, 0.45)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"{board.name}: {board.n_rooms} rooms, 20 garments; dots = magnets (slider cell k under floor row "
-                 f"k + pulled out); UNVERIFIED unless measured", fontsize=7)
-    return to_svg(fig)
+    ax.set_title(f"{board.name}: {board.n_rooms} rooms, 20 garments (UNVERIFIED unless measured)", fontsize=TITLE_PT)
+    ghosts = ("green", "red", "yellow", "blue")         # the board file's ghost order (seat i plays ghost i)
+    _legend(fig, [_stroke(WALL, "wall", lw=3), _swatch(ROOM_SHADES[0], "a room (neighbours in the other shade)"),
+                  _swatch(TUNNEL, "tunnel under the floor (start)", edge="none"),
+                  _stroke("#222222", "magnet (slider cell k under floor row k + pulled out)", ls="none", marker="o"),
+                  _swatch("#ffffff", "garment: name, body part in italics", edge="#ffffff")]
+            + [_swatch(SEAT[g], f"start of seat {g} (plays the {ghosts[g]} ghost)", edge="none", alpha=0.55)
+               for g in range(len(board.corners))], ncols=3)
+    return fig
 
 
-def house_svg(board) -> str:
+def house_figure(board):
     """The Treasure Hunters house (kernels.treasure_hunters.board.Board) as a graph: rooms on a circle, the hallway
-    squares on an inner ring in their listed order, outside below; door colours as line colours."""
+    squares on an inner ring in their listed order, outside below; door colours as line colours; a key below."""
     from kernels.treasure_hunters.board import N_ROOMS, ROOM_LETTERS
-    fig, (ax,) = _figure(7.0, 7.0)
-    pos = {0: (0.0, -1.45)}
+    fig, (ax,) = _figure(8.4, 9.2)
+    pos = {0: (0.0, -1.42)}
     for r in range(N_ROOMS):
         a = math.pi / 2 - 2 * math.pi * r / N_ROOMS
         pos[1 + r] = (math.cos(a), math.sin(a))
     nh = len(board.hallway)
     for i in range(nh):
         a = math.pi / 2 - 2 * math.pi * (i + 0.5) / max(nh, 1)
-        pos[1 + N_ROOMS + i] = (0.55 * math.cos(a), 0.55 * math.sin(a))
+        pos[1 + N_ROOMS + i] = (0.62 * math.cos(a), 0.62 * math.sin(a))
     for a, c, col in board.edges:
         (x0, y0), (x1, y1) = pos[a], pos[c]
         ax.plot([x0, x1], [y0, y1], color=DOOR_COLOURS[col], linewidth=2.2 if col else 1.2, zorder=1)
@@ -145,18 +181,23 @@ def house_svg(board) -> str:
             r = v - 1
             label = ROOM_LETTERS[r] + (" J" if r in board.jewel_rooms else "") + (" g" if r in
                                                                                  board.ghost_start_rooms else "")
-            face = "#f6e7c1" if r in board.jewel_rooms else "#eeeeee"
+            face = JEWEL_ROOM if r in board.jewel_rooms else ROOM
         else:
             label, face = board.hallway[v - 1 - N_ROOMS], "#ffffff"
-        ax.text(x, y, label, ha="center", va="center", fontsize=6 if v > N_ROOMS else 8, zorder=3,
+        ax.text(x, y, label, ha="center", va="center", fontsize=SMALL_PT if v > N_ROOMS else LABEL_PT + 1, zorder=3,
                 bbox=dict(boxstyle="round,pad=0.25", facecolor=face, edgecolor="#777777"))
-    ax.set_xlim(-1.3, 1.3)
-    ax.set_ylim(-1.65, 1.25)
+    ax.set_xlim(-1.2, 1.2)
+    ax.set_ylim(-1.55, 1.15)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"{board.name}: rooms (J = jewel, g = ghost at start), hallway, outside; door colours: grey none, "
-                 f"blue, green", fontsize=7)
-    return to_svg(fig)
+    ax.set_title(f"{board.name}: {N_ROOMS} rooms (A..{ROOM_LETTERS[N_ROOMS - 1]}), {nh} hallway squares, outside",
+                 fontsize=TITLE_PT)
+    _legend(fig, [_swatch(JEWEL_ROOM, "room with a jewel at start (J)"), _swatch(ROOM, "room without one"),
+                  _swatch("#ffffff", "hallway square (H1, H2, ...)"),
+                  _swatch("#ffffff", "g: a ghost starts in the room", edge="#ffffff"),
+                  _stroke(DOOR_COLOURS[0], "passage, no door", lw=1.2), _stroke(DOOR_COLOURS[1], "blue door", lw=2.2),
+                  _stroke(DOOR_COLOURS[2], "green door", lw=2.2)], ncols=4)
+    return fig
 
 
 def board_plots(s: dict) -> list[tuple[str, str, str]]:
@@ -166,52 +207,74 @@ def board_plots(s: dict) -> list[tuple[str, str, str]]:
     ref = (sc.get("params") or {}).get("board")
     if ref is None or sc.get("game") not in ("turnwall", "treasure_hunters", "galleon"):
         return []
-    load_board, svg, noun = _drawing(sc["game"])
+    load_board, figure, noun = _drawing(sc["game"])
     try:
-        return [("board", f"{noun} played ({ref})", svg(load_board(str(ref))))]
+        return [("board", f"{noun} played ({ref})", to_svg(figure(load_board(str(ref)))))]
     except (OSError, ValueError):
         return []
 
 
 KIND_FACE = {"land": "#e8dcb5", "land_arrow": "#d9b86a", "cave": "#8c7a5b", "hideout": "#ffffff", "deck": "#c79a63",
              "deck_arrow": "#b07a3a", "plank": "#a0703a", "cabin": "#7b4f2a", "captain": "#4a2c16",
-             "whirlpool": "#3b78b0", "rock": "#777777"}
+             "whirlpool": "#1f8f8f", "rock": "#777777"}
 
 
-def galleon_svg(board) -> str:
+KIND_WORDS = {"land": "land", "land_arrow": "land arrow (to the ship)", "cave": "cave entrance", "deck": "deck",
+              "deck_arrow": "deck arrow (to the land)", "plank": "plank", "cabin": "cabin",
+              "captain": "captain's cabin", "whirlpool": "whirlpool", "rock": "rock"}
+CANNON = "#c8423c"
+DARK_KINDS = ("cabin", "captain", "cave", "whirlpool", "rock")
+
+
+def galleon_figure(board):
     """The Ghostly Galleon board (kernels.galleon.board.Board): every space at its ``xy`` (y down), coloured by kind
-    and labelled with its id; edges solid, stairs dashed, cave links dotted; cannons as red triangles on the space
-    behind them with the quarter they reach; whirlpool - rock - shore in blue."""
-    from kernels.galleon.board import KINDS, QUARTERS
-    fig, (ax,) = _figure(8.0, 8.0)
+    (hideouts in their seat's colour) and labelled with its id; edges solid, stairs dashed, cave links and
+    whirlpool - rock - shore dotted; each cannon a numbered red triangle just outside the ship beside the space it
+    is fired from; a key below says what each colour, line and cannon means (which quarter each cannon reaches)."""
+    from kernels.galleon.board import KINDS, QUARTERS, SHIP_KINDS
     xy = board.xy
+    xs, ys = [p[0] for p in xy], [p[1] for p in xy]
+    w, h = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2.4
+    fig, (ax,) = _figure(9.6, 9.6 * h / w + 1.6)
     stairs = {tuple(sorted(e)) for e in board.stairs}
     for a, b in board.edges:
         dashed = tuple(sorted((a, b))) in stairs
         ax.plot([xy[a][0], xy[b][0]], [-xy[a][1], -xy[b][1]], color="#555555", linewidth=1.0,
                 linestyle="--" if dashed else "-", zorder=1)
     for a, b in board.cave_links:
-        ax.plot([xy[a][0], xy[b][0]], [-xy[a][1], -xy[b][1]], color="#8c7a5b", linewidth=0.8, linestyle=":",
+        ax.plot([xy[a][0], xy[b][0]], [-xy[a][1], -xy[b][1]], color=KIND_FACE["cave"], linewidth=0.9, linestyle=":",
                 zorder=1)
-    for w, r, s in board.whirlpools:
-        ax.plot([xy[w][0], xy[r][0], xy[s][0]], [-xy[w][1], -xy[r][1], -xy[s][1]], color="#3b78b0", linewidth=0.8,
-                linestyle=":", zorder=1)
+    for wp, r, s in board.whirlpools:
+        ax.plot([xy[wp][0], xy[r][0], xy[s][0]], [-xy[wp][1], -xy[r][1], -xy[s][1]], color=KIND_FACE["whirlpool"],
+                linewidth=0.9, linestyle=":", zorder=1)
     for v in range(board.n):
         k = KINDS[board.kinds[v]]
-        face = GHOST_COLOURS[board.owner[v]] if k == "hideout" else KIND_FACE[k]
-        ax.text(xy[v][0], -xy[v][1], board.ids[v], ha="center", va="center", fontsize=4.5, zorder=3,
-                color="#ffffff" if k in ("cabin", "captain", "cave", "whirlpool", "rock") else "#000000",
+        face = SEAT[board.owner[v]] if k == "hideout" else KIND_FACE[k]
+        ax.text(xy[v][0], -xy[v][1], board.ids[v], ha="center", va="center", fontsize=SMALL_PT, zorder=3,
+                color="#ffffff" if k in DARK_KINDS or k == "hideout" else "#000000",
                 bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4))
-    for i, (v, q) in enumerate(board.cannons):
-        ax.plot([xy[v][0]], [-xy[v][1] + 0.45], marker="^", color="#c8423c", markersize=5, zorder=4)
-        ax.text(xy[v][0], -xy[v][1] + 0.75, f"cannon {i}: {QUARTERS[q]}", ha="center", fontsize=4.5,
-                color="#c8423c")
-    xs = [p[0] for p in xy]
-    ys = [p[1] for p in xy]
+    ship = [xy[v] for v in range(board.n) if board.kinds[v] in SHIP_KINDS]
+    cx, cy = sum(p[0] for p in ship) / len(ship), sum(p[1] for p in ship) / len(ship)
+    for i, (v, q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
+        x, y = xy[v]
+        out = -1 if y < cy else 1                   # board y grows downwards
+        side = -1 if x < cx else 1
+        ax.plot([x], [-(y + 0.52 * out)], marker="^" if out < 0 else "v", color=CANNON, markersize=8, zorder=4,
+                linestyle="none")
+        ax.text(x + 0.22 * side, -(y + 0.52 * out), str(i), ha="left" if side > 0 else "right", va="center",
+                fontsize=LABEL_PT, color=CANNON, weight="bold")
     ax.set_xlim(min(xs) - 1, max(xs) + 1)
-    ax.set_ylim(-max(ys) - 1, -min(ys) + 1.2)
+    ax.set_ylim(-max(ys) - 1.2, -min(ys) + 1.2)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"{board.name}: {board.n} spaces; hideouts in seat colours; dashed = stairs, dotted = caves; "
-                 f"UNVERIFIED unless measured", fontsize=7)
-    return to_svg(fig)
+    ax.set_title(f"{board.name}: {board.n} spaces (UNVERIFIED unless measured)", fontsize=TITLE_PT)
+    kinds = sorted({KINDS[k] for k in board.kinds} - {"hideout"}, key=KINDS.index)
+    handles = [_swatch(KIND_FACE[k], KIND_WORDS[k]) for k in kinds]
+    handles += [_swatch(SEAT[board.owner[v]], f"hideout of seat {board.owner[v]}") for v in board.hideouts]
+    handles += [_stroke("#555555", "one pip"), _stroke("#555555", "stairs (one pip)", ls="--"),
+                _stroke(KIND_FACE["cave"], "cave link (one pip)", lw=1.2, ls=":"),
+                _stroke(KIND_FACE["whirlpool"], "whirlpool - rock - shore", lw=1.2, ls=":")]
+    handles += [_stroke(CANNON, f"cannon {i}: fired from {board.ids[v]}, reaches the {QUARTERS[q]} quarter",
+                        ls="none", marker="^", ms=7) for i, (v, q) in enumerate(board.cannons)]
+    _legend(fig, handles, ncols=3)
+    return fig

@@ -14,7 +14,7 @@ import typer.core
 from sim import cli_sweep                       # sim sweep, --workers / --scheduler, default sweeps (typer only)
 from sim.cli_common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
-    _stopped, check_run_options, fail, interruptible, known_game, positive,
+    _stopped, check_run_options, fail, in_range, interruptible, known_game,
 )
 
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
@@ -170,9 +170,7 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
            seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
            sets: Sets = None):
     """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
-    positive("game", game, 0)
-    if game >= 2**62:
-        fail(f"--game: {game} is out of range; allowed 0..2^62-1", EXIT_USAGE)
+    in_range("game", game, 0, 2**62 - 1)
     check_run_options(seed=seed)
     sc = load_scenario(scenario, sets)
     if seed is not None:
@@ -336,9 +334,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     from sim import compare as cmp
     from sim import compare_page
     from sim.scenario import MAX_GAMES
-    if max_games is not None and not cmp.MIN_GAMES <= max_games <= MAX_GAMES:
-        fail(f"--max-games: {max_games} is out of range; allowed {cmp.MIN_GAMES}..{MAX_GAMES} ({rule} first "
-             f"decides after {cmp.MIN_GAMES} games)", EXIT_USAGE)
+    in_range("max-games", max_games, cmp.MIN_GAMES, MAX_GAMES, f" ({rule} first decides after {cmp.MIN_GAMES} games)")
     max_games = cmp.DEFAULT_CAP if max_games is None else max_games
     if b is None and not sets_b:
         fail("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
@@ -438,7 +434,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
     rules version and RNG contract."""
     from sim import check as chk
     for name, v in (("exact-games", exact_games), ("stat-games", stat_games), ("check-games", check_games)):
-        positive(name, v)
+        in_range(name, v)
     check_run_options(threads=threads)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)

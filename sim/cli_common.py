@@ -43,27 +43,26 @@ def known_game(game: Optional[str]):
         fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
 
 
-def positive(name: str, v: Optional[int], lo: int = 1):
-    if v is not None and v < lo:
-        fail(f"--{name}: {v} is out of range; allowed >= {lo}", EXIT_USAGE)
+def in_range(name: str, v: Optional[int], lo: int = 1, hi: Optional[int] = None, note: str = ""):
+    """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (``hi`` None: no upper end), in the
+    wording scenario files get too (sim.scenario.out_of_range); ``note`` says why the bound is there."""
+    from sim.scenario import out_of_range
+    if v is not None and (v < lo or (hi is not None and v > hi)):
+        fail(out_of_range(f"--{name}", v, lo, hi) + note, EXIT_USAGE)
 
 
 def check_run_options(games: Optional[int] = None, threads: Optional[int] = None, chunk: Optional[int] = None,
                       seed: Optional[int] = None):
     """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
-    when out of range. A --threads above the cores available is not refused: the run uses all of them and says so
-    on stderr in one line (the report's provenance records the threads used)."""
+    when out of range (--games 0 and --games 10^11 name the same range). A --threads above the cores available is
+    not refused: the run uses all of them and says so on stderr in one line (the report's provenance records the
+    threads used)."""
     from sim.runner import MAX_CHUNK
     from sim.scenario import MAX_GAMES
-    positive("games", games)
-    if games is not None and games > MAX_GAMES:
-        fail(f"--games: {games} is out of range; allowed 1..{MAX_GAMES}", EXIT_USAGE)
-    positive("threads", threads)
-    positive("chunk", chunk)
-    if chunk is not None and chunk > MAX_CHUNK:
-        fail(f"--chunk: {chunk} is out of range; allowed 1..{MAX_CHUNK} (memory grows with the chunk)", EXIT_USAGE)
-    if seed is not None and not 0 <= seed < 2**64:
-        fail(f"--seed: {seed} is out of range; allowed 0..2^64-1", EXIT_USAGE)
+    in_range("games", games, 1, MAX_GAMES)
+    in_range("threads", threads)
+    in_range("chunk", chunk, 1, MAX_CHUNK, " (memory grows with the chunk)")
+    in_range("seed", seed, 0, 2**64 - 1)
     if threads is not None:
         from sim import runner
         said = set()

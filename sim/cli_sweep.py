@@ -16,10 +16,9 @@ SCHEDULER_HELP = "run on an existing Dask cluster (tcp://HOST:8786; default: $DA
 @contextmanager
 def cluster(workers: Optional[int], scheduler: Optional[str], threads: Optional[int] = None):
     """The executor for --workers / --scheduler (`sim.distributed.executor`); a bad option is one line, exit 2."""
-    from sim.cli_common import EXIT_USAGE, fail
+    from sim.cli_common import EXIT_USAGE, fail, in_range
     from sim.distributed import ExecutionError, executor
-    if workers is not None and workers < 1:
-        fail(f"--workers: {workers} is out of range; allowed >= 1", EXIT_USAGE)
+    in_range("workers", workers)
     if scheduler is not None and not scheduler.strip():
         fail("--scheduler: give an address such as tcp://HOST:8786", EXIT_USAGE)
     try:

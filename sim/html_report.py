@@ -26,7 +26,7 @@ text-align:left}th{background:#f4f4f4}td.num{text-align:right;font-variant-numer
 .prov dt{font-weight:600;float:left;clear:left;width:11em}.prov dd{margin-left:11em}
 nav a{margin-right:1em;font-size:.9em}figure.plot{margin:.8em 0}figure.plot svg{max-width:100%;height:auto}
 figcaption{font-size:.85em;color:#555}.yes{color:#b5464b;font-weight:600}.def{font-size:.85em;color:#444}
-figure#plot-board svg{max-width:460px}details{margin:.4em 0}details summary{cursor:pointer;color:#3b5f8a;font-size:.9em}
+details{margin:.4em 0}details summary{cursor:pointer;color:#3b5f8a;font-size:.9em}
 header details summary{color:#555}section#verdict p{margin:.35em 0}
 """
 

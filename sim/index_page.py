@@ -1,7 +1,13 @@
-"""reports/index.html: every report `make run` wrote (scenarios and sweeps) with its headline figures, linked.
-Self-contained HTML (no JavaScript, no network)."""
+"""reports/index.html: every report in the reports folder (scenarios and sweeps) with its headline figures, linked.
+Self-contained HTML (no JavaScript, no network).
+
+The index is the folder's table of contents, not the last command's: `sim run-defaults --game moor` rewrites the
+Moor rows and keeps the other games' reports (and those `sim run` / `sim sweep` wrote there), each row saying when
+its report was written.
+"""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -14,27 +20,70 @@ def _link(folder: Path, page: str, root: Path) -> str:
 
 
 def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path) -> str:
-    """The index page: one table of scenario reports (game, players, games, `headline` from the verdict), one of
-    sweeps (swept parameters, points, games per point, the target's answer or each measure's range)."""
+    """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
+    written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
+    when written)."""
     from sim.sweep.page import range_text, target_text
     srows = [{"report": _link(f, "summary.html", root), "game": s["scenario"]["game"],
               "players": str(s["scenario"]["players"]), "games": _games(s["games"]),
-              "headline": esc(headline(s))} for f, s in scenarios]
+              "headline": esc(headline(s)), "written": _written(s)} for f, s in scenarios]
     wrows = [{"sweep": _link(f, "sweep.html", root), "game": d["scenario"]["game"],
               "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
               "points": f"{len(d['points'])} x {d['games']:,} games",
-              "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"]))}
+              "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
+              "written": _written(d)}
              for f, d in sweeps]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
              f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
-             "<p>Every report written by <code>make run</code> (<code>sim run-defaults</code>), with its headline "
-             "figures (95% intervals in each report).</p>"]
+             "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
+             "<code>sim run</code> or <code>sim sweep</code>), with its headline figures (95% intervals in each "
+             "report) and when it was written.</p>"]
     if scenarios:
         parts.append("<h2>Scenarios</h2>" + _raw_table(srows))
     if sweeps:
         parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _written(d: dict) -> str:
+    """When a report (summary or sweep document) was written, from its provenance, as one unbroken cell:
+    '2026-12-01 23:15 UTC' (HTML)."""
+    when = str((d.get("provenance") or {}).get("created_utc") or "")
+    text = f"{when[:10]} {when[11:16]} UTC" if len(when) >= 16 else "?"
+    return f'<span style="white-space:nowrap">{esc(text)}</span>'
+
+
+# a report folder's machine-readable file and its page: a scenario report, a sweep
+KINDS = {"scenario": ("summary.json", "summary.html"), "sweep": ("sweep.json", "sweep.html")}
+
+
+def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
+    """The reports directly under ``root`` by kind ('scenario', 'sweep'): [(folder, its summary.json / sweep.json
+    read back)] for every folder holding both that file and its page. A folder whose file cannot be read or does
+    not render (half-written, another schema) is left out: the index lists what it can link."""
+    out: dict[str, list[tuple[Path, dict]]] = {k: [] for k in KINDS}
+    if not Path(root).is_dir():
+        return out
+    for folder in sorted(p for p in Path(root).iterdir() if p.is_dir()):
+        for kind, (data, page) in KINDS.items():
+            if not ((folder / data).is_file() and (folder / page).is_file()):
+                continue
+            try:
+                d = json.loads((folder / data).read_text(encoding="utf-8"))
+                render(*(([(folder, d)], []) if kind == "scenario" else ([], [(folder, d)])), root=Path(root))
+            except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+                continue
+            out[kind].append((folder, d))
+    return out
+
+
+def merged(written: list[tuple[Path, dict]], found: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+    """The reports ``found`` in the folder with those just ``written`` in their place (a written one wins over what
+    was read back from the same folder), by game then folder name."""
+    by = {Path(f).resolve(): (f, d) for f, d in found}
+    by.update({Path(f).resolve(): (f, d) for f, d in written})
+    return sorted(by.values(), key=lambda x: (x[1]["scenario"]["game"], Path(x[0]).name))
 
 
 def headline(s: dict) -> str:
@@ -65,12 +114,16 @@ def _raw_table(rows: list[dict]) -> str:
 
 
 def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path | None = None) -> Path:
-    """Write ``root``/index.html (default: reports/) and return its path."""
+    """Write ``root``/index.html (default: reports/) and return its path: the reports just written (``scenarios``,
+    ``sweeps``) and every other report already in ``root`` (`on_disk`), so running one game's defaults keeps the
+    other games' rows."""
     from sim.api import REPORTS
     root = Path(root or REPORTS)
     root.mkdir(parents=True, exist_ok=True)
+    found = on_disk(root)
     p = root / "index.html"
     tmp = root / f".index.html.{os.getpid()}"
-    tmp.write_text(render(scenarios, sweeps, root), encoding="utf-8")
+    tmp.write_text(render(merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root),
+                   encoding="utf-8")
     os.replace(tmp, p)
     return p

@@ -143,24 +143,38 @@ def _seats_text(seats: list[int]) -> str:
     return f"seats {seats[0]}-{seats[-1]}" if run else "seats " + ", ".join(map(str, seats))
 
 
+FEW_VALUES = 15       # score distributions spanning at most this many values are drawn as bars, wider ones as steps
+
+
 def scores(s: dict):
     """Score distribution per seat (share of finished games at each score); seats with identical distributions
-    (team-mates) drawn once, in the seat's colour when alone, else the neutral colour."""
+    (team-mates) drawn once, in the seat's colour when alone, else the neutral colour. Scores spanning at most
+    FEW_VALUES values (Turnwall's 1..5 body parts) as bars side by side per score, wider spans as step lines."""
     import numpy as np
+    from matplotlib.ticker import MaxNLocator
     groups = seat_groups(s)
     if not groups or all(r["score"]["max"] == r["score"]["min"] for _, r in groups):
         return None
     cat = catalogue.for_summary(s)
     fig, (ax,) = _figure(7.0, 3.0)
-    for seats, r in groups:
+    lo = min(r["score"]["hist"]["lo"] for _, r in groups)
+    hi = max(r["score"]["hist"]["lo"] + len(r["score"]["hist"]["counts"]) - 1 for _, r in groups)
+    bars = hi - lo + 1 <= FEW_VALUES
+    width = 0.8 / len(groups)
+    for i, (seats, r) in enumerate(groups):
         color = SEAT[seats[0] % len(SEAT)] if len(seats) == 1 else NEUTRAL
         h = r["score"]["hist"]
         c = np.asarray(h["counts"], float)
         x = h["lo"] + np.arange(len(c))
         who = _seats_text(seats) + (f" {r['strategy']}" if len(seats) == 1 else
                                     f" ({r.get('role') or 'same'}s: identical)")
-        ax.step(x, 100 * c / c.sum(), where="mid", color=color, lw=1.4,
-                label=f"{who} (mean {r['score']['mean']:.1f})")
+        label = f"{who} (mean {r['score']['mean']:.1f})"
+        if bars:
+            ax.bar(x + (i - (len(groups) - 1) / 2) * width, 100 * c / c.sum(), width=width, color=color,
+                   alpha=0.85, label=label)
+        else:
+            ax.step(x, 100 * c / c.sum(), where="mid", color=color, lw=1.4, label=label)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     roles = {r.get("role") for _, r in groups}
     ax.set_xlabel(f"final score ({cat.unit('score.seat0')})" if len(roles) == 1 else "final score (see above)")
     ax.set_ylabel("games (%)")

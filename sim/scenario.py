@@ -30,6 +30,22 @@ import numpy as np
 from sim import registry
 
 MAX_GAMES = 10**10
+
+
+def out_of_range(where: str, value, lo, hi=None) -> str:
+    """The one wording of a value outside its allowed range, in scenario files and on the command line alike:
+    '<where>: <value> is out of range; allowed <lo>..<hi>', or 'allowed >= <lo>' for a range without an upper end.
+    ``value`` is shown as given; integer bounds with thousands separators (1..10,000,000,000), 2^k-1 (k >= 32) as
+    such (0..2^64-1); float bounds as they are."""
+    return f"{where}: {value} is out of range; allowed " + (f">= {_bound(lo)}" if hi is None else
+                                                            f"{_bound(lo)}..{_bound(hi)}")
+
+
+def _bound(x) -> str:
+    if isinstance(x, bool) or not isinstance(x, int):
+        return str(x)
+    k = (x + 1).bit_length() - 1
+    return f"2^{k}-1" if k >= 32 and x + 1 == 1 << k else f"{x:,}"
 NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,100}")
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
 TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.sweep, ignored here
@@ -113,7 +129,7 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
         value = int(value)
         lo, hi = spec.domain
         if not lo <= value <= hi:
-            raise ScenarioError(f"{where}: {value} is out of range; allowed {lo}..{hi}")
+            raise ScenarioError(out_of_range(where, value, lo, hi))
         return value
     if k == "float":
         rng = f" in {toml_value(float(spec.domain[0]))}..{toml_value(float(spec.domain[1]))}" if spec.domain else ""
@@ -126,7 +142,7 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
         if spec.domain is not None:
             lo, hi = spec.domain
             if not lo <= value <= hi:
-                raise ScenarioError(f"{where}: {value} is out of range; allowed {lo}..{hi}")
+                raise ScenarioError(out_of_range(where, value, lo, hi))
         return value
     if k == "choice":
         eg = f'(a quoted string, e.g. {where.rsplit(".", 1)[-1]} = {toml_value(spec.domain[0])})'
@@ -155,7 +171,7 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}{names}, got {_got(v)}")
             if not lo <= v <= hi:
-                raise ScenarioError(f"{where}[{i}]: {v} is out of range; allowed {lo}..{hi}")
+                raise ScenarioError(out_of_range(f"{where}[{i}]", v, lo, hi))
             out.append(v)
         return out
     raise ScenarioError(f"{where}: unknown parameter kind {k}")
@@ -273,10 +289,10 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
                             f"allowed {spec.min_players}..{spec.max_players}")
     games = sc.get("games", 100_000)
     if not 1 <= games <= MAX_GAMES:
-        raise ScenarioError(f"scenario.games: {games} is out of range; allowed 1..{MAX_GAMES}")
+        raise ScenarioError(out_of_range("scenario.games", games, 1, MAX_GAMES))
     seed = sc.get("seed", 0)
     if not 0 <= seed < 2**64:
-        raise ScenarioError(f"scenario.seed: {seed} is out of range; allowed 0..2^64-1")
+        raise ScenarioError(out_of_range("scenario.seed", seed, 0, 2**64 - 1))
 
     raw = data.get("params", {})
     if not isinstance(raw, dict):

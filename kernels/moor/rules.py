@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
+from kernels.bits import lowest_bit, nonneg
 from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
 
 RULES_VERSION = 1
@@ -139,11 +140,15 @@ def pawns_at(st, space, n_players, n_pawns):
 
 @njit("boolean(int32[::1], int64)")
 def all_home(st, p):
+    """True when every pawn of player ``p`` stands on End (R14). A constant trip count and no early exit: the
+    unrolled compares cost less than the mispredicted exits of a scan (kernels/README.md)."""
     end = st[S_END]
-    for k in range(st[S_NPAWNS]):
-        if st[S_PAWN_POS + p * MAX_PAWNS + k] != end:
-            return False
-    return True
+    npw = st[S_NPAWNS]
+    base = S_PAWN_POS + p * MAX_PAWNS
+    out = 0
+    for k in range(MAX_PAWNS):
+        out += (st[base + k] != end) & (k < npw)
+    return out == 0
 
 
 @njit("void(int32[::1], int64, int64)")
@@ -162,7 +167,7 @@ def give_ghost_value(st, prm, t, p, sign):
 
 @njit("void(int32[::1], int64, int64)")
 def push_tile(st, t, s):
-    h = st[S_HEIGHT + s]
+    h = nonneg(st[S_HEIGHT + s])
     st[S_STACK + s * STACK + h] = t
     st[S_HEIGHT + s] = h + 1
     st[S_TILE_LOC + t] = LOC_SPACE + s
@@ -170,7 +175,7 @@ def push_tile(st, t, s):
 
 @njit("int64(int32[::1], int64)")
 def pop_tile(st, s):
-    h = st[S_HEIGHT + s] - 1
+    h = nonneg(st[S_HEIGHT + s] - 1)
     t = st[S_STACK + s * STACK + h]
     st[S_STACK + s * STACK + h] = -1
     st[S_HEIGHT + s] = h
@@ -247,7 +252,7 @@ def new_game(st, prm, n_players, order, log):
 def start_turn(st, log):
     """R13/R14: the next player with a pawn not yet home takes the turn; round count advances on wrap-around."""
     n = st[S_NPLAYERS]
-    p0 = st[S_CUR]
+    p0 = nonneg(st[S_CUR])
     p = p0
     for i in range(n):                              # p = (p0 + i) % n, without a division (kernels/README.md)
         if not all_home(st, p):
@@ -290,7 +295,8 @@ def other_tiles(st, prm, p):
 def discard_options(st, prm, p, symbol, mask):
     """R10 (+C3): which discards player ``p`` may make after leaving a tile-less space showing ``symbol``.
 
-    Sets ``mask[a] = 1`` for each legal discard action (other entries untouched); returns the count.
+    Sets ``mask[a] = 1`` for each legal discard action (the pair entries are all written, 0 or 1; other entries
+    untouched); returns the count.
     A held matching treasure is forced; else 1 ghost or any 2 other tiles; else all that is left.
     """
     hold = S_HOLD + p * N_KINDS
@@ -303,23 +309,19 @@ def discard_options(st, prm, p, symbol, mask):
     others = other_tiles(st, prm, p)
     if ghosts > 0:
         for j in range(N_GHOSTS):
-            if st[S_TILE_LOC + GHOST0 + j] == p:
-                mask[A_DISCARD_GHOST + j] = 1
-                c += 1
+            m = st[S_TILE_LOC + GHOST0 + j] == p
+            mask[A_DISCARD_GHOST + j] = m
+            c += m
     if others >= 2 and not (ghosts > 0 and prm[P_GHOST_BEFORE_TWO] == 1):
+        # every pair entry written (0 or 1) with constant trip counts and no branch: the 36 unpredictable
+        # branches of the scan cost more than the stores (kernels/README.md); a plank counts 0 when not allowed
         for a in range(6):
-            na = st[hold + pair_kind_to_kind(a)]
-            if a == 5 and not planks_ok:
-                continue
-            if na == 0:
-                continue
+            na = st[hold + pair_kind_to_kind(a)] * ((a < 5) | planks_ok)
             for b in range(6):
-                if b == 5 and not planks_ok:
-                    continue
-                nb = st[hold + pair_kind_to_kind(b)]
-                if nb - (1 if a == b else 0) > 0:
-                    mask[A_DISCARD_PAIR + a * 6 + b] = 1
-                    c += 1
+                nb = st[hold + pair_kind_to_kind(b)] * ((b < 5) | planks_ok) - (a == b)
+                m = (na > 0) & (nb > 0)
+                mask[A_DISCARD_PAIR + a * 6 + b] = m
+                c += m
     if ghosts == 0 and others == 1:
         for a in range(6):
             if a == 5 and not planks_ok:
@@ -339,14 +341,16 @@ def legal_actions(st, prm, mask):
     for i in range(N_ACTIONS):        # a constant trip count: a few vector stores, not a memset call
         mask[i] = 0
     ph = st[S_PHASE]
-    p = st[S_CUR]
+    p = nonneg(st[S_CUR])
     if ph == PH_MOVE:
         c = 0
         end = st[S_END]
-        for k in range(st[S_NPAWNS]):
-            if st[S_PAWN_POS + p * MAX_PAWNS + k] != end:
-                mask[A_MOVE + k] = 1
-                c += 1
+        npw = st[S_NPAWNS]
+        base = S_PAWN_POS + p * MAX_PAWNS
+        for k in range(MAX_PAWNS):                # constant trip count, no branch per pawn
+            m = (st[base + k] != end) & (k < npw)
+            mask[A_MOVE + k] = m
+            c += m
         return c
     if ph == PH_PLANK:
         mask[A_PLANK_YES] = 1
@@ -360,14 +364,17 @@ def legal_actions(st, prm, mask):
 @njit
 def discard_target(st, prm):
     """R11: the space nearest Start holding no tile and no pawn (after the move, C2); -1 when none (C1)."""
-    n = st[S_NPLAYERS]
-    npw = st[S_NPAWNS]
     origin = st[S_ORIGIN]
-    for s in range(1, st[S_END]):
-        if st[S_HEIGHT + s] == 0 and pawns_at(st, s, n, npw) == 0:
-            if s == origin and prm[P_VACATED_COUNTS] == 0:
-                continue
-            return s
+    # the free spaces as a 64-bit set built with a constant trip count (vectorized, no branch), then its lowest
+    # bit: a scan from Start ran ~20 spaces and mispredicted its exit (kernels/README.md)
+    free = np.uint64(0)
+    for s in range(MAX_TRACK):
+        free |= np.uint64((st[S_HEIGHT + s] | st[S_OCC + s]) == 0) << np.uint64(s)
+    free &= (np.uint64(1) << np.uint64(st[S_END])) - np.uint64(2)      # spaces 1 .. End - 1
+    if prm[P_VACATED_COUNTS] == 0:
+        free &= ~(np.uint64(1) << np.uint64(origin))
+    if free != 0:
+        return lowest_bit(free)
     if prm[P_DISCARD_FALLBACK] == 1:
         for s in range(1, st[S_END]):
             if st[S_HEIGHT + s] == 0:
@@ -435,7 +442,7 @@ def do_discard(st, prm, a, log):
 @njit(inline='always')
 def finish_turn(st, prm, log):
     """R12 goal token on reaching End, then R13: pass the die (skipping players whose pawns are all home)."""
-    p = st[S_CUR]
+    p = nonneg(st[S_CUR])
     if st[S_DEST] == st[S_END]:
         g = st[S_GOAL_NEXT]
         if g < N_GOALS:
@@ -454,8 +461,8 @@ def resolve_origin(st, prm, log):
     """R8/R9: take the origin's top tile if it had tiles and now has no pawn; else a discard if it had none.
 
     Returns True when the turn is over (`finish_turn` is due), False when a discard decision comes first."""
-    p = st[S_CUR]
-    o = st[S_ORIGIN]
+    p = nonneg(st[S_CUR])
+    o = nonneg(st[S_ORIGIN])
     if o == 0:
         return True                        # R9: leaving Start never costs a discard (Start holds no tiles)
     if st[S_HEIGHT + o] > 0:
@@ -484,14 +491,15 @@ def has_discardable(st, prm, p, symbol):
 @njit(inline='always')
 def apply_action(st, prm, a, log):
     """Apply decision ``a`` (an A_* id, assumed legal) for the current player and advance to the next node."""
-    p = st[S_CUR]
+    p = nonneg(st[S_CUR])
     ph = st[S_PHASE]
     if ph == PH_MOVE:
-        k = a - A_MOVE
-        o = st[S_PAWN_POS + p * MAX_PAWNS + k]
-        d = o + st[S_ROLL]
-        if d > st[S_END]:
-            d = st[S_END]                  # R12: reaching or passing End
+        k = nonneg(a - A_MOVE)
+        o = nonneg(st[S_PAWN_POS + p * MAX_PAWNS + k])
+        d = o + nonneg(st[S_ROLL])
+        end = nonneg(st[S_END])
+        if d > end:
+            d = end                        # R12: reaching or passing End
         st[S_PAWN_POS + p * MAX_PAWNS + k] = d
         st[S_OCC + o] -= 1
         st[S_OCC + d] += 1

@@ -69,8 +69,9 @@ def replay(scenario, game: int) -> list[str]:
 
 # the catalogue of measures (sim.catalogue): what each counter column of kernels/moor/play.py counts
 MEASURES = (
-    score("seat {seat}'s score", "points", "Seat {seat}'s treasure points at the end (sets, ghosts and goal tokens "
-          "as kernels/moor/RULES.md scores them)."),
+    score("seat {seat}'s score", "points", "Seat {seat}'s points at the end: its goal tokens' values, plus for each "
+          "of the five treasure types 1/3/6/10/15 points for 1/2/3/4/5 tiles of that type, minus its ghost tiles' "
+          "values (planks score nothing; rule R15)."),
     counter("discard_events", "discards", "Times a player had to discard (R10/R11), per game.", "discards per game"),
     counter("tiles_discarded", "tiles discarded", "Tiles put back on the track or out of the game by discards, per "
             "game.", "tiles per game"),

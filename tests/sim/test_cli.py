@@ -261,11 +261,11 @@ def test_threads_above_the_cores_warn_once_and_provenance_records_the_threads_us
 
 SHARED = {"--seed": [("-1", "--seed: -1 is out of range; allowed 0..2^64-1"),
                      (str(2**64), f"--seed: {2**64} is out of range; allowed 0..2^64-1")],
-          "--games": [("0", "--games: 0 is out of range; allowed >= 1"),
-                      (str(10**11), "--games: 100000000000 is out of range; allowed 1..10000000000")],
+          "--games": [("0", "--games: 0 is out of range; allowed 1..10,000,000,000"),
+                      (str(10**11), "--games: 100000000000 is out of range; allowed 1..10,000,000,000")],
           "--threads": [("0", "--threads: 0 is out of range; allowed >= 1")],
-          "--chunk": [("0", "--chunk: 0 is out of range; allowed >= 1"),
-                      (str(1 << 23), f"--chunk: {1 << 23} is out of range; allowed 1..{1 << 22} (memory grows with the "
+          "--chunk": [("0", f"--chunk: 0 is out of range; allowed 1..{1 << 22:,} (memory grows with the chunk)"),
+                      (str(1 << 23), f"--chunk: {1 << 23} is out of range; allowed 1..{1 << 22:,} (memory grows with the "
                                      "chunk)")]}
 TAKES = {"run": ("--seed", "--games", "--threads", "--chunk"), "compare": ("--seed", "--games", "--threads", "--chunk"),
          "report": ("--seed", "--games", "--threads"), "check": ("--seed", "--games", "--threads"),

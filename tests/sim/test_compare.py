@@ -210,7 +210,7 @@ def test_two_sided_sprt_error_rates_in_both_directions():
     (["--games", "2000", "--sprt", "0.01"], "--games fixes the game count, --sprt decides when to stop"),
     (["--games", "2000", "--precision", "0.01"], "--games fixes the game count, --precision decides"),
     (["--max-games", "20000"], "--max-games caps a --precision or --sprt run"),
-    (["--sprt", "0.01", "--max-games", "500"], "--max-games: 500 is out of range; allowed 10000.."),
+    (["--sprt", "0.01", "--max-games", "500"], "--max-games: 500 is out of range; allowed 10,000.."),
     (["--two-sided"], "--two-sided needs --sprt"),
     (["--metric", "score.seat0"], "--metric needs --sprt"),
     (["--sprt", "0"], "--sprt: 0.0 is not a usable effect size"),
