@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
+from kernels.bits import nonneg
 from kernels.rng import pick_legal
 from kernels.treasure_hunters.rules import (
     A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
@@ -328,24 +329,26 @@ def hunter_move(st, prm, w, mask, tmp):
         carrier_field(st, prm, tmp)
     best = -1e300
     ba = A_MOVE + u
+    carrier = j >= 0
+    fight = 0.1 * w[W_GHOST1]                 # tie-break: fight on the way if that is wanted
+    col = P_DIST + lock * MAX_NODES * MAX_NODES + tgt
+    # branch-light (kernels/README.md): the trap and ghost terms are added as 0.0 when they do not apply (the same
+    # comparisons: x - 0.0 == x, x + 0.0 == x), the best kept by a select
     for i in range(tmp[W_NREACH]):
-        d = tmp[64 + i]                       # nodes reached by the move search, in search order
-        if mask[A_MOVE + d] == 0:
-            continue
+        d = nonneg(tmp[64 + i])               # nodes reached by the move search, in search order
         if use_field:
             dd = tmp[T_FIELD + d]
         else:
-            dd = dist(prm, lock, d, tgt)
+            dd = prm[col + d * MAX_NODES]     # dist(prm, lock, d, tgt)
         s = -10.0 * dd
-        if is_room(d):
-            r = d - ROOM0
-            if j >= 0 and st[S_HAUNTED + r] == 1 and d != tgt:
-                s -= 1.0e5                    # never step into a trap
-            if st[S_GHOSTS + r] > 0:
-                s += 0.1 * w[W_GHOST1]        # tie-break: fight on the way if that is wanted
-        if s > best or (s == best and A_MOVE + d < ba):   # ties: the lowest node, whatever the search order
-            best = s
-            ba = A_MOVE + d
+        room = (d >= ROOM0) & (d < ROOM0 + N_ROOMS)
+        trap = room & carrier & (st[S_HAUNTED - ROOM0 + d] == 1) & (d != tgt)
+        s -= 1.0e5 if trap else 0.0           # never step into a trap
+        s += fight if room & (st[S_GHOSTS - ROOM0 + d] > 0) else 0.0
+        a = A_MOVE + d
+        better = (mask[a] != 0) & ((s > best) | ((s == best) & (a < ba)))   # ties: the lowest node
+        best = s if better else best
+        ba = a if better else ba
     return ba
 
 
