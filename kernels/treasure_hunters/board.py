@@ -261,7 +261,8 @@ def compile_board(board: Board) -> dict:
     node_kind[MAX_NODES] (0 outside, 1 room, 2 hallway, -1 unused); adj[MAX_NODES, MAX_DEG] neighbour or -1;
     adj_col[MAX_NODES, MAX_DEG] door colour of that link (0 none, 1 blue, 2 green); room_doorcol[12, 3] 1 when the
     room has a door of that colour; dist[3, MAX_NODES, MAX_NODES] shortest distances with no colour / blue / green
-    locked (UNREACHABLE where cut or unused).
+    locked (UNREACHABLE where cut or unused); nbr[3, MAX_NODES] the neighbours of each node through the links open
+    with no colour / blue / green locked and hall[1] the hallway squares, as bit sets (uint64 bits in int64).
     """
     n = board.n_nodes
     kind = np.full(MAX_NODES, -1, dtype=np.int64)
@@ -283,5 +284,15 @@ def compile_board(board: Board) -> dict:
     dist = np.full((3, MAX_NODES, MAX_NODES), UNREACHABLE, dtype=np.int64)
     for lock in range(3):
         dist[lock, :n, :n] = _bfs_all(n, board.edges, lock)
+    nbr = np.zeros((3, MAX_NODES), dtype=np.uint64)
+    for lock in range(3):
+        for v in range(MAX_NODES):
+            for k in range(MAX_DEG):
+                x = adj[v, k]
+                if x >= 0 and not (lock != 0 and adj_col[v, k] == lock):
+                    nbr[lock, v] |= np.uint64(1) << np.uint64(x)
+    hall = np.zeros(1, dtype=np.uint64)
+    for v in range(1 + N_ROOMS, n):
+        hall[0] |= np.uint64(1) << np.uint64(v)
     return {"n_nodes": n, "node_kind": kind, "adj": adj, "adj_col": adj_col, "room_doorcol": room_doorcol,
-            "dist": dist}
+            "dist": dist, "nbr": nbr.view(np.int64), "hall": hall.view(np.int64)}

@@ -17,7 +17,7 @@ from kernels.treasure_hunters.rules import (
     P_N_FIGHT_FACES, P_N_HUNTERS, P_N_MOVE_FACES, P_N_NODES, P_N_START, P_NESTED_COUNTS, P_NODE_KIND,
     P_PICKUP_CLEAR, P_REROLL, P_REVEAL_ON_ENTER, P_ROOM_DOORCOL, P_SIZE, P_SPOOK_RANGE, P_START_ROOMS,
     P_STAY_FIGHTS, P_WAIT_OUTSIDE, P_PICKUP_HAUNTED, P_PICKUP_STAYING, P_GROUP_DISTINCT, P_HELPER_REROLL,
-    MAX_DEG,
+    MAX_DEG, P_HALL, P_NBR,
 )
 
 # Names of the positions of the card-mix parameters (a scenario may give them as tables by name), after the
@@ -216,6 +216,8 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[P_ADJC:P_ADJC + MAX_NODES * MAX_DEG] = cb["adj_col"].ravel()
     prm[P_ROOM_DOORCOL:P_ROOM_DOORCOL + N_ROOMS * 3] = cb["room_doorcol"].ravel()
     prm[P_DIST:P_DIST + 3 * MAX_NODES * MAX_NODES] = cb["dist"].ravel()
+    prm[P_NBR:P_NBR + 3 * MAX_NODES] = cb["nbr"].ravel()
+    prm[P_HALL] = cb["hall"][0]
     return prm
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit, njit_alloc
+from kernels.bits import lowest_bit, nonneg
 from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
 
 RULES_VERSION = 2
@@ -134,7 +135,9 @@ P_ADJ = P_NODE_KIND + MAX_NODES
 P_ADJC = P_ADJ + MAX_NODES * MAX_DEG
 P_ROOM_DOORCOL = P_ADJC + MAX_NODES * MAX_DEG
 P_DIST = P_ROOM_DOORCOL + N_ROOMS * 3          # [3 lock states][MAX_NODES][MAX_NODES]
-P_SIZE = P_DIST + 3 * MAX_NODES * MAX_NODES
+P_NBR = P_DIST + 3 * MAX_NODES * MAX_NODES     # [3 lock states][MAX_NODES] neighbours through open links (bit set)
+P_HALL = P_NBR + 3 * MAX_NODES                   # the hallway squares (bit set)
+P_SIZE = P_HALL + 1
 
 # ---- state vector offsets -------------------------------------------------------------------------------------
 S_PHASE = 0
@@ -245,7 +248,7 @@ A_PAIR = 93                      # + pair index (0..5) of a letter-group card
 A_MOVEG = 99                     # + source room * 2 + direction (0 up the alphabet, 1 down): Move Ghost
 A_SPOOK = 123                    # + hunter (0..3)
 N_ACTIONS = 128
-W_NREACH = 192                   # work[W_NREACH]: nodes reached by the last move search (see move_targets)
+W_NREACH = 192                   # work[W_NREACH]: destinations of the last move search (see move_targets)
 WORK_SIZE = W_NREACH + 1         # int32 scratch a move search needs (legal_actions, apply_action_with)
 
 # ---- event log (replay) -------------------------------------------------------------------------------------------
@@ -933,7 +936,66 @@ def reveal_room(st, v, log):
 def move_targets(st, prm, h, steps, as_carrier, mask, work):
     """R9–R13: where hunter ``h`` may end a move of up to ``steps`` spaces; sets mask[A_MOVE + node], returns count.
 
-    Breadth-first search: entering a room, square or outside costs 1, doors 0; closed doors (the locked colour) are
+    Entering a room, square or outside costs 1, doors 0; closed doors (the locked colour) are impassable; outside
+    ends a move; a carrier (``as_carrier``) may not pass through a haunted room (it may stop in it) unless
+    carrier_may_pass_haunted; a hallway square holding another hunter may be passed, not stopped on; a carrier of a
+    jewel that cannot be removed yet (R31) may not go outside unless carrier_may_wait_outside (C8).
+    work[64:64 + n] receives the legal destinations in node order, work[W_NREACH] their count n.
+
+    Breadth-first by sets (nodes < 64: one uint64): each step ORs the neighbour sets (prm P_NBR, per locked colour)
+    of the nodes the move may go on from. `move_search` is the same search node by node, with the paths.
+    """
+    one = np.uint64(1)
+    u = nonneg(st[S_HPOS + h])
+    if as_carrier and is_stuck(st, h):
+        work[64] = u
+        work[W_NREACH] = 1
+        mask[A_MOVE + u] = 1
+        return 1
+    nbr = P_NBR + nonneg(st[S_LOCK]) * MAX_NODES
+    stop = one                                # outside ends a move
+    if as_carrier and prm[P_CARRIER_PASS] != 1:
+        for r in range(N_ROOMS):
+            stop |= np.uint64(st[S_HAUNTED + r] == 1) << np.uint64(ROOM0 + r)
+    seen = one << np.uint64(u)
+    front = seen                              # where the move goes on from (the start even when outside)
+    for _ in range(steps):
+        nxt = np.uint64(0)
+        while front != 0:
+            nxt |= np.uint64(prm[nbr + lowest_bit(front)])
+            front &= front - one
+        nxt &= ~seen
+        if nxt == 0:
+            break
+        seen |= nxt
+        front = nxt & ~stop
+    occ = np.uint64(0)
+    for k in range(st[S_NH]):
+        p = st[S_HPOS + k]
+        if k != h and p >= 0 and p != u:
+            occ |= one << np.uint64(p)
+    seen &= ~(occ & np.uint64(prm[P_HALL]))
+    j = st[S_HCARRY + h]
+    if as_carrier and j >= 0 and u != OUTSIDE and (seen & one) != 0 and prm[P_WAIT_OUTSIDE] == 0 \
+            and not removable(st, j):
+        seen &= ~one                          # R31/C8: a jewel that is not the next number may not leave the house
+    n = 0
+    while seen != 0:
+        v = lowest_bit(seen)
+        seen &= seen - one
+        mask[A_MOVE + v] = 1
+        work[64 + n] = v
+        n += 1
+    work[W_NREACH] = n
+    return n
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, boolean, int8[::1], int32[::1])")
+def move_search(st, prm, h, steps, as_carrier, mask, work):
+    """`move_targets` as a breadth-first search over nodes that also records the paths (what `do_move` needs to
+    turn up the jewels on the way, reveal_jewel_on_enter); sets the same mask entries and returns the same count.
+
+    Search: entering a room, square or outside costs 1, doors 0; closed doors (the locked colour) are
     impassable; outside ends a move; a carrier (``as_carrier``) may not pass through a haunted room (it may stop in
     it) unless carrier_may_pass_haunted; a hallway square holding another hunter may be passed, not stopped on;
     a carrier of a jewel that cannot be removed yet (R31) may not go outside unless carrier_may_wait_outside (C8).
@@ -1004,12 +1066,12 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
 def do_move(st, prm, d, log, mask, work):
     """R9–R14, R17, R22, R27: the active hunter ends its move on node ``d``; drop-off outside, reveal, then the
     pick-up decision or the fight. ``mask`` (int8[N_ACTIONS]) and ``work`` (int32[>= WORK_SIZE]) are scratch for the
-    move search that finds the path (reveal_jewel_on_enter); they receive the same search as `legal_actions`."""
+    move search that finds the path (reveal_jewel_on_enter: `move_search`, the nodes on the way)."""
     h = st[S_CUR]
     u = st[S_HPOS + h]
     st[S_MOVE_FROM] = u
     if prm[P_REVEAL_ON_ENTER] == 1 and st[S_MODE] == MODE_ADVANCED and d != u:
-        move_targets(st, prm, h, st[S_ROLL], st[S_HCARRY + h] >= 0, mask, work)
+        move_search(st, prm, h, st[S_ROLL], st[S_HCARRY + h] >= 0, mask, work)
         v = work[128 + d]
         while v >= 0 and v != u:
             if is_room(v):

@@ -335,7 +335,7 @@ def hunter_move(st, prm, w, mask, tmp):
     # branch-light (kernels/README.md): the trap and ghost terms are added as 0.0 when they do not apply (the same
     # comparisons: x - 0.0 == x, x + 0.0 == x), the best kept by a select
     for i in range(tmp[W_NREACH]):
-        d = nonneg(tmp[64 + i])               # nodes reached by the move search, in search order
+        d = nonneg(tmp[64 + i])               # the legal destinations (rules.move_targets)
         if use_field:
             dd = tmp[T_FIELD + d]
         else:
