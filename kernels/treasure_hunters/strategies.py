@@ -77,6 +77,7 @@ WEIGHT_SPECS = (
 N_HW = len(WEIGHT_SPECS)
 W_DIST, W_JEWEL, W_REVEAL, W_GHOST1, W_GHOST2, W_HELP, W_UNHAUNT, W_ALONE, W_RESCUE, W_EXIT, W_RR_MOVE, \
     W_RR_FIGHT, W_RR_UNHAUNT = range(N_HW)
+assert W_JEWEL == 1 and W_REVEAL == 2      # assigned_jewel reads a listed room's value as w[code]
 
 SCRIPTED_WEIGHTS = np.array([
     # dist jewel reveal g1   g2    help unh  alone resc exit  rrmv rrfight rrunh
@@ -194,6 +195,10 @@ def assigned_jewel(st, prm, h, w, tmp):
             nr += 1
     if nr == 0:
         return -1, 0.0
+    # the scans are branch-light (kernels/README.md): a listed room's value is w[code] (W_JEWEL = 1, W_REVEAL = 2,
+    # what jcode_value returns), the best kept by a select
+    wd = w[W_DIST]
+    lk = P_DIST + nonneg(lock) * MAX_NODES * MAX_NODES
     used_h = 0
     used_r = 0
     for _ in range(nh):
@@ -203,15 +208,13 @@ def assigned_jewel(st, prm, h, w, tmp):
         for k in range(nh):
             if (used_h >> k) & 1 or st[S_HCARRY + k] >= 0:
                 continue
-            base = P_DIST + (lock * MAX_NODES + st[S_HPOS + k]) * MAX_NODES
+            base = lk + nonneg(st[S_HPOS + k]) * MAX_NODES
             for i in range(nr):
-                if (used_r >> i) & 1:
-                    continue
-                s = jcode_value(w, tmp[T_LISTV + i]) - w[W_DIST] * prm[base + tmp[T_LIST + i]]
-                if s > best:
-                    best = s
-                    bh = k
-                    br = i
+                s = w[nonneg(tmp[T_LISTV + i])] - wd * prm[base + nonneg(tmp[T_LIST + i])]
+                better = (((used_r >> i) & 1) == 0) & (s > best)
+                best = s if better else best
+                bh = k if better else bh
+                br = i if better else br
         if bh < 0:
             break
         if bh == h:
@@ -220,12 +223,12 @@ def assigned_jewel(st, prm, h, w, tmp):
         used_r |= 1 << br
     best = -1e300
     bi = 0
-    base = P_DIST + (lock * MAX_NODES + st[S_HPOS + h]) * MAX_NODES
+    base = lk + nonneg(st[S_HPOS + h]) * MAX_NODES
     for i in range(nr):
-        s = jcode_value(w, tmp[T_LISTV + i]) - w[W_DIST] * prm[base + tmp[T_LIST + i]]
-        if s > best:
-            best = s
-            bi = i
+        s = w[nonneg(tmp[T_LISTV + i])] - wd * prm[base + nonneg(tmp[T_LIST + i])]
+        better = s > best
+        best = s if better else best
+        bi = i if better else bi
     return tmp[T_LIST + bi], 0.5 * jcode_value(w, tmp[T_LISTV + bi])
 
 
