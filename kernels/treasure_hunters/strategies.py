@@ -242,7 +242,7 @@ def choose_target(st, prm, h, w, tmp):
     if j >= 0 and removable(st, j):             # the carried jewel's number is face up: visible
         return OUTSIDE
     room_info(st, h, tmp)
-    base = P_DIST + (lock * MAX_NODES + u) * MAX_NODES
+    base = P_DIST + (nonneg(lock) * MAX_NODES + nonneg(u)) * MAX_NODES
     best = -1e300
     tgt = -1
     if j < 0:
@@ -261,28 +261,20 @@ def choose_target(st, prm, h, w, tmp):
         if s > best:
             best = s
             tgt = OUTSIDE
+    # rooms: branch-light (kernels/README.md), both values computed, the best kept by a select; a term that does not
+    # apply is added as 0.0 (the same comparisons: a value <= 0 is never a target)
+    free = j < 0                              # a carrier never walks into a haunting
+    wd = w[W_DIST]
     for r in range(N_ROOMS):
         g = st[S_GHOSTS + r]
-        others = tmp[T_OTH + r]
-        if g > 0:
-            val = w[W_GHOST1] if g == 1 else w[W_GHOST2]
-            if others > 0:
-                val += w[W_HELP]
-        elif st[S_HAUNTED + r] == 1:
-            if j >= 0:
-                continue                      # a carrier never walks into a haunting
-            if others > 0:
-                val = w[W_UNHAUNT] + (w[W_RESCUE] if tmp[T_STK + r] == 1 else 0.0)
-            else:
-                val = w[W_ALONE]
-        else:
-            continue
-        if val <= 0.0:
-            continue
-        s = val - w[W_DIST] * prm[base + ROOM0 + r]
-        if s > best:
-            best = s
-            tgt = ROOM0 + r
+        oth = tmp[T_OTH + r] > 0
+        vg = (w[W_GHOST1] if g == 1 else w[W_GHOST2]) + (w[W_HELP] if oth else 0.0)
+        vh = (w[W_UNHAUNT] + (w[W_RESCUE] if tmp[T_STK + r] == 1 else 0.0)) if oth else w[W_ALONE]
+        val = vg if g > 0 else vh
+        s = val - wd * prm[base + ROOM0 + r]
+        better = ((g > 0) | ((st[S_HAUNTED + r] == 1) & free)) & (val > 0.0) & (s > best)
+        best = s if better else best
+        tgt = ROOM0 + r if better else tgt
     return tgt
 
 
