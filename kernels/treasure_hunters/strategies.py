@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
-from kernels.bits import nonneg
+from kernels.bits import lowest_bit, nonneg
 from kernels.rng import pick_legal
 from kernels.treasure_hunters.rules import (
     A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
-    CT_ADD2, CT_DRAW2, CT_DRAW3, CT_GROUP, CT_HROOM, CT_MOVE, CT_SHUFFLE, CT_SPOOK, GROUP_SIZE, MAX_DEG,
-    MAX_NODES, MODE_ADVANCED, N_ACTIONS, N_JEWELS, N_ROOMS, OUTSIDE, PAIRS, P_ADJ, P_ADJC, P_CARD_TYPE,
+    P_NBR, CT_ADD2, CT_DRAW2, CT_DRAW3, CT_GROUP, CT_HROOM, CT_MOVE, CT_SHUFFLE, CT_SPOOK, GROUP_SIZE,
+    MAX_NODES, MODE_ADVANCED, N_ACTIONS, N_JEWELS, N_ROOMS, OUTSIDE, PAIRS, P_CARD_TYPE,
     P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST, P_N_NODES, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
     PH_REROLL_MOVE, PH_SPOOK_DEST, ROOM0, S_CUR, S_DELIVERED, S_FACE, S_FKIND, S_GHOSTS, S_HAND, S_HAND_N,
     S_HAUNTED, S_HAUNTS, S_HCARRY, S_HPOS, S_JLOC, S_JNUM, S_JREV, S_LOCK, S_MODE, S_NH, S_PEND_CARD,
@@ -109,7 +109,6 @@ WIN_VALUE = 1.0e6
 
 # scratch layout in ``tmp`` (int32[512]): 0..192 move search (rules.move_targets, W_NREACH = 192), then ours
 T_FIELD = 196          # [64] carrier distance to outside avoiding haunted rooms (192 = rules.W_NREACH)
-T_QUEUE = 260          # [64]
 T_G = 330              # [12] simulated ghosts
 T_H = 342              # [12] simulated hauntings
 T_CAR = 354            # [12] carriers per room
@@ -278,36 +277,38 @@ def choose_target(st, prm, h, w, tmp):
     return tgt
 
 
-@njit
+@njit("void(int32[::1], int64[::1], int32[::1])")
 def carrier_field(st, prm, tmp):
     """tmp[T_FIELD + v] = spaces from v to outside for a carrier (no passing through haunted rooms, closed doors
-    respected); UNREACHABLE where cut off."""
-    nn = prm[P_N_NODES]
-    lock = st[S_LOCK]
-    pass_ok = prm[P_CARRIER_PASS] == 1
-    for v in range(nn):
+    respected); UNREACHABLE where cut off.
+
+    Breadth-first by sets, as rules.move_targets: each step ORs the neighbour sets (prm P_NBR) of the nodes reached
+    last that a carrier may go on from."""
+    one = np.uint64(1)
+    for v in range(prm[P_N_NODES]):
         tmp[T_FIELD + v] = UNREACHABLE
     tmp[T_FIELD + OUTSIDE] = 0
-    tmp[T_QUEUE] = OUTSIDE
-    head = 0
-    tail = 1
-    while head < tail:
-        v = tmp[T_QUEUE + head]
-        head += 1
-        if v != OUTSIDE and is_room(v) and st[S_HAUNTED + v - ROOM0] == 1 and not pass_ok:
-            continue                          # a carrier entering here is stuck: nothing lies beyond it
-        dv = tmp[T_FIELD + v]
-        base = P_ADJ + v * MAX_DEG
-        for k in range(MAX_DEG):
-            x = prm[base + k]
-            if x < 0:
-                break
-            if lock != 0 and prm[P_ADJC + v * MAX_DEG + k] == lock:
-                continue
-            if tmp[T_FIELD + x] == UNREACHABLE:
-                tmp[T_FIELD + x] = dv + 1
-                tmp[T_QUEUE + tail] = x
-                tail += 1
+    nbr = P_NBR + nonneg(st[S_LOCK]) * MAX_NODES
+    stop = np.uint64(0)                       # a carrier entering here is stuck: nothing lies beyond it
+    if prm[P_CARRIER_PASS] != 1:
+        for r in range(N_ROOMS):
+            stop |= np.uint64(st[S_HAUNTED + r] == 1) << np.uint64(ROOM0 + r)
+    seen = one << np.uint64(OUTSIDE)
+    front = seen
+    d = 0
+    while front != 0:
+        d += 1
+        nxt = np.uint64(0)
+        while front != 0:
+            nxt |= np.uint64(prm[nbr + lowest_bit(front)])
+            front &= front - one
+        nxt &= ~seen
+        seen |= nxt
+        b = nxt
+        while b != 0:
+            tmp[T_FIELD + lowest_bit(b)] = d
+            b &= b - one
+        front = nxt & ~stop
 
 
 @njit
