@@ -520,10 +520,16 @@ app.command()(cli_sweep.sweep)          # sim sweep (sim.cli_sweep)
 def main() -> None:
     """Console entry point: no tracebacks for user errors, clean Ctrl-C and SIGTERM."""
     from sim.report import OutputError
-    from sim.runner import Terminated, stop_on_sigterm
+    from sim.runner import Terminated, pending, stop_on_sigterm
     stop_on_sigterm()
     try:
-        app()
+        try:
+            app()
+        except Exception:
+            stop = pending()                    # an error caused by an interrupt that was swallowed on its way
+            if stop is None:
+                raise
+            sys.exit(_stopped(stop))
     except KeyboardInterrupt as e:
         sys.exit(_stopped(e))
     except SystemExit as e:

@@ -8,6 +8,7 @@ calling the game's serial `play_batch` (compiled ``nogil``) on its own rows. Res
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -104,6 +105,27 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, on_term)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not where SIGINT is ignored (nohup, &)
         signal.signal(signal.SIGINT, on_int)
+    if not getattr(sys.unraisablehook, "_sim_quiet", False):
+        sys.unraisablehook = _quiet_swallowed_stop(sys.unraisablehook)
+
+
+def _quiet_swallowed_stop(hook):
+    """``hook`` (sys.unraisablehook) less the interrupts a ctypes callback swallowed ('Exception ignored on calling
+    ctypes callback function ... KeyboardInterrupt', a traceback on stderr): they are remembered in _PENDING and
+    reported by the command in its one stop line."""
+    def quiet(args):
+        if isinstance(args.exc_value, KeyboardInterrupt) and _PENDING:
+            return
+        hook(args)
+    quiet._sim_quiet = True
+    return quiet
+
+
+def pending() -> KeyboardInterrupt | None:
+    """The interruption a signal asked for and the command has not reported yet (`Terminated` on SIGTERM), or None.
+    An error raised while one is pending is its consequence (Numba's cache write after a swallowed interrupt:
+    'RuntimeError: no compiled object yet'), and the CLI reports the interruption instead."""
+    return (Terminated if Terminated in _PENDING else KeyboardInterrupt)() if _PENDING else None
 
 
 def check_stop() -> None:

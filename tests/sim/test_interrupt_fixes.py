@@ -1,0 +1,94 @@
+"""Ctrl-C / SIGTERM that land while Numba compiles (a first run, an empty kernel cache): the interrupt can arrive in
+a ctypes callback of llvmlite's object cache, which swallows it and prints 'Exception ignored on calling ctypes
+callback function ... KeyboardInterrupt'; Numba then fails writing its cache ('RuntimeError: no compiled object
+yet'). Seen by a first-time user as a traceback and exit 1 instead of one line and exit 130 / 143."""
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+import pytest
+
+from sim import cli, cli_common, runner
+
+
+@pytest.fixture
+def signals_restored(monkeypatch):
+    """stop_on_sigterm installs process-wide handlers: put the test process's back afterwards."""
+    old_int, old_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    runner.clear_stop()
+    cli_common._STOP_SAID.clear()
+    yield
+    runner.clear_stop()
+    cli_common._STOP_SAID.clear()
+    signal.signal(signal.SIGINT, old_int)
+    signal.signal(signal.SIGTERM, old_term)
+
+
+@pytest.fixture
+def unraisable(monkeypatch):
+    """What reaches sys.unraisablehook (Python prints it on stderr as 'Exception ignored ...')."""
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda args: seen.append(args.exc_value))
+    return seen
+
+
+def test_an_interrupt_swallowed_by_a_ctypes_callback_prints_no_ignored_exception(signals_restored, unraisable):
+    """The interrupt is remembered and reported in the command's one stop line; the swallowed exception itself is
+    not printed (no 'Exception ignored ...' and its traceback on stderr)."""
+    runner.stop_on_sigterm()
+
+    @ctypes.CFUNCTYPE(None)
+    def callback():                            # like llvmlite's _raw_object_cache_notify, called from C
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(10000):                 # the handler runs here, inside the callback
+            pass
+
+    callback()
+    assert unraisable == []
+    assert runner.pending() is not None
+
+
+def test_other_unraisable_exceptions_are_still_printed(signals_restored, unraisable):
+    runner.stop_on_sigterm()
+
+    @ctypes.CFUNCTYPE(None)
+    def callback():
+        raise ValueError("a real bug")
+
+    callback()
+    assert [str(e) for e in unraisable] == ["a real bug"]
+
+
+@pytest.mark.parametrize("stop, code, words", [(KeyboardInterrupt, cli_common.EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+                                               (runner.Terminated, cli_common.EXIT_TERMINATED, "terminated (SIGTERM)")])
+def test_an_error_after_a_swallowed_interrupt_is_reported_as_the_interrupt(signals_restored, monkeypatch, capfd,
+                                                                          stop, code, words):
+    """`sim run` interrupted during the first compile: Numba's cache write fails after the interrupt was swallowed;
+    the command says it was interrupted (one line, exit 130 / 143), no traceback."""
+    def compile_interrupted(*a, **k):
+        runner._PENDING.append(stop)           # what the signal handler did before the callback swallowed it
+        raise RuntimeError("no compiled object yet for <Library 'push_tile'>")
+
+    monkeypatch.setattr(cli, "load_scenario", compile_interrupted)
+    monkeypatch.setattr(sys, "argv", ["sim", "run", "whatever.toml"])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    err = capfd.readouterr().err
+    assert e.value.code == code, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith(words), err
+    assert runner.pending() is None
+
+
+def test_an_error_without_an_interrupt_is_not_hidden(signals_restored, monkeypatch):
+    def bug(*a, **k):
+        raise RuntimeError("a real bug")
+
+    monkeypatch.setattr(cli, "load_scenario", bug)
+    monkeypatch.setattr(sys, "argv", ["sim", "run", "whatever.toml"])
+    with pytest.raises(RuntimeError, match="a real bug"):
+        cli.main()
