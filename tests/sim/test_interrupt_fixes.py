@@ -92,3 +92,32 @@ def test_an_error_without_an_interrupt_is_not_hidden(signals_restored, monkeypat
     monkeypatch.setattr(sys, "argv", ["sim", "run", "whatever.toml"])
     with pytest.raises(RuntimeError, match="a real bug"):
         cli.main()
+
+
+# --- a chunk played where nobody watches progress (sim check) ----------------------------------------------------------
+
+def test_a_chunk_without_progress_is_played_in_short_steps_so_ctrl_c_stops_it_soon(moor_sc, monkeypatch):
+    """`sim check` plays without a progress callback: its 60,000-game chunk of Turnwall on one thread used to be one
+    kernel call, and Ctrl-C waited for it (45 s). Now every chunk is played in steps of about STEP_S seconds; an
+    interrupt raised after a step stops the chunk there."""
+    import numpy as np
+    sc = moor_sc(2, ("random",))
+    monkeypatch.setattr(runner, "MIN_STEP", 7)
+    monkeypatch.setattr(runner, "STEP_S", 1e-9)             # every step MIN_STEP games
+    real, steps = runner._play_rows, []
+
+    def step(k, args, game0, i, m, p, out):
+        steps.append(m)
+        if len(steps) == 3:
+            raise KeyboardInterrupt                          # Ctrl-C: the handler raises after the kernel call
+        real(k, args, game0, i, m, p, out)
+
+    monkeypatch.setattr(runner, "_play_rows", step)
+    with pytest.raises(KeyboardInterrupt):
+        runner.play_chunk(sc, 0, 1000)
+    assert steps == [7, 7, 7]
+    monkeypatch.setattr(runner, "_play_rows", real)
+    a = runner.play_chunk(sc, 0, 100)                        # steps change nothing that is played
+    monkeypatch.setattr(runner, "MIN_STEP", 1 << 20)
+    b = runner.play_chunk(sc, 0, 100)
+    assert np.array_equal(a.winners, b.winners) and np.array_equal(a.scores, b.scores)
