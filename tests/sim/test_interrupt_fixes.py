@@ -121,3 +121,16 @@ def test_a_chunk_without_progress_is_played_in_short_steps_so_ctrl_c_stops_it_so
     monkeypatch.setattr(runner, "MIN_STEP", 1 << 20)
     b = runner.play_chunk(sc, 0, 100)
     assert np.array_equal(a.winners, b.winners) and np.array_equal(a.scores, b.scores)
+
+
+# --- sim run / sweep --workers N: Ctrl-C goes to the worker processes too ---------------------------------------------
+
+def test_local_cluster_workers_ignore_ctrl_c_so_only_sim_reports_it():
+    """A terminal's Ctrl-C reaches the whole process group; each LocalCluster worker used to print a
+    KeyboardInterrupt traceback (asyncio runner, distributed.nanny) around sim's one line. Workers of
+    `--workers N` now ignore SIGINT; sim stops and closes the cluster."""
+    pytest.importorskip("distributed")
+    from sim import distributed
+    with distributed.executor(workers=1) as ex:
+        ignored = ex.client.run(lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+    assert list(ignored.values()) == [True]
