@@ -134,3 +134,15 @@ def test_local_cluster_workers_ignore_ctrl_c_so_only_sim_reports_it():
     with distributed.executor(workers=1) as ex:
         ignored = ex.client.run(lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
     assert list(ignored.values()) == [True]
+
+
+# --- make run's line per scenario ------------------------------------------------------------------------------------
+
+def test_make_run_line_says_turn_cap_and_errors_apart():
+    """Turnwall's default scenarios: '(4,990 finished, 10 stopped at the turn cap or in error)' left a designer
+    guessing which; the summary counts them apart, and so does the line."""
+    assert cli.unfinished({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0}) == \
+        " (4,990 finished, 10 stopped at the turn cap, max_turns)"
+    assert cli.unfinished({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3}) == \
+        " (4,987 finished, 10 stopped at the turn cap, max_turns, 3 ended in an error)"
+    assert cli.unfinished({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0}) == ""
