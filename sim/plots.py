@@ -222,8 +222,9 @@ def tail_cut(counts, share: float = 0.999, stretch: int = 3) -> int:
 
 
 def margin(s: dict):
-    """Decisiveness: distribution of the winner's margin."""
+    """Decisiveness: distribution of the winner's margin, one bar per whole value on whole-number ticks."""
     import numpy as np
+    from matplotlib.ticker import MaxNLocator
     d = s.get("decisiveness")
     if not d or not d["margin"]["n"]:
         return None
@@ -231,7 +232,8 @@ def margin(s: dict):
     c = np.asarray(h["counts"], float)
     x = h["lo"] + np.arange(len(c))
     fig, (ax,) = _figure(7.0, 2.6)
-    ax.bar(x, 100 * c / c.sum(), width=1.0, color=NEUTRAL, alpha=0.85)
+    ax.bar(x, 100 * c / c.sum(), width=0.8, color=NEUTRAL, alpha=0.85)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     cat = catalogue.for_summary(s)
     ax.set_xlabel(f"{cat.label('margin')} ({cat.unit('margin')})")
     ax.set_ylabel("games (%)")

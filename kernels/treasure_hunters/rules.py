@@ -1101,7 +1101,7 @@ def apply_target(st, prm, a, log):
     advance(st, prm, log)
 
 
-@njit
+@njit(inline='always')
 def legal_actions(st, prm, mask, work):
     """Mask (int8[N_ACTIONS]) of the legal decisions at the current node; returns how many (0 at chance nodes and
     at the end). ``work`` is int32 scratch (>= WORK_SIZE) that receives the move search of PH_MOVE /
@@ -1162,7 +1162,7 @@ def chance_outcomes(st, prm):
     return 0
 
 
-@njit
+@njit(inline='always')
 def apply_chance(st, prm, outcome, log):
     """Chance: a movement die face index (PH_ROLL, PH_REROLL_ROLL), a fight die face index (PH_FIGHT_ROLL,
     PH_REROLL_FIGHT_ROLL) or the hand slot a rolled 6 discards (PH_SIX_PICK)."""
@@ -1202,7 +1202,7 @@ def apply_action(st, prm, a, log):
     apply_action_with(st, prm, a, log, np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int32))
 
 
-@njit
+@njit(inline='always')
 def apply_action_with(st, prm, a, log, mask, work):
     """`apply_action` with caller-owned scratch: ``mask`` int8[N_ACTIONS] and ``work`` int32[>= WORK_SIZE], as
     passed to `legal_actions` (overwritten with the same move search; only a move with reveal_jewel_on_enter

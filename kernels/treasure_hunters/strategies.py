@@ -585,7 +585,7 @@ def effective_rows(sids, sparams, out):
                 out[s, k] = 0.0
 
 
-@njit
+@njit(inline='always')
 def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
     """Action chosen by strategy ``sid`` for the deciding seat; ``mask`` holds the legal actions (n_legal > 1).
 

@@ -214,3 +214,15 @@ def test_moor_scores_section_says_how_a_score_is_made_without_sending_the_reader
     page = (tmp_path / "r" / "summary.html").read_text()
     sec = page[page.index('id="scores"'):]
     assert "kernels/moor/RULES.md" not in sec[:sec.index("</section>")]
+
+
+def test_margin_distribution_has_whole_number_ticks_and_separate_bars():
+    """Turnwall's winner's margin is 1 or 2 body parts: no tick at 0.75 or 1.25, and bars that do not touch."""
+    from sim import api
+    from tests.kernels.tables import table
+    s, _ = api.run_scenario(table("turnwall", "margin", 4, ["planner"], 300, 5), write=False)
+    (ax,) = plots.margin(s).axes
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    assert all(p.get_width() < 1.0 for p in ax.patches)
