@@ -146,3 +146,26 @@ def test_make_run_line_says_turn_cap_and_errors_apart():
     assert cli.unfinished({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3}) == \
         " (4,987 finished, 10 stopped at the turn cap, max_turns, 3 ended in an error)"
     assert cli.unfinished({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0}) == ""
+
+
+def test_last_progress_line_says_start_up_apart_from_games_per_second():
+    """make run: 'moor-2p: 200,000 games in 12.3 s, 16,303 games/s' next to 'moor-3p: ... 50,871 games/s' read as
+    moor-2p being three times slower; its first step held the compile. The line gives games/s once started and the
+    start-up apart; a run without a slow start keeps the plain line."""
+    import io
+    from sim import progress as PG
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(200000, "moor-2p", buf, clock=lambda: now[0]) as lines:
+        now[0] = 8.4
+        lines.advance(256)                      # compile + first games
+        for _ in range(4):
+            now[0] += 1
+            lines.advance(49936)                # 49,936 games/s once compiled
+    assert buf.getvalue().splitlines()[-1] == ("moor-2p: 200,000 games in 12.4 s, 49,936 games/s after 8.4 s starting "
+                                               "up (loading or compiling the kernels)")
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(1000, "moor-3p", buf, clock=lambda: now[0]) as lines:
+        for _ in range(10):
+            now[0] += 0.5
+            lines.advance(100)
+    assert buf.getvalue().splitlines()[-1] == "moor-3p: 1,000 games in 5.0 s, 200 games/s"
