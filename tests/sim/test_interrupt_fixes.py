@@ -169,3 +169,61 @@ def test_last_progress_line_says_start_up_apart_from_games_per_second():
             now[0] += 0.5
             lines.advance(100)
     assert buf.getvalue().splitlines()[-1] == "moor-3p: 1,000 games in 5.0 s, 200 games/s"
+
+
+# --- Ctrl-C in the first few tenths of a second (importing the CLI) -----------------------------------------------------
+
+class _InterruptImport:
+    """A meta path finder that raises KeyboardInterrupt when ``name`` is imported (Ctrl-C while it loads)."""
+
+    def __init__(self, name, stop=KeyboardInterrupt):
+        self.name, self.stop = name, stop
+
+    def find_spec(self, name, path=None, target=None):
+        if name == self.name:
+            raise self.stop()
+        return None
+
+
+@pytest.mark.parametrize("term", [False, True])
+def test_ctrl_c_while_the_cli_is_imported_is_one_line_not_a_traceback(monkeypatch, capfd, term):
+    from sim import entry
+    monkeypatch.delitem(sys.modules, "sim.cli")
+    monkeypatch.delattr("sim.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_InterruptImport("sim.cli", entry._EarlyTerm if term else
+                                                            KeyboardInterrupt)] + sys.meta_path)
+    old_term = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as e:
+            entry.main()
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    err = capfd.readouterr().err
+    assert e.value.code == (143 if term else 130)
+    assert err.splitlines() == [f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped before any "
+                                "game was played; nothing written"]
+
+
+def test_ctrl_c_before_the_cli_installed_its_handlers_is_one_line(monkeypatch, capfd):
+    from sim import entry
+
+    def interrupted_while_importing_numpy():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "main", interrupted_while_importing_numpy)
+    old_term = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as e:
+            entry.main()
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    assert e.value.code == 130
+    assert capfd.readouterr().err.startswith("interrupted (Ctrl-C)")
+
+
+def test_the_sim_command_starts_in_the_entry_module():
+    """The console script is sim.entry:main (pyproject.toml), so the handling above covers `sim` itself."""
+    import tomllib
+    from pathlib import Path
+    py = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert py["project"]["scripts"]["sim"] == "sim.entry:main"
