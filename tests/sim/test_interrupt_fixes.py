@@ -5,6 +5,7 @@ yet'). Seen by a first-time user as a traceback and exit 1 instead of one line a
 from __future__ import annotations
 
 import ctypes
+from pathlib import Path
 import os
 import signal
 import sys
@@ -227,3 +228,41 @@ def test_the_sim_command_starts_in_the_entry_module():
     from pathlib import Path
     py = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     assert py["project"]["scripts"]["sim"] == "sim.entry:main"
+
+
+# --- a scenario file's [sweep] table: wrong values are refused, never read as something else -------------------------
+
+MOOR_2P = Path(__file__).resolve().parents[1] / "data" / "moor-2p-small.toml"
+
+
+def _sweep_file(tmp_path, table: str) -> Path:
+    p = tmp_path / "sw.toml"
+    p.write_text(MOOR_2P.read_text() + "\n[sweep]\ntrack_len = \"24..25\"\n" + table + "\n")
+    return p
+
+
+@pytest.mark.parametrize("table, message", [
+    ("games = 0", "[sweep] games: 0 is out of range; allowed 1..10,000,000,000"),
+    ("games = 99999999999999", "[sweep] games: 99999999999999 is out of range; allowed 1..10,000,000,000"),
+    ('independent = "false"', '[sweep] independent: expected true or false, got "false"'),
+    ('measures = "first_player_advantage"', "[sweep] measures: expected an array of measure names"),
+    ("target = 5", "[sweep] target: expected a string MEASURE=VALUE"),
+    ('target = "first_player_advantage"', "[sweep] target first_player_advantage: expected MEASURE=VALUE"),
+])
+def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message):
+    """games = 0 played the scenario's 200,000 games per point; independent = "false" was read as true; a measures
+    string was split into letters; a bad target from the file was blamed on --target."""
+    from typer.testing import CliRunner
+    r = CliRunner().invoke(cli.app, ["sweep", str(_sweep_file(tmp_path, table)), "--out", str(tmp_path / "o")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_good_sweep_table_still_plays(tmp_path):
+    from sim.sweep.spec import build
+    sw = build(_sweep_file(tmp_path, "games = 30\nindependent = true\nmeasures = [\"length.rounds\"]\n"
+                                     "target = \"first_player_advantage=0\""))
+    assert (sw.games, sw.independent, len(sw.points)) == (30, True, 2)
+    assert sw.measures[0] == "length.rounds" and sw.target[0] == "first_player_advantage"
