@@ -195,8 +195,13 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     doc.pop("sweep", None)
     table = tomllib.loads(p.read_text(encoding="utf-8")).get("sweep", {})
     axes, opts = table_axes(table)
+    given = set()
     for text in sets:
         ax = parse_set(text)
+        if ax.name in given:                    # the last one silently won
+            raise SweepError(f"--set {ax.name}: given twice; give all its values in one --set (e.g. --set "
+                             f"'{ax.name}=a,b,c' or a range)")
+        given.add(ax.name)
         axes = [a for a in axes if a.name != ax.name] + [ax]
     if not axes:                                # it once played the scenario alone as a "sweep" of one point
         raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
@@ -204,6 +209,9 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     for a in axes:
         if not a.values:
             raise SweepError(f"{a.source}: no values")
+        for i, v in enumerate(a.values):        # a point played twice, its curve drawn back over itself
+            if any(w == v and type(w) is type(v) for w in a.values[:i]):
+                raise SweepError(f"{a.source}: value {toml_value(v)} is given twice; give each value once")
     mode_where = "--mode" if mode else "[sweep] mode"
     mode = mode or opts.get("mode", "grid")
     if mode not in MODES:

@@ -266,3 +266,20 @@ def test_a_good_sweep_table_still_plays(tmp_path):
                                      "target = \"first_player_advantage=0\""))
     assert (sw.games, sw.independent, len(sw.points)) == (30, True, 2)
     assert sw.measures[0] == "length.rounds" and sw.target[0] == "first_player_advantage"
+
+
+@pytest.mark.parametrize("sets, message", [
+    (["track_len=24,24"], "--set track_len=24,24: value 24 is given twice; give each value once"),
+    (["track_len=24..26", "track_len=27"], "--set track_len: given twice; give all its values in one --set"),
+])
+def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
+    """`--set track_len=20,20` played the point twice (both labelled 'point 1'); a second `--set track_len=...`
+    silently replaced the first."""
+    from typer.testing import CliRunner
+    args = ["sweep", str(MOOR_2P), "--games", "10", "--out", str(tmp_path / "o")]
+    for t in sets:
+        args += ["--set", t]
+    r = CliRunner().invoke(cli.app, args)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
