@@ -283,3 +283,39 @@ def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
     assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
+
+
+# --- sim sweep and a full disk ------------------------------------------------------------------------------------------
+
+def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path, monkeypatch):
+    """sim run said 'the disk holding ... is full' before playing; sim sweep played points until
+    'error: No space left on device' (no folder named)."""
+    import shutil
+    from collections import namedtuple
+    from typer.testing import CliRunner
+    Usage = namedtuple("Usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: Usage(1 << 30, (1 << 30) - 4096, 4096))
+    r = CliRunner().invoke(cli.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
+                                     "--out", str(tmp_path / "s")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert lines == [f"error: --out: the disk holding {tmp_path / 's'} is full (4096 bytes free; a sweep needs at "
+                     "least 1 MiB)"], lines
+    assert not (tmp_path / "s" / "points").exists() or not any((tmp_path / "s" / "points").iterdir())
+
+
+def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_path, monkeypatch):
+    import errno
+    from typer.testing import CliRunner
+    from sim.sweep import store
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.np, "savez", full)
+    r = CliRunner().invoke(cli.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
+                                     "--out", str(tmp_path / "s")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip() and ln.startswith("error")]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert "Traceback" not in r.output
+    assert lines and lines[0].startswith(f"error: --out: cannot write in {tmp_path / 's'} (No space left on device)")
