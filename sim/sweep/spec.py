@@ -207,6 +207,9 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
         raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
                          "a [sweep] table in the scenario file (see sim sweep --help)")
     for a in axes:
+        if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
+            raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
+                             "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)")
         if not a.values:
             raise SweepError(f"{a.source}: no values")
         for i, v in enumerate(a.values):        # a point played twice, its curve drawn back over itself

@@ -319,3 +319,15 @@ def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_p
     assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
     assert "Traceback" not in r.output
     assert lines and lines[0].startswith(f"error: --out: cannot write in {tmp_path / 's'} (No space left on device)")
+
+
+@pytest.mark.parametrize("axis", ["name=a,b", "description=x,y"])
+def test_a_sweep_over_the_scenario_name_is_refused(tmp_path, axis):
+    """`--set name=a,b` played the same games twice, both labelled 'point 1 (name=b)'."""
+    from typer.testing import CliRunner
+    r = CliRunner().invoke(cli.app, ["sweep", str(MOOR_2P), "--games", "10", "--set", axis,
+                                     "--out", str(tmp_path / "o")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: --set {axis}: the scenario's {axis.split('=')[0]} does "
+                                                   "not change the games"), lines
