@@ -5,6 +5,7 @@ yet'). Seen by a first-time user as a traceback and exit 1 instead of one line a
 from __future__ import annotations
 
 import ctypes
+from pathlib import Path
 import os
 import signal
 import sys
@@ -169,3 +170,152 @@ def test_last_progress_line_says_start_up_apart_from_games_per_second():
             now[0] += 0.5
             lines.advance(100)
     assert buf.getvalue().splitlines()[-1] == "moor-3p: 1,000 games in 5.0 s, 200 games/s"
+
+
+# --- Ctrl-C in the first few tenths of a second (importing the CLI) -----------------------------------------------------
+
+class _InterruptImport:
+    """A meta path finder that raises KeyboardInterrupt when ``name`` is imported (Ctrl-C while it loads)."""
+
+    def __init__(self, name, stop=KeyboardInterrupt):
+        self.name, self.stop = name, stop
+
+    def find_spec(self, name, path=None, target=None):
+        if name == self.name:
+            raise self.stop()
+        return None
+
+
+@pytest.mark.parametrize("term", [False, True])
+def test_ctrl_c_while_the_cli_is_imported_is_one_line_not_a_traceback(monkeypatch, capfd, term):
+    from sim import entry
+    monkeypatch.delitem(sys.modules, "sim.cli")
+    monkeypatch.delattr("sim.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_InterruptImport("sim.cli", entry._EarlyTerm if term else
+                                                            KeyboardInterrupt)] + sys.meta_path)
+    old_term = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as e:
+            entry.main()
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    err = capfd.readouterr().err
+    assert e.value.code == (143 if term else 130)
+    assert err.splitlines() == [f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped before any "
+                                "game was played; nothing written"]
+
+
+def test_ctrl_c_before_the_cli_installed_its_handlers_is_one_line(monkeypatch, capfd):
+    from sim import entry
+
+    def interrupted_while_importing_numpy():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "main", interrupted_while_importing_numpy)
+    old_term = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as e:
+            entry.main()
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    assert e.value.code == 130
+    assert capfd.readouterr().err.startswith("interrupted (Ctrl-C)")
+
+
+def test_the_sim_command_starts_in_the_entry_module():
+    """The console script is sim.entry:main (pyproject.toml), so the handling above covers `sim` itself."""
+    import tomllib
+    from pathlib import Path
+    py = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert py["project"]["scripts"]["sim"] == "sim.entry:main"
+
+
+# --- a scenario file's [sweep] table: wrong values are refused, never read as something else -------------------------
+
+MOOR_2P = Path(__file__).resolve().parents[1] / "data" / "moor-2p-small.toml"
+
+
+def _sweep_file(tmp_path, table: str) -> Path:
+    p = tmp_path / "sw.toml"
+    p.write_text(MOOR_2P.read_text() + "\n[sweep]\ntrack_len = \"24..25\"\n" + table + "\n")
+    return p
+
+
+@pytest.mark.parametrize("table, message", [
+    ("games = 0", "[sweep] games: 0 is out of range; allowed 1..10,000,000,000"),
+    ("games = 99999999999999", "[sweep] games: 99999999999999 is out of range; allowed 1..10,000,000,000"),
+    ('independent = "false"', '[sweep] independent: expected true or false, got "false"'),
+    ('measures = "first_player_advantage"', "[sweep] measures: expected an array of measure names"),
+    ("target = 5", "[sweep] target: expected a string MEASURE=VALUE"),
+    ('target = "first_player_advantage"', "[sweep] target first_player_advantage: expected MEASURE=VALUE"),
+])
+def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message):
+    """games = 0 played the scenario's 200,000 games per point; independent = "false" was read as true; a measures
+    string was split into letters; a bad target from the file was blamed on --target."""
+    from typer.testing import CliRunner
+    r = CliRunner().invoke(cli.app, ["sweep", str(_sweep_file(tmp_path, table)), "--out", str(tmp_path / "o")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_good_sweep_table_still_plays(tmp_path):
+    from sim.sweep.spec import build
+    sw = build(_sweep_file(tmp_path, "games = 30\nindependent = true\nmeasures = [\"length.rounds\"]\n"
+                                     "target = \"first_player_advantage=0\""))
+    assert (sw.games, sw.independent, len(sw.points)) == (30, True, 2)
+    assert sw.measures[0] == "length.rounds" and sw.target[0] == "first_player_advantage"
+
+
+@pytest.mark.parametrize("sets, message", [
+    (["track_len=24,24"], "--set track_len=24,24: value 24 is given twice; give each value once"),
+    (["track_len=24..26", "track_len=27"], "--set track_len: given twice; give all its values in one --set"),
+])
+def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
+    """`--set track_len=20,20` played the point twice (both labelled 'point 1'); a second `--set track_len=...`
+    silently replaced the first."""
+    from typer.testing import CliRunner
+    args = ["sweep", str(MOOR_2P), "--games", "10", "--out", str(tmp_path / "o")]
+    for t in sets:
+        args += ["--set", t]
+    r = CliRunner().invoke(cli.app, args)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
+
+
+# --- sim sweep and a full disk ------------------------------------------------------------------------------------------
+
+def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path, monkeypatch):
+    """sim run said 'the disk holding ... is full' before playing; sim sweep played points until
+    'error: No space left on device' (no folder named)."""
+    import shutil
+    from collections import namedtuple
+    from typer.testing import CliRunner
+    Usage = namedtuple("Usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: Usage(1 << 30, (1 << 30) - 4096, 4096))
+    r = CliRunner().invoke(cli.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
+                                     "--out", str(tmp_path / "s")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert lines == [f"error: --out: the disk holding {tmp_path / 's'} is full (4096 bytes free; a sweep needs at "
+                     "least 1 MiB)"], lines
+    assert not (tmp_path / "s" / "points").exists() or not any((tmp_path / "s" / "points").iterdir())
+
+
+def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_path, monkeypatch):
+    import errno
+    from typer.testing import CliRunner
+    from sim.sweep import store
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.np, "savez", full)
+    r = CliRunner().invoke(cli.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
+                                     "--out", str(tmp_path / "s")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip() and ln.startswith("error")]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert "Traceback" not in r.output
+    assert lines and lines[0].startswith(f"error: --out: cannot write in {tmp_path / 's'} (No space left on device)")
