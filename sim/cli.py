@@ -155,13 +155,22 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
             s, folder = api.run_scenario(sc, n, progress=adv)
         seats = tables.one_line(s)
         g = s["games"]                              # the progress line above gave the time and games/s
-        fin = f" ({g['finished']:,} finished, {g['played'] - g['finished']:,} stopped at the turn cap or in error)" \
-            if g["finished"] != g["played"] else ""
-        typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} games{fin}; {seats} -> {folder}")
+        typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} games{unfinished(g)}; {seats} -> {folder}")
         written.append((folder, s))
     sweeps = cli_sweep.run_default_sweeps(game, games)          # scenarios/<game>/sweeps/*.toml
     from sim import index_page
     typer.echo(f"index of the reports: {index_page.write(written, sweeps)}")
+
+
+def unfinished(g: dict) -> str:
+    """' (4,990 finished, 10 stopped at the turn cap)' for the summary's ``games`` block (truncated and errors
+    counted apart: a designer raises max_turns for the one, reports a bug for the other); '' when every game
+    finished."""
+    if g["finished"] == g["played"]:
+        return ""
+    parts = [f"{g['truncated']:,} stopped at the turn cap, max_turns" if g.get("truncated") else "",
+             f"{g['errors']:,} ended in an error" if g.get("errors") else ""]
+    return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
 
 
 @app.command()
@@ -520,10 +529,16 @@ app.command()(cli_sweep.sweep)          # sim sweep (sim.cli_sweep)
 def main() -> None:
     """Console entry point: no tracebacks for user errors, clean Ctrl-C and SIGTERM."""
     from sim.report import OutputError
-    from sim.runner import Terminated, stop_on_sigterm
+    from sim.runner import Terminated, pending, stop_on_sigterm
     stop_on_sigterm()
     try:
-        app()
+        try:
+            app()
+        except Exception:
+            stop = pending()                    # an error caused by an interrupt that was swallowed on its way
+            if stop is None:
+                raise
+            sys.exit(_stopped(stop))
     except KeyboardInterrupt as e:
         sys.exit(_stopped(e))
     except SystemExit as e:

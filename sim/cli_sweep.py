@@ -123,6 +123,9 @@ def sweep(scenario: Annotated[Path, typer.Argument(help="scenario TOML file (its
                                             fresh)
     except SweepOutputError as e:
         fail(str(e))
+    except OSError as e:                        # the disk filled up while playing: name the folder, not only errno
+        fail(f"--out: cannot write in {folder_for(sw, out)} ({e.strerror or e}); the points finished so far are "
+             "kept: the same command again, with room on the disk, plays only the missing ones")
     if json_out:
         import json
         typer.echo(json.dumps(doc, indent=1))

@@ -133,7 +133,7 @@ def executor(workers: int | None = None, scheduler: str | None = None, threads: 
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if workers:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                               silence_logs=logging.ERROR)
+                               silence_logs=logging.ERROR, preload=["sim.dask_worker"])   # Ctrl-C: no worker traces
         client = Client(cluster)
         ex = DaskExecutor(client, f"Dask LocalCluster, {workers} worker{'s' if workers > 1 else ''}", threads)
         ex.cluster = cluster

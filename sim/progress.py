@@ -12,6 +12,7 @@ import time
 from typing import Callable, TextIO
 
 EVERY_S = 30.0          # seconds between the progress lines written when stderr is not a terminal
+STARTUP_SAID_S = 1.0    # a start-up at least this long (and a tenth of the run) is said apart in the last line
 
 
 def _duration(s: float) -> str:
@@ -52,8 +53,15 @@ class Lines:
 
     def __exit__(self, kind, value, tb):
         if kind is None:
-            wall = self.clock() - self.t0
+            now = self.clock()
+            wall = now - self.t0
             rate = f", {self.done / wall:,.0f} games/s" if wall > 0 else ""
+            if self.first is not None and now > self.first[0] and self.done > self.first[1]:
+                t1, d1 = self.first                 # games/s once started, and the start-up apart, when it
+                r = (self.done - d1) / (now - t1)   # took a while (the first scenario of a game compiles)
+                start = (t1 - self.t0) - d1 / r
+                if start >= STARTUP_SAID_S and start >= 0.1 * wall:
+                    rate = f", {r:,.0f} games/s after {start:.1f} s starting up (loading or compiling the kernels)"
             self._say(f"{self.label}: {self.done:,.0f} games in {wall:.1f} s{rate}")
         return False
 

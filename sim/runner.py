@@ -8,6 +8,7 @@ calling the game's serial `play_batch` (compiled ``nogil``) on its own rows. Res
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -104,6 +105,27 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, on_term)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not where SIGINT is ignored (nohup, &)
         signal.signal(signal.SIGINT, on_int)
+    if not getattr(sys.unraisablehook, "_sim_quiet", False):
+        sys.unraisablehook = _quiet_swallowed_stop(sys.unraisablehook)
+
+
+def _quiet_swallowed_stop(hook):
+    """``hook`` (sys.unraisablehook) less the interrupts a ctypes callback swallowed ('Exception ignored on calling
+    ctypes callback function ... KeyboardInterrupt', a traceback on stderr): they are remembered in _PENDING and
+    reported by the command in its one stop line."""
+    def quiet(args):
+        if isinstance(args.exc_value, KeyboardInterrupt) and _PENDING:
+            return
+        hook(args)
+    quiet._sim_quiet = True
+    return quiet
+
+
+def pending() -> KeyboardInterrupt | None:
+    """The interruption a signal asked for and the command has not reported yet (`Terminated` on SIGTERM), or None.
+    An error raised while one is pending is its consequence (Numba's cache write after a swallowed interrupt:
+    'RuntimeError: no compiled object yet'), and the CLI reports the interruption instead."""
+    return (Terminated if Terminated in _PENDING else KeyboardInterrupt)() if _PENDING else None
 
 
 def check_stop() -> None:
@@ -126,8 +148,9 @@ MIN_STEP = 256
 
 def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
                prm=None, sids=None, sparams=None, progress: Callable[[int], None] | None = None) -> ChunkOutputs:
-    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs. With ``progress`` the chunk is
-    played in steps of about STEP_S seconds and progress(k) is told after each (same outputs)."""
+    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs. The chunk is played in steps of
+    about STEP_S seconds, so Ctrl-C / SIGTERM (raised between kernel calls) stop it within about that, also where
+    nobody watches progress (`sim check`); with ``progress``, progress(k) is told after each step (same outputs)."""
     spec = sc.spec
     k = spec.kernel()
     p = sc.players
@@ -143,9 +166,6 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
     )
     args = (np.uint64(sc.seed if seed is None else seed), np.uint64(point), sc.prm() if prm is None else prm,
             sc.sids() if sids is None else sids, sc.sparams() if sparams is None else sparams)
-    if progress is None:
-        _play_rows(k, args, game0, 0, n, p, out)
-        return out
     i, step = 0, min(n, MIN_STEP)
     while i < n:
         m = min(step, n - i)
@@ -153,7 +173,8 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
         _play_rows(k, args, game0, i, m, p, out)
         dt = time.perf_counter() - t0
         i += m
-        progress(m)
+        if progress is not None:
+            progress(m)
         step = max(MIN_STEP, int(m * STEP_S / dt) if dt > 0 else 4 * m)
     return out
 

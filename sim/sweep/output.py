@@ -41,6 +41,11 @@ def prepare(folder: Path) -> None:
             (folder / o).unlink(missing_ok=True)
     except OSError as e:                        # read-only, /proc, a file in the path: one line naming the folder
         raise SweepOutputError(f"--out: cannot write in {folder} ({e.strerror or e})") from None
+    from sim.report import OutputError, check_writable
+    try:                                        # a full disk: said before any point is played, as for sim run
+        check_writable(folder)
+    except OutputError as e:
+        raise SweepOutputError(str(e).replace("a report needs", "a sweep needs")) from None
 
 
 def document(sw: Sweep, res: dict, provenance: dict) -> dict:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from sim import overrides as ov
-from sim.scenario import Scenario, ScenarioError, from_dict, toml_value
+from sim.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, out_of_range, toml_value
 from sim.sweep.axis import Axis, SweepError, is_numeric  # noqa: F401  (part of this module's interface)
 
 OPTIONS = ("mode", "games", "measures", "target", "independent")
@@ -195,22 +195,36 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     doc.pop("sweep", None)
     table = tomllib.loads(p.read_text(encoding="utf-8")).get("sweep", {})
     axes, opts = table_axes(table)
+    given = set()
     for text in sets:
         ax = parse_set(text)
+        if ax.name in given:                    # the last one silently won
+            raise SweepError(f"--set {ax.name}: given twice; give all its values in one --set (e.g. --set "
+                             f"'{ax.name}=a,b,c' or a range)")
+        given.add(ax.name)
         axes = [a for a in axes if a.name != ax.name] + [ax]
     if not axes:                                # it once played the scenario alone as a "sweep" of one point
         raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
                          "a [sweep] table in the scenario file (see sim sweep --help)")
     for a in axes:
+        if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
+            raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
+                             "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)")
         if not a.values:
             raise SweepError(f"{a.source}: no values")
+        for i, v in enumerate(a.values):        # a point played twice, its curve drawn back over itself
+            if any(w == v and type(w) is type(v) for w in a.values[:i]):
+                raise SweepError(f"{a.source}: value {toml_value(v)} is given twice; give each value once")
     mode_where = "--mode" if mode else "[sweep] mode"
     mode = mode or opts.get("mode", "grid")
     if mode not in MODES:
         raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
-    games = games or opts.get("games") or base.games
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if games is None:                               # [sweep] games = 0 once fell back to the scenario's games
+        games = opts.get("games", base.games)
+    if isinstance(games, bool) or not isinstance(games, int):
         raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
+    if not 1 <= games <= MAX_GAMES:
+        raise SweepError(out_of_range("[sweep] games", games, 1, MAX_GAMES))
     base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
     combos = _points(axes, mode)
     if len(combos) > MAX_POINTS:
@@ -229,8 +243,16 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
             raise SweepError(f"{where}: {e}") from None
         points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
     ms = measures if measures else opts.get("measures")
+    if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):
+        raise SweepError(f"[sweep] measures: expected an array of measure names, e.g. measures = "
+                         f"[\"first_player_advantage\", \"length.rounds\"], got {toml_value(ms)}")
     tgt = target if target is not None else opts.get("target")
-    indep = independent if independent is not None else bool(opts.get("independent", False))
+    if target is None and tgt is not None and not isinstance(tgt, str):
+        raise SweepError(f"[sweep] target: expected a string MEASURE=VALUE, e.g. target = "
+                         f"\"first_player_advantage=0\", got {toml_value(tgt)}")
+    indep = independent if independent is not None else opts.get("independent", False)
+    if not isinstance(indep, bool):                 # "false" once read as true
+        raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
     sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
     from sim.sweep.table import check_measures, parse_target
     try:
@@ -242,7 +264,9 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
             sw.target = parse_target(sw, tgt)
         except SweepError as e:
             msg = str(e)
-            raise SweepError(msg if msg.startswith("--target") else
+            if target is None and msg.startswith("--target"):     # it came from the file's table
+                msg = "[sweep] target" + msg.removeprefix("--target")
+            raise SweepError(msg if msg.startswith(("--target", "[sweep] target")) else
                              f"{'--target' if target is not None else '[sweep] target'} {tgt}: {msg}") from None
         if sw.target[0] not in sw.measures:
             sw.measures.append(sw.target[0])
