@@ -132,6 +132,52 @@ def test_r08_move_up_to_the_roll():
     assert dests(st, prm) == static_ball(prm, NODE["H22"], 6)
 
 
+def test_r08_move_search_by_sets_matches_node_search():
+    """R8–R13, R31: `move_targets` (breadth-first by bit sets) and `move_search` (node by node, with the paths) give
+    the same destinations in positions of played games (basic and advanced, carriers passing haunted rooms or not):
+    every hunter, 0..7 steps, as carrier or not, each locked colour; `move_targets` lists them in node order."""
+    rng = np.random.default_rng(20261202)
+    pool = np.zeros(R.MAX_CARDS, dtype=np.int32)
+    log = np.zeros((1, R.LOG_W), dtype=np.int32)
+    m1, m2 = np.zeros(R.N_ACTIONS, dtype=np.int8), np.zeros(R.N_ACTIONS, dtype=np.int8)
+    w1, w2 = np.zeros(R.WORK_SIZE, dtype=np.int32), np.zeros(R.WORK_SIZE, dtype=np.int32)
+    positions = 0
+    for mode in ("basic", "advanced"):
+        for passing in (False, True):
+            prm = prm_of(mode, 4, carrier_may_pass_haunted=passing)
+            st = np.zeros(R.S_SIZE, dtype=np.int32)
+            R.init(st, prm, 4, 0)
+            step = 0
+            while st[R.S_PHASE] != R.PH_OVER:
+                if st[R.S_PHASE] == R.PH_SHUFFLE:
+                    k = R.shuffle_pool(st, pool)
+                    pool[:k] = rng.permutation(pool[:k])
+                    R.apply_shuffle(st, prm, pool, k, log)
+                    continue
+                nc = R.chance_outcomes(st, prm)
+                if nc > 0:
+                    R.apply_chance(st, prm, int(rng.integers(nc)), log)
+                    continue
+                step += 1
+                if st[R.S_PHASE] == R.PH_MOVE and step % 3 == 0:
+                    positions += 1
+                    for lock in range(3):
+                        s2 = st.copy()
+                        s2[R.S_LOCK] = lock
+                        for h in range(int(st[R.S_NH])):
+                            for steps in range(8):
+                                for carrier in (False, True):
+                                    m1[:] = 0
+                                    m2[:] = 0
+                                    n1 = R.move_targets(s2, prm, h, steps, carrier, m1, w1)
+                                    n2 = R.move_search(s2, prm, h, steps, carrier, m2, w2)
+                                    assert n1 == n2 and (m1 == m2).all(), (mode, passing, lock, h, steps, carrier)
+                                    assert list(w1[64:64 + n1]) == list(np.flatnonzero(m1)), (mode, lock, h, steps)
+                R.legal_actions(st, prm, m1, w1)
+                R.apply_action(st, prm, int(rng.choice(np.flatnonzero(m1[:R.N_ACTIONS]))), log)
+    assert positions >= 20
+
+
 def test_r09_rooms_only_through_doors():
     st, prm, log = start()
     put(st, 0, "H2")
