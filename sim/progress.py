@@ -1,7 +1,7 @@
 """Progress of a long run on stderr: a live bar on a terminal, plain lines otherwise (logs, `make run | tee`, CI).
 
 On a terminal: a Rich bar with games done, games/s and the time left, redrawn several times a second (the runner
-reports progress about every `sim.runner.STEP_S` seconds). Not on a terminal: one line per scenario when it is done
+reports progress about every `sim.runner.BLOCK_S` seconds). Not on a terminal: one line per scenario when it is done
 ("NAME: 100,000 games in 12.3 s, 8,130 games/s"), and one line every `EVERY_S` seconds while it runs, so a long
 run is never silent for minutes. Progress is only told; it never changes what is played.
 """

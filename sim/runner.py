@@ -11,7 +11,7 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
 
@@ -139,18 +139,22 @@ def clear_stop() -> None:
     _PENDING.clear()
 
 
-# Progress steps: with a progress callback a chunk is played in steps of about STEP_S seconds (the first one
-# MIN_STEP games), each step a kernel call on a slice of the chunk's arrays. Row i is still game game0 + i and every
-# game depends only on (seed, scenario, game index), so the steps change nothing but how often progress is told.
-STEP_S = 0.25
-MIN_STEP = 256
+# Blocks: a chunk is played as blocks of contiguous rows, each one call of the kernel's serial `play_batch` on a
+# pool thread, at most 2 per thread in flight. A block lasts about BLOCK_S seconds (sized from the speed of the
+# blocks before it; the first ones MIN_BLOCK games) and never more than the games left / (TAIL_SHARE * threads), so
+# the threads finish a chunk together. The main thread only waits: Ctrl-C / SIGTERM raise there at once, and the
+# blocks already running end within about BLOCK_S. progress(k) is told as blocks end. Row i is still game
+# game0 + i and every game depends only on (seed, scenario, game index): blocks change nothing but the order.
+BLOCK_S = 0.05
+MIN_BLOCK = 16
+TAIL_SHARE = 2
 
 
 def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
                prm=None, sids=None, sparams=None, progress: Callable[[int], None] | None = None) -> ChunkOutputs:
-    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs. The chunk is played in steps of
-    about STEP_S seconds, so Ctrl-C / SIGTERM (raised between kernel calls) stop it within about that, also where
-    nobody watches progress (`sim check`); with ``progress``, progress(k) is told after each step (same outputs)."""
+    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs (int32 arrays, row i = game
+    game0 + i), on `threads_in_use` threads in blocks (see BLOCK_S); progress(k) is told k more games as blocks end.
+    Raises KeyboardInterrupt / `Terminated` within about BLOCK_S of a Ctrl-C / SIGTERM, and a kernel's error."""
     spec = sc.spec
     k = spec.kernel()
     p = sc.players
@@ -166,52 +170,49 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
     )
     args = (np.uint64(sc.seed if seed is None else seed), np.uint64(point), sc.prm() if prm is None else prm,
             sc.sids() if sids is None else sids, sc.sparams() if sparams is None else sparams)
-    i, step = 0, min(n, MIN_STEP)
-    while i < n:
-        m = min(step, n - i)
-        t0 = time.perf_counter()
-        _play_rows(k, args, game0, i, m, p, out)
-        dt = time.perf_counter() - t0
-        i += m
-        if progress is not None:
-            progress(m)
-        step = max(MIN_STEP, int(m * STEP_S / dt) if dt > 0 else 4 * m)
+    _play_blocks(k, args, game0, n, p, out, progress)
     return out
 
 
-BLOCKS_PER_THREAD = 8   # blocks a call is split into, per thread: short enough to balance games of uneven length
-
-
-def _play_rows(k, args, game0: int, i: int, m: int, p: int, out: ChunkOutputs) -> None:
-    """Games game0 + i .. game0 + i + m - 1 into rows i .. i + m - 1 of ``out``, in blocks of contiguous rows on
-    `threads_in_use` threads (each block one call of the kernel's serial ``play_batch``)."""
+def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
+                 progress: Callable[[int], None] | None = None) -> None:
+    """Games game0 .. game0 + n - 1 into rows 0 .. n - 1 of ``out``, in blocks on the thread pool (see BLOCK_S)."""
     check_stop()                               # before any games: an interrupt swallowed while compiling
     seed, point, prm, sids, sparams = args
 
-    def rows(lo: int, hi: int) -> None:
+    def rows(lo: int, hi: int) -> tuple[int, float]:
+        t0 = time.perf_counter()
         r = slice(lo, hi)
         k.play_batch(seed, point, np.int64(game0 + lo), np.int64(hi - lo), np.int64(p), prm, sids, sparams,
                      out.scores[r], out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r],
                      out.curves[r], k.batch_scratch(p))
+        return hi - lo, time.perf_counter() - t0
 
-    t = threads_in_use()
-    if t == 1 or m < 2:
-        rows(i, i + m)
+    if n <= 0:
         return
     if not k.play_batch.signatures:
-        rows(i, i)                             # compile here, in the main thread, playing no game
+        rows(0, 0)                             # compile here, in the main thread, playing no game
         check_stop()
-    n_blocks = min(m, t * BLOCKS_PER_THREAD)
-    cuts = [i + (m * b) // n_blocks for b in range(n_blocks + 1)]
-    futures = [_pool(t).submit(rows, cuts[b], cuts[b + 1]) for b in range(n_blocks)]
+    t = threads_in_use()
+    pool = _pool(t)
+    i, size, running = 0, MIN_BLOCK, set()
     try:
-        done, _ = wait(futures, return_when=FIRST_EXCEPTION)
-        for f in done:
-            f.result()                         # a kernel error surfaces here, in the caller's thread
+        while i < n or running:
+            while i < n and len(running) < 2 * t:
+                m = min(size, n - i, -(-(n - i) // (TAIL_SHARE * t)))
+                running.add(pool.submit(rows, i, i + m))
+                i += m
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                m, dt = f.result()             # a kernel error surfaces here, in the caller's thread
+                if progress is not None:
+                    progress(m)
+                if dt > 0:
+                    size = max(MIN_BLOCK, int(m * BLOCK_S / dt))
     finally:
-        for f in futures:                      # on Ctrl-C or an error: drop the blocks not started, let the rest end
+        for f in running:                      # on Ctrl-C or an error: drop the blocks not started, let the rest end
             f.cancel()
-        wait(futures)
+        wait(running)
 
 
 def new_aggregates(sc: Scenario) -> Aggregates:
@@ -236,9 +237,9 @@ def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads
         progress: Callable[[int], None] | None = None, agg: Aggregates | None = None) -> RunResult:
     """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them.
 
-    on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games, about
-    every STEP_S seconds (results do not depend on it).
-    Raises KeyboardInterrupt (`Terminated` on SIGTERM) between chunks when interrupted; nothing is returned then.
+    on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games as
+    blocks end (see BLOCK_S; results do not depend on it).
+    Raises KeyboardInterrupt (`Terminated` on SIGTERM) within about BLOCK_S when interrupted; nothing is returned then.
     """
     games = sc.games if games is None else int(games)
     seed = sc.seed if seed is None else int(seed)

@@ -97,31 +97,30 @@ def test_an_error_without_an_interrupt_is_not_hidden(signals_restored, monkeypat
 
 # --- a chunk played where nobody watches progress (sim check) ----------------------------------------------------------
 
-def test_a_chunk_without_progress_is_played_in_short_steps_so_ctrl_c_stops_it_soon(moor_sc, monkeypatch):
+def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch):
     """`sim check` plays without a progress callback: its 60,000-game chunk of Turnwall on one thread used to be one
-    kernel call, and Ctrl-C waited for it (45 s). Now every chunk is played in steps of about STEP_S seconds; an
-    interrupt raised after a step stops the chunk there."""
-    import numpy as np
-    sc = moor_sc(2, ("random",))
-    monkeypatch.setattr(runner, "MIN_STEP", 7)
-    monkeypatch.setattr(runner, "STEP_S", 1e-9)             # every step MIN_STEP games
-    real, steps = runner._play_rows, []
-
-    def step(k, args, game0, i, m, p, out):
-        steps.append(m)
-        if len(steps) == 3:
-            raise KeyboardInterrupt                          # Ctrl-C: the handler raises after the kernel call
-        real(k, args, game0, i, m, p, out)
-
-    monkeypatch.setattr(runner, "_play_rows", step)
-    with pytest.raises(KeyboardInterrupt):
-        runner.play_chunk(sc, 0, 1000)
-    assert steps == [7, 7, 7]
-    monkeypatch.setattr(runner, "_play_rows", real)
-    a = runner.play_chunk(sc, 0, 100)                        # steps change nothing that is played
-    monkeypatch.setattr(runner, "MIN_STEP", 1 << 20)
-    b = runner.play_chunk(sc, 0, 100)
-    assert np.array_equal(a.winners, b.winners) and np.array_equal(a.scores, b.scores)
+    kernel call, and Ctrl-C waited for it (45 s). Now the main thread only waits for blocks of about BLOCK_S seconds
+    played on the thread pool: a Ctrl-C (here `_thread.interrupt_main`, as the terminal's SIGINT) raises at once and
+    the blocks already running end soon, on one thread as on two."""
+    import _thread
+    import threading
+    import time
+    sc = moor_sc(4, ("random",))
+    runner.play_chunk(sc, 0, 64)                             # compiled before the clock starts
+    monkeypatch.setattr(runner, "available_threads", lambda: 2)
+    for threads in (1, 2):
+        runner.set_threads(threads)
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        t0 = time.perf_counter()
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                runner.play_chunk(sc, 0, 5_000_000)          # a minute or more of games
+            took = time.perf_counter() - t0
+        finally:
+            timer.cancel()
+            runner.set_threads(None)
+        assert took < 0.3 + 10 * runner.BLOCK_S + 1.0, (threads, took)
 
 
 # --- sim run / sweep --workers N: Ctrl-C goes to the worker processes too ---------------------------------------------

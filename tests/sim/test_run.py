@@ -149,15 +149,17 @@ def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
     monkeypatch.setattr(runner, "available_threads", lambda: 4)
     runner.set_threads(3)
     try:
-        k, out = _FakeKernel(), _outputs(1000)
-        runner._play_rows(k, (0, 0, None, None, None), 5000, 100, 777, 2, out)
+        k, out = _FakeKernel(), _outputs(800)
+        told: list[int] = []
+        runner._play_blocks(k, (0, 0, None, None, None), 5000, 777, 2, out, told.append)
     finally:
         runner.set_threads(None)
-    assert (out.turns[100:877] == np.arange(5100, 5877)).all()      # row i is game game0 + i
-    assert (out.turns[:100] == 0).all() and (out.turns[877:] == 0).all()
+    assert (out.turns[:777] == np.arange(5000, 5777)).all()          # row i is game game0 + i
+    assert (out.turns[777:] == 0).all()
     spans = sorted((g, n) for g, n, _ in k.calls)
-    assert sum(n for _, n in spans) == 777 and all(a[0] + a[1] == b[0] for a, b in zip(spans, spans[1:]))
-    assert len(spans) == 3 * runner.BLOCKS_PER_THREAD
+    assert spans[0][0] == 5000 and all(a[0] + a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert sum(n for _, n in spans) == 777 == sum(told) and len(told) == len(spans)
+    assert spans[0][1] == runner.MIN_BLOCK and len(spans) > 3
     assert len({name for *_, name in k.calls}) > 1                  # the blocks really ran on several threads
 
 
@@ -166,7 +168,7 @@ def test_an_error_in_one_block_reaches_the_caller(monkeypatch):
     runner.set_threads(2)
     try:
         with pytest.raises(RuntimeError, match="block failed"):
-            runner._play_rows(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 0, 1000, 2, _outputs(1000))
+            runner._play_blocks(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 1000, 2, _outputs(1000))
     finally:
         runner.set_threads(None)
 

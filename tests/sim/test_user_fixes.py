@@ -128,8 +128,8 @@ def test_progress_steps_do_not_change_results(monkeypatch):
     sc = load(BASE)
     whole = RN.run(sc, 3000, chunk=2000)
     told = []
-    monkeypatch.setattr(RN, "MIN_STEP", 7)
-    monkeypatch.setattr(RN, "STEP_S", 1e-9)                 # as small as it gets: every step MIN_STEP games
+    monkeypatch.setattr(RN, "MIN_BLOCK", 7)
+    monkeypatch.setattr(RN, "BLOCK_S", 1e-9)                # as small as it gets: every block MIN_BLOCK games
     stepped = RN.run(sc, 3000, chunk=2000, progress=told.append)
     assert whole.agg.to_dict() == stepped.agg.to_dict()
     assert sum(told) == 3000 and len(told) > 2 * (3000 // 2000) and max(told) == 7
