@@ -1,8 +1,8 @@
 """Plays a scenario in chunks through the game's batch kernel and merges the integer aggregates.
 
-Chunks bound the memory (per-game arrays exist for one chunk at a time) and let Ctrl-C (and SIGTERM, see
-`stop_on_sigterm`) through between chunks. Within a chunk, blocks of games run on a pool of Python threads, each
-calling the game's serial `play_batch` (compiled ``nogil``) on its own rows. Results depend only on
+Chunks bound the memory (per-game arrays exist for one chunk at a time). Within a chunk, blocks of games run on a
+pool of Python threads, each calling the game's serial `play_batch` (compiled ``nogil``) on its own rows, while the
+main thread waits, so Ctrl-C (and SIGTERM, see `stop_on_sigterm`) stop a run within a block (see BLOCK_S). Results depend only on
 (seed, scenario, game index): never on the number of threads, the blocks or the chunks.
 """
 from __future__ import annotations
@@ -77,7 +77,7 @@ def _pool(t: int) -> ThreadPoolExecutor:
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM turned into an interrupt: the run stops between chunks exactly as on Ctrl-C (staged reports are
+    """SIGTERM turned into an interrupt: the run stops exactly as on Ctrl-C (staged reports are
     removed), and the CLI exits with 143 instead of 130."""
 
 
@@ -85,8 +85,8 @@ _PENDING: list[type] = []   # the interruption a signal asked for, until the com
 
 
 def stop_on_sigterm() -> None:
-    """From now on SIGTERM raises `Terminated` in the main thread, like Ctrl-C raises KeyboardInterrupt (Numba
-    defers both until the running chunk returns). A second SIGTERM during the clean-up ends the process at once.
+    """From now on SIGTERM raises `Terminated` in the main thread, like Ctrl-C raises KeyboardInterrupt (at once:
+    the main thread only waits while the pool's threads play). A second SIGTERM during the clean-up ends the process at once.
     Each signal is also remembered until `clear_stop` (the command reported it): an interrupt raised while Numba
     compiles lands in a ctypes callback that swallows it, and `check_stop` raises it again before the next games."""
     import signal
@@ -130,8 +130,9 @@ def pending() -> KeyboardInterrupt | None:
 
 def check_stop() -> None:
     """Raise the interruption a signal asked for and that was swallowed on its way (see `stop_on_sigterm`)."""
-    if _PENDING:
-        raise (Terminated if Terminated in _PENDING else KeyboardInterrupt)()
+    stop = pending()
+    if stop is not None:
+        raise stop
 
 
 def clear_stop() -> None:
