@@ -185,6 +185,18 @@ class _InterruptImport:
         return None
 
 
+def _entry_exit_code() -> int:
+    """`sim.entry.main()`'s exit code, with the SIGTERM handler it installs put back afterwards."""
+    from sim import entry
+    old_term = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as e:
+            entry.main()
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    return e.value.code
+
+
 @pytest.mark.parametrize("term", [False, True])
 def test_ctrl_c_while_the_cli_is_imported_is_one_line_not_a_traceback(monkeypatch, capfd, term):
     from sim import entry
@@ -192,32 +204,19 @@ def test_ctrl_c_while_the_cli_is_imported_is_one_line_not_a_traceback(monkeypatc
     monkeypatch.delattr("sim.cli", raising=False)
     monkeypatch.setattr(sys, "meta_path", [_InterruptImport("sim.cli", entry._EarlyTerm if term else
                                                             KeyboardInterrupt)] + sys.meta_path)
-    old_term = signal.getsignal(signal.SIGTERM)
-    try:
-        with pytest.raises(SystemExit) as e:
-            entry.main()
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
+    code = _entry_exit_code()
     err = capfd.readouterr().err
-    assert e.value.code == (143 if term else 130)
+    assert code == (143 if term else 130)
     assert err.splitlines() == [f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped before any "
                                 "game was played; nothing written"]
 
 
 def test_ctrl_c_before_the_cli_installed_its_handlers_is_one_line(monkeypatch, capfd):
-    from sim import entry
-
     def interrupted_while_importing_numpy():
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "main", interrupted_while_importing_numpy)
-    old_term = signal.getsignal(signal.SIGTERM)
-    try:
-        with pytest.raises(SystemExit) as e:
-            entry.main()
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
-    assert e.value.code == 130
+    assert _entry_exit_code() == 130
     assert capfd.readouterr().err.startswith("interrupted (Ctrl-C)")
 
 

@@ -13,18 +13,12 @@ from typer.testing import CliRunner
 
 from sim import cli_common
 from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
+from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
 BASE = DATA / "moor-2p-small.toml"
 cli = CliRunner()
-
-
-def one_error_line(r) -> str:
-    assert "Traceback" not in r.output
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    return lines[0]
 
 
 # --- the reports' words ---------------------------------------------------------------------------------------------

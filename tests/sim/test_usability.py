@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
 
 from _proc import sim_process
+from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
@@ -63,13 +64,6 @@ def write(folder: Path, text: str, name: str = "s.toml") -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text)
     return p
-
-
-def one_error_line(r) -> str:
-    assert "Traceback" not in r.output
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    return lines[0]
 
 
 # --- 1. sim compare can be rerun ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from sim import report as RP
 from sim import runner as RN
 from sim.cli import EXIT_BAD_INPUT, app
 from sim.scenario import load
+from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
@@ -26,13 +27,6 @@ BASE = DATA / "moor-2p-small.toml"
 GHOSTS = DATA / "moor-2p-ghosts.toml"
 SHIPPED = REPO / "scenarios" / "moor" / "4p.toml"
 cli = CliRunner()
-
-
-def one_error_line(r) -> str:
-    assert "Traceback" not in r.output
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    return lines[0]
 
 
 def own_copy(folder: Path, text: str | None = None, name: str = "4p.toml") -> Path:
