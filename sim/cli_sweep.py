@@ -103,14 +103,16 @@ def sweep(scenario: Annotated[Path, typer.Argument(help="scenario TOML file (its
           json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False):
     """Sweep rule or strategy parameters: every point's measures with 95% intervals, paired differences between
     neighbouring points, sweep.parquet / sweep.json / sweep.html. Resumable: rerun to finish an interrupted sweep."""
-    from sim.cli_common import check_run_options, fail, interruptible
+    from sim.cli_common import EXIT_BAD_INPUT, EXIT_USAGE, check_run_options, fail, interruptible
     from sim.scenario import ScenarioError
     from sim.sweep import SweepError, build, run_sweep
     from sim.sweep.output import SweepOutputError
     check_run_options(games, threads, chunk, seed)
     try:
         sw = build(scenario, set_ or [], mode, games, seed, measure, target, True if independent else None)
-    except (SweepError, ScenarioError) as e:
+    except SweepError as e:                     # a bad option: exit 2 as on every command; the file's: exit 3
+        fail(str(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
+    except ScenarioError as e:
         fail(str(e))
     bars = SweepBars(sw)
     from sim.sweep.engine import Progress

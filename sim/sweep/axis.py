@@ -9,7 +9,15 @@ from sim.scenario import ScenarioError
 
 
 class SweepError(ScenarioError):
-    """A bad sweep entry; the message is one line naming it (``[sweep] track_len``, ``--set track_len=...``)."""
+    """A bad sweep entry; the message is one line naming it (``[sweep] track_len``, ``--set track_len=...``).
+
+    ``usage``: whether the command line is at fault (a bad --set, --mode, --measure or --target, or no axis given
+    at all), which the CLI exits 2 for like every other bad option, rather than the scenario file (its ``[sweep]``
+    table or a point it makes invalid: exit 3). Default: the message names an option (starts with ``--``)."""
+
+    def __init__(self, message: str, usage: bool | None = None):
+        super().__init__(message)
+        self.usage = message.startswith("--") if usage is None else usage
 
 
 @dataclass(frozen=True)

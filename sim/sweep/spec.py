@@ -168,14 +168,16 @@ def table_axes(table: dict) -> tuple[list[Axis], dict]:
     return axes, opts
 
 
-def _points(axes: list[Axis], mode: str) -> list[dict]:
+def _points(axes: list[Axis], mode: str, mode_where: str = "[sweep] mode") -> list[dict]:
     if not axes:
         return [{}]
     if mode == "zip":
         lens = {len(a.values) for a in axes}
         if len(lens) > 1:
             desc = ", ".join(f"{a.name} has {len(a.values)}" for a in axes)
-            raise SweepError(f"[sweep] mode = \"zip\": every axis needs the same number of values ({desc})")
+            where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
+            raise SweepError(f"{where}: every axis needs the same number of values ({desc})",
+                             usage=all(a.source.startswith("--") for a in axes) or None)
         combos = zip(*(a.values for a in axes))
     else:
         combos = itertools.product(*(a.values for a in axes))
@@ -205,7 +207,7 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
         axes = [a for a in axes if a.name != ax.name] + [ax]
     if not axes:                                # it once played the scenario alone as a "sweep" of one point
         raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
-                         "a [sweep] table in the scenario file (see sim sweep --help)")
+                         "a [sweep] table in the scenario file (see sim sweep --help)", usage=True)
     for a in axes:
         if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
             raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
@@ -226,9 +228,10 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     if not 1 <= games <= MAX_GAMES:
         raise SweepError(out_of_range("[sweep] games", games, 1, MAX_GAMES))
     base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
-    combos = _points(axes, mode)
+    combos = _points(axes, mode, mode_where)
     if len(combos) > MAX_POINTS:
-        raise SweepError(f"sweep: {len(combos)} points; at most {MAX_POINTS}")
+        raise SweepError(f"sweep: {len(combos)} points; at most {MAX_POINTS}",
+                         usage=all(a.source.startswith("--") for a in axes))
     points = []
     src = {a.name: a.source for a in axes}
     for i, values in enumerate(combos):

@@ -279,7 +279,7 @@ def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
         args += ["--set", t]
     r = CliRunner().invoke(cli.app, args)
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert r.exit_code == cli_common.EXIT_USAGE, r.output
     assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
 
 
@@ -326,6 +326,6 @@ def test_a_sweep_over_the_scenario_name_is_refused(tmp_path, axis):
     r = CliRunner().invoke(cli.app, ["sweep", str(MOOR_2P), "--games", "10", "--set", axis,
                                      "--out", str(tmp_path / "o")])
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert r.exit_code == cli_common.EXIT_USAGE, r.output
     assert len(lines) == 1 and lines[0].startswith(f"error: --set {axis}: the scenario's {axis.split('=')[0]} does "
                                                    "not change the games"), lines

@@ -162,7 +162,7 @@ def test_an_unwritable_sweep_out_is_one_line_naming_out(tmp_path):
                                              ("--measure", "nope", "--measure"), ("--mode", "spiral", "--mode")])
 def test_a_bad_sweep_option_names_the_option(opt, value, where):
     r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10", opt, value])
-    assert r.exit_code == EXIT_BAD_INPUT and one_error_line(r).startswith(f"error: {where}")
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {where}")
 
 
 def test_rerun_of_a_scenario_file_says_it_wants_the_report_folder():
@@ -246,5 +246,5 @@ def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
     """`sim sweep my.toml` without --set or [sweep] once played the scenario alone and wrote a one-point sweep."""
     r = cli.invoke(app, ["sweep", str(BASE), "--games", "10", "--out", str(tmp_path / "s")])
     line = one_error_line(r)
-    assert r.exit_code == EXIT_BAD_INPUT and "nothing to sweep" in line and "--set" in line
+    assert r.exit_code == EXIT_USAGE and "nothing to sweep" in line and "--set" in line
     assert not (tmp_path / "s").exists()

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import EXIT_BAD_INPUT, app
+from sim.cli import EXIT_BAD_INPUT, EXIT_USAGE, app
 from sim.sweep.spec import SweepError, parse_range, split_values
 
 pytest.importorskip("sim.overrides")          # sweeps build their points with sim.overrides (the --set machinery)
@@ -85,7 +85,7 @@ def test_zip_mode_and_length_mismatch(tmp_path):
                                                       {"track_len": 30, "die_faces": 6}]
     r, _ = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,30", "--set", "die_faces=4,5,6",
                  out="out2")
-    assert r.exit_code == EXIT_BAD_INPUT
+    assert r.exit_code == EXIT_USAGE
     assert "same number of values" in r.output and "Traceback" not in r.output
 
 
@@ -108,7 +108,7 @@ def test_strategy_parameter_axis(tmp_path):
 def test_bad_entries_are_one_line_before_anything_runs(tmp_path, args, says):
     p = scen(tmp_path)
     r, _ = sweep(tmp_path, p, *args)
-    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert r.exit_code == EXIT_USAGE, r.output
     assert says in r.output and "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
 
