@@ -54,13 +54,22 @@ class OneLineUsage(typer.core.TyperGroup):
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=OneLineUsage,
                   help="Monte Carlo balance simulator for tabletop games.")
 
-def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None):
-    """The scenario file ``path`` with the --set overrides ``sets`` and --games applied before it is validated: a
-    bad --set is one line and exit 2, a bad file one line and exit 3."""
-    from sim.overrides import OverrideError, load, parse_set
+def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None,
+                  seed: Optional[int] = None, more: tuple[tuple[str, Optional[list[str]]], ...] = ()):
+    """The scenario file ``path`` with the --set overrides ``sets`` (then ``more``: further (option, texts), as
+    compare's ("--set-a", [...])) and --games applied before it is validated: a bad --set, or one field given twice
+    (two --set of one name, --games or --seed and --set of it), is one line and exit 2, a bad file one line and
+    exit 3."""
+    from sim.overrides import OverrideError, canonical, load, parse_sets, show
     from sim.scenario import ScenarioError
     try:
-        return load(path, [parse_set(t) for t in sets or ()], games)
+        overrides = parse_sets(("--set", sets), *more)
+        for option, value in (("games", games), ("seed", seed)):
+            twice = [(n, v) for n, v in overrides if canonical(n) == (option,)]
+            if value is not None and twice:
+                raise OverrideError(f"--set {twice[0][0]}: given twice (--{option} {value}, --set {show(*twice[0])}); "
+                                    "give it once")
+        return load(path, overrides, games)
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
@@ -120,7 +129,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         sets: Sets = None):
     """Play a scenario and write its report (summary.json, summary.md, summary.html, provenance.json)."""
     check_run_options(games, threads, chunk, seed)
-    sc = load_scenario(scenario, sets, games)
+    sc = load_scenario(scenario, sets, games, seed)
     from sim import api, tables
     n = sc.games if games is None else games
     warn_if_replacing(sc, out)
@@ -181,7 +190,7 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
     in_range("game", game, 0, 2**62 - 1)
     check_run_options(seed=seed)
-    sc = load_scenario(scenario, sets)
+    sc = load_scenario(scenario, sets, seed=seed)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
     from sim import api
@@ -260,7 +269,7 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
         fail("--set changes a scenario before it is played; give a scenario .toml (a report folder is rendered as "
              "it was played)", EXIT_USAGE)
     if path.suffix == ".toml":
-        sc = load_scenario(path, sets, games)
+        sc = load_scenario(path, sets, games, seed)
         from sim import api
         warn_if_replacing(sc, out)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
@@ -348,8 +357,8 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     if b is None and not sets_b:
         fail("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
              "compare --help)", EXIT_USAGE)
-    sa = load_scenario(a, (sets or []) + (sets_a or []), games)
-    sb = load_scenario(b or a, (sets or []) + (sets_b or []), games)
+    sa = load_scenario(a, sets, games, seed, (("--set-a", sets_a),))
+    sb = load_scenario(b or a, sets, games, seed, (("--set-b", sets_b),))
     try:
         cmp.check_comparable(sa, sb)
     except cmp.CompareError as e:
@@ -414,10 +423,10 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
     if not scenarios and baseline is None:
         for p in chk.stale_baselines(game, baselines or chk.BASELINES):
             typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
-    from sim.overrides import OverrideError, parse_set
+    from sim.overrides import OverrideError, parse_sets
     from sim.scenario import ScenarioError
     try:
-        overrides = [parse_set(t) for t in sets or ()]
+        overrides = parse_sets(("--set", sets))
         res = chk.check(files, baselines, baseline, tiers, seed, games, alpha, threads,
                         log=lambda line: typer.echo(line, err=True), overrides=overrides)
     except OverrideError as e:

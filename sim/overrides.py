@@ -16,8 +16,11 @@ Values are TOML (``2``, ``1.5``, ``true``, ``"text"``, ``[1, 2]``); a bare word 
 ``seats.2.strategy=runner`` works unquoted. A bad name or value raises `OverrideError`: one line that starts with the
 override as given and says what is allowed.
 
-Public API (used by the CLI and by sweeps): `parse_set`, `apply_overrides` (`apply_traced`), `blame`,
-`variant_name`, `OverrideError`.
+Each field is set once: a name given twice (also spelled two ways, ``track_len`` and ``params.track_len``), or
+replaced whole by a later override, is refused (`parse_sets`).
+
+Public API (used by the CLI and by sweeps): `parse_set`, `parse_sets`, `canonical`, `covers`, `apply_overrides`
+(`apply_traced`), `blame`, `variant_name`, `OverrideError`.
 """
 from __future__ import annotations
 
@@ -80,6 +83,55 @@ def parse_set(text: str) -> Override:
         return name, parse_value(raw)
     except ValueError as e:
         raise OverrideError(f"--set {text}: {e}") from None
+
+
+def canonical(name: str) -> tuple[str, ...]:
+    """The parts of override name ``name`` spelled one way, so two spellings of one field compare equal:
+    ``params.track_len`` -> (track_len,), ``scenario.players`` -> (players,), ``seats.2.params.w_goal`` ->
+    (seats, 2, w_goal)."""
+    parts = tuple(name.strip().split("."))
+    if parts[0] == "params" and len(parts) > 1:
+        return parts[1:]
+    if parts[0] == "scenario" and len(parts) == 2:
+        return parts[1:]
+    if parts[0] == "seats" and len(parts) == 4 and parts[2] == "params":
+        return parts[:2] + parts[3:]
+    return parts
+
+
+def covers(later: tuple[str, ...], earlier: tuple[str, ...]) -> bool:
+    """Whether setting canonical name ``later`` replaces all that ``earlier`` set: the same name, a whole table
+    after one of its names (``ghost_cards`` after ``ghost_cards.shuffle``), every seat after one seat
+    (``seats.*.w_goal`` after ``seats.2.w_goal``). The other order refines and is allowed."""
+    if len(later) > len(earlier):
+        return False
+    return all(a == b or (a == "*" and later[0] == "seats" and i == 1) for i, (a, b) in enumerate(zip(later, earlier)))
+
+
+def parse_sets(*groups: tuple[str, Iterable[str]]) -> list[Override]:
+    """The ``--set`` texts of one scenario, by option in the order they apply (``("--set", [...]), ("--set-a",
+    [...])``) -> overrides. Raises OverrideError, one line, for a malformed one (`parse_set`) and for a name given
+    twice, or replaced whole by a later one (``--set mode=advanced --set mode=basic`` once silently played basic):
+    an override is meant, so the last one silently winning is refused."""
+    out: list[Override] = []
+    seen: list[tuple[tuple[str, ...], str, str]] = []         # (canonical name, option, text)
+    options = [opt for opt, texts in groups if texts]
+    for opt, texts in groups:
+        for text in texts or ():
+            name, value = parse_set(text)
+            key = canonical(name)
+            for k, o, t in seen:
+                if not covers(key, k):
+                    continue
+                if key == k:
+                    fix = "give it once" + (" (--set for both scenarios, --set-a or --set-b for one)"
+                                            if len(options) > 1 or opt != "--set" else "")
+                    raise OverrideError(f"{opt} {name}: given twice ({o} {t}, {opt} {text}); {fix}")
+                raise OverrideError(f"{opt} {text}: replaces all that the earlier {o} {t} set; give {name} first, "
+                                    f"then {t.partition('=')[0].strip()}, or only one of them")
+            seen.append((key, opt, text))
+            out.append((name, value))
+    return out
 
 
 def _seat_indices(name: str, value: Any, part: str, seats: list) -> list[int]:

@@ -197,14 +197,23 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     doc.pop("sweep", None)
     table = tomllib.loads(p.read_text(encoding="utf-8")).get("sweep", {})
     axes, opts = table_axes(table)
+    canonical, covers = ov.canonical, ov.covers
     given = set()
     for text in sets:
         ax = parse_set(text)
-        if ax.name in given:                    # the last one silently won
+        if canonical(ax.name) in given:         # the last one silently won (also track_len, then params.track_len)
             raise SweepError(f"--set {ax.name}: given twice; give all its values in one --set (e.g. --set "
                              f"'{ax.name}=a,b,c' or a range)")
-        given.add(ax.name)
-        axes = [a for a in axes if a.name != ax.name] + [ax]
+        given.add(canonical(ax.name))
+        axes = [a for a in axes if canonical(a.name) != canonical(ax.name)] + [ax]
+    for i, a in enumerate(axes):                # an axis whose every value a later one replaces plays nothing new
+        for b in axes[:i]:
+            if covers(canonical(a.name), canonical(b.name)):
+                both_set = a.source.startswith("--") and b.source.startswith("--")
+                if canonical(a.name) == canonical(b.name):
+                    raise SweepError(f"{a.source}: the same parameter as {b.source}; sweep it once")
+                raise SweepError(f"{a.source}: replaces every value of {b.source} ({a.name} covers {b.name}); sweep "
+                                 f"only one of them{f', or give {a.name} first' if both_set else ''}")
     if not axes:                                # it once played the scenario alone as a "sweep" of one point
         raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
                          "a [sweep] table in the scenario file (see sim sweep --help)", usage=True)

@@ -97,3 +97,78 @@ def test_the_readme_exit_code_table_says_what_the_commands_do():
             "(`sim rerun`), 2 bad option") in text
     assert "a bad value: one line naming the sweep entry, exit 3" not in text
     assert "exit 2 for a bad `--set`, `--mode`, `--measure` or `--target`" in text
+
+
+# --- 2. a --set name given twice is refused ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["run", "report", "replay", "check"])
+def test_a_set_name_given_twice_is_refused_naming_it(tmp_path, command):
+    """`--set mode=advanced --set mode=basic` silently played basic."""
+    base = ([command, TH / "basic-4p.toml", "--out", tmp_path / "o"] if command in ("run", "report")
+            else [command, TH / "basic-4p.toml"])
+    r = _invoke(*base, "--set", "mode=advanced", "--set", "mode=basic")
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE
+    assert line.startswith("error: --set mode: given twice (--set mode=advanced, --set mode=basic)"), line
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("sets, says", [
+    (["track_len=30", "params.track_len=32"], "--set params.track_len: given twice"),       # two spellings
+    (["seats.2.w_goal=1.5", "seats.*.w_goal=2"], "--set seats.*.w_goal=2: replaces all that the earlier "
+                                                 "--set seats.2.w_goal=1.5 set"),
+    (["seed=4", "scenario.seed=5"], "--set scenario.seed: given twice"),
+])
+def test_a_set_that_replaces_an_earlier_one_is_refused(tmp_path, sets, says):
+    args = ["run", MOOR4, "--out", tmp_path / "o"]
+    for s in sets:
+        args += ["--set", s]
+    r = _invoke(*args)
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {says}")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_set_that_refines_an_earlier_one_is_allowed():
+    """Every seat, then one seat: seat 2 differs (the other order would throw seat 2's value away)."""
+    sc = load(MOOR4)
+    ov = overrides.parse_sets(("--set", ["seats.*.w_goal=2", "seats.2.w_goal=1.5"]))
+    got = overrides.load(MOOR4, ov)
+    assert [s.params.get("w_goal") for s in got.seats] == [2.0, 2.0, 1.5, 2.0] and len(sc.seats) == 4
+
+
+@pytest.mark.parametrize("option, value", [("games", "50"), ("seed", "7")])
+def test_games_or_seed_given_as_option_and_as_set_is_refused(tmp_path, option, value):
+    """`--games 50 --set games=60`: one of them silently lost."""
+    r = _invoke("run", MOOR4, f"--{option}", value, "--set", f"{option}=60", "--out", tmp_path / "o")
+    assert r.exit_code == EXIT_USAGE
+    assert one_error_line(r).startswith(f"error: --set {option}: given twice (--{option} {value}, --set {option}=60)")
+
+
+@pytest.mark.parametrize("sets", [["--set", "track_len=30", "--set-b", "track_len=32"],
+                                  ["--set-b", "track_len=30", "--set-b", "track_len=32"],
+                                  ["--set-a", "track_len=30", "--set", "tiebreak=shared", "--set-a",
+                                   "params.track_len=31"]])
+def test_compare_refuses_a_name_given_twice_for_one_scenario(tmp_path, sets):
+    r = _invoke("compare", MOOR4, MOOR4, "--games", 50, "--out", tmp_path / "o", *sets)
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and "track_len: given twice" in line and "--set-a or --set-b for one" in line
+    assert not (tmp_path / "o").exists()
+
+
+def test_compare_takes_one_name_once_for_each_scenario(tmp_path):
+    r = _invoke("compare", MOOR4, "--games", 50, "--out", tmp_path / "o", "--json", "--set-a", "track_len=30",
+                "--set-b", "track_len=32")
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("sets, says", [
+    (["track_len=26,28", "params.track_len=30"], "--set params.track_len: given twice"),
+    (["seats.2.w_goal=1,2", "seats.*.w_goal=3,4"], "--set seats.*.w_goal=3,4: replaces every value of "
+                                                   "--set seats.2.w_goal=1,2"),
+])
+def test_sweep_refuses_an_axis_given_twice_or_replaced(tmp_path, sets, says):
+    args = ["sweep", MOOR4, "--games", 10, "--out", tmp_path / "o"]
+    for s in sets:
+        args += ["--set", s]
+    r = _invoke(*args)
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {says}")
