@@ -4,7 +4,9 @@ so the file and its overrides are checked as one scenario, by the same rules.
 
 Names (``sim list GAME`` shows the parameters and strategy parameters):
 
-    games, seed, players, name, description     the [scenario] field (also ``scenario.games``, ...)
+    games, seed, players, name, description     the [scenario] field (also ``scenario.games``, ...); ``players=N``
+                                                plays the file's first N seats, or adds seats for
+                                                ``seats.I.strategy`` to fill (`_fit_seats`)
     PARAM  or  params.PARAM                     a rule parameter, e.g. ``ghost_cards=[1, 2, 1, 1, 2, 2]``
     PARAM.FIELD                                 one name of a card mix (``ghost_cards.shuffle=2``) or one part of a
                                                 table parameter (``move_die.ghost=[1, 1, 1, 1, 0, 0]``)
@@ -263,10 +265,41 @@ def apply_traced(raw: dict, overrides: Iterable[Override]) -> tuple[dict, list[t
     sc = out.get("scenario")
     game = sc.get("game") if isinstance(sc, dict) else None
     spec = registry.get(game) if isinstance(game, str) else None
-    fields = []
+    overrides = list(overrides)
+    fields, added = _fit_seats(out, spec, overrides)
     for o in overrides:
         fields += [(f, o) for f in _apply_one(out, spec, *o)]
+    empty = [i for i, _ in added if "strategy" not in out["seats"][i]]     # added, and no seats.I.strategy filled
+    if empty:
+        had = added[0][0]
+        raise _fail(*added[0][1], f"the scenario file has {had} seat{'s' if had != 1 else ''}, so "
+                                  f"{'seat' if len(empty) == 1 else 'seats'} {', '.join(map(str, empty))} "
+                                  f"{'has' if len(empty) == 1 else 'have'} no strategy; give "
+                                  f"{'it' if len(empty) == 1 else 'each'} one with "
+                                  f"{' '.join(f'--set seats.{i}.strategy=NAME' for i in empty)} (sim list {game} "
+                                  "names the strategies), or write the seats into the file")
     return out, fields
+
+
+def _fit_seats(raw: dict, spec, overrides: list[Override]) -> tuple[list[tuple[str, Override]], list]:
+    """``players=N`` (the last one given) with a file of another number of seats: the seats beyond the N-th are
+    dropped (a 4-player scenario played by 3: seats 0..2 as the file gives them), and seats missing up to N are added
+    empty for ``seats.I.strategy`` overrides to fill (it has no strategy to guess). Done before the other overrides,
+    so ``seats.I`` names a seat of the N. Returns (trace fields, [(index, override) of each added seat]). A players
+    value out of the game's range is left to validation, which names it."""
+    o = next((o for o in reversed(overrides) if canonical(o[0]) == ("players",)), None)
+    seats = raw.get("seats")
+    if o is None or not isinstance(seats, list) or not seats:
+        return [], []
+    n = o[1]
+    if isinstance(n, bool) or not isinstance(n, int) or spec is None or not spec.min_players <= n <= spec.max_players:
+        return [], []
+    if n <= len(seats):
+        del seats[n:]
+        return [], []
+    added = list(range(len(seats), n))
+    seats.extend({} for _ in added)
+    return [(f"seats[{i}]", o) for i in added], [(i, o) for i in added]
 
 
 def field_of(message: str, fields: list[tuple[str, Override]]) -> Override | None:

@@ -172,3 +172,62 @@ def test_sweep_refuses_an_axis_given_twice_or_replaced(tmp_path, sets, says):
         args += ["--set", s]
     r = _invoke(*args)
     assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {says}")
+
+
+# --- 3. --set players=N plays the first N seats -------------------------------------------------------------------------
+
+def test_run_with_fewer_players_plays_the_files_first_seats(tmp_path):
+    """`--set players=3` on a 4-player file: '[[seats]]: 4 seats for players = 3' (exit 3, as if the file were bad)."""
+    r = _invoke("run", MOOR4, "--set", "players=3", "--games", 60, "--out", tmp_path / "o", "--json")
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    file_seats = load(MOOR4).to_dict()["seats"]
+    assert s["scenario"]["players"] == 3 and s["scenario"]["seats"] == file_seats[:3]
+    assert len(s["seats"]) == 3
+
+
+def test_compare_set_b_players_3_compares_a_with_b_on_three_seats(tmp_path):
+    r = _invoke("compare", MOOR4, "--set-b", "players=3", "--games", 60, "--json", "--out", tmp_path / "o")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["a"]["scenario"]["players"] == 4 and res["b"]["scenario"]["players"] == 3
+    assert "A has 4 players, B 3" in r.stdout
+
+
+def test_a_players_report_reruns_identically(tmp_path):
+    r = _invoke("run", MOOR4, "--set", "players=3", "--games", 40, "--out", tmp_path / "o")
+    assert r.exit_code == 0, r.output
+    r = _invoke("rerun", tmp_path / "o")
+    assert r.exit_code == 0 and "identical" in r.stdout, r.output
+
+
+def test_head_haunter_with_fewer_players_keeps_the_head_haunter_seat():
+    sc = overrides.load(TH / "head_haunter-4p.toml", [("players", 2)])
+    assert sc.players == 2 and [s.strategy for s in sc.seats] == ["haunter_builder", "weighted"]
+
+
+def test_more_players_than_seats_says_which_seat_needs_a_strategy(tmp_path):
+    r = _invoke("run", MOOR4, "--set", "players=5", "--out", tmp_path / "o")
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and line.startswith("error: --set players=5: the scenario file has 4 seats, "
+                                                         "so seat 4 has no strategy")
+    assert "--set seats.4.strategy=NAME" in line and not (tmp_path / "o").exists()
+    sc = overrides.load(MOOR4, [("players", 5), ("seats.4.strategy", "runner")])
+    assert [s.strategy for s in sc.seats] == ["weighted"] * 4 + ["runner"]
+
+
+def test_a_seat_beyond_the_new_player_count_is_named_as_missing():
+    with pytest.raises(overrides.OverrideError, match=r"--set seats\.3\.strategy=runner: no seat 3: the scenario "
+                                                      r"has 3 seats"):
+        overrides.load(MOOR4, [("players", 3), ("seats.3.strategy", "runner")])
+
+
+def test_players_out_of_range_is_still_named_by_its_range():
+    with pytest.raises(overrides.OverrideError, match=r"--set players=9: scenario\.players: 9 is out of range"):
+        overrides.load(MOOR4, [("players", 9)])
+
+
+def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
+    from sim.sweep import build
+    sw = build(MOOR4, ["players=2,3,4"], games=10)
+    assert [(p.scenario.players, len(p.scenario.seats)) for p in sw.points] == [(2, 2), (3, 3), (4, 4)]
