@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sim import runner
 from sim.scenario import load
+from sim.words import count
 
 REPO = Path(__file__).resolve().parent.parent
 # game, scenario, targets from the issues: games/s on 2 threads, cold compile s, warm start s (None: no target set),
@@ -257,7 +258,7 @@ def render(res: dict) -> str:
             dps = f", {t['decisions_per_s']:,} decisions/s" if t["decisions_per_s"] else ""
             few = (f" (only {t['threads_used']} available: not a {t['threads']}-thread figure)"
                    if t.get("threads_used", t["threads"]) != t["threads"] else "")
-            lines.append(f"  {t['threads']} thread(s): {t['games_per_s']:,} games/s{dps}{few}")
+            lines.append(f"  {count(t['threads'], 'thread')}: {t['games_per_s']:,} games/s{dps}{few}")
         tg = r["targets"]
         two = next(t["games_per_s"] for t in r["threads"] if t["threads"] == 2)
         if "games_per_s_2_threads" in tg:

@@ -114,7 +114,8 @@ def parse_board(data, path: str = "<board>") -> Board:
         seen.add(r)
     missing = [x for x in ROOM_LETTERS if x not in seen]
     if missing:
-        raise err(path, "board.rooms", f"missing room(s) {', '.join(missing)}; the house has the 12 rooms A..L")
+        raise err(path, "board.rooms", f"missing room{'s' if len(missing) != 1 else ''} {', '.join(missing)}; the "
+                                       "house has the 12 rooms A..L")
 
     hallway = _str_list(path, b, "hallway")
     if len(hallway) > MAX_HALL:

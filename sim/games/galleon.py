@@ -5,6 +5,7 @@ from sim import boards
 from sim.catalogue import RATE_UNIT, Entry, counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim.replay_words import ending
+from sim.words import count
 from kernels.galleon import board as B
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
@@ -60,7 +61,7 @@ def _words(ev, board: B.Board, who, prm) -> str | None:
     if e == R.E_LOSE:
         return f"    {who(a)} loses {tile_name(b, prm)} to the large cave"
     if e == R.E_CANNON:
-        return f"  the ghost fires cannon {a} into the {B.QUARTERS[b]} quarter: {c} pirate(s) knocked down"
+        return f"  the ghost fires cannon {a} into the {B.QUARTERS[b]} quarter: {count(c, 'pirate')} knocked down"
     if e == R.E_KNOCKED:
         return f"    {who(a)} takes cover"
     if e == R.E_STANDUP:
@@ -88,7 +89,7 @@ def _words(ev, board: B.Board, who, prm) -> str | None:
     if e == R.E_WEAPON:
         return f"    {who(a)} fights with {WEAPONS[b]}"
     if e == R.E_DIE:
-        return f"    {who(a)} rolls {b}" + (f" ({c} roll(s) left)" if c else "")
+        return f"    {who(a)} rolls {b}" + (f" ({count(c, 'roll')} left)" if c else "")
     if e == R.E_DUEL_END:
         return f"    {who(a)} wins the duel and takes {tile_name(c, prm) if c >= 0 else 'nothing'} from {who(b)}"
     if e == R.E_SWAP:

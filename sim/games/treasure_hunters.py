@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from sim.catalogue import category, counter, curve, score, share, team
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.words import count
 from sim import boards
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
@@ -68,7 +69,7 @@ def replay(scenario, game: int) -> list[str]:
     nh = int(prm[R.P_N_HUNTERS])
     seat_of = [int(st[R.S_HSEAT + h]) for h in range(nh)]
     hunter = lambda h: f"hunter {h + 1} (seat {seat_of[h]}, {scenario.seats[seat_of[h]].strategy})"  # noqa: E731
-    lines = [f"Game {game} of {scenario.name}: {mode}, {n} players, {nh} hunters, board {board.name}"]
+    lines = [f"Game {game} of {scenario.name}: {mode}, {n} players, {count(nh, 'hunter')}, board {board.name}"]
     if mode == "head_haunter":
         lines.append(f"  the Head Haunter is seat 0 ({scenario.seats[0].strategy})")
     lines.append("  turn order: " + ", ".join(hunter(h) for h in range(nh)))
@@ -111,7 +112,7 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(f"  waits outside with jewel number {c}: it cannot leave before the lower numbers")
         elif e == R.E_FIGHT:
             helper = f" with hunter {b + 1} helping" if b >= 0 else " alone"
-            lines.append(f"  fights{helper}: {_dice(c)} -> {d} ghost(s) removed")
+            lines.append(f"  fights{helper}: {_dice(c)} -> {count(d, 'ghost')} removed")
         elif e == R.E_UNHAUNT:
             lines.append(f"  tries to unhaunt with hunter {b + 1}: {_dice(c)} -> "
                          f"{'the haunting is removed' if d else 'no haunting icon'}")

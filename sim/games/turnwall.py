@@ -4,6 +4,7 @@ from __future__ import annotations
 from sim.catalogue import counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim.replay_words import ending
+from sim.words import count
 from sim import boards
 from kernels.turnwall import board as B
 from kernels.turnwall import params as P
@@ -26,7 +27,7 @@ def move_words(a: int) -> str:
         return f"{'pulls slider' if k % 2 else 'pushes slider'} {k // 2} {'out' if k % 2 else 'in'} one segment"
     if a < R.A_TURN:
         k = a - R.A_SHIFT
-        return f"moves slider {k // 15} to tunnel {(k % 15) // 3}, {k % 3} segment(s) out"
+        return f"moves slider {k // 15} to tunnel {(k % 15) // 3}, {count(k % 3, 'segment')} out"
     return f"turns the board {'clockwise' if a == R.A_TURN else 'anticlockwise'}"
 
 
@@ -61,14 +62,14 @@ def _words(ev, gname, who) -> str:
     """One logged event (kernels.turnwall.rules E_*) in words."""
     e, a, b, c, d, _ = (int(x) for x in ev)
     if e == R.E_MOVE:
-        return f"  {move_words(a)} ({c} move(s) left)"
+        return f"  {move_words(a)} ({count(c, 'move')} left)"
     if e == R.E_PLACE:
         return f"    the {COLOURS[a]} ghost {'is put on the empty corner' if c else 'is displaced to'} [{b // 7}, {b % 7}]"
     if e == R.E_SEARCH:
         res = ("does not find it", "FINDS it", "cannot find it: that card is already taken")[d]
         return f"  searches deck {b} for {gname(c)}: {res}"
     if e == R.E_END:
-        return f"  ends the turn{f' with {b} move(s) unused' if b else ''}"
+        return "  ends the turn" + (f" with {count(b, 'move')} unused" if b else "")
     if e == R.E_WIN:
         return f"END: {who(a)} has a garment for every body part"
     return f"  event {e}"
@@ -114,7 +115,7 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
         lines += [_words(log[r], gname, who) for r in range(1, int(log[0, 0]) + 1)]
         if show_board and v < R.A_SEARCH and pos[R.S_NPEND] == 0:
             lines += board_lines(board, ghosts(), int(pos[R.S_ROT]), sliders())
-    return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"{v} part(s)")
+    return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: count(v, "part"))
 
 
 boards.register_board_param("turnwall", B.BOARDS_DIR, B.resolve_path)

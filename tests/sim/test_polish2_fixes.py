@@ -231,3 +231,43 @@ def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
     from sim.sweep import build
     sw = build(MOOR4, ["players=2,3,4"], games=10)
     assert [(p.scenario.players, len(p.scenario.seats)) for p in sw.points] == [(2, 2), (3, 3), (4, 4)]
+
+
+# --- 4. singular and plural in words, not "(s)" -------------------------------------------------------------------------
+
+def test_count_says_singular_and_plural():
+    from sim.words import count
+    assert [count(0, "ghost"), count(1, "ghost"), count(2, "ghost")] == ["0 ghosts", "1 ghost", "2 ghosts"]
+    assert count(1, "hunter player") == "1 hunter player" and count(3, "hunter player") == "3 hunter players"
+
+
+@pytest.mark.parametrize("scenario", ["treasure_hunters/basic-4p.toml", "treasure_hunters/head_haunter-5p.toml",
+                                      "turnwall/4p.toml", "turnwall/mixed.toml", "galleon/4p.toml",
+                                      "galleon/mixed.toml", "moor/4p.toml"])
+def test_replays_write_no_parenthesised_plurals(scenario):
+    """'fights alone: ghost -> 1 ghost(s) removed', '(1 move(s) left)', '1 pirate(s) knocked down'."""
+    sc = load(REPO / "scenarios" / scenario)
+    text = "\n".join(line for g in range(4) for line in api.replay(sc, g))
+    assert not re.search(r"\w\((s|es)\)", text), re.search(r".*\w\((s|es)\).*", text).group(0)
+
+
+def test_replay_counts_read_as_english():
+    text = "\n".join(line for g in range(4) for line in api.replay(load(TH / "basic-4p.toml"), g))
+    assert "-> 1 ghost removed" in text and "-> 0 ghosts removed" in text
+
+
+def test_bench_says_1_thread_and_2_threads():
+    from sim import bench
+    from tests.sim.test_bench import _res
+    out = bench.render(_res(120_000, 11.0))
+    assert "  1 thread: " in out and "  2 threads: " in out and "(s)" not in out
+
+
+@pytest.mark.parametrize("drop, says", [("L", "missing room L;"), ("KL", "missing rooms K, L;")])
+def test_a_board_missing_rooms_names_them_in_the_right_number(drop, says):
+    import tomllib
+    from kernels.treasure_hunters import board as B
+    doc = tomllib.loads((TH / "boards" / "default.toml").read_text())
+    doc["board"]["rooms"] = [r for r in doc["board"]["rooms"] if r not in drop]
+    with pytest.raises(Exception, match=says):
+        B.parse_board(doc)
