@@ -164,7 +164,7 @@ def batch_scratch(n):
     return new_scratch.py_func(n), np.zeros((1, 6), dtype=np.int32), np.zeros((1, 2), dtype=np.int32)
 
 
-@njit
+@njit(entry=True)
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves, batch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
@@ -186,7 +186,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         rounds[ii] = (st[S_TURNS] + n - 1) // n
 
 
-@njit_alloc
+@njit_alloc(entry=True)
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
     """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]) and recorded steps
     (int32[step_len, 2]); returns (log, steps, scores, winners, status, turns, rounds, extra, final state).

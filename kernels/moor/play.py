@@ -108,7 +108,7 @@ def batch_scratch(n):
     return new_scratch.py_func(1, False)
 
 
-@njit
+@njit(entry=True)
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves, scratch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
@@ -127,7 +127,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         rounds[ii] = st[S_ROUNDS]
 
 
-@njit_alloc
+@njit_alloc(entry=True)
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len):
     """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
     dealt order (int32[33]), per-seat scores, winners bitmask over seats, status, turns and rounds."""

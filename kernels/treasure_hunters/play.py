@@ -214,7 +214,7 @@ def batch_scratch(n):
             np.zeros((1, 6), dtype=np.int32), np.zeros((1, 2), dtype=np.int32), new_scratch.py_func(n))
 
 
-@njit
+@njit(entry=True)
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves, batch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
@@ -235,7 +235,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         rounds[ii] = st[S_ROUNDS]
 
 
-@njit_alloc
+@njit_alloc(entry=True)
 def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     """Like `play_batch` but checking every invariant after every step; status[i] = ST_* (>= 100: broken)."""
     st = np.zeros(S_SIZE, dtype=np.int32)
@@ -248,7 +248,7 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
         status[ii] = play_one(st, prm, n, first, sids, sparams, rng, log, steps, 1, scratch)
 
 
-@njit_alloc
+@njit_alloc(entry=True)
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
     its recorded steps (int32[steps_len, 2]), per-seat scores, winners bitmask over seats, status, turns, rounds,
