@@ -206,7 +206,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                         record(steps, K_CHANCE, o)
                     apply_chance(st, prm, o, log)
                 else:
-                    nl = legal_actions(st, prm, mask, tmp)
+                    nl = legal_actions(st, prm, mask, tmp, hh)
                     if nl == 0:
                         s = ST_NO_ACTION
                         break
@@ -223,7 +223,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                             break
                     if rec:
                         record(steps, K_ACTION, a)
-                    apply_action_with(st, prm, a, log, mask, tmp)
+                    apply_action_with(st, prm, a, log, mask, tmp, hh)
             if check is not None:
                 code = check_invariants(st, prm)
                 if code != 0:
