@@ -151,9 +151,9 @@ def game_outputs(st, n, status, scores_row, extra_row):
     return w
 
 
-def batch_scratch(n):
+def batch_scratch(n, prm=None):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (`new_scratch(n)`, log, steps) for ``n`` players."""
+    compiles no allocation): (`new_scratch(n)`, log, steps) for ``n`` players (``prm`` unused, the contract's)."""
     return new_scratch.py_func(n), np.zeros((1, 6), dtype=np.int32), np.zeros((1, 2), dtype=np.int32)
 
 
