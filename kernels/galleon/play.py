@@ -99,10 +99,11 @@ def game_outputs(st, n, status, scores_row, extra_row):
     return w
 
 
-def batch_scratch(n, log_len=1, step_len=1):
+def batch_scratch(n, prm=None, log_len=1, step_len=1):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
     compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2]) for ``n``
-    players. A log or steps array of one row records nothing; `trace_game` passes longer ones."""
+    players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
+    passes longer ones."""
     return new_scratch(n), np.zeros((log_len, 6), dtype=np.int32), np.zeros((step_len, 2), dtype=np.int32)
 
 
@@ -114,14 +115,14 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
 
     scores int32[n_games, n] (gold held) by seat; winners int32[n_games] seat bitmask; turns, rounds, status
     int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none);
-    batch = `batch_scratch(n)`, one per concurrent call: its st int32[S_SIZE] holds the last game's final state;
+    batch = `batch_scratch(n, prm)`, one per concurrent call: its st int32[S_SIZE] holds the last game's final state;
     rng the game's seeded streams (row 0 chance, 1 + seat strategy); a log int32[L, 6] records events when L > 1,
     steps int32[K, 2] the deal, every chance outcome and every action when K > 1 (golden traces). ``check`` not
     None runs `check_invariants` after every step (status ST_INVARIANT + code when one breaks); the runner leaves
     it out and Numba prunes the check from that compiled code.
 
     This is the only game loop: one copy of the loop, not a `play_one` inlined into each entry point, because
-    Numba's IR inlining copies a callee's IR once per block and variable (kernels/README.md, "Cold compile")."""
+    Numba's IR inlining copies a callee's IR once per block and variable (kernels/README.md, "One game loop")."""
     scratch, log, steps = batch
     st, rng, mask, order, reach, cavek, vis, stk, wrows = scratch
     effective_rows(sids, sparams, wrows)
@@ -195,7 +196,7 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
     n = int(n)
-    batch = batch_scratch(n, int(log_len), int(step_len))
+    batch = batch_scratch(n, prm, int(log_len), int(step_len))
     scores = np.zeros((1, n), np.int32)
     winners, turns, rounds, status = (np.zeros(1, np.int32) for _ in range(4))
     extra = np.zeros((1, N_EXTRA), np.int32)

@@ -35,9 +35,9 @@ def new_scratch(log_len, keep_deal):
             np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_ACTIONS, dtype=np.int8))
 
 
-def batch_scratch(n):
-    """The scratch arrays of one `play_batch` call (``n`` players): `new_scratch` without an event log or a kept
-    deal."""
+def batch_scratch(n, prm=None):
+    """The scratch arrays of one `play_batch` call (``n`` players; ``prm`` unused, the contract's): `new_scratch`
+    without an event log or a kept deal."""
     return new_scratch(1, False)
 
 

@@ -143,12 +143,15 @@ def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
     return w
 
 
-def batch_scratch(n, log_len=1, steps_len=1):
+def batch_scratch(n, prm=None, log_len=1, steps_len=1):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`) for ``n`` players. A log or steps array of
-    one row records nothing; `trace_game` passes longer ones."""
+    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh) for ``n`` players. A log or steps array
+    of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
+    parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
+    (`strategies.haunter_turn`); 1 otherwise (and when ``prm`` is None)."""
+    hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros((log_len, 6), dtype=np.int32), np.zeros((steps_len, 2), dtype=np.int32), new_scratch(n))
+            np.zeros((log_len, 6), dtype=np.int32), np.zeros((steps_len, 2), dtype=np.int32), new_scratch(n), hh)
 
 
 @njit(entry=True)
@@ -160,7 +163,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 2, curve_len] (hauntings, ghosts by round; -1 after the
     end). turns counts hunter turns, rounds the rounds of hunter turns started.
-    batch = `batch_scratch(n)`, one per concurrent call: st int32[S_SIZE] holds the last game's final state; a log
+    batch = `batch_scratch(n, prm)`, one per concurrent call: st int32[S_SIZE] holds the last game's final state; a log
     int32[L, 6] records events when L > 1, steps int32[K, 2] every chance outcome and decision when K > 1 (golden
     traces). ``check`` not None runs `check_invariants` after every step (status ST_INVARIANT + code when one
     breaks); the runner leaves it out and Numba prunes the check from that compiled code.
@@ -169,7 +172,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
     inlined into each entry point, because Numba's IR inlining copies a callee's IR once per block and variable
     (2.3 s of Treasure Hunters' cold compile for a `play_one` holding the inlined verbs, kernels/README.md).
     """
-    st, rng, log, steps, scratch = batch
+    st, rng, log, steps, scratch, hh = batch
     mask, tmp, pool, nums, wrows = scratch
     effective_rows(sids, sparams, wrows)
     rec = steps.shape[0] > 1
@@ -203,7 +206,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                         record(steps, K_CHANCE, o)
                     apply_chance(st, prm, o, log)
                 else:
-                    nl = legal_actions(st, prm, mask, tmp)
+                    nl = legal_actions(st, prm, mask, tmp, hh)
                     if nl == 0:
                         s = ST_NO_ACTION
                         break
@@ -213,14 +216,14 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                             a += 1
                     else:
                         seat = decision_seat(st)
-                        a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
+                        a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, tmp, hh)
                         st[S_DECISIONS] += 1
                         if a < 0 or a >= N_ACTIONS or mask[a] == 0:
                             s = ST_BAD_ACTION
                             break
                     if rec:
                         record(steps, K_ACTION, a)
-                    apply_action_with(st, prm, a, log, mask, tmp)
+                    apply_action_with(st, prm, a, log, mask, tmp, hh)
             if check is not None:
                 code = check_invariants(st, prm)
                 if code != 0:
@@ -247,7 +250,7 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     seed/point uint64, game0/n_games/n int64, status int32[n_games] (written)."""
     scores, winners, turns, rounds, st_out, extra, curves = _outputs(int(n_games), int(n))
     play_batch(seed, point, np.int64(game0), np.int64(n_games), np.int64(n), prm, sids, sparams, scores, winners,
-               turns, rounds, st_out, extra, curves, batch_scratch(int(n)), np.int64(1))
+               turns, rounds, st_out, extra, curves, batch_scratch(int(n), prm), np.int64(1))
     status[:] = st_out
 
 
@@ -257,9 +260,9 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
     state (int32[S_SIZE])."""
     n = int(n)
-    batch = batch_scratch(n, int(log_len), int(steps_len))
+    batch = batch_scratch(n, prm, int(log_len), int(steps_len))
     scores, winners, turns, rounds, status, extra, curves = _outputs(1, n)
     play_batch(seed, point, np.int64(g), np.int64(1), np.int64(n), prm, sids, sparams, scores, winners, turns,
                rounds, status, extra, curves, batch)
-    st, _, log, steps, _ = batch
+    st, _, log, steps, _, _ = batch
     return (log, steps, scores[0], int(winners[0]), int(status[0]), int(turns[0]), int(rounds[0]), extra[0], st)
