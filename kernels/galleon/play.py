@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
+from kernels.batch import play_alone
+from kernels.bits import is_set, only_set
 from kernels.eventlog import log_event  # noqa: F401  (the log format every trace shares)
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game
 from kernels.galleon.rules import (
@@ -163,14 +165,12 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                     s = ST_NO_ACTION
                     break
                 if nl == 1:
-                    a = 0
-                    while not mask[a]:
-                        a += 1
+                    a = only_set(mask)
                 else:
                     seat = st[S_ACTOR]
                     a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat)
                     st[S_DECISIONS] += 1
-                    if a < 0 or a >= N_ACTIONS or mask[a] == 0:
+                    if not is_set(a, mask):
                         s = ST_BAD_ACTION
                         break
                 if rec:
@@ -195,17 +195,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
     (int32[log_len, 6]) and recorded steps (int32[step_len, 2]); returns (log, steps, scores int32[n], winners
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
-    n = int(n)
-    batch = batch_scratch(n, prm, int(log_len), int(step_len))
-    scores = np.zeros((1, n), np.int32)
-    winners, turns, rounds, status = (np.zeros(1, np.int32) for _ in range(4))
-    extra = np.zeros((1, N_EXTRA), np.int32)
-    args = (np.uint64(seed), np.uint64(point), np.int64(g), np.int64(1), np.int64(n), prm, sids, sparams, scores,
-            winners, turns, rounds, status, extra, np.zeros((1, 0, 0), np.int32), batch)
-    if check:
-        play_batch(*args, np.int64(1))
-    else:
-        play_batch(*args)
+    batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
+    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
+                                                       N_EXTRA, check=check)
     scratch, log, steps = batch
-    return (log, steps, scores[0], int(winners[0]), int(status[0]), int(turns[0]), int(rounds[0]), extra[0],
-            scratch[0])
+    return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

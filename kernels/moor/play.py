@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 from kernels._jit import njit
+from kernels.batch import play_alone
+from kernels.bits import is_set, only_set
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.moor.rules import (
     MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, P_TIEBREAK, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
@@ -80,16 +82,14 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                 continue
             nl = legal_actions(st, prm, mask)
             if nl == 1:
-                a = 0
-                while not mask[a]:
-                    a += 1
+                a = only_set(mask)
             else:
                 seat = first + st[S_CUR]
                 if seat >= n:                  # (first + position) % n without a division
                     seat -= n
                 a = decide(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
                 st[S_DECISIONS] += 1
-                if a < 0 or a >= N_ACTIONS or mask[a] == 0:
+                if not is_set(a, mask):
                     s = ST_BAD_ACTION
                     break
             apply_action(st, prm, a, log)
@@ -119,10 +119,6 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]; row 0 col 0 = count), dealt order (int32[33]), per-seat scores (int32[n]), winners bitmask
     over seats, status, turns and rounds (ints)."""
-    n = int(n)
     scratch = new_scratch(int(log_len), True)
-    scores = np.zeros((1, n), np.int32)
-    winners, turns, rounds, status = (np.zeros(1, np.int32) for _ in range(4))
-    play_batch(seed, point, np.int64(g), np.int64(1), np.int64(n), prm, sids, sparams, scores, winners, turns,
-               rounds, status, np.zeros((1, N_EXTRA), np.int32), np.zeros((1, 0, 0), np.int32), scratch)
-    return (scratch[3], scratch[4], scores[0], int(winners[0]), int(status[0]), int(turns[0]), int(rounds[0]))
+    scores, w, s, turns, rounds, _, _ = play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA)
+    return scratch[3], scratch[4], scores, w, s, turns, rounds

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 from kernels._jit import njit
+from kernels.batch import play_alone, play_games
+from kernels.bits import is_set, only_set
 from kernels.eventlog import record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
@@ -211,14 +213,12 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                         s = ST_NO_ACTION
                         break
                     if nl == 1:
-                        a = 0
-                        while not mask[a]:
-                            a += 1
+                        a = only_set(mask)
                     else:
                         seat = decision_seat(st)
                         a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, tmp, hh)
                         st[S_DECISIONS] += 1
-                        if a < 0 or a >= N_ACTIONS or mask[a] == 0:
+                        if not is_set(a, mask):
                             s = ST_BAD_ACTION
                             break
                     if rec:
@@ -237,21 +237,13 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         rounds[ii] = st[S_ROUNDS]
 
 
-def _outputs(n_games, n):
-    """Output arrays of `play_batch` for ``n_games`` games of ``n`` players (plain numpy)."""
-    return (np.zeros((n_games, n), np.int32), np.zeros(n_games, np.int32), np.zeros(n_games, np.int32),
-            np.zeros(n_games, np.int32), np.zeros(n_games, np.int32), np.zeros((n_games, N_EXTRA), np.int32),
-            np.zeros((n_games, 2, CURVE_LEN), np.int32))
-
-
 def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     """`play_batch` checking every invariant after every step; status[i] = ST_* (>= 100: broken).
 
     seed/point uint64, game0/n_games/n int64, status int32[n_games] (written)."""
-    scores, winners, turns, rounds, st_out, extra, curves = _outputs(int(n_games), int(n))
-    play_batch(seed, point, np.int64(game0), np.int64(n_games), np.int64(n), prm, sids, sparams, scores, winners,
-               turns, rounds, st_out, extra, curves, batch_scratch(int(n), prm), np.int64(1))
-    status[:] = st_out
+    out = play_games(play_batch, batch_scratch(int(n), prm), seed, point, game0, n_games, n, prm, sids, sparams,
+                     N_EXTRA, (2, CURVE_LEN), check=True)
+    status[:] = out[4]
 
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
@@ -259,10 +251,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     (int32[log_len, 6]; row 0 col 0 = count), its recorded steps (int32[steps_len, 2]), per-seat scores (int32[n]),
     winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
     state (int32[S_SIZE])."""
-    n = int(n)
-    batch = batch_scratch(n, prm, int(log_len), int(steps_len))
-    scores, winners, turns, rounds, status, extra, curves = _outputs(1, n)
-    play_batch(seed, point, np.int64(g), np.int64(1), np.int64(n), prm, sids, sparams, scores, winners, turns,
-               rounds, status, extra, curves, batch)
+    batch = batch_scratch(int(n), prm, int(log_len), int(steps_len))
+    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
+                                                       N_EXTRA, (2, CURVE_LEN))
     st, _, log, steps, _, _ = batch
-    return (log, steps, scores[0], int(winners[0]), int(status[0]), int(turns[0]), int(rounds[0]), extra[0], st)
+    return log, steps, scores, w, s, turns, rounds, extra, st
