@@ -21,8 +21,8 @@
   Trap: when a function compiled without reference counting tries to allocate, Numba caches that failed typing of
   `np.zeros(...)` for the whole process, and later allocations with the same argument types fail too, even in
   `njit_alloc` functions. Fix the first error (mark the allocating function `njit_alloc`) and the rest go away.
-- ``no_cpython_wrapper=True`` on every function but the entry points Python calls (``entry=True``: `play_batch`,
-  `trace_game`, `check_batch`). Numba builds, for each compiled function, a wrapper that unboxes Python arguments;
+- ``no_cpython_wrapper=True`` on every function but the entry point Python calls in a run (``entry=True``:
+  `play_batch`; `trace_game` is plain Python over it). Numba builds, for each compiled function, a wrapper that unboxes Python arguments;
   compiled callers never use it, and it was about a tenth of Treasure Hunters' cold compile (its own lowering, a
   second LLVM module to parse, optimize and emit per function: 23.3 -> 21.0 s, measured 2026-12-02). Such a
   function cannot be called from Python (the call would jump to a null pointer), so its dispatcher is a
@@ -112,7 +112,7 @@ def njit(*args, entry=False, **kw):
     """`numba.njit` with the project's flags and no reference counting (see module docstring).
 
     For kernel functions that never allocate an array; use `njit_alloc` for those that do. ``entry=True`` for the
-    functions Python calls in a run (`play_batch`, `trace_game`, `check_batch`): they keep Numba's CPython wrapper.
+    function Python calls in a run (`play_batch`): it keeps Numba's CPython wrapper.
     """
     opts = {**_FLAGS, "_nrt": False, **kw}
     if args and callable(args[0]):
