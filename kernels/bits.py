@@ -51,3 +51,19 @@ def nonneg(x):
     negative (its upper 32 bits are zero): an array index computed from it compiles without Numba's negative-index
     wrap-around (a compare and a conditional move, or a shift and a mask, per access)."""
     return np.int64(np.uint32(x))
+
+
+@njit("int64(int8[::1])")
+def only_set(mask):
+    """Index of the first nonzero entry of ``mask`` (int8[:], an action mask that has one): the forced action of
+    a node with a single legal action. Every game loop takes it so."""
+    a = 0
+    while mask[a] == 0:
+        a += 1
+    return a
+
+
+@njit("boolean(int64, int8[::1])")
+def is_set(a, mask):
+    """Whether ``a`` indexes a nonzero entry of ``mask`` (int8[:]): a strategy's answer is a legal action."""
+    return 0 <= a < mask.shape[0] and mask[a] != 0

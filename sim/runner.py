@@ -186,14 +186,13 @@ def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
         r = slice(lo, hi)
         k.play_batch(seed, point, np.int64(game0 + lo), np.int64(hi - lo), np.int64(p), prm, sids, sparams,
                      out.scores[r], out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r],
-                     out.curves[r], k.batch_scratch(p))
+                     out.curves[r], k.batch_scratch(p, prm))
         return hi - lo, time.perf_counter() - t0
 
     if n <= 0:
         return
-    if not k.play_batch.signatures:
-        rows(0, 0)                             # compile here, in the main thread, playing no game
-        check_stop()
+    rows(0, 0)                                 # compile (this scratch's types) here, in the main thread, no game
+    check_stop()
     t = threads_in_use()
     pool = _pool(t)
     i, size, running = 0, MIN_BLOCK, set()

@@ -1,4 +1,4 @@
-"""Ghosts of the Moor: one game (`play_one`) and a batch over games in parallel (`play_batch`).
+"""Ghosts of the Moor: the batch of games (`play_batch`), the kernel's one game loop.
 
 The batch entry point follows the contract shared by every game (kernels/README.md): per-game outcomes are
 written at each game's own index, so results never depend on threads or chunking.
@@ -6,7 +6,9 @@ written at each game's own index, so results never depend on threads or chunking
 from __future__ import annotations
 
 import numpy as np
-from kernels._jit import njit, njit_alloc
+from kernels._jit import njit
+from kernels.batch import play_alone
+from kernels.bits import is_set, only_set
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.moor.rules import (
     MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, P_TIEBREAK, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
@@ -24,91 +26,24 @@ ST_TRUNCATED = 1
 ST_BAD_ACTION = 2
 
 
-@njit_alloc
 def new_scratch(log_len, keep_deal):
-    """Scratch arrays of one `play_batch` call, allocated once for all its games (allocation contends across threads):
-    (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS], log int32[log_len, 6],
-    deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS], tmp int8[N_ACTIONS])."""
+    """Scratch arrays of one `play_batch` call in plain numpy, allocated once for all its games (the kernel then
+    compiles no allocation): (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS],
+    log int32[log_len, 6], deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS],
+    tmp int8[N_ACTIONS])."""
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
             np.zeros(MAX_PLAYERS, dtype=np.int32), np.zeros((log_len, 6), dtype=np.int32),
             np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32), np.zeros(N_DEALT, dtype=np.int32),
             np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_ACTIONS, dtype=np.int8))
 
 
-@njit(inline='always')
-def play_one(st, prm, n, first, sids, sparams, rng, scores_pos, log, deal_out, order, mask, tmp):
-    """Play one game to the end or the turn cap; returns (status, winners bitmask over turn positions).
-
-    st int32[S_SIZE] scratch state; rng uint64[N_STREAMS_MAX, 4] seeded streams (row 0 chance, 1 + seat strategy);
-    ``first`` is the seat of the start player; scores_pos int32[MAX_PLAYERS] receives scores by turn position.
-    log int32[L, 6] records events when L > 1; deal_out int32[33] receives the dealt order when non-empty.
-    order int32[33], mask and tmp int8[N_ACTIONS] are scratch (see `new_scratch`).
-    """
-    init(st, prm, n)
-    deal_pool(st, order)
-    shuffle(rng, 0, order, N_DEALT)
-    if deal_out.shape[0] == N_DEALT:
-        for i in range(N_DEALT):       # a loop, not deal_out[:] = order: that would compile numpy's broadcast checks
-            deal_out[i] = order[i]
-    new_game(st, prm, n, order, log)
-    faces = prm[P_DIE_FACES]
-    cap = prm[P_MAX_TURNS]
-    while st[S_PHASE] != PH_OVER:
-        if st[S_PHASE] == PH_ROLL:
-            if st[S_TURNS] >= cap:
-                return ST_TRUNCATED, 0
-            apply_chance(st, 1 + bounded(rng, 0, faces), log)
-            continue
-        nl = legal_actions(st, prm, mask)
-        if nl == 1:
-            a = 0
-            while not mask[a]:
-                a += 1
-        else:
-            seat = first + st[S_CUR]
-            if seat >= n:                  # (first + position) % n without a division
-                seat -= n
-            a = decide(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
-            st[S_DECISIONS] += 1
-            if a < 0 or a >= N_ACTIONS or mask[a] == 0:
-                return ST_BAD_ACTION, 0
-        apply_action(st, prm, a, log)
-    w = returns(st, prm, scores_pos)
-    return ST_DONE, w
+def batch_scratch(n, prm=None):
+    """The scratch arrays of one `play_batch` call (``n`` players; ``prm`` unused, the contract's): `new_scratch`
+    without an event log or a kept deal."""
+    return new_scratch(1, False)
 
 
-@njit(inline='always')
-def play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores_row, extra_row):
-    """Play game index ``g`` with the arrays of ``scratch`` (see `new_scratch`); fill its per-seat scores and
-    counters; return (status, winners bitmask over seats)."""
-    st, rng, sc, log, deal_out, order, mask, tmp = scratch
-    seed_game(rng, seed, point, g, n)
-    first = g % n
-    status, wpos = play_one(st, prm, n, first, sids, sparams, rng, sc, log, deal_out, order, mask, tmp)
-    wseat = 0
-    for q in range(n):
-        seat = (first + q) % n
-        scores_row[seat] = sc[q]
-        if (wpos >> q) & 1:
-            wseat |= 1 << seat
-    extra_row[0] = first
-    extra_row[1] = st[S_DECISIONS]
-    extra_row[2] = st[S_DISCARD_EVENTS]
-    extra_row[3] = st[S_TILES_DISCARDED]
-    extra_row[4] = st[S_TILES_LOST]
-    extra_row[5] = st[S_PLANKS_LAID]
-    # C9: only the rulebook tie-break settles a tied top score; with tiebreak = shared the tied players all win
-    extra_row[6] = top_score_tied(st, prm) if status == ST_DONE and prm[P_TIEBREAK] == 0 else 0
-    return status, wseat
-
-
-def batch_scratch(n):
-    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (``n`` players; the
-    kernel then compiles no allocation): `new_scratch` without an event log or a kept deal."""
-    return new_scratch.py_func(1, False)
-
-
-@njit
+@njit(entry=True)
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves, scratch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
@@ -116,24 +51,74 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-round curves);
-    scratch = `batch_scratch(n)`, one per concurrent call.
+    scratch = `batch_scratch(n)`, one per concurrent call: st int32[S_SIZE] holds the last game's final state; a
+    log int32[L, 6] records events when L > 1; deal_out int32[33] receives the dealt order when non-empty.
+
+    This is the only game loop (the step verbs are inlined into it): one copy of the loop, not a `play_one`
+    inlined into each entry point, because Numba's IR inlining copies a callee's IR once per block and variable
+    (kernels/README.md, "Cold compile").
     """
-    st = scratch[0]
+    st, rng, sc, log, deal_out, order, mask, tmp = scratch
+    faces = prm[P_DIE_FACES]
+    cap = prm[P_MAX_TURNS]
     for ii in range(n_games):
-        s, w = play_game_at(seed, point, game0 + ii, n, prm, sids, sparams, scratch, scores[ii], extra[ii])
+        g = game0 + ii
+        seed_game(rng, seed, point, g, n)
+        first = g % n
+        init(st, prm, n)
+        deal_pool(st, order)
+        shuffle(rng, 0, order, N_DEALT)
+        if deal_out.shape[0] == N_DEALT:
+            for i in range(N_DEALT):   # a loop, not deal_out[:] = order: that would compile numpy's broadcast checks
+                deal_out[i] = order[i]
+        new_game(st, prm, n, order, log)
+        s = ST_DONE
+        while st[S_PHASE] != PH_OVER:
+            if st[S_PHASE] == PH_ROLL:
+                if st[S_TURNS] >= cap:
+                    s = ST_TRUNCATED
+                    break
+                apply_chance(st, 1 + bounded(rng, 0, faces), log)
+                continue
+            nl = legal_actions(st, prm, mask)
+            if nl == 1:
+                a = only_set(mask)
+            else:
+                seat = first + st[S_CUR]
+                if seat >= n:                  # (first + position) % n without a division
+                    seat -= n
+                a = decide(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
+                st[S_DECISIONS] += 1
+                if not is_set(a, mask):
+                    s = ST_BAD_ACTION
+                    break
+            apply_action(st, prm, a, log)
+        wpos = returns(st, prm, sc) if s == ST_DONE else 0
+        wseat = 0
+        for q in range(n):
+            seat = (first + q) % n
+            scores[ii, seat] = sc[q] if s == ST_DONE else 0
+            if (wpos >> q) & 1:
+                wseat |= 1 << seat
+        e = extra[ii]
+        e[0] = first
+        e[1] = st[S_DECISIONS]
+        e[2] = st[S_DISCARD_EVENTS]
+        e[3] = st[S_TILES_DISCARDED]
+        e[4] = st[S_TILES_LOST]
+        e[5] = st[S_PLANKS_LAID]
+        # C9: only the rulebook tie-break settles a tied top score; with tiebreak = shared the tied players all win
+        e[6] = top_score_tied(st, prm) if s == ST_DONE and prm[P_TIEBREAK] == 0 else 0
         status[ii] = s
-        winners[ii] = w
+        winners[ii] = wseat
         turns[ii] = st[S_TURNS]
         rounds[ii] = st[S_ROUNDS]
 
 
-@njit_alloc
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len):
-    """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
-    dealt order (int32[33]), per-seat scores, winners bitmask over seats, status, turns and rounds."""
-    scratch = new_scratch(log_len, True)
-    scores = np.zeros(n, dtype=np.int32)
-    extra = np.zeros(N_EXTRA, dtype=np.int32)
-    s, w = play_game_at(seed, point, g, n, prm, sids, sparams, scratch, scores, extra)
-    st = scratch[0]
-    return scratch[3], scratch[4], scores, w, s, st[S_TURNS], st[S_ROUNDS]
+    """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
+    (int32[log_len, 6]; row 0 col 0 = count), dealt order (int32[33]), per-seat scores (int32[n]), winners bitmask
+    over seats, status, turns and rounds (ints)."""
+    scratch = new_scratch(int(log_len), True)
+    scores, w, s, turns, rounds, _, _ = play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA)
+    return scratch[3], scratch[4], scores, w, s, turns, rounds

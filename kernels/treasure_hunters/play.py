@@ -1,4 +1,4 @@
-"""Ghost Fightin' Treasure Hunters: one game (`play_one`) and a batch over games in parallel (`play_batch`).
+"""Ghost Fightin' Treasure Hunters: the batch of games (`play_batch`), the kernel's one game loop.
 
 The batch entry point follows the kernel contract (kernels/README.md): per-game outcomes are written at each game's
 own index, so results never depend on threads or chunking.
@@ -16,7 +16,9 @@ at the end for the round in which the game ended); -1 for rounds after the end (
 from __future__ import annotations
 
 import numpy as np
-from kernels._jit import njit, njit_alloc
+from kernels._jit import njit
+from kernels.batch import play_alone, play_games
+from kernels.bits import is_set, only_set
 from kernels.eventlog import record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
@@ -55,75 +57,11 @@ K_CARD = 4
 K_JEWELS = 5                # then 8 rows (K_CARD, number)
 
 
-@njit_alloc
 def new_scratch(n):
-    """Per-thread scratch of `play_one`: (mask, tmp, pool, nums, wrows)."""
+    """The per-game scratch of `play_batch` in plain numpy: (mask, tmp, pool, nums, wrows)."""
     return (np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(TMP_SIZE, dtype=np.int32),
             np.zeros(MAX_CARDS, dtype=np.int32), np.zeros(N_JEWELS, dtype=np.int32),
             np.zeros((n, N_SPARAMS), dtype=np.float64))
-
-
-@njit(inline='always')
-def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
-    """Play one game to the end (or the turn cap); returns the status (ST_*).
-
-    st int32[S_SIZE] scratch state; rng uint64[N_STREAMS_MAX, 4] seeded streams (row 0 chance, 1 + seat strategy);
-    ``first`` is the seat of hunter 0. log int32[L, 6] records events when L > 1; steps int32[K, 2] records every
-    chance outcome and decision when K > 1 (golden traces); ``check`` not None runs `check_invariants` after every
-    step (`play_batch` passes None, and Numba then leaves the check out of its compiled code).
-    ``scratch`` = `new_scratch(n)`, reused across games (every game overwrites what it reads).
-    """
-    mask, tmp, pool, nums, wrows = scratch
-    for j in range(N_JEWELS):
-        nums[j] = j + 1
-    effective_rows(sids, sparams, wrows)
-    rec = steps.shape[0] > 1
-    init(st, prm, n, first)
-    shuffle(rng, 0, nums, nums.shape[0])        # N_JEWELS; typed like the deck shuffle below (one copy)
-    if rec:
-        record(steps, K_JEWELS, N_JEWELS)
-        for j in range(N_JEWELS):
-            record(steps, K_CARD, nums[j])
-    set_jewel_numbers(st, nums)
-    while st[S_PHASE] != PH_OVER:
-        ph = st[S_PHASE]
-        if ph == PH_SHUFFLE:
-            k = shuffle_pool(st, pool)
-            shuffle(rng, 0, pool, k)
-            if rec:
-                record(steps, K_SHUFFLE, k)
-                for i in range(k):
-                    record(steps, K_CARD, pool[i])
-            apply_shuffle(st, prm, pool, k, log)
-        else:
-            nc = chance_outcomes(st, prm)
-            if nc > 0:
-                o = bounded(rng, 0, nc)
-                if rec:
-                    record(steps, K_CHANCE, o)
-                apply_chance(st, prm, o, log)
-            else:
-                nl = legal_actions(st, prm, mask, tmp)
-                if nl == 0:
-                    return ST_NO_ACTION
-                if nl == 1:
-                    a = 0
-                    while not mask[a]:
-                        a += 1
-                else:
-                    seat = decision_seat(st)
-                    a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
-                    st[S_DECISIONS] += 1
-                    if a < 0 or a >= N_ACTIONS or mask[a] == 0:
-                        return ST_BAD_ACTION
-                if rec:
-                    record(steps, K_ACTION, a)
-                apply_action_with(st, prm, a, log, mask, tmp)
-        if check is not None:
-            code = check_invariants(st, prm)
-            if code != 0:
-                return ST_INVARIANT + code
-    return ST_TRUNCATED if st[S_OUTCOME] == OUT_TRUNC else ST_DONE
 
 
 @njit("int64(int64[::1], int64, int64)")
@@ -138,7 +76,7 @@ def first_seat(prm, g, n):
 def start_game(rng, seed, point, g, n, prm):
     """Seed the streams of game index ``g`` (rng uint64[N_STREAMS_MAX, 4]); returns the seat of hunter 0.
 
-    Every entry point plays a game as start_game, `play_one`, `game_outputs` (the same game everywhere)."""
+    Every entry point plays a game through `play_batch` (the same game everywhere)."""
     seed_game(rng, seed, point, g, n)
     return first_seat(prm, g, n)
 
@@ -146,7 +84,7 @@ def start_game(rng, seed, point, g, n, prm):
 @njit(inline='always')
 def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
     """Per-seat scores (int32[n]), counters (int32[N_EXTRA]) and curves (int32[n_curves, curve_len]) of the game
-    `play_one` left in ``st`` with ``status``; returns the winners bitmask over seats."""
+    `play_batch` left in ``st`` with ``status``; returns the winners bitmask over seats."""
     hh = prm[P_MODE] == MODE_HH
     out = st[S_OUTCOME]
     w = 0
@@ -207,61 +145,114 @@ def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
     return w
 
 
-def batch_scratch(n):
+def batch_scratch(n, prm=None, log_len=1, steps_len=1):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`) for ``n`` players."""
+    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh) for ``n`` players. A log or steps array
+    of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
+    parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
+    (`strategies.haunter_turn`); 1 otherwise (and when ``prm`` is None)."""
+    hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros((1, 6), dtype=np.int32), np.zeros((1, 2), dtype=np.int32), new_scratch.py_func(n))
+            np.zeros((log_len, 6), dtype=np.int32), np.zeros((steps_len, 2), dtype=np.int32), new_scratch(n), hh)
 
 
-@njit
+@njit(entry=True)
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves, batch):
+               extra, curves, batch, check=None):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 2, curve_len] (hauntings, ghosts by round; -1 after the
     end). turns counts hunter turns, rounds the rounds of hunter turns started.
-    batch = `batch_scratch(n)`, one per concurrent call.
+    batch = `batch_scratch(n, prm)`, one per concurrent call: st int32[S_SIZE] holds the last game's final state; a log
+    int32[L, 6] records events when L > 1, steps int32[K, 2] every chance outcome and decision when K > 1 (golden
+    traces). ``check`` not None runs `check_invariants` after every step (status ST_INVARIANT + code when one
+    breaks); the runner leaves it out and Numba prunes the check from that compiled code.
+
+    This is the only game loop (the step verbs are inlined into it): one copy of the loop, not a `play_one`
+    inlined into each entry point, because Numba's IR inlining copies a callee's IR once per block and variable
+    (2.3 s of Treasure Hunters' cold compile for a `play_one` holding the inlined verbs, kernels/README.md).
     """
-    st, rng, log, steps, scratch = batch
+    st, rng, log, steps, scratch, hh = batch
+    mask, tmp, pool, nums, wrows = scratch
+    effective_rows(sids, sparams, wrows)
+    rec = steps.shape[0] > 1
     for ii in range(n_games):
         first = start_game(rng, seed, point, game0 + ii, n, prm)
-        s = play_one(st, prm, n, first, sids, sparams, rng, log, steps, None, scratch)
+        for j in range(N_JEWELS):
+            nums[j] = j + 1
+        init(st, prm, n, first)
+        shuffle(rng, 0, nums, nums.shape[0])    # N_JEWELS; typed like the deck shuffle below (one copy)
+        if rec:
+            record(steps, K_JEWELS, N_JEWELS)
+            for j in range(N_JEWELS):
+                record(steps, K_CARD, nums[j])
+        set_jewel_numbers(st, nums)
+        s = -1
+        while st[S_PHASE] != PH_OVER:
+            ph = st[S_PHASE]
+            if ph == PH_SHUFFLE:
+                k = shuffle_pool(st, pool)
+                shuffle(rng, 0, pool, k)
+                if rec:
+                    record(steps, K_SHUFFLE, k)
+                    for i in range(k):
+                        record(steps, K_CARD, pool[i])
+                apply_shuffle(st, prm, pool, k, log)
+            else:
+                nc = chance_outcomes(st, prm)
+                if nc > 0:
+                    o = bounded(rng, 0, nc)
+                    if rec:
+                        record(steps, K_CHANCE, o)
+                    apply_chance(st, prm, o, log)
+                else:
+                    nl = legal_actions(st, prm, mask, tmp, hh)
+                    if nl == 0:
+                        s = ST_NO_ACTION
+                        break
+                    if nl == 1:
+                        a = only_set(mask)
+                    else:
+                        seat = decision_seat(st)
+                        a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, tmp, hh)
+                        st[S_DECISIONS] += 1
+                        if not is_set(a, mask):
+                            s = ST_BAD_ACTION
+                            break
+                    if rec:
+                        record(steps, K_ACTION, a)
+                    apply_action_with(st, prm, a, log, mask, tmp, hh)
+            if check is not None:
+                code = check_invariants(st, prm)
+                if code != 0:
+                    s = ST_INVARIANT + code
+                    break
+        if s < 0:
+            s = ST_TRUNCATED if st[S_OUTCOME] == OUT_TRUNC else ST_DONE
         status[ii] = s
         winners[ii] = game_outputs(st, prm, n, first, s, scores[ii], extra[ii], curves[ii])
         turns[ii] = st[S_TURNS]
         rounds[ii] = st[S_ROUNDS]
 
 
-@njit_alloc
 def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
-    """Like `play_batch` but checking every invariant after every step; status[i] = ST_* (>= 100: broken)."""
-    st = np.zeros(S_SIZE, dtype=np.int32)
-    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
-    log = np.zeros((1, 6), dtype=np.int32)
-    steps = np.zeros((1, 2), dtype=np.int32)
-    scratch = new_scratch(n)
-    for ii in range(n_games):
-        first = start_game(rng, seed, point, game0 + ii, n, prm)
-        status[ii] = play_one(st, prm, n, first, sids, sparams, rng, log, steps, 1, scratch)
+    """`play_batch` checking every invariant after every step; status[i] = ST_* (>= 100: broken).
+
+    seed/point uint64, game0/n_games/n int64, status int32[n_games] (written)."""
+    out = play_games(play_batch, batch_scratch(int(n), prm), seed, point, game0, n_games, n, prm, sids, sparams,
+                     N_EXTRA, (2, CURVE_LEN), check=True)
+    status[:] = out[4]
 
 
-@njit_alloc
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
-    """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]; row 0 col 0 = count),
-    its recorded steps (int32[steps_len, 2]), per-seat scores, winners bitmask over seats, status, turns, rounds,
-    the extra counters and the final state."""
-    st = np.zeros(S_SIZE, dtype=np.int32)
-    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
-    log = np.zeros((log_len, 6), dtype=np.int32)
-    steps = np.zeros((steps_len, 2), dtype=np.int32)
-    scores = np.zeros(n, dtype=np.int32)
-    extra = np.zeros(N_EXTRA, dtype=np.int32)
-    curves = np.zeros((2, CURVE_LEN), dtype=np.int32)
-    first = start_game(rng, seed, point, g, n, prm)
-    s = play_one(st, prm, n, first, sids, sparams, rng, log, steps, None, new_scratch(n))
-    w = game_outputs(st, prm, n, first, s, scores, extra, curves)
-    return log, steps, scores, w, s, st[S_TURNS], st[S_ROUNDS], extra, st
-
+    """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
+    (int32[log_len, 6]; row 0 col 0 = count), its recorded steps (int32[steps_len, 2]), per-seat scores (int32[n]),
+    winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
+    state (int32[S_SIZE])."""
+    batch = batch_scratch(int(n), prm, int(log_len), int(steps_len))
+    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
+                                                       N_EXTRA, (2, CURVE_LEN))
+    st, _, log, steps, _, _ = batch
+    return log, steps, scores, w, s, turns, rounds, extra, st

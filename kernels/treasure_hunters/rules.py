@@ -575,7 +575,7 @@ def target_set(st, prm, c):
     return 0, 0
 
 
-@njit("int64(int32[::1], int64[::1], int64, int8[::1])")
+@njit
 def target_options(st, prm, c, mask):
     """Legal targets (A_ROOM/A_PAIR/A_MOVEG/A_SPOOK) of Head Haunter card ``c``: sets mask entries, returns count."""
     first, bits = target_set(st, prm, c)
@@ -1163,11 +1163,28 @@ def apply_target(st, prm, a, log):
     advance(st, prm, log)
 
 
+@njit
+def hh_target_options(hh, st, prm, c, mask):
+    """`target_options` where the Head Haunter plays; with ``hh`` None (a co-op batch) Numba prunes the call and
+    returns 0 (never reached: no Head Haunter phase occurs in a co-op game). See strategies.haunter_turn."""
+    if hh is None:
+        return 0
+    return target_options(st, prm, c, mask)
+
+
+@njit
+def hh_apply_target(hh, st, prm, a, log):
+    """`apply_target` where the Head Haunter plays; pruned with ``hh`` None, as `hh_target_options`."""
+    if hh is None:
+        return
+    apply_target(st, prm, a, log)
+
+
 @njit(inline='always')
-def legal_actions(st, prm, mask, work):
+def legal_actions(st, prm, mask, work, hh=1):
     """Mask (int8[N_ACTIONS]) of the legal decisions at the current node; returns how many (0 at chance nodes and
     at the end). ``work`` is int32 scratch (>= WORK_SIZE) that receives the move search of PH_MOVE /
-    PH_SPOOK_DEST."""
+    PH_SPOOK_DEST. ``hh`` None leaves the Head Haunter's targets out of the compiled code (a co-op batch)."""
     for i in range(N_ACTIONS):        # constant trip count: vector stores, not a memset call (kernels/README.md)
         mask[i] = 0
     ph = st[S_PHASE]
@@ -1207,7 +1224,7 @@ def legal_actions(st, prm, mask, work):
             mask[A_SLOT + s] = 1
         return st[S_HAND_N]
     if ph == PH_HH_TARGET:
-        return target_options(st, prm, st[S_PEND_CARD], mask)
+        return hh_target_options(hh, st, prm, st[S_PEND_CARD], mask)
     return 0
 
 
@@ -1265,10 +1282,10 @@ def apply_action(st, prm, a, log):
 
 
 @njit(inline='always')
-def apply_action_with(st, prm, a, log, mask, work):
+def apply_action_with(st, prm, a, log, mask, work, hh=1):
     """`apply_action` with caller-owned scratch: ``mask`` int8[N_ACTIONS] and ``work`` int32[>= WORK_SIZE], as
     passed to `legal_actions` (overwritten with the same move search; only a move with reveal_jewel_on_enter
-    uses them)."""
+    uses them). ``hh`` None leaves the Head Haunter's targets out of the compiled code (a co-op batch)."""
     ph = st[S_PHASE]
     h = st[S_CUR]
     if ph == PH_MOVE:
@@ -1320,7 +1337,7 @@ def apply_action_with(st, prm, a, log, mask, work):
             return
         advance(st, prm, log)
     elif ph == PH_HH_TARGET:
-        apply_target(st, prm, a, log)
+        hh_apply_target(hh, st, prm, a, log)
     elif ph == PH_SPOOK_DEST:
         k = st[S_SPOOK_H]
         u = st[S_HPOS + k]

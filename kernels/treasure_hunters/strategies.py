@@ -391,7 +391,7 @@ def hunter_decide(st, prm, w, mask, tmp):
 
 
 # ---- Head Haunter ----------------------------------------------------------------------------------------------------
-@njit("void(int32[::1], int32[::1])")
+@njit
 def hh_prepare(st, tmp):
     """Copy the board into the simulation scratch; count carriers and lying jewels per room."""
     for r in range(N_ROOMS):
@@ -409,14 +409,14 @@ def hh_prepare(st, tmp):
             tmp[T_JR + v - ROOM0] += 1
 
 
-@njit("void(int32[::1], int32[::1])")
+@njit
 def sim_reset(st, tmp):
     for r in range(N_ROOMS):
         tmp[T_G + r] = st[S_GHOSTS + r]
         tmp[T_H + r] = st[S_HAUNTED + r]
 
 
-@njit("void(int32[::1], int64)")
+@njit
 def sim_place(tmp, room):
     r = room
     for _ in range(N_ROOMS):
@@ -431,7 +431,7 @@ def sim_place(tmp, room):
         tmp[T_H + r] = 1
 
 
-@njit("float64(int32[::1], int64[::1], float64[::1], int32[::1])")
+@njit
 def board_value(st, prm, w, tmp):
     """Weighted value of the simulated board for the Head Haunter (WIN_VALUE when it wins)."""
     hs = 0
@@ -452,7 +452,7 @@ def board_value(st, prm, w, tmp):
     return w[0] * hs + w[1] * sq + w[2] * trap + w[3] * cg + w[4] * jg
 
 
-@njit("float64(int32[::1], int64[::1], int64, int64, float64[::1], int32[::1], float64)")
+@njit
 def target_value(st, prm, c, a, w, tmp, base):
     """Gain of playing card ``c`` on target action ``a`` (simulated on the scratch board)."""
     ct = prm[P_CARD_TYPE + c]
@@ -584,19 +584,31 @@ def effective_rows(sids, sparams, out):
                 out[s, k] = 0.0
 
 
+@njit
+def haunter_turn(hh, st, prm, w, mask, tmp):
+    """`haunter_decide`, compiled only where the Head Haunter plays: with ``hh`` None (a co-op batch, see
+    play.batch_scratch) Numba prunes the call, so a co-op kernel never compiles the Head Haunter's planner and its
+    helpers (about 3 s of Treasure Hunters' cold compile, kernels/README.md). Returns -1 there (never reached: no
+    Head Haunter phase occurs in a co-op game)."""
+    if hh is None:
+        return -1
+    return haunter_decide(st, prm, w, mask, tmp)
+
+
 @njit(inline='always')
-def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
+def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp, hh=1):
     """Action chosen by strategy ``sid`` for the deciding seat; ``mask`` holds the legal actions (n_legal > 1).
 
     ``sp`` float64[N_SPARAMS] is the seat's effective weight row (`effective_rows`: the seat's parameters for the
     weighted strategies, the fixed row of a scripted one); ``rng[row]`` its own random stream; ``tmp`` int32[512]
-    scratch whose first rules.WORK_SIZE (193) entries hold the move search of `rules.legal_actions`.
+    scratch whose first rules.WORK_SIZE (193) entries hold the move search of `rules.legal_actions`. ``hh`` None
+    leaves the Head Haunter's planner out of the compiled code (a co-op batch; see `haunter_turn`).
     """
     if sid == S_RANDOM or sid == S_HH_RANDOM:
         return pick_legal(rng, row, mask, n_legal)
     ph = st[S_PHASE]
     if ph == PH_HH_PLAY or ph == PH_HH_TARGET or ph == PH_SPOOK_DEST:
-        return haunter_decide(st, prm, sp, mask, tmp)
+        return haunter_turn(hh, st, prm, sp, mask, tmp)
     if sid == S_PASSIVE:                          # stays outside; fights when asked
         if ph == PH_MOVE:
             return A_MOVE + st[S_HPOS + st[S_CUR]]

@@ -1,4 +1,4 @@
-"""The Ghosts of Castle Turnwall: one game (`play_one`) and a batch over games in parallel (`play_batch`).
+"""The Ghosts of Castle Turnwall: the batch of games (`play_batch`), the kernel's one game loop.
 
 The batch entry point follows the kernel contract (kernels/README.md): per-game outcomes are written at each game's
 own index, so results never depend on threads or chunking. Seat i plays ghost i (colour and corner i); in game g
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit, njit_alloc
+from kernels._jit import njit
+from kernels.batch import play_alone
+from kernels.bits import is_set, only_set
 from kernels.eventlog import record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game
 from kernels.turnwall.memory import observe_search, observe_swap
@@ -43,81 +45,15 @@ K_ACTION = 2
 K_SWAP = 3          # the other deck of a decks-moved swap
 
 
-@njit_alloc
 def new_scratch(n):
-    """Per-thread scratch: (st, rng, mask, order, work, base, cur, keys, probs, near, wrows)."""
+    """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
+    mask, order, work, base, cur, keys, probs, near, wrows)."""
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
             np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_GARMENTS, dtype=np.int32),
             np.zeros(WORK_SIZE, dtype=np.int32), np.zeros(PHYS_SIZE, dtype=np.int32),
             np.zeros(PHYS_SIZE, dtype=np.int32),
             np.zeros(2 * HASH_SIZE, dtype=np.int64), np.zeros(N_GARMENTS, dtype=np.float64),
             np.zeros(N_CELLS, dtype=np.float64), np.zeros((n, N_SPARAMS), dtype=np.float64))
-
-
-@njit(inline='always')
-def play_one(st, prm, n, first, sids, sparams, rng, log, steps, check, scratch):
-    """Play one game to the end or the turn cap; returns the status (ST_*). ``st`` int32[S_SIZE] is filled with
-    the final state; rng holds the game's seeded streams (row 0 chance, 1 + seat strategy); log int32[L, 6] records
-    events when L > 1; steps int32[K, 2] records the deal and every action when K > 1; ``check`` not None runs
-    `check_invariants` after every step."""
-    _, _, mask, order, work, base, cur, keys, probs, near, wrows = scratch
-    effective_rows(sids, sparams, wrows)
-    work[W_PLAN_TURN] = -1
-    rec = steps.shape[0] > 1
-    init(st, prm, n, first)
-    for p in range(N_PARTS):                          # R2: each deck one card of each back
-        for k in range(N_DECKS):
-            order[p * PER_PART + k] = p * PER_PART + k
-        for i in range(PER_PART - 1, 0, -1):          # Fisher-Yates as in kernels.rng.shuffle, part by part
-            j = bounded(rng, 0, i + 1)
-            x = order[p * PER_PART + i]
-            order[p * PER_PART + i] = order[p * PER_PART + j]
-            order[p * PER_PART + j] = x
-    if rec:
-        for i in range(N_GARMENTS):
-            record(steps, K_DEAL, order[i])
-    deal(st, order)
-    cap = prm[P_MAX_TURNS]
-    logged = -1
-    while st[S_PHASE] != PH_OVER:
-        if st[S_TURNS] >= cap:
-            return ST_TRUNCATED
-        if st[S_TURNS] != logged:
-            logged = st[S_TURNS]
-            log_event(log, logged, E_TURN, st[S_CUR], st[S_MOVES_LEFT], 0, 0)
-        nl = legal_actions(st, prm, mask)
-        if nl == 0:
-            return ST_NO_ACTION
-        if nl == 1:
-            a = 0
-            while not mask[a]:
-                a += 1
-        else:
-            seat = st[S_CUR]
-            a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs,
-                       near)
-            st[S_DECISIONS] += 1
-            if a < 0 or a >= N_ACTIONS or mask[a] == 0:
-                return ST_BAD_ACTION
-        if rec:
-            record(steps, K_ACTION, a)
-        if apply_action(st, prm, a, log) == 1:
-            observe_search(st, wrows, rng)
-            if prm[P_DECKS_MOVED] != 0 and st[S_PHASE] != PH_OVER:     # C11 variant
-                k = st[S_LAST_DECK]
-                b = bounded(rng, 0, N_DECKS - 1)
-                if b >= k:
-                    b += 1
-                if rec:
-                    record(steps, K_SWAP, b)
-                swap_decks(st, k, b)
-                observe_swap(st, st[S_LAST_SEARCHER], k, b)
-                log_event(log, st[S_TURNS], E_DECKS, k, b, 0, 0)
-        if check is not None:
-            code = check_invariants(st, prm)
-            if code != 0:
-                return ST_INVARIANT + code
-    return ST_DONE
 
 
 @njit(inline='always')
@@ -151,50 +87,107 @@ def game_outputs(st, n, status, scores_row, extra_row):
     return w
 
 
-def batch_scratch(n):
+def batch_scratch(n, prm=None, log_len=1, step_len=1):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (`new_scratch(n)`, log, steps) for ``n`` players."""
-    return new_scratch.py_func(n), np.zeros((1, 6), dtype=np.int32), np.zeros((1, 2), dtype=np.int32)
+    compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2]) for ``n``
+    players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
+    passes longer ones."""
+    return new_scratch(n), np.zeros((log_len, 6), dtype=np.int32), np.zeros((step_len, 2), dtype=np.int32)
 
 
-@njit
+@njit(entry=True)
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves, batch):
+               extra, curves, batch, check=None):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] (body parts dressed) by seat; winners int32[n_games] seat bitmask; turns, rounds,
     status int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none);
-    batch = `batch_scratch(n)`, one per concurrent call."""
+    batch = `batch_scratch(n, prm)`, one per concurrent call: its st int32[S_SIZE] holds the last game's final state;
+    rng the game's seeded streams (row 0 chance, 1 + seat strategy); a log int32[L, 6] records events when L > 1,
+    steps int32[K, 2] the deal and every action when K > 1 (golden traces). ``check`` not None runs
+    `check_invariants` after every step (status ST_INVARIANT + code when one breaks); the runner leaves it out and
+    Numba prunes the check from that compiled code.
+
+    This is the only game loop: one copy of the loop, not a `play_one` inlined into each entry point, because
+    Numba's IR inlining copies a callee's IR once per block and variable (kernels/README.md, "One game loop")."""
     scratch, log, steps = batch
-    st = scratch[0]
-    rng = scratch[1]
+    st, rng, mask, order, work, base, cur, keys, probs, near, wrows = scratch
+    effective_rows(sids, sparams, wrows)
+    rec = steps.shape[0] > 1
+    cap = prm[P_MAX_TURNS]
     for ii in range(n_games):
         g = game0 + ii
         seed_game(rng, seed, point, g, n)
-        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
+        work[W_PLAN_TURN] = -1
+        init(st, prm, n, g % n)
+        for p in range(N_PARTS):                      # R2: each deck one card of each back
+            for k in range(N_DECKS):
+                order[p * PER_PART + k] = p * PER_PART + k
+            for i in range(PER_PART - 1, 0, -1):      # Fisher-Yates as in kernels.rng.shuffle, part by part
+                j = bounded(rng, 0, i + 1)
+                x = order[p * PER_PART + i]
+                order[p * PER_PART + i] = order[p * PER_PART + j]
+                order[p * PER_PART + j] = x
+        if rec:
+            for i in range(N_GARMENTS):
+                record(steps, K_DEAL, order[i])
+        deal(st, order)
+        logged = -1
+        s = ST_DONE
+        while st[S_PHASE] != PH_OVER:
+            if st[S_TURNS] >= cap:
+                s = ST_TRUNCATED
+                break
+            if st[S_TURNS] != logged:
+                logged = st[S_TURNS]
+                log_event(log, logged, E_TURN, st[S_CUR], st[S_MOVES_LEFT], 0, 0)
+            nl = legal_actions(st, prm, mask)
+            if nl == 0:
+                s = ST_NO_ACTION
+                break
+            if nl == 1:
+                a = only_set(mask)
+            else:
+                seat = st[S_CUR]
+                a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys,
+                           probs, near)
+                st[S_DECISIONS] += 1
+                if not is_set(a, mask):
+                    s = ST_BAD_ACTION
+                    break
+            if rec:
+                record(steps, K_ACTION, a)
+            if apply_action(st, prm, a, log) == 1:
+                observe_search(st, wrows, rng)
+                if prm[P_DECKS_MOVED] != 0 and st[S_PHASE] != PH_OVER:     # C11 variant
+                    k = st[S_LAST_DECK]
+                    b = bounded(rng, 0, N_DECKS - 1)
+                    if b >= k:
+                        b += 1
+                    if rec:
+                        record(steps, K_SWAP, b)
+                    swap_decks(st, k, b)
+                    observe_swap(st, st[S_LAST_SEARCHER], k, b)
+                    log_event(log, st[S_TURNS], E_DECKS, k, b, 0, 0)
+            if check is not None:
+                code = check_invariants(st, prm)
+                if code != 0:
+                    s = ST_INVARIANT + code
+                    break
         status[ii] = s
         winners[ii] = game_outputs(st, n, s, scores[ii], extra[ii])
         turns[ii] = st[S_TURNS]
         rounds[ii] = (st[S_TURNS] + n - 1) // n
 
 
-@njit_alloc
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
-    """Game ``g`` exactly as `play_batch` plays it, with its event log (int32[log_len, 6]) and recorded steps
-    (int32[step_len, 2]); returns (log, steps, scores, winners, status, turns, rounds, extra, final state).
-    ``check`` 1 runs the invariants after every step (status 100 + code when one breaks)."""
-    scratch = new_scratch(n)
-    st = scratch[0]
-    rng = scratch[1]
-    log = np.zeros((log_len, 6), dtype=np.int32)
-    steps = np.zeros((step_len, 2), dtype=np.int32)
-    seed_game(rng, seed, point, g, n)
-    if check:
-        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, 1, scratch)
-    else:
-        s = play_one(st, prm, n, g % n, sids, sparams, rng, log, steps, None, scratch)
-    scores = np.zeros(n, dtype=np.int32)
-    extra = np.zeros(N_EXTRA, dtype=np.int32)
-    w = game_outputs(st, n, s, scores, extra)
-    return log, steps, scores, w, s, st[S_TURNS], (st[S_TURNS] + n - 1) // n, extra, st.copy()
+    """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
+    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]); returns (log, steps, scores int32[n], winners
+    bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
+    this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
+    batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
+    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
+                                                       N_EXTRA, check=check)
+    scratch, log, steps = batch
+    return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

@@ -1,6 +1,8 @@
 """Runner, aggregates and determinism: results depend only on (seed, scenario, game index)."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -134,9 +136,8 @@ class _FakeKernel:
             turns[:] = np.arange(game0, game0 + n_games)
             with kernel._lock:
                 kernel.calls.append((int(game0), int(n_games), threading.current_thread().name))
-        play_batch.signatures = ["compiled"]
         self.play_batch = play_batch
-        self.batch_scratch = lambda n: None
+        self.batch_scratch = lambda n, prm=None: None
 
 
 def _outputs(m: int) -> runner.ChunkOutputs:
@@ -156,11 +157,13 @@ def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
         runner.set_threads(None)
     assert (out.turns[:777] == np.arange(5000, 5777)).all()          # row i is game game0 + i
     assert (out.turns[777:] == 0).all()
-    spans = sorted((g, n) for g, n, _ in k.calls)
+    first, blocks = k.calls[0], k.calls[1:]
+    assert first == (5000, 0, threading.main_thread().name)          # the compile call: no game, main thread
+    spans = sorted((g, n) for g, n, _ in blocks)
     assert spans[0][0] == 5000 and all(a[0] + a[1] == b[0] for a, b in zip(spans, spans[1:]))
     assert sum(n for _, n in spans) == 777 == sum(told) and len(told) == len(spans)
     assert spans[0][1] == runner.MIN_BLOCK and len(spans) > 3
-    assert len({name for *_, name in k.calls}) > 1                  # the blocks really ran on several threads
+    assert len({name for *_, name in blocks}) > 1                   # the blocks really ran on several threads
 
 
 def test_an_error_in_one_block_reaches_the_caller(monkeypatch):

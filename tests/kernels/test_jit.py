@@ -1,0 +1,80 @@
+"""kernels._jit: kernel functions compile without a CPython wrapper; Python calls reach a twin that has one."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+
+from kernels import bits
+from kernels._jit import KernelDispatcher
+from kernels.treasure_hunters import play as th_play
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_kernel_functions_have_no_cpython_wrapper_and_entry_points_keep_it():
+    assert isinstance(bits.only_set, KernelDispatcher)
+    assert bits.only_set.targetoptions["no_cpython_wrapper"] is True
+    assert not isinstance(th_play.play_batch, KernelDispatcher)
+    assert "no_cpython_wrapper" not in th_play.play_batch.targetoptions
+
+
+def test_a_python_call_goes_to_the_twin_and_gives_the_compiled_answer():
+    mask = np.zeros(10, np.int8)
+    mask[7] = 1
+    assert bits.only_set(mask) == 7                     # would jump to a null pointer without the twin
+    twin = bits.only_set.python_twin()
+    assert twin is bits.only_set.python_twin()          # made once
+    assert twin.py_func.__qualname__ == "only_set__python"
+    assert [str(s) for s in twin.signatures] == [str(s) for s in bits.only_set.signatures]
+    assert bits.is_set(7, mask) and not bits.is_set(6, mask) and not bits.is_set(10, mask)
+
+
+def test_the_twin_loads_from_the_cache_in_a_new_process(tmp_path):
+    code = textwrap.dedent("""
+        import numpy as np
+        from kernels import bits
+        m = np.zeros(4, np.int8); m[2] = 1
+        assert bits.only_set(m) == 2
+        st = bits.only_set.python_twin().stats
+        print(sum(st.cache_hits.values()), sum(st.cache_misses.values()))
+    """)
+    env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path), PYTHONPATH=str(REPO))
+    first = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    second = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    assert first.stdout.split() == ["0", "1"]            # compiled and saved
+    assert second.stdout.split() == ["1", "0"]           # loaded, not compiled again
+
+
+def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_batch_does_not():
+    from sim.scenario import load
+    basic = load(REPO / "scenarios/treasure_hunters/basic-4p.toml")
+    hh = load(REPO / "scenarios/treasure_hunters/head_haunter-4p.toml")
+    assert th_play.batch_scratch(4, basic.prm())[-1] is None
+    assert th_play.batch_scratch(4, hh.prm())[-1] == 1
+    assert th_play.batch_scratch(4)[-1] == 1                         # no parameters: the whole kernel
+
+
+def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
+    """With an empty cache, a co-op batch compiles the gates for hh = None and never the Head Haunter's planner
+    or target rules; a Head Haunter batch then compiles them (kernels/README.md, "Cold compile")."""
+    code = textwrap.dedent("""
+        from sim import runner
+        from sim.scenario import load
+        from kernels.treasure_hunters import rules, strategies
+        hh_code = (strategies.haunter_decide, strategies.card_value, strategies.target_value, rules.apply_target,
+                   rules.target_options)
+        runner.play_chunk(load("scenarios/treasure_hunters/basic-4p.toml"), 0, 4)
+        print([len(f.signatures) for f in hh_code],
+              [str(g.signatures[0][0]) for g in (strategies.haunter_turn, rules.hh_target_options)])
+        runner.play_chunk(load("scenarios/treasure_hunters/head_haunter-4p.toml"), 0, 4)
+        print([len(f.signatures) for f in hh_code])
+    """)
+    env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path), PYTHONPATH=str(REPO), NUMBA_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["[0, 0, 0, 0, 0] ['none', 'none']", "[1, 1, 1, 1, 1]"]
