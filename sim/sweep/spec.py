@@ -221,6 +221,11 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
         if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
             raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
                              "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)")
+        if a.name.removeprefix("scenario.") in ("seed", "games"):    # each point plays the sweep's own, so the
+            key = a.name.removeprefix("scenario.")                      # axis was once silently ignored
+            how = "--seed, or run one sweep per seed" if key == "seed" else "--games or [sweep] games"
+            raise SweepError(f"{a.source}: every point plays the sweep's {key} (common random numbers); give it once "
+                             f"with {how}")
         if not a.values:
             raise SweepError(f"{a.source}: no values")
         for i, v in enumerate(a.values):        # a point played twice, its curve drawn back over itself

@@ -271,3 +271,23 @@ def test_a_board_missing_rooms_names_them_in_the_right_number(drop, says):
     doc["board"]["rooms"] = [r for r in doc["board"]["rooms"] if r not in drop]
     with pytest.raises(Exception, match=says):
         B.parse_board(doc)
+
+
+# --- a sweep over seed or games was silently ignored (every point played the sweep's own) -------------------------
+@pytest.mark.parametrize("axis, how", [("seed=1,2", "--seed"), ("scenario.seed=1,2", "--seed"),
+                                       ("games=100,200", "--games or [sweep] games")])
+def test_a_sweep_over_seed_or_games_is_refused(tmp_path, axis, how):
+    r = _invoke("sweep", MOOR4, "--games", "10", "--set", axis, "--out", tmp_path / "o")
+    key = axis.split("=")[0].removeprefix("scenario.")
+    assert r.exit_code == EXIT_USAGE, r.output
+    assert one_error_line(r) == (f"error: --set {axis}: every point plays the sweep's {key} (common random numbers); "
+                                 f"give it once with {how}" + (", or run one sweep per seed" if key == "seed" else ""))
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_sweep_table_over_seed_is_a_bad_file(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(MOOR4.read_text() + "\n[sweep]\nseed = [1, 2]\n")
+    r = _invoke("sweep", f, "--games", "10", "--out", tmp_path / "o")
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert "every point plays the sweep's seed" in one_error_line(r)
