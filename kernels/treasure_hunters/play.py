@@ -150,7 +150,7 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1):
     compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh) for ``n`` players. A log or steps array
     of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
     parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
-    (`strategies.haunter_turn`); 1 otherwise (and when ``prm`` is None)."""
+    (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
             np.zeros((log_len, 6), dtype=np.int32), np.zeros((steps_len, 2), dtype=np.int32), new_scratch(n), hh)

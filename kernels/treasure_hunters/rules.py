@@ -576,8 +576,13 @@ def target_set(st, prm, c):
 
 
 @njit
-def target_options(st, prm, c, mask):
-    """Legal targets (A_ROOM/A_PAIR/A_MOVEG/A_SPOOK) of Head Haunter card ``c``: sets mask entries, returns count."""
+def target_options(hh, st, prm, c, mask):
+    """Legal targets (A_ROOM/A_PAIR/A_MOVEG/A_SPOOK) of Head Haunter card ``c``: sets mask entries, returns count.
+
+    ``hh`` None (a co-op batch, see play.batch_scratch) returns 0 at once: Numba prunes the rest, so a co-op kernel
+    never compiles the Head Haunter's target rules (never reached there: no Head Haunter phase occurs)."""
+    if hh is None:
+        return 0
     first, bits = target_set(st, prm, c)
     n = 0
     i = 0
@@ -1115,8 +1120,11 @@ def do_move(st, prm, d, log, mask, work):
 
 
 @njit
-def apply_target(st, prm, a, log):
-    """R33–R39: the pending Head Haunter card acts on target ``a``."""
+def apply_target(hh, st, prm, a, log):
+    """R33–R39: the pending Head Haunter card acts on target ``a``. ``hh`` None: nothing (pruned, as
+    `target_options`)."""
+    if hh is None:
+        return
     c = st[S_PEND_CARD]
     ct = prm[P_CARD_TYPE + c]
     log_event(log, st[S_TURNS], E_TARGET, c, ct, a, 0)
@@ -1163,23 +1171,6 @@ def apply_target(st, prm, a, log):
     advance(st, prm, log)
 
 
-@njit
-def hh_target_options(hh, st, prm, c, mask):
-    """`target_options` where the Head Haunter plays; with ``hh`` None (a co-op batch) Numba prunes the call and
-    returns 0 (never reached: no Head Haunter phase occurs in a co-op game). See strategies.haunter_turn."""
-    if hh is None:
-        return 0
-    return target_options(st, prm, c, mask)
-
-
-@njit
-def hh_apply_target(hh, st, prm, a, log):
-    """`apply_target` where the Head Haunter plays; pruned with ``hh`` None, as `hh_target_options`."""
-    if hh is None:
-        return
-    apply_target(st, prm, a, log)
-
-
 @njit(inline='always')
 def legal_actions(st, prm, mask, work, hh=1):
     """Mask (int8[N_ACTIONS]) of the legal decisions at the current node; returns how many (0 at chance nodes and
@@ -1224,7 +1215,7 @@ def legal_actions(st, prm, mask, work, hh=1):
             mask[A_SLOT + s] = 1
         return st[S_HAND_N]
     if ph == PH_HH_TARGET:
-        return hh_target_options(hh, st, prm, st[S_PEND_CARD], mask)
+        return target_options(hh, st, prm, st[S_PEND_CARD], mask)
     return 0
 
 
@@ -1337,7 +1328,7 @@ def apply_action_with(st, prm, a, log, mask, work, hh=1):
             return
         advance(st, prm, log)
     elif ph == PH_HH_TARGET:
-        hh_apply_target(hh, st, prm, a, log)
+        apply_target(hh, st, prm, a, log)
     elif ph == PH_SPOOK_DEST:
         k = st[S_SPOOK_H]
         u = st[S_HPOS + k]

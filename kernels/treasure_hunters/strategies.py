@@ -517,7 +517,12 @@ def card_value(st, prm, c, w, tmp, base):
 
 
 @njit
-def haunter_decide(st, prm, w, mask, tmp):
+def haunter_decide(hh, st, prm, w, mask, tmp):
+    """The Head Haunter's decision (its planner). With ``hh`` None (a co-op batch, see play.batch_scratch) it returns
+    -1 at once and Numba prunes the rest, so a co-op kernel never compiles the planner and its helpers (about 3 s of
+    Treasure Hunters' cold compile, kernels/README.md); never reached there: no Head Haunter phase occurs."""
+    if hh is None:
+        return -1
     ph = st[S_PHASE]
     hh_prepare(st, tmp)
     base = board_value(st, prm, w, tmp)
@@ -584,17 +589,6 @@ def effective_rows(sids, sparams, out):
                 out[s, k] = 0.0
 
 
-@njit
-def haunter_turn(hh, st, prm, w, mask, tmp):
-    """`haunter_decide`, compiled only where the Head Haunter plays: with ``hh`` None (a co-op batch, see
-    play.batch_scratch) Numba prunes the call, so a co-op kernel never compiles the Head Haunter's planner and its
-    helpers (about 3 s of Treasure Hunters' cold compile, kernels/README.md). Returns -1 there (never reached: no
-    Head Haunter phase occurs in a co-op game)."""
-    if hh is None:
-        return -1
-    return haunter_decide(st, prm, w, mask, tmp)
-
-
 @njit(inline='always')
 def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp, hh=1):
     """Action chosen by strategy ``sid`` for the deciding seat; ``mask`` holds the legal actions (n_legal > 1).
@@ -602,13 +596,13 @@ def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp, hh=1):
     ``sp`` float64[N_SPARAMS] is the seat's effective weight row (`effective_rows`: the seat's parameters for the
     weighted strategies, the fixed row of a scripted one); ``rng[row]`` its own random stream; ``tmp`` int32[512]
     scratch whose first rules.WORK_SIZE (193) entries hold the move search of `rules.legal_actions`. ``hh`` None
-    leaves the Head Haunter's planner out of the compiled code (a co-op batch; see `haunter_turn`).
+    leaves the Head Haunter's planner out of the compiled code (a co-op batch; see `haunter_decide`).
     """
     if sid == S_RANDOM or sid == S_HH_RANDOM:
         return pick_legal(rng, row, mask, n_legal)
     ph = st[S_PHASE]
     if ph == PH_HH_PLAY or ph == PH_HH_TARGET or ph == PH_SPOOK_DEST:
-        return haunter_turn(hh, st, prm, sp, mask, tmp)
+        return haunter_decide(hh, st, prm, sp, mask, tmp)
     if sid == S_PASSIVE:                          # stays outside; fights when asked
         if ph == PH_MOVE:
             return A_MOVE + st[S_HPOS + st[S_CUR]]

@@ -60,21 +60,24 @@ def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_ba
 
 
 def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
-    """With an empty cache, a co-op batch compiles the gates for hh = None and never the Head Haunter's planner
-    or target rules; a Head Haunter batch then compiles them (kernels/README.md, "Cold compile")."""
+    """With an empty cache, a co-op batch compiles the Head Haunter's entry points only for hh = None (each returns
+    at once, the rest pruned) and never the planner's helpers; a Head Haunter batch then compiles them in full
+    (kernels/README.md, "Cold compile")."""
     code = textwrap.dedent("""
         from sim import runner
         from sim.scenario import load
         from kernels.treasure_hunters import rules, strategies
-        hh_code = (strategies.haunter_decide, strategies.card_value, strategies.target_value, rules.apply_target,
-                   rules.target_options)
+        gated = (strategies.haunter_decide, rules.apply_target, rules.target_options)
+        helpers = (strategies.card_value, strategies.target_value, strategies.board_value, strategies.hh_prepare)
+        def show():
+            print([[str(sig[0]) for sig in f.signatures] for f in gated], [len(f.signatures) for f in helpers])
         runner.play_chunk(load("scenarios/treasure_hunters/basic-4p.toml"), 0, 4)
-        print([len(f.signatures) for f in hh_code],
-              [str(g.signatures[0][0]) for g in (strategies.haunter_turn, rules.hh_target_options)])
+        show()
         runner.play_chunk(load("scenarios/treasure_hunters/head_haunter-4p.toml"), 0, 4)
-        print([len(f.signatures) for f in hh_code])
+        show()
     """)
     env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path), PYTHONPATH=str(REPO), NUMBA_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
                          check=True).stdout.splitlines()
-    assert out == ["[0, 0, 0, 0, 0] ['none', 'none']", "[1, 1, 1, 1, 1]"]
+    assert out == ["[['none'], ['none'], ['none']] [0, 0, 0, 0]",
+                   "[['none', 'int64'], ['none', 'int64'], ['none', 'int64']] [1, 1, 1, 1]"]

@@ -29,7 +29,7 @@ BAD = [
     ("unknown board key", edit('name = "candidate"', 'name = "candidate"\nwindows = 3'), r"board: unknown key 'windows'"),
     ("duplicate letter", edit('"K", "L"]\njewel', '"K", "K"]\njewel'), r"board.rooms\[11\]: letter 'K' appears twice"),
     ("unknown letter", edit('"K", "L"]\njewel', '"K", "M"]\njewel'), r"board.rooms\[11\]: 'M' is not a room letter"),
-    ("missing room", edit('"K", "L"]\njewel', '"K"]\njewel'), r"board.rooms: missing room\(s\) L"),
+    ("missing room", edit('"K", "L"]\njewel', '"K"]\njewel'), r"board.rooms: missing room L;"),
     ("seven jewel rooms", edit('jewel_rooms = ["A", ', 'jewel_rooms = ['), r"board.jewel_rooms: needs exactly 8"),
     ("unknown start room", edit('ghost_start_rooms = ["C"', 'ghost_start_rooms = ["Q"'),
      r"board.ghost_start_rooms\[0\]: 'Q' is not a room"),
