@@ -135,7 +135,8 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     warn_if_replacing(sc, out)
     prog, adv = progress_bar(n, f"{sc.name}")
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
-        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex)
+        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
+                                           on_played=prog.played)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
     else:
@@ -161,7 +162,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         warn_if_replacing(sc, None)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
-            s, folder = api.run_scenario(sc, n, progress=adv)
+            s, folder = api.run_scenario(sc, n, progress=adv, on_played=prog.played)
         seats = tables.one_line(s)
         g = s["games"]                              # the progress line above gave the time and games/s
         typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} games{unfinished(g)}; {seats} -> {folder}")
@@ -274,7 +275,8 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
         warn_if_replacing(sc, out)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
-            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv)
+            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv,
+                                             on_played=prog.played)
     else:
         src = path / "summary.json" if path.is_dir() else path
         from sim.report import staging_run
