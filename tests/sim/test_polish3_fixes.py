@@ -10,6 +10,9 @@
 5. `--set 'name="index.html"'` said "--out: .../reports/index.html is a file" (no --out was given); a 300-character
    name was told to "use letters, digits ..." (its length was the problem); `.hidden` and `.moor-4p.partial-99999`
    were taken (a hidden folder, or one that looks like a run's staging folder).
+6. `sim board show scenarios/galleon/boards/default.toml` drew its title "candidate: 80 spaces (UNVERIFIED ...)"
+   with its baseline 8 px below the top edge in a 10 px font: Chromium cut its top (Turnwall and Treasure Hunters
+   were as tight).
 """
 from __future__ import annotations
 
@@ -185,3 +188,15 @@ def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
     f.write_text(open("scenarios/moor/4p.toml").read().replace('name = "moor-4p"', ""))
     with pytest.raises(ScenarioError, match='add name = "my-scenario"'):
         load(f)
+
+
+# --- 6. board drawings: room above the title -----------------------------------------------------------------------------
+
+def test_board_titles_have_room_above_them():
+    from sim import board_svg
+    for game in ("galleon", "turnwall", "treasure_hunters"):
+        _, svg = board_svg.show(f"scenarios/{game}/boards/default.toml")
+        m = re.search(r'<text style="font-size: ([\d.]+)px[^>]*? y="([\d.]+)"[^>]*>candidate: ', svg)
+        assert m, game
+        size, y = float(m.group(1)), float(m.group(2))
+        assert y >= 1.5 * size, f"{game}: title baseline {y} px below the top in a {size} px font"
