@@ -194,8 +194,11 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     sc = load_scenario(scenario, sets, seed=seed)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
-    from sim import api
-    typer.echo("\n".join(api.replay(sc, game)))
+    from sim import api, progress
+    with progress.said_if_slow("loading or compiling the replay kernel (up to about 20 s on the first run after a "
+                               "change) ..."):
+        lines = api.replay(sc, game)
+    typer.echo("\n".join(lines))
 
 
 @app.command("list")
@@ -553,6 +556,8 @@ def main() -> None:
     except KeyboardInterrupt as e:
         sys.exit(_stopped(e))
     except SystemExit as e:
+        if e.code == 1 and isinstance(e.__context__, BrokenPipeError):
+            sys.exit(0)                         # click's exit 1 when the reader left (`sim list | head -1`)
         # Typer turns an interrupt it catches itself into a silent exit 130 (after SIGTERM that is 143): say it
         if e.code == EXIT_INTERRUPTED and not _STOP_SAID:
             cause, seen, hops = e.__context__, None, 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import contextmanager
 from typing import Callable, TextIO
 
 EVERY_S = 30.0          # seconds between the progress lines written when stderr is not a terminal
@@ -107,6 +108,22 @@ class Lines:
 
     def _say(self, line: str) -> None:
         print(line, file=self.stream, flush=True)
+
+
+@contextmanager
+def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None):
+    """Say ``line`` on ``stream`` (default stderr) if the block is still running after ``after_s`` seconds (a
+    kernel compiling on the first run after a change: `sim replay` was silent for ~17 s); a quick block says
+    nothing."""
+    import threading
+    stream = stream if stream is not None else sys.stderr
+    t = threading.Timer(after_s, lambda: print(line, file=stream, flush=True))
+    t.daemon = True
+    t.start()
+    try:
+        yield
+    finally:
+        t.cancel()
 
 
 def bar(total: float, label: str, stream: TextIO | None = None):

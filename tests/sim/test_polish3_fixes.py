@@ -13,6 +13,8 @@
 6. `sim board show scenarios/galleon/boards/default.toml` drew its title "candidate: 80 spaces (UNVERIFIED ...)"
    with its baseline 8 px below the top edge in a 10 px font: Chromium cut its top (Turnwall and Treasure Hunters
    were as tight).
+7. `sim list | head -1` exited 1 (click's broken-pipe exit); `--out /tmp/afile/sub` with /tmp/afile a plain file
+   said "cannot create /tmp/afile (File exists)"; `sim replay` with an empty kernel cache was silent ~17 s.
 """
 from __future__ import annotations
 
@@ -200,3 +202,50 @@ def test_board_titles_have_room_above_them():
         assert m, game
         size, y = float(m.group(1)), float(m.group(2))
         assert y >= 1.5 * size, f"{game}: title baseline {y} px below the top in a {size} px font"
+
+
+# --- 7. a closed pipe, a file in the --out path, a slow first replay ------------------------------------------------------
+
+def test_a_closed_output_pipe_ends_quietly_with_exit_0(monkeypatch, capsys):
+    import errno
+    import sys
+    import pytest
+    from sim import cli as C
+
+    class Closed(io.StringIO):
+        def write(self, s):
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+    monkeypatch.setattr(sys, "argv", ["sim", "list"])
+    monkeypatch.setattr(sys, "stdout", Closed())
+    with pytest.raises(SystemExit) as e:
+        C.main()
+    assert e.value.code == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_out_below_a_plain_file_says_the_file_is_not_a_folder(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "8", "--out", str(tmp_path / "afile" / "sub")])
+    assert r.exit_code == 3
+    assert one_error_line(r) == f"error: --out: {tmp_path / 'afile'} is a file, not a folder; give a folder for the report"
+    r = cli.invoke(app, ["sweep", "scenarios/moor/4p.toml", "--set", "seats.0.strategy=collector,random", "--games", "8",
+                         "--out", str(tmp_path / "afile" / "sub")])
+    assert r.exit_code == 3
+    assert f"{tmp_path / 'afile'} is a file, not a folder" in one_error_line(r)
+
+
+def test_a_slow_step_is_said_and_a_quick_one_is_not():
+    import time
+    from sim import progress as PG
+    buf = io.StringIO()
+    with PG.said_if_slow("compiling ...", 0.05, buf):
+        time.sleep(0.5)                         # the replay kernel compiling
+    assert buf.getvalue() == "compiling ...\n"
+    buf = io.StringIO()
+    with PG.said_if_slow("compiling ...", 5.0, buf):
+        pass
+    time.sleep(0.1)
+    assert buf.getvalue() == ""
