@@ -18,9 +18,10 @@ def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:
 def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
                  chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
                  progress: Callable[[int], None] | None = None, write: bool = True,
-                 executor=None) -> tuple[dict, Path | None]:
+                 executor=None, on_played: Callable[[], None] | None = None) -> tuple[dict, Path | None]:
     """Play ``sc`` and write its report folder (summary.json, summary.md, provenance.json, games.parquet when
     ``per_game``). Returns (summary dict, report folder). Nothing is left behind when interrupted.
+    ``on_played``: called once the games are over, before the report is written (`sim.progress` says so).
     ``executor``: a Dask executor of `sim.distributed` plays the games as units over its workers (same numbers);
     None or `InProcess`: this process."""
     games = sc.games if games is None else games
@@ -38,6 +39,8 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
     with report.staged_dir(final) as tmp:
         parts = report.ParquetParts(sc, tmp) if per_game else None
         res = _play(sc, games, seed, threads, chunk, dec, parts.add if parts else None, progress, executor)
+        if on_played is not None:
+            on_played()
         prov = report.provenance(sc, games, seed, res.wall_s, res.threads, chunk)
         s = summary.summarize(sc, res.agg, prov)
         s["decisiveness"] = dec.summary()

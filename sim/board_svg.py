@@ -80,6 +80,17 @@ def show(path: str | Path) -> tuple[str, str]:
 LABEL_PT, SMALL_PT, TITLE_PT = 8.0, 7.5, 10.0
 
 
+TOP_PAD_IN = 0.15   # inches above the title: the browser's sans-serif font is taller than the one it was laid out in
+
+
+def _board_figure(w: float, h: float):
+    """A board drawing's figure (`sim.plots._figure`) with room above its title, which a browser drew clipped at
+    the top edge when the constrained layout left only its default few points."""
+    fig, axes = _figure(w, h)
+    fig.get_layout_engine().set(h_pad=TOP_PAD_IN)
+    return fig, axes
+
+
 def _legend(fig, handles: list, ncols: int) -> None:
     """The drawing's key under it: ``handles`` are matplotlib artists with labels (swatches, line styles, markers)."""
     fig.legend(handles=handles, loc="outside lower center", ncols=ncols, fontsize=SMALL_PT, frameon=False,
@@ -102,7 +113,7 @@ def castle_figure(board):
     under the floor columns (a strip along the column's left edge) with the sliders' magnets on them; a key below."""
     import textwrap
     from matplotlib.patches import Circle, Rectangle
-    fig, (ax,) = _figure(8.6, 10.2)
+    fig, (ax,) = _board_figure(8.6, 10.2)
     n = 7
     strip = (0.04, 0.16)                                # a tunnel's strip: this share of its column's width
     for c in range(n * n):
@@ -162,7 +173,7 @@ def house_figure(board):
     """The Treasure Hunters house (kernels.treasure_hunters.board.Board) as a graph: rooms on a circle, the hallway
     squares on an inner ring in their listed order, outside below; door colours as line colours; a key below."""
     from kernels.treasure_hunters.board import N_ROOMS, ROOM_LETTERS
-    fig, (ax,) = _figure(8.4, 9.2)
+    fig, (ax,) = _board_figure(8.4, 9.2)
     pos = {0: (0.0, -1.42)}
     for r in range(N_ROOMS):
         a = math.pi / 2 - 2 * math.pi * r / N_ROOMS
@@ -235,7 +246,7 @@ def galleon_figure(board):
     xy = board.xy
     xs, ys = [p[0] for p in xy], [p[1] for p in xy]
     w, h = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2.4
-    fig, (ax,) = _figure(9.6, 9.6 * h / w + 1.6)
+    fig, (ax,) = _board_figure(9.6, 9.6 * h / w + 1.6)
     stairs = {tuple(sorted(e)) for e in board.stairs}
     for a, b in board.edges:
         dashed = tuple(sorted((a, b))) in stairs

@@ -135,7 +135,8 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     warn_if_replacing(sc, out)
     prog, adv = progress_bar(n, f"{sc.name}")
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
-        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex)
+        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
+                                           on_played=prog.played)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
     else:
@@ -161,7 +162,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         warn_if_replacing(sc, None)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
-            s, folder = api.run_scenario(sc, n, progress=adv)
+            s, folder = api.run_scenario(sc, n, progress=adv, on_played=prog.played)
         seats = tables.one_line(s)
         g = s["games"]                              # the progress line above gave the time and games/s
         typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} games{unfinished(g)}; {seats} -> {folder}")
@@ -193,8 +194,11 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     sc = load_scenario(scenario, sets, seed=seed)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
-    from sim import api
-    typer.echo("\n".join(api.replay(sc, game)))
+    from sim import api, progress
+    with progress.said_if_slow("loading or compiling the replay kernel (up to about 20 s on the first run after a "
+                               "change) ..."):
+        lines = api.replay(sc, game)
+    typer.echo("\n".join(lines))
 
 
 @app.command("list")
@@ -274,7 +278,8 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
         warn_if_replacing(sc, out)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
-            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv)
+            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv,
+                                             on_played=prog.played)
     else:
         src = path / "summary.json" if path.is_dir() else path
         from sim.report import staging_run
@@ -551,6 +556,8 @@ def main() -> None:
     except KeyboardInterrupt as e:
         sys.exit(_stopped(e))
     except SystemExit as e:
+        if e.code == 1 and isinstance(e.__context__, BrokenPipeError):
+            sys.exit(0)                         # click's exit 1 when the reader left (`sim list | head -1`)
         # Typer turns an interrupt it catches itself into a silent exit 130 (after SIGTERM that is 143): say it
         if e.code == EXIT_INTERRUPTED and not _STOP_SAID:
             cause, seen, hops = e.__context__, None, 0

@@ -23,8 +23,9 @@ def fail(msg: str, code: int = EXIT_BAD_INPUT):
 
 @contextmanager
 def interruptible(kept: Optional[str] = None):
-    """Ctrl-C (honoured between chunks) ends the command with one line and exit code 130, SIGTERM likewise with
-    143; reports are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
+    """Ctrl-C ends the command with one line and exit code 130, SIGTERM likewise with 143, wherever it comes
+    (playing: within a block of games, see `sim.runner.BLOCK_S`; compiling; writing the report; waiting): reports
+    are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
     sweep's finished points), said in that line instead. A refused --out ends it with one line and exit code 3."""
     from sim.report import OutputError
     try:
@@ -85,6 +86,6 @@ def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
     clear_stop()
     if not _STOP_SAID:
         _STOP_SAID.append(True)
-        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped between chunks; "
+        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped; "
                    + (kept or "nothing half-written left (a report folder appears only when complete)"), err=True)
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED

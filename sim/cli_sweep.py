@@ -39,6 +39,9 @@ class SweepBars:
         self.tasks: dict[int, int] = {}
         self.all = self.points = None
         self.done = 0
+        from sim.progress import Lines              # counts the games played here (stored points are reused)
+        self.count = Lines(len(sw.points) * sw.games, f"sweep {sw.name}", sys.stderr, every_s=float("inf"))
+        self.count.__enter__()
         if self.tty:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -47,6 +50,16 @@ class SweepBars:
         else:
             from sim.progress import Lines
             self.prog = Lines(len(sw.points) * sw.games, f"sweep {sw.name}")
+
+    def __enter__(self):
+        self.prog.__enter__()
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.prog.__exit__(kind, value, tb)
+        if self.tty and self.count.t_played is not None:   # end the line played() began
+            self.count.__exit__(kind, value, tb)
+        return False
 
     def _values(self, index: int) -> str:
         return ", ".join(f"{k}={v}" for k, v in self.sw.points[index].values.items())
@@ -59,7 +72,17 @@ class SweepBars:
             self.prog.total = max(games, 1)
         self.todo = points
 
+    def played(self) -> None:
+        """The games are over: the games line (games/s of the games alone) and "writing the sweep ...", its time
+        following on the same line (`sim.progress.Lines.played`)."""
+        if self.tty:
+            self.prog.stop()
+            self.count.played("the sweep")
+        else:
+            self.prog.played("the sweep")
+
     def advance(self, index: int, games: int) -> None:
+        self.count.advance(games)
         if not self.tty:
             self.prog.advance(games)
             return
@@ -80,11 +103,11 @@ class SweepBars:
         self.prog.advance(self.points, 1)
 
 
-def sweep(scenario: Annotated[Path, typer.Argument(help="scenario TOML file (its [sweep] table, if any)")],
+def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (its \[sweep] table, if any)")],
           set_: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUES: a value, a list a,b,c or a "
-                                                            "range LO..HI [step S] (repeatable)")] = None,
+                                                            r"range LO..HI \[step S] (repeatable)")] = None,
           mode: Annotated[Optional[str], typer.Option(help="grid (every combination, default) or zip")] = None,
-          games: Annotated[Optional[int], typer.Option(help="games per point (default: [sweep] games, else the "
+          games: Annotated[Optional[int], typer.Option(help=r"games per point (default: \[sweep] games, else the "
                                                              "scenario's)")] = None,
           seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
           measure: Annotated[Optional[list[str]], typer.Option(help="measure to plot and pair (repeatable; "
@@ -120,9 +143,9 @@ def sweep(scenario: Annotated[Path, typer.Argument(help="scenario TOML file (its
     kept = (f"no sweep.json written; the points finished so far are kept in {folder_for(sw, out) / 'points'}: "
             "the same command again plays only the missing ones")
     try:
-        with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars.prog:
+        with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars:
             doc, folder, played = run_sweep(sw, ex, out, chunk, Progress(bars.start, bars.advance, bars.point_done),
-                                            fresh)
+                                            fresh, on_played=bars.played)
     except SweepOutputError as e:
         fail(str(e))
     except OSError as e:                        # the disk filled up while playing: name the folder, not only errno
@@ -168,9 +191,10 @@ def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[
             fail(str(e))
         bars = SweepBars(sw)
         from sim.sweep.engine import Progress
-        with interruptible(), bars.prog:
+        with interruptible(), bars:
             doc, folder, played = run_sweep(sw, InProcess(), progress=Progress(bars.start, bars.advance,
-                                                                                bars.point_done))
+                                                                                bars.point_done),
+                                            on_played=bars.played)
         t = doc["target"]
         head = ""
         if t:

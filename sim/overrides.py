@@ -54,7 +54,9 @@ def show(name: str, value: Any) -> str:
 
 
 def _fail(name: str, value: Any, msg: str) -> OverrideError:
-    return OverrideError(f"--set {show(name, value)}: {msg}")
+    text = show(name, value)
+    text = text if len(text) <= 120 else text[:60] + "..."      # a 300-character name is not echoed whole
+    return OverrideError(f"--set {text}: {msg}")
 
 
 def parse_value(text: str) -> Any:

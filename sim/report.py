@@ -131,6 +131,12 @@ def check_output_dir(final: Path) -> Path:
     return final
 
 
+def file_in_path(folder: Path) -> Path | None:
+    """The file that stands where ``folder`` or one of the folders above it should be (--out /tmp/afile/sub with
+    /tmp/afile a plain file), or None."""
+    return next((p for p in (Path(folder), *Path(folder).parents) if p.exists() and not p.is_dir()), None)
+
+
 def check_writable(folder: Path, what: str = "--out") -> Path:
     """Create ``folder`` if needed and make sure a file can be written in it and its disk has MIN_FREE_BYTES free;
     OutputError (one line naming the folder) otherwise. Cheap: callers run it before playing any game."""
@@ -138,6 +144,9 @@ def check_writable(folder: Path, what: str = "--out") -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        blocker = file_in_path(folder)          # /tmp/afile/sub: "File exists" named the wrong trouble
+        if blocker is not None:
+            raise OutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the report") from None
         raise OutputError(f"{what}: cannot create {folder} ({e.strerror or e})") from None
     try:
         fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)

@@ -46,7 +46,9 @@ def _bound(x) -> str:
         return str(x)
     k = (x + 1).bit_length() - 1
     return f"2^{k}-1" if k >= 32 and x + 1 == 1 << k else f"{x:,}"
-NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,100}")
+NAME_MAX = 100
+NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,%d}" % NAME_MAX)
+RESERVED_NAMES = ("baselines", "index.html")   # reports/baselines/ (sim check) and reports/index.html (make run)
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
 TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.sweep, ignored here
 SEAT_KEYS = ("strategy", "params")
@@ -358,16 +360,24 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             sp[k] = coerce(ps, v, f"{where}.params.{k}")
         seats.append(Seat(sname, sp))
     sname = sc.get("name", name)
-    if not NAME_RE.fullmatch(sname) or sname in ("baselines",) or set(sname) <= {"."}:
+    if not NAME_RE.fullmatch(sname) or sname in RESERVED_NAMES or sname.startswith("."):
         rule = ("use letters, digits, '.', '_' and '-' (it names the report folder under reports/; 'baselines' is "
                 "reserved)")
+        if isinstance(sname, str) and len(sname) > NAME_MAX:
+            rule = f"it has {len(sname)} characters; at most {NAME_MAX} (it names the report folder under reports/)"
+        elif sname == "index.html":
+            rule = "it is the index of the reports (reports/index.html); choose another name"
+        elif isinstance(sname, str) and sname.startswith("."):
+            rule = ("a name starting with '.' names a hidden folder under reports/ (where runs stage their reports, "
+                    "as .NAME.partial-PID); start it with a letter or digit")
         if "name" not in sc and path:         # taken from the file name: say so, and how to fix it
             fix = re.sub(r"[^A-Za-z0-9._-]+", "-", sname).strip("-.")[:100] or "my-scenario"
-            fix = "my-scenario" if fix == "baselines" else fix
-            raise ScenarioError(f"scenario.name: {toml_value(sname)}, taken from the file name (the file has no "
+            fix = "my-scenario" if fix in RESERVED_NAMES else fix
+            raise ScenarioError(f"scenario.name: {toml_value(sname[:NAME_MAX])}, taken from the file name (the file has no "
                                 f"name = \"...\" line), is not allowed; {rule}; add name = {toml_value(fix)} under "
                                 f"[scenario] or rename the file")
-        raise ScenarioError(f"scenario.name: {toml_value(sname)} is not allowed; {rule}")
+        shown = toml_value(sname) if len(sname) <= NAME_MAX else toml_value(sname[:40]) + "..."
+        raise ScenarioError(f"scenario.name: {shown} is not allowed; {rule}")
     return Scenario(name=sname, game=spec.name, players=players, games=games, seed=seed,
                     params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
 

@@ -8,9 +8,10 @@ from sim.sweep.spec import Sweep, SweepError, build  # noqa: F401
 
 
 def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | None = None, progress=None,
-              fresh: bool = False) -> tuple[dict, Path, object]:
+              fresh: bool = False, on_played=None) -> tuple[dict, Path, object]:
     """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
-    Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json."""
+    Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.
+    ``on_played``: called once the games are over, before sweep.json / sweep.html are written."""
     from sim import report, runner
     from sim.sweep import engine, output, table
     folder = output.folder_for(sw, out)
@@ -18,6 +19,8 @@ def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | N
     if fresh:
         output.clear_points(folder)
     played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress)
+    if on_played is not None:
+        on_played()
     res = engine.collect(sw, folder)
     threads = executor.threads or (runner.available_threads() if not executor.workers else 1)
     prov = report.provenance(sw.base, sw.games, sw.base.seed, played.wall_s, threads, chunk or runner.DEFAULT_CHUNK)

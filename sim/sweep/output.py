@@ -40,6 +40,9 @@ def prepare(folder: Path) -> None:
         for o in OUTPUTS:
             (folder / o).unlink(missing_ok=True)
     except OSError as e:                        # read-only, /proc, a file in the path: one line naming the folder
+        from sim.report import file_in_path
+        if (blocker := file_in_path(folder)) is not None:
+            raise SweepOutputError(f"--out: {blocker} is a file, not a folder; give a folder for the sweep") from None
         raise SweepOutputError(f"--out: cannot write in {folder} ({e.strerror or e})") from None
     from sim.report import OutputError, check_writable
     try:                                        # a full disk: said before any point is played, as for sim run

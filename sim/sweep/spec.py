@@ -168,6 +168,29 @@ def table_axes(table: dict) -> tuple[list[Axis], dict]:
     return axes, opts
 
 
+def _same(v, w) -> bool:
+    return v == w and type(v) is type(w)        # 1 and 1.0 (and true and 1) are different values
+
+
+def _no_point_twice(axes: list[Axis], mode: str, mode_where: str = "--mode") -> None:
+    """A point played twice (its curve drawn back over itself) is refused: in grid mode a value repeated within an
+    axis; in zip mode the same values at two points (one axis may repeat a value while another changes)."""
+    if mode == "zip":
+        rows = list(zip(*(a.values for a in axes)))
+        for i, r in enumerate(rows):
+            for j in range(i):
+                if all(_same(v, w) for v, w in zip(r, rows[j])):
+                    vals = ", ".join(f"{a.name}={toml_value(v)}" for a, v in zip(axes, r))
+                    where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
+                    raise SweepError(f"{where}: point {i + 1} ({vals}) is point {j + 1} again; give each point "
+                                     "once", usage=all(a.source.startswith("--") for a in axes) or None)
+        return
+    for a in axes:
+        for i, v in enumerate(a.values):
+            if any(_same(w, v) for w in a.values[:i]):
+                raise SweepError(f"{a.source}: value {toml_value(v)} is given twice; give each value once")
+
+
 def _points(axes: list[Axis], mode: str, mode_where: str = "[sweep] mode") -> list[dict]:
     if not axes:
         return [{}]
@@ -228,13 +251,11 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
                              f"with {how}")
         if not a.values:
             raise SweepError(f"{a.source}: no values")
-        for i, v in enumerate(a.values):        # a point played twice, its curve drawn back over itself
-            if any(w == v and type(w) is type(v) for w in a.values[:i]):
-                raise SweepError(f"{a.source}: value {toml_value(v)} is given twice; give each value once")
     mode_where = "--mode" if mode else "[sweep] mode"
     mode = mode or opts.get("mode", "grid")
     if mode not in MODES:
         raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
+    _no_point_twice(axes, mode, mode_where)
     if games is None:                               # [sweep] games = 0 once fell back to the scenario's games
         games = opts.get("games", base.games)
     if isinstance(games, bool) or not isinstance(games, int):

@@ -155,7 +155,7 @@ def test_an_unwritable_sweep_out_is_one_line_naming_out(tmp_path):
     r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10",
                          "--out", str(tmp_path / "f" / "x")])
     line = one_error_line(r)
-    assert r.exit_code == EXIT_BAD_INPUT and line.startswith("error: --out: cannot write in ")
+    assert r.exit_code == EXIT_BAD_INPUT and line.startswith(f"error: --out: {tmp_path / 'f'} is a file, not a folder")
 
 
 @pytest.mark.parametrize("opt,value,where", [("--target", "nope=0", "--target nope=0"),
