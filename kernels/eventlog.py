@@ -5,6 +5,8 @@
 """
 from __future__ import annotations
 
+import numpy as np
+
 from kernels._jit import njit
 
 LOG_W = 6
@@ -33,3 +35,9 @@ def record(steps, kind, value):
         steps[n + 1, 0] = kind
         steps[n + 1, 1] = value
         steps[0, 0] = n + 1
+
+
+def new_records(log_len=1, steps_len=1):
+    """A fresh event log int32[log_len, LOG_W] and step record int32[steps_len, 2] in plain numpy (one row each:
+    the batch's dummies that record nothing; a trace passes longer ones)."""
+    return np.zeros((log_len, LOG_W), dtype=np.int32), np.zeros((steps_len, 2), dtype=np.int32)

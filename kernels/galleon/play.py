@@ -14,7 +14,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.batch import play_alone
 from kernels.bits import is_set, only_set
-from kernels.eventlog import log_event  # noqa: F401  (the log format every trace shares)
+from kernels.eventlog import new_records, record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game
 from kernels.galleon.rules import (
     MAX_SPACES, N_ACTIONS, P_MAX_TURNS, PH_CHANCE, PH_OVER, S_ACTOR, S_BLOCKED_TURNS, S_BOTTLES, S_CANNON_FIRES,
@@ -41,15 +41,6 @@ K_ACTION = 2
 K_CHANCE = 3
 
 STACK_TILES = (4, 5, 12, 13, 14, 15, 16, 17)
-
-
-@njit("void(int32[:, ::1], int64, int64)")
-def record(steps, kind, value):
-    n = steps[0, 0]
-    if n + 1 < steps.shape[0]:
-        steps[n + 1, 0] = kind
-        steps[n + 1, 1] = value
-        steps[0, 0] = n + 1
 
 
 def new_scratch(n):
@@ -106,7 +97,7 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1):
     compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2]) for ``n``
     players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
     passes longer ones."""
-    return new_scratch(n), np.zeros((log_len, 6), dtype=np.int32), np.zeros((step_len, 2), dtype=np.int32)
+    return (new_scratch(n), *new_records(log_len, step_len))
 
 
 @njit(entry=True)

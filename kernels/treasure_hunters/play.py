@@ -19,7 +19,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.batch import play_alone, play_games
 from kernels.bits import is_set, only_set
-from kernels.eventlog import record
+from kernels.eventlog import new_records, record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
     CURVE_MAX, MAX_CARDS, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN, P_MODE,
@@ -153,7 +153,7 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1):
     (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros((log_len, 6), dtype=np.int32), np.zeros((steps_len, 2), dtype=np.int32), new_scratch(n), hh)
+            *new_records(log_len, steps_len), new_scratch(n), hh)
 
 
 @njit(entry=True)

@@ -14,7 +14,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.batch import play_alone
 from kernels.bits import is_set, only_set
-from kernels.eventlog import record
+from kernels.eventlog import new_records, record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game
 from kernels.turnwall.memory import observe_search, observe_swap
 from kernels.turnwall.rules import (
@@ -92,7 +92,7 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1):
     compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2]) for ``n``
     players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
     passes longer ones."""
-    return new_scratch(n), np.zeros((log_len, 6), dtype=np.int32), np.zeros((step_len, 2), dtype=np.int32)
+    return (new_scratch(n), *new_records(log_len, step_len))
 
 
 @njit(entry=True)
