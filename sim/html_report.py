@@ -348,11 +348,12 @@ def provenance_items(s: dict) -> list[tuple[str, str]]:
     return [(k, str(v)) for k, v in items]
 
 
-def render(s: dict) -> str:
-    """The balance report as one self-contained HTML page."""
+def render(s: dict, secs: list[dict] | None = None) -> str:
+    """The balance report as one self-contained HTML page. ``secs``: `sections` of ``s`` when already drawn (the
+    plots are most of the time a report takes: `write` draws them once for the page and the Markdown)."""
     sc = s["scenario"]
     title = f"Balance report: {sc['name']}"
-    secs = sections(s)
+    secs = sections(s) if secs is None else secs
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
              f'<header id="provenance"><h1>{esc(title)}</h1>',
@@ -385,14 +386,15 @@ def render(s: dict) -> str:
     return "\n".join(parts) + "\n"
 
 
-def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, str]]:
-    """The balance report as Markdown plus its plots {file name: svg} (referenced as ``plot_dir/<name>.svg``)."""
+def render_markdown(s: dict, plot_dir: str = "plots", secs: list[dict] | None = None) -> tuple[str, dict[str, str]]:
+    """The balance report as Markdown plus its plots {file name: svg} (referenced as ``plot_dir/<name>.svg``);
+    ``secs`` as in `render`."""
     sc = s["scenario"]
     out = [f"# Balance report: {sc['name']}", "", lead_line(s), ""]
     out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
     out += ["## Verdict", ""] + [f"- {x}" for x in verdict_lines(s)] + [""]
     files = {}
-    for x in sections(s):
+    for x in sections(s) if secs is None else secs:
         out += [f"## {x['title']}", "", x["intro"], ""]
         for name, cap, svg in x["plots"]:
             if svg:
@@ -409,11 +411,13 @@ def render_markdown(s: dict, plot_dir: str = "plots") -> tuple[str, dict[str, st
 
 
 def write(folder: Path, s: dict) -> list[Path]:
-    """summary.html, balance.md and plots/*.svg into ``folder``; returns the paths written."""
+    """summary.html, balance.md and plots/*.svg into ``folder``; returns the paths written. Every plot is drawn
+    once, for the page and the Markdown both."""
     folder = Path(folder)
+    secs = sections(s)
     page = folder / "summary.html"
-    page.write_text(render(s), encoding="utf-8")
-    text, files = render_markdown(s)
+    page.write_text(render(s, secs), encoding="utf-8")
+    text, files = render_markdown(s, secs=secs)
     (folder / "balance.md").write_text(text, encoding="utf-8")
     pdir = folder / "plots"
     pdir.mkdir(exist_ok=True)
