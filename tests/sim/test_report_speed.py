@@ -1,0 +1,104 @@
+"""Writing a report took about half of `make run` (4-7 s a scenario, mostly plots), one test per fix:
+
+1. html_report.write drew every plot twice (once for summary.html, once for balance.md and plots/): drawn once.
+2. A histogram of hundreds of bars (a Galleon game lasts 40-600 turns) was one Rectangle artist per bar, walked by
+   the layout, by the legend's search for a free spot and by the SVG writer: drawn as one path (`plots.bars`), with
+   the same limits and the legend where it went.
+3. Every scenario of `make run` redrew its board (0.15-0.4 s): a board file already drawn in this process is reused.
+4. `sim compare` gave no time for writing its pages, and `sim check` no games/s at all: both say the games (games/s of
+   the games alone) and the step after them apart, as `sim run` does.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sim import board_svg, html_report, plots
+from sim.cli import app
+
+cli = CliRunner()
+
+
+def _summary(tmp_path, scenario="scenarios/moor/4p.toml", games="64"):
+    r = cli.invoke(app, ["run", scenario, "--games", games, "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    return json.loads((tmp_path / "r" / "summary.json").read_text())
+
+
+# --- 1. every plot drawn once a report -----------------------------------------------------------------------------
+
+def test_write_draws_every_plot_once_for_the_page_and_the_markdown(tmp_path, monkeypatch):
+    s = _summary(tmp_path)
+    drawn = []
+    real = plots.render
+    monkeypatch.setattr(plots, "render", lambda fn, *a: (drawn.append(fn.__name__), real(fn, *a))[1])
+    out = tmp_path / "again"
+    out.mkdir()
+    html_report.write(out, s)
+    assert drawn and len(drawn) == len(set(drawn)), drawn
+    page = (out / "summary.html").read_text()
+    for f in (out / "plots").iterdir():             # the same drawings on the page and in plots/
+        body = f.read_text().strip()
+        assert body.startswith("<svg")
+        assert plots.scope_ids(body, f"svg-{f.stem}-") in page
+
+
+def test_page_and_markdown_are_what_they_were_without_drawn_sections(tmp_path):
+    s = _summary(tmp_path)
+    secs = html_report.sections(s)
+    assert html_report.render(s, secs) == html_report.render(s)
+    assert html_report.render_markdown(s, secs=secs) == html_report.render_markdown(s)
+
+
+# --- 2. many bars: one path, same axes and legend ------------------------------------------------------------------
+
+def _hist_figure(x, h, draw):
+    """A one-axes figure as plots.length draws one histogram: bars, a dashed mean line with its legend."""
+    import matplotlib
+    with matplotlib.rc_context(plots.RC):
+        fig, (ax,) = plots._figure(3.5, 2.8)
+        draw(ax, x, h)
+        ax.axvline(float(np.average(x, weights=h)), color="black", lw=1, ls="--", label="mean")
+        ax.legend(fontsize=7, frameon=False)
+        fig.savefig(io.StringIO(), format="svg")
+    return fig, ax
+
+
+@pytest.mark.parametrize("shape", ["right_skewed", "tall_on_the_right"])
+def test_many_bars_are_one_path_with_the_limits_and_legend_spot_of_ax_bar(shape):
+    rng = np.random.default_rng(3)
+    x = np.arange(5, 5 + 400)
+    h = np.bincount(rng.gamma(3.0, 40.0, 20_000).astype(int), minlength=400)[:400].astype(float)
+    if shape == "tall_on_the_right":                # the upper right corner is taken: the legend must move
+        h = h[::-1]
+    h = 100 * h / h.sum()
+    fig_a, a = _hist_figure(x, h, lambda ax, x, h: ax.bar(x, h, width=1.0, color=plots.NEUTRAL, alpha=0.85))
+    fig_b, b = _hist_figure(x, h, lambda ax, x, h: plots.bars(ax, x, h, 1.0, plots.NEUTRAL, 0.85))
+    assert len(a.patches) == len(x) and len(b.patches) == 1
+    assert a.get_xlim() == pytest.approx(b.get_xlim()) and a.get_ylim() == pytest.approx(b.get_ylim())
+    assert b.get_ylim()[0] == 0
+    assert a.get_position().bounds == pytest.approx(b.get_position().bounds)
+    assert a.get_legend().get_window_extent().bounds == pytest.approx(b.get_legend().get_window_extent().bounds)
+
+
+def test_few_bars_stay_bars():
+    import matplotlib
+    with matplotlib.rc_context(plots.RC):
+        fig, (ax,) = plots._figure(3.5, 2.8)
+        plots.bars(ax, np.arange(plots.MANY_BARS), np.ones(plots.MANY_BARS), 1.0, plots.NEUTRAL, 0.85)
+    assert len(ax.patches) == plots.MANY_BARS
+
+
+def test_galleon_length_plot_is_one_path_per_histogram(tmp_path):
+    s = _summary(tmp_path, "scenarios/galleon/4p.toml", "40")
+    import matplotlib
+    with matplotlib.rc_context(plots.RC):
+        fig = plots.length(s)
+    turns, rounds = fig.axes
+    assert len(s["length"]["turns"]["hist"]["counts"]) > plots.MANY_BARS
+    assert len(turns.patches) == 1 and turns.get_ylim()[0] == 0 and turns.get_ylim()[1] > 0
