@@ -211,16 +211,28 @@ def house_figure(board):
     return fig
 
 
+# drawings made by board_plots in this process: (figure function, id of the board) -> (board, svg). The game's
+# loader returns one Board object per file version (kernels.boardfile caches by path and modification time), so a
+# board drawn once (every scenario of `make run` on the default board: 0.15-0.4 s each) is not drawn again, and an
+# edited file is a new Board, drawn anew. The board is kept with its drawing so its id is never reused.
+_DRAWN: dict[tuple, tuple[object, str]] = {}
+
+
 def board_plots(s: dict) -> list[tuple[str, str, str]]:
     """The board a report's scenario played, as a plot entry [(name, caption, svg)] for the report's Scenario
-    section (sim.html_report); empty when the game has no board file or it cannot be read here."""
+    section (sim.html_report); empty when the game has no board file or it cannot be read here. A board already
+    drawn in this process is not drawn again (`_DRAWN`)."""
     sc = s.get("scenario") or {}
     ref = (sc.get("params") or {}).get("board")
     if ref is None or sc.get("game") not in ("turnwall", "treasure_hunters", "galleon"):
         return []
     load_board, figure, noun = _drawing(sc["game"])
     try:
-        return [("board", f"{noun} played ({ref})", to_svg(figure(load_board(str(ref)))))]
+        board = load_board(str(ref))
+        key = (figure, id(board))
+        if key not in _DRAWN:
+            _DRAWN[key] = (board, to_svg(figure(board)))
+        return [("board", f"{noun} played ({ref})", _DRAWN[key][1])]
     except (OSError, ValueError):
         return []
 

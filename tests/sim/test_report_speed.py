@@ -102,3 +102,27 @@ def test_galleon_length_plot_is_one_path_per_histogram(tmp_path):
     turns, rounds = fig.axes
     assert len(s["length"]["turns"]["hist"]["counts"]) > plots.MANY_BARS
     assert len(turns.patches) == 1 and turns.get_ylim()[0] == 0 and turns.get_ylim()[1] > 0
+
+
+# --- 3. a board drawn once a process ---------------------------------------------------------------------------------
+
+def test_a_board_already_drawn_is_not_drawn_again_and_an_edited_one_is(tmp_path, monkeypatch):
+    import os
+    from pathlib import Path
+    src = Path("scenarios/galleon/boards/default.toml").read_text(encoding="utf-8")
+    f = tmp_path / "bay.toml"
+    f.write_text(src, encoding="utf-8")
+    calls = []
+    real = board_svg.galleon_figure
+    monkeypatch.setattr(board_svg, "galleon_figure", lambda b: (calls.append(b.name), real(b))[1])
+    s = {"scenario": {"game": "galleon", "params": {"board": str(f)}}}
+    ((_, cap, first),) = board_svg.board_plots(s)
+    ((_, _, again),) = board_svg.board_plots(s)
+    assert again == first and len(calls) == 1
+    assert cap == f"the bay and ship played ({f})"
+    name = re.search(r'^name = "([^"]+)"', src, re.M).group(1)
+    f.write_text(src.replace(f'name = "{name}"', 'name = "edited bay"', 1), encoding="utf-8")
+    st = f.stat()
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))    # a new file version even on a coarse clock
+    ((_, _, edited),) = board_svg.board_plots(s)
+    assert len(calls) == 2 and "edited bay" in edited and "edited bay" not in first
