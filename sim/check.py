@@ -20,6 +20,7 @@ Exit codes (sim.cli): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrup
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -309,10 +310,10 @@ def _diff_fields(a: dict, b: dict, prefix: str = "") -> list[str]:
 
 
 def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None,
-               path: Path | None = None) -> tuple[dict, list]:
+               path: Path | None = None, on_played: Callable[[], None] | None = None) -> tuple[dict, list]:
     """Replay the baseline's exact games; returns (result dict, [(tier, regression message)]). A changed stamp or
     scenario is reported instead of the (then expected) differing aggregates. ``path``: where the baseline is (for
-    the advice on regenerating it)."""
+    the advice on regenerating it). ``on_played``: called once the games are over."""
     msgs: list[tuple[str, str]] = []
     own = own_command(sc, path)
     regen = REGENERATE if own is None else f"{REGENERATE} (default scenarios only; for this one: {own})"
@@ -328,6 +329,8 @@ def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None,
     ex = b["exact"]
     sums = Sums(sc)
     res = runner.run(sc, int(ex["games"]), int(ex["seed"]), threads, on_chunk=sums.add, progress=progress)
+    if on_played is not None:
+        on_played()
     agg = res.agg.to_dict()
     # an aggregate the code added since the baseline was made (e.g. curve_sq) has nothing to be compared with: it is
     # named, not counted as a change of behaviour; every aggregate the baseline has is compared exactly
@@ -349,12 +352,15 @@ def _value(d: dict) -> float:
 
 
 def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None = None,
-               progress=None) -> tuple[list[dict], list[str]]:
+               progress=None, on_played: Callable[[], None] | None = None) -> tuple[list[dict], list[str]]:
     """Play ``games`` fresh games at ``seed`` and test each measure and histogram against the baseline.
-    Returns (tests with raw p-values, notes). Tests of measures constant and equal on both sides are left out."""
+    Returns (tests with raw p-values, notes). Tests of measures constant and equal on both sides are left out.
+    ``on_played``: called once the games are over."""
     st = b["statistical"]
     sums = Sums(sc)
     res = runner.run(sc, games, seed, threads, on_chunk=sums.add, progress=progress)
+    if on_played is not None:
+        on_played()
     now = sums.to_dict()
     tests, notes = [], []
     for name, cur in now.items():
@@ -434,9 +440,11 @@ def holm_findings(tests: list[dict], alpha: float) -> list[Finding]:
 def check(files: list[Path], baselines: Path | None = None, baseline_file: Path | None = None,
           tiers: tuple[str, ...] = ("exact", "statistical"), seed: int | None = None, games: int | None = None,
           alpha: float = ALPHA, threads: int | None = None, log: Callable[[str], None] | None = None,
-          overrides=()) -> dict:
+          overrides=(), bar: Callable | None = None) -> dict:
     """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
     ``overrides``: ((name, value), ...) applied to every scenario (`sim.overrides`; an OverrideError names a bad one).
+    ``bar(total, label)``: (context manager, advance callback) of one scenario's progress (`sim.progress.bar`): its
+    games line counts the games of both tiers alone, then "NAME: testing against the baseline ... 0.1 s".
 
     Returns {"ok", "seed", "alpha", "scenarios": [...], "findings": [...], "tests": [...]}."""
     log = log or (lambda s: None)
@@ -455,19 +463,26 @@ def check(files: list[Path], baselines: Path | None = None, baseline_file: Path 
     for i, (sc, bp, b) in enumerate(pairs):
         t0 = time.perf_counter()
         r = ScenarioCheck(_rel(sc.path), sc.name, sc.game, _rel(bp))
-        if "exact" in tiers:
-            r.exact, msgs = exact_tier(sc, b, threads, path=bp)
-            r.findings += [Finding(sc.name, tier, m) for tier, m in msgs]
-            if r.exact["not_in_baseline"]:
-                r.notes.append(f"{', '.join(r.exact['not_in_baseline'])}: new since the baseline, not compared "
-                               f"(make baselines records it)")
-        if "statistical" in tiers:
-            n = int(games if games is not None else b["statistical"]["check_games"])
-            # a different fresh stream for every scenario of the run, all derived from the one printed seed
-            tests, notes = stat_tests(sc, b, _scenario_seed(seed, i), n, threads)
-            r.tests = tests
-            r.notes += notes
-            all_tests += tests
+        n = int(games if games is not None else b["statistical"]["check_games"]) if "statistical" in tiers else 0
+        total = (int(b["exact"]["games"]) if "exact" in tiers else 0) + (n if "statistical" in tiers else 0)
+        prog, adv = bar(total, sc.name) if bar is not None else (contextlib.nullcontext(), None)
+        played = getattr(prog, "played", None)
+        with prog:
+            if "exact" in tiers:
+                last = "statistical" not in tiers
+                r.exact, msgs = exact_tier(sc, b, threads, progress=adv, path=bp,
+                                           on_played=_testing(played) if last else None)
+                r.findings += [Finding(sc.name, tier, m) for tier, m in msgs]
+                if r.exact["not_in_baseline"]:
+                    r.notes.append(f"{', '.join(r.exact['not_in_baseline'])}: new since the baseline, not compared "
+                                   f"(make baselines records it)")
+            if "statistical" in tiers:
+                # a different fresh stream for every scenario of the run, all derived from the one printed seed
+                tests, notes = stat_tests(sc, b, _scenario_seed(seed, i), n, threads, progress=adv,
+                                          on_played=_testing(played))
+                r.tests = tests
+                r.notes += notes
+                all_tests += tests
         r.wall_s = time.perf_counter() - t0
         findings += r.findings
         results.append(r)
@@ -487,6 +502,11 @@ def check(files: list[Path], baselines: Path | None = None, baseline_file: Path 
                        "findings": [f.__dict__ for f in r.findings]} for r in results],
         "tests": all_tests,
     }
+
+
+def _testing(played: Callable | None) -> Callable[[], None] | None:
+    """The on_played callback of a scenario's last games: its progress says "testing against the baseline"."""
+    return None if played is None else (lambda: played("the baseline", "testing against"))
 
 
 def _scenario_seed(seed: int, i: int) -> int:

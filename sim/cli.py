@@ -380,12 +380,12 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
     with interruptible():                   # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
         try:
-            with prog:
+            with prog:                      # the games line (games/s of the games alone), then the pages' time
                 res = cmp.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha,
-                                  progress=adv)
+                                  progress=adv, on_played=lambda: prog.played("the comparison"))
+                api.write_comparison(res, folder)
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
-        api.write_comparison(res, folder)
     typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
     typer.echo(f"comparison written to {folder}", err=True)
 
@@ -433,7 +433,7 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
     try:
         overrides = parse_sets(("--set", sets))
         res = chk.check(files, baselines, baseline, tiers, seed, games, alpha, threads,
-                        log=lambda line: typer.echo(line, err=True), overrides=overrides)
+                        log=lambda line: typer.echo(line, err=True), overrides=overrides, bar=progress_bar)
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except (chk.BadBaseline, ScenarioError) as e:

@@ -197,10 +197,11 @@ def _team(roles: list[str]) -> str:
 def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | None = None,
             threads: int | None = None, chunk: int = DEFAULT_CHUNK, precision: float | None = None,
             max_games: int = DEFAULT_CAP, sprt: Sprt | None = None, alpha: float = 0.05,
-            progress: Callable[[int], None] | None = None) -> dict:
+            progress: Callable[[int], None] | None = None, on_played: Callable[[], None] | None = None) -> dict:
     """Play A and B on common random numbers and compare every shared measure. Returns the comparison dict
     (JSON-ready; see module docstring). ``games`` is the fixed game count (default: A's), ignored when
-    ``precision`` or ``sprt`` decides when to stop (then ``max_games`` caps the run)."""
+    ``precision`` or ``sprt`` decides when to stop (then ``max_games`` caps the run). ``on_played``: called once
+    the games are over (`sim.progress`: the games line counts the games alone)."""
     import time
 
     from sim import report
@@ -257,6 +258,8 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
             stop["message"] += (f"; worst win-rate half-width {prec_out['worst_half_width']:.4f} "
                                 f"({prec_out['worst_metric']})")
     wall = time.perf_counter() - t0
+    if on_played is not None:
+        on_played()
     rows = evaluate(ps, alpha)
     return {
         "schema": 1,

@@ -73,14 +73,15 @@ class Lines:
                 rate = f", {r:,.0f} games/s after {start:.1f} s starting up (loading or compiling the kernels)"
         return f"{self.label}: {self.done:,.0f} games in {wall:.1f} s{rate}"
 
-    def played(self, what: str = "the report") -> None:
-        """The games are over and ``what`` is being written. When writing takes over `STEP_SAID_S` the games line
-        comes then, and "NAME: writing the report ...", its time added when done; a quicker one says both when
-        done; one that fails sooner says nothing (the error is the command's one line)."""
+    def played(self, what: str = "the report", doing: str = "writing") -> None:
+        """The games are over and ``what`` is being written (``doing``: what is done with it, e.g. `sim check`'s
+        "testing against" "the baseline"). When writing takes over `STEP_SAID_S` the games line comes then, and
+        "NAME: writing the report ...", its time added when done; a quicker one says both when done; one that fails
+        sooner says nothing (the error is the command's one line)."""
         if self.t_played is not None:
             return
         import threading
-        self.t_played, self.what, self.said = self.clock(), what, False
+        self.t_played, self.what, self.doing, self.said = self.clock(), what, doing, False
         self.lock = threading.Lock()
         self.timer = threading.Timer(STEP_SAID_S, self._say_step)
         self.timer.daemon = True
@@ -91,7 +92,7 @@ class Lines:
             if not self.said:
                 self.said = True
                 self._say(self.games_line(self.t_played))
-                print(f"{self.label}: writing {self.what} ...", end="", file=self.stream, flush=True)
+                print(f"{self.label}: {self.doing} {self.what} ...", end="", file=self.stream, flush=True)
 
     def __exit__(self, kind, value, tb):
         if self.t_played is not None:
@@ -150,9 +151,9 @@ def bar(total: float, label: str, stream: TextIO | None = None):
             lines.__enter__()
             return super().__enter__()
 
-        def played(self, what: str = "the report") -> None:
+        def played(self, what: str = "the report", doing: str = "writing") -> None:
             self.stop()                         # removes the bar: the line takes its place
-            lines.played(what)
+            lines.played(what, doing)
 
         def __exit__(self, kind, value, tb):
             super().__exit__(kind, value, tb)

@@ -126,3 +126,44 @@ def test_a_board_already_drawn_is_not_drawn_again_and_an_edited_one_is(tmp_path,
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))    # a new file version even on a coarse clock
     ((_, _, edited),) = board_svg.board_plots(s)
     assert len(calls) == 2 and "edited bay" in edited and "edited bay" not in first
+
+
+# --- 4. compare and check: games/s of the games alone, the step after them apart ---------------------------------------
+
+def test_sim_compare_says_games_per_second_of_the_games_and_the_comparison_apart(tmp_path):
+    r = cli.invoke(app, ["compare", "scenarios/moor/4p.toml", "--set-b", "track_len=32", "--games", "64",
+                         "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    m = re.search(r"^(moor-4p vs \S+): 64 games in ([\d.]+) s, [\d,]+ games/s\n\1: writing the comparison \.\.\. "
+                  r"[\d.]+ s$", r.stderr, re.M)
+    assert m, r.stderr
+    wall = json.loads((tmp_path / "c" / "compare.json").read_text())["provenance"]["wall_time_s"]
+    assert float(m.group(2)) <= wall + 0.2      # the games' time, not the pages' and plot's
+
+
+def test_sim_check_says_games_per_second_of_both_tiers_and_the_testing_apart(tmp_path):
+    d = tmp_path / "b"
+    r = cli.invoke(app, ["baselines", "tests/data/moor-2p-small.toml", "--out", str(d), "--exact-games", "300",
+                         "--stat-games", "2000", "--check-games", "500"])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["check", "tests/data/moor-2p-small.toml", "--baselines", str(d), "--seed", "5"])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"^(\S+): 800 games in [\d.]+ s, [\d,]+ games/s\n\1: testing against the baseline \.\.\. "
+                     r"[\d.]+ s\n.*moor-2p-small\.toml: exact identical \(300 games\), \d+ statistical tests \[",
+                     r.stderr, re.M), r.stderr
+    r = cli.invoke(app, ["check", "tests/data/moor-2p-small.toml", "--baselines", str(d), "--tier", "exact"])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"^(\S+): 300 games in [\d.]+ s, [\d,]+ games/s\n\1: testing against the baseline \.\.\. ",
+                     r.stderr, re.M), r.stderr
+
+
+def test_progress_step_says_what_is_done():
+    from sim import progress as PG
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(500, "moor-4p", buf, clock=lambda: now[0]) as lines:
+        now[0] += 0.5
+        lines.advance(500)
+        lines.played("the baseline", "testing against")
+        now[0] += 0.1
+    assert buf.getvalue() == ("moor-4p: 500 games in 0.5 s, 1,000 games/s\n"
+                              "moor-4p: testing against the baseline ... 0.1 s\n")
