@@ -1,6 +1,6 @@
 """sweep.html: each chosen measure against each swept parameter with its 95% interval band (a heatmap for two
-parameters; a zip sweep's paired points as one curve along them), the scenario's own point marked, and with a target the points whose interval contains it highlighted
-and the closest one named. Self-contained (inline SVG and CSS, no JavaScript, no network), from the sweep.json dict.
+parameters; a zip sweep's paired points as one curve along them), the scenario's own point marked, and with a
+target the points whose interval contains it highlighted and the closest one named. Self-contained (inline SVG and CSS, no JavaScript, no network), from the sweep.json dict.
 """
 from __future__ import annotations
 
