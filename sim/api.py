@@ -54,6 +54,21 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
     return s, final
 
 
+def redraw_report(s: dict, source: str | Path, out_dir: str | Path | None = None) -> Path:
+    """Draw the balance report (summary.html, balance.md, plots/: `sim.html_report.write`) of summary ``s`` again,
+    read from report folder ``source``, into ``out_dir`` (default: ``source`` itself), staged like every report
+    (`report.staged_dir`): the run's files of ``source`` (`report.RUN_FILES`: summary.json, provenance.json, ...)
+    go with it unchanged, the folder is swapped in only when complete, and on any error or Ctrl-C the folder is as
+    it was. Returns the folder. Raises OutputError (one line) for a folder that cannot be written, and whatever
+    drawing ``s`` raises (a summary missing a field: KeyError, TypeError, ValueError)."""
+    from sim import html_report
+    final = Path(out_dir) if out_dir else Path(source)
+    with report.staged_dir(final) as tmp:
+        report.carry_run_files(Path(source), tmp)
+        html_report.write(tmp, s)
+    return final
+
+
 def _play(sc, games, seed, threads, chunk, dec, on_chunk, progress, executor) -> runner.RunResult:
     """runner.run in this process, or `sim.distributed.run` on a Dask executor (the margin histogram of
     ``dec`` comes back from the workers instead of being collected here)."""

@@ -293,14 +293,32 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
             fail(f"{src}: not valid JSON ({e})")
         if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
             fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
-        from sim import html_report
-        folder = out or src.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        try:
-            html_report.write(folder, s)
-        except (KeyError, TypeError, ValueError) as e:
-            fail(f"{src}: incomplete summary ({type(e).__name__}: {e})")
+        folder = redraw(src, s, out)
     typer.echo(str(folder / "summary.html"))
+
+
+def redraw(src: Path, s: dict, out: Optional[Path]) -> Path:
+    """`sim report FOLDER`: draw the report of summary ``s`` (read from ``src``) again into ``out`` or the folder
+    itself, staged (`sim.api.redraw_report`): on an error or Ctrl-C the folder is as it was, one line says why, and
+    the exit code is 3 (130 / 143)."""
+    from sim import api
+    from sim.runner import pending
+    folder = Path(out or src.parent)
+    here = Path.cwd().resolve()
+    if out is None and (folder.resolve() == here or folder.resolve() in here.parents):
+        fail(f"{src.parent}: the report is redrawn beside it and swapped in when complete, which cannot be done to "
+             "the folder you are in; run `sim report` from outside it (or give --out)")
+    kept = f"nothing half-written left: {folder} is as it was" if folder.exists() else None
+    with interruptible(kept):
+        try:
+            return api.redraw_report(s, src.parent, out)
+        except OSError:                        # OutputError: the folder cannot be written (one line, exit 3)
+            raise
+        except Exception as e:
+            if pending() is not None:          # an error caused by an interrupt swallowed on its way
+                raise
+            where = f"{folder} is as it was" if folder.exists() else "nothing written"
+            fail(f"{src}: incomplete summary, cannot draw its report ({type(e).__name__}: {e}); {where}")
 
 
 @app.command()

@@ -69,6 +69,10 @@ REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
 # there (notes, folders of their own)
 REPORT_OUTPUTS = frozenset(REPORT_MARKERS + ("summary.md", "summary.html", "balance.md", "games.parquet", "plots",
                                              "parts", "compare.md", "compare.html"))
+# what `sim report FOLDER` redraws (sim.html_report.write): a redraw replaces these and carries the run's other
+# files (RUN_FILES) over unchanged
+PAGE_OUTPUTS = ("summary.html", "balance.md", "plots")
+RUN_FILES = ("summary.json", "provenance.json", "summary.md", "games.parquet")
 MIN_FREE_BYTES = 1 << 20          # a report (without games.parquet) is well under this
 
 
@@ -216,6 +220,24 @@ def staged_dir(final: Path):
         tmp.rename(final)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def carry_run_files(source: Path, tmp: Path) -> list[str]:
+    """Put the run's files of report folder ``source`` (RUN_FILES that are there) into staging folder ``tmp``
+    unchanged: hard links when both are on one disk (no copy of a large games.parquet; the files are never written
+    in place, so ``source`` cannot change through them), copies otherwise. Returns the names carried. OSError as
+    `staged_dir` expects (a full disk)."""
+    done = []
+    for name in RUN_FILES:
+        src = Path(source) / name
+        if not src.is_file():
+            continue
+        try:
+            os.link(src, Path(tmp) / name)
+        except OSError:
+            shutil.copy2(src, Path(tmp) / name)
+        done.append(name)
+    return done
 
 
 def _pid_alive(pid: int) -> bool:

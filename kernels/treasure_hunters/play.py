@@ -22,8 +22,8 @@ from kernels.bits import is_set, only_set
 from kernels.eventlog import new_records, record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 from kernels.treasure_hunters.rules import (
-    CURVE_MAX, MAX_CARDS, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN, P_MODE,
-    PH_OVER, PH_SHUFFLE, S_CURVE_G, S_CURVE_H, S_DECISIONS, S_DELIVERED, S_FIGHTS, S_FIGHTS_WON,
+    CURVE_MAX, MAX_CARDS, MODE_ADVANCED, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN,
+    P_MODE, PH_OVER, PH_SHUFFLE, S_CURVE_G, S_CURVE_H, S_DECISIONS, S_DELIVERED, S_FIGHTS, S_FIGHTS_WON,
     S_GHOSTS_MOVED, S_GHOSTS_ON, S_GHOSTS_PLACED, S_GHOSTS_REMOVED, S_HAUNT_MAX, S_HAUNTS, S_HAUNTS_MADE,
     S_HCARRY, S_HH_PLAYED, S_JEWELS_DROPPED, S_LOCK_TURNS, S_NH, S_OUTCOME, S_OVERFLOWS, S_PHASE, S_REROLLS,
     S_ROUNDS, S_SHUFFLES, S_SIX_DISCARDS, S_SIZE, S_SPOOKS, S_STUCK_EVENTS, S_TURNS, S_UNHAUNT_TRIES, S_UNHAUNTS,
@@ -147,13 +147,15 @@ def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
 
 def batch_scratch(n, prm=None, log_len=1, steps_len=1):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh) for ``n`` players. A log or steps array
-    of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
+    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh, adv) for ``n`` players. A log or steps
+    array of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
     parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
-    (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None)."""
+    (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None). ``adv`` likewise is None unless ``prm``
+    is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
+    adv = None if prm is not None and prm[P_MODE] != MODE_ADVANCED else np.int64(1)
     return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            *new_records(log_len, steps_len), new_scratch(n), hh)
+            *new_records(log_len, steps_len), new_scratch(n), hh, adv)
 
 
 @njit(entry=True)
@@ -174,7 +176,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
     inlined into each entry point, because Numba's IR inlining copies a callee's IR once per block and variable
     (2.3 s of Treasure Hunters' cold compile for a `play_one` holding the inlined verbs, kernels/README.md).
     """
-    st, rng, log, steps, scratch, hh = batch
+    st, rng, log, steps, scratch, hh, adv = batch
     mask, tmp, pool, nums, wrows = scratch
     effective_rows(sids, sparams, wrows)
     rec = steps.shape[0] > 1
@@ -223,7 +225,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                             break
                     if rec:
                         record(steps, K_ACTION, a)
-                    apply_action_with(st, prm, a, log, mask, tmp, hh)
+                    apply_action_with(st, prm, a, log, mask, tmp, hh, adv)
             if check is not None:
                 code = check_invariants(st, prm)
                 if code != 0:
@@ -254,5 +256,5 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     batch = batch_scratch(int(n), prm, int(log_len), int(steps_len))
     scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
                                                        N_EXTRA, (2, CURVE_LEN))
-    st, _, log, steps, _, _ = batch
+    st, _, log, steps, _, _, _ = batch
     return log, steps, scores, w, s, turns, rounds, extra, st

@@ -995,10 +995,12 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
     return n
 
 
-@njit("int64(int32[::1], int64[::1], int64, int64, boolean, int8[::1], int32[::1])")
-def move_search(st, prm, h, steps, as_carrier, mask, work):
+@njit
+def move_search(adv, st, prm, h, steps, as_carrier, mask, work):
     """`move_targets` as a breadth-first search over nodes that also records the paths (what `do_move` needs to
     turn up the jewels on the way, reveal_jewel_on_enter); sets the same mask entries and returns the same count.
+    ``adv`` None (a basic or Head Haunter batch, where no move reveals jewels): nothing, returns 0, and Numba
+    compiles none of the search (as `haunter_decide` with ``hh``).
 
     Search: entering a room, square or outside costs 1, doors 0; closed doors (the locked colour) are
     impassable; outside ends a move; a carrier (``as_carrier``) may not pass through a haunted room (it may stop in
@@ -1007,6 +1009,8 @@ def move_search(st, prm, h, steps, as_carrier, mask, work):
     work[0:64] receives the distance of each node (-1 unreached), work[64:128] the search order, work[128:192] the
     node each was reached from.
     """
+    if adv is None:
+        return 0
     u = st[S_HPOS + h]
     nn = prm[P_N_NODES]
     for v in range(nn):
@@ -1068,15 +1072,16 @@ def move_search(st, prm, h, steps, as_carrier, mask, work):
 
 
 @njit
-def do_move(st, prm, d, log, mask, work):
+def do_move(adv, st, prm, d, log, mask, work):
     """R9–R14, R17, R22, R27: the active hunter ends its move on node ``d``; drop-off outside, reveal, then the
     pick-up decision or the fight. ``mask`` (int8[N_ACTIONS]) and ``work`` (int32[>= WORK_SIZE]) are scratch for the
-    move search that finds the path (reveal_jewel_on_enter: `move_search`, the nodes on the way)."""
+    move search that finds the path (reveal_jewel_on_enter: `move_search`, the nodes on the way). ``adv`` None: a
+    batch of basic or Head Haunter games, compiled without that search (`move_search`)."""
     h = st[S_CUR]
     u = st[S_HPOS + h]
     st[S_MOVE_FROM] = u
     if prm[P_REVEAL_ON_ENTER] == 1 and st[S_MODE] == MODE_ADVANCED and d != u:
-        move_search(st, prm, h, st[S_ROLL], st[S_HCARRY + h] >= 0, mask, work)
+        move_search(adv, st, prm, h, st[S_ROLL], st[S_HCARRY + h] >= 0, mask, work)
         v = work[128 + d]
         while v >= 0 and v != u:
             if is_room(v):
@@ -1273,14 +1278,15 @@ def apply_action(st, prm, a, log):
 
 
 @njit(inline='always')
-def apply_action_with(st, prm, a, log, mask, work, hh=1):
+def apply_action_with(st, prm, a, log, mask, work, hh=1, adv=1):
     """`apply_action` with caller-owned scratch: ``mask`` int8[N_ACTIONS] and ``work`` int32[>= WORK_SIZE], as
     passed to `legal_actions` (overwritten with the same move search; only a move with reveal_jewel_on_enter
-    uses them). ``hh`` None leaves the Head Haunter's targets out of the compiled code (a co-op batch)."""
+    uses them). ``hh`` None leaves the Head Haunter's targets out of the compiled code (a co-op batch), ``adv``
+    None the advanced game's move search (a basic or Head Haunter batch)."""
     ph = st[S_PHASE]
     h = st[S_CUR]
     if ph == PH_MOVE:
-        do_move(st, prm, a - A_MOVE, log, mask, work)
+        do_move(adv, st, prm, a - A_MOVE, log, mask, work)
     elif ph == PH_PICKUP:
         if a != A_PASS:
             j = a - A_PICK

@@ -1,6 +1,6 @@
 """sweep.html: each chosen measure against each swept parameter with its 95% interval band (a heatmap for two
-parameters), the scenario's own point marked, and with a target the points whose interval contains it highlighted
-and the closest one named. Self-contained (inline SVG and CSS, no JavaScript, no network), from the sweep.json dict.
+parameters; a zip sweep's paired points as one curve along them), the scenario's own point marked, and with a
+target the points whose interval contains it highlighted and the closest one named. Self-contained (inline SVG and CSS, no JavaScript, no network), from the sweep.json dict.
 """
 from __future__ import annotations
 
@@ -43,21 +43,39 @@ def _x(ax: dict) -> tuple[list, list[str], bool]:
     return list(range(len(vals))), [ax["labels"][i] for i in range(len(vals))], False
 
 
+def zipped(d: dict) -> bool:
+    """Whether the sweep's points are one sequence of paired values (``--mode zip`` over two or more axes: point i
+    plays the i-th value of every axis), not a grid: its page plots along the points, never one axis against
+    another."""
+    return d["mode"] == "zip" and len(d["axes"]) > 1
+
+
+def zip_ticks(d: dict, sep: str = "\n") -> list[str]:
+    """A zipped sweep's tick label of each point, in point order: its value of every axis in axis order (as the
+    x-axis label names them), joined by ``sep`` (one line each by default)."""
+    return [sep.join(r["labels"][a["name"]] for a in d["axes"]) for r in sorted(d["points"], key=lambda r: r["index"])]
+
+
 def line_plot(d: dict, m: dict, axis: int):
     """Measure ``m`` against axis ``axis``: one line with its interval band per value of the other axes (in a
-    grid), the scenario's point marked, the target drawn and the points containing it highlighted."""
+    grid), the scenario's point marked, the target drawn and the points containing it highlighted. A zipped sweep
+    (`zipped`) is one line along its points in order (x = point, each labelled with its values; ``axis`` unused):
+    its axes change together, so no axis has a curve of its own."""
     axes = d["axes"]
     ax = axes[axis]
     xs, labels, numeric = _x(ax)
     k = _scale(m["kind"])
     fig, (a,) = plots._figure(7.0, 3.6)
     groups: dict[tuple, list] = {}
-    for r in d["points"]:
-        other = tuple((o["name"], _label(o, r["values"][o["name"]])) for j, o in enumerate(axes) if j != axis)
+    along = zipped(d)
+    for r in sorted(d["points"], key=lambda r: r["index"]) if along else d["points"]:
+        other = () if along else tuple((o["name"], _label(o, r["values"][o["name"]])) for j, o in enumerate(axes)
+                                       if j != axis)
         groups.setdefault(other, []).append(r)
     tgt = d.get("target")
     for gi, (other, rows) in enumerate(groups.items()):
-        pos = [xs[ax["values"].index(r["values"][ax["name"]])] if numeric else
+        pos = list(range(len(rows))) if along else \
+              [xs[ax["values"].index(r["values"][ax["name"]])] if numeric else
                ax["values"].index(r["values"][ax["name"]]) for r in rows]
         v = [r["measures"][m["name"]] for r in rows]
         ok = [i for i, x in enumerate(v) if x["value"] is not None]
@@ -77,9 +95,16 @@ def line_plot(d: dict, m: dict, axis: int):
         a.axhline(k * tgt["value"], color=TARGET_COLOR, ls="--", lw=1)
     if m["name"] == "first_player_advantage" and not (tgt and tgt["measure"] == m["name"]):
         a.axhline(0, color=plots.GREY, ls=":", lw=1)
-    if not numeric:
-        a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
-    a.set_xlabel(ax["name"])
+    if along:                                  # many or long values: one slanted line a tick
+        names = [o["name"] for o in axes]
+        wide = max(len(t) for r in d["points"] for t in r["labels"].values()) * len(d["points"]) > 80
+        a.set_xticks(range(len(d["points"])), zip_ticks(d, " / " if wide else "\n"), rotation=30 if wide else 0,
+                     ha="right" if wide else "center")
+        a.set_xlabel("zipped points, each tick " + (" / ".join(names) if wide else " over ".join(names)))
+    else:
+        if not numeric:
+            a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
+        a.set_xlabel(ax["name"])
     a.set_ylabel(m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
     if len(groups) > 1:
         a.legend(fontsize=7, frameon=False)
@@ -141,6 +166,12 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
         if d["mode"] == "grid" and len(d["axes"]) == 2:
             out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']}",
                         plots.render(heatmap, d, m)))
+        if zipped(d):
+            names = ", ".join(a["name"] for a in d["axes"])
+            out.append((f"line-{m['name']}-zip", f"{m['label']} along the zipped points ({names} change together: "
+                        f"point i plays the i-th value of each; band: 95% interval; diamond: the scenario's own "
+                        f"point)", plots.render(line_plot, d, m, 0)))
+            continue
         for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
             out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval; "
                         f"diamond: the scenario's own point)", plots.render(line_plot, d, m, j)))
@@ -217,7 +248,12 @@ def render(d: dict) -> str:
     """sweep.html from the sweep.json dict."""
     sc = d["scenario"]
     title = f"Sweep: {sc['name']}"
-    axes = "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"]) or "no axis (one point)"
+    if zipped(d):                              # the points as they are paired, not each axis's list
+        axes = f"({', '.join(a['name'] for a in d['axes'])}) = " + ", ".join(
+            f"({', '.join(r['labels'][a['name']] for a in d['axes'])})"
+            for r in sorted(d["points"], key=lambda r: r["index"]))
+    else:
+        axes = "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"]) or "no axis (one point)"
     paired = ("common random numbers: every point plays the same seed and game indices; neighbouring points are "
               "compared game by game (paired 95% intervals)" if not d["independent"] else
               "each point its own random streams; neighbouring points compared as independent samples")

@@ -54,30 +54,39 @@ def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_ba
     from sim.scenario import load
     basic = load(REPO / "scenarios/treasure_hunters/basic-4p.toml")
     hh = load(REPO / "scenarios/treasure_hunters/head_haunter-4p.toml")
-    assert th_play.batch_scratch(4, basic.prm())[-1] is None
-    assert th_play.batch_scratch(4, hh.prm())[-1] == 1
+    assert th_play.batch_scratch(4, basic.prm())[-2] is None
+    assert th_play.batch_scratch(4, hh.prm())[-2] == 1
+    assert th_play.batch_scratch(4)[-2] == 1                         # no parameters: the whole kernel
+
+
+def test_only_an_advanced_batch_of_treasure_hunters_carries_adv():
+    from sim.scenario import load
+    for name, adv in (("basic-4p", None), ("advanced-4p", 1), ("head_haunter-4p", None)):
+        sc = load(REPO / f"scenarios/treasure_hunters/{name}.toml")
+        assert th_play.batch_scratch(4, sc.prm())[-1] == adv, name
     assert th_play.batch_scratch(4)[-1] == 1                         # no parameters: the whole kernel
 
 
 def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
-    """With an empty cache, a co-op batch compiles the Head Haunter's entry points only for hh = None (each returns
-    at once, the rest pruned) and never the planner's helpers; a Head Haunter batch then compiles them in full
+    """With an empty cache, a basic batch compiles the Head Haunter's entry points and the advanced game's move
+    search only for None (each returns at once, the rest pruned) and never the planner's helpers; a Head Haunter
+    batch then compiles the planner in full but still no move search; an advanced batch then compiles the search
     (kernels/README.md, "Cold compile")."""
     code = textwrap.dedent("""
         from sim import runner
         from sim.scenario import load
         from kernels.treasure_hunters import rules, strategies
-        gated = (strategies.haunter_decide, rules.apply_target, rules.target_options)
+        gated = (strategies.haunter_decide, rules.apply_target, rules.target_options, rules.move_search)
         helpers = (strategies.card_value, strategies.target_value, strategies.board_value, strategies.hh_prepare)
         def show():
             print([[str(sig[0]) for sig in f.signatures] for f in gated], [len(f.signatures) for f in helpers])
-        runner.play_chunk(load("scenarios/treasure_hunters/basic-4p.toml"), 0, 4)
-        show()
-        runner.play_chunk(load("scenarios/treasure_hunters/head_haunter-4p.toml"), 0, 4)
-        show()
+        for name in ("basic-4p", "head_haunter-4p", "advanced-4p"):
+            runner.play_chunk(load(f"scenarios/treasure_hunters/{name}.toml"), 0, 4)
+            show()
     """)
     env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path), PYTHONPATH=str(REPO), NUMBA_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
                          check=True).stdout.splitlines()
-    assert out == ["[['none'], ['none'], ['none']] [0, 0, 0, 0]",
-                   "[['none', 'int64'], ['none', 'int64'], ['none', 'int64']] [1, 1, 1, 1]"]
+    assert out == ["[['none'], ['none'], ['none'], ['none']] [0, 0, 0, 0]",
+                   "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none']] [1, 1, 1, 1]",
+                   "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none', 'int64']] [1, 1, 1, 1]"]

@@ -187,6 +187,48 @@ def test_html_has_a_heatmap_for_two_parameters_and_a_curve_per_parameter(tmp_pat
     assert f.svgs == 3 and len(f.ids) == len(set(f.ids))
 
 
+def curves(fig) -> list[tuple[list, list]]:
+    """The connected series of a sweep line plot ("o-" lines: the band, target circles and reference lines aside):
+    (x positions, y values) of each."""
+    (a,) = fig.axes
+    return [(list(ln.get_xdata()), list(ln.get_ydata())) for ln in a.get_lines()
+            if ln.get_linestyle() == "-" and ln.get_marker() == "o"]
+
+
+def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
+    """--mode zip pairs the axes (point i = i-th value of each): there is no grid, so the page draws one curve along
+    the points in order, each tick naming both values, and never a series per value of the second axis (the old
+    page joined the points with die_faces = 6, points 0 and 2, into one line and left point 1 on its own)."""
+    from sim.sweep import page
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,28,30", "--set", "die_faces=6,4,6",
+                   "--games", "100", "--measure", "length.rounds")
+    assert r.exit_code == 0, r.output
+    m = doc["chosen"][0]
+    fig = page.line_plot(doc, m, 0)
+    ys = [pt["measures"]["length.rounds"]["value"] for pt in doc["points"]]
+    assert curves(fig) == [([0, 1, 2], pytest.approx(ys))]
+    (a,) = fig.axes
+    assert [t.get_text() for t in a.get_xticklabels()] == ["26\n6", "28\n4", "30\n6"]
+    assert "track_len over die_faces" in a.get_xlabel() and a.get_legend() is None
+    f = Figures()
+    html = (tmp_path / "out" / "sweep.html").read_text()
+    f.feed(html)
+    assert f.figures == ["plot-line-length.rounds-zip"] and f.svgs == 1
+    assert "(track_len, die_faces) = (26, 6), (28, 4), (30, 6)" in html
+
+
+def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
+    """Grid mode is what zip mode is not: against track_len, one curve per die_faces value, x = the values."""
+    from sim.sweep import page
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "100",
+                   "--measure", "length.rounds")
+    assert r.exit_code == 0, r.output
+    got = curves(page.line_plot(doc, doc["chosen"][0], 0))
+    assert [x for x, _ in got] == [[26, 30], [26, 30]]
+
+
 def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     """Ctrl-C after the first point: no sweep.json (nothing looks complete), the point is kept; the rerun plays
     only the rest and gives the same numbers as a sweep played in one go."""

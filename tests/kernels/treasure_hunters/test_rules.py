@@ -170,7 +170,7 @@ def test_r08_move_search_by_sets_matches_node_search():
                                     m1[:] = 0
                                     m2[:] = 0
                                     n1 = R.move_targets(s2, prm, h, steps, carrier, m1, w1)
-                                    n2 = R.move_search(s2, prm, h, steps, carrier, m2, w2)
+                                    n2 = R.move_search(1, s2, prm, h, steps, carrier, m2, w2)
                                     assert n1 == n2 and (m1 == m2).all(), (mode, passing, lock, h, steps, carrier)
                                     assert list(w1[64:64 + n1]) == list(np.flatnonzero(m1)), (mode, lock, h, steps)
                 R.legal_actions(st, prm, m1, w1)
