@@ -101,8 +101,14 @@ def collect(sw: Sweep, folder: Path) -> dict:
                      "aggregates": doc["aggregates"], "_sums": doc["sums"]})
     pairs = []
     cache: dict[int, dict] = {}
+    qcache: dict[int, dict] = {}                      # quantities per point, built once (not once per pair)
+
+    def qs(i: int) -> dict:
+        if i not in qcache:
+            qcache[i] = table.quantities(sw.points[i].scenario)
+        return qcache[i]
     for a, b, axis in table.neighbours(sw):
-        qa, qb = table.quantities(sw.points[a].scenario), table.quantities(sw.points[b].scenario)
+        qa, qb = qs(a), qs(b)
         diffs = {}
         for m in sw.measures:
             if sw.independent:

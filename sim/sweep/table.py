@@ -185,7 +185,8 @@ def frame(sw, rows: list[dict]):
     for ax in sw.axes:
         num = is_numeric(ax)
         cols[ax.name] = [r["values"][ax.name] if num else toml_value(r["values"][ax.name]) for r in rows]
-    cols["scenario_point"] = [r["index"] == sw_default(sw) for r in rows]
+    default = sw_default(sw)                    # once: it compares every point with the scenario
+    cols["scenario_point"] = [r["index"] == default for r in rows]
     cols["games"] = [r["games"] for r in rows]
     names = list(rows[0]["measures"]) if rows else []
     for n in names:

@@ -275,3 +275,25 @@ def test_index_page_links_every_report_with_its_headline(tmp_path):
     html = (index_page.write([(folder, s)], [(sfolder, doc)], tmp_path / "r")).read_text()
     assert 'href="sw/summary.html"' in html and 'href="sweep-sw/sweep.html"' in html
     assert "Closest point" in html and "track_len = 26, 30" in html
+
+
+def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a_module_search(tmp_path,
+                                                                                            monkeypatch):
+    """Writing a sweep was quadratic in its points: sweep.parquet compared every point with the scenario once per
+    row (`sw_default` per row, each comparing all points), and each `Scenario.spec` searched the game modules on
+    disk. Now: one `sw_default` per frame, and a registered game comes back without `registry.names()`."""
+    from sim import registry
+    from sim.sweep import build, engine, table
+    p = scen(tmp_path)
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28,30", "--set", "die_faces=4,6", "--games", "50")
+    assert r.exit_code == 0, r.output
+    sw = build(p, ["track_len=26,28,30", "die_faces=4,6"], None, 50, None, None, None, None)
+    res = engine.collect(sw, tmp_path / "out")
+    calls = {"default": 0, "names": 0}
+    real_default, real_names = table.sw_default, registry.names
+    monkeypatch.setattr(table, "sw_default", lambda s: calls.__setitem__("default", calls["default"] + 1)
+                        or real_default(s))
+    monkeypatch.setattr(registry, "names", lambda: calls.__setitem__("names", calls["names"] + 1) or real_names())
+    table.frame(sw, res["rows"])
+    assert calls["default"] == 1
+    assert registry.get("moor") is not None and sw.points[0].scenario.spec is not None and calls["names"] == 0
