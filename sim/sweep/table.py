@@ -101,9 +101,9 @@ def value(q: Quantity, sums: dict) -> dict:
     return {"value": v + q.offset, "ci95": [lo + q.offset, hi + q.offset], "n": n}
 
 
-def point_measures(sc: Scenario, sums: dict) -> dict:
-    """Every quantity of a point: {name: {value, ci95, n}}."""
-    return {name: value(q, sums) for name, q in quantities(sc).items()}
+def point_measures(sc: Scenario, sums: dict, qs: dict | None = None) -> dict:
+    """Every quantity of a point: {name: {value, ci95, n}} (``qs``: its `quantities`, when already built)."""
+    return {name: value(q, sums) for name, q in (qs or quantities(sc)).items()}
 
 
 def neighbours(sw) -> list[tuple[int, int, str]]:
