@@ -341,3 +341,16 @@ def test_matplotlib_warnings_never_reach_the_user():
         warnings.simplefilter("always")
         assert plots.render(crowded).startswith("<svg")
     assert [str(w.message) for w in got] == []
+
+
+def test_large_sweep_says_its_size_before_playing(tmp_path, monkeypatch):
+    """From LARGE_GRID points a sweep names its points and games on stderr before the first point (not refused)."""
+    from sim import cli_sweep
+    monkeypatch.setattr(cli_sweep, "LARGE_GRID", 4)
+    p = scen(tmp_path)
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=4,6", "--games", "20")
+    assert r.exit_code == 0, r.output
+    assert "sweep sw: a large sweep: 4 points x 20 games = 80 games" in r.output
+    assert r.output.index("a large sweep") < r.output.index("point 0")
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20", out="small")
+    assert r.exit_code == 0 and "a large sweep" not in r.output
