@@ -354,8 +354,9 @@ def common_prefix(labels: list[str]) -> str:
 
 def categorical(s: dict, col: str):
     """Shares of a categorical game counter (how games end, the loss causes) with 95% Wilson interval bars, one
-    horizontal bar per value shown (the catalogue's labels, less the words they all start with, which the title
-    says). None with fewer than two values to show."""
+    horizontal bar per value shown (`catalogue.View.category_values`: a value no game reached is a 0 bar; the
+    catalogue's labels, less the words they all start with, which the title says). None with fewer than two values
+    to show."""
     from sim.metrics import wilson
     d = s["extras"].get(col, {})
     counts = d.get("counts")
@@ -363,15 +364,16 @@ def categorical(s: dict, col: str):
         return None
     cat = catalogue.for_summary(s)
     total = sum(counts.values())
-    keys = [k for k in counts if cat.shown(f"extra.{col}={k}")]
+    shown = cat.category_values(col, counts)
+    keys = [k for k, _ in shown]
     if len(keys) < 2:       # one bar says nothing a sentence (the verdict, the table) does not
         return None
     labels = [cat.label(f"extra.{col}={k}") for k in keys]
     pre = common_prefix(labels)
     if pre:
         labels = [x[len(pre):].strip() for x in labels]
-    rates = [counts[k] / total for k in keys]
-    cis = [wilson(counts[k], total) for k in keys]
+    rates = [n / total for _, n in shown]
+    cis = [wilson(n, total) for _, n in shown]
     fig, (ax,) = _figure(7.0, 0.3 * len(keys) + 1.1)
     y = list(range(len(keys)))[::-1]
     ax.barh(y, [100 * r for r in rates], color=OUTCOME, alpha=0.85, height=0.6)
