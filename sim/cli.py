@@ -185,13 +185,19 @@ def unfinished(g: dict) -> str:
 
 @app.command()
 def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
-           game: Annotated[int, typer.Option(help="game index (as in a batch run)")] = 0,
+           game: Annotated[Optional[int], typer.Option(help="game index (as in a batch run; default 0, said on "
+                                                             "stderr)")] = None,
            seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
            sets: Sets = None):
     """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
+    chosen = game is not None
+    game = game if chosen else 0
     in_range("game", game, 0, 2**62 - 1)
     check_run_options(seed=seed)
     sc = load_scenario(scenario, sets, seed=seed)
+    if not chosen:                  # not refused: any game is a fair sample, but the reader is told which one
+        typer.echo("note: no --game given, so this is game 0 (the first of a batch run); --game I replays game I",
+                   err=True)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
     from sim import api, progress

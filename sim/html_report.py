@@ -310,10 +310,9 @@ def outcome_rows(s: dict, cols: list[str]) -> list[dict]:
     for c in cols:
         counts = s["extras"][c]["counts"]
         total = sum(counts.values()) or 1
-        for v, k in counts.items():
-            if cat.shown(f"extra.{c}={v}"):
-                rows.append({"counter": cat.label(f"extra.{c}"), "value": cat.label(f"extra.{c}={v}"),
-                             "share": pct(k / total), "95% CI": ci_pct(metrics.wilson(k, total)), "games": k})
+        for v, k in cat.category_values(c, counts):
+            rows.append({"counter": cat.label(f"extra.{c}"), "value": cat.label(f"extra.{c}={v}"),
+                         "share": pct(k / total), "95% CI": ci_pct(metrics.wilson(k, total)), "games": k})
     return rows
 
 
