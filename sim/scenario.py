@@ -367,8 +367,8 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         seats.append(Seat(sname, sp))
     sname = sc.get("name", name)
     if not NAME_RE.fullmatch(sname) or sname in RESERVED_NAMES or sname.startswith("."):
-        rule = ("use letters, digits, '.', '_' and '-' (it names the report folder under reports/; 'baselines' is "
-                "reserved)")
+        rule = ("use the letters a-z and A-Z without accents, digits, '.', '_' and '-' (it names the report folder "
+                "under reports/, which every system must spell alike; 'baselines' is reserved)")
         if isinstance(sname, str) and len(sname) > NAME_MAX:
             rule = f"it has {len(sname)} characters; at most {NAME_MAX} (it names the report folder under reports/)"
         elif sname == "index.html":

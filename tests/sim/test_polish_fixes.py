@@ -255,3 +255,13 @@ def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
     assert w == 20 and len(cb) <= 80 and cb.sum() == c.sum()
     assert xb[0] == 9.5 and cb[0] == c[:7].sum()                   # the first bin holds turns 13..19
     assert plots.coarsen(x[:70], c[:70])[0] == 1                   # a short range keeps one bar per value
+
+
+def test_an_accented_scenario_name_is_refused_saying_letters_without_accents(tmp_path):
+    """A new user named a scenario "ünï" and was told to "use letters": the rule now says which letters."""
+    from sim.scenario import ScenarioError, load
+    src = Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"
+    f = tmp_path / "acc.toml"
+    f.write_text(src.read_text().replace('name = "moor-4p"', 'name = "ünï"'), encoding="utf-8")
+    with pytest.raises(ScenarioError, match="scenario.name.*a-z and A-Z without accents"):
+        load(f)
