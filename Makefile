@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	@# setuptools' advice about editable installs (a UserWarning from the build backend) is noise to a newcomer
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -15,6 +15,12 @@ def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:
     return Path(out_dir) if out_dir else REPORTS / sc.name
 
 
+def default_what(sc: Scenario, out_dir: str | Path | None = None) -> str:
+    """How an error line names the report folder of ``sc`` (`report.check_output_dir`): "--out" when given, else
+    the scenario whose name the default folder reports/<name> comes from (the user never typed --out)."""
+    return "--out" if out_dir else f"scenario '{sc.name}', default report folder"
+
+
 def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
                  chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
                  progress: Callable[[int], None] | None = None, write: bool = True,
@@ -36,7 +42,7 @@ def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None
         s["decisiveness"] = dec.summary()
         return s, None
     final = report_folder(sc, out_dir)
-    with report.staged_dir(final) as tmp:
+    with report.staged_dir(final, default_what(sc, out_dir)) as tmp:
         parts = report.ParquetParts(sc, tmp) if per_game else None
         res = _play(sc, games, seed, threads, chunk, dec, parts.add if parts else None, progress, executor)
         if on_played is not None:
@@ -63,7 +69,7 @@ def redraw_report(s: dict, source: str | Path, out_dir: str | Path | None = None
     drawing ``s`` raises (a summary missing a field: KeyError, TypeError, ValueError)."""
     from sim import html_report
     final = Path(out_dir) if out_dir else Path(source)
-    with report.staged_dir(final) as tmp:
+    with report.staged_dir(final, "--out" if out_dir else "report folder (redrawn in place)") as tmp:
         report.carry_run_files(Path(source), tmp)
         html_report.write(tmp, s)
     return final
@@ -86,11 +92,12 @@ def _both(f, g):
     return (lambda out: [h(out) for h in fs]) if fs else None
 
 
-def write_comparison(res: dict, folder: str | Path) -> Path:
+def write_comparison(res: dict, folder: str | Path, what: str = "--out") -> Path:
     """compare.json, compare.md and compare.html of a comparison (`sim.compare.compare`'s result) into ``folder``
-    (`sim.compare_page`: the statistics module writes no page itself). Returns the folder."""
+    (`sim.compare_page`: the statistics module writes no page itself). Returns the folder. ``what``: how the user
+    named the folder (`report.check_output_dir`)."""
     from sim import compare_page
-    compare_page.write(res, folder)
+    compare_page.write(res, folder, what)
     return Path(folder)
 
 

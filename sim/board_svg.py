@@ -169,19 +169,41 @@ def castle_figure(board):
     return fig
 
 
+def _outside_angle(board, polar: dict, n_rooms: int) -> float:
+    """Angle (radians) at which outside goes, on a ring beyond the rooms: towards the squares it joins (their
+    circular mean), halfway between the two rooms nearest to that, so its line passes between rooms instead of
+    through one. ``polar``: node -> (radius, angle) of every room and hallway square."""
+    near = [b if a == 0 else a for a, b, _ in board.edges if 0 in (a, b) and a != b]
+    if not near:
+        return -math.pi / 2
+    mean = math.atan2(sum(math.sin(polar[v][1]) for v in near), sum(math.cos(polar[v][1]) for v in near))
+    step = 2 * math.pi / n_rooms               # rooms at pi/2 - k * step; halfway points between them
+    k = round((math.pi / 2 - mean) / step - 0.5)
+    return math.pi / 2 - (k + 0.5) * step
+
+
+def house_positions(board) -> dict[int, tuple[float, float]]:
+    """Node number (kernels.treasure_hunters.board) -> (x, y) in `house_figure`: rooms on the unit circle, hallway
+    squares in their listed order on a ring of radius 0.62, outside at (0, -1.42); everything turned so that
+    outside's line passes between two rooms (`_outside_angle`)."""
+    from kernels.treasure_hunters.board import N_ROOMS
+    nh = len(board.hallway)
+    polar = {1 + r: (1.0, math.pi / 2 - 2 * math.pi * r / N_ROOMS) for r in range(N_ROOMS)}
+    polar.update({1 + N_ROOMS + i: (0.62, math.pi / 2 - 2 * math.pi * (i + 0.5) / max(nh, 1)) for i in range(nh)})
+    turn = -math.pi / 2 - _outside_angle(board, polar, N_ROOMS)
+    pos = {0: (0.0, -1.42)}
+    pos.update({v: (rad * math.cos(a + turn), rad * math.sin(a + turn)) for v, (rad, a) in polar.items()})
+    return pos
+
+
 def house_figure(board):
     """The Treasure Hunters house (kernels.treasure_hunters.board.Board) as a graph: rooms on a circle, the hallway
-    squares on an inner ring in their listed order, outside below; door colours as line colours; a key below."""
+    squares on an inner ring in their listed order, outside below (the drawing turned so that outside's line passes
+    between two rooms, `_outside_angle`); door colours as line colours; a key below."""
     from kernels.treasure_hunters.board import N_ROOMS, ROOM_LETTERS
     fig, (ax,) = _board_figure(8.4, 9.2)
-    pos = {0: (0.0, -1.42)}
-    for r in range(N_ROOMS):
-        a = math.pi / 2 - 2 * math.pi * r / N_ROOMS
-        pos[1 + r] = (math.cos(a), math.sin(a))
     nh = len(board.hallway)
-    for i in range(nh):
-        a = math.pi / 2 - 2 * math.pi * (i + 0.5) / max(nh, 1)
-        pos[1 + N_ROOMS + i] = (0.62 * math.cos(a), 0.62 * math.sin(a))
+    pos = house_positions(board)
     for a, c, col in board.edges:
         (x0, y0), (x1, y1) = pos[a], pos[c]
         ax.plot([x0, x1], [y0, y1], color=DOOR_COLOURS[col], linewidth=2.2 if col else 1.2, zorder=1)
@@ -190,8 +212,8 @@ def house_figure(board):
             label, face = "outside", "#ffffff"
         elif v <= N_ROOMS:
             r = v - 1
-            label = ROOM_LETTERS[r] + (" J" if r in board.jewel_rooms else "") + (" g" if r in
-                                                                                 board.ghost_start_rooms else "")
+            label = ROOM_LETTERS[r] + (" \u25c6" if r in board.jewel_rooms else "") + (
+                " g" if r in board.ghost_start_rooms else "")
             face = JEWEL_ROOM if r in board.jewel_rooms else ROOM
         else:
             label, face = board.hallway[v - 1 - N_ROOMS], "#ffffff"
@@ -203,7 +225,7 @@ def house_figure(board):
     ax.axis("off")
     ax.set_title(f"{board.name}: {N_ROOMS} rooms (A..{ROOM_LETTERS[N_ROOMS - 1]}), {nh} hallway squares, outside",
                  fontsize=TITLE_PT)
-    _legend(fig, [_swatch(JEWEL_ROOM, "room with a jewel at start (J)"), _swatch(ROOM, "room without one"),
+    _legend(fig, [_swatch(JEWEL_ROOM, "room with a jewel at start (\u25c6)"), _swatch(ROOM, "room without one"),
                   _swatch("#ffffff", "hallway square (H1, H2, ...)"),
                   _swatch("#ffffff", "g: a ghost starts in the room", edge="#ffffff"),
                   _stroke(DOOR_COLOURS[0], "passage, no door", lw=1.2), _stroke(DOOR_COLOURS[1], "blue door", lw=2.2),

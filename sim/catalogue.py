@@ -291,6 +291,14 @@ class View:
             return any(self.shown(e.key) for e in own)
         return col not in BOOKKEEPING_COLUMNS
 
+    def category_values(self, col: str, counts: dict) -> list[tuple[str, int]]:
+        """(value, games) of categorical counter ``col`` for every value shown here, the catalogue's order first
+        (values no game reached included, with 0: "the Head Haunter traps every hunter" 0% says something), then
+        any other counted value shown; ``counts``: value -> games."""
+        own = [e.key.split("=", 1)[1] for e in entries(self.game) if e.key.startswith(f"extra.{col}=")]
+        vals = own + [v for v in counts if v not in own]
+        return [(v, int(counts.get(v, 0))) for v in vals if self.shown(f"extra.{col}={v}")]
+
     def batch(self) -> list[Entry]:
         """The batch measures that apply here."""
         return [e for e in entries(self.game) if e.level == "batch" and e.shown

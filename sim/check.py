@@ -210,8 +210,12 @@ def write_baseline(b: dict, path: Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(dumps(b) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(dumps(b) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError:                     # a full disk: no half-written .json.tmp left (the CLI says it in one line)
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def own_command(sc: Scenario | None, path: Path | None = None) -> str | None:

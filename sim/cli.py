@@ -185,13 +185,19 @@ def unfinished(g: dict) -> str:
 
 @app.command()
 def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
-           game: Annotated[int, typer.Option(help="game index (as in a batch run)")] = 0,
+           game: Annotated[Optional[int], typer.Option(help="game index (as in a batch run; default 0, said on "
+                                                             "stderr)")] = None,
            seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
            sets: Sets = None):
     """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
+    chosen = game is not None
+    game = game if chosen else 0
     in_range("game", game, 0, 2**62 - 1)
     check_run_options(seed=seed)
     sc = load_scenario(scenario, sets, seed=seed)
+    if not chosen:                  # not refused: any game is a fair sample, but the reader is told which one
+        typer.echo("note: no --game given, so this is game 0 (the first of a batch run); --game I replays game I",
+                   err=True)
     if seed is not None:
         sc = sc.with_changes(seed=seed)
     from sim import api, progress
@@ -390,8 +396,9 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     from sim import api
     from sim.report import OutputError, prepare_output
     folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
+    what = "--out" if out else f"comparison '{sa.name}' vs '{sb.name}', default report folder"
     try:
-        prepare_output(folder)              # refuse a bad or unwritable --out (a full disk) before playing
+        prepare_output(folder, what)        # refuse a bad or unwritable --out (a full disk) before playing
     except OutputError as e:
         fail(str(e))
     total = max_games if adaptive else (sa.games if games is None else games)
@@ -401,7 +408,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             with prog:                      # the games line (games/s of the games alone), then the pages' time
                 res = cmp.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha,
                                   progress=adv, on_played=lambda: prog.played("the comparison"))
-                api.write_comparison(res, folder)
+                api.write_comparison(res, folder, what)
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
     typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
@@ -497,7 +504,10 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
         with prog:
             b = chk.make_baseline(sc, exact_games, stat_games, check_games, threads, progress=adv)
         dest = chk.baseline_path(f, out or chk.BASELINES)
-        chk.write_baseline(b, dest)
+        try:
+            chk.write_baseline(b, dest)
+        except OSError as e:            # a full disk: one line naming the file; the baselines written before stay
+            fail(f"cannot write the baseline {chk._rel(dest)}: {e.strerror or e}; it was not written")
         typer.echo(f"{chk._rel(f)}: rules v{b['rules_version']}, RNG contract v{b['rng_contract']}, exact "
                    f"{b['exact']['games']} games, statistical {b['statistical']['games']} games (checks play "
                    f"{b['statistical']['check_games']}) -> {chk._rel(dest)}")

@@ -116,10 +116,11 @@ def not_compared_lines(res: dict) -> list[str]:
     return out
 
 
-def write(res: dict, folder) -> None:
-    """compare.json, compare.md and compare.html into ``folder`` (atomically)."""
+def write(res: dict, folder, what: str = "--out") -> None:
+    """compare.json, compare.md and compare.html into ``folder`` (atomically; ``what``: how the user named the
+    folder, `sim.report.check_output_dir`)."""
     from sim import report
-    with report.staged_dir(Path(folder)) as tmp:
+    with report.staged_dir(Path(folder), what) as tmp:
         report.write_json(tmp / "compare.json", res)
         (tmp / "compare.md").write_text(render_markdown(res), encoding="utf-8")
         (tmp / "compare.html").write_text(render_compare(res), encoding="utf-8")

@@ -157,17 +157,20 @@ FEW_VALUES = 15       # score distributions spanning at most this many values ar
 def scores(s: dict):
     """Score distribution per seat (share of finished games at each score); seats with identical distributions
     (team-mates) drawn once, in the seat's colour when alone, else the neutral colour. Scores spanning at most
-    FEW_VALUES values (Turnwall's 1..5 body parts) as bars side by side per score, wider spans as step lines."""
+    FEW_VALUES values (Turnwall's 1..5 body parts) as bars side by side per score, wider spans as step lines; when
+    every seat scored one value only (a run of one game) each seat's score is one bar (a step line of one point
+    draws nothing). None when no seat has a score."""
     import numpy as np
     from matplotlib.ticker import MaxNLocator
     groups = seat_groups(s)
-    if not groups or all(r["score"]["max"] == r["score"]["min"] for _, r in groups):
+    if not groups or not any(r["score"].get("n") for _, r in groups):
         return None
+    single = all(r["score"]["max"] == r["score"]["min"] for _, r in groups)
     cat = catalogue.for_summary(s)
     fig, (ax,) = _figure(7.0, 3.0)
     lo = min(r["score"]["hist"]["lo"] for _, r in groups)
     hi = max(r["score"]["hist"]["lo"] + len(r["score"]["hist"]["counts"]) - 1 for _, r in groups)
-    bars = hi - lo + 1 <= FEW_VALUES
+    bars = single or hi - lo + 1 <= FEW_VALUES
     width = 0.8 / len(groups)
     for i, (seats, r) in enumerate(groups):
         color = SEAT[seats[0] % len(SEAT)] if len(seats) == 1 else NEUTRAL
@@ -203,14 +206,15 @@ def length(s: dict):
             continue
         x = d["hist"]["lo"] + np.arange(len(c))
         keep = tail_cut(c)
-        bars(ax, x[:keep], 100 * c[:keep] / c.sum(), 1.0, color, 0.85)
+        w, xb, cb = coarsen(x[:keep], c[:keep])
+        bars(ax, xb, 100 * cb / c.sum(), float(w), color, 0.85)
         ax.axvline(d["mean"], color="black", lw=1, ls="--", label=f"mean {d['mean']:.1f}")
         unit = cat.unit(f"length.{key}")
         if keep < len(c):                       # a few very long games would squash the rest into one corner
             ax.set_xlabel(f"{unit} ({int(c[keep:].sum()):,} games over {int(x[keep - 1])} not drawn)")
         else:
             ax.set_xlabel(unit)
-        ax.set_ylabel("games (%)")
+        ax.set_ylabel("games (%)" if w == 1 else f"games (%) per {w} {unit}")
         ax.set_title(cat.label(f"length.{key}"))
         ax.legend(fontsize=7, frameon=False)
     return fig
@@ -242,6 +246,28 @@ def bars(ax, x, heights, width: float, color, alpha: float) -> None:
     patch.sticky_edges.y.append(0)
     ax.add_patch(patch)
     ax.autoscale_view()             # ax.bar asks for it; add_patch only widens the data limits
+
+
+NICE_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+
+
+def coarsen(x, counts, max_bars: int = 80):
+    """A histogram of one bin per value (``x`` consecutive integers, ``counts`` games per value, 1-d) as at most
+    ``max_bars`` bins of the smallest NICE_WIDTHS width that fits: a Galleon game lasts 40 to 600 turns, and one
+    bar per turn of a few thousand games is mostly noise. Returns (width, bin centres, games per bin); width 1 gives
+    the input back. Bins start at multiples of the width."""
+    import numpy as np
+    x = np.asarray(x, float)
+    c = np.asarray(counts, float)
+    if len(c) == 0:
+        return 1, x, c
+    w = next((n for n in NICE_WIDTHS if len(c) / n <= max_bars), NICE_WIDTHS[-1])
+    if w == 1:
+        return 1, x, c
+    start = np.floor(x / w).astype(np.int64)
+    idx = start - start[0]
+    cb = np.bincount(idx, weights=c)
+    return w, (start[0] + np.arange(len(cb))) * w + (w - 1) / 2, cb
 
 
 def tail_cut(counts, share: float = 0.999, stretch: int = 3) -> int:
@@ -362,8 +388,9 @@ def common_prefix(labels: list[str]) -> str:
 
 def categorical(s: dict, col: str):
     """Shares of a categorical game counter (how games end, the loss causes) with 95% Wilson interval bars, one
-    horizontal bar per value shown (the catalogue's labels, less the words they all start with, which the title
-    says). None with fewer than two values to show."""
+    horizontal bar per value shown (`catalogue.View.category_values`: a value no game reached is a 0 bar; the
+    catalogue's labels, less the words they all start with, which the title says). None with fewer than two values
+    to show."""
     from sim.metrics import wilson
     d = s["extras"].get(col, {})
     counts = d.get("counts")
@@ -371,15 +398,16 @@ def categorical(s: dict, col: str):
         return None
     cat = catalogue.for_summary(s)
     total = sum(counts.values())
-    keys = [k for k in counts if cat.shown(f"extra.{col}={k}")]
+    shown = cat.category_values(col, counts)
+    keys = [k for k, _ in shown]
     if len(keys) < 2:       # one bar says nothing a sentence (the verdict, the table) does not
         return None
     labels = [cat.label(f"extra.{col}={k}") for k in keys]
     pre = common_prefix(labels)
     if pre:
         labels = [x[len(pre):].strip() for x in labels]
-    rates = [counts[k] / total for k in keys]
-    cis = [wilson(counts[k], total) for k in keys]
+    rates = [n / total for _, n in shown]
+    cis = [wilson(n, total) for _, n in shown]
     fig, (ax,) = _figure(7.0, 0.3 * len(keys) + 1.1)
     y = list(range(len(keys)))[::-1]
     ax.barh(y, [100 * r for r in rates], color=OUTCOME, alpha=0.85, height=0.6)

@@ -5,13 +5,16 @@ from typing import Callable
 
 
 def ending(status: int, turns: int, rounds: int, scores, wseat: int, who: Callable[[int], str],
-           score_text: Callable[[int], str]) -> list[str]:
+           score_text: Callable[[int], str], decided: list[str] = ()) -> list[str]:
     """"TRUNCATED ..." when the game hit the turn cap (status 1), "final after T turns, R rounds: seat 0 ..." with
-    each seat's ``score_text(score)``, and "winner: ..." naming the seats of the bitmask ``wseat`` with ``who``."""
+    each seat's ``score_text(score)`` (the score with its unit: "4 points"), the lines ``decided`` (how a tied top
+    score was settled: the game's tie-break rule) and "winner: ..." naming the seats of the bitmask ``wseat`` with
+    ``who``."""
     n = len(scores)
     lines = [f"TRUNCATED at the turn cap ({turns} turns)"] if status == 1 else []
     lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
         f"seat {s} {score_text(int(scores[s]))}" for s in range(n)))
+    lines += list(decided)
     winners = [s for s in range(n) if (wseat >> s) & 1]
     lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
     return lines

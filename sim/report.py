@@ -10,6 +10,7 @@ import datetime as dt
 import glob
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -120,19 +121,65 @@ class OutputError(OSError):
     """The report cannot go where it was asked to; the message is one line."""
 
 
-def check_output_dir(final: Path) -> Path:
+def _named(final: Path, what: str) -> str:
+    """How an error line names the destination: '--out: FOLDER' when the user gave --out, else ``what`` and the
+    folder ("scenario 'x', default report folder: FOLDER"; a comparison's; a report redrawn in place)."""
+    return f"{what}: {final}"
+
+
+def _instead(what: str, text: str) -> str:
+    """What to do instead: ``text`` for --out; otherwise giving --out (and, for a scenario's default folder,
+    another scenario name)."""
+    if what == "--out":
+        return text
+    return "give --out another folder" + (", or the scenario another name (name = \"...\" under [scenario])"
+                                          if what.startswith("scenario ") else "")
+
+
+def check_output_dir(final: Path, what: str = "--out") -> Path:
     """Refuse a destination that is not new and not an earlier report: an existing report folder is replaced,
-    anything else (a file, a folder of other things, the current folder) is left alone. Returns the resolved path."""
+    anything else (a file, a folder of other things, the current folder) is left alone; and an existing folder
+    that cannot be replaced (`check_replaceable`). Returns the resolved path. ``what``: how the user named the
+    folder, for the error line: "--out", or e.g. "scenario 'x', default report folder" when --out was not given."""
     final = Path(final).resolve()
     if final == Path.cwd().resolve() or final in Path.cwd().resolve().parents or final == REPO.resolve():
-        raise OutputError(f"--out: {final} is the current folder or one above it; give a new folder for the report")
+        raise OutputError(f"{_named(final, what)} is the current folder or one above it; "
+                          + _instead(what, "give a new folder for the report"))
     if final.exists():
         if not final.is_dir():
-            raise OutputError(f"--out: {final} is a file; give a folder for the report")
+            raise OutputError(f"{_named(final, what)} is a file; " + _instead(what, "give a folder for the report"))
         if any(final.iterdir()) and not any((final / m).exists() for m in REPORT_MARKERS):
-            raise OutputError(f"--out: {final} exists and is not a report folder; give a new or empty folder "
-                              f"(an earlier report folder is replaced)")
+            raise OutputError(f"{_named(final, what)} exists and is not a report folder; "
+                              + _instead(what, "give a new or empty folder (an earlier report folder is replaced)"))
+        check_replaceable(final, what)
     return final
+
+
+def check_replaceable(final: Path, what: str = "--out") -> None:
+    """An existing report folder ``final`` is replaced by renaming (`staged_dir`): it is renamed aside, the user's
+    own files in it are moved into the new report, and the new one is renamed into its place. Refuse, before any
+    game is played, a folder that cannot go through that: a mount point (cannot be renamed), a folder in which
+    nothing can be created or removed (read-only, immutable, append-only: a probe file is created and removed in
+    it), and one the sticky bit of its parent keeps another user from renaming. OutputError (one line)."""
+    final = Path(final)
+    head = f"{_named(final, what)} cannot be replaced"
+    if os.path.ismount(final):
+        raise OutputError(f"{head}: it is a mount point (a report is written beside its folder and renamed into "
+                          "place); give a folder inside it")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=final)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise OutputError(f"{head}: cannot write in it ({e.strerror or e})") from None
+    euid = getattr(os, "geteuid", lambda: 0)()
+    try:
+        st, pst = final.stat(), final.parent.stat()
+    except OSError:
+        return
+    if euid != 0 and pst.st_mode & 0o1000 and euid not in (st.st_uid, pst.st_uid):
+        raise OutputError(f"{head}: it belongs to another user and {final.parent} lets only a folder's owner "
+                          "rename it; " + _instead(what, "give a folder of your own"))
 
 
 def file_in_path(folder: Path) -> Path | None:
@@ -165,32 +212,69 @@ def check_writable(folder: Path, what: str = "--out") -> Path:
     return folder
 
 
-def prepare_output(final: Path) -> Path:
-    """`check_output_dir`, then `check_writable` on its parent folder: every check of the destination that can
-    fail before the games are played. Returns the resolved folder."""
-    final = check_output_dir(final)
-    check_writable(final.parent)
+def prepare_output(final: Path, what: str = "--out") -> Path:
+    """`check_output_dir`, then `check_writable` on its parent folder (where the report is staged): every check of
+    the destination that can fail before the games are played. Returns the resolved folder. ``what``: how the user
+    named the folder (`check_output_dir`)."""
+    final = check_output_dir(final, what)
+    check_writable(final.parent, what)
     return final
 
 
-def keep_user_files(final: Path, tmp: Path) -> None:
+def keep_user_files(final: Path, tmp: Path, moved: list[str] | None = None) -> None:
     """Move what the user put in the earlier report folder ``final`` (anything not in REPORT_OUTPUTS and not written
-    again into ``tmp``) into the new one, so replacing a report replaces only what the tool wrote."""
+    again into ``tmp``) into the new one, so replacing a report replaces only what the tool wrote. ``moved``: the
+    names moved so far are appended to it (to move them back when the swap fails)."""
     for entry in Path(final).iterdir():
         if entry.name in REPORT_OUTPUTS or (Path(tmp) / entry.name).exists() or staging_run(entry):
             continue
         entry.rename(Path(tmp) / entry.name)
+        if moved is not None:
+            moved.append(entry.name)
+
+
+def os_error(e: BaseException) -> OSError | None:
+    """``e`` as an OSError when it is one, or when it is a Polars error wrapping one (Polars writes Parquet in Rust
+    and reports a full disk as ``ComputeError: ... No space left on device (os error 28)``); None otherwise."""
+    if isinstance(e, OSError):
+        return e
+    pl = sys.modules.get("polars")
+    if pl is None or not isinstance(e, pl.exceptions.PolarsError):
+        return None
+    m = re.search(r"\(os error (\d+)\)", str(e))
+    if m is None:
+        return None
+    n = int(m.group(1))
+    return OSError(n, os.strerror(n))
+
+
+def write_failed(final: Path, e: OSError, where: Path | None = None) -> "OutputError":
+    """The one line for a report folder ``final`` that could not be written (a full disk, a folder gone read-only):
+    names the folder, what went wrong and that nothing was written."""
+    if isinstance(e, OutputError):
+        return e
+    name = ""
+    if e.filename and where is not None:           # a file of the staging folder: named as in the report
+        try:
+            name = Path(e.filename).relative_to(where).as_posix()
+        except ValueError:
+            name = str(e.filename)
+    elif e.filename:
+        name = str(e.filename)
+    return OutputError(f"cannot write the report {final}: {e.strerror or e}"
+                       + (f" (writing {name})" if name and name != "." else "") + "; nothing was written")
 
 
 @contextmanager
-def staged_dir(final: Path):
+def staged_dir(final: Path, what: str = "--out"):
     """Yield a temporary folder beside ``final``; on success it replaces ``final`` (keeping the user's own files
-    there, `keep_user_files`), on any error it is removed.
+    there, `keep_user_files`), on any error it is removed and ``final`` is as it was.
 
     Raises OutputError (before any work) when ``final`` is not a new folder, an empty one or an earlier report, or
-    cannot be written (`prepare_output`); an OSError while writing (a full disk) becomes one OutputError line that
-    names the folder."""
-    final = prepare_output(final)
+    cannot be written or replaced (`prepare_output`; ``what``: how the user named the folder, see
+    `check_output_dir`); an OSError while writing or swapping the folder in (a full disk), or a Polars error
+    wrapping one (`os_error`), becomes one OutputError line that names the folder."""
+    final = prepare_output(final, what)
     remove_stale(final)
     tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
     if tmp.exists():
@@ -198,26 +282,36 @@ def staged_dir(final: Path):
     try:
         tmp.mkdir()
     except OSError as e:
-        raise OutputError(f"--out: cannot write in {final.parent} ({e.strerror})") from None
+        raise OutputError(f"{what}: cannot write in {final.parent} ({e.strerror or e})") from None
     try:
         yield tmp
-    except OSError as e:
+    except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(e, OutputError):
+        oe = os_error(e)
+        if oe is None:
             raise
-        where = e.filename or tmp
-        raise OutputError(f"cannot write the report {final}: {e.strerror or e} (writing {where}); nothing was "
-                          "written") from None
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        raise write_failed(final, oe, tmp) from None
     with _signals_held():                      # Ctrl-C / SIGTERM wait until the report is in place
-        old = None
-        if final.exists():
-            keep_user_files(final, tmp)
-            old = final.parent / f".{final.name}.old-{os.getpid()}"
-            final.rename(old)
-        tmp.rename(final)
+        old, moved = None, []
+        try:
+            if final.exists():
+                old = final.parent / f".{final.name}.old-{os.getpid()}"
+                final.rename(old)
+                keep_user_files(old, tmp, moved)
+            tmp.rename(final)
+        except OSError as e:                   # put the earlier report back as it was, remove the staging folder
+            for name in moved:
+                try:
+                    (tmp / name).rename(old / name)
+                except OSError:
+                    pass
+            if old is not None and old.exists() and not final.exists():
+                try:
+                    old.rename(final)
+                except OSError:
+                    pass
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise write_failed(final, e) from None
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 

@@ -2,16 +2,22 @@
 
 A report records the validated scenario it played (``summary.json`` ``scenario``: every parameter, every seat, the
 ``--set`` overrides, games and seed) and where it came from (``provenance.json``: scenario file path and content hash,
-board files by path and content hash, code version, rules version, RNG contract, package versions). The rerun plays
+board files by path, content hash and content, code version, rules version, RNG contract, package versions). The rerun plays
 the recorded scenario with the recorded seed and games, compares every result of the summary (everything but its
 provenance: wall time and dates differ by nature), and names what changed since when the result differs: the code
 (commit, rules version, RNG contract, packages), a board file's content, or the scenario file (which the rerun does
 not read: it replays the recorded parameters, and reports a file that now says something else).
+
+A board file edited, moved or deleted since does not stop a rerun: the report carries the board's content
+(``provenance.json`` ``files.board.text``), and the rerun plays that recorded board, saying so in a note. Only a report
+made before reports carried their boards still needs the file itself.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -56,14 +62,46 @@ def read_report(folder: Path) -> tuple[dict, dict]:
     return s, prov
 
 
-def recorded_scenario(s: dict, prov: dict):
+def recorded_files(prov: dict, folder: Path, workdir: Path) -> tuple[dict[str, str], list[str]]:
+    """Put back the files (boards) the report recorded whose file on disk is missing or now holds something else.
+
+    Returns ({parameter: path of the recorded content, written under ``workdir`` with the file's own name}, notes in
+    words, one per file replayed from the record). A recorded file whose content the report does not carry (a report
+    made before reports carried their boards) is left to `causes`; missing, it is one RerunError line."""
+    from sim.scenario import sha256_file
+    subst, notes = {}, []
+    files = prov.get("files")
+    for name, f in (files.items() if isinstance(files, dict) else ()):
+        if not isinstance(f, dict) or not isinstance(f.get("path"), str):
+            continue
+        now = sha256_file(f["path"])
+        if now is not None and now == f.get("sha256"):
+            continue
+        text = f.get("text")
+        if not isinstance(text, str) or hashlib.sha256(text.encode("utf-8")).hexdigest() != f.get("sha256"):
+            if now is None:
+                raise RerunError(f"{folder}: cannot rerun: {name} file {f['path']} is missing now, and this report "
+                                 f"(made before reports carried their {name} files) has no copy of it; put the file "
+                                 f"back at that path")
+            continue
+        p = workdir / name / Path(f["path"]).name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(text.encode("utf-8"))
+        subst[name] = str(p)
+        state = "missing now" if now is None else "edited since"
+        notes.append(f"{name} file {f['path']}: {state}; the rerun played the {name} recorded in the report "
+                     f"(sha256 {str(f['sha256'])[:12]})")
+    return subst, notes
+
+
+def recorded_scenario(s: dict, prov: dict, files: dict[str, str] | None = None):
     """The Scenario a report played, rebuilt from its summary (validated again: a parameter the code no longer knows
-    is one RerunError line)."""
+    is one RerunError line). ``files``: {parameter: path} read instead of the recorded one (`recorded_files`)."""
     from sim.scenario import ScenarioError, from_dict
     d = s["scenario"]
     doc = {"scenario": {"name": "recorded", "game": d.get("game"), "players": d.get("players"),
                         "games": prov["games"], "seed": prov["seed"]},
-           "params": d.get("params") or {},
+           "params": {**(d.get("params") or {}), **(files or {})},
            "seats": [{k: v for k, v in seat.items() if k in ("strategy", "params")} for seat in d.get("seats") or []]}
     try:
         sc = from_dict(doc)
@@ -96,8 +134,9 @@ def diff(a: Any, b: Any, where: str = "") -> list[str]:
     return [] if _same(a, b) else [f"{where}: {json.dumps(a)} -> {json.dumps(b)}"]
 
 
-def causes(prov: dict, sc) -> list[str]:
-    """What changed since the report was made that can change its result: code, board files, the scenario file."""
+def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]:
+    """What changed since the report was made that can change its result: code, board files, the scenario file.
+    Files in ``replayed`` (played from the report's own copy, `recorded_files`) cannot change it and are left out."""
     from kernels.rng import RNG_CONTRACT
     from sim.report import PACKAGES, git_commit
     from sim.scenario import sha256_file
@@ -121,7 +160,7 @@ def causes(prov: dict, sc) -> list[str]:
     files = prov.get("files")
     if isinstance(files, dict):
         for name, f in files.items():
-            if not isinstance(f, dict):
+            if not isinstance(f, dict) or name in replayed:
                 continue
             now = sha256_file(f.get("path", ""))
             if now is None:
@@ -134,9 +173,10 @@ def causes(prov: dict, sc) -> list[str]:
     return out
 
 
-def scenario_file_drift(prov: dict, sc) -> list[str]:
+def scenario_file_drift(prov: dict, sc, recorded_params: dict | None = None) -> list[str]:
     """How the scenario file (with the report's overrides) now differs from what the report played; the rerun
-    replays the recorded parameters, so this never changes its result, but a new run of the file would differ."""
+    replays the recorded parameters, so this never changes its result, but a new run of the file would differ.
+    ``recorded_params``: parameters as the report recorded them (a board's recorded path, not the rerun's copy)."""
     from sim.overrides import load
     from sim.scenario import ScenarioError, sha256_file
     path = prov.get("scenario_path") or prov.get("scenario_file")
@@ -151,6 +191,7 @@ def scenario_file_drift(prov: dict, sc) -> list[str]:
     except ScenarioError as e:
         return [f"scenario file {path}: no longer valid ({e})"]
     then = sc.to_dict()
+    then["params"] = {**then["params"], **(recorded_params or {})}
     lines = [d for d in diff({k: then[k] for k in ("players", "params", "seats")},
                              {k: now[k] for k in ("players", "params", "seats")})]
     if not lines:
@@ -164,21 +205,30 @@ def rerun(folder: Path, threads: int | None = None, progress: Callable[[int], No
     Raises RerunError (one line) when the folder cannot be rerun."""
     from sim import api
     s, prov = read_report(folder)
-    sc = recorded_scenario(s, prov)
-    why = causes(prov, sc)
-    missing = [c for c in why if c.endswith("missing now")]
-    if missing:
-        raise RerunError(f"{folder}: cannot rerun: {missing[0]}")
-    chunk = prov.get("chunk") if isinstance(prov.get("chunk"), int) and prov.get("chunk") > 0 else None
-    new, _ = api.run_scenario(sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress,
-                              write=False)
-    new = json.loads(json.dumps(new))
+    with tempfile.TemporaryDirectory(prefix="sim-rerun-") as tmp:
+        subst, replayed = recorded_files(prov, folder, Path(tmp).resolve())
+        sc = recorded_scenario(s, prov, subst)
+        why = causes(prov, sc, set(subst))
+        missing = [c for c in why if c.endswith("missing now")]
+        if missing:
+            raise RerunError(f"{folder}: cannot rerun: {missing[0]}")
+        chunk = prov.get("chunk") if isinstance(prov.get("chunk"), int) and prov.get("chunk") > 0 else None
+        new, _ = api.run_scenario(sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress,
+                                  write=False)
+    text = json.dumps(new)
+    for name, p in subst.items():             # the copy's path stands where the original run had the file's own
+        text = text.replace(json.dumps(p)[1:-1], json.dumps(prov["files"][name]["path"])[1:-1])
+    new = json.loads(text)
+    recorded = {k: (s["scenario"].get("params") or {}).get(k) for k in subst}
+    if isinstance(new.get("scenario"), dict) and isinstance(new["scenario"].get("params"), dict):
+        new["scenario"]["params"].update(recorded)
     words = ("provenance", "measures")      # where it came from, and what the measures are called: not results
     old = {k: v for k, v in s.items() if k not in words}
     new = {k: v for k, v in new.items() if k not in words}
     lines = diff(old, new)
     return {"folder": str(folder), "scenario": sc.name, "games": prov["games"], "seed": prov["seed"],
-            "identical": not lines, "differences": lines, "causes": why, "notes": scenario_file_drift(prov, sc)}
+            "identical": not lines, "differences": lines, "causes": why,
+            "notes": replayed + scenario_file_drift(prov, sc, recorded)}
 
 
 def render(res: dict) -> str:

@@ -76,13 +76,19 @@ def sha256_file(path: str | Path) -> str | None:
 
 
 def input_files(sc: "Scenario") -> dict[str, dict]:
-    """{parameter: {"path", "sha256"}} of every file a scenario's parameters read (a board file), so a
-    report records the content played and `sim rerun` can tell an edited file."""
+    """{parameter: {"path", "sha256", "text"}} of every file a scenario's parameters read (a board file): its
+    absolute path, the hex SHA-256 of its bytes and its whole content (UTF-8 text; a board file is a few KB), so a
+    report carries the board it played and `sim rerun` replays it after the file was edited, moved or deleted.
+    ``text`` is absent when the file cannot be read as UTF-8 text."""
     out = {}
     for (game, name), where in FILE_PATHS.items():
         if game == sc.game and name in sc.params:
             p = Path(where(sc.params[name])).resolve()
             out[name] = {"path": str(p), "sha256": sha256_file(p)}
+            try:
+                out[name]["text"] = p.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                pass
     return out
 
 
@@ -361,8 +367,8 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         seats.append(Seat(sname, sp))
     sname = sc.get("name", name)
     if not NAME_RE.fullmatch(sname) or sname in RESERVED_NAMES or sname.startswith("."):
-        rule = ("use letters, digits, '.', '_' and '-' (it names the report folder under reports/; 'baselines' is "
-                "reserved)")
+        rule = ("use the letters a-z and A-Z without accents, digits, '.', '_' and '-' (it names the report folder "
+                "under reports/, which every system must spell alike; 'baselines' is reserved)")
         if isinstance(sname, str) and len(sname) > NAME_MAX:
             rule = f"it has {len(sname)} characters; at most {NAME_MAX} (it names the report folder under reports/)"
         elif sname == "index.html":

@@ -115,10 +115,12 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         rounds[ii] = st[S_ROUNDS]
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, with_state=False):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]; row 0 col 0 = count), dealt order (int32[33]), per-seat scores (int32[n]), winners bitmask
-    over seats, status, turns and rounds (ints)."""
+    over seats, status, turns and rounds (ints); with ``with_state`` also the final state (int32[S_SIZE], a copy;
+    players by turn position: e.g. the planks each one holds for the R17 tie-break)."""
     scratch = new_scratch(int(log_len), True)
     scores, w, s, turns, rounds, _, _ = play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA)
-    return scratch[3], scratch[4], scores, w, s, turns, rounds
+    out = (scratch[3], scratch[4], scores, w, s, turns, rounds)
+    return out + (scratch[0].copy(),) if with_state else out

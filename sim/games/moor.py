@@ -4,6 +4,7 @@ from __future__ import annotations
 from sim.catalogue import counter, score
 from sim.registry import GameSpec, ParamSpec, StrategySpec, register
 from sim.replay_words import ending
+from sim.words import count
 from kernels.moor import params as P
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
@@ -28,8 +29,9 @@ def replay(scenario, game: int) -> list[str]:
     from kernels.moor import play
     n = scenario.players
     prm = scenario.prm()
-    log, deal, scores, wseat, status, turns, rounds = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000)
+    log, deal, scores, wseat, status, turns, rounds, st = play.trace_game(
+        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000,
+        with_state=True)
     first = game % n
     seat = lambda q: (first + q) % n  # noqa: E731
     who = lambda q: f"seat {seat(q)} ({scenario.seats[seat(q)].strategy})"  # noqa: E731
@@ -63,8 +65,33 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(f"  reaches End and takes goal token {b}")
         elif e == R.E_SKIP:
             lines.append(f"  {who(a)} has every pawn home: skipped")
+    planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]   # by turn position
+    decided = tiebreak_lines(scores[:n], planks, first, int(prm[R.P_TIEBREAK])) if status == 0 else []
     return lines + ending(status, turns, rounds, scores[:n], wseat,
-                          lambda s: f"seat {s} ({scenario.seats[s].strategy})", str)
+                          lambda s: f"seat {s} ({scenario.seats[s].strategy})", lambda v: count(v, "point"), decided)
+
+
+def tiebreak_lines(scores, planks, first: int, rule: int) -> list[str]:
+    """How a tied top score was settled, in one line (none when one seat scored most). ``scores``: int per seat;
+    ``planks``: plank tiles held per turn position (position q is seat (first + q) mod n); ``rule``: P_TIEBREAK
+    (0 rulebook R17: most planks, then the tied player latest in turn order; 1 shared, C9: every tied seat wins)."""
+    n = len(scores)
+    best = max(int(x) for x in scores)
+    tied = [(first + q) % n for q in range(n) if int(scores[(first + q) % n]) == best]     # in turn order
+    if len(tied) < 2:
+        return []
+    names = ", ".join(str(s) for s in tied[:-1]) + f" and {tied[-1]}"
+    head = f"tie: seats {names} have {count(best, 'point')} each"
+    if rule == 1:
+        return [f"{head}; tiebreak = shared (C9): they share the win"]
+    held = {s: planks[(s - first) % n] for s in tied}
+    most = max(held.values())
+    top = [s for s in tied if held[s] == most]
+    plank_text = ", ".join(f"seat {s}: {held[s]}" for s in tied)
+    if len(top) == 1:
+        return [f"{head}; tie-break (R17): most plank tiles wins ({plank_text}): seat {top[0]}"]
+    return [f"{head}; tie-break (R17): most plank tiles ({plank_text}), still tied, so the tied player latest in "
+            f"turn order wins (seat {first} started): seat {top[-1]}"]
 
 
 # the catalogue of measures (sim.catalogue): what each counter column of kernels/moor/play.py counts

@@ -169,8 +169,9 @@ MEASURES = (
           "Head Haunter's seat 0: hauntings on the board)."),
     category("outcome", "how the game ended", "Share of finished games ending each way: the hunters' win (the team "
              "win rate) or one of the ways they lose."),
-    share("outcome", "win", "hunters win", "Share of finished games the hunters win (the team win rate, shown once "
-          "as such).", shown=False),
+    share("outcome", "win", "the hunters bring out every jewel", "Head Haunter game: share of finished games the "
+          "hunters win, one of its three ends (in a co-op game this is the team win rate, shown once as such).",
+          modes=HH),
     share("outcome", "six_hauntings", "the house fills with hauntings", "Share of finished games lost because every "
           "haunting piece is on the board (the rulebook's six hauntings).", modes=COOP),
     share("outcome", "hunters_stuck", "every hunter stuck with a jewel", "Share of finished games lost because every "

@@ -85,21 +85,30 @@ def shown_kind(q) -> str:
 
 def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
     """Write sweep.parquet and sweep.html, then sweep.json (each by rename of a temporary file)."""
+    from sim.report import os_error
     from sim.sweep.page import render
     folder = Path(folder)
     pid = os.getpid()
     tmp = folder / f".sweep.parquet.{pid}"
-    frame.write_parquet(tmp)
-    os.replace(tmp, folder / "sweep.parquet")
     th = folder / f".sweep.html.{pid}"
-    th.write_text(render(doc), encoding="utf-8")
-    os.replace(th, folder / "sweep.html")
     tj = folder / f".sweep.json.{pid}"
-    # indented while a person may read it; a large sweep's (tens of MB) compact: the indenting encoder is pure
-    # Python and took seconds
-    tj.write_text(json.dumps(doc, indent=1 if len(doc["points"]) <= INDENTED_MAX else None) + "\n",
-                  encoding="utf-8")
-    os.replace(tj, folder / "sweep.json")
+    try:
+        frame.write_parquet(tmp)
+        os.replace(tmp, folder / "sweep.parquet")
+        th.write_text(render(doc), encoding="utf-8")
+        os.replace(th, folder / "sweep.html")
+        # indented while a person may read it; a large sweep's (tens of MB) compact: the indenting encoder is
+        # pure Python and took seconds
+        tj.write_text(json.dumps(doc, indent=1 if len(doc["points"]) <= INDENTED_MAX else None) + "\n",
+                      encoding="utf-8")
+        os.replace(tj, folder / "sweep.json")
+    except Exception as e:              # a full disk (Polars wraps it in a ComputeError): no temporary file left
+        for f in (tmp, th, tj):
+            f.unlink(missing_ok=True)
+        oe = os_error(e)
+        if oe is None:
+            raise
+        raise oe from None
 
 
 def clear_points(folder: Path) -> None:

@@ -155,3 +155,16 @@ def test_no_module_spells_a_catalogue_label_itself():
         for lab in labels:
             hits = [x for x in literals if lab in x]
             assert not hits, f"{rel} spells the label {lab!r}: {hits[:2]}"
+
+
+def test_how_a_head_haunter_game_ends_shows_all_three_ends_and_a_co_op_game_hides_the_team_win():
+    """A new user saw only how the hunters lost under "How games end" of a Head Haunter game: the hunters' win was
+    hidden as the co-op team win rate and an end no game reached was missing. Now each end shows, 0 games included;
+    a co-op game still shows its win once, as the team win rate."""
+    counts = {"win": 279, "haunter_win_hauntings": 1721}
+    hh = catalogue.View("treasure_hunters", "head_haunter", ["hunter"] * 4, True)
+    assert hh.category_values("outcome", counts) == [("win", 279), ("haunter_win_hauntings", 1721),
+                                                     ("haunter_win_stuck", 0)]
+    coop = catalogue.View("treasure_hunters", "basic", ["hunter"] * 4, True)
+    assert coop.category_values("outcome", {"win": 10, "six_hauntings": 5}) == [("six_hauntings", 5),
+                                                                                ("hunters_stuck", 0)]

@@ -226,3 +226,42 @@ def test_margin_distribution_has_whole_number_ticks_and_separate_bars():
     ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
     assert ticks and all(float(t).is_integer() for t in ticks)
     assert all(p.get_width() < 1.0 for p in ax.patches)
+
+
+def test_house_drawing_outside_line_passes_between_rooms_not_through_one():
+    """A new user read the front door as being in room G: outside's line to H1 went straight through G's box."""
+    import math
+    from kernels.treasure_hunters.board import N_ROOMS, load_board
+    board = load_board("default")
+    pos = board_svg.house_positions(board)
+    assert pos[0] == (0.0, -1.42)                                  # outside stays below
+    for a, b, _ in board.edges:
+        if 0 not in (a, b):
+            continue
+        (x0, y0), (x1, y1) = pos[0], pos[b if a == 0 else a]
+        for r in range(1, N_ROOMS + 1):
+            px, py = pos[r]
+            t = max(0.0, min(1.0, ((px - x0) * (x1 - x0) + (py - y0) * (y1 - y0)) / ((x1 - x0) ** 2 + (y1 - y0) ** 2)))
+            assert math.hypot(px - x0 - t * (x1 - x0), py - y0 - t * (y1 - y0)) > 0.15, f"passes room {r}"
+
+
+def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
+    """A new user found 2,000 Galleon games drawn as one bar per turn (40 to 1,200 turns): spiky noise. At most 80
+    bins of a round width, every game kept, bins starting at multiples of the width."""
+    import numpy as np
+    x = 13 + np.arange(1184)
+    c = np.random.default_rng(1).integers(0, 5, size=1184).astype(float)
+    w, xb, cb = plots.coarsen(x, c)
+    assert w == 20 and len(cb) <= 80 and cb.sum() == c.sum()
+    assert xb[0] == 9.5 and cb[0] == c[:7].sum()                   # the first bin holds turns 13..19
+    assert plots.coarsen(x[:70], c[:70])[0] == 1                   # a short range keeps one bar per value
+
+
+def test_an_accented_scenario_name_is_refused_saying_letters_without_accents(tmp_path):
+    """A new user named a scenario "ünï" and was told to "use letters": the rule now says which letters."""
+    from sim.scenario import ScenarioError, load
+    src = Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"
+    f = tmp_path / "acc.toml"
+    f.write_text(src.read_text().replace('name = "moor-4p"', 'name = "ünï"'), encoding="utf-8")
+    with pytest.raises(ScenarioError, match="scenario.name.*a-z and A-Z without accents"):
+        load(f)

@@ -1,11 +1,13 @@
-"""`sim rerun REPORT_FOLDER`: a report replayed from what it recorded is identical; an edited board file is named as
-the cause of a difference; a folder that is not a report is one line and exit 3."""
+"""`sim rerun REPORT_FOLDER`: a report replayed from what it recorded is identical, also after its board file was
+edited or deleted (the report carries the board); in a report without the board's content an edited board file is
+named as the cause of a difference; a folder that is not a report is one line and exit 3."""
 from __future__ import annotations
 
 import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sim.cli import EXIT_BAD_INPUT, EXIT_REGRESSION, app
@@ -54,19 +56,84 @@ def test_rerun_of_a_fresh_report_is_identical(tmp_path):
     assert cli.invoke(app, ["rerun", str(out)]).stdout.startswith("identical:")
 
 
-def test_rerun_records_and_detects_an_edited_board(tmp_path):
+def _edit_th_board(b: Path) -> None:
+    b.write_text(b.read_text().replace('ghost_start_rooms = ["C", "F", "I", "L"]',
+                                       'ghost_start_rooms = ["B", "F", "I", "L"]'))
+
+
+def test_rerun_replays_the_recorded_board_after_the_board_file_was_edited(tmp_path):
     p = _th(tmp_path)
     out = tmp_path / "rep"
     assert cli.invoke(app, ["run", str(p), "--out", str(out)]).exit_code == 0
     prov = json.loads((out / "provenance.json").read_text())
     board = prov["files"]["board"]
     assert board["path"] == str((tmp_path / "myboard.toml").resolve()) and len(board["sha256"]) == 64
-    b = tmp_path / "myboard.toml"
-    b.write_text(b.read_text().replace('ghost_start_rooms = ["C", "F", "I", "L"]',
-                                       'ghost_start_rooms = ["B", "F", "I", "L"]'))
+    assert board["text"] == (tmp_path / "myboard.toml").read_text()      # the report carries the board itself
+    _edit_th_board(tmp_path / "myboard.toml")
+    assert cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "new")]).exit_code == 0
+    assert (json.loads((tmp_path / "new" / "summary.json").read_text())["seats"]
+            != json.loads((out / "summary.json").read_text())["seats"])   # the edit does change the result
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("identical:")
+    assert "board file" in r.stdout and "edited since" in r.stdout and "recorded in the report" in r.stdout
+
+
+def test_rerun_replays_the_recorded_board_after_the_board_file_was_deleted(tmp_path):
+    p = _th(tmp_path)
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(out)]).exit_code == 0
+    (tmp_path / "myboard.toml").unlink()
+    r = cli.invoke(app, ["rerun", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["identical"] and any("missing now" in n and "recorded in the report" in n for n in res["notes"])
+
+
+def test_rerun_of_a_report_without_the_board_content_names_an_edited_board(tmp_path):
+    p = _th(tmp_path)
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(out)]).exit_code == 0
+    for f in ("provenance.json", "summary.json"):             # as reports made before they carried their boards
+        d = json.loads((out / f).read_text())
+        (d.get("provenance", d))["files"]["board"].pop("text")
+        (out / f).write_text(json.dumps(d))
+    _edit_th_board(tmp_path / "myboard.toml")
     r = cli.invoke(app, ["rerun", str(out)])
     assert r.exit_code == EXIT_REGRESSION, r.output
     assert r.stdout.startswith("DIFFERENT:") and "board file" in r.stdout and "content changed" in r.stdout
+    (tmp_path / "myboard.toml").unlink()
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    line = r.stderr.strip()
+    assert len(line.splitlines()) == 1 and "is missing now" in line and "no copy of it" in line
+    assert "not valid for this code" not in line
+
+
+@pytest.mark.parametrize("game,edit", [
+    ("turnwall", ('name = "sombrero", part = "head", cell = [0, 1]', 'name = "sombrero", part = "head", cell = [0, 3]',
+                  'name = "diving mask", part = "face", cell = [0, 3]',
+                  'name = "diving mask", part = "face", cell = [0, 1]')),
+    ("galleon", ('behind = "F0"\nquarter = 0', 'behind = "Q0"\nquarter = 0')),
+])
+def test_rerun_replays_the_recorded_board_of_every_board_game(tmp_path, game, edit):
+    shutil.copy(REPO / "scenarios" / game / "boards" / "default.toml", tmp_path / "myhouse.toml")
+    p = tmp_path / "s.toml"
+    p.write_text((REPO / "scenarios" / game / "2p.toml").read_text().replace('board = "default"',
+                                                                            'board = "myhouse.toml"'))
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "60"]).exit_code == 0
+    b = tmp_path / "myhouse.toml"
+    text = b.read_text()
+    for old, new in zip(edit[::2], edit[1::2]):
+        assert old in text
+        text = text.replace(old, new)
+    b.write_text(text)
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == 0 and r.stdout.startswith("identical:") and "edited since" in r.stdout, r.output
+    b.unlink()
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == 0 and r.stdout.startswith("identical:") and "missing now" in r.stdout, r.output
 
 
 def test_rerun_says_when_the_scenario_file_now_says_something_else(tmp_path):

@@ -1,0 +1,108 @@
+"""What a new user hit (rerun round), one test per fix:
+
+1. (tests/sim/test_rerun.py) `sim rerun` could not replay a report once its board file was edited or moved.
+2. `sim replay scenarios/moor/4p.toml --game 7` ended "seat 0 4, seat 1 4, ... winner: seat 1": no unit, and no word
+   of the tie-break (R17) that decided it; without `--game` it quietly played game 0.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sim.cli import app
+
+REPO = Path(__file__).resolve().parents[2]
+MOOR4 = str(REPO / "scenarios" / "moor" / "4p.toml")
+cli = CliRunner()
+
+
+# --- 2. sim replay says how a tied game was won, with units; and which game it plays without --game --------------------
+
+def test_replay_of_a_tied_moor_game_names_the_tie_break_and_the_points():
+    r = cli.invoke(app, ["replay", MOOR4, "--game", "7"])
+    assert r.exit_code == 0, r.output
+    tail = r.stdout.strip().splitlines()[-3:]
+    assert tail[0].endswith("seat 0 4 points, seat 1 4 points, seat 2 1 point, seat 3 3 points")
+    assert tail[1].startswith("tie: seats 0 and 1 have 4 points each; tie-break (R17): most plank tiles")
+    assert "still tied, so the tied player latest in turn order wins" in tail[1] and tail[1].endswith("seat 1")
+    assert tail[2] == "winner: seat 1 (weighted)"
+
+
+def test_tie_break_line_r17_most_planks_then_latest_in_turn_order_and_c9_shared():
+    from sim.games.moor import tiebreak_lines
+    assert tiebreak_lines([5, 3, 4], [0, 0, 0], 0, 0) == []                 # one top score: nothing to settle
+    # planks are by turn position: seat 2 started, so seat 2 is position 0 and seat 1 position 2; seat 2 holds more
+    line, = tiebreak_lines([2, 6, 6], [2, 0, 1], 2, 0)
+    assert line.endswith("most plank tiles wins (seat 2: 2, seat 1: 1): seat 2")
+    line, = tiebreak_lines([2, 6, 6], [0, 1, 3], 2, 0)
+    assert line.endswith("most plank tiles wins (seat 2: 0, seat 1: 3): seat 1")
+    line, = tiebreak_lines([6, 6, 2], [1, 1, 0], 0, 0)
+    assert "still tied" in line and line.endswith("(seat 0 started): seat 1")
+    line, = tiebreak_lines([6, 6, 6], [0, 0, 0], 1, 1)
+    assert line == "tie: seats 1, 2 and 0 have 6 points each; tiebreak = shared (C9): they share the win"
+
+
+def test_tie_break_line_names_the_winner_of_every_tied_game():
+    import numpy as np
+    from kernels.moor import play
+    from kernels.moor import rules as R
+    from sim.games.moor import tiebreak_lines
+    from sim.overrides import load
+    sc = load(MOOR4, ())
+    n, prm, ties = sc.players, sc.prm(), 0
+    for g in range(60):
+        *_, scores, w, status, _, _, st = play.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sc.sids(),
+                                                           sc.sparams(), 200_000, with_state=True)
+        planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]
+        lines = tiebreak_lines(scores[:n], planks, g % n, int(prm[R.P_TIEBREAK]))
+        if status == 0 and lines:
+            ties += 1
+            assert w == 1 << int(lines[0].rsplit("seat ", 1)[1]), (g, lines)
+    assert ties >= 3
+
+
+def test_replay_without_game_says_it_plays_game_0():
+    r = cli.invoke(app, ["replay", MOOR4])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("note: no --game given, so this is game 0")
+    assert r.stdout == cli.invoke(app, ["replay", MOOR4, "--game", "0"]).stdout
+    assert "no --game" not in cli.invoke(app, ["replay", MOOR4, "--game", "0"]).stderr
+
+
+# --- 3. a run of too few games says so instead of degenerate intervals; plurals; the Scores plot -----------------------
+
+def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
+    out = tmp_path / "rep"
+    r = cli.invoke(app, ["run", MOOR4, "--games", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "moor-4p: 1 game in " in r.stderr and "1 games" not in r.output
+    md = (out / "summary.md").read_text()
+    assert "· 1 game ·" in md and "on 1 thread" in md and "1 games" not in md
+    bal = (out / "balance.md").read_text()
+    assert "[+100.00, +100.00]" not in bal and "chi-square p" not in bal and "1 games" not in bal
+    assert "Only 1 finished game: too few for the intervals and tests" in bal
+    row = next(ln for ln in bal.splitlines() if ln.startswith("| seat balance"))
+    assert "none: too few games" in row and "chi-square test of equal seats" in row
+    verdict = bal[bal.index("## Verdict"):bal.index("## Balance at a glance")]
+    assert "p = " not in verdict and "within chance" not in verdict and "beyond chance" not in verdict
+    assert (out / "plots" / "scores.svg").is_file()
+    page = (out / "summary.html").read_text()
+    assert 'id="scores"' in page and "final score distribution" in page[page.index('id="scores"'):]
+
+
+def test_enough_games_keep_their_intervals_and_tests():
+    from sim import html_report, verdicts
+    s = {"scenario": {"game": "moor", "params": {}, "seats": [{"strategy": "weighted"}] * 2, "name": "x"},
+         "game": "moor", "games": {"played": 40, "finished": 40, "truncated": 0, "errors": 0, "truncated_rate": 0.0},
+         "seats": [{"seat": i, "strategy": "weighted", "win": {"rate": r, "wins": 40 * r, "ci95": [0.3, 0.7]}}
+                   for i, r in enumerate((0.6, 0.4))],
+         "first_player": {}, "ties": {"tie_rate": 0.0, "shared_games": 0}, "decisiveness": None,
+         "length": {k: {"n": 0} for k in ("turns", "rounds")}}
+    rows = dict(html_report.balance_items(s))
+    assert "chi-square p = " in rows["seat_balance"]["note"] and rows["seat_balance"]["interval"].startswith("[")
+    assert not verdicts.run_sentences(s)[0].startswith("Only")
+    s["games"].update(played=29, finished=29)
+    rows = dict(html_report.balance_items(s))
+    assert rows["seat_balance"]["interval"] == "none: too few games"
+    assert verdicts.run_sentences(s)[0].startswith("Only 29 finished games: too few")
