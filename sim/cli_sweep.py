@@ -138,6 +138,7 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
     except ScenarioError as e:
         fail(str(e))
     large_grid_note(sw)
+    warn_if_replacing_sweep(sw, out)
     bars = SweepBars(sw)
     from sim.sweep.engine import Progress
     from sim.sweep.output import folder_for
@@ -174,6 +175,39 @@ def large_grid_note(sw) -> None:
                f"{len(sw.points) * sw.games:,} games (points stored by an earlier run are reused); its page draws "
                f"at most {MAX_CURVES} curves and {MAX_PANELS} panels a plot, every point is in its table and "
                "sweep.parquet", err=True)
+
+
+def sweep_words(mode: str, axes: list[tuple[str, list[str]]]) -> str:
+    """A sweep's definition in words: "track_len = 20, 30, 40 x die_faces = 4, 6, 8 (grid)"."""
+    return " x ".join(f"{n} = {', '.join(vals)}" for n, vals in axes) + f" ({mode})" if axes else "one point"
+
+
+def warn_if_replacing_sweep(sw, out: Optional[Path]) -> None:
+    """One warning line when the sweep folder holds a different sweep (another scenario file, other axes or
+    values, or the other mode), which this one replaces: like `sim run`'s, not refused (a rerun of the same sweep,
+    other games, measures or target included, replaces its own page silently). The stored points stay (both
+    sweeps reuse them)."""
+    import json
+
+    from sim.scenario import toml_value
+    from sim.sweep.output import folder_for
+    folder = folder_for(sw, out)
+    try:
+        old = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+        old_axes = [(a["name"], [str(x) for x in a["labels"]]) for a in old["axes"]]
+        old_mode, old_path = old["mode"], (old.get("provenance") or {}).get("scenario_path") or ""
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    new_axes = [(a.name, [v if isinstance(v, str) else toml_value(v) for v in a.values]) for a in sw.axes]
+    new_path = str(Path(sw.base.path).resolve()) if sw.base.path else ""
+    same_file = not old_path or not new_path or old_path == new_path
+    if same_file and old_axes == new_axes and (old_mode == sw.mode or len(new_axes) <= 1):
+        return
+    was = sweep_words(old_mode, old_axes) + ("" if same_file else f" of {old_path}")
+    keep = "give --out another folder" if out is not None else "give this one --out, e.g. --out reports/sweep-" \
+        f"{sw.name}-{'-'.join(a.name.replace('.', '_') for a in sw.axes) or 'point'}{'-zip' if sw.mode == 'zip' else ''}"
+    typer.echo(f"warning: {folder} holds the sweep {was}; this sweep ({sweep_words(sw.mode, new_axes)}) replaces "
+               f"its pages (to keep both, {keep})", err=True)
 
 
 def summary_text(doc: dict) -> str:

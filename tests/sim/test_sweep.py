@@ -354,3 +354,21 @@ def test_large_sweep_says_its_size_before_playing(tmp_path, monkeypatch):
     assert r.output.index("a large sweep") < r.output.index("point 0")
     r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20", out="small")
     assert r.exit_code == 0 and "a large sweep" not in r.output
+
+
+def test_a_different_sweep_into_the_same_folder_warns_naming_the_folder_and_how_to_keep_both(tmp_path):
+    """A zip sweep after a grid sweep of one scenario (same folder) replaced it without a word: now one warning line
+    naming the folder, the sweep it held and --out; rerunning the same sweep (other games) says nothing."""
+    p = scen(tmp_path)
+    grid = ["--set", "track_len=26,28", "--set", "die_faces=4,6"]
+    r, _ = sweep(tmp_path, p, *grid, "--games", "20")
+    assert r.exit_code == 0 and "warning" not in r.output
+    r, _ = sweep(tmp_path, p, *grid, "--games", "30")
+    assert r.exit_code == 0 and "warning" not in r.output
+    r, doc = sweep(tmp_path, p, *grid, "--mode", "zip", "--games", "20")
+    assert r.exit_code == 0, r.output
+    (w,) = [ln for ln in r.output.splitlines() if ln.startswith("warning:")]
+    assert w == (f"warning: {tmp_path / 'out'} holds the sweep track_len = 26, 28 x die_faces = 4, 6 (grid); this "
+                 "sweep (track_len = 26, 28 x die_faces = 4, 6 (zip)) replaces its pages (to keep both, give --out "
+                 "another folder)")
+    assert doc["mode"] == "zip"
