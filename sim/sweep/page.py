@@ -218,7 +218,8 @@ def line_plot(d: dict, m: dict, axis: int):
     if len(curves) > 1:                        # beside the plot, never over it; one entry per curve drawn
         ca = axes[v.curve]
         fig.legend([handles[c] for c in curves if c in handles],
-                   [ca["labels"][c] for c in curves if c in handles], title=ca["name"], loc="upper right",
+                   [ca["labels"][c] for c in curves if c in handles], title=ca["name"], loc="upper left",
+                   bbox_to_anchor=(1 - 1.5 / w, 1 - 0.1 / h),
                    fontsize=7, title_fontsize=8, frameon=False)
     return fig
 
@@ -250,8 +251,11 @@ def heatmap(d: dict, m: dict):
             grid[i, j] = k * v["value"]
             text[i][j] = f"{k * v['value']:.1f}\n[{k * v['ci95'][0]:.1f}, {k * v['ci95'][1]:.1f}]"
     fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), min(0.55 * n0 + 1.6, 9))
-    im = a.imshow(grid, cmap="RdBu_r" if m["name"] == "first_player_advantage" else "viridis", aspect="auto",
-                  origin="lower")
+    if diverging(m):                           # white at 0, the same depth of colour for +x and -x
+        from matplotlib.colors import CenteredNorm
+        im = a.imshow(grid, cmap="RdBu_r", norm=CenteredNorm(vcenter=0.0), aspect="auto", origin="lower")
+    else:
+        im = a.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
     fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
     for i in range(n0):
         for j in range(n1 if annotated(d) else 0):
@@ -270,6 +274,22 @@ def heatmap(d: dict, m: dict):
     a.set_xlabel(ax1["name"])
     a.set_ylabel(ax0["name"])
     return fig
+
+
+def diverging(m: dict) -> bool:
+    """Whether measure ``m`` has a sign that matters (a rate minus its fair share, e.g. the first-player
+    advantage): its heatmap is red-blue centred on 0, never on the data."""
+    return m["kind"] == "points"
+
+
+def colour_words(m: dict) -> str:
+    """What the colours of ``m``'s heatmap mean, for its caption."""
+    if m["name"] == "first_player_advantage":
+        return ("colour: red = the first player wins more than the fair share, blue = less, white = fair (0); the "
+                "scale is centred on 0, the same depth of colour for the same size either way")
+    if diverging(m):
+        return "colour: red above 0, blue below, white at 0 (the scale is centred on 0)"
+    return "colour: the value, dark purple lowest to yellow highest"
 
 
 HEAT_TEXT_MAX = 120   # cells of a heatmap written with their numbers; more: colour only (numbers in the table)
@@ -294,9 +314,10 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
     out = []
     for m in d["chosen"]:
         if d["mode"] == "grid" and len(d["axes"]) == 2:
-            out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']}"
-                        + ("" if annotated(d) else f" (too many cells to write their numbers: colour only; each "
-                                                   f"point's value and interval is in the table below)"),
+            out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']} ("
+                        + colour_words(m) + ("; each cell: estimate [95% interval]" if annotated(d) else
+                                             "; too many cells to write their numbers: each point's value and "
+                                             "interval is in the table below") + ")",
                         plots.render(heatmap, d, m)))
         if zipped(d):
             names = ", ".join(a["name"] for a in d["axes"])

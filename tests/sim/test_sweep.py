@@ -372,3 +372,22 @@ def test_a_different_sweep_into_the_same_folder_warns_naming_the_folder_and_how_
                  "sweep (track_len = 26, 28 x die_faces = 4, 6 (zip)) replaces its pages (to keep both, give --out "
                  "another folder)")
     assert doc["mode"] == "zip"
+
+
+def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_what_colours_mean(tmp_path):
+    """The red-blue scale was centred on the data (its middle, e.g. +0.75 points, drawn white), so small
+    advantages looked like disadvantages: now 0 is white (norm(0) = 0.5), and the caption says red = the first
+    player wins more than the fair share."""
+    from sim.sweep import page
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "60",
+                   "--measure", "first_player_advantage")
+    assert r.exit_code == 0, r.output
+    m = doc["chosen"][0]
+    for pt in doc["points"]:            # all above 0: the old scale drew the lowest of them blue
+        pt["measures"][m["name"]]["value"] = [0.01, 0.02, 0.03, 0.04][pt["index"]]
+    fig = page.heatmap(doc, m)
+    (im,) = fig.axes[0].get_images()
+    assert im.norm(0.0) == pytest.approx(0.5) and im.norm(1.0) > 0.5 and im.norm(4.0) == pytest.approx(1.0)
+    html = (tmp_path / "out" / "sweep.html").read_text()
+    assert "red = the first player wins more than the fair share, blue = less, white = fair (0)" in html
