@@ -71,6 +71,13 @@ class SweepBars:
         else:
             self.prog.total = max(games, 1)
         self.todo = points
+        if not points:                          # nothing to play: say so, not "0 games in 0.0 s, 0 games/s"
+            n = len(self.sw.points)
+            said = (f"all {n:,} point{'' if n == 1 else 's'} reused (stored by an earlier run with the same seed "
+                    "and games; --fresh plays them again)")
+            for lines in (self.count, self.prog if not self.tty else None):
+                if lines is not None:
+                    lines.instead = said
 
     def played(self) -> None:
         """The games are over: the games line (games/s of the games alone) and "writing the sweep ...", its time
@@ -226,6 +233,18 @@ def summary_text(doc: dict) -> str:
     return "\n".join(lines)
 
 
+def default_sweep_line(name, doc: dict, folder: Path, played: int) -> str:
+    """`make run`'s line for one default sweep: "moor/sweeps/x.toml: 9 points x 500 games in 0.4 s -> FOLDER", the
+    target's answer (if any) before the arrow; "...games, all reused" when no point was played."""
+    from sim.sweep.page import target_text
+    n = len(doc["points"])
+    when = f" in {doc['provenance']['wall_time_s']} s" if played else ", all reused"
+    if played and played < n:
+        when += f" ({n - played:,} reused)"
+    t = target_text(doc) if doc.get("target") else None
+    return f"{name}: {n:,} points x {doc['games']:,} games{when}{'; ' + t if t else ''} -> {folder}"
+
+
 def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[Path, dict]]:
     """Play every sweep under scenarios/<game>/sweeps/ (what `make run` does after the scenarios): [(folder, doc)]."""
     from sim.cli_common import SCENARIOS, fail, interruptible
@@ -245,12 +264,6 @@ def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[
             doc, folder, played = run_sweep(sw, InProcess(), progress=Progress(bars.start, bars.advance,
                                                                                 bars.point_done),
                                             on_played=bars.played)
-        t = doc["target"]
-        head = ""
-        if t:
-            from sim.sweep.page import target_text
-            head = " " + target_text(doc)
-        typer.echo(f"{f.relative_to(SCENARIOS)}: {len(doc['points'])} points x {doc['games']:,} games, "
-                   f"{doc['provenance']['wall_time_s']} s;{head} -> {folder}")
+        typer.echo(default_sweep_line(f.relative_to(SCENARIOS), doc, folder, len(played.played)))
         out.append((folder, doc))
     return out

@@ -39,6 +39,8 @@ class Lines:
         self.done = 0.0
         self.first: tuple[float, float] | None = None      # (time, games done) at the first step
         self.t_played: float | None = None                  # when played() was called (the games are over)
+        self.instead: str | None = None      # what the games line says when no game was to be played (a sweep
+                                             # whose points were all stored: "NAME: all 9 points reused ...")
 
     def __enter__(self):
         self.t0 = self.last = self.clock()
@@ -63,6 +65,8 @@ class Lines:
     def games_line(self, now: float) -> str:
         """'NAME: 200 games in 0.1 s, 2,200 games/s' for the games done by ``now`` (the start-up said apart when it
         took a while: the first scenario of a game compiles)."""
+        if self.instead is not None and not self.done:
+            return f"{self.label}: {self.instead}"
         wall = now - self.t0
         rate = f", {self.done / wall:,.0f} games/s" if wall > 0 else ""
         if self.first is not None and now > self.first[0] and self.done > self.first[1]:

@@ -391,3 +391,32 @@ def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_
     assert im.norm(0.0) == pytest.approx(0.5) and im.norm(1.0) > 0.5 and im.norm(4.0) == pytest.approx(1.0)
     html = (tmp_path / "out" / "sweep.html").read_text()
     assert "red = the first player wins more than the fair share, blue = less, white = fair (0)" in html
+
+
+def test_a_fully_reused_sweep_says_all_points_were_reused_not_zero_games(tmp_path):
+    """Rerunning a finished sweep printed "0 games in 0.0 s, 0 games/s": now "all 2 points reused"."""
+    p = scen(tmp_path)
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20")
+    assert r.exit_code == 0, r.output
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20")
+    assert r.exit_code == 0, r.output
+    assert "sweep sw: all 2 points reused (stored by an earlier run with the same seed and games; --fresh plays " \
+           "them again)" in r.output
+    assert "0 games in" not in r.output and "0 games/s" not in r.output
+
+
+def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path):
+    """`make run`'s sweep line ended "..., 0.435 s; -> path" when the sweep had no target."""
+    from sim.cli_sweep import default_sweep_line
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20")
+    assert r.exit_code == 0, r.output
+    line = default_sweep_line("moor/sweeps/x.toml", doc, tmp_path / "out", 2)
+    assert line == f"moor/sweeps/x.toml: 2 points x 20 games in {doc['provenance']['wall_time_s']} s -> " \
+                   f"{tmp_path / 'out'}"
+    assert default_sweep_line("x.toml", doc, tmp_path / "out", 0) == f"x.toml: 2 points x 20 games, all reused -> " \
+                                                                     f"{tmp_path / 'out'}"
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20", "--target", "length.rounds=30",
+                   out="t")
+    line = default_sweep_line("x.toml", doc, tmp_path / "t", 2)
+    assert "s; Target game length" in line and line.endswith(f" -> {tmp_path / 't'}") and "; ->" not in line
