@@ -86,8 +86,8 @@ class View:
 def view(d: dict, axis: int) -> View:
     """The layout of the line plot of grid sweep ``d`` against axis ``axis`` (see `View`): the other axes in
     order give the curves, then the panels; more than `MAX_CURVES` / `MAX_PANELS` values are thinned to evenly
-    spaced ones (first and last kept); axes beyond the third are held at the scenario's own value (else their
-    first)."""
+    spaced ones (first and last kept, the scenario's own value put in place of the nearest); axes beyond the
+    third are held at the scenario's own value (else their first)."""
     axes = d["axes"]
     others = [j for j in range(len(axes)) if j != axis]
     curve = others[0] if others else None
@@ -98,9 +98,16 @@ def view(d: dict, axis: int) -> View:
     for j in others[2:]:
         a = axes[j]
         fixed[a["name"]] = _pos(a, own["values"][a["name"]]) if own else 0
-    return View(axis, curve, panel,
-                spread(len(axes[curve]["values"]), MAX_CURVES) if curve is not None else [None],
-                spread(len(axes[panel]["values"]), MAX_PANELS) if panel is not None else [None], fixed)
+    def picks(j: int | None, k: int) -> list:
+        if j is None:
+            return [None]
+        out = spread(len(axes[j]["values"]), k)
+        mine = _pos(axes[j], own["values"][axes[j]["name"]]) if own else None
+        if mine is not None and mine not in out:   # the scenario's own value always drawn (its diamond)
+            inner = range(1, len(out) - 1) if len(out) > 2 else range(len(out))
+            out[min(inner, key=lambda q: abs(out[q] - mine))] = mine
+        return sorted(out)
+    return View(axis, curve, panel, picks(curve, MAX_CURVES), picks(panel, MAX_PANELS), fixed)
 
 
 def view_note(d: dict, v: View) -> str:

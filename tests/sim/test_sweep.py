@@ -309,11 +309,11 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     monkeypatch.setattr(page, "MAX_PANELS", 2)
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,5,6", "--set",
-                   "seats.0.w_goal=0.5,1,1.5", "--games", "30", "--measure", "length.rounds")
+                   "seats.0.w_goal=0.5,1.5,2", "--games", "30", "--measure", "length.rounds")   # no own point
     assert r.exit_code == 0, r.output
     fig = page.line_plot(doc, doc["chosen"][0], 0)
     shown = [a for a in fig.axes if a.get_visible()]
-    assert [a.get_title() for a in shown] == ["seats.0.w_goal = 0.5", "seats.0.w_goal = 1.5"]
+    assert [a.get_title() for a in shown] == ["seats.0.w_goal = 0.5", "seats.0.w_goal = 2"]
     for a in shown:
         lines = [ln for ln in a.get_lines() if ln.get_linestyle() == "-" and ln.get_marker() == "o"]
         assert len(lines) == 2 and all(list(ln.get_xdata()) == [26, 30] for ln in lines)
@@ -322,7 +322,7 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     assert leg.get_title().get_text() == "die_faces" and [t.get_text() for t in leg.get_texts()] == ["4", "6"]
     html = (tmp_path / "out" / "sweep.html").read_text()
     assert "Shown: curves: 2 of the 3 values of die_faces (4, 6); panels: 2 of the 3 values of seats.0.w_goal " \
-           "(0.5, 1.5); every point is in the table below" in html
+           "(0.5, 2); every point is in the table below" in html
     assert html.count("<tr>") >= 18 + 1                       # every point in the table
 
 
@@ -420,3 +420,18 @@ def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path)
                    out="t")
     line = default_sweep_line("x.toml", doc, tmp_path / "t", 2)
     assert "s; Target game length" in line and line.endswith(f" -> {tmp_path / 't'}") and "; ->" not in line
+
+
+def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
+    """When a parameter has more values than curves (or panels) drawn, the evenly spaced picks include the
+    scenario's own value (so its diamond is on the page), first and last kept."""
+    from sim.sweep import page
+    axes = [{"name": n, "values": list(range(k)), "labels": [str(v) for v in range(k)], "numeric": True}
+            for n, k in (("a", 3), ("b", 20), ("c", 15))]
+    points = [{"index": i, "values": {"a": a, "b": b, "c": c}}
+              for i, (a, b, c) in enumerate((a, b, c) for a in range(3) for b in range(20) for c in range(15))]
+    own = next(p["index"] for p in points if p["values"] == {"a": 1, "b": 4, "c": 8})
+    v = page.view({"axes": axes, "points": points, "default": own}, 0)
+    assert 4 in v.curves and len(v.curves) == page.MAX_CURVES and v.curves[0] == 0 and v.curves[-1] == 19
+    assert 8 in v.panels and len(v.panels) == page.MAX_PANELS and v.panels[0] == 0 and v.panels[-1] == 14
+    assert page.spread(20, 7) == [0, 3, 6, 10, 13, 16, 19]
