@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sim import catalogue, metrics, plots, tables, verdicts
 from sim.board_svg import board_plots
+from sim.words import count
 from sim.summary import (NO_FINISHED, TEAM_SEAT_NOTE, changed_text, is_team_game, lead_line, parameter_lines,
                          scenario_items)
 
@@ -64,9 +65,12 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
     n = len(s["seats"])
     coop = is_team_game(s)
     g = s["games"]
+    few = metrics.too_few_for_tests(fin)       # no normal interval or test: "too few games" instead
+    few_text = f"too few games ({fin} finished, fewer than {metrics.MIN_GAMES_FOR_TESTS})"
+    none = "none: too few games"
     trunc = ("truncated", {"figure": lab("truncated"), "value": pct(g["truncated_rate"]),
                            "interval": ci_pct(metrics.wilson(g["truncated"], g["played"])),
-                           "note": f"{g['truncated']} of {g['played']} games; errors: {g['errors']}"})
+                           "note": f"{g['truncated']} of {count(g['played'], 'game')}; errors: {g['errors']}"})
     if not fin:     # nothing finished: every figure below would be made of empty histograms
         return [("", {"figure": "no finished game", "value": "n/a", "interval": "",
                       "note": "every game hit the turn cap (max_turns) or failed: raise max_turns"}), trunc]
@@ -84,7 +88,8 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
             rows.append(("first_player_advantage", {
                 "figure": lab("first_player_advantage"), "value": pts(fp["advantage"]),
                 "interval": ci_pts(fp["advantage_ci95"]),
-                "note": f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fp['fair_share'])}; p = {pv:.2g}"}))
+                "note": f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fp['fair_share'])}; "
+                        + (f"{few_text} to test" if few else f"p = {pv:.2g}")}))
         rates = [r["win"]["rate"] for r in s["seats"]]
         hi_s = max(range(n), key=lambda i: rates[i])
         lo_s = min(range(n), key=lambda i: rates[i])
@@ -94,9 +99,10 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
         z = metrics.z_value()
         chi = metrics.uniform_chi2([r["win"]["wins"] for r in s["seats"]])
         rows.append(("seat_balance", {"figure": lab("seat_balance"), "value": pts(gap),
-                                      "interval": ci_pts([gap - z * se, gap + z * se]),
-                                      "note": f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; equal seats: "
-                                              f"chi-square p = {chi['p']:.2g}"}))
+                                      "interval": none if few else ci_pts([gap - z * se, gap + z * se]),
+                                      "note": f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; " +
+                                              (f"{few_text} for an interval or the chi-square test of equal seats"
+                                               if few else f"equal seats: chi-square p = {chi['p']:.2g}")}))
         t = s["ties"]
         rows.append(("tie", {"figure": lab("tie"), "value": pct(t["tie_rate"]),
                              "interval": ci_pct(metrics.wilson(t["shared_games"], fin)),
@@ -104,12 +110,13 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
         if "tiebreak_decided" in t:
             rows.append(("extra.tiebreak_decided", {
                 "figure": lab("extra.tiebreak_decided"), "value": pct(t["tiebreak_rate"]),
-                "interval": ci_pct(metrics.wilson(t["tiebreak_decided"], fin)), "note": f"{t['tiebreak_decided']} games"}))
+                "interval": ci_pct(metrics.wilson(t["tiebreak_decided"], fin)),
+                "note": count(t["tiebreak_decided"], "game")}))
         d = s.get("decisiveness")
         if d and d["margin"]["n"] and d.get("mean_ci95"):
             m = d["margin"]
             rows.append(("margin", {"figure": lab("margin"), "value": f"{m['mean']:.2f} {cat.unit('margin')}",
-                                    "interval": f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
+                                    "interval": none if few else f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
                                     "note": f"median {m['quantiles']['p50']}; {lab('close_games')} (margin <= "
                                             f"{d['close_margin']}): {pct(d['close']['rate'])} "
                                             f"{ci_pct(d['close']['ci95'])}"}))
@@ -120,7 +127,7 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
         h = metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
         rows.append((f"length.{key}", {
             "figure": lab(f"length.{key}"), "value": f"{L['mean']:.2f}",
-            "interval": f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
+            "interval": none if few else f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
             "note": f"median {L['quantiles']['p50']}, 5-95%: {L['quantiles']['p05']}-{L['quantiles']['p95']}"}))
     rows.append(trunc)
     return rows
@@ -326,7 +333,7 @@ def provenance_line(s: dict) -> str:
     """Where the figures come from, in one line (the details fold out below it)."""
     pv = s.get("provenance") or {}
     g = s["games"]
-    return (f"{g['played']} games played, {g['finished']} finished · seed {pv.get('seed', s['scenario'].get('seed'))}"
+    return (f"{count(g['played'], 'game')} played, {g['finished']} finished · seed {pv.get('seed', s['scenario'].get('seed'))}"
             f" · commit {str(pv.get('git_commit', '?'))[:12]} · rules v{pv.get('rules_version', '?')} (provenance)")
 
 
@@ -342,8 +349,8 @@ def provenance_items(s: dict) -> list[tuple[str, str]]:
              ("rules version", pv.get("rules_version", "?")), ("RNG contract", pv.get("rng_contract", "?")),
              ("git commit", pv.get("git_commit", "?")),
              ("packages", ", ".join(f"{k} {v}" for k, v in pk.items())),
-             ("run", f"{pv.get('created_utc', '?')}, {pv.get('wall_time_s', '?')} s on {pv.get('threads', '?')} "
-                     f"threads")]
+             ("run", f"{pv.get('created_utc', '?')}, {pv.get('wall_time_s', '?')} s on "
+                     + (count(pv['threads'], 'thread') if isinstance(pv.get('threads'), int) else "? threads"))]
     return [(k, str(v)) for k, v in items]
 
 

@@ -6,6 +6,17 @@ import math
 from scipy import stats
 
 
+# Fewer finished games than this and a normal-approximation interval (a difference of rates, a mean) or a test (a
+# p-value, the chi-square of equal seats: 30 games give at least 5 expected wins per seat up to 6 seats) means
+# nothing: the pages say "too few games" instead of showing it (Wilson intervals of a rate stay: valid at any n).
+MIN_GAMES_FOR_TESTS = 30
+
+
+def too_few_for_tests(n: int) -> bool:
+    """Whether ``n`` finished games are too few for a normal interval or a test to mean anything (MIN_GAMES_FOR_TESTS)."""
+    return n < MIN_GAMES_FOR_TESTS
+
+
 def z_value(level: float = 0.95) -> float:
     """Two-sided standard-normal quantile for a confidence ``level`` (1.959964 for 0.95)."""
     return float(stats.norm.ppf(0.5 + level / 2))

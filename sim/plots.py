@@ -149,17 +149,20 @@ FEW_VALUES = 15       # score distributions spanning at most this many values ar
 def scores(s: dict):
     """Score distribution per seat (share of finished games at each score); seats with identical distributions
     (team-mates) drawn once, in the seat's colour when alone, else the neutral colour. Scores spanning at most
-    FEW_VALUES values (Turnwall's 1..5 body parts) as bars side by side per score, wider spans as step lines."""
+    FEW_VALUES values (Turnwall's 1..5 body parts) as bars side by side per score, wider spans as step lines; when
+    every seat scored one value only (a run of one game) each seat's score is one bar (a step line of one point
+    draws nothing). None when no seat has a score."""
     import numpy as np
     from matplotlib.ticker import MaxNLocator
     groups = seat_groups(s)
-    if not groups or all(r["score"]["max"] == r["score"]["min"] for _, r in groups):
+    if not groups or not any(r["score"].get("n") for _, r in groups):
         return None
+    single = all(r["score"]["max"] == r["score"]["min"] for _, r in groups)
     cat = catalogue.for_summary(s)
     fig, (ax,) = _figure(7.0, 3.0)
     lo = min(r["score"]["hist"]["lo"] for _, r in groups)
     hi = max(r["score"]["hist"]["lo"] + len(r["score"]["hist"]["counts"]) - 1 for _, r in groups)
-    bars = hi - lo + 1 <= FEW_VALUES
+    bars = single or hi - lo + 1 <= FEW_VALUES
     width = 0.8 / len(groups)
     for i, (seats, r) in enumerate(groups):
         color = SEAT[seats[0] % len(SEAT)] if len(seats) == 1 else NEUTRAL

@@ -71,7 +71,7 @@ class Lines:
             start = (t1 - self.t0) - d1 / r
             if start >= STARTUP_SAID_S and start >= 0.1 * wall:
                 rate = f", {r:,.0f} games/s after {start:.1f} s starting up (loading or compiling the kernels)"
-        return f"{self.label}: {self.done:,.0f} games in {wall:.1f} s{rate}"
+        return f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'} in {wall:.1f} s{rate}"
 
     def played(self, what: str = "the report", doing: str = "writing") -> None:
         """The games are over and ``what`` is being written (``doing``: what is done with it, e.g. `sim check`'s

@@ -4,6 +4,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim import catalogue
+from sim.words import count
 from sim.summary import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, lead_line, scenario_items
 
 
@@ -146,7 +147,7 @@ def render_markdown(s: dict) -> str:
         out += [lead_line(s), ""]
     pv = s.get("provenance")
     if pv:
-        out += [f"seed {pv['seed']} · {pv['games']} games · rules v{pv['rules_version']} · RNG contract "
+        out += [f"seed {pv['seed']} · {count(pv['games'], 'game')} · rules v{pv['rules_version']} · RNG contract "
                 f"v{pv['rng_contract']} · commit {pv['git_commit'][:12]} · {pv['wall_time_s']} s on "
                 f"{pv['threads']} thread{'' if pv['threads'] == 1 else 's'}", ""]
     from sim import verdicts

@@ -137,6 +137,12 @@ def run_sentences(s: dict) -> list[str]:
     if not fin:
         return [f"No game finished: all {g['played']} hit the turn cap (max_turns) or failed, so there is nothing "
                 "to report; raise max_turns."]
+    few = metrics.too_few_for_tests(fin)
+    if few:
+        from sim.words import count
+        out.append(f"Only {count(fin, 'finished game')}: too few for the intervals and tests below to mean anything "
+                   f"(they need at least {metrics.MIN_GAMES_FOR_TESTS}), so these figures describe "
+                   f"{'that game' if fin == 1 else 'those games'} only; play more with --games N.")
     if s.get("team"):
         for role, r in s["team"].items():
             out.append(f"{_cap(lab(f'team.{role}'))} {100 * r['rate']:.1f}% {_ci(r['ci95'], 'rate')} of the "
@@ -151,7 +157,8 @@ def run_sentences(s: dict) -> list[str]:
             lo, hi = fp["advantage_ci95"]
             real = (f"more than chance explains ({fmt_p(p)})" if p < 0.05 else f"within chance ({fmt_p(p)})")
             out.append(f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
-                       f"{100 * fp['advantage']:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}], {real}.")
+                       + (f"{100 * fp['advantage']:+.1f} points." if few else
+                          f"{100 * fp['advantage']:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}], {real}."))
         seats = s["seats"]
         if len(seats) > 1:
             hi_s = max(seats, key=lambda r: r["win"]["rate"])
@@ -161,7 +168,7 @@ def run_sentences(s: dict) -> list[str]:
                      else "no seat stands out beyond chance")
             most, fewest = lab(f"win.seat{hi_s['seat']}"), lab(f"win.seat{lo_s['seat']}")
             out.append(f"Most wins: {most} {100 * hi_s['win']['rate']:.1f}%; fewest: {fewest} "
-                       f"{100 * lo_s['win']['rate']:.1f}% ({equal}, {fmt_p(chi['p'])}).")
+                       f"{100 * lo_s['win']['rate']:.1f}%" + ("." if few else f" ({equal}, {fmt_p(chi['p'])})."))
         d = s.get("decisiveness")
         if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
             out.append(f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "

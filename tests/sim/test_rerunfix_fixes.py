@@ -68,3 +68,41 @@ def test_replay_without_game_says_it_plays_game_0():
     assert r.stderr.startswith("note: no --game given, so this is game 0")
     assert r.stdout == cli.invoke(app, ["replay", MOOR4, "--game", "0"]).stdout
     assert "no --game" not in cli.invoke(app, ["replay", MOOR4, "--game", "0"]).stderr
+
+
+# --- 3. a run of too few games says so instead of degenerate intervals; plurals; the Scores plot -----------------------
+
+def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
+    out = tmp_path / "rep"
+    r = cli.invoke(app, ["run", MOOR4, "--games", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "moor-4p: 1 game in " in r.stderr and "1 games" not in r.output
+    md = (out / "summary.md").read_text()
+    assert "· 1 game ·" in md and "on 1 thread" in md and "1 games" not in md
+    bal = (out / "balance.md").read_text()
+    assert "[+100.00, +100.00]" not in bal and "chi-square p" not in bal and "1 games" not in bal
+    assert "Only 1 finished game: too few for the intervals and tests" in bal
+    row = next(ln for ln in bal.splitlines() if ln.startswith("| seat balance"))
+    assert "none: too few games" in row and "chi-square test of equal seats" in row
+    verdict = bal[bal.index("## Verdict"):bal.index("## Balance at a glance")]
+    assert "p = " not in verdict and "within chance" not in verdict and "beyond chance" not in verdict
+    assert (out / "plots" / "scores.svg").is_file()
+    page = (out / "summary.html").read_text()
+    assert 'id="scores"' in page and "final score distribution" in page[page.index('id="scores"'):]
+
+
+def test_enough_games_keep_their_intervals_and_tests():
+    from sim import html_report, verdicts
+    s = {"scenario": {"game": "moor", "params": {}, "seats": [{"strategy": "weighted"}] * 2, "name": "x"},
+         "game": "moor", "games": {"played": 40, "finished": 40, "truncated": 0, "errors": 0, "truncated_rate": 0.0},
+         "seats": [{"seat": i, "strategy": "weighted", "win": {"rate": r, "wins": 40 * r, "ci95": [0.3, 0.7]}}
+                   for i, r in enumerate((0.6, 0.4))],
+         "first_player": {}, "ties": {"tie_rate": 0.0, "shared_games": 0}, "decisiveness": None,
+         "length": {k: {"n": 0} for k in ("turns", "rounds")}}
+    rows = dict(html_report.balance_items(s))
+    assert "chi-square p = " in rows["seat_balance"]["note"] and rows["seat_balance"]["interval"].startswith("[")
+    assert not verdicts.run_sentences(s)[0].startswith("Only")
+    s["games"].update(played=29, finished=29)
+    rows = dict(html_report.balance_items(s))
+    assert rows["seat_balance"]["interval"] == "none: too few games"
+    assert verdicts.run_sentences(s)[0].startswith("Only 29 finished games: too few")
