@@ -15,7 +15,9 @@ def _fmt(v: float, kind: str) -> str:
 
 
 def _fmt_d(v: float, kind: str) -> str:
-    return f"{100 * v:+.2f}" if kind == "rate" else f"{v:+.4g}"
+    """A difference as its column says it: a rate's in percentage points with 2 decimals, any other with 3 (as A
+    and B), so a column never mixes formats ('[-0.300, -0.008]', not '[-0.3, -0.008042]')."""
+    return f"{100 * v:+.2f}" if kind == "rate" else f"{v:+.3f}"
 
 
 def fmt_p(p: float | None) -> str:
