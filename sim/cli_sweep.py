@@ -137,6 +137,7 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
         fail(str(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
     except ScenarioError as e:
         fail(str(e))
+    large_grid_note(sw)
     bars = SweepBars(sw)
     from sim.sweep.engine import Progress
     from sim.sweep.output import folder_for
@@ -151,6 +152,8 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
     except OSError as e:                        # the disk filled up while playing: name the folder, not only errno
         fail(f"--out: cannot write in {folder_for(sw, out)} ({e.strerror or e}); the points finished so far are "
              "kept: the same command again, with room on the disk, plays only the missing ones")
+    from sim.cli_common import refresh_index
+    refresh_index(folder)                       # reports/index.html lists the new sweep
     if json_out:
         import json
         typer.echo(json.dumps(doc, indent=1))
@@ -158,6 +161,21 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
         typer.echo(summary_text(doc))
     typer.echo(f"sweep written to {folder} ({len(played.played)} points played, {len(played.reused)} reused)",
                err=True)
+
+
+LARGE_GRID = 500      # points from which a sweep says its size before playing
+
+
+def large_grid_note(sw) -> None:
+    """A sweep of `LARGE_GRID` points or more says so before playing (not refused): its points and games, and
+    how its page shows them."""
+    if len(sw.points) < LARGE_GRID:
+        return
+    from sim.sweep.page import MAX_CURVES, MAX_PANELS
+    typer.echo(f"sweep {sw.name}: a large sweep: {len(sw.points):,} points x {sw.games:,} games = "
+               f"{len(sw.points) * sw.games:,} games (points stored by an earlier run are reused); its page draws "
+               f"at most {MAX_CURVES} curves and {MAX_PANELS} panels a plot, every point is in its table and "
+               "sweep.parquet", err=True)
 
 
 def summary_text(doc: dict) -> str:

@@ -272,7 +272,8 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
         "notes": notes,
         "stop": stop, "precision": prec_out, "sprt": sprt_out,
         "provenance": {"rules_version": sa.spec.rules_version, "rng_contract": _rng_contract(),
-                       "git_commit": report.git_commit(), "wall_time_s": round(wall, 3)},
+                       "git_commit": report.git_commit(), "wall_time_s": round(wall, 3),
+                       "created_utc": _now_utc()},
     }
 
 
@@ -301,6 +302,12 @@ def _check_sprt(s: Sprt, sa: Scenario, ps: PairedSums, drop: dict[str, str], nam
 def _rng_contract() -> int:
     from kernels.rng import RNG_CONTRACT
     return RNG_CONTRACT
+
+
+def _now_utc() -> str:
+    """When the comparison was made (provenance 'created_utc', as a run's: the index page says it)."""
+    import datetime as dt
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def _side_info(sc: Scenario) -> dict:

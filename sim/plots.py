@@ -29,20 +29,25 @@ BLUE, ORANGE = SEAT[0], SEAT[1]
 PALETTE = SEAT + ("#6f6f6f",)          # (kept for the sweep page: one colour per line of a sweep)
 
 
-def _figure(w: float, h: float, ncols: int = 1, nrows: int = 1, **kw):
+def _figure(w: float, h: float, ncols: int = 1, nrows: int = 1, layout: str | None = "constrained", **kw):
+    """A figure of ``w`` x ``h`` inches with ``nrows`` x ``ncols`` axes: (figure, [axes, row by row]). ``layout``
+    None: no layout engine (the caller places the axes with ``subplots_adjust``)."""
     import matplotlib
     matplotlib.use("Agg", force=False)
     from matplotlib.figure import Figure
-    fig = Figure(figsize=(w, h), layout="constrained")
+    fig = Figure(figsize=(w, h), layout=layout)
     axes = fig.subplots(nrows, ncols, squeeze=False, **kw)
     return fig, [a for row in axes for a in row]
 
 
 def to_svg(fig) -> str:
     """The figure as one ``<svg>`` element (XML prolog and DOCTYPE removed so it can sit inside HTML)."""
+    import warnings
+
     import matplotlib
     buf = io.StringIO()
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC), warnings.catch_warnings():
+        warnings.simplefilter("ignore")           # layout notes (e.g. "constrained_layout not applied") are ours
         fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     return text[text.index("<svg"):].strip()
@@ -69,8 +74,11 @@ def scope_ids(svg: str, prefix: str) -> str:
 
 def render(fn, *args) -> str | None:
     """Call a plot function under the report's rc settings and return its SVG (None when it draws nothing)."""
+    import warnings
+
     import matplotlib
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC), warnings.catch_warnings():
+        warnings.simplefilter("ignore")           # matplotlib's warnings never reach the user's terminal
         fig = fn(*args)
         if fig is None:
             return None

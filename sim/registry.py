@@ -131,7 +131,11 @@ def register(spec: GameSpec) -> GameSpec:
 
 def get(name: str) -> GameSpec | None:
     """The game called ``name`` (None if there is none). Imports only that game's module: its kernel helpers with
-    explicit signatures compile (or load from the cache) at import, so a Moor run never compiles Treasure Hunters."""
+    explicit signatures compile (or load from the cache) at import, so a Moor run never compiles Treasure Hunters.
+    A game already registered is returned at once, without searching for modules (`Scenario.spec` asks for every
+    point of a sweep)."""
+    if name in GAMES:
+        return GAMES[name]
     if name in names():
         importlib.import_module(f"sim.games.{name}")
     return GAMES.get(name)

@@ -93,16 +93,22 @@ def collect(sw: Sweep, folder: Path) -> dict:
     store = Store(Path(folder) / "points")
     pk = keys(sw)
     rows = []
+    qcache: dict[int, dict] = {}                      # quantities per point, built once (not once per pair)
+
+    def qs(i: int) -> dict:
+        if i not in qcache:
+            qcache[i] = table.quantities(sw.points[i].scenario)
+        return qcache[i]
     for p in sw.points:
         doc = store.load(pk[p.index])
         rows.append({"index": p.index, "values": p.values, "games": doc["games"], "key": pk[p.index],
-                     "measures": table.point_measures(p.scenario, doc["sums"]),
+                     "measures": table.point_measures(p.scenario, doc["sums"], qs(p.index)),
                      "finished": doc["agg"].finished, "truncated": doc["agg"].truncated,
                      "aggregates": doc["aggregates"], "_sums": doc["sums"]})
     pairs = []
     cache: dict[int, dict] = {}
     for a, b, axis in table.neighbours(sw):
-        qa, qb = table.quantities(sw.points[a].scenario), table.quantities(sw.points[b].scenario)
+        qa, qb = qs(a), qs(b)
         diffs = {}
         for m in sw.measures:
             if sw.independent:

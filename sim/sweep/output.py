@@ -13,6 +13,7 @@ from sim.sweep.spec import Sweep
 
 SCHEMA = 1
 OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")
+INDENTED_MAX = 200     # points of a sweep.json written indented
 
 
 class SweepOutputError(ValueError):
@@ -96,7 +97,10 @@ def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
         os.replace(tmp, folder / "sweep.parquet")
         th.write_text(render(doc), encoding="utf-8")
         os.replace(th, folder / "sweep.html")
-        tj.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        # indented while a person may read it; a large sweep's (tens of MB) compact: the indenting encoder is
+        # pure Python and took seconds
+        tj.write_text(json.dumps(doc, indent=1 if len(doc["points"]) <= INDENTED_MAX else None) + "\n",
+                      encoding="utf-8")
         os.replace(tj, folder / "sweep.json")
     except Exception as e:              # a full disk (Polars wraps it in a ComputeError): no temporary file left
         for f in (tmp, th, tj):

@@ -4,6 +4,8 @@ target the points whose interval contains it highlighted and the closest one nam
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sim import plots
 from sim.html_report import CSS, esc, html_table
 from sim.summary import lead_line
@@ -56,59 +58,179 @@ def zip_ticks(d: dict, sep: str = "\n") -> list[str]:
     return [sep.join(r["labels"][a["name"]] for a in d["axes"]) for r in sorted(d["points"], key=lambda r: r["index"])]
 
 
+MAX_CURVES = 7        # curves drawn in one panel (one per value of the second axis); the table keeps every point
+MAX_PANELS = 6        # panels of a figure (one per value of the third axis)
+
+
+def spread(n: int, k: int) -> list[int]:
+    """``k`` evenly spaced indices of ``n`` values, first and last included (all of them when ``n <= k``)."""
+    if n <= k:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
+
+
+@dataclass
+class View:
+    """How a grid sweep's line plot against axis ``x`` is laid out: one curve per shown value of axis ``curve``,
+    one panel per shown value of axis ``panel`` (either None when the sweep has fewer axes), the axes beyond the
+    third held at one value each (``fixed``: name -> value index); ``curves``/``panels``: the value indices
+    drawn."""
+    x: int
+    curve: int | None
+    panel: int | None
+    curves: list
+    panels: list
+    fixed: dict
+
+
+def view(d: dict, axis: int) -> View:
+    """The layout of the line plot of grid sweep ``d`` against axis ``axis`` (see `View`): the other axes in
+    order give the curves, then the panels; more than `MAX_CURVES` / `MAX_PANELS` values are thinned to evenly
+    spaced ones (first and last kept); axes beyond the third are held at the scenario's own value (else their
+    first)."""
+    axes = d["axes"]
+    others = [j for j in range(len(axes)) if j != axis]
+    curve = others[0] if others else None
+    panel = others[1] if len(others) > 1 else None
+    fixed = {}
+    pts = {r["index"]: r for r in d["points"]}
+    own = pts.get(d.get("default"))
+    for j in others[2:]:
+        a = axes[j]
+        fixed[a["name"]] = _pos(a, own["values"][a["name"]]) if own else 0
+    return View(axis, curve, panel,
+                spread(len(axes[curve]["values"]), MAX_CURVES) if curve is not None else [None],
+                spread(len(axes[panel]["values"]), MAX_PANELS) if panel is not None else [None], fixed)
+
+
+def view_note(d: dict, v: View) -> str:
+    """What a thinned or held view leaves out, for the caption ("" when it draws every point)."""
+    axes = d["axes"]
+    out = []
+    for j, shown, what in ((v.curve, v.curves, "curves"), (v.panel, v.panels, "panels")):
+        if j is not None and len(shown) < len(axes[j]["values"]):
+            a = axes[j]
+            out.append(f"{what}: {len(shown)} of the {len(a['values'])} values of {a['name']} "
+                       f"({', '.join(a['labels'][i] for i in shown)})")
+    for name, i in v.fixed.items():
+        a = next(x for x in axes if x["name"] == name)
+        out.append(f"{name} held at {a['labels'][i]}")
+    return ("; ".join(out) + "; every point is in the table below") if out else ""
+
+
+def _pos(ax: dict, v) -> int:
+    import json
+    return [json.dumps(x) for x in ax["values"]].index(json.dumps(v))
+
+
 def line_plot(d: dict, m: dict, axis: int):
-    """Measure ``m`` against axis ``axis``: one line with its interval band per value of the other axes (in a
-    grid), the scenario's point marked, the target drawn and the points containing it highlighted. A zipped sweep
-    (`zipped`) is one line along its points in order (x = point, each labelled with its values; ``axis`` unused):
-    its axes change together, so no axis has a curve of its own."""
+    """Measure ``m`` against axis ``axis`` with its interval band, the scenario's point marked, the target drawn
+    and the points containing it highlighted. A grid: one curve per value of the next axis, one panel per value of
+    the axis after it, thinned and held as `view` says (a legend beside the plot naming the curves). A zipped
+    sweep (`zipped`) is one line along its points in order (x = point, each labelled with its values; ``axis``
+    unused): its axes change together, so no axis has a curve of its own."""
+    import json
     axes = d["axes"]
     ax = axes[axis]
     xs, labels, numeric = _x(ax)
     k = _scale(m["kind"])
-    fig, (a,) = plots._figure(7.0, 3.6)
-    groups: dict[tuple, list] = {}
-    along = zipped(d)
-    for r in sorted(d["points"], key=lambda r: r["index"]) if along else d["points"]:
-        other = () if along else tuple((o["name"], _label(o, r["values"][o["name"]])) for j, o in enumerate(axes)
-                                       if j != axis)
-        groups.setdefault(other, []).append(r)
     tgt = d.get("target")
-    for gi, (other, rows) in enumerate(groups.items()):
-        pos = list(range(len(rows))) if along else \
-              [xs[ax["values"].index(r["values"][ax["name"]])] if numeric else
-               ax["values"].index(r["values"][ax["name"]]) for r in rows]
-        v = [r["measures"][m["name"]] for r in rows]
-        ok = [i for i, x in enumerate(v) if x["value"] is not None]
-        px = [pos[i] for i in ok]
-        color = plots.PALETTE[gi % len(plots.PALETTE)]
-        lab = ", ".join(f"{n} = {t}" for n, t in other) if other else None
-        a.fill_between(px, [k * v[i]["ci95"][0] for i in ok], [k * v[i]["ci95"][1] for i in ok], color=color,
-                       alpha=0.2, lw=0)
-        a.plot(px, [k * v[i]["value"] for i in ok], "o-", color=color, ms=3, lw=1.2, label=lab)
-        for i in ok:
-            r = rows[i]
-            if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:
-                a.plot([pos[i]], [k * v[i]["value"]], "o", ms=8, mfc="none", mec=TARGET_COLOR, mew=1.5)
-            if r["index"] == d.get("default"):
-                a.plot([pos[i]], [k * v[i]["value"]], "D", ms=7, color="black", zorder=5)
-    if tgt and tgt["measure"] == m["name"]:
-        a.axhline(k * tgt["value"], color=TARGET_COLOR, ls="--", lw=1)
-    if m["name"] == "first_player_advantage" and not (tgt and tgt["measure"] == m["name"]):
-        a.axhline(0, color=plots.GREY, ls=":", lw=1)
+    along = zipped(d)
+    v = None if along else view(d, axis)
+    key = lambda a, val: (a["name"], json.dumps(val))                      # noqa: E731
+    cells: dict[tuple, list] = {}          # (panel value index, curve value index) -> rows
+    if along:
+        cells[(None, None)] = sorted(d["points"], key=lambda r: r["index"])
+    else:
+        where = {key(a, val): i for a in axes for i, val in enumerate(a["values"])}
+        cs, ps = set(v.curves), set(v.panels)
+        for r in d["points"]:
+            idx = {a["name"]: where[key(a, r["values"][a["name"]])] for a in axes}
+            if any(idx[n] != i for n, i in v.fixed.items()):
+                continue
+            c = idx[axes[v.curve]["name"]] if v.curve is not None else None
+            pn = idx[axes[v.panel]["name"]] if v.panel is not None else None
+            if c in cs and pn in ps:
+                cells.setdefault((pn, c), []).append((idx[ax["name"]], r))
+        cells = {c: [r for _, r in sorted(rows, key=lambda t: t[0])] for c, rows in cells.items()}
+    panels = [None] if along else v.panels
+    nc = min(len(panels), 3)
+    nr = -(-len(panels) // nc)
+    legend = not along and len(v.curves) > 1
+    w, h = (7.0 if nc == 1 else 3.3 * nc) + (1.5 if legend else 0), 3.6 if nr == 1 else 2.5 * nr + 0.7
+    fixed = not along and (nc > 1 or legend)   # fixed margins (inches): the constrained layout pass of many
+    fig, subs = plots._figure(w, h, ncols=nc, nrows=nr, layout=None if fixed else "constrained", sharex=True,
+                              sharey=True)             # panels costs more than drawing them
+    if fixed:
+        fig.subplots_adjust(left=0.8 / w, right=1 - (1.6 if legend else 0.2) / w, bottom=0.6 / h,
+                            top=1 - (0.35 if v.panel is not None else 0.15) / h, wspace=0.12, hspace=0.45)
+    curves = [None] if along else v.curves
+    colors = _colors(len(curves), numeric=not along and v.curve is not None and axes[v.curve]["numeric"])
+    handles = {}
+    for a, pn in zip(subs, panels):
+        for ci, c in enumerate(curves):
+            rows = cells.get((pn, c), [])
+            pos = list(range(len(rows))) if along else \
+                [xs[where[key(ax, r["values"][ax["name"]])]] for r in rows]
+            vals = [r["measures"][m["name"]] for r in rows]
+            ok = [i for i, x in enumerate(vals) if x["value"] is not None]
+            px = [pos[i] for i in ok]
+            color = colors[ci]
+            a.fill_between(px, [k * vals[i]["ci95"][0] for i in ok], [k * vals[i]["ci95"][1] for i in ok],
+                           color=color, alpha=0.2 if len(curves) <= 3 else 0.1, lw=0)
+            (ln,) = a.plot(px, [k * vals[i]["value"] for i in ok], "o-", color=color, ms=3 if len(px) < 30 else 2,
+                           lw=1.2)
+            if c is not None:
+                handles.setdefault(c, ln)
+            for i in ok:
+                r = rows[i]
+                if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:
+                    a.plot([pos[i]], [k * vals[i]["value"]], "o", ms=8, mfc="none", mec=TARGET_COLOR, mew=1.5)
+                if r["index"] == d.get("default"):
+                    a.plot([pos[i]], [k * vals[i]["value"]], "D", ms=7, color="black", zorder=5)
+        if tgt and tgt["measure"] == m["name"]:
+            a.axhline(k * tgt["value"], color=TARGET_COLOR, ls="--", lw=1)
+        if m["name"] == "first_player_advantage" and not (tgt and tgt["measure"] == m["name"]):
+            a.axhline(0, color=plots.GREY, ls=":", lw=1)
+        if pn is not None:
+            pa = axes[v.panel]
+            a.set_title(f"{pa['name']} = {pa['labels'][pn]}", fontsize=9)
+    for a in subs[len(panels):]:
+        a.set_visible(False)
+    ylabel = m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], "")
     if along:                                  # many or long values: one slanted line a tick
+        (a,) = subs
         names = [o["name"] for o in axes]
         wide = max(len(t) for r in d["points"] for t in r["labels"].values()) * len(d["points"]) > 80
         a.set_xticks(range(len(d["points"])), zip_ticks(d, " / " if wide else "\n"), rotation=30 if wide else 0,
                      ha="right" if wide else "center")
         a.set_xlabel("zipped points, each tick " + (" / ".join(names) if wide else " over ".join(names)))
-    else:
+        a.set_ylabel(ylabel)
+        return fig
+    for i, a in enumerate(subs[:len(panels)]):
         if not numeric:
             a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
-        a.set_xlabel(ax["name"])
-    a.set_ylabel(m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
-    if len(groups) > 1:
-        a.legend(fontsize=7, frameon=False)
+        if i // nc == nr - 1 or i + nc >= len(panels):
+            a.set_xlabel(ax["name"])
+            a.xaxis.set_tick_params(labelbottom=True)
+        if i % nc == 0:
+            a.set_ylabel(ylabel)
+    if len(curves) > 1:                        # beside the plot, never over it; one entry per curve drawn
+        ca = axes[v.curve]
+        fig.legend([handles[c] for c in curves if c in handles],
+                   [ca["labels"][c] for c in curves if c in handles], title=ca["name"], loc="upper right",
+                   fontsize=7, title_fontsize=8, frameon=False)
     return fig
+
+
+def _colors(n: int, numeric: bool) -> list:
+    """One colour per curve: a sequential scale (viridis) for the values of a numeric axis, in order; the sweep
+    palette otherwise."""
+    if numeric and n > 1:
+        from matplotlib import colormaps
+        cm = colormaps["viridis"]
+        return [cm(0.85 * i / (n - 1)) for i in range(n)]
+    return [plots.PALETTE[i % len(plots.PALETTE)] for i in range(n)]
 
 
 def heatmap(d: dict, m: dict):
@@ -132,7 +254,7 @@ def heatmap(d: dict, m: dict):
                   origin="lower")
     fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
     for i in range(n0):
-        for j in range(n1):
+        for j in range(n1 if annotated(d) else 0):
             if text[i][j]:                          # white text on dark cells
                 r, g, b, _ = im.cmap(im.norm(grid[i, j]))
                 dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
@@ -150,6 +272,14 @@ def heatmap(d: dict, m: dict):
     return fig
 
 
+HEAT_TEXT_MAX = 120   # cells of a heatmap written with their numbers; more: colour only (numbers in the table)
+
+
+def annotated(d: dict) -> bool:
+    """Whether the heatmap of ``d`` writes each cell's estimate and interval (few enough cells to read them)."""
+    return len(d["axes"][0]["values"]) * len(d["axes"][1]["values"]) <= HEAT_TEXT_MAX
+
+
 def _rect(x, y, color):
     from matplotlib.patches import Rectangle
     return Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, ec=color, lw=2)
@@ -164,7 +294,9 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
     out = []
     for m in d["chosen"]:
         if d["mode"] == "grid" and len(d["axes"]) == 2:
-            out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']}",
+            out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']}"
+                        + ("" if annotated(d) else f" (too many cells to write their numbers: colour only; each "
+                                                   f"point's value and interval is in the table below)"),
                         plots.render(heatmap, d, m)))
         if zipped(d):
             names = ", ".join(a["name"] for a in d["axes"])
@@ -173,8 +305,10 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
                         f"point)", plots.render(line_plot, d, m, 0)))
             continue
         for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
+            note = view_note(d, view(d, j)) if d["mode"] == "grid" else ""
             out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval; "
-                        f"diamond: the scenario's own point)", plots.render(line_plot, d, m, j)))
+                        f"diamond: the scenario's own point)" + (f". Shown: {note}" if note else ""),
+                        plots.render(line_plot, d, m, j)))
     return out
 
 

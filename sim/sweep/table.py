@@ -101,9 +101,9 @@ def value(q: Quantity, sums: dict) -> dict:
     return {"value": v + q.offset, "ci95": [lo + q.offset, hi + q.offset], "n": n}
 
 
-def point_measures(sc: Scenario, sums: dict) -> dict:
-    """Every quantity of a point: {name: {value, ci95, n}}."""
-    return {name: value(q, sums) for name, q in quantities(sc).items()}
+def point_measures(sc: Scenario, sums: dict, qs: dict | None = None) -> dict:
+    """Every quantity of a point: {name: {value, ci95, n}} (``qs``: its `quantities`, when already built)."""
+    return {name: value(q, sums) for name, q in (qs or quantities(sc)).items()}
 
 
 def neighbours(sw) -> list[tuple[int, int, str]]:
@@ -185,7 +185,8 @@ def frame(sw, rows: list[dict]):
     for ax in sw.axes:
         num = is_numeric(ax)
         cols[ax.name] = [r["values"][ax.name] if num else toml_value(r["values"][ax.name]) for r in rows]
-    cols["scenario_point"] = [r["index"] == sw_default(sw) for r in rows]
+    default = sw_default(sw)                    # once: it compares every point with the scenario
+    cols["scenario_point"] = [r["index"] == default for r in rows]
     cols["games"] = [r["games"] for r in rows]
     names = list(rows[0]["measures"]) if rows else []
     for n in names:

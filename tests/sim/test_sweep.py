@@ -275,3 +275,82 @@ def test_index_page_links_every_report_with_its_headline(tmp_path):
     html = (index_page.write([(folder, s)], [(sfolder, doc)], tmp_path / "r")).read_text()
     assert 'href="sw/summary.html"' in html and 'href="sweep-sw/sweep.html"' in html
     assert "Closest point" in html and "track_len = 26, 30" in html
+
+
+def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a_module_search(tmp_path,
+                                                                                            monkeypatch):
+    """Writing a sweep was quadratic in its points: sweep.parquet compared every point with the scenario once per
+    row (`sw_default` per row, each comparing all points), and each `Scenario.spec` searched the game modules on
+    disk. Now: one `sw_default` per frame, and a registered game comes back without `registry.names()`."""
+    from sim import registry
+    from sim.sweep import build, engine, table
+    p = scen(tmp_path)
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28,30", "--set", "die_faces=4,6", "--games", "50")
+    assert r.exit_code == 0, r.output
+    sw = build(p, ["track_len=26,28,30", "die_faces=4,6"], None, 50, None, None, None, None)
+    res = engine.collect(sw, tmp_path / "out")
+    calls = {"default": 0, "names": 0}
+    real_default, real_names = table.sw_default, registry.names
+    monkeypatch.setattr(table, "sw_default", lambda s: calls.__setitem__("default", calls["default"] + 1)
+                        or real_default(s))
+    monkeypatch.setattr(registry, "names", lambda: calls.__setitem__("names", calls["names"] + 1) or real_names())
+    table.frame(sw, res["rows"])
+    assert calls["default"] == 1
+    assert registry.get("moor") is not None and sw.points[0].scenario.spec is not None and calls["names"] == 0
+
+
+def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and_a_note(tmp_path, monkeypatch):
+    """Three axes: against the first, one curve per value of the second (at most MAX_CURVES, evenly spaced, first
+    and last kept) and one panel per value of the third (at most MAX_PANELS), the legend beside the panels (not
+    over a plot), and the caption saying which values are shown and that the table keeps every point. (The old
+    page drew every combination of the other axes as one curve on one plot, its legend cut off.)"""
+    from sim.sweep import page
+    monkeypatch.setattr(page, "MAX_CURVES", 2)
+    monkeypatch.setattr(page, "MAX_PANELS", 2)
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,5,6", "--set",
+                   "seats.0.w_goal=0.5,1,1.5", "--games", "30", "--measure", "length.rounds")
+    assert r.exit_code == 0, r.output
+    fig = page.line_plot(doc, doc["chosen"][0], 0)
+    shown = [a for a in fig.axes if a.get_visible()]
+    assert [a.get_title() for a in shown] == ["seats.0.w_goal = 0.5", "seats.0.w_goal = 1.5"]
+    for a in shown:
+        lines = [ln for ln in a.get_lines() if ln.get_linestyle() == "-" and ln.get_marker() == "o"]
+        assert len(lines) == 2 and all(list(ln.get_xdata()) == [26, 30] for ln in lines)
+        assert a.get_legend() is None
+    (leg,) = fig.legends
+    assert leg.get_title().get_text() == "die_faces" and [t.get_text() for t in leg.get_texts()] == ["4", "6"]
+    html = (tmp_path / "out" / "sweep.html").read_text()
+    assert "Shown: curves: 2 of the 3 values of die_faces (4, 6); panels: 2 of the 3 values of seats.0.w_goal " \
+           "(0.5, 1.5); every point is in the table below" in html
+    assert html.count("<tr>") >= 18 + 1                       # every point in the table
+
+
+def test_matplotlib_warnings_never_reach_the_user():
+    """A plot that makes matplotlib warn (a layout that cannot fit) renders without the warning escaping."""
+    import warnings
+
+    from sim import plots
+
+    def crowded():
+        fig, (a,) = plots._figure(1.0, 0.4)
+        a.set_ylabel("\n".join(["a very long label"] * 20))
+        a.set_title("\n".join(["a very long title"] * 20))
+        return fig
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        assert plots.render(crowded).startswith("<svg")
+    assert [str(w.message) for w in got] == []
+
+
+def test_large_sweep_says_its_size_before_playing(tmp_path, monkeypatch):
+    """From LARGE_GRID points a sweep names its points and games on stderr before the first point (not refused)."""
+    from sim import cli_sweep
+    monkeypatch.setattr(cli_sweep, "LARGE_GRID", 4)
+    p = scen(tmp_path)
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=4,6", "--games", "20")
+    assert r.exit_code == 0, r.output
+    assert "sweep sw: a large sweep: 4 points x 20 games = 80 games" in r.output
+    assert r.output.index("a large sweep") < r.output.index("point 0")
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20", out="small")
+    assert r.exit_code == 0 and "a large sweep" not in r.output
