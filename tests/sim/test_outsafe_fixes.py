@@ -355,3 +355,13 @@ def test_refreshing_the_index_is_cheap(reports):
     index_page.refresh(reports / "test-moor-2p")
     assert time.perf_counter() - t < 1.0          # about 2 ms a report; a command must not feel it
     assert index_links(reports).count("summary.html") == 11
+
+
+def test_a_sweep_whose_default_folder_is_taken_is_told_about_its_scenario_not_about_out(reports):
+    (reports / "sweep-test-moor-2p").mkdir(parents=True)
+    (reports / "sweep-test-moor-2p" / "notes.txt").write_text("mine\n")
+    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10"])
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert error_lines(r) == [f"error: sweep of scenario 'test-moor-2p', default folder: "
+                              f"{reports / 'sweep-test-moor-2p'} exists and is not a sweep folder; give --out another "
+                              "folder"]
