@@ -14,7 +14,7 @@ import typer.core
 from sim import cli_sweep                       # sim sweep, --workers / --scheduler, default sweeps (typer only)
 from sim.cli_common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
-    _stopped, check_run_options, fail, in_range, interruptible, known_game,
+    _stopped, check_run_options, fail, in_range, interruptible, known_game, refresh_index,
 )
 
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
@@ -137,6 +137,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
         s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
                                            on_played=prog.played)
+    refresh_index(folder)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
     else:
@@ -300,6 +301,7 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
         if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
             fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
         folder = redraw(src, s, out)
+    refresh_index(folder)
     typer.echo(str(folder / "summary.html"))
 
 
@@ -411,6 +413,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
                 api.write_comparison(res, folder, what)
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
+    refresh_index(folder)
     typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
     typer.echo(f"comparison written to {folder}", err=True)
 
@@ -519,19 +522,35 @@ board_app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineU
 app.add_typer(board_app, name="board")
 
 
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal (not a pipe or a file)."""
+    import sys
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 @board_app.command("show")
 def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle, Treasure Hunters house or Galleon bay)")],
-               out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout)")] = None):
+               out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
+                                                               "redirected, else NAME.board.svg in the current "
+                                                               "folder)")] = None):
     """Validate a board file and draw it as SVG (walls, rooms, garments, tunnels, sliders and magnets; or the house
-    graph with its door colours; or the Galleon bay and ship graph)."""
+    graph with its door colours; or the Galleon bay and ship graph). Without --out the SVG goes to stdout when that
+    is a pipe or a file (sim board show F > f.svg), and to NAME.board.svg in the current folder when it is a
+    terminal (raw SVG on a screen is unreadable; the current folder, not the board's, which may be the shipped
+    scenarios/), saying where."""
     from sim.board_svg import BoardFileError, show
     try:
         game, svg = show(file)
     except BoardFileError as e:
         fail(str(e))
     if out is None:
-        typer.echo(svg)
-        return
+        if not stdout_is_terminal():
+            typer.echo(svg)
+            return
+        out = Path.cwd() / f"{file.stem}.board.svg"
     if out.is_dir():
         fail(f"--out: {out} is a folder; give a file name for the SVG (e.g. {out / 'board.svg'})")
     if not out.parent.is_dir():
@@ -576,11 +595,16 @@ def main() -> None:
     try:
         try:
             app()
-        except Exception:
+        except Exception as e:
             stop = pending()                    # an error caused by an interrupt that was swallowed on its way
-            if stop is None:
+            if stop is not None:
+                sys.exit(_stopped(stop))
+            from sim.report import os_error
+            oe = os_error(e)                    # a Polars I/O error (a full disk) no writer turned into its line
+            if oe is None or isinstance(e, OSError):
                 raise
-            sys.exit(_stopped(stop))
+            typer.echo(f"error: {oe.strerror or oe} (writing with Polars: {' '.join(str(e).split())})", err=True)
+            sys.exit(EXIT_BAD_INPUT)
     except KeyboardInterrupt as e:
         sys.exit(_stopped(e))
     except SystemExit as e:

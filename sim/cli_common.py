@@ -89,3 +89,18 @@ def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
         typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped; "
                    + (kept or "nothing half-written left (a report folder appears only when complete)"), err=True)
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED
+
+
+def refresh_index(folder: Path) -> None:
+    """After a command wrote the report folder ``folder``: refresh reports/index.html when ``folder`` is in the
+    reports folder (`sim.index_page.refresh`), so the new report is listed. The report itself is written: an index
+    that cannot be rewritten (a full disk) is one warning line, not a failure."""
+    from sim import index_page
+    try:
+        index_page.refresh(folder)
+    except Exception as e:                  # noqa: BLE001 - the index is a convenience; the report is in place
+        from sim.report import os_error
+        oe = os_error(e)
+        why = (oe.strerror or str(oe)) if oe is not None else f"{type(e).__name__}: {e}"
+        typer.echo(f"warning: the report is written, but the index of the reports could not be refreshed ({why})",
+                   err=True)

@@ -272,7 +272,8 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
         "notes": notes,
         "stop": stop, "precision": prec_out, "sprt": sprt_out,
         "provenance": {"rules_version": sa.spec.rules_version, "rng_contract": _rng_contract(),
-                       "git_commit": report.git_commit(), "wall_time_s": round(wall, 3)},
+                       "git_commit": report.git_commit(), "wall_time_s": round(wall, 3),
+                       "created_utc": _now_utc()},
     }
 
 
@@ -301,6 +302,12 @@ def _check_sprt(s: Sprt, sa: Scenario, ps: PairedSums, drop: dict[str, str], nam
 def _rng_contract() -> int:
     from kernels.rng import RNG_CONTRACT
     return RNG_CONTRACT
+
+
+def _now_utc() -> str:
+    """When the comparison was made (provenance 'created_utc', as a run's: the index page says it)."""
+    import datetime as dt
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
 def _side_info(sc: Scenario) -> dict:
@@ -355,17 +362,22 @@ def _sprt_status(ps: PairedSums, s: Sprt) -> dict:
     if n >= 2 and int(a["qd"]) * n == int(a["sd"]) ** 2:    # exact integers: every paired difference is the same
         state = "zero_variance"
     ci = clip_diff(d["ci"], m.kind)
-    est = f"B - A = {d['diff']:+.4f} [{ci[0]:+.4f}, {ci[1]:+.4f}]"
+    # a rate's effect and estimate in percentage points, as the comparison table says them (--sprt 0.01: +1 point)
+    rate = m.kind == "rate"
+    x = (lambda v: f"{100 * v:+.2f}") if rate else (lambda v: f"{v:+.4f}")
+    eff_txt = (lambda v: f"{100 * v:+g} point" + ("" if abs(100 * v) == 1 else "s")) if rate else \
+        (lambda v: f"{v:+g}")
+    est = f"B - A = {x(d['diff'])} [{x(ci[0])}, {x(ci[1])}]" + (" points" if rate else "")
     e = abs(s.effect)
     if s.two_sided:
-        hyp = f"H0: diff = 0 against H1: diff = +{e:g} or -{e:g} (two-sided)"
-        alt = f"a change of ±{e:g}"
+        hyp = f"H0: diff = 0 against H1: diff = {eff_txt(e)} or {eff_txt(-e)} (two-sided)"
+        alt = f"a change of ±{eff_txt(e)[1:]}"
     else:
-        hyp = f"H0: diff = 0 against H1: diff = {s.effect:+g} (one-sided)"
-        alt = f"a change of {s.effect:+g}"
+        hyp = f"H0: diff = 0 against H1: diff = {eff_txt(s.effect)} (one-sided)"
+        alt = f"a change of {eff_txt(s.effect)}"
     if state == "H1":
         eff = dec["direction"] * e
-        conclusion = (f"H1 accepted: the data favour a change of {eff:+g} in {s.metric} over no change "
+        conclusion = (f"H1 accepted: the data favour a change of {eff_txt(eff)} in {s.metric} over no change "
                       "(how large the change is, the interval says)")
     elif state == "H0":
         conclusion = (f"H0 accepted: the data favour no change over {alt} in {s.metric}; this does not rule out "
@@ -373,7 +385,7 @@ def _sprt_status(ps: PairedSums, s: Sprt) -> dict:
     elif state == "zero_variance":
         same = int(a["sd"]) == 0
         conclusion = (f"cannot decide: in all {n} paired games B - A of {s.metric} is exactly "
-                      f"{int(a['sd']) / k / n:+g}" + (" (A and B play identical games as far as it sees)" if same
+                      f"{eff_txt(int(a['sd']) / k / n)}" + (" (A and B play identical games as far as it sees)" if same
                                                        else "") +
                       "; with zero variance the likelihood ratio cannot move, so the SPRT would never stop. "
                       f"Check that B changes something {s.metric} measures, or compare with --games")
@@ -384,7 +396,7 @@ def _sprt_status(ps: PairedSums, s: Sprt) -> dict:
     opposite_sig = opposite and (ci[0] > 0 or ci[1] < 0)
     note = None
     if opposite:
-        note = (f"the estimate lies on the other side of 0 from the effect {s.effect:+g}"
+        note = (f"the estimate lies on the other side of 0 from the effect {eff_txt(s.effect)}"
                 + (f" and its 95% interval excludes 0: B - A is {'negative' if d['diff'] < 0 else 'positive'}, "
                    f"a direction this one-sided test does not look at (test it with --sprt {-s.effect:+g} or "
                    "--two-sided)" if opposite_sig else ""))

@@ -15,7 +15,9 @@ def _fmt(v: float, kind: str) -> str:
 
 
 def _fmt_d(v: float, kind: str) -> str:
-    return f"{100 * v:+.2f}" if kind == "rate" else f"{v:+.4g}"
+    """A difference as its column says it: a rate's in percentage points with 2 decimals, any other with 3 (as A
+    and B), so a column never mixes formats ('[-0.300, -0.008]', not '[-0.3, -0.008042]')."""
+    return f"{100 * v:+.2f}" if kind == "rate" else f"{v:+.3f}"
 
 
 def fmt_p(p: float | None) -> str:
@@ -155,7 +157,7 @@ def render_compare(res: dict) -> str:
         + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></details></header>",
         '<section id="verdict"><h2>Verdict</h2>'
         + "".join(f"<p>{esc(x)}</p>" for x in verdicts.compare_sentences(res))
-        + (f"<p>SPRT: {esc(res['sprt']['message'])}.</p>" if res.get("sprt") else "")
+        + (f"<p>{esc(res['sprt']['message'])}.</p>" if res.get("sprt") else "")   # it starts "SPRT after N games"
         + f'<p class="def">Stopped: {esc(res["stop"]["message"])}. {esc(significance_line(res))}</p></section>',
         '<section id="differs"><h2>What differs between A and B</h2><ul>'
         + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res)) + "</ul></section>",

@@ -49,7 +49,8 @@ def ci_pct(c) -> str:
 
 
 def ci_pts(c) -> str:
-    return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}] pts"
+    """An interval of percentage points, next to its value that already says "pts" (the unit once)."""
+    return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}]"
 
 
 # --- balance figures ----------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-"""reports/index.html: every report in the reports folder (scenarios and sweeps) with its headline figures, linked.
-Self-contained HTML (no JavaScript, no network).
+"""reports/index.html: every report in the reports folder (scenarios, sweeps and comparisons) with its headline
+figures, linked. Self-contained HTML (no JavaScript, no network).
 
 The index is the folder's table of contents, not the last command's: `sim run-defaults --game moor` rewrites the
-Moor rows and keeps the other games' reports (and those `sim run` / `sim sweep` wrote there), each row saying when
-its report was written.
+Moor rows and keeps the other games' reports, each row saying when its report was written; every other command that
+writes a report folder directly under reports/ (`sim run`, `sim report`, `sim compare`, `sim sweep`) refreshes it
+(`refresh`), so a new report is listed as soon as it is written.
 """
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ def _link(folder: Path, page: str, root: Path) -> str:
     return f'<a href="{esc(href)}">{esc(Path(folder).name)}</a>'
 
 
-def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path) -> str:
+def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path,
+           compares: list[tuple[Path, dict]] = ()) -> str:
     """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
     written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
-    when written)."""
+    when written), one of comparisons (A and B, games each, the verdict's first sentence, when written)."""
+    from sim import verdicts
     from sim.sweep.page import range_text, target_text
     srows = [{"report": _link(f, "summary.html", root), "game": s["scenario"]["game"],
               "players": str(s["scenario"]["players"]), "games": _games(s["games"]),
@@ -33,35 +36,50 @@ def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], 
               "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
               "written": _written(d)}
              for f, d in sweeps]
+    crows = [{"comparison": _link(f, "compare.html", root), "game": d["a"]["game"],
+              "A vs B": esc(f"{d['a']['name']} vs {d['b']['name']}"), "games": f"{d['games']:,} each",
+              "headline": esc(" ".join(verdicts.compare_sentences(d)[:1])), "written": _written(d, f / "compare.json")}
+             for f, d in compares]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
              f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
              "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
-             "<code>sim run</code> or <code>sim sweep</code>), with its headline figures (95% intervals in each "
-             "report) and when it was written.</p>"]
+             "<code>sim run</code>, <code>sim sweep</code> or <code>sim compare</code>), with its headline figures "
+             "(95% intervals in each report) and when it was written.</p>"]
     if scenarios:
         parts.append("<h2>Scenarios</h2>" + _raw_table(srows))
     if sweeps:
         parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
+    if compares:
+        parts.append("<h2>Comparisons</h2>" + _raw_table(crows))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def _written(d: dict) -> str:
-    """When a report (summary or sweep document) was written, from its provenance, as one unbroken cell:
+def _written(d: dict, file: Path | None = None) -> str:
+    """When a report (summary, sweep or comparison document) was written, from its provenance (else, for a
+    comparison written before its provenance said so, the time of ``file``), as one unbroken cell:
     '2026-12-01 23:15 UTC' (HTML)."""
     when = str((d.get("provenance") or {}).get("created_utc") or "")
+    if not when and file is not None:
+        import datetime as dt
+        try:
+            when = dt.datetime.fromtimestamp(Path(file).stat().st_mtime, dt.timezone.utc).isoformat()
+        except OSError:
+            pass
     text = f"{when[:10]} {when[11:16]} UTC" if len(when) >= 16 else "?"
     return f'<span style="white-space:nowrap">{esc(text)}</span>'
 
 
 # a report folder's machine-readable file and its page: a scenario report, a sweep
-KINDS = {"scenario": ("summary.json", "summary.html"), "sweep": ("sweep.json", "sweep.html")}
+KINDS = {"scenario": ("summary.json", "summary.html"), "sweep": ("sweep.json", "sweep.html"),
+         "compare": ("compare.json", "compare.html")}
 
 
 def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
-    """The reports directly under ``root`` by kind ('scenario', 'sweep'): [(folder, its summary.json / sweep.json
-    read back)] for every folder holding both that file and its page. A folder whose file cannot be read or does
-    not render (half-written, another schema) is left out: the index lists what it can link."""
+    """The reports directly under ``root`` by kind ('scenario', 'sweep', 'compare'): [(folder, its summary.json /
+    sweep.json / compare.json read back)] for every folder holding both that file and its page. A folder whose file
+    cannot be read or does not render (half-written, another schema) is left out: the index lists what it can
+    link."""
     out: dict[str, list[tuple[Path, dict]]] = {k: [] for k in KINDS}
     if not Path(root).is_dir():
         return out
@@ -71,7 +89,8 @@ def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
                 continue
             try:
                 d = json.loads((folder / data).read_text(encoding="utf-8"))
-                render(*(([(folder, d)], []) if kind == "scenario" else ([], [(folder, d)])), root=Path(root))
+                one = {k: [(folder, d)] if k == kind else [] for k in KINDS}
+                render(one["scenario"], one["sweep"], Path(root), one["compare"])
             except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
                 continue
             out[kind].append((folder, d))
@@ -83,7 +102,7 @@ def merged(written: list[tuple[Path, dict]], found: list[tuple[Path, dict]]) -> 
     was read back from the same folder), by game then folder name."""
     by = {Path(f).resolve(): (f, d) for f, d in found}
     by.update({Path(f).resolve(): (f, d) for f, d in written})
-    return sorted(by.values(), key=lambda x: (x[1]["scenario"]["game"], Path(x[0]).name))
+    return sorted(by.values(), key=lambda x: ((x[1].get("scenario") or x[1]["a"])["game"], Path(x[0]).name))
 
 
 def headline(s: dict) -> str:
@@ -123,7 +142,22 @@ def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], r
     found = on_disk(root)
     p = root / "index.html"
     tmp = root / f".index.html.{os.getpid()}"
-    tmp.write_text(render(merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root),
-                   encoding="utf-8")
-    os.replace(tmp, p)
+    try:
+        tmp.write_text(render(merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root,
+                              merged([], found["compare"])), encoding="utf-8")
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return p
+
+
+def refresh(folder: Path) -> Path | None:
+    """After a command wrote report folder ``folder``: rewrite the index of the reports folder when ``folder`` is
+    directly in it (`write`, every report read back; a few ms per report); an --out folder elsewhere leaves it alone.
+    Returns the index written, or None."""
+    from sim.api import REPORTS
+    folder = Path(folder).resolve()
+    if folder.parent != Path(REPORTS).resolve():
+        return None
+    return write([], [], Path(REPORTS))

@@ -47,6 +47,21 @@ def available_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
+def thread_limit() -> str:
+    """What caps `available_threads`, in words: the NUMBA_NUM_THREADS setting when it is below the cores this process
+    may run on ("NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores)"), else the cores ("only 2 cores
+    available")."""
+    import os
+    import numba
+    cap = available_threads()
+    cores = int(numba.config.NUMBA_DEFAULT_NUM_THREADS)
+    env = os.environ.get("NUMBA_NUM_THREADS")
+    if env is not None and cap < cores:
+        return (f"NUMBA_NUM_THREADS={env.strip()} allows {cap} thread{'s' if cap != 1 else ''} (the machine has "
+                f"{cores} core{'s' if cores != 1 else ''}; unset it or raise it to use more)")
+    return f"only {cap} core{'s' if cap != 1 else ''} available"
+
+
 _threads = [0]      # threads in use (0: not set yet, all available)
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pool_lock = threading.Lock()
@@ -58,8 +73,7 @@ def set_threads(threads: int | None) -> int:
     cap = available_threads()
     t = cap if not threads else min(int(threads), cap)
     if threads and t < threads and on_note is not None:
-        on_note(f"warning: --threads {threads}: only {cap} core{'s' if cap != 1 else ''} available; using {t} "
-                f"thread{'s' if t != 1 else ''}")
+        on_note(f"warning: --threads {threads}: {thread_limit()}; using {t} thread{'s' if t != 1 else ''}")
     _threads[0] = t
     return t
 

@@ -405,7 +405,8 @@ def load(path: str | Path) -> Scenario:
     """Read and validate scenario file ``path`` as it is. Raises ScenarioError (one line naming the file and the field)
     for a missing or bad file. With --set overrides or --games: `sim.overrides.load`."""
     p = Path(path)
+    doc = read(p)                   # its errors name the file already: not wrapped twice
     try:
-        return from_dict(read(p), name=p.stem, path=str(p))
+        return from_dict(doc, name=p.stem, path=str(p))
     except ScenarioError as e:
         raise ScenarioError(f"{p}: {e}") from None

@@ -15,7 +15,7 @@ def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | N
     from sim import report, runner
     from sim.sweep import engine, output, table
     folder = output.folder_for(sw, out)
-    output.prepare(folder)
+    output.prepare(folder, output.what_for(sw, out))
     if fresh:
         output.clear_points(folder)
     played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress)

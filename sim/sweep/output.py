@@ -26,16 +26,26 @@ def folder_for(sw: Sweep, out: str | Path | None = None) -> Path:
     return Path(out) if out else REPORTS / f"sweep-{sw.name}"
 
 
-def prepare(folder: Path) -> None:
+def what_for(sw: Sweep, out: str | Path | None = None) -> str:
+    """How an error line names the sweep's folder: "--out" when given, else the sweep whose scenario name the
+    default folder reports/sweep-<name> carries (the user never typed --out)."""
+    return "--out" if out else f"sweep of scenario '{sw.name}', default folder"
+
+
+def prepare(folder: Path, what: str = "--out") -> None:
     """Make ``folder`` ready for a (re)run: refuse a folder of other things; remove the outputs of an earlier
-    sweep so that, until this one finishes, the folder does not look complete. Stored points are kept."""
+    sweep so that, until this one finishes, the folder does not look complete. Stored points are kept.
+    SweepOutputError (one line starting with ``what``, `what_for`) otherwise."""
     folder = Path(folder)
+    instead = "" if what == "--out" else "; give --out another folder"
     if folder.exists():
         if not folder.is_dir():
-            raise SweepOutputError(f"--out: {folder} is a file; give a folder")
+            raise SweepOutputError(f"{what}: {folder} is a file; " + ("give a folder" if not instead
+                                                                        else instead[2:]))
         kids = [p.name for p in folder.iterdir()]
         if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
-            raise SweepOutputError(f"--out: {folder} exists and is not a sweep folder; give a new or empty folder")
+            raise SweepOutputError(f"{what}: {folder} exists and is not a sweep folder; "
+                                   + ("give a new or empty folder" if not instead else instead[2:]))
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for o in OUTPUTS:
@@ -43,11 +53,12 @@ def prepare(folder: Path) -> None:
     except OSError as e:                        # read-only, /proc, a file in the path: one line naming the folder
         from sim.report import file_in_path
         if (blocker := file_in_path(folder)) is not None:
-            raise SweepOutputError(f"--out: {blocker} is a file, not a folder; give a folder for the sweep") from None
-        raise SweepOutputError(f"--out: cannot write in {folder} ({e.strerror or e})") from None
+            raise SweepOutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the sweep"
+                                   + (" (with --out)" if instead else "")) from None
+        raise SweepOutputError(f"{what}: cannot write in {folder} ({e.strerror or e})" + instead) from None
     from sim.report import OutputError, check_writable
     try:                                        # a full disk: said before any point is played, as for sim run
-        check_writable(folder)
+        check_writable(folder, what)
     except OutputError as e:
         raise SweepOutputError(str(e).replace("a report needs", "a sweep needs")) from None
 

@@ -244,13 +244,13 @@ def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_ru
 
 
 def test_threads_above_the_cores_warn_once_and_provenance_records_the_threads_used(tmp_path):
-    from sim.runner import available_threads
+    from sim.runner import available_threads, thread_limit
     cap = available_threads()
     p = write(tmp_path, GOOD)
     r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "r"), "--games", "50", "--threads", str(cap + 6)])
     assert r.exit_code == 0, r.output
     warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning:")]
-    assert warn == [f"warning: --threads {cap + 6}: only {cap} core{'s' if cap != 1 else ''} available; "
+    assert warn == [f"warning: --threads {cap + 6}: {thread_limit()}; "     # the cores, or NUMBA_NUM_THREADS
                     f"using {cap} thread{'s' if cap != 1 else ''}"], r.stderr
     prov = json.loads((tmp_path / "r" / "provenance.json").read_text())
     assert prov["threads"] == cap

@@ -281,3 +281,101 @@ def test_a_comparison_whose_default_folder_is_taken_names_the_comparison(tmp_pat
     assert r.exit_code == EXIT_BAD_INPUT, r.output
     (line,) = error_lines(r)
     assert "--out:" not in line and line.startswith("error: comparison 'test-moor-2p' vs "), line
+
+
+# --- 3. reports/index.html follows every command that writes a report under reports/ ---------------------------------
+
+@pytest.fixture
+def reports(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "reports"
+    monkeypatch.setattr(api, "REPORTS", root)
+    return root
+
+
+def index_links(root: Path) -> str:
+    return (root / "index.html").read_text(encoding="utf-8")
+
+
+def test_sim_run_into_the_reports_folder_lists_the_report_in_the_index(reports):
+    r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"])
+    assert r.exit_code == 0, r.output
+    assert 'href="test-moor-2p/summary.html"' in index_links(reports)
+    assert hidden(reports) == []
+
+
+def test_sim_compare_reports_are_listed_in_the_index(reports):
+    r = cli.invoke(app, ["compare", str(MOOR_2P), "--set-b", "track_len=25", "--games", "50"])
+    assert r.exit_code == 0, r.output
+    page = index_links(reports)
+    assert "<h2>Comparisons</h2>" in page
+    assert 'href="compare-test-moor-2p-vs-test-moor-2p--track_len=25/compare.html"' in page
+    assert "test-moor-2p vs test-moor-2p--track_len=25" in page and " UTC<" in page
+
+
+def test_sim_sweep_into_the_reports_folder_lists_the_sweep_and_keeps_the_other_rows(reports):
+    assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
+    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10"])
+    assert r.exit_code == 0, r.output
+    page = index_links(reports)
+    assert 'href="sweep-test-moor-2p/sweep.html"' in page and 'href="test-moor-2p/summary.html"' in page
+
+
+def test_sim_report_redraw_refreshes_the_index(reports):
+    assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
+    (reports / "index.html").unlink()
+    r = cli.invoke(app, ["report", str(reports / "test-moor-2p")])
+    assert r.exit_code == 0, r.output
+    assert 'href="test-moor-2p/summary.html"' in index_links(reports)
+
+
+def test_a_report_elsewhere_leaves_the_index_alone(reports, tmp_path):
+    r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50", "--out", str(tmp_path / "elsewhere")])
+    assert r.exit_code == 0, r.output
+    assert not (reports / "index.html").exists()
+
+
+def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(reports, monkeypatch):
+    from sim import index_page
+    monkeypatch.setattr(index_page, "write", os_full)
+    r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"])
+    assert r.exit_code == 0, r.output
+    warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning")]
+    assert warn == ["warning: the report is written, but the index of the reports could not be refreshed (No space "
+                    "left on device)"], r.stderr
+    assert (reports / "test-moor-2p" / "summary.json").exists()
+
+
+def test_refreshing_the_index_is_cheap(reports):
+    import time
+    from sim import index_page
+    assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
+    for i in range(10):
+        shutil.copytree(reports / "test-moor-2p", reports / f"copy-{i}")
+    t = time.perf_counter()
+    index_page.refresh(reports / "test-moor-2p")
+    assert time.perf_counter() - t < 1.0          # about 2 ms a report; a command must not feel it
+    assert index_links(reports).count("summary.html") == 11
+
+
+def test_a_sweep_whose_default_folder_is_taken_is_told_about_its_scenario_not_about_out(reports):
+    (reports / "sweep-test-moor-2p").mkdir(parents=True)
+    (reports / "sweep-test-moor-2p" / "notes.txt").write_text("mine\n")
+    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10"])
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert error_lines(r) == [f"error: sweep of scenario 'test-moor-2p', default folder: "
+                              f"{reports / 'sweep-test-moor-2p'} exists and is not a sweep folder; give --out another "
+                              "folder"]
+
+
+def test_a_polars_io_error_that_reaches_main_is_one_line_exit_3(monkeypatch, capsys):
+    """The backstop for a Polars I/O error no report writer turned into its own line: no traceback, exit 3."""
+    from sim import cli as cli_mod
+    monkeypatch.setattr(cli_mod, "app", polars_full)
+    monkeypatch.setattr(cli_mod, "stop_on_sigterm", lambda: None, raising=False)
+    from sim import runner
+    monkeypatch.setattr(runner, "stop_on_sigterm", lambda: None)
+    with pytest.raises(SystemExit) as ex:
+        cli_mod.main()
+    assert ex.value.code == EXIT_BAD_INPUT
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith(f"error: {FULL} (writing with Polars: "), err

@@ -106,3 +106,71 @@ def test_enough_games_keep_their_intervals_and_tests():
     rows = dict(html_report.balance_items(s))
     assert rows["seat_balance"]["interval"] == "none: too few games"
     assert verdicts.run_sentences(s)[0].startswith("Only 29 finished games: too few")
+
+
+# --- 4. wording: units once, one number format per column, SPRT in the table's units, one path, the real thread limit,
+#        board show on a terminal ----------------------------------------------------------------------------------------
+
+def test_an_interval_of_points_does_not_repeat_the_unit():
+    from sim import html_report
+    assert html_report.pts(0.019) == "+1.90 pts" and html_report.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
+
+
+def test_compare_table_uses_one_number_format_per_column():
+    from sim.compare_page import _fmt, _fmt_d
+    assert f"[{_fmt_d(-0.3, 'mean')}, {_fmt_d(-0.008042, 'mean')}]" == "[-0.300, -0.008]"
+    assert _fmt(4.26, "mean") == "4.260" and _fmt_d(0.3112, "mean") == "+0.311"
+    assert _fmt_d(0.0048, "rate") == "+0.48"
+
+
+def test_sprt_of_a_rate_speaks_in_percentage_points_as_the_table(tmp_path):
+    import json
+    import re
+    p = REPO / "tests" / "data" / "moor-2p-small.toml"
+    r = cli.invoke(app, ["compare", str(p), "--set-b", "tiebreak=shared", "--sprt", "0.01", "--max-games", "10000",
+                         "--out", str(tmp_path / "c"), "--json"])
+    assert r.exit_code == 0, r.output
+    sp = json.loads(r.stdout)["sprt"]
+    assert "H1: diff = +1 point (one-sided)" in sp["hypotheses"]
+    assert re.search(r"B - A = [+-]\d+\.\d\d \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\] points", sp["message"]), sp["message"]
+    assert "+0.01" not in sp["message"] + sp["hypotheses"]
+
+
+def test_duplicate_toml_key_names_the_file_once(tmp_path):
+    p = tmp_path / "dup.toml"
+    p.write_text('[scenario]\ngame = "moor"\n[params]\ntrack_len = 30\ntrack_len = 31\n')
+    for cmd in (["run", str(p)], ["sweep", str(p), "--set", "track_len=20,30"]):
+        r = cli.invoke(app, cmd)
+        assert r.exit_code == 3, r.output
+        assert r.stderr.count(str(p)) == 1 and "not valid TOML" in r.stderr, r.stderr
+
+
+def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatch):
+    import numba
+    from sim import runner
+    monkeypatch.setattr(numba.config, "NUMBA_DEFAULT_NUM_THREADS", 2)
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
+    said = []
+    monkeypatch.setattr(runner, "on_note", said.append)
+    monkeypatch.setattr(runner, "_threads", [0])
+    assert runner.set_threads(64) == 1
+    assert said == ["warning: --threads 64: NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores; unset it "
+                    "or raise it to use more); using 1 thread"]
+    monkeypatch.delenv("NUMBA_NUM_THREADS")
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 2)
+    said.clear()
+    assert runner.set_threads(64) == 2 and said == ["warning: --threads 64: only 2 cores available; using 2 threads"]
+
+
+def test_board_show_on_a_terminal_writes_a_file_and_says_where(tmp_path, monkeypatch):
+    from sim import cli as C
+    board = REPO / "scenarios" / "galleon" / "boards" / "default.toml"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(C, "stdout_is_terminal", lambda: True)
+    r = cli.invoke(app, ["board", "show", str(board)])
+    assert r.exit_code == 0 and "<svg" not in r.stdout, r.output
+    out = tmp_path / "default.board.svg"
+    assert out.read_text().startswith("<svg") and f"drawn to {out}" in r.stderr
+    monkeypatch.setattr(C, "stdout_is_terminal", lambda: False)      # piped or redirected: the SVG on stdout
+    assert cli.invoke(app, ["board", "show", str(board)]).stdout.startswith("<svg")
