@@ -596,11 +596,16 @@ def main() -> None:
     try:
         try:
             app()
-        except Exception:
+        except Exception as e:
             stop = pending()                    # an error caused by an interrupt that was swallowed on its way
-            if stop is None:
+            if stop is not None:
+                sys.exit(_stopped(stop))
+            from sim.report import os_error
+            oe = os_error(e)                    # a Polars I/O error (a full disk) no writer turned into its line
+            if oe is None or isinstance(e, OSError):
                 raise
-            sys.exit(_stopped(stop))
+            typer.echo(f"error: {oe.strerror or oe} (writing with Polars: {' '.join(str(e).split())})", err=True)
+            sys.exit(EXIT_BAD_INPUT)
     except KeyboardInterrupt as e:
         sys.exit(_stopped(e))
     except SystemExit as e:

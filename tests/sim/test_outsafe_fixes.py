@@ -365,3 +365,17 @@ def test_a_sweep_whose_default_folder_is_taken_is_told_about_its_scenario_not_ab
     assert error_lines(r) == [f"error: sweep of scenario 'test-moor-2p', default folder: "
                               f"{reports / 'sweep-test-moor-2p'} exists and is not a sweep folder; give --out another "
                               "folder"]
+
+
+def test_a_polars_io_error_that_reaches_main_is_one_line_exit_3(monkeypatch, capsys):
+    """The backstop for a Polars I/O error no report writer turned into its own line: no traceback, exit 3."""
+    from sim import cli as cli_mod
+    monkeypatch.setattr(cli_mod, "app", polars_full)
+    monkeypatch.setattr(cli_mod, "stop_on_sigterm", lambda: None, raising=False)
+    from sim import runner
+    monkeypatch.setattr(runner, "stop_on_sigterm", lambda: None)
+    with pytest.raises(SystemExit) as ex:
+        cli_mod.main()
+    assert ex.value.code == EXIT_BAD_INPUT
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith(f"error: {FULL} (writing with Polars: "), err
