@@ -166,7 +166,8 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
             s, folder = api.run_scenario(sc, n, progress=adv, on_played=prog.played)
         seats = tables.one_line(s)
         g = s["games"]                              # the progress line above gave the time and games/s
-        typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} games{unfinished(g)}; {seats} -> {folder}")
+        typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
+                   f"{unfinished(g)}; {seats} -> {folder}")
         written.append((folder, s))
     sweeps = cli_sweep.run_default_sweeps(game, games)          # scenarios/<game>/sweeps/*.toml
     from sim import index_page

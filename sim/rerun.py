@@ -233,7 +233,8 @@ def rerun(folder: Path, threads: int | None = None, progress: Callable[[int], No
 
 def render(res: dict) -> str:
     """The rerun's verdict in words: identical, or what differs and what changed since."""
-    head = f"{res['folder']}: {res['scenario']}, {res['games']} games, seed {res['seed']}"
+    from sim.words import count
+    head = f"{res['folder']}: {res['scenario']}, {count(res['games'], 'game')}, seed {res['seed']}"
     if res["identical"]:
         lines = [f"identical: {head} reproduced bit for bit"]
         if res["causes"]:
