@@ -435,3 +435,19 @@ def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
     assert 4 in v.curves and len(v.curves) == page.MAX_CURVES and v.curves[0] == 0 and v.curves[-1] == 19
     assert 8 in v.panels and len(v.panels) == page.MAX_PANELS and v.panels[0] == 0 and v.panels[-1] == 14
     assert page.spread(20, 7) == [0, 3, 6, 10, 13, 16, 19]
+
+
+def test_quantities_are_built_once_per_game_players_mode_and_strategies_not_per_point(tmp_path):
+    """A sweep's points that differ only by a rule value share their quantities (built once: 2,500 points took
+    seconds); other players or strategies get their own (the fair share and labels differ)."""
+    from sim.sweep import build, table
+    p = scen(tmp_path)
+    sw = build(p, ["track_len=26,28", "die_faces=4,6"], None, 20, None, None, None, None)
+    qs = [table.quantities(pt.scenario) for pt in sw.points]
+    assert all(q is qs[0] for q in qs)
+    other = build(p, ["seats.1.strategy=weighted"], None, 20, None, None, None, None)
+    assert table.quantities(other.points[0].scenario) is not qs[0]
+    th = build(Path("scenarios/treasure_hunters/basic-4p.toml"), ["ghost_cards.shuffle=1,2"], None, 20, None, None,
+               None, None)
+    a, b = (table.quantities(pt.scenario) for pt in th.points)
+    assert a is b and "team_win_rate" in a and "first_player_advantage" in qs[0]
