@@ -167,9 +167,7 @@ def check_replaceable(final: Path, what: str = "--out") -> None:
         raise OutputError(f"{head}: it is a mount point (a report is written beside its folder and renamed into "
                           "place); give a folder inside it")
     try:
-        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=final)
-        os.close(fd)
-        os.unlink(probe)
+        _probe(final)
     except OSError as e:
         raise OutputError(f"{head}: cannot write in it ({e.strerror or e})") from None
     euid = getattr(os, "geteuid", lambda: 0)()
@@ -180,6 +178,13 @@ def check_replaceable(final: Path, what: str = "--out") -> None:
     if euid != 0 and pst.st_mode & 0o1000 and euid not in (st.st_uid, pst.st_uid):
         raise OutputError(f"{head}: it belongs to another user and {final.parent} lets only a folder's owner "
                           "rename it; " + _instead(what, "give a folder of your own"))
+
+
+def _probe(folder: Path) -> None:
+    """Create and remove a hidden file in ``folder``: OSError when nothing can be written or removed there."""
+    fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)
+    os.close(fd)
+    os.unlink(probe)
 
 
 def file_in_path(folder: Path) -> Path | None:
@@ -200,9 +205,7 @@ def check_writable(folder: Path, what: str = "--out") -> Path:
             raise OutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the report") from None
         raise OutputError(f"{what}: cannot create {folder} ({e.strerror or e})") from None
     try:
-        fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)
-        os.close(fd)
-        os.unlink(probe)
+        _probe(folder)
     except OSError as e:
         raise OutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
     free = shutil.disk_usage(folder).free
