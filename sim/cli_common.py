@@ -92,10 +92,12 @@ def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
 
 
 def refresh_index(folder: Path) -> None:
-    """After a command wrote the report folder ``folder``: refresh reports/index.html when ``folder`` is in the
-    reports folder (`sim.index_page.refresh`), so the new report is listed. The report itself is written: an index
-    that cannot be rewritten (a full disk) is one warning line, not a failure."""
+    """After a command wrote the report folder ``folder``: warn about an earlier report that could not be removed
+    after the swap (`warn_leftover`), and refresh reports/index.html when ``folder`` is in the reports folder
+    (`sim.index_page.refresh`), so the new report is listed. The report itself is written: an index that cannot be
+    rewritten (a full disk) is one warning line, not a failure."""
     from sim import index_page
+    warn_leftover(folder)
     try:
         index_page.refresh(folder)
     except Exception as e:                  # noqa: BLE001 - the index is a convenience; the report is in place
@@ -104,3 +106,13 @@ def refresh_index(folder: Path) -> None:
         why = (oe.strerror or str(oe)) if oe is not None else f"{type(e).__name__}: {e}"
         typer.echo(f"warning: the report is written, but the index of the reports could not be refreshed ({why})",
                    err=True)
+
+
+def warn_leftover(folder: Path) -> None:
+    """One warning line per earlier report that `sim.report.staged_dir` moved aside (``.<name>.old-PID``) but could
+    not remove after the new one went in (a file in it that cannot be deleted: immutable, another user's): the new
+    report is complete, the hidden folder is named so the user can remove it."""
+    folder = Path(folder)
+    for p in sorted(folder.parent.glob(f".{folder.name}.old-*")) if folder.parent.is_dir() else []:
+        typer.echo(f"warning: the report is written, but the earlier one, moved aside to {p}, could not be removed "
+                   "(a file in it cannot be deleted); remove that folder by hand", err=True)

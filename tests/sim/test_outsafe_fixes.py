@@ -379,3 +379,21 @@ def test_a_polars_io_error_that_reaches_main_is_one_line_exit_3(monkeypatch, cap
     assert ex.value.code == EXIT_BAD_INPUT
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert len(err) == 1 and err[0].startswith(f"error: {FULL} (writing with Polars: "), err
+
+
+def test_an_earlier_report_that_cannot_be_removed_after_the_swap_is_named_in_a_warning(tmp_path, monkeypatch):
+    """A second new user locked a file of an earlier report (chattr +i): the new report went in, exit 0, and the
+    earlier one stayed behind as a hidden .rep.old-PID folder without a word. Now a warning line names it."""
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "20", "--out", str(out)]).exit_code == 0
+    real = shutil.rmtree
+
+    def keep_old(p, *a, **k):                 # a file in the moved-aside report cannot be deleted
+        if ".old-" in Path(p).name:
+            return None
+        return real(p, *a, **k)
+    monkeypatch.setattr(report.shutil, "rmtree", keep_old)
+    r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "20", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    left = [p for p in tmp_path.iterdir() if p.name.startswith(".rep.old-")]
+    assert len(left) == 1 and f"moved aside to {left[0]}" in r.stderr and "remove that folder by hand" in r.stderr
