@@ -46,6 +46,7 @@ def prepare(folder: Path, what: str = "--out") -> None:
         if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
             raise SweepOutputError(f"{what}: {folder} exists and is not a sweep folder; "
                                    + ("give a new or empty folder" if not instead else instead[2:]))
+    made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for o in OUTPUTS:
@@ -60,6 +61,11 @@ def prepare(folder: Path, what: str = "--out") -> None:
     try:                                        # a full disk: said before any point is played, as for sim run
         check_writable(folder, what)
     except OutputError as e:
+        if made:                                # refused: leave no empty folder behind
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
         raise SweepOutputError(str(e).replace("a report needs", "a sweep needs")) from None
 
 

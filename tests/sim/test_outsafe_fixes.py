@@ -397,3 +397,12 @@ def test_an_earlier_report_that_cannot_be_removed_after_the_swap_is_named_in_a_w
     assert r.exit_code == 0, r.output
     left = [p for p in tmp_path.iterdir() if p.name.startswith(".rep.old-")]
     assert len(left) == 1 and f"moved aside to {left[0]}" in r.stderr and "remove that folder by hand" in r.stderr
+
+
+def test_a_sweep_refused_for_a_full_disk_leaves_no_empty_folder(tmp_path, monkeypatch):
+    """A second new user found `sim sweep --out NEW` on a nearly full disk refused in one line but left NEW/ empty."""
+    monkeypatch.setattr(report.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9 - 4096, 4096))
+    out = tmp_path / "sw"
+    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "die_faces=4,6", "--games", "20", "--out", str(out)])
+    assert r.exit_code == EXIT_BAD_INPUT and "is full" in r.stderr, r.output
+    assert not out.exists() and list(tmp_path.iterdir()) == []
