@@ -168,7 +168,9 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
         typer.echo(json.dumps(doc, indent=1))
     else:
         typer.echo(summary_text(doc))
-    typer.echo(f"sweep written to {folder} ({len(played.played)} points played, {len(played.reused)} reused)",
+    from sim.words import count
+    typer.echo(f"sweep written to {folder} ({count(len(played.played), 'point')} played, {len(played.reused)} "
+               "reused)",
                err=True)
 
 

@@ -26,10 +26,12 @@ def fmt(kind: str, v, signed: bool = False) -> str:
 
 
 def fmt_ci(kind: str, c, signed: bool = False) -> str:
+    """The 95% interval ``c`` (lo, hi) of a quantity of ``kind``, written after its value (`fmt`), which carries
+    the unit: percentage points are not named twice."""
     if not c:
         return "n/a"
     if kind == "points":
-        return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}] pts"
+        return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}]"
     return f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
 
 
@@ -214,9 +216,13 @@ def line_plot(d: dict, m: dict, axis: int):
         a.set_xlabel("zipped points, each tick " + (" / ".join(names) if wide else " over ".join(names)))
         a.set_ylabel(ylabel)
         return fig
+    whole = numeric and all(float(v).is_integer() for v in xs)
     for i, a in enumerate(subs[:len(panels)]):
         if not numeric:
             a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
+        elif whole:                             # die faces, track length: no 4.5 between 4 and 5
+            from matplotlib.ticker import MaxNLocator
+            a.xaxis.set_major_locator(MaxNLocator(integer=True))
         if i // nc == nr - 1 or i + nc >= len(panels):
             a.set_xlabel(ax["name"])
             a.xaxis.set_tick_params(labelbottom=True)
@@ -326,16 +332,17 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
                                              "; too many cells to write their numbers: each point's value and "
                                              "interval is in the table below") + ")",
                         plots.render(heatmap, d, m)))
+        own = "; diamond: the scenario's own point" if d.get("default") is not None else ""
         if zipped(d):
             names = ", ".join(a["name"] for a in d["axes"])
             out.append((f"line-{m['name']}-zip", f"{m['label']} along the zipped points ({names} change together: "
-                        f"point i plays the i-th value of each; band: 95% interval; diamond: the scenario's own "
-                        f"point)", plots.render(line_plot, d, m, 0)))
+                        f"point i plays the i-th value of each; band: 95% interval{own})",
+                        plots.render(line_plot, d, m, 0)))
             continue
         for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
             note = view_note(d, view(d, j)) if d["mode"] == "grid" else ""
-            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval; "
-                        f"diamond: the scenario's own point)" + (f". Shown: {note}" if note else ""),
+            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval"
+                        f"{own})" + (f". Shown: {note}" if note else ""),
                         plots.render(line_plot, d, m, j)))
     return out
 

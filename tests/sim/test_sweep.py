@@ -451,3 +451,32 @@ def test_quantities_are_built_once_per_game_players_mode_and_strategies_not_per_
                None, None)
     a, b = (table.quantities(pt.scenario) for pt in th.points)
     assert a is b and "team_win_rate" in a and "first_player_advantage" in qs[0]
+
+
+def test_sweep_points_name_their_unit_once_and_one_point_is_singular():
+    """A second new user read `+0.80 pts [-2.84, +4.81] pts` and "(1 points played, 1 reused)"."""
+    from sim.sweep.page import fmt, fmt_ci
+    assert f"{fmt('points', 0.008)} {fmt_ci('points', (-0.0284, 0.0481))}" == "+0.80 pts [-2.84, +4.81]"
+    src = (Path(__file__).resolve().parents[2] / "sim/cli_sweep.py").read_text()
+    assert "points played" not in src and "count(len(played.played), 'point')" in src
+
+
+def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_number_ticks(tmp_path):
+    """A second new user saw 4.5 between die faces 4 and 5 and a caption promising the scenario's diamond when the
+    header said the scenario's point was not among the points."""
+    from typer.testing import CliRunner
+    from sim.cli import app
+    out = tmp_path / "sw"
+    r = CliRunner().invoke(app, ["sweep", str(Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"),
+                                 "--set", "die_faces=4,5,6", "--set", "track_len=20,25", "--games", "50",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    page = (out / "sweep.html").read_text()
+    assert "not among the points" in page and "diamond: the scenario" not in page
+    from sim.sweep.page import line_plot
+    d = json.loads((out / "sweep.json").read_text())
+    for j in (0, 1):
+        fig = line_plot(d, d["chosen"][0], j)
+        fig.canvas.draw()
+        ticks = [t for t in fig.axes[0].get_xticks() if fig.axes[0].get_xlim()[0] <= t <= fig.axes[0].get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
