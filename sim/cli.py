@@ -535,11 +535,11 @@ def stdout_is_terminal() -> bool:
 @board_app.command("show")
 def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle, Treasure Hunters house or Galleon bay)")],
                out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
-                                                               "redirected, else NAME.board.svg in the current "
+                                                               "redirected, else GAME-NAME.board.svg in the current "
                                                                "folder)")] = None):
     """Validate a board file and draw it as SVG (walls, rooms, garments, tunnels, sliders and magnets; or the house
     graph with its door colours; or the Galleon bay and ship graph). Without --out the SVG goes to stdout when that
-    is a pipe or a file (sim board show F > f.svg), and to NAME.board.svg in the current folder when it is a
+    is a pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the current folder when it is a
     terminal (raw SVG on a screen is unreadable; the current folder, not the board's, which may be the shipped
     scenarios/), saying where."""
     from sim.board_svg import BoardFileError, show
@@ -551,7 +551,7 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnw
         if not stdout_is_terminal():
             typer.echo(svg)
             return
-        out = Path.cwd() / f"{file.stem}.board.svg"
+        out = Path.cwd() / f"{game}-{file.stem}.board.svg"    # every game ships a default.toml
     if out.is_dir():
         fail(f"--out: {out} is a folder; give a file name for the SVG (e.g. {out / 'board.svg'})")
     if not out.parent.is_dir():

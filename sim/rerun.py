@@ -192,10 +192,11 @@ def scenario_file_drift(prov: dict, sc, recorded_params: dict | None = None) -> 
         return [f"scenario file {path}: no longer valid ({e})"]
     then = sc.to_dict()
     then["params"] = {**then["params"], **(recorded_params or {})}
-    lines = [d for d in diff({k: then[k] for k in ("players", "params", "seats")},
-                             {k: now[k] for k in ("players", "params", "seats")})]
+    keys = [k for k in ("players", "params", "seats", "seed", "games") if k in then and k in now]
+    lines = [d for d in diff({k: then[k] for k in keys}, {k: now[k] for k in keys})]
     if not lines:
-        return [f"scenario file {path}: edited since, same parameters"] if prov.get("scenario_sha256") else []
+        return ([f"scenario file {path}: edited since, in comments or layout only (the same players, parameters, "
+                 "seats, seed and games)"] if prov.get("scenario_sha256") else [])
     return [f"scenario file {path} now says: " + "; ".join(lines[:MAX_SHOWN])]
 
 

@@ -155,3 +155,17 @@ def test_rerun_refuses_what_is_not_a_report(tmp_path):
     (tmp_path / "summary.json").write_text("{not json")
     r = cli.invoke(app, ["rerun", str(tmp_path)])
     assert r.exit_code == EXIT_BAD_INPUT and "not valid JSON" in r.stderr
+
+
+def test_rerun_names_a_seed_changed_in_the_scenario_file(tmp_path):
+    """A second new user changed `seed` in the scenario file; the rerun (of the recorded seed) said "edited since,
+    same parameters", which read as though nothing that matters changed."""
+    src = REPO / "scenarios" / "moor" / "4p.toml"
+    p = tmp_path / "s.toml"
+    p.write_text(src.read_text().replace('name = "moor-4p"', 'name = "s"'))
+    out = tmp_path / "rep"
+    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "40"]).exit_code == 0
+    p.write_text(p.read_text().replace("seed = 20261129", "seed = 7"))
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == 0 and r.stdout.startswith("identical:"), r.output
+    assert "same parameters" not in r.stdout and "seed" in r.stdout and "now says" in r.stdout

@@ -173,7 +173,7 @@ def test_board_show_on_a_terminal_writes_a_file_and_says_where(tmp_path, monkeyp
     monkeypatch.setattr(C, "stdout_is_terminal", lambda: True)
     r = cli.invoke(app, ["board", "show", str(board)])
     assert r.exit_code == 0 and "<svg" not in r.stdout, r.output
-    out = tmp_path / "default.board.svg"
+    out = tmp_path / "galleon-default.board.svg"          # GAME-NAME: every game ships a default.toml
     assert out.read_text().startswith("<svg") and f"drawn to {out}" in r.stderr
     monkeypatch.setattr(C, "stdout_is_terminal", lambda: False)      # piped or redirected: the SVG on stdout
     assert cli.invoke(app, ["board", "show", str(board)]).stdout.startswith("<svg")
