@@ -218,8 +218,9 @@ def warn_if_replacing_sweep(sw, out: Optional[Path]) -> None:
     was = sweep_words(old_mode, old_axes) + ("" if same_file else f" of {old_path}")
     keep = "give --out another folder" if out is not None else "give this one --out, e.g. --out reports/sweep-" \
         f"{sw.name}-{'-'.join(a.name.replace('.', '_') for a in sw.axes) or 'point'}{'-zip' if sw.mode == 'zip' else ''}"
-    typer.echo(f"warning: {folder} holds the sweep {was}; this sweep ({sweep_words(sw.mode, new_axes)}) replaces "
-               f"its pages (to keep both, {keep})", err=True)
+    now = sweep_words(sw.mode, new_axes) + ("" if same_file else f" of {new_path}")
+    typer.echo(f"warning: {folder} holds the sweep {was}; this sweep ({now}) replaces its pages (to keep both, "
+               f"{keep})", err=True)
 
 
 def summary_text(doc: dict) -> str:

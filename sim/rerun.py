@@ -50,6 +50,9 @@ def read_report(folder: Path) -> tuple[dict, dict]:
         folder = folder.parent
     if (folder / "compare.json").is_file() and not (folder / "summary.json").is_file():
         raise RerunError(f"{folder}: a comparison (sim compare); rerun the compare command it names instead")
+    if (folder / "sweep.json").is_file() and not (folder / "summary.json").is_file():
+        raise RerunError(f"{folder}: a sweep (sim sweep); run the sweep command again: it reuses every stored point "
+                         "and plays only missing ones (--fresh plays them all again)")
     s = _read_json(folder / "summary.json")
     if s.get("schema") != 1 or not isinstance(s.get("scenario"), dict):
         raise RerunError(f"{folder / 'summary.json'}: not a summary.json of schema 1 (written by sim run)")

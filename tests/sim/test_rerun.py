@@ -169,3 +169,13 @@ def test_rerun_names_a_seed_changed_in_the_scenario_file(tmp_path):
     r = cli.invoke(app, ["rerun", str(out)])
     assert r.exit_code == 0 and r.stdout.startswith("identical:"), r.output
     assert "same parameters" not in r.stdout and "seed" in r.stdout and "now says" in r.stdout
+
+
+def test_rerun_of_a_sweep_folder_says_how_to_replay_a_sweep(tmp_path):
+    """A second new user gave `sim rerun` a sweep folder and got the generic "summary.json: no such file"."""
+    out = tmp_path / "sw"
+    r = cli.invoke(app, ["sweep", str(REPO / "scenarios" / "moor" / "4p.toml"), "--set", "die_faces=4,6", "--games",
+                         "20", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["rerun", str(out)])
+    assert r.exit_code == EXIT_BAD_INPUT and "a sweep (sim sweep); run the sweep command again" in r.stderr, r.output
