@@ -14,7 +14,7 @@ import typer.core
 from sim import cli_sweep                       # sim sweep, --workers / --scheduler, default sweeps (typer only)
 from sim.cli_common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
-    _stopped, check_run_options, fail, in_range, interruptible, known_game, refresh_index,
+    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game,
 )
 
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
@@ -137,7 +137,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
         s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
                                            on_played=prog.played)
-    refresh_index(folder)
+    after_write(folder)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
     else:
@@ -302,7 +302,7 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
         if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
             fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
         folder = redraw(src, s, out)
-    refresh_index(folder)
+    after_write(folder)
     typer.echo(str(folder / "summary.html"))
 
 
@@ -414,7 +414,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
                 api.write_comparison(res, folder, what)
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
-    refresh_index(folder)
+    after_write(folder)
     typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
     typer.echo(f"comparison written to {folder}", err=True)
 

@@ -91,13 +91,18 @@ def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED
 
 
-def refresh_index(folder: Path) -> None:
-    """After a command wrote the report folder ``folder``: warn about an earlier report that could not be removed
-    after the swap (`warn_leftover`), and refresh reports/index.html when ``folder`` is in the reports folder
-    (`sim.index_page.refresh`), so the new report is listed. The report itself is written: an index that cannot be
-    rewritten (a full disk) is one warning line, not a failure."""
-    from sim import index_page
+def after_write(folder: Path) -> None:
+    """What every command that wrote the report folder ``folder`` (run, report, compare, sweep) does next: name an
+    earlier report left behind (`warn_leftover`), then list the new one in the index (`refresh_index`)."""
     warn_leftover(folder)
+    refresh_index(folder)
+
+
+def refresh_index(folder: Path) -> None:
+    """Refresh reports/index.html when ``folder`` is in the reports folder (`sim.index_page.refresh`), so the new
+    report is listed. The report itself is written: an index that cannot be rewritten (a full disk) is one warning
+    line, not a failure."""
+    from sim import index_page
     try:
         index_page.refresh(folder)
     except Exception as e:                  # noqa: BLE001 - the index is a convenience; the report is in place

@@ -161,8 +161,8 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
         from sim.sweep.output import what_for
         fail(f"{what_for(sw, out)}: cannot write in {folder_for(sw, out)} ({e.strerror or e}); the points finished "
              "so far are kept: the same command again, with room on the disk, plays only the missing ones")
-    from sim.cli_common import refresh_index
-    refresh_index(folder)                       # reports/index.html lists the new sweep
+    from sim.cli_common import after_write
+    after_write(folder)                         # reports/index.html lists the new sweep
     if json_out:
         import json
         typer.echo(json.dumps(doc, indent=1))
