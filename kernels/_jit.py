@@ -3,7 +3,7 @@
 - ``cache=True``: a warm `sim run` must start in well under 2 s; compiling the Moor kernel cold takes seconds.
   Numba keys its cache by the hash of the *decorated* file only, so an edit in a helper file (rng.py) would be
   missed. We therefore key the cache *folder* by a hash of all kernel sources (NUMBA-NOTES "Caching").
-- ``nogil=True``: `sim.runner` plays a batch's blocks of games on several Python threads at once, each calling a
+- ``nogil=True``: `sim.play.runner` plays a batch's blocks of games on several Python threads at once, each calling a
   game's serial `play_batch`. We do not use ``parallel=True``/``prange``: the parfor passes and the separately
   compiled gufunc cost Treasure Hunters 3.5 of its 16 CPU seconds of cold compile (measured 2026-12-01), and Python
   threads over blocks of games scale as well (1 -> 2 threads: see kernels/README.md).

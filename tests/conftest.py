@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim import scenario
+from sim.model import scenario
 
 
 def moor(players: int = 4, strategies=("weighted",), games: int = 2000, seed: int = 7, **params):

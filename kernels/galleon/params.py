@@ -17,7 +17,7 @@ TERROR = ("graph", "ship_only")
 CANNON = ("not_twice_in_a_row", "once_per_game")
 ROCK_EXIT = ("step_onto_shore", "count_from_shore")
 
-# (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.scenario.
+# (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
     ("board", "str", "default", None,
      "board file: a path relative to the scenario file's folder, else a name in scenarios/galleon/boards/ "

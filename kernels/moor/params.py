@@ -13,7 +13,7 @@ from kernels.moor.rules import (
 )
 import numpy as np
 
-# (name, kind, default, domain, help). kind: int | bool | choice | int_list. Domains are checked by sim.scenario.
+# (name, kind, default, domain, help). kind: int | bool | choice | int_list. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
     ("track_len", "int", 30, (DEALT_SPACES, MAX_TRACK - 2),
      "ASSUMPTION: path spaces between Start and End (one review: 'about 30'); must hold the 19 dealt spaces"),
@@ -36,7 +36,7 @@ PARAM_SPECS = (
      "rulebook: most planks, then latest in turn order; shared: tied players share the win (variant)"),
 )
 
-# Named forms of the list parameters (see sim.registry.ParamSpec): space symbols may be given by treasure name.
+# Named forms of the list parameters (see sim.model.registry.ParamSpec): space symbols may be given by treasure name.
 LABELS = {"space_symbols": tuple(n.lower() for n in TREASURE_NAMES)}
 
 LIST_LENGTHS = {"ghost_values": N_GHOSTS, "goal_values": N_GOALS, "set_points": 5}

@@ -17,7 +17,7 @@ from kernels.moor.rules import (
 )
 from kernels.moor.strategies import decide
 
-# per-game counters written to extra[g, :] (names in this order; sim.registry shows them)
+# per-game counters written to extra[g, :] (names in this order; sim.model.registry shows them)
 EXTRA_COLUMNS = ("first_seat", "decisions", "discard_events", "tiles_discarded", "tiles_lost", "planks_laid",
                  "tiebreak_decided")
 N_EXTRA = len(EXTRA_COLUMNS)
@@ -47,7 +47,7 @@ def batch_scratch(n, prm=None):
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves, scratch):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
-    `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
+    `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-round curves);

@@ -35,13 +35,13 @@ GHOST_CARD_KINDS = tuple(h for _, h in GHOST_CARD_FIELDS)
 HH_CARD_KINDS = tuple(h for _, h in HH_CARD_FIELDS)
 FIGHT_FACES = ("blank", "ghost", "haunting")     # fight_die item values 0, 1, 2 by name
 
-# Named forms of the list parameters (see sim.registry.ParamSpec): fields name a card mix's positions, labels name
+# Named forms of the list parameters (see sim.model.registry.ParamSpec): fields name a card mix's positions, labels name
 # item values, parts make one table of several parameters.
 FIELDS = {"ghost_cards": GHOST_CARD_FIELDS, "hh_cards": HH_CARD_FIELDS, "hh_single_use": HH_CARD_FIELDS}
 LABELS = {"fight_die": FIGHT_FACES}
 PARTS = {"move_die": (("faces", "move_die"), ("ghost", "move_die_ghost"))}
 
-# (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.scenario.
+# (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
     ("mode", "choice", "basic", MODES,
      "way to play: basic, advanced (door cards, Draw+Shuffle, numbered jewels) or head_haunter (seat 0 plays the "

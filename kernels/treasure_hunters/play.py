@@ -32,7 +32,7 @@ from kernels.treasure_hunters.rules import (
 )
 from kernels.treasure_hunters.strategies import N_SPARAMS, TMP_SIZE, decide, effective_rows
 
-# per-game counters written to extra[g, :] (names in this order; sim.registry shows them)
+# per-game counters written to extra[g, :] (names in this order; sim.model.registry shows them)
 EXTRA_COLUMNS = ("first_seat", "decisions", "outcome", "hauntings_end", "hauntings_max", "jewels_out_end",
                  "fights", "fights_won", "ghosts_removed", "unhaunt_attempts", "unhauntings", "shuffles",
                  "locked_door_turns", "ghosts_end", "ghosts_placed", "hauntings_made", "overflows", "rerolls_used",
@@ -162,7 +162,7 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1):
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves, batch, check=None):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
-    `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
+    `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] by seat; winners int32[n_games] seat bitmask; turns/rounds/status int32[n_games];
     extra int32[n_games, N_EXTRA]; curves int32[n_games, 2, curve_len] (hauntings, ghosts by round; -1 after the

@@ -17,7 +17,7 @@ COLLISIONS = ("turning_ghost_displaced", "held_ghost_displaced")
 OFF_BOARD = ("illegal", "ghost_stops")
 POLARITY = ("every_magnet_grips", "opposite_poles_grip")
 
-# (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.scenario.
+# (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
     ("board", "str", "default", None,
      "board file: a path relative to the scenario file's folder, else a name in scenarios/turnwall/boards/ "

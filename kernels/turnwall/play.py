@@ -99,7 +99,7 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1):
 def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
                extra, curves, batch, check=None):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
-    `sim.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
+    `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
     scores int32[n_games, n] (body parts dressed) by seat; winners int32[n_games] seat bitmask; turns, rounds,
     status int32[n_games]; extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (none);

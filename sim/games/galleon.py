@@ -1,11 +1,11 @@
 """Ghostly Galleon: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim import boards
-from sim.catalogue import RATE_UNIT, Entry, counter, score
-from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.replay_words import ending
-from sim.words import count
+from sim.model import boards
+from sim.model.catalogue import RATE_UNIT, Entry, counter, score
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.words import ending
+from sim.model.words import count
 from kernels.galleon import board as B
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
@@ -137,7 +137,7 @@ def replay(scenario, game: int) -> list[str]:
 boards.register_board_param("galleon", B.BOARDS_DIR, B.resolve_path)
 
 
-# the catalogue of measures (sim.catalogue): what each counter column of kernels/galleon/play.py counts
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/galleon/play.py counts
 MEASURES = (
     score("seat {seat}'s score", "gold", "Gold (1..5 a tile) seat {seat} holds at the end (5 brought home wins)."),
     # a win is gold brought home, not the most gold held: a rival may hold more without having brought it home

@@ -1,10 +1,10 @@
 """Ghosts of the Moor: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.catalogue import counter, score
-from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.replay_words import ending
-from sim.words import count
+from sim.model.catalogue import counter, score
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.words import ending
+from sim.model.words import count
 from kernels.moor import params as P
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
@@ -94,7 +94,7 @@ def tiebreak_lines(scores, planks, first: int, rule: int) -> list[str]:
             f"turn order wins (seat {first} started): seat {top[-1]}"]
 
 
-# the catalogue of measures (sim.catalogue): what each counter column of kernels/moor/play.py counts
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/moor/play.py counts
 MEASURES = (
     score("seat {seat}'s score", "points", "Seat {seat}'s points at the end: its goal tokens' values, plus for each "
           "of the five treasure types 1/3/6/10/15 points for 1/2/3/4/5 tiles of that type, minus its ghost tiles' "

@@ -1,10 +1,10 @@
 """Ghost Fightin' Treasure Hunters (Anniversary Edition): its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.catalogue import category, counter, curve, score, share, team
-from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.words import count
-from sim import boards
+from sim.model.catalogue import category, counter, curve, score, share, team
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.words import count
+from sim.model import boards
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
@@ -155,7 +155,7 @@ def _jewels(k: int) -> str:
     return f"{k} jewel{'' if k == 1 else 's'}"
 
 
-# the catalogue of measures (sim.catalogue): what each counter column of kernels/treasure_hunters/play.py counts,
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/treasure_hunters/play.py counts,
 # and in which modes it can be non-zero (a counter of the Head Haunter game is not shown in a basic game)
 HH = ("head_haunter",)
 DOORS = ("advanced", "head_haunter")

@@ -1,11 +1,11 @@
 """The Ghosts of Castle Turnwall: its GameSpec and turn-by-turn replay in words (with the board after each move)."""
 from __future__ import annotations
 
-from sim.catalogue import counter, score
-from sim.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.replay_words import ending
-from sim.words import count
-from sim import boards
+from sim.model.catalogue import counter, score
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.words import ending
+from sim.model.words import count
+from sim.model import boards
 from kernels.turnwall import board as B
 from kernels.turnwall import params as P
 from kernels.turnwall import rules as R
@@ -122,7 +122,7 @@ boards.register_board_param("turnwall", B.BOARDS_DIR, B.resolve_path)
 
 
 PARTS = ("head", "face", "body", "legs", "hand")
-# the catalogue of measures (sim.catalogue): what each counter column of kernels/turnwall/play.py counts
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/turnwall/play.py counts
 MEASURES = (
     score("seat {seat}'s score", "body parts", "Body parts seat {seat}'s ghost has dressed at the end (5 wins)."),
     counter("searches_found", "searches that found the garment", "Searches (R12/R13) that found the garment "

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sim import api
-from sim.scenario import load
+from sim.api import core as api
+from sim.model.scenario import load
 
 REPO = Path(__file__).resolve().parents[2]
 

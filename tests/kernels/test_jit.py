@@ -51,7 +51,7 @@ def test_the_twin_loads_from_the_cache_in_a_new_process(tmp_path):
 
 
 def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_batch_does_not():
-    from sim.scenario import load
+    from sim.model.scenario import load
     basic = load(REPO / "scenarios/treasure_hunters/basic-4p.toml")
     hh = load(REPO / "scenarios/treasure_hunters/head_haunter-4p.toml")
     assert th_play.batch_scratch(4, basic.prm())[-2] is None
@@ -60,7 +60,7 @@ def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_ba
 
 
 def test_only_an_advanced_batch_of_treasure_hunters_carries_adv():
-    from sim.scenario import load
+    from sim.model.scenario import load
     for name, adv in (("basic-4p", None), ("advanced-4p", 1), ("head_haunter-4p", None)):
         sc = load(REPO / f"scenarios/treasure_hunters/{name}.toml")
         assert th_play.batch_scratch(4, sc.prm())[-1] == adv, name
@@ -73,8 +73,8 @@ def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
     batch then compiles the planner in full but still no move search; an advanced batch then compiles the search
     (kernels/README.md, "Cold compile")."""
     code = textwrap.dedent("""
-        from sim import runner
-        from sim.scenario import load
+        from sim.play import runner
+        from sim.model.scenario import load
         from kernels.treasure_hunters import rules, strategies
         gated = (strategies.haunter_decide, rules.apply_target, rules.target_options, rules.move_search)
         helpers = (strategies.card_value, strategies.target_value, strategies.board_value, strategies.hh_prepare)

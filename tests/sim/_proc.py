@@ -20,9 +20,9 @@ def _default_signals() -> None:
 
 @contextlib.contextmanager
 def sim_process(args: list[str], **popen_kw) -> Iterator[subprocess.Popen]:
-    """`python -m sim.cli ARGS` in the repository; killed on the way out if it is still running (a failed test
+    """`python -m sim.cli.main ARGS` in the repository; killed on the way out if it is still running (a failed test
     must not leave a 50-million-game run behind)."""
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=REPO, preexec_fn=_default_signals,
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli.main", *args], cwd=REPO, preexec_fn=_default_signals,
                             **popen_kw)
     try:
         yield proc

@@ -1,5 +1,5 @@
 """`sim bench` rendering: targets come from the issues and each figure says whether it met its target."""
-from sim import bench
+from sim.api import bench
 
 
 def _res(two_threads: int, compile_s: float) -> dict:

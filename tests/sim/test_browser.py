@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from sim import api
-from sim.scenario import load
+from sim.api import core as api
+from sim.model.scenario import load
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -82,7 +82,7 @@ def test_report_page_loads_with_every_plot_drawn(reports, rel, tmp_path):
 
 def test_comparison_page_loads_with_its_plot(tmp_path):
     from typer.testing import CliRunner
-    from sim.cli import app
+    from sim.cli.main import app
     r = CliRunner().invoke(app, ["compare", str(ROOT / "tests/data/moor-2p-small.toml"),
                                  str(ROOT / "tests/data/moor-2p-ghosts.toml"), "--games", "1000",
                                  "--out", str(tmp_path / "c")])

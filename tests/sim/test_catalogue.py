@@ -1,4 +1,4 @@
-"""The one catalogue of measures (sim.catalogue): every measure declared once with label, unit, kind, where it applies
+"""The one catalogue of measures (sim.model.catalogue): every measure declared once with label, unit, kind, where it applies
 and a definition; every counter a registered game emits has an entry; the reports, compare, check, summary and
 sweeps read their words from it; measures that cannot apply to a scenario are not shown."""
 from __future__ import annotations
@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import api, catalogue, registry
-from sim.check import _integers
-from sim.cli import app
-from sim.measures import PairedSums, measures, shown
-from sim.scenario import load
+from sim.api import core as api
+from sim.model import catalogue, registry
+from sim.stats.check import _integers
+from sim.cli.main import app
+from sim.stats.measures import PairedSums, measures, shown
+from sim.model.scenario import load
 
 ROOT = Path(__file__).resolve().parents[2]
 TH = ROOT / "scenarios" / "treasure_hunters"
@@ -23,7 +24,7 @@ DATA = ROOT / "tests" / "data"
 
 @pytest.mark.parametrize("game", registry.names())
 def test_every_counter_column_of_every_game_has_a_catalogue_entry(game):
-    """A new game (or a new kernel counter) must declare its counters in GameSpec.measures (sim.catalogue.counter,
+    """A new game (or a new kernel counter) must declare its counters in GameSpec.measures (sim.model.catalogue.counter,
     share, curve) before its reports can name them."""
     spec = registry.get(game)
     assert catalogue.missing(spec) == [], f"{game}: declare these in sim/games/{game}.py measures=..."
@@ -123,9 +124,9 @@ def test_the_exact_tier_ignores_the_words():
     assert _integers({"m": {"n": 3, "sum": 2, "label": "old words", "cubes": 1.0}}) == {"m": {"n": 3, "sum": 2}}
 
 
-LABEL_USERS = ["sim/summary.py", "sim/tables.py", "sim/html_report.py", "sim/plots.py", "sim/compare.py",
-               "sim/check.py", "sim/measures.py", "sim/sweep/table.py", "sim/sweep/page.py", "sim/sweep/output.py",
-               "sim/verdicts.py", "sim/compare_page.py"]
+LABEL_USERS = ["sim/stats/summary.py", "sim/pages/tables.py", "sim/pages/html_report.py", "sim/pages/plots.py", "sim/stats/compare.py",
+               "sim/stats/check.py", "sim/stats/measures.py", "sim/stats/sweep_table.py", "sim/pages/sweep_page.py", "sim/output/sweep_output.py",
+               "sim/pages/verdicts.py", "sim/pages/compare_page.py"]
 
 
 def _literals(src: str) -> list[str]:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import check as K
-from sim.cli import app
+from sim.stats import check as K
+from sim.cli.main import app
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"
@@ -44,7 +44,7 @@ def edited(bdir: Path, tmp_path: Path, fn) -> Path:
 def test_baselines_are_stamped(bdir):
     b = K.read_baseline(baseline_file(bdir))
     from kernels.rng import RNG_CONTRACT
-    from sim.registry import get
+    from sim.model.registry import get
     assert b["game"] == "moor" and b["rules_version"] == get("moor").rules_version
     assert b["rng_contract"] == RNG_CONTRACT
     assert b["exact"]["games"] == 2000 and b["exact"]["seed"] == 7
@@ -159,7 +159,7 @@ def test_every_default_scenario_has_a_committed_stamped_baseline():
     files = K.default_scenarios()
     assert files
     from kernels.rng import RNG_CONTRACT
-    from sim.scenario import load
+    from sim.model.scenario import load
     for f in files:
         sc = load(f)
         b = K.read_baseline(K.baseline_path(f), sc)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
 
 from _proc import sim_process, wait_for
 
@@ -130,8 +130,9 @@ def test_bad_option_values(tmp_path):
 
 def test_interrupt_leaves_no_report(tmp_path, monkeypatch):
     """Ctrl-C between chunks: KeyboardInterrupt propagates and the staged folder is removed."""
-    from sim import api, runner
-    from sim.scenario import load
+    from sim.api import core as api
+    from sim.play import runner
+    from sim.model.scenario import load
     sc = load(write(tmp_path, GOOD))
     calls = []
 
@@ -202,7 +203,7 @@ def test_all_games_truncated_is_said_plainly(tmp_path):
 def test_sigterm_exits_cleanly(tmp_path):
     """A real SIGTERM to `sim run` (kill, a batch scheduler) stops it like Ctrl-C: between chunks, one line,
     exit code 143, no report folder and no staging folder left."""
-    from sim.cli import EXIT_TERMINATED
+    from sim.cli.main import EXIT_TERMINATED
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
     with sim_process(["run", str(p), "--out", str(out), "--chunk", "20000"],
@@ -244,7 +245,7 @@ def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_ru
 
 
 def test_threads_above_the_cores_warn_once_and_provenance_records_the_threads_used(tmp_path):
-    from sim.runner import available_threads, thread_limit
+    from sim.play.runner import available_threads, thread_limit
     cap = available_threads()
     p = write(tmp_path, GOOD)
     r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "r"), "--games", "50", "--threads", str(cap + 6)])
@@ -294,8 +295,8 @@ def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp
     """Ctrl-C while Numba compiles can land in a ctypes callback that swallows the KeyboardInterrupt (seen in CI:
     'Exception ignored on calling ctypes callback function'); the signal is remembered and the next games refuse to
     start until the command has reported it."""
-    from sim import runner
-    from sim.scenario import load as load_plain
+    from sim.play import runner
+    from sim.model.scenario import load as load_plain
     old_int, old_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import compare as C
-from sim.cli import app
-from sim.measures import PairedSums
-from sim.runner import play_chunk
-from sim.scenario import load
+from sim.stats import compare as C
+from sim.cli.main import app
+from sim.stats.measures import PairedSums
+from sim.play.runner import play_chunk
+from sim.model.scenario import load
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"
@@ -262,7 +262,7 @@ def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_
     # seat 0 is the Head Haunter in A and a hunter in B: its score means something else
     assert "score.seat0" not in names and "role differs" in res["not_compared"]["different_meaning"]["score.seat0"]
     assert {"score.seat1", "team.hunter", "length.turns"} <= names
-    # what applies to one side only (sim.catalogue: the Head Haunter's team, cards and wins; the basic game's losses)
+    # what applies to one side only (sim.model.catalogue: the Head Haunter's team, cards and wins; the basic game's losses)
     assert res["not_compared"]["only_a"] == ["team.haunter", "extra.outcome=win", "extra.outcome=haunter_win_hauntings",
                                              "extra.outcome=haunter_win_stuck", "extra.locked_door_turns",
                                              "extra.rerolls_used", "extra.hh_cards_played", "extra.six_discards",
@@ -292,16 +292,16 @@ def test_rate_difference_interval_is_clipped_to_plus_minus_one():
 
 
 def test_statistics_do_not_lean_on_pages():
-    """sim.compare computes only: importing it loads no page module, and the pages import it, never the reverse."""
+    """sim.stats.compare computes only: importing it loads no page module, and the pages import it, never the reverse."""
     import subprocess
     import sys
-    code = ("import sys, sim.compare; print(sorted(m for m in sys.modules if m in "
-            "('sim.html_report', 'sim.compare_page', 'sim.plots', 'sim.tables')))")
+    code = ("import sys, sim.stats.compare; print(sorted(m for m in sys.modules if m in "
+            "('sim.pages.html_report', 'sim.pages.compare_page', 'sim.pages.plots', 'sim.pages.tables')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     src = (ROOT / "sim" / "compare.py").read_text(encoding="utf-8")
     assert "html_report" not in src and "compare_page" not in src.split('"""', 2)[2]
-    assert "sim.compare" not in (ROOT / "sim" / "html_report.py").read_text(encoding="utf-8").split('"""', 2)[2]
+    assert "sim.stats.compare" not in (ROOT / "sim" / "html_report.py").read_text(encoding="utf-8").split('"""', 2)[2]
 
 
 def test_compare_opens_with_plain_verdict_sentences(tmp_path):
@@ -328,7 +328,8 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
 
 
 def test_compare_sentence_words():
-    from sim import catalogue, verdicts
+    from sim.model import catalogue
+    from sim.pages import verdicts
     cat = catalogue.View("treasure_hunters", "basic", ["weighted"] * 4, True)
     r = {"name": "team.hunter", "label": "hunters win", "kind": "rate", "a": 0.33, "a_ci95": [0.326, 0.334],
          "b": 0.557, "b_ci95": [0.552, 0.561], "diff": 0.227, "diff_ci95": [0.221, 0.233], "p": 1e-30,
@@ -342,7 +343,7 @@ def test_compare_sentence_words():
 
 def test_verdict_says_team_mates_identical_results_once():
     """In a team game the hunters' scores are one result: the verdict names 'seats 0-3's score' once."""
-    from sim import verdicts
+    from sim.pages import verdicts
     row = {"kind": "mean", "a": 6.6, "b": 7.2, "diff": 0.6, "diff_ci95": [0.5, 0.7], "a_ci95": [6.5, 6.7],
            "b_ci95": [7.1, 7.3], "p": 1e-20, "p_holm": 1e-19, "significant": True, "identical": False}
     res = {"a": {"game": "treasure_hunters", "scenario": {"params": {"mode": "basic"},

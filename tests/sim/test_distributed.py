@@ -7,7 +7,8 @@ import signal
 
 import pytest
 
-from sim import api, distributed, runner, work
+from sim.api import core as api
+from sim.play import distributed, runner, work
 from tests.conftest import moor
 
 pytest.importorskip("distributed")
@@ -62,9 +63,9 @@ def test_per_game_rows_come_back_in_game_order(dask_ex, tmp_path):
 
 
 def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
-    from sim.sweep import Sweep, run_sweep
-    from sim.sweep.engine import Progress
-    from sim.sweep.spec import Axis, Point
+    from sim.api.sweep import Sweep, run_sweep
+    from sim.play.sweep import Progress
+    from sim.model.sweep_spec import Axis, Point
     lens = tuple(range(24, 35, 2))
     base = moor(players=4, games=1600, seed=3)
     points = [Point(i, {"track_len": t}, moor(players=4, games=1600, seed=3, track_len=t).with_changes(

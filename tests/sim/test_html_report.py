@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import api, html_report, plots
-from sim.metrics import wilson
-from sim.cli import app
-from sim.scenario import load
+from sim.api import core as api
+from sim.pages import html_report, plots
+from sim.stats.metrics import wilson
+from sim.cli.main import app
+from sim.model.scenario import load
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from sim import cli, cli_common, runner
+from sim.cli import main as cli, common as cli_common
+from sim.play import runner
 
 
 @pytest.fixture
@@ -130,7 +131,7 @@ def test_local_cluster_workers_ignore_ctrl_c_so_only_sim_reports_it():
     KeyboardInterrupt traceback (asyncio runner, distributed.nanny) around sim's one line. Workers of
     `--workers N` now ignore SIGINT; sim stops and closes the cluster."""
     pytest.importorskip("distributed")
-    from sim import distributed
+    from sim.play import distributed
     with distributed.executor(workers=1) as ex:
         ignored = ex.client.run(lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
     assert list(ignored.values()) == [True]
@@ -153,7 +154,7 @@ def test_last_progress_line_says_start_up_apart_from_games_per_second():
     moor-2p being three times slower; its first step held the compile. The line gives games/s once started and the
     start-up apart; a run without a slow start keeps the plain line."""
     import io
-    from sim import progress as PG
+    from sim.play import progress as PG
     now, buf = [0.0], io.StringIO()
     with PG.Lines(200000, "moor-2p", buf, clock=lambda: now[0]) as lines:
         now[0] = 8.4
@@ -186,8 +187,8 @@ class _InterruptImport:
 
 
 def _entry_exit_code() -> int:
-    """`sim.entry.main()`'s exit code, with the SIGTERM handler it installs put back afterwards."""
-    from sim import entry
+    """`sim.cli.entry.main()`'s exit code, with the SIGTERM handler it installs put back afterwards."""
+    from sim.cli import entry
     old_term = signal.getsignal(signal.SIGTERM)
     try:
         with pytest.raises(SystemExit) as e:
@@ -199,10 +200,10 @@ def _entry_exit_code() -> int:
 
 @pytest.mark.parametrize("term", [False, True])
 def test_ctrl_c_while_the_cli_is_imported_is_one_line_not_a_traceback(monkeypatch, capfd, term):
-    from sim import entry
-    monkeypatch.delitem(sys.modules, "sim.cli")
-    monkeypatch.delattr("sim.cli", raising=False)
-    monkeypatch.setattr(sys, "meta_path", [_InterruptImport("sim.cli", entry._EarlyTerm if term else
+    from sim.cli import entry
+    monkeypatch.delitem(sys.modules, "sim.cli.main")
+    monkeypatch.delattr("sim.cli.main", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_InterruptImport("sim.cli.main", entry._EarlyTerm if term else
                                                             KeyboardInterrupt)] + sys.meta_path)
     code = _entry_exit_code()
     err = capfd.readouterr().err
@@ -221,11 +222,11 @@ def test_ctrl_c_before_the_cli_installed_its_handlers_is_one_line(monkeypatch, c
 
 
 def test_the_sim_command_starts_in_the_entry_module():
-    """The console script is sim.entry:main (pyproject.toml), so the handling above covers `sim` itself."""
+    """The console script is sim.cli.entry:main (pyproject.toml), so the handling above covers `sim` itself."""
     import tomllib
     from pathlib import Path
     py = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
-    assert py["project"]["scripts"]["sim"] == "sim.entry:main"
+    assert py["project"]["scripts"]["sim"] == "sim.cli.entry:main"
 
 
 # --- a scenario file's [sweep] table: wrong values are refused, never read as something else -------------------------
@@ -259,7 +260,7 @@ def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message
 
 
 def test_a_good_sweep_table_still_plays(tmp_path):
-    from sim.sweep.spec import build
+    from sim.api.sweep import build
     sw = build(_sweep_file(tmp_path, "games = 30\nindependent = true\nmeasures = [\"length.rounds\"]\n"
                                      "target = \"first_player_advantage=0\""))
     assert (sw.games, sw.independent, len(sw.points)) == (30, True, 2)
@@ -305,7 +306,7 @@ def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path
 def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_path, monkeypatch):
     import errno
     from typer.testing import CliRunner
-    from sim.sweep import store
+    from sim.api.sweep import store
 
     def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from sim import metrics as M
+from sim.stats import metrics as M
 
 
 # --- Wilson -------------------------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import cli_common
-from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
+from sim.cli import common as cli_common
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
 from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,8 +38,9 @@ def test_seat_win_definition_is_said_of_every_seat_never_a_raw_placeholder(tmp_p
 def test_a_counter_declared_a_share_is_a_rate_measure_and_a_percentage():
     """Moor's `tiebreak_decided` (0/1 a game, catalogue unit '% of finished games'): a rate for sim compare and
     sim sweep (B - A in points, not '-0.09 % of finished games'), a percentage in the counters table."""
-    from sim import measures, tables
-    from sim.scenario import load
+    from sim.stats import measures
+    from sim.pages import tables
+    from sim.model.scenario import load
     m = {x.name: x for x in measures.measures(load(BASE))}["extra.tiebreak_decided"]
     assert (m.kind, m.binary) == ("rate", True)
     s = {"scenario": {"game": "moor", "players": 2, "seats": [{"strategy": "weighted"}] * 2},
@@ -60,7 +61,7 @@ def test_compare_states_a_rate_counter_difference_in_points(tmp_path):
 
 
 def test_lead_line_says_game_and_table_once_and_names_the_overrides():
-    from sim.summary import lead_line
+    from sim.pages.scenario_words import lead_line
     s = {"game_title": "Ghosts of the Moor", "scenario": {
         "game": "moor", "players": 4, "description": "4 players, all seats the weighted heuristic."}}
     assert lead_line(s) == "Ghosts of the Moor. 4 players, all seats the weighted heuristic."
@@ -74,7 +75,7 @@ def test_lead_line_says_game_and_table_once_and_names_the_overrides():
 
 
 def test_length_histogram_leaves_out_a_long_thin_tail_and_says_so():
-    from sim.plots import tail_cut
+    from sim.pages.plots import tail_cut
     body = np.r_[np.full(10, 100.0), np.zeros(200), [1.0]]        # 1,000 games in 10 bins, one game 200 bins later
     assert tail_cut(body) == 10
     assert tail_cut(np.full(50, 10.0)) == 50                         # no long tail: every bin drawn
@@ -84,13 +85,13 @@ def test_length_histogram_leaves_out_a_long_thin_tail_and_says_so():
 # --- the index page ---------------------------------------------------------------------------------------------------
 
 def test_index_games_column_says_played_and_finished():
-    from sim.index_page import _games
+    from sim.pages.index_page import _games
     assert _games({"played": 5000, "finished": 4994}) == "5,000 (4,994 finished)"
     assert _games({"played": 200000, "finished": 200000}) == "200,000"
 
 
 def test_a_sweep_without_target_has_a_headline_with_figures():
-    from sim.sweep.page import range_text
+    from sim.pages.sweep_page import range_text
     pt = lambda i, v, lo, hi: {"index": i, "values": {"gold_target": 3 + i}, "labels": {"gold_target": str(3 + i)},
                                "measures": {"first_player_advantage": {"value": v, "ci95": [lo, hi]}}}
     d = {"chosen": [{"name": "first_player_advantage", "label": "first-player advantage", "kind": "rate"}],
@@ -137,7 +138,7 @@ def test_turnwall_board_size_as_text_is_refused_as_not_an_integer(tmp_path):
 
 def test_a_typo_in_a_sweep_range_is_refused_not_played_as_floats():
     """'20...60' once played 41 points track_len = 20.0, 21.0, ...; a path value with '..' is still a value."""
-    from sim.sweep.spec import SweepError, parse_set
+    from sim.model.sweep_spec import SweepError, parse_set
     with pytest.raises(SweepError, match="is not a range"):
         parse_set("track_len=20...60")
     assert parse_set("track_len=20..24 step 2").values == (20, 22, 24)
@@ -172,12 +173,12 @@ def test_rerun_of_a_scenario_file_says_it_wants_the_report_folder():
 
 
 def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatch):
-    import sim.sweep
+    import sim.api.sweep
     monkeypatch.setattr(cli_common, "_STOP_SAID", [])
 
     def stop(*a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(sim.sweep, "run_sweep", stop)
+    monkeypatch.setattr(sim.api.sweep, "run_sweep", stop)
     r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10",
                          "--out", str(tmp_path / "s")])
     assert r.exit_code == EXIT_INTERRUPTED and "Traceback" not in r.output
@@ -190,7 +191,7 @@ def test_progress_line_during_start_up_gives_no_made_up_time_left():
     """A fresh clone: the first step of 256 games took 30 s of compiling; the line said '8 games/s, about 1 h 23 min
     left'. Now it says it is starting up, and later lines count games/s from the end of the first step."""
     import io
-    from sim import progress as PG
+    from sim.play import progress as PG
     now, buf = [0.0], io.StringIO()
     lines = PG.Lines(40000, "th-advanced-2p", buf, every_s=30, clock=lambda: now[0])
     with lines:
@@ -207,7 +208,7 @@ def test_progress_line_during_start_up_gives_no_made_up_time_left():
 def test_galleon_margin_definition_explains_a_negative_margin():
     """Galleon reports showed winner's margins down to -4 under the words 'winner's score minus the best score of a
     non-winner' and counted them as 'close games won by at most 1': a win there is gold brought home."""
-    from sim import catalogue
+    from sim.model import catalogue
     margin, close = catalogue.lookup("margin", "galleon"), catalogue.lookup("close_games", "galleon")
     assert "negative when a rival held more gold" in margin.definition and margin.unit == "gold"
     assert "or more" in close.definition
@@ -218,8 +219,8 @@ def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
     """Changing a measure's kind (tiebreak_decided: mean -> rate) makes the exact tier of `sim check` fail on the
     shipped scenarios until `make baselines` is rerun; this catches it without playing a game."""
     import json
-    from sim import measures
-    from sim.scenario import load
+    from sim.stats import measures
+    from sim.model.scenario import load
     for f in sorted((REPO / "reports" / "baselines").glob("*/*.json")):
         b = json.loads(f.read_text())
         sc_file = REPO / "scenarios" / f.parent.name / f"{f.stem}.toml"
@@ -234,7 +235,7 @@ def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
 
 def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
     import json
-    from sim.index_page import headline
+    from sim.pages.index_page import headline
     r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
     s = json.loads((tmp_path / "r" / "summary.json").read_text())

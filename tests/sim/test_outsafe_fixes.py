@@ -20,8 +20,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from sim import api, cli_common, compare_page, report
-from sim.cli import EXIT_BAD_INPUT, app
+from sim.api import core as api
+from sim.cli import common as cli_common
+from sim.pages import compare_page
+from sim.output import report
+from sim.cli.main import EXIT_BAD_INPUT, app
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 MOOR_2P = DATA / "moor-2p-small.toml"
@@ -88,7 +91,7 @@ def test_a_full_disk_keeps_the_earlier_report_as_it_was(tmp_path, monkeypatch):
 
 
 def _load():
-    from sim.scenario import load
+    from sim.model.scenario import load
     return load(MOOR_2P)
 
 
@@ -103,7 +106,7 @@ def test_a_full_disk_while_writing_a_comparison_is_one_line_exit_3(tmp_path, mon
 
 
 def test_a_full_disk_seen_by_polars_while_redrawing_a_report_leaves_it_as_it_was(tmp_path, monkeypatch):
-    from sim import html_report
+    from sim.pages import html_report
     _, folder = api.run_scenario(_load(), 50, out_dir=tmp_path / "rep")
     before = {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     monkeypatch.setattr(html_report, "write", polars_full)
@@ -153,7 +156,7 @@ def test_a_real_full_disk_is_one_line_exit_3_and_leaves_nothing(tmp_path):
                       capture_output=True).returncode != 0:
         pytest.skip("cannot mount a tmpfs here")
     try:
-        r = subprocess.run([sys.executable, "-m", "sim.cli", "run", str(MOOR_2P), "--games", "400000", "--per-game",
+        r = subprocess.run([sys.executable, "-m", "sim.cli.main", "run", str(MOOR_2P), "--games", "400000", "--per-game",
                             "--threads", "1", "--out", str(mnt / "rep")], capture_output=True, text=True,
                            timeout=300)
         lines = [ln for ln in r.stderr.splitlines() if ln.startswith("error")]
@@ -208,7 +211,7 @@ def test_a_mount_point_out_folder_is_refused_before_any_game_is_played(tmp_path,
 
 
 def test_a_comparison_into_a_folder_that_cannot_be_replaced_is_refused_before_playing(tmp_path, monkeypatch):
-    from sim import compare as cmp
+    from sim.stats import compare as cmp
     d = tmp_path / "d"
     d.mkdir()
     monkeypatch.setattr(report.os.path, "ismount", lambda p: Path(p) == d)
@@ -335,7 +338,7 @@ def test_a_report_elsewhere_leaves_the_index_alone(reports, tmp_path):
 
 
 def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(reports, monkeypatch):
-    from sim import index_page
+    from sim.pages import index_page
     monkeypatch.setattr(index_page, "write", os_full)
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"])
     assert r.exit_code == 0, r.output
@@ -347,7 +350,7 @@ def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(re
 
 def test_refreshing_the_index_is_cheap(reports):
     import time
-    from sim import index_page
+    from sim.pages import index_page
     assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
     for i in range(10):
         shutil.copytree(reports / "test-moor-2p", reports / f"copy-{i}")
@@ -369,10 +372,10 @@ def test_a_sweep_whose_default_folder_is_taken_is_told_about_its_scenario_not_ab
 
 def test_a_polars_io_error_that_reaches_main_is_one_line_exit_3(monkeypatch, capsys):
     """The backstop for a Polars I/O error no report writer turned into its own line: no traceback, exit 3."""
-    from sim import cli as cli_mod
+    from sim.cli import main as cli_mod
     monkeypatch.setattr(cli_mod, "app", polars_full)
     monkeypatch.setattr(cli_mod, "stop_on_sigterm", lambda: None, raising=False)
-    from sim import runner
+    from sim.play import runner
     monkeypatch.setattr(runner, "stop_on_sigterm", lambda: None)
     with pytest.raises(SystemExit) as ex:
         cli_mod.main()

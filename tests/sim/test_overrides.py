@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import overrides as ov
-from sim.cli import EXIT_BAD_INPUT, EXIT_USAGE, app
-from sim.overrides import load
-from sim.scenario import ScenarioError, from_dict
+from sim.model import overrides as ov
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model.overrides import load
+from sim.model.scenario import ScenarioError, from_dict
 
 REPO = Path(__file__).resolve().parents[2]
 TH = REPO / "scenarios" / "treasure_hunters" / "basic-4p.toml"
@@ -211,7 +211,7 @@ def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
 
 
 def test_cli_run_default_folder_of_a_variant_differs(tmp_path, monkeypatch):
-    from sim import api
+    from sim.api import core as api
     monkeypatch.setattr(api, "REPORTS", tmp_path / "reports")
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -276,7 +276,7 @@ def test_list_shows_card_mixes_by_name():
 # --- the parameter table of reports ----------------------------------------------------------------------------------
 
 def test_parameter_table_names_cards_and_puts_changed_first():
-    from sim import params_table
+    from sim.model import params_table
     rows = params_table.rows("treasure_hunters", {"ghost_cards": [1, 2, 1, 1, 2, 2], "hauntings": 5})
     assert [r["name"] for r in rows[:2]] == ["ghost_cards.shuffle", "hauntings"]
     assert rows[0] == {"name": "ghost_cards.shuffle", "value": "2", "default": "1", "changed": True,
@@ -288,7 +288,7 @@ def test_parameter_table_names_cards_and_puts_changed_first():
 
 
 def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overrides():
-    from sim.summary import scenario_items
+    from sim.pages.scenario_words import scenario_items
     sc = load(TH, [("ghost_cards.shuffle", 2)])
     items = dict(scenario_items({"scenario": sc.to_dict(), "seats": []}))
     assert items["parameters"].startswith("ghost_cards.shuffle = 2 (changed; default 1); ")
@@ -297,6 +297,6 @@ def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overri
 
 
 def test_compare_names_the_card_that_differs():
-    from sim.summary import scenario_differences
+    from sim.pages.scenario_words import scenario_differences
     a, b = load(TH), load(TH, [("ghost_cards.shuffle", 2)])
     assert scenario_differences(a.to_dict(), b.to_dict()) == ["ghost_cards.shuffle: A 1, B 2"]

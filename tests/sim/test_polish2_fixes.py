@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import api, overrides
-from sim.cli import EXIT_BAD_INPUT, EXIT_USAGE, app
-from sim.scenario import load
+from sim.api import core as api
+from sim.model import overrides
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model.scenario import load
 from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -228,7 +229,7 @@ def test_players_out_of_range_is_still_named_by_its_range():
 
 
 def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
-    from sim.sweep import build
+    from sim.api.sweep import build
     sw = build(MOOR4, ["players=2,3,4"], games=10)
     assert [(p.scenario.players, len(p.scenario.seats)) for p in sw.points] == [(2, 2), (3, 3), (4, 4)]
 
@@ -236,7 +237,7 @@ def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
 # --- 4. singular and plural in words, not "(s)" -------------------------------------------------------------------------
 
 def test_count_says_singular_and_plural():
-    from sim.words import count
+    from sim.model.words import count
     assert [count(0, "ghost"), count(1, "ghost"), count(2, "ghost")] == ["0 ghosts", "1 ghost", "2 ghosts"]
     assert count(1, "hunter player") == "1 hunter player" and count(3, "hunter player") == "3 hunter players"
 
@@ -257,7 +258,7 @@ def test_replay_counts_read_as_english():
 
 
 def test_bench_says_1_thread_and_2_threads():
-    from sim import bench
+    from sim.api import bench
     from tests.sim.test_bench import _res
     out = bench.render(_res(120_000, 11.0))
     assert "  1 thread: " in out and "  2 threads: " in out and "(s)" not in out

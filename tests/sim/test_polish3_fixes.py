@@ -23,7 +23,7 @@ import re
 
 from typer.testing import CliRunner
 
-from sim.cli import EXIT_USAGE, app
+from sim.cli.main import EXIT_USAGE, app
 from tests.sim._cli import one_error_line
 
 cli = CliRunner()
@@ -32,7 +32,7 @@ cli = CliRunner()
 # --- 1. games/s counts the games, the report's writing is said apart ---------------------------------------------------
 
 def test_games_line_counts_the_games_only_and_says_the_report_is_written():
-    from sim import progress as PG
+    from sim.play import progress as PG
     now, buf = [0.0], io.StringIO()
     with PG.Lines(200, "galleon-4p", buf, clock=lambda: now[0]) as lines:
         for _ in range(2):
@@ -46,7 +46,7 @@ def test_games_line_counts_the_games_only_and_says_the_report_is_written():
 
 def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeypatch):
     import time
-    from sim import progress as PG
+    from sim.play import progress as PG
     monkeypatch.setattr(PG, "STEP_SAID_S", 0.01)
     now, buf = [0.0], io.StringIO()
     try:
@@ -63,7 +63,7 @@ def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeyp
 
 
 def test_a_report_failing_at_once_leaves_no_progress_line():
-    from sim import progress as PG
+    from sim.play import progress as PG
     now, buf = [0.0], io.StringIO()
     try:
         with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
@@ -97,7 +97,7 @@ def test_sweep_says_games_per_second_of_the_games_and_the_sweep_apart(tmp_path):
 # --- 2. the interrupt line says what is true wherever it comes ---------------------------------------------------------
 
 def test_interrupt_line_does_not_claim_between_chunks(capsys):
-    from sim import cli_common
+    from sim.cli import common as cli_common
     cli_common._STOP_SAID.clear()
     try:
         assert cli_common._stopped(KeyboardInterrupt()) == cli_common.EXIT_INTERRUPTED
@@ -111,7 +111,7 @@ def test_interrupt_line_does_not_claim_between_chunks(capsys):
 # --- 3. zip mode: a value may repeat within an axis, a point may not ---------------------------------------------------
 
 def test_zip_mode_takes_a_value_repeated_within_an_axis():
-    from sim.sweep import build
+    from sim.api.sweep import build
     sw = build("scenarios/treasure_hunters/basic-4p.toml",
                ["mode=basic,head_haunter,advanced", "seats.0.strategy=weighted,haunter_builder,weighted"], "zip", 16)
     assert [p.values["seats.0.strategy"] for p in sw.points] == ["weighted", "haunter_builder", "weighted"]
@@ -184,7 +184,7 @@ def test_name_starting_with_a_dot_is_refused():
 
 
 def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
-    from sim.scenario import ScenarioError, load
+    from sim.model.scenario import ScenarioError, load
     import pytest
     f = tmp_path / "index.html.toml"
     f.write_text(open("scenarios/moor/4p.toml").read().replace('name = "moor-4p"', ""))
@@ -195,7 +195,7 @@ def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
 # --- 6. board drawings: room above the title -----------------------------------------------------------------------------
 
 def test_board_titles_have_room_above_them():
-    from sim import board_svg
+    from sim.pages import board_svg
     for game in ("galleon", "turnwall", "treasure_hunters"):
         _, svg = board_svg.show(f"scenarios/{game}/boards/default.toml")
         m = re.search(r'<text style="font-size: ([\d.]+)px[^>]*? y="([\d.]+)"[^>]*>candidate: ', svg)
@@ -210,7 +210,7 @@ def test_a_closed_output_pipe_ends_quietly_with_exit_0(monkeypatch, capsys):
     import errno
     import sys
     import pytest
-    from sim import cli as C
+    from sim.cli import main as C
 
     class Closed(io.StringIO):
         def write(self, s):
@@ -239,7 +239,7 @@ def test_out_below_a_plain_file_says_the_file_is_not_a_folder(tmp_path):
 
 def test_a_slow_step_is_said_and_a_quick_one_is_not():
     import time
-    from sim import progress as PG
+    from sim.play import progress as PG
     buf = io.StringIO()
     with PG.said_if_slow("compiling ...", 0.05, buf):
         time.sleep(0.5)                         # the replay kernel compiling

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import board_svg, html_report, plots
-from sim.cli import EXIT_USAGE, app
+from sim.pages import board_svg, html_report, plots
+from sim.cli.main import EXIT_USAGE, app
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
@@ -156,7 +156,8 @@ def test_many_valued_score_distributions_keep_their_step_lines():
 def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp_path, monkeypatch):
     """`sim run-defaults --game moor` after `--game treasure_hunters`: reports/index.html lists both games' reports
     (the index is the table of contents of the reports folder, not of the last command)."""
-    from sim import api, cli, cli_common
+    from sim.api import core as api
+    from sim.cli import main as cli, common as cli_common
     scen = tmp_path / "scenarios"
     (scen / "moor").mkdir(parents=True)
     (scen / "treasure_hunters").mkdir()
@@ -174,7 +175,7 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
 
 
 def test_index_skips_a_folder_without_a_readable_report(tmp_path):
-    from sim import index_page
+    from sim.pages import index_page
     (tmp_path / "half").mkdir()
     (tmp_path / "half" / "summary.json").write_text("{not json")
     (tmp_path / "baselines").mkdir()
@@ -185,7 +186,7 @@ def test_index_skips_a_folder_without_a_readable_report(tmp_path):
 # --- 4. --games: one range in one wording ----------------------------------------------------------------------------
 
 def test_games_zero_and_huge_say_the_same_range_in_the_same_words(tmp_path):
-    from sim.scenario import MAX_GAMES
+    from sim.model.scenario import MAX_GAMES
     said = []
     for v in ("0", str(MAX_GAMES + 1)):
         r = cli.invoke(app, ["run", str(DATA / "moor-2p-small.toml"), "--games", v, "--out", str(tmp_path / "o")])
@@ -218,7 +219,7 @@ def test_moor_scores_section_says_how_a_score_is_made_without_sending_the_reader
 
 def test_margin_distribution_has_whole_number_ticks_and_separate_bars():
     """Turnwall's winner's margin is 1 or 2 body parts: no tick at 0.75 or 1.25, and bars that do not touch."""
-    from sim import api
+    from sim.api import core as api
     from tests.kernels.tables import table
     s, _ = api.run_scenario(table("turnwall", "margin", 4, ["planner"], 300, 5), write=False)
     (ax,) = plots.margin(s).axes
@@ -259,7 +260,7 @@ def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
 
 def test_an_accented_scenario_name_is_refused_saying_letters_without_accents(tmp_path):
     """A new user named a scenario "ünï" and was told to "use letters": the rule now says which letters."""
-    from sim.scenario import ScenarioError, load
+    from sim.model.scenario import ScenarioError, load
     src = Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"
     f = tmp_path / "acc.toml"
     f.write_text(src.read_text().replace('name = "moor-4p"', 'name = "ünï"'), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""`sim report FOLDER` redraws a saved run's balance report staged like every report (sim.report.staged_dir): the
+"""`sim report FOLDER` redraws a saved run's balance report staged like every report (sim.output.report.staged_dir): the
 new page is written beside the folder and swapped in only when complete, so a failure or Ctrl-C midway leaves the
 folder exactly as it was (one line, non-zero exit, no traceback); the run's own files go with it unchanged."""
 from __future__ import annotations
@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import api, cli_common, html_report
-from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
-from sim.scenario import load
+from sim.api import core as api
+from sim.cli import common as cli_common
+from sim.pages import html_report
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
+from sim.model.scenario import load
 
 from _cli import one_error_line
 
@@ -139,7 +141,7 @@ def test_report_redraw_from_inside_the_folder_is_refused_in_one_line(rep, monkey
 
 SLOW_WRITER = """
 import sys, time
-from sim import html_report
+from sim.pages import html_report
 real = html_report.write
 def slow(folder, s):
     real(folder, s)                 # the whole new page is in the staging folder...

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import board_svg, html_report, plots
-from sim.cli import app
+from sim.pages import board_svg, html_report, plots
+from sim.cli.main import app
 
 cli = CliRunner()
 
@@ -158,7 +158,7 @@ def test_sim_check_says_games_per_second_of_both_tiers_and_the_testing_apart(tmp
 
 
 def test_progress_step_says_what_is_done():
-    from sim import progress as PG
+    from sim.play import progress as PG
     now, buf = [0.0], io.StringIO()
     with PG.Lines(500, "moor-4p", buf, clock=lambda: now[0]) as lines:
         now[0] += 0.5

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim import api, html_report, scenario, tables
-from sim.cli import app
-from sim.measures import PairedSums, Sums
-from sim.scenario import load
+from sim.api import core as api
+from sim.pages import html_report, tables
+from sim.model import scenario
+from sim.cli.main import app
+from sim.stats.measures import PairedSums, Sums
+from sim.model.scenario import load
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -102,7 +104,7 @@ def test_team_game_headlines_the_team_rate_and_says_seats_cannot_be_told_apart(c
     team = s["team"]["hunter"]
     md = outputs(folder)["summary.md"]
     assert md.index("## Team win rate") < md.index("by seat")
-    assert f"**hunters win** {100 * team['rate']:.2f}%" in md          # the catalogue's label (sim.catalogue)
+    assert f"**hunters win** {100 * team['rate']:.2f}%" in md          # the catalogue's label (sim.model.catalogue)
     for name, text in outputs(folder).items():
         assert "cannot tell the team's strategies apart" in text and "sim compare" in text, name
         assert "shared wins" not in text.split("Definitions")[0] and "sole wins" not in text.split("Definitions")[0]

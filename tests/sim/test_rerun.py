@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import EXIT_BAD_INPUT, EXIT_REGRESSION, app
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_REGRESSION, app
 
 REPO = Path(__file__).resolve().parents[2]
 BOARD = REPO / "scenarios" / "treasure_hunters" / "boards" / "default.toml"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from sim.cli import app
+from sim.cli.main import app
 
 REPO = Path(__file__).resolve().parents[2]
 MOOR4 = str(REPO / "scenarios" / "moor" / "4p.toml")
@@ -50,7 +50,7 @@ def test_tie_break_line_names_the_winner_of_every_tied_game():
     from kernels.moor import play
     from kernels.moor import rules as R
     from sim.games.moor import tiebreak_lines
-    from sim.overrides import load
+    from sim.model.overrides import load
     sc = load(MOOR4, ())
     n, prm, ties = sc.players, sc.prm(), 0
     for g in range(60):
@@ -95,7 +95,7 @@ def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
 
 
 def test_enough_games_keep_their_intervals_and_tests():
-    from sim import html_report, verdicts
+    from sim.pages import html_report, verdicts
     s = {"scenario": {"game": "moor", "params": {}, "seats": [{"strategy": "weighted"}] * 2, "name": "x"},
          "game": "moor", "games": {"played": 40, "finished": 40, "truncated": 0, "errors": 0, "truncated_rate": 0.0},
          "seats": [{"seat": i, "strategy": "weighted", "win": {"rate": r, "wins": 40 * r, "ci95": [0.3, 0.7]}}
@@ -115,12 +115,12 @@ def test_enough_games_keep_their_intervals_and_tests():
 #        board show on a terminal ----------------------------------------------------------------------------------------
 
 def test_an_interval_of_points_does_not_repeat_the_unit():
-    from sim import html_report
+    from sim.pages import html_report
     assert html_report.pts(0.019) == "+1.90 pts" and html_report.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
 
 
 def test_compare_table_uses_one_number_format_per_column():
-    from sim.compare_page import _fmt, _fmt_d
+    from sim.pages.compare_page import _fmt, _fmt_d
     assert f"[{_fmt_d(-0.3, 'mean')}, {_fmt_d(-0.008042, 'mean')}]" == "[-0.300, -0.008]"
     assert _fmt(4.26, "mean") == "4.260" and _fmt_d(0.3112, "mean") == "+0.311"
     assert _fmt_d(0.0048, "rate") == "+0.48"
@@ -150,7 +150,7 @@ def test_duplicate_toml_key_names_the_file_once(tmp_path):
 
 def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatch):
     import numba
-    from sim import runner
+    from sim.play import runner
     monkeypatch.setattr(numba.config, "NUMBA_DEFAULT_NUM_THREADS", 2)
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
     monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
@@ -167,7 +167,7 @@ def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatc
 
 
 def test_board_show_on_a_terminal_writes_a_file_and_says_where(tmp_path, monkeypatch):
-    from sim import cli as C
+    from sim.cli import main as C
     board = REPO / "scenarios" / "galleon" / "boards" / "default.toml"
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(C, "stdout_is_terminal", lambda: True)

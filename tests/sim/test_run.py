@@ -6,8 +6,9 @@ import threading
 import numpy as np
 import pytest
 
-from sim import api, runner
-from sim.aggregate import WIN_UNITS
+from sim.api import core as api
+from sim.play import runner
+from sim.stats.aggregate import WIN_UNITS
 
 
 def _chunks(sc, games, chunk, threads):

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kernels.treasure_hunters import board as B
-from sim.cli import EXIT_BAD_INPUT, app
-from sim.scenario import ScenarioError, load
+from sim.cli.main import EXIT_BAD_INPUT, app
+from sim.model.scenario import ScenarioError, load
 
 SCENARIO = """
 [scenario]

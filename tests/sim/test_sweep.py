@@ -10,10 +10,10 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import EXIT_BAD_INPUT, EXIT_USAGE, app
-from sim.sweep.spec import SweepError, parse_range, split_values
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model.sweep_spec import SweepError, parse_range, split_values
 
-pytest.importorskip("sim.overrides")          # sweeps build their points with sim.overrides (the --set machinery)
+pytest.importorskip("sim.model.overrides")          # sweeps build their points with sim.model.overrides (the --set machinery)
 cli = CliRunner()
 
 BASE = """
@@ -120,8 +120,8 @@ def test_table_entry_error_names_the_table_entry(tmp_path):
 
 
 def test_one_point_sweep_equals_sim_run(tmp_path):
-    from sim import api
-    from sim.scenario import load
+    from sim.api import core as api
+    from sim.model.scenario import load
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=28", "--measure", "margin")
     assert r.exit_code == 0, r.output
@@ -199,7 +199,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     """--mode zip pairs the axes (point i = i-th value of each): there is no grid, so the page draws one curve along
     the points in order, each tick naming both values, and never a series per value of the second axis (the old
     page joined the points with die_faces = 6, points 0 and 2, into one line and left point 1 on its own)."""
-    from sim.sweep import page
+    from sim.api.sweep import page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,28,30", "--set", "die_faces=6,4,6",
                    "--games", "100", "--measure", "length.rounds")
@@ -220,7 +220,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
 
 def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
     """Grid mode is what zip mode is not: against track_len, one curve per die_faces value, x = the values."""
-    from sim.sweep import page
+    from sim.api.sweep import page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "100",
                    "--measure", "length.rounds")
@@ -232,9 +232,9 @@ def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
 def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     """Ctrl-C after the first point: no sweep.json (nothing looks complete), the point is kept; the rerun plays
     only the rest and gives the same numbers as a sweep played in one go."""
-    from sim.distributed import InProcess
-    from sim.sweep import build, run_sweep
-    from sim.sweep.engine import Progress
+    from sim.play.distributed import InProcess
+    from sim.api.sweep import build, run_sweep
+    from sim.play.sweep import Progress
     p = scen(tmp_path)
     sw = build(p, ["track_len=24,28,32"], games=200, measures=["margin"])
 
@@ -256,17 +256,18 @@ DEFAULT_SWEEPS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob
 @pytest.mark.parametrize("path", DEFAULT_SWEEPS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_default_sweeps_are_valid_and_modest(path):
     """Played by `make run`: every point validates, and the game count stays modest (make run <= 5 minutes)."""
-    from sim.sweep import build
+    from sim.api.sweep import build
     sw = build(path)
     assert 2 <= len(sw.points) and len(sw.points) * sw.games <= 200_000
     assert sw.measures and sw.base.name.endswith(path.stem)
 
 
 def test_index_page_links_every_report_with_its_headline(tmp_path):
-    from sim import api, index_page
-    from sim.distributed import InProcess
-    from sim.scenario import load
-    from sim.sweep import build, run_sweep
+    from sim.api import core as api
+    from sim.pages import index_page
+    from sim.play.distributed import InProcess
+    from sim.model.scenario import load
+    from sim.api.sweep import build, run_sweep
     p = scen(tmp_path)
     s, _ = api.run_scenario(load(p), games=100, write=False)
     folder = tmp_path / "r" / "sw"
@@ -282,8 +283,10 @@ def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a
     """Writing a sweep was quadratic in its points: sweep.parquet compared every point with the scenario once per
     row (`sw_default` per row, each comparing all points), and each `Scenario.spec` searched the game modules on
     disk. Now: one `sw_default` per frame, and a registered game comes back without `registry.names()`."""
-    from sim import registry
-    from sim.sweep import build, engine, table
+    from sim.model import registry
+    from sim.api.sweep import build
+    from sim.play import sweep as engine
+    from sim.stats import sweep_table as table
     p = scen(tmp_path)
     r, _ = sweep(tmp_path, p, "--set", "track_len=26,28,30", "--set", "die_faces=4,6", "--games", "50")
     assert r.exit_code == 0, r.output
@@ -304,7 +307,7 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     and last kept) and one panel per value of the third (at most MAX_PANELS), the legend beside the panels (not
     over a plot), and the caption saying which values are shown and that the table keeps every point. (The old
     page drew every combination of the other axes as one curve on one plot, its legend cut off.)"""
-    from sim.sweep import page
+    from sim.api.sweep import page
     monkeypatch.setattr(page, "MAX_CURVES", 2)
     monkeypatch.setattr(page, "MAX_PANELS", 2)
     p = scen(tmp_path)
@@ -330,7 +333,7 @@ def test_matplotlib_warnings_never_reach_the_user():
     """A plot that makes matplotlib warn (a layout that cannot fit) renders without the warning escaping."""
     import warnings
 
-    from sim import plots
+    from sim.pages import plots
 
     def crowded():
         fig, (a,) = plots._figure(1.0, 0.4)
@@ -345,7 +348,7 @@ def test_matplotlib_warnings_never_reach_the_user():
 
 def test_large_sweep_says_its_size_before_playing(tmp_path, monkeypatch):
     """From LARGE_GRID points a sweep names its points and games on stderr before the first point (not refused)."""
-    from sim import cli_sweep
+    from sim.cli import sweep as cli_sweep
     monkeypatch.setattr(cli_sweep, "LARGE_GRID", 4)
     p = scen(tmp_path)
     r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=4,6", "--games", "20")
@@ -378,7 +381,7 @@ def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_
     """The red-blue scale was centred on the data (its middle, e.g. +0.75 points, drawn white), so small
     advantages looked like disadvantages: now 0 is white (norm(0) = 0.5), and the caption says red = the first
     player wins more than the fair share."""
-    from sim.sweep import page
+    from sim.api.sweep import page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "60",
                    "--measure", "first_player_advantage")
@@ -407,7 +410,7 @@ def test_a_fully_reused_sweep_says_all_points_were_reused_not_zero_games(tmp_pat
 
 def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path):
     """`make run`'s sweep line ended "..., 0.435 s; -> path" when the sweep had no target."""
-    from sim.cli_sweep import default_sweep_line
+    from sim.cli.sweep import default_sweep_line
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20")
     assert r.exit_code == 0, r.output
@@ -425,7 +428,7 @@ def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path)
 def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
     """When a parameter has more values than curves (or panels) drawn, the evenly spaced picks include the
     scenario's own value (so its diamond is on the page), first and last kept."""
-    from sim.sweep import page
+    from sim.api.sweep import page
     axes = [{"name": n, "values": list(range(k)), "labels": [str(v) for v in range(k)], "numeric": True}
             for n, k in (("a", 3), ("b", 20), ("c", 15))]
     points = [{"index": i, "values": {"a": a, "b": b, "c": c}}
@@ -440,7 +443,8 @@ def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
 def test_quantities_are_built_once_per_game_players_mode_and_strategies_not_per_point(tmp_path):
     """A sweep's points that differ only by a rule value share their quantities (built once: 2,500 points took
     seconds); other players or strategies get their own (the fair share and labels differ)."""
-    from sim.sweep import build, table
+    from sim.api.sweep import build
+    from sim.stats import sweep_table as table
     p = scen(tmp_path)
     sw = build(p, ["track_len=26,28", "die_faces=4,6"], None, 20, None, None, None, None)
     qs = [table.quantities(pt.scenario) for pt in sw.points]
@@ -455,9 +459,9 @@ def test_quantities_are_built_once_per_game_players_mode_and_strategies_not_per_
 
 def test_sweep_points_name_their_unit_once_and_one_point_is_singular():
     """A second new user read `+0.80 pts [-2.84, +4.81] pts` and "(1 points played, 1 reused)"."""
-    from sim.sweep.page import fmt, fmt_ci
+    from sim.pages.sweep_page import fmt, fmt_ci
     assert f"{fmt('points', 0.008)} {fmt_ci('points', (-0.0284, 0.0481))}" == "+0.80 pts [-2.84, +4.81]"
-    src = (Path(__file__).resolve().parents[2] / "sim/cli_sweep.py").read_text()
+    src = (Path(__file__).resolve().parents[2] / "sim/cli/sweep.py").read_text()
     assert "points played" not in src and "count(len(played.played), 'point')" in src
 
 
@@ -465,7 +469,7 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
     """A second new user saw 4.5 between die faces 4 and 5 and a caption promising the scenario's diamond when the
     header said the scenario's point was not among the points."""
     from typer.testing import CliRunner
-    from sim.cli import app
+    from sim.cli.main import app
     out = tmp_path / "sw"
     r = CliRunner().invoke(app, ["sweep", str(Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"),
                                  "--set", "die_faces=4,5,6", "--set", "track_len=20,25", "--games", "50",
@@ -473,7 +477,7 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
     assert r.exit_code == 0, r.output
     page = (out / "sweep.html").read_text()
     assert "not among the points" in page and "diamond: the scenario" not in page
-    from sim.sweep.page import line_plot
+    from sim.pages.sweep_page import line_plot
     d = json.loads((out / "sweep.json").read_text())
     for j in (0, 1):
         fig = line_plot(d, d["chosen"][0], j)

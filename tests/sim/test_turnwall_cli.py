@@ -5,7 +5,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from sim.cli import app
+from sim.cli.main import app
 
 REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()

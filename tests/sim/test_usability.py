@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
 
 from _proc import sim_process
 from tests.sim._cli import one_error_line

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import check as K
-from sim import progress as PG
-from sim import report as RP
-from sim import runner as RN
-from sim.cli import EXIT_BAD_INPUT, app
-from sim.scenario import load
+from sim.stats import check as K
+from sim.play import progress as PG
+from sim.output import report as RP
+from sim.play import runner as RN
+from sim.cli.main import EXIT_BAD_INPUT, app
+from sim.model.scenario import load
 from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -218,6 +218,6 @@ def test_sprt_on_identical_games_stops_at_once_saying_why(tmp_path):
     r = cli.invoke(app, ["compare", str(BASE), str(same), "--sprt", "0.01", "--json", "--out", str(tmp_path / "c")])
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)
-    from sim.compare import MIN_GAMES
+    from sim.stats.compare import MIN_GAMES
     assert res["games"] == MIN_GAMES and res["sprt"]["state"] == "zero_variance" and res["stop"]["rule"] == "sprt"
     assert "never stop" in res["stop"]["message"] and "identical games" in res["stop"]["message"]

@@ -1,4 +1,4 @@
-"""Plain verdicts of a run (sim.verdicts): `sim run` opens with sentences (the start player against the fair share,
+"""Plain verdicts of a run (sim.pages.verdicts): `sim run` opens with sentences (the start player against the fair share,
 each team's win rate, how games end and last) and the scope they hold for, in the terminal, summary.md, balance.md
 and summary.html."""
 from __future__ import annotations
@@ -8,9 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from sim import api, verdicts
-from sim.cli import app
-from sim.scenario import load
+from sim.api import core as api
+from sim.pages import verdicts
+from sim.cli.main import app
+from sim.model.scenario import load
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -60,7 +61,7 @@ def test_no_finished_game_verdict():
 def test_scope_line_says_why_seats_differ_where_a_seat_keeps_its_own_place():
     """Turnwall corners and Galleon hideouts stay with their seat while the start player rotates: the scope line says
     so; Moor seats differ only by turn order, so its line does not."""
-    from sim.verdicts import scope_line
+    from sim.pages.verdicts import scope_line
     tw = {"scenario": {"game": "turnwall", "seats": [{"strategy": "planner"}] * 4, "params": {}}}
     ga = {"scenario": {"game": "galleon", "seats": [{"strategy": "treasure"}] * 4, "params": {}}}
     mo = {"scenario": {"game": "moor", "seats": [{"strategy": "weighted"}] * 4, "params": {}}}

@@ -25,11 +25,12 @@ sys.path.insert(0, str(ROOT))
 
 
 def trial(pairs, seed: int, games: int | None, alpha: float) -> dict:
-    from sim import check as K
+    from sim.api import check as KP
+    from sim.stats import check as K
     tests = []
     for i, (sc, b) in enumerate(pairs):
         n = games or int(b["statistical"]["check_games"])
-        t, _ = K.stat_tests(sc, b, K._scenario_seed(seed, i), n)
+        t, _ = KP.stat_tests(sc, b, K._scenario_seed(seed, i), n)
         tests += t
     found = K.holm_findings(tests, alpha)
     return {"seed": seed, "alarm": bool(found), "n_tests": len(tests),
@@ -139,8 +140,9 @@ def main() -> None:
     if a.summarise:
         print(summarise(a.summarise, a.alpha))
         return
-    from sim import check as K
-    from sim.scenario import load
+    from sim.api import check as KP
+    from sim.stats import check as K
+    from sim.model.scenario import load
     alter = dict(x.split("=", 1) for x in a.alter)
     pairs = []
     for f in K.default_scenarios(a.game):

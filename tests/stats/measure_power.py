@@ -26,8 +26,9 @@ def main() -> None:
     ap.add_argument("--m", type=int, default=None, help="tests in a full check run (default: counted from the "
                                                         "committed baselines' first trial)")
     a = ap.parse_args()
-    from sim import check as K
-    from sim.scenario import load
+    from sim.api import check as KP
+    from sim.stats import check as K
+    from sim.model.scenario import load
     alpha = a.alpha or K.ALPHA
     sc = load(a.scenario)
     b = K.read_baseline(a.baseline, sc)
@@ -36,13 +37,13 @@ def main() -> None:
         m = 0
         for i, f in enumerate(K.default_scenarios()):
             s0 = load(f)
-            t, _ = K.stat_tests(s0, K.read_baseline(K.baseline_path(f), s0), K._scenario_seed(a.first_seed - 1, i),
+            t, _ = KP.stat_tests(s0, K.read_baseline(K.baseline_path(f), s0), K._scenario_seed(a.first_seed - 1, i),
                                 int(b["statistical"]["check_games"]))
             m += len(t)
     thr = alpha / m
     hits = 0
     for k in range(a.trials):
-        tests, _ = K.stat_tests(sc, b, a.first_seed + k, int(b["statistical"]["check_games"]))
+        tests, _ = KP.stat_tests(sc, b, a.first_seed + k, int(b["statistical"]["check_games"]))
         best = min(tests, key=lambda t: t["p"])
         hit = best["p"] <= thr
         hits += hit

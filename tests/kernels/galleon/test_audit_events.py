@@ -39,7 +39,7 @@ import pytest
 
 from kernels.galleon import play as PL
 from kernels.galleon import rules as R          # the log format only (E_* codes, LOC_* places in the final state)
-from sim.scenario import from_dict
+from sim.model.scenario import from_dict
 
 REPO = Path(__file__).resolve().parents[3]
 ROOMS = {"cabin", "captain"}

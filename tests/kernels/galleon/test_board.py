@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kernels.galleon import board as B
-from sim.cli import app
+from sim.cli.main import app
 
 DEFAULT = (B.BOARDS_DIR / "default.toml").read_text(encoding="utf-8")
 

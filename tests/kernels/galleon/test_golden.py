@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim import api
-from sim.scenario import load
+from sim.api import core as api
+from sim.model.scenario import load
 from tests.kernels.golden_words import REPO, check_replay
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -27,7 +27,7 @@ def test_golden_trace_mixed_strategies_game_1():
 
 def test_replay_agrees_with_the_batch_run():
     sc = load(REPO / "scenarios/galleon/mixed.toml")
-    from sim import runner
+    from sim.play import runner
     out = runner.play_chunk(sc, 0, 6)
     for g in range(6):
         lines = api.replay(sc, g)

@@ -10,7 +10,7 @@ import pytest
 from kernels.galleon import play as PL
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
-from sim import runner
+from sim.play import runner
 from tests.kernels.galleon._kit import Game
 from tests.kernels.tables import per_game_outputs, table
 

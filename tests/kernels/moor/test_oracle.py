@@ -14,7 +14,7 @@ from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from sim.oracle import moor as O
 from sim.oracle.rng import Xoshiro256
-from sim.scenario import from_dict
+from sim.model.scenario import from_dict
 
 STRATS = ("random", "collector", "runner", "cautious", "weighted")
 

@@ -763,7 +763,7 @@ def test_every_clause_assumption_and_choice_has_a_test():
 def test_c09_tiebreak_decided_counts_only_ties_the_rulebook_settles(moor_sc):
     """The `tiebreak_decided` counter: a tied top score settled by most planks / latest in turn order (rulebook);
     with tiebreak = shared the tied players all win and nothing is settled, so it stays 0."""
-    from sim import runner
+    from sim.play import runner
     col = PL.EXTRA_COLUMNS.index("tiebreak_decided")
     for mode in ("rulebook", "shared"):
         out = runner.play_chunk(moor_sc(players=3, tiebreak=mode), 0, 3000)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kernels.treasure_hunters import board as B
-from sim.scenario import ScenarioError, from_dict
+from sim.model.scenario import ScenarioError, from_dict
 
 DEFAULT = (B.BOARDS_DIR / "default.toml").read_text()
 

@@ -7,7 +7,7 @@ import pytest
 
 from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
-from sim import runner
+from sim.play import runner
 from tests.kernels.tables import per_game_outputs, table
 
 from .test_invariants import setup

@@ -25,7 +25,7 @@ import pytest
 from kernels.rng import RNG_CONTRACT
 from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
-from sim.scenario import from_dict
+from sim.model.scenario import from_dict
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("TH_UPDATE_GOLDEN", "") not in ("", "0")

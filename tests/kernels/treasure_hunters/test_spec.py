@@ -9,8 +9,8 @@ import pytest
 from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
-from sim import registry
-from sim.scenario import from_dict, load
+from sim.model import registry
+from sim.model.scenario import from_dict, load
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[3] / "scenarios" / "treasure_hunters").glob("*.toml"))
 
@@ -46,7 +46,7 @@ def test_default_scenarios_cover_every_mode_and_player_count():
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_default_scenario_plays(path):
-    from sim import runner
+    from sim.play import runner
     sc = load(path)
     out = runner.play_chunk(sc, 0, 200)
     assert (out.status == 0).all() and (out.turns > 0).all()
@@ -62,7 +62,7 @@ def test_replay_in_words_matches_the_batch(mode, players, seats):
     sc = from_dict({"scenario": {"name": "replay-test", "game": "treasure_hunters", "players": players,
                                  "games": 10, "seed": 5},
                     "params": {"mode": mode}, "seats": [{"strategy": s} for s in seats]})
-    from sim import runner
+    from sim.play import runner
     out = runner.play_chunk(sc, 0, 4)
     for g in range(4):
         lines = sc.spec.replay(sc, g)
@@ -79,7 +79,7 @@ def test_replay_says_how_many_haunting_pieces_ended_the_game():
     """`six_hauntings` keeps the rulebook's name; with hauntings = 3 the replay says all 3 pieces were down."""
     sc = from_dict({"scenario": {"name": "haunt3", "game": "treasure_hunters", "players": 4, "games": 10, "seed": 5},
                     "params": {"mode": "basic", "hauntings": 3}, "seats": [{"strategy": "passive"}] * 4})
-    from sim import runner
+    from sim.play import runner
     out = runner.play_chunk(sc, 0, 10)
     col = PL.EXTRA_COLUMNS.index("outcome")
     g = next(g for g in range(10) if int(out.extra[g, col]) == R.OUT_SIX)

@@ -111,7 +111,7 @@ def test_b8_unknown_keys_and_missing_tables_are_one_line():
 
 
 def test_b8_scenario_with_a_broken_board_is_one_error_line(tmp_path):
-    from sim.scenario import ScenarioError, load
+    from sim.model.scenario import ScenarioError, load
     bad = (B.BOARDS_DIR / "default.toml").read_text().replace("plug = [3, 3]", "plug = [3, 4]")
     (tmp_path / "bad.toml").write_text(bad)
     (tmp_path / "s.toml").write_text('[scenario]\ngame = "turnwall"\nplayers = 2\n[params]\nboard = "bad.toml"\n'

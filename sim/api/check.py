@@ -1,0 +1,132 @@
+"""`sim check` and `sim baselines`: play a scenario's games and hand their sums to the statistics of
+`sim.stats.check` (the baseline format, the exact comparison, the statistical tests and the Holm correction)."""
+from __future__ import annotations
+
+import contextlib
+import copy
+import secrets
+import time
+from pathlib import Path
+from typing import Callable
+
+from sim.model.overrides import load
+from sim.model.scenario import Scenario
+from sim.play import runner
+from sim.stats import check as K
+from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline_path, read_baseline
+from sim.stats.measures import Sums
+
+
+def make_baseline(sc: Scenario, exact_games: int | None = None, stat_games: int | None = None,
+                  check_games: int | None = None, threads: int | None = None,
+                  progress: Callable[[int], None] | None = None) -> dict:
+    """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part.
+    Unset counts come from `sim.stats.check.sizes(game)`. Returns the baseline document (JSON-ready)."""
+    e0, s0, c0 = K.sizes(sc.game)
+    exact_games = exact_games or e0
+    stat_games = max(stat_games or s0, exact_games)
+    sums = Sums(sc)
+    res = runner.run(sc, exact_games, sc.seed, threads, on_chunk=sums.add, progress=progress)
+    exact_agg, exact_sums = copy.deepcopy(res.agg.to_dict()), sums.to_dict()
+    if stat_games > exact_games:
+        res = runner.run(sc, stat_games - exact_games, sc.seed, threads, game0=exact_games, on_chunk=sums.add,
+                         progress=progress, agg=res.agg)
+    return K.baseline_doc(sc, exact_agg, exact_sums, exact_games, stat_games, check_games or c0, sums.to_dict(),
+                          res.agg)
+
+
+def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None,
+               path: Path | None = None, on_played: Callable[[], None] | None = None) -> tuple[dict, list]:
+    """Replay the baseline's exact games; returns (result dict, [(tier, regression message)])
+    (`sim.stats.check.exact_findings`). ``on_played``: called once the games are over."""
+    ex = b["exact"]
+    sums = Sums(sc)
+    res = runner.run(sc, int(ex["games"]), int(ex["seed"]), threads, on_chunk=sums.add, progress=progress)
+    if on_played is not None:
+        on_played()
+    return K.exact_findings(sc, b, res.agg.to_dict(), sums.to_dict(), path)
+
+
+def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None = None,
+               progress=None, on_played: Callable[[], None] | None = None) -> tuple[list[dict], list[str]]:
+    """Play ``games`` fresh games at ``seed`` and test each measure and histogram against the baseline
+    (`sim.stats.check.stat_findings`). Returns (tests with raw p-values, notes)."""
+    sums = Sums(sc)
+    res = runner.run(sc, games, seed, threads, on_chunk=sums.add, progress=progress)
+    if on_played is not None:
+        on_played()
+    return K.stat_findings(sc, b, sums.to_dict(), res.agg)
+
+
+def check(files: list[Path], baselines: Path | None = None, baseline_file: Path | None = None,
+          tiers: tuple[str, ...] = ("exact", "statistical"), seed: int | None = None, games: int | None = None,
+          alpha: float = ALPHA, threads: int | None = None, log: Callable[[str], None] | None = None,
+          overrides=(), bar: Callable | None = None) -> dict:
+    """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
+    ``overrides``: ((name, value), ...) applied to every scenario (`sim.model.overrides`; an OverrideError names a bad one).
+    ``bar(total, label)``: (context manager, advance callback) of one scenario's progress (`sim.play.progress.bar`): its
+    games line counts the games of both tiers alone, then "NAME: testing against the baseline ... 0.1 s".
+
+    Returns {"ok", "seed", "alpha", "scenarios": [...], "findings": [...], "tests": [...]}."""
+    log = log or (lambda s: None)
+    root = Path(baselines) if baselines else K.BASELINES
+    if baseline_file is not None and len(files) != 1:
+        raise BadBaseline("--baseline names one baseline file: give exactly one scenario with it")
+    pairs = []
+    for f in files:
+        sc = load(f, overrides)
+        bp = Path(baseline_file) if baseline_file is not None else baseline_path(f, root)
+        pairs.append((sc, bp, read_baseline(bp, sc)))
+    seed = secrets.randbits(63) if seed is None else int(seed)
+    results: list[ScenarioCheck] = []
+    all_tests: list[dict] = []
+    findings: list[Finding] = []
+    for i, (sc, bp, b) in enumerate(pairs):
+        t0 = time.perf_counter()
+        r = ScenarioCheck(K._rel(sc.path), sc.name, sc.game, K._rel(bp))
+        n = int(games if games is not None else b["statistical"]["check_games"]) if "statistical" in tiers else 0
+        total = (int(b["exact"]["games"]) if "exact" in tiers else 0) + (n if "statistical" in tiers else 0)
+        prog, adv = bar(total, sc.name) if bar is not None else (contextlib.nullcontext(), None)
+        played = getattr(prog, "played", None)
+        with prog:
+            if "exact" in tiers:
+                last = "statistical" not in tiers
+                r.exact, msgs = exact_tier(sc, b, threads, progress=adv, path=bp,
+                                           on_played=_testing(played) if last else None)
+                r.findings += [Finding(sc.name, tier, m) for tier, m in msgs]
+                if r.exact["not_in_baseline"]:
+                    r.notes.append(f"{', '.join(r.exact['not_in_baseline'])}: new since the baseline, not compared "
+                                   f"(make baselines records it)")
+            if "statistical" in tiers:
+                # a different fresh stream for every scenario of the run, all derived from the one printed seed
+                tests, notes = stat_tests(sc, b, K._scenario_seed(seed, i), n, threads, progress=adv,
+                                          on_played=_testing(played))
+                r.tests = tests
+                r.notes += notes
+                all_tests += tests
+        r.wall_s = time.perf_counter() - t0
+        findings += r.findings
+        results.append(r)
+        log(f"{r.file}: " + K._line(r))
+    stat_found = K.holm_findings(all_tests, alpha) if all_tests else []
+    for f in stat_found:
+        for r in results:
+            if r.scenario == f.scenario:
+                r.findings.append(f)
+    findings += stat_found
+    return {
+        "ok": not findings, "seed": seed, "alpha": alpha, "tiers": list(tiers),
+        "n_tests": len(all_tests), "min_p_holm": min((t["p_holm"] for t in all_tests), default=None),
+        "findings": [f.__dict__ for f in findings],
+        "scenarios": [{"file": r.file, "scenario": r.scenario, "game": r.game, "baseline": r.baseline,
+                       "exact": r.exact, "n_tests": len(r.tests), "notes": r.notes, "wall_s": round(r.wall_s, 3),
+                       "findings": [f.__dict__ for f in r.findings]} for r in results],
+        "tests": all_tests,
+    }
+
+
+
+
+def _testing(played: Callable | None) -> Callable[[], None] | None:
+    """The on_played callback of a scenario's last games: its progress says "testing against the baseline"."""
+    return None if played is None else (lambda: played("the baseline", "testing against"))

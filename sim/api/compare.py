@@ -1,0 +1,102 @@
+"""`sim compare`: play A and B on common random numbers, chunk by chunk, until the stopping rule
+(`--games`, `--precision`, `--sprt`) of `sim.stats.compare` says so, then its paired, Holm-corrected verdicts."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from sim.model.scenario import Scenario
+from sim.play import runner
+from sim.play.provenance import git_commit
+from sim.stats import compare as C
+
+
+def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | None = None,
+            threads: int | None = None, chunk: int = C.DEFAULT_CHUNK, precision: float | None = None,
+            max_games: int = C.DEFAULT_CAP, sprt: C.Sprt | None = None, alpha: float = 0.05,
+            progress: Callable[[int], None] | None = None, on_played: Callable[[], None] | None = None) -> dict:
+    """Play A and B on common random numbers and compare every shared measure. Returns the comparison dict
+    (JSON-ready; see module docstring). ``games`` is the fixed game count (default: A's), ignored when
+    ``precision`` or ``sprt`` decides when to stop (then ``max_games`` caps the run). ``on_played``: called once
+    the games are over (`sim.play.progress`: the games line counts the games alone)."""
+    seed = sa.seed if seed is None else int(seed)
+    ps = C.PairedSums(sa, sb)
+    drop, notes = C.not_comparable(sa, sb, [m.name for m in ps.measures])
+    ps.measures = [m for m in ps.measures if m.name not in drop]
+    for name in drop:
+        del ps.acc[name]
+    names = [m.name for m in ps.measures]
+    if sprt is not None:
+        sprt = C.check_sprt(sprt, sa, ps, drop, names)
+    if precision is not None and not any(C.is_win_rate(n) for n in names):
+        raise C.CompareError("--precision watches the win rates' differences, but no win rate is compared here"
+                           + (f" ({notes[0]})" if notes else "") + "; use --games, or --sprt with --metric")
+    adaptive = precision is not None or sprt is not None
+    target = max_games if adaptive else (sa.games if games is None else int(games))
+    t = runner.set_threads(threads)
+    args_a = (sa.prm(), sa.sids(), sa.sparams())
+    args_b = (sb.prm(), sb.sids(), sb.sparams())
+    t0 = time.perf_counter()
+    done = 0
+    stop = {"rule": "games", "message": f"played the requested {target} games"}
+    sprt_out = None
+    prec_out = None
+    while done < target:
+        n = min(chunk, target - done)
+        half = (lambda k: progress(k / 2)) if progress is not None else None    # a pair = one game of A and one of B
+        oa = runner.play_chunk(sa, done, n, 0, seed, *args_a, progress=half)
+        ob = runner.play_chunk(sb, done, n, 0, seed, *args_b, progress=half)
+        ps.add(oa, ob)
+        done += n
+        if done < C.MIN_GAMES:
+            continue
+        if sprt is not None:
+            sprt_out = C.sprt_status(ps, sprt)
+            if sprt_out["state"] != "continue":
+                stop = {"rule": "sprt", "message": sprt_out["message"]}
+                break
+        if precision is not None:
+            prec_out = C.precision_status(ps, precision)
+            if prec_out["reached"] and sprt is None:
+                stop = {"rule": "precision", "message": prec_out["message"]}
+                break
+    else:
+        if adaptive:
+            stop = {"rule": "cap", "message": f"game cap of {target} reached before "
+                    + ("the SPRT decided" if sprt is not None else f"precision ±{precision}")}
+    if sprt is not None and sprt_out is None:
+        sprt_out = C.sprt_status(ps, sprt)
+    if precision is not None:
+        prec_out = C.precision_status(ps, precision)
+        if stop["rule"] == "cap" and sprt is None:
+            stop["message"] += (f"; worst win-rate half-width {prec_out['worst_half_width']:.4f} "
+                                f"({prec_out['worst_metric']})")
+    wall = time.perf_counter() - t0
+    if on_played is not None:
+        on_played()
+    rows = C.evaluate(ps, alpha)
+    return {
+        "schema": 1,
+        "a": C.side_info(sa), "b": C.side_info(sb),
+        "seed": seed, "games": done, "threads": t, "chunk": chunk, "alpha": alpha,
+        "correction": "holm",
+        "metrics": rows,
+        "significant": [r["name"] for r in rows if r["significant"]],
+        "not_compared": {"only_a": ps.only_a, "only_b": ps.only_b, "different_meaning": drop},
+        "notes": notes,
+        "stop": stop, "precision": prec_out, "sprt": sprt_out,
+        "provenance": {"rules_version": sa.spec.rules_version, "rng_contract": _rng_contract(),
+                       "git_commit": git_commit(), "wall_time_s": round(wall, 3),
+                       "created_utc": _now_utc()},
+    }
+
+
+def _rng_contract() -> int:
+    from kernels.rng import RNG_CONTRACT
+    return RNG_CONTRACT
+
+
+def _now_utc() -> str:
+    """When the comparison was made (provenance 'created_utc', as a run's: the index page says it)."""
+    import datetime as dt
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")

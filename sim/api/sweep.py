@@ -1,0 +1,44 @@
+"""Parameter sweeps (`sim sweep`): spec (axes, points), engine (units on an executor, stored points), table
+(measures, pairs, target), page (sweep.html), output (the report folder). `run_sweep` is what the CLI calls."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.model import sweep_spec
+from sim.model.sweep_spec import Sweep, SweepError  # noqa: F401  (the sweep API's types)
+from sim.stats import sweep_table
+
+
+def build(*args, **kwargs) -> Sweep:
+    """A validated sweep: `sim.model.sweep_spec.build` (axes, points; same arguments), then its measures and target
+    checked against every point's measures (`sim.stats.sweep_table.resolve`). Raises SweepError (one line)."""
+    sw = sweep_spec.build(*args, **kwargs)
+    sweep_table.resolve(sw)
+    return sw
+
+
+def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | None = None, progress=None,
+              fresh: bool = False, on_played=None) -> tuple[dict, Path, object]:
+    """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
+    Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.
+    ``on_played``: called once the games are over, before sweep.json / sweep.html are written."""
+    from sim.play.provenance import provenance
+    from sim.play import runner
+    from sim.output import sweep_output as output
+    from sim.play import sweep as engine
+    table = sweep_table
+    folder = output.folder_for(sw, out)
+    output.prepare(folder, output.what_for(sw, out))
+    if fresh:
+        output.clear_points(folder)
+    played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress)
+    if on_played is not None:
+        on_played()
+    res = engine.collect(sw, folder)
+    threads = executor.threads or (runner.available_threads() if not executor.workers else 1)
+    prov = provenance(sw.base, sw.games, sw.base.seed, played.wall_s, threads, chunk or runner.DEFAULT_CHUNK)
+    prov.update({"executor": executor.description, "points_played": len(played.played),
+                 "points_reused": len(played.reused), "first_point_s": played.first_point_s})
+    doc = output.document(sw, res, prov)
+    output.write(folder, sw, doc, table.frame(sw, res["rows"]))
+    return doc, folder, played

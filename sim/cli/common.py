@@ -1,0 +1,123 @@
+"""What every `sim` command shares (sim.cli.main and sim.cli.sweep import it; it imports neither): exit codes, the
+one-line failure, Ctrl-C / SIGTERM handling, and the checks of the options every playing command takes."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+EXIT_REGRESSION = 1
+EXIT_USAGE = 2
+EXIT_BAD_INPUT = 3
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143    # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
+from sim.model.paths import SCENARIOS  # noqa: F401  (the CLI modules take it from here)
+
+
+def fail(msg: str, code: int = EXIT_BAD_INPUT):
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def interruptible(kept: Optional[str] = None):
+    """Ctrl-C ends the command with one line and exit code 130, SIGTERM likewise with 143, wherever it comes
+    (playing: within a block of games, see `sim.play.runner.BLOCK_S`; compiling; writing the report; waiting): reports
+    are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
+    sweep's finished points), said in that line instead. A refused --out ends it with one line and exit code 3."""
+    from sim.output.report import OutputError
+    try:
+        yield
+    except KeyboardInterrupt as e:
+        raise typer.Exit(_stopped(e, kept)) from None
+    except OutputError as e:                  # raised before any game is played
+        fail(str(e))
+
+
+def known_game(game: Optional[str]):
+    """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
+    from sim.model import registry
+    games = registry.names()
+    if game is not None and game not in games:
+        fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
+
+
+def in_range(name: str, v: Optional[int], lo: int = 1, hi: Optional[int] = None, note: str = ""):
+    """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (``hi`` None: no upper end), in the
+    wording scenario files get too (sim.model.scenario.out_of_range); ``note`` says why the bound is there."""
+    from sim.model.scenario import out_of_range
+    if v is not None and (v < lo or (hi is not None and v > hi)):
+        fail(out_of_range(f"--{name}", v, lo, hi) + note, EXIT_USAGE)
+
+
+def check_run_options(games: Optional[int] = None, threads: Optional[int] = None, chunk: Optional[int] = None,
+                      seed: Optional[int] = None):
+    """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
+    when out of range (--games 0 and --games 10^11 name the same range). A --threads above the cores available is
+    not refused: the run uses all of them and says so on stderr in one line (the report's provenance records the
+    threads used)."""
+    from sim.play.runner import MAX_CHUNK
+    from sim.model.scenario import MAX_GAMES
+    in_range("games", games, 1, MAX_GAMES)
+    in_range("threads", threads)
+    in_range("chunk", chunk, 1, MAX_CHUNK, " (memory grows with the chunk)")
+    in_range("seed", seed, 0, 2**64 - 1)
+    if threads is not None:
+        from sim.play import runner
+        said = set()
+
+        def note(line: str):
+            if line not in said:            # once per command, however many runs it makes
+                said.add(line)
+                typer.echo(line, err=True)
+        runner.on_note = note
+
+
+_STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
+
+
+def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
+    """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
+    Ctrl-C. ``kept``: what is left on purpose (default: nothing; a report folder appears only when complete)."""
+    from sim.play.runner import Terminated, clear_stop
+    term = isinstance(e, Terminated)
+    clear_stop()
+    if not _STOP_SAID:
+        _STOP_SAID.append(True)
+        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped; "
+                   + (kept or "nothing half-written left (a report folder appears only when complete)"), err=True)
+    return EXIT_TERMINATED if term else EXIT_INTERRUPTED
+
+
+def after_write(folder: Path) -> None:
+    """What every command that wrote the report folder ``folder`` (run, report, compare, sweep) does next: name an
+    earlier report left behind (`warn_leftover`), then list the new one in the index (`refresh_index`)."""
+    warn_leftover(folder)
+    refresh_index(folder)
+
+
+def refresh_index(folder: Path) -> None:
+    """Refresh reports/index.html when ``folder`` is in the reports folder (`sim.pages.index_page.refresh`), so the new
+    report is listed. The report itself is written: an index that cannot be rewritten (a full disk) is one warning
+    line, not a failure."""
+    from sim.pages import index_page
+    try:
+        index_page.refresh(folder)
+    except Exception as e:                  # noqa: BLE001 - the index is a convenience; the report is in place
+        from sim.output.report import os_error
+        oe = os_error(e)
+        why = (oe.strerror or str(oe)) if oe is not None else f"{type(e).__name__}: {e}"
+        typer.echo(f"warning: the report is written, but the index of the reports could not be refreshed ({why})",
+                   err=True)
+
+
+def warn_leftover(folder: Path) -> None:
+    """One warning line per earlier report that `sim.output.report.staged_dir` moved aside (``.<name>.old-PID``) but could
+    not remove after the new one went in (a file in it that cannot be deleted: immutable, another user's): the new
+    report is complete, the hidden folder is named so the user can remove it."""
+    folder = Path(folder)
+    for p in sorted(folder.parent.glob(f".{folder.name}.old-*")) if folder.parent.is_dir() else []:
+        typer.echo(f"warning: the report is written, but the earlier one, moved aside to {p}, could not be removed "
+                   "(a file in it cannot be deleted); remove that folder by hand", err=True)

@@ -1,0 +1,643 @@
+"""The `sim` command line: thin Typer commands over sim.api.core. Exit codes: 0 ok, 1 regression found,
+2 usage error, 3 bad input file, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
+and errors to stderr."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+import typer.core
+
+from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
+from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
+    _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
+    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game,
+)
+
+try:                                            # typer 0.29 (pinned) vendors click as typer._click
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:                             # pragma: no cover - a typer that uses click itself
+    from click.exceptions import NoArgsIsHelpError, UsageError
+
+
+class OneLineUsage(typer.core.TyperGroup):
+    """Usage errors (a bad option value, an unknown option or command, a missing argument) as one line on stderr,
+    exit 2, instead of Typer's boxed multi-line panel. `sim` alone still prints the help."""
+
+    @staticmethod
+    def _one_line(e: UsageError):
+        if isinstance(e, NoArgsIsHelpError):
+            raise e
+        where = e.ctx.command_path if e.ctx is not None else "sim"
+        msg = " ".join(e.format_message().split()).rstrip(".")
+        if "unexpected extra argument" in msg and "(step " in msg:     # --set x=1..9 step 2 unquoted: the shell split it
+            msg += "; a range with a step is one argument: quote it, e.g. --set 'track_len=20..60 step 5'"
+        typer.echo(f"error: {msg} (see {where} --help)", err=True)
+        raise typer.Exit(e.exit_code)
+
+    def make_context(self, *args, **kw):
+        try:
+            return super().make_context(*args, **kw)
+        except UsageError as e:
+            self._one_line(e)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UsageError as e:
+            self._one_line(e)
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=OneLineUsage,
+                  help="Monte Carlo balance simulator for tabletop games.")
+
+def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None,
+                  seed: Optional[int] = None, more: tuple[tuple[str, Optional[list[str]]], ...] = ()):
+    """The scenario file ``path`` with the --set overrides ``sets`` (then ``more``: further (option, texts), as
+    compare's ("--set-a", [...])) and --games applied before it is validated: a bad --set, or one field given twice
+    (two --set of one name, --games or --seed and --set of it), is one line and exit 2, a bad file one line and
+    exit 3."""
+    from sim.model.overrides import OverrideError, canonical, load, parse_sets, show
+    from sim.model.scenario import ScenarioError
+    try:
+        overrides = parse_sets(("--set", sets), *more)
+        for option, value in (("games", games), ("seed", seed)):
+            twice = [(n, v) for n, v in overrides if canonical(n) == (option,)]
+            if value is not None and twice:
+                raise OverrideError(f"--set {twice[0][0]}: given twice (--{option} {value}, --set {show(*twice[0])}); "
+                                    "give it once")
+        return load(path, overrides, games)
+    except OverrideError as e:
+        fail(str(e), EXIT_USAGE)
+    except ScenarioError as e:
+        fail(str(e))
+
+
+SET_HELP = ("NAME=VALUE: override a rule parameter, a card (ghost_cards.shuffle=2), a scenario field or a seat's "
+            "strategy or strategy parameter (seats.1.strategy=runner, seats.1.w_goal=1.5); the value is TOML; "
+            "repeatable. The report goes to a folder named after the overrides")
+Sets = Annotated[Optional[list[str]], typer.Option("--set", help=SET_HELP)]
+
+
+def progress_bar(total: int, label: str):
+    """Progress on stderr (sim.play.progress: a bar on a terminal, plain lines otherwise); (context manager, advance)."""
+    from sim.play import progress
+    return progress.bar(total, label)
+
+
+def warn_if_replacing(sc, out: Optional[Path]):
+    """Two scenario files with one name share reports/<name> (or one --out folder is reused): rerunning a file
+    replaces its own report silently, but replacing the report of another file says so in one warning line naming
+    that file and its scenario (not refused: batch users rerun)."""
+    from sim.api import core as api
+    from sim.output.report import replaces_other_scenario, report_owner
+    final = api.report_folder(sc, out)
+    other = replaces_other_scenario(final, sc.path)
+    if not other:
+        return
+    name = (report_owner(final) or ("", ""))[1]
+    whose = f"scenario '{name}' of {other}" if name else other
+    keep = ("give --out another folder" if out is not None
+            else "give one file another name = \"...\" under [scenario], or use --out")
+    typer.echo(f"warning: {final} holds the report of {whose}; this run of {sc.path} (scenario '{sc.name}') "
+               f"replaces it (to keep both, {keep})", err=True)
+
+
+def _writable_or_fail(folder: Path):
+    """The destination folder can be written and its disk is not full, checked before any game is played."""
+    from sim.output.report import OutputError, check_writable
+    try:
+        check_writable(folder)
+    except OutputError as e:
+        fail(str(e))
+
+
+@app.command()
+def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+        games: Annotated[Optional[int], typer.Option(help="games to play (default: the scenario's)")] = None,
+        seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
+        threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+        chunk: Annotated[int, typer.Option(help="games per chunk (memory bound; results do not depend on it)")] = 1 << 16,
+        out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
+        json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
+        per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
+        workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+        scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+        sets: Sets = None):
+    """Play a scenario and write its report (summary.json, summary.md, summary.html, provenance.json)."""
+    check_run_options(games, threads, chunk, seed)
+    sc = load_scenario(scenario, sets, games, seed)
+    from sim.api import core as api
+    from sim.pages import tables
+    n = sc.games if games is None else games
+    warn_if_replacing(sc, out)
+    prog, adv = progress_bar(n, f"{sc.name}")
+    with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
+        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
+                                           on_played=prog.played)
+    after_write(folder)
+    if json_out:
+        typer.echo(json.dumps(s, indent=2))
+    else:
+        typer.echo(tables.render_markdown(s))
+    typer.echo(f"report written to {folder}", err=True)
+
+
+@app.command("run-defaults")
+def run_defaults(games: Annotated[Optional[int], typer.Option(help="override games per scenario")] = None,
+                 game: Annotated[Optional[str], typer.Option(help="only this game's scenarios")] = None):
+    """Run every default scenario under scenarios/<game>/ and write their reports (what `make run` does)."""
+    known_game(game)
+    if games is not None:
+        check_run_options(games)
+    from sim.api import core as api
+    from sim.pages import tables
+    files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
+    if not files:
+        fail(f"no scenarios found under {SCENARIOS}" + (f"/{game}" if game else ""))
+    written = []
+    for f in files:
+        sc = load_scenario(f)
+        n = sc.games if games is None else games
+        warn_if_replacing(sc, None)
+        prog, adv = progress_bar(n, sc.name)
+        with interruptible(), prog:
+            s, folder = api.run_scenario(sc, n, progress=adv, on_played=prog.played)
+        seats = tables.one_line(s)
+        g = s["games"]                              # the progress line above gave the time and games/s
+        typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
+                   f"{unfinished(g)}; {seats} -> {folder}")
+        written.append((folder, s))
+    sweeps = cli_sweep.run_default_sweeps(game, games)          # scenarios/<game>/sweeps/*.toml
+    from sim.pages import index_page
+    typer.echo(f"index of the reports: {index_page.write(written, sweeps)}")
+
+
+def unfinished(g: dict) -> str:
+    """' (4,990 finished, 10 stopped at the turn cap)' for the summary's ``games`` block (truncated and errors
+    counted apart: a designer raises max_turns for the one, reports a bug for the other); '' when every game
+    finished."""
+    if g["finished"] == g["played"]:
+        return ""
+    parts = [f"{g['truncated']:,} stopped at the turn cap, max_turns" if g.get("truncated") else "",
+             f"{g['errors']:,} ended in an error" if g.get("errors") else ""]
+    return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
+
+
+@app.command()
+def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+           game: Annotated[Optional[int], typer.Option(help="game index (as in a batch run; default 0, said on "
+                                                             "stderr)")] = None,
+           seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
+           sets: Sets = None):
+    """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
+    chosen = game is not None
+    game = game if chosen else 0
+    in_range("game", game, 0, 2**62 - 1)
+    check_run_options(seed=seed)
+    sc = load_scenario(scenario, sets, seed=seed)
+    if not chosen:                  # not refused: any game is a fair sample, but the reader is told which one
+        typer.echo("note: no --game given, so this is game 0 (the first of a batch run); --game I replays game I",
+                   err=True)
+    if seed is not None:
+        sc = sc.with_changes(seed=seed)
+    from sim.api import core as api
+    from sim.play import progress
+    with progress.said_if_slow("loading or compiling the replay kernel (up to about 20 s on the first run after a "
+                               "change) ..."):
+        lines = api.replay(sc, game)
+    typer.echo("\n".join(lines))
+
+
+@app.command("list")
+def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
+    """List games, their parameters (default, allowed values), strategies and measures (with their definitions)."""
+    from sim.model import catalogue, registry
+    from sim.model.params_table import named_value, part_of
+    from sim.model.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
+    known_game(game)
+    games = registry.all_games() if game is None else {game: registry.get(game)}
+    for name, g in games.items():
+        typer.echo(f"{name}: {g.title} ({g.min_players}-{g.max_players} players, rules v{g.rules_version})")
+        typer.echo("  parameters:")
+        inner, defaults = part_of(g), g.defaults()
+        for p in g.params:
+            if p.name in inner:
+                continue                             # listed inside its table (move_die_ghost in move_die)
+            dom = (f"{tv(p.domain[0])}..{tv(p.domain[1])}" if p.kind in ("int", "float", "int_list") and p.domain
+                   else " | ".join(map(tv, p.domain)) if p.kind == "choice" else "true | false" if p.kind == "bool"
+                   else "text")
+            dom += f" or names: {', '.join(p.labels)}" if p.labels else ""
+            if p.fields:
+                dom = f"{', '.join(p.field_names())}: integers {tv(p.domain[0])}..{tv(p.domain[1])}"
+            elif p.parts:
+                dom = f"{', '.join(k for k, _ in p.parts)}; or the {p.name} array alone: {dom}"
+            kind = "table" if p.fields or p.parts else p.kind
+            typer.echo(f"    {p.name} = {tv(named_value(g, p, defaults))}  [{kind}: {dom}]  {p.help}")
+            for f, h in p.fields:
+                typer.echo(f"      {p.name}.{f}: {h}")
+            for key, target in p.parts:
+                tp = g.param(target)
+                also = f" (also the parameter {target} on its own)" if target != p.name else ""
+                typer.echo(f"      {p.name}.{key}: {tp.help}{also}")
+        typer.echo("  strategies:")
+        for s in g.strategies:
+            role = f" [{g.role_title(s.role)}]" if s.role != "player" else ""
+            typer.echo(f"    {s.name}{role}: {s.help}")
+            for p in s.params:
+                typer.echo(f"      {p.name} = {tv(p.default)}  {p.help}")
+        typer.echo("  measures (key: label [unit; where it applies]: definition):")
+        for key, e in catalogue.listing(g):
+            where = [x for x in (("competitive games" if e.applies == "competitive" else "team games"
+                                  if e.applies == "team" else ""),
+                                 ("mode " + " | ".join(e.modes) if e.modes else ""),
+                                 ("per run" if e.level == "batch" else "")) if x]
+            typer.echo(f"    {key}: {e.label} [{e.unit}{'; ' + ', '.join(where) if where else ''}]: {e.definition}")
+
+
+@app.command()
+def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000,
+          quick: Annotated[bool, typer.Option(help="smaller runs (smoke test)")] = False):
+    """Speed benchmark: games/s and decisions/s on 1 and 2 threads, cold compile, warm start, oracle ratio."""
+    from sim.api import bench as b
+    res = b.run_all(games=20_000 if quick else games)
+    typer.echo(b.render(res))
+
+
+# --- balance reports, A/B comparisons and regression checks (sim.pages.html_report, sim.stats.compare, sim.stats.check) -----------
+
+@app.command()
+def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), or a report folder / summary.json "
+                                                     "(render its report again)")],
+           games: Annotated[Optional[int], typer.Option(help="games to play (scenario only)")] = None,
+           seed: Annotated[Optional[int], typer.Option(help="master seed (scenario only)")] = None,
+           threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+           out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
+                                                            "the given folder)")] = None,
+           sets: Sets = None):
+    """Write the designer's balance report: summary.html (self-contained, opens offline), balance.md, plots/."""
+    check_run_options(games, threads, seed=seed)
+    if sets and path.suffix != ".toml":
+        fail("--set changes a scenario before it is played; give a scenario .toml (a report folder is rendered as "
+             "it was played)", EXIT_USAGE)
+    if path.suffix == ".toml":
+        sc = load_scenario(path, sets, games, seed)
+        from sim.api import core as api
+        warn_if_replacing(sc, out)
+        prog, adv = progress_bar(sc.games if games is None else games, sc.name)
+        with interruptible(), prog:
+            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv,
+                                             on_played=prog.played)
+    else:
+        src = path / "summary.json" if path.is_dir() else path
+        from sim.output.report import staging_run
+        if staging_run(src.parent):
+            fail(f"{src.parent}: an unfinished report (its run was stopped while writing it); run the scenario again")
+        if not src.exists():
+            fail(f"{src}: no such file; give a scenario .toml, a report folder or its summary.json")
+        try:
+            s = json.loads(src.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            fail(f"{src}: not valid JSON ({e})")
+        if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
+            fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
+        folder = redraw(src, s, out)
+    after_write(folder)
+    typer.echo(str(folder / "summary.html"))
+
+
+def redraw(src: Path, s: dict, out: Optional[Path]) -> Path:
+    """`sim report FOLDER`: draw the report of summary ``s`` (read from ``src``) again into ``out`` or the folder
+    itself, staged (`sim.api.core.redraw_report`): on an error or Ctrl-C the folder is as it was, one line says why, and
+    the exit code is 3 (130 / 143)."""
+    from sim.api import core as api
+    from sim.play.runner import pending
+    folder = Path(out or src.parent)
+    here = Path.cwd().resolve()
+    if out is None and (folder.resolve() == here or folder.resolve() in here.parents):
+        fail(f"{src.parent}: the report is redrawn beside it and swapped in when complete, which cannot be done to "
+             "the folder you are in; run `sim report` from outside it (or give --out)")
+    kept = f"nothing half-written left: {folder} is as it was" if folder.exists() else None
+    with interruptible(kept):
+        try:
+            return api.redraw_report(s, src.parent, out)
+        except OSError:                        # OutputError: the folder cannot be written (one line, exit 3)
+            raise
+        except Exception as e:
+            if pending() is not None:          # an error caused by an interrupt swallowed on its way
+                raise
+            where = f"{folder} is as it was" if folder.exists() else "nothing written"
+            fail(f"{src}: incomplete summary, cannot draw its report ({type(e).__name__}: {e}); {where}")
+
+
+@app.command()
+def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
+            b: Annotated[Optional[Path], typer.Argument(help="scenario B (TOML), same game (default: A, changed "
+                                                             "by --set-b)")] = None,
+            games: Annotated[Optional[int], typer.Option(help="games each (default: A's); not with --precision "
+                                                              "or --sprt (they decide when to stop)")] = None,
+            seed: Annotated[Optional[int], typer.Option(help="common seed (default: A's)")] = None,
+            precision: Annotated[Optional[float], typer.Option(help="play on until every win-rate difference's 95% "
+                                                                    "interval half-width is <= this (e.g. 0.005)")] = None,
+            sprt: Annotated[Optional[float], typer.Option(help="SPRT effect size: H0 diff = 0 vs H1 diff = this "
+                                                               "(one-sided), alpha = beta = 0.05 (e.g. 0.01 = +1 "
+                                                               "point); not with --precision")] = None,
+            metric: Annotated[Optional[str], typer.Option(help="measure the SPRT watches (default: first_player.win, "
+                                                               "or the team win rate)")] = None,
+            two_sided: Annotated[bool, typer.Option("--two-sided", help="SPRT against a change of +|effect| or "
+                                                                        "-|effect| (each side at alpha/2)")] = False,
+            max_games: Annotated[Optional[int], typer.Option(help="game cap for --precision / --sprt "
+                                                                  "(default 2000000)")] = None,
+            alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
+            threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+            chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
+            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
+            json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
+            sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: override in both A and B "
+                                                                           "(see sim run --help)")] = None,
+            sets_a: Annotated[Optional[list[str]], typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
+            sets_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="NAME=VALUE: override in B only; "
+                                                                               "without B: compare A with A changed "
+                                                                               "so")] = None):
+    """Compare two scenarios on common random numbers: per measure both values, B - A with its paired 95% interval,
+    and significance after Holm correction. Writes compare.html, compare.md and compare.json."""
+    check_run_options(games, threads, chunk, seed)
+    if precision is not None and not 0 < precision < 1:
+        fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
+    if sprt is not None and (sprt == 0 or not abs(sprt) < 1e9):
+        fail(f"--sprt: {sprt} is not a usable effect size; give a non-zero difference, e.g. 0.01", EXIT_USAGE)
+    if not 0 < alpha < 1:
+        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
+    if metric is not None and sprt is None:
+        fail("--metric needs --sprt", EXIT_USAGE)
+    if two_sided and sprt is None:
+        fail("--two-sided needs --sprt", EXIT_USAGE)
+    if precision is not None and sprt is not None:
+        fail("--precision and --sprt are two different stopping rules; give one of them", EXIT_USAGE)
+    adaptive = precision is not None or sprt is not None
+    rule = "--precision" if precision is not None else "--sprt"
+    if games is not None and adaptive:
+        fail(f"--games fixes the game count, {rule} decides when to stop; give one of them (cap {rule} with "
+             "--max-games)", EXIT_USAGE)
+    if max_games is not None and not adaptive:
+        fail("--max-games caps a --precision or --sprt run; with a fixed game count use --games", EXIT_USAGE)
+    from sim.api import compare as cmp_play
+    from sim.stats import compare as cmp
+    from sim.pages import compare_page
+    from sim.model.scenario import MAX_GAMES
+    in_range("max-games", max_games, cmp.MIN_GAMES, MAX_GAMES, f" ({rule} first decides after {cmp.MIN_GAMES} games)")
+    max_games = cmp.DEFAULT_CAP if max_games is None else max_games
+    if b is None and not sets_b:
+        fail("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
+             "compare --help)", EXIT_USAGE)
+    sa = load_scenario(a, sets, games, seed, (("--set-a", sets_a),))
+    sb = load_scenario(b or a, sets, games, seed, (("--set-b", sets_b),))
+    try:
+        cmp.check_comparable(sa, sb)
+    except cmp.CompareError as e:
+        fail(str(e))
+    sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
+    from sim.api import core as api
+    from sim.output.report import OutputError, prepare_output
+    folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
+    what = "--out" if out else f"comparison '{sa.name}' vs '{sb.name}', default report folder"
+    try:
+        prepare_output(folder, what)        # refuse a bad or unwritable --out (a full disk) before playing
+    except OutputError as e:
+        fail(str(e))
+    total = max_games if adaptive else (sa.games if games is None else games)
+    prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
+    with interruptible():                   # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
+        try:
+            with prog:                      # the games line (games/s of the games alone), then the pages' time
+                res = cmp_play.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha,
+                                  progress=adv, on_played=lambda: prog.played("the comparison"))
+                api.write_comparison(res, folder, what)
+        except cmp.CompareError as e:
+            fail(str(e), EXIT_USAGE)
+    after_write(folder)
+    typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
+    typer.echo(f"comparison written to {folder}", err=True)
+
+
+@app.command()
+def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
+                                                                          "scenarios/*/*.toml)")] = None,
+          game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
+          tier: Annotated[str, typer.Option(help="exact | statistical | all")] = "all",
+          seed: Annotated[Optional[int], typer.Option(help="fresh seed of the statistical tier (default: random, "
+                                                           "printed)")] = None,
+          games: Annotated[Optional[int], typer.Option(help="statistical-tier games per scenario (default: the "
+                                                            "baseline's check_games)")] = None,
+          alpha: Annotated[float, typer.Option(help="family-wise false-alarm level of the statistical tier "
+                                                    "(Holm over every test of the run)")] = 0.005,
+          baselines: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+          baseline: Annotated[Optional[Path], typer.Option(help="one baseline JSON for the one scenario given")] = None,
+          threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False,
+          sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: check each scenario changed "
+                                                                         "so against its baseline (see sim run "
+                                                                         "--help)")] = None):
+    """Regression check against the committed baselines. Exact tier: the baseline's seed and games must give
+    identical integer aggregates. Statistical tier: a fresh seed, every metric tested against the baseline, Holm
+    correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input (missing, corrupt or another game's baseline)."""
+    from sim.api import check as chk_play
+    from sim.stats import check as chk
+    tiers = {"exact": ("exact",), "statistical": ("statistical",), "stat": ("statistical",),
+             "all": ("exact", "statistical")}.get(tier)
+    if tiers is None:
+        fail(f"--tier: unknown tier '{tier}'; allowed: exact, statistical, all", EXIT_USAGE)
+    check_run_options(games, threads, seed=seed)
+    if not 0 < alpha < 1:
+        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
+    if scenarios and game:
+        fail("give scenario files or --game, not both", EXIT_USAGE)
+    known_game(game)
+    files = list(scenarios) if scenarios else chk.default_scenarios(game)
+    if not files:
+        fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
+    if not scenarios and baseline is None:
+        for p in chk.stale_baselines(game, baselines or chk.BASELINES):
+            typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
+    from sim.model.overrides import OverrideError, parse_sets
+    from sim.model.scenario import ScenarioError
+    try:
+        overrides = parse_sets(("--set", sets))
+        res = chk_play.check(files, baselines, baseline, tiers, seed, games, alpha, threads,
+                        log=lambda line: typer.echo(line, err=True), overrides=overrides, bar=progress_bar)
+    except OverrideError as e:
+        fail(str(e), EXIT_USAGE)
+    except (chk.BadBaseline, ScenarioError) as e:
+        fail(str(e))
+    typer.echo(json.dumps(res, indent=2) if json_out else chk.render(res))
+    if not res["ok"]:
+        raise typer.Exit(EXIT_REGRESSION)
+
+
+@app.command("baselines")
+def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
+                                                                             "scenarios/*/*.toml)")] = None,
+               game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
+               out: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+               exact_games: Annotated[Optional[int], typer.Option(help="games of the exact tier (default: by game, "
+                                                                      "see sim/stats/check.py SIZES)")] = None,
+               stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
+               check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
+               threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
+    """(Re)generate the regression baselines (what `make baselines` does): one JSON per scenario, stamped with the
+    rules version and RNG contract."""
+    from sim.api import check as chk_play
+    from sim.stats import check as chk
+    for name, v in (("exact-games", exact_games), ("stat-games", stat_games), ("check-games", check_games)):
+        in_range(name, v)
+    check_run_options(threads=threads)
+    if scenarios and game:
+        fail("give scenario files or --game, not both", EXIT_USAGE)
+    known_game(game)
+    files = list(scenarios) if scenarios else chk.default_scenarios(game)
+    if not files:
+        fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
+    scs = [(f, load_scenario(f)) for f in files]
+    for f, sc in scs:                   # refused before any game is played: another file's baseline, no place to write
+        dest = chk.baseline_path(f, out or chk.BASELINES)
+        other = chk.owner_clash(dest, f)
+        if other:
+            fail(f"{chk._rel(dest)} is the baseline of {other}, not of {f}; nothing written (give --out another "
+                 "folder)")
+        _writable_or_fail(dest.parent)
+    for f, sc in scs:
+        e0, s0, _ = chk.sizes(sc.game)
+        prog, adv = progress_bar(max(stat_games or s0, exact_games or e0), sc.name)
+        with prog:
+            b = chk_play.make_baseline(sc, exact_games, stat_games, check_games, threads, progress=adv)
+        dest = chk.baseline_path(f, out or chk.BASELINES)
+        try:
+            chk.write_baseline(b, dest)
+        except OSError as e:            # a full disk: one line naming the file; the baselines written before stay
+            fail(f"cannot write the baseline {chk._rel(dest)}: {e.strerror or e}; it was not written")
+        typer.echo(f"{chk._rel(f)}: rules v{b['rules_version']}, RNG contract v{b['rng_contract']}, exact "
+                   f"{b['exact']['games']} games, statistical {b['statistical']['games']} games (checks play "
+                   f"{b['statistical']['check_games']}) -> {chk._rel(dest)}")
+
+
+# ---- sim board show (board files of every game with a board) ---------------------------------------------------------
+board_app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineUsage,
+                        help="Board files: draw one to check it by eye.")
+app.add_typer(board_app, name="board")
+
+
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal (not a pipe or a file)."""
+    import sys
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@board_app.command("show")
+def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle, Treasure Hunters house or Galleon bay)")],
+               out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
+                                                               "redirected, else GAME-NAME.board.svg in the current "
+                                                               "folder)")] = None):
+    """Validate a board file and draw it as SVG (walls, rooms, garments, tunnels, sliders and magnets; or the house
+    graph with its door colours; or the Galleon bay and ship graph). Without --out the SVG goes to stdout when that
+    is a pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the current folder when it is a
+    terminal (raw SVG on a screen is unreadable; the current folder, not the board's, which may be the shipped
+    scenarios/), saying where."""
+    from sim.pages.board_svg import BoardFileError, show
+    try:
+        game, svg = show(file)
+    except BoardFileError as e:
+        fail(str(e))
+    if out is None:
+        if not stdout_is_terminal():
+            typer.echo(svg)
+            return
+        out = Path.cwd() / f"{game}-{file.stem}.board.svg"    # every game ships a default.toml
+    if out.is_dir():
+        fail(f"--out: {out} is a folder; give a file name for the SVG (e.g. {out / 'board.svg'})")
+    if not out.parent.is_dir():
+        fail(f"--out: {out}: the folder {out.parent} does not exist")
+    try:
+        out.write_text(svg + "\n", encoding="utf-8")
+    except OSError as e:
+        fail(f"--out: cannot write {out} ({e.strerror or e})")
+    typer.echo(f"{file}: a valid {game} board; drawn to {out}", err=True)
+
+
+@app.command()
+def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by sim run / sim report (its "
+                                                     "summary.json and provenance.json)")],
+          threads: Annotated[Optional[int], typer.Option(help="Numba threads (results do not depend on it)")] = None,
+          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
+    """Play a report again from what it recorded (scenario, overrides, seed, games, board) and say whether the
+    result is identical, or what differs and what changed since (code version, board content, scenario file).
+    Exit 0 identical, 1 different, 3 not a report folder."""
+    check_run_options(threads=threads)
+    from sim.api import rerun as rr
+    try:
+        s, prov = rr.read_report(folder)
+        prog, adv = progress_bar(prov["games"], f"rerun {s['scenario'].get('name', '')}")
+        with interruptible(), prog:
+            res = rr.rerun(folder, threads, progress=adv)
+    except rr.RerunError as e:
+        fail(str(e))
+    typer.echo(json.dumps(res, indent=2) if json_out else rr.render(res))
+    if not res["identical"]:
+        raise typer.Exit(EXIT_REGRESSION)
+
+
+app.command()(cli_sweep.sweep)          # sim sweep (sim.cli.sweep)
+
+
+def main() -> None:
+    """Console entry point: no tracebacks for user errors, clean Ctrl-C and SIGTERM."""
+    from sim.output.report import OutputError
+    from sim.play.runner import Terminated, pending, stop_on_sigterm
+    stop_on_sigterm()
+    try:
+        try:
+            app()
+        except Exception as e:
+            stop = pending()                    # an error caused by an interrupt that was swallowed on its way
+            if stop is not None:
+                sys.exit(_stopped(stop))
+            from sim.output.report import os_error
+            oe = os_error(e)                    # a Polars I/O error (a full disk) no writer turned into its line
+            if oe is None or isinstance(e, OSError):
+                raise
+            typer.echo(f"error: {oe.strerror or oe} (writing with Polars: {' '.join(str(e).split())})", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+    except KeyboardInterrupt as e:
+        sys.exit(_stopped(e))
+    except SystemExit as e:
+        if e.code == 1 and isinstance(e.__context__, BrokenPipeError):
+            sys.exit(0)                         # click's exit 1 when the reader left (`sim list | head -1`)
+        # Typer turns an interrupt it catches itself into a silent exit 130 (after SIGTERM that is 143): say it
+        if e.code == EXIT_INTERRUPTED and not _STOP_SAID:
+            cause, seen, hops = e.__context__, None, 0
+            while cause is not None and hops < 20:
+                hops += 1
+                if isinstance(cause, KeyboardInterrupt):
+                    seen = cause
+                    if isinstance(cause, Terminated):
+                        break
+                cause = cause.__cause__ or cause.__context__
+            sys.exit(_stopped(seen if seen is not None else KeyboardInterrupt()))
+        raise
+    except BrokenPipeError:                     # `sim run ... | head`: the reader left; nothing to say
+        sys.exit(0)
+    except OutputError as e:
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except OSError as e:
+        typer.echo(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Board files shared by every game with a board: where a scenario's ``board = "..."`` points, and `sim board show`.
+
+Each game keeps its own loader (kernels/<game>/board.py: validation with one-line errors); this module only finds
+the file and draws it (sim/pages/board_svg.py).
+"""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from sim.model.scenario import FILE_PARAMS, FILE_PATHS, ScenarioError
+
+
+def register_board_param(game: str, shipped_dir: Path, resolve_path) -> None:
+    """Make ``params.board`` of ``game`` a file parameter: a scenario's ``board = "..."`` is found by `resolve`
+    (beside the scenario, then in ``shipped_dir``), and ``resolve_path(ref)`` (the game's loader's) names the file
+    whose content hash the report records."""
+    FILE_PARAMS[(game, "board")] = partial(resolve, shipped_dir=shipped_dir)
+    FILE_PATHS[(game, "board")] = resolve_path
+
+
+def resolve(ref: str, here: Path, shipped_dir: Path) -> str:
+    """The board a scenario file in folder ``here`` means by ``board = ref``: a relative path is looked up in the
+    scenario's folder first (a bare name also as <name>.toml), then among the game's shipped boards (``shipped_dir``,
+    where the bare name "default" is default.toml). Returns the absolute path when found beside the scenario, ``ref``
+    itself otherwise (the game's loader resolves shipped names); raises ScenarioError naming every path tried."""
+    if Path(ref).is_absolute():
+        return ref
+    bare = "/" not in ref and "\\" not in ref and not ref.endswith(".toml")
+    tried = [here / ref] + ([here / f"{ref}.toml"] if bare else [])
+    for p in tried:
+        if p.is_file():
+            return str(p.resolve())
+    shipped = shipped_dir / (f"{ref}.toml" if bare else ref)
+    if shipped.is_file():
+        return ref
+    tried.append(shipped)
+    folder = next((p for p in tried if p.is_dir()), None)
+    if folder is not None:
+        raise ScenarioError(f"params.board: {ref!r} is a folder ({folder}); name a board .toml file")
+    raise ScenarioError(f"params.board: no such board file {ref!r}; tried {', '.join(str(p) for p in tried)}")

@@ -1,0 +1,357 @@
+"""Overrides of a scenario without editing its file: ``--set NAME=VALUE`` on the command line, and the points of a
+``[sweep]`` table. An override is a (name, value) pair applied to the parsed TOML document *before* it is validated,
+so the file and its overrides are checked as one scenario, by the same rules.
+
+Names (``sim list GAME`` shows the parameters and strategy parameters):
+
+    games, seed, players, name, description     the [scenario] field (also ``scenario.games``, ...); ``players=N``
+                                                plays the file's first N seats, or adds seats for
+                                                ``seats.I.strategy`` to fill (`_fit_seats`)
+    PARAM  or  params.PARAM                     a rule parameter, e.g. ``ghost_cards=[1, 2, 1, 1, 2, 2]``
+    PARAM.FIELD                                 one name of a card mix (``ghost_cards.shuffle=2``) or one part of a
+                                                table parameter (``move_die.ghost=[1, 1, 1, 1, 0, 0]``)
+    seats.I.strategy                            seat I's strategy (0-based; ``seats.*.strategy``: every seat); the
+                                                strategy parameters the new strategy does not take are dropped
+    seats.I.W  or  seats.I.params.W             seat I's strategy parameter W (``seats.*.W``: every seat)
+
+Values are TOML (``2``, ``1.5``, ``true``, ``"text"``, ``[1, 2]``); a bare word that is not TOML is taken as text, so
+``seats.2.strategy=runner`` works unquoted. A bad name or value raises `OverrideError`: one line that starts with the
+override as given and says what is allowed.
+
+Each field is set once: a name given twice (also spelled two ways, ``track_len`` and ``params.track_len``), or
+replaced whole by a later override, is refused (`parse_sets`).
+
+Public API (used by the CLI and by sweeps): `parse_set`, `parse_sets`, `canonical`, `covers`, `apply_overrides`
+(`apply_traced`), `blame`, `variant_name`, `OverrideError`.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import hashlib
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Iterable
+
+from sim.model import registry
+from sim.model.scenario import SCENARIO_KEYS, Scenario, ScenarioError, from_dict, read, toml_value
+
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z0-9_]+|\*))*")
+BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+EXAMPLE = "e.g. --set ghost_cards.shuffle=2 or --set seats.1.strategy=runner"
+Override = tuple[str, Any]
+
+
+class OverrideError(ScenarioError):
+    """A bad override; the message is one line that starts with ``--set NAME=VALUE:``."""
+
+
+def show(name: str, value: Any) -> str:
+    """An override as the user would type it: ``NAME=VALUE``, the value in TOML (a bare word as it is)."""
+    bare = isinstance(value, str) and BARE_WORD.fullmatch(value) and value not in ("true", "false", "inf", "nan")
+    return f"{name}={value if bare else toml_value(value)}"
+
+
+def _fail(name: str, value: Any, msg: str) -> OverrideError:
+    text = show(name, value)
+    text = text if len(text) <= 120 else text[:60] + "..."      # a 300-character name is not echoed whole
+    return OverrideError(f"--set {text}: {msg}")
+
+
+def parse_value(text: str) -> Any:
+    """A TOML value; a bare word that is not TOML (``runner``) is that text. Raises ValueError otherwise."""
+    try:
+        v = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError as e:
+        if BARE_WORD.fullmatch(text.strip()):
+            return text.strip()
+        raise ValueError(f"not a TOML value ({e}); quote text as \"...\", write arrays as [1, 2]") from None
+    if isinstance(v, (dt.date, dt.time, dt.datetime)):
+        raise ValueError("a date or time is not a parameter value")
+    return v
+
+
+def parse_set(text: str) -> Override:
+    """``"NAME=VALUE"`` -> (name, value); raises OverrideError (one line naming the override) when malformed."""
+    name, eq, raw = text.partition("=")
+    name = name.strip()
+    if not eq:
+        raise OverrideError(f"--set {text}: expected NAME=VALUE ({EXAMPLE})")
+    if not NAME_RE.fullmatch(name):
+        raise OverrideError(f"--set {text}: {name!r} is not a parameter name; names are words joined by dots "
+                            f"({EXAMPLE})")
+    if not raw.strip():
+        raise OverrideError(f"--set {text}: no value after '='; give a TOML value ({EXAMPLE})")
+    try:
+        return name, parse_value(raw)
+    except ValueError as e:
+        raise OverrideError(f"--set {text}: {e}") from None
+
+
+def canonical(name: str) -> tuple[str, ...]:
+    """The parts of override name ``name`` spelled one way, so two spellings of one field compare equal:
+    ``params.track_len`` -> (track_len,), ``scenario.players`` -> (players,), ``seats.2.params.w_goal`` ->
+    (seats, 2, w_goal)."""
+    parts = tuple(name.strip().split("."))
+    if parts[0] == "params" and len(parts) > 1:
+        return parts[1:]
+    if parts[0] == "scenario" and len(parts) == 2:
+        return parts[1:]
+    if parts[0] == "seats" and len(parts) == 4 and parts[2] == "params":
+        return parts[:2] + parts[3:]
+    return parts
+
+
+def covers(later: tuple[str, ...], earlier: tuple[str, ...]) -> bool:
+    """Whether setting canonical name ``later`` replaces all that ``earlier`` set: the same name, a whole table
+    after one of its names (``ghost_cards`` after ``ghost_cards.shuffle``), every seat after one seat
+    (``seats.*.w_goal`` after ``seats.2.w_goal``). The other order refines and is allowed."""
+    if len(later) > len(earlier):
+        return False
+    return all(a == b or (a == "*" and later[0] == "seats" and i == 1) for i, (a, b) in enumerate(zip(later, earlier)))
+
+
+def parse_sets(*groups: tuple[str, Iterable[str]]) -> list[Override]:
+    """The ``--set`` texts of one scenario, by option in the order they apply (``("--set", [...]), ("--set-a",
+    [...])``) -> overrides. Raises OverrideError, one line, for a malformed one (`parse_set`) and for a name given
+    twice, or replaced whole by a later one (``--set mode=advanced --set mode=basic`` once silently played basic):
+    an override is meant, so the last one silently winning is refused."""
+    out: list[Override] = []
+    seen: list[tuple[tuple[str, ...], str, str]] = []         # (canonical name, option, text)
+    options = [opt for opt, texts in groups if texts]
+    for opt, texts in groups:
+        for text in texts or ():
+            name, value = parse_set(text)
+            key = canonical(name)
+            for k, o, t in seen:
+                if not covers(key, k):
+                    continue
+                if key == k:
+                    fix = "give it once" + (" (--set for both scenarios, --set-a or --set-b for one)"
+                                            if len(options) > 1 or opt != "--set" else "")
+                    raise OverrideError(f"{opt} {name}: given twice ({o} {t}, {opt} {text}); {fix}")
+                raise OverrideError(f"{opt} {text}: replaces all that the earlier {o} {t} set; give {name} first, "
+                                    f"then {t.partition('=')[0].strip()}, or only one of them")
+            seen.append((key, opt, text))
+            out.append((name, value))
+    return out
+
+
+def _seat_indices(name: str, value: Any, part: str, seats: list) -> list[int]:
+    n = len(seats)
+    if part == "*":
+        return list(range(n))
+    if not part.isdigit():
+        raise _fail(name, value, f"'{part}' is not a seat number; give 0..{n - 1} or *")
+    i = int(part)
+    if i >= n:
+        raise _fail(name, value, f"no seat {i}: the scenario has {n} seat{'s' if n != 1 else ''} (0..{n - 1})")
+    return [i]
+
+
+def _allowed_names(spec: registry.GameSpec | None) -> str:
+    keys = [k for k in SCENARIO_KEYS if k != "game"]
+    params = [p.name for p in spec.params] if spec else ["PARAM"]
+    return ", ".join(keys + params + ["seats.I.strategy", "seats.I.PARAM"])
+
+
+def _set_seat(spec, name, value, parts, seats) -> list[str]:
+    """seats.I.strategy | seats.I.W | seats.I.params.W; returns the fields set (as scenario messages name them)."""
+    if len(parts) == 4 and parts[2] == "params":
+        parts = parts[:2] + parts[3:]
+    if len(parts) != 3:
+        raise _fail(name, value, "expected seats.I.strategy or seats.I.PARAM (I: seat number from 0, or *)")
+    key = parts[2]
+    where = []
+    for i in _seat_indices(name, value, parts[1], seats):
+        seat = seats[i]
+        if not isinstance(seat, dict):
+            continue                                  # the file's own error, reported by validation
+        if key == "strategy":
+            seat["strategy"] = value
+            st = spec.strategy(value) if spec and isinstance(value, str) else None
+            if st is not None and isinstance(seat.get("params"), dict):
+                keep = {p.name for p in st.params}
+                seat["params"] = {k: v for k, v in seat["params"].items() if k in keep}
+            where.append(f"seats[{i}].strategy")
+            continue
+        st = spec.strategy(seat.get("strategy")) if spec and isinstance(seat.get("strategy"), str) else None
+        if st is not None and key not in {p.name for p in st.params}:
+            names = [p.name for p in st.params]
+            raise _fail(name, value, f"seat {i} plays {st.name}, which has no parameter '{key}'; allowed: "
+                                     f"strategy{', ' + ', '.join(names) if names else ''}")
+        sp = seat.setdefault("params", {})
+        if isinstance(sp, dict):
+            sp[key] = value
+        where.append(f"seats[{i}].params.{key}")
+    return where
+
+
+def _set_param(spec, name, value, parts, params) -> str:
+    """PARAM | PARAM.FIELD; returns the field set (as scenario messages name it)."""
+    ps = spec.param(parts[0]) if spec else None
+    if spec is not None and ps is None:
+        raise _fail(name, value, f"unknown name '{parts[0]}'; allowed: {_allowed_names(spec)}")
+    if len(parts) == 1:
+        params[parts[0]] = value
+        return f"params.{parts[0]}"
+    if len(parts) > 2 or ps is None:
+        raise _fail(name, value, f"expected {parts[0]} or {parts[0]}.NAME")
+    key = parts[1]
+    cur = params.get(ps.name)
+    if ps.parts:
+        target = ps.part(key)
+        if target is None:
+            raise _fail(name, value, f"{ps.name} has no part '{key}'; allowed: {', '.join(k for k, _ in ps.parts)}")
+        if isinstance(cur, dict):                      # the file gives the table: set that key of it
+            cur[key] = value
+            return f"params.{ps.name}.{key}"
+        params[target] = value
+        return f"params.{target}"
+    names = ps.field_names()
+    if not names:
+        raise _fail(name, value, f"{ps.name} is one value, not a table of names; use --set {ps.name}=VALUE")
+    if key not in names:
+        raise _fail(name, value, f"{ps.name} has no name '{key}'; allowed: {', '.join(names)}")
+    if isinstance(cur, list):
+        if len(cur) != len(names):
+            raise _fail(name, value, f"the file's params.{ps.name} has {len(cur)} values, not one per name "
+                                     f"({', '.join(names)}); fix the file")
+        cur = dict(zip(names, cur))                    # the file's positional form, by name
+    elif not isinstance(cur, dict):
+        cur = {}                                       # not given: the other names keep their default
+    cur[key] = value
+    params[ps.name] = cur
+    return f"params.{ps.name}.{key}"
+
+
+def _apply_one(raw: dict, spec, name: str, value: Any) -> list[str]:
+    parts = name.split(".")
+    head = parts[0]
+    if "*" in parts and head != "seats":
+        raise _fail(name, value, "'*' stands only for a seat number (seats.*.PARAM)")
+    if head == "scenario" or (head in SCENARIO_KEYS and len(parts) == 1):
+        key = parts[1] if head == "scenario" and len(parts) == 2 else head if head != "scenario" else ""
+        if key == "game":
+            raise _fail(name, value, "the game cannot be changed by an override; write a scenario file of that game")
+        if key not in SCENARIO_KEYS:
+            raise _fail(name, value, f"expected scenario.KEY with KEY one of "
+                                     f"{', '.join(k for k in SCENARIO_KEYS if k != 'game')}")
+        sc = raw.setdefault("scenario", {})
+        if isinstance(sc, dict):
+            sc[key] = value
+        return [f"scenario.{key}"]
+    if head == "seats":
+        seats = raw.get("seats")
+        if not isinstance(seats, list) or not seats:
+            raise _fail(name, value, "the scenario has no [[seats]] to change")
+        return _set_seat(spec, name, value, parts, seats)
+    params = raw.setdefault("params", {})
+    if not isinstance(params, dict):
+        return []                                      # the file's own error, reported by validation
+    return [_set_param(spec, name, value, parts[1:] if head == "params" else parts, params)]
+
+
+def apply_overrides(raw: dict, overrides: Iterable[Override]) -> dict:
+    """A copy of the parsed scenario document ``raw`` with ``overrides`` applied in order (a later one wins).
+    Names are checked here (unknown name, seat, card name or strategy parameter: OverrideError naming the override
+    and what is allowed); values are checked when the result is validated (`sim.model.scenario.from_dict`), whose errors
+    `blame` maps back to the override that caused them."""
+    return apply_traced(raw, overrides)[0]
+
+
+def apply_traced(raw: dict, overrides: Iterable[Override]) -> tuple[dict, list[tuple[str, Override]]]:
+    """`apply_overrides`, also returning (field as validation messages name it, override) for every field set."""
+    out = copy.deepcopy(raw) if isinstance(raw, dict) else {}
+    sc = out.get("scenario")
+    game = sc.get("game") if isinstance(sc, dict) else None
+    spec = registry.get(game) if isinstance(game, str) else None
+    overrides = list(overrides)
+    fields, added = _fit_seats(out, spec, overrides)
+    for o in overrides:
+        fields += [(f, o) for f in _apply_one(out, spec, *o)]
+    empty = [i for i, _ in added if "strategy" not in out["seats"][i]]     # added, and no seats.I.strategy filled
+    if empty:
+        had = added[0][0]
+        raise _fail(*added[0][1], f"the scenario file has {had} seat{'s' if had != 1 else ''}, so "
+                                  f"{'seat' if len(empty) == 1 else 'seats'} {', '.join(map(str, empty))} "
+                                  f"{'has' if len(empty) == 1 else 'have'} no strategy; give "
+                                  f"{'it' if len(empty) == 1 else 'each'} one with "
+                                  f"{' '.join(f'--set seats.{i}.strategy=NAME' for i in empty)} (sim list {game} "
+                                  "names the strategies), or write the seats into the file")
+    return out, fields
+
+
+def _fit_seats(raw: dict, spec, overrides: list[Override]) -> tuple[list[tuple[str, Override]], list]:
+    """``players=N`` (the last one given) with a file of another number of seats: the seats beyond the N-th are
+    dropped (a 4-player scenario played by 3: seats 0..2 as the file gives them), and seats missing up to N are added
+    empty for ``seats.I.strategy`` overrides to fill (it has no strategy to guess). Done before the other overrides,
+    so ``seats.I`` names a seat of the N. Returns (trace fields, [(index, override) of each added seat]). A players
+    value out of the game's range is left to validation, which names it."""
+    o = next((o for o in reversed(overrides) if canonical(o[0]) == ("players",)), None)
+    seats = raw.get("seats")
+    if o is None or not isinstance(seats, list) or not seats:
+        return [], []
+    n = o[1]
+    if isinstance(n, bool) or not isinstance(n, int) or spec is None or not spec.min_players <= n <= spec.max_players:
+        return [], []
+    if n <= len(seats):
+        del seats[n:]
+        return [], []
+    added = list(range(len(seats), n))
+    seats.extend({} for _ in added)
+    return [(f"seats[{i}]", o) for i in added], [(i, o) for i in added]
+
+
+def field_of(message: str, fields: list[tuple[str, Override]]) -> Override | None:
+    """The override whose field a validation error ``message`` (``"FIELD: ..."``) is about (the last one set
+    wins), or None when the message is about something the overrides did not touch."""
+    head = message.split(": ", 1)[0]
+    for f, o in reversed(fields):
+        if head == f or any(head.startswith(f + c) or f.startswith(head + c) for c in ".["):
+            return o
+    return None
+
+
+def blame(message: str, fields: list[tuple[str, Override]]) -> OverrideError | None:
+    """An OverrideError naming the override behind validation error ``message``, or None (the file's error)."""
+    o = field_of(message, fields)
+    return None if o is None else _fail(o[0], o[1], message)
+
+
+def variant_name(name: str, overrides: Iterable[Override]) -> str:
+    """The name of scenario ``name`` with ``overrides`` applied, for its report folder: never the unmodified
+    scenario's name. Readable when short and plain (``basic-4p--ghost_cards.shuffle=2--seats.1.strategy=runner``),
+    else ``<name>--set-<hash of the overrides>``."""
+    overrides = list(overrides)
+    if not overrides:
+        return name
+    text = "--".join(show(n, v) for n, v in overrides)
+    if re.fullmatch(r"[A-Za-z0-9._=+-]+", text) and len(name) + len(text) <= 120:
+        return f"{name}--{text}"
+    return f"{name}--set-{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+
+
+def load(path: str | Path, overrides: Iterable[Override] = (), games: int | None = None) -> Scenario:
+    """Scenario file ``path`` with ``overrides`` ((name, value), ...) applied before validation; a bad one raises
+    OverrideError naming it, a bad file ScenarioError (one line each). The scenario is then named after the
+    overrides (`variant_name`), so its report never replaces the unmodified scenario's. ``games`` replaces the
+    file's ``games`` before validation (the command line's --games; not an override, the name stays)."""
+    p = Path(path)
+    data = read(p)
+    overrides = tuple(overrides)
+    if games is not None and isinstance(data.get("scenario"), dict):
+        data["scenario"]["games"] = games
+    data, fields = apply_traced(data, overrides)
+    try:
+        sc = from_dict(data, name=p.stem, path=str(p))
+    except ScenarioError as e:
+        blamed = blame(str(e), fields) if overrides else None
+        if blamed is not None:
+            raise blamed from None
+        raise ScenarioError(f"{p}: {e}") from None
+    if overrides:
+        named = any(n in ("name", "scenario.name") for n, _ in overrides)
+        sc = sc.with_changes(overrides=overrides, name=sc.name if named else variant_name(sc.name, overrides))
+    return sc

@@ -1,0 +1,412 @@
+"""Scenario files: TOML -> validated, frozen `Scenario`. Strict: an unknown key, a wrong type or an out-of-range value
+raises `ScenarioError` with one line naming the field and what is allowed.
+
+Format::
+
+    [scenario]                 # name (default: file stem), game, players, games, seed, description
+    game = "moor"
+    players = 4
+    [params]                   # overrides of the game's parameters (see `sim list`)
+    track_len = 30
+    [[seats]]                  # one per seat, in seat order
+    strategy = "weighted"
+    params = { w_goal = 2.0 }
+
+A parameter that names a file (Treasure Hunters' ``board``) is looked up relative to the scenario file's folder first,
+then where the game keeps its shipped files; see `FILE_PARAMS`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from sim.model import registry
+
+MAX_GAMES = 10**10
+
+
+def out_of_range(where: str, value, lo, hi=None) -> str:
+    """The one wording of a value outside its allowed range, in scenario files and on the command line alike:
+    '<where>: <value> is out of range; allowed <lo>..<hi>', or 'allowed >= <lo>' for a range without an upper end.
+    ``value`` is shown as given; integer bounds with thousands separators (1..10,000,000,000), 2^k-1 (k >= 32) as
+    such (0..2^64-1); float bounds as they are."""
+    return f"{where}: {value} is out of range; allowed " + (f">= {_bound(lo)}" if hi is None else
+                                                            f"{_bound(lo)}..{_bound(hi)}")
+
+
+def _bound(x) -> str:
+    if isinstance(x, bool) or not isinstance(x, int):
+        return str(x)
+    k = (x + 1).bit_length() - 1
+    return f"2^{k}-1" if k >= 32 and x + 1 == 1 << k else f"{x:,}"
+NAME_MAX = 100
+NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,%d}" % NAME_MAX)
+RESERVED_NAMES = ("baselines", "index.html")   # reports/baselines/ (sim check) and reports/index.html (make run)
+SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
+TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.api.sweep, ignored here
+SEAT_KEYS = ("strategy", "params")
+
+
+class ScenarioError(ValueError):
+    """Bad scenario input; the message is one line naming the field and what is allowed."""
+
+
+# (game, parameter) -> resolve(value, folder of the scenario file) -> value the game loads the file from. A game
+# module registers its file-naming parameters here; resolve raises ScenarioError (one line: the field and the paths
+# tried) when the file is nowhere. Scenarios built without a file (from_dict without path) skip it.
+FILE_PARAMS: dict[tuple[str, str], Callable[[str, Path], str]] = {}
+# (game, parameter) -> the file a resolved value reads (for provenance: recorded by path and content hash).
+FILE_PATHS: dict[tuple[str, str], Callable[[str], Path]] = {}
+
+
+def sha256_file(path: str | Path) -> str | None:
+    """Hex SHA-256 of a file's bytes, or None when it cannot be read."""
+    import hashlib
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def input_files(sc: "Scenario") -> dict[str, dict]:
+    """{parameter: {"path", "sha256", "text"}} of every file a scenario's parameters read (a board file): its
+    absolute path, the hex SHA-256 of its bytes and its whole content (UTF-8 text; a board file is a few KB), so a
+    report carries the board it played and `sim rerun` replays it after the file was edited, moved or deleted.
+    ``text`` is absent when the file cannot be read as UTF-8 text."""
+    out = {}
+    for (game, name), where in FILE_PATHS.items():
+        if game == sc.game and name in sc.params:
+            p = Path(where(sc.params[name])).resolve()
+            out[name] = {"path": str(p), "sha256": sha256_file(p)}
+            try:
+                out[name]["text"] = p.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError):
+                pass
+    return out
+
+
+def _type_name(v: Any) -> str:
+    return {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "table"}.get(
+        type(v), type(v).__name__)
+
+
+def toml_value(v: Any) -> str:
+    """``v`` as a TOML file writes it (true/false, "double-quoted" strings, inf/nan, [arrays], {inline tables}), so a
+    designer can copy it from a message or `sim list` into a scenario file."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }" if v else "{}"
+    return repr(v)
+
+
+def _got(v: Any) -> str:
+    return f"{_type_name(v)} {toml_value(v)}"
+
+
+def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
+    """Check ``value`` against ``spec`` and return it in the declared type (ints stay ints, so no recompiles)."""
+    k = spec.kind
+    if k == "bool":
+        if not isinstance(value, bool):
+            raise ScenarioError(f"{where}: expected true or false, got {_got(value)}")
+        return value
+    if k == "int":
+        if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
+            raise ScenarioError(f"{where}: expected an integer in {spec.domain[0]}..{spec.domain[1]}, "
+                                f"got {_got(value)}")
+        value = int(value)
+        lo, hi = spec.domain
+        if not lo <= value <= hi:
+            raise ScenarioError(out_of_range(where, value, lo, hi))
+        return value
+    if k == "float":
+        rng = f" in {toml_value(float(spec.domain[0]))}..{toml_value(float(spec.domain[1]))}" if spec.domain else ""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ScenarioError(f"{where}: expected a number{rng}, got {_got(value)}")
+        if not math.isfinite(value):
+            big = " (too large to be a number)" if math.isinf(value) else ""
+            raise ScenarioError(f"{where}: must be a finite number{rng}, got {toml_value(float(value))}{big}")
+        value = float(value)
+        if spec.domain is not None:
+            lo, hi = spec.domain
+            if not lo <= value <= hi:
+                raise ScenarioError(out_of_range(where, value, lo, hi))
+        return value
+    if k == "choice":
+        eg = f'(a quoted string, e.g. {where.rsplit(".", 1)[-1]} = {toml_value(spec.domain[0])})'
+        if not isinstance(value, str):
+            raise ScenarioError(f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} "
+                                f"{eg}")
+        if value not in spec.domain:
+            raise ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
+        return value
+    if k == "str":
+        if not isinstance(value, str):
+            raise ScenarioError(f"{where}: expected a string, got {_got(value)}")
+        return value
+    if k == "int_list":
+        lo, hi = spec.domain
+        names = f" or a name ({', '.join(spec.labels)})" if spec.labels else ""
+        if not isinstance(value, list):
+            raise ScenarioError(f"{where}: expected an array of integers in {lo}..{hi}{names}, got {_got(value)}")
+        out = []
+        for i, v in enumerate(value):
+            if spec.labels and isinstance(v, str):
+                if v not in spec.labels:
+                    raise ScenarioError(f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
+                                        f"{', '.join(spec.labels)} (or the integers {lo}..{hi})")
+                v = spec.labels.index(v)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}{names}, got {_got(v)}")
+            if not lo <= v <= hi:
+                raise ScenarioError(out_of_range(f"{where}[{i}]", v, lo, hi))
+            out.append(v)
+        return out
+    raise ScenarioError(f"{where}: unknown parameter kind {k}")
+
+
+@dataclass(frozen=True)
+class Seat:
+    strategy: str
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario. ``params`` holds every game parameter (defaults filled in)."""
+    name: str
+    game: str
+    players: int
+    games: int
+    seed: int
+    params: dict
+    seats: tuple[Seat, ...]
+    description: str = ""
+    path: str = ""
+    overrides: tuple = ()          # ((name, value), ...) applied to the file (`sim.model.overrides`), in order
+
+    @property
+    def spec(self) -> registry.GameSpec:
+        return registry.get(self.game)
+
+    def prm(self) -> np.ndarray:
+        """int64 parameter vector for the kernel."""
+        return np.ascontiguousarray(self.spec.pack(self.params, self.players), dtype=np.int64)
+
+    def sids(self) -> np.ndarray:
+        """int64[players]: strategy id per seat."""
+        return np.array([self.spec.strategy(s.strategy).sid for s in self.seats], dtype=np.int64)
+
+    def sparams(self) -> np.ndarray:
+        """float64[players, n_sparams]: each seat's strategy parameters (defaults filled in)."""
+        spec = self.spec
+        out = np.zeros((self.players, spec.n_sparams), dtype=np.float64)
+        for i, seat in enumerate(self.seats):
+            st = spec.strategy(seat.strategy)
+            for j, ps in enumerate(st.params):
+                out[i, j] = seat.params.get(ps.name, ps.default)
+        return out
+
+    def with_changes(self, **kw) -> "Scenario":
+        d = dict(self.__dict__)
+        d.update(kw)
+        return Scenario(**d)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "game": self.game, "players": self.players, "games": self.games,
+                "seed": self.seed, "description": self.description, "params": dict(self.params),
+                "seats": [{"strategy": s.strategy, "params": dict(s.params)} for s in self.seats],
+                **({"overrides": [{"name": n, "value": v} for n, v in self.overrides]} if self.overrides else {})}
+
+
+def _unknown(where: str, key: str, allowed) -> ScenarioError:
+    return ScenarioError(f"{where}: unknown key '{key}'; allowed: {', '.join(sorted(allowed))}")
+
+
+def _named_forms(spec: registry.GameSpec, ps: registry.ParamSpec, value: Any, where: str):
+    """(parameter, value, where) for what ``value`` given for ``ps`` sets: itself as given, or, given as a table,
+    a card mix by name (missing names keep their default) or several parameters at once (``ps.parts``)."""
+    if not isinstance(value, dict) or not (ps.fields or ps.parts):
+        yield ps.name, value, where
+        return
+    if ps.parts:
+        for key, v in value.items():
+            target = ps.part(key)
+            if target is None:
+                raise _unknown(where, key, [k for k, _ in ps.parts])
+            yield target, v, f"{where}.{key}"
+        return
+    names = ps.field_names()
+    out = list(ps.default)
+    item = registry.ParamSpec(ps.name, "int", 0, ps.domain, "")
+    for key, v in value.items():
+        if key not in names:
+            raise ScenarioError(f"{where}: unknown name '{key}'; allowed: {', '.join(names)}")
+        out[names.index(key)] = coerce(item, v, f"{where}.{key}")
+    yield ps.name, out, where
+
+
+def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
+    """Validate a parsed TOML document. Raises ScenarioError (one line) on the first problem."""
+    if not isinstance(data, dict):
+        raise ScenarioError("scenario: expected a table")
+    for k in data:
+        if k not in TOP_KEYS:
+            raise _unknown("top level", k, TOP_KEYS)
+    sc = data.get("scenario")
+    if not isinstance(sc, dict):
+        raise ScenarioError("[scenario]: missing table; it needs at least game and players")
+    for k, v in sc.items():
+        if k not in SCENARIO_KEYS:
+            raise _unknown("scenario", k, SCENARIO_KEYS)
+        want = SCENARIO_KEYS[k]
+        if isinstance(v, bool) or not isinstance(v, want):
+            raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, "
+                                f"got {_got(v)}")
+    if "game" not in sc:
+        games = ", ".join(registry.names())
+        raise ScenarioError(f"scenario.game: missing; allowed: {games}")
+    spec = registry.get(sc["game"])
+    if spec is None:
+        raise ScenarioError(f"scenario.game: unknown game '{sc['game']}'; allowed: {', '.join(registry.names())}")
+    if "players" not in sc:
+        raise ScenarioError(f"scenario.players: missing; allowed {spec.min_players}..{spec.max_players}")
+    players = sc["players"]
+    if not spec.min_players <= players <= spec.max_players:
+        raise ScenarioError(f"scenario.players: {players} is out of range for {spec.name}; "
+                            f"allowed {spec.min_players}..{spec.max_players}")
+    games = sc.get("games", 100_000)
+    if not 1 <= games <= MAX_GAMES:
+        raise ScenarioError(out_of_range("scenario.games", games, 1, MAX_GAMES))
+    seed = sc.get("seed", 0)
+    if not 0 <= seed < 2**64:
+        raise ScenarioError(out_of_range("scenario.seed", seed, 0, 2**64 - 1))
+
+    raw = data.get("params", {})
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"[params]: expected a table, got {_type_name(raw)}")
+    values = spec.defaults()
+    given: dict[str, str] = {}                 # parameter -> where the scenario set it
+    for k, v in raw.items():
+        ps = spec.param(k)
+        if ps is None:
+            raise _unknown("params", k, [p.name for p in spec.params])
+        for name, val, where in _named_forms(spec, ps, v, f"params.{k}"):
+            if name in given:
+                raise ScenarioError(f"{where}: params.{name} is given twice (also as {given[name]}); give it once")
+            given[name] = where
+            values[name] = coerce(spec.param(name), val, where)
+            resolve = FILE_PARAMS.get((spec.name, name))
+            if resolve is not None and path:
+                values[name] = resolve(values[name], Path(path).resolve().parent)
+    err = spec.check(values, players, frozenset(given))
+    if err:
+        raise ScenarioError(err)
+
+    seats_raw = data.get("seats")
+    roles = spec.roles(values, players)
+    if not isinstance(seats_raw, list) or not seats_raw:
+        raise ScenarioError(f"[[seats]]: missing; give {players} seats, each with a strategy "
+                            f"(allowed: {', '.join(s.name for s in spec.strategies if s.role == roles[0])})")
+    if len(seats_raw) != players:
+        raise ScenarioError(f"[[seats]]: {len(seats_raw)} seats for players = {players}; give exactly {players}")
+    seats = []
+    for i, s in enumerate(seats_raw):
+        where = f"seats[{i}]"
+        if not isinstance(s, dict):
+            raise ScenarioError(f"{where}: expected a table with a strategy")
+        for k in s:
+            if k not in SEAT_KEYS:
+                raise _unknown(where, k, SEAT_KEYS)
+        allowed = [st.name for st in spec.strategies if st.role == roles[i]]
+        sname = s.get("strategy")
+        if not isinstance(sname, str):
+            raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
+        st = spec.strategy(sname)
+        if st is None:
+            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; "
+                                f"allowed: {', '.join(allowed)}")
+        if st.role != roles[i]:                # a strategy of another role: say whose it is and where it may sit
+            seats_of = [j for j, r in enumerate(roles) if r == st.role]
+            sits = (f"seat{'s' if len(seats_of) > 1 else ''} {', '.join(map(str, seats_of))} of this scenario"
+                    if seats_of else spec.role_seats.get(st.role, "another role"))
+            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: "
+                                f"{', '.join(allowed)} ('{sname}' is a {spec.role_title(st.role)} strategy, for "
+                                f"{sits}, not a {spec.role_title(roles[i])} strategy)")
+        sp_raw = s.get("params", {})
+        if not isinstance(sp_raw, dict):
+            raise ScenarioError(f"{where}.params: expected a table")
+        sp = {}
+        for k, v in sp_raw.items():
+            ps = next((p for p in st.params if p.name == k), None)
+            if ps is None:
+                names = [p.name for p in st.params]
+                raise ScenarioError(f"{where}.params: unknown key '{k}' for strategy {sname}; "
+                                    f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}")
+            sp[k] = coerce(ps, v, f"{where}.params.{k}")
+        seats.append(Seat(sname, sp))
+    sname = sc.get("name", name)
+    if not NAME_RE.fullmatch(sname) or sname in RESERVED_NAMES or sname.startswith("."):
+        rule = ("use the letters a-z and A-Z without accents, digits, '.', '_' and '-' (it names the report folder "
+                "under reports/, which every system must spell alike; 'baselines' is reserved)")
+        if isinstance(sname, str) and len(sname) > NAME_MAX:
+            rule = f"it has {len(sname)} characters; at most {NAME_MAX} (it names the report folder under reports/)"
+        elif sname == "index.html":
+            rule = "it is the index of the reports (reports/index.html); choose another name"
+        elif isinstance(sname, str) and sname.startswith("."):
+            rule = ("a name starting with '.' names a hidden folder under reports/ (where runs stage their reports, "
+                    "as .NAME.partial-PID); start it with a letter or digit")
+        if "name" not in sc and path:         # taken from the file name: say so, and how to fix it
+            fix = re.sub(r"[^A-Za-z0-9._-]+", "-", sname).strip("-.")[:100] or "my-scenario"
+            fix = "my-scenario" if fix in RESERVED_NAMES else fix
+            raise ScenarioError(f"scenario.name: {toml_value(sname[:NAME_MAX])}, taken from the file name (the file has no "
+                                f"name = \"...\" line), is not allowed; {rule}; add name = {toml_value(fix)} under "
+                                f"[scenario] or rename the file")
+        shown = toml_value(sname) if len(sname) <= NAME_MAX else toml_value(sname[:40]) + "..."
+        raise ScenarioError(f"scenario.name: {shown} is not allowed; {rule}")
+    return Scenario(name=sname, game=spec.name, players=players, games=games, seed=seed,
+                    params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
+
+
+def read(path: str | Path) -> dict:
+    """The parsed TOML document of scenario file ``path`` (not validated). Raises ScenarioError (one line)."""
+    p = Path(path)
+    if not p.exists():
+        raise ScenarioError(f"{p}: no such scenario file")
+    if p.is_dir():
+        raise ScenarioError(f"{p}: is a folder; give a .toml scenario file")
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ScenarioError(f"{p}: not valid TOML ({e})") from None
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and validate scenario file ``path`` as it is. Raises ScenarioError (one line naming the file and the field)
+    for a missing or bad file. With --set overrides or --games: `sim.model.overrides.load`."""
+    p = Path(path)
+    doc = read(p)                   # its errors name the file already: not wrapped twice
+    try:
+        return from_dict(doc, name=p.stem, path=str(p))
+    except ScenarioError as e:
+        raise ScenarioError(f"{p}: {e}") from None

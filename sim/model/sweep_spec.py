@@ -1,0 +1,307 @@
+"""What a sweep plays: its axes (a parameter name and its values), grid or zip, and every point as a validated
+`Scenario`, from a scenario file's ``[sweep]`` table and ``--set NAME=VALUES`` options.
+
+``[sweep]`` table (keys other than the options below are parameter names, as `sim.model.overrides` names them: a rule
+parameter ``track_len``, a card ``ghost_cards.shuffle``, a seat's strategy parameter ``seats.2.w_goal``, a strategy
+``seats.1.strategy``; a TOML dotted key ``seats.2.w_goal = [...]`` is read as that name)::
+
+    [sweep]
+    mode = "grid"                   # "grid" (default): every combination; "zip": the i-th values together
+    games = 20000                   # games per point (default: the scenario's)
+    measures = ["first_player_advantage", "length.turns"]   # measures to plot and pair (default: per game)
+    target = "first_player_advantage=0"                     # optional: highlight the points that meet it
+    independent = false             # true: each point its own random streams (default: common random numbers)
+    track_len = "22..40 step 2"     # a range (integers: step 1 by default)
+    ghost_values = [[1, 2, 3, 4, 5, 6, 7], [2, 3, 4, 5, 6, 7, 8]]   # an array: the values themselves
+
+On the command line, ``--set NAME=VALUES``: VALUES is one TOML value, a comma-separated list (``26,30,34``;
+commas inside [..] or quotes do not split) or a range ``LO..HI`` / ``LO..HI step S`` (both ends included).
+``--set`` axes replace a ``[sweep]`` axis of the same name and add to the others.
+
+Every value is validated exactly as a scenario's is (`sim.model.overrides` applied to the file's document, then
+`sim.model.scenario.from_dict`); a bad one raises `SweepError`, one line naming the sweep entry, before anything runs.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from sim.model import overrides as ov
+from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, out_of_range, toml_value
+from sim.model.sweep_axis import Axis, SweepError, is_numeric  # noqa: F401  (part of this module's interface)
+
+OPTIONS = ("mode", "games", "measures", "target", "independent")
+MODES = ("grid", "zip")
+MAX_POINTS = 10_000
+_NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?"              # 20, -1.5: digits on both sides of a decimal point ("20...60" is no range)
+RANGE_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(step\s+(?P<step>{_NUM}))?\s*$")
+LOOKS_LIKE_RANGE = re.compile(r"^\s*[-+]?[0-9][0-9.]*\.\.")   # a number then '..': meant as a range (not ../a.toml)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of a sweep: its index, its values by axis name, and the validated scenario it plays."""
+    index: int
+    values: dict
+    scenario: Scenario
+
+
+@dataclass
+class Sweep:
+    """A validated sweep: the base scenario, its axes, mode, points, games per point, chosen measures, target."""
+    base: Scenario
+    axes: list[Axis]
+    mode: str
+    points: list[Point]
+    games: int
+    measures: list[str] = field(default_factory=list)
+    target: tuple[str, float] | None = None
+    independent: bool = False
+    # how the measures and the target were asked for: checked against the points' measures by
+    # `sim.stats.sweep_table.resolve` (statistics know the measures; the spec only reads them)
+    measure_source: str = "[sweep] measures"
+    target_text: str | None = None
+    target_source: str = "--target"
+
+    @property
+    def name(self) -> str:
+        return self.base.name
+
+
+def parse_range(text: str, where: str) -> list:
+    """``"LO..HI"`` or ``"LO..HI step S"`` -> the values LO, LO+S, ... up to HI (included when on the grid).
+    Integers when LO, HI and S are; else floats computed exactly in decimal (0.5..2.0 step 0.25 gives 0.5, 0.75,
+    ..., 2.0 with no rounding drift). Raises SweepError."""
+    m = RANGE_RE.match(text)
+    if not m:
+        raise SweepError(f"{where}: {text!r} is not a range; write LO..HI or LO..HI step S (e.g. 26..34, "
+                         f"0.5..2.0 step 0.25)")
+    try:
+        lo, hi = Decimal(m["lo"]), Decimal(m["hi"])
+        step = Decimal(m["step"]) if m["step"] else Decimal(1)
+    except InvalidOperation:
+        raise SweepError(f"{where}: {text!r} is not a range of numbers") from None
+    if step <= 0:
+        raise SweepError(f"{where}: step must be positive, got {m['step']}")
+    if hi < lo:
+        raise SweepError(f"{where}: {text!r} runs backwards; write the smaller end first")
+    count = int((hi - lo) / step) + 1
+    if count > MAX_POINTS:
+        raise SweepError(f"{where}: {text!r} has {count} values; at most {MAX_POINTS}")
+    ints = all("." not in (s or "1") for s in (m["lo"], m["hi"], m["step"]))
+    vals = [lo + i * step for i in range(count)]
+    return [int(v) for v in vals] if ints else [float(v) for v in vals]
+
+
+def split_values(text: str) -> list[str]:
+    """Split ``a,b,[c, d],"e,f"`` at top-level commas."""
+    parts, depth, quote, cur = [], 0, None, ""
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def parse_set(text: str) -> Axis:
+    """``--set NAME=VALUES`` -> Axis (see module docstring). Raises SweepError."""
+    OverrideError, parse_one, parse_value = ov.OverrideError, ov.parse_set, ov.parse_value
+    name, eq, raw = text.partition("=")
+    where = f"--set {text}"
+    try:
+        parse_one(f"{name}=0")                      # the name's syntax, checked where overrides check it
+    except OverrideError as e:
+        raise SweepError(str(e)) from None
+    if not eq or not raw.strip():
+        raise SweepError(f"{where}: expected NAME=VALUES (a value, a list a,b,c or a range LO..HI [step S])")
+    if RANGE_RE.match(raw):
+        return Axis(name.strip(), tuple(parse_range(raw, where)), where)
+    if LOOKS_LIKE_RANGE.match(raw):             # 20...60, 20..: a typo of a range, not a text value to try
+        parse_range(raw, where)
+    vals = []
+    for item in split_values(raw):
+        try:
+            vals.append(parse_value(item))
+        except ValueError as e:
+            raise SweepError(f"{where}: {item!r}: {e}") from None
+    return Axis(name.strip(), tuple(vals), where)
+
+
+def _flatten(table: dict, prefix: str = "") -> list[tuple[str, Any]]:
+    out = []
+    for k, v in table.items():
+        name = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out += _flatten(v, name + ".")
+        else:
+            out.append((name, v))
+    return out
+
+
+def table_axes(table: dict) -> tuple[list[Axis], dict]:
+    """The ``[sweep]`` table -> (axes, options). Raises SweepError naming the entry."""
+    if not isinstance(table, dict):
+        raise SweepError("[sweep]: expected a table")
+    opts = {k: table[k] for k in OPTIONS if k in table}
+    axes = []
+    for name, v in _flatten({k: v for k, v in table.items() if k not in OPTIONS}):
+        where = f"[sweep] {name}"
+        if isinstance(v, str):
+            vals = parse_range(v, where)
+        elif isinstance(v, list):
+            vals = v
+        else:
+            raise SweepError(f"{where}: expected an array of values or a range string \"LO..HI [step S]\", got "
+                             f"{toml_value(v)}")
+        axes.append(Axis(name, tuple(vals), where))
+    return axes, opts
+
+
+def _same(v, w) -> bool:
+    return v == w and type(v) is type(w)        # 1 and 1.0 (and true and 1) are different values
+
+
+def _no_point_twice(axes: list[Axis], mode: str, mode_where: str = "--mode") -> None:
+    """A point played twice (its curve drawn back over itself) is refused: in grid mode a value repeated within an
+    axis; in zip mode the same values at two points (one axis may repeat a value while another changes)."""
+    if mode == "zip":
+        rows = list(zip(*(a.values for a in axes)))
+        for i, r in enumerate(rows):
+            for j in range(i):
+                if all(_same(v, w) for v, w in zip(r, rows[j])):
+                    vals = ", ".join(f"{a.name}={toml_value(v)}" for a, v in zip(axes, r))
+                    where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
+                    raise SweepError(f"{where}: point {i + 1} ({vals}) is point {j + 1} again; give each point "
+                                     "once", usage=all(a.source.startswith("--") for a in axes) or None)
+        return
+    for a in axes:
+        for i, v in enumerate(a.values):
+            if any(_same(w, v) for w in a.values[:i]):
+                raise SweepError(f"{a.source}: value {toml_value(v)} is given twice; give each value once")
+
+
+def _points(axes: list[Axis], mode: str, mode_where: str = "[sweep] mode") -> list[dict]:
+    if not axes:
+        return [{}]
+    if mode == "zip":
+        lens = {len(a.values) for a in axes}
+        if len(lens) > 1:
+            desc = ", ".join(f"{a.name} has {len(a.values)}" for a in axes)
+            where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
+            raise SweepError(f"{where}: every axis needs the same number of values ({desc})",
+                             usage=all(a.source.startswith("--") for a in axes) or None)
+        combos = zip(*(a.values for a in axes))
+    else:
+        combos = itertools.product(*(a.values for a in axes))
+    return [dict(zip((a.name for a in axes), c)) for c in combos]
+
+
+def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games: int | None = None,
+          seed: int | None = None, measures: list[str] | None = None, target: str | None = None,
+          independent: bool | None = None) -> Sweep:
+    """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
+    Command-line values win over the table's. Raises SweepError / ScenarioError (one line)."""
+    OverrideError, apply_traced = ov.OverrideError, ov.apply_traced
+    from sim.model.scenario import load
+    p = Path(path)
+    base = load(p)                                  # the file alone (its own errors first, with its path)
+    doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    doc.pop("sweep", None)
+    table = tomllib.loads(p.read_text(encoding="utf-8")).get("sweep", {})
+    axes, opts = table_axes(table)
+    canonical, covers = ov.canonical, ov.covers
+    given = set()
+    for text in sets:
+        ax = parse_set(text)
+        if canonical(ax.name) in given:         # the last one silently won (also track_len, then params.track_len)
+            raise SweepError(f"--set {ax.name}: given twice; give all its values in one --set (e.g. --set "
+                             f"'{ax.name}=a,b,c' or a range)")
+        given.add(canonical(ax.name))
+        axes = [a for a in axes if canonical(a.name) != canonical(ax.name)] + [ax]
+    for i, a in enumerate(axes):                # an axis whose every value a later one replaces plays nothing new
+        for b in axes[:i]:
+            if covers(canonical(a.name), canonical(b.name)):
+                both_set = a.source.startswith("--") and b.source.startswith("--")
+                if canonical(a.name) == canonical(b.name):
+                    raise SweepError(f"{a.source}: the same parameter as {b.source}; sweep it once")
+                raise SweepError(f"{a.source}: replaces every value of {b.source} ({a.name} covers {b.name}); sweep "
+                                 f"only one of them{f', or give {a.name} first' if both_set else ''}")
+    if not axes:                                # it once played the scenario alone as a "sweep" of one point
+        raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
+                         "a [sweep] table in the scenario file (see sim sweep --help)", usage=True)
+    for a in axes:
+        if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
+            raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
+                             "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)")
+        if a.name.removeprefix("scenario.") in ("seed", "games"):    # each point plays the sweep's own, so the
+            key = a.name.removeprefix("scenario.")                      # axis was once silently ignored
+            how = "--seed, or run one sweep per seed" if key == "seed" else "--games or [sweep] games"
+            raise SweepError(f"{a.source}: every point plays the sweep's {key} (common random numbers); give it once "
+                             f"with {how}")
+        if not a.values:
+            raise SweepError(f"{a.source}: no values")
+    mode_where = "--mode" if mode else "[sweep] mode"
+    mode = mode or opts.get("mode", "grid")
+    if mode not in MODES:
+        raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
+    _no_point_twice(axes, mode, mode_where)
+    if games is None:                               # [sweep] games = 0 once fell back to the scenario's games
+        games = opts.get("games", base.games)
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
+    if not 1 <= games <= MAX_GAMES:
+        raise SweepError(out_of_range("[sweep] games", games, 1, MAX_GAMES))
+    base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
+    combos = _points(axes, mode, mode_where)
+    if len(combos) > MAX_POINTS:
+        raise SweepError(f"sweep: {len(combos)} points; at most {MAX_POINTS}",
+                         usage=all(a.source.startswith("--") for a in axes))
+    points = []
+    src = {a.name: a.source for a in axes}
+    for i, values in enumerate(combos):
+        try:
+            raw, fields = apply_traced(doc, list(values.items()))
+            sc = from_dict(raw, name=p.stem, path=str(p))
+        except OverrideError as e:
+            name = str(e).split("=", 1)[0].removeprefix("--set ")
+            raise SweepError(f"{src.get(name, 'sweep')}: {str(e).split(': ', 1)[1]}") from None
+        except ScenarioError as e:
+            where = f"{src[o[0]]}: value {toml_value(o[1])}" if (o := _blamed(str(e), fields)) else "sweep"
+            raise SweepError(f"{where}: {e}") from None
+        points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
+    ms = measures if measures else opts.get("measures")
+    if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):
+        raise SweepError(f"[sweep] measures: expected an array of measure names, e.g. measures = "
+                         f"[\"first_player_advantage\", \"length.rounds\"], got {toml_value(ms)}")
+    tgt = target if target is not None else opts.get("target")
+    if target is None and tgt is not None and not isinstance(tgt, str):
+        raise SweepError(f"[sweep] target: expected a string MEASURE=VALUE, e.g. target = "
+                         f"\"first_player_advantage=0\", got {toml_value(tgt)}")
+    indep = independent if independent is not None else opts.get("independent", False)
+    if not isinstance(indep, bool):                 # "false" once read as true
+        raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
+    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
+    sw.measure_source = '--measure' if measures else '[sweep] measures'
+    sw.target_text = tgt or None
+    sw.target_source = '--target' if target is not None else '[sweep] target'
+    return sw
+
+
+def _blamed(message: str, fields):
+    return ov.field_of(message, fields)

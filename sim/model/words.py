@@ -1,0 +1,28 @@
+"""Small pieces of English shared by every text `sim` writes (replays, reports, the CLI)."""
+from __future__ import annotations
+
+from typing import Callable
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun in the right number: count(1, "ghost") -> "1 ghost", count(0, "ghost") -> "0 ghosts",
+    count(2, "hunter player") -> "2 hunter players" (``plural``: an irregular plural, default ``noun + "s"``).
+    Instead of "1 ghost(s)"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+
+def ending(status: int, turns: int, rounds: int, scores, wseat: int, who: Callable[[int], str],
+           score_text: Callable[[int], str], decided: list[str] = ()) -> list[str]:
+    """"TRUNCATED ..." when the game hit the turn cap (status 1), "final after T turns, R rounds: seat 0 ..." with
+    each seat's ``score_text(score)`` (the score with its unit: "4 points"), the lines ``decided`` (how a tied top
+    score was settled: the game's tie-break rule) and "winner: ..." naming the seats of the bitmask ``wseat`` with
+    ``who``."""
+    n = len(scores)
+    lines = [f"TRUNCATED at the turn cap ({turns} turns)"] if status == 1 else []
+    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
+        f"seat {s} {score_text(int(scores[s]))}" for s in range(n)))
+    lines += list(decided)
+    winners = [s for s in range(n) if (wseat >> s) & 1]
+    lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
+    return lines

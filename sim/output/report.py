@@ -1,0 +1,387 @@
+"""Writes a run's outputs under reports/<scenario>/: summary.json, summary.md, provenance.json, games.parquet.
+
+A report folder is written under a temporary name (``.<name>.partial-PID``) and renamed into place only when
+complete, so an interrupted or failed run never leaves a report that looks complete; the staging folder of a run that
+was killed outright (SIGKILL) is removed by the next run writing the same report.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from sim.model.scenario import Scenario
+
+from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
+# files that mark a folder as an earlier report (sim run / sim report: summary.json, provenance.json; sim compare:
+# compare.json), so --out may replace it
+REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
+# everything a report run (sim run / report / compare) writes into its folder: a rerun replaces these (also one it
+# does not write this time, e.g. games.parquet of an earlier --per-game run) and keeps whatever else the user put
+# there (notes, folders of their own)
+REPORT_OUTPUTS = frozenset(REPORT_MARKERS + ("summary.md", "summary.html", "balance.md", "games.parquet", "plots",
+                                             "parts", "compare.md", "compare.html"))
+# what `sim report FOLDER` redraws (sim.pages.html_report.write): a redraw replaces these and carries the run's other
+# files (RUN_FILES) over unchanged
+PAGE_OUTPUTS = ("summary.html", "balance.md", "plots")
+RUN_FILES = ("summary.json", "provenance.json", "summary.md", "games.parquet")
+MIN_FREE_BYTES = 1 << 20          # a report (without games.parquet) is well under this
+
+
+def report_owner(final: Path) -> tuple[str, str] | None:
+    """(scenario file, scenario name) of the report in ``final`` as its provenance.json records them (the absolute
+    path when recorded); None when there is no readable report."""
+    try:
+        prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(prov, dict):
+        return None
+    path = prov.get("scenario_path") or prov.get("scenario_file") or ""
+    name = prov.get("scenario") or ""
+    if not isinstance(path, str) or not isinstance(name, str):
+        return None
+    return path, name
+
+
+def replaces_other_scenario(final: Path, scenario_file: str) -> str | None:
+    """When ``final`` holds the report of a scenario file other than ``scenario_file`` (two files with one
+    ``name``, or an --out folder reused), that other file as its report recorded it; None when it is the same file,
+    no report, or unknown."""
+    if not scenario_file:
+        return None
+    try:
+        prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(prov, dict):
+        return None
+    old_abs, old = prov.get("scenario_path") or "", prov.get("scenario_file") or ""
+    if not isinstance(old_abs, str) or not isinstance(old, str) or not (old_abs or old):
+        return None
+    new_abs = str(Path(scenario_file).resolve())
+    if old_abs:
+        return None if old_abs == new_abs else old_abs
+    # a report from before provenance kept the absolute path: its file as given, relative to where it was run
+    if old == scenario_file or str(Path(old).resolve()) == new_abs or Path(old).name == Path(scenario_file).name:
+        return None
+    return old
+
+
+class OutputError(OSError):
+    """The report cannot go where it was asked to; the message is one line."""
+
+
+def _named(final: Path, what: str) -> str:
+    """How an error line names the destination: '--out: FOLDER' when the user gave --out, else ``what`` and the
+    folder ("scenario 'x', default report folder: FOLDER"; a comparison's; a report redrawn in place)."""
+    return f"{what}: {final}"
+
+
+def _instead(what: str, text: str) -> str:
+    """What to do instead: ``text`` for --out; otherwise giving --out (and, for a scenario's default folder,
+    another scenario name)."""
+    if what == "--out":
+        return text
+    return "give --out another folder" + (", or the scenario another name (name = \"...\" under [scenario])"
+                                          if what.startswith("scenario ") else "")
+
+
+def check_output_dir(final: Path, what: str = "--out") -> Path:
+    """Refuse a destination that is not new and not an earlier report: an existing report folder is replaced,
+    anything else (a file, a folder of other things, the current folder) is left alone; and an existing folder
+    that cannot be replaced (`check_replaceable`). Returns the resolved path. ``what``: how the user named the
+    folder, for the error line: "--out", or e.g. "scenario 'x', default report folder" when --out was not given."""
+    final = Path(final).resolve()
+    if final == Path.cwd().resolve() or final in Path.cwd().resolve().parents or final == REPO.resolve():
+        raise OutputError(f"{_named(final, what)} is the current folder or one above it; "
+                          + _instead(what, "give a new folder for the report"))
+    if final.exists():
+        if not final.is_dir():
+            raise OutputError(f"{_named(final, what)} is a file; " + _instead(what, "give a folder for the report"))
+        if any(final.iterdir()) and not any((final / m).exists() for m in REPORT_MARKERS):
+            raise OutputError(f"{_named(final, what)} exists and is not a report folder; "
+                              + _instead(what, "give a new or empty folder (an earlier report folder is replaced)"))
+        check_replaceable(final, what)
+    return final
+
+
+def check_replaceable(final: Path, what: str = "--out") -> None:
+    """An existing report folder ``final`` is replaced by renaming (`staged_dir`): it is renamed aside, the user's
+    own files in it are moved into the new report, and the new one is renamed into its place. Refuse, before any
+    game is played, a folder that cannot go through that: a mount point (cannot be renamed), a folder in which
+    nothing can be created or removed (read-only, immutable, append-only: a probe file is created and removed in
+    it), and one the sticky bit of its parent keeps another user from renaming. OutputError (one line)."""
+    final = Path(final)
+    head = f"{_named(final, what)} cannot be replaced"
+    if os.path.ismount(final):
+        raise OutputError(f"{head}: it is a mount point (a report is written beside its folder and renamed into "
+                          "place); give a folder inside it")
+    try:
+        _probe(final)
+    except OSError as e:
+        raise OutputError(f"{head}: cannot write in it ({e.strerror or e})") from None
+    euid = getattr(os, "geteuid", lambda: 0)()
+    try:
+        st, pst = final.stat(), final.parent.stat()
+    except OSError:
+        return
+    if euid != 0 and pst.st_mode & 0o1000 and euid not in (st.st_uid, pst.st_uid):
+        raise OutputError(f"{head}: it belongs to another user and {final.parent} lets only a folder's owner "
+                          "rename it; " + _instead(what, "give a folder of your own"))
+
+
+def _probe(folder: Path) -> None:
+    """Create and remove a hidden file in ``folder``: OSError when nothing can be written or removed there."""
+    fd, probe = tempfile.mkstemp(prefix=".sim-probe-", dir=folder)
+    os.close(fd)
+    os.unlink(probe)
+
+
+def file_in_path(folder: Path) -> Path | None:
+    """The file that stands where ``folder`` or one of the folders above it should be (--out /tmp/afile/sub with
+    /tmp/afile a plain file), or None."""
+    return next((p for p in (Path(folder), *Path(folder).parents) if p.exists() and not p.is_dir()), None)
+
+
+def check_writable(folder: Path, what: str = "--out") -> Path:
+    """Create ``folder`` if needed and make sure a file can be written in it and its disk has MIN_FREE_BYTES free;
+    OutputError (one line naming the folder) otherwise. Cheap: callers run it before playing any game."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        blocker = file_in_path(folder)          # /tmp/afile/sub: "File exists" named the wrong trouble
+        if blocker is not None:
+            raise OutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the report") from None
+        raise OutputError(f"{what}: cannot create {folder} ({e.strerror or e})") from None
+    try:
+        _probe(folder)
+    except OSError as e:
+        raise OutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
+    free = shutil.disk_usage(folder).free
+    if free < MIN_FREE_BYTES:
+        raise OutputError(f"{what}: the disk holding {folder} is full ({free} bytes free; a report needs at least "
+                          f"{MIN_FREE_BYTES >> 20} MiB)")
+    return folder
+
+
+def prepare_output(final: Path, what: str = "--out") -> Path:
+    """`check_output_dir`, then `check_writable` on its parent folder (where the report is staged): every check of
+    the destination that can fail before the games are played. Returns the resolved folder. ``what``: how the user
+    named the folder (`check_output_dir`)."""
+    final = check_output_dir(final, what)
+    check_writable(final.parent, what)
+    return final
+
+
+def keep_user_files(final: Path, tmp: Path, moved: list[str] | None = None) -> None:
+    """Move what the user put in the earlier report folder ``final`` (anything not in REPORT_OUTPUTS and not written
+    again into ``tmp``) into the new one, so replacing a report replaces only what the tool wrote. ``moved``: the
+    names moved so far are appended to it (to move them back when the swap fails)."""
+    for entry in Path(final).iterdir():
+        if entry.name in REPORT_OUTPUTS or (Path(tmp) / entry.name).exists() or staging_run(entry):
+            continue
+        entry.rename(Path(tmp) / entry.name)
+        if moved is not None:
+            moved.append(entry.name)
+
+
+def os_error(e: BaseException) -> OSError | None:
+    """``e`` as an OSError when it is one, or when it is a Polars error wrapping one (Polars writes Parquet in Rust
+    and reports a full disk as ``ComputeError: ... No space left on device (os error 28)``); None otherwise."""
+    if isinstance(e, OSError):
+        return e
+    pl = sys.modules.get("polars")
+    if pl is None or not isinstance(e, pl.exceptions.PolarsError):
+        return None
+    m = re.search(r"\(os error (\d+)\)", str(e))
+    if m is None:
+        return None
+    n = int(m.group(1))
+    return OSError(n, os.strerror(n))
+
+
+def write_failed(final: Path, e: OSError, where: Path | None = None) -> "OutputError":
+    """The one line for a report folder ``final`` that could not be written (a full disk, a folder gone read-only):
+    names the folder, what went wrong and that nothing was written."""
+    if isinstance(e, OutputError):
+        return e
+    name = ""
+    if e.filename and where is not None:           # a file of the staging folder: named as in the report
+        try:
+            name = Path(e.filename).relative_to(where).as_posix()
+        except ValueError:
+            name = str(e.filename)
+    elif e.filename:
+        name = str(e.filename)
+    return OutputError(f"cannot write the report {final}: {e.strerror or e}"
+                       + (f" (writing {name})" if name and name != "." else "") + "; nothing was written")
+
+
+@contextmanager
+def staged_dir(final: Path, what: str = "--out"):
+    """Yield a temporary folder beside ``final``; on success it replaces ``final`` (keeping the user's own files
+    there, `keep_user_files`), on any error it is removed and ``final`` is as it was.
+
+    Raises OutputError (before any work) when ``final`` is not a new folder, an empty one or an earlier report, or
+    cannot be written or replaced (`prepare_output`; ``what``: how the user named the folder, see
+    `check_output_dir`); an OSError while writing or swapping the folder in (a full disk), or a Polars error
+    wrapping one (`os_error`), becomes one OutputError line that names the folder."""
+    final = prepare_output(final, what)
+    remove_stale(final)
+    tmp = final.parent / f".{final.name}.partial-{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    try:
+        tmp.mkdir()
+    except OSError as e:
+        raise OutputError(f"{what}: cannot write in {final.parent} ({e.strerror or e})") from None
+    try:
+        yield tmp
+    except BaseException as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        oe = os_error(e)
+        if oe is None:
+            raise
+        raise write_failed(final, oe, tmp) from None
+    with _signals_held():                      # Ctrl-C / SIGTERM wait until the report is in place
+        old, moved = None, []
+        try:
+            if final.exists():
+                old = final.parent / f".{final.name}.old-{os.getpid()}"
+                final.rename(old)
+                keep_user_files(old, tmp, moved)
+            tmp.rename(final)
+        except OSError as e:                   # put the earlier report back as it was, remove the staging folder
+            for name in moved:
+                try:
+                    (tmp / name).rename(old / name)
+                except OSError:
+                    pass
+            if old is not None and old.exists() and not final.exists():
+                try:
+                    old.rename(final)
+                except OSError:
+                    pass
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise write_failed(final, e) from None
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def carry_run_files(source: Path, tmp: Path) -> list[str]:
+    """Put the run's files of report folder ``source`` (RUN_FILES that are there) into staging folder ``tmp``
+    unchanged: hard links when both are on one disk (no copy of a large games.parquet; the files are never written
+    in place, so ``source`` cannot change through them), copies otherwise. Returns the names carried. OSError as
+    `staged_dir` expects (a full disk)."""
+    done = []
+    for name in RUN_FILES:
+        src = Path(source) / name
+        if not src.is_file():
+            continue
+        try:
+            os.link(src, Path(tmp) / name)
+        except OSError:
+            shutil.copy2(src, Path(tmp) / name)
+        done.append(name)
+    return done
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (when unsure: yes, so its files are left alone)."""
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                                # e.g. another user's process
+        return True
+    return True
+
+
+def staging_run(folder: Path) -> bool:
+    """Whether ``folder`` is a staging folder (``.<name>.partial-PID``) and so never a complete report."""
+    name = Path(folder).name
+    return name.startswith(".") and ".partial-" in name and name.rsplit("-", 1)[1].isdigit()
+
+
+def remove_stale(final: Path) -> list[Path]:
+    """Remove the staging folders ``.<name>.partial-PID`` / ``.<name>.old-PID`` that a killed run (SIGKILL, power
+    loss) left beside ``final``; those of a process still running are kept. Returns the folders removed."""
+    final = Path(final)
+    gone = []
+    if not final.parent.is_dir():
+        return gone
+    for kind in ("partial", "old"):
+        for p in final.parent.glob(f".{glob.escape(final.name)}.{kind}-*"):
+            pid = p.name.rsplit("-", 1)[1]
+            if pid.isdigit() and not _pid_alive(int(pid)):
+                shutil.rmtree(p, ignore_errors=True)
+                gone.append(p)
+    return gone
+
+
+@contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM back (delivered on exit) so the two renames that publish a report are not split."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    before = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, before)
+
+
+class ParquetParts:
+    """Collects per-game rows chunk by chunk as Parquet part files, then joins them into one games.parquet."""
+
+    def __init__(self, sc: Scenario, folder: Path):
+        self.sc = sc
+        self.folder = Path(folder) / "parts"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.parts: list[Path] = []
+
+    def add(self, out) -> None:
+        import polars as pl
+        spec = self.sc.spec
+        n = len(out.status)
+        cols = {"game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
+                "status": out.status, "winners": out.winners, "turns": out.turns, "rounds": out.rounds}
+        for s in range(self.sc.players):
+            cols[f"score_seat{s}"] = np.ascontiguousarray(out.scores[:, s])
+            cols[f"win_seat{s}"] = ((out.winners >> s) & 1).astype(np.int8)
+        for c, name in enumerate(spec.extra_columns):
+            cols[name] = np.ascontiguousarray(out.extra[:, c])
+        df = pl.DataFrame(cols)
+        for c, name in enumerate(spec.curves):
+            df = df.with_columns(pl.Series(name + "_by_round", out.curves[:, c, :].tolist(), dtype=pl.List(pl.Int32)))
+        p = self.folder / f"part-{len(self.parts):06d}.parquet"
+        df.write_parquet(p)
+        self.parts.append(p)
+
+    def finish(self, dest: Path, meta: dict) -> None:
+        import polars as pl
+        if self.parts:
+            lf = pl.scan_parquet([str(p) for p in self.parts])
+            lf.sink_parquet(str(dest), metadata={k: json.dumps(v) for k, v in meta.items()})
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def write_json(path: Path, obj) -> None:
+    Path(path).write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")

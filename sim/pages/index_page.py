@@ -1,0 +1,163 @@
+"""reports/index.html: every report in the reports folder (scenarios, sweeps and comparisons) with its headline
+figures, linked. Self-contained HTML (no JavaScript, no network).
+
+The index is the folder's table of contents, not the last command's: `sim run-defaults --game moor` rewrites the
+Moor rows and keeps the other games' reports, each row saying when its report was written; every other command that
+writes a report folder directly under reports/ (`sim run`, `sim report`, `sim compare`, `sim sweep`) refreshes it
+(`refresh`), so a new report is listed as soon as it is written.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from sim.pages.html_report import CSS, esc
+
+
+def _link(folder: Path, page: str, root: Path) -> str:
+    href = os.path.relpath(Path(folder) / page, root).replace(os.sep, "/")
+    return f'<a href="{esc(href)}">{esc(Path(folder).name)}</a>'
+
+
+def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path,
+           compares: list[tuple[Path, dict]] = ()) -> str:
+    """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
+    written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
+    when written), one of comparisons (A and B, games each, the verdict's first sentence, when written)."""
+    from sim.pages import verdicts
+    from sim.pages.sweep_page import range_text, target_text
+    srows = [{"report": _link(f, "summary.html", root), "game": s["scenario"]["game"],
+              "players": str(s["scenario"]["players"]), "games": _games(s["games"]),
+              "headline": esc(headline(s)), "written": _written(s)} for f, s in scenarios]
+    wrows = [{"sweep": _link(f, "sweep.html", root), "game": d["scenario"]["game"],
+              "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
+              "points": f"{len(d['points'])} x {d['games']:,} games",
+              "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
+              "written": _written(d)}
+             for f, d in sweeps]
+    crows = [{"comparison": _link(f, "compare.html", root), "game": d["a"]["game"],
+              "A vs B": esc(f"{d['a']['name']} vs {d['b']['name']}"), "games": f"{d['games']:,} each",
+              "headline": esc(" ".join(verdicts.compare_sentences(d)[:1])), "written": _written(d, f / "compare.json")}
+             for f, d in compares]
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
+             f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
+             "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
+             "<code>sim run</code>, <code>sim sweep</code> or <code>sim compare</code>), with its headline figures "
+             "(95% intervals in each report) and when it was written.</p>"]
+    if scenarios:
+        parts.append("<h2>Scenarios</h2>" + _raw_table(srows))
+    if sweeps:
+        parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
+    if compares:
+        parts.append("<h2>Comparisons</h2>" + _raw_table(crows))
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _written(d: dict, file: Path | None = None) -> str:
+    """When a report (summary, sweep or comparison document) was written, from its provenance (else, for a
+    comparison written before its provenance said so, the time of ``file``), as one unbroken cell:
+    '2026-12-01 23:15 UTC' (HTML)."""
+    when = str((d.get("provenance") or {}).get("created_utc") or "")
+    if not when and file is not None:
+        import datetime as dt
+        try:
+            when = dt.datetime.fromtimestamp(Path(file).stat().st_mtime, dt.timezone.utc).isoformat()
+        except OSError:
+            pass
+    text = f"{when[:10]} {when[11:16]} UTC" if len(when) >= 16 else "?"
+    return f'<span style="white-space:nowrap">{esc(text)}</span>'
+
+
+# a report folder's machine-readable file and its page: a scenario report, a sweep
+KINDS = {"scenario": ("summary.json", "summary.html"), "sweep": ("sweep.json", "sweep.html"),
+         "compare": ("compare.json", "compare.html")}
+
+
+def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
+    """The reports directly under ``root`` by kind ('scenario', 'sweep', 'compare'): [(folder, its summary.json /
+    sweep.json / compare.json read back)] for every folder holding both that file and its page. A folder whose file
+    cannot be read or does not render (half-written, another schema) is left out: the index lists what it can
+    link."""
+    out: dict[str, list[tuple[Path, dict]]] = {k: [] for k in KINDS}
+    if not Path(root).is_dir():
+        return out
+    for folder in sorted(p for p in Path(root).iterdir() if p.is_dir()):
+        for kind, (data, page) in KINDS.items():
+            if not ((folder / data).is_file() and (folder / page).is_file()):
+                continue
+            try:
+                d = json.loads((folder / data).read_text(encoding="utf-8"))
+                one = {k: [(folder, d)] if k == kind else [] for k in KINDS}
+                render(one["scenario"], one["sweep"], Path(root), one["compare"])
+            except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+                continue
+            out[kind].append((folder, d))
+    return out
+
+
+def merged(written: list[tuple[Path, dict]], found: list[tuple[Path, dict]]) -> list[tuple[Path, dict]]:
+    """The reports ``found`` in the folder with those just ``written`` in their place (a written one wins over what
+    was read back from the same folder), by game then folder name."""
+    by = {Path(f).resolve(): (f, d) for f, d in found}
+    by.update({Path(f).resolve(): (f, d) for f, d in written})
+    return sorted(by.values(), key=lambda x: ((x[1].get("scenario") or x[1]["a"])["game"], Path(x[0]).name))
+
+
+def headline(s: dict) -> str:
+    """A run's headline for the index, from the verdict its page opens with (sim.pages.verdicts): each team's win rate
+    with its interval, or the start player's advantage with its interval and p-value and the seats' spread (a
+    bare list of seat rates said neither whether they differ nor how surely)."""
+    from sim.pages import tables, verdicts
+    lines = verdicts.run_sentences(s)
+    if not s["games"]["finished"]:
+        return lines[0]
+    n = len(s["team"]) if s.get("team") else 2
+    return " ".join(lines[:n]) or tables.one_line(s)
+
+
+def _games(g: dict) -> str:
+    """Games played, and how many finished when some hit the turn cap (the headline counts finished games only)."""
+    played, fin = g.get("played", g["finished"]), g["finished"]
+    return f"{played:,}" + (f" ({fin:,} finished)" if fin != played else "")
+
+
+def _raw_table(rows: list[dict]) -> str:
+    """An HTML table of cells that are already HTML (links); `html_table` escapes, so cells are marked safe."""
+    if not rows:
+        return ""
+    head = "".join(f"<th>{esc(k)}</th>" for k in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{v}</td>" for v in r.values()) + "</tr>" for r in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path | None = None) -> Path:
+    """Write ``root``/index.html (default: reports/) and return its path: the reports just written (``scenarios``,
+    ``sweeps``) and every other report already in ``root`` (`on_disk`), so running one game's defaults keeps the
+    other games' rows."""
+    from sim.model.paths import REPORTS
+    root = Path(root or REPORTS)
+    root.mkdir(parents=True, exist_ok=True)
+    found = on_disk(root)
+    p = root / "index.html"
+    tmp = root / f".index.html.{os.getpid()}"
+    try:
+        tmp.write_text(render(merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root,
+                              merged([], found["compare"])), encoding="utf-8")
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return p
+
+
+def refresh(folder: Path) -> Path | None:
+    """After a command wrote report folder ``folder``: rewrite the index of the reports folder when ``folder`` is
+    directly in it (`write`, every report read back; a few ms per report); an --out folder elsewhere leaves it alone.
+    Returns the index written, or None."""
+    from sim.model.paths import REPORTS
+    folder = Path(folder).resolve()
+    if folder.parent != Path(REPORTS).resolve():
+        return None
+    return write([], [], Path(REPORTS))

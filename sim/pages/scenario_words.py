@@ -1,0 +1,174 @@
+"""The readable descriptions of a summary, shared by summary.md, balance.md, summary.html, compare.md/html and the
+CLI: the scenario played (`scenario_items`), its parameters against their defaults (`parameter_lines`), the difference
+between two scenarios (`scenario_differences`), a report's lead line (`lead_line`) and the board's description."""
+from __future__ import annotations
+
+from pathlib import Path
+
+TEAM_SEAT_NOTE = ("In a team game every member of a team shares one result per game, so each seat's and each "
+                  "strategy's win rate is its team's win rate: these rates cannot tell the team's strategies apart. "
+                  "To compare strategies, play two scenarios that differ only there with `sim compare A.toml B.toml`.")
+NO_FINISHED = ("No game finished: every game hit the turn cap (max_turns) or failed, so there are no win rates, "
+               "scores or lengths to report. Raise max_turns.")
+
+
+def is_team_game(s: dict) -> bool:
+    """Whether summary ``s`` is of a team game (cooperative or Head Haunter): every member shares the team's result."""
+    return bool(s.get("team"))
+
+
+def _fmt_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_fmt_value(x)}" for k, x in v.items()) + " }"
+    return str(v)
+
+
+def _defaults(game: str) -> tuple[dict, dict]:
+    """(parameter defaults, {strategy: {parameter: default}}) of ``game`` from the registry ({} when unknown)."""
+    try:
+        from sim.model import registry
+        spec = registry.get(game)
+    except Exception:       # noqa: BLE001  (a summary read back without the game's code: no defaults to mark)
+        spec = None
+    if spec is None:
+        return {}, {}
+    return spec.defaults(), {st.name: {p.name: p.default for p in st.params} for st in spec.strategies}
+
+
+def lead_line(s: dict) -> str:
+    """The line under a report's title: the game, the table and the scenario file's description, each said once
+    (a description that already names the game or the table is not prefixed with them again). When --set changed
+    the scenario, the description is the file's, so the line says so and names the overrides: a description such
+    as "all seats the weighted heuristic" must not pass for a variant whose seat 3 plays another strategy."""
+    sc = s["scenario"]
+    title, players = s.get("game_title") or sc.get("game", ""), sc.get("players")
+    desc = (sc.get("description") or "").strip()
+    head = [] if title and title.lower() in desc.lower() else [title]
+    if players and f"{players} players" not in desc and f"{players}-player" not in desc:
+        head.append(f"{players} players")
+    out = ", ".join(x for x in head if x)
+    if desc:
+        out = f"{out}. {desc}" if out else desc
+    ov = sc.get("overrides") or []
+    if ov:
+        from sim.model.overrides import show
+        changed = ", ".join(show(o["name"], o["value"]) for o in ov)
+        out += (" " if out.endswith(".") else ". ") if out else ""
+        out += (f"Changed by --set: {changed} (the description above is the scenario file's)." if desc
+                else f"Changed by --set: {changed}.")
+    return out
+
+
+def board_description(ref: str, game: str = "treasure_hunters") -> str:
+    """A board reference in words: its file, name and whether it is UNVERIFIED (the shipped default boards are
+    candidate layouts: their files say UNVERIFIED in the header and "(unverified)" in the description). ``game``
+    picks the loader (kernels/<game>/board.py)."""
+    try:
+        import importlib
+        B = importlib.import_module(f"kernels.{game}.board")
+        b = B.load_board(ref)
+        text = Path(b.path).read_text(encoding="utf-8") if b.path and Path(b.path).exists() else ""
+    except Exception as e:  # noqa: BLE001  (a report read back elsewhere: say what is known)
+        return f"{ref} (board file not readable here: {type(e).__name__})"
+    unverified = "UNVERIFIED" in text or "unverified" in f"{b.name} {b.description}".lower()
+    shipped = ref == "default" or Path(b.path).resolve() == (B.BOARDS_DIR / "default.toml").resolve()
+    out = f"{'the shipped default board' if shipped else ref} ({b.name}: {b.description})"
+    if unverified:
+        out += (" - UNVERIFIED: a candidate layout, not checked against the printed board; results depend on it")
+    return out
+
+
+def scenario_items(s: dict) -> list[tuple[str, str]]:
+    """The rules variant played, from summary ``s``: game, mode, every parameter (those that differ from the
+    default marked with the default), the board, and each seat's strategy with the weights that were set."""
+    sc = s["scenario"]
+    params = sc.get("params") or {}
+    pdef, sdef = _defaults(sc["game"])
+    items = [("game", f"{s.get('game_title', sc['game'])} ({sc['game']}), {sc['players']} players")]
+    if "mode" in params:
+        items.append(("mode", str(params["mode"]) + ("" if pdef.get("mode", params["mode"]) == params["mode"]
+                                                       else f" (default: {pdef['mode']})")))
+    if "board" in params:
+        items.append(("board", board_description(str(params["board"]), sc["game"])))
+    shown, changed = parameter_lines(s)
+    items.append(("parameters", ("; ".join(shown) if shown else "none") + " - " + changed_text(changed)))
+    if sc.get("overrides"):
+        from sim.model.overrides import show
+        items.append(("changed by --set", ", ".join(show(o["name"], o["value"]) for o in sc["overrides"])))
+    roles = [r.get("role") for r in s.get("seats", [])]
+    for i, seat in enumerate(sc["seats"]):
+        role = roles[i] if i < len(roles) else None
+        txt = seat["strategy"] + (f" ({role})" if role and role != "player" else "")
+        sp = seat.get("params") or {}
+        if sp:
+            d = sdef.get(seat["strategy"], {})
+            txt += " with " + ", ".join(
+                f"{k} = {_fmt_value(v)}" + (f" (default {_fmt_value(d[k])})" if k in d and d[k] != v else "")
+                for k, v in sp.items())
+        elif sdef.get(seat["strategy"]):
+            txt += ", default weights"
+        items.append((f"seat {i}", txt))
+    return items
+
+
+def parameter_lines(s: dict) -> tuple[list[str], list[str]]:
+    """(one line per parameter, 'name = value' with '(changed; default X)' where it differs, changed ones first;
+    the names of the changed ones), from summary ``s`` (mode and board are described on their own)."""
+    sc = s["scenario"]
+    params = sc.get("params") or {}
+    pdef, _ = _defaults(sc["game"])
+    from sim.model.params_table import rows as param_rows      # by name (a card mix card by card), changed ones first
+    table = param_rows(sc["game"], params, _fmt_value) or [
+        {"name": k, "value": _fmt_value(v), "default": _fmt_value(pdef.get(k, v)),
+         "changed": k in pdef and v != pdef[k]} for k, v in params.items()]
+    changed = [r["name"] for r in table if r["changed"]]
+    shown = [f"{r['name']} = {r['value']}" + (f" (changed; default {r['default']})" if r["changed"] else "")
+             for r in table if r["name"] not in ("mode", "board")]
+    return shown, changed
+
+
+def changed_text(changed: list[str]) -> str:
+    """'2 differ from the default: a, b' or 'all at their defaults'."""
+    return f"{len(changed)} differ from the default: {', '.join(changed)}" if changed else "all at their defaults"
+
+
+def scenario_differences(a: dict, b: dict) -> list[str]:
+    """What differs between two scenarios (their `Scenario.to_dict()`s): player count, parameters, seats'
+    strategies and strategy parameters. Empty when they play the same variant."""
+    out = []
+    if a.get("game") != b.get("game"):
+        out.append(f"game: A {a.get('game')}, B {b.get('game')}")
+    if a["players"] != b["players"]:
+        out.append(f"players: A {a['players']}, B {b['players']}")
+    pa, pb = a.get("params") or {}, b.get("params") or {}
+    from sim.model.params_table import rows as param_rows      # by name: a card mix card by card
+    ra = {r["name"]: r["value"] for r in param_rows(a.get("game", ""), pa, _fmt_value)}
+    same_game = a.get("game") == b.get("game")
+    rb = {r["name"]: r["value"] for r in param_rows(b.get("game", ""), pb, _fmt_value)} if same_game else {}
+    if ra and rb:
+        out += [f"{k}: A {ra[k]}, B {rb[k]}" for k in ra if k in rb and ra[k] != rb[k]]
+    else:
+        for k in list(pa) + [k for k in pb if k not in pa]:
+            if pa.get(k) != pb.get(k):
+                out.append(f"{k}: A {_fmt_value(pa.get(k, '(unset)'))}, B {_fmt_value(pb.get(k, '(unset)'))}")
+    sa, sb = a.get("seats") or [], b.get("seats") or []
+    for i in range(max(len(sa), len(sb))):
+        x = sa[i] if i < len(sa) else None
+        y = sb[i] if i < len(sb) else None
+        fx, fy = _seat_text(x), _seat_text(y)
+        if fx != fy:
+            out.append(f"seat {i}: A {fx}, B {fy}")
+    return out
+
+
+def _seat_text(seat: dict | None) -> str:
+    if seat is None:
+        return "(no seat)"
+    sp = seat.get("params") or {}
+    return seat["strategy"] + (" (" + ", ".join(f"{k} = {_fmt_value(v)}" for k, v in sp.items()) + ")" if sp else "")

@@ -1,0 +1,456 @@
+"""sweep.html: each chosen measure against each swept parameter with its 95% interval band (a heatmap for two
+parameters; a zip sweep's paired points as one curve along them), the scenario's own point marked, and with a
+target the points whose interval contains it highlighted and the closest one named. Self-contained (inline SVG and CSS, no JavaScript, no network), from the sweep.json dict.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.pages import plots
+from sim.pages.html_report import CSS, esc, html_table
+from sim.pages.scenario_words import lead_line
+
+TARGET_COLOR = "#b5464b"
+
+
+def fmt(kind: str, v, signed: bool = False) -> str:
+    """A measure's value as the page shows it: rates in %, differences of rates in points, means as numbers (n/a
+    for None)."""
+    if v is None:
+        return "n/a"
+    if kind == "rate":
+        return f"{100 * v:+.2f}%" if signed else f"{100 * v:.2f}%"
+    if kind == "points":                       # a rate minus its fair share: percentage points
+        return f"{100 * v:+.2f} pts"
+    return f"{v:+.3f}" if signed else f"{v:.3f}"
+
+
+def fmt_ci(kind: str, c, signed: bool = False) -> str:
+    """The 95% interval ``c`` (lo, hi) of a quantity of ``kind``, written after its value (`fmt`), which carries
+    the unit: percentage points are not named twice."""
+    if not c:
+        return "n/a"
+    if kind == "points":
+        return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}]"
+    return f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
+
+
+def _scale(kind: str) -> float:
+    return 100.0 if kind in ("rate", "points") else 1.0
+
+
+def _x(ax: dict) -> tuple[list, list[str], bool]:
+    """Positions, tick labels and whether the axis is numeric."""
+    vals = ax["values"]
+    if ax["numeric"]:
+        return list(vals), [f"{v:g}" for v in vals], True
+    return list(range(len(vals))), [ax["labels"][i] for i in range(len(vals))], False
+
+
+def zipped(d: dict) -> bool:
+    """Whether the sweep's points are one sequence of paired values (``--mode zip`` over two or more axes: point i
+    plays the i-th value of every axis), not a grid: its page plots along the points, never one axis against
+    another."""
+    return d["mode"] == "zip" and len(d["axes"]) > 1
+
+
+def zip_ticks(d: dict, sep: str = "\n") -> list[str]:
+    """A zipped sweep's tick label of each point, in point order: its value of every axis in axis order (as the
+    x-axis label names them), joined by ``sep`` (one line each by default)."""
+    return [sep.join(r["labels"][a["name"]] for a in d["axes"]) for r in sorted(d["points"], key=lambda r: r["index"])]
+
+
+MAX_CURVES = 7        # curves drawn in one panel (one per value of the second axis); the table keeps every point
+MAX_PANELS = 6        # panels of a figure (one per value of the third axis)
+
+
+def spread(n: int, k: int) -> list[int]:
+    """``k`` evenly spaced indices of ``n`` values, first and last included (all of them when ``n <= k``)."""
+    if n <= k:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (k - 1)) for i in range(k)})
+
+
+@dataclass
+class View:
+    """How a grid sweep's line plot against axis ``x`` is laid out: one curve per shown value of axis ``curve``,
+    one panel per shown value of axis ``panel`` (either None when the sweep has fewer axes), the axes beyond the
+    third held at one value each (``fixed``: name -> value index); ``curves``/``panels``: the value indices
+    drawn."""
+    x: int
+    curve: int | None
+    panel: int | None
+    curves: list
+    panels: list
+    fixed: dict
+
+
+def view(d: dict, axis: int) -> View:
+    """The layout of the line plot of grid sweep ``d`` against axis ``axis`` (see `View`): the other axes in
+    order give the curves, then the panels; more than `MAX_CURVES` / `MAX_PANELS` values are thinned to evenly
+    spaced ones (first and last kept, the scenario's own value put in place of the nearest); axes beyond the
+    third are held at the scenario's own value (else their first)."""
+    axes = d["axes"]
+    others = [j for j in range(len(axes)) if j != axis]
+    curve = others[0] if others else None
+    panel = others[1] if len(others) > 1 else None
+    fixed = {}
+    pts = {r["index"]: r for r in d["points"]}
+    own = pts.get(d.get("default"))
+    for j in others[2:]:
+        a = axes[j]
+        fixed[a["name"]] = _pos(a, own["values"][a["name"]]) if own else 0
+    def picks(j: int | None, k: int) -> list:
+        if j is None:
+            return [None]
+        out = spread(len(axes[j]["values"]), k)
+        mine = _pos(axes[j], own["values"][axes[j]["name"]]) if own else None
+        if mine is not None and mine not in out:   # the scenario's own value always drawn (its diamond)
+            inner = range(1, len(out) - 1) if len(out) > 2 else range(len(out))
+            out[min(inner, key=lambda q: abs(out[q] - mine))] = mine
+        return sorted(out)
+    return View(axis, curve, panel, picks(curve, MAX_CURVES), picks(panel, MAX_PANELS), fixed)
+
+
+def view_note(d: dict, v: View) -> str:
+    """What a thinned or held view leaves out, for the caption ("" when it draws every point)."""
+    axes = d["axes"]
+    out = []
+    for j, shown, what in ((v.curve, v.curves, "curves"), (v.panel, v.panels, "panels")):
+        if j is not None and len(shown) < len(axes[j]["values"]):
+            a = axes[j]
+            out.append(f"{what}: {len(shown)} of the {len(a['values'])} values of {a['name']} "
+                       f"({', '.join(a['labels'][i] for i in shown)})")
+    for name, i in v.fixed.items():
+        a = next(x for x in axes if x["name"] == name)
+        out.append(f"{name} held at {a['labels'][i]}")
+    return ("; ".join(out) + "; every point is in the table below") if out else ""
+
+
+def _pos(ax: dict, v) -> int:
+    import json
+    return [json.dumps(x) for x in ax["values"]].index(json.dumps(v))
+
+
+def line_plot(d: dict, m: dict, axis: int):
+    """Measure ``m`` against axis ``axis`` with its interval band, the scenario's point marked, the target drawn
+    and the points containing it highlighted. A grid: one curve per value of the next axis, one panel per value of
+    the axis after it, thinned and held as `view` says (a legend beside the plot naming the curves). A zipped
+    sweep (`zipped`) is one line along its points in order (x = point, each labelled with its values; ``axis``
+    unused): its axes change together, so no axis has a curve of its own."""
+    import json
+    axes = d["axes"]
+    ax = axes[axis]
+    xs, labels, numeric = _x(ax)
+    k = _scale(m["kind"])
+    tgt = d.get("target")
+    along = zipped(d)
+    v = None if along else view(d, axis)
+    key = lambda a, val: (a["name"], json.dumps(val))                      # noqa: E731
+    cells: dict[tuple, list] = {}          # (panel value index, curve value index) -> rows
+    if along:
+        cells[(None, None)] = sorted(d["points"], key=lambda r: r["index"])
+    else:
+        where = {key(a, val): i for a in axes for i, val in enumerate(a["values"])}
+        cs, ps = set(v.curves), set(v.panels)
+        for r in d["points"]:
+            idx = {a["name"]: where[key(a, r["values"][a["name"]])] for a in axes}
+            if any(idx[n] != i for n, i in v.fixed.items()):
+                continue
+            c = idx[axes[v.curve]["name"]] if v.curve is not None else None
+            pn = idx[axes[v.panel]["name"]] if v.panel is not None else None
+            if c in cs and pn in ps:
+                cells.setdefault((pn, c), []).append((idx[ax["name"]], r))
+        cells = {c: [r for _, r in sorted(rows, key=lambda t: t[0])] for c, rows in cells.items()}
+    panels = [None] if along else v.panels
+    nc = min(len(panels), 3)
+    nr = -(-len(panels) // nc)
+    legend = not along and len(v.curves) > 1
+    w, h = (7.0 if nc == 1 else 3.3 * nc) + (1.5 if legend else 0), 3.6 if nr == 1 else 2.5 * nr + 0.7
+    fixed = not along and (nc > 1 or legend)   # fixed margins (inches): the constrained layout pass of many
+    fig, subs = plots._figure(w, h, ncols=nc, nrows=nr, layout=None if fixed else "constrained", sharex=True,
+                              sharey=True)             # panels costs more than drawing them
+    if fixed:
+        fig.subplots_adjust(left=0.8 / w, right=1 - (1.6 if legend else 0.2) / w, bottom=0.6 / h,
+                            top=1 - (0.35 if v.panel is not None else 0.15) / h, wspace=0.12, hspace=0.45)
+    curves = [None] if along else v.curves
+    colors = _colors(len(curves), numeric=not along and v.curve is not None and axes[v.curve]["numeric"])
+    handles = {}
+    for a, pn in zip(subs, panels):
+        for ci, c in enumerate(curves):
+            rows = cells.get((pn, c), [])
+            pos = list(range(len(rows))) if along else \
+                [xs[where[key(ax, r["values"][ax["name"]])]] for r in rows]
+            vals = [r["measures"][m["name"]] for r in rows]
+            ok = [i for i, x in enumerate(vals) if x["value"] is not None]
+            px = [pos[i] for i in ok]
+            color = colors[ci]
+            a.fill_between(px, [k * vals[i]["ci95"][0] for i in ok], [k * vals[i]["ci95"][1] for i in ok],
+                           color=color, alpha=0.2 if len(curves) <= 3 else 0.1, lw=0)
+            (ln,) = a.plot(px, [k * vals[i]["value"] for i in ok], "o-", color=color, ms=3 if len(px) < 30 else 2,
+                           lw=1.2)
+            if c is not None:
+                handles.setdefault(c, ln)
+            for i in ok:
+                r = rows[i]
+                if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:
+                    a.plot([pos[i]], [k * vals[i]["value"]], "o", ms=8, mfc="none", mec=TARGET_COLOR, mew=1.5)
+                if r["index"] == d.get("default"):
+                    a.plot([pos[i]], [k * vals[i]["value"]], "D", ms=7, color="black", zorder=5)
+        if tgt and tgt["measure"] == m["name"]:
+            a.axhline(k * tgt["value"], color=TARGET_COLOR, ls="--", lw=1)
+        if m["name"] == "first_player_advantage" and not (tgt and tgt["measure"] == m["name"]):
+            a.axhline(0, color=plots.GREY, ls=":", lw=1)
+        if pn is not None:
+            pa = axes[v.panel]
+            a.set_title(f"{pa['name']} = {pa['labels'][pn]}", fontsize=9)
+    for a in subs[len(panels):]:
+        a.set_visible(False)
+    ylabel = m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], "")
+    if along:                                  # many or long values: one slanted line a tick
+        (a,) = subs
+        names = [o["name"] for o in axes]
+        wide = max(len(t) for r in d["points"] for t in r["labels"].values()) * len(d["points"]) > 80
+        a.set_xticks(range(len(d["points"])), zip_ticks(d, " / " if wide else "\n"), rotation=30 if wide else 0,
+                     ha="right" if wide else "center")
+        a.set_xlabel("zipped points, each tick " + (" / ".join(names) if wide else " over ".join(names)))
+        a.set_ylabel(ylabel)
+        return fig
+    whole = numeric and all(float(v).is_integer() for v in xs)
+    for i, a in enumerate(subs[:len(panels)]):
+        if not numeric:
+            a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
+        elif whole:                             # die faces, track length: no 4.5 between 4 and 5
+            from matplotlib.ticker import MaxNLocator
+            a.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if i // nc == nr - 1 or i + nc >= len(panels):
+            a.set_xlabel(ax["name"])
+            a.xaxis.set_tick_params(labelbottom=True)
+        if i % nc == 0:
+            a.set_ylabel(ylabel)
+    if len(curves) > 1:                        # beside the plot, never over it; one entry per curve drawn
+        ca = axes[v.curve]
+        fig.legend([handles[c] for c in curves if c in handles],
+                   [ca["labels"][c] for c in curves if c in handles], title=ca["name"], loc="upper left",
+                   bbox_to_anchor=(1 - 1.5 / w, 1 - 0.1 / h),
+                   fontsize=7, title_fontsize=8, frameon=False)
+    return fig
+
+
+def _colors(n: int, numeric: bool) -> list:
+    """One colour per curve: a sequential scale (viridis) for the values of a numeric axis, in order; the sweep
+    palette otherwise."""
+    if numeric and n > 1:
+        from matplotlib import colormaps
+        cm = colormaps["viridis"]
+        return [cm(0.85 * i / (n - 1)) for i in range(n)]
+    return [plots.PALETTE[i % len(plots.PALETTE)] for i in range(n)]
+
+
+def heatmap(d: dict, m: dict):
+    """Measure ``m`` over a two-parameter grid: colour = estimate, text = estimate and interval; the scenario's
+    point outlined in black, the points whose interval contains the target outlined in red."""
+    import numpy as np
+    ax0, ax1 = d["axes"]
+    n0, n1 = len(ax0["values"]), len(ax1["values"])
+    k = _scale(m["kind"])
+    grid = np.full((n0, n1), np.nan)
+    text = [["" for _ in range(n1)] for _ in range(n0)]
+    tgt = d.get("target")
+    for r in d["points"]:
+        i, j = divmod(r["index"], n1)
+        v = r["measures"][m["name"]]
+        if v["value"] is not None:
+            grid[i, j] = k * v["value"]
+            text[i][j] = f"{k * v['value']:.1f}\n[{k * v['ci95'][0]:.1f}, {k * v['ci95'][1]:.1f}]"
+    fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), min(0.55 * n0 + 1.6, 9))
+    if diverging(m):                           # white at 0, the same depth of colour for +x and -x
+        from matplotlib.colors import CenteredNorm
+        im = a.imshow(grid, cmap="RdBu_r", norm=CenteredNorm(vcenter=0.0), aspect="auto", origin="lower")
+    else:
+        im = a.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
+    fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
+    for i in range(n0):
+        for j in range(n1 if annotated(d) else 0):
+            if text[i][j]:                          # white text on dark cells
+                r, g, b, _ = im.cmap(im.norm(grid[i, j]))
+                dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
+                a.text(j, i, text[i][j], ha="center", va="center", fontsize=7, color="white" if dark else "black")
+    for r in d["points"]:
+        i, j = divmod(r["index"], n1)
+        if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:
+            a.add_patch(_rect(j, i, TARGET_COLOR))
+        if r["index"] == d.get("default"):
+            a.add_patch(_rect(j, i, "black"))
+    a.set_xticks(range(n1), [_label(ax1, v) for v in ax1["values"]])
+    a.set_yticks(range(n0), [_label(ax0, v) for v in ax0["values"]])
+    a.set_xlabel(ax1["name"])
+    a.set_ylabel(ax0["name"])
+    return fig
+
+
+def diverging(m: dict) -> bool:
+    """Whether measure ``m`` has a sign that matters (a rate minus its fair share, e.g. the first-player
+    advantage): its heatmap is red-blue centred on 0, never on the data."""
+    return m["kind"] == "points"
+
+
+def colour_words(m: dict) -> str:
+    """What the colours of ``m``'s heatmap mean, for its caption."""
+    if m["name"] == "first_player_advantage":
+        return ("colour: red = the first player wins more than the fair share, blue = less, white = fair (0); the "
+                "scale is centred on 0, the same depth of colour for the same size either way")
+    if diverging(m):
+        return "colour: red above 0, blue below, white at 0 (the scale is centred on 0)"
+    return "colour: the value, dark purple lowest to yellow highest"
+
+
+HEAT_TEXT_MAX = 120   # cells of a heatmap written with their numbers; more: colour only (numbers in the table)
+
+
+def annotated(d: dict) -> bool:
+    """Whether the heatmap of ``d`` writes each cell's estimate and interval (few enough cells to read them)."""
+    return len(d["axes"][0]["values"]) * len(d["axes"][1]["values"]) <= HEAT_TEXT_MAX
+
+
+def _rect(x, y, color):
+    from matplotlib.patches import Rectangle
+    return Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, ec=color, lw=2)
+
+
+def _label(ax: dict, v) -> str:
+    return ax["labels"][ax["values"].index(v)]
+
+
+def plot_list(d: dict) -> list[tuple[str, str, str]]:
+    """(id, caption, svg) of every plot of the page."""
+    out = []
+    for m in d["chosen"]:
+        if d["mode"] == "grid" and len(d["axes"]) == 2:
+            out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']} ("
+                        + colour_words(m) + ("; each cell: estimate [95% interval]" if annotated(d) else
+                                             "; too many cells to write their numbers: each point's value and "
+                                             "interval is in the table below") + ")",
+                        plots.render(heatmap, d, m)))
+        own = "; diamond: the scenario's own point" if d.get("default") is not None else ""
+        if zipped(d):
+            names = ", ".join(a["name"] for a in d["axes"])
+            out.append((f"line-{m['name']}-zip", f"{m['label']} along the zipped points ({names} change together: "
+                        f"point i plays the i-th value of each; band: 95% interval{own})",
+                        plots.render(line_plot, d, m, 0)))
+            continue
+        for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
+            note = view_note(d, view(d, j)) if d["mode"] == "grid" else ""
+            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval"
+                        f"{own})" + (f". Shown: {note}" if note else ""),
+                        plots.render(line_plot, d, m, j)))
+    return out
+
+
+def target_text(d: dict) -> str | None:
+    t = d.get("target")
+    if not t:
+        return None
+    m = next(x for x in d["chosen"] if x["name"] == t["measure"])
+    pts = {r["index"]: r for r in d["points"]}
+    desc = lambda i: ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
+    out = f"Target {m['label']} = {fmt(m['kind'], t['value'])}. "
+    if t["closest"] is not None:
+        c = pts[t["closest"]]["measures"][t["measure"]]
+        out += (f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'])}, 95% interval "
+                f"{fmt_ci(m['kind'], c['ci95'])}). ")
+    out += (f"Points whose interval contains the target: {'; '.join(desc(i) for i in t['containing'])}. "
+            if t["containing"] else "No point's interval contains the target. ")
+    if t.get("crossings"):
+        out += f"The curve crosses the target at {', '.join(f'{x:.2f}' for x in t['crossings'])} (linear " \
+               f"interpolation between neighbouring points)."
+        if len(t["containing"]) == len(pts):
+            out += " Every point's interval contains the target, so where it crosses is within noise: play more " \
+                   "games a point (--games) to place it."
+    return out
+
+
+def range_text(d: dict) -> str:
+    """A sweep without a target in one line: each chosen measure's lowest and highest point with its interval and
+    where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
+    20)"), or one value when every point gave the same."""
+    pts = d["points"]
+    desc = lambda r: ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+    out = []
+    for m in d["chosen"]:
+        have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]
+        if not have:
+            continue
+        lo = min(have, key=lambda r: r["measures"][m["name"]]["value"])
+        hi = max(have, key=lambda r: r["measures"][m["name"]]["value"])
+        a, b = lo["measures"][m["name"]], hi["measures"][m["name"]]
+        if a["value"] == b["value"]:
+            out.append(f"{m['label']} {fmt(m['kind'], a['value'])} at every point")
+        else:
+            out.append(f"{m['label']} from {fmt(m['kind'], a['value'])} {fmt_ci(m['kind'], a['ci95'])} "
+                       f"({desc(lo)}) to {fmt(m['kind'], b['value'])} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})")
+    return "; ".join(out) + " (95% intervals)" if out else ""
+
+
+def point_rows(d: dict) -> list[dict]:
+    rows = []
+    tgt = d.get("target") or {}
+    prev = {p["b"]: p for p in d["pairs"] if len(d["axes"]) <= 1 or d["mode"] == "zip"}
+    for r in d["points"]:
+        row = {"point": str(r["index"]) + (" (scenario)" if r["index"] == d.get("default") else "")
+               + (" (target)" if r["index"] in tgt.get("containing", []) else "")}
+        row.update({k: v for k, v in r["labels"].items()})
+        for m in d["chosen"]:
+            v = r["measures"][m["name"]]
+            row[m["label"]] = f"{fmt(m['kind'], v['value'])} {fmt_ci(m['kind'], v['ci95'])}"
+            if r["index"] in prev:
+                p = prev[r["index"]]["measures"][m["name"]]
+                row[f"{m['label']}: change from previous"] = f"{fmt(m['kind'], p['diff'], True)} " \
+                                                            f"{fmt_ci(m['kind'], p['ci95'], True)}"
+            elif prev:
+                row[f"{m['label']}: change from previous"] = ""
+        rows.append(row)
+    return rows
+
+
+def render(d: dict) -> str:
+    """sweep.html from the sweep.json dict."""
+    sc = d["scenario"]
+    title = f"Sweep: {sc['name']}"
+    if zipped(d):                              # the points as they are paired, not each axis's list
+        axes = f"({', '.join(a['name'] for a in d['axes'])}) = " + ", ".join(
+            f"({', '.join(r['labels'][a['name']] for a in d['axes'])})"
+            for r in sorted(d["points"], key=lambda r: r["index"]))
+    else:
+        axes = "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"]) or "no axis (one point)"
+    paired = ("common random numbers: every point plays the same seed and game indices; neighbouring points are "
+              "compared game by game (paired 95% intervals)" if not d["independent"] else
+              "each point its own random streams; neighbouring points compared as independent samples")
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+             f"<header><h1>{esc(title)}</h1><p>{esc(lead_line({'scenario': sc, 'game_title': d['game_title']}))}</p>",
+             '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in [
+                 ("swept", axes), ("mode", d["mode"]), ("points", len(d["points"])),
+                 ("games per point", f"{d['games']:,}"), ("seed", d["seed"]), ("random numbers", paired),
+                 ("scenario's own point", "point " + str(d["default"]) if d["default"] is not None else
+                  "not among the points"),
+                 ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
+                 ("played on", d["provenance"]["executor"])]) + "</dl></header>"]
+    tt = target_text(d)
+    if tt:
+        parts.append(f'<section id="target"><h2>Target</h2><p class="yes">{esc(tt)}</p></section>')
+    parts.append('<section id="plots"><h2>Curves</h2>')
+    for pid, cap, svg in plot_list(d):
+        if svg:
+            parts.append(f'<figure class="plot" id="plot-{esc(pid)}">{plots.scope_ids(svg, f"svg-{pid}-")}'
+                         f"<figcaption>{esc(cap)}</figcaption></figure>")
+    parts.append("</section>")
+    parts.append('<section id="points"><h2>Points</h2>' + html_table(point_rows(d)) + "</section>")
+    parts.append('<section id="definitions"><h2>Definitions</h2><dl class="def">'
+                 + "".join(f"<dt><b>{esc(m['label'])}</b> ({esc(m['name'])})</dt><dd>{esc(m.get('definition') or '')}</dd>"
+                         for m in d["chosen"])
+                 + "<dt><b>interval</b></dt><dd>95%: Wilson for rates, normal for means; the change from the "
+                   "previous point is paired over the games both finished (common random numbers)</dd>"
+                 + "</dl><p>All measures of every point, with intervals: sweep.parquet and sweep.json.</p>"
+                 "</section></body></html>")
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,230 @@
+"""Plain verdicts: the few sentences a designer reads first, for `sim run` (summary.md, summary.html, the terminal)
+and `sim compare` (compare.md, compare.html, the terminal), in the words of the catalogue of measures
+(sim.model.catalogue).
+
+A comparison speaks about the game's headline measures (catalogue ``headline``: the team win rates, each seat's win
+rate, the start player's, the game length), each as "B instead of A: the difference with its 95% interval, and
+whether it is a real difference after the Holm correction", then names the other measures that differ. A run says
+how often the start player (or each team) wins against the fair share, how the seats spread, how games end and how
+long they last; and in one line the scope the figures hold for (`scope_line`).
+"""
+from __future__ import annotations
+
+import math
+
+from sim.model import catalogue
+from sim.stats import metrics
+
+MAX_OTHERS = 6
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def fmt_p(p: float | None) -> str:
+    """A p-value in words: 'p < 1e-9' far in the tail, else 'p = 0.0031'."""
+    if p is None:
+        return "p = 1"
+    if p < 1e-9:
+        return "p < 1e-9"
+    return f"p = {p:.2g}"
+
+
+def _value(v: float, kind: str, unit: str) -> str:
+    if kind == "rate":
+        return f"{100 * v:.1f}%"
+    return f"{v:.2f}" + (f" {unit}" if unit else "")
+
+
+def _ci(c, kind: str, signed: bool = False) -> str:
+    f = (lambda x: f"{100 * x:+.1f}" if signed else f"{100 * x:.1f}") if kind == "rate" else \
+        (lambda x: f"{x:+.2f}" if signed else f"{x:.2f}")
+    return f"[{f(c[0])}, {f(c[1])}]"
+
+
+def _diff(d: float, kind: str, unit: str) -> str:
+    if kind == "rate":
+        return f"{100 * d:+.1f} points"
+    return f"{d:+.2f}" + (f" {unit}" if unit else "")
+
+
+def _unit(e) -> str:
+    """The unit a mean is said in ('turns', 'jewels'); rates speak in % and points."""
+    u = e.unit
+    return u[:-len(" per game")] if u.endswith(" per game") else u
+
+
+def _view_of_comparison(res: dict) -> catalogue.View:
+    sc = res["a"].get("scenario") or {}
+    seats = [x.get("strategy", "?") for x in sc.get("seats") or []]
+    return catalogue.View(res["a"]["game"], (sc.get("params") or {}).get("mode"), seats, False)
+
+
+def compare_sentence(r: dict, cat: catalogue.View) -> str:
+    """One measure's comparison in words: 'Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: +22.7
+    points [+22.1, +23.3], a real difference (p < 1e-9 after Holm)'."""
+    e = cat.entry(r["name"])
+    k = r["kind"]
+    u = _unit(e)
+    lab = _cap(r.get("label") or e.label)
+    if r.get("identical") or r.get("p") is None:
+        return f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
+    head = (f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
+            f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}")
+    if r.get("significant"):
+        return head + f", a real difference ({fmt_p(r['p_holm'])} after Holm)"
+    return head + f", no difference detected ({fmt_p(r['p_holm'])} after Holm)"
+
+
+def compare_sentences(res: dict) -> list[str]:
+    """The verdict of a comparison: one sentence per headline measure compared, then the other measures that differ
+    (named by label, with their change), or that nothing else does."""
+    cat = _view_of_comparison(res)
+    rows = res["metrics"]
+    head = [r for r in rows if cat.entry(r["name"]).headline]
+    out = [compare_sentence(r, cat) + "." for r in head]
+    others = _merge_seats([r for r in rows if r not in head and r.get("significant")])
+    tested = sum(r.get("p") is not None for r in rows)
+    if others:
+        shown = [f"{r.get('label') or r['name']} ({_diff(r['diff'], r['kind'], _unit(cat.entry(r['name'])))})"
+                 for r in others[:MAX_OTHERS]]
+        more = f" and {len(others) - MAX_OTHERS} more" if len(others) > MAX_OTHERS else ""
+        out.append(f"Also different after Holm: {', '.join(shown)}{more} (the table below has every measure).")
+    elif tested:
+        n_sig = sum(1 for r in head if r.get("significant"))
+        out.append(("Nothing else differs" if n_sig else "No measure differs") + f" beyond chance after the Holm "
+                   f"correction over the {tested} measures compared.")
+    if not rows:
+        out.append("No measure could be compared (see the comparability notes).")
+    return out
+
+
+def _merge_seats(rows: list[dict]) -> list[dict]:
+    """Per-seat rows with identical results (team-mates: one result per game) said once, as 'seats 0-3 ...'."""
+    import re
+    out: list[dict] = []
+    for r in rows:
+        m = re.match(r"^(\w+)\.seat(\d+)$", r["name"])
+        if m:
+            for o in out:
+                if (o.get("_measure") == m.group(1) and o["a"] == r["a"] and o["b"] == r["b"]
+                        and o["diff"] == r["diff"]):
+                    o["_seats"].append(int(m.group(2)))
+                    break
+            else:
+                out.append(dict(r, _measure=m.group(1), _seats=[int(m.group(2))]))
+        else:
+            out.append(r)
+    for o in out:
+        seats = o.get("_seats") or []
+        if len(seats) > 1:
+            run = seats == list(range(seats[0], seats[-1] + 1))
+            who = f"seats {seats[0]}-{seats[-1]}" if run else "seats " + ", ".join(map(str, seats))
+            o["label"] = (o.get("label") or o["name"]).replace(f"seat {seats[0]}", who, 1)
+    return out
+
+
+# --- a run --------------------------------------------------------------------------------------------------------
+
+def run_sentences(s: dict) -> list[str]:
+    """The verdict of a run (summary dict of sim.stats.summary): the start player's (or each team's) win rate against the
+    fair share, the seats' spread, how games end, how long they last, and the share stopped at the turn cap."""
+    cat = catalogue.for_summary(s)
+    lab = cat.label
+    g = s["games"]
+    fin = g["finished"]
+    out: list[str] = []
+    if not fin:
+        return [f"No game finished: all {g['played']} hit the turn cap (max_turns) or failed, so there is nothing "
+                "to report; raise max_turns."]
+    few = metrics.too_few_for_tests(fin)
+    if few:
+        from sim.model.words import count
+        out.append(f"Only {count(fin, 'finished game')}: too few for the intervals and tests below to mean anything "
+                   f"(they need at least {metrics.MIN_GAMES_FOR_TESTS}), so these figures describe "
+                   f"{'that game' if fin == 1 else 'those games'} only; play more with --games N.")
+    if s.get("team"):
+        for role, r in s["team"].items():
+            out.append(f"{_cap(lab(f'team.{role}'))} {100 * r['rate']:.1f}% {_ci(r['ci95'], 'rate')} of the "
+                       f"{fin:,} finished games.")
+        out += _outcomes(s, cat)
+    else:
+        fp = s.get("first_player") or {}
+        if fp.get("win") and fp.get("advantage") is not None:
+            p0, fair = fp["win"]["rate"], fp["fair_share"]
+            se0 = math.sqrt(fair * (1 - fair) / fin)
+            p = metrics.diff_test(p0 - fair, se0)
+            lo, hi = fp["advantage_ci95"]
+            real = (f"more than chance explains ({fmt_p(p)})" if p < 0.05 else f"within chance ({fmt_p(p)})")
+            out.append(f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
+                       + (f"{100 * fp['advantage']:+.1f} points." if few else
+                          f"{100 * fp['advantage']:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}], {real}."))
+        seats = s["seats"]
+        if len(seats) > 1:
+            hi_s = max(seats, key=lambda r: r["win"]["rate"])
+            lo_s = min(seats, key=lambda r: r["win"]["rate"])
+            chi = metrics.uniform_chi2([r["win"]["wins"] for r in seats])
+            equal = ("the seats differ more than chance explains" if chi["p"] < 0.05
+                     else "no seat stands out beyond chance")
+            most, fewest = lab(f"win.seat{hi_s['seat']}"), lab(f"win.seat{lo_s['seat']}")
+            out.append(f"Most wins: {most} {100 * hi_s['win']['rate']:.1f}%; fewest: {fewest} "
+                       f"{100 * lo_s['win']['rate']:.1f}%" + ("." if few else f" ({equal}, {fmt_p(chi['p'])})."))
+        d = s.get("decisiveness")
+        if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
+            out.append(f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "
+                       f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * d['close']['rate']:.1f}%.")
+    L = s["length"]["rounds"]
+    if L["n"]:
+        q = L["quantiles"]
+        out.append(f"{_cap(lab('length.rounds'))}: {L['mean']:.1f} on average (median {q['p50']}, 5-95% "
+                   f"{q['p05']}-{q['p95']}).")
+    if g["truncated"]:
+        out.append(f"{_cap(lab('truncated'))}: {100 * g['truncated_rate']:.2f}% of the games played (left out of "
+                   "every figure).")
+    return out
+
+
+def _outcomes(s: dict, cat: catalogue.View) -> list[str]:
+    """How team games end: each categorical counter's shown values, most frequent first."""
+    out = []
+    for col, d in (s.get("extras") or {}).items():
+        counts = d.get("counts") if isinstance(d, dict) else None
+        if not counts or not cat.counter_shown(col):
+            continue
+        total = sum(counts.values()) or 1
+        vals = sorted(((c, cat.label(f"extra.{col}={v}")) for v, c in counts.items()
+                       if cat.shown(f"extra.{col}={v}") and c), reverse=True)
+        if vals:
+            top = ", ".join(f"{lab} {100 * c / total:.1f}%" for c, lab in vals[:3])
+            out.append(f"{_cap(cat.label(f'extra.{col}'))}: {top}" + (" (and rarer ones)" if len(vals) > 3 else "")
+                       + ".")
+            break                       # the first categorical counter (how the game ended) tells it
+    return out
+
+
+def scope_line(s: dict) -> str | None:
+    """One line on what the figures hold for, where it matters: per-seat and per-strategy win rates hold for that
+    seating and turn order (mixed strategies); a team's rate cannot tell its strategies apart; an unverified board."""
+    seats = [x.get("strategy") for x in (s.get("scenario") or {}).get("seats") or []]
+    parts = []
+    if not s.get("team") and len(set(seats)) > 1:
+        parts.append("per-seat and per-strategy win rates hold for this seating and turn order (who sits before "
+                     "whom moves them; swap the seats in a second scenario and compare to see by how much)")
+    game = (s.get("scenario") or {}).get("game")
+    if game and not s.get("team"):
+        from sim.model import registry
+        spec = registry.get(game)
+        note = spec.seat_scope if spec is not None else ""
+        if note:
+            parts.append(note)
+    if s.get("team") and len(set(seats)) > 1:
+        parts.append("a team's strategies share one result per game, so these rates cannot tell them apart")
+    board = ((s.get("scenario") or {}).get("params") or {}).get("board")
+    if board is not None:
+        from sim.pages.scenario_words import board_description
+        if "UNVERIFIED" in board_description(str(board), s["scenario"]["game"]):
+            parts.append("everything holds for the board played, an unverified candidate layout")
+    if not parts:
+        return None
+    return "Scope: " + "; ".join(parts) + "."

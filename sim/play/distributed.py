@@ -1,0 +1,179 @@
+"""Where units of work run: in this process (the default), on a Dask `LocalCluster` (``--workers N``) or on an
+existing Dask cluster (``--scheduler tcp://HOST:8786`` or ``DASK_SCHEDULER_ADDRESS``).
+
+Every executor runs the same pure `sim.play.work.play_unit` and hands back (unit, result) pairs; callers merge them with
+`sim.play.work.merge`, so results are bit-identical whatever the executor, the number of workers, the chunking, or a
+worker lost and its unit retried elsewhere (Dask reschedules the tasks of a dead worker; a unit is pure, so the
+retry returns the same integers).
+
+Compile once per worker: a worker loads the compiled kernels from the Numba cache folder (`kernels/_jit.py`: one
+folder per kernel-source hash under ``.numba_cache/`` or ``SIM_CACHE_ROOT``), which every worker of this machine
+shares, and which a cluster shares when ``SIM_CACHE_ROOT`` names a shared filesystem. Either way each worker plays
+one warm-up game of the scenario (a `WarmUp` worker plugin, also run by workers that join later) before it takes
+work, so no unit pays for a compile.
+
+Threads: a Dask worker runs one unit at a time per worker thread; each unit uses ``threads`` Numba threads (1 by
+default on workers: run one worker process per core, ``dask worker ... --nworkers auto --nthreads 1``).
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Callable, Iterable, Iterator
+
+from sim.play.work import Unit, UnitResult, play_unit
+
+ENV_SCHEDULER = "DASK_SCHEDULER_ADDRESS"
+
+
+class ExecutionError(ValueError):
+    """A cluster could not be reached or started; the message is one line."""
+
+
+class InProcess:
+    """Runs units one after the other in this process, on all the Numba threads it may use (or ``threads``)."""
+    description = "in-process"
+    workers = 0
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def map(self, units: Iterable[Unit]) -> Iterator[tuple[Unit, UnitResult]]:
+        for u in units:
+            u = replace(u, threads=self.threads)
+            yield u, play_unit(u)
+
+    def close(self) -> None:
+        pass
+
+
+class DaskExecutor:
+    """Runs units as Dask tasks on ``client``'s cluster, at most ``window`` per worker in flight (bounded memory on
+    both sides), yielding results as they complete. Interrupted (Ctrl-C), it cancels what is still queued."""
+
+    def __init__(self, client, description: str, threads: int | None = None, window: int = 4):
+        self.client = client
+        self.description = description
+        self.threads = threads or 1
+        self.window = window
+        self._warmed: set = set()
+
+    @property
+    def workers(self) -> int:
+        return len(self.client.scheduler_info(n_workers=-1)["workers"])
+
+    def warm(self, u: Unit) -> None:
+        """Every worker (and every later one) plays one game of ``u``'s scenario before taking work."""
+        key = (u.scenario.game, u.scenario.players)
+        if key not in self._warmed:
+            from sim.play.warmup import WarmUp
+            self.client.register_plugin(WarmUp(u.scenario), name=f"sim-warmup-{key[0]}-{key[1]}")
+            self._warmed.add(key)
+
+    def map(self, units: Iterable[Unit]) -> Iterator[tuple[Unit, UnitResult]]:
+        from distributed import as_completed
+        todo = iter(units)
+        cap = max(1, self.window * max(1, self.workers))
+        ac = as_completed()
+        live = {}
+
+        def submit_next() -> bool:
+            u = next(todo, None)
+            if u is None:
+                return False
+            u = replace(u, threads=self.threads)
+            self.warm(u)
+            f = self.client.submit(play_unit, u, pure=False)
+            live[f.key] = (f, u)
+            ac.add(f)
+            return True
+
+        try:
+            while len(live) < cap and submit_next():
+                pass
+            for f in ac:
+                _, u = live.pop(f.key)
+                res = f.result()
+                f.release()
+                submit_next()
+                yield u, res
+        finally:
+            for f, _ in live.values():
+                f.cancel()
+
+    def close(self) -> None:
+        cluster = getattr(self, "cluster", None)
+        self.client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def scheduler_address(scheduler: str | None) -> str | None:
+    """--scheduler, else $DASK_SCHEDULER_ADDRESS, else None (no existing cluster)."""
+    return scheduler or os.environ.get(ENV_SCHEDULER) or None
+
+
+@contextmanager
+def executor(workers: int | None = None, scheduler: str | None = None, threads: int | None = None,
+             on_note: Callable[[str], None] | None = None):
+    """The executor for the CLI options: a Dask client of ``scheduler`` (or $DASK_SCHEDULER_ADDRESS), else a
+    LocalCluster of ``workers`` worker processes, else `InProcess`. Closed on exit. Raises ExecutionError (one
+    line) when both are given or the scheduler cannot be reached."""
+    address = scheduler_address(scheduler)
+    if workers and scheduler:
+        raise ExecutionError("--workers and --scheduler: give one (--workers starts a cluster on this machine, "
+                             "--scheduler uses an existing one)")
+    if not workers and not address:
+        ex = InProcess(threads)
+        yield ex
+        return
+    import logging
+    from distributed import Client, LocalCluster
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    if workers:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.ERROR, preload=["sim.play.dask_worker"])   # Ctrl-C: no worker traces
+        client = Client(cluster)
+        ex = DaskExecutor(client, f"Dask LocalCluster, {workers} worker{'s' if workers > 1 else ''}", threads)
+        ex.cluster = cluster
+    else:
+        try:
+            client = Client(address, timeout=10)
+        except (OSError, TimeoutError) as e:
+            raise ExecutionError(f"--scheduler: cannot reach the Dask scheduler at {address} ({e}); start one "
+                                 f"with `dask scheduler` and workers with `dask worker {address}`") from None
+        ex = DaskExecutor(client, f"Dask cluster at {address}, {len(client.scheduler_info()['workers'])} workers",
+                          threads)
+        if on_note and not ex.workers:
+            on_note(f"note: the Dask scheduler at {address} has no workers yet; units wait for one")
+    try:
+        yield ex
+    finally:
+        ex.close()
+
+
+def run(sc, games: int, seed: int, chunk: int, ex, on_chunk=None, progress=None):
+    """Play ``games`` games of ``sc`` as units of ``chunk`` games on executor ``ex`` (what `sim run --workers`
+    does). Returns (`runner.RunResult`, winner's-margin histogram), identical to an in-process `runner.run` plus a
+    `measures.Decisiveness` collector. ``on_chunk(outputs)`` (per-game rows) is called in game order; only then do
+    per-game outputs cross the network. Raises KeyboardInterrupt between units when interrupted."""
+    import time
+    from sim.play import runner
+    from sim.play.work import chunks, merge
+    units = [Unit("run", i, sc, g0, n, seed, per_game=on_chunk is not None)
+             for i, (g0, n) in enumerate(chunks(games, chunk))]
+    t0 = time.perf_counter()
+    done: dict[int, UnitResult] = {}
+    nxt = 0
+    for u, r in ex.map(units):
+        done[u.index] = r
+        while nxt in done:                      # per-game outputs in game order, then dropped
+            for out in done[nxt].outputs:
+                on_chunk(out)
+            done[nxt].outputs = []
+            nxt += 1
+        if progress is not None:
+            progress(u.n)
+    m = merge(list(done.values()))
+    return runner.RunResult(sc, m.agg, time.perf_counter() - t0, ex.threads or 0, chunk, games, seed), m.margin

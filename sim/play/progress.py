@@ -1,0 +1,171 @@
+"""Progress of a long run on stderr: a live bar on a terminal, plain lines otherwise (logs, `make run | tee`, CI).
+
+On a terminal: a Rich bar with games done, games/s and the time left, redrawn several times a second (the runner
+reports progress about every `sim.play.runner.BLOCK_S` seconds). Not on a terminal: one line per scenario when it is done
+("NAME: 100,000 games in 12.3 s, 8,130 games/s"), and one line every `EVERY_S` seconds while it runs, so a long
+run is never silent for minutes. Progress is only told; it never changes what is played.
+
+Writing the report (pages, plots) after the games can take seconds: a command that writes one calls ``played()``
+when the last game is over: the games line ("NAME: 200 games in 0.1 s, 2,200 games/s", the games and games/s
+counting the games only) and "NAME: writing the report ... 4.7 s" follow, said while it is written (its time added
+when done) once that takes over `STEP_SAID_S`; on a terminal too, once the bar is gone. A report that fails sooner
+(a full disk) leaves only the command's one error line.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from contextlib import contextmanager
+from typing import Callable, TextIO
+
+EVERY_S = 30.0          # seconds between the progress lines written when stderr is not a terminal
+STARTUP_SAID_S = 1.0    # a start-up at least this long (and a tenth of the run) is said apart in the last line
+STEP_SAID_S = 0.5       # writing the report said while it runs once it takes this long (said when done otherwise)
+
+
+def _duration(s: float) -> str:
+    s = max(0, int(round(s)))
+    return f"{s // 3600} h {s % 3600 // 60:02d} min" if s >= 3600 else f"{s // 60} min {s % 60:02d} s" if s >= 60 \
+        else f"{s} s"
+
+
+class Lines:
+    """Context manager and progress callback writing plain lines to ``stream`` (see the module docstring)."""
+
+    def __init__(self, total: float, label: str, stream: TextIO | None = None, every_s: float = EVERY_S,
+                 clock: Callable[[], float] = time.monotonic):
+        self.total, self.label, self.every_s, self.clock = total, label, every_s, clock
+        self.stream = stream if stream is not None else sys.stderr
+        self.done = 0.0
+        self.first: tuple[float, float] | None = None      # (time, games done) at the first step
+        self.t_played: float | None = None                  # when played() was called (the games are over)
+        self.instead: str | None = None      # what the games line says when no game was to be played (a sweep
+                                             # whose points were all stored: "NAME: all 9 points reused ...")
+
+    def __enter__(self):
+        self.t0 = self.last = self.clock()
+        return self
+
+    def advance(self, k: float) -> None:
+        self.done += k
+        now = self.clock()
+        if self.first is None:                  # the first step's time holds the start-up (compiling the kernels
+            self.first = (now, self.done)       # on a fresh machine): games/s and time left count from its end
+        if now - self.last >= self.every_s and self.done < self.total:
+            self.last = now
+            head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} games"
+            t1, d1 = self.first
+            if now <= t1 or self.done <= d1:
+                self._say(f"{head}; starting up (compiling the kernels on a first run), no games/s yet)")
+                return
+            rate = (self.done - d1) / (now - t1)
+            left = (self.total - self.done) / rate if rate > 0 else 0.0
+            self._say(f"{head}, {rate:,.0f} games/s, about {_duration(left)} left)")
+
+    def games_line(self, now: float) -> str:
+        """'NAME: 200 games in 0.1 s, 2,200 games/s' for the games done by ``now`` (the start-up said apart when it
+        took a while: the first scenario of a game compiles)."""
+        if self.instead is not None and not self.done:
+            return f"{self.label}: {self.instead}"
+        wall = now - self.t0
+        rate = f", {self.done / wall:,.0f} games/s" if wall > 0 else ""
+        if self.first is not None and now > self.first[0] and self.done > self.first[1]:
+            t1, d1 = self.first                 # games/s once started, and the start-up apart, when it
+            r = (self.done - d1) / (now - t1)   # took a while (the first scenario of a game compiles)
+            start = (t1 - self.t0) - d1 / r
+            if start >= STARTUP_SAID_S and start >= 0.1 * wall:
+                rate = f", {r:,.0f} games/s after {start:.1f} s starting up (loading or compiling the kernels)"
+        return f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'} in {wall:.1f} s{rate}"
+
+    def played(self, what: str = "the report", doing: str = "writing") -> None:
+        """The games are over and ``what`` is being written (``doing``: what is done with it, e.g. `sim check`'s
+        "testing against" "the baseline"). When writing takes over `STEP_SAID_S` the games line comes then, and
+        "NAME: writing the report ...", its time added when done; a quicker one says both when done; one that fails
+        sooner says nothing (the error is the command's one line)."""
+        if self.t_played is not None:
+            return
+        import threading
+        self.t_played, self.what, self.doing, self.said = self.clock(), what, doing, False
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(STEP_SAID_S, self._say_step)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _say_step(self) -> None:
+        with self.lock:
+            if not self.said:
+                self.said = True
+                self._say(self.games_line(self.t_played))
+                print(f"{self.label}: {self.doing} {self.what} ...", end="", file=self.stream, flush=True)
+
+    def __exit__(self, kind, value, tb):
+        if self.t_played is not None:
+            self.timer.cancel()
+            if kind is None:
+                self._say_step()                # said now if writing was quick
+            with self.lock:
+                if self.said:                   # end the line begun, also when stopped or failed
+                    self._say(f" {self.clock() - self.t_played:.1f} s" if kind is None else " stopped")
+                self.said = True
+        elif kind is None:
+            self._say(self.games_line(self.clock()))
+        return False
+
+    def _say(self, line: str) -> None:
+        print(line, file=self.stream, flush=True)
+
+
+@contextmanager
+def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None):
+    """Say ``line`` on ``stream`` (default stderr) if the block is still running after ``after_s`` seconds (a
+    kernel compiling on the first run after a change: `sim replay` was silent for ~17 s); a quick block says
+    nothing."""
+    import threading
+    stream = stream if stream is not None else sys.stderr
+    t = threading.Timer(after_s, lambda: print(line, file=stream, flush=True))
+    t.daemon = True
+    t.start()
+    try:
+        yield
+    finally:
+        t.cancel()
+
+
+def bar(total: float, label: str, stream: TextIO | None = None):
+    """(context manager, advance callback) for a run of ``total`` games: a Rich bar when ``stream`` (default
+    stderr) is a terminal, else `Lines`."""
+    stream = stream if stream is not None else sys.stderr
+    if not stream.isatty():
+        lines = Lines(total, label, stream)
+        return lines, lines.advance
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeRemainingColumn)
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+
+    class Bar(Progress):
+        """The Rich bar (transient: gone when done), counting the games like `Lines` without writing lines, so that
+        ``played()`` says the same games line once the bar is gone."""
+
+        def __enter__(self):
+            lines.__enter__()
+            return super().__enter__()
+
+        def played(self, what: str = "the report", doing: str = "writing") -> None:
+            self.stop()                         # removes the bar: the line takes its place
+            lines.played(what, doing)
+
+        def __exit__(self, kind, value, tb):
+            super().__exit__(kind, value, tb)
+            if lines.t_played is not None:
+                lines.__exit__(kind, value, tb)
+
+    lines = Lines(total, label, stream, every_s=float("inf"))
+    prog = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+               TimeRemainingColumn(), console=Console(file=stream), transient=True, refresh_per_second=4)
+    task = prog.add_task(label, total=total)
+    return prog, lambda k: (prog.advance(task, k), lines.advance(k))

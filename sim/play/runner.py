@@ -1,0 +1,276 @@
+"""Plays a scenario in chunks through the game's batch kernel and merges the integer aggregates.
+
+Chunks bound the memory (per-game arrays exist for one chunk at a time). Within a chunk, blocks of games run on a
+pool of Python threads, each calling the game's serial `play_batch` (compiled ``nogil``) on its own rows, while the
+main thread waits, so Ctrl-C (and SIGTERM, see `stop_on_sigterm`) stop a run within a block (see BLOCK_S). Results depend only on
+(seed, scenario, game index): never on the number of threads, the blocks or the chunks.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from sim.stats.aggregate import Aggregates
+from sim.model.scenario import Scenario
+
+DEFAULT_CHUNK = 1 << 16
+MAX_CHUNK = 1 << 22   # per-game arrays of one chunk stay well under a GiB
+
+
+@dataclass
+class ChunkOutputs:
+    """Per-game kernel outputs of one chunk; row i is game ``game0 + i``."""
+    game0: int
+    scores: np.ndarray
+    winners: np.ndarray
+    turns: np.ndarray
+    rounds: np.ndarray
+    status: np.ndarray
+    extra: np.ndarray
+    curves: np.ndarray
+
+
+# Told one line when set_threads uses fewer threads than asked for (the CLI points it at stderr); None: silent.
+on_note: Callable[[str], None] | None = None
+
+
+def available_threads() -> int:
+    """The most threads this process may use: NUMBA_NUM_THREADS when set, else the cores it may run on."""
+    import numba
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def thread_limit() -> str:
+    """What caps `available_threads`, in words: the NUMBA_NUM_THREADS setting when it is below the cores this process
+    may run on ("NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores)"), else the cores ("only 2 cores
+    available")."""
+    import os
+    import numba
+    cap = available_threads()
+    cores = int(numba.config.NUMBA_DEFAULT_NUM_THREADS)
+    env = os.environ.get("NUMBA_NUM_THREADS")
+    if env is not None and cap < cores:
+        return (f"NUMBA_NUM_THREADS={env.strip()} allows {cap} thread{'s' if cap != 1 else ''} (the machine has "
+                f"{cores} core{'s' if cores != 1 else ''}; unset it or raise it to use more)")
+    return f"only {cap} core{'s' if cap != 1 else ''} available"
+
+
+_threads = [0]      # threads in use (0: not set yet, all available)
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pool_lock = threading.Lock()
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` threads (None: all available); returns the number in use, which is never more than
+    `available_threads` (asking for more uses all of them and tells ``on_note``)."""
+    cap = available_threads()
+    t = cap if not threads else min(int(threads), cap)
+    if threads and t < threads and on_note is not None:
+        on_note(f"warning: --threads {threads}: {thread_limit()}; using {t} thread{'s' if t != 1 else ''}")
+    _threads[0] = t
+    return t
+
+
+def threads_in_use() -> int:
+    """The number of threads `play_chunk` uses (`set_threads`; all available until it is called)."""
+    return _threads[0] or available_threads()
+
+
+def _pool(t: int) -> ThreadPoolExecutor:
+    with _pool_lock:
+        if t not in _pools:
+            _pools[t] = ThreadPoolExecutor(max_workers=t, thread_name_prefix="sim-games")
+        return _pools[t]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM turned into an interrupt: the run stops exactly as on Ctrl-C (staged reports are
+    removed), and the CLI exits with 143 instead of 130."""
+
+
+_PENDING: list[type] = []   # the interruption a signal asked for, until the command has reported it
+
+
+def stop_on_sigterm() -> None:
+    """From now on SIGTERM raises `Terminated` in the main thread, like Ctrl-C raises KeyboardInterrupt (at once:
+    the main thread only waits while the pool's threads play). A second SIGTERM during the clean-up ends the process at once.
+    Each signal is also remembered until `clear_stop` (the command reported it): an interrupt raised while Numba
+    compiles lands in a ctypes callback that swallows it, and `check_stop` raises it again before the next games."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def on_term(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _PENDING.append(Terminated)
+        raise Terminated()
+
+    def on_int(signum, frame):
+        _PENDING.append(KeyboardInterrupt)
+        raise KeyboardInterrupt()
+    signal.signal(signal.SIGTERM, on_term)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not where SIGINT is ignored (nohup, &)
+        signal.signal(signal.SIGINT, on_int)
+    if not getattr(sys.unraisablehook, "_sim_quiet", False):
+        sys.unraisablehook = _quiet_swallowed_stop(sys.unraisablehook)
+
+
+def _quiet_swallowed_stop(hook):
+    """``hook`` (sys.unraisablehook) less the interrupts a ctypes callback swallowed ('Exception ignored on calling
+    ctypes callback function ... KeyboardInterrupt', a traceback on stderr): they are remembered in _PENDING and
+    reported by the command in its one stop line."""
+    def quiet(args):
+        if isinstance(args.exc_value, KeyboardInterrupt) and _PENDING:
+            return
+        hook(args)
+    quiet._sim_quiet = True
+    return quiet
+
+
+def pending() -> KeyboardInterrupt | None:
+    """The interruption a signal asked for and the command has not reported yet (`Terminated` on SIGTERM), or None.
+    An error raised while one is pending is its consequence (Numba's cache write after a swallowed interrupt:
+    'RuntimeError: no compiled object yet'), and the CLI reports the interruption instead."""
+    return (Terminated if Terminated in _PENDING else KeyboardInterrupt)() if _PENDING else None
+
+
+def check_stop() -> None:
+    """Raise the interruption a signal asked for and that was swallowed on its way (see `stop_on_sigterm`)."""
+    stop = pending()
+    if stop is not None:
+        raise stop
+
+
+def clear_stop() -> None:
+    """The command has reported its interruption: forget it."""
+    _PENDING.clear()
+
+
+# Blocks: a chunk is played as blocks of contiguous rows, each one call of the kernel's serial `play_batch` on a
+# pool thread, at most 2 per thread in flight. A block lasts about BLOCK_S seconds (sized from the speed of the
+# blocks before it; the first ones MIN_BLOCK games) and never more than the games left / (TAIL_SHARE * threads), so
+# the threads finish a chunk together. The main thread only waits: Ctrl-C / SIGTERM raise there at once, and the
+# blocks already running end within about BLOCK_S. progress(k) is told as blocks end. Row i is still game
+# game0 + i and every game depends only on (seed, scenario, game index): blocks change nothing but the order.
+BLOCK_S = 0.05
+MIN_BLOCK = 16
+TAIL_SHARE = 2
+
+
+def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
+               prm=None, sids=None, sparams=None, progress: Callable[[int], None] | None = None) -> ChunkOutputs:
+    """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs (int32 arrays, row i = game
+    game0 + i), on `threads_in_use` threads in blocks (see BLOCK_S); progress(k) is told k more games as blocks end.
+    Raises KeyboardInterrupt / `Terminated` within about BLOCK_S of a Ctrl-C / SIGTERM, and a kernel's error."""
+    spec = sc.spec
+    k = spec.kernel()
+    p = sc.players
+    out = ChunkOutputs(
+        game0=game0,
+        scores=np.zeros((n, p), np.int32),
+        winners=np.zeros(n, np.int32),
+        turns=np.zeros(n, np.int32),
+        rounds=np.zeros(n, np.int32),
+        status=np.zeros(n, np.int32),
+        extra=np.zeros((n, len(spec.extra_columns)), np.int32),
+        curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
+    )
+    args = (np.uint64(sc.seed if seed is None else seed), np.uint64(point), sc.prm() if prm is None else prm,
+            sc.sids() if sids is None else sids, sc.sparams() if sparams is None else sparams)
+    _play_blocks(k, args, game0, n, p, out, progress)
+    return out
+
+
+def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
+                 progress: Callable[[int], None] | None = None) -> None:
+    """Games game0 .. game0 + n - 1 into rows 0 .. n - 1 of ``out``, in blocks on the thread pool (see BLOCK_S)."""
+    check_stop()                               # before any games: an interrupt swallowed while compiling
+    seed, point, prm, sids, sparams = args
+
+    def rows(lo: int, hi: int) -> tuple[int, float]:
+        t0 = time.perf_counter()
+        r = slice(lo, hi)
+        k.play_batch(seed, point, np.int64(game0 + lo), np.int64(hi - lo), np.int64(p), prm, sids, sparams,
+                     out.scores[r], out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r],
+                     out.curves[r], k.batch_scratch(p, prm))
+        return hi - lo, time.perf_counter() - t0
+
+    if n <= 0:
+        return
+    rows(0, 0)                                 # compile (this scratch's types) here, in the main thread, no game
+    check_stop()
+    t = threads_in_use()
+    pool = _pool(t)
+    i, size, running = 0, MIN_BLOCK, set()
+    try:
+        while i < n or running:
+            while i < n and len(running) < 2 * t:
+                m = min(size, n - i, -(-(n - i) // (TAIL_SHARE * t)))
+                running.add(pool.submit(rows, i, i + m))
+                i += m
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                m, dt = f.result()             # a kernel error surfaces here, in the caller's thread
+                if progress is not None:
+                    progress(m)
+                if dt > 0:
+                    size = max(MIN_BLOCK, int(m * BLOCK_S / dt))
+    finally:
+        for f in running:                      # on Ctrl-C or an error: drop the blocks not started, let the rest end
+            f.cancel()
+        wait(running)
+
+
+def new_aggregates(sc: Scenario) -> Aggregates:
+    spec = sc.spec
+    return Aggregates(sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len)
+
+
+@dataclass
+class RunResult:
+    scenario: Scenario
+    agg: Aggregates
+    wall_s: float
+    threads: int
+    chunk: int
+    games: int
+    seed: int
+
+
+def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
+        chunk: int = DEFAULT_CHUNK, game0: int = 0, point: int = 0,
+        on_chunk: Callable[[ChunkOutputs], None] | None = None,
+        progress: Callable[[int], None] | None = None, agg: Aggregates | None = None) -> RunResult:
+    """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them.
+
+    on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games as
+    blocks end (see BLOCK_S; results do not depend on it).
+    Raises KeyboardInterrupt (`Terminated` on SIGTERM) within about BLOCK_S when interrupted; nothing is returned then.
+    """
+    games = sc.games if games is None else int(games)
+    seed = sc.seed if seed is None else int(seed)
+    t = set_threads(threads)
+    agg = agg or new_aggregates(sc)
+    prm, sids, sparams = sc.prm(), sc.sids(), sc.sparams()
+    t0 = time.perf_counter()
+    done = 0
+    while done < games:
+        n = min(chunk, games - done)
+        out = play_chunk(sc, game0 + done, n, point, seed, prm, sids, sparams, progress)
+        agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
+        if on_chunk is not None:
+            on_chunk(out)
+        done += n
+    return RunResult(sc, agg, time.perf_counter() - t0, t, chunk, games, seed)
+
+
+def cpu_count() -> int:
+    return os.cpu_count() or 1

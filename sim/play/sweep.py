@@ -1,0 +1,130 @@
+"""Plays a sweep: the points not yet stored, as units (point, chunk of game indices) on an executor
+(`sim.play.distributed`), each point's chunks merged exactly (`sim.play.work.merge`) and stored (`sim.play.sweep_store`) as soon as
+they are all in; then the numbers of every point and neighbouring pair (`sim.stats.sweep_table`).
+
+Common random numbers: every point plays the same seed, RNG point id 0 and game indices (the same as `sim run` of
+that point), so points differ only by the rule change and neighbours are compared game by game. With
+``independent`` each point plays RNG point id index + 1 (its own streams) and neighbours are compared as
+independent samples.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim.stats import sweep_table as table
+from sim.model.sweep_spec import Sweep
+from sim.play.sweep_store import Store, point_key
+from sim.play.work import Unit, chunks, merge
+
+
+@dataclass
+class Progress:
+    """Callbacks the engine tells (the CLI draws bars; tests count). All optional."""
+    start: callable = None          # start(points_to_play, games_to_play)
+    advance: callable = None        # advance(point_index, games) after each unit
+    point_done: callable = None     # point_done(point_index)
+
+
+@dataclass
+class Played:
+    """What `play` did: points played now, points found stored, wall time, time to the first point finished."""
+    played: list = field(default_factory=list)
+    reused: list = field(default_factory=list)
+    wall_s: float = 0.0
+    first_point_s: float | None = None
+
+
+def rng_point(sw: Sweep, index: int) -> int:
+    return index + 1 if sw.independent else 0
+
+
+def paired_names(sw: Sweep) -> tuple[str, ...]:
+    """The `sim.stats.measures` names whose per-game numerators are kept to pair neighbouring points."""
+    if sw.independent:
+        return ()
+    qs = table.quantities(sw.points[0].scenario)
+    return tuple(dict.fromkeys(qs[m].base.name for m in sw.measures))
+
+
+def keys(sw: Sweep) -> list[str]:
+    return [point_key(p.scenario, sw.base.seed, sw.games, rng_point(sw, p.index)) for p in sw.points]
+
+
+def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | None = None) -> Played:
+    """Play every point of ``sw`` not yet stored under ``folder``/points. KeyboardInterrupt passes through; points
+    finished before it stay stored (a rerun plays only the rest)."""
+    store = Store(Path(folder) / "points")
+    pk = keys(sw)
+    paired = paired_names(sw)
+    out = Played()
+    todo = [p for p in sw.points if not store.has(pk[p.index], paired)]
+    out.reused = [p.index for p in sw.points if p not in todo]
+    pr = progress or Progress()
+    if pr.start:
+        pr.start(len(todo), len(todo) * sw.games)
+    units = [Unit(pk[p.index], i, p.scenario, g0, n, sw.base.seed, rng_point(sw, p.index), paired)
+             for p in todo for i, (g0, n) in enumerate(chunks(sw.games, chunk))]
+    per_point = len(chunks(sw.games, chunk))
+    index_of = {pk[p.index]: p for p in todo}
+    pending: dict[str, list] = {}
+    t0 = time.perf_counter()
+    for u, r in executor.map(units):
+        p = index_of[u.key]
+        pending.setdefault(u.key, []).append(r)
+        if pr.advance:
+            pr.advance(p.index, u.n)
+        if len(pending[u.key]) == per_point:
+            merged = merge(pending.pop(u.key))
+            store.save(u.key, merged, {"index": p.index, "values": p.values, "seed": sw.base.seed,
+                                       "games": sw.games, "point": rng_point(sw, p.index)})
+            out.played.append(p.index)
+            if out.first_point_s is None:
+                out.first_point_s = time.perf_counter() - t0
+            if pr.point_done:
+                pr.point_done(p.index)
+    out.wall_s = time.perf_counter() - t0
+    return out
+
+
+def collect(sw: Sweep, folder: Path) -> dict:
+    """The numbers of a fully stored sweep: rows (one per point), pairs of neighbours, target."""
+    store = Store(Path(folder) / "points")
+    pk = keys(sw)
+    rows = []
+    qcache: dict[int, dict] = {}                      # quantities per point, built once (not once per pair)
+
+    def qs(i: int) -> dict:
+        if i not in qcache:
+            qcache[i] = table.quantities(sw.points[i].scenario)
+        return qcache[i]
+    for p in sw.points:
+        doc = store.load(pk[p.index])
+        rows.append({"index": p.index, "values": p.values, "games": doc["games"], "key": pk[p.index],
+                     "measures": table.point_measures(p.scenario, doc["sums"], qs(p.index)),
+                     "finished": doc["agg"].finished, "truncated": doc["agg"].truncated,
+                     "aggregates": doc["aggregates"], "_sums": doc["sums"]})
+    pairs = []
+    cache: dict[int, dict] = {}
+    for a, b, axis in table.neighbours(sw):
+        qa, qb = qs(a), qs(b)
+        diffs = {}
+        for m in sw.measures:
+            if sw.independent:
+                diffs[m] = table.independent_difference(qb[m], rows[a]["_sums"], rows[b]["_sums"])
+            else:
+                for i in (a, b):
+                    if i not in cache:
+                        cache[i] = store.load_paired(pk[i])
+                diffs[m] = table.paired_difference(qb[m], cache[a], cache[b])
+            if qa[m].offset != qb[m].offset:          # different fair shares (players swept): shift
+                diffs[m]["diff"] += qb[m].offset - qa[m].offset
+                diffs[m]["ci95"] = [c + qb[m].offset - qa[m].offset for c in diffs[m]["ci95"]]
+        pairs.append({"a": a, "b": b, "axis": axis, "measures": diffs})
+        for i in list(cache):                          # bounded memory: keep only what later pairs need
+            if i < a:
+                del cache[i]
+    for r in rows:
+        del r["_sums"]
+    return {"rows": rows, "pairs": pairs, "target": table.target_summary(sw, rows), "default": table.sw_default(sw)}

@@ -1,0 +1,286 @@
+"""Per-game measures and their integer sums: the common ground of `sim compare` (paired, common random numbers) and
+the statistical tier of `sim check` (fresh seed against a baseline).
+
+A *measure* is one number per game (win share of seat 0, turns, the winner's margin, ...). Each is kept as an
+integer numerator over a fixed ``scale`` (a win shared by k players is 60/k units of 60), so every sum below is an
+exact integer whatever the chunking; floats appear only when a test divides. Memory is bounded: per-game values live
+for one chunk, only (n, sum, sum of squares) per measure survive.
+
+What each measure is (its label, unit, kind and one-line definition, the games and modes it applies to) is declared
+once in the catalogue of measures, `sim.model.catalogue`; this module only computes them. Names (finished games only,
+unless said otherwise):
+  win.seat<i>, win.<strategy>, first_player.win, tie, margin    [competitive games]
+  team.<role>                                                   [team games]
+  score.seat<i>, length.turns, length.rounds
+  extra.<col>        a game counter (mean); extra.<col>=<value>: share of games with that categorical value
+  truncated          1 when the game hit the turn cap (over all games played)
+
+`measures(sc)` is every measure the kernel outputs define (the regression baselines' `Sums` keep them all, so the
+committed baselines and their exact tier stay as they are); `shown(sc)` is those the reports show and `sim compare`
+compares: the ones the catalogue says apply to the scenario (no Head Haunter counter in a basic game), without
+bookkeeping (`first_seat`, the seat rotation: a kernel output kept in games.parquet, not a game statistic).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.model import catalogue
+from sim.stats.aggregate import WIN_UNITS
+from sim.model.scenario import Scenario
+
+BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS     # ("first_seat",): declared shown=False in the catalogue
+
+
+def is_bookkeeping(name: str) -> bool:
+    """Whether measure ``name`` is a bookkeeping column (extra.first_seat), not a game statistic to compare."""
+    return name.startswith("extra.") and name[len("extra."):].split("=")[0] in BOOKKEEPING
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    label: str
+    kind: str          # "rate" (a share in [0, 1]) or "mean"
+    scale: int         # value = numerator / scale
+    binary: bool       # numerators are 0 or scale only (an indicator)
+    over: str = "finished"  # "finished" games, or "all" games played
+    unit: str = ""          # from the catalogue (sim.model.catalogue)
+
+
+def _strategy_seats(sc: Scenario) -> dict[str, list[int]]:
+    d: dict[str, list[int]] = {}
+    for i, s in enumerate(sc.seats):
+        d.setdefault(s.strategy, []).append(i)
+    return d
+
+
+def _per_strategy(strat: dict, n: int) -> bool:
+    """Strategy measures only add something when strategies are mixed and one of them holds several seats
+    (with one seat per strategy they repeat the seat measures)."""
+    return 1 < len(strat) < n
+
+
+def is_cooperative(sc: Scenario) -> bool:
+    return bool(sc.spec.team_roles)
+
+
+def measures(sc: Scenario) -> list[Measure]:
+    """Every measure the kernel outputs define for scenario ``sc`` (in report order), labelled from the catalogue."""
+    spec = sc.spec
+    n = sc.players
+    cat = catalogue.for_scenario(sc)
+    out: list[Measure] = []
+
+    def add(name: str, kind: str, scale: int, binary: bool, over: str = "finished"):
+        e = cat.entry(name)
+        out.append(Measure(name, e.label, kind, scale, binary, over, e.unit))
+    coop = is_cooperative(sc)
+    roles = spec.roles(sc.params, n)
+    if coop:
+        for role in dict.fromkeys(roles):
+            add(f"team.{role}", "rate", 1, True)
+    else:
+        for s in range(n):
+            add(f"win.seat{s}", "rate", WIN_UNITS, False)
+        strat = _strategy_seats(sc)
+        if _per_strategy(strat, n):
+            for name, seats in strat.items():
+                add(f"win.{name}", "rate", WIN_UNITS * len(seats), False)
+        add("first_player.win", "rate", WIN_UNITS, False)
+        add("tie", "rate", 1, True)
+        add("margin", "mean", 1, False)
+    for s in range(n):
+        add(f"score.seat{s}", "mean", 1, False)
+    add("length.turns", "mean", 1, False)
+    add("length.rounds", "mean", 1, False)
+    for col in spec.extra_columns:
+        if col in spec.categorical:
+            for label in spec.categorical[col]:
+                add(f"extra.{col}={label}", "rate", 1, True)
+        elif cat.entry(f"extra.{col}").kind == "rate":      # a 0/1 counter declared a share (tiebreak_decided)
+            add(f"extra.{col}", "rate", 1, True)
+        else:
+            add(f"extra.{col}", "mean", 1, False)
+    add("truncated", "rate", 1, True, "all")
+    return out
+
+
+def shown(sc: Scenario) -> list[Measure]:
+    """The measures the reports show and `sim compare` compares for ``sc``: those the catalogue says apply to it
+    (its game, mode, team or competitive), bookkeeping left out."""
+    cat = catalogue.for_scenario(sc)
+    return [m for m in measures(sc) if cat.shown(m.name)]
+
+
+def game_values(sc: Scenario, out) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Per-game integer numerators of every measure for one chunk of kernel outputs (`runner.ChunkOutputs`).
+
+    Returns (values by measure name, finished mask). Values of unfinished games are meaningless for measures
+    over finished games; callers mask them."""
+    spec = sc.spec
+    n = sc.players
+    k = len(out.status)
+    fin = out.status == 0
+    w = out.winners.astype(np.int64)
+    bits = (w[:, None] >> np.arange(n, dtype=np.int64)[None, :]) & 1
+    nwin = bits.sum(axis=1)
+    units = np.where(nwin > 0, WIN_UNITS // np.maximum(nwin, 1), 0)
+    share = bits * units[:, None]
+    scores = out.scores.astype(np.int64)
+    v: dict[str, np.ndarray] = {}
+    roles = spec.roles(sc.params, n)
+    if is_cooperative(sc):
+        for role in dict.fromkeys(roles):
+            v[f"team.{role}"] = bits[:, roles.index(role)]
+    else:
+        for s in range(n):
+            v[f"win.seat{s}"] = share[:, s]
+        strat = _strategy_seats(sc)
+        if _per_strategy(strat, n):
+            for name, seats in strat.items():
+                v[f"win.{name}"] = share[:, seats].sum(axis=1)
+        g = out.game0 + np.arange(k, dtype=np.int64)
+        v["first_player.win"] = share[np.arange(k), g % n]
+        v["tie"] = (nwin > 1).astype(np.int64)
+        v["margin"] = winner_margin(bits, nwin, scores)
+    for s in range(n):
+        v[f"score.seat{s}"] = scores[:, s]
+    v["length.turns"] = out.turns.astype(np.int64)
+    v["length.rounds"] = out.rounds.astype(np.int64)
+    for c, col in enumerate(spec.extra_columns):
+        x = out.extra[:, c].astype(np.int64)
+        if col in spec.categorical:
+            for code, label in enumerate(spec.categorical[col]):
+                v[f"extra.{col}={label}"] = (x == code).astype(np.int64)
+        else:
+            v[f"extra.{col}"] = x
+    v["truncated"] = (out.status == 1).astype(np.int64)
+    return v, fin
+
+
+def winner_margin(bits: np.ndarray, nwin: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Per game: best score among the winners minus the best score among the others (0 when all or none won)."""
+    n = bits.shape[1]
+    big = np.int64(1) << 40
+    best_win = np.where(bits == 1, scores, -big).max(axis=1)
+    best_other = np.where(bits == 0, scores, -big).max(axis=1)
+    return np.where((nwin > 0) & (nwin < n), best_win - best_other, 0)
+
+
+CLOSE_MARGIN = 1
+
+
+class Decisiveness:
+    """Histogram of the winner's margin over finished games of a competitive game, for the balance report
+    (use as an on_chunk collector). Cooperative games have no margin: `summary()` is None."""
+
+    def __init__(self, sc: Scenario):
+        self.sc = sc
+        self.active = not is_cooperative(sc)
+        lo, hi = sc.spec.score_range
+        self.lo = -(hi - lo)
+        self.hist = np.zeros(2 * (hi - lo) + 1, np.int64)
+
+    def add(self, out) -> None:
+        if not self.active:
+            return
+        n = self.sc.players
+        fin = out.status == 0
+        w = out.winners[fin].astype(np.int64)
+        bits = (w[:, None] >> np.arange(n, dtype=np.int64)[None, :]) & 1
+        m = winner_margin(bits, bits.sum(axis=1), out.scores[fin].astype(np.int64))
+        idx = np.clip(m - self.lo, 0, len(self.hist) - 1)
+        self.hist += np.bincount(idx, minlength=len(self.hist))
+
+    def summary(self) -> dict | None:
+        """{definition, margin (distribution), mean_ci95, close (rate of games won by <= CLOSE_MARGIN points)}."""
+        if not self.active:
+            return None
+        from sim.stats.metrics import distribution, rate, z_value
+        d = distribution(self.hist, self.lo)
+        n = d["n"]
+        h = z_value() * d["std"] / np.sqrt(n) if n > 1 else 0.0
+        close = int(self.hist[: CLOSE_MARGIN - self.lo + 1].sum())
+        return {"definition": catalogue.describe("margin", self.sc.game).definition,
+                "margin": d,   # no finished game: n = 0, no mean and no interval
+                "mean_ci95": [d["mean"] - float(h), d["mean"] + float(h)] if n else None,
+                "close_margin": CLOSE_MARGIN, "close": rate(close, n)}
+
+
+def _isum(x: np.ndarray) -> int:
+    return int(x.sum(dtype=np.int64)) if len(x) else 0
+
+
+class Sums:
+    """Per measure over the games of one run: n, sum, sum of squares, games with a non-zero value (integers), and
+    the sum of cubes (a float: only used to judge the skewness, i.e. whether a normal test is trustworthy)."""
+
+    def __init__(self, sc: Scenario):
+        self.sc = sc
+        self.measures = measures(sc)
+        self.n = {m.name: 0 for m in self.measures}
+        self.s = {m.name: 0 for m in self.measures}
+        self.q = {m.name: 0 for m in self.measures}
+        self.nz = {m.name: 0 for m in self.measures}
+        self.cu = {m.name: 0.0 for m in self.measures}
+
+    def add(self, out) -> None:
+        """Fold one chunk of kernel outputs in (use as ``runner.run(..., on_chunk=sums.add)``)."""
+        v, fin = game_values(self.sc, out)
+        for m in self.measures:
+            x = v[m.name] if m.over == "all" else v[m.name][fin]
+            self.n[m.name] += len(x)
+            self.s[m.name] += _isum(x)
+            self.q[m.name] += _isum(x * x)
+            self.nz[m.name] += int(np.count_nonzero(x))
+            xf = x.astype(np.float64)
+            self.cu[m.name] += float((xf * xf * xf).sum())
+
+    def to_dict(self) -> dict:
+        return {m.name: {"n": self.n[m.name], "sum": self.s[m.name], "sq": self.q[m.name],
+                         "nonzero": self.nz[m.name], "cubes": self.cu[m.name], "scale": m.scale,
+                         "kind": m.kind, "binary": m.binary, "label": m.label} for m in self.measures}
+
+
+class PairedSums:
+    """Sums over games paired by index between scenarios A and B (same seed: common random numbers).
+
+    Per measure: n (games finished in both, or all games for measures over all games), sums and sums of squares
+    of a, of b and of d = b - a."""
+
+    FIELDS = ("n", "sa", "qa", "sb", "qb", "sd", "qd")
+
+    def __init__(self, sa: Scenario, sb: Scenario):
+        self.a, self.b = sa, sb
+        ma = shown(sa)          # what applies to each side (the seat rotation, a Head Haunter counter in a basic
+        mbl = shown(sb)         # game: not compared)
+        names_b = {m.name for m in mbl}
+        self.measures = [m for m in ma if m.name in names_b]
+        mb = {m.name: m for m in mbl}
+        # a measure is comparable only with the same meaning (same scale) on both sides
+        self.measures = [m for m in self.measures if mb[m.name].scale == m.scale]
+        self.only_a = [m.name for m in ma if m.name not in {x.name for x in self.measures}]
+        self.only_b = [m.name for m in mbl if m.name not in {x.name for x in self.measures}]
+        self.acc = {m.name: dict.fromkeys(self.FIELDS, 0) for m in self.measures}
+        self.games = 0
+
+    def add(self, out_a, out_b) -> None:
+        va, fa = game_values(self.a, out_a)
+        vb, fb = game_values(self.b, out_b)
+        both = fa & fb
+        self.games += len(out_a.status)
+        for m in self.measures:
+            a, b = va[m.name], vb[m.name]
+            if m.over != "all":
+                a, b = a[both], b[both]
+            d = b - a
+            acc = self.acc[m.name]
+            acc["n"] += len(a)
+            acc["sa"] += _isum(a)
+            acc["qa"] += _isum(a * a)
+            acc["sb"] += _isum(b)
+            acc["qb"] += _isum(b * b)
+            acc["sd"] += _isum(d)
+            acc["qd"] += _isum(d * d)

@@ -1,0 +1,253 @@
+"""A sweep's numbers: every measure of every point with its 95% interval, paired differences between neighbouring
+points, and the points that meet a target. Plain data (dicts and a Polars frame); `sim.pages.sweep_page` draws them.
+
+Measures are those of `sim.stats.measures.measures` (the names, labels and kinds declared there), computed from each
+point's integer sums: a rate with its Wilson interval, a mean with its normal interval. Two derived names read as
+the summary does: ``first_player_advantage`` (first-player win rate minus the fair share 1/players, competitive
+games) and ``team_win_rate`` (the win rate of the team with the most seats, team games).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.model import catalogue
+from sim.stats import metrics
+from sim.stats import measures as M
+from sim.model.scenario import Scenario
+
+DEFAULT_COMPETITIVE = ("first_player_advantage", "margin", "length.rounds")
+DEFAULT_TEAM = ("team_win_rate", "length.rounds")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A measure as a sweep reports it: ``base`` (a `Measure`) plus ``offset`` (the fair share taken away)."""
+    name: str
+    label: str
+    kind: str
+    base: object             # a `sim.stats.measures` measure (name, label, kind, scale, over)
+    offset: float = 0.0
+    definition: str = ""     # from the catalogue of measures (sim.model.catalogue)
+
+
+_QUANTITIES: dict[tuple, dict] = {}
+
+
+def quantities(sc: Scenario) -> dict[str, Quantity]:
+    """Every measure of scenario ``sc`` by name, the derived ones first (see module docstring). Built once per
+    what they depend on (the game, players, mode, seat strategies and roles: `sim.stats.measures.measures` and the
+    catalogue view read nothing else), not once per point of a sweep (~1 ms each: 2,500 points took seconds)."""
+    key = (sc.game, sc.players, str(sc.params.get("mode")), tuple(s.strategy for s in sc.seats),
+           tuple(sc.spec.roles(sc.params, sc.players)))
+    if key not in _QUANTITIES:
+        if len(_QUANTITIES) > 256:
+            _QUANTITIES.clear()
+        _QUANTITIES[key] = _quantities(sc)
+    return _QUANTITIES[key]
+
+
+def _quantities(sc: Scenario) -> dict[str, Quantity]:
+    # the measures the reports show (bookkeeping such as the seat rotation left out)
+    ms = M.shown(sc)
+    by = {m.name: m for m in ms}
+    out: dict[str, Quantity] = {}
+    cat = catalogue.for_scenario(sc)             # labels from the catalogue of measures
+    if "first_player.win" in by:
+        fp = by["first_player.win"]
+        out["first_player_advantage"] = Quantity("first_player_advantage", cat.label("first_player_advantage"),
+                                                 "rate", fp, -1.0 / sc.players,
+                                                 cat.definition("first_player_advantage"))
+    teams = [m for m in ms if m.name.startswith("team.")]
+    if teams:
+        roles = sc.spec.roles(sc.params, sc.players)
+        big = max(teams, key=lambda m: roles.count(m.name.split(".", 1)[1]))
+        out["team_win_rate"] = Quantity("team_win_rate", big.label, "rate", big, 0.0, cat.definition(big.name))
+    for m in ms:
+        out[m.name] = Quantity(m.name, m.label, m.kind, m, 0.0, cat.definition(m.name))
+    return out
+
+
+def check_measures(sw, names: list[str]) -> list[str]:
+    """The chosen measures (default: per kind of game), each checked against every point's measures. Raises
+    SweepError naming the unknown measure and the allowed names."""
+    from sim.model.sweep_axis import SweepError
+    qs = [quantities(p.scenario) for p in sw.points]
+    common = [n for n in qs[0] if all(n in q for q in qs)]
+    if not names:
+        default = DEFAULT_TEAM if "team_win_rate" in common else DEFAULT_COMPETITIVE
+        return [n for n in default if n in common]
+    for n in names:
+        if n not in common:
+            raise SweepError(f"measure {n!r}: not a measure of every point; allowed: {', '.join(common)}")
+    return list(dict.fromkeys(names))
+
+
+def parse_target(sw, text: str) -> tuple[str, float]:
+    """``"measure=value"`` -> (measure, value); rates may be given as 0.5 or 50%. Raises SweepError."""
+    from sim.model.sweep_axis import SweepError
+    name, eq, val = str(text).partition("=")
+    name = name.strip()
+    if not eq:
+        raise SweepError(f"--target {text}: expected MEASURE=VALUE (e.g. first_player_advantage=0, "
+                         f"team_win_rate=0.5)")
+    check_measures(sw, [name])
+    try:
+        v = float(val.strip().rstrip("%")) / (100 if val.strip().endswith("%") else 1)
+    except ValueError:
+        raise SweepError(f"--target {text}: {val.strip()!r} is not a number") from None
+    if not math.isfinite(v):
+        raise SweepError(f"--target {text}: must be a finite number")
+    return name, v
+
+
+def value(q: Quantity, sums: dict) -> dict:
+    """{value, ci95, n} of quantity ``q`` from a point's sums (value None when no game counts)."""
+    m = q.base
+    n, s, sq = sums["n"][m.name], sums["s"][m.name], sums["q"][m.name]
+    if n == 0:
+        return {"value": None, "ci95": None, "n": 0}
+    if m.kind == "rate":
+        lo, hi = metrics.wilson(s / m.scale, n)
+        v = s / m.scale / n
+    else:
+        v, lo, hi = metrics.mean_ci(s / m.scale, sq / (m.scale * m.scale), n)
+    return {"value": v + q.offset, "ci95": [lo + q.offset, hi + q.offset], "n": n}
+
+
+def point_measures(sc: Scenario, sums: dict, qs: dict | None = None) -> dict:
+    """Every quantity of a point: {name: {value, ci95, n}} (``qs``: its `quantities`, when already built)."""
+    return {name: value(q, sums) for name, q in (qs or quantities(sc)).items()}
+
+
+def neighbours(sw) -> list[tuple[int, int, str]]:
+    """(a, b, axis) for every pair of points one step apart along one axis (grid), or consecutive (zip)."""
+    if sw.mode == "zip" or len(sw.axes) <= 1:
+        name = sw.axes[0].name if len(sw.axes) == 1 else "point"
+        return [(i, i + 1, name) for i in range(len(sw.points) - 1)]
+    shape = [len(a.values) for a in sw.axes]
+    out = []
+    for idx in np.ndindex(*shape):
+        a = int(np.ravel_multi_index(idx, shape))
+        for k, ax in enumerate(sw.axes):
+            if idx[k] + 1 < shape[k]:
+                nxt = list(idx)
+                nxt[k] += 1
+                out.append((a, int(np.ravel_multi_index(nxt, shape)), ax.name))
+    return out
+
+
+def paired_difference(q: Quantity, a: dict, b: dict) -> dict:
+    """B - A of quantity ``q`` over the games both points played (common random numbers), from the points' stored
+    per-game numerators (``a``/``b``: {"names", "paired", "finished"}): {diff, ci95, p, n}."""
+    m = q.base
+    ia, ib = a["names"].index(m.name), b["names"].index(m.name)
+    x = a["paired"][:, ia].astype(np.int64)
+    y = b["paired"][:, ib].astype(np.int64)
+    if m.over != "all":
+        both = a["finished"] & b["finished"]
+        x, y = x[both], y[both]
+    d = y - x
+    r = metrics.paired_diff(float(d.sum()) / m.scale, float((d * d).sum()) / (m.scale * m.scale), len(d))
+    return {"diff": r["diff"], "ci95": r["ci"], "p": r["p"], "n": int(len(d)), "paired": True}
+
+
+def independent_difference(q: Quantity, sa: dict, sb: dict) -> dict:
+    """B - A of quantity ``q`` between points with their own random streams (Welch, from the sums)."""
+    m = q.base
+    k = float(m.scale)
+    r = metrics.welch_test(sa["s"][m.name] / k, sa["q"][m.name] / k / k, sa["n"][m.name],
+                           sb["s"][m.name] / k, sb["q"][m.name] / k / k, sb["n"][m.name])
+    return {"diff": r["diff"], "ci95": r["ci95"], "p": r["p"], "n": min(sa["n"][m.name], sb["n"][m.name]),
+            "paired": False}
+
+
+def target_summary(sw, rows: list[dict]) -> dict | None:
+    """With a target (measure, value): the points whose interval contains it, the closest point, and for one
+    numeric axis the crossings (where the curve passes the target between neighbouring points, by linear
+    interpolation of the estimates)."""
+    if sw.target is None:
+        return None
+    from sim.model.sweep_axis import is_numeric
+    name, t = sw.target
+    vals = [(r["index"], r["measures"][name]) for r in rows]
+    containing = [i for i, v in vals if v["ci95"] and v["ci95"][0] <= t <= v["ci95"][1]]
+    have = [(i, v) for i, v in vals if v["value"] is not None]
+    closest = min(have, key=lambda iv: (abs(iv[1]["value"] - t), iv[0]))[0] if have else None
+    crossings = []
+    if len(sw.axes) == 1 and is_numeric(sw.axes[0]):
+        xs = sw.axes[0].values
+        for (i, a), (j, b) in zip(have, have[1:]):
+            fa, fb = a["value"] - t, b["value"] - t
+            if fa == 0:
+                crossings.append(float(xs[i]))
+            elif fa * fb < 0:
+                crossings.append(float(xs[i] + (xs[j] - xs[i]) * fa / (fa - fb)))
+        if have and have[-1][1]["value"] == t:
+            crossings.append(float(xs[have[-1][0]]))
+    return {"measure": name, "value": t, "containing": containing, "closest": closest,
+            "crossings": sorted(set(crossings))}
+
+
+def frame(sw, rows: list[dict]):
+    """sweep.parquet as a Polars frame: one row per point; the axis values (lists and text as TOML text), games,
+    and every measure with its interval: ``<m>``, ``<m>.lo``, ``<m>.hi``, ``<m>.n``."""
+    import polars as pl
+    from sim.model.scenario import toml_value
+    from sim.model.sweep_axis import is_numeric
+    cols: dict[str, list] = {"point": [r["index"] for r in rows]}
+    for ax in sw.axes:
+        num = is_numeric(ax)
+        cols[ax.name] = [r["values"][ax.name] if num else toml_value(r["values"][ax.name]) for r in rows]
+    default = sw_default(sw)                    # once: it compares every point with the scenario
+    cols["scenario_point"] = [r["index"] == default for r in rows]
+    cols["games"] = [r["games"] for r in rows]
+    names = list(rows[0]["measures"]) if rows else []
+    for n in names:
+        m = [r["measures"].get(n) or {"value": None, "ci95": None, "n": 0} for r in rows]
+        cols[n] = [x["value"] for x in m]
+        cols[f"{n}.lo"] = [x["ci95"][0] if x["ci95"] else None for x in m]
+        cols[f"{n}.hi"] = [x["ci95"][1] if x["ci95"] else None for x in m]
+        cols[f"{n}.n"] = [x["n"] for x in m]
+    schema = {k: (pl.Float64 if k not in ("point", "games", "scenario_point") and not k.endswith(".n")
+                  and k not in {a.name for a in sw.axes} else None) for k in cols}
+    return pl.DataFrame({k: pl.Series(k, v, dtype=schema[k]) for k, v in cols.items()})
+
+
+def sw_default(sw) -> int | None:
+    """The point that plays the scenario file as written (its [sweep] aside: what the kernel is given, defaults
+    filled in, is the same), or None when no point does."""
+    b = sw.base
+    for p in sw.points:
+        s = p.scenario
+        if (s.players == b.players and np.array_equal(s.prm(), b.prm()) and np.array_equal(s.sids(), b.sids())
+                and np.array_equal(s.sparams(), b.sparams())):
+            return p.index
+    return None
+
+
+def resolve(sw) -> None:
+    """Check a built sweep's measures and target against every point's measures and fix them on ``sw``
+    (``sw.measures``: the chosen names, the default per kind of game when none were given; ``sw.target``:
+    (measure, value), its measure added to the chosen ones). Raises SweepError naming where the bad name came
+    from (``--measure`` / ``[sweep] measures``, ``--target`` / ``[sweep] target``) and the names allowed."""
+    from sim.model.sweep_axis import SweepError
+    try:
+        sw.measures = check_measures(sw, sw.measures)
+    except SweepError as e:
+        raise SweepError(f"{sw.measure_source}: {e}") from None
+    tgt = sw.target_text
+    if not tgt:
+        return
+    try:
+        sw.target = parse_target(sw, tgt)
+    except SweepError as e:
+        msg = str(e)
+        if sw.target_source != "--target" and msg.startswith("--target"):     # it came from the file's table
+            msg = "[sweep] target" + msg.removeprefix("--target")
+        raise SweepError(msg if msg.startswith(("--target", "[sweep] target")) else
+                         f"{sw.target_source} {tgt}: {msg}") from None
+    if sw.target[0] not in sw.measures:
+        sw.measures.append(sw.target[0])
