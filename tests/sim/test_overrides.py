@@ -212,7 +212,7 @@ def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
 
 def test_cli_run_default_folder_of_a_variant_differs(tmp_path, monkeypatch):
     from sim.api import core as api
-    monkeypatch.setattr(api, "REPORTS", tmp_path / "reports")
+    monkeypatch.setattr("sim.model.paths.REPORTS", tmp_path / "reports")
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
     for extra in ([], ["--set", "seed=6"]):
