@@ -484,3 +484,27 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
         fig.canvas.draw()
         ticks = [t for t in fig.axes[0].get_xticks() if fig.axes[0].get_xlim()[0] <= t <= fig.axes[0].get_xlim()[1]]
         assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+def test_a_choice_axis_is_drawn_as_categories_with_whiskers_and_labels_that_fit(tmp_path):
+    """A choice (or boolean, or list) parameter is no number: its points are drawn with interval whiskers on a
+    categorical axis, never joined by a line, the long choice names broken into lines instead of clipped, and the
+    caption says whiskers, not band."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from sim.pages import sweep_page as page
+    r, doc = sweep(tmp_path, scen(tmp_path), "--set", "discard_fallback=remove,ignore_pawns", "--games", "60")
+    assert r.exit_code == 0, r.output
+    m = doc["chosen"][0]
+    fig = page.line_plot(doc, m, 0)
+    ax = fig.axes[0]
+    joined = [ln for ln in ax.get_lines() if ln.get_linestyle() not in ("None", "", " ") and len(ln.get_xdata()) > 1
+              and ln.get_label() != "_nolegend_" and ln.get_color() != page.plots.GREY]
+    assert not [ln for ln in joined if list(ln.get_xdata()) == [0, 1]], "two categories joined by a line"
+    assert ax.containers, "no whiskers"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["remove", "ignore_pawns"]
+    assert page.wrap_label("pirate_moves_other_die") == "pirate_moves_\nother_die"
+    caps = [c for _, c, _ in page.plot_list(doc)]
+    assert any("whiskers: 95% interval" in c for c in caps) and not any("band" in c for c in caps)
+    numeric = sweep(tmp_path, scen(tmp_path), "--set", "track_len=26,28", "--games", "20", out="n")[1]
+    assert all("band: 95% interval" in c for _, c, _ in page.plot_list(numeric))
