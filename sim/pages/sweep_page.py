@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
+from sim.pages.verdicts import fmt_p
+from sim.model.words import count
 
 TARGET_COLOR = "#b5464b"
 
@@ -400,6 +402,41 @@ def target_text(d: dict) -> str | None:
     return out
 
 
+def many_points_text(d: dict) -> str | None:
+    """What survives testing every point against the scenario's own at once (sweep.json ``against_own``, Holm-
+    corrected): the differences that do, or "no setting differs from the scenario's own by more than noise" with the
+    games a point that would resolve the largest difference seen. None for a sweep of one point."""
+    if len(d["points"]) < 2:
+        return None
+    a = d.get("against_own")
+    if a is None:
+        return ("The scenario's own value is not among the points, so no point is tested against it; the table "
+                "compares neighbouring points.")
+    kinds = {m["name"]: (m["label"], m["kind"]) for m in d["chosen"]}
+    pts = {r["index"]: r for r in d["points"]}
+    desc = lambda i: ", ".join(f"{k} = {v}" for k, v in pts[i]["labels"].items()) or f"point {i}"   # noqa: E731
+    n_p = a["points"]
+    tested = (f"{count(n_p, 'point')} {'was' if n_p == 1 else 'were'} tested against it, "
+              f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
+              f"points one may exclude 0 by chance alone.")
+    if not a["differ"]:
+        more = (f" Play more games: --games {a['games_needed']:,} a point would resolve a difference as large as the "
+                f"largest seen." if a.get("games_needed") and a["games_needed"] > a["games"] else
+                " Every point played the same games to the same results here (no difference at all to resolve)."
+                if a.get("games_needed") is None else "")
+        return (f"No setting differs from the scenario's own by more than noise at {a['games']:,} games a point. "
+                f"{tested}{more}")
+    by_point: dict[int, list[str]] = {}
+    for t in a["differ"]:
+        label, kind = kinds[t["measure"]]
+        by_point.setdefault(t["point"], []).append(
+            f"{label} {fmt(kind, t['diff'], True)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)")
+    shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
+    rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
+    return (f"{count(len(by_point), 'setting')} differ{'s' if len(by_point) == 1 else ''} from the scenario's own by "
+            f"more than noise: " + "; ".join(shown) + rest + ". " + tested)
+
+
 def range_text(d: dict) -> str:
     """A sweep without a target in one line: each chosen measure's lowest and highest point with its interval and
     where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
@@ -469,6 +506,10 @@ def render(d: dict) -> str:
     tt = target_text(d)
     if tt:
         parts.append(f'<section id="target"><h2>Target</h2><p class="yes">{esc(tt)}</p></section>')
+    mp = many_points_text(d)
+    if mp:
+        parts.append(f'<section id="against-own"><h2>Which settings differ from the scenario\'s own</h2>'
+                     f'<p>{esc(mp)}</p></section>')
     parts.append('<section id="plots"><h2>Curves</h2>')
     for pid, cap, svg in plot_list(d):
         if svg:
