@@ -1,4 +1,5 @@
-"""The Ghosts of Castle Turnwall: the names of the per-game counters `play_batch` writes to extra[g, :], in column order.
+"""The Ghosts of Castle Turnwall: the names of the per-game counters `play_batch` writes to extra[g, :], in column
+order.
 
 The one list of them: kernels/turnwall/play.py writes them, sim/games/turnwall.py takes them from here (this module
 imports nothing, so the game's spec reads them without importing numba or compiling the kernel), and its

@@ -94,7 +94,7 @@ def tiebreak_lines(scores, planks, first: int, rule: int) -> list[str]:
             f"turn order wins (seat {first} started): seat {top[-1]}"]
 
 
-# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/moor/play.py counts
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/moor/columns.py counts
 MEASURES = (
     score("seat {seat}'s score", "points", "Seat {seat}'s points at the end: its goal tokens' values, plus for each "
           "of the five treasure types 1/3/6/10/15 points for 1/2/3/4/5 tiles of that type, minus its ghost tiles' "

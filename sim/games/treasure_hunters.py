@@ -148,13 +148,12 @@ def replay(scenario, game: int) -> list[str]:
     return lines
 
 
-
 def _jewels(k: int) -> str:
     return f"{k} jewel{'' if k == 1 else 's'}"
 
 
-# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/treasure_hunters/play.py counts,
-# and in which modes it can be non-zero (a counter of the Head Haunter game is not shown in a basic game)
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/treasure_hunters/columns.py
+# counts, and in which modes it can be non-zero (a counter of the Head Haunter game is not shown in a basic game)
 HH = ("head_haunter",)
 DOORS = ("advanced", "head_haunter")
 COOP = ("basic", "advanced")
@@ -286,5 +285,6 @@ SPEC = register(GameSpec(
     role_seats={"haunter": 'seat 0 of a mode = "head_haunter" game', "hunter": "the hunter seats"},
     measures=MEASURES,
     board=BoardSpec(marks=("board.hallway",), tables="a Treasure Hunters house has [board] with hallway and doors",
-                    module="kernels.treasure_hunters.board", figure="sim.pages.board_svg:house_figure", noun="the house"),
+                    module="kernels.treasure_hunters.board", figure="sim.pages.board_svg:house_figure",
+                    noun="the house"),
 ))

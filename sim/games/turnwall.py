@@ -117,9 +117,8 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: count(v, "part"))
 
 
-
 PARTS = ("head", "face", "body", "legs", "hand")
-# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/turnwall/play.py counts
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/turnwall/columns.py counts
 MEASURES = (
     score("seat {seat}'s score", "body parts", "Body parts seat {seat}'s ghost has dressed at the end (5 wins)."),
     counter("searches_found", "searches that found the garment", "Searches (R12/R13) that found the garment "
