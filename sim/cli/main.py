@@ -12,6 +12,7 @@ import typer
 import typer.core
 
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
+from sim.model import paths
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
     _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game,
@@ -402,7 +403,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
     from sim.api import core as api
     from sim.output.report import OutputError, prepare_output
-    folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
+    folder = out or paths.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
     what = "--out" if out else f"comparison '{sa.name}' vs '{sb.name}', default report folder"
     try:
         prepare_output(folder, what)        # refuse a bad or unwritable --out (a full disk) before playing
