@@ -12,7 +12,6 @@ size, up to the page's width); no label overlaps another or a symbol (tests/sim/
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 
 from sim.pages.plots import SEAT, _figure, to_svg
@@ -43,16 +42,24 @@ def kinds_text(boards: dict) -> str:
 def game_of(path: Path) -> str:
     """The game whose board file ``path`` is, from the tables the file holds (each game's `BoardSpec.marks`);
     raises BoardFileError (one line) for a file that cannot be read, is not TOML, or is no game's board."""
+    from kernels.boardfile import read_toml
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_toml(Path(path))
     except FileNotFoundError:
         raise BoardFileError(f"{path}: no such board file") from None
     except IsADirectoryError:
         raise BoardFileError(f"{path}: is a folder; give a board .toml file") from None
     except OSError as e:
         raise BoardFileError(f"{path}: cannot read the board file ({e.strerror or e})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise BoardFileError(f"{path}: not valid TOML ({e})") from None
+    except ValueError as e:                 # not UTF-8, or not TOML: read_toml says which, in words
+        raise BoardFileError(f"{path}: {e}") from None
+    from sim.model import registry
+    # a game named by a folder on the path (scenarios/<game>/boards/) is asked first, alone when its board matches:
+    # importing a game compiles its kernel helpers, and the marks of two games never meet in a valid board
+    for name in (n for n in registry.names() if n in Path(path).resolve().parts):
+        spec = registry.get(name)
+        if spec is not None and spec.board is not None and spec.board.holds(data):
+            return name
     boards = board_specs()
     games = [name for name, b in boards.items() if b.holds(data)]
     if len(games) == 1:

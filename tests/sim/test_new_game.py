@@ -139,3 +139,13 @@ def test_a_board_file_is_recognised_by_the_tables_its_game_declares(tmp_path):
     both.write_text("[board]\nhallway = []\n[floor]\n", encoding="utf-8")
     with pytest.raises(board_svg.BoardFileError, match="more than one game's board"):
         board_svg.game_of(both)
+
+
+def test_a_shipped_board_imports_only_its_own_game():
+    """Importing a game compiles its kernel helpers: recognising scenarios/<game>/boards/x.toml asks that game first
+    and, its marks matching, no other."""
+    code = ("import sys; from sim.pages import board_svg; "
+            "print(board_svg.game_of('scenarios/galleon/boards/default.toml'), "
+            "sorted(m for m in sys.modules if m.startswith('sim.games.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "galleon ['sim.games.galleon']"
