@@ -185,7 +185,8 @@ def register(spec: GameSpec) -> GameSpec:
 
 
 def unregister(name: str) -> None:
-    """Forget game ``name`` (a test's own game, after the test); a game module of sim/games comes back on `get`."""
+    """Forget game ``name`` (a test's own game, after the test); a game of sim/games comes back on the next `get`
+    (its module's ``SPEC``)."""
     spec = GAMES.pop(name, None)
     if spec is not None and spec.board is not None:
         from sim.model import boards
@@ -200,7 +201,9 @@ def get(name: str) -> GameSpec | None:
     if name in GAMES:
         return GAMES[name]
     if name in _modules():
-        importlib.import_module(f"{GAMES_PACKAGE}.{name}")
+        module = importlib.import_module(f"{GAMES_PACKAGE}.{name}")
+        if name not in GAMES and isinstance(getattr(module, "SPEC", None), GameSpec):
+            register(module.SPEC)           # imported before, then unregistered: its module's spec again
     return GAMES.get(name)
 
 

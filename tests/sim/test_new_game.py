@@ -149,3 +149,12 @@ def test_a_shipped_board_imports_only_its_own_game():
             "sorted(m for m in sys.modules if m.startswith('sim.games.')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "galleon ['sim.games.galleon']"
+
+
+def test_a_shipped_game_replaced_and_unregistered_comes_back_on_get():
+    from dataclasses import replace
+    moor = registry.get("moor")
+    registry.register(replace(moor, title="another Moor"))
+    assert registry.get("moor").title == "another Moor"
+    registry.unregister("moor")
+    assert registry.get("moor") is moor
