@@ -152,7 +152,7 @@ def test_a_second_file_with_the_same_name_warns_when_it_replaces_the_first_ones_
     out = tmp_path / "reports" / "t"
     r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "20"])
     assert r.exit_code == 0 and "warning" not in r.stderr, r.output
-    r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "30"])    # a rerun of the same file: silent
+    r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "20"])    # a rerun of the same file: silent
     assert r.exit_code == 0 and "warning" not in r.stderr, r.output
     r = cli.invoke(app, ["run", str(two), "--out", str(out), "--games", "20"])    # another file, same name: one line
     assert r.exit_code == 0, r.output
