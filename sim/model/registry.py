@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from types import ModuleType
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ class GameSpec:
     measures: tuple = ()
     seat_scope: str = ""     # why seats differ beyond the turn order (a seat's fixed place), for the scope line
 
-    def kernel(self):
+    def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
         return importlib.import_module(self.kernel_module)
 

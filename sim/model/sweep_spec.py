@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -173,7 +174,7 @@ def table_axes(table: dict) -> tuple[list[Axis], dict]:
     return axes, opts
 
 
-def _same(v, w) -> bool:
+def _same(v: Any, w: Any) -> bool:
     return v == w and type(v) is type(w)        # 1 and 1.0 (and true and 1) are different values
 
 
@@ -206,13 +207,13 @@ def _points(axes: list[Axis], mode: str, mode_where: str = "[sweep] mode") -> li
             where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
             raise SweepError(f"{where}: every axis needs the same number of values ({desc})",
                              usage=all(a.source.startswith("--") for a in axes) or None)
-        combos = zip(*(a.values for a in axes))
+        combos: Iterable[tuple] = zip(*(a.values for a in axes))
     else:
         combos = itertools.product(*(a.values for a in axes))
     return [dict(zip((a.name for a in axes), c)) for c in combos]
 
 
-def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games: int | None = None,
+def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, games: int | None = None,
           seed: int | None = None, measures: list[str] | None = None, target: str | None = None,
           independent: bool | None = None) -> Sweep:
     """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
@@ -303,5 +304,5 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     return sw
 
 
-def _blamed(message: str, fields):
+def _blamed(message: str, fields: Any) -> tuple[str, Any] | None:
     return ov.field_of(message, fields)

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 from sim.model.scenario import Scenario
 
-from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 # files that mark a folder as an earlier report (sim run / sim report: summary.json, provenance.json; sim compare:
 # compare.json), so --out may replace it
 REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
@@ -211,7 +211,7 @@ def os_error(e: BaseException) -> OSError | None:
     return OSError(n, os.strerror(n))
 
 
-def write_failed(final: Path, e: OSError, where: Path | None = None) -> "OutputError":
+def write_failed(final: Path, e: OSError, where: Path | None = None) -> OutputError:
     """The one line for a report folder ``final`` that could not be written (a full disk, a folder gone read-only):
     names the folder, what went wrong and that nothing was written."""
     if isinstance(e, OutputError):

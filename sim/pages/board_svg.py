@@ -112,6 +112,7 @@ def castle_figure(board):
     the plug, each seat's start corner in the seat's colour, the garments (name, body part in italics), the tunnels
     under the floor columns (a strip along the column's left edge) with the sliders' magnets on them; a key below."""
     import textwrap
+
     from matplotlib.patches import Circle, Rectangle
     fig, (ax,) = _board_figure(8.6, 10.2)
     n = 7
@@ -300,7 +301,7 @@ def galleon_figure(board):
                 bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4))
     ship = [xy[v] for v in range(board.n) if board.kinds[v] in SHIP_KINDS]
     cx, cy = sum(p[0] for p in ship) / len(ship), sum(p[1] for p in ship) / len(ship)
-    for i, (v, q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
+    for i, (v, _q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
         x, y = xy[v]
         out = -1 if y < cy else 1                   # board y grows downwards
         side = -1 if x < cx else 1

@@ -4,7 +4,6 @@ dict that `sim.stats.compare.compare` computes. The dependency is one-way: this 
 """
 from __future__ import annotations
 
-
 from sim.model import catalogue
 from sim.pages import plots, verdicts
 from sim.pages.html_report import CSS, esc

@@ -353,7 +353,10 @@ def target_text(d: dict) -> str | None:
         return None
     m = next(x for x in d["chosen"] if x["name"] == t["measure"])
     pts = {r["index"]: r for r in d["points"]}
-    desc = lambda i: ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
+
+    def desc(i):
+        return ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
+
     out = f"Target {m['label']} = {fmt(m['kind'], t['value'])}. "
     if t["closest"] is not None:
         c = pts[t["closest"]]["measures"][t["measure"]]
@@ -375,7 +378,10 @@ def range_text(d: dict) -> str:
     where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
     20)"), or one value when every point gave the same."""
     pts = d["points"]
-    desc = lambda r: ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+
+    def desc(r):
+        return ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+
     out = []
     for m in d["chosen"]:
         have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]

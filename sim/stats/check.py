@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.model import catalogue
-from sim.stats import metrics
 from sim.model.paths import BASELINES, REPO, SCENARIOS
 from sim.model.scenario import Scenario
+from sim.stats import metrics
 
 FORMAT = 1
 EXACT_GAMES = 20_000

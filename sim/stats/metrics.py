@@ -6,7 +6,6 @@ import math
 
 from scipy import stats
 
-
 # Fewer finished games than this and a normal-approximation interval (a difference of rates, a mean) or a test (a
 # p-value, the chi-square of equal seats: 30 games give at least 5 expected wins per seat up to 6 seats) means
 # nothing: the pages say "too few games" instead of showing it (Wilson intervals of a rate stay: valid at any n).

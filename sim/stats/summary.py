@@ -12,10 +12,9 @@ The words that describe a summary (the scenario played, the difference of two sc
 """
 from __future__ import annotations
 
-
+from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS, Aggregates
 from sim.stats.metrics import distribution, mean_ci, rate
-from sim.model.scenario import Scenario
 
 SCHEMA = 1
 TEAM_TIE_NOTE = ("team game: a team win is one win of the whole team, not a tie, so no tie rate is reported; every "

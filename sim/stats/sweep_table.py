@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.model import catalogue
-from sim.stats import metrics
-from sim.stats import measures as M
 from sim.model.scenario import Scenario
+from sim.stats import measures as M
+from sim.stats import metrics
 
 DEFAULT_COMPETITIVE = ("first_player_advantage", "margin", "length.rounds")
 DEFAULT_TEAM = ("team_win_rate", "length.rounds")
@@ -195,6 +195,7 @@ def frame(sw, rows: list[dict]):
     """sweep.parquet as a Polars frame: one row per point; the axis values (lists and text as TOML text), games,
     and every measure with its interval: ``<m>``, ``<m>.lo``, ``<m>.hi``, ``<m>.n``."""
     import polars as pl
+
     from sim.model.scenario import toml_value
     from sim.model.sweep_axis import is_numeric
     cols: dict[str, list] = {"point": [r["index"] for r in rows]}

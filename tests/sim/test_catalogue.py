@@ -11,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.model import catalogue, registry
-from sim.stats.check import _integers
 from sim.cli.main import app
-from sim.stats.measures import PairedSums, measures, shown
+from sim.model import catalogue, registry
 from sim.model.scenario import load
+from sim.stats.check import _integers
+from sim.stats.measures import PairedSums, measures, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 TH = ROOT / "scenarios" / "treasure_hunters"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.stats import check as K
 from sim.cli.main import app
+from sim.stats import check as K
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"

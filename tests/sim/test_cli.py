@@ -6,15 +6,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from _proc import sim_process, wait_for
 from typer.testing import CliRunner
 
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
-
-from _proc import sim_process, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 cli = CliRunner()
@@ -131,7 +129,6 @@ def test_bad_option_values(tmp_path):
 def test_interrupt_leaves_no_report(tmp_path, monkeypatch):
     """Ctrl-C between chunks: KeyboardInterrupt propagates and the staged folder is removed."""
     from sim.api import core as api
-    from sim.play import runner
     from sim.model.scenario import load
     sc = load(write(tmp_path, GOOD))
     calls = []
@@ -295,8 +292,8 @@ def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp
     """Ctrl-C while Numba compiles can land in a ctypes callback that swallows the KeyboardInterrupt (seen in CI:
     'Exception ignored on calling ctypes callback function'); the signal is remembered and the next games refuse to
     start until the command has reported it."""
-    from sim.play import runner
     from sim.model.scenario import load as load_plain
+    from sim.play import runner
     old_int, old_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim.stats import compare as C
 from sim.cli.main import app
-from sim.stats.measures import PairedSums
-from sim.play.runner import play_chunk
 from sim.model.scenario import load
+from sim.play.runner import play_chunk
+from sim.stats import compare as C
+from sim.stats.measures import PairedSums
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"

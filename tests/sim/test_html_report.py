@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.pages import html_report, plots
-from sim.stats.metrics import wilson
 from sim.cli.main import app
 from sim.model.scenario import load
+from sim.pages import html_report, plots
+from sim.stats.metrics import wilson
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

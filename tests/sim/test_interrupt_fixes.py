@@ -5,14 +5,15 @@ yet'). Seen by a first-time user as a traceback and exit 1 instead of one line a
 from __future__ import annotations
 
 import ctypes
-from pathlib import Path
 import os
 import signal
 import sys
+from pathlib import Path
 
 import pytest
 
-from sim.cli import main as cli, common as cli_common
+from sim.cli import common as cli_common
+from sim.cli import main as cli
 from sim.play import runner
 
 
@@ -154,6 +155,7 @@ def test_last_progress_line_says_start_up_apart_from_games_per_second():
     moor-2p being three times slower; its first step held the compile. The line gives games/s once started and the
     start-up apart; a run without a slow start keeps the plain line."""
     import io
+
     from sim.play import progress as PG
     now, buf = [0.0], io.StringIO()
     with PG.Lines(200000, "moor-2p", buf, clock=lambda: now[0]) as lines:
@@ -291,6 +293,7 @@ def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path
     'error: No space left on device' (no folder named)."""
     import shutil
     from collections import namedtuple
+
     from typer.testing import CliRunner
     Usage = namedtuple("Usage", "total used free")
     monkeypatch.setattr(shutil, "disk_usage", lambda p: Usage(1 << 30, (1 << 30) - 4096, 4096))
@@ -305,7 +308,9 @@ def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path
 
 def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_path, monkeypatch):
     import errno
+
     from typer.testing import CliRunner
+
     from sim.api.sweep import store
 
     def full(*a, **k):

@@ -38,9 +38,9 @@ def test_seat_win_definition_is_said_of_every_seat_never_a_raw_placeholder(tmp_p
 def test_a_counter_declared_a_share_is_a_rate_measure_and_a_percentage():
     """Moor's `tiebreak_decided` (0/1 a game, catalogue unit '% of finished games'): a rate for sim compare and
     sim sweep (B - A in points, not '-0.09 % of finished games'), a percentage in the counters table."""
-    from sim.stats import measures
-    from sim.pages import tables
     from sim.model.scenario import load
+    from sim.pages import tables
+    from sim.stats import measures
     m = {x.name: x for x in measures.measures(load(BASE))}["extra.tiebreak_decided"]
     assert (m.kind, m.binary) == ("rate", True)
     s = {"scenario": {"game": "moor", "players": 2, "seats": [{"strategy": "weighted"}] * 2},
@@ -92,8 +92,9 @@ def test_index_games_column_says_played_and_finished():
 
 def test_a_sweep_without_target_has_a_headline_with_figures():
     from sim.pages.sweep_page import range_text
-    pt = lambda i, v, lo, hi: {"index": i, "values": {"gold_target": 3 + i}, "labels": {"gold_target": str(3 + i)},
-                               "measures": {"first_player_advantage": {"value": v, "ci95": [lo, hi]}}}
+    def pt(i, v, lo, hi):
+        return {"index": i, "values": {"gold_target": 3 + i}, "labels": {"gold_target": str(3 + i)},
+                "measures": {"first_player_advantage": {"value": v, "ci95": [lo, hi]}}}
     d = {"chosen": [{"name": "first_player_advantage", "label": "first-player advantage", "kind": "rate"}],
          "points": [pt(0, 0.02, 0.01, 0.03), pt(1, -0.01, -0.02, 0.0), pt(2, 0.005, -0.005, 0.015)]}
     text = range_text(d)
@@ -191,6 +192,7 @@ def test_progress_line_during_start_up_gives_no_made_up_time_left():
     """A fresh clone: the first step of 256 games took 30 s of compiling; the line said '8 games/s, about 1 h 23 min
     left'. Now it says it is starting up, and later lines count games/s from the end of the first step."""
     import io
+
     from sim.play import progress as PG
     now, buf = [0.0], io.StringIO()
     lines = PG.Lines(40000, "th-advanced-2p", buf, every_s=30, clock=lambda: now[0])
@@ -219,8 +221,9 @@ def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
     """Changing a measure's kind (tiebreak_decided: mean -> rate) makes the exact tier of `sim check` fail on the
     shipped scenarios until `make baselines` is rerun; this catches it without playing a game."""
     import json
-    from sim.stats import measures
+
     from sim.model.scenario import load
+    from sim.stats import measures
     for f in sorted((REPO / "reports" / "baselines").glob("*/*.json")):
         b = json.loads(f.read_text())
         sc_file = REPO / "scenarios" / f.parent.name / f"{f.stem}.toml"
@@ -235,6 +238,7 @@ def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
 
 def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
     import json
+
     from sim.pages.index_page import headline
     r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output

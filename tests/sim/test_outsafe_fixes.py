@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import errno
-import json
 import shutil
 import subprocess
 import sys
@@ -21,10 +20,9 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.cli import common as cli_common
-from sim.pages import compare_page
-from sim.output import report
 from sim.cli.main import EXIT_BAD_INPUT, app
+from sim.output import report
+from sim.pages import compare_page
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 MOOR_2P = DATA / "moor-2p-small.toml"
@@ -350,6 +348,7 @@ def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(re
 
 def test_refreshing_the_index_is_cheap(reports):
     import time
+
     from sim.pages import index_page
     assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
     for i in range(10):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.model import overrides as ov
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model import overrides as ov
 from sim.model.overrides import load
 from sim.model.scenario import ScenarioError, from_dict
 

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.model import overrides
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model import overrides
 from sim.model.scenario import load
 from tests.sim._cli import one_error_line
 
@@ -267,6 +267,7 @@ def test_bench_says_1_thread_and_2_threads():
 @pytest.mark.parametrize("drop, says", [("L", "missing room L;"), ("KL", "missing rooms K, L;")])
 def test_a_board_missing_rooms_names_them_in_the_right_number(drop, says):
     import tomllib
+
     from kernels.treasure_hunters import board as B
     doc = tomllib.loads((TH / "boards" / "default.toml").read_text())
     doc["board"]["rooms"] = [r for r in doc["board"]["rooms"] if r not in drop]

@@ -46,6 +46,7 @@ def test_games_line_counts_the_games_only_and_says_the_report_is_written():
 
 def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeypatch):
     import time
+
     from sim.play import progress as PG
     monkeypatch.setattr(PG, "STEP_SAID_S", 0.01)
     now, buf = [0.0], io.StringIO()
@@ -184,8 +185,9 @@ def test_name_starting_with_a_dot_is_refused():
 
 
 def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
-    from sim.model.scenario import ScenarioError, load
     import pytest
+
+    from sim.model.scenario import ScenarioError, load
     f = tmp_path / "index.html.toml"
     f.write_text(open("scenarios/moor/4p.toml").read().replace('name = "moor-4p"', ""))
     with pytest.raises(ScenarioError, match='add name = "my-scenario"'):
@@ -209,7 +211,9 @@ def test_board_titles_have_room_above_them():
 def test_a_closed_output_pipe_ends_quietly_with_exit_0(monkeypatch, capsys):
     import errno
     import sys
+
     import pytest
+
     from sim.cli import main as C
 
     class Closed(io.StringIO):
@@ -239,6 +243,7 @@ def test_out_below_a_plain_file_says_the_file_is_not_a_folder(tmp_path):
 
 def test_a_slow_step_is_said_and_a_quick_one_is_not():
     import time
+
     from sim.play import progress as PG
     buf = io.StringIO()
     with PG.said_if_slow("compiling ...", 0.05, buf):

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.pages import board_svg, html_report, plots
 from sim.cli.main import EXIT_USAGE, app
+from sim.pages import board_svg, html_report, plots
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
@@ -41,7 +41,6 @@ def _drawn(fig):
     circles (magnets, the plug)."""
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.lines import Line2D
     from matplotlib.patches import Circle
     from matplotlib.transforms import Bbox
     with matplotlib.rc_context(plots.RC):
@@ -157,7 +156,8 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
     """`sim run-defaults --game moor` after `--game treasure_hunters`: reports/index.html lists both games' reports
     (the index is the table of contents of the reports folder, not of the last command)."""
     from sim.api import core as api
-    from sim.cli import main as cli, common as cli_common
+    from sim.cli import common as cli_common
+    from sim.cli import main as cli
     scen = tmp_path / "scenarios"
     (scen / "moor").mkdir(parents=True)
     (scen / "treasure_hunters").mkdir()
@@ -232,6 +232,7 @@ def test_margin_distribution_has_whole_number_ticks_and_separate_bars():
 def test_house_drawing_outside_line_passes_between_rooms_not_through_one():
     """A new user read the front door as being in room G: outside's line to H1 went straight through G's box."""
     import math
+
     from kernels.treasure_hunters.board import N_ROOMS, load_board
     board = load_board("default")
     pos = board_svg.house_positions(board)

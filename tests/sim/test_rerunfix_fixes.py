@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -47,6 +46,7 @@ def test_tie_break_line_r17_most_planks_then_latest_in_turn_order_and_c9_shared(
 
 def test_tie_break_line_names_the_winner_of_every_tied_game():
     import numpy as np
+
     from kernels.moor import play
     from kernels.moor import rules as R
     from sim.games.moor import tiebreak_lines
@@ -150,6 +150,7 @@ def test_duplicate_toml_key_names_the_file_once(tmp_path):
 
 def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatch):
     import numba
+
     from sim.play import runner
     monkeypatch.setattr(numba.config, "NUMBA_DEFAULT_NUM_THREADS", 2)
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)

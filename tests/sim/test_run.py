@@ -89,7 +89,7 @@ def test_memory_bounded_by_chunk(moor_sc):
     sizes = []
     for games in (1000, 20000):
         seen = []
-        res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))
+        res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))  # noqa: B023 (called in this loop)
         assert max(seen) == 1000
         sizes.append(sum(np.asarray(v).size for v in res.agg.__dict__.values() if isinstance(v, np.ndarray)))
     assert sizes[1] <= sizes[0] + 64            # only histogram tails may grow, by a few bins

@@ -232,8 +232,8 @@ def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
 def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     """Ctrl-C after the first point: no sweep.json (nothing looks complete), the point is kept; the rerun plays
     only the rest and gives the same numbers as a sweep played in one go."""
-    from sim.play.distributed import InProcess
     from sim.api.sweep import build, run_sweep
+    from sim.play.distributed import InProcess
     from sim.play.sweep import Progress
     p = scen(tmp_path)
     sw = build(p, ["track_len=24,28,32"], games=200, measures=["margin"])
@@ -264,10 +264,10 @@ def test_default_sweeps_are_valid_and_modest(path):
 
 def test_index_page_links_every_report_with_its_headline(tmp_path):
     from sim.api import core as api
+    from sim.api.sweep import build, run_sweep
+    from sim.model.scenario import load
     from sim.pages import index_page
     from sim.play.distributed import InProcess
-    from sim.model.scenario import load
-    from sim.api.sweep import build, run_sweep
     p = scen(tmp_path)
     s, _ = api.run_scenario(load(p), games=100, write=False)
     folder = tmp_path / "r" / "sw"
@@ -283,8 +283,8 @@ def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a
     """Writing a sweep was quadratic in its points: sweep.parquet compared every point with the scenario once per
     row (`sw_default` per row, each comparing all points), and each `Scenario.spec` searched the game modules on
     disk. Now: one `sw_default` per frame, and a registered game comes back without `registry.names()`."""
-    from sim.model import registry
     from sim.api.sweep import build
+    from sim.model import registry
     from sim.play import sweep as engine
     from sim.stats import sweep_table as table
     p = scen(tmp_path)
@@ -469,6 +469,7 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
     """A second new user saw 4.5 between die faces 4 and 5 and a caption promising the scenario's diamond when the
     header said the scenario's point was not among the points."""
     from typer.testing import CliRunner
+
     from sim.cli.main import app
     out = tmp_path / "sw"
     r = CliRunner().invoke(app, ["sweep", str(Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"),

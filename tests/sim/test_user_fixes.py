@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim.stats import check as K
-from sim.play import progress as PG
-from sim.output import report as RP
-from sim.play import runner as RN
 from sim.cli.main import EXIT_BAD_INPUT, app
 from sim.model.scenario import load
+from sim.output import report as RP
+from sim.play import progress as PG
+from sim.play import runner as RN
+from sim.stats import check as K
 from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
