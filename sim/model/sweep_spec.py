@@ -243,15 +243,15 @@ def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, g
                     raise SweepError(f"{a.source}: the same parameter as {b.source}; sweep it once")
                 raise SweepError(f"{a.source}: replaces every value of {b.source} ({a.name} covers {b.name}); sweep "
                                  f"only one of them{f', or give {a.name} first' if both_set else ''}")
-    if not axes:                                # it once played the scenario alone as a "sweep" of one point
+    if not axes:                                # a "sweep" of the scenario alone is a sim run: refused, not played
         raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
                          "a [sweep] table in the scenario file (see sim sweep --help)", usage=True)
     for a in axes:
         if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
             raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
                              "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)")
-        if a.name.removeprefix("scenario.") in ("seed", "games"):    # each point plays the sweep's own, so the
-            key = a.name.removeprefix("scenario.")                      # axis was once silently ignored
+        if a.name.removeprefix("scenario.") in ("seed", "games"):    # each point plays the sweep's own, so such
+            key = a.name.removeprefix("scenario.")                      # an axis would change nothing: refused
             how = "--seed, or run one sweep per seed" if key == "seed" else "--games or [sweep] games"
             raise SweepError(f"{a.source}: every point plays the sweep's {key} (common random numbers); give it once "
                              f"with {how}")

@@ -202,7 +202,7 @@ def frame(sw, rows: list[dict]):
     for ax in sw.axes:
         num = is_numeric(ax)
         cols[ax.name] = [r["values"][ax.name] if num else toml_value(r["values"][ax.name]) for r in rows]
-    default = sw_default(sw)                    # once: it compares every point with the scenario
+    default = sw_default(sw)                    # found before the loop: every row is compared with it
     cols["scenario_point"] = [r["index"] == default for r in rows]
     cols["games"] = [r["games"] for r in rows]
     names = list(rows[0]["measures"]) if rows else []
