@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,7 +13,10 @@ import pytest
 from _proc import sim_process, wait_for
 from typer.testing import CliRunner
 
-from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
+from sim.api import core as api
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
+from sim.model.scenario import load
+from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
 cli = CliRunner()
@@ -128,8 +132,6 @@ def test_bad_option_values(tmp_path):
 
 def test_interrupt_leaves_no_report(tmp_path, monkeypatch):
     """Ctrl-C between chunks: KeyboardInterrupt propagates and the staged folder is removed."""
-    from sim.api import core as api
-    from sim.model.scenario import load
     sc = load(write(tmp_path, GOOD))
     calls = []
 
@@ -313,3 +315,91 @@ def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp
         runner.clear_stop()
         signal.signal(signal.SIGINT, old_int)
         signal.signal(signal.SIGTERM, old_term)
+
+
+MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
+
+
+def _invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+def _base(command: str, tmp_path: Path) -> list:
+    """The command with valid arguments (the bad option is added after them; a sweep has an axis, so only the bad
+    option can stop it)."""
+    return {"run": ["run", MOOR4, "--out", tmp_path / "o"], "report": ["report", MOOR4, "--out", tmp_path / "o"],
+            "replay": ["replay", MOOR4], "compare": ["compare", MOOR4, MOOR4, "--out", tmp_path / "o"],
+            "check": ["check", MOOR4], "sweep": ["sweep", MOOR4, "--set", "die_faces=4,6", "--out", tmp_path / "o"],
+            "run-defaults": ["run-defaults"], "baselines": ["baselines", MOOR4, "--out", tmp_path / "o"],
+            "rerun": ["rerun", tmp_path], "list": ["list"], "bench": ["bench"],
+            "board show": ["board", "show", REPO / "scenarios" / "galleon" / "boards" / "default.toml"]}[command]
+
+
+SETTERS = ["run", "report", "replay", "compare", "check", "sweep"]
+BAD_OPTIONS = [                                   # (the bad option, every command that takes it)
+    (["--set", "nosuch=1"], SETTERS),                               # unknown name
+    (["--set", "track_len=abc"], SETTERS),                          # a value the parameter does not allow
+    (["--set", "track_len"], SETTERS),                              # no '='
+    (["--set", "seats.7.strategy=runner"], SETTERS),                # no such seat
+    (["--games", "0"], ["run", "report", "compare", "check", "sweep"]),
+    (["--games", "abc"], ["run", "report", "compare", "check", "sweep", "run-defaults"]),   # Click's own
+    (["--threads", "0"], ["run", "report", "compare", "check", "sweep", "baselines", "rerun"]),
+    (["--seed", "-1"], ["run", "report", "replay", "compare", "check", "sweep"]),
+    (["--workers", "0"], ["run", "sweep"]),
+    (["--bogus"], ["run", "report", "replay", "compare", "check", "sweep", "run-defaults", "baselines", "rerun",
+                   "list", "bench", "board show"]),
+]
+
+
+DATA = REPO / "tests" / "data"
+
+
+@pytest.mark.parametrize("bad, commands", BAD_OPTIONS, ids=[" ".join(b) for b, _ in BAD_OPTIONS])
+def test_the_same_bad_option_exits_2_on_every_command_that_takes_it(tmp_path, bad, commands):
+    """`sim sweep --set nosuch=1` exited 3 where `sim run --set nosuch=1` exited 2."""
+    codes = {}
+    for c in commands:
+        r = _invoke(*_base(c, tmp_path), *bad)
+        one_error_line(r)
+        codes[c] = r.exit_code
+    assert codes == {c: EXIT_USAGE for c in commands}
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_readme_exit_code_table_says_what_the_commands_do():
+    text = " ".join((REPO / "README.md").read_text().split())
+    assert ("Exit codes of every command: 0 ok, 1 regression found (`sim check`) or a report not reproduced "
+            "(`sim rerun`), 2 bad option") in text
+    assert "a bad value: one line naming the sweep entry, exit 3" not in text
+    assert "exit 2 for a bad `--set`, `--mode`, `--measure` or `--target`" in text
+
+
+def test_every_bracketed_word_of_every_help_text_is_shown():
+    from typer.main import get_command
+
+    def walk(g, path):
+        for n, c in getattr(g, "commands", {}).items():
+            yield path + [n], c
+            yield from walk(c, path + [n])
+    for path, c in walk(get_command(app), []):
+        texts = [c.help or ""] + [getattr(p, "help", None) or "" for p in c.params]
+        want = [m.replace("\\[", "[") for t in texts for m in re.findall(r"\\?\[[^\]\n]*\]", t)]
+        if want:
+            out = cli.invoke(app, path + ["--help"], env={"COLUMNS": "400"}).output
+            for w in want:
+                assert w in out, (path, w)
+
+
+def test_games_zero_and_huge_say_the_same_range_in_the_same_words(tmp_path):
+    from sim.model.scenario import MAX_GAMES
+    said = []
+    for v in ("0", str(MAX_GAMES + 1)):
+        r = cli.invoke(app, ["run", str(DATA / "moor-2p-small.toml"), "--games", v, "--out", str(tmp_path / "o")])
+        assert r.exit_code == EXIT_USAGE
+        said.append(r.stderr.strip().split("; ", 1)[1])
+    p = tmp_path / "zero.toml"
+    p.write_text((DATA / "moor-2p-small.toml").read_text().replace("games = 4000", "games = 0"))
+    r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "o")])
+    said.append(r.stderr.strip().split("; ", 1)[1])
+    assert len(set(said)) == 1, said
+    assert said[0] == f"allowed 1..{MAX_GAMES:,}"
