@@ -131,8 +131,16 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
           out: Annotated[Path | None, typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
           fresh: Annotated[bool, typer.Option("--fresh", help="forget stored points and play every point")] = False,
           json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False):
-    """Sweep rule or strategy parameters: every point's measures with 95% intervals, paired differences between
-    neighbouring points, sweep.parquet / sweep.json / sweep.html. Resumable: rerun to finish an interrupted sweep."""
+    """Which value makes it fair? Sweep a parameter over a range of values.
+
+    Every point's measures with 95% intervals and the paired differences between
+    neighbouring points, in sweep.parquet, sweep.json and sweep.html. Resumable:
+    rerun the command to finish an interrupted sweep.
+
+    Example:
+
+        sim sweep scenarios/moor/4p.toml --set track_len=20..60 --games 20000
+    """
     from sim.api.sweep import SweepError, build, run_sweep
     from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, check_run_options, fail, interruptible
     from sim.model.scenario import ScenarioError

@@ -1,6 +1,7 @@
 """The CLI through Typer's CliRunner, and bad input: one clear line, non-zero exit, no traceback, no report."""
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -403,3 +404,53 @@ def test_games_zero_and_huge_say_the_same_range_in_the_same_words(tmp_path):
     said.append(r.stderr.strip().split("; ", 1)[1])
     assert len(set(said)) == 1, said
     assert said[0] == f"allowed 1..{MAX_GAMES:,}"
+
+
+def _commands():
+    from typer.main import get_command
+
+    def walk(g, path):
+        for n, c in getattr(g, "commands", {}).items():
+            yield path + [n], c
+            yield from walk(c, path + [n])
+    return [(p, c) for p, c in walk(get_command(app), []) if not getattr(c, "commands", None)]
+
+
+def test_sim_help_groups_the_commands_by_what_a_designer_does():
+    out = cli.invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+    panels = ["Play", "Compare and explore", "Regression", "Boards", "Tools"]
+    at = [out.index(f"─ {p} ─") for p in panels]
+    assert at == sorted(at), "panels out of order"
+    for p, names in {"Play": ["run", "run-defaults", "replay", "report"], "Compare and explore": ["compare", "sweep"],
+                     "Regression": ["check", "baselines", "rerun"], "Boards": ["board"], "Tools": ["list", "bench"]}.items():
+        block = out[out.index(f"─ {p} ─"):].split("╰", 1)[0]
+        for n in names:
+            assert re.search(rf"│ {re.escape(n)} +\S", block), (p, n)
+            line = next(x for x in block.splitlines() if x.startswith(f"│ {n} "))
+            assert line.rstrip(" │").count(". ") == 0, f"{n}: one short line in `sim --help`"
+
+
+def test_every_command_help_ends_with_a_worked_example_that_names_real_commands_and_files():
+    import shlex
+
+    from typer.main import get_command
+    root = get_command(app)
+    for path, c in _commands():
+        text = inspect.cleandoc(c.help or "")
+        assert "\n\nExample:\n" in text, f"sim {' '.join(path)}: no Example paragraph"
+        shown = cli.invoke(app, path + ["--help"], env={"COLUMNS": "100"}).output
+        examples = [x.strip() for x in text.split("\n\nExample:\n", 1)[1].splitlines() if x.strip()]
+        assert examples and all(e.startswith("sim ") for e in examples), (path, examples)
+        for e in examples:
+            assert e in shown, (path, e)                       # rendered as written, one line each
+            words = shlex.split(e)[1:]
+            g = root
+            for w in path:                                     # the example runs the command it documents
+                assert words.pop(0) == w, (path, e)
+                g = g.commands[w] if hasattr(g, "commands") else g
+            names = {o for q in c.params for o in q.opts}
+            for w in words:
+                if w.startswith("--"):
+                    assert w.split("=")[0] in names, (path, e, w)
+                elif w.endswith(".toml") and w.startswith("scenarios/"):
+                    assert (REPO / w).is_file(), (path, e, w)
