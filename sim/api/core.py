@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sim.model.paths import REPORTS  # noqa: E402
+from sim.model import paths  # REPORTS read at call time: a test or a caller may point it elsewhere
 from sim.model.scenario import Scenario
 from sim.output import report
 from sim.pages import tables
@@ -15,7 +15,7 @@ from sim.stats import summary
 
 def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:
     """Where a run of ``sc`` writes its report: ``out_dir``, else reports/<scenario name>."""
-    return Path(out_dir) if out_dir else REPORTS / sc.name
+    return Path(out_dir) if out_dir else paths.REPORTS / sc.name
 
 
 def default_what(sc: Scenario, out_dir: str | Path | None = None) -> str:

@@ -28,6 +28,7 @@ from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are par
     interruptible,
     known_game,
 )
+from sim.model import paths
 
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -489,7 +490,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
     from sim.api import core as api
     from sim.output.report import OutputError, prepare_output
-    folder = out or api.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
+    folder = out or paths.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
     what = "--out" if out else f"comparison '{sa.name}' vs '{sb.name}', default report folder"
     try:
         prepare_output(folder, what)        # refuse a bad or unwritable --out (a full disk) before playing

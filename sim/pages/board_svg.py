@@ -7,7 +7,7 @@ ghost start rooms.
 Ghostly Galleon bay and ship: every space at its drawing position coloured by kind, edges, stairs (dashed), cave links
 (dotted), the hideouts in their seat colours, cannons with the quarter they reach, whirlpools with rock and shore.
 Every drawing has a key under it and text of at least SMALL_PT (10 CSS px where the report shows it: at its natural
-size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_polish_fixes.py).
+size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_board.py).
 """
 from __future__ import annotations
 

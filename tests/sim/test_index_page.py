@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.api import core as api
 from sim.cli import common as cli_common
 from sim.cli.main import app
 
@@ -32,7 +31,7 @@ def hidden(folder: Path) -> list[str]:
 @pytest.fixture
 def reports(tmp_path, monkeypatch) -> Path:
     root = tmp_path / "reports"
-    monkeypatch.setattr(api, "REPORTS", root)
+    monkeypatch.setattr("sim.model.paths.REPORTS", root)
     return root
 
 
@@ -128,7 +127,6 @@ def test_refreshing_the_index_is_cheap(reports):
 def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp_path, monkeypatch):
     """`sim run-defaults --game moor` after `--game treasure_hunters`: reports/index.html lists both games' reports
     (the index is the table of contents of the reports folder, not of the last command)."""
-    from sim.api import core as api
     from sim.cli import main as cli
     scen = tmp_path / "scenarios"
     (scen / "moor").mkdir(parents=True)
@@ -137,7 +135,7 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
     shutil.copy(DATA / "th-basic-4p-shuffle.toml", scen / "treasure_hunters" / "shuffle.toml")
     for mod in (cli, cli_common):
         monkeypatch.setattr(mod, "SCENARIOS", scen)
-    monkeypatch.setattr(api, "REPORTS", tmp_path / "reports")
+    monkeypatch.setattr("sim.model.paths.REPORTS", tmp_path / "reports")
     for game in ("treasure_hunters", "moor"):
         r = CliRunner().invoke(app, ["run-defaults", "--game", game, "--games", "60"])
         assert r.exit_code == 0, r.output

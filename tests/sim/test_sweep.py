@@ -202,7 +202,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     """--mode zip pairs the axes (point i = i-th value of each): there is no grid, so the page draws one curve along
     the points in order, each tick naming both values, and never a series per value of the second axis (the old
     page joined the points with die_faces = 6, points 0 and 2, into one line and left point 1 on its own)."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,28,30", "--set", "die_faces=6,4,6",
                    "--games", "100", "--measure", "length.rounds")
@@ -223,7 +223,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
 
 def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
     """Grid mode is what zip mode is not: against track_len, one curve per die_faces value, x = the values."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "100",
                    "--measure", "length.rounds")
@@ -308,7 +308,7 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     and last kept) and one panel per value of the third (at most MAX_PANELS), the legend beside the panels (not
     over a plot), and the caption saying which values are shown and that the table keeps every point. (The old
     page drew every combination of the other axes as one curve on one plot, its legend cut off.)"""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     monkeypatch.setattr(page, "MAX_CURVES", 2)
     monkeypatch.setattr(page, "MAX_PANELS", 2)
     p = scen(tmp_path)
@@ -382,7 +382,7 @@ def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_
     """The red-blue scale was centred on the data (its middle, e.g. +0.75 points, drawn white), so small
     advantages looked like disadvantages: now 0 is white (norm(0) = 0.5), and the caption says red = the first
     player wins more than the fair share."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "60",
                    "--measure", "first_player_advantage")
@@ -429,7 +429,7 @@ def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path)
 def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
     """When a parameter has more values than curves (or panels) drawn, the evenly spaced picks include the
     scenario's own value (so its diamond is on the page), first and last kept."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     axes = [{"name": n, "values": list(range(k)), "labels": [str(v) for v in range(k)], "numeric": True}
             for n, k in (("a", 3), ("b", 20), ("c", 15))]
     points = [{"index": i, "values": {"a": a, "b": b, "c": c}}
