@@ -77,7 +77,7 @@ def cold_compile(*paths: str) -> float:
         return _fresh_python(code, {"SIM_CACHE_ROOT": d})
 
 
-# Treasure Hunters compiles each mode's kernel without the other modes' code (kernels/README.md, "Cold compile"):
+# Treasure Hunters compiles each mode's kernel without the other modes' code (docs/dev/performance.md, "Cold compile"):
 # the bench scenario is a basic game, so the advanced and Head Haunter games' own cold compiles and all three modes
 # in one process are shown too
 TH_MODES = ("scenarios/treasure_hunters/head_haunter-4p.toml", "scenarios/treasure_hunters/basic-4p.toml",

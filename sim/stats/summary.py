@@ -20,8 +20,8 @@ SCHEMA = 1
 TEAM_TIE_NOTE = ("team game: a team win is one win of the whole team, not a tie, so no tie rate is reported; every "
                  "member's win rate is the team's rate")
 def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> dict:
-    """The run's summary dict (JSON-ready, schema 1: the fields are defined in the module docstring and README.md
-    "Reading a report"; a field that does not apply, e.g. a team game's tie rate, is null)."""
+    """The run's summary dict (JSON-ready, schema 1: the fields are defined in the module docstring and
+    docs/reference/reports.md; a field that does not apply, e.g. a team game's tie rate, is null)."""
     spec = sc.spec
     n = sc.players
     fin = agg.finished

@@ -625,7 +625,7 @@ def test_a_sweep_without_an_axis_exits_2_like_compare_without_b(tmp_path):
 
 
 def test_a_bad_sweep_table_in_the_file_still_exits_3(tmp_path):
-    """The README's table: 3 for a bad input file, the [sweep] table included."""
+    """The documented exit codes (docs/reference/commands.md): 3 for a bad input file, the [sweep] table included."""
     p = tmp_path / "s.toml"
     p.write_text(MOOR4.read_text() + "\n[sweep]\ntrack_len = [30, 99]\n")
     r = _invoke("sweep", p, "--games", 10, "--out", tmp_path / "o")
