@@ -340,6 +340,9 @@ def distribution(counts, lo: int, total: int | None = None, squares: int | None 
     if total is None:
         total = sum((lo + i) * c for i, c in enumerate(counts))
         squares = sum((lo + i) ** 2 * c for i, c in enumerate(counts))
+    assert squares is not None, "a histogram's sum comes with its sum of squares"
+    mean: float | None
+    std: float | None
     mean, std = mean_std(int(total), int(squares), n)
     tlo, tc = _trim(counts, lo)
     if n == 0:                                  # nothing observed: no mean, spread or quantiles (not 0, not lo)

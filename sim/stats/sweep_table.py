@@ -28,7 +28,7 @@ class Quantity:
     name: str
     label: str
     kind: str
-    base: object             # a `sim.stats.measures` measure (name, label, kind, scale, over)
+    base: M.Measure          # a `sim.stats.measures` measure (name, label, kind, scale, over)
     offset: float = 0.0
     definition: str = ""     # from the catalogue of measures (sim.model.catalogue)
 
