@@ -456,3 +456,9 @@ def test_every_command_help_ends_with_a_worked_example_that_names_real_commands_
                     assert w.split("=")[0] in names, (path, e, w)
                 elif w.endswith(".toml") and w.startswith("scenarios/"):
                     assert (REPO / w).is_file(), (path, e, w)
+
+
+def test_json_is_a_flag_on_every_command_that_takes_it():
+    with_json = [(path, q) for path, c in _commands() for q in c.params if "--json" in getattr(q, "opts", [])]
+    assert {p[0] for p, _ in with_json} == {"run", "compare", "check", "rerun", "sweep"}
+    assert all(q.is_flag for _, q in with_json)
