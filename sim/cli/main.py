@@ -110,15 +110,22 @@ def progress_bar(total: int, label: str):
     return progress.bar(total, label)
 
 
-def warn_if_replacing(sc, out: Path | None):
-    """Two scenario files with one name share reports/<name> (or one --out folder is reused): rerunning a file
-    replaces its own report silently, but replacing the report of another file says so in one warning line naming
-    that file and its scenario (not refused: batch users rerun)."""
+def warn_if_replacing(sc, out: Path | None, games: int | None = None, seed: int | None = None):
+    """Two scenario files with one name share reports/<name> (or one --out folder is reused): replacing the report
+    of another file says so in one warning line naming that file and its scenario (not refused: batch users rerun).
+    Rerunning a file replaces its own report silently when made the same way, and with one warning line saying how
+    the old one differed when it was made with other settings (``games``, ``seed``: this run's; the 1,000-game
+    report of `make run` replaced by a 300-game run)."""
     from sim.api import core as api
-    from sim.output.report import replaces_other_scenario, report_owner
+    from sim.output.report import replaced_settings, replaces_other_scenario, report_owner
     final = api.report_folder(sc, out)
     other = replaces_other_scenario(final, sc.path)
     if not other:
+        how = replaced_settings(final, sc.games if games is None else games, sc.seed if seed is None else seed,
+                                list(sc.overrides)) if final.is_dir() else None
+        if how:
+            typer.echo(f"warning: {final} holds the report of {sc.path} played with {how}; this run replaces it "
+                       f"(to keep both, give --out another folder)", err=True)
         return
     name = (report_owner(final) or ("", ""))[1]
     whose = f"scenario '{name}' of {other}" if name else other
@@ -167,7 +174,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     from sim.api import core as api
     from sim.pages import tables
     n = sc.games if games is None else games
-    warn_if_replacing(sc, out)
+    warn_if_replacing(sc, out, games, seed)
     prog, adv = progress_bar(n, f"{sc.name}")
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
         s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
@@ -205,7 +212,7 @@ def run_defaults(games: Annotated[int | None, typer.Option(help="override games 
     for f in files:
         sc = load_scenario(f)
         n = sc.games if games is None else games
-        warn_if_replacing(sc, None)
+        warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
             s, folder = api.run_scenario(sc, n, progress=adv, on_played=prog.played)
@@ -365,7 +372,7 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
     if path.suffix == ".toml":
         sc = load_scenario(path, sets, games, seed)
         from sim.api import core as api
-        warn_if_replacing(sc, out)
+        warn_if_replacing(sc, out, games, seed)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
             _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv,

@@ -233,7 +233,7 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
 
 def summary_text(doc: dict) -> str:
     """The sweep in a few lines: each chosen measure per point, and the target's answer."""
-    from sim.pages.sweep_page import fmt, fmt_ci, target_text
+    from sim.pages.sweep_page import fmt, fmt_ci, many_points_text, target_text
     lines = [f"sweep {doc['scenario']['name']}: {len(doc['points'])} points x {doc['games']:,} games "
              f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"]
     for p in doc["points"]:
@@ -244,6 +244,9 @@ def summary_text(doc: dict) -> str:
     t = target_text(doc)
     if t:
         lines.append(t)
+    mp = many_points_text(doc)
+    if mp:
+        lines.append(mp)
     return "\n".join(lines)
 
 

@@ -91,7 +91,8 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
                        for m in sw.measures],
             "measures": [{"name": q.name, "label": q.label, "kind": shown_kind(q), "definition": q.definition}
                          for q in qs.values()],
-            "points": points, "pairs": res["pairs"], "target": res["target"], "provenance": provenance}
+            "points": points, "pairs": res["pairs"], "target": res["target"],
+            "against_own": res.get("against_own"), "provenance": provenance}
 
 
 def shown_kind(q) -> str:

@@ -5,6 +5,7 @@ dict that `sim.stats.compare.compare` computes. The dependency is one-way: this 
 from __future__ import annotations
 
 from sim.model import catalogue
+from sim.model.words import p_value
 from sim.pages import plots, verdicts
 from sim.pages.html_report import CSS, esc
 
@@ -22,7 +23,7 @@ def _fmt_d(v: float, kind: str) -> str:
 def fmt_p(p: float | None) -> str:
     if p is None:
         return "-"
-    return "<1e-300" if p == 0 else f"{p:.2g}"
+    return p_value(p)
 
 
 def frame(res: dict):

@@ -24,6 +24,7 @@ from sim.pages.scenario_words import (
     parameter_lines,
     scenario_items,
 )
+from sim.pages.verdicts import fmt_p
 from sim.stats import metrics
 
 CSS = """
@@ -99,7 +100,7 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
                 "figure": lab("first_player_advantage"), "value": pts(fp["advantage"]),
                 "interval": ci_pts(fp["advantage_ci95"]),
                 "note": f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fp['fair_share'])}; "
-                        + (f"{few_text} to test" if few else f"p = {pv:.2g}")}))
+                        + (f"{few_text} to test" if few else fmt_p(pv))}))
         rates = [r["win"]["rate"] for r in s["seats"]]
         hi_s = max(range(n), key=lambda i: rates[i])
         lo_s = min(range(n), key=lambda i: rates[i])
@@ -112,7 +113,7 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
                                       "interval": none if few else ci_pts([gap - z * se, gap + z * se]),
                                       "note": f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; " +
                                               (f"{few_text} for an interval or the chi-square test of equal seats"
-                                               if few else f"equal seats: chi-square p = {chi['p']:.2g}")}))
+                                               if few else f"equal seats: chi-square {fmt_p(chi['p'])}")}))
         t = s["ties"]
         rows.append(("tie", {"figure": lab("tie"), "value": pct(t["tie_rate"]),
                              "interval": ci_pct(metrics.wilson(t["shared_games"], fin)),
@@ -364,6 +365,17 @@ def provenance_items(s: dict) -> list[tuple[str, str]]:
     return [(k, str(v)) for k, v in items]
 
 
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def games_played(s: dict) -> str:
+    """The game count every figure rests on, said beside the title ("250 games played."), so a report replaced by a
+    shorter run cannot pass for the longer one."""
+    n = s["games"]["played"]
+    return f"{n:,} game{'' if n == 1 else 's'} played."
+
+
 def render(s: dict, secs: list[dict] | None = None) -> str:
     """The balance report as one self-contained HTML page. ``secs``: `sections` of ``s`` when already drawn (the
     plots are most of the time a report takes: `write` draws them once for the page and the Markdown)."""
@@ -373,7 +385,7 @@ def render(s: dict, secs: list[dict] | None = None) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
              f'<header id="provenance"><h1>{esc(title)}</h1>',
-             f"<p>{esc(lead_line(s))}</p>",
+             f"<p>{esc(_sentence(lead_line(s)))} <b class=\"games\">{esc(games_played(s))}</b></p>",
              f"<details><summary>{esc(provenance_line(s))}</summary>"
              '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in provenance_items(s))
              + "</dl></details></header>",
@@ -406,7 +418,7 @@ def render_markdown(s: dict, plot_dir: str = "plots", secs: list[dict] | None = 
     """The balance report as Markdown plus its plots {file name: svg} (referenced as ``plot_dir/<name>.svg``);
     ``secs`` as in `render`."""
     sc = s["scenario"]
-    out = [f"# Balance report: {sc['name']}", "", lead_line(s), ""]
+    out = [f"# Balance report: {sc['name']}", "", f"{_sentence(lead_line(s))} **{games_played(s)}**", ""]
     out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
     out += ["## Verdict", ""] + [f"- {x}" for x in verdict_lines(s)] + [""]
     files = {}

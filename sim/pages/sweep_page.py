@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.model.words import count
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
+from sim.pages.verdicts import fmt_p
 
 TARGET_COLOR = "#b5464b"
 
@@ -185,10 +187,19 @@ def line_plot(d: dict, m: dict, axis: int):
             ok = [i for i, x in enumerate(vals) if x["value"] is not None]
             px = [pos[i] for i in ok]
             color = colors[ci]
-            a.fill_between(px, [k * vals[i]["ci95"][0] for i in ok], [k * vals[i]["ci95"][1] for i in ok],
-                           color=color, alpha=0.2 if len(curves) <= 3 else 0.1, lw=0)
-            (ln,) = a.plot(px, [k * vals[i]["value"] for i in ok], "o-", color=color, ms=3 if len(px) < 30 else 2,
-                           lw=1.2)
+            if numeric or along:            # a numeric axis (or the order of zipped points): a curve and its band
+                a.fill_between(px, [k * vals[i]["ci95"][0] for i in ok], [k * vals[i]["ci95"][1] for i in ok],
+                               color=color, alpha=0.2 if len(curves) <= 3 else 0.1, lw=0)
+                (ln,) = a.plot(px, [k * vals[i]["value"] for i in ok], "o-", color=color,
+                               ms=3 if len(px) < 30 else 2, lw=1.2)
+            else:                           # categories (choices, booleans, lists): points with whiskers, never
+                dx = dodge(ci, len(curves))     # a line between them; the curves side by side within a category
+                pos = [x + dx for x in pos]
+                px = [pos[i] for i in ok]
+                y = [k * vals[i]["value"] for i in ok]
+                err = [[yv - k * vals[i]["ci95"][0] for yv, i in zip(y, ok)],
+                       [k * vals[i]["ci95"][1] - yv for yv, i in zip(y, ok)]]
+                ln = a.errorbar(px, y, yerr=err, fmt="o", color=color, ms=5, capsize=4, lw=1.2).lines[0]
             if c is not None:
                 handles.setdefault(c, ln)
             for i in ok:
@@ -219,7 +230,8 @@ def line_plot(d: dict, m: dict, axis: int):
     whole = numeric and all(float(v).is_integer() for v in xs)
     for i, a in enumerate(subs[:len(panels)]):
         if not numeric:
-            a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
+            a.set_xticks(xs, [wrap_label(s) for s in labels])
+            a.set_xlim(-0.5, len(xs) - 0.5)
         elif whole:                             # die faces, track length: no 4.5 between 4 and 5
             from matplotlib.ticker import MaxNLocator
             a.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -235,6 +247,25 @@ def line_plot(d: dict, m: dict, axis: int):
                    bbox_to_anchor=(1 - 1.5 / w, 1 - 0.1 / h),
                    fontsize=7, title_fontsize=8, frameon=False)
     return fig
+
+
+def dodge(i: int, n: int, width: float = 0.5) -> float:
+    """The x offset of curve ``i`` of ``n`` within one category: side by side over ``width`` of the category's slot,
+    so whiskers of different curves never hide each other (0 for a single curve)."""
+    return 0.0 if n <= 1 else width * (i / (n - 1) - 0.5)
+
+
+def wrap_label(text: str, width: int = 14) -> str:
+    """A category's tick label broken into lines of at most about ``width`` characters at its words or underscores
+    ("pirate_moves_other_die" -> "pirate_moves_\nother_die"), so long choice names are never clipped."""
+    parts = [p for p in text.replace("_", "_ ").split(" ") if p]
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + len(part) <= width:
+            lines[-1] += part if lines[-1].endswith("_") else " " + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
 
 
 def _colors(n: int, numeric: bool) -> list:
@@ -341,7 +372,8 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
             continue
         for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
             note = view_note(d, view(d, j)) if d["mode"] == "grid" else ""
-            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval"
+            what = "band" if ax["numeric"] else "whiskers"      # categories are points with whiskers
+            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} ({what}: 95% interval"
                         f"{own})" + (f". Shown: {note}" if note else ""),
                         plots.render(line_plot, d, m, j)))
     return out
@@ -371,6 +403,41 @@ def target_text(d: dict) -> str | None:
             out += " Every point's interval contains the target, so where it crosses is within noise: play more " \
                    "games a point (--games) to place it."
     return out
+
+
+def many_points_text(d: dict) -> str | None:
+    """What survives testing every point against the scenario's own at once (sweep.json ``against_own``, Holm-
+    corrected): the differences that do, or "no setting differs from the scenario's own by more than noise" with the
+    games a point that would resolve the largest difference seen. None for a sweep of one point."""
+    if len(d["points"]) < 2:
+        return None
+    a = d.get("against_own")
+    if a is None:
+        return ("The scenario's own value is not among the points, so no point is tested against it; the table "
+                "compares neighbouring points.")
+    kinds = {m["name"]: (m["label"], m["kind"]) for m in d["chosen"]}
+    pts = {r["index"]: r for r in d["points"]}
+    desc = lambda i: ", ".join(f"{k} = {v}" for k, v in pts[i]["labels"].items()) or f"point {i}"   # noqa: E731
+    n_p = a["points"]
+    tested = (f"{count(n_p, 'point')} {'was' if n_p == 1 else 'were'} tested against it, "
+              f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
+              f"points one may exclude 0 by chance alone.")
+    if not a["differ"]:
+        more = (f" Play more games: --games {a['games_needed']:,} a point would resolve a difference as large as the "
+                f"largest seen." if a.get("games_needed") and a["games_needed"] > a["games"] else
+                " Every point played the same games to the same results here (no difference at all to resolve)."
+                if a.get("games_needed") is None else "")
+        return (f"No setting differs from the scenario's own by more than noise at {a['games']:,} games a point. "
+                f"{tested}{more}")
+    by_point: dict[int, list[str]] = {}
+    for t in a["differ"]:
+        label, kind = kinds[t["measure"]]
+        by_point.setdefault(t["point"], []).append(
+            f"{label} {fmt(kind, t['diff'], True)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)")
+    shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
+    rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
+    return (f"{count(len(by_point), 'setting')} differ{'s' if len(by_point) == 1 else ''} from the scenario's own by "
+            f"more than noise: " + "; ".join(shown) + rest + ". " + tested)
 
 
 def range_text(d: dict) -> str:
@@ -445,6 +512,10 @@ def render(d: dict) -> str:
     tt = target_text(d)
     if tt:
         parts.append(f'<section id="target"><h2>Target</h2><p class="yes">{esc(tt)}</p></section>')
+    mp = many_points_text(d)
+    if mp:
+        parts.append(f'<section id="against-own"><h2>Which settings differ from the scenario\'s own</h2>'
+                     f'<p>{esc(mp)}</p></section>')
     parts.append('<section id="plots"><h2>Curves</h2>')
     for pid, cap, svg in plot_list(d):
         if svg:
