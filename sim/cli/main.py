@@ -6,29 +6,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 import typer.core
 
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
-from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
-    _STOP_SAID,
-    EXIT_BAD_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_REGRESSION,
-    EXIT_TERMINATED,
-    EXIT_USAGE,
-    SCENARIOS,
-    _stopped,
-    after_write,
-    check_run_options,
-    fail,
-    in_range,
-    interruptible,
-    known_game,
-)
 from sim.model import paths
+from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
+    _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
+    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game,
+)
 
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -76,8 +64,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Monte Carlo balance simulator for tabletop games.\n\n"
                        "Start with: sim run scenarios/moor/4p.toml, then open reports/moor-4p/summary.html.")
 
-def load_scenario(path: Path, sets: list[str] | None = None, games: int | None = None,
-                  seed: int | None = None, more: tuple[tuple[str, list[str] | None], ...] = ()):
+def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None,
+                  seed: Optional[int] = None, more: tuple[tuple[str, Optional[list[str]]], ...] = ()):
     """The scenario file ``path`` with the --set overrides ``sets`` (then ``more``: further (option, texts), as
     compare's ("--set-a", [...])) and --games applied before it is validated: a bad --set, or one field given twice
     (two --set of one name, --games or --seed and --set of it), is one line and exit 2, a bad file one line and
@@ -101,7 +89,7 @@ def load_scenario(path: Path, sets: list[str] | None = None, games: int | None =
 SET_HELP = ("NAME=VALUE: override a rule parameter, a card (ghost_cards.shuffle=2), a scenario field or a seat's "
             "strategy or strategy parameter (seats.1.strategy=runner, seats.1.w_goal=1.5); the value is TOML; "
             "repeatable. The report goes to a folder named after the overrides")
-Sets = Annotated[list[str] | None, typer.Option("--set", help=SET_HELP)]
+Sets = Annotated[Optional[list[str]], typer.Option("--set", help=SET_HELP)]
 
 
 def progress_bar(total: int, label: str):
@@ -110,7 +98,7 @@ def progress_bar(total: int, label: str):
     return progress.bar(total, label)
 
 
-def warn_if_replacing(sc, out: Path | None, games: int | None = None, seed: int | None = None):
+def warn_if_replacing(sc, out: Optional[Path], games: int | None = None, seed: int | None = None):
     """Two scenario files with one name share reports/<name> (or one --out folder is reused): replacing the report
     of another file says so in one warning line naming that file and its scenario (not refused: batch users rerun).
     Rerunning a file replaces its own report silently when made the same way, and with one warning line saying how
@@ -146,15 +134,15 @@ def _writable_or_fail(folder: Path):
 
 @app.command(rich_help_panel="Play")
 def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
-        games: Annotated[int | None, typer.Option(help="games to play (default: the scenario's)")] = None,
-        seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
-        threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+        games: Annotated[Optional[int], typer.Option(help="games to play (default: the scenario's)")] = None,
+        seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
+        threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
         chunk: Annotated[int, typer.Option(help="games per chunk (memory bound; results do not depend on it)")] = 1 << 16,
-        out: Annotated[Path | None, typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
+        out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
         json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
         per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
-        workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
-        scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+        workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+        scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
         sets: Sets = None):
     """Play a scenario and write its report.
 
@@ -188,8 +176,8 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
 
 
 @app.command("run-defaults", rich_help_panel="Play")
-def run_defaults(games: Annotated[int | None, typer.Option(help="override games per scenario")] = None,
-                 game: Annotated[str | None, typer.Option(help="only this game's scenarios")] = None):
+def run_defaults(games: Annotated[Optional[int], typer.Option(help="override games per scenario")] = None,
+                 game: Annotated[Optional[str], typer.Option(help="only this game's scenarios")] = None):
     """Play every default scenario and sweep and write their reports (what `make run` does).
 
     The scenarios of scenarios/<game>/, then the sweeps of
@@ -239,9 +227,9 @@ def unfinished(g: dict) -> str:
 
 @app.command(rich_help_panel="Play")
 def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
-           game: Annotated[int | None, typer.Option(help="game index (as in a batch run; default 0, said on "
+           game: Annotated[Optional[int], typer.Option(help="game index (as in a batch run; default 0, said on "
                                                              "stderr)")] = None,
-           seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+           seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
            sets: Sets = None):
     """Print one game turn by turn in words.
 
@@ -272,7 +260,7 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
 
 
 @app.command("list", rich_help_panel="Tools")
-def list_(game: Annotated[str | None, typer.Argument(help="only this game")] = None):
+def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
     """List games, their parameters, strategies and measures.
 
     Each parameter with its default, the values allowed and a line of help,
@@ -285,7 +273,7 @@ def list_(game: Annotated[str | None, typer.Argument(help="only this game")] = N
     """
     from sim.model import catalogue, registry
     from sim.model.params_table import named_value, part_of
-    from sim.model.scenario import toml_value as tv  # values as a TOML file writes them: copy them into one
+    from sim.model.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
     known_game(game)
     games = registry.all_games() if game is None else {game: registry.get(game)}
     for name, g in games.items():
@@ -348,10 +336,10 @@ def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000
 @app.command(rich_help_panel="Play")
 def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), or a report folder / summary.json "
                                                      "(render its report again)")],
-           games: Annotated[int | None, typer.Option(help="games to play (scenario only)")] = None,
-           seed: Annotated[int | None, typer.Option(help="master seed (scenario only)")] = None,
-           threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
-           out: Annotated[Path | None, typer.Option(help="report folder (default: reports/<scenario name>, or "
+           games: Annotated[Optional[int], typer.Option(help="games to play (scenario only)")] = None,
+           seed: Annotated[Optional[int], typer.Option(help="master seed (scenario only)")] = None,
+           threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
+           out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
                                                             "the given folder)")] = None,
            sets: Sets = None):
     """Write the designer's balance report: summary.html, balance.md, plots/.
@@ -395,7 +383,7 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
     typer.echo(str(folder / "summary.html"))
 
 
-def redraw(src: Path, s: dict, out: Path | None) -> Path:
+def redraw(src: Path, s: dict, out: Optional[Path]) -> Path:
     """`sim report FOLDER`: draw the report of summary ``s`` (read from ``src``) again into ``out`` or the folder
     itself, staged (`sim.api.core.redraw_report`): on an error or Ctrl-C the folder is as it was, one line says why, and
     the exit code is 3 (130 / 143)."""
@@ -421,31 +409,31 @@ def redraw(src: Path, s: dict, out: Path | None) -> Path:
 
 @app.command(rich_help_panel="Compare and explore")
 def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
-            b: Annotated[Path | None, typer.Argument(help="scenario B (TOML), same game (default: A, changed "
+            b: Annotated[Optional[Path], typer.Argument(help="scenario B (TOML), same game (default: A, changed "
                                                              "by --set-b)")] = None,
-            games: Annotated[int | None, typer.Option(help="games each (default: A's); not with --precision "
+            games: Annotated[Optional[int], typer.Option(help="games each (default: A's); not with --precision "
                                                               "or --sprt (they decide when to stop)")] = None,
-            seed: Annotated[int | None, typer.Option(help="common seed (default: A's)")] = None,
-            precision: Annotated[float | None, typer.Option(help="play on until every win-rate difference's 95% "
+            seed: Annotated[Optional[int], typer.Option(help="common seed (default: A's)")] = None,
+            precision: Annotated[Optional[float], typer.Option(help="play on until every win-rate difference's 95% "
                                                                     "interval half-width is <= this (e.g. 0.005)")] = None,
-            sprt: Annotated[float | None, typer.Option(help="SPRT effect size: H0 diff = 0 vs H1 diff = this "
+            sprt: Annotated[Optional[float], typer.Option(help="SPRT effect size: H0 diff = 0 vs H1 diff = this "
                                                                "(one-sided), alpha = beta = 0.05 (e.g. 0.01 = +1 "
                                                                "point); not with --precision")] = None,
-            metric: Annotated[str | None, typer.Option(help="measure the SPRT watches (default: first_player.win, "
+            metric: Annotated[Optional[str], typer.Option(help="measure the SPRT watches (default: first_player.win, "
                                                                "or the team win rate)")] = None,
             two_sided: Annotated[bool, typer.Option("--two-sided", help="SPRT against a change of +|effect| or "
                                                                         "-|effect| (each side at alpha/2)")] = False,
-            max_games: Annotated[int | None, typer.Option(help="game cap for --precision / --sprt "
+            max_games: Annotated[Optional[int], typer.Option(help="game cap for --precision / --sprt "
                                                                   "(default 2000000)")] = None,
             alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
-            threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+            threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
             chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
-            out: Annotated[Path | None, typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
+            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
             json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
-            sets: Annotated[list[str] | None, typer.Option("--set", help="NAME=VALUE: override in both A and B "
+            sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: override in both A and B "
                                                                            "(see sim run --help)")] = None,
-            sets_a: Annotated[list[str] | None, typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
-            sets_b: Annotated[list[str] | None, typer.Option("--set-b", help="NAME=VALUE: override in B only; "
+            sets_a: Annotated[Optional[list[str]], typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
+            sets_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="NAME=VALUE: override in B only; "
                                                                                "without B: compare A with A changed "
                                                                                "so")] = None):
     """Did a rule change matter? Compare two scenarios on common random numbers.
@@ -480,9 +468,9 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     if max_games is not None and not adaptive:
         fail("--max-games caps a --precision or --sprt run; with a fixed game count use --games", EXIT_USAGE)
     from sim.api import compare as cmp_play
-    from sim.model.scenario import MAX_GAMES
-    from sim.pages import compare_page
     from sim.stats import compare as cmp
+    from sim.pages import compare_page
+    from sim.model.scenario import MAX_GAMES
     in_range("max-games", max_games, cmp.MIN_GAMES, MAX_GAMES, f" ({rule} first decides after {cmp.MIN_GAMES} games)")
     max_games = cmp.DEFAULT_CAP if max_games is None else max_games
     if b is None and not sets_b:
@@ -519,21 +507,21 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
 
 
 @app.command(rich_help_panel="Regression")
-def check(scenarios: Annotated[list[Path] | None, typer.Argument(help="scenario files (default: every "
+def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
                                                                           "scenarios/*/*.toml)")] = None,
-          game: Annotated[str | None, typer.Option(help="only this game's default scenarios")] = None,
+          game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
           tier: Annotated[str, typer.Option(help="exact | statistical | all")] = "all",
-          seed: Annotated[int | None, typer.Option(help="fresh seed of the statistical tier (default: random, "
+          seed: Annotated[Optional[int], typer.Option(help="fresh seed of the statistical tier (default: random, "
                                                            "printed)")] = None,
-          games: Annotated[int | None, typer.Option(help="statistical-tier games per scenario (default: the "
+          games: Annotated[Optional[int], typer.Option(help="statistical-tier games per scenario (default: the "
                                                             "baseline's check_games)")] = None,
           alpha: Annotated[float, typer.Option(help="family-wise false-alarm level of the statistical tier "
                                                     "(Holm over every test of the run)")] = 0.005,
-          baselines: Annotated[Path | None, typer.Option(help="baseline folder (default: reports/baselines)")] = None,
-          baseline: Annotated[Path | None, typer.Option(help="one baseline JSON for the one scenario given")] = None,
-          threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+          baselines: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+          baseline: Annotated[Optional[Path], typer.Option(help="one baseline JSON for the one scenario given")] = None,
+          threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
           json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False,
-          sets: Annotated[list[str] | None, typer.Option("--set", help="NAME=VALUE: check each scenario changed "
+          sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: check each scenario changed "
                                                                          "so against its baseline (see sim run "
                                                                          "--help)")] = None):
     """Regression check against the committed baselines (exit 1 on a regression).
@@ -582,15 +570,15 @@ def check(scenarios: Annotated[list[Path] | None, typer.Argument(help="scenario 
 
 
 @app.command("baselines", rich_help_panel="Regression")
-def baselines_(scenarios: Annotated[list[Path] | None, typer.Argument(help="scenario files (default: every "
+def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
                                                                              "scenarios/*/*.toml)")] = None,
-               game: Annotated[str | None, typer.Option(help="only this game's default scenarios")] = None,
-               out: Annotated[Path | None, typer.Option(help="baseline folder (default: reports/baselines)")] = None,
-               exact_games: Annotated[int | None, typer.Option(help="games of the exact tier (default: by game, "
+               game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
+               out: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+               exact_games: Annotated[Optional[int], typer.Option(help="games of the exact tier (default: by game, "
                                                                       "see sim/stats/check.py SIZES)")] = None,
-               stat_games: Annotated[int | None, typer.Option(help="games behind the statistical baseline")] = None,
-               check_games: Annotated[int | None, typer.Option(help="fresh games the statistical tier plays")] = None,
-               threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None):
+               stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
+               check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
+               threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
     """(Re)generate the regression baselines (what `make baselines` does).
 
     One JSON per scenario, stamped with the rules version and RNG contract:
@@ -613,7 +601,7 @@ def baselines_(scenarios: Annotated[list[Path] | None, typer.Argument(help="scen
     if not files:
         fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
     scs = [(f, load_scenario(f)) for f in files]
-    for f, _sc in scs:                  # refused before any game is played: another file's baseline, no place to write
+    for f, sc in scs:                   # refused before any game is played: another file's baseline, no place to write
         dest = chk.baseline_path(f, out or chk.BASELINES)
         other = chk.owner_clash(dest, f)
         if other:
@@ -652,7 +640,7 @@ def stdout_is_terminal() -> bool:
 
 @board_app.command("show")
 def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle, Treasure Hunters house or Galleon bay)")],
-               out: Annotated[Path | None, typer.Option(help="write the SVG here (default: stdout when it is "
+               out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
                                                                "redirected, else GAME-NAME.board.svg in the current "
                                                                "folder)")] = None):
     """Validate a board file and draw it as SVG.
@@ -693,7 +681,7 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnw
 @app.command(rich_help_panel="Regression")
 def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by sim run / sim report (its "
                                                      "summary.json and provenance.json)")],
-          threads: Annotated[int | None, typer.Option(help="Numba threads (results do not depend on it)")] = None,
+          threads: Annotated[Optional[int], typer.Option(help="Numba threads (results do not depend on it)")] = None,
           json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
     """Play a report again from what it recorded and say whether the result is identical.
 
