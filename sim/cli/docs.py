@@ -111,10 +111,18 @@ def _measure_rows(entries) -> str:
     return "\n".join(rows) + "\n\n"
 
 
+def shipped_games() -> dict:
+    """The games of the sim.games package (a game registered from outside, as tests do, is not documented here)."""
+    import importlib.util
+
+    from sim.model import registry
+    return {n: s for n, s in registry.all_games().items() if importlib.util.find_spec(f"sim.games.{n}") is not None}
+
+
 def measures_markdown() -> str:
     """docs/reference/measures.md: the generic measures of `sim.model.catalogue.GENERIC`, then each game's own
     (`sim list GAME` order), with label, unit, kind, applicability and definition."""
-    from sim.model import catalogue, registry
+    from sim.model import catalogue
     generic = {e.key for e in catalogue.GENERIC}
     out = [HEADER.format(what="measures", source="catalogue (sim/model/catalogue.py, sim/games/<game>.py)"),
            "# Measures\n\n",
@@ -126,7 +134,7 @@ def measures_markdown() -> str:
            "Keys with `{seat}`, `{strategy}` or `{role}` are patterns (`win.seat0`, `team.hunter`).\n\n",
            "## Every game\n\n",
            _measure_rows((e.key, e) for e in catalogue.GENERIC if e.shown)]
-    for name, spec in registry.all_games().items():
+    for name, spec in shipped_games().items():
         own = [(k, e) for k, e in catalogue.listing(spec) if e.key not in generic]
         if own:
             out.append(f"## {spec.title} (`{name}`)\n\n")

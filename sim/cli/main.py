@@ -575,7 +575,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
                out: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
                exact_games: Annotated[Optional[int], typer.Option(help="games of the exact tier (default: by game, "
-                                                                      "see sim/stats/check.py SIZES)")] = None,
+                                                                      "its GameSpec.check_sizes)")] = None,
                stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
                check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
                threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
@@ -639,16 +639,16 @@ def stdout_is_terminal() -> bool:
 
 
 @board_app.command("show")
-def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle, Treasure Hunters house or Galleon bay)")],
+def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any game with a board")],
                out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
                                                                "redirected, else GAME-NAME.board.svg in the current "
                                                                "folder)")] = None):
     """Validate a board file and draw it as SVG.
 
-    A Turnwall castle (walls, rooms, garments, tunnels, sliders and magnets), a
-    Treasure Hunters house (the room graph with its door colours) or the Galleon
-    bay and ship graph. Without --out the SVG goes to stdout when that is a pipe
-    or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the
+    The game's board is recognised by the tables it holds (a Turnwall castle, a
+    Treasure Hunters house, the Galleon bay); a file of no game's board is one
+    line naming every kind. Without --out the SVG goes to stdout when that is a
+    pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the
     current folder when it is a terminal (raw SVG on a screen is unreadable; the
     current folder, not the board's, which may be the shipped scenarios/),
     saying where.

@@ -238,7 +238,7 @@ def summary_text(doc: dict) -> str:
              f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"]
     for p in doc["points"]:
         vals = ", ".join(f"{k} = {v}" for k, v in p["labels"].items()) or "the scenario"
-        ms = "; ".join(f"{m['label']} {fmt(m['kind'], p['measures'][m['name']]['value'])} "
+        ms = "; ".join(f"{m['label']} {fmt(m['kind'], p['measures'][m['name']]['value'], unit=m.get('unit', ''))} "
                        f"{fmt_ci(m['kind'], p['measures'][m['name']]['ci95'])}" for m in doc["chosen"])
         lines.append(f"  {vals}{' (scenario)' if p['index'] == doc['default'] else ''}: {ms}")
     t = target_text(doc)

@@ -15,11 +15,13 @@ from sim.pages.verdicts import fmt_p
 TARGET_COLOR = "#b5464b"
 
 
-def fmt(kind: str, v, signed: bool = False) -> str:
-    """A measure's value as the page shows it: rates in %, differences of rates in points, means as numbers (n/a
-    for None)."""
+def fmt(kind: str, v, signed: bool = False, unit: str = "") -> str:
+    """A measure's value as the page shows it: rates in %, differences of rates in points, means as numbers with
+    their ``unit`` ("4.503 gold", "39.505 rounds"; n/a for None)."""
     if v is None:
         return "n/a"
+    if unit and kind not in ("rate", "points"):
+        return f"{fmt(kind, v, signed)} {unit}"
     if kind == "rate":
         return f"{100 * v:+.2f}%" if signed else f"{100 * v:.2f}%"
     if kind == "points":                       # a rate minus its fair share: percentage points
@@ -385,14 +387,12 @@ def target_text(d: dict) -> str | None:
         return None
     m = next(x for x in d["chosen"] if x["name"] == t["measure"])
     pts = {r["index"]: r for r in d["points"]}
-
     def desc(i):
         return ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
-
-    out = f"Target {m['label']} = {fmt(m['kind'], t['value'])}. "
+    out = f"Target {m['label']} = {fmt(m['kind'], t['value'], unit=m.get('unit', ''))}. "
     if t["closest"] is not None:
         c = pts[t["closest"]]["measures"][t["measure"]]
-        out += (f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'])}, 95% interval "
+        out += (f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'], unit=m.get('unit', ''))}, 95% interval "
                 f"{fmt_ci(m['kind'], c['ci95'])}). ")
     out += (f"Points whose interval contains the target: {'; '.join(desc(i) for i in t['containing'])}. "
             if t["containing"] else "No point's interval contains the target. ")
@@ -415,7 +415,7 @@ def many_points_text(d: dict) -> str | None:
     if a is None:
         return ("The scenario's own value is not among the points, so no point is tested against it; the table "
                 "compares neighbouring points.")
-    kinds = {m["name"]: (m["label"], m["kind"]) for m in d["chosen"]}
+    kinds = {m["name"]: (m["label"], m["kind"], m.get("unit", "")) for m in d["chosen"]}
     pts = {r["index"]: r for r in d["points"]}
     desc = lambda i: ", ".join(f"{k} = {v}" for k, v in pts[i]["labels"].items()) or f"point {i}"   # noqa: E731
     n_p = a["points"]
@@ -431,9 +431,9 @@ def many_points_text(d: dict) -> str | None:
                 f"{tested}{more}")
     by_point: dict[int, list[str]] = {}
     for t in a["differ"]:
-        label, kind = kinds[t["measure"]]
+        label, kind, unit = kinds[t["measure"]]
         by_point.setdefault(t["point"], []).append(
-            f"{label} {fmt(kind, t['diff'], True)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)")
+            f"{label} {fmt(kind, t['diff'], True, unit)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)")
     shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
     rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
     return (f"{count(len(by_point), 'setting')} differ{'s' if len(by_point) == 1 else ''} from the scenario's own by "
@@ -445,10 +445,8 @@ def range_text(d: dict) -> str:
     where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
     20)"), or one value when every point gave the same."""
     pts = d["points"]
-
     def desc(r):
         return ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
-
     out = []
     for m in d["chosen"]:
         have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]
@@ -458,10 +456,10 @@ def range_text(d: dict) -> str:
         hi = max(have, key=lambda r: r["measures"][m["name"]]["value"])
         a, b = lo["measures"][m["name"]], hi["measures"][m["name"]]
         if a["value"] == b["value"]:
-            out.append(f"{m['label']} {fmt(m['kind'], a['value'])} at every point")
+            out.append(f"{m['label']} {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} at every point")
         else:
-            out.append(f"{m['label']} from {fmt(m['kind'], a['value'])} {fmt_ci(m['kind'], a['ci95'])} "
-                       f"({desc(lo)}) to {fmt(m['kind'], b['value'])} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})")
+            out.append(f"{m['label']} from {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], a['ci95'])} "
+                       f"({desc(lo)}) to {fmt(m['kind'], b['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})")
     return "; ".join(out) + " (95% intervals)" if out else ""
 
 
@@ -475,10 +473,10 @@ def point_rows(d: dict) -> list[dict]:
         row.update({k: v for k, v in r["labels"].items()})
         for m in d["chosen"]:
             v = r["measures"][m["name"]]
-            row[m["label"]] = f"{fmt(m['kind'], v['value'])} {fmt_ci(m['kind'], v['ci95'])}"
+            row[m["label"]] = f"{fmt(m['kind'], v['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], v['ci95'])}"
             if r["index"] in prev:
                 p = prev[r["index"]]["measures"][m["name"]]
-                row[f"{m['label']}: change from previous"] = f"{fmt(m['kind'], p['diff'], True)} " \
+                row[f"{m['label']}: change from previous"] = f"{fmt(m['kind'], p['diff'], True, unit=m.get('unit', ''))} " \
                                                             f"{fmt_ci(m['kind'], p['ci95'], True)}"
             elif prev:
                 row[f"{m['label']}: change from previous"] = ""
