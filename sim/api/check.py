@@ -6,8 +6,8 @@ import contextlib
 import copy
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from sim.model.overrides import load
 from sim.model.scenario import Scenario

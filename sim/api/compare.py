@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from sim.model.scenario import Scenario
 from sim.play import runner
@@ -99,4 +99,4 @@ def _rng_contract() -> int:
 def _now_utc() -> str:
     """When the comparison was made (provenance 'created_utc', as a run's: the index page says it)."""
     import datetime as dt
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

@@ -1,17 +1,16 @@
 """What the CLI and the tests call: run a scenario into a report folder, replay one game, list games."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
-from sim.output import report
-from sim.play import runner
-from sim.stats import summary
-from sim.pages import tables
-from sim.model.scenario import Scenario
-from sim.play.provenance import provenance
 
 from sim.model import paths  # REPORTS read at call time: a test or a caller may point it elsewhere
+from sim.model.scenario import Scenario
+from sim.output import report
+from sim.pages import tables
+from sim.play import runner
+from sim.play.provenance import provenance
+from sim.stats import summary
 
 
 def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:

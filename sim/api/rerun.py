@@ -18,8 +18,9 @@ import hashlib
 import json
 import math
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 MAX_SHOWN = 12
 
@@ -141,8 +142,8 @@ def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]
     """What changed since the report was made that can change its result: code, board files, the scenario file.
     Files in ``replayed`` (played from the report's own copy, `recorded_files`) cannot change it and are left out."""
     from kernels.rng import RNG_CONTRACT
-    from sim.play.provenance import PACKAGES, git_commit
     from sim.model.scenario import sha256_file
+    from sim.play.provenance import PACKAGES, git_commit
     out = []
     commit = git_commit()
     if prov.get("git_commit") != commit:

@@ -22,10 +22,10 @@ def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | N
     """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
     Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.
     ``on_played``: called once the games are over, before sweep.json / sweep.html are written."""
-    from sim.play.provenance import provenance
-    from sim.play import runner
     from sim.output import sweep_output as output
+    from sim.play import runner
     from sim.play import sweep as engine
+    from sim.play.provenance import provenance
     table = sweep_table
     folder = output.folder_for(sw, out)
     output.prepare(folder, output.what_for(sw, out))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,7 +12,7 @@ EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143    # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
-from sim.model.paths import SCENARIOS  # noqa: F401  (the CLI modules take it from here)
+from sim.model.paths import SCENARIOS  # noqa: E402, F401  (the CLI modules take it from here)
 
 
 def fail(msg: str, code: int = EXIT_BAD_INPUT):
@@ -22,7 +21,7 @@ def fail(msg: str, code: int = EXIT_BAD_INPUT):
 
 
 @contextmanager
-def interruptible(kept: Optional[str] = None):
+def interruptible(kept: str | None = None):
     """Ctrl-C ends the command with one line and exit code 130, SIGTERM likewise with 143, wherever it comes
     (playing: within a block of games, see `sim.play.runner.BLOCK_S`; compiling; writing the report; waiting): reports
     are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
@@ -36,7 +35,7 @@ def interruptible(kept: Optional[str] = None):
         fail(str(e))
 
 
-def known_game(game: Optional[str]):
+def known_game(game: str | None):
     """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
     from sim.model import registry
     games = registry.names()
@@ -44,7 +43,7 @@ def known_game(game: Optional[str]):
         fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
 
 
-def in_range(name: str, v: Optional[int], lo: int = 1, hi: Optional[int] = None, note: str = ""):
+def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note: str = ""):
     """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (``hi`` None: no upper end), in the
     wording scenario files get too (sim.model.scenario.out_of_range); ``note`` says why the bound is there."""
     from sim.model.scenario import out_of_range
@@ -52,14 +51,14 @@ def in_range(name: str, v: Optional[int], lo: int = 1, hi: Optional[int] = None,
         fail(out_of_range(f"--{name}", v, lo, hi) + note, EXIT_USAGE)
 
 
-def check_run_options(games: Optional[int] = None, threads: Optional[int] = None, chunk: Optional[int] = None,
-                      seed: Optional[int] = None):
+def check_run_options(games: int | None = None, threads: int | None = None, chunk: int | None = None,
+                      seed: int | None = None):
     """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
     when out of range (--games 0 and --games 10^11 name the same range). A --threads above the cores available is
     not refused: the run uses all of them and says so on stderr in one line (the report's provenance records the
     threads used)."""
-    from sim.play.runner import MAX_CHUNK
     from sim.model.scenario import MAX_GAMES
+    from sim.play.runner import MAX_CHUNK
     in_range("games", games, 1, MAX_GAMES)
     in_range("threads", threads)
     in_range("chunk", chunk, 1, MAX_CHUNK, " (memory grows with the chunk)")
@@ -75,10 +74,10 @@ def check_run_options(games: Optional[int] = None, threads: Optional[int] = None
         runner.on_note = note
 
 
-_STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
+_STOP_SAID: list[bool] = []      # set once the stop line is on stderr, so a command and main() never both say it
 
 
-def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
+def _stopped(e: KeyboardInterrupt, kept: str | None = None) -> int:
     """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
     Ctrl-C. ``kept``: what is left on purpose (default: nothing; a report folder appears only when complete)."""
     from sim.play.runner import Terminated, clear_stop

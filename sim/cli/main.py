@@ -39,6 +39,14 @@ class OneLineUsage(typer.core.TyperGroup):
         typer.echo(f"error: {msg} (see {where} --help)", err=True)
         raise typer.Exit(e.exit_code)
 
+    PANELS = ("Play", "Compare and explore", "Regression", "Boards", "Tools")     # `sim --help`, in this order
+
+    def list_commands(self, ctx):
+        """The commands grouped by panel (what a designer does), in PANELS order; within a panel as registered."""
+        names = super().list_commands(ctx)
+        rank = {p: i for i, p in enumerate(self.PANELS)}
+        return sorted(names, key=lambda n: rank.get(getattr(self.commands[n], "rich_help_panel", None), len(rank)))
+
     def make_context(self, *args, **kw):
         try:
             return super().make_context(*args, **kw)
@@ -53,7 +61,8 @@ class OneLineUsage(typer.core.TyperGroup):
 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=OneLineUsage,
-                  help="Monte Carlo balance simulator for tabletop games.")
+                  help="Monte Carlo balance simulator for tabletop games.\n\n"
+                       "Start with: sim run scenarios/moor/4p.toml, then open reports/moor-4p/summary.html.")
 
 def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None,
                   seed: Optional[int] = None, more: tuple[tuple[str, Optional[list[str]]], ...] = ()):
@@ -123,7 +132,7 @@ def _writable_or_fail(folder: Path):
         fail(str(e))
 
 
-@app.command()
+@app.command(rich_help_panel="Play")
 def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         games: Annotated[Optional[int], typer.Option(help="games to play (default: the scenario's)")] = None,
         seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
@@ -135,7 +144,19 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
         scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
         sets: Sets = None):
-    """Play a scenario and write its report (summary.json, summary.md, summary.html, provenance.json)."""
+    """Play a scenario and write its report.
+
+    The report folder, reports/<scenario name>/ or --out: summary.json,
+    summary.md, summary.html (the balance report), balance.md, plots/,
+    provenance.json, and games.parquet with --per-game. The numbers depend only
+    on the seed, the scenario and the game index: not on threads, chunk size or
+    machine.
+
+    Example:
+
+        sim run scenarios/moor/4p.toml --games 20000
+        sim run scenarios/moor/4p.toml --set seats.3.strategy=runner --set track_len=32
+    """
     check_run_options(games, threads, chunk, seed)
     sc = load_scenario(scenario, sets, games, seed)
     from sim.api import core as api
@@ -154,10 +175,19 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     typer.echo(f"report written to {folder}", err=True)
 
 
-@app.command("run-defaults")
+@app.command("run-defaults", rich_help_panel="Play")
 def run_defaults(games: Annotated[Optional[int], typer.Option(help="override games per scenario")] = None,
                  game: Annotated[Optional[str], typer.Option(help="only this game's scenarios")] = None):
-    """Run every default scenario under scenarios/<game>/ and write their reports (what `make run` does)."""
+    """Play every default scenario and sweep and write their reports (what `make run` does).
+
+    The scenarios of scenarios/<game>/, then the sweeps of
+    scenarios/<game>/sweeps/, then reports/index.html, which links every report
+    with its headline figures.
+
+    Example:
+
+        sim run-defaults --game moor --games 20000
+    """
     known_game(game)
     if games is not None:
         check_run_options(games)
@@ -195,13 +225,22 @@ def unfinished(g: dict) -> str:
     return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
 
 
-@app.command()
+@app.command(rich_help_panel="Play")
 def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
            game: Annotated[Optional[int], typer.Option(help="game index (as in a batch run; default 0, said on "
                                                              "stderr)")] = None,
            seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
            sets: Sets = None):
-    """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
+    """Print one game turn by turn in words.
+
+    Identical to game GAME of a batch run with the same seed (and the same
+    --set); it ends with the scores, how a tied top score was settled and the
+    winner.
+
+    Example:
+
+        sim replay scenarios/moor/4p.toml --game 7
+    """
     chosen = game is not None
     game = game if chosen else 0
     in_range("game", game, 0, 2**62 - 1)
@@ -220,9 +259,18 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     typer.echo("\n".join(lines))
 
 
-@app.command("list")
+@app.command("list", rich_help_panel="Tools")
 def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
-    """List games, their parameters (default, allowed values), strategies and measures (with their definitions)."""
+    """List games, their parameters, strategies and measures.
+
+    Each parameter with its default, the values allowed and a line of help,
+    written as a scenario file writes it; each strategy with its weights; each
+    measure with its definition.
+
+    Example:
+
+        sim list moor
+    """
     from sim.model import catalogue, registry
     from sim.model.params_table import named_value, part_of
     from sim.model.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
@@ -266,10 +314,18 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
             typer.echo(f"    {key}: {e.label} [{e.unit}{'; ' + ', '.join(where) if where else ''}]: {e.definition}")
 
 
-@app.command()
+@app.command(rich_help_panel="Tools")
 def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000,
           quick: Annotated[bool, typer.Option(help="smaller runs (smoke test)")] = False):
-    """Speed benchmark: games/s and decisions/s on 1 and 2 threads, cold compile, warm start, oracle ratio."""
+    """Speed benchmark: games/s, decisions/s, compile and start-up times.
+
+    Games/s and decisions/s on 1 and 2 threads, the cold compile, the warm start
+    and the kernel against the C reference program.
+
+    Example:
+
+        sim bench --quick
+    """
     from sim.api import bench as b
     res = b.run_all(games=20_000 if quick else games)
     typer.echo(b.render(res))
@@ -277,7 +333,7 @@ def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000
 
 # --- balance reports, A/B comparisons and regression checks (sim.pages.html_report, sim.stats.compare, sim.stats.check) -----------
 
-@app.command()
+@app.command(rich_help_panel="Play")
 def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), or a report folder / summary.json "
                                                      "(render its report again)")],
            games: Annotated[Optional[int], typer.Option(help="games to play (scenario only)")] = None,
@@ -286,7 +342,17 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
                                                             "the given folder)")] = None,
            sets: Sets = None):
-    """Write the designer's balance report: summary.html (self-contained, opens offline), balance.md, plots/."""
+    """Write the designer's balance report: summary.html, balance.md, plots/.
+
+    Given a scenario it plays it first; given a report folder (or its
+    summary.json) it draws the report of that saved run again, e.g. after an
+    update. summary.html is self-contained and opens offline.
+
+    Example:
+
+        sim report scenarios/treasure_hunters/basic-4p.toml --games 20000
+        sim report reports/treasure_hunters-basic-4p
+    """
     check_run_options(games, threads, seed=seed)
     if sets and path.suffix != ".toml":
         fail("--set changes a scenario before it is played; give a scenario .toml (a report folder is rendered as "
@@ -341,7 +407,7 @@ def redraw(src: Path, s: dict, out: Optional[Path]) -> Path:
             fail(f"{src}: incomplete summary, cannot draw its report ({type(e).__name__}: {e}); {where}")
 
 
-@app.command()
+@app.command(rich_help_panel="Compare and explore")
 def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             b: Annotated[Optional[Path], typer.Argument(help="scenario B (TOML), same game (default: A, changed "
                                                              "by --set-b)")] = None,
@@ -370,8 +436,17 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             sets_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="NAME=VALUE: override in B only; "
                                                                                "without B: compare A with A changed "
                                                                                "so")] = None):
-    """Compare two scenarios on common random numbers: per measure both values, B - A with its paired 95% interval,
-    and significance after Holm correction. Writes compare.html, compare.md and compare.json."""
+    """Did a rule change matter? Compare two scenarios on common random numbers.
+
+    Per measure both values, B - A with its paired 95% interval and its
+    significance after Holm correction. Writes compare.html, compare.md and
+    compare.json. One stopping rule: --games, --precision or --sprt.
+
+    Example:
+
+        sim compare scenarios/moor/4p.toml --set-b tiebreak=shared --games 50000
+        sim compare scenarios/moor/4p.toml scenarios/moor/mixed.toml --sprt 0.01
+    """
     check_run_options(games, threads, chunk, seed)
     if precision is not None and not 0 < precision < 1:
         fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
@@ -431,7 +506,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     typer.echo(f"comparison written to {folder}", err=True)
 
 
-@app.command()
+@app.command(rich_help_panel="Regression")
 def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
                                                                           "scenarios/*/*.toml)")] = None,
           game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
@@ -449,9 +524,18 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
           sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: check each scenario changed "
                                                                          "so against its baseline (see sim run "
                                                                          "--help)")] = None):
-    """Regression check against the committed baselines. Exact tier: the baseline's seed and games must give
-    identical integer aggregates. Statistical tier: a fresh seed, every metric tested against the baseline, Holm
-    correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input (missing, corrupt or another game's baseline)."""
+    """Regression check against the committed baselines (exit 1 on a regression).
+
+    Exact tier: the baseline's seed and games must give identical integer
+    aggregates. Statistical tier: a fresh seed, every metric tested against the
+    baseline, Holm correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input
+    (missing, corrupt or another game's baseline).
+
+    Example:
+
+        sim check --game moor --tier exact
+        sim check my.toml
+    """
     from sim.api import check as chk_play
     from sim.stats import check as chk
     tiers = {"exact": ("exact",), "statistical": ("statistical",), "stat": ("statistical",),
@@ -485,7 +569,7 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
         raise typer.Exit(EXIT_REGRESSION)
 
 
-@app.command("baselines")
+@app.command("baselines", rich_help_panel="Regression")
 def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
                                                                              "scenarios/*/*.toml)")] = None,
                game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
@@ -495,8 +579,16 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
                check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
                threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
-    """(Re)generate the regression baselines (what `make baselines` does): one JSON per scenario, stamped with the
-    rules version and RNG contract."""
+    """(Re)generate the regression baselines (what `make baselines` does).
+
+    One JSON per scenario, stamped with the rules version and RNG contract:
+    after an intended change of behaviour, or once for a scenario of your own
+    (then sim check my.toml).
+
+    Example:
+
+        sim baselines my.toml
+    """
     from sim.api import check as chk_play
     from sim.stats import check as chk
     for name, v in (("exact-games", exact_games), ("stat-games", stat_games), ("check-games", check_games)):
@@ -533,8 +625,8 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
 
 # ---- sim board show (board files of every game with a board) ---------------------------------------------------------
 board_app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineUsage,
-                        help="Board files: draw one to check it by eye.")
-app.add_typer(board_app, name="board")
+                        help="Board files: validate one and draw it to check it by eye.")
+app.add_typer(board_app, name="board", rich_help_panel="Boards")
 
 
 def stdout_is_terminal() -> bool:
@@ -551,11 +643,20 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any
                out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
                                                                "redirected, else GAME-NAME.board.svg in the current "
                                                                "folder)")] = None):
-    """Validate a board file and draw it as SVG (the game's board is recognised by the tables it holds; a file of no
-    game's board is one line naming every kind). Without --out the SVG goes to stdout when that
-    is a pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the current folder when it is a
-    terminal (raw SVG on a screen is unreadable; the current folder, not the board's, which may be the shipped
-    scenarios/), saying where."""
+    """Validate a board file and draw it as SVG.
+
+    The game's board is recognised by the tables it holds (a Turnwall castle, a
+    Treasure Hunters house, the Galleon bay); a file of no game's board is one
+    line naming every kind. Without --out the SVG goes to stdout when that is a
+    pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the
+    current folder when it is a terminal (raw SVG on a screen is unreadable; the
+    current folder, not the board's, which may be the shipped scenarios/),
+    saying where.
+
+    Example:
+
+        sim board show scenarios/turnwall/boards/default.toml --out castle.svg
+    """
     from sim.pages.board_svg import BoardFileError, show
     try:
         game, svg = show(file)
@@ -577,14 +678,21 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any
     typer.echo(f"{file}: a valid {game} board; drawn to {out}", err=True)
 
 
-@app.command()
+@app.command(rich_help_panel="Regression")
 def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by sim run / sim report (its "
                                                      "summary.json and provenance.json)")],
           threads: Annotated[Optional[int], typer.Option(help="Numba threads (results do not depend on it)")] = None,
           json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
-    """Play a report again from what it recorded (scenario, overrides, seed, games, board) and say whether the
-    result is identical, or what differs and what changed since (code version, board content, scenario file).
-    Exit 0 identical, 1 different, 3 not a report folder."""
+    """Play a report again from what it recorded and say whether the result is identical.
+
+    It replays the recorded scenario, overrides, seed, games and board, and
+    names what differs and what changed since (code version, board content,
+    scenario file). Exit 0 identical, 1 different, 3 not a report folder.
+
+    Example:
+
+        sim rerun reports/moor-4p
+    """
     check_run_options(threads=threads)
     from sim.api import rerun as rr
     try:
@@ -599,7 +707,7 @@ def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by 
         raise typer.Exit(EXIT_REGRESSION)
 
 
-app.command()(cli_sweep.sweep)          # sim sweep (sim.cli.sweep)
+app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)          # sim sweep (sim.cli.sweep)
 
 
 def main() -> None:

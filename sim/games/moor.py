@@ -1,14 +1,13 @@
 """Ghosts of the Moor: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.model.catalogue import counter, score
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
-from sim.model.words import ending
-from sim.model.words import count
 from kernels.moor import params as P
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
+from sim.model.catalogue import counter, score
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.words import count, ending
 
 WEIGHTS = tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h in S.WEIGHT_SPECS)
 
@@ -26,6 +25,7 @@ def tile_name(t: int, prm) -> str:
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
     import numpy as np
+
     from kernels.moor import play
     n = scenario.players
     prm = scenario.prm()

@@ -1,15 +1,15 @@
 """Ghost Fightin' Treasure Hunters (Anniversary Edition): its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.model.catalogue import category, counter, curve, score, share, team
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
-from sim.model.words import count
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
+from sim.model.catalogue import category, counter, curve, score, share, team
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
+from sim.model.words import count
 
 HUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
 HAUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS)
@@ -57,6 +57,7 @@ def _target(ct: int, a: int) -> str:
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
     import numpy as np
+
     from kernels.treasure_hunters import play
     n = scenario.players
     values = scenario.params

@@ -11,8 +11,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from types import ModuleType
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class BoardSpec:
     noun: str
     param: str = "board"
 
-    def loader(self):
+    def loader(self) -> ModuleType:
         """The board's kernel module (kernels/<game>/board.py: numpy only)."""
         return importlib.import_module(self.module)
 
@@ -145,7 +147,7 @@ class GameSpec:
     board: BoardSpec | None = None
     check_sizes: tuple[int, int, int] | None = None
 
-    def kernel(self):
+    def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
         return importlib.import_module(self.kernel_module)
 
@@ -178,7 +180,7 @@ def register(spec: GameSpec) -> GameSpec:
     first."""
     GAMES[spec.name] = spec
     if spec.board is not None:
-        from sim.model import boards        # here: sim.model.boards imports sim.model.scenario, which imports us
+        from sim.model import boards  # here: sim.model.boards imports sim.model.scenario, which imports us
         b = spec.board.loader()
         boards.register_board_param(spec.name, b.BOARDS_DIR, b.resolve_path, spec.board.param)
     return spec

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 from sim.model.scenario import Scenario
 
-from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 # files that mark a folder as an earlier report (sim run / sim report: summary.json, provenance.json; sim compare:
 # compare.json), so --out may replace it
 REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
@@ -233,7 +233,7 @@ def os_error(e: BaseException) -> OSError | None:
     return OSError(n, os.strerror(n))
 
 
-def write_failed(final: Path, e: OSError, where: Path | None = None) -> "OutputError":
+def write_failed(final: Path, e: OSError, where: Path | None = None) -> OutputError:
     """The one line for a report folder ``final`` that could not be written (a full disk, a folder gone read-only):
     names the folder, what went wrong and that nothing was written."""
     if isinstance(e, OutputError):
@@ -277,7 +277,8 @@ def staged_dir(final: Path, what: str = "--out"):
             raise
         raise write_failed(final, oe, tmp) from None
     with _signals_held():                      # Ctrl-C / SIGTERM wait until the report is in place
-        old, moved = None, []
+        old: Path | None = None
+        moved: list[str] = []                   # the user's own entries moved into the new report
         try:
             if final.exists():
                 old = final.parent / f".{final.name}.old-{os.getpid()}"
@@ -285,9 +286,9 @@ def staged_dir(final: Path, what: str = "--out"):
                 keep_user_files(old, tmp, moved)
             tmp.rename(final)
         except OSError as e:                   # put the earlier report back as it was, remove the staging folder
-            for name in moved:
+            for name in moved:                 # moved only after the old report was renamed, so old is set
                 try:
-                    (tmp / name).rename(old / name)
+                    (tmp / name).rename(old / name)  # type: ignore[operator]
                 except OSError:
                     pass
             if old is not None and old.exists() and not final.exists():
@@ -344,7 +345,7 @@ def remove_stale(final: Path) -> list[Path]:
     """Remove the staging folders ``.<name>.partial-PID`` / ``.<name>.old-PID`` that a killed run (SIGKILL, power
     loss) left beside ``final``; those of a process still running are kept. Returns the folders removed."""
     final = Path(final)
-    gone = []
+    gone: list[Path] = []
     if not final.parent.is_dir():
         return gone
     for kind in ("partial", "old"):

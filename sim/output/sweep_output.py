@@ -71,8 +71,8 @@ def prepare(folder: Path, what: str = "--out") -> None:
 
 def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     """The sweep.json dict."""
-    from sim.model.scenario import toml_value
     from sim.model import catalogue
+    from sim.model.scenario import toml_value
     from sim.stats.sweep_table import quantities
     qs = quantities(sw.points[0].scenario)
     cat = catalogue.for_scenario(sw.points[0].scenario)

@@ -7,7 +7,7 @@ ghost start rooms.
 Ghostly Galleon bay and ship: every space at its drawing position coloured by kind, edges, stairs (dashed), cave links
 (dotted), the hideouts in their seat colours, cannons with the quarter they reach, whirlpools with rock and shore.
 Every drawing has a key under it and text of at least SMALL_PT (10 CSS px where the report shows it: at its natural
-size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_polish_fixes.py).
+size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_board.py).
 """
 from __future__ import annotations
 
@@ -74,6 +74,7 @@ def _drawing(game: str):
     """(the game's board loader, its figure function, what the board is called in a caption), from its spec: the
     figure is looked up when asked for, so the function drawn is the module's at that moment."""
     import importlib
+
     from sim.model import registry
     board = registry.get(game).board
     module, _, name = board.figure.partition(":")
@@ -129,6 +130,7 @@ def castle_figure(board):
     the plug, each seat's start corner in the seat's colour, the garments (name, body part in italics), the tunnels
     under the floor columns (a strip along the column's left edge) with the sliders' magnets on them; a key below."""
     import textwrap
+
     from matplotlib.patches import Circle, Rectangle
     fig, (ax,) = _board_figure(8.6, 10.2)
     n = 7
@@ -319,7 +321,7 @@ def galleon_figure(board):
                 bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4))
     ship = [xy[v] for v in range(board.n) if board.kinds[v] in SHIP_KINDS]
     cx, cy = sum(p[0] for p in ship) / len(ship), sum(p[1] for p in ship) / len(ship)
-    for i, (v, q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
+    for i, (v, _q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
         x, y = xy[v]
         out = -1 if y < cy else 1                   # board y grows downwards
         side = -1 if x < cx else 1

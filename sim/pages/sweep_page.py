@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.model.words import count
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
 from sim.pages.verdicts import fmt_p
-from sim.model.words import count
 
 TARGET_COLOR = "#b5464b"
 
@@ -387,7 +387,8 @@ def target_text(d: dict) -> str | None:
         return None
     m = next(x for x in d["chosen"] if x["name"] == t["measure"])
     pts = {r["index"]: r for r in d["points"]}
-    desc = lambda i: ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
+    def desc(i):
+        return ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
     out = f"Target {m['label']} = {fmt(m['kind'], t['value'], unit=m.get('unit', ''))}. "
     if t["closest"] is not None:
         c = pts[t["closest"]]["measures"][t["measure"]]
@@ -444,7 +445,8 @@ def range_text(d: dict) -> str:
     where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
     20)"), or one value when every point gave the same."""
     pts = d["points"]
-    desc = lambda r: ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+    def desc(r):
+        return ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
     out = []
     for m in d["chosen"]:
         have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]

@@ -18,9 +18,9 @@ default on workers: run one worker process per core, ``dask worker ... --nworker
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator
 
 from sim.play.work import Unit, UnitResult, play_unit
 
@@ -129,6 +129,7 @@ def executor(workers: int | None = None, scheduler: str | None = None, threads: 
         yield ex
         return
     import logging
+
     from distributed import Client, LocalCluster
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if workers:
@@ -159,6 +160,7 @@ def run(sc, games: int, seed: int, chunk: int, ex, on_chunk=None, progress=None)
     `measures.Decisiveness` collector. ``on_chunk(outputs)`` (per-game rows) is called in game order; only then do
     per-game outputs cross the network. Raises KeyboardInterrupt between units when interrupted."""
     import time
+
     from sim.play import runner
     from sim.play.work import chunks, merge
     units = [Unit("run", i, sc, g0, n, seed, per_game=on_chunk is not None)

@@ -11,14 +11,14 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from sim.stats.aggregate import Aggregates
 from sim.model.scenario import Scenario
+from sim.stats.aggregate import Aggregates
 
 DEFAULT_CHUNK = 1 << 16
 MAX_CHUNK = 1 << 22   # per-game arrays of one chunk stay well under a GiB
@@ -52,6 +52,7 @@ def thread_limit() -> str:
     may run on ("NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores)"), else the cores ("only 2 cores
     available")."""
     import os
+
     import numba
     cap = available_threads()
     cores = int(numba.config.NUMBA_DEFAULT_NUM_THREADS)

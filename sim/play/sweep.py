@@ -10,21 +10,22 @@ independent samples.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.stats import sweep_table as table
 from sim.model.sweep_spec import Sweep
 from sim.play.sweep_store import Store, point_key
 from sim.play.work import Unit, chunks, merge
+from sim.stats import sweep_table as table
 
 
 @dataclass
 class Progress:
     """Callbacks the engine tells (the CLI draws bars; tests count). All optional."""
-    start: callable = None          # start(points_to_play, games_to_play)
-    advance: callable = None        # advance(point_index, games) after each unit
-    point_done: callable = None     # point_done(point_index)
+    start: Callable[[int, int], None] | None = None      # start(points_to_play, games_to_play)
+    advance: Callable[[int, int], None] | None = None    # advance(point_index, games) after each unit
+    point_done: Callable[[int], None] | None = None      # point_done(point_index)
 
 
 @dataclass

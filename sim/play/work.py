@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.model.scenario import Scenario
 from sim.play import runner
 from sim.stats.aggregate import Aggregates
-from sim.model.scenario import Scenario
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.model import catalogue
-from sim.model.words import p_value
-from sim.stats import metrics
 from sim.model.paths import BASELINES, REPO, SCENARIOS
 from sim.model.scenario import Scenario
+from sim.model.words import p_value
+from sim.stats import metrics
 
 FORMAT = 1
 # Games per scenario (exact tier, statistical baseline, fresh statistical check) by game: each game's

@@ -54,9 +54,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from sim.model.scenario import Scenario
 from sim.stats import metrics
 from sim.stats.measures import PairedSums, is_cooperative
-from sim.model.scenario import Scenario
 
 DEFAULT_CHUNK = 10_000
 MIN_GAMES = 10_000        # precision / SPRT never stop before this many paired games (stable variance estimates)

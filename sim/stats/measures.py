@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.model import catalogue
-from sim.stats.aggregate import WIN_UNITS
 from sim.model.scenario import Scenario
+from sim.stats.aggregate import WIN_UNITS
 
 BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS     # ("first_seat",): declared shown=False in the catalogue
 

@@ -64,8 +64,8 @@ def test_per_game_rows_come_back_in_game_order(dask_ex, tmp_path):
 
 def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
     from sim.api.sweep import Sweep, run_sweep
-    from sim.play.sweep import Progress
     from sim.model.sweep_spec import Axis, Point
+    from sim.play.sweep import Progress
     lens = tuple(range(24, 35, 2))
     base = moor(players=4, games=1600, seed=3)
     points = [Point(i, {"track_len": t}, moor(players=4, games=1600, seed=3, track_len=t).with_changes(

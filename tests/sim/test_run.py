@@ -89,7 +89,7 @@ def test_memory_bounded_by_chunk(moor_sc):
     sizes = []
     for games in (1000, 20000):
         seen = []
-        res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))
+        res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))  # noqa: B023 (called in this loop)
         assert max(seen) == 1000
         sizes.append(sum(np.asarray(v).size for v in res.agg.__dict__.values() if isinstance(v, np.ndarray)))
     assert sizes[1] <= sizes[0] + 64            # only histogram tails may grow, by a few bins
@@ -186,3 +186,22 @@ def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
     runner.set_threads(None)
     for key in a:
         assert np.array_equal(a[key], b[key]), key
+
+
+def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatch):
+    import numba
+
+    from sim.play import runner
+    monkeypatch.setattr(numba.config, "NUMBA_DEFAULT_NUM_THREADS", 2)
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
+    said = []
+    monkeypatch.setattr(runner, "on_note", said.append)
+    monkeypatch.setattr(runner, "_threads", [0])
+    assert runner.set_threads(64) == 1
+    assert said == ["warning: --threads 64: NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores; unset it "
+                    "or raise it to use more); using 1 thread"]
+    monkeypatch.delenv("NUMBA_NUM_THREADS")
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 2)
+    said.clear()
+    assert runner.set_threads(64) == 2 and said == ["warning: --threads 64: only 2 cores available; using 2 threads"]

@@ -9,16 +9,14 @@ import pty
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from _proc import sim_process
 from typer.testing import CliRunner
 
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
-
-from _proc import sim_process
 from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
