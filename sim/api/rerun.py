@@ -14,6 +14,8 @@ made before reports carried their boards still needs the file itself.
 """
 from __future__ import annotations
 
+from sim.model.errors import SimError
+
 import hashlib
 import json
 import math
@@ -24,7 +26,7 @@ from typing import Any, Callable
 MAX_SHOWN = 12
 
 
-class RerunError(ValueError):
+class RerunError(SimError, ValueError):
     """A folder that cannot be rerun (not a report, incomplete, a missing board); the message is one line."""
 
 

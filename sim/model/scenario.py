@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from sim.model import registry
+from sim.model.errors import SimError
 
 MAX_GAMES = 10**10
 
@@ -54,7 +55,7 @@ TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.api
 SEAT_KEYS = ("strategy", "params")
 
 
-class ScenarioError(ValueError):
+class ScenarioError(SimError, ValueError):
     """Bad scenario input; the message is one line naming the field and what is allowed."""
 
 

@@ -6,6 +6,8 @@ was killed outright (SIGKILL) is removed by the next run writing the same report
 """
 from __future__ import annotations
 
+from sim.model.errors import SimError
+
 import glob
 import json
 import os
@@ -77,7 +79,7 @@ def replaces_other_scenario(final: Path, scenario_file: str) -> str | None:
     return old
 
 
-class OutputError(OSError):
+class OutputError(SimError, OSError):
     """The report cannot go where it was asked to; the message is one line."""
 
 

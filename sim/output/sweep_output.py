@@ -3,6 +3,8 @@ point) and sweep.html, beside the stored points (points/). sweep.json is written
 unfinished sweep (its points are kept for a rerun), never one that looks complete."""
 from __future__ import annotations
 
+from sim.model.errors import SimError
+
 import json
 import os
 import shutil
@@ -16,7 +18,7 @@ OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")
 INDENTED_MAX = 200     # points of a sweep.json written indented
 
 
-class SweepOutputError(ValueError):
+class SweepOutputError(SimError, ValueError):
     """--out names a folder that is neither new, empty nor a sweep folder (one line)."""
 
 

@@ -11,6 +11,8 @@ size, up to the page's width); no label overlaps another or a symbol (tests/sim/
 """
 from __future__ import annotations
 
+from sim.model.errors import SimError
+
 import math
 import tomllib
 from pathlib import Path
@@ -25,7 +27,7 @@ DOOR_COLOURS = {0: "#555555", 1: "#2f6fd6", 2: "#2e9c48"}
 JEWEL_ROOM, ROOM = "#f6e7c1", "#eeeeee"
 
 
-class BoardFileError(ValueError):
+class BoardFileError(SimError, ValueError):
     """The file is not a board of a known game, or the game's loader refused it (one line)."""
 
 

@@ -22,12 +22,13 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
+from sim.model.errors import SimError
 from sim.play.work import Unit, UnitResult, play_unit
 
 ENV_SCHEDULER = "DASK_SCHEDULER_ADDRESS"
 
 
-class ExecutionError(ValueError):
+class ExecutionError(SimError, ValueError):
     """A cluster could not be reached or started; the message is one line."""
 
 

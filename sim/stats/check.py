@@ -20,6 +20,8 @@ Exit codes (sim.cli.main): 0 pass, 1 regression, 2 usage, 3 bad input (missing/c
 """
 from __future__ import annotations
 
+from sim.model.errors import SimError
+
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -59,7 +61,7 @@ CHI2_MIN_EXPECTED = 50.0   # chi-square bins merged until every expected count i
 REGENERATE = "review and regenerate with make baselines"
 
 
-class BadBaseline(ValueError):
+class BadBaseline(SimError, ValueError):
     """A baseline that cannot be used (missing, corrupt, another game's); one line; exit code 3."""
 
 
