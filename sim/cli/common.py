@@ -64,15 +64,23 @@ def check_run_options(games: Optional[int] = None, threads: Optional[int] = None
     in_range("threads", threads)
     in_range("chunk", chunk, 1, MAX_CHUNK, " (memory grows with the chunk)")
     in_range("seed", seed, 0, 2**64 - 1)
-    if threads is not None:
-        from sim.play import runner
-        said = set()
 
-        def note(line: str):
-            if line not in said:            # once per command, however many runs it makes
-                said.add(line)
-                typer.echo(line, err=True)
-        runner.on_note = note
+
+_NOTES_SAID: set[str] = set()     # the notes this command said (the process is one command)
+
+
+def note_once(line: str) -> None:
+    """Say a run's note (a --threads above the cores) on stderr, once per command however many runs it makes."""
+    if line not in _NOTES_SAID:
+        _NOTES_SAID.add(line)
+        typer.echo(line, err=True)
+
+
+def run_context(threads: Optional[int] = None, progress=None):
+    """The `sim.play.context.RunContext` of a command's run: --threads, the progress bar's callback, notes on
+    stderr once (`note_once`)."""
+    from sim.play.context import RunContext
+    return RunContext(threads=threads, progress=progress, on_note=note_once)
 
 
 _STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it

@@ -155,15 +155,13 @@ def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatc
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
     monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
     said = []
-    monkeypatch.setattr(runner, "on_note", said.append)
-    monkeypatch.setattr(runner, "_threads", [0])
-    assert runner.set_threads(64) == 1
+    assert runner.resolve_threads(64, said.append) == 1
     assert said == ["warning: --threads 64: NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores; unset it "
                     "or raise it to use more); using 1 thread"]
     monkeypatch.delenv("NUMBA_NUM_THREADS")
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 2)
     said.clear()
-    assert runner.set_threads(64) == 2 and said == ["warning: --threads 64: only 2 cores available; using 2 threads"]
+    assert runner.resolve_threads(64, said.append) == 2 and said == ["warning: --threads 64: only 2 cores available; using 2 threads"]
 
 
 def test_board_show_on_a_terminal_writes_a_file_and_says_where(tmp_path, monkeypatch):

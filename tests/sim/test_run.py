@@ -8,6 +8,7 @@ import pytest
 
 from sim.api import core as api
 from sim.play import runner
+from sim.play.context import RunContext
 from sim.stats.aggregate import WIN_UNITS
 
 
@@ -149,13 +150,9 @@ def _outputs(m: int) -> runner.ChunkOutputs:
 
 def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
     monkeypatch.setattr(runner, "available_threads", lambda: 4)
-    runner.set_threads(3)
-    try:
-        k, out = _FakeKernel(), _outputs(800)
-        told: list[int] = []
-        runner._play_blocks(k, (0, 0, None, None, None), 5000, 777, 2, out, told.append)
-    finally:
-        runner.set_threads(None)
+    k, out = _FakeKernel(), _outputs(800)
+    told: list[int] = []
+    runner._play_blocks(k, (0, 0, None, None, None), 5000, 777, 2, out, told.append, RunContext(threads=3))
     assert (out.turns[:777] == np.arange(5000, 5777)).all()          # row i is game game0 + i
     assert (out.turns[777:] == 0).all()
     first, blocks = k.calls[0], k.calls[1:]
@@ -169,12 +166,9 @@ def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
 
 def test_an_error_in_one_block_reaches_the_caller(monkeypatch):
     monkeypatch.setattr(runner, "available_threads", lambda: 4)
-    runner.set_threads(2)
-    try:
-        with pytest.raises(RuntimeError, match="block failed"):
-            runner._play_blocks(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 1000, 2, _outputs(1000))
-    finally:
-        runner.set_threads(None)
+    with pytest.raises(RuntimeError, match="block failed"):
+        runner._play_blocks(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 1000, 2, _outputs(1000),
+                            ctx=RunContext(threads=2))
 
 
 def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
@@ -183,6 +177,5 @@ def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
     sc = moor_sc(4, ("random", "weighted"))
     a = _chunks(sc, 2000, 2000, 1)
     b = _chunks(sc, 2000, 1999, 3)
-    runner.set_threads(None)
     for key in a:
         assert np.array_equal(a[key], b[key]), key
