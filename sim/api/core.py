@@ -43,20 +43,23 @@ def play_scenario(sc: Scenario, games: int | None = None, seed: int | None = Non
                   chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
                   progress: Callable[[float], None] | None = None, write: bool = True,
                   executor: Any = None, on_played: Callable[[], None] | None = None,
-                  ctx: RunContext | None = None) -> tuple[dict, runner.RunResult, Path | None]:
+                  ctx: RunContext | None = None,
+                  on_chunk: Callable[[runner.ChunkOutputs], None] | None = None) -> tuple[dict, runner.RunResult,
+                                                                                         Path | None]:
     """Play ``sc`` (``games``, ``seed``: default the scenario's) through the one play path
     (`sim.play.work.play_games`) and, when ``write``, write its report folder. Returns (summary dict, the merged
     `runner.RunResult`, report folder or None). ``ctx``: threads, progress, cancellation (default: built from
     ``threads`` and ``progress``). ``on_played``: called once the games are over, before the report is written
     (`sim.play.progress` says so). ``executor``: where the units run (`sim.play.distributed`; None: this process);
-    the numbers are the same. Raises OutputError (one line) for a folder that cannot be written, KeyboardInterrupt
+    the numbers are the same. ``on_chunk(outputs)``: each chunk's per-game rows in game order, when not
+    ``write`` (written, they go to games.parquet with ``per_game``). Raises OutputError (one line) for a folder that cannot be written, KeyboardInterrupt
     (`Cancelled`) when stopped; nothing is left behind then."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
     sc = sc.with_changes(games=games, seed=seed)      # the summary states what was played
     ctx = ctx or RunContext(threads=threads, progress=progress)
     if not write:
-        res = work.play_games(sc, games, seed, chunk, executor, ctx)
+        res = work.play_games(sc, games, seed, chunk, executor, ctx, on_chunk)
         return _summary(sc, res, chunk), res, None
     final = report_folder(sc, out_dir)
     with report.staged_dir(final, default_what(sc, out_dir)) as tmp:

@@ -233,6 +233,14 @@ class Scenario:
         d.update(kw)
         return Scenario(**d)
 
+    @classmethod
+    def from_dict(cls, data: dict, name: str = "scenario", path: str = "") -> "Scenario":
+        """The validated scenario of a parsed document, laid out as a scenario file is ([scenario], [params],
+        [[seats]]: {"scenario": {"game": "moor", "players": 4, ...}, "seats": [{"strategy": "runner"}, ...]}).
+        ``name``: the name when the document gives none; ``path``: the file it stands for ("" for none; a board
+        named relative to it). Raises ScenarioError (one line: the field and what is allowed)."""
+        return from_dict(data, name, path)
+
     def to_dict(self) -> dict:
         return {"name": self.name, "game": self.game, "players": self.players, "games": self.games,
                 "seed": self.seed, "description": self.description, "params": dict(self.params),
