@@ -101,17 +101,19 @@ class CompareOptions:
         if not 0 < self.alpha < 1:
             raise OptionError(f"--alpha: {self.alpha} is out of range; allowed 0 < alpha < 1")
         if self.metric is not None and e is None:
-            raise OptionError("--metric needs --sprt")
+            raise OptionError("--metric needs --sprt", field="--metric")
         if self.two_sided and e is None:
-            raise OptionError("--two-sided needs --sprt")
+            raise OptionError("--two-sided needs --sprt", field="--two-sided")
         if p is not None and e is not None:
-            raise OptionError("--precision and --sprt are two different stopping rules; give one of them")
+            raise OptionError("--precision and --sprt are two different stopping rules; give one of them",
+                              field="--sprt")
         rule = "--precision" if p is not None else "--sprt"
         if self.games is not None and self.adaptive:
             raise OptionError(f"--games fixes the game count, {rule} decides when to stop; give one of them (cap "
-                              f"{rule} with --max-games)")
+                              f"{rule} with --max-games)", field="--games")
         if self.max_games is not None and not self.adaptive:
-            raise OptionError("--max-games caps a --precision or --sprt run; with a fixed game count use --games")
+            raise OptionError("--max-games caps a --precision or --sprt run; with a fixed game count use --games",
+                              field="--max-games")
         in_range("max-games", self.max_games, C.MIN_GAMES, MAX_GAMES,
                  f" ({rule} first decides after {C.MIN_GAMES} games)")
         return self

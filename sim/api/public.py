@@ -59,7 +59,7 @@ def load(scenario: ScenarioLike, set: Sets = None, games: int | None = None, see
     ScenarioError (a bad file), one line each."""
     from sim.model.overrides import OverrideError, canonical, load as load_file, parse_sets, show
     if isinstance(scenario, Scenario):
-        if set or more:
+        if set_texts(set) or any(set_texts(s) for _, s in more):
             raise OverrideError("overrides apply to a scenario file; give its path (or change the Scenario with "
                                 "with_changes)")
         changes = {k: v for k, v in (("games", games), ("seed", seed)) if v is not None}
@@ -235,9 +235,9 @@ def _fill(o: Any, **kw: Any) -> Any:
 @dataclass(frozen=True)
 class Comparison:
     """A comparison of A and B on common random numbers. raw: the compare.json dict; ``metrics``: one row per
-    measure compared (`sim.pages.compare_page.frame`: measure, label, kind, a, b, diff, ci_low, ci_high, p,
-    p_holm, significant, ...); ``verdicts``: the plain sentences; ``games``: paired games played; ``stop``: why it
-    stopped; folder: where it was written, else None."""
+    measure compared (`COMPARE_SCHEMA`: measure, label, kind, n, a, b, diff and its paired 95% interval ci_low,
+    ci_high, pairing_gain, p (null: identical), p_holm, significant); ``verdicts``: the plain sentences;
+    ``games``: paired games played; ``stop``: why it stopped; folder: where it was written, else None."""
     a: Scenario
     b: Scenario
     raw: dict
@@ -245,8 +245,12 @@ class Comparison:
 
     @property
     def metrics(self) -> "pl.DataFrame":
-        from sim.pages.compare_page import frame
-        return frame(self.raw)
+        import polars as pl
+        rows = [{"measure": r["name"], "label": r["label"], "kind": r["kind"], "n": r["n"], "a": r["a"],
+                 "b": r["b"], "diff": r["diff"], "ci_low": r["diff_ci95"][0], "ci_high": r["diff_ci95"][1],
+                 "pairing_gain": r["pairing_gain"], "p": r["p"], "p_holm": r["p_holm"],
+                 "significant": r["significant"]} for r in self.raw["metrics"]]
+        return pl.DataFrame(rows, schema={k: getattr(pl, t) for k, t in COMPARE_SCHEMA.items()})
 
     @property
     def verdicts(self) -> list[str]:
@@ -273,6 +277,11 @@ class Comparison:
         return core.write_comparison(self.raw, final, what)
 
 
+COMPARE_SCHEMA = {"measure": "String", "label": "String", "kind": "String", "n": "Int64", "a": "Float64",
+                  "b": "Float64", "diff": "Float64", "ci_low": "Float64", "ci_high": "Float64",
+                  "pairing_gain": "Float64", "p": "Float64", "p_holm": "Float64", "significant": "Boolean"}
+
+
 def compare_folder(a: Scenario, b: Scenario, out: str | Path | None = None) -> tuple[Path, str]:
     """(folder, how an error line names it) of the comparison of ``a`` and ``b``."""
     from sim.model.paths import REPORTS
@@ -286,14 +295,11 @@ def compare(a: ScenarioLike, b: ScenarioLike | None = None, options: CompareOpti
             seed: int | None = None, precision: float | None = None, sprt: float | None = None,
             threads: int | None = None, workers: int | None = None, scheduler: str | None = None,
             write: bool = False, out: str | Path | None = None, ctx: RunContext | None = None,
-            executor: Any = None, on_played: Callable[[], None] | None = None,
-            before_play: Callable[[Scenario, Scenario], None] | None = None) -> Comparison:
+            executor: Any = None, on_played: Callable[[], None] | None = None) -> Comparison:
     """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
     (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. ``options``
     (`CompareOptions`); the keywords replace its fields. ``write``: also write compare.json / .md / .html
-    (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played). ``before_play(a, b)``: called
-    once both scenarios are loaded and comparable and the folder checked (the CLI starts its progress bar there).
-    Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
+    (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played). Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
     from sim.api import compare as play
     from sim.api import core
     from sim.output.report import prepare_output
@@ -302,7 +308,7 @@ def compare(a: ScenarioLike, b: ScenarioLike | None = None, options: CompareOpti
               threads=threads, workers=workers, scheduler=scheduler).validate()
     if b is None and not set_b:
         raise OptionError("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so "
-                          "(see sim compare --help)")
+                          "(see sim compare --help)", field="b")
     sa = load(a, set, o.games, more=(("--set-a", set_a),))
     sb = load(b if b is not None else a, set, o.games, more=(("--set-b", set_b),))
     C.check_comparable(sa, sb)
@@ -310,8 +316,6 @@ def compare(a: ScenarioLike, b: ScenarioLike | None = None, options: CompareOpti
     if write or out is not None:
         folder, what = compare_folder(sa, sb, out)
         prepare_output(folder, what)          # refuse a bad or unwritable folder (a full disk) before playing
-    if before_play is not None:
-        before_play(sa, sb)
     ctx = ctx or RunContext(threads=o.threads)
     with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
         res = play.compare(sa, sb, o.games, o.seed, o.threads, o.chunk, o.precision, o.cap(), o.sprt_rule(),
@@ -375,7 +379,7 @@ def sweep(scenario: str | Path, options: SweepOptions | None = None, *, set: Set
                o.target, True if o.independent else None)
     ctx = ctx or RunContext(threads=o.threads)
     with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
-        doc, folder, played = run_sweep(sw, ex, out, o.chunk, progress, o.fresh, on_played=on_played)
+        doc, folder, played = run_sweep(sw, ex, out, o.chunk, progress, o.fresh, on_played=on_played, ctx=ctx)
     return SweepResult(doc, folder, tuple(played.played), tuple(played.reused))
 
 

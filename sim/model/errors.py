@@ -13,7 +13,7 @@ import re
 
 _FIELD = re.compile(r"^((?:--[\w-]+ )?[^\s:]+)(?=: )")          # "scenario.players", "--set seats.2.w_goal"
 _ALLOWED = (re.compile(r"allowed:? (.*)$"), re.compile(r": expected (.+?), got "))
-_GIVEN = (re.compile(r"got (.+?)(?:;|$)"), re.compile(r"^[^:]+: ('[^']*'|\"[^\"]*\"|\S+) is (?:out of range|not allowed)"),
+_GIVEN = (re.compile(r"got (.+?)(?:;|$)"), re.compile(r": ('[^']*'|\"[^\"]*\"|\S+) is (?:out of range|not allowed)"),
           re.compile(r"unknown (?:\w+ )*?(?:key|name|game|strategy|tier) ('[^']*'|\S+)"))
 
 
