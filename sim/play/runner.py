@@ -1,9 +1,12 @@
-"""Plays a scenario in chunks through the game's batch kernel and merges the integer aggregates.
+"""Plays a chunk of games through the game's batch kernel (`play_chunk`); `run` plays a scenario through the one
+play path (`sim.play.work.play_games`: units of chunks, merged exactly).
 
 Chunks bound the memory (per-game arrays exist for one chunk at a time). Within a chunk, blocks of games run on a
 pool of Python threads, each calling the game's serial `play_batch` (compiled ``nogil``) on its own rows, while the
 main thread waits, so Ctrl-C (and SIGTERM, see `stop_on_sigterm`) stop a run within a block (see BLOCK_S). Results depend only on
-(seed, scenario, game index): never on the number of threads, the blocks or the chunks.
+(seed, scenario, game index): never on the number of threads, the blocks or the chunks. What a run sets (threads,
+progress, cancellation) comes in its `RunContext`; only the process-wide signal state (`stop_on_sigterm`) and a cache
+of idle thread pools live in this module.
 """
 from __future__ import annotations
 
