@@ -18,6 +18,24 @@ def err(path, field: str, msg: str) -> BoardError:
     return BoardError(f"board {path}: {field}: {msg}")
 
 
+def read_toml(p: Path) -> dict:
+    """The TOML document in file ``p``. Raises ValueError with the reason in words, for the caller to prefix with the
+    file's name: "not UTF-8 text (byte 0xe9 at line 2, column 8); save the file as UTF-8" or "not valid TOML (...)".
+    (TOML files are UTF-8 by the TOML specification; a file saved as Latin-1 is the usual cause.)"""
+    raw = p.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise ValueError(f"not UTF-8 text (byte 0x{raw[e.start]:02x} at line {line}, column {col}); save the file "
+                         "as UTF-8") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"not valid TOML ({e})") from None
+
+
 def is_int(v) -> bool:
     """An integer in a TOML document (a bool is not one)."""
     return isinstance(v, int) and not isinstance(v, bool)
@@ -48,9 +66,9 @@ def load(ref: str, boards_dir: Path, parse: Callable[[dict, str], object], error
     if key in _CACHE:
         return _CACHE[key]
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise error(f"board {p}: not valid TOML ({e})") from None
+        data = read_toml(p)
+    except ValueError as e:
+        raise error(f"board {p}: {e}") from None
     board = parse(data, str(p))
     _CACHE[key] = board
     return board

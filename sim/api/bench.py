@@ -72,7 +72,7 @@ def cold_compile(*paths: str) -> float:
     """Seconds for a fresh process with an empty cache to import and play the first games of each scenario in
     ``paths``, one after the other (compile included)."""
     with tempfile.TemporaryDirectory() as d:
-        code = ("from sim.model.scenario import load; from sim import runner; "
+        code = ("from sim.model.scenario import load; from sim.play import runner; "
                 + "; ".join(f"runner.play_chunk(load({p!r}), 0, 16)" for p in paths))
         return _fresh_python(code, {"SIM_CACHE_ROOT": d})
 
@@ -87,7 +87,7 @@ TH_MODES = ("scenarios/treasure_hunters/head_haunter-4p.toml", "scenarios/treasu
 def first_game(path: str) -> float:
     """Seconds from a fresh process start to its first finished game, warm cache: the CLI's imports, the
     scenario load and validation, the kernel load from the cache and one game."""
-    code = ("import sim.cli.main; from sim.model.scenario import load; from sim import runner; "
+    code = ("import sim.cli.main; from sim.model.scenario import load; from sim.play import runner; "
             f"runner.play_chunk(load({path!r}), 0, 1)")
     _fresh_python(code, {})                                                # make sure the cache is warm
     return min(_fresh_python(code, {}) for _ in range(3))

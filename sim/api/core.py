@@ -12,12 +12,12 @@ from sim.pages import tables
 from sim.model.scenario import Scenario
 from sim.play.provenance import provenance
 
-from sim.model.paths import REPORTS  # noqa: E402
+from sim.model import paths  # REPORTS read at call time: a test or a caller may point it elsewhere
 
 
 def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:
     """Where a run of ``sc`` writes its report: ``out_dir``, else reports/<scenario name>."""
-    return Path(out_dir) if out_dir else REPORTS / sc.name
+    return Path(out_dir) if out_dir else paths.REPORTS / sc.name
 
 
 def default_what(sc: Scenario, out_dir: str | Path | None = None) -> str:

@@ -284,10 +284,10 @@ COMPARE_SCHEMA = {"measure": "String", "label": "String", "kind": "String", "n":
 
 def compare_folder(a: Scenario, b: Scenario, out: str | Path | None = None) -> tuple[Path, str]:
     """(folder, how an error line names it) of the comparison of ``a`` and ``b``."""
-    from sim.model.paths import REPORTS
+    from sim.model import paths            # REPORTS read at call time: a test or a caller may point it elsewhere
     if out:
         return Path(out), "--out"
-    return REPORTS / f"compare-{a.name}-vs-{b.name}", f"comparison '{a.name}' vs '{b.name}', default report folder"
+    return paths.REPORTS / f"compare-{a.name}-vs-{b.name}", f"comparison '{a.name}' vs '{b.name}', default report folder"
 
 
 def compare(a: ScenarioLike, b: ScenarioLike | None = None, options: CompareOptions | None = None, *,

@@ -295,6 +295,7 @@ def _fit_seats(raw: dict, spec, overrides: list[Override]) -> tuple[list[tuple[s
         return [], []
     n = o[1]
     if isinstance(n, bool) or not isinstance(n, int) or spec is None or not spec.min_players <= n <= spec.max_players:
+        _players_first(raw, o)
         return [], []
     if n <= len(seats):
         del seats[n:]
@@ -302,6 +303,22 @@ def _fit_seats(raw: dict, spec, overrides: list[Override]) -> tuple[list[tuple[s
     added = list(range(len(seats), n))
     seats.extend({} for _ in added)
     return [(f"seats[{i}]", o) for i in added], [(i, o) for i in added]
+
+
+def _players_first(raw: dict, o: Override) -> None:
+    """Raise the error of a bad ``players`` override (``--set players=6`` on Moor) before any seat override is
+    applied: a ``seats.4.strategy`` that only exists because of it would otherwise be refused as "no seat 4", hiding
+    the root cause. Same words as validation gives for ``players`` alone."""
+    probe = copy.deepcopy(raw)
+    sc = probe.setdefault("scenario", {})
+    if not isinstance(sc, dict):
+        return
+    sc["players"] = o[1]
+    try:
+        from_dict(probe)
+    except ScenarioError as e:
+        if str(e).startswith("scenario.players"):
+            raise _fail(o[0], o[1], str(e)) from None
 
 
 def field_of(message: str, fields: list[tuple[str, Override]]) -> Override | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -404,10 +403,11 @@ def read(path: str | Path) -> dict:
         raise ScenarioError(f"{p}: no such scenario file")
     if p.is_dir():
         raise ScenarioError(f"{p}: is a folder; give a .toml scenario file")
+    from kernels.boardfile import read_toml     # (at call time: importing kernels loads numba)
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ScenarioError(f"{p}: not valid TOML ({e})") from None
+        return read_toml(p)
+    except ValueError as e:
+        raise ScenarioError(f"{p}: {e}") from None
 
 
 def load(path: str | Path) -> Scenario:

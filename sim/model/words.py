@@ -12,6 +12,17 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 
+def p_value(p: float | None, digits: int = 2) -> str:
+    """A p-value as every page, table and message writes it: "< 1e-9" far in the tail (never "0", which a
+    p-value cannot be), else with ``digits`` significant digits ("0.0031"); "1" for None (no test: nothing
+    differs)."""
+    if p is None:
+        return "1"
+    if p < 1e-9:
+        return "< 1e-9"
+    return f"{p:.{digits}g}"
+
+
 def ending(status: int, turns: int, rounds: int, scores, wseat: int, who: Callable[[int], str],
            score_text: Callable[[int], str], decided: list[str] = ()) -> list[str]:
     """"TRUNCATED ..." when the game hit the turn cap (status 1), "final after T turns, R rounds: seat 0 ..." with

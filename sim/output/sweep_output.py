@@ -24,8 +24,8 @@ class SweepOutputError(SimError, ValueError):
 
 def folder_for(sw: Sweep, out: str | Path | None = None) -> Path:
     """``out``, else reports/sweep-<scenario name>."""
-    from sim.model.paths import REPORTS
-    return Path(out) if out else REPORTS / f"sweep-{sw.name}"
+    from sim.model import paths
+    return Path(out) if out else paths.REPORTS / f"sweep-{sw.name}"
 
 
 def what_for(sw: Sweep, out: str | Path | None = None) -> str:

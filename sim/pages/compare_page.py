@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sim.model import catalogue
 from sim.pages import plots, verdicts
+from sim.model.words import p_value
 from sim.pages.html_report import CSS, esc
 
 
@@ -23,7 +24,7 @@ def _fmt_d(v: float, kind: str) -> str:
 def fmt_p(p: float | None) -> str:
     if p is None:
         return "-"
-    return "<1e-300" if p == 0 else f"{p:.2g}"
+    return p_value(p)
 
 
 def frame(res: dict):

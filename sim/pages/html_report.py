@@ -16,6 +16,7 @@ from sim.stats import metrics
 from sim.pages import plots, tables, verdicts
 from sim.pages.board_svg import board_plots
 from sim.model.words import count
+from sim.pages.verdicts import fmt_p
 from sim.pages.scenario_words import (NO_FINISHED, TEAM_SEAT_NOTE, changed_text, is_team_game, lead_line, parameter_lines,
                          scenario_items)
 
@@ -92,7 +93,7 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
                 "figure": lab("first_player_advantage"), "value": pts(fp["advantage"]),
                 "interval": ci_pts(fp["advantage_ci95"]),
                 "note": f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fp['fair_share'])}; "
-                        + (f"{few_text} to test" if few else f"p = {pv:.2g}")}))
+                        + (f"{few_text} to test" if few else fmt_p(pv))}))
         rates = [r["win"]["rate"] for r in s["seats"]]
         hi_s = max(range(n), key=lambda i: rates[i])
         lo_s = min(range(n), key=lambda i: rates[i])
@@ -105,7 +106,7 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
                                       "interval": none if few else ci_pts([gap - z * se, gap + z * se]),
                                       "note": f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; " +
                                               (f"{few_text} for an interval or the chi-square test of equal seats"
-                                               if few else f"equal seats: chi-square p = {chi['p']:.2g}")}))
+                                               if few else f"equal seats: chi-square {fmt_p(chi['p'])}")}))
         t = s["ties"]
         rows.append(("tie", {"figure": lab("tie"), "value": pct(t["tie_rate"]),
                              "interval": ci_pct(metrics.wilson(t["shared_games"], fin)),

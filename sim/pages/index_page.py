@@ -136,8 +136,8 @@ def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], r
     """Write ``root``/index.html (default: reports/) and return its path: the reports just written (``scenarios``,
     ``sweeps``) and every other report already in ``root`` (`on_disk`), so running one game's defaults keeps the
     other games' rows."""
-    from sim.model.paths import REPORTS
-    root = Path(root or REPORTS)
+    from sim.model import paths
+    root = Path(root or paths.REPORTS)
     root.mkdir(parents=True, exist_ok=True)
     found = on_disk(root)
     p = root / "index.html"
@@ -156,8 +156,8 @@ def refresh(folder: Path) -> Path | None:
     """After a command wrote report folder ``folder``: rewrite the index of the reports folder when ``folder`` is
     directly in it (`write`, every report read back; a few ms per report); an --out folder elsewhere leaves it alone.
     Returns the index written, or None."""
-    from sim.model.paths import REPORTS
+    from sim.model import paths
     folder = Path(folder).resolve()
-    if folder.parent != Path(REPORTS).resolve():
+    if folder.parent != Path(paths.REPORTS).resolve():
         return None
-    return write([], [], Path(REPORTS))
+    return write([], [], Path(paths.REPORTS))

@@ -185,10 +185,19 @@ def line_plot(d: dict, m: dict, axis: int):
             ok = [i for i, x in enumerate(vals) if x["value"] is not None]
             px = [pos[i] for i in ok]
             color = colors[ci]
-            a.fill_between(px, [k * vals[i]["ci95"][0] for i in ok], [k * vals[i]["ci95"][1] for i in ok],
-                           color=color, alpha=0.2 if len(curves) <= 3 else 0.1, lw=0)
-            (ln,) = a.plot(px, [k * vals[i]["value"] for i in ok], "o-", color=color, ms=3 if len(px) < 30 else 2,
-                           lw=1.2)
+            if numeric or along:            # a numeric axis (or the order of zipped points): a curve and its band
+                a.fill_between(px, [k * vals[i]["ci95"][0] for i in ok], [k * vals[i]["ci95"][1] for i in ok],
+                               color=color, alpha=0.2 if len(curves) <= 3 else 0.1, lw=0)
+                (ln,) = a.plot(px, [k * vals[i]["value"] for i in ok], "o-", color=color,
+                               ms=3 if len(px) < 30 else 2, lw=1.2)
+            else:                           # categories (choices, booleans, lists): points with whiskers, never
+                dx = dodge(ci, len(curves))     # a line between them; the curves side by side within a category
+                pos = [x + dx for x in pos]
+                px = [pos[i] for i in ok]
+                y = [k * vals[i]["value"] for i in ok]
+                err = [[yv - k * vals[i]["ci95"][0] for yv, i in zip(y, ok)],
+                       [k * vals[i]["ci95"][1] - yv for yv, i in zip(y, ok)]]
+                ln = a.errorbar(px, y, yerr=err, fmt="o", color=color, ms=5, capsize=4, lw=1.2).lines[0]
             if c is not None:
                 handles.setdefault(c, ln)
             for i in ok:
@@ -219,7 +228,8 @@ def line_plot(d: dict, m: dict, axis: int):
     whole = numeric and all(float(v).is_integer() for v in xs)
     for i, a in enumerate(subs[:len(panels)]):
         if not numeric:
-            a.set_xticks(xs, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
+            a.set_xticks(xs, [wrap_label(s) for s in labels])
+            a.set_xlim(-0.5, len(xs) - 0.5)
         elif whole:                             # die faces, track length: no 4.5 between 4 and 5
             from matplotlib.ticker import MaxNLocator
             a.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -235,6 +245,25 @@ def line_plot(d: dict, m: dict, axis: int):
                    bbox_to_anchor=(1 - 1.5 / w, 1 - 0.1 / h),
                    fontsize=7, title_fontsize=8, frameon=False)
     return fig
+
+
+def dodge(i: int, n: int, width: float = 0.5) -> float:
+    """The x offset of curve ``i`` of ``n`` within one category: side by side over ``width`` of the category's slot,
+    so whiskers of different curves never hide each other (0 for a single curve)."""
+    return 0.0 if n <= 1 else width * (i / (n - 1) - 0.5)
+
+
+def wrap_label(text: str, width: int = 14) -> str:
+    """A category's tick label broken into lines of at most about ``width`` characters at its words or underscores
+    ("pirate_moves_other_die" -> "pirate_moves_\nother_die"), so long choice names are never clipped."""
+    parts = [p for p in text.replace("_", "_ ").split(" ") if p]
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + len(part) <= width:
+            lines[-1] += part if lines[-1].endswith("_") else " " + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
 
 
 def _colors(n: int, numeric: bool) -> list:
@@ -341,7 +370,8 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
             continue
         for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
             note = view_note(d, view(d, j)) if d["mode"] == "grid" else ""
-            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} (band: 95% interval"
+            what = "band" if ax["numeric"] else "whiskers"      # categories are points with whiskers
+            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} ({what}: 95% interval"
                         f"{own})" + (f". Shown: {note}" if note else ""),
                         plots.render(line_plot, d, m, j)))
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from sim.model import catalogue
+from sim.model.words import p_value
 from sim.stats import metrics
 
 MAX_OTHERS = 6
@@ -24,11 +25,8 @@ def _cap(text: str) -> str:
 
 def fmt_p(p: float | None) -> str:
     """A p-value in words: 'p < 1e-9' far in the tail, else 'p = 0.0031'."""
-    if p is None:
-        return "p = 1"
-    if p < 1e-9:
-        return "p < 1e-9"
-    return f"p = {p:.2g}"
+    text = p_value(p)
+    return "p " + text if text.startswith("<") else "p = " + text
 
 
 def _value(v: float, kind: str, unit: str) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.model import catalogue
+from sim.model.words import p_value
 from sim.stats import metrics
 from sim.model.paths import BASELINES, REPO, SCENARIOS
 from sim.model.scenario import Scenario
@@ -408,7 +409,7 @@ def holm_findings(tests: list[dict], alpha: float) -> list[Finding]:
                 what = f"{t['label']} ({t['metric']}) shifted: baseline {_fmt_value(t, t['baseline'])} -> now " \
                        f"{_fmt_value(t, t['now'])}"
             found.append(Finding(t["scenario"], "statistical",
-                                 f"{what}, p = {t['p']:.3g} (Holm-adjusted {q:.3g} <= alpha {alpha}; {t['method']})"))
+                                 f"{what}, p = {p_value(t['p'], 3)} (Holm-adjusted {p_value(q, 3)} <= alpha {alpha}; {t['method']})"))
     return found
 
 
@@ -443,7 +444,7 @@ def render(res: dict) -> str:
     if "statistical" in res["tiers"]:
         mp = res["min_p_holm"]
         out.append(f"statistical tier: fresh seed {res['seed']}, {res['n_tests']} tests, Holm-corrected at family-wise "
-                   f"alpha {res['alpha']}; smallest adjusted p = {mp:.3g}" if mp is not None else
+                   f"alpha {res['alpha']}; smallest adjusted p = {p_value(mp, 3)}" if mp is not None else
                    f"statistical tier: fresh seed {res['seed']}, no tests")
     out.append(("PASS" if res["ok"] else "REGRESSION") + f": {len(res['scenarios'])} scenarios checked ({tiers})")
     if not res["ok"] and "statistical" in res["tiers"]:

@@ -299,9 +299,9 @@ def test_statistics_do_not_lean_on_pages():
             "('sim.pages.html_report', 'sim.pages.compare_page', 'sim.pages.plots', 'sim.pages.tables')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-    src = (ROOT / "sim" / "compare.py").read_text(encoding="utf-8")
+    src = (ROOT / "sim" / "stats" / "compare.py").read_text(encoding="utf-8")
     assert "html_report" not in src and "compare_page" not in src.split('"""', 2)[2]
-    assert "sim.stats.compare" not in (ROOT / "sim" / "html_report.py").read_text(encoding="utf-8").split('"""', 2)[2]
+    assert "sim.stats.compare" not in (ROOT / "sim" / "pages" / "html_report.py").read_text(encoding="utf-8").split('"""', 2)[2]
 
 
 def test_compare_opens_with_plain_verdict_sentences(tmp_path):

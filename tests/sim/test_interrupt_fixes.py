@@ -305,7 +305,7 @@ def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path
 def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_path, monkeypatch):
     import errno
     from typer.testing import CliRunner
-    from sim.api.sweep import store
+    from sim.play import sweep_store as store
 
     def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -211,7 +211,7 @@ def test_a_mount_point_out_folder_is_refused_before_any_game_is_played(tmp_path,
 
 
 def test_a_comparison_into_a_folder_that_cannot_be_replaced_is_refused_before_playing(tmp_path, monkeypatch):
-    from sim.stats import compare as cmp
+    from sim.api import compare as cmp
     d = tmp_path / "d"
     d.mkdir()
     monkeypatch.setattr(report.os.path, "ismount", lambda p: Path(p) == d)
@@ -252,7 +252,7 @@ def test_a_scenario_whose_default_folder_is_taken_is_told_about_its_name_not_abo
     reports = tmp_path / "reports"
     (reports / "sweep-moor-4p").mkdir(parents=True)
     (reports / "sweep-moor-4p" / "sweep.json").write_text("{}\n")
-    monkeypatch.setattr(api, "REPORTS", reports)
+    monkeypatch.setattr("sim.model.paths.REPORTS", reports)
     f = tmp_path / "s.toml"
     f.write_text(MOOR_2P.read_text().replace('name = "test-moor-2p"', 'name = "sweep-moor-4p"'))
     r = cli.invoke(app, ["run", str(f), "--games", "50"])
@@ -279,7 +279,7 @@ def test_a_comparison_whose_default_folder_is_taken_names_the_comparison(tmp_pat
     taken = reports / "compare-test-moor-2p-vs-test-moor-2p--track_len=25"
     taken.mkdir(parents=True)
     (taken / "other.txt").write_text("x\n")
-    monkeypatch.setattr(api, "REPORTS", reports)
+    monkeypatch.setattr("sim.model.paths.REPORTS", reports)
     r = cli.invoke(app, ["compare", str(MOOR_2P), "--set-b", "track_len=25", "--games", "50"])
     assert r.exit_code == EXIT_BAD_INPUT, r.output
     (line,) = error_lines(r)
@@ -291,7 +291,7 @@ def test_a_comparison_whose_default_folder_is_taken_names_the_comparison(tmp_pat
 @pytest.fixture
 def reports(tmp_path, monkeypatch) -> Path:
     root = tmp_path / "reports"
-    monkeypatch.setattr(api, "REPORTS", root)
+    monkeypatch.setattr("sim.model.paths.REPORTS", root)
     return root
 
 

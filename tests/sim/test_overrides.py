@@ -212,7 +212,7 @@ def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
 
 def test_cli_run_default_folder_of_a_variant_differs(tmp_path, monkeypatch):
     from sim.api import core as api
-    monkeypatch.setattr(api, "REPORTS", tmp_path / "reports")
+    monkeypatch.setattr("sim.model.paths.REPORTS", tmp_path / "reports")
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
     for extra in ([], ["--set", "seed=6"]):
@@ -300,3 +300,16 @@ def test_compare_names_the_card_that_differs():
     from sim.pages.scenario_words import scenario_differences
     a, b = load(TH), load(TH, [("ghost_cards.shuffle", 2)])
     assert scenario_differences(a.to_dict(), b.to_dict()) == ["ghost_cards.shuffle: A 1, B 2"]
+
+
+@pytest.mark.parametrize("players, says", [
+    ("6", "--set players=6: scenario.players: 6 is out of range for moor; allowed 2..5"),
+    ("x", '--set players=x: scenario.players: expected an integer, got string "x"'),
+])
+def test_a_bad_players_override_is_named_before_the_seat_it_would_have_made(players, says):
+    """`--set players=6 --set seats.4.strategy=runner` on a 4-seat Moor file: the root cause is the player count,
+    not "no seat 4" (the seat exists only if the count were allowed)."""
+    r = CliRunner().invoke(app, ["run", "scenarios/moor/4p.toml", "--set", f"players={players}",
+                                 "--set", "seats.4.strategy=runner", "--games", "10"])
+    assert r.exit_code == EXIT_USAGE, r.output
+    assert r.stderr.strip() == f"error: {says}"

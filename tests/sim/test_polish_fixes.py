@@ -165,7 +165,7 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
     shutil.copy(DATA / "th-basic-4p-shuffle.toml", scen / "treasure_hunters" / "shuffle.toml")
     for mod in (cli, cli_common):
         monkeypatch.setattr(mod, "SCENARIOS", scen)
-    monkeypatch.setattr(api, "REPORTS", tmp_path / "reports")
+    monkeypatch.setattr("sim.model.paths.REPORTS", tmp_path / "reports")
     for game in ("treasure_hunters", "moor"):
         r = CliRunner().invoke(app, ["run-defaults", "--game", game, "--games", "60"])
         assert r.exit_code == 0, r.output

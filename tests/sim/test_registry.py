@@ -14,7 +14,7 @@ def test_names_lists_every_game_without_importing_them():
 
 
 def test_a_moor_scenario_never_imports_the_treasure_hunters_kernel():
-    code = ("import sys; from sim.model.scenario import load; from sim import runner; "
+    code = ("import sys; from sim.model.scenario import load; from sim.play import runner; "
             "sc = load('scenarios/moor/4p.toml'); runner.play_chunk(sc, 0, 4); "
             "print(sorted(m for m in sys.modules if m.startswith('kernels.treasure_hunters')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)

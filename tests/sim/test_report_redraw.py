@@ -147,7 +147,7 @@ def slow(folder, s):
     real(folder, s)                 # the whole new page is in the staging folder...
     time.sleep(120)                 # ...and the signal comes before it is swapped in
 html_report.write = slow
-from sim.cli import main
+from sim.cli.main import main
 sys.argv = ["sim", "report", sys.argv[1]]
 main()
 """

@@ -170,3 +170,20 @@ def test_compare_lists_a_changed_parameter(tmp_path):
         text = (tmp_path / "c" / f).read_text()
         assert "ghost_values: A [1, 2, 3, 4, 5, 6, 7], B [1, 2, 3, 4, 5, 9, 12]" in text, f
         assert "players:" not in text, f
+
+
+def test_a_p_value_is_never_printed_as_zero(tmp_path):
+    """A collector against a random player at 2 players: the seats differ by far more than chance, so the chi-square
+    p-value underflows to 0.0; every page writes it as "p < 1e-9", never "p = 0"."""
+    from sim.model.words import p_value
+    from sim.pages import compare_page, verdicts
+    assert (p_value(0.0), p_value(3.1e-12), p_value(0.00314), p_value(None)) == ("< 1e-9", "< 1e-9", "0.0031", "1")
+    assert verdicts.fmt_p(0.0) == "p < 1e-9" and compare_page.fmt_p(0.0) == "< 1e-9"
+    from sim.model.overrides import load as load_with
+    sc = load_with(ROOT / "scenarios" / "moor" / "2p.toml", overrides=[("seats.0.strategy", "collector"),
+                                                                  ("seats.1.strategy", "random")])
+    s, folder = api.run_scenario(sc, 4000, out_dir=tmp_path / "lopsided")
+    texts = outputs(folder)
+    assert any("chi-square p < 1e-9" in t for t in texts.values())
+    for name, text in texts.items():
+        assert "p = 0 " not in text and "p = 0)" not in text and "p = 0;" not in text and "p = 0<" not in text, name

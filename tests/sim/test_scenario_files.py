@@ -107,3 +107,21 @@ def test_sim_run_and_replay_with_a_board_next_to_the_scenario(tmp_path, elsewher
     r = CliRunner().invoke(app, ["replay", str(p), "--game", "3"])
     assert r.exit_code == 0, r.output
     assert "board shortcut" in r.stdout
+
+
+def test_a_scenario_file_that_is_not_utf8_names_the_line_and_column_and_says_utf8(tmp_path):
+    """A file saved as Latin-1 (é as the single byte 0xe9) is refused in one line naming where the byte is and that
+    the file must be UTF-8, not Python's "'utf-8' codec can't decode byte 0xe9 in position 22"."""
+    p = tmp_path / "latin1.toml"
+    p.write_bytes('[scenario]\ngame = "moor"\nname = "café"\n'.encode("latin-1"))
+    r = CliRunner().invoke(app, ["run", str(p)])
+    assert r.exit_code == EXIT_BAD_INPUT
+    assert r.stderr.strip() == (f"error: {p}: not UTF-8 text (byte 0xe9 at line 3, column 12); save the file as "
+                                "UTF-8"), r.stderr
+
+
+def test_a_board_file_that_is_not_utf8_is_refused_the_same_way(tmp_path):
+    board = tmp_path / "latin1-board.toml"
+    board.write_bytes(("# salle à manger\n" + DEFAULT).encode("latin-1"))
+    with pytest.raises(ScenarioError, match=r"not UTF-8 text \(byte 0xe0 at line 1, column 9\); save the file as UTF-8"):
+        load(scenario(tmp_path, board.name))

@@ -199,7 +199,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     """--mode zip pairs the axes (point i = i-th value of each): there is no grid, so the page draws one curve along
     the points in order, each tick naming both values, and never a series per value of the second axis (the old
     page joined the points with die_faces = 6, points 0 and 2, into one line and left point 1 on its own)."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,28,30", "--set", "die_faces=6,4,6",
                    "--games", "100", "--measure", "length.rounds")
@@ -220,7 +220,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
 
 def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
     """Grid mode is what zip mode is not: against track_len, one curve per die_faces value, x = the values."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "100",
                    "--measure", "length.rounds")
@@ -307,7 +307,7 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     and last kept) and one panel per value of the third (at most MAX_PANELS), the legend beside the panels (not
     over a plot), and the caption saying which values are shown and that the table keeps every point. (The old
     page drew every combination of the other axes as one curve on one plot, its legend cut off.)"""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     monkeypatch.setattr(page, "MAX_CURVES", 2)
     monkeypatch.setattr(page, "MAX_PANELS", 2)
     p = scen(tmp_path)
@@ -381,7 +381,7 @@ def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_
     """The red-blue scale was centred on the data (its middle, e.g. +0.75 points, drawn white), so small
     advantages looked like disadvantages: now 0 is white (norm(0) = 0.5), and the caption says red = the first
     player wins more than the fair share."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "60",
                    "--measure", "first_player_advantage")
@@ -428,7 +428,7 @@ def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path)
 def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
     """When a parameter has more values than curves (or panels) drawn, the evenly spaced picks include the
     scenario's own value (so its diamond is on the page), first and last kept."""
-    from sim.api.sweep import page
+    from sim.pages import sweep_page as page
     axes = [{"name": n, "values": list(range(k)), "labels": [str(v) for v in range(k)], "numeric": True}
             for n, k in (("a", 3), ("b", 20), ("c", 15))]
     points = [{"index": i, "values": {"a": a, "b": b, "c": c}}
@@ -484,3 +484,27 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
         fig.canvas.draw()
         ticks = [t for t in fig.axes[0].get_xticks() if fig.axes[0].get_xlim()[0] <= t <= fig.axes[0].get_xlim()[1]]
         assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+def test_a_choice_axis_is_drawn_as_categories_with_whiskers_and_labels_that_fit(tmp_path):
+    """A choice (or boolean, or list) parameter is no number: its points are drawn with interval whiskers on a
+    categorical axis, never joined by a line, the long choice names broken into lines instead of clipped, and the
+    caption says whiskers, not band."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from sim.pages import sweep_page as page
+    r, doc = sweep(tmp_path, scen(tmp_path), "--set", "discard_fallback=remove,ignore_pawns", "--games", "60")
+    assert r.exit_code == 0, r.output
+    m = doc["chosen"][0]
+    fig = page.line_plot(doc, m, 0)
+    ax = fig.axes[0]
+    joined = [ln for ln in ax.get_lines() if ln.get_linestyle() not in ("None", "", " ") and len(ln.get_xdata()) > 1
+              and ln.get_label() != "_nolegend_" and ln.get_color() != page.plots.GREY]
+    assert not [ln for ln in joined if list(ln.get_xdata()) == [0, 1]], "two categories joined by a line"
+    assert ax.containers, "no whiskers"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["remove", "ignore_pawns"]
+    assert page.wrap_label("pirate_moves_other_die") == "pirate_moves_\nother_die"
+    caps = [c for _, c, _ in page.plot_list(doc)]
+    assert any("whiskers: 95% interval" in c for c in caps) and not any("band" in c for c in caps)
+    numeric = sweep(tmp_path, scen(tmp_path), "--set", "track_len=26,28", "--games", "20", out="n")[1]
+    assert all("band: 95% interval" in c for _, c, _ in page.plot_list(numeric))
