@@ -52,8 +52,8 @@ def play_scenario(sc: Scenario, games: int | None = None, seed: int | None = Non
     ``threads`` and ``progress``). ``on_played``: called once the games are over, before the report is written
     (`sim.play.progress` says so). ``executor``: where the units run (`sim.play.distributed`; None: this process);
     the numbers are the same. ``on_chunk(outputs)``: each chunk's per-game rows in game order, when not
-    ``write`` (written, they go to games.parquet with ``per_game``). Raises OutputError (one line) for a folder that cannot be written, KeyboardInterrupt
-    (`Cancelled`) when stopped; nothing is left behind then."""
+    ``write`` (written, they go to games.parquet with ``per_game``). Raises OutputError (one line) for a folder
+    that cannot be written, KeyboardInterrupt (`Cancelled`) when stopped; nothing is left behind then."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
     sc = sc.with_changes(games=games, seed=seed)      # the summary states what was played

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import polars as pl
 
 ScenarioLike = Union[str, Path, Scenario]
+Doc = dict[str, Any]          # a JSON-ready document (summary.json, compare.json, sweep.json, a check result)
 Sets = Union[Mapping[str, Any], Sequence[str], None]
 
 __all__ = ["load", "run", "sweep", "compare", "check", "Result", "SweepResult", "Comparison", "CheckResult",
@@ -100,7 +101,7 @@ def _executor_for(given: Any, workers: int | None, scheduler: str | None, thread
 
 # --- results -----------------------------------------------------------------------------------------------------
 
-def _interval_rows(sc: Scenario, values: Mapping[str, dict]) -> list[dict]:
+def _interval_rows(sc: Scenario, values: Mapping[str, Doc]) -> list[Doc]:
     """Rows (measure, label, unit, kind, headline, value, ci_low, ci_high, n) of measure values {name: {value,
     ci95, n}} (`sim.stats.sweep_table.point_measures`), labels and units from the catalogue."""
     from sim.model import catalogue
@@ -122,7 +123,7 @@ MEASURE_SCHEMA = {"measure": "String", "label": "String", "unit": "String", "kin
                   "n": "Int64"}
 
 
-def measures_frame(rows: list[dict]) -> "pl.DataFrame":
+def measures_frame(rows: list[Doc]) -> "pl.DataFrame":
     """`_interval_rows` as a Polars frame of `MEASURE_SCHEMA` (value, ci_low, ci_high null where no game counts)."""
     import polars as pl
     return pl.DataFrame(rows, schema={k: getattr(pl, t) for k, t in MEASURE_SCHEMA.items()})
@@ -138,10 +139,10 @@ class Result:
     (95%), n games counted); ``summary``: its headline rows (seat and start-player win rates, first-player
     advantage, length); ``verdicts``: the plain sentences of the report; ``games()``: the per-game frame."""
     scenario: Scenario
-    raw: dict
+    raw: Doc
     folder: Path | None = None
-    sums: dict = field(default_factory=dict, repr=False)
-    outputs: tuple = field(default=(), repr=False)          # per-game kernel outputs (per_game, not yet written)
+    sums: Doc = field(default_factory=dict, repr=False)
+    outputs: tuple[Any, ...] = field(default=(), repr=False)   # per-game kernel outputs (per_game, not written)
 
     @property
     def measures(self) -> "pl.DataFrame":
@@ -165,7 +166,8 @@ class Result:
         import polars as pl
         from sim.output.report import OutputError, games_frame
         if self.outputs:
-            return pl.concat([games_frame(self.scenario, o) for o in self.outputs])
+            frame: pl.DataFrame = pl.concat([games_frame(self.scenario, o) for o in self.outputs])
+            return frame
         if self.folder is not None and (self.folder / "games.parquet").is_file():
             return pl.read_parquet(self.folder / "games.parquet")
         raise OutputError("games: this run kept no per-game rows; run it with per_game=True")
@@ -210,7 +212,7 @@ def run(scenario: ScenarioLike, options: RunOptions | None = None, *, set: Sets 
     ctx = ctx or RunContext(threads=o.threads)
     if ctx.threads is None and o.threads is not None:
         ctx = ctx.with_(threads=o.threads)
-    kept: list = []
+    kept: list[Any] = []
     with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
         if write or out is not None:
             s, res, folder = core.play_scenario(sc, o.games, o.seed, o.threads, o.chunk, out, o.per_game,
@@ -221,7 +223,7 @@ def run(scenario: ScenarioLike, options: RunOptions | None = None, *, set: Sets 
             if on_played is not None:
                 on_played()
     played = sc.with_changes(games=res.games, seed=res.seed)
-    return Result(played, s, folder, res.sums, tuple(kept))
+    return Result(played, s, folder, res.sums or {}, tuple(kept))
 
 
 def _fill(o: Any, **kw: Any) -> Any:
@@ -240,7 +242,7 @@ class Comparison:
     ``games``: paired games played; ``stop``: why it stopped; folder: where it was written, else None."""
     a: Scenario
     b: Scenario
-    raw: dict
+    raw: Doc
     folder: Path | None = None
 
     @property
@@ -266,7 +268,7 @@ class Comparison:
         return list(self.raw["significant"])
 
     @property
-    def stop(self) -> dict:
+    def stop(self) -> Doc:
         return dict(self.raw["stop"])
 
     def write(self, folder: str | Path | None = None) -> Path:
@@ -287,7 +289,8 @@ def compare_folder(a: Scenario, b: Scenario, out: str | Path | None = None) -> t
     from sim.model import paths            # REPORTS read at call time: a test or a caller may point it elsewhere
     if out:
         return Path(out), "--out"
-    return paths.REPORTS / f"compare-{a.name}-vs-{b.name}", f"comparison '{a.name}' vs '{b.name}', default report folder"
+    return (paths.REPORTS / f"compare-{a.name}-vs-{b.name}",
+            f"comparison '{a.name}' vs '{b.name}', default report folder")
 
 
 def compare(a: ScenarioLike, b: ScenarioLike | None = None, options: CompareOptions | None = None, *,
@@ -299,7 +302,8 @@ def compare(a: ScenarioLike, b: ScenarioLike | None = None, options: CompareOpti
     """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
     (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. ``options``
     (`CompareOptions`); the keywords replace its fields. ``write``: also write compare.json / .md / .html
-    (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played). Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
+    (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played). Raises OptionError,
+    OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
     from sim.api import compare as play
     from sim.api import core
     from sim.output.report import prepare_output
@@ -333,7 +337,7 @@ class SweepResult:
     stored there and reused by the next run); ``points``: one row per point and measure (point, the axes'
     values as text, measure, value, ci_low, ci_high, n); played / reused: the point indices played now or found
     stored."""
-    raw: dict
+    raw: Doc
     folder: Path
     played: tuple[int, ...] = ()
     reused: tuple[int, ...] = ()
@@ -351,7 +355,7 @@ class SweepResult:
         return pl.DataFrame(rows, infer_schema_length=None)
 
     @property
-    def target(self) -> dict | None:
+    def target(self) -> Doc | None:
         return self.raw.get("target")
 
     def frame(self) -> "pl.DataFrame":
@@ -400,7 +404,7 @@ class CheckResult:
     """A regression check. raw: the result dict (`sim.api.check.check`); ``ok``: no regression; ``findings``:
     one row per regression (scenario, tier, message); ``scenarios``: one row per scenario checked (file,
     scenario, game, baseline, tests, wall_s, ok); ``tests``: the statistical tests (measure, p, p_holm, ...)."""
-    raw: dict
+    raw: Doc
 
     @property
     def ok(self) -> bool:

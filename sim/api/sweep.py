@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sim.model import sweep_spec
 from sim.model.sweep_spec import Sweep, SweepError  # noqa: F401  (the sweep API's types)
+from sim.play.sweep import Played
 from sim.stats import sweep_table
 
 
@@ -18,7 +19,7 @@ def build(*args, **kwargs) -> Sweep:
 
 
 def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | None = None, progress=None,
-              fresh: bool = False, on_played=None, ctx=None) -> tuple[dict, Path, object]:
+              fresh: bool = False, on_played=None, ctx=None) -> tuple[dict, Path, Played]:
     """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
     Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.
     ``on_played``: called once the games are over, before sweep.json / sweep.html are written. ``ctx``: the

@@ -77,8 +77,11 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
     sc = u.scenario
     ctx = (ctx or RunContext()).with_(threads=u.threads)
     tell = ctx.progress
-    if u.against is not None and tell is not None:
-        tell = (lambda k: ctx.progress(k / 2))          # a pair = one game of A and one of B
+    if u.against is not None and ctx.progress is not None:
+        whole = ctx.progress
+
+        def tell(k: float) -> None:
+            whole(k / 2)                                # a pair = one game of A and one of B
     out = runner.play_chunk(sc, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
     agg = runner.new_aggregates(sc)
     agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
