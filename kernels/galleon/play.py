@@ -24,9 +24,7 @@ from kernels.galleon.rules import (
 )
 from kernels.galleon.strategies import N_SPARAMS, decide, effective_rows
 
-EXTRA_COLUMNS = ("first_seat", "decisions", "ghost_moves", "overboard", "cannon_fires", "cannon_hits", "duels",
-                 "duels_won_no_weapon", "duels_won_sabre", "duels_won_pistol", "tiles_stolen", "chests_opened",
-                 "bottles_found", "parrot_uses", "cave_tiles", "captain_tiles", "blocked_turns", "home_too_poor")
+from kernels.galleon.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1

@@ -17,9 +17,7 @@ from kernels.moor.rules import (
 )
 from kernels.moor.strategies import decide
 
-# per-game counters written to extra[g, :] (names in this order; sim.model.registry shows them)
-EXTRA_COLUMNS = ("first_seat", "decisions", "discard_events", "tiles_discarded", "tiles_lost", "planks_laid",
-                 "tiebreak_decided")
+from kernels.moor.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1

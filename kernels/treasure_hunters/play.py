@@ -32,17 +32,10 @@ from kernels.treasure_hunters.rules import (
 )
 from kernels.treasure_hunters.strategies import N_SPARAMS, TMP_SIZE, decide, effective_rows
 
-# per-game counters written to extra[g, :] (names in this order; sim.model.registry shows them)
-EXTRA_COLUMNS = ("first_seat", "decisions", "outcome", "hauntings_end", "hauntings_max", "jewels_out_end",
-                 "fights", "fights_won", "ghosts_removed", "unhaunt_attempts", "unhauntings", "shuffles",
-                 "locked_door_turns", "ghosts_end", "ghosts_placed", "hauntings_made", "overflows", "rerolls_used",
-                 "hh_cards_played", "six_discards", "spooks", "jewels_dropped", "ghosts_moved", "stuck_events",
-                 "stuck_end", "jewels_carried_end", "lost_jewels_out")
+from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS  # noqa: F401  (CURVES: for callers)
 # categorical: 0 the game was not lost (won or truncated), 1 + k lost with k jewels in the wagon
 LOST_JEWELS_LABELS = ("not lost",) + tuple(f"lost with {k} out" for k in range(N_JEWELS + 1))
 N_EXTRA = len(EXTRA_COLUMNS)
-CURVES = ("hauntings", "ghosts")
-CURVE_LEN = 60
 ST_DONE = 0
 ST_TRUNCATED = 1
 ST_BAD_ACTION = 2

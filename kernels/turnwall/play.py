@@ -28,10 +28,7 @@ from kernels.eventlog import log_event  # noqa: E402
 from kernels.turnwall.rules import PHYS_SIZE
 from kernels.turnwall.strategies import HASH_SIZE, N_SPARAMS, W_PLAN_TURN, WORK_SIZE, decide, effective_rows
 
-EXTRA_COLUMNS = ("first_seat", "decisions", "searches_found", "searches_not_found", "searches_wasted", "drags",
-                 "slides", "shifts", "rotations", "ghosts_displaced", "ghosts_ejected", "ghosts_pushed",
-                 "plug_stops", "turns_ended_early", "taken_head", "taken_face", "taken_body", "taken_legs",
-                 "taken_hand")
+from kernels.turnwall.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1

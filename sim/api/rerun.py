@@ -174,7 +174,7 @@ def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]
             elif now != f.get("sha256"):
                 out.append(f"{name} file {f.get('path')}: content changed (sha256 {str(f.get('sha256'))[:12]} "
                            f"then, {now[:12]} now)")
-    elif sc.game == "treasure_hunters":
+    elif sc.spec.board is not None:
         out.append("board file: not recorded by this report (made before boards were hashed)")
     return out
 

@@ -83,15 +83,22 @@ def progress_bar(total: int, label: str):
     return progress.bar(total, label)
 
 
-def warn_if_replacing(sc, out: Optional[Path]):
-    """Two scenario files with one name share reports/<name> (or one --out folder is reused): rerunning a file
-    replaces its own report silently, but replacing the report of another file says so in one warning line naming
-    that file and its scenario (not refused: batch users rerun)."""
+def warn_if_replacing(sc, out: Optional[Path], games: int | None = None, seed: int | None = None):
+    """Two scenario files with one name share reports/<name> (or one --out folder is reused): replacing the report
+    of another file says so in one warning line naming that file and its scenario (not refused: batch users rerun).
+    Rerunning a file replaces its own report silently when made the same way, and with one warning line saying how
+    the old one differed when it was made with other settings (``games``, ``seed``: this run's; the 1,000-game
+    report of `make run` replaced by a 300-game run)."""
     from sim.api import core as api
-    from sim.output.report import replaces_other_scenario, report_owner
+    from sim.output.report import replaced_settings, replaces_other_scenario, report_owner
     final = api.report_folder(sc, out)
     other = replaces_other_scenario(final, sc.path)
     if not other:
+        how = replaced_settings(final, sc.games if games is None else games, sc.seed if seed is None else seed,
+                                list(sc.overrides)) if final.is_dir() else None
+        if how:
+            typer.echo(f"warning: {final} holds the report of {sc.path} played with {how}; this run replaces it "
+                       f"(to keep both, give --out another folder)", err=True)
         return
     name = (report_owner(final) or ("", ""))[1]
     whose = f"scenario '{name}' of {other}" if name else other
@@ -128,7 +135,7 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     import sim.api.public as api
     from sim.pages import tables
     n = sc.games if games is None else games
-    warn_if_replacing(sc, out)
+    warn_if_replacing(sc, out, games, seed)
     prog, adv = progress_bar(n, f"{sc.name}")
     opts = api.RunOptions(games, seed, threads, chunk, per_game)
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
@@ -159,7 +166,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
     for f in files:
         sc = load_scenario(f)
         n = sc.games if games is None else games
-        warn_if_replacing(sc, None)
+        warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
             r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
@@ -284,7 +291,7 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
     if path.suffix == ".toml":
         sc = load_scenario(path, sets, games, seed)
         import sim.api.public as api
-        warn_if_replacing(sc, out)
+        warn_if_replacing(sc, out, games, seed)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
             folder = api.run(sc, api.RunOptions(games, seed, threads), write=True, out=out,
@@ -451,7 +458,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
                out: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
                exact_games: Annotated[Optional[int], typer.Option(help="games of the exact tier (default: by game, "
-                                                                      "see sim/stats/check.py SIZES)")] = None,
+                                                                      "its GameSpec.check_sizes)")] = None,
                stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
                check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
                threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
@@ -507,12 +514,12 @@ def stdout_is_terminal() -> bool:
 
 
 @board_app.command("show")
-def board_show(file: Annotated[Path, typer.Argument(help="board TOML file (Turnwall castle, Treasure Hunters house or Galleon bay)")],
+def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any game with a board")],
                out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
                                                                "redirected, else GAME-NAME.board.svg in the current "
                                                                "folder)")] = None):
-    """Validate a board file and draw it as SVG (walls, rooms, garments, tunnels, sliders and magnets; or the house
-    graph with its door colours; or the Galleon bay and ship graph). Without --out the SVG goes to stdout when that
+    """Validate a board file and draw it as SVG (the game's board is recognised by the tables it holds; a file of no
+    game's board is one line naming every kind). Without --out the SVG goes to stdout when that
     is a pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the current folder when it is a
     terminal (raw SVG on a screen is unreadable; the current folder, not the board's, which may be the shipped
     scenarios/), saying where."""

@@ -1,16 +1,15 @@
 """Ghostly Galleon: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.model import boards
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
 from sim.model.words import ending
 from sim.model.words import count
 from kernels.galleon import board as B
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
-from kernels.galleon.play import EXTRA_COLUMNS
+from kernels.galleon.columns import EXTRA_COLUMNS
 
 WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
 COLOURS = ("red", "yellow", "green", "blue")
@@ -134,10 +133,7 @@ def replay(scenario, game: int) -> list[str]:
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"gold {v}")
 
 
-boards.register_board_param("galleon", B.BOARDS_DIR, B.resolve_path)
-
-
-# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/galleon/play.py counts
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/galleon/columns.py counts
 MEASURES = (
     score("seat {seat}'s score", "gold", "Gold (1..5 a tile) seat {seat} holds at the end (5 brought home wins)."),
     # a win is gold brought home, not the most gold held: a rival may hold more without having brought it home
@@ -200,4 +196,9 @@ SPEC = register(GameSpec(
     measures=MEASURES,
     seat_scope=("each seat starts from its own hideout in every game (the start player rotates, the hideouts "
                 "do not), so a seat's figures include its hideout's place on this board"),
+    board=BoardSpec(marks=("cannons", "whirlpools"),
+                    tables="a Galleon bay has [board] with [[cannons]] and [[whirlpools]]",
+                    module="kernels.galleon.board", figure="sim.pages.board_svg:galleon_figure",
+                    noun="the bay and ship"),
+    check_sizes=(500, 50_000, 2_000),               # a few hundred turns a game (~3,000 games/s a thread)
 ))

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from sim.model.catalogue import category, counter, curve, score, share, team
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
 from sim.model.words import count
-from sim.model import boards
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
-from kernels.treasure_hunters.play import CURVE_LEN, CURVES, EXTRA_COLUMNS, LOST_JEWELS_LABELS
+from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
+from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
 
 HUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
 HAUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS)
@@ -148,15 +148,12 @@ def replay(scenario, game: int) -> list[str]:
     return lines
 
 
-boards.register_board_param("treasure_hunters", B.BOARDS_DIR, B.resolve_path)
-
-
 def _jewels(k: int) -> str:
     return f"{k} jewel{'' if k == 1 else 's'}"
 
 
-# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/treasure_hunters/play.py counts,
-# and in which modes it can be non-zero (a counter of the Head Haunter game is not shown in a basic game)
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/treasure_hunters/columns.py
+# counts, and in which modes it can be non-zero (a counter of the Head Haunter game is not shown in a basic game)
 HH = ("head_haunter",)
 DOORS = ("advanced", "head_haunter")
 COOP = ("basic", "advanced")
@@ -287,4 +284,7 @@ SPEC = register(GameSpec(
     role_titles={"haunter": "Head Haunter"},
     role_seats={"haunter": 'seat 0 of a mode = "head_haunter" game', "hunter": "the hunter seats"},
     measures=MEASURES,
+    board=BoardSpec(marks=("board.hallway",), tables="a Treasure Hunters house has [board] with hallway and doors",
+                    module="kernels.treasure_hunters.board", figure="sim.pages.board_svg:house_figure",
+                    noun="the house"),
 ))

@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 from sim.model.catalogue import counter, score
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
 from sim.model.words import ending
 from sim.model.words import count
-from sim.model import boards
 from kernels.turnwall import board as B
 from kernels.turnwall import params as P
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
-from kernels.turnwall.play import EXTRA_COLUMNS
+from kernels.turnwall.columns import EXTRA_COLUMNS
 
 MEMORY = tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.MEMORY_SPECS)
 WEIGHTS = MEMORY + tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
@@ -118,11 +117,8 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: count(v, "part"))
 
 
-boards.register_board_param("turnwall", B.BOARDS_DIR, B.resolve_path)
-
-
 PARTS = ("head", "face", "body", "legs", "hand")
-# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/turnwall/play.py counts
+# the catalogue of measures (sim.model.catalogue): what each counter column of kernels/turnwall/columns.py counts
 MEASURES = (
     score("seat {seat}'s score", "body parts", "Body parts seat {seat}'s ghost has dressed at the end (5 wins)."),
     counter("searches_found", "searches that found the garment", "Searches (R12/R13) that found the garment "
@@ -177,4 +173,7 @@ SPEC = register(GameSpec(
     measures=MEASURES,
     seat_scope=("each seat starts on its own corner of the castle in every game (the start player rotates, the "
                 "corners do not), so a seat's figures include its corner's place on this board"),
+    board=BoardSpec(marks=("floor",), tables="a Turnwall castle has [board] and [floor]",
+                    module="kernels.turnwall.board", figure="sim.pages.board_svg:castle_figure", noun="the castle"),
+    check_sizes=(500, 25_000, 1_000),              # a planner game costs ~100 Moor games
 ))

@@ -11,12 +11,18 @@ from pathlib import Path
 from sim.model.scenario import FILE_PARAMS, FILE_PATHS, ScenarioError
 
 
-def register_board_param(game: str, shipped_dir: Path, resolve_path) -> None:
-    """Make ``params.board`` of ``game`` a file parameter: a scenario's ``board = "..."`` is found by `resolve`
+def register_board_param(game: str, shipped_dir: Path, resolve_path, param: str = "board") -> None:
+    """Make ``params.<param>`` of ``game`` a file parameter: a scenario's ``board = "..."`` is found by `resolve`
     (beside the scenario, then in ``shipped_dir``), and ``resolve_path(ref)`` (the game's loader's) names the file
-    whose content hash the report records."""
-    FILE_PARAMS[(game, "board")] = partial(resolve, shipped_dir=shipped_dir)
-    FILE_PATHS[(game, "board")] = resolve_path
+    whose content hash the report records. `sim.model.registry.register` calls it for a spec with a board."""
+    FILE_PARAMS[(game, param)] = partial(resolve, shipped_dir=shipped_dir)
+    FILE_PATHS[(game, param)] = resolve_path
+
+
+def unregister_board_param(game: str, param: str = "board") -> None:
+    """Undo `register_board_param` (a test's own game, after the test)."""
+    FILE_PARAMS.pop((game, param), None)
+    FILE_PATHS.pop((game, param), None)
 
 
 def resolve(ref: str, here: Path, shipped_dir: Path) -> str:

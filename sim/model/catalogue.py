@@ -351,6 +351,16 @@ def missing(spec) -> list[str]:
     return out
 
 
+def stale(spec) -> list[str]:
+    """Keys of game ``spec``'s own entries (``GameSpec.measures``) that name no counter column, categorical value or
+    curve it emits: the counters are named once, by the kernel's ``EXTRA_COLUMNS``, and every entry follows them."""
+    emitted = {f"curve.{c}" for c in spec.curves}
+    for col in spec.extra_columns:
+        emitted.add(f"extra.{col}")
+        emitted |= {f"extra.{col}={v}" for v in spec.categorical.get(col, ())}
+    return [e.key for e in spec.measures if e.key.startswith(("extra.", "curve.")) and e.key not in emitted]
+
+
 def listing(spec) -> list[tuple[str, Entry]]:
     """Every measure of game ``spec`` as `sim list GAME` shows it: (key, entry), generic ones first, then the game's
     counters in kernel order; bookkeeping left out."""

@@ -1,12 +1,16 @@
 """One `GameSpec` per game: what the CLI, the scenario loader and the runner need to know about it.
 
 Importing this module is cheap (no numba): kernel modules are imported lazily through `GameSpec.kernel()`.
-A game registers itself by adding one `GameSpec` to `GAMES` (see `sim/games/*.py`).
+A game is a module `sim/games/<name>.py` that calls `register(GameSpec(name=<name>, ...))`: `names()` finds the
+modules without importing them and `get(name)` imports the one asked for. A game from outside the package (a test,
+a plugin) calls `register` itself and is then known like the others. Generic code asks the spec for everything
+game-specific (its board file, its counters, its check sizes); none of it names a game.
 """
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -50,6 +54,44 @@ class StrategySpec:
 
 
 @dataclass(frozen=True)
+class BoardSpec:
+    """A game's board file: how `sim board show` recognises, loads and draws it, and what a caption calls it.
+
+    marks: TOML keys, dotted for a key inside a table (``"board.hallway"``): a file holding any one of them is this
+        game's board (the marks of two games never meet in one valid board file).
+    tables: what the file holds, as one phrase for the message naming every game's board kind
+        (``"a Turnwall castle has [board] and [floor]"``).
+    module: the dotted kernel module of the board (kernels/<game>/board.py) with ``load_board(ref) -> Board``
+        (raises kernels.boardfile.BoardError, one line), ``BOARDS_DIR`` (the shipped boards) and
+        ``resolve_path(ref) -> str`` (the file a reference means).
+    figure: ``"module:function"``, the function drawing a loaded Board as a matplotlib figure; resolved by sim.pages
+        when it draws (sim.games sits below sim.pages, so a spec names its drawing without importing it).
+    noun: the board in a caption: ``"the castle"`` ("the castle played (default)").
+    param: the scenario parameter holding the board reference.
+    """
+    marks: tuple[str, ...]
+    tables: str
+    module: str
+    figure: str
+    noun: str
+    param: str = "board"
+
+    def loader(self):
+        """The board's kernel module (kernels/<game>/board.py: numpy only)."""
+        return importlib.import_module(self.module)
+
+    def holds(self, data: dict) -> bool:
+        """Whether parsed TOML ``data`` carries one of this board's marks."""
+        for mark in self.marks:
+            node: Any = data
+            for key in mark.split("."):
+                node = node.get(key) if isinstance(node, dict) else None
+            if node is not None:
+                return True
+        return False
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the Python side knows about one game.
 
@@ -70,6 +112,9 @@ class GameSpec:
     measures: the game's own entries of the catalogue of measures (`sim.model.catalogue`: counter, share, team, score,
         curve): a label, unit and one-line definition for every counter column, categorical value and curve it
         emits, and the modes each applies to (a test requires one for every column).
+    board: the game's board file (`BoardSpec`), None when it has none.
+    check_sizes: games of (the exact tier, a statistical baseline, a fresh statistical check) of `sim check` for
+        this game's scenarios; None: `sim.stats.check.DEFAULT_SIZES`.
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
     between two parameters can name the one the designer changed.
     """
@@ -97,6 +142,8 @@ class GameSpec:
     role_seats: dict = field(default_factory=dict)
     measures: tuple = ()
     seat_scope: str = ""     # why seats differ beyond the turn order (a seat's fixed place), for the scope line
+    board: BoardSpec | None = None
+    check_sizes: tuple[int, int, int] | None = None
 
     def kernel(self):
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
@@ -122,11 +169,28 @@ class GameSpec:
 
 
 GAMES: dict[str, GameSpec] = {}
+GAMES_PACKAGE = "sim.games"      # one module per game
 
 
 def register(spec: GameSpec) -> GameSpec:
+    """Make ``spec`` known by its name (a game module calls it on import; a test or plugin may call it for a game of
+    its own) and its board a scenario file parameter; returns ``spec``. A second spec of the same name replaces the
+    first."""
     GAMES[spec.name] = spec
+    if spec.board is not None:
+        from sim.model import boards        # here: sim.model.boards imports sim.model.scenario, which imports us
+        b = spec.board.loader()
+        boards.register_board_param(spec.name, b.BOARDS_DIR, b.resolve_path, spec.board.param)
     return spec
+
+
+def unregister(name: str) -> None:
+    """Forget game ``name`` (a test's own game, after the test); a game of sim/games comes back on the next `get`
+    (its module's ``SPEC``)."""
+    spec = GAMES.pop(name, None)
+    if spec is not None and spec.board is not None:
+        from sim.model import boards
+        boards.unregister_board_param(name, spec.board.param)
 
 
 def get(name: str) -> GameSpec | None:
@@ -136,21 +200,30 @@ def get(name: str) -> GameSpec | None:
     point of a sweep)."""
     if name in GAMES:
         return GAMES[name]
-    if name in names():
-        importlib.import_module(f"sim.games.{name}")
+    if name in _modules():
+        module = importlib.import_module(f"{GAMES_PACKAGE}.{name}")
+        if name not in GAMES and isinstance(getattr(module, "SPEC", None), GameSpec):
+            register(module.SPEC)           # imported before, then unregistered: its module's spec again
     return GAMES.get(name)
 
 
 def all_games() -> dict[str, GameSpec]:
-    """Every game, by name (imports every game module)."""
+    """Every game, by name in `names()` order (imports every game module)."""
     for n in names():
         get(n)
-    return {n: GAMES[n] for n in names()}
+    return {n: GAMES[n] for n in names() if n in GAMES}
 
 
-_GAME_NAMES = ("moor", "treasure_hunters", "turnwall", "galleon")
+def _modules() -> tuple[str, ...]:
+    """The game modules of the sim.games package, by name (their files, listed without importing them; sim.games
+    sits above this layer, so it is found by name)."""
+    package = importlib.util.find_spec(GAMES_PACKAGE)
+    where = package.submodule_search_locations if package is not None else None
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(where or []) if not m.name.startswith("_")))
 
 
 def names() -> tuple[str, ...]:
-    """The games present in this checkout, without importing them (a module `sim/games/<name>.py` each)."""
-    return tuple(n for n in _GAME_NAMES if importlib.util.find_spec(f"sim.games.{n}") is not None)
+    """Every game: the modules `sim/games/<name>.py` (alphabetical, without importing them), then the games
+    registered from outside the package, in the order they were registered."""
+    found = _modules()
+    return found + tuple(n for n in GAMES if n not in found)

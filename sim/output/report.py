@@ -79,6 +79,28 @@ def replaces_other_scenario(final: Path, scenario_file: str) -> str | None:
     return old
 
 
+def replaced_settings(final: Path, games: int, seed: int, overrides: list) -> str | None:
+    """How the report in ``final`` was made differently from a run of ``games`` games at ``seed`` with ``overrides``
+    ((name, value) pairs), in words ("1,000 games (this run: 300)"), or None when it was made the same way (or holds no
+    readable provenance.json). Same scenario file assumed (`replaces_other_scenario` tells the other case)."""
+    try:
+        prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(prov, dict) or not isinstance(prov.get("games"), int):
+        return None
+    old_over = [(o.get("name"), o.get("value")) for o in prov.get("overrides") or [] if isinstance(o, dict)]
+    new_over = [(n, v) for n, v in overrides]
+    differs = []
+    if prov["games"] != games:
+        differs.append(f"{prov['games']:,} games (this run: {games:,})")
+    if prov.get("seed") != seed:
+        differs.append(f"seed {prov.get('seed')} (this run: {seed})")
+    if old_over != new_over:
+        differs.append("other --set overrides")
+    return ", ".join(differs) or None
+
+
 class OutputError(SimError, OSError):
     """The report cannot go where it was asked to; the message is one line."""
 

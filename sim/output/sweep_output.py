@@ -74,8 +74,17 @@ def prepare(folder: Path, what: str = "--out") -> None:
 def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     """The sweep.json dict."""
     from sim.model.scenario import toml_value
+    from sim.model import catalogue
     from sim.stats.sweep_table import quantities
     qs = quantities(sw.points[0].scenario)
+    cat = catalogue.for_scenario(sw.points[0].scenario)
+
+    def unit(name: str) -> str:
+        """The measure's unit as the catalogue names it ("gold", "rounds"); rates carry theirs in the number."""
+        try:
+            return cat.unit(name)
+        except KeyError:
+            return ""
     axes = [{"name": a.name, "values": list(a.values), "labels": [toml_value(v) if not isinstance(v, str) else v
                                                                   for v in a.values],
              "numeric": is_numeric(a), "given_by": a.source} for a in sw.axes]
@@ -89,11 +98,12 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     return {"schema": SCHEMA, "kind": "sweep", "scenario": sw.base.to_dict(), "game_title": sw.base.spec.title,
             "mode": sw.mode, "games": sw.games, "seed": sw.base.seed, "independent": sw.independent,
             "axes": axes, "default": res["default"],
-            "chosen": [{"name": m, "label": qs[m].label, "kind": shown_kind(qs[m]), "definition": qs[m].definition}
-                       for m in sw.measures],
-            "measures": [{"name": q.name, "label": q.label, "kind": shown_kind(q), "definition": q.definition}
-                         for q in qs.values()],
-            "points": points, "pairs": res["pairs"], "target": res["target"], "provenance": provenance}
+            "chosen": [{"name": m, "label": qs[m].label, "kind": shown_kind(qs[m]), "unit": unit(m),
+                        "definition": qs[m].definition} for m in sw.measures],
+            "measures": [{"name": q.name, "label": q.label, "kind": shown_kind(q), "unit": unit(q.name),
+                          "definition": q.definition} for q in qs.values()],
+            "points": points, "pairs": res["pairs"], "target": res["target"],
+            "against_own": res.get("against_own"), "provenance": provenance}
 
 
 def shown_kind(q) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 from sim.model.errors import SimError
 
 import math
-import tomllib
 from pathlib import Path
 
 from sim.pages.plots import SEAT, _figure, to_svg
@@ -31,38 +30,56 @@ class BoardFileError(SimError, ValueError):
     """The file is not a board of a known game, or the game's loader refused it (one line)."""
 
 
+def board_specs() -> dict:
+    """Every registered game with a board file: name -> its `sim.model.registry.BoardSpec` (imports every game)."""
+    from sim.model import registry
+    return {name: spec.board for name, spec in registry.all_games().items() if spec.board is not None}
+
+
+def kinds_text(boards: dict) -> str:
+    """Every board kind in one phrase, for a message: "a Turnwall castle has [board] and [floor], a ..."."""
+    return ", ".join(b.tables for b in boards.values())
+
+
 def game_of(path: Path) -> str:
-    """'turnwall', 'treasure_hunters' or 'galleon', from the tables the file holds."""
+    """The game whose board file ``path`` is, from the tables the file holds (each game's `BoardSpec.marks`);
+    raises BoardFileError (one line) for a file that cannot be read, is not TOML, or is no game's board."""
+    from kernels.boardfile import read_toml
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_toml(Path(path))
     except FileNotFoundError:
         raise BoardFileError(f"{path}: no such board file") from None
     except IsADirectoryError:
         raise BoardFileError(f"{path}: is a folder; give a board .toml file") from None
     except OSError as e:
         raise BoardFileError(f"{path}: cannot read the board file ({e.strerror or e})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise BoardFileError(f"{path}: not valid TOML ({e})") from None
-    if "floor" in data:
-        return "turnwall"
-    if "cannons" in data or "whirlpools" in data:
-        return "galleon"
-    if isinstance(data.get("board"), dict) and "hallway" in data["board"]:
-        return "treasure_hunters"
-    raise BoardFileError(f"{path}: not a board file of a known game (a Turnwall castle has [board] and [floor], a "
-                         f"Treasure Hunters house [board] with hallway and doors, a Galleon bay [board] with [[cannons]] and "
-                         f"[[whirlpools]])")
+    except ValueError as e:                 # not UTF-8, or not TOML: read_toml says which, in words
+        raise BoardFileError(f"{path}: {e}") from None
+    from sim.model import registry
+    # a game named by a folder on the path (scenarios/<game>/boards/) is asked first, alone when its board matches:
+    # importing a game compiles its kernel helpers, and the marks of two games never meet in a valid board
+    for name in (n for n in registry.names() if n in Path(path).resolve().parts):
+        spec = registry.get(name)
+        if spec is not None and spec.board is not None and spec.board.holds(data):
+            return name
+    boards = board_specs()
+    games = [name for name, b in boards.items() if b.holds(data)]
+    if len(games) == 1:
+        return games[0]
+    if games:
+        raise BoardFileError(f"{path}: holds the tables of more than one game's board ({', '.join(games)}): "
+                             f"{kinds_text({g: boards[g] for g in games})}")
+    raise BoardFileError(f"{path}: not a board file of a known game ({kinds_text(boards)})")
 
 
 def _drawing(game: str):
-    """(the game's board loader, its figure function, what the board is called in a caption)."""
+    """(the game's board loader, its figure function, what the board is called in a caption), from its spec: the
+    figure is looked up when asked for, so the function drawn is the module's at that moment."""
     import importlib
-    loader = importlib.import_module(f"kernels.{game}.board").load_board
-    if game == "turnwall":
-        return loader, castle_figure, "the castle"
-    if game == "galleon":
-        return loader, galleon_figure, "the bay and ship"
-    return loader, house_figure, "the house"
+    from sim.model import registry
+    board = registry.get(game).board
+    module, _, name = board.figure.partition(":")
+    return board.loader().load_board, getattr(importlib.import_module(module), name), board.noun
 
 
 def show(path: str | Path) -> tuple[str, str]:
@@ -246,9 +263,11 @@ def board_plots(s: dict) -> list[tuple[str, str, str]]:
     """The board a report's scenario played, as a plot entry [(name, caption, svg)] for the report's Scenario
     section (sim.pages.html_report); empty when the game has no board file or it cannot be read here. A board already
     drawn in this process is not drawn again (`_DRAWN`)."""
+    from sim.model import registry
     sc = s.get("scenario") or {}
-    ref = (sc.get("params") or {}).get("board")
-    if ref is None or sc.get("game") not in ("turnwall", "treasure_hunters", "galleon"):
+    spec = registry.get(sc["game"]) if isinstance(sc.get("game"), str) else None
+    ref = (sc.get("params") or {}).get(spec.board.param) if spec is not None and spec.board is not None else None
+    if ref is None:
         return []
     load_board, figure, noun = _drawing(sc["game"])
     try:

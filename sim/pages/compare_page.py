@@ -11,8 +11,9 @@ from sim.model.words import p_value
 from sim.pages.html_report import CSS, esc
 
 
-def _fmt(v: float, kind: str) -> str:
-    return f"{100 * v:.2f}%" if kind == "rate" else f"{v:.3f}"
+def _fmt(v: float, kind: str, unit: str = "") -> str:
+    """A value as the table shows it: a rate in %, any other with 3 decimals and its unit ("4.394 gold")."""
+    return f"{100 * v:.2f}%" if kind == "rate" else f"{v:.3f}" + (f" {unit}" if unit else "")
 
 
 def _fmt_d(v: float, kind: str) -> str:
@@ -35,8 +36,8 @@ def frame(res: dict):
         k = r["kind"]
         rows.append({
             "measure": r.get("label") or r["name"],
-            "A": _fmt(r["a"], k), "B": _fmt(r["b"], k),
-            "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else ""),
+            "A": _fmt(r["a"], k, r.get("unit", "")), "B": _fmt(r["b"], k, r.get("unit", "")),
+            "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
             "95% CI": f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
             "pairing gain": "-" if r["pairing_gain"] is None else f"{r['pairing_gain']:.1f}x",
             "p": "identical" if r["p"] is None else fmt_p(r["p"]),

@@ -358,6 +358,17 @@ def provenance_items(s: dict) -> list[tuple[str, str]]:
     return [(k, str(v)) for k, v in items]
 
 
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def games_played(s: dict) -> str:
+    """The game count every figure rests on, said beside the title ("250 games played."), so a report replaced by a
+    shorter run cannot pass for the longer one."""
+    n = s["games"]["played"]
+    return f"{n:,} game{'' if n == 1 else 's'} played."
+
+
 def render(s: dict, secs: list[dict] | None = None) -> str:
     """The balance report as one self-contained HTML page. ``secs``: `sections` of ``s`` when already drawn (the
     plots are most of the time a report takes: `write` draws them once for the page and the Markdown)."""
@@ -367,7 +378,7 @@ def render(s: dict, secs: list[dict] | None = None) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
              f'<header id="provenance"><h1>{esc(title)}</h1>',
-             f"<p>{esc(lead_line(s))}</p>",
+             f"<p>{esc(_sentence(lead_line(s)))} <b class=\"games\">{esc(games_played(s))}</b></p>",
              f"<details><summary>{esc(provenance_line(s))}</summary>"
              '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in provenance_items(s))
              + "</dl></details></header>",
@@ -400,7 +411,7 @@ def render_markdown(s: dict, plot_dir: str = "plots", secs: list[dict] | None = 
     """The balance report as Markdown plus its plots {file name: svg} (referenced as ``plot_dir/<name>.svg``);
     ``secs`` as in `render`."""
     sc = s["scenario"]
-    out = [f"# Balance report: {sc['name']}", "", lead_line(s), ""]
+    out = [f"# Balance report: {sc['name']}", "", f"{_sentence(lead_line(s))} **{games_played(s)}**", ""]
     out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
     out += ["## Verdict", ""] + [f"- {x}" for x in verdict_lines(s)] + [""]
     files = {}

@@ -211,9 +211,13 @@ def length(s: dict):
         ax.axvline(d["mean"], color="black", lw=1, ls="--", label=f"mean {d['mean']:.1f}")
         unit = cat.unit(f"length.{key}")
         if keep < len(c):                       # a few very long games would squash the rest into one corner
-            ax.set_xlabel(f"{unit} ({int(c[keep:].sum()):,} games over {int(x[keep - 1])} not drawn)")
+            cut = int(c[keep:].sum())
+            ax.set_xlabel(f"{unit}; cut off at {int(x[keep - 1])}: the {cut:,} longest game{'s' if cut != 1 else ''}"
+                          f" ({100 * cut / c.sum():.1f}%) not drawn", fontsize=8)
         else:
             ax.set_xlabel(unit)
+        from matplotlib.ticker import MaxNLocator
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))     # counted: no 7.5 rounds
         ax.set_ylabel("games (%)" if w == 1 else f"games (%) per {w} {unit}")
         ax.set_title(cat.label(f"length.{key}"))
         ax.legend(fontsize=7, frameon=False)

@@ -65,13 +65,13 @@ def lead_line(s: dict) -> str:
     return out
 
 
-def board_description(ref: str, game: str = "treasure_hunters") -> str:
+def board_description(ref: str, game: str) -> str:
     """A board reference in words: its file, name and whether it is UNVERIFIED (the shipped default boards are
-    candidate layouts: their files say UNVERIFIED in the header and "(unverified)" in the description). ``game``
-    picks the loader (kernels/<game>/board.py)."""
+    candidate layouts: their files say UNVERIFIED in the header and "(unverified)" in the description). ``game``'s
+    spec names the loader (`BoardSpec.module`, kernels/<game>/board.py)."""
     try:
-        import importlib
-        B = importlib.import_module(f"kernels.{game}.board")
+        from sim.model import registry
+        B = registry.get(game).board.loader()
         b = B.load_board(ref)
         text = Path(b.path).read_text(encoding="utf-8") if b.path and Path(b.path).exists() else ""
     except Exception as e:  # noqa: BLE001  (a report read back elsewhere: say what is known)

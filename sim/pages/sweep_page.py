@@ -9,15 +9,19 @@ from dataclasses import dataclass
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
+from sim.pages.verdicts import fmt_p
+from sim.model.words import count
 
 TARGET_COLOR = "#b5464b"
 
 
-def fmt(kind: str, v, signed: bool = False) -> str:
-    """A measure's value as the page shows it: rates in %, differences of rates in points, means as numbers (n/a
-    for None)."""
+def fmt(kind: str, v, signed: bool = False, unit: str = "") -> str:
+    """A measure's value as the page shows it: rates in %, differences of rates in points, means as numbers with
+    their ``unit`` ("4.503 gold", "39.505 rounds"; n/a for None)."""
     if v is None:
         return "n/a"
+    if unit and kind not in ("rate", "points"):
+        return f"{fmt(kind, v, signed)} {unit}"
     if kind == "rate":
         return f"{100 * v:+.2f}%" if signed else f"{100 * v:.2f}%"
     if kind == "points":                       # a rate minus its fair share: percentage points
@@ -384,10 +388,10 @@ def target_text(d: dict) -> str | None:
     m = next(x for x in d["chosen"] if x["name"] == t["measure"])
     pts = {r["index"]: r for r in d["points"]}
     desc = lambda i: ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
-    out = f"Target {m['label']} = {fmt(m['kind'], t['value'])}. "
+    out = f"Target {m['label']} = {fmt(m['kind'], t['value'], unit=m.get('unit', ''))}. "
     if t["closest"] is not None:
         c = pts[t["closest"]]["measures"][t["measure"]]
-        out += (f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'])}, 95% interval "
+        out += (f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'], unit=m.get('unit', ''))}, 95% interval "
                 f"{fmt_ci(m['kind'], c['ci95'])}). ")
     out += (f"Points whose interval contains the target: {'; '.join(desc(i) for i in t['containing'])}. "
             if t["containing"] else "No point's interval contains the target. ")
@@ -398,6 +402,41 @@ def target_text(d: dict) -> str | None:
             out += " Every point's interval contains the target, so where it crosses is within noise: play more " \
                    "games a point (--games) to place it."
     return out
+
+
+def many_points_text(d: dict) -> str | None:
+    """What survives testing every point against the scenario's own at once (sweep.json ``against_own``, Holm-
+    corrected): the differences that do, or "no setting differs from the scenario's own by more than noise" with the
+    games a point that would resolve the largest difference seen. None for a sweep of one point."""
+    if len(d["points"]) < 2:
+        return None
+    a = d.get("against_own")
+    if a is None:
+        return ("The scenario's own value is not among the points, so no point is tested against it; the table "
+                "compares neighbouring points.")
+    kinds = {m["name"]: (m["label"], m["kind"], m.get("unit", "")) for m in d["chosen"]}
+    pts = {r["index"]: r for r in d["points"]}
+    desc = lambda i: ", ".join(f"{k} = {v}" for k, v in pts[i]["labels"].items()) or f"point {i}"   # noqa: E731
+    n_p = a["points"]
+    tested = (f"{count(n_p, 'point')} {'was' if n_p == 1 else 'were'} tested against it, "
+              f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
+              f"points one may exclude 0 by chance alone.")
+    if not a["differ"]:
+        more = (f" Play more games: --games {a['games_needed']:,} a point would resolve a difference as large as the "
+                f"largest seen." if a.get("games_needed") and a["games_needed"] > a["games"] else
+                " Every point played the same games to the same results here (no difference at all to resolve)."
+                if a.get("games_needed") is None else "")
+        return (f"No setting differs from the scenario's own by more than noise at {a['games']:,} games a point. "
+                f"{tested}{more}")
+    by_point: dict[int, list[str]] = {}
+    for t in a["differ"]:
+        label, kind, unit = kinds[t["measure"]]
+        by_point.setdefault(t["point"], []).append(
+            f"{label} {fmt(kind, t['diff'], True, unit)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)")
+    shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
+    rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
+    return (f"{count(len(by_point), 'setting')} differ{'s' if len(by_point) == 1 else ''} from the scenario's own by "
+            f"more than noise: " + "; ".join(shown) + rest + ". " + tested)
 
 
 def range_text(d: dict) -> str:
@@ -415,10 +454,10 @@ def range_text(d: dict) -> str:
         hi = max(have, key=lambda r: r["measures"][m["name"]]["value"])
         a, b = lo["measures"][m["name"]], hi["measures"][m["name"]]
         if a["value"] == b["value"]:
-            out.append(f"{m['label']} {fmt(m['kind'], a['value'])} at every point")
+            out.append(f"{m['label']} {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} at every point")
         else:
-            out.append(f"{m['label']} from {fmt(m['kind'], a['value'])} {fmt_ci(m['kind'], a['ci95'])} "
-                       f"({desc(lo)}) to {fmt(m['kind'], b['value'])} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})")
+            out.append(f"{m['label']} from {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], a['ci95'])} "
+                       f"({desc(lo)}) to {fmt(m['kind'], b['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})")
     return "; ".join(out) + " (95% intervals)" if out else ""
 
 
@@ -432,10 +471,10 @@ def point_rows(d: dict) -> list[dict]:
         row.update({k: v for k, v in r["labels"].items()})
         for m in d["chosen"]:
             v = r["measures"][m["name"]]
-            row[m["label"]] = f"{fmt(m['kind'], v['value'])} {fmt_ci(m['kind'], v['ci95'])}"
+            row[m["label"]] = f"{fmt(m['kind'], v['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], v['ci95'])}"
             if r["index"] in prev:
                 p = prev[r["index"]]["measures"][m["name"]]
-                row[f"{m['label']}: change from previous"] = f"{fmt(m['kind'], p['diff'], True)} " \
+                row[f"{m['label']}: change from previous"] = f"{fmt(m['kind'], p['diff'], True, unit=m.get('unit', ''))} " \
                                                             f"{fmt_ci(m['kind'], p['ci95'], True)}"
             elif prev:
                 row[f"{m['label']}: change from previous"] = ""
@@ -469,6 +508,10 @@ def render(d: dict) -> str:
     tt = target_text(d)
     if tt:
         parts.append(f'<section id="target"><h2>Target</h2><p class="yes">{esc(tt)}</p></section>')
+    mp = many_points_text(d)
+    if mp:
+        parts.append(f'<section id="against-own"><h2>Which settings differ from the scenario\'s own</h2>'
+                     f'<p>{esc(mp)}</p></section>')
     parts.append('<section id="plots"><h2>Curves</h2>')
     for pid, cap, svg in plot_list(d):
         if svg:

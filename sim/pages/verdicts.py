@@ -180,7 +180,36 @@ def run_sentences(s: dict) -> list[str]:
     if g["truncated"]:
         out.append(f"{_cap(lab('truncated'))}: {100 * g['truncated_rate']:.2f}% of the games played (left out of "
                    "every figure).")
+    if not few:
+        out += precision_line(s)
     return out
+
+
+READABLE = 0.01        # a headline rate known to +/- 1 point (95%) reads effects of a point or two
+
+
+def precision_line(s: dict) -> list[str]:
+    """One sentence when the headline win rates are known to worse than +/- `READABLE` (95% half-width): how wide
+    they are at this many finished games, and about how many games would make them +/- 1 point (the half-width
+    shrinks as 1/sqrt(games)). Empty when they are readable already."""
+    fin = s["games"]["finished"]
+    cis = [r["ci95"] for r in (s.get("team") or {}).values()]
+    if not s.get("team"):
+        cis += [r["win"]["ci95"] for r in s["seats"]]
+        fp = s.get("first_player") or {}
+        if fp.get("advantage_ci95"):
+            cis.append(fp["advantage_ci95"])
+    widths = [(hi - lo) / 2 for lo, hi in cis if lo is not None and hi is not None]
+    if not widths or max(widths) <= READABLE:
+        return []
+    hw = max(widths)
+    need = fin * (hw / READABLE) ** 2
+    need = int(float(f"{need:.2g}"))                       # 24,000, not 23,817: an estimate
+    lab = catalogue.for_summary(s).label
+    what = "team win rates are" if s.get("team") else f"seat win rates and the {lab('first_player_advantage')} are"
+    return [f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} points (95%), too "
+            f"wide to read effects of a point or two; about {need:,} games would narrow them to ±1 point "
+            f"(--games {need})."]
 
 
 def _outcomes(s: dict, cat: catalogue.View) -> list[str]:

@@ -110,24 +110,35 @@ def collect(sw: Sweep, folder: Path) -> dict:
                      "aggregates": doc["aggregates"], "_sums": doc["sums"]})
     pairs = []
     cache: dict[int, dict] = {}
-    for a, b, axis in table.neighbours(sw):
+
+    def difference(a: int, b: int, m: str) -> dict:
+        """B - A of measure ``m`` between points ``a`` and ``b``: paired over their common games, or Welch."""
         qa, qb = qs(a), qs(b)
-        diffs = {}
-        for m in sw.measures:
-            if sw.independent:
-                diffs[m] = table.independent_difference(qb[m], rows[a]["_sums"], rows[b]["_sums"])
-            else:
-                for i in (a, b):
-                    if i not in cache:
-                        cache[i] = store.load_paired(pk[i])
-                diffs[m] = table.paired_difference(qb[m], cache[a], cache[b])
-            if qa[m].offset != qb[m].offset:          # different fair shares (players swept): shift
-                diffs[m]["diff"] += qb[m].offset - qa[m].offset
-                diffs[m]["ci95"] = [c + qb[m].offset - qa[m].offset for c in diffs[m]["ci95"]]
-        pairs.append({"a": a, "b": b, "axis": axis, "measures": diffs})
+        if sw.independent:
+            d = table.independent_difference(qb[m], rows[a]["_sums"], rows[b]["_sums"])
+        else:
+            for i in (a, b):
+                if i not in cache:
+                    cache[i] = store.load_paired(pk[i])
+            d = table.paired_difference(qb[m], cache[a], cache[b])
+        if qa[m].offset != qb[m].offset:          # different fair shares (players swept): shift
+            d["diff"] += qb[m].offset - qa[m].offset
+            d["ci95"] = [c + qb[m].offset - qa[m].offset for c in d["ci95"]]
+        return d
+    own = table.sw_default(sw)
+    for a, b, axis in table.neighbours(sw):
+        pairs.append({"a": a, "b": b, "axis": axis, "measures": {m: difference(a, b, m) for m in sw.measures}})
         for i in list(cache):                          # bounded memory: keep only what later pairs need
-            if i < a:
+            if i < a and i != own:
                 del cache[i]
+    tests = []
+    if own is not None:
+        for p in sw.points:
+            if p.index != own:
+                tests += [dict(difference(own, p.index, m), point=p.index, measure=m) for m in sw.measures]
+                cache.pop(p.index, None)
+    against = table.against_own(tests, sw.games) if own is not None else None
     for r in rows:
         del r["_sums"]
-    return {"rows": rows, "pairs": pairs, "target": table.target_summary(sw, rows), "default": table.sw_default(sw)}
+    return {"rows": rows, "pairs": pairs, "target": table.target_summary(sw, rows), "default": own,
+            "against_own": against}

@@ -34,24 +34,22 @@ from sim.model.paths import BASELINES, REPO, SCENARIOS
 from sim.model.scenario import Scenario
 
 FORMAT = 1
-EXACT_GAMES = 20_000
-CHECK_GAMES = 100_000
-STAT_GAMES = 25 * CHECK_GAMES
-# Games per scenario (exact tier, statistical baseline, fresh statistical check) by game, sized so that `sim check`
-# over every default scenario stays around a minute on a 2-core machine (Moor plays about 60k games/s there,
-# Treasure Hunters about 10k); a game not listed gets DEFAULT_SIZES. Every statistical baseline has 25x the games
-# of a check, so its own noise is a small part of each test's variance: with 5x, a committed Galleon baseline's
-# own noise left one counter (duels_won_pistol, 3p) 2.4 of its standard errors low, and that counter alone raised
-# 2 false alarms (one CI run, 1 of 35 fresh-seed runs) where the family-wise level allows 0.5% (2026-12-01); every
-# game went to 25x on 2026-12-02.
-SIZES = {"moor": (EXACT_GAMES, STAT_GAMES, CHECK_GAMES),
-         "turnwall": (500, 25_000, 1_000),  # a planner game costs ~100 Moor games
-         "galleon": (500, 50_000, 2_000)}   # a few hundred turns a game (~3,000 games/s a thread)
+# Games per scenario (exact tier, statistical baseline, fresh statistical check) by game: each game's
+# `GameSpec.check_sizes`, sized so that `sim check` over every default scenario stays around a minute on a 2-core
+# machine (Moor plays about 60k games/s there, Treasure Hunters about 10k); a game without them gets DEFAULT_SIZES
+# (sized for Treasure Hunters). Every statistical baseline has 25x the games of a check, so its own noise is a
+# small part of each test's variance: with 5x, a committed Galleon baseline's own noise left one counter
+# (duels_won_pistol, 3p) 2.4 of its standard errors low, and that counter alone raised 2 false alarms (one CI run,
+# 1 of 35 fresh-seed runs) where the family-wise level allows 0.5% (2026-12-01); every game went to 25x on
+# 2026-12-02.
 DEFAULT_SIZES = (5_000, 500_000, 20_000)
 
 
 def sizes(game: str) -> tuple[int, int, int]:
-    return SIZES.get(game, DEFAULT_SIZES)
+    """(exact-tier games, statistical-baseline games, fresh check games) for a scenario of ``game``."""
+    from sim.model import registry
+    spec = registry.get(game)
+    return DEFAULT_SIZES if spec is None or spec.check_sizes is None else spec.check_sizes
 # Family-wise false-alarm level of the statistical tier (Holm over every test of a run). Holm at alpha keeps the
 # false-alarm rate at or below alpha averaged over baselines; for one fixed, committed baseline it scatters around
 # that (its own sampling noise shifts some metrics), so we run at half the 1% budget.

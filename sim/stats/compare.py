@@ -124,7 +124,7 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
         p, test = pd["p"], "paired z"
         if m.binary and k == 1:     # d in {-1, 0, 1}: exact McNemar on the discordant games
             p, test = metrics.mcnemar_exact((a["qd"] + a["sd"]) // 2, (a["qd"] - a["sd"]) // 2), "McNemar exact"
-        rows.append({"name": m.name, "label": m.label, "kind": m.kind, "n": n,
+        rows.append({"name": m.name, "label": m.label, "kind": m.kind, "unit": m.unit, "n": n,
                      "a": va, "a_ci95": ca, "b": vb, "b_ci95": cb,
                      "diff": pd["diff"], "diff_ci95": clip_diff(pd["ci"], m.kind),
                      "se_paired": pd["se"], "se_unpaired": se_un,

@@ -151,7 +151,7 @@ def paired_difference(q: Quantity, a: dict, b: dict) -> dict:
         x, y = x[both], y[both]
     d = y - x
     r = metrics.paired_diff(float(d.sum()) / m.scale, float((d * d).sum()) / (m.scale * m.scale), len(d))
-    return {"diff": r["diff"], "ci95": r["ci"], "p": r["p"], "n": int(len(d)), "paired": True}
+    return {"diff": r["diff"], "ci95": r["ci"], "p": r["p"], "se": r["se"], "n": int(len(d)), "paired": True}
 
 
 def independent_difference(q: Quantity, sa: dict, sb: dict) -> dict:
@@ -160,8 +160,35 @@ def independent_difference(q: Quantity, sa: dict, sb: dict) -> dict:
     k = float(m.scale)
     r = metrics.welch_test(sa["s"][m.name] / k, sa["q"][m.name] / k / k, sa["n"][m.name],
                            sb["s"][m.name] / k, sb["q"][m.name] / k / k, sb["n"][m.name])
-    return {"diff": r["diff"], "ci95": r["ci95"], "p": r["p"], "n": min(sa["n"][m.name], sb["n"][m.name]),
-            "paired": False}
+    return {"diff": r["diff"], "ci95": r["ci95"], "p": r["p"], "se": r["se"],
+            "n": min(sa["n"][m.name], sb["n"][m.name]), "paired": False}
+
+
+ALPHA = 0.05           # family-wise level of the many-points test (as `sim compare`'s default)
+POWER = 0.8            # the chance of detecting a difference as large as the largest seen, for `games_needed`
+
+
+def against_own(tests: list[dict], games: int, alpha: float = ALPHA) -> dict:
+    """Every point against the scenario's own point, Holm-corrected for testing many points and measures at once.
+
+    ``tests``: one dict per (point, measure) with ``point``, ``measure``, ``diff``, ``ci95``, ``p`` and ``se``
+    (`paired_difference` / `independent_difference` of the point against the scenario's own). Returns {"tested":
+    number of tests, "points": number of points tested, "alpha", "differ": the tests that survive Holm (each with
+    ``p_holm``), "games_needed": games a point that would resolve, with power `POWER` after the same correction, the
+    largest difference seen (None when every difference is 0), "games": ``games``}. A point differing by chance is
+    expected among many: only what survives the correction is named as a difference."""
+    ok = [t for t in tests if t["p"] is not None and t["se"] is not None]
+    adj = metrics.holm([t["p"] for t in ok]) if ok else []
+    differ = [dict(t, p_holm=q) for t, q in zip(ok, adj) if q <= alpha]
+    need = None
+    if ok:
+        from scipy import stats
+        z = float(stats.norm.ppf(1 - alpha / (2 * len(ok)))) + float(stats.norm.ppf(POWER))
+        ratios = [(z * t["se"] / abs(t["diff"])) ** 2 for t in ok if t["diff"] and t["se"] > 0]
+        if ratios:
+            need = int(math.ceil(games * min(ratios)))
+    return {"tested": len(ok), "points": len({t["point"] for t in ok}), "alpha": alpha, "differ": differ,
+            "games_needed": need, "games": games}
 
 
 def target_summary(sw, rows: list[dict]) -> dict | None:

@@ -31,6 +31,25 @@ def test_every_counter_column_of_every_game_has_a_catalogue_entry(game):
 
 
 @pytest.mark.parametrize("game", registry.names())
+def test_every_counter_entry_of_every_game_names_a_column_its_kernel_writes(game):
+    """The counters are named once, by kernels/<game>/columns.py EXTRA_COLUMNS (the spec's extra_columns): an entry
+    keyed by a renamed or dropped column would describe a number no report has."""
+    import importlib
+    spec = registry.get(game)
+    kernel_columns = importlib.import_module(spec.kernel_module).EXTRA_COLUMNS
+    assert spec.extra_columns is kernel_columns or spec.extra_columns == kernel_columns
+    assert catalogue.stale(spec) == [], f"{game}: these entries of sim/games/{game}.py name no column"
+
+
+def test_a_stale_counter_entry_is_found():
+    from dataclasses import replace
+    spec = registry.get("moor")
+    cut = replace(spec, extra_columns=tuple(c for c in spec.extra_columns if c != "planks_laid"))
+    assert catalogue.stale(cut) == ["extra.planks_laid"]
+    assert catalogue.stale(spec) == []
+
+
+@pytest.mark.parametrize("game", registry.names())
 def test_every_entry_has_a_label_unit_kind_and_definition_and_known_modes(game):
     spec = registry.get(game)
     mode = spec.param("mode")

@@ -187,3 +187,23 @@ def test_a_p_value_is_never_printed_as_zero(tmp_path):
     assert any("chi-square p < 1e-9" in t for t in texts.values())
     for name, text in texts.items():
         assert "p = 0 " not in text and "p = 0)" not in text and "p = 0;" not in text and "p = 0<" not in text, name
+
+
+def test_a_report_says_its_game_count_beside_the_title_and_how_precise_its_rates_are(tmp_path):
+    """300 games of Moor at 2 players: the seats' win rates are known to about +/- 5.6 points, too wide to read an
+    effect of a point or two; the verdict says so and how many games would make them +/- 1 point. The game count
+    stands beside the title."""
+    sc = scenario.load(ROOT / "scenarios" / "moor" / "2p.toml")
+    s, folder = api.run_scenario(sc, 300, out_dir=tmp_path / "few")
+    page = html.unescape((folder / "summary.html").read_text(encoding="utf-8"))
+    assert '<b class="games">300 games played.</b>' in page
+    (line,) = [x for x in html_report.verdict_lines(s) if x.startswith("Precision:")]
+    hw = max((r["win"]["ci95"][1] - r["win"]["ci95"][0]) / 2 for r in s["seats"])
+    hw = max(hw, (s["first_player"]["advantage_ci95"][1] - s["first_player"]["advantage_ci95"][0]) / 2)
+    assert f"at 300 finished games the seat win rates and the first-player advantage are known to about ±{100 * hw:.1f}" \
+           " points (95%), too wide to read effects of a point or two" in line
+    need = int(line.split("about ")[2].split(" games")[0].replace(",", ""))
+    assert abs(need - 300 * (hw / 0.01) ** 2) <= 0.01 * need + 100
+    assert line in page
+    s2, _ = api.run_scenario(sc, 40000, write=False)
+    assert not [x for x in html_report.verdict_lines(s2) if x.startswith("Precision:")]

@@ -2,6 +2,7 @@
 against `sim run`, resumption against an uninterrupted sweep, and the HTML parsed for its plots. Tiny game counts."""
 from __future__ import annotations
 
+import html
 import json
 from html.parser import HTMLParser
 from pathlib import Path
@@ -508,3 +509,35 @@ def test_a_choice_axis_is_drawn_as_categories_with_whiskers_and_labels_that_fit(
     assert any("whiskers: 95% interval" in c for c in caps) and not any("band" in c for c in caps)
     numeric = sweep(tmp_path, scen(tmp_path), "--set", "track_len=26,28", "--games", "20", out="n")[1]
     assert all("band: 95% interval" in c for _, c, _ in page.plot_list(numeric))
+
+
+def test_many_points_are_tested_against_the_scenarios_own_with_holm():
+    """Ten points each at p = 0.01 against the scenario's own: one alone would be 'real', but not among ten (Holm:
+    10 x 0.01 > 0.05); one at p = 1e-6 survives. The games needed grow with the noise of the best-resolved test."""
+    from sim.stats.sweep_table import against_own
+    tests = [{"point": i, "measure": "m", "diff": 0.02, "ci95": [0.005, 0.035], "p": 0.01, "se": 0.0077}
+             for i in range(1, 11)]
+    a = against_own(tests, 2000)
+    assert (a["tested"], a["points"], a["differ"]) == (10, 10, [])
+    assert a["games_needed"] > 2000
+    b = against_own(tests + [{"point": 11, "measure": "m", "diff": 0.1, "ci95": [0.06, 0.14], "p": 1e-6,
+                              "se": 0.02}], 2000)
+    assert [t["point"] for t in b["differ"]] == [11] and b["differ"][0]["p_holm"] <= 0.05
+
+
+def test_the_sweep_says_which_settings_differ_from_the_scenarios_own_after_the_correction(tmp_path):
+    from sim.pages.sweep_page import many_points_text
+    p = scen(tmp_path)
+    r, doc = sweep(tmp_path, p, "--set", "tiebreak=rulebook,shared", "--games", "60", "--measure",
+                   "first_player_advantage")
+    assert r.exit_code == 0, r.output
+    text = many_points_text(doc)
+    assert text.startswith("No setting differs from the scenario's own by more than noise at 60 games a point.")
+    assert "Holm-corrected" in text and "--games" in text and text in r.stdout
+    r, doc = sweep(tmp_path, p, "--set", "track_len=20,30,40", "--games", "200", "--measure", "length.rounds",
+                   out="len")
+    text = many_points_text(doc)
+    assert text.startswith("2 settings differ from the scenario's own by more than noise: track_len = 20: game "
+                           "length (rounds) -"), text
+    assert "2 points were tested against it, 2 differences in all" in text
+    assert text in html.unescape((tmp_path / "len" / "sweep.html").read_text())
