@@ -44,14 +44,14 @@ def thread_speeds(sc, games: int, thread_counts=(1, 2), reps: int = 5) -> list[d
     best: dict[int, float] = {}
     used: dict[int, int] = {}
     dec = 0
+    from sim.play.context import RunContext
     for t in thread_counts:
-        used[t] = runner.set_threads(t)
-        runner.play_chunk(sc, 0, 64)                              # load / compile outside the timing
+        used[t] = runner.resolve_threads(t)
+        runner.play_chunk(sc, 0, 64, ctx=RunContext(threads=t))   # load / compile outside the timing
     for rep in range(reps):
         for t in thread_counts:
-            runner.set_threads(t)
             t0 = time.perf_counter()
-            out = runner.play_chunk(sc, rep * games, games)
+            out = runner.play_chunk(sc, rep * games, games, ctx=RunContext(threads=t))
             dt = time.perf_counter() - t0
             best[t] = min(dt, best.get(t, dt))
             dec = int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum()) \
@@ -158,17 +158,18 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
         return {"note": why}
     sc = load(REPO / path)
     sc = sc.with_changes(players=4, seats=tuple(Seat("random") for _ in range(4)))
-    runner.set_threads(1)
+    from sim.play.context import RunContext
+    one = RunContext(threads=1)
     pinned = hasattr(os, "sched_setaffinity")
     old = os.sched_getaffinity(0) if pinned else None
     if pinned:
         os.sched_setaffinity(0, {min(old)})
     try:
-        runner.play_chunk(sc, 0, 64)
+        runner.play_chunk(sc, 0, 64, ctx=one)
         kt, ct, kc, cc = [], [], [], []
         for rep in range(reps):
             t0, p0 = time.perf_counter(), time.process_time()
-            runner.play_chunk(sc, rep * games, games)
+            runner.play_chunk(sc, rep * games, games, ctx=one)
             kt.append(time.perf_counter() - t0)
             kc.append(time.process_time() - p0)
             t0, r0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)

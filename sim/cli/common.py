@@ -44,34 +44,45 @@ def known_game(game: str | None):
 
 
 def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note: str = ""):
-    """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (``hi`` None: no upper end), in the
-    wording scenario files get too (sim.model.scenario.out_of_range); ``note`` says why the bound is there."""
-    from sim.model.scenario import out_of_range
-    if v is not None and (v < lo or (hi is not None and v > hi)):
-        fail(out_of_range(f"--{name}", v, lo, hi) + note, EXIT_USAGE)
+    """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (`sim.api.options.in_range`)."""
+    from sim.api.options import in_range as check
+    usage(check, name, v, lo, hi, note)
 
 
 def check_run_options(games: int | None = None, threads: int | None = None, chunk: int | None = None,
                       seed: int | None = None):
     """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
-    when out of range (--games 0 and --games 10^11 name the same range). A --threads above the cores available is
-    not refused: the run uses all of them and says so on stderr in one line (the report's provenance records the
-    threads used)."""
-    from sim.model.scenario import MAX_GAMES
-    from sim.play.runner import MAX_CHUNK
-    in_range("games", games, 1, MAX_GAMES)
-    in_range("threads", threads)
-    in_range("chunk", chunk, 1, MAX_CHUNK, " (memory grows with the chunk)")
-    in_range("seed", seed, 0, 2**64 - 1)
-    if threads is not None:
-        from sim.play import runner
-        said = set()
+    when out of range (`sim.api.options.check_run_options`). A --threads above the cores available is not
+    refused: the run uses all of them and says so on stderr in one line (`note_once`; the report's provenance
+    records the threads used)."""
+    from sim.api.options import check_run_options as check
+    usage(check, games, threads, chunk, seed)
 
-        def note(line: str):
-            if line not in said:            # once per command, however many runs it makes
-                said.add(line)
-                typer.echo(line, err=True)
-        runner.on_note = note
+
+def usage(f, *args):
+    """Call ``f(*args)``; an `sim.api.options.OptionError` it raises is one line and exit 2."""
+    from sim.api.options import OptionError
+    try:
+        return f(*args)
+    except OptionError as e:
+        fail(str(e), EXIT_USAGE)
+
+
+_NOTES_SAID: set[str] = set()     # the notes this command said (the process is one command)
+
+
+def note_once(line: str) -> None:
+    """Say a run's note (a --threads above the cores) on stderr, once per command however many runs it makes."""
+    if line not in _NOTES_SAID:
+        _NOTES_SAID.add(line)
+        typer.echo(line, err=True)
+
+
+def run_context(threads: int | None = None, progress=None):
+    """The `sim.play.context.RunContext` of a command's run: --threads, the progress bar's callback, notes on
+    stderr once (`note_once`)."""
+    from sim.play.context import RunContext
+    return RunContext(threads=threads, progress=progress, on_note=note_once)
 
 
 _STOP_SAID: list[bool] = []      # set once the stop line is on stderr, so a command and main() never both say it

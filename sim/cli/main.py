@@ -1,4 +1,4 @@
-"""The `sim` command line: thin Typer commands over sim.api.core. Exit codes: 0 ok, 1 regression found,
+"""The `sim` command line: thin Typer commands over the API (sim.api.public, sim.api.*). Exit codes: 0 ok, 1 regression found,
 2 usage error, 3 bad input file, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
 and errors to stderr."""
 from __future__ import annotations
@@ -12,10 +12,9 @@ import typer
 import typer.core
 
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
-from sim.model import paths
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
-    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game,
+    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game, run_context, usage,
 )
 
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
@@ -69,17 +68,12 @@ def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[
     """The scenario file ``path`` with the --set overrides ``sets`` (then ``more``: further (option, texts), as
     compare's ("--set-a", [...])) and --games applied before it is validated: a bad --set, or one field given twice
     (two --set of one name, --games or --seed and --set of it), is one line and exit 2, a bad file one line and
-    exit 3."""
-    from sim.model.overrides import OverrideError, canonical, load, parse_sets, show
+    exit 3 (`sim.api.public.load`)."""
+    from sim.api.public import load
+    from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError
     try:
-        overrides = parse_sets(("--set", sets), *more)
-        for option, value in (("games", games), ("seed", seed)):
-            twice = [(n, v) for n, v in overrides if canonical(n) == (option,)]
-            if value is not None and twice:
-                raise OverrideError(f"--set {twice[0][0]}: given twice (--{option} {value}, --set {show(*twice[0])}); "
-                                    "give it once")
-        return load(path, overrides, games)
+        return load(path, sets, games, seed, more)
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
@@ -159,14 +153,16 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     """
     check_run_options(games, threads, chunk, seed)
     sc = load_scenario(scenario, sets, games, seed)
-    from sim.api import core as api
+    import sim.api.public as api
     from sim.pages import tables
     n = sc.games if games is None else games
     warn_if_replacing(sc, out, games, seed)
     prog, adv = progress_bar(n, f"{sc.name}")
+    opts = api.RunOptions(games, seed, threads, chunk, per_game)
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
-        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
-                                           on_played=prog.played)
+        r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex,
+                    on_played=prog.played)
+    s, folder = r.raw, r.folder
     after_write(folder)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
@@ -191,7 +187,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
     known_game(game)
     if games is not None:
         check_run_options(games)
-    from sim.api import core as api
+    import sim.api.public as api
     from sim.pages import tables
     files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
     if not files:
@@ -203,7 +199,8 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
-            s, folder = api.run_scenario(sc, n, progress=adv, on_played=prog.played)
+            r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
+        s, folder = r.raw, r.folder
         seats = tables.one_line(s)
         g = s["games"]                              # the progress line above gave the time and games/s
         typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
@@ -359,12 +356,12 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
              "it was played)", EXIT_USAGE)
     if path.suffix == ".toml":
         sc = load_scenario(path, sets, games, seed)
-        from sim.api import core as api
+        import sim.api.public as api
         warn_if_replacing(sc, out, games, seed)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
-            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv,
-                                             on_played=prog.played)
+            folder = api.run(sc, api.RunOptions(games, seed, threads), write=True, out=out,
+                             ctx=run_context(threads, adv), on_played=prog.played).folder
     else:
         src = path / "summary.json" if path.is_dir() else path
         from sim.output.report import staging_run
@@ -430,6 +427,8 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
             out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
             json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
+            workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+            scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
             sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: override in both A and B "
                                                                            "(see sim run --help)")] = None,
             sets_a: Annotated[Optional[list[str]], typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
@@ -447,32 +446,12 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         sim compare scenarios/moor/4p.toml --set-b tiebreak=shared --games 50000
         sim compare scenarios/moor/4p.toml scenarios/moor/mixed.toml --sprt 0.01
     """
-    check_run_options(games, threads, chunk, seed)
-    if precision is not None and not 0 < precision < 1:
-        fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
-    if sprt is not None and (sprt == 0 or not abs(sprt) < 1e9):
-        fail(f"--sprt: {sprt} is not a usable effect size; give a non-zero difference, e.g. 0.01", EXIT_USAGE)
-    if not 0 < alpha < 1:
-        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
-    if metric is not None and sprt is None:
-        fail("--metric needs --sprt", EXIT_USAGE)
-    if two_sided and sprt is None:
-        fail("--two-sided needs --sprt", EXIT_USAGE)
-    if precision is not None and sprt is not None:
-        fail("--precision and --sprt are two different stopping rules; give one of them", EXIT_USAGE)
-    adaptive = precision is not None or sprt is not None
-    rule = "--precision" if precision is not None else "--sprt"
-    if games is not None and adaptive:
-        fail(f"--games fixes the game count, {rule} decides when to stop; give one of them (cap {rule} with "
-             "--max-games)", EXIT_USAGE)
-    if max_games is not None and not adaptive:
-        fail("--max-games caps a --precision or --sprt run; with a fixed game count use --games", EXIT_USAGE)
-    from sim.api import compare as cmp_play
+    import sim.api.public as api
     from sim.stats import compare as cmp
     from sim.pages import compare_page
-    from sim.model.scenario import MAX_GAMES
-    in_range("max-games", max_games, cmp.MIN_GAMES, MAX_GAMES, f" ({rule} first decides after {cmp.MIN_GAMES} games)")
-    max_games = cmp.DEFAULT_CAP if max_games is None else max_games
+    from sim.output.report import OutputError, prepare_output
+    opts = usage(api.CompareOptions(games, seed, precision, sprt, metric, two_sided, max_games, alpha, threads,
+                                    chunk, workers, scheduler).validate)
     if b is None and not sets_b:
         fail("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
              "compare --help)", EXIT_USAGE)
@@ -482,23 +461,18 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         cmp.check_comparable(sa, sb)
     except cmp.CompareError as e:
         fail(str(e))
-    sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
-    from sim.api import core as api
-    from sim.output.report import OutputError, prepare_output
-    folder = out or paths.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
-    what = "--out" if out else f"comparison '{sa.name}' vs '{sb.name}', default report folder"
+    folder, what = api.compare_folder(sa, sb, out)
     try:
         prepare_output(folder, what)        # refuse a bad or unwritable --out (a full disk) before playing
     except OutputError as e:
         fail(str(e))
-    total = max_games if adaptive else (sa.games if games is None else games)
+    total = opts.cap() if opts.adaptive else (sa.games if games is None else games)
     prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
     with interruptible():                   # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
         try:
-            with prog:                      # the games line (games/s of the games alone), then the pages' time
-                res = cmp_play.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha,
-                                  progress=adv, on_played=lambda: prog.played("the comparison"))
-                api.write_comparison(res, folder, what)
+            with cli_sweep.cluster(workers, scheduler, threads) as ex, prog:   # the games line, then the pages' time
+                res = api.compare(sa, sb, opts, out=folder, ctx=run_context(threads, adv), executor=ex,
+                                  on_played=lambda: prog.played("the comparison")).raw
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
     after_write(folder)
@@ -536,15 +510,9 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
         sim check --game moor --tier exact
         sim check my.toml
     """
-    from sim.api import check as chk_play
+    import sim.api.public as api
     from sim.stats import check as chk
-    tiers = {"exact": ("exact",), "statistical": ("statistical",), "stat": ("statistical",),
-             "all": ("exact", "statistical")}.get(tier)
-    if tiers is None:
-        fail(f"--tier: unknown tier '{tier}'; allowed: exact, statistical, all", EXIT_USAGE)
-    check_run_options(games, threads, seed=seed)
-    if not 0 < alpha < 1:
-        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
+    opts = usage(api.CheckOptions(tier, seed, games, alpha, baselines, baseline, tuple(sets or ()), threads).validate)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
     known_game(game)
@@ -554,12 +522,11 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
     if not scenarios and baseline is None:
         for p in chk.stale_baselines(game, baselines or chk.BASELINES):
             typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
-    from sim.model.overrides import OverrideError, parse_sets
+    from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError
     try:
-        overrides = parse_sets(("--set", sets))
-        res = chk_play.check(files, baselines, baseline, tiers, seed, games, alpha, threads,
-                        log=lambda line: typer.echo(line, err=True), overrides=overrides, bar=progress_bar)
+        res = api.check(files, opts, ctx=run_context(threads), log=lambda line: typer.echo(line, err=True),
+                        bar=progress_bar).raw
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except (chk.BadBaseline, ScenarioError) as e:
@@ -612,7 +579,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
         e0, s0, _ = chk.sizes(sc.game)
         prog, adv = progress_bar(max(stat_games or s0, exact_games or e0), sc.name)
         with prog:
-            b = chk_play.make_baseline(sc, exact_games, stat_games, check_games, threads, progress=adv)
+            b = chk_play.make_baseline(sc, exact_games, stat_games, check_games, ctx=run_context(threads, adv))
         dest = chk.baseline_path(f, out or chk.BASELINES)
         try:
             chk.write_baseline(b, dest)
@@ -699,7 +666,7 @@ def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by 
         s, prov = rr.read_report(folder)
         prog, adv = progress_bar(prov["games"], f"rerun {s['scenario'].get('name', '')}")
         with interruptible(), prog:
-            res = rr.rerun(folder, threads, progress=adv)
+            res = rr.rerun(folder, ctx=run_context(threads, adv))
     except rr.RerunError as e:
         fail(str(e))
     typer.echo(json.dumps(res, indent=2) if json_out else rr.render(res))

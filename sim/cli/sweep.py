@@ -16,11 +16,11 @@ SCHEDULER_HELP = "run on an existing Dask cluster (tcp://HOST:8786; default: $DA
 @contextmanager
 def cluster(workers: int | None, scheduler: str | None, threads: int | None = None):
     """The executor for --workers / --scheduler (`sim.play.distributed.executor`); a bad option is one line, exit 2."""
-    from sim.cli.common import EXIT_USAGE, fail, in_range
-    from sim.play.distributed import ExecutionError, executor
-    in_range("workers", workers)
-    if scheduler is not None and not scheduler.strip():
-        fail("--scheduler: give an address such as tcp://HOST:8786", EXIT_USAGE)
+    from sim.api.options import check_cluster
+    from sim.api.public import executor
+    from sim.cli.common import EXIT_USAGE, fail, usage
+    from sim.play.distributed import ExecutionError
+    usage(check_cluster, workers, scheduler)
     try:
         with executor(workers, scheduler, threads, on_note=lambda s: typer.echo(s, err=True)) as ex:
             yield ex
@@ -142,7 +142,7 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
         sim sweep scenarios/moor/4p.toml --set track_len=20..60 --games 20000
     """
     from sim.api.sweep import SweepError, build, run_sweep
-    from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, check_run_options, fail, interruptible
+    from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, check_run_options, fail, interruptible, run_context
     from sim.model.scenario import ScenarioError
     from sim.output.sweep_output import SweepOutputError
     check_run_options(games, threads, chunk, seed)
@@ -162,7 +162,7 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
     try:
         with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars:
             doc, folder, played = run_sweep(sw, ex, out, chunk, Progress(bars.start, bars.advance, bars.point_done),
-                                            fresh, on_played=bars.played)
+                                            fresh, on_played=bars.played, ctx=run_context(threads))
     except SweepOutputError as e:
         fail(str(e))
     except OSError as e:                        # the disk filled up while playing: name the folder, not only errno

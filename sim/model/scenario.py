@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from sim.model import registry
+from sim.model.errors import SimError
 
 MAX_GAMES = 10**10
 
@@ -54,7 +55,7 @@ TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.api
 SEAT_KEYS = ("strategy", "params")
 
 
-class ScenarioError(ValueError):
+class ScenarioError(SimError, ValueError):
     """Bad scenario input; the message is one line naming the field and what is allowed."""
 
 
@@ -245,6 +246,14 @@ class Scenario:
         d = dict(self.__dict__)
         d.update(kw)
         return Scenario(**d)
+
+    @classmethod
+    def from_dict(cls, data: dict, name: str = "scenario", path: str = "") -> Scenario:
+        """The validated scenario of a parsed document, laid out as a scenario file is ([scenario], [params],
+        [[seats]]: {"scenario": {"game": "moor", "players": 4, ...}, "seats": [{"strategy": "runner"}, ...]}).
+        ``name``: the name when the document gives none; ``path``: the file it stands for ("" for none; a board
+        named relative to it). Raises ScenarioError (one line: the field and what is allowed)."""
+        return from_dict(data, name, path)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "game": self.game, "players": self.players, "games": self.games,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.model.errors import SimError
 from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 from sim.model.scenario import Scenario
 
@@ -99,7 +100,7 @@ def replaced_settings(final: Path, games: int, seed: int, overrides: list) -> st
     return ", ".join(differs) or None
 
 
-class OutputError(OSError):
+class OutputError(SimError, OSError):
     """The report cannot go where it was asked to; the message is one line."""
 
 
@@ -371,6 +372,26 @@ def _signals_held():
         block(signal.SIG_SETMASK, before)
 
 
+def games_frame(sc: Scenario, out):
+    """The games.parquet rows of one chunk of kernel outputs (`sim.play.runner.ChunkOutputs`) as a Polars frame:
+    game (int64), status, winners (bit per seat), turns, rounds (int32), score_seat<i> (int32), win_seat<i> (int8),
+    one int32 column per counter of the game, and <curve>_by_round (list[int32]) per curve."""
+    import polars as pl
+    spec = sc.spec
+    n = len(out.status)
+    cols = {"game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
+            "status": out.status, "winners": out.winners, "turns": out.turns, "rounds": out.rounds}
+    for s in range(sc.players):
+        cols[f"score_seat{s}"] = np.ascontiguousarray(out.scores[:, s])
+        cols[f"win_seat{s}"] = ((out.winners >> s) & 1).astype(np.int8)
+    for c, name in enumerate(spec.extra_columns):
+        cols[name] = np.ascontiguousarray(out.extra[:, c])
+    df = pl.DataFrame(cols)
+    for c, name in enumerate(spec.curves):
+        df = df.with_columns(pl.Series(name + "_by_round", out.curves[:, c, :].tolist(), dtype=pl.List(pl.Int32)))
+    return df
+
+
 class ParquetParts:
     """Collects per-game rows chunk by chunk as Parquet part files, then joins them into one games.parquet."""
 
@@ -381,21 +402,8 @@ class ParquetParts:
         self.parts: list[Path] = []
 
     def add(self, out) -> None:
-        import polars as pl
-        spec = self.sc.spec
-        n = len(out.status)
-        cols = {"game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
-                "status": out.status, "winners": out.winners, "turns": out.turns, "rounds": out.rounds}
-        for s in range(self.sc.players):
-            cols[f"score_seat{s}"] = np.ascontiguousarray(out.scores[:, s])
-            cols[f"win_seat{s}"] = ((out.winners >> s) & 1).astype(np.int8)
-        for c, name in enumerate(spec.extra_columns):
-            cols[name] = np.ascontiguousarray(out.extra[:, c])
-        df = pl.DataFrame(cols)
-        for c, name in enumerate(spec.curves):
-            df = df.with_columns(pl.Series(name + "_by_round", out.curves[:, c, :].tolist(), dtype=pl.List(pl.Int32)))
         p = self.folder / f"part-{len(self.parts):06d}.parquet"
-        df.write_parquet(p)
+        games_frame(self.sc, out).write_parquet(p)
         self.parts.append(p)
 
     def finish(self, dest: Path, meta: dict) -> None:

@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+from sim.model.errors import SimError
 from sim.model.sweep_axis import is_numeric
 from sim.model.sweep_spec import Sweep
 
@@ -16,7 +17,7 @@ OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")
 INDENTED_MAX = 200     # points of a sweep.json written indented
 
 
-class SweepOutputError(ValueError):
+class SweepOutputError(SimError, ValueError):
     """--out names a folder that is neither new, empty nor a sweep folder (one line)."""
 
 

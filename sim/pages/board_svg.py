@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from sim.model.errors import SimError
 from sim.pages.plots import SEAT, _figure, to_svg
 
 ROOM_SHADES = ("#f4f1ea", "#e9e4d8")
@@ -24,7 +25,7 @@ DOOR_COLOURS = {0: "#555555", 1: "#2f6fd6", 2: "#2e9c48"}
 JEWEL_ROOM, ROOM = "#f6e7c1", "#eeeeee"
 
 
-class BoardFileError(ValueError):
+class BoardFileError(SimError, ValueError):
     """The file is not a board of a known game, or the game's loader refused it (one line)."""
 
 

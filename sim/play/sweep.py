@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.model.sweep_spec import Sweep
+from sim.play.context import RunContext
 from sim.play.sweep_store import Store, point_key
 from sim.play.work import Unit, chunks, merge
 from sim.stats import sweep_table as table
@@ -53,9 +54,11 @@ def keys(sw: Sweep) -> list[str]:
     return [point_key(p.scenario, sw.base.seed, sw.games, rng_point(sw, p.index)) for p in sw.points]
 
 
-def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | None = None) -> Played:
+def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | None = None,
+         ctx: RunContext | None = None) -> Played:
     """Play every point of ``sw`` not yet stored under ``folder``/points. KeyboardInterrupt passes through; points
-    finished before it stay stored (a rerun plays only the rest)."""
+    finished before it stay stored (a rerun plays only the rest). ``ctx``: threads, cancellation, notes (the
+    progress is ``progress``'s, told per unit)."""
     store = Store(Path(folder) / "points")
     pk = keys(sw)
     paired = paired_names(sw)
@@ -71,7 +74,7 @@ def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | Non
     index_of = {pk[p.index]: p for p in todo}
     pending: dict[str, list] = {}
     t0 = time.perf_counter()
-    for u, r in executor.map(units):
+    for u, r in executor.map(units, (ctx or RunContext()).with_(progress=None)):
         p = index_of[u.key]
         pending.setdefault(u.key, []).append(r)
         if pr.advance:

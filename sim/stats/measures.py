@@ -238,6 +238,14 @@ class Sums:
             xf = x.astype(np.float64)
             self.cu[m.name] += float((xf * xf * xf).sum())
 
+    @classmethod
+    def of(cls, sc: Scenario, sums: dict, cubes: dict) -> Sums:
+        """The sums of merged units (`sim.play.work.UnitResult` ``sums`` {n, s, q, nz} and ``cubes``)."""
+        out = cls(sc)
+        out.n, out.s, out.q, out.nz = (dict(sums[k]) for k in ("n", "s", "q", "nz"))
+        out.cu = dict(cubes)
+        return out
+
     def to_dict(self) -> dict:
         return {m.name: {"n": self.n[m.name], "sum": self.s[m.name], "sq": self.q[m.name],
                          "nonzero": self.nz[m.name], "cubes": self.cu[m.name], "scale": m.scale,

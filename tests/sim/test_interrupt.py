@@ -16,6 +16,7 @@ from sim.cli import common as cli_common
 from sim.cli import main as cli_main
 from sim.cli.main import EXIT_INTERRUPTED, app
 from sim.play import runner
+from sim.play.context import RunContext
 
 
 @pytest.fixture
@@ -140,17 +141,15 @@ def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch):
     runner.play_chunk(sc, 0, 64)                             # compiled before the clock starts
     monkeypatch.setattr(runner, "available_threads", lambda: 2)
     for threads in (1, 2):
-        runner.set_threads(threads)
         timer = threading.Timer(0.3, _thread.interrupt_main)
         t0 = time.perf_counter()
         timer.start()
         try:
             with pytest.raises(KeyboardInterrupt):
-                runner.play_chunk(sc, 0, 5_000_000)          # a minute or more of games
+                runner.play_chunk(sc, 0, 5_000_000, ctx=RunContext(threads=threads))   # a minute or more
             took = time.perf_counter() - t0
         finally:
             timer.cancel()
-            runner.set_threads(None)
         assert took < 0.3 + 10 * runner.BLOCK_S + 1.0, (threads, took)
 
 

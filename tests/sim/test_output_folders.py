@@ -67,7 +67,8 @@ def no_play(monkeypatch):
     """Fail the test if any game is played (the refusal must come first)."""
     def played(*a, **k):
         raise AssertionError("games were played before the destination was refused")
-    monkeypatch.setattr(api, "_play", played)
+    from sim.play import work
+    monkeypatch.setattr(work, "play_games", played)     # the one play path of every command
 
 
 def _chattr(flag: str, folder: Path) -> bool:
