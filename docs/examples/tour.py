@@ -9,21 +9,18 @@
 # %% [markdown]
 # # A tour of ghost-sim from Python
 #
-# The same steps as the README's five-minute tour, through the Python functions the `sim` command calls: load a
-# scenario, play it, read the numbers, change a rule, compare two variants on common random numbers and sweep a
-# parameter. A few thousand games each, so the whole notebook runs in well under a minute once the Moor kernel is
-# compiled. Open it in Jupyter with jupytext (`jupytext --to notebook docs/examples/tour.py`), or run it as a
-# script: `.venv/bin/python docs/examples/tour.py`. Everything goes to a temporary folder, not to `reports/`.
+# The same steps as the README's five-minute tour, through the typed Python API (`import sim`): load a scenario,
+# play it, read the numbers as Polars frames, change a rule, compare two variants on common random numbers, sweep a
+# parameter and check a scenario against its committed baseline. A few thousand games each, so the whole notebook
+# runs in well under a minute once the Moor kernel is compiled. Open it in Jupyter with jupytext (`jupytext --to
+# notebook docs/examples/tour.py`), or run it as a script: `.venv/bin/python docs/examples/tour.py`. Everything
+# goes to a temporary folder, not to `reports/`.
 
 # %%
 import tempfile
 from pathlib import Path
 
-from sim.api import compare as api_compare
-from sim.api import core as api
-from sim.api import sweep as api_sweep
-from sim.model import overrides, scenario
-from sim.play.distributed import InProcess
+import sim
 
 REPO = Path(__file__).resolve().parents[2] if "__file__" in globals() else Path.cwd()
 MOOR = REPO / "scenarios" / "moor" / "4p.toml"
@@ -33,57 +30,74 @@ GAMES = 4000
 # %% [markdown]
 # ## Run a scenario
 #
-# `scenario.load` reads and validates a scenario file (a bad file raises `ScenarioError` with one line naming the
-# field). `run_scenario` plays it and writes the report folder; it returns the summary, the dict that is
-# `summary.json`.
+# `sim.load` reads and validates a scenario file (a bad file raises `sim.ScenarioError`, whose message is one line
+# naming the field). `sim.run` plays it and returns a frozen `sim.Result`: `measures` is a Polars frame of every
+# measure with its 95% interval, `summary` the headline rows, `verdicts` the report's sentences.
 
 # %%
-sc = scenario.load(MOOR)
+sc = sim.load(MOOR)
 print(sc.name, sc.game, sc.players, "players:", [s.strategy for s in sc.seats])
-summary, folder = api.run_scenario(sc, games=GAMES, out_dir=OUT / "moor-4p")
-fp = summary["first_player"]
-lo, hi = fp["win"]["ci95"]
-print(f"start player wins {fp['win']['rate']:.1%} [{lo:.1%}, {hi:.1%}] against a fair {fp['fair_share']:.0%}")
-for seat in summary["seats"]:
-    print(f"seat {seat['seat']} ({seat['strategy']}): {seat['win']['rate']:.1%}")
+r = sim.run(sc, games=GAMES)
+print(r.summary.select("label", "value", "ci_low", "ci_high", "unit"))
+for line in r.verdicts:
+    print("-", line)
+folder = r.write(OUT / "moor-4p")  # the folder `sim run` writes: summary.html, summary.json, ...
 print("report:", folder / "summary.html")
+
+# %% [markdown]
+# ## Bad input is one exception family
+#
+# Every error of bad input is a `sim.SimError` naming the field, what is allowed and what was given.
+
+# %%
+try:
+    sim.load(MOOR, set={"players": 6})
+except sim.SimError as e:
+    print(type(e).__name__, "|", e.field, "|", e.allowed, "|", e.given)
+    print(e)
 
 # %% [markdown]
 # ## Change a rule: the `--set` of the command line
 #
-# `overrides.load` applies `(name, value)` pairs before the scenario is validated, exactly as `--set NAME=VALUE`
-# does; the variant gets its own name (and so its own report folder).
+# `set` applies overrides before the scenario is validated, exactly as `--set NAME=VALUE` does; the variant gets
+# its own name (and so its own report folder).
 
 # %%
-longer = overrides.load(MOOR, [("track_len", 40), ("seats.3.strategy", "runner")])
+longer = sim.load(MOOR, set={"track_len": 40, "seats.3.strategy": "runner"})
 print(longer.name, longer.params["track_len"], [s.strategy for s in longer.seats])
 
 # %% [markdown]
 # ## Compare two scenarios on common random numbers
 #
 # Both play the same seeds and game indices; each shared measure gets both values and B − A with its paired 95%
-# interval and a Holm-corrected verdict. `write_comparison` writes compare.html, compare.md and compare.json.
+# interval and a Holm-corrected verdict.
 
 # %%
-shared = overrides.load(MOOR, [("tiebreak", "shared")])
-res = api_compare.compare(sc, shared, games=GAMES)
-for row in res["metrics"][:6]:
-    lo, hi = row["diff_ci95"]
-    verdict = "real" if row["name"] in res["significant"] else "within chance"
-    print(
-        f"{row['label']}: {row['a']:.4g} -> {row['b']:.4g}, B - A {row['diff']:+.4g} [{lo:+.4g}, {hi:+.4g}] {verdict}"
-    )
-print("comparison:", api.write_comparison(res, OUT / "compare"))
+c = sim.compare(MOOR, set_b={"tiebreak": "shared"}, games=GAMES)
+print(c.metrics.head(6))
+print(c.verdicts[0])
+print("comparison:", c.write(OUT / "compare"))
 
 # %% [markdown]
 # ## Sweep a parameter
 #
-# `sweep.build` takes the scenario file and `--set`-style axes (`NAME=VALUES`: a list or a range); `run_sweep`
-# plays every point (here in this process) and writes sweep.parquet, sweep.json and sweep.html.
+# `sim.sweep` takes the scenario file and the values of each swept parameter (a list or a range); every point
+# plays the same dice, and the result says which settings differ from the scenario's own after a correction for
+# testing many points.
 
 # %%
-sw = api_sweep.build(MOOR, ["track_len=24,30,36"], games=GAMES // 2, target="first_player_advantage=0")
-doc, sweep_folder, played = api_sweep.run_sweep(sw, InProcess(), out=OUT / "sweep")
-for point in doc["points"]:
-    print(point["labels"], point["measures"]["first_player_advantage"]["value"])
-print("sweep:", sweep_folder / "sweep.html")
+s = sim.sweep(
+    MOOR, set={"track_len": [24, 30, 36]}, games=GAMES // 2, target="first_player_advantage=0", out=OUT / "sweep"
+)
+print(s.points)
+print("target:", s.target)
+
+# %% [markdown]
+# ## A regression check
+#
+# `sim.check` replays a scenario's committed baseline (the exact tier: identical integers, or a named regression).
+
+# %%
+k = sim.check([MOOR], tier="exact")
+print("ok:", k.ok)
+print(k.scenarios)

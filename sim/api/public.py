@@ -115,9 +115,22 @@ def _interval_rows(sc: Scenario, values: Mapping[str, Doc]) -> list[Doc]:
         q = qs[name]
         e = catalogue.describe(name, sc.game, seats)
         ci = v.get("ci95") or [None, None]
-        rows.append({"measure": name, "label": q.label, "unit": e.unit, "kind": q.kind, "headline": e.headline,
+        rows.append({"measure": name, "label": q.label, "unit": frame_unit(q.kind, e.unit), "kind": q.kind,
+                     "headline": e.headline,
                      "value": v["value"], "ci_low": ci[0], "ci_high": ci[1], "n": v["n"]})
     return rows
+
+
+def frame_unit(kind: str, unit: str) -> str:
+    """The unit of a value as the frame holds it: a rate is a share in [0, 1] there (the pages print it in %), so
+    "% of finished games" reads "share of finished games" and "percentage points" "share (difference)"."""
+    if kind != "rate":
+        return unit
+    if unit.startswith("% of "):
+        return "share of " + unit.removeprefix("% of ")
+    if unit == "percentage points":
+        return "share (difference)"
+    return unit
 
 
 MEASURE_SCHEMA = {"measure": "String", "label": "String", "unit": "String", "kind": "String",

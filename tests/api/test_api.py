@@ -236,3 +236,13 @@ def test_progress_travels_in_the_context():
     told.clear()
     sim.compare(MOOR, set_b={"track_len": 32}, games=600, ctx=sim.RunContext(threads=1, progress=told.append))
     assert sum(told) == 600
+
+
+def test_a_frame_names_the_unit_of_the_value_it_holds():
+    """Rates are shares in [0, 1] in the frames (the pages print them in %): the unit says share, not %."""
+    r = sim.run(MOOR, games=300)
+    units = dict(zip(r.measures["measure"].to_list(), r.measures["unit"].to_list()))
+    assert units["win.seat0"] == "share of finished games"
+    assert units["first_player_advantage"] == "share (difference)"
+    assert units["length.rounds"] == "rounds"
+    assert 0 <= r.measures.filter(pl.col("measure") == "win.seat0")["value"][0] <= 1

@@ -18,8 +18,10 @@ def test_the_tour_runs_to_the_end_and_says_what_it_found(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     out = r.stdout
-    assert "start player wins" in out and "against a fair 25%" in out
-    assert "shared wins (tie rate): 0 -> " in out and "real" in out  # tiebreak = shared makes ties, clearly
-    assert out.count("{'track_len': ") == 3 and "sweep.html" in out
+    assert "- The start player wins" in out and "against a fair 25.0%" in out
+    assert "OverrideError | --set players=6 | 2..5 | 6" in out  # the one exception family, field/allowed/given
+    assert "moor-4p--track_len=40--seats.3.strategy=runner 40" in out
+    assert "comparison: " in out and "target: {'measure': 'first_player_advantage'" in out
+    assert "axis.track_len" in out and "ok: True" in out
     written = sorted(p.name for p in tmp_path.glob("ghost-sim-tour-*/*"))
     assert written == ["compare", "moor-4p", "sweep"]
