@@ -67,15 +67,21 @@ def worded(params, words: dict) -> tuple[ParamSpec, ...]:
 
 
 SECONDS_PER_TURN = "seconds_per_turn"
+SECONDS_HELP = ("playing-time estimate, no rule reads it: seconds a turn takes at the table, for the reports' game "
+                "length in minutes; ")
 
 
 def seconds_per_turn(default: float, source: str) -> ParamSpec:
     """The playing-time estimate of a game: seconds a turn takes at the table (float, 1..600 s), read only by the
     reports' length in minutes (turns x seconds / 60), never by a rule (``rules=False``). ``source``: why this
     default (the box's stated time it reproduces, or the assumption made), said in the help text."""
-    return ParamSpec(SECONDS_PER_TURN, "float", float(default), (1.0, 600.0),
-                     f"playing-time estimate, no rule reads it: seconds a turn takes at the table, for the reports' "
-                     f"game length in minutes; {source}", label="seconds per turn", unit="s", rules=False)
+    return ParamSpec(SECONDS_PER_TURN, "float", float(default), (1.0, 600.0), SECONDS_HELP + source,
+                     label="seconds per turn", unit="s", rules=False)
+
+
+def seconds_source(ps: ParamSpec) -> str:
+    """Why ``seconds_per_turn`` has its default (the ``source`` given to `seconds_per_turn`)."""
+    return ps.help.removeprefix(SECONDS_HELP)
 
 
 @dataclass(frozen=True)
