@@ -138,8 +138,8 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
         L, k = s["length"]["turns"], m["seconds_per_turn"] / 60.0
         h = metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
         rows.append(("length.minutes", {
-            "figure": "playing time (estimate)", "value": f"{m['mean']:.1f} min",
-            "interval": none if few else f"[{k * (L['mean'] - h):.1f}, {k * (L['mean'] + h):.1f}]",
+            "figure": "playing time (estimate)", "value": f"{m['mean']:.2f} min",
+            "interval": none if few else f"[{k * (L['mean'] - h):.2f}, {k * (L['mean'] + h):.2f}]",
             "note": f"median {m['median']:.0f} min; turns x {m['seconds_per_turn']:g} s a turn / 60 "
                     f"(seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); "
                     f"{verdicts.box_words(m)}"}))
