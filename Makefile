@@ -19,8 +19,12 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sim run-defaults
 
-## Run the test suite
+## Lint, type-check, check the layer contract, then run the test suite (each tool on its own line: a failure names it)
 test: $(STAMP)
+	$(BIN)/ruff check sim tests docs
+	$(BIN)/ruff format --check docs tests/docs
+	$(BIN)/mypy sim
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 ## Speed benchmark (games/s, decisions/s, compile and start-up times)

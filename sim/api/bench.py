@@ -15,11 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.play import runner
+from sim.model.paths import REPO
 from sim.model.scenario import load
 from sim.model.words import count
+from sim.play import runner
 
-from sim.model.paths import REPO
 # game, scenario, targets from the issues: games/s on 2 threads, cold compile s, warm start s (None: no target set),
 # and the share of --games a timing plays with its repetitions (a Galleon game costs ~50 Moor games)
 BENCH_SCENARIOS = (
@@ -44,14 +44,14 @@ def thread_speeds(sc, games: int, thread_counts=(1, 2), reps: int = 5) -> list[d
     best: dict[int, float] = {}
     used: dict[int, int] = {}
     dec = 0
+    from sim.play.context import RunContext
     for t in thread_counts:
-        used[t] = runner.set_threads(t)
-        runner.play_chunk(sc, 0, 64)                              # load / compile outside the timing
+        used[t] = runner.resolve_threads(t)
+        runner.play_chunk(sc, 0, 64, ctx=RunContext(threads=t))   # load / compile outside the timing
     for rep in range(reps):
         for t in thread_counts:
-            runner.set_threads(t)
             t0 = time.perf_counter()
-            out = runner.play_chunk(sc, rep * games, games)
+            out = runner.play_chunk(sc, rep * games, games, ctx=RunContext(threads=t))
             dt = time.perf_counter() - t0
             best[t] = min(dt, best.get(t, dt))
             dec = int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum()) \
@@ -77,7 +77,7 @@ def cold_compile(*paths: str) -> float:
         return _fresh_python(code, {"SIM_CACHE_ROOT": d})
 
 
-# Treasure Hunters compiles each mode's kernel without the other modes' code (kernels/README.md, "Cold compile"):
+# Treasure Hunters compiles each mode's kernel without the other modes' code (docs/dev/performance.md, "Cold compile"):
 # the bench scenario is a basic game, so the advanced and Head Haunter games' own cold compiles and all three modes
 # in one process are shown too
 TH_MODES = ("scenarios/treasure_hunters/head_haunter-4p.toml", "scenarios/treasure_hunters/basic-4p.toml",
@@ -151,23 +151,25 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
     (``ratio_cpu``: the kernel process's CPU seconds against the C child's): on a machine shared with other work
     the CPU-time ratio moves less than the wall-clock one."""
     import resource
+
     from sim.model.scenario import Seat
     binary, why = build_c()
     if binary is None:
         return {"note": why}
     sc = load(REPO / path)
     sc = sc.with_changes(players=4, seats=tuple(Seat("random") for _ in range(4)))
-    runner.set_threads(1)
+    from sim.play.context import RunContext
+    one = RunContext(threads=1)
     pinned = hasattr(os, "sched_setaffinity")
     old = os.sched_getaffinity(0) if pinned else None
     if pinned:
         os.sched_setaffinity(0, {min(old)})
     try:
-        runner.play_chunk(sc, 0, 64)
+        runner.play_chunk(sc, 0, 64, ctx=one)
         kt, ct, kc, cc = [], [], [], []
         for rep in range(reps):
             t0, p0 = time.perf_counter(), time.process_time()
-            runner.play_chunk(sc, rep * games, games)
+            runner.play_chunk(sc, rep * games, games, ctx=one)
             kt.append(time.perf_counter() - t0)
             kc.append(time.process_time() - p0)
             t0, r0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -231,8 +233,8 @@ def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> 
     """A ``points``-point Moor sweep (4p track length) of ``games`` games a point, in-process (all threads) and on a
     Dask LocalCluster of ``workers`` one-thread workers: wall times, their ratio (Dask overhead), time to the first
     point, and whether both gave identical numbers. Cluster start-up is timed apart."""
-    from sim.play.distributed import executor
     from sim.api.sweep import build, run_sweep
+    from sim.play.distributed import executor
     sw = build(REPO / "scenarios" / "moor" / "4p.toml", [f"track_len=21..{20 + points}"], games=games)
     out = {"points": points, "games_per_point": games, "workers": workers}
     docs = []

@@ -6,12 +6,14 @@ import contextlib
 import copy
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 from sim.model.overrides import load
 from sim.model.scenario import Scenario
-from sim.play import runner
+from sim.play import runner, work
+from sim.play.context import RunContext
 from sim.stats import check as K
 from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline_path, read_baseline
 from sim.stats.measures import Sums
@@ -19,55 +21,72 @@ from sim.stats.measures import Sums
 
 def make_baseline(sc: Scenario, exact_games: int | None = None, stat_games: int | None = None,
                   check_games: int | None = None, threads: int | None = None,
-                  progress: Callable[[int], None] | None = None) -> dict:
+                  progress: Callable[[float], None] | None = None, ctx: RunContext | None = None,
+                  executor: Any = None) -> dict:
     """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part.
     Unset counts come from `sim.stats.check.sizes(game)`. Returns the baseline document (JSON-ready)."""
     e0, s0, c0 = K.sizes(sc.game)
     exact_games = exact_games or e0
     stat_games = max(stat_games or s0, exact_games)
-    sums = Sums(sc)
-    res = runner.run(sc, exact_games, sc.seed, threads, on_chunk=sums.add, progress=progress)
-    exact_agg, exact_sums = copy.deepcopy(res.agg.to_dict()), sums.to_dict()
+    ctx = ctx or RunContext(threads=threads, progress=progress)
+    res = work.play_games(sc, exact_games, sc.seed, ctx=ctx, executor=executor)
+    exact_agg, exact_sums = copy.deepcopy(res.agg.to_dict()), _sums(sc, res).to_dict()
     if stat_games > exact_games:
-        res = runner.run(sc, stat_games - exact_games, sc.seed, threads, game0=exact_games, on_chunk=sums.add,
-                         progress=progress, agg=res.agg)
-    return K.baseline_doc(sc, exact_agg, exact_sums, exact_games, stat_games, check_games or c0, sums.to_dict(),
-                          res.agg)
+        first = _as_unit(sc, res)
+        res = work.play_games(sc, stat_games - exact_games, sc.seed, ctx=ctx, executor=executor, game0=exact_games,
+                              prior=first)
+    return K.baseline_doc(sc, exact_agg, exact_sums, exact_games, stat_games, check_games or c0,
+                          _sums(sc, res).to_dict(), res.agg)
 
 
-def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress=None,
-               path: Path | None = None, on_played: Callable[[], None] | None = None) -> tuple[dict, list]:
+def _sums(sc: Scenario, res: runner.RunResult) -> Sums:
+    return Sums.of(sc, res.sums, res.cubes)
+
+
+def _as_unit(sc: Scenario, res: runner.RunResult) -> work.UnitResult:
+    """A run's merged numbers as one unit result, to continue them (`work.play_games` ``prior``)."""
+    return work.UnitResult("run", 0, res.games, res.agg, res.margin, res.sums, cubes=res.cubes)
+
+
+def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress: Callable[[float], None] | None = None,
+               path: Path | None = None, on_played: Callable[[], None] | None = None,
+               ctx: RunContext | None = None, executor: Any = None) -> tuple[dict, list]:
     """Replay the baseline's exact games; returns (result dict, [(tier, regression message)])
     (`sim.stats.check.exact_findings`). ``on_played``: called once the games are over."""
     ex = b["exact"]
-    sums = Sums(sc)
-    res = runner.run(sc, int(ex["games"]), int(ex["seed"]), threads, on_chunk=sums.add, progress=progress)
+    ctx = ctx or RunContext(threads=threads, progress=progress)
+    res = work.play_games(sc, int(ex["games"]), int(ex["seed"]), ctx=ctx, executor=executor)
     if on_played is not None:
         on_played()
-    return K.exact_findings(sc, b, res.agg.to_dict(), sums.to_dict(), path)
+    return K.exact_findings(sc, b, res.agg.to_dict(), _sums(sc, res).to_dict(), path)
 
 
 def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None = None,
-               progress=None, on_played: Callable[[], None] | None = None) -> tuple[list[dict], list[str]]:
+               progress: Callable[[float], None] | None = None, on_played: Callable[[], None] | None = None,
+               ctx: RunContext | None = None, executor: Any = None) -> tuple[list[dict], list[str]]:
     """Play ``games`` fresh games at ``seed`` and test each measure and histogram against the baseline
     (`sim.stats.check.stat_findings`). Returns (tests with raw p-values, notes)."""
-    sums = Sums(sc)
-    res = runner.run(sc, games, seed, threads, on_chunk=sums.add, progress=progress)
+    ctx = ctx or RunContext(threads=threads, progress=progress)
+    res = work.play_games(sc, games, seed, ctx=ctx, executor=executor)
     if on_played is not None:
         on_played()
-    return K.stat_findings(sc, b, sums.to_dict(), res.agg)
+    return K.stat_findings(sc, b, _sums(sc, res).to_dict(), res.agg)
 
 
 def check(files: list[Path], baselines: Path | None = None, baseline_file: Path | None = None,
           tiers: tuple[str, ...] = ("exact", "statistical"), seed: int | None = None, games: int | None = None,
           alpha: float = ALPHA, threads: int | None = None, log: Callable[[str], None] | None = None,
-          overrides=(), bar: Callable | None = None) -> dict:
+          overrides=(), bar: Callable | None = None, ctx: RunContext | None = None, executor: Any = None) -> dict:
     """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
     ``overrides``: ((name, value), ...) applied to every scenario (`sim.model.overrides`; an OverrideError names a bad one).
     ``bar(total, label)``: (context manager, advance callback) of one scenario's progress (`sim.play.progress.bar`): its
     games line counts the games of both tiers alone, then "NAME: testing against the baseline ... 0.1 s".
 
+    ``ctx``: threads, cancellation and where a note goes (its progress is each scenario's ``bar``'s); ``executor``:
+    where the games are played (`sim.play.distributed`; None: this process).
+
     Returns {"ok", "seed", "alpha", "scenarios": [...], "findings": [...], "tests": [...]}."""
+    base = ctx or RunContext(threads=threads)
     log = log or (lambda s: None)
     root = Path(baselines) if baselines else K.BASELINES
     if baseline_file is not None and len(files) != 1:
@@ -91,16 +110,16 @@ def check(files: list[Path], baselines: Path | None = None, baseline_file: Path 
         with prog:
             if "exact" in tiers:
                 last = "statistical" not in tiers
-                r.exact, msgs = exact_tier(sc, b, threads, progress=adv, path=bp,
-                                           on_played=_testing(played) if last else None)
+                r.exact, msgs = exact_tier(sc, b, path=bp, on_played=_testing(played) if last else None,
+                                           ctx=base.with_(progress=adv), executor=executor)
                 r.findings += [Finding(sc.name, tier, m) for tier, m in msgs]
                 if r.exact["not_in_baseline"]:
                     r.notes.append(f"{', '.join(r.exact['not_in_baseline'])}: new since the baseline, not compared "
                                    f"(make baselines records it)")
             if "statistical" in tiers:
                 # a different fresh stream for every scenario of the run, all derived from the one printed seed
-                tests, notes = stat_tests(sc, b, K._scenario_seed(seed, i), n, threads, progress=adv,
-                                          on_played=_testing(played))
+                tests, notes = stat_tests(sc, b, K._scenario_seed(seed, i), n, on_played=_testing(played),
+                                          ctx=base.with_(progress=adv), executor=executor)
                 r.tests = tests
                 r.notes += notes
                 all_tests += tests

@@ -1,24 +1,35 @@
 """`sim compare`: play A and B on common random numbers, chunk by chunk, until the stopping rule
-(`--games`, `--precision`, `--sprt`) of `sim.stats.compare` says so, then its paired, Holm-corrected verdicts."""
+(`--games`, `--precision`, `--sprt`) of `sim.stats.compare` says so, then its paired, Holm-corrected verdicts.
+
+The chunks are units of the one play path (`sim.play.work.Unit` with ``against``: a chunk of A and the same games of
+B) on an executor (`sim.play.distributed`: this process or Dask workers, several chunks in flight there). Their paired
+sums are taken in chunk order and the stopping rule looks after each chunk, so where it stops, and every number,
+is the same on any executor; chunks a cluster played beyond that point are dropped."""
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from sim.model.scenario import Scenario
-from sim.play import runner
+from sim.play.context import RunContext
+from sim.play.distributed import InProcess
 from sim.play.provenance import git_commit
+from sim.play.work import Unit, UnitResult, chunks, in_order
 from sim.stats import compare as C
 
 
 def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | None = None,
             threads: int | None = None, chunk: int = C.DEFAULT_CHUNK, precision: float | None = None,
             max_games: int = C.DEFAULT_CAP, sprt: C.Sprt | None = None, alpha: float = 0.05,
-            progress: Callable[[int], None] | None = None, on_played: Callable[[], None] | None = None) -> dict:
+            progress: Callable[[float], None] | None = None, on_played: Callable[[], None] | None = None,
+            ctx: RunContext | None = None, executor: Any = None) -> dict:
     """Play A and B on common random numbers and compare every shared measure. Returns the comparison dict
     (JSON-ready; see module docstring). ``games`` is the fixed game count (default: A's), ignored when
     ``precision`` or ``sprt`` decides when to stop (then ``max_games`` caps the run). ``on_played``: called once
-    the games are over (`sim.play.progress`: the games line counts the games alone)."""
+    the games are over (`sim.play.progress`: the games line counts the games alone). ``ctx``: threads, progress,
+    cancellation (default: from ``threads`` and ``progress``); ``executor``: where the chunks are played (None:
+    this process). Raises CompareError (one line) for a stopping rule that cannot apply."""
     seed = sa.seed if seed is None else int(seed)
     ps = C.PairedSums(sa, sb)
     drop, notes = C.not_comparable(sa, sb, [m.name for m in ps.measures])
@@ -33,21 +44,18 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
                            + (f" ({notes[0]})" if notes else "") + "; use --games, or --sprt with --metric")
     adaptive = precision is not None or sprt is not None
     target = max_games if adaptive else (sa.games if games is None else int(games))
-    t = runner.set_threads(threads)
-    args_a = (sa.prm(), sa.sids(), sa.sparams())
-    args_b = (sb.prm(), sb.sids(), sb.sparams())
+    ctx = ctx or RunContext(threads=threads, progress=progress)
+    ex = executor if executor is not None else InProcess()
+    units = (Unit("compare", i, sa, g0, n, seed, against=sb) for i, (g0, n) in enumerate(chunks(target, chunk)))
     t0 = time.perf_counter()
     done = 0
     stop = {"rule": "games", "message": f"played the requested {target} games"}
     sprt_out = None
     prec_out = None
-    while done < target:
-        n = min(chunk, target - done)
-        half = (lambda k: progress(k / 2)) if progress is not None else None    # a pair = one game of A and one of B
-        oa = runner.play_chunk(sa, done, n, 0, seed, *args_a, progress=half)
-        ob = runner.play_chunk(sb, done, n, 0, seed, *args_b, progress=half)
-        ps.add(oa, ob)
-        done += n
+    results = in_order(ex.map(units, ctx))
+    for _, r in results:
+        _add_pairs(ps, r)
+        done += r.games
         if done < C.MIN_GAMES:
             continue
         if sprt is not None:
@@ -71,6 +79,10 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
         if stop["rule"] == "cap" and sprt is None:
             stop["message"] += (f"; worst win-rate half-width {prec_out['worst_half_width']:.4f} "
                                 f"({prec_out['worst_metric']})")
+    close = getattr(results, "close", None)     # a generator: a cluster's chunks still in flight are cancelled
+    if close is not None:
+        close()
+    t = ex.unit_threads(ctx)
     wall = time.perf_counter() - t0
     if on_played is not None:
         on_played()
@@ -91,6 +103,15 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
     }
 
 
+def _add_pairs(ps: C.PairedSums, r: UnitResult) -> None:
+    """Add a chunk's paired sums (`UnitResult.pairs`) to ``ps``, for the measures ``ps`` still compares."""
+    assert r.pairs is not None, "a compare unit carries its paired sums"
+    for name, acc in ps.acc.items():
+        for f, v in r.pairs[name].items():
+            acc[f] += v
+    ps.games += r.games
+
+
 def _rng_contract() -> int:
     from kernels.rng import RNG_CONTRACT
     return RNG_CONTRACT
@@ -99,4 +120,4 @@ def _rng_contract() -> int:
 def _now_utc() -> str:
     """When the comparison was made (provenance 'created_utc', as a run's: the index page says it)."""
     import datetime as dt
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

@@ -1,17 +1,18 @@
 """What the CLI and the tests call: run a scenario into a report folder, replay one game, list games."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
-from sim.output import report
-from sim.play import runner
-from sim.stats import summary
-from sim.pages import tables
-from sim.model.scenario import Scenario
-from sim.play.provenance import provenance
+from typing import Any
 
 from sim.model import paths  # REPORTS read at call time: a test or a caller may point it elsewhere
+from sim.model.scenario import Scenario
+from sim.output import report
+from sim.pages import tables
+from sim.play import runner, work
+from sim.play.context import RunContext
+from sim.play.provenance import provenance
+from sim.stats import summary
 
 
 def report_folder(sc: Scenario, out_dir: str | Path | None = None) -> Path:
@@ -27,41 +28,72 @@ def default_what(sc: Scenario, out_dir: str | Path | None = None) -> str:
 
 def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
                  chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
-                 progress: Callable[[int], None] | None = None, write: bool = True,
-                 executor=None, on_played: Callable[[], None] | None = None) -> tuple[dict, Path | None]:
+                 progress: Callable[[float], None] | None = None, write: bool = True,
+                 executor: Any = None, on_played: Callable[[], None] | None = None,
+                 ctx: RunContext | None = None) -> tuple[dict, Path | None]:
     """Play ``sc`` and write its report folder (summary.json, summary.md, provenance.json, games.parquet when
-    ``per_game``). Returns (summary dict, report folder). Nothing is left behind when interrupted.
-    ``on_played``: called once the games are over, before the report is written (`sim.play.progress` says so).
-    ``executor``: a Dask executor of `sim.play.distributed` plays the games as units over its workers (same numbers);
-    None or `InProcess`: this process."""
+    ``per_game``). Returns (summary dict, report folder; None when not ``write``). Nothing is left behind when
+    interrupted. See `play_scenario` for the arguments."""
+    s, _, final = play_scenario(sc, games, seed, threads, chunk, out_dir, per_game, progress, write, executor,
+                                on_played, ctx)
+    return s, final
+
+
+def play_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
+                  chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
+                  progress: Callable[[float], None] | None = None, write: bool = True,
+                  executor: Any = None, on_played: Callable[[], None] | None = None,
+                  ctx: RunContext | None = None,
+                  on_chunk: Callable[[runner.ChunkOutputs], None] | None = None) -> tuple[dict, runner.RunResult,
+                                                                                         Path | None]:
+    """Play ``sc`` (``games``, ``seed``: default the scenario's) through the one play path
+    (`sim.play.work.play_games`) and, when ``write``, write its report folder. Returns (summary dict, the merged
+    `runner.RunResult`, report folder or None). ``ctx``: threads, progress, cancellation (default: built from
+    ``threads`` and ``progress``). ``on_played``: called once the games are over, before the report is written
+    (`sim.play.progress` says so). ``executor``: where the units run (`sim.play.distributed`; None: this process);
+    the numbers are the same. ``on_chunk(outputs)``: each chunk's per-game rows in game order, when not
+    ``write`` (written, they go to games.parquet with ``per_game``). Raises OutputError (one line) for a folder
+    that cannot be written, KeyboardInterrupt (`Cancelled`) when stopped; nothing is left behind then."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
     sc = sc.with_changes(games=games, seed=seed)      # the summary states what was played
-    from sim.stats.measures import Decisiveness
-    dec = Decisiveness(sc)  # winner's margin for the balance report (needs per-game scores)
+    ctx = ctx or RunContext(threads=threads, progress=progress)
     if not write:
-        res = _play(sc, games, seed, threads, chunk, dec, None, progress, executor)
-        prov = provenance(sc, games, seed, res.wall_s, res.threads, chunk)
-        s = summary.summarize(sc, res.agg, prov)
-        s["decisiveness"] = dec.summary()
-        return s, None
+        res = work.play_games(sc, games, seed, chunk, executor, ctx, on_chunk)
+        return _summary(sc, res, chunk), res, None
     final = report_folder(sc, out_dir)
     with report.staged_dir(final, default_what(sc, out_dir)) as tmp:
         parts = report.ParquetParts(sc, tmp) if per_game else None
-        res = _play(sc, games, seed, threads, chunk, dec, parts.add if parts else None, progress, executor)
+        res = work.play_games(sc, games, seed, chunk, executor, ctx, parts.add if parts else None)
         if on_played is not None:
             on_played()
-        prov = provenance(sc, games, seed, res.wall_s, res.threads, chunk)
-        s = summary.summarize(sc, res.agg, prov)
-        s["decisiveness"] = dec.summary()
-        if parts:
-            parts.finish(tmp / "games.parquet", prov)
-        report.write_json(tmp / "summary.json", s)
-        report.write_json(tmp / "provenance.json", prov)
-        (tmp / "summary.md").write_text(tables.render_markdown(s), encoding="utf-8")
-        from sim.pages import html_report
-        html_report.write(tmp, s)  # summary.html, balance.md, plots/
-    return s, final
+        s = _summary(sc, res, chunk)
+        write_report(tmp, s, parts)
+    return s, res, final
+
+
+def write_report(tmp: Path, s: dict, parts: report.ParquetParts | None = None) -> None:
+    """A run's report files into the staged folder ``tmp``: games.parquet (from ``parts``, when per-game rows
+    were kept), summary.json, provenance.json (``s["provenance"]``), summary.md, summary.html, balance.md, plots/."""
+    prov = s["provenance"]
+    if parts:
+        parts.finish(tmp / "games.parquet", prov)
+    report.write_json(tmp / "summary.json", s)
+    report.write_json(tmp / "provenance.json", prov)
+    (tmp / "summary.md").write_text(tables.render_markdown(s), encoding="utf-8")
+    from sim.pages import html_report
+    html_report.write(tmp, s)  # summary.html, balance.md, plots/
+
+
+def _summary(sc: Scenario, res: runner.RunResult, chunk: int) -> dict:
+    """The summary dict of a run: `summary.summarize` with its provenance and the winner's margin."""
+    from sim.stats.measures import Decisiveness
+    dec = Decisiveness(sc)  # winner's margin for the balance report
+    dec.hist = res.margin
+    prov = provenance(sc, res.games, res.seed, res.wall_s, res.threads, chunk)
+    s = summary.summarize(sc, res.agg, prov)
+    s["decisiveness"] = dec.summary()
+    return s
 
 
 def redraw_report(s: dict, source: str | Path, out_dir: str | Path | None = None) -> Path:
@@ -77,23 +109,6 @@ def redraw_report(s: dict, source: str | Path, out_dir: str | Path | None = None
         report.carry_run_files(Path(source), tmp)
         html_report.write(tmp, s)
     return final
-
-
-def _play(sc, games, seed, threads, chunk, dec, on_chunk, progress, executor) -> runner.RunResult:
-    """runner.run in this process, or `sim.play.distributed.run` on a Dask executor (the margin histogram of
-    ``dec`` comes back from the workers instead of being collected here)."""
-    from sim.play import distributed
-    if executor is None or isinstance(executor, distributed.InProcess):
-        return runner.run(sc, games, seed, threads, chunk, on_chunk=_both(dec.add, on_chunk), progress=progress)
-    res, margin = distributed.run(sc, games, seed, chunk, executor, on_chunk, progress)
-    dec.hist += margin
-    return res
-
-
-def _both(f, g):
-    """One on_chunk callback calling ``f`` then ``g`` (either may be None)."""
-    fs = [x for x in (f, g) if x is not None]
-    return (lambda out: [h(out) for h in fs]) if fs else None
 
 
 def write_comparison(res: dict, folder: str | Path, what: str = "--out") -> Path:

@@ -18,13 +18,17 @@ import hashlib
 import json
 import math
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+from sim.model.errors import SimError
+from sim.play.context import RunContext
 
 MAX_SHOWN = 12
 
 
-class RerunError(ValueError):
+class RerunError(SimError, ValueError):
     """A folder that cannot be rerun (not a report, incomplete, a missing board); the message is one line."""
 
 
@@ -141,8 +145,8 @@ def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]
     """What changed since the report was made that can change its result: code, board files, the scenario file.
     Files in ``replayed`` (played from the report's own copy, `recorded_files`) cannot change it and are left out."""
     from kernels.rng import RNG_CONTRACT
-    from sim.play.provenance import PACKAGES, git_commit
     from sim.model.scenario import sha256_file
+    from sim.play.provenance import PACKAGES, git_commit
     out = []
     commit = git_commit()
     if prov.get("git_commit") != commit:
@@ -203,9 +207,11 @@ def scenario_file_drift(prov: dict, sc, recorded_params: dict | None = None) -> 
     return [f"scenario file {path} now says: " + "; ".join(lines[:MAX_SHOWN])]
 
 
-def rerun(folder: Path, threads: int | None = None, progress: Callable[[int], None] | None = None) -> dict:
+def rerun(folder: Path, threads: int | None = None, progress: Callable[[float], None] | None = None,
+          ctx: RunContext | None = None) -> dict:
     """Replay report ``folder`` and compare. Returns {"folder", "scenario", "games", "seed", "identical",
     "differences" (path: old -> new lines), "causes" (what changed since that can explain them), "notes"}.
+    ``ctx``: threads, progress, cancellation (default: from ``threads`` and ``progress``).
     Raises RerunError (one line) when the folder cannot be rerun."""
     from sim.api import core as api
     s, prov = read_report(folder)
@@ -218,7 +224,7 @@ def rerun(folder: Path, threads: int | None = None, progress: Callable[[int], No
             raise RerunError(f"{folder}: cannot rerun: {missing[0]}")
         chunk = prov.get("chunk") if isinstance(prov.get("chunk"), int) and prov.get("chunk") > 0 else None
         new, _ = api.run_scenario(sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress,
-                                  write=False)
+                                  write=False, ctx=ctx)
     text = json.dumps(new)
     for name, p in subst.items():             # the copy's path stands where the original run had the file's own
         text = text.replace(json.dumps(p)[1:-1], json.dumps(prov["files"][name]["path"])[1:-1])

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sim.model import sweep_spec
 from sim.model.sweep_spec import Sweep, SweepError  # noqa: F401  (the sweep API's types)
+from sim.play.sweep import Played
 from sim.stats import sweep_table
 
 
@@ -18,24 +19,25 @@ def build(*args, **kwargs) -> Sweep:
 
 
 def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | None = None, progress=None,
-              fresh: bool = False, on_played=None) -> tuple[dict, Path, object]:
+              fresh: bool = False, on_played=None, ctx=None) -> tuple[dict, Path, Played]:
     """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
     Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.
-    ``on_played``: called once the games are over, before sweep.json / sweep.html are written."""
-    from sim.play.provenance import provenance
-    from sim.play import runner
+    ``on_played``: called once the games are over, before sweep.json / sweep.html are written. ``ctx``: the
+    run's `sim.play.context.RunContext` (threads, cancellation, notes)."""
     from sim.output import sweep_output as output
+    from sim.play import runner
     from sim.play import sweep as engine
+    from sim.play.provenance import provenance
     table = sweep_table
     folder = output.folder_for(sw, out)
     output.prepare(folder, output.what_for(sw, out))
     if fresh:
         output.clear_points(folder)
-    played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress)
+    played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress, ctx)
     if on_played is not None:
         on_played()
     res = engine.collect(sw, folder)
-    threads = executor.threads or (runner.available_threads() if not executor.workers else 1)
+    threads = executor.unit_threads(ctx)
     prov = provenance(sw.base, sw.games, sw.base.seed, played.wall_s, threads, chunk or runner.DEFAULT_CHUNK)
     prov.update({"executor": executor.description, "points_played": len(played.played),
                  "points_reused": len(played.reused), "first_point_s": played.first_point_s})

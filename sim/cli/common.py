@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,7 +12,7 @@ EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143    # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
-from sim.model.paths import SCENARIOS  # noqa: F401  (the CLI modules take it from here)
+from sim.model.paths import SCENARIOS  # noqa: E402, F401  (the CLI modules take it from here)
 
 
 def fail(msg: str, code: int = EXIT_BAD_INPUT):
@@ -22,7 +21,7 @@ def fail(msg: str, code: int = EXIT_BAD_INPUT):
 
 
 @contextmanager
-def interruptible(kept: Optional[str] = None):
+def interruptible(kept: str | None = None):
     """Ctrl-C ends the command with one line and exit code 130, SIGTERM likewise with 143, wherever it comes
     (playing: within a block of games, see `sim.play.runner.BLOCK_S`; compiling; writing the report; waiting): reports
     are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
@@ -36,7 +35,7 @@ def interruptible(kept: Optional[str] = None):
         fail(str(e))
 
 
-def known_game(game: Optional[str]):
+def known_game(game: str | None):
     """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
     from sim.model import registry
     games = registry.names()
@@ -44,41 +43,52 @@ def known_game(game: Optional[str]):
         fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
 
 
-def in_range(name: str, v: Optional[int], lo: int = 1, hi: Optional[int] = None, note: str = ""):
-    """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (``hi`` None: no upper end), in the
-    wording scenario files get too (sim.model.scenario.out_of_range); ``note`` says why the bound is there."""
-    from sim.model.scenario import out_of_range
-    if v is not None and (v < lo or (hi is not None and v > hi)):
-        fail(out_of_range(f"--{name}", v, lo, hi) + note, EXIT_USAGE)
+def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note: str = ""):
+    """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (`sim.api.options.in_range`)."""
+    from sim.api.options import in_range as check
+    usage(check, name, v, lo, hi, note)
 
 
-def check_run_options(games: Optional[int] = None, threads: Optional[int] = None, chunk: Optional[int] = None,
-                      seed: Optional[int] = None):
+def check_run_options(games: int | None = None, threads: int | None = None, chunk: int | None = None,
+                      seed: int | None = None):
     """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
-    when out of range (--games 0 and --games 10^11 name the same range). A --threads above the cores available is
-    not refused: the run uses all of them and says so on stderr in one line (the report's provenance records the
-    threads used)."""
-    from sim.play.runner import MAX_CHUNK
-    from sim.model.scenario import MAX_GAMES
-    in_range("games", games, 1, MAX_GAMES)
-    in_range("threads", threads)
-    in_range("chunk", chunk, 1, MAX_CHUNK, " (memory grows with the chunk)")
-    in_range("seed", seed, 0, 2**64 - 1)
-    if threads is not None:
-        from sim.play import runner
-        said = set()
-
-        def note(line: str):
-            if line not in said:            # once per command, however many runs it makes
-                said.add(line)
-                typer.echo(line, err=True)
-        runner.on_note = note
+    when out of range (`sim.api.options.check_run_options`). A --threads above the cores available is not
+    refused: the run uses all of them and says so on stderr in one line (`note_once`; the report's provenance
+    records the threads used)."""
+    from sim.api.options import check_run_options as check
+    usage(check, games, threads, chunk, seed)
 
 
-_STOP_SAID = []      # set once the stop line is on stderr, so a command and main() never both say it
+def usage(f, *args):
+    """Call ``f(*args)``; an `sim.api.options.OptionError` it raises is one line and exit 2."""
+    from sim.api.options import OptionError
+    try:
+        return f(*args)
+    except OptionError as e:
+        fail(str(e), EXIT_USAGE)
 
 
-def _stopped(e: KeyboardInterrupt, kept: Optional[str] = None) -> int:
+_NOTES_SAID: set[str] = set()     # the notes this command said (the process is one command)
+
+
+def note_once(line: str) -> None:
+    """Say a run's note (a --threads above the cores) on stderr, once per command however many runs it makes."""
+    if line not in _NOTES_SAID:
+        _NOTES_SAID.add(line)
+        typer.echo(line, err=True)
+
+
+def run_context(threads: int | None = None, progress=None):
+    """The `sim.play.context.RunContext` of a command's run: --threads, the progress bar's callback, notes on
+    stderr once (`note_once`)."""
+    from sim.play.context import RunContext
+    return RunContext(threads=threads, progress=progress, on_note=note_once)
+
+
+_STOP_SAID: list[bool] = []      # set once the stop line is on stderr, so a command and main() never both say it
+
+
+def _stopped(e: KeyboardInterrupt, kept: str | None = None) -> int:
     """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
     Ctrl-C. ``kept``: what is left on purpose (default: nothing; a report folder appears only when complete)."""
     from sim.play.runner import Terminated, clear_stop

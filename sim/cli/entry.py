@@ -1,6 +1,7 @@
 """The `sim` console script. Ctrl-C and SIGTERM are handled from its first line: importing the CLI (Typer, NumPy)
-takes a few tenths of a second, and an interrupt then used to end in a KeyboardInterrupt traceback (or a silent
-death by SIGTERM) before `sim.cli.main.main` had installed its handlers. Kept free of heavy imports on purpose."""
+takes a few tenths of a second, and an interrupt in that time would otherwise end in a KeyboardInterrupt traceback
+(or a silent death by SIGTERM) before `sim.cli.main.main` installs its handlers. Kept free of heavy imports on
+purpose."""
 from __future__ import annotations
 
 import signal

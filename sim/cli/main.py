@@ -1,4 +1,4 @@
-"""The `sim` command line: thin Typer commands over sim.api.core. Exit codes: 0 ok, 1 regression found,
+"""The `sim` command line: thin Typer commands over the API (sim.api.public, sim.api.*). Exit codes: 0 ok, 1 regression found,
 2 usage error, 3 bad input file, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
 and errors to stderr."""
 from __future__ import annotations
@@ -12,10 +12,9 @@ import typer
 import typer.core
 
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
-from sim.model import paths
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
-    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game,
+    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game, run_context, usage,
 )
 
 try:                                            # typer 0.29 (pinned) vendors click as typer._click
@@ -39,6 +38,14 @@ class OneLineUsage(typer.core.TyperGroup):
         typer.echo(f"error: {msg} (see {where} --help)", err=True)
         raise typer.Exit(e.exit_code)
 
+    PANELS = ("Play", "Compare and explore", "Regression", "Boards", "Tools")     # `sim --help`, in this order
+
+    def list_commands(self, ctx):
+        """The commands grouped by panel (what a designer does), in PANELS order; within a panel as registered."""
+        names = super().list_commands(ctx)
+        rank = {p: i for i, p in enumerate(self.PANELS)}
+        return sorted(names, key=lambda n: rank.get(getattr(self.commands[n], "rich_help_panel", None), len(rank)))
+
     def make_context(self, *args, **kw):
         try:
             return super().make_context(*args, **kw)
@@ -53,24 +60,20 @@ class OneLineUsage(typer.core.TyperGroup):
 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=OneLineUsage,
-                  help="Monte Carlo balance simulator for tabletop games.")
+                  help="Monte Carlo balance simulator for tabletop games.\n\n"
+                       "Start with: sim run scenarios/moor/4p.toml, then open reports/moor-4p/summary.html.")
 
 def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None,
                   seed: Optional[int] = None, more: tuple[tuple[str, Optional[list[str]]], ...] = ()):
     """The scenario file ``path`` with the --set overrides ``sets`` (then ``more``: further (option, texts), as
     compare's ("--set-a", [...])) and --games applied before it is validated: a bad --set, or one field given twice
     (two --set of one name, --games or --seed and --set of it), is one line and exit 2, a bad file one line and
-    exit 3."""
-    from sim.model.overrides import OverrideError, canonical, load, parse_sets, show
+    exit 3 (`sim.api.public.load`)."""
+    from sim.api.public import load
+    from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError
     try:
-        overrides = parse_sets(("--set", sets), *more)
-        for option, value in (("games", games), ("seed", seed)):
-            twice = [(n, v) for n, v in overrides if canonical(n) == (option,)]
-            if value is not None and twice:
-                raise OverrideError(f"--set {twice[0][0]}: given twice (--{option} {value}, --set {show(*twice[0])}); "
-                                    "give it once")
-        return load(path, overrides, games)
+        return load(path, sets, games, seed, more)
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
@@ -123,7 +126,7 @@ def _writable_or_fail(folder: Path):
         fail(str(e))
 
 
-@app.command()
+@app.command(rich_help_panel="Play")
 def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         games: Annotated[Optional[int], typer.Option(help="games to play (default: the scenario's)")] = None,
         seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
@@ -135,17 +138,31 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
         workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
         scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
         sets: Sets = None):
-    """Play a scenario and write its report (summary.json, summary.md, summary.html, provenance.json)."""
+    """Play a scenario and write its report.
+
+    The report folder, reports/<scenario name>/ or --out: summary.json,
+    summary.md, summary.html (the balance report), balance.md, plots/,
+    provenance.json, and games.parquet with --per-game. The numbers depend only
+    on the seed, the scenario and the game index: not on threads, chunk size or
+    machine.
+
+    Example:
+
+        sim run scenarios/moor/4p.toml --games 20000
+        sim run scenarios/moor/4p.toml --set seats.3.strategy=runner --set track_len=32
+    """
     check_run_options(games, threads, chunk, seed)
     sc = load_scenario(scenario, sets, games, seed)
-    from sim.api import core as api
+    import sim.api.public as api
     from sim.pages import tables
     n = sc.games if games is None else games
     warn_if_replacing(sc, out, games, seed)
     prog, adv = progress_bar(n, f"{sc.name}")
+    opts = api.RunOptions(games, seed, threads, chunk, per_game)
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
-        s, folder = api.run_scenario(sc, games, seed, threads, chunk, out, per_game, progress=adv, executor=ex,
-                                           on_played=prog.played)
+        r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex,
+                    on_played=prog.played)
+    s, folder = r.raw, r.folder
     after_write(folder)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
@@ -154,14 +171,23 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     typer.echo(f"report written to {folder}", err=True)
 
 
-@app.command("run-defaults")
+@app.command("run-defaults", rich_help_panel="Play")
 def run_defaults(games: Annotated[Optional[int], typer.Option(help="override games per scenario")] = None,
                  game: Annotated[Optional[str], typer.Option(help="only this game's scenarios")] = None):
-    """Run every default scenario under scenarios/<game>/ and write their reports (what `make run` does)."""
+    """Play every default scenario and sweep and write their reports (what `make run` does).
+
+    The scenarios of scenarios/<game>/, then the sweeps of
+    scenarios/<game>/sweeps/, then reports/index.html, which links every report
+    with its headline figures.
+
+    Example:
+
+        sim run-defaults --game moor --games 20000
+    """
     known_game(game)
     if games is not None:
         check_run_options(games)
-    from sim.api import core as api
+    import sim.api.public as api
     from sim.pages import tables
     files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
     if not files:
@@ -173,7 +199,8 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
-            s, folder = api.run_scenario(sc, n, progress=adv, on_played=prog.played)
+            r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
+        s, folder = r.raw, r.folder
         seats = tables.one_line(s)
         g = s["games"]                              # the progress line above gave the time and games/s
         typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
@@ -195,13 +222,22 @@ def unfinished(g: dict) -> str:
     return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
 
 
-@app.command()
+@app.command(rich_help_panel="Play")
 def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
            game: Annotated[Optional[int], typer.Option(help="game index (as in a batch run; default 0, said on "
                                                              "stderr)")] = None,
            seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
            sets: Sets = None):
-    """Print one game turn by turn in words, identical to game GAME of a batch run with the same seed."""
+    """Print one game turn by turn in words.
+
+    Identical to game GAME of a batch run with the same seed (and the same
+    --set); it ends with the scores, how a tied top score was settled and the
+    winner.
+
+    Example:
+
+        sim replay scenarios/moor/4p.toml --game 7
+    """
     chosen = game is not None
     game = game if chosen else 0
     in_range("game", game, 0, 2**62 - 1)
@@ -220,9 +256,18 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     typer.echo("\n".join(lines))
 
 
-@app.command("list")
+@app.command("list", rich_help_panel="Tools")
 def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
-    """List games, their parameters (default, allowed values), strategies and measures (with their definitions)."""
+    """List games, their parameters, strategies and measures.
+
+    Each parameter with its default, the values allowed and a line of help,
+    written as a scenario file writes it; each strategy with its weights; each
+    measure with its definition.
+
+    Example:
+
+        sim list moor
+    """
     from sim.model import catalogue, registry
     from sim.model.params_table import named_value, part_of
     from sim.model.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
@@ -266,10 +311,18 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
             typer.echo(f"    {key}: {e.label} [{e.unit}{'; ' + ', '.join(where) if where else ''}]: {e.definition}")
 
 
-@app.command()
+@app.command(rich_help_panel="Tools")
 def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000,
           quick: Annotated[bool, typer.Option(help="smaller runs (smoke test)")] = False):
-    """Speed benchmark: games/s and decisions/s on 1 and 2 threads, cold compile, warm start, oracle ratio."""
+    """Speed benchmark: games/s, decisions/s, compile and start-up times.
+
+    Games/s and decisions/s on 1 and 2 threads, the cold compile, the warm start
+    and the kernel against the C reference program.
+
+    Example:
+
+        sim bench --quick
+    """
     from sim.api import bench as b
     res = b.run_all(games=20_000 if quick else games)
     typer.echo(b.render(res))
@@ -277,7 +330,7 @@ def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000
 
 # --- balance reports, A/B comparisons and regression checks (sim.pages.html_report, sim.stats.compare, sim.stats.check) -----------
 
-@app.command()
+@app.command(rich_help_panel="Play")
 def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), or a report folder / summary.json "
                                                      "(render its report again)")],
            games: Annotated[Optional[int], typer.Option(help="games to play (scenario only)")] = None,
@@ -286,19 +339,29 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
                                                             "the given folder)")] = None,
            sets: Sets = None):
-    """Write the designer's balance report: summary.html (self-contained, opens offline), balance.md, plots/."""
+    """Write the designer's balance report: summary.html, balance.md, plots/.
+
+    Given a scenario it plays it first; given a report folder (or its
+    summary.json) it draws the report of that saved run again, e.g. after an
+    update. summary.html is self-contained and opens offline.
+
+    Example:
+
+        sim report scenarios/treasure_hunters/basic-4p.toml --games 20000
+        sim report reports/treasure_hunters-basic-4p
+    """
     check_run_options(games, threads, seed=seed)
     if sets and path.suffix != ".toml":
         fail("--set changes a scenario before it is played; give a scenario .toml (a report folder is rendered as "
              "it was played)", EXIT_USAGE)
     if path.suffix == ".toml":
         sc = load_scenario(path, sets, games, seed)
-        from sim.api import core as api
+        import sim.api.public as api
         warn_if_replacing(sc, out, games, seed)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
-            _, folder = api.run_scenario(sc, games, seed, threads, out_dir=out, progress=adv,
-                                             on_played=prog.played)
+            folder = api.run(sc, api.RunOptions(games, seed, threads), write=True, out=out,
+                             ctx=run_context(threads, adv), on_played=prog.played).folder
     else:
         src = path / "summary.json" if path.is_dir() else path
         from sim.output.report import staging_run
@@ -341,7 +404,7 @@ def redraw(src: Path, s: dict, out: Optional[Path]) -> Path:
             fail(f"{src}: incomplete summary, cannot draw its report ({type(e).__name__}: {e}); {where}")
 
 
-@app.command()
+@app.command(rich_help_panel="Compare and explore")
 def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             b: Annotated[Optional[Path], typer.Argument(help="scenario B (TOML), same game (default: A, changed "
                                                              "by --set-b)")] = None,
@@ -364,40 +427,31 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
             chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
             out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
             json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
+            workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+            scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
             sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: override in both A and B "
                                                                            "(see sim run --help)")] = None,
             sets_a: Annotated[Optional[list[str]], typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
             sets_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="NAME=VALUE: override in B only; "
                                                                                "without B: compare A with A changed "
                                                                                "so")] = None):
-    """Compare two scenarios on common random numbers: per measure both values, B - A with its paired 95% interval,
-    and significance after Holm correction. Writes compare.html, compare.md and compare.json."""
-    check_run_options(games, threads, chunk, seed)
-    if precision is not None and not 0 < precision < 1:
-        fail(f"--precision: {precision} is out of range; allowed 0 < x < 1 (a win-rate half-width)", EXIT_USAGE)
-    if sprt is not None and (sprt == 0 or not abs(sprt) < 1e9):
-        fail(f"--sprt: {sprt} is not a usable effect size; give a non-zero difference, e.g. 0.01", EXIT_USAGE)
-    if not 0 < alpha < 1:
-        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
-    if metric is not None and sprt is None:
-        fail("--metric needs --sprt", EXIT_USAGE)
-    if two_sided and sprt is None:
-        fail("--two-sided needs --sprt", EXIT_USAGE)
-    if precision is not None and sprt is not None:
-        fail("--precision and --sprt are two different stopping rules; give one of them", EXIT_USAGE)
-    adaptive = precision is not None or sprt is not None
-    rule = "--precision" if precision is not None else "--sprt"
-    if games is not None and adaptive:
-        fail(f"--games fixes the game count, {rule} decides when to stop; give one of them (cap {rule} with "
-             "--max-games)", EXIT_USAGE)
-    if max_games is not None and not adaptive:
-        fail("--max-games caps a --precision or --sprt run; with a fixed game count use --games", EXIT_USAGE)
-    from sim.api import compare as cmp_play
+    """Did a rule change matter? Compare two scenarios on common random numbers.
+
+    Per measure both values, B - A with its paired 95% interval and its
+    significance after Holm correction. Writes compare.html, compare.md and
+    compare.json. One stopping rule: --games, --precision or --sprt.
+
+    Example:
+
+        sim compare scenarios/moor/4p.toml --set-b tiebreak=shared --games 50000
+        sim compare scenarios/moor/4p.toml scenarios/moor/mixed.toml --sprt 0.01
+    """
+    import sim.api.public as api
     from sim.stats import compare as cmp
     from sim.pages import compare_page
-    from sim.model.scenario import MAX_GAMES
-    in_range("max-games", max_games, cmp.MIN_GAMES, MAX_GAMES, f" ({rule} first decides after {cmp.MIN_GAMES} games)")
-    max_games = cmp.DEFAULT_CAP if max_games is None else max_games
+    from sim.output.report import OutputError, prepare_output
+    opts = usage(api.CompareOptions(games, seed, precision, sprt, metric, two_sided, max_games, alpha, threads,
+                                    chunk, workers, scheduler).validate)
     if b is None and not sets_b:
         fail("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
              "compare --help)", EXIT_USAGE)
@@ -407,23 +461,18 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         cmp.check_comparable(sa, sb)
     except cmp.CompareError as e:
         fail(str(e))
-    sp = cmp.Sprt(metric, sprt, two_sided=two_sided) if sprt is not None else None
-    from sim.api import core as api
-    from sim.output.report import OutputError, prepare_output
-    folder = out or paths.REPORTS / f"compare-{sa.name}-vs-{sb.name}"
-    what = "--out" if out else f"comparison '{sa.name}' vs '{sb.name}', default report folder"
+    folder, what = api.compare_folder(sa, sb, out)
     try:
         prepare_output(folder, what)        # refuse a bad or unwritable --out (a full disk) before playing
     except OutputError as e:
         fail(str(e))
-    total = max_games if adaptive else (sa.games if games is None else games)
+    total = opts.cap() if opts.adaptive else (sa.games if games is None else games)
     prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
     with interruptible():                   # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
         try:
-            with prog:                      # the games line (games/s of the games alone), then the pages' time
-                res = cmp_play.compare(sa, sb, games, seed, threads, chunk, precision, max_games, sp, alpha,
-                                  progress=adv, on_played=lambda: prog.played("the comparison"))
-                api.write_comparison(res, folder, what)
+            with cli_sweep.cluster(workers, scheduler, threads) as ex, prog:   # the games line, then the pages' time
+                res = api.compare(sa, sb, opts, out=folder, ctx=run_context(threads, adv), executor=ex,
+                                  on_played=lambda: prog.played("the comparison")).raw
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
     after_write(folder)
@@ -431,7 +480,7 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     typer.echo(f"comparison written to {folder}", err=True)
 
 
-@app.command()
+@app.command(rich_help_panel="Regression")
 def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
                                                                           "scenarios/*/*.toml)")] = None,
           game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
@@ -449,18 +498,21 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
           sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: check each scenario changed "
                                                                          "so against its baseline (see sim run "
                                                                          "--help)")] = None):
-    """Regression check against the committed baselines. Exact tier: the baseline's seed and games must give
-    identical integer aggregates. Statistical tier: a fresh seed, every metric tested against the baseline, Holm
-    correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input (missing, corrupt or another game's baseline)."""
-    from sim.api import check as chk_play
+    """Regression check against the committed baselines (exit 1 on a regression).
+
+    Exact tier: the baseline's seed and games must give identical integer
+    aggregates. Statistical tier: a fresh seed, every metric tested against the
+    baseline, Holm correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input
+    (missing, corrupt or another game's baseline).
+
+    Example:
+
+        sim check --game moor --tier exact
+        sim check my.toml
+    """
+    import sim.api.public as api
     from sim.stats import check as chk
-    tiers = {"exact": ("exact",), "statistical": ("statistical",), "stat": ("statistical",),
-             "all": ("exact", "statistical")}.get(tier)
-    if tiers is None:
-        fail(f"--tier: unknown tier '{tier}'; allowed: exact, statistical, all", EXIT_USAGE)
-    check_run_options(games, threads, seed=seed)
-    if not 0 < alpha < 1:
-        fail(f"--alpha: {alpha} is out of range; allowed 0 < alpha < 1", EXIT_USAGE)
+    opts = usage(api.CheckOptions(tier, seed, games, alpha, baselines, baseline, tuple(sets or ()), threads).validate)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
     known_game(game)
@@ -470,12 +522,11 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
     if not scenarios and baseline is None:
         for p in chk.stale_baselines(game, baselines or chk.BASELINES):
             typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
-    from sim.model.overrides import OverrideError, parse_sets
+    from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError
     try:
-        overrides = parse_sets(("--set", sets))
-        res = chk_play.check(files, baselines, baseline, tiers, seed, games, alpha, threads,
-                        log=lambda line: typer.echo(line, err=True), overrides=overrides, bar=progress_bar)
+        res = api.check(files, opts, ctx=run_context(threads), log=lambda line: typer.echo(line, err=True),
+                        bar=progress_bar).raw
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except (chk.BadBaseline, ScenarioError) as e:
@@ -485,7 +536,7 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
         raise typer.Exit(EXIT_REGRESSION)
 
 
-@app.command("baselines")
+@app.command("baselines", rich_help_panel="Regression")
 def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
                                                                              "scenarios/*/*.toml)")] = None,
                game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
@@ -495,8 +546,16 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
                stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
                check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
                threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
-    """(Re)generate the regression baselines (what `make baselines` does): one JSON per scenario, stamped with the
-    rules version and RNG contract."""
+    """(Re)generate the regression baselines (what `make baselines` does).
+
+    One JSON per scenario, stamped with the rules version and RNG contract:
+    after an intended change of behaviour, or once for a scenario of your own
+    (then sim check my.toml).
+
+    Example:
+
+        sim baselines my.toml
+    """
     from sim.api import check as chk_play
     from sim.stats import check as chk
     for name, v in (("exact-games", exact_games), ("stat-games", stat_games), ("check-games", check_games)):
@@ -520,7 +579,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
         e0, s0, _ = chk.sizes(sc.game)
         prog, adv = progress_bar(max(stat_games or s0, exact_games or e0), sc.name)
         with prog:
-            b = chk_play.make_baseline(sc, exact_games, stat_games, check_games, threads, progress=adv)
+            b = chk_play.make_baseline(sc, exact_games, stat_games, check_games, ctx=run_context(threads, adv))
         dest = chk.baseline_path(f, out or chk.BASELINES)
         try:
             chk.write_baseline(b, dest)
@@ -533,8 +592,8 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
 
 # ---- sim board show (board files of every game with a board) ---------------------------------------------------------
 board_app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineUsage,
-                        help="Board files: draw one to check it by eye.")
-app.add_typer(board_app, name="board")
+                        help="Board files: validate one and draw it to check it by eye.")
+app.add_typer(board_app, name="board", rich_help_panel="Boards")
 
 
 def stdout_is_terminal() -> bool:
@@ -551,11 +610,20 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any
                out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
                                                                "redirected, else GAME-NAME.board.svg in the current "
                                                                "folder)")] = None):
-    """Validate a board file and draw it as SVG (the game's board is recognised by the tables it holds; a file of no
-    game's board is one line naming every kind). Without --out the SVG goes to stdout when that
-    is a pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the current folder when it is a
-    terminal (raw SVG on a screen is unreadable; the current folder, not the board's, which may be the shipped
-    scenarios/), saying where."""
+    """Validate a board file and draw it as SVG.
+
+    The game's board is recognised by the tables it holds (a Turnwall castle, a
+    Treasure Hunters house, the Galleon bay); a file of no game's board is one
+    line naming every kind. Without --out the SVG goes to stdout when that is a
+    pipe or a file (sim board show F > f.svg), and to GAME-NAME.board.svg in the
+    current folder when it is a terminal (raw SVG on a screen is unreadable; the
+    current folder, not the board's, which may be the shipped scenarios/),
+    saying where.
+
+    Example:
+
+        sim board show scenarios/turnwall/boards/default.toml --out castle.svg
+    """
     from sim.pages.board_svg import BoardFileError, show
     try:
         game, svg = show(file)
@@ -577,21 +645,28 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any
     typer.echo(f"{file}: a valid {game} board; drawn to {out}", err=True)
 
 
-@app.command()
+@app.command(rich_help_panel="Regression")
 def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by sim run / sim report (its "
                                                      "summary.json and provenance.json)")],
           threads: Annotated[Optional[int], typer.Option(help="Numba threads (results do not depend on it)")] = None,
           json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
-    """Play a report again from what it recorded (scenario, overrides, seed, games, board) and say whether the
-    result is identical, or what differs and what changed since (code version, board content, scenario file).
-    Exit 0 identical, 1 different, 3 not a report folder."""
+    """Play a report again from what it recorded and say whether the result is identical.
+
+    It replays the recorded scenario, overrides, seed, games and board, and
+    names what differs and what changed since (code version, board content,
+    scenario file). Exit 0 identical, 1 different, 3 not a report folder.
+
+    Example:
+
+        sim rerun reports/moor-4p
+    """
     check_run_options(threads=threads)
     from sim.api import rerun as rr
     try:
         s, prov = rr.read_report(folder)
         prog, adv = progress_bar(prov["games"], f"rerun {s['scenario'].get('name', '')}")
         with interruptible(), prog:
-            res = rr.rerun(folder, threads, progress=adv)
+            res = rr.rerun(folder, ctx=run_context(threads, adv))
     except rr.RerunError as e:
         fail(str(e))
     typer.echo(json.dumps(res, indent=2) if json_out else rr.render(res))
@@ -599,7 +674,7 @@ def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by 
         raise typer.Exit(EXIT_REGRESSION)
 
 
-app.command()(cli_sweep.sweep)          # sim sweep (sim.cli.sweep)
+app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)          # sim sweep (sim.cli.sweep)
 
 
 def main() -> None:

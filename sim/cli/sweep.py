@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -14,13 +14,13 @@ SCHEDULER_HELP = "run on an existing Dask cluster (tcp://HOST:8786; default: $DA
 
 
 @contextmanager
-def cluster(workers: Optional[int], scheduler: Optional[str], threads: Optional[int] = None):
+def cluster(workers: int | None, scheduler: str | None, threads: int | None = None):
     """The executor for --workers / --scheduler (`sim.play.distributed.executor`); a bad option is one line, exit 2."""
-    from sim.cli.common import EXIT_USAGE, fail, in_range
-    from sim.play.distributed import ExecutionError, executor
-    in_range("workers", workers)
-    if scheduler is not None and not scheduler.strip():
-        fail("--scheduler: give an address such as tcp://HOST:8786", EXIT_USAGE)
+    from sim.api.options import check_cluster
+    from sim.api.public import executor
+    from sim.cli.common import EXIT_USAGE, fail, usage
+    from sim.play.distributed import ExecutionError
+    usage(check_cluster, workers, scheduler)
     try:
         with executor(workers, scheduler, threads, on_note=lambda s: typer.echo(s, err=True)) as ex:
             yield ex
@@ -39,7 +39,7 @@ class SweepBars:
         self.tasks: dict[int, int] = {}
         self.all = self.points = None
         self.done = 0
-        from sim.play.progress import Lines              # counts the games played here (stored points are reused)
+        from sim.play.progress import Lines  # counts the games played here (stored points are reused)
         self.count = Lines(len(sw.points) * sw.games, f"sweep {sw.name}", sys.stderr, every_s=float("inf"))
         self.count.__enter__()
         if self.tty:
@@ -111,31 +111,39 @@ class SweepBars:
 
 
 def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (its \[sweep] table, if any)")],
-          set_: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUES: a value, a list a,b,c or a "
+          set_: Annotated[list[str] | None, typer.Option("--set", help="NAME=VALUES: a value, a list a,b,c or a "
                                                             r"range LO..HI \[step S] (repeatable)")] = None,
-          mode: Annotated[Optional[str], typer.Option(help="grid (every combination, default) or zip")] = None,
-          games: Annotated[Optional[int], typer.Option(help=r"games per point (default: \[sweep] games, else the "
+          mode: Annotated[str | None, typer.Option(help="grid (every combination, default) or zip")] = None,
+          games: Annotated[int | None, typer.Option(help=r"games per point (default: \[sweep] games, else the "
                                                              "scenario's)")] = None,
-          seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
-          measure: Annotated[Optional[list[str]], typer.Option(help="measure to plot and pair (repeatable; "
+          seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+          measure: Annotated[list[str] | None, typer.Option(help="measure to plot and pair (repeatable; "
                                                                     "default: per game)")] = None,
-          target: Annotated[Optional[str], typer.Option(help="MEASURE=VALUE, e.g. first_player_advantage=0")] = None,
+          target: Annotated[str | None, typer.Option(help="MEASURE=VALUE, e.g. first_player_advantage=0")] = None,
           independent: Annotated[bool, typer.Option("--independent", help="each point its own random streams "
                                                     "(default: common random numbers)")] = False,
-          workers: Annotated[Optional[int], typer.Option(help=WORKERS_HELP)] = None,
-          scheduler: Annotated[Optional[str], typer.Option(help=SCHEDULER_HELP)] = None,
-          threads: Annotated[Optional[int], typer.Option(help="Numba threads per unit (default: all cores in "
+          workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+          scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
+          threads: Annotated[int | None, typer.Option(help="Numba threads per unit (default: all cores in "
                                                                "process, 1 on Dask workers)")] = None,
-          chunk: Annotated[Optional[int], typer.Option(help="games per unit of work (results do not depend on "
+          chunk: Annotated[int | None, typer.Option(help="games per unit of work (results do not depend on "
                                                              "it)")] = None,
-          out: Annotated[Optional[Path], typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
+          out: Annotated[Path | None, typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
           fresh: Annotated[bool, typer.Option("--fresh", help="forget stored points and play every point")] = False,
           json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False):
-    """Sweep rule or strategy parameters: every point's measures with 95% intervals, paired differences between
-    neighbouring points, sweep.parquet / sweep.json / sweep.html. Resumable: rerun to finish an interrupted sweep."""
-    from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, check_run_options, fail, interruptible
-    from sim.model.scenario import ScenarioError
+    """Which value makes it fair? Sweep a parameter over a range of values.
+
+    Every point's measures with 95% intervals and the paired differences between
+    neighbouring points, in sweep.parquet, sweep.json and sweep.html. Resumable:
+    rerun the command to finish an interrupted sweep.
+
+    Example:
+
+        sim sweep scenarios/moor/4p.toml --set track_len=20..60 --games 20000
+    """
     from sim.api.sweep import SweepError, build, run_sweep
+    from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, check_run_options, fail, interruptible, run_context
+    from sim.model.scenario import ScenarioError
     from sim.output.sweep_output import SweepOutputError
     check_run_options(games, threads, chunk, seed)
     try:
@@ -147,14 +155,14 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
     large_grid_note(sw)
     warn_if_replacing_sweep(sw, out)
     bars = SweepBars(sw)
-    from sim.play.sweep import Progress
     from sim.output.sweep_output import folder_for
+    from sim.play.sweep import Progress
     kept = (f"no sweep.json written; the points finished so far are kept in {folder_for(sw, out) / 'points'}: "
             "the same command again plays only the missing ones")
     try:
         with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars:
             doc, folder, played = run_sweep(sw, ex, out, chunk, Progress(bars.start, bars.advance, bars.point_done),
-                                            fresh, on_played=bars.played)
+                                            fresh, on_played=bars.played, ctx=run_context(threads))
     except SweepOutputError as e:
         fail(str(e))
     except OSError as e:                        # the disk filled up while playing: name the folder, not only errno
@@ -194,7 +202,7 @@ def sweep_words(mode: str, axes: list[tuple[str, list[str]]]) -> str:
     return " x ".join(f"{n} = {', '.join(vals)}" for n, vals in axes) + f" ({mode})" if axes else "one point"
 
 
-def warn_if_replacing_sweep(sw, out: Optional[Path]) -> None:
+def warn_if_replacing_sweep(sw, out: Path | None) -> None:
     """One warning line when the sweep folder holds a different sweep (another scenario file, other axes or
     values, or the other mode), which this one replaces: like `sim run`'s, not refused (a rerun of the same sweep,
     other games, measures or target included, replaces its own page silently). The stored points stay (both
@@ -254,12 +262,12 @@ def default_sweep_line(name, doc: dict, folder: Path, played: int) -> str:
     return f"{name}: {n:,} points x {doc['games']:,} games{when}{'; ' + t if t else ''} -> {folder}"
 
 
-def run_default_sweeps(game: Optional[str], games: Optional[int]) -> list[tuple[Path, dict]]:
+def run_default_sweeps(game: str | None, games: int | None) -> list[tuple[Path, dict]]:
     """Play every sweep under scenarios/<game>/sweeps/ (what `make run` does after the scenarios): [(folder, doc)]."""
-    from sim.cli.common import SCENARIOS, fail, interruptible
-    from sim.play.distributed import InProcess
-    from sim.model.scenario import ScenarioError
     from sim.api.sweep import SweepError, build, run_sweep
+    from sim.cli.common import SCENARIOS, fail, interruptible
+    from sim.model.scenario import ScenarioError
+    from sim.play.distributed import InProcess
     out = []
     files = sorted(p for p in SCENARIOS.glob("*/sweeps/*.toml") if game is None or p.parent.parent.name == game)
     for f in files:

@@ -1,15 +1,14 @@
 """Ghostly Galleon: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.model.catalogue import RATE_UNIT, Entry, counter, score
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.words import ending
-from sim.model.words import count
 from kernels.galleon import board as B
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
 from kernels.galleon.columns import EXTRA_COLUMNS
+from sim.model.catalogue import RATE_UNIT, Entry, counter, score
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
@@ -122,6 +121,7 @@ def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run (R1..R24 of
     kernels/galleon/RULES.md)."""
     import numpy as np
+
     from kernels.galleon import play
     n = scenario.players
     prm = scenario.prm()

@@ -1,14 +1,13 @@
 """Ghosts of the Moor: its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.model.catalogue import counter, score
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.words import ending
-from sim.model.words import count
 from kernels.moor import params as P
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
+from sim.model.catalogue import counter, score
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
@@ -43,6 +42,7 @@ def tile_name(t: int, prm) -> str:
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
     import numpy as np
+
     from kernels.moor import play
     n = scenario.players
     prm = scenario.prm()

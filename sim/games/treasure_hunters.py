@@ -1,15 +1,15 @@
 """Ghost Fightin' Treasure Hunters (Anniversary Edition): its GameSpec and turn-by-turn replay in words."""
 from __future__ import annotations
 
-from sim.model.catalogue import category, counter, curve, score, share, team
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.words import count
 from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
+from sim.model.catalogue import category, counter, curve, score, share, team
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.words import count
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
@@ -93,6 +93,7 @@ def _target(ct: int, a: int) -> str:
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
     import numpy as np
+
     from kernels.treasure_hunters import play
     n = scenario.players
     values = scenario.params

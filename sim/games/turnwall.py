@@ -1,15 +1,14 @@
 """The Ghosts of Castle Turnwall: its GameSpec and turn-by-turn replay in words (with the board after each move)."""
 from __future__ import annotations
 
-from sim.model.catalogue import counter, score
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.words import ending
-from sim.model.words import count
 from kernels.turnwall import board as B
 from kernels.turnwall import params as P
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
 from kernels.turnwall.columns import EXTRA_COLUMNS
+from sim.model.catalogue import counter, score
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
@@ -95,6 +94,7 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run; the board is
     drawn after every magical move (R1..R14 of kernels/turnwall/RULES.md)."""
     import numpy as np
+
     from kernels.turnwall import play
     n = scenario.players
     prm = scenario.prm()

@@ -5,13 +5,15 @@ the file and draws it (sim/pages/board_svg.py).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from sim.model.scenario import FILE_PARAMS, FILE_PATHS, ScenarioError
 
 
-def register_board_param(game: str, shipped_dir: Path, resolve_path, param: str = "board") -> None:
+def register_board_param(game: str, shipped_dir: Path, resolve_path: Callable[..., Any], param: str = "board") -> None:
     """Make ``params.<param>`` of ``game`` a file parameter: a scenario's ``board = "..."`` is found by `resolve`
     (beside the scenario, then in ``shipped_dir``), and ``resolve_path(ref)`` (the game's loader's) names the file
     whose content hash the report records. `sim.model.registry.register` calls it for a spec with a board."""

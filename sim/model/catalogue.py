@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 KINDS = ("rate", "count", "points", "turns")
 APPLIES = ("any", "competitive", "team")
@@ -50,7 +51,7 @@ class Entry:
     shown: bool = True
     headline: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"catalogue entry {self.key}: kind {self.kind!r}; allowed: {', '.join(KINDS)}")
         if self.applies not in APPLIES:
@@ -161,7 +162,7 @@ def _pattern(key: str) -> re.Pattern:
     return re.compile("^" + out + re.escape(key[pos:]) + "$")
 
 
-def _spec(game: str | None):
+def _spec(game: str | None) -> Any:
     if not game:
         return None
     try:
@@ -308,7 +309,7 @@ class View:
 BOOKKEEPING_COLUMNS = tuple(e.key[len("extra."):] for e in GENERIC if e.key.startswith("extra.") and not e.shown)
 
 
-def for_scenario(sc) -> View:
+def for_scenario(sc: Any) -> View:
     """The catalogue view of a `sim.model.scenario.Scenario`."""
     return View(sc.game, sc.params.get("mode"), [s.strategy for s in sc.seats], bool(sc.spec.team_roles))
 
@@ -321,7 +322,7 @@ def for_summary(s: dict) -> View:
     return View(sc.get("game"), params.get("mode"), seats, bool(s.get("team")), s.get("measures"))
 
 
-def block(sc, keys: list[str]) -> dict:
+def block(sc: Any, keys: list[str]) -> dict:
     """The summary.json ``measures`` block: every measure ``keys`` of scenario ``sc`` that is shown, then the batch
     measures that apply, each as {label, unit, kind, definition}."""
     v = for_scenario(sc)
@@ -335,7 +336,7 @@ def block(sc, keys: list[str]) -> dict:
     return out
 
 
-def missing(spec) -> list[str]:
+def missing(spec: Any) -> list[str]:
     """Counter columns (and categorical values, and curves) that game ``spec`` emits without a catalogue entry."""
     out = []
     for col in spec.extra_columns:
@@ -351,7 +352,7 @@ def missing(spec) -> list[str]:
     return out
 
 
-def stale(spec) -> list[str]:
+def stale(spec: Any) -> list[str]:
     """Keys of game ``spec``'s own entries (``GameSpec.measures``) that name no counter column, categorical value or
     curve it emits: the counters are named once, by the kernel's ``EXTRA_COLUMNS``, and every entry follows them."""
     emitted = {f"curve.{c}" for c in spec.curves}
@@ -361,12 +362,12 @@ def stale(spec) -> list[str]:
     return [e.key for e in spec.measures if e.key.startswith(("extra.", "curve.")) and e.key not in emitted]
 
 
-def listing(spec) -> list[tuple[str, Entry]]:
+def listing(spec: Any) -> list[tuple[str, Entry]]:
     """Every measure of game ``spec`` as `sim list GAME` shows it: (key, entry), generic ones first, then the game's
     counters in kernel order; bookkeeping left out."""
     team_game = bool(spec.team_roles)
     own_teams = [e.key for e in getattr(spec, "measures", ()) if e.key.startswith("team.")]
-    keys = []
+    keys: list[str] = []
     for e in GENERIC:
         if not e.shown or (e.applies == "competitive" and team_game) or (e.applies == "team" and not team_game):
             continue

@@ -31,8 +31,9 @@ import datetime as dt
 import hashlib
 import re
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from sim.model import registry
 from sim.model.scenario import SCENARIO_KEYS, Scenario, ScenarioError, from_dict, read, toml_value
@@ -156,7 +157,7 @@ def _allowed_names(spec: registry.GameSpec | None) -> str:
     return ", ".join(keys + params + ["seats.I.strategy", "seats.I.PARAM"])
 
 
-def _set_seat(spec, name, value, parts, seats) -> list[str]:
+def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -> list[str]:
     """seats.I.strategy | seats.I.W | seats.I.params.W; returns the fields set (as scenario messages name them)."""
     if len(parts) == 4 and parts[2] == "params":
         parts = parts[:2] + parts[3:]
@@ -188,7 +189,7 @@ def _set_seat(spec, name, value, parts, seats) -> list[str]:
     return where
 
 
-def _set_param(spec, name, value, parts, params) -> str:
+def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict) -> str:
     """PARAM | PARAM.FIELD; returns the field set (as scenario messages name it)."""
     ps = spec.param(parts[0]) if spec else None
     if spec is not None and ps is None:
@@ -226,7 +227,7 @@ def _set_param(spec, name, value, parts, params) -> str:
     return f"params.{ps.name}.{key}"
 
 
-def _apply_one(raw: dict, spec, name: str, value: Any) -> list[str]:
+def _apply_one(raw: dict, spec: Any, name: str, value: Any) -> list[str]:
     parts = name.split(".")
     head = parts[0]
     if "*" in parts and head != "seats":
@@ -283,7 +284,7 @@ def apply_traced(raw: dict, overrides: Iterable[Override]) -> tuple[dict, list[t
     return out, fields
 
 
-def _fit_seats(raw: dict, spec, overrides: list[Override]) -> tuple[list[tuple[str, Override]], list]:
+def _fit_seats(raw: dict, spec: Any, overrides: list[Override]) -> tuple[list[tuple[str, Override]], list[tuple[int, Override]]]:
     """``players=N`` (the last one given) with a file of another number of seats: the seats beyond the N-th are
     dropped (a 4-player scenario played by 3: seats 0..2 as the file gives them), and seats missing up to N are added
     empty for ``seats.I.strategy`` overrides to fill (it has no strategy to guess). Done before the other overrides,

@@ -7,10 +7,11 @@ balance.md, summary.html) render `rows` in their own style.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from sim.model import registry
-from sim.model.scenario import toml_value
+from sim.model.scenario import param_of, toml_value
 
 
 def part_of(spec: registry.GameSpec) -> dict[str, str]:
@@ -24,7 +25,7 @@ def named_value(spec: registry.GameSpec, ps: registry.ParamSpec, values: dict) -
     {card: copies}, die faces by name, a table parameter as {part: value}; other parameters as they are."""
     v = values.get(ps.name, ps.default)
     if ps.parts:
-        return {key: values.get(target, spec.param(target).default) for key, target in ps.parts}
+        return {key: values[target] if target in values else param_of(spec, target).default for key, target in ps.parts}
     if ps.fields and isinstance(v, (list, tuple)) and len(v) == len(ps.fields):
         return dict(zip(ps.field_names(), v))
     if ps.labels and isinstance(v, (list, tuple)):

@@ -11,8 +11,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from types import ModuleType
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class ParamSpec:
         return dict(self.parts).get(key)
 
 
-def worded(params, words: dict) -> tuple[ParamSpec, ...]:
+def worded(params: tuple[ParamSpec, ...], words: dict) -> tuple[ParamSpec, ...]:
     """``params`` (ParamSpecs) with the label and unit ``words`` gives them: name -> label, or (label, unit).
     A name ``words`` lacks keeps its label "" (a test requires one for every shipped parameter)."""
     out = []
@@ -117,7 +119,7 @@ class BoardSpec:
     noun: str
     param: str = "board"
 
-    def loader(self):
+    def loader(self) -> ModuleType:
         """The board's kernel module (kernels/<game>/board.py: numpy only)."""
         return importlib.import_module(self.module)
 
@@ -190,7 +192,7 @@ class GameSpec:
     box_minutes: tuple[int, int] | None = None     # the playing time the box or publisher states (lo, hi minutes)
     box_source: str = ""                            # where that is stated, or that none is
 
-    def kernel(self):
+    def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
         return importlib.import_module(self.kernel_module)
 
@@ -223,7 +225,7 @@ def register(spec: GameSpec) -> GameSpec:
     first."""
     GAMES[spec.name] = spec
     if spec.board is not None:
-        from sim.model import boards        # here: sim.model.boards imports sim.model.scenario, which imports us
+        from sim.model import boards  # here: sim.model.boards imports sim.model.scenario, which imports us
         b = spec.board.loader()
         boards.register_board_param(spec.name, b.BOARDS_DIR, b.resolve_path, spec.board.param)
     return spec

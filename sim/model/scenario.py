@@ -20,18 +20,20 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from sim.model import registry
+from sim.model.errors import SimError
 
 MAX_GAMES = 10**10
 
 
-def out_of_range(where: str, value, lo, hi=None) -> str:
+def out_of_range(where: str, value: Any, lo: Any, hi: Any = None) -> str:
     """The one wording of a value outside its allowed range, in scenario files and on the command line alike:
     '<where>: <value> is out of range; allowed <lo>..<hi>', or 'allowed >= <lo>' for a range without an upper end.
     ``value`` is shown as given; integer bounds with thousands separators (1..10,000,000,000), 2^k-1 (k >= 32) as
@@ -40,20 +42,20 @@ def out_of_range(where: str, value, lo, hi=None) -> str:
                                                             f"{_bound(lo)}..{_bound(hi)}")
 
 
-def _bound(x) -> str:
+def _bound(x: Any) -> str:
     if isinstance(x, bool) or not isinstance(x, int):
         return str(x)
     k = (x + 1).bit_length() - 1
     return f"2^{k}-1" if k >= 32 and x + 1 == 1 << k else f"{x:,}"
 NAME_MAX = 100
-NAME_RE = re.compile(r"[A-Za-z0-9._-]{1,%d}" % NAME_MAX)
+NAME_RE = re.compile(rf"[A-Za-z0-9._-]{{1,{NAME_MAX}}}")
 RESERVED_NAMES = ("baselines", "index.html")   # reports/baselines/ (sim check) and reports/index.html (make run)
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
 TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.api.sweep, ignored here
 SEAT_KEYS = ("strategy", "params")
 
 
-class ScenarioError(ValueError):
+class ScenarioError(SimError, ValueError):
     """Bad scenario input; the message is one line naming the field and what is allowed."""
 
 
@@ -74,7 +76,7 @@ def sha256_file(path: str | Path) -> str | None:
         return None
 
 
-def input_files(sc: "Scenario") -> dict[str, dict]:
+def input_files(sc: Scenario) -> dict[str, dict]:
     """{parameter: {"path", "sha256", "text"}} of every file a scenario's parameters read (a board file): its
     absolute path, the hex SHA-256 of its bytes and its whole content (UTF-8 text; a board file is a few KB), so a
     report carries the board it played and `sim rerun` replays it after the file was edited, moved or deleted.
@@ -120,6 +122,13 @@ def toml_value(v: Any) -> str:
 
 def _got(v: Any) -> str:
     return f"{_type_name(v)} {toml_value(v)}"
+
+
+def param_of(spec: registry.GameSpec, name: str) -> registry.ParamSpec:
+    """Game ``spec``'s parameter ``name``, known to exist (a name taken from the game's own tables)."""
+    ps = spec.param(name)
+    assert ps is not None, name
+    return ps
 
 
 def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
@@ -206,7 +215,9 @@ class Scenario:
 
     @property
     def spec(self) -> registry.GameSpec:
-        return registry.get(self.game)
+        spec = registry.get(self.game)
+        assert spec is not None, self.game      # load() refuses an unknown game before a Scenario exists
+        return spec
 
     def prm(self) -> np.ndarray:
         """int64 parameter vector for the kernel."""
@@ -214,22 +225,35 @@ class Scenario:
 
     def sids(self) -> np.ndarray:
         """int64[players]: strategy id per seat."""
-        return np.array([self.spec.strategy(s.strategy).sid for s in self.seats], dtype=np.int64)
+        return np.array([self._strategy(s.strategy).sid for s in self.seats], dtype=np.int64)
 
     def sparams(self) -> np.ndarray:
         """float64[players, n_sparams]: each seat's strategy parameters (defaults filled in)."""
         spec = self.spec
         out = np.zeros((self.players, spec.n_sparams), dtype=np.float64)
         for i, seat in enumerate(self.seats):
-            st = spec.strategy(seat.strategy)
+            st = self._strategy(seat.strategy)
             for j, ps in enumerate(st.params):
                 out[i, j] = seat.params.get(ps.name, ps.default)
         return out
 
-    def with_changes(self, **kw) -> "Scenario":
+    def _strategy(self, name: str) -> registry.StrategySpec:
+        st = self.spec.strategy(name)
+        assert st is not None, name             # load() refuses an unknown strategy
+        return st
+
+    def with_changes(self, **kw: Any) -> Scenario:
         d = dict(self.__dict__)
         d.update(kw)
         return Scenario(**d)
+
+    @classmethod
+    def from_dict(cls, data: dict, name: str = "scenario", path: str = "") -> Scenario:
+        """The validated scenario of a parsed document, laid out as a scenario file is ([scenario], [params],
+        [[seats]]: {"scenario": {"game": "moor", "players": 4, ...}, "seats": [{"strategy": "runner"}, ...]}).
+        ``name``: the name when the document gives none; ``path``: the file it stands for ("" for none; a board
+        named relative to it). Raises ScenarioError (one line: the field and what is allowed)."""
+        return from_dict(data, name, path)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "game": self.game, "players": self.players, "games": self.games,
@@ -238,11 +262,12 @@ class Scenario:
                 **({"overrides": [{"name": n, "value": v} for n, v in self.overrides]} if self.overrides else {})}
 
 
-def _unknown(where: str, key: str, allowed) -> ScenarioError:
+def _unknown(where: str, key: str, allowed: Iterable[str]) -> ScenarioError:
     return ScenarioError(f"{where}: unknown key '{key}'; allowed: {', '.join(sorted(allowed))}")
 
 
-def _named_forms(spec: registry.GameSpec, ps: registry.ParamSpec, value: Any, where: str):
+def _named_forms(spec: registry.GameSpec, ps: registry.ParamSpec, value: Any,
+                 where: str) -> Iterator[tuple[str, Any, str]]:
     """(parameter, value, where) for what ``value`` given for ``ps`` sets: itself as given, or, given as a table,
     a card mix by name (missing names keep their default) or several parameters at once (``ps.parts``)."""
     if not isinstance(value, dict) or not (ps.fields or ps.parts):
@@ -314,7 +339,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             if name in given:
                 raise ScenarioError(f"{where}: params.{name} is given twice (also as {given[name]}); give it once")
             given[name] = where
-            values[name] = coerce(spec.param(name), val, where)
+            values[name] = coerce(param_of(spec, name), val, where)
             resolve = FILE_PARAMS.get((spec.name, name))
             if resolve is not None and path:
                 values[name] = resolve(values[name], Path(path).resolve().parent)
@@ -394,7 +419,7 @@ def read(path: str | Path) -> dict:
         raise ScenarioError(f"{p}: no such scenario file")
     if p.is_dir():
         raise ScenarioError(f"{p}: is a folder; give a .toml scenario file")
-    from kernels.boardfile import read_toml     # (at call time: importing kernels loads numba)
+    from kernels.boardfile import read_toml  # (at call time: importing kernels loads numba)
     try:
         return read_toml(p)
     except ValueError as e:

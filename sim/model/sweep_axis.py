@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from sim.model.scenario import ScenarioError
+from sim.model.scenario import Scenario, ScenarioError
 
 
 class SweepError(ScenarioError):
@@ -33,7 +33,7 @@ def is_numeric(axis: Axis) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in axis.values)
 
 
-def axis_words(sc, name: str) -> tuple[str, str]:
+def axis_words(sc: Scenario, name: str) -> tuple[str, str]:
     """(label, unit) of swept name ``name`` for scenario ``sc`` (a validated Scenario), in a player's words: a rule
     parameter's ParamSpec label and unit ("track length", "spaces"), one card of a mix after its parameter
     ("green ghost cards: Shuffle", "cards"), a seat's strategy parameter after its seat ("seat 2: weight on goal

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -173,7 +174,7 @@ def table_axes(table: dict) -> tuple[list[Axis], dict]:
     return axes, opts
 
 
-def _same(v, w) -> bool:
+def _same(v: Any, w: Any) -> bool:
     return v == w and type(v) is type(w)        # 1 and 1.0 (and true and 1) are different values
 
 
@@ -206,13 +207,13 @@ def _points(axes: list[Axis], mode: str, mode_where: str = "[sweep] mode") -> li
             where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
             raise SweepError(f"{where}: every axis needs the same number of values ({desc})",
                              usage=all(a.source.startswith("--") for a in axes) or None)
-        combos = zip(*(a.values for a in axes))
+        combos: Iterable[tuple] = zip(*(a.values for a in axes))
     else:
         combos = itertools.product(*(a.values for a in axes))
     return [dict(zip((a.name for a in axes), c)) for c in combos]
 
 
-def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games: int | None = None,
+def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, games: int | None = None,
           seed: int | None = None, measures: list[str] | None = None, target: str | None = None,
           independent: bool | None = None) -> Sweep:
     """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
@@ -242,15 +243,15 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
                     raise SweepError(f"{a.source}: the same parameter as {b.source}; sweep it once")
                 raise SweepError(f"{a.source}: replaces every value of {b.source} ({a.name} covers {b.name}); sweep "
                                  f"only one of them{f', or give {a.name} first' if both_set else ''}")
-    if not axes:                                # it once played the scenario alone as a "sweep" of one point
+    if not axes:                                # a "sweep" of the scenario alone is a sim run: refused, not played
         raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
                          "a [sweep] table in the scenario file (see sim sweep --help)", usage=True)
     for a in axes:
         if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
             raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
                              "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)")
-        if a.name.removeprefix("scenario.") in ("seed", "games"):    # each point plays the sweep's own, so the
-            key = a.name.removeprefix("scenario.")                      # axis was once silently ignored
+        if a.name.removeprefix("scenario.") in ("seed", "games"):    # each point plays the sweep's own, so such
+            key = a.name.removeprefix("scenario.")                      # an axis would change nothing: refused
             how = "--seed, or run one sweep per seed" if key == "seed" else "--games or [sweep] games"
             raise SweepError(f"{a.source}: every point plays the sweep's {key} (common random numbers); give it once "
                              f"with {how}")
@@ -303,5 +304,5 @@ def build(path: str | Path, sets: list[str] = (), mode: str | None = None, games
     return sw
 
 
-def _blamed(message: str, fields):
+def _blamed(message: str, fields: Any) -> tuple[str, Any] | None:
     return ov.field_of(message, fields)

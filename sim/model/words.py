@@ -1,7 +1,7 @@
 """Small pieces of English shared by every text `sim` writes (replays, reports, the CLI)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable, Sequence
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -23,8 +23,8 @@ def p_value(p: float | None, digits: int = 2) -> str:
     return f"{p:.{digits}g}"
 
 
-def ending(status: int, turns: int, rounds: int, scores, wseat: int, who: Callable[[int], str],
-           score_text: Callable[[int], str], decided: list[str] = ()) -> list[str]:
+def ending(status: int, turns: int, rounds: int, scores: Sequence[int], wseat: int, who: Callable[[int], str],
+           score_text: Callable[[int], str], decided: Sequence[str] = ()) -> list[str]:
     """"TRUNCATED ..." when the game hit the turn cap (status 1), "final after T turns, R rounds: seat 0 ..." with
     each seat's ``score_text(score)`` (the score with its unit: "4 points"), the lines ``decided`` (how a tied top
     score was settled: the game's tie-break rule) and "winner: ..." naming the seats of the bitmask ``wseat`` with

@@ -101,10 +101,10 @@ class Moor:
         self.n_pawns = PAWNS[n_players]                                   # R1
         self.log = log
         self.pawns = [[0] * self.n_pawns for _ in range(n_players)]      # R1: every pawn on Start
-        self.stacks = [[] for _ in range(rules.end + 1)]                  # tile ids, bottom first
-        self.held = [[] for _ in range(n_players)]                        # face-up tiles (ids)
+        self.stacks: list[list[int]] = [[] for _ in range(rules.end + 1)]                # tile ids, bottom first
+        self.held: list[list[int]] = [[] for _ in range(n_players)]                      # face-up tiles (ids)
         self.count = [[0] * 7 for _ in range(n_players)]                  # held tiles by kind
-        self.goals = [[] for _ in range(n_players)]                       # goal token values taken
+        self.goals: list[list[int]] = [[] for _ in range(n_players)]                     # goal token values taken
         self.goals_left = list(rules.goal_values)                         # R2: highest on top (index 0)
         for p in range(n_players):                                        # R3: one plank each
             self._give(PLANK0 + p, p)
@@ -114,7 +114,7 @@ class Moor:
             for _ in range(2 if s <= GREEN else 1):
                 self.stacks[s].append(int(order[i]))
                 i += 1
-        self.lost = []
+        self.lost: list[int] = []
         self.turns = 0
         self.rounds = 0
         self.cur = 0

@@ -33,7 +33,7 @@ class Xoshiro256:
         self.s0, self.s1, self.s2, self.s3 = (int(v) & M64 for v in state)
 
     @classmethod
-    def stream(cls, seed: int, point: int, game: int, stream: int) -> "Xoshiro256":
+    def stream(cls, seed: int, point: int, game: int, stream: int) -> Xoshiro256:
         """The generator of stream ``(seed, point, game, stream)``."""
         h = mix(seed & M64)
         h = mix(h ^ (point & M64))

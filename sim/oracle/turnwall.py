@@ -56,7 +56,7 @@ class Castle:
         return any(g == rc for g in self.ghosts if g is not None)
 
     def slider_under(self, floor_col):
-        for s, (t, p) in enumerate(self.sliders):
+        for s, (t, _p) in enumerate(self.sliders):
             if self.tunnels[t] == floor_col:
                 return s
         return None

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.model.errors import SimError
+from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 from sim.model.scenario import Scenario
 
-from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 # files that mark a folder as an earlier report (sim run / sim report: summary.json, provenance.json; sim compare:
 # compare.json), so --out may replace it
 REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
@@ -99,7 +100,7 @@ def replaced_settings(final: Path, games: int, seed: int, overrides: list) -> st
     return ", ".join(differs) or None
 
 
-class OutputError(OSError):
+class OutputError(SimError, OSError):
     """The report cannot go where it was asked to; the message is one line."""
 
 
@@ -233,7 +234,7 @@ def os_error(e: BaseException) -> OSError | None:
     return OSError(n, os.strerror(n))
 
 
-def write_failed(final: Path, e: OSError, where: Path | None = None) -> "OutputError":
+def write_failed(final: Path, e: OSError, where: Path | None = None) -> OutputError:
     """The one line for a report folder ``final`` that could not be written (a full disk, a folder gone read-only):
     names the folder, what went wrong and that nothing was written."""
     if isinstance(e, OutputError):
@@ -277,7 +278,8 @@ def staged_dir(final: Path, what: str = "--out"):
             raise
         raise write_failed(final, oe, tmp) from None
     with _signals_held():                      # Ctrl-C / SIGTERM wait until the report is in place
-        old, moved = None, []
+        old: Path | None = None
+        moved: list[str] = []                   # the user's own entries moved into the new report
         try:
             if final.exists():
                 old = final.parent / f".{final.name}.old-{os.getpid()}"
@@ -285,9 +287,9 @@ def staged_dir(final: Path, what: str = "--out"):
                 keep_user_files(old, tmp, moved)
             tmp.rename(final)
         except OSError as e:                   # put the earlier report back as it was, remove the staging folder
-            for name in moved:
+            for name in moved:                 # moved only after the old report was renamed, so old is set
                 try:
-                    (tmp / name).rename(old / name)
+                    (tmp / name).rename(old / name)  # type: ignore[operator]
                 except OSError:
                     pass
             if old is not None and old.exists() and not final.exists():
@@ -344,7 +346,7 @@ def remove_stale(final: Path) -> list[Path]:
     """Remove the staging folders ``.<name>.partial-PID`` / ``.<name>.old-PID`` that a killed run (SIGKILL, power
     loss) left beside ``final``; those of a process still running are kept. Returns the folders removed."""
     final = Path(final)
-    gone = []
+    gone: list[Path] = []
     if not final.parent.is_dir():
         return gone
     for kind in ("partial", "old"):
@@ -370,6 +372,26 @@ def _signals_held():
         block(signal.SIG_SETMASK, before)
 
 
+def games_frame(sc: Scenario, out):
+    """The games.parquet rows of one chunk of kernel outputs (`sim.play.runner.ChunkOutputs`) as a Polars frame:
+    game (int64), status, winners (bit per seat), turns, rounds (int32), score_seat<i> (int32), win_seat<i> (int8),
+    one int32 column per counter of the game, and <curve>_by_round (list[int32]) per curve."""
+    import polars as pl
+    spec = sc.spec
+    n = len(out.status)
+    cols = {"game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
+            "status": out.status, "winners": out.winners, "turns": out.turns, "rounds": out.rounds}
+    for s in range(sc.players):
+        cols[f"score_seat{s}"] = np.ascontiguousarray(out.scores[:, s])
+        cols[f"win_seat{s}"] = ((out.winners >> s) & 1).astype(np.int8)
+    for c, name in enumerate(spec.extra_columns):
+        cols[name] = np.ascontiguousarray(out.extra[:, c])
+    df = pl.DataFrame(cols)
+    for c, name in enumerate(spec.curves):
+        df = df.with_columns(pl.Series(name + "_by_round", out.curves[:, c, :].tolist(), dtype=pl.List(pl.Int32)))
+    return df
+
+
 class ParquetParts:
     """Collects per-game rows chunk by chunk as Parquet part files, then joins them into one games.parquet."""
 
@@ -380,21 +402,8 @@ class ParquetParts:
         self.parts: list[Path] = []
 
     def add(self, out) -> None:
-        import polars as pl
-        spec = self.sc.spec
-        n = len(out.status)
-        cols = {"game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
-                "status": out.status, "winners": out.winners, "turns": out.turns, "rounds": out.rounds}
-        for s in range(self.sc.players):
-            cols[f"score_seat{s}"] = np.ascontiguousarray(out.scores[:, s])
-            cols[f"win_seat{s}"] = ((out.winners >> s) & 1).astype(np.int8)
-        for c, name in enumerate(spec.extra_columns):
-            cols[name] = np.ascontiguousarray(out.extra[:, c])
-        df = pl.DataFrame(cols)
-        for c, name in enumerate(spec.curves):
-            df = df.with_columns(pl.Series(name + "_by_round", out.curves[:, c, :].tolist(), dtype=pl.List(pl.Int32)))
         p = self.folder / f"part-{len(self.parts):06d}.parquet"
-        df.write_parquet(p)
+        games_frame(self.sc, out).write_parquet(p)
         self.parts.append(p)
 
     def finish(self, dest: Path, meta: dict) -> None:

@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+from sim.model.errors import SimError
 from sim.model.sweep_axis import axis_words, is_numeric
 from sim.model.sweep_spec import Sweep
 
@@ -16,7 +17,7 @@ OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")
 INDENTED_MAX = 200     # points of a sweep.json written indented
 
 
-class SweepOutputError(ValueError):
+class SweepOutputError(SimError, ValueError):
     """--out names a folder that is neither new, empty nor a sweep folder (one line)."""
 
 
@@ -71,8 +72,8 @@ def prepare(folder: Path, what: str = "--out") -> None:
 
 def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     """The sweep.json dict."""
-    from sim.model.scenario import toml_value
     from sim.model import catalogue
+    from sim.model.scenario import toml_value
     from sim.stats.sweep_table import quantities
     qs = quantities(sw.points[0].scenario)
     cat = catalogue.for_scenario(sw.points[0].scenario)

@@ -7,13 +7,14 @@ ghost start rooms.
 Ghostly Galleon bay and ship: every space at its drawing position coloured by kind, edges, stairs (dashed), cave links
 (dotted), the hideouts in their seat colours, cannons with the quarter they reach, whirlpools with rock and shore.
 Every drawing has a key under it and text of at least SMALL_PT (10 CSS px where the report shows it: at its natural
-size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_polish_fixes.py).
+size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_board.py).
 """
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
+from sim.model.errors import SimError
 from sim.pages.plots import _figure, to_svg
 
 ROOM_SHADES = ("#f4f1ea", "#e9e4d8")
@@ -27,7 +28,7 @@ DOOR_COLOURS = {0: "#555555", 1: "#2f6fd6", 2: "#2e9c48"}
 JEWEL_ROOM, ROOM = "#f6e7c1", "#eeeeee"
 
 
-class BoardFileError(ValueError):
+class BoardFileError(SimError, ValueError):
     """The file is not a board of a known game, or the game's loader refused it (one line)."""
 
 
@@ -77,6 +78,7 @@ def _drawing(game: str):
     """(the game's board loader, its figure function, what the board is called in a caption), from its spec: the
     figure is looked up when asked for, so the function drawn is the module's at that moment."""
     import importlib
+
     from sim.model import registry
     board = registry.get(game).board
     module, _, name = board.figure.partition(":")
@@ -139,6 +141,7 @@ def castle_figure(board):
     the plug, each seat's start corner in the seat's colour, the garments (name, body part in italics), the tunnels
     under the floor columns (a strip along the column's left edge) with the sliders' magnets on them; a key below."""
     import textwrap
+
     from matplotlib.patches import Circle, Rectangle
     fig, (ax,) = _board_figure(8.6, 10.2)
     n = 7
@@ -167,7 +170,7 @@ def castle_figure(board):
     pr, pk = divmod(24, n)
     ax.add_patch(Circle((pk + 0.5, -pr - 0.5), 0.3, color="#555555"))
     ax.text(pk + 0.5, -pr - 0.5, "plug", ha="center", va="center", color="white", fontsize=SMALL_PT)
-    from sim.games.turnwall import COLOURS as GHOSTS     # the board file's ghost order (seat i plays ghost i)
+    from sim.games.turnwall import COLOURS as GHOSTS  # the board file's ghost order (seat i plays ghost i)
     for g, c in enumerate(board.corners):
         r, k = divmod(c, n)
         ax.add_patch(Rectangle((k + 0.2, -r - 0.92), 0.72, 0.84, facecolor=PIECE[GHOSTS[g]], alpha=0.55,
@@ -317,7 +320,7 @@ def galleon_figure(board):
     whirlpool - rock - shore dotted; each cannon a numbered red triangle just outside the ship beside the space it
     is fired from; a key below says what each colour, line and cannon means (which quarter each cannon reaches)."""
     from kernels.galleon.board import KINDS, QUARTERS, SHIP_KINDS
-    from sim.games.galleon import COLOURS as PIRATES        # seat i plays the pirate of colour i
+    from sim.games.galleon import COLOURS as PIRATES  # seat i plays the pirate of colour i
     xy = board.xy
     xs, ys = [p[0] for p in xy], [p[1] for p in xy]
     w, h = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2.4
@@ -341,7 +344,7 @@ def galleon_figure(board):
                 bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4))
     ship = [xy[v] for v in range(board.n) if board.kinds[v] in SHIP_KINDS]
     cx, cy = sum(p[0] for p in ship) / len(ship), sum(p[1] for p in ship) / len(ship)
-    for i, (v, q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
+    for i, (v, _q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
         x, y = xy[v]
         out = -1 if y < cy else 1                   # board y grows downwards
         side = -1 if x < cx else 1

@@ -4,10 +4,9 @@ dict that `sim.stats.compare.compare` computes. The dependency is one-way: this 
 """
 from __future__ import annotations
 
-
 from sim.model import catalogue
-from sim.pages import plots, verdicts
 from sim.model.words import p_value
+from sim.pages import plots, verdicts
 from sim.pages.html_report import CSS, esc
 
 

@@ -12,13 +12,20 @@ import math
 from pathlib import Path
 
 from sim.model import catalogue
-from sim.stats import metrics
+from sim.model.words import count
 from sim.pages import plots, tables, verdicts
 from sim.pages.board_svg import board_plots
-from sim.model.words import count
+from sim.pages.scenario_words import (
+    NO_FINISHED,
+    TEAM_SEAT_NOTE,
+    changed_text,
+    is_team_game,
+    lead_line,
+    parameter_lines,
+    scenario_items,
+)
 from sim.pages.verdicts import fmt_p
-from sim.pages.scenario_words import (NO_FINISHED, TEAM_SEAT_NOTE, changed_text, is_team_game, lead_line, parameter_lines,
-                         scenario_items)
+from sim.stats import metrics
 
 CSS = """
 body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;max-width:1100px;margin:0 auto;padding:1em 2em;

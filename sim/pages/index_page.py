@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from sim.pages.html_report import CSS, esc
@@ -21,7 +22,7 @@ def _link(folder: Path, page: str, root: Path) -> str:
 
 
 def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path,
-           compares: list[tuple[Path, dict]] = ()) -> str:
+           compares: Sequence[tuple[Path, dict]] = ()) -> str:
     """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
     written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
     when written), one of comparisons (A and B, games each, the verdict's first sentence, when written)."""
@@ -63,7 +64,7 @@ def _written(d: dict, file: Path | None = None) -> str:
     if not when and file is not None:
         import datetime as dt
         try:
-            when = dt.datetime.fromtimestamp(Path(file).stat().st_mtime, dt.timezone.utc).isoformat()
+            when = dt.datetime.fromtimestamp(Path(file).stat().st_mtime, dt.UTC).isoformat()
         except OSError:
             pass
     text = f"{when[:10]} {when[11:16]} UTC" if len(when) >= 16 else "?"

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any, Literal
 
 from sim.model import catalogue
 
-RC = {"svg.hashsalt": "ghost-sim", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 10,
+RC: dict[Any, Any] = {"svg.hashsalt": "ghost-sim", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 10,
       "axes.spines.top": False, "axes.spines.right": False, "font.family": "sans-serif"}
 # One colour means one thing on a page: SEAT[i] is seat i wherever a seat is drawn (win rates, scores); NEUTRAL a
 # figure of the whole table (turn positions, strategies, length, margin); OUTCOME how games end (loss causes);
@@ -29,7 +30,8 @@ BLUE, ORANGE = SEAT[0], SEAT[1]
 PALETTE = SEAT + ("#6f6f6f",)          # (kept for the sweep page: one colour per line of a sweep)
 
 
-def _figure(w: float, h: float, ncols: int = 1, nrows: int = 1, layout: str | None = "constrained", **kw):
+def _figure(w: float, h: float, ncols: int = 1, nrows: int = 1,
+            layout: Literal["constrained", "compressed", "tight"] | None = "constrained", **kw):
     """A figure of ``w`` x ``h`` inches with ``nrows`` x ``ncols`` axes: (figure, [axes, row by row]). ``layout``
     None: no layout engine (the caller places the axes with ``subplots_adjust``)."""
     import matplotlib
@@ -111,7 +113,7 @@ def win_rates(s: dict):
         return None
     n = len(s["seats"])
     fair = 1.0 / n
-    panels = [("by seat", [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
+    panels: list[tuple[str, list[str], list, list, str | list[str]]] = [("by seat", [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
                [r["win"]["rate"] for r in s["seats"]], [r["win"]["ci95"] for r in s["seats"]],
                [SEAT[r["seat"] % len(SEAT)] for r in s["seats"]])]
     if s.get("positions"):

@@ -123,7 +123,7 @@ def parameter_lines(s: dict) -> tuple[list[str], list[str]]:
     sc = s["scenario"]
     params = sc.get("params") or {}
     pdef, _ = _defaults(sc["game"])
-    from sim.model.params_table import rows as param_rows      # by name (a card mix card by card), changed ones first
+    from sim.model.params_table import rows as param_rows  # by name (a card mix card by card), changed ones first
     table = param_rows(sc["game"], params, _fmt_value) or [
         {"name": k, "value": _fmt_value(v), "default": _fmt_value(pdef.get(k, v)),
          "changed": k in pdef and v != pdef[k]} for k, v in params.items()]
@@ -147,7 +147,7 @@ def scenario_differences(a: dict, b: dict) -> list[str]:
     if a["players"] != b["players"]:
         out.append(f"players: A {a['players']}, B {b['players']}")
     pa, pb = a.get("params") or {}, b.get("params") or {}
-    from sim.model.params_table import rows as param_rows      # by name: a card mix card by card
+    from sim.model.params_table import rows as param_rows  # by name: a card mix card by card
     ra = {r["name"]: r["value"] for r in param_rows(a.get("game", ""), pa, _fmt_value)}
     same_game = a.get("game") == b.get("game")
     rb = {r["name"]: r["value"] for r in param_rows(b.get("game", ""), pb, _fmt_value)} if same_game else {}

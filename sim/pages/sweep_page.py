@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.model.words import count
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
 from sim.pages.verdicts import fmt_p
-from sim.model.words import count
 
 TARGET_COLOR = "#b5464b"
 
@@ -421,7 +421,8 @@ def target_text(d: dict) -> str | None:
         return None
     m = next(x for x in d["chosen"] if x["name"] == t["measure"])
     pts = {r["index"]: r for r in d["points"]}
-    desc = lambda i: point_words(d, pts[i])       # noqa: E731
+    def desc(i):
+        return point_words(d, pts[i])
     out = f"Target {m['label']} = {fmt(m['kind'], t['value'], unit=m.get('unit', ''))}. "
     if t["closest"] is not None:
         c = pts[t["closest"]]["measures"][t["measure"]]
@@ -450,7 +451,10 @@ def many_points_text(d: dict) -> str | None:
                 "compares neighbouring points.")
     kinds = {m["name"]: (m["label"], m["kind"], m.get("unit", "")) for m in d["chosen"]}
     pts = {r["index"]: r for r in d["points"]}
-    desc = lambda i: point_words(d, pts[i])       # noqa: E731
+
+    def desc(i):
+        return point_words(d, pts[i])
+
     n_p = a["points"]
     tested = (f"{count(n_p, 'point')} {'was' if n_p == 1 else 'were'} tested against it, "
               f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
@@ -478,7 +482,8 @@ def range_text(d: dict) -> str:
     where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
     20)"), or one value when every point gave the same."""
     pts = d["points"]
-    desc = lambda r: point_words(d, r)       # noqa: E731
+    def desc(r):
+        return point_words(d, r)
     out = []
     for m in d["chosen"]:
         have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]

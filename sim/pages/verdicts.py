@@ -234,7 +234,7 @@ def precision_line(s: dict) -> list[str]:
     need = fin * (hw / READABLE) ** 2
     need = int(float(f"{need:.2g}"))                       # 24,000, not 23,817: an estimate
     lab = catalogue.for_summary(s).label
-    what = "team win rates are" if s.get("team") else f"seat win rates and the {lab('first_player_advantage')} are"
+    what = "win rates of the teams are" if s.get("team") else f"seat win rates and the {lab('first_player_advantage')} are"
     return [f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} points (95%), too "
             f"wide to read effects of a point or two; about {need:,} games would narrow them to ±1 point "
             f"(--games {need})."]

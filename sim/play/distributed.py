@@ -18,31 +18,42 @@ default on workers: run one worker process per core, ``dask worker ... --nworker
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator
 
+from sim.model.errors import SimError
+from sim.play.context import RunContext
+from sim.play.runner import resolve_threads
 from sim.play.work import Unit, UnitResult, play_unit
 
 ENV_SCHEDULER = "DASK_SCHEDULER_ADDRESS"
 
 
-class ExecutionError(ValueError):
+class ExecutionError(SimError, ValueError):
     """A cluster could not be reached or started; the message is one line."""
 
 
 class InProcess:
-    """Runs units one after the other in this process, on all the Numba threads it may use (or ``threads``)."""
+    """Runs units one after the other in this process, on all the Numba threads it may use (or ``threads``, else
+    the run's ``ctx.threads``), telling the run's progress as blocks of games end."""
     description = "in-process"
     workers = 0
 
     def __init__(self, threads: int | None = None):
         self.threads = threads
 
-    def map(self, units: Iterable[Unit]) -> Iterator[tuple[Unit, UnitResult]]:
+    def unit_threads(self, ctx: RunContext | None = None) -> int:
+        """The Numba threads each unit uses."""
+        return resolve_threads(self.threads or (ctx.threads if ctx else None))
+
+    def map(self, units: Iterable[Unit], ctx: RunContext | None = None) -> Iterator[tuple[Unit, UnitResult]]:
+        """Play ``units`` in the order given (lazily: a unit is played when its result is asked for)."""
+        ctx = ctx or RunContext()
+        t = resolve_threads(self.threads or ctx.threads, ctx.on_note)
         for u in units:
-            u = replace(u, threads=self.threads)
-            yield u, play_unit(u)
+            u = replace(u, threads=t)
+            yield u, play_unit(u, ctx)
 
     def close(self) -> None:
         pass
@@ -71,8 +82,15 @@ class DaskExecutor:
             self.client.register_plugin(WarmUp(u.scenario), name=f"sim-warmup-{key[0]}-{key[1]}")
             self._warmed.add(key)
 
-    def map(self, units: Iterable[Unit]) -> Iterator[tuple[Unit, UnitResult]]:
+    def unit_threads(self, ctx: RunContext | None = None) -> int:
+        """The Numba threads each unit uses on a worker."""
+        return self.threads
+
+    def map(self, units: Iterable[Unit], ctx: RunContext | None = None) -> Iterator[tuple[Unit, UnitResult]]:
+        """Play ``units`` on the workers, yielding (unit, result) as they complete (any order); the run's progress
+        is told a unit's games when it comes back, and its cancel flag is looked at every 0.05 s while waiting."""
         from distributed import as_completed
+        ctx = ctx or RunContext()
         todo = iter(units)
         cap = max(1, self.window * max(1, self.workers))
         ac = as_completed()
@@ -92,11 +110,14 @@ class DaskExecutor:
         try:
             while len(live) < cap and submit_next():
                 pass
-            for f in ac:
+            while live:
+                f = _next_done(ac, ctx)
                 _, u = live.pop(f.key)
                 res = f.result()
                 f.release()
                 submit_next()
+                if ctx.progress is not None:
+                    ctx.progress(u.n)
                 yield u, res
         finally:
             for f, _ in live.values():
@@ -107,6 +128,18 @@ class DaskExecutor:
         self.client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _next_done(ac, ctx: RunContext):
+    """The next finished future of ``ac`` (a `distributed.as_completed`); while waiting, Ctrl-C / SIGTERM and
+    ``ctx.cancel`` are looked at every few milliseconds (as quick as in this process: `runner.BLOCK_S`)."""
+    import time
+
+    from sim.play.runner import check_stop
+    while not ac.has_ready():
+        check_stop(ctx)
+        time.sleep(0.005)
+    return next(ac)
 
 
 def scheduler_address(scheduler: str | None) -> str | None:
@@ -129,6 +162,7 @@ def executor(workers: int | None = None, scheduler: str | None = None, threads: 
         yield ex
         return
     import logging
+
     from distributed import Client, LocalCluster
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if workers:
@@ -151,29 +185,3 @@ def executor(workers: int | None = None, scheduler: str | None = None, threads: 
         yield ex
     finally:
         ex.close()
-
-
-def run(sc, games: int, seed: int, chunk: int, ex, on_chunk=None, progress=None):
-    """Play ``games`` games of ``sc`` as units of ``chunk`` games on executor ``ex`` (what `sim run --workers`
-    does). Returns (`runner.RunResult`, winner's-margin histogram), identical to an in-process `runner.run` plus a
-    `measures.Decisiveness` collector. ``on_chunk(outputs)`` (per-game rows) is called in game order; only then do
-    per-game outputs cross the network. Raises KeyboardInterrupt between units when interrupted."""
-    import time
-    from sim.play import runner
-    from sim.play.work import chunks, merge
-    units = [Unit("run", i, sc, g0, n, seed, per_game=on_chunk is not None)
-             for i, (g0, n) in enumerate(chunks(games, chunk))]
-    t0 = time.perf_counter()
-    done: dict[int, UnitResult] = {}
-    nxt = 0
-    for u, r in ex.map(units):
-        done[u.index] = r
-        while nxt in done:                      # per-game outputs in game order, then dropped
-            for out in done[nxt].outputs:
-                on_chunk(out)
-            done[nxt].outputs = []
-            nxt += 1
-        if progress is not None:
-            progress(u.n)
-    m = merge(list(done.values()))
-    return runner.RunResult(sc, m.agg, time.perf_counter() - t0, ex.threads or 0, chunk, games, seed), m.margin

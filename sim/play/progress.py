@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
-from typing import Callable, TextIO
+from typing import TextIO
 
 EVERY_S = 30.0          # seconds between the progress lines written when stderr is not a terminal
 STARTUP_SAID_S = 1.0    # a start-up at least this long (and a tenth of the run) is said apart in the last line
@@ -139,8 +140,7 @@ def bar(total: float, label: str, stream: TextIO | None = None):
         lines = Lines(total, label, stream)
         return lines, lines.advance
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                               TimeRemainingColumn)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
     from rich.text import Text
 
     class Rate(ProgressColumn):

@@ -30,7 +30,7 @@ def git_commit() -> str:
 def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int, chunk: int) -> dict:
     """Where a result comes from: seed, games, versions, commit, wall time."""
     from kernels.rng import RNG_CONTRACT
-    pk = {"python": sys.version.split()[0]}
+    pk: dict[str, str | None] = {"python": sys.version.split()[0]}
     for p in PACKAGES:
         try:
             pk[p] = metadata.version(p)
@@ -45,4 +45,4 @@ def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int,
             "games": games,
             "rules_version": sc.spec.rules_version, "rng_contract": RNG_CONTRACT, "packages": pk,
             "git_commit": git_commit(), "wall_time_s": round(wall_s, 3), "threads": threads, "chunk": chunk,
-            "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+            "created_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}

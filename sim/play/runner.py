@@ -1,9 +1,12 @@
-"""Plays a scenario in chunks through the game's batch kernel and merges the integer aggregates.
+"""Plays a chunk of games through the game's batch kernel (`play_chunk`); `run` plays a scenario through the one
+play path (`sim.play.work.play_games`: units of chunks, merged exactly).
 
 Chunks bound the memory (per-game arrays exist for one chunk at a time). Within a chunk, blocks of games run on a
 pool of Python threads, each calling the game's serial `play_batch` (compiled ``nogil``) on its own rows, while the
 main thread waits, so Ctrl-C (and SIGTERM, see `stop_on_sigterm`) stop a run within a block (see BLOCK_S). Results depend only on
-(seed, scenario, game index): never on the number of threads, the blocks or the chunks.
+(seed, scenario, game index): never on the number of threads, the blocks or the chunks. What a run sets (threads,
+progress, cancellation) comes in its `RunContext`; only the process-wide signal state (`stop_on_sigterm`) and a cache
+of idle thread pools live in this module.
 """
 from __future__ import annotations
 
@@ -11,14 +14,15 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from sim.stats.aggregate import Aggregates
 from sim.model.scenario import Scenario
+from sim.play.context import Cancelled, RunContext  # noqa: F401  (Cancelled: raised here)
+from sim.stats.aggregate import Aggregates
 
 DEFAULT_CHUNK = 1 << 16
 MAX_CHUNK = 1 << 22   # per-game arrays of one chunk stay well under a GiB
@@ -37,10 +41,6 @@ class ChunkOutputs:
     curves: np.ndarray
 
 
-# Told one line when set_threads uses fewer threads than asked for (the CLI points it at stderr); None: silent.
-on_note: Callable[[str], None] | None = None
-
-
 def available_threads() -> int:
     """The most threads this process may use: NUMBA_NUM_THREADS when set, else the cores it may run on."""
     import numba
@@ -52,6 +52,7 @@ def thread_limit() -> str:
     may run on ("NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores)"), else the cores ("only 2 cores
     available")."""
     import os
+
     import numba
     cap = available_threads()
     cores = int(numba.config.NUMBA_DEFAULT_NUM_THREADS)
@@ -62,25 +63,18 @@ def thread_limit() -> str:
     return f"only {cap} core{'s' if cap != 1 else ''} available"
 
 
-_threads = [0]      # threads in use (0: not set yet, all available)
+# Thread pools by size, kept for the process (a cache of idle threads: no run's settings live here).
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pool_lock = threading.Lock()
 
-
-def set_threads(threads: int | None) -> int:
-    """Use ``threads`` threads (None: all available); returns the number in use, which is never more than
-    `available_threads` (asking for more uses all of them and tells ``on_note``)."""
+def resolve_threads(threads: int | None, on_note: Callable[[str], None] | None = None) -> int:
+    """The threads a run asking for ``threads`` (None: all available) uses: never more than `available_threads`
+    (asking for more uses all of them and tells ``on_note`` one line)."""
     cap = available_threads()
     t = cap if not threads else min(int(threads), cap)
     if threads and t < threads and on_note is not None:
         on_note(f"warning: --threads {threads}: {thread_limit()}; using {t} thread{'s' if t != 1 else ''}")
-    _threads[0] = t
     return t
-
-
-def threads_in_use() -> int:
-    """The number of threads `play_chunk` uses (`set_threads`; all available until it is called)."""
-    return _threads[0] or available_threads()
 
 
 def _pool(t: int) -> ThreadPoolExecutor:
@@ -142,8 +136,11 @@ def pending() -> KeyboardInterrupt | None:
     return (Terminated if Terminated in _PENDING else KeyboardInterrupt)() if _PENDING else None
 
 
-def check_stop() -> None:
-    """Raise the interruption a signal asked for and that was swallowed on its way (see `stop_on_sigterm`)."""
+def check_stop(ctx: RunContext | None = None) -> None:
+    """Raise the interruption a signal asked for and that was swallowed on its way (see `stop_on_sigterm`), or
+    `Cancelled` when ``ctx`` was cancelled."""
+    if ctx is not None:
+        ctx.check_cancel()
     stop = pending()
     if stop is not None:
         raise stop
@@ -166,10 +163,13 @@ TAIL_SHARE = 2
 
 
 def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
-               prm=None, sids=None, sparams=None, progress: Callable[[int], None] | None = None) -> ChunkOutputs:
+               prm=None, sids=None, sparams=None, progress: Callable[[float], None] | None = None,
+               ctx: RunContext | None = None) -> ChunkOutputs:
     """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs (int32 arrays, row i = game
-    game0 + i), on `threads_in_use` threads in blocks (see BLOCK_S); progress(k) is told k more games as blocks end.
-    Raises KeyboardInterrupt / `Terminated` within about BLOCK_S of a Ctrl-C / SIGTERM, and a kernel's error."""
+    game0 + i), on ``ctx.threads`` threads in blocks (see BLOCK_S); progress(k) (default ``ctx.progress``) is told k
+    more games as blocks end.
+    Raises KeyboardInterrupt / `Terminated` within about BLOCK_S of a Ctrl-C / SIGTERM, `Cancelled` as soon after
+    ``ctx.cancel`` is set, and a kernel's error."""
     spec = sc.spec
     k = spec.kernel()
     p = sc.players
@@ -185,14 +185,17 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
     )
     args = (np.uint64(sc.seed if seed is None else seed), np.uint64(point), sc.prm() if prm is None else prm,
             sc.sids() if sids is None else sids, sc.sparams() if sparams is None else sparams)
-    _play_blocks(k, args, game0, n, p, out, progress)
+    if progress is None and ctx is not None:
+        progress = ctx.progress
+    _play_blocks(k, args, game0, n, p, out, progress, ctx)
     return out
 
 
 def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
-                 progress: Callable[[int], None] | None = None) -> None:
+                 progress: Callable[[float], None] | None = None, ctx: RunContext | None = None) -> None:
     """Games game0 .. game0 + n - 1 into rows 0 .. n - 1 of ``out``, in blocks on the thread pool (see BLOCK_S)."""
-    check_stop()                               # before any games: an interrupt swallowed while compiling
+    ctx = ctx or RunContext()
+    check_stop(ctx)                            # before any games: an interrupt swallowed while compiling
     seed, point, prm, sids, sparams = args
 
     def rows(lo: int, hi: int) -> tuple[int, float]:
@@ -206,8 +209,8 @@ def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
     if n <= 0:
         return
     rows(0, 0)                                 # compile (this scratch's types) here, in the main thread, no game
-    check_stop()
-    t = threads_in_use()
+    check_stop(ctx)
+    t = resolve_threads(ctx.threads)
     pool = _pool(t)
     i, size, running = 0, MIN_BLOCK, set()
     try:
@@ -223,6 +226,7 @@ def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
                     progress(m)
                 if dt > 0:
                     size = max(MIN_BLOCK, int(m * BLOCK_S / dt))
+            ctx.check_cancel()
     finally:
         for f in running:                      # on Ctrl-C or an error: drop the blocks not started, let the rest end
             f.cancel()
@@ -236,6 +240,8 @@ def new_aggregates(sc: Scenario) -> Aggregates:
 
 @dataclass
 class RunResult:
+    """A run's merged numbers: ``agg`` (`Aggregates`), ``margin`` (int64 winner's-margin histogram), ``sums`` and
+    ``cubes`` (`sim.play.work.UnitResult`), wall time (s), threads used per unit, chunk, games, seed."""
     scenario: Scenario
     agg: Aggregates
     wall_s: float
@@ -243,33 +249,27 @@ class RunResult:
     chunk: int
     games: int
     seed: int
+    margin: np.ndarray | None = None
+    sums: dict | None = None
+    cubes: dict | None = None
 
 
 def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
         chunk: int = DEFAULT_CHUNK, game0: int = 0, point: int = 0,
         on_chunk: Callable[[ChunkOutputs], None] | None = None,
-        progress: Callable[[int], None] | None = None, agg: Aggregates | None = None) -> RunResult:
-    """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them.
+        progress: Callable[[float], None] | None = None, agg: Aggregates | None = None,
+        ctx: RunContext | None = None, executor=None) -> RunResult:
+    """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them: the one play path
+    (`sim.play.work.play_games`: units of ``chunk`` games on ``executor``, default this process, merged exactly).
 
-    on_chunk(outputs) sees each chunk's per-game arrays (per-game Parquet); progress(k) is told k more games as
-    blocks end (see BLOCK_S; results do not depend on it).
-    Raises KeyboardInterrupt (`Terminated` on SIGTERM) within about BLOCK_S when interrupted; nothing is returned then.
+    on_chunk(outputs) sees each chunk's per-game arrays in game order (per-game Parquet); progress(k) is told k
+    more games as blocks end (see BLOCK_S; results do not depend on it). ``threads`` / ``progress`` fill in a
+    `RunContext` when ``ctx`` is not given. ``agg``: aggregates of earlier games to continue from.
+    Raises KeyboardInterrupt (`Terminated` on SIGTERM, `Cancelled`) within about BLOCK_S when interrupted.
     """
-    games = sc.games if games is None else int(games)
-    seed = sc.seed if seed is None else int(seed)
-    t = set_threads(threads)
-    agg = agg or new_aggregates(sc)
-    prm, sids, sparams = sc.prm(), sc.sids(), sc.sparams()
-    t0 = time.perf_counter()
-    done = 0
-    while done < games:
-        n = min(chunk, games - done)
-        out = play_chunk(sc, game0 + done, n, point, seed, prm, sids, sparams, progress)
-        agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
-        if on_chunk is not None:
-            on_chunk(out)
-        done += n
-    return RunResult(sc, agg, time.perf_counter() - t0, t, chunk, games, seed)
+    from sim.play import work
+    ctx = ctx or RunContext(threads=threads, progress=progress)
+    return work.play_games(sc, games, seed, chunk, executor, ctx, on_chunk, game0, point, agg)
 
 
 def cpu_count() -> int:

@@ -10,21 +10,23 @@ independent samples.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.stats import sweep_table as table
 from sim.model.sweep_spec import Sweep
+from sim.play.context import RunContext
 from sim.play.sweep_store import Store, point_key
 from sim.play.work import Unit, chunks, merge
+from sim.stats import sweep_table as table
 
 
 @dataclass
 class Progress:
     """Callbacks the engine tells (the CLI draws bars; tests count). All optional."""
-    start: callable = None          # start(points_to_play, games_to_play)
-    advance: callable = None        # advance(point_index, games) after each unit
-    point_done: callable = None     # point_done(point_index)
+    start: Callable[[int, int], None] | None = None      # start(points_to_play, games_to_play)
+    advance: Callable[[int, int], None] | None = None    # advance(point_index, games) after each unit
+    point_done: Callable[[int], None] | None = None      # point_done(point_index)
 
 
 @dataclass
@@ -52,9 +54,11 @@ def keys(sw: Sweep) -> list[str]:
     return [point_key(p.scenario, sw.base.seed, sw.games, rng_point(sw, p.index)) for p in sw.points]
 
 
-def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | None = None) -> Played:
+def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | None = None,
+         ctx: RunContext | None = None) -> Played:
     """Play every point of ``sw`` not yet stored under ``folder``/points. KeyboardInterrupt passes through; points
-    finished before it stay stored (a rerun plays only the rest)."""
+    finished before it stay stored (a rerun plays only the rest). ``ctx``: threads, cancellation, notes (the
+    progress is ``progress``'s, told per unit)."""
     store = Store(Path(folder) / "points")
     pk = keys(sw)
     paired = paired_names(sw)
@@ -70,7 +74,7 @@ def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | Non
     index_of = {pk[p.index]: p for p in todo}
     pending: dict[str, list] = {}
     t0 = time.perf_counter()
-    for u, r in executor.map(units):
+    for u, r in executor.map(units, (ctx or RunContext()).with_(progress=None)):
         p = index_of[u.key]
         pending.setdefault(u.key, []).append(r)
         if pr.advance:

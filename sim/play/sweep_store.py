@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.stats.aggregate import Aggregates
 from sim.model.scenario import Scenario
 from sim.play.work import UnitResult
+from sim.stats.aggregate import Aggregates
 
 FORMAT = 1
 

@@ -15,5 +15,5 @@ class WarmUp(WorkerPlugin):
 
     def setup(self, worker) -> None:
         from sim.play import runner
-        runner.set_threads(1)
-        runner.play_chunk(self.scenario, 0, 1)
+        from sim.play.context import RunContext
+        runner.play_chunk(self.scenario, 0, 1, ctx=RunContext(threads=1))

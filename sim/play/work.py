@@ -1,24 +1,29 @@
 """The unit of work: (scenario point, chunk of game indices) -> integer aggregates, and their exact merge.
 
 `play_unit` is pure: its result depends only on the unit (scenario, seed, RNG point id, game0, n), never on the
-process, thread count or machine that runs it. The in-process runner of a sweep, `sim run --workers` and every Dask
-worker execute this same function, and `merge` adds results with integer sums (in chunk order), so a point's
-aggregates are bit-identical however its games were split and wherever they ran (ARCHITECTURE "Work units are pure").
+process, thread count or machine that runs it. It is the one way games are played: `play_games` (what `sim run`,
+`sim check` and `sim baselines` play, `sim.play.runner.run`), the sweep engine and `sim compare` (a unit of a pair
+of scenarios: ``against``) hand units to an executor (`sim.play.distributed`: this process or Dask workers), and
+`merge` adds results with integer sums (in chunk order), so the numbers are bit-identical however the games were
+split and wherever they ran (ARCHITECTURE "Work units are pure").
 
 What crosses back from a unit is bounded: the run's `Aggregates` (counts and histograms), the winner's-margin
 histogram (`measures.Decisiveness`), the per-measure sums (`measures.Sums`), and only when asked: per-game
 numerators of the few *paired* measures (int32, one column each, to pair neighbouring sweep points game by game)
-and the kernel's per-game outputs (`sim run --per-game`).
+and the kernel's per-game outputs (`sim run --per-game`); for a pair, the paired sums of `measures.PairedSums`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
-from sim.play import runner
-from sim.stats.aggregate import Aggregates
 from sim.model.scenario import Scenario
+from sim.play import runner
+from sim.play.context import RunContext
+from sim.stats.aggregate import Aggregates
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,9 @@ class Unit:
 
     ``key`` names the point (sweep) or run it belongs to and ``index`` the chunk's place in it (results are merged
     in index order). ``paired``: measure names (`measures.measures`) whose per-game numerators come back.
-    ``threads``: Numba threads to use (None: all available). ``per_game``: also return the kernel outputs."""
+    ``threads``: Numba threads to use (None: all available). ``per_game``: also return the kernel outputs.
+    ``against``: scenario B of a comparison: the same games of B are played too and their paired sums with this
+    unit's scenario (A) come back (`UnitResult.pairs`)."""
     key: str
     index: int
     scenario: Scenario
@@ -38,6 +45,7 @@ class Unit:
     paired: tuple[str, ...] = ()
     threads: int | None = None
     per_game: bool = False
+    against: Scenario | None = None
 
 
 @dataclass
@@ -47,7 +55,8 @@ class UnitResult:
     agg: `Aggregates`; margin: int64 histogram of the winner's margin (`Decisiveness.hist`); sums: `Sums` dicts
     (n, s, q, nz per measure; cubes are dropped: a float, order-dependent); paired: int32[games, len(paired)]
     per-game numerators, finished: bool[games] (status 0) when paired measures were asked; outputs: the kernel
-    outputs per chunk (only with per_game)."""
+    outputs per chunk (only with per_game); cubes: float sum of cubes per measure (`measures.Sums.cu`, merged in
+    game order, so exact too); pairs: `measures.PairedSums.acc` (integers) of a unit with ``against``."""
     key: str
     game0: int
     games: int
@@ -58,14 +67,23 @@ class UnitResult:
     paired: np.ndarray | None = None
     finished: np.ndarray | None = None
     outputs: list = field(default_factory=list)
+    cubes: dict = field(default_factory=dict)
+    pairs: dict | None = None
 
 
-def play_unit(u: Unit) -> UnitResult:
-    """Play unit ``u`` and return its aggregates (see `UnitResult`). Pure: same unit, same result."""
-    from sim.stats.measures import Decisiveness, Sums, game_values
+def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
+    """Play unit ``u`` and return its aggregates (see `UnitResult`). Pure: same unit, same result. ``ctx``: the
+    run's progress and cancellation in this process (None on a Dask worker); the threads are ``u.threads``."""
+    from sim.stats.measures import Decisiveness, PairedSums, Sums, game_values
     sc = u.scenario
-    runner.set_threads(u.threads)
-    out = runner.play_chunk(sc, u.game0, u.n, u.point, u.seed)
+    ctx = (ctx or RunContext()).with_(threads=u.threads)
+    tell = ctx.progress
+    if u.against is not None and ctx.progress is not None:
+        whole = ctx.progress
+
+        def tell(k: float) -> None:
+            whole(k / 2)                                # a pair = one game of A and one of B
+    out = runner.play_chunk(sc, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
     agg = runner.new_aggregates(sc)
     agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
     dec = Decisiveness(sc)
@@ -73,7 +91,12 @@ def play_unit(u: Unit) -> UnitResult:
     sums = Sums(sc)
     sums.add(out)
     res = UnitResult(u.key, u.game0, u.n, agg, dec.hist,
-                     {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz}, tuple(u.paired))
+                     {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz}, tuple(u.paired), cubes=sums.cu)
+    if u.against is not None:
+        ob = runner.play_chunk(u.against, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
+        ps = PairedSums(sc, u.against)
+        ps.add(out, ob)
+        res.pairs = ps.acc
     if u.paired:
         v, fin = game_values(sc, out)
         res.paired = np.stack([v[m].astype(np.int32) for m in u.paired], axis=1)
@@ -95,6 +118,10 @@ def merge(results: list[UnitResult]) -> UnitResult:
     margin = np.sum([r.margin for r in rs], axis=0).astype(np.int64)
     sums = {f: {m: sum(r.sums[f][m] for r in rs) for m in first.sums[f]} for f in first.sums}
     out = UnitResult(first.key, first.game0, sum(r.games for r in rs), agg, margin, sums, first.paired_names)
+    out.cubes = {m: sum(r.cubes[m] for r in rs) for m in first.cubes}      # floats, added in game order
+    if first.pairs is not None:
+        each = [cast(dict, r.pairs) for r in rs]        # every unit of a paired run carries its pairs
+        out.pairs = {m: {f: sum(p[m][f] for p in each) for f in first.pairs[m]} for m in first.pairs}
     if first.paired is not None:
         out.paired = np.concatenate([r.paired for r in rs])
         out.finished = np.concatenate([r.finished for r in rs])
@@ -130,3 +157,68 @@ def _sum_hists(hs: list[np.ndarray]) -> np.ndarray:
 def chunks(games: int, chunk: int, game0: int = 0) -> list[tuple[int, int]]:
     """(game0, n) of each chunk of ``games`` games of at most ``chunk`` games, in order."""
     return [(game0 + s, min(chunk, games - s)) for s in range(0, games, chunk)]
+
+
+def in_order(results: Iterable[tuple[Unit, UnitResult]]) -> Iterator[tuple[Unit, UnitResult]]:
+    """The (unit, result) pairs of one run's units (indices 0, 1, 2, ...), as they complete, put back in index
+    order: a result is yielded once every unit before it is in."""
+    held: dict[int, tuple[Unit, UnitResult]] = {}
+    nxt = 0
+    it = iter(results)
+    try:
+        for u, r in it:
+            held[u.index] = (u, r)
+            while nxt in held:
+                yield held.pop(nxt)
+                nxt += 1
+    finally:
+        close = getattr(it, "close", None)     # a cluster's units still in flight are cancelled
+        if close is not None:
+            close()
+
+
+def play_games(sc: Scenario, games: int | None = None, seed: int | None = None, chunk: int = runner.DEFAULT_CHUNK,
+               executor=None, ctx: RunContext | None = None,
+               on_chunk: Callable[[runner.ChunkOutputs], None] | None = None, game0: int = 0, point: int = 0,
+               agg: Aggregates | None = None, prior: UnitResult | None = None) -> runner.RunResult:
+    """Play ``games`` games of ``sc`` (default: its own; seed default: its own) from ``game0`` as units of
+    ``chunk`` games on ``executor`` (None: `sim.play.distributed.InProcess`) and merge them exactly: what every
+    command that plays one scenario plays. ``on_chunk(outputs)`` sees each chunk's per-game rows in game order (only
+    then do they cross the network). ``agg``: aggregates of earlier games to add to; ``prior``: the merged result of
+    earlier games (``game0`` must follow them) whose sums and cubes continue, in game order. Returns a
+    `runner.RunResult` whose margin, sums and cubes are set. Raises KeyboardInterrupt (`Cancelled`,
+    `runner.Terminated`) when stopped."""
+    import time
+
+    from sim.play.distributed import InProcess
+    games = sc.games if games is None else int(games)
+    seed = sc.seed if seed is None else int(seed)
+    ctx = ctx or RunContext()
+    ex = executor if executor is not None else InProcess()
+    units = [Unit("run", i, sc, g0, n, seed, point, per_game=on_chunk is not None)
+             for i, (g0, n) in enumerate(chunks(games, chunk, game0))]
+    t0 = time.perf_counter()
+    done: list[UnitResult] = [prior] if prior is not None else []
+    for _, r in in_order(ex.map(units, ctx)):
+        if on_chunk is not None:
+            for out in r.outputs:
+                on_chunk(out)
+        r.outputs = []
+        done.append(r)
+    wall = time.perf_counter() - t0
+    threads = ex.unit_threads(ctx)
+    if not done:
+        empty = new_result(sc, game0)
+        return runner.RunResult(sc, agg or empty.agg, wall, threads, chunk, games, seed, empty.margin, empty.sums,
+                                empty.cubes)
+    m = merge(done)
+    total = _merge_aggregates([agg, m.agg]) if agg is not None else m.agg
+    return runner.RunResult(sc, total, wall, threads, chunk, games, seed, m.margin, m.sums, m.cubes)
+
+
+def new_result(sc: Scenario, game0: int = 0) -> UnitResult:
+    """The result of no games of ``sc`` (what merging nothing gives)."""
+    from sim.stats.measures import Decisiveness, Sums
+    sums = Sums(sc)
+    return UnitResult("run", game0, 0, runner.new_aggregates(sc), Decisiveness(sc).hist,
+                      {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz}, cubes=sums.cu)

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.model import catalogue
-from sim.model.words import p_value
-from sim.stats import metrics
+from sim.model.errors import SimError
 from sim.model.paths import BASELINES, REPO, SCENARIOS
 from sim.model.scenario import Scenario
+from sim.model.words import p_value
+from sim.stats import metrics
 
 FORMAT = 1
 # Games per scenario (exact tier, statistical baseline, fresh statistical check) by game: each game's
@@ -58,7 +59,7 @@ CHI2_MIN_EXPECTED = 50.0   # chi-square bins merged until every expected count i
 REGENERATE = "review and regenerate with make baselines"
 
 
-class BadBaseline(ValueError):
+class BadBaseline(SimError, ValueError):
     """A baseline that cannot be used (missing, corrupt, another game's); one line; exit code 3."""
 
 

@@ -54,16 +54,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from sim.model.errors import SimError
+from sim.model.scenario import Scenario
 from sim.stats import metrics
 from sim.stats.measures import PairedSums, is_cooperative
-from sim.model.scenario import Scenario
 
 DEFAULT_CHUNK = 10_000
 MIN_GAMES = 10_000        # precision / SPRT never stop before this many paired games (stable variance estimates)
 DEFAULT_CAP = 2_000_000
 
 
-class CompareError(ValueError):
+class CompareError(SimError, ValueError):
     """The two scenarios cannot be compared (one line)."""
 
 

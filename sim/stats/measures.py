@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.model import catalogue
-from sim.stats.aggregate import WIN_UNITS
 from sim.model.scenario import Scenario
+from sim.stats.aggregate import WIN_UNITS
 
 BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS     # ("first_seat",): declared shown=False in the catalogue
 
@@ -237,6 +237,14 @@ class Sums:
             self.nz[m.name] += int(np.count_nonzero(x))
             xf = x.astype(np.float64)
             self.cu[m.name] += float((xf * xf * xf).sum())
+
+    @classmethod
+    def of(cls, sc: Scenario, sums: dict, cubes: dict) -> Sums:
+        """The sums of merged units (`sim.play.work.UnitResult` ``sums`` {n, s, q, nz} and ``cubes``)."""
+        out = cls(sc)
+        out.n, out.s, out.q, out.nz = (dict(sums[k]) for k in ("n", "s", "q", "nz"))
+        out.cu = dict(cubes)
+        return out
 
     def to_dict(self) -> dict:
         return {m.name: {"n": self.n[m.name], "sum": self.s[m.name], "sq": self.q[m.name],

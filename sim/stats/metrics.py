@@ -6,7 +6,6 @@ import math
 
 from scipy import stats
 
-
 # Fewer finished games than this and a normal-approximation interval (a difference of rates, a mean) or a test (a
 # p-value, the chi-square of equal seats: 30 games give at least 5 expected wins per seat up to 6 seats) means
 # nothing: the pages say "too few games" instead of showing it (Wilson intervals of a rate stay: valid at any n).
@@ -341,6 +340,9 @@ def distribution(counts, lo: int, total: int | None = None, squares: int | None 
     if total is None:
         total = sum((lo + i) * c for i, c in enumerate(counts))
         squares = sum((lo + i) ** 2 * c for i, c in enumerate(counts))
+    assert squares is not None, "a histogram's sum comes with its sum of squares"
+    mean: float | None
+    std: float | None
     mean, std = mean_std(int(total), int(squares), n)
     tlo, tc = _trim(counts, lo)
     if n == 0:                                  # nothing observed: no mean, spread or quantiles (not 0, not lo)

@@ -12,17 +12,18 @@ The words that describe a summary (the scenario played, the difference of two sc
 """
 from __future__ import annotations
 
+from typing import Any
 
+from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS, Aggregates
 from sim.stats.metrics import distribution, mean_ci, rate
-from sim.model.scenario import Scenario
 
 SCHEMA = 1
 TEAM_TIE_NOTE = ("team game: a team win is one win of the whole team, not a tie, so no tie rate is reported; every "
                  "member's win rate is the team's rate")
 def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> dict:
-    """The run's summary dict (JSON-ready, schema 1: the fields are defined in the module docstring and README.md
-    "Reading a report"; a field that does not apply, e.g. a team game's tie rate, is null)."""
+    """The run's summary dict (JSON-ready, schema 1: the fields are defined in the module docstring and
+    docs/reference/reports.md; a field that does not apply, e.g. a team game's tie rate, is null)."""
     spec = sc.spec
     n = sc.players
     fin = agg.finished
@@ -41,7 +42,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
             "sole_wins": int(agg.sole_wins[s]), "shared_wins": int(agg.shared_wins[s]),
             "score": distribution(agg.score_hist[s], agg.score_lo, agg.score_sum[s], agg.score_sq[s]),
         })
-    strategies = {}
+    strategies: dict[tuple[str, str], dict] = {}
     for s in range(n):
         key = (sc.seats[s].strategy, roles[s])
         d = strategies.setdefault(key, {"strategy": key[0], "role": key[1], "seats": [], "wins": 0.0})
@@ -54,13 +55,13 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         strat_rows.append({"strategy": d["strategy"], "role": d["role"], "seats": d["seats"],
                            "win": rate(d["wins"] / k, fin) if coop else rate(d["wins"], fin * k)})
     # win rate by turn position (0 = start player); not defined between team-mates
-    positions = [] if coop else [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)}
+    positions: list[dict[str, Any]] = [] if coop else [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)}
                                  for q in range(n)]
     fp = positions[0]["win"] if positions else None
     fair = None if coop else 1.0 / n    # no fair share between team-mates
     # strategy-vs-strategy: share of pairings in which the row strategy's seat outscored the column's (ties half)
     names = sorted({r["strategy"] for r in strat_rows})
-    matchup = {}
+    matchup: dict[str, dict] = {}
     for a in names:
         for b in names:
             num = den = 0
@@ -91,7 +92,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     team = None
     if spec.team_roles:
         team = {role: rate(_team_wins(agg, roles, role), fin) for role in dict.fromkeys(roles)}
-    out = {
+    out: dict[str, Any] = {
         "schema": SCHEMA,
         "scenario": sc.to_dict(),
         "game_title": spec.title,
@@ -101,8 +102,9 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "strategies": strat_rows,
         "positions": positions,
         "first_player": {"win": fp, "fair_share": fair,        # no advantage without a finished game
-                         "advantage": None if coop or not fin else fp["rate"] - fair,
-                         "advantage_ci95": None if coop or not fin else [fp["ci95"][0] - fair, fp["ci95"][1] - fair]},
+                         "advantage": None if fp is None or coop or not fin else fp["rate"] - fair,
+                         "advantage_ci95": None if fp is None or coop or not fin
+                         else [fp["ci95"][0] - fair, fp["ci95"][1] - fair]},
         "ties": ({"tie_rate": None, "note": TEAM_TIE_NOTE} if coop else
                  {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else None}),
         "length": {"turns": distribution(agg.turns_hist, 0), "rounds": distribution(agg.rounds_hist, 0)},

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.model import catalogue
-from sim.stats import metrics
-from sim.stats import measures as M
 from sim.model.scenario import Scenario
+from sim.stats import measures as M
+from sim.stats import metrics
 
 DEFAULT_COMPETITIVE = ("first_player_advantage", "margin", "length.rounds")
 DEFAULT_TEAM = ("team_win_rate", "length.rounds")
@@ -28,7 +28,7 @@ class Quantity:
     name: str
     label: str
     kind: str
-    base: object             # a `sim.stats.measures` measure (name, label, kind, scale, over)
+    base: M.Measure          # a `sim.stats.measures` measure (name, label, kind, scale, over)
     offset: float = 0.0
     definition: str = ""     # from the catalogue of measures (sim.model.catalogue)
 
@@ -222,13 +222,14 @@ def frame(sw, rows: list[dict]):
     """sweep.parquet as a Polars frame: one row per point; the axis values (lists and text as TOML text), games,
     and every measure with its interval: ``<m>``, ``<m>.lo``, ``<m>.hi``, ``<m>.n``."""
     import polars as pl
+
     from sim.model.scenario import toml_value
     from sim.model.sweep_axis import is_numeric
     cols: dict[str, list] = {"point": [r["index"] for r in rows]}
     for ax in sw.axes:
         num = is_numeric(ax)
         cols[ax.name] = [r["values"][ax.name] if num else toml_value(r["values"][ax.name]) for r in rows]
-    default = sw_default(sw)                    # once: it compares every point with the scenario
+    default = sw_default(sw)                    # found before the loop: every row is compared with it
     cols["scenario_point"] = [r["index"] == default for r in rows]
     cols["games"] = [r["games"] for r in rows]
     names = list(rows[0]["measures"]) if rows else []

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.play import runner
 from sim.model.scenario import Scenario, from_dict
+from sim.play import runner
 
 
 def table(game: str, tag: str, n: int, strategies, games: int, seed: int, params=None, seat_params=None) -> Scenario:

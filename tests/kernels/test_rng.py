@@ -34,7 +34,7 @@ def _position_counts(state, n, reps):
     counts = np.zeros((n, n), dtype=np.int64)
     a = np.empty(n, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
-    for r in range(reps):
+    for _ in range(reps):
         for i in range(n):
             a[i] = i
         shuffle(state, 0, a, n)

@@ -2,10 +2,10 @@
 the test registers it (`sim.model.registry.register`) and forgets it afterwards."""
 from __future__ import annotations
 
-from sim.model.catalogue import counter, score
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec
 from newgame import play as K
 from newgame.columns import EXTRA_COLUMNS
+from sim.model.catalogue import counter, score
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec
 
 WEIGHTS = tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in K.WEIGHT_SPECS)
 

@@ -6,8 +6,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,6 @@
 """`sim bench` rendering: targets come from the issues and each figure says whether it met its target."""
+from __future__ import annotations
+
 from sim.api import bench
 
 
@@ -39,3 +41,10 @@ def test_bench_shows_each_treasure_hunters_mode_against_the_compile_target():
     assert "cold compile of a Head Haunter game: 16.2 s (target <= 15 s: MISSED)" in out
     assert "an advanced game: 12.5 s (target <= 15 s: met)" in out
     assert "all three modes in one process: 22.0 s" in out
+
+
+def test_bench_says_1_thread_and_2_threads():
+    from sim.api import bench
+    from tests.sim.test_bench import _res
+    out = bench.render(_res(120_000, 11.0))
+    assert "  1 thread: " in out and "  2 threads: " in out and "(s)" not in out

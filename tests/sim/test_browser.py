@@ -82,6 +82,7 @@ def test_report_page_loads_with_every_plot_drawn(reports, rel, tmp_path):
 
 def test_comparison_page_loads_with_its_plot(tmp_path):
     from typer.testing import CliRunner
+
     from sim.cli.main import app
     r = CliRunner().invoke(app, ["compare", str(ROOT / "tests/data/moor-2p-small.toml"),
                                  str(ROOT / "tests/data/moor-2p-ghosts.toml"), "--games", "1000",

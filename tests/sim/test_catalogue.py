@@ -11,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.model import catalogue, registry
-from sim.stats.check import _integers
 from sim.cli.main import app
-from sim.stats.measures import PairedSums, measures, shown
+from sim.model import catalogue, registry
 from sim.model.scenario import load
+from sim.stats.check import _integers
+from sim.stats.measures import PairedSums, measures, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 TH = ROOT / "scenarios" / "treasure_hunters"
@@ -188,3 +188,50 @@ def test_how_a_head_haunter_game_ends_shows_all_three_ends_and_a_co_op_game_hide
     coop = catalogue.View("treasure_hunters", "basic", ["hunter"] * 4, True)
     assert coop.category_values("outcome", {"win": 10, "six_hauntings": 5}) == [("six_hauntings", 5),
                                                                                 ("hunters_stuck", 0)]
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+
+
+BASE = DATA / "moor-2p-small.toml"
+cli = CliRunner()
+
+
+def test_seat_win_definition_is_said_of_every_seat_never_a_raw_placeholder(tmp_path):
+    """Definitions list (summary.html, balance.md) and the 'Win rate by seat' intro (summary.md): 'the seat', not
+    'seat {seat}' (a template leaked) nor 'seat 0' (one seat's sentence over the whole table)."""
+    r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    for page in ("summary.html", "balance.md", "summary.md"):
+        text = (tmp_path / "r" / page).read_text()
+        assert "{seat}" not in text and "{strategy}" not in text, page
+        assert "Share of finished games the seat wins" in text, page
+        assert "Share of finished games seat 0 wins" not in text, page
+
+
+def test_a_counter_declared_a_share_is_a_rate_measure_and_a_percentage():
+    """Moor's `tiebreak_decided` (0/1 a game, catalogue unit '% of finished games'): a rate for sim compare and
+    sim sweep (B - A in points, not '-0.09 % of finished games'), a percentage in the counters table."""
+    from sim.model.scenario import load
+    from sim.pages import tables
+    from sim.stats import measures
+    m = {x.name: x for x in measures.measures(load(BASE))}["extra.tiebreak_decided"]
+    assert (m.kind, m.binary) == ("rate", True)
+    s = {"scenario": {"game": "moor", "players": 2, "seats": [{"strategy": "weighted"}] * 2},
+         "extras": {"tiebreak_decided": {"n": 100, "mean": 0.0937, "std": 0.29, "quantiles": {"p50": 0}, "max": 1},
+                    "planks_laid": {"n": 100, "mean": 26.8, "std": 5.6, "quantiles": {"p50": 27}, "max": 48}}}
+    rows = {r["column"]: r for r in tables.counter_rows(s)}
+    assert rows["tiebreak_decided"]["mean"] == "9.37%"
+    assert rows["planks_laid"]["mean"] == "26.800"
+
+
+def test_galleon_margin_definition_explains_a_negative_margin():
+    """Galleon reports showed winner's margins down to -4 under the words 'winner's score minus the best score of a
+    non-winner' and counted them as 'close games won by at most 1': a win there is gold brought home."""
+    from sim.model import catalogue
+    margin, close = catalogue.lookup("margin", "galleon"), catalogue.lookup("close_games", "galleon")
+    assert "negative when a rival held more gold" in margin.definition and margin.unit == "gold"
+    assert "or more" in close.definition
+    assert "negative" not in catalogue.lookup("margin", "moor").definition

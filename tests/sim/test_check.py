@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from sim.cli.main import EXIT_BAD_INPUT, app
+from sim.model.scenario import load
 from sim.stats import check as K
-from sim.cli.main import app
+from tests.sim._cli import one_error_line
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"
@@ -159,7 +162,6 @@ def test_every_default_scenario_has_a_committed_stamped_baseline():
     files = K.default_scenarios()
     assert files
     from kernels.rng import RNG_CONTRACT
-    from sim.model.scenario import load
     for f in files:
         sc = load(f)
         b = K.read_baseline(K.baseline_path(f), sc)
@@ -173,3 +175,71 @@ def test_stale_baselines_are_listed(tmp_path):
     (tmp_path / "moor" / "gone.json").write_text("{}")
     (tmp_path / "moor" / "2p.json").write_text("{}")          # scenarios/moor/2p.toml exists
     assert K.stale_baselines(root=tmp_path) == [tmp_path / "moor" / "gone.json"]
+
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = REPO / "scenarios" / "moor" / "4p.toml"
+cli = CliRunner()
+
+
+def own_copy(folder: Path, text: str | None = None, name: str = "4p.toml") -> Path:
+    """A scenario file of one's own at FOLDER/moor/<name> (named like the shipped scenarios/moor/4p.toml)."""
+    p = folder / "moor" / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text if text is not None else SHIPPED.read_text())
+    return p
+
+
+
+
+def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
+    """Changing a measure's kind (tiebreak_decided: mean -> rate) makes the exact tier of `sim check` fail on the
+    shipped scenarios until `make baselines` is rerun; this catches it without playing a game."""
+    import json
+
+    from sim.stats import measures
+    for f in sorted((REPO / "reports" / "baselines").glob("*/*.json")):
+        b = json.loads(f.read_text())
+        sc_file = REPO / "scenarios" / f.parent.name / f"{f.stem}.toml"
+        if not sc_file.is_file():
+            continue
+        now = {m.name: (m.kind, m.binary) for m in measures.measures(load(sc_file))}
+        for tier in ("exact", "statistical"):
+            for name, rec in b[tier]["measures"].items():
+                if name in now:
+                    assert (rec["kind"], rec["binary"]) == now[name], f"{f.relative_to(REPO)} {tier} {name}"
+
+
+def test_an_own_scenario_named_like_a_shipped_one_gets_its_own_baseline(tmp_path, monkeypatch):
+    root = tmp_path / "baselines"
+    (root / "moor").mkdir(parents=True)
+    shipped = root / "moor" / "4p.json"
+    shutil.copy(K.baseline_path(SHIPPED), shipped)               # a copy of the committed baseline stands in
+    before = shipped.read_bytes()
+    monkeypatch.setattr(K, "BASELINES", root)
+    mine = own_copy(tmp_path / "me", SHIPPED.read_text().replace('name = "moor-4p"', 'name = "my-4p"'))
+    assert K.baseline_path(SHIPPED, root) == shipped                        # the default scenario keeps its place
+    dest = K.baseline_path(mine, root)
+    assert dest != shipped and dest.parent == root / K.USER_DIR and dest.name.startswith("moor-4p-")
+    r = cli.invoke(app, ["check", str(mine), "--tier", "exact"])              # no false regression: no baseline yet
+    assert r.exit_code == EXIT_BAD_INPUT and f"`sim baselines {mine}`" in one_error_line(r)
+    r = cli.invoke(app, ["baselines", str(mine), "--exact-games", "300", "--stat-games", "600",
+                         "--check-games", "300"])                             # what the hint says: safe now
+    assert r.exit_code == 0, r.output
+    assert shipped.read_bytes() == before and dest.exists()
+    assert K.stale_baselines(root=root) == []                                 # own baselines are never "stale"
+    r = cli.invoke(app, ["check", str(mine), "--tier", "exact"])
+    assert r.exit_code == 0 and "exact: identical" in r.stdout, r.output
+    # two own files named alike in different folders: two baselines
+    assert K.baseline_path(own_copy(tmp_path / "other"), root) != dest
+
+
+def test_baselines_refuses_to_overwrite_another_files_baseline(tmp_path):
+    mine = own_copy(tmp_path, BASE.read_text())
+    root = tmp_path / "b"
+    dest = K.baseline_path(mine, root)
+    dest.parent.mkdir(parents=True)
+    dest.write_text(json.dumps({"scenario_file": "scenarios/moor/4p.toml"}))
+    r = cli.invoke(app, ["baselines", str(mine), "--out", str(root), "--exact-games", "100", "--stat-games", "100"])
+    assert r.exit_code == EXIT_BAD_INPUT and "is the baseline of scenarios/moor/4p.toml" in one_error_line(r)
+    assert json.loads(dest.read_text()) == {"scenario_file": "scenarios/moor/4p.toml"}

@@ -1,20 +1,23 @@
 """The CLI through Typer's CliRunner, and bad input: one clear line, non-zero exit, no traceback, no report."""
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from _proc import sim_process, wait_for
 from typer.testing import CliRunner
 
-from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
-
-from _proc import sim_process, wait_for
+from sim.api import core as api
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
+from sim.model.scenario import load
+from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
 cli = CliRunner()
@@ -130,9 +133,6 @@ def test_bad_option_values(tmp_path):
 
 def test_interrupt_leaves_no_report(tmp_path, monkeypatch):
     """Ctrl-C between chunks: KeyboardInterrupt propagates and the staged folder is removed."""
-    from sim.api import core as api
-    from sim.play import runner
-    from sim.model.scenario import load
     sc = load(write(tmp_path, GOOD))
     calls = []
 
@@ -295,8 +295,8 @@ def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp
     """Ctrl-C while Numba compiles can land in a ctypes callback that swallows the KeyboardInterrupt (seen in CI:
     'Exception ignored on calling ctypes callback function'); the signal is remembered and the next games refuse to
     start until the command has reported it."""
-    from sim.play import runner
     from sim.model.scenario import load as load_plain
+    from sim.play import runner
     old_int, old_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
@@ -316,3 +316,149 @@ def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp
         runner.clear_stop()
         signal.signal(signal.SIGINT, old_int)
         signal.signal(signal.SIGTERM, old_term)
+
+
+MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
+
+
+def _invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+def _base(command: str, tmp_path: Path) -> list:
+    """The command with valid arguments (the bad option is added after them; a sweep has an axis, so only the bad
+    option can stop it)."""
+    return {"run": ["run", MOOR4, "--out", tmp_path / "o"], "report": ["report", MOOR4, "--out", tmp_path / "o"],
+            "replay": ["replay", MOOR4], "compare": ["compare", MOOR4, MOOR4, "--out", tmp_path / "o"],
+            "check": ["check", MOOR4], "sweep": ["sweep", MOOR4, "--set", "die_faces=4,6", "--out", tmp_path / "o"],
+            "run-defaults": ["run-defaults"], "baselines": ["baselines", MOOR4, "--out", tmp_path / "o"],
+            "rerun": ["rerun", tmp_path], "list": ["list"], "bench": ["bench"],
+            "board show": ["board", "show", REPO / "scenarios" / "galleon" / "boards" / "default.toml"]}[command]
+
+
+SETTERS = ["run", "report", "replay", "compare", "check", "sweep"]
+BAD_OPTIONS = [                                   # (the bad option, every command that takes it)
+    (["--set", "nosuch=1"], SETTERS),                               # unknown name
+    (["--set", "track_len=abc"], SETTERS),                          # a value the parameter does not allow
+    (["--set", "track_len"], SETTERS),                              # no '='
+    (["--set", "seats.7.strategy=runner"], SETTERS),                # no such seat
+    (["--games", "0"], ["run", "report", "compare", "check", "sweep"]),
+    (["--games", "abc"], ["run", "report", "compare", "check", "sweep", "run-defaults"]),   # Click's own
+    (["--threads", "0"], ["run", "report", "compare", "check", "sweep", "baselines", "rerun"]),
+    (["--seed", "-1"], ["run", "report", "replay", "compare", "check", "sweep"]),
+    (["--workers", "0"], ["run", "sweep"]),
+    (["--bogus"], ["run", "report", "replay", "compare", "check", "sweep", "run-defaults", "baselines", "rerun",
+                   "list", "bench", "board show"]),
+]
+
+
+DATA = REPO / "tests" / "data"
+
+
+@pytest.mark.parametrize("bad, commands", BAD_OPTIONS, ids=[" ".join(b) for b, _ in BAD_OPTIONS])
+def test_the_same_bad_option_exits_2_on_every_command_that_takes_it(tmp_path, bad, commands):
+    """`sim sweep --set nosuch=1` exited 3 where `sim run --set nosuch=1` exited 2."""
+    codes = {}
+    for c in commands:
+        r = _invoke(*_base(c, tmp_path), *bad)
+        one_error_line(r)
+        codes[c] = r.exit_code
+    assert codes == {c: EXIT_USAGE for c in commands}
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_documented_exit_codes_say_what_the_commands_do():
+    """The exit codes as docs/reference/commands.md and sweeps.md state them (README.md links there)."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    text = " ".join(" ".join(f.read_text().split()) for f in pages)
+    assert ("Exit codes of every command: 0 ok, 1 regression found (`sim check`) or a report not reproduced "
+            "(`sim rerun`), 2 bad option") in text
+    assert "a bad value: one line naming the sweep entry, exit 3" not in text
+    assert "exit 2 for a bad `--set`, `--mode`, `--measure` or `--target`" in text
+
+
+def test_every_bracketed_word_of_every_help_text_is_shown():
+    from typer.main import get_command
+
+    def walk(g, path):
+        for n, c in getattr(g, "commands", {}).items():
+            yield path + [n], c
+            yield from walk(c, path + [n])
+    for path, c in walk(get_command(app), []):
+        texts = [c.help or ""] + [getattr(p, "help", None) or "" for p in c.params]
+        want = [m.replace("\\[", "[") for t in texts for m in re.findall(r"\\?\[[^\]\n]*\]", t)]
+        if want:
+            out = cli.invoke(app, path + ["--help"], env={"COLUMNS": "400"}).output
+            for w in want:
+                assert w in out, (path, w)
+
+
+def test_games_zero_and_huge_say_the_same_range_in_the_same_words(tmp_path):
+    from sim.model.scenario import MAX_GAMES
+    said = []
+    for v in ("0", str(MAX_GAMES + 1)):
+        r = cli.invoke(app, ["run", str(DATA / "moor-2p-small.toml"), "--games", v, "--out", str(tmp_path / "o")])
+        assert r.exit_code == EXIT_USAGE
+        said.append(r.stderr.strip().split("; ", 1)[1])
+    p = tmp_path / "zero.toml"
+    p.write_text((DATA / "moor-2p-small.toml").read_text().replace("games = 4000", "games = 0"))
+    r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "o")])
+    said.append(r.stderr.strip().split("; ", 1)[1])
+    assert len(set(said)) == 1, said
+    assert said[0] == f"allowed 1..{MAX_GAMES:,}"
+
+
+def _commands():
+    from typer.main import get_command
+
+    def walk(g, path):
+        for n, c in getattr(g, "commands", {}).items():
+            yield path + [n], c
+            yield from walk(c, path + [n])
+    return [(p, c) for p, c in walk(get_command(app), []) if not getattr(c, "commands", None)]
+
+
+def test_sim_help_groups_the_commands_by_what_a_designer_does():
+    out = cli.invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+    panels = ["Play", "Compare and explore", "Regression", "Boards", "Tools"]
+    at = [out.index(f"─ {p} ─") for p in panels]
+    assert at == sorted(at), "panels out of order"
+    for p, names in {"Play": ["run", "run-defaults", "replay", "report"], "Compare and explore": ["compare", "sweep"],
+                     "Regression": ["check", "baselines", "rerun"], "Boards": ["board"], "Tools": ["list", "bench"]}.items():
+        block = out[out.index(f"─ {p} ─"):].split("╰", 1)[0]
+        for n in names:
+            assert re.search(rf"│ {re.escape(n)} +\S", block), (p, n)
+            line = next(x for x in block.splitlines() if x.startswith(f"│ {n} "))
+            assert line.rstrip(" │").count(". ") == 0, f"{n}: one short line in `sim --help`"
+
+
+def test_every_command_help_ends_with_a_worked_example_that_names_real_commands_and_files():
+    import shlex
+
+    from typer.main import get_command
+    root = get_command(app)
+    for path, c in _commands():
+        text = inspect.cleandoc(c.help or "")
+        assert "\n\nExample:\n" in text, f"sim {' '.join(path)}: no Example paragraph"
+        shown = cli.invoke(app, path + ["--help"], env={"COLUMNS": "100"}).output
+        examples = [x.strip() for x in text.split("\n\nExample:\n", 1)[1].splitlines() if x.strip()]
+        assert examples and all(e.startswith("sim ") for e in examples), (path, examples)
+        for e in examples:
+            assert e in shown, (path, e)                       # rendered as written, one line each
+            words = shlex.split(e)[1:]
+            g = root
+            for w in path:                                     # the example runs the command it documents
+                assert words.pop(0) == w, (path, e)
+                g = g.commands[w] if hasattr(g, "commands") else g
+            names = {o for q in c.params for o in q.opts}
+            for w in words:
+                if w.startswith("--"):
+                    assert w.split("=")[0] in names, (path, e, w)
+                elif w.endswith(".toml") and w.startswith("scenarios/"):
+                    assert (REPO / w).is_file(), (path, e, w)
+
+
+def test_json_is_a_flag_on_every_command_that_takes_it():
+    with_json = [(path, q) for path, c in _commands() for q in c.params if "--json" in getattr(q, "opts", [])]
+    assert {p[0] for p, _ in with_json} == {"run", "compare", "check", "rerun", "sweep"}
+    assert all(q.is_flag for _, q in with_json)

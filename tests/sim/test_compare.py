@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim.stats import compare as C
-from sim.cli.main import app
-from sim.stats.measures import PairedSums
-from sim.play.runner import play_chunk
+from sim.cli.main import EXIT_USAGE, app
 from sim.model.scenario import load
+from sim.play.runner import play_chunk
+from sim.stats import compare as C
+from sim.stats.measures import PairedSums
+from tests.sim._cli import one_error_line
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"
@@ -352,3 +354,80 @@ def test_verdict_says_team_mates_identical_results_once():
     lines = verdicts.compare_sentences(res)
     assert lines[-1].startswith("Also different after Holm: seats 0-3's score (+0.60 jewels)")
     assert "seat 1's score" not in lines[-1]
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+
+
+cli = CliRunner()
+MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
+
+
+def _invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+def test_compare_states_a_rate_counter_difference_in_points(tmp_path):
+    r = cli.invoke(app, ["compare", str(BASE), "--set-b", "tiebreak=shared", "--games", "2000",
+                         "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    md = (tmp_path / "c" / "compare.md").read_text()
+    row = next(ln for ln in md.splitlines() if ln.startswith("| top score tied, settled by the tie-break"))
+    assert " pts " in row and "%" in row, row
+
+
+@pytest.mark.parametrize("sets", [["--set", "track_len=30", "--set-b", "track_len=32"],
+                                  ["--set-b", "track_len=30", "--set-b", "track_len=32"],
+                                  ["--set-a", "track_len=30", "--set", "tiebreak=shared", "--set-a",
+                                   "params.track_len=31"]])
+def test_compare_refuses_a_name_given_twice_for_one_scenario(tmp_path, sets):
+    r = _invoke("compare", MOOR4, MOOR4, "--games", 50, "--out", tmp_path / "o", *sets)
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and "track_len: given twice" in line and "--set-a or --set-b for one" in line
+    assert not (tmp_path / "o").exists()
+
+
+def test_compare_takes_one_name_once_for_each_scenario(tmp_path):
+    r = _invoke("compare", MOOR4, "--games", 50, "--out", tmp_path / "o", "--json", "--set-a", "track_len=30",
+                "--set-b", "track_len=32")
+    assert r.exit_code == 0, r.output
+
+
+def test_compare_set_b_players_3_compares_a_with_b_on_three_seats(tmp_path):
+    r = _invoke("compare", MOOR4, "--set-b", "players=3", "--games", 60, "--json", "--out", tmp_path / "o")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["a"]["scenario"]["players"] == 4 and res["b"]["scenario"]["players"] == 3
+    assert "A has 4 players, B 3" in r.stdout
+
+
+def test_compare_table_uses_one_number_format_per_column():
+    from sim.pages.compare_page import _fmt, _fmt_d
+    assert f"[{_fmt_d(-0.3, 'mean')}, {_fmt_d(-0.008042, 'mean')}]" == "[-0.300, -0.008]"
+    assert _fmt(4.26, "mean") == "4.260" and _fmt_d(0.3112, "mean") == "+0.311"
+    assert _fmt_d(0.0048, "rate") == "+0.48"
+
+
+def test_sprt_of_a_rate_speaks_in_percentage_points_as_the_table(tmp_path):
+    import json
+    p = REPO / "tests" / "data" / "moor-2p-small.toml"
+    r = cli.invoke(app, ["compare", str(p), "--set-b", "tiebreak=shared", "--sprt", "0.01", "--max-games", "10000",
+                         "--out", str(tmp_path / "c"), "--json"])
+    assert r.exit_code == 0, r.output
+    sp = json.loads(r.stdout)["sprt"]
+    assert "H1: diff = +1 point (one-sided)" in sp["hypotheses"]
+    assert re.search(r"B - A = [+-]\d+\.\d\d \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\] points", sp["message"]), sp["message"]
+    assert "+0.01" not in sp["message"] + sp["hypotheses"]
+
+
+def test_sprt_on_identical_games_stops_at_once_saying_why(tmp_path):
+    same = tmp_path / "same.toml"
+    same.write_text(BASE.read_text().replace('name = "test-moor-2p"', 'name = "same"'))
+    r = cli.invoke(app, ["compare", str(BASE), str(same), "--sprt", "0.01", "--json", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    from sim.stats.compare import MIN_GAMES
+    assert res["games"] == MIN_GAMES and res["sprt"]["state"] == "zero_variance" and res["stop"]["rule"] == "sprt"
+    assert "never stop" in res["stop"]["message"] and "identical games" in res["stop"]["message"]

@@ -64,8 +64,8 @@ def test_per_game_rows_come_back_in_game_order(dask_ex, tmp_path):
 
 def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
     from sim.api.sweep import Sweep, run_sweep
-    from sim.play.sweep import Progress
     from sim.model.sweep_spec import Axis, Point
+    from sim.play.sweep import Progress
     lens = tuple(range(24, 35, 2))
     base = moor(players=4, games=1600, seed=3)
     points = [Point(i, {"track_len": t}, moor(players=4, games=1600, seed=3, track_len=t).with_changes(
@@ -89,3 +89,42 @@ def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
     assert killed and killed["after"] >= 1           # killed while it held work; the sweep went on
     assert len(played.played) == len(sw.points)
     assert _strip(got) == _strip(ref)
+
+
+def _compared(res: dict) -> dict:
+    """A comparison less what says how it ran (wall time, date, threads per unit, games per unit)."""
+    return {k: v for k, v in res.items() if k not in ("provenance", "threads", "chunk")}
+
+
+def test_compare_on_a_local_cluster_equals_in_process(dask_ex):
+    """sim compare plays the one path's paired units: a fixed game count and an SPRT (which stops at the same
+    chunk however many chunks the workers had in flight) give the same numbers on Dask as in this process."""
+    from sim.api import compare as cmp
+    from sim.stats import compare as C
+    a = moor(players=4, games=2300)
+    b = a.with_changes(params={**a.params, "track_len": 24})
+    ref = cmp.compare(a, b, chunk=2300)
+    got = cmp.compare(a, b, chunk=250, executor=dask_ex)
+    assert _compared(got) == _compared(ref) and got["games"] == 2300
+    sprt = C.Sprt(None, 0.2)
+    ref = cmp.compare(a, b, chunk=2500, sprt=sprt, max_games=40_000)
+    got = cmp.compare(a, b, chunk=2500, sprt=sprt, max_games=40_000, executor=dask_ex)
+    assert _compared(got) == _compared(ref) and ref["stop"]["rule"] == "sprt" and ref["games"] < 40_000
+
+
+def test_sim_compare_workers_gives_the_in_process_comparison(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+    from sim.model.paths import REPO
+    args = ["compare", str(REPO / "scenarios/moor/4p.toml"), "--set-b", "track_len=32", "--games", "1200",
+            "--chunk", "300", "--json"]
+    here = CliRunner().invoke(app, args + ["--out", str(tmp_path / "a")])
+    there = CliRunner().invoke(app, args + ["--out", str(tmp_path / "b"), "--workers", "2"])
+    assert here.exit_code == 0 and there.exit_code == 0, there.output
+    a, b = (json.loads((tmp_path / x / "compare.json").read_text()) for x in "ab")
+    assert _compared(a) == _compared(b) and b["games"] == 1200
+    bad = CliRunner().invoke(app, args + ["--workers", "0"])
+    assert bad.exit_code == 2 and "--workers: 0 is out of range; allowed >= 1" in bad.output

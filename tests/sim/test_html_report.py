@@ -7,14 +7,15 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.pages import html_report, plots
-from sim.stats.metrics import wilson
 from sim.cli.main import app
 from sim.model.scenario import load
+from sim.pages import html_report, plots
+from sim.stats.metrics import wilson
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -282,3 +283,143 @@ def test_mixed_table_states_the_scope_of_its_win_rates(mixed_report):
     text = (folder / "summary.html").read_text(encoding="utf-8")
     sec = text.split('<section id="win-rates">')[1].split("</section>")[0]
     assert "hold for this seating and turn order" in sec
+
+
+def _score_summary(game: str, lo: int, counts: list[list[int]], strategy: str) -> dict:
+    seats = []
+    for i, c in enumerate(counts):
+        n = sum(c)
+        vals = [lo + k for k, x in enumerate(c) for _ in range(x)]
+        seats.append({"seat": i, "strategy": strategy, "score": {
+            "n": n, "min": min(vals), "max": max(vals), "mean": sum(vals) / n, "hist": {"lo": lo, "counts": c}}})
+    return {"scenario": {"game": game, "params": {}, "seats": [{"strategy": strategy}] * len(counts)},
+            "seats": seats}
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+
+
+cli = CliRunner()
+MOOR4 = str(REPO / "scenarios" / "moor" / "4p.toml")
+
+
+def test_lead_line_says_game_and_table_once_and_names_the_overrides():
+    from sim.pages.scenario_words import lead_line
+    s = {"game_title": "Ghosts of the Moor", "scenario": {
+        "game": "moor", "players": 4, "description": "4 players, all seats the weighted heuristic."}}
+    assert lead_line(s) == "Ghosts of the Moor. 4 players, all seats the weighted heuristic."
+    s["scenario"]["description"] = "The Ghosts of the Moor, 4 players: every seat weighted"
+    s["game_title"] = "The Ghosts of the Moor"
+    assert lead_line(s).count("Ghosts of the Moor") == 1 and lead_line(s).count("4 players") == 1
+    s["scenario"]["overrides"] = [{"name": "seats.3.strategy", "value": "runner"}, {"name": "track_len", "value": 32}]
+    line = lead_line(s)
+    assert "Changed by --set: seats.3.strategy=runner, track_len=32" in line
+    assert "the description above is the scenario file's" in line
+
+
+def test_length_histogram_leaves_out_a_long_thin_tail_and_says_so():
+    from sim.pages.plots import tail_cut
+    body = np.r_[np.full(10, 100.0), np.zeros(200), [1.0]]        # 1,000 games in 10 bins, one game 200 bins later
+    assert tail_cut(body) == 10
+    assert tail_cut(np.full(50, 10.0)) == 50                         # no long tail: every bin drawn
+    assert tail_cut(np.zeros(5)) == 5
+
+
+def test_few_valued_score_distributions_are_drawn_as_bars():
+    """Turnwall scores 1..5 body parts: one bar per seat and score, side by side, on whole-number ticks."""
+    s = _score_summary("turnwall", 1, [[2, 10, 32, 37, 19], [1, 9, 33, 38, 19]], "planner")
+    fig = plots.scores(s)
+    (ax,) = fig.axes
+    assert len(ax.patches) == 2 * 5
+    assert not [ln for ln in ax.lines if ln.get_drawstyle().startswith("steps")]
+    ticks = [t for t in ax.get_xticks() if 1 <= t <= 5]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+
+
+def test_many_valued_score_distributions_keep_their_step_lines():
+    s = _score_summary("moor", -10, [[1] * 40, [2] * 40], "weighted")
+    (ax,) = plots.scores(s).axes
+    assert not ax.patches and len(ax.lines) == 2
+
+
+def test_moor_scores_section_says_how_a_score_is_made_without_sending_the_reader_to_a_source_file(tmp_path):
+    r = cli.invoke(app, ["run", str(DATA / "moor-2p-small.toml"), "--games", "200", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "r" / "summary.json").read_text())
+    (scores,) = [x for x in html_report.sections(s) if x["id"] == "scores"]
+    intro = scores["intro"]
+    first = intro.split(". ")[0]
+    assert "RULES.md" not in first and "kernels/" not in first
+    for w in ("goal token", "1/3/6/10/15", "ghost"):
+        assert w in first, (w, first)
+    page = (tmp_path / "r" / "summary.html").read_text()
+    sec = page[page.index('id="scores"'):]
+    assert "kernels/moor/RULES.md" not in sec[:sec.index("</section>")]
+
+
+def test_margin_distribution_has_whole_number_ticks_and_separate_bars():
+    """Turnwall's winner's margin is 1 or 2 body parts: no tick at 0.75 or 1.25, and bars that do not touch."""
+    from sim.api import core as api
+    from tests.kernels.tables import table
+    s, _ = api.run_scenario(table("turnwall", "margin", 4, ["planner"], 300, 5), write=False)
+    (ax,) = plots.margin(s).axes
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    assert all(p.get_width() < 1.0 for p in ax.patches)
+
+
+def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
+    """A new user found 2,000 Galleon games drawn as one bar per turn (40 to 1,200 turns): spiky noise. At most 80
+    bins of a round width, every game kept, bins starting at multiples of the width."""
+    import numpy as np
+    x = 13 + np.arange(1184)
+    c = np.random.default_rng(1).integers(0, 5, size=1184).astype(float)
+    w, xb, cb = plots.coarsen(x, c)
+    assert w == 20 and len(cb) <= 80 and cb.sum() == c.sum()
+    assert xb[0] == 9.5 and cb[0] == c[:7].sum()                   # the first bin holds turns 13..19
+    assert plots.coarsen(x[:70], c[:70])[0] == 1                   # a short range keeps one bar per value
+
+
+def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
+    out = tmp_path / "rep"
+    r = cli.invoke(app, ["run", MOOR4, "--games", "1", "--threads", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    one_games = re.compile(r"\b1 games\b")              # not the "611 games/s" of a speed
+    assert "moor-4p: 1 game in " in r.stderr and not one_games.search(r.output)
+    md = (out / "summary.md").read_text()
+    assert "· 1 game ·" in md and "on 1 thread" in md and not one_games.search(md)
+    bal = (out / "balance.md").read_text()
+    assert "[+100.00, +100.00]" not in bal and "chi-square p" not in bal and not one_games.search(bal)
+    assert "Only 1 finished game: too few for the intervals and tests" in bal
+    row = next(ln for ln in bal.splitlines() if ln.startswith("| seat balance"))
+    assert "none: too few games" in row and "chi-square test of equal seats" in row
+    verdict = bal[bal.index("## Verdict"):bal.index("## Balance at a glance")]
+    assert "p = " not in verdict and "within chance" not in verdict and "beyond chance" not in verdict
+    assert (out / "plots" / "scores.svg").is_file()
+    page = (out / "summary.html").read_text()
+    assert 'id="scores"' in page and "final score distribution" in page[page.index('id="scores"'):]
+
+
+def test_enough_games_keep_their_intervals_and_tests():
+    from sim.pages import html_report, verdicts
+    s = {"scenario": {"game": "moor", "params": {}, "seats": [{"strategy": "weighted"}] * 2, "name": "x"},
+         "game": "moor", "games": {"played": 40, "finished": 40, "truncated": 0, "errors": 0, "truncated_rate": 0.0},
+         "seats": [{"seat": i, "strategy": "weighted", "win": {"rate": r, "wins": 40 * r, "ci95": [0.3, 0.7]}}
+                   for i, r in enumerate((0.6, 0.4))],
+         "first_player": {}, "ties": {"tie_rate": 0.0, "shared_games": 0}, "decisiveness": None,
+         "length": {k: {"n": 0} for k in ("turns", "rounds")}}
+    rows = dict(html_report.balance_items(s))
+    assert "chi-square p = " in rows["seat_balance"]["note"] and rows["seat_balance"]["interval"].startswith("[")
+    assert not verdicts.run_sentences(s)[0].startswith("Only")
+    s["games"].update(played=29, finished=29)
+    rows = dict(html_report.balance_items(s))
+    assert rows["seat_balance"]["interval"] == "none: too few games"
+    assert verdicts.run_sentences(s)[0].startswith("Only 29 finished games: too few")
+
+
+def test_an_interval_of_points_does_not_repeat_the_unit():
+    from sim.pages import html_report
+    assert html_report.pts(0.019) == "+1.90 pts" and html_report.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.model import registry
-from sim.model.scenario import from_dict, load
+from sim.model.scenario import load
 from sim.model.sweep_axis import axis_words
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sim.model import overrides as ov
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model import overrides
+from sim.model import overrides as ov
 from sim.model.overrides import load
 from sim.model.scenario import ScenarioError, from_dict
+from sim.model.scenario import load as load_file
+from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
 TH = REPO / "scenarios" / "treasure_hunters" / "basic-4p.toml"
@@ -211,7 +214,6 @@ def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
 
 
 def test_cli_run_default_folder_of_a_variant_differs(tmp_path, monkeypatch):
-    from sim.api import core as api
     monkeypatch.setattr("sim.model.paths.REPORTS", tmp_path / "reports")
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -300,6 +302,95 @@ def test_compare_names_the_card_that_differs():
     from sim.pages.scenario_words import scenario_differences
     a, b = load(TH), load(TH, [("ghost_cards.shuffle", 2)])
     assert scenario_differences(a.to_dict(), b.to_dict()) == ["ghost_cards.shuffle: A 1, B 2"]
+
+
+TH_DIR = REPO / "scenarios" / "treasure_hunters"
+
+
+def _invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
+
+
+@pytest.mark.parametrize("command", ["run", "report", "replay", "check"])
+def test_a_set_name_given_twice_is_refused_naming_it(tmp_path, command):
+    """`--set mode=advanced --set mode=basic` silently played basic."""
+    base = ([command, TH_DIR / "basic-4p.toml", "--out", tmp_path / "o"] if command in ("run", "report")
+            else [command, TH_DIR / "basic-4p.toml"])
+    r = _invoke(*base, "--set", "mode=advanced", "--set", "mode=basic")
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE
+    assert line.startswith("error: --set mode: given twice (--set mode=advanced, --set mode=basic)"), line
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("sets, says", [
+    (["track_len=30", "params.track_len=32"], "--set params.track_len: given twice"),       # two spellings
+    (["seats.2.w_goal=1.5", "seats.*.w_goal=2"], "--set seats.*.w_goal=2: replaces all that the earlier "
+                                                 "--set seats.2.w_goal=1.5 set"),
+    (["seed=4", "scenario.seed=5"], "--set scenario.seed: given twice"),
+])
+def test_a_set_that_replaces_an_earlier_one_is_refused(tmp_path, sets, says):
+    args = ["run", MOOR4, "--out", tmp_path / "o"]
+    for s in sets:
+        args += ["--set", s]
+    r = _invoke(*args)
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {says}")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_set_that_refines_an_earlier_one_is_allowed():
+    """Every seat, then one seat: seat 2 differs (the other order would throw seat 2's value away)."""
+    sc = load_file(MOOR4)
+    ov = overrides.parse_sets(("--set", ["seats.*.w_goal=2", "seats.2.w_goal=1.5"]))
+    got = overrides.load(MOOR4, ov)
+    assert [s.params.get("w_goal") for s in got.seats] == [2.0, 2.0, 1.5, 2.0] and len(sc.seats) == 4
+
+
+@pytest.mark.parametrize("option, value", [("games", "50"), ("seed", "7")])
+def test_games_or_seed_given_as_option_and_as_set_is_refused(tmp_path, option, value):
+    """`--games 50 --set games=60`: one of them silently lost."""
+    r = _invoke("run", MOOR4, f"--{option}", value, "--set", f"{option}=60", "--out", tmp_path / "o")
+    assert r.exit_code == EXIT_USAGE
+    assert one_error_line(r).startswith(f"error: --set {option}: given twice (--{option} {value}, --set {option}=60)")
+
+
+def test_run_with_fewer_players_plays_the_files_first_seats(tmp_path):
+    """`--set players=3` on a 4-player file: '[[seats]]: 4 seats for players = 3' (exit 3, as if the file were bad)."""
+    r = _invoke("run", MOOR4, "--set", "players=3", "--games", 60, "--out", tmp_path / "o", "--json")
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    file_seats = load_file(MOOR4).to_dict()["seats"]
+    assert s["scenario"]["players"] == 3 and s["scenario"]["seats"] == file_seats[:3]
+    assert len(s["seats"]) == 3
+
+
+def test_head_haunter_with_fewer_players_keeps_the_head_haunter_seat():
+    sc = overrides.load(TH_DIR / "head_haunter-4p.toml", [("players", 2)])
+    assert sc.players == 2 and [s.strategy for s in sc.seats] == ["haunter_builder", "weighted"]
+
+
+def test_more_players_than_seats_says_which_seat_needs_a_strategy(tmp_path):
+    r = _invoke("run", MOOR4, "--set", "players=5", "--out", tmp_path / "o")
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and line.startswith("error: --set players=5: the scenario file has 4 seats, "
+                                                         "so seat 4 has no strategy")
+    assert "--set seats.4.strategy=NAME" in line and not (tmp_path / "o").exists()
+    sc = overrides.load(MOOR4, [("players", 5), ("seats.4.strategy", "runner")])
+    assert [s.strategy for s in sc.seats] == ["weighted"] * 4 + ["runner"]
+
+
+def test_a_seat_beyond_the_new_player_count_is_named_as_missing():
+    with pytest.raises(overrides.OverrideError, match=r"--set seats\.3\.strategy=runner: no seat 3: the scenario "
+                                                      r"has 3 seats"):
+        overrides.load(MOOR4, [("players", 3), ("seats.3.strategy", "runner")])
+
+
+def test_players_out_of_range_is_still_named_by_its_range():
+    with pytest.raises(overrides.OverrideError, match=r"--set players=9: scenario\.players: 9 is out of range"):
+        overrides.load(MOOR4, [("players", 9)])
 
 
 @pytest.mark.parametrize("players, says", [

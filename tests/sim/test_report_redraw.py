@@ -10,15 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from _cli import one_error_line
 from typer.testing import CliRunner
 
 from sim.api import core as api
 from sim.cli import common as cli_common
-from sim.pages import html_report
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, app
 from sim.model.scenario import load
-
-from _cli import one_error_line
+from sim.pages import html_report
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 cli = CliRunner()
@@ -161,6 +160,7 @@ def test_a_real_signal_during_report_redraw_leaves_the_old_folder_byte_identical
     import signal
     import subprocess
     import sys
+
     from _proc import REPO, _default_signals, wait_for
     before = snapshot(rep)
     proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(rep)], cwd=REPO, preexec_fn=_default_signals,

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim.pages import board_svg, html_report, plots
 from sim.cli.main import app
+from sim.pages import board_svg, html_report, plots
 
 cli = CliRunner()
 

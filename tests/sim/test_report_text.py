@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.pages import html_report, tables
-from sim.model import scenario
 from sim.cli.main import app
-from sim.stats.measures import PairedSums, Sums
+from sim.model import scenario
 from sim.model.scenario import load
+from sim.pages import html_report, tables
+from sim.stats.measures import PairedSums, Sums
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

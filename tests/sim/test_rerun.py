@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_REGRESSION, app
+from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
 BOARD = REPO / "scenarios" / "treasure_hunters" / "boards" / "default.toml"
@@ -179,3 +180,25 @@ def test_rerun_of_a_sweep_folder_says_how_to_replay_a_sweep(tmp_path):
     assert r.exit_code == 0, r.output
     r = cli.invoke(app, ["rerun", str(out)])
     assert r.exit_code == EXIT_BAD_INPUT and "a sweep (sim sweep); run the sweep command again" in r.stderr, r.output
+
+
+DATA = REPO / "tests" / "data"
+BASE = DATA / "moor-2p-small.toml"
+MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
+
+
+def _invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+def test_rerun_of_a_scenario_file_says_it_wants_the_report_folder():
+    r = cli.invoke(app, ["rerun", str(BASE)])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and "not a report folder" in line and "/summary.json" not in line
+
+
+def test_a_players_report_reruns_identically(tmp_path):
+    r = _invoke("run", MOOR4, "--set", "players=3", "--games", 40, "--out", tmp_path / "o")
+    assert r.exit_code == 0, r.output
+    r = _invoke("rerun", tmp_path / "o")
+    assert r.exit_code == 0 and "identical" in r.stdout, r.output

@@ -8,6 +8,7 @@ import pytest
 
 from sim.api import core as api
 from sim.play import runner
+from sim.play.context import RunContext
 from sim.stats.aggregate import WIN_UNITS
 
 
@@ -89,7 +90,7 @@ def test_memory_bounded_by_chunk(moor_sc):
     sizes = []
     for games in (1000, 20000):
         seen = []
-        res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))
+        res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))  # noqa: B023 (called in this loop)
         assert max(seen) == 1000
         sizes.append(sum(np.asarray(v).size for v in res.agg.__dict__.values() if isinstance(v, np.ndarray)))
     assert sizes[1] <= sizes[0] + 64            # only histogram tails may grow, by a few bins
@@ -149,13 +150,9 @@ def _outputs(m: int) -> runner.ChunkOutputs:
 
 def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
     monkeypatch.setattr(runner, "available_threads", lambda: 4)
-    runner.set_threads(3)
-    try:
-        k, out = _FakeKernel(), _outputs(800)
-        told: list[int] = []
-        runner._play_blocks(k, (0, 0, None, None, None), 5000, 777, 2, out, told.append)
-    finally:
-        runner.set_threads(None)
+    k, out = _FakeKernel(), _outputs(800)
+    told: list[int] = []
+    runner._play_blocks(k, (0, 0, None, None, None), 5000, 777, 2, out, told.append, RunContext(threads=3))
     assert (out.turns[:777] == np.arange(5000, 5777)).all()          # row i is game game0 + i
     assert (out.turns[777:] == 0).all()
     first, blocks = k.calls[0], k.calls[1:]
@@ -169,12 +166,9 @@ def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
 
 def test_an_error_in_one_block_reaches_the_caller(monkeypatch):
     monkeypatch.setattr(runner, "available_threads", lambda: 4)
-    runner.set_threads(2)
-    try:
-        with pytest.raises(RuntimeError, match="block failed"):
-            runner._play_blocks(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 1000, 2, _outputs(1000))
-    finally:
-        runner.set_threads(None)
+    with pytest.raises(RuntimeError, match="block failed"):
+        runner._play_blocks(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 1000, 2, _outputs(1000),
+                            ctx=RunContext(threads=2))
 
 
 def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
@@ -183,6 +177,23 @@ def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
     sc = moor_sc(4, ("random", "weighted"))
     a = _chunks(sc, 2000, 2000, 1)
     b = _chunks(sc, 2000, 1999, 3)
-    runner.set_threads(None)
     for key in a:
         assert np.array_equal(a[key], b[key]), key
+
+
+def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatch):
+    import numba
+
+    from sim.play import runner
+    monkeypatch.setattr(numba.config, "NUMBA_DEFAULT_NUM_THREADS", 2)
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
+    said = []
+    assert runner.resolve_threads(64, said.append) == 1
+    assert said == ["warning: --threads 64: NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores; unset it "
+                    "or raise it to use more); using 1 thread"]
+    monkeypatch.delenv("NUMBA_NUM_THREADS")
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 2)
+    said.clear()
+    assert runner.resolve_threads(64, said.append) == 2
+    assert said == ["warning: --threads 64: only 2 cores available; using 2 threads"]

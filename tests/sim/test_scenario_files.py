@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kernels.treasure_hunters import board as B
-from sim.cli.main import EXIT_BAD_INPUT, app
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
 from sim.model.scenario import ScenarioError, load
+from tests.sim._cli import one_error_line
 
 SCENARIO = """
 [scenario]
@@ -107,6 +108,61 @@ def test_sim_run_and_replay_with_a_board_next_to_the_scenario(tmp_path, elsewher
     r = CliRunner().invoke(app, ["replay", str(p), "--game", "3"])
     assert r.exit_code == 0, r.output
     assert "board shortcut" in r.stdout
+
+
+cli = CliRunner()
+
+
+def _name_error(name: str) -> str:
+    r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "8", "--set", f"name={name}"])
+    assert r.exit_code == EXIT_USAGE, r.output
+    return one_error_line(r)
+
+
+def test_name_index_html_is_refused_as_the_reports_index():
+    line = _name_error('"index.html"')
+    assert "scenario.name" in line and "--out" not in line and "index of the reports" in line
+
+
+def test_name_too_long_says_the_length_limit():
+    line = _name_error("a" * 300)
+    assert "scenario.name" in line and "300 characters; at most 100" in line and "use letters" not in line
+    assert len(line) < 300                      # the name is not echoed whole
+
+
+def test_name_starting_with_a_dot_is_refused():
+    for name in ('".hidden"', '".moor-4p.partial-99999"'):
+        line = _name_error(name)
+        assert "scenario.name" in line and "starting with '.'" in line
+
+
+def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
+    import pytest
+
+    from sim.model.scenario import ScenarioError, load
+    f = tmp_path / "index.html.toml"
+    f.write_text(open("scenarios/moor/4p.toml").read().replace('name = "moor-4p"', ""))
+    with pytest.raises(ScenarioError, match='add name = "my-scenario"'):
+        load(f)
+
+
+def test_an_accented_scenario_name_is_refused_saying_letters_without_accents(tmp_path):
+    """A new user named a scenario "ünï" and was told to "use letters": the rule now says which letters."""
+    from sim.model.scenario import ScenarioError, load
+    src = Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"
+    f = tmp_path / "acc.toml"
+    f.write_text(src.read_text().replace('name = "moor-4p"', 'name = "ünï"'), encoding="utf-8")
+    with pytest.raises(ScenarioError, match="scenario.name.*a-z and A-Z without accents"):
+        load(f)
+
+
+def test_duplicate_toml_key_names_the_file_once(tmp_path):
+    p = tmp_path / "dup.toml"
+    p.write_text('[scenario]\ngame = "moor"\n[params]\ntrack_len = 30\ntrack_len = 31\n')
+    for cmd in (["run", str(p)], ["sweep", str(p), "--set", "track_len=20,30"]):
+        r = cli.invoke(app, cmd)
+        assert r.exit_code == 3, r.output
+        assert r.stderr.count(str(p)) == 1 and "not valid TOML" in r.stderr, r.stderr
 
 
 def test_a_scenario_file_that_is_not_utf8_names_the_line_and_column_and_says_utf8(tmp_path):

@@ -11,8 +11,13 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from sim.api import core as api
+from sim.cli import common as cli_common
+from sim.cli import main as cli_main
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model.scenario import load
 from sim.model.sweep_spec import SweepError, parse_range, split_values
+from tests.sim._cli import one_error_line
 
 pytest.importorskip("sim.model.overrides")          # sweeps build their points with sim.model.overrides (the --set machinery)
 cli = CliRunner()
@@ -121,8 +126,6 @@ def test_table_entry_error_names_the_table_entry(tmp_path):
 
 
 def test_one_point_sweep_equals_sim_run(tmp_path):
-    from sim.api import core as api
-    from sim.model.scenario import load
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=28", "--measure", "margin")
     assert r.exit_code == 0, r.output
@@ -233,8 +236,8 @@ def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
 def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     """Ctrl-C after the first point: no sweep.json (nothing looks complete), the point is kept; the rerun plays
     only the rest and gives the same numbers as a sweep played in one go."""
-    from sim.play.distributed import InProcess
     from sim.api.sweep import build, run_sweep
+    from sim.play.distributed import InProcess
     from sim.play.sweep import Progress
     p = scen(tmp_path)
     sw = build(p, ["track_len=24,28,32"], games=200, measures=["margin"])
@@ -264,11 +267,9 @@ def test_default_sweeps_are_valid_and_modest(path):
 
 
 def test_index_page_links_every_report_with_its_headline(tmp_path):
-    from sim.api import core as api
+    from sim.api.sweep import build, run_sweep
     from sim.pages import index_page
     from sim.play.distributed import InProcess
-    from sim.model.scenario import load
-    from sim.api.sweep import build, run_sweep
     p = scen(tmp_path)
     s, _ = api.run_scenario(load(p), games=100, write=False)
     folder = tmp_path / "r" / "sw"
@@ -284,8 +285,8 @@ def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a
     """Writing a sweep was quadratic in its points: sweep.parquet compared every point with the scenario once per
     row (`sw_default` per row, each comparing all points), and each `Scenario.spec` searched the game modules on
     disk. Now: one `sw_default` per frame, and a registered game comes back without `registry.names()`."""
-    from sim.model import registry
     from sim.api.sweep import build
+    from sim.model import registry
     from sim.play import sweep as engine
     from sim.stats import sweep_table as table
     p = scen(tmp_path)
@@ -470,6 +471,7 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
     """A second new user saw 4.5 between die faces 4 and 5 and a caption promising the scenario's diamond when the
     header said the scenario's point was not among the points."""
     from typer.testing import CliRunner
+
     from sim.cli.main import app
     out = tmp_path / "sw"
     r = CliRunner().invoke(app, ["sweep", str(Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"),
@@ -485,6 +487,219 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
         fig.canvas.draw()
         ticks = [t for t in fig.axes[0].get_xticks() if fig.axes[0].get_xlim()[0] <= t <= fig.axes[0].get_xlim()[1]]
         assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+MOOR_2P = Path(__file__).resolve().parents[1] / "data" / "moor-2p-small.toml"
+
+
+def _sweep_file(tmp_path, table: str) -> Path:
+    p = tmp_path / "sw.toml"
+    p.write_text(MOOR_2P.read_text() + "\n[sweep]\ntrack_len = \"24..25\"\n" + table + "\n")
+    return p
+
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data"
+
+
+
+
+MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
+
+
+def _invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("table, message", [
+    ("games = 0", "[sweep] games: 0 is out of range; allowed 1..10,000,000,000"),
+    ("games = 99999999999999", "[sweep] games: 99999999999999 is out of range; allowed 1..10,000,000,000"),
+    ('independent = "false"', '[sweep] independent: expected true or false, got "false"'),
+    ('measures = "first_player_advantage"', "[sweep] measures: expected an array of measure names"),
+    ("target = 5", "[sweep] target: expected a string MEASURE=VALUE"),
+    ('target = "first_player_advantage"', "[sweep] target first_player_advantage: expected MEASURE=VALUE"),
+])
+def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message):
+    """games = 0 played the scenario's 200,000 games per point; independent = "false" was read as true; a measures
+    string was split into letters; a bad target from the file was blamed on --target."""
+    from typer.testing import CliRunner
+    r = CliRunner().invoke(cli_main.app, ["sweep", str(_sweep_file(tmp_path, table)), "--out", str(tmp_path / "o")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_good_sweep_table_still_plays(tmp_path):
+    from sim.api.sweep import build
+    sw = build(_sweep_file(tmp_path, "games = 30\nindependent = true\nmeasures = [\"length.rounds\"]\n"
+                                     "target = \"first_player_advantage=0\""))
+    assert (sw.games, sw.independent, len(sw.points)) == (30, True, 2)
+    assert sw.measures[0] == "length.rounds" and sw.target[0] == "first_player_advantage"
+
+
+@pytest.mark.parametrize("sets, message", [
+    (["track_len=24,24"], "--set track_len=24,24: value 24 is given twice; give each value once"),
+    (["track_len=24..26", "track_len=27"], "--set track_len: given twice; give all its values in one --set"),
+])
+def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
+    """`--set track_len=20,20` played the point twice (both labelled 'point 1'); a second `--set track_len=...`
+    silently replaced the first."""
+    from typer.testing import CliRunner
+    args = ["sweep", str(MOOR_2P), "--games", "10", "--out", str(tmp_path / "o")]
+    for t in sets:
+        args += ["--set", t]
+    r = CliRunner().invoke(cli_main.app, args)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_USAGE, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
+
+
+@pytest.mark.parametrize("axis", ["name=a,b", "description=x,y"])
+def test_a_sweep_over_the_scenario_name_is_refused(tmp_path, axis):
+    """`--set name=a,b` played the same games twice, both labelled 'point 1 (name=b)'."""
+    from typer.testing import CliRunner
+    r = CliRunner().invoke(cli_main.app, ["sweep", str(MOOR_2P), "--games", "10", "--set", axis,
+                                     "--out", str(tmp_path / "o")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_USAGE, r.output
+    assert len(lines) == 1 and lines[0].startswith(f"error: --set {axis}: the scenario's {axis.split('=')[0]} does "
+                                                   "not change the games"), lines
+
+
+def test_a_sweep_without_target_has_a_headline_with_figures():
+    from sim.pages.sweep_page import range_text
+    def pt(i, v, lo, hi):
+        return {"index": i, "values": {"gold_target": 3 + i}, "labels": {"gold_target": str(3 + i)},
+                "measures": {"first_player_advantage": {"value": v, "ci95": [lo, hi]}}}
+    d = {"chosen": [{"name": "first_player_advantage", "label": "first-player advantage", "kind": "rate"}],
+         "points": [pt(0, 0.02, 0.01, 0.03), pt(1, -0.01, -0.02, 0.0), pt(2, 0.005, -0.005, 0.015)]}
+    text = range_text(d)
+    assert text.startswith("first-player advantage from -1.00%") and "(gold_target = 4)" in text
+    assert "to 2.00%" in text and "(gold_target = 3)" in text and "95% interval" in text
+
+
+def test_a_typo_in_a_sweep_range_is_refused_not_played_as_floats():
+    """'20...60' once played 41 points track_len = 20.0, 21.0, ...; a path value with '..' is still a value."""
+    from sim.model.sweep_spec import SweepError, parse_set
+    with pytest.raises(SweepError, match="is not a range"):
+        parse_set("track_len=20...60")
+    assert parse_set("track_len=20..24 step 2").values == (20, 22, 24)
+    assert parse_set('board="../my-board.toml"').values == ("../my-board.toml",)
+
+
+def test_an_unquoted_step_gets_a_hint_to_quote_the_range():
+    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=20..60", "step", "5", "--games", "10"])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and "quote it" in line and "'track_len=20..60 step 5'" in line
+
+
+@pytest.mark.parametrize("opt,value,where", [("--target", "nope=0", "--target nope=0"),
+                                             ("--measure", "nope", "--measure"), ("--mode", "spiral", "--mode")])
+def test_a_bad_sweep_option_names_the_option(opt, value, where):
+    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,28", "--games", "10", opt, value])
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {where}")
+
+
+def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
+    """`sim sweep my.toml` without --set or [sweep] once played the scenario alone and wrote a one-point sweep."""
+    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--games", "10", "--out", str(tmp_path / "s")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and "nothing to sweep" in line and "--set" in line
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("bad", [["--mode", "diagonal"], ["--measure", "no_such_measure"],
+                                 ["--target", "first_player_advantage"], ["--target", "first_player_advantage=x"],
+                                 ["--mode", "zip", "--set", "die_faces=4,6,8"], ["--scheduler", " "]])
+def test_a_bad_sweep_option_exits_2_like_every_bad_option(tmp_path, bad):
+    r = _invoke("sweep", MOOR4, "--set", "track_len=26,28", "--games", 10, "--out", tmp_path / "o", *bad)
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {bad[0]}")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_sweep_without_an_axis_exits_2_like_compare_without_b(tmp_path):
+    """Nothing to sweep: a missing option (no --set, no [sweep] table), as compare's missing scenario B is."""
+    sweep, comp = _invoke("sweep", MOOR4, "--games", 10), _invoke("compare", MOOR4)
+    assert (sweep.exit_code, comp.exit_code) == (EXIT_USAGE, EXIT_USAGE)
+    assert "nothing to sweep" in one_error_line(sweep) and "missing scenario B" in one_error_line(comp)
+
+
+def test_a_bad_sweep_table_in_the_file_still_exits_3(tmp_path):
+    """The documented exit codes (docs/reference/commands.md): 3 for a bad input file, the [sweep] table included."""
+    p = tmp_path / "s.toml"
+    p.write_text(MOOR4.read_text() + "\n[sweep]\ntrack_len = [30, 99]\n")
+    r = _invoke("sweep", p, "--games", 10, "--out", tmp_path / "o")
+    assert r.exit_code == EXIT_BAD_INPUT and "[sweep] track_len" in one_error_line(r)
+
+
+@pytest.mark.parametrize("sets, says", [
+    (["track_len=26,28", "params.track_len=30"], "--set params.track_len: given twice"),
+    (["seats.2.w_goal=1,2", "seats.*.w_goal=3,4"], "--set seats.*.w_goal=3,4: replaces every value of "
+                                                   "--set seats.2.w_goal=1,2"),
+])
+def test_sweep_refuses_an_axis_given_twice_or_replaced(tmp_path, sets, says):
+    args = ["sweep", MOOR4, "--games", 10, "--out", tmp_path / "o"]
+    for s in sets:
+        args += ["--set", s]
+    r = _invoke(*args)
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {says}")
+
+
+def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
+    from sim.api.sweep import build
+    sw = build(MOOR4, ["players=2,3,4"], games=10)
+    assert [(p.scenario.players, len(p.scenario.seats)) for p in sw.points] == [(2, 2), (3, 3), (4, 4)]
+
+
+# --- a sweep over seed or games was silently ignored (every point played the sweep's own) -------------------------
+@pytest.mark.parametrize("axis, how", [("seed=1,2", "--seed"), ("scenario.seed=1,2", "--seed"),
+                                       ("games=100,200", "--games or [sweep] games")])
+def test_a_sweep_over_seed_or_games_is_refused(tmp_path, axis, how):
+    r = _invoke("sweep", MOOR4, "--games", "10", "--set", axis, "--out", tmp_path / "o")
+    key = axis.split("=")[0].removeprefix("scenario.")
+    assert r.exit_code == EXIT_USAGE, r.output
+    assert one_error_line(r) == (f"error: --set {axis}: every point plays the sweep's {key} (common random numbers); "
+                                 f"give it once with {how}" + (", or run one sweep per seed" if key == "seed" else ""))
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_sweep_table_over_seed_is_a_bad_file(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(MOOR4.read_text() + "\n[sweep]\nseed = [1, 2]\n")
+    r = _invoke("sweep", f, "--games", "10", "--out", tmp_path / "o")
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert "every point plays the sweep's seed" in one_error_line(r)
+
+
+def test_zip_mode_takes_a_value_repeated_within_an_axis():
+    from sim.api.sweep import build
+    sw = build("scenarios/treasure_hunters/basic-4p.toml",
+               ["mode=basic,head_haunter,advanced", "seats.0.strategy=weighted,haunter_builder,weighted"], "zip", 16)
+    assert [p.values["seats.0.strategy"] for p in sw.points] == ["weighted", "haunter_builder", "weighted"]
+
+
+def test_zip_mode_refuses_a_repeated_point():
+    r = cli.invoke(app, ["sweep", "scenarios/treasure_hunters/basic-4p.toml", "--set", "mode=basic,head_haunter,basic",
+                         "--set", "seats.0.strategy=weighted,haunter_builder,weighted", "--mode", "zip",
+                         "--games", "16"])
+    assert r.exit_code == EXIT_USAGE
+    assert "point 3" in one_error_line(r) and "is point 1 again" in r.stderr
+
+
+def test_grid_mode_still_refuses_a_value_given_twice():
+    r = cli.invoke(app, ["sweep", "scenarios/treasure_hunters/basic-4p.toml", "--set", "mode=basic,basic",
+                         "--games", "16"])
+    assert r.exit_code == EXIT_USAGE
+    assert 'value "basic" is given twice' in one_error_line(r)
+
+
+def test_sweep_help_keeps_sweep_table_and_step_in_brackets():
+    r = cli.invoke(app, ["sweep", "--help"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0
+    assert "(its [sweep] table, if any)" in r.output
+    assert "(default: [sweep] games" in r.output
+    assert "LO..HI [step S]" in r.output
 
 
 def test_a_choice_axis_is_drawn_as_categories_with_whiskers_and_labels_that_fit(tmp_path):

@@ -9,16 +9,14 @@ import pty
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from _proc import sim_process
 from typer.testing import CliRunner
 
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
-
-from _proc import sim_process
 from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,7 +150,7 @@ def test_a_second_file_with_the_same_name_warns_when_it_replaces_the_first_ones_
     out = tmp_path / "reports" / "t"
     r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "20"])
     assert r.exit_code == 0 and "warning" not in r.stderr, r.output
-    r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "30"])    # a rerun of the same file: silent
+    r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "20"])    # a rerun of the same file: silent
     assert r.exit_code == 0 and "warning" not in r.stderr, r.output
     r = cli.invoke(app, ["run", str(two), "--out", str(out), "--games", "20"])    # another file, same name: one line
     assert r.exit_code == 0, r.output

@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from sim.api import core as api
-from sim.pages import verdicts
 from sim.cli.main import app
 from sim.model.scenario import load
+from sim.pages import verdicts
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

@@ -140,9 +140,8 @@ def main() -> None:
     if a.summarise:
         print(summarise(a.summarise, a.alpha))
         return
-    from sim.api import check as KP
-    from sim.stats import check as K
     from sim.model.scenario import load
+    from sim.stats import check as K
     alter = dict(x.split("=", 1) for x in a.alter)
     pairs = []
     for f in K.default_scenarios(a.game):

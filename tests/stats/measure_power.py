@@ -27,8 +27,8 @@ def main() -> None:
                                                         "committed baselines' first trial)")
     a = ap.parse_args()
     from sim.api import check as KP
-    from sim.stats import check as K
     from sim.model.scenario import load
+    from sim.stats import check as K
     alpha = a.alpha or K.ALPHA
     sc = load(a.scenario)
     b = K.read_baseline(a.baseline, sc)

@@ -38,7 +38,7 @@ import numpy as np
 import pytest
 
 from kernels.galleon import play as PL
-from kernels.galleon import rules as R          # the log format only (E_* codes, LOC_* places in the final state)
+from kernels.galleon import rules as R  # the log format only (E_* codes, LOC_* places in the final state)
 from sim.model.scenario import from_dict
 
 REPO = Path(__file__).resolve().parents[3]
@@ -198,7 +198,7 @@ class Audit:
         return o
 
     def tiles(self, holder):
-        return sorted(t for t, l in self.loc.items() if l == holder)
+        return sorted(t for t, where in self.loc.items() if where == holder)
 
     def gold(self, s):
         return sum(t - 5 for t in self.tiles(s) if 6 <= t <= 10)
@@ -230,7 +230,7 @@ class Audit:
         return any(r == u and sh == v for _, r, sh in self.bay.whirl)
 
     def can_open(self, s, c):
-        if not any(l == ("chest", c) for l in self.loc.values()):
+        if not any(where == ("chest", c) for where in self.loc.values()):
             return False
         k = self.sticker[c]
         if k == 0:
@@ -254,9 +254,7 @@ class Audit:
         visit_had_tile = False
         duel = None
         parrot_due = None
-        got_parrot_from_duel = False
         duel_ends = 0
-        last_kind = None
         acted = False
         for i, e in enumerate(ev):
             k, a, b, c, d, turn = e
@@ -633,7 +631,6 @@ class Audit:
                     self.bad(i, "events after the win")
             else:
                 self.bad(i, f"unknown event {k}")
-            last_kind = k
         # the end: own state == the kernel's final state
         st = self.final_st
         if self.ci != len(self.chance):

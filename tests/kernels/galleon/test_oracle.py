@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from kernels.galleon import rules as R
 from sim.oracle.galleon import Bay
 from tests.kernels.galleon._kit import BOARD, Game

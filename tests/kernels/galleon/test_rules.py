@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from kernels.galleon import board as B
 from kernels.galleon import rules as R
@@ -374,10 +373,9 @@ def test_r23_spoils_random_tile_and_swap():
 
 
 def test_r24_turn_cap_truncates():
-    import numpy as np
+    from kernels.galleon import params as P
     from kernels.galleon import play
     from tests.kernels.galleon._kit import DEFAULTS
-    from kernels.galleon import params as P
     prm = P.pack({**DEFAULTS, "max_turns": 10}, 4)
     out = play.trace_game(np.uint64(1), np.uint64(0), 0, 4, prm, np.zeros(4, np.int64), np.zeros((4, 8)), 10, 10, 1)
     assert out[4] == play.ST_TRUNCATED and out[5] == 10 and out[3] == 0
@@ -667,10 +665,9 @@ def test_c15_own_hideout_can_be_blocked():
 
 
 def test_c16_start_player_rotates():
-    import numpy as np
+    from kernels.galleon import params as P
     from kernels.galleon import play
     from tests.kernels.galleon._kit import DEFAULTS
-    from kernels.galleon import params as P
     prm = P.pack(DEFAULTS, 3)
     for gi in range(3):
         out = play.trace_game(np.uint64(5), np.uint64(0), gi, 3, prm, np.zeros(3, np.int64), np.zeros((3, 8)), 10,

@@ -27,8 +27,8 @@ from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from kernels.rng import N_STREAMS_MAX, RNG_CONTRACT, bounded, seed_stream, shuffle
-from sim.oracle import moor as O
 from sim.model.scenario import from_dict
+from sim.oracle import moor as O
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 UPDATE = os.environ.get("MOOR_UPDATE_GOLDEN", "") not in ("", "0")

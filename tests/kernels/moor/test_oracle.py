@@ -12,9 +12,9 @@ import pytest
 from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
+from sim.model.scenario import from_dict
 from sim.oracle import moor as O
 from sim.oracle.rng import Xoshiro256
-from sim.model.scenario import from_dict
 
 STRATS = ("random", "collector", "runner", "cautious", "weighted")
 

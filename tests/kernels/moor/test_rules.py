@@ -9,14 +9,38 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
-from kernels.moor import play as PL
 from kernels.rng import N_STREAMS_MAX, seed_stream
 
 from ._kit import (
-    AXE, BONE, COIN, END, MASK, URN, blank, canonical_order, events, ghost, give, held, kinds_of, legal, new_log,
-    new_state, pair, pawn_pos, plank, prm_of, put, returns, score, set_pawns, tiles_on, treasure, turn,
+    AXE,
+    BONE,
+    COIN,
+    END,
+    MASK,
+    URN,
+    blank,
+    canonical_order,
+    events,
+    ghost,
+    give,
+    held,
+    kinds_of,
+    legal,
+    new_state,
+    pair,
+    pawn_pos,
+    plank,
+    prm_of,
+    put,
+    returns,
+    score,
+    set_pawns,
+    tiles_on,
+    treasure,
+    turn,
 )
 
 PAWNS = {2: 5, 3: 4, 4: 3, 5: 2}
@@ -694,7 +718,7 @@ def test_c08_skipped_players_take_no_turns_until_all_home():
             assert status == PL.ST_DONE
             homes = [0] * n
             ev = events(log)
-            for i, e in enumerate(ev):
+            for e in ev:
                 if e[0] == R.E_ROLL:
                     assert homes[e[1]] < PAWNS[n]
                 if e[0] == R.E_MOVE and e[4] == END:

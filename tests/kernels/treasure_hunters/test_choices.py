@@ -8,8 +8,27 @@ from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 
 from ._kit import (
-    BLANK_FACE, GHOST_FACE, JEWEL_OF, NODE, act, card_ids, deliver, dests, fight, give, kinds, legal, move,
-    new_state, ok, prm_of, put, reshuffle, roll, set_ghosts, set_haunted,
+    BLANK_FACE,
+    GHOST_FACE,
+    JEWEL_OF,
+    NODE,
+    act,
+    card_ids,
+    deliver,
+    dests,
+    fight,
+    give,
+    kinds,
+    legal,
+    move,
+    new_state,
+    ok,
+    prm_of,
+    put,
+    reshuffle,
+    roll,
+    set_ghosts,
+    set_haunted,
 )
 
 HARMLESS = (R.CT_ROOM + 1, R.CT_ROOM + 7, R.CT_ROOM + 10)
@@ -35,7 +54,7 @@ def test_a01_default_board_is_the_candidate_graph():
     dist, frontier, d = {NODE["H22"]: 0}, [NODE["H22"]], 0
     while frontier:
         d += 1
-        frontier = [w for v in frontier for w in adj[v] if w not in dist and not dist.setdefault(w, d) is None]
+        frontier = [w for v in frontier for w in adj[v] if w not in dist and dist.setdefault(w, d) is not None]
     assert dist[0] == 14
 
 

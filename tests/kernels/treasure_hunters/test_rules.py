@@ -9,9 +9,32 @@ from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
 
 from ._kit import (
-    BLANK_FACE, GHOST_FACE, HAUNT_FACE, JEWEL_OF, NAME, NODE, act, card_ids, clear_ghosts, deliver, dests,
-    events, fight, give, jewel_at, kinds, legal, move, new_state, ok, prm_of, put, reshuffle, roll,
-    set_ghosts, set_haunted,
+    BLANK_FACE,
+    GHOST_FACE,
+    HAUNT_FACE,
+    JEWEL_OF,
+    NAME,
+    NODE,
+    act,
+    card_ids,
+    clear_ghosts,
+    deliver,
+    dests,
+    events,
+    fight,
+    give,
+    jewel_at,
+    kinds,
+    legal,
+    move,
+    new_state,
+    ok,
+    prm_of,
+    put,
+    reshuffle,
+    roll,
+    set_ghosts,
+    set_haunted,
 )
 
 HARMLESS = (R.CT_ROOM + 1, R.CT_ROOM + 7, R.CT_ROOM + 10)     # room cards B, H, K: no jewel, no start ghost

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
-from kernels.turnwall import board as B
 from kernels.turnwall import rules as R
 from sim.oracle.turnwall import Castle
 from tests.kernels.turnwall import _kit as K

@@ -7,7 +7,6 @@ import pytest
 
 from kernels.turnwall import play as PL
 from kernels.turnwall import rules as R
-from kernels.turnwall import strategies as S
 from sim.play import runner
 from tests.kernels.tables import per_game_outputs, table
 

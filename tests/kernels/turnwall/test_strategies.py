@@ -126,9 +126,10 @@ def test_s2_shift_pruning_never_loses_a_cell_of_the_own_ghost():
         if st[R.S_GPOS + me] < 0:
             continue
         every_slide = lambda pos, a, left: a < R.A_SHIFT or a >= R.A_TURN  # noqa: E731
-        pruned = _own_cells(st, prm, me, lambda pos, a, left: every_slide(pos, a, left)
-                            or S.relevant(pos, prm, me, a, left, True, True) and
-                            S.relevant(pos, prm, me, a, left, False, True))
+        # the lambdas are called within this iteration (B023 warns of late binding)
+        pruned = _own_cells(st, prm, me, lambda pos, a, left: every_slide(pos, a, left)  # noqa: B023
+                            or S.relevant(pos, prm, me, a, left, True, True) and  # noqa: B023
+                            S.relevant(pos, prm, me, a, left, False, True))  # noqa: B023
         full = _own_cells(st, prm, me, lambda pos, a, left: True)
         assert pruned == full, f"game {g}: cells only reached through a pruned shift: {sorted(full - pruned)}"
         shift_used += len(full - _own_cells(st, prm, me, every_slide))

@@ -1,12 +1,5 @@
-"""Report folders and a disk that fills up or a folder that cannot be replaced (a new user's findings):
-
-1. A full disk while writing games.parquet was a 55-line traceback ending in Polars' ComputeError ('No space left
-   on device'), exit 1: every report writer (run, compare, sweep, report redraw, baselines) now says it in one line
-   naming the folder, exit 3, and leaves no staging folder or temporary file.
-2. An --out folder that exists but cannot be replaced (immutable, a mount point) failed only after the games were
-   played and left the complete report in a hidden `.NAME.partial-PID`: it is refused before any game is played, and
-   the staging folder is removed whatever fails while the report is swapped in.
-"""
+"""Report folders: refused before any game is played when they cannot be written or replaced, a full disk
+is one line naming the folder (exit 3) and leaves nothing half-written, and the user's own files stay."""
 from __future__ import annotations
 
 import errno
@@ -22,13 +15,27 @@ from typer.testing import CliRunner
 
 from sim.api import core as api
 from sim.cli import common as cli_common
-from sim.pages import compare_page
-from sim.output import report
+from sim.cli import main as cli_main
 from sim.cli.main import EXIT_BAD_INPUT, app
+from sim.model.scenario import load
+from sim.output import report
+from sim.output import report as RP
+from sim.pages import compare_page
+from sim.play import runner
+from sim.play import runner as RN
+from tests.sim._cli import one_error_line
 
-DATA = Path(__file__).resolve().parent.parent / "data"
-MOOR_2P = DATA / "moor-2p-small.toml"
+MOOR_2P = Path(__file__).resolve().parents[1] / "data" / "moor-2p-small.toml"
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data"
+BASE = DATA / "moor-2p-small.toml"
 cli = CliRunner()
+
+
+
+
+
+
 FULL = "No space left on device"
 
 
@@ -51,15 +58,84 @@ def os_full(*a, **k):
     raise OSError(errno.ENOSPC, FULL)
 
 
+def _load():
+    return load(MOOR_2P)
+
+
 @pytest.fixture
 def no_play(monkeypatch):
     """Fail the test if any game is played (the refusal must come first)."""
     def played(*a, **k):
         raise AssertionError("games were played before the destination was refused")
-    monkeypatch.setattr(api, "_play", played)
+    from sim.play import work
+    monkeypatch.setattr(work, "play_games", played)     # the one play path of every command
 
 
-# --- 1. a full disk while writing -------------------------------------------------------------------------------------
+def _chattr(flag: str, folder: Path) -> bool:
+    return shutil.which("chattr") is not None and subprocess.run(["chattr", flag, str(folder)],
+                                                                 capture_output=True).returncode == 0
+
+
+@pytest.fixture
+def reports(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "reports"
+    monkeypatch.setattr("sim.model.paths.REPORTS", root)
+    return root
+
+
+GHOSTS = DATA / "moor-2p-ghosts.toml"
+
+
+def _no_games(monkeypatch):
+    def refuse(*a, **k):
+        raise AssertionError("a game was played before the destination was checked")
+    monkeypatch.setattr(RN, "play_chunk", refuse)
+
+
+def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path, monkeypatch):
+    """sim run said 'the disk holding ... is full' before playing; sim sweep played points until
+    'error: No space left on device' (no folder named)."""
+    import shutil
+    from collections import namedtuple
+
+    from typer.testing import CliRunner
+    Usage = namedtuple("Usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: Usage(1 << 30, (1 << 30) - 4096, 4096))
+    r = CliRunner().invoke(cli_main.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
+                                     "--out", str(tmp_path / "s")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert lines == [f"error: --out: the disk holding {tmp_path / 's'} is full (4096 bytes free; a sweep needs at "
+                     "least 1 MiB)"], lines
+    assert not (tmp_path / "s" / "points").exists() or not any((tmp_path / "s" / "points").iterdir())
+
+
+def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_path, monkeypatch):
+    import errno
+
+    from typer.testing import CliRunner
+
+    from sim.play import sweep_store as store
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.np, "savez", full)
+    r = CliRunner().invoke(cli_main.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
+                                     "--out", str(tmp_path / "s")])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip() and ln.startswith("error")]
+    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+    assert "Traceback" not in r.output
+    assert lines and lines[0].startswith(f"error: --out: cannot write in {tmp_path / 's'} (No space left on device)")
+
+
+def test_an_unwritable_sweep_out_is_one_line_naming_out(tmp_path):
+    (tmp_path / "f").write_text("a file")
+    r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10",
+                         "--out", str(tmp_path / "f" / "x")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and line.startswith(f"error: --out: {tmp_path / 'f'} is a file, not a folder")
+
 
 def test_a_full_disk_seen_by_polars_while_writing_games_parquet_is_one_line_exit_3(tmp_path, monkeypatch):
     monkeypatch.setattr(pl.LazyFrame, "sink_parquet", polars_full)
@@ -88,11 +164,6 @@ def test_a_full_disk_keeps_the_earlier_report_as_it_was(tmp_path, monkeypatch):
     assert r.exit_code == EXIT_BAD_INPUT and len(error_lines(r)) == 1, r.output
     assert {p.name: p.read_bytes() for p in (tmp_path / "rep").iterdir() if p.is_file()} == before
     assert hidden(tmp_path) == []
-
-
-def _load():
-    from sim.model.scenario import load
-    return load(MOOR_2P)
 
 
 @pytest.mark.parametrize("exc", [os_full, polars_full], ids=["oserror", "polars"])
@@ -175,13 +246,6 @@ def test_os_error_reads_the_errno_out_of_a_polars_error():
     assert report.os_error(ValueError("x (os error 28)")) is None
 
 
-# --- 2. an existing folder that cannot be replaced ---------------------------------------------------------------------
-
-def _chattr(flag: str, folder: Path) -> bool:
-    return shutil.which("chattr") is not None and subprocess.run(["chattr", flag, str(folder)],
-                                                                 capture_output=True).returncode == 0
-
-
 def test_an_immutable_out_folder_is_refused_before_any_game_is_played(tmp_path, no_play):
     d = tmp_path / "d"
     d.mkdir()
@@ -243,8 +307,6 @@ def test_a_swap_that_fails_puts_the_earlier_report_back_and_removes_the_staging_
     assert hidden(tmp_path) == []
 
 
-# --- 4. the error names what the user gave ---------------------------------------------------------------------------
-
 def test_a_scenario_whose_default_folder_is_taken_is_told_about_its_name_not_about_out(tmp_path, monkeypatch,
                                                                                          no_play):
     """A scenario named `sweep-moor-4p` writes reports/sweep-moor-4p, a sweep's folder: the line talked about
@@ -286,80 +348,6 @@ def test_a_comparison_whose_default_folder_is_taken_names_the_comparison(tmp_pat
     assert "--out:" not in line and line.startswith("error: comparison 'test-moor-2p' vs "), line
 
 
-# --- 3. reports/index.html follows every command that writes a report under reports/ ---------------------------------
-
-@pytest.fixture
-def reports(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "reports"
-    monkeypatch.setattr("sim.model.paths.REPORTS", root)
-    return root
-
-
-def index_links(root: Path) -> str:
-    return (root / "index.html").read_text(encoding="utf-8")
-
-
-def test_sim_run_into_the_reports_folder_lists_the_report_in_the_index(reports):
-    r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"])
-    assert r.exit_code == 0, r.output
-    assert 'href="test-moor-2p/summary.html"' in index_links(reports)
-    assert hidden(reports) == []
-
-
-def test_sim_compare_reports_are_listed_in_the_index(reports):
-    r = cli.invoke(app, ["compare", str(MOOR_2P), "--set-b", "track_len=25", "--games", "50"])
-    assert r.exit_code == 0, r.output
-    page = index_links(reports)
-    assert "<h2>Comparisons</h2>" in page
-    assert 'href="compare-test-moor-2p-vs-test-moor-2p--track_len=25/compare.html"' in page
-    assert "test-moor-2p vs test-moor-2p--track_len=25" in page and " UTC<" in page
-
-
-def test_sim_sweep_into_the_reports_folder_lists_the_sweep_and_keeps_the_other_rows(reports):
-    assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
-    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10"])
-    assert r.exit_code == 0, r.output
-    page = index_links(reports)
-    assert 'href="sweep-test-moor-2p/sweep.html"' in page and 'href="test-moor-2p/summary.html"' in page
-
-
-def test_sim_report_redraw_refreshes_the_index(reports):
-    assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
-    (reports / "index.html").unlink()
-    r = cli.invoke(app, ["report", str(reports / "test-moor-2p")])
-    assert r.exit_code == 0, r.output
-    assert 'href="test-moor-2p/summary.html"' in index_links(reports)
-
-
-def test_a_report_elsewhere_leaves_the_index_alone(reports, tmp_path):
-    r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50", "--out", str(tmp_path / "elsewhere")])
-    assert r.exit_code == 0, r.output
-    assert not (reports / "index.html").exists()
-
-
-def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(reports, monkeypatch):
-    from sim.pages import index_page
-    monkeypatch.setattr(index_page, "write", os_full)
-    r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"])
-    assert r.exit_code == 0, r.output
-    warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning")]
-    assert warn == ["warning: the report is written, but the index of the reports could not be refreshed (No space "
-                    "left on device)"], r.stderr
-    assert (reports / "test-moor-2p" / "summary.json").exists()
-
-
-def test_refreshing_the_index_is_cheap(reports):
-    import time
-    from sim.pages import index_page
-    assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
-    for i in range(10):
-        shutil.copytree(reports / "test-moor-2p", reports / f"copy-{i}")
-    t = time.perf_counter()
-    index_page.refresh(reports / "test-moor-2p")
-    assert time.perf_counter() - t < 1.0          # about 2 ms a report; a command must not feel it
-    assert index_links(reports).count("summary.html") == 11
-
-
 def test_a_sweep_whose_default_folder_is_taken_is_told_about_its_scenario_not_about_out(reports):
     (reports / "sweep-test-moor-2p").mkdir(parents=True)
     (reports / "sweep-test-moor-2p" / "notes.txt").write_text("mine\n")
@@ -375,7 +363,6 @@ def test_a_polars_io_error_that_reaches_main_is_one_line_exit_3(monkeypatch, cap
     from sim.cli import main as cli_mod
     monkeypatch.setattr(cli_mod, "app", polars_full)
     monkeypatch.setattr(cli_mod, "stop_on_sigterm", lambda: None, raising=False)
-    from sim.play import runner
     monkeypatch.setattr(runner, "stop_on_sigterm", lambda: None)
     with pytest.raises(SystemExit) as ex:
         cli_mod.main()
@@ -409,3 +396,88 @@ def test_a_sweep_refused_for_a_full_disk_leaves_no_empty_folder(tmp_path, monkey
     r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "die_faces=4,6", "--games", "20", "--out", str(out)])
     assert r.exit_code == EXIT_BAD_INPUT and "is full" in r.stderr, r.output
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_out_below_a_plain_file_says_the_file_is_not_a_folder(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "8", "--out", str(tmp_path / "afile" / "sub")])
+    assert r.exit_code == 3
+    assert one_error_line(r) == f"error: --out: {tmp_path / 'afile'} is a file, not a folder; give a folder for the report"
+    r = cli.invoke(app, ["sweep", "scenarios/moor/4p.toml", "--set", "seats.0.strategy=collector,random", "--games", "8",
+                         "--out", str(tmp_path / "afile" / "sub")])
+    assert r.exit_code == 3
+    assert f"{tmp_path / 'afile'} is a file, not a folder" in one_error_line(r)
+
+
+def test_rerun_into_a_report_folder_keeps_the_users_files(tmp_path):
+    out = tmp_path / "rep"
+    r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(out), "--per-game"])
+    assert r.exit_code == 0 and (out / "games.parquet").exists(), r.output
+    (out / "notes.txt").write_text("my notes")
+    (out / "mine").mkdir()
+    (out / "mine" / "x.csv").write_text("1,2")
+    r = cli.invoke(app, ["run", str(BASE), "--games", "400", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert (out / "notes.txt").read_text() == "my notes" and (out / "mine" / "x.csv").read_text() == "1,2"
+    assert json.loads((out / "summary.json").read_text())["provenance"]["games"] == 400
+    assert not (out / "games.parquet").exists()            # the tool's own earlier output is replaced, not kept
+    assert not list(tmp_path.glob(".rep.*"))
+    # sim compare likewise
+    cmp = tmp_path / "cmp"
+    for games in ("300", "400"):
+        r = cli.invoke(app, ["compare", str(BASE), str(GHOSTS), "--games", games, "--out", str(cmp)])
+        assert r.exit_code == 0, r.output
+        (cmp / "notes.txt").write_text("why we compared")
+    assert (cmp / "notes.txt").read_text() == "why we compared"
+    assert json.loads((cmp / "compare.json").read_text())["games"] == 400
+
+
+def test_the_replacing_warning_names_the_other_scenario_and_fits_the_command(tmp_path):
+    a = tmp_path / "a.toml"
+    a.write_text(BASE.read_text().replace('name = "test-moor-2p"', 'name = "first"'))
+    b = tmp_path / "b.toml"
+    b.write_text(BASE.read_text().replace('name = "test-moor-2p"', 'name = "second"'))
+    out = tmp_path / "shared"
+    assert cli.invoke(app, ["run", str(a), "--games", "200", "--out", str(out)]).exit_code == 0
+    r = cli.invoke(app, ["run", str(b), "--games", "200", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning:")]
+    assert len(warn) == 1, r.stderr
+    assert "scenario 'first'" in warn[0] and str(a.resolve()) in warn[0] and "scenario 'second'" in warn[0]
+    assert "give --out another folder" in warn[0] and "or use --out" not in warn[0]
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "baselines"])
+def test_an_unwritable_destination_fails_before_playing(tmp_path, monkeypatch, command):
+    _no_games(monkeypatch)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    out = blocker / "sub"                                   # cannot be created: its parent is a file
+    args = {"run": ["run", str(BASE)], "compare": ["compare", str(BASE), str(GHOSTS)],
+            "baselines": ["baselines", str(BASE)]}[command] + ["--out", str(out)]
+    r = cli.invoke(app, args)
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and str(blocker) in line
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "baselines"])
+def test_a_full_disk_fails_before_playing_and_names_the_folder(tmp_path, monkeypatch, command):
+    _no_games(monkeypatch)
+    monkeypatch.setattr(RP.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9 - 4096, 4096))
+    out = tmp_path / "out"
+    args = {"run": ["run", str(BASE)], "compare": ["compare", str(BASE), str(GHOSTS)],
+            "baselines": ["baselines", str(BASE)]}[command] + ["--out", str(out)]
+    r = cli.invoke(app, args)
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and "full" in line and str(tmp_path) in line
+
+
+def test_a_disk_filling_up_while_writing_names_the_report_and_leaves_nothing(tmp_path, monkeypatch):
+    def full(path, obj):
+        raise OSError(errno.ENOSPC, "No space left on device")    # as a write() fails: no file name attached
+    monkeypatch.setattr(RP, "write_json", full)
+    out = tmp_path / "rep"
+    r = cli.invoke(app, ["run", str(BASE), "--games", "200", "--out", str(out)])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and "No space left on device" in line and str(out) in line
+    assert not out.exists() and not list(tmp_path.glob(".rep.*"))

@@ -1,0 +1,25 @@
+"""The example notebook docs/examples/tour.py runs end to end (as a script, with runpy in a subprocess: a jupytext
+percent-format file is plain Python, so no Jupyter kernel is needed) and finds what it says it shows."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TOUR = REPO / "docs" / "examples" / "tour.py"
+
+
+def test_the_tour_runs_to_the_end_and_says_what_it_found(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))  # its folders go to a temporary folder, not reports/
+    code = f"import runpy; runpy.run_path({str(TOUR)!r}, run_name='__main__')"
+    r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = r.stdout
+    assert "start player wins" in out and "against a fair 25%" in out
+    assert "shared wins (tie rate): 0 -> " in out and "real" in out  # tiebreak = shared makes ties, clearly
+    assert out.count("{'track_len': ") == 3 and "sweep.html" in out
+    written = sorted(p.name for p in tmp_path.glob("ghost-sim-tour-*/*"))
+    assert written == ["compare", "moor-4p", "sweep"]

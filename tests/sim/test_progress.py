@@ -1,0 +1,201 @@
+"""Progress on stderr: a live bar on a terminal, plain lines otherwise; the games line counts the games only
+and writing the report is said apart."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+from typer.testing import CliRunner
+
+from sim.cli import main as cli_main
+from sim.cli.main import app
+from sim.model.scenario import load
+from sim.play import progress as PG
+from sim.play import runner as RN
+
+cli = CliRunner()
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data"
+BASE = DATA / "moor-2p-small.toml"
+
+
+def test_make_run_line_says_turn_cap_and_errors_apart():
+    """Turnwall's default scenarios: '(4,990 finished, 10 stopped at the turn cap or in error)' left a designer
+    guessing which; the summary counts them apart, and so does the line."""
+    assert cli_main.unfinished({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0}) == \
+        " (4,990 finished, 10 stopped at the turn cap, max_turns)"
+    assert cli_main.unfinished({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3}) == \
+        " (4,987 finished, 10 stopped at the turn cap, max_turns, 3 ended in an error)"
+    assert cli_main.unfinished({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0}) == ""
+
+
+def test_last_progress_line_says_start_up_apart_from_games_per_second():
+    """make run: 'moor-2p: 200,000 games in 12.3 s, 16,303 games/s' next to 'moor-3p: ... 50,871 games/s' read as
+    moor-2p being three times slower; its first step held the compile. The line gives games/s once started and the
+    start-up apart; a run without a slow start keeps the plain line."""
+    import io
+
+    from sim.play import progress as PG
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(200000, "moor-2p", buf, clock=lambda: now[0]) as lines:
+        now[0] = 8.4
+        lines.advance(256)                      # compile + first games
+        for _ in range(4):
+            now[0] += 1
+            lines.advance(49936)                # 49,936 games/s once compiled
+    assert buf.getvalue().splitlines()[-1] == ("moor-2p: 200,000 games in 12.4 s, 49,936 games/s after 8.4 s starting "
+                                               "up (loading or compiling the kernels)")
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(1000, "moor-3p", buf, clock=lambda: now[0]) as lines:
+        for _ in range(10):
+            now[0] += 0.5
+            lines.advance(100)
+    assert buf.getvalue().splitlines()[-1] == "moor-3p: 1,000 games in 5.0 s, 200 games/s"
+
+
+def test_progress_line_during_start_up_gives_no_made_up_time_left():
+    """A fresh clone: the first step of 256 games took 30 s of compiling; the line said '8 games/s, about 1 h 23 min
+    left'. Now it says it is starting up, and later lines count games/s from the end of the first step."""
+    import io
+
+    from sim.play import progress as PG
+    now, buf = [0.0], io.StringIO()
+    lines = PG.Lines(40000, "th-advanced-2p", buf, every_s=30, clock=lambda: now[0])
+    with lines:
+        now[0] = 31
+        lines.advance(256)                      # compile + first games
+        for _ in range(6):
+            now[0] += 10
+            lines.advance(4000)                 # 400 games/s once compiled
+    out = buf.getvalue().splitlines()
+    assert out[0].startswith("th-advanced-2p: 1% (256 of 40,000 games; starting up") and "left" not in out[0]
+    assert out[1] == "th-advanced-2p: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)"
+
+
+def test_games_line_counts_the_games_only_and_says_the_report_is_written():
+    from sim.play import progress as PG
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(200, "galleon-4p", buf, clock=lambda: now[0]) as lines:
+        for _ in range(2):
+            now[0] += 0.05
+            lines.advance(100)
+        lines.played()
+        now[0] += 4.7                           # pages and plots (said as they are written: the next test)
+    assert buf.getvalue() == ("galleon-4p: 200 games in 0.1 s, 2,000 games/s\n"
+                              "galleon-4p: writing the report ... 4.7 s\n")
+
+
+def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeypatch):
+    import time
+
+    from sim.play import progress as PG
+    monkeypatch.setattr(PG, "STEP_SAID_S", 0.01)
+    now, buf = [0.0], io.StringIO()
+    try:
+        with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
+            now[0] += 1
+            lines.advance(10)
+            lines.played()
+            time.sleep(0.5)                     # a slow report: the step is said while it runs
+            assert buf.getvalue() == "moor-4p: 10 games in 1.0 s, 10 games/s\nmoor-4p: writing the report ..."
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    assert buf.getvalue().endswith("moor-4p: writing the report ... stopped\n")
+
+
+def test_a_report_failing_at_once_leaves_no_progress_line():
+    from sim.play import progress as PG
+    now, buf = [0.0], io.StringIO()
+    try:
+        with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
+            lines.advance(10)
+            lines.played()
+            raise OSError("No space left on device")
+    except OSError:
+        pass
+    assert buf.getvalue() == ""                 # the command's error is its one line
+
+
+def test_sim_run_says_games_per_second_of_the_games_and_the_report_apart(tmp_path):
+    r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "64", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    m = re.search(r"^moor-4p: 64 games in ([\d.]+) s, [\d,]+ games/s\nmoor-4p: writing the report \.\.\. [\d.]+ s$",
+                  r.stderr, re.M)
+    assert m, r.stderr
+    wall = json.loads((tmp_path / "r" / "provenance.json").read_text())["wall_time_s"]
+    assert float(m.group(1)) <= wall + 0.2      # the games' time, not the pages' and plots'
+
+
+def test_sweep_says_games_per_second_of_the_games_and_the_sweep_apart(tmp_path):
+    r = cli.invoke(app, ["sweep", "scenarios/moor/4p.toml", "--set", "seats.0.strategy=collector,random",
+                         "--games", "32", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"^sweep (\S+): 64 games in [\d.]+ s, .*\nsweep \1: writing the sweep \.\.\. [\d.]+ s$", r.stderr,
+                     re.M), r.stderr
+
+
+def test_a_slow_step_is_said_and_a_quick_one_is_not():
+    import time
+
+    from sim.play import progress as PG
+    buf = io.StringIO()
+    with PG.said_if_slow("compiling ...", 0.05, buf):
+        time.sleep(0.5)                         # the replay kernel compiling
+    assert buf.getvalue() == "compiling ...\n"
+    buf = io.StringIO()
+    with PG.said_if_slow("compiling ...", 5.0, buf):
+        pass
+    time.sleep(0.1)
+    assert buf.getvalue() == ""
+
+
+def test_progress_steps_do_not_change_results(monkeypatch):
+    sc = load(BASE)
+    whole = RN.run(sc, 3000, chunk=2000)
+    told = []
+    monkeypatch.setattr(RN, "MIN_BLOCK", 7)
+    monkeypatch.setattr(RN, "BLOCK_S", 1e-9)                # as small as it gets: every block MIN_BLOCK games
+    stepped = RN.run(sc, 3000, chunk=2000, progress=told.append)
+    assert whole.agg.to_dict() == stepped.agg.to_dict()
+    assert sum(told) == 3000 and len(told) > 2 * (3000 // 2000) and max(told) == 7
+    a = RN.play_chunk(sc, 100, 500)
+    b = RN.play_chunk(sc, 100, 500, progress=lambda k: None)
+    for f in ("scores", "winners", "turns", "rounds", "status", "extra", "curves"):
+        assert np.array_equal(getattr(a, f), getattr(b, f)), f
+
+
+def test_progress_off_a_terminal_is_plain_lines_with_games_per_second():
+    now = [0.0]
+    buf = io.StringIO()
+    lines = PG.Lines(1000, "moor-4p", buf, every_s=30, clock=lambda: now[0])
+    with lines:
+        for _ in range(10):
+            now[0] += 10
+            lines.advance(100)
+    out = buf.getvalue().splitlines()
+    assert out[0] == "moor-4p: 30% (300 of 1,000 games, 10 games/s, about 1 min 10 s left)"
+    assert out[-1] == "moor-4p: 1,000 games in 100.0 s, 10 games/s" and len(out) == 4
+    ctx, adv = PG.bar(10, "x", io.StringIO())                # not a terminal: the plain lines
+    assert isinstance(ctx, PG.Lines)
+
+
+def test_progress_on_a_terminal_is_a_live_bar_with_rate_and_time_left():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    ctx, adv = PG.bar(1000, "moor-4p", Tty())
+    from rich.progress import Progress, TimeRemainingColumn
+    assert isinstance(ctx, Progress) and ctx.live.refresh_per_second >= 1
+    assert any(isinstance(c, TimeRemainingColumn) for c in ctx.columns)
+    assert any(type(c).__name__ == "Rate" for c in ctx.columns)
+
+
+def test_sim_run_off_a_terminal_prints_a_line_with_games_per_second(tmp_path):
+    r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    assert any(ln.startswith("test-moor-2p: 300 games in ") and ln.endswith(" games/s") for ln in
+               r.stderr.splitlines()), r.stderr
