@@ -66,7 +66,7 @@ def value_words(ax: dict, text: str) -> str:
 def point_words(d: dict, r: dict) -> str:
     """Point ``r`` of sweep ``d`` in words: each axis' label and value ("track length = 30 spaces, die faces = 6");
     "point I" for a sweep without axes."""
-    axes = {a["name"]: a for a in d["axes"]}
+    axes = {a["name"]: a for a in d.get("axes", ())}
     return ", ".join(f"{label(axes[k])} = {value_words(axes[k], r['labels'][k])}" if k in axes else
                      f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
 
