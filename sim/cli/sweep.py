@@ -233,11 +233,11 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
 
 def summary_text(doc: dict) -> str:
     """The sweep in a few lines: each chosen measure per point, and the target's answer."""
-    from sim.pages.sweep_page import fmt, fmt_ci, many_points_text, target_text
+    from sim.pages.sweep_page import fmt, fmt_ci, many_points_text, point_words, target_text
     lines = [f"sweep {doc['scenario']['name']}: {len(doc['points'])} points x {doc['games']:,} games "
              f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"]
     for p in doc["points"]:
-        vals = ", ".join(f"{k} = {v}" for k, v in p["labels"].items()) or "the scenario"
+        vals = point_words(doc, p) if p["labels"] else "the scenario"
         ms = "; ".join(f"{m['label']} {fmt(m['kind'], p['measures'][m['name']]['value'], unit=m.get('unit', ''))} "
                        f"{fmt_ci(m['kind'], p['measures'][m['name']]['ci95'])}" for m in doc["chosen"])
         lines.append(f"  {vals}{' (scenario)' if p['index'] == doc['default'] else ''}: {ms}")

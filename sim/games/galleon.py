@@ -7,10 +7,28 @@ from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
 from kernels.galleon.columns import EXTRA_COLUMNS
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
 from sim.model.words import count, ending
 
-WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
+# what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
+WORDS = {
+    "board": "bay and ship board", "max_turns": ("turn limit", "turns"), "gold_target": ("gold to win", "gold"),
+    "ghost_die": "what a 6 moves (ghost only, or ghost and pirate)",
+    "blocked_move": "a pirate with no path of its roll", "terror_adjacency": "where the ghost frightens pirates",
+    "cannon_reuse": "how often a cannon fires", "water_duel_safe": "no duels in a whirlpool or on a rock",
+    "rock_exit": "the step from the rock onto the shore", "chest_keys": "key stickers under the chests",
+    "key_tiles": "key tiles in the captain's cabin",
+    "w_goal": "weight on the next goal", "w_raid": "weight on raiding rivals",
+    "w_ghost": "weight against the ghost's reach", "w_rival": "weight against rivals nearby",
+    "w_duel": "win chance needed to duel", "w_cave": "weight on moves through the caves",
+}
+WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
+# no playing time is stated: not in the rulebook (shared/rulebooks/ghostly-galleon.txt), nor in the sources of
+# shared/design/games/galleon.md; a default 4-player game is about 300 turns (reports/baselines/galleon/4p.json)
+BOX = (None, "none stated (rulebook and design sources name no playing time)")
+SECONDS = seconds_per_turn(8.0, "ASSUMPTION: no playing time is stated anywhere; 8 s a turn (roll two dice and "
+                           "move; duels and tile look-ups are rarer) puts a default 4-player game (about 300 turns) "
+                           "at about 40 min")
 COLOURS = ("red", "yellow", "green", "blue")
 WEAPONS = ("no weapon", "a sabre", "a pistol")
 
@@ -182,7 +200,7 @@ SPEC = register(GameSpec(
     rules_version=R.RULES_VERSION,
     min_players=2,
     max_players=4,
-    params=tuple(ParamSpec(*p) for p in P.PARAM_SPECS),
+    params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
     strategies=tuple(StrategySpec(name, sid, h, "player", WEIGHTS if sid == S.S_WEIGHTED else ())
                      for name, sid, h in S.STRATEGIES),
     kernel_module="kernels.galleon.play",
@@ -201,4 +219,6 @@ SPEC = register(GameSpec(
                     module="kernels.galleon.board", figure="sim.pages.board_svg:galleon_figure",
                     noun="the bay and ship"),
     check_sizes=(500, 50_000, 2_000),               # a few hundred turns a game (~3,000 games/s a thread)
+    box_minutes=BOX[0],
+    box_source=BOX[1],
 ))

@@ -6,10 +6,27 @@ from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
 from sim.model.words import count, ending
 
-WEIGHTS = tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h in S.WEIGHT_SPECS)
+# what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
+WORDS = {
+    "track_len": ("track length", "spaces"), "die_faces": "die faces", "max_turns": ("turn limit", "turns"),
+    "space_symbols": "treasure symbols along the path", "ghost_values": ("ghost tile values", "points"),
+    "goal_values": ("goal token values", "points"), "set_points": ("points for 1 to 5 matching treasures", "points"),
+    "discard_fallback": "where discards go when no space is free",
+    "ghost_before_two": "a held ghost goes before two other tiles", "planks_discardable": "planks may be discarded",
+    "vacated_origin_counts": "the space just left takes discards", "tiebreak": "tie-break",
+    "w_tile": "weight on tile points", "w_ghost": "extra weight on ghost points", "w_discard": "weight on discards",
+    "w_goal": "weight on goal tokens", "w_progress": "weight on spaces moved",
+    "w_rear": "weight on moving back pawns", "w_empty_dest": "weight against stopping on an empty space",
+    "plank_use": "plank use (0.5 or more: lay planks)",
+}
+WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
+# the box: 20-30 min for 2-5 players; a default 4-player game is about 112 turns (reports/baselines/moor/4p.json)
+BOX = ((20, 30), "publisher: 2-5 players, 20-30 min (cardhaus, icv2; shared/design/games/README.md)")
+SECONDS = seconds_per_turn(13.0, "13 s puts a default 4-player game (about 112 turns) at about 24 min, inside "
+                           "the box's 20-30 min (publisher)")
 
 
 def tile_name(t: int, prm) -> str:
@@ -121,7 +138,7 @@ SPEC = register(GameSpec(
     rules_version=R.RULES_VERSION,
     min_players=2,
     max_players=5,
-    params=tuple(ParamSpec(*p, labels=P.LABELS.get(p[0], ())) for p in P.PARAM_SPECS),
+    params=worded(tuple(ParamSpec(*p, labels=P.LABELS.get(p[0], ())) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
     strategies=tuple(StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ())
                      for n, i, h in S.STRATEGIES),
     kernel_module="kernels.moor.play",
@@ -134,4 +151,6 @@ SPEC = register(GameSpec(
     rules_file="kernels/moor/RULES.md",
     measures=MEASURES,
     check_sizes=(20_000, 2_500_000, 100_000),        # about 60k games/s on a 2-core machine
+    box_minutes=BOX[0],
+    box_source=BOX[1],
 ))

@@ -8,11 +8,47 @@ from kernels.treasure_hunters import strategies as S
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
 from sim.model.catalogue import category, counter, curve, score, share, team
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
 from sim.model.words import count
 
-HUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
-HAUNTER_WEIGHTS = tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS)
+# what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
+WORDS = {
+    "mode": "way to play", "board": "house board", "max_turns": ("turn limit", "hunter turns"),
+    "move_die": ("movement die faces", "spaces"), "move_die_ghost": "ghost icons on the movement die",
+    "fight_die": "fight die faces", "ghost_cards": ("green ghost cards", "cards"),
+    "hh_cards": ("black Head Haunter cards", "cards"), "hh_single_use": "single-use black cards",
+    "hand_size": ("Head Haunter hand size", "cards"), "hauntings": ("haunting pieces", "pieces"),
+    "reroll_cards": "reroll cards", "spook_range": ("Spook card reach", "spaces"),
+    "fight_optional": "fighting is optional", "nested_draw_counts": "a Shuffle drawn in Draw 2/3 counts",
+    "reveal_jewel_on_enter": "jewels turned up on entering a room",
+    "carrier_may_pass_haunted": "a jewel carrier may pass haunted rooms",
+    "pickup_requires_clear_room": "jewels picked up only in ghost-free rooms",
+    "fight_when_staying": "a hunter that stays put fights", "move_ghost_wraps": "Move Ghost wraps round past A and L",
+    "carrier_may_wait_outside": "a jewel carrier may wait outside",
+    "pickup_in_haunted_room": "jewels picked up in haunted rooms",
+    "pickup_when_staying": "a hunter that stays put picks up", "group_ghosts_distinct":
+        "letter-group ghosts end in different rooms", "helper_decides_reroll": "the helper decides its reroll",
+    "w_dist": "weight against distance", "w_jewel": "weight on its jewel's room",
+    "w_reveal": "weight on face-down jewels", "w_ghost1": "weight on one-ghost rooms",
+    "w_ghost2": "weight on two-ghost rooms", "w_help": "weight on fighting beside a hunter",
+    "w_unhaunt": "weight on unhaunting with a partner", "w_unhaunt_alone": "weight on waiting in a haunted room",
+    "w_rescue": "weight on rescuing a stuck carrier", "w_exit": "weight on going outside",
+    "reroll_move_haunts": ("hauntings out before a movement reroll", "hauntings"),
+    "reroll_fight_ghosts": ("ghosts in the room before a fight reroll", "ghosts"),
+    "reroll_unhaunt": "reroll a failed unhaunting (0.5 or more: yes)",
+    "w_haunt": "weight on hauntings", "w_sq": "weight on crowding ghosts", "w_trap": "weight on trapped carriers",
+    "w_carrier_room": "weight on ghosts beside a carrier", "w_jewel_room": "weight on ghosts beside a jewel",
+    "w_spook": "weight on spooking carriers back", "w_draw": "weight on Draw cards",
+}
+HUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
+HAUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS),
+                         WORDS)
+# the box: about 30 min for 2-5 players; a default basic 4-player game is about 90 hunter turns
+# (reports/baselines/treasure_hunters/basic-4p.json)
+BOX = ((30, 30), "publisher (Mattel) and reviews: 2-5 players, 30 min (Opinionated Gamers, BGG; "
+                 "shared/design/games/README.md)")
+SECONDS = seconds_per_turn(20.0, "20 s a hunter turn (roll, move, fight, draw a ghost card) puts a default basic "
+                           "4-player game (about 90 turns) at about 30 min, the box's time (publisher)")
 LETTERS = R.ROOM_LETTERS
 DIE = ("blank", "ghost", "haunting")
 
@@ -265,8 +301,8 @@ SPEC = register(GameSpec(
     rules_version=R.RULES_VERSION,
     min_players=2,
     max_players=5,
-    params=tuple(ParamSpec(*p, fields=P.FIELDS.get(p[0], ()), labels=P.LABELS.get(p[0], ()),
-                             parts=P.PARTS.get(p[0], ())) for p in P.PARAM_SPECS),
+    params=worded(tuple(ParamSpec(*p, fields=P.FIELDS.get(p[0], ()), labels=P.LABELS.get(p[0], ()),
+                                    parts=P.PARTS.get(p[0], ())) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
     strategies=tuple(StrategySpec(name, sid, h, role, _strategy_params(name, sid))
                      for name, sid, h, role in S.STRATEGIES),
     kernel_module="kernels.treasure_hunters.play",
@@ -288,4 +324,6 @@ SPEC = register(GameSpec(
     board=BoardSpec(marks=("board.hallway",), tables="a Treasure Hunters house has [board] with hallway and doors",
                     module="kernels.treasure_hunters.board", figure="sim.pages.board_svg:house_figure",
                     noun="the house"),
+    box_minutes=BOX[0],
+    box_source=BOX[1],
 ))

@@ -7,11 +7,28 @@ from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
 from kernels.turnwall.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register
+from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
 from sim.model.words import count, ending
 
-MEMORY = tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.MEMORY_SPECS)
-WEIGHTS = MEMORY + tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS)
+# what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
+WORDS = {
+    "board": "castle board", "max_turns": ("turn limit", "turns"), "moves_per_turn": "moves per turn",
+    "must_use_all_moves": "every move must be used", "slider_off_board": "a slider pushing a ghost off the board",
+    "turn_collision": "which ghost a board turn moves aside", "magnet_polarity": "which magnets grip a ghost",
+    "ghost_poles": "ghosts' magnet poles", "decks_moved": "a searched deck changes places",
+    "recall_own": "memory of its own searches", "recall_table": "memory of the others' searches",
+    "w_find": "weight on finding a garment", "w_near": "weight on ending near a garment",
+    "w_rival": "weight against rivals on its garments", "w_moves": "weight against moves used",
+    "w_full": "try every slide (1: yes)", "w_shift": "try moving sliders to other tunnels (1: yes)",
+}
+MEMORY = worded(tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.MEMORY_SPECS), WORDS)
+WEIGHTS = MEMORY + worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS),
+                          WORDS)
+# the box: about 20 min for 2-4 players; a default 4-player game is about 24 turns (reports/baselines/turnwall/4p.json)
+BOX = ((20, 20), "publisher (Zoch): 2-4 players, about 20 min (reich-der-spiele, unser-spieleabend; "
+                 "shared/design/games/README.md)")
+SECONDS = seconds_per_turn(50.0, "50 s (three magical moves on a turning board, then a search) puts a default "
+                           "4-player game (about 24 turns) at about 20 min, the box's time (publisher)")
 COLOURS = ("green", "red", "yellow", "blue")
 DIRS = ("north", "east", "south", "west")
 
@@ -160,7 +177,7 @@ SPEC = register(GameSpec(
     rules_version=R.RULES_VERSION,
     min_players=2,
     max_players=4,
-    params=tuple(ParamSpec(*p) for p in P.PARAM_SPECS),
+    params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
     strategies=tuple(StrategySpec(name, sid, h, "player", _strategy_params(sid)) for name, sid, h in S.STRATEGIES),
     kernel_module="kernels.turnwall.play",
     check=P.check,
@@ -176,4 +193,6 @@ SPEC = register(GameSpec(
     board=BoardSpec(marks=("floor",), tables="a Turnwall castle has [board] and [floor]",
                     module="kernels.turnwall.board", figure="sim.pages.board_svg:castle_figure", noun="the castle"),
     check_sizes=(500, 25_000, 1_000),              # a planner game costs ~100 Moor games
+    box_minutes=BOX[0],
+    box_source=BOX[1],
 ))

@@ -12,7 +12,7 @@ import importlib
 import importlib.util
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
@@ -27,6 +27,11 @@ class ParamSpec:
     labels: names of an int_list's item values (0, 1, ...), so items may be given by name (``"ghost"`` for 1).
     parts: ((key, parameter), ...) for a parameter that may be given as one table of several parameters
         (``move_die = {faces = [...], ghost = [...]}`` sets move_die and move_die_ghost).
+    label: what a page calls it, in a player's words ("track length"); "" = the name (a plugin game's parameter).
+    unit: what its values count ("spaces", "gold"; "" when they count nothing or are not numbers).
+    rules: False for a parameter no rule reads (the playing-time estimate ``seconds_per_turn``): the kernel's
+        parameter vector and the scenario digest of the regression baselines leave it out, so it never changes a
+        result.
     """
     name: str
     kind: str
@@ -36,6 +41,13 @@ class ParamSpec:
     fields: tuple[tuple[str, str], ...] = ()
     labels: tuple[str, ...] = ()
     parts: tuple[tuple[str, str], ...] = ()
+    label: str = ""
+    unit: str = ""
+    rules: bool = True
+
+    def title(self) -> str:
+        """The label, else the name: how a page names this parameter."""
+        return self.label or self.name
 
     def field_names(self) -> tuple[str, ...]:
         return tuple(f for f, _ in self.fields)
@@ -43,6 +55,35 @@ class ParamSpec:
     def part(self, key: str) -> str | None:
         """The parameter that table key ``key`` of this parameter sets (None when it has no such part)."""
         return dict(self.parts).get(key)
+
+
+def worded(params: tuple[ParamSpec, ...], words: dict) -> tuple[ParamSpec, ...]:
+    """``params`` (ParamSpecs) with the label and unit ``words`` gives them: name -> label, or (label, unit).
+    A name ``words`` lacks keeps its label "" (a test requires one for every shipped parameter)."""
+    out = []
+    for p in params:
+        w = words.get(p.name, "")
+        label, unit = (w, "") if isinstance(w, str) else w
+        out.append(replace(p, label=label, unit=unit))
+    return tuple(out)
+
+
+SECONDS_PER_TURN = "seconds_per_turn"
+SECONDS_HELP = ("playing-time estimate, no rule reads it: seconds a turn takes at the table, for the reports' game "
+                "length in minutes; ")
+
+
+def seconds_per_turn(default: float, source: str) -> ParamSpec:
+    """The playing-time estimate of a game: seconds a turn takes at the table (float, 1..600 s), read only by the
+    reports' length in minutes (turns x seconds / 60), never by a rule (``rules=False``). ``source``: why this
+    default (the box's stated time it reproduces, or the assumption made), said in the help text."""
+    return ParamSpec(SECONDS_PER_TURN, "float", float(default), (1.0, 600.0), SECONDS_HELP + source,
+                     label="seconds per turn", unit="s", rules=False)
+
+
+def seconds_source(ps: ParamSpec) -> str:
+    """Why ``seconds_per_turn`` has its default (the ``source`` given to `seconds_per_turn`)."""
+    return ps.help.removeprefix(SECONDS_HELP)
 
 
 @dataclass(frozen=True)
@@ -117,6 +158,8 @@ class GameSpec:
     board: the game's board file (`BoardSpec`), None when it has none.
     check_sizes: games of (the exact tier, a statistical baseline, a fresh statistical check) of `sim check` for
         this game's scenarios; None: `sim.stats.check.DEFAULT_SIZES`.
+    box_minutes: the playing time its box or publisher states, (lo, hi) minutes (None when none is stated);
+        box_source says where, or that none is. Its ``seconds_per_turn`` parameter turns turns into minutes.
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
     between two parameters can name the one the designer changed.
     """
@@ -146,6 +189,8 @@ class GameSpec:
     seat_scope: str = ""     # why seats differ beyond the turn order (a seat's fixed place), for the scope line
     board: BoardSpec | None = None
     check_sizes: tuple[int, int, int] | None = None
+    box_minutes: tuple[int, int] | None = None     # the playing time the box or publisher states (lo, hi minutes)
+    box_source: str = ""                            # where that is stated, or that none is
 
     def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""

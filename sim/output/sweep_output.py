@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from sim.model.errors import SimError
-from sim.model.sweep_axis import is_numeric
+from sim.model.sweep_axis import axis_words, is_numeric
 from sim.model.sweep_spec import Sweep
 
 SCHEMA = 1
@@ -86,7 +86,8 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
             return ""
     axes = [{"name": a.name, "values": list(a.values), "labels": [toml_value(v) if not isinstance(v, str) else v
                                                                   for v in a.values],
-             "numeric": is_numeric(a), "given_by": a.source} for a in sw.axes]
+             "numeric": is_numeric(a), "given_by": a.source,
+             **dict(zip(("label", "unit"), axis_words(sw.base, a.name)))} for a in sw.axes]
     lab = {a["name"]: dict(zip(map(json.dumps, a["values"]), a["labels"])) for a in axes}
     points = []
     for r in res["rows"]:

@@ -15,11 +15,14 @@ import math
 from pathlib import Path
 
 from sim.model.errors import SimError
-from sim.pages.plots import SEAT, _figure, to_svg
+from sim.pages.plots import _figure, to_svg
 
 ROOM_SHADES = ("#f4f1ea", "#e9e4d8")
 TUNNEL = "#c9c9c9"
 WALL = "#3a2e1f"
+# a ghost's or pirate's own colour, as on the box, for its start corner or hideout (the seat palette of the report's
+# plots is another set of colours: seat 0 plays the green ghost but is drawn blue in a plot)
+PIECE = {"green": "#5fa55a", "red": "#c8504b", "yellow": "#e2b72f", "blue": "#4a7fc1"}
 PART_COLOURS = ("#7d5fa6", "#d9822b", "#3b6ea8", "#4f9a57", "#b5464b", "#8c6d4f")
 DOOR_COLOURS = {0: "#555555", 1: "#2f6fd6", 2: "#2e9c48"}
 JEWEL_ROOM, ROOM = "#f6e7c1", "#eeeeee"
@@ -110,8 +113,15 @@ def _board_figure(w: float, h: float):
     return fig, axes
 
 
+LEGEND_WIDTH = 52      # characters a legend line holds before it wraps (two or three columns fit the drawing)
+
+
 def _legend(fig, handles: list, ncols: int) -> None:
-    """The drawing's key under it: ``handles`` are matplotlib artists with labels (swatches, line styles, markers)."""
+    """The drawing's key under it: ``handles`` are matplotlib artists with labels (swatches, line styles, markers);
+    a label longer than `LEGEND_WIDTH` characters is wrapped at its words."""
+    import textwrap
+    for h in handles:
+        h.set_label("\n".join(textwrap.wrap(h.get_label(), LEGEND_WIDTH)))
     fig.legend(handles=handles, loc="outside lower center", ncols=ncols, fontsize=SMALL_PT, frameon=False,
                handlelength=2.2, columnspacing=1.6)
 
@@ -160,9 +170,11 @@ def castle_figure(board):
     pr, pk = divmod(24, n)
     ax.add_patch(Circle((pk + 0.5, -pr - 0.5), 0.3, color="#555555"))
     ax.text(pk + 0.5, -pr - 0.5, "plug", ha="center", va="center", color="white", fontsize=SMALL_PT)
+    from sim.games.turnwall import COLOURS as GHOSTS  # the board file's ghost order (seat i plays ghost i)
     for g, c in enumerate(board.corners):
         r, k = divmod(c, n)
-        ax.add_patch(Rectangle((k + 0.2, -r - 0.92), 0.72, 0.84, facecolor=SEAT[g], alpha=0.55, edgecolor="none"))
+        ax.add_patch(Rectangle((k + 0.2, -r - 0.92), 0.72, 0.84, facecolor=PIECE[GHOSTS[g]], alpha=0.55,
+                               edgecolor="none"))
     for gm, c in enumerate(board.garment_cells):
         r, k = divmod(c, n)
         part = gm // 4
@@ -179,13 +191,16 @@ def castle_figure(board):
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(f"{board.name}: {board.n_rooms} rooms, 20 garments (UNVERIFIED unless measured)", fontsize=TITLE_PT)
-    ghosts = ("green", "red", "yellow", "blue")         # the board file's ghost order (seat i plays ghost i)
-    _legend(fig, [_stroke(WALL, "wall", lw=3), _swatch(ROOM_SHADES[0], "a room (neighbours in the other shade)"),
-                  _swatch(TUNNEL, "tunnel under the floor (start)", edge="none"),
-                  _stroke("#222222", "magnet (slider cell k under floor row k + pulled out)", ls="none", marker="o"),
-                  _swatch("#ffffff", "garment: name, body part in italics", edge="#ffffff")]
-            + [_swatch(SEAT[g], f"start of seat {g} (plays the {ghosts[g]} ghost)", edge="none", alpha=0.55)
-               for g in range(len(board.corners))], ncols=3)
+    _legend(fig, [_stroke(WALL, "wall: a ghost cannot walk through it", lw=3),
+                  _swatch(ROOM_SHADES[0], "one room (the room next door in the other shade)"),
+                  _swatch(TUNNEL, "tunnel under the floor, where a slider runs", edge="none"),
+                  _swatch("#555555", "plug: no ghost stands on it; a ghost pushed against it stops", edge="none"),
+                  _stroke("#222222", "magnet on a slider (sliders pushed all the way in): it holds the ghost "
+                                     "standing above it and carries it when the slider moves", ls="none", marker="o"),
+                  _swatch("#ffffff", "garment on its space: its name, and in italics the body part it dresses",
+                          edge="#ffffff")]
+            + [_swatch(PIECE[GHOSTS[g]], f"start of seat {g}: the {GHOSTS[g]} ghost's corner", edge="none", alpha=0.55)
+               for g in range(len(board.corners))], ncols=2)
     return fig
 
 
@@ -245,11 +260,14 @@ def house_figure(board):
     ax.axis("off")
     ax.set_title(f"{board.name}: {N_ROOMS} rooms (A..{ROOM_LETTERS[N_ROOMS - 1]}), {nh} hallway squares, outside",
                  fontsize=TITLE_PT)
-    _legend(fig, [_swatch(JEWEL_ROOM, "room with a jewel at start (\u25c6)"), _swatch(ROOM, "room without one"),
-                  _swatch("#ffffff", "hallway square (H1, H2, ...)"),
-                  _swatch("#ffffff", "g: a ghost starts in the room", edge="#ffffff"),
-                  _stroke(DOOR_COLOURS[0], "passage, no door", lw=1.2), _stroke(DOOR_COLOURS[1], "blue door", lw=2.2),
-                  _stroke(DOOR_COLOURS[2], "green door", lw=2.2)], ncols=4)
+    _legend(fig, [_swatch(JEWEL_ROOM, "\u25c6 room where a jewel lies at the start"),
+                  _swatch(ROOM, "room without a jewel"),
+                  _swatch("#ffffff", "hallway square (H1, H2, ...; each counts as a space)"),
+                  _swatch("#ffffff", "g: a ghost is put in this room at the start", edge="#ffffff"),
+                  _stroke(DOOR_COLOURS[0], "a step: hallway to hallway, or through an uncoloured door (never locked)", lw=1.2),
+                  _stroke(DOOR_COLOURS[1], "blue door: locked while a blue Door card is out", lw=2.2),
+                  _stroke(DOOR_COLOURS[2], "green door: locked while a green Door card is out", lw=2.2),
+                  _swatch("#ffffff", "outside: hunters start here and bring the jewels here")], ncols=2)
     return fig
 
 
@@ -286,9 +304,12 @@ KIND_FACE = {"land": "#e8dcb5", "land_arrow": "#d9b86a", "cave": "#8c7a5b", "hid
              "whirlpool": "#1f8f8f", "rock": "#777777"}
 
 
-KIND_WORDS = {"land": "land", "land_arrow": "land arrow (to the ship)", "cave": "cave entrance", "deck": "deck",
-              "deck_arrow": "deck arrow (to the land)", "plank": "plank", "cabin": "cabin",
-              "captain": "captain's cabin", "whirlpool": "whirlpool", "rock": "rock"}
+KIND_WORDS = {"land": "land space", "land_arrow": "land arrow: the step between the shore and the ship",
+              "cave": "cave entrance: go from one to another as one step", "deck": "deck space on the ship",
+              "deck_arrow": "deck arrow: the step between the ship and the shore", "plank": "the plank",
+              "cabin": "cabin: a treasure chest is inside", "captain": "captain's cabin: keys, pistols, the parrot",
+              "whirlpool": "whirlpool: where a pirate thrown overboard lands",
+              "rock": "rock: where the rescued pirate waits"}
 CANNON = "#c8423c"
 DARK_KINDS = ("cabin", "captain", "cave", "whirlpool", "rock")
 
@@ -299,6 +320,7 @@ def galleon_figure(board):
     whirlpool - rock - shore dotted; each cannon a numbered red triangle just outside the ship beside the space it
     is fired from; a key below says what each colour, line and cannon means (which quarter each cannon reaches)."""
     from kernels.galleon.board import KINDS, QUARTERS, SHIP_KINDS
+    from sim.games.galleon import COLOURS as PIRATES  # seat i plays the pirate of colour i
     xy = board.xy
     xs, ys = [p[0] for p in xy], [p[1] for p in xy]
     w, h = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2.4
@@ -316,7 +338,7 @@ def galleon_figure(board):
                 linewidth=0.9, linestyle=":", zorder=1)
     for v in range(board.n):
         k = KINDS[board.kinds[v]]
-        face = SEAT[board.owner[v]] if k == "hideout" else KIND_FACE[k]
+        face = PIECE[PIRATES[board.owner[v]]] if k == "hideout" else KIND_FACE[k]
         ax.text(xy[v][0], -xy[v][1], board.ids[v], ha="center", va="center", fontsize=SMALL_PT, zorder=3,
                 color="#ffffff" if k in DARK_KINDS or k == "hideout" else "#000000",
                 bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4))
@@ -337,11 +359,16 @@ def galleon_figure(board):
     ax.set_title(f"{board.name}: {board.n} spaces (UNVERIFIED unless measured)", fontsize=TITLE_PT)
     kinds = sorted({KINDS[k] for k in board.kinds} - {"hideout"}, key=KINDS.index)
     handles = [_swatch(KIND_FACE[k], KIND_WORDS[k]) for k in kinds]
-    handles += [_swatch(SEAT[board.owner[v]], f"hideout of seat {board.owner[v]}") for v in board.hideouts]
-    handles += [_stroke("#555555", "one pip"), _stroke("#555555", "stairs (one pip)", ls="--"),
-                _stroke(KIND_FACE["cave"], "cave link (one pip)", lw=1.2, ls=":"),
-                _stroke(KIND_FACE["whirlpool"], "whirlpool - rock - shore", lw=1.2, ls=":")]
-    handles += [_stroke(CANNON, f"cannon {i}: fired from {board.ids[v]}, reaches the {QUARTERS[q]} quarter",
-                        ls="none", marker="^", ms=7) for i, (v, q) in enumerate(board.cannons)]
+    handles += [_swatch(PIECE[PIRATES[board.owner[v]]], f"the {PIRATES[board.owner[v]]} pirate's hideout (seat "
+                        f"{board.owner[v]}): its start, and home for its gold") for v in board.hideouts]
+    handles += [_stroke("#555555", "path: one step for one pip of the dice"),
+                _stroke("#555555", "stairs between decks: one step", ls="--"),
+                _stroke(KIND_FACE["cave"], "through the caves: one step", lw=1.2, ls=":"),
+                _stroke(KIND_FACE["whirlpool"], "overboard: whirlpool, then rock, then back to the shore", lw=1.2,
+                        ls=":")]
+    quarter = {"NW": "top-left", "NE": "top-right", "SW": "bottom-left", "SE": "bottom-right"}
+    handles += [_stroke(CANNON, f"cannon {i}: the ghost fires it from {board.ids[v]} at the "
+                                f"{quarter.get(QUARTERS[q], QUARTERS[q])} quarter", ls="none", marker="^",
+                        ms=7) for i, (v, q) in enumerate(board.cannons)]
     _legend(fig, handles, ncols=3)
     return fig

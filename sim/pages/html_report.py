@@ -140,6 +140,16 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
             "figure": lab(f"length.{key}"), "value": f"{L['mean']:.2f}",
             "interval": none if few else f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
             "note": f"median {L['quantiles']['p50']}, 5-95%: {L['quantiles']['p05']}-{L['quantiles']['p95']}"}))
+    m = s["length"].get("minutes")
+    if m and m["mean"] is not None:             # the turns' mean and interval, in minutes
+        L, k = s["length"]["turns"], m["seconds_per_turn"] / 60.0
+        h = metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
+        rows.append(("length.minutes", {
+            "figure": "playing time (estimate)", "value": f"{m['mean']:.2f} min",
+            "interval": none if few else f"[{k * (L['mean'] - h):.2f}, {k * (L['mean'] + h):.2f}]",
+            "note": f"median {m['median']:.0f} min; turns x {m['seconds_per_turn']:g} s a turn / 60 "
+                    f"(seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); "
+                    f"{verdicts.box_words(m)}"}))
     rows.append(trunc)
     return rows
 
@@ -294,7 +304,9 @@ def sections(s: dict) -> list[dict]:
     if not coop and s.get("decisiveness") and s["decisiveness"]["margin"]["n"]:
         out.append({"id": "decisiveness", "title": "Decisiveness", "intro": cat.definition("margin"),
                     "plots": [("margin", cat.label("margin"), plots.render(plots.margin, s))]})
-    out.append({"id": "length", "title": "Game length", "intro": "Turns and rounds of finished games.",
+    mins = verdicts.minutes_text(s)
+    out.append({"id": "length", "title": "Game length", "intro": "Turns and rounds of finished games."
+                + (f" {mins[0].upper() + mins[1:]}." if mins else ""),
                 "plots": [("length", "game length", plots.render(plots.length, s))],
                 "folded": [("game length as a table", length_rows(s))]})
     if s.get("curves"):

@@ -39,6 +39,38 @@ def fmt_ci(kind: str, c, signed: bool = False) -> str:
     return f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
 
 
+def label(ax: dict) -> str:
+    """What the page calls swept axis ``ax`` (a sweep.json axis): its parameter's label ("track length", "seat 2:
+    weight on goal tokens"), else its name (a sweep.json written before axes had labels)."""
+    return ax.get("label") or ax["name"]
+
+
+def axis_title(ax: dict) -> str:
+    """An axis title: the label with its unit, "track length (spaces)"; without a unit just the label."""
+    unit = ax.get("unit") or ""
+    return f"{label(ax)} ({unit})" if unit else label(ax)
+
+
+def with_name(ax: dict) -> str:
+    """The label with the code name a designer types after ``--set``: "track length (track_len)"; the name alone
+    when it is its own label."""
+    return f"{label(ax)} ({ax['name']})" if label(ax) != ax["name"] else ax["name"]
+
+
+def value_words(ax: dict, text: str) -> str:
+    """One value of axis ``ax`` (its written ``text``) with its unit: "30 spaces", "1.5"."""
+    unit = ax.get("unit") or ""
+    return f"{text} {unit}" if unit and ax.get("numeric") else text
+
+
+def point_words(d: dict, r: dict) -> str:
+    """Point ``r`` of sweep ``d`` in words: each axis' label and value ("track length = 30 spaces, die faces = 6");
+    "point I" for a sweep without axes."""
+    axes = {a["name"]: a for a in d.get("axes", ())}
+    return ", ".join(f"{label(axes[k])} = {value_words(axes[k], r['labels'][k])}" if k in axes else
+                     f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+
+
 def _scale(kind: str) -> float:
     return 100.0 if kind in ("rate", "points") else 1.0
 
@@ -123,11 +155,11 @@ def view_note(d: dict, v: View) -> str:
     for j, shown, what in ((v.curve, v.curves, "curves"), (v.panel, v.panels, "panels")):
         if j is not None and len(shown) < len(axes[j]["values"]):
             a = axes[j]
-            out.append(f"{what}: {len(shown)} of the {len(a['values'])} values of {a['name']} "
+            out.append(f"{what}: {len(shown)} of the {len(a['values'])} values of {label(a)} "
                        f"({', '.join(a['labels'][i] for i in shown)})")
     for name, i in v.fixed.items():
         a = next(x for x in axes if x["name"] == name)
-        out.append(f"{name} held at {a['labels'][i]}")
+        out.append(f"{label(a)} held at {value_words(a, a['labels'][i])}")
     return ("; ".join(out) + "; every point is in the table below") if out else ""
 
 
@@ -216,13 +248,13 @@ def line_plot(d: dict, m: dict, axis: int):
             a.axhline(0, color=plots.GREY, ls=":", lw=1)
         if pn is not None:
             pa = axes[v.panel]
-            a.set_title(f"{pa['name']} = {pa['labels'][pn]}", fontsize=9)
+            a.set_title(f"{label(pa)} = {value_words(pa, pa['labels'][pn])}", fontsize=9)
     for a in subs[len(panels):]:
         a.set_visible(False)
     ylabel = m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], "")
     if along:                                  # many or long values: one slanted line a tick
         (a,) = subs
-        names = [o["name"] for o in axes]
+        names = [label(o) for o in axes]
         wide = max(len(t) for r in d["points"] for t in r["labels"].values()) * len(d["points"]) > 80
         a.set_xticks(range(len(d["points"])), zip_ticks(d, " / " if wide else "\n"), rotation=30 if wide else 0,
                      ha="right" if wide else "center")
@@ -234,18 +266,20 @@ def line_plot(d: dict, m: dict, axis: int):
         if not numeric:
             a.set_xticks(xs, [wrap_label(s) for s in labels])
             a.set_xlim(-0.5, len(xs) - 0.5)
+        elif whole and len(xs) <= 12:          # few whole values: a tick at each value played (20, 30, 40)
+            a.set_xticks(xs, labels)
         elif whole:                             # die faces, track length: no 4.5 between 4 and 5
             from matplotlib.ticker import MaxNLocator
             a.xaxis.set_major_locator(MaxNLocator(integer=True))
         if i // nc == nr - 1 or i + nc >= len(panels):
-            a.set_xlabel(ax["name"])
+            a.set_xlabel(axis_title(ax))
             a.xaxis.set_tick_params(labelbottom=True)
         if i % nc == 0:
             a.set_ylabel(ylabel)
     if len(curves) > 1:                        # beside the plot, never over it; one entry per curve drawn
         ca = axes[v.curve]
         fig.legend([handles[c] for c in curves if c in handles],
-                   [ca["labels"][c] for c in curves if c in handles], title=ca["name"], loc="upper left",
+                   [ca["labels"][c] for c in curves if c in handles], title=wrap_label(axis_title(ca), 22), loc="upper left",
                    bbox_to_anchor=(1 - 1.5 / w, 1 - 0.1 / h),
                    fontsize=7, title_fontsize=8, frameon=False)
     return fig
@@ -317,8 +351,8 @@ def heatmap(d: dict, m: dict):
             a.add_patch(_rect(j, i, "black"))
     a.set_xticks(range(n1), [_label(ax1, v) for v in ax1["values"]])
     a.set_yticks(range(n0), [_label(ax0, v) for v in ax0["values"]])
-    a.set_xlabel(ax1["name"])
-    a.set_ylabel(ax0["name"])
+    a.set_xlabel(axis_title(ax1))
+    a.set_ylabel(axis_title(ax0))
     return fig
 
 
@@ -360,14 +394,14 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
     out = []
     for m in d["chosen"]:
         if d["mode"] == "grid" and len(d["axes"]) == 2:
-            out.append((f"heat-{m['name']}", f"{m['label']}: {d['axes'][0]['name']} x {d['axes'][1]['name']} ("
+            out.append((f"heat-{m['name']}", f"{m['label']}: {label(d['axes'][0])} x {label(d['axes'][1])} ("
                         + colour_words(m) + ("; each cell: estimate [95% interval]" if annotated(d) else
                                              "; too many cells to write their numbers: each point's value and "
                                              "interval is in the table below") + ")",
                         plots.render(heatmap, d, m)))
         own = "; diamond: the scenario's own point" if d.get("default") is not None else ""
         if zipped(d):
-            names = ", ".join(a["name"] for a in d["axes"])
+            names = ", ".join(label(a) for a in d["axes"])
             out.append((f"line-{m['name']}-zip", f"{m['label']} along the zipped points ({names} change together: "
                         f"point i plays the i-th value of each; band: 95% interval{own})",
                         plots.render(line_plot, d, m, 0)))
@@ -375,7 +409,7 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
         for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
             note = view_note(d, view(d, j)) if d["mode"] == "grid" else ""
             what = "band" if ax["numeric"] else "whiskers"      # categories are points with whiskers
-            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {ax['name']} ({what}: 95% interval"
+            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {label(ax)} ({what}: 95% interval"
                         f"{own})" + (f". Shown: {note}" if note else ""),
                         plots.render(line_plot, d, m, j)))
     return out
@@ -388,7 +422,7 @@ def target_text(d: dict) -> str | None:
     m = next(x for x in d["chosen"] if x["name"] == t["measure"])
     pts = {r["index"]: r for r in d["points"]}
     def desc(i):
-        return ", ".join(f"{k} = {pts[i]['labels'][k]}" for k in pts[i]["values"]) or f"point {i}"
+        return point_words(d, pts[i])
     out = f"Target {m['label']} = {fmt(m['kind'], t['value'], unit=m.get('unit', ''))}. "
     if t["closest"] is not None:
         c = pts[t["closest"]]["measures"][t["measure"]]
@@ -417,7 +451,10 @@ def many_points_text(d: dict) -> str | None:
                 "compares neighbouring points.")
     kinds = {m["name"]: (m["label"], m["kind"], m.get("unit", "")) for m in d["chosen"]}
     pts = {r["index"]: r for r in d["points"]}
-    desc = lambda i: ", ".join(f"{k} = {v}" for k, v in pts[i]["labels"].items()) or f"point {i}"   # noqa: E731
+
+    def desc(i):
+        return point_words(d, pts[i])
+
     n_p = a["points"]
     tested = (f"{count(n_p, 'point')} {'was' if n_p == 1 else 'were'} tested against it, "
               f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
@@ -446,7 +483,7 @@ def range_text(d: dict) -> str:
     20)"), or one value when every point gave the same."""
     pts = d["points"]
     def desc(r):
-        return ", ".join(f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+        return point_words(d, r)
     out = []
     for m in d["chosen"]:
         have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]
@@ -470,7 +507,8 @@ def point_rows(d: dict) -> list[dict]:
     for r in d["points"]:
         row = {"point": str(r["index"]) + (" (scenario)" if r["index"] == d.get("default") else "")
                + (" (target)" if r["index"] in tgt.get("containing", []) else "")}
-        row.update({k: v for k, v in r["labels"].items()})
+        axes = {a["name"]: a for a in d["axes"]}
+        row.update({with_name(axes[k]) if k in axes else k: v for k, v in r["labels"].items()})
         for m in d["chosen"]:
             v = r["measures"][m["name"]]
             row[m["label"]] = f"{fmt(m['kind'], v['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], v['ci95'])}"
@@ -489,11 +527,13 @@ def render(d: dict) -> str:
     sc = d["scenario"]
     title = f"Sweep: {sc['name']}"
     if zipped(d):                              # the points as they are paired, not each axis's list
-        axes = f"({', '.join(a['name'] for a in d['axes'])}) = " + ", ".join(
+        axes = f"({', '.join(with_name(a) for a in d['axes'])}) = " + ", ".join(
             f"({', '.join(r['labels'][a['name']] for a in d['axes'])})"
             for r in sorted(d["points"], key=lambda r: r["index"]))
     else:
-        axes = "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"]) or "no axis (one point)"
+        axes = "; ".join(f"{with_name(a)} = {', '.join(a['labels'])}" + (f" {a['unit']}" if a.get("unit") and
+                                                                          a["numeric"] else "")
+                         for a in d["axes"]) or "no axis (one point)"
     paired = ("common random numbers: every point plays the same seed and game indices; neighbouring points are "
               "compared game by game (paired 95% intervals)" if not d["independent"] else
               "each point its own random streams; neighbouring points compared as independent samples")

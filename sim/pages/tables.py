@@ -70,6 +70,13 @@ def length_rows(s: dict) -> list[dict]:
         d = s["length"][k]
         rows.append({"length": k, "mean": _round(d["mean"]), "sd": _round(d["std"]), "min": na(d["min"]),
                      **{q: na(v) for q, v in d["quantiles"].items()}, "max": na(d["max"])})
+    m = s["length"].get("minutes")
+    if m:                                     # the turns row in minutes: turns x seconds_per_turn / 60
+        d, k = s["length"]["turns"], m["seconds_per_turn"] / 60.0
+        per = lambda v: _round(None if v is None else v * k, 1)     # noqa: E731
+        rows.append({"length": f"minutes (estimate: turns x {m['seconds_per_turn']:g} s / 60)", "mean": per(d["mean"]),
+                     "sd": per(d["std"]), "min": per(d["min"]), **{q: per(v) for q, v in d["quantiles"].items()},
+                     "max": per(d["max"])})
     return rows
 
 
@@ -191,6 +198,9 @@ def render_markdown(s: dict) -> str:
         out.append(f"- No {lab('first_player_advantage')} and no tie rate in a team game: a team win is one win of "
                    "the whole team, not a tie.")
     out += ["", "## Game length", "", md(length_frame(s)), ""]
+    from sim.pages.verdicts import minutes_text
+    if (mins := minutes_text(s)):
+        out += [f"- {mins[0].upper() + mins[1:]}.", ""]
     ef = extras_frame(s)
     if ef is not None:
         out += ["## Game counters", "", md(ef), ""]

@@ -172,17 +172,45 @@ def run_sentences(s: dict) -> list[str]:
         if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
             out.append(f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "
                        f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * d['close']['rate']:.1f}%.")
-    L = s["length"]["rounds"]
+    L, T = s["length"]["rounds"], s["length"]["turns"]
     if L["n"]:
         q = L["quantiles"]
+        mins = minutes_text(s, short=True)
         out.append(f"{_cap(lab('length.rounds'))}: {L['mean']:.1f} on average (median {q['p50']}, 5-95% "
-                   f"{q['p05']}-{q['p95']}).")
+                   f"{q['p05']}-{q['p95']}); {lab('length.turns')}: {T['mean']:.1f} on average (median "
+                   f"{T['quantiles']['p50']})" + (f"; {mins}." if mins else "."))
     if g["truncated"]:
         out.append(f"{_cap(lab('truncated'))}: {100 * g['truncated_rate']:.2f}% of the games played (left out of "
                    "every figure).")
     if not few:
         out += precision_line(s)
     return out
+
+
+def box_words(m: dict) -> str:
+    """The box's stated playing time of summary ``length.minutes`` ``m`` in a few words: "the box says 20-30 min
+    (publisher)", or that it states none."""
+    box = m["box"]
+    if not box["minutes"]:
+        return "the box states no playing time"
+    lo, hi = box["minutes"]
+    who = box["source"].split(":", 1)[0]
+    return f"the box says {lo}-{hi} min ({who})" if lo != hi else f"the box says about {lo} min ({who})"
+
+
+def minutes_text(s: dict, short: bool = False) -> str | None:
+    """The estimated playing time of summary ``s`` in words: "playing time about 24 min a game (median 24 min, 5-95%
+    22-26 min) at 13 s a turn (...)"; ``short`` names the parameter and the box's time, else the parameter's source
+    and the box's in full. None without an estimate (no finished game, or a game without seconds_per_turn)."""
+    m = s["length"].get("minutes")
+    if not m or m.get("mean") is None:
+        return None
+    head = (f"playing time about {m['mean']:.0f} min a game (median {m['median']:.0f} min, 5-95% {m['p05']:.0f}-"
+            f"{m['p95']:.0f} min) at {m['seconds_per_turn']:g} s a turn")
+    if short:
+        return (head + f" (seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); "
+                + box_words(m))
+    return head + f" (turns x seconds_per_turn / 60; seconds_per_turn: {m['source']}); box: {m['box']['source']}"
 
 
 READABLE = 0.01        # a headline rate known to +/- 1 point (95%) reads effects of a point or two

@@ -69,9 +69,11 @@ def rng_contract() -> int:
 
 
 def digest(sc: Scenario) -> str:
-    """Hash of what defines a scenario's behaviour: game, players, every parameter, every seat (not games/seed)."""
+    """Hash of what defines a scenario's behaviour: game, players, every parameter a rule reads, every seat (not
+    games/seed, nor an estimate no rule reads such as seconds_per_turn: ParamSpec.rules)."""
     d = sc.to_dict()
     key = {k: d[k] for k in ("game", "players", "params", "seats")}
+    key["params"] = {k: v for k, v in key["params"].items() if (ps := sc.spec.param(k)) is None or ps.rules}
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -114,6 +114,9 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "team": team,
         "aggregates": agg.to_dict(),
     }
+    mins = minutes(sc, out["length"]["turns"])
+    if mins is not None:
+        out["length"]["minutes"] = mins
     if "tiebreak_decided" in agg.extra_columns and not coop:
         i = agg.extra_columns.index("tiebreak_decided")
         out["ties"]["tiebreak_decided"] = int(agg.extra_sum[i])
@@ -125,6 +128,27 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     if provenance is not None:
         out["provenance"] = provenance
     return out
+
+
+def minutes(sc: Scenario, turns: dict) -> dict | None:
+    """summary.json ``length.minutes``: the playing time of a finished game estimated as turns x seconds_per_turn /
+    60 (the mean, median, 5% and 95% quantiles of the turns `distribution` ``turns``, in minutes; None where no game
+    finished), with the parameter's value, whether it is the game's default, where that default comes from, and the
+    playing time the box states. None for a game without a ``seconds_per_turn`` parameter (a plugin game)."""
+    from sim.model.registry import SECONDS_PER_TURN, seconds_source
+    ps = sc.spec.param(SECONDS_PER_TURN)
+    if ps is None:
+        return None
+    s = float(sc.params[SECONDS_PER_TURN])
+    per = lambda v: None if v is None else v * s / 60.0            # noqa: E731
+    q = turns["quantiles"]
+    default = s == float(ps.default)
+    return {"mean": per(turns["mean"]), "median": per(q.get("p50")), "p05": per(q.get("p05")),
+            "p95": per(q.get("p95")), "seconds_per_turn": s, "default": default,
+            "source": (seconds_source(ps) if default else
+                       f"set in the scenario (params.{SECONDS_PER_TURN}; the game's default is {ps.default:g} s)"),
+            "box": {"minutes": list(sc.spec.box_minutes) if sc.spec.box_minutes else None,
+                    "source": sc.spec.box_source}}
 
 
 def _team_wins(agg: Aggregates, roles: list[str], role: str) -> float:

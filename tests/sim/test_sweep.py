@@ -214,12 +214,12 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     assert curves(fig) == [([0, 1, 2], pytest.approx(ys))]
     (a,) = fig.axes
     assert [t.get_text() for t in a.get_xticklabels()] == ["26\n6", "28\n4", "30\n6"]
-    assert "track_len over die_faces" in a.get_xlabel() and a.get_legend() is None
+    assert "track length over die faces" in a.get_xlabel() and a.get_legend() is None
     f = Figures()
     html = (tmp_path / "out" / "sweep.html").read_text()
     f.feed(html)
     assert f.figures == ["plot-line-length.rounds-zip"] and f.svgs == 1
-    assert "(track_len, die_faces) = (26, 6), (28, 4), (30, 6)" in html
+    assert "(track length (track_len), die faces (die_faces)) = (26, 6), (28, 4), (30, 6)" in html
 
 
 def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
@@ -318,16 +318,16 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     assert r.exit_code == 0, r.output
     fig = page.line_plot(doc, doc["chosen"][0], 0)
     shown = [a for a in fig.axes if a.get_visible()]
-    assert [a.get_title() for a in shown] == ["seats.0.w_goal = 0.5", "seats.0.w_goal = 2"]
+    assert [a.get_title() for a in shown] == ["seat 0: weight on goal tokens = 0.5", "seat 0: weight on goal tokens = 2"]
     for a in shown:
         lines = [ln for ln in a.get_lines() if ln.get_linestyle() == "-" and ln.get_marker() == "o"]
         assert len(lines) == 2 and all(list(ln.get_xdata()) == [26, 30] for ln in lines)
         assert a.get_legend() is None
     (leg,) = fig.legends
-    assert leg.get_title().get_text() == "die_faces" and [t.get_text() for t in leg.get_texts()] == ["4", "6"]
+    assert leg.get_title().get_text() == "die faces" and [t.get_text() for t in leg.get_texts()] == ["4", "6"]
     html = (tmp_path / "out" / "sweep.html").read_text()
-    assert "Shown: curves: 2 of the 3 values of die_faces (4, 6); panels: 2 of the 3 values of seats.0.w_goal " \
-           "(0.5, 2); every point is in the table below" in html
+    assert "Shown: curves: 2 of the 3 values of die faces (4, 6); panels: 2 of the 3 values of seat 0: weight " \
+           "on goal tokens (0.5, 2); every point is in the table below" in html
     assert html.count("<tr>") >= 18 + 1                       # every point in the table
 
 
@@ -752,7 +752,7 @@ def test_the_sweep_says_which_settings_differ_from_the_scenarios_own_after_the_c
     r, doc = sweep(tmp_path, p, "--set", "track_len=20,30,40", "--games", "200", "--measure", "length.rounds",
                    out="len")
     text = many_points_text(doc)
-    assert text.startswith("2 settings differ from the scenario's own by more than noise: track_len = 20: game "
-                           "length (rounds) -"), text
+    assert text.startswith("2 settings differ from the scenario's own by more than noise: track length = 20 "
+                           "spaces: game length (rounds) -"), text
     assert "2 points were tested against it, 2 differences in all" in text
     assert text in html.unescape((tmp_path / "len" / "sweep.html").read_text())
