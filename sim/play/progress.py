@@ -2,8 +2,10 @@
 
 On a terminal: a Rich bar with games done, games/s and the time left, redrawn several times a second (the runner
 reports progress about every `sim.play.runner.BLOCK_S` seconds). Not on a terminal: one line per scenario when it is done
-("NAME: 100,000 games in 12.3 s, 8,130 games/s"), and one line every `EVERY_S` seconds while it runs, so a long
-run is never silent for minutes. Progress is only told; it never changes what is played.
+("NAME: 100,000 games in 12.3 s, 8,130 games/s"; with a slow start "NAME: 1,000 games: 6.6 s starting up (loading or
+compiling the kernels), then 0.1 s playing at 10,425 games/s"), a line at least every `EVERY_S` seconds while it
+runs, also while the kernels compile and no game has finished yet, and once the rate is known, an estimate of the
+time when the run will take over `LONG_S`. Progress is only told; it never changes what is played.
 
 Writing the report (pages, plots) after the games can take seconds: a command that writes one calls ``played()``
 when the last game is over: the games line ("NAME: 200 games in 0.1 s, 2,200 games/s", the games and games/s
@@ -19,7 +21,8 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TextIO
 
-EVERY_S = 30.0          # seconds between the progress lines written when stderr is not a terminal
+EVERY_S = 10.0          # at most this many seconds between progress lines when stderr is not a terminal
+LONG_S = 600.0          # a run expected to take longer says how long, once the rate is known
 STARTUP_SAID_S = 1.0    # a start-up at least this long (and a tenth of the run) is said apart in the last line
 STEP_SAID_S = 0.5       # writing the report said while it runs once it takes this long (said when done otherwise)
 
@@ -44,24 +47,51 @@ class Lines:
                                              # whose points were all stored: "NAME: all 9 points reused ...")
 
     def __enter__(self):
+        import threading
         self.t0 = self.last = self.clock()
+        self.estimated = False
+        self._said = threading.Lock()           # the heartbeat and the runner's thread both write lines
+        self._stop = threading.Event()
+        self._beat = None
+        if self.every_s != float("inf") and self.clock is time.monotonic:
+            self._beat = threading.Thread(target=self._heartbeat, daemon=True)
+            self._beat.start()
         return self
+
+    def _heartbeat(self) -> None:
+        """A line when none came for `every_s` seconds: a first compile holds the first block for tens of seconds,
+        and a slow game's block may too (the runner reports only at block ends)."""
+        while not self._stop.wait(min(1.0, self.every_s)):
+            if self.t_played is None and self.clock() - self.last >= self.every_s:
+                self._status(self.clock())
 
     def advance(self, k: float) -> None:
         self.done += k
         now = self.clock()
         if self.first is None:                  # the first step's time holds the start-up (compiling the kernels
             self.first = (now, self.done)       # on a fresh machine): games/s and time left count from its end
-        if now - self.last >= self.every_s and self.done < self.total:
-            self.last = now
-            head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} games"
-            t1, d1 = self.first
-            if now <= t1 or self.done <= d1:
-                self._say(f"{head}; starting up (compiling the kernels on a first run), no games/s yet)")
-                return
-            rate = (self.done - d1) / (now - t1)
+        elif not self.estimated and now > self.first[0] and self.done > self.first[1]:
+            self.estimated = True               # the rate is known: say how long a long run will take
+            rate = (self.done - self.first[1]) / (now - self.first[0])
             left = (self.total - self.done) / rate if rate > 0 else 0.0
-            self._say(f"{head}, {rate:,.0f} games/s, about {_duration(left)} left)")
+            if left > LONG_S:
+                self._say(f"{self.label}: about {_duration(left)} to go at {rate:,.0f} games/s ({self.total:,.0f} "
+                          "games; Ctrl-C stops it cleanly, --games N plays fewer)")
+        if now - self.last >= self.every_s and self.done < self.total:
+            self._status(now)
+
+    def _status(self, now: float) -> None:
+        """'NAME: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)', or 'starting up' before the
+        first block is done."""
+        self.last = now
+        head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} games"
+        if self.first is None or now <= self.first[0] or self.done <= self.first[1]:
+            self._say(f"{head}; starting up (compiling the kernels on a first run), no games/s yet)")
+            return
+        t1, d1 = self.first
+        rate = (self.done - d1) / (now - t1)
+        left = (self.total - self.done) / rate if rate > 0 else 0.0
+        self._say(f"{head}, {rate:,.0f} games/s, about {_duration(left)} left)")
 
     def games_line(self, now: float) -> str:
         """'NAME: 200 games in 0.1 s, 2,200 games/s' for the games done by ``now`` (the start-up said apart when it
@@ -74,8 +104,10 @@ class Lines:
             t1, d1 = self.first                 # games/s once started, and the start-up apart, when it
             r = (self.done - d1) / (now - t1)   # took a while (the first scenario of a game compiles)
             start = (t1 - self.t0) - d1 / r
-            if start >= STARTUP_SAID_S and start >= 0.1 * wall:
-                rate = f", {r:,.0f} games/s after {start:.1f} s starting up (loading or compiling the kernels)"
+            if start >= STARTUP_SAID_S and start >= 0.1 * wall:     # start-up and playing said apart
+                return (f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'}: {start:.1f} s "
+                        f"starting up (loading or compiling the kernels), then {wall - start:.1f} s playing at "
+                        f"{r:,.0f} games/s")
         return f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'} in {wall:.1f} s{rate}"
 
     def played(self, what: str = "the report", doing: str = "writing") -> None:
@@ -100,6 +132,8 @@ class Lines:
                 print(f"{self.label}: {self.doing} {self.what} ...", end="", file=self.stream, flush=True)
 
     def __exit__(self, kind, value, tb):
+        if getattr(self, "_stop", None) is not None:
+            self._stop.set()
         if self.t_played is not None:
             self.timer.cancel()
             if kind is None:
@@ -113,7 +147,12 @@ class Lines:
         return False
 
     def _say(self, line: str) -> None:
-        print(line, file=self.stream, flush=True)
+        lock = getattr(self, "_said", None)
+        if lock is None:
+            print(line, file=self.stream, flush=True)
+            return
+        with lock:
+            print(line, file=self.stream, flush=True)
 
 
 @contextmanager

@@ -46,8 +46,8 @@ def test_last_progress_line_says_start_up_apart_from_games_per_second():
         for _ in range(4):
             now[0] += 1
             lines.advance(49936)                # 49,936 games/s once compiled
-    assert buf.getvalue().splitlines()[-1] == ("moor-2p: 200,000 games in 12.4 s, 49,936 games/s after 8.4 s starting "
-                                               "up (loading or compiling the kernels)")
+    assert buf.getvalue().splitlines()[-1] == ("moor-2p: 200,000 games: 8.4 s starting up (loading or compiling the "
+                                               "kernels), then 4.0 s playing at 49,936 games/s")
     now, buf = [0.0], io.StringIO()
     with PG.Lines(1000, "moor-3p", buf, clock=lambda: now[0]) as lines:
         for _ in range(10):
@@ -199,3 +199,44 @@ def test_sim_run_off_a_terminal_prints_a_line_with_games_per_second(tmp_path):
     assert r.exit_code == 0, r.output
     assert any(ln.startswith("test-moor-2p: 300 games in ") and ln.endswith(" games/s") for ln in
                r.stderr.splitlines()), r.stderr
+
+
+def test_piped_progress_speaks_at_least_every_ten_seconds_even_while_compiling():
+    """Off a terminal nothing was said for the first 30 s (a first compile holds the first block): a heartbeat says
+    "starting up" after 10 s without a block, and the lines come at least every 10 s."""
+    import io
+    import time
+
+    from sim.play import progress as PG
+    assert PG.EVERY_S == 10.0
+    buf = io.StringIO()
+    with PG.Lines(1000, "slow-start", buf, every_s=0.3):
+        time.sleep(1.0)                          # no block done yet: the kernels compile
+    out = buf.getvalue().splitlines()
+    assert out and out[0] == "slow-start: 0% (0 of 1,000 games; starting up (compiling the kernels on a first run), " \
+                             "no games/s yet)", out
+
+
+def test_a_run_of_over_ten_minutes_says_its_estimate_once_the_rate_is_known():
+    import io
+
+    from sim.play import progress as PG
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(10_000_000, "th-advanced-4p", buf, clock=lambda: now[0]) as lines:
+        now[0] = 12.0
+        lines.advance(256)                       # compile + first games
+        now[0] += 1.0
+        lines.advance(8000)                      # 8,000 games/s: 20 min 49 s to go
+        now[0] += 1.0
+        lines.advance(8000)
+    out = buf.getvalue().splitlines()
+    assert out[1] == ("th-advanced-4p: about 20 min 49 s to go at 8,000 games/s (10,000,000 games; Ctrl-C stops it "
+                      "cleanly, --games N plays fewer)"), out
+    assert sum("to go at" in x for x in out) == 1
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(100_000, "quick", buf, clock=lambda: now[0]) as lines:
+        now[0] = 1.0
+        lines.advance(256)
+        now[0] += 1.0
+        lines.advance(8000)
+    assert not any("to go at" in x for x in buf.getvalue().splitlines())
