@@ -13,6 +13,7 @@ Options: RunOptions, CompareOptions, SweepOptions, CheckOptions; per-run setting
 Scenarios: Scenario (``Scenario.from_dict``). Errors: SimError and its subclasses ScenarioError, OverrideError,
 OptionError, OutputError, CompareError, SweepError, BadBaseline, RerunError, ExecutionError.
 """
+
 from __future__ import annotations
 
 from importlib import import_module
@@ -20,15 +21,34 @@ from typing import Any
 
 # public name -> the module that defines it
 _EXPORTS = {
-    **{n: "sim.api.public" for n in ("load", "run", "compare", "sweep", "check", "executor", "Result",
-                                     "Comparison", "SweepResult", "CheckResult")},
-    **{n: "sim.api.options" for n in ("RunOptions", "CompareOptions", "SweepOptions", "CheckOptions",
-                                      "OptionError")},
-    "RunContext": "sim.play.context", "Cancelled": "sim.play.context",
-    "Scenario": "sim.model.scenario", "ScenarioError": "sim.model.scenario",
-    "SimError": "sim.model.errors", "OverrideError": "sim.model.overrides", "SweepError": "sim.model.sweep_axis",
-    "OutputError": "sim.output.report", "CompareError": "sim.stats.compare", "BadBaseline": "sim.stats.check",
-    "RerunError": "sim.api.rerun", "ExecutionError": "sim.play.distributed",
+    **{
+        n: "sim.api.public"
+        for n in (
+            "load",
+            "run",
+            "compare",
+            "sweep",
+            "check",
+            "executor",
+            "Result",
+            "Comparison",
+            "SweepResult",
+            "CheckResult",
+        )
+    },
+    **{n: "sim.api.options" for n in ("RunOptions", "CompareOptions", "SweepOptions", "CheckOptions", "OptionError")},
+    "RunContext": "sim.play.context",
+    "Cancelled": "sim.play.context",
+    "Scenario": "sim.model.scenario",
+    "ScenarioError": "sim.model.scenario",
+    "SimError": "sim.model.errors",
+    "OverrideError": "sim.model.overrides",
+    "SweepError": "sim.model.sweep_axis",
+    "OutputError": "sim.output.report",
+    "CompareError": "sim.stats.compare",
+    "BadBaseline": "sim.stats.check",
+    "RerunError": "sim.api.rerun",
+    "ExecutionError": "sim.play.distributed",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -5,6 +5,7 @@ time (a fresh process with an empty Numba cache), time to first game with a warm
 time of a warm `sim run` of 1,000 games with its full report,
 and for Ghosts of the Moor the kernel's speed ratio against the pure-Python oracle (sim/oracle).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,13 +24,35 @@ from sim.play import runner
 # game, scenario, targets from the issues: games/s on 2 threads, cold compile s, warm start s (None: no target set),
 # and the share of --games a timing plays with its repetitions (a Galleon game costs ~50 Moor games)
 BENCH_SCENARIOS = (
-    ("moor", "scenarios/moor/4p.toml", {"games_per_s_2_threads": 100_000, "cold_compile_s": 15,
-                                        "first_game_warm_s": 2}, 1, 5),
-    ("treasure_hunters", "scenarios/treasure_hunters/basic-4p.toml", {"games_per_s_2_threads": 20_000,
-                                                                       "cold_compile_s": 15,        # issue 9
-                                                                       "first_game_warm_s": 2}, 1, 5),
-    ("galleon", "scenarios/galleon/4p.toml", {"games_per_s_2_threads": 5_000, "cold_compile_s": None,   # issue 11
-                                              "first_game_warm_s": None}, 20, 3),
+    (
+        "moor",
+        "scenarios/moor/4p.toml",
+        {"games_per_s_2_threads": 100_000, "cold_compile_s": 15, "first_game_warm_s": 2},
+        1,
+        5,
+    ),
+    (
+        "treasure_hunters",
+        "scenarios/treasure_hunters/basic-4p.toml",
+        {
+            "games_per_s_2_threads": 20_000,
+            "cold_compile_s": 15,  # issue 9
+            "first_game_warm_s": 2,
+        },
+        1,
+        5,
+    ),
+    (
+        "galleon",
+        "scenarios/galleon/4p.toml",
+        {
+            "games_per_s_2_threads": 5_000,
+            "cold_compile_s": None,  # issue 11
+            "first_game_warm_s": None,
+        },
+        20,
+        3,
+    ),
 )
 
 
@@ -45,20 +68,32 @@ def thread_speeds(sc, games: int, thread_counts=(1, 2), reps: int = 5) -> list[d
     used: dict[int, int] = {}
     dec = 0
     from sim.play.context import RunContext
+
     for t in thread_counts:
         used[t] = runner.resolve_threads(t)
-        runner.play_chunk(sc, 0, 64, ctx=RunContext(threads=t))   # load / compile outside the timing
+        runner.play_chunk(sc, 0, 64, ctx=RunContext(threads=t))  # load / compile outside the timing
     for rep in range(reps):
         for t in thread_counts:
             t0 = time.perf_counter()
             out = runner.play_chunk(sc, rep * games, games, ctx=RunContext(threads=t))
             dt = time.perf_counter() - t0
             best[t] = min(dt, best.get(t, dt))
-            dec = int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum()) \
-                if "decisions" in sc.spec.extra_columns else 0
-    return [{"threads": t, "threads_used": used[t], "games": games, "seconds": round(best[t], 4),
-             "games_per_s": round(games / best[t]), "decisions_per_s": round(dec / best[t]) if dec else None}
-            for t in thread_counts]
+            dec = (
+                int(out.extra[:, sc.spec.extra_columns.index("decisions")].sum())
+                if "decisions" in sc.spec.extra_columns
+                else 0
+            )
+    return [
+        {
+            "threads": t,
+            "threads_used": used[t],
+            "games": games,
+            "seconds": round(best[t], 4),
+            "games_per_s": round(games / best[t]),
+            "decisions_per_s": round(dec / best[t]) if dec else None,
+        }
+        for t in thread_counts
+    ]
 
 
 def _fresh_python(code: str, env_extra: dict) -> float:
@@ -72,24 +107,30 @@ def cold_compile(*paths: str) -> float:
     """Seconds for a fresh process with an empty cache to import and play the first games of each scenario in
     ``paths``, one after the other (compile included)."""
     with tempfile.TemporaryDirectory() as d:
-        code = ("from sim.model.scenario import load; from sim.play import runner; "
-                + "; ".join(f"runner.play_chunk(load({p!r}), 0, 16)" for p in paths))
+        code = "from sim.model.scenario import load; from sim.play import runner; " + "; ".join(
+            f"runner.play_chunk(load({p!r}), 0, 16)" for p in paths
+        )
         return _fresh_python(code, {"SIM_CACHE_ROOT": d})
 
 
 # Treasure Hunters compiles each mode's kernel without the other modes' code (docs/dev/performance.md, "Cold compile"):
 # the bench scenario is a basic game, so the advanced and Head Haunter games' own cold compiles and all three modes
 # in one process are shown too
-TH_MODES = ("scenarios/treasure_hunters/head_haunter-4p.toml", "scenarios/treasure_hunters/basic-4p.toml",
-            "scenarios/treasure_hunters/advanced-4p.toml")
+TH_MODES = (
+    "scenarios/treasure_hunters/head_haunter-4p.toml",
+    "scenarios/treasure_hunters/basic-4p.toml",
+    "scenarios/treasure_hunters/advanced-4p.toml",
+)
 
 
 def first_game(path: str) -> float:
     """Seconds from a fresh process start to its first finished game, warm cache: the CLI's imports, the
     scenario load and validation, the kernel load from the cache and one game."""
-    code = ("import sim.cli.main; from sim.model.scenario import load; from sim.play import runner; "
-            f"runner.play_chunk(load({path!r}), 0, 1)")
-    _fresh_python(code, {})                                                # make sure the cache is warm
+    code = (
+        "import sim.cli.main; from sim.model.scenario import load; from sim.play import runner; "
+        f"runner.play_chunk(load({path!r}), 0, 1)"
+    )
+    _fresh_python(code, {})  # make sure the cache is warm
     return min(_fresh_python(code, {}) for _ in range(3))
 
 
@@ -97,7 +138,7 @@ def warm_run(path: str) -> float:
     """Seconds for a fresh `sim run` of 1,000 games with a warm cache, writing the full report (HTML plots too)."""
     with tempfile.TemporaryDirectory() as d:
         cmd = [sys.executable, "-m", "sim.cli.main", "run", path, "--games", "1000", "--out", str(Path(d) / "r")]
-        subprocess.run(cmd, check=True, cwd=REPO, capture_output=True)      # make sure the cache is warm
+        subprocess.run(cmd, check=True, cwd=REPO, capture_output=True)  # make sure the cache is warm
         t0 = time.perf_counter()
         subprocess.run(cmd, check=True, cwd=REPO, capture_output=True)
         return time.perf_counter() - t0
@@ -115,16 +156,19 @@ def oracle_ratio(sc, games: int = 300) -> dict | None:
 
 # the plain C yardstick (a measuring instrument, not project code): ../shared/bench/moor/ next to the repository
 # (or next to a folder above it, for a git worktree)
-C_DIR = next((d / "shared" / "bench" / "moor" for d in REPO.parents if (d / "shared" / "bench" / "moor").is_dir()),
-             REPO.parent / "shared" / "bench" / "moor")
-C_TARGET = 0.67                                      # issue 9: Moor kernel >= 0.67 x C's games/s on one thread
-SCALING_TARGET = 1.9                                 # issue 9: >= 1.9 x from one to two threads
+C_DIR = next(
+    (d / "shared" / "bench" / "moor" for d in REPO.parents if (d / "shared" / "bench" / "moor").is_dir()),
+    REPO.parent / "shared" / "bench" / "moor",
+)
+C_TARGET = 0.67  # issue 9: Moor kernel >= 0.67 x C's games/s on one thread
+SCALING_TARGET = 1.9  # issue 9: >= 1.9 x from one to two threads
 
 
 def build_c() -> tuple[Path | None, str]:
     """Build ../shared/bench/moor/moor_ref.c with its README's line (gcc -O2 -march=native) into a temporary
     folder; (binary, '') or (None, why not)."""
     import shutil
+
     src = C_DIR / "moor_ref.c"
     if not src.exists():
         return None, f"no C yardstick at {src}"
@@ -141,6 +185,7 @@ def build_c() -> tuple[Path | None, str]:
 def _pin_cpu0() -> list[str]:
     """`taskset -c 0` when available, so the C program runs on the core the kernel's thread is pinned to."""
     import shutil
+
     return ["taskset", "-c", "0"] if shutil.which("taskset") else []
 
 
@@ -153,12 +198,14 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
     import resource
 
     from sim.model.scenario import Seat
+
     binary, why = build_c()
     if binary is None:
         return {"note": why}
     sc = load(REPO / path)
     sc = sc.with_changes(players=4, seats=tuple(Seat("random") for _ in range(4)))
     from sim.play.context import RunContext
+
     one = RunContext(threads=1)
     pinned = hasattr(os, "sched_setaffinity")
     old = os.sched_getaffinity(0) if pinned else None
@@ -173,8 +220,9 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
             kt.append(time.perf_counter() - t0)
             kc.append(time.process_time() - p0)
             t0, r0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run(_pin_cpu0() + [str(binary), "-s", "random", "-n", str(games)], check=True,
-                           capture_output=True)
+            subprocess.run(
+                _pin_cpu0() + [str(binary), "-s", "random", "-n", str(games)], check=True, capture_output=True
+            )
             ct.append(time.perf_counter() - t0)
             r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             cc.append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
@@ -182,8 +230,16 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
         if pinned:
             os.sched_setaffinity(0, old)
     k, c = games / min(kt), games / min(ct)
-    return {"games": games, "repetitions": reps, "kernel_games_per_s": round(k), "c_games_per_s": round(c),
-            "ratio": round(k / c, 3), "ratio_cpu": round(min(cc) / min(kc), 3), "target": C_TARGET, "load_average": [round(x, 2) for x in os.getloadavg()]}
+    return {
+        "games": games,
+        "repetitions": reps,
+        "kernel_games_per_s": round(k),
+        "c_games_per_s": round(c),
+        "ratio": round(k / c, 3),
+        "ratio_cpu": round(min(cc) / min(kc), 3),
+        "target": C_TARGET,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def run_all(games: int = 100_000) -> dict:
@@ -192,10 +248,14 @@ def run_all(games: int = 100_000) -> dict:
         if not (REPO / path).exists():
             continue
         sc = load(REPO / path)
-        r = {"scenario": path, "targets": targets,
-             "threads": thread_speeds(sc, max(1000, games // share), reps=reps),
-             "cold_compile_s": round(cold_compile(path), 2), "first_game_warm_s": round(first_game(path), 2),
-             "warm_run_1000_games_s": round(warm_run(path), 2)}
+        r = {
+            "scenario": path,
+            "targets": targets,
+            "threads": thread_speeds(sc, max(1000, games // share), reps=reps),
+            "cold_compile_s": round(cold_compile(path), 2),
+            "first_game_warm_s": round(first_game(path), 2),
+            "warm_run_1000_games_s": round(warm_run(path), 2),
+        }
         if game == "treasure_hunters" and all((REPO / p).exists() for p in TH_MODES):
             r["cold_compile_head_haunter_s"] = round(cold_compile(TH_MODES[0]), 2)
             r["cold_compile_advanced_s"] = round(cold_compile(TH_MODES[2]), 2)
@@ -205,7 +265,7 @@ def run_all(games: int = 100_000) -> dict:
             r["c"] = c_ratio(path, games)
         res["games"][game] = r
     res["games"].update(turnwall_figures(games))
-    if games >= 100_000:                          # not in --quick
+    if games >= 100_000:  # not in --quick
         res["sweep"] = sweep_overhead()
     out = REPO / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
@@ -222,11 +282,19 @@ def turnwall_figures(games: int = 100_000) -> dict:
         return {}
     sc = load(REPO / path)
     rnd = sc.with_changes(seats=tuple(type(s)("random", {}) for s in sc.seats))
-    n = max(1000, games // 20)          # a planner game is ~100x a Moor game
-    return {"turnwall": {"scenario": path, "targets": {"games_per_s_2_threads": 2_000},
-                         "threads": [kernel_speed(sc, n, t) for t in (1, 2)]},
-            "turnwall_random": {"scenario": path + " (every seat random)", "targets": {},
-                                "threads": [kernel_speed(rnd, max(500, n // 4), t) for t in (1, 2)]}}
+    n = max(1000, games // 20)  # a planner game is ~100x a Moor game
+    return {
+        "turnwall": {
+            "scenario": path,
+            "targets": {"games_per_s_2_threads": 2_000},
+            "threads": [kernel_speed(sc, n, t) for t in (1, 2)],
+        },
+        "turnwall_random": {
+            "scenario": path + " (every seat random)",
+            "targets": {},
+            "threads": [kernel_speed(rnd, max(500, n // 4), t) for t in (1, 2)],
+        },
+    }
 
 
 def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> dict:
@@ -235,6 +303,7 @@ def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> 
     point, and whether both gave identical numbers. Cluster start-up is timed apart."""
     from sim.api.sweep import build, run_sweep
     from sim.play.distributed import executor
+
     sw = build(REPO / "scenarios" / "moor" / "4p.toml", [f"track_len=21..{20 + points}"], games=games)
     out = {"points": points, "games_per_point": games, "workers": workers}
     docs = []
@@ -244,8 +313,11 @@ def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> 
             with executor(**kw) as ex:
                 start = time.perf_counter() - t0
                 doc, _, played = run_sweep(sw, ex, Path(d) / label)
-            out[label] = {"wall_s": round(played.wall_s, 2), "first_point_s": round(played.first_point_s, 2),
-                          "start_s": round(start, 2)}
+            out[label] = {
+                "wall_s": round(played.wall_s, 2),
+                "first_point_s": round(played.first_point_s, 2),
+                "start_s": round(start, 2),
+            }
             docs.append({k: v for k, v in doc.items() if k != "provenance"})
     out["overhead_ratio"] = round(out["dask"]["wall_s"] / out["in_process"]["wall_s"], 2)
     out["identical"] = docs[0] == docs[1]
@@ -264,53 +336,68 @@ def _target(op: str, target, value) -> str:
 
 
 def render(res: dict) -> str:
-    lines = [f"benchmark on {res['machine']['cpus']} CPUs, Python {res['machine']['python']} "
-             f"(written to reports/bench.json)"]
+    lines = [
+        f"benchmark on {res['machine']['cpus']} CPUs, Python {res['machine']['python']} (written to reports/bench.json)"
+    ]
     for game, r in res["games"].items():
         lines.append(f"{game}: {r['scenario']}")
         for t in r["threads"]:
             dps = f", {t['decisions_per_s']:,} decisions/s" if t["decisions_per_s"] else ""
-            few = (f" (only {t['threads_used']} available: not a {t['threads']}-thread figure)"
-                   if t.get("threads_used", t["threads"]) != t["threads"] else "")
+            few = (
+                f" (only {t['threads_used']} available: not a {t['threads']}-thread figure)"
+                if t.get("threads_used", t["threads"]) != t["threads"]
+                else ""
+            )
             lines.append(f"  {count(t['threads'], 'thread')}: {t['games_per_s']:,} games/s{dps}{few}")
         tg = r["targets"]
         two = next(t["games_per_s"] for t in r["threads"] if t["threads"] == 2)
         if "games_per_s_2_threads" in tg:
-            lines.append(f"  target on 2 threads: >= {tg['games_per_s_2_threads']:,} games/s"
-                         f"{_verdict(two >= tg['games_per_s_2_threads'])}")
+            lines.append(
+                f"  target on 2 threads: >= {tg['games_per_s_2_threads']:,} games/s"
+                f"{_verdict(two >= tg['games_per_s_2_threads'])}"
+            )
         if "cold_compile_s" not in r:
             continue
-        lines.append(f"  cold compile: {r['cold_compile_s']} s{_target('<=', tg['cold_compile_s'], r['cold_compile_s'])}"
-                     f"; warm start to first game: {r['first_game_warm_s']} s"
-                     f"{_target('<=', tg['first_game_warm_s'], r['first_game_warm_s'])}"
-                     f"; warm `sim run` of 1,000 games with the full report: {r['warm_run_1000_games_s']} s")
+        lines.append(
+            f"  cold compile: {r['cold_compile_s']} s{_target('<=', tg['cold_compile_s'], r['cold_compile_s'])}"
+            f"; warm start to first game: {r['first_game_warm_s']} s"
+            f"{_target('<=', tg['first_game_warm_s'], r['first_game_warm_s'])}"
+            f"; warm `sim run` of 1,000 games with the full report: {r['warm_run_1000_games_s']} s"
+        )
         if "cold_compile_head_haunter_s" in r:
             hh, adv = r["cold_compile_head_haunter_s"], r.get("cold_compile_advanced_s")
-            more = (f"; an advanced game: {adv} s{_target('<=', tg['cold_compile_s'], adv)}"
-                    if adv is not None else "")
-            lines.append(f"  cold compile of a Head Haunter game: {hh} s{_target('<=', tg['cold_compile_s'], hh)}"
-                         f"{more}; all three modes in one process: {r['cold_compile_all_modes_s']} s")
+            more = f"; an advanced game: {adv} s{_target('<=', tg['cold_compile_s'], adv)}" if adv is not None else ""
+            lines.append(
+                f"  cold compile of a Head Haunter game: {hh} s{_target('<=', tg['cold_compile_s'], hh)}"
+                f"{more}; all three modes in one process: {r['cold_compile_all_modes_s']} s"
+            )
         one = next(t["games_per_s"] for t in r["threads"] if t["threads"] == 1)
         scale = two / one
         lines.append(f"  1 -> 2 threads: {scale:.2f}x (target >= {SCALING_TARGET}x{_verdict(scale >= SCALING_TARGET)})")
         c = r.get("c")
         if c and "ratio" in c:
-            lines.append(f"  kernel/C on 1 thread (random strategies, 4 players, interleaved best of "
-                         f"{c['repetitions']}): kernel {c['kernel_games_per_s']:,} games/s, C {c['c_games_per_s']:,} "
-                         f"games/s: {c['ratio']:.2f} (target >= {C_TARGET}{_verdict(c['ratio'] >= C_TARGET)}), "
-                         f"by CPU time {c['ratio_cpu']:.2f}; "
-                         f"load average {c['load_average'][0]}")
+            lines.append(
+                f"  kernel/C on 1 thread (random strategies, 4 players, interleaved best of "
+                f"{c['repetitions']}): kernel {c['kernel_games_per_s']:,} games/s, C {c['c_games_per_s']:,} "
+                f"games/s: {c['ratio']:.2f} (target >= {C_TARGET}{_verdict(c['ratio'] >= C_TARGET)}), "
+                f"by CPU time {c['ratio_cpu']:.2f}; "
+                f"load average {c['load_average'][0]}"
+            )
         elif c:
             lines.append(f"  kernel/C: {c['note']}")
         if r.get("oracle"):
             o = r["oracle"]
-            lines.append(f"  pure-Python oracle: {o['oracle_games_per_s']} games/s; kernel 1 thread "
-                         f"{o['kernel_games_per_s_1_thread']:,} games/s: {o['speed_ratio']}x faster")
+            lines.append(
+                f"  pure-Python oracle: {o['oracle_games_per_s']} games/s; kernel 1 thread "
+                f"{o['kernel_games_per_s_1_thread']:,} games/s: {o['speed_ratio']}x faster"
+            )
     if res.get("sweep"):
         w = res["sweep"]
-        lines.append(f"sweep: {w['points']} Moor points x {w['games_per_point']:,} games: in-process "
-                     f"{w['in_process']['wall_s']} s (first point {w['in_process']['first_point_s']} s); Dask "
-                     f"LocalCluster of {w['workers']} workers {w['dask']['wall_s']} s (first point "
-                     f"{w['dask']['first_point_s']} s, cluster start {w['dask']['start_s']} s): overhead ratio "
-                     f"{w['overhead_ratio']}, numbers {'identical' if w['identical'] else 'DIFFERENT'}")
+        lines.append(
+            f"sweep: {w['points']} Moor points x {w['games_per_point']:,} games: in-process "
+            f"{w['in_process']['wall_s']} s (first point {w['in_process']['first_point_s']} s); Dask "
+            f"LocalCluster of {w['workers']} workers {w['dask']['wall_s']} s (first point "
+            f"{w['dask']['first_point_s']} s, cluster start {w['dask']['start_s']} s): overhead ratio "
+            f"{w['overhead_ratio']}, numbers {'identical' if w['identical'] else 'DIFFERENT'}"
+        )
     return "\n".join(lines)

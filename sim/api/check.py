@@ -1,5 +1,6 @@
 """`sim check` and `sim baselines`: play a scenario's games and hand their sums to the statistics of
 `sim.stats.check` (the baseline format, the exact comparison, the statistical tests and the Holm correction)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -19,10 +20,16 @@ from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline
 from sim.stats.measures import Sums
 
 
-def make_baseline(sc: Scenario, exact_games: int | None = None, stat_games: int | None = None,
-                  check_games: int | None = None, threads: int | None = None,
-                  progress: Callable[[float], None] | None = None, ctx: RunContext | None = None,
-                  executor: Any = None) -> dict:
+def make_baseline(
+    sc: Scenario,
+    exact_games: int | None = None,
+    stat_games: int | None = None,
+    check_games: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[float], None] | None = None,
+    ctx: RunContext | None = None,
+    executor: Any = None,
+) -> dict:
     """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part.
     Unset counts come from `sim.stats.check.sizes(game)`. Returns the baseline document (JSON-ready)."""
     e0, s0, c0 = K.sizes(sc.game)
@@ -33,10 +40,12 @@ def make_baseline(sc: Scenario, exact_games: int | None = None, stat_games: int 
     exact_agg, exact_sums = copy.deepcopy(res.agg.to_dict()), _sums(sc, res).to_dict()
     if stat_games > exact_games:
         first = _as_unit(sc, res)
-        res = work.play_games(sc, stat_games - exact_games, sc.seed, ctx=ctx, executor=executor, game0=exact_games,
-                              prior=first)
-    return K.baseline_doc(sc, exact_agg, exact_sums, exact_games, stat_games, check_games or c0,
-                          _sums(sc, res).to_dict(), res.agg)
+        res = work.play_games(
+            sc, stat_games - exact_games, sc.seed, ctx=ctx, executor=executor, game0=exact_games, prior=first
+        )
+    return K.baseline_doc(
+        sc, exact_agg, exact_sums, exact_games, stat_games, check_games or c0, _sums(sc, res).to_dict(), res.agg
+    )
 
 
 def _sums(sc: Scenario, res: runner.RunResult) -> Sums:
@@ -48,9 +57,16 @@ def _as_unit(sc: Scenario, res: runner.RunResult) -> work.UnitResult:
     return work.UnitResult("run", 0, res.games, res.agg, res.margin, res.sums, cubes=res.cubes)
 
 
-def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress: Callable[[float], None] | None = None,
-               path: Path | None = None, on_played: Callable[[], None] | None = None,
-               ctx: RunContext | None = None, executor: Any = None) -> tuple[dict, list]:
+def exact_tier(
+    sc: Scenario,
+    b: dict,
+    threads: int | None = None,
+    progress: Callable[[float], None] | None = None,
+    path: Path | None = None,
+    on_played: Callable[[], None] | None = None,
+    ctx: RunContext | None = None,
+    executor: Any = None,
+) -> tuple[dict, list]:
     """Replay the baseline's exact games; returns (result dict, [(tier, regression message)])
     (`sim.stats.check.exact_findings`). ``on_played``: called once the games are over."""
     ex = b["exact"]
@@ -61,9 +77,17 @@ def exact_tier(sc: Scenario, b: dict, threads: int | None = None, progress: Call
     return K.exact_findings(sc, b, res.agg.to_dict(), _sums(sc, res).to_dict(), path)
 
 
-def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None = None,
-               progress: Callable[[float], None] | None = None, on_played: Callable[[], None] | None = None,
-               ctx: RunContext | None = None, executor: Any = None) -> tuple[list[dict], list[str]]:
+def stat_tests(
+    sc: Scenario,
+    b: dict,
+    seed: int,
+    games: int,
+    threads: int | None = None,
+    progress: Callable[[float], None] | None = None,
+    on_played: Callable[[], None] | None = None,
+    ctx: RunContext | None = None,
+    executor: Any = None,
+) -> tuple[list[dict], list[str]]:
     """Play ``games`` fresh games at ``seed`` and test each measure and histogram against the baseline
     (`sim.stats.check.stat_findings`). Returns (tests with raw p-values, notes)."""
     ctx = ctx or RunContext(threads=threads, progress=progress)
@@ -73,10 +97,21 @@ def stat_tests(sc: Scenario, b: dict, seed: int, games: int, threads: int | None
     return K.stat_findings(sc, b, _sums(sc, res).to_dict(), res.agg)
 
 
-def check(files: list[Path], baselines: Path | None = None, baseline_file: Path | None = None,
-          tiers: tuple[str, ...] = ("exact", "statistical"), seed: int | None = None, games: int | None = None,
-          alpha: float = ALPHA, threads: int | None = None, log: Callable[[str], None] | None = None,
-          overrides=(), bar: Callable | None = None, ctx: RunContext | None = None, executor: Any = None) -> dict:
+def check(
+    files: list[Path],
+    baselines: Path | None = None,
+    baseline_file: Path | None = None,
+    tiers: tuple[str, ...] = ("exact", "statistical"),
+    seed: int | None = None,
+    games: int | None = None,
+    alpha: float = ALPHA,
+    threads: int | None = None,
+    log: Callable[[str], None] | None = None,
+    overrides=(),
+    bar: Callable | None = None,
+    ctx: RunContext | None = None,
+    executor: Any = None,
+) -> dict:
     """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
     ``overrides``: ((name, value), ...) applied to every scenario (`sim.model.overrides`; an OverrideError names a bad one).
     ``bar(total, label)``: (context manager, advance callback) of one scenario's progress (`sim.play.progress.bar`): its
@@ -110,16 +145,31 @@ def check(files: list[Path], baselines: Path | None = None, baseline_file: Path 
         with prog:
             if "exact" in tiers:
                 last = "statistical" not in tiers
-                r.exact, msgs = exact_tier(sc, b, path=bp, on_played=_testing(played) if last else None,
-                                           ctx=base.with_(progress=adv), executor=executor)
+                r.exact, msgs = exact_tier(
+                    sc,
+                    b,
+                    path=bp,
+                    on_played=_testing(played) if last else None,
+                    ctx=base.with_(progress=adv),
+                    executor=executor,
+                )
                 r.findings += [Finding(sc.name, tier, m) for tier, m in msgs]
                 if r.exact["not_in_baseline"]:
-                    r.notes.append(f"{', '.join(r.exact['not_in_baseline'])}: new since the baseline, not compared "
-                                   f"(make baselines records it)")
+                    r.notes.append(
+                        f"{', '.join(r.exact['not_in_baseline'])}: new since the baseline, not compared "
+                        f"(make baselines records it)"
+                    )
             if "statistical" in tiers:
                 # a different fresh stream for every scenario of the run, all derived from the one printed seed
-                tests, notes = stat_tests(sc, b, K._scenario_seed(seed, i), n, on_played=_testing(played),
-                                          ctx=base.with_(progress=adv), executor=executor)
+                tests, notes = stat_tests(
+                    sc,
+                    b,
+                    K._scenario_seed(seed, i),
+                    n,
+                    on_played=_testing(played),
+                    ctx=base.with_(progress=adv),
+                    executor=executor,
+                )
                 r.tests = tests
                 r.notes += notes
                 all_tests += tests
@@ -134,16 +184,29 @@ def check(files: list[Path], baselines: Path | None = None, baseline_file: Path 
                 r.findings.append(f)
     findings += stat_found
     return {
-        "ok": not findings, "seed": seed, "alpha": alpha, "tiers": list(tiers),
-        "n_tests": len(all_tests), "min_p_holm": min((t["p_holm"] for t in all_tests), default=None),
+        "ok": not findings,
+        "seed": seed,
+        "alpha": alpha,
+        "tiers": list(tiers),
+        "n_tests": len(all_tests),
+        "min_p_holm": min((t["p_holm"] for t in all_tests), default=None),
         "findings": [f.__dict__ for f in findings],
-        "scenarios": [{"file": r.file, "scenario": r.scenario, "game": r.game, "baseline": r.baseline,
-                       "exact": r.exact, "n_tests": len(r.tests), "notes": r.notes, "wall_s": round(r.wall_s, 3),
-                       "findings": [f.__dict__ for f in r.findings]} for r in results],
+        "scenarios": [
+            {
+                "file": r.file,
+                "scenario": r.scenario,
+                "game": r.game,
+                "baseline": r.baseline,
+                "exact": r.exact,
+                "n_tests": len(r.tests),
+                "notes": r.notes,
+                "wall_s": round(r.wall_s, 3),
+                "findings": [f.__dict__ for f in r.findings],
+            }
+            for r in results
+        ],
         "tests": all_tests,
     }
-
-
 
 
 def _testing(played: Callable | None) -> Callable[[], None] | None:

@@ -5,6 +5,7 @@ The chunks are units of the one play path (`sim.play.work.Unit` with ``against``
 B) on an executor (`sim.play.distributed`: this process or Dask workers, several chunks in flight there). Their paired
 sums are taken in chunk order and the stopping rule looks after each chunk, so where it stops, and every number,
 is the same on any executor; chunks a cluster played beyond that point are dropped."""
+
 from __future__ import annotations
 
 import time
@@ -19,11 +20,22 @@ from sim.play.work import Unit, UnitResult, chunks, in_order
 from sim.stats import compare as C
 
 
-def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | None = None,
-            threads: int | None = None, chunk: int = C.DEFAULT_CHUNK, precision: float | None = None,
-            max_games: int = C.DEFAULT_CAP, sprt: C.Sprt | None = None, alpha: float = 0.05,
-            progress: Callable[[float], None] | None = None, on_played: Callable[[], None] | None = None,
-            ctx: RunContext | None = None, executor: Any = None) -> dict:
+def compare(
+    sa: Scenario,
+    sb: Scenario,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    chunk: int = C.DEFAULT_CHUNK,
+    precision: float | None = None,
+    max_games: int = C.DEFAULT_CAP,
+    sprt: C.Sprt | None = None,
+    alpha: float = 0.05,
+    progress: Callable[[float], None] | None = None,
+    on_played: Callable[[], None] | None = None,
+    ctx: RunContext | None = None,
+    executor: Any = None,
+) -> dict:
     """Play A and B on common random numbers and compare every shared measure. Returns the comparison dict
     (JSON-ready; see module docstring). ``games`` is the fixed game count (default: A's), ignored when
     ``precision`` or ``sprt`` decides when to stop (then ``max_games`` caps the run). ``on_played``: called once
@@ -40,8 +52,11 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
     if sprt is not None:
         sprt = C.check_sprt(sprt, sa, ps, drop, names)
     if precision is not None and not any(C.is_win_rate(n) for n in names):
-        raise C.CompareError("--precision watches the win rates' differences, but no win rate is compared here"
-                           + (f" ({notes[0]})" if notes else "") + "; use --games, or --sprt with --metric")
+        raise C.CompareError(
+            "--precision watches the win rates' differences, but no win rate is compared here"
+            + (f" ({notes[0]})" if notes else "")
+            + "; use --games, or --sprt with --metric"
+        )
     adaptive = precision is not None or sprt is not None
     target = max_games if adaptive else (sa.games if games is None else int(games))
     ctx = ctx or RunContext(threads=threads, progress=progress)
@@ -70,16 +85,20 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
                 break
     else:
         if adaptive:
-            stop = {"rule": "cap", "message": f"game cap of {target} reached before "
-                    + ("the SPRT decided" if sprt is not None else f"precision ±{precision}")}
+            stop = {
+                "rule": "cap",
+                "message": f"game cap of {target} reached before "
+                + ("the SPRT decided" if sprt is not None else f"precision ±{precision}"),
+            }
     if sprt is not None and sprt_out is None:
         sprt_out = C.sprt_status(ps, sprt)
     if precision is not None:
         prec_out = C.precision_status(ps, precision)
         if stop["rule"] == "cap" and sprt is None:
-            stop["message"] += (f"; worst win-rate half-width {prec_out['worst_half_width']:.4f} "
-                                f"({prec_out['worst_metric']})")
-    close = getattr(results, "close", None)     # a generator: a cluster's chunks still in flight are cancelled
+            stop["message"] += (
+                f"; worst win-rate half-width {prec_out['worst_half_width']:.4f} ({prec_out['worst_metric']})"
+            )
+    close = getattr(results, "close", None)  # a generator: a cluster's chunks still in flight are cancelled
     if close is not None:
         close()
     t = ex.unit_threads(ctx)
@@ -89,17 +108,28 @@ def compare(sa: Scenario, sb: Scenario, games: int | None = None, seed: int | No
     rows = C.evaluate(ps, alpha)
     return {
         "schema": 1,
-        "a": C.side_info(sa), "b": C.side_info(sb),
-        "seed": seed, "games": done, "threads": t, "chunk": chunk, "alpha": alpha,
+        "a": C.side_info(sa),
+        "b": C.side_info(sb),
+        "seed": seed,
+        "games": done,
+        "threads": t,
+        "chunk": chunk,
+        "alpha": alpha,
         "correction": "holm",
         "metrics": rows,
         "significant": [r["name"] for r in rows if r["significant"]],
         "not_compared": {"only_a": ps.only_a, "only_b": ps.only_b, "different_meaning": drop},
         "notes": notes,
-        "stop": stop, "precision": prec_out, "sprt": sprt_out,
-        "provenance": {"rules_version": sa.spec.rules_version, "rng_contract": _rng_contract(),
-                       "git_commit": git_commit(), "wall_time_s": round(wall, 3),
-                       "created_utc": _now_utc()},
+        "stop": stop,
+        "precision": prec_out,
+        "sprt": sprt_out,
+        "provenance": {
+            "rules_version": sa.spec.rules_version,
+            "rng_contract": _rng_contract(),
+            "git_commit": git_commit(),
+            "wall_time_s": round(wall, 3),
+            "created_utc": _now_utc(),
+        },
     }
 
 
@@ -114,10 +144,12 @@ def _add_pairs(ps: C.PairedSums, r: UnitResult) -> None:
 
 def _rng_contract() -> int:
     from kernels.rng import RNG_CONTRACT
+
     return RNG_CONTRACT
 
 
 def _now_utc() -> str:
     """When the comparison was made (provenance 'created_utc', as a run's: the index page says it)."""
     import datetime as dt
+
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

@@ -1,4 +1,5 @@
 """What the CLI and the tests call: run a scenario into a report folder, replay one game, list games."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -26,26 +27,44 @@ def default_what(sc: Scenario, out_dir: str | Path | None = None) -> str:
     return "--out" if out_dir else f"scenario '{sc.name}', default report folder"
 
 
-def run_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
-                 chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
-                 progress: Callable[[float], None] | None = None, write: bool = True,
-                 executor: Any = None, on_played: Callable[[], None] | None = None,
-                 ctx: RunContext | None = None) -> tuple[dict, Path | None]:
+def run_scenario(
+    sc: Scenario,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    chunk: int = runner.DEFAULT_CHUNK,
+    out_dir: str | Path | None = None,
+    per_game: bool = False,
+    progress: Callable[[float], None] | None = None,
+    write: bool = True,
+    executor: Any = None,
+    on_played: Callable[[], None] | None = None,
+    ctx: RunContext | None = None,
+) -> tuple[dict, Path | None]:
     """Play ``sc`` and write its report folder (summary.json, summary.md, provenance.json, games.parquet when
     ``per_game``). Returns (summary dict, report folder; None when not ``write``). Nothing is left behind when
     interrupted. See `play_scenario` for the arguments."""
-    s, _, final = play_scenario(sc, games, seed, threads, chunk, out_dir, per_game, progress, write, executor,
-                                on_played, ctx)
+    s, _, final = play_scenario(
+        sc, games, seed, threads, chunk, out_dir, per_game, progress, write, executor, on_played, ctx
+    )
     return s, final
 
 
-def play_scenario(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
-                  chunk: int = runner.DEFAULT_CHUNK, out_dir: str | Path | None = None, per_game: bool = False,
-                  progress: Callable[[float], None] | None = None, write: bool = True,
-                  executor: Any = None, on_played: Callable[[], None] | None = None,
-                  ctx: RunContext | None = None,
-                  on_chunk: Callable[[runner.ChunkOutputs], None] | None = None) -> tuple[dict, runner.RunResult,
-                                                                                         Path | None]:
+def play_scenario(
+    sc: Scenario,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    chunk: int = runner.DEFAULT_CHUNK,
+    out_dir: str | Path | None = None,
+    per_game: bool = False,
+    progress: Callable[[float], None] | None = None,
+    write: bool = True,
+    executor: Any = None,
+    on_played: Callable[[], None] | None = None,
+    ctx: RunContext | None = None,
+    on_chunk: Callable[[runner.ChunkOutputs], None] | None = None,
+) -> tuple[dict, runner.RunResult, Path | None]:
     """Play ``sc`` (``games``, ``seed``: default the scenario's) through the one play path
     (`sim.play.work.play_games`) and, when ``write``, write its report folder. Returns (summary dict, the merged
     `runner.RunResult`, report folder or None). ``ctx``: threads, progress, cancellation (default: built from
@@ -56,7 +75,7 @@ def play_scenario(sc: Scenario, games: int | None = None, seed: int | None = Non
     that cannot be written, KeyboardInterrupt (`Cancelled`) when stopped; nothing is left behind then."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
-    sc = sc.with_changes(games=games, seed=seed)      # the summary states what was played
+    sc = sc.with_changes(games=games, seed=seed)  # the summary states what was played
     ctx = ctx or RunContext(threads=threads, progress=progress)
     if not write:
         res = work.play_games(sc, games, seed, chunk, executor, ctx, on_chunk)
@@ -82,12 +101,14 @@ def write_report(tmp: Path, s: dict, parts: report.ParquetParts | None = None) -
     report.write_json(tmp / "provenance.json", prov)
     (tmp / "summary.md").write_text(tables.render_markdown(s), encoding="utf-8")
     from sim.pages import html_report
+
     html_report.write(tmp, s)  # summary.html, balance.md, plots/
 
 
 def _summary(sc: Scenario, res: runner.RunResult, chunk: int) -> dict:
     """The summary dict of a run: `summary.summarize` with its provenance and the winner's margin."""
     from sim.stats.measures import Decisiveness
+
     dec = Decisiveness(sc)  # winner's margin for the balance report
     dec.hist = res.margin
     prov = provenance(sc, res.games, res.seed, res.wall_s, res.threads, chunk)
@@ -104,6 +125,7 @@ def redraw_report(s: dict, source: str | Path, out_dir: str | Path | None = None
     it was. Returns the folder. Raises OutputError (one line) for a folder that cannot be written, and whatever
     drawing ``s`` raises (a summary missing a field: KeyError, TypeError, ValueError)."""
     from sim.pages import html_report
+
     final = Path(out_dir) if out_dir else Path(source)
     with report.staged_dir(final, "--out" if out_dir else "report folder (redrawn in place)") as tmp:
         report.carry_run_files(Path(source), tmp)
@@ -116,6 +138,7 @@ def write_comparison(res: dict, folder: str | Path, what: str = "--out") -> Path
     atomically (`report.staged_dir`; the pages are drawn by `sim.pages.compare_page`, which writes no file itself).
     Returns the folder. ``what``: how the user named the folder (`report.check_output_dir`)."""
     from sim.pages import compare_page
+
     with report.staged_dir(Path(folder), what) as tmp:
         report.write_json(tmp / "compare.json", res)
         (tmp / "compare.md").write_text(compare_page.render_markdown(res), encoding="utf-8")

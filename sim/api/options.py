@@ -2,6 +2,7 @@
 `CheckOptions`), each with ``validate()``: one `OptionError` line in the words the CLI prints for the same option
 (``--games: 0 is out of range; allowed 1..10,000,000,000``), so the CLI and a notebook refuse the same values alike.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,8 +13,12 @@ from sim.model.scenario import MAX_GAMES, out_of_range
 from sim.play.runner import DEFAULT_CHUNK, MAX_CHUNK
 from sim.stats import compare as C
 
-TIERS: dict[str, tuple[str, ...]] = {"exact": ("exact",), "statistical": ("statistical",), "stat": ("statistical",),
-                                     "all": ("exact", "statistical")}
+TIERS: dict[str, tuple[str, ...]] = {
+    "exact": ("exact",),
+    "statistical": ("statistical",),
+    "stat": ("statistical",),
+    "all": ("exact", "statistical"),
+}
 
 
 class OptionError(SimError, ValueError):
@@ -27,8 +32,9 @@ def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note:
         raise OptionError(out_of_range(f"--{name}", v, lo, hi) + note)
 
 
-def check_run_options(games: int | None = None, threads: int | None = None, chunk: int | None = None,
-                      seed: int | None = None) -> None:
+def check_run_options(
+    games: int | None = None, threads: int | None = None, chunk: int | None = None, seed: int | None = None
+) -> None:
     """The options every playing command shares: games 1..MAX_GAMES, threads >= 1, chunk 1..MAX_CHUNK, seed
     0..2^64-1. Raises OptionError. (A thread count above the cores is not refused: the run uses all of them and
     says so through `RunContext.on_note`.)"""
@@ -51,6 +57,7 @@ class RunOptions:
     1 per unit on Dask workers unless given); chunk: games per unit of work (memory bound; results do not depend
     on it); per_game: keep the per-game rows (`Result.games`, games.parquet); workers: play on a Dask
     LocalCluster of that many processes; scheduler: on an existing Dask cluster (tcp://HOST:8786)."""
+
     games: int | None = None
     seed: int | None = None
     threads: int | None = None
@@ -73,6 +80,7 @@ class CompareOptions:
     ``max_games`` caps the last two (default 2,000,000). ``alpha``: family-wise level of the Holm-corrected
     verdicts. ``chunk``: games per unit (the stopping rule looks after each). threads, workers, scheduler: as
     `RunOptions`."""
+
     games: int | None = None
     seed: int | None = None
     precision: float | None = None
@@ -105,17 +113,23 @@ class CompareOptions:
         if self.two_sided and e is None:
             raise OptionError("--two-sided needs --sprt", field="--two-sided")
         if p is not None and e is not None:
-            raise OptionError("--precision and --sprt are two different stopping rules; give one of them",
-                              field="--sprt")
+            raise OptionError(
+                "--precision and --sprt are two different stopping rules; give one of them", field="--sprt"
+            )
         rule = "--precision" if p is not None else "--sprt"
         if self.games is not None and self.adaptive:
-            raise OptionError(f"--games fixes the game count, {rule} decides when to stop; give one of them (cap "
-                              f"{rule} with --max-games)", field="--games")
+            raise OptionError(
+                f"--games fixes the game count, {rule} decides when to stop; give one of them (cap "
+                f"{rule} with --max-games)",
+                field="--games",
+            )
         if self.max_games is not None and not self.adaptive:
-            raise OptionError("--max-games caps a --precision or --sprt run; with a fixed game count use --games",
-                              field="--max-games")
-        in_range("max-games", self.max_games, C.MIN_GAMES, MAX_GAMES,
-                 f" ({rule} first decides after {C.MIN_GAMES} games)")
+            raise OptionError(
+                "--max-games caps a --precision or --sprt run; with a fixed game count use --games", field="--max-games"
+            )
+        in_range(
+            "max-games", self.max_games, C.MIN_GAMES, MAX_GAMES, f" ({rule} first decides after {C.MIN_GAMES} games)"
+        )
         return self
 
     def sprt_rule(self) -> C.Sprt | None:
@@ -132,6 +146,7 @@ class SweepOptions:
     (default) or zip; games per point, seed; measures to plot and pair; target "MEASURE=VALUE"; independent: each
     point its own random streams; fresh: forget stored points; threads, chunk, workers, scheduler: as
     `RunOptions` (chunk None: the default)."""
+
     sets: tuple[str, ...] = ()
     mode: str | None = None
     games: int | None = None
@@ -157,6 +172,7 @@ class CheckOptions:
     check_games); alpha: its family-wise false-alarm level (Holm); baselines: the baseline folder (default
     reports/baselines); baseline: one baseline file for the one scenario given; sets: "NAME=VALUE" overrides
     applied to every scenario; threads: as `RunOptions`."""
+
     tier: str = "all"
     seed: int | None = None
     games: int | None = None

@@ -12,6 +12,7 @@ A board file edited, moved or deleted since does not stop a rerun: the report ca
 (``provenance.json`` ``files.board.text``), and the rerun plays that recorded board, saying so in a note. Only a report
 made before reports carried their boards still needs the file itself.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,9 +35,11 @@ class RerunError(SimError, ValueError):
 
 def _read_json(path: Path) -> dict:
     if not path.is_file():
-        if path.parent.is_file():               # `sim rerun my.toml`: a scenario, not the report folder it wrote
-            raise RerunError(f"{path.parent}: a file, not a report folder; give the folder sim run or sim report "
-                             f"wrote (reports/<name>/), or play the scenario with sim run")
+        if path.parent.is_file():  # `sim rerun my.toml`: a scenario, not the report folder it wrote
+            raise RerunError(
+                f"{path.parent}: a file, not a report folder; give the folder sim run or sim report "
+                f"wrote (reports/<name>/), or play the scenario with sim run"
+            )
         raise RerunError(f"{path}: no such file; give a report folder written by sim run or sim report")
     try:
         d = json.loads(path.read_text(encoding="utf-8"))
@@ -55,8 +58,10 @@ def read_report(folder: Path) -> tuple[dict, dict]:
     if (folder / "compare.json").is_file() and not (folder / "summary.json").is_file():
         raise RerunError(f"{folder}: a comparison (sim compare); rerun the compare command it names instead")
     if (folder / "sweep.json").is_file() and not (folder / "summary.json").is_file():
-        raise RerunError(f"{folder}: a sweep (sim sweep); run the sweep command again: it reuses every stored point "
-                         "and plays only missing ones (--fresh plays them all again)")
+        raise RerunError(
+            f"{folder}: a sweep (sim sweep); run the sweep command again: it reuses every stored point "
+            "and plays only missing ones (--fresh plays them all again)"
+        )
     s = _read_json(folder / "summary.json")
     if s.get("schema") != 1 or not isinstance(s.get("scenario"), dict):
         raise RerunError(f"{folder / 'summary.json'}: not a summary.json of schema 1 (written by sim run)")
@@ -76,9 +81,10 @@ def recorded_files(prov: dict, folder: Path, workdir: Path) -> tuple[dict[str, s
     words, one per file replayed from the record). A recorded file whose content the report does not carry (a report
     made before reports carried their boards) is left to `causes`; missing, it is one RerunError line."""
     from sim.model.scenario import sha256_file
+
     subst, notes = {}, []
     files = prov.get("files")
-    for name, f in (files.items() if isinstance(files, dict) else ()):
+    for name, f in files.items() if isinstance(files, dict) else ():
         if not isinstance(f, dict) or not isinstance(f.get("path"), str):
             continue
         now = sha256_file(f["path"])
@@ -87,17 +93,21 @@ def recorded_files(prov: dict, folder: Path, workdir: Path) -> tuple[dict[str, s
         text = f.get("text")
         if not isinstance(text, str) or hashlib.sha256(text.encode("utf-8")).hexdigest() != f.get("sha256"):
             if now is None:
-                raise RerunError(f"{folder}: cannot rerun: {name} file {f['path']} is missing now, and this report "
-                                 f"(made before reports carried their {name} files) has no copy of it; put the file "
-                                 f"back at that path")
+                raise RerunError(
+                    f"{folder}: cannot rerun: {name} file {f['path']} is missing now, and this report "
+                    f"(made before reports carried their {name} files) has no copy of it; put the file "
+                    f"back at that path"
+                )
             continue
         p = workdir / name / Path(f["path"]).name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(text.encode("utf-8"))
         subst[name] = str(p)
         state = "missing now" if now is None else "edited since"
-        notes.append(f"{name} file {f['path']}: {state}; the rerun played the {name} recorded in the report "
-                     f"(sha256 {str(f['sha256'])[:12]})")
+        notes.append(
+            f"{name} file {f['path']}: {state}; the rerun played the {name} recorded in the report "
+            f"(sha256 {str(f['sha256'])[:12]})"
+        )
     return subst, notes
 
 
@@ -105,19 +115,30 @@ def recorded_scenario(s: dict, prov: dict, files: dict[str, str] | None = None):
     """The Scenario a report played, rebuilt from its summary (validated again: a parameter the code no longer knows
     is one RerunError line). ``files``: {parameter: path} read instead of the recorded one (`recorded_files`)."""
     from sim.model.scenario import ScenarioError, from_dict
+
     d = s["scenario"]
-    doc = {"scenario": {"name": "recorded", "game": d.get("game"), "players": d.get("players"),
-                        "games": prov["games"], "seed": prov["seed"]},
-           "params": {**(d.get("params") or {}), **(files or {})},
-           "seats": [{k: v for k, v in seat.items() if k in ("strategy", "params")} for seat in d.get("seats") or []]}
+    doc = {
+        "scenario": {
+            "name": "recorded",
+            "game": d.get("game"),
+            "players": d.get("players"),
+            "games": prov["games"],
+            "seed": prov["seed"],
+        },
+        "params": {**(d.get("params") or {}), **(files or {})},
+        "seats": [{k: v for k, v in seat.items() if k in ("strategy", "params")} for seat in d.get("seats") or []],
+    }
     try:
         sc = from_dict(doc)
     except ScenarioError as e:
         raise RerunError(f"the recorded scenario is not valid for this code: {e}") from None
     overrides = tuple((o["name"], o["value"]) for o in d.get("overrides") or [])
-    return sc.with_changes(name=d.get("name") or prov.get("scenario") or "recorded",
-                           description=d.get("description") or "", path=prov.get("scenario_file") or "",
-                           overrides=overrides)
+    return sc.with_changes(
+        name=d.get("name") or prov.get("scenario") or "recorded",
+        description=d.get("description") or "",
+        path=prov.get("scenario_file") or "",
+        overrides=overrides,
+    )
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -147,6 +168,7 @@ def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]
     from kernels.rng import RNG_CONTRACT
     from sim.model.scenario import sha256_file
     from sim.play.provenance import PACKAGES, git_commit
+
     out = []
     commit = git_commit()
     if prov.get("git_commit") != commit:
@@ -156,6 +178,7 @@ def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]
     if prov.get("rng_contract") != RNG_CONTRACT:
         out.append(f"RNG contract: v{prov.get('rng_contract')} then, v{RNG_CONTRACT} now")
     from importlib import metadata
+
     for p in PACKAGES:
         then = (prov.get("packages") or {}).get(p)
         try:
@@ -173,8 +196,10 @@ def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]
             if now is None:
                 out.append(f"{name} file {f.get('path')}: missing now")
             elif now != f.get("sha256"):
-                out.append(f"{name} file {f.get('path')}: content changed (sha256 {str(f.get('sha256'))[:12]} "
-                           f"then, {now[:12]} now)")
+                out.append(
+                    f"{name} file {f.get('path')}: content changed (sha256 {str(f.get('sha256'))[:12]} "
+                    f"then, {now[:12]} now)"
+                )
     elif sc.spec.board is not None:
         out.append("board file: not recorded by this report (made before boards were hashed)")
     return out
@@ -186,6 +211,7 @@ def scenario_file_drift(prov: dict, sc, recorded_params: dict | None = None) -> 
     ``recorded_params``: parameters as the report recorded them (a board's recorded path, not the rerun's copy)."""
     from sim.model.overrides import load
     from sim.model.scenario import ScenarioError, sha256_file
+
     path = prov.get("scenario_path") or prov.get("scenario_file")
     if not path:
         return []
@@ -202,18 +228,29 @@ def scenario_file_drift(prov: dict, sc, recorded_params: dict | None = None) -> 
     keys = [k for k in ("players", "params", "seats", "seed", "games") if k in then and k in now]
     lines = [d for d in diff({k: then[k] for k in keys}, {k: now[k] for k in keys})]
     if not lines:
-        return ([f"scenario file {path}: edited since, in comments or layout only (the same players, parameters, "
-                 "seats, seed and games)"] if prov.get("scenario_sha256") else [])
+        return (
+            [
+                f"scenario file {path}: edited since, in comments or layout only (the same players, parameters, "
+                "seats, seed and games)"
+            ]
+            if prov.get("scenario_sha256")
+            else []
+        )
     return [f"scenario file {path} now says: " + "; ".join(lines[:MAX_SHOWN])]
 
 
-def rerun(folder: Path, threads: int | None = None, progress: Callable[[float], None] | None = None,
-          ctx: RunContext | None = None) -> dict:
+def rerun(
+    folder: Path,
+    threads: int | None = None,
+    progress: Callable[[float], None] | None = None,
+    ctx: RunContext | None = None,
+) -> dict:
     """Replay report ``folder`` and compare. Returns {"folder", "scenario", "games", "seed", "identical",
     "differences" (path: old -> new lines), "causes" (what changed since that can explain them), "notes"}.
     ``ctx``: threads, progress, cancellation (default: from ``threads`` and ``progress``).
     Raises RerunError (one line) when the folder cannot be rerun."""
     from sim.api import core as api
+
     s, prov = read_report(folder)
     with tempfile.TemporaryDirectory(prefix="sim-rerun-") as tmp:
         subst, replayed = recorded_files(prov, folder, Path(tmp).resolve())
@@ -223,27 +260,36 @@ def rerun(folder: Path, threads: int | None = None, progress: Callable[[float], 
         if missing:
             raise RerunError(f"{folder}: cannot rerun: {missing[0]}")
         chunk = prov.get("chunk") if isinstance(prov.get("chunk"), int) and prov.get("chunk") > 0 else None
-        new, _ = api.run_scenario(sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress,
-                                  write=False, ctx=ctx)
+        new, _ = api.run_scenario(
+            sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress, write=False, ctx=ctx
+        )
     text = json.dumps(new)
-    for name, p in subst.items():             # the copy's path stands where the original run had the file's own
+    for name, p in subst.items():  # the copy's path stands where the original run had the file's own
         text = text.replace(json.dumps(p)[1:-1], json.dumps(prov["files"][name]["path"])[1:-1])
     new = json.loads(text)
     recorded = {k: (s["scenario"].get("params") or {}).get(k) for k in subst}
     if isinstance(new.get("scenario"), dict) and isinstance(new["scenario"].get("params"), dict):
         new["scenario"]["params"].update(recorded)
-    words = ("provenance", "measures")      # where it came from, and what the measures are called: not results
+    words = ("provenance", "measures")  # where it came from, and what the measures are called: not results
     old = {k: v for k, v in s.items() if k not in words}
     new = {k: v for k, v in new.items() if k not in words}
     lines = diff(old, new)
-    return {"folder": str(folder), "scenario": sc.name, "games": prov["games"], "seed": prov["seed"],
-            "identical": not lines, "differences": lines, "causes": why,
-            "notes": replayed + scenario_file_drift(prov, sc, recorded)}
+    return {
+        "folder": str(folder),
+        "scenario": sc.name,
+        "games": prov["games"],
+        "seed": prov["seed"],
+        "identical": not lines,
+        "differences": lines,
+        "causes": why,
+        "notes": replayed + scenario_file_drift(prov, sc, recorded),
+    }
 
 
 def render(res: dict) -> str:
     """The rerun's verdict in words: identical, or what differs and what changed since."""
     from sim.model.words import count
+
     head = f"{res['folder']}: {res['scenario']}, {count(res['games'], 'game')}, seed {res['seed']}"
     if res["identical"]:
         lines = [f"identical: {head} reproduced bit for bit"]
@@ -255,7 +301,9 @@ def render(res: dict) -> str:
         lines += [f"  {d}" for d in res["differences"][:MAX_SHOWN]]
         if n > MAX_SHOWN:
             lines.append(f"  ... and {n - MAX_SHOWN} more")
-        lines.append("changed since the report was made: " + ("; ".join(res["causes"]) if res["causes"] else
-                                                              "nothing recorded (same code, boards and packages)"))
+        lines.append(
+            "changed since the report was made: "
+            + ("; ".join(res["causes"]) if res["causes"] else "nothing recorded (same code, boards and packages)")
+        )
     lines += [f"note: {x}" for x in res["notes"]]
     return "\n".join(lines)

@@ -1,5 +1,6 @@
 """Parameter sweeps (`sim sweep`): spec (axes, points), engine (units on an executor, stored points), table
 (measures, pairs, target), page (sweep.html), output (the report folder). `run_sweep` is what the CLI calls."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,8 +19,16 @@ def build(*args, **kwargs) -> Sweep:
     return sw
 
 
-def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | None = None, progress=None,
-              fresh: bool = False, on_played=None, ctx=None) -> tuple[dict, Path, Played]:
+def run_sweep(
+    sw: Sweep,
+    executor,
+    out: str | Path | None = None,
+    chunk: int | None = None,
+    progress=None,
+    fresh: bool = False,
+    on_played=None,
+    ctx=None,
+) -> tuple[dict, Path, Played]:
     """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
     Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.
     ``on_played``: called once the games are over, before sweep.json / sweep.html are written. ``ctx``: the
@@ -28,6 +37,7 @@ def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | N
     from sim.play import runner
     from sim.play import sweep as engine
     from sim.play.provenance import provenance
+
     table = sweep_table
     folder = output.folder_for(sw, out)
     output.prepare(folder, output.what_for(sw, out))
@@ -39,8 +49,14 @@ def run_sweep(sw: Sweep, executor, out: str | Path | None = None, chunk: int | N
     res = engine.collect(sw, folder)
     threads = executor.unit_threads(ctx)
     prov = provenance(sw.base, sw.games, sw.base.seed, played.wall_s, threads, chunk or runner.DEFAULT_CHUNK)
-    prov.update({"executor": executor.description, "points_played": len(played.played),
-                 "points_reused": len(played.reused), "first_point_s": played.first_point_s})
+    prov.update(
+        {
+            "executor": executor.description,
+            "points_played": len(played.played),
+            "points_reused": len(played.reused),
+            "first_point_s": played.first_point_s,
+        }
+    )
     doc = output.document(sw, res, prov)
     output.write(folder, sw, doc, table.frame(sw, res["rows"]))
     return doc, folder, played

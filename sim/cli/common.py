@@ -1,5 +1,6 @@
 """What every `sim` command shares (sim.cli.main and sim.cli.sweep import it; it imports neither): exit codes, the
 one-line failure, Ctrl-C / SIGTERM handling, and the checks of the options every playing command takes."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -11,7 +12,7 @@ EXIT_REGRESSION = 1
 EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3
 EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143    # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
+EXIT_TERMINATED = 143  # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
 from sim.model.paths import SCENARIOS  # noqa: E402, F401  (the CLI modules take it from here)
 
 
@@ -27,17 +28,19 @@ def interruptible(kept: str | None = None):
     are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
     sweep's finished points), said in that line instead. A refused --out ends it with one line and exit code 3."""
     from sim.output.report import OutputError
+
     try:
         yield
     except KeyboardInterrupt as e:
         raise typer.Exit(_stopped(e, kept)) from None
-    except OutputError as e:                  # raised before any game is played
+    except OutputError as e:  # raised before any game is played
         fail(str(e))
 
 
 def known_game(game: str | None):
     """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
     from sim.model import registry
+
     games = registry.names()
     if game is not None and game not in games:
         fail(f"unknown game '{game}'; allowed: {', '.join(games)}", EXIT_USAGE)
@@ -46,29 +49,33 @@ def known_game(game: str | None):
 def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note: str = ""):
     """--``name``: one line and exit 2 when ``v`` is outside ``lo``..``hi`` (`sim.api.options.in_range`)."""
     from sim.api.options import in_range as check
+
     usage(check, name, v, lo, hi, note)
 
 
-def check_run_options(games: int | None = None, threads: int | None = None, chunk: int | None = None,
-                      seed: int | None = None):
+def check_run_options(
+    games: int | None = None, threads: int | None = None, chunk: int | None = None, seed: int | None = None
+):
     """The options every playing command shares (run, report, compare, check, baselines, replay): one line and exit 2
     when out of range (`sim.api.options.check_run_options`). A --threads above the cores available is not
     refused: the run uses all of them and says so on stderr in one line (`note_once`; the report's provenance
     records the threads used)."""
     from sim.api.options import check_run_options as check
+
     usage(check, games, threads, chunk, seed)
 
 
 def usage(f, *args):
     """Call ``f(*args)``; an `sim.api.options.OptionError` it raises is one line and exit 2."""
     from sim.api.options import OptionError
+
     try:
         return f(*args)
     except OptionError as e:
         fail(str(e), EXIT_USAGE)
 
 
-_NOTES_SAID: set[str] = set()     # the notes this command said (the process is one command)
+_NOTES_SAID: set[str] = set()  # the notes this command said (the process is one command)
 
 
 def note_once(line: str) -> None:
@@ -82,22 +89,27 @@ def run_context(threads: int | None = None, progress=None):
     """The `sim.play.context.RunContext` of a command's run: --threads, the progress bar's callback, notes on
     stderr once (`note_once`)."""
     from sim.play.context import RunContext
+
     return RunContext(threads=threads, progress=progress, on_note=note_once)
 
 
-_STOP_SAID: list[bool] = []      # set once the stop line is on stderr, so a command and main() never both say it
+_STOP_SAID: list[bool] = []  # set once the stop line is on stderr, so a command and main() never both say it
 
 
 def _stopped(e: KeyboardInterrupt, kept: str | None = None) -> int:
     """Say why the command stopped (one line on stderr, once) and return its exit code: 143 on SIGTERM, 130 on
     Ctrl-C. ``kept``: what is left on purpose (default: nothing; a report folder appears only when complete)."""
     from sim.play.runner import Terminated, clear_stop
+
     term = isinstance(e, Terminated)
     clear_stop()
     if not _STOP_SAID:
         _STOP_SAID.append(True)
-        typer.echo(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped; "
-                   + (kept or "nothing half-written left (a report folder appears only when complete)"), err=True)
+        typer.echo(
+            f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped; "
+            + (kept or "nothing half-written left (a report folder appears only when complete)"),
+            err=True,
+        )
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED
 
 
@@ -113,14 +125,17 @@ def refresh_index(folder: Path) -> None:
     report is listed. The report itself is written: an index that cannot be rewritten (a full disk) is one warning
     line, not a failure."""
     from sim.pages import index_page
+
     try:
         index_page.refresh(folder)
-    except Exception as e:                  # noqa: BLE001 - the index is a convenience; the report is in place
+    except Exception as e:  # noqa: BLE001 - the index is a convenience; the report is in place
         from sim.output.report import os_error
+
         oe = os_error(e)
         why = (oe.strerror or str(oe)) if oe is not None else f"{type(e).__name__}: {e}"
-        typer.echo(f"warning: the report is written, but the index of the reports could not be refreshed ({why})",
-                   err=True)
+        typer.echo(
+            f"warning: the report is written, but the index of the reports could not be refreshed ({why})", err=True
+        )
 
 
 def warn_leftover(folder: Path) -> None:
@@ -129,5 +144,8 @@ def warn_leftover(folder: Path) -> None:
     report is complete, the hidden folder is named so the user can remove it."""
     folder = Path(folder)
     for p in sorted(folder.parent.glob(f".{folder.name}.old-*")) if folder.parent.is_dir() else []:
-        typer.echo(f"warning: the report is written, but the earlier one, moved aside to {p}, could not be removed "
-                   "(a file in it cannot be deleted); remove that folder by hand", err=True)
+        typer.echo(
+            f"warning: the report is written, but the earlier one, moved aside to {p}, could not be removed "
+            "(a file in it cannot be deleted); remove that folder by hand",
+            err=True,
+        )

@@ -4,6 +4,7 @@ committed files are current):
     python -m sim.cli.docs cli > docs/reference/cli.md            # every command, from the Typer app
     python -m sim.cli.docs measures > docs/reference/measures.md  # every measure, from the catalogue
 """
+
 from __future__ import annotations
 
 import inspect
@@ -26,6 +27,7 @@ def _cell(text: str) -> str:
 def _commands(group, path: list[str]):
     """(command path, click command) for every command under ``group``, in `sim --help` order."""
     import click
+
     ctx = click.Context(group, info_name=" ".join(path))
     for name in group.list_commands(ctx):
         c = group.commands[name]
@@ -43,7 +45,7 @@ def _arg_name(q) -> str:
 def _option_type(p) -> str:
     if getattr(p, "is_flag", False):
         return "flag"
-    ann = p.type_descriptor.annotation                          # typer's record of the annotated type
+    ann = p.type_descriptor.annotation  # typer's record of the annotated type
     ann = getattr(ann, "__args__", (ann,))[0] if getattr(ann, "__origin__", None) is list else ann
     name = getattr(ann, "__name__", str(ann))
     return {"str": "text", "Path": "path"}.get(name, name)
@@ -55,16 +57,22 @@ def cli_markdown() -> str:
     from typer.main import get_command
 
     from sim.cli.main import app
+
     root = get_command(app)
-    out = [HEADER.format(what="cli", source="help texts in sim/cli/"), "# `sim` command reference\n\n",
-           _cell(inspect.cleandoc(root.help or "").split("\n\n")[0]), "\n\n",
-           "Exit codes of every command: 0 ok, 1 regression found (`sim check`) or a report not reproduced "
-           "(`sim rerun`), 2 bad option, 3 bad input file or `--out`, 130 interrupted (Ctrl-C), 143 stopped by "
-           "SIGTERM. See [commands.md](commands.md) for how the commands behave.\n\n"]
+    out = [
+        HEADER.format(what="cli", source="help texts in sim/cli/"),
+        "# `sim` command reference\n\n",
+        _cell(inspect.cleandoc(root.help or "").split("\n\n")[0]),
+        "\n\n",
+        "Exit codes of every command: 0 ok, 1 regression found (`sim check`) or a report not reproduced "
+        "(`sim rerun`), 2 bad option, 3 bad input file or `--out`, 130 interrupted (Ctrl-C), 143 stopped by "
+        "SIGTERM. See [commands.md](commands.md) for how the commands behave.\n\n",
+    ]
     cmds = list(_commands(root, []))
 
     def panel_of(path):
         return getattr(root.commands[path[0]], "rich_help_panel", None) or "Commands"
+
     panels: dict[str, list[list[str]]] = {}
     for path, _ in cmds:
         panels.setdefault(panel_of(path), []).append(path)
@@ -88,12 +96,16 @@ def cli_markdown() -> str:
         rows = []
         for q in c.params:
             if q.param_type_name == "argument":
-                rows.append(f"| `{_arg_name(q)}` | argument{'' if q.required else ', optional'} | "
-                            f"{_option_type(q)} | | {_cell(getattr(q, 'help', '') or '')} |")
+                rows.append(
+                    f"| `{_arg_name(q)}` | argument{'' if q.required else ', optional'} | "
+                    f"{_option_type(q)} | | {_cell(getattr(q, 'help', '') or '')} |"
+                )
             else:
                 default = "" if q.default in (None, False, ()) or q.is_flag else f"`{q.default}`"
-                rows.append(f"| `{', '.join(q.opts)}` | option{', repeatable' if q.multiple else ''} | "
-                            f"{_option_type(q)} | {default} | {_cell(getattr(q, 'help', '') or '')} |")
+                rows.append(
+                    f"| `{', '.join(q.opts)}` | option{', repeatable' if q.multiple else ''} | "
+                    f"{_option_type(q)} | {default} | {_cell(getattr(q, 'help', '') or '')} |"
+                )
         if rows:
             out.append("| name | kind | type | default | help |\n|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n")
         if example.strip():
@@ -106,8 +118,10 @@ def _measure_rows(entries) -> str:
     rows = ["| key | label | unit | kind | applies to | definition |", "|---|---|---|---|---|---|"]
     for key, e in entries:
         where = [e.applies if e.applies != "any" else ""] + ([f"modes: {', '.join(e.modes)}"] if e.modes else [])
-        rows.append(f"| `{key}` | {_cell(e.label)} | {_cell(e.unit)} | {e.kind} | "
-                    f"{_cell(', '.join(w for w in where if w)) or 'all'} | {_cell(e.definition)} |")
+        rows.append(
+            f"| `{key}` | {_cell(e.label)} | {_cell(e.unit)} | {e.kind} | "
+            f"{_cell(', '.join(w for w in where if w)) or 'all'} | {_cell(e.definition)} |"
+        )
     return "\n".join(rows) + "\n\n"
 
 
@@ -116,6 +130,7 @@ def shipped_games() -> dict:
     import importlib.util
 
     from sim.model import registry
+
     return {n: s for n, s in registry.all_games().items() if importlib.util.find_spec(f"sim.games.{n}") is not None}
 
 
@@ -123,17 +138,20 @@ def measures_markdown() -> str:
     """docs/reference/measures.md: the generic measures of `sim.model.catalogue.GENERIC`, then each game's own
     (`sim list GAME` order), with label, unit, kind, applicability and definition."""
     from sim.model import catalogue
+
     generic = {e.key for e in catalogue.GENERIC}
-    out = [HEADER.format(what="measures", source="catalogue (sim/model/catalogue.py, sim/games/<game>.py)"),
-           "# Measures\n\n",
-           "Every number a report, `sim compare`, `sim check` and `sim sweep` shows is declared once in the catalogue "
-           "of measures (`sim/model/catalogue.py`; a game's own counters next to its registration, "
-           "`sim/games/<game>.py` `measures=`). `sim list GAME` prints the same list; `summary.json` carries the "
-           "scenario's in its `measures` block. A measure that cannot apply to a scenario is not shown at all. "
-           "Kinds: rate (a share of games, in %), count (per game), points (a score or a margin), turns (a length). "
-           "Keys with `{seat}`, `{strategy}` or `{role}` are patterns (`win.seat0`, `team.hunter`).\n\n",
-           "## Every game\n\n",
-           _measure_rows((e.key, e) for e in catalogue.GENERIC if e.shown)]
+    out = [
+        HEADER.format(what="measures", source="catalogue (sim/model/catalogue.py, sim/games/<game>.py)"),
+        "# Measures\n\n",
+        "Every number a report, `sim compare`, `sim check` and `sim sweep` shows is declared once in the catalogue "
+        "of measures (`sim/model/catalogue.py`; a game's own counters next to its registration, "
+        "`sim/games/<game>.py` `measures=`). `sim list GAME` prints the same list; `summary.json` carries the "
+        "scenario's in its `measures` block. A measure that cannot apply to a scenario is not shown at all. "
+        "Kinds: rate (a share of games, in %), count (per game), points (a score or a margin), turns (a length). "
+        "Keys with `{seat}`, `{strategy}` or `{role}` are patterns (`win.seat0`, `team.hunter`).\n\n",
+        "## Every game\n\n",
+        _measure_rows((e.key, e) for e in catalogue.GENERIC if e.shown),
+    ]
     for name, spec in shipped_games().items():
         own = [(k, e) for k, e in catalogue.listing(spec) if e.key not in generic]
         if own:

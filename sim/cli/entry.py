@@ -2,12 +2,13 @@
 takes a few tenths of a second, and an interrupt in that time would otherwise end in a KeyboardInterrupt traceback
 (or a silent death by SIGTERM) before `sim.cli.main.main` installs its handlers. Kept free of heavy imports on
 purpose."""
+
 from __future__ import annotations
 
 import signal
 import sys
 
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143      # as sim.cli.common (not imported here: it imports Typer)
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # as sim.cli.common (not imported here: it imports Typer)
 
 
 class _EarlyTerm(KeyboardInterrupt):
@@ -15,14 +16,18 @@ class _EarlyTerm(KeyboardInterrupt):
 
 
 def _on_term(signum, frame):
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)     # a second SIGTERM ends the process at once
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
     raise _EarlyTerm()
 
 
 def _stopped_early(e: KeyboardInterrupt) -> None:
     term = isinstance(e, _EarlyTerm) or type(e).__name__ == "Terminated"
-    print(f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped before any game was played; "
-          "nothing written", file=sys.stderr, flush=True)
+    print(
+        f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped before any game was played; "
+        "nothing written",
+        file=sys.stderr,
+        flush=True,
+    )
     sys.exit(EXIT_TERMINATED if term else EXIT_INTERRUPTED)
 
 
@@ -36,7 +41,7 @@ def main() -> None:
         _stopped_early(e)
     try:
         cli.main()
-    except KeyboardInterrupt as e:                 # only before cli.main's own handling (it reports the rest)
+    except KeyboardInterrupt as e:  # only before cli.main's own handling (it reports the rest)
         _stopped_early(e)
 
 

@@ -1,25 +1,40 @@
 """The `sim` command line: thin Typer commands over the API (sim.api.public, sim.api.*). Exit codes: 0 ok, 1 regression found,
 2 usage error, 3 bad input file, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
 and errors to stderr."""
+
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 import typer.core
 
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
-    _STOP_SAID, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_REGRESSION, EXIT_TERMINATED, EXIT_USAGE, SCENARIOS,
-    _stopped, after_write, check_run_options, fail, in_range, interruptible, known_game, run_context, usage,
+    _STOP_SAID,
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_REGRESSION,
+    EXIT_TERMINATED,
+    EXIT_USAGE,
+    SCENARIOS,
+    _stopped,
+    after_write,
+    check_run_options,
+    fail,
+    in_range,
+    interruptible,
+    known_game,
+    run_context,
+    usage,
 )
 
-try:                                            # typer 0.29 (pinned) vendors click as typer._click
+try:  # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
-except ImportError:                             # pragma: no cover - a typer that uses click itself
+except ImportError:  # pragma: no cover - a typer that uses click itself
     from click.exceptions import NoArgsIsHelpError, UsageError
 
 
@@ -33,12 +48,12 @@ class OneLineUsage(typer.core.TyperGroup):
             raise e
         where = e.ctx.command_path if e.ctx is not None else "sim"
         msg = " ".join(e.format_message().split()).rstrip(".")
-        if "unexpected extra argument" in msg and "(step " in msg:     # --set x=1..9 step 2 unquoted: the shell split it
+        if "unexpected extra argument" in msg and "(step " in msg:  # --set x=1..9 step 2 unquoted: the shell split it
             msg += "; a range with a step is one argument: quote it, e.g. --set 'track_len=20..60 step 5'"
         typer.echo(f"error: {msg} (see {where} --help)", err=True)
         raise typer.Exit(e.exit_code)
 
-    PANELS = ("Play", "Compare and explore", "Regression", "Boards", "Tools")     # `sim --help`, in this order
+    PANELS = ("Play", "Compare and explore", "Regression", "Boards", "Tools")  # `sim --help`, in this order
 
     def list_commands(self, ctx):
         """The commands grouped by panel (what a designer does), in PANELS order; within a panel as registered."""
@@ -59,12 +74,23 @@ class OneLineUsage(typer.core.TyperGroup):
             self._one_line(e)
 
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, cls=OneLineUsage,
-                  help="Monte Carlo balance simulator for tabletop games.\n\n"
-                       "Start with: sim run scenarios/moor/4p.toml, then open reports/moor-4p/summary.html.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    cls=OneLineUsage,
+    help="Monte Carlo balance simulator for tabletop games.\n\n"
+    "Start with: sim run scenarios/moor/4p.toml, then open reports/moor-4p/summary.html.",
+)
 
-def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[int] = None,
-                  seed: Optional[int] = None, more: tuple[tuple[str, Optional[list[str]]], ...] = ()):
+
+def load_scenario(
+    path: Path,
+    sets: list[str] | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    more: tuple[tuple[str, list[str] | None], ...] = (),
+):
     """The scenario file ``path`` with the --set overrides ``sets`` (then ``more``: further (option, texts), as
     compare's ("--set-a", [...])) and --games applied before it is validated: a bad --set, or one field given twice
     (two --set of one name, --games or --seed and --set of it), is one line and exit 2, a bad file one line and
@@ -72,6 +98,7 @@ def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[
     from sim.api.public import load
     from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError
+
     try:
         return load(path, sets, games, seed, more)
     except OverrideError as e:
@@ -80,19 +107,22 @@ def load_scenario(path: Path, sets: Optional[list[str]] = None, games: Optional[
         fail(str(e))
 
 
-SET_HELP = ("NAME=VALUE: override a rule parameter, a card (ghost_cards.shuffle=2), a scenario field or a seat's "
-            "strategy or strategy parameter (seats.1.strategy=runner, seats.1.w_goal=1.5); the value is TOML; "
-            "repeatable. The report goes to a folder named after the overrides")
-Sets = Annotated[Optional[list[str]], typer.Option("--set", help=SET_HELP)]
+SET_HELP = (
+    "NAME=VALUE: override a rule parameter, a card (ghost_cards.shuffle=2), a scenario field or a seat's "
+    "strategy or strategy parameter (seats.1.strategy=runner, seats.1.w_goal=1.5); the value is TOML; "
+    "repeatable. The report goes to a folder named after the overrides"
+)
+Sets = Annotated[list[str] | None, typer.Option("--set", help=SET_HELP)]
 
 
 def progress_bar(total: int, label: str):
     """Progress on stderr (sim.play.progress: a bar on a terminal, plain lines otherwise); (context manager, advance)."""
     from sim.play import progress
+
     return progress.bar(total, label)
 
 
-def warn_if_replacing(sc, out: Optional[Path], games: int | None = None, seed: int | None = None):
+def warn_if_replacing(sc, out: Path | None, games: int | None = None, seed: int | None = None):
     """Two scenario files with one name share reports/<name> (or one --out folder is reused): replacing the report
     of another file says so in one warning line naming that file and its scenario (not refused: batch users rerun).
     Rerunning a file replaces its own report silently when made the same way, and with one warning line saying how
@@ -100,26 +130,42 @@ def warn_if_replacing(sc, out: Optional[Path], games: int | None = None, seed: i
     report of `make run` replaced by a 300-game run)."""
     from sim.api import core as api
     from sim.output.report import replaced_settings, replaces_other_scenario, report_owner
+
     final = api.report_folder(sc, out)
     other = replaces_other_scenario(final, sc.path)
     if not other:
-        how = replaced_settings(final, sc.games if games is None else games, sc.seed if seed is None else seed,
-                                list(sc.overrides)) if final.is_dir() else None
+        how = (
+            replaced_settings(
+                final, sc.games if games is None else games, sc.seed if seed is None else seed, list(sc.overrides)
+            )
+            if final.is_dir()
+            else None
+        )
         if how:
-            typer.echo(f"warning: {final} holds the report of {sc.path} played with {how}; this run replaces it "
-                       f"(to keep both, give --out another folder)", err=True)
+            typer.echo(
+                f"warning: {final} holds the report of {sc.path} played with {how}; this run replaces it "
+                f"(to keep both, give --out another folder)",
+                err=True,
+            )
         return
     name = (report_owner(final) or ("", ""))[1]
     whose = f"scenario '{name}' of {other}" if name else other
-    keep = ("give --out another folder" if out is not None
-            else "give one file another name = \"...\" under [scenario], or use --out")
-    typer.echo(f"warning: {final} holds the report of {whose}; this run of {sc.path} (scenario '{sc.name}') "
-               f"replaces it (to keep both, {keep})", err=True)
+    keep = (
+        "give --out another folder"
+        if out is not None
+        else 'give one file another name = "..." under [scenario], or use --out'
+    )
+    typer.echo(
+        f"warning: {final} holds the report of {whose}; this run of {sc.path} (scenario '{sc.name}') "
+        f"replaces it (to keep both, {keep})",
+        err=True,
+    )
 
 
 def _writable_or_fail(folder: Path):
     """The destination folder can be written and its disk is not full, checked before any game is played."""
     from sim.output.report import OutputError, check_writable
+
     try:
         check_writable(folder)
     except OutputError as e:
@@ -127,17 +173,19 @@ def _writable_or_fail(folder: Path):
 
 
 @app.command(rich_help_panel="Play")
-def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
-        games: Annotated[Optional[int], typer.Option(help="games to play (default: the scenario's)")] = None,
-        seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
-        threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
-        chunk: Annotated[int, typer.Option(help="games per chunk (memory bound; results do not depend on it)")] = 1 << 16,
-        out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
-        json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
-        per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
-        workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
-        scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
-        sets: Sets = None):
+def run(
+    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    games: Annotated[int | None, typer.Option(help="games to play (default: the scenario's)")] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    chunk: Annotated[int, typer.Option(help="games per chunk (memory bound; results do not depend on it)")] = 1 << 16,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
+    per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
+    workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+    scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+    sets: Sets = None,
+):
     """Play a scenario and write its report.
 
     The report folder, reports/<scenario name>/ or --out: summary.json,
@@ -155,13 +203,13 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     sc = load_scenario(scenario, sets, games, seed)
     import sim.api.public as api
     from sim.pages import tables
+
     n = sc.games if games is None else games
     warn_if_replacing(sc, out, games, seed)
     prog, adv = progress_bar(n, f"{sc.name}")
     opts = api.RunOptions(games, seed, threads, chunk, per_game)
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
-        r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex,
-                    on_played=prog.played)
+        r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex, on_played=prog.played)
     s, folder = r.raw, r.folder
     after_write(folder)
     if json_out:
@@ -172,8 +220,10 @@ def run(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
 
 
 @app.command("run-defaults", rich_help_panel="Play")
-def run_defaults(games: Annotated[Optional[int], typer.Option(help="override games per scenario")] = None,
-                 game: Annotated[Optional[str], typer.Option(help="only this game's scenarios")] = None):
+def run_defaults(
+    games: Annotated[int | None, typer.Option(help="override games per scenario")] = None,
+    game: Annotated[str | None, typer.Option(help="only this game's scenarios")] = None,
+):
     """Play every default scenario and sweep and write their reports (what `make run` does).
 
     The scenarios of scenarios/<game>/, then the sweeps of
@@ -189,6 +239,7 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
         check_run_options(games)
     import sim.api.public as api
     from sim.pages import tables
+
     files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
     if not files:
         fail(f"no scenarios found under {SCENARIOS}" + (f"/{game}" if game else ""))
@@ -202,12 +253,15 @@ def run_defaults(games: Annotated[Optional[int], typer.Option(help="override gam
             r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
         s, folder = r.raw, r.folder
         seats = tables.one_line(s)
-        g = s["games"]                              # the progress line above gave the time and games/s
-        typer.echo(f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
-                   f"{unfinished(g)}; {seats} -> {folder}")
+        g = s["games"]  # the progress line above gave the time and games/s
+        typer.echo(
+            f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
+            f"{unfinished(g)}; {seats} -> {folder}"
+        )
         written.append((folder, s))
-    sweeps = cli_sweep.run_default_sweeps(game, games)          # scenarios/<game>/sweeps/*.toml
+    sweeps = cli_sweep.run_default_sweeps(game, games)  # scenarios/<game>/sweeps/*.toml
     from sim.pages import index_page
+
     typer.echo(f"index of the reports: {index_page.write(written, sweeps)}")
 
 
@@ -217,17 +271,20 @@ def unfinished(g: dict) -> str:
     finished."""
     if g["finished"] == g["played"]:
         return ""
-    parts = [f"{g['truncated']:,} stopped at the turn cap, max_turns" if g.get("truncated") else "",
-             f"{g['errors']:,} ended in an error" if g.get("errors") else ""]
+    parts = [
+        f"{g['truncated']:,} stopped at the turn cap, max_turns" if g.get("truncated") else "",
+        f"{g['errors']:,} ended in an error" if g.get("errors") else "",
+    ]
     return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
 
 
 @app.command(rich_help_panel="Play")
-def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
-           game: Annotated[Optional[int], typer.Option(help="game index (as in a batch run; default 0, said on "
-                                                             "stderr)")] = None,
-           seed: Annotated[Optional[int], typer.Option(help="master seed (default: the scenario's)")] = None,
-           sets: Sets = None):
+def replay(
+    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    game: Annotated[int | None, typer.Option(help="game index (as in a batch run; default 0, said on stderr)")] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    sets: Sets = None,
+):
     """Print one game turn by turn in words.
 
     Identical to game GAME of a batch run with the same seed (and the same
@@ -243,21 +300,24 @@ def replay(scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     in_range("game", game, 0, 2**62 - 1)
     check_run_options(seed=seed)
     sc = load_scenario(scenario, sets, seed=seed)
-    if not chosen:                  # not refused: any game is a fair sample, but the reader is told which one
-        typer.echo("note: no --game given, so this is game 0 (the first of a batch run); --game I replays game I",
-                   err=True)
+    if not chosen:  # not refused: any game is a fair sample, but the reader is told which one
+        typer.echo(
+            "note: no --game given, so this is game 0 (the first of a batch run); --game I replays game I", err=True
+        )
     if seed is not None:
         sc = sc.with_changes(seed=seed)
     from sim.api import core as api
     from sim.play import progress
-    with progress.said_if_slow("loading or compiling the replay kernel (up to about 20 s on the first run after a "
-                               "change) ..."):
+
+    with progress.said_if_slow(
+        "loading or compiling the replay kernel (up to about 20 s on the first run after a change) ..."
+    ):
         lines = api.replay(sc, game)
     typer.echo("\n".join(lines))
 
 
 @app.command("list", rich_help_panel="Tools")
-def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] = None):
+def list_(game: Annotated[str | None, typer.Argument(help="only this game")] = None):
     """List games, their parameters, strategies and measures.
 
     Each parameter with its default, the values allowed and a line of help,
@@ -270,7 +330,8 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
     """
     from sim.model import catalogue, registry
     from sim.model.params_table import named_value, part_of
-    from sim.model.scenario import toml_value as tv        # values as a TOML file writes them: copy them into one
+    from sim.model.scenario import toml_value as tv  # values as a TOML file writes them: copy them into one
+
     known_game(game)
     games = registry.all_games() if game is None else {game: registry.get(game)}
     for name, g in games.items():
@@ -279,10 +340,16 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
         inner, defaults = part_of(g), g.defaults()
         for p in g.params:
             if p.name in inner:
-                continue                             # listed inside its table (move_die_ghost in move_die)
-            dom = (f"{tv(p.domain[0])}..{tv(p.domain[1])}" if p.kind in ("int", "float", "int_list") and p.domain
-                   else " | ".join(map(tv, p.domain)) if p.kind == "choice" else "true | false" if p.kind == "bool"
-                   else "text")
+                continue  # listed inside its table (move_die_ghost in move_die)
+            dom = (
+                f"{tv(p.domain[0])}..{tv(p.domain[1])}"
+                if p.kind in ("int", "float", "int_list") and p.domain
+                else " | ".join(map(tv, p.domain))
+                if p.kind == "choice"
+                else "true | false"
+                if p.kind == "bool"
+                else "text"
+            )
             dom += f" or names: {', '.join(p.labels)}" if p.labels else ""
             if p.fields:
                 dom = f"{', '.join(p.field_names())}: integers {tv(p.domain[0])}..{tv(p.domain[1])}"
@@ -304,16 +371,29 @@ def list_(game: Annotated[Optional[str], typer.Argument(help="only this game")] 
                 typer.echo(f"      {p.name} = {tv(p.default)}  {p.help}")
         typer.echo("  measures (key: label [unit; where it applies]: definition):")
         for key, e in catalogue.listing(g):
-            where = [x for x in (("competitive games" if e.applies == "competitive" else "team games"
-                                  if e.applies == "team" else ""),
-                                 ("mode " + " | ".join(e.modes) if e.modes else ""),
-                                 ("per run" if e.level == "batch" else "")) if x]
+            where = [
+                x
+                for x in (
+                    (
+                        "competitive games"
+                        if e.applies == "competitive"
+                        else "team games"
+                        if e.applies == "team"
+                        else ""
+                    ),
+                    ("mode " + " | ".join(e.modes) if e.modes else ""),
+                    ("per run" if e.level == "batch" else ""),
+                )
+                if x
+            ]
             typer.echo(f"    {key}: {e.label} [{e.unit}{'; ' + ', '.join(where) if where else ''}]: {e.definition}")
 
 
 @app.command(rich_help_panel="Tools")
-def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000,
-          quick: Annotated[bool, typer.Option(help="smaller runs (smoke test)")] = False):
+def bench(
+    games: Annotated[int, typer.Option(help="games per timing")] = 200_000,
+    quick: Annotated[bool, typer.Option(help="smaller runs (smoke test)")] = False,
+):
     """Speed benchmark: games/s, decisions/s, compile and start-up times.
 
     Games/s and decisions/s on 1 and 2 threads, the cold compile, the warm start
@@ -324,21 +404,28 @@ def bench(games: Annotated[int, typer.Option(help="games per timing")] = 200_000
         sim bench --quick
     """
     from sim.api import bench as b
+
     res = b.run_all(games=20_000 if quick else games)
     typer.echo(b.render(res))
 
 
 # --- balance reports, A/B comparisons and regression checks (sim.pages.html_report, sim.stats.compare, sim.stats.check) -----------
 
+
 @app.command(rich_help_panel="Play")
-def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), or a report folder / summary.json "
-                                                     "(render its report again)")],
-           games: Annotated[Optional[int], typer.Option(help="games to play (scenario only)")] = None,
-           seed: Annotated[Optional[int], typer.Option(help="master seed (scenario only)")] = None,
-           threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
-           out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/<scenario name>, or "
-                                                            "the given folder)")] = None,
-           sets: Sets = None):
+def report(
+    path: Annotated[
+        Path,
+        typer.Argument(help="scenario TOML (play it), or a report folder / summary.json (render its report again)"),
+    ],
+    games: Annotated[int | None, typer.Option(help="games to play (scenario only)")] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed (scenario only)")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="report folder (default: reports/<scenario name>, or the given folder)")
+    ] = None,
+    sets: Sets = None,
+):
     """Write the designer's balance report: summary.html, balance.md, plots/.
 
     Given a scenario it plays it first; given a report folder (or its
@@ -352,19 +439,30 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
     """
     check_run_options(games, threads, seed=seed)
     if sets and path.suffix != ".toml":
-        fail("--set changes a scenario before it is played; give a scenario .toml (a report folder is rendered as "
-             "it was played)", EXIT_USAGE)
+        fail(
+            "--set changes a scenario before it is played; give a scenario .toml (a report folder is rendered as "
+            "it was played)",
+            EXIT_USAGE,
+        )
     if path.suffix == ".toml":
         sc = load_scenario(path, sets, games, seed)
         import sim.api.public as api
+
         warn_if_replacing(sc, out, games, seed)
         prog, adv = progress_bar(sc.games if games is None else games, sc.name)
         with interruptible(), prog:
-            folder = api.run(sc, api.RunOptions(games, seed, threads), write=True, out=out,
-                             ctx=run_context(threads, adv), on_played=prog.played).folder
+            folder = api.run(
+                sc,
+                api.RunOptions(games, seed, threads),
+                write=True,
+                out=out,
+                ctx=run_context(threads, adv),
+                on_played=prog.played,
+            ).folder
     else:
         src = path / "summary.json" if path.is_dir() else path
         from sim.output.report import staging_run
+
         if staging_run(src.parent):
             fail(f"{src.parent}: an unfinished report (its run was stopped while writing it); run the scenario again")
         if not src.exists():
@@ -380,61 +478,79 @@ def report(path: Annotated[Path, typer.Argument(help="scenario TOML (play it), o
     typer.echo(str(folder / "summary.html"))
 
 
-def redraw(src: Path, s: dict, out: Optional[Path]) -> Path:
+def redraw(src: Path, s: dict, out: Path | None) -> Path:
     """`sim report FOLDER`: draw the report of summary ``s`` (read from ``src``) again into ``out`` or the folder
     itself, staged (`sim.api.core.redraw_report`): on an error or Ctrl-C the folder is as it was, one line says why, and
     the exit code is 3 (130 / 143)."""
     from sim.api import core as api
     from sim.play.runner import pending
+
     folder = Path(out or src.parent)
     here = Path.cwd().resolve()
     if out is None and (folder.resolve() == here or folder.resolve() in here.parents):
-        fail(f"{src.parent}: the report is redrawn beside it and swapped in when complete, which cannot be done to "
-             "the folder you are in; run `sim report` from outside it (or give --out)")
+        fail(
+            f"{src.parent}: the report is redrawn beside it and swapped in when complete, which cannot be done to "
+            "the folder you are in; run `sim report` from outside it (or give --out)"
+        )
     kept = f"nothing half-written left: {folder} is as it was" if folder.exists() else None
     with interruptible(kept):
         try:
             return api.redraw_report(s, src.parent, out)
-        except OSError:                        # OutputError: the folder cannot be written (one line, exit 3)
+        except OSError:  # OutputError: the folder cannot be written (one line, exit 3)
             raise
         except Exception as e:
-            if pending() is not None:          # an error caused by an interrupt swallowed on its way
+            if pending() is not None:  # an error caused by an interrupt swallowed on its way
                 raise
             where = f"{folder} is as it was" if folder.exists() else "nothing written"
             fail(f"{src}: incomplete summary, cannot draw its report ({type(e).__name__}: {e}); {where}")
 
 
 @app.command(rich_help_panel="Compare and explore")
-def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
-            b: Annotated[Optional[Path], typer.Argument(help="scenario B (TOML), same game (default: A, changed "
-                                                             "by --set-b)")] = None,
-            games: Annotated[Optional[int], typer.Option(help="games each (default: A's); not with --precision "
-                                                              "or --sprt (they decide when to stop)")] = None,
-            seed: Annotated[Optional[int], typer.Option(help="common seed (default: A's)")] = None,
-            precision: Annotated[Optional[float], typer.Option(help="play on until every win-rate difference's 95% "
-                                                                    "interval half-width is <= this (e.g. 0.005)")] = None,
-            sprt: Annotated[Optional[float], typer.Option(help="SPRT effect size: H0 diff = 0 vs H1 diff = this "
-                                                               "(one-sided), alpha = beta = 0.05 (e.g. 0.01 = +1 "
-                                                               "point); not with --precision")] = None,
-            metric: Annotated[Optional[str], typer.Option(help="measure the SPRT watches (default: first_player.win, "
-                                                               "or the team win rate)")] = None,
-            two_sided: Annotated[bool, typer.Option("--two-sided", help="SPRT against a change of +|effect| or "
-                                                                        "-|effect| (each side at alpha/2)")] = False,
-            max_games: Annotated[Optional[int], typer.Option(help="game cap for --precision / --sprt "
-                                                                  "(default 2000000)")] = None,
-            alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
-            threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
-            chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
-            out: Annotated[Optional[Path], typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
-            json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
-            workers: Annotated[Optional[int], typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
-            scheduler: Annotated[Optional[str], typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
-            sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: override in both A and B "
-                                                                           "(see sim run --help)")] = None,
-            sets_a: Annotated[Optional[list[str]], typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
-            sets_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="NAME=VALUE: override in B only; "
-                                                                               "without B: compare A with A changed "
-                                                                               "so")] = None):
+def compare(
+    a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
+    b: Annotated[
+        Path | None, typer.Argument(help="scenario B (TOML), same game (default: A, changed by --set-b)")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(help="games each (default: A's); not with --precision or --sprt (they decide when to stop)"),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="common seed (default: A's)")] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(help="play on until every win-rate difference's 95% interval half-width is <= this (e.g. 0.005)"),
+    ] = None,
+    sprt: Annotated[
+        float | None,
+        typer.Option(
+            help="SPRT effect size: H0 diff = 0 vs H1 diff = this "
+            "(one-sided), alpha = beta = 0.05 (e.g. 0.01 = +1 "
+            "point); not with --precision"
+        ),
+    ] = None,
+    metric: Annotated[
+        str | None, typer.Option(help="measure the SPRT watches (default: first_player.win, or the team win rate)")
+    ] = None,
+    two_sided: Annotated[
+        bool, typer.Option("--two-sided", help="SPRT against a change of +|effect| or -|effect| (each side at alpha/2)")
+    ] = False,
+    max_games: Annotated[int | None, typer.Option(help="game cap for --precision / --sprt (default 2000000)")] = None,
+    alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
+    workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+    scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+    sets: Annotated[
+        list[str] | None, typer.Option("--set", help="NAME=VALUE: override in both A and B (see sim run --help)")
+    ] = None,
+    sets_a: Annotated[list[str] | None, typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
+    sets_b: Annotated[
+        list[str] | None,
+        typer.Option("--set-b", help="NAME=VALUE: override in B only; without B: compare A with A changed so"),
+    ] = None,
+):
     """Did a rule change matter? Compare two scenarios on common random numbers.
 
     Per measure both values, B - A with its paired 95% interval and its
@@ -447,14 +563,21 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         sim compare scenarios/moor/4p.toml scenarios/moor/mixed.toml --sprt 0.01
     """
     import sim.api.public as api
-    from sim.stats import compare as cmp
-    from sim.pages import compare_page
     from sim.output.report import OutputError, prepare_output
-    opts = usage(api.CompareOptions(games, seed, precision, sprt, metric, two_sided, max_games, alpha, threads,
-                                    chunk, workers, scheduler).validate)
+    from sim.pages import compare_page
+    from sim.stats import compare as cmp
+
+    opts = usage(
+        api.CompareOptions(
+            games, seed, precision, sprt, metric, two_sided, max_games, alpha, threads, chunk, workers, scheduler
+        ).validate
+    )
     if b is None and not sets_b:
-        fail("missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
-             "compare --help)", EXIT_USAGE)
+        fail(
+            "missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
+            "compare --help)",
+            EXIT_USAGE,
+        )
     sa = load_scenario(a, sets, games, seed, (("--set-a", sets_a),))
     sb = load_scenario(b or a, sets, games, seed, (("--set-b", sets_b),))
     try:
@@ -463,16 +586,23 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
         fail(str(e))
     folder, what = api.compare_folder(sa, sb, out)
     try:
-        prepare_output(folder, what)        # refuse a bad or unwritable --out (a full disk) before playing
+        prepare_output(folder, what)  # refuse a bad or unwritable --out (a full disk) before playing
     except OutputError as e:
         fail(str(e))
     total = opts.cap() if opts.adaptive else (sa.games if games is None else games)
     prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
-    with interruptible():                   # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
+    with interruptible():  # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
         try:
-            with cli_sweep.cluster(workers, scheduler, threads) as ex, prog:   # the games line, then the pages' time
-                res = api.compare(sa, sb, opts, out=folder, ctx=run_context(threads, adv), executor=ex,
-                                  on_played=lambda: prog.played("the comparison")).raw
+            with cli_sweep.cluster(workers, scheduler, threads) as ex, prog:  # the games line, then the pages' time
+                res = api.compare(
+                    sa,
+                    sb,
+                    opts,
+                    out=folder,
+                    ctx=run_context(threads, adv),
+                    executor=ex,
+                    on_played=lambda: prog.played("the comparison"),
+                ).raw
         except cmp.CompareError as e:
             fail(str(e), EXIT_USAGE)
     after_write(folder)
@@ -481,23 +611,33 @@ def compare(a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
 
 
 @app.command(rich_help_panel="Regression")
-def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
-                                                                          "scenarios/*/*.toml)")] = None,
-          game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
-          tier: Annotated[str, typer.Option(help="exact | statistical | all")] = "all",
-          seed: Annotated[Optional[int], typer.Option(help="fresh seed of the statistical tier (default: random, "
-                                                           "printed)")] = None,
-          games: Annotated[Optional[int], typer.Option(help="statistical-tier games per scenario (default: the "
-                                                            "baseline's check_games)")] = None,
-          alpha: Annotated[float, typer.Option(help="family-wise false-alarm level of the statistical tier "
-                                                    "(Holm over every test of the run)")] = 0.005,
-          baselines: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
-          baseline: Annotated[Optional[Path], typer.Option(help="one baseline JSON for the one scenario given")] = None,
-          threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None,
-          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False,
-          sets: Annotated[Optional[list[str]], typer.Option("--set", help="NAME=VALUE: check each scenario changed "
-                                                                         "so against its baseline (see sim run "
-                                                                         "--help)")] = None):
+def check(
+    scenarios: Annotated[
+        list[Path] | None, typer.Argument(help="scenario files (default: every scenarios/*/*.toml)")
+    ] = None,
+    game: Annotated[str | None, typer.Option(help="only this game's default scenarios")] = None,
+    tier: Annotated[str, typer.Option(help="exact | statistical | all")] = "all",
+    seed: Annotated[
+        int | None, typer.Option(help="fresh seed of the statistical tier (default: random, printed)")
+    ] = None,
+    games: Annotated[
+        int | None, typer.Option(help="statistical-tier games per scenario (default: the baseline's check_games)")
+    ] = None,
+    alpha: Annotated[
+        float,
+        typer.Option(help="family-wise false-alarm level of the statistical tier (Holm over every test of the run)"),
+    ] = 0.005,
+    baselines: Annotated[Path | None, typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+    baseline: Annotated[Path | None, typer.Option(help="one baseline JSON for the one scenario given")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False,
+    sets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", help="NAME=VALUE: check each scenario changed so against its baseline (see sim run --help)"
+        ),
+    ] = None,
+):
     """Regression check against the committed baselines (exit 1 on a regression).
 
     Exact tier: the baseline's seed and games must give identical integer
@@ -512,6 +652,7 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
     """
     import sim.api.public as api
     from sim.stats import check as chk
+
     opts = usage(api.CheckOptions(tier, seed, games, alpha, baselines, baseline, tuple(sets or ()), threads).validate)
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
@@ -524,9 +665,11 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
             typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
     from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError
+
     try:
-        res = api.check(files, opts, ctx=run_context(threads), log=lambda line: typer.echo(line, err=True),
-                        bar=progress_bar).raw
+        res = api.check(
+            files, opts, ctx=run_context(threads), log=lambda line: typer.echo(line, err=True), bar=progress_bar
+        ).raw
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except (chk.BadBaseline, ScenarioError) as e:
@@ -537,15 +680,19 @@ def check(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenar
 
 
 @app.command("baselines", rich_help_panel="Regression")
-def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="scenario files (default: every "
-                                                                             "scenarios/*/*.toml)")] = None,
-               game: Annotated[Optional[str], typer.Option(help="only this game's default scenarios")] = None,
-               out: Annotated[Optional[Path], typer.Option(help="baseline folder (default: reports/baselines)")] = None,
-               exact_games: Annotated[Optional[int], typer.Option(help="games of the exact tier (default: by game, "
-                                                                      "its GameSpec.check_sizes)")] = None,
-               stat_games: Annotated[Optional[int], typer.Option(help="games behind the statistical baseline")] = None,
-               check_games: Annotated[Optional[int], typer.Option(help="fresh games the statistical tier plays")] = None,
-               threads: Annotated[Optional[int], typer.Option(help="Numba threads (default: all cores)")] = None):
+def baselines_(
+    scenarios: Annotated[
+        list[Path] | None, typer.Argument(help="scenario files (default: every scenarios/*/*.toml)")
+    ] = None,
+    game: Annotated[str | None, typer.Option(help="only this game's default scenarios")] = None,
+    out: Annotated[Path | None, typer.Option(help="baseline folder (default: reports/baselines)")] = None,
+    exact_games: Annotated[
+        int | None, typer.Option(help="games of the exact tier (default: by game, its GameSpec.check_sizes)")
+    ] = None,
+    stat_games: Annotated[int | None, typer.Option(help="games behind the statistical baseline")] = None,
+    check_games: Annotated[int | None, typer.Option(help="fresh games the statistical tier plays")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+):
     """(Re)generate the regression baselines (what `make baselines` does).
 
     One JSON per scenario, stamped with the rules version and RNG contract:
@@ -558,6 +705,7 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
     """
     from sim.api import check as chk_play
     from sim.stats import check as chk
+
     for name, v in (("exact-games", exact_games), ("stat-games", stat_games), ("check-games", check_games)):
         in_range(name, v)
     check_run_options(threads=threads)
@@ -568,12 +716,13 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
     if not files:
         fail(f"no scenarios found under {chk.SCENARIOS}" + (f"/{game}" if game else ""))
     scs = [(f, load_scenario(f)) for f in files]
-    for f, sc in scs:                   # refused before any game is played: another file's baseline, no place to write
+    for f, _sc in scs:  # refused before any game is played: another file's baseline, no place to write
         dest = chk.baseline_path(f, out or chk.BASELINES)
         other = chk.owner_clash(dest, f)
         if other:
-            fail(f"{chk._rel(dest)} is the baseline of {other}, not of {f}; nothing written (give --out another "
-                 "folder)")
+            fail(
+                f"{chk._rel(dest)} is the baseline of {other}, not of {f}; nothing written (give --out another folder)"
+            )
         _writable_or_fail(dest.parent)
     for f, sc in scs:
         e0, s0, _ = chk.sizes(sc.game)
@@ -583,22 +732,29 @@ def baselines_(scenarios: Annotated[Optional[list[Path]], typer.Argument(help="s
         dest = chk.baseline_path(f, out or chk.BASELINES)
         try:
             chk.write_baseline(b, dest)
-        except OSError as e:            # a full disk: one line naming the file; the baselines written before stay
+        except OSError as e:  # a full disk: one line naming the file; the baselines written before stay
             fail(f"cannot write the baseline {chk._rel(dest)}: {e.strerror or e}; it was not written")
-        typer.echo(f"{chk._rel(f)}: rules v{b['rules_version']}, RNG contract v{b['rng_contract']}, exact "
-                   f"{b['exact']['games']} games, statistical {b['statistical']['games']} games (checks play "
-                   f"{b['statistical']['check_games']}) -> {chk._rel(dest)}")
+        typer.echo(
+            f"{chk._rel(f)}: rules v{b['rules_version']}, RNG contract v{b['rng_contract']}, exact "
+            f"{b['exact']['games']} games, statistical {b['statistical']['games']} games (checks play "
+            f"{b['statistical']['check_games']}) -> {chk._rel(dest)}"
+        )
 
 
 # ---- sim board show (board files of every game with a board) ---------------------------------------------------------
-board_app = typer.Typer(add_completion=False, no_args_is_help=True, cls=OneLineUsage,
-                        help="Board files: validate one and draw it to check it by eye.")
+board_app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    cls=OneLineUsage,
+    help="Board files: validate one and draw it to check it by eye.",
+)
 app.add_typer(board_app, name="board", rich_help_panel="Boards")
 
 
 def stdout_is_terminal() -> bool:
     """Whether stdout is a terminal (not a pipe or a file)."""
     import sys
+
     try:
         return sys.stdout.isatty()
     except (AttributeError, ValueError):
@@ -606,10 +762,17 @@ def stdout_is_terminal() -> bool:
 
 
 @board_app.command("show")
-def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any game with a board")],
-               out: Annotated[Optional[Path], typer.Option(help="write the SVG here (default: stdout when it is "
-                                                               "redirected, else GAME-NAME.board.svg in the current "
-                                                               "folder)")] = None):
+def board_show(
+    file: Annotated[Path, typer.Argument(help="board TOML file of any game with a board")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="write the SVG here (default: stdout when it is "
+            "redirected, else GAME-NAME.board.svg in the current "
+            "folder)"
+        ),
+    ] = None,
+):
     """Validate a board file and draw it as SVG.
 
     The game's board is recognised by the tables it holds (a Turnwall castle, a
@@ -625,6 +788,7 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any
         sim board show scenarios/turnwall/boards/default.toml --out castle.svg
     """
     from sim.pages.board_svg import BoardFileError, show
+
     try:
         game, svg = show(file)
     except BoardFileError as e:
@@ -633,7 +797,7 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any
         if not stdout_is_terminal():
             typer.echo(svg)
             return
-        out = Path.cwd() / f"{game}-{file.stem}.board.svg"    # every game ships a default.toml
+        out = Path.cwd() / f"{game}-{file.stem}.board.svg"  # every game ships a default.toml
     if out.is_dir():
         fail(f"--out: {out} is a folder; give a file name for the SVG (e.g. {out / 'board.svg'})")
     if not out.parent.is_dir():
@@ -646,10 +810,14 @@ def board_show(file: Annotated[Path, typer.Argument(help="board TOML file of any
 
 
 @app.command(rich_help_panel="Regression")
-def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by sim run / sim report (its "
-                                                     "summary.json and provenance.json)")],
-          threads: Annotated[Optional[int], typer.Option(help="Numba threads (results do not depend on it)")] = None,
-          json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False):
+def rerun(
+    folder: Annotated[
+        Path,
+        typer.Argument(help="report folder written by sim run / sim report (its summary.json and provenance.json)"),
+    ],
+    threads: Annotated[int | None, typer.Option(help="Numba threads (results do not depend on it)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the result JSON to stdout")] = False,
+):
     """Play a report again from what it recorded and say whether the result is identical.
 
     It replays the recorded scenario, overrides, seed, games and board, and
@@ -662,6 +830,7 @@ def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by 
     """
     check_run_options(threads=threads)
     from sim.api import rerun as rr
+
     try:
         s, prov = rr.read_report(folder)
         prog, adv = progress_bar(prov["games"], f"rerun {s['scenario'].get('name', '')}")
@@ -674,23 +843,25 @@ def rerun(folder: Annotated[Path, typer.Argument(help="report folder written by 
         raise typer.Exit(EXIT_REGRESSION)
 
 
-app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)          # sim sweep (sim.cli.sweep)
+app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)  # sim sweep (sim.cli.sweep)
 
 
 def main() -> None:
     """Console entry point: no tracebacks for user errors, clean Ctrl-C and SIGTERM."""
     from sim.output.report import OutputError
     from sim.play.runner import Terminated, pending, stop_on_sigterm
+
     stop_on_sigterm()
     try:
         try:
             app()
         except Exception as e:
-            stop = pending()                    # an error caused by an interrupt that was swallowed on its way
+            stop = pending()  # an error caused by an interrupt that was swallowed on its way
             if stop is not None:
                 sys.exit(_stopped(stop))
             from sim.output.report import os_error
-            oe = os_error(e)                    # a Polars I/O error (a full disk) no writer turned into its line
+
+            oe = os_error(e)  # a Polars I/O error (a full disk) no writer turned into its line
             if oe is None or isinstance(e, OSError):
                 raise
             typer.echo(f"error: {oe.strerror or oe} (writing with Polars: {' '.join(str(e).split())})", err=True)
@@ -699,7 +870,7 @@ def main() -> None:
         sys.exit(_stopped(e))
     except SystemExit as e:
         if e.code == 1 and isinstance(e.__context__, BrokenPipeError):
-            sys.exit(0)                         # click's exit 1 when the reader left (`sim list | head -1`)
+            sys.exit(0)  # click's exit 1 when the reader left (`sim list | head -1`)
         # Typer turns an interrupt it catches itself into a silent exit 130 (after SIGTERM that is 143): say it
         if e.code == EXIT_INTERRUPTED and not _STOP_SAID:
             cause, seen, hops = e.__context__, None, 0
@@ -712,7 +883,7 @@ def main() -> None:
                 cause = cause.__cause__ or cause.__context__
             sys.exit(_stopped(seen if seen is not None else KeyboardInterrupt()))
         raise
-    except BrokenPipeError:                     # `sim run ... | head`: the reader left; nothing to say
+    except BrokenPipeError:  # `sim run ... | head`: the reader left; nothing to say
         sys.exit(0)
     except OutputError as e:
         typer.echo(f"error: {e}", err=True)

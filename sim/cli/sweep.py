@@ -1,5 +1,6 @@
 """`sim sweep`, the --workers / --scheduler options shared with `sim run`, and the default sweeps and index page of
 `make run` (kept out of sim/cli/main.py, which registers them)."""
+
 from __future__ import annotations
 
 import sys
@@ -20,6 +21,7 @@ def cluster(workers: int | None, scheduler: str | None, threads: int | None = No
     from sim.api.public import executor
     from sim.cli.common import EXIT_USAGE, fail, usage
     from sim.play.distributed import ExecutionError
+
     usage(check_cluster, workers, scheduler)
     try:
         with executor(workers, scheduler, threads, on_note=lambda s: typer.echo(s, err=True)) as ex:
@@ -40,15 +42,24 @@ class SweepBars:
         self.all = self.points = None
         self.done = 0
         from sim.play.progress import Lines  # counts the games played here (stored points are reused)
+
         self.count = Lines(len(sw.points) * sw.games, f"sweep {sw.name}", sys.stderr, every_s=float("inf"))
         self.count.__enter__()
         if self.tty:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-            self.prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+
+            self.prog = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
         else:
             from sim.play.progress import Lines
+
             self.prog = Lines(len(sw.points) * sw.games, f"sweep {sw.name}")
 
     def __enter__(self):
@@ -57,7 +68,7 @@ class SweepBars:
 
     def __exit__(self, kind, value, tb):
         self.prog.__exit__(kind, value, tb)
-        if self.tty and self.count.t_played is not None:   # end the line played() began
+        if self.tty and self.count.t_played is not None:  # end the line played() began
             self.count.__exit__(kind, value, tb)
         return False
 
@@ -71,10 +82,12 @@ class SweepBars:
         else:
             self.prog.total = max(games, 1)
         self.todo = points
-        if not points:                          # nothing to play: say so, not "0 games in 0.0 s, 0 games/s"
+        if not points:  # nothing to play: say so, not "0 games in 0.0 s, 0 games/s"
             n = len(self.sw.points)
-            said = (f"all {n:,} point{'' if n == 1 else 's'} reused (stored by an earlier run with the same seed "
-                    "and games; --fresh plays them again)")
+            said = (
+                f"all {n:,} point{'' if n == 1 else 's'} reused (stored by an earlier run with the same seed "
+                "and games; --fresh plays them again)"
+            )
             for lines in (self.count, self.prog if not self.tty else None):
                 if lines is not None:
                     lines.instead = said
@@ -94,43 +107,59 @@ class SweepBars:
             self.prog.advance(games)
             return
         if index not in self.tasks:
-            self.tasks[index] = self.prog.add_task(f"  point {index} ({self._values(index)})"[:60],
-                                                   total=self.sw.games)
+            self.tasks[index] = self.prog.add_task(f"  point {index} ({self._values(index)})"[:60], total=self.sw.games)
         self.prog.advance(self.tasks[index], games)
         self.prog.advance(self.all, games)
 
     def point_done(self, index: int) -> None:
         self.done += 1
         if not self.tty:
-            typer.echo(f"sweep {self.sw.name}: point {index} ({self._values(index)}) done, {self.done} of "
-                       f"{self.todo}", err=True)
+            typer.echo(
+                f"sweep {self.sw.name}: point {index} ({self._values(index)}) done, {self.done} of {self.todo}",
+                err=True,
+            )
             return
         if index in self.tasks:
             self.prog.remove_task(self.tasks.pop(index))
         self.prog.advance(self.points, 1)
 
 
-def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (its \[sweep] table, if any)")],
-          set_: Annotated[list[str] | None, typer.Option("--set", help="NAME=VALUES: a value, a list a,b,c or a "
-                                                            r"range LO..HI \[step S] (repeatable)")] = None,
-          mode: Annotated[str | None, typer.Option(help="grid (every combination, default) or zip")] = None,
-          games: Annotated[int | None, typer.Option(help=r"games per point (default: \[sweep] games, else the "
-                                                             "scenario's)")] = None,
-          seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
-          measure: Annotated[list[str] | None, typer.Option(help="measure to plot and pair (repeatable; "
-                                                                    "default: per game)")] = None,
-          target: Annotated[str | None, typer.Option(help="MEASURE=VALUE, e.g. first_player_advantage=0")] = None,
-          independent: Annotated[bool, typer.Option("--independent", help="each point its own random streams "
-                                                    "(default: common random numbers)")] = False,
-          workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
-          scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
-          threads: Annotated[int | None, typer.Option(help="Numba threads per unit (default: all cores in "
-                                                               "process, 1 on Dask workers)")] = None,
-          chunk: Annotated[int | None, typer.Option(help="games per unit of work (results do not depend on "
-                                                             "it)")] = None,
-          out: Annotated[Path | None, typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
-          fresh: Annotated[bool, typer.Option("--fresh", help="forget stored points and play every point")] = False,
-          json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False):
+def sweep(
+    scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (its \[sweep] table, if any)")],
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="NAME=VALUES: a value, a list a,b,c or a "
+            r"range LO..HI \[step S] (repeatable)",
+        ),
+    ] = None,
+    mode: Annotated[str | None, typer.Option(help="grid (every combination, default) or zip")] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            help=r"games per point (default: \[sweep] games, else the "
+            "scenario's)"
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    measure: Annotated[
+        list[str] | None, typer.Option(help="measure to plot and pair (repeatable; default: per game)")
+    ] = None,
+    target: Annotated[str | None, typer.Option(help="MEASURE=VALUE, e.g. first_player_advantage=0")] = None,
+    independent: Annotated[
+        bool, typer.Option("--independent", help="each point its own random streams (default: common random numbers)")
+    ] = False,
+    workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+    scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
+    threads: Annotated[
+        int | None, typer.Option(help="Numba threads per unit (default: all cores in process, 1 on Dask workers)")
+    ] = None,
+    chunk: Annotated[int | None, typer.Option(help="games per unit of work (results do not depend on it)")] = None,
+    out: Annotated[Path | None, typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="forget stored points and play every point")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False,
+):
     """Which value makes it fair? Sweep a parameter over a range of values.
 
     Every point's measures with 95% intervals and the paired differences between
@@ -145,10 +174,11 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
     from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, check_run_options, fail, interruptible, run_context
     from sim.model.scenario import ScenarioError
     from sim.output.sweep_output import SweepOutputError
+
     check_run_options(games, threads, chunk, seed)
     try:
         sw = build(scenario, set_ or [], mode, games, seed, measure, target, True if independent else None)
-    except SweepError as e:                     # a bad option: exit 2 as on every command; the file's: exit 3
+    except SweepError as e:  # a bad option: exit 2 as on every command; the file's: exit 3
         fail(str(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
     except ScenarioError as e:
         fail(str(e))
@@ -157,32 +187,50 @@ def sweep(scenario: Annotated[Path, typer.Argument(help=r"scenario TOML file (it
     bars = SweepBars(sw)
     from sim.output.sweep_output import folder_for
     from sim.play.sweep import Progress
-    kept = (f"no sweep.json written; the points finished so far are kept in {folder_for(sw, out) / 'points'}: "
-            "the same command again plays only the missing ones")
+
+    kept = (
+        f"no sweep.json written; the points finished so far are kept in {folder_for(sw, out) / 'points'}: "
+        "the same command again plays only the missing ones"
+    )
     try:
         with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars:
-            doc, folder, played = run_sweep(sw, ex, out, chunk, Progress(bars.start, bars.advance, bars.point_done),
-                                            fresh, on_played=bars.played, ctx=run_context(threads))
+            doc, folder, played = run_sweep(
+                sw,
+                ex,
+                out,
+                chunk,
+                Progress(bars.start, bars.advance, bars.point_done),
+                fresh,
+                on_played=bars.played,
+                ctx=run_context(threads),
+            )
     except SweepOutputError as e:
         fail(str(e))
-    except OSError as e:                        # the disk filled up while playing: name the folder, not only errno
+    except OSError as e:  # the disk filled up while playing: name the folder, not only errno
         from sim.output.sweep_output import what_for
-        fail(f"{what_for(sw, out)}: cannot write in {folder_for(sw, out)} ({e.strerror or e}); the points finished "
-             "so far are kept: the same command again, with room on the disk, plays only the missing ones")
+
+        fail(
+            f"{what_for(sw, out)}: cannot write in {folder_for(sw, out)} ({e.strerror or e}); the points finished "
+            "so far are kept: the same command again, with room on the disk, plays only the missing ones"
+        )
     from sim.cli.common import after_write
-    after_write(folder)                         # reports/index.html lists the new sweep
+
+    after_write(folder)  # reports/index.html lists the new sweep
     if json_out:
         import json
+
         typer.echo(json.dumps(doc, indent=1))
     else:
         typer.echo(summary_text(doc))
     from sim.model.words import count
-    typer.echo(f"sweep written to {folder} ({count(len(played.played), 'point')} played, {len(played.reused)} "
-               "reused)",
-               err=True)
+
+    typer.echo(
+        f"sweep written to {folder} ({count(len(played.played), 'point')} played, {len(played.reused)} reused)",
+        err=True,
+    )
 
 
-LARGE_GRID = 500      # points from which a sweep says its size before playing
+LARGE_GRID = 500  # points from which a sweep says its size before playing
 
 
 def large_grid_note(sw) -> None:
@@ -191,10 +239,14 @@ def large_grid_note(sw) -> None:
     if len(sw.points) < LARGE_GRID:
         return
     from sim.pages.sweep_page import MAX_CURVES, MAX_PANELS
-    typer.echo(f"sweep {sw.name}: a large sweep: {len(sw.points):,} points x {sw.games:,} games = "
-               f"{len(sw.points) * sw.games:,} games (points stored by an earlier run are reused); its page draws "
-               f"at most {MAX_CURVES} curves and {MAX_PANELS} panels a plot, every point is in its table and "
-               "sweep.parquet", err=True)
+
+    typer.echo(
+        f"sweep {sw.name}: a large sweep: {len(sw.points):,} points x {sw.games:,} games = "
+        f"{len(sw.points) * sw.games:,} games (points stored by an earlier run are reused); its page draws "
+        f"at most {MAX_CURVES} curves and {MAX_PANELS} panels a plot, every point is in its table and "
+        "sweep.parquet",
+        err=True,
+    )
 
 
 def sweep_words(mode: str, axes: list[tuple[str, list[str]]]) -> str:
@@ -211,6 +263,7 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
 
     from sim.model.scenario import toml_value
     from sim.output.sweep_output import folder_for
+
     folder = folder_for(sw, out)
     try:
         old = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
@@ -224,22 +277,34 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
     if same_file and old_axes == new_axes and (old_mode == sw.mode or len(new_axes) <= 1):
         return
     was = sweep_words(old_mode, old_axes) + ("" if same_file else f" of {old_path}")
-    keep = "give --out another folder" if out is not None else "give this one --out, e.g. --out reports/sweep-" \
+    keep = (
+        "give --out another folder"
+        if out is not None
+        else "give this one --out, e.g. --out reports/sweep-"
         f"{sw.name}-{'-'.join(a.name.replace('.', '_') for a in sw.axes) or 'point'}{'-zip' if sw.mode == 'zip' else ''}"
+    )
     now = sweep_words(sw.mode, new_axes) + ("" if same_file else f" of {new_path}")
-    typer.echo(f"warning: {folder} holds the sweep {was}; this sweep ({now}) replaces its pages (to keep both, "
-               f"{keep})", err=True)
+    typer.echo(
+        f"warning: {folder} holds the sweep {was}; this sweep ({now}) replaces its pages (to keep both, {keep})",
+        err=True,
+    )
 
 
 def summary_text(doc: dict) -> str:
     """The sweep in a few lines: each chosen measure per point, and the target's answer."""
     from sim.pages.sweep_page import fmt, fmt_ci, many_points_text, point_words, target_text
-    lines = [f"sweep {doc['scenario']['name']}: {len(doc['points'])} points x {doc['games']:,} games "
-             f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"]
+
+    lines = [
+        f"sweep {doc['scenario']['name']}: {len(doc['points'])} points x {doc['games']:,} games "
+        f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"
+    ]
     for p in doc["points"]:
         vals = point_words(doc, p) if p["labels"] else "the scenario"
-        ms = "; ".join(f"{m['label']} {fmt(m['kind'], p['measures'][m['name']]['value'], unit=m.get('unit', ''))} "
-                       f"{fmt_ci(m['kind'], p['measures'][m['name']]['ci95'])}" for m in doc["chosen"])
+        ms = "; ".join(
+            f"{m['label']} {fmt(m['kind'], p['measures'][m['name']]['value'], unit=m.get('unit', ''))} "
+            f"{fmt_ci(m['kind'], p['measures'][m['name']]['ci95'])}"
+            for m in doc["chosen"]
+        )
         lines.append(f"  {vals}{' (scenario)' if p['index'] == doc['default'] else ''}: {ms}")
     t = target_text(doc)
     if t:
@@ -254,6 +319,7 @@ def default_sweep_line(name, doc: dict, folder: Path, played: int) -> str:
     """`make run`'s line for one default sweep: "moor/sweeps/x.toml: 9 points x 500 games in 0.4 s -> FOLDER", the
     target's answer (if any) before the arrow; "...games, all reused" when no point was played."""
     from sim.pages.sweep_page import target_text
+
     n = len(doc["points"])
     when = f" in {doc['provenance']['wall_time_s']} s" if played else ", all reused"
     if played and played < n:
@@ -268,6 +334,7 @@ def run_default_sweeps(game: str | None, games: int | None) -> list[tuple[Path, 
     from sim.cli.common import SCENARIOS, fail, interruptible
     from sim.model.scenario import ScenarioError
     from sim.play.distributed import InProcess
+
     out = []
     files = sorted(p for p in SCENARIOS.glob("*/sweeps/*.toml") if game is None or p.parent.parent.name == game)
     for f in files:
@@ -277,10 +344,11 @@ def run_default_sweeps(game: str | None, games: int | None) -> list[tuple[Path, 
             fail(str(e))
         bars = SweepBars(sw)
         from sim.play.sweep import Progress
+
         with interruptible(), bars:
-            doc, folder, played = run_sweep(sw, InProcess(), progress=Progress(bars.start, bars.advance,
-                                                                                bars.point_done),
-                                            on_played=bars.played)
+            doc, folder, played = run_sweep(
+                sw, InProcess(), progress=Progress(bars.start, bars.advance, bars.point_done), on_played=bars.played
+            )
         typer.echo(default_sweep_line(f.relative_to(SCENARIOS), doc, folder, len(played.played)))
         out.append((folder, doc))
     return out

@@ -1,4 +1,5 @@
 """Ghostly Galleon: its GameSpec and turn-by-turn replay in words."""
+
 from __future__ import annotations
 
 from kernels.galleon import board as B
@@ -12,23 +13,34 @@ from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
-    "board": "bay and ship board", "max_turns": ("turn limit", "turns"), "gold_target": ("gold to win", "gold"),
+    "board": "bay and ship board",
+    "max_turns": ("turn limit", "turns"),
+    "gold_target": ("gold to win", "gold"),
     "ghost_die": "what a 6 moves (ghost only, or ghost and pirate)",
-    "blocked_move": "a pirate with no path of its roll", "terror_adjacency": "where the ghost frightens pirates",
-    "cannon_reuse": "how often a cannon fires", "water_duel_safe": "no duels in a whirlpool or on a rock",
-    "rock_exit": "the step from the rock onto the shore", "chest_keys": "key stickers under the chests",
+    "blocked_move": "a pirate with no path of its roll",
+    "terror_adjacency": "where the ghost frightens pirates",
+    "cannon_reuse": "how often a cannon fires",
+    "water_duel_safe": "no duels in a whirlpool or on a rock",
+    "rock_exit": "the step from the rock onto the shore",
+    "chest_keys": "key stickers under the chests",
     "key_tiles": "key tiles in the captain's cabin",
-    "w_goal": "weight on the next goal", "w_raid": "weight on raiding rivals",
-    "w_ghost": "weight against the ghost's reach", "w_rival": "weight against rivals nearby",
-    "w_duel": "win chance needed to duel", "w_cave": "weight on moves through the caves",
+    "w_goal": "weight on the next goal",
+    "w_raid": "weight on raiding rivals",
+    "w_ghost": "weight against the ghost's reach",
+    "w_rival": "weight against rivals nearby",
+    "w_duel": "win chance needed to duel",
+    "w_cave": "weight on moves through the caves",
 }
 WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # no playing time is stated: not in the rulebook (shared/rulebooks/ghostly-galleon.txt), nor in the sources of
 # shared/design/games/galleon.md; a default 4-player game is about 300 turns (reports/baselines/galleon/4p.json)
 BOX = (None, "none stated (rulebook and design sources name no playing time)")
-SECONDS = seconds_per_turn(8.0, "ASSUMPTION: no playing time is stated anywhere; 8 s a turn (roll two dice and "
-                           "move; duels and tile look-ups are rarer) puts a default 4-player game (about 300 turns) "
-                           "at about 40 min")
+SECONDS = seconds_per_turn(
+    8.0,
+    "ASSUMPTION: no playing time is stated anywhere; 8 s a turn (roll two dice and "
+    "move; duels and tile look-ups are rarer) puts a default 4-player game (about 300 turns) "
+    "at about 40 min",
+)
 COLOURS = ("red", "yellow", "green", "blue")
 WEAPONS = ("no weapon", "a sabre", "a pistol")
 
@@ -123,18 +135,18 @@ def replay(scenario, game: int) -> list[str]:
     import numpy as np
 
     from kernels.galleon import play
+
     n = scenario.players
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
     log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 400_000,
-        400_000, 0)
+        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 400_000, 400_000, 0
+    )
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
-    deal = [int(v) for k, v in steps[1:int(steps[0, 0]) + 1] if k == play.K_DEAL]
+    deal = [int(v) for k, v in steps[1 : int(steps[0, 0]) + 1] if k == play.K_DEAL]
     keys = [int(prm[R.P_CHEST_KEYS + deal[6 + c]]) for c in range(6)]
-    lines.append("  chests: " + ", ".join(f"cabin {c} {tile_name(deal[c])} ({_sticker(keys[c])})"
-                                          for c in range(6)))
+    lines.append("  chests: " + ", ".join(f"cabin {c} {tile_name(deal[c])} ({_sticker(keys[c])})" for c in range(6)))
     lines.append("  captain's cabin stack, top first: " + ", ".join(tile_name(t, prm) for t in deal[:11:-1]))
     turn = -1
     for r in range(1, int(log[0, 0]) + 1):
@@ -155,70 +167,129 @@ def replay(scenario, game: int) -> list[str]:
 MEASURES = (
     score("seat {seat}'s score", "gold", "Gold (1..5 a tile) seat {seat} holds at the end (5 brought home wins)."),
     # a win is gold brought home, not the most gold held: a rival may hold more without having brought it home
-    Entry("margin", "winner's margin (decisiveness)", "gold", "points",
-          "Gold the winner holds minus the most gold a non-winner holds at the end, finished games; negative when "
-          "a rival held more gold but had not brought it home (a win is gold brought home, not the most gold).",
-          applies="competitive"),
-    Entry("close_games", "close games", RATE_UNIT, "rate",
-          "Share of finished games whose winner's margin is at most 1 gold: a rival held as much gold as the winner "
-          "less 1, or more (95% Wilson interval).", level="batch", applies="competitive"),
-    counter("ghost_moves", "ghost moves", "Times a 6 moved Captain Flint's ghost (R9/R10), per game.",
-            "moves per game"),
-    counter("overboard", "pirates overboard", "Pirates the ghost frightened into a whirlpool, or that stopped next to "
-            "it (R11/R12), per game.", "pirates per game"),
+    Entry(
+        "margin",
+        "winner's margin (decisiveness)",
+        "gold",
+        "points",
+        "Gold the winner holds minus the most gold a non-winner holds at the end, finished games; negative when "
+        "a rival held more gold but had not brought it home (a win is gold brought home, not the most gold).",
+        applies="competitive",
+    ),
+    Entry(
+        "close_games",
+        "close games",
+        RATE_UNIT,
+        "rate",
+        "Share of finished games whose winner's margin is at most 1 gold: a rival held as much gold as the winner "
+        "less 1, or more (95% Wilson interval).",
+        level="batch",
+        applies="competitive",
+    ),
+    counter(
+        "ghost_moves", "ghost moves", "Times a 6 moved Captain Flint's ghost (R9/R10), per game.", "moves per game"
+    ),
+    counter(
+        "overboard",
+        "pirates overboard",
+        "Pirates the ghost frightened into a whirlpool, or that stopped next to it (R11/R12), per game.",
+        "pirates per game",
+    ),
     counter("cannon_fires", "cannon shots", "Cannons the ghost fired (R14), per game.", "shots per game"),
-    counter("cannon_hits", "pirates knocked down by cannons", "Pirates on land in a fired cannon's quarter (R14), "
-            "per game.", "pirates per game"),
+    counter(
+        "cannon_hits",
+        "pirates knocked down by cannons",
+        "Pirates on land in a fired cannon's quarter (R14), per game.",
+        "pirates per game",
+    ),
     counter("duels", "duels fought", "Duels challenged (R20), per game.", "duels per game"),
-    counter("duels_won_no_weapon", "duels won without a weapon", "Duels whose winner fought with no weapon, per "
-            "game.", "duels per game"),
-    counter("duels_won_sabre", "duels won with a sabre", "Duels whose winner fought with a sabre, per game.",
-            "duels per game"),
-    counter("duels_won_pistol", "duels won with a pistol", "Duels whose winner fought with a pistol, per game.",
-            "duels per game"),
-    counter("tiles_stolen", "tiles stolen", "Tiles taken from another player by a duel's winner or the parrot "
-            "(R19/R23), per game.", "tiles per game"),
-    counter("chests_opened", "chests opened", "Chests opened with a key or blank (R16), per game.",
-            "chests per game"),
-    counter("bottles_found", "bottles found", "Chests opened that held the worthless bottle, per game.",
-            "bottles per game"),
+    counter(
+        "duels_won_no_weapon",
+        "duels won without a weapon",
+        "Duels whose winner fought with no weapon, per game.",
+        "duels per game",
+    ),
+    counter(
+        "duels_won_sabre",
+        "duels won with a sabre",
+        "Duels whose winner fought with a sabre, per game.",
+        "duels per game",
+    ),
+    counter(
+        "duels_won_pistol",
+        "duels won with a pistol",
+        "Duels whose winner fought with a pistol, per game.",
+        "duels per game",
+    ),
+    counter(
+        "tiles_stolen",
+        "tiles stolen",
+        "Tiles taken from another player by a duel's winner or the parrot (R19/R23), per game.",
+        "tiles per game",
+    ),
+    counter("chests_opened", "chests opened", "Chests opened with a key or blank (R16), per game.", "chests per game"),
+    counter(
+        "bottles_found", "bottles found", "Chests opened that held the worthless bottle, per game.", "bottles per game"
+    ),
     counter("parrot_uses", "parrot actions", "Parrot actions taken (R19), per game.", "actions per game"),
-    counter("cave_tiles", "tiles taken from the large cave", "Moves through the caves that took a tile (R7), per "
-            "game.", "tiles per game"),
-    counter("captain_tiles", "tiles taken in the captain's cabin", "Top tiles taken on entering the captain's "
-            "cabin (R15), per game.", "tiles per game"),
-    counter("blocked_turns", "turns blocked", "Move turns a pirate could not move at all (R6), per game.",
-            "turns per game"),
-    counter("home_too_poor", "visits home with too little gold", "Times a pirate entered its hideout holding less "
-            "than the gold needed (R17), per game.", "visits per game"),
+    counter(
+        "cave_tiles",
+        "tiles taken from the large cave",
+        "Moves through the caves that took a tile (R7), per game.",
+        "tiles per game",
+    ),
+    counter(
+        "captain_tiles",
+        "tiles taken in the captain's cabin",
+        "Top tiles taken on entering the captain's cabin (R15), per game.",
+        "tiles per game",
+    ),
+    counter(
+        "blocked_turns", "turns blocked", "Move turns a pirate could not move at all (R6), per game.", "turns per game"
+    ),
+    counter(
+        "home_too_poor",
+        "visits home with too little gold",
+        "Times a pirate entered its hideout holding less than the gold needed (R17), per game.",
+        "visits per game",
+    ),
 )
 
 
-SPEC = register(GameSpec(
-    name="galleon",
-    title="Ghostly Galleon",
-    rules_version=R.RULES_VERSION,
-    min_players=2,
-    max_players=4,
-    params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
-    strategies=tuple(StrategySpec(name, sid, h, "player", WEIGHTS if sid == S.S_WEIGHTED else ())
-                     for name, sid, h in S.STRATEGIES),
-    kernel_module="kernels.galleon.play",
-    check=P.check,
-    pack=P.pack,
-    replay=replay,
-    extra_columns=EXTRA_COLUMNS,
-    score_range=(0, 15),
-    n_sparams=S.N_SPARAMS,
-    rules_file="kernels/galleon/RULES.md",
-    measures=MEASURES,
-    seat_scope=("each seat starts from its own hideout in every game (the start player rotates, the hideouts "
-                "do not), so a seat's figures include its hideout's place on this board"),
-    board=BoardSpec(marks=("cannons", "whirlpools"),
-                    tables="a Galleon bay has [board] with [[cannons]] and [[whirlpools]]",
-                    module="kernels.galleon.board", figure="sim.pages.board_svg:galleon_figure",
-                    noun="the bay and ship"),
-    check_sizes=(500, 50_000, 2_000),               # a few hundred turns a game (~3,000 games/s a thread)
-    box_minutes=BOX[0],
-    box_source=BOX[1],
-))
+SPEC = register(
+    GameSpec(
+        name="galleon",
+        title="Ghostly Galleon",
+        rules_version=R.RULES_VERSION,
+        min_players=2,
+        max_players=4,
+        params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
+        strategies=tuple(
+            StrategySpec(name, sid, h, "player", WEIGHTS if sid == S.S_WEIGHTED else ())
+            for name, sid, h in S.STRATEGIES
+        ),
+        kernel_module="kernels.galleon.play",
+        check=P.check,
+        pack=P.pack,
+        replay=replay,
+        extra_columns=EXTRA_COLUMNS,
+        score_range=(0, 15),
+        n_sparams=S.N_SPARAMS,
+        rules_file="kernels/galleon/RULES.md",
+        measures=MEASURES,
+        seat_scope=(
+            "each seat starts from its own hideout in every game (the start player rotates, the hideouts "
+            "do not), so a seat's figures include its hideout's place on this board"
+        ),
+        board=BoardSpec(
+            marks=("cannons", "whirlpools"),
+            tables="a Galleon bay has [board] with [[cannons]] and [[whirlpools]]",
+            module="kernels.galleon.board",
+            figure="sim.pages.board_svg:galleon_figure",
+            noun="the bay and ship",
+        ),
+        check_sizes=(500, 50_000, 2_000),  # a few hundred turns a game (~3,000 games/s a thread)
+        box_minutes=BOX[0],
+        box_source=BOX[1],
+    )
+)

@@ -1,4 +1,5 @@
 """Ghosts of the Moor: its GameSpec and turn-by-turn replay in words."""
+
 from __future__ import annotations
 
 from kernels.moor import params as P
@@ -11,22 +12,33 @@ from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
-    "track_len": ("track length", "spaces"), "die_faces": "die faces", "max_turns": ("turn limit", "turns"),
-    "space_symbols": "treasure symbols along the path", "ghost_values": ("ghost tile values", "points"),
-    "goal_values": ("goal token values", "points"), "set_points": ("points for 1 to 5 matching treasures", "points"),
+    "track_len": ("track length", "spaces"),
+    "die_faces": "die faces",
+    "max_turns": ("turn limit", "turns"),
+    "space_symbols": "treasure symbols along the path",
+    "ghost_values": ("ghost tile values", "points"),
+    "goal_values": ("goal token values", "points"),
+    "set_points": ("points for 1 to 5 matching treasures", "points"),
     "discard_fallback": "where discards go when no space is free",
-    "ghost_before_two": "a held ghost goes before two other tiles", "planks_discardable": "planks may be discarded",
-    "vacated_origin_counts": "the space just left takes discards", "tiebreak": "tie-break",
-    "w_tile": "weight on tile points", "w_ghost": "extra weight on ghost points", "w_discard": "weight on discards",
-    "w_goal": "weight on goal tokens", "w_progress": "weight on spaces moved",
-    "w_rear": "weight on moving back pawns", "w_empty_dest": "weight against stopping on an empty space",
+    "ghost_before_two": "a held ghost goes before two other tiles",
+    "planks_discardable": "planks may be discarded",
+    "vacated_origin_counts": "the space just left takes discards",
+    "tiebreak": "tie-break",
+    "w_tile": "weight on tile points",
+    "w_ghost": "extra weight on ghost points",
+    "w_discard": "weight on discards",
+    "w_goal": "weight on goal tokens",
+    "w_progress": "weight on spaces moved",
+    "w_rear": "weight on moving back pawns",
+    "w_empty_dest": "weight against stopping on an empty space",
     "plank_use": "plank use (0.5 or more: lay planks)",
 }
 WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # the box: 20-30 min for 2-5 players; a default 4-player game is about 112 turns (reports/baselines/moor/4p.json)
 BOX = ((20, 30), "publisher: 2-5 players, 20-30 min (cardhaus, icv2; shared/design/games/README.md)")
-SECONDS = seconds_per_turn(13.0, "13 s puts a default 4-player game (about 112 turns) at about 24 min, inside "
-                           "the box's 20-30 min (publisher)")
+SECONDS = seconds_per_turn(
+    13.0, "13 s puts a default 4-player game (about 112 turns) at about 24 min, inside the box's 20-30 min (publisher)"
+)
 
 
 def tile_name(t: int, prm) -> str:
@@ -44,11 +56,20 @@ def replay(scenario, game: int) -> list[str]:
     import numpy as np
 
     from kernels.moor import play
+
     n = scenario.players
     prm = scenario.prm()
     log, deal, scores, wseat, status, turns, rounds, st = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000,
-        with_state=True)
+        np.uint64(scenario.seed),
+        np.uint64(0),
+        game,
+        n,
+        prm,
+        scenario.sids(),
+        scenario.sparams(),
+        200_000,
+        with_state=True,
+    )
     first = game % n
     seat = lambda q: (first + q) % n  # noqa: E731
     who = lambda q: f"seat {seat(q)} ({scenario.seats[seat(q)].strategy})"  # noqa: E731
@@ -58,7 +79,7 @@ def replay(scenario, game: int) -> list[str]:
     i = 0
     for s in range(1, R.DEALT_SPACES + 1):
         k = 2 if s <= R.GREEN_SPACES else 1
-        names = [tile_name(int(t), prm) for t in deal[i:i + k]]     # dealt bottom first
+        names = [tile_name(int(t), prm) for t in deal[i : i + k]]  # dealt bottom first
         lines.append(f"  deal space {s} ({sym(s)}): " + (f"{names[1]} on top of {names[0]}" if k == 2 else names[0]))
         i += k
     for r in range(1, int(log[0, 0]) + 1):
@@ -82,10 +103,18 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(f"  reaches End and takes goal token {b}")
         elif e == R.E_SKIP:
             lines.append(f"  {who(a)} has every pawn home: skipped")
-    planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]   # by turn position
+    planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]  # by turn position
     decided = tiebreak_lines(scores[:n], planks, first, int(prm[R.P_TIEBREAK])) if status == 0 else []
-    return lines + ending(status, turns, rounds, scores[:n], wseat,
-                          lambda s: f"seat {s} ({scenario.seats[s].strategy})", lambda v: count(v, "point"), decided)
+    return lines + ending(
+        status,
+        turns,
+        rounds,
+        scores[:n],
+        wseat,
+        lambda s: f"seat {s} ({scenario.seats[s].strategy})",
+        lambda v: count(v, "point"),
+        decided,
+    )
 
 
 def tiebreak_lines(scores, planks, first: int, rule: int) -> list[str]:
@@ -94,7 +123,7 @@ def tiebreak_lines(scores, planks, first: int, rule: int) -> list[str]:
     (0 rulebook R17: most planks, then the tied player latest in turn order; 1 shared, C9: every tied seat wins)."""
     n = len(scores)
     best = max(int(x) for x in scores)
-    tied = [(first + q) % n for q in range(n) if int(scores[(first + q) % n]) == best]     # in turn order
+    tied = [(first + q) % n for q in range(n) if int(scores[(first + q) % n]) == best]  # in turn order
     if len(tied) < 2:
         return []
     names = ", ".join(str(s) for s in tied[:-1]) + f" and {tied[-1]}"
@@ -107,24 +136,43 @@ def tiebreak_lines(scores, planks, first: int, rule: int) -> list[str]:
     plank_text = ", ".join(f"seat {s}: {held[s]}" for s in tied)
     if len(top) == 1:
         return [f"{head}; tie-break (R17): most plank tiles wins ({plank_text}): seat {top[0]}"]
-    return [f"{head}; tie-break (R17): most plank tiles ({plank_text}), still tied, so the tied player latest in "
-            f"turn order wins (seat {first} started): seat {top[-1]}"]
+    return [
+        f"{head}; tie-break (R17): most plank tiles ({plank_text}), still tied, so the tied player latest in "
+        f"turn order wins (seat {first} started): seat {top[-1]}"
+    ]
 
 
 # the catalogue of measures (sim.model.catalogue): what each counter column of kernels/moor/columns.py counts
 MEASURES = (
-    score("seat {seat}'s score", "points", "Seat {seat}'s points at the end: its goal tokens' values, plus for each "
-          "of the five treasure types 1/3/6/10/15 points for 1/2/3/4/5 tiles of that type, minus its ghost tiles' "
-          "values (planks score nothing; rule R15)."),
+    score(
+        "seat {seat}'s score",
+        "points",
+        "Seat {seat}'s points at the end: its goal tokens' values, plus for each "
+        "of the five treasure types 1/3/6/10/15 points for 1/2/3/4/5 tiles of that type, minus its ghost tiles' "
+        "values (planks score nothing; rule R15).",
+    ),
     counter("discard_events", "discards", "Times a player had to discard (R10/R11), per game.", "discards per game"),
-    counter("tiles_discarded", "tiles discarded", "Tiles put back on the track or out of the game by discards, per "
-            "game.", "tiles per game"),
-    counter("tiles_lost", "tiles lost", "Discarded tiles that left the game because no empty space was left, per "
-            "game.", "tiles per game"),
+    counter(
+        "tiles_discarded",
+        "tiles discarded",
+        "Tiles put back on the track or out of the game by discards, per game.",
+        "tiles per game",
+    ),
+    counter(
+        "tiles_lost",
+        "tiles lost",
+        "Discarded tiles that left the game because no empty space was left, per game.",
+        "tiles per game",
+    ),
     counter("planks_laid", "planks laid", "Planks laid under a pawn, per game.", "planks per game"),
-    counter("tiebreak_decided", "top score tied, settled by the tie-break", "Share of finished games whose top "
-            "score was tied and settled by the rulebook's tie-break (0 with tiebreak = shared).",
-            "% of finished games", "rate"),
+    counter(
+        "tiebreak_decided",
+        "top score tied, settled by the tie-break",
+        "Share of finished games whose top "
+        "score was tied and settled by the rulebook's tie-break (0 with tiebreak = shared).",
+        "% of finished games",
+        "rate",
+    ),
 )
 
 
@@ -132,25 +180,28 @@ def _check(values: dict, players: int, given: frozenset = frozenset()) -> str | 
     return P.check(values)
 
 
-SPEC = register(GameSpec(
-    name="moor",
-    title="Ghosts of the Moor",
-    rules_version=R.RULES_VERSION,
-    min_players=2,
-    max_players=5,
-    params=worded(tuple(ParamSpec(*p, labels=P.LABELS.get(p[0], ())) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
-    strategies=tuple(StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ())
-                     for n, i, h in S.STRATEGIES),
-    kernel_module="kernels.moor.play",
-    check=_check,
-    pack=lambda values, players: P.pack(values),
-    replay=replay,
-    extra_columns=EXTRA_COLUMNS,
-    score_range=(-60, 120),
-    n_sparams=S.N_SPARAMS,
-    rules_file="kernels/moor/RULES.md",
-    measures=MEASURES,
-    check_sizes=(20_000, 2_500_000, 100_000),        # about 60k games/s on a 2-core machine
-    box_minutes=BOX[0],
-    box_source=BOX[1],
-))
+SPEC = register(
+    GameSpec(
+        name="moor",
+        title="Ghosts of the Moor",
+        rules_version=R.RULES_VERSION,
+        min_players=2,
+        max_players=5,
+        params=worded(tuple(ParamSpec(*p, labels=P.LABELS.get(p[0], ())) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
+        strategies=tuple(
+            StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ()) for n, i, h in S.STRATEGIES
+        ),
+        kernel_module="kernels.moor.play",
+        check=_check,
+        pack=lambda values, players: P.pack(values),
+        replay=replay,
+        extra_columns=EXTRA_COLUMNS,
+        score_range=(-60, 120),
+        n_sparams=S.N_SPARAMS,
+        rules_file="kernels/moor/RULES.md",
+        measures=MEASURES,
+        check_sizes=(20_000, 2_500_000, 100_000),  # about 60k games/s on a 2-core machine
+        box_minutes=BOX[0],
+        box_source=BOX[1],
+    )
+)

@@ -1,4 +1,5 @@
 """Ghost Fightin' Treasure Hunters (Anniversary Edition): its GameSpec and turn-by-turn replay in words."""
+
 from __future__ import annotations
 
 from kernels.treasure_hunters import board as B
@@ -13,42 +14,65 @@ from sim.model.words import count
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
-    "mode": "way to play", "board": "house board", "max_turns": ("turn limit", "hunter turns"),
-    "move_die": ("movement die faces", "spaces"), "move_die_ghost": "ghost icons on the movement die",
-    "fight_die": "fight die faces", "ghost_cards": ("green ghost cards", "cards"),
-    "hh_cards": ("black Head Haunter cards", "cards"), "hh_single_use": "single-use black cards",
-    "hand_size": ("Head Haunter hand size", "cards"), "hauntings": ("haunting pieces", "pieces"),
-    "reroll_cards": "reroll cards", "spook_range": ("Spook card reach", "spaces"),
-    "fight_optional": "fighting is optional", "nested_draw_counts": "a Shuffle drawn in Draw 2/3 counts",
+    "mode": "way to play",
+    "board": "house board",
+    "max_turns": ("turn limit", "hunter turns"),
+    "move_die": ("movement die faces", "spaces"),
+    "move_die_ghost": "ghost icons on the movement die",
+    "fight_die": "fight die faces",
+    "ghost_cards": ("green ghost cards", "cards"),
+    "hh_cards": ("black Head Haunter cards", "cards"),
+    "hh_single_use": "single-use black cards",
+    "hand_size": ("Head Haunter hand size", "cards"),
+    "hauntings": ("haunting pieces", "pieces"),
+    "reroll_cards": "reroll cards",
+    "spook_range": ("Spook card reach", "spaces"),
+    "fight_optional": "fighting is optional",
+    "nested_draw_counts": "a Shuffle drawn in Draw 2/3 counts",
     "reveal_jewel_on_enter": "jewels turned up on entering a room",
     "carrier_may_pass_haunted": "a jewel carrier may pass haunted rooms",
     "pickup_requires_clear_room": "jewels picked up only in ghost-free rooms",
-    "fight_when_staying": "a hunter that stays put fights", "move_ghost_wraps": "Move Ghost wraps round past A and L",
+    "fight_when_staying": "a hunter that stays put fights",
+    "move_ghost_wraps": "Move Ghost wraps round past A and L",
     "carrier_may_wait_outside": "a jewel carrier may wait outside",
     "pickup_in_haunted_room": "jewels picked up in haunted rooms",
-    "pickup_when_staying": "a hunter that stays put picks up", "group_ghosts_distinct":
-        "letter-group ghosts end in different rooms", "helper_decides_reroll": "the helper decides its reroll",
-    "w_dist": "weight against distance", "w_jewel": "weight on its jewel's room",
-    "w_reveal": "weight on face-down jewels", "w_ghost1": "weight on one-ghost rooms",
-    "w_ghost2": "weight on two-ghost rooms", "w_help": "weight on fighting beside a hunter",
-    "w_unhaunt": "weight on unhaunting with a partner", "w_unhaunt_alone": "weight on waiting in a haunted room",
-    "w_rescue": "weight on rescuing a stuck carrier", "w_exit": "weight on going outside",
+    "pickup_when_staying": "a hunter that stays put picks up",
+    "group_ghosts_distinct": "letter-group ghosts end in different rooms",
+    "helper_decides_reroll": "the helper decides its reroll",
+    "w_dist": "weight against distance",
+    "w_jewel": "weight on its jewel's room",
+    "w_reveal": "weight on face-down jewels",
+    "w_ghost1": "weight on one-ghost rooms",
+    "w_ghost2": "weight on two-ghost rooms",
+    "w_help": "weight on fighting beside a hunter",
+    "w_unhaunt": "weight on unhaunting with a partner",
+    "w_unhaunt_alone": "weight on waiting in a haunted room",
+    "w_rescue": "weight on rescuing a stuck carrier",
+    "w_exit": "weight on going outside",
     "reroll_move_haunts": ("hauntings out before a movement reroll", "hauntings"),
     "reroll_fight_ghosts": ("ghosts in the room before a fight reroll", "ghosts"),
     "reroll_unhaunt": "reroll a failed unhaunting (0.5 or more: yes)",
-    "w_haunt": "weight on hauntings", "w_sq": "weight on crowding ghosts", "w_trap": "weight on trapped carriers",
-    "w_carrier_room": "weight on ghosts beside a carrier", "w_jewel_room": "weight on ghosts beside a jewel",
-    "w_spook": "weight on spooking carriers back", "w_draw": "weight on Draw cards",
+    "w_haunt": "weight on hauntings",
+    "w_sq": "weight on crowding ghosts",
+    "w_trap": "weight on trapped carriers",
+    "w_carrier_room": "weight on ghosts beside a carrier",
+    "w_jewel_room": "weight on ghosts beside a jewel",
+    "w_spook": "weight on spooking carriers back",
+    "w_draw": "weight on Draw cards",
 }
 HUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
-HAUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS),
-                         WORDS)
+HAUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS), WORDS)
 # the box: about 30 min for 2-5 players; a default basic 4-player game is about 90 hunter turns
 # (reports/baselines/treasure_hunters/basic-4p.json)
-BOX = ((30, 30), "publisher (Mattel) and reviews: 2-5 players, 30 min (Opinionated Gamers, BGG; "
-                 "shared/design/games/README.md)")
-SECONDS = seconds_per_turn(20.0, "20 s a hunter turn (roll, move, fight, draw a ghost card) puts a default basic "
-                           "4-player game (about 90 turns) at about 30 min, the box's time (publisher)")
+BOX = (
+    (30, 30),
+    "publisher (Mattel) and reviews: 2-5 players, 30 min (Opinionated Gamers, BGG; shared/design/games/README.md)",
+)
+SECONDS = seconds_per_turn(
+    20.0,
+    "20 s a hunter turn (roll, move, fight, draw a ghost card) puts a default basic "
+    "4-player game (about 90 turns) at about 30 min, the box's time (publisher)",
+)
 LETTERS = R.ROOM_LETTERS
 DIE = ("blank", "ghost", "haunting")
 
@@ -61,12 +85,19 @@ def card_name(ct: int) -> str:
         return f"black room card {LETTERS[ct - R.CT_HROOM]}"
     if R.CT_GROUP <= ct < R.CT_GROUP + 3:
         g = ct - R.CT_GROUP
-        return "/".join(LETTERS[g * 4:g * 4 + 4]) + " card"
+        return "/".join(LETTERS[g * 4 : g * 4 + 4]) + " card"
     if R.CT_MOVE <= ct < R.CT_MOVE + 3:
         return f"Move Ghost {ct - R.CT_MOVE + 1}"
-    return {R.CT_SHUFFLE: "Shuffle", R.CT_DRAW2: "Draw 2 + Shuffle", R.CT_DRAW3: "Draw 3 + Shuffle",
-            R.CT_DOOR_BLUE: "blue Door", R.CT_DOOR_GREEN: "green Door", R.CT_ADD1: "Add 1 Ghost",
-            R.CT_ADD2: "Add 2 Ghosts", R.CT_SPOOK: "Spook"}[ct]
+    return {
+        R.CT_SHUFFLE: "Shuffle",
+        R.CT_DRAW2: "Draw 2 + Shuffle",
+        R.CT_DRAW3: "Draw 3 + Shuffle",
+        R.CT_DOOR_BLUE: "blue Door",
+        R.CT_DOOR_GREEN: "green Door",
+        R.CT_ADD1: "Add 1 Ghost",
+        R.CT_ADD2: "Add 2 Ghosts",
+        R.CT_SPOOK: "Spook",
+    }[ct]
 
 
 def _dice(code: int) -> str:
@@ -95,13 +126,15 @@ def replay(scenario, game: int) -> list[str]:
     import numpy as np
 
     from kernels.treasure_hunters import play
+
     n = scenario.players
     values = scenario.params
     prm = scenario.prm()
     board = B.load_board(values["board"])
     node = board.node_name
     log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000, 2)
+        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000, 2
+    )
     mode = values["mode"]
     nh = int(prm[R.P_N_HUNTERS])
     seat_of = [int(st[R.S_HSEAT + h]) for h in range(nh)]
@@ -115,8 +148,10 @@ def replay(scenario, game: int) -> list[str]:
         nums = ", ".join(f"{LETTERS[int(prm[R.P_JEWEL_ROOMS + j])]}={int(st[R.S_JNUM + j])}" for j in range(8))
         lines.append(f"  jewels in rooms {jr}; numbers face down: {nums}")
     else:
-        lines.append(f"  jewels in rooms {jr}; ghosts in rooms "
-                     + ", ".join(LETTERS[int(prm[R.P_START_ROOMS + i])] for i in range(int(prm[R.P_N_START]))))
+        lines.append(
+            f"  jewels in rooms {jr}; ghosts in rooms "
+            + ", ".join(LETTERS[int(prm[R.P_START_ROOMS + i])] for i in range(int(prm[R.P_N_START])))
+        )
     jname = lambda j: f"the jewel from room {LETTERS[int(prm[R.P_JEWEL_ROOMS + j])]}"  # noqa: E731
     for r in range(1, int(log[0, 0]) + 1):
         e, a, b, c, d, t = (int(x) for x in log[r])
@@ -151,8 +186,10 @@ def replay(scenario, game: int) -> list[str]:
             helper = f" with hunter {b + 1} helping" if b >= 0 else " alone"
             lines.append(f"  fights{helper}: {_dice(c)} -> {count(d, 'ghost')} removed")
         elif e == R.E_UNHAUNT:
-            lines.append(f"  tries to unhaunt with hunter {b + 1}: {_dice(c)} -> "
-                         f"{'the haunting is removed' if d else 'no haunting icon'}")
+            lines.append(
+                f"  tries to unhaunt with hunter {b + 1}: {_dice(c)} -> "
+                f"{'the haunting is removed' if d else 'no haunting icon'}"
+            )
         elif e == R.E_REROLL:
             what = ("the movement die", "its fight die", "the helper's fight die")[b]
             lines.append(f"  hunter {a + 1} uses its reroll card on {what}")
@@ -174,14 +211,25 @@ def replay(scenario, game: int) -> list[str]:
         elif e == R.E_TARGET:
             lines.append(f"    on {_target(b, c)}")
         elif e == R.E_END:
-            why = (f" (all {int(prm[R.P_HAUNTINGS])} haunting pieces on the board)"
-                   if a in (R.OUT_SIX, R.OUT_HH_SIX) else "")    # the label keeps the rulebook's name (RULES.md)
+            why = (
+                f" (all {int(prm[R.P_HAUNTINGS])} haunting pieces on the board)"
+                if a in (R.OUT_SIX, R.OUT_HH_SIX)
+                else ""
+            )  # the label keeps the rulebook's name (RULES.md)
             lines.append(f"END: {R.OUTCOME_LABELS[a]}{why}")
-    lines.append(f"final after {turns} hunter turns, {rounds} rounds: {int(st[R.S_DELIVERED])} jewels in the wagon, "
-                 f"{int(st[R.S_HAUNTS])} hauntings, {int(st[R.S_GHOSTS_ON])} ghosts on the board")
+    lines.append(
+        f"final after {turns} hunter turns, {rounds} rounds: {int(st[R.S_DELIVERED])} jewels in the wagon, "
+        f"{int(st[R.S_HAUNTS])} hauntings, {int(st[R.S_GHOSTS_ON])} ghosts on the board"
+    )
     winners = [s for s in range(n) if (wseat >> s) & 1]
-    lines.append("winner: " + (", ".join(f"seat {s} ({scenario.seats[s].strategy})" for s in winners)
-                               if winners else ("none (truncated)" if status == 1 else "none: the house wins")))
+    lines.append(
+        "winner: "
+        + (
+            ", ".join(f"seat {s} ({scenario.seats[s].strategy})" for s in winners)
+            if winners
+            else ("none (truncated)" if status == 1 else "none: the house wins")
+        )
+    )
     return lines
 
 
@@ -195,85 +243,236 @@ HH = ("head_haunter",)
 DOORS = ("advanced", "head_haunter")
 COOP = ("basic", "advanced")
 MEASURES = (
-    team("hunter", "hunters win", "Share of finished games the hunters win: every jewel in the wagon (one result "
-         "for the whole team)."),
-    team("haunter", "the Head Haunter wins", "Share of finished games the Head Haunter wins (fills the house or "
-         "traps every hunter).", modes=HH),
-    score("seat {seat}'s score", "jewels", "Jewels in the wagon at the end (the same for every hunter seat; the "
-          "Head Haunter's seat 0: hauntings on the board)."),
-    category("outcome", "how the game ended", "Share of finished games ending each way: the hunters' win (the team "
-             "win rate) or one of the ways they lose."),
-    share("outcome", "win", "the hunters bring out every jewel", "Head Haunter game: share of finished games the "
-          "hunters win, one of its three ends (in a co-op game this is the team win rate, shown once as such).",
-          modes=HH),
-    share("outcome", "six_hauntings", "the house fills with hauntings", "Share of finished games lost because every "
-          "haunting piece is on the board (the rulebook's six hauntings).", modes=COOP),
-    share("outcome", "hunters_stuck", "every hunter stuck with a jewel", "Share of finished games lost because every "
-          "hunter is stuck holding a jewel, each in a different haunted room.", modes=COOP),
-    share("outcome", "jewels_cannot_leave", "no carried jewel can leave", "Advanced game: share of finished games "
-          "lost because no jewel being carried can leave the house in numerical order.", modes=("advanced",)),
-    share("outcome", "haunter_win_hauntings", "the Head Haunter fills the house", "Share of finished games the "
-          "Head Haunter wins with every haunting piece on the board.", modes=HH),
-    share("outcome", "haunter_win_stuck", "the Head Haunter traps every hunter", "Share of finished games the Head "
-          "Haunter wins because every hunter is stuck holding a jewel.", modes=HH),
-    share("outcome", "truncated", "stopped at the turn cap", "Games stopped at the turn cap (reported as truncated, "
-          "never among the finished games).", shown=False),
-    category("lost_jewels_out", "jewels still in the house when the hunters lost", "Of the finished games, the "
-             "share the hunters lose with 8, 7, ..., 0 jewels still in the house (how close the losses came)."),
-    share("lost_jewels_out", "not lost", "hunters did not lose", "Share of finished games the hunters did not lose "
-          "(the team win rate).", shown=False),
-) + tuple(
-    share("lost_jewels_out", f"lost with {k} out", f"hunters lose with {_jewels(8 - k)} still in the house",
-          f"Share of finished games the hunters lose with {_jewels(k)} in the wagon and {8 - k} still in the house.")
-    for k in range(9)
-) + (
-    counter("hauntings_end", "hauntings at the end", "Hauntings on the board when the game ends.",
-            "hauntings per game"),
-    counter("hauntings_max", "most hauntings at once", "Most hauntings on the board at any time of the game.",
-            "hauntings per game"),
-    counter("jewels_out_end", "jewels in the wagon at the end", "Jewels in the wagon when the game ends.",
-            "jewels per game"),
-    counter("fights", "fights", "Fights against the ghosts in a room (fight dice rolled), per game.",
-            "fights per game"),
-    counter("fights_won", "fights that removed a ghost", "Fights that removed at least one ghost, per game.",
-            "fights per game"),
-    counter("ghosts_removed", "ghosts removed", "Ghosts removed by fights, per game.", "ghosts per game"),
-    counter("unhaunt_attempts", "tries to remove a haunting", "Tries to remove a haunting (two hunters in a "
-            "haunted room), per game.", "tries per game"),
-    counter("unhauntings", "hauntings removed", "Hauntings removed from the board, per game.",
-            "hauntings per game"),
-    counter("shuffles", "deck shuffles", "Shuffles of the ghost deck after the setup, per game.",
-            "shuffles per game"),
-    counter("locked_door_turns", "moves behind a locked door colour", "Hunter moves made while a door colour was "
-            "locked, per game.", "moves per game", modes=DOORS),
-    counter("ghosts_end", "ghosts at the end", "Ghosts on the board when the game ends.", "ghosts per game"),
-    counter("ghosts_placed", "ghosts brought in", "Ghosts brought onto the board from the supply, per game.",
-            "ghosts per game"),
-    counter("hauntings_made", "rooms haunted", "Times three ghosts in a room became a haunting, per game.",
-            "hauntings per game"),
-    counter("overflows", "ghosts moved on past a haunted room", "Ghosts that landed in a haunted room and moved on "
-            "to the next free one, per game.", "ghosts per game"),
-    counter("rerolls_used", "reroll cards used", "Head Haunter game: hunters' single-use reroll cards used, per "
-            "game.", "cards per game", modes=HH),
-    counter("hh_cards_played", "Head Haunter cards played", "Cards the Head Haunter played, per game.",
-            "cards per game", modes=HH),
-    counter("six_discards", "Head Haunter cards lost to a 6", "Head Haunter hand cards discarded because a hunter "
-            "rolled a 6, per game.", "cards per game", modes=HH),
-    counter("spooks", "hunters spooked", "Spook cards played on a hunter, per game.", "spooks per game", modes=HH),
-    counter("jewels_dropped", "jewels dropped when spooked", "Jewels a spooked hunter dropped, per game.",
-            "jewels per game", modes=HH),
-    counter("ghosts_moved", "ghosts moved by Move Ghost cards", "Ghosts the Head Haunter moved with Move Ghost "
-            "cards, per game.", "ghosts per game", modes=HH),
-    counter("stuck_events", "times a carrier got stuck", "Times a hunter carrying a jewel got stuck in a haunted "
-            "room, per game.", "times per game"),
-    counter("stuck_end", "hunters stuck at the end", "Hunters stuck holding a jewel in a haunted room when the game "
-            "ends.", "hunters per game"),
-    counter("jewels_carried_end", "jewels being carried at the end", "Jewels in the hunters' hands when the game "
-            "ends.", "jewels per game"),
-    curve("hauntings", "hauntings on the board", "hauntings", "Hauntings on the board after each round, mean over "
-          "the games still running."),
-    curve("ghosts", "ghosts on the board", "ghosts", "Ghosts on the board after each round, mean over the games "
-          "still running."),
+    (
+        team(
+            "hunter",
+            "hunters win",
+            "Share of finished games the hunters win: every jewel in the wagon (one result for the whole team).",
+        ),
+        team(
+            "haunter",
+            "the Head Haunter wins",
+            "Share of finished games the Head Haunter wins (fills the house or traps every hunter).",
+            modes=HH,
+        ),
+        score(
+            "seat {seat}'s score",
+            "jewels",
+            "Jewels in the wagon at the end (the same for every hunter seat; the "
+            "Head Haunter's seat 0: hauntings on the board).",
+        ),
+        category(
+            "outcome",
+            "how the game ended",
+            "Share of finished games ending each way: the hunters' win (the team "
+            "win rate) or one of the ways they lose.",
+        ),
+        share(
+            "outcome",
+            "win",
+            "the hunters bring out every jewel",
+            "Head Haunter game: share of finished games the "
+            "hunters win, one of its three ends (in a co-op game this is the team win rate, shown once as such).",
+            modes=HH,
+        ),
+        share(
+            "outcome",
+            "six_hauntings",
+            "the house fills with hauntings",
+            "Share of finished games lost because every haunting piece is on the board (the rulebook's six hauntings).",
+            modes=COOP,
+        ),
+        share(
+            "outcome",
+            "hunters_stuck",
+            "every hunter stuck with a jewel",
+            "Share of finished games lost because every "
+            "hunter is stuck holding a jewel, each in a different haunted room.",
+            modes=COOP,
+        ),
+        share(
+            "outcome",
+            "jewels_cannot_leave",
+            "no carried jewel can leave",
+            "Advanced game: share of finished games "
+            "lost because no jewel being carried can leave the house in numerical order.",
+            modes=("advanced",),
+        ),
+        share(
+            "outcome",
+            "haunter_win_hauntings",
+            "the Head Haunter fills the house",
+            "Share of finished games the Head Haunter wins with every haunting piece on the board.",
+            modes=HH,
+        ),
+        share(
+            "outcome",
+            "haunter_win_stuck",
+            "the Head Haunter traps every hunter",
+            "Share of finished games the Head Haunter wins because every hunter is stuck holding a jewel.",
+            modes=HH,
+        ),
+        share(
+            "outcome",
+            "truncated",
+            "stopped at the turn cap",
+            "Games stopped at the turn cap (reported as truncated, never among the finished games).",
+            shown=False,
+        ),
+        category(
+            "lost_jewels_out",
+            "jewels still in the house when the hunters lost",
+            "Of the finished games, the "
+            "share the hunters lose with 8, 7, ..., 0 jewels still in the house (how close the losses came).",
+        ),
+        share(
+            "lost_jewels_out",
+            "not lost",
+            "hunters did not lose",
+            "Share of finished games the hunters did not lose (the team win rate).",
+            shown=False,
+        ),
+    )
+    + tuple(
+        share(
+            "lost_jewels_out",
+            f"lost with {k} out",
+            f"hunters lose with {_jewels(8 - k)} still in the house",
+            f"Share of finished games the hunters lose with {_jewels(k)} in the wagon and {8 - k} still in the house.",
+        )
+        for k in range(9)
+    )
+    + (
+        counter(
+            "hauntings_end", "hauntings at the end", "Hauntings on the board when the game ends.", "hauntings per game"
+        ),
+        counter(
+            "hauntings_max",
+            "most hauntings at once",
+            "Most hauntings on the board at any time of the game.",
+            "hauntings per game",
+        ),
+        counter(
+            "jewels_out_end",
+            "jewels in the wagon at the end",
+            "Jewels in the wagon when the game ends.",
+            "jewels per game",
+        ),
+        counter(
+            "fights", "fights", "Fights against the ghosts in a room (fight dice rolled), per game.", "fights per game"
+        ),
+        counter(
+            "fights_won",
+            "fights that removed a ghost",
+            "Fights that removed at least one ghost, per game.",
+            "fights per game",
+        ),
+        counter("ghosts_removed", "ghosts removed", "Ghosts removed by fights, per game.", "ghosts per game"),
+        counter(
+            "unhaunt_attempts",
+            "tries to remove a haunting",
+            "Tries to remove a haunting (two hunters in a haunted room), per game.",
+            "tries per game",
+        ),
+        counter(
+            "unhauntings", "hauntings removed", "Hauntings removed from the board, per game.", "hauntings per game"
+        ),
+        counter(
+            "shuffles", "deck shuffles", "Shuffles of the ghost deck after the setup, per game.", "shuffles per game"
+        ),
+        counter(
+            "locked_door_turns",
+            "moves behind a locked door colour",
+            "Hunter moves made while a door colour was locked, per game.",
+            "moves per game",
+            modes=DOORS,
+        ),
+        counter("ghosts_end", "ghosts at the end", "Ghosts on the board when the game ends.", "ghosts per game"),
+        counter(
+            "ghosts_placed",
+            "ghosts brought in",
+            "Ghosts brought onto the board from the supply, per game.",
+            "ghosts per game",
+        ),
+        counter(
+            "hauntings_made",
+            "rooms haunted",
+            "Times three ghosts in a room became a haunting, per game.",
+            "hauntings per game",
+        ),
+        counter(
+            "overflows",
+            "ghosts moved on past a haunted room",
+            "Ghosts that landed in a haunted room and moved on to the next free one, per game.",
+            "ghosts per game",
+        ),
+        counter(
+            "rerolls_used",
+            "reroll cards used",
+            "Head Haunter game: hunters' single-use reroll cards used, per game.",
+            "cards per game",
+            modes=HH,
+        ),
+        counter(
+            "hh_cards_played",
+            "Head Haunter cards played",
+            "Cards the Head Haunter played, per game.",
+            "cards per game",
+            modes=HH,
+        ),
+        counter(
+            "six_discards",
+            "Head Haunter cards lost to a 6",
+            "Head Haunter hand cards discarded because a hunter rolled a 6, per game.",
+            "cards per game",
+            modes=HH,
+        ),
+        counter("spooks", "hunters spooked", "Spook cards played on a hunter, per game.", "spooks per game", modes=HH),
+        counter(
+            "jewels_dropped",
+            "jewels dropped when spooked",
+            "Jewels a spooked hunter dropped, per game.",
+            "jewels per game",
+            modes=HH,
+        ),
+        counter(
+            "ghosts_moved",
+            "ghosts moved by Move Ghost cards",
+            "Ghosts the Head Haunter moved with Move Ghost cards, per game.",
+            "ghosts per game",
+            modes=HH,
+        ),
+        counter(
+            "stuck_events",
+            "times a carrier got stuck",
+            "Times a hunter carrying a jewel got stuck in a haunted room, per game.",
+            "times per game",
+        ),
+        counter(
+            "stuck_end",
+            "hunters stuck at the end",
+            "Hunters stuck holding a jewel in a haunted room when the game ends.",
+            "hunters per game",
+        ),
+        counter(
+            "jewels_carried_end",
+            "jewels being carried at the end",
+            "Jewels in the hunters' hands when the game ends.",
+            "jewels per game",
+        ),
+        curve(
+            "hauntings",
+            "hauntings on the board",
+            "hauntings",
+            "Hauntings on the board after each round, mean over the games still running.",
+        ),
+        curve(
+            "ghosts",
+            "ghosts on the board",
+            "ghosts",
+            "Ghosts on the board after each round, mean over the games still running.",
+        ),
+    )
 )
 
 
@@ -295,35 +494,48 @@ def _strategy_params(name: str, sid: int) -> tuple:
     return ()
 
 
-SPEC = register(GameSpec(
-    name="treasure_hunters",
-    title="Ghost Fightin' Treasure Hunters (Anniversary Edition)",
-    rules_version=R.RULES_VERSION,
-    min_players=2,
-    max_players=5,
-    params=worded(tuple(ParamSpec(*p, fields=P.FIELDS.get(p[0], ()), labels=P.LABELS.get(p[0], ()),
-                                    parts=P.PARTS.get(p[0], ())) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
-    strategies=tuple(StrategySpec(name, sid, h, role, _strategy_params(name, sid))
-                     for name, sid, h, role in S.STRATEGIES),
-    kernel_module="kernels.treasure_hunters.play",
-    check=_check,
-    pack=lambda values, players: P.pack(values, players),
-    replay=replay,
-    extra_columns=EXTRA_COLUMNS,
-    score_range=(0, 8),
-    roles=_roles,
-    categorical={"outcome": R.OUTCOME_LABELS, "lost_jewels_out": LOST_JEWELS_LABELS},
-    curves=CURVES,
-    curve_len=CURVE_LEN,
-    team_roles=("hunter",),
-    n_sparams=S.N_SPARAMS,
-    rules_file="kernels/treasure_hunters/RULES.md",
-    role_titles={"haunter": "Head Haunter"},
-    role_seats={"haunter": 'seat 0 of a mode = "head_haunter" game', "hunter": "the hunter seats"},
-    measures=MEASURES,
-    board=BoardSpec(marks=("board.hallway",), tables="a Treasure Hunters house has [board] with hallway and doors",
-                    module="kernels.treasure_hunters.board", figure="sim.pages.board_svg:house_figure",
-                    noun="the house"),
-    box_minutes=BOX[0],
-    box_source=BOX[1],
-))
+SPEC = register(
+    GameSpec(
+        name="treasure_hunters",
+        title="Ghost Fightin' Treasure Hunters (Anniversary Edition)",
+        rules_version=R.RULES_VERSION,
+        min_players=2,
+        max_players=5,
+        params=worded(
+            tuple(
+                ParamSpec(*p, fields=P.FIELDS.get(p[0], ()), labels=P.LABELS.get(p[0], ()), parts=P.PARTS.get(p[0], ()))
+                for p in P.PARAM_SPECS
+            ),
+            WORDS,
+        )
+        + (SECONDS,),
+        strategies=tuple(
+            StrategySpec(name, sid, h, role, _strategy_params(name, sid)) for name, sid, h, role in S.STRATEGIES
+        ),
+        kernel_module="kernels.treasure_hunters.play",
+        check=_check,
+        pack=lambda values, players: P.pack(values, players),
+        replay=replay,
+        extra_columns=EXTRA_COLUMNS,
+        score_range=(0, 8),
+        roles=_roles,
+        categorical={"outcome": R.OUTCOME_LABELS, "lost_jewels_out": LOST_JEWELS_LABELS},
+        curves=CURVES,
+        curve_len=CURVE_LEN,
+        team_roles=("hunter",),
+        n_sparams=S.N_SPARAMS,
+        rules_file="kernels/treasure_hunters/RULES.md",
+        role_titles={"haunter": "Head Haunter"},
+        role_seats={"haunter": 'seat 0 of a mode = "head_haunter" game', "hunter": "the hunter seats"},
+        measures=MEASURES,
+        board=BoardSpec(
+            marks=("board.hallway",),
+            tables="a Treasure Hunters house has [board] with hallway and doors",
+            module="kernels.treasure_hunters.board",
+            figure="sim.pages.board_svg:house_figure",
+            noun="the house",
+        ),
+        box_minutes=BOX[0],
+        box_source=BOX[1],
+    )
+)

@@ -1,4 +1,5 @@
 """The Ghosts of Castle Turnwall: its GameSpec and turn-by-turn replay in words (with the board after each move)."""
+
 from __future__ import annotations
 
 from kernels.turnwall import board as B
@@ -12,23 +13,36 @@ from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
 WORDS = {
-    "board": "castle board", "max_turns": ("turn limit", "turns"), "moves_per_turn": "moves per turn",
-    "must_use_all_moves": "every move must be used", "slider_off_board": "a slider pushing a ghost off the board",
-    "turn_collision": "which ghost a board turn moves aside", "magnet_polarity": "which magnets grip a ghost",
-    "ghost_poles": "ghosts' magnet poles", "decks_moved": "a searched deck changes places",
-    "recall_own": "memory of its own searches", "recall_table": "memory of the others' searches",
-    "w_find": "weight on finding a garment", "w_near": "weight on ending near a garment",
-    "w_rival": "weight against rivals on its garments", "w_moves": "weight against moves used",
-    "w_full": "try every slide (1: yes)", "w_shift": "try moving sliders to other tunnels (1: yes)",
+    "board": "castle board",
+    "max_turns": ("turn limit", "turns"),
+    "moves_per_turn": "moves per turn",
+    "must_use_all_moves": "every move must be used",
+    "slider_off_board": "a slider pushing a ghost off the board",
+    "turn_collision": "which ghost a board turn moves aside",
+    "magnet_polarity": "which magnets grip a ghost",
+    "ghost_poles": "ghosts' magnet poles",
+    "decks_moved": "a searched deck changes places",
+    "recall_own": "memory of its own searches",
+    "recall_table": "memory of the others' searches",
+    "w_find": "weight on finding a garment",
+    "w_near": "weight on ending near a garment",
+    "w_rival": "weight against rivals on its garments",
+    "w_moves": "weight against moves used",
+    "w_full": "try every slide (1: yes)",
+    "w_shift": "try moving sliders to other tunnels (1: yes)",
 }
 MEMORY = worded(tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.MEMORY_SPECS), WORDS)
-WEIGHTS = MEMORY + worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS),
-                          WORDS)
+WEIGHTS = MEMORY + worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # the box: about 20 min for 2-4 players; a default 4-player game is about 24 turns (reports/baselines/turnwall/4p.json)
-BOX = ((20, 20), "publisher (Zoch): 2-4 players, about 20 min (reich-der-spiele, unser-spieleabend; "
-                 "shared/design/games/README.md)")
-SECONDS = seconds_per_turn(50.0, "50 s (three magical moves on a turning board, then a search) puts a default "
-                           "4-player game (about 24 turns) at about 20 min, the box's time (publisher)")
+BOX = (
+    (20, 20),
+    "publisher (Zoch): 2-4 players, about 20 min (reich-der-spiele, unser-spieleabend; shared/design/games/README.md)",
+)
+SECONDS = seconds_per_turn(
+    50.0,
+    "50 s (three magical moves on a turning board, then a search) puts a default "
+    "4-player game (about 24 turns) at about 20 min, the box's time (publisher)",
+)
 COLOURS = ("green", "red", "yellow", "blue")
 DIRS = ("north", "east", "south", "west")
 
@@ -68,8 +82,10 @@ def board_lines(board: B.Board, cells: list[int], rot: int, sliders: list[tuple[
             r, k = divmod(c, 7)
             grid[2 * r + 1][2 * k + 1] = COLOURS[g][0].upper()
     out = ["    " + "".join(row) for row in grid]
-    out.append(f"    board turned {rot * 90} degrees clockwise; sliders (tunnel, pulled out): "
-               + ", ".join(f"{s}: ({t}, {p})" for s, (t, p) in enumerate(sliders)))
+    out.append(
+        f"    board turned {rot * 90} degrees clockwise; sliders (tunnel, pulled out): "
+        + ", ".join(f"{s}: ({t}, {p})" for s, (t, p) in enumerate(sliders))
+    )
     return out
 
 
@@ -79,7 +95,9 @@ def _words(ev, gname, who) -> str:
     if e == R.E_MOVE:
         return f"  {move_words(a)} ({count(c, 'move')} left)"
     if e == R.E_PLACE:
-        return f"    the {COLOURS[a]} ghost {'is put on the empty corner' if c else 'is displaced to'} [{b // 7}, {b % 7}]"
+        return (
+            f"    the {COLOURS[a]} ghost {'is put on the empty corner' if c else 'is displaced to'} [{b // 7}, {b % 7}]"
+        )
     if e == R.E_SEARCH:
         res = ("does not find it", "FINDS it", "cannot find it: that card is already taken")[d]
         return f"  searches deck {b} for {gname(c)}: {res}"
@@ -96,23 +114,24 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     import numpy as np
 
     from kernels.turnwall import play
+
     n = scenario.players
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
     log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000,
-        200_000, 0)
+        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000, 200_000, 0
+    )
     gname = lambda gm: f"the {board.garment_names[gm]} ({board.parts[gm // 4]})"  # noqa: E731
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
-    deal = [int(v) for k, v in steps[1:int(steps[0, 0]) + 1] if k == play.K_DEAL]
+    deal = [int(v) for k, v in steps[1 : int(steps[0, 0]) + 1] if k == play.K_DEAL]
     for k in range(4):
         lines.append(f"  deck {k}: " + ", ".join(board.garment_names[deal[p * 4 + k]] for p in range(5)))
     # the recorded actions again, one at a time, on a fresh state: each action's own events, then the board
     pos = np.zeros(R.S_SIZE, np.int32)
     R.init(pos, prm, n, game % n)
     R.deal(pos, np.asarray(deal, np.int32))
-    rec = [(int(k), int(v)) for k, v in steps[1:int(steps[0, 0]) + 1] if k != play.K_DEAL]
+    rec = [(int(k), int(v)) for k, v in steps[1 : int(steps[0, 0]) + 1] if k != play.K_DEAL]
     ghosts = lambda: [int(pos[R.S_GPOS + g]) for g in range(n)]  # noqa: E731
     sliders = lambda: [(int(pos[R.S_STUN + s]), int(pos[R.S_SPOS + s])) for s in range(3)]  # noqa: E731
     if show_board:
@@ -138,31 +157,61 @@ PARTS = ("head", "face", "body", "legs", "hand")
 # the catalogue of measures (sim.model.catalogue): what each counter column of kernels/turnwall/columns.py counts
 MEASURES = (
     score("seat {seat}'s score", "body parts", "Body parts seat {seat}'s ghost has dressed at the end (5 wins)."),
-    counter("searches_found", "searches that found the garment", "Searches (R12/R13) that found the garment "
-            "sought, per game.", "searches per game"),
-    counter("searches_not_found", "searches that missed", "Searches whose deck did not hold the garment sought, "
-            "per game.", "searches per game"),
-    counter("searches_wasted", "searches for a garment already taken", "Searches for a garment another ghost had "
-            "already taken, per game.", "searches per game"),
-    counter("drags", "ghost drags", "Magical moves that dragged the mover's ghost one space, per game.",
-            "moves per game"),
-    counter("slides", "slider pushes and pulls", "Magical moves that pushed or pulled a slider one segment, per "
-            "game.", "moves per game"),
-    counter("shifts", "slider shifts", "Magical moves that moved a slider to another tunnel, per game.",
-            "moves per game"),
+    counter(
+        "searches_found",
+        "searches that found the garment",
+        "Searches (R12/R13) that found the garment sought, per game.",
+        "searches per game",
+    ),
+    counter(
+        "searches_not_found",
+        "searches that missed",
+        "Searches whose deck did not hold the garment sought, per game.",
+        "searches per game",
+    ),
+    counter(
+        "searches_wasted",
+        "searches for a garment already taken",
+        "Searches for a garment another ghost had already taken, per game.",
+        "searches per game",
+    ),
+    counter(
+        "drags", "ghost drags", "Magical moves that dragged the mover's ghost one space, per game.", "moves per game"
+    ),
+    counter(
+        "slides",
+        "slider pushes and pulls",
+        "Magical moves that pushed or pulled a slider one segment, per game.",
+        "moves per game",
+    ),
+    counter(
+        "shifts", "slider shifts", "Magical moves that moved a slider to another tunnel, per game.", "moves per game"
+    ),
     counter("rotations", "board turns", "Magical moves that turned the board, per game.", "moves per game"),
-    counter("ghosts_displaced", "ghosts displaced by a board turn", "Ghosts a board turn moved off their space, "
-            "per game.", "ghosts per game"),
-    counter("ghosts_ejected", "ghosts ejected", "Ghosts put back on an empty corner after being pushed off the "
-            "board, per game.", "ghosts per game"),
-    counter("ghosts_pushed", "ghosts pushed by a slider", "Ghosts a slider pushed along, per game.",
-            "ghosts per game"),
-    counter("plug_stops", "slides stopped by the plug", "Slider moves the plug stopped, per game.",
-            "slides per game"),
-    counter("turns_ended_early", "turns ended with moves left", "Turns a player ended before using every magical "
-            "move, per game.", "turns per game"),
-) + tuple(counter(f"taken_{p}", f"{p} garments taken", f"Garments for the {p} taken over the game.",
-                  "garments per game") for p in PARTS)
+    counter(
+        "ghosts_displaced",
+        "ghosts displaced by a board turn",
+        "Ghosts a board turn moved off their space, per game.",
+        "ghosts per game",
+    ),
+    counter(
+        "ghosts_ejected",
+        "ghosts ejected",
+        "Ghosts put back on an empty corner after being pushed off the board, per game.",
+        "ghosts per game",
+    ),
+    counter("ghosts_pushed", "ghosts pushed by a slider", "Ghosts a slider pushed along, per game.", "ghosts per game"),
+    counter("plug_stops", "slides stopped by the plug", "Slider moves the plug stopped, per game.", "slides per game"),
+    counter(
+        "turns_ended_early",
+        "turns ended with moves left",
+        "Turns a player ended before using every magical move, per game.",
+        "turns per game",
+    ),
+) + tuple(
+    counter(f"taken_{p}", f"{p} garments taken", f"Garments for the {p} taken over the game.", "garments per game")
+    for p in PARTS
+)
 
 
 def _strategy_params(sid: int) -> tuple:
@@ -171,28 +220,37 @@ def _strategy_params(sid: int) -> tuple:
     return WEIGHTS if sid == S.S_WEIGHTED else MEMORY
 
 
-SPEC = register(GameSpec(
-    name="turnwall",
-    title="The Ghosts of Castle Turnwall",
-    rules_version=R.RULES_VERSION,
-    min_players=2,
-    max_players=4,
-    params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
-    strategies=tuple(StrategySpec(name, sid, h, "player", _strategy_params(sid)) for name, sid, h in S.STRATEGIES),
-    kernel_module="kernels.turnwall.play",
-    check=P.check,
-    pack=P.pack,
-    replay=replay,
-    extra_columns=EXTRA_COLUMNS,
-    score_range=(0, 5),
-    n_sparams=S.N_SPARAMS,
-    rules_file="kernels/turnwall/RULES.md",
-    measures=MEASURES,
-    seat_scope=("each seat starts on its own corner of the castle in every game (the start player rotates, the "
-                "corners do not), so a seat's figures include its corner's place on this board"),
-    board=BoardSpec(marks=("floor",), tables="a Turnwall castle has [board] and [floor]",
-                    module="kernels.turnwall.board", figure="sim.pages.board_svg:castle_figure", noun="the castle"),
-    check_sizes=(500, 25_000, 1_000),              # a planner game costs ~100 Moor games
-    box_minutes=BOX[0],
-    box_source=BOX[1],
-))
+SPEC = register(
+    GameSpec(
+        name="turnwall",
+        title="The Ghosts of Castle Turnwall",
+        rules_version=R.RULES_VERSION,
+        min_players=2,
+        max_players=4,
+        params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
+        strategies=tuple(StrategySpec(name, sid, h, "player", _strategy_params(sid)) for name, sid, h in S.STRATEGIES),
+        kernel_module="kernels.turnwall.play",
+        check=P.check,
+        pack=P.pack,
+        replay=replay,
+        extra_columns=EXTRA_COLUMNS,
+        score_range=(0, 5),
+        n_sparams=S.N_SPARAMS,
+        rules_file="kernels/turnwall/RULES.md",
+        measures=MEASURES,
+        seat_scope=(
+            "each seat starts on its own corner of the castle in every game (the start player rotates, the "
+            "corners do not), so a seat's figures include its corner's place on this board"
+        ),
+        board=BoardSpec(
+            marks=("floor",),
+            tables="a Turnwall castle has [board] and [floor]",
+            module="kernels.turnwall.board",
+            figure="sim.pages.board_svg:castle_figure",
+            noun="the castle",
+        ),
+        check_sizes=(500, 25_000, 1_000),  # a planner game costs ~100 Moor games
+        box_minutes=BOX[0],
+        box_source=BOX[1],
+    )
+)

@@ -3,6 +3,7 @@
 Each game keeps its own loader (kernels/<game>/board.py: validation with one-line errors); this module only finds
 the file and draws it (sim/pages/board_svg.py).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -21,6 +21,7 @@ shown or compared.
 Kinds: "rate" (a share of games, in %), "count" (how many per game), "points" (a score or a margin), "turns" (a
 length in turns or rounds).
 """
+
 from __future__ import annotations
 
 import re
@@ -39,6 +40,7 @@ class Entry:
     level ("game": one value per game, averaged or shared over games; "batch": computed over a run), the games and
     modes it applies to (empty: all), competitive/team applicability, whether it is shown (False: bookkeeping) and
     whether it is a headline measure (the verdicts of `sim run` and `sim compare` speak about those first)."""
+
     key: str
     label: str
     unit: str
@@ -66,17 +68,33 @@ class Entry:
 
 # --- the shared API for game modules (sim/games/*.py) -------------------------------------------------------------
 
-def counter(col: str, label: str, definition: str, unit: str = "per game", kind: str = "count",
-            modes: tuple[str, ...] = (), shown: bool = True) -> Entry:
+
+def counter(
+    col: str,
+    label: str,
+    definition: str,
+    unit: str = "per game",
+    kind: str = "count",
+    modes: tuple[str, ...] = (),
+    shown: bool = True,
+) -> Entry:
     """A numeric game counter (kernel extra column ``col``): its mean per finished game is reported."""
     return Entry(f"extra.{col}", label, unit, kind, definition, modes=tuple(modes), shown=shown)
 
 
-def share(col: str, value: str, label: str, definition: str, modes: tuple[str, ...] = (),
-          shown: bool = True, headline: bool = False) -> Entry:
+def share(
+    col: str,
+    value: str,
+    label: str,
+    definition: str,
+    modes: tuple[str, ...] = (),
+    shown: bool = True,
+    headline: bool = False,
+) -> Entry:
     """One value of a categorical game counter (an outcome, a loss cause): the share of finished games with it."""
-    return Entry(f"extra.{col}={value}", label, RATE_UNIT, "rate", definition, modes=tuple(modes), shown=shown,
-                 headline=headline)
+    return Entry(
+        f"extra.{col}={value}", label, RATE_UNIT, "rate", definition, modes=tuple(modes), shown=shown, headline=headline
+    )
 
 
 def category(col: str, label: str, definition: str, modes: tuple[str, ...] = ()) -> Entry:
@@ -86,8 +104,9 @@ def category(col: str, label: str, definition: str, modes: tuple[str, ...] = ())
 
 def team(role: str, label: str, definition: str, modes: tuple[str, ...] = ()) -> Entry:
     """The win rate of the team of ``role`` (team games)."""
-    return Entry(f"team.{role}", label, RATE_UNIT, "rate", definition, modes=tuple(modes), applies="team",
-                 headline=True)
+    return Entry(
+        f"team.{role}", label, RATE_UNIT, "rate", definition, modes=tuple(modes), applies="team", headline=True
+    )
 
 
 def score(label: str, unit: str, definition: str) -> Entry:
@@ -103,50 +122,139 @@ def curve(name: str, label: str, unit: str, definition: str, modes: tuple[str, .
 # --- the generic measures (every game) ----------------------------------------------------------------------------
 
 GENERIC: tuple[Entry, ...] = (
-    Entry("win.seat{seat}", "seat {seat} ({strategy}) wins", RATE_UNIT, "rate",
-          "Share of finished games seat {seat} wins; a win shared by k players counts 1/k, so the seats add up "
-          "to 100%.", applies="competitive", headline=True),
-    Entry("win.{strategy}", "a {strategy} seat wins", RATE_UNIT, "rate",
-          "Mean win rate of the seats playing {strategy} (strategies mixed, one of them at several seats).",
-          applies="competitive"),
-    Entry("first_player.win", "the start player wins", RATE_UNIT, "rate",
-          "Share of finished games won by the player who took the first turn (the start rotates: game g starts "
-          "with seat g mod players), a shared win counting 1/k.", applies="competitive", headline=True),
-    Entry("tie", "shared wins (tie rate)", RATE_UNIT, "rate",
-          "Share of finished games whose win is shared between players.", applies="competitive"),
-    Entry("margin", "winner's margin (decisiveness)", "points", "points",
-          "Winner's score minus the best score of a non-winner, finished games (0: top score tied, settled by the "
-          "tie-break or shared).", applies="competitive"),
-    Entry("team.{role}", "team win rate ({role})", RATE_UNIT, "rate",
-          "Share of finished games the {role} team wins (one result per game for the whole team).", applies="team",
-          headline=True),
+    Entry(
+        "win.seat{seat}",
+        "seat {seat} ({strategy}) wins",
+        RATE_UNIT,
+        "rate",
+        "Share of finished games seat {seat} wins; a win shared by k players counts 1/k, so the seats add up to 100%.",
+        applies="competitive",
+        headline=True,
+    ),
+    Entry(
+        "win.{strategy}",
+        "a {strategy} seat wins",
+        RATE_UNIT,
+        "rate",
+        "Mean win rate of the seats playing {strategy} (strategies mixed, one of them at several seats).",
+        applies="competitive",
+    ),
+    Entry(
+        "first_player.win",
+        "the start player wins",
+        RATE_UNIT,
+        "rate",
+        "Share of finished games won by the player who took the first turn (the start rotates: game g starts "
+        "with seat g mod players), a shared win counting 1/k.",
+        applies="competitive",
+        headline=True,
+    ),
+    Entry(
+        "tie",
+        "shared wins (tie rate)",
+        RATE_UNIT,
+        "rate",
+        "Share of finished games whose win is shared between players.",
+        applies="competitive",
+    ),
+    Entry(
+        "margin",
+        "winner's margin (decisiveness)",
+        "points",
+        "points",
+        "Winner's score minus the best score of a non-winner, finished games (0: top score tied, settled by the "
+        "tie-break or shared).",
+        applies="competitive",
+    ),
+    Entry(
+        "team.{role}",
+        "team win rate ({role})",
+        RATE_UNIT,
+        "rate",
+        "Share of finished games the {role} team wins (one result per game for the whole team).",
+        applies="team",
+        headline=True,
+    ),
     Entry("score.seat{seat}", "seat {seat}'s score", "points", "points", "Seat {seat}'s final score."),
-    Entry("length.turns", "game length (turns)", "turns", "turns",
-          "Turns of a finished game (one turn: one player's turn)."),
-    Entry("length.rounds", "game length (rounds)", "rounds", "turns",
-          "Rounds of a finished game (a round: every player once).", headline=True),
-    Entry("truncated", "games stopped at the turn cap", "% of games played", "rate",
-          "Share of all games played that hit the turn cap (max_turns): counted, never scored."),
-    Entry("extra.first_seat", "start seat", "seat", "count",
-          "The seat that took the first turn (the seat rotation): bookkeeping, kept in games.parquet, not a game "
-          "statistic.", shown=False),
-    Entry("extra.decisions", "decisions made", "decisions per game", "count",
-          "Choices the strategies made in a game (a step with one legal action is no decision)."),
+    Entry(
+        "length.turns",
+        "game length (turns)",
+        "turns",
+        "turns",
+        "Turns of a finished game (one turn: one player's turn).",
+    ),
+    Entry(
+        "length.rounds",
+        "game length (rounds)",
+        "rounds",
+        "turns",
+        "Rounds of a finished game (a round: every player once).",
+        headline=True,
+    ),
+    Entry(
+        "truncated",
+        "games stopped at the turn cap",
+        "% of games played",
+        "rate",
+        "Share of all games played that hit the turn cap (max_turns): counted, never scored.",
+    ),
+    Entry(
+        "extra.first_seat",
+        "start seat",
+        "seat",
+        "count",
+        "The seat that took the first turn (the seat rotation): bookkeeping, kept in games.parquet, not a game "
+        "statistic.",
+        shown=False,
+    ),
+    Entry(
+        "extra.decisions",
+        "decisions made",
+        "decisions per game",
+        "count",
+        "Choices the strategies made in a game (a step with one legal action is no decision).",
+    ),
     # batch measures: computed over the finished games of a run
-    Entry("first_player_advantage", "first-player advantage", "percentage points", "rate",
-          "Win rate of the start player minus the fair share 1/players (95% Wilson interval of that win rate, "
-          "shifted). Seats rotate the start, so this isolates the turn-order effect.", level="batch",
-          applies="competitive", headline=True),
-    Entry("seat_balance", "seat balance (largest gap)", "percentage points", "rate",
-          "Largest win-rate gap between two seats (best minus worst) with a 95% normal interval of that pair's "
-          "difference; read it with the chi-square test of equal seats (the largest of several gaps is biased "
-          "upward). When seats play different strategies it also measures strategy strength.", level="batch",
-          applies="competitive"),
-    Entry("close_games", "close games", RATE_UNIT, "rate",
-          "Share of finished games won by at most 1 point (95% Wilson interval).", level="batch",
-          applies="competitive"),
-    Entry("team_win_rate", "team win rate", RATE_UNIT, "rate",
-          "Win rate of the team with the most seats (team games).", level="batch", applies="team"),
+    Entry(
+        "first_player_advantage",
+        "first-player advantage",
+        "percentage points",
+        "rate",
+        "Win rate of the start player minus the fair share 1/players (95% Wilson interval of that win rate, "
+        "shifted). Seats rotate the start, so this isolates the turn-order effect.",
+        level="batch",
+        applies="competitive",
+        headline=True,
+    ),
+    Entry(
+        "seat_balance",
+        "seat balance (largest gap)",
+        "percentage points",
+        "rate",
+        "Largest win-rate gap between two seats (best minus worst) with a 95% normal interval of that pair's "
+        "difference; read it with the chi-square test of equal seats (the largest of several gaps is biased "
+        "upward). When seats play different strategies it also measures strategy strength.",
+        level="batch",
+        applies="competitive",
+    ),
+    Entry(
+        "close_games",
+        "close games",
+        RATE_UNIT,
+        "rate",
+        "Share of finished games won by at most 1 point (95% Wilson interval).",
+        level="batch",
+        applies="competitive",
+    ),
+    Entry(
+        "team_win_rate",
+        "team win rate",
+        RATE_UNIT,
+        "rate",
+        "Win rate of the team with the most seats (team games).",
+        level="batch",
+        applies="team",
+    ),
 )
 
 _FIELD = re.compile(r"\{(seat|strategy|role)\}")
@@ -156,7 +264,7 @@ def _pattern(key: str) -> re.Pattern:
     """A regex for a pattern key: {seat} digits, {strategy}/{role} a name."""
     out, pos = "", 0
     for m in _FIELD.finditer(key):
-        out += re.escape(key[pos:m.start()])
+        out += re.escape(key[pos : m.start()])
         out += rf"(?P<{m.group(1)}>\d+)" if m.group(1) == "seat" else rf"(?P<{m.group(1)}>[A-Za-z0-9_\-]+)"
         pos = m.end()
     return re.compile("^" + out + re.escape(key[pos:]) + "$")
@@ -167,8 +275,9 @@ def _spec(game: str | None) -> Any:
         return None
     try:
         from sim.model import registry
+
         return registry.get(game)
-    except Exception:        # noqa: BLE001  (a summary read back without that game's code: generic entries only)
+    except Exception:  # noqa: BLE001  (a summary read back without that game's code: generic entries only)
         return None
 
 
@@ -212,10 +321,10 @@ def fallback(key: str) -> Entry:
     """An entry for a key the catalogue does not know (a counter of a summary read back without its game's code):
     the key itself as label."""
     if key.startswith("extra.") and "=" in key:
-        col, _, value = key[len("extra."):].partition("=")
+        col, _, value = key[len("extra.") :].partition("=")
         return Entry(key, f"{col} = {value}", RATE_UNIT, "rate", f"Share of finished games with {col} = {value}.")
     if key.startswith("extra."):
-        return Entry(key, key[len("extra."):], "per game", "count", "A game counter (mean per finished game).")
+        return Entry(key, key[len("extra.") :], "per game", "count", "A game counter (mean per finished game).")
     return Entry(key, key, "", "count", "")
 
 
@@ -241,17 +350,23 @@ class View:
     """The catalogue as it applies to one scenario (game, mode, seats' strategies, team or competitive): labels,
     units and definitions by key, and which measures are shown."""
 
-    def __init__(self, game: str | None, mode: str | None, seats: list[str], team_game: bool,
-                 recorded: dict | None = None):
+    def __init__(
+        self, game: str | None, mode: str | None, seats: list[str], team_game: bool, recorded: dict | None = None
+    ):
         self.game, self.mode, self.seats, self.team_game = game, mode, list(seats), team_game
-        self.recorded = recorded or {}          # a summary's own measures block (read back without the code)
+        self.recorded = recorded or {}  # a summary's own measures block (read back without the code)
 
     def entry(self, key: str) -> Entry:
         e = lookup(key, self.game, self.seats)
         if e is None and key in self.recorded:
             r = self.recorded[key]
-            return Entry(key, r.get("label", key), r.get("unit", ""), r.get("kind", "count") if r.get("kind") in KINDS
-                         else "count", r.get("definition", ""))
+            return Entry(
+                key,
+                r.get("label", key),
+                r.get("unit", ""),
+                r.get("kind", "count") if r.get("kind") in KINDS else "count",
+                r.get("definition", ""),
+            )
         return e or fallback(key)
 
     def label(self, key: str) -> str:
@@ -269,8 +384,9 @@ class View:
         e = next((x for x in entries(self.game) if x.key == pattern), None)
         if e is None:
             return ""
-        d = re.sub(r"\b[Ss]eat \{seat\}'s", lambda m: "Each seat's" if m.group(0)[0] == "S" else "each seat's",
-                   e.definition)
+        d = re.sub(
+            r"\b[Ss]eat \{seat\}'s", lambda m: "Each seat's" if m.group(0)[0] == "S" else "each seat's", e.definition
+        )
         return d.replace("seat {seat}", "the seat").replace("{seat}", "the seat")
 
     def applies(self, key: str) -> bool:
@@ -302,11 +418,14 @@ class View:
 
     def batch(self) -> list[Entry]:
         """The batch measures that apply here."""
-        return [e for e in entries(self.game) if e.level == "batch" and e.shown
-                and applies(e, self.game, self.mode, self.team_game)]
+        return [
+            e
+            for e in entries(self.game)
+            if e.level == "batch" and e.shown and applies(e, self.game, self.mode, self.team_game)
+        ]
 
 
-BOOKKEEPING_COLUMNS = tuple(e.key[len("extra."):] for e in GENERIC if e.key.startswith("extra.") and not e.shown)
+BOOKKEEPING_COLUMNS = tuple(e.key[len("extra.") :] for e in GENERIC if e.key.startswith("extra.") and not e.shown)
 
 
 def for_scenario(sc: Any) -> View:
@@ -374,8 +493,9 @@ def listing(spec: Any) -> list[tuple[str, Entry]]:
         keys += own_teams if (e.key == "team.{role}" and own_teams) else [e.key]
     for col in spec.extra_columns:
         if col in spec.categorical:
-            keys += ([f"extra.{col}"] if lookup(f"extra.{col}", spec.name) else []) \
-                + [f"extra.{col}={v}" for v in spec.categorical[col]]
+            keys += ([f"extra.{col}"] if lookup(f"extra.{col}", spec.name) else []) + [
+                f"extra.{col}={v}" for v in spec.categorical[col]
+            ]
         else:
             keys.append(f"extra.{col}")
     keys += [f"curve.{c}" for c in spec.curves]

@@ -7,14 +7,18 @@ given) are read from that line when the raiser does not name them: "FIELD: ... g
 them is None when the line does not say it. Each subclass also keeps the builtin base it always had (ValueError;
 OSError for `sim.output.report.OutputError`), so ``except ValueError`` still catches them.
 """
+
 from __future__ import annotations
 
 import re
 
-_FIELD = re.compile(r"^((?:--[\w-]+ )?[^\s:]+)(?=: )")          # "scenario.players", "--set seats.2.w_goal"
+_FIELD = re.compile(r"^((?:--[\w-]+ )?[^\s:]+)(?=: )")  # "scenario.players", "--set seats.2.w_goal"
 _ALLOWED = (re.compile(r"allowed:? (.*)$"), re.compile(r": expected (.+?), got "))
-_GIVEN = (re.compile(r"got (.+?)(?:;|$)"), re.compile(r": ('[^']*'|\"[^\"]*\"|\S+) is (?:out of range|not allowed)"),
-          re.compile(r"unknown (?:\w+ )*?(?:key|name|game|strategy|tier) ('[^']*'|\S+)"))
+_GIVEN = (
+    re.compile(r"got (.+?)(?:;|$)"),
+    re.compile(r": ('[^']*'|\"[^\"]*\"|\S+) is (?:out of range|not allowed)"),
+    re.compile(r"unknown (?:\w+ )*?(?:key|name|game|strategy|tier) ('[^']*'|\S+)"),
+)
 
 
 class SimError(Exception):
@@ -24,15 +28,20 @@ class SimError(Exception):
     allowed: str | None = None
     given: str | None = None
 
-    def __init__(self, *args: object, field: str | None = None, allowed: str | None = None,
-                 given: str | None = None) -> None:
+    def __init__(
+        self, *args: object, field: str | None = None, allowed: str | None = None, given: str | None = None
+    ) -> None:
         super().__init__(*args)
         line = str(args[0]) if args else ""
         self.field = field if field is not None else _parse_field(line)
-        self.allowed = allowed if allowed is not None else next(
-            (a for a in (_parse(p, line) for p in _ALLOWED) if a is not None), None)
-        self.given = given if given is not None else next(
-            (g for g in (_parse(p, line) for p in _GIVEN) if g is not None), None)
+        self.allowed = (
+            allowed
+            if allowed is not None
+            else next((a for a in (_parse(p, line) for p in _ALLOWED) if a is not None), None)
+        )
+        self.given = (
+            given if given is not None else next((g for g in (_parse(p, line) for p in _GIVEN) if g is not None), None)
+        )
 
 
 def _parse(pattern: re.Pattern[str], line: str) -> str | None:

@@ -24,6 +24,7 @@ replaced whole by a later override, is refused (`parse_sets`).
 Public API (used by the CLI and by sweeps): `parse_set`, `parse_sets`, `canonical`, `covers`, `apply_overrides`
 (`apply_traced`), `blame`, `variant_name`, `OverrideError`.
 """
+
 from __future__ import annotations
 
 import copy
@@ -56,7 +57,7 @@ def show(name: str, value: Any) -> str:
 
 def _fail(name: str, value: Any, msg: str) -> OverrideError:
     text = show(name, value)
-    text = text if len(text) <= 120 else text[:60] + "..."      # a 300-character name is not echoed whole
+    text = text if len(text) <= 120 else text[:60] + "..."  # a 300-character name is not echoed whole
     return OverrideError(f"--set {text}: {msg}")
 
 
@@ -67,7 +68,7 @@ def parse_value(text: str) -> Any:
     except tomllib.TOMLDecodeError as e:
         if BARE_WORD.fullmatch(text.strip()):
             return text.strip()
-        raise ValueError(f"not a TOML value ({e}); quote text as \"...\", write arrays as [1, 2]") from None
+        raise ValueError(f'not a TOML value ({e}); quote text as "...", write arrays as [1, 2]') from None
     if isinstance(v, (dt.date, dt.time, dt.datetime)):
         raise ValueError("a date or time is not a parameter value")
     return v
@@ -80,8 +81,9 @@ def parse_set(text: str) -> Override:
     if not eq:
         raise OverrideError(f"--set {text}: expected NAME=VALUE ({EXAMPLE})")
     if not NAME_RE.fullmatch(name):
-        raise OverrideError(f"--set {text}: {name!r} is not a parameter name; names are words joined by dots "
-                            f"({EXAMPLE})")
+        raise OverrideError(
+            f"--set {text}: {name!r} is not a parameter name; names are words joined by dots ({EXAMPLE})"
+        )
     if not raw.strip():
         raise OverrideError(f"--set {text}: no value after '='; give a TOML value ({EXAMPLE})")
     try:
@@ -119,7 +121,7 @@ def parse_sets(*groups: tuple[str, Iterable[str]]) -> list[Override]:
     twice, or replaced whole by a later one (``--set mode=advanced --set mode=basic`` once silently played basic):
     an override is meant, so the last one silently winning is refused."""
     out: list[Override] = []
-    seen: list[tuple[tuple[str, ...], str, str]] = []         # (canonical name, option, text)
+    seen: list[tuple[tuple[str, ...], str, str]] = []  # (canonical name, option, text)
     options = [opt for opt, texts in groups if texts]
     for opt, texts in groups:
         for text in texts or ():
@@ -129,11 +131,16 @@ def parse_sets(*groups: tuple[str, Iterable[str]]) -> list[Override]:
                 if not covers(key, k):
                     continue
                 if key == k:
-                    fix = "give it once" + (" (--set for both scenarios, --set-a or --set-b for one)"
-                                            if len(options) > 1 or opt != "--set" else "")
+                    fix = "give it once" + (
+                        " (--set for both scenarios, --set-a or --set-b for one)"
+                        if len(options) > 1 or opt != "--set"
+                        else ""
+                    )
                     raise OverrideError(f"{opt} {name}: given twice ({o} {t}, {opt} {text}); {fix}")
-                raise OverrideError(f"{opt} {text}: replaces all that the earlier {o} {t} set; give {name} first, "
-                                    f"then {t.partition('=')[0].strip()}, or only one of them")
+                raise OverrideError(
+                    f"{opt} {text}: replaces all that the earlier {o} {t} set; give {name} first, "
+                    f"then {t.partition('=')[0].strip()}, or only one of them"
+                )
             seen.append((key, opt, text))
             out.append((name, value))
     return out
@@ -168,7 +175,7 @@ def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -
     for i in _seat_indices(name, value, parts[1], seats):
         seat = seats[i]
         if not isinstance(seat, dict):
-            continue                                  # the file's own error, reported by validation
+            continue  # the file's own error, reported by validation
         if key == "strategy":
             seat["strategy"] = value
             st = spec.strategy(value) if spec and isinstance(value, str) else None
@@ -180,8 +187,12 @@ def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -
         st = spec.strategy(seat.get("strategy")) if spec and isinstance(seat.get("strategy"), str) else None
         if st is not None and key not in {p.name for p in st.params}:
             names = [p.name for p in st.params]
-            raise _fail(name, value, f"seat {i} plays {st.name}, which has no parameter '{key}'; allowed: "
-                                     f"strategy{', ' + ', '.join(names) if names else ''}")
+            raise _fail(
+                name,
+                value,
+                f"seat {i} plays {st.name}, which has no parameter '{key}'; allowed: "
+                f"strategy{', ' + ', '.join(names) if names else ''}",
+            )
         sp = seat.setdefault("params", {})
         if isinstance(sp, dict):
             sp[key] = value
@@ -205,7 +216,7 @@ def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict)
         target = ps.part(key)
         if target is None:
             raise _fail(name, value, f"{ps.name} has no part '{key}'; allowed: {', '.join(k for k, _ in ps.parts)}")
-        if isinstance(cur, dict):                      # the file gives the table: set that key of it
+        if isinstance(cur, dict):  # the file gives the table: set that key of it
             cur[key] = value
             return f"params.{ps.name}.{key}"
         params[target] = value
@@ -217,11 +228,15 @@ def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict)
         raise _fail(name, value, f"{ps.name} has no name '{key}'; allowed: {', '.join(names)}")
     if isinstance(cur, list):
         if len(cur) != len(names):
-            raise _fail(name, value, f"the file's params.{ps.name} has {len(cur)} values, not one per name "
-                                     f"({', '.join(names)}); fix the file")
-        cur = dict(zip(names, cur))                    # the file's positional form, by name
+            raise _fail(
+                name,
+                value,
+                f"the file's params.{ps.name} has {len(cur)} values, not one per name "
+                f"({', '.join(names)}); fix the file",
+            )
+        cur = dict(zip(names, cur))  # the file's positional form, by name
     elif not isinstance(cur, dict):
-        cur = {}                                       # not given: the other names keep their default
+        cur = {}  # not given: the other names keep their default
     cur[key] = value
     params[ps.name] = cur
     return f"params.{ps.name}.{key}"
@@ -237,8 +252,11 @@ def _apply_one(raw: dict, spec: Any, name: str, value: Any) -> list[str]:
         if key == "game":
             raise _fail(name, value, "the game cannot be changed by an override; write a scenario file of that game")
         if key not in SCENARIO_KEYS:
-            raise _fail(name, value, f"expected scenario.KEY with KEY one of "
-                                     f"{', '.join(k for k in SCENARIO_KEYS if k != 'game')}")
+            raise _fail(
+                name,
+                value,
+                f"expected scenario.KEY with KEY one of {', '.join(k for k in SCENARIO_KEYS if k != 'game')}",
+            )
         sc = raw.setdefault("scenario", {})
         if isinstance(sc, dict):
             sc[key] = value
@@ -250,7 +268,7 @@ def _apply_one(raw: dict, spec: Any, name: str, value: Any) -> list[str]:
         return _set_seat(spec, name, value, parts, seats)
     params = raw.setdefault("params", {})
     if not isinstance(params, dict):
-        return []                                      # the file's own error, reported by validation
+        return []  # the file's own error, reported by validation
     return [_set_param(spec, name, value, parts[1:] if head == "params" else parts, params)]
 
 
@@ -272,19 +290,24 @@ def apply_traced(raw: dict, overrides: Iterable[Override]) -> tuple[dict, list[t
     fields, added = _fit_seats(out, spec, overrides)
     for o in overrides:
         fields += [(f, o) for f in _apply_one(out, spec, *o)]
-    empty = [i for i, _ in added if "strategy" not in out["seats"][i]]     # added, and no seats.I.strategy filled
+    empty = [i for i, _ in added if "strategy" not in out["seats"][i]]  # added, and no seats.I.strategy filled
     if empty:
         had = added[0][0]
-        raise _fail(*added[0][1], f"the scenario file has {had} seat{'s' if had != 1 else ''}, so "
-                                  f"{'seat' if len(empty) == 1 else 'seats'} {', '.join(map(str, empty))} "
-                                  f"{'has' if len(empty) == 1 else 'have'} no strategy; give "
-                                  f"{'it' if len(empty) == 1 else 'each'} one with "
-                                  f"{' '.join(f'--set seats.{i}.strategy=NAME' for i in empty)} (sim list {game} "
-                                  "names the strategies), or write the seats into the file")
+        raise _fail(
+            *added[0][1],
+            f"the scenario file has {had} seat{'s' if had != 1 else ''}, so "
+            f"{'seat' if len(empty) == 1 else 'seats'} {', '.join(map(str, empty))} "
+            f"{'has' if len(empty) == 1 else 'have'} no strategy; give "
+            f"{'it' if len(empty) == 1 else 'each'} one with "
+            f"{' '.join(f'--set seats.{i}.strategy=NAME' for i in empty)} (sim list {game} "
+            "names the strategies), or write the seats into the file",
+        )
     return out, fields
 
 
-def _fit_seats(raw: dict, spec: Any, overrides: list[Override]) -> tuple[list[tuple[str, Override]], list[tuple[int, Override]]]:
+def _fit_seats(
+    raw: dict, spec: Any, overrides: list[Override]
+) -> tuple[list[tuple[str, Override]], list[tuple[int, Override]]]:
     """``players=N`` (the last one given) with a file of another number of seats: the seats beyond the N-th are
     dropped (a 4-player scenario played by 3: seats 0..2 as the file gives them), and seats missing up to N are added
     empty for ``seats.I.strategy`` overrides to fill (it has no strategy to guess). Done before the other overrides,

@@ -5,6 +5,7 @@ as one table of faces and ghost icons), and as a table of rows with the changed 
 report (a card mix one row per card, so the one card changed stands out); `markdown` renders it. Pages (summary.md,
 balance.md, summary.html) render `rows` in their own style.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -3,6 +3,7 @@
 ``REPO`` is the repository root (the folder holding ``sim/``, ``kernels/``, ``scenarios/`` and ``reports/``);
 reports go to ``REPORTS`` wherever ``sim`` is run from.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

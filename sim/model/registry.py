@@ -6,6 +6,7 @@ modules without importing them and `get(name)` imports the one asked for. A game
 a plugin) calls `register` itself and is then known like the others. Generic code asks the spec for everything
 game-specific (its board file, its counters, its check sizes); none of it names a game.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -33,6 +34,7 @@ class ParamSpec:
         parameter vector and the scenario digest of the regression baselines leave it out, so it never changes a
         result.
     """
+
     name: str
     kind: str
     default: Any
@@ -69,16 +71,26 @@ def worded(params: tuple[ParamSpec, ...], words: dict) -> tuple[ParamSpec, ...]:
 
 
 SECONDS_PER_TURN = "seconds_per_turn"
-SECONDS_HELP = ("playing-time estimate, no rule reads it: seconds a turn takes at the table, for the reports' game "
-                "length in minutes; ")
+SECONDS_HELP = (
+    "playing-time estimate, no rule reads it: seconds a turn takes at the table, for the reports' game "
+    "length in minutes; "
+)
 
 
 def seconds_per_turn(default: float, source: str) -> ParamSpec:
     """The playing-time estimate of a game: seconds a turn takes at the table (float, 1..600 s), read only by the
     reports' length in minutes (turns x seconds / 60), never by a rule (``rules=False``). ``source``: why this
     default (the box's stated time it reproduces, or the assumption made), said in the help text."""
-    return ParamSpec(SECONDS_PER_TURN, "float", float(default), (1.0, 600.0), SECONDS_HELP + source,
-                     label="seconds per turn", unit="s", rules=False)
+    return ParamSpec(
+        SECONDS_PER_TURN,
+        "float",
+        float(default),
+        (1.0, 600.0),
+        SECONDS_HELP + source,
+        label="seconds per turn",
+        unit="s",
+        rules=False,
+    )
 
 
 def seconds_source(ps: ParamSpec) -> str:
@@ -89,6 +101,7 @@ def seconds_source(ps: ParamSpec) -> str:
 @dataclass(frozen=True)
 class StrategySpec:
     """A strategy usable from a scenario seat: name, kernel id, one-line description, role, its parameters."""
+
     name: str
     sid: int
     help: str
@@ -112,6 +125,7 @@ class BoardSpec:
     noun: the board in a caption: ``"the castle"`` ("the castle played (default)").
     param: the scenario parameter holding the board reference.
     """
+
     marks: tuple[str, ...]
     tables: str
     module: str
@@ -163,6 +177,7 @@ class GameSpec:
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
     between two parameters can name the one the designer changed.
     """
+
     name: str
     title: str
     rules_version: int
@@ -186,11 +201,11 @@ class GameSpec:
     role_titles: dict = field(default_factory=dict)
     role_seats: dict = field(default_factory=dict)
     measures: tuple = ()
-    seat_scope: str = ""     # why seats differ beyond the turn order (a seat's fixed place), for the scope line
+    seat_scope: str = ""  # why seats differ beyond the turn order (a seat's fixed place), for the scope line
     board: BoardSpec | None = None
     check_sizes: tuple[int, int, int] | None = None
-    box_minutes: tuple[int, int] | None = None     # the playing time the box or publisher states (lo, hi minutes)
-    box_source: str = ""                            # where that is stated, or that none is
+    box_minutes: tuple[int, int] | None = None  # the playing time the box or publisher states (lo, hi minutes)
+    box_source: str = ""  # where that is stated, or that none is
 
     def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
@@ -216,7 +231,7 @@ class GameSpec:
 
 
 GAMES: dict[str, GameSpec] = {}
-GAMES_PACKAGE = "sim.games"      # one module per game
+GAMES_PACKAGE = "sim.games"  # one module per game
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -226,6 +241,7 @@ def register(spec: GameSpec) -> GameSpec:
     GAMES[spec.name] = spec
     if spec.board is not None:
         from sim.model import boards  # here: sim.model.boards imports sim.model.scenario, which imports us
+
         b = spec.board.loader()
         boards.register_board_param(spec.name, b.BOARDS_DIR, b.resolve_path, spec.board.param)
     return spec
@@ -237,6 +253,7 @@ def unregister(name: str) -> None:
     spec = GAMES.pop(name, None)
     if spec is not None and spec.board is not None:
         from sim.model import boards
+
         boards.unregister_board_param(name, spec.board.param)
 
 
@@ -250,7 +267,7 @@ def get(name: str) -> GameSpec | None:
     if name in _modules():
         module = importlib.import_module(f"{GAMES_PACKAGE}.{name}")
         if name not in GAMES and isinstance(getattr(module, "SPEC", None), GameSpec):
-            register(module.SPEC)           # imported before, then unregistered: its module's spec again
+            register(module.SPEC)  # imported before, then unregistered: its module's spec again
     return GAMES.get(name)
 
 

@@ -15,6 +15,7 @@ Format::
 A parameter that names a file (Treasure Hunters' ``board``) is looked up relative to the scenario file's folder first,
 then where the game keeps its shipped files; see `FILE_PARAMS`.
 """
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,9 @@ def out_of_range(where: str, value: Any, lo: Any, hi: Any = None) -> str:
     '<where>: <value> is out of range; allowed <lo>..<hi>', or 'allowed >= <lo>' for a range without an upper end.
     ``value`` is shown as given; integer bounds with thousands separators (1..10,000,000,000), 2^k-1 (k >= 32) as
     such (0..2^64-1); float bounds as they are."""
-    return f"{where}: {value} is out of range; allowed " + (f">= {_bound(lo)}" if hi is None else
-                                                            f"{_bound(lo)}..{_bound(hi)}")
+    return f"{where}: {value} is out of range; allowed " + (
+        f">= {_bound(lo)}" if hi is None else f"{_bound(lo)}..{_bound(hi)}"
+    )
 
 
 def _bound(x: Any) -> str:
@@ -47,11 +49,13 @@ def _bound(x: Any) -> str:
         return str(x)
     k = (x + 1).bit_length() - 1
     return f"2^{k}-1" if k >= 32 and x + 1 == 1 << k else f"{x:,}"
+
+
 NAME_MAX = 100
 NAME_RE = re.compile(rf"[A-Za-z0-9._-]{{1,{NAME_MAX}}}")
-RESERVED_NAMES = ("baselines", "index.html")   # reports/baselines/ (sim check) and reports/index.html (make run)
+RESERVED_NAMES = ("baselines", "index.html")  # reports/baselines/ (sim check) and reports/index.html (make run)
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
-TOP_KEYS = ("scenario", "params", "seats", "sweep")   # [sweep]: read by sim.api.sweep, ignored here
+TOP_KEYS = ("scenario", "params", "seats", "sweep")  # [sweep]: read by sim.api.sweep, ignored here
 SEAT_KEYS = ("strategy", "params")
 
 
@@ -70,6 +74,7 @@ FILE_PATHS: dict[tuple[str, str], Callable[[str], Path]] = {}
 def sha256_file(path: str | Path) -> str | None:
     """Hex SHA-256 of a file's bytes, or None when it cannot be read."""
     import hashlib
+
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:
@@ -95,7 +100,8 @@ def input_files(sc: Scenario) -> dict[str, dict]:
 
 def _type_name(v: Any) -> str:
     return {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "table"}.get(
-        type(v), type(v).__name__)
+        type(v), type(v).__name__
+    )
 
 
 def toml_value(v: Any) -> str:
@@ -140,8 +146,9 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
         return value
     if k == "int":
         if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
-            raise ScenarioError(f"{where}: expected an integer in {spec.domain[0]}..{spec.domain[1]}, "
-                                f"got {_got(value)}")
+            raise ScenarioError(
+                f"{where}: expected an integer in {spec.domain[0]}..{spec.domain[1]}, got {_got(value)}"
+            )
         value = int(value)
         lo, hi = spec.domain
         if not lo <= value <= hi:
@@ -161,10 +168,11 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
                 raise ScenarioError(out_of_range(where, value, lo, hi))
         return value
     if k == "choice":
-        eg = f'(a quoted string, e.g. {where.rsplit(".", 1)[-1]} = {toml_value(spec.domain[0])})'
+        eg = f"(a quoted string, e.g. {where.rsplit('.', 1)[-1]} = {toml_value(spec.domain[0])})"
         if not isinstance(value, str):
-            raise ScenarioError(f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} "
-                                f"{eg}")
+            raise ScenarioError(
+                f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} {eg}"
+            )
         if value not in spec.domain:
             raise ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
         return value
@@ -181,8 +189,10 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
         for i, v in enumerate(value):
             if spec.labels and isinstance(v, str):
                 if v not in spec.labels:
-                    raise ScenarioError(f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
-                                        f"{', '.join(spec.labels)} (or the integers {lo}..{hi})")
+                    raise ScenarioError(
+                        f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
+                        f"{', '.join(spec.labels)} (or the integers {lo}..{hi})"
+                    )
                 v = spec.labels.index(v)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}{names}, got {_got(v)}")
@@ -202,6 +212,7 @@ class Seat:
 @dataclass(frozen=True)
 class Scenario:
     """A validated scenario. ``params`` holds every game parameter (defaults filled in)."""
+
     name: str
     game: str
     players: int
@@ -211,12 +222,12 @@ class Scenario:
     seats: tuple[Seat, ...]
     description: str = ""
     path: str = ""
-    overrides: tuple = ()          # ((name, value), ...) applied to the file (`sim.model.overrides`), in order
+    overrides: tuple = ()  # ((name, value), ...) applied to the file (`sim.model.overrides`), in order
 
     @property
     def spec(self) -> registry.GameSpec:
         spec = registry.get(self.game)
-        assert spec is not None, self.game      # load() refuses an unknown game before a Scenario exists
+        assert spec is not None, self.game  # load() refuses an unknown game before a Scenario exists
         return spec
 
     def prm(self) -> np.ndarray:
@@ -239,7 +250,7 @@ class Scenario:
 
     def _strategy(self, name: str) -> registry.StrategySpec:
         st = self.spec.strategy(name)
-        assert st is not None, name             # load() refuses an unknown strategy
+        assert st is not None, name  # load() refuses an unknown strategy
         return st
 
     def with_changes(self, **kw: Any) -> Scenario:
@@ -256,18 +267,26 @@ class Scenario:
         return from_dict(data, name, path)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "game": self.game, "players": self.players, "games": self.games,
-                "seed": self.seed, "description": self.description, "params": dict(self.params),
-                "seats": [{"strategy": s.strategy, "params": dict(s.params)} for s in self.seats],
-                **({"overrides": [{"name": n, "value": v} for n, v in self.overrides]} if self.overrides else {})}
+        return {
+            "name": self.name,
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "description": self.description,
+            "params": dict(self.params),
+            "seats": [{"strategy": s.strategy, "params": dict(s.params)} for s in self.seats],
+            **({"overrides": [{"name": n, "value": v} for n, v in self.overrides]} if self.overrides else {}),
+        }
 
 
 def _unknown(where: str, key: str, allowed: Iterable[str]) -> ScenarioError:
     return ScenarioError(f"{where}: unknown key '{key}'; allowed: {', '.join(sorted(allowed))}")
 
 
-def _named_forms(spec: registry.GameSpec, ps: registry.ParamSpec, value: Any,
-                 where: str) -> Iterator[tuple[str, Any, str]]:
+def _named_forms(
+    spec: registry.GameSpec, ps: registry.ParamSpec, value: Any, where: str
+) -> Iterator[tuple[str, Any, str]]:
     """(parameter, value, where) for what ``value`` given for ``ps`` sets: itself as given, or, given as a table,
     a card mix by name (missing names keep their default) or several parameters at once (``ps.parts``)."""
     if not isinstance(value, dict) or not (ps.fields or ps.parts):
@@ -305,8 +324,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             raise _unknown("scenario", k, SCENARIO_KEYS)
         want = SCENARIO_KEYS[k]
         if isinstance(v, bool) or not isinstance(v, want):
-            raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, "
-                                f"got {_got(v)}")
+            raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, got {_got(v)}")
     if "game" not in sc:
         games = ", ".join(registry.names())
         raise ScenarioError(f"scenario.game: missing; allowed: {games}")
@@ -317,8 +335,10 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         raise ScenarioError(f"scenario.players: missing; allowed {spec.min_players}..{spec.max_players}")
     players = sc["players"]
     if not spec.min_players <= players <= spec.max_players:
-        raise ScenarioError(f"scenario.players: {players} is out of range for {spec.name}; "
-                            f"allowed {spec.min_players}..{spec.max_players}")
+        raise ScenarioError(
+            f"scenario.players: {players} is out of range for {spec.name}; "
+            f"allowed {spec.min_players}..{spec.max_players}"
+        )
     games = sc.get("games", 100_000)
     if not 1 <= games <= MAX_GAMES:
         raise ScenarioError(out_of_range("scenario.games", games, 1, MAX_GAMES))
@@ -330,7 +350,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     if not isinstance(raw, dict):
         raise ScenarioError(f"[params]: expected a table, got {_type_name(raw)}")
     values = spec.defaults()
-    given: dict[str, str] = {}                 # parameter -> where the scenario set it
+    given: dict[str, str] = {}  # parameter -> where the scenario set it
     for k, v in raw.items():
         ps = spec.param(k)
         if ps is None:
@@ -350,8 +370,10 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     seats_raw = data.get("seats")
     roles = spec.roles(values, players)
     if not isinstance(seats_raw, list) or not seats_raw:
-        raise ScenarioError(f"[[seats]]: missing; give {players} seats, each with a strategy "
-                            f"(allowed: {', '.join(s.name for s in spec.strategies if s.role == roles[0])})")
+        raise ScenarioError(
+            f"[[seats]]: missing; give {players} seats, each with a strategy "
+            f"(allowed: {', '.join(s.name for s in spec.strategies if s.role == roles[0])})"
+        )
     if len(seats_raw) != players:
         raise ScenarioError(f"[[seats]]: {len(seats_raw)} seats for players = {players}; give exactly {players}")
     seats = []
@@ -368,15 +390,21 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
         st = spec.strategy(sname)
         if st is None:
-            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; "
-                                f"allowed: {', '.join(allowed)}")
-        if st.role != roles[i]:                # a strategy of another role: say whose it is and where it may sit
+            raise ScenarioError(
+                f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: {', '.join(allowed)}"
+            )
+        if st.role != roles[i]:  # a strategy of another role: say whose it is and where it may sit
             seats_of = [j for j, r in enumerate(roles) if r == st.role]
-            sits = (f"seat{'s' if len(seats_of) > 1 else ''} {', '.join(map(str, seats_of))} of this scenario"
-                    if seats_of else spec.role_seats.get(st.role, "another role"))
-            raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: "
-                                f"{', '.join(allowed)} ('{sname}' is a {spec.role_title(st.role)} strategy, for "
-                                f"{sits}, not a {spec.role_title(roles[i])} strategy)")
+            sits = (
+                f"seat{'s' if len(seats_of) > 1 else ''} {', '.join(map(str, seats_of))} of this scenario"
+                if seats_of
+                else spec.role_seats.get(st.role, "another role")
+            )
+            raise ScenarioError(
+                f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: "
+                f"{', '.join(allowed)} ('{sname}' is a {spec.role_title(st.role)} strategy, for "
+                f"{sits}, not a {spec.role_title(roles[i])} strategy)"
+            )
         sp_raw = s.get("params", {})
         if not isinstance(sp_raw, dict):
             raise ScenarioError(f"{where}.params: expected a table")
@@ -385,31 +413,48 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             ps = next((p for p in st.params if p.name == k), None)
             if ps is None:
                 names = [p.name for p in st.params]
-                raise ScenarioError(f"{where}.params: unknown key '{k}' for strategy {sname}; "
-                                    f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}")
+                raise ScenarioError(
+                    f"{where}.params: unknown key '{k}' for strategy {sname}; "
+                    f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}"
+                )
             sp[k] = coerce(ps, v, f"{where}.params.{k}")
         seats.append(Seat(sname, sp))
     sname = sc.get("name", name)
     if not NAME_RE.fullmatch(sname) or sname in RESERVED_NAMES or sname.startswith("."):
-        rule = ("use the letters a-z and A-Z without accents, digits, '.', '_' and '-' (it names the report folder "
-                "under reports/, which every system must spell alike; 'baselines' is reserved)")
+        rule = (
+            "use the letters a-z and A-Z without accents, digits, '.', '_' and '-' (it names the report folder "
+            "under reports/, which every system must spell alike; 'baselines' is reserved)"
+        )
         if isinstance(sname, str) and len(sname) > NAME_MAX:
             rule = f"it has {len(sname)} characters; at most {NAME_MAX} (it names the report folder under reports/)"
         elif sname == "index.html":
             rule = "it is the index of the reports (reports/index.html); choose another name"
         elif isinstance(sname, str) and sname.startswith("."):
-            rule = ("a name starting with '.' names a hidden folder under reports/ (where runs stage their reports, "
-                    "as .NAME.partial-PID); start it with a letter or digit")
-        if "name" not in sc and path:         # taken from the file name: say so, and how to fix it
+            rule = (
+                "a name starting with '.' names a hidden folder under reports/ (where runs stage their reports, "
+                "as .NAME.partial-PID); start it with a letter or digit"
+            )
+        if "name" not in sc and path:  # taken from the file name: say so, and how to fix it
             fix = re.sub(r"[^A-Za-z0-9._-]+", "-", sname).strip("-.")[:100] or "my-scenario"
             fix = "my-scenario" if fix in RESERVED_NAMES else fix
-            raise ScenarioError(f"scenario.name: {toml_value(sname[:NAME_MAX])}, taken from the file name (the file has no "
-                                f"name = \"...\" line), is not allowed; {rule}; add name = {toml_value(fix)} under "
-                                f"[scenario] or rename the file")
+            raise ScenarioError(
+                f"scenario.name: {toml_value(sname[:NAME_MAX])}, taken from the file name (the file has no "
+                f'name = "..." line), is not allowed; {rule}; add name = {toml_value(fix)} under '
+                f"[scenario] or rename the file"
+            )
         shown = toml_value(sname) if len(sname) <= NAME_MAX else toml_value(sname[:40]) + "..."
         raise ScenarioError(f"scenario.name: {shown} is not allowed; {rule}")
-    return Scenario(name=sname, game=spec.name, players=players, games=games, seed=seed,
-                    params=values, seats=tuple(seats), description=sc.get("description", ""), path=path)
+    return Scenario(
+        name=sname,
+        game=spec.name,
+        players=players,
+        games=games,
+        seed=seed,
+        params=values,
+        seats=tuple(seats),
+        description=sc.get("description", ""),
+        path=path,
+    )
 
 
 def read(path: str | Path) -> dict:
@@ -420,6 +465,7 @@ def read(path: str | Path) -> dict:
     if p.is_dir():
         raise ScenarioError(f"{p}: is a folder; give a .toml scenario file")
     from kernels.boardfile import read_toml  # (at call time: importing kernels loads numba)
+
     try:
         return read_toml(p)
     except ValueError as e:
@@ -430,7 +476,7 @@ def load(path: str | Path) -> Scenario:
     """Read and validate scenario file ``path`` as it is. Raises ScenarioError (one line naming the file and the field)
     for a missing or bad file. With --set overrides or --games: `sim.model.overrides.load`."""
     p = Path(path)
-    doc = read(p)                   # its errors name the file already: not wrapped twice
+    doc = read(p)  # its errors name the file already: not wrapped twice
     try:
         return from_dict(doc, name=p.stem, path=str(p))
     except ScenarioError as e:

@@ -1,5 +1,6 @@
 """The swept axis and the sweep's one-line error: the bottom of sim.api.sweep (spec builds on it, table and output
 read it), so no two sweep modules import each other."""
+
 from __future__ import annotations
 
 import math
@@ -23,9 +24,10 @@ class SweepError(ScenarioError):
 @dataclass(frozen=True)
 class Axis:
     """One swept name with its values, and where it was given (for messages)."""
+
     name: str
     values: tuple
-    source: str          # "[sweep] NAME" or "--set NAME=VALUES"
+    source: str  # "[sweep] NAME" or "--set NAME=VALUES"
 
 
 def is_numeric(axis: Axis) -> bool:
@@ -39,6 +41,7 @@ def axis_words(sc: Scenario, name: str) -> tuple[str, str]:
     ("green ghost cards: Shuffle", "cards"), a seat's strategy parameter after its seat ("seat 2: weight on goal
     tokens"; ``seats.*``: "every seat: ..."), ``players``; the name itself (and no unit) for anything else."""
     from sim.model.overrides import canonical
+
     parts = canonical(name)
     spec = sc.spec
     if parts == ("players",):
@@ -47,7 +50,7 @@ def axis_words(sc: Scenario, name: str) -> tuple[str, str]:
         who = "every seat" if parts[1] == "*" else f"seat {parts[1]}"
         if parts[2] == "strategy":
             return f"{who}: strategy", ""
-        seats = sc.seats if parts[1] == "*" else sc.seats[int(parts[1]):int(parts[1]) + 1]
+        seats = sc.seats if parts[1] == "*" else sc.seats[int(parts[1]) : int(parts[1]) + 1]
         for seat in seats:
             st = spec.strategy(seat.strategy)
             ps = next((p for p in st.params if p.name == parts[2]), None) if st else None

@@ -21,6 +21,7 @@ commas inside [..] or quotes do not split) or a range ``LO..HI`` / ``LO..HI step
 Every value is validated exactly as a scenario's is (`sim.model.overrides` applied to the file's document, then
 `sim.model.scenario.from_dict`); a bad one raises `SweepError`, one line naming the sweep entry, before anything runs.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -39,14 +40,15 @@ from sim.model.sweep_axis import Axis, SweepError, is_numeric  # noqa: F401  (pa
 OPTIONS = ("mode", "games", "measures", "target", "independent")
 MODES = ("grid", "zip")
 MAX_POINTS = 10_000
-_NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?"              # 20, -1.5: digits on both sides of a decimal point ("20...60" is no range)
+_NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?"  # 20, -1.5: digits on both sides of a decimal point ("20...60" is no range)
 RANGE_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(step\s+(?P<step>{_NUM}))?\s*$")
-LOOKS_LIKE_RANGE = re.compile(r"^\s*[-+]?[0-9][0-9.]*\.\.")   # a number then '..': meant as a range (not ../a.toml)
+LOOKS_LIKE_RANGE = re.compile(r"^\s*[-+]?[0-9][0-9.]*\.\.")  # a number then '..': meant as a range (not ../a.toml)
 
 
 @dataclass(frozen=True)
 class Point:
     """One point of a sweep: its index, its values by axis name, and the validated scenario it plays."""
+
     index: int
     values: dict
     scenario: Scenario
@@ -55,6 +57,7 @@ class Point:
 @dataclass
 class Sweep:
     """A validated sweep: the base scenario, its axes, mode, points, games per point, chosen measures, target."""
+
     base: Scenario
     axes: list[Axis]
     mode: str
@@ -80,8 +83,9 @@ def parse_range(text: str, where: str) -> list:
     ..., 2.0 with no rounding drift). Raises SweepError."""
     m = RANGE_RE.match(text)
     if not m:
-        raise SweepError(f"{where}: {text!r} is not a range; write LO..HI or LO..HI step S (e.g. 26..34, "
-                         f"0.5..2.0 step 0.25)")
+        raise SweepError(
+            f"{where}: {text!r} is not a range; write LO..HI or LO..HI step S (e.g. 26..34, 0.5..2.0 step 0.25)"
+        )
     try:
         lo, hi = Decimal(m["lo"]), Decimal(m["hi"])
         step = Decimal(m["step"]) if m["step"] else Decimal(1)
@@ -126,14 +130,14 @@ def parse_set(text: str) -> Axis:
     name, eq, raw = text.partition("=")
     where = f"--set {text}"
     try:
-        parse_one(f"{name}=0")                      # the name's syntax, checked where overrides check it
+        parse_one(f"{name}=0")  # the name's syntax, checked where overrides check it
     except OverrideError as e:
         raise SweepError(str(e)) from None
     if not eq or not raw.strip():
         raise SweepError(f"{where}: expected NAME=VALUES (a value, a list a,b,c or a range LO..HI [step S])")
     if RANGE_RE.match(raw):
         return Axis(name.strip(), tuple(parse_range(raw, where)), where)
-    if LOOKS_LIKE_RANGE.match(raw):             # 20...60, 20..: a typo of a range, not a text value to try
+    if LOOKS_LIKE_RANGE.match(raw):  # 20...60, 20..: a typo of a range, not a text value to try
         parse_range(raw, where)
     vals = []
     for item in split_values(raw):
@@ -168,14 +172,15 @@ def table_axes(table: dict) -> tuple[list[Axis], dict]:
         elif isinstance(v, list):
             vals = v
         else:
-            raise SweepError(f"{where}: expected an array of values or a range string \"LO..HI [step S]\", got "
-                             f"{toml_value(v)}")
+            raise SweepError(
+                f'{where}: expected an array of values or a range string "LO..HI [step S]", got {toml_value(v)}'
+            )
         axes.append(Axis(name, tuple(vals), where))
     return axes, opts
 
 
 def _same(v: Any, w: Any) -> bool:
-    return v == w and type(v) is type(w)        # 1 and 1.0 (and true and 1) are different values
+    return v == w and type(v) is type(w)  # 1 and 1.0 (and true and 1) are different values
 
 
 def _no_point_twice(axes: list[Axis], mode: str, mode_where: str = "--mode") -> None:
@@ -188,8 +193,10 @@ def _no_point_twice(axes: list[Axis], mode: str, mode_where: str = "--mode") -> 
                 if all(_same(v, w) for v, w in zip(r, rows[j])):
                     vals = ", ".join(f"{a.name}={toml_value(v)}" for a, v in zip(axes, r))
                     where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
-                    raise SweepError(f"{where}: point {i + 1} ({vals}) is point {j + 1} again; give each point "
-                                     "once", usage=all(a.source.startswith("--") for a in axes) or None)
+                    raise SweepError(
+                        f"{where}: point {i + 1} ({vals}) is point {j + 1} again; give each point once",
+                        usage=all(a.source.startswith("--") for a in axes) or None,
+                    )
         return
     for a in axes:
         for i, v in enumerate(a.values):
@@ -205,23 +212,33 @@ def _points(axes: list[Axis], mode: str, mode_where: str = "[sweep] mode") -> li
         if len(lens) > 1:
             desc = ", ".join(f"{a.name} has {len(a.values)}" for a in axes)
             where = "--mode zip" if mode_where.startswith("--") else '[sweep] mode = "zip"'
-            raise SweepError(f"{where}: every axis needs the same number of values ({desc})",
-                             usage=all(a.source.startswith("--") for a in axes) or None)
+            raise SweepError(
+                f"{where}: every axis needs the same number of values ({desc})",
+                usage=all(a.source.startswith("--") for a in axes) or None,
+            )
         combos: Iterable[tuple] = zip(*(a.values for a in axes))
     else:
         combos = itertools.product(*(a.values for a in axes))
     return [dict(zip((a.name for a in axes), c)) for c in combos]
 
 
-def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, games: int | None = None,
-          seed: int | None = None, measures: list[str] | None = None, target: str | None = None,
-          independent: bool | None = None) -> Sweep:
+def build(
+    path: str | Path,
+    sets: Sequence[str] = (),
+    mode: str | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    measures: list[str] | None = None,
+    target: str | None = None,
+    independent: bool | None = None,
+) -> Sweep:
     """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
     Command-line values win over the table's. Raises SweepError / ScenarioError (one line)."""
     OverrideError, apply_traced = ov.OverrideError, ov.apply_traced
     from sim.model.scenario import load
+
     p = Path(path)
-    base = load(p)                                  # the file alone (its own errors first, with its path)
+    base = load(p)  # the file alone (its own errors first, with its path)
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
     doc.pop("sweep", None)
     table = tomllib.loads(p.read_text(encoding="utf-8")).get("sweep", {})
@@ -230,31 +247,41 @@ def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, g
     given = set()
     for text in sets:
         ax = parse_set(text)
-        if canonical(ax.name) in given:         # the last one silently won (also track_len, then params.track_len)
-            raise SweepError(f"--set {ax.name}: given twice; give all its values in one --set (e.g. --set "
-                             f"'{ax.name}=a,b,c' or a range)")
+        if canonical(ax.name) in given:  # the last one silently won (also track_len, then params.track_len)
+            raise SweepError(
+                f"--set {ax.name}: given twice; give all its values in one --set (e.g. --set "
+                f"'{ax.name}=a,b,c' or a range)"
+            )
         given.add(canonical(ax.name))
         axes = [a for a in axes if canonical(a.name) != canonical(ax.name)] + [ax]
-    for i, a in enumerate(axes):                # an axis whose every value a later one replaces plays nothing new
+    for i, a in enumerate(axes):  # an axis whose every value a later one replaces plays nothing new
         for b in axes[:i]:
             if covers(canonical(a.name), canonical(b.name)):
                 both_set = a.source.startswith("--") and b.source.startswith("--")
                 if canonical(a.name) == canonical(b.name):
                     raise SweepError(f"{a.source}: the same parameter as {b.source}; sweep it once")
-                raise SweepError(f"{a.source}: replaces every value of {b.source} ({a.name} covers {b.name}); sweep "
-                                 f"only one of them{f', or give {a.name} first' if both_set else ''}")
-    if not axes:                                # a "sweep" of the scenario alone is a sim run: refused, not played
-        raise SweepError(f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
-                         "a [sweep] table in the scenario file (see sim sweep --help)", usage=True)
+                raise SweepError(
+                    f"{a.source}: replaces every value of {b.source} ({a.name} covers {b.name}); sweep "
+                    f"only one of them{f', or give {a.name} first' if both_set else ''}"
+                )
+    if not axes:  # a "sweep" of the scenario alone is a sim run: refused, not played
+        raise SweepError(
+            f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
+            "a [sweep] table in the scenario file (see sim sweep --help)",
+            usage=True,
+        )
     for a in axes:
-        if a.name.removeprefix("scenario.") in ("name", "description"):     # every point the same games, twice
-            raise SweepError(f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
-                             "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)")
-        if a.name.removeprefix("scenario.") in ("seed", "games"):    # each point plays the sweep's own, so such
-            key = a.name.removeprefix("scenario.")                      # an axis would change nothing: refused
+        if a.name.removeprefix("scenario.") in ("name", "description"):  # every point the same games, twice
+            raise SweepError(
+                f"{a.source}: the scenario's {a.name.removeprefix('scenario.')} does not change the "
+                "games; sweep a rule parameter or a seat's strategy or parameter (sim list GAME)"
+            )
+        if a.name.removeprefix("scenario.") in ("seed", "games"):  # each point plays the sweep's own, so such
+            key = a.name.removeprefix("scenario.")  # an axis would change nothing: refused
             how = "--seed, or run one sweep per seed" if key == "seed" else "--games or [sweep] games"
-            raise SweepError(f"{a.source}: every point plays the sweep's {key} (common random numbers); give it once "
-                             f"with {how}")
+            raise SweepError(
+                f"{a.source}: every point plays the sweep's {key} (common random numbers); give it once with {how}"
+            )
         if not a.values:
             raise SweepError(f"{a.source}: no values")
     mode_where = "--mode" if mode else "[sweep] mode"
@@ -262,7 +289,7 @@ def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, g
     if mode not in MODES:
         raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
     _no_point_twice(axes, mode, mode_where)
-    if games is None:                               # [sweep] games = 0 once fell back to the scenario's games
+    if games is None:  # [sweep] games = 0 once fell back to the scenario's games
         games = opts.get("games", base.games)
     if isinstance(games, bool) or not isinstance(games, int):
         raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
@@ -271,8 +298,9 @@ def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, g
     base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
     combos = _points(axes, mode, mode_where)
     if len(combos) > MAX_POINTS:
-        raise SweepError(f"sweep: {len(combos)} points; at most {MAX_POINTS}",
-                         usage=all(a.source.startswith("--") for a in axes))
+        raise SweepError(
+            f"sweep: {len(combos)} points; at most {MAX_POINTS}", usage=all(a.source.startswith("--") for a in axes)
+        )
     points = []
     src = {a.name: a.source for a in axes}
     for i, values in enumerate(combos):
@@ -288,19 +316,23 @@ def build(path: str | Path, sets: Sequence[str] = (), mode: str | None = None, g
         points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
     ms = measures if measures else opts.get("measures")
     if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):
-        raise SweepError(f"[sweep] measures: expected an array of measure names, e.g. measures = "
-                         f"[\"first_player_advantage\", \"length.rounds\"], got {toml_value(ms)}")
+        raise SweepError(
+            f"[sweep] measures: expected an array of measure names, e.g. measures = "
+            f'["first_player_advantage", "length.rounds"], got {toml_value(ms)}'
+        )
     tgt = target if target is not None else opts.get("target")
     if target is None and tgt is not None and not isinstance(tgt, str):
-        raise SweepError(f"[sweep] target: expected a string MEASURE=VALUE, e.g. target = "
-                         f"\"first_player_advantage=0\", got {toml_value(tgt)}")
+        raise SweepError(
+            f"[sweep] target: expected a string MEASURE=VALUE, e.g. target = "
+            f'"first_player_advantage=0", got {toml_value(tgt)}'
+        )
     indep = independent if independent is not None else opts.get("independent", False)
-    if not isinstance(indep, bool):                 # "false" once read as true
+    if not isinstance(indep, bool):  # "false" once read as true
         raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
     sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
-    sw.measure_source = '--measure' if measures else '[sweep] measures'
+    sw.measure_source = "--measure" if measures else "[sweep] measures"
     sw.target_text = tgt or None
-    sw.target_source = '--target' if target is not None else '[sweep] target'
+    sw.target_source = "--target" if target is not None else "[sweep] target"
     return sw
 
 

@@ -1,4 +1,5 @@
 """Small pieces of English shared by every text `sim` writes (replays, reports, the CLI)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -9,7 +10,6 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     count(2, "hunter player") -> "2 hunter players" (``plural``: an irregular plural, default ``noun + "s"``).
     Instead of "1 ghost(s)"."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
 
 
 def p_value(p: float | None, digits: int = 2) -> str:
@@ -23,16 +23,26 @@ def p_value(p: float | None, digits: int = 2) -> str:
     return f"{p:.{digits}g}"
 
 
-def ending(status: int, turns: int, rounds: int, scores: Sequence[int], wseat: int, who: Callable[[int], str],
-           score_text: Callable[[int], str], decided: Sequence[str] = ()) -> list[str]:
-    """"TRUNCATED ..." when the game hit the turn cap (status 1), "final after T turns, R rounds: seat 0 ..." with
+def ending(
+    status: int,
+    turns: int,
+    rounds: int,
+    scores: Sequence[int],
+    wseat: int,
+    who: Callable[[int], str],
+    score_text: Callable[[int], str],
+    decided: Sequence[str] = (),
+) -> list[str]:
+    """ "TRUNCATED ..." when the game hit the turn cap (status 1), "final after T turns, R rounds: seat 0 ..." with
     each seat's ``score_text(score)`` (the score with its unit: "4 points"), the lines ``decided`` (how a tied top
     score was settled: the game's tie-break rule) and "winner: ..." naming the seats of the bitmask ``wseat`` with
     ``who``."""
     n = len(scores)
     lines = [f"TRUNCATED at the turn cap ({turns} turns)"] if status == 1 else []
-    lines.append(f"final after {turns} turns, {rounds} rounds: " + ", ".join(
-        f"seat {s} {score_text(int(scores[s]))}" for s in range(n)))
+    lines.append(
+        f"final after {turns} turns, {rounds} rounds: "
+        + ", ".join(f"seat {s} {score_text(int(scores[s]))}" for s in range(n))
+    )
     lines += list(decided)
     winners = [s for s in range(n) if (wseat >> s) & 1]
     lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))

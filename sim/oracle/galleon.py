@@ -9,6 +9,7 @@ nothing from `kernels`.
 {destination name: set of flags} with flags "cave" (a path of the chosen class went through the caves) and "short"
 (legal only to challenge a duel).
 """
+
 from __future__ import annotations
 
 import tomllib
@@ -29,8 +30,8 @@ class Bay:
         self.kind = {s["id"]: s["kind"] for s in b["spaces"]}
         self.owner = {s["id"]: s.get("owner", -1) for s in b["spaces"]}
         self.order = [s["id"] for s in b["spaces"]]
-        self.near = {v: [] for v in self.kind}          # "next to": edges and stairs
-        self.ways = {v: [] for v in self.kind}          # (neighbour, through the caves?)
+        self.near = {v: [] for v in self.kind}  # "next to": edges and stairs
+        self.ways = {v: [] for v in self.kind}  # (neighbour, through the caves?)
         for a, c in list(b["edges"]) + list(b.get("stairs", [])):
             self.near[a].append(c)
             self.near[c].append(a)
@@ -69,7 +70,7 @@ class Bay:
         """Legal destinations of seat's pirate on ``start`` rolling ``pips`` (R3..R7, C2, C3). ``pieces``: {seat:
         space, "ghost": space}."""
         taken = {v for k, v in pieces.items() if k != seat}
-        found = []                                   # (end, length, through the caves)
+        found = []  # (end, length, through the caves)
 
         def go(path, cave, passed):
             here = path[-1]
@@ -123,11 +124,11 @@ class Bay:
         full = any("room" in f or "exact" in f for f in out.values())
         if full or not longest or not found:
             return res
-        best = max(n for _, n, _ in found)             # C2: stop in front of the obstacle; a duel there is optional
+        best = max(n for _, n, _ in found)  # C2: stop in front of the obstacle; a duel there is optional
         for v, n, c in found:
             if n == best:
                 f = res.setdefault(v, set())
-                if "longest" not in f:                 # the longest way decides the flags, not a shorter one
+                if "longest" not in f:  # the longest way decides the flags, not a shorter one
                     f.clear()
                     f.add("longest")
                 if c:

@@ -14,6 +14,7 @@ Entry points:
   `kernels.moor.play.trace_game`.
 * `games_per_second(scenario, n)`: how fast this oracle plays (for the benchmark's kernel/oracle speed ratio).
 """
+
 from __future__ import annotations
 
 import time
@@ -27,10 +28,10 @@ PER_TYPE = 5
 GHOST0 = 25
 PLANK0 = 32
 N_TILES = 38
-GHOST = 5                        # tile kind of a ghost (kinds 0..4 are the treasure types)
-PLANK = 6                        # tile kind of a plank
+GHOST = 5  # tile kind of a ghost (kinds 0..4 are the treasure types)
+PLANK = 6  # tile kind of a plank
 N_GOALS = 5
-GREEN, BROWN = 14, 5             # R4: 2 tiles on each of 14 green spaces, 1 on each of the next 5 brown ones
+GREEN, BROWN = 14, 5  # R4: 2 tiles on each of 14 green spaces, 1 on each of the next 5 brown ones
 PAWNS = {2: 5, 3: 4, 4: 3, 5: 2}  # R1
 MAX_PAWNS = 5
 
@@ -43,13 +44,13 @@ def kind(t: int) -> int:
 
 
 # ---- actions (RULES.md "Action encoding") ----------------------------------------------------------------------
-MOVE = 0                         # + pawn index
+MOVE = 0  # + pawn index
 PLANK_YES = 5
 PLANK_NO = 6
 DISCARD_MATCH = 7
-DISCARD_GHOST = 8                # + j: ghost tile GHOST0 + j
-DISCARD_PAIR = 15                # + bottom * 6 + top; pair kinds 0..4 treasure, 5 plank
-DISCARD_ONE = 51                 # + pair kind
+DISCARD_GHOST = 8  # + j: ghost tile GHOST0 + j
+DISCARD_PAIR = 15  # + bottom * 6 + top; pair kinds 0..4 treasure, 5 plank
+DISCARD_ONE = 51  # + pair kind
 N_ACTIONS = 57
 
 # ---- phases and events -------------------------------------------------------------------------------------------
@@ -59,9 +60,9 @@ E_ROLL, E_MOVE, E_PLANK, E_TAKE, E_DISCARD, E_GOAL, E_SKIP, E_NO_DISCARD = 1, 2,
 # ---- strategies: names, ids, fixed weight rows of the scripted ones (same columns as the weighted strategy) -----
 STRATEGY_IDS = {"random": 0, "collector": 1, "runner": 2, "cautious": 3, "weighted": 4}
 SCRIPTED_WEIGHTS = {
-    1: (2.0, 0.5, 1.0, 0.3, 0.0, 0.2, 0.3, 1.0),      # collector
-    2: (0.3, 0.2, 0.3, 4.0, 1.0, -0.5, 0.0, 1.0),     # runner
-    3: (0.5, 3.0, 3.0, 0.5, 0.05, 0.0, 2.0, 1.0),     # cautious
+    1: (2.0, 0.5, 1.0, 0.3, 0.0, 0.2, 0.3, 1.0),  # collector
+    2: (0.3, 0.2, 0.3, 4.0, 1.0, -0.5, 0.0, 1.0),  # runner
+    3: (0.5, 3.0, 3.0, 0.5, 0.05, 0.0, 2.0, 1.0),  # cautious
 }
 W_TILE, W_GHOST, W_DISCARD, W_GOAL, W_PROGRESS, W_REAR, W_EMPTY_DEST, PLANK_USE = range(8)
 
@@ -71,19 +72,19 @@ class Rules:
 
     def __init__(self, params: dict):
         self.track_len = int(params["track_len"])
-        self.end = self.track_len + 1                      # A1: Start = 0, path 1..track_len, End = track_len + 1
+        self.end = self.track_len + 1  # A1: Start = 0, path 1..track_len, End = track_len + 1
         self.die_faces = int(params["die_faces"])
         self.max_turns = int(params["max_turns"])
-        syms = list(params["space_symbols"]) or [(s - 1) % N_TYPES for s in range(1, self.end)]   # A2
-        self.symbol = [None] + [int(x) for x in syms] + [None]                                      # A6
-        self.ghost_value = [int(v) for v in params["ghost_values"]]                                # A3
-        self.goal_values = [int(v) for v in params["goal_values"]]                                 # A4, top first
-        self.set_points = [0] + [int(v) for v in params["set_points"]]                             # R15
-        self.discard_fallback = params["discard_fallback"]                                         # C1
-        self.vacated_origin_counts = bool(params["vacated_origin_counts"])                         # C2
-        self.ghost_before_two = bool(params["ghost_before_two"])                                   # C3
-        self.planks_discardable = bool(params["planks_discardable"])                               # C3
-        self.tiebreak = params["tiebreak"]                                                         # C9
+        syms = list(params["space_symbols"]) or [(s - 1) % N_TYPES for s in range(1, self.end)]  # A2
+        self.symbol = [None] + [int(x) for x in syms] + [None]  # A6
+        self.ghost_value = [int(v) for v in params["ghost_values"]]  # A3
+        self.goal_values = [int(v) for v in params["goal_values"]]  # A4, top first
+        self.set_points = [0] + [int(v) for v in params["set_points"]]  # R15
+        self.discard_fallback = params["discard_fallback"]  # C1
+        self.vacated_origin_counts = bool(params["vacated_origin_counts"])  # C2
+        self.ghost_before_two = bool(params["ghost_before_two"])  # C3
+        self.planks_discardable = bool(params["planks_discardable"])  # C3
+        self.tiebreak = params["tiebreak"]  # C9
 
 
 def pair_kind(k: int) -> int:
@@ -98,19 +99,19 @@ class Moor:
         assert 2 <= n_players <= 5 and len(order) == 2 * GREEN + BROWN
         self.r = rules
         self.n = n_players
-        self.n_pawns = PAWNS[n_players]                                   # R1
+        self.n_pawns = PAWNS[n_players]  # R1
         self.log = log
-        self.pawns = [[0] * self.n_pawns for _ in range(n_players)]      # R1: every pawn on Start
-        self.stacks: list[list[int]] = [[] for _ in range(rules.end + 1)]                # tile ids, bottom first
-        self.held: list[list[int]] = [[] for _ in range(n_players)]                      # face-up tiles (ids)
-        self.count = [[0] * 7 for _ in range(n_players)]                  # held tiles by kind
-        self.goals: list[list[int]] = [[] for _ in range(n_players)]                     # goal token values taken
-        self.goals_left = list(rules.goal_values)                         # R2: highest on top (index 0)
-        for p in range(n_players):                                        # R3: one plank each
+        self.pawns = [[0] * self.n_pawns for _ in range(n_players)]  # R1: every pawn on Start
+        self.stacks: list[list[int]] = [[] for _ in range(rules.end + 1)]  # tile ids, bottom first
+        self.held: list[list[int]] = [[] for _ in range(n_players)]  # face-up tiles (ids)
+        self.count = [[0] * 7 for _ in range(n_players)]  # held tiles by kind
+        self.goals: list[list[int]] = [[] for _ in range(n_players)]  # goal token values taken
+        self.goals_left = list(rules.goal_values)  # R2: highest on top (index 0)
+        for p in range(n_players):  # R3: one plank each
             self._give(PLANK0 + p, p)
-        self.boxed = [PLANK0 + i for i in range(n_players + 1, 6)]        # R3: extras (not the dealt one) boxed
+        self.boxed = [PLANK0 + i for i in range(n_players + 1, 6)]  # R3: extras (not the dealt one) boxed
         i = 0
-        for s in range(1, GREEN + BROWN + 1):                             # R4: deal, first dealt at the bottom
+        for s in range(1, GREEN + BROWN + 1):  # R4: deal, first dealt at the bottom
             for _ in range(2 if s <= GREEN else 1):
                 self.stacks[s].append(int(order[i]))
                 i += 1
@@ -118,7 +119,7 @@ class Moor:
         self.turns = 0
         self.rounds = 0
         self.cur = 0
-        self.last_cur = n_players          # any value >= n - 1: the first turn opens round 1
+        self.last_cur = n_players  # any value >= n - 1: the first turn opens round 1
         self.roll = 0
         self.pawn = self.origin = self.dest = -1
         self.decisions = 0
@@ -158,7 +159,7 @@ class Moor:
         p = self.cur
         for _ in range(self.n):
             if not self.home(p):
-                for q in skipped:               # passed-over players are logged only when someone still plays
+                for q in skipped:  # passed-over players are logged only when someone still plays
                     self._event(E_SKIP, q)
                 if p <= self.last_cur:
                     self.rounds += 1
@@ -181,7 +182,7 @@ class Moor:
         """R10 (+C3): the discards open to ``p`` after leaving a tile-less space showing ``symbol``."""
         c = self.count[p]
         if symbol is not None and c[symbol] > 0:
-            return [DISCARD_MATCH]                     # a matching treasure must be given
+            return [DISCARD_MATCH]  # a matching treasure must be given
         kinds = [0, 1, 2, 3, 4] + ([5] if self.r.planks_discardable else [])
         avail = {k: c[pair_kind(k)] for k in kinds}
         others = sum(avail.values())
@@ -192,16 +193,16 @@ class Moor:
                 for t in kinds:
                     if avail[b] >= 1 and avail[t] - (b == t) >= 1:
                         acts.append(DISCARD_PAIR + b * 6 + t)
-        if not ghosts and others == 1:                 # "discard as many tiles as you can"
+        if not ghosts and others == 1:  # "discard as many tiles as you can"
             acts += [DISCARD_ONE + k for k in kinds if avail[k]]
         return acts
 
     def legal_actions(self) -> list:
         """Legal action ids, ascending; [] at a chance node or when the game is over."""
         p = self.cur
-        if self.phase == MOVING:                       # R6: any own pawn not yet home
+        if self.phase == MOVING:  # R6: any own pawn not yet home
             return [MOVE + k for k in range(self.n_pawns) if self.pawns[p][k] != self.r.end]
-        if self.phase == PLANKING:                     # R7
+        if self.phase == PLANKING:  # R7
             return [PLANK_YES, PLANK_NO]
         if self.phase == DISCARDING:
             return self.discard_actions(p, self.symbol(self.origin))
@@ -213,12 +214,12 @@ class Moor:
         if self.phase == MOVING:
             k = a - MOVE
             o = self.pawns[p][k]
-            d = min(o + self.roll, self.r.end)                    # R6, R12: reaching or passing End
+            d = min(o + self.roll, self.r.end)  # R6, R12: reaching or passing End
             self.pawns[p][k] = d
             self.pawn, self.origin, self.dest = k, o, d
             self._event(E_MOVE, p, k, o, d)
             if d != self.r.end and not self.stacks[d] and self.count[p][PLANK] > 0:
-                self.phase = PLANKING                             # R7: the choice is the player's
+                self.phase = PLANKING  # R7: the choice is the player's
             else:
                 self._resolve_origin()
         elif self.phase == PLANKING:
@@ -238,11 +239,11 @@ class Moor:
     def _resolve_origin(self):
         """R8 take / R9 discard, judged on the space the pawn left."""
         p, o = self.cur, self.origin
-        if o == 0:                                                # R9: leaving Start never costs a discard
+        if o == 0:  # R9: leaving Start never costs a discard
             self._finish_turn()
             return
         if self.stacks[o]:
-            if self.pawns_on(o) == 0:                             # R8: alone there (C5: own pawns count too)
+            if self.pawns_on(o) == 0:  # R8: alone there (C5: own pawns count too)
                 t = self.stacks[o].pop()
                 self._give(t, p)
                 self._event(E_TAKE, p, t, o)
@@ -276,13 +277,13 @@ class Moor:
         elif a < DISCARD_ONE:
             code = a - DISCARD_PAIR
             bottom = self._lowest_held(p, pair_kind(code // 6))
-            self._take_from_hand(p, bottom)          # so that a pair of one kind gives two different tiles
+            self._take_from_hand(p, bottom)  # so that a pair of one kind gives two different tiles
             top = self._lowest_held(p, pair_kind(code % 6))
             self._give(bottom, p)
             tiles = [bottom, top]
         else:
             tiles = [self._lowest_held(p, pair_kind(a - DISCARD_ONE))]
-        for t in tiles:                              # bottom first: the order the player chose
+        for t in tiles:  # bottom first: the order the player chose
             self._take_from_hand(p, t)
             if target is None:
                 self.lost.append(t)
@@ -384,7 +385,7 @@ def move_value(g: Moor, p: int, k: int, w) -> float:
         v += w[W_GOAL] * g.goals_left[0]
     if o > 0:
         if g.stacks[o]:
-            if g.pawns_on(o) == 1:                      # only this pawn there: it will take the top tile
+            if g.pawns_on(o) == 1:  # only this pawn there: it will take the top tile
                 dt = take_delta(g, p, visible_top(g, o))
                 v += w[W_TILE] * dt
                 if dt < 0:
@@ -400,7 +401,7 @@ def move_value(g: Moor, p: int, k: int, w) -> float:
 
 def decide(sid: int, w, g: Moor, legal: list, rng: Xoshiro256) -> int:
     """Strategy ``sid``'s choice among ``legal`` (ascending ids, more than one) for the current player."""
-    if sid == 0:                                        # random: uniform over the legal actions
+    if sid == 0:  # random: uniform over the legal actions
         return legal[rng.bounded(len(legal))]
     if sid != 4:
         w = SCRIPTED_WEIGHTS[sid]
@@ -477,8 +478,7 @@ def play_game(scenario, game_index: int, point: int = 0, log: list | None = None
     turns, rounds). Pass a list as ``log`` to receive the events (kind, a, b, c, d, turn) in the kernel's format.
     """
     rules, sids, weights = _setup(scenario)
-    g, status, wseat, scores = play(rules, scenario.players, sids, weights, int(scenario.seed), point,
-                                    game_index, log)
+    g, status, wseat, scores = play(rules, scenario.players, sids, weights, int(scenario.seed), point, game_index, log)
     return dict(scores=scores, winners=wseat, status=status, turns=g.turns, rounds=g.rounds)
 
 

@@ -9,6 +9,7 @@
 
 Reference vector: xoshiro256** from state [1, 2, 3, 4] yields 11520, 0, 1509978240.
 """
+
 from __future__ import annotations
 
 M64 = (1 << 64) - 1

@@ -9,13 +9,14 @@ simulation does (`place_first_options`).
 `Castle(board_arrays, ghosts, rot, sliders, opts)`; `move(kind, *args)` returns False when the move is illegal
 (nothing changed), True after applying it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 SIZE = 7
 CENTRE = (3, 3)
-STEPS = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}       # N, E, S, W
+STEPS = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}  # N, E, S, W
 WALL_BIT = {0: 1, 1: 2, 2: 4, 3: 8}
 
 
@@ -40,6 +41,7 @@ def to_board(fc, rot):
 class Castle:
     """walls[cell] bits (N1 E2 S4 W8); tunnels: floor column per tunnel; grip[s][g]: set of gripping slider cells;
     corners: 4 (row, col); ghosts: list of (row, col) or None; sliders: list of [tunnel, pulled_out]."""
+
     walls: list
     tunnels: list
     grip: list
@@ -94,7 +96,7 @@ class Castle:
         at = {fl: g for g, fl in floor.items() if fl[1] == col}
         movers = {g for g in at.values() if self.held(g)}
         grew = True
-        while grew:                                   # movers push whoever stands right ahead
+        while grew:  # movers push whoever stands right ahead
             grew = False
             for g in list(movers):
                 ahead = (floor[g][0] + step, col)
@@ -107,12 +109,15 @@ class Castle:
                 return False
         stopped = set()
         changed = True
-        while changed:                                # stops spread backward
+        while changed:  # stops spread backward
             changed = False
             for g in movers - stopped:
                 ahead = (floor[g][0] + step, col)
-                blocked = (not 0 <= ahead[0] < SIZE or ahead == CENTRE
-                           or (ahead in at and (at[ahead] not in movers or at[ahead] in stopped)))
+                blocked = (
+                    not 0 <= ahead[0] < SIZE
+                    or ahead == CENTRE
+                    or (ahead in at and (at[ahead] not in movers or at[ahead] in stopped))
+                )
                 if blocked:
                     stopped.add(g)
                     changed = True

@@ -4,6 +4,7 @@ A report folder is written under a temporary name (``.<name>.partial-PID``) and 
 complete, so an interrupted or failed run never leaves a report that looks complete; the staging folder of a run that
 was killed outright (SIGKILL) is removed by the next run writing the same report.
 """
+
 from __future__ import annotations
 
 import glob
@@ -29,13 +30,15 @@ REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
 # everything a report run (sim run / report / compare) writes into its folder: a rerun replaces these (also one it
 # does not write this time, e.g. games.parquet of an earlier --per-game run) and keeps whatever else the user put
 # there (notes, folders of their own)
-REPORT_OUTPUTS = frozenset(REPORT_MARKERS + ("summary.md", "summary.html", "balance.md", "games.parquet", "plots",
-                                             "parts", "compare.md", "compare.html"))
+REPORT_OUTPUTS = frozenset(
+    REPORT_MARKERS
+    + ("summary.md", "summary.html", "balance.md", "games.parquet", "plots", "parts", "compare.md", "compare.html")
+)
 # what `sim report FOLDER` redraws (sim.pages.html_report.write): a redraw replaces these and carries the run's other
 # files (RUN_FILES) over unchanged
 PAGE_OUTPUTS = ("summary.html", "balance.md", "plots")
 RUN_FILES = ("summary.json", "provenance.json", "summary.md", "games.parquet")
-MIN_FREE_BYTES = 1 << 20          # a report (without games.parquet) is well under this
+MIN_FREE_BYTES = 1 << 20  # a report (without games.parquet) is well under this
 
 
 def report_owner(final: Path) -> tuple[str, str] | None:
@@ -115,8 +118,9 @@ def _instead(what: str, text: str) -> str:
     another scenario name)."""
     if what == "--out":
         return text
-    return "give --out another folder" + (", or the scenario another name (name = \"...\" under [scenario])"
-                                          if what.startswith("scenario ") else "")
+    return "give --out another folder" + (
+        ', or the scenario another name (name = "..." under [scenario])' if what.startswith("scenario ") else ""
+    )
 
 
 def check_output_dir(final: Path, what: str = "--out") -> Path:
@@ -126,14 +130,18 @@ def check_output_dir(final: Path, what: str = "--out") -> Path:
     folder, for the error line: "--out", or e.g. "scenario 'x', default report folder" when --out was not given."""
     final = Path(final).resolve()
     if final == Path.cwd().resolve() or final in Path.cwd().resolve().parents or final == REPO.resolve():
-        raise OutputError(f"{_named(final, what)} is the current folder or one above it; "
-                          + _instead(what, "give a new folder for the report"))
+        raise OutputError(
+            f"{_named(final, what)} is the current folder or one above it; "
+            + _instead(what, "give a new folder for the report")
+        )
     if final.exists():
         if not final.is_dir():
             raise OutputError(f"{_named(final, what)} is a file; " + _instead(what, "give a folder for the report"))
         if any(final.iterdir()) and not any((final / m).exists() for m in REPORT_MARKERS):
-            raise OutputError(f"{_named(final, what)} exists and is not a report folder; "
-                              + _instead(what, "give a new or empty folder (an earlier report folder is replaced)"))
+            raise OutputError(
+                f"{_named(final, what)} exists and is not a report folder; "
+                + _instead(what, "give a new or empty folder (an earlier report folder is replaced)")
+            )
         check_replaceable(final, what)
     return final
 
@@ -147,8 +155,10 @@ def check_replaceable(final: Path, what: str = "--out") -> None:
     final = Path(final)
     head = f"{_named(final, what)} cannot be replaced"
     if os.path.ismount(final):
-        raise OutputError(f"{head}: it is a mount point (a report is written beside its folder and renamed into "
-                          "place); give a folder inside it")
+        raise OutputError(
+            f"{head}: it is a mount point (a report is written beside its folder and renamed into "
+            "place); give a folder inside it"
+        )
     try:
         _probe(final)
     except OSError as e:
@@ -159,8 +169,10 @@ def check_replaceable(final: Path, what: str = "--out") -> None:
     except OSError:
         return
     if euid != 0 and pst.st_mode & 0o1000 and euid not in (st.st_uid, pst.st_uid):
-        raise OutputError(f"{head}: it belongs to another user and {final.parent} lets only a folder's owner "
-                          "rename it; " + _instead(what, "give a folder of your own"))
+        raise OutputError(
+            f"{head}: it belongs to another user and {final.parent} lets only a folder's owner "
+            "rename it; " + _instead(what, "give a folder of your own")
+        )
 
 
 def _probe(folder: Path) -> None:
@@ -183,7 +195,7 @@ def check_writable(folder: Path, what: str = "--out") -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        blocker = file_in_path(folder)          # /tmp/afile/sub: "File exists" named the wrong trouble
+        blocker = file_in_path(folder)  # /tmp/afile/sub: "File exists" named the wrong trouble
         if blocker is not None:
             raise OutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the report") from None
         raise OutputError(f"{what}: cannot create {folder} ({e.strerror or e})") from None
@@ -193,8 +205,10 @@ def check_writable(folder: Path, what: str = "--out") -> Path:
         raise OutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
     free = shutil.disk_usage(folder).free
     if free < MIN_FREE_BYTES:
-        raise OutputError(f"{what}: the disk holding {folder} is full ({free} bytes free; a report needs at least "
-                          f"{MIN_FREE_BYTES >> 20} MiB)")
+        raise OutputError(
+            f"{what}: the disk holding {folder} is full ({free} bytes free; a report needs at least "
+            f"{MIN_FREE_BYTES >> 20} MiB)"
+        )
     return folder
 
 
@@ -240,15 +254,18 @@ def write_failed(final: Path, e: OSError, where: Path | None = None) -> OutputEr
     if isinstance(e, OutputError):
         return e
     name = ""
-    if e.filename and where is not None:           # a file of the staging folder: named as in the report
+    if e.filename and where is not None:  # a file of the staging folder: named as in the report
         try:
             name = Path(e.filename).relative_to(where).as_posix()
         except ValueError:
             name = str(e.filename)
     elif e.filename:
         name = str(e.filename)
-    return OutputError(f"cannot write the report {final}: {e.strerror or e}"
-                       + (f" (writing {name})" if name and name != "." else "") + "; nothing was written")
+    return OutputError(
+        f"cannot write the report {final}: {e.strerror or e}"
+        + (f" (writing {name})" if name and name != "." else "")
+        + "; nothing was written"
+    )
 
 
 @contextmanager
@@ -277,17 +294,17 @@ def staged_dir(final: Path, what: str = "--out"):
         if oe is None:
             raise
         raise write_failed(final, oe, tmp) from None
-    with _signals_held():                      # Ctrl-C / SIGTERM wait until the report is in place
+    with _signals_held():  # Ctrl-C / SIGTERM wait until the report is in place
         old: Path | None = None
-        moved: list[str] = []                   # the user's own entries moved into the new report
+        moved: list[str] = []  # the user's own entries moved into the new report
         try:
             if final.exists():
                 old = final.parent / f".{final.name}.old-{os.getpid()}"
                 final.rename(old)
                 keep_user_files(old, tmp, moved)
             tmp.rename(final)
-        except OSError as e:                   # put the earlier report back as it was, remove the staging folder
-            for name in moved:                 # moved only after the old report was renamed, so old is set
+        except OSError as e:  # put the earlier report back as it was, remove the staging folder
+            for name in moved:  # moved only after the old report was renamed, so old is set
                 try:
                     (tmp / name).rename(old / name)  # type: ignore[operator]
                 except OSError:
@@ -331,7 +348,7 @@ def _pid_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:                                # e.g. another user's process
+    except OSError:  # e.g. another user's process
         return True
     return True
 
@@ -377,10 +394,16 @@ def games_frame(sc: Scenario, out):
     game (int64), status, winners (bit per seat), turns, rounds (int32), score_seat<i> (int32), win_seat<i> (int8),
     one int32 column per counter of the game, and <curve>_by_round (list[int32]) per curve."""
     import polars as pl
+
     spec = sc.spec
     n = len(out.status)
-    cols = {"game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
-            "status": out.status, "winners": out.winners, "turns": out.turns, "rounds": out.rounds}
+    cols = {
+        "game": np.arange(out.game0, out.game0 + n, dtype=np.int64),
+        "status": out.status,
+        "winners": out.winners,
+        "turns": out.turns,
+        "rounds": out.rounds,
+    }
     for s in range(sc.players):
         cols[f"score_seat{s}"] = np.ascontiguousarray(out.scores[:, s])
         cols[f"win_seat{s}"] = ((out.winners >> s) & 1).astype(np.int8)
@@ -408,6 +431,7 @@ class ParquetParts:
 
     def finish(self, dest: Path, meta: dict) -> None:
         import polars as pl
+
         if self.parts:
             lf = pl.scan_parquet([str(p) for p in self.parts])
             lf.sink_parquet(str(dest), metadata={k: json.dumps(v) for k, v in meta.items()})

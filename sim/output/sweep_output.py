@@ -1,6 +1,7 @@
 """A sweep's report folder ``reports/sweep-<name>/``: sweep.json (the machine contract), sweep.parquet (one row per
 point) and sweep.html, beside the stored points (points/). sweep.json is written last: a folder without it holds an
 unfinished sweep (its points are kept for a rerun), never one that looks complete."""
+
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from sim.model.sweep_spec import Sweep
 
 SCHEMA = 1
 OUTPUTS = ("sweep.json", "sweep.parquet", "sweep.html")
-INDENTED_MAX = 200     # points of a sweep.json written indented
+INDENTED_MAX = 200  # points of a sweep.json written indented
 
 
 class SweepOutputError(SimError, ValueError):
@@ -24,6 +25,7 @@ class SweepOutputError(SimError, ValueError):
 def folder_for(sw: Sweep, out: str | Path | None = None) -> Path:
     """``out``, else reports/sweep-<scenario name>."""
     from sim.model import paths
+
     return Path(out) if out else paths.REPORTS / f"sweep-{sw.name}"
 
 
@@ -41,28 +43,33 @@ def prepare(folder: Path, what: str = "--out") -> None:
     instead = "" if what == "--out" else "; give --out another folder"
     if folder.exists():
         if not folder.is_dir():
-            raise SweepOutputError(f"{what}: {folder} is a file; " + ("give a folder" if not instead
-                                                                        else instead[2:]))
+            raise SweepOutputError(f"{what}: {folder} is a file; " + ("give a folder" if not instead else instead[2:]))
         kids = [p.name for p in folder.iterdir()]
         if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
-            raise SweepOutputError(f"{what}: {folder} exists and is not a sweep folder; "
-                                   + ("give a new or empty folder" if not instead else instead[2:]))
+            raise SweepOutputError(
+                f"{what}: {folder} exists and is not a sweep folder; "
+                + ("give a new or empty folder" if not instead else instead[2:])
+            )
     made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for o in OUTPUTS:
             (folder / o).unlink(missing_ok=True)
-    except OSError as e:                        # read-only, /proc, a file in the path: one line naming the folder
+    except OSError as e:  # read-only, /proc, a file in the path: one line naming the folder
         from sim.output.report import file_in_path
+
         if (blocker := file_in_path(folder)) is not None:
-            raise SweepOutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the sweep"
-                                   + (" (with --out)" if instead else "")) from None
+            raise SweepOutputError(
+                f"{what}: {blocker} is a file, not a folder; give a folder for the sweep"
+                + (" (with --out)" if instead else "")
+            ) from None
         raise SweepOutputError(f"{what}: cannot write in {folder} ({e.strerror or e})" + instead) from None
     from sim.output.report import OutputError, check_writable
-    try:                                        # a full disk: said before any point is played, as for sim run
+
+    try:  # a full disk: said before any point is played, as for sim run
         check_writable(folder, what)
     except OutputError as e:
-        if made:                                # refused: leave no empty folder behind
+        if made:  # refused: leave no empty folder behind
             try:
                 folder.rmdir()
             except OSError:
@@ -75,6 +82,7 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     from sim.model import catalogue
     from sim.model.scenario import toml_value
     from sim.stats.sweep_table import quantities
+
     qs = quantities(sw.points[0].scenario)
     cat = catalogue.for_scenario(sw.points[0].scenario)
 
@@ -84,26 +92,64 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
             return cat.unit(name)
         except KeyError:
             return ""
-    axes = [{"name": a.name, "values": list(a.values), "labels": [toml_value(v) if not isinstance(v, str) else v
-                                                                  for v in a.values],
-             "numeric": is_numeric(a), "given_by": a.source,
-             **dict(zip(("label", "unit"), axis_words(sw.base, a.name)))} for a in sw.axes]
+
+    axes = [
+        {
+            "name": a.name,
+            "values": list(a.values),
+            "labels": [toml_value(v) if not isinstance(v, str) else v for v in a.values],
+            "numeric": is_numeric(a),
+            "given_by": a.source,
+            **dict(zip(("label", "unit"), axis_words(sw.base, a.name))),
+        }
+        for a in sw.axes
+    ]
     lab = {a["name"]: dict(zip(map(json.dumps, a["values"]), a["labels"])) for a in axes}
     points = []
     for r in res["rows"]:
-        points.append({"index": r["index"], "values": r["values"],
-                       "labels": {k: lab[k][json.dumps(v)] for k, v in r["values"].items()},
-                       "games": r["games"], "finished": r["finished"], "truncated": r["truncated"],
-                       "measures": r["measures"], "aggregates": r["aggregates"]})
-    return {"schema": SCHEMA, "kind": "sweep", "scenario": sw.base.to_dict(), "game_title": sw.base.spec.title,
-            "mode": sw.mode, "games": sw.games, "seed": sw.base.seed, "independent": sw.independent,
-            "axes": axes, "default": res["default"],
-            "chosen": [{"name": m, "label": qs[m].label, "kind": shown_kind(qs[m]), "unit": unit(m),
-                        "definition": qs[m].definition} for m in sw.measures],
-            "measures": [{"name": q.name, "label": q.label, "kind": shown_kind(q), "unit": unit(q.name),
-                          "definition": q.definition} for q in qs.values()],
-            "points": points, "pairs": res["pairs"], "target": res["target"],
-            "against_own": res.get("against_own"), "provenance": provenance}
+        points.append(
+            {
+                "index": r["index"],
+                "values": r["values"],
+                "labels": {k: lab[k][json.dumps(v)] for k, v in r["values"].items()},
+                "games": r["games"],
+                "finished": r["finished"],
+                "truncated": r["truncated"],
+                "measures": r["measures"],
+                "aggregates": r["aggregates"],
+            }
+        )
+    return {
+        "schema": SCHEMA,
+        "kind": "sweep",
+        "scenario": sw.base.to_dict(),
+        "game_title": sw.base.spec.title,
+        "mode": sw.mode,
+        "games": sw.games,
+        "seed": sw.base.seed,
+        "independent": sw.independent,
+        "axes": axes,
+        "default": res["default"],
+        "chosen": [
+            {
+                "name": m,
+                "label": qs[m].label,
+                "kind": shown_kind(qs[m]),
+                "unit": unit(m),
+                "definition": qs[m].definition,
+            }
+            for m in sw.measures
+        ],
+        "measures": [
+            {"name": q.name, "label": q.label, "kind": shown_kind(q), "unit": unit(q.name), "definition": q.definition}
+            for q in qs.values()
+        ],
+        "points": points,
+        "pairs": res["pairs"],
+        "target": res["target"],
+        "against_own": res.get("against_own"),
+        "provenance": provenance,
+    }
 
 
 def shown_kind(q) -> str:
@@ -116,6 +162,7 @@ def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
     """Write sweep.parquet and sweep.html, then sweep.json (each by rename of a temporary file)."""
     from sim.output.report import os_error
     from sim.pages.sweep_page import render
+
     folder = Path(folder)
     pid = os.getpid()
     tmp = folder / f".sweep.parquet.{pid}"
@@ -128,10 +175,11 @@ def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
         os.replace(th, folder / "sweep.html")
         # indented while a person may read it; a large sweep's (tens of MB) compact: the indenting encoder is
         # pure Python and took seconds
-        tj.write_text(json.dumps(doc, indent=1 if len(doc["points"]) <= INDENTED_MAX else None) + "\n",
-                      encoding="utf-8")
+        tj.write_text(
+            json.dumps(doc, indent=1 if len(doc["points"]) <= INDENTED_MAX else None) + "\n", encoding="utf-8"
+        )
         os.replace(tj, folder / "sweep.json")
-    except Exception as e:              # a full disk (Polars wraps it in a ComputeError): no temporary file left
+    except Exception as e:  # a full disk (Polars wraps it in a ComputeError): no temporary file left
         for f in (tmp, th, tj):
             f.unlink(missing_ok=True)
         oe = os_error(e)

@@ -9,6 +9,7 @@ Ghostly Galleon bay and ship: every space at its drawing position coloured by ki
 Every drawing has a key under it and text of at least SMALL_PT (10 CSS px where the report shows it: at its natural
 size, up to the page's width); no label overlaps another or a symbol (tests/sim/test_board.py).
 """
+
 from __future__ import annotations
 
 import math
@@ -35,6 +36,7 @@ class BoardFileError(SimError, ValueError):
 def board_specs() -> dict:
     """Every registered game with a board file: name -> its `sim.model.registry.BoardSpec` (imports every game)."""
     from sim.model import registry
+
     return {name: spec.board for name, spec in registry.all_games().items() if spec.board is not None}
 
 
@@ -47,6 +49,7 @@ def game_of(path: Path) -> str:
     """The game whose board file ``path`` is, from the tables the file holds (each game's `BoardSpec.marks`);
     raises BoardFileError (one line) for a file that cannot be read, is not TOML, or is no game's board."""
     from kernels.boardfile import read_toml
+
     try:
         data = read_toml(Path(path))
     except FileNotFoundError:
@@ -55,9 +58,10 @@ def game_of(path: Path) -> str:
         raise BoardFileError(f"{path}: is a folder; give a board .toml file") from None
     except OSError as e:
         raise BoardFileError(f"{path}: cannot read the board file ({e.strerror or e})") from None
-    except ValueError as e:                 # not UTF-8, or not TOML: read_toml says which, in words
+    except ValueError as e:  # not UTF-8, or not TOML: read_toml says which, in words
         raise BoardFileError(f"{path}: {e}") from None
     from sim.model import registry
+
     # a game named by a folder on the path (scenarios/<game>/boards/) is asked first, alone when its board matches:
     # importing a game compiles its kernel helpers, and the marks of two games never meet in a valid board
     for name in (n for n in registry.names() if n in Path(path).resolve().parts):
@@ -69,8 +73,10 @@ def game_of(path: Path) -> str:
     if len(games) == 1:
         return games[0]
     if games:
-        raise BoardFileError(f"{path}: holds the tables of more than one game's board ({', '.join(games)}): "
-                             f"{kinds_text({g: boards[g] for g in games})}")
+        raise BoardFileError(
+            f"{path}: holds the tables of more than one game's board ({', '.join(games)}): "
+            f"{kinds_text({g: boards[g] for g in games})}"
+        )
     raise BoardFileError(f"{path}: not a board file of a known game ({kinds_text(boards)})")
 
 
@@ -80,6 +86,7 @@ def _drawing(game: str):
     import importlib
 
     from sim.model import registry
+
     board = registry.get(game).board
     module, _, name = board.figure.partition(":")
     return board.loader().load_board, getattr(importlib.import_module(module), name), board.noun
@@ -88,6 +95,7 @@ def _drawing(game: str):
 def show(path: str | Path) -> tuple[str, str]:
     """(game, SVG text) of the board file at ``path``; raises BoardFileError (one line)."""
     from kernels.boardfile import BoardError
+
     path = Path(path)
     game = game_of(path)
     load_board, figure, _ = _drawing(game)
@@ -102,7 +110,7 @@ def show(path: str | Path) -> tuple[str, str]:
 LABEL_PT, SMALL_PT, TITLE_PT = 8.0, 7.5, 10.0
 
 
-TOP_PAD_IN = 0.15   # inches above the title: the browser's sans-serif font is taller than the one it was laid out in
+TOP_PAD_IN = 0.15  # inches above the title: the browser's sans-serif font is taller than the one it was laid out in
 
 
 def _board_figure(w: float, h: float):
@@ -113,26 +121,36 @@ def _board_figure(w: float, h: float):
     return fig, axes
 
 
-LEGEND_WIDTH = 52      # characters a legend line holds before it wraps (two or three columns fit the drawing)
+LEGEND_WIDTH = 52  # characters a legend line holds before it wraps (two or three columns fit the drawing)
 
 
 def _legend(fig, handles: list, ncols: int) -> None:
     """The drawing's key under it: ``handles`` are matplotlib artists with labels (swatches, line styles, markers);
     a label longer than `LEGEND_WIDTH` characters is wrapped at its words."""
     import textwrap
+
     for h in handles:
         h.set_label("\n".join(textwrap.wrap(h.get_label(), LEGEND_WIDTH)))
-    fig.legend(handles=handles, loc="outside lower center", ncols=ncols, fontsize=SMALL_PT, frameon=False,
-               handlelength=2.2, columnspacing=1.6)
+    fig.legend(
+        handles=handles,
+        loc="outside lower center",
+        ncols=ncols,
+        fontsize=SMALL_PT,
+        frameon=False,
+        handlelength=2.2,
+        columnspacing=1.6,
+    )
 
 
 def _swatch(face: str, label: str, edge: str = "#777777", alpha: float = 1.0):
     from matplotlib.patches import Patch
+
     return Patch(facecolor=face, edgecolor=edge, alpha=alpha, label=label)
 
 
 def _stroke(color: str, label: str, lw: float = 1.0, ls: str = "-", marker: str | None = None, ms: float = 6):
     from matplotlib.lines import Line2D
+
     return Line2D([], [], color=color, lw=lw, ls=ls, marker=marker, markersize=ms, label=label)
 
 
@@ -143,16 +161,18 @@ def castle_figure(board):
     import textwrap
 
     from matplotlib.patches import Circle, Rectangle
+
     fig, (ax,) = _board_figure(8.6, 10.2)
     n = 7
-    strip = (0.04, 0.16)                                # a tunnel's strip: this share of its column's width
+    strip = (0.04, 0.16)  # a tunnel's strip: this share of its column's width
     for c in range(n * n):
         r, k = divmod(c, n)
         shade = ROOM_SHADES[board.room_of[c] % 2]
         ax.add_patch(Rectangle((k, -r - 1), 1, 1, facecolor=shade, edgecolor="#d0cbbf", linewidth=0.5))
-    for t, col in enumerate(board.tunnels):             # tunnels under the floor (start orientation)
-        ax.add_patch(Rectangle((col + strip[0], -n - 0.55), strip[1] - strip[0], n + 0.55, facecolor=TUNNEL,
-                               edgecolor="none"))
+    for t, col in enumerate(board.tunnels):  # tunnels under the floor (start orientation)
+        ax.add_patch(
+            Rectangle((col + strip[0], -n - 0.55), strip[1] - strip[0], n + 0.55, facecolor=TUNNEL, edgecolor="none")
+        )
         ax.text(col + 0.5, -n - 0.25, f"tunnel {t}", ha="center", va="center", fontsize=LABEL_PT)
     for s, (t, mags) in enumerate(zip(board.slider_tunnels, board.magnets)):
         col = board.tunnels[t]
@@ -171,18 +191,36 @@ def castle_figure(board):
     ax.add_patch(Circle((pk + 0.5, -pr - 0.5), 0.3, color="#555555"))
     ax.text(pk + 0.5, -pr - 0.5, "plug", ha="center", va="center", color="white", fontsize=SMALL_PT)
     from sim.games.turnwall import COLOURS as GHOSTS  # the board file's ghost order (seat i plays ghost i)
+
     for g, c in enumerate(board.corners):
         r, k = divmod(c, n)
-        ax.add_patch(Rectangle((k + 0.2, -r - 0.92), 0.72, 0.84, facecolor=PIECE[GHOSTS[g]], alpha=0.55,
-                               edgecolor="none"))
+        ax.add_patch(
+            Rectangle((k + 0.2, -r - 0.92), 0.72, 0.84, facecolor=PIECE[GHOSTS[g]], alpha=0.55, edgecolor="none")
+        )
     for gm, c in enumerate(board.garment_cells):
         r, k = divmod(c, n)
         part = gm // 4
         name = "\n".join(textwrap.wrap(board.garment_names[gm], 9, break_long_words=False))
-        ax.text(k + 0.58, -r - 0.38, name, ha="center", va="center", fontsize=SMALL_PT, color=PART_COLOURS[part],
-                linespacing=1.0)
-        ax.text(k + 0.58, -r - 0.86, board.parts[part], ha="center", va="center", fontsize=SMALL_PT,
-                style="italic", color=PART_COLOURS[part])
+        ax.text(
+            k + 0.58,
+            -r - 0.38,
+            name,
+            ha="center",
+            va="center",
+            fontsize=SMALL_PT,
+            color=PART_COLOURS[part],
+            linespacing=1.0,
+        )
+        ax.text(
+            k + 0.58,
+            -r - 0.86,
+            board.parts[part],
+            ha="center",
+            va="center",
+            fontsize=SMALL_PT,
+            style="italic",
+            color=PART_COLOURS[part],
+        )
     for r in range(n):
         ax.text(-0.12, -r - 0.5, str(r), ha="right", va="center", fontsize=LABEL_PT)
         ax.text(r + 0.5, 0.1, str(r), ha="center", va="bottom", fontsize=LABEL_PT)
@@ -191,16 +229,30 @@ def castle_figure(board):
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(f"{board.name}: {board.n_rooms} rooms, 20 garments (UNVERIFIED unless measured)", fontsize=TITLE_PT)
-    _legend(fig, [_stroke(WALL, "wall: a ghost cannot walk through it", lw=3),
-                  _swatch(ROOM_SHADES[0], "one room (the room next door in the other shade)"),
-                  _swatch(TUNNEL, "tunnel under the floor, where a slider runs", edge="none"),
-                  _swatch("#555555", "plug: no ghost stands on it; a ghost pushed against it stops", edge="none"),
-                  _stroke("#222222", "magnet on a slider (sliders pushed all the way in): it holds the ghost "
-                                     "standing above it and carries it when the slider moves", ls="none", marker="o"),
-                  _swatch("#ffffff", "garment on its space: its name, and in italics the body part it dresses",
-                          edge="#ffffff")]
-            + [_swatch(PIECE[GHOSTS[g]], f"start of seat {g}: the {GHOSTS[g]} ghost's corner", edge="none", alpha=0.55)
-               for g in range(len(board.corners))], ncols=2)
+    _legend(
+        fig,
+        [
+            _stroke(WALL, "wall: a ghost cannot walk through it", lw=3),
+            _swatch(ROOM_SHADES[0], "one room (the room next door in the other shade)"),
+            _swatch(TUNNEL, "tunnel under the floor, where a slider runs", edge="none"),
+            _swatch("#555555", "plug: no ghost stands on it; a ghost pushed against it stops", edge="none"),
+            _stroke(
+                "#222222",
+                "magnet on a slider (sliders pushed all the way in): it holds the ghost "
+                "standing above it and carries it when the slider moves",
+                ls="none",
+                marker="o",
+            ),
+            _swatch(
+                "#ffffff", "garment on its space: its name, and in italics the body part it dresses", edge="#ffffff"
+            ),
+        ]
+        + [
+            _swatch(PIECE[GHOSTS[g]], f"start of seat {g}: the {GHOSTS[g]} ghost's corner", edge="none", alpha=0.55)
+            for g in range(len(board.corners))
+        ],
+        ncols=2,
+    )
     return fig
 
 
@@ -212,7 +264,7 @@ def _outside_angle(board, polar: dict, n_rooms: int) -> float:
     if not near:
         return -math.pi / 2
     mean = math.atan2(sum(math.sin(polar[v][1]) for v in near), sum(math.cos(polar[v][1]) for v in near))
-    step = 2 * math.pi / n_rooms               # rooms at pi/2 - k * step; halfway points between them
+    step = 2 * math.pi / n_rooms  # rooms at pi/2 - k * step; halfway points between them
     k = round((math.pi / 2 - mean) / step - 0.5)
     return math.pi / 2 - (k + 0.5) * step
 
@@ -222,6 +274,7 @@ def house_positions(board) -> dict[int, tuple[float, float]]:
     squares in their listed order on a ring of radius 0.62, outside at (0, -1.42); everything turned so that
     outside's line passes between two rooms (`_outside_angle`)."""
     from kernels.treasure_hunters.board import N_ROOMS
+
     nh = len(board.hallway)
     polar = {1 + r: (1.0, math.pi / 2 - 2 * math.pi * r / N_ROOMS) for r in range(N_ROOMS)}
     polar.update({1 + N_ROOMS + i: (0.62, math.pi / 2 - 2 * math.pi * (i + 0.5) / max(nh, 1)) for i in range(nh)})
@@ -236,6 +289,7 @@ def house_figure(board):
     squares on an inner ring in their listed order, outside below (the drawing turned so that outside's line passes
     between two rooms, `_outside_angle`); door colours as line colours; a key below."""
     from kernels.treasure_hunters.board import N_ROOMS, ROOM_LETTERS
+
     fig, (ax,) = _board_figure(8.4, 9.2)
     nh = len(board.hallway)
     pos = house_positions(board)
@@ -247,27 +301,48 @@ def house_figure(board):
             label, face = "outside", "#ffffff"
         elif v <= N_ROOMS:
             r = v - 1
-            label = ROOM_LETTERS[r] + (" \u25c6" if r in board.jewel_rooms else "") + (
-                " g" if r in board.ghost_start_rooms else "")
+            label = (
+                ROOM_LETTERS[r]
+                + (" \u25c6" if r in board.jewel_rooms else "")
+                + (" g" if r in board.ghost_start_rooms else "")
+            )
             face = JEWEL_ROOM if r in board.jewel_rooms else ROOM
         else:
             label, face = board.hallway[v - 1 - N_ROOMS], "#ffffff"
-        ax.text(x, y, label, ha="center", va="center", fontsize=SMALL_PT if v > N_ROOMS else LABEL_PT + 1, zorder=3,
-                bbox=dict(boxstyle="round,pad=0.25", facecolor=face, edgecolor="#777777"))
+        ax.text(
+            x,
+            y,
+            label,
+            ha="center",
+            va="center",
+            fontsize=SMALL_PT if v > N_ROOMS else LABEL_PT + 1,
+            zorder=3,
+            bbox=dict(boxstyle="round,pad=0.25", facecolor=face, edgecolor="#777777"),
+        )
     ax.set_xlim(-1.2, 1.2)
     ax.set_ylim(-1.55, 1.15)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(f"{board.name}: {N_ROOMS} rooms (A..{ROOM_LETTERS[N_ROOMS - 1]}), {nh} hallway squares, outside",
-                 fontsize=TITLE_PT)
-    _legend(fig, [_swatch(JEWEL_ROOM, "\u25c6 room where a jewel lies at the start"),
-                  _swatch(ROOM, "room without a jewel"),
-                  _swatch("#ffffff", "hallway square (H1, H2, ...; each counts as a space)"),
-                  _swatch("#ffffff", "g: a ghost is put in this room at the start", edge="#ffffff"),
-                  _stroke(DOOR_COLOURS[0], "a step: hallway to hallway, or through an uncoloured door (never locked)", lw=1.2),
-                  _stroke(DOOR_COLOURS[1], "blue door: locked while a blue Door card is out", lw=2.2),
-                  _stroke(DOOR_COLOURS[2], "green door: locked while a green Door card is out", lw=2.2),
-                  _swatch("#ffffff", "outside: hunters start here and bring the jewels here")], ncols=2)
+    ax.set_title(
+        f"{board.name}: {N_ROOMS} rooms (A..{ROOM_LETTERS[N_ROOMS - 1]}), {nh} hallway squares, outside",
+        fontsize=TITLE_PT,
+    )
+    _legend(
+        fig,
+        [
+            _swatch(JEWEL_ROOM, "\u25c6 room where a jewel lies at the start"),
+            _swatch(ROOM, "room without a jewel"),
+            _swatch("#ffffff", "hallway square (H1, H2, ...; each counts as a space)"),
+            _swatch("#ffffff", "g: a ghost is put in this room at the start", edge="#ffffff"),
+            _stroke(
+                DOOR_COLOURS[0], "a step: hallway to hallway, or through an uncoloured door (never locked)", lw=1.2
+            ),
+            _stroke(DOOR_COLOURS[1], "blue door: locked while a blue Door card is out", lw=2.2),
+            _stroke(DOOR_COLOURS[2], "green door: locked while a green Door card is out", lw=2.2),
+            _swatch("#ffffff", "outside: hunters start here and bring the jewels here"),
+        ],
+        ncols=2,
+    )
     return fig
 
 
@@ -283,6 +358,7 @@ def board_plots(s: dict) -> list[tuple[str, str, str]]:
     section (sim.pages.html_report); empty when the game has no board file or it cannot be read here. A board already
     drawn in this process is not drawn again (`_DRAWN`)."""
     from sim.model import registry
+
     sc = s.get("scenario") or {}
     spec = registry.get(sc["game"]) if isinstance(sc.get("game"), str) else None
     ref = (sc.get("params") or {}).get(spec.board.param) if spec is not None and spec.board is not None else None
@@ -299,17 +375,33 @@ def board_plots(s: dict) -> list[tuple[str, str, str]]:
         return []
 
 
-KIND_FACE = {"land": "#e8dcb5", "land_arrow": "#d9b86a", "cave": "#8c7a5b", "hideout": "#ffffff", "deck": "#c79a63",
-             "deck_arrow": "#b07a3a", "plank": "#a0703a", "cabin": "#7b4f2a", "captain": "#4a2c16",
-             "whirlpool": "#1f8f8f", "rock": "#777777"}
+KIND_FACE = {
+    "land": "#e8dcb5",
+    "land_arrow": "#d9b86a",
+    "cave": "#8c7a5b",
+    "hideout": "#ffffff",
+    "deck": "#c79a63",
+    "deck_arrow": "#b07a3a",
+    "plank": "#a0703a",
+    "cabin": "#7b4f2a",
+    "captain": "#4a2c16",
+    "whirlpool": "#1f8f8f",
+    "rock": "#777777",
+}
 
 
-KIND_WORDS = {"land": "land space", "land_arrow": "land arrow: the step between the shore and the ship",
-              "cave": "cave entrance: go from one to another as one step", "deck": "deck space on the ship",
-              "deck_arrow": "deck arrow: the step between the ship and the shore", "plank": "the plank",
-              "cabin": "cabin: a treasure chest is inside", "captain": "captain's cabin: keys, pistols, the parrot",
-              "whirlpool": "whirlpool: where a pirate thrown overboard lands",
-              "rock": "rock: where the rescued pirate waits"}
+KIND_WORDS = {
+    "land": "land space",
+    "land_arrow": "land arrow: the step between the shore and the ship",
+    "cave": "cave entrance: go from one to another as one step",
+    "deck": "deck space on the ship",
+    "deck_arrow": "deck arrow: the step between the ship and the shore",
+    "plank": "the plank",
+    "cabin": "cabin: a treasure chest is inside",
+    "captain": "captain's cabin: keys, pistols, the parrot",
+    "whirlpool": "whirlpool: where a pirate thrown overboard lands",
+    "rock": "rock: where the rescued pirate waits",
+}
 CANNON = "#c8423c"
 DARK_KINDS = ("cabin", "captain", "cave", "whirlpool", "rock")
 
@@ -321,6 +413,7 @@ def galleon_figure(board):
     is fired from; a key below says what each colour, line and cannon means (which quarter each cannon reaches)."""
     from kernels.galleon.board import KINDS, QUARTERS, SHIP_KINDS
     from sim.games.galleon import COLOURS as PIRATES  # seat i plays the pirate of colour i
+
     xy = board.xy
     xs, ys = [p[0] for p in xy], [p[1] for p in xy]
     w, h = max(xs) - min(xs) + 2, max(ys) - min(ys) + 2.4
@@ -328,30 +421,71 @@ def galleon_figure(board):
     stairs = {tuple(sorted(e)) for e in board.stairs}
     for a, b in board.edges:
         dashed = tuple(sorted((a, b))) in stairs
-        ax.plot([xy[a][0], xy[b][0]], [-xy[a][1], -xy[b][1]], color="#555555", linewidth=1.0,
-                linestyle="--" if dashed else "-", zorder=1)
+        ax.plot(
+            [xy[a][0], xy[b][0]],
+            [-xy[a][1], -xy[b][1]],
+            color="#555555",
+            linewidth=1.0,
+            linestyle="--" if dashed else "-",
+            zorder=1,
+        )
     for a, b in board.cave_links:
-        ax.plot([xy[a][0], xy[b][0]], [-xy[a][1], -xy[b][1]], color=KIND_FACE["cave"], linewidth=0.9, linestyle=":",
-                zorder=1)
+        ax.plot(
+            [xy[a][0], xy[b][0]],
+            [-xy[a][1], -xy[b][1]],
+            color=KIND_FACE["cave"],
+            linewidth=0.9,
+            linestyle=":",
+            zorder=1,
+        )
     for wp, r, s in board.whirlpools:
-        ax.plot([xy[wp][0], xy[r][0], xy[s][0]], [-xy[wp][1], -xy[r][1], -xy[s][1]], color=KIND_FACE["whirlpool"],
-                linewidth=0.9, linestyle=":", zorder=1)
+        ax.plot(
+            [xy[wp][0], xy[r][0], xy[s][0]],
+            [-xy[wp][1], -xy[r][1], -xy[s][1]],
+            color=KIND_FACE["whirlpool"],
+            linewidth=0.9,
+            linestyle=":",
+            zorder=1,
+        )
     for v in range(board.n):
         k = KINDS[board.kinds[v]]
         face = PIECE[PIRATES[board.owner[v]]] if k == "hideout" else KIND_FACE[k]
-        ax.text(xy[v][0], -xy[v][1], board.ids[v], ha="center", va="center", fontsize=SMALL_PT, zorder=3,
-                color="#ffffff" if k in DARK_KINDS or k == "hideout" else "#000000",
-                bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4))
+        ax.text(
+            xy[v][0],
+            -xy[v][1],
+            board.ids[v],
+            ha="center",
+            va="center",
+            fontsize=SMALL_PT,
+            zorder=3,
+            color="#ffffff" if k in DARK_KINDS or k == "hideout" else "#000000",
+            bbox=dict(boxstyle="round,pad=0.2", facecolor=face, edgecolor="#555555", linewidth=0.4),
+        )
     ship = [xy[v] for v in range(board.n) if board.kinds[v] in SHIP_KINDS]
     cx, cy = sum(p[0] for p in ship) / len(ship), sum(p[1] for p in ship) / len(ship)
-    for i, (v, _q) in enumerate(board.cannons):      # outside the ship: bow cannons above, stern cannons below
+    for i, (v, _q) in enumerate(board.cannons):  # outside the ship: bow cannons above, stern cannons below
         x, y = xy[v]
-        out = -1 if y < cy else 1                   # board y grows downwards
+        out = -1 if y < cy else 1  # board y grows downwards
         side = -1 if x < cx else 1
-        ax.plot([x], [-(y + 0.52 * out)], marker="^" if out < 0 else "v", color=CANNON, markersize=8, zorder=4,
-                linestyle="none")
-        ax.text(x + 0.22 * side, -(y + 0.52 * out), str(i), ha="left" if side > 0 else "right", va="center",
-                fontsize=LABEL_PT, color=CANNON, weight="bold")
+        ax.plot(
+            [x],
+            [-(y + 0.52 * out)],
+            marker="^" if out < 0 else "v",
+            color=CANNON,
+            markersize=8,
+            zorder=4,
+            linestyle="none",
+        )
+        ax.text(
+            x + 0.22 * side,
+            -(y + 0.52 * out),
+            str(i),
+            ha="left" if side > 0 else "right",
+            va="center",
+            fontsize=LABEL_PT,
+            color=CANNON,
+            weight="bold",
+        )
     ax.set_xlim(min(xs) - 1, max(xs) + 1)
     ax.set_ylim(-max(ys) - 1.2, -min(ys) + 1.2)
     ax.set_aspect("equal")
@@ -359,16 +493,30 @@ def galleon_figure(board):
     ax.set_title(f"{board.name}: {board.n} spaces (UNVERIFIED unless measured)", fontsize=TITLE_PT)
     kinds = sorted({KINDS[k] for k in board.kinds} - {"hideout"}, key=KINDS.index)
     handles = [_swatch(KIND_FACE[k], KIND_WORDS[k]) for k in kinds]
-    handles += [_swatch(PIECE[PIRATES[board.owner[v]]], f"the {PIRATES[board.owner[v]]} pirate's hideout (seat "
-                        f"{board.owner[v]}): its start, and home for its gold") for v in board.hideouts]
-    handles += [_stroke("#555555", "path: one step for one pip of the dice"),
-                _stroke("#555555", "stairs between decks: one step", ls="--"),
-                _stroke(KIND_FACE["cave"], "through the caves: one step", lw=1.2, ls=":"),
-                _stroke(KIND_FACE["whirlpool"], "overboard: whirlpool, then rock, then back to the shore", lw=1.2,
-                        ls=":")]
+    handles += [
+        _swatch(
+            PIECE[PIRATES[board.owner[v]]],
+            f"the {PIRATES[board.owner[v]]} pirate's hideout (seat {board.owner[v]}): its start, and home for its gold",
+        )
+        for v in board.hideouts
+    ]
+    handles += [
+        _stroke("#555555", "path: one step for one pip of the dice"),
+        _stroke("#555555", "stairs between decks: one step", ls="--"),
+        _stroke(KIND_FACE["cave"], "through the caves: one step", lw=1.2, ls=":"),
+        _stroke(KIND_FACE["whirlpool"], "overboard: whirlpool, then rock, then back to the shore", lw=1.2, ls=":"),
+    ]
     quarter = {"NW": "top-left", "NE": "top-right", "SW": "bottom-left", "SE": "bottom-right"}
-    handles += [_stroke(CANNON, f"cannon {i}: the ghost fires it from {board.ids[v]} at the "
-                                f"{quarter.get(QUARTERS[q], QUARTERS[q])} quarter", ls="none", marker="^",
-                        ms=7) for i, (v, q) in enumerate(board.cannons)]
+    handles += [
+        _stroke(
+            CANNON,
+            f"cannon {i}: the ghost fires it from {board.ids[v]} at the "
+            f"{quarter.get(QUARTERS[q], QUARTERS[q])} quarter",
+            ls="none",
+            marker="^",
+            ms=7,
+        )
+        for i, (v, q) in enumerate(board.cannons)
+    ]
     _legend(fig, handles, ncols=3)
     return fig

@@ -2,6 +2,7 @@
 dict that `sim.stats.compare.compare` computes. The dependency is one-way: this module reads `sim.stats.compare`'s results and
 `sim.pages.html_report`'s page style; `sim.stats.compare` computes only and imports no page.
 """
+
 from __future__ import annotations
 
 from sim.model import catalogue
@@ -30,30 +31,41 @@ def fmt_p(p: float | None) -> str:
 def frame(res: dict):
     """The comparison as a Polars table (one row per measure)."""
     import polars as pl
+
     rows = []
     for r in res["metrics"]:
         k = r["kind"]
-        rows.append({
-            "measure": r.get("label") or r["name"],
-            "A": _fmt(r["a"], k, r.get("unit", "")), "B": _fmt(r["b"], k, r.get("unit", "")),
-            "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
-            "95% CI": f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
-            "pairing gain": "-" if r["pairing_gain"] is None else f"{r['pairing_gain']:.1f}x",
-            "p": "identical" if r["p"] is None else fmt_p(r["p"]),
-            "p (Holm)": fmt_p(r["p_holm"]),
-            "significant": "YES" if r["significant"] else "no",
-        })
+        rows.append(
+            {
+                "measure": r.get("label") or r["name"],
+                "A": _fmt(r["a"], k, r.get("unit", "")),
+                "B": _fmt(r["b"], k, r.get("unit", "")),
+                "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
+                "95% CI": f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
+                "pairing gain": "-" if r["pairing_gain"] is None else f"{r['pairing_gain']:.1f}x",
+                "p": "identical" if r["p"] is None else fmt_p(r["p"]),
+                "p (Holm)": fmt_p(r["p_holm"]),
+                "significant": "YES" if r["significant"] else "no",
+            }
+        )
     return pl.DataFrame(rows)
 
 
 def render_markdown(res: dict) -> str:
     from sim.pages.tables import md
+
     a, b = res["a"], res["b"]
-    out = [f"# Compare: {a['name']} (A) vs {b['name']} (B)", "",
-           f"Game {a['game']} · seed {res['seed']} (common random numbers: game g of A and B sees the same dice "
-           f"where the rules allow) · {res['games']} games each · rules v{res['provenance']['rules_version']} · "
-           f"RNG contract v{res['provenance']['rng_contract']} · commit {res['provenance']['git_commit'][:12]}", "",
-           f"A: `{a['file']}`  ", f"B: `{b['file']}`", ""]
+    out = [
+        f"# Compare: {a['name']} (A) vs {b['name']} (B)",
+        "",
+        f"Game {a['game']} · seed {res['seed']} (common random numbers: game g of A and B sees the same dice "
+        f"where the rules allow) · {res['games']} games each · rules v{res['provenance']['rules_version']} · "
+        f"RNG contract v{res['provenance']['rng_contract']} · commit {res['provenance']['git_commit'][:12]}",
+        "",
+        f"A: `{a['file']}`  ",
+        f"B: `{b['file']}`",
+        "",
+    ]
     out += ["## Verdict", ""] + [f"- {x}" for x in verdicts.compare_sentences(res)] + [""]
     out += ["## What differs between A and B", ""] + [f"- {x}" for x in difference_lines(res)] + [""]
     out += [f"Stopped: {res['stop']['message']}.", ""]
@@ -61,16 +73,23 @@ def render_markdown(res: dict) -> str:
         out += ["Comparability: " + "; ".join(res["notes"]) + ".", ""]
     if res.get("sprt"):
         sp = res["sprt"]
-        out += [f"SPRT on {sp['metric']} (fishtest-style GSPRT): {sp['hypotheses']}, alpha = {sp['alpha']}, "
-                f"beta = {sp['beta']}; LLR {sp['llr']:.3f}, bounds [{sp['bounds'][0]:.3f}, {sp['bounds'][1]:.3f}]: "
-                f"{sp['conclusion']}."]
-        if sp.get("opposite_sign") and res["stop"]["rule"] != "sprt":     # else the Stopped line says it
+        out += [
+            f"SPRT on {sp['metric']} (fishtest-style GSPRT): {sp['hypotheses']}, alpha = {sp['alpha']}, "
+            f"beta = {sp['beta']}; LLR {sp['llr']:.3f}, bounds [{sp['bounds'][0]:.3f}, {sp['bounds'][1]:.3f}]: "
+            f"{sp['conclusion']}."
+        ]
+        if sp.get("opposite_sign") and res["stop"]["rule"] != "sprt":  # else the Stopped line says it
             out += ["", "Note: " + sp["note"] + "."]
         out += [""]
-    out += [significance_line(res), "",
-            "Rates in percent, their differences in percentage points; B - A with its 95% interval from the paired "
-            "per-game differences. Pairing gain: variance of an unpaired comparison over that of the paired one.",
-            "", md(frame(res)), ""]
+    out += [
+        significance_line(res),
+        "",
+        "Rates in percent, their differences in percentage points; B - A with its 95% interval from the paired "
+        "per-game differences. Pairing gain: variance of an unpaired comparison over that of the paired one.",
+        "",
+        md(frame(res)),
+        "",
+    ]
     for line in not_compared_lines(res):
         out += [line, ""]
     return "\n".join(out) + "\n"
@@ -80,21 +99,27 @@ def significance_line(res: dict) -> str:
     """How many measures differ after the Holm correction (they are marked in the table; the verdict names them)."""
     tested = sum(r["p"] is not None for r in res["metrics"])
     k = len(res["significant"])
-    return (f"Significant after Holm correction over {tested} measures at alpha = {res['alpha']}: {k} "
-            f"(marked YES in the table)." if k else
-            f"Significant after Holm correction over {tested} measures at alpha = {res['alpha']}: none.")
+    return (
+        f"Significant after Holm correction over {tested} measures at alpha = {res['alpha']}: {k} "
+        f"(marked YES in the table)."
+        if k
+        else f"Significant after Holm correction over {tested} measures at alpha = {res['alpha']}: none."
+    )
 
 
 def difference_lines(res: dict) -> list[str]:
     """What differs between scenarios A and B (player count, parameters, seats' strategies and their parameters),
     one line each, for compare.md and compare.html."""
     from sim.pages.scenario_words import scenario_differences
+
     a, b = res["a"].get("scenario"), res["b"].get("scenario")
     if not a or not b:
         return ["(the scenarios are not recorded in this comparison)"]
     d = scenario_differences(a, b)
-    return d or ["nothing: A and B play the same rules, player count and strategies (differences are noise, and "
-                 "with common random numbers every game is identical)"]
+    return d or [
+        "nothing: A and B play the same rules, player count and strategies (differences are noise, and "
+        "with common random numbers every game is identical)"
+    ]
 
 
 def not_compared_lines(res: dict) -> list[str]:
@@ -103,19 +128,31 @@ def not_compared_lines(res: dict) -> list[str]:
     out = []
     nc = res["not_compared"]
     sa, sb = res["a"].get("scenario") or {}, res["b"].get("scenario") or {}
-    la = catalogue.View(res["a"]["game"], (sa.get("params") or {}).get("mode"),
-                        [x.get("strategy", "?") for x in sa.get("seats") or []], False).label
-    lb = catalogue.View(res["b"]["game"], (sb.get("params") or {}).get("mode"),
-                        [x.get("strategy", "?") for x in sb.get("seats") or []], False).label
+    la = catalogue.View(
+        res["a"]["game"],
+        (sa.get("params") or {}).get("mode"),
+        [x.get("strategy", "?") for x in sa.get("seats") or []],
+        False,
+    ).label
+    lb = catalogue.View(
+        res["b"]["game"],
+        (sb.get("params") or {}).get("mode"),
+        [x.get("strategy", "?") for x in sb.get("seats") or []],
+        False,
+    ).label
     if nc["only_a"] or nc["only_b"]:
-        out.append(f"Not compared (defined on one side only): A {', '.join(map(la, nc['only_a'])) or '-'}; "
-                   f"B {', '.join(map(lb, nc['only_b'])) or '-'}")
+        out.append(
+            f"Not compared (defined on one side only): A {', '.join(map(la, nc['only_a'])) or '-'}; "
+            f"B {', '.join(map(lb, nc['only_b'])) or '-'}"
+        )
     if nc.get("different_meaning"):
         by_why: dict[str, list[str]] = {}
         for k, v in nc["different_meaning"].items():
             by_why.setdefault(v, []).append(la(k))
-        out.append("Not compared (different meaning in A and B): "
-                   + "; ".join(f"{', '.join(ks)} ({v})" for v, ks in by_why.items()))
+        out.append(
+            "Not compared (different meaning in A and B): "
+            + "; ".join(f"{', '.join(ks)} ({v})" for v, ks in by_why.items())
+        )
     return out
 
 
@@ -125,47 +162,75 @@ def render_compare(res: dict) -> str:
     title = f"Compare: {a['name']} (A) vs {b['name']} (B)"
     df = frame(res)
     rows = df.to_dicts()
-    body = "".join("<tr>" + "".join(
-        f'<td class="{"yes" if (c == "significant" and v == "YES") else ""}">{esc(v)}</td>' for c, v in r.items())
-        + "</tr>" for r in rows)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="{"yes" if (c == "significant" and v == "YES") else ""}">{esc(v)}</td>' for c, v in r.items()
+        )
+        + "</tr>"
+        for r in rows
+    )
     head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
     svg = plots.render(plots.compare_forest, res)
     svg = plots.scope_ids(svg, "svg-forest-") if svg else svg
     pv = res["provenance"]
-    prov = [("A", f"{a['name']} ({a['file']})"), ("B", f"{b['name']} ({b['file']})"),
-            ("game", f"{a['game']}, {a['players']} vs {b['players']} players"),
-            ("seed", f"{res['seed']} (common random numbers)"), ("games", f"{res['games']} each"),
-            ("rules version", pv["rules_version"]), ("RNG contract", pv["rng_contract"]),
-            ("git commit", pv["git_commit"]), ("stopped", res["stop"]["message"])]
+    prov = [
+        ("A", f"{a['name']} ({a['file']})"),
+        ("B", f"{b['name']} ({b['file']})"),
+        ("game", f"{a['game']}, {a['players']} vs {b['players']} players"),
+        ("seed", f"{res['seed']} (common random numbers)"),
+        ("games", f"{res['games']} each"),
+        ("rules version", pv["rules_version"]),
+        ("RNG contract", pv["rng_contract"]),
+        ("git commit", pv["git_commit"]),
+        ("stopped", res["stop"]["message"]),
+    ]
     if res.get("sprt"):
         prov.append(("SPRT", res["sprt"]["message"]))
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f'<header id="provenance"><h1>{esc(title)}</h1>'
-        f"<details><summary>{esc(a['game'])} · {res['games']} games each · seed {res['seed']} (common random "
-        f"numbers) · commit {str(pv['git_commit'])[:12]} (provenance)</summary><dl class=\"prov\">"
-        + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></details></header>",
-        '<section id="verdict"><h2>Verdict</h2>'
-        + "".join(f"<p>{esc(x)}</p>" for x in verdicts.compare_sentences(res))
-        + (f"<p>{esc(res['sprt']['message'])}.</p>" if res.get("sprt") else "")   # it starts "SPRT after N games"
-        + f'<p class="def">Stopped: {esc(res["stop"]["message"])}. {esc(significance_line(res))}</p></section>',
-        '<section id="differs"><h2>What differs between A and B</h2><ul>'
-        + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res)) + "</ul></section>",
-        '<section id="differences"><h2>Differences B - A</h2>'
-        "<p>Rates in percent, their differences in percentage points; intervals are 95% from the paired per-game "
-        "differences (same dice in game g of A and B). Pairing gain: how many times more games an unpaired "
-        "comparison would need for the same precision.</p>"
-        + (f'<figure class="plot" id="plot-forest">{svg}<figcaption>B - A with 95% intervals</figcaption></figure>'
-           if svg else "")
-        + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
-        _caveats(res.get("notes", []) + not_compared_lines(res)),
-        "</body></html>"]) + "\n"
+    return (
+        "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="en"><head><meta charset="utf-8">',
+                f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+                f'<header id="provenance"><h1>{esc(title)}</h1>'
+                f"<details><summary>{esc(a['game'])} · {res['games']} games each · seed {res['seed']} (common random "
+                f'numbers) · commit {str(pv["git_commit"])[:12]} (provenance)</summary><dl class="prov">'
+                + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov)
+                + "</dl></details></header>",
+                '<section id="verdict"><h2>Verdict</h2>'
+                + "".join(f"<p>{esc(x)}</p>" for x in verdicts.compare_sentences(res))
+                + (
+                    f"<p>{esc(res['sprt']['message'])}.</p>" if res.get("sprt") else ""
+                )  # it starts "SPRT after N games"
+                + f'<p class="def">Stopped: {esc(res["stop"]["message"])}. {esc(significance_line(res))}</p></section>',
+                '<section id="differs"><h2>What differs between A and B</h2><ul>'
+                + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res))
+                + "</ul></section>",
+                '<section id="differences"><h2>Differences B - A</h2>'
+                "<p>Rates in percent, their differences in percentage points; intervals are 95% from the paired per-game "
+                "differences (same dice in game g of A and B). Pairing gain: how many times more games an unpaired "
+                "comparison would need for the same precision.</p>"
+                + (
+                    f'<figure class="plot" id="plot-forest">{svg}<figcaption>B - A with 95% intervals</figcaption></figure>'
+                    if svg
+                    else ""
+                )
+                + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
+                _caveats(res.get("notes", []) + not_compared_lines(res)),
+                "</body></html>",
+            ]
+        )
+        + "\n"
+    )
 
 
 def _caveats(lines: list[str]) -> str:
     """The comparability notes and the measures left out, as a section ('' when there are none)."""
     if not lines:
         return ""
-    return ('<section id="caveats"><h2>Comparability</h2><ul>'
-            + "".join(f"<li>{esc(x)}</li>" for x in lines) + "</ul></section>")
+    return (
+        '<section id="caveats"><h2>Comparability</h2><ul>'
+        + "".join(f"<li>{esc(x)}</li>" for x in lines)
+        + "</ul></section>"
+    )

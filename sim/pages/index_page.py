@@ -6,6 +6,7 @@ Moor rows and keeps the other games' reports, each row saying when its report wa
 writes a report folder directly under reports/ (`sim run`, `sim report`, `sim compare`, `sim sweep`) refreshes it
 (`refresh`), so a new report is listed as soon as it is written.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,31 +22,59 @@ def _link(folder: Path, page: str, root: Path) -> str:
     return f'<a href="{esc(href)}">{esc(Path(folder).name)}</a>'
 
 
-def render(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path,
-           compares: Sequence[tuple[Path, dict]] = ()) -> str:
+def render(
+    scenarios: list[tuple[Path, dict]],
+    sweeps: list[tuple[Path, dict]],
+    root: Path,
+    compares: Sequence[tuple[Path, dict]] = (),
+) -> str:
     """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
     written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
     when written), one of comparisons (A and B, games each, the verdict's first sentence, when written)."""
     from sim.pages import verdicts
     from sim.pages.sweep_page import range_text, target_text
-    srows = [{"report": _link(f, "summary.html", root), "game": s["scenario"]["game"],
-              "players": str(s["scenario"]["players"]), "games": _games(s["games"]),
-              "headline": esc(headline(s)), "written": _written(s)} for f, s in scenarios]
-    wrows = [{"sweep": _link(f, "sweep.html", root), "game": d["scenario"]["game"],
-              "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
-              "points": f"{len(d['points'])} x {d['games']:,} games",
-              "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
-              "written": _written(d)}
-             for f, d in sweeps]
-    crows = [{"comparison": _link(f, "compare.html", root), "game": d["a"]["game"],
-              "A vs B": esc(f"{d['a']['name']} vs {d['b']['name']}"), "games": f"{d['games']:,} each",
-              "headline": esc(" ".join(verdicts.compare_sentences(d)[:1])), "written": _written(d, f / "compare.json")}
-             for f, d in compares]
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
-             f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
-             "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
-             "<code>sim run</code>, <code>sim sweep</code> or <code>sim compare</code>), with its headline figures "
-             "(95% intervals in each report) and when it was written.</p>"]
+
+    srows = [
+        {
+            "report": _link(f, "summary.html", root),
+            "game": s["scenario"]["game"],
+            "players": str(s["scenario"]["players"]),
+            "games": _games(s["games"]),
+            "headline": esc(headline(s)),
+            "written": _written(s),
+        }
+        for f, s in scenarios
+    ]
+    wrows = [
+        {
+            "sweep": _link(f, "sweep.html", root),
+            "game": d["scenario"]["game"],
+            "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
+            "points": f"{len(d['points'])} x {d['games']:,} games",
+            "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
+            "written": _written(d),
+        }
+        for f, d in sweeps
+    ]
+    crows = [
+        {
+            "comparison": _link(f, "compare.html", root),
+            "game": d["a"]["game"],
+            "A vs B": esc(f"{d['a']['name']} vs {d['b']['name']}"),
+            "games": f"{d['games']:,} each",
+            "headline": esc(" ".join(verdicts.compare_sentences(d)[:1])),
+            "written": _written(d, f / "compare.json"),
+        }
+        for f, d in compares
+    ]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
+        f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
+        "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
+        "<code>sim run</code>, <code>sim sweep</code> or <code>sim compare</code>), with its headline figures "
+        "(95% intervals in each report) and when it was written.</p>",
+    ]
     if scenarios:
         parts.append("<h2>Scenarios</h2>" + _raw_table(srows))
     if sweeps:
@@ -63,6 +92,7 @@ def _written(d: dict, file: Path | None = None) -> str:
     when = str((d.get("provenance") or {}).get("created_utc") or "")
     if not when and file is not None:
         import datetime as dt
+
         try:
             when = dt.datetime.fromtimestamp(Path(file).stat().st_mtime, dt.UTC).isoformat()
         except OSError:
@@ -72,8 +102,11 @@ def _written(d: dict, file: Path | None = None) -> str:
 
 
 # a report folder's machine-readable file and its page: a scenario report, a sweep
-KINDS = {"scenario": ("summary.json", "summary.html"), "sweep": ("sweep.json", "sweep.html"),
-         "compare": ("compare.json", "compare.html")}
+KINDS = {
+    "scenario": ("summary.json", "summary.html"),
+    "sweep": ("sweep.json", "sweep.html"),
+    "compare": ("compare.json", "compare.html"),
+}
 
 
 def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
@@ -111,6 +144,7 @@ def headline(s: dict) -> str:
     with its interval, or the start player's advantage with its interval and p-value and the seats' spread (a
     bare list of seat rates said neither whether they differ nor how surely)."""
     from sim.pages import tables, verdicts
+
     lines = verdicts.run_sentences(s)
     if not s["games"]["finished"]:
         return lines[0]
@@ -138,14 +172,19 @@ def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], r
     ``sweeps``) and every other report already in ``root`` (`on_disk`), so running one game's defaults keeps the
     other games' rows."""
     from sim.model import paths
+
     root = Path(root or paths.REPORTS)
     root.mkdir(parents=True, exist_ok=True)
     found = on_disk(root)
     p = root / "index.html"
     tmp = root / f".index.html.{os.getpid()}"
     try:
-        tmp.write_text(render(merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root,
-                              merged([], found["compare"])), encoding="utf-8")
+        tmp.write_text(
+            render(
+                merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root, merged([], found["compare"])
+            ),
+            encoding="utf-8",
+        )
         os.replace(tmp, p)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -158,6 +197,7 @@ def refresh(folder: Path) -> Path | None:
     directly in it (`write`, every report read back; a few ms per report); an --out folder elsewhere leaves it alone.
     Returns the index written, or None."""
     from sim.model import paths
+
     folder = Path(folder).resolve()
     if folder.parent != Path(paths.REPORTS).resolve():
         return None

@@ -6,6 +6,7 @@ Plots inlined in one HTML page get their ids prefixed per plot (`scope_ids`), so
 Every function takes the summary dict (sim.stats.summary, schema 1) or a comparison dict and returns one ``<svg>`` element
 as a string, or None when there is nothing to draw.
 """
+
 from __future__ import annotations
 
 import io
@@ -14,8 +15,15 @@ from typing import Any, Literal
 
 from sim.model import catalogue
 
-RC: dict[Any, Any] = {"svg.hashsalt": "ghost-sim", "svg.fonttype": "none", "font.size": 9, "axes.titlesize": 10,
-      "axes.spines.top": False, "axes.spines.right": False, "font.family": "sans-serif"}
+RC: dict[Any, Any] = {
+    "svg.hashsalt": "ghost-sim",
+    "svg.fonttype": "none",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "font.family": "sans-serif",
+}
 # One colour means one thing on a page: SEAT[i] is seat i wherever a seat is drawn (win rates, scores); NEUTRAL a
 # figure of the whole table (turn positions, strategies, length, margin); OUTCOME how games end (loss causes);
 # CURVE[k] the game's k-th per-round curve; GREY the fair share and reference lines; on a comparison page ALERT marks
@@ -27,16 +35,24 @@ ALERT = "#b5464b"
 CURVE = ("#1f8a8a", "#c9a227", "#6f6f6f")
 GREY = "#9a9a9a"
 BLUE, ORANGE = SEAT[0], SEAT[1]
-PALETTE = SEAT + ("#6f6f6f",)          # (kept for the sweep page: one colour per line of a sweep)
+PALETTE = SEAT + ("#6f6f6f",)  # (kept for the sweep page: one colour per line of a sweep)
 
 
-def _figure(w: float, h: float, ncols: int = 1, nrows: int = 1,
-            layout: Literal["constrained", "compressed", "tight"] | None = "constrained", **kw):
+def _figure(
+    w: float,
+    h: float,
+    ncols: int = 1,
+    nrows: int = 1,
+    layout: Literal["constrained", "compressed", "tight"] | None = "constrained",
+    **kw,
+):
     """A figure of ``w`` x ``h`` inches with ``nrows`` x ``ncols`` axes: (figure, [axes, row by row]). ``layout``
     None: no layout engine (the caller places the axes with ``subplots_adjust``)."""
     import matplotlib
+
     matplotlib.use("Agg", force=False)
     from matplotlib.figure import Figure
+
     fig = Figure(figsize=(w, h), layout=layout)
     axes = fig.subplots(nrows, ncols, squeeze=False, **kw)
     return fig, [a for row in axes for a in row]
@@ -47,12 +63,13 @@ def to_svg(fig) -> str:
     import warnings
 
     import matplotlib
+
     buf = io.StringIO()
     with matplotlib.rc_context(RC), warnings.catch_warnings():
-        warnings.simplefilter("ignore")           # layout notes (e.g. "constrained_layout not applied") are ours
+        warnings.simplefilter("ignore")  # layout notes (e.g. "constrained_layout not applied") are ours
         fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
-    return text[text.index("<svg"):].strip()
+    return text[text.index("<svg") :].strip()
 
 
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -69,6 +86,7 @@ def scope_ids(svg: str, prefix: str) -> str:
 
     def ref(m: re.Match) -> str:
         return m.group(1) + prefix + m.group(2) + m.group(3) if m.group(2) in ids else m.group(0)
+
     svg = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
     svg = re.sub(r'(url\(#)([^)"\s]+)(\))', ref, svg)
     return re.sub(r'(href="#)([^"]+)(")', ref, svg)
@@ -79,8 +97,9 @@ def render(fn, *args) -> str | None:
     import warnings
 
     import matplotlib
+
     with matplotlib.rc_context(RC), warnings.catch_warnings():
-        warnings.simplefilter("ignore")           # matplotlib's warnings never reach the user's terminal
+        warnings.simplefilter("ignore")  # matplotlib's warnings never reach the user's terminal
         fig = fn(*args)
         if fig is None:
             return None
@@ -89,12 +108,20 @@ def render(fn, *args) -> str | None:
 
 def _errbars(ax, labels, rates, cis, color, fair=None, title=""):
     import numpy as np
+
     x = np.arange(len(labels))
     lo = [max(r - c[0], 0.0) for r, c in zip(rates, cis)]
     hi = [max(c[1] - r, 0.0) for r, c in zip(rates, cis)]
     ax.bar(x, [100 * r for r in rates], color=color, alpha=0.85, width=0.6)
-    ax.errorbar(x, [100 * r for r in rates], yerr=[[100 * v for v in lo], [100 * v for v in hi]], fmt="none",
-                ecolor="black", capsize=3, lw=1)
+    ax.errorbar(
+        x,
+        [100 * r for r in rates],
+        yerr=[[100 * v for v in lo], [100 * v for v in hi]],
+        fmt="none",
+        ecolor="black",
+        capsize=3,
+        lw=1,
+    )
     if fair is not None:
         ax.axhline(100 * fair, color=GREY, ls="--", lw=1)
         title += f"\n(dashed: fair share {100 * fair:.1f}%)"
@@ -113,17 +140,35 @@ def win_rates(s: dict):
         return None
     n = len(s["seats"])
     fair = 1.0 / n
-    panels: list[tuple[str, list[str], list, list, str | list[str]]] = [("by seat", [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
-               [r["win"]["rate"] for r in s["seats"]], [r["win"]["ci95"] for r in s["seats"]],
-               [SEAT[r["seat"] % len(SEAT)] for r in s["seats"]])]
+    panels: list[tuple[str, list[str], list, list, str | list[str]]] = [
+        (
+            "by seat",
+            [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
+            [r["win"]["rate"] for r in s["seats"]],
+            [r["win"]["ci95"] for r in s["seats"]],
+            [SEAT[r["seat"] % len(SEAT)] for r in s["seats"]],
+        )
+    ]
     if s.get("positions"):
-        panels.append(("by turn position (0 = starts)", [str(p["position"]) for p in s["positions"]],
-                       [p["win"]["rate"] for p in s["positions"]], [p["win"]["ci95"] for p in s["positions"]],
-                       NEUTRAL))
+        panels.append(
+            (
+                "by turn position (0 = starts)",
+                [str(p["position"]) for p in s["positions"]],
+                [p["win"]["rate"] for p in s["positions"]],
+                [p["win"]["ci95"] for p in s["positions"]],
+                NEUTRAL,
+            )
+        )
     if len(s["strategies"]) > 1:
-        panels.append(("by strategy (per seat)", [r["strategy"] for r in s["strategies"]],
-                       [r["win"]["rate"] for r in s["strategies"]], [r["win"]["ci95"] for r in s["strategies"]],
-                       NEUTRAL))
+        panels.append(
+            (
+                "by strategy (per seat)",
+                [r["strategy"] for r in s["strategies"]],
+                [r["win"]["rate"] for r in s["strategies"]],
+                [r["win"]["ci95"] for r in s["strategies"]],
+                NEUTRAL,
+            )
+        )
     fig, axes = _figure(3.2 * len(panels) + 0.6, 3.0, ncols=len(panels))
     for ax, (title, labels, rates, cis, color) in zip(axes, panels):
         _errbars(ax, labels, rates, cis, color, fair, title)
@@ -153,7 +198,7 @@ def _seats_text(seats: list[int]) -> str:
     return f"seats {seats[0]}-{seats[-1]}" if run else "seats " + ", ".join(map(str, seats))
 
 
-FEW_VALUES = 15       # score distributions spanning at most this many values are drawn as bars, wider ones as steps
+FEW_VALUES = 15  # score distributions spanning at most this many values are drawn as bars, wider ones as steps
 
 
 def scores(s: dict):
@@ -164,6 +209,7 @@ def scores(s: dict):
     draws nothing). None when no seat has a score."""
     import numpy as np
     from matplotlib.ticker import MaxNLocator
+
     groups = seat_groups(s)
     if not groups or not any(r["score"].get("n") for _, r in groups):
         return None
@@ -179,12 +225,19 @@ def scores(s: dict):
         h = r["score"]["hist"]
         c = np.asarray(h["counts"], float)
         x = h["lo"] + np.arange(len(c))
-        who = _seats_text(seats) + (f" {r['strategy']}" if len(seats) == 1 else
-                                    f" ({r.get('role') or 'same'}s: identical)")
+        who = _seats_text(seats) + (
+            f" {r['strategy']}" if len(seats) == 1 else f" ({r.get('role') or 'same'}s: identical)"
+        )
         label = f"{who} (mean {r['score']['mean']:.1f})"
         if bars:
-            ax.bar(x + (i - (len(groups) - 1) / 2) * width, 100 * c / c.sum(), width=width, color=color,
-                   alpha=0.85, label=label)
+            ax.bar(
+                x + (i - (len(groups) - 1) / 2) * width,
+                100 * c / c.sum(),
+                width=width,
+                color=color,
+                alpha=0.85,
+                label=label,
+            )
         else:
             ax.step(x, 100 * c / c.sum(), where="mid", color=color, lw=1.4, label=label)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -199,6 +252,7 @@ def scores(s: dict):
 def length(s: dict):
     """Game length: histograms of turns and of rounds."""
     import numpy as np
+
     cat = catalogue.for_summary(s)
     fig, axes = _figure(7.0, 2.8, ncols=2)
     for ax, key, color in zip(axes, ("turns", "rounds"), (NEUTRAL, NEUTRAL)):
@@ -212,21 +266,25 @@ def length(s: dict):
         bars(ax, xb, 100 * cb / c.sum(), float(w), color, 0.85)
         ax.axvline(d["mean"], color="black", lw=1, ls="--", label=f"mean {d['mean']:.1f}")
         unit = cat.unit(f"length.{key}")
-        if keep < len(c):                       # a few very long games would squash the rest into one corner
+        if keep < len(c):  # a few very long games would squash the rest into one corner
             cut = int(c[keep:].sum())
-            ax.set_xlabel(f"{unit}; cut off at {int(x[keep - 1])}: the {cut:,} longest game{'s' if cut != 1 else ''}"
-                          f" ({100 * cut / c.sum():.1f}%) not drawn", fontsize=8)
+            ax.set_xlabel(
+                f"{unit}; cut off at {int(x[keep - 1])}: the {cut:,} longest game{'s' if cut != 1 else ''}"
+                f" ({100 * cut / c.sum():.1f}%) not drawn",
+                fontsize=8,
+            )
         else:
             ax.set_xlabel(unit)
         from matplotlib.ticker import MaxNLocator
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))     # counted: no 7.5 rounds
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counted: no 7.5 rounds
         ax.set_ylabel("games (%)" if w == 1 else f"games (%) per {w} {unit}")
         ax.set_title(cat.label(f"length.{key}"))
         ax.legend(fontsize=7, frameon=False)
     return fig
 
 
-MANY_BARS = 60        # a histogram of more bars than this is drawn as one path (`bars`)
+MANY_BARS = 60  # a histogram of more bars than this is drawn as one path (`bars`)
 
 
 def bars(ax, x, heights, width: float, color, alpha: float) -> None:
@@ -237,6 +295,7 @@ def bars(ax, x, heights, width: float, color, alpha: float) -> None:
     (no seams between them) and the legend goes where it went: the rectangles' sides are in the path, so a spot
     overlapping a bar is never free, and with so many bars no legend fits inside one."""
     import numpy as np
+
     x = np.asarray(x, float)
     h = np.asarray(heights, float)
     if len(x) <= MANY_BARS:
@@ -244,6 +303,7 @@ def bars(ax, x, heights, width: float, color, alpha: float) -> None:
         return
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
+
     lo, hi, zero = x - width / 2, x + width / 2, np.zeros_like(h)
     verts = np.stack([np.c_[lo, zero], np.c_[lo, h], np.c_[hi, h], np.c_[hi, zero], np.c_[lo, zero]], 1)
     codes = np.full(verts.shape[:2], Path.LINETO, dtype=Path.code_type)
@@ -251,7 +311,7 @@ def bars(ax, x, heights, width: float, color, alpha: float) -> None:
     patch = PathPatch(Path(verts.reshape(-1, 2), codes.ravel()), facecolor=color, edgecolor="none", alpha=alpha)
     patch.sticky_edges.y.append(0)
     ax.add_patch(patch)
-    ax.autoscale_view()             # ax.bar asks for it; add_patch only widens the data limits
+    ax.autoscale_view()  # ax.bar asks for it; add_patch only widens the data limits
 
 
 NICE_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
@@ -263,6 +323,7 @@ def coarsen(x, counts, max_bars: int = 80):
     bar per turn of a few thousand games is mostly noise. Returns (width, bin centres, games per bin); width 1 gives
     the input back. Bins start at multiples of the width."""
     import numpy as np
+
     x = np.asarray(x, float)
     c = np.asarray(counts, float)
     if len(c) == 0:
@@ -281,6 +342,7 @@ def tail_cut(counts, share: float = 0.999, stretch: int = 3) -> int:
     stretch the axis to more than ``stretch`` times the span holding ``share`` of them (Turnwall: most games last
     5-8 rounds, one lasted 120); then the bins up to that ``share``. ``counts``: games per bin (1-d array)."""
     import numpy as np
+
     c = np.asarray(counts, float)
     total = c.sum()
     if total <= 0:
@@ -293,6 +355,7 @@ def margin(s: dict):
     """Decisiveness: distribution of the winner's margin, one bar per whole value on whole-number ticks."""
     import numpy as np
     from matplotlib.ticker import MaxNLocator
+
     d = s.get("decisiveness")
     if not d or not d["margin"]["n"]:
         return None
@@ -313,6 +376,7 @@ def curves(s: dict):
     """Game-specific per-round curves (e.g. hauntings and ghosts on the board): the mean over the games still
     running with its 95% interval band (one colour per curve), and the share of games still running."""
     import numpy as np
+
     cv = s.get("curves") or {}
     if not cv:
         return None
@@ -337,12 +401,13 @@ def curves(s: dict):
             hi = np.array([np.nan if b is None else b[1] for b in ci], float)
             axes[0].fill_between(x, lo, hi, color=color, alpha=0.25, lw=0)
         axes[0].plot(x, m, color=color, lw=1.5, label=lab)
-        if not drawn:       # every curve runs as long as the game: one line of games still running
+        if not drawn:  # every curve runs as long as the game: one line of games still running
             axes[1].plot(x, [100 * g / fin for g in alive[:last]], color=NEUTRAL, lw=1.4)
         drawn = True
     if not drawn:
         return None
     from matplotlib.ticker import MaxNLocator
+
     for ax in axes:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("round")
@@ -362,6 +427,7 @@ def min_games(finished: int) -> int:
 def matchups(s: dict):
     """Strategy-vs-strategy matrix: share of pairings in which the row strategy outscored the column's."""
     import numpy as np
+
     m = s.get("matchups") or {}
     names = sorted(m)
     if len(names) < 2:
@@ -398,6 +464,7 @@ def categorical(s: dict, col: str):
     catalogue's labels, less the words they all start with, which the title says). None with fewer than two values
     to show."""
     from sim.stats.metrics import wilson
+
     d = s["extras"].get(col, {})
     counts = d.get("counts")
     if not counts:
@@ -406,20 +473,29 @@ def categorical(s: dict, col: str):
     total = sum(counts.values())
     shown = cat.category_values(col, counts)
     keys = [k for k, _ in shown]
-    if len(keys) < 2:       # one bar says nothing a sentence (the verdict, the table) does not
+    if len(keys) < 2:  # one bar says nothing a sentence (the verdict, the table) does not
         return None
     labels = [cat.label(f"extra.{col}={k}") for k in keys]
     pre = common_prefix(labels)
     if pre:
-        labels = [x[len(pre):].strip() for x in labels]
+        labels = [x[len(pre) :].strip() for x in labels]
     rates = [n / total for _, n in shown]
     cis = [wilson(n, total) for _, n in shown]
     fig, (ax,) = _figure(7.0, 0.3 * len(keys) + 1.1)
     y = list(range(len(keys)))[::-1]
     ax.barh(y, [100 * r for r in rates], color=OUTCOME, alpha=0.85, height=0.6)
-    ax.errorbar([100 * r for r in rates], y, xerr=[[100 * max(r - c[0], 0) for r, c in zip(rates, cis)],
-                                                   [100 * max(c[1] - r, 0) for r, c in zip(rates, cis)]],
-                fmt="none", ecolor="black", capsize=2, lw=1)
+    ax.errorbar(
+        [100 * r for r in rates],
+        y,
+        xerr=[
+            [100 * max(r - c[0], 0) for r, c in zip(rates, cis)],
+            [100 * max(c[1] - r, 0) for r, c in zip(rates, cis)],
+        ],
+        fmt="none",
+        ecolor="black",
+        capsize=2,
+        lw=1,
+    )
     ax.set_yticks(y, labels)
     ax.set_xlabel("finished games (%)")
     ax.set_title(cat.label(f"extra.{col}"))
@@ -429,6 +505,7 @@ def categorical(s: dict, col: str):
 def compare_forest(res: dict):
     """B - A with 95% intervals: rates in percentage points (left), means relative to A in percent (right)."""
     import numpy as np
+
     rows = [r for r in res["metrics"] if r["p"] is not None]
     rates = [r for r in rows if r["kind"] == "rate"]
     means = [r for r in rows if r["kind"] == "mean" and r["a"] != 0]
@@ -443,9 +520,16 @@ def compare_forest(res: dict):
         for yi, r in zip(y, rs):
             f = 100.0 / abs(r["a"]) if rel else mult
             c = NEUTRAL if not r["significant"] else ALERT
-            ax.errorbar([f * r["diff"]], [yi], xerr=[[f * (r["diff"] - r["diff_ci95"][0])],
-                                                      [f * (r["diff_ci95"][1] - r["diff"])]],
-                        fmt="o", color=c, ms=3, capsize=2, lw=1)
+            ax.errorbar(
+                [f * r["diff"]],
+                [yi],
+                xerr=[[f * (r["diff"] - r["diff_ci95"][0])], [f * (r["diff_ci95"][1] - r["diff"])]],
+                fmt="o",
+                color=c,
+                ms=3,
+                capsize=2,
+                lw=1,
+            )
         ax.axvline(0, color=GREY, lw=1)
         ax.set_yticks(y, [r.get("label") or r["name"] for r in rs], fontsize=7)
         ax.set_title(title)

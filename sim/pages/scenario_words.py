@@ -1,15 +1,20 @@
 """The readable descriptions of a summary, shared by summary.md, balance.md, summary.html, compare.md/html and the
 CLI: the scenario played (`scenario_items`), its parameters against their defaults (`parameter_lines`), the difference
 between two scenarios (`scenario_differences`), a report's lead line (`lead_line`) and the board's description."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
-TEAM_SEAT_NOTE = ("In a team game every member of a team shares one result per game, so each seat's and each "
-                  "strategy's win rate is its team's win rate: these rates cannot tell the team's strategies apart. "
-                  "To compare strategies, play two scenarios that differ only there with `sim compare A.toml B.toml`.")
-NO_FINISHED = ("No game finished: every game hit the turn cap (max_turns) or failed, so there are no win rates, "
-               "scores or lengths to report. Raise max_turns.")
+TEAM_SEAT_NOTE = (
+    "In a team game every member of a team shares one result per game, so each seat's and each "
+    "strategy's win rate is its team's win rate: these rates cannot tell the team's strategies apart. "
+    "To compare strategies, play two scenarios that differ only there with `sim compare A.toml B.toml`."
+)
+NO_FINISHED = (
+    "No game finished: every game hit the turn cap (max_turns) or failed, so there are no win rates, "
+    "scores or lengths to report. Raise max_turns."
+)
 
 
 def is_team_game(s: dict) -> bool:
@@ -33,8 +38,9 @@ def _defaults(game: str) -> tuple[dict, dict]:
     """(parameter defaults, {strategy: {parameter: default}}) of ``game`` from the registry ({} when unknown)."""
     try:
         from sim.model import registry
+
         spec = registry.get(game)
-    except Exception:       # noqa: BLE001  (a summary read back without the game's code: no defaults to mark)
+    except Exception:  # noqa: BLE001  (a summary read back without the game's code: no defaults to mark)
         spec = None
     if spec is None:
         return {}, {}
@@ -58,10 +64,14 @@ def lead_line(s: dict) -> str:
     ov = sc.get("overrides") or []
     if ov:
         from sim.model.overrides import show
+
         changed = ", ".join(show(o["name"], o["value"]) for o in ov)
         out += (" " if out.endswith(".") else ". ") if out else ""
-        out += (f"Changed by --set: {changed} (the description above is the scenario file's)." if desc
-                else f"Changed by --set: {changed}.")
+        out += (
+            f"Changed by --set: {changed} (the description above is the scenario file's)."
+            if desc
+            else f"Changed by --set: {changed}."
+        )
     return out
 
 
@@ -71,6 +81,7 @@ def board_description(ref: str, game: str) -> str:
     spec names the loader (`BoardSpec.module`, kernels/<game>/board.py)."""
     try:
         from sim.model import registry
+
         B = registry.get(game).board.loader()
         b = B.load_board(ref)
         text = Path(b.path).read_text(encoding="utf-8") if b.path and Path(b.path).exists() else ""
@@ -80,7 +91,7 @@ def board_description(ref: str, game: str) -> str:
     shipped = ref == "default" or Path(b.path).resolve() == (B.BOARDS_DIR / "default.toml").resolve()
     out = f"{'the shipped default board' if shipped else ref} ({b.name}: {b.description})"
     if unverified:
-        out += (" - UNVERIFIED: a candidate layout, not checked against the printed board; results depend on it")
+        out += " - UNVERIFIED: a candidate layout, not checked against the printed board; results depend on it"
     return out
 
 
@@ -92,14 +103,20 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
     pdef, sdef = _defaults(sc["game"])
     items = [("game", f"{s.get('game_title', sc['game'])} ({sc['game']}), {sc['players']} players")]
     if "mode" in params:
-        items.append(("mode", str(params["mode"]) + ("" if pdef.get("mode", params["mode"]) == params["mode"]
-                                                       else f" (default: {pdef['mode']})")))
+        items.append(
+            (
+                "mode",
+                str(params["mode"])
+                + ("" if pdef.get("mode", params["mode"]) == params["mode"] else f" (default: {pdef['mode']})"),
+            )
+        )
     if "board" in params:
         items.append(("board", board_description(str(params["board"]), sc["game"])))
     shown, changed = parameter_lines(s)
     items.append(("parameters", ("; ".join(shown) if shown else "none") + " - " + changed_text(changed)))
     if sc.get("overrides"):
         from sim.model.overrides import show
+
         items.append(("changed by --set", ", ".join(show(o["name"], o["value"]) for o in sc["overrides"])))
     roles = [r.get("role") for r in s.get("seats", [])]
     for i, seat in enumerate(sc["seats"]):
@@ -110,7 +127,8 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
             d = sdef.get(seat["strategy"], {})
             txt += " with " + ", ".join(
                 f"{k} = {_fmt_value(v)}" + (f" (default {_fmt_value(d[k])})" if k in d and d[k] != v else "")
-                for k, v in sp.items())
+                for k, v in sp.items()
+            )
         elif sdef.get(seat["strategy"]):
             txt += ", default weights"
         items.append((f"seat {i}", txt))
@@ -124,12 +142,22 @@ def parameter_lines(s: dict) -> tuple[list[str], list[str]]:
     params = sc.get("params") or {}
     pdef, _ = _defaults(sc["game"])
     from sim.model.params_table import rows as param_rows  # by name (a card mix card by card), changed ones first
+
     table = param_rows(sc["game"], params, _fmt_value) or [
-        {"name": k, "value": _fmt_value(v), "default": _fmt_value(pdef.get(k, v)),
-         "changed": k in pdef and v != pdef[k]} for k, v in params.items()]
+        {
+            "name": k,
+            "value": _fmt_value(v),
+            "default": _fmt_value(pdef.get(k, v)),
+            "changed": k in pdef and v != pdef[k],
+        }
+        for k, v in params.items()
+    ]
     changed = [r["name"] for r in table if r["changed"]]
-    shown = [f"{r['name']} = {r['value']}" + (f" (changed; default {r['default']})" if r["changed"] else "")
-             for r in table if r["name"] not in ("mode", "board")]
+    shown = [
+        f"{r['name']} = {r['value']}" + (f" (changed; default {r['default']})" if r["changed"] else "")
+        for r in table
+        if r["name"] not in ("mode", "board")
+    ]
     return shown, changed
 
 
@@ -148,6 +176,7 @@ def scenario_differences(a: dict, b: dict) -> list[str]:
         out.append(f"players: A {a['players']}, B {b['players']}")
     pa, pb = a.get("params") or {}, b.get("params") or {}
     from sim.model.params_table import rows as param_rows  # by name: a card mix card by card
+
     ra = {r["name"]: r["value"] for r in param_rows(a.get("game", ""), pa, _fmt_value)}
     same_game = a.get("game") == b.get("game")
     rb = {r["name"]: r["value"] for r in param_rows(b.get("game", ""), pb, _fmt_value)} if same_game else {}

@@ -2,6 +2,7 @@
 parameters; a zip sweep's paired points as one curve along them), the scenario's own point marked, and with a
 target the points whose interval contains it highlighted and the closest one named. Self-contained (inline SVG and CSS, no JavaScript, no network), from the sweep.json dict.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ def fmt(kind: str, v, signed: bool = False, unit: str = "") -> str:
         return f"{fmt(kind, v, signed)} {unit}"
     if kind == "rate":
         return f"{100 * v:+.2f}%" if signed else f"{100 * v:.2f}%"
-    if kind == "points":                       # a rate minus its fair share: percentage points
+    if kind == "points":  # a rate minus its fair share: percentage points
         return f"{100 * v:+.2f} pts"
     return f"{v:+.3f}" if signed else f"{v:.3f}"
 
@@ -67,8 +68,13 @@ def point_words(d: dict, r: dict) -> str:
     """Point ``r`` of sweep ``d`` in words: each axis' label and value ("track length = 30 spaces, die faces = 6");
     "point I" for a sweep without axes."""
     axes = {a["name"]: a for a in d.get("axes", ())}
-    return ", ".join(f"{label(axes[k])} = {value_words(axes[k], r['labels'][k])}" if k in axes else
-                     f"{k} = {r['labels'][k]}" for k in r["values"]) or f"point {r['index']}"
+    return (
+        ", ".join(
+            f"{label(axes[k])} = {value_words(axes[k], r['labels'][k])}" if k in axes else f"{k} = {r['labels'][k]}"
+            for k in r["values"]
+        )
+        or f"point {r['index']}"
+    )
 
 
 def _scale(kind: str) -> float:
@@ -96,8 +102,8 @@ def zip_ticks(d: dict, sep: str = "\n") -> list[str]:
     return [sep.join(r["labels"][a["name"]] for a in d["axes"]) for r in sorted(d["points"], key=lambda r: r["index"])]
 
 
-MAX_CURVES = 7        # curves drawn in one panel (one per value of the second axis); the table keeps every point
-MAX_PANELS = 6        # panels of a figure (one per value of the third axis)
+MAX_CURVES = 7  # curves drawn in one panel (one per value of the second axis); the table keeps every point
+MAX_PANELS = 6  # panels of a figure (one per value of the third axis)
 
 
 def spread(n: int, k: int) -> list[int]:
@@ -113,6 +119,7 @@ class View:
     one panel per shown value of axis ``panel`` (either None when the sweep has fewer axes), the axes beyond the
     third held at one value each (``fixed``: name -> value index); ``curves``/``panels``: the value indices
     drawn."""
+
     x: int
     curve: int | None
     panel: int | None
@@ -136,15 +143,17 @@ def view(d: dict, axis: int) -> View:
     for j in others[2:]:
         a = axes[j]
         fixed[a["name"]] = _pos(a, own["values"][a["name"]]) if own else 0
+
     def picks(j: int | None, k: int) -> list:
         if j is None:
             return [None]
         out = spread(len(axes[j]["values"]), k)
         mine = _pos(axes[j], own["values"][axes[j]["name"]]) if own else None
-        if mine is not None and mine not in out:   # the scenario's own value always drawn (its diamond)
+        if mine is not None and mine not in out:  # the scenario's own value always drawn (its diamond)
             inner = range(1, len(out) - 1) if len(out) > 2 else range(len(out))
             out[min(inner, key=lambda q: abs(out[q] - mine))] = mine
         return sorted(out)
+
     return View(axis, curve, panel, picks(curve, MAX_CURVES), picks(panel, MAX_PANELS), fixed)
 
 
@@ -155,8 +164,10 @@ def view_note(d: dict, v: View) -> str:
     for j, shown, what in ((v.curve, v.curves, "curves"), (v.panel, v.panels, "panels")):
         if j is not None and len(shown) < len(axes[j]["values"]):
             a = axes[j]
-            out.append(f"{what}: {len(shown)} of the {len(a['values'])} values of {label(a)} "
-                       f"({', '.join(a['labels'][i] for i in shown)})")
+            out.append(
+                f"{what}: {len(shown)} of the {len(a['values'])} values of {label(a)} "
+                f"({', '.join(a['labels'][i] for i in shown)})"
+            )
     for name, i in v.fixed.items():
         a = next(x for x in axes if x["name"] == name)
         out.append(f"{label(a)} held at {value_words(a, a['labels'][i])}")
@@ -165,6 +176,7 @@ def view_note(d: dict, v: View) -> str:
 
 def _pos(ax: dict, v) -> int:
     import json
+
     return [json.dumps(x) for x in ax["values"]].index(json.dumps(v))
 
 
@@ -175,6 +187,7 @@ def line_plot(d: dict, m: dict, axis: int):
     sweep (`zipped`) is one line along its points in order (x = point, each labelled with its values; ``axis``
     unused): its axes change together, so no axis has a curve of its own."""
     import json
+
     axes = d["axes"]
     ax = axes[axis]
     xs, labels, numeric = _x(ax)
@@ -182,8 +195,8 @@ def line_plot(d: dict, m: dict, axis: int):
     tgt = d.get("target")
     along = zipped(d)
     v = None if along else view(d, axis)
-    key = lambda a, val: (a["name"], json.dumps(val))                      # noqa: E731
-    cells: dict[tuple, list] = {}          # (panel value index, curve value index) -> rows
+    key = lambda a, val: (a["name"], json.dumps(val))  # noqa: E731
+    cells: dict[tuple, list] = {}  # (panel value index, curve value index) -> rows
     if along:
         cells[(None, None)] = sorted(d["points"], key=lambda r: r["index"])
     else:
@@ -203,36 +216,51 @@ def line_plot(d: dict, m: dict, axis: int):
     nr = -(-len(panels) // nc)
     legend = not along and len(v.curves) > 1
     w, h = (7.0 if nc == 1 else 3.3 * nc) + (1.5 if legend else 0), 3.6 if nr == 1 else 2.5 * nr + 0.7
-    fixed = not along and (nc > 1 or legend)   # fixed margins (inches): the constrained layout pass of many
-    fig, subs = plots._figure(w, h, ncols=nc, nrows=nr, layout=None if fixed else "constrained", sharex=True,
-                              sharey=True)             # panels costs more than drawing them
+    fixed = not along and (nc > 1 or legend)  # fixed margins (inches): the constrained layout pass of many
+    fig, subs = plots._figure(
+        w, h, ncols=nc, nrows=nr, layout=None if fixed else "constrained", sharex=True, sharey=True
+    )  # panels costs more than drawing them
     if fixed:
-        fig.subplots_adjust(left=0.8 / w, right=1 - (1.6 if legend else 0.2) / w, bottom=0.6 / h,
-                            top=1 - (0.35 if v.panel is not None else 0.15) / h, wspace=0.12, hspace=0.45)
+        fig.subplots_adjust(
+            left=0.8 / w,
+            right=1 - (1.6 if legend else 0.2) / w,
+            bottom=0.6 / h,
+            top=1 - (0.35 if v.panel is not None else 0.15) / h,
+            wspace=0.12,
+            hspace=0.45,
+        )
     curves = [None] if along else v.curves
     colors = _colors(len(curves), numeric=not along and v.curve is not None and axes[v.curve]["numeric"])
     handles = {}
     for a, pn in zip(subs, panels):
         for ci, c in enumerate(curves):
             rows = cells.get((pn, c), [])
-            pos = list(range(len(rows))) if along else \
-                [xs[where[key(ax, r["values"][ax["name"]])]] for r in rows]
+            pos = list(range(len(rows))) if along else [xs[where[key(ax, r["values"][ax["name"]])]] for r in rows]
             vals = [r["measures"][m["name"]] for r in rows]
             ok = [i for i, x in enumerate(vals) if x["value"] is not None]
             px = [pos[i] for i in ok]
             color = colors[ci]
-            if numeric or along:            # a numeric axis (or the order of zipped points): a curve and its band
-                a.fill_between(px, [k * vals[i]["ci95"][0] for i in ok], [k * vals[i]["ci95"][1] for i in ok],
-                               color=color, alpha=0.2 if len(curves) <= 3 else 0.1, lw=0)
-                (ln,) = a.plot(px, [k * vals[i]["value"] for i in ok], "o-", color=color,
-                               ms=3 if len(px) < 30 else 2, lw=1.2)
-            else:                           # categories (choices, booleans, lists): points with whiskers, never
-                dx = dodge(ci, len(curves))     # a line between them; the curves side by side within a category
+            if numeric or along:  # a numeric axis (or the order of zipped points): a curve and its band
+                a.fill_between(
+                    px,
+                    [k * vals[i]["ci95"][0] for i in ok],
+                    [k * vals[i]["ci95"][1] for i in ok],
+                    color=color,
+                    alpha=0.2 if len(curves) <= 3 else 0.1,
+                    lw=0,
+                )
+                (ln,) = a.plot(
+                    px, [k * vals[i]["value"] for i in ok], "o-", color=color, ms=3 if len(px) < 30 else 2, lw=1.2
+                )
+            else:  # categories (choices, booleans, lists): points with whiskers, never
+                dx = dodge(ci, len(curves))  # a line between them; the curves side by side within a category
                 pos = [x + dx for x in pos]
                 px = [pos[i] for i in ok]
                 y = [k * vals[i]["value"] for i in ok]
-                err = [[yv - k * vals[i]["ci95"][0] for yv, i in zip(y, ok)],
-                       [k * vals[i]["ci95"][1] - yv for yv, i in zip(y, ok)]]
+                err = [
+                    [yv - k * vals[i]["ci95"][0] for yv, i in zip(y, ok)],
+                    [k * vals[i]["ci95"][1] - yv for yv, i in zip(y, ok)],
+                ]
                 ln = a.errorbar(px, y, yerr=err, fmt="o", color=color, ms=5, capsize=4, lw=1.2).lines[0]
             if c is not None:
                 handles.setdefault(c, ln)
@@ -249,39 +277,50 @@ def line_plot(d: dict, m: dict, axis: int):
         if pn is not None:
             pa = axes[v.panel]
             a.set_title(f"{label(pa)} = {value_words(pa, pa['labels'][pn])}", fontsize=9)
-    for a in subs[len(panels):]:
+    for a in subs[len(panels) :]:
         a.set_visible(False)
     ylabel = m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], "")
-    if along:                                  # many or long values: one slanted line a tick
+    if along:  # many or long values: one slanted line a tick
         (a,) = subs
         names = [label(o) for o in axes]
         wide = max(len(t) for r in d["points"] for t in r["labels"].values()) * len(d["points"]) > 80
-        a.set_xticks(range(len(d["points"])), zip_ticks(d, " / " if wide else "\n"), rotation=30 if wide else 0,
-                     ha="right" if wide else "center")
+        a.set_xticks(
+            range(len(d["points"])),
+            zip_ticks(d, " / " if wide else "\n"),
+            rotation=30 if wide else 0,
+            ha="right" if wide else "center",
+        )
         a.set_xlabel("zipped points, each tick " + (" / ".join(names) if wide else " over ".join(names)))
         a.set_ylabel(ylabel)
         return fig
     whole = numeric and all(float(v).is_integer() for v in xs)
-    for i, a in enumerate(subs[:len(panels)]):
+    for i, a in enumerate(subs[: len(panels)]):
         if not numeric:
             a.set_xticks(xs, [wrap_label(s) for s in labels])
             a.set_xlim(-0.5, len(xs) - 0.5)
-        elif whole and len(xs) <= 12:          # few whole values: a tick at each value played (20, 30, 40)
+        elif whole and len(xs) <= 12:  # few whole values: a tick at each value played (20, 30, 40)
             a.set_xticks(xs, labels)
-        elif whole:                             # die faces, track length: no 4.5 between 4 and 5
+        elif whole:  # die faces, track length: no 4.5 between 4 and 5
             from matplotlib.ticker import MaxNLocator
+
             a.xaxis.set_major_locator(MaxNLocator(integer=True))
         if i // nc == nr - 1 or i + nc >= len(panels):
             a.set_xlabel(axis_title(ax))
             a.xaxis.set_tick_params(labelbottom=True)
         if i % nc == 0:
             a.set_ylabel(ylabel)
-    if len(curves) > 1:                        # beside the plot, never over it; one entry per curve drawn
+    if len(curves) > 1:  # beside the plot, never over it; one entry per curve drawn
         ca = axes[v.curve]
-        fig.legend([handles[c] for c in curves if c in handles],
-                   [ca["labels"][c] for c in curves if c in handles], title=wrap_label(axis_title(ca), 22), loc="upper left",
-                   bbox_to_anchor=(1 - 1.5 / w, 1 - 0.1 / h),
-                   fontsize=7, title_fontsize=8, frameon=False)
+        fig.legend(
+            [handles[c] for c in curves if c in handles],
+            [ca["labels"][c] for c in curves if c in handles],
+            title=wrap_label(axis_title(ca), 22),
+            loc="upper left",
+            bbox_to_anchor=(1 - 1.5 / w, 1 - 0.1 / h),
+            fontsize=7,
+            title_fontsize=8,
+            frameon=False,
+        )
     return fig
 
 
@@ -309,6 +348,7 @@ def _colors(n: int, numeric: bool) -> list:
     palette otherwise."""
     if numeric and n > 1:
         from matplotlib import colormaps
+
         cm = colormaps["viridis"]
         return [cm(0.85 * i / (n - 1)) for i in range(n)]
     return [plots.PALETTE[i % len(plots.PALETTE)] for i in range(n)]
@@ -318,6 +358,7 @@ def heatmap(d: dict, m: dict):
     """Measure ``m`` over a two-parameter grid: colour = estimate, text = estimate and interval; the scenario's
     point outlined in black, the points whose interval contains the target outlined in red."""
     import numpy as np
+
     ax0, ax1 = d["axes"]
     n0, n1 = len(ax0["values"]), len(ax1["values"])
     k = _scale(m["kind"])
@@ -331,15 +372,16 @@ def heatmap(d: dict, m: dict):
             grid[i, j] = k * v["value"]
             text[i][j] = f"{k * v['value']:.1f}\n[{k * v['ci95'][0]:.1f}, {k * v['ci95'][1]:.1f}]"
     fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), min(0.55 * n0 + 1.6, 9))
-    if diverging(m):                           # white at 0, the same depth of colour for +x and -x
+    if diverging(m):  # white at 0, the same depth of colour for +x and -x
         from matplotlib.colors import CenteredNorm
+
         im = a.imshow(grid, cmap="RdBu_r", norm=CenteredNorm(vcenter=0.0), aspect="auto", origin="lower")
     else:
         im = a.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
     fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
     for i in range(n0):
         for j in range(n1 if annotated(d) else 0):
-            if text[i][j]:                          # white text on dark cells
+            if text[i][j]:  # white text on dark cells
                 r, g, b, _ = im.cmap(im.norm(grid[i, j]))
                 dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
                 a.text(j, i, text[i][j], ha="center", va="center", fontsize=7, color="white" if dark else "black")
@@ -365,14 +407,16 @@ def diverging(m: dict) -> bool:
 def colour_words(m: dict) -> str:
     """What the colours of ``m``'s heatmap mean, for its caption."""
     if m["name"] == "first_player_advantage":
-        return ("colour: red = the first player wins more than the fair share, blue = less, white = fair (0); the "
-                "scale is centred on 0, the same depth of colour for the same size either way")
+        return (
+            "colour: red = the first player wins more than the fair share, blue = less, white = fair (0); the "
+            "scale is centred on 0, the same depth of colour for the same size either way"
+        )
     if diverging(m):
         return "colour: red above 0, blue below, white at 0 (the scale is centred on 0)"
     return "colour: the value, dark purple lowest to yellow highest"
 
 
-HEAT_TEXT_MAX = 120   # cells of a heatmap written with their numbers; more: colour only (numbers in the table)
+HEAT_TEXT_MAX = 120  # cells of a heatmap written with their numbers; more: colour only (numbers in the table)
 
 
 def annotated(d: dict) -> bool:
@@ -382,6 +426,7 @@ def annotated(d: dict) -> bool:
 
 def _rect(x, y, color):
     from matplotlib.patches import Rectangle
+
     return Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, fill=False, ec=color, lw=2)
 
 
@@ -394,24 +439,44 @@ def plot_list(d: dict) -> list[tuple[str, str, str]]:
     out = []
     for m in d["chosen"]:
         if d["mode"] == "grid" and len(d["axes"]) == 2:
-            out.append((f"heat-{m['name']}", f"{m['label']}: {label(d['axes'][0])} x {label(d['axes'][1])} ("
-                        + colour_words(m) + ("; each cell: estimate [95% interval]" if annotated(d) else
-                                             "; too many cells to write their numbers: each point's value and "
-                                             "interval is in the table below") + ")",
-                        plots.render(heatmap, d, m)))
+            out.append(
+                (
+                    f"heat-{m['name']}",
+                    f"{m['label']}: {label(d['axes'][0])} x {label(d['axes'][1])} ("
+                    + colour_words(m)
+                    + (
+                        "; each cell: estimate [95% interval]"
+                        if annotated(d)
+                        else "; too many cells to write their numbers: each point's value and "
+                        "interval is in the table below"
+                    )
+                    + ")",
+                    plots.render(heatmap, d, m),
+                )
+            )
         own = "; diamond: the scenario's own point" if d.get("default") is not None else ""
         if zipped(d):
             names = ", ".join(label(a) for a in d["axes"])
-            out.append((f"line-{m['name']}-zip", f"{m['label']} along the zipped points ({names} change together: "
-                        f"point i plays the i-th value of each; band: 95% interval{own})",
-                        plots.render(line_plot, d, m, 0)))
+            out.append(
+                (
+                    f"line-{m['name']}-zip",
+                    f"{m['label']} along the zipped points ({names} change together: "
+                    f"point i plays the i-th value of each; band: 95% interval{own})",
+                    plots.render(line_plot, d, m, 0),
+                )
+            )
             continue
         for j, ax in enumerate(d["axes"] if d["mode"] == "grid" else d["axes"][:1]):
             note = view_note(d, view(d, j)) if d["mode"] == "grid" else ""
-            what = "band" if ax["numeric"] else "whiskers"      # categories are points with whiskers
-            out.append((f"line-{m['name']}-{ax['name']}", f"{m['label']} against {label(ax)} ({what}: 95% interval"
-                        f"{own})" + (f". Shown: {note}" if note else ""),
-                        plots.render(line_plot, d, m, j)))
+            what = "band" if ax["numeric"] else "whiskers"  # categories are points with whiskers
+            out.append(
+                (
+                    f"line-{m['name']}-{ax['name']}",
+                    f"{m['label']} against {label(ax)} ({what}: 95% interval"
+                    f"{own})" + (f". Shown: {note}" if note else ""),
+                    plots.render(line_plot, d, m, j),
+                )
+            )
     return out
 
 
@@ -421,21 +486,32 @@ def target_text(d: dict) -> str | None:
         return None
     m = next(x for x in d["chosen"] if x["name"] == t["measure"])
     pts = {r["index"]: r for r in d["points"]}
+
     def desc(i):
         return point_words(d, pts[i])
+
     out = f"Target {m['label']} = {fmt(m['kind'], t['value'], unit=m.get('unit', ''))}. "
     if t["closest"] is not None:
         c = pts[t["closest"]]["measures"][t["measure"]]
-        out += (f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'], unit=m.get('unit', ''))}, 95% interval "
-                f"{fmt_ci(m['kind'], c['ci95'])}). ")
-    out += (f"Points whose interval contains the target: {'; '.join(desc(i) for i in t['containing'])}. "
-            if t["containing"] else "No point's interval contains the target. ")
+        out += (
+            f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'], unit=m.get('unit', ''))}, 95% interval "
+            f"{fmt_ci(m['kind'], c['ci95'])}). "
+        )
+    out += (
+        f"Points whose interval contains the target: {'; '.join(desc(i) for i in t['containing'])}. "
+        if t["containing"]
+        else "No point's interval contains the target. "
+    )
     if t.get("crossings"):
-        out += f"The curve crosses the target at {', '.join(f'{x:.2f}' for x in t['crossings'])} (linear " \
-               f"interpolation between neighbouring points)."
+        out += (
+            f"The curve crosses the target at {', '.join(f'{x:.2f}' for x in t['crossings'])} (linear "
+            f"interpolation between neighbouring points)."
+        )
         if len(t["containing"]) == len(pts):
-            out += " Every point's interval contains the target, so where it crosses is within noise: play more " \
-                   "games a point (--games) to place it."
+            out += (
+                " Every point's interval contains the target, so where it crosses is within noise: play more "
+                "games a point (--games) to place it."
+            )
     return out
 
 
@@ -447,8 +523,10 @@ def many_points_text(d: dict) -> str | None:
         return None
     a = d.get("against_own")
     if a is None:
-        return ("The scenario's own value is not among the points, so no point is tested against it; the table "
-                "compares neighbouring points.")
+        return (
+            "The scenario's own value is not among the points, so no point is tested against it; the table "
+            "compares neighbouring points."
+        )
     kinds = {m["name"]: (m["label"], m["kind"], m.get("unit", "")) for m in d["chosen"]}
     pts = {r["index"]: r for r in d["points"]}
 
@@ -456,25 +534,36 @@ def many_points_text(d: dict) -> str | None:
         return point_words(d, pts[i])
 
     n_p = a["points"]
-    tested = (f"{count(n_p, 'point')} {'was' if n_p == 1 else 'were'} tested against it, "
-              f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
-              f"points one may exclude 0 by chance alone.")
+    tested = (
+        f"{count(n_p, 'point')} {'was' if n_p == 1 else 'were'} tested against it, "
+        f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
+        f"points one may exclude 0 by chance alone."
+    )
     if not a["differ"]:
-        more = (f" Play more games: --games {a['games_needed']:,} a point would resolve a difference as large as the "
-                f"largest seen." if a.get("games_needed") and a["games_needed"] > a["games"] else
-                " Every point played the same games to the same results here (no difference at all to resolve)."
-                if a.get("games_needed") is None else "")
-        return (f"No setting differs from the scenario's own by more than noise at {a['games']:,} games a point. "
-                f"{tested}{more}")
+        more = (
+            f" Play more games: --games {a['games_needed']:,} a point would resolve a difference as large as the "
+            f"largest seen."
+            if a.get("games_needed") and a["games_needed"] > a["games"]
+            else " Every point played the same games to the same results here (no difference at all to resolve)."
+            if a.get("games_needed") is None
+            else ""
+        )
+        return (
+            f"No setting differs from the scenario's own by more than noise at {a['games']:,} games a point. "
+            f"{tested}{more}"
+        )
     by_point: dict[int, list[str]] = {}
     for t in a["differ"]:
         label, kind, unit = kinds[t["measure"]]
         by_point.setdefault(t["point"], []).append(
-            f"{label} {fmt(kind, t['diff'], True, unit)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)")
+            f"{label} {fmt(kind, t['diff'], True, unit)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)"
+        )
     shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
     rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
-    return (f"{count(len(by_point), 'setting')} differ{'s' if len(by_point) == 1 else ''} from the scenario's own by "
-            f"more than noise: " + "; ".join(shown) + rest + ". " + tested)
+    return (
+        f"{count(len(by_point), 'setting')} differ{'s' if len(by_point) == 1 else ''} from the scenario's own by "
+        f"more than noise: " + "; ".join(shown) + rest + ". " + tested
+    )
 
 
 def range_text(d: dict) -> str:
@@ -482,8 +571,10 @@ def range_text(d: dict) -> str:
     where it was played ("first-player advantage from -0.40% [...] (track_len = 50) to 2.22% [...] (track_len =
     20)"), or one value when every point gave the same."""
     pts = d["points"]
+
     def desc(r):
         return point_words(d, r)
+
     out = []
     for m in d["chosen"]:
         have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]
@@ -495,8 +586,10 @@ def range_text(d: dict) -> str:
         if a["value"] == b["value"]:
             out.append(f"{m['label']} {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} at every point")
         else:
-            out.append(f"{m['label']} from {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], a['ci95'])} "
-                       f"({desc(lo)}) to {fmt(m['kind'], b['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})")
+            out.append(
+                f"{m['label']} from {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], a['ci95'])} "
+                f"({desc(lo)}) to {fmt(m['kind'], b['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})"
+            )
     return "; ".join(out) + " (95% intervals)" if out else ""
 
 
@@ -505,8 +598,11 @@ def point_rows(d: dict) -> list[dict]:
     tgt = d.get("target") or {}
     prev = {p["b"]: p for p in d["pairs"] if len(d["axes"]) <= 1 or d["mode"] == "zip"}
     for r in d["points"]:
-        row = {"point": str(r["index"]) + (" (scenario)" if r["index"] == d.get("default") else "")
-               + (" (target)" if r["index"] in tgt.get("containing", []) else "")}
+        row = {
+            "point": str(r["index"])
+            + (" (scenario)" if r["index"] == d.get("default") else "")
+            + (" (target)" if r["index"] in tgt.get("containing", []) else "")
+        }
         axes = {a["name"]: a for a in d["axes"]}
         row.update({with_name(axes[k]) if k in axes else k: v for k, v in r["labels"].items()})
         for m in d["chosen"]:
@@ -514,8 +610,9 @@ def point_rows(d: dict) -> list[dict]:
             row[m["label"]] = f"{fmt(m['kind'], v['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], v['ci95'])}"
             if r["index"] in prev:
                 p = prev[r["index"]]["measures"][m["name"]]
-                row[f"{m['label']}: change from previous"] = f"{fmt(m['kind'], p['diff'], True, unit=m.get('unit', ''))} " \
-                                                            f"{fmt_ci(m['kind'], p['ci95'], True)}"
+                row[f"{m['label']}: change from previous"] = (
+                    f"{fmt(m['kind'], p['diff'], True, unit=m.get('unit', ''))} {fmt_ci(m['kind'], p['ci95'], True)}"
+                )
             elif prev:
                 row[f"{m['label']}: change from previous"] = ""
         rows.append(row)
@@ -526,46 +623,78 @@ def render(d: dict) -> str:
     """sweep.html from the sweep.json dict."""
     sc = d["scenario"]
     title = f"Sweep: {sc['name']}"
-    if zipped(d):                              # the points as they are paired, not each axis's list
+    if zipped(d):  # the points as they are paired, not each axis's list
         axes = f"({', '.join(with_name(a) for a in d['axes'])}) = " + ", ".join(
             f"({', '.join(r['labels'][a['name']] for a in d['axes'])})"
-            for r in sorted(d["points"], key=lambda r: r["index"]))
+            for r in sorted(d["points"], key=lambda r: r["index"])
+        )
     else:
-        axes = "; ".join(f"{with_name(a)} = {', '.join(a['labels'])}" + (f" {a['unit']}" if a.get("unit") and
-                                                                          a["numeric"] else "")
-                         for a in d["axes"]) or "no axis (one point)"
-    paired = ("common random numbers: every point plays the same seed and game indices; neighbouring points are "
-              "compared game by game (paired 95% intervals)" if not d["independent"] else
-              "each point its own random streams; neighbouring points compared as independent samples")
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-             f"<header><h1>{esc(title)}</h1><p>{esc(lead_line({'scenario': sc, 'game_title': d['game_title']}))}</p>",
-             '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in [
-                 ("swept", axes), ("mode", d["mode"]), ("points", len(d["points"])),
-                 ("games per point", f"{d['games']:,}"), ("seed", d["seed"]), ("random numbers", paired),
-                 ("scenario's own point", "point " + str(d["default"]) if d["default"] is not None else
-                  "not among the points"),
-                 ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
-                 ("played on", d["provenance"]["executor"])]) + "</dl></header>"]
+        axes = (
+            "; ".join(
+                f"{with_name(a)} = {', '.join(a['labels'])}"
+                + (f" {a['unit']}" if a.get("unit") and a["numeric"] else "")
+                for a in d["axes"]
+            )
+            or "no axis (one point)"
+        )
+    paired = (
+        "common random numbers: every point plays the same seed and game indices; neighbouring points are "
+        "compared game by game (paired 95% intervals)"
+        if not d["independent"]
+        else "each point its own random streams; neighbouring points compared as independent samples"
+    )
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+        f"<header><h1>{esc(title)}</h1><p>{esc(lead_line({'scenario': sc, 'game_title': d['game_title']}))}</p>",
+        '<dl class="prov">'
+        + "".join(
+            f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>"
+            for k, v in [
+                ("swept", axes),
+                ("mode", d["mode"]),
+                ("points", len(d["points"])),
+                ("games per point", f"{d['games']:,}"),
+                ("seed", d["seed"]),
+                ("random numbers", paired),
+                (
+                    "scenario's own point",
+                    "point " + str(d["default"]) if d["default"] is not None else "not among the points",
+                ),
+                ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
+                ("played on", d["provenance"]["executor"]),
+            ]
+        )
+        + "</dl></header>",
+    ]
     tt = target_text(d)
     if tt:
         parts.append(f'<section id="target"><h2>Target</h2><p class="yes">{esc(tt)}</p></section>')
     mp = many_points_text(d)
     if mp:
-        parts.append(f'<section id="against-own"><h2>Which settings differ from the scenario\'s own</h2>'
-                     f'<p>{esc(mp)}</p></section>')
+        parts.append(
+            f'<section id="against-own"><h2>Which settings differ from the scenario\'s own</h2>'
+            f"<p>{esc(mp)}</p></section>"
+        )
     parts.append('<section id="plots"><h2>Curves</h2>')
     for pid, cap, svg in plot_list(d):
         if svg:
-            parts.append(f'<figure class="plot" id="plot-{esc(pid)}">{plots.scope_ids(svg, f"svg-{pid}-")}'
-                         f"<figcaption>{esc(cap)}</figcaption></figure>")
+            parts.append(
+                f'<figure class="plot" id="plot-{esc(pid)}">{plots.scope_ids(svg, f"svg-{pid}-")}'
+                f"<figcaption>{esc(cap)}</figcaption></figure>"
+            )
     parts.append("</section>")
     parts.append('<section id="points"><h2>Points</h2>' + html_table(point_rows(d)) + "</section>")
-    parts.append('<section id="definitions"><h2>Definitions</h2><dl class="def">'
-                 + "".join(f"<dt><b>{esc(m['label'])}</b> ({esc(m['name'])})</dt><dd>{esc(m.get('definition') or '')}</dd>"
-                         for m in d["chosen"])
-                 + "<dt><b>interval</b></dt><dd>95%: Wilson for rates, normal for means; the change from the "
-                   "previous point is paired over the games both finished (common random numbers)</dd>"
-                 + "</dl><p>All measures of every point, with intervals: sweep.parquet and sweep.json.</p>"
-                 "</section></body></html>")
+    parts.append(
+        '<section id="definitions"><h2>Definitions</h2><dl class="def">'
+        + "".join(
+            f"<dt><b>{esc(m['label'])}</b> ({esc(m['name'])})</dt><dd>{esc(m.get('definition') or '')}</dd>"
+            for m in d["chosen"]
+        )
+        + "<dt><b>interval</b></dt><dd>95%: Wilson for rates, normal for means; the change from the "
+        "previous point is paired over the games both finished (common random numbers)</dd>"
+        + "</dl><p>All measures of every point, with intervals: sweep.parquet and sweep.json.</p>"
+        "</section></body></html>"
+    )
     return "\n".join(parts) + "\n"

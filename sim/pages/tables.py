@@ -1,4 +1,5 @@
 """The summary as Polars tables, and as Markdown text (for summary.md and the terminal)."""
+
 from __future__ import annotations
 
 import polars as pl
@@ -31,14 +32,30 @@ def seat_rows(s: dict, ci_fmt=ci) -> list[dict]:
         sc = r["score"]
         row = {"seat": r["seat"], "strategy": r["strategy"], "role": r["role"]}
         if team:
-            row.update({catalogue.for_summary(s).label("team_win_rate"): pct(r["win"]["rate"]),
-                        "95% CI": ci_fmt(r["win"]["ci95"])})
+            row.update(
+                {
+                    catalogue.for_summary(s).label("team_win_rate"): pct(r["win"]["rate"]),
+                    "95% CI": ci_fmt(r["win"]["ci95"]),
+                }
+            )
         else:
-            row.update({"win rate": pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"]),
-                        "sole wins": r["sole_wins"], "shared wins": r["shared_wins"]})
-        row.update({"score mean": _round(sc["mean"]), "score sd": _round(sc["std"]),
-                    "p05": na(sc["quantiles"]["p05"]), "median": na(sc["quantiles"]["p50"]),
-                    "p95": na(sc["quantiles"]["p95"])})
+            row.update(
+                {
+                    "win rate": pct(r["win"]["rate"]),
+                    "95% CI": ci_fmt(r["win"]["ci95"]),
+                    "sole wins": r["sole_wins"],
+                    "shared wins": r["shared_wins"],
+                }
+            )
+        row.update(
+            {
+                "score mean": _round(sc["mean"]),
+                "score sd": _round(sc["std"]),
+                "p05": na(sc["quantiles"]["p05"]),
+                "median": na(sc["quantiles"]["p50"]),
+                "p95": na(sc["quantiles"]["p95"]),
+            }
+        )
         rows.append(row)
     return rows
 
@@ -55,8 +72,16 @@ def _round(v, k: int = 2):
 def strategy_rows(s: dict, ci_fmt=ci) -> list[dict]:
     """One row per strategy: its seats and win rate (a team game: the team's) with the 95% interval."""
     head = catalogue.for_summary(s).label("team_win_rate") if is_team_game(s) else "win rate per seat"
-    return [{"strategy": r["strategy"], "role": r["role"], "seats": ",".join(map(str, r["seats"])),
-             head: pct(r["win"]["rate"]), "95% CI": ci_fmt(r["win"]["ci95"])} for r in s["strategies"]]
+    return [
+        {
+            "strategy": r["strategy"],
+            "role": r["role"],
+            "seats": ",".join(map(str, r["seats"])),
+            head: pct(r["win"]["rate"]),
+            "95% CI": ci_fmt(r["win"]["ci95"]),
+        }
+        for r in s["strategies"]
+    ]
 
 
 def strategy_frame(s: dict) -> pl.DataFrame:
@@ -68,15 +93,30 @@ def length_rows(s: dict) -> list[dict]:
     rows = []
     for k in ("turns", "rounds"):
         d = s["length"][k]
-        rows.append({"length": k, "mean": _round(d["mean"]), "sd": _round(d["std"]), "min": na(d["min"]),
-                     **{q: na(v) for q, v in d["quantiles"].items()}, "max": na(d["max"])})
+        rows.append(
+            {
+                "length": k,
+                "mean": _round(d["mean"]),
+                "sd": _round(d["std"]),
+                "min": na(d["min"]),
+                **{q: na(v) for q, v in d["quantiles"].items()},
+                "max": na(d["max"]),
+            }
+        )
     m = s["length"].get("minutes")
-    if m:                                     # the turns row in minutes: turns x seconds_per_turn / 60
+    if m:  # the turns row in minutes: turns x seconds_per_turn / 60
         d, k = s["length"]["turns"], m["seconds_per_turn"] / 60.0
-        per = lambda v: _round(None if v is None else v * k, 1)     # noqa: E731
-        rows.append({"length": f"minutes (estimate: turns x {m['seconds_per_turn']:g} s / 60)", "mean": per(d["mean"]),
-                     "sd": per(d["std"]), "min": per(d["min"]), **{q: per(v) for q, v in d["quantiles"].items()},
-                     "max": per(d["max"])})
+        per = lambda v: _round(None if v is None else v * k, 1)  # noqa: E731
+        rows.append(
+            {
+                "length": f"minutes (estimate: turns x {m['seconds_per_turn']:g} s / 60)",
+                "mean": per(d["mean"]),
+                "sd": per(d["std"]),
+                "min": per(d["min"]),
+                **{q: per(v) for q, v in d["quantiles"].items()},
+                "max": per(d["max"]),
+            }
+        )
     return rows
 
 
@@ -96,20 +136,45 @@ def counter_rows(s: dict) -> list[dict]:
             continue
         if "counts" in d:
             total = sum(d["counts"].values()) or 1
-            shares = [(cat.label(f"extra.{k}={lab}"), c) for lab, c in d["counts"].items()
-                      if cat.shown(f"extra.{k}={lab}")]
+            shares = [
+                (cat.label(f"extra.{k}={lab}"), c) for lab, c in d["counts"].items() if cat.shown(f"extra.{k}={lab}")
+            ]
             if shares:
-                rows.append({"counter": cat.label(f"extra.{k}"), "mean": ", ".join(f"{lab} {pct(c / total)}"
-                                                                                   for lab, c in shares),
-                             "sd": "", "median": "", "max": "", "what it counts": cat.definition(f"extra.{k}"),
-                             "column": k})
-        elif d["n"] and cat.entry(f"extra.{k}").kind == "rate":     # a 0/1 counter declared a share: a percentage
-            rows.append({"counter": cat.label(f"extra.{k}"), "mean": pct(d["mean"]), "sd": "", "median": "",
-                         "max": "", "what it counts": cat.definition(f"extra.{k}"), "column": k})
+                rows.append(
+                    {
+                        "counter": cat.label(f"extra.{k}"),
+                        "mean": ", ".join(f"{lab} {pct(c / total)}" for lab, c in shares),
+                        "sd": "",
+                        "median": "",
+                        "max": "",
+                        "what it counts": cat.definition(f"extra.{k}"),
+                        "column": k,
+                    }
+                )
+        elif d["n"] and cat.entry(f"extra.{k}").kind == "rate":  # a 0/1 counter declared a share: a percentage
+            rows.append(
+                {
+                    "counter": cat.label(f"extra.{k}"),
+                    "mean": pct(d["mean"]),
+                    "sd": "",
+                    "median": "",
+                    "max": "",
+                    "what it counts": cat.definition(f"extra.{k}"),
+                    "column": k,
+                }
+            )
         elif d["n"]:
-            rows.append({"counter": cat.label(f"extra.{k}"), "mean": f"{d['mean']:.3f}", "sd": f"{d['std']:.3f}",
-                         "median": na(d["quantiles"]["p50"]), "max": na(d["max"]),
-                         "what it counts": cat.definition(f"extra.{k}"), "column": k})
+            rows.append(
+                {
+                    "counter": cat.label(f"extra.{k}"),
+                    "mean": f"{d['mean']:.3f}",
+                    "sd": f"{d['std']:.3f}",
+                    "median": na(d["quantiles"]["p50"]),
+                    "max": na(d["max"]),
+                    "what it counts": cat.definition(f"extra.{k}"),
+                    "column": k,
+                }
+            )
     return rows
 
 
@@ -133,13 +198,22 @@ def one_line(s: dict) -> str:
             who = f"seat{'s' if len(seats) > 1 else ''} {','.join(seats)}"
             parts.append(f"{cat.label(f'team.{role}')} ({who}) {r['rate'] * 100:.1f}%")
         return "team game: " + ", ".join(parts) + " (every seat of a team shares its team's rate)"
-    return ", ".join(f"seat {r['seat']} {r['strategy']} {100 * r['win']['rate']:.1f}%" for r in s["seats"]) \
+    return (
+        ", ".join(f"seat {r['seat']} {r['strategy']} {100 * r['win']['rate']:.1f}%" for r in s["seats"])
         + " (win rates, a shared win counting 1/k)"
+    )
 
 
 def md(df: pl.DataFrame) -> str:
-    with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_column_data_types=True, tbl_hide_dataframe_shape=True,
-                   tbl_rows=-1, tbl_cols=-1, tbl_width_chars=400, fmt_str_lengths=200):
+    with pl.Config(
+        tbl_formatting="MARKDOWN",
+        tbl_hide_column_data_types=True,
+        tbl_hide_dataframe_shape=True,
+        tbl_rows=-1,
+        tbl_cols=-1,
+        tbl_width_chars=400,
+        fmt_str_lengths=200,
+    ):
         return str(df)
 
 
@@ -154,52 +228,76 @@ def render_markdown(s: dict) -> str:
         out += [lead_line(s), ""]
     pv = s.get("provenance")
     if pv:
-        out += [f"seed {pv['seed']} · {count(pv['games'], 'game')} · rules v{pv['rules_version']} · RNG contract "
-                f"v{pv['rng_contract']} · commit {pv['git_commit'][:12]} · {pv['wall_time_s']} s on "
-                f"{pv['threads']} thread{'' if pv['threads'] == 1 else 's'}", ""]
+        out += [
+            f"seed {pv['seed']} · {count(pv['games'], 'game')} · rules v{pv['rules_version']} · RNG contract "
+            f"v{pv['rng_contract']} · commit {pv['git_commit'][:12]} · {pv['wall_time_s']} s on "
+            f"{pv['threads']} thread{'' if pv['threads'] == 1 else 's'}",
+            "",
+        ]
     from sim.pages import verdicts
+
     out += ["## Verdict", ""] + [f"- {x}" for x in verdicts.run_sentences(s)]
     scope = verdicts.scope_line(s)
     out += ([f"- {scope}"] if scope else []) + [""]
     out += ["## Scenario", ""] + [f"- **{k}**: {v}" for k, v in scenario_items(s)] + [""]
-    out += [f"Finished games: {g['finished']} of {g['played']} (truncated at the turn cap: {g['truncated']}, "
-            f"errors: {g['errors']})", ""]
+    out += [
+        f"Finished games: {g['finished']} of {g['played']} (truncated at the turn cap: {g['truncated']}, "
+        f"errors: {g['errors']})",
+        "",
+    ]
     if g["finished"] == 0:
         out += [f"**{NO_FINISHED}**", ""]
         return "\n".join(out) + "\n"
     if g["truncated"]:
-        out += [f"**Warning: {100 * g['truncated_rate']:.2f}% of games hit the turn cap and are left out of every "
-                f"figure below.**", ""]
+        out += [
+            f"**Warning: {100 * g['truncated_rate']:.2f}% of games hit the turn cap and are left out of every "
+            f"figure below.**",
+            "",
+        ]
     cat = catalogue.for_summary(s)
     lab = cat.label
     if team:
         out += [f"## {lab('team_win_rate').capitalize()}", ""] + [
             f"- **{lab(f'team.{role}')}** {pct(r['rate'])} {ci(r['ci95'])} of finished games ({r['wins']:.0f} of "
-            f"{r['games']})" for role, r in s["team"].items()]
+            f"{r['games']})"
+            for role, r in s["team"].items()
+        ]
         out += ["", TEAM_SEAT_NOTE, ""]
         out += [f"## {lab('team_win_rate').capitalize()} by seat", "", md(seat_frame(s)), ""]
         out += [f"## {lab('team_win_rate').capitalize()} by strategy", "", md(strategy_frame(s)), ""]
     else:
-        out += ["## Win rate by seat", "", cat.generic_definition("win.seat{seat}") + " Sole wins: games won alone; "
-                "shared wins: games whose win was shared.", "", md(seat_frame(s)), ""]
+        out += [
+            "## Win rate by seat",
+            "",
+            cat.generic_definition("win.seat{seat}") + " Sole wins: games won alone; "
+            "shared wins: games whose win was shared.",
+            "",
+            md(seat_frame(s)),
+            "",
+        ]
         out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
     out += ["## Balance", ""]
     if fp["fair_share"] is not None and fp["advantage"] is not None:
-        out += [f"- {lab('first_player_advantage').capitalize()}: {lab('first_player.win')} "
-                f"{pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} against a fair share of {pct(fp['fair_share'])} "
-                f"({100 * fp['advantage']:+.2f} points).",
-                "- Win rate by turn position: " + ", ".join(
-                    f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"])]
-    if s["ties"].get("tie_rate") is not None and not team:     # (summaries written before the team note had one)
+        out += [
+            f"- {lab('first_player_advantage').capitalize()}: {lab('first_player.win')} "
+            f"{pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} against a fair share of {pct(fp['fair_share'])} "
+            f"({100 * fp['advantage']:+.2f} points).",
+            "- Win rate by turn position: "
+            + ", ".join(f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"]),
+        ]
+    if s["ties"].get("tie_rate") is not None and not team:  # (summaries written before the team note had one)
         out.append(f"- {lab('tie').capitalize()}: {pct(s['ties']['tie_rate'])} of finished games.")
     if "tiebreak_decided" in s["ties"]:
         out.append(f"- {lab('extra.tiebreak_decided').capitalize()}: {pct(s['ties']['tiebreak_rate'])}.")
     if team:
-        out.append(f"- No {lab('first_player_advantage')} and no tie rate in a team game: a team win is one win of "
-                   "the whole team, not a tie.")
+        out.append(
+            f"- No {lab('first_player_advantage')} and no tie rate in a team game: a team win is one win of "
+            "the whole team, not a tie."
+        )
     out += ["", "## Game length", "", md(length_frame(s)), ""]
     from sim.pages.verdicts import minutes_text
-    if (mins := minutes_text(s)):
+
+    if mins := minutes_text(s):
         out += [f"- {mins[0].upper() + mins[1:]}.", ""]
     ef = extras_frame(s)
     if ef is not None:

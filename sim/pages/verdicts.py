@@ -8,6 +8,7 @@ whether it is a real difference after the Holm correction", then names the other
 how often the start player (or each team) wins against the fair share, how the seats spread, how games end and how
 long they last; and in one line the scope the figures hold for (`scope_line`).
 """
+
 from __future__ import annotations
 
 import math
@@ -36,8 +37,11 @@ def _value(v: float, kind: str, unit: str) -> str:
 
 
 def _ci(c, kind: str, signed: bool = False) -> str:
-    f = (lambda x: f"{100 * x:+.1f}" if signed else f"{100 * x:.1f}") if kind == "rate" else \
-        (lambda x: f"{x:+.2f}" if signed else f"{x:.2f}")
+    f = (
+        (lambda x: f"{100 * x:+.1f}" if signed else f"{100 * x:.1f}")
+        if kind == "rate"
+        else (lambda x: f"{x:+.2f}" if signed else f"{x:.2f}")
+    )
     return f"[{f(c[0])}, {f(c[1])}]"
 
 
@@ -50,7 +54,7 @@ def _diff(d: float, kind: str, unit: str) -> str:
 def _unit(e) -> str:
     """The unit a mean is said in ('turns', 'jewels'); rates speak in % and points."""
     u = e.unit
-    return u[:-len(" per game")] if u.endswith(" per game") else u
+    return u[: -len(" per game")] if u.endswith(" per game") else u
 
 
 def _view_of_comparison(res: dict) -> catalogue.View:
@@ -68,8 +72,10 @@ def compare_sentence(r: dict, cat: catalogue.View) -> str:
     lab = _cap(r.get("label") or e.label)
     if r.get("identical") or r.get("p") is None:
         return f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
-    head = (f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
-            f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}")
+    head = (
+        f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
+        f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"
+    )
     if r.get("significant"):
         return head + f", a real difference ({fmt_p(r['p_holm'])} after Holm)"
     return head + f", no difference detected ({fmt_p(r['p_holm'])} after Holm)"
@@ -85,14 +91,18 @@ def compare_sentences(res: dict) -> list[str]:
     others = _merge_seats([r for r in rows if r not in head and r.get("significant")])
     tested = sum(r.get("p") is not None for r in rows)
     if others:
-        shown = [f"{r.get('label') or r['name']} ({_diff(r['diff'], r['kind'], _unit(cat.entry(r['name'])))})"
-                 for r in others[:MAX_OTHERS]]
+        shown = [
+            f"{r.get('label') or r['name']} ({_diff(r['diff'], r['kind'], _unit(cat.entry(r['name'])))})"
+            for r in others[:MAX_OTHERS]
+        ]
         more = f" and {len(others) - MAX_OTHERS} more" if len(others) > MAX_OTHERS else ""
         out.append(f"Also different after Holm: {', '.join(shown)}{more} (the table below has every measure).")
     elif tested:
         n_sig = sum(1 for r in head if r.get("significant"))
-        out.append(("Nothing else differs" if n_sig else "No measure differs") + f" beyond chance after the Holm "
-                   f"correction over the {tested} measures compared.")
+        out.append(
+            ("Nothing else differs" if n_sig else "No measure differs") + f" beyond chance after the Holm "
+            f"correction over the {tested} measures compared."
+        )
     if not rows:
         out.append("No measure could be compared (see the comparability notes).")
     return out
@@ -101,13 +111,13 @@ def compare_sentences(res: dict) -> list[str]:
 def _merge_seats(rows: list[dict]) -> list[dict]:
     """Per-seat rows with identical results (team-mates: one result per game) said once, as 'seats 0-3 ...'."""
     import re
+
     out: list[dict] = []
     for r in rows:
         m = re.match(r"^(\w+)\.seat(\d+)$", r["name"])
         if m:
             for o in out:
-                if (o.get("_measure") == m.group(1) and o["a"] == r["a"] and o["b"] == r["b"]
-                        and o["diff"] == r["diff"]):
+                if o.get("_measure") == m.group(1) and o["a"] == r["a"] and o["b"] == r["b"] and o["diff"] == r["diff"]:
                     o["_seats"].append(int(m.group(2)))
                     break
             else:
@@ -125,6 +135,7 @@ def _merge_seats(rows: list[dict]) -> list[dict]:
 
 # --- a run --------------------------------------------------------------------------------------------------------
 
+
 def run_sentences(s: dict) -> list[str]:
     """The verdict of a run (summary dict of sim.stats.summary): the start player's (or each team's) win rate against the
     fair share, the seats' spread, how games end, how long they last, and the share stopped at the turn cap."""
@@ -134,18 +145,25 @@ def run_sentences(s: dict) -> list[str]:
     fin = g["finished"]
     out: list[str] = []
     if not fin:
-        return [f"No game finished: all {g['played']} hit the turn cap (max_turns) or failed, so there is nothing "
-                "to report; raise max_turns."]
+        return [
+            f"No game finished: all {g['played']} hit the turn cap (max_turns) or failed, so there is nothing "
+            "to report; raise max_turns."
+        ]
     few = metrics.too_few_for_tests(fin)
     if few:
         from sim.model.words import count
-        out.append(f"Only {count(fin, 'finished game')}: too few for the intervals and tests below to mean anything "
-                   f"(they need at least {metrics.MIN_GAMES_FOR_TESTS}), so these figures describe "
-                   f"{'that game' if fin == 1 else 'those games'} only; play more with --games N.")
+
+        out.append(
+            f"Only {count(fin, 'finished game')}: too few for the intervals and tests below to mean anything "
+            f"(they need at least {metrics.MIN_GAMES_FOR_TESTS}), so these figures describe "
+            f"{'that game' if fin == 1 else 'those games'} only; play more with --games N."
+        )
     if s.get("team"):
         for role, r in s["team"].items():
-            out.append(f"{_cap(lab(f'team.{role}'))} {100 * r['rate']:.1f}% {_ci(r['ci95'], 'rate')} of the "
-                       f"{fin:,} finished games.")
+            out.append(
+                f"{_cap(lab(f'team.{role}'))} {100 * r['rate']:.1f}% {_ci(r['ci95'], 'rate')} of the "
+                f"{fin:,} finished games."
+            )
         out += _outcomes(s, cat)
     else:
         fp = s.get("first_player") or {}
@@ -154,34 +172,48 @@ def run_sentences(s: dict) -> list[str]:
             se0 = math.sqrt(fair * (1 - fair) / fin)
             p = metrics.diff_test(p0 - fair, se0)
             lo, hi = fp["advantage_ci95"]
-            real = (f"more than chance explains ({fmt_p(p)})" if p < 0.05 else f"within chance ({fmt_p(p)})")
-            out.append(f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
-                       + (f"{100 * fp['advantage']:+.1f} points." if few else
-                          f"{100 * fp['advantage']:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}], {real}."))
+            real = f"more than chance explains ({fmt_p(p)})" if p < 0.05 else f"within chance ({fmt_p(p)})"
+            out.append(
+                f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
+                + (
+                    f"{100 * fp['advantage']:+.1f} points."
+                    if few
+                    else f"{100 * fp['advantage']:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}], {real}."
+                )
+            )
         seats = s["seats"]
         if len(seats) > 1:
             hi_s = max(seats, key=lambda r: r["win"]["rate"])
             lo_s = min(seats, key=lambda r: r["win"]["rate"])
             chi = metrics.uniform_chi2([r["win"]["wins"] for r in seats])
-            equal = ("the seats differ more than chance explains" if chi["p"] < 0.05
-                     else "no seat stands out beyond chance")
+            equal = (
+                "the seats differ more than chance explains" if chi["p"] < 0.05 else "no seat stands out beyond chance"
+            )
             most, fewest = lab(f"win.seat{hi_s['seat']}"), lab(f"win.seat{lo_s['seat']}")
-            out.append(f"Most wins: {most} {100 * hi_s['win']['rate']:.1f}%; fewest: {fewest} "
-                       f"{100 * lo_s['win']['rate']:.1f}%" + ("." if few else f" ({equal}, {fmt_p(chi['p'])})."))
+            out.append(
+                f"Most wins: {most} {100 * hi_s['win']['rate']:.1f}%; fewest: {fewest} "
+                f"{100 * lo_s['win']['rate']:.1f}%" + ("." if few else f" ({equal}, {fmt_p(chi['p'])}).")
+            )
         d = s.get("decisiveness")
         if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
-            out.append(f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "
-                       f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * d['close']['rate']:.1f}%.")
+            out.append(
+                f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "
+                f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * d['close']['rate']:.1f}%."
+            )
     L, T = s["length"]["rounds"], s["length"]["turns"]
     if L["n"]:
         q = L["quantiles"]
         mins = minutes_text(s, short=True)
-        out.append(f"{_cap(lab('length.rounds'))}: {L['mean']:.1f} on average (median {q['p50']}, 5-95% "
-                   f"{q['p05']}-{q['p95']}); {lab('length.turns')}: {T['mean']:.1f} on average (median "
-                   f"{T['quantiles']['p50']})" + (f"; {mins}." if mins else "."))
+        out.append(
+            f"{_cap(lab('length.rounds'))}: {L['mean']:.1f} on average (median {q['p50']}, 5-95% "
+            f"{q['p05']}-{q['p95']}); {lab('length.turns')}: {T['mean']:.1f} on average (median "
+            f"{T['quantiles']['p50']})" + (f"; {mins}." if mins else ".")
+        )
     if g["truncated"]:
-        out.append(f"{_cap(lab('truncated'))}: {100 * g['truncated_rate']:.2f}% of the games played (left out of "
-                   "every figure).")
+        out.append(
+            f"{_cap(lab('truncated'))}: {100 * g['truncated_rate']:.2f}% of the games played (left out of "
+            "every figure)."
+        )
     if not few:
         out += precision_line(s)
     return out
@@ -205,15 +237,18 @@ def minutes_text(s: dict, short: bool = False) -> str | None:
     m = s["length"].get("minutes")
     if not m or m.get("mean") is None:
         return None
-    head = (f"playing time about {m['mean']:.0f} min a game (median {m['median']:.0f} min, 5-95% {m['p05']:.0f}-"
-            f"{m['p95']:.0f} min) at {m['seconds_per_turn']:g} s a turn")
+    head = (
+        f"playing time about {m['mean']:.0f} min a game (median {m['median']:.0f} min, 5-95% {m['p05']:.0f}-"
+        f"{m['p95']:.0f} min) at {m['seconds_per_turn']:g} s a turn"
+    )
     if short:
-        return (head + f" (seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); "
-                + box_words(m))
+        return (
+            head + f" (seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); " + box_words(m)
+        )
     return head + f" (turns x seconds_per_turn / 60; seconds_per_turn: {m['source']}); box: {m['box']['source']}"
 
 
-READABLE = 0.01        # a headline rate known to +/- 1 point (95%) reads effects of a point or two
+READABLE = 0.01  # a headline rate known to +/- 1 point (95%) reads effects of a point or two
 
 
 def precision_line(s: dict) -> list[str]:
@@ -232,12 +267,16 @@ def precision_line(s: dict) -> list[str]:
         return []
     hw = max(widths)
     need = fin * (hw / READABLE) ** 2
-    need = int(float(f"{need:.2g}"))                       # 24,000, not 23,817: an estimate
+    need = int(float(f"{need:.2g}"))  # 24,000, not 23,817: an estimate
     lab = catalogue.for_summary(s).label
-    what = "win rates of the teams are" if s.get("team") else f"seat win rates and the {lab('first_player_advantage')} are"
-    return [f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} points (95%), too "
-            f"wide to read effects of a point or two; about {need:,} games would narrow them to ±1 point "
-            f"(--games {need})."]
+    what = (
+        "win rates of the teams are" if s.get("team") else f"seat win rates and the {lab('first_player_advantage')} are"
+    )
+    return [
+        f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} points (95%), too "
+        f"wide to read effects of a point or two; about {need:,} games would narrow them to ±1 point "
+        f"(--games {need})."
+    ]
 
 
 def _outcomes(s: dict, cat: catalogue.View) -> list[str]:
@@ -248,13 +287,16 @@ def _outcomes(s: dict, cat: catalogue.View) -> list[str]:
         if not counts or not cat.counter_shown(col):
             continue
         total = sum(counts.values()) or 1
-        vals = sorted(((c, cat.label(f"extra.{col}={v}")) for v, c in counts.items()
-                       if cat.shown(f"extra.{col}={v}") and c), reverse=True)
+        vals = sorted(
+            ((c, cat.label(f"extra.{col}={v}")) for v, c in counts.items() if cat.shown(f"extra.{col}={v}") and c),
+            reverse=True,
+        )
         if vals:
             top = ", ".join(f"{lab} {100 * c / total:.1f}%" for c, lab in vals[:3])
-            out.append(f"{_cap(cat.label(f'extra.{col}'))}: {top}" + (" (and rarer ones)" if len(vals) > 3 else "")
-                       + ".")
-            break                       # the first categorical counter (how the game ended) tells it
+            out.append(
+                f"{_cap(cat.label(f'extra.{col}'))}: {top}" + (" (and rarer ones)" if len(vals) > 3 else "") + "."
+            )
+            break  # the first categorical counter (how the game ended) tells it
     return out
 
 
@@ -264,11 +306,14 @@ def scope_line(s: dict) -> str | None:
     seats = [x.get("strategy") for x in (s.get("scenario") or {}).get("seats") or []]
     parts = []
     if not s.get("team") and len(set(seats)) > 1:
-        parts.append("per-seat and per-strategy win rates hold for this seating and turn order (who sits before "
-                     "whom moves them; swap the seats in a second scenario and compare to see by how much)")
+        parts.append(
+            "per-seat and per-strategy win rates hold for this seating and turn order (who sits before "
+            "whom moves them; swap the seats in a second scenario and compare to see by how much)"
+        )
     game = (s.get("scenario") or {}).get("game")
     if game and not s.get("team"):
         from sim.model import registry
+
         spec = registry.get(game)
         note = spec.seat_scope if spec is not None else ""
         if note:
@@ -278,6 +323,7 @@ def scope_line(s: dict) -> str | None:
     board = ((s.get("scenario") or {}).get("params") or {}).get("board")
     if board is not None:
         from sim.pages.scenario_words import board_description
+
         if "UNVERIFIED" in board_description(str(board), s["scenario"]["game"]):
             parts.append("everything holds for the board played, an unverified candidate layout")
     if not parts:

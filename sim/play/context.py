@@ -6,6 +6,7 @@ The signal handling (Ctrl-C, SIGTERM: `sim.play.runner.stop_on_sigterm`) is proc
 the CLI; `RunContext.cancel` is the per-run way to stop: set it (from any thread) and the run raises `Cancelled`
 within about `sim.play.runner.BLOCK_S` seconds.
 """
+
 from __future__ import annotations
 
 import threading
@@ -25,6 +26,7 @@ class RunContext:
     `sim.play.runner.available_threads`). progress(k): told k more games (a float: a compared pair counts half a
     game per side) as blocks of games end, about every BLOCK_S seconds; None: silent. cancel: set it to stop the run
     (`Cancelled`). on_note(line): told one line when the run does less than asked (fewer threads); None: silent."""
+
     threads: int | None = None
     progress: Callable[[float], None] | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -38,8 +40,3 @@ class RunContext:
         """Raise `Cancelled` when the run was asked to stop."""
         if self.cancel.is_set():
             raise Cancelled()
-
-
-
-
-

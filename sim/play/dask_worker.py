@@ -4,6 +4,7 @@ A terminal's Ctrl-C goes to its whole process group: the `sim` process and the w
 `sim` process stops between units with one line (exit 130) and closes the cluster; a worker that took the SIGINT
 itself would print a KeyboardInterrupt traceback of its own, so workers ignore SIGINT.
 """
+
 from __future__ import annotations
 
 import signal

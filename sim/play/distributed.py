@@ -15,6 +15,7 @@ work, so no unit pays for a compile.
 Threads: a Dask worker runs one unit at a time per worker thread; each unit uses ``threads`` Numba threads (1 by
 default on workers: run one worker process per core, ``dask worker ... --nworkers auto --nthreads 1``).
 """
+
 from __future__ import annotations
 
 import os
@@ -37,6 +38,7 @@ class ExecutionError(SimError, ValueError):
 class InProcess:
     """Runs units one after the other in this process, on all the Numba threads it may use (or ``threads``, else
     the run's ``ctx.threads``), telling the run's progress as blocks of games end."""
+
     description = "in-process"
     workers = 0
 
@@ -79,6 +81,7 @@ class DaskExecutor:
         key = (u.scenario.game, u.scenario.players)
         if key not in self._warmed:
             from sim.play.warmup import WarmUp
+
             self.client.register_plugin(WarmUp(u.scenario), name=f"sim-warmup-{key[0]}-{key[1]}")
             self._warmed.add(key)
 
@@ -90,6 +93,7 @@ class DaskExecutor:
         """Play ``units`` on the workers, yielding (unit, result) as they complete (any order); the run's progress
         is told a unit's games when it comes back, and its cancel flag is looked at every 0.05 s while waiting."""
         from distributed import as_completed
+
         ctx = ctx or RunContext()
         todo = iter(units)
         cap = max(1, self.window * max(1, self.workers))
@@ -136,6 +140,7 @@ def _next_done(ac, ctx: RunContext):
     import time
 
     from sim.play.runner import check_stop
+
     while not ac.has_ready():
         check_stop(ctx)
         time.sleep(0.005)
@@ -148,15 +153,21 @@ def scheduler_address(scheduler: str | None) -> str | None:
 
 
 @contextmanager
-def executor(workers: int | None = None, scheduler: str | None = None, threads: int | None = None,
-             on_note: Callable[[str], None] | None = None):
+def executor(
+    workers: int | None = None,
+    scheduler: str | None = None,
+    threads: int | None = None,
+    on_note: Callable[[str], None] | None = None,
+):
     """The executor for the CLI options: a Dask client of ``scheduler`` (or $DASK_SCHEDULER_ADDRESS), else a
     LocalCluster of ``workers`` worker processes, else `InProcess`. Closed on exit. Raises ExecutionError (one
     line) when both are given or the scheduler cannot be reached."""
     address = scheduler_address(scheduler)
     if workers and scheduler:
-        raise ExecutionError("--workers and --scheduler: give one (--workers starts a cluster on this machine, "
-                             "--scheduler uses an existing one)")
+        raise ExecutionError(
+            "--workers and --scheduler: give one (--workers starts a cluster on this machine, "
+            "--scheduler uses an existing one)"
+        )
     if not workers and not address:
         ex = InProcess(threads)
         yield ex
@@ -164,10 +175,17 @@ def executor(workers: int | None = None, scheduler: str | None = None, threads: 
     import logging
 
     from distributed import Client, LocalCluster
+
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if workers:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                               silence_logs=logging.ERROR, preload=["sim.play.dask_worker"])   # Ctrl-C: no worker traces
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+            preload=["sim.play.dask_worker"],
+        )  # Ctrl-C: no worker traces
         client = Client(cluster)
         ex = DaskExecutor(client, f"Dask LocalCluster, {workers} worker{'s' if workers > 1 else ''}", threads)
         ex.cluster = cluster
@@ -175,10 +193,13 @@ def executor(workers: int | None = None, scheduler: str | None = None, threads: 
         try:
             client = Client(address, timeout=10)
         except (OSError, TimeoutError) as e:
-            raise ExecutionError(f"--scheduler: cannot reach the Dask scheduler at {address} ({e}); start one "
-                                 f"with `dask scheduler` and workers with `dask worker {address}`") from None
-        ex = DaskExecutor(client, f"Dask cluster at {address}, {len(client.scheduler_info()['workers'])} workers",
-                          threads)
+            raise ExecutionError(
+                f"--scheduler: cannot reach the Dask scheduler at {address} ({e}); start one "
+                f"with `dask scheduler` and workers with `dask worker {address}`"
+            ) from None
+        ex = DaskExecutor(
+            client, f"Dask cluster at {address}, {len(client.scheduler_info()['workers'])} workers", threads
+        )
         if on_note and not ex.workers:
             on_note(f"note: the Dask scheduler at {address} has no workers yet; units wait for one")
     try:

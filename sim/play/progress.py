@@ -13,6 +13,7 @@ counting the games only) and "NAME: writing the report ... 4.7 s" follow, said w
 when done) once that takes over `STEP_SAID_S`; on a terminal too, once the bar is gone. A report that fails sooner
 (a full disk) leaves only the command's one error line.
 """
+
 from __future__ import annotations
 
 import sys
@@ -21,36 +22,48 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TextIO
 
-EVERY_S = 10.0          # at most this many seconds between progress lines when stderr is not a terminal
-LONG_S = 600.0          # a run expected to take longer says how long, once the rate is known
-STARTUP_SAID_S = 1.0    # a start-up at least this long (and a tenth of the run) is said apart in the last line
-STEP_SAID_S = 0.5       # writing the report said while it runs once it takes this long (said when done otherwise)
+EVERY_S = 10.0  # at most this many seconds between progress lines when stderr is not a terminal
+LONG_S = 600.0  # a run expected to take longer says how long, once the rate is known
+STARTUP_SAID_S = 1.0  # a start-up at least this long (and a tenth of the run) is said apart in the last line
+STEP_SAID_S = 0.5  # writing the report said while it runs once it takes this long (said when done otherwise)
 
 
 def _duration(s: float) -> str:
     s = max(0, int(round(s)))
-    return f"{s // 3600} h {s % 3600 // 60:02d} min" if s >= 3600 else f"{s // 60} min {s % 60:02d} s" if s >= 60 \
+    return (
+        f"{s // 3600} h {s % 3600 // 60:02d} min"
+        if s >= 3600
+        else f"{s // 60} min {s % 60:02d} s"
+        if s >= 60
         else f"{s} s"
+    )
 
 
 class Lines:
     """Context manager and progress callback writing plain lines to ``stream`` (see the module docstring)."""
 
-    def __init__(self, total: float, label: str, stream: TextIO | None = None, every_s: float = EVERY_S,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        total: float,
+        label: str,
+        stream: TextIO | None = None,
+        every_s: float = EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.total, self.label, self.every_s, self.clock = total, label, every_s, clock
         self.stream = stream if stream is not None else sys.stderr
         self.done = 0.0
-        self.first: tuple[float, float] | None = None      # (time, games done) at the first step
-        self.t_played: float | None = None                  # when played() was called (the games are over)
-        self.instead: str | None = None      # what the games line says when no game was to be played (a sweep
-                                             # whose points were all stored: "NAME: all 9 points reused ...")
+        self.first: tuple[float, float] | None = None  # (time, games done) at the first step
+        self.t_played: float | None = None  # when played() was called (the games are over)
+        self.instead: str | None = None  # what the games line says when no game was to be played (a sweep
+        # whose points were all stored: "NAME: all 9 points reused ...")
 
     def __enter__(self):
         import threading
+
         self.t0 = self.last = self.clock()
         self.estimated = False
-        self._said = threading.Lock()           # the heartbeat and the runner's thread both write lines
+        self._said = threading.Lock()  # the heartbeat and the runner's thread both write lines
         self._stop = threading.Event()
         self._beat = None
         if self.every_s != float("inf") and self.clock is time.monotonic:
@@ -68,15 +81,17 @@ class Lines:
     def advance(self, k: float) -> None:
         self.done += k
         now = self.clock()
-        if self.first is None:                  # the first step's time holds the start-up (compiling the kernels
-            self.first = (now, self.done)       # on a fresh machine): games/s and time left count from its end
+        if self.first is None:  # the first step's time holds the start-up (compiling the kernels
+            self.first = (now, self.done)  # on a fresh machine): games/s and time left count from its end
         elif not self.estimated and now > self.first[0] and self.done > self.first[1]:
-            self.estimated = True               # the rate is known: say how long a long run will take
+            self.estimated = True  # the rate is known: say how long a long run will take
             rate = (self.done - self.first[1]) / (now - self.first[0])
             left = (self.total - self.done) / rate if rate > 0 else 0.0
             if left > LONG_S:
-                self._say(f"{self.label}: about {_duration(left)} to go at {rate:,.0f} games/s ({self.total:,.0f} "
-                          "games; Ctrl-C stops it cleanly, --games N plays fewer)")
+                self._say(
+                    f"{self.label}: about {_duration(left)} to go at {rate:,.0f} games/s ({self.total:,.0f} "
+                    "games; Ctrl-C stops it cleanly, --games N plays fewer)"
+                )
         if now - self.last >= self.every_s and self.done < self.total:
             self._status(now)
 
@@ -101,13 +116,15 @@ class Lines:
         wall = now - self.t0
         rate = f", {self.done / wall:,.0f} games/s" if wall > 0 else ""
         if self.first is not None and now > self.first[0] and self.done > self.first[1]:
-            t1, d1 = self.first                 # games/s once started, and the start-up apart, when it
-            r = (self.done - d1) / (now - t1)   # took a while (the first scenario of a game compiles)
+            t1, d1 = self.first  # games/s once started, and the start-up apart, when it
+            r = (self.done - d1) / (now - t1)  # took a while (the first scenario of a game compiles)
             start = (t1 - self.t0) - d1 / r
-            if start >= STARTUP_SAID_S and start >= 0.1 * wall:     # start-up and playing said apart
-                return (f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'}: {start:.1f} s "
-                        f"starting up (loading or compiling the kernels), then {wall - start:.1f} s playing at "
-                        f"{r:,.0f} games/s")
+            if start >= STARTUP_SAID_S and start >= 0.1 * wall:  # start-up and playing said apart
+                return (
+                    f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'}: {start:.1f} s "
+                    f"starting up (loading or compiling the kernels), then {wall - start:.1f} s playing at "
+                    f"{r:,.0f} games/s"
+                )
         return f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'} in {wall:.1f} s{rate}"
 
     def played(self, what: str = "the report", doing: str = "writing") -> None:
@@ -118,6 +135,7 @@ class Lines:
         if self.t_played is not None:
             return
         import threading
+
         self.t_played, self.what, self.doing, self.said = self.clock(), what, doing, False
         self.lock = threading.Lock()
         self.timer = threading.Timer(STEP_SAID_S, self._say_step)
@@ -137,9 +155,9 @@ class Lines:
         if self.t_played is not None:
             self.timer.cancel()
             if kind is None:
-                self._say_step()                # said now if writing was quick
+                self._say_step()  # said now if writing was quick
             with self.lock:
-                if self.said:                   # end the line begun, also when stopped or failed
+                if self.said:  # end the line begun, also when stopped or failed
                     self._say(f" {self.clock() - self.t_played:.1f} s" if kind is None else " stopped")
                 self.said = True
         elif kind is None:
@@ -161,6 +179,7 @@ def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None):
     kernel compiling on the first run after a change: `sim replay` was silent for ~17 s); a quick block says
     nothing."""
     import threading
+
     stream = stream if stream is not None else sys.stderr
     t = threading.Timer(after_s, lambda: print(line, file=stream, flush=True))
     t.daemon = True
@@ -195,7 +214,7 @@ def bar(total: float, label: str, stream: TextIO | None = None):
             return super().__enter__()
 
         def played(self, what: str = "the report", doing: str = "writing") -> None:
-            self.stop()                         # removes the bar: the line takes its place
+            self.stop()  # removes the bar: the line takes its place
             lines.played(what, doing)
 
         def __exit__(self, kind, value, tb):
@@ -204,7 +223,15 @@ def bar(total: float, label: str, stream: TextIO | None = None):
                 lines.__exit__(kind, value, tb)
 
     lines = Lines(total, label, stream, every_s=float("inf"))
-    prog = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
-               TimeRemainingColumn(), console=Console(file=stream), transient=True, refresh_per_second=4)
+    prog = Bar(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Rate(),
+        TimeRemainingColumn(),
+        console=Console(file=stream),
+        transient=True,
+        refresh_per_second=4,
+    )
     task = prog.add_task(label, total=total)
     return prog, lambda k: (prog.advance(task, k), lines.advance(k))

@@ -8,6 +8,7 @@ main thread waits, so Ctrl-C (and SIGTERM, see `stop_on_sigterm`) stop a run wit
 progress, cancellation) comes in its `RunContext`; only the process-wide signal state (`stop_on_sigterm`) and a cache
 of idle thread pools live in this module.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,12 +26,13 @@ from sim.play.context import Cancelled, RunContext  # noqa: F401  (Cancelled: ra
 from sim.stats.aggregate import Aggregates
 
 DEFAULT_CHUNK = 1 << 16
-MAX_CHUNK = 1 << 22   # per-game arrays of one chunk stay well under a GiB
+MAX_CHUNK = 1 << 22  # per-game arrays of one chunk stay well under a GiB
 
 
 @dataclass
 class ChunkOutputs:
     """Per-game kernel outputs of one chunk; row i is game ``game0 + i``."""
+
     game0: int
     scores: np.ndarray
     winners: np.ndarray
@@ -44,6 +46,7 @@ class ChunkOutputs:
 def available_threads() -> int:
     """The most threads this process may use: NUMBA_NUM_THREADS when set, else the cores it may run on."""
     import numba
+
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
@@ -54,18 +57,22 @@ def thread_limit() -> str:
     import os
 
     import numba
+
     cap = available_threads()
     cores = int(numba.config.NUMBA_DEFAULT_NUM_THREADS)
     env = os.environ.get("NUMBA_NUM_THREADS")
     if env is not None and cap < cores:
-        return (f"NUMBA_NUM_THREADS={env.strip()} allows {cap} thread{'s' if cap != 1 else ''} (the machine has "
-                f"{cores} core{'s' if cores != 1 else ''}; unset it or raise it to use more)")
+        return (
+            f"NUMBA_NUM_THREADS={env.strip()} allows {cap} thread{'s' if cap != 1 else ''} (the machine has "
+            f"{cores} core{'s' if cores != 1 else ''}; unset it or raise it to use more)"
+        )
     return f"only {cap} core{'s' if cap != 1 else ''} available"
 
 
 # Thread pools by size, kept for the process (a cache of idle threads: no run's settings live here).
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pool_lock = threading.Lock()
+
 
 def resolve_threads(threads: int | None, on_note: Callable[[str], None] | None = None) -> int:
     """The threads a run asking for ``threads`` (None: all available) uses: never more than `available_threads`
@@ -89,7 +96,7 @@ class Terminated(KeyboardInterrupt):
     removed), and the CLI exits with 143 instead of 130."""
 
 
-_PENDING: list[type] = []   # the interruption a signal asked for, until the command has reported it
+_PENDING: list[type] = []  # the interruption a signal asked for, until the command has reported it
 
 
 def stop_on_sigterm() -> None:
@@ -99,6 +106,7 @@ def stop_on_sigterm() -> None:
     compiles lands in a ctypes callback that swallows it, and `check_stop` raises it again before the next games."""
     import signal
     import threading
+
     if threading.current_thread() is not threading.main_thread():
         return
 
@@ -110,8 +118,9 @@ def stop_on_sigterm() -> None:
     def on_int(signum, frame):
         _PENDING.append(KeyboardInterrupt)
         raise KeyboardInterrupt()
+
     signal.signal(signal.SIGTERM, on_term)
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:   # not where SIGINT is ignored (nohup, &)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where SIGINT is ignored (nohup, &)
         signal.signal(signal.SIGINT, on_int)
     if not getattr(sys.unraisablehook, "_sim_quiet", False):
         sys.unraisablehook = _quiet_swallowed_stop(sys.unraisablehook)
@@ -121,10 +130,12 @@ def _quiet_swallowed_stop(hook):
     """``hook`` (sys.unraisablehook) less the interrupts a ctypes callback swallowed ('Exception ignored on calling
     ctypes callback function ... KeyboardInterrupt', a traceback on stderr): they are remembered in _PENDING and
     reported by the command in its one stop line."""
+
     def quiet(args):
         if isinstance(args.exc_value, KeyboardInterrupt) and _PENDING:
             return
         hook(args)
+
     quiet._sim_quiet = True
     return quiet
 
@@ -162,9 +173,18 @@ MIN_BLOCK = 16
 TAIL_SHARE = 2
 
 
-def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | None = None,
-               prm=None, sids=None, sparams=None, progress: Callable[[float], None] | None = None,
-               ctx: RunContext | None = None) -> ChunkOutputs:
+def play_chunk(
+    sc: Scenario,
+    game0: int,
+    n: int,
+    point: int = 0,
+    seed: int | None = None,
+    prm=None,
+    sids=None,
+    sparams=None,
+    progress: Callable[[float], None] | None = None,
+    ctx: RunContext | None = None,
+) -> ChunkOutputs:
     """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs (int32 arrays, row i = game
     game0 + i), on ``ctx.threads`` threads in blocks (see BLOCK_S); progress(k) (default ``ctx.progress``) is told k
     more games as blocks end.
@@ -183,32 +203,60 @@ def play_chunk(sc: Scenario, game0: int, n: int, point: int = 0, seed: int | Non
         extra=np.zeros((n, len(spec.extra_columns)), np.int32),
         curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
     )
-    args = (np.uint64(sc.seed if seed is None else seed), np.uint64(point), sc.prm() if prm is None else prm,
-            sc.sids() if sids is None else sids, sc.sparams() if sparams is None else sparams)
+    args = (
+        np.uint64(sc.seed if seed is None else seed),
+        np.uint64(point),
+        sc.prm() if prm is None else prm,
+        sc.sids() if sids is None else sids,
+        sc.sparams() if sparams is None else sparams,
+    )
     if progress is None and ctx is not None:
         progress = ctx.progress
     _play_blocks(k, args, game0, n, p, out, progress, ctx)
     return out
 
 
-def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
-                 progress: Callable[[float], None] | None = None, ctx: RunContext | None = None) -> None:
+def _play_blocks(
+    k,
+    args,
+    game0: int,
+    n: int,
+    p: int,
+    out: ChunkOutputs,
+    progress: Callable[[float], None] | None = None,
+    ctx: RunContext | None = None,
+) -> None:
     """Games game0 .. game0 + n - 1 into rows 0 .. n - 1 of ``out``, in blocks on the thread pool (see BLOCK_S)."""
     ctx = ctx or RunContext()
-    check_stop(ctx)                            # before any games: an interrupt swallowed while compiling
+    check_stop(ctx)  # before any games: an interrupt swallowed while compiling
     seed, point, prm, sids, sparams = args
 
     def rows(lo: int, hi: int) -> tuple[int, float]:
         t0 = time.perf_counter()
         r = slice(lo, hi)
-        k.play_batch(seed, point, np.int64(game0 + lo), np.int64(hi - lo), np.int64(p), prm, sids, sparams,
-                     out.scores[r], out.winners[r], out.turns[r], out.rounds[r], out.status[r], out.extra[r],
-                     out.curves[r], k.batch_scratch(p, prm))
+        k.play_batch(
+            seed,
+            point,
+            np.int64(game0 + lo),
+            np.int64(hi - lo),
+            np.int64(p),
+            prm,
+            sids,
+            sparams,
+            out.scores[r],
+            out.winners[r],
+            out.turns[r],
+            out.rounds[r],
+            out.status[r],
+            out.extra[r],
+            out.curves[r],
+            k.batch_scratch(p, prm),
+        )
         return hi - lo, time.perf_counter() - t0
 
     if n <= 0:
         return
-    rows(0, 0)                                 # compile (this scratch's types) here, in the main thread, no game
+    rows(0, 0)  # compile (this scratch's types) here, in the main thread, no game
     check_stop(ctx)
     t = resolve_threads(ctx.threads)
     pool = _pool(t)
@@ -221,14 +269,14 @@ def _play_blocks(k, args, game0: int, n: int, p: int, out: ChunkOutputs,
                 i += m
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for f in done:
-                m, dt = f.result()             # a kernel error surfaces here, in the caller's thread
+                m, dt = f.result()  # a kernel error surfaces here, in the caller's thread
                 if progress is not None:
                     progress(m)
                 if dt > 0:
                     size = max(MIN_BLOCK, int(m * BLOCK_S / dt))
             ctx.check_cancel()
     finally:
-        for f in running:                      # on Ctrl-C or an error: drop the blocks not started, let the rest end
+        for f in running:  # on Ctrl-C or an error: drop the blocks not started, let the rest end
             f.cancel()
         wait(running)
 
@@ -242,6 +290,7 @@ def new_aggregates(sc: Scenario) -> Aggregates:
 class RunResult:
     """A run's merged numbers: ``agg`` (`Aggregates`), ``margin`` (int64 winner's-margin histogram), ``sums`` and
     ``cubes`` (`sim.play.work.UnitResult`), wall time (s), threads used per unit, chunk, games, seed."""
+
     scenario: Scenario
     agg: Aggregates
     wall_s: float
@@ -254,11 +303,20 @@ class RunResult:
     cubes: dict | None = None
 
 
-def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads: int | None = None,
-        chunk: int = DEFAULT_CHUNK, game0: int = 0, point: int = 0,
-        on_chunk: Callable[[ChunkOutputs], None] | None = None,
-        progress: Callable[[float], None] | None = None, agg: Aggregates | None = None,
-        ctx: RunContext | None = None, executor=None) -> RunResult:
+def run(
+    sc: Scenario,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    game0: int = 0,
+    point: int = 0,
+    on_chunk: Callable[[ChunkOutputs], None] | None = None,
+    progress: Callable[[float], None] | None = None,
+    agg: Aggregates | None = None,
+    ctx: RunContext | None = None,
+    executor=None,
+) -> RunResult:
     """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them: the one play path
     (`sim.play.work.play_games`: units of ``chunk`` games on ``executor``, default this process, merged exactly).
 
@@ -268,6 +326,7 @@ def run(sc: Scenario, games: int | None = None, seed: int | None = None, threads
     Raises KeyboardInterrupt (`Terminated` on SIGTERM, `Cancelled`) within about BLOCK_S when interrupted.
     """
     from sim.play import work
+
     ctx = ctx or RunContext(threads=threads, progress=progress)
     return work.play_games(sc, games, seed, chunk, executor, ctx, on_chunk, game0, point, agg)
 

@@ -7,6 +7,7 @@ that point), so points differ only by the rule change and neighbours are compare
 ``independent`` each point plays RNG point id index + 1 (its own streams) and neighbours are compared as
 independent samples.
 """
+
 from __future__ import annotations
 
 import time
@@ -24,14 +25,16 @@ from sim.stats import sweep_table as table
 @dataclass
 class Progress:
     """Callbacks the engine tells (the CLI draws bars; tests count). All optional."""
-    start: Callable[[int, int], None] | None = None      # start(points_to_play, games_to_play)
-    advance: Callable[[int, int], None] | None = None    # advance(point_index, games) after each unit
-    point_done: Callable[[int], None] | None = None      # point_done(point_index)
+
+    start: Callable[[int, int], None] | None = None  # start(points_to_play, games_to_play)
+    advance: Callable[[int, int], None] | None = None  # advance(point_index, games) after each unit
+    point_done: Callable[[int], None] | None = None  # point_done(point_index)
 
 
 @dataclass
 class Played:
     """What `play` did: points played now, points found stored, wall time, time to the first point finished."""
+
     played: list = field(default_factory=list)
     reused: list = field(default_factory=list)
     wall_s: float = 0.0
@@ -54,8 +57,9 @@ def keys(sw: Sweep) -> list[str]:
     return [point_key(p.scenario, sw.base.seed, sw.games, rng_point(sw, p.index)) for p in sw.points]
 
 
-def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | None = None,
-         ctx: RunContext | None = None) -> Played:
+def play(
+    sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | None = None, ctx: RunContext | None = None
+) -> Played:
     """Play every point of ``sw`` not yet stored under ``folder``/points. KeyboardInterrupt passes through; points
     finished before it stay stored (a rerun plays only the rest). ``ctx``: threads, cancellation, notes (the
     progress is ``progress``'s, told per unit)."""
@@ -68,8 +72,11 @@ def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | Non
     pr = progress or Progress()
     if pr.start:
         pr.start(len(todo), len(todo) * sw.games)
-    units = [Unit(pk[p.index], i, p.scenario, g0, n, sw.base.seed, rng_point(sw, p.index), paired)
-             for p in todo for i, (g0, n) in enumerate(chunks(sw.games, chunk))]
+    units = [
+        Unit(pk[p.index], i, p.scenario, g0, n, sw.base.seed, rng_point(sw, p.index), paired)
+        for p in todo
+        for i, (g0, n) in enumerate(chunks(sw.games, chunk))
+    ]
     per_point = len(chunks(sw.games, chunk))
     index_of = {pk[p.index]: p for p in todo}
     pending: dict[str, list] = {}
@@ -81,8 +88,17 @@ def play(sw: Sweep, folder: Path, executor, chunk: int, progress: Progress | Non
             pr.advance(p.index, u.n)
         if len(pending[u.key]) == per_point:
             merged = merge(pending.pop(u.key))
-            store.save(u.key, merged, {"index": p.index, "values": p.values, "seed": sw.base.seed,
-                                       "games": sw.games, "point": rng_point(sw, p.index)})
+            store.save(
+                u.key,
+                merged,
+                {
+                    "index": p.index,
+                    "values": p.values,
+                    "seed": sw.base.seed,
+                    "games": sw.games,
+                    "point": rng_point(sw, p.index),
+                },
+            )
             out.played.append(p.index)
             if out.first_point_s is None:
                 out.first_point_s = time.perf_counter() - t0
@@ -97,18 +113,28 @@ def collect(sw: Sweep, folder: Path) -> dict:
     store = Store(Path(folder) / "points")
     pk = keys(sw)
     rows = []
-    qcache: dict[int, dict] = {}                      # quantities per point, built once (not once per pair)
+    qcache: dict[int, dict] = {}  # quantities per point, built once (not once per pair)
 
     def qs(i: int) -> dict:
         if i not in qcache:
             qcache[i] = table.quantities(sw.points[i].scenario)
         return qcache[i]
+
     for p in sw.points:
         doc = store.load(pk[p.index])
-        rows.append({"index": p.index, "values": p.values, "games": doc["games"], "key": pk[p.index],
-                     "measures": table.point_measures(p.scenario, doc["sums"], qs(p.index)),
-                     "finished": doc["agg"].finished, "truncated": doc["agg"].truncated,
-                     "aggregates": doc["aggregates"], "_sums": doc["sums"]})
+        rows.append(
+            {
+                "index": p.index,
+                "values": p.values,
+                "games": doc["games"],
+                "key": pk[p.index],
+                "measures": table.point_measures(p.scenario, doc["sums"], qs(p.index)),
+                "finished": doc["agg"].finished,
+                "truncated": doc["agg"].truncated,
+                "aggregates": doc["aggregates"],
+                "_sums": doc["sums"],
+            }
+        )
     pairs = []
     cache: dict[int, dict] = {}
 
@@ -122,14 +148,15 @@ def collect(sw: Sweep, folder: Path) -> dict:
                 if i not in cache:
                     cache[i] = store.load_paired(pk[i])
             d = table.paired_difference(qb[m], cache[a], cache[b])
-        if qa[m].offset != qb[m].offset:          # different fair shares (players swept): shift
+        if qa[m].offset != qb[m].offset:  # different fair shares (players swept): shift
             d["diff"] += qb[m].offset - qa[m].offset
             d["ci95"] = [c + qb[m].offset - qa[m].offset for c in d["ci95"]]
         return d
+
     own = table.sw_default(sw)
     for a, b, axis in table.neighbours(sw):
         pairs.append({"a": a, "b": b, "axis": axis, "measures": {m: difference(a, b, m) for m in sw.measures}})
-        for i in list(cache):                          # bounded memory: keep only what later pairs need
+        for i in list(cache):  # bounded memory: keep only what later pairs need
             if i < a and i != own:
                 del cache[i]
     tests = []
@@ -141,5 +168,10 @@ def collect(sw: Sweep, folder: Path) -> dict:
     against = table.against_own(tests, sw.games) if own is not None else None
     for r in rows:
         del r["_sums"]
-    return {"rows": rows, "pairs": pairs, "target": table.target_summary(sw, rows), "default": own,
-            "against_own": against}
+    return {
+        "rows": rows,
+        "pairs": pairs,
+        "target": table.target_summary(sw, rows),
+        "default": own,
+        "against_own": against,
+    }

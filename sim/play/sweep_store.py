@@ -8,6 +8,7 @@ numbers), the game's rules version, the RNG contract version and this store's fo
 (aggregates, margin histogram, measure sums, the paired measure names); the JSON is written last, by rename, and
 marks the point complete. A point stored without a measure now asked to be paired is played again.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -27,9 +28,20 @@ FORMAT = 1
 def point_key(sc: Scenario, seed: int, games: int, point: int) -> str:
     """The key of a point's stored result (see module docstring): 20 hex characters."""
     from kernels.rng import RNG_CONTRACT
+
     d = sc.to_dict()
-    what = {"game": d["game"], "players": d["players"], "params": d["params"], "seats": d["seats"], "seed": seed,
-            "games": games, "point": point, "rules": sc.spec.rules_version, "rng": RNG_CONTRACT, "format": FORMAT}
+    what = {
+        "game": d["game"],
+        "players": d["players"],
+        "params": d["params"],
+        "seats": d["seats"],
+        "seed": seed,
+        "games": games,
+        "point": point,
+        "rules": sc.spec.rules_version,
+        "rng": RNG_CONTRACT,
+        "format": FORMAT,
+    }
     return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
 
@@ -57,11 +69,21 @@ class Store:
         """Store a point's merged result (npz first, then the JSON by rename: the JSON marks it complete)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = self.folder / f".{key}.{os.getpid()}.npz"
-        np.savez(tmp, paired=r.paired if r.paired is not None else np.zeros((r.games, 0), np.int32),
-                 finished=r.finished if r.finished is not None else np.zeros(r.games, bool))
+        np.savez(
+            tmp,
+            paired=r.paired if r.paired is not None else np.zeros((r.games, 0), np.int32),
+            finished=r.finished if r.finished is not None else np.zeros(r.games, bool),
+        )
         os.replace(tmp, self.folder / f"{key}.npz")
-        doc = {"format": FORMAT, "meta": meta, "games": r.games, "aggregates": r.agg.to_dict(),
-               "margin": r.margin.tolist(), "sums": r.sums, "paired_names": list(r.paired_names)}
+        doc = {
+            "format": FORMAT,
+            "meta": meta,
+            "games": r.games,
+            "aggregates": r.agg.to_dict(),
+            "margin": r.margin.tolist(),
+            "sums": r.sums,
+            "paired_names": list(r.paired_names),
+        }
         tj = self.folder / f".{key}.{os.getpid()}.json"
         tj.write_text(json.dumps(doc), encoding="utf-8")
         os.replace(tj, self._json(key))
@@ -83,8 +105,9 @@ class Store:
 def aggregates_from_dict(d: dict) -> Aggregates:
     """The `Aggregates` that ``Aggregates.to_dict`` wrote (exact: every count is an integer)."""
     cs = np.asarray(d["curve_sum"], np.int64)
-    a = Aggregates(d["players"], (d["score_lo"], d["score_hi"]), tuple(d["extra_columns"]),
-                   *(cs.shape if cs.ndim == 2 else (0, 0)))
+    a = Aggregates(
+        d["players"], (d["score_lo"], d["score_hi"]), tuple(d["extra_columns"]), *(cs.shape if cs.ndim == 2 else (0, 0))
+    )
     for k, v in d.items():
         cur = getattr(a, k, None)
         if isinstance(cur, np.ndarray):

@@ -12,6 +12,7 @@ histogram (`measures.Decisiveness`), the per-measure sums (`measures.Sums`), and
 numerators of the few *paired* measures (int32, one column each, to pair neighbouring sweep points game by game)
 and the kernel's per-game outputs (`sim run --per-game`); for a pair, the paired sums of `measures.PairedSums`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
@@ -35,6 +36,7 @@ class Unit:
     ``threads``: Numba threads to use (None: all available). ``per_game``: also return the kernel outputs.
     ``against``: scenario B of a comparison: the same games of B are played too and their paired sums with this
     unit's scenario (A) come back (`UnitResult.pairs`)."""
+
     key: str
     index: int
     scenario: Scenario
@@ -57,6 +59,7 @@ class UnitResult:
     per-game numerators, finished: bool[games] (status 0) when paired measures were asked; outputs: the kernel
     outputs per chunk (only with per_game); cubes: float sum of cubes per measure (`measures.Sums.cu`, merged in
     game order, so exact too); pairs: `measures.PairedSums.acc` (integers) of a unit with ``against``."""
+
     key: str
     game0: int
     games: int
@@ -75,6 +78,7 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
     """Play unit ``u`` and return its aggregates (see `UnitResult`). Pure: same unit, same result. ``ctx``: the
     run's progress and cancellation in this process (None on a Dask worker); the threads are ``u.threads``."""
     from sim.stats.measures import Decisiveness, PairedSums, Sums, game_values
+
     sc = u.scenario
     ctx = (ctx or RunContext()).with_(threads=u.threads)
     tell = ctx.progress
@@ -82,7 +86,8 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
         whole = ctx.progress
 
         def tell(k: float) -> None:
-            whole(k / 2)                                # a pair = one game of A and one of B
+            whole(k / 2)  # a pair = one game of A and one of B
+
     out = runner.play_chunk(sc, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
     agg = runner.new_aggregates(sc)
     agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
@@ -90,8 +95,16 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
     dec.add(out)
     sums = Sums(sc)
     sums.add(out)
-    res = UnitResult(u.key, u.game0, u.n, agg, dec.hist,
-                     {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz}, tuple(u.paired), cubes=sums.cu)
+    res = UnitResult(
+        u.key,
+        u.game0,
+        u.n,
+        agg,
+        dec.hist,
+        {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz},
+        tuple(u.paired),
+        cubes=sums.cu,
+    )
     if u.against is not None:
         ob = runner.play_chunk(u.against, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
         ps = PairedSums(sc, u.against)
@@ -118,9 +131,9 @@ def merge(results: list[UnitResult]) -> UnitResult:
     margin = np.sum([r.margin for r in rs], axis=0).astype(np.int64)
     sums = {f: {m: sum(r.sums[f][m] for r in rs) for m in first.sums[f]} for f in first.sums}
     out = UnitResult(first.key, first.game0, sum(r.games for r in rs), agg, margin, sums, first.paired_names)
-    out.cubes = {m: sum(r.cubes[m] for r in rs) for m in first.cubes}      # floats, added in game order
+    out.cubes = {m: sum(r.cubes[m] for r in rs) for m in first.cubes}  # floats, added in game order
     if first.pairs is not None:
-        each = [cast(dict, r.pairs) for r in rs]        # every unit of a paired run carries its pairs
+        each = [cast(dict, r.pairs) for r in rs]  # every unit of a paired run carries its pairs
         out.pairs = {m: {f: sum(p[m][f] for p in each) for f in first.pairs[m]} for m in first.pairs}
     if first.paired is not None:
         out.paired = np.concatenate([r.paired for r in rs])
@@ -140,7 +153,7 @@ def _merge_aggregates(aggs: list[Aggregates]) -> Aggregates:
                 out.__dict__[name] = _sum_hists(vals)
             else:
                 out.__dict__[name] = np.sum(vals, axis=0).astype(np.int64)
-        elif isinstance(v, list):            # extra_hist: one histogram per column
+        elif isinstance(v, list):  # extra_hist: one histogram per column
             out.__dict__[name] = [_sum_hists([x[c] for x in vals]) for c in range(len(v))]
         elif isinstance(v, int) and name not in ("players", "score_lo", "score_hi"):
             out.__dict__[name] = sum(vals)
@@ -150,7 +163,7 @@ def _merge_aggregates(aggs: list[Aggregates]) -> Aggregates:
 def _sum_hists(hs: list[np.ndarray]) -> np.ndarray:
     out = np.zeros(max(len(h) for h in hs), np.int64)
     for h in hs:
-        out[:len(h)] += h
+        out[: len(h)] += h
     return out
 
 
@@ -172,15 +185,24 @@ def in_order(results: Iterable[tuple[Unit, UnitResult]]) -> Iterator[tuple[Unit,
                 yield held.pop(nxt)
                 nxt += 1
     finally:
-        close = getattr(it, "close", None)     # a cluster's units still in flight are cancelled
+        close = getattr(it, "close", None)  # a cluster's units still in flight are cancelled
         if close is not None:
             close()
 
 
-def play_games(sc: Scenario, games: int | None = None, seed: int | None = None, chunk: int = runner.DEFAULT_CHUNK,
-               executor=None, ctx: RunContext | None = None,
-               on_chunk: Callable[[runner.ChunkOutputs], None] | None = None, game0: int = 0, point: int = 0,
-               agg: Aggregates | None = None, prior: UnitResult | None = None) -> runner.RunResult:
+def play_games(
+    sc: Scenario,
+    games: int | None = None,
+    seed: int | None = None,
+    chunk: int = runner.DEFAULT_CHUNK,
+    executor=None,
+    ctx: RunContext | None = None,
+    on_chunk: Callable[[runner.ChunkOutputs], None] | None = None,
+    game0: int = 0,
+    point: int = 0,
+    agg: Aggregates | None = None,
+    prior: UnitResult | None = None,
+) -> runner.RunResult:
     """Play ``games`` games of ``sc`` (default: its own; seed default: its own) from ``game0`` as units of
     ``chunk`` games on ``executor`` (None: `sim.play.distributed.InProcess`) and merge them exactly: what every
     command that plays one scenario plays. ``on_chunk(outputs)`` sees each chunk's per-game rows in game order (only
@@ -191,12 +213,15 @@ def play_games(sc: Scenario, games: int | None = None, seed: int | None = None, 
     import time
 
     from sim.play.distributed import InProcess
+
     games = sc.games if games is None else int(games)
     seed = sc.seed if seed is None else int(seed)
     ctx = ctx or RunContext()
     ex = executor if executor is not None else InProcess()
-    units = [Unit("run", i, sc, g0, n, seed, point, per_game=on_chunk is not None)
-             for i, (g0, n) in enumerate(chunks(games, chunk, game0))]
+    units = [
+        Unit("run", i, sc, g0, n, seed, point, per_game=on_chunk is not None)
+        for i, (g0, n) in enumerate(chunks(games, chunk, game0))
+    ]
     t0 = time.perf_counter()
     done: list[UnitResult] = [prior] if prior is not None else []
     for _, r in in_order(ex.map(units, ctx)):
@@ -209,8 +234,9 @@ def play_games(sc: Scenario, games: int | None = None, seed: int | None = None, 
     threads = ex.unit_threads(ctx)
     if not done:
         empty = new_result(sc, game0)
-        return runner.RunResult(sc, agg or empty.agg, wall, threads, chunk, games, seed, empty.margin, empty.sums,
-                                empty.cubes)
+        return runner.RunResult(
+            sc, agg or empty.agg, wall, threads, chunk, games, seed, empty.margin, empty.sums, empty.cubes
+        )
     m = merge(done)
     total = _merge_aggregates([agg, m.agg]) if agg is not None else m.agg
     return runner.RunResult(sc, total, wall, threads, chunk, games, seed, m.margin, m.sums, m.cubes)
@@ -219,6 +245,14 @@ def play_games(sc: Scenario, games: int | None = None, seed: int | None = None, 
 def new_result(sc: Scenario, game0: int = 0) -> UnitResult:
     """The result of no games of ``sc`` (what merging nothing gives)."""
     from sim.stats.measures import Decisiveness, Sums
+
     sums = Sums(sc)
-    return UnitResult("run", game0, 0, runner.new_aggregates(sc), Decisiveness(sc).hist,
-                      {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz}, cubes=sums.cu)
+    return UnitResult(
+        "run",
+        game0,
+        0,
+        runner.new_aggregates(sc),
+        Decisiveness(sc).hist,
+        {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz},
+        cubes=sums.cu,
+    )

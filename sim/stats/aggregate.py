@@ -3,6 +3,7 @@
 Everything here is an integer count or sum (int64); floats appear only when `sim.stats.summary` divides. Two runs of the
 same (seed, scenario, games) therefore give identical aggregates whatever the threads or chunk size.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,9 +17,9 @@ def _add_hist(acc: np.ndarray | None, values: np.ndarray) -> np.ndarray:
     if acc is None:
         return h
     if len(h) > len(acc):
-        h[:len(acc)] += acc
+        h[: len(acc)] += acc
         return h
-    acc[:len(h)] += h
+    acc[: len(h)] += h
     return acc
 
 
@@ -34,8 +35,14 @@ class Aggregates:
     Scores, lengths and extras count finished games only; truncated games are counted, never scored.
     """
 
-    def __init__(self, players: int, score_range: tuple[int, int], extra_columns: tuple[str, ...],
-                 n_curves: int = 0, curve_len: int = 0):
+    def __init__(
+        self,
+        players: int,
+        score_range: tuple[int, int],
+        extra_columns: tuple[str, ...],
+        n_curves: int = 0,
+        curve_len: int = 0,
+    ):
         n = players
         self.players = n
         self.score_lo, self.score_hi = score_range
@@ -72,18 +79,18 @@ class Aggregates:
         self.finished += int(np.count_nonzero(fin))
         sc = scores[fin].astype(np.int64)
         w = winners[fin].astype(np.int64)
-        bits = ((w[:, None] >> np.arange(n)[None, :]) & 1).astype(np.int64)      # [games, seats]
+        bits = ((w[:, None] >> np.arange(n)[None, :]) & 1).astype(np.int64)  # [games, seats]
         nwin = bits.sum(axis=1)
         units = np.where(nwin > 0, WIN_UNITS // np.maximum(nwin, 1), 0)
         self.win_units += (bits * units[:, None]).sum(axis=0)
         self.sole_wins += (bits * (nwin == 1)[:, None]).sum(axis=0)
         self.shared_wins += (bits * (nwin > 1)[:, None]).sum(axis=0)
         self.shared_games += int(np.count_nonzero(nwin > 1))
-        if "first_seat" in self.extra_columns:               # the kernel says who started (e.g. Head Haunter mode)
+        if "first_seat" in self.extra_columns:  # the kernel says who started (e.g. Head Haunter mode)
             first = extra[fin, self.extra_columns.index("first_seat")].astype(np.int64)
-        else:                                                # the contract's default rotation
+        else:  # the contract's default rotation
             first = (game0 + np.arange(k, dtype=np.int64))[fin] % n
-        for q in range(n):                                   # turn position q sits in seat (first + q) % n
+        for q in range(n):  # turn position q sits in seat (first + q) % n
             seat = (first + q) % n
             self.pos_win_units[q] += int((bits[np.arange(len(seat)), seat] * units).sum())
         self.score_sum += sc.sum(axis=0)

@@ -18,6 +18,7 @@ version and holds two parts:
 
 Exit codes (sim.cli.main): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrupt baseline, another game's baseline).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -47,15 +48,18 @@ DEFAULT_SIZES = (5_000, 500_000, 20_000)
 def sizes(game: str) -> tuple[int, int, int]:
     """(exact-tier games, statistical-baseline games, fresh check games) for a scenario of ``game``."""
     from sim.model import registry
+
     spec = registry.get(game)
     return DEFAULT_SIZES if spec is None or spec.check_sizes is None else spec.check_sizes
+
+
 # Family-wise false-alarm level of the statistical tier (Holm over every test of a run). Holm at alpha keeps the
 # false-alarm rate at or below alpha averaged over baselines; for one fixed, committed baseline it scatters around
 # that (its own sampling noise shifts some metrics), so we run at half the 1% budget.
 ALPHA = 0.005
 # The tests must hold far in the tail (Holm's smallest threshold is alpha / m, about 1e-5 with hundreds of tests):
-MAX_SKEW = 0.1             # a z-test only where the difference of means is nearly symmetric, else an exact test
-CHI2_MIN_EXPECTED = 50.0   # chi-square bins merged until every expected count is at least this
+MAX_SKEW = 0.1  # a z-test only where the difference of means is nearly symmetric, else an exact test
+CHI2_MIN_EXPECTED = 50.0  # chi-square bins merged until every expected count is at least this
 REGENERATE = "review and regenerate with make baselines"
 
 
@@ -65,6 +69,7 @@ class BadBaseline(SimError, ValueError):
 
 def rng_contract() -> int:
     from kernels.rng import RNG_CONTRACT
+
     return RNG_CONTRACT
 
 
@@ -77,7 +82,7 @@ def digest(sc: Scenario) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 
-USER_DIR = "user"          # baselines of scenario files outside scenarios/ live in <root>/user/
+USER_DIR = "user"  # baselines of scenario files outside scenarios/ live in <root>/user/
 
 
 def is_default_scenario(scenario_file: str | Path) -> bool:
@@ -104,8 +109,11 @@ def default_scenarios(game: str | None = None) -> list[Path]:
 def stale_baselines(game: str | None = None, root: Path = BASELINES) -> list[Path]:
     """Baseline files whose default scenario no longer exists (delete them, or rename the scenario back)."""
     have = {baseline_path(f, root) for f in default_scenarios(game)}
-    return sorted(p for p in Path(root).glob("*/*.json") if p.parent.name != USER_DIR
-                  and (game is None or p.parent.name == game) and p not in have)
+    return sorted(
+        p
+        for p in Path(root).glob("*/*.json")
+        if p.parent.name != USER_DIR and (game is None or p.parent.name == game) and p not in have
+    )
 
 
 def _rel(p: str | Path) -> str:
@@ -127,8 +135,17 @@ def _hists(agg) -> dict:
 
 # --- making baselines ---------------------------------------------------------------------------------------------
 
-def baseline_doc(sc: Scenario, exact_agg: dict, exact_sums: dict, exact_games: int, stat_games: int,
-                 check_games: int, stat_sums: dict, agg) -> dict:
+
+def baseline_doc(
+    sc: Scenario,
+    exact_agg: dict,
+    exact_sums: dict,
+    exact_games: int,
+    stat_games: int,
+    check_games: int,
+    stat_sums: dict,
+    agg,
+) -> dict:
     """The baseline document of ``sc`` (what `sim baselines` writes): the exact part (``exact_games`` games at the
     scenario's seed: their aggregates ``exact_agg`` and integer measure sums ``exact_sums``) and the statistical part
     (``stat_games`` games: measure sums ``stat_sums``, histograms of ``agg``), tested later on ``check_games``."""
@@ -143,8 +160,13 @@ def baseline_doc(sc: Scenario, exact_agg: dict, exact_sums: dict, exact_games: i
         "rules_version": sc.spec.rules_version,
         "rng_contract": rng_contract(),
         "exact": {"seed": sc.seed, "games": exact_games, "aggregates": exact_agg, "measures": _integers(exact_sums)},
-        "statistical": {"seed": sc.seed, "games": stat_games, "check_games": check_games,
-                        "measures": stat_sums, "hists": _hists(agg)},
+        "statistical": {
+            "seed": sc.seed,
+            "games": stat_games,
+            "check_games": check_games,
+            "measures": stat_sums,
+            "hists": _hists(agg),
+        },
     }
 
 
@@ -163,7 +185,7 @@ def dumps(obj, indent: int = 0) -> str:
     if isinstance(obj, dict):
         if not obj:
             return "{}"
-        items = [f'{pad}  {json.dumps(k)}: {dumps(v, indent + 1)}' for k, v in obj.items()]
+        items = [f"{pad}  {json.dumps(k)}: {dumps(v, indent + 1)}" for k, v in obj.items()]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
     if isinstance(obj, list) and any(isinstance(x, (dict, list)) for x in obj):
         if all(isinstance(x, list) and not any(isinstance(y, (dict, list)) for y in x) for x in obj):
@@ -195,7 +217,7 @@ def write_baseline(b: dict, path: Path) -> None:
     try:
         tmp.write_text(dumps(b) + "\n", encoding="utf-8")
         tmp.replace(path)
-    except OSError:                     # a full disk: no half-written .json.tmp left (the CLI says it in one line)
+    except OSError:  # a full disk: no half-written .json.tmp left (the CLI says it in one line)
         tmp.unlink(missing_ok=True)
         raise
 
@@ -227,6 +249,7 @@ def make_command(sc: Scenario | None, path: Path | None = None) -> str:
 
 # --- reading baselines --------------------------------------------------------------------------------------------
 
+
 def read_baseline(path: Path, sc: Scenario | None = None) -> dict:
     """Load and validate a baseline; raises BadBaseline with one line."""
     path = Path(path)
@@ -240,22 +263,34 @@ def read_baseline(path: Path, sc: Scenario | None = None) -> dict:
         raise BadBaseline(f"{_rel(path)}: corrupt baseline, not valid JSON ({e}); regenerate with {how}") from None
     if not isinstance(b, dict) or b.get("format") != FORMAT:
         raise BadBaseline(f"{_rel(path)}: not a ghost-sim baseline of format {FORMAT}; regenerate with {how}")
-    need = {"game": str, "scenario": str, "rules_version": int, "rng_contract": int, "players": int,
-            "scenario_digest": str, "exact": dict, "statistical": dict}
+    need = {
+        "game": str,
+        "scenario": str,
+        "rules_version": int,
+        "rng_contract": int,
+        "players": int,
+        "scenario_digest": str,
+        "exact": dict,
+        "statistical": dict,
+    }
     for k, t in need.items():
         if not isinstance(b.get(k), t):
-            raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{k}' missing or not a {t.__name__}; "
-                              f"regenerate with {how}")
-    for part, keys in (("exact", ("seed", "games", "aggregates", "measures")),
-                       ("statistical", ("games", "check_games", "measures", "hists"))):
+            raise BadBaseline(
+                f"{_rel(path)}: corrupt baseline, '{k}' missing or not a {t.__name__}; regenerate with {how}"
+            )
+    for part, keys in (
+        ("exact", ("seed", "games", "aggregates", "measures")),
+        ("statistical", ("games", "check_games", "measures", "hists")),
+    ):
         for k in keys:
             if k not in b[part]:
-                raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{part}.{k}' missing; regenerate with "
-                                  f"{how}")
+                raise BadBaseline(f"{_rel(path)}: corrupt baseline, '{part}.{k}' missing; regenerate with {how}")
     if sc is not None:
         if b["game"] != sc.game:
-            raise BadBaseline(f"{_rel(path)}: baseline of game '{b['game']}' ({b['scenario']}), but the scenario "
-                              f"{sc.name} is game '{sc.game}'")
+            raise BadBaseline(
+                f"{_rel(path)}: baseline of game '{b['game']}' ({b['scenario']}), but the scenario "
+                f"{sc.name} is game '{sc.game}'"
+            )
         if b["players"] != sc.players:
             raise BadBaseline(f"{_rel(path)}: baseline for {b['players']} players, but {sc.name} has {sc.players}")
     return b
@@ -263,10 +298,11 @@ def read_baseline(path: Path, sc: Scenario | None = None) -> dict:
 
 # --- checking -----------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Finding:
     scenario: str
-    tier: str          # "exact" | "stamp" | "statistical"
+    tier: str  # "exact" | "stamp" | "statistical"
     message: str
 
 
@@ -277,7 +313,7 @@ class ScenarioCheck:
     game: str
     baseline: str
     exact: dict | None = None
-    tests: list = field(default_factory=list)   # statistical tests (dicts), before the joint Holm correction
+    tests: list = field(default_factory=list)  # statistical tests (dicts), before the joint Holm correction
     findings: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     wall_s: float = 0.0
@@ -304,27 +340,45 @@ def exact_findings(sc: Scenario, b: dict, agg: dict, sums: dict, path: Path | No
     own = own_command(sc, path)
     regen = REGENERATE if own is None else f"{REGENERATE} (default scenarios only; for this one: {own})"
     if b["rules_version"] != sc.spec.rules_version:
-        msgs.append(("stamp", f"rules of {sc.game} changed: baseline made with rules v{b['rules_version']}, code is "
-                    f"v{sc.spec.rules_version}; {regen}"))
+        msgs.append(
+            (
+                "stamp",
+                f"rules of {sc.game} changed: baseline made with rules v{b['rules_version']}, code is "
+                f"v{sc.spec.rules_version}; {regen}",
+            )
+        )
     if b["rng_contract"] != rng_contract():
-        msgs.append(("stamp", f"RNG contract changed: baseline made with v{b['rng_contract']}, code is "
-                              f"v{rng_contract()}; {regen}"))
+        msgs.append(
+            (
+                "stamp",
+                f"RNG contract changed: baseline made with v{b['rng_contract']}, code is v{rng_contract()}; {regen}",
+            )
+        )
     if b["scenario_digest"] != digest(sc):
-        msgs.append(("stamp", f"scenario {sc.name} changed since its baseline (players, params or seats); "
-                              f"{regen}"))
+        msgs.append(("stamp", f"scenario {sc.name} changed since its baseline (players, params or seats); {regen}"))
     ex = b["exact"]
     # an aggregate the code added since the baseline was made (e.g. curve_sq) has nothing to be compared with: it is
     # named, not counted as a change of behaviour; every aggregate the baseline has is compared exactly
     new = sorted(k for k in agg if k not in ex["aggregates"])
     now = {"aggregates": {k: v for k, v in agg.items() if k not in new}, "measures": _integers(sums)}
     diff = _diff_fields({"aggregates": ex["aggregates"], "measures": _integers(ex["measures"])}, now)
-    out = {"seed": ex["seed"], "games": ex["games"], "identical": not diff, "differs": diff,
-           "not_in_baseline": [f"aggregates.{k}" for k in new]}
+    out = {
+        "seed": ex["seed"],
+        "games": ex["games"],
+        "identical": not diff,
+        "differs": diff,
+        "not_in_baseline": [f"aggregates.{k}" for k in new],
+    }
     if diff and not msgs:
         shown = ", ".join(diff[:6]) + (f" and {len(diff) - 6} more" if len(diff) > 6 else "")
-        msgs.append(("exact", f"behaviour changed: {regen} ({len(diff)} integer aggregate"
-                              f"{'s differ' if len(diff) > 1 else ' differs'} from the baseline at seed {ex['seed']}, "
-                              f"{ex['games']} games: {shown})"))
+        msgs.append(
+            (
+                "exact",
+                f"behaviour changed: {regen} ({len(diff)} integer aggregate"
+                f"{'s differ' if len(diff) > 1 else ' differs'} from the baseline at seed {ex['seed']}, "
+                f"{ex['games']} games: {shown})",
+            )
+        )
     return out, msgs
 
 
@@ -352,20 +406,35 @@ def stat_findings(sc: Scenario, b: dict, now: dict, agg) -> tuple[list[dict], li
             continue
         w = metrics.welch_test(base["sum"] / k, base["sq"] / (k * k), n1, cur["sum"] / k, cur["sq"] / (k * k), n2)
         if w["se"] == 0 and w["diff"] == 0:
-            continue                                   # constant and equal on both sides: nothing to test
+            continue  # constant and equal on both sides: nothing to test
         if cur["binary"]:
             p, method = metrics.fisher_test(base["sum"] // k, n1, cur["sum"] // k, n2), "fisher"
         else:
-            skew = metrics.diff_skewness((base["sum"] / k, base["sq"] / k ** 2, base["cubes"] / k ** 3, n1),
-                                         (cur["sum"] / k, cur["sq"] / k ** 2, cur["cubes"] / k ** 3, n2))
+            skew = metrics.diff_skewness(
+                (base["sum"] / k, base["sq"] / k**2, base["cubes"] / k**3, n1),
+                (cur["sum"] / k, cur["sq"] / k**2, cur["cubes"] / k**3, n2),
+            )
             if abs(skew) <= MAX_SKEW:
                 p, method = w["p"], "welch-z"
-            else:                                      # rare-event counter: exact test of how often it happens
+            else:  # rare-event counter: exact test of how often it happens
                 p = metrics.fisher_test(base["nonzero"], n1, cur["nonzero"], n2)
                 method = f"fisher on the non-zero share (skewness {skew:.2f})"
-        tests.append({"scenario": sc.name, "metric": name, "label": cur["label"], "kind": cur["kind"],
-                      "baseline": w["mean1"], "now": w["mean2"], "diff": w["diff"], "se": w["se"],
-                      "n_baseline": n1, "n_now": n2, "method": method, "p": p})
+        tests.append(
+            {
+                "scenario": sc.name,
+                "metric": name,
+                "label": cur["label"],
+                "kind": cur["kind"],
+                "baseline": w["mean1"],
+                "now": w["mean2"],
+                "diff": w["diff"],
+                "se": w["se"],
+                "n_baseline": n1,
+                "n_now": n2,
+                "method": method,
+                "p": p,
+            }
+        )
     hs = _hists(agg)
     for name, h in hs.items():
         bh = st["hists"].get(name)
@@ -377,10 +446,22 @@ def stat_findings(sc: Scenario, b: dict, now: dict, agg) -> tuple[list[dict], li
         m1 = _hist_mean(bh)
         m2 = _hist_mean(h)
         label = catalogue.for_scenario(sc).label(name)
-        tests.append({"scenario": sc.name, "metric": f"{name} distribution", "label": f"distribution of {label}",
-                      "kind": "distribution", "baseline": m1, "now": m2, "diff": m2 - m1, "se": None,
-                      "n_baseline": sum(bh["counts"]), "n_now": sum(h["counts"]),
-                      "method": f"chi-square ({c['dof']} dof)", "p": c["p"]})
+        tests.append(
+            {
+                "scenario": sc.name,
+                "metric": f"{name} distribution",
+                "label": f"distribution of {label}",
+                "kind": "distribution",
+                "baseline": m1,
+                "now": m2,
+                "diff": m2 - m1,
+                "se": None,
+                "n_baseline": sum(bh["counts"]),
+                "n_now": sum(h["counts"]),
+                "method": f"chi-square ({c['dof']} dof)",
+                "p": c["p"],
+            }
+        )
     return tests, notes
 
 
@@ -402,13 +483,22 @@ def holm_findings(tests: list[dict], alpha: float) -> list[Finding]:
         t["significant"] = q <= alpha
         if t["significant"]:
             if t["kind"] == "distribution":
-                what = f"{t['label']} shifted (mean: baseline {_fmt_value(t, t['baseline'])} -> now " \
-                       f"{_fmt_value(t, t['now'])})"
+                what = (
+                    f"{t['label']} shifted (mean: baseline {_fmt_value(t, t['baseline'])} -> now "
+                    f"{_fmt_value(t, t['now'])})"
+                )
             else:
-                what = f"{t['label']} ({t['metric']}) shifted: baseline {_fmt_value(t, t['baseline'])} -> now " \
-                       f"{_fmt_value(t, t['now'])}"
-            found.append(Finding(t["scenario"], "statistical",
-                                 f"{what}, p = {p_value(t['p'], 3)} (Holm-adjusted {p_value(q, 3)} <= alpha {alpha}; {t['method']})"))
+                what = (
+                    f"{t['label']} ({t['metric']}) shifted: baseline {_fmt_value(t, t['baseline'])} -> now "
+                    f"{_fmt_value(t, t['now'])}"
+                )
+            found.append(
+                Finding(
+                    t["scenario"],
+                    "statistical",
+                    f"{what}, p = {p_value(t['p'], 3)} (Holm-adjusted {p_value(q, 3)} <= alpha {alpha}; {t['method']})",
+                )
+            )
     return found
 
 
@@ -442,9 +532,12 @@ def render(res: dict) -> str:
             out.append(f"     note: {n}")
     if "statistical" in res["tiers"]:
         mp = res["min_p_holm"]
-        out.append(f"statistical tier: fresh seed {res['seed']}, {res['n_tests']} tests, Holm-corrected at family-wise "
-                   f"alpha {res['alpha']}; smallest adjusted p = {p_value(mp, 3)}" if mp is not None else
-                   f"statistical tier: fresh seed {res['seed']}, no tests")
+        out.append(
+            f"statistical tier: fresh seed {res['seed']}, {res['n_tests']} tests, Holm-corrected at family-wise "
+            f"alpha {res['alpha']}; smallest adjusted p = {p_value(mp, 3)}"
+            if mp is not None
+            else f"statistical tier: fresh seed {res['seed']}, no tests"
+        )
     out.append(("PASS" if res["ok"] else "REGRESSION") + f": {len(res['scenarios'])} scenarios checked ({tiers})")
     if not res["ok"] and "statistical" in res["tiers"]:
         out.append(f"reproduce: run the same sim check with --seed {res['seed']}")

@@ -49,6 +49,7 @@ Zero variance: when every paired difference of the watched measure is the same (
 as it sees, so d_g = 0 throughout), the likelihood ratio cannot move and the test would run to the cap; it stops at
 its first decision point (MIN_GAMES) with state "zero_variance" and says so.
 """
+
 from __future__ import annotations
 
 import math
@@ -60,7 +61,7 @@ from sim.stats import metrics
 from sim.stats.measures import PairedSums, is_cooperative
 
 DEFAULT_CHUNK = 10_000
-MIN_GAMES = 10_000        # precision / SPRT never stop before this many paired games (stable variance estimates)
+MIN_GAMES = 10_000  # precision / SPRT never stop before this many paired games (stable variance estimates)
 DEFAULT_CAP = 2_000_000
 
 
@@ -70,11 +71,11 @@ class CompareError(SimError, ValueError):
 
 @dataclass
 class Sprt:
-    metric: str | None          # None: default_metric(A)
+    metric: str | None  # None: default_metric(A)
     effect: float
     alpha: float = 0.05
     beta: float = 0.05
-    two_sided: bool = False     # H1: diff = ±|effect| (see the module docstring)
+    two_sided: bool = False  # H1: diff = ±|effect| (see the module docstring)
 
 
 def default_metric(sc: Scenario) -> str:
@@ -122,14 +123,29 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
         se_un = math.sqrt((var_a + var_b) / n) if n else 0.0
         identical = a["sd"] == 0 and a["qd"] == 0
         p, test = pd["p"], "paired z"
-        if m.binary and k == 1:     # d in {-1, 0, 1}: exact McNemar on the discordant games
+        if m.binary and k == 1:  # d in {-1, 0, 1}: exact McNemar on the discordant games
             p, test = metrics.mcnemar_exact((a["qd"] + a["sd"]) // 2, (a["qd"] - a["sd"]) // 2), "McNemar exact"
-        rows.append({"name": m.name, "label": m.label, "kind": m.kind, "unit": m.unit, "n": n,
-                     "a": va, "a_ci95": ca, "b": vb, "b_ci95": cb,
-                     "diff": pd["diff"], "diff_ci95": clip_diff(pd["ci"], m.kind),
-                     "se_paired": pd["se"], "se_unpaired": se_un,
-                     "pairing_gain": (se_un / pd["se"]) ** 2 if pd["se"] > 0 else None,
-                     "identical": identical, "test": test, "p": None if identical else p})
+        rows.append(
+            {
+                "name": m.name,
+                "label": m.label,
+                "kind": m.kind,
+                "unit": m.unit,
+                "n": n,
+                "a": va,
+                "a_ci95": ca,
+                "b": vb,
+                "b_ci95": cb,
+                "diff": pd["diff"],
+                "diff_ci95": clip_diff(pd["ci"], m.kind),
+                "se_paired": pd["se"],
+                "se_unpaired": se_un,
+                "pairing_gain": (se_un / pd["se"]) ** 2 if pd["se"] > 0 else None,
+                "identical": identical,
+                "test": test,
+                "p": None if identical else p,
+            }
+        )
     tested = [r for r in rows if r["p"] is not None]
     adj = metrics.holm([r["p"] for r in tested])
     for r, q in zip(tested, adj):
@@ -147,13 +163,13 @@ def check_comparable(sa: Scenario, sb: Scenario) -> None:
         raise CompareError(f"cannot compare different games: A is '{sa.game}', B is '{sb.game}'")
 
 
-_PER_SEAT = ("win.", "first_player.", "score.seat")    # (the start seat, extra.first_seat, is never compared)
+_PER_SEAT = ("win.", "first_player.", "score.seat")  # (the start seat, extra.first_seat, is never compared)
 
 
 def _seat_of(name: str) -> int | None:
     for pre in ("win.seat", "score.seat"):
-        if name.startswith(pre) and name[len(pre):].isdigit():
-            return int(name[len(pre):])
+        if name.startswith(pre) and name[len(pre) :].isdigit():
+            return int(name[len(pre) :])
     return None
 
 
@@ -167,58 +183,81 @@ def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[s
     if sa.players != sb.players:
         why = f"A has {sa.players} players, B {sb.players}: per-seat measures have different fair shares"
         drop = {n: why for n in names if n.startswith(_PER_SEAT)}
-        notes.append(f"A has {sa.players} players and B {sb.players}: only game-level measures are compared; "
-                     "per-seat and per-player ones (win.seat*, win.<strategy>, first_player.win, score.seat*) "
-                     "are not, since their fair shares and seat sets differ")
+        notes.append(
+            f"A has {sa.players} players and B {sb.players}: only game-level measures are compared; "
+            "per-seat and per-player ones (win.seat*, win.<strategy>, first_player.win, score.seat*) "
+            "are not, since their fair shares and seat sets differ"
+        )
     elif ra != rb:
         seats = [i for i, (x, y) in enumerate(zip(ra, rb)) if x != y]
         why = "the seat's role differs between A and B"
         for n in names:
             s = _seat_of(n)
-            if (s is not None and s in seats) or n.startswith("first_player.") or (
-                    n.startswith("win.") and s is None):
+            if (s is not None and s in seats) or n.startswith("first_player.") or (n.startswith("win.") and s is None):
                 drop[n] = why if s is not None else "the roles at the table differ between A and B"
-        notes.append("the seats' roles differ (A: " + ", ".join(ra) + "; B: " + ", ".join(rb) + "): the measures of "
-                     + ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
-                     + " and the first-player and per-strategy win rates are not compared")
+        notes.append(
+            "the seats' roles differ (A: "
+            + ", ".join(ra)
+            + "; B: "
+            + ", ".join(rb)
+            + "): the measures of "
+            + ("seat " if len(seats) == 1 else "seats ")
+            + ", ".join(map(str, seats))
+            + " and the first-player and per-strategy win rates are not compared"
+        )
     if ra != rb:
         for n in names:
             if n.startswith("team.") and n not in drop:
-                notes.append(f"{n} is compared although the teams differ (A: {_team(ra)}; B: {_team(rb)}): it "
-                             "answers how often that side wins in each setup")
+                notes.append(
+                    f"{n} is compared although the teams differ (A: {_team(ra)}; B: {_team(rb)}): it "
+                    "answers how often that side wins in each setup"
+                )
     return drop, notes
 
 
 def _team(roles: list[str]) -> str:
     from collections import Counter
+
     return " + ".join(f"{k} {r}" + ("s" if k > 1 else "") for r, k in Counter(roles).items())
 
 
 def check_sprt(s: Sprt, sa: Scenario, ps: PairedSums, drop: dict[str, str], names: list[str]) -> Sprt:
     """The SPRT with its measure resolved, or CompareError (one line) when the measure or effect cannot work."""
     from dataclasses import replace
+
     metric = s.metric or default_metric(sa)
     if metric not in names:
         one_side = ps.only_a + ps.only_b
-        why = (f"is not comparable here ({drop[metric]})" if metric in drop
-               else "is defined on one side only" if metric in one_side else None)
+        why = (
+            f"is not comparable here ({drop[metric]})"
+            if metric in drop
+            else "is defined on one side only"
+            if metric in one_side
+            else None
+        )
         if not s.metric:
-            raise CompareError(f"--sprt watches '{metric}' by default, but it {why or 'is not compared'}; name a "
-                               f"measure with --metric, allowed: {', '.join(names)}")
-        raise CompareError(f"--metric: '{metric}' {why}; allowed: {', '.join(names)}" if why
-                           else f"--metric: unknown measure '{metric}'; allowed: {', '.join(names)}")
+            raise CompareError(
+                f"--sprt watches '{metric}' by default, but it {why or 'is not compared'}; name a "
+                f"measure with --metric, allowed: {', '.join(names)}"
+            )
+        raise CompareError(
+            f"--metric: '{metric}' {why}; allowed: {', '.join(names)}"
+            if why
+            else f"--metric: unknown measure '{metric}'; allowed: {', '.join(names)}"
+        )
     m = next(x for x in ps.measures if x.name == metric)
     if m.kind == "rate" and not abs(s.effect) < 1:
-        raise CompareError(f"--sprt: {s.effect:g} is not a possible change of the rate {metric} "
-                           "(a difference of two shares lies within ±1); e.g. 0.01 = 1 percentage point")
+        raise CompareError(
+            f"--sprt: {s.effect:g} is not a possible change of the rate {metric} "
+            "(a difference of two shares lies within ±1); e.g. 0.01 = 1 percentage point"
+        )
     if not (0 < s.alpha < 1 and 0 < s.beta < 1):
         raise CompareError(f"SPRT alpha {s.alpha} and beta {s.beta} must lie in (0, 1)")
     return replace(s, metric=metric)
 
 
 def side_info(sc: Scenario) -> dict:
-    return {"name": sc.name, "file": sc.path, "game": sc.game, "players": sc.players,
-            "scenario": sc.to_dict()}
+    return {"name": sc.name, "file": sc.path, "game": sc.game, "players": sc.players, "scenario": sc.to_dict()}
 
 
 def precision_status(ps: PairedSums, precision: float) -> dict:
@@ -234,10 +273,17 @@ def precision_status(ps: PairedSums, precision: float) -> dict:
         if worst_name is None or h > worst:
             worst, worst_name = h, m.name
     reached = worst_name is None or worst <= precision
-    msg = (f"precision reached: every win-rate difference interval has half-width <= {precision} "
-           f"(worst {worst:.4f}, {worst_name}) after {ps.games} games")
-    return {"target": precision, "reached": reached, "worst_half_width": worst, "worst_metric": worst_name,
-            "message": msg}
+    msg = (
+        f"precision reached: every win-rate difference interval has half-width <= {precision} "
+        f"(worst {worst:.4f}, {worst_name}) after {ps.games} games"
+    )
+    return {
+        "target": precision,
+        "reached": reached,
+        "worst_half_width": worst,
+        "worst_metric": worst_name,
+        "message": msg,
+    }
 
 
 def sprt_decide(sum_d: float, sq_d: float, n: int, s: Sprt) -> dict:
@@ -246,15 +292,25 @@ def sprt_decide(sum_d: float, sq_d: float, n: int, s: Sprt) -> dict:
     if not s.two_sided:
         llr = metrics.sprt_llr(sum_d, sq_d, n, 0.0, s.effect)
         state = metrics.sprt_state(llr, s.alpha, s.beta)
-        return {"llr": llr, "bounds": list(metrics.sprt_bounds(s.alpha, s.beta)), "state": state,
-                "direction": (1 if s.effect > 0 else -1) if state == "H1" else None}
+        return {
+            "llr": llr,
+            "bounds": list(metrics.sprt_bounds(s.alpha, s.beta)),
+            "state": state,
+            "direction": (1 if s.effect > 0 else -1) if state == "H1" else None,
+        }
     e = abs(s.effect)
     up = metrics.sprt_llr(sum_d, sq_d, n, 0.0, e)
     down = metrics.sprt_llr(sum_d, sq_d, n, 0.0, -e)
     llr = max(up, down)
-    state = metrics.sprt_state(llr, s.alpha / 2, s.beta)       # H0 needs both LLRs at or below the lower bound
-    return {"llr": llr, "llr_up": up, "llr_down": down, "bounds": list(metrics.sprt_bounds(s.alpha / 2, s.beta)),
-            "state": state, "direction": (1 if up >= down else -1) if state == "H1" else None}
+    state = metrics.sprt_state(llr, s.alpha / 2, s.beta)  # H0 needs both LLRs at or below the lower bound
+    return {
+        "llr": llr,
+        "llr_up": up,
+        "llr_down": down,
+        "bounds": list(metrics.sprt_bounds(s.alpha / 2, s.beta)),
+        "state": state,
+        "direction": (1 if up >= down else -1) if state == "H1" else None,
+    }
 
 
 def sprt_status(ps: PairedSums, s: Sprt) -> dict:
@@ -265,14 +321,13 @@ def sprt_status(ps: PairedSums, s: Sprt) -> dict:
     llr, (lo, hi), state = dec["llr"], dec["bounds"], dec["state"]
     d = metrics.paired_diff(a["sd"] / k, a["qd"] / (k * k), a["n"])
     n = int(a["n"])
-    if n >= 2 and int(a["qd"]) * n == int(a["sd"]) ** 2:    # exact integers: every paired difference is the same
+    if n >= 2 and int(a["qd"]) * n == int(a["sd"]) ** 2:  # exact integers: every paired difference is the same
         state = "zero_variance"
     ci = clip_diff(d["ci"], m.kind)
     # a rate's effect and estimate in percentage points, as the comparison table says them (--sprt 0.01: +1 point)
     rate = m.kind == "rate"
     x = (lambda v: f"{100 * v:+.2f}") if rate else (lambda v: f"{v:+.4f}")
-    eff_txt = (lambda v: f"{100 * v:+g} point" + ("" if abs(100 * v) == 1 else "s")) if rate else \
-        (lambda v: f"{v:+g}")
+    eff_txt = (lambda v: f"{100 * v:+g} point" + ("" if abs(100 * v) == 1 else "s")) if rate else (lambda v: f"{v:+g}")
     est = f"B - A = {x(d['diff'])} [{x(ci[0])}, {x(ci[1])}]" + (" points" if rate else "")
     e = abs(s.effect)
     if s.two_sided:
@@ -283,18 +338,23 @@ def sprt_status(ps: PairedSums, s: Sprt) -> dict:
         alt = f"a change of {eff_txt(s.effect)}"
     if state == "H1":
         eff = dec["direction"] * e
-        conclusion = (f"H1 accepted: the data favour a change of {eff_txt(eff)} in {s.metric} over no change "
-                      "(how large the change is, the interval says)")
+        conclusion = (
+            f"H1 accepted: the data favour a change of {eff_txt(eff)} in {s.metric} over no change "
+            "(how large the change is, the interval says)"
+        )
     elif state == "H0":
-        conclusion = (f"H0 accepted: the data favour no change over {alt} in {s.metric}; this does not rule out "
-                      + ("smaller changes" if s.two_sided else "smaller or opposite-sign changes"))
+        conclusion = f"H0 accepted: the data favour no change over {alt} in {s.metric}; this does not rule out " + (
+            "smaller changes" if s.two_sided else "smaller or opposite-sign changes"
+        )
     elif state == "zero_variance":
         same = int(a["sd"]) == 0
-        conclusion = (f"cannot decide: in all {n} paired games B - A of {s.metric} is exactly "
-                      f"{eff_txt(int(a['sd']) / k / n)}" + (" (A and B play identical games as far as it sees)" if same
-                                                       else "") +
-                      "; with zero variance the likelihood ratio cannot move, so the SPRT would never stop. "
-                      f"Check that B changes something {s.metric} measures, or compare with --games")
+        conclusion = (
+            f"cannot decide: in all {n} paired games B - A of {s.metric} is exactly "
+            f"{eff_txt(int(a['sd']) / k / n)}"
+            + (" (A and B play identical games as far as it sees)" if same else "")
+            + "; with zero variance the likelihood ratio cannot move, so the SPRT would never stop. "
+            f"Check that B changes something {s.metric} measures, or compare with --games"
+        )
     else:
         conclusion = f"undecided: LLR {llr:.2f} within ({lo:.2f}, {hi:.2f})"
     # one-sided: an estimate on the other side of 0 from the effect is what this test cannot see
@@ -302,16 +362,34 @@ def sprt_status(ps: PairedSums, s: Sprt) -> dict:
     opposite_sig = opposite and (ci[0] > 0 or ci[1] < 0)
     note = None
     if opposite:
-        note = (f"the estimate lies on the other side of 0 from the effect {eff_txt(s.effect)}"
-                + (f" and its 95% interval excludes 0: B - A is {'negative' if d['diff'] < 0 else 'positive'}, "
-                   f"a direction this one-sided test does not look at (test it with --sprt {-s.effect:+g} or "
-                   "--two-sided)" if opposite_sig else ""))
+        note = f"the estimate lies on the other side of 0 from the effect {eff_txt(s.effect)}" + (
+            f" and its 95% interval excludes 0: B - A is {'negative' if d['diff'] < 0 else 'positive'}, "
+            f"a direction this one-sided test does not look at (test it with --sprt {-s.effect:+g} or "
+            "--two-sided)"
+            if opposite_sig
+            else ""
+        )
     msg = f"SPRT after {ps.games} games: {conclusion}; {est}" + (f"; note: {note}" if note else "")
-    out = {"metric": s.metric, "effect": s.effect, "two_sided": s.two_sided, "hypotheses": hyp,
-           "alpha": s.alpha, "beta": s.beta, "llr": llr, "bounds": [lo, hi], "state": state,
-           "direction": dec["direction"], "games": ps.games, "estimate": d["diff"], "ci95": ci,
-           "opposite_sign": opposite, "opposite_sign_significant": opposite_sig,
-           "conclusion": conclusion, "note": note, "message": msg}
+    out = {
+        "metric": s.metric,
+        "effect": s.effect,
+        "two_sided": s.two_sided,
+        "hypotheses": hyp,
+        "alpha": s.alpha,
+        "beta": s.beta,
+        "llr": llr,
+        "bounds": [lo, hi],
+        "state": state,
+        "direction": dec["direction"],
+        "games": ps.games,
+        "estimate": d["diff"],
+        "ci95": ci,
+        "opposite_sign": opposite,
+        "opposite_sign_significant": opposite_sig,
+        "conclusion": conclusion,
+        "note": note,
+        "message": msg,
+    }
     if s.two_sided:
         out["llr_up"], out["llr_down"] = dec["llr_up"], dec["llr_down"]
     return out

@@ -20,6 +20,7 @@ committed baselines and their exact tier stay as they are); `shown(sc)` is those
 compares: the ones the catalogue says apply to the scenario (no Head Haunter counter in a basic game), without
 bookkeeping (`first_seat`, the seat rotation: a kernel output kept in games.parquet, not a game statistic).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,23 +31,23 @@ from sim.model import catalogue
 from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS
 
-BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS     # ("first_seat",): declared shown=False in the catalogue
+BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS  # ("first_seat",): declared shown=False in the catalogue
 
 
 def is_bookkeeping(name: str) -> bool:
     """Whether measure ``name`` is a bookkeeping column (extra.first_seat), not a game statistic to compare."""
-    return name.startswith("extra.") and name[len("extra."):].split("=")[0] in BOOKKEEPING
+    return name.startswith("extra.") and name[len("extra.") :].split("=")[0] in BOOKKEEPING
 
 
 @dataclass(frozen=True)
 class Measure:
     name: str
     label: str
-    kind: str          # "rate" (a share in [0, 1]) or "mean"
-    scale: int         # value = numerator / scale
-    binary: bool       # numerators are 0 or scale only (an indicator)
+    kind: str  # "rate" (a share in [0, 1]) or "mean"
+    scale: int  # value = numerator / scale
+    binary: bool  # numerators are 0 or scale only (an indicator)
     over: str = "finished"  # "finished" games, or "all" games played
-    unit: str = ""          # from the catalogue (sim.model.catalogue)
+    unit: str = ""  # from the catalogue (sim.model.catalogue)
 
 
 def _strategy_seats(sc: Scenario) -> dict[str, list[int]]:
@@ -76,6 +77,7 @@ def measures(sc: Scenario) -> list[Measure]:
     def add(name: str, kind: str, scale: int, binary: bool, over: str = "finished"):
         e = cat.entry(name)
         out.append(Measure(name, e.label, kind, scale, binary, over, e.unit))
+
     coop = is_cooperative(sc)
     roles = spec.roles(sc.params, n)
     if coop:
@@ -99,7 +101,7 @@ def measures(sc: Scenario) -> list[Measure]:
         if col in spec.categorical:
             for label in spec.categorical[col]:
                 add(f"extra.{col}={label}", "rate", 1, True)
-        elif cat.entry(f"extra.{col}").kind == "rate":      # a 0/1 counter declared a share (tiebreak_decided)
+        elif cat.entry(f"extra.{col}").kind == "rate":  # a 0/1 counter declared a share (tiebreak_decided)
             add(f"extra.{col}", "rate", 1, True)
         else:
             add(f"extra.{col}", "mean", 1, False)
@@ -199,14 +201,18 @@ class Decisiveness:
         if not self.active:
             return None
         from sim.stats.metrics import distribution, rate, z_value
+
         d = distribution(self.hist, self.lo)
         n = d["n"]
         h = z_value() * d["std"] / np.sqrt(n) if n > 1 else 0.0
         close = int(self.hist[: CLOSE_MARGIN - self.lo + 1].sum())
-        return {"definition": catalogue.describe("margin", self.sc.game).definition,
-                "margin": d,   # no finished game: n = 0, no mean and no interval
-                "mean_ci95": [d["mean"] - float(h), d["mean"] + float(h)] if n else None,
-                "close_margin": CLOSE_MARGIN, "close": rate(close, n)}
+        return {
+            "definition": catalogue.describe("margin", self.sc.game).definition,
+            "margin": d,  # no finished game: n = 0, no mean and no interval
+            "mean_ci95": [d["mean"] - float(h), d["mean"] + float(h)] if n else None,
+            "close_margin": CLOSE_MARGIN,
+            "close": rate(close, n),
+        }
 
 
 def _isum(x: np.ndarray) -> int:
@@ -247,9 +253,20 @@ class Sums:
         return out
 
     def to_dict(self) -> dict:
-        return {m.name: {"n": self.n[m.name], "sum": self.s[m.name], "sq": self.q[m.name],
-                         "nonzero": self.nz[m.name], "cubes": self.cu[m.name], "scale": m.scale,
-                         "kind": m.kind, "binary": m.binary, "label": m.label} for m in self.measures}
+        return {
+            m.name: {
+                "n": self.n[m.name],
+                "sum": self.s[m.name],
+                "sq": self.q[m.name],
+                "nonzero": self.nz[m.name],
+                "cubes": self.cu[m.name],
+                "scale": m.scale,
+                "kind": m.kind,
+                "binary": m.binary,
+                "label": m.label,
+            }
+            for m in self.measures
+        }
 
 
 class PairedSums:
@@ -262,8 +279,8 @@ class PairedSums:
 
     def __init__(self, sa: Scenario, sb: Scenario):
         self.a, self.b = sa, sb
-        ma = shown(sa)          # what applies to each side (the seat rotation, a Head Haunter counter in a basic
-        mbl = shown(sb)         # game: not compared)
+        ma = shown(sa)  # what applies to each side (the seat rotation, a Head Haunter counter in a basic
+        mbl = shown(sb)  # game: not compared)
         names_b = {m.name for m in mbl}
         self.measures = [m for m in ma if m.name in names_b]
         mb = {m.name: m for m in mbl}

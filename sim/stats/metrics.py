@@ -1,4 +1,5 @@
 """Statistics used by the reports: small, tested functions (floats only here, at the end of the pipeline)."""
+
 from __future__ import annotations
 
 import functools
@@ -67,6 +68,7 @@ def mean_std(total: int, squares: int, n: int) -> tuple[float, float]:
 
 # ---------------------------------------------------------------------------------------------------------------
 # Tests and intervals for comparisons (sim compare, sim check). Inputs are integer sums where possible.
+
 
 def holm(pvalues) -> list[float]:
     """Holm step-down adjusted p-values, in the input order (reject H_i at level a when adjusted[i] <= a).
@@ -152,7 +154,7 @@ def third_moment(total: float, squares: float, cubes: float, n: int) -> float:
     if n <= 0:
         return 0.0
     m = total / n
-    return cubes / n - 3 * m * squares / n + 2 * m ** 3
+    return cubes / n - 3 * m * squares / n + 2 * m**3
 
 
 def diff_skewness(a: tuple, b: tuple) -> float:
@@ -167,8 +169,8 @@ def diff_skewness(a: tuple, b: tuple) -> float:
     se2 = v1 / n1 + v2 / n2
     if se2 <= 0:
         return 0.0
-    k3 = third_moment(s2, q2, c2, n2) / n2 ** 2 - third_moment(s1, q1, c1, n1) / n1 ** 2
-    return k3 / se2 ** 1.5
+    k3 = third_moment(s2, q2, c2, n2) / n2**2 - third_moment(s1, q1, c1, n1) / n1**2
+    return k3 / se2**1.5
 
 
 def mcnemar_exact(up: int, down: int) -> float:
@@ -196,7 +198,7 @@ def merge_sparse_bins(a, b, min_expected: float = 5.0) -> tuple[list[int], list[
     na, nb = sum(a), sum(b)
     if na == 0 or nb == 0:
         return [na], [nb]
-    need = min_expected * (na + nb) / min(na, nb)   # pooled count that gives min_expected in the smaller sample
+    need = min_expected * (na + nb) / min(na, nb)  # pooled count that gives min_expected in the smaller sample
     out_a, out_b = [], []
     ca = cb = 0
     for x, y in zip(a, b):
@@ -256,6 +258,7 @@ def mean_ci(total: float, squares: float, n: int, level: float = 0.95) -> tuple[
 
 # Sequential probability ratio test (fishtest style): H0 diff = d0 against H1 diff = d1, error rates alpha and beta.
 
+
 def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     """(lower, upper) log-likelihood-ratio bounds: ln(beta / (1 - alpha)), ln((1 - beta) / alpha) (±ln 19 at 0.05)."""
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
@@ -284,17 +287,20 @@ def sprt_state(llr: float, alpha: float = 0.05, beta: float = 0.05) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 # The same statistics on Polars frames of per-game rows (games.parquet of `sim run --per-game`, or hand-built).
 
+
 def seat_win_rates(games, players: int, level: float = 0.95):
     """Win rate per seat with its Wilson interval from per-game rows with columns ``status`` (0 = finished) and
     ``win_seat<i>`` (1 when seat i is among the winners). A win shared by k seats counts 1/k to each.
 
     Returns a frame: seat, wins, games, rate, lo, hi (one row per seat)."""
     import polars as pl
+
     cols = [f"win_seat{i}" for i in range(players)]
     fin = games.filter(pl.col("status") == 0)
     nwin = pl.sum_horizontal([pl.col(c).cast(pl.Int64) for c in cols])
-    share = fin.select([(pl.col(c).cast(pl.Float64) / pl.when(nwin > 0).then(nwin).otherwise(1)).alias(c)
-                        for c in cols])
+    share = fin.select(
+        [(pl.col(c).cast(pl.Float64) / pl.when(nwin > 0).then(nwin).otherwise(1)).alias(c) for c in cols]
+    )
     n = fin.height
     rows = []
     for i, c in enumerate(cols):
@@ -307,6 +313,7 @@ def seat_win_rates(games, players: int, level: float = 0.95):
 def paired_difference(a, b, level: float = 0.95) -> dict:
     """Mean of b - a over paired rows (two equal-length Polars Series or arrays): diff, se, ci, p."""
     import numpy as np
+
     x = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
     return paired_diff(float(x.sum()), float((x * x).sum()), len(x), level)
 
@@ -314,9 +321,12 @@ def paired_difference(a, b, level: float = 0.95) -> dict:
 def with_holm(df, p: str = "p", alpha: float = 0.05):
     """``df`` with Holm-adjusted p-values (``p_holm``) and ``significant`` (p_holm <= alpha) added, row order kept."""
     import polars as pl
+
     adj = holm(df[p].to_list())
-    return df.with_columns(pl.Series("p_holm", adj, dtype=pl.Float64),
-                           pl.Series("significant", [q <= alpha for q in adj], dtype=pl.Boolean))
+    return df.with_columns(
+        pl.Series("p_holm", adj, dtype=pl.Float64),
+        pl.Series("significant", [q <= alpha for q in adj], dtype=pl.Boolean),
+    )
 
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -345,11 +355,17 @@ def distribution(counts, lo: int, total: int | None = None, squares: int | None 
     std: float | None
     mean, std = mean_std(int(total), int(squares), n)
     tlo, tc = _trim(counts, lo)
-    if n == 0:                                  # nothing observed: no mean, spread or quantiles (not 0, not lo)
+    if n == 0:  # nothing observed: no mean, spread or quantiles (not 0, not lo)
         mean = std = None
-    return {"n": n, "mean": mean, "std": std, "min": tlo if tc else None, "max": tlo + len(tc) - 1 if tc else None,
-            "quantiles": {f"p{int(q * 100):02d}": hist_quantile(counts, lo, q) if n else None for q in QUANTILES},
-            "hist": {"lo": tlo, "counts": tc}}
+    return {
+        "n": n,
+        "mean": mean,
+        "std": std,
+        "min": tlo if tc else None,
+        "max": tlo + len(tc) - 1 if tc else None,
+        "quantiles": {f"p{int(q * 100):02d}": hist_quantile(counts, lo, q) if n else None for q in QUANTILES},
+        "hist": {"lo": tlo, "counts": tc},
+    }
 
 
 def rate(wins: float, n: int) -> dict:

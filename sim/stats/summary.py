@@ -10,6 +10,7 @@ of the team, not a tie). With no finished game, distributions have n = 0 and nul
 The words that describe a summary (the scenario played, the difference of two scenarios, the lead line) are
 `sim.pages.scenario_words`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,8 +20,12 @@ from sim.stats.aggregate import WIN_UNITS, Aggregates
 from sim.stats.metrics import distribution, mean_ci, rate
 
 SCHEMA = 1
-TEAM_TIE_NOTE = ("team game: a team win is one win of the whole team, not a tie, so no tie rate is reported; every "
-                 "member's win rate is the team's rate")
+TEAM_TIE_NOTE = (
+    "team game: a team win is one win of the whole team, not a tie, so no tie rate is reported; every "
+    "member's win rate is the team's rate"
+)
+
+
 def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> dict:
     """The run's summary dict (JSON-ready, schema 1: the fields are defined in the module docstring and
     docs/reference/reports.md; a field that does not apply, e.g. a team game's tie rate, is null)."""
@@ -36,12 +41,17 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
 
     seats = []
     for s in range(n):
-        seats.append({
-            "seat": s, "strategy": sc.seats[s].strategy, "role": roles[s],
-            "win": rate(seat_wins(s), fin),
-            "sole_wins": int(agg.sole_wins[s]), "shared_wins": int(agg.shared_wins[s]),
-            "score": distribution(agg.score_hist[s], agg.score_lo, agg.score_sum[s], agg.score_sq[s]),
-        })
+        seats.append(
+            {
+                "seat": s,
+                "strategy": sc.seats[s].strategy,
+                "role": roles[s],
+                "win": rate(seat_wins(s), fin),
+                "sole_wins": int(agg.sole_wins[s]),
+                "shared_wins": int(agg.shared_wins[s]),
+                "score": distribution(agg.score_hist[s], agg.score_lo, agg.score_sum[s], agg.score_sq[s]),
+            }
+        )
     strategies: dict[tuple[str, str], dict] = {}
     for s in range(n):
         key = (sc.seats[s].strategy, roles[s])
@@ -52,13 +62,20 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     for d in strategies.values():
         k = len(d["seats"])
         # team-mates share one outcome per game, so a team strategy has `fin` observations, not fin * k
-        strat_rows.append({"strategy": d["strategy"], "role": d["role"], "seats": d["seats"],
-                           "win": rate(d["wins"] / k, fin) if coop else rate(d["wins"], fin * k)})
+        strat_rows.append(
+            {
+                "strategy": d["strategy"],
+                "role": d["role"],
+                "seats": d["seats"],
+                "win": rate(d["wins"] / k, fin) if coop else rate(d["wins"], fin * k),
+            }
+        )
     # win rate by turn position (0 = start player); not defined between team-mates
-    positions: list[dict[str, Any]] = [] if coop else [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)}
-                                 for q in range(n)]
+    positions: list[dict[str, Any]] = (
+        [] if coop else [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)} for q in range(n)]
+    )
     fp = positions[0]["win"] if positions else None
-    fair = None if coop else 1.0 / n    # no fair share between team-mates
+    fair = None if coop else 1.0 / n  # no fair share between team-mates
     # strategy-vs-strategy: share of pairings in which the row strategy's seat outscored the column's (ties half)
     names = sorted({r["strategy"] for r in strat_rows})
     matchup: dict[str, dict] = {}
@@ -77,18 +94,23 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         hist = agg.extra_hist[c]
         if col in spec.categorical:
             labels = spec.categorical[col]
-            extras[col] = {"counts": {labels[i] if i < len(labels) else str(i): int(hist[i])
-                                      for i in range(len(hist)) if hist[i]}}
+            extras[col] = {
+                "counts": {labels[i] if i < len(labels) else str(i): int(hist[i]) for i in range(len(hist)) if hist[i]}
+            }
         else:
             extras[col] = distribution(hist, 0)
     curves = {}
     for c, name in enumerate(spec.curves):
         g = agg.curve_games[c]
-        ci = [list(mean_ci(int(agg.curve_sum[c, r]), int(agg.curve_sq[c, r]), int(g[r]))[1:]) if g[r] > 1 else None
-              for r in range(len(g))]
-        curves[name] = {"games_by_round": [int(x) for x in g],
-                        "mean_by_round": [float(agg.curve_sum[c, r] / g[r]) if g[r] else None for r in range(len(g))],
-                        "ci95_by_round": ci}
+        ci = [
+            list(mean_ci(int(agg.curve_sum[c, r]), int(agg.curve_sq[c, r]), int(g[r]))[1:]) if g[r] > 1 else None
+            for r in range(len(g))
+        ]
+        curves[name] = {
+            "games_by_round": [int(x) for x in g],
+            "mean_by_round": [float(agg.curve_sum[c, r] / g[r]) if g[r] else None for r in range(len(g))],
+            "ci95_by_round": ci,
+        }
     team = None
     if spec.team_roles:
         team = {role: rate(_team_wins(agg, roles, role), fin) for role in dict.fromkeys(roles)}
@@ -96,17 +118,27 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "schema": SCHEMA,
         "scenario": sc.to_dict(),
         "game_title": spec.title,
-        "games": {"played": agg.games, "finished": fin, "truncated": agg.truncated, "errors": agg.errors,
-                  "truncated_rate": agg.truncated / agg.games if agg.games else 0.0},
+        "games": {
+            "played": agg.games,
+            "finished": fin,
+            "truncated": agg.truncated,
+            "errors": agg.errors,
+            "truncated_rate": agg.truncated / agg.games if agg.games else 0.0,
+        },
         "seats": seats,
         "strategies": strat_rows,
         "positions": positions,
-        "first_player": {"win": fp, "fair_share": fair,        # no advantage without a finished game
-                         "advantage": None if fp is None or coop or not fin else fp["rate"] - fair,
-                         "advantage_ci95": None if fp is None or coop or not fin
-                         else [fp["ci95"][0] - fair, fp["ci95"][1] - fair]},
-        "ties": ({"tie_rate": None, "note": TEAM_TIE_NOTE} if coop else
-                 {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else None}),
+        "first_player": {
+            "win": fp,
+            "fair_share": fair,  # no advantage without a finished game
+            "advantage": None if fp is None or coop or not fin else fp["rate"] - fair,
+            "advantage_ci95": None if fp is None or coop or not fin else [fp["ci95"][0] - fair, fp["ci95"][1] - fair],
+        },
+        "ties": (
+            {"tie_rate": None, "note": TEAM_TIE_NOTE}
+            if coop
+            else {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else None}
+        ),
         "length": {"turns": distribution(agg.turns_hist, 0), "rounds": distribution(agg.rounds_hist, 0)},
         "matchups": matchup,
         "extras": extras,
@@ -124,6 +156,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     # what every measure of this scenario is (label, unit, kind, definition), from the catalogue (sim.model.catalogue)
     from sim.model.catalogue import block
     from sim.stats.measures import measures
+
     out["measures"] = block(sc, [m.name for m in measures(sc)])
     if provenance is not None:
         out["provenance"] = provenance
@@ -136,19 +169,28 @@ def minutes(sc: Scenario, turns: dict) -> dict | None:
     finished), with the parameter's value, whether it is the game's default, where that default comes from, and the
     playing time the box states. None for a game without a ``seconds_per_turn`` parameter (a plugin game)."""
     from sim.model.registry import SECONDS_PER_TURN, seconds_source
+
     ps = sc.spec.param(SECONDS_PER_TURN)
     if ps is None:
         return None
     s = float(sc.params[SECONDS_PER_TURN])
-    per = lambda v: None if v is None else v * s / 60.0            # noqa: E731
+    per = lambda v: None if v is None else v * s / 60.0  # noqa: E731
     q = turns["quantiles"]
     default = s == float(ps.default)
-    return {"mean": per(turns["mean"]), "median": per(q.get("p50")), "p05": per(q.get("p05")),
-            "p95": per(q.get("p95")), "seconds_per_turn": s, "default": default,
-            "source": (seconds_source(ps) if default else
-                       f"set in the scenario (params.{SECONDS_PER_TURN}; the game's default is {ps.default:g} s)"),
-            "box": {"minutes": list(sc.spec.box_minutes) if sc.spec.box_minutes else None,
-                    "source": sc.spec.box_source}}
+    return {
+        "mean": per(turns["mean"]),
+        "median": per(q.get("p50")),
+        "p05": per(q.get("p05")),
+        "p95": per(q.get("p95")),
+        "seconds_per_turn": s,
+        "default": default,
+        "source": (
+            seconds_source(ps)
+            if default
+            else f"set in the scenario (params.{SECONDS_PER_TURN}; the game's default is {ps.default:g} s)"
+        ),
+        "box": {"minutes": list(sc.spec.box_minutes) if sc.spec.box_minutes else None, "source": sc.spec.box_source},
+    }
 
 
 def _team_wins(agg: Aggregates, roles: list[str], role: str) -> float:

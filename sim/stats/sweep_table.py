@@ -6,6 +6,7 @@ point's integer sums: a rate with its Wilson interval, a mean with its normal in
 the summary does: ``first_player_advantage`` (first-player win rate minus the fair share 1/players, competitive
 games) and ``team_win_rate`` (the win rate of the team with the most seats, team games).
 """
+
 from __future__ import annotations
 
 import math
@@ -25,12 +26,13 @@ DEFAULT_TEAM = ("team_win_rate", "length.rounds")
 @dataclass(frozen=True)
 class Quantity:
     """A measure as a sweep reports it: ``base`` (a `Measure`) plus ``offset`` (the fair share taken away)."""
+
     name: str
     label: str
     kind: str
-    base: M.Measure          # a `sim.stats.measures` measure (name, label, kind, scale, over)
+    base: M.Measure  # a `sim.stats.measures` measure (name, label, kind, scale, over)
     offset: float = 0.0
-    definition: str = ""     # from the catalogue of measures (sim.model.catalogue)
+    definition: str = ""  # from the catalogue of measures (sim.model.catalogue)
 
 
 _QUANTITIES: dict[tuple, dict] = {}
@@ -40,8 +42,13 @@ def quantities(sc: Scenario) -> dict[str, Quantity]:
     """Every measure of scenario ``sc`` by name, the derived ones first (see module docstring). Built once per
     what they depend on (the game, players, mode, seat strategies and roles: `sim.stats.measures.measures` and the
     catalogue view read nothing else), not once per point of a sweep (~1 ms each: 2,500 points took seconds)."""
-    key = (sc.game, sc.players, str(sc.params.get("mode")), tuple(s.strategy for s in sc.seats),
-           tuple(sc.spec.roles(sc.params, sc.players)))
+    key = (
+        sc.game,
+        sc.players,
+        str(sc.params.get("mode")),
+        tuple(s.strategy for s in sc.seats),
+        tuple(sc.spec.roles(sc.params, sc.players)),
+    )
     if key not in _QUANTITIES:
         if len(_QUANTITIES) > 256:
             _QUANTITIES.clear()
@@ -54,12 +61,17 @@ def _quantities(sc: Scenario) -> dict[str, Quantity]:
     ms = M.shown(sc)
     by = {m.name: m for m in ms}
     out: dict[str, Quantity] = {}
-    cat = catalogue.for_scenario(sc)             # labels from the catalogue of measures
+    cat = catalogue.for_scenario(sc)  # labels from the catalogue of measures
     if "first_player.win" in by:
         fp = by["first_player.win"]
-        out["first_player_advantage"] = Quantity("first_player_advantage", cat.label("first_player_advantage"),
-                                                 "rate", fp, -1.0 / sc.players,
-                                                 cat.definition("first_player_advantage"))
+        out["first_player_advantage"] = Quantity(
+            "first_player_advantage",
+            cat.label("first_player_advantage"),
+            "rate",
+            fp,
+            -1.0 / sc.players,
+            cat.definition("first_player_advantage"),
+        )
     teams = [m for m in ms if m.name.startswith("team.")]
     if teams:
         roles = sc.spec.roles(sc.params, sc.players)
@@ -74,6 +86,7 @@ def check_measures(sw, names: list[str]) -> list[str]:
     """The chosen measures (default: per kind of game), each checked against every point's measures. Raises
     SweepError naming the unknown measure and the allowed names."""
     from sim.model.sweep_axis import SweepError
+
     qs = [quantities(p.scenario) for p in sw.points]
     common = [n for n in qs[0] if all(n in q for q in qs)]
     if not names:
@@ -88,11 +101,11 @@ def check_measures(sw, names: list[str]) -> list[str]:
 def parse_target(sw, text: str) -> tuple[str, float]:
     """``"measure=value"`` -> (measure, value); rates may be given as 0.5 or 50%. Raises SweepError."""
     from sim.model.sweep_axis import SweepError
+
     name, eq, val = str(text).partition("=")
     name = name.strip()
     if not eq:
-        raise SweepError(f"--target {text}: expected MEASURE=VALUE (e.g. first_player_advantage=0, "
-                         f"team_win_rate=0.5)")
+        raise SweepError(f"--target {text}: expected MEASURE=VALUE (e.g. first_player_advantage=0, team_win_rate=0.5)")
     check_measures(sw, [name])
     try:
         v = float(val.strip().rstrip("%")) / (100 if val.strip().endswith("%") else 1)
@@ -158,14 +171,26 @@ def independent_difference(q: Quantity, sa: dict, sb: dict) -> dict:
     """B - A of quantity ``q`` between points with their own random streams (Welch, from the sums)."""
     m = q.base
     k = float(m.scale)
-    r = metrics.welch_test(sa["s"][m.name] / k, sa["q"][m.name] / k / k, sa["n"][m.name],
-                           sb["s"][m.name] / k, sb["q"][m.name] / k / k, sb["n"][m.name])
-    return {"diff": r["diff"], "ci95": r["ci95"], "p": r["p"], "se": r["se"],
-            "n": min(sa["n"][m.name], sb["n"][m.name]), "paired": False}
+    r = metrics.welch_test(
+        sa["s"][m.name] / k,
+        sa["q"][m.name] / k / k,
+        sa["n"][m.name],
+        sb["s"][m.name] / k,
+        sb["q"][m.name] / k / k,
+        sb["n"][m.name],
+    )
+    return {
+        "diff": r["diff"],
+        "ci95": r["ci95"],
+        "p": r["p"],
+        "se": r["se"],
+        "n": min(sa["n"][m.name], sb["n"][m.name]),
+        "paired": False,
+    }
 
 
-ALPHA = 0.05           # family-wise level of the many-points test (as `sim compare`'s default)
-POWER = 0.8            # the chance of detecting a difference as large as the largest seen, for `games_needed`
+ALPHA = 0.05  # family-wise level of the many-points test (as `sim compare`'s default)
+POWER = 0.8  # the chance of detecting a difference as large as the largest seen, for `games_needed`
 
 
 def against_own(tests: list[dict], games: int, alpha: float = ALPHA) -> dict:
@@ -183,12 +208,19 @@ def against_own(tests: list[dict], games: int, alpha: float = ALPHA) -> dict:
     need = None
     if ok:
         from scipy import stats
+
         z = float(stats.norm.ppf(1 - alpha / (2 * len(ok)))) + float(stats.norm.ppf(POWER))
         ratios = [(z * t["se"] / abs(t["diff"])) ** 2 for t in ok if t["diff"] and t["se"] > 0]
         if ratios:
             need = int(math.ceil(games * min(ratios)))
-    return {"tested": len(ok), "points": len({t["point"] for t in ok}), "alpha": alpha, "differ": differ,
-            "games_needed": need, "games": games}
+    return {
+        "tested": len(ok),
+        "points": len({t["point"] for t in ok}),
+        "alpha": alpha,
+        "differ": differ,
+        "games_needed": need,
+        "games": games,
+    }
 
 
 def target_summary(sw, rows: list[dict]) -> dict | None:
@@ -198,6 +230,7 @@ def target_summary(sw, rows: list[dict]) -> dict | None:
     if sw.target is None:
         return None
     from sim.model.sweep_axis import is_numeric
+
     name, t = sw.target
     vals = [(r["index"], r["measures"][name]) for r in rows]
     containing = [i for i, v in vals if v["ci95"] and v["ci95"][0] <= t <= v["ci95"][1]]
@@ -214,8 +247,13 @@ def target_summary(sw, rows: list[dict]) -> dict | None:
                 crossings.append(float(xs[i] + (xs[j] - xs[i]) * fa / (fa - fb)))
         if have and have[-1][1]["value"] == t:
             crossings.append(float(xs[have[-1][0]]))
-    return {"measure": name, "value": t, "containing": containing, "closest": closest,
-            "crossings": sorted(set(crossings))}
+    return {
+        "measure": name,
+        "value": t,
+        "containing": containing,
+        "closest": closest,
+        "crossings": sorted(set(crossings)),
+    }
 
 
 def frame(sw, rows: list[dict]):
@@ -225,11 +263,12 @@ def frame(sw, rows: list[dict]):
 
     from sim.model.scenario import toml_value
     from sim.model.sweep_axis import is_numeric
+
     cols: dict[str, list] = {"point": [r["index"] for r in rows]}
     for ax in sw.axes:
         num = is_numeric(ax)
         cols[ax.name] = [r["values"][ax.name] if num else toml_value(r["values"][ax.name]) for r in rows]
-    default = sw_default(sw)                    # found before the loop: every row is compared with it
+    default = sw_default(sw)  # found before the loop: every row is compared with it
     cols["scenario_point"] = [r["index"] == default for r in rows]
     cols["games"] = [r["games"] for r in rows]
     names = list(rows[0]["measures"]) if rows else []
@@ -239,8 +278,16 @@ def frame(sw, rows: list[dict]):
         cols[f"{n}.lo"] = [x["ci95"][0] if x["ci95"] else None for x in m]
         cols[f"{n}.hi"] = [x["ci95"][1] if x["ci95"] else None for x in m]
         cols[f"{n}.n"] = [x["n"] for x in m]
-    schema = {k: (pl.Float64 if k not in ("point", "games", "scenario_point") and not k.endswith(".n")
-                  and k not in {a.name for a in sw.axes} else None) for k in cols}
+    schema = {
+        k: (
+            pl.Float64
+            if k not in ("point", "games", "scenario_point")
+            and not k.endswith(".n")
+            and k not in {a.name for a in sw.axes}
+            else None
+        )
+        for k in cols
+    }
     return pl.DataFrame({k: pl.Series(k, v, dtype=schema[k]) for k, v in cols.items()})
 
 
@@ -250,8 +297,12 @@ def sw_default(sw) -> int | None:
     b = sw.base
     for p in sw.points:
         s = p.scenario
-        if (s.players == b.players and np.array_equal(s.prm(), b.prm()) and np.array_equal(s.sids(), b.sids())
-                and np.array_equal(s.sparams(), b.sparams())):
+        if (
+            s.players == b.players
+            and np.array_equal(s.prm(), b.prm())
+            and np.array_equal(s.sids(), b.sids())
+            and np.array_equal(s.sparams(), b.sparams())
+        ):
             return p.index
     return None
 
@@ -262,6 +313,7 @@ def resolve(sw) -> None:
     (measure, value), its measure added to the chosen ones). Raises SweepError naming where the bad name came
     from (``--measure`` / ``[sweep] measures``, ``--target`` / ``[sweep] target``) and the names allowed."""
     from sim.model.sweep_axis import SweepError
+
     try:
         sw.measures = check_measures(sw, sw.measures)
     except SweepError as e:
@@ -273,9 +325,10 @@ def resolve(sw) -> None:
         sw.target = parse_target(sw, tgt)
     except SweepError as e:
         msg = str(e)
-        if sw.target_source != "--target" and msg.startswith("--target"):     # it came from the file's table
+        if sw.target_source != "--target" and msg.startswith("--target"):  # it came from the file's table
             msg = "[sweep] target" + msg.removeprefix("--target")
-        raise SweepError(msg if msg.startswith(("--target", "[sweep] target")) else
-                         f"{sw.target_source} {tgt}: {msg}") from None
+        raise SweepError(
+            msg if msg.startswith(("--target", "[sweep] target")) else f"{sw.target_source} {tgt}: {msg}"
+        ) from None
     if sw.target[0] not in sw.measures:
         sw.measures.append(sw.target[0])

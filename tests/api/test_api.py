@@ -1,5 +1,6 @@
 """`import sim` end to end: the typed API (sim.load / run / compare / sweep / check), its frozen results and Polars
 frames, its one exception family, and the one play path (run, units and compare give the same integers)."""
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,17 @@ from tests.conftest import moor
 
 MOOR = REPO / "scenarios/moor/4p.toml"
 HUNT = REPO / "scenarios/treasure_hunters/basic-4p.toml"
-MEASURE_COLUMNS = {"measure": pl.String, "label": pl.String, "unit": pl.String, "kind": pl.String,
-                   "headline": pl.Boolean, "value": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
-                   "n": pl.Int64}
+MEASURE_COLUMNS = {
+    "measure": pl.String,
+    "label": pl.String,
+    "unit": pl.String,
+    "kind": pl.String,
+    "headline": pl.Boolean,
+    "value": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "n": pl.Int64,
+}
 
 
 def cli(*args) -> object:
@@ -31,9 +40,11 @@ def cli(*args) -> object:
 
 
 def test_import_sim_is_cheap_and_exports_the_functions():
-    code = ("import sys, sim; assert 'numba' not in sys.modules and 'sim.api.public' not in sys.modules; "
-            "import inspect; assert all(inspect.isfunction(getattr(sim, n)) for n in ('run', 'sweep', 'compare', "
-            "'check', 'load')); assert 'numba' not in sys.modules")
+    code = (
+        "import sys, sim; assert 'numba' not in sys.modules and 'sim.api.public' not in sys.modules; "
+        "import inspect; assert all(inspect.isfunction(getattr(sim, n)) for n in ('run', 'sweep', 'compare', "
+        "'check', 'load')); assert 'numba' not in sys.modules"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert out.returncode == 0, out.stderr
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
@@ -52,7 +63,7 @@ def test_run_returns_a_frozen_result_with_typed_frames(path, games):
     r = sim.run(path, games=games, per_game=True, threads=1)
     assert isinstance(r, sim.Result) and r.folder is None
     with pytest.raises(AttributeError):
-        r.raw = {}                                          # frozen
+        r.raw = {}  # frozen
     assert r.raw["games"]["played"] == games == r.scenario.games
     m = r.measures
     assert dict(m.schema) == MEASURE_COLUMNS and m.height > 5
@@ -71,8 +82,10 @@ def test_overrides_as_a_mapping_name_the_variant():
     r = sim.run(MOOR, games=500, set={"track_len": 32, "seats.2.strategy": "runner"}, threads=1)
     assert r.scenario.params["track_len"] == 32 and r.scenario.seats[2].strategy == "runner"
     assert r.scenario.name == "moor-4p--track_len=32--seats.2.strategy=runner"
-    assert r.raw["scenario"]["overrides"] == [{"name": "track_len", "value": 32},
-                                              {"name": "seats.2.strategy", "value": "runner"}]
+    assert r.raw["scenario"]["overrides"] == [
+        {"name": "track_len", "value": 32},
+        {"name": "seats.2.strategy", "value": "runner"},
+    ]
 
 
 def _comparable(folder: Path) -> dict:
@@ -86,14 +99,16 @@ def test_result_write_gives_the_summary_sim_run_writes(tmp_path):
     r = sim.run(MOOR, games=2000, set={"track_len": 32}, per_game=True, threads=1)
     folder = r.write(tmp_path / "api")
     assert folder == tmp_path / "api"
-    out = cli("run", MOOR, "--games", 2000, "--set", "track_len=32", "--per-game", "--threads", 1,
-              "--out", tmp_path / "cli")
+    out = cli(
+        "run", MOOR, "--games", 2000, "--set", "track_len=32", "--per-game", "--threads", 1, "--out", tmp_path / "cli"
+    )
     assert out.exit_code == 0, out.output
     assert _comparable(tmp_path / "api") == _comparable(tmp_path / "cli")
     files = {p.relative_to(tmp_path / "api") for p in (tmp_path / "api").rglob("*")}
     assert files == {p.relative_to(tmp_path / "cli") for p in (tmp_path / "cli").rglob("*")}
-    assert pl.read_parquet(tmp_path / "api" / "games.parquet").equals(pl.read_parquet(tmp_path / "cli" /
-                                                                                       "games.parquet"))
+    assert pl.read_parquet(tmp_path / "api" / "games.parquet").equals(
+        pl.read_parquet(tmp_path / "cli" / "games.parquet")
+    )
     assert r.games().equals(pl.read_parquet(tmp_path / "cli" / "games.parquet"))
 
 
@@ -106,8 +121,10 @@ def test_run_with_write_streams_the_report_folder(tmp_path):
 def test_a_scenario_built_in_code_equals_the_one_loaded_from_its_file():
     doc = tomllib.loads(MOOR.read_text())
     assert sim.Scenario.from_dict(doc, name="4p", path=str(MOOR)) == sim.load(MOOR)
-    built = sim.Scenario.from_dict({"scenario": {"game": "moor", "players": 4, "games": 300, "seed": 1},
-                                    "seats": [{"strategy": "weighted"}] * 4}, name="in-code")
+    built = sim.Scenario.from_dict(
+        {"scenario": {"game": "moor", "players": 4, "games": 300, "seed": 1}, "seats": [{"strategy": "weighted"}] * 4},
+        name="in-code",
+    )
     assert sim.run(built, threads=1).raw["games"]["played"] == 300
 
 
@@ -116,19 +133,42 @@ def _cli_line(*args) -> tuple[int, str]:
     return out.exit_code, out.output.strip().removeprefix("error: ")
 
 
-@pytest.mark.parametrize("call,cli_args,kind,field,code", [
-    (lambda: sim.run(MOOR, games=0), ("run", MOOR, "--games", 0), "OptionError", "--games", 2),
-    (lambda: sim.run(MOOR, set={"players": 9}), ("run", MOOR, "--set", "players=9"), "OverrideError",
-     "--set players=9", 2),
-    (lambda: sim.run(MOOR, set={"nope": 1}), ("run", MOOR, "--set", "nope=1"), "OverrideError", "--set nope=1", 2),
-    (lambda: sim.run(REPO / "scenarios/moor/none.toml"), ("run", REPO / "scenarios/moor/none.toml"),
-     "ScenarioError", str(REPO / "scenarios/moor/none.toml"), 3),
-    (lambda: sim.compare(MOOR, REPO / "scenarios/galleon/2p.toml", games=100),
-     ("compare", MOOR, REPO / "scenarios/galleon/2p.toml", "--games", 100), "CompareError", None, 3),
-    (lambda: sim.compare(MOOR, games=100, precision=0.01), ("compare", MOOR, "--set-b", "track_len=32",
-     "--games", 100, "--precision", 0.01), "OptionError", "--games", 2),
-    (lambda: sim.check([MOOR], tier="fast"), ("check", MOOR, "--tier", "fast"), "OptionError", "--tier", 2),
-])
+@pytest.mark.parametrize(
+    "call,cli_args,kind,field,code",
+    [
+        (lambda: sim.run(MOOR, games=0), ("run", MOOR, "--games", 0), "OptionError", "--games", 2),
+        (
+            lambda: sim.run(MOOR, set={"players": 9}),
+            ("run", MOOR, "--set", "players=9"),
+            "OverrideError",
+            "--set players=9",
+            2,
+        ),
+        (lambda: sim.run(MOOR, set={"nope": 1}), ("run", MOOR, "--set", "nope=1"), "OverrideError", "--set nope=1", 2),
+        (
+            lambda: sim.run(REPO / "scenarios/moor/none.toml"),
+            ("run", REPO / "scenarios/moor/none.toml"),
+            "ScenarioError",
+            str(REPO / "scenarios/moor/none.toml"),
+            3,
+        ),
+        (
+            lambda: sim.compare(MOOR, REPO / "scenarios/galleon/2p.toml", games=100),
+            ("compare", MOOR, REPO / "scenarios/galleon/2p.toml", "--games", 100),
+            "CompareError",
+            None,
+            3,
+        ),
+        (
+            lambda: sim.compare(MOOR, games=100, precision=0.01),
+            ("compare", MOOR, "--set-b", "track_len=32", "--games", 100, "--precision", 0.01),
+            "OptionError",
+            "--games",
+            2,
+        ),
+        (lambda: sim.check([MOOR], tier="fast"), ("check", MOOR, "--tier", "fast"), "OptionError", "--tier", 2),
+    ],
+)
 def test_bad_input_is_one_sim_error_with_the_cli_line(call, cli_args, kind, field, code):
     with pytest.raises(sim.SimError) as e:
         call()
@@ -148,8 +188,17 @@ def test_error_attributes_name_field_allowed_and_given():
     with pytest.raises(sim.ScenarioError) as s:
         sim.load(MOOR, set={"players": 9})
     assert s.value.field == "--set players=9" and s.value.given == "9" and s.value.allowed
-    for name in ("ScenarioError", "OverrideError", "OptionError", "OutputError", "CompareError", "SweepError",
-                 "BadBaseline", "RerunError", "ExecutionError"):
+    for name in (
+        "ScenarioError",
+        "OverrideError",
+        "OptionError",
+        "OutputError",
+        "CompareError",
+        "SweepError",
+        "BadBaseline",
+        "RerunError",
+        "ExecutionError",
+    ):
         assert issubclass(getattr(sim, name), sim.SimError), name
 
 
@@ -168,7 +217,8 @@ def test_sweep_through_the_api(tmp_path):
     assert isinstance(res, sim.SweepResult) and res.played == (0, 1) and (tmp_path / "sw" / "sweep.json").is_file()
     pts = res.points
     assert set(pts["point"]) == {0, 1} and {"axis.track_len", "measure", "value", "ci_low", "ci_high"} <= set(
-        pts.columns)
+        pts.columns
+    )
     with pytest.raises(sim.SweepError):
         sim.sweep(MOOR, set={"nope": [1, 2]}, games=100, out=tmp_path / "bad")
 
@@ -188,6 +238,7 @@ def test_compare_through_the_api_equals_sim_compare(tmp_path):
         d = json.loads((tmp_path / f / "compare.json").read_text())
         d.pop("provenance")
         return d
+
     assert doc("api") == doc("cli")
 
 
@@ -201,14 +252,19 @@ def test_one_play_path_run_units_and_compare_agree():
     """The same (seed, games) through runner.run, units merged, and compare's paired units: the same integers."""
     from sim.api import compare as cmp
     from sim.play import runner, work
+
     sc = moor(players=3, strategies=("weighted", "runner", "collector"), games=2100, seed=5)
     whole = runner.run(sc, chunk=2100)
     units = [work.Unit("r", i, sc, g0, n, sc.seed) for i, (g0, n) in enumerate(work.chunks(2100, 400))]
     merged = work.merge([work.play_unit(u) for u in units])
     assert merged.agg.to_dict() == whole.agg.to_dict() and merged.sums == whole.sums
     assert (merged.margin == whole.margin).all()
-    pairs = work.merge([work.play_unit(work.Unit("c", i, sc, g0, n, sc.seed, against=sc))
-                        for i, (g0, n) in enumerate(work.chunks(2100, 700))]).pairs
+    pairs = work.merge(
+        [
+            work.play_unit(work.Unit("c", i, sc, g0, n, sc.seed, against=sc))
+            for i, (g0, n) in enumerate(work.chunks(2100, 700))
+        ]
+    ).pairs
     for name, acc in pairs.items():
         assert acc["sa"] == acc["sb"] == whole.sums["s"][name] and acc["n"] == whole.sums["n"][name], name
         assert acc["sd"] == acc["qd"] == 0
@@ -220,7 +276,7 @@ def test_one_play_path_run_units_and_compare_agree():
 
 def test_cancel_stops_a_run_soon_and_writes_nothing(tmp_path):
     ctx = sim.RunContext(threads=1)
-    sim.run(MOOR, games=64, ctx=ctx)                         # compiled before the clock starts
+    sim.run(MOOR, games=64, ctx=ctx)  # compiled before the clock starts
     timer = threading.Timer(0.3, ctx.cancel.set)
     t0 = time.perf_counter()
     timer.start()

@@ -5,6 +5,7 @@ space it reached). A "dawdler" seat sometimes moves a single space instead of it
 Batch signature of kernels/README.md; extra = EXTRA_COLUMNS (first_seat, decisions: dawdler choices made,
 top_rolls: rolls of the die's top face).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,12 +22,14 @@ PARAM_SPECS = (
     ("max_turns", "int", 500, (1, 1000), "turn cap: a game still running after it is truncated"),
 )
 S_RUNNER, S_DAWDLER = 0, 1
-STRATEGIES = (("runner", S_RUNNER, "always moves the full roll"),
-              ("dawdler", S_DAWDLER, "moves one space instead of the roll with chance w_slow"))
+STRATEGIES = (
+    ("runner", S_RUNNER, "always moves the full roll"),
+    ("dawdler", S_DAWDLER, "moves one space instead of the roll with chance w_slow"),
+)
 WEIGHT_SPECS = (("w_slow", 0.5, "chance (0..1) of moving one space instead of the roll"),)
 N_SPARAMS = 1
-LOG_CAP = 1001               # one row per turn (max_turns <= 1000) + the count in row 0
-ONE_IN = 1_000_000           # a probability as an integer threshold out of ONE_IN
+LOG_CAP = 1001  # one row per turn (max_turns <= 1000) + the count in row 0
+ONE_IN = 1_000_000  # a probability as an integer threshold out of ONE_IN
 
 
 def pack(values: dict, players: int) -> np.ndarray:
@@ -37,13 +40,17 @@ def pack(values: dict, players: int) -> np.ndarray:
 def batch_scratch(n, prm=None):
     """One `play_batch` call's scratch: the random streams, the pawns by seat, the last game's log int32[LOG_CAP, 4]
     (row 0 col 0: turns logged; then seat, roll, spaces moved, space reached per turn)."""
-    return (np.zeros((N_STREAMS_MAX, 4), np.uint64), np.zeros(N_STREAMS_MAX, np.int64),
-            np.zeros((LOG_CAP, 4), np.int32))
+    return (
+        np.zeros((N_STREAMS_MAX, 4), np.uint64),
+        np.zeros(N_STREAMS_MAX, np.int64),
+        np.zeros((LOG_CAP, 4), np.int32),
+    )
 
 
 @njit(entry=True)
-def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves, scratch):
+def play_batch(
+    seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status, extra, curves, scratch
+):
     """Games game0 .. game0 + n_games - 1 into rows 0 .. n_games - 1 (kernels/README.md "Batch signature")."""
     rng, pos, log = scratch
     track, faces, cap = prm[P_TRACK], prm[P_FACES], prm[P_MAX_TURNS]
@@ -84,10 +91,33 @@ def trace_game(seed, point, g, n, prm, sids, sparams):
     """Game ``g`` as `play_batch` plays it (`play_batch` over that one game): (log rows (seat, roll, moved,
     reached) per turn, scores int32[n], winners bitmask, status)."""
     out = [np.zeros((1, n), np.int32)] + [np.zeros(1, np.int32) for _ in range(4)]
-    extra, curves, scratch = np.zeros((1, len(EXTRA_COLUMNS)), np.int32), np.zeros((1, 0, 0), np.int32), \
-        batch_scratch(n, prm)
-    play_batch(np.uint64(seed), np.uint64(point), np.int64(g), np.int64(1), np.int64(n), prm, sids, sparams,
-               out[0], out[1], out[2], out[3], out[4], extra, curves, scratch)
+    extra, curves, scratch = (
+        np.zeros((1, len(EXTRA_COLUMNS)), np.int32),
+        np.zeros((1, 0, 0), np.int32),
+        batch_scratch(n, prm),
+    )
+    play_batch(
+        np.uint64(seed),
+        np.uint64(point),
+        np.int64(g),
+        np.int64(1),
+        np.int64(n),
+        prm,
+        sids,
+        sparams,
+        out[0],
+        out[1],
+        out[2],
+        out[3],
+        out[4],
+        extra,
+        curves,
+        scratch,
+    )
     log = scratch[2]
-    return [tuple(int(x) for x in log[r]) for r in range(1, int(log[0, 0]) + 1)], out[0][0], int(out[1][0]), \
-        int(out[4][0])
+    return (
+        [tuple(int(x) for x in log[r]) for r in range(1, int(log[0, 0]) + 1)],
+        out[0][0],
+        int(out[1][0]),
+        int(out[4][0]),
+    )

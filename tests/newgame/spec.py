@@ -1,5 +1,6 @@
 """Dice Race: its GameSpec (what `sim` knows of it) and its replay in words. `SPEC` is not registered on import:
 the test registers it (`sim.model.registry.register`) and forgets it afterwards."""
+
 from __future__ import annotations
 
 from newgame import play as K
@@ -12,13 +13,15 @@ WEIGHTS = tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in K.WEIGHT_
 
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
-    log, scores, wseat, status = K.trace_game(scenario.seed, 0, game, scenario.players, scenario.prm(),
-                                              scenario.sids(), scenario.sparams())
+    log, scores, wseat, status = K.trace_game(
+        scenario.seed, 0, game, scenario.players, scenario.prm(), scenario.sids(), scenario.sparams()
+    )
     lines = [f"Game {game} of {scenario.name}: {scenario.players} players, seat {game % scenario.players} starts"]
     for t, (seat, roll, moved, reached) in enumerate(log):
         slow = "" if moved == roll else f", dawdles: moves {moved}"
-        lines.append(f"turn {t + 1}: seat {seat} ({scenario.seats[seat].strategy}) rolls {roll}{slow}, "
-                     f"reaches space {reached}")
+        lines.append(
+            f"turn {t + 1}: seat {seat} ({scenario.seats[seat].strategy}) rolls {roll}{slow}, reaches space {reached}"
+        )
     won = [s for s in range(scenario.players) if (wseat >> s) & 1]
     return lines + [f"winner: seat {won[0]}" if status == 0 else "winner: none (truncated at the turn cap)"]
 
@@ -44,8 +47,12 @@ SPEC = GameSpec(
     n_sparams=K.N_SPARAMS,
     measures=(
         score("seat {seat}'s score", "spaces", "The space seat {seat}'s pawn reached (the track's length: won)."),
-        counter("decisions", "dawdler choices", "Turns a dawdler seat chose between its roll and one space, per "
-                "game.", "choices per game"),
+        counter(
+            "decisions",
+            "dawdler choices",
+            "Turns a dawdler seat chose between its roll and one space, per game.",
+            "choices per game",
+        ),
         counter("top_rolls", "top-face rolls", "Rolls showing the die's top face, per game.", "rolls per game"),
     ),
     check_sizes=(200, 2_000, 400),

@@ -1,4 +1,5 @@
 """What the CLI tests check of a refused command: one `error:` line on stderr and no traceback."""
+
 from __future__ import annotations
 
 

@@ -1,4 +1,5 @@
 """Real `sim` processes for the signal tests: started with default signal handling and never left running."""
+
 from __future__ import annotations
 
 import contextlib
@@ -22,8 +23,9 @@ def _default_signals() -> None:
 def sim_process(args: list[str], **popen_kw) -> Iterator[subprocess.Popen]:
     """`python -m sim.cli.main ARGS` in the repository; killed on the way out if it is still running (a failed test
     must not leave a 50-million-game run behind)."""
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli.main", *args], cwd=REPO, preexec_fn=_default_signals,
-                            **popen_kw)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli.main", *args], cwd=REPO, preexec_fn=_default_signals, **popen_kw
+    )
     try:
         yield proc
     finally:

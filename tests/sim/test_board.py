@@ -1,4 +1,5 @@
 """Board files (Turnwall castle, Treasure Hunters house, Galleon bay): validation messages and the SVG drawings."""
+
 from __future__ import annotations
 
 import re
@@ -24,6 +25,7 @@ def _board_figure(game: str, monkeypatch):
     def keep(fig):
         got.append(fig)
         return "<svg/>"
+
     monkeypatch.setattr(board_svg, "to_svg", keep)
     board_svg.show(REPO / "scenarios" / game / "boards" / "default.toml")
     return got[0]
@@ -37,6 +39,7 @@ def _drawn(fig):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.patches import Circle
     from matplotlib.transforms import Bbox
+
     with matplotlib.rc_context(plots.RC):
         r = FigureCanvasAgg(fig).get_renderer()
         fig.draw(r)
@@ -55,8 +58,11 @@ def _drawn(fig):
             boxes.append((t, b))
         symbols = []
         for ax in fig.axes:
-            symbols += [(ln, ln.get_window_extent(r)) for ln in ax.lines
-                        if ln.get_marker() not in (None, "None", "", " ") and ln.get_linestyle() in ("None", "", " ")]
+            symbols += [
+                (ln, ln.get_window_extent(r))
+                for ln in ax.lines
+                if ln.get_marker() not in (None, "None", "", " ") and ln.get_linestyle() in ("None", "", " ")
+            ]
             symbols += [(p, p.get_window_extent(r)) for p in ax.patches if isinstance(p, Circle)]
     return r, boxes, symbols
 
@@ -75,9 +81,11 @@ def _shown_px(svg: str) -> float:
     return min(natural, float(cap.group(1)) if cap else page)
 
 
-LEGEND_WORDS = {"turnwall": ("wall", "magnet", "tunnel", "start of seat", "garment"),
-                "treasure_hunters": ("jewel", "ghost", "hallway", "blue door", "green door"),
-                "galleon": ("cannon", "stairs", "cave", "whirlpool", "hideout", "cabin")}
+LEGEND_WORDS = {
+    "turnwall": ("wall", "magnet", "tunnel", "start of seat", "garment"),
+    "treasure_hunters": ("jewel", "ghost", "hallway", "blue door", "green door"),
+    "galleon": ("cannon", "stairs", "cave", "whirlpool", "hideout", "cabin"),
+}
 
 
 def test_board_show_of_a_folder_and_a_bad_out_name_the_argument(tmp_path):
@@ -118,6 +126,7 @@ def test_a_board_missing_rooms_names_them_in_the_right_number(drop, says):
     import tomllib
 
     from kernels.treasure_hunters import board as B
+
     doc = tomllib.loads((TH / "boards" / "default.toml").read_text())
     doc["board"]["rooms"] = [r for r in doc["board"]["rooms"] if r not in drop]
     with pytest.raises(Exception, match=says):
@@ -126,6 +135,7 @@ def test_a_board_missing_rooms_names_them_in_the_right_number(drop, says):
 
 def test_board_titles_have_room_above_them():
     from sim.pages import board_svg
+
     for game in ("galleon", "turnwall", "treasure_hunters"):
         _, svg = board_svg.show(f"scenarios/{game}/boards/default.toml")
         m = re.search(r'<text style="font-size: ([\d.]+)px[^>]*? y="([\d.]+)"[^>]*>candidate: ', svg)
@@ -139,11 +149,16 @@ def test_board_drawing_labels_overlap_neither_each_other_nor_the_symbols(game, m
     """Galleon's 'cannon 0: NW' and 'cannon 1: NE' were drawn on top of each other; the castle's magnets sat on the
     garment names. A text may sit inside the symbol it labels (the plug), nowhere else on one."""
     _, boxes, symbols = _drawn(_board_figure(game, monkeypatch))
-    clashes = [(a.get_text(), b.get_text()) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1:]
-               if _overlap(ba, bb)]
+    clashes = [
+        (a.get_text(), b.get_text()) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1 :] if _overlap(ba, bb)
+    ]
     assert clashes == [], f"{game}: overlapping labels {clashes[:6]}"
-    on = [(t.get_text(), type(s).__name__) for t, bt in boxes for s, bs in symbols
-          if _overlap(bt, bs) and not bs.contains(*bt.get_points().mean(axis=0))]
+    on = [
+        (t.get_text(), type(s).__name__)
+        for t, bt in boxes
+        for s, bs in symbols
+        if _overlap(bt, bs) and not bs.contains(*bt.get_points().mean(axis=0))
+    ]
     assert on == [], f"{game}: labels on symbols {on[:6]}"
 
 
@@ -173,9 +188,10 @@ def test_house_drawing_outside_line_passes_between_rooms_not_through_one():
     import math
 
     from kernels.treasure_hunters.board import N_ROOMS, load_board
+
     board = load_board("default")
     pos = board_svg.house_positions(board)
-    assert pos[0] == (0.0, -1.42)                                  # outside stays below
+    assert pos[0] == (0.0, -1.42)  # outside stays below
     for a, b, _ in board.edges:
         if 0 not in (a, b):
             continue
@@ -188,12 +204,13 @@ def test_house_drawing_outside_line_passes_between_rooms_not_through_one():
 
 def test_board_show_on_a_terminal_writes_a_file_and_says_where(tmp_path, monkeypatch):
     from sim.cli import main as C
+
     board = REPO / "scenarios" / "galleon" / "boards" / "default.toml"
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(C, "stdout_is_terminal", lambda: True)
     r = cli.invoke(app, ["board", "show", str(board)])
     assert r.exit_code == 0 and "<svg" not in r.stdout, r.output
-    out = tmp_path / "galleon-default.board.svg"          # GAME-NAME: every game ships a default.toml
+    out = tmp_path / "galleon-default.board.svg"  # GAME-NAME: every game ships a default.toml
     assert out.read_text().startswith("<svg") and f"drawn to {out}" in r.stderr
-    monkeypatch.setattr(C, "stdout_is_terminal", lambda: False)      # piped or redirected: the SVG on stdout
+    monkeypatch.setattr(C, "stdout_is_terminal", lambda: False)  # piped or redirected: the SVG on stdout
     assert cli.invoke(app, ["board", "show", str(board)]).stdout.startswith("<svg")

@@ -1,6 +1,7 @@
 """The one catalogue of measures (sim.model.catalogue): every measure declared once with label, unit, kind, where it applies
 and a definition; every counter a registered game emits has an entry; the reports, compare, check, summary and
 sweeps read their words from it; measures that cannot apply to a scenario are not shown."""
+
 from __future__ import annotations
 
 import ast
@@ -35,6 +36,7 @@ def test_every_counter_entry_of_every_game_names_a_column_its_kernel_writes(game
     """The counters are named once, by kernels/<game>/columns.py EXTRA_COLUMNS (the spec's extra_columns): an entry
     keyed by a renamed or dropped column would describe a number no report has."""
     import importlib
+
     spec = registry.get(game)
     kernel_columns = importlib.import_module(spec.kernel_module).EXTRA_COLUMNS
     assert spec.extra_columns is kernel_columns or spec.extra_columns == kernel_columns
@@ -43,6 +45,7 @@ def test_every_counter_entry_of_every_game_names_a_column_its_kernel_writes(game
 
 def test_a_stale_counter_entry_is_found():
     from dataclasses import replace
+
     spec = registry.get("moor")
     cut = replace(spec, extra_columns=tuple(c for c in spec.extra_columns if c != "planks_laid"))
     assert catalogue.stale(cut) == ["extra.planks_laid"]
@@ -58,7 +61,7 @@ def test_every_entry_has_a_label_unit_kind_and_definition_and_known_modes(game):
         assert e.label and e.definition and e.kind in catalogue.KINDS, e
         assert e.unit, e
         assert set(e.modes) <= modes, f"{e.key}: modes {e.modes} not among {sorted(modes)}"
-        assert e.definition.endswith("."), e.key            # one sentence
+        assert e.definition.endswith("."), e.key  # one sentence
 
 
 @pytest.mark.parametrize("game", registry.names())
@@ -74,19 +77,21 @@ def test_lookup_fills_pattern_entries_and_a_game_overrides_the_generic_one():
     e = catalogue.lookup("win.seat2", "moor", ["a", "b", "collector"])
     assert e.label == "seat 2 (collector) wins" and "seat 2" in e.definition
     assert catalogue.lookup("team.hunter", "treasure_hunters").label == "hunters win"
-    assert catalogue.lookup("team.hunter", "moor").label == "team win rate (hunter)"      # generic
+    assert catalogue.lookup("team.hunter", "moor").label == "team win rate (hunter)"  # generic
     assert catalogue.lookup("score.seat1", "turnwall").unit == "body parts"
-    assert catalogue.lookup("extra.lost_jewels_out=lost with 3 out", "treasure_hunters").label == \
-        "hunters lose with 5 jewels still in the house"
-    assert catalogue.describe("extra.nothing", "moor").label == "nothing"                 # fallback
+    assert (
+        catalogue.lookup("extra.lost_jewels_out=lost with 3 out", "treasure_hunters").label
+        == "hunters lose with 5 jewels still in the house"
+    )
+    assert catalogue.describe("extra.nothing", "moor").label == "nothing"  # fallback
 
 
 def test_measures_that_cannot_apply_are_not_shown():
     basic, hh, adv = (load(TH / f) for f in ("basic-4p.toml", "head_haunter-4p.toml", "advanced-4p.toml"))
     names = {m.name for m in shown(basic)}
-    assert "extra.spooks" not in names and "extra.locked_door_turns" not in names          # Head Haunter / doors
-    assert "extra.outcome=jewels_cannot_leave" not in names                                # advanced only
-    assert "first_player.win" not in names and "extra.first_seat" not in names             # team game, bookkeeping
+    assert "extra.spooks" not in names and "extra.locked_door_turns" not in names  # Head Haunter / doors
+    assert "extra.outcome=jewels_cannot_leave" not in names  # advanced only
+    assert "first_player.win" not in names and "extra.first_seat" not in names  # team game, bookkeeping
     assert {"team.hunter", "extra.outcome=six_hauntings", "extra.fights"} <= names
     assert {"extra.spooks", "team.haunter", "extra.outcome=haunter_win_stuck"} <= {m.name for m in shown(hh)}
     assert "extra.outcome=six_hauntings" not in {m.name for m in shown(hh)}
@@ -109,9 +114,12 @@ def test_measure_labels_come_from_the_catalogue():
 def test_summary_json_has_a_measures_block(tmp_path):
     s, folder = api.run_scenario(load(DATA / "moor-2p-small.toml"), 300, out_dir=tmp_path / "m")
     block = json.loads((folder / "summary.json").read_text())["measures"]
-    assert block["first_player.win"] == {"label": "the start player wins", "unit": "% of finished games",
-                                         "kind": "rate",
-                                         "definition": catalogue.lookup("first_player.win").definition}
+    assert block["first_player.win"] == {
+        "label": "the start player wins",
+        "unit": "% of finished games",
+        "kind": "rate",
+        "definition": catalogue.lookup("first_player.win").definition,
+    }
     assert block["win.seat0"]["label"].startswith("seat 0 (")
     assert "first_player_advantage" in block and "extra.tiles_lost" in block
     assert "extra.first_seat" not in block and "team_win_rate" not in block
@@ -135,7 +143,7 @@ def test_sim_list_game_lists_the_measures_with_their_definitions():
     r = CliRunner().invoke(app, ["list", "treasure_hunters"])
     text = r.output.split("measures (")[-1]
     assert "team.hunter: hunters win" in text and "mode head_haunter" in text
-    assert "first_player.win" not in text                                 # no competitive measure in a team game
+    assert "first_player.win" not in text  # no competitive measure in a team game
 
 
 def test_the_exact_tier_ignores_the_words():
@@ -143,9 +151,20 @@ def test_the_exact_tier_ignores_the_words():
     assert _integers({"m": {"n": 3, "sum": 2, "label": "old words", "cubes": 1.0}}) == {"m": {"n": 3, "sum": 2}}
 
 
-LABEL_USERS = ["sim/stats/summary.py", "sim/pages/tables.py", "sim/pages/html_report.py", "sim/pages/plots.py", "sim/stats/compare.py",
-               "sim/stats/check.py", "sim/stats/measures.py", "sim/stats/sweep_table.py", "sim/pages/sweep_page.py", "sim/output/sweep_output.py",
-               "sim/pages/verdicts.py", "sim/pages/compare_page.py"]
+LABEL_USERS = [
+    "sim/stats/summary.py",
+    "sim/pages/tables.py",
+    "sim/pages/html_report.py",
+    "sim/pages/plots.py",
+    "sim/stats/compare.py",
+    "sim/stats/check.py",
+    "sim/stats/measures.py",
+    "sim/stats/sweep_table.py",
+    "sim/pages/sweep_page.py",
+    "sim/output/sweep_output.py",
+    "sim/pages/verdicts.py",
+    "sim/pages/compare_page.py",
+]
 
 
 def _literals(src: str) -> list[str]:
@@ -157,8 +176,11 @@ def _literals(src: str) -> list[str]:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
                 docs.add(id(first.value))
-    return [n.value for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+    return [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+    ]
 
 
 def test_no_module_spells_a_catalogue_label_itself():
@@ -183,16 +205,19 @@ def test_how_a_head_haunter_game_ends_shows_all_three_ends_and_a_co_op_game_hide
     a co-op game still shows its win once, as the team win rate."""
     counts = {"win": 279, "haunter_win_hauntings": 1721}
     hh = catalogue.View("treasure_hunters", "head_haunter", ["hunter"] * 4, True)
-    assert hh.category_values("outcome", counts) == [("win", 279), ("haunter_win_hauntings", 1721),
-                                                     ("haunter_win_stuck", 0)]
+    assert hh.category_values("outcome", counts) == [
+        ("win", 279),
+        ("haunter_win_hauntings", 1721),
+        ("haunter_win_stuck", 0),
+    ]
     coop = catalogue.View("treasure_hunters", "basic", ["hunter"] * 4, True)
-    assert coop.category_values("outcome", {"win": 10, "six_hauntings": 5}) == [("six_hauntings", 5),
-                                                                                ("hunters_stuck", 0)]
+    assert coop.category_values("outcome", {"win": 10, "six_hauntings": 5}) == [
+        ("six_hauntings", 5),
+        ("hunters_stuck", 0),
+    ]
 
 
 REPO = Path(__file__).resolve().parents[2]
-
-
 
 
 BASE = DATA / "moor-2p-small.toml"
@@ -217,11 +242,16 @@ def test_a_counter_declared_a_share_is_a_rate_measure_and_a_percentage():
     from sim.model.scenario import load
     from sim.pages import tables
     from sim.stats import measures
+
     m = {x.name: x for x in measures.measures(load(BASE))}["extra.tiebreak_decided"]
     assert (m.kind, m.binary) == ("rate", True)
-    s = {"scenario": {"game": "moor", "players": 2, "seats": [{"strategy": "weighted"}] * 2},
-         "extras": {"tiebreak_decided": {"n": 100, "mean": 0.0937, "std": 0.29, "quantiles": {"p50": 0}, "max": 1},
-                    "planks_laid": {"n": 100, "mean": 26.8, "std": 5.6, "quantiles": {"p50": 27}, "max": 48}}}
+    s = {
+        "scenario": {"game": "moor", "players": 2, "seats": [{"strategy": "weighted"}] * 2},
+        "extras": {
+            "tiebreak_decided": {"n": 100, "mean": 0.0937, "std": 0.29, "quantiles": {"p50": 0}, "max": 1},
+            "planks_laid": {"n": 100, "mean": 26.8, "std": 5.6, "quantiles": {"p50": 27}, "max": 48},
+        },
+    }
     rows = {r["column"]: r for r in tables.counter_rows(s)}
     assert rows["tiebreak_decided"]["mean"] == "9.37%"
     assert rows["planks_laid"]["mean"] == "26.800"
@@ -231,6 +261,7 @@ def test_galleon_margin_definition_explains_a_negative_margin():
     """Galleon reports showed winner's margins down to -4 under the words 'winner's score minus the best score of a
     non-winner' and counted them as 'close games won by at most 1': a win there is gold brought home."""
     from sim.model import catalogue
+
     margin, close = catalogue.lookup("margin", "galleon"), catalogue.lookup("close_games", "galleon")
     assert "negative when a rival held more gold" in margin.definition and margin.unit == "gold"
     assert "or more" in close.definition

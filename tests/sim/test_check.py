@@ -1,4 +1,5 @@
 """sim baselines / sim check through the CLI: exact and statistical tiers, stamps, exit codes, bad baselines."""
+
 from __future__ import annotations
 
 import json
@@ -26,14 +27,15 @@ def invoke(*args):
 @pytest.fixture(scope="module")
 def bdir(tmp_path_factory):
     d = tmp_path_factory.mktemp("baselines")
-    r = invoke("baselines", BASE, MIXED, "--out", d, "--exact-games", 2000, "--stat-games", 20000,
-               "--check-games", 10000)
+    r = invoke(
+        "baselines", BASE, MIXED, "--out", d, "--exact-games", 2000, "--stat-games", 20000, "--check-games", 10000
+    )
     assert r.exit_code == 0, r.output
     return d
 
 
 def baseline_file(bdir: Path, scenario: Path = BASE) -> Path:
-    return K.baseline_path(scenario, bdir)          # tests/data is not scenarios/: <bdir>/user/data-<stem>-<hash>.json
+    return K.baseline_path(scenario, bdir)  # tests/data is not scenarios/: <bdir>/user/data-<stem>-<hash>.json
 
 
 def edited(bdir: Path, tmp_path: Path, fn) -> Path:
@@ -48,6 +50,7 @@ def test_baselines_are_stamped(bdir):
     b = K.read_baseline(baseline_file(bdir))
     from kernels.rng import RNG_CONTRACT
     from sim.model.registry import get
+
     assert b["game"] == "moor" and b["rules_version"] == get("moor").rules_version
     assert b["rng_contract"] == RNG_CONTRACT
     assert b["exact"]["games"] == 2000 and b["exact"]["seed"] == 7
@@ -92,6 +95,7 @@ def test_exact_tier_reports_a_changed_scenario(bdir):
 def test_exact_tier_catches_any_behaviour_change(bdir, tmp_path):
     def bump(b):
         b["exact"]["aggregates"]["win_units"][0] += 60
+
     p = edited(bdir, tmp_path, bump)
     r = invoke("check", BASE, "--baseline", p, "--tier", "exact")
     assert r.exit_code == 1, r.output
@@ -99,8 +103,13 @@ def test_exact_tier_catches_any_behaviour_change(bdir, tmp_path):
     assert "aggregates.win_units" in r.stdout
 
 
-@pytest.mark.parametrize("field,text", [("rules_version", "rules of moor changed: baseline made with rules v0"),
-                                        ("rng_contract", "RNG contract changed: baseline made with v0")])
+@pytest.mark.parametrize(
+    "field,text",
+    [
+        ("rules_version", "rules of moor changed: baseline made with rules v0"),
+        ("rng_contract", "RNG contract changed: baseline made with v0"),
+    ],
+)
 def test_changed_stamp_names_what_changed(bdir, tmp_path, field, text):
     p = edited(bdir, tmp_path, lambda b: b.__setitem__(field, 0))
     r = invoke("check", BASE, "--baseline", p, "--tier", "exact")
@@ -139,20 +148,32 @@ def test_baseline_for_other_player_count_is_bad_input(bdir):
     assert r.exit_code == 3 and "4 players" in r.output
 
 
-@pytest.mark.parametrize("args,text", [(["--tier", "nonsense"], "unknown tier"),
-                                       (["--alpha", "1.5"], "--alpha"),
-                                       (["--game", "moor"], "not both")])
+@pytest.mark.parametrize(
+    "args,text",
+    [(["--tier", "nonsense"], "unknown tier"), (["--alpha", "1.5"], "--alpha"), (["--game", "moor"], "not both")],
+)
 def test_usage_errors(args, text):
     r = invoke("check", BASE, *args)
     assert r.exit_code == 2 and text in r.output
 
 
 def test_holm_is_joint_over_all_scenarios():
-    tests = [{"scenario": f"s{i}", "metric": "m", "label": "m", "kind": "rate", "baseline": 0.25, "now": 0.26,
-              "method": "welch-z", "p": p} for i, p in enumerate([0.004, 0.004, 0.5])]
+    tests = [
+        {
+            "scenario": f"s{i}",
+            "metric": "m",
+            "label": "m",
+            "kind": "rate",
+            "baseline": 0.25,
+            "now": 0.26,
+            "method": "welch-z",
+            "p": p,
+        }
+        for i, p in enumerate([0.004, 0.004, 0.5])
+    ]
     # alone each 0.004 < 0.01 would fail; jointly Holm multiplies the smallest by 3 -> 0.012 > 0.01
     assert K.holm_findings(tests, 0.01) == []
-    tests[0]["p"], tests[1]["p"] = 0.001, 0.006   # 0.003 <= 0.01 rejected; then 0.006 * 2 = 0.012 is not
+    tests[0]["p"], tests[1]["p"] = 0.001, 0.006  # 0.003 <= 0.01 rejected; then 0.006 * 2 = 0.012 is not
     found = K.holm_findings(tests, 0.01)
     assert [f.scenario for f in found] == ["s0"]
     assert "baseline 25.00% -> now 26.00%" in found[0].message
@@ -162,6 +183,7 @@ def test_every_default_scenario_has_a_committed_stamped_baseline():
     files = K.default_scenarios()
     assert files
     from kernels.rng import RNG_CONTRACT
+
     for f in files:
         sc = load(f)
         b = K.read_baseline(K.baseline_path(f), sc)
@@ -173,7 +195,7 @@ def test_every_default_scenario_has_a_committed_stamped_baseline():
 def test_stale_baselines_are_listed(tmp_path):
     (tmp_path / "moor").mkdir()
     (tmp_path / "moor" / "gone.json").write_text("{}")
-    (tmp_path / "moor" / "2p.json").write_text("{}")          # scenarios/moor/2p.toml exists
+    (tmp_path / "moor" / "2p.json").write_text("{}")  # scenarios/moor/2p.toml exists
     assert K.stale_baselines(root=tmp_path) == [tmp_path / "moor" / "gone.json"]
 
 
@@ -190,14 +212,13 @@ def own_copy(folder: Path, text: str | None = None, name: str = "4p.toml") -> Pa
     return p
 
 
-
-
 def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
     """Changing a measure's kind (tiebreak_decided: mean -> rate) makes the exact tier of `sim check` fail on the
     shipped scenarios until `make baselines` is rerun; this catches it without playing a game."""
     import json
 
     from sim.stats import measures
+
     for f in sorted((REPO / "reports" / "baselines").glob("*/*.json")):
         b = json.loads(f.read_text())
         sc_file = REPO / "scenarios" / f.parent.name / f"{f.stem}.toml"
@@ -214,20 +235,21 @@ def test_an_own_scenario_named_like_a_shipped_one_gets_its_own_baseline(tmp_path
     root = tmp_path / "baselines"
     (root / "moor").mkdir(parents=True)
     shipped = root / "moor" / "4p.json"
-    shutil.copy(K.baseline_path(SHIPPED), shipped)               # a copy of the committed baseline stands in
+    shutil.copy(K.baseline_path(SHIPPED), shipped)  # a copy of the committed baseline stands in
     before = shipped.read_bytes()
     monkeypatch.setattr(K, "BASELINES", root)
     mine = own_copy(tmp_path / "me", SHIPPED.read_text().replace('name = "moor-4p"', 'name = "my-4p"'))
-    assert K.baseline_path(SHIPPED, root) == shipped                        # the default scenario keeps its place
+    assert K.baseline_path(SHIPPED, root) == shipped  # the default scenario keeps its place
     dest = K.baseline_path(mine, root)
     assert dest != shipped and dest.parent == root / K.USER_DIR and dest.name.startswith("moor-4p-")
-    r = cli.invoke(app, ["check", str(mine), "--tier", "exact"])              # no false regression: no baseline yet
+    r = cli.invoke(app, ["check", str(mine), "--tier", "exact"])  # no false regression: no baseline yet
     assert r.exit_code == EXIT_BAD_INPUT and f"`sim baselines {mine}`" in one_error_line(r)
-    r = cli.invoke(app, ["baselines", str(mine), "--exact-games", "300", "--stat-games", "600",
-                         "--check-games", "300"])                             # what the hint says: safe now
+    r = cli.invoke(
+        app, ["baselines", str(mine), "--exact-games", "300", "--stat-games", "600", "--check-games", "300"]
+    )  # what the hint says: safe now
     assert r.exit_code == 0, r.output
     assert shipped.read_bytes() == before and dest.exists()
-    assert K.stale_baselines(root=root) == []                                 # own baselines are never "stale"
+    assert K.stale_baselines(root=root) == []  # own baselines are never "stale"
     r = cli.invoke(app, ["check", str(mine), "--tier", "exact"])
     assert r.exit_code == 0 and "exact: identical" in r.stdout, r.output
     # two own files named alike in different folders: two baselines

@@ -1,4 +1,5 @@
 """The CLI through Typer's CliRunner, and bad input: one clear line, non-zero exit, no traceback, no report."""
+
 from __future__ import annotations
 
 import inspect
@@ -49,11 +50,12 @@ def test_run_writes_report_and_json(tmp_path):
     out = tmp_path / "rep"
     r = cli.invoke(app, ["run", str(write(tmp_path, GOOD)), "--out", str(out), "--json", "--per-game"])
     assert r.exit_code == 0, r.output
-    s = json.loads(r.stdout[r.stdout.index("{"):])
+    s = json.loads(r.stdout[r.stdout.index("{") :])
     assert s["games"]["played"] == 300
     for f in ("summary.json", "summary.md", "provenance.json", "games.parquet"):
         assert (out / f).exists(), f
     import polars as pl
+
     df = pl.read_parquet(out / "games.parquet")
     assert df.height == 300 and df["game"].to_list() == list(range(300))
     assert int(df["win_seat0"].sum()) == s["seats"][0]["sole_wins"]
@@ -67,6 +69,7 @@ def test_replay_matches_batch(tmp_path):
     r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "rep"), "--per-game", "--games", "20"])
     assert r.exit_code == 0
     import polars as pl
+
     df = pl.read_parquet(tmp_path / "rep" / "games.parquet")
     for g in (0, 7, 19):
         r = cli.invoke(app, ["replay", str(p), "--game", str(g)])
@@ -81,13 +84,23 @@ def test_replay_matches_batch(tmp_path):
 def test_list_shows_games_params_strategies():
     r = cli.invoke(app, ["list"])
     assert r.exit_code == 0
-    for word in ("moor", "track_len", "ghost_values", "discard_fallback", "collector", "runner", "cautious",
-                 "weighted", "random", "w_goal"):
+    for word in (
+        "moor",
+        "track_len",
+        "ghost_values",
+        "discard_fallback",
+        "collector",
+        "runner",
+        "cautious",
+        "weighted",
+        "random",
+        "w_goal",
+    ):
         assert word in r.stdout
 
 
 BAD = [
-    ("unknown key", GOOD.replace('seed = 5', 'seed = 5\ncolour = "red"'), "scenario: unknown key 'colour'"),
+    ("unknown key", GOOD.replace("seed = 5", 'seed = 5\ncolour = "red"'), "scenario: unknown key 'colour'"),
     ("wrong type", GOOD.replace("players = 3", 'players = "three"'), "scenario.players: expected an integer"),
     ("six players", GOOD.replace("players = 3", "players = 6"), "scenario.players: 6 is out of range"),
     ("one player", GOOD.replace("players = 3", "players = 1"), "allowed 2..5"),
@@ -96,8 +109,11 @@ BAD = [
     ("unknown param", GOOD + "[params]\nboard_size = 3\n", "params: unknown key 'board_size'"),
     ("unknown strategy", GOOD.replace('"collector"', '"genius"'), "unknown player strategy 'genius'"),
     ("unknown strategy param", GOOD.replace("w_goal", "w_luck"), "unknown key 'w_luck'"),
-    ("param for paramless strategy", GOOD.replace('strategy = "random"', 'strategy = "random"\nparams = {x = 1}'),
-     "takes no parameters"),
+    (
+        "param for paramless strategy",
+        GOOD.replace('strategy = "random"', 'strategy = "random"\nparams = {x = 1}'),
+        "takes no parameters",
+    ),
     ("bad choice", GOOD + '[params]\ndiscard_fallback = "burn"\n', "allowed: remove, ignore_pawns"),
     ("wrong list length", GOOD + "[params]\ngoal_values = [1, 2]\n", "needs exactly 5"),
     ("seat count", GOOD.replace("players = 3", "players = 4"), "3 seats for players = 4"),
@@ -151,9 +167,13 @@ def test_sigint_exits_cleanly(tmp_path):
     """A real SIGINT to `sim run`: exit code 130, one line, no report folder."""
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
-    with sim_process(["run", str(p), "--out", str(out), "--chunk", "20000"],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-        assert wait_for(tmp_path, ".rep.partial-*")      # it was playing when the signal came
+    with sim_process(
+        ["run", str(p), "--out", str(out), "--chunk", "20000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert wait_for(tmp_path, ".rep.partial-*")  # it was playing when the signal came
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_INTERRUPTED, err
@@ -188,15 +208,26 @@ def test_scenario_name_cannot_escape_reports(tmp_path, name):
 
 
 def test_summary_states_games_and_seed_played(tmp_path):
-    r = cli.invoke(app, ["run", str(write(tmp_path, GOOD)), "--out", str(tmp_path / "r"), "--games", "30",
-                         "--seed", "11", "--json"])
-    s = json.loads(r.stdout[r.stdout.index("{"):])
+    r = cli.invoke(
+        app,
+        ["run", str(write(tmp_path, GOOD)), "--out", str(tmp_path / "r"), "--games", "30", "--seed", "11", "--json"],
+    )
+    s = json.loads(r.stdout[r.stdout.index("{") :])
     assert s["scenario"]["games"] == 30 and s["scenario"]["seed"] == 11
 
 
 def test_all_games_truncated_is_said_plainly(tmp_path):
-    r = cli.invoke(app, ["run", str(write(tmp_path, GOOD + "[params]\nmax_turns = 10\n")), "--out",
-                         str(tmp_path / "r"), "--games", "20"])
+    r = cli.invoke(
+        app,
+        [
+            "run",
+            str(write(tmp_path, GOOD + "[params]\nmax_turns = 10\n")),
+            "--out",
+            str(tmp_path / "r"),
+            "--games",
+            "20",
+        ],
+    )
     assert r.exit_code == 0 and "No game finished" in r.stdout
 
 
@@ -204,11 +235,16 @@ def test_sigterm_exits_cleanly(tmp_path):
     """A real SIGTERM to `sim run` (kill, a batch scheduler) stops it like Ctrl-C: between chunks, one line,
     exit code 143, no report folder and no staging folder left."""
     from sim.cli.main import EXIT_TERMINATED
+
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
-    with sim_process(["run", str(p), "--out", str(out), "--chunk", "20000"],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-        assert wait_for(tmp_path, ".rep.partial-*")      # it was writing when the signal came
+    with sim_process(
+        ["run", str(p), "--out", str(out), "--chunk", "20000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert wait_for(tmp_path, ".rep.partial-*")  # it was writing when the signal came
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_TERMINATED == 143, err
@@ -223,18 +259,19 @@ def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_ru
     report` refuses it) and the next run of the scenario removes it; a live run's staging folder is left alone."""
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
-    with sim_process(["run", str(p), "--out", str(out), "--chunk", "20000"],
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+    with sim_process(
+        ["run", str(p), "--out", str(out), "--chunk", "20000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    ) as proc:
         stale = wait_for(tmp_path, ".rep.partial-*")
         proc.kill()
     assert [s.name for s in stale] == [f".rep.partial-{proc.pid}"]
-    (stale[0] / "summary.json").write_text("{}")         # even a staging folder that got as far as its summary
+    (stale[0] / "summary.json").write_text("{}")  # even a staging folder that got as far as its summary
     assert not out.exists()
     r = cli.invoke(app, ["report", str(stale[0])])
     assert r.exit_code == EXIT_BAD_INPUT and "unfinished report" in r.stderr
     live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
     try:
-        mine = tmp_path / f".rep.partial-{live.pid}"     # a run still writing: not touched
+        mine = tmp_path / f".rep.partial-{live.pid}"  # a run still writing: not touched
         mine.mkdir()
         r = cli.invoke(app, ["run", str(write(tmp_path, GOOD)), "--out", str(out), "--games", "50"])
         assert r.exit_code == 0, r.output
@@ -246,13 +283,16 @@ def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_ru
 
 def test_threads_above_the_cores_warn_once_and_provenance_records_the_threads_used(tmp_path):
     from sim.play.runner import available_threads, thread_limit
+
     cap = available_threads()
     p = write(tmp_path, GOOD)
     r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "r"), "--games", "50", "--threads", str(cap + 6)])
     assert r.exit_code == 0, r.output
     warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning:")]
-    assert warn == [f"warning: --threads {cap + 6}: {thread_limit()}; "     # the cores, or NUMBA_NUM_THREADS
-                    f"using {cap} thread{'s' if cap != 1 else ''}"], r.stderr
+    assert warn == [
+        f"warning: --threads {cap + 6}: {thread_limit()}; "  # the cores, or NUMBA_NUM_THREADS
+        f"using {cap} thread{'s' if cap != 1 else ''}"
+    ], r.stderr
     prov = json.loads((tmp_path / "r" / "provenance.json").read_text())
     assert prov["threads"] == cap
     r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "r"), "--games", "50", "--threads", "1"])
@@ -260,17 +300,29 @@ def test_threads_above_the_cores_warn_once_and_provenance_records_the_threads_us
     assert json.loads((tmp_path / "r" / "provenance.json").read_text())["threads"] == 1
 
 
-SHARED = {"--seed": [("-1", "--seed: -1 is out of range; allowed 0..2^64-1"),
-                     (str(2**64), f"--seed: {2**64} is out of range; allowed 0..2^64-1")],
-          "--games": [("0", "--games: 0 is out of range; allowed 1..10,000,000,000"),
-                      (str(10**11), "--games: 100000000000 is out of range; allowed 1..10,000,000,000")],
-          "--threads": [("0", "--threads: 0 is out of range; allowed >= 1")],
-          "--chunk": [("0", f"--chunk: 0 is out of range; allowed 1..{1 << 22:,} (memory grows with the chunk)"),
-                      (str(1 << 23), f"--chunk: {1 << 23} is out of range; allowed 1..{1 << 22:,} (memory grows with the "
-                                     "chunk)")]}
-TAKES = {"run": ("--seed", "--games", "--threads", "--chunk"), "compare": ("--seed", "--games", "--threads", "--chunk"),
-         "report": ("--seed", "--games", "--threads"), "check": ("--seed", "--games", "--threads"),
-         "baselines": ("--threads",), "replay": ("--seed",)}
+SHARED = {
+    "--seed": [
+        ("-1", "--seed: -1 is out of range; allowed 0..2^64-1"),
+        (str(2**64), f"--seed: {2**64} is out of range; allowed 0..2^64-1"),
+    ],
+    "--games": [
+        ("0", "--games: 0 is out of range; allowed 1..10,000,000,000"),
+        (str(10**11), "--games: 100000000000 is out of range; allowed 1..10,000,000,000"),
+    ],
+    "--threads": [("0", "--threads: 0 is out of range; allowed >= 1")],
+    "--chunk": [
+        ("0", f"--chunk: 0 is out of range; allowed 1..{1 << 22:,} (memory grows with the chunk)"),
+        (str(1 << 23), f"--chunk: {1 << 23} is out of range; allowed 1..{1 << 22:,} (memory grows with the chunk)"),
+    ],
+}
+TAKES = {
+    "run": ("--seed", "--games", "--threads", "--chunk"),
+    "compare": ("--seed", "--games", "--threads", "--chunk"),
+    "report": ("--seed", "--games", "--threads"),
+    "check": ("--seed", "--games", "--threads"),
+    "baselines": ("--threads",),
+    "replay": ("--seed",),
+}
 CASES = [(c, o, v, m) for c, opts in TAKES.items() for o in opts for v, m in SHARED[o]]
 
 
@@ -279,9 +331,14 @@ def test_shared_options_are_checked_alike_by_every_command(tmp_path, command, op
     """games / threads / chunk / seed: one helper, so every command that takes the option refuses the same values
     with the same line and exit code 2 (compare and report used to pass a bad --seed on to the kernel)."""
     p = str(write(tmp_path, GOOD))
-    args = {"run": ["run", p, "--out"], "report": ["report", p, "--out"], "compare": ["compare", p, p, "--out"],
-            "check": ["check", p, "--baselines"], "baselines": ["baselines", p, "--out"],
-            "replay": ["replay", p]}[command]
+    args = {
+        "run": ["run", p, "--out"],
+        "report": ["report", p, "--out"],
+        "compare": ["compare", p, p, "--out"],
+        "check": ["check", p, "--baselines"],
+        "baselines": ["baselines", p, "--out"],
+        "replay": ["replay", p],
+    }[command]
     if command != "replay":
         args.append(str(tmp_path / "o"))
     r = cli.invoke(app, args + [option, value])
@@ -297,11 +354,12 @@ def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp
     start until the command has reported it."""
     from sim.model.scenario import load as load_plain
     from sim.play import runner
+
     old_int, old_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         runner.stop_on_sigterm()
-        try:                                   # what the ctypes callback does with it
+        try:  # what the ctypes callback does with it
             os.kill(os.getpid(), signal.SIGINT)
             for _ in range(1000):
                 pass
@@ -311,7 +369,7 @@ def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp
         with pytest.raises(KeyboardInterrupt):
             runner.play_chunk(sc, 0, 8)
         runner.clear_stop()
-        assert runner.play_chunk(sc, 0, 8).status.shape == (8,)      # reported: the next command plays
+        assert runner.play_chunk(sc, 0, 8).status.shape == (8,)  # reported: the next command plays
     finally:
         runner.clear_stop()
         signal.signal(signal.SIGINT, old_int)
@@ -328,27 +386,50 @@ def _invoke(*args):
 def _base(command: str, tmp_path: Path) -> list:
     """The command with valid arguments (the bad option is added after them; a sweep has an axis, so only the bad
     option can stop it)."""
-    return {"run": ["run", MOOR4, "--out", tmp_path / "o"], "report": ["report", MOOR4, "--out", tmp_path / "o"],
-            "replay": ["replay", MOOR4], "compare": ["compare", MOOR4, MOOR4, "--out", tmp_path / "o"],
-            "check": ["check", MOOR4], "sweep": ["sweep", MOOR4, "--set", "die_faces=4,6", "--out", tmp_path / "o"],
-            "run-defaults": ["run-defaults"], "baselines": ["baselines", MOOR4, "--out", tmp_path / "o"],
-            "rerun": ["rerun", tmp_path], "list": ["list"], "bench": ["bench"],
-            "board show": ["board", "show", REPO / "scenarios" / "galleon" / "boards" / "default.toml"]}[command]
+    return {
+        "run": ["run", MOOR4, "--out", tmp_path / "o"],
+        "report": ["report", MOOR4, "--out", tmp_path / "o"],
+        "replay": ["replay", MOOR4],
+        "compare": ["compare", MOOR4, MOOR4, "--out", tmp_path / "o"],
+        "check": ["check", MOOR4],
+        "sweep": ["sweep", MOOR4, "--set", "die_faces=4,6", "--out", tmp_path / "o"],
+        "run-defaults": ["run-defaults"],
+        "baselines": ["baselines", MOOR4, "--out", tmp_path / "o"],
+        "rerun": ["rerun", tmp_path],
+        "list": ["list"],
+        "bench": ["bench"],
+        "board show": ["board", "show", REPO / "scenarios" / "galleon" / "boards" / "default.toml"],
+    }[command]
 
 
 SETTERS = ["run", "report", "replay", "compare", "check", "sweep"]
-BAD_OPTIONS = [                                   # (the bad option, every command that takes it)
-    (["--set", "nosuch=1"], SETTERS),                               # unknown name
-    (["--set", "track_len=abc"], SETTERS),                          # a value the parameter does not allow
-    (["--set", "track_len"], SETTERS),                              # no '='
-    (["--set", "seats.7.strategy=runner"], SETTERS),                # no such seat
+BAD_OPTIONS = [  # (the bad option, every command that takes it)
+    (["--set", "nosuch=1"], SETTERS),  # unknown name
+    (["--set", "track_len=abc"], SETTERS),  # a value the parameter does not allow
+    (["--set", "track_len"], SETTERS),  # no '='
+    (["--set", "seats.7.strategy=runner"], SETTERS),  # no such seat
     (["--games", "0"], ["run", "report", "compare", "check", "sweep"]),
-    (["--games", "abc"], ["run", "report", "compare", "check", "sweep", "run-defaults"]),   # Click's own
+    (["--games", "abc"], ["run", "report", "compare", "check", "sweep", "run-defaults"]),  # Click's own
     (["--threads", "0"], ["run", "report", "compare", "check", "sweep", "baselines", "rerun"]),
     (["--seed", "-1"], ["run", "report", "replay", "compare", "check", "sweep"]),
     (["--workers", "0"], ["run", "sweep"]),
-    (["--bogus"], ["run", "report", "replay", "compare", "check", "sweep", "run-defaults", "baselines", "rerun",
-                   "list", "bench", "board show"]),
+    (
+        ["--bogus"],
+        [
+            "run",
+            "report",
+            "replay",
+            "compare",
+            "check",
+            "sweep",
+            "run-defaults",
+            "baselines",
+            "rerun",
+            "list",
+            "bench",
+            "board show",
+        ],
+    ),
 ]
 
 
@@ -371,8 +452,10 @@ def test_the_documented_exit_codes_say_what_the_commands_do():
     """The exit codes as docs/reference/commands.md and sweeps.md state them (README.md links there)."""
     pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
     text = " ".join(" ".join(f.read_text().split()) for f in pages)
-    assert ("Exit codes of every command: 0 ok, 1 regression found (`sim check`) or a report not reproduced "
-            "(`sim rerun`), 2 bad option") in text
+    assert (
+        "Exit codes of every command: 0 ok, 1 regression found (`sim check`) or a report not reproduced "
+        "(`sim rerun`), 2 bad option"
+    ) in text
     assert "a bad value: one line naming the sweep entry, exit 3" not in text
     assert "exit 2 for a bad `--set`, `--mode`, `--measure` or `--target`" in text
 
@@ -384,6 +467,7 @@ def test_every_bracketed_word_of_every_help_text_is_shown():
         for n, c in getattr(g, "commands", {}).items():
             yield path + [n], c
             yield from walk(c, path + [n])
+
     for path, c in walk(get_command(app), []):
         texts = [c.help or ""] + [getattr(p, "help", None) or "" for p in c.params]
         want = [m.replace("\\[", "[") for t in texts for m in re.findall(r"\\?\[[^\]\n]*\]", t)]
@@ -395,6 +479,7 @@ def test_every_bracketed_word_of_every_help_text_is_shown():
 
 def test_games_zero_and_huge_say_the_same_range_in_the_same_words(tmp_path):
     from sim.model.scenario import MAX_GAMES
+
     said = []
     for v in ("0", str(MAX_GAMES + 1)):
         r = cli.invoke(app, ["run", str(DATA / "moor-2p-small.toml"), "--games", v, "--out", str(tmp_path / "o")])
@@ -415,6 +500,7 @@ def _commands():
         for n, c in getattr(g, "commands", {}).items():
             yield path + [n], c
             yield from walk(c, path + [n])
+
     return [(p, c) for p, c in walk(get_command(app), []) if not getattr(c, "commands", None)]
 
 
@@ -423,9 +509,14 @@ def test_sim_help_groups_the_commands_by_what_a_designer_does():
     panels = ["Play", "Compare and explore", "Regression", "Boards", "Tools"]
     at = [out.index(f"─ {p} ─") for p in panels]
     assert at == sorted(at), "panels out of order"
-    for p, names in {"Play": ["run", "run-defaults", "replay", "report"], "Compare and explore": ["compare", "sweep"],
-                     "Regression": ["check", "baselines", "rerun"], "Boards": ["board"], "Tools": ["list", "bench"]}.items():
-        block = out[out.index(f"─ {p} ─"):].split("╰", 1)[0]
+    for p, names in {
+        "Play": ["run", "run-defaults", "replay", "report"],
+        "Compare and explore": ["compare", "sweep"],
+        "Regression": ["check", "baselines", "rerun"],
+        "Boards": ["board"],
+        "Tools": ["list", "bench"],
+    }.items():
+        block = out[out.index(f"─ {p} ─") :].split("╰", 1)[0]
         for n in names:
             assert re.search(rf"│ {re.escape(n)} +\S", block), (p, n)
             line = next(x for x in block.splitlines() if x.startswith(f"│ {n} "))
@@ -436,6 +527,7 @@ def test_every_command_help_ends_with_a_worked_example_that_names_real_commands_
     import shlex
 
     from typer.main import get_command
+
     root = get_command(app)
     for path, c in _commands():
         text = inspect.cleandoc(c.help or "")
@@ -444,10 +536,10 @@ def test_every_command_help_ends_with_a_worked_example_that_names_real_commands_
         examples = [x.strip() for x in text.split("\n\nExample:\n", 1)[1].splitlines() if x.strip()]
         assert examples and all(e.startswith("sim ") for e in examples), (path, examples)
         for e in examples:
-            assert e in shown, (path, e)                       # rendered as written, one line each
+            assert e in shown, (path, e)  # rendered as written, one line each
             words = shlex.split(e)[1:]
             g = root
-            for w in path:                                     # the example runs the command it documents
+            for w in path:  # the example runs the command it documents
                 assert words.pop(0) == w, (path, e)
                 g = g.commands[w] if hasattr(g, "commands") else g
             names = {o for q in c.params for o in q.opts}

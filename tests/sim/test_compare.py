@@ -1,4 +1,5 @@
 """sim compare through the CLI on small scenarios: common random numbers, Holm, --precision, --sprt, bad input."""
+
 from __future__ import annotations
 
 import json
@@ -68,7 +69,7 @@ def test_table_output_names_both_values_difference_interval_and_significance(tmp
     assert "Significant after Holm correction" in r.stdout
     html = (tmp_path / "c" / "compare.html").read_text()
     assert "<svg" in html and "<script" not in html
-    assert 'id="caveats"' not in html      # same players and roles: nothing left out, no comparability section
+    assert 'id="caveats"' not in html  # same players and roles: nothing left out, no comparability section
 
 
 def test_precision_plays_on_until_half_width_is_reached(tmp_path):
@@ -78,20 +79,22 @@ def test_precision_plays_on_until_half_width_is_reached(tmp_path):
     assert res["stop"]["rule"] == "precision"
     assert res["precision"]["reached"] and res["precision"]["worst_half_width"] <= 0.02
     assert "precision reached" in res["stop"]["message"]
-    assert res["games"] == C.MIN_GAMES                      # reached at the first check
+    assert res["games"] == C.MIN_GAMES  # reached at the first check
 
 
 def test_precision_reports_the_cap(tmp_path):
-    r = invoke(BASE, GHOSTS, "--precision", 0.0001, "--max-games", 12000, "--chunk", 6000, "--json",
-               "--out", tmp_path / "c")
+    r = invoke(
+        BASE, GHOSTS, "--precision", 0.0001, "--max-games", 12000, "--chunk", 6000, "--json", "--out", tmp_path / "c"
+    )
     res = json.loads(r.stdout)
     assert res["stop"]["rule"] == "cap" and res["games"] == 12000
     assert "game cap of 12000 reached" in res["stop"]["message"]
 
 
 def test_sprt_stops_early_on_a_clear_effect(tmp_path):
-    r = invoke(BASE, GHOSTS, "--sprt", -0.5, "--metric", "score.seat0", "--chunk", 2000, "--json",
-               "--out", tmp_path / "c")
+    r = invoke(
+        BASE, GHOSTS, "--sprt", -0.5, "--metric", "score.seat0", "--chunk", 2000, "--json", "--out", tmp_path / "c"
+    )
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)
     assert res["sprt"]["state"] == "H1" and res["stop"]["rule"] == "sprt"
@@ -115,13 +118,16 @@ def test_paired_sums_match_direct_per_game_arrays():
     assert acc["sa"] == int(oa.scores[fin, 1].sum())
 
 
-@pytest.mark.parametrize("args,code,text", [
-    (["--precision", "2"], 2, "--precision"),
-    (["--metric", "win.seat0"], 2, "--metric needs --sprt"),
-    (["--sprt", "0.01", "--metric", "nonsense"], 2, "unknown measure 'nonsense'"),
-    (["--alpha", "0"], 2, "--alpha"),
-    (["--games", "0"], 2, "--games"),
-])
+@pytest.mark.parametrize(
+    "args,code,text",
+    [
+        (["--precision", "2"], 2, "--precision"),
+        (["--metric", "win.seat0"], 2, "--metric needs --sprt"),
+        (["--sprt", "0.01", "--metric", "nonsense"], 2, "unknown measure 'nonsense'"),
+        (["--alpha", "0"], 2, "--alpha"),
+        (["--games", "0"], 2, "--games"),
+    ],
+)
 def test_usage_errors(args, code, text, tmp_path):
     r = invoke(BASE, GHOSTS, *args, "--out", tmp_path / "c")
     assert r.exit_code == code, r.output
@@ -145,10 +151,12 @@ def test_different_games_cannot_be_compared():
 
 # --- SPRT: what was decided, and a change of the opposite sign -------------------------------------------------
 
+
 def test_sprt_h0_says_what_was_decided_and_flags_an_opposite_sign_estimate(tmp_path):
     # the ghost change lowers seat 0's score by about 2 points; a one-sided SPRT for +0.5 must not read as "no change"
-    r = invoke(BASE, GHOSTS, "--sprt", 0.5, "--metric", "score.seat0", "--chunk", 5000, "--json",
-               "--out", tmp_path / "c")
+    r = invoke(
+        BASE, GHOSTS, "--sprt", 0.5, "--metric", "score.seat0", "--chunk", 5000, "--json", "--out", tmp_path / "c"
+    )
     assert r.exit_code == 0, r.output
     sp = json.loads(r.stdout)["sprt"]
     assert sp["state"] == "H0" and not sp["two_sided"] and sp["estimate"] < 0
@@ -162,8 +170,20 @@ def test_sprt_h0_says_what_was_decided_and_flags_an_opposite_sign_estimate(tmp_p
 
 
 def test_two_sided_sprt_accepts_a_change_of_the_opposite_sign(tmp_path):
-    r = invoke(BASE, GHOSTS, "--sprt", 0.5, "--metric", "score.seat0", "--two-sided", "--chunk", 5000, "--json",
-               "--out", tmp_path / "c")
+    r = invoke(
+        BASE,
+        GHOSTS,
+        "--sprt",
+        0.5,
+        "--metric",
+        "score.seat0",
+        "--two-sided",
+        "--chunk",
+        5000,
+        "--json",
+        "--out",
+        tmp_path / "c",
+    )
     assert r.exit_code == 0, r.output
     sp = json.loads(r.stdout)["sprt"]
     assert sp["two_sided"] and sp["state"] == "H1" and sp["direction"] == -1
@@ -195,11 +215,11 @@ def test_two_sided_sprt_error_rates_in_both_directions():
     e = 0.1
     two = C.Sprt("x", e, two_sided=True)
     null = _first_decisions(0.0, two, seed=1)
-    assert sum(st == "H1" for st, _ in null) / len(null) <= 0.08          # false alarms: about alpha or less
+    assert sum(st == "H1" for st, _ in null) / len(null) <= 0.08  # false alarms: about alpha or less
     for mu, sign in ((e, 1), (-e, -1)):
         res = _first_decisions(mu, two, seed=2 if sign > 0 else 3)
-        assert sum(d == ("H1", sign) for d in res) / len(res) >= 0.9        # power about 1 - beta, either way
-        assert not any(d == ("H1", -sign) for d in res)                     # never the wrong direction
+        assert sum(d == ("H1", sign) for d in res) / len(res) >= 0.9  # power about 1 - beta, either way
+        assert not any(d == ("H1", -sign) for d in res)  # never the wrong direction
     # the one-sided test cannot see the negative change: it accepts H0 (which is why the message warns)
     one = _first_decisions(-e, C.Sprt("x", e), seed=3)
     assert sum(st == "H0" for st, _ in one) / len(one) >= 0.99
@@ -207,18 +227,22 @@ def test_two_sided_sprt_error_rates_in_both_directions():
 
 # --- option combinations that make no sense are refused, one line, exit 2, nothing written ----------------------
 
-@pytest.mark.parametrize("args,text", [
-    (["--sprt", "0.01", "--precision", "0.01"], "--precision and --sprt are two different stopping rules"),
-    (["--games", "2000", "--sprt", "0.01"], "--games fixes the game count, --sprt decides when to stop"),
-    (["--games", "2000", "--precision", "0.01"], "--games fixes the game count, --precision decides"),
-    (["--max-games", "20000"], "--max-games caps a --precision or --sprt run"),
-    (["--sprt", "0.01", "--max-games", "500"], "--max-games: 500 is out of range; allowed 10,000.."),
-    (["--two-sided"], "--two-sided needs --sprt"),
-    (["--metric", "score.seat0"], "--metric needs --sprt"),
-    (["--sprt", "0"], "--sprt: 0.0 is not a usable effect size"),
-    (["--sprt", "1.5"], "not a possible change of the rate first_player.win"),
-    (["--alpha", "1.5"], "--alpha: 1.5 is out of range"),
-])
+
+@pytest.mark.parametrize(
+    "args,text",
+    [
+        (["--sprt", "0.01", "--precision", "0.01"], "--precision and --sprt are two different stopping rules"),
+        (["--games", "2000", "--sprt", "0.01"], "--games fixes the game count, --sprt decides when to stop"),
+        (["--games", "2000", "--precision", "0.01"], "--games fixes the game count, --precision decides"),
+        (["--max-games", "20000"], "--max-games caps a --precision or --sprt run"),
+        (["--sprt", "0.01", "--max-games", "500"], "--max-games: 500 is out of range; allowed 10,000.."),
+        (["--two-sided"], "--two-sided needs --sprt"),
+        (["--metric", "score.seat0"], "--metric needs --sprt"),
+        (["--sprt", "0"], "--sprt: 0.0 is not a usable effect size"),
+        (["--sprt", "1.5"], "not a possible change of the rate first_player.win"),
+        (["--alpha", "1.5"], "--alpha: 1.5 is out of range"),
+    ],
+)
 def test_nonsensical_option_combinations_are_refused_in_one_line(args, text, tmp_path):
     r = invoke(BASE, GHOSTS, *args, "--out", tmp_path / "c")
     assert r.exit_code == 2, r.output
@@ -230,6 +254,7 @@ def test_nonsensical_option_combinations_are_refused_in_one_line(args, text, tmp
 
 
 # --- scenarios that differ in players or roles: only what means the same on both sides is compared ---------------
+
 
 def test_different_player_counts_compare_only_game_level_measures(tmp_path):
     r = invoke(BASE, MIXED4, "--games", 300, "--json", "--out", tmp_path / "c")
@@ -256,8 +281,7 @@ def test_different_player_counts_compare_only_game_level_measures(tmp_path):
 
 
 def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_path):
-    r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--games", 100, "--json",
-               "--out", tmp_path / "c")
+    r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--games", 100, "--json", "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)
     names = {m["name"] for m in res["metrics"]}
@@ -265,19 +289,37 @@ def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_
     assert "score.seat0" not in names and "role differs" in res["not_compared"]["different_meaning"]["score.seat0"]
     assert {"score.seat1", "team.hunter", "length.turns"} <= names
     # what applies to one side only (sim.model.catalogue: the Head Haunter's team, cards and wins; the basic game's losses)
-    assert res["not_compared"]["only_a"] == ["team.haunter", "extra.outcome=win", "extra.outcome=haunter_win_hauntings",
-                                             "extra.outcome=haunter_win_stuck", "extra.locked_door_turns",
-                                             "extra.rerolls_used", "extra.hh_cards_played", "extra.six_discards",
-                                             "extra.spooks", "extra.jewels_dropped", "extra.ghosts_moved"]
+    assert res["not_compared"]["only_a"] == [
+        "team.haunter",
+        "extra.outcome=win",
+        "extra.outcome=haunter_win_hauntings",
+        "extra.outcome=haunter_win_stuck",
+        "extra.locked_door_turns",
+        "extra.rerolls_used",
+        "extra.hh_cards_played",
+        "extra.six_discards",
+        "extra.spooks",
+        "extra.jewels_dropped",
+        "extra.ghosts_moved",
+    ]
     assert res["not_compared"]["only_b"] == ["extra.outcome=six_hauntings", "extra.outcome=hunters_stuck"]
     assert any("team.hunter is compared although the teams differ" in x for x in res["notes"])
     # a measure that is not comparable is refused by --metric with the reason
-    r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--sprt", 0.5, "--metric", "score.seat0",
-               "--out", tmp_path / "d")
+    r = invoke(
+        SCEN / "head_haunter-4p.toml",
+        SCEN / "basic-4p.toml",
+        "--sprt",
+        0.5,
+        "--metric",
+        "score.seat0",
+        "--out",
+        tmp_path / "d",
+    )
     assert r.exit_code == 2 and "'score.seat0' is not comparable here" in r.output
 
 
 # --- intervals of rate differences stay within the possible range --------------------------------------------
+
 
 def test_rate_difference_interval_is_clipped_to_plus_minus_one():
     ps = PairedSums(load(BASE), load(GHOSTS))
@@ -287,23 +329,29 @@ def test_rate_difference_interval_is_clipped_to_plus_minus_one():
     ps.acc["score.seat0"].update(n=3, sa=30, qa=302, sb=10, qb=40, sd=-20, qd=262)
     rows = {r["name"]: r for r in C.evaluate(ps, 0.05)}
     fp = rows["first_player.win"]
-    assert fp["diff"] == pytest.approx(-2 / 3)                  # the point estimate is kept
+    assert fp["diff"] == pytest.approx(-2 / 3)  # the point estimate is kept
     assert fp["diff_ci95"][0] == -1.0 and -1.0 < fp["diff_ci95"][1] < 0
     assert C.clip_diff([-1.4, 1.2], "rate") == [-1.0, 1.0]
-    assert rows["score.seat0"]["diff_ci95"][0] < -10           # means are not clipped
+    assert rows["score.seat0"]["diff_ci95"][0] < -10  # means are not clipped
 
 
 def test_statistics_do_not_lean_on_pages():
     """sim.stats.compare computes only: importing it loads no page module, and the pages import it, never the reverse."""
     import subprocess
     import sys
-    code = ("import sys, sim.stats.compare; print(sorted(m for m in sys.modules if m in "
-            "('sim.pages.html_report', 'sim.pages.compare_page', 'sim.pages.plots', 'sim.pages.tables')))")
+
+    code = (
+        "import sys, sim.stats.compare; print(sorted(m for m in sys.modules if m in "
+        "('sim.pages.html_report', 'sim.pages.compare_page', 'sim.pages.plots', 'sim.pages.tables')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     src = (ROOT / "sim" / "stats" / "compare.py").read_text(encoding="utf-8")
     assert "html_report" not in src and "compare_page" not in src.split('"""', 2)[2]
-    assert "sim.stats.compare" not in (ROOT / "sim" / "pages" / "html_report.py").read_text(encoding="utf-8").split('"""', 2)[2]
+    assert (
+        "sim.stats.compare"
+        not in (ROOT / "sim" / "pages" / "html_report.py").read_text(encoding="utf-8").split('"""', 2)[2]
+    )
 
 
 def test_compare_opens_with_plain_verdict_sentences(tmp_path):
@@ -322,7 +370,7 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
     assert f"{100 * s0['diff']:+.1f} points [" in line
     assert ("a real difference (p" in line) == s0["significant"] and "after Holm" in line
     assert any(x.startswith("- The start player wins") for x in verdict.splitlines())
-    assert "win.seat0" not in verdict and "extra." not in verdict          # labels, not identifiers
+    assert "win.seat0" not in verdict and "extra." not in verdict  # labels, not identifiers
     assert verdict.strip() in r.stdout.replace("\r", "") or "- Seat 0 (" in r.stdout
     sec = page.split('<section id="verdict">')[1].split("</section>")[0]
     assert "<b>" not in sec and "Seat 0 (" in sec and "after Holm" in sec
@@ -332,13 +380,28 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
 def test_compare_sentence_words():
     from sim.model import catalogue
     from sim.pages import verdicts
+
     cat = catalogue.View("treasure_hunters", "basic", ["weighted"] * 4, True)
-    r = {"name": "team.hunter", "label": "hunters win", "kind": "rate", "a": 0.33, "a_ci95": [0.326, 0.334],
-         "b": 0.557, "b_ci95": [0.552, 0.561], "diff": 0.227, "diff_ci95": [0.221, 0.233], "p": 1e-30,
-         "p_holm": 1e-29, "significant": True, "identical": False}
-    assert verdicts.compare_sentence(r, cat) == ("Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: "
-                                                 "+22.7 points [+22.1, +23.3], a real difference (p < 1e-9 after "
-                                                 "Holm)")
+    r = {
+        "name": "team.hunter",
+        "label": "hunters win",
+        "kind": "rate",
+        "a": 0.33,
+        "a_ci95": [0.326, 0.334],
+        "b": 0.557,
+        "b_ci95": [0.552, 0.561],
+        "diff": 0.227,
+        "diff_ci95": [0.221, 0.233],
+        "p": 1e-30,
+        "p_holm": 1e-29,
+        "significant": True,
+        "identical": False,
+    }
+    assert verdicts.compare_sentence(r, cat) == (
+        "Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: "
+        "+22.7 points [+22.1, +23.3], a real difference (p < 1e-9 after "
+        "Holm)"
+    )
     r.update(significant=False, p_holm=0.41)
     assert verdicts.compare_sentence(r, cat).endswith("no difference detected (p = 0.41 after Holm)")
 
@@ -346,19 +409,33 @@ def test_compare_sentence_words():
 def test_verdict_says_team_mates_identical_results_once():
     """In a team game the hunters' scores are one result: the verdict names 'seats 0-3's score' once."""
     from sim.pages import verdicts
-    row = {"kind": "mean", "a": 6.6, "b": 7.2, "diff": 0.6, "diff_ci95": [0.5, 0.7], "a_ci95": [6.5, 6.7],
-           "b_ci95": [7.1, 7.3], "p": 1e-20, "p_holm": 1e-19, "significant": True, "identical": False}
-    res = {"a": {"game": "treasure_hunters", "scenario": {"params": {"mode": "basic"},
-                                                          "seats": [{"strategy": "weighted"}] * 4}},
-           "metrics": [dict(row, name=f"score.seat{i}", label=f"seat {i}'s score") for i in range(4)]}
+
+    row = {
+        "kind": "mean",
+        "a": 6.6,
+        "b": 7.2,
+        "diff": 0.6,
+        "diff_ci95": [0.5, 0.7],
+        "a_ci95": [6.5, 6.7],
+        "b_ci95": [7.1, 7.3],
+        "p": 1e-20,
+        "p_holm": 1e-19,
+        "significant": True,
+        "identical": False,
+    }
+    res = {
+        "a": {
+            "game": "treasure_hunters",
+            "scenario": {"params": {"mode": "basic"}, "seats": [{"strategy": "weighted"}] * 4},
+        },
+        "metrics": [dict(row, name=f"score.seat{i}", label=f"seat {i}'s score") for i in range(4)],
+    }
     lines = verdicts.compare_sentences(res)
     assert lines[-1].startswith("Also different after Holm: seats 0-3's score (+0.60 jewels)")
     assert "seat 1's score" not in lines[-1]
 
 
 REPO = Path(__file__).resolve().parents[2]
-
-
 
 
 cli = CliRunner()
@@ -370,18 +447,23 @@ def _invoke(*args):
 
 
 def test_compare_states_a_rate_counter_difference_in_points(tmp_path):
-    r = cli.invoke(app, ["compare", str(BASE), "--set-b", "tiebreak=shared", "--games", "2000",
-                         "--out", str(tmp_path / "c")])
+    r = cli.invoke(
+        app, ["compare", str(BASE), "--set-b", "tiebreak=shared", "--games", "2000", "--out", str(tmp_path / "c")]
+    )
     assert r.exit_code == 0, r.output
     md = (tmp_path / "c" / "compare.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| top score tied, settled by the tie-break"))
     assert " pts " in row and "%" in row, row
 
 
-@pytest.mark.parametrize("sets", [["--set", "track_len=30", "--set-b", "track_len=32"],
-                                  ["--set-b", "track_len=30", "--set-b", "track_len=32"],
-                                  ["--set-a", "track_len=30", "--set", "tiebreak=shared", "--set-a",
-                                   "params.track_len=31"]])
+@pytest.mark.parametrize(
+    "sets",
+    [
+        ["--set", "track_len=30", "--set-b", "track_len=32"],
+        ["--set-b", "track_len=30", "--set-b", "track_len=32"],
+        ["--set-a", "track_len=30", "--set", "tiebreak=shared", "--set-a", "params.track_len=31"],
+    ],
+)
 def test_compare_refuses_a_name_given_twice_for_one_scenario(tmp_path, sets):
     r = _invoke("compare", MOOR4, MOOR4, "--games", 50, "--out", tmp_path / "o", *sets)
     line = one_error_line(r)
@@ -390,8 +472,19 @@ def test_compare_refuses_a_name_given_twice_for_one_scenario(tmp_path, sets):
 
 
 def test_compare_takes_one_name_once_for_each_scenario(tmp_path):
-    r = _invoke("compare", MOOR4, "--games", 50, "--out", tmp_path / "o", "--json", "--set-a", "track_len=30",
-                "--set-b", "track_len=32")
+    r = _invoke(
+        "compare",
+        MOOR4,
+        "--games",
+        50,
+        "--out",
+        tmp_path / "o",
+        "--json",
+        "--set-a",
+        "track_len=30",
+        "--set-b",
+        "track_len=32",
+    )
     assert r.exit_code == 0, r.output
 
 
@@ -405,6 +498,7 @@ def test_compare_set_b_players_3_compares_a_with_b_on_three_seats(tmp_path):
 
 def test_compare_table_uses_one_number_format_per_column():
     from sim.pages.compare_page import _fmt, _fmt_d
+
     assert f"[{_fmt_d(-0.3, 'mean')}, {_fmt_d(-0.008042, 'mean')}]" == "[-0.300, -0.008]"
     assert _fmt(4.26, "mean") == "4.260" and _fmt_d(0.3112, "mean") == "+0.311"
     assert _fmt_d(0.0048, "rate") == "+0.48"
@@ -412,9 +506,24 @@ def test_compare_table_uses_one_number_format_per_column():
 
 def test_sprt_of_a_rate_speaks_in_percentage_points_as_the_table(tmp_path):
     import json
+
     p = REPO / "tests" / "data" / "moor-2p-small.toml"
-    r = cli.invoke(app, ["compare", str(p), "--set-b", "tiebreak=shared", "--sprt", "0.01", "--max-games", "10000",
-                         "--out", str(tmp_path / "c"), "--json"])
+    r = cli.invoke(
+        app,
+        [
+            "compare",
+            str(p),
+            "--set-b",
+            "tiebreak=shared",
+            "--sprt",
+            "0.01",
+            "--max-games",
+            "10000",
+            "--out",
+            str(tmp_path / "c"),
+            "--json",
+        ],
+    )
     assert r.exit_code == 0, r.output
     sp = json.loads(r.stdout)["sprt"]
     assert "H1: diff = +1 point (one-sided)" in sp["hypotheses"]
@@ -429,5 +538,6 @@ def test_sprt_on_identical_games_stops_at_once_saying_why(tmp_path):
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)
     from sim.stats.compare import MIN_GAMES
+
     assert res["games"] == MIN_GAMES and res["sprt"]["state"] == "zero_variance" and res["stop"]["rule"] == "sprt"
     assert "never stop" in res["stop"]["message"] and "identical games" in res["stop"]["message"]

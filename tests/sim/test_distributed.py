@@ -1,5 +1,6 @@
 """Units of work and Dask: results are bit-identical whatever the execution (in-process, a 2-worker LocalCluster, a
 worker killed mid-sweep and its units retried, any chunking). One LocalCluster for the module; tiny game counts."""
+
 from __future__ import annotations
 
 import os
@@ -17,6 +18,7 @@ pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def dask_ex():
     from distributed import Client, LocalCluster
+
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     client = Client(cluster)
     ex = distributed.DaskExecutor(client, "test LocalCluster", window=2)
@@ -55,6 +57,7 @@ def test_sim_run_on_a_local_cluster_equals_in_process(dask_ex, tmp_path):
 
 def test_per_game_rows_come_back_in_game_order(dask_ex, tmp_path):
     import polars as pl
+
     sc = moor(players=3, games=500)
     api.run_scenario(sc, chunk=500, out_dir=tmp_path / "a", per_game=True)
     api.run_scenario(sc, chunk=64, out_dir=tmp_path / "b", per_game=True, executor=dask_ex)
@@ -66,10 +69,13 @@ def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
     from sim.api.sweep import Sweep, run_sweep
     from sim.model.sweep_spec import Axis, Point
     from sim.play.sweep import Progress
+
     lens = tuple(range(24, 35, 2))
     base = moor(players=4, games=1600, seed=3)
-    points = [Point(i, {"track_len": t}, moor(players=4, games=1600, seed=3, track_len=t).with_changes(
-        name=base.name)) for i, t in enumerate(lens)]
+    points = [
+        Point(i, {"track_len": t}, moor(players=4, games=1600, seed=3, track_len=t).with_changes(name=base.name))
+        for i, t in enumerate(lens)
+    ]
     sw = Sweep(base, [Axis("track_len", lens, "test")], "grid", points, 1600, ["first_player_advantage"])
     ref, _, _ = run_sweep(sw, distributed.InProcess(), tmp_path / "ref")
     client = dask_ex.client
@@ -80,13 +86,14 @@ def test_sweep_with_a_worker_killed_midway_equals_in_process(dask_ex, tmp_path):
             killed["after"] += 1
             return
         busy = {w: len(ts) for w, ts in client.processing().items() if ts}
-        if busy:                                    # a worker holding work: kill it (SIGKILL, no goodbye)
+        if busy:  # a worker holding work: kill it (SIGKILL, no goodbye)
             victim = max(busy, key=busy.get)
             pid = client.run(os.getpid, workers=[victim])[victim]
             killed.update(worker=victim, tasks=busy[victim], after=0)
             os.kill(pid, signal.SIGKILL)
+
     got, _, played = run_sweep(sw, dask_ex, tmp_path / "dask", chunk=400, progress=Progress(advance=kill_one))
-    assert killed and killed["after"] >= 1           # killed while it held work; the sweep went on
+    assert killed and killed["after"] >= 1  # killed while it held work; the sweep went on
     assert len(played.played) == len(sw.points)
     assert _strip(got) == _strip(ref)
 
@@ -101,6 +108,7 @@ def test_compare_on_a_local_cluster_equals_in_process(dask_ex):
     chunk however many chunks the workers had in flight) give the same numbers on Dask as in this process."""
     from sim.api import compare as cmp
     from sim.stats import compare as C
+
     a = moor(players=4, games=2300)
     b = a.with_changes(params={**a.params, "track_len": 24})
     ref = cmp.compare(a, b, chunk=2300)
@@ -119,8 +127,18 @@ def test_sim_compare_workers_gives_the_in_process_comparison(tmp_path):
 
     from sim.cli.main import app
     from sim.model.paths import REPO
-    args = ["compare", str(REPO / "scenarios/moor/4p.toml"), "--set-b", "track_len=32", "--games", "1200",
-            "--chunk", "300", "--json"]
+
+    args = [
+        "compare",
+        str(REPO / "scenarios/moor/4p.toml"),
+        "--set-b",
+        "track_len=32",
+        "--games",
+        "1200",
+        "--chunk",
+        "300",
+        "--json",
+    ]
     here = CliRunner().invoke(app, args + ["--out", str(tmp_path / "a")])
     there = CliRunner().invoke(app, args + ["--out", str(tmp_path / "b"), "--workers", "2"])
     assert here.exit_code == 0 and there.exit_code == 0, there.output

@@ -1,4 +1,5 @@
 """The balance report: sim run leaves summary.html (self-contained, sections, plots) and balance.md."""
+
 from __future__ import annotations
 
 import copy
@@ -68,19 +69,35 @@ def test_sim_run_writes_a_self_contained_html_report(mixed_report):
     s, folder = mixed_report
     text = (folder / "summary.html").read_text(encoding="utf-8")
     page = parse(text)
-    for sec in ("provenance", "balance", "win-rates", "scores", "decisiveness", "length", "matchups", "counters",
-                "definitions"):
+    for sec in (
+        "provenance",
+        "balance",
+        "win-rates",
+        "scores",
+        "decisiveness",
+        "length",
+        "matchups",
+        "counters",
+        "definitions",
+    ):
         assert sec in page.ids, sec
-    assert page.ids[0] == "provenance"                       # provenance on the first screen
+    assert page.ids[0] == "provenance"  # provenance on the first screen
     figs = {f["id"]: f["svg"] for f in page.figures}
     for fid in ("plot-win-rates", "plot-scores", "plot-length", "plot-margin", "plot-matchups"):
         assert figs.get(fid), fid
-    assert "script" not in page.tags                           # no JavaScript
-    assert page.refs == []                                     # no external files or network
+    assert "script" not in page.tags  # no JavaScript
+    assert page.refs == []  # no external files or network
     body = " ".join(page.text)
     prov = s["provenance"]
-    for item in (f"{prov['seed']}", "rules version", "RNG contract", "git commit", prov["git_commit"], "numba",
-                 "3000 played"):
+    for item in (
+        f"{prov['seed']}",
+        "rules version",
+        "RNG contract",
+        "git commit",
+        prov["git_commit"],
+        "numba",
+        "3000 played",
+    ):
         assert item in body, item
     for fig in ("first-player advantage", "seat balance", "tie rate", "decisiveness", "length (turns)"):
         assert fig in body, fig
@@ -108,10 +125,10 @@ def cooperative(s: dict) -> dict:
     fin = c["games"]["finished"]
     c["team"] = {"hunter": {"wins": 1200, "games": fin, "rate": 1200 / fin, "ci95": list(wilson(1200, fin))}}
     c["extras"]["outcome"] = {"counts": {"won": 1200, "haunted house": 1000, "ghosts escaped": 800}}
-    c["curves"] = {"hauntings": {"games_by_round": [fin, fin, 2500, 1000, 0],
-                                 "mean_by_round": [0.1, 0.5, 1.2, 2.0, None]},
-                   "ghosts": {"games_by_round": [fin, fin, 2500, 1000, 0],
-                              "mean_by_round": [3.0, 4.5, 5.0, 6.1, None]}}
+    c["curves"] = {
+        "hauntings": {"games_by_round": [fin, fin, 2500, 1000, 0], "mean_by_round": [0.1, 0.5, 1.2, 2.0, None]},
+        "ghosts": {"games_by_round": [fin, fin, 2500, 1000, 0], "mean_by_round": [3.0, 4.5, 5.0, 6.1, None]},
+    }
     c["decisiveness"] = None
     return c
 
@@ -140,8 +157,9 @@ def test_sim_report_renders_again_from_a_report_folder(mixed_report, tmp_path):
 
 
 def test_sim_report_plays_a_scenario(tmp_path):
-    r = CliRunner().invoke(app, ["report", str(DATA / "moor-2p-small.toml"), "--games", "500",
-                                 "--out", str(tmp_path / "r")])
+    r = CliRunner().invoke(
+        app, ["report", str(DATA / "moor-2p-small.toml"), "--games", "500", "--out", str(tmp_path / "r")]
+    )
     assert r.exit_code == 0, r.output
     assert "summary.html" in r.output
     assert "balance" in parse((tmp_path / "r" / "summary.html").read_text()).ids
@@ -200,7 +218,7 @@ def _check_ids(text: str, min_svgs: int):
     assert len(p.svgs) >= min_svgs
     dup = sorted({i for i in p.ids if p.ids.count(i) > 1})
     assert dup == [], dup[:10]
-    for svg in p.svgs:                       # each plot's clip paths and markers point into the same plot
+    for svg in p.svgs:  # each plot's clip paths and markers point into the same plot
         assert svg["refs"] and svg["refs"] <= svg["ids"], sorted(svg["refs"] - svg["ids"])[:5]
 
 
@@ -217,8 +235,18 @@ def test_every_id_in_the_report_page_is_unique(mixed_report):
 
 
 def test_every_id_in_the_compare_page_is_unique(tmp_path):
-    r = CliRunner().invoke(app, ["compare", str(DATA / "moor-2p-small.toml"), str(DATA / "moor-2p-ghosts.toml"),
-                                 "--games", "2000", "--out", str(tmp_path / "c")])
+    r = CliRunner().invoke(
+        app,
+        [
+            "compare",
+            str(DATA / "moor-2p-small.toml"),
+            str(DATA / "moor-2p-ghosts.toml"),
+            "--games",
+            "2000",
+            "--out",
+            str(tmp_path / "c"),
+        ],
+    )
     assert r.exit_code == 0, r.output
     text = (tmp_path / "c" / "compare.html").read_text(encoding="utf-8")
     _check_ids(text, 1)
@@ -227,6 +255,7 @@ def test_every_id_in_the_compare_page_is_unique(tmp_path):
 
 # --- pages that read well (issue 8): team pages without competitive-only figures, folded tables, one colour per
 # meaning, identical seats drawn once, the scope stated ------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def th_report(tmp_path_factory):
@@ -241,7 +270,7 @@ def test_team_page_states_the_team_rate_once_and_draws_no_competitive_figures(th
     figs = {f["id"] for f in page.figures}
     assert not figs & {"plot-win-rates", "plot-matchups", "plot-margin"}
     rate = html_report.pct(s["team"]["hunter"]["rate"])
-    assert text.count(rate) == 1                                  # one table row (the verdict rounds to 0.1)
+    assert text.count(rate) == 1  # one table row (the verdict rounds to 0.1)
     assert "team win rate |" not in text and "by seat" not in text
     assert "decisiveness" not in page.ids and "matchups" not in page.ids
 
@@ -250,10 +279,10 @@ def test_per_round_tables_are_folded_under_plots_with_bands(th_report):
     s, folder = th_report
     text = (folder / "summary.html").read_text(encoding="utf-8")
     sec = text.split('<section id="curves">')[1].split("</section>")[0]
-    assert sec.index("<figure") < sec.index("<details>")          # the plot, then the numbers folded away
+    assert sec.index("<figure") < sec.index("<details>")  # the plot, then the numbers folded away
     assert "<table" not in sec.split("<details>")[0]
-    assert all(c["ci95_by_round"][0] is not None for c in s["curves"].values())   # the bands' data
-    assert "fill-opacity: 0.25" in sec                                           # a filled band is drawn
+    assert all(c["ci95_by_round"][0] is not None for c in s["curves"].values())  # the bands' data
+    assert "fill-opacity: 0.25" in sec  # a filled band is drawn
     for sec_id in ("length", "counters", "scenario"):
         body = text.split(f'<section id="{sec_id}">')[1].split("</section>")[0]
         assert "<details>" in body, sec_id
@@ -271,9 +300,9 @@ def test_one_colour_means_one_thing(mixed_report):
     s, _ = mixed_report
     win = plots.render(plots.win_rates, s)
     score = plots.render(plots.scores, s)
-    for i in range(len(s["seats"])):                    # seat i has one colour in every plot that draws seats
+    for i in range(len(s["seats"])):  # seat i has one colour in every plot that draws seats
         assert plots.SEAT[i] in win and plots.SEAT[i] in score
-    for fn in (plots.length, plots.margin):             # figures of the whole table: the neutral colour only
+    for fn in (plots.length, plots.margin):  # figures of the whole table: the neutral colour only
         svg = plots.render(fn, s)
         assert plots.NEUTRAL in svg and not any(c in svg for c in plots.SEAT), fn.__name__
 
@@ -290,15 +319,23 @@ def _score_summary(game: str, lo: int, counts: list[list[int]], strategy: str) -
     for i, c in enumerate(counts):
         n = sum(c)
         vals = [lo + k for k, x in enumerate(c) for _ in range(x)]
-        seats.append({"seat": i, "strategy": strategy, "score": {
-            "n": n, "min": min(vals), "max": max(vals), "mean": sum(vals) / n, "hist": {"lo": lo, "counts": c}}})
-    return {"scenario": {"game": game, "params": {}, "seats": [{"strategy": strategy}] * len(counts)},
-            "seats": seats}
+        seats.append(
+            {
+                "seat": i,
+                "strategy": strategy,
+                "score": {
+                    "n": n,
+                    "min": min(vals),
+                    "max": max(vals),
+                    "mean": sum(vals) / n,
+                    "hist": {"lo": lo, "counts": c},
+                },
+            }
+        )
+    return {"scenario": {"game": game, "params": {}, "seats": [{"strategy": strategy}] * len(counts)}, "seats": seats}
 
 
 REPO = Path(__file__).resolve().parents[2]
-
-
 
 
 cli = CliRunner()
@@ -307,8 +344,11 @@ MOOR4 = str(REPO / "scenarios" / "moor" / "4p.toml")
 
 def test_lead_line_says_game_and_table_once_and_names_the_overrides():
     from sim.pages.scenario_words import lead_line
-    s = {"game_title": "Ghosts of the Moor", "scenario": {
-        "game": "moor", "players": 4, "description": "4 players, all seats the weighted heuristic."}}
+
+    s = {
+        "game_title": "Ghosts of the Moor",
+        "scenario": {"game": "moor", "players": 4, "description": "4 players, all seats the weighted heuristic."},
+    }
     assert lead_line(s) == "Ghosts of the Moor. 4 players, all seats the weighted heuristic."
     s["scenario"]["description"] = "The Ghosts of the Moor, 4 players: every seat weighted"
     s["game_title"] = "The Ghosts of the Moor"
@@ -321,9 +361,10 @@ def test_lead_line_says_game_and_table_once_and_names_the_overrides():
 
 def test_length_histogram_leaves_out_a_long_thin_tail_and_says_so():
     from sim.pages.plots import tail_cut
-    body = np.r_[np.full(10, 100.0), np.zeros(200), [1.0]]        # 1,000 games in 10 bins, one game 200 bins later
+
+    body = np.r_[np.full(10, 100.0), np.zeros(200), [1.0]]  # 1,000 games in 10 bins, one game 200 bins later
     assert tail_cut(body) == 10
-    assert tail_cut(np.full(50, 10.0)) == 50                         # no long tail: every bin drawn
+    assert tail_cut(np.full(50, 10.0)) == 50  # no long tail: every bin drawn
     assert tail_cut(np.zeros(5)) == 5
 
 
@@ -355,14 +396,15 @@ def test_moor_scores_section_says_how_a_score_is_made_without_sending_the_reader
     for w in ("goal token", "1/3/6/10/15", "ghost"):
         assert w in first, (w, first)
     page = (tmp_path / "r" / "summary.html").read_text()
-    sec = page[page.index('id="scores"'):]
-    assert "kernels/moor/RULES.md" not in sec[:sec.index("</section>")]
+    sec = page[page.index('id="scores"') :]
+    assert "kernels/moor/RULES.md" not in sec[: sec.index("</section>")]
 
 
 def test_margin_distribution_has_whole_number_ticks_and_separate_bars():
     """Turnwall's winner's margin is 1 or 2 body parts: no tick at 0.75 or 1.25, and bars that do not touch."""
     from sim.api import core as api
     from tests.kernels.tables import table
+
     s, _ = api.run_scenario(table("turnwall", "margin", 4, ["planner"], 300, 5), write=False)
     (ax,) = plots.margin(s).axes
     lo, hi = ax.get_xlim()
@@ -375,19 +417,20 @@ def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
     """A new user found 2,000 Galleon games drawn as one bar per turn (40 to 1,200 turns): spiky noise. At most 80
     bins of a round width, every game kept, bins starting at multiples of the width."""
     import numpy as np
+
     x = 13 + np.arange(1184)
     c = np.random.default_rng(1).integers(0, 5, size=1184).astype(float)
     w, xb, cb = plots.coarsen(x, c)
     assert w == 20 and len(cb) <= 80 and cb.sum() == c.sum()
-    assert xb[0] == 9.5 and cb[0] == c[:7].sum()                   # the first bin holds turns 13..19
-    assert plots.coarsen(x[:70], c[:70])[0] == 1                   # a short range keeps one bar per value
+    assert xb[0] == 9.5 and cb[0] == c[:7].sum()  # the first bin holds turns 13..19
+    assert plots.coarsen(x[:70], c[:70])[0] == 1  # a short range keeps one bar per value
 
 
 def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
     out = tmp_path / "rep"
     r = cli.invoke(app, ["run", MOOR4, "--games", "1", "--threads", "1", "--out", str(out)])
     assert r.exit_code == 0, r.output
-    one_games = re.compile(r"\b1 games\b")              # not the "611 games/s" of a speed
+    one_games = re.compile(r"\b1 games\b")  # not the "611 games/s" of a speed
     assert "moor-4p: 1 game in " in r.stderr and not one_games.search(r.output)
     md = (out / "summary.md").read_text()
     assert "· 1 game ·" in md and "on 1 thread" in md and not one_games.search(md)
@@ -396,21 +439,29 @@ def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
     assert "Only 1 finished game: too few for the intervals and tests" in bal
     row = next(ln for ln in bal.splitlines() if ln.startswith("| seat balance"))
     assert "none: too few games" in row and "chi-square test of equal seats" in row
-    verdict = bal[bal.index("## Verdict"):bal.index("## Balance at a glance")]
+    verdict = bal[bal.index("## Verdict") : bal.index("## Balance at a glance")]
     assert "p = " not in verdict and "within chance" not in verdict and "beyond chance" not in verdict
     assert (out / "plots" / "scores.svg").is_file()
     page = (out / "summary.html").read_text()
-    assert 'id="scores"' in page and "final score distribution" in page[page.index('id="scores"'):]
+    assert 'id="scores"' in page and "final score distribution" in page[page.index('id="scores"') :]
 
 
 def test_enough_games_keep_their_intervals_and_tests():
     from sim.pages import html_report, verdicts
-    s = {"scenario": {"game": "moor", "params": {}, "seats": [{"strategy": "weighted"}] * 2, "name": "x"},
-         "game": "moor", "games": {"played": 40, "finished": 40, "truncated": 0, "errors": 0, "truncated_rate": 0.0},
-         "seats": [{"seat": i, "strategy": "weighted", "win": {"rate": r, "wins": 40 * r, "ci95": [0.3, 0.7]}}
-                   for i, r in enumerate((0.6, 0.4))],
-         "first_player": {}, "ties": {"tie_rate": 0.0, "shared_games": 0}, "decisiveness": None,
-         "length": {k: {"n": 0} for k in ("turns", "rounds")}}
+
+    s = {
+        "scenario": {"game": "moor", "params": {}, "seats": [{"strategy": "weighted"}] * 2, "name": "x"},
+        "game": "moor",
+        "games": {"played": 40, "finished": 40, "truncated": 0, "errors": 0, "truncated_rate": 0.0},
+        "seats": [
+            {"seat": i, "strategy": "weighted", "win": {"rate": r, "wins": 40 * r, "ci95": [0.3, 0.7]}}
+            for i, r in enumerate((0.6, 0.4))
+        ],
+        "first_player": {},
+        "ties": {"tie_rate": 0.0, "shared_games": 0},
+        "decisiveness": None,
+        "length": {k: {"n": 0} for k in ("turns", "rounds")},
+    }
     rows = dict(html_report.balance_items(s))
     assert "chi-square p = " in rows["seat_balance"]["note"] and rows["seat_balance"]["interval"].startswith("[")
     assert not verdicts.run_sentences(s)[0].startswith("Only")
@@ -422,4 +473,5 @@ def test_enough_games_keep_their_intervals_and_tests():
 
 def test_an_interval_of_points_does_not_repeat_the_unit():
     from sim.pages import html_report
+
     assert html_report.pts(0.019) == "+1.90 pts" and html_report.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"

@@ -1,4 +1,5 @@
 """reports/index.html: every command that writes a report folder in reports/ refreshes it, and what it lists."""
+
 from __future__ import annotations
 
 import errno
@@ -16,8 +17,6 @@ REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
 BASE = DATA / "moor-2p-small.toml"
 cli = CliRunner()
-
-
 
 
 MOOR_2P = DATA / "moor-2p-small.toml"
@@ -48,6 +47,7 @@ def os_full(*a, **k):
 
 def test_index_games_column_says_played_and_finished():
     from sim.pages.index_page import _games
+
     assert _games({"played": 5000, "finished": 4994}) == "5,000 (4,994 finished)"
     assert _games({"played": 200000, "finished": 200000}) == "200,000"
 
@@ -55,6 +55,7 @@ def test_index_games_column_says_played_and_finished():
 def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
 
     from sim.pages.index_page import headline
+
     r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
     s = json.loads((tmp_path / "r" / "summary.json").read_text())
@@ -102,12 +103,14 @@ def test_a_report_elsewhere_leaves_the_index_alone(reports, tmp_path):
 
 def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(reports, monkeypatch):
     from sim.pages import index_page
+
     monkeypatch.setattr(index_page, "write", os_full)
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"])
     assert r.exit_code == 0, r.output
     warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning")]
-    assert warn == ["warning: the report is written, but the index of the reports could not be refreshed (No space "
-                    "left on device)"], r.stderr
+    assert warn == [
+        "warning: the report is written, but the index of the reports could not be refreshed (No space left on device)"
+    ], r.stderr
     assert (reports / "test-moor-2p" / "summary.json").exists()
 
 
@@ -115,12 +118,13 @@ def test_refreshing_the_index_is_cheap(reports):
     import time
 
     from sim.pages import index_page
+
     assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
     for i in range(10):
         shutil.copytree(reports / "test-moor-2p", reports / f"copy-{i}")
     t = time.perf_counter()
     index_page.refresh(reports / "test-moor-2p")
-    assert time.perf_counter() - t < 1.0          # about 2 ms a report; a command must not feel it
+    assert time.perf_counter() - t < 1.0  # about 2 ms a report; a command must not feel it
     assert index_links(reports).count("summary.html") == 11
 
 
@@ -128,6 +132,7 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
     """`sim run-defaults --game moor` after `--game treasure_hunters`: reports/index.html lists both games' reports
     (the index is the table of contents of the reports folder, not of the last command)."""
     from sim.cli import main as cli
+
     scen = tmp_path / "scenarios"
     (scen / "moor").mkdir(parents=True)
     (scen / "treasure_hunters").mkdir()
@@ -141,11 +146,12 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
         assert r.exit_code == 0, r.output
     html = (tmp_path / "reports" / "index.html").read_text()
     assert 'href="th-basic-4p/summary.html"' in html and 'href="test-moor-2p/summary.html"' in html
-    assert html.index("test-moor-2p") < html.index("th-basic-4p")         # by game, as the scenarios folder
+    assert html.index("test-moor-2p") < html.index("th-basic-4p")  # by game, as the scenarios folder
 
 
 def test_index_skips_a_folder_without_a_readable_report(tmp_path):
     from sim.pages import index_page
+
     (tmp_path / "half").mkdir()
     (tmp_path / "half" / "summary.json").write_text("{not json")
     (tmp_path / "baselines").mkdir()

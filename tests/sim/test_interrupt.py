@@ -1,5 +1,6 @@
 """Ctrl-C and SIGTERM: one line and the exit code (130, 143) wherever the command is, no traceback, nothing
 half-written; a reader that leaves early ends the command quietly."""
+
 from __future__ import annotations
 
 import ctypes
@@ -56,6 +57,7 @@ class _InterruptImport:
 def _entry_exit_code() -> int:
     """`sim.cli.entry.main()`'s exit code, with the SIGTERM handler it installs put back afterwards."""
     from sim.cli import entry
+
     old_term = signal.getsignal(signal.SIGTERM)
     try:
         with pytest.raises(SystemExit) as e:
@@ -77,9 +79,9 @@ def test_an_interrupt_swallowed_by_a_ctypes_callback_prints_no_ignored_exception
     runner.stop_on_sigterm()
 
     @ctypes.CFUNCTYPE(None)
-    def callback():                            # like llvmlite's _raw_object_cache_notify, called from C
+    def callback():  # like llvmlite's _raw_object_cache_notify, called from C
         os.kill(os.getpid(), signal.SIGINT)
-        for _ in range(10000):                 # the handler runs here, inside the callback
+        for _ in range(10000):  # the handler runs here, inside the callback
             pass
 
     callback()
@@ -98,14 +100,21 @@ def test_other_unraisable_exceptions_are_still_printed(signals_restored, unraisa
     assert [str(e) for e in unraisable] == ["a real bug"]
 
 
-@pytest.mark.parametrize("stop, code, words", [(KeyboardInterrupt, cli_common.EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
-                                               (runner.Terminated, cli_common.EXIT_TERMINATED, "terminated (SIGTERM)")])
-def test_an_error_after_a_swallowed_interrupt_is_reported_as_the_interrupt(signals_restored, monkeypatch, capfd,
-                                                                          stop, code, words):
+@pytest.mark.parametrize(
+    "stop, code, words",
+    [
+        (KeyboardInterrupt, cli_common.EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+        (runner.Terminated, cli_common.EXIT_TERMINATED, "terminated (SIGTERM)"),
+    ],
+)
+def test_an_error_after_a_swallowed_interrupt_is_reported_as_the_interrupt(
+    signals_restored, monkeypatch, capfd, stop, code, words
+):
     """`sim run` interrupted during the first compile: Numba's cache write fails after the interrupt was swallowed;
     the command says it was interrupted (one line, exit 130 / 143), no traceback."""
+
     def compile_interrupted(*a, **k):
-        runner._PENDING.append(stop)           # what the signal handler did before the callback swallowed it
+        runner._PENDING.append(stop)  # what the signal handler did before the callback swallowed it
         raise RuntimeError("no compiled object yet for <Library 'push_tile'>")
 
     monkeypatch.setattr(cli_main, "load_scenario", compile_interrupted)
@@ -137,8 +146,9 @@ def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch):
     import _thread
     import threading
     import time
+
     sc = moor_sc(4, ("random",))
-    runner.play_chunk(sc, 0, 64)                             # compiled before the clock starts
+    runner.play_chunk(sc, 0, 64)  # compiled before the clock starts
     monkeypatch.setattr(runner, "available_threads", lambda: 2)
     for threads in (1, 2):
         timer = threading.Timer(0.3, _thread.interrupt_main)
@@ -146,7 +156,7 @@ def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch):
         timer.start()
         try:
             with pytest.raises(KeyboardInterrupt):
-                runner.play_chunk(sc, 0, 5_000_000, ctx=RunContext(threads=threads))   # a minute or more
+                runner.play_chunk(sc, 0, 5_000_000, ctx=RunContext(threads=threads))  # a minute or more
             took = time.perf_counter() - t0
         finally:
             timer.cancel()
@@ -159,6 +169,7 @@ def test_local_cluster_workers_ignore_ctrl_c_so_only_sim_reports_it():
     `--workers N` now ignore SIGINT; sim stops and closes the cluster."""
     pytest.importorskip("distributed")
     from sim.play import distributed
+
     with distributed.executor(workers=1) as ex:
         ignored = ex.client.run(lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
     assert list(ignored.values()) == [True]
@@ -167,15 +178,21 @@ def test_local_cluster_workers_ignore_ctrl_c_so_only_sim_reports_it():
 @pytest.mark.parametrize("term", [False, True])
 def test_ctrl_c_while_the_cli_is_imported_is_one_line_not_a_traceback(monkeypatch, capfd, term):
     from sim.cli import entry
+
     monkeypatch.delitem(sys.modules, "sim.cli.main")
     monkeypatch.delattr("sim.cli.main", raising=False)
-    monkeypatch.setattr(sys, "meta_path", [_InterruptImport("sim.cli.main", entry._EarlyTerm if term else
-                                                            KeyboardInterrupt)] + sys.meta_path)
+    monkeypatch.setattr(
+        sys,
+        "meta_path",
+        [_InterruptImport("sim.cli.main", entry._EarlyTerm if term else KeyboardInterrupt)] + sys.meta_path,
+    )
     code = _entry_exit_code()
     err = capfd.readouterr().err
     assert code == (143 if term else 130)
-    assert err.splitlines() == [f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped before any "
-                                "game was played; nothing written"]
+    assert err.splitlines() == [
+        f"{'terminated (SIGTERM)' if term else 'interrupted (Ctrl-C)'}: stopped before any "
+        "game was played; nothing written"
+    ]
 
 
 def test_ctrl_c_before_the_cli_installed_its_handlers_is_one_line(monkeypatch, capfd):
@@ -191,19 +208,21 @@ def test_the_sim_command_starts_in_the_entry_module():
     """The console script is sim.cli.entry:main (pyproject.toml), so the handling above covers `sim` itself."""
     import tomllib
     from pathlib import Path
+
     py = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     assert py["project"]["scripts"]["sim"] == "sim.cli.entry:main"
 
 
 def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatch):
     import sim.api.sweep
+
     monkeypatch.setattr(cli_common, "_STOP_SAID", [])
 
     def stop(*a, **k):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(sim.api.sweep, "run_sweep", stop)
-    r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10",
-                         "--out", str(tmp_path / "s")])
+    r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10", "--out", str(tmp_path / "s")])
     assert r.exit_code == EXIT_INTERRUPTED and "Traceback" not in r.output
     line = [ln for ln in r.stderr.splitlines() if ln.startswith("interrupted")]
     assert len(line) == 1 and str(tmp_path / "s" / "points") in line[0] and "same command again" in line[0]
@@ -212,6 +231,7 @@ def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatc
 
 def test_interrupt_line_does_not_claim_between_chunks(capsys):
     from sim.cli import common as cli_common
+
     cli_common._STOP_SAID.clear()
     try:
         assert cli_common._stopped(KeyboardInterrupt()) == cli_common.EXIT_INTERRUPTED
@@ -236,6 +256,7 @@ def test_a_closed_output_pipe_ends_quietly_with_exit_0(monkeypatch, capsys):
 
         def flush(self):
             raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
     monkeypatch.setattr(sys, "argv", ["sim", "list"])
     monkeypatch.setattr(sys, "stdout", Closed())
     with pytest.raises(SystemExit) as e:

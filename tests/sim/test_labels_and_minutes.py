@@ -1,6 +1,7 @@
 """Pages a newcomer trusts: every parameter has a label (and a unit where it counts something) that sweep pages and
 summaries use instead of its code name; game length is also given in minutes from a rule-less seconds_per_turn that
 changes no result; the board legends say what a symbol means in play."""
+
 from __future__ import annotations
 
 import json
@@ -21,6 +22,7 @@ DEFAULT = {"moor": "4p", "treasure_hunters": "basic-4p", "turnwall": "4p", "gall
 
 # --- 1. labels and units ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_parameter_and_strategy_parameter_has_a_label(game):
     spec = registry.get(game)
@@ -28,7 +30,7 @@ def test_every_parameter_and_strategy_parameter_has_a_label(game):
     missing += [f"{st.name}.{p.name}" for st in spec.strategies for p in st.params if not p.label]
     assert missing == []
     for p in spec.params + tuple(q for st in spec.strategies for q in st.params):
-        assert p.label != p.name and "_" not in p.label, (p.name, p.label)     # words, not the code name
+        assert p.label != p.name and "_" not in p.label, (p.name, p.label)  # words, not the code name
 
 
 def test_a_parameter_without_a_label_is_named_by_its_name():
@@ -56,10 +58,23 @@ def test_swept_names_in_words():
 
 def test_sweep_page_and_summary_name_the_axis_by_its_label_and_unit(tmp_path):
     from sim.pages.sweep_page import plot_list
+
     out = tmp_path / "s"
-    r = CliRunner().invoke(app(), ["sweep", str(ROOT / "scenarios" / "moor" / "2p.toml"), "--set",
-                                   "track_len=20,30", "--set", "seats.1.w_goal=0.5,2", "--games", "100",
-                                   "--out", str(out)])
+    r = CliRunner().invoke(
+        app(),
+        [
+            "sweep",
+            str(ROOT / "scenarios" / "moor" / "2p.toml"),
+            "--set",
+            "track_len=20,30",
+            "--set",
+            "seats.1.w_goal=0.5,2",
+            "--games",
+            "100",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads((out / "sweep.json").read_text())
     axes = {a["name"]: a for a in doc["axes"]}
@@ -69,26 +84,30 @@ def test_sweep_page_and_summary_name_the_axis_by_its_label_and_unit(tmp_path):
     assert "track length = 20 spaces, seat 1: weight on goal tokens = 0.5" in r.stdout
     assert "track_len =" not in r.stdout
     html = (out / "sweep.html").read_text()
-    assert "track length (spaces)" in html                       # an x axis or legend title
-    assert "seat 1: weight on goal tokens (seats.1.w_goal)" in html   # the swept line and the table header
-    assert "track length (track_len)" in html                    # the code name kept once for --set
+    assert "track length (spaces)" in html  # an x axis or legend title
+    assert "seat 1: weight on goal tokens (seats.1.w_goal)" in html  # the swept line and the table header
+    assert "track length (track_len)" in html  # the code name kept once for --set
     captions = [cap for _, cap, _ in plot_list(doc)]
     assert any(c.startswith("first-player advantage against track length") for c in captions), captions
     assert not any("track_len" in c for c in captions)
     from sim.pages.sweep_page import point_rows
+
     assert "track length (track_len)" in point_rows(doc)[0]
 
 
 def app():
     from sim.cli.main import app as a
+
     return a
 
 
 # --- 2. game length in minutes ---------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game", GAMES)
 def test_seconds_per_turn_changes_neither_the_kernel_vector_nor_the_digest(game):
     from sim.stats.check import digest
+
     sc = load(ROOT / "scenarios" / game / f"{DEFAULT[game]}.toml")
     ps = sc.spec.param(registry.SECONDS_PER_TURN)
     assert ps is not None and ps.kind == "float" and not ps.rules and ps.domain == (1.0, 600.0)
@@ -96,7 +115,7 @@ def test_seconds_per_turn_changes_neither_the_kernel_vector_nor_the_digest(game)
     assert np.array_equal(sc.prm(), other.prm())
     assert digest(sc) == digest(other)
     changed = sc.with_changes(params={**sc.params, "max_turns": sc.params["max_turns"] + 1})
-    assert digest(changed) != digest(sc)                         # a rule parameter still counts
+    assert digest(changed) != digest(sc)  # a rule parameter still counts
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -115,12 +134,13 @@ def test_the_default_seconds_put_a_default_game_inside_the_box(game):
         lo, hi = spec.box_minutes
         assert lo - 1 <= minutes <= hi + 1, minutes
     rules = (ROOT / spec.rules_file).read_text()
-    assert "seconds_per_turn" in rules                          # the game's RULES.md lists the assumption
+    assert "seconds_per_turn" in rules  # the game's RULES.md lists the assumption
 
 
 def _summary(game: str = "moor", name: str = "4p", games: int = 400, **params):
     from sim.play import runner
     from sim.stats.summary import summarize
+
     sc = load(ROOT / "scenarios" / game / f"{name}.toml")
     if params:
         sc = sc.with_changes(params={**sc.params, **params})
@@ -138,11 +158,12 @@ def test_summary_reports_length_in_minutes_with_its_source():
     s2 = _summary(seconds_per_turn=26.0)
     assert s2["length"]["minutes"]["mean"] == pytest.approx(2 * m["mean"])
     assert s2["length"]["minutes"]["default"] is False and "set in the scenario" in s2["length"]["minutes"]["source"]
-    assert s2["length"]["turns"] == t                            # the same games
+    assert s2["length"]["turns"] == t  # the same games
 
 
 def test_verdict_balance_page_and_markdown_give_the_minutes():
     from sim.pages import html_report, tables, verdicts
+
     s = _summary()
     mean = s["length"]["minutes"]["mean"]
     length = next(x for x in verdicts.run_sentences(s) if x.startswith("Game length"))
@@ -157,8 +178,10 @@ def test_verdict_balance_page_and_markdown_give_the_minutes():
 
 # --- 3. board legends in a player's words ----------------------------------------------------------------------------
 
+
 def _legend_texts(game: str, monkeypatch) -> list[str]:
     from sim.pages import board_svg
+
     got = []
     monkeypatch.setattr(board_svg, "to_svg", lambda fig: got.append(fig) or "<svg/>")
     board_svg.show(ROOT / "scenarios" / game / "boards" / "default.toml")

@@ -1,4 +1,5 @@
 """Metric functions on hand-built numbers and frames with known answers."""
+
 from __future__ import annotations
 
 import math
@@ -10,6 +11,7 @@ from scipy import stats
 from sim.stats import metrics as M
 
 # --- Wilson -------------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("k,n", [(0, 10), (1, 10), (5, 10), (10, 10), (37, 100), (2500, 10000), (1, 1)])
 def test_wilson_matches_scipy(k, n):
@@ -34,6 +36,7 @@ def test_wilson_fractional_wins_between_neighbours():
 
 
 # --- Holm ---------------------------------------------------------------------------------------------------------
+
 
 def test_holm_known_answer_and_order():
     p = [0.01, 0.04, 0.03, 0.005]
@@ -67,6 +70,7 @@ def test_holm_frame_keeps_row_order():
 
 # --- tests of differences ---------------------------------------------------------------------------------------
 
+
 def test_moments_and_mean_std_agree():
     xs = [3, 5, 7, 7, 9]
     tot, sq = sum(xs), sum(x * x for x in xs)
@@ -84,9 +88,9 @@ def test_welch_test_matches_normal_formula():
     assert r["diff"] == pytest.approx(1.0)
     assert r["se"] == pytest.approx(se)
     assert r["p"] == pytest.approx(2 * stats.norm.sf(1.0 / se))
-    same = M.welch_test(10, 10, 10, 10, 10, 10)       # constant samples, equal means
+    same = M.welch_test(10, 10, 10, 10, 10, 10)  # constant samples, equal means
     assert same["p"] == 1.0
-    diff = M.welch_test(10, 10, 10, 20, 40, 10)       # constant samples, different means
+    diff = M.welch_test(10, 10, 10, 20, 40, 10)  # constant samples, different means
     assert diff["p"] == 0.0
 
 
@@ -96,8 +100,7 @@ def test_two_proportion_test_pooled_z_and_fisher_fallback():
     z = 0.01 / math.sqrt(pp * (1 - pp) * 2 / 10000)
     assert p == pytest.approx(2 * stats.norm.sf(z))
     # rare events: Fisher's exact test
-    assert M.two_proportion_test(0, 1000, 3, 1000) == pytest.approx(
-        stats.fisher_exact([[0, 1000], [3, 997]]).pvalue)
+    assert M.two_proportion_test(0, 1000, 3, 1000) == pytest.approx(stats.fisher_exact([[0, 1000], [3, 997]]).pvalue)
     assert M.two_proportion_test(0, 1000, 0, 1000) == 1.0
 
 
@@ -115,12 +118,14 @@ def test_paired_difference_on_frames():
 
 def test_seat_win_rates_on_a_hand_built_frame():
     # 6 finished games of 3 seats + one truncated game; game 5 is a win shared by seats 0 and 2
-    df = pl.DataFrame({
-        "status":    [0, 0, 0, 0, 0, 0, 1],
-        "win_seat0": [1, 0, 0, 1, 1, 1, 0],
-        "win_seat1": [0, 1, 0, 0, 0, 0, 0],
-        "win_seat2": [0, 0, 1, 0, 0, 1, 0],
-    })
+    df = pl.DataFrame(
+        {
+            "status": [0, 0, 0, 0, 0, 0, 1],
+            "win_seat0": [1, 0, 0, 1, 1, 1, 0],
+            "win_seat1": [0, 1, 0, 0, 0, 0, 0],
+            "win_seat2": [0, 0, 1, 0, 0, 1, 0],
+        }
+    )
     out = M.seat_win_rates(df, 3)
     assert out["games"].to_list() == [6, 6, 6]
     assert out["wins"].to_list() == pytest.approx([3.5, 1.0, 1.5])
@@ -134,7 +139,7 @@ def test_chi2_hist_identical_and_shifted():
     a = [0, 10, 50, 100, 50, 10, 0]
     same = M.chi2_hist(a, 3, a, 3)
     assert same["p"] == pytest.approx(1.0)
-    shifted = M.chi2_hist([x * 10 for x in a], 3, [x * 10 for x in a], 4)   # every value one higher
+    shifted = M.chi2_hist([x * 10 for x in a], 3, [x * 10 for x in a], 4)  # every value one higher
     assert shifted["p"] < 1e-6
     # aligned by value, not by index: the same histogram given with another offset is identical
     assert M.chi2_hist(a, 3, a[1:], 4)["p"] == pytest.approx(1.0)
@@ -156,6 +161,7 @@ def test_uniform_chi2():
 
 
 # --- SPRT ---------------------------------------------------------------------------------------------------------
+
 
 def test_sprt_bounds_are_ln19_at_5_percent():
     lo, hi = M.sprt_bounds(0.05, 0.05)
@@ -184,13 +190,15 @@ def test_fisher_test_matches_scipy():
 
 def test_third_moment_and_skewness_of_a_rare_event_counter():
     xs = [0, 0, 0, 1, 5]
-    tot, sq, cu = sum(xs), sum(x * x for x in xs), sum(x ** 3 for x in xs)
+    tot, sq, cu = sum(xs), sum(x * x for x in xs), sum(x**3 for x in xs)
     m = tot / len(xs)
     assert M.third_moment(tot, sq, cu, len(xs)) == pytest.approx(sum((x - m) ** 3 for x in xs) / len(xs))
+
     # a 0/1 counter with 25 expected events in 25,000 fresh games against 100 in 100,000 baseline games:
     # the difference of means is skewed by about 1/sqrt(25) * (variance share of the fresh sample)^1.5
     def sums(k, n):
         return (k, k, k, n)
+
     s = M.diff_skewness(sums(100, 100_000), sums(25, 25_000))
     assert 0.1 < s < 0.2
     # a common event is nearly symmetric

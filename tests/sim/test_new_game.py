@@ -2,6 +2,7 @@
 test alone (`sim.model.registry.register`; no file under sim/ or kernels/ names it) and driven through every command:
 list, run (and its pages), replay, sweep, compare, baselines and check. The registry finds sim/games/*.py without
 importing them, and board files, check sizes and counter names come from the specs."""
+
 from __future__ import annotations
 
 import json
@@ -41,6 +42,7 @@ def dice_race(monkeypatch, tmp_path):
     """Dice Race registered for one test (then forgotten), and its scenario file in ``tmp_path``."""
     monkeypatch.syspath_prepend(str(REPO / "tests"))
     from newgame.spec import SPEC
+
     registry.register(SPEC)
     path = tmp_path / "dice-race-3p.toml"
     path.write_text(SCENARIO, encoding="utf-8")
@@ -78,12 +80,13 @@ def test_run_writes_its_report_and_pages_naming_the_game(dice_race, tmp_path):
     # the same games on 2 threads: results depend only on (seed, scenario, game index)
     sim("run", dice_race, "--out", tmp_path / "run2", "--threads", "2")
     assert json.loads((tmp_path / "run2" / "summary.json").read_text())["aggregates"] == s["aggregates"]
-    assert s["aggregates"]["sole_wins"][1] < s["aggregates"]["sole_wins"][0]     # the dawdler wins less
+    assert s["aggregates"]["sole_wins"][1] < s["aggregates"]["sole_wins"][0]  # the dawdler wins less
 
 
 def test_replay_is_game_i_of_the_batch_in_words(dice_race):
     from sim.model.scenario import load
     from sim.play import runner
+
     out = sim("replay", dice_race, "--game", 5).stdout
     sc = load(dice_race)
     chunk = runner.play_chunk(sc, 5, 1)
@@ -99,13 +102,13 @@ def test_sweep_and_compare(dice_race, tmp_path):
     sim("compare", dice_race, "--set-b", "die_faces=8", "--games", 2000, "--out", tmp_path / "cmp")
     c = json.loads((tmp_path / "cmp" / "compare.json").read_text())
     assert c["a"]["game"] == c["b"]["game"] == "dice_race" and c["games"] == 2000
-    assert "top-face rolls" in (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")     # its catalogue
+    assert "top-face rolls" in (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")  # its catalogue
 
 
 def test_baselines_then_check(dice_race, tmp_path):
     base = tmp_path / "baselines"
     out = sim("baselines", dice_race, "--out", base).output
-    assert "exact 200 games, statistical 2000 games (checks play 400)" in out        # the spec's check_sizes
+    assert "exact 200 games, statistical 2000 games (checks play 400)" in out  # the spec's check_sizes
     r = CliRunner().invoke(app, ["check", str(dice_race), "--baselines", str(base)])
     assert r.exit_code == 0, r.output
     # a rule change is caught: the exact tier differs
@@ -119,14 +122,17 @@ def test_no_file_under_sim_or_kernels_names_the_test_game():
 
 
 def test_names_finds_the_game_modules_without_importing_any():
-    code = ("import sys; from sim.model import registry; n = registry.names(); "
-            "print(n, sorted(m for m in sys.modules if m.startswith('sim.games.') or m == 'numba'))")
+    code = (
+        "import sys; from sim.model import registry; n = registry.names(); "
+        "print(n, sorted(m for m in sys.modules if m.startswith('sim.games.') or m == 'numba'))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "('galleon', 'moor', 'treasure_hunters', 'turnwall') []"
 
 
 def test_a_board_file_is_recognised_by_the_tables_its_game_declares(tmp_path):
     from sim.pages import board_svg
+
     for game in ("turnwall", "treasure_hunters", "galleon"):
         assert board_svg.game_of(REPO / "scenarios" / game / "boards" / "default.toml") == game
     other = tmp_path / "other.toml"
@@ -144,15 +150,18 @@ def test_a_board_file_is_recognised_by_the_tables_its_game_declares(tmp_path):
 def test_a_shipped_board_imports_only_its_own_game():
     """Importing a game compiles its kernel helpers: recognising scenarios/<game>/boards/x.toml asks that game first
     and, its marks matching, no other."""
-    code = ("import sys; from sim.pages import board_svg; "
-            "print(board_svg.game_of('scenarios/galleon/boards/default.toml'), "
-            "sorted(m for m in sys.modules if m.startswith('sim.games.')))")
+    code = (
+        "import sys; from sim.pages import board_svg; "
+        "print(board_svg.game_of('scenarios/galleon/boards/default.toml'), "
+        "sorted(m for m in sys.modules if m.startswith('sim.games.')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "galleon ['sim.games.galleon']"
 
 
 def test_a_shipped_game_replaced_and_unregistered_comes_back_on_get():
     from dataclasses import replace
+
     moor = registry.get("moor")
     registry.register(replace(moor, title="another Moor"))
     assert registry.get("moor").title == "another Moor"

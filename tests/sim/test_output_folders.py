@@ -1,5 +1,6 @@
 """Report folders: refused before any game is played when they cannot be written or replaced, a full disk
 is one line naming the folder (exit 3) and leaves nothing half-written, and the user's own files stay."""
+
 from __future__ import annotations
 
 import errno
@@ -32,10 +33,6 @@ BASE = DATA / "moor-2p-small.toml"
 cli = CliRunner()
 
 
-
-
-
-
 FULL = "No space left on device"
 
 
@@ -50,8 +47,9 @@ def hidden(folder: Path) -> list[str]:
 
 
 def polars_full(*a, **k):
-    raise pl.exceptions.ComputeError("parquet: File out of specification: underlying IO error: No space left on "
-                                     "device (os error 28)")
+    raise pl.exceptions.ComputeError(
+        "parquet: File out of specification: underlying IO error: No space left on device (os error 28)"
+    )
 
 
 def os_full(*a, **k):
@@ -65,15 +63,20 @@ def _load():
 @pytest.fixture
 def no_play(monkeypatch):
     """Fail the test if any game is played (the refusal must come first)."""
+
     def played(*a, **k):
         raise AssertionError("games were played before the destination was refused")
+
     from sim.play import work
-    monkeypatch.setattr(work, "play_games", played)     # the one play path of every command
+
+    monkeypatch.setattr(work, "play_games", played)  # the one play path of every command
 
 
 def _chattr(flag: str, folder: Path) -> bool:
-    return shutil.which("chattr") is not None and subprocess.run(["chattr", flag, str(folder)],
-                                                                 capture_output=True).returncode == 0
+    return (
+        shutil.which("chattr") is not None
+        and subprocess.run(["chattr", flag, str(folder)], capture_output=True).returncode == 0
+    )
 
 
 @pytest.fixture
@@ -89,6 +92,7 @@ GHOSTS = DATA / "moor-2p-ghosts.toml"
 def _no_games(monkeypatch):
     def refuse(*a, **k):
         raise AssertionError("a game was played before the destination was checked")
+
     monkeypatch.setattr(RN, "play_chunk", refuse)
 
 
@@ -99,14 +103,17 @@ def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path
     from collections import namedtuple
 
     from typer.testing import CliRunner
+
     Usage = namedtuple("Usage", "total used free")
     monkeypatch.setattr(shutil, "disk_usage", lambda p: Usage(1 << 30, (1 << 30) - 4096, 4096))
-    r = CliRunner().invoke(cli_main.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
-                                     "--out", str(tmp_path / "s")])
+    r = CliRunner().invoke(
+        cli_main.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10", "--out", str(tmp_path / "s")]
+    )
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
-    assert lines == [f"error: --out: the disk holding {tmp_path / 's'} is full (4096 bytes free; a sweep needs at "
-                     "least 1 MiB)"], lines
+    assert lines == [
+        f"error: --out: the disk holding {tmp_path / 's'} is full (4096 bytes free; a sweep needs at least 1 MiB)"
+    ], lines
     assert not (tmp_path / "s" / "points").exists() or not any((tmp_path / "s" / "points").iterdir())
 
 
@@ -121,8 +128,9 @@ def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_p
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(store.np, "savez", full)
-    r = CliRunner().invoke(cli_main.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
-                                     "--out", str(tmp_path / "s")])
+    r = CliRunner().invoke(
+        cli_main.app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10", "--out", str(tmp_path / "s")]
+    )
     lines = [ln for ln in r.stderr.splitlines() if ln.strip() and ln.startswith("error")]
     assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
     assert "Traceback" not in r.output
@@ -131,8 +139,9 @@ def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_p
 
 def test_an_unwritable_sweep_out_is_one_line_naming_out(tmp_path):
     (tmp_path / "f").write_text("a file")
-    r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10",
-                         "--out", str(tmp_path / "f" / "x")])
+    r = cli.invoke(
+        app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10", "--out", str(tmp_path / "f" / "x")]
+    )
     line = one_error_line(r)
     assert r.exit_code == EXIT_BAD_INPUT and line.startswith(f"error: --out: {tmp_path / 'f'} is a file, not a folder")
 
@@ -169,8 +178,9 @@ def test_a_full_disk_keeps_the_earlier_report_as_it_was(tmp_path, monkeypatch):
 @pytest.mark.parametrize("exc", [os_full, polars_full], ids=["oserror", "polars"])
 def test_a_full_disk_while_writing_a_comparison_is_one_line_exit_3(tmp_path, monkeypatch, exc):
     monkeypatch.setattr(compare_page, "render_compare", exc)
-    r = cli.invoke(app, ["compare", str(MOOR_2P), "--set-b", "track_len=25", "--games", "50",
-                         "--out", str(tmp_path / "cmp")])
+    r = cli.invoke(
+        app, ["compare", str(MOOR_2P), "--set-b", "track_len=25", "--games", "50", "--out", str(tmp_path / "cmp")]
+    )
     assert r.exit_code == EXIT_BAD_INPUT, r.output
     assert error_lines(r) == [f"error: cannot write the report {tmp_path / 'cmp'}: {FULL}; nothing was written"]
     assert not (tmp_path / "cmp").exists() and hidden(tmp_path) == []
@@ -178,6 +188,7 @@ def test_a_full_disk_while_writing_a_comparison_is_one_line_exit_3(tmp_path, mon
 
 def test_a_full_disk_seen_by_polars_while_redrawing_a_report_leaves_it_as_it_was(tmp_path, monkeypatch):
     from sim.pages import html_report
+
     _, folder = api.run_scenario(_load(), 50, out_dir=tmp_path / "rep")
     before = {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     monkeypatch.setattr(html_report, "write", polars_full)
@@ -188,11 +199,13 @@ def test_a_full_disk_seen_by_polars_while_redrawing_a_report_leaves_it_as_it_was
     assert hidden(tmp_path) == []
 
 
-def test_a_full_disk_seen_by_polars_while_writing_a_sweep_is_one_line_and_leaves_no_temporary_file(tmp_path,
-                                                                                                   monkeypatch):
+def test_a_full_disk_seen_by_polars_while_writing_a_sweep_is_one_line_and_leaves_no_temporary_file(
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(pl.DataFrame, "write_parquet", polars_full)
-    r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10",
-                         "--out", str(tmp_path / "s")])
+    r = cli.invoke(
+        app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10", "--out", str(tmp_path / "s")]
+    )
     assert r.exit_code == EXIT_BAD_INPUT, r.output
     (line,) = error_lines(r)
     assert str(tmp_path / "s") in line and FULL in line, line
@@ -202,16 +215,31 @@ def test_a_full_disk_seen_by_polars_while_writing_a_sweep_is_one_line_and_leaves
 
 def test_a_full_disk_while_writing_a_baseline_is_one_line_and_leaves_no_temporary_file(tmp_path, monkeypatch):
     import pathlib
+
     real = pathlib.Path.write_text
 
     def full_for_baselines(self, *a, **k):
         if self.name.endswith(".json.tmp"):
-            real(self, "{\"half", encoding="utf-8")
+            real(self, '{"half', encoding="utf-8")
             os_full()
         return real(self, *a, **k)
+
     monkeypatch.setattr(pathlib.Path, "write_text", full_for_baselines)
-    r = cli.invoke(app, ["baselines", str(MOOR_2P), "--out", str(tmp_path / "b"), "--exact-games", "20",
-                         "--stat-games", "20", "--check-games", "20"])
+    r = cli.invoke(
+        app,
+        [
+            "baselines",
+            str(MOOR_2P),
+            "--out",
+            str(tmp_path / "b"),
+            "--exact-games",
+            "20",
+            "--stat-games",
+            "20",
+            "--check-games",
+            "20",
+        ],
+    )
     assert r.exit_code == EXIT_BAD_INPUT, r.output
     (line,) = error_lines(r)
     assert "cannot write the baseline" in line and FULL in line, line
@@ -223,13 +251,31 @@ def test_a_real_full_disk_is_one_line_exit_3_and_leaves_nothing(tmp_path):
     check, too little for games.parquet; the installed `sim`, so main()'s own handling is what the user sees."""
     mnt = tmp_path / "mnt"
     mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1536k", "tmpfs", str(mnt)],
-                      capture_output=True).returncode != 0:
+    if (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1536k", "tmpfs", str(mnt)], capture_output=True).returncode
+        != 0
+    ):
         pytest.skip("cannot mount a tmpfs here")
     try:
-        r = subprocess.run([sys.executable, "-m", "sim.cli.main", "run", str(MOOR_2P), "--games", "400000", "--per-game",
-                            "--threads", "1", "--out", str(mnt / "rep")], capture_output=True, text=True,
-                           timeout=300)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sim.cli.main",
+                "run",
+                str(MOOR_2P),
+                "--games",
+                "400000",
+                "--per-game",
+                "--threads",
+                "1",
+                "--out",
+                str(mnt / "rep"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         lines = [ln for ln in r.stderr.splitlines() if ln.startswith("error")]
         assert "Traceback" not in r.stderr, r.stderr
         assert r.returncode == EXIT_BAD_INPUT, r.stderr
@@ -254,8 +300,7 @@ def test_an_immutable_out_folder_is_refused_before_any_game_is_played(tmp_path, 
     try:
         r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50", "--out", str(d)])
         assert r.exit_code == EXIT_BAD_INPUT, r.output
-        assert error_lines(r) == [f"error: --out: {d} cannot be replaced: cannot write in it (Operation not "
-                                  "permitted)"]
+        assert error_lines(r) == [f"error: --out: {d} cannot be replaced: cannot write in it (Operation not permitted)"]
         assert hidden(tmp_path) == []
     finally:
         _chattr("-i", d)
@@ -276,6 +321,7 @@ def test_a_mount_point_out_folder_is_refused_before_any_game_is_played(tmp_path,
 
 def test_a_comparison_into_a_folder_that_cannot_be_replaced_is_refused_before_playing(tmp_path, monkeypatch):
     from sim.api import compare as cmp
+
     d = tmp_path / "d"
     d.mkdir()
     monkeypatch.setattr(report.os.path, "ismount", lambda p: Path(p) == d)
@@ -289,6 +335,7 @@ def test_a_swap_that_fails_puts_the_earlier_report_back_and_removes_the_staging_
     """Whatever the pre-play checks miss (the folder made immutable while the games were played): the earlier
     report and the user's files in it stay as they were, no `.rep.partial-PID` / `.rep.old-PID` is left."""
     import pathlib
+
     _, folder = api.run_scenario(_load(), 50, out_dir=tmp_path / "rep")
     (folder / "my-notes.txt").write_text("mine\n")
     before = {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
@@ -298,6 +345,7 @@ def test_a_swap_that_fails_puts_the_earlier_report_back_and_removes_the_staging_
         if self.name.startswith(".rep.partial-"):
             raise OSError(errno.EBUSY, "Device or resource busy", str(target))
         return real(self, target)
+
     monkeypatch.setattr(pathlib.Path, "rename", busy)
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "60", "--out", str(folder)])
     assert r.exit_code == EXIT_BAD_INPUT, r.output
@@ -307,8 +355,7 @@ def test_a_swap_that_fails_puts_the_earlier_report_back_and_removes_the_staging_
     assert hidden(tmp_path) == []
 
 
-def test_a_scenario_whose_default_folder_is_taken_is_told_about_its_name_not_about_out(tmp_path, monkeypatch,
-                                                                                         no_play):
+def test_a_scenario_whose_default_folder_is_taken_is_told_about_its_name_not_about_out(tmp_path, monkeypatch, no_play):
     """A scenario named `sweep-moor-4p` writes reports/sweep-moor-4p, a sweep's folder: the line talked about
     `--out`, which the user never gave."""
     reports = tmp_path / "reports"
@@ -321,9 +368,11 @@ def test_a_scenario_whose_default_folder_is_taken_is_told_about_its_name_not_abo
     assert r.exit_code == EXIT_BAD_INPUT, r.output
     (line,) = error_lines(r)
     assert "--out:" not in line
-    assert line.startswith(f"error: scenario 'sweep-moor-4p', default report folder: {reports / 'sweep-moor-4p'} "
-                           "exists and is not a report folder; give --out another folder, or the scenario another "
-                           "name"), line
+    assert line.startswith(
+        f"error: scenario 'sweep-moor-4p', default report folder: {reports / 'sweep-moor-4p'} "
+        "exists and is not a report folder; give --out another folder, or the scenario another "
+        "name"
+    ), line
 
 
 def test_with_out_the_error_still_names_out(tmp_path, no_play):
@@ -332,8 +381,10 @@ def test_with_out_the_error_still_names_out(tmp_path, no_play):
     (d / "other.txt").write_text("x\n")
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50", "--out", str(d)])
     assert r.exit_code == EXIT_BAD_INPUT, r.output
-    assert error_lines(r) == [f"error: --out: {d} exists and is not a report folder; give a new or empty folder (an "
-                              "earlier report folder is replaced)"]
+    assert error_lines(r) == [
+        f"error: --out: {d} exists and is not a report folder; give a new or empty folder (an "
+        "earlier report folder is replaced)"
+    ]
 
 
 def test_a_comparison_whose_default_folder_is_taken_names_the_comparison(tmp_path, monkeypatch):
@@ -353,14 +404,17 @@ def test_a_sweep_whose_default_folder_is_taken_is_told_about_its_scenario_not_ab
     (reports / "sweep-test-moor-2p" / "notes.txt").write_text("mine\n")
     r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10"])
     assert r.exit_code == EXIT_BAD_INPUT, r.output
-    assert error_lines(r) == [f"error: sweep of scenario 'test-moor-2p', default folder: "
-                              f"{reports / 'sweep-test-moor-2p'} exists and is not a sweep folder; give --out another "
-                              "folder"]
+    assert error_lines(r) == [
+        f"error: sweep of scenario 'test-moor-2p', default folder: "
+        f"{reports / 'sweep-test-moor-2p'} exists and is not a sweep folder; give --out another "
+        "folder"
+    ]
 
 
 def test_a_polars_io_error_that_reaches_main_is_one_line_exit_3(monkeypatch, capsys):
     """The backstop for a Polars I/O error no report writer turned into its own line: no traceback, exit 3."""
     from sim.cli import main as cli_mod
+
     monkeypatch.setattr(cli_mod, "app", polars_full)
     monkeypatch.setattr(cli_mod, "stop_on_sigterm", lambda: None, raising=False)
     monkeypatch.setattr(runner, "stop_on_sigterm", lambda: None)
@@ -378,10 +432,11 @@ def test_an_earlier_report_that_cannot_be_removed_after_the_swap_is_named_in_a_w
     assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "20", "--out", str(out)]).exit_code == 0
     real = shutil.rmtree
 
-    def keep_old(p, *a, **k):                 # a file in the moved-aside report cannot be deleted
+    def keep_old(p, *a, **k):  # a file in the moved-aside report cannot be deleted
         if ".old-" in Path(p).name:
             return None
         return real(p, *a, **k)
+
     monkeypatch.setattr(report.shutil, "rmtree", keep_old)
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "20", "--out", str(out)])
     assert r.exit_code == 0, r.output
@@ -402,9 +457,22 @@ def test_out_below_a_plain_file_says_the_file_is_not_a_folder(tmp_path):
     (tmp_path / "afile").write_text("x")
     r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "8", "--out", str(tmp_path / "afile" / "sub")])
     assert r.exit_code == 3
-    assert one_error_line(r) == f"error: --out: {tmp_path / 'afile'} is a file, not a folder; give a folder for the report"
-    r = cli.invoke(app, ["sweep", "scenarios/moor/4p.toml", "--set", "seats.0.strategy=collector,random", "--games", "8",
-                         "--out", str(tmp_path / "afile" / "sub")])
+    assert (
+        one_error_line(r) == f"error: --out: {tmp_path / 'afile'} is a file, not a folder; give a folder for the report"
+    )
+    r = cli.invoke(
+        app,
+        [
+            "sweep",
+            "scenarios/moor/4p.toml",
+            "--set",
+            "seats.0.strategy=collector,random",
+            "--games",
+            "8",
+            "--out",
+            str(tmp_path / "afile" / "sub"),
+        ],
+    )
     assert r.exit_code == 3
     assert f"{tmp_path / 'afile'} is a file, not a folder" in one_error_line(r)
 
@@ -420,7 +488,7 @@ def test_rerun_into_a_report_folder_keeps_the_users_files(tmp_path):
     assert r.exit_code == 0, r.output
     assert (out / "notes.txt").read_text() == "my notes" and (out / "mine" / "x.csv").read_text() == "1,2"
     assert json.loads((out / "summary.json").read_text())["provenance"]["games"] == 400
-    assert not (out / "games.parquet").exists()            # the tool's own earlier output is replaced, not kept
+    assert not (out / "games.parquet").exists()  # the tool's own earlier output is replaced, not kept
     assert not list(tmp_path.glob(".rep.*"))
     # sim compare likewise
     cmp = tmp_path / "cmp"
@@ -452,9 +520,12 @@ def test_an_unwritable_destination_fails_before_playing(tmp_path, monkeypatch, c
     _no_games(monkeypatch)
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    out = blocker / "sub"                                   # cannot be created: its parent is a file
-    args = {"run": ["run", str(BASE)], "compare": ["compare", str(BASE), str(GHOSTS)],
-            "baselines": ["baselines", str(BASE)]}[command] + ["--out", str(out)]
+    out = blocker / "sub"  # cannot be created: its parent is a file
+    args = {
+        "run": ["run", str(BASE)],
+        "compare": ["compare", str(BASE), str(GHOSTS)],
+        "baselines": ["baselines", str(BASE)],
+    }[command] + ["--out", str(out)]
     r = cli.invoke(app, args)
     line = one_error_line(r)
     assert r.exit_code == EXIT_BAD_INPUT and str(blocker) in line
@@ -465,8 +536,11 @@ def test_a_full_disk_fails_before_playing_and_names_the_folder(tmp_path, monkeyp
     _no_games(monkeypatch)
     monkeypatch.setattr(RP.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9 - 4096, 4096))
     out = tmp_path / "out"
-    args = {"run": ["run", str(BASE)], "compare": ["compare", str(BASE), str(GHOSTS)],
-            "baselines": ["baselines", str(BASE)]}[command] + ["--out", str(out)]
+    args = {
+        "run": ["run", str(BASE)],
+        "compare": ["compare", str(BASE), str(GHOSTS)],
+        "baselines": ["baselines", str(BASE)],
+    }[command] + ["--out", str(out)]
     r = cli.invoke(app, args)
     line = one_error_line(r)
     assert r.exit_code == EXIT_BAD_INPUT and "full" in line and str(tmp_path) in line
@@ -474,7 +548,8 @@ def test_a_full_disk_fails_before_playing_and_names_the_folder(tmp_path, monkeyp
 
 def test_a_disk_filling_up_while_writing_names_the_report_and_leaves_nothing(tmp_path, monkeypatch):
     def full(path, obj):
-        raise OSError(errno.ENOSPC, "No space left on device")    # as a write() fails: no file name attached
+        raise OSError(errno.ENOSPC, "No space left on device")  # as a write() fails: no file name attached
+
     monkeypatch.setattr(RP, "write_json", full)
     out = tmp_path / "rep"
     r = cli.invoke(app, ["run", str(BASE), "--games", "200", "--out", str(out)])

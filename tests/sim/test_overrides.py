@@ -1,5 +1,6 @@
 """Named parameters (card mixes by name, die faces by name, move_die as one table) and --set NAME=VALUE overrides:
 the module's API, the scenario loader, and the CLI (one line and exit 2 for a bad override, no traceback)."""
+
 from __future__ import annotations
 
 import json
@@ -39,6 +40,7 @@ params = { w_goal = 2.0 }
 
 def th(extra: str = "", mode: str = "advanced") -> dict:
     import tomllib
+
     return tomllib.loads(f"""
 [scenario]
 game = "treasure_hunters"
@@ -63,6 +65,7 @@ def one_line_error(r, code: int, *needles: str):
 
 # --- named parameters in scenario files ---------------------------------------------------------------------------
 
+
 def test_card_mix_by_name_equals_positional_form():
     named = from_dict(th("[params.ghost_cards]\nshuffle = 2\nblue_door = 1"))
     positional = from_dict(th("ghost_cards = [1, 2, 1, 1, 1, 2]"))
@@ -71,8 +74,11 @@ def test_card_mix_by_name_equals_positional_form():
 
 
 def test_card_mix_unknown_name_is_one_line_naming_the_allowed_names():
-    with pytest.raises(ScenarioError, match=r"^params.ghost_cards: unknown name 'shufle'; allowed: each_room, "
-                                            r"shuffle, draw_2_shuffle"):
+    with pytest.raises(
+        ScenarioError,
+        match=r"^params.ghost_cards: unknown name 'shufle'; allowed: each_room, "
+        r"shuffle, draw_2_shuffle",
+    ):
         from_dict(th("[params.ghost_cards]\nshufle = 2"))
 
 
@@ -93,13 +99,17 @@ def test_move_die_as_one_table_of_faces_and_ghost_icons():
 def test_die_faces_by_name():
     sc = from_dict(th('fight_die = ["ghost", "ghost", "haunting", "blank"]'))
     assert sc.params["fight_die"] == [1, 1, 2, 0]
-    with pytest.raises(ScenarioError, match=r"^params.fight_die\[1\]: unknown name \"ghoul\"; allowed: blank, ghost, "
-                                            r"haunting"):
+    with pytest.raises(
+        ScenarioError,
+        match=r"^params.fight_die\[1\]: unknown name \"ghoul\"; allowed: blank, ghost, "
+        r"haunting",
+    ):
         from_dict(th('fight_die = ["ghost", "ghoul"]'))
 
 
 def test_moor_space_symbols_by_treasure_name():
     import tomllib
+
     d = tomllib.loads(MOOR)
     d["params"] = {"track_len": 19, "space_symbols": ["bone", "axe", "coin", "mask", "urn"] * 3 + ["bone"] * 4}
     assert from_dict(d).params["space_symbols"][:6] == [0, 1, 2, 3, 4, 0]
@@ -107,20 +117,35 @@ def test_moor_space_symbols_by_treasure_name():
 
 # --- the overrides module -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, want", [
-    ("games=2000", ("games", 2000)), ("seats.2.strategy=runner", ("seats.2.strategy", "runner")),
-    ("seats.2.w_goal=1.5", ("seats.2.w_goal", 1.5)), ("ghost_cards.shuffle=2", ("ghost_cards.shuffle", 2)),
-    ("move_die=[1, 2, 3]", ("move_die", [1, 2, 3])), ('tiebreak="shared"', ("tiebreak", "shared")),
-    ("fight_optional=true", ("fight_optional", True)), ("name = x", ("name", "x")),
-])
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("games=2000", ("games", 2000)),
+        ("seats.2.strategy=runner", ("seats.2.strategy", "runner")),
+        ("seats.2.w_goal=1.5", ("seats.2.w_goal", 1.5)),
+        ("ghost_cards.shuffle=2", ("ghost_cards.shuffle", 2)),
+        ("move_die=[1, 2, 3]", ("move_die", [1, 2, 3])),
+        ('tiebreak="shared"', ("tiebreak", "shared")),
+        ("fight_optional=true", ("fight_optional", True)),
+        ("name = x", ("name", "x")),
+    ],
+)
 def test_parse_set(text, want):
     assert ov.parse_set(text) == want
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("games", "expected NAME=VALUE"), ("=2", "not a parameter name"), ("games=", "no value"),
-    ("a b=1", "not a parameter name"), ("x=[1, 2", "not a TOML value"), ("x=1979-05-27", "date"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("games", "expected NAME=VALUE"),
+        ("=2", "not a parameter name"),
+        ("games=", "no value"),
+        ("a b=1", "not a parameter name"),
+        ("x=[1, 2", "not a TOML value"),
+        ("x=1979-05-27", "date"),
+    ],
+)
 def test_parse_set_refuses_malformed(text, needle):
     with pytest.raises(ov.OverrideError, match=needle) as e:
         ov.parse_set(text)
@@ -130,7 +155,7 @@ def test_parse_set_refuses_malformed(text, needle):
 def test_apply_overrides_turns_a_positional_mix_into_names_and_keeps_the_input():
     raw = th("ghost_cards = [1, 1, 1, 1, 2, 2]")
     out = ov.apply_overrides(raw, [("ghost_cards.shuffle", 3), ("seats.*.w_dist", 2.0), ("seed", 9)])
-    assert raw["params"]["ghost_cards"] == [1, 1, 1, 1, 2, 2]          # not modified in place
+    assert raw["params"]["ghost_cards"] == [1, 1, 1, 1, 2, 2]  # not modified in place
     assert out["params"]["ghost_cards"]["shuffle"] == 3 and out["scenario"]["seed"] == 9
     sc = from_dict(out)
     assert sc.params["ghost_cards"] == [1, 3, 1, 1, 2, 2] and all(s.params["w_dist"] == 2.0 for s in sc.seats)
@@ -143,24 +168,28 @@ def test_a_field_of_a_broken_positional_mix_is_refused_not_hidden():
 
 def test_a_new_strategy_drops_the_old_strategys_parameters():
     import tomllib
+
     sc = from_dict(ov.apply_overrides(tomllib.loads(MOOR), [("seats.2.strategy", "runner")]))
     assert sc.seats[2].strategy == "runner" and sc.seats[2].params == {}
 
 
-@pytest.mark.parametrize("sets, needle", [
-    (["foo=1"], "unknown name 'foo'; allowed: name, players, games"),
-    (["ghost_cards.shufle=2"], "ghost_cards has no name 'shufle'; allowed: each_room, shuffle"),
-    (["seats.7.strategy=runners"], "no seat 7: the scenario has 4 seats (0..3)"),
-    (["seats.x.strategy=runners"], "'x' is not a seat number"),
-    (["seats.0.w_goal=1"], "seat 0 plays weighted, which has no parameter 'w_goal'; allowed: strategy, w_dist"),
-    (["game=moor"], "the game cannot be changed"),
-    (["max_turns.x=1"], "max_turns is one value"),
-    (["move_die.edge=1"], "move_die has no part 'edge'; allowed: faces, ghost"),
-    (["ghost_cards.shuffle=99"], "params.ghost_cards.shuffle: 99 is out of range; allowed 0..8"),
-    (["hauntings=true"], "params.hauntings: expected an integer"),
-    (["seats.1.strategy=runner"], "seats[1].strategy: unknown hunter strategy 'runner'"),
-    (["games=0"], "scenario.games: 0 is out of range"),
-])
+@pytest.mark.parametrize(
+    "sets, needle",
+    [
+        (["foo=1"], "unknown name 'foo'; allowed: name, players, games"),
+        (["ghost_cards.shufle=2"], "ghost_cards has no name 'shufle'; allowed: each_room, shuffle"),
+        (["seats.7.strategy=runners"], "no seat 7: the scenario has 4 seats (0..3)"),
+        (["seats.x.strategy=runners"], "'x' is not a seat number"),
+        (["seats.0.w_goal=1"], "seat 0 plays weighted, which has no parameter 'w_goal'; allowed: strategy, w_dist"),
+        (["game=moor"], "the game cannot be changed"),
+        (["max_turns.x=1"], "max_turns is one value"),
+        (["move_die.edge=1"], "move_die has no part 'edge'; allowed: faces, ghost"),
+        (["ghost_cards.shuffle=99"], "params.ghost_cards.shuffle: 99 is out of range; allowed 0..8"),
+        (["hauntings=true"], "params.hauntings: expected an integer"),
+        (["seats.1.strategy=runner"], "seats[1].strategy: unknown hunter strategy 'runner'"),
+        (["games=0"], "scenario.games: 0 is out of range"),
+    ],
+)
 def test_bad_override_is_one_line_naming_it(sets, needle):
     with pytest.raises(ov.OverrideError) as e:
         load(TH, [ov.parse_set(t) for t in sets])
@@ -184,7 +213,7 @@ def test_variant_name_never_the_plain_name():
     assert odd.startswith("a--set-") and odd != ov.variant_name("a", [("move_die", [1, 3])])
     sc = load(TH, [("ghost_cards.shuffle", 2)])
     assert sc.name == "th-basic-4p--ghost_cards.shuffle=2" and sc.overrides == (("ghost_cards.shuffle", 2),)
-    assert load(TH, [("name", "mine"), ("seed", 2)]).name == "mine"        # a name set by the user stays
+    assert load(TH, [("name", "mine"), ("seed", 2)]).name == "mine"  # a name set by the user stays
 
 
 def test_games_replaces_the_files_value_before_validation(tmp_path):
@@ -198,16 +227,33 @@ def test_games_replaces_the_files_value_before_validation(tmp_path):
 
 # --- the CLI -------------------------------------------------------------------------------------------------------
 
+
 def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
-    r = cli.invoke(app, ["run", str(p), "--set", "seats.2.w_goal=3.5", "--set", "tiebreak=shared", "--json",
-                         "--games", "100", "--out", str(tmp_path / "v")])
+    r = cli.invoke(
+        app,
+        [
+            "run",
+            str(p),
+            "--set",
+            "seats.2.w_goal=3.5",
+            "--set",
+            "tiebreak=shared",
+            "--json",
+            "--games",
+            "100",
+            "--out",
+            str(tmp_path / "v"),
+        ],
+    )
     assert r.exit_code == 0, r.output
-    s = json.loads(r.stdout[r.stdout.index("{"):])
+    s = json.loads(r.stdout[r.stdout.index("{") :])
     assert s["scenario"]["name"] == "m--seats.2.w_goal=3.5--tiebreak=shared"
-    assert s["scenario"]["overrides"] == [{"name": "seats.2.w_goal", "value": 3.5},
-                                          {"name": "tiebreak", "value": "shared"}]
+    assert s["scenario"]["overrides"] == [
+        {"name": "seats.2.w_goal", "value": 3.5},
+        {"name": "tiebreak", "value": "shared"},
+    ]
     assert s["scenario"]["params"]["tiebreak"] == "shared" and s["scenario"]["seats"][2]["params"]["w_goal"] == 3.5
     prov = json.loads((tmp_path / "v" / "provenance.json").read_text())
     assert prov["overrides"] == s["scenario"]["overrides"] and len(prov["scenario_sha256"]) == 64
@@ -229,12 +275,14 @@ def test_cli_games_replaces_a_refused_file_value(tmp_path):
     one_line_error(cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "a")]), EXIT_BAD_INPUT, "scenario.games")
     r = cli.invoke(app, ["run", str(p), "--games", "60", "--json", "--out", str(tmp_path / "b")])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.stdout[r.stdout.index("{"):])["games"]["played"] == 60
+    assert json.loads(r.stdout[r.stdout.index("{") :])["games"]["played"] == 60
 
 
 @pytest.mark.parametrize("cmd", ["run", "replay", "report", "check", "compare"])
-@pytest.mark.parametrize("bad, needle", [("nope=1", "unknown name 'nope'"), ("seats.0.strategy=3", "seats[0].strategy"),
-                                         ("games", "expected NAME=VALUE")])
+@pytest.mark.parametrize(
+    "bad, needle",
+    [("nope=1", "unknown name 'nope'"), ("seats.0.strategy=3", "seats[0].strategy"), ("games", "expected NAME=VALUE")],
+)
 def test_cli_bad_set_is_one_line_exit_2(tmp_path, cmd, bad, needle):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -246,8 +294,9 @@ def test_cli_compare_a_with_a_changed_by_set_b(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
     out = tmp_path / "c"
-    r = cli.invoke(app, ["compare", str(p), "--set-b", "tiebreak=shared", "--games", "300", "--json",
-                         "--out", str(out)])
+    r = cli.invoke(
+        app, ["compare", str(p), "--set-b", "tiebreak=shared", "--games", "300", "--json", "--out", str(out)]
+    )
     assert r.exit_code == 0, r.output
     res = json.loads((out / "compare.json").read_text())
     text = json.dumps(res)
@@ -277,12 +326,19 @@ def test_list_shows_card_mixes_by_name():
 
 # --- the parameter table of reports ----------------------------------------------------------------------------------
 
+
 def test_parameter_table_names_cards_and_puts_changed_first():
     from sim.model import params_table
+
     rows = params_table.rows("treasure_hunters", {"ghost_cards": [1, 2, 1, 1, 2, 2], "hauntings": 5})
     assert [r["name"] for r in rows[:2]] == ["ghost_cards.shuffle", "hauntings"]
-    assert rows[0] == {"name": "ghost_cards.shuffle", "value": "2", "default": "1", "changed": True,
-                       "help": "Shuffle (ghost_cards)"}
+    assert rows[0] == {
+        "name": "ghost_cards.shuffle",
+        "value": "2",
+        "default": "1",
+        "changed": True,
+        "help": "Shuffle (ghost_cards)",
+    }
     assert not any(r["changed"] for r in rows[2:]) and "move_die_ghost" not in {r["name"] for r in rows}
     assert any(r["name"] == "move_die" and r["value"].startswith("{ faces = [1, 2") for r in rows)
     md = params_table.markdown(rows)
@@ -291,6 +347,7 @@ def test_parameter_table_names_cards_and_puts_changed_first():
 
 def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overrides():
     from sim.pages.scenario_words import scenario_items
+
     sc = load(TH, [("ghost_cards.shuffle", 2)])
     items = dict(scenario_items({"scenario": sc.to_dict(), "seats": []}))
     assert items["parameters"].startswith("ghost_cards.shuffle = 2 (changed; default 1); ")
@@ -300,6 +357,7 @@ def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overri
 
 def test_compare_names_the_card_that_differs():
     from sim.pages.scenario_words import scenario_differences
+
     a, b = load(TH), load(TH, [("ghost_cards.shuffle", 2)])
     assert scenario_differences(a.to_dict(), b.to_dict()) == ["ghost_cards.shuffle: A 1, B 2"]
 
@@ -317,8 +375,11 @@ MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
 @pytest.mark.parametrize("command", ["run", "report", "replay", "check"])
 def test_a_set_name_given_twice_is_refused_naming_it(tmp_path, command):
     """`--set mode=advanced --set mode=basic` silently played basic."""
-    base = ([command, TH_DIR / "basic-4p.toml", "--out", tmp_path / "o"] if command in ("run", "report")
-            else [command, TH_DIR / "basic-4p.toml"])
+    base = (
+        [command, TH_DIR / "basic-4p.toml", "--out", tmp_path / "o"]
+        if command in ("run", "report")
+        else [command, TH_DIR / "basic-4p.toml"]
+    )
     r = _invoke(*base, "--set", "mode=advanced", "--set", "mode=basic")
     line = one_error_line(r)
     assert r.exit_code == EXIT_USAGE
@@ -326,12 +387,17 @@ def test_a_set_name_given_twice_is_refused_naming_it(tmp_path, command):
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("sets, says", [
-    (["track_len=30", "params.track_len=32"], "--set params.track_len: given twice"),       # two spellings
-    (["seats.2.w_goal=1.5", "seats.*.w_goal=2"], "--set seats.*.w_goal=2: replaces all that the earlier "
-                                                 "--set seats.2.w_goal=1.5 set"),
-    (["seed=4", "scenario.seed=5"], "--set scenario.seed: given twice"),
-])
+@pytest.mark.parametrize(
+    "sets, says",
+    [
+        (["track_len=30", "params.track_len=32"], "--set params.track_len: given twice"),  # two spellings
+        (
+            ["seats.2.w_goal=1.5", "seats.*.w_goal=2"],
+            "--set seats.*.w_goal=2: replaces all that the earlier --set seats.2.w_goal=1.5 set",
+        ),
+        (["seed=4", "scenario.seed=5"], "--set scenario.seed: given twice"),
+    ],
+)
 def test_a_set_that_replaces_an_earlier_one_is_refused(tmp_path, sets, says):
     args = ["run", MOOR4, "--out", tmp_path / "o"]
     for s in sets:
@@ -375,16 +441,20 @@ def test_head_haunter_with_fewer_players_keeps_the_head_haunter_seat():
 def test_more_players_than_seats_says_which_seat_needs_a_strategy(tmp_path):
     r = _invoke("run", MOOR4, "--set", "players=5", "--out", tmp_path / "o")
     line = one_error_line(r)
-    assert r.exit_code == EXIT_USAGE and line.startswith("error: --set players=5: the scenario file has 4 seats, "
-                                                         "so seat 4 has no strategy")
+    assert r.exit_code == EXIT_USAGE and line.startswith(
+        "error: --set players=5: the scenario file has 4 seats, so seat 4 has no strategy"
+    )
     assert "--set seats.4.strategy=NAME" in line and not (tmp_path / "o").exists()
     sc = overrides.load(MOOR4, [("players", 5), ("seats.4.strategy", "runner")])
     assert [s.strategy for s in sc.seats] == ["weighted"] * 4 + ["runner"]
 
 
 def test_a_seat_beyond_the_new_player_count_is_named_as_missing():
-    with pytest.raises(overrides.OverrideError, match=r"--set seats\.3\.strategy=runner: no seat 3: the scenario "
-                                                      r"has 3 seats"):
+    with pytest.raises(
+        overrides.OverrideError,
+        match=r"--set seats\.3\.strategy=runner: no seat 3: the scenario "
+        r"has 3 seats",
+    ):
         overrides.load(MOOR4, [("players", 3), ("seats.3.strategy", "runner")])
 
 
@@ -393,14 +463,28 @@ def test_players_out_of_range_is_still_named_by_its_range():
         overrides.load(MOOR4, [("players", 9)])
 
 
-@pytest.mark.parametrize("players, says", [
-    ("6", "--set players=6: scenario.players: 6 is out of range for moor; allowed 2..5"),
-    ("x", '--set players=x: scenario.players: expected an integer, got string "x"'),
-])
+@pytest.mark.parametrize(
+    "players, says",
+    [
+        ("6", "--set players=6: scenario.players: 6 is out of range for moor; allowed 2..5"),
+        ("x", '--set players=x: scenario.players: expected an integer, got string "x"'),
+    ],
+)
 def test_a_bad_players_override_is_named_before_the_seat_it_would_have_made(players, says):
     """`--set players=6 --set seats.4.strategy=runner` on a 4-seat Moor file: the root cause is the player count,
     not "no seat 4" (the seat exists only if the count were allowed)."""
-    r = CliRunner().invoke(app, ["run", "scenarios/moor/4p.toml", "--set", f"players={players}",
-                                 "--set", "seats.4.strategy=runner", "--games", "10"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "scenarios/moor/4p.toml",
+            "--set",
+            f"players={players}",
+            "--set",
+            "seats.4.strategy=runner",
+            "--games",
+            "10",
+        ],
+    )
     assert r.exit_code == EXIT_USAGE, r.output
     assert r.stderr.strip() == f"error: {says}"

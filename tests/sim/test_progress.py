@@ -1,5 +1,6 @@
 """Progress on stderr: a live bar on a terminal, plain lines otherwise; the games line counts the games only
 and writing the report is said apart."""
+
 from __future__ import annotations
 
 import io
@@ -25,10 +26,14 @@ BASE = DATA / "moor-2p-small.toml"
 def test_make_run_line_says_turn_cap_and_errors_apart():
     """Turnwall's default scenarios: '(4,990 finished, 10 stopped at the turn cap or in error)' left a designer
     guessing which; the summary counts them apart, and so does the line."""
-    assert cli_main.unfinished({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0}) == \
-        " (4,990 finished, 10 stopped at the turn cap, max_turns)"
-    assert cli_main.unfinished({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3}) == \
-        " (4,987 finished, 10 stopped at the turn cap, max_turns, 3 ended in an error)"
+    assert (
+        cli_main.unfinished({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0})
+        == " (4,990 finished, 10 stopped at the turn cap, max_turns)"
+    )
+    assert (
+        cli_main.unfinished({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3})
+        == " (4,987 finished, 10 stopped at the turn cap, max_turns, 3 ended in an error)"
+    )
     assert cli_main.unfinished({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0}) == ""
 
 
@@ -39,15 +44,18 @@ def test_last_progress_line_says_start_up_apart_from_games_per_second():
     import io
 
     from sim.play import progress as PG
+
     now, buf = [0.0], io.StringIO()
     with PG.Lines(200000, "moor-2p", buf, clock=lambda: now[0]) as lines:
         now[0] = 8.4
-        lines.advance(256)                      # compile + first games
+        lines.advance(256)  # compile + first games
         for _ in range(4):
             now[0] += 1
-            lines.advance(49936)                # 49,936 games/s once compiled
-    assert buf.getvalue().splitlines()[-1] == ("moor-2p: 200,000 games: 8.4 s starting up (loading or compiling the "
-                                               "kernels), then 4.0 s playing at 49,936 games/s")
+            lines.advance(49936)  # 49,936 games/s once compiled
+    assert buf.getvalue().splitlines()[-1] == (
+        "moor-2p: 200,000 games: 8.4 s starting up (loading or compiling the "
+        "kernels), then 4.0 s playing at 49,936 games/s"
+    )
     now, buf = [0.0], io.StringIO()
     with PG.Lines(1000, "moor-3p", buf, clock=lambda: now[0]) as lines:
         for _ in range(10):
@@ -62,14 +70,15 @@ def test_progress_line_during_start_up_gives_no_made_up_time_left():
     import io
 
     from sim.play import progress as PG
+
     now, buf = [0.0], io.StringIO()
     lines = PG.Lines(40000, "th-advanced-2p", buf, every_s=30, clock=lambda: now[0])
     with lines:
         now[0] = 31
-        lines.advance(256)                      # compile + first games
+        lines.advance(256)  # compile + first games
         for _ in range(6):
             now[0] += 10
-            lines.advance(4000)                 # 400 games/s once compiled
+            lines.advance(4000)  # 400 games/s once compiled
     out = buf.getvalue().splitlines()
     assert out[0].startswith("th-advanced-2p: 1% (256 of 40,000 games; starting up") and "left" not in out[0]
     assert out[1] == "th-advanced-2p: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)"
@@ -77,21 +86,24 @@ def test_progress_line_during_start_up_gives_no_made_up_time_left():
 
 def test_games_line_counts_the_games_only_and_says_the_report_is_written():
     from sim.play import progress as PG
+
     now, buf = [0.0], io.StringIO()
     with PG.Lines(200, "galleon-4p", buf, clock=lambda: now[0]) as lines:
         for _ in range(2):
             now[0] += 0.05
             lines.advance(100)
         lines.played()
-        now[0] += 4.7                           # pages and plots (said as they are written: the next test)
-    assert buf.getvalue() == ("galleon-4p: 200 games in 0.1 s, 2,000 games/s\n"
-                              "galleon-4p: writing the report ... 4.7 s\n")
+        now[0] += 4.7  # pages and plots (said as they are written: the next test)
+    assert buf.getvalue() == (
+        "galleon-4p: 200 games in 0.1 s, 2,000 games/s\ngalleon-4p: writing the report ... 4.7 s\n"
+    )
 
 
 def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeypatch):
     import time
 
     from sim.play import progress as PG
+
     monkeypatch.setattr(PG, "STEP_SAID_S", 0.01)
     now, buf = [0.0], io.StringIO()
     try:
@@ -99,7 +111,7 @@ def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeyp
             now[0] += 1
             lines.advance(10)
             lines.played()
-            time.sleep(0.5)                     # a slow report: the step is said while it runs
+            time.sleep(0.5)  # a slow report: the step is said while it runs
             assert buf.getvalue() == "moor-4p: 10 games in 1.0 s, 10 games/s\nmoor-4p: writing the report ..."
             raise KeyboardInterrupt
     except KeyboardInterrupt:
@@ -109,6 +121,7 @@ def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeyp
 
 def test_a_report_failing_at_once_leaves_no_progress_line():
     from sim.play import progress as PG
+
     now, buf = [0.0], io.StringIO()
     try:
         with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
@@ -117,34 +130,50 @@ def test_a_report_failing_at_once_leaves_no_progress_line():
             raise OSError("No space left on device")
     except OSError:
         pass
-    assert buf.getvalue() == ""                 # the command's error is its one line
+    assert buf.getvalue() == ""  # the command's error is its one line
 
 
 def test_sim_run_says_games_per_second_of_the_games_and_the_report_apart(tmp_path):
     r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "64", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
-    m = re.search(r"^moor-4p: 64 games in ([\d.]+) s, [\d,]+ games/s\nmoor-4p: writing the report \.\.\. [\d.]+ s$",
-                  r.stderr, re.M)
+    m = re.search(
+        r"^moor-4p: 64 games in ([\d.]+) s, [\d,]+ games/s\nmoor-4p: writing the report \.\.\. [\d.]+ s$",
+        r.stderr,
+        re.M,
+    )
     assert m, r.stderr
     wall = json.loads((tmp_path / "r" / "provenance.json").read_text())["wall_time_s"]
-    assert float(m.group(1)) <= wall + 0.2      # the games' time, not the pages' and plots'
+    assert float(m.group(1)) <= wall + 0.2  # the games' time, not the pages' and plots'
 
 
 def test_sweep_says_games_per_second_of_the_games_and_the_sweep_apart(tmp_path):
-    r = cli.invoke(app, ["sweep", "scenarios/moor/4p.toml", "--set", "seats.0.strategy=collector,random",
-                         "--games", "32", "--out", str(tmp_path / "s")])
+    r = cli.invoke(
+        app,
+        [
+            "sweep",
+            "scenarios/moor/4p.toml",
+            "--set",
+            "seats.0.strategy=collector,random",
+            "--games",
+            "32",
+            "--out",
+            str(tmp_path / "s"),
+        ],
+    )
     assert r.exit_code == 0, r.output
-    assert re.search(r"^sweep (\S+): 64 games in [\d.]+ s, .*\nsweep \1: writing the sweep \.\.\. [\d.]+ s$", r.stderr,
-                     re.M), r.stderr
+    assert re.search(
+        r"^sweep (\S+): 64 games in [\d.]+ s, .*\nsweep \1: writing the sweep \.\.\. [\d.]+ s$", r.stderr, re.M
+    ), r.stderr
 
 
 def test_a_slow_step_is_said_and_a_quick_one_is_not():
     import time
 
     from sim.play import progress as PG
+
     buf = io.StringIO()
     with PG.said_if_slow("compiling ...", 0.05, buf):
-        time.sleep(0.5)                         # the replay kernel compiling
+        time.sleep(0.5)  # the replay kernel compiling
     assert buf.getvalue() == "compiling ...\n"
     buf = io.StringIO()
     with PG.said_if_slow("compiling ...", 5.0, buf):
@@ -158,7 +187,7 @@ def test_progress_steps_do_not_change_results(monkeypatch):
     whole = RN.run(sc, 3000, chunk=2000)
     told = []
     monkeypatch.setattr(RN, "MIN_BLOCK", 7)
-    monkeypatch.setattr(RN, "BLOCK_S", 1e-9)                # as small as it gets: every block MIN_BLOCK games
+    monkeypatch.setattr(RN, "BLOCK_S", 1e-9)  # as small as it gets: every block MIN_BLOCK games
     stepped = RN.run(sc, 3000, chunk=2000, progress=told.append)
     assert whole.agg.to_dict() == stepped.agg.to_dict()
     assert sum(told) == 3000 and len(told) > 2 * (3000 // 2000) and max(told) == 7
@@ -179,7 +208,7 @@ def test_progress_off_a_terminal_is_plain_lines_with_games_per_second():
     out = buf.getvalue().splitlines()
     assert out[0] == "moor-4p: 30% (300 of 1,000 games, 10 games/s, about 1 min 10 s left)"
     assert out[-1] == "moor-4p: 1,000 games in 100.0 s, 10 games/s" and len(out) == 4
-    ctx, adv = PG.bar(10, "x", io.StringIO())                # not a terminal: the plain lines
+    ctx, adv = PG.bar(10, "x", io.StringIO())  # not a terminal: the plain lines
     assert isinstance(ctx, PG.Lines)
 
 
@@ -187,8 +216,10 @@ def test_progress_on_a_terminal_is_a_live_bar_with_rate_and_time_left():
     class Tty(io.StringIO):
         def isatty(self):
             return True
+
     ctx, adv = PG.bar(1000, "moor-4p", Tty())
     from rich.progress import Progress, TimeRemainingColumn
+
     assert isinstance(ctx, Progress) and ctx.live.refresh_per_second >= 1
     assert any(isinstance(c, TimeRemainingColumn) for c in ctx.columns)
     assert any(type(c).__name__ == "Rate" for c in ctx.columns)
@@ -197,8 +228,9 @@ def test_progress_on_a_terminal_is_a_live_bar_with_rate_and_time_left():
 def test_sim_run_off_a_terminal_prints_a_line_with_games_per_second(tmp_path):
     r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
-    assert any(ln.startswith("test-moor-2p: 300 games in ") and ln.endswith(" games/s") for ln in
-               r.stderr.splitlines()), r.stderr
+    assert any(
+        ln.startswith("test-moor-2p: 300 games in ") and ln.endswith(" games/s") for ln in r.stderr.splitlines()
+    ), r.stderr
 
 
 def test_piped_progress_speaks_at_least_every_ten_seconds_even_while_compiling():
@@ -208,30 +240,37 @@ def test_piped_progress_speaks_at_least_every_ten_seconds_even_while_compiling()
     import time
 
     from sim.play import progress as PG
+
     assert PG.EVERY_S == 10.0
     buf = io.StringIO()
     with PG.Lines(1000, "slow-start", buf, every_s=0.3):
-        time.sleep(1.0)                          # no block done yet: the kernels compile
+        time.sleep(1.0)  # no block done yet: the kernels compile
     out = buf.getvalue().splitlines()
-    assert out and out[0] == "slow-start: 0% (0 of 1,000 games; starting up (compiling the kernels on a first run), " \
-                             "no games/s yet)", out
+    assert (
+        out
+        and out[0]
+        == "slow-start: 0% (0 of 1,000 games; starting up (compiling the kernels on a first run), no games/s yet)"
+    ), out
 
 
 def test_a_run_of_over_ten_minutes_says_its_estimate_once_the_rate_is_known():
     import io
 
     from sim.play import progress as PG
+
     now, buf = [0.0], io.StringIO()
     with PG.Lines(10_000_000, "th-advanced-4p", buf, clock=lambda: now[0]) as lines:
         now[0] = 12.0
-        lines.advance(256)                       # compile + first games
+        lines.advance(256)  # compile + first games
         now[0] += 1.0
-        lines.advance(8000)                      # 8,000 games/s: 20 min 49 s to go
+        lines.advance(8000)  # 8,000 games/s: 20 min 49 s to go
         now[0] += 1.0
         lines.advance(8000)
     out = buf.getvalue().splitlines()
-    assert out[1] == ("th-advanced-4p: about 20 min 49 s to go at 8,000 games/s (10,000,000 games; Ctrl-C stops it "
-                      "cleanly, --games N plays fewer)"), out
+    assert out[1] == (
+        "th-advanced-4p: about 20 min 49 s to go at 8,000 games/s (10,000,000 games; Ctrl-C stops it "
+        "cleanly, --games N plays fewer)"
+    ), out
     assert sum("to go at" in x for x in out) == 1
     now, buf = [0.0], io.StringIO()
     with PG.Lines(100_000, "quick", buf, clock=lambda: now[0]) as lines:

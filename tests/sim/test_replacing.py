@@ -1,5 +1,6 @@
 """Replacing a report made with other settings says so: `sim run scenarios/galleon/2p.toml --games 300` after `make
 run` wrote a 1,000-game report in the same folder warns in one line naming what it replaces and how it differed."""
+
 from __future__ import annotations
 
 import shutil
@@ -21,10 +22,12 @@ def _run(tmp_path, *args):
 def test_replacing_a_report_of_other_settings_names_how_it_differed(tmp_path):
     shutil.copy(DATA / "moor-2p-small.toml", tmp_path / "small.toml")
     assert _run(tmp_path, "--games", "80") == []
-    assert _run(tmp_path, "--games", "80") == []                     # the same run again: silent
+    assert _run(tmp_path, "--games", "80") == []  # the same run again: silent
     (w,) = _run(tmp_path, "--games", "50")
-    assert w == (f"warning: {tmp_path / 'rep'} holds the report of {tmp_path / 'small.toml'} played with 80 games "
-                 "(this run: 50); this run replaces it (to keep both, give --out another folder)")
+    assert w == (
+        f"warning: {tmp_path / 'rep'} holds the report of {tmp_path / 'small.toml'} played with 80 games "
+        "(this run: 50); this run replaces it (to keep both, give --out another folder)"
+    )
     (w,) = _run(tmp_path, "--games", "50", "--seed", "9")
     assert "played with seed " in w and "(this run: 9)" in w
     (w,) = _run(tmp_path, "--games", "50", "--seed", "9", "--set", "track_len=26")

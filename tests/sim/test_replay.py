@@ -1,4 +1,5 @@
 """sim replay: one game in words, identical to that game of a batch run, ending with scores, tie-break and winner."""
+
 from __future__ import annotations
 
 import re
@@ -19,13 +20,23 @@ cli = CliRunner()
 
 def test_count_says_singular_and_plural():
     from sim.model.words import count
+
     assert [count(0, "ghost"), count(1, "ghost"), count(2, "ghost")] == ["0 ghosts", "1 ghost", "2 ghosts"]
     assert count(1, "hunter player") == "1 hunter player" and count(3, "hunter player") == "3 hunter players"
 
 
-@pytest.mark.parametrize("scenario", ["treasure_hunters/basic-4p.toml", "treasure_hunters/head_haunter-5p.toml",
-                                      "turnwall/4p.toml", "turnwall/mixed.toml", "galleon/4p.toml",
-                                      "galleon/mixed.toml", "moor/4p.toml"])
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        "treasure_hunters/basic-4p.toml",
+        "treasure_hunters/head_haunter-5p.toml",
+        "turnwall/4p.toml",
+        "turnwall/mixed.toml",
+        "galleon/4p.toml",
+        "galleon/mixed.toml",
+        "moor/4p.toml",
+    ],
+)
 def test_replays_write_no_parenthesised_plurals(scenario):
     """'fights alone: ghost -> 1 ghost(s) removed', '(1 move(s) left)', '1 pirate(s) knocked down'."""
     sc = load(REPO / "scenarios" / scenario)
@@ -50,15 +61,16 @@ def test_replay_of_a_tied_moor_game_names_the_tie_break_and_the_points():
 
 def test_tie_break_line_r17_most_planks_then_latest_in_turn_order_and_c9_shared():
     from sim.games.moor import tiebreak_lines
-    assert tiebreak_lines([5, 3, 4], [0, 0, 0], 0, 0) == []                 # one top score: nothing to settle
+
+    assert tiebreak_lines([5, 3, 4], [0, 0, 0], 0, 0) == []  # one top score: nothing to settle
     # planks are by turn position: seat 2 started, so seat 2 is position 0 and seat 1 position 2; seat 2 holds more
-    line, = tiebreak_lines([2, 6, 6], [2, 0, 1], 2, 0)
+    (line,) = tiebreak_lines([2, 6, 6], [2, 0, 1], 2, 0)
     assert line.endswith("most plank tiles wins (seat 2: 2, seat 1: 1): seat 2")
-    line, = tiebreak_lines([2, 6, 6], [0, 1, 3], 2, 0)
+    (line,) = tiebreak_lines([2, 6, 6], [0, 1, 3], 2, 0)
     assert line.endswith("most plank tiles wins (seat 2: 0, seat 1: 3): seat 1")
-    line, = tiebreak_lines([6, 6, 2], [1, 1, 0], 0, 0)
+    (line,) = tiebreak_lines([6, 6, 2], [1, 1, 0], 0, 0)
     assert "still tied" in line and line.endswith("(seat 0 started): seat 1")
-    line, = tiebreak_lines([6, 6, 6], [0, 0, 0], 1, 1)
+    (line,) = tiebreak_lines([6, 6, 6], [0, 0, 0], 1, 1)
     assert line == "tie: seats 1, 2 and 0 have 6 points each; tiebreak = shared (C9): they share the win"
 
 
@@ -69,11 +81,13 @@ def test_tie_break_line_names_the_winner_of_every_tied_game():
     from kernels.moor import rules as R
     from sim.games.moor import tiebreak_lines
     from sim.model.overrides import load
+
     sc = load(MOOR4, ())
     n, prm, ties = sc.players, sc.prm(), 0
     for g in range(60):
-        *_, scores, w, status, _, _, st = play.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sc.sids(),
-                                                           sc.sparams(), 200_000, with_state=True)
+        *_, scores, w, status, _, _, st = play.trace_game(
+            np.uint64(sc.seed), np.uint64(0), g, n, prm, sc.sids(), sc.sparams(), 200_000, with_state=True
+        )
         planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]
         lines = tiebreak_lines(scores[:n], planks, g % n, int(prm[R.P_TIEBREAK]))
         if status == 0 and lines:

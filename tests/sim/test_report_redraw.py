@@ -1,6 +1,7 @@
 """`sim report FOLDER` redraws a saved run's balance report staged like every report (sim.output.report.staged_dir): the
 new page is written beside the folder and swapped in only when complete, so a failure or Ctrl-C midway leaves the
 folder exactly as it was (one line, non-zero exit, no traceback); the run's own files go with it unchanged."""
+
 from __future__ import annotations
 
 import errno
@@ -25,8 +26,9 @@ cli = CliRunner()
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory) -> Path:
-    _, folder = api.run_scenario(load(DATA / "moor-2p-small.toml"), 500,
-                                 out_dir=tmp_path_factory.mktemp("saved") / "rep")
+    _, folder = api.run_scenario(
+        load(DATA / "moor-2p-small.toml"), 500, out_dir=tmp_path_factory.mktemp("saved") / "rep"
+    )
     return folder
 
 
@@ -61,26 +63,36 @@ def test_report_redraw_replaces_the_page_and_keeps_the_run_files_and_the_users(r
         assert after[name] == before[name], name
     assert after["summary.html"] != before["summary.html"] and b"<svg" in after["summary.html"]
     assert after["balance.md"] != before["balance.md"]
-    assert "plots/retired-plot.svg" not in after                  # plots/ is drawn anew, not added to
+    assert "plots/retired-plot.svg" not in after  # plots/ is drawn anew, not added to
     assert any(k.startswith("plots/") and k.endswith(".svg") for k in after)
     assert leftovers(rep) == []
 
 
-@pytest.mark.parametrize("exc,code,says", [
-    (RuntimeError("a plot library bug"), EXIT_BAD_INPUT, "cannot draw its report (RuntimeError: a plot library bug)"),
-    (KeyError("seats"), EXIT_BAD_INPUT, "incomplete summary"),
-    (OSError(errno.ENOSPC, "No space left on device"), EXIT_BAD_INPUT, "No space left on device"),
-    (KeyboardInterrupt(), EXIT_INTERRUPTED, "interrupted (Ctrl-C): stopped; nothing half-written left"),
-], ids=["error", "bad-summary", "disk-full", "ctrl-c"])
+@pytest.mark.parametrize(
+    "exc,code,says",
+    [
+        (
+            RuntimeError("a plot library bug"),
+            EXIT_BAD_INPUT,
+            "cannot draw its report (RuntimeError: a plot library bug)",
+        ),
+        (KeyError("seats"), EXIT_BAD_INPUT, "incomplete summary"),
+        (OSError(errno.ENOSPC, "No space left on device"), EXIT_BAD_INPUT, "No space left on device"),
+        (KeyboardInterrupt(), EXIT_INTERRUPTED, "interrupted (Ctrl-C): stopped; nothing half-written left"),
+    ],
+    ids=["error", "bad-summary", "disk-full", "ctrl-c"],
+)
 def test_report_redraw_that_fails_midway_leaves_the_old_folder_byte_identical(rep, monkeypatch, exc, code, says):
     """The page writer writes part of the page and a plot, then fails (or Ctrl-C lands): the folder keeps its
     complete old report byte for byte, no half-written file in it, no staging folder beside it, one line."""
+
     def half(folder, s):
         folder = Path(folder)
         (folder / "summary.html").write_text("<html><body><h1>half a pa")
         (folder / "plots").mkdir(exist_ok=True)
         (folder / "plots" / "win-rates.svg").write_text("<svg")
         raise exc
+
     monkeypatch.setattr(html_report, "write", half)
     monkeypatch.setattr(cli_common, "_STOP_SAID", [])
     before = snapshot(rep)
@@ -133,7 +145,7 @@ def test_report_redraw_from_inside_the_folder_is_refused_in_one_line(rep, monkey
     assert r.exit_code == EXIT_BAD_INPUT
     assert "from outside it" in one_error_line(r)
     assert snapshot(rep) == before
-    monkeypatch.chdir(rep / "plots")                 # one level further in: the same
+    monkeypatch.chdir(rep / "plots")  # one level further in: the same
     assert cli.invoke(app, ["report", ".."]).exit_code == EXIT_BAD_INPUT
     assert os.path.isdir(rep) and snapshot(rep) == before
 
@@ -152,8 +164,9 @@ main()
 """
 
 
-@pytest.mark.parametrize("sig,code,says", [("SIGINT", EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
-                                           ("SIGTERM", 143, "terminated (SIGTERM)")])
+@pytest.mark.parametrize(
+    "sig,code,says", [("SIGINT", EXIT_INTERRUPTED, "interrupted (Ctrl-C)"), ("SIGTERM", 143, "terminated (SIGTERM)")]
+)
 def test_a_real_signal_during_report_redraw_leaves_the_old_folder_byte_identical(rep, sig, code, says):
     """A real Ctrl-C (or kill) to the `sim` process while it draws: exit 130 (143), one line, the folder as it was
     and no staging folder left."""
@@ -162,9 +175,16 @@ def test_a_real_signal_during_report_redraw_leaves_the_old_folder_byte_identical
     import sys
 
     from _proc import REPO, _default_signals, wait_for
+
     before = snapshot(rep)
-    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(rep)], cwd=REPO, preexec_fn=_default_signals,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_WRITER, str(rep)],
+        cwd=REPO,
+        preexec_fn=_default_signals,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert wait_for(rep.parent, ".rep.partial-*/plots/*.svg", timeout=60), "the redraw never started"
         proc.send_signal(getattr(signal, sig))

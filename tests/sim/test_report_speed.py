@@ -8,6 +8,7 @@
 4. `sim compare` gave no time for writing its pages, and `sim check` no games/s at all: both say the games (games/s of
    the games alone) and the step after them apart, as `sim run` does.
 """
+
 from __future__ import annotations
 
 import io
@@ -32,6 +33,7 @@ def _summary(tmp_path, scenario="scenarios/moor/4p.toml", games="64"):
 
 # --- 1. every plot drawn once a report -----------------------------------------------------------------------------
 
+
 def test_write_draws_every_plot_once_for_the_page_and_the_markdown(tmp_path, monkeypatch):
     s = _summary(tmp_path)
     drawn = []
@@ -42,7 +44,7 @@ def test_write_draws_every_plot_once_for_the_page_and_the_markdown(tmp_path, mon
     html_report.write(out, s)
     assert drawn and len(drawn) == len(set(drawn)), drawn
     page = (out / "summary.html").read_text()
-    for f in (out / "plots").iterdir():             # the same drawings on the page and in plots/
+    for f in (out / "plots").iterdir():  # the same drawings on the page and in plots/
         body = f.read_text().strip()
         assert body.startswith("<svg")
         assert plots.scope_ids(body, f"svg-{f.stem}-") in page
@@ -57,9 +59,11 @@ def test_page_and_markdown_are_what_they_were_without_drawn_sections(tmp_path):
 
 # --- 2. many bars: one path, same axes and legend ------------------------------------------------------------------
 
+
 def _hist_figure(x, h, draw):
     """A one-axes figure as plots.length draws one histogram: bars, a dashed mean line with its legend."""
     import matplotlib
+
     with matplotlib.rc_context(plots.RC):
         fig, (ax,) = plots._figure(3.5, 2.8)
         draw(ax, x, h)
@@ -74,7 +78,7 @@ def test_many_bars_are_one_path_with_the_limits_and_legend_spot_of_ax_bar(shape)
     rng = np.random.default_rng(3)
     x = np.arange(5, 5 + 400)
     h = np.bincount(rng.gamma(3.0, 40.0, 20_000).astype(int), minlength=400)[:400].astype(float)
-    if shape == "tall_on_the_right":                # the upper right corner is taken: the legend must move
+    if shape == "tall_on_the_right":  # the upper right corner is taken: the legend must move
         h = h[::-1]
     h = 100 * h / h.sum()
     fig_a, a = _hist_figure(x, h, lambda ax, x, h: ax.bar(x, h, width=1.0, color=plots.NEUTRAL, alpha=0.85))
@@ -88,6 +92,7 @@ def test_many_bars_are_one_path_with_the_limits_and_legend_spot_of_ax_bar(shape)
 
 def test_few_bars_stay_bars():
     import matplotlib
+
     with matplotlib.rc_context(plots.RC):
         fig, (ax,) = plots._figure(3.5, 2.8)
         plots.bars(ax, np.arange(plots.MANY_BARS), np.ones(plots.MANY_BARS), 1.0, plots.NEUTRAL, 0.85)
@@ -97,6 +102,7 @@ def test_few_bars_stay_bars():
 def test_galleon_length_plot_is_one_path_per_histogram(tmp_path):
     s = _summary(tmp_path, "scenarios/galleon/4p.toml", "40")
     import matplotlib
+
     with matplotlib.rc_context(plots.RC):
         fig = plots.length(s)
     turns, rounds = fig.axes
@@ -106,9 +112,11 @@ def test_galleon_length_plot_is_one_path_per_histogram(tmp_path):
 
 # --- 3. a board drawn once a process ---------------------------------------------------------------------------------
 
+
 def test_a_board_already_drawn_is_not_drawn_again_and_an_edited_one_is(tmp_path, monkeypatch):
     import os
     from pathlib import Path
+
     src = Path("scenarios/galleon/boards/default.toml").read_text(encoding="utf-8")
     f = tmp_path / "bay.toml"
     f.write_text(src, encoding="utf-8")
@@ -123,47 +131,73 @@ def test_a_board_already_drawn_is_not_drawn_again_and_an_edited_one_is(tmp_path,
     name = re.search(r'^name = "([^"]+)"', src, re.M).group(1)
     f.write_text(src.replace(f'name = "{name}"', 'name = "edited bay"', 1), encoding="utf-8")
     st = f.stat()
-    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))    # a new file version even on a coarse clock
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # a new file version even on a coarse clock
     ((_, _, edited),) = board_svg.board_plots(s)
     assert len(calls) == 2 and "edited bay" in edited and "edited bay" not in first
 
 
 # --- 4. compare and check: games/s of the games alone, the step after them apart ---------------------------------------
 
+
 def test_sim_compare_says_games_per_second_of_the_games_and_the_comparison_apart(tmp_path):
-    r = cli.invoke(app, ["compare", "scenarios/moor/4p.toml", "--set-b", "track_len=32", "--games", "64",
-                         "--out", str(tmp_path / "c")])
+    r = cli.invoke(
+        app,
+        ["compare", "scenarios/moor/4p.toml", "--set-b", "track_len=32", "--games", "64", "--out", str(tmp_path / "c")],
+    )
     assert r.exit_code == 0, r.output
-    m = re.search(r"^(moor-4p vs \S+): 64 games in ([\d.]+) s, [\d,]+ games/s\n\1: writing the comparison \.\.\. "
-                  r"[\d.]+ s$", r.stderr, re.M)
+    m = re.search(
+        r"^(moor-4p vs \S+): 64 games in ([\d.]+) s, [\d,]+ games/s\n\1: writing the comparison \.\.\. "
+        r"[\d.]+ s$",
+        r.stderr,
+        re.M,
+    )
     assert m, r.stderr
     wall = json.loads((tmp_path / "c" / "compare.json").read_text())["provenance"]["wall_time_s"]
-    assert float(m.group(2)) <= wall + 0.2      # the games' time, not the pages' and plot's
+    assert float(m.group(2)) <= wall + 0.2  # the games' time, not the pages' and plot's
 
 
 def test_sim_check_says_games_per_second_of_both_tiers_and_the_testing_apart(tmp_path):
     d = tmp_path / "b"
-    r = cli.invoke(app, ["baselines", "tests/data/moor-2p-small.toml", "--out", str(d), "--exact-games", "300",
-                         "--stat-games", "2000", "--check-games", "500"])
+    r = cli.invoke(
+        app,
+        [
+            "baselines",
+            "tests/data/moor-2p-small.toml",
+            "--out",
+            str(d),
+            "--exact-games",
+            "300",
+            "--stat-games",
+            "2000",
+            "--check-games",
+            "500",
+        ],
+    )
     assert r.exit_code == 0, r.output
     r = cli.invoke(app, ["check", "tests/data/moor-2p-small.toml", "--baselines", str(d), "--seed", "5"])
     assert r.exit_code == 0, r.output
-    assert re.search(r"^(\S+): 800 games in [\d.]+ s, [\d,]+ games/s\n\1: testing against the baseline \.\.\. "
-                     r"[\d.]+ s\n.*moor-2p-small\.toml: exact identical \(300 games\), \d+ statistical tests \[",
-                     r.stderr, re.M), r.stderr
+    assert re.search(
+        r"^(\S+): 800 games in [\d.]+ s, [\d,]+ games/s\n\1: testing against the baseline \.\.\. "
+        r"[\d.]+ s\n.*moor-2p-small\.toml: exact identical \(300 games\), \d+ statistical tests \[",
+        r.stderr,
+        re.M,
+    ), r.stderr
     r = cli.invoke(app, ["check", "tests/data/moor-2p-small.toml", "--baselines", str(d), "--tier", "exact"])
     assert r.exit_code == 0, r.output
-    assert re.search(r"^(\S+): 300 games in [\d.]+ s, [\d,]+ games/s\n\1: testing against the baseline \.\.\. ",
-                     r.stderr, re.M), r.stderr
+    assert re.search(
+        r"^(\S+): 300 games in [\d.]+ s, [\d,]+ games/s\n\1: testing against the baseline \.\.\. ", r.stderr, re.M
+    ), r.stderr
 
 
 def test_progress_step_says_what_is_done():
     from sim.play import progress as PG
+
     now, buf = [0.0], io.StringIO()
     with PG.Lines(500, "moor-4p", buf, clock=lambda: now[0]) as lines:
         now[0] += 0.5
         lines.advance(500)
         lines.played("the baseline", "testing against")
         now[0] += 0.1
-    assert buf.getvalue() == ("moor-4p: 500 games in 0.5 s, 1,000 games/s\n"
-                              "moor-4p: testing against the baseline ... 0.1 s\n")
+    assert buf.getvalue() == (
+        "moor-4p: 500 games in 0.5 s, 1,000 games/s\nmoor-4p: testing against the baseline ... 0.1 s\n"
+    )

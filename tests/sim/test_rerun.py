@@ -1,6 +1,7 @@
 """`sim rerun REPORT_FOLDER`: a report replayed from what it recorded is identical, also after its board file was
 edited or deleted (the report carries the board); in a report without the board's content an edited board file is
 named as the cause of a difference; a folder that is not a report is one line and exit 3."""
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,7 @@ strategy = "weighted"
 strategy = "weighted"
 """
 
-MOOR = (REPO / "tests" / "data" / "moor-2p-small.toml").read_text()   # 4000 games: the tests play --games 300
+MOOR = (REPO / "tests" / "data" / "moor-2p-small.toml").read_text()  # 4000 games: the tests play --games 300
 
 
 def _th(tmp_path) -> Path:
@@ -47,8 +48,10 @@ def test_rerun_of_a_fresh_report_is_identical(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
     out = tmp_path / "rep"
-    assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300", "--set", "seats.1.w_goal=2.5"]
-                      ).exit_code == 0
+    assert (
+        cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300", "--set", "seats.1.w_goal=2.5"]).exit_code
+        == 0
+    )
     r = cli.invoke(app, ["rerun", str(out), "--json"])
     assert r.exit_code == 0, r.output
     res = json.loads(r.stdout)
@@ -58,8 +61,9 @@ def test_rerun_of_a_fresh_report_is_identical(tmp_path):
 
 
 def _edit_th_board(b: Path) -> None:
-    b.write_text(b.read_text().replace('ghost_start_rooms = ["C", "F", "I", "L"]',
-                                       'ghost_start_rooms = ["B", "F", "I", "L"]'))
+    b.write_text(
+        b.read_text().replace('ghost_start_rooms = ["C", "F", "I", "L"]', 'ghost_start_rooms = ["B", "F", "I", "L"]')
+    )
 
 
 def test_rerun_replays_the_recorded_board_after_the_board_file_was_edited(tmp_path):
@@ -69,11 +73,13 @@ def test_rerun_replays_the_recorded_board_after_the_board_file_was_edited(tmp_pa
     prov = json.loads((out / "provenance.json").read_text())
     board = prov["files"]["board"]
     assert board["path"] == str((tmp_path / "myboard.toml").resolve()) and len(board["sha256"]) == 64
-    assert board["text"] == (tmp_path / "myboard.toml").read_text()      # the report carries the board itself
+    assert board["text"] == (tmp_path / "myboard.toml").read_text()  # the report carries the board itself
     _edit_th_board(tmp_path / "myboard.toml")
     assert cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "new")]).exit_code == 0
-    assert (json.loads((tmp_path / "new" / "summary.json").read_text())["seats"]
-            != json.loads((out / "summary.json").read_text())["seats"])   # the edit does change the result
+    assert (
+        json.loads((tmp_path / "new" / "summary.json").read_text())["seats"]
+        != json.loads((out / "summary.json").read_text())["seats"]
+    )  # the edit does change the result
     r = cli.invoke(app, ["rerun", str(out)])
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith("identical:")
@@ -95,7 +101,7 @@ def test_rerun_of_a_report_without_the_board_content_names_an_edited_board(tmp_p
     p = _th(tmp_path)
     out = tmp_path / "rep"
     assert cli.invoke(app, ["run", str(p), "--out", str(out)]).exit_code == 0
-    for f in ("provenance.json", "summary.json"):             # as reports made before they carried their boards
+    for f in ("provenance.json", "summary.json"):  # as reports made before they carried their boards
         d = json.loads((out / f).read_text())
         (d.get("provenance", d))["files"]["board"].pop("text")
         (out / f).write_text(json.dumps(d))
@@ -111,17 +117,27 @@ def test_rerun_of_a_report_without_the_board_content_names_an_edited_board(tmp_p
     assert "not valid for this code" not in line
 
 
-@pytest.mark.parametrize("game,edit", [
-    ("turnwall", ('name = "sombrero", part = "head", cell = [0, 1]', 'name = "sombrero", part = "head", cell = [0, 3]',
-                  'name = "diving mask", part = "face", cell = [0, 3]',
-                  'name = "diving mask", part = "face", cell = [0, 1]')),
-    ("galleon", ('behind = "F0"\nquarter = 0', 'behind = "Q0"\nquarter = 0')),
-])
+@pytest.mark.parametrize(
+    "game,edit",
+    [
+        (
+            "turnwall",
+            (
+                'name = "sombrero", part = "head", cell = [0, 1]',
+                'name = "sombrero", part = "head", cell = [0, 3]',
+                'name = "diving mask", part = "face", cell = [0, 3]',
+                'name = "diving mask", part = "face", cell = [0, 1]',
+            ),
+        ),
+        ("galleon", ('behind = "F0"\nquarter = 0', 'behind = "Q0"\nquarter = 0')),
+    ],
+)
 def test_rerun_replays_the_recorded_board_of_every_board_game(tmp_path, game, edit):
     shutil.copy(REPO / "scenarios" / game / "boards" / "default.toml", tmp_path / "myhouse.toml")
     p = tmp_path / "s.toml"
-    p.write_text((REPO / "scenarios" / game / "2p.toml").read_text().replace('board = "default"',
-                                                                            'board = "myhouse.toml"'))
+    p.write_text(
+        (REPO / "scenarios" / game / "2p.toml").read_text().replace('board = "default"', 'board = "myhouse.toml"')
+    )
     out = tmp_path / "rep"
     assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "60"]).exit_code == 0
     b = tmp_path / "myhouse.toml"
@@ -144,7 +160,7 @@ def test_rerun_says_when_the_scenario_file_now_says_something_else(tmp_path):
     assert cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300"]).exit_code == 0
     p.write_text(MOOR + "[params]\ntrack_len = 31\n")
     r = cli.invoke(app, ["rerun", str(out)])
-    assert r.exit_code == 0, r.output                  # the recorded parameters are replayed: still identical
+    assert r.exit_code == 0, r.output  # the recorded parameters are replayed: still identical
     assert "scenario file" in r.stdout and "params.track_len: 30 -> 31" in r.stdout
 
 
@@ -175,8 +191,19 @@ def test_rerun_names_a_seed_changed_in_the_scenario_file(tmp_path):
 def test_rerun_of_a_sweep_folder_says_how_to_replay_a_sweep(tmp_path):
     """A second new user gave `sim rerun` a sweep folder and got the generic "summary.json: no such file"."""
     out = tmp_path / "sw"
-    r = cli.invoke(app, ["sweep", str(REPO / "scenarios" / "moor" / "4p.toml"), "--set", "die_faces=4,6", "--games",
-                         "20", "--out", str(out)])
+    r = cli.invoke(
+        app,
+        [
+            "sweep",
+            str(REPO / "scenarios" / "moor" / "4p.toml"),
+            "--set",
+            "die_faces=4,6",
+            "--games",
+            "20",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     r = cli.invoke(app, ["rerun", str(out)])
     assert r.exit_code == EXIT_BAD_INPUT and "a sweep (sim sweep); run the sweep command again" in r.stderr, r.output

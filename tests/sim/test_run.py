@@ -1,4 +1,5 @@
 """Runner, aggregates and determinism: results depend only on (seed, scenario, game index)."""
+
 from __future__ import annotations
 
 import threading
@@ -15,8 +16,10 @@ from sim.stats.aggregate import WIN_UNITS
 def _chunks(sc, games, chunk, threads):
     outs = []
     runner.run(sc, games, threads=threads, chunk=chunk, on_chunk=outs.append)
-    return {k: np.concatenate([getattr(o, k) for o in outs]) for k in
-            ("scores", "winners", "turns", "rounds", "status", "extra")}
+    return {
+        k: np.concatenate([getattr(o, k) for o in outs])
+        for k in ("scores", "winners", "turns", "rounds", "status", "extra")
+    }
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -56,6 +59,7 @@ def test_other_seed_changes_results(moor_sc):
 def test_changing_one_seat_strategy_keeps_the_dice(moor_sc):
     """Common random numbers: chance has its own stream, so the dealt tiles and first roll do not change."""
     from kernels.moor import play
+
     a = moor_sc(4, ("weighted",))
     b = moor_sc(4, ("random", "weighted", "weighted", "weighted"))
     for g in range(20):
@@ -69,7 +73,7 @@ def test_win_units_sum_to_finished_games(moor_sc):
     sc = moor_sc(5, ("random",), tiebreak="shared")
     agg = runner.run(sc, 4000).agg
     assert agg.win_units.sum() == WIN_UNITS * agg.finished
-    assert agg.shared_games > 0                       # shared tie-break variant really produces shared wins
+    assert agg.shared_games > 0  # shared tie-break variant really produces shared wins
     assert agg.pos_win_units.sum() == agg.win_units.sum()
 
 
@@ -93,7 +97,7 @@ def test_memory_bounded_by_chunk(moor_sc):
         res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))  # noqa: B023 (called in this loop)
         assert max(seen) == 1000
         sizes.append(sum(np.asarray(v).size for v in res.agg.__dict__.values() if isinstance(v, np.ndarray)))
-    assert sizes[1] <= sizes[0] + 64            # only histogram tails may grow, by a few bins
+    assert sizes[1] <= sizes[0] + 64  # only histogram tails may grow, by a few bins
 
 
 def test_symmetric_seats_have_no_seat_effect_beyond_noise(moor_sc):
@@ -123,29 +127,56 @@ class _FakeKernel:
 
     def __init__(self, fail_at: int | None = None):
         import threading
+
         self.calls: list[tuple[int, int, str]] = []
         self.fail_at = fail_at
         self._lock = threading.Lock()
         kernel = self
 
-        def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds,
-                       status, extra, curves, scratch):
+        def play_batch(
+            seed,
+            point,
+            game0,
+            n_games,
+            n,
+            prm,
+            sids,
+            sparams,
+            scores,
+            winners,
+            turns,
+            rounds,
+            status,
+            extra,
+            curves,
+            scratch,
+        ):
             import threading
             import time
+
             if kernel.fail_at is not None and game0 <= kernel.fail_at < game0 + n_games:
                 raise RuntimeError("block failed")
-            time.sleep(0.002)                       # long enough for the pool to hand blocks to several threads
+            time.sleep(0.002)  # long enough for the pool to hand blocks to several threads
             turns[:] = np.arange(game0, game0 + n_games)
             with kernel._lock:
                 kernel.calls.append((int(game0), int(n_games), threading.current_thread().name))
+
         self.play_batch = play_batch
         self.batch_scratch = lambda n, prm=None: None
 
 
 def _outputs(m: int) -> runner.ChunkOutputs:
     z = np.zeros
-    return runner.ChunkOutputs(0, z((m, 2), np.int32), z(m, np.int32), z(m, np.int32), z(m, np.int32),
-                               z(m, np.int32), z((m, 1), np.int32), z((m, 0, 0), np.int32))
+    return runner.ChunkOutputs(
+        0,
+        z((m, 2), np.int32),
+        z(m, np.int32),
+        z(m, np.int32),
+        z(m, np.int32),
+        z(m, np.int32),
+        z((m, 1), np.int32),
+        z((m, 0, 0), np.int32),
+    )
 
 
 def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
@@ -153,22 +184,23 @@ def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
     k, out = _FakeKernel(), _outputs(800)
     told: list[int] = []
     runner._play_blocks(k, (0, 0, None, None, None), 5000, 777, 2, out, told.append, RunContext(threads=3))
-    assert (out.turns[:777] == np.arange(5000, 5777)).all()          # row i is game game0 + i
+    assert (out.turns[:777] == np.arange(5000, 5777)).all()  # row i is game game0 + i
     assert (out.turns[777:] == 0).all()
     first, blocks = k.calls[0], k.calls[1:]
-    assert first == (5000, 0, threading.main_thread().name)          # the compile call: no game, main thread
+    assert first == (5000, 0, threading.main_thread().name)  # the compile call: no game, main thread
     spans = sorted((g, n) for g, n, _ in blocks)
     assert spans[0][0] == 5000 and all(a[0] + a[1] == b[0] for a, b in zip(spans, spans[1:]))
     assert sum(n for _, n in spans) == 777 == sum(told) and len(told) == len(spans)
     assert spans[0][1] == runner.MIN_BLOCK and len(spans) > 3
-    assert len({name for *_, name in blocks}) > 1                   # the blocks really ran on several threads
+    assert len({name for *_, name in blocks}) > 1  # the blocks really ran on several threads
 
 
 def test_an_error_in_one_block_reaches_the_caller(monkeypatch):
     monkeypatch.setattr(runner, "available_threads", lambda: 4)
     with pytest.raises(RuntimeError, match="block failed"):
-        runner._play_blocks(_FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 1000, 2, _outputs(1000),
-                            ctx=RunContext(threads=2))
+        runner._play_blocks(
+            _FakeKernel(fail_at=321), (0, 0, None, None, None), 0, 1000, 2, _outputs(1000), ctx=RunContext(threads=2)
+        )
 
 
 def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
@@ -185,13 +217,16 @@ def test_threads_warning_names_numba_num_threads_when_it_is_the_limit(monkeypatc
     import numba
 
     from sim.play import runner
+
     monkeypatch.setattr(numba.config, "NUMBA_DEFAULT_NUM_THREADS", 2)
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
     monkeypatch.setenv("NUMBA_NUM_THREADS", "1")
     said = []
     assert runner.resolve_threads(64, said.append) == 1
-    assert said == ["warning: --threads 64: NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores; unset it "
-                    "or raise it to use more); using 1 thread"]
+    assert said == [
+        "warning: --threads 64: NUMBA_NUM_THREADS=1 allows 1 thread (the machine has 2 cores; unset it "
+        "or raise it to use more); using 1 thread"
+    ]
     monkeypatch.delenv("NUMBA_NUM_THREADS")
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 2)
     said.clear()

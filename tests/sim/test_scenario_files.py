@@ -1,5 +1,6 @@
 """Files named inside a scenario (Treasure Hunters' `board`) are found relative to the scenario file's folder first,
 then among the shipped boards; a board found nowhere is one line naming params.board and the paths tried."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,9 @@ strategy = "weighted"
 """
 DEFAULT = (B.BOARDS_DIR / "default.toml").read_text(encoding="utf-8")
 # the default house with one extra corridor: loads as a different board, so a test can tell which file was used
-SHORTCUT = (DEFAULT.replace('name = "', 'name = "shortcut ', 1)
-            .replace('["H1", "H2"], ', '["H1", "H2"], ["H1", "H22"], '))
+SHORTCUT = DEFAULT.replace('name = "', 'name = "shortcut ', 1).replace(
+    '["H1", "H2"], ', '["H1", "H2"], ["H1", "H22"], '
+)
 
 
 def scenario(folder: Path, board: str) -> Path:
@@ -50,8 +52,15 @@ def elsewhere(tmp_path, monkeypatch):
     return d
 
 
-@pytest.mark.parametrize("ref,file", [("my-board.toml", "my-board.toml"), ("my-board", "my-board.toml"),
-                                      ("boards/house.toml", "boards/house.toml"), ("../up.toml", "../up.toml")])
+@pytest.mark.parametrize(
+    "ref,file",
+    [
+        ("my-board.toml", "my-board.toml"),
+        ("my-board", "my-board.toml"),
+        ("boards/house.toml", "boards/house.toml"),
+        ("../up.toml", "../up.toml"),
+    ],
+)
 def test_relative_board_is_found_next_to_the_scenario(tmp_path, elsewhere, ref, file):
     folder = tmp_path / "designs"
     target = (folder / file).resolve()
@@ -73,7 +82,7 @@ def test_the_scenario_folder_comes_before_the_shipped_boards(tmp_path, elsewhere
 
 def test_shipped_board_by_bare_name_still_works(tmp_path, elsewhere):
     sc = load(scenario(tmp_path / "designs", "default"))
-    assert sc.params["board"] == "default"                 # unchanged: reports and baselines stay as they were
+    assert sc.params["board"] == "default"  # unchanged: reports and baselines stay as they were
     assert B.load_board(sc.params["board"]).path == str(B.BOARDS_DIR / "default.toml")
     sc = load(scenario(tmp_path / "designs", "default.toml"))
     assert sc.params["board"] == "default.toml"
@@ -127,7 +136,7 @@ def test_name_index_html_is_refused_as_the_reports_index():
 def test_name_too_long_says_the_length_limit():
     line = _name_error("a" * 300)
     assert "scenario.name" in line and "300 characters; at most 100" in line and "use letters" not in line
-    assert len(line) < 300                      # the name is not echoed whole
+    assert len(line) < 300  # the name is not echoed whole
 
 
 def test_name_starting_with_a_dot_is_refused():
@@ -140,6 +149,7 @@ def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
     import pytest
 
     from sim.model.scenario import ScenarioError, load
+
     f = tmp_path / "index.html.toml"
     f.write_text(open("scenarios/moor/4p.toml").read().replace('name = "moor-4p"', ""))
     with pytest.raises(ScenarioError, match='add name = "my-scenario"'):
@@ -149,6 +159,7 @@ def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
 def test_an_accented_scenario_name_is_refused_saying_letters_without_accents(tmp_path):
     """A new user named a scenario "ünï" and was told to "use letters": the rule now says which letters."""
     from sim.model.scenario import ScenarioError, load
+
     src = Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"
     f = tmp_path / "acc.toml"
     f.write_text(src.read_text().replace('name = "moor-4p"', 'name = "ünï"'), encoding="utf-8")
@@ -172,12 +183,15 @@ def test_a_scenario_file_that_is_not_utf8_names_the_line_and_column_and_says_utf
     p.write_bytes('[scenario]\ngame = "moor"\nname = "café"\n'.encode("latin-1"))
     r = CliRunner().invoke(app, ["run", str(p)])
     assert r.exit_code == EXIT_BAD_INPUT
-    assert r.stderr.strip() == (f"error: {p}: not UTF-8 text (byte 0xe9 at line 3, column 12); save the file as "
-                                "UTF-8"), r.stderr
+    assert r.stderr.strip() == (
+        f"error: {p}: not UTF-8 text (byte 0xe9 at line 3, column 12); save the file as UTF-8"
+    ), r.stderr
 
 
 def test_a_board_file_that_is_not_utf8_is_refused_the_same_way(tmp_path):
     board = tmp_path / "latin1-board.toml"
     board.write_bytes(("# salle à manger\n" + DEFAULT).encode("latin-1"))
-    with pytest.raises(ScenarioError, match=r"not UTF-8 text \(byte 0xe0 at line 1, column 9\); save the file as UTF-8"):
+    with pytest.raises(
+        ScenarioError, match=r"not UTF-8 text \(byte 0xe0 at line 1, column 9\); save the file as UTF-8"
+    ):
         load(scenario(tmp_path, board.name))

@@ -1,5 +1,6 @@
 """`sim sweep` through CliRunner: grid, zip, ranges, strategy parameters, targets, bad entries, a one-point sweep
 against `sim run`, resumption against an uninterrupted sweep, and the HTML parsed for its plots. Tiny game counts."""
+
 from __future__ import annotations
 
 import html
@@ -19,7 +20,7 @@ from sim.model.scenario import load
 from sim.model.sweep_spec import SweepError, parse_range, split_values
 from tests.sim._cli import one_error_line
 
-pytest.importorskip("sim.model.overrides")          # sweeps build their points with sim.model.overrides (the --set machinery)
+pytest.importorskip("sim.model.overrides")  # sweeps build their points with sim.model.overrides (the --set machinery)
 cli = CliRunner()
 
 BASE = """
@@ -70,27 +71,49 @@ def test_grid_of_two_parameters_from_table_and_set(tmp_path):
     assert r.exit_code == 0, r.output
     assert [a["name"] for a in doc["axes"]] == ["track_len", "die_faces"]
     assert len(doc["points"]) == 6 and doc["mode"] == "grid"
-    assert [pt["values"] for pt in doc["points"]][:2] == [{"track_len": 26, "die_faces": 4},
-                                                         {"track_len": 26, "die_faces": 6}]
+    assert [pt["values"] for pt in doc["points"]][:2] == [
+        {"track_len": 26, "die_faces": 4},
+        {"track_len": 26, "die_faces": 6},
+    ]
     assert all(pt["games"] == 200 for pt in doc["points"])
     # the scenario's own point: track_len 30 is the default, die_faces 6 too
     assert doc["points"][doc["default"]]["values"] == {"track_len": 30, "die_faces": 6}
     # neighbours one step apart along either axis: 3 x 1 along die_faces + 2 x 2 along track_len
     assert len(doc["pairs"]) == 3 + 4
     df = pl.read_parquet(tmp_path / "out" / "sweep.parquet")
-    assert df.height == 6 and {"track_len", "die_faces", "first_player_advantage", "first_player_advantage.lo",
-                               "first_player_advantage.hi", "length.turns", "truncated"} <= set(df.columns)
+    assert df.height == 6 and {
+        "track_len",
+        "die_faces",
+        "first_player_advantage",
+        "first_player_advantage.lo",
+        "first_player_advantage.hi",
+        "length.turns",
+        "truncated",
+    } <= set(df.columns)
 
 
 def test_zip_mode_and_length_mismatch(tmp_path):
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,30", "--set", "die_faces=4,6",
-                   "--games", "100", "--measure", "margin")
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--mode",
+        "zip",
+        "--set",
+        "track_len=26,30",
+        "--set",
+        "die_faces=4,6",
+        "--games",
+        "100",
+        "--measure",
+        "margin",
+    )
     assert r.exit_code == 0, r.output
-    assert [pt["values"] for pt in doc["points"]] == [{"track_len": 26, "die_faces": 4},
-                                                      {"track_len": 30, "die_faces": 6}]
-    r, _ = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,30", "--set", "die_faces=4,5,6",
-                 out="out2")
+    assert [pt["values"] for pt in doc["points"]] == [
+        {"track_len": 26, "die_faces": 4},
+        {"track_len": 30, "die_faces": 6},
+    ]
+    r, _ = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,30", "--set", "die_faces=4,5,6", out="out2")
     assert r.exit_code == EXIT_USAGE
     assert "same number of values" in r.output and "Traceback" not in r.output
 
@@ -100,17 +123,20 @@ def test_strategy_parameter_axis(tmp_path):
     r, doc = sweep(tmp_path, p, "--set", "seats.2.w_goal=0.5..1.5 step 0.5", "--games", "100", "--measure", "win.seat2")
     assert r.exit_code == 0, r.output
     assert [pt["values"]["seats.2.w_goal"] for pt in doc["points"]] == [0.5, 1.0, 1.5]
-    assert doc["default"] == 1                      # w_goal's default is 1.0
+    assert doc["default"] == 1  # w_goal's default is 1.0
 
 
-@pytest.mark.parametrize("args,says", [
-    (["--set", "track_len=26,99"], "track_len"),                       # out of range: names the sweep entry
-    (["--set", "nonsense=1,2"], "nonsense"),
-    (["--set", "track_len=9..1"], "runs backwards"),
-    (["--set", "track_len=26", "--measure", "no_such_measure"], "no_such_measure"),
-    (["--set", "track_len=26", "--target", "first_player_advantage"], "MEASURE=VALUE"),
-    (["--set", "track_len=26", "--mode", "diagonal"], "grid, zip"),
-])
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["--set", "track_len=26,99"], "track_len"),  # out of range: names the sweep entry
+        (["--set", "nonsense=1,2"], "nonsense"),
+        (["--set", "track_len=9..1"], "runs backwards"),
+        (["--set", "track_len=26", "--measure", "no_such_measure"], "no_such_measure"),
+        (["--set", "track_len=26", "--target", "first_player_advantage"], "MEASURE=VALUE"),
+        (["--set", "track_len=26", "--mode", "diagonal"], "grid, zip"),
+    ],
+)
 def test_bad_entries_are_one_line_before_anything_runs(tmp_path, args, says):
     p = scen(tmp_path)
     r, _ = sweep(tmp_path, p, *args)
@@ -120,7 +146,7 @@ def test_bad_entries_are_one_line_before_anything_runs(tmp_path, args, says):
 
 
 def test_table_entry_error_names_the_table_entry(tmp_path):
-    p = scen(tmp_path, 'track_len = [30, 99]\n')
+    p = scen(tmp_path, "track_len = [30, 99]\n")
     r, _ = sweep(tmp_path, p)
     assert r.exit_code == EXIT_BAD_INPUT and "[sweep] track_len" in r.output and "99" in r.output
 
@@ -131,7 +157,7 @@ def test_one_point_sweep_equals_sim_run(tmp_path):
     assert r.exit_code == 0, r.output
     p2 = tmp_path / "run.toml"
     p2.write_text(BASE.replace("seed = 11\n", "seed = 11\n[params]\ntrack_len = 28\n"))
-    s, _ = api.run_scenario(load(p2), write=False)                 # what `sim run` computes and writes
+    s, _ = api.run_scenario(load(p2), write=False)  # what `sim run` computes and writes
     assert doc["points"][0]["aggregates"] == s["aggregates"]
     fp = doc["points"][0]["measures"]["first_player_advantage"]
     assert fp["value"] == pytest.approx(s["first_player"]["advantage"], abs=1e-12)
@@ -139,8 +165,18 @@ def test_one_point_sweep_equals_sim_run(tmp_path):
 
 def test_target_highlights_containing_points_and_names_the_closest(tmp_path):
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--set", "track_len=22,30,40", "--games", "300", "--target",
-                   "first_player_advantage=0", "--measure", "first_player_advantage")
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--set",
+        "track_len=22,30,40",
+        "--games",
+        "300",
+        "--target",
+        "first_player_advantage=0",
+        "--measure",
+        "first_player_advantage",
+    )
     assert r.exit_code == 0, r.output
     t = doc["target"]
     vals = {pt["index"]: pt["measures"]["first_player_advantage"] for pt in doc["points"]}
@@ -181,13 +217,26 @@ class Figures(HTMLParser):
 
 def test_html_has_a_heatmap_for_two_parameters_and_a_curve_per_parameter(tmp_path):
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "100",
-                   "--measure", "first_player_advantage")
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--set",
+        "track_len=26,30",
+        "--set",
+        "die_faces=4,6",
+        "--games",
+        "100",
+        "--measure",
+        "first_player_advantage",
+    )
     assert r.exit_code == 0, r.output
     f = Figures()
     f.feed((tmp_path / "out" / "sweep.html").read_text())
-    assert f.figures == ["plot-heat-first_player_advantage", "plot-line-first_player_advantage-track_len",
-                         "plot-line-first_player_advantage-die_faces"]
+    assert f.figures == [
+        "plot-heat-first_player_advantage",
+        "plot-line-first_player_advantage-track_len",
+        "plot-line-first_player_advantage-die_faces",
+    ]
     assert f.svgs == 3 and len(f.ids) == len(set(f.ids))
 
 
@@ -195,8 +244,11 @@ def curves(fig) -> list[tuple[list, list]]:
     """The connected series of a sweep line plot ("o-" lines: the band, target circles and reference lines aside):
     (x positions, y values) of each."""
     (a,) = fig.axes
-    return [(list(ln.get_xdata()), list(ln.get_ydata())) for ln in a.get_lines()
-            if ln.get_linestyle() == "-" and ln.get_marker() == "o"]
+    return [
+        (list(ln.get_xdata()), list(ln.get_ydata()))
+        for ln in a.get_lines()
+        if ln.get_linestyle() == "-" and ln.get_marker() == "o"
+    ]
 
 
 def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
@@ -204,9 +256,22 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     the points in order, each tick naming both values, and never a series per value of the second axis (the old
     page joined the points with die_faces = 6, points 0 and 2, into one line and left point 1 on its own)."""
     from sim.pages import sweep_page as page
+
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--mode", "zip", "--set", "track_len=26,28,30", "--set", "die_faces=6,4,6",
-                   "--games", "100", "--measure", "length.rounds")
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--mode",
+        "zip",
+        "--set",
+        "track_len=26,28,30",
+        "--set",
+        "die_faces=6,4,6",
+        "--games",
+        "100",
+        "--measure",
+        "length.rounds",
+    )
     assert r.exit_code == 0, r.output
     m = doc["chosen"][0]
     fig = page.line_plot(doc, m, 0)
@@ -225,9 +290,20 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
 def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
     """Grid mode is what zip mode is not: against track_len, one curve per die_faces value, x = the values."""
     from sim.pages import sweep_page as page
+
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "100",
-                   "--measure", "length.rounds")
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--set",
+        "track_len=26,30",
+        "--set",
+        "die_faces=4,6",
+        "--games",
+        "100",
+        "--measure",
+        "length.rounds",
+    )
     assert r.exit_code == 0, r.output
     got = curves(page.line_plot(doc, doc["chosen"][0], 0))
     assert [x for x, _ in got] == [[26, 30], [26, 30]]
@@ -239,11 +315,13 @@ def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     from sim.api.sweep import build, run_sweep
     from sim.play.distributed import InProcess
     from sim.play.sweep import Progress
+
     p = scen(tmp_path)
     sw = build(p, ["track_len=24,28,32"], games=200, measures=["margin"])
 
     def stop(i):
         raise KeyboardInterrupt
+
     with pytest.raises(KeyboardInterrupt):
         run_sweep(sw, InProcess(), tmp_path / "a", chunk=70, progress=Progress(point_done=stop))
     assert not (tmp_path / "a" / "sweep.json").exists()
@@ -261,6 +339,7 @@ DEFAULT_SWEEPS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob
 def test_default_sweeps_are_valid_and_modest(path):
     """Played by `make run`: every point validates, and the game count stays modest (make run <= 5 minutes)."""
     from sim.api.sweep import build
+
     sw = build(path)
     assert 2 <= len(sw.points) and len(sw.points) * sw.games <= 200_000
     assert sw.measures and sw.base.name.endswith(path.stem)
@@ -270,18 +349,21 @@ def test_index_page_links_every_report_with_its_headline(tmp_path):
     from sim.api.sweep import build, run_sweep
     from sim.pages import index_page
     from sim.play.distributed import InProcess
+
     p = scen(tmp_path)
     s, _ = api.run_scenario(load(p), games=100, write=False)
     folder = tmp_path / "r" / "sw"
-    doc, sfolder, _ = run_sweep(build(p, ["track_len=26,30"], games=100, measures=["tie"],
-                                      target="first_player_advantage=0"), InProcess(), tmp_path / "r" / "sweep-sw")
+    doc, sfolder, _ = run_sweep(
+        build(p, ["track_len=26,30"], games=100, measures=["tie"], target="first_player_advantage=0"),
+        InProcess(),
+        tmp_path / "r" / "sweep-sw",
+    )
     html = (index_page.write([(folder, s)], [(sfolder, doc)], tmp_path / "r")).read_text()
     assert 'href="sw/summary.html"' in html and 'href="sweep-sw/sweep.html"' in html
     assert "Closest point" in html and "track_len = 26, 30" in html
 
 
-def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a_module_search(tmp_path,
-                                                                                            monkeypatch):
+def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a_module_search(tmp_path, monkeypatch):
     """Writing a sweep was quadratic in its points: sweep.parquet compared every point with the scenario once per
     row (`sw_default` per row, each comparing all points), and each `Scenario.spec` searched the game modules on
     disk. Now: one `sw_default` per frame, and a registered game comes back without `registry.names()`."""
@@ -289,6 +371,7 @@ def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a
     from sim.model import registry
     from sim.play import sweep as engine
     from sim.stats import sweep_table as table
+
     p = scen(tmp_path)
     r, _ = sweep(tmp_path, p, "--set", "track_len=26,28,30", "--set", "die_faces=4,6", "--games", "50")
     assert r.exit_code == 0, r.output
@@ -296,8 +379,9 @@ def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a
     res = engine.collect(sw, tmp_path / "out")
     calls = {"default": 0, "names": 0}
     real_default, real_names = table.sw_default, registry.names
-    monkeypatch.setattr(table, "sw_default", lambda s: calls.__setitem__("default", calls["default"] + 1)
-                        or real_default(s))
+    monkeypatch.setattr(
+        table, "sw_default", lambda s: calls.__setitem__("default", calls["default"] + 1) or real_default(s)
+    )
     monkeypatch.setattr(registry, "names", lambda: calls.__setitem__("names", calls["names"] + 1) or real_names())
     table.frame(sw, res["rows"])
     assert calls["default"] == 1
@@ -310,15 +394,31 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     over a plot), and the caption saying which values are shown and that the table keeps every point. (The old
     page drew every combination of the other axes as one curve on one plot, its legend cut off.)"""
     from sim.pages import sweep_page as page
+
     monkeypatch.setattr(page, "MAX_CURVES", 2)
     monkeypatch.setattr(page, "MAX_PANELS", 2)
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,5,6", "--set",
-                   "seats.0.w_goal=0.5,1.5,2", "--games", "30", "--measure", "length.rounds")   # no own point
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--set",
+        "track_len=26,30",
+        "--set",
+        "die_faces=4,5,6",
+        "--set",
+        "seats.0.w_goal=0.5,1.5,2",
+        "--games",
+        "30",
+        "--measure",
+        "length.rounds",
+    )  # no own point
     assert r.exit_code == 0, r.output
     fig = page.line_plot(doc, doc["chosen"][0], 0)
     shown = [a for a in fig.axes if a.get_visible()]
-    assert [a.get_title() for a in shown] == ["seat 0: weight on goal tokens = 0.5", "seat 0: weight on goal tokens = 2"]
+    assert [a.get_title() for a in shown] == [
+        "seat 0: weight on goal tokens = 0.5",
+        "seat 0: weight on goal tokens = 2",
+    ]
     for a in shown:
         lines = [ln for ln in a.get_lines() if ln.get_linestyle() == "-" and ln.get_marker() == "o"]
         assert len(lines) == 2 and all(list(ln.get_xdata()) == [26, 30] for ln in lines)
@@ -326,9 +426,11 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     (leg,) = fig.legends
     assert leg.get_title().get_text() == "die faces" and [t.get_text() for t in leg.get_texts()] == ["4", "6"]
     html = (tmp_path / "out" / "sweep.html").read_text()
-    assert "Shown: curves: 2 of the 3 values of die faces (4, 6); panels: 2 of the 3 values of seat 0: weight " \
-           "on goal tokens (0.5, 2); every point is in the table below" in html
-    assert html.count("<tr>") >= 18 + 1                       # every point in the table
+    assert (
+        "Shown: curves: 2 of the 3 values of die faces (4, 6); panels: 2 of the 3 values of seat 0: weight "
+        "on goal tokens (0.5, 2); every point is in the table below" in html
+    )
+    assert html.count("<tr>") >= 18 + 1  # every point in the table
 
 
 def test_matplotlib_warnings_never_reach_the_user():
@@ -342,6 +444,7 @@ def test_matplotlib_warnings_never_reach_the_user():
         a.set_ylabel("\n".join(["a very long label"] * 20))
         a.set_title("\n".join(["a very long title"] * 20))
         return fig
+
     with warnings.catch_warnings(record=True) as got:
         warnings.simplefilter("always")
         assert plots.render(crowded).startswith("<svg")
@@ -351,6 +454,7 @@ def test_matplotlib_warnings_never_reach_the_user():
 def test_large_sweep_says_its_size_before_playing(tmp_path, monkeypatch):
     """From LARGE_GRID points a sweep names its points and games on stderr before the first point (not refused)."""
     from sim.cli import sweep as cli_sweep
+
     monkeypatch.setattr(cli_sweep, "LARGE_GRID", 4)
     p = scen(tmp_path)
     r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=4,6", "--games", "20")
@@ -373,9 +477,11 @@ def test_a_different_sweep_into_the_same_folder_warns_naming_the_folder_and_how_
     r, doc = sweep(tmp_path, p, *grid, "--mode", "zip", "--games", "20")
     assert r.exit_code == 0, r.output
     (w,) = [ln for ln in r.output.splitlines() if ln.startswith("warning:")]
-    assert w == (f"warning: {tmp_path / 'out'} holds the sweep track_len = 26, 28 x die_faces = 4, 6 (grid); this "
-                 "sweep (track_len = 26, 28 x die_faces = 4, 6 (zip)) replaces its pages (to keep both, give --out "
-                 "another folder)")
+    assert w == (
+        f"warning: {tmp_path / 'out'} holds the sweep track_len = 26, 28 x die_faces = 4, 6 (grid); this "
+        "sweep (track_len = 26, 28 x die_faces = 4, 6 (zip)) replaces its pages (to keep both, give --out "
+        "another folder)"
+    )
     assert doc["mode"] == "zip"
 
 
@@ -384,12 +490,23 @@ def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_
     advantages looked like disadvantages: now 0 is white (norm(0) = 0.5), and the caption says red = the first
     player wins more than the fair share."""
     from sim.pages import sweep_page as page
+
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--set", "track_len=26,30", "--set", "die_faces=4,6", "--games", "60",
-                   "--measure", "first_player_advantage")
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--set",
+        "track_len=26,30",
+        "--set",
+        "die_faces=4,6",
+        "--games",
+        "60",
+        "--measure",
+        "first_player_advantage",
+    )
     assert r.exit_code == 0, r.output
     m = doc["chosen"][0]
-    for pt in doc["points"]:            # all above 0: the old scale drew the lowest of them blue
+    for pt in doc["points"]:  # all above 0: the old scale drew the lowest of them blue
         pt["measures"][m["name"]]["value"] = [0.01, 0.02, 0.03, 0.04][pt["index"]]
     fig = page.heatmap(doc, m)
     (im,) = fig.axes[0].get_images()
@@ -405,24 +522,29 @@ def test_a_fully_reused_sweep_says_all_points_were_reused_not_zero_games(tmp_pat
     assert r.exit_code == 0, r.output
     r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20")
     assert r.exit_code == 0, r.output
-    assert "sweep sw: all 2 points reused (stored by an earlier run with the same seed and games; --fresh plays " \
-           "them again)" in r.output
+    assert (
+        "sweep sw: all 2 points reused (stored by an earlier run with the same seed and games; --fresh plays "
+        "them again)" in r.output
+    )
     assert "0 games in" not in r.output and "0 games/s" not in r.output
 
 
 def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path):
     """`make run`'s sweep line ended "..., 0.435 s; -> path" when the sweep had no target."""
     from sim.cli.sweep import default_sweep_line
+
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20")
     assert r.exit_code == 0, r.output
     line = default_sweep_line("moor/sweeps/x.toml", doc, tmp_path / "out", 2)
-    assert line == f"moor/sweeps/x.toml: 2 points x 20 games in {doc['provenance']['wall_time_s']} s -> " \
-                   f"{tmp_path / 'out'}"
-    assert default_sweep_line("x.toml", doc, tmp_path / "out", 0) == f"x.toml: 2 points x 20 games, all reused -> " \
-                                                                     f"{tmp_path / 'out'}"
-    r, doc = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20", "--target", "length.rounds=30",
-                   out="t")
+    assert (
+        line == f"moor/sweeps/x.toml: 2 points x 20 games in {doc['provenance']['wall_time_s']} s -> {tmp_path / 'out'}"
+    )
+    assert (
+        default_sweep_line("x.toml", doc, tmp_path / "out", 0) == f"x.toml: 2 points x 20 games, all reused -> "
+        f"{tmp_path / 'out'}"
+    )
+    r, doc = sweep(tmp_path, p, "--set", "track_len=26,28", "--games", "20", "--target", "length.rounds=30", out="t")
     line = default_sweep_line("x.toml", doc, tmp_path / "t", 2)
     assert "s; Target game length" in line and line.endswith(f" -> {tmp_path / 't'}") and "; ->" not in line
 
@@ -431,10 +553,15 @@ def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
     """When a parameter has more values than curves (or panels) drawn, the evenly spaced picks include the
     scenario's own value (so its diamond is on the page), first and last kept."""
     from sim.pages import sweep_page as page
-    axes = [{"name": n, "values": list(range(k)), "labels": [str(v) for v in range(k)], "numeric": True}
-            for n, k in (("a", 3), ("b", 20), ("c", 15))]
-    points = [{"index": i, "values": {"a": a, "b": b, "c": c}}
-              for i, (a, b, c) in enumerate((a, b, c) for a in range(3) for b in range(20) for c in range(15))]
+
+    axes = [
+        {"name": n, "values": list(range(k)), "labels": [str(v) for v in range(k)], "numeric": True}
+        for n, k in (("a", 3), ("b", 20), ("c", 15))
+    ]
+    points = [
+        {"index": i, "values": {"a": a, "b": b, "c": c}}
+        for i, (a, b, c) in enumerate((a, b, c) for a in range(3) for b in range(20) for c in range(15))
+    ]
     own = next(p["index"] for p in points if p["values"] == {"a": 1, "b": 4, "c": 8})
     v = page.view({"axes": axes, "points": points, "default": own}, 0)
     assert 4 in v.curves and len(v.curves) == page.MAX_CURVES and v.curves[0] == 0 and v.curves[-1] == 19
@@ -447,14 +574,16 @@ def test_quantities_are_built_once_per_game_players_mode_and_strategies_not_per_
     seconds); other players or strategies get their own (the fair share and labels differ)."""
     from sim.api.sweep import build
     from sim.stats import sweep_table as table
+
     p = scen(tmp_path)
     sw = build(p, ["track_len=26,28", "die_faces=4,6"], None, 20, None, None, None, None)
     qs = [table.quantities(pt.scenario) for pt in sw.points]
     assert all(q is qs[0] for q in qs)
     other = build(p, ["seats.1.strategy=weighted"], None, 20, None, None, None, None)
     assert table.quantities(other.points[0].scenario) is not qs[0]
-    th = build(Path("scenarios/treasure_hunters/basic-4p.toml"), ["ghost_cards.shuffle=1,2"], None, 20, None, None,
-               None, None)
+    th = build(
+        Path("scenarios/treasure_hunters/basic-4p.toml"), ["ghost_cards.shuffle=1,2"], None, 20, None, None, None, None
+    )
     a, b = (table.quantities(pt.scenario) for pt in th.points)
     assert a is b and "team_win_rate" in a and "first_player_advantage" in qs[0]
 
@@ -462,6 +591,7 @@ def test_quantities_are_built_once_per_game_players_mode_and_strategies_not_per_
 def test_sweep_points_name_their_unit_once_and_one_point_is_singular():
     """A second new user read `+0.80 pts [-2.84, +4.81] pts` and "(1 points played, 1 reused)"."""
     from sim.pages.sweep_page import fmt, fmt_ci
+
     assert f"{fmt('points', 0.008)} {fmt_ci('points', (-0.0284, 0.0481))}" == "+0.80 pts [-2.84, +4.81]"
     src = (Path(__file__).resolve().parents[2] / "sim/cli/sweep.py").read_text()
     assert "points played" not in src and "count(len(played.played), 'point')" in src
@@ -473,14 +603,28 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
     from typer.testing import CliRunner
 
     from sim.cli.main import app
+
     out = tmp_path / "sw"
-    r = CliRunner().invoke(app, ["sweep", str(Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"),
-                                 "--set", "die_faces=4,5,6", "--set", "track_len=20,25", "--games", "50",
-                                 "--out", str(out)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "sweep",
+            str(Path(__file__).resolve().parents[2] / "scenarios/moor/4p.toml"),
+            "--set",
+            "die_faces=4,5,6",
+            "--set",
+            "track_len=20,25",
+            "--games",
+            "50",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     page = (out / "sweep.html").read_text()
     assert "not among the points" in page and "diamond: the scenario" not in page
     from sim.pages.sweep_page import line_plot
+
     d = json.loads((out / "sweep.json").read_text())
     for j in (0, 1):
         fig = line_plot(d, d["chosen"][0], j)
@@ -494,14 +638,12 @@ MOOR_2P = Path(__file__).resolve().parents[1] / "data" / "moor-2p-small.toml"
 
 def _sweep_file(tmp_path, table: str) -> Path:
     p = tmp_path / "sw.toml"
-    p.write_text(MOOR_2P.read_text() + "\n[sweep]\ntrack_len = \"24..25\"\n" + table + "\n")
+    p.write_text(MOOR_2P.read_text() + '\n[sweep]\ntrack_len = "24..25"\n' + table + "\n")
     return p
 
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
-
-
 
 
 MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
@@ -511,18 +653,22 @@ def _invoke(*args):
     return cli.invoke(app, [str(a) for a in args])
 
 
-@pytest.mark.parametrize("table, message", [
-    ("games = 0", "[sweep] games: 0 is out of range; allowed 1..10,000,000,000"),
-    ("games = 99999999999999", "[sweep] games: 99999999999999 is out of range; allowed 1..10,000,000,000"),
-    ('independent = "false"', '[sweep] independent: expected true or false, got "false"'),
-    ('measures = "first_player_advantage"', "[sweep] measures: expected an array of measure names"),
-    ("target = 5", "[sweep] target: expected a string MEASURE=VALUE"),
-    ('target = "first_player_advantage"', "[sweep] target first_player_advantage: expected MEASURE=VALUE"),
-])
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ("games = 0", "[sweep] games: 0 is out of range; allowed 1..10,000,000,000"),
+        ("games = 99999999999999", "[sweep] games: 99999999999999 is out of range; allowed 1..10,000,000,000"),
+        ('independent = "false"', '[sweep] independent: expected true or false, got "false"'),
+        ('measures = "first_player_advantage"', "[sweep] measures: expected an array of measure names"),
+        ("target = 5", "[sweep] target: expected a string MEASURE=VALUE"),
+        ('target = "first_player_advantage"', "[sweep] target first_player_advantage: expected MEASURE=VALUE"),
+    ],
+)
 def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message):
     """games = 0 played the scenario's 200,000 games per point; independent = "false" was read as true; a measures
     string was split into letters; a bad target from the file was blamed on --target."""
     from typer.testing import CliRunner
+
     r = CliRunner().invoke(cli_main.app, ["sweep", str(_sweep_file(tmp_path, table)), "--out", str(tmp_path / "o")])
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
@@ -532,20 +678,29 @@ def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message
 
 def test_a_good_sweep_table_still_plays(tmp_path):
     from sim.api.sweep import build
-    sw = build(_sweep_file(tmp_path, "games = 30\nindependent = true\nmeasures = [\"length.rounds\"]\n"
-                                     "target = \"first_player_advantage=0\""))
+
+    sw = build(
+        _sweep_file(
+            tmp_path,
+            'games = 30\nindependent = true\nmeasures = ["length.rounds"]\ntarget = "first_player_advantage=0"',
+        )
+    )
     assert (sw.games, sw.independent, len(sw.points)) == (30, True, 2)
     assert sw.measures[0] == "length.rounds" and sw.target[0] == "first_player_advantage"
 
 
-@pytest.mark.parametrize("sets, message", [
-    (["track_len=24,24"], "--set track_len=24,24: value 24 is given twice; give each value once"),
-    (["track_len=24..26", "track_len=27"], "--set track_len: given twice; give all its values in one --set"),
-])
+@pytest.mark.parametrize(
+    "sets, message",
+    [
+        (["track_len=24,24"], "--set track_len=24,24: value 24 is given twice; give each value once"),
+        (["track_len=24..26", "track_len=27"], "--set track_len: given twice; give all its values in one --set"),
+    ],
+)
 def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
     """`--set track_len=20,20` played the point twice (both labelled 'point 1'); a second `--set track_len=...`
     silently replaced the first."""
     from typer.testing import CliRunner
+
     args = ["sweep", str(MOOR_2P), "--games", "10", "--out", str(tmp_path / "o")]
     for t in sets:
         args += ["--set", t]
@@ -559,21 +714,32 @@ def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
 def test_a_sweep_over_the_scenario_name_is_refused(tmp_path, axis):
     """`--set name=a,b` played the same games twice, both labelled 'point 1 (name=b)'."""
     from typer.testing import CliRunner
-    r = CliRunner().invoke(cli_main.app, ["sweep", str(MOOR_2P), "--games", "10", "--set", axis,
-                                     "--out", str(tmp_path / "o")])
+
+    r = CliRunner().invoke(
+        cli_main.app, ["sweep", str(MOOR_2P), "--games", "10", "--set", axis, "--out", str(tmp_path / "o")]
+    )
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert r.exit_code == cli_common.EXIT_USAGE, r.output
-    assert len(lines) == 1 and lines[0].startswith(f"error: --set {axis}: the scenario's {axis.split('=')[0]} does "
-                                                   "not change the games"), lines
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: --set {axis}: the scenario's {axis.split('=')[0]} does not change the games"
+    ), lines
 
 
 def test_a_sweep_without_target_has_a_headline_with_figures():
     from sim.pages.sweep_page import range_text
+
     def pt(i, v, lo, hi):
-        return {"index": i, "values": {"gold_target": 3 + i}, "labels": {"gold_target": str(3 + i)},
-                "measures": {"first_player_advantage": {"value": v, "ci95": [lo, hi]}}}
-    d = {"chosen": [{"name": "first_player_advantage", "label": "first-player advantage", "kind": "rate"}],
-         "points": [pt(0, 0.02, 0.01, 0.03), pt(1, -0.01, -0.02, 0.0), pt(2, 0.005, -0.005, 0.015)]}
+        return {
+            "index": i,
+            "values": {"gold_target": 3 + i},
+            "labels": {"gold_target": str(3 + i)},
+            "measures": {"first_player_advantage": {"value": v, "ci95": [lo, hi]}},
+        }
+
+    d = {
+        "chosen": [{"name": "first_player_advantage", "label": "first-player advantage", "kind": "rate"}],
+        "points": [pt(0, 0.02, 0.01, 0.03), pt(1, -0.01, -0.02, 0.0), pt(2, 0.005, -0.005, 0.015)],
+    }
     text = range_text(d)
     assert text.startswith("first-player advantage from -1.00%") and "(gold_target = 4)" in text
     assert "to 2.00%" in text and "(gold_target = 3)" in text and "95% interval" in text
@@ -582,6 +748,7 @@ def test_a_sweep_without_target_has_a_headline_with_figures():
 def test_a_typo_in_a_sweep_range_is_refused_not_played_as_floats():
     """'20...60' once played 41 points track_len = 20.0, 21.0, ...; a path value with '..' is still a value."""
     from sim.model.sweep_spec import SweepError, parse_set
+
     with pytest.raises(SweepError, match="is not a range"):
         parse_set("track_len=20...60")
     assert parse_set("track_len=20..24 step 2").values == (20, 22, 24)
@@ -594,8 +761,10 @@ def test_an_unquoted_step_gets_a_hint_to_quote_the_range():
     assert r.exit_code == EXIT_USAGE and "quote it" in line and "'track_len=20..60 step 5'" in line
 
 
-@pytest.mark.parametrize("opt,value,where", [("--target", "nope=0", "--target nope=0"),
-                                             ("--measure", "nope", "--measure"), ("--mode", "spiral", "--mode")])
+@pytest.mark.parametrize(
+    "opt,value,where",
+    [("--target", "nope=0", "--target nope=0"), ("--measure", "nope", "--measure"), ("--mode", "spiral", "--mode")],
+)
 def test_a_bad_sweep_option_names_the_option(opt, value, where):
     r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,28", "--games", "10", opt, value])
     assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {where}")
@@ -609,9 +778,17 @@ def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
     assert not (tmp_path / "s").exists()
 
 
-@pytest.mark.parametrize("bad", [["--mode", "diagonal"], ["--measure", "no_such_measure"],
-                                 ["--target", "first_player_advantage"], ["--target", "first_player_advantage=x"],
-                                 ["--mode", "zip", "--set", "die_faces=4,6,8"], ["--scheduler", " "]])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--mode", "diagonal"],
+        ["--measure", "no_such_measure"],
+        ["--target", "first_player_advantage"],
+        ["--target", "first_player_advantage=x"],
+        ["--mode", "zip", "--set", "die_faces=4,6,8"],
+        ["--scheduler", " "],
+    ],
+)
 def test_a_bad_sweep_option_exits_2_like_every_bad_option(tmp_path, bad):
     r = _invoke("sweep", MOOR4, "--set", "track_len=26,28", "--games", 10, "--out", tmp_path / "o", *bad)
     assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {bad[0]}")
@@ -633,11 +810,16 @@ def test_a_bad_sweep_table_in_the_file_still_exits_3(tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT and "[sweep] track_len" in one_error_line(r)
 
 
-@pytest.mark.parametrize("sets, says", [
-    (["track_len=26,28", "params.track_len=30"], "--set params.track_len: given twice"),
-    (["seats.2.w_goal=1,2", "seats.*.w_goal=3,4"], "--set seats.*.w_goal=3,4: replaces every value of "
-                                                   "--set seats.2.w_goal=1,2"),
-])
+@pytest.mark.parametrize(
+    "sets, says",
+    [
+        (["track_len=26,28", "params.track_len=30"], "--set params.track_len: given twice"),
+        (
+            ["seats.2.w_goal=1,2", "seats.*.w_goal=3,4"],
+            "--set seats.*.w_goal=3,4: replaces every value of --set seats.2.w_goal=1,2",
+        ),
+    ],
+)
 def test_sweep_refuses_an_axis_given_twice_or_replaced(tmp_path, sets, says):
     args = ["sweep", MOOR4, "--games", 10, "--out", tmp_path / "o"]
     for s in sets:
@@ -648,19 +830,24 @@ def test_sweep_refuses_an_axis_given_twice_or_replaced(tmp_path, sets, says):
 
 def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
     from sim.api.sweep import build
+
     sw = build(MOOR4, ["players=2,3,4"], games=10)
     assert [(p.scenario.players, len(p.scenario.seats)) for p in sw.points] == [(2, 2), (3, 3), (4, 4)]
 
 
 # --- a sweep over seed or games was silently ignored (every point played the sweep's own) -------------------------
-@pytest.mark.parametrize("axis, how", [("seed=1,2", "--seed"), ("scenario.seed=1,2", "--seed"),
-                                       ("games=100,200", "--games or [sweep] games")])
+@pytest.mark.parametrize(
+    "axis, how",
+    [("seed=1,2", "--seed"), ("scenario.seed=1,2", "--seed"), ("games=100,200", "--games or [sweep] games")],
+)
 def test_a_sweep_over_seed_or_games_is_refused(tmp_path, axis, how):
     r = _invoke("sweep", MOOR4, "--games", "10", "--set", axis, "--out", tmp_path / "o")
     key = axis.split("=")[0].removeprefix("scenario.")
     assert r.exit_code == EXIT_USAGE, r.output
-    assert one_error_line(r) == (f"error: --set {axis}: every point plays the sweep's {key} (common random numbers); "
-                                 f"give it once with {how}" + (", or run one sweep per seed" if key == "seed" else ""))
+    assert one_error_line(r) == (
+        f"error: --set {axis}: every point plays the sweep's {key} (common random numbers); "
+        f"give it once with {how}" + (", or run one sweep per seed" if key == "seed" else "")
+    )
     assert not (tmp_path / "o").exists()
 
 
@@ -674,22 +861,40 @@ def test_a_sweep_table_over_seed_is_a_bad_file(tmp_path):
 
 def test_zip_mode_takes_a_value_repeated_within_an_axis():
     from sim.api.sweep import build
-    sw = build("scenarios/treasure_hunters/basic-4p.toml",
-               ["mode=basic,head_haunter,advanced", "seats.0.strategy=weighted,haunter_builder,weighted"], "zip", 16)
+
+    sw = build(
+        "scenarios/treasure_hunters/basic-4p.toml",
+        ["mode=basic,head_haunter,advanced", "seats.0.strategy=weighted,haunter_builder,weighted"],
+        "zip",
+        16,
+    )
     assert [p.values["seats.0.strategy"] for p in sw.points] == ["weighted", "haunter_builder", "weighted"]
 
 
 def test_zip_mode_refuses_a_repeated_point():
-    r = cli.invoke(app, ["sweep", "scenarios/treasure_hunters/basic-4p.toml", "--set", "mode=basic,head_haunter,basic",
-                         "--set", "seats.0.strategy=weighted,haunter_builder,weighted", "--mode", "zip",
-                         "--games", "16"])
+    r = cli.invoke(
+        app,
+        [
+            "sweep",
+            "scenarios/treasure_hunters/basic-4p.toml",
+            "--set",
+            "mode=basic,head_haunter,basic",
+            "--set",
+            "seats.0.strategy=weighted,haunter_builder,weighted",
+            "--mode",
+            "zip",
+            "--games",
+            "16",
+        ],
+    )
     assert r.exit_code == EXIT_USAGE
     assert "point 3" in one_error_line(r) and "is point 1 again" in r.stderr
 
 
 def test_grid_mode_still_refuses_a_value_given_twice():
-    r = cli.invoke(app, ["sweep", "scenarios/treasure_hunters/basic-4p.toml", "--set", "mode=basic,basic",
-                         "--games", "16"])
+    r = cli.invoke(
+        app, ["sweep", "scenarios/treasure_hunters/basic-4p.toml", "--set", "mode=basic,basic", "--games", "16"]
+    )
     assert r.exit_code == EXIT_USAGE
     assert 'value "basic" is given twice' in one_error_line(r)
 
@@ -707,15 +912,23 @@ def test_a_choice_axis_is_drawn_as_categories_with_whiskers_and_labels_that_fit(
     categorical axis, never joined by a line, the long choice names broken into lines instead of clipped, and the
     caption says whiskers, not band."""
     import matplotlib
+
     matplotlib.use("Agg")
     from sim.pages import sweep_page as page
+
     r, doc = sweep(tmp_path, scen(tmp_path), "--set", "discard_fallback=remove,ignore_pawns", "--games", "60")
     assert r.exit_code == 0, r.output
     m = doc["chosen"][0]
     fig = page.line_plot(doc, m, 0)
     ax = fig.axes[0]
-    joined = [ln for ln in ax.get_lines() if ln.get_linestyle() not in ("None", "", " ") and len(ln.get_xdata()) > 1
-              and ln.get_label() != "_nolegend_" and ln.get_color() != page.plots.GREY]
+    joined = [
+        ln
+        for ln in ax.get_lines()
+        if ln.get_linestyle() not in ("None", "", " ")
+        and len(ln.get_xdata()) > 1
+        and ln.get_label() != "_nolegend_"
+        and ln.get_color() != page.plots.GREY
+    ]
     assert not [ln for ln in joined if list(ln.get_xdata()) == [0, 1]], "two categories joined by a line"
     assert ax.containers, "no whiskers"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["remove", "ignore_pawns"]
@@ -730,29 +943,37 @@ def test_many_points_are_tested_against_the_scenarios_own_with_holm():
     """Ten points each at p = 0.01 against the scenario's own: one alone would be 'real', but not among ten (Holm:
     10 x 0.01 > 0.05); one at p = 1e-6 survives. The games needed grow with the noise of the best-resolved test."""
     from sim.stats.sweep_table import against_own
-    tests = [{"point": i, "measure": "m", "diff": 0.02, "ci95": [0.005, 0.035], "p": 0.01, "se": 0.0077}
-             for i in range(1, 11)]
+
+    tests = [
+        {"point": i, "measure": "m", "diff": 0.02, "ci95": [0.005, 0.035], "p": 0.01, "se": 0.0077}
+        for i in range(1, 11)
+    ]
     a = against_own(tests, 2000)
     assert (a["tested"], a["points"], a["differ"]) == (10, 10, [])
     assert a["games_needed"] > 2000
-    b = against_own(tests + [{"point": 11, "measure": "m", "diff": 0.1, "ci95": [0.06, 0.14], "p": 1e-6,
-                              "se": 0.02}], 2000)
+    b = against_own(
+        tests + [{"point": 11, "measure": "m", "diff": 0.1, "ci95": [0.06, 0.14], "p": 1e-6, "se": 0.02}], 2000
+    )
     assert [t["point"] for t in b["differ"]] == [11] and b["differ"][0]["p_holm"] <= 0.05
 
 
 def test_the_sweep_says_which_settings_differ_from_the_scenarios_own_after_the_correction(tmp_path):
     from sim.pages.sweep_page import many_points_text
+
     p = scen(tmp_path)
-    r, doc = sweep(tmp_path, p, "--set", "tiebreak=rulebook,shared", "--games", "60", "--measure",
-                   "first_player_advantage")
+    r, doc = sweep(
+        tmp_path, p, "--set", "tiebreak=rulebook,shared", "--games", "60", "--measure", "first_player_advantage"
+    )
     assert r.exit_code == 0, r.output
     text = many_points_text(doc)
     assert text.startswith("No setting differs from the scenario's own by more than noise at 60 games a point.")
     assert "Holm-corrected" in text and "--games" in text and text in r.stdout
-    r, doc = sweep(tmp_path, p, "--set", "track_len=20,30,40", "--games", "200", "--measure", "length.rounds",
-                   out="len")
+    r, doc = sweep(
+        tmp_path, p, "--set", "track_len=20,30,40", "--games", "200", "--measure", "length.rounds", out="len"
+    )
     text = many_points_text(doc)
-    assert text.startswith("2 settings differ from the scenario's own by more than noise: track length = 20 "
-                           "spaces: game length (rounds) -"), text
+    assert text.startswith(
+        "2 settings differ from the scenario's own by more than noise: track length = 20 spaces: game length (rounds) -"
+    ), text
     assert "2 points were tested against it, 2 differences in all" in text
     assert text in html.unescape((tmp_path / "len" / "sweep.html").read_text())

@@ -1,4 +1,5 @@
 """Turnwall through the shared machinery: sim list, run, replay, board show (both games' boards), report board."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,8 +40,9 @@ def test_board_show_refuses_a_broken_board_in_one_line(tmp_path):
 
 
 def test_run_writes_a_report_with_the_board_played(tmp_path):
-    r = runner.invoke(app, ["run", str(REPO / "scenarios/turnwall/2p.toml"), "--games", "200", "--out",
-                            str(tmp_path / "rep")])
+    r = runner.invoke(
+        app, ["run", str(REPO / "scenarios/turnwall/2p.toml"), "--games", "200", "--out", str(tmp_path / "rep")]
+    )
     assert r.exit_code == 0, r.output
     html = (tmp_path / "rep" / "summary.html").read_text()
     assert 'id="plot-board"' in html and "UNVERIFIED" in html and "searches_found" in html

@@ -1,6 +1,7 @@
 """What a new user ran into: rerunning `sim compare`, Ctrl-C during it, two scenario files with one name, `sim check`
 on a scenario of one's own, and error lines that name the field, show values as TOML writes them and say what is
 allowed (one line, no traceback)."""
+
 from __future__ import annotations
 
 import json
@@ -66,6 +67,7 @@ def write(folder: Path, text: str, name: str = "s.toml") -> Path:
 
 # --- 1. sim compare can be rerun ------------------------------------------------------------------------------------
 
+
 def test_compare_can_be_rerun_on_the_same_pair_and_still_refuses_a_folder_of_other_things(tmp_path):
     out = tmp_path / "c"
     for games in (500, 600):
@@ -82,19 +84,28 @@ def test_compare_can_be_rerun_on_the_same_pair_and_still_refuses_a_folder_of_oth
 
 # --- 2. Ctrl-C during sim compare says so in one line -------------------------------------------------------------
 
+
 def _big_pair(tmp_path: Path) -> tuple[Path, Path]:
     a = write(tmp_path, MOOR.replace("games = 200", "games = 50000000"), "a.toml")
-    b = write(tmp_path, MOOR.replace("games = 200", "games = 50000000").replace('name = "t"', 'name = "u"')
-              + "[params]\nghost_values = [1, 2, 3, 4, 5, 9, 12]\n", "b.toml")
+    b = write(
+        tmp_path,
+        MOOR.replace("games = 200", "games = 50000000").replace('name = "t"', 'name = "u"')
+        + "[params]\nghost_values = [1, 2, 3, 4, 5, 9, 12]\n",
+        "b.toml",
+    )
     return a, b
 
 
 def test_sigint_during_compare_prints_one_line_and_exits_130(tmp_path):
     a, b = _big_pair(tmp_path)
     out = tmp_path / "cmp"
-    with sim_process(["compare", str(a), str(b), "--out", str(out), "--chunk", "20000"],
-                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-        time.sleep(8)                                     # compiling or playing: Ctrl-C stops either
+    with sim_process(
+        ["compare", str(a), str(b), "--out", str(out), "--chunk", "20000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        time.sleep(8)  # compiling or playing: Ctrl-C stops either
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=90)
     assert proc.returncode == EXIT_INTERRUPTED, err
@@ -109,14 +120,16 @@ def test_sigint_during_compare_on_a_terminal_says_so_too(tmp_path):
     a, b = _big_pair(tmp_path)
     out = tmp_path / "cmp"
     master, slave = pty.openpty()
-    spawn = sim_process(["compare", str(a), str(b), "--out", str(out), "--chunk", "20000"],
-                        stdout=subprocess.DEVNULL, stderr=slave)
+    spawn = sim_process(
+        ["compare", str(a), str(b), "--out", str(out), "--chunk", "20000"], stdout=subprocess.DEVNULL, stderr=slave
+    )
     proc = spawn.__enter__()
     os.close(slave)
     chunks = []
 
     def drain(until: float):
         import select
+
         while time.monotonic() < until:
             ready, _, _ = select.select([master], [], [], 0.2)
             if ready:
@@ -127,6 +140,7 @@ def test_sigint_during_compare_on_a_terminal_says_so_too(tmp_path):
                 if not data:
                     return
                 chunks.append(data)
+
     try:
         drain(time.monotonic() + 8)
         proc.send_signal(signal.SIGINT)
@@ -144,26 +158,28 @@ def test_sigint_during_compare_on_a_terminal_says_so_too(tmp_path):
 
 # --- 3. two scenario files with one name ---------------------------------------------------------------------------
 
+
 def test_a_second_file_with_the_same_name_warns_when_it_replaces_the_first_ones_report(tmp_path):
     one = write(tmp_path / "one", MOOR)
     two = write(tmp_path / "two", MOOR.replace("seed = 5", "seed = 6"))
     out = tmp_path / "reports" / "t"
     r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "20"])
     assert r.exit_code == 0 and "warning" not in r.stderr, r.output
-    r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "20"])    # a rerun of the same file: silent
+    r = cli.invoke(app, ["run", str(one), "--out", str(out), "--games", "20"])  # a rerun of the same file: silent
     assert r.exit_code == 0 and "warning" not in r.stderr, r.output
-    r = cli.invoke(app, ["run", str(two), "--out", str(out), "--games", "20"])    # another file, same name: one line
+    r = cli.invoke(app, ["run", str(two), "--out", str(out), "--games", "20"])  # another file, same name: one line
     assert r.exit_code == 0, r.output
     warn = [ln for ln in r.stderr.splitlines() if ln.startswith("warning:")]
     assert len(warn) == 1, r.stderr
     assert str(one.resolve()) in warn[0] and str(two) in warn[0] and "'t'" in warn[0]
     prov = json.loads((out / "provenance.json").read_text())
-    assert prov["scenario_path"] == str(two.resolve())                            # replaced (not refused)
+    assert prov["scenario_path"] == str(two.resolve())  # replaced (not refused)
     r = cli.invoke(app, ["report", str(one), "--out", str(out), "--games", "20"])  # `sim report FILE` too
     assert r.exit_code == 0 and str(two.resolve()) in r.stderr and "warning:" in r.stderr
 
 
 # --- 4. sim check on a scenario of one's own; --game of no game ----------------------------------------------------
+
 
 def test_check_of_an_own_scenario_without_baseline_says_sim_baselines_file(tmp_path):
     mine = write(tmp_path, MOOR, "my.toml")
@@ -174,8 +190,21 @@ def test_check_of_an_own_scenario_without_baseline_says_sim_baselines_file(tmp_p
     r = cli.invoke(app, ["check", str(mine), "--baselines", str(tmp_path / "b")])
     assert f"`sim baselines {mine} --out {tmp_path / 'b'}`" in one_error_line(r)
     # and that is what works: made with that command, the check finds it
-    r = cli.invoke(app, ["baselines", str(mine), "--out", str(tmp_path / "b"), "--exact-games", "200",
-                         "--stat-games", "400", "--check-games", "200"])
+    r = cli.invoke(
+        app,
+        [
+            "baselines",
+            str(mine),
+            "--out",
+            str(tmp_path / "b"),
+            "--exact-games",
+            "200",
+            "--stat-games",
+            "400",
+            "--check-games",
+            "200",
+        ],
+    )
     assert r.exit_code == 0, r.output
     r = cli.invoke(app, ["check", str(mine), "--baselines", str(tmp_path / "b"), "--tier", "exact"])
     assert r.exit_code == 0, r.output
@@ -190,6 +219,7 @@ def test_unknown_game_is_a_usage_error_naming_the_games(command):
 
 
 # --- 5. messages ------------------------------------------------------------------------------------------------------
+
 
 def _error(tmp_path, text, name="s.toml") -> str:
     r = cli.invoke(app, ["run", str(write(tmp_path, text, name)), "--out", str(tmp_path / "rep")])
@@ -235,8 +265,9 @@ def test_a_head_haunter_strategy_at_a_hunter_seat_says_whose_it_is(tmp_path):
     line = _error(tmp_path, TH.replace('strategy = "busters"', 'strategy = "haunter_builder"', 1))
     assert "seats[0].strategy:" in line and "'haunter_builder' is a Head Haunter strategy" in line
     assert "allowed: passive, random, runners, busters, weighted" in line and 'mode = "head_haunter"' in line
-    hh = TH.replace('mode = "basic"', 'mode = "head_haunter"').replace('strategy = "busters"',
-                                                                       'strategy = "haunter_builder"', 1)
+    hh = TH.replace('mode = "basic"', 'mode = "head_haunter"').replace(
+        'strategy = "busters"', 'strategy = "haunter_builder"', 1
+    )
     line = _error(tmp_path, hh.replace('strategy = "busters"', 'strategy = "haunter_trapper"', 1))
     assert "seats[1].strategy:" in line and "Head Haunter strategy, for seat 0 of this scenario" in line
     line = _error(tmp_path, TH.replace('strategy = "busters"', 'strategy = "genius"', 1))
@@ -247,17 +278,20 @@ def test_a_name_taken_from_the_file_name_says_so_and_how_to_fix_it(tmp_path):
     line = _error(tmp_path, MOOR.replace('name = "t"\n', ""), "my scen2.toml")
     assert 'scenario.name: "my scen2", taken from the file name' in line
     assert 'add name = "my-scen2" under [scenario] or rename the file' in line
-    line = _error(tmp_path, MOOR.replace('name = "t"', 'name = "a b"'))                  # a name given: as before
+    line = _error(tmp_path, MOOR.replace('name = "t"', 'name = "a b"'))  # a name given: as before
     assert 'scenario.name: "a b" is not allowed' in line and "file name" not in line
 
 
-@pytest.mark.parametrize("args,expect", [
-    (["run", "X", "--games", "abc"], "error: Invalid value for '--games'"),
-    (["run", "X", "--bogus"], "error: No such option: --bogus"),
-    (["bogus"], "error: No such command 'bogus'"),
-    (["replay"], "error: Missing argument 'scenario'"),
-    (["compare", "X"], "error: missing scenario B"),        # B may be left out with --set-b (A changed so)
-])
+@pytest.mark.parametrize(
+    "args,expect",
+    [
+        (["run", "X", "--games", "abc"], "error: Invalid value for '--games'"),
+        (["run", "X", "--bogus"], "error: No such option: --bogus"),
+        (["bogus"], "error: No such command 'bogus'"),
+        (["replay"], "error: Missing argument 'scenario'"),
+        (["compare", "X"], "error: missing scenario B"),  # B may be left out with --set-b (A changed so)
+    ],
+)
 def test_usage_errors_are_one_line(tmp_path, args, expect):
     args = [str(write(tmp_path, MOOR)) if a == "X" else a for a in args]
     r = cli.invoke(app, args)

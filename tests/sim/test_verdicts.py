@@ -1,6 +1,7 @@
 """Plain verdicts of a run (sim.pages.verdicts): `sim run` opens with sentences (the start player against the fair share,
 each team's win rate, how games end and last) and the scope they hold for, in the terminal, summary.md, balance.md
 and summary.html."""
+
 from __future__ import annotations
 
 import html
@@ -19,15 +20,19 @@ TH = ROOT / "scenarios" / "treasure_hunters"
 
 
 def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
-    r = CliRunner().invoke(app, ["run", str(DATA / "moor-4p-mixed-small.toml"), "--games", "2000", "--json",
-                                 "--out", str(tmp_path / "m")])
+    r = CliRunner().invoke(
+        app, ["run", str(DATA / "moor-4p-mixed-small.toml"), "--games", "2000", "--json", "--out", str(tmp_path / "m")]
+    )
     assert r.exit_code == 0, r.output
     import json
-    s = json.loads(r.stdout[r.stdout.index("{"):])
+
+    s = json.loads(r.stdout[r.stdout.index("{") :])
     fp = s["first_player"]
-    want = (f"The start player wins {100 * fp['win']['rate']:.1f}% against a fair 25.0%: "
-            f"{100 * fp['advantage']:+.1f} points [{100 * fp['advantage_ci95'][0]:+.1f}, "
-            f"{100 * fp['advantage_ci95'][1]:+.1f}], ")
+    want = (
+        f"The start player wins {100 * fp['win']['rate']:.1f}% against a fair 25.0%: "
+        f"{100 * fp['advantage']:+.1f} points [{100 * fp['advantage_ci95'][0]:+.1f}, "
+        f"{100 * fp['advantage_ci95'][1]:+.1f}], "
+    )
     lines = verdicts.run_sentences(s)
     assert lines[0].startswith(want) and ("within chance" in lines[0] or "more than chance" in lines[0])
     scope = verdicts.scope_line(s)
@@ -36,8 +41,9 @@ def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
         text = html.unescape((tmp_path / "m" / f).read_text(encoding="utf-8"))
         assert "Verdict" in text and want in text and scope in text, f
         assert text.index("Verdict") < text.index("Scenario"), f
-    r = CliRunner().invoke(app, ["run", str(DATA / "moor-4p-mixed-small.toml"), "--games", "500",
-                                 "--out", str(tmp_path / "t")])
+    r = CliRunner().invoke(
+        app, ["run", str(DATA / "moor-4p-mixed-small.toml"), "--games", "500", "--out", str(tmp_path / "t")]
+    )
     assert "## Verdict" in r.stdout and "The start player wins" in r.stdout
 
 
@@ -45,8 +51,10 @@ def test_team_game_verdict_states_the_team_rate_and_how_games_end():
     s, _ = api.run_scenario(load(TH / "basic-4p.toml"), 200, write=False)
     lines = verdicts.run_sentences(s)
     t = s["team"]["hunter"]
-    assert lines[0] == (f"Hunters win {100 * t['rate']:.1f}% [{100 * t['ci95'][0]:.1f}, {100 * t['ci95'][1]:.1f}] "
-                        f"of the {s['games']['finished']:,} finished games.")
+    assert lines[0] == (
+        f"Hunters win {100 * t['rate']:.1f}% [{100 * t['ci95'][0]:.1f}, {100 * t['ci95'][1]:.1f}] "
+        f"of the {s['games']['finished']:,} finished games."
+    )
     assert lines[1].startswith("How the game ended: ")
     assert not any("start player" in x for x in lines)
     assert "unverified" in verdicts.scope_line(s)
@@ -62,6 +70,7 @@ def test_scope_line_says_why_seats_differ_where_a_seat_keeps_its_own_place():
     """Turnwall corners and Galleon hideouts stay with their seat while the start player rotates: the scope line says
     so; Moor seats differ only by turn order, so its line does not."""
     from sim.pages.verdicts import scope_line
+
     tw = {"scenario": {"game": "turnwall", "seats": [{"strategy": "planner"}] * 4, "params": {}}}
     ga = {"scenario": {"game": "galleon", "seats": [{"strategy": "treasure"}] * 4, "params": {}}}
     mo = {"scenario": {"game": "moor", "seats": [{"strategy": "weighted"}] * 4, "params": {}}}

@@ -12,6 +12,7 @@ against the unaltered scenario's baseline.
 One JSON line per trial (seed, alarm, smallest Holm-adjusted p, findings, every raw p) so a long run can be
 stopped at any time and summarised.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,16 +28,22 @@ sys.path.insert(0, str(ROOT))
 def trial(pairs, seed: int, games: int | None, alpha: float) -> dict:
     from sim.api import check as KP
     from sim.stats import check as K
+
     tests = []
     for i, (sc, b) in enumerate(pairs):
         n = games or int(b["statistical"]["check_games"])
         t, _ = KP.stat_tests(sc, b, K._scenario_seed(seed, i), n)
         tests += t
     found = K.holm_findings(tests, alpha)
-    return {"seed": seed, "alarm": bool(found), "n_tests": len(tests),
-            "min_p_holm": min(t["p_holm"] for t in tests), "findings": [f.message for f in found],
-            "found": [[t["scenario"], t["metric"], t["p"], t["p_holm"]] for t in tests if t["significant"]],
-            "p": [[t["scenario"], t["metric"], t["p"], _z(t)] for t in tests]}
+    return {
+        "seed": seed,
+        "alarm": bool(found),
+        "n_tests": len(tests),
+        "min_p_holm": min(t["p_holm"] for t in tests),
+        "findings": [f.message for f in found],
+        "found": [[t["scenario"], t["metric"], t["p"], t["p_holm"]] for t in tests if t["significant"]],
+        "p": [[t["scenario"], t["metric"], t["p"], _z(t)] for t in tests],
+    }
 
 
 def _z(t: dict) -> float | None:
@@ -46,6 +53,7 @@ def _z(t: dict) -> float | None:
 
 def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     from scipy import stats
+
     r = stats.binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
     return r.low, r.high
 
@@ -57,19 +65,24 @@ def summarise(path: Path, alpha: float = 0.005) -> str:
         return "no trials"
     k = sum(r["alarm"] for r in rows)
     lo, hi = clopper_pearson(k, n)
-    out = [f"{path}: {n} runs of the statistical tier ({rows[0]['n_tests']} tests each, Holm at alpha {alpha})",
-           f"  runs failing: {k} of {n} = {100 * k / n:.2f}% (95% Clopper-Pearson interval {100 * lo:.2f}%-{100 * hi:.2f}%)"]
+    out = [
+        f"{path}: {n} runs of the statistical tier ({rows[0]['n_tests']} tests each, Holm at alpha {alpha})",
+        f"  runs failing: {k} of {n} = {100 * k / n:.2f}% (95% Clopper-Pearson interval {100 * lo:.2f}%-{100 * hi:.2f}%)",
+    ]
     for a in sorted({0.005, 0.01, 0.02, 0.05, 0.10, 0.20} - {alpha}):
         j = sum(r["min_p_holm"] <= a for r in rows)
         l2, h2 = clopper_pearson(j, n)
-        out.append(f"  would fail at family-wise alpha {a:g}: {j} of {n} = {100 * j / n:.2f}% "
-                   f"({100 * l2:.2f}%-{100 * h2:.2f}%)")
+        out.append(
+            f"  would fail at family-wise alpha {a:g}: {j} of {n} = {100 * j / n:.2f}% "
+            f"({100 * l2:.2f}%-{100 * h2:.2f}%)"
+        )
     ps = [x[2] for r in rows for x in r["p"]]
     for a in (0.05, 0.01, 0.001):
         j = sum(p <= a for p in ps)
         out.append(f"  single tests with raw p <= {a}: {100 * j / len(ps):.3f}% of {len(ps)} (nominal {100 * a:g}%)")
     out += model_estimate(rows, alpha)
     from collections import Counter
+
     c = Counter((s, m) for r in rows for s, m, *_ in r["found"])
     if c:
         out.append("  flagged metrics: " + ", ".join(f"{s}/{m} x{v}" for (s, m), v in c.most_common(10)))
@@ -87,6 +100,7 @@ def model_estimate(rows: list[dict], alpha: float) -> list[str]:
     from collections import defaultdict
 
     from scipy import stats
+
     zs = defaultdict(list)
     nchi = set()
     for r in rows:
@@ -106,7 +120,7 @@ def model_estimate(rows: list[dict], alpha: float) -> list[str]:
     means = {k: sum(v) / n for k, v in series.items()}
     var = sum(sum((x - means[k]) ** 2 for x in v) / (n - 1) for k, v in series.items()) / len(series)
     sd = math.sqrt(var)
-    spread = sum(m * m for m in means.values()) / len(means)          # offsets^2 plus trial noise var / n
+    spread = sum(m * m for m in means.values()) / len(means)  # offsets^2 plus trial noise var / n
     shrink = max(0.0, 1 - (var / n) / spread) if spread > 0 else 0.0
     m = rows[0]["n_tests"]
     t = stats.norm.isf(alpha / m / 2)
@@ -118,11 +132,12 @@ def model_estimate(rows: list[dict], alpha: float) -> list[str]:
         log_pass += math.log1p(-min(p, 1 - 1e-15))
         worst.append((p, k, d))
     worst.sort(reverse=True)
-    return [f"  model estimate for these baselines ({len(series)} distinct mean tests; offsets from {n} runs, "
-            f"shrunk by {shrink:.2f}; pooled spread sd {sd:.2f}; normal tails; independent): "
-            f"{100 * -math.expm1(log_pass):.2f}% of runs fail at alpha {alpha} (|z| > {t:.2f})",
-            "  largest per-test shares: " + ", ".join(f"{k[0]}/{k[1]} {p:.1e} (offset {d:+.2f})"
-                                                      for p, k, d in worst[:4])]
+    return [
+        f"  model estimate for these baselines ({len(series)} distinct mean tests; offsets from {n} runs, "
+        f"shrunk by {shrink:.2f}; pooled spread sd {sd:.2f}; normal tails; independent): "
+        f"{100 * -math.expm1(log_pass):.2f}% of runs fail at alpha {alpha} (|z| > {t:.2f})",
+        "  largest per-test shares: " + ", ".join(f"{k[0]}/{k[1]} {p:.1e} (offset {d:+.2f})" for p, k, d in worst[:4]),
+    ]
 
 
 def main() -> None:
@@ -132,8 +147,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=None, help="fresh games per scenario (default: the baseline's)")
     ap.add_argument("--alpha", type=float, default=0.005)
     ap.add_argument("--game", default=None, help="only this game's scenarios")
-    ap.add_argument("--alter", action="append", default=[],
-                    help="<game>/<stem>=<scenario.toml>: play this scenario against that baseline (power)")
+    ap.add_argument(
+        "--alter",
+        action="append",
+        default=[],
+        help="<game>/<stem>=<scenario.toml>: play this scenario against that baseline (power)",
+    )
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--summarise", type=Path, default=None)
     a = ap.parse_args()
@@ -142,6 +161,7 @@ def main() -> None:
         return
     from sim.model.scenario import load
     from sim.stats import check as K
+
     alter = dict(x.split("=", 1) for x in a.alter)
     pairs = []
     for f in K.default_scenarios(a.game):
@@ -158,8 +178,11 @@ def main() -> None:
             r["trial"] = t
             fh.write(json.dumps(r) + "\n")
             fh.flush()
-            print(f"trial {t}: seed {r['seed']} {'ALARM ' + '; '.join(r['findings']) if r['alarm'] else 'pass'} "
-                  f"(min Holm p {r['min_p_holm']:.3g}, {time.perf_counter() - t0:.1f} s)", flush=True)
+            print(
+                f"trial {t}: seed {r['seed']} {'ALARM ' + '; '.join(r['findings']) if r['alarm'] else 'pass'} "
+                f"(min Holm p {r['min_p_holm']:.3g}, {time.perf_counter() - t0:.1f} s)",
+                flush=True,
+            )
     print(summarise(out, a.alpha))
 
 

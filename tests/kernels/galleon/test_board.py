@@ -103,7 +103,7 @@ def test_sim_board_show_draws_the_galleon_board(tmp_path):
     assert r.exit_code == 0, r.output
     svg = out.read_text()
     assert svg.startswith("<?xml") or "<svg" in svg[:400]
-    assert "cannon 0: fired from F0, reaches the NW quarter" in svg and "CC" in svg
+    assert "cannon 0: the ghost fires it from F0 at the top-left" in svg and "CC" in svg
 
 
 def test_sim_board_show_refuses_a_broken_galleon_board_with_one_line(tmp_path):
