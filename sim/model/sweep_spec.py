@@ -289,7 +289,7 @@ def build(
     if mode not in MODES:
         raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
     _no_point_twice(axes, mode, mode_where)
-    if games is None:  # [sweep] games = 0 once fell back to the scenario's games
+    if games is None:  # [sweep] games = 0 is refused below, not taken as "unset"
         games = opts.get("games", base.games)
     if isinstance(games, bool) or not isinstance(games, int):
         raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
@@ -327,7 +327,7 @@ def build(
             f'"first_player_advantage=0", got {toml_value(tgt)}'
         )
     indep = independent if independent is not None else opts.get("independent", False)
-    if not isinstance(indep, bool):  # "false" once read as true
+    if not isinstance(indep, bool):  # the text "false" is truthy: only a TOML boolean is accepted
         raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
     sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
     sw.measure_source = "--measure" if measures else "[sweep] measures"
