@@ -11,7 +11,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sim.model.scenario import FILE_PARAMS, FILE_PATHS, ScenarioError
+from sim.model.errors import ScenarioError
+
+# (game, parameter) -> resolve(value, folder of the scenario file) -> value the game loads the file from. A game
+# with a board file registers its file-naming parameter here (`register_board_param`, called by
+# `sim.model.registry.register`); resolve raises ScenarioError (one line: the field and the paths tried) when the file
+# is nowhere. Scenarios built without a file (from_dict without path) skip it.
+FILE_PARAMS: dict[tuple[str, str], Callable[[str, Path], str]] = {}
+# (game, parameter) -> the file a resolved value reads (for provenance: recorded by path and content hash).
+FILE_PATHS: dict[tuple[str, str], Callable[[str], Path]] = {}
 
 
 def register_board_param(game: str, shipped_dir: Path, resolve_path: Callable[..., Any], param: str = "board") -> None:

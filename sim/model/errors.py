@@ -52,3 +52,7 @@ def _parse(pattern: re.Pattern[str], line: str) -> str | None:
 def _parse_field(line: str) -> str | None:
     m = _FIELD.match(line)
     return m.group(1) if m else None
+
+
+class ScenarioError(SimError, ValueError):
+    """Bad scenario input; the message is one line naming the field and what is allowed."""

@@ -240,7 +240,7 @@ def register(spec: GameSpec) -> GameSpec:
     first."""
     GAMES[spec.name] = spec
     if spec.board is not None:
-        from sim.model import boards  # here: sim.model.boards imports sim.model.scenario, which imports us
+        from sim.model import boards
 
         b = spec.board.loader()
         boards.register_board_param(spec.name, b.BOARDS_DIR, b.resolve_path, spec.board.param)

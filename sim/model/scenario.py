@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 
 from sim.model import registry
-from sim.model.errors import SimError
+from sim.model.boards import FILE_PARAMS, FILE_PATHS
+from sim.model.errors import ScenarioError  # noqa: F401  (raised here; callers import it from this module)
 
 MAX_GAMES = 10**10
 
@@ -57,18 +58,6 @@ RESERVED_NAMES = ("baselines", "index.html")  # reports/baselines/ (sim check) a
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
 TOP_KEYS = ("scenario", "params", "seats", "sweep")  # [sweep]: read by sim.api.sweep, ignored here
 SEAT_KEYS = ("strategy", "params")
-
-
-class ScenarioError(SimError, ValueError):
-    """Bad scenario input; the message is one line naming the field and what is allowed."""
-
-
-# (game, parameter) -> resolve(value, folder of the scenario file) -> value the game loads the file from. A game
-# module registers its file-naming parameters here; resolve raises ScenarioError (one line: the field and the paths
-# tried) when the file is nowhere. Scenarios built without a file (from_dict without path) skip it.
-FILE_PARAMS: dict[tuple[str, str], Callable[[str, Path], str]] = {}
-# (game, parameter) -> the file a resolved value reads (for provenance: recorded by path and content hash).
-FILE_PATHS: dict[tuple[str, str], Callable[[str], Path]] = {}
 
 
 def sha256_file(path: str | Path) -> str | None:

@@ -25,40 +25,13 @@ from dataclasses import replace
 
 from sim.model.errors import SimError
 from sim.play.context import RunContext
-from sim.play.runner import resolve_threads
-from sim.play.work import Unit, UnitResult, play_unit
+from sim.play.work import InProcess, Unit, UnitResult, play_unit  # noqa: F401  (InProcess: the executors live here)
 
 ENV_SCHEDULER = "DASK_SCHEDULER_ADDRESS"
 
 
 class ExecutionError(SimError, ValueError):
     """A cluster could not be reached or started; the message is one line."""
-
-
-class InProcess:
-    """Runs units one after the other in this process, on all the Numba threads it may use (or ``threads``, else
-    the run's ``ctx.threads``), telling the run's progress as blocks of games end."""
-
-    description = "in-process"
-    workers = 0
-
-    def __init__(self, threads: int | None = None):
-        self.threads = threads
-
-    def unit_threads(self, ctx: RunContext | None = None) -> int:
-        """The Numba threads each unit uses."""
-        return resolve_threads(self.threads or (ctx.threads if ctx else None))
-
-    def map(self, units: Iterable[Unit], ctx: RunContext | None = None) -> Iterator[tuple[Unit, UnitResult]]:
-        """Play ``units`` in the order given (lazily: a unit is played when its result is asked for)."""
-        ctx = ctx or RunContext()
-        t = resolve_threads(self.threads or ctx.threads, ctx.on_note)
-        for u in units:
-            u = replace(u, threads=t)
-            yield u, play_unit(u, ctx)
-
-    def close(self) -> None:
-        pass
 
 
 class DaskExecutor:

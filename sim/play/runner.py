@@ -303,33 +303,5 @@ class RunResult:
     cubes: dict | None = None
 
 
-def run(
-    sc: Scenario,
-    games: int | None = None,
-    seed: int | None = None,
-    threads: int | None = None,
-    chunk: int = DEFAULT_CHUNK,
-    game0: int = 0,
-    point: int = 0,
-    on_chunk: Callable[[ChunkOutputs], None] | None = None,
-    progress: Callable[[float], None] | None = None,
-    agg: Aggregates | None = None,
-    ctx: RunContext | None = None,
-    executor=None,
-) -> RunResult:
-    """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them: the one play path
-    (`sim.play.work.play_games`: units of ``chunk`` games on ``executor``, default this process, merged exactly).
-
-    on_chunk(outputs) sees each chunk's per-game arrays in game order (per-game Parquet); progress(k) is told k
-    more games as blocks end (see BLOCK_S; results do not depend on it). ``threads`` / ``progress`` fill in a
-    `RunContext` when ``ctx`` is not given. ``agg``: aggregates of earlier games to continue from.
-    Raises KeyboardInterrupt (`Terminated` on SIGTERM, `Cancelled`) within about BLOCK_S when interrupted.
-    """
-    from sim.play import work
-
-    ctx = ctx or RunContext(threads=threads, progress=progress)
-    return work.play_games(sc, games, seed, chunk, executor, ctx, on_chunk, game0, point, agg)
-
-
 def cpu_count() -> int:
     return os.cpu_count() or 1

@@ -2,7 +2,7 @@
 
 `play_unit` is pure: its result depends only on the unit (scenario, seed, RNG point id, game0, n), never on the
 process, thread count or machine that runs it. It is the one way games are played: `play_games` (what `sim run`,
-`sim check` and `sim baselines` play, `sim.play.runner.run`), the sweep engine and `sim compare` (a unit of a pair
+`sim check` and `sim baselines` play, `run`), the sweep engine and `sim compare` (a unit of a pair
 of scenarios: ``against``) hand units to an executor (`sim.play.distributed`: this process or Dask workers), and
 `merge` adds results with integer sums (in chunk order), so the numbers are bit-identical however the games were
 split and wherever they ran (ARCHITECTURE "Work units are pure").
@@ -16,7 +16,7 @@ and the kernel's per-game outputs (`sim run --per-game`); for a pair, the paired
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import numpy as np
@@ -24,6 +24,7 @@ import numpy as np
 from sim.model.scenario import Scenario
 from sim.play import runner
 from sim.play.context import RunContext
+from sim.play.runner import resolve_threads
 from sim.stats.aggregate import Aggregates
 
 
@@ -212,8 +213,6 @@ def play_games(
     `runner.Terminated`) when stopped."""
     import time
 
-    from sim.play.distributed import InProcess
-
     games = sc.games if games is None else int(games)
     seed = sc.seed if seed is None else int(seed)
     ctx = ctx or RunContext()
@@ -256,3 +255,55 @@ def new_result(sc: Scenario, game0: int = 0) -> UnitResult:
         {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz},
         cubes=sums.cu,
     )
+
+
+class InProcess:
+    """Runs units one after the other in this process, on all the Numba threads it may use (or ``threads``, else
+    the run's ``ctx.threads``), telling the run's progress as blocks of games end."""
+
+    description = "in-process"
+    workers = 0
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def unit_threads(self, ctx: RunContext | None = None) -> int:
+        """The Numba threads each unit uses."""
+        return resolve_threads(self.threads or (ctx.threads if ctx else None))
+
+    def map(self, units: Iterable[Unit], ctx: RunContext | None = None) -> Iterator[tuple[Unit, UnitResult]]:
+        """Play ``units`` in the order given (lazily: a unit is played when its result is asked for)."""
+        ctx = ctx or RunContext()
+        t = resolve_threads(self.threads or ctx.threads, ctx.on_note)
+        for u in units:
+            u = replace(u, threads=t)
+            yield u, play_unit(u, ctx)
+
+    def close(self) -> None:
+        pass
+
+
+def run(
+    sc: Scenario,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    chunk: int = runner.DEFAULT_CHUNK,
+    game0: int = 0,
+    point: int = 0,
+    on_chunk: Callable[[runner.ChunkOutputs], None] | None = None,
+    progress: Callable[[float], None] | None = None,
+    agg: Aggregates | None = None,
+    ctx: RunContext | None = None,
+    executor=None,
+) -> runner.RunResult:
+    """Play ``games`` games (default: the scenario's) from index ``game0`` and aggregate them: the one play path
+    (`sim.play.work.play_games`: units of ``chunk`` games on ``executor``, default this process, merged exactly).
+
+    on_chunk(outputs) sees each chunk's per-game arrays in game order (per-game Parquet); progress(k) is told k
+    more games as blocks end (see runner.BLOCK_S; results do not depend on it). ``threads`` / ``progress`` fill in a
+    `RunContext` when ``ctx`` is not given. ``agg``: aggregates of earlier games to continue from.
+    Raises KeyboardInterrupt (`runner.Terminated` on SIGTERM, `Cancelled`) within about runner.BLOCK_S when interrupted.
+    """
+    ctx = ctx or RunContext(threads=threads, progress=progress)
+    return play_games(sc, games, seed, chunk, executor, ctx, on_chunk, game0, point, agg)

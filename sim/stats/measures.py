@@ -233,7 +233,7 @@ class Sums:
         self.cu = {m.name: 0.0 for m in self.measures}
 
     def add(self, out) -> None:
-        """Fold one chunk of kernel outputs in (use as ``runner.run(..., on_chunk=sums.add)``)."""
+        """Fold one chunk of kernel outputs in (use as ``sim.play.work.run(..., on_chunk=sums.add)``)."""
         v, fin = game_values(self.sc, out)
         for m in self.measures:
             x = v[m.name] if m.over == "all" else v[m.name][fin]

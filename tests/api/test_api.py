@@ -251,10 +251,10 @@ def test_check_through_the_api():
 def test_one_play_path_run_units_and_compare_agree():
     """The same (seed, games) through runner.run, units merged, and compare's paired units: the same integers."""
     from sim.api import compare as cmp
-    from sim.play import runner, work
+    from sim.play import work
 
     sc = moor(players=3, strategies=("weighted", "runner", "collector"), games=2100, seed=5)
-    whole = runner.run(sc, chunk=2100)
+    whole = work.run(sc, chunk=2100)
     units = [work.Unit("r", i, sc, g0, n, sc.seed) for i, (g0, n) in enumerate(work.chunks(2100, 400))]
     merged = work.merge([work.play_unit(u) for u in units])
     assert merged.agg.to_dict() == whole.agg.to_dict() and merged.sums == whole.sums

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.model.scenario import Scenario, from_dict
-from sim.play import runner
+from sim.play import work
 
 
 def table(game: str, tag: str, n: int, strategies, games: int, seed: int, params=None, seat_params=None) -> Scenario:
@@ -26,5 +26,5 @@ def per_game_outputs(sc: Scenario, threads: int, chunk: int) -> dict[str, np.nda
     def keep(out):
         for name in ("scores", "winners", "turns", "status", "extra"):
             seen.setdefault(name, []).append(getattr(out, name).copy())
-    runner.run(sc, threads=threads, chunk=chunk, on_chunk=keep)
+    work.run(sc, threads=threads, chunk=chunk, on_chunk=keep)
     return {k: np.concatenate(v) for k, v in seen.items()}

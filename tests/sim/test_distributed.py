@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from sim.api import core as api
-from sim.play import distributed, runner, work
+from sim.play import distributed, work
 from tests.conftest import moor
 
 pytest.importorskip("distributed")
@@ -29,7 +29,7 @@ def dask_ex():
 
 def test_any_chunking_merges_to_the_same_aggregates():
     sc = moor(players=3, strategies=("weighted", "collector", "random"), games=700)
-    ref = runner.run(sc, chunk=700)
+    ref = work.run(sc, chunk=700)
     for size in (97, 333):
         units = [work.Unit("r", i, sc, g0, n, sc.seed) for i, (g0, n) in enumerate(work.chunks(700, size))]
         rs = [r for _, r in distributed.InProcess().map(reversed(units))]

@@ -138,13 +138,13 @@ def test_the_default_seconds_put_a_default_game_inside_the_box(game):
 
 
 def _summary(game: str = "moor", name: str = "4p", games: int = 400, **params):
-    from sim.play import runner
+    from sim.play import work
     from sim.stats.summary import summarize
 
     sc = load(ROOT / "scenarios" / game / f"{name}.toml")
     if params:
         sc = sc.with_changes(params={**sc.params, **params})
-    return summarize(sc, runner.run(sc, games=games).agg)
+    return summarize(sc, work.run(sc, games=games).agg)
 
 
 def test_summary_reports_length_in_minutes_with_its_source():

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from sim.api import core as api
-from sim.play import runner
+from sim.play import runner, work
 from sim.play.context import RunContext
 from sim.stats.aggregate import WIN_UNITS
 
 
 def _chunks(sc, games, chunk, threads):
     outs = []
-    runner.run(sc, games, threads=threads, chunk=chunk, on_chunk=outs.append)
+    work.run(sc, games, threads=threads, chunk=chunk, on_chunk=outs.append)
     return {
         k: np.concatenate([getattr(o, k) for o in outs])
         for k in ("scores", "winners", "turns", "rounds", "status", "extra")
@@ -35,8 +35,8 @@ def test_same_seed_identical_for_threads_and_chunk_sizes(moor_sc, players):
 
 def test_aggregates_identical_for_threads_and_chunks(moor_sc):
     sc = moor_sc(4, ("random", "weighted"))
-    r1 = runner.run(sc, 5000, threads=1, chunk=5000)
-    r2 = runner.run(sc, 5000, threads=2, chunk=333)
+    r1 = work.run(sc, 5000, threads=1, chunk=5000)
+    r2 = work.run(sc, 5000, threads=2, chunk=333)
     assert r1.agg.to_dict() == r2.agg.to_dict()
 
 
@@ -71,20 +71,20 @@ def test_changing_one_seat_strategy_keeps_the_dice(moor_sc):
 
 def test_win_units_sum_to_finished_games(moor_sc):
     sc = moor_sc(5, ("random",), tiebreak="shared")
-    agg = runner.run(sc, 4000).agg
+    agg = work.run(sc, 4000).agg
     assert agg.win_units.sum() == WIN_UNITS * agg.finished
     assert agg.shared_games > 0  # shared tie-break variant really produces shared wins
     assert agg.pos_win_units.sum() == agg.win_units.sum()
 
 
 def test_rulebook_tiebreak_never_shares(moor_sc):
-    agg = runner.run(moor_sc(5, ("random",)), 4000).agg
+    agg = work.run(moor_sc(5, ("random",)), 4000).agg
     assert agg.shared_games == 0 and agg.sole_wins.sum() == agg.finished
 
 
 def test_turn_cap_truncates_and_is_never_scored(moor_sc):
     sc = moor_sc(4, ("random",), max_turns=40)
-    agg = runner.run(sc, 500).agg
+    agg = work.run(sc, 500).agg
     assert agg.truncated == 500 and agg.finished == 0 and agg.win_units.sum() == 0
 
 
@@ -94,7 +94,7 @@ def test_memory_bounded_by_chunk(moor_sc):
     sizes = []
     for games in (1000, 20000):
         seen = []
-        res = runner.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))  # noqa: B023 (called in this loop)
+        res = work.run(sc, games, chunk=1000, on_chunk=lambda o: seen.append(len(o.status)))  # noqa: B023 (called in this loop)
         assert max(seen) == 1000
         sizes.append(sum(np.asarray(v).size for v in res.agg.__dict__.values() if isinstance(v, np.ndarray)))
     assert sizes[1] <= sizes[0] + 64  # only histogram tails may grow, by a few bins
