@@ -28,6 +28,8 @@ class OptionError(SimError, ValueError):
 def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note: str = "") -> None:
     """Raise OptionError when option ``name`` (without the dashes) is outside ``lo``..``hi`` (``hi`` None: no upper
     end), in the wording scenario files get too (`sim.model.scenario.out_of_range`); ``note`` says why."""
+    if v is not None and (isinstance(v, bool) or not isinstance(v, int)):  # from Python: games="many"
+        raise OptionError(f"--{name}: expected an integer, got {v!r}")
     if v is not None and (v < lo or (hi is not None and v > hi)):
         raise OptionError(out_of_range(f"--{name}", v, lo, hi) + note)
 

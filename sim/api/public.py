@@ -86,6 +86,10 @@ def load(
     from sim.model.overrides import OverrideError, canonical, parse_sets, show
     from sim.model.overrides import load as load_file
 
+    if not isinstance(scenario, (str, Path, Scenario)):
+        from sim.model.scenario import ScenarioError
+
+        raise ScenarioError(f"scenario: expected a scenario file path or a sim.Scenario, got {scenario!r}")
     if isinstance(scenario, Scenario):
         if set_texts(set) or any(set_texts(s) for _, s in more):
             raise OverrideError(

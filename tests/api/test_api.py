@@ -302,3 +302,17 @@ def test_a_frame_names_the_unit_of_the_value_it_holds():
     assert units["first_player_advantage"] == "share (difference)"
     assert units["length.rounds"] == "rounds"
     assert 0 <= r.measures.filter(pl.col("measure") == "win.seat0")["value"][0] <= 1
+
+
+@pytest.mark.parametrize(
+    "scenario, kw, kind, line",
+    [
+        (MOOR, {"games": "many"}, "OptionError", "--games: expected an integer, got 'many'"),
+        (MOOR, {"threads": 1.5}, "OptionError", "--threads: expected an integer, got 1.5"),
+        (42, {"games": 10}, "ScenarioError", "scenario: expected a scenario file path or a sim.Scenario, got 42"),
+    ],
+)
+def test_a_value_of_the_wrong_type_from_python_is_a_sim_error_not_an_internal_one(scenario, kw, kind, line):
+    with pytest.raises(sim.SimError) as e:
+        sim.run(scenario, **kw)
+    assert type(e.value).__name__ == kind and str(e.value) == line
