@@ -174,20 +174,29 @@ class Lines:
 
 
 @contextmanager
-def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None):
+def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None, every_s: float | None = None):
     """Say ``line`` on ``stream`` (default stderr) if the block is still running after ``after_s`` seconds (a
-    kernel compiling on the first run after a change: `sim replay` was silent for ~17 s); a quick block says
-    nothing."""
+    kernel compiling on the first run after a change: `sim replay` was silent for ~17 s), and again every
+    ``every_s`` seconds while it still runs ("... still going, 20 s"); a quick block says nothing."""
     import threading
 
     stream = stream if stream is not None else sys.stderr
-    t = threading.Timer(after_s, lambda: print(line, file=stream, flush=True))
-    t.daemon = True
+    done = threading.Event()
+    t0 = time.monotonic()
+
+    def speak() -> None:
+        if done.wait(after_s):
+            return
+        print(line, file=stream, flush=True)
+        while every_s is not None and not done.wait(every_s):
+            print(f"{line.rstrip('. ')} ... still going, {time.monotonic() - t0:.0f} s", file=stream, flush=True)
+
+    t = threading.Thread(target=speak, daemon=True)
     t.start()
     try:
         yield
     finally:
-        t.cancel()
+        done.set()
 
 
 def bar(total: float, label: str, stream: TextIO | None = None):

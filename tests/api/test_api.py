@@ -249,7 +249,7 @@ def test_check_through_the_api():
 
 
 def test_one_play_path_run_units_and_compare_agree():
-    """The same (seed, games) through runner.run, units merged, and compare's paired units: the same integers."""
+    """The same (seed, games) through work.run, units merged, and compare's paired units: the same integers."""
     from sim.api import compare as cmp
     from sim.play import work
 

@@ -16,6 +16,7 @@ from sim.cli.main import app
 from sim.model.scenario import load
 from sim.play import progress as PG
 from sim.play import runner as RN
+from sim.play import work
 
 cli = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
@@ -184,11 +185,11 @@ def test_a_slow_step_is_said_and_a_quick_one_is_not():
 
 def test_progress_steps_do_not_change_results(monkeypatch):
     sc = load(BASE)
-    whole = RN.run(sc, 3000, chunk=2000)
+    whole = work.run(sc, 3000, chunk=2000)
     told = []
     monkeypatch.setattr(RN, "MIN_BLOCK", 7)
     monkeypatch.setattr(RN, "BLOCK_S", 1e-9)  # as small as it gets: every block MIN_BLOCK games
-    stepped = RN.run(sc, 3000, chunk=2000, progress=told.append)
+    stepped = work.run(sc, 3000, chunk=2000, progress=told.append)
     assert whole.agg.to_dict() == stepped.agg.to_dict()
     assert sum(told) == 3000 and len(told) > 2 * (3000 // 2000) and max(told) == 7
     a = RN.play_chunk(sc, 100, 500)
@@ -279,3 +280,24 @@ def test_a_run_of_over_ten_minutes_says_its_estimate_once_the_rate_is_known():
         now[0] += 1.0
         lines.advance(8000)
     assert not any("to go at" in x for x in buf.getvalue().splitlines())
+
+
+def test_a_slow_block_is_said_after_a_moment_and_again_while_it_lasts():
+    """Loading a game's kernels on a first run takes tens of seconds before any game starts: said after a moment and
+    again every few seconds, so piped output is never silent for long; a quick block says nothing."""
+    import io
+    import time
+
+    from sim.play import progress as PG
+
+    buf = io.StringIO()
+    with PG.said_if_slow("x: loading the game's kernels ...", after_s=0.1, stream=buf, every_s=0.2):
+        time.sleep(0.65)
+    out = buf.getvalue().splitlines()
+    assert out[0] == "x: loading the game's kernels ..." and len(out) >= 3
+    assert out[1].startswith("x: loading the game's kernels ... still going, ")
+    buf = io.StringIO()
+    with PG.said_if_slow("quick", after_s=0.5, stream=buf, every_s=0.2):
+        pass
+    time.sleep(0.6)
+    assert buf.getvalue() == ""
