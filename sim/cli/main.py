@@ -138,12 +138,8 @@ def warn_if_replacing(sc, out: Path | None, games: int | None = None, seed: int 
     final = api.report_folder(sc, out)
     other = replaces_other_scenario(final, sc.path)
     if not other:
-        how = (
-            replaced_settings(
-                final, sc.games if games is None else games, sc.seed if seed is None else seed, list(sc.overrides)
-            )
-            if final.is_dir()
-            else None
+        how = replaced_settings(
+            final, sc.games if games is None else games, sc.seed if seed is None else seed, list(sc.overrides)
         )
         if how:
             typer.echo(

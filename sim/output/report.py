@@ -41,14 +41,21 @@ RUN_FILES = ("summary.json", "provenance.json", "summary.md", "games.parquet")
 MIN_FREE_BYTES = 1 << 20  # a report (without games.parquet) is well under this
 
 
-def report_owner(final: Path) -> tuple[str, str] | None:
-    """(scenario file, scenario name) of the report in ``final`` as its provenance.json records them (the absolute
-    path when recorded); None when there is no readable report."""
+def recorded_provenance(final: Path) -> dict | None:
+    """The provenance.json of the report in ``final`` as a dict, or None when there is none or it cannot be read
+    (a folder that is no report, a damaged file)."""
     try:
         prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(prov, dict):
+    return prov if isinstance(prov, dict) else None
+
+
+def report_owner(final: Path) -> tuple[str, str] | None:
+    """(scenario file, scenario name) of the report in ``final`` as its provenance.json records them (the absolute
+    path when recorded); None when there is no readable report."""
+    prov = recorded_provenance(final)
+    if prov is None:
         return None
     path = prov.get("scenario_path") or prov.get("scenario_file") or ""
     name = prov.get("scenario") or ""
@@ -63,11 +70,8 @@ def replaces_other_scenario(final: Path, scenario_file: str) -> str | None:
     no report, or unknown."""
     if not scenario_file:
         return None
-    try:
-        prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(prov, dict):
+    prov = recorded_provenance(final)
+    if prov is None:
         return None
     old_abs, old = prov.get("scenario_path") or "", prov.get("scenario_file") or ""
     if not isinstance(old_abs, str) or not isinstance(old, str) or not (old_abs or old):
@@ -85,11 +89,8 @@ def replaced_settings(final: Path, games: int, seed: int, overrides: list) -> st
     """How the report in ``final`` was made differently from a run of ``games`` games at ``seed`` with ``overrides``
     ((name, value) pairs), in words ("1,000 games (this run: 300)"), or None when it was made the same way (or holds no
     readable provenance.json). Same scenario file assumed (`replaces_other_scenario` tells the other case)."""
-    try:
-        prov = json.loads((Path(final) / "provenance.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(prov, dict) or not isinstance(prov.get("games"), int):
+    prov = recorded_provenance(final)
+    if prov is None or not isinstance(prov.get("games"), int):
         return None
     old_over = [(o.get("name"), o.get("value")) for o in prov.get("overrides") or [] if isinstance(o, dict)]
     new_over = [(n, v) for n, v in overrides]
