@@ -240,8 +240,7 @@ def build(
     p = Path(path)
     base = load(p)  # the file alone (its own errors first, with its path)
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
-    doc.pop("sweep", None)
-    table = tomllib.loads(p.read_text(encoding="utf-8")).get("sweep", {})
+    table = doc.pop("sweep", {})
     axes, opts = table_axes(table)
     canonical, covers = ov.canonical, ov.covers
     given = set()
