@@ -5,6 +5,7 @@ and errors to stderr."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -38,16 +39,40 @@ except ImportError:  # pragma: no cover - a typer that uses click itself
     from click.exceptions import NoArgsIsHelpError, UsageError
 
 
+_KINDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}
+
+
+def _plain_type_error(e: UsageError, argv: list[str]) -> str | None:
+    """A value of the wrong type in a designer's words ("--games: 'abc' is not a whole number") instead of the
+    validator's ("Input should be a valid integer, unable to parse string as an integer"); None for other errors."""
+    m = re.search(r"Input should be a valid (\w+)", e.format_message())
+    param = getattr(e, "param", None)
+    if m is None or param is None or m.group(1) not in _KINDS:
+        return None
+    opts = list(getattr(param, "opts", ())) or [param.name or "value"]
+    given = None
+    for i, tok in enumerate(argv):
+        if tok in opts and i + 1 < len(argv):
+            given = argv[i + 1]
+        for o in opts:
+            if tok.startswith(o + "="):
+                given = tok[len(o) + 1 :]
+    what = f"{given!r} is not" if given is not None else "expected"
+    return f"{opts[-1] if opts[-1].startswith('--') else opts[0]}: {what} {_KINDS[m.group(1)]}"
+
+
 class OneLineUsage(typer.core.TyperGroup):
     """Usage errors (a bad option value, an unknown option or command, a missing argument) as one line on stderr,
     exit 2, instead of Typer's boxed multi-line panel. `sim` alone still prints the help."""
+
+    argv: list[str] = []  # the command line being parsed (the wrong value is named from it)
 
     @staticmethod
     def _one_line(e: UsageError):
         if isinstance(e, NoArgsIsHelpError):
             raise e
         where = e.ctx.command_path if e.ctx is not None else "sim"
-        msg = " ".join(e.format_message().split()).rstrip(".")
+        msg = _plain_type_error(e, OneLineUsage.argv) or " ".join(e.format_message().split()).rstrip(".")
         if "unexpected extra argument" in msg and "(step " in msg:  # --set x=1..9 step 2 unquoted: the shell split it
             msg += "; a range with a step is one argument: quote it, e.g. --set 'track_len=20..60 step 5'"
         typer.echo(f"error: {msg} (see {where} --help)", err=True)
@@ -62,6 +87,8 @@ class OneLineUsage(typer.core.TyperGroup):
         return sorted(names, key=lambda n: rank.get(getattr(self.commands[n], "rich_help_panel", None), len(rank)))
 
     def make_context(self, *args, **kw):
+        if len(args) > 1 and isinstance(args[1], list):
+            OneLineUsage.argv = list(args[1])
         try:
             return super().make_context(*args, **kw)
         except UsageError as e:

@@ -47,3 +47,10 @@ def ending(
     winners = [s for s in range(n) if (wseat >> s) & 1]
     lines.append("winner: " + (", ".join(who(s) for s in winners) if winners else "none (truncated)"))
     return lines
+
+
+def with_sign(x: float, digits: int) -> str:
+    """``x`` with its sign and ``digits`` decimals, as differences and intervals are written ("+1.3", "-0.4"); a value
+    that rounds to zero is "0.0", never "-0.0" or "+0.0" (an interval reads "[0.0, +0.2]", not "[-0.0, +0.2]")."""
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text

@@ -6,7 +6,7 @@ dict that `sim.stats.compare.compare` computes. The dependency is one-way: this 
 from __future__ import annotations
 
 from sim.model import catalogue
-from sim.model.words import p_value
+from sim.model.words import p_value, with_sign
 from sim.pages import plots, verdicts
 from sim.pages.html_report import CSS, esc
 
@@ -19,7 +19,7 @@ def _fmt(v: float, kind: str, unit: str = "") -> str:
 def _fmt_d(v: float, kind: str) -> str:
     """A difference as its column says it: a rate's in percentage points with 2 decimals, any other with 3 (as A
     and B), so a column never mixes formats ('[-0.300, -0.008]', not '[-0.3, -0.008042]')."""
-    return f"{100 * v:+.2f}" if kind == "rate" else f"{v:+.3f}"
+    return f"{with_sign(100 * v, 2)}" if kind == "rate" else f"{with_sign(v, 3)}"
 
 
 def fmt_p(p: float | None) -> str:

@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 from sim.model import catalogue
-from sim.model.words import count
+from sim.model.words import count, with_sign
 from sim.pages import plots, tables, verdicts
 from sim.pages.board_svg import board_plots
 from sim.pages.scenario_words import (
@@ -52,7 +52,7 @@ def pct(x: float) -> str:
 
 
 def pts(x: float) -> str:
-    return f"{100 * x:+.2f} pts"
+    return f"{with_sign(100 * x, 2)} pts"
 
 
 def ci_pct(c) -> str:
@@ -61,7 +61,7 @@ def ci_pct(c) -> str:
 
 def ci_pts(c) -> str:
     """An interval of percentage points, next to its value that already says "pts" (the unit once)."""
-    return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}]"
+    return f"[{with_sign(100 * c[0], 2)}, {with_sign(100 * c[1], 2)}]"
 
 
 # --- balance figures ----------------------------------------------------------------------------------------------

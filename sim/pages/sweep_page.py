@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.model.words import count
+from sim.model.words import count, with_sign
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
@@ -24,10 +24,10 @@ def fmt(kind: str, v, signed: bool = False, unit: str = "") -> str:
     if unit and kind not in ("rate", "points"):
         return f"{fmt(kind, v, signed)} {unit}"
     if kind == "rate":
-        return f"{100 * v:+.2f}%" if signed else f"{100 * v:.2f}%"
+        return f"{with_sign(100 * v, 2)}%" if signed else f"{100 * v:.2f}%"
     if kind == "points":  # a rate minus its fair share: percentage points
-        return f"{100 * v:+.2f} pts"
-    return f"{v:+.3f}" if signed else f"{v:.3f}"
+        return f"{with_sign(100 * v, 2)} pts"
+    return f"{with_sign(v, 3)}" if signed else f"{v:.3f}"
 
 
 def fmt_ci(kind: str, c, signed: bool = False) -> str:
@@ -36,7 +36,7 @@ def fmt_ci(kind: str, c, signed: bool = False) -> str:
     if not c:
         return "n/a"
     if kind == "points":
-        return f"[{100 * c[0]:+.2f}, {100 * c[1]:+.2f}]"
+        return f"[{with_sign(100 * c[0], 2)}, {with_sign(100 * c[1], 2)}]"
     return f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
 
 
@@ -279,7 +279,7 @@ def line_plot(d: dict, m: dict, axis: int):
             a.set_title(f"{label(pa)} = {value_words(pa, pa['labels'][pn])}", fontsize=9)
     for a in subs[len(panels) :]:
         a.set_visible(False)
-    ylabel = m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], "")
+    ylabel = m["label"] + {"rate": " (%)", "points": " (percentage points)"}.get(m["kind"], "")
     if along:  # many or long values: one slanted line a tick
         (a,) = subs
         names = [label(o) for o in axes]
@@ -378,7 +378,7 @@ def heatmap(d: dict, m: dict):
         im = a.imshow(grid, cmap="RdBu_r", norm=CenteredNorm(vcenter=0.0), aspect="auto", origin="lower")
     else:
         im = a.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
-    fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (points)"}.get(m["kind"], ""))
+    fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (percentage points)"}.get(m["kind"], ""))
     for i in range(n0):
         for j in range(n1 if annotated(d) else 0):
             if text[i][j]:  # white text on dark cells

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim.model import catalogue
-from sim.model.words import count
+from sim.model.words import count, with_sign
 from sim.pages.scenario_words import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, lead_line, scenario_items
 
 
@@ -281,7 +281,7 @@ def render_markdown(s: dict) -> str:
         out += [
             f"- {lab('first_player_advantage').capitalize()}: {lab('first_player.win')} "
             f"{pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} against a fair share of {pct(fp['fair_share'])} "
-            f"({100 * fp['advantage']:+.2f} points).",
+            f"({with_sign(100 * fp['advantage'], 2)} percentage points).",
             "- Win rate by turn position: "
             + ", ".join(f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"]),
         ]

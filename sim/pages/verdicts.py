@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from sim.model import catalogue
-from sim.model.words import p_value
+from sim.model.words import p_value, with_sign
 from sim.stats import metrics
 
 MAX_OTHERS = 6
@@ -38,17 +38,17 @@ def _value(v: float, kind: str, unit: str) -> str:
 
 def _ci(c, kind: str, signed: bool = False) -> str:
     f = (
-        (lambda x: f"{100 * x:+.1f}" if signed else f"{100 * x:.1f}")
+        (lambda x: f"{with_sign(100 * x, 1)}" if signed else f"{100 * x:.1f}")
         if kind == "rate"
-        else (lambda x: f"{x:+.2f}" if signed else f"{x:.2f}")
+        else (lambda x: f"{with_sign(x, 2)}" if signed else f"{x:.2f}")
     )
     return f"[{f(c[0])}, {f(c[1])}]"
 
 
 def _diff(d: float, kind: str, unit: str) -> str:
     if kind == "rate":
-        return f"{100 * d:+.1f} points"
-    return f"{d:+.2f}" + (f" {unit}" if unit else "")
+        return f"{with_sign(100 * d, 1)} percentage points"
+    return f"{with_sign(d, 2)}" + (f" {unit}" if unit else "")
 
 
 def _unit(e) -> str:
@@ -176,9 +176,9 @@ def run_sentences(s: dict) -> list[str]:
             out.append(
                 f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
                 + (
-                    f"{100 * fp['advantage']:+.1f} points."
+                    f"{with_sign(100 * fp['advantage'], 1)} percentage points."
                     if few
-                    else f"{100 * fp['advantage']:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}], {real}."
+                    else f"{with_sign(100 * fp['advantage'], 1)} percentage points [{with_sign(100 * lo, 1)}, {with_sign(100 * hi, 1)}], {real}."
                 )
             )
         seats = s["seats"]
@@ -273,9 +273,9 @@ def precision_line(s: dict) -> list[str]:
         "win rates of the teams are" if s.get("team") else f"seat win rates and the {lab('first_player_advantage')} are"
     )
     return [
-        f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} points (95%), too "
-        f"wide to read effects of a point or two; about {need:,} games would narrow them to ±1 point "
-        f"(--games {need})."
+        f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} percentage points (95%), too "
+        f"wide to read effects of a percentage point or two; about {need:,} games would narrow them to ±1 "
+        f"percentage point (--games {need})."
     ]
 
 

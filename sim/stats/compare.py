@@ -57,6 +57,7 @@ from dataclasses import dataclass
 
 from sim.model.errors import SimError
 from sim.model.scenario import Scenario
+from sim.model.words import with_sign
 from sim.stats import metrics
 from sim.stats.measures import PairedSums, is_cooperative
 
@@ -326,7 +327,7 @@ def sprt_status(ps: PairedSums, s: Sprt) -> dict:
     ci = clip_diff(d["ci"], m.kind)
     # a rate's effect and estimate in percentage points, as the comparison table says them (--sprt 0.01: +1 point)
     rate = m.kind == "rate"
-    x = (lambda v: f"{100 * v:+.2f}") if rate else (lambda v: f"{v:+.4f}")
+    x = (lambda v: f"{with_sign(100 * v, 2)}") if rate else (lambda v: f"{with_sign(v, 4)}")
     eff_txt = (lambda v: f"{100 * v:+g} point" + ("" if abs(100 * v) == 1 else "s")) if rate else (lambda v: f"{v:+g}")
     est = f"B - A = {x(d['diff'])} [{x(ci[0])}, {x(ci[1])}]" + (" points" if rate else "")
     e = abs(s.effect)

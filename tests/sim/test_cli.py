@@ -139,6 +139,19 @@ def test_missing_file(tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT and "no such scenario file" in r.stderr
 
 
+def test_wrong_type_of_option_value_is_named_in_plain_words(tmp_path):
+    """`--games abc` says the value is not a whole number, in one line naming the option and the value given."""
+    p = write(tmp_path, GOOD)
+    for args, want in (
+        (["--games", "abc"], "--games: 'abc' is not a whole number"),
+        (["--threads=two"], "--threads: 'two' is not a whole number"),
+    ):
+        r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "r"), *args])
+        assert r.exit_code == EXIT_USAGE
+        assert want in one_error_line(r)
+        assert "Input should be" not in r.output
+
+
 def test_bad_option_values(tmp_path):
     p = write(tmp_path, GOOD)
     for args in (["--games", "0"], ["--threads", "0"], ["--chunk", "-5"], ["--seed", "-1"]):

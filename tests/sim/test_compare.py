@@ -355,7 +355,7 @@ def test_statistics_do_not_lean_on_pages():
 
 
 def test_compare_opens_with_plain_verdict_sentences(tmp_path):
-    """sim compare opens with sentences for the headline measures ('X instead of Y: +d points [lo, hi], a real
+    """sim compare opens with sentences for the headline measures ('X instead of Y: +d percentage points [lo, hi], a real
     difference (p ... after Holm)'), in the terminal, compare.md and compare.html; no bold wall of identifiers."""
     r = invoke(BASE, GHOSTS, "--games", 3000, "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
@@ -367,7 +367,7 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
     s0 = next(m for m in res["metrics"] if m["name"] == "win.seat0")
     line = next(x for x in verdict.splitlines() if x.startswith("- Seat 0 ("))
     assert f"{100 * s0['b']:.1f}% [" in line and f"instead of {100 * s0['a']:.1f}% [" in line
-    assert f"{100 * s0['diff']:+.1f} points [" in line
+    assert f"{100 * s0['diff']:+.1f} percentage points [" in line
     assert ("a real difference (p" in line) == s0["significant"] and "after Holm" in line
     assert any(x.startswith("- The start player wins") for x in verdict.splitlines())
     assert "win.seat0" not in verdict and "extra." not in verdict  # labels, not identifiers
@@ -399,7 +399,7 @@ def test_compare_sentence_words():
     }
     assert verdicts.compare_sentence(r, cat) == (
         "Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: "
-        "+22.7 points [+22.1, +23.3], a real difference (p < 1e-9 after "
+        "+22.7 percentage points [+22.1, +23.3], a real difference (p < 1e-9 after "
         "Holm)"
     )
     r.update(significant=False, p_holm=0.41)

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from sim.api import core as api
 from sim.cli.main import app
 from sim.model.scenario import load
+from sim.model.words import with_sign
 from sim.pages import verdicts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,8 +31,8 @@ def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
     fp = s["first_player"]
     want = (
         f"The start player wins {100 * fp['win']['rate']:.1f}% against a fair 25.0%: "
-        f"{100 * fp['advantage']:+.1f} points [{100 * fp['advantage_ci95'][0]:+.1f}, "
-        f"{100 * fp['advantage_ci95'][1]:+.1f}], "
+        f"{with_sign(100 * fp['advantage'], 1)} percentage points [{with_sign(100 * fp['advantage_ci95'][0], 1)}, "
+        f"{with_sign(100 * fp['advantage_ci95'][1], 1)}], "
     )
     lines = verdicts.run_sentences(s)
     assert lines[0].startswith(want) and ("within chance" in lines[0] or "more than chance" in lines[0])
