@@ -298,9 +298,9 @@ class RunResult:
     chunk: int
     games: int
     seed: int
-    margin: np.ndarray | None = None
-    sums: dict | None = None
-    cubes: dict | None = None
+    margin: np.ndarray
+    sums: dict
+    cubes: dict
 
 
 def cpu_count() -> int:
