@@ -59,7 +59,7 @@ class OneLineUsage(typer.core.TyperGroup):
     def list_commands(self, ctx):
         """The commands grouped by panel (what a designer does), in PANELS order; within a panel as registered."""
         names = super().list_commands(ctx)
-        rank = {p: i for i, p in enumerate(self.PANELS)}
+        rank: dict[str | None, int] = {p: i for i, p in enumerate(self.PANELS)}  # a command without a panel: last
         return sorted(names, key=lambda n: rank.get(getattr(self.commands[n], "rich_help_panel", None), len(rank)))
 
     def make_context(self, *args, **kw):
