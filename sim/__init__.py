@@ -17,7 +17,36 @@ OptionError, OutputError, CompareError, SweepError, BadBaseline, RerunError, Exe
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what a type checker sees of the names `__getattr__` imports on first use
+    from sim.api.options import CheckOptions as CheckOptions
+    from sim.api.options import CompareOptions as CompareOptions
+    from sim.api.options import OptionError as OptionError
+    from sim.api.options import RunOptions as RunOptions
+    from sim.api.options import SweepOptions as SweepOptions
+    from sim.api.public import CheckResult as CheckResult
+    from sim.api.public import Comparison as Comparison
+    from sim.api.public import Result as Result
+    from sim.api.public import SweepResult as SweepResult
+    from sim.api.public import check as check
+    from sim.api.public import compare as compare
+    from sim.api.public import executor as executor
+    from sim.api.public import load as load
+    from sim.api.public import run as run
+    from sim.api.public import sweep as sweep
+    from sim.api.rerun import RerunError as RerunError
+    from sim.model.errors import SimError as SimError
+    from sim.model.overrides import OverrideError as OverrideError
+    from sim.model.scenario import Scenario as Scenario
+    from sim.model.scenario import ScenarioError as ScenarioError
+    from sim.model.sweep_axis import SweepError as SweepError
+    from sim.output.report import OutputError as OutputError
+    from sim.play.context import Cancelled as Cancelled
+    from sim.play.context import RunContext as RunContext
+    from sim.play.distributed import ExecutionError as ExecutionError
+    from sim.stats.check import BadBaseline as BadBaseline
+    from sim.stats.compare import CompareError as CompareError
 
 # public name -> the module that defines it
 _EXPORTS = {

@@ -14,10 +14,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sim.model.paths import REPO
-from sim.model.scenario import load
+from sim.model.scenario import Scenario, load
 from sim.model.words import count
 from sim.play import runner
 
@@ -56,12 +58,12 @@ BENCH_SCENARIOS = (
 )
 
 
-def kernel_speed(sc, games: int, threads: int, reps: int = 3) -> dict:
+def kernel_speed(sc: Scenario, games: int, threads: int, reps: int = 3) -> dict:
     """Games/s and decisions/s of the batch kernel alone (warm cache, best of ``reps`` runs)."""
     return thread_speeds(sc, games, (threads,), reps)[0]
 
 
-def thread_speeds(sc, games: int, thread_counts=(1, 2), reps: int = 5) -> list[dict]:
+def thread_speeds(sc: Scenario, games: int, thread_counts: Sequence[int] = (1, 2), reps: int = 5) -> list[dict]:
     """`kernel_speed` for each thread count, the runs interleaved (1, 2, 1, 2, ...) so a change of the machine's
     load hits every count alike; best of ``reps`` each."""
     best: dict[int, float] = {}
@@ -96,7 +98,7 @@ def thread_speeds(sc, games: int, thread_counts=(1, 2), reps: int = 5) -> list[d
     ]
 
 
-def _fresh_python(code: str, env_extra: dict) -> float:
+def _fresh_python(code: str, env_extra: dict[str, str]) -> float:
     env = dict(os.environ, **env_extra)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, env=env, capture_output=True)
@@ -144,7 +146,7 @@ def warm_run(path: str) -> float:
         return time.perf_counter() - t0
 
 
-def oracle_ratio(sc, games: int = 300) -> dict | None:
+def oracle_ratio(sc: Scenario, games: int = 300) -> dict | None:
     try:
         from sim.oracle import moor as oracle
     except ImportError:
@@ -208,7 +210,7 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
 
     one = RunContext(threads=1)
     pinned = hasattr(os, "sched_setaffinity")
-    old = os.sched_getaffinity(0) if pinned else None
+    old = os.sched_getaffinity(0) if pinned else set()
     if pinned:
         os.sched_setaffinity(0, {min(old)})
     try:
@@ -243,12 +245,12 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
 
 
 def run_all(games: int = 100_000) -> dict:
-    res = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "games": {}}
+    res: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "games": {}}
     for game, path, targets, share, reps in BENCH_SCENARIOS:
         if not (REPO / path).exists():
             continue
         sc = load(REPO / path)
-        r = {
+        r: dict[str, Any] = {
             "scenario": path,
             "targets": targets,
             "threads": thread_speeds(sc, max(1000, games // share), reps=reps),
@@ -305,17 +307,17 @@ def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> 
     from sim.play.distributed import executor
 
     sw = build(REPO / "scenarios" / "moor" / "4p.toml", [f"track_len=21..{20 + points}"], games=games)
-    out = {"points": points, "games_per_point": games, "workers": workers}
+    out: dict[str, Any] = {"points": points, "games_per_point": games, "workers": workers}
     docs = []
     with tempfile.TemporaryDirectory() as d:
-        for label, kw in (("in_process", {}), ("dask", {"workers": workers})):
+        for label, n_workers in (("in_process", None), ("dask", workers)):
             t0 = time.perf_counter()
-            with executor(**kw) as ex:
+            with executor(n_workers) as ex:
                 start = time.perf_counter() - t0
                 doc, _, played = run_sweep(sw, ex, Path(d) / label)
             out[label] = {
                 "wall_s": round(played.wall_s, 2),
-                "first_point_s": round(played.first_point_s, 2),
+                "first_point_s": None if played.first_point_s is None else round(played.first_point_s, 2),
                 "start_s": round(start, 2),
             }
             docs.append({k: v for k, v in doc.items() if k != "provenance"})
@@ -328,7 +330,7 @@ def _verdict(ok: bool) -> str:
     return ": met" if ok else ": MISSED"
 
 
-def _target(op: str, target, value) -> str:
+def _target(op: str, target: float | None, value: float) -> str:
     """' (target <= 15 s: met)', or '' when the issue set no target."""
     if target is None:
         return ""

@@ -7,17 +7,21 @@ import contextlib
 import copy
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
 
-from sim.model.overrides import load
+from sim.model.overrides import Override, load
 from sim.model.scenario import Scenario
 from sim.play import runner, work
 from sim.play.context import RunContext
+from sim.play.work import Executor
 from sim.stats import check as K
 from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline_path, read_baseline
 from sim.stats.measures import Sums
+
+# bar(total, label): one scenario's progress as (context manager, advance callback), like `sim.play.progress.bar`
+ProgressBar = Callable[[float, str], tuple[AbstractContextManager[object], Callable[[float], None] | None]]
 
 
 def make_baseline(
@@ -28,7 +32,7 @@ def make_baseline(
     threads: int | None = None,
     progress: Callable[[float], None] | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> dict:
     """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part.
     Unset counts come from `sim.stats.check.sizes(game)`. Returns the baseline document (JSON-ready)."""
@@ -65,7 +69,7 @@ def exact_tier(
     path: Path | None = None,
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> tuple[dict, list]:
     """Replay the baseline's exact games; returns (result dict, [(tier, regression message)])
     (`sim.stats.check.exact_findings`). ``on_played``: called once the games are over."""
@@ -86,7 +90,7 @@ def stat_tests(
     progress: Callable[[float], None] | None = None,
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> tuple[list[dict], list[str]]:
     """Play ``games`` fresh games at ``seed`` and test each measure and histogram against the baseline
     (`sim.stats.check.stat_findings`). Returns (tests with raw p-values, notes)."""
@@ -107,10 +111,10 @@ def check(
     alpha: float = ALPHA,
     threads: int | None = None,
     log: Callable[[str], None] | None = None,
-    overrides=(),
-    bar: Callable | None = None,
+    overrides: Iterable[Override] = (),
+    bar: ProgressBar | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> dict:
     """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
     ``overrides``: ((name, value), ...) applied to every scenario (`sim.model.overrides`; an OverrideError names a bad one).
@@ -178,10 +182,10 @@ def check(
         results.append(r)
         log(f"{r.file}: " + K._line(r))
     stat_found = K.holm_findings(all_tests, alpha) if all_tests else []
-    for f in stat_found:
+    for found in stat_found:
         for r in results:
-            if r.scenario == f.scenario:
-                r.findings.append(f)
+            if r.scenario == found.scenario:
+                r.findings.append(found)
     findings += stat_found
     return {
         "ok": not findings,
@@ -209,6 +213,6 @@ def check(
     }
 
 
-def _testing(played: Callable | None) -> Callable[[], None] | None:
+def _testing(played: Callable[[str, str], None] | None) -> Callable[[], None] | None:
     """The on_played callback of a scenario's last games: its progress says "testing against the baseline"."""
     return None if played is None else (lambda: played("the baseline", "testing against"))

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from sim.model.scenario import Scenario
 from sim.play.context import RunContext
 from sim.play.distributed import InProcess
 from sim.play.provenance import git_commit
-from sim.play.work import Unit, UnitResult, chunks, in_order
+from sim.play.work import Executor, Unit, UnitResult, chunks, in_order
 from sim.stats import compare as C
 
 
@@ -34,7 +33,7 @@ def compare(
     progress: Callable[[float], None] | None = None,
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> dict:
     """Play A and B on common random numbers and compare every shared measure. Returns the comparison dict
     (JSON-ready; see module docstring). ``games`` is the fixed game count (default: A's), ignored when

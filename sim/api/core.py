@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from sim.model import paths  # REPORTS read at call time: a test or a caller may point it elsewhere
 from sim.model.scenario import Scenario
@@ -37,7 +36,7 @@ def run_scenario(
     per_game: bool = False,
     progress: Callable[[float], None] | None = None,
     write: bool = True,
-    executor: Any = None,
+    executor: work.Executor | None = None,
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
 ) -> tuple[dict, Path | None]:
@@ -60,7 +59,7 @@ def play_scenario(
     per_game: bool = False,
     progress: Callable[[float], None] | None = None,
     write: bool = True,
-    executor: Any = None,
+    executor: work.Executor | None = None,
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
     on_chunk: Callable[[runner.ChunkOutputs], None] | None = None,

@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sim.api.options import CheckOptions, CompareOptions, OptionError, RunOptions, SweepOptions, check_cluster
 from sim.model.errors import SimError
@@ -30,7 +30,13 @@ from sim.play.context import RunContext
 if TYPE_CHECKING:
     import polars as pl
 
+    from sim.api.check import ProgressBar
+    from sim.play.runner import ChunkOutputs
+    from sim.play.sweep import Progress
+    from sim.play.work import Executor
+
 ScenarioLike = str | Path | Scenario
+_Options = TypeVar("_Options", RunOptions, CompareOptions, SweepOptions, CheckOptions)
 Doc = dict[str, Any]  # a JSON-ready document (summary.json, compare.json, sweep.json, a check result)
 Sets = Mapping[str, Any] | Sequence[str] | None
 
@@ -117,7 +123,7 @@ def executor(
     scheduler: str | None = None,
     threads: int | None = None,
     on_note: Callable[[str], None] | None = None,
-) -> Iterator[Any]:
+) -> Iterator[Executor]:
     """This process, a Dask LocalCluster of ``workers`` processes or the cluster at ``scheduler`` (or
     $DASK_SCHEDULER_ADDRESS), closed on exit (`sim.play.distributed.executor`). Raises OptionError for a bad
     value, ExecutionError when the cluster cannot be reached."""
@@ -130,8 +136,8 @@ def executor(
 
 @contextlib.contextmanager
 def _executor_for(
-    given: Any, workers: int | None, scheduler: str | None, threads: int | None, ctx: RunContext
-) -> Iterator[Any]:
+    given: Executor | None, workers: int | None, scheduler: str | None, threads: int | None, ctx: RunContext
+) -> Iterator[Executor]:
     if given is not None:
         yield given
         return
@@ -217,7 +223,7 @@ class Result:
     raw: Doc
     folder: Path | None = None
     sums: Doc = field(default_factory=dict, repr=False)
-    outputs: tuple[Any, ...] = field(default=(), repr=False)  # per-game kernel outputs (per_game, not written)
+    outputs: tuple[ChunkOutputs, ...] = field(default=(), repr=False)  # per-game kernel outputs (per_game, not written)
 
     @property
     def measures(self) -> pl.DataFrame:
@@ -287,7 +293,7 @@ def run(
     write: bool = False,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     on_played: Callable[[], None] | None = None,
 ) -> Result:
     """Play a scenario (a file, with overrides ``set``, or a `Scenario`) and return its `Result`.
@@ -313,7 +319,7 @@ def run(
     ctx = ctx or RunContext(threads=o.threads)
     if ctx.threads is None and o.threads is not None:
         ctx = ctx.with_(threads=o.threads)
-    kept: list[Any] = []
+    kept: list[ChunkOutputs] = []
     with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
         if write or out is not None:
             s, res, folder = core.play_scenario(
@@ -337,7 +343,7 @@ def run(
     return Result(played, s, folder, res.sums or {}, tuple(kept))
 
 
-def _fill(o: Any, **kw: Any) -> Any:
+def _fill(o: _Options, **kw: Any) -> _Options:
     """Dataclass ``o`` with the keywords that are not None."""
     given = {k: v for k, v in kw.items() if v is not None}
     return replace(o, **given) if given else o
@@ -456,7 +462,7 @@ def compare(
     write: bool = False,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     on_played: Callable[[], None] | None = None,
 ) -> Comparison:
     """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
@@ -575,8 +581,8 @@ def sweep(
     scheduler: str | None = None,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
-    progress: Any = None,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
     on_played: Callable[[], None] | None = None,
 ) -> SweepResult:
     """Sweep the parameters of a scenario file: ``set`` {name: values} ({"track_len": "20..40 step 10"} or
@@ -701,9 +707,9 @@ def check(
     games: int | None = None,
     set: Sets = None,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     log: Callable[[str], None] | None = None,
-    bar: Callable[..., Any] | None = None,
+    bar: ProgressBar | None = None,
 ) -> CheckResult:
     """Check scenario files against their committed baselines (`sim.api.check.check`): exact tier (the
     baseline's games give identical integers) and/or statistical tier (fresh games tested, Holm-corrected).

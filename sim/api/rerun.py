@@ -21,10 +21,13 @@ import math
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.model.errors import SimError
 from sim.play.context import RunContext
+
+if TYPE_CHECKING:
+    from sim.model.scenario import Scenario
 
 MAX_SHOWN = 12
 
@@ -65,7 +68,7 @@ def read_report(folder: Path) -> tuple[dict, dict]:
     s = _read_json(folder / "summary.json")
     if s.get("schema") != 1 or not isinstance(s.get("scenario"), dict):
         raise RerunError(f"{folder / 'summary.json'}: not a summary.json of schema 1 (written by sim run)")
-    prov = s.get("provenance") if isinstance(s.get("provenance"), dict) else {}
+    prov: dict = s["provenance"] if isinstance(s.get("provenance"), dict) else {}
     if (folder / "provenance.json").is_file():
         prov = _read_json(folder / "provenance.json")
     for k in ("seed", "games"):
@@ -111,7 +114,7 @@ def recorded_files(prov: dict, folder: Path, workdir: Path) -> tuple[dict[str, s
     return subst, notes
 
 
-def recorded_scenario(s: dict, prov: dict, files: dict[str, str] | None = None):
+def recorded_scenario(s: dict, prov: dict, files: dict[str, str] | None = None) -> Scenario:
     """The Scenario a report played, rebuilt from its summary (validated again: a parameter the code no longer knows
     is one RerunError line). ``files``: {parameter: path} read instead of the recorded one (`recorded_files`)."""
     from sim.model.scenario import ScenarioError, from_dict
@@ -162,7 +165,7 @@ def diff(a: Any, b: Any, where: str = "") -> list[str]:
     return [] if _same(a, b) else [f"{where}: {json.dumps(a)} -> {json.dumps(b)}"]
 
 
-def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]:
+def causes(prov: dict, sc: Scenario, replayed: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """What changed since the report was made that can change its result: code, board files, the scenario file.
     Files in ``replayed`` (played from the report's own copy, `recorded_files`) cannot change it and are left out."""
     from kernels.rng import RNG_CONTRACT
@@ -205,7 +208,7 @@ def causes(prov: dict, sc, replayed: frozenset | set = frozenset()) -> list[str]
     return out
 
 
-def scenario_file_drift(prov: dict, sc, recorded_params: dict | None = None) -> list[str]:
+def scenario_file_drift(prov: dict, sc: Scenario, recorded_params: dict | None = None) -> list[str]:
     """How the scenario file (with the report's overrides) now differs from what the report played; the rerun
     replays the recorded parameters, so this never changes its result, but a new run of the file would differ.
     ``recorded_params``: parameters as the report recorded them (a board's recorded path, not the rerun's copy)."""
@@ -259,7 +262,8 @@ def rerun(
         missing = [c for c in why if c.endswith("missing now")]
         if missing:
             raise RerunError(f"{folder}: cannot rerun: {missing[0]}")
-        chunk = prov.get("chunk") if isinstance(prov.get("chunk"), int) and prov.get("chunk") > 0 else None
+        recorded_chunk = prov.get("chunk")
+        chunk = recorded_chunk if isinstance(recorded_chunk, int) and recorded_chunk > 0 else None
         new, _ = api.run_scenario(
             sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress, write=False, ctx=ctx
         )

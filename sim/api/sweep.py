@@ -3,31 +3,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sim.model import sweep_spec
 from sim.model.sweep_spec import Sweep, SweepError  # noqa: F401  (the sweep API's types)
-from sim.play.sweep import Played
+from sim.play.context import RunContext
+from sim.play.sweep import Played, Progress
+from sim.play.work import Executor
 from sim.stats import sweep_table
 
 
-def build(*args, **kwargs) -> Sweep:
+def build(
+    path: str | Path,
+    sets: Sequence[str] = (),
+    mode: str | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    measures: list[str] | None = None,
+    target: str | None = None,
+    independent: bool | None = None,
+) -> Sweep:
     """A validated sweep: `sim.model.sweep_spec.build` (axes, points; same arguments), then its measures and target
     checked against every point's measures (`sim.stats.sweep_table.resolve`). Raises SweepError (one line)."""
-    sw = sweep_spec.build(*args, **kwargs)
+    sw = sweep_spec.build(path, sets, mode, games, seed, measures, target, independent)
     sweep_table.resolve(sw)
     return sw
 
 
 def run_sweep(
     sw: Sweep,
-    executor,
+    executor: Executor,
     out: str | Path | None = None,
     chunk: int | None = None,
-    progress=None,
+    progress: Progress | None = None,
     fresh: bool = False,
-    on_played=None,
-    ctx=None,
+    on_played: Callable[[], None] | None = None,
+    ctx: RunContext | None = None,
 ) -> tuple[dict, Path, Played]:
     """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
     Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.

@@ -3,8 +3,10 @@ one-line failure, Ctrl-C / SIGTERM handling, and the checks of the options every
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -16,13 +18,13 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, what batch schedulers expect of a job st
 from sim.model.paths import SCENARIOS  # noqa: E402, F401  (the CLI modules take it from here)
 
 
-def fail(msg: str, code: int = EXIT_BAD_INPUT):
+def fail(msg: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(code)
 
 
 @contextmanager
-def interruptible(kept: str | None = None):
+def interruptible(kept: str | None = None) -> Iterator[None]:
     """Ctrl-C ends the command with one line and exit code 130, SIGTERM likewise with 143, wherever it comes
     (playing: within a block of games, see `sim.play.runner.BLOCK_S`; compiling; writing the report; waiting): reports
     are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a

@@ -36,7 +36,8 @@ from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are par
 try:  # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover - a typer that uses click itself
-    from click.exceptions import NoArgsIsHelpError, UsageError
+    # ignored: click's own classes of the same names stand in for typer's vendored ones
+    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
 
 _KINDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}
@@ -83,7 +84,7 @@ class OneLineUsage(typer.core.TyperGroup):
     def list_commands(self, ctx):
         """The commands grouped by panel (what a designer does), in PANELS order; within a panel as registered."""
         names = super().list_commands(ctx)
-        rank = {p: i for i, p in enumerate(self.PANELS)}
+        rank: dict[str | None, int] = {p: i for i, p in enumerate(self.PANELS)}  # a command without a panel: last
         return sorted(names, key=lambda n: rank.get(getattr(self.commands[n], "rich_help_panel", None), len(rank)))
 
     def make_context(self, *args, **kw):
@@ -146,7 +147,7 @@ SET_HELP = (
 Sets = Annotated[list[str] | None, typer.Option("--set", help=SET_HELP)]
 
 
-def progress_bar(total: int, label: str):
+def progress_bar(total: float, label: str):
     """Progress on stderr (sim.play.progress: a bar on a terminal, plain lines otherwise); (context manager, advance)."""
     from sim.play import progress
 
@@ -238,6 +239,7 @@ def run(
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
         r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex, on_played=prog.played)
     s, folder = r.raw, r.folder
+    assert folder is not None  # write=True: the report folder is written
     after_write(folder)
     if json_out:
         typer.echo(json.dumps(s, indent=2))
@@ -279,6 +281,7 @@ def run_defaults(
         with interruptible(), prog:
             r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
         s, folder = r.raw, r.folder
+        assert folder is not None  # write=True: the report folder is written
         seats = tables.one_line(s)
         g = s["games"]  # the progress line above gave the time and games/s
         typer.echo(
@@ -323,7 +326,7 @@ def replay(
         sim replay scenarios/moor/4p.toml --game 7
     """
     chosen = game is not None
-    game = game if chosen else 0
+    game = 0 if game is None else game
     in_range("game", game, 0, 2**62 - 1)
     check_run_options(seed=seed)
     sc = load_scenario(scenario, sets, seed=seed)
@@ -360,7 +363,12 @@ def list_(game: Annotated[str | None, typer.Argument(help="only this game")] = N
     from sim.model.scenario import toml_value as tv  # values as a TOML file writes them: copy them into one
 
     known_game(game)
-    games = registry.all_games() if game is None else {game: registry.get(game)}
+    if game is None:
+        games = registry.all_games()
+    else:
+        spec = registry.get(game)
+        assert spec is not None, game  # known_game refused an unknown game
+        games = {game: spec}
     for name, g in games.items():
         typer.echo(f"{name}: {g.title} ({g.min_players}-{g.max_players} players, rules v{g.rules_version})")
         typer.echo("  parameters:")
@@ -388,6 +396,7 @@ def list_(game: Annotated[str | None, typer.Argument(help="only this game")] = N
                 typer.echo(f"      {p.name}.{f}: {h}")
             for key, target in p.parts:
                 tp = g.param(target)
+                assert tp is not None, target  # a part names one of the game's own parameters
                 also = f" (also the parameter {target} on its own)" if target != p.name else ""
                 typer.echo(f"      {p.name}.{key}: {tp.help}{also}")
         typer.echo("  strategies:")
@@ -486,6 +495,7 @@ def report(
                 ctx=run_context(threads, adv),
                 on_played=prog.played,
             ).folder
+        assert folder is not None  # write=True: the report folder is written
     else:
         src = path / "summary.json" if path.is_dir() else path
         from sim.output.report import staging_run

@@ -187,7 +187,14 @@ SPEC = register(
         rules_version=R.RULES_VERSION,
         min_players=2,
         max_players=5,
-        params=worded(tuple(ParamSpec(*p, labels=P.LABELS.get(p[0], ())) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
+        params=worded(
+            tuple(
+                ParamSpec(name, kind, default, domain, text, labels=P.LABELS.get(name, ()))
+                for name, kind, default, domain, text in P.PARAM_SPECS
+            ),
+            WORDS,
+        )
+        + (SECONDS,),
         strategies=tuple(
             StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ()) for n, i, h in S.STRATEGIES
         ),

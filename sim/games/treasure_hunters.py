@@ -503,8 +503,17 @@ SPEC = register(
         max_players=5,
         params=worded(
             tuple(
-                ParamSpec(*p, fields=P.FIELDS.get(p[0], ()), labels=P.LABELS.get(p[0], ()), parts=P.PARTS.get(p[0], ()))
-                for p in P.PARAM_SPECS
+                ParamSpec(
+                    name,
+                    kind,
+                    default,
+                    domain,
+                    text,
+                    fields=P.FIELDS.get(name, ()),
+                    labels=P.LABELS.get(name, ()),
+                    parts=P.PARTS.get(name, ()),
+                )
+                for name, kind, default, domain, text in P.PARAM_SPECS
             ),
             WORDS,
         )

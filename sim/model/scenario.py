@@ -242,7 +242,8 @@ class Scenario:
         assert st is not None, name  # load() refuses an unknown strategy
         return st
 
-    def with_changes(self, **kw: Any) -> Scenario:
+    def with_changes(self, **kw: object) -> Scenario:
+        """This scenario with fields ``kw`` replaced (name=..., games=..., seats=...; not validated again)."""
         d = dict(self.__dict__)
         d.update(kw)
         return Scenario(**d)

@@ -30,8 +30,8 @@ class Bay:
         self.kind = {s["id"]: s["kind"] for s in b["spaces"]}
         self.owner = {s["id"]: s.get("owner", -1) for s in b["spaces"]}
         self.order = [s["id"] for s in b["spaces"]]
-        self.near = {v: [] for v in self.kind}  # "next to": edges and stairs
-        self.ways = {v: [] for v in self.kind}  # (neighbour, through the caves?)
+        self.near: dict[str, list[str]] = {v: [] for v in self.kind}  # "next to": edges and stairs
+        self.ways: dict[str, list[tuple[str, bool]]] = {v: [] for v in self.kind}  # (neighbour, through the caves?)
         for a, c in list(b["edges"]) + list(b.get("stairs", [])):
             self.near[a].append(c)
             self.near[c].append(a)

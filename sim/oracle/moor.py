@@ -155,7 +155,7 @@ class Moor:
     # ---- turn sequence ------------------------------------------------------------------------------------------
     def _start_turn(self):
         """R13/R14: the next player (clockwise) with a pawn not home takes the turn; nobody left: game over."""
-        skipped = []
+        skipped: list[int] = []  # players passed over
         p = self.cur
         for _ in range(self.n):
             if not self.home(p):

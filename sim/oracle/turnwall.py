@@ -107,7 +107,7 @@ class Castle:
         for g in movers:
             if not 0 <= floor[g][0] + step < SIZE and not self.off_board_stops:
                 return False
-        stopped = set()
+        stopped: set[int] = set()  # ghost indices
         changed = True
         while changed:  # stops spread backward
             changed = False

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 from sim.model.errors import SimError
 from sim.model.sweep_axis import axis_words, is_numeric
@@ -93,7 +94,7 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
         except KeyError:
             return ""
 
-    axes = [
+    axes: list[dict[str, Any]] = [
         {
             "name": a.name,
             "values": list(a.values),

@@ -13,7 +13,9 @@ size, up to the page's width); no label overlaps another or a symbol (tests/sim/
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from sim.model.errors import SimError
 from sim.pages.plots import _figure, to_svg
@@ -80,14 +82,19 @@ def game_of(path: Path) -> str:
     raise BoardFileError(f"{path}: not a board file of a known game ({kinds_text(boards)})")
 
 
-def _drawing(game: str):
+def _drawing(game: str) -> tuple[Callable[[str], Any], Callable[[Any], Any], str]:
     """(the game's board loader, its figure function, what the board is called in a caption), from its spec: the
-    figure is looked up when asked for, so the function drawn is the module's at that moment."""
+    figure is looked up when asked for, so the function drawn is the module's at that moment. The board is the
+    game's own kind (its kernels/<game>/board.py). Raises LookupError for a game without a board spec (callers
+    ask only for games with one)."""
     import importlib
 
     from sim.model import registry
 
-    board = registry.get(game).board
+    spec = registry.get(game)
+    board = spec.board if spec is not None else None
+    if board is None:
+        raise LookupError(f"{game}: a game without a board spec")
     module, _, name = board.figure.partition(":")
     return board.loader().load_board, getattr(importlib.import_module(module), name), board.noun
 

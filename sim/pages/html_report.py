@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from sim.model import catalogue
 from sim.model.words import count, with_sign
@@ -339,7 +341,19 @@ def md_table(rows: list[dict]) -> str:
 # --- the report ---------------------------------------------------------------------------------------------------
 
 
-def sections(s: dict) -> list[dict]:
+class Section(TypedDict, total=False):
+    """One section of the report (`sections`): id and title, the intro line, plots [(name, caption, SVG or None
+    when nothing was drawn)], tables and folded tables [(caption, rows)]."""
+
+    id: str
+    title: str
+    intro: str
+    plots: Sequence[tuple[str, str, str | None]]
+    tables: Sequence[tuple[str, list[dict]]]
+    folded: Sequence[tuple[str, list[dict]]]
+
+
+def sections(s: dict) -> list[Section]:
     """Report sections in order: {id, title, intro, plots: [(name, caption, svg)], tables: [(caption, rows)],
     folded: [(summary, rows)]} (folded tables sit in a <details> on the page: the numbers behind a plot).
 
@@ -351,7 +365,7 @@ def sections(s: dict) -> list[dict]:
     g = s["games"]
     cat = catalogue.for_summary(s)
     lines, changed = parameter_lines(s)
-    scenario = {
+    scenario: Section = {
         "id": "scenario",
         "title": "Scenario",
         "intro": "The rules variant played: parameters that differ "
@@ -388,7 +402,7 @@ def sections(s: dict) -> list[dict]:
             f"Warning: {pct(g['truncated_rate'])} of games hit the turn cap and are left out of every figure "
             "below. " + intro
         )
-    out = [
+    out: list[Section] = [
         {
             "id": "balance",
             "title": "Balance at a glance",
@@ -585,7 +599,7 @@ def games_played(s: dict) -> str:
     return f"{n:,} game{'' if n == 1 else 's'} played."
 
 
-def render(s: dict, secs: list[dict] | None = None) -> str:
+def render(s: dict, secs: list[Section] | None = None) -> str:
     """The balance report as one self-contained HTML page. ``secs``: `sections` of ``s`` when already drawn (the
     plots are most of the time a report takes: `write` draws them once for the page and the Markdown)."""
     sc = s["scenario"]
@@ -631,7 +645,7 @@ def render(s: dict, secs: list[dict] | None = None) -> str:
     return "\n".join(parts) + "\n"
 
 
-def render_markdown(s: dict, plot_dir: str = "plots", secs: list[dict] | None = None) -> tuple[str, dict[str, str]]:
+def render_markdown(s: dict, plot_dir: str = "plots", secs: list[Section] | None = None) -> tuple[str, dict[str, str]]:
     """The balance report as Markdown plus its plots {file name: svg} (referenced as ``plot_dir/<name>.svg``);
     ``secs`` as in `render`."""
     sc = s["scenario"]

@@ -82,7 +82,11 @@ def board_description(ref: str, game: str) -> str:
     try:
         from sim.model import registry
 
-        B = registry.get(game).board.loader()
+        spec = registry.get(game)
+        board = spec.board if spec is not None else None
+        if board is None:  # an unknown game, or one without boards: said as any board that cannot be read
+            raise AttributeError(f"{game}: no board spec")
+        B = board.loader()
         b = B.load_board(ref)
         text = Path(b.path).read_text(encoding="utf-8") if b.path and Path(b.path).exists() else ""
     except Exception as e:  # noqa: BLE001  (a report read back elsewhere: say what is known)

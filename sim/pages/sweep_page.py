@@ -6,12 +6,16 @@ target the points whose interval contains it highlighted and the closest one nam
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sim.model.words import count, with_sign
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
 from sim.pages.verdicts import fmt_p
+
+if TYPE_CHECKING:
+    from matplotlib.lines import Line2D
 
 TARGET_COLOR = "#b5464b"
 
@@ -194,7 +198,7 @@ def line_plot(d: dict, m: dict, axis: int):
     k = _scale(m["kind"])
     tgt = d.get("target")
     along = zipped(d)
-    v = None if along else view(d, axis)
+    v = View(axis, None, None, [None], [None], {}) if along else view(d, axis)  # zipped: one line, one panel
     key = lambda a, val: (a["name"], json.dumps(val))  # noqa: E731
     cells: dict[tuple, list] = {}  # (panel value index, curve value index) -> rows
     if along:
@@ -231,7 +235,7 @@ def line_plot(d: dict, m: dict, axis: int):
         )
     curves = [None] if along else v.curves
     colors = _colors(len(curves), numeric=not along and v.curve is not None and axes[v.curve]["numeric"])
-    handles = {}
+    handles: dict[int, Line2D] = {}  # curve value index -> its line, for the legend
     for a, pn in zip(subs, panels):
         for ci, c in enumerate(curves):
             rows = cells.get((pn, c), [])
@@ -434,8 +438,8 @@ def _label(ax: dict, v) -> str:
     return ax["labels"][ax["values"].index(v)]
 
 
-def plot_list(d: dict) -> list[tuple[str, str, str]]:
-    """(id, caption, svg) of every plot of the page."""
+def plot_list(d: dict) -> list[tuple[str, str, str | None]]:
+    """(id, caption, svg) of every plot of the page (svg None: the plot drew nothing)."""
     out = []
     for m in d["chosen"]:
         if d["mode"] == "grid" and len(d["axes"]) == 2:

@@ -34,6 +34,7 @@ class RunContext:
 
     def with_(self, **changes: object) -> RunContext:
         """This context with ``changes`` (the same cancel flag unless one is given)."""
+        # ignored: ``changes`` holds values of several field types, which mypy cannot match field by field
         return replace(self, **changes)  # type: ignore[arg-type]
 
     def check_cancel(self) -> None:

@@ -22,10 +22,14 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from sim.model.errors import SimError
 from sim.play.context import RunContext
-from sim.play.work import InProcess, Unit, UnitResult, play_unit  # noqa: F401  (InProcess: the executors live here)
+from sim.play.work import Executor, InProcess, Unit, UnitResult, play_unit  # noqa: F401  (the executors live here)
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
 
 ENV_SCHEDULER = "DASK_SCHEDULER_ADDRESS"
 
@@ -38,12 +42,20 @@ class DaskExecutor:
     """Runs units as Dask tasks on ``client``'s cluster, at most ``window`` per worker in flight (bounded memory on
     both sides), yielding results as they complete. Interrupted (Ctrl-C), it cancels what is still queued."""
 
-    def __init__(self, client, description: str, threads: int | None = None, window: int = 4):
+    def __init__(
+        self,
+        client: Client,
+        description: str,
+        threads: int | None = None,
+        window: int = 4,
+        cluster: LocalCluster | None = None,
+    ):
         self.client = client
         self.description = description
         self.threads = threads or 1
         self.window = window
-        self._warmed: set = set()
+        self.cluster = cluster  # a LocalCluster this executor started (closed with it), else None
+        self._warmed: set[tuple[str, int]] = set()
 
     @property
     def workers(self) -> int:
@@ -101,10 +113,9 @@ class DaskExecutor:
                 f.cancel()
 
     def close(self) -> None:
-        cluster = getattr(self, "cluster", None)
         self.client.close()
-        if cluster is not None:
-            cluster.close()
+        if self.cluster is not None:
+            self.cluster.close()
 
 
 def _next_done(ac, ctx: RunContext):
@@ -131,7 +142,7 @@ def executor(
     scheduler: str | None = None,
     threads: int | None = None,
     on_note: Callable[[str], None] | None = None,
-):
+) -> Iterator[Executor]:
     """The executor for the CLI options: a Dask client of ``scheduler`` (or $DASK_SCHEDULER_ADDRESS), else a
     LocalCluster of ``workers`` worker processes, else `InProcess`. Closed on exit. Raises ExecutionError (one
     line) when both are given or the scheduler cannot be reached."""
@@ -142,8 +153,7 @@ def executor(
             "--scheduler uses an existing one)"
         )
     if not workers and not address:
-        ex = InProcess(threads)
-        yield ex
+        yield InProcess(threads)
         return
     import logging
 
@@ -160,8 +170,9 @@ def executor(
             preload=["sim.play.dask_worker"],
         )  # Ctrl-C: no worker traces
         client = Client(cluster)
-        ex = DaskExecutor(client, f"Dask LocalCluster, {workers} worker{'s' if workers > 1 else ''}", threads)
-        ex.cluster = cluster
+        ex = DaskExecutor(
+            client, f"Dask LocalCluster, {workers} worker{'s' if workers > 1 else ''}", threads, cluster=cluster
+        )
     else:
         try:
             client = Client(address, timeout=10)

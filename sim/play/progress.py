@@ -144,7 +144,7 @@ class Lines:
 
     def _say_step(self) -> None:
         with self.lock:
-            if not self.said:
+            if not self.said and self.t_played is not None:  # t_played is set before the timer starts
                 self.said = True
                 self._say(self.games_line(self.t_played))
                 print(f"{self.label}: {self.doing} {self.what} ...", end="", file=self.stream, flush=True)
@@ -243,4 +243,9 @@ def bar(total: float, label: str, stream: TextIO | None = None):
         refresh_per_second=4,
     )
     task = prog.add_task(label, total=total)
-    return prog, lambda k: (prog.advance(task, k), lines.advance(k))
+
+    def advance(k: float) -> None:
+        prog.advance(task, k)
+        lines.advance(k)
+
+    return prog, advance

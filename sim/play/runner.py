@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,7 +47,7 @@ def available_threads() -> int:
     """The most threads this process may use: NUMBA_NUM_THREADS when set, else the cores it may run on."""
     import numba
 
-    return int(numba.config.NUMBA_NUM_THREADS)
+    return int(vars(numba.config)["NUMBA_NUM_THREADS"])  # numba.config's settings are set at import: not typed
 
 
 def thread_limit() -> str:
@@ -59,7 +59,7 @@ def thread_limit() -> str:
     import numba
 
     cap = available_threads()
-    cores = int(numba.config.NUMBA_DEFAULT_NUM_THREADS)
+    cores = int(vars(numba.config)["NUMBA_DEFAULT_NUM_THREADS"])
     env = os.environ.get("NUMBA_NUM_THREADS")
     if env is not None and cap < cores:
         return (
@@ -260,7 +260,8 @@ def _play_blocks(
     check_stop(ctx)
     t = resolve_threads(ctx.threads)
     pool = _pool(t)
-    i, size, running = 0, MIN_BLOCK, set()
+    i, size = 0, MIN_BLOCK
+    running: set[Future[tuple[int, float]]] = set()
     try:
         while i < n or running:
             while i < n and len(running) < 2 * t:
@@ -298,9 +299,9 @@ class RunResult:
     chunk: int
     games: int
     seed: int
-    margin: np.ndarray | None = None
-    sums: dict | None = None
-    cubes: dict | None = None
+    margin: np.ndarray
+    sums: dict
+    cubes: dict
 
 
 def cpu_count() -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import cast
+from typing import Protocol, cast
 
 import numpy as np
 
@@ -196,7 +196,7 @@ def play_games(
     games: int | None = None,
     seed: int | None = None,
     chunk: int = runner.DEFAULT_CHUNK,
-    executor=None,
+    executor: Executor | None = None,
     ctx: RunContext | None = None,
     on_chunk: Callable[[runner.ChunkOutputs], None] | None = None,
     game0: int = 0,
@@ -255,6 +255,20 @@ def new_result(sc: Scenario, game0: int = 0) -> UnitResult:
         {"n": sums.n, "s": sums.s, "q": sums.q, "nz": sums.nz},
         cubes=sums.cu,
     )
+
+
+class Executor(Protocol):
+    """Where units are played: `InProcess` (this process) or `sim.play.distributed.DaskExecutor` (Dask workers)."""
+
+    description: str
+
+    def unit_threads(self, ctx: RunContext | None = None) -> int:
+        """The Numba threads each unit uses."""
+        ...
+
+    def map(self, units: Iterable[Unit], ctx: RunContext | None = None) -> Iterator[tuple[Unit, UnitResult]]:
+        """Play ``units``, yielding (unit, result) pairs (in any order: callers merge by ``Unit.index``)."""
+        ...
 
 
 class InProcess:
