@@ -13,6 +13,7 @@ import typer
 import typer.core
 
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
+from sim.cli import tune as cli_tune  # sim tune, default tunes
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID,
     EXIT_BAD_INPUT,
@@ -844,6 +845,7 @@ def rerun(
 
 
 app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)  # sim sweep (sim.cli.sweep)
+app.command(rich_help_panel="Compare and explore")(cli_tune.tune)  # sim tune (sim.cli.tune)
 
 
 def main() -> None:

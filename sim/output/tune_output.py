@@ -1,0 +1,172 @@
+"""A tune's report folder ``reports/tune-<name>/``: the study (study.db, an Optuna SQLite storage: a rerun of the
+same command continues it), the stored points (points/), and, once the search and the confirmation are over,
+tune.parquet (one row per trial), tune.html, best.toml (a scenario of the chosen setting, ready for `sim run`) and
+tune.json (the machine contract), written last: a folder without it holds an unfinished tune, never one that looks
+complete."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from sim.model.errors import SimError
+from sim.model.scenario import toml_value
+from sim.model.tune_spec import Tune
+
+SCHEMA = 1
+OUTPUTS = ("tune.json", "tune.parquet", "tune.html", "best.toml")
+KEPT = ("study.db", "points")
+
+
+class TuneOutputError(SimError, ValueError):
+    """--out names a folder that is neither new, empty nor a tune folder (one line)."""
+
+
+def folder_for(tune: Tune, out: str | Path | None = None) -> Path:
+    """``out``, else reports/tune-<scenario name>."""
+    from sim.model import paths
+
+    return Path(out) if out else paths.REPORTS / f"tune-{tune.name}"
+
+
+def what_for(tune: Tune, out: str | Path | None = None) -> str:
+    return "--out" if out else f"tune of scenario '{tune.name}', default folder"
+
+
+def prepare(folder: Path, what: str = "--out", fresh: bool = False) -> None:
+    """Make ``folder`` ready for a (re)run: refuse a folder of other things; remove the outputs of an earlier run
+    (the study and the stored points stay, unless ``fresh``). Raises TuneOutputError (one line)."""
+    folder = Path(folder)
+    if folder.exists():
+        if not folder.is_dir():
+            raise TuneOutputError(f"{what}: {folder} is a file; give a folder")
+        kids = [p.name for p in folder.iterdir()]
+        if kids and not any(k in kids for k in OUTPUTS + KEPT):
+            raise TuneOutputError(f"{what}: {folder} exists and is not a tune folder; give a new or empty folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for o in OUTPUTS:
+            (folder / o).unlink(missing_ok=True)
+        if fresh:
+            (folder / "study.db").unlink(missing_ok=True)
+            shutil.rmtree(folder / "points", ignore_errors=True)
+    except OSError as e:
+        raise TuneOutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
+    from sim.output.report import OutputError, check_writable
+
+    try:
+        check_writable(folder, what)
+    except OutputError as e:
+        raise TuneOutputError(str(e).replace("a report needs", "a tune needs")) from None
+
+
+def scenario_toml(doc: dict, header: str) -> str:
+    """A scenario document ([scenario], [params], [[seats]]) as a TOML file, ``header`` as its opening comment."""
+    lines = [f"# {h}" if h else "#" for h in header.splitlines()]
+
+    def table(name: str, t: dict) -> None:
+        lines.append(f"\n[{name}]")
+        lines.extend(f"{_key(k)} = {toml_value(v)}" for k, v in t.items())
+
+    table("scenario", doc.get("scenario", {}))
+    if doc.get("params"):
+        table("params", doc["params"])
+    for seat in doc.get("seats", []):
+        lines.append("\n[[seats]]")
+        lines.extend(f"{_key(k)} = {toml_value(v)}" for k, v in seat.items())
+    return "\n".join(lines) + "\n"
+
+
+def _key(k: str) -> str:
+    return k if k.replace("_", "").replace("-", "").isalnum() else json.dumps(k)
+
+
+def best_document(tune: Tune, values: dict[str, Any], games: int) -> dict:
+    """The scenario file's document with the chosen ``values`` set, named ``<name>-tuned``, playing ``games``."""
+    from sim.model import overrides as ov
+
+    raw, _ = ov.apply_traced(tune.doc, list(values.items()))
+    sc = dict(raw.get("scenario", {}))
+    sc["name"] = f"{tune.name}-tuned"
+    sc["games"] = games
+    sc["seed"] = tune.seed
+    board = (raw.get("params") or {}).get("board")
+    if isinstance(board, str) and board.endswith(".toml") and not Path(board).is_absolute():
+        raw.setdefault("params", {})["board"] = str((tune.path.parent / board).resolve())  # a file beside the scenario
+    raw["scenario"] = sc
+    return raw
+
+
+def frame(doc: dict) -> Any:
+    """tune.parquet: one row per trial: trial, state, the parameters (numbers, or TOML text for choices),
+    games, the point's key, then per target ``<m>``, ``<m>.lo``, ``<m>.hi`` (95%), ``<m>.distance`` and its
+    interval, the score, whether on the Pareto front and whether confirmed."""
+    import polars as pl
+
+    rows = []
+    for t in doc["trials"]:
+        r: dict[str, Any] = {"trial": t["number"], "state": t["state"]}
+        for p in doc["params"]:
+            v = t["values"].get(p["name"]) if t["values"] else None
+            r[p["name"]] = v if p["kind"] != "choice" or v is None else toml_value(v)
+        r["games"] = doc["games"]
+        r["key"] = t.get("key")
+        for k, tg in enumerate(doc["targets"]):
+            x = (t.get("targets") or [{}] * len(doc["targets"]))[k]
+            m = tg["measure"]
+            r[m] = x.get("value")
+            r[f"{m}.lo"] = (x.get("ci95") or [None, None])[0]
+            r[f"{m}.hi"] = (x.get("ci95") or [None, None])[1]
+            r[f"{m}.distance"] = x.get("distance")
+            r[f"{m}.distance.lo"] = (x.get("distance_ci") or [None, None])[0]
+            r[f"{m}.distance.hi"] = (x.get("distance_ci") or [None, None])[1]
+        r["score"] = t.get("score")
+        r["pareto"] = bool(t.get("pareto"))
+        r["confirmed"] = bool(t.get("confirmed"))
+        rows.append(r)
+    names = [
+        f"{t['measure']}{s}" for t in doc["targets"] for s in ("", ".lo", ".hi", ".distance", ".distance.lo", ".distance.hi")
+    ]
+    floats = set(names) | {"score"}
+    cols = list(rows[0]) if rows else ["trial", "state", *[p["name"] for p in doc["params"]], "games", "key", *names]
+    return pl.DataFrame(
+        {k: pl.Series(k, [r.get(k) for r in rows], dtype=pl.Float64 if k in floats else None) for k in cols}
+    )
+
+
+def write(folder: Path, tune: Tune, doc: dict) -> None:
+    """Write tune.parquet, tune.html and best.toml, then tune.json (each by rename of a temporary file)."""
+    from sim.output.report import os_error
+    from sim.pages.tune_page import render
+
+    folder = Path(folder)
+    pid = os.getpid()
+    files = {name: folder / f".{name}.{pid}" for name in ("tune.parquet", "tune.html", "best.toml", "tune.json")}
+    try:
+        frame(doc).write_parquet(files["tune.parquet"])
+        files["tune.html"].write_text(render(doc), encoding="utf-8")
+        chosen = doc.get("chosen")
+        if chosen is not None:
+            best = best_document(tune, chosen["values"], doc["confirm_games"])
+            head = (
+                f"{tune.name}, tuned by `sim tune` ({len(doc['trials'])} trials x {doc['games']:,} games): "
+                + "; ".join(f"{k} = {toml_value(v)}" for k, v in chosen["values"].items())
+                + f"\ntargets: {', '.join(t['text'] for t in doc['targets'])}; confirmed on {doc['confirm_games']:,} "
+                f"games at seed {doc['confirm_seed']} (tune.html)\nPlay it: sim run {folder / 'best.toml'}"
+            )
+            files["best.toml"].write_text(scenario_toml(best, head), encoding="utf-8")
+        else:
+            files.pop("best.toml")
+        files["tune.json"].write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
+        for name, tmp in files.items():
+            os.replace(tmp, folder / name)
+    except Exception as e:
+        for f in files.values():
+            f.unlink(missing_ok=True)
+        oe = os_error(e)
+        if oe is None:
+            raise
+        raise oe from None
