@@ -13,7 +13,6 @@ the seed, the trials and the batch only: the same in this process and on a Dask 
 from __future__ import annotations
 
 import json
-import math
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +27,6 @@ from sim.play.context import RunContext
 from sim.stats import tune_stats
 
 if TYPE_CHECKING:
-    import optuna
     import polars as pl
 
 Doc = dict[str, Any]
@@ -258,13 +256,17 @@ def importance(tune: Tune, study: Any) -> dict[str, dict[str, float]] | None:
         return None
     out = {}
     for k, t in enumerate(tune.targets):
+
+        def value(tr: Any, k: int = k) -> float:
+            return float(tr.values[k])
+
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 imp = optuna.importance.get_param_importances(
                     study,
                     evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
-                    target=lambda tr, k=k: tr.values[k],
+                    target=value,
                 )
         except (RuntimeError, ValueError, ZeroDivisionError, ImportError, IndexError):
             return None
@@ -295,7 +297,7 @@ def confirm(
         pts, tune.confirm_seed, tune.confirm_games, names, folder, executor, chunk, progress.games, ctx
     )
     confirmed = []
-    for (values, sc), key in zip(pts, b.keys):
+    for (_, sc), key in zip(pts, b.keys):
         d = tune_points.load(folder, key)
         confirmed.append({"scenario": sc, "sums": d["sums"], "paired": d["paired"]})
     res = tune_stats.tell_apart(tune, confirmed)
@@ -317,8 +319,7 @@ def run_tune(
     study and the stored points, and no tune.json: the same command again continues."""
     from sim.model import paths
     from sim.output import tune_output as output
-    from sim.play import runner
-    from sim.play import tune_points
+    from sim.play import runner, tune_points
     from sim.play.provenance import provenance
 
     chunk = chunk or runner.DEFAULT_CHUNK
@@ -586,7 +587,3 @@ def summary_text(doc: Doc) -> str:
     from sim.pages.tune_page import summary_lines
 
     return "\n".join(summary_lines(doc))
-
-
-def _finite(x: float | None) -> bool:
-    return x is not None and math.isfinite(x)

@@ -42,10 +42,10 @@ class TuneLines:
 
     def trial(self, info: dict) -> None:
         from sim.model.scenario import toml_value
-        from sim.pages.tune_page import fmt_dist
-        from sim.pages.sweep_page import fmt, fmt_ci
-        from sim.stats.sweep_table import quantities
         from sim.output.sweep_output import shown_kind
+        from sim.pages.sweep_page import fmt, fmt_ci
+        from sim.pages.tune_page import fmt_dist
+        from sim.stats.sweep_table import quantities
 
         qs = quantities(self.tune.base)
         vals = ", ".join(f"{k}={toml_value(v)}" for k, v in info["values"].items())
@@ -80,7 +80,9 @@ def tune(
     games: Annotated[
         int | None, typer.Option(help=r"games per trial (default: \[tune] games, else the scenario's)")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's; confirmation: seed + 1)")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="master seed (default: the scenario's; confirmation: seed + 1)")
+    ] = None,
     confirm: Annotated[int | None, typer.Option(help="best settings played again at a fresh seed (default 3)")] = None,
     confirm_games: Annotated[
         int | None, typer.Option(help="games per confirmed setting (default: 4 x games per trial)")
@@ -112,8 +114,16 @@ def tune(
         sim tune scenarios/treasure_hunters/advanced-4p.toml --param ghost_cards.shuffle=1..8 --param hauntings=4..9 --target team_win_rate=50% --trials 24 --games 2000
     """
     from sim.api.tune import build, run_tune, summary_text
-    from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, after_write, check_run_options, fail, in_range
-    from sim.cli.common import interruptible, run_context
+    from sim.cli.common import (
+        EXIT_BAD_INPUT,
+        EXIT_USAGE,
+        after_write,
+        check_run_options,
+        fail,
+        in_range,
+        interruptible,
+        run_context,
+    )
     from sim.model.scenario import ScenarioError
     from sim.model.tune_spec import TuneError
     from sim.output.tune_output import TuneOutputError, folder_for
@@ -144,7 +154,9 @@ def tune(
         typer.echo(json.dumps(doc, indent=1, default=str))
     else:
         typer.echo(summary_text(doc))
-    typer.echo(f"tune written to {folder} (tune.html; play the chosen setting: sim run {folder / 'best.toml'})", err=True)
+    typer.echo(
+        f"tune written to {folder} (tune.html; play the chosen setting: sim run {folder / 'best.toml'})", err=True
+    )
 
 
 def run_default_tunes(game: str | None, games: int | None = None) -> list[tuple[Path, dict]]:

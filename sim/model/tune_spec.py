@@ -108,7 +108,8 @@ class Param:
         if self.kind == "choice":
             return ", ".join(self.labels)
         return f"{toml_value(self.low)}..{toml_value(self.high)}" + (
-            f" step {toml_value(self.step)}" if self.step is not None and not (self.kind == "int" and self.step == 1)
+            f" step {toml_value(self.step)}"
+            if self.step is not None and not (self.kind == "int" and self.step == 1)
             else ""
         )
 
@@ -221,7 +222,9 @@ def _param(name: str, raw: Any, where: str, from_table: bool) -> Param:
     if isinstance(raw, list):
         return _choices(name, list(raw), where)
     if not isinstance(raw, str):
-        raise TuneError(f'{where}: expected a range string "LO..HI [step S]" or an array of choices, got {toml_value(raw)}')
+        raise TuneError(
+            f'{where}: expected a range string "LO..HI [step S]" or an array of choices, got {toml_value(raw)}'
+        )
     m = RANGE_RE.match(raw)
     if m:
         lo, hi, step = m["lo"], m["hi"], m["step"]
@@ -358,11 +361,13 @@ def build(
     ts_text = list(targets) if targets else opts.get("target")
     if isinstance(ts_text, str):
         ts_text = [ts_text]
-    if not targets and ts_text is not None and (
-        not isinstance(ts_text, list) or not all(isinstance(t, str) for t in ts_text)
+    if (
+        not targets
+        and ts_text is not None
+        and (not isinstance(ts_text, list) or not all(isinstance(t, str) for t in ts_text))
     ):
         raise TuneError(
-            f'[tune] target: expected a string or an array of strings MEASURE=VALUE, e.g. target = '
+            f"[tune] target: expected a string or an array of strings MEASURE=VALUE, e.g. target = "
             f'"first_player_advantage=0", got {toml_value(opts.get("target"))}'
         )
     if not ts_text:
@@ -381,9 +386,9 @@ def build(
     n_trials = _count(opts, "trials", trials, DEFAULT_TRIALS, MAX_TRIALS)
     n_confirm = _count(opts, "confirm", confirm, DEFAULT_CONFIRM, 50)
     cg = _count(opts, "confirm_games", confirm_games, min(CONFIRM_FACTOR * g, MAX_GAMES), MAX_GAMES)
-    b = _count(opts, "batch", batch, DEFAULT_BATCH, MAX_BATCH)
+    n_batch = _count(opts, "batch", batch, DEFAULT_BATCH, MAX_BATCH)
     base = base0.with_changes(games=g, seed=base0.seed if seed is None else seed)
-    tune = Tune(base, p, doc, ps, ts, n_trials, g, n_confirm, cg, b)
+    tune = Tune(base, p, doc, ps, ts, n_trials, g, n_confirm, cg, n_batch)
     for q in ps:
         for v in q.extremes():
             tune.probes.append(tune.scenario_at({q.name: v}, q.source))

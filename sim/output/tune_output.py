@@ -128,7 +128,9 @@ def frame(doc: dict) -> Any:
         r["confirmed"] = bool(t.get("confirmed"))
         rows.append(r)
     names = [
-        f"{t['measure']}{s}" for t in doc["targets"] for s in ("", ".lo", ".hi", ".distance", ".distance.lo", ".distance.hi")
+        f"{t['measure']}{s}"
+        for t in doc["targets"]
+        for s in ("", ".lo", ".hi", ".distance", ".distance.lo", ".distance.hi")
     ]
     floats = set(names) | {"score"}
     cols = list(rows[0]) if rows else ["trial", "state", *[p["name"] for p in doc["params"]], "games", "key", *names]

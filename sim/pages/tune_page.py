@@ -91,8 +91,13 @@ def _trials_plot(d: dict):
         ax.step(xs, run, where="post", color=plots.ORANGE, lw=1.2, label="best trial so far")
         conf = [t for t in ok if t["confirmed"]]
         ax.plot(
-            [t["number"] for t in conf], [t["targets"][k]["distance"] * s for t in conf], "s", mfc="none",
-            color=TARGET_COLOR, ms=7, label="confirmed",
+            [t["number"] for t in conf],
+            [t["targets"][k]["distance"] * s for t in conf],
+            "s",
+            mfc="none",
+            color=TARGET_COLOR,
+            ms=7,
+            label="confirmed",
         )
         ax.set_ylabel(f"distance ({'pts' if s == 100.0 else 'units'})")
         ax.set_title(f"{tg['label']}: distance to {tg['text'].split('=', 1)[1]}")
@@ -130,16 +135,34 @@ def _pareto_plot(d: dict):
     sb = 100.0 if b["kind"] in ("rate", "points") else 1.0
     fig, axes = plots._figure(5.0, 3.6)
     ax = axes[0]
-    ax.plot([t["targets"][0]["distance"] * sa for t in ok], [t["targets"][1]["distance"] * sb for t in ok], "o",
-            ms=3, color=plots.GREY, label="trial")
+    ax.plot(
+        [t["targets"][0]["distance"] * sa for t in ok],
+        [t["targets"][1]["distance"] * sb for t in ok],
+        "o",
+        ms=3,
+        color=plots.GREY,
+        label="trial",
+    )
     front = sorted((t for t in ok if t["pareto"]), key=lambda t: t["targets"][0]["distance"])
-    ax.plot([t["targets"][0]["distance"] * sa for t in front], [t["targets"][1]["distance"] * sb for t in front],
-            "o-", ms=4, color=plots.BLUE, label="Pareto front")
+    ax.plot(
+        [t["targets"][0]["distance"] * sa for t in front],
+        [t["targets"][1]["distance"] * sb for t in front],
+        "o-",
+        ms=4,
+        color=plots.BLUE,
+        label="Pareto front",
+    )
     ch = d.get("chosen")
     if ch:
         tr = next(t for t in ok if t["number"] == ch["trial"])
-        ax.plot([tr["targets"][0]["distance"] * sa], [tr["targets"][1]["distance"] * sb], "*", ms=12,
-                color=TARGET_COLOR, label="chosen")
+        ax.plot(
+            [tr["targets"][0]["distance"] * sa],
+            [tr["targets"][1]["distance"] * sb],
+            "*",
+            ms=12,
+            color=TARGET_COLOR,
+            label="chosen",
+        )
     ax.set_xlabel(f"{a['label']}: distance")
     ax.set_ylabel(f"{b['label']}: distance")
     ax.legend(fontsize=7, frameon=False)
@@ -160,8 +183,14 @@ def _confirm_plot(d: dict):
             if x["value"] is None:
                 continue
             col = TARGET_COLOR if c["chosen"] else (plots.BLUE if c["tied"] else plots.GREY)
-            ax.errorbar([x["value"] * s], [i], xerr=[[(x["value"] - x["ci95"][0]) * s], [(x["ci95"][1] - x["value"]) * s]],
-                        fmt="o", color=col, ms=4)
+            ax.errorbar(
+                [x["value"] * s],
+                [i],
+                xerr=[[(x["value"] - x["ci95"][0]) * s], [(x["ci95"][1] - x["value"]) * s]],
+                fmt="o",
+                color=col,
+                ms=4,
+            )
         if tg["low"] == tg["high"]:
             ax.axvline(tg["low"] * s, color=plots.GREY, ls="--", lw=1)
         else:
@@ -174,15 +203,30 @@ def _confirm_plot(d: dict):
 
 def plot_list(d: dict) -> list[tuple[str, str, str | None]]:
     return [
-        ("confirm", "Confirmed candidates: each target's value with its 95% interval at the fresh seed (red: chosen; "
-         "blue: cannot be told apart from it; grey: further), the target dashed or shaded.",
-         plots.render(_confirm_plot, d)),
-        ("trials", "Each trial's distance to each target with the distance's 95% range, the best trial so far "
-         "(by score) as a step line, the confirmed ones boxed.", plots.render(_trials_plot, d)),
-        ("importance", "The parameters' importance: each one's share of how the distance varies across the trials "
-         "(Optuna's PED-ANOVA).", plots.render(_importance_plot, d)),
-        ("pareto", "The trade-off between the first two targets: every trial's distances, the Pareto front (no trial "
-         "nearer on both) joined.", plots.render(_pareto_plot, d)),
+        (
+            "confirm",
+            "Confirmed candidates: each target's value with its 95% interval at the fresh seed (red: chosen; "
+            "blue: cannot be told apart from it; grey: further), the target dashed or shaded.",
+            plots.render(_confirm_plot, d),
+        ),
+        (
+            "trials",
+            "Each trial's distance to each target with the distance's 95% range, the best trial so far "
+            "(by score) as a step line, the confirmed ones boxed.",
+            plots.render(_trials_plot, d),
+        ),
+        (
+            "importance",
+            "The parameters' importance: each one's share of how the distance varies across the trials "
+            "(Optuna's PED-ANOVA).",
+            plots.render(_importance_plot, d),
+        ),
+        (
+            "pareto",
+            "The trade-off between the first two targets: every trial's distances, the Pareto front (no trial "
+            "nearer on both) joined.",
+            plots.render(_pareto_plot, d),
+        ),
     ]
 
 
@@ -196,7 +240,9 @@ def candidate_rows(d: dict) -> list[dict]:
         r["score"] = "n/a" if c["score"] is None else f"{c['score']:.3f}"
         vs = c.get("vs_chosen")
         r["vs chosen (score)"] = (
-            "" if vs is None else f"{vs['diff']:+.3f} [{vs['ci95'][0]:+.3f}, {vs['ci95'][1]:+.3f}], p {fmt_p(vs['p_holm'])}"
+            ""
+            if vs is None
+            else f"{vs['diff']:+.3f} [{vs['ci95'][0]:+.3f}, {vs['ci95'][1]:+.3f}], p {fmt_p(vs['p_holm'])}"
         )
         r["told apart"] = "" if c["chosen"] else ("no" if c["tied"] else "yes")
         rows.append(r)
@@ -227,10 +273,15 @@ def render(d: dict) -> str:
         ("players", sc["players"]),
         ("parameters", "; ".join(f"{p['name']} = {p['range']}" for p in d["params"])),
         ("targets", "; ".join(target_words(t) for t in d["targets"])),
-        ("search", f"{d['sampler']} (Optuna), {len(d['trials'])} trials in batches of {d['batch']}, "
-                   f"{d['games']:,} games each at seed {d['seed']} (common random numbers)"),
-        ("confirmation", f"best {len(d['candidates'])} settings, {d['confirm_games']:,} games each at seed "
-                         f"{d['confirm_seed']}"),
+        (
+            "search",
+            f"{d['sampler']} (Optuna), {len(d['trials'])} trials in batches of {d['batch']}, "
+            f"{d['games']:,} games each at seed {d['seed']} (common random numbers)",
+        ),
+        (
+            "confirmation",
+            f"best {len(d['candidates'])} settings, {d['confirm_games']:,} games each at seed {d['confirm_seed']}",
+        ),
         ("games", summary_lines(d)[-1].removeprefix("games: ")),
         ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
         ("played on", d["provenance"].get("executor", "")),
@@ -258,8 +309,10 @@ def render(d: dict) -> str:
     parts.append('<section id="trials"><h2>Trials</h2>' + html_table(trial_rows(d)) + "</section>")
     parts.append(
         '<section id="definitions"><h2>Definitions</h2><dl class="def">'
-        + "".join(f"<dt><b>{esc(t['label'])}</b> ({esc(t['measure'])})</dt><dd>{esc(t.get('definition') or '')}</dd>"
-                  for t in d["targets"])
+        + "".join(
+            f"<dt><b>{esc(t['label'])}</b> ({esc(t['measure'])})</dt><dd>{esc(t.get('definition') or '')}</dd>"
+            for t in d["targets"]
+        )
         + "<dt><b>distance</b></dt><dd>how far the estimate lies from the target (0 within its bounds), with its "
         "range over the estimate's 95% interval</dd><dt><b>score</b></dt><dd>the distances divided by each measure's "
         "per-game standard deviation, summed over the targets</dd><dt><b>told apart</b></dt><dd>the candidate's "

@@ -37,9 +37,7 @@ class Batch:
 def as_sweep(points: list[tuple[dict, Scenario]], seed: int, games: int, measures: list[str]) -> Sweep:
     """The zip sweep of ``points`` [(values, scenario)] at ``seed`` and ``games``: the engine's unit of a batch
     (its points' per-game numerators of ``measures`` kept, to pair candidates game by game)."""
-    pts = [
-        Point(i, values, sc.with_changes(games=games, seed=seed)) for i, (values, sc) in enumerate(points)
-    ]
+    pts = [Point(i, values, sc.with_changes(games=games, seed=seed)) for i, (values, sc) in enumerate(points)]
     base = pts[0].scenario
     return Sweep(base, [], "zip", pts, games, list(measures), None, False)
 

@@ -59,7 +59,7 @@ def point_row(tune: Tune, sc: Scenario, sums: dict) -> dict[str, Any]:
     game: the point has no distance)."""
     qs = table.quantities(sc)
     ms = table.point_measures(sc, sums, qs)
-    out = []
+    out: list[dict[str, Any]] = []
     ok = True
     score = 0.0
     for t in tune.targets:
@@ -112,7 +112,9 @@ def candidates(rows: list[dict], k: int) -> list[int]:
     return order[:k]
 
 
-def _per_game(tune: Tune, sc: Scenario, paired: dict, signs: list[int], sds: list[float]) -> tuple[np.ndarray, np.ndarray]:
+def _per_game(
+    tune: Tune, sc: Scenario, paired: dict, signs: list[int], sds: list[float]
+) -> tuple[np.ndarray, np.ndarray]:
     """(per-game linearised score without its constant, mask of the games that count) of a confirmed point."""
     qs = table.quantities(sc)
     z = np.zeros(len(paired["finished"]))
@@ -162,10 +164,7 @@ def tell_apart(tune: Tune, confirmed: list[dict]) -> dict[str, Any]:
         return [_sign(t, x["value"]) for t, x in zip(tune.targets, rows[i]["targets"])]
 
     def const(i: int) -> float:
-        return sum(
-            s * _edge(t, s) / sd if s and sd > 0 else 0.0
-            for t, s, sd in zip(tune.targets, signs(i), sds)
-        )
+        return sum(s * _edge(t, s) / sd if s and sd > 0 else 0.0 for t, s, sd in zip(tune.targets, signs(i), sds))
 
     zb, mb = _per_game(tune, confirmed[best]["scenario"], confirmed[best]["paired"], signs(best), sds)
     tests = []
@@ -174,8 +173,12 @@ def tell_apart(tune: Tune, confirmed: list[dict]) -> dict[str, Any]:
             continue
         zc, mc = _per_game(tune, confirmed[i]["scenario"], confirmed[i]["paired"], signs(i), sds)
         both = mb & mc
-        d = zc[both] - zb[both] - (const(i) - const(best)) + _offsets(tune, confirmed[i]["scenario"], signs(i), sds) - _offsets(
-            tune, confirmed[best]["scenario"], signs(best), sds
+        d = (
+            zc[both]
+            - zb[both]
+            - (const(i) - const(best))
+            + _offsets(tune, confirmed[i]["scenario"], signs(i), sds)
+            - _offsets(tune, confirmed[best]["scenario"], signs(best), sds)
         )
         r = metrics.paired_diff(float(d.sum()), float((d * d).sum()), int(both.sum()))
         tests.append({"candidate": i, "diff": r["diff"], "ci95": r["ci"], "p": r["p"], "n": int(both.sum())})
@@ -189,6 +192,4 @@ def _offsets(tune: Tune, sc: Scenario, signs: list[int], sds: list[float]) -> fl
     """The constant part of a point's linearised score from its measures' offsets (the fair share a derived
     measure takes away: first-player advantage)."""
     qs = table.quantities(sc)
-    return sum(
-        s * qs[t.measure].offset / sd if s and sd > 0 else 0.0 for t, s, sd in zip(tune.targets, signs, sds)
-    )
+    return sum(s * qs[t.measure].offset / sd if s and sd > 0 else 0.0 for t, s, sd in zip(tune.targets, signs, sds))
