@@ -370,8 +370,11 @@ def document(
     front = {ok[j] for j in tune_stats.pareto([rows[i]["distances"] for i in ok])} if ok else set()
     confirmed_trials = {c["trial"] for c in cands}
 
+    continuous = {p.name for p in tune.params if p.kind == "float" and p.step is None}
+
     def labels(values: dict[str, Any] | None) -> dict[str, str]:
-        return {k: toml_value(v) for k, v in (values or {}).items()}
+        """The values as TOML text; a continuous range's to 4 significant digits (best.toml holds them exact)."""
+        return {k: f"{v:.4g}" if k in continuous else toml_value(v) for k, v in (values or {}).items()}
 
     trials = [
         {

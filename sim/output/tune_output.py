@@ -85,14 +85,15 @@ def _key(k: str) -> str:
 
 
 def best_document(tune: Tune, values: dict[str, Any], games: int) -> dict:
-    """The scenario file's document with the chosen ``values`` set, named ``<name>-tuned``, playing ``games``."""
+    """The scenario file's document with the chosen ``values`` set, named ``<name>-tuned``, playing ``games`` at
+    the confirmation's seed: `sim run` of it plays the very games that confirmed it (the same numbers)."""
     from sim.model import overrides as ov
 
     raw, _ = ov.apply_traced(tune.doc, list(values.items()))
     sc = dict(raw.get("scenario", {}))
     sc["name"] = f"{tune.name}-tuned"
     sc["games"] = games
-    sc["seed"] = tune.seed
+    sc["seed"] = tune.confirm_seed
     board = (raw.get("params") or {}).get("board")
     if isinstance(board, str) and board.endswith(".toml") and not Path(board).is_absolute():
         raw.setdefault("params", {})["board"] = str((tune.path.parent / board).resolve())  # a file beside the scenario
