@@ -209,22 +209,28 @@ def test_two_targets_use_nsga2_and_draw_the_pareto_front(tmp_path, reports):
 
 
 def test_candidates_that_cannot_be_told_apart_are_named(tmp_path, reports):
-    """A choice that changes nothing the games see (a strategy weight no move reads: w_rear on a seat whose
-    pawns the weighted heuristic never holds back) gives identical games: every candidate ties with the chosen."""
+    """A turn cap no game reaches changes no game: the two settings of the longer track play identical games (a
+    paired difference of exactly 0, tied with the chosen one); the shorter track's games are far shorter (told
+    apart)."""
     res = tune(
         _file(tmp_path),
-        ["seats.0.w_rear=0.0,0.001", "track_len=24..26"],
-        "first_player_advantage=0",
-        trials=6,
+        ["max_turns=1000,2000", "track_len=20,40"],
+        "length.rounds=500",  # every setting falls short: the longer track is nearer
+        trials=8,
         games=200,
-        confirm=3,
+        confirm=4,
     )
     cs = res.raw["candidates"]
-    assert sum(c["chosen"] for c in cs) == 1
+    assert len(cs) == 4 and sum(c["chosen"] for c in cs) == 1
+    chosen = next(c for c in cs if c["chosen"])
+    assert chosen["values"]["track_len"] == 40
     for c in cs:
-        if not c["chosen"]:
-            vs = c["vs_chosen"]
-            assert vs["ci95"][0] <= vs["diff"] <= vs["ci95"][1] and (c["tied"] == (vs["p_holm"] > 0.05))
+        if c["chosen"]:
+            continue
+        if c["values"]["track_len"] == 40:
+            assert c["vs_chosen"]["diff"] == 0 and c["tied"]
+        else:
+            assert c["vs_chosen"]["diff"] > 0 and c["vs_chosen"]["p_holm"] < 0.05 and not c["tied"]
 
 
 # --- the study: determinism, resuming -------------------------------------------------------------------------------
