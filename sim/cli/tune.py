@@ -111,7 +111,8 @@ def tune(
 
     Example:
 
-        sim tune scenarios/treasure_hunters/advanced-4p.toml --param ghost_cards.shuffle=1..8 --param hauntings=4..9 --target team_win_rate=50% --trials 24 --games 2000
+        sim tune scenarios/treasure_hunters/tunes/hunters-half.toml
+        sim tune scenarios/moor/4p.toml --param track_len=22..40 --target first_player_advantage=0
     """
     from sim.api.tune import build, run_tune, summary_text
     from sim.cli.common import (
@@ -160,7 +161,8 @@ def tune(
 
 
 def run_default_tunes(game: str | None, games: int | None = None) -> list[tuple[Path, dict]]:
-    """Play every tune under scenarios/<game>/tunes/ in this process: [(folder, tune.json dict)]."""
+    """Play every tune under scenarios/<game>/tunes/ in this process (`sim run-defaults --tunes`): [(folder,
+    tune.json dict)]. A rerun continues each study (nothing is played again)."""
     from sim.api.tune import build, run_tune
     from sim.cli.common import SCENARIOS, fail, interruptible
     from sim.model.scenario import ScenarioError

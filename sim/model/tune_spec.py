@@ -195,9 +195,11 @@ class Tune:
         return sc.with_changes(games=self.games, seed=self.base.seed, name=self.base.name)
 
     def fingerprint(self) -> dict:
-        """What the study's trials depend on (a rerun with another one starts a new study)."""
+        """What the study's trials depend on: the scenario as played (its name and description aside), games per
+        trial, parameters, targets and batch (a rerun with another one starts a new study; more trials, other
+        confirmation counts continue it)."""
         return {
-            "scenario": self.base.to_dict() | {"games": self.games},
+            "scenario": {k: v for k, v in self.base.to_dict().items() if k not in ("name", "description")},
             "params": [[p.name, p.kind, p.words()] for p in self.params],
             "targets": [t.words() for t in self.targets],
             "batch": self.batch,

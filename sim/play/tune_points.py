@@ -4,8 +4,8 @@ folder's points/ as soon as complete), with common random numbers (every point t
 game indices, as a `sim sweep` point and a `sim run` of it).
 
 A point already stored is not played again: in the tune's own store (a setting tried twice, a rerun, an
-interrupted tune resumed), or in the store of any sweep folder of the reports folder (``reports/sweep-*/points``),
-copied from there, since a point's key names everything its numbers depend on (`sim.play.sweep_store.point_key`).
+interrupted tune resumed), or in the store of any sweep or tune folder of the reports folder
+(``reports/sweep-*/points``, ``reports/tune-*/points``), copied from there, since a point's key names everything its numbers depend on (`sim.play.sweep_store.point_key`).
 """
 
 from __future__ import annotations
@@ -43,10 +43,12 @@ def as_sweep(points: list[tuple[dict, Scenario]], seed: int, games: int, measure
 
 
 def sweep_stores(reports: Path | None) -> list[Store]:
-    """The point stores of the sweep folders directly under ``reports`` (none when it is None or missing)."""
+    """The point stores of the sweep and tune folders directly under ``reports`` (none when it is None or
+    missing)."""
     if reports is None or not Path(reports).is_dir():
         return []
-    return [Store(p) for p in sorted(Path(reports).glob("sweep-*/points")) if p.is_dir()]
+    found = [*Path(reports).glob("sweep-*/points"), *Path(reports).glob("tune-*/points")]
+    return [Store(p) for p in sorted(found) if p.is_dir()]
 
 
 def play(
