@@ -159,6 +159,7 @@ def search(
     found stored, "copied": points taken from a sweep's store}."""
     from optuna.trial import TrialState
 
+    from sim.output.report import signals_held
     from sim.play import tune_points
 
     dists = distributions(tune)
@@ -176,7 +177,8 @@ def search(
             if left <= 0:
                 break
             study.sampler = sampler_for(tune, len(trials) // tune.batch)
-            with warnings.catch_warnings():
+            # a batch is asked whole (milliseconds, Ctrl-C held back), so a resumed study asks what this one would
+            with warnings.catch_warnings(), signals_held():
                 warnings.simplefilter("ignore")
                 asked = [study.ask(dists) for _ in range(min(tune.batch, left))]
             batch = [(t.number, dict(t.params)) for t in asked]

@@ -238,8 +238,15 @@ def test_candidates_that_cannot_be_told_apart_are_named(tmp_path, reports):
 
 def _small(f: Path, out: Path, **kw):
     return tune(
-        f, {"track_len": "20..40", "die_faces": "4..8"}, "first_player_advantage=0", trials=6, games=200,
-        confirm=2, batch=2, out=out, **kw,
+        f,
+        {"track_len": "20..40", "die_faces": "4..8"},
+        "first_player_advantage=0",
+        trials=6,
+        games=200,
+        confirm=2,
+        batch=2,
+        out=out,
+        **kw,
     )
 
 
@@ -280,8 +287,14 @@ def test_a_rerun_continues_the_study_and_plays_nothing_again(tmp_path, reports):
     again = _small(f, tmp_path / "t")
     assert again.games == 0 and _study(again.folder).equals(six)
     more = tune(
-        f, {"track_len": "20..40", "die_faces": "4..8"}, "first_player_advantage=0", trials=8, games=200,
-        confirm=2, batch=2, out=tmp_path / "t",
+        f,
+        {"track_len": "20..40", "die_faces": "4..8"},
+        "first_player_advantage=0",
+        trials=8,
+        games=200,
+        confirm=2,
+        batch=2,
+        out=tmp_path / "t",
     )
     assert more.trials.height == 8  # two more trials asked; the first six as they were
     assert more.trials.head(6).drop("pareto", "confirmed").equals(six.drop("pareto", "confirmed"))
@@ -302,8 +315,20 @@ def test_the_cli_writes_the_folder_and_lists_it_in_the_index(tmp_path, reports):
     f = _file(tmp_path)
     r = CliRunner().invoke(
         cli_main.app,
-        ["tune", str(f), "--param", "track_len=24..30", "--target", "first_player_advantage=0", "--trials", "3",
-         "--games", "200", "--confirm", "1"],
+        [
+            "tune",
+            str(f),
+            "--param",
+            "track_len=24..30",
+            "--target",
+            "first_player_advantage=0",
+            "--trials",
+            "3",
+            "--games",
+            "200",
+            "--confirm",
+            "1",
+        ],
     )
     assert r.exit_code == 0, r.output
     folder = reports / "tune-moor-tune-test"
