@@ -298,6 +298,8 @@ def test_a_rerun_continues_the_study_and_plays_nothing_again(tmp_path, reports):
     )
     assert more.trials.height == 8  # two more trials asked; the first six as they were
     assert more.trials.head(6).drop("pareto", "confirmed").equals(six.drop("pareto", "confirmed"))
+    anew = _small(f, tmp_path / "t", fresh=True)  # the study and the points forgotten: six trials played again
+    assert anew.trials.height == 6 and anew.games > 0 and _study(anew.folder).equals(six)
 
 
 def test_the_study_is_the_same_on_a_two_worker_local_cluster(tmp_path, reports):
