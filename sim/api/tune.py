@@ -327,27 +327,30 @@ def run_tune(
     chunk = chunk or runner.DEFAULT_CHUNK
     pr = progress or TuneProgress()
     folder = output.folder_for(tune, out)
-    output.prepare(folder, output.what_for(tune, out), fresh)
-    t0 = time.perf_counter()
-    study = open_study(tune, folder, ctx.on_note if ctx else None)
-    before = len([t for t in study.get_trials(deepcopy=False) if t.state.is_finished()])
-    if pr.stage:
-        pr.stage(
-            f"tune {tune.name}: {tune.trials} trials x {tune.games:,} games ({sampler_name(tune)}"
-            + (f"; {before} already in the study" if before else "")
-            + ")"
-        )
-    count = search(tune, study, folder, executor, chunk, pr, ctx, tune_points.sweep_stores(paths.REPORTS))
-    rows = trial_rows(tune, study, folder)
-    if pr.stage:
-        pr.stage(f"tune {tune.name}: confirming the best {tune.confirm} with {tune.confirm_games:,} games each")
-    cands, told, confirm_played = confirm(tune, rows, folder, executor, chunk, pr, ctx)
-    imp = importance(tune, study)
-    wall = time.perf_counter() - t0
-    prov = provenance(tune.base, tune.games, tune.seed, wall, executor.unit_threads(ctx), chunk)
-    prov["executor"] = executor.description
-    doc = document(tune, rows, cands, told, imp, count, confirm_played, prov)
-    output.write(folder, tune, doc)
+    output.prepare(folder, output.what_for(tune, out))
+    with output.locked(folder, output.what_for(tune, out)):
+        if fresh:
+            output.forget(folder)
+        t0 = time.perf_counter()
+        study = open_study(tune, folder, ctx.on_note if ctx else None)
+        before = len([t for t in study.get_trials(deepcopy=False) if t.state.is_finished()])
+        if pr.stage:
+            pr.stage(
+                f"tune {tune.name}: {tune.trials} trials x {tune.games:,} games ({sampler_name(tune)}"
+                + (f"; {before} already in the study" if before else "")
+                + ")"
+            )
+        count = search(tune, study, folder, executor, chunk, pr, ctx, tune_points.sweep_stores(paths.REPORTS))
+        rows = trial_rows(tune, study, folder)
+        if pr.stage:
+            pr.stage(f"tune {tune.name}: confirming the best {tune.confirm} with {tune.confirm_games:,} games each")
+        cands, told, confirm_played = confirm(tune, rows, folder, executor, chunk, pr, ctx)
+        imp = importance(tune, study)
+        wall = time.perf_counter() - t0
+        prov = provenance(tune.base, tune.games, tune.seed, wall, executor.unit_threads(ctx), chunk)
+        prov["executor"] = executor.description
+        doc = document(tune, rows, cands, told, imp, count, confirm_played, prov)
+        output.write(folder, tune, doc)
     return doc, folder
 
 

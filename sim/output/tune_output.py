@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,8 @@ from sim.model.tune_spec import Tune
 
 SCHEMA = 1
 OUTPUTS = ("tune.json", "tune.parquet", "tune.html", "best.toml")
-KEPT = ("study.db", "points")
+LOCK = ".tune.lock"
+KEPT = ("study.db", "points", LOCK)
 
 
 class TuneOutputError(SimError, ValueError):
@@ -36,9 +39,9 @@ def what_for(tune: Tune, out: str | Path | None = None) -> str:
     return "--out" if out else f"tune of scenario '{tune.name}', default folder"
 
 
-def prepare(folder: Path, what: str = "--out", fresh: bool = False) -> None:
+def prepare(folder: Path, what: str = "--out") -> None:
     """Make ``folder`` ready for a (re)run: refuse a folder of other things; remove the outputs of an earlier run
-    (the study and the stored points stay, unless ``fresh``). Raises TuneOutputError (one line)."""
+    (the study and the stored points stay: `forget` removes them). Raises TuneOutputError (one line)."""
     folder = Path(folder)
     if folder.exists():
         if not folder.is_dir():
@@ -50,9 +53,6 @@ def prepare(folder: Path, what: str = "--out", fresh: bool = False) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         for o in OUTPUTS:
             (folder / o).unlink(missing_ok=True)
-        if fresh:
-            (folder / "study.db").unlink(missing_ok=True)
-            shutil.rmtree(folder / "points", ignore_errors=True)
     except OSError as e:
         raise TuneOutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
     from sim.output.report import OutputError, check_writable
@@ -61,6 +61,52 @@ def prepare(folder: Path, what: str = "--out", fresh: bool = False) -> None:
         check_writable(folder, what)
     except OutputError as e:
         raise TuneOutputError(str(e).replace("a report needs", "a tune needs")) from None
+
+
+def forget(folder: Path) -> None:
+    """Remove the study and the stored points (``--fresh``; under `locked`)."""
+    (Path(folder) / "study.db").unlink(missing_ok=True)
+    shutil.rmtree(Path(folder) / "points", ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+@contextmanager
+def locked(folder: Path, what: str = "--out") -> Iterator[None]:
+    """Hold ``folder`` for this process while it plays the study (``.tune.lock``, its pid): two tunes telling one
+    study at once would each tell the other's trials. A lock left by a process no longer running is taken over.
+    Raises TuneOutputError when a running process holds it."""
+    p = Path(folder) / LOCK
+    for _ in range(2):
+        try:
+            fd = os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                pid = int(p.read_text(encoding="utf-8").strip() or 0)
+            except (OSError, ValueError):
+                pid = 0
+            if pid and pid != os.getpid() and _alive(pid):
+                raise TuneOutputError(
+                    f"{what}: {folder} is in use by another sim tune (process {pid}); wait for it to finish, or give "
+                    "--out another folder"
+                ) from None
+            p.unlink(missing_ok=True)
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(str(os.getpid()))
+        break
+    try:
+        yield
+    finally:
+        p.unlink(missing_ok=True)
 
 
 def scenario_toml(doc: dict, header: str) -> str:

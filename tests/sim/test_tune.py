@@ -338,3 +338,43 @@ def test_the_cli_writes_the_folder_and_lists_it_in_the_index(tmp_path, reports):
     assert "chosen: track length (track_len) = " in r.stdout
     assert r.stderr.count("tune moor-tune-test: trial ") == 3
     assert "tune-moor-tune-test/tune.html" in (reports / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_folder_another_running_tune_holds_is_refused_in_one_line(tmp_path, reports):
+    import subprocess
+    import sys
+
+    from sim.output.tune_output import LOCK
+
+    f = _file(tmp_path)
+    out = tmp_path / "held"
+    out.mkdir()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (out / LOCK).write_text(str(sleeper.pid))
+        r = CliRunner().invoke(
+            cli_main.app,
+            [
+                "tune",
+                str(f),
+                "--param",
+                "track_len=24..30",
+                "--target",
+                "first_player_advantage=0",
+                "--trials",
+                "2",
+                "--games",
+                "100",
+                "--confirm",
+                "1",
+                "--out",
+                str(out),
+            ],
+        )
+        assert r.exit_code == EXIT_BAD_INPUT and f"process {sleeper.pid}" in one_error_line(r)
+        assert not (out / "study.db").exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    res = tune(f, {"track_len": "24..30"}, "first_player_advantage=0", trials=2, games=100, confirm=1, out=out)
+    assert res.best_toml is not None and not (out / LOCK).exists()  # a dead process's lock is taken over
