@@ -242,6 +242,7 @@ def trial_rows(tune: Tune, study: Any, folder: Path) -> list[Doc]:
                 key = engine.keys(tune_points.as_sweep([(values, sc)], tune.seed, tune.games, names))[0]
                 pr = tune_stats.point_row(tune, sc, tune_points.load(folder, key)["sums"])
                 r.update({"key": key, "ok": pr["ok"], "score": pr["score"], "targets": pr["targets"]})
+                r["measures"] = pr["measures"]
                 r["distances"] = [x["distance"] for x in pr["targets"]]
                 r["scenario"] = sc
         rows.append(r)
@@ -389,6 +390,7 @@ def document(
             "labels": labels(r["values"]),
             "key": r["key"],
             "targets": r.get("targets"),
+            "measures": r.get("measures"),
             "score": r["score"] if r["ok"] else None,
             "pareto": i in front,
             "confirmed": r["number"] in confirmed_trials,

@@ -38,7 +38,7 @@ class TuneLines:
         return TuneProgress(Progress(advance=lambda _i, n: self.lines.advance(n)), self.trial, self.stage)
 
     def stage(self, text: str) -> None:
-        self.lines._say(text)
+        typer.echo(text, err=True)
 
     def trial(self, info: dict) -> None:
         from sim.model.scenario import toml_value
@@ -60,7 +60,9 @@ class TuneLines:
         b = info.get("best")
         best = f"; best so far: trial {b['number']}" if b else ""
         how = "" if info["played"] else " (stored point reused)"
-        self.lines._say(f"tune {self.tune.name}: trial {info['number']} (of {info['of']}): {vals}: {ms}{how}{best}")
+        typer.echo(
+            f"tune {self.tune.name}: trial {info['number']} (of {info['of']}): {vals}: {ms}{how}{best}", err=True
+        )
 
 
 def tune(

@@ -150,9 +150,12 @@ def best_document(tune: Tune, values: dict[str, Any], games: int) -> dict:
 def frame(doc: dict) -> Any:
     """tune.parquet: one row per trial: trial, state, the parameters (numbers, or TOML text for choices),
     games, the point's key, then per target ``<m>``, ``<m>.lo``, ``<m>.hi`` (95%), ``<m>.distance`` and its
-    interval, the score, whether on the Pareto front and whether confirmed."""
+    interval (``.distance.lo``, ``.distance.hi``), the score, whether on the Pareto front and whether confirmed,
+    then every other measure of the trial with its interval (``<m>``, ``<m>.lo``, ``<m>.hi``; Float64, null for a
+    failed trial)."""
     import polars as pl
 
+    targets = {t["measure"] for t in doc["targets"]}
     rows = []
     for t in doc["trials"]:
         r: dict[str, Any] = {"trial": t["number"], "state": t["state"]}
@@ -173,14 +176,30 @@ def frame(doc: dict) -> Any:
         r["score"] = t.get("score")
         r["pareto"] = bool(t.get("pareto"))
         r["confirmed"] = bool(t.get("confirmed"))
+        for m, x in (t.get("measures") or {}).items():  # every other measure of the trial, with its interval
+            if m not in targets:
+                ci = x.get("ci95") or [None, None]
+                r.update({m: x.get("value"), f"{m}.lo": ci[0], f"{m}.hi": ci[1]})
         rows.append(r)
     names = [
         f"{t['measure']}{s}"
         for t in doc["targets"]
         for s in ("", ".lo", ".hi", ".distance", ".distance.lo", ".distance.hi")
     ]
-    floats = set(names) | {"score"}
-    cols = list(rows[0]) if rows else ["trial", "state", *[p["name"] for p in doc["params"]], "games", "key", *names]
+    head = [
+        "trial",
+        "state",
+        *[p["name"] for p in doc["params"]],
+        "games",
+        "key",
+        *names,
+        "score",
+        "pareto",
+        "confirmed",
+    ]
+    more = list(dict.fromkeys(k for r in rows for k in r if k not in head))  # failed trials have none
+    floats = set(names) | {"score"} | set(more)
+    cols = head + more
     return pl.DataFrame(
         {k: pl.Series(k, [r.get(k) for r in rows], dtype=pl.Float64 if k in floats else None) for k in cols}
     )
