@@ -7,11 +7,13 @@ nothing below is imported, and Numba is not loaded, until a name is first used.
     r = sim.run("scenarios/moor/4p.toml", games=100_000, set={"track_len": 32})
     r.measures, r.summary, r.verdicts, r.games(), r.raw, r.write()
     sim.compare(a, b, games=20_000), sim.sweep(path, set={"track_len": "20..40 step 10"}), sim.check(files)
+    sim.tune(path, {"track_len": "20..60"}, "first_player_advantage=0", trials=20)
 
-Functions: load, run, compare, sweep, check, executor. Results: Result, Comparison, SweepResult, CheckResult.
+Functions: load, run, compare, sweep, tune, check, executor. Results: Result, Comparison, SweepResult, TuneResult,
+CheckResult.
 Options: RunOptions, CompareOptions, SweepOptions, CheckOptions; per-run settings: RunContext (and Cancelled).
 Scenarios: Scenario (``Scenario.from_dict``). Errors: SimError and its subclasses ScenarioError, OverrideError,
-OptionError, OutputError, CompareError, SweepError, BadBaseline, RerunError, ExecutionError.
+OptionError, OutputError, CompareError, SweepError, TuneError, BadBaseline, RerunError, ExecutionError.
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ _EXPORTS = {
         )
     },
     **{n: "sim.api.options" for n in ("RunOptions", "CompareOptions", "SweepOptions", "CheckOptions", "OptionError")},
+    "tune": "sim.api.tune",
+    "TuneResult": "sim.api.tune",
+    "TuneError": "sim.model.tune_spec",
     "RunContext": "sim.play.context",
     "Cancelled": "sim.play.context",
     "Scenario": "sim.model.scenario",

@@ -14,6 +14,7 @@ import typer
 import typer.core
 
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
+from sim.cli import tune as cli_tune  # sim tune, default tunes
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID,
     EXIT_BAD_INPUT,
@@ -252,12 +253,17 @@ def run(
 def run_defaults(
     games: Annotated[int | None, typer.Option(help="override games per scenario")] = None,
     game: Annotated[str | None, typer.Option(help="only this game's scenarios")] = None,
+    tunes: Annotated[
+        bool,
+        typer.Option("--tunes", help="also play the default tunes of scenarios/<game>/tunes/ (not in make run)"),
+    ] = False,
 ):
     """Play every default scenario and sweep and write their reports (what `make run` does).
 
     The scenarios of scenarios/<game>/, then the sweeps of
-    scenarios/<game>/sweeps/, then reports/index.html, which links every report
-    with its headline figures.
+    scenarios/<game>/sweeps/ (with --tunes, then the tunes of
+    scenarios/<game>/tunes/), then reports/index.html, which links every
+    report with its headline figures.
 
     Example:
 
@@ -290,9 +296,10 @@ def run_defaults(
         )
         written.append((folder, s))
     sweeps = cli_sweep.run_default_sweeps(game, games)  # scenarios/<game>/sweeps/*.toml
+    tuned = cli_tune.run_default_tunes(game) if tunes else []  # scenarios/<game>/tunes/*.toml, their own counts
     from sim.pages import index_page
 
-    typer.echo(f"index of the reports: {index_page.write(written, sweeps)}")
+    typer.echo(f"index of the reports: {index_page.write(written, sweeps, tunes=tuned)}")
 
 
 def unfinished(g: dict) -> str:
@@ -881,6 +888,7 @@ def rerun(
 
 
 app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)  # sim sweep (sim.cli.sweep)
+app.command(rich_help_panel="Compare and explore")(cli_tune.tune)  # sim tune (sim.cli.tune)
 
 
 def main() -> None:

@@ -56,7 +56,7 @@ NAME_MAX = 100
 NAME_RE = re.compile(rf"[A-Za-z0-9._-]{{1,{NAME_MAX}}}")
 RESERVED_NAMES = ("baselines", "index.html")  # reports/baselines/ (sim check) and reports/index.html (make run)
 SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
-TOP_KEYS = ("scenario", "params", "seats", "sweep")  # [sweep]: read by sim.api.sweep, ignored here
+TOP_KEYS = ("scenario", "params", "seats", "sweep", "tune")  # [sweep], [tune]: read by sim.api.sweep / .tune
 SEAT_KEYS = ("strategy", "params")
 
 

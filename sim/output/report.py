@@ -390,6 +390,9 @@ def _signals_held():
         block(signal.SIG_SETMASK, before)
 
 
+signals_held = _signals_held  # also what keeps a tune's batch of asks whole (`sim.api.tune.search`)
+
+
 def games_frame(sc: Scenario, out):
     """The games.parquet rows of one chunk of kernel outputs (`sim.play.runner.ChunkOutputs`) as a Polars frame:
     game (int64), status, winners (bit per seat), turns, rounds (int32), score_seat<i> (int32), win_seat<i> (int8),

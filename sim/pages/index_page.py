@@ -27,6 +27,7 @@ def render(
     sweeps: list[tuple[Path, dict]],
     root: Path,
     compares: Sequence[tuple[Path, dict]] = (),
+    tunes: Sequence[tuple[Path, dict]] = (),
 ) -> str:
     """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
     written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
@@ -67,12 +68,23 @@ def render(
         }
         for f, d in compares
     ]
+    trows = [
+        {
+            "tune": _link(f, "tune.html", root),
+            "game": d["scenario"]["game"],
+            "tuned": esc("; ".join(f"{p['name']} = {p['range']}" for p in d["params"])),
+            "trials": f"{len(d['trials'])} x {d['games']:,} games",
+            "headline": esc(tune_headline(d)),
+            "written": _written(d),
+        }
+        for f, d in tunes
+    ]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
         f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
         "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
-        "<code>sim run</code>, <code>sim sweep</code> or <code>sim compare</code>), with its headline figures "
+        "<code>sim run</code>, <code>sim sweep</code>, <code>sim compare</code> or <code>sim tune</code>), with its headline figures "
         "(95% intervals in each report) and when it was written.</p>",
     ]
     if scenarios:
@@ -81,6 +93,8 @@ def render(
         parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
     if compares:
         parts.append("<h2>Comparisons</h2>" + _raw_table(crows))
+    if tunes:
+        parts.append("<h2>Tunes</h2>" + _raw_table(trows))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -106,6 +120,7 @@ KINDS = {
     "scenario": ("summary.json", "summary.html"),
     "sweep": ("sweep.json", "sweep.html"),
     "compare": ("compare.json", "compare.html"),
+    "tune": ("tune.json", "tune.html"),
 }
 
 
@@ -124,7 +139,7 @@ def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
             try:
                 d = json.loads((folder / data).read_text(encoding="utf-8"))
                 one = {k: [(folder, d)] if k == kind else [] for k in KINDS}
-                render(one["scenario"], one["sweep"], Path(root), one["compare"])
+                render(one["scenario"], one["sweep"], Path(root), one["compare"], one["tune"])
             except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
                 continue
             out[kind].append((folder, d))
@@ -152,6 +167,13 @@ def headline(s: dict) -> str:
     return " ".join(lines[:n]) or tables.one_line(s)
 
 
+def tune_headline(d: dict) -> str:
+    """A tune's headline for the index: the chosen setting and each target's confirmed value with its interval."""
+    from sim.pages.tune_page import summary_lines
+
+    return " ".join(line.strip() for line in summary_lines(d)[1 : 2 + len(d["targets"])])
+
+
 def _games(g: dict) -> str:
     """Games played, and how many finished when some hit the turn cap (the headline counts finished games only)."""
     played, fin = g.get("played", g["finished"]), g["finished"]
@@ -167,7 +189,12 @@ def _raw_table(rows: list[dict]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], root: Path | None = None) -> Path:
+def write(
+    scenarios: list[tuple[Path, dict]],
+    sweeps: list[tuple[Path, dict]],
+    root: Path | None = None,
+    tunes: Sequence[tuple[Path, dict]] = (),
+) -> Path:
     """Write ``root``/index.html (default: reports/) and return its path: the reports just written (``scenarios``,
     ``sweeps``) and every other report already in ``root`` (`on_disk`), so running one game's defaults keeps the
     other games' rows."""
@@ -181,7 +208,11 @@ def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], r
     try:
         tmp.write_text(
             render(
-                merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root, merged([], found["compare"])
+                merged(scenarios, found["scenario"]),
+                merged(sweeps, found["sweep"]),
+                root,
+                merged([], found["compare"]),
+                merged(list(tunes), found["tune"]),
             ),
             encoding="utf-8",
         )

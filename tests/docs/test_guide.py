@@ -63,6 +63,14 @@ def test_a_shown_command_works_as_written(page, line):
     if c.name == "sweep":
         api_sweep.build(files[0], sets)  # every point validated
         return
+    if c.name == "tune":
+        from sim.api import tune as api_tune
+
+        ws = shlex.split(line)
+        pick = [ws[j + 1] for j, w in enumerate(ws[:-1]) if w in ("--param", "--target")]
+        params = [ws[j + 1] for j, w in enumerate(ws[:-1]) if w == "--param"]
+        api_tune.build(files[0], params, [t for t in pick if t not in params])  # ranges and targets validated
+        return
     parse = [overrides.parse_set(t) for t in sets]
     overrides.load(files[0], parse)
     if set_b:
