@@ -38,11 +38,14 @@ if TYPE_CHECKING:  # what a type checker sees of the names `__getattr__` imports
     from sim.api.public import run as run
     from sim.api.public import sweep as sweep
     from sim.api.rerun import RerunError as RerunError
+    from sim.api.tune import TuneResult as TuneResult
+    from sim.api.tune import tune as tune
     from sim.model.errors import SimError as SimError
     from sim.model.overrides import OverrideError as OverrideError
     from sim.model.scenario import Scenario as Scenario
     from sim.model.scenario import ScenarioError as ScenarioError
     from sim.model.sweep_axis import SweepError as SweepError
+    from sim.model.tune_spec import TuneError as TuneError
     from sim.output.report import OutputError as OutputError
     from sim.play.context import Cancelled as Cancelled
     from sim.play.context import RunContext as RunContext

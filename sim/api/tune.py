@@ -29,6 +29,8 @@ from sim.stats import tune_stats
 if TYPE_CHECKING:
     import polars as pl
 
+    from sim.play.work import Executor
+
 Doc = dict[str, Any]
 STUDY = "tune"
 
@@ -148,7 +150,7 @@ def search(
     tune: Tune,
     study: Any,
     folder: Path,
-    executor: Any,
+    executor: Executor,
     chunk: int,
     progress: TuneProgress,
     ctx: RunContext | None,
@@ -281,7 +283,7 @@ def confirm(
     tune: Tune,
     rows: list[Doc],
     folder: Path,
-    executor: Any,
+    executor: Executor,
     chunk: int,
     progress: TuneProgress,
     ctx: RunContext | None,
@@ -310,7 +312,7 @@ def confirm(
 
 def run_tune(
     tune: Tune,
-    executor: Any,
+    executor: Executor,
     out: str | Path | None = None,
     chunk: int | None = None,
     progress: TuneProgress | None = None,
@@ -548,7 +550,7 @@ def tune(
     out: str | Path | None = None,
     fresh: bool = False,
     ctx: RunContext | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     progress: TuneProgress | None = None,
 ) -> TuneResult:
     """Tune the parameters of a scenario file toward targets: ``params`` {name: range} ({"track_len": "20..60",

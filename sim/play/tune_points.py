@@ -13,13 +13,13 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from sim.model.scenario import Scenario
 from sim.model.sweep_spec import Point, Sweep
 from sim.play import sweep as engine
 from sim.play.context import RunContext
 from sim.play.sweep_store import Store
+from sim.play.work import Executor
 
 
 @dataclass
@@ -57,7 +57,7 @@ def play(
     games: int,
     measures: list[str],
     folder: Path,
-    executor: Any,
+    executor: Executor,
     chunk: int,
     progress: engine.Progress | None = None,
     ctx: RunContext | None = None,
