@@ -5,6 +5,7 @@ dict; the lines of `summary_lines` are what `sim tune` prints."""
 
 from __future__ import annotations
 
+from sim.model.words import with_sign
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.sweep_page import fmt, fmt_ci
@@ -99,10 +100,13 @@ def _trials_plot(d: dict):
             ms=7,
             label="confirmed",
         )
-        ax.set_ylabel(f"distance ({'pts' if s == 100.0 else 'units'})")
+        ax.set_ylabel(f"distance ({'percentage points' if s == 100.0 else 'units'})")
         ax.set_title(f"{tg['label']}: distance to {tg['text'].split('=', 1)[1]}")
         ax.legend(fontsize=7, frameon=False)
+    from matplotlib.ticker import MaxNLocator
+
     axes[-1].set_xlabel("trial")
+    axes[-1].xaxis.set_major_locator(MaxNLocator(integer=True))  # trials are counted: no trial 2.5
     return fig
 
 
@@ -197,7 +201,9 @@ def _confirm_plot(d: dict):
             ax.axvspan(tg["low"] * s, tg["high"] * s, color=plots.GREY, alpha=0.2)
         ax.set_yticks(range(len(cs)), [f"trial {c['trial']}" for c in cs])
         ax.invert_yaxis()
-        ax.set_title(f"{tg['label']} ({'%' if tg['kind'] == 'rate' else 'pts' if tg['kind'] == 'points' else 'value'})")
+        ax.set_title(
+            f"{tg['label']} ({'%' if tg['kind'] == 'rate' else 'percentage points' if tg['kind'] == 'points' else 'value'})"
+        )
     return fig
 
 
@@ -242,7 +248,7 @@ def candidate_rows(d: dict) -> list[dict]:
         r["vs chosen (score)"] = (
             ""
             if vs is None
-            else f"{vs['diff']:+.3f} [{vs['ci95'][0]:+.3f}, {vs['ci95'][1]:+.3f}], p {fmt_p(vs['p_holm'])}"
+            else f"{with_sign(vs['diff'], 3)} [{with_sign(vs['ci95'][0], 3)}, {with_sign(vs['ci95'][1], 3)}], {fmt_p(vs['p_holm'])}"
         )
         r["told apart"] = "" if c["chosen"] else ("no" if c["tied"] else "yes")
         rows.append(r)

@@ -204,6 +204,7 @@ def test_two_targets_use_nsga2_and_draw_the_pareto_front(tmp_path, reports):
     assert t.filter(pl.col("pareto")).height >= 1 and "length.rounds.distance" in t.columns
     html = (res.folder / "tune.html").read_text(encoding="utf-8")
     assert 'id="plot-pareto"' in html and 'id="plot-confirm"' in html and 'id="plot-trials"' in html
+    assert "p p =" not in html and "[-0.000" not in html  # the told-apart column: one "p =", no signed zero
     c = res.candidates
     assert set(c["measure"]) == {"first_player_advantage", "length.rounds"} and c.filter(pl.col("chosen")).height == 2
 
