@@ -112,7 +112,7 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
         "label": ld.label,
         "players": ld.players,
         "mode": ld.mode,
-        "scenario": {"name": ld.base.name, "path": ld.base.path, "params": ld.base.to_dict()["params"]},
+        "scenario": {"name": ld.base.name, "game": ld.base.game, "path": ld.base.path, "params": ld.base.to_dict()["params"]},
         "games_per_table": ld.games,
         "seed": ld.seed,
         "rungs": [{"rung": r.text, "strategy": r.strategy, "params": dict(r.params), "role": r.role} for r in ld.rungs],
@@ -270,6 +270,22 @@ def frame_rows(doc: dict) -> list[dict]:
     return rows
 
 
+def _clean(x: Any) -> Any:
+    """``x`` with every nan or infinite float as None (ladder.json is strict JSON) and numpy numbers as Python's."""
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, int):
+        return x
+    try:
+        return _f(x)
+    except (TypeError, ValueError):
+        return x
+
+
 def _f(v: Any) -> float | None:
     if v is None:
         return None
@@ -301,5 +317,5 @@ def write(folder: Path, doc: dict) -> None:
     th.write_text(ladder_page.render(doc), encoding="utf-8")
     os.replace(th, folder / "ladder.html")
     tj = folder / f".ladder.json.{os.getpid()}"
-    tj.write_text(json.dumps(doc, indent=1, allow_nan=False, default=_f), encoding="utf-8")
+    tj.write_text(json.dumps(_clean(doc), indent=1, allow_nan=False), encoding="utf-8")
     os.replace(tj, folder / "ladder.json")

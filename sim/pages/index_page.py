@@ -27,6 +27,7 @@ def render(
     sweeps: list[tuple[Path, dict]],
     root: Path,
     compares: Sequence[tuple[Path, dict]] = (),
+    ladders: Sequence[tuple[Path, dict]] = (),
 ) -> str:
     """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
     written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
@@ -67,6 +68,17 @@ def render(
         }
         for f, d in compares
     ]
+    lrows = [
+        {
+            "ladder": _link(f, "ladder.html", root),
+            "game": d["game"],
+            "players": str(d["players"]),
+            "rungs": esc(", ".join(r["rung"] for r in d["rungs"])),
+            "headline": esc(ladder_headline(d)),
+            "written": _written(d, f / "ladder.json"),
+        }
+        for f, d in ladders
+    ]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
@@ -81,8 +93,24 @@ def render(
         parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
     if compares:
         parts.append("<h2>Comparisons</h2>" + _raw_table(crows))
+    if ladders:
+        parts.append("<h2>Skill ladders</h2>" + _raw_table(lrows))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def ladder_headline(d: dict) -> str:
+    """A ladder's headline: the strongest rung and its rating (or the best team rung, or the matrix's size)."""
+    rt = d.get("rating")
+    if rt:
+        best = rt["ratings"][rt["best"]]
+        lo, hi = best["ci95"]
+        return f"strongest: {best['rung']} {best['elo']:+.0f} Elo ({lo:+.0f}..{hi:+.0f}) over {d['anchor']}"
+    if d.get("team"):
+        t = max(d["team"], key=lambda r: r["win_rate"])
+        return f"best team: {t['rung']} wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"
+    m = d.get("matrix") or {}
+    return f"{len(m.get('rows', []))} x {len(m.get('cols', []))} matrix of {m.get('row_role', '')} against hunters"
 
 
 def _written(d: dict, file: Path | None = None) -> str:
@@ -106,6 +134,7 @@ KINDS = {
     "scenario": ("summary.json", "summary.html"),
     "sweep": ("sweep.json", "sweep.html"),
     "compare": ("compare.json", "compare.html"),
+    "ladder": ("ladder.json", "ladder.html"),
 }
 
 
@@ -124,7 +153,7 @@ def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
             try:
                 d = json.loads((folder / data).read_text(encoding="utf-8"))
                 one = {k: [(folder, d)] if k == kind else [] for k in KINDS}
-                render(one["scenario"], one["sweep"], Path(root), one["compare"])
+                render(one["scenario"], one["sweep"], Path(root), one["compare"], one["ladder"])
             except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
                 continue
             out[kind].append((folder, d))
@@ -181,7 +210,11 @@ def write(scenarios: list[tuple[Path, dict]], sweeps: list[tuple[Path, dict]], r
     try:
         tmp.write_text(
             render(
-                merged(scenarios, found["scenario"]), merged(sweeps, found["sweep"]), root, merged([], found["compare"])
+                merged(scenarios, found["scenario"]),
+                merged(sweeps, found["sweep"]),
+                root,
+                merged([], found["compare"]),
+                merged([], found["ladder"]),
             ),
             encoding="utf-8",
         )

@@ -174,6 +174,6 @@ def render(d: dict) -> str:
     prov = d.get("provenance", {})
     parts.append(
         f"<p class=\"small\">Reproduce: <code>{esc(prov.get('command', ''))}</code>; "
-        f"written {esc(prov.get('written', ''))}.</p></body></html>"
+        f"written {esc(str(prov.get('created_utc', '')))}.</p></body></html>"
     )
     return "\n".join(p for p in parts if p) + "\n"

@@ -104,7 +104,10 @@ def team(d: dict) -> Any:
     ax.errorbar(
         x,
         [100 * r["win_rate"] for r in t],
-        yerr=[[100 * (r["win_rate"] - r["ci95"][0]) for r in t], [100 * (r["ci95"][1] - r["win_rate"]) for r in t]],
+        yerr=[
+            [max(100 * (r["win_rate"] - r["ci95"][0]), 0) for r in t],
+            [max(100 * (r["ci95"][1] - r["win_rate"]), 0) for r in t],
+        ],
         fmt="none",
         ecolor="black",
         capsize=3,

@@ -1,18 +1,25 @@
 """The skill ladder's statistics: ratings with intervals, head-to-head, luck versus skill, balance at each rung.
 
-Model. Bradley-Terry on pairs: at every mixed table, each winner *beats* each non-winner at the table (co-winners
-count half a win each way; two non-winners tell nothing). With 2 players this is Bradley-Terry on the games
-themselves. With more players it is pairwise Bradley-Terry rather than Plackett-Luce on the finishing order because
-these games rank only the winner (Moor, Galleon, Turnwall and the Head Haunter have no rule that orders the losers;
-scores of losers are not a finishing order), so the winner-against-each-loser pairs are all the order a game has.
-The strengths are fitted by choix's ``ilsr_pairwise_dense`` (maximum likelihood by iterative Luce spectral ranking,
-a tiny ``ALPHA`` regularisation so a rung that never wins keeps a finite rating) and put on the Elo scale
-(``ELO = 400 / ln 10`` points per logit unit), anchored at the random rung = 0.
+Model. Luce's choice model on each game's winner: at a table of seats S, the seat with rung i wins with chance
+``exp(theta_i) / sum over S of exp(theta)``. With 2 players this *is* Bradley-Terry on the games; with more it is
+the first stage of Plackett-Luce, used rather than the full Plackett-Luce on a finishing order because these games
+rank only the winner (Moor, Galleon, Turnwall and the Head Haunter have no rule that orders the losers; losers'
+scores are not a finishing order), and rather than Bradley-Terry on winner-against-loser pairs because those pairs
+are not independent comparisons: fitted as if they were, they shrink multi-player ratings towards zero (measured:
+139 for a true 150 at 4 players, outside its interval; `tests/sim/test_ladder_fit.py`). Co-winners split the game
+(k co-winners: each a choice of weight 1/k). Fitted by maximum likelihood (Newton's method, exact gradient and
+Hessian) on the tables' counts of winner patterns, a tiny ridge ``ALPHA`` keeping a rung that never wins finite;
+checked against choix (``ilsr_top1``, and ``ilsr_pairwise_dense`` for 2 players) in the tests: choix takes one
+Python tuple per game, too slow for the bootstrap below, so the same likelihood is maximised on counts here.
+Ratings are on the Elo scale (``ELO = 400 / ln 10`` points per logit unit), anchored at the random rung = 0.
 
 Intervals. A percentile bootstrap over games: each replicate resamples every table's games with replacement (a
-game's pairs move together, so the correlation between the pairs of one game is kept, which the Fisher information
-of the pairs would ignore) and refits; the 2.5 and 97.5 percentiles of ``BOOT`` replicates. Resampling games is
-exact from each table's counts of winner patterns (a multinomial draw), so a replicate costs one small fit.
+multinomial draw over its winner patterns, exact for this statistic) and refits; the 2.5 and 97.5 percentiles of
+``BOOT`` replicates. The bootstrap rather than the Fisher information because the luck figures (variance
+explained, spread) are functions of the whole fit whose intervals the bootstrap gives the same way.
+
+Head to head (descriptive): between rungs i and j, the share of *decided pairs* i won: games at which both sat and
+one of them won while the other did not (co-winners half each way).
 
 Luck versus skill (each defined where it is computed): the best rung's head-to-head win rate against random and
 against the next rung; the rating spread (best - worst, Elo) and how often the stronger of two rungs that far apart
@@ -26,6 +33,7 @@ variance of the figure), slope z-test, two-sided, ``ALPHA_TREND`` = 0.05.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,7 +42,7 @@ from sim.stats.aggregate import WIN_UNITS
 from sim.stats.metrics import wilson
 
 ELO = 400.0 / math.log(10.0)
-ALPHA = 1e-3  # choix regularisation (pseudo-comparisons), negligible against thousands of pairs
+ALPHA = 1e-4  # ridge on the logit strengths: keeps a rung that never wins finite, negligible otherwise
 BOOT = 200
 ALPHA_TREND = 0.05
 
@@ -95,12 +103,71 @@ class Design:
         return [rng.multinomial(int(t.counts.sum()), t.counts / t.counts.sum()) for t in self.tables]
 
 
-def fit(pairs: np.ndarray, anchor: int) -> np.ndarray:
-    """Elo ratings (float64[R]) from pair counts ([i, j] = wins of i over j), rung ``anchor`` = 0. Uses choix."""
-    import choix
+def win_weights(t: TableCounts) -> np.ndarray:
+    """float64[masks, seats]: each game pattern's win weight per seat (1 / co-winners for a winner, else 0)."""
+    n = len(t.rungs)
+    bits = ((t.masks[:, None] >> np.arange(n)[None, :]) & 1).astype(float)
+    return bits / np.maximum(bits.sum(axis=1, keepdims=True), 1)
 
-    theta = choix.ilsr_pairwise_dense(np.asarray(pairs, float), alpha=ALPHA, max_iter=1000)
-    return (theta - theta[anchor]) * ELO
+
+def fit_luce(tables: list[TableCounts], r: int, counts: list[np.ndarray] | None = None, start=None) -> np.ndarray:
+    """Maximum-likelihood logit strengths (float64[R], mean 0) of Luce's choice model on the winners of ``tables``
+    (``counts``: other counts of their patterns, a bootstrap replicate): Newton's method (line search) with the
+    exact gradient and Hessian (the log-likelihood is concave; a handful of steps). Raises RuntimeError if it
+    fails to converge."""
+    cs = counts if counts is not None else [t.counts for t in tables]
+    idx = np.array([t.rungs for t in tables], np.int64)  # [tables, seats]
+    a = np.array([k.astype(float) @ win_weights(t) for t, k in zip(tables, cs)])  # win weight per seat
+    tot = a.sum(axis=1)
+    scale = max(float(tot.sum()), 1.0)
+    onehot = np.zeros(idx.shape + (r,))
+    np.put_along_axis(onehot, idx[..., None], 1.0, axis=2)  # [tables, seats, rungs]
+
+    def probs(th: np.ndarray) -> np.ndarray:
+        x = th[idx]
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def f(th: np.ndarray) -> float:
+        x = th[idx]
+        m = x.max(axis=1)
+        lz = m + np.log(np.exp(x - m[:, None]).sum(axis=1))
+        return float(0.5 * ALPHA * th @ th - ((a * x).sum() - (tot * lz).sum()) / scale)
+
+    def g(th: np.ndarray) -> np.ndarray:
+        p = probs(th)
+        return ALPHA * th + np.bincount(idx.ravel(), ((tot[:, None] * p) - a).ravel(), minlength=r) / scale
+
+    def h(th: np.ndarray) -> np.ndarray:
+        p = probs(th)
+        q = np.einsum("ts,tsr->tr", p, onehot)  # each table's chance per rung
+        hh = np.einsum("t,tr,tq->rq", tot, q, q)
+        return ALPHA * np.eye(r) + (np.diag(tot @ q) - hh) / scale
+
+    th = np.zeros(r) if start is None else np.asarray(start, float) - np.mean(start)
+    fx = f(th)
+    for _ in range(100):  # damped Newton: the objective is strictly convex (ridge), so it converges
+        gx = g(th)
+        if np.abs(gx).max() < 1e-10:
+            return th - th.mean()
+        step = np.linalg.solve(h(th), gx)
+        t = 1.0
+        while t > 1e-8:
+            new = th - t * step
+            fn = f(new)
+            if fn <= fx + 1e-4 * t * float(gx @ -step):
+                break
+            t /= 2
+        th, fx = new, fn
+    if np.abs(g(th)).max() < 1e-7:
+        return th - th.mean()
+    raise RuntimeError("ladder fit did not converge in 100 Newton steps")
+
+
+def fit(tables: list[TableCounts], r: int, anchor: int, counts: list[np.ndarray] | None = None, start=None) -> np.ndarray:
+    """Elo ratings (float64[R]), rung ``anchor`` = 0 (`fit_luce` on the Elo scale)."""
+    th = fit_luce(tables, r, counts, start)
+    return (th - th[anchor]) * ELO
 
 
 def head_to_head(pairs: np.ndarray) -> np.ndarray:
@@ -119,10 +186,9 @@ def explained(elo: np.ndarray, design: Design, counts: list[np.ndarray] | None =
     cs = counts if counts is not None else [t.counts for t in design.tables]
     for t, k in zip(design.tables, cs):
         n = len(t.rungs)
-        w = np.exp(th[list(t.rungs)])
+        w = np.exp(th[list(t.rungs)] - th[list(t.rungs)].max())
         p = w / w.sum()
-        bits = ((t.masks[:, None] >> np.arange(n)[None, :]) & 1).astype(float)
-        y = bits / np.maximum(bits.sum(axis=1, keepdims=True), 1)
+        y = win_weights(t)
         sse += float((k[:, None] * (y - p[None, :]) ** 2).sum())
         sst += float((k[:, None] * (y - 1.0 / n) ** 2).sum())
     return 1.0 - sse / sst if sst > 0 else float("nan")
@@ -146,7 +212,7 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
     r = len(names)
     d = Design(tables, r)
     pairs = d.pairs()
-    elo = fit(pairs, anchor)
+    elo = fit(tables, r, anchor)
     h2h = head_to_head(pairs)
     order = [int(i) for i in np.argsort(-elo, kind="stable")]
     best, nxt = order[0], order[1] if r > 1 else order[0]
@@ -163,14 +229,16 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
     for b in range(boot):
         c = d.resample(rng)
         p = d.pairs(c)
-        be[b] = fit(p, anchor)
+        be[b] = fit(tables, r, anchor, c, start=elo / ELO)
         bh[b] = head_to_head(p)
         bl[b] = luck(be[b], bh[b], c)
-    lo = np.nanpercentile(bh, 2.5, axis=0)
-    hi = np.nanpercentile(bh, 97.5, axis=0)
+    with warnings.catch_warnings():  # the diagonal (a rung against itself) is all nan
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo = np.nanpercentile(bh, 2.5, axis=0)
+        hi = np.nanpercentile(bh, 97.5, axis=0)
     keys = ("best_vs_random", "best_vs_next", "spread_elo", "stronger_wins", "explained")
     return {
-        "method": "Bradley-Terry on pairs (winner beats each non-winner), choix.ilsr_pairwise_dense; "
+        "method": "Luce's choice model on each game's winner (Bradley-Terry for 2 players), maximum likelihood; "
         f"95% percentile bootstrap over games ({boot} replicates); Elo scale, {names[anchor]} = 0",
         "boot": boot,
         "order": order,
@@ -256,7 +324,7 @@ def trend(x: list[float], ys: list[float], ses: list[float], alpha: float = ALPH
     xa, ya, sa = (np.asarray(v, float) for v in (x, ys, ses))
     ok = np.isfinite(xa) & np.isfinite(ya) & np.isfinite(sa) & (sa > 0)
     if ok.sum() < 3 or np.ptp(xa[ok]) == 0:
-        return {"slope": None, "p": None, "verdict": "too few rungs to tell (at least 3 needed)", "alpha": alpha}
+        return {"slope_per_100_elo": None, "slope_se": None, "p": None, "verdict": "too few rungs to tell (at least 3 needed)", "alpha": alpha}
     w = 1 / sa[ok] ** 2
     xm = float((w * xa[ok]).sum() / w.sum())
     sxx = float((w * (xa[ok] - xm) ** 2).sum())
