@@ -8,10 +8,11 @@ nothing below is imported, and Numba is not loaded, until a name is first used.
     r.measures, r.summary, r.verdicts, r.games(), r.raw, r.write()
     sim.compare(a, b, games=20_000), sim.sweep(path, set={"track_len": "20..40 step 10"}), sim.check(files)
 
-Functions: load, run, compare, sweep, check, executor. Results: Result, Comparison, SweepResult, CheckResult.
+Functions: load, run, compare, sweep, check, ladder, executor. Results: Result, Comparison, SweepResult, CheckResult,
+LadderResult.
 Options: RunOptions, CompareOptions, SweepOptions, CheckOptions; per-run settings: RunContext (and Cancelled).
 Scenarios: Scenario (``Scenario.from_dict``). Errors: SimError and its subclasses ScenarioError, OverrideError,
-OptionError, OutputError, CompareError, SweepError, BadBaseline, RerunError, ExecutionError.
+OptionError, OutputError, CompareError, SweepError, BadBaseline, RerunError, ExecutionError, LadderError.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what a type checker sees of the names `__getattr__` imports on first use
+    from sim.api.ladder import LadderResult as LadderResult
+    from sim.api.ladder import ladder as ladder
     from sim.api.options import CheckOptions as CheckOptions
     from sim.api.options import CompareOptions as CompareOptions
     from sim.api.options import OptionError as OptionError
@@ -37,6 +40,7 @@ if TYPE_CHECKING:  # what a type checker sees of the names `__getattr__` imports
     from sim.api.public import sweep as sweep
     from sim.api.rerun import RerunError as RerunError
     from sim.model.errors import SimError as SimError
+    from sim.model.ladder_spec import LadderError as LadderError
     from sim.model.overrides import OverrideError as OverrideError
     from sim.model.scenario import Scenario as Scenario
     from sim.model.scenario import ScenarioError as ScenarioError
@@ -66,6 +70,9 @@ _EXPORTS = {
         )
     },
     **{n: "sim.api.options" for n in ("RunOptions", "CompareOptions", "SweepOptions", "CheckOptions", "OptionError")},
+    "ladder": "sim.api.ladder",
+    "LadderResult": "sim.api.ladder",
+    "LadderError": "sim.model.ladder_spec",
     "RunContext": "sim.play.context",
     "Cancelled": "sim.play.context",
     "Scenario": "sim.model.scenario",

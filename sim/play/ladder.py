@@ -73,12 +73,12 @@ def play(
     t0 = time.perf_counter()
     for u, r in executor.map(units, (ctx or RunContext()).with_(progress=None)):
         pending.setdefault(u.key, []).append(r)
-        if advance is not None:
-            advance(u.n)
         if len(pending[u.key]) == per_table:
             t = by_key[u.key]
             store.save(u.key, merge(pending.pop(u.key)), {"table": t.index, "rungs": list(t.rungs), "seed": ld.seed})
             out.played.append(t.index)
+        if advance is not None:
+            advance(u.n)
     out.wall_s = time.perf_counter() - t0
     return out
 
