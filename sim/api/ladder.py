@@ -125,9 +125,7 @@ def build(
     else:
         p = Path(g)
         if not p.is_file():
-            raise LadderError(
-                f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file"
-            )
+            raise LadderError(f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file")
         sc = load(p, set={"players": players} if players is not None else None)
     n = DEFAULT_GAMES if games is None else games
     return ladder_spec.build(sc, list(strategies) if strategies else None, n, seed)

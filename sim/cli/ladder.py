@@ -20,7 +20,9 @@ def ladder(
             "'random;planner:recall_own=0.5' (default: random and every scripted strategy)"
         ),
     ] = None,
-    games: Annotated[int | None, typer.Option(help="games per table (default 2000; rounded up to a multiple of the players)")] = None,
+    games: Annotated[
+        int | None, typer.Option(help="games per table (default 2000; rounded up to a multiple of the players)")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
     workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
     scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
@@ -142,7 +144,9 @@ def summary_text(d: dict) -> str:
             f"{100 * lk['stronger_wins']['value']:.1f}%); variance explained {100 * lk['explained']['value']:.1f}%"
         )
     for t in d.get("team") or []:
-        lines.append(f"  {t['rung']:<40} team wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)")
+        lines.append(
+            f"  {t['rung']:<40} team wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"
+        )
     m = d.get("matrix")
     if m:
         for c in m["cells"]:

@@ -64,9 +64,13 @@ def _table_row(ld: Ladder, tg: TableGames) -> dict:
         "finished": n,
     }
     if "win.seat0" in tg.values:
-        row["seat_win_rate"] = [float(tg.values[f"win.seat{s}"][fin].sum()) / WIN_UNITS / max(n, 1) for s in range(ld.players)]
+        row["seat_win_rate"] = [
+            float(tg.values[f"win.seat{s}"][fin].sum()) / WIN_UNITS / max(n, 1) for s in range(ld.players)
+        ]
     else:
-        row["team_win_rate"] = {k[5:]: float(v[fin].sum()) / max(n, 1) for k, v in tg.values.items() if k.startswith("team.")}
+        row["team_win_rate"] = {
+            k[5:]: float(v[fin].sum()) / max(n, 1) for k, v in tg.values.items() if k.startswith("team.")
+        }
     return row
 
 
@@ -112,7 +116,12 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
         "label": ld.label,
         "players": ld.players,
         "mode": ld.mode,
-        "scenario": {"name": ld.base.name, "game": ld.base.game, "path": ld.base.path, "params": ld.base.to_dict()["params"]},
+        "scenario": {
+            "name": ld.base.name,
+            "game": ld.base.game,
+            "path": ld.base.path,
+            "params": ld.base.to_dict()["params"],
+        },
         "games_per_table": ld.games,
         "seed": ld.seed,
         "rungs": [{"rung": r.text, "strategy": r.strategy, "params": dict(r.params), "role": r.role} for r in ld.rungs],
@@ -255,7 +264,15 @@ def frame_rows(doc: dict) -> list[dict]:
         for i, a in enumerate(names):
             for j, b in enumerate(names):
                 if i != j:
-                    add("head_to_head", a, b, "win_share", h["matrix"][i][j], [h["ci_low"][i][j], h["ci_high"][i][j]], h["pairs"][i][j])
+                    add(
+                        "head_to_head",
+                        a,
+                        b,
+                        "win_share",
+                        h["matrix"][i][j],
+                        [h["ci_low"][i][j], h["ci_high"][i][j]],
+                        h["pairs"][i][j],
+                    )
         for k, v in rt["luck"].items():
             add("luck", "", None, k, v["value"], v["ci95"])
     for t in doc.get("team") or []:

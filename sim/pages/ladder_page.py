@@ -80,11 +80,13 @@ def _balance_section(d: dict) -> str:
     if not figs:
         return ""
     rows = []
-    for k, f in figs.items():
+    for f in figs.values():
         tr = f["trend"]
         unit = f["per_rung"][0]["unit"] if f["per_rung"] else ""
         fmt = (lambda x: f"{100 * x:+.1f} pts") if unit == "share" else (lambda x: f"{x:.1f}")
-        per = "; ".join(f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"])
+        per = "; ".join(
+            f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"]
+        )
         p = "" if tr.get("p") is None else f" (trend p = {tr['p']:.3g}, alpha {tr['alpha']})"
         rows.append({"figure": f["words"], "at each rung (95% interval)": per, "verdict": tr["verdict"] + p})
     return (
@@ -153,7 +155,15 @@ def render(d: dict) -> str:
             "<h2>Team win rate per rung</h2><p>A co-operative game: every hunter plays the rung's strategy; the "
             "team's win rate with its Wilson 95% interval.</p>",
             html_table(
-                [{"rung": t["rung"], "team win rate": _pct(t["win_rate"]), "95% interval": _ci_pct(t["ci95"]), "games": t["games"]} for t in d["team"]]
+                [
+                    {
+                        "rung": t["rung"],
+                        "team win rate": _pct(t["win_rate"]),
+                        "95% interval": _ci_pct(t["ci95"]),
+                        "games": t["games"],
+                    }
+                    for t in d["team"]
+                ]
             ),
             _svg(ladder_plots.team, d, "team"),
         ]
@@ -164,7 +174,16 @@ def render(d: dict) -> str:
             f"column's rung) against the {esc(m['row_role'])} rung of the row, Wilson 95% intervals in the table.</p>",
             _svg(ladder_plots.matrix, d, "mx"),
             html_table(
-                [{m["row_role"]: c["row"], "hunters": c["col"], "hunters win": _pct(c["hunters_win_rate"]), "95% interval": _ci_pct(c["ci95"]), "games": c["games"]} for c in m["cells"]]
+                [
+                    {
+                        m["row_role"]: c["row"],
+                        "hunters": c["col"],
+                        "hunters win": _pct(c["hunters_win_rate"]),
+                        "95% interval": _ci_pct(c["ci95"]),
+                        "games": c["games"],
+                    }
+                    for c in m["cells"]
+                ]
             ),
         ]
     bud = d.get("budget") or {}
@@ -173,7 +192,7 @@ def render(d: dict) -> str:
     parts.append(_balance_section(d))
     prov = d.get("provenance", {})
     parts.append(
-        f"<p class=\"small\">Reproduce: <code>{esc(prov.get('command', ''))}</code>; "
+        f'<p class="small">Reproduce: <code>{esc(prov.get("command", ""))}</code>; '
         f"written {esc(str(prov.get('created_utc', '')))}.</p></body></html>"
     )
     return "\n".join(p for p in parts if p) + "\n"

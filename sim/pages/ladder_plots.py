@@ -36,7 +36,16 @@ def heatmap(d: dict) -> Any:
         return None
     order = rt["order"]
     names = [rt["ratings"][i]["rung"] for i in order]
-    m = np.array([[np.nan if rt["head_to_head"]["matrix"][i][j] is None else rt["head_to_head"]["matrix"][i][j] for j in order] for i in order], float)
+    m = np.array(
+        [
+            [
+                np.nan if rt["head_to_head"]["matrix"][i][j] is None else rt["head_to_head"]["matrix"][i][j]
+                for j in order
+            ]
+            for i in order
+        ],
+        float,
+    )
     k = len(names)
     fig, (ax,) = _figure(0.9 * k + 2.6, 0.7 * k + 1.3)
     im = ax.imshow(100 * m, cmap="RdBu", vmin=0, vmax=100)

@@ -164,7 +164,9 @@ def fit_luce(tables: list[TableCounts], r: int, counts: list[np.ndarray] | None 
     raise RuntimeError("ladder fit did not converge in 100 Newton steps")
 
 
-def fit(tables: list[TableCounts], r: int, anchor: int, counts: list[np.ndarray] | None = None, start=None) -> np.ndarray:
+def fit(
+    tables: list[TableCounts], r: int, anchor: int, counts: list[np.ndarray] | None = None, start=None
+) -> np.ndarray:
     """Elo ratings (float64[R]), rung ``anchor`` = 0 (`fit_luce` on the Elo scale)."""
     th = fit_luce(tables, r, counts, start)
     return (th - th[anchor]) * ELO
@@ -245,7 +247,12 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
         "best": best,
         "next": nxt,
         "ratings": [
-            {"rung": names[i], "elo": float(elo[i]), "ci95": _pct(be[:, i]), "pairs": float(pairs[i].sum() + pairs[:, i].sum())}
+            {
+                "rung": names[i],
+                "elo": float(elo[i]),
+                "ci95": _pct(be[:, i]),
+                "pairs": float(pairs[i].sum() + pairs[:, i].sum()),
+            }
             for i in range(r)
         ],
         "head_to_head": {
@@ -324,7 +331,13 @@ def trend(x: list[float], ys: list[float], ses: list[float], alpha: float = ALPH
     xa, ya, sa = (np.asarray(v, float) for v in (x, ys, ses))
     ok = np.isfinite(xa) & np.isfinite(ya) & np.isfinite(sa) & (sa > 0)
     if ok.sum() < 3 or np.ptp(xa[ok]) == 0:
-        return {"slope_per_100_elo": None, "slope_se": None, "p": None, "verdict": "too few rungs to tell (at least 3 needed)", "alpha": alpha}
+        return {
+            "slope_per_100_elo": None,
+            "slope_se": None,
+            "p": None,
+            "verdict": "too few rungs to tell (at least 3 needed)",
+            "alpha": alpha,
+        }
     w = 1 / sa[ok] ** 2
     xm = float((w * xa[ok]).sum() / w.sum())
     sxx = float((w * (xa[ok] - xm) ** 2).sum())

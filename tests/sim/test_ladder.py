@@ -24,10 +24,19 @@ A_VS_A = ["random", "runner", "weighted", "weighted:w_goal=1.0"]  # w_goal = 1.0
 @pytest.mark.parametrize(
     "args, says",
     [
-        (["moor", "--strategies", "random;bogus"], "--strategies bogus: unknown strategy 'bogus' for moor; allowed: random"),
-        (["moor", "--strategies", "random;weighted:zz=1"], "unknown parameter 'zz' for strategy weighted; allowed: w_tile"),
+        (
+            ["moor", "--strategies", "random;bogus"],
+            "--strategies bogus: unknown strategy 'bogus' for moor; allowed: random",
+        ),
+        (
+            ["moor", "--strategies", "random;weighted:zz=1"],
+            "unknown parameter 'zz' for strategy weighted; allowed: w_tile",
+        ),
         (["moor", "--strategies", "random;weighted:w_goal=x"], "w_goal: expected a number in -100.0..100.0"),
-        (["moor", "--strategies", "random;weighted:w_goal=500"], "w_goal: 500.0 is out of range; allowed -100.0..100.0"),
+        (
+            ["moor", "--strategies", "random;weighted:w_goal=500"],
+            "w_goal: 500.0 is out of range; allowed -100.0..100.0",
+        ),
         (["moor", "--strategies", "random;runner:w_goal=1"], "allowed: none (it takes no parameters)"),
         (["moor", "--strategies", "random;random"], "rung 'random' given twice"),
         (["moor", "--strategies", "random"], "a ladder needs at least 2 rungs"),
@@ -53,7 +62,11 @@ def test_rungs_with_parameters_split_from_a_comma_list():
         "planner:recall_own=0.5,recall_table=0.5",
         "spoiler",
     ]
-    assert split_rungs("random; search:budget=64 ;search:budget=128") == ["random", "search:budget=64", "search:budget=128"]
+    assert split_rungs("random; search:budget=64 ;search:budget=128") == [
+        "random",
+        "search:budget=64",
+        "search:budget=128",
+    ]
 
 
 def test_a_rung_with_parameters_is_a_strategy_with_those_seat_parameters():
@@ -151,7 +164,21 @@ def test_an_interrupted_ladder_keeps_its_finished_tables(tmp_path):
 
 
 def test_the_cli_prints_the_ratings_and_writes_the_folder(tmp_path):
-    r = cli.invoke(app, ["ladder", "moor", "--players", "2", "--strategies", "random,runner,collector", "--games", "100", "--out", str(tmp_path / "ld")])
+    r = cli.invoke(
+        app,
+        [
+            "ladder",
+            "moor",
+            "--players",
+            "2",
+            "--strategies",
+            "random,runner,collector",
+            "--games",
+            "100",
+            "--out",
+            str(tmp_path / "ld"),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "Elo" in r.stdout and "best vs random" in r.stdout and "game length" in r.stdout
     assert (tmp_path / "ld" / "ladder.json").is_file()
