@@ -344,9 +344,10 @@ def trend(x: list[float], ys: list[float], ses: list[float], alpha: float = ALPH
     b = float((w * (xa[ok] - xm) * ya[ok]).sum() / sxx)
     se = 1 / math.sqrt(sxx)
     p = float(2 * stats.norm.sf(abs(b / se)))
-    top = float(ya[ok][np.argmax(xa[ok])])
+    a0 = float((w * ya[ok]).sum() / w.sum()) - b * xm  # the fitted line's value at x = 0
+    lo, hi = a0 + b * float(xa[ok].min()), a0 + b * float(xa[ok].max())
     if p >= alpha:
         verdict = "holds within noise"
-    else:
-        verdict = "grows with skill" if (b > 0) == (top >= 0) else "shrinks with skill"
+    else:  # the fitted figure at the strongest rung further from zero than at the weakest: it grows
+        verdict = "grows with skill" if abs(hi) > abs(lo) else "shrinks with skill"
     return {"slope_per_100_elo": b * 100, "slope_se": se * 100, "p": p, "verdict": verdict, "alpha": alpha}

@@ -108,3 +108,9 @@ def test_the_fit_is_what_choix_finds_by_its_own_algorithm(players):
     if players == 2:  # Luce on the winner of 2 is Bradley-Terry on the games
         theirs2 = choix.ilsr_pairwise_dense(lf.Design(tables, 4).pairs(), tol=1e-12, max_iter=1000)
         np.testing.assert_allclose(ours - ours.mean(), theirs2 - theirs2.mean(), atol=2e-3)
+
+
+def test_an_advantage_that_fades_towards_zero_shrinks_even_when_it_ends_slightly_negative():
+    x = [0.0, 350.0, 380.0, 400.0, 410.0]
+    t = lf.trend(x, [0.026, 0.003, 0.001, -0.0025, -0.0025], [0.011] * 5)
+    assert t["p"] < 0.05 and t["verdict"] == "shrinks with skill"
