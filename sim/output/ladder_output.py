@@ -15,7 +15,6 @@ from sim.model.ladder_spec import Ladder
 from sim.play.ladder import TableGames
 from sim.stats import ladder_fit as lf
 from sim.stats.aggregate import WIN_UNITS
-from sim.stats.metrics import wilson
 
 SCHEMA = 1
 OUTPUTS = ("ladder.json", "ladder.parquet", "ladder.html")
@@ -148,7 +147,7 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
             n = int(fin.sum())
             role = next(k for k in tg.values if k.startswith("team."))
             k = float(tg.values[role][fin].sum())
-            lo, hi = wilson(k, n)
+            lo, hi = lf.wilson95(k, n)
             team.append({"rung": names[tg.table.rungs[0]], "win_rate": k / max(n, 1), "ci95": [lo, hi], "games": n})
         doc["team"] = team
         elo = None
@@ -177,7 +176,7 @@ def matrix(ld: Ladder, tables: list[TableGames]) -> dict:
         n = int(fin.sum())
         key = next(k for k in tg.values if k.startswith("team.") and k != f"team.{lead_role}")
         k = float(tg.values[key][fin].sum())
-        lo, hi = wilson(k, n)
+        lo, hi = lf.wilson95(k, n)
         cells.append(
             {
                 "row": names[tg.table.rungs[0]],
@@ -212,13 +211,17 @@ def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team:
         return {"rungs": [], "figures": {}, "x": None}
     is_team = ld.mode == "cooperative"
     per: dict[str, list[dict]] = {}
-    xs = []
-    for tg in mono:
+
+    def skill(tg: TableGames) -> float:
         i = tg.table.rungs[0]
         if elo is not None:
-            xs.append(elo[i])
-        else:
-            xs.append(next(t["win_rate"] for t in (team or []) if t["rung"] == ld.rungs[i].text) * 100)
+            return elo[i]
+        return next(t["win_rate"] for t in (team or []) if t["rung"] == ld.rungs[i].text) * 100
+
+    mono.sort(key=skill)  # weakest first: the page reads left to right as skill rises
+    xs = [skill(tg) for tg in mono]
+    for tg in mono:
+        i = tg.table.rungs[0]
         figs = lf.balance_figures(tg.values, tg.finished, ld.players, is_team, ld.seed + tg.table.index)
         for k, f in figs.items():
             per.setdefault(k, []).append({"rung": ld.rungs[i].text, **f})

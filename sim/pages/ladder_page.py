@@ -151,6 +151,18 @@ def render(d: dict) -> str:
             html_table([{"figure": a, "value": b, "definition": c} for a, b, c in luck_items(d)]),
         ]
     if d.get("team"):
+        best = max(d["team"], key=lambda t: t["win_rate"])
+        worst = min(d["team"], key=lambda t: t["win_rate"])
+        parts.append(
+            "<h2>In a sentence</h2><p>"
+            + esc(
+                f"The best team strategy, {best['rung']}, wins {_pct(best['win_rate'])} "
+                f"({_ci_pct(best['ci95'])}); the weakest, {worst['rung']}, {_pct(worst['win_rate'])} "
+                f"({_ci_pct(worst['ci95'])}): a co-operative game has no opponent to rate against, so skill shows as "
+                "the team's win rate rising rung by rung."
+            )
+            + "</p>"
+        )
         parts += [
             "<h2>Team win rate per rung</h2><p>A co-operative game: every hunter plays the rung's strategy; the "
             "team's win rate with its Wilson 95% interval.</p>",
@@ -169,6 +181,18 @@ def render(d: dict) -> str:
         ]
     if d.get("matrix"):
         m = d["matrix"]
+        hi = max(m["cells"], key=lambda c: c["hunters_win_rate"])
+        lo = min(m["cells"], key=lambda c: c["hunters_win_rate"])
+        parts.append(
+            "<h2>In a sentence</h2><p>"
+            + esc(
+                f"The hunters do best with {hi['col']} against {hi['row']} ({_pct(hi['hunters_win_rate'])}, "
+                f"{_ci_pct(hi['ci95'])}) and worst with {lo['col']} against {lo['row']} "
+                f"({_pct(lo['hunters_win_rate'])}). An asymmetric game has no mono tables, so the balance figures "
+                "at each skill level are the cells of this matrix."
+            )
+            + "</p>"
+        )
         parts += [
             f"<h2>{esc(m['row_role'])} against the hunters</h2><p>Cell: the hunters' win rate (every hunter on the "
             f"column's rung) against the {esc(m['row_role'])} rung of the row, Wilson 95% intervals in the table.</p>",

@@ -276,6 +276,13 @@ def _nan_none(a: np.ndarray) -> list[list[float | None]]:
 # --- balance at each rung ---------------------------------------------------------------------------------------
 
 
+def wilson95(successes: float, n: int) -> tuple[float, float]:
+    """The Wilson 95% interval (`sim.stats.metrics.wilson`) with rounding dust at 0 and 1 snapped (0 wins: 0, not
+    1e-19)."""
+    lo, hi = wilson(successes, n)
+    return (0.0 if lo < 1e-12 else lo), (1.0 if hi > 1 - 1e-12 else hi)
+
+
 def boot_ci(x: np.ndarray, stat, seed: int, boot: int = BOOT) -> list[float]:
     """Percentile bootstrap interval of ``stat(x[rows])`` over rows (games) of ``x``."""
     rng = np.random.default_rng([seed & 0xFFFFFFFF, 24])
@@ -297,7 +304,7 @@ def balance_figures(
 
     def rate_fig(successes: float, offset: float = 0.0) -> dict:
         p = successes / n if n else math.nan
-        lo, hi = wilson(successes, n)
+        lo, hi = wilson95(successes, n)
         return {"value": p - offset, "ci95": [lo - offset, hi - offset], "se": (hi - lo) / (2 * 1.96), "unit": "share"}
 
     if team:
