@@ -47,7 +47,7 @@ def ladder(
 
     Example:
 
-        sim ladder moor --players 4 --games 2000 --strategies "random;collector;runner;weighted:w_goal=1.5"
+        sim ladder moor --games 2000 --strategies "random;runner;weighted:w_goal=1.5"
     """
     from sim.api.ladder import LadderError, build
     from sim.api.ladder import ladder as api_ladder
