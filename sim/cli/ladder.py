@@ -138,6 +138,11 @@ def summary_text(d: dict) -> str:
             r = rt["ratings"][i]
             lines.append(f"  {r['rung']:<40} {r['elo']:+7.0f} Elo  ({r['ci95'][0]:+.0f} .. {r['ci95'][1]:+.0f})")
         lk = rt["luck"]
+        if rt.get("never_won"):
+            lines.append(
+                f"note: {', '.join(rt['never_won'])} won no game at the mixed tables: its distance below the others "
+                "is not measured; ratings measured from it are lower bounds"
+            )
         lines.append(
             f"best vs {d['anchor']}: {100 * lk['best_vs_random']['value']:.1f}%; best vs next: "
             f"{100 * lk['best_vs_next']['value']:.1f}%; spread {lk['spread_elo']['value']:.0f} Elo (stronger wins "

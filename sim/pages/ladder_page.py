@@ -138,6 +138,14 @@ def render(d: dict) -> str:
             }
             for i in rt["order"]
         ]
+        if rt.get("never_won"):
+            nw = ", ".join(rt["never_won"])
+            parts.append(
+                f'<p class="warn"><strong>{esc(nw)} won no game at the mixed tables.</strong> Its distance below '
+                "the others is then not measured (the fit holds it finite); the ratings measured from it are lower "
+                "bounds. Compare the other rungs with each other, or play more games (--games) until it wins some."
+                "</p>"
+            )
         parts += [
             "<h2>Ratings</h2>",
             f"<p>{esc(rt['method'])}. Bradley-Terry: a rung rated D Elo above another wins 1 / (1 + 10^(-D/400)) of "

@@ -225,6 +225,9 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
         return [h[best, anchor], h[best, nxt], spread, win_probability(spread), explained(e, d, counts)]
 
     point = luck(elo, h2h, None)
+    won = np.zeros(r)
+    for t in tables:
+        np.add.at(won, np.asarray(t.rungs), t.counts.astype(float) @ win_weights(t))
     rng = np.random.default_rng([seed & 0xFFFFFFFF, 23])
     be = np.empty((boot, r))
     bh = np.empty((boot, r, r))
@@ -245,6 +248,9 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
         f"95% percentile bootstrap over games ({boot} replicates); Elo scale, {names[anchor]} = 0",
         "boot": boot,
         "order": order,
+        # rungs that won no game at the mixed tables: the likelihood puts them infinitely far below the others, so
+        # their distance is held by the ridge (ALPHA), not by the games; ratings measured from them are lower bounds
+        "never_won": [names[i] for i in range(r) if won[i] == 0],
         "best": best,
         "next": nxt,
         "ratings": [

@@ -114,3 +114,20 @@ def test_an_advantage_that_fades_towards_zero_shrinks_even_when_it_ends_slightly
     x = [0.0, 350.0, 380.0, 400.0, 410.0]
     t = lf.trend(x, [0.026, 0.003, 0.001, -0.0025, -0.0025], [0.011] * 5)
     assert t["p"] < 0.05 and t["verdict"] == "shrinks with skill"
+
+
+def test_a_rung_that_never_wins_is_named_as_unmeasured():
+    tables = synthetic([0.0, 300.0, 400.0], 2, 300, seed=5)
+    tables = [
+        lf.TableCounts(
+            t.rungs,
+            t.masks[[m != (1 << t.rungs.index(0)) for m in t.masks]],
+            t.counts[[m != (1 << t.rungs.index(0)) for m in t.masks]],
+        )
+        if 0 in t.rungs
+        else t
+        for t in tables
+    ]  # rung 0's wins removed
+    res = lf.rate(tables, ["random", "a", "b"], 0, seed=1, boot=20)
+    assert res["never_won"] == ["random"]
+    assert lf.rate(synthetic([0.0, 300.0], 2, 300, seed=5), ["random", "a"], 0, seed=1, boot=20)["never_won"] == []
