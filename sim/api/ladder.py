@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from sim.play.work import Executor
 
 Doc = dict[str, Any]
-DEFAULT_GAMES = 2000
 
 __all__ = ["ladder", "build", "LadderResult", "LadderError"]
 
@@ -127,8 +126,7 @@ def build(
         if not p.is_file():
             raise LadderError(f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file")
         sc = load(p, set={"players": players} if players is not None else None)
-    n = DEFAULT_GAMES if games is None else games
-    return ladder_spec.build(sc, list(strategies) if strategies else None, n, seed)
+    return ladder_spec.build(sc, list(strategies) if strategies else None, games, seed)
 
 
 def ladder(
@@ -151,8 +149,8 @@ def ladder(
     command: str = "",
 ) -> LadderResult:
     """Play the ladder of ``game`` (`build`) and write its folder (``out``, default reports/ladder-<game>-<N>p:
-    ladder.json, ladder.parquet, ladder.html, the stored tables). ``games``: per table (default 2000, rounded up to
-    a multiple of the players); ``strategies``: rung texts (``random``, ``planner:recall_own=0.5``; default: random
+    ladder.json, ladder.parquet, ladder.html, the stored tables). ``games``: per table (default: 40,000 over the mixed
+    tables, at least 200 a table; 2,000 a team or matrix table; rounded up to a multiple of the players); ``strategies``: rung texts (``random``, ``planner:recall_own=0.5``; default: random
     and every scripted strategy at its defaults); ``advance(games)`` after each unit; ``fresh``: forget stored
     tables. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
     Raises LadderError, ScenarioError, OptionError, ExecutionError, SweepOutputError (one line each);

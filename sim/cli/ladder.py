@@ -21,7 +21,10 @@ def ladder(
         ),
     ] = None,
     games: Annotated[
-        int | None, typer.Option(help="games per table (default 2000; rounded up to a multiple of the players)")
+        int | None,
+        typer.Option(
+            help="games per table (default: 40,000 over the mixed tables, at least 200 a table; rounded up to a multiple of the players)"
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
     workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,

@@ -8,9 +8,12 @@ a strategy with parameters becomes a rung with no change to the ladder.
 The design (`build`), on the base scenario's rules and board (its seats are replaced):
 
 * competitive games (every seat one role, no team): *mixed tables* -- with R rungs and N seats, R >= N: every set
-  of N distinct rungs at N cyclic rotations (each rung sits in each seat equally often); R < N: every assignment of
-  rungs to seats with at least two distinct rungs (balanced by symmetry) -- plus one *mono table* per rung (every seat
-  that rung), for the balance figures at each skill level;
+  of N distinct rungs in every seat order (N! tables a set); R < N: every assignment of rungs to seats with at least
+  two distinct rungs -- plus one *mono table* per rung (every seat that rung), for the balance figures at each skill
+  level. Every order, not only the N rotations of one: with rotations only, a rung always sat just before the same
+  rival (at 4 Turnwall players a planner and its exact copy under another name rated 20 Elo apart, its turn
+  just before the copy's); with every order the design is unchanged by swapping two rungs, so two copies of one
+  strategy play mirrored tables on the same games and get the same rating;
 * co-operative games (every seat on the one team, Treasure Hunters basic and advanced): mono tables only (the team
   plays one strategy);
 * asymmetric games (Head Haunter): every (Head Haunter rung, hunter rung) pair, every hunter on the same rung.
@@ -165,9 +168,14 @@ def label_of(base: Scenario) -> str:
     return f"{base.game}-{mode}" if isinstance(mode, str) and mode else base.game
 
 
-def build(base: Scenario, strategies: list[str] | None, games: int, seed: int | None = None) -> Ladder:
+DEFAULT_TOTAL = 40_000  # games over the mixed tables when --games is not given
+MIN_DEFAULT_GAMES = 200
+
+
+def build(base: Scenario, strategies: list[str] | None, games: int | None, seed: int | None = None) -> Ladder:
     """The ladder of ``strategies`` (rung texts; None: `default_rungs`) on ``base``'s rules, ``games`` games per
-    table (rounded up to a multiple of the players). Raises LadderError (one line) before anything is played."""
+    table (None: `DEFAULT_TOTAL` spread over the mixed tables, at least `MIN_DEFAULT_GAMES`, 2,000 a team or matrix
+    table; rounded up to a multiple of the players). Raises LadderError (one line) before anything is played."""
     spec = base.spec
     n = base.players
     roles = tuple(spec.roles(base.params, n))
@@ -181,9 +189,8 @@ def build(base: Scenario, strategies: list[str] | None, games: int, seed: int | 
         seen[r.text] = 1
     if len(rungs) > MAX_RUNGS:
         raise LadderError(f"--strategies: {len(rungs)} rungs; allowed at most {MAX_RUNGS}")
-    if games < 1:
+    if games is not None and games < 1:
         raise LadderError(f"--games: {games} is out of range; allowed >= 1")
-    games = -(-games // n) * n
     idx = list(range(len(rungs)))
     layouts: list[tuple[tuple[int, ...], str]] = []
     if mode == "asymmetric":
@@ -202,7 +209,7 @@ def build(base: Scenario, strategies: list[str] | None, games: int, seed: int | 
                 raise LadderError("--strategies: a ladder needs at least 2 rungs (e.g. random,collector)")
             if len(rungs) >= n:
                 for combo in itertools.combinations(idx, n):
-                    layouts += [(combo[k:] + combo[:k], "mixed") for k in range(n)]
+                    layouts += [(perm, "mixed") for perm in itertools.permutations(combo)]
             else:
                 layouts += [(t, "mixed") for t in itertools.product(idx, repeat=n) if len(set(t)) > 1]
         layouts += [((i,) * n, "mono") for i in idx]
@@ -211,6 +218,10 @@ def build(base: Scenario, strategies: list[str] | None, games: int, seed: int | 
             f"--strategies: {len(rungs)} rungs at {n} players need {len(layouts)} tables; allowed at most "
             f"{MAX_TABLES} (give fewer rungs)"
         )
+    if games is None:
+        mixed = sum(1 for _, k in layouts if k == "mixed")
+        games = max(MIN_DEFAULT_GAMES, DEFAULT_TOTAL // mixed) if mixed else 2000
+    games = -(-games // n) * n
     seed = base.seed if seed is None else seed
     if not 0 <= seed < 2**64:
         raise LadderError(f"--seed: {seed} is out of range; allowed 0..2^64-1")

@@ -122,6 +122,22 @@ def sim_col(name):
     return pl.col(name)
 
 
+def test_two_copies_at_a_three_player_table_get_the_same_rating_exactly(tmp_path):
+    # every seat order is played, so each table has its mirror with the copies swapped, on the same games
+    rs = ["random", "runner", "weighted", "weighted:w_goal=1.0"]
+    r = sim.ladder("moor", players=3, strategies=rs, games=150, seed=9, out=tmp_path)
+    rt = {x["rung"]: x for x in r.raw["rating"]["ratings"]}
+    assert rt["weighted"]["elo"] == pytest.approx(rt["weighted:w_goal=1.0"]["elo"], abs=1e-6)
+    assert r.raw["rating"]["head_to_head"]["matrix"][2][3] == pytest.approx(0.5)
+
+
+def test_the_default_games_spread_a_fixed_total_over_the_mixed_tables():
+    two = api_ladder.build("moor", players=2)
+    four = api_ladder.build("moor", players=4)
+    assert (two.games, sum(t.kind == "mixed" for t in two.tables)) == (2000, 20)
+    assert (four.games, sum(t.kind == "mixed" for t in four.tables)) == (336, 120)
+
+
 def test_the_report_folder_has_its_files_and_frames(a_vs_a):
     f = a_vs_a.folder
     assert {p.name for p in f.iterdir()} >= {"ladder.json", "ladder.parquet", "ladder.html", "points"}
