@@ -198,7 +198,7 @@ def matrix(ld: Ladder, tables: list[TableGames]) -> dict:
 
 FIGURE_WORDS = {
     "first_player_advantage": "first-player advantage (start player's win rate minus the fair share)",
-    "seat_spread": "seat spread (highest seat win rate minus the lowest)",
+    "seat_spread": "seat spread (highest seat win rate minus the lowest, bias-corrected)",
     "length_turns": "game length (mean turns)",
 }
 

@@ -96,7 +96,8 @@ def _balance_section(d: dict) -> str:
         "z-test, two-sided at alpha 0.05: <em>holds within noise</em> when the slope is not significant, "
         "<em>grows with skill</em> when the figure moves away from zero as skill rises, <em>shrinks with "
         "skill</em> when towards zero. Seat spread is highest minus lowest seat win rate (the start rotates, so "
-        "it measures what a seat keeps of its own); first-player advantage is the start player's win rate minus "
+        "it measures what a seat keeps of its own), corrected for the spread equal seats show by chance (the "
+        "bootstrap's bias correction: near or below 0 means no seat difference beyond noise); first-player advantage is the start player's win rate minus "
         "the fair share.</p>" + html_table(rows) + _svg(ladder_plots.balance, d, "bal")
     )
 

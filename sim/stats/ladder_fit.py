@@ -290,12 +290,11 @@ def wilson95(successes: float, n: int) -> tuple[float, float]:
     return (0.0 if lo < 1e-12 else lo), (1.0 if hi > 1 - 1e-12 else hi)
 
 
-def boot_ci(x: np.ndarray, stat, seed: int, boot: int = BOOT) -> list[float]:
-    """Percentile bootstrap interval of ``stat(x[rows])`` over rows (games) of ``x``."""
+def boot_values(x: np.ndarray, stat, seed: int, boot: int = BOOT) -> np.ndarray:
+    """``stat(x[rows])`` of ``boot`` bootstrap resamples of the rows (games) of ``x``."""
     rng = np.random.default_rng([seed & 0xFFFFFFFF, 24])
     n = len(x)
-    vals = np.array([stat(x[rng.integers(0, n, n)]) for _ in range(boot)])
-    return _pct(vals)
+    return np.array([stat(x[rng.integers(0, n, n)]) for _ in range(boot)])
 
 
 def balance_figures(
@@ -303,7 +302,7 @@ def balance_figures(
 ) -> dict[str, dict]:
     """The headline balance figures of one mono table from its per-game numerators (`sim.play.ladder`): each
     {value, ci95, se, unit}. Competitive: first_player_advantage (start player's win rate - 1/players, Wilson),
-    seat_spread (highest - lowest seat win rate, bootstrap over games); team: team_win_rate per role (Wilson);
+    seat_spread (highest - lowest seat win rate, bias-corrected, basic bootstrap interval over games); team: team_win_rate per role (Wilson);
     both: length_turns (mean turns, normal)."""
     fin = finished.astype(bool)
     n = int(fin.sum())
@@ -326,8 +325,18 @@ def balance_figures(
             m = x.mean(axis=0)
             return float(m.max() - m.min())
 
-        ci = boot_ci(shares, spread, seed)
-        out["seat_spread"] = {"value": spread(shares), "ci95": ci, "se": (ci[1] - ci[0]) / (2 * 1.96), "unit": "share"}
+        # highest minus lowest of N noisy rates is biased upwards (equal seats still spread by chance): the
+        # bootstrap's bias correction, 2 * estimate - mean of the replicates, with the basic bootstrap interval
+        raw = spread(shares)
+        bv = boot_values(shares, spread, seed)
+        lo, hi = _pct(bv)
+        out["seat_spread"] = {
+            "value": 2 * raw - float(bv.mean()),
+            "ci95": [2 * raw - hi, 2 * raw - lo],
+            "se": float(bv.std(ddof=1)),
+            "unit": "share",
+            "raw": raw,
+        }
     t = values["length.turns"][fin].astype(float)
     se = float(t.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     m = float(t.mean()) if n else math.nan

@@ -131,3 +131,15 @@ def test_a_rung_that_never_wins_is_named_as_unmeasured():
     res = lf.rate(tables, ["random", "a", "b"], 0, seed=1, boot=20)
     assert res["never_won"] == ["random"]
     assert lf.rate(synthetic([0.0, 300.0], 2, 300, seed=5), ["random", "a"], 0, seed=1, boot=20)["never_won"] == []
+
+
+def test_the_seat_spread_of_equal_seats_is_corrected_towards_zero():
+    rng = np.random.default_rng(3)
+    n, players = 400, 4
+    winner = rng.integers(0, players, n)  # every seat alike
+    values = {f"win.seat{s}": np.where(winner == s, lf.WIN_UNITS, 0) for s in range(players)}
+    values["first_player.win"] = np.where(winner == np.arange(n) % players, lf.WIN_UNITS, 0)
+    values["length.turns"] = rng.integers(50, 60, n)
+    f = lf.balance_figures(values, np.ones(n, bool), players, False, seed=1)["seat_spread"]
+    assert f["raw"] > 0.03  # highest minus lowest of four equal seats: several points by chance
+    assert f["ci95"][0] <= 0 <= f["ci95"][1] and f["ci95"][0] <= f["value"] <= f["ci95"][1]
