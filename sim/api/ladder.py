@@ -98,7 +98,11 @@ class LadderResult:
         out = []
         for f in figs.values():
             tr = f["trend"]
-            p = "" if tr.get("p") is None else f" (p = {tr['p']:.3g})"
+            p = (
+                ""
+                if tr.get("p") is None
+                else f" (p {'< 1e-300' if tr['p'] < 1e-300 else '= ' + format(tr['p'], '.3g')})"
+            )
             out.append(f"{f['words']}: {tr['verdict']}{p}")
         return out
 

@@ -22,6 +22,11 @@ def _elo(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.0f}"
 
 
+def _p(p: float) -> str:
+    """A p-value as the page writes it: '= 0.034', or '< 1e-300' where the float underflowed to 0."""
+    return "< 1e-300" if p < 1e-300 else f"= {p:.3g}"
+
+
 def _svg(fn, d: dict, name: str) -> str:
     svg = draw(fn, d)
     return f"<figure>{scope_ids(svg, name)}</figure>" if svg else ""
@@ -87,7 +92,7 @@ def _balance_section(d: dict) -> str:
         per = "; ".join(
             f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"]
         )
-        p = "" if tr.get("p") is None else f" (trend p = {tr['p']:.3g}, alpha {tr['alpha']})"
+        p = "" if tr.get("p") is None else f" (trend p {_p(tr['p'])}, alpha {tr['alpha']})"
         rows.append({"figure": f["words"], "at each rung (95% interval)": per, "verdict": tr["verdict"] + p})
     return (
         "<h2>Does the balance hold for skilled play?</h2>"
