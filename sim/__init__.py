@@ -9,11 +9,11 @@ nothing below is imported, and Numba is not loaded, until a name is first used.
     sim.compare(a, b, games=20_000), sim.sweep(path, set={"track_len": "20..40 step 10"}), sim.check(files)
     sim.tune(path, {"track_len": "20..60"}, "first_player_advantage=0", trials=20)
 
-Functions: load, run, compare, sweep, tune, check, executor. Results: Result, Comparison, SweepResult, TuneResult,
-CheckResult.
+Functions: load, run, compare, sweep, tune, ladder, check, executor. Results: Result, Comparison, SweepResult,
+TuneResult, LadderResult, CheckResult.
 Options: RunOptions, CompareOptions, SweepOptions, CheckOptions; per-run settings: RunContext (and Cancelled).
 Scenarios: Scenario (``Scenario.from_dict``). Errors: SimError and its subclasses ScenarioError, OverrideError,
-OptionError, OutputError, CompareError, SweepError, TuneError, BadBaseline, RerunError, ExecutionError.
+OptionError, OutputError, CompareError, SweepError, TuneError, LadderError, BadBaseline, RerunError, ExecutionError.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what a type checker sees of the names `__getattr__` imports on first use
+    from sim.api.ladder import LadderResult as LadderResult
+    from sim.api.ladder import ladder as ladder
     from sim.api.options import CheckOptions as CheckOptions
     from sim.api.options import CompareOptions as CompareOptions
     from sim.api.options import OptionError as OptionError
@@ -41,6 +43,7 @@ if TYPE_CHECKING:  # what a type checker sees of the names `__getattr__` imports
     from sim.api.tune import TuneResult as TuneResult
     from sim.api.tune import tune as tune
     from sim.model.errors import SimError as SimError
+    from sim.model.ladder_spec import LadderError as LadderError
     from sim.model.overrides import OverrideError as OverrideError
     from sim.model.scenario import Scenario as Scenario
     from sim.model.scenario import ScenarioError as ScenarioError
@@ -74,6 +77,9 @@ _EXPORTS = {
     "tune": "sim.api.tune",
     "TuneResult": "sim.api.tune",
     "TuneError": "sim.model.tune_spec",
+    "ladder": "sim.api.ladder",
+    "LadderResult": "sim.api.ladder",
+    "LadderError": "sim.model.ladder_spec",
     "RunContext": "sim.play.context",
     "Cancelled": "sim.play.context",
     "Scenario": "sim.model.scenario",

@@ -28,6 +28,7 @@ def render(
     root: Path,
     compares: Sequence[tuple[Path, dict]] = (),
     tunes: Sequence[tuple[Path, dict]] = (),
+    ladders: Sequence[tuple[Path, dict]] = (),
 ) -> str:
     """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
     written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
@@ -79,6 +80,17 @@ def render(
         }
         for f, d in tunes
     ]
+    lrows = [
+        {
+            "ladder": _link(f, "ladder.html", root),
+            "game": d["game"],
+            "players": str(d["players"]),
+            "rungs": esc(", ".join(r["rung"] for r in d["rungs"])),
+            "headline": esc(ladder_headline(d)),
+            "written": _written(d, f / "ladder.json"),
+        }
+        for f, d in ladders
+    ]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
@@ -95,8 +107,24 @@ def render(
         parts.append("<h2>Comparisons</h2>" + _raw_table(crows))
     if tunes:
         parts.append("<h2>Tunes</h2>" + _raw_table(trows))
+    if ladders:
+        parts.append("<h2>Skill ladders</h2>" + _raw_table(lrows))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def ladder_headline(d: dict) -> str:
+    """A ladder's headline: the strongest rung and its rating (or the best team rung, or the matrix's size)."""
+    rt = d.get("rating")
+    if rt:
+        best = rt["ratings"][rt["best"]]
+        lo, hi = best["ci95"]
+        return f"strongest: {best['rung']} {best['elo']:+.0f} Elo ({lo:+.0f}..{hi:+.0f}) over {d['anchor']}"
+    if d.get("team"):
+        t = max(d["team"], key=lambda r: r["win_rate"])
+        return f"best team: {t['rung']} wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"
+    m = d.get("matrix") or {}
+    return f"{len(m.get('rows', []))} x {len(m.get('cols', []))} matrix of {m.get('row_role', '')} against hunters"
 
 
 def _written(d: dict, file: Path | None = None) -> str:
@@ -121,6 +149,7 @@ KINDS = {
     "sweep": ("sweep.json", "sweep.html"),
     "compare": ("compare.json", "compare.html"),
     "tune": ("tune.json", "tune.html"),
+    "ladder": ("ladder.json", "ladder.html"),
 }
 
 
@@ -139,7 +168,7 @@ def on_disk(root: Path) -> dict[str, list[tuple[Path, dict]]]:
             try:
                 d = json.loads((folder / data).read_text(encoding="utf-8"))
                 one = {k: [(folder, d)] if k == kind else [] for k in KINDS}
-                render(one["scenario"], one["sweep"], Path(root), one["compare"], one["tune"])
+                render(one["scenario"], one["sweep"], Path(root), one["compare"], one["tune"], one["ladder"])
             except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
                 continue
             out[kind].append((folder, d))
@@ -213,6 +242,7 @@ def write(
                 root,
                 merged([], found["compare"]),
                 merged(list(tunes), found["tune"]),
+                merged([], found["ladder"]),
             ),
             encoding="utf-8",
         )

@@ -565,5 +565,5 @@ def test_every_command_help_ends_with_a_worked_example_that_names_real_commands_
 
 def test_json_is_a_flag_on_every_command_that_takes_it():
     with_json = [(path, q) for path, c in _commands() for q in c.params if "--json" in getattr(q, "opts", [])]
-    assert {p[0] for p, _ in with_json} == {"run", "compare", "check", "rerun", "sweep", "tune"}
+    assert {p[0] for p, _ in with_json} == {"run", "compare", "check", "rerun", "sweep", "tune", "ladder"}
     assert all(q.is_flag for _, q in with_json)

@@ -1,0 +1,205 @@
+"""The skill ladder (`sim ladder`, ``sim.ladder``): a population of strategies (rungs) played against each other in a
+balanced design on one game's rules, rated on an Elo scale with 95% intervals, with the luck-versus-skill figures
+and the balance figures at each rung.
+
+    import sim
+    r = sim.ladder("moor", players=4, games=2000)
+    r.ratings           # one row per rung: rung, elo, ci_low, ci_high, pairs
+    r.luck              # best vs random, best vs next, spread, stronger wins, variance explained
+    r.balance           # each balance figure at each rung, with its interval; r.verdicts: one line per figure
+
+Design: `sim.model.ladder_spec`; play and storage: `sim.play.ladder` (the sweep store: resumable, Ctrl-C-safe);
+statistics: `sim.stats.ladder_fit`; report folder: `sim.output.ladder_output`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sim.model.ladder_spec import Ladder, LadderError
+from sim.play.context import RunContext
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sim.play.work import Executor
+
+Doc = dict[str, Any]
+
+__all__ = ["ladder", "build", "LadderResult", "LadderError"]
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """A played ladder. raw: the ladder.json dict; folder: its report folder (always written: its tables are stored
+    there and reused by the next run); played / reused: the table indices played now or found stored.
+    Frames (Polars, from ladder.parquet's rows): ``ratings``, ``head_to_head``, ``luck``, ``team``, ``matrix``,
+    ``balance``; ``verdicts``: one line per balance figure."""
+
+    raw: Doc
+    folder: Path
+    played: tuple[int, ...] = ()
+    reused: tuple[int, ...] = ()
+
+    def frame(self) -> pl.DataFrame:
+        """Every figure, one row each: section, rung, opponent, figure, value, ci_low, ci_high, n."""
+        import polars as pl
+
+        return pl.read_parquet(self.folder / "ladder.parquet")
+
+    def _section(self, name: str) -> pl.DataFrame:
+        import polars as pl
+
+        return self.frame().filter(pl.col("section") == name).drop("section")
+
+    @property
+    def ratings(self) -> pl.DataFrame:
+        """rung, elo (random = 0), ci_low, ci_high (95% bootstrap), pairs (decided pairs it played), strongest
+        first; empty for a co-operative or asymmetric ladder."""
+        import polars as pl
+
+        f = self._section("rating")
+        return f.select("rung", pl.col("value").alias("elo"), "ci_low", "ci_high", pl.col("n").alias("pairs")).sort(
+            "elo", descending=True
+        )
+
+    @property
+    def head_to_head(self) -> pl.DataFrame:
+        """rung, opponent, value (share of decided pairs the rung won), ci_low, ci_high, n (decided pairs)."""
+        return self._section("head_to_head").drop("figure")
+
+    @property
+    def luck(self) -> pl.DataFrame:
+        """figure (best_vs_random, best_vs_next, spread_elo, stronger_wins, explained), value, ci_low, ci_high."""
+        return self._section("luck").select("figure", "value", "ci_low", "ci_high")
+
+    @property
+    def team(self) -> pl.DataFrame:
+        """Co-operative: rung, value (team win rate), ci_low, ci_high (Wilson), n (games)."""
+        return self._section("team").drop("opponent", "figure")
+
+    @property
+    def matrix(self) -> pl.DataFrame:
+        """Asymmetric: rung (Head Haunter), opponent (hunters' rung), value (hunters' win rate), ci_low, ci_high."""
+        return self._section("matrix").drop("figure")
+
+    @property
+    def balance(self) -> pl.DataFrame:
+        """rung, figure, value, ci_low, ci_high: the balance figures at each rung's mono table."""
+        return self._section("balance").drop("opponent", "n")
+
+    @property
+    def verdicts(self) -> list[str]:
+        """One line per balance figure: how it moves with skill (holds within noise / grows / shrinks)."""
+        figs = self.raw.get("balance", {}).get("figures", {})
+        out = []
+        for f in figs.values():
+            tr = f["trend"]
+            p = (
+                ""
+                if tr.get("p") is None
+                else f" (p {'< 1e-300' if tr['p'] < 1e-300 else '= ' + format(tr['p'], '.3g')})"
+            )
+            out.append(f"{f['words']}: {tr['verdict']}{p}")
+        return out
+
+
+def build(
+    game: str | Path,
+    players: int | None = None,
+    strategies: Sequence[str] | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+) -> Ladder:
+    """The validated ladder of ``game`` (a game name: its scenarios/<game>/<N>p.toml, Treasure Hunters
+    basic-<N>p.toml; or a scenario file, whose rules and board are kept and seats replaced). Raises LadderError,
+    ScenarioError or OverrideError (one line) before anything is played."""
+    from sim.api.public import load
+    from sim.model import ladder_spec, registry
+
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise LadderError(f"--players: expected a whole number, got {players!r}")
+    g = str(game)
+    if registry.get(g) is not None:
+        sc = load(ladder_spec.base_scenario(g, players))
+    else:
+        p = Path(g)
+        if not p.is_file():
+            raise LadderError(f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file")
+        sc = load(p, set={"players": players} if players is not None else None)
+    return ladder_spec.build(sc, list(strategies) if strategies else None, games, seed)
+
+
+def ladder(
+    game: str | Path,
+    *,
+    players: int | None = None,
+    strategies: Sequence[str] | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    threads: int | None = None,
+    chunk: int | None = None,
+    out: str | Path | None = None,
+    fresh: bool = False,
+    ctx: RunContext | None = None,
+    executor: Executor | None = None,
+    advance: Callable[[int], None] | None = None,
+    on_played: Callable[[], None] | None = None,
+    command: str = "",
+) -> LadderResult:
+    """Play the ladder of ``game`` (`build`) and write its folder (``out``, default reports/ladder-<game>-<N>p:
+    ladder.json, ladder.parquet, ladder.html, the stored tables). ``games``: per table (default: 40,000 over the mixed
+    tables, at least 200 a table; 2,000 a team or matrix table; rounded up to a multiple of the players); ``strategies``: rung texts (``random``, ``planner:recall_own=0.5``; default: random
+    and every scripted strategy at its defaults); ``advance(games)`` after each unit; ``fresh``: forget stored
+    tables. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
+    Raises LadderError, ScenarioError, OptionError, ExecutionError, SweepOutputError (one line each);
+    KeyboardInterrupt leaves the finished tables stored."""
+    import shutil
+
+    from sim.api.options import check_cluster
+    from sim.api.public import _executor_for
+    from sim.output import ladder_output as output
+    from sim.play import ladder as engine
+    from sim.play import runner
+    from sim.play.provenance import provenance
+
+    ld = build(game, players, strategies, games, seed)
+    check_cluster(workers, scheduler)
+    if chunk is not None and chunk < 1:
+        raise LadderError(f"--chunk: {chunk} is out of range; allowed >= 1")
+    folder = output.folder_for(ld, out)
+    output.prepare(folder)
+    if fresh:
+        shutil.rmtree(folder / "points", ignore_errors=True)
+    ctx = ctx or RunContext(threads=threads)
+    ch = chunk or runner.DEFAULT_CHUNK
+    with _executor_for(executor, workers, scheduler, threads, ctx) as ex:
+        played = engine.play(ld, folder, ex, ch, advance, ctx)
+        t = ex.unit_threads(ctx)
+        desc = ex.description
+    if on_played is not None:
+        on_played()
+    prov = provenance(ld.base, ld.games, ld.seed, played.wall_s, t, ch)
+    prov.update(
+        {
+            "executor": desc,
+            "tables_played": len(played.played),
+            "tables_reused": len(played.reused),
+            "command": command or _command(ld),
+        }
+    )
+    doc = output.document(ld, engine.collect(ld, folder), prov)
+    output.write(folder, doc)
+    return LadderResult(doc, folder, tuple(played.played), tuple(played.reused))
+
+
+def _command(ld: Ladder) -> str:
+    return (
+        f"sim ladder {ld.base.path or ld.base.game} --players {ld.players} --games {ld.games} --seed {ld.seed} "
+        f"--strategies {','.join(r.text for r in ld.rungs)}"
+    )

@@ -1,0 +1,164 @@
+"""`sim ladder`: thin over `sim.api.ladder` (kept out of sim/cli/main.py, which registers it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli.sweep import SCHEDULER_HELP, WORKERS_HELP
+
+
+def ladder(
+    game: Annotated[str, typer.Argument(help="a game (moor, galleon, turnwall, treasure_hunters) or a scenario file")],
+    players: Annotated[int | None, typer.Option(help="players at every table (default: 4, or the file's)")] = None,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            help="rungs: NAME or NAME:PARAM=VALUE,..., separated by ';' (or ','), e.g. "
+            "'random;planner:recall_own=0.5' (default: random and every scripted strategy)"
+        ),
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            help="games per table (default: 40,000 over the mixed tables, at least 200 a table; rounded up to a multiple of the players)"
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
+    scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
+    threads: Annotated[
+        int | None, typer.Option(help="Numba threads per unit (default: all cores in process, 1 on Dask workers)")
+    ] = None,
+    chunk: Annotated[int | None, typer.Option(help="games per unit of work (results do not depend on it)")] = None,
+    out: Annotated[Path | None, typer.Option(help="ladder folder (default: reports/ladder-<game>-<N>p)")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="forget stored tables and play every table")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="print ladder.json to stdout")] = False,
+):
+    """How much does skill matter? Rate strategies against each other.
+
+    Every rung (a strategy, with parameters: planner:recall_own=0.5) plays every
+    other in every seat and turn position equally often, all tables on the same
+    games (common random numbers). Writes Elo ratings with 95% intervals
+    (random = 0), the head-to-head matrix, the luck-versus-skill figures and
+    whether each balance figure holds for skilled play to ladder.json,
+    ladder.parquet and ladder.html. Co-operative Treasure Hunters: team win rate
+    per rung; Head Haunter: Head Haunter rung x hunter rung. Resumable: rerun the
+    command to finish an interrupted ladder.
+
+    Example:
+
+        sim ladder moor --games 2000 --strategies "random;runner;weighted:w_goal=1.5"
+    """
+    from sim.api.ladder import LadderError, build
+    from sim.api.ladder import ladder as api_ladder
+    from sim.cli.common import EXIT_USAGE, check_run_options, fail, interruptible, run_context
+    from sim.cli.sweep import cluster
+    from sim.model.scenario import ScenarioError
+    from sim.output.sweep_output import SweepOutputError
+
+    check_run_options(games, threads, chunk, seed)
+    rungs = split_rungs(strategies) if strategies is not None else None
+    try:
+        ld = build(game, players, rungs, games, seed)
+    except LadderError as e:
+        fail(str(e), EXIT_USAGE)
+    except ScenarioError as e:
+        fail(str(e))
+    from sim.output.ladder_output import folder_for
+    from sim.play.progress import bar
+
+    total = len(ld.tables) * ld.games
+    prog, adv = bar(total, f"ladder {ld.folder_name()}")
+    kept = (
+        f"no ladder.json written; the tables finished so far are kept in {folder_for(ld, out) / 'points'}: "
+        "the same command again plays only the missing ones"
+    )
+    try:
+        with interruptible(kept), cluster(workers, scheduler, threads) as ex, prog:
+            r = api_ladder(
+                game,
+                players=players,
+                strategies=rungs,
+                games=games,
+                seed=seed,
+                threads=threads,
+                chunk=chunk,
+                out=out,
+                fresh=fresh,
+                ctx=run_context(threads),
+                executor=ex,
+                advance=adv,
+                on_played=getattr(prog, "played", None),
+                command="sim ladder " + " ".join(_argv()),
+            )
+    except SweepOutputError as e:
+        fail(str(e))
+    from sim.cli.common import after_write
+
+    after_write(r.folder)
+    if json_out:
+        import json
+
+        typer.echo(json.dumps(r.raw, indent=1))
+    else:
+        typer.echo(summary_text(r.raw))
+    typer.echo(f"ladder written to {r.folder} ({len(r.played)} tables played, {len(r.reused)} reused)", err=True)
+
+
+def _argv() -> list[str]:
+    import shlex
+    import sys
+
+    args = sys.argv[1:]
+    if args and args[0] == "ladder":
+        args = args[1:]
+    return [shlex.quote(a) for a in args]
+
+
+def split_rungs(text: str) -> list[str]:
+    """Rung texts from --strategies: separated by ';', or by ',' where the next piece is not param=value (so
+    ``random,planner:recall_own=0.5,recall_table=0.5,spoiler`` is three rungs)."""
+    if ";" in text:
+        return [t.strip() for t in text.split(";") if t.strip()]
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
+            out[-1] += "," + piece
+        elif piece:
+            out.append(piece)
+    return out
+
+
+def summary_text(d: dict) -> str:
+    """What the terminal shows: ratings strongest first (or team rates / the matrix), the luck figures, verdicts."""
+    lines = [f"{d['title']}, {d['players']} players: {len(d['tables'])} tables x {d['games_per_table']:,} games"]
+    rt = d.get("rating")
+    if rt:
+        for i in rt["order"]:
+            r = rt["ratings"][i]
+            lines.append(f"  {r['rung']:<40} {r['elo']:+7.0f} Elo  ({r['ci95'][0]:+.0f} .. {r['ci95'][1]:+.0f})")
+        lk = rt["luck"]
+        if rt.get("never_won"):
+            lines.append(
+                f"note: {', '.join(rt['never_won'])} won no game at the mixed tables: its distance below the others "
+                "is not measured; ratings measured from it are lower bounds"
+            )
+        lines.append(
+            f"best vs {d['anchor']}: {100 * lk['best_vs_random']['value']:.1f}%; best vs next: "
+            f"{100 * lk['best_vs_next']['value']:.1f}%; spread {lk['spread_elo']['value']:.0f} Elo (stronger wins "
+            f"{100 * lk['stronger_wins']['value']:.1f}%); variance explained {100 * lk['explained']['value']:.1f}%"
+        )
+    for t in d.get("team") or []:
+        lines.append(
+            f"  {t['rung']:<40} team wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"
+        )
+    m = d.get("matrix")
+    if m:
+        for c in m["cells"]:
+            lines.append(f"  {c['row']} vs hunters {c['col']}: hunters win {100 * c['hunters_win_rate']:.1f}%")
+    for f in (d.get("balance") or {}).get("figures", {}).values():
+        lines.append(f"{f['words']}: {f['trend']['verdict']}")
+    return "\n".join(lines)

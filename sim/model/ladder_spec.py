@@ -1,0 +1,239 @@
+"""The skill ladder's design (`sim ladder`): rungs (``strategy[:param=value,...]``) and the tables they play.
+
+A *rung* is one strategy with fixed strategy parameters, written as the command line takes it: ``random``,
+``planner:recall_own=0.5,recall_table=0.5``, later ``search:budget=64``. Rungs are parsed here and validated by the
+seat-strategy machinery scenario files use (`sim.model.scenario.coerce` against the strategy's `ParamSpec`), so
+a strategy with parameters becomes a rung with no change to the ladder.
+
+The design (`build`), on the base scenario's rules and board (its seats are replaced):
+
+* competitive games (every seat one role, no team): *mixed tables* -- with R rungs and N seats, R >= N: every set
+  of N distinct rungs in every seat order (N! tables a set); R < N: every assignment of rungs to seats with at least
+  two distinct rungs -- plus one *mono table* per rung (every seat that rung), for the balance figures at each skill
+  level. Every order, not only the N rotations of one: with rotations only, a rung always sat just before the same
+  rival (at 4 Turnwall players a planner and its exact copy under another name rated 20 Elo apart, its turn
+  just before the copy's); with every order the design is unchanged by swapping two rungs, so two copies of one
+  strategy play mirrored tables on the same games and get the same rating;
+* co-operative games (every seat on the one team, Treasure Hunters basic and advanced): mono tables only (the team
+  plays one strategy);
+* asymmetric games (Head Haunter): every (Head Haunter rung, hunter rung) pair, every hunter on the same rung.
+
+Every table plays the same seed, RNG point id 0 and game indices (common random numbers: the chance stream and
+each seat's stream are the same at every table, so dice are shared where the rules allow). ``games`` is rounded up
+to a multiple of the players, so the start player, which rotates with the game index, is each seat equally often.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.model import registry
+from sim.model.errors import SimError
+from sim.model.paths import SCENARIOS
+from sim.model.scenario import Scenario, ScenarioError, Seat, coerce
+
+MAX_TABLES = 400  # a population whose design needs more tables is refused before anything runs
+MAX_RUNGS = 12
+
+
+class LadderError(SimError, ValueError):
+    """A bad ladder option (a rung, a player count, the population); one line naming the option."""
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung: ``strategy`` with strategy parameters ``params`` (the others at their defaults); ``text`` as given
+    (whitespace dropped), which names the rung everywhere (ratings, tables, plots)."""
+
+    text: str
+    strategy: str
+    params: tuple[tuple[str, Any], ...] = ()
+    role: str = "player"
+
+    def seat(self) -> Seat:
+        return Seat(self.strategy, dict(self.params))
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the design: ``rungs[s]`` is the index (into `Ladder.rungs`) of the rung at seat s; ``kind`` is
+    "mixed" (rated), "mono" (every seat one rung: balance figures) or "matrix" (Head Haunter x hunters)."""
+
+    index: int
+    rungs: tuple[int, ...]
+    kind: str
+    scenario: Scenario
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A validated ladder: the base scenario, its rungs, the tables, games per table and the seed. ``mode``:
+    "competitive", "cooperative" or "asymmetric" (see the module docstring); ``label``: the report folder's game
+    part (``moor``, ``treasure_hunters-advanced``)."""
+
+    base: Scenario
+    rungs: tuple[Rung, ...]
+    tables: tuple[Table, ...]
+    games: int
+    seed: int
+    mode: str
+    label: str
+
+    @property
+    def players(self) -> int:
+        return self.base.players
+
+    def folder_name(self) -> str:
+        return f"ladder-{self.label}-{self.players}p"
+
+
+def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Rung:
+    """The rung of ``text`` (``name`` or ``name:param=value,...``; values are TOML: ``0.5``, ``64``, ``true``) for a
+    seat of one of ``roles``. Raises LadderError naming the rung and what is allowed."""
+    from sim.model.overrides import parse_value
+
+    t = "".join(text.split())
+    name, _, rest = t.partition(":")
+    allowed = [s.name for s in spec.strategies if s.role in roles]
+    st = spec.strategy(name)
+    if st is None or st.role not in roles:
+        raise LadderError(
+            f"--strategies {t or repr(text)}: unknown strategy '{name}' for {spec.name}; allowed: {', '.join(allowed)}"
+            " (with parameters: name:param=value,...)"
+        )
+    params: dict[str, Any] = {}
+    if rest:
+        for item in rest.split(","):
+            k, eq, raw = item.partition("=")
+            ps = next((p for p in st.params if p.name == k), None)
+            names = [p.name for p in st.params]
+            if not eq or not raw:
+                raise LadderError(f"--strategies {t}: expected param=value after '{name}:', got '{item}'")
+            if ps is None:
+                raise LadderError(
+                    f"--strategies {t}: unknown parameter '{k}' for strategy {name}; allowed: "
+                    f"{', '.join(names) if names else 'none (it takes no parameters)'}"
+                )
+            if k in params:
+                raise LadderError(f"--strategies {t}: parameter '{k}' given twice; give it once")
+            try:
+                params[k] = coerce(ps, parse_value(raw), f"--strategies {t}: {k}")
+            except ValueError as e:
+                raise LadderError(str(e) if isinstance(e, ScenarioError) else f"--strategies {t}: {k}: {e}") from None
+    return Rung(t, name, tuple(params.items()), st.role)
+
+
+def default_rungs(spec: registry.GameSpec, role: str) -> list[str]:
+    """The default population of a role: random first, then every other strategy of the role at its defaults."""
+    names = [s.name for s in spec.strategies if s.role == role]
+    rnd = [n for n in names if n == "random" or n.endswith("_random")]
+    out = rnd + [n for n in names if n not in rnd]
+    if spec.name == "turnwall" and "planner" in names:  # one memory level as its own rung (the issue's ask)
+        out.append("planner:recall_own=0.5,recall_table=0.5")
+    return out
+
+
+def base_scenario(game: str, players: int | None) -> Path:
+    """The scenario file a game's ladder takes its rules from: scenarios/<game>/<N>p.toml (Treasure Hunters:
+    basic-<N>p.toml). Raises LadderError for an unknown game or a player count without such a file."""
+    spec = registry.get(game)
+    if spec is None:
+        raise LadderError(f"GAME: unknown game '{game}'; allowed: {', '.join(registry.names())} or a scenario file")
+    n = 4 if players is None else players
+    if not spec.min_players <= n <= spec.max_players:
+        raise LadderError(f"--players: {n} is out of range for {game}; allowed {spec.min_players}..{spec.max_players}")
+    folder = SCENARIOS / game
+    for stem in (f"{n}p", f"basic-{n}p"):
+        if (folder / f"{stem}.toml").is_file():
+            return folder / f"{stem}.toml"
+    have = sorted(p.stem for p in folder.glob("*.toml"))
+    raise LadderError(
+        f"--players: {game} has no scenario for {n} players to take the rules from ({', '.join(have)}); "
+        "give a scenario file as GAME"
+    )
+
+
+def mode_of(base: Scenario) -> str:
+    roles = base.spec.roles(base.params, base.players)
+    if len(set(roles)) > 1:
+        return "asymmetric"
+    return "cooperative" if base.spec.team_roles and roles[0] in base.spec.team_roles else "competitive"
+
+
+def label_of(base: Scenario) -> str:
+    mode = base.params.get("mode")
+    return f"{base.game}-{mode}" if isinstance(mode, str) and mode else base.game
+
+
+DEFAULT_TOTAL = 40_000  # games over the mixed tables when --games is not given
+MIN_DEFAULT_GAMES = 200
+
+
+def build(base: Scenario, strategies: list[str] | None, games: int | None, seed: int | None = None) -> Ladder:
+    """The ladder of ``strategies`` (rung texts; None: `default_rungs`) on ``base``'s rules, ``games`` games per
+    table (None: `DEFAULT_TOTAL` spread over the mixed tables, at least `MIN_DEFAULT_GAMES`, 2,000 a team or matrix
+    table; rounded up to a multiple of the players). Raises LadderError (one line) before anything is played."""
+    spec = base.spec
+    n = base.players
+    roles = tuple(spec.roles(base.params, n))
+    mode = mode_of(base)
+    texts = strategies if strategies else [t for r in dict.fromkeys(roles) for t in default_rungs(spec, r)]
+    rungs = [parse_rung(spec, t, tuple(set(roles))) for t in texts]
+    seen: dict[str, int] = {}
+    for r in rungs:
+        if r.text in seen:
+            raise LadderError(f"--strategies: rung '{r.text}' given twice; give each rung once")
+        seen[r.text] = 1
+    if len(rungs) > MAX_RUNGS:
+        raise LadderError(f"--strategies: {len(rungs)} rungs; allowed at most {MAX_RUNGS}")
+    if games is not None and games < 1:
+        raise LadderError(f"--games: {games} is out of range; allowed >= 1")
+    idx = list(range(len(rungs)))
+    layouts: list[tuple[tuple[int, ...], str]] = []
+    if mode == "asymmetric":
+        lead = [i for i in idx if rungs[i].role == roles[0]]
+        rest = [i for i in idx if rungs[i].role != roles[0]]
+        if not lead or not rest:
+            need = roles[0] if not lead else next(r for r in roles if r != roles[0])
+            raise LadderError(
+                f"--strategies: no {spec.role_title(need)} strategy given; an asymmetric ladder needs at least one "
+                f"for each role (allowed: {', '.join(s.name for s in spec.strategies if s.role == need)})"
+            )
+        layouts = [((a,) + (b,) * (n - 1), "matrix") for a in lead for b in rest]
+    else:
+        if mode == "competitive":
+            if len(rungs) < 2:
+                raise LadderError("--strategies: a ladder needs at least 2 rungs (e.g. random,collector)")
+            if len(rungs) >= n:
+                for combo in itertools.combinations(idx, n):
+                    layouts += [(perm, "mixed") for perm in itertools.permutations(combo)]
+            else:
+                layouts += [(t, "mixed") for t in itertools.product(idx, repeat=n) if len(set(t)) > 1]
+        layouts += [((i,) * n, "mono") for i in idx]
+    if len(layouts) > MAX_TABLES:
+        raise LadderError(
+            f"--strategies: {len(rungs)} rungs at {n} players need {len(layouts)} tables; allowed at most "
+            f"{MAX_TABLES} (give fewer rungs)"
+        )
+    if games is None:
+        mixed = sum(1 for _, k in layouts if k == "mixed")
+        games = max(MIN_DEFAULT_GAMES, DEFAULT_TOTAL // mixed) if mixed else 2000
+    games = -(-games // n) * n
+    seed = base.seed if seed is None else seed
+    if not 0 <= seed < 2**64:
+        raise LadderError(f"--seed: {seed} is out of range; allowed 0..2^64-1")
+    tables = tuple(
+        Table(
+            i,
+            lay,
+            kind,
+            base.with_changes(
+                name=f"{base.name}-t{i}", games=games, seed=seed, seats=tuple(rungs[r].seat() for r in lay)
+            ),
+        )
+        for i, (lay, kind) in enumerate(layouts)
+    )
+    return Ladder(base, tuple(rungs), tables, games, seed, mode, label_of(base))

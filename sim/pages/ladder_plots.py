@@ -1,0 +1,151 @@
+"""Plots of the ladder page (ladder.json dict in, a matplotlib figure out; drawn to SVG by `sim.pages.plots.render`
+under the reports' rc settings and colours)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.pages.plots import GREY, NEUTRAL, SEAT, _figure
+
+
+def ratings(d: dict) -> Any:
+    """Each rung's Elo rating (random = 0) with its 95% interval, strongest on top."""
+    rt = d.get("rating")
+    if not rt:
+        return None
+    rows = [rt["ratings"][i] for i in rt["order"]][::-1]
+    fig, (ax,) = _figure(6.0, 0.45 * len(rows) + 1.2)
+    y = list(range(len(rows)))
+    v = [r["elo"] for r in rows]
+    lo = [max(r["elo"] - r["ci95"][0], 0) for r in rows]
+    hi = [max(r["ci95"][1] - r["elo"], 0) for r in rows]
+    ax.errorbar(v, y, xerr=[lo, hi], fmt="o", color=SEAT[0], ecolor="black", capsize=3, lw=1)
+    ax.axvline(0, color=GREY, ls="--", lw=1)
+    ax.set_yticks(y, [r["rung"] for r in rows])
+    ax.set_xlabel(f"Elo rating ({d['anchor']} = 0), 95% interval")
+    ax.set_title("ratings")
+    return fig
+
+
+def heatmap(d: dict) -> Any:
+    """Head-to-head: the share of decided pairs the row rung won against the column rung."""
+    import numpy as np
+
+    rt = d.get("rating")
+    if not rt:
+        return None
+    order = rt["order"]
+    names = [rt["ratings"][i]["rung"] for i in order]
+    m = np.array(
+        [
+            [
+                np.nan if rt["head_to_head"]["matrix"][i][j] is None else rt["head_to_head"]["matrix"][i][j]
+                for j in order
+            ]
+            for i in order
+        ],
+        float,
+    )
+    k = len(names)
+    fig, (ax,) = _figure(0.9 * k + 2.6, 0.7 * k + 1.3)
+    im = ax.imshow(100 * m, cmap="RdBu", vmin=0, vmax=100)
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    for i in range(k):
+        for j in range(k):
+            if np.isfinite(m[i, j]):
+                ax.text(j, i, f"{100 * m[i, j]:.0f}", ha="center", va="center", fontsize=8)
+    ax.set_title("row beats column (% of decided pairs)")
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig
+
+
+def budget(d: dict) -> Any:
+    """Rating against a budget-like strategy parameter, one line per rung family."""
+    fams = d.get("budget", {}).get("families") or []
+    if not fams or not d.get("rating"):
+        return None
+    fig, (ax,) = _figure(5.5, 3.2)
+    for k, f in enumerate(fams):
+        xs = [p["value"] for p in f["points"]]
+        ys = [p["elo"] for p in f["points"]]
+        ax.plot(xs, ys, "o-", color=SEAT[k % len(SEAT)], label=f"{f['strategy']} ({f['param']})")
+    ax.set_xscale("log")
+    ax.set_xlabel("budget")
+    ax.set_ylabel("Elo")
+    ax.legend()
+    ax.set_title("rating against budget: does more thinking keep paying?")
+    return fig
+
+
+def balance(d: dict) -> Any:
+    """Each balance figure at each rung's mono table (every seat that rung), with its interval."""
+    figs = d.get("balance", {}).get("figures") or {}
+    if not figs:
+        return None
+    keys = list(figs)
+    fig, axes = _figure(3.3 * len(keys), 3.0, ncols=len(keys))
+    for ax, k in zip(axes, keys):
+        f = figs[k]
+        rows = f["per_rung"]
+        scale = 100 if rows and rows[0]["unit"] == "share" else 1
+        x = list(range(len(rows)))
+        v = [scale * r["value"] for r in rows]
+        lo = [max(scale * (r["value"] - r["ci95"][0]), 0) for r in rows]
+        hi = [max(scale * (r["ci95"][1] - r["value"]), 0) for r in rows]
+        ax.errorbar(x, v, yerr=[lo, hi], fmt="o", color=NEUTRAL, ecolor="black", capsize=3, lw=1)
+        if k == "first_player_advantage":
+            ax.axhline(0, color=GREY, ls="--", lw=1)
+        ax.set_xticks(x, [r["rung"] for r in rows], rotation=30, ha="right")
+        ax.set_title(f"{k.replace('_', ' ')}\n{f['trend']['verdict']}", fontsize=9)
+        ax.set_ylabel("points" if scale == 100 else rows[0]["unit"] if rows else "")
+    return fig
+
+
+def team(d: dict) -> Any:
+    """Co-operative: the team's win rate per rung (every hunter that rung), Wilson 95% intervals."""
+    t = d.get("team")
+    if not t:
+        return None
+    fig, (ax,) = _figure(0.8 * len(t) + 2.5, 3.0)
+    x = list(range(len(t)))
+    ax.bar(x, [100 * r["win_rate"] for r in t], color=SEAT[2], alpha=0.85, width=0.6)
+    ax.errorbar(
+        x,
+        [100 * r["win_rate"] for r in t],
+        yerr=[
+            [max(100 * (r["win_rate"] - r["ci95"][0]), 0) for r in t],
+            [max(100 * (r["ci95"][1] - r["win_rate"]), 0) for r in t],
+        ],
+        fmt="none",
+        ecolor="black",
+        capsize=3,
+        lw=1,
+    )
+    ax.set_xticks(x, [r["rung"] for r in t], rotation=20)
+    ax.set_ylabel("team win rate (%)")
+    ax.set_title("team win rate per rung")
+    return fig
+
+
+def matrix(d: dict) -> Any:
+    """Asymmetric: the hunters' win rate for each Head Haunter rung (rows) against each hunter rung (columns)."""
+    import numpy as np
+
+    m = d.get("matrix")
+    if not m:
+        return None
+    rows, cols = m["rows"], m["cols"]
+    a = np.full((len(rows), len(cols)), np.nan)
+    for c in m["cells"]:
+        a[rows.index(c["row"]), cols.index(c["col"])] = c["hunters_win_rate"]
+    fig, (ax,) = _figure(0.9 * len(cols) + 2.8, 0.6 * len(rows) + 1.5)
+    im = ax.imshow(100 * a, cmap="RdBu", vmin=0, vmax=100)
+    ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            ax.text(j, i, f"{100 * a[i, j]:.0f}", ha="center", va="center", fontsize=8)
+    ax.set_title(f"hunters' win rate (%): {m['row_role']} (rows) x hunters (columns)")
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    return fig

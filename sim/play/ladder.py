@@ -1,0 +1,107 @@
+"""Plays a ladder (`sim.model.ladder_spec`): each table not yet stored, as units of work (`sim.play.work.Unit`) on
+an executor (this process or Dask, `sim.play.distributed`), each table's chunks merged exactly and stored as a sweep
+point is (`sim.play.sweep_store.Store`, under ``<folder>/points``) as soon as they are all in. An interrupted
+ladder keeps its finished tables; the same command again plays only the rest, with the same numbers.
+
+What each table keeps per game (the store's paired numerators, int32): every seat's win share (``win.seat<i>``,
+60 units a game, split between co-winners) or, in team games, each role's team win (``team.<role>``), plus the
+start player's win share (``first_player.win``) and the game's length in turns (``length.turns``), and the
+finished mask: what the fit, its bootstrap over games and the balance figures need.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.model.ladder_spec import Ladder, Table
+from sim.play.context import RunContext
+from sim.play.sweep_store import Store, point_key
+from sim.play.work import Executor, Unit, chunks, merge
+
+
+def per_game_names(ld: Ladder) -> tuple[str, ...]:
+    """The measures whose per-game numerators each table keeps (see the module docstring)."""
+    sc = ld.base
+    roles = sc.spec.roles(sc.params, sc.players)
+    if sc.spec.team_roles:
+        return tuple(f"team.{r}" for r in dict.fromkeys(roles)) + ("length.turns",)
+    return tuple(f"win.seat{s}" for s in range(sc.players)) + ("first_player.win", "length.turns")
+
+
+def key(ld: Ladder, t: Table) -> str:
+    return point_key(t.scenario, ld.seed, ld.games, 0)
+
+
+@dataclass
+class Played:
+    """What `play` did: tables played now and found stored (indices), wall seconds."""
+
+    played: list[int] = field(default_factory=list)
+    reused: list[int] = field(default_factory=list)
+    wall_s: float = 0.0
+
+
+def play(
+    ld: Ladder,
+    folder: Path,
+    executor: Executor,
+    chunk: int,
+    advance: Callable[[int], None] | None = None,
+    ctx: RunContext | None = None,
+) -> Played:
+    """Play every table of ``ld`` not yet stored under ``folder``/points (common random numbers: every table the
+    ladder's seed, RNG point 0, games 0 .. games-1). ``advance(games)`` after each unit. KeyboardInterrupt passes
+    through; tables finished before it stay stored."""
+    store = Store(Path(folder) / "points")
+    names = per_game_names(ld)
+    out = Played()
+    todo = [t for t in ld.tables if not store.has(key(ld, t), names)]
+    out.reused = [t.index for t in ld.tables if t not in todo]
+    units = [
+        Unit(key(ld, t), i, t.scenario, g0, n, ld.seed, 0, names)
+        for t in todo
+        for i, (g0, n) in enumerate(chunks(ld.games, chunk))
+    ]
+    per_table = len(chunks(ld.games, chunk))
+    by_key = {key(ld, t): t for t in todo}
+    pending: dict[str, list] = {}
+    t0 = time.perf_counter()
+    for u, r in executor.map(units, (ctx or RunContext()).with_(progress=None)):
+        pending.setdefault(u.key, []).append(r)
+        if len(pending[u.key]) == per_table:
+            t = by_key[u.key]
+            store.save(u.key, merge(pending.pop(u.key)), {"table": t.index, "rungs": list(t.rungs), "seed": ld.seed})
+            out.played.append(t.index)
+        if advance is not None:
+            advance(u.n)
+    out.wall_s = time.perf_counter() - t0
+    return out
+
+
+@dataclass(frozen=True)
+class TableGames:
+    """One stored table: ``values[name]`` int64[games] per kept measure (`per_game_names`), ``finished``
+    bool[games], and its aggregates document (`Aggregates.to_dict`)."""
+
+    table: Table
+    values: dict[str, np.ndarray]
+    finished: np.ndarray
+    aggregates: dict
+
+
+def collect(ld: Ladder, folder: Path) -> list[TableGames]:
+    """Every table's per-game numbers, read back from the store (all tables must be stored)."""
+    store = Store(Path(folder) / "points")
+    out = []
+    for t in ld.tables:
+        k = key(ld, t)
+        p = store.load_paired(k)
+        doc = store.load(k)
+        vals = {n: p["paired"][:, j].astype(np.int64) for j, n in enumerate(p["names"])}
+        out.append(TableGames(t, vals, p["finished"].astype(bool), doc["aggregates"]))
+    return out

@@ -1,0 +1,222 @@
+"""`sim ladder`: rungs parsed and refused in one line before anything runs, a balanced design, common random numbers,
+an A-vs-A ladder whose two copies get overlapping intervals, resumable tables, the same numbers on a 2-worker
+LocalCluster, the report folder and its link on reports/index.html. Small Moor ladders (2 players, 400 games)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+import sim
+from sim.api import ladder as api_ladder
+from sim.cli.ladder import split_rungs
+from sim.cli.main import app
+from sim.model import ladder_spec
+from tests.sim._cli import one_error_line
+
+cli = CliRunner()
+A_VS_A = ["random", "runner", "weighted", "weighted:w_goal=1.0"]  # w_goal = 1.0 is weighted's default
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (
+            ["moor", "--strategies", "random;bogus"],
+            "--strategies bogus: unknown strategy 'bogus' for moor; allowed: random",
+        ),
+        (
+            ["moor", "--strategies", "random;weighted:zz=1"],
+            "unknown parameter 'zz' for strategy weighted; allowed: w_tile",
+        ),
+        (["moor", "--strategies", "random;weighted:w_goal=x"], "w_goal: expected a number in -100.0..100.0"),
+        (
+            ["moor", "--strategies", "random;weighted:w_goal=500"],
+            "w_goal: 500.0 is out of range; allowed -100.0..100.0",
+        ),
+        (["moor", "--strategies", "random;runner:w_goal=1"], "allowed: none (it takes no parameters)"),
+        (["moor", "--strategies", "random;random"], "rung 'random' given twice"),
+        (["moor", "--strategies", "random"], "a ladder needs at least 2 rungs"),
+        (["moor", "--players", "9"], "--players: 9 is out of range for moor; allowed 2..5"),
+        (["chess"], "GAME: 'chess' is neither a game"),
+        (["moor", "--games", "0"], "--games"),
+        (
+            ["scenarios/treasure_hunters/head_haunter-4p.toml", "--strategies", "random;runners"],
+            "no Head Haunter strategy given",
+        ),
+    ],
+)
+def test_a_bad_ladder_is_one_line_before_anything_runs(args, says, tmp_path):
+    r = cli.invoke(app, ["ladder", *args, "--out", str(tmp_path / "ld")])
+    assert r.exit_code == 2, r.output
+    assert says in one_error_line(r)
+    assert not (tmp_path / "ld").exists()  # refused before the folder or any table
+
+
+def test_rungs_with_parameters_split_from_a_comma_list():
+    assert split_rungs("random,planner:recall_own=0.5,recall_table=0.5,spoiler") == [
+        "random",
+        "planner:recall_own=0.5,recall_table=0.5",
+        "spoiler",
+    ]
+    assert split_rungs("random; search:budget=64 ;search:budget=128") == [
+        "random",
+        "search:budget=64",
+        "search:budget=128",
+    ]
+
+
+def test_a_rung_with_parameters_is_a_strategy_with_those_seat_parameters():
+    ld = api_ladder.build("turnwall", players=2, strategies=["random", "planner:recall_own=0.5"], games=10)
+    r = ld.rungs[1]
+    assert (r.strategy, dict(r.params), r.text) == ("planner", {"recall_own": 0.5}, "planner:recall_own=0.5")
+    sc = next(t.scenario for t in ld.tables if t.rungs == (1, 1))
+    assert sc.sparams()[0][0] == 0.5 and sc.seats[0].params == {"recall_own": 0.5}
+
+
+@pytest.mark.parametrize("players, rungs", [(2, 4), (3, 5), (4, 4), (4, 2), (3, 2)])
+def test_every_rung_sits_in_every_seat_equally_often(players, rungs):
+    spec_rungs = ["random", "collector", "runner", "cautious", "weighted"][:rungs]
+    ld = api_ladder.build("moor", players=players, strategies=spec_rungs, games=401)
+    assert ld.games % players == 0 and ld.games >= 401  # the start rotates with the game index: every seat equally
+    mixed = [t for t in ld.tables if t.kind == "mixed"]
+    seats = Counter((t.rungs[s], s) for t in mixed for s in range(players))
+    assert len(set(seats.values())) == 1 and len(seats) == rungs * players
+    assert all(len(set(t.rungs)) > 1 for t in mixed)
+    assert sorted(t.rungs[0] for t in ld.tables if t.kind == "mono") == list(range(rungs))
+    assert {(t.scenario.seed, t.scenario.games) for t in ld.tables} == {(ld.seed, ld.games)}  # common random numbers
+
+
+def test_the_co_operative_and_asymmetric_designs():
+    coop = api_ladder.build("treasure_hunters", players=3, games=30)
+    assert coop.mode == "cooperative" and {t.kind for t in coop.tables} == {"mono"}
+    assert [r.text for r in coop.rungs][0] == "random"
+    hh = api_ladder.build("scenarios/treasure_hunters/head_haunter-4p.toml", games=30)
+    assert hh.mode == "asymmetric" and hh.label == "treasure_hunters-head_haunter"
+    lead = [r for r in hh.rungs if r.role == "haunter"]
+    assert len(hh.tables) == len(lead) * (len(hh.rungs) - len(lead))
+    assert all(len(set(t.rungs[1:])) == 1 and hh.rungs[t.rungs[0]].role == "haunter" for t in hh.tables)
+
+
+@pytest.fixture(scope="module")
+def a_vs_a(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ladder") / "ld"
+    return sim.ladder("moor", players=2, strategies=A_VS_A, games=400, seed=5, out=out)
+
+
+def test_two_copies_of_one_strategy_under_two_names_get_overlapping_intervals(a_vs_a):
+    rt = {r["rung"]: r for r in a_vs_a.raw["rating"]["ratings"]}
+    a, b = rt["weighted"], rt["weighted:w_goal=1.0"]
+    assert a["ci95"][0] <= b["ci95"][1] and b["ci95"][0] <= a["ci95"][1]
+    h = a_vs_a.head_to_head.filter((sim_col("rung") == "weighted") & (sim_col("opponent") == "weighted:w_goal=1.0"))
+    assert h["ci_low"][0] <= 0.5 <= h["ci_high"][0]
+    assert rt["random"]["elo"] == 0 and rt["weighted"]["elo"] > 100  # random is the anchor, and the weakest here
+
+
+def sim_col(name):
+    import polars as pl
+
+    return pl.col(name)
+
+
+def test_two_copies_at_a_three_player_table_get_the_same_rating_exactly(tmp_path):
+    # every seat order is played, so each table has its mirror with the copies swapped, on the same games
+    rs = ["random", "runner", "weighted", "weighted:w_goal=1.0"]
+    r = sim.ladder("moor", players=3, strategies=rs, games=150, seed=9, out=tmp_path)
+    rt = {x["rung"]: x for x in r.raw["rating"]["ratings"]}
+    assert rt["weighted"]["elo"] == pytest.approx(rt["weighted:w_goal=1.0"]["elo"], abs=1e-6)
+    assert r.raw["rating"]["head_to_head"]["matrix"][2][3] == pytest.approx(0.5)
+
+
+def test_the_default_games_spread_a_fixed_total_over_the_mixed_tables():
+    two = api_ladder.build("moor", players=2)
+    four = api_ladder.build("moor", players=4)
+    assert (two.games, sum(t.kind == "mixed" for t in two.tables)) == (2000, 20)
+    assert (four.games, sum(t.kind == "mixed" for t in four.tables)) == (336, 120)
+
+
+def test_the_report_folder_has_its_files_and_frames(a_vs_a):
+    f = a_vs_a.folder
+    assert {p.name for p in f.iterdir()} >= {"ladder.json", "ladder.parquet", "ladder.html", "points"}
+    doc = json.loads((f / "ladder.json").read_text())
+    assert doc["kind"] == "ladder" and doc["anchor"] == "random" and len(doc["tables"]) == 16
+    assert a_vs_a.ratings.columns == ["rung", "elo", "ci_low", "ci_high", "pairs"]
+    assert set(a_vs_a.luck["figure"]) == {"best_vs_random", "best_vs_next", "spread_elo", "stronger_wins", "explained"}
+    assert set(a_vs_a.balance["figure"]) == {"first_player_advantage", "seat_spread", "length_turns"}
+    assert len(a_vs_a.verdicts) == 3 and all(
+        v.split(": ")[1].split(" (")[0] in ("holds within noise", "grows with skill", "shrinks with skill")
+        for v in a_vs_a.verdicts
+    )
+    page = (f / "ladder.html").read_text()
+    for words in ("Luck versus skill", "Does the balance hold for skilled play?", "No rung family varies a budget"):
+        assert words in page
+
+
+def test_a_rerun_reuses_every_stored_table_with_the_same_numbers(a_vs_a):
+    again = sim.ladder("moor", players=2, strategies=A_VS_A, games=400, seed=5, out=a_vs_a.folder)
+    assert again.played == () and len(again.reused) == 16
+    assert again.raw["rating"] == a_vs_a.raw["rating"] and again.raw["balance"] == a_vs_a.raw["balance"]
+
+
+def test_an_interrupted_ladder_keeps_its_finished_tables(tmp_path):
+    from sim.play.context import RunContext
+
+    seen = []
+
+    def stop_after_two(n):
+        seen.append(n)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sim.ladder("moor", players=2, strategies=["random", "runner"], games=50, out=tmp_path, advance=stop_after_two)
+    assert not (tmp_path / "ladder.json").exists()
+    assert len(list((tmp_path / "points").glob("*.json"))) == 2
+    r = sim.ladder("moor", players=2, strategies=["random", "runner"], games=50, out=tmp_path, ctx=RunContext())
+    assert len(r.reused) == 2 and len(r.played) == 2
+
+
+def test_the_cli_prints_the_ratings_and_writes_the_folder(tmp_path):
+    r = cli.invoke(
+        app,
+        [
+            "ladder",
+            "moor",
+            "--players",
+            "2",
+            "--strategies",
+            "random,runner,collector",
+            "--games",
+            "100",
+            "--out",
+            str(tmp_path / "ld"),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert "Elo" in r.stdout and "best vs random" in r.stdout and "game length" in r.stdout
+    assert (tmp_path / "ld" / "ladder.json").is_file()
+
+
+def test_the_index_links_a_ladder(a_vs_a, tmp_path):
+    import shutil
+
+    from sim.pages import index_page
+
+    shutil.copytree(a_vs_a.folder, tmp_path / "ladder-moor-2p", ignore=shutil.ignore_patterns("points"))
+    page = index_page.write([], [], tmp_path).read_text()
+    assert "Skill ladders" in page and 'href="ladder-moor-2p/ladder.html"' in page and "strongest:" in page
+
+
+def test_a_ladder_on_a_local_cluster_gives_the_same_numbers(a_vs_a, tmp_path):
+    pytest.importorskip("distributed")
+    r = sim.ladder("moor", players=2, strategies=A_VS_A, games=400, seed=5, out=tmp_path, workers=2, chunk=150)
+    assert r.raw["rating"] == a_vs_a.raw["rating"] and r.raw["tables"] == a_vs_a.raw["tables"]
+    assert r.raw["balance"] == a_vs_a.raw["balance"]
+
+
+def test_the_design_refuses_too_many_tables():
+    with pytest.raises(ladder_spec.LadderError, match="need .* tables; allowed at most"):
+        api_ladder.build("moor", players=5, strategies=[f"weighted:w_goal={i}" for i in range(12)], games=10)
