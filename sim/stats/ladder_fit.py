@@ -1,17 +1,14 @@
 """The skill ladder's statistics: ratings with intervals, head-to-head, luck versus skill, balance at each rung.
 
-Model. Luce's choice model on each game's winner: at a table of seats S, the seat with rung i wins with chance
-``exp(theta_i) / sum over S of exp(theta)``. With 2 players this *is* Bradley-Terry on the games; with more it is
-the first stage of Plackett-Luce, used rather than the full Plackett-Luce on a finishing order because these games
-rank only the winner (Moor, Galleon, Turnwall and the Head Haunter have no rule that orders the losers; losers'
-scores are not a finishing order). Bradley-Terry on each game's winner-against-loser pairs estimates the same
-strengths (under Luce, the winner of two rungs given one of them won is Bradley-Terry: on 40 synthetic 4-player
-ladders both fits were unbiased with equal spread), but its pairs are not independent comparisons; the winner
-model is the likelihood of what a game shows, and its winning chances feed the variance-explained figure. Co-winners
-split the game (k co-winners: each a choice of weight 1/k). Fitted by maximum likelihood (Newton's method, exact gradient and
-Hessian) on the tables' counts of winner patterns, a tiny ridge ``ALPHA`` keeping a rung that never wins finite;
-checked against choix (``ilsr_top1``, and ``ilsr_pairwise_dense`` for 2 players) in the tests: choix takes one
-Python tuple per game, too slow for the bootstrap below, so the same likelihood is maximised on counts here.
+Model. Bradley-Terry on each game's winner-over-loser pairs (with 2 players, Bradley-Terry on the games), fitted by
+choix (a well-kept library: ``ilsr_pairwise_dense``, maximum likelihood by iterative Luce spectral ranking) on the
+tables' pair counts. Why pairs and not Plackett-Luce on a finishing order: these games rank only the winner (Moor,
+Galleon, Turnwall and the Head Haunter have no rule that orders the losers; losers' scores are not a finishing
+order). Why not Luce's choice model on the winner (the first stage of Plackett-Luce, choix's ``ilsr_top1``): choix
+takes it as one Python tuple per game, too slow for the bootstrap below, while the pairs aggregate into an R x R
+matrix; under Luce the winner of two rungs, given one of them won, is Bradley-Terry, so both estimate the same
+strengths (a test: they agree within 0.06 logits on synthetic Luce outcomes at 3 players; the bootstrap takes care
+of the pairs of one game not being independent). Co-winners split the game (half a win each way).
 Ratings are on the Elo scale (``ELO = 400 / ln 10`` points per logit unit), anchored at the random rung = 0.
 
 Intervals. A percentile bootstrap over games: each replicate resamples every table's games with replacement (a
@@ -43,7 +40,7 @@ from sim.stats.aggregate import WIN_UNITS
 from sim.stats.metrics import wilson
 
 ELO = 400.0 / math.log(10.0)
-ALPHA = 1e-4  # ridge on the logit strengths: keeps a rung that never wins finite, negligible otherwise
+ALPHA = 1e-4  # choix's regularisation: keeps a rung that never wins finite, negligible otherwise
 BOOT = 200
 ALPHA_TREND = 0.05
 
@@ -111,65 +108,25 @@ def win_weights(t: TableCounts) -> np.ndarray:
     return bits / np.maximum(bits.sum(axis=1, keepdims=True), 1)
 
 
-def fit_luce(tables: list[TableCounts], r: int, counts: list[np.ndarray] | None = None, start=None) -> np.ndarray:
-    """Maximum-likelihood logit strengths (float64[R], mean 0) of Luce's choice model on the winners of ``tables``
-    (``counts``: other counts of their patterns, a bootstrap replicate): Newton's method (line search) with the
-    exact gradient and Hessian (the log-likelihood is concave; a handful of steps). Raises RuntimeError if it
-    fails to converge."""
-    cs = counts if counts is not None else [t.counts for t in tables]
-    idx = np.array([t.rungs for t in tables], np.int64)  # [tables, seats]
-    a = np.array([k.astype(float) @ win_weights(t) for t, k in zip(tables, cs)])  # win weight per seat
-    tot = a.sum(axis=1)
-    scale = max(float(tot.sum()), 1.0)
-    onehot = np.zeros(idx.shape + (r,))
-    np.put_along_axis(onehot, idx[..., None], 1.0, axis=2)  # [tables, seats, rungs]
+def fit_strengths(pairs: np.ndarray) -> np.ndarray:
+    """Logit strengths (float64[R], mean 0) of Bradley-Terry on the pair counts ``pairs`` (float64[R, R]: [i, j] =
+    games rung i won while rung j sat at the table and lost, co-winners half each way; `Design.pairs`), fitted by
+    choix (``ilsr_pairwise_dense``: iterative Luce spectral ranking, maximum likelihood; ``ALPHA`` its
+    regularisation, which keeps a rung that never wins finite). Raises RuntimeError if choix does not converge."""
+    import choix
 
-    def probs(th: np.ndarray) -> np.ndarray:
-        x = th[idx]
-        e = np.exp(x - x.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
-
-    def f(th: np.ndarray) -> float:
-        x = th[idx]
-        m = x.max(axis=1)
-        lz = m + np.log(np.exp(x - m[:, None]).sum(axis=1))
-        return float(0.5 * ALPHA * th @ th - ((a * x).sum() - (tot * lz).sum()) / scale)
-
-    def g(th: np.ndarray) -> np.ndarray:
-        p = probs(th)
-        return ALPHA * th + np.bincount(idx.ravel(), ((tot[:, None] * p) - a).ravel(), minlength=r) / scale
-
-    def h(th: np.ndarray) -> np.ndarray:
-        p = probs(th)
-        q = np.einsum("ts,tsr->tr", p, onehot)  # each table's chance per rung
-        hh = np.einsum("t,tr,tq->rq", tot, q, q)
-        return ALPHA * np.eye(r) + (np.diag(tot @ q) - hh) / scale
-
-    th = np.zeros(r) if start is None else np.asarray(start, float) - np.mean(start)
-    fx = f(th)
-    for _ in range(100):  # damped Newton: the objective is strictly convex (ridge), so it converges
-        gx = g(th)
-        if np.abs(gx).max() < 1e-10:
-            return th - th.mean()
-        step = np.linalg.solve(h(th), gx)
-        t = 1.0
-        while t > 1e-8:
-            new = th - t * step
-            fn = f(new)
-            if fn <= fx + 1e-4 * t * float(gx @ -step):
-                break
-            t /= 2
-        th, fx = new, fn
-    if np.abs(g(th)).max() < 1e-7:
-        return th - th.mean()
-    raise RuntimeError("ladder fit did not converge in 100 Newton steps")
+    try:
+        th = choix.ilsr_pairwise_dense(np.asarray(pairs, float), alpha=ALPHA, tol=1e-10, max_iter=10_000)
+    except RuntimeError as e:  # choix raises RuntimeError when it does not converge
+        raise RuntimeError(f"ladder fit did not converge: {e}") from e
+    th = np.asarray(th, float)
+    return th - th.mean()
 
 
-def fit(
-    tables: list[TableCounts], r: int, anchor: int, counts: list[np.ndarray] | None = None, start=None
-) -> np.ndarray:
-    """Elo ratings (float64[R]), rung ``anchor`` = 0 (`fit_luce` on the Elo scale)."""
-    th = fit_luce(tables, r, counts, start)
+def fit(pairs: np.ndarray, anchor: int) -> np.ndarray:
+    """Elo ratings (float64[R]) from the pair counts ``pairs``, rung ``anchor`` = 0 (`fit_strengths` on the Elo
+    scale)."""
+    th = fit_strengths(pairs)
     return (th - th[anchor]) * ELO
 
 
@@ -215,7 +172,7 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
     r = len(names)
     d = Design(tables, r)
     pairs = d.pairs()
-    elo = fit(tables, r, anchor)
+    elo = fit(pairs, anchor)
     h2h = head_to_head(pairs)
     order = [int(i) for i in np.argsort(-elo, kind="stable")]
     best, nxt = order[0], order[1] if r > 1 else order[0]
@@ -235,7 +192,7 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
     for b in range(boot):
         c = d.resample(rng)
         p = d.pairs(c)
-        be[b] = fit(tables, r, anchor, c, start=elo / ELO)
+        be[b] = fit(p, anchor)
         bh[b] = head_to_head(p)
         bl[b] = luck(be[b], bh[b], c)
     with warnings.catch_warnings():  # the diagonal (a rung against itself) is all nan
@@ -244,7 +201,7 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
         hi = np.nanpercentile(bh, 97.5, axis=0)
     keys = ("best_vs_random", "best_vs_next", "spread_elo", "stronger_wins", "explained")
     return {
-        "method": "Luce's choice model on each game's winner (Bradley-Terry for 2 players), maximum likelihood; "
+        "method": "Bradley-Terry on each game's winner-over-loser pairs (choix ilsr_pairwise_dense), maximum likelihood; "
         f"95% percentile bootstrap over games ({boot} replicates); Elo scale, {names[anchor]} = 0",
         "boot": boot,
         "order": order,
