@@ -66,7 +66,8 @@ def cases():
         for path in paths:
             base = load(REPO / path)
             spec = base.spec
-            for players in sorted({spec.min_players, spec.max_players}):
+            valid = [p for p in range(spec.min_players, spec.max_players + 1) if spec.check(base.params, p) is None]
+            for players in sorted({valid[0], valid[-1]}):  # the fewest and the most players this mode allows
                 roles = spec.roles(base.params, players)
                 default = {r: base.seats[roles.index(r)] if r in roles[: base.players] else None for r in set(roles)}
                 for st in spec.strategies:
