@@ -74,6 +74,8 @@ S_TILES_DISCARDED = 14
 S_TILES_LOST = 15
 S_PLANKS_LAID = 16
 S_LAST_CUR = 17
+S_FIRST = 18                     # seat of turn position 0 (g % n; a resumed game reads it)
+S_SEALED = 19                    # bit s: green space s still holds both its dealt tiles (the bottom one unseen)
 S_PAWN_POS = 20                                  # [MAX_PLAYERS * MAX_PAWNS], -1 unused
 S_STACK = S_PAWN_POS + MAX_PLAYERS * MAX_PAWNS   # [MAX_TRACK * STACK] tile ids bottom..top, -1 empty
 S_HEIGHT = S_STACK + MAX_TRACK * STACK           # [MAX_TRACK]
@@ -179,6 +181,7 @@ def pop_tile(st, s):
     t = st[S_STACK + s * STACK + h]
     st[S_STACK + s * STACK + h] = -1
     st[S_HEIGHT + s] = h
+    st[S_SEALED] &= ~(1 << s)           # the tile beneath (if any) is seen from now on (R4)
     return t
 
 
@@ -235,6 +238,7 @@ def deal(st, order):
         for _ in range(2):
             push_tile(st, order[i], s)
             i += 1
+    st[S_SEALED] = ((1 << (GREEN_SPACES + 1)) - 2)     # spaces 1..14 sealed
     for s in range(GREEN_SPACES + 1, DEALT_SPACES + 1):
         push_tile(st, order[i], s)
         i += 1
