@@ -15,8 +15,11 @@ copy gets its own qualified name, so each game has its own cache files (a test r
 and checks that the second loads every entry point from the cache).
 """
 
+# ruff: noqa: F821  (the step verbs are `_play_batch`'s globals only once `bind` gives it a game's)
 from __future__ import annotations
 
+import hashlib
+import inspect
 import types
 
 from kernels._jit import njit
@@ -134,7 +137,7 @@ def _play_batch(
 def bind(step, name: str, doc: str | None = None):
     """The batch entry point `play_batch` of the game whose step verbs are the module ``step`` (every name in
     VERBS): `_play_batch` with those verbs as its globals, compiled with ``njit(entry=True)`` and cached under the
-    qualified name ``play_batch__<name>`` (``name``: the game's, unique among the games); ``doc`` its docstring
+    qualified name ``play_batch__<name>_<hash of step's source>`` (``name``: the game's, unique among the games); ``doc`` its docstring
     (default `_play_batch`'s)."""
     missing = [v for v in VERBS if not hasattr(step, v)]
     if missing:
@@ -142,7 +145,10 @@ def bind(step, name: str, doc: str | None = None):
     env = dict(_play_batch.__globals__)
     env.update({v: getattr(step, v) for v in VERBS})
     f = types.FunctionType(_play_batch.__code__, env, "play_batch", _play_batch.__defaults__)
-    f.__qualname__ = f"play_batch__{name}"
+    # the step module's source in the name: the cache folder is keyed by kernels/ alone, and a game's verbs may
+    # live elsewhere (the Dice Race test game's under tests/), so an edit of them must miss the cache
+    digest = hashlib.sha256(open(inspect.getsourcefile(step), "rb").read()).hexdigest()[:8]
+    f.__qualname__ = f"play_batch__{name}_{digest}"
     f.__module__ = step.__name__
     f.__doc__ = doc or _play_batch.__doc__
     return njit(entry=True)(f)

@@ -16,6 +16,8 @@ from kernels.rng import bounded, shuffle
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
 from kernels.treasure_hunters.rules import (
+    CL_DRAW,
+    CL_HAND,
     CURVE_MAX,
     MODE_HH,
     N_JEWELS,
@@ -26,10 +28,12 @@ from kernels.treasure_hunters.rules import (
     P_MODE,
     PH_OVER,
     PH_SHUFFLE,
+    S_CLOC,
     S_CURVE_G,
     S_CURVE_H,
     S_DECISIONS,
     S_DELIVERED,
+    S_DRAW,
     S_FIGHTS,
     S_FIGHTS_WON,
     S_FIRST,
@@ -37,13 +41,20 @@ from kernels.treasure_hunters.rules import (
     S_GHOSTS_ON,
     S_GHOSTS_PLACED,
     S_GHOSTS_REMOVED,
+    S_HAND,
+    S_HAND_N,
     S_HAUNT_MAX,
     S_HAUNTS,
     S_HAUNTS_MADE,
     S_HCARRY,
     S_HH_PLAYED,
     S_JEWELS_DROPPED,
+    S_JLOC,
+    S_JNUM,
+    S_JREV,
     S_LOCK_TURNS,
+    S_MODE,
+    S_NDRAW,
     S_NH,
     S_OUTCOME,
     S_OVERFLOWS,
@@ -271,3 +282,42 @@ def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
         if nc > 1:
             curves_row[1, r] = vg
     return w
+
+
+@njit(inline="always")
+def sample_hidden(st, seat, prm, rng, row, ws):
+    """Re-deal what ``seat`` cannot see, on stream ``row`` of ``rng`` only: the numbers of the face-down jewels
+    still on the board (R30) shuffled among them; the Ghost Card draw pile's order (R8) and, for a hunter seat in
+    the Head Haunter game, the Head Haunter's hand (R34) dealt afresh from the pile's and the hand's cards together
+    (the Head Haunter, seat 0, knows its hand: only the pile is re-shuffled). Face-up numbers, carried and
+    delivered jewels, the discard pile, the hand's size and every other slot stay as they are. Returns the number
+    of components re-dealt. Uses ws's pool and jewel-number scratch."""
+    sc = ws[4]
+    pool, nums = sc[2], sc[3]
+    m = 0
+    for j in range(N_JEWELS):
+        if st[S_JREV + j] == 0 and st[S_JLOC + j] >= 0:
+            nums[m] = st[S_JNUM + j]
+            m += 1
+    shuffle(rng, row, nums, m)
+    i = 0
+    for j in range(N_JEWELS):
+        if st[S_JREV + j] == 0 and st[S_JLOC + j] >= 0:
+            st[S_JNUM + j] = nums[i]
+            i += 1
+    nd = st[S_NDRAW]
+    nh = st[S_HAND_N] if st[S_MODE] == MODE_HH and seat != 0 else 0
+    for i in range(nd):
+        pool[i] = st[S_DRAW + i]
+    for i in range(nh):
+        pool[nd + i] = st[S_HAND + i]
+    shuffle(rng, row, pool, nd + nh)
+    for i in range(nd):
+        c = pool[i]
+        st[S_DRAW + i] = c
+        st[S_CLOC + c] = CL_DRAW
+    for i in range(nh):
+        c = pool[nd + i]
+        st[S_HAND + i] = c
+        st[S_CLOC + c] = CL_HAND
+    return m + nd + nh
