@@ -155,3 +155,9 @@ def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
     extra_row[2] = st[D_TOP]
     t = st[D_TURN]
     return (1 << w) if w >= 0 else 0, t, (t + n - 1) // n
+
+
+@njit(inline="always")
+def sample_hidden(st, seat, prm, rng, row, ws):
+    """Nothing in a Dice Race is hidden (pawns and rolls are public): no change, no draw; returns 0."""
+    return 0
