@@ -7,6 +7,7 @@ starts (C16: the rulebook's dice-off for the first player, rotated so every seat
 Outputs per game: scores[seat] = gold value held at the end (0..15); winners = the bit of the seat that brought
 enough gold home (none when truncated); extra = EXTRA_COLUMNS.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,28 +15,45 @@ import numpy as np
 from kernels.batch import play_alone
 from kernels.eventlog import new_records
 from kernels.galleon import step
+from kernels.galleon.columns import EXTRA_COLUMNS
 from kernels.galleon.rules import MAX_SPACES, N_ACTIONS, S_SIZE
 from kernels.galleon.step import (  # noqa: F401  (for callers)
-    K_ACTION, K_CHANCE, K_DEAL, STACK_TILES, game_outputs, shuffle_part,
+    K_ACTION,
+    K_CHANCE,
+    K_DEAL,
+    STACK_TILES,
+    game_outputs,
+    shuffle_part,
 )
 from kernels.galleon.strategies import N_SPARAMS
 from kernels.loop import (  # noqa: F401  (ST_*: for callers)
-    ST_BAD_ACTION, ST_BAD_CHANCE, ST_DONE, ST_INVARIANT, ST_NO_ACTION, ST_TRUNCATED, bind,
+    ST_BAD_ACTION,
+    ST_BAD_CHANCE,
+    ST_DONE,
+    ST_INVARIANT,
+    ST_NO_ACTION,
+    ST_TRUNCATED,
+    bind,
 )
 from kernels.rng import N_STREAMS_MAX
 
-from kernels.galleon.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 
 
 def new_scratch(n):
     """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
     mask, order, reach, cavek, vis, stk, wrows)."""
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(20, dtype=np.int32),
-            np.zeros(MAX_SPACES, dtype=np.int32), np.zeros(MAX_SPACES, dtype=np.int32),
-            np.zeros(MAX_SPACES, dtype=np.int32), np.zeros(4 * 13, dtype=np.int32),
-            np.zeros((n, N_SPARAMS), dtype=np.float64))
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(20, dtype=np.int32),
+        np.zeros(MAX_SPACES, dtype=np.int32),
+        np.zeros(MAX_SPACES, dtype=np.int32),
+        np.zeros(MAX_SPACES, dtype=np.int32),
+        np.zeros(4 * 13, dtype=np.int32),
+        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    )
 
 
 def batch_scratch(n, prm=None, log_len=1, step_len=1):
@@ -47,7 +65,10 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1):
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
-play_batch = bind(step, "galleon", """Play games game0 .. game0 + n_games - 1, one after the other; row i of every
+play_batch = bind(
+    step,
+    "galleon",
+    """Play games game0 .. game0 + n_games - 1, one after the other; row i of every
 output is game game0 + i. `sim.play.runner` runs several calls at once on Python threads, one block of games each
 (the GIL is released). The loop is `kernels.loop`'s, its verbs `kernels.galleon.step`'s.
 
@@ -58,7 +79,8 @@ rng the game's seeded streams (row 0 chance, 1 + seat strategy); a log int32[L, 
 steps int32[K, 2] the deal, every chance outcome and every action when K > 1 (golden traces). ``check`` not
 None runs `check_invariants` after every step (status ST_INVARIANT + code when one breaks); the runner leaves
 it out and Numba prunes the check from that compiled code. ``resume`` an int32[S_SIZE] state starts every game
-from a copy of it (a rollout).""")
+from a copy of it (a rollout).""",
+)
 
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
@@ -67,7 +89,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
-    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
-                                                       N_EXTRA, check=check)
+    scores, w, s, turns, rounds, extra, _ = play_alone(
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check
+    )
     scratch, log, steps = batch
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

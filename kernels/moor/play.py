@@ -3,16 +3,18 @@
 The batch entry point follows the contract shared by every game (kernels/README.md): per-game outcomes are
 written at each game's own index, so results never depend on threads or chunking.
 """
+
 from __future__ import annotations
 
 import numpy as np
+
 from kernels.batch import play_alone
 from kernels.loop import ST_BAD_ACTION, ST_DONE, ST_TRUNCATED, bind  # noqa: F401  (ST_*: for callers)
 from kernels.moor import step
+from kernels.moor.columns import EXTRA_COLUMNS
 from kernels.moor.rules import MAX_PLAYERS, N_ACTIONS, N_DEALT, S_SIZE
 from kernels.rng import N_STREAMS_MAX
 
-from kernels.moor.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 
 
@@ -21,10 +23,16 @@ def new_scratch(log_len, keep_deal):
     compiles no allocation): (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS],
     log int32[log_len, 6], deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS],
     tmp int8[N_ACTIONS])."""
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros(MAX_PLAYERS, dtype=np.int32), np.zeros((log_len, 6), dtype=np.int32),
-            np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32), np.zeros(N_DEALT, dtype=np.int32),
-            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_ACTIONS, dtype=np.int8))
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.int32),
+        np.zeros((log_len, 6), dtype=np.int32),
+        np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32),
+        np.zeros(N_DEALT, dtype=np.int32),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+    )
 
 
 def batch_scratch(n, prm=None):
@@ -34,7 +42,10 @@ def batch_scratch(n, prm=None):
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
-play_batch = bind(step, "moor", """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game
+play_batch = bind(
+    step,
+    "moor",
+    """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game
 game0 + i. `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is
 released). The loop is `kernels.loop`'s, its verbs `kernels.moor.step`'s.
 
@@ -43,7 +54,8 @@ extra int32[n_games, N_EXTRA]; curves int32[n_games, 0, 0] (Moor has no per-roun
 scratch = `batch_scratch(n)`, one per concurrent call: st int32[S_SIZE] holds the last game's final state; a
 log int32[L, 6] records events when L > 1; deal_out int32[33] receives the dealt order when non-empty.
 ``check`` (optional) is accepted for the contract (Moor has no invariant check in the kernel); ``resume`` an
-int32[S_SIZE] state starts every game from a copy of it (a rollout).""")
+int32[S_SIZE] state starts every game from a copy of it (a rollout).""",
+)
 
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, with_state=False):

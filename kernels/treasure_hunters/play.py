@@ -13,23 +13,36 @@ winners: a team win sets every hunter seat's bit, a Head Haunter win sets bit 0;
 curves[g, 0, r] = hauntings on the board and curves[g, 1, r] = ghosts on the board after round r + 1 (the value
 at the end for the round in which the game ended); -1 for rounds after the end (the aggregator skips them).
 """
+
 from __future__ import annotations
 
 import numpy as np
+
 from kernels.batch import play_alone, play_games
 from kernels.eventlog import new_records
 from kernels.loop import (  # noqa: F401  (ST_*: for callers)
-    ST_BAD_ACTION, ST_DONE, ST_INVARIANT, ST_NO_ACTION, ST_TRUNCATED, bind,
+    ST_BAD_ACTION,
+    ST_DONE,
+    ST_INVARIANT,
+    ST_NO_ACTION,
+    ST_TRUNCATED,
+    bind,
 )
 from kernels.rng import N_STREAMS_MAX
 from kernels.treasure_hunters import step
+from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS  # noqa: F401  (CURVES: for callers)
 from kernels.treasure_hunters.rules import MAX_CARDS, MODE_ADVANCED, MODE_HH, N_ACTIONS, N_JEWELS, P_MODE, S_SIZE
 from kernels.treasure_hunters.step import (  # noqa: F401  (for callers)
-    K_ACTION, K_CARD, K_CHANCE, K_JEWELS, K_SHUFFLE, first_seat, game_outputs,
+    K_ACTION,
+    K_CARD,
+    K_CHANCE,
+    K_JEWELS,
+    K_SHUFFLE,
+    first_seat,
+    game_outputs,
 )
 from kernels.treasure_hunters.strategies import N_SPARAMS, TMP_SIZE
 
-from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS  # noqa: F401  (CURVES: for callers)
 # categorical: 0 the game was not lost (won or truncated), 1 + k lost with k jewels in the wagon
 LOST_JEWELS_LABELS = ("not lost",) + tuple(f"lost with {k} out" for k in range(N_JEWELS + 1))
 N_EXTRA = len(EXTRA_COLUMNS)
@@ -37,9 +50,13 @@ N_EXTRA = len(EXTRA_COLUMNS)
 
 def new_scratch(n):
     """The per-game scratch of `play_batch` in plain numpy: (mask, tmp, pool, nums, wrows)."""
-    return (np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(TMP_SIZE, dtype=np.int32),
-            np.zeros(MAX_CARDS, dtype=np.int32), np.zeros(N_JEWELS, dtype=np.int32),
-            np.zeros((n, N_SPARAMS), dtype=np.float64))
+    return (
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(TMP_SIZE, dtype=np.int32),
+        np.zeros(MAX_CARDS, dtype=np.int32),
+        np.zeros(N_JEWELS, dtype=np.int32),
+        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    )
 
 
 def batch_scratch(n, prm=None, log_len=1, steps_len=1):
@@ -51,12 +68,21 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1):
     is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     adv = None if prm is not None and prm[P_MODE] != MODE_ADVANCED else np.int64(1)
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            *new_records(log_len, steps_len), new_scratch(n), hh, adv)
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        *new_records(log_len, steps_len),
+        new_scratch(n),
+        hh,
+        adv,
+    )
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
-play_batch = bind(step, "treasure_hunters", """Play games game0 .. game0 + n_games - 1, one after the other; row i of
+play_batch = bind(
+    step,
+    "treasure_hunters",
+    """Play games game0 .. game0 + n_games - 1, one after the other; row i of
 every output is game game0 + i. `sim.play.runner` runs several calls at once on Python threads, one block of games
 each (the GIL is released). The loop is `kernels.loop`'s, its verbs `kernels.treasure_hunters.step`'s.
 
@@ -67,15 +93,29 @@ batch = `batch_scratch(n, prm)`, one per concurrent call: st int32[S_SIZE] holds
 int32[L, 6] records events when L > 1, steps int32[K, 2] every chance outcome and decision when K > 1 (golden
 traces). ``check`` not None runs `check_invariants` after every step (status ST_INVARIANT + code when one
 breaks); the runner leaves it out and Numba prunes the check from that compiled code. ``resume`` an int32[S_SIZE]
-state starts every game from a copy of it (a rollout).""")
+state starts every game from a copy of it (a rollout).""",
+)
 
 
 def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     """`play_batch` checking every invariant after every step; status[i] = ST_* (>= 100: broken).
 
     seed/point uint64, game0/n_games/n int64, status int32[n_games] (written)."""
-    out = play_games(play_batch, batch_scratch(int(n), prm), seed, point, game0, n_games, n, prm, sids, sparams,
-                     N_EXTRA, (2, CURVE_LEN), check=True)
+    out = play_games(
+        play_batch,
+        batch_scratch(int(n), prm),
+        seed,
+        point,
+        game0,
+        n_games,
+        n,
+        prm,
+        sids,
+        sparams,
+        N_EXTRA,
+        (2, CURVE_LEN),
+        check=True,
+    )
     status[:] = out[4]
 
 
@@ -85,7 +125,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
     state (int32[S_SIZE])."""
     batch = batch_scratch(int(n), prm, int(log_len), int(steps_len))
-    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
-                                                       N_EXTRA, (2, CURVE_LEN))
+    scores, w, s, turns, rounds, extra, _ = play_alone(
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN)
+    )
     st, _, log, steps, _, _, _ = batch
     return log, steps, scores, w, s, turns, rounds, extra, st

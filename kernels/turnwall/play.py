@@ -7,6 +7,7 @@ seat g % n starts (R11: the rulebook's random first player, rotated so every sea
 Outputs per game: scores[seat] = body parts dressed (0..5); winners = the bit of the seat that completed its
 costume (none when truncated); extra = EXTRA_COLUMNS.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,27 +15,39 @@ import numpy as np
 from kernels.batch import play_alone
 from kernels.eventlog import new_records
 from kernels.loop import (  # noqa: F401  (ST_*: for callers)
-    ST_BAD_ACTION, ST_DONE, ST_INVARIANT, ST_NO_ACTION, ST_TRUNCATED, bind,
+    ST_BAD_ACTION,
+    ST_DONE,
+    ST_INVARIANT,
+    ST_NO_ACTION,
+    ST_TRUNCATED,
+    bind,
 )
 from kernels.rng import N_STREAMS_MAX
 from kernels.turnwall import step
+from kernels.turnwall.columns import EXTRA_COLUMNS
 from kernels.turnwall.rules import N_ACTIONS, N_CELLS, N_GARMENTS, PHYS_SIZE, S_SIZE
 from kernels.turnwall.step import K_ACTION, K_DEAL, K_SWAP, game_outputs  # noqa: F401  (for callers)
 from kernels.turnwall.strategies import HASH_SIZE, N_SPARAMS, WORK_SIZE
 
-from kernels.turnwall.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 
 
 def new_scratch(n):
     """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
     mask, order, work, base, cur, keys, probs, near, wrows)."""
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_GARMENTS, dtype=np.int32),
-            np.zeros(WORK_SIZE, dtype=np.int32), np.zeros(PHYS_SIZE, dtype=np.int32),
-            np.zeros(PHYS_SIZE, dtype=np.int32),
-            np.zeros(2 * HASH_SIZE, dtype=np.int64), np.zeros(N_GARMENTS, dtype=np.float64),
-            np.zeros(N_CELLS, dtype=np.float64), np.zeros((n, N_SPARAMS), dtype=np.float64))
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(N_GARMENTS, dtype=np.int32),
+        np.zeros(WORK_SIZE, dtype=np.int32),
+        np.zeros(PHYS_SIZE, dtype=np.int32),
+        np.zeros(PHYS_SIZE, dtype=np.int32),
+        np.zeros(2 * HASH_SIZE, dtype=np.int64),
+        np.zeros(N_GARMENTS, dtype=np.float64),
+        np.zeros(N_CELLS, dtype=np.float64),
+        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    )
 
 
 def batch_scratch(n, prm=None, log_len=1, step_len=1):
@@ -46,7 +59,10 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1):
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
-play_batch = bind(step, "turnwall", """Play games game0 .. game0 + n_games - 1, one after the other; row i of every
+play_batch = bind(
+    step,
+    "turnwall",
+    """Play games game0 .. game0 + n_games - 1, one after the other; row i of every
 output is game game0 + i. `sim.play.runner` runs several calls at once on Python threads, one block of games each
 (the GIL is released). The loop is `kernels.loop`'s, its verbs `kernels.turnwall.step`'s.
 
@@ -57,7 +73,8 @@ rng the game's seeded streams (row 0 chance, 1 + seat strategy); a log int32[L, 
 steps int32[K, 2] the deal and every action when K > 1 (golden traces). ``check`` not None runs
 `check_invariants` after every step (status ST_INVARIANT + code when one breaks); the runner leaves it out and
 Numba prunes the check from that compiled code. ``resume`` an int32[S_SIZE] state starts every game from a copy
-of it (a rollout).""")
+of it (a rollout).""",
+)
 
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
@@ -66,7 +83,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
-    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
-                                                       N_EXTRA, check=check)
+    scores, w, s, turns, rounds, extra, _ = play_alone(
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check
+    )
     scratch, log, steps, _ = batch
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

@@ -166,8 +166,9 @@ def legal_actions(st, prm, ws):
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat)."""
     sc = ws[0]
-    return S.decide(sids[seat], sc[10][seat], st, prm, sc[2], nl, rng, 1 + seat, sc[4], sc[5], sc[6], sc[7], sc[8],
-                    sc[9])
+    return S.decide(
+        sids[seat], sc[10][seat], st, prm, sc[2], nl, rng, 1 + seat, sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
+    )
 
 
 @njit(inline="always")

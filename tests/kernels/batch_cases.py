@@ -47,7 +47,11 @@ def _dice_race():
     sc = scenario.from_dict(
         {
             "scenario": {"game": "dice_race", "players": 3, "games": 10, "seed": 3},
-            "seats": [{"strategy": "runner"}, {"strategy": "dawdler", "params": {"w_slow": 0.3}}, {"strategy": "dawdler"}],
+            "seats": [
+                {"strategy": "runner"},
+                {"strategy": "dawdler", "params": {"w_slow": 0.3}},
+                {"strategy": "dawdler"},
+            ],
         },
         name="dice-race",
     )
@@ -79,7 +83,9 @@ def cases():
                             seats.append(Seat(st.name))
                         else:
                             d = default[r]
-                            seats.append(d if d is not None else Seat(next(s.name for s in spec.strategies if s.role == r)))
+                            seats.append(
+                                d if d is not None else Seat(next(s.name for s in spec.strategies if s.role == r))
+                            )
                     sc = base.with_changes(players=players, seats=tuple(seats))
                     out.append((f"{path}:{players}p:{st.role}={st.name}", sc, False))
         if game in CHECKED:

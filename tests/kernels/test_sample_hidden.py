@@ -34,8 +34,20 @@ def _mid_game(sc, k, cap_slot, cap, g=3):
     short = prm.copy()
     short[cap_slot] = cap
     batch = k.batch_scratch(sc.players, prm)
-    out = play_games(k.play_batch, batch, 5, 0, g, 1, sc.players, short, sc.sids(), sc.sparams(),
-                     len(sc.spec.extra_columns), (len(sc.spec.curves), sc.spec.curve_len))
+    out = play_games(
+        k.play_batch,
+        batch,
+        5,
+        0,
+        g,
+        1,
+        sc.players,
+        short,
+        sc.sids(),
+        sc.sparams(),
+        len(sc.spec.extra_columns),
+        (len(sc.spec.curves), sc.spec.curve_len),
+    )
     assert out[4][0] == loop.ST_TRUNCATED
     return batch, prm
 
@@ -93,10 +105,26 @@ def test_moor_sample_hidden_reshuffles_only_the_sealed_covered_tiles():
     st2, _, _ = _resample(step, st, 0, prm, 1, batch)
     from kernels.batch import play_games  # noqa: F401
 
-    out = [np.zeros((4, sc.players), np.int32), *(np.zeros(4, np.int32) for _ in range(4)),
-           np.zeros((4, len(sc.spec.extra_columns)), np.int32), np.zeros((4, 0, 0), np.int32)]
-    k.play_batch(np.uint64(1), np.uint64(0), np.int64(0), np.int64(4), np.int64(sc.players), prm, sc.sids(),
-                 sc.sparams(), *out, k.batch_scratch(sc.players, prm), None, st2)
+    out = [
+        np.zeros((4, sc.players), np.int32),
+        *(np.zeros(4, np.int32) for _ in range(4)),
+        np.zeros((4, len(sc.spec.extra_columns)), np.int32),
+        np.zeros((4, 0, 0), np.int32),
+    ]
+    k.play_batch(
+        np.uint64(1),
+        np.uint64(0),
+        np.int64(0),
+        np.int64(4),
+        np.int64(sc.players),
+        prm,
+        sc.sids(),
+        sc.sparams(),
+        *out,
+        k.batch_scratch(sc.players, prm),
+        None,
+        st2,
+    )
     assert (out[4] == loop.ST_DONE).all()
 
 
