@@ -21,8 +21,8 @@ run: $(STAMP)
 
 ## Lint, type-check, check the layer contract, then run the test suite (each tool on its own line: a failure names it)
 test: $(STAMP)
-	$(BIN)/ruff check sim tests docs
-	$(BIN)/ruff format --check sim docs tests/sim tests/api tests/docs tests/newgame tests/stats
+	$(BIN)/ruff check sim tests docs kernels
+	$(BIN)/ruff format --check sim docs tests/sim tests/api tests/docs tests/newgame tests/stats kernels tests/kernels
 	$(BIN)/mypy sim
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest

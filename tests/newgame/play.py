@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.rng import N_STREAMS_MAX, bounded, seed_game
+from kernels.loop import bind
+from kernels.rng import N_STREAMS_MAX
+from newgame import step
 from newgame.columns import EXTRA_COLUMNS
+from newgame.step import N_ACTIONS, P_FACES, P_MAX_TURNS, P_TRACK, S_DAWDLER, S_RUNNER, ST_SIZE  # noqa: F401
 
 RULES_VERSION = 1
-P_TRACK, P_FACES, P_MAX_TURNS = 0, 1, 2
 PARAM_SPECS = (
     ("track_len", "int", 20, (2, 200), "spaces from the start to the end of the track"),
     ("die_faces", "int", 6, (2, 20), "faces of the die (1..die_faces)"),
     ("max_turns", "int", 500, (1, 1000), "turn cap: a game still running after it is truncated"),
 )
-S_RUNNER, S_DAWDLER = 0, 1
 STRATEGIES = (
     ("runner", S_RUNNER, "always moves the full roll"),
     ("dawdler", S_DAWDLER, "moves one space instead of the roll with chance w_slow"),
@@ -29,7 +29,6 @@ STRATEGIES = (
 WEIGHT_SPECS = (("w_slow", 0.5, "chance (0..1) of moving one space instead of the roll"),)
 N_SPARAMS = 1
 LOG_CAP = 1001  # one row per turn (max_turns <= 1000) + the count in row 0
-ONE_IN = 1_000_000  # a probability as an integer threshold out of ONE_IN
 
 
 def pack(values: dict, players: int) -> np.ndarray:
@@ -38,53 +37,20 @@ def pack(values: dict, players: int) -> np.ndarray:
 
 
 def batch_scratch(n, prm=None):
-    """One `play_batch` call's scratch: the random streams, the pawns by seat, the last game's log int32[LOG_CAP, 4]
-    (row 0 col 0: turns logged; then seat, roll, spaces moved, space reached per turn)."""
+    """One `play_batch` call's scratch: (the random streams, the state int32[ST_SIZE], the last game's log
+    int32[LOG_CAP, 4] (row 0 col 0: turns logged; then seat, roll, spaces moved, space reached per turn), the
+    legal-action mask int8[2], a dawdler's choices int64[1])."""
     return (
         np.zeros((N_STREAMS_MAX, 4), np.uint64),
-        np.zeros(N_STREAMS_MAX, np.int64),
+        np.zeros(ST_SIZE, np.int32),
         np.zeros((LOG_CAP, 4), np.int32),
+        np.zeros(N_ACTIONS, np.int8),
+        np.zeros(1, np.int64),
     )
 
 
-@njit(entry=True)
-def play_batch(
-    seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status, extra, curves, scratch
-):
-    """Games game0 .. game0 + n_games - 1 into rows 0 .. n_games - 1 (kernels/README.md "Batch signature")."""
-    rng, pos, log = scratch
-    track, faces, cap = prm[P_TRACK], prm[P_FACES], prm[P_MAX_TURNS]
-    for ii in range(n_games):
-        g = game0 + ii
-        seed_game(rng, seed, point, g, n)
-        first = g % n
-        for s in range(n):
-            pos[s] = 0
-        t, winner, decisions, top = 0, -1, 0, 0
-        while winner < 0 and t < cap:
-            seat = (first + t) % n
-            roll = 1 + bounded(rng, 0, faces)
-            top += roll == faces
-            move = roll
-            if sids[seat] == S_DAWDLER:
-                decisions += 1
-                if bounded(rng, 1 + seat, ONE_IN) < np.int64(sparams[seat, 0] * ONE_IN):
-                    move = 1
-            pos[seat] = min(pos[seat] + move, track)
-            t += 1
-            log[t, 0], log[t, 1], log[t, 2], log[t, 3] = seat, roll, move, pos[seat]
-            if pos[seat] == track:
-                winner = seat
-        log[0, 0] = t
-        for s in range(n):
-            scores[ii, s] = pos[s] if winner >= 0 else 0
-        winners[ii] = (1 << winner) if winner >= 0 else 0
-        status[ii] = 0 if winner >= 0 else 1
-        turns[ii] = t
-        rounds[ii] = (t + n - 1) // n
-        extra[ii, 0] = first
-        extra[ii, 1] = decisions
-        extra[ii, 2] = top
+# the one game loop of kernels/loop.py over this game's step verbs (step.py)
+play_batch = bind(step, "dice_race", "Games game0 .. game0 + n_games - 1 into rows 0 .. n_games - 1 (kernel contract).")
 
 
 def trace_game(seed, point, g, n, prm, sids, sparams):

@@ -1,0 +1,272 @@
+"""Ghostly Galleon: the step verbs of the kernel contract (docs/dev/kernel-contract.md), which `kernels.loop` runs
+as this game's `play_batch`. Each verb adapts a rule or strategy function of rules.py / strategies.py to the
+contract's signature; the rules stay there.
+
+``ws`` is the batch's scratch, `play.batch_scratch`: ((st, rng, mask, order, reach, cavek, vis, stk, wrows), log,
+steps).
+"""
+
+from __future__ import annotations
+
+from kernels._jit import njit
+from kernels.eventlog import record
+from kernels.galleon import rules as R
+from kernels.galleon import strategies as S
+from kernels.galleon.rules import (
+    LOC_STACK,
+    N_TILES,
+    P_MAX_TURNS,
+    PH_CHANCE,
+    PH_OVER,
+    S_ACTOR,
+    S_BLOCKED_TURNS,
+    S_BOTTLES,
+    S_CANNON_FIRES,
+    S_CANNON_HITS,
+    S_CAPTAIN_TILES,
+    S_CAVE_TILES,
+    S_CH_N,
+    S_DECISIONS,
+    S_DUEL_WINS,
+    S_DUELS,
+    S_EMPTY,
+    S_FIRST,
+    S_GHOST_MOVES,
+    S_HOME_EARLY,
+    S_LOC,
+    S_NSTACK,
+    S_OPENED,
+    S_OVERBOARD,
+    S_PARROT_USES,
+    S_PEEKED,
+    S_PHASE,
+    S_STACK,
+    S_STICKER,
+    S_STOLEN,
+    S_TURNS,
+    S_WINNER,
+    T_PARROT,
+)
+from kernels.loop import CHANCE, OVER, TRUNCATED
+from kernels.rng import bounded, shuffle
+
+__all__ = ["S_DECISIONS"]  # the loop counts decisions in this state slot
+
+# recorded steps (golden traces): rows (kind, value)
+K_DEAL = 1  # then 20 rows: chest contents by cabin, sticker indices by cabin, the stack bottom to top
+K_ACTION = 2
+K_CHANCE = 3
+
+STACK_TILES = (4, 5, 12, 13, 14, 15, 16, 17)
+
+
+@njit("void(uint64[:, ::1], int32[::1], int64, int64)")
+def shuffle_part(rng, order, lo, m):
+    """Fisher-Yates (kernels.rng.shuffle's draw order) of order[lo:lo + m] on the chance stream."""
+    for i in range(m - 1, 0, -1):
+        j = bounded(rng, 0, i + 1)
+        x = order[lo + i]
+        order[lo + i] = order[lo + j]
+        order[lo + j] = x
+
+
+@njit(inline="always")
+def parts(batch):
+    """(st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], ws) of a batch scratch."""
+    return batch[0][0], batch[0][1], batch
+
+
+@njit(inline="always")
+def action_mask(ws):
+    """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
+    return ws[0][2]
+
+
+@njit(inline="always")
+def prepare(sids, sparams, ws):
+    """Per call: each seat's effective weight row (`strategies.effective_rows`)."""
+    S.effective_rows(sids, sparams, ws[0][8])
+
+
+@njit(inline="always")
+def new_game(st, prm, n, g, rng, ws):
+    """R1 and C16 for game ``g``: chests filled and spread, stickers, the stack shuffled on the chance stream
+    (recorded when the batch records steps) and dealt, the first turn run on to its first decision or chance node.
+    Returns the first seat, g % n."""
+    sc, log, steps = ws[0], ws[1], ws[2]
+    order = sc[3]
+    first = g % n
+    R.init(st, prm, n, first)
+    for c in range(6):
+        order[c] = 6 + c
+        order[6 + c] = c
+    for i in range(8):
+        order[12 + i] = STACK_TILES[i]
+    shuffle_part(rng, order, 0, 6)
+    shuffle_part(rng, order, 6, 6)
+    shuffle_part(rng, order, 12, 8)
+    if steps.shape[0] > 1:
+        for i in range(20):
+            record(steps, K_DEAL, order[i])
+    R.deal(st, prm, order)
+    R.advance(st, prm, log, sc[4], sc[5], sc[6], sc[7])
+    return first
+
+
+@njit(inline="always")
+def resume_game(st, start, prm, n, g, rng, ws):
+    """A game continued from the state ``start`` (int32[S_SIZE], copied into ``st``); returns its first seat."""
+    for i in range(st.shape[0]):
+        st[i] = start[i]
+    return st[S_FIRST]
+
+
+@njit(inline="always")
+def to_move(st, prm, n, first, ws):
+    """Whose turn: the seat deciding (S_ACTOR), else CHANCE (dice, a drawn tile, the die), OVER, or TRUNCATED (the
+    turn cap max_turns reached)."""
+    ph = st[S_PHASE]
+    if ph == PH_OVER:
+        return OVER
+    if st[S_TURNS] >= prm[P_MAX_TURNS]:
+        return TRUNCATED
+    if ph == PH_CHANCE:
+        return CHANCE
+    return st[S_ACTOR]
+
+
+@njit(inline="always")
+def chance_outcomes(st, prm, ws):
+    """Equally likely outcomes at the pending chance node (`rules.apply_chance` says what each means)."""
+    return st[S_CH_N]
+
+
+@njit(inline="always")
+def sample_chance(st, prm, rng, ws):
+    """An outcome on the chance stream (rng row 0), recorded when the batch records steps."""
+    o = bounded(rng, 0, st[S_CH_N])
+    steps = ws[2]
+    if steps.shape[0] > 1:
+        record(steps, K_CHANCE, o)
+    return o
+
+
+@njit(inline="always")
+def apply_chance(st, prm, o, ws):
+    """The chance outcome ``o`` takes effect and the turn runs on; 0, or 1 when `rules.chance` refuses it."""
+    sc, log = ws[0], ws[1]
+    if R.chance(st, prm, o, log, sc[4], sc[5], sc[6], sc[7]) != 0:
+        return 1
+    R.advance(st, prm, log, sc[4], sc[5], sc[6], sc[7])
+    return 0
+
+
+@njit(inline="always")
+def legal_actions(st, prm, ws):
+    """The legal actions into `action_mask(ws)`; returns their count."""
+    return R.legal_actions(st, prm, ws[0][2])
+
+
+@njit(inline="always")
+def decide(st, prm, seat, nl, sids, sparams, rng, ws):
+    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat)."""
+    sc = ws[0]
+    return S.decide(sids[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
+
+
+@njit(inline="always")
+def apply_action(st, prm, a, rng, ws):
+    """The deciding seat plays ``a`` (recorded when the batch records steps) and the turn runs on; 0, or 1 when
+    `rules.act` refuses it."""
+    sc, log, steps = ws[0], ws[1], ws[2]
+    if steps.shape[0] > 1:
+        record(steps, K_ACTION, a)
+    if R.act(st, prm, a, log, sc[4], sc[5], sc[6], sc[7]) != 0:
+        return 1
+    R.advance(st, prm, log, sc[4], sc[5], sc[6], sc[7])
+    return 0
+
+
+@njit(inline="always")
+def invariants(st, prm):
+    """`rules.check_invariants` (0: all hold)."""
+    return R.check_invariants(st, prm)
+
+
+@njit(inline="always")
+def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
+    """Scores (gold held), counters; returns (winners bitmask, turns, rounds)."""
+    return game_outputs(st, n, status, scores_row, extra_row), st[S_TURNS], (st[S_TURNS] + n - 1) // n
+
+
+@njit(inline="always")
+def game_outputs(st, n, status, scores_row, extra_row):
+    """Scores (gold held), winners bitmask and counters of a finished (or truncated) game."""
+    for s in range(n):
+        scores_row[s] = R.gold_of(st, s)
+    w = 0
+    if status == 0 and st[S_WINNER] >= 0:
+        w = 1 << st[S_WINNER]
+    extra_row[0] = st[S_FIRST]
+    extra_row[1] = st[S_DECISIONS]
+    extra_row[2] = st[S_GHOST_MOVES]
+    extra_row[3] = st[S_OVERBOARD]
+    extra_row[4] = st[S_CANNON_FIRES]
+    extra_row[5] = st[S_CANNON_HITS]
+    extra_row[6] = st[S_DUELS]
+    extra_row[7] = st[S_DUEL_WINS]
+    extra_row[8] = st[S_DUEL_WINS + 1]
+    extra_row[9] = st[S_DUEL_WINS + 2]
+    extra_row[10] = st[S_STOLEN]
+    extra_row[11] = st[S_OPENED]
+    extra_row[12] = st[S_BOTTLES]
+    extra_row[13] = st[S_PARROT_USES]
+    extra_row[14] = st[S_CAVE_TILES]
+    extra_row[15] = st[S_CAPTAIN_TILES]
+    extra_row[16] = st[S_BLOCKED_TURNS]
+    extra_row[17] = st[S_HOME_EARLY]
+    return w
+
+
+@njit(inline="always")
+def sample_hidden(st, seat, prm, rng, row, ws):
+    """Re-deal what ``seat`` cannot see, on stream ``row`` of ``rng`` only (the hidden information of RULES.md, as
+    the hidden-information test permutes it): every tile not in the seat's own hands (rivals', chests', the
+    stack's, the large cave's; the parrot excepted, its holder is public) goes to one of the same places (each
+    place keeps its number of tiles), the stack's order of those tiles is drawn afresh (the parrot keeps its
+    place), and the key stickers of the chests the seat never peeked at and that are not opened are shuffled
+    among those chests. Returns the number of tiles re-dealt. Uses ws's reach/cave/visit/stack scratch."""
+    sc = ws[0]
+    tiles, locs, vals = sc[4], sc[5], sc[6]
+    m = 0
+    for t in range(N_TILES):
+        if t != T_PARROT and st[S_LOC + t] != seat:
+            tiles[m] = t
+            locs[m] = st[S_LOC + t]
+            m += 1
+    shuffle(rng, row, locs, m)
+    for i in range(m):
+        st[S_LOC + tiles[i]] = locs[i]
+    k = 0
+    for t in range(N_TILES):
+        if t != T_PARROT and st[S_LOC + t] == LOC_STACK:
+            tiles[k] = t
+            k += 1
+    shuffle(rng, row, tiles, k)
+    j = 0
+    for i in range(st[S_NSTACK]):
+        if st[S_STACK + i] != T_PARROT:
+            st[S_STACK + i] = tiles[j]
+            j += 1
+    c_n = 0
+    for c in range(6):
+        if not (st[S_PEEKED + seat] >> c) & 1 and not (st[S_EMPTY] >> c) & 1:
+            vals[c_n] = st[S_STICKER + c]
+            c_n += 1
+    shuffle(rng, row, vals, c_n)
+    i = 0
+    for c in range(6):
+        if not (st[S_PEEKED + seat] >> c) & 1 and not (st[S_EMPTY] >> c) & 1:
+            st[S_STICKER + c] = vals[i]
+            i += 1
+    return m

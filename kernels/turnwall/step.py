@@ -1,0 +1,311 @@
+"""The Ghosts of Castle Turnwall: the step verbs of the kernel contract (docs/dev/kernel-contract.md), which
+`kernels.loop` runs as this game's `play_batch`. Each verb adapts a rule, memory or strategy function of rules.py /
+memory.py / strategies.py to the contract's signature; the rules stay there.
+
+``ws`` is the batch's scratch, `play.batch_scratch`: ((st, rng, mask, order, work, base, cur, keys, probs, near,
+wrows), log, steps, node) with node int64[1] the turn last logged.
+
+Chance: the deal (`new_game`) and, with decks_moved on (C11 variant), the deck a searched deck swaps with, drawn on
+the chance stream inside `apply_action` right after the search (no decision comes between them), so `to_move`
+never answers CHANCE.
+"""
+
+from __future__ import annotations
+
+from kernels._jit import njit
+from kernels.eventlog import log_event, record
+from kernels.loop import OVER, TRUNCATED
+from kernels.rng import bounded
+from kernels.turnwall import rules as R
+from kernels.turnwall import strategies as S
+from kernels.turnwall.memory import observe_search, observe_swap
+from kernels.turnwall.rules import (
+    E_DECKS,
+    E_TURN,
+    KNOW_UNSEEN,
+    N_DECKS,
+    N_GARMENTS,
+    N_PARTS,
+    P_DECKS_MOVED,
+    P_MAX_TURNS,
+    PER_PART,
+    PH_OVER,
+    S_CARD_LOC,
+    S_CUR,
+    S_DECISIONS,
+    S_DECK,
+    S_DISPLACED,
+    S_DRAGS,
+    S_EJECTED,
+    S_EXCL,
+    S_FIRST,
+    S_FOUND,
+    S_HAVE,
+    S_KNOW,
+    S_LAST_DECK,
+    S_LAST_SEARCHER,
+    S_MOVES_LEFT,
+    S_NG,
+    S_NOT_FOUND,
+    S_PART_TAKEN,
+    S_PHASE,
+    S_PLUG_STOPS,
+    S_PUSHED,
+    S_ROTATIONS,
+    S_SHIFTS,
+    S_SKIPPED,
+    S_SLIDES,
+    S_TURNS,
+    S_WASTED,
+    S_WINNER,
+)
+from kernels.turnwall.strategies import W_PLAN_TURN
+
+__all__ = ["S_DECISIONS"]  # the loop counts decisions in this state slot
+
+# recorded steps (golden traces): rows (kind, value)
+K_DEAL = 1  # then 20 rows (K_DEAL, garment): the dealt order
+K_ACTION = 2
+K_SWAP = 3  # the other deck of a decks-moved swap
+
+
+@njit(inline="always")
+def parts(batch):
+    """(st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], ws) of a batch scratch."""
+    return batch[0][0], batch[0][1], batch
+
+
+@njit(inline="always")
+def action_mask(ws):
+    """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
+    return ws[0][2]
+
+
+@njit(inline="always")
+def prepare(sids, sparams, ws):
+    """Per call: each seat's effective row (memory columns, then weights: `strategies.effective_rows`)."""
+    S.effective_rows(sids, sparams, ws[0][10])
+
+
+@njit(inline="always")
+def new_game(st, prm, n, g, rng, ws):
+    """R1-R2, R11 for game ``g``: the castle set up, the 20 garment cards shuffled part by part on the chance
+    stream and dealt (recorded when the batch records steps). Returns the first seat, g % n."""
+    sc, steps = ws[0], ws[2]
+    order, work = sc[3], sc[4]
+    work[W_PLAN_TURN] = -1
+    first = g % n
+    R.init(st, prm, n, first)
+    for p in range(N_PARTS):  # R2: each deck one card of each back
+        for k in range(N_DECKS):
+            order[p * PER_PART + k] = p * PER_PART + k
+        for i in range(PER_PART - 1, 0, -1):  # Fisher-Yates as in kernels.rng.shuffle, part by part
+            j = bounded(rng, 0, i + 1)
+            x = order[p * PER_PART + i]
+            order[p * PER_PART + i] = order[p * PER_PART + j]
+            order[p * PER_PART + j] = x
+    if steps.shape[0] > 1:
+        for i in range(N_GARMENTS):
+            record(steps, K_DEAL, order[i])
+    R.deal(st, order)
+    ws[3][0] = -1
+    return first
+
+
+@njit(inline="always")
+def resume_game(st, start, prm, n, g, rng, ws):
+    """A game continued from the state ``start`` (int32[S_SIZE], copied into ``st``: the seats' memories are in
+    it); returns its first seat."""
+    for i in range(st.shape[0]):
+        st[i] = start[i]
+    ws[0][4][W_PLAN_TURN] = -1
+    ws[3][0] = -1
+    return st[S_FIRST]
+
+
+@njit(inline="always")
+def to_move(st, prm, n, first, ws):
+    """Whose turn: the seat to act, else OVER, or TRUNCATED (the turn cap max_turns reached)."""
+    if st[S_PHASE] == PH_OVER:
+        return OVER
+    if st[S_TURNS] >= prm[P_MAX_TURNS]:
+        return TRUNCATED
+    return st[S_CUR]
+
+
+@njit(inline="always")
+def chance_outcomes(st, prm, ws):
+    """No chance node reaches the loop (module docstring): 0."""
+    return 0
+
+
+@njit(inline="always")
+def sample_chance(st, prm, rng, ws):
+    """Never called (`to_move` never answers CHANCE)."""
+    return 0
+
+
+@njit(inline="always")
+def apply_chance(st, prm, o, ws):
+    """Never called (`to_move` never answers CHANCE); 1 (refused) if it were."""
+    return 1
+
+
+@njit(inline="always")
+def legal_actions(st, prm, ws):
+    """The legal actions into `action_mask(ws)`; returns their count. Logs the start of each turn (E_TURN)."""
+    node, log = ws[3], ws[1]
+    t = st[S_TURNS]
+    if t != node[0]:
+        node[0] = t
+        log_event(log, t, E_TURN, st[S_CUR], st[S_MOVES_LEFT], 0, 0)
+    return R.legal_actions(st, prm, ws[0][2])
+
+
+@njit(inline="always")
+def decide(st, prm, seat, nl, sids, sparams, rng, ws):
+    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat)."""
+    sc = ws[0]
+    return S.decide(
+        sids[seat], sc[10][seat], st, prm, sc[2], nl, rng, 1 + seat, sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
+    )
+
+
+@njit(inline="always")
+def apply_action(st, prm, a, rng, ws):
+    """The seat to act plays ``a`` (R5-R14; recorded when the batch records steps); after a search every seat
+    observes it (M2, M3) and, with decks_moved (C11 variant), the searched deck swaps with another drawn on the
+    chance stream (M4). Returns 0 (never refused)."""
+    sc, log, steps = ws[0], ws[1], ws[2]
+    rec = steps.shape[0] > 1
+    if rec:
+        record(steps, K_ACTION, a)
+    if R.apply_action(st, prm, a, log) == 1:
+        observe_search(st, sc[10], rng)
+        if prm[P_DECKS_MOVED] != 0 and st[S_PHASE] != PH_OVER:  # C11 variant
+            k = st[S_LAST_DECK]
+            b = bounded(rng, 0, N_DECKS - 1)
+            if b >= k:
+                b += 1
+            if rec:
+                record(steps, K_SWAP, b)
+            R.swap_decks(st, k, b)
+            observe_swap(st, st[S_LAST_SEARCHER], k, b)
+            log_event(log, st[S_TURNS], E_DECKS, k, b, 0, 0)
+    return 0
+
+
+@njit(inline="always")
+def invariants(st, prm):
+    """`rules.check_invariants` (0: all hold)."""
+    return R.check_invariants(st, prm)
+
+
+@njit(inline="always")
+def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
+    """Scores (body parts dressed), counters; returns (winners bitmask, turns, rounds)."""
+    return game_outputs(st, n, status, scores_row, extra_row), st[S_TURNS], (st[S_TURNS] + n - 1) // n
+
+
+@njit(inline="always")
+def game_outputs(st, n, status, scores_row, extra_row):
+    """Scores, winners bitmask and counters of a finished (or truncated) game."""
+    w = 0
+    for s in range(n):
+        h = st[S_HAVE + s]
+        c = 0
+        for p in range(N_PARTS):
+            c += (h >> p) & 1
+        scores_row[s] = c
+    if status == 0 and st[S_WINNER] >= 0:
+        w = 1 << st[S_WINNER]
+    extra_row[0] = st[S_FIRST]
+    extra_row[1] = st[S_DECISIONS]
+    extra_row[2] = st[S_FOUND]
+    extra_row[3] = st[S_NOT_FOUND]
+    extra_row[4] = st[S_WASTED]
+    extra_row[5] = st[S_DRAGS]
+    extra_row[6] = st[S_SLIDES]
+    extra_row[7] = st[S_SHIFTS]
+    extra_row[8] = st[S_ROTATIONS]
+    extra_row[9] = st[S_DISPLACED]
+    extra_row[10] = st[S_EJECTED]
+    extra_row[11] = st[S_PUSHED]
+    extra_row[12] = st[S_PLUG_STOPS]
+    extra_row[13] = st[S_SKIPPED]
+    for p in range(N_PARTS):
+        extra_row[14 + p] = st[S_PART_TAKEN + p]
+    return w
+
+
+@njit("boolean(int32[::1], int64, int64, int64, int32[::1])")
+def _placement(st, seat, m, idx, buf):
+    """Decode permutation number ``idx`` of ``m`` (<= 4) cards into buf[8 + i] (the card index placed in slot i;
+    buf[0:4] the slots' decks, buf[4:8] the cards, buf[12:16] scratch); True when it agrees with what ``seat``
+    knows a deck does not hold (S_EXCL)."""
+    for i in range(m):
+        buf[12 + i] = i
+    left = m
+    ok = True
+    for i in range(m):
+        f = 1
+        for j in range(2, left):
+            f *= j
+        d = idx // f
+        idx -= d * f
+        c = buf[12 + d]
+        for j in range(d, left - 1):
+            buf[12 + j] = buf[13 + j]
+        left -= 1
+        buf[8 + i] = c
+        if (st[S_EXCL + seat * N_GARMENTS + buf[4 + c]] >> buf[i]) & 1:
+            ok = False
+    return ok
+
+
+@njit(inline="always")
+def sample_hidden(st, seat, prm, rng, row, ws):
+    """Re-deal what ``seat`` cannot see (M1-M5), on stream ``row`` of ``rng`` only: part by part, the cards in the
+    deck slots the seat has not seen (its memory S_KNOW says KNOW_UNSEEN) are dealt afresh among those slots, each
+    deal drawn uniformly among those that agree with what the seat knows a deck does not hold (S_EXCL; all deals
+    when none agrees, which a consistent memory never gives). Cards taken, slots the seat remembers and its own
+    memory stay as they are; the other seats' memories follow the new deal (a garment they saw in a re-dealt slot
+    is the one now there, and a deck they knew not to hold a card that is now in it is forgotten). Returns the
+    number of cards re-dealt. Uses ws's deal-order scratch (int32[20])."""
+    buf = ws[0][3]
+    total = 0
+    for p in range(N_PARTS):
+        m = 0
+        for k in range(N_DECKS):
+            gm = st[S_DECK + k * N_PARTS + p]
+            if gm >= 0 and st[S_KNOW + (seat * N_DECKS + k) * N_PARTS + p] == KNOW_UNSEEN:
+                buf[m] = k
+                buf[4 + m] = gm
+                m += 1
+        if m < 2:
+            continue
+        total += m
+        fact = 1
+        for j in range(2, m + 1):
+            fact *= j
+        valid = 0
+        for idx in range(fact):
+            valid += _placement(st, seat, m, idx, buf)
+        pick = bounded(rng, row, valid if valid > 0 else fact)
+        for idx in range(fact):
+            if _placement(st, seat, m, idx, buf) or valid == 0:
+                if pick == 0:
+                    break
+                pick -= 1
+        for i in range(m):
+            k = buf[i]
+            gm = buf[4 + buf[8 + i]]
+            st[S_DECK + k * N_PARTS + p] = gm
+            st[S_CARD_LOC + gm] = k
+            for o in range(st[S_NG]):
+                if o != seat:
+                    kn = S_KNOW + (o * N_DECKS + k) * N_PARTS + p
+                    if st[kn] >= 0:
+                        st[kn] = gm
+                    st[S_EXCL + o * N_GARMENTS + gm] &= ~(1 << k)
+    return total
