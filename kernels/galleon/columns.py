@@ -7,4 +7,7 @@ catalogue entries are keyed by them.
 
 EXTRA_COLUMNS = ("first_seat", "decisions", "ghost_moves", "overboard", "cannon_fires", "cannon_hits", "duels",
                  "duels_won_no_weapon", "duels_won_sabre", "duels_won_pistol", "tiles_stolen", "chests_opened",
-                 "bottles_found", "parrot_uses", "cave_tiles", "captain_tiles", "blocked_turns", "home_too_poor")
+                 "bottles_found", "parrot_uses", "cave_tiles", "captain_tiles", "blocked_turns", "home_too_poor",
+                 "captain_visits", "captain_parrot_draws", "captain_useless_visits", "duels_by_no_weapon",
+                 "duels_by_sabre", "duels_by_pistol", "water_turns", "standup_turns", "whirlpool_0", "whirlpool_1",
+                 "whirlpool_2", "whirlpool_3")

@@ -140,6 +140,8 @@ S_MUST_DUEL = 38
 S_NSTACK = 39
 S_MOVE_CAVE = 40         # the pending move went through the caves
 S_CAVE_TOOK = 41         # bit s: seat s stands in the caves and took its tile of this visit (R7)
+S_PARROT_SEEN = 42       # 1 once the parrot has left the stack: it acts at once, so the table saw it, and when it
+#                          flies back its place on the stack (the top: nothing else is ever put back) is public (H1)
 S_POS = 44               # [4] space of each seat's pirate (-1 not in play)
 S_STATUS = 48            # [4] ST_*
 S_BLOCKED = 52           # [4] 1: it could not move on its last move turn
@@ -169,7 +171,15 @@ S_CAVE_TILES = S_DECISIONS + 13
 S_CAPTAIN_TILES = S_DECISIONS + 14
 S_BLOCKED_TURNS = S_DECISIONS + 15
 S_HOME_EARLY = S_DECISIONS + 16
-S_SIZE = S_DECISIONS + 24
+S_CAPTAIN_VISITS = S_DECISIONS + 17      # entries into the captain's cabin (R15)
+S_PARROT_DRAWS = S_DECISIONS + 18        # ... that drew the parrot
+S_USELESS_VISITS = S_DECISIONS + 19      # ... when the table could see the stack held nothing or only the parrot
+S_DUELS_ATT = S_DECISIONS + 20           # [3] duels by the attacker's weapon
+S_WATER_TURNS = S_DECISIONS + 23         # turns begun in a whirlpool or on a rock (R13)
+S_STANDUPS = S_DECISIONS + 24            # turns spent standing up after a cannon (R14)
+S_WHIRL_USE = S_DECISIONS + 25           # [4] pirates put into whirlpool w (in the board file's order)
+N_COUNTERS = 29                          # S_DECISIONS .. S_DECISIONS + 28: extra columns 1.. (play.game_outputs)
+S_SIZE = S_DECISIONS + 32
 
 GHOST_OCC = 4
 LOC_CHEST = 10
@@ -366,6 +376,14 @@ def stack_push(st, t):
     st[S_LOC + t] = LOC_STACK
 
 
+@njit("boolean(int32[::1])")
+def stack_known_useless(st):
+    """H1: the table can see that the captain's-cabin stack holds nothing, or only the parrot that flew back onto
+    it (its size is public, and so is the parrot's return: nothing else is ever put back, so it is the top)."""
+    n = st[S_NSTACK]
+    return n == 0 or (n == 1 and st[S_PARROT_SEEN] != 0 and st[S_LOC + T_PARROT] == LOC_STACK)
+
+
 @njit("int64(int32[::1], int64)")
 def stack_pop(st, to):
     """Top tile of the stack to seat ``to``; -1 when the stack is empty."""
@@ -376,6 +394,8 @@ def stack_pop(st, to):
     st[S_STACK + n - 1] = -1
     st[S_NSTACK] = n - 1
     st[S_LOC + t] = to
+    if t == T_PARROT:
+        st[S_PARROT_SEEN] = 1
     return t
 
 
@@ -835,6 +855,8 @@ def advance(st, prm, log, reach, cavek, vis, stk):
             log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
             st[S_MOVED] = 0
             stt = st[S_STATUS + cur]
+            if stt == ST_WHIRLPOOL or stt == ST_ROCK:
+                st[S_WATER_TURNS] += 1
             if stt == ST_WHIRLPOOL:                       # R13: onto the rock, no roll
                 for w in range(N_WHIRL):
                     if st[S_POS + cur] == prm[P_WHIRL + w]:
@@ -844,6 +866,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 st[S_STAGE] = SG_END
             elif stt == ST_KNOCKED:                        # R14: stand up, no roll
                 st[S_STATUS + cur] = ST_OK
+                st[S_STANDUPS] += 1
                 log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
                 st[S_STAGE] = SG_END
             else:
@@ -899,7 +922,12 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                         st[S_KEYS_SHOWN + cur] |= 1 << k
                     log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
             elif kv == K_CAPTAIN:                          # R15: the top tile
+                st[S_CAPTAIN_VISITS] += 1
+                if stack_known_useless(st):
+                    st[S_USELESS_VISITS] += 1
                 t = stack_pop(st, cur)
+                if t == T_PARROT:
+                    st[S_PARROT_DRAWS] += 1
                 log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
                 if t >= 0:
                     st[S_CAPTAIN_TILES] += 1
@@ -1161,6 +1189,7 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
         st[S_BLOCKED + s] = 0
         st[S_CAVE_TOOK] &= ~(1 << s)
         st[S_OVERBOARD] += 1
+        st[S_WHIRL_USE + w] += 1
         log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
         parrot_check(st, prm, s, log)                   # R13: the parrot flies back, in addition to the tile
         k = count_at(st, s)
@@ -1192,6 +1221,7 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
         log_event(log, st[S_TURNS], E_WEAPON, actor, w, 0, 0)
         st[S_SHOWN_W + actor] = w
         if actor == st[S_DUEL_ATT]:
+            st[S_DUELS_ATT + w] += 1
             st[S_WA] = w
             st[S_ACTOR] = st[S_DUEL_DEF]
             return 0

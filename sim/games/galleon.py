@@ -253,6 +253,83 @@ MEASURES = (
         "Times a pirate entered its hideout holding less than the gold needed (R17), per game.",
         "visits per game",
     ),
+    counter(
+        "captain_visits",
+        "visits to the captain's cabin",
+        "Times a pirate entered the captain's cabin (R15), per game.",
+        "visits per game",
+    ),
+    counter(
+        "captain_parrot_draws",
+        "parrot drawn in the captain's cabin",
+        "Visits to the captain's cabin that drew the parrot (R15/R19), per game.",
+        "draws per game",
+    ),
+    counter(
+        "captain_useless_visits",
+        "visits to a stack known to be useless",
+        "Visits to the captain's cabin when the table could see the stack held nothing or only the parrot that "
+        "had flown back (H1), per game.",
+        "visits per game",
+    ),
+    counter(
+        "duels_by_no_weapon",
+        "duels challenged without a weapon",
+        "Duels whose attacker fought with no weapon (R21), per game.",
+        "duels per game",
+    ),
+    counter(
+        "duels_by_sabre",
+        "duels challenged with a sabre",
+        "Duels whose attacker fought with a sabre (R21), per game.",
+        "duels per game",
+    ),
+    counter(
+        "duels_by_pistol",
+        "duels challenged with a pistol",
+        "Duels whose attacker fought with a pistol (R21), per game.",
+        "duels per game",
+    ),
+    counter(
+        "water_turns",
+        "turns begun in the water",
+        "Turns a pirate began in a whirlpool or on a rock (R13), per game.",
+        "turns per game",
+    ),
+    counter(
+        "standup_turns",
+        "turns standing up after a cannon",
+        "Turns a pirate spent standing up after a cannon knocked it down (R14, C19), per game.",
+        "turns per game",
+    ),
+    counter(
+        "whirlpool_0",
+        "pirates put into whirlpool 0",
+        "Frightened pirates put into whirlpool 0 (the board file's order) by the chooser (R13, C5), per game.",
+        "pirates per game",
+        shown=False,
+    ),
+    counter(
+        "whirlpool_1",
+        "pirates put into whirlpool 1",
+        "Frightened pirates put into whirlpool 1 (the board file's order) by the chooser (R13, C5), per game.",
+        "pirates per game",
+        shown=False,
+    ),
+    counter(
+        "whirlpool_2",
+        "pirates put into whirlpool 2",
+        "Frightened pirates put into whirlpool 2 (the board file's order) by the chooser (R13, C5), per game.",
+        "pirates per game",
+        shown=False,
+    ),
+    counter(
+        "whirlpool_3",
+        "pirates put into whirlpool 3",
+        "Frightened pirates put into whirlpool 3 (the board file's order) by the chooser (R13, C5), per game.",
+        "pirates per game",
+        shown=False,
+    ),
 )
 
 
