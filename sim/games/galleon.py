@@ -22,6 +22,8 @@ WORDS = {
     "cannon_reuse": "how often a cannon fires",
     "water_duel_safe": "no duels in a whirlpool or on a rock",
     "rock_exit": "the step from the rock onto the shore",
+    "cannon_standup": "a turn standing up after a cannon",
+    "ghost_reach": ("the ghost's reach", "steps"),
     "chest_keys": "key stickers under the chests",
     "key_tiles": "key tiles in the captain's cabin",
     "w_goal": "weight on the next goal",
