@@ -439,10 +439,10 @@ def test_c06_water_is_safe_from_duels():
     g.st[R.S_STATUS + 1] = R.ST_ROCK
     g.place(0, "P04")
     g.roll(1, 1)
-    assert R.duel_targets(g.st, g.prm, 0, ID["P06"]) == 2
+    assert R.duel_targets(g.st, g.prm, 0, ID["LA0"]) == 2                # from R0's shore LA0 (C18)
     g = Game()
     g.place(1, "R0")
-    assert R.duel_targets(g.st, g.prm, 0, ID["P06"]) == 0
+    assert R.duel_targets(g.st, g.prm, 0, ID["LA0"]) == 0
 
 
 def test_c06_rock_exit_step_onto_shore_or_count_from_shore():
