@@ -49,28 +49,40 @@ def figures(n: int, games: int, overrides: dict, seats: list[str] | None = None)
     fin = int(done.sum())
     wins = np.array([((out.winners[done] >> s) & 1).sum() for s in range(n)])
     first = ex[:, col["first_seat"]]
-    first_wins = int(sum(((out.winners[done] >> first) & 1)))
+    first_wins = int(sum((out.winners[done] >> first) & 1))
     p = chi2_contingency(np.array([wins, fin - wins]))[1]
     per = {c: float(ex[:, i].mean()) for c, i in col.items()}
     wt = ex[:, col["water_turns"]].sum() / out.turns[done].sum()
-    return {"n": n, "games": games, "finished": fin, "wins": wins, "p": p, "first": first_wins / fin - 1 / n,
-            "first_ci": tuple(x - 1 / n for x in wilson(first_wins, fin)),
-            "rounds": float(out.rounds[done].mean()), "water_share": float(wt), "per": per}
+    return {
+        "n": n,
+        "games": games,
+        "finished": fin,
+        "wins": wins,
+        "p": p,
+        "first": first_wins / fin - 1 / n,
+        "first_ci": tuple(x - 1 / n for x in wilson(first_wins, fin)),
+        "rounds": float(out.rounds[done].mean()),
+        "water_share": float(wt),
+        "per": per,
+    }
 
 
 def row(f: dict) -> str:
     n, fin = f["n"], f["finished"]
-    seats = " ".join(f"{100 * w / fin:.2f} [{100 * wilson(w, fin)[0]:.2f}, {100 * wilson(w, fin)[1]:.2f}]"
-                     for w in f["wins"])
+    seats = " ".join(
+        f"{100 * w / fin:.2f} [{100 * wilson(w, fin)[0]:.2f}, {100 * wilson(w, fin)[1]:.2f}]" for w in f["wins"]
+    )
     pc = f["per"]
     whirl = "/".join(f"{pc[f'whirlpool_{w}']:.2f}" for w in range(4))
-    return (f"{n}p {fin}/{f['games']} | seats {seats} | p {f['p']:.2g} | first {100 * f['first']:+.2f} "
-            f"[{100 * f['first_ci'][0]:+.2f}, {100 * f['first_ci'][1]:+.2f}] | rounds {f['rounds']:.1f} | "
-            f"duels {pc['duels']:.2f} (by none/sabre/pistol {pc['duels_by_no_weapon']:.2f}/{pc['duels_by_sabre']:.2f}/"
-            f"{pc['duels_by_pistol']:.2f}) | captain visits {pc['captain_visits']:.2f} useless "
-            f"{pc['captain_useless_visits']:.2f} parrot {pc['captain_parrot_draws']:.2f} | overboard "
-            f"{pc['overboard']:.2f} whirlpools {whirl} | water turns {100 * f['water_share']:.1f}% | standups "
-            f"{pc['standup_turns']:.2f} | ghost moves {pc['ghost_moves']:.1f}")
+    return (
+        f"{n}p {fin}/{f['games']} | seats {seats} | p {f['p']:.2g} | first {100 * f['first']:+.2f} "
+        f"[{100 * f['first_ci'][0]:+.2f}, {100 * f['first_ci'][1]:+.2f}] | rounds {f['rounds']:.1f} | "
+        f"duels {pc['duels']:.2f} (by none/sabre/pistol {pc['duels_by_no_weapon']:.2f}/{pc['duels_by_sabre']:.2f}/"
+        f"{pc['duels_by_pistol']:.2f}) | captain visits {pc['captain_visits']:.2f} useless "
+        f"{pc['captain_useless_visits']:.2f} parrot {pc['captain_parrot_draws']:.2f} | overboard "
+        f"{pc['overboard']:.2f} whirlpools {whirl} | water turns {100 * f['water_share']:.1f}% | standups "
+        f"{pc['standup_turns']:.2f} | ghost moves {pc['ghost_moves']:.1f}"
+    )
 
 
 def main(argv: list[str]) -> None:
