@@ -210,3 +210,17 @@ def test_r10_ghost_reach_limits_the_ghosts_steps():
     g6.ghost_to("M20")
     g6.roll(6, 1)
     assert len(g6.options()) > len(g.options())
+
+
+def test_b10_the_ships_size_is_board_data_a_smaller_ship_plays():
+    """B10: the ship's size and layout are the board file's: boards/small_ship.toml (main deck 2 x 3) loads, has 4
+    deck spaces fewer than the default, and whole games on it keep every invariant."""
+    small, default = B.load_board("small_ship"), B.load_board("default")
+    deck = lambda b: sum(k in B.WALK_DECK for k in b.kinds)  # noqa: E731
+    assert deck(default) - deck(small) == 4
+    sc = table("galleon", "gg", 4, ("treasure", "raider"), 12, 3, {"board": "small_ship"})
+    from kernels.galleon import play as PL
+    for g in range(12):
+        *_, status, turns, _, _, _ = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, 4, sc.prm(), sc.sids(),
+                                                   sc.sparams(), 1, 1, 1)
+        assert status == PL.ST_DONE and turns > 0
