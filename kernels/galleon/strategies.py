@@ -308,10 +308,35 @@ def duel_worth(st, prm, s, t):
     return win, win * gain - (1.0 - win) * loss
 
 
-@njit("float64(int32[::1], int64[::1], int64, float64[::1], int64, int64, int64, boolean, boolean)")
-def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate):
+@njit("UniTuple(float64, 8)(int32[::1], int64[::1], int64)")
+def duel_row(st, prm, s):
+    """`duel_worth` of seat s against each seat t (chance, worth at 2t, 2t + 1; 0, 0 for s itself and for seats
+    holding no tile): computed once a move decision, not once a destination."""
+    r0 = (0.0, 0.0)
+    r1 = (0.0, 0.0)
+    r2 = (0.0, 0.0)
+    r3 = (0.0, 0.0)
+    for t in range(st[S_N]):
+        if t == s or count_at(st, t) == 0:
+            continue
+        r = duel_worth(st, prm, s, t)
+        if t == 0:
+            r0 = r
+        elif t == 1:
+            r1 = r
+        elif t == 2:
+            r2 = r
+        else:
+            r3 = r
+    return r0[0], r0[1], r1[0], r1[1], r2[0], r2[1], r3[0], r3[1]
+
+
+@njit("float64(int32[::1], int64[::1], int64, float64[::1], int64, int64, int64, boolean, boolean, "
+      "UniTuple(float64, 8))")
+def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate, dw):
     """S4: the value of ending the move on space v. ``cave_n`` tiles lie in the large cave; ``by_ghost``: v is next
-    to the ghost's space; ``by_pirate``: v is next to another pirate (else no duel can start there)."""
+    to the ghost's space; ``by_pirate``: v is next to another pirate (else no duel can start there); ``dw`` the
+    `duel_row` of seat s."""
     o = st[S_OPT + v]
     pos_goal = prm[P_DIST + v * MAX_SPACES + goal]
     sc = -w[WG_GOAL] * pos_goal
@@ -331,7 +356,8 @@ def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate):
         if (m >> t) & 1:
             sc -= w[WG_RIVAL]
             if count_at(st, t) > 0:
-                p, ev = duel_worth(st, prm, s, t)
+                p = dw[2 * t]
+                ev = dw[2 * t + 1]
                 if p >= w[WG_DUEL] and ev > 0.0:
                     val = p * (1.0 + w[WG_RAID] * st[S_OPENED_BY + t])
                     if val > best:
@@ -421,15 +447,14 @@ def public_route(st, prm, t, v):
     return best
 
 
-@njit("int64(int32[::1], int64[::1], int64, float64, int8[::1], uint64[:, ::1], int64)")
-def choose_whirlpool(st, prm, s, raid, mask, rng, row):
+@njit("int64(int32[::1], int64[::1], int64, int64, int8[::1], uint64[:, ::1], int64)")
+def choose_whirlpool(st, prm, s, goal, mask, rng, row):
     """S5b: where the frightened pirate st[S_PEND] surfaces (R13, C5). Its own pirate: the whirlpool whose shore is
     nearest its goal (S3); a rival's: the one farthest along the rival's route as the table sees it
-    (`public_route`). Ties are broken at random on the seat's stream, the candidates taken in the order of their
+    (`public_route`); ``goal``: seat s's goal (S3) when the pirate is its own. Ties are broken at random on the seat's stream, the candidates taken in the order of their
     space numbers, not the board file's list order, so reordering [[whirlpools]] changes no game."""
     victim = st[S_PEND]
     own = victim == s
-    goal = goal_of(st, prm, s, raid) if own else -1
     best = 1 << 30
     ties = 0
     n = prm[P_NSPACES]
@@ -472,11 +497,12 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
         cave_n = count_at(st, LOC_CAVE)
         g_lo, g_hi = near_mask(st, prm, -1)
         p_lo, p_hi = near_mask(st, prm, s)
+        dw = duel_row(st, prm, s)
         best = -1
         bs = -1e300
         for v in range(n):
             if mask[A_MOVE + v]:
-                x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), bit(p_lo, p_hi, v))
+                x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), bit(p_lo, p_hi, v), dw)
                 if x > bs:
                     bs = x
                     best = A_MOVE + v
@@ -493,7 +519,8 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
                     best = A_GHOST + v
         return best
     if ph == PH_WHIRL:
-        return choose_whirlpool(st, prm, s, w[WG_RAID], mask, rng, row)
+        goal = goal_of(st, prm, s, w[WG_RAID]) if st[S_PEND] == s else -1
+        return choose_whirlpool(st, prm, s, goal, mask, rng, row)
     if ph == PH_DUEL_Q:
         best = -1
         bs = -1.0
