@@ -497,12 +497,17 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
         cave_n = count_at(st, LOC_CAVE)
         g_lo, g_hi = near_mask(st, prm, -1)
         p_lo, p_hi = near_mask(st, prm, s)
-        dw = duel_row(st, prm, s)
+        dw = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        have_dw = False
         best = -1
         bs = -1e300
         for v in range(n):
             if mask[A_MOVE + v]:
-                x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), bit(p_lo, p_hi, v), dw)
+                near = bit(p_lo, p_hi, v)
+                if near and not have_dw:                # only when a destination is next to a rival
+                    dw = duel_row(st, prm, s)
+                    have_dw = True
+                x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), near, dw)
                 if x > bs:
                     bs = x
                     best = A_MOVE + v
