@@ -18,24 +18,119 @@ What a strategy reads (what its player sees): every piece on the board, its own 
 holds, the chests opened (public), the stickers it peeked at, keys and weapons shown, the stack's and the large cave's
 size. Never another seat's tiles, the chests' contents, unpeeked stickers or the stack's order.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from kernels._jit import njit
-from kernels.rng import bounded, pick_legal
 from kernels.galleon.rules import (
-    A_DUEL, A_GHOST, A_MOVE, A_NOSWAP, A_PASS, A_PPEEK, A_PSTEAL, A_PTOP, A_ROLL, A_STOP, A_SWAP, A_WEAPON,
-    A_WHIRL, GHOST_OCC, MAX_PLAYERS, S_OCC, P_NEXT, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
-    N_CABINS, OPT_CAVE, OPT_SHORT, P_ATT_STOP, P_CABIN, P_CANNON, P_CANNON_AT, P_CANNON_Q, P_CAPTAIN, P_DEF_STOP,
-    P_DIST, P_DUEL_WIN, P_GOLD_TARGET, P_HIDEOUT, P_KEY_TILES, P_KIND, P_NSPACES, P_QUARTER, P_TERROR, PH_DUEL_Q,
-    PH_GHOST, PH_MOVE, PH_PARROT, PH_ROLLQ, PH_SWAP, PH_WEAPON, PH_WHIRL, S_ACTOR, S_ATT_RES, S_DIE, S_DUEL_ATT,
-    S_DUEL_DEF, S_DUEL_WINNER, S_EMPTY, S_FIRED, S_GHOST, S_LASTCANNON, S_LOC, S_MUST_DUEL, S_N, S_NSTACK,
-    S_OPENED_BY, S_OPT, S_PEEKED, S_PHASE, S_POS, S_ROLLER, S_ROLLS_LEFT, S_SHOWN_W, S_STATUS, S_STICKER, S_WA,
-    S_WD, ST_OK, T_KEY, best_weapon, count_at, duel_targets, gold_of, is_room, is_ship, next_to,
-    N_TILES, N_WHIRL, P_SHORE, P_WHIRL, S_EMPTY as _EMPTY, S_KEYS_SHOWN, S_LOST, S_LOST_AT_SHOW, S_PARROT_SEEN,
-    S_PEND, LOC_STACK, T_BOTTLE, T_GOLD, T_PARROT, T_PISTOL, T_SABRE, weapon_of,
+    A_DUEL,
+    A_GHOST,
+    A_MOVE,
+    A_NOSWAP,
+    A_PASS,
+    A_PPEEK,
+    A_PSTEAL,
+    A_PTOP,
+    A_ROLL,
+    A_STOP,
+    A_SWAP,
+    A_WEAPON,
+    A_WHIRL,
+    K_CABIN,
+    K_CAPTAIN,
+    K_CAVE,
+    K_HIDEOUT,
+    K_LAND,
+    K_LAND_ARROW,
+    LOC_CAVE,
+    LOC_STACK,
+    MAX_PLAYERS,
+    MAX_SPACES,
+    N_CABINS,
+    N_TILES,
+    N_WHIRL,
+    OPT_CAVE,
+    OPT_SHORT,
+    P_ATT_STOP,
+    P_CABIN,
+    P_CANNON,
+    P_CANNON_AT,
+    P_CANNON_Q,
+    P_CAPTAIN,
+    P_DEF_STOP,
+    P_DIST,
+    P_DUEL_WIN,
+    P_GOLD_TARGET,
+    P_HIDEOUT,
+    P_KEY_TILES,
+    P_KIND,
+    P_NEXT,
+    P_NSPACES,
+    P_QUARTER,
+    P_SHORE,
+    P_TERROR,
+    P_WHIRL,
+    PH_DUEL_Q,
+    PH_GHOST,
+    PH_MOVE,
+    PH_PARROT,
+    PH_ROLLQ,
+    PH_SWAP,
+    PH_WEAPON,
+    PH_WHIRL,
+    S_ACTOR,
+    S_ATT_RES,
+    S_DIE,
+    S_DUEL_ATT,
+    S_DUEL_DEF,
+    S_DUEL_WINNER,
+    S_EMPTY,
+    S_FIRED,
+    S_GHOST,
+    S_KEYS_SHOWN,
+    S_LASTCANNON,
+    S_LOC,
+    S_LOST,
+    S_LOST_AT_SHOW,
+    S_MUST_DUEL,
+    S_N,
+    S_NSTACK,
+    S_OCC,
+    S_OPENED_BY,
+    S_OPT,
+    S_PARROT_SEEN,
+    S_PEEKED,
+    S_PEND,
+    S_PHASE,
+    S_POS,
+    S_ROLLER,
+    S_ROLLS_LEFT,
+    S_SHOWN_W,
+    S_STATUS,
+    S_STICKER,
+    S_WA,
+    S_WD,
+    ST_OK,
+    T_BOTTLE,
+    T_GOLD,
+    T_KEY,
+    T_PARROT,
+    T_PISTOL,
+    best_weapon,
+    count_at,
+    duel_targets,
+    gold_of,
+    is_room,
+    is_ship,
+    next_to,
+    weapon_of,
 )
+from kernels.galleon.rules import (
+    S_EMPTY as _EMPTY,
+)
+from kernels.rng import bounded, pick_legal
 
 S_RANDOM = 0
 S_TREASURE = 1
@@ -67,9 +162,13 @@ WG_GHOST = 2
 WG_RIVAL = 3
 WG_DUEL = 4
 WG_CAVE = 5
-ROWS = np.array([[1.0, 0.0, 1.0, 0.0, 0.4, 0.5, 0.0, 0.0],      # treasure
-                 [1.0, 1.0, 0.5, 0.0, 0.3, 0.5, 0.0, 0.0],      # raider
-                 [1.0, 0.0, 3.0, 1.0, 0.55, 0.5, 0.0, 0.0]])    # cautious
+ROWS = np.array(
+    [
+        [1.0, 0.0, 1.0, 0.0, 0.4, 0.5, 0.0, 0.0],  # treasure
+        [1.0, 1.0, 0.5, 0.0, 0.3, 0.5, 0.0, 0.0],  # raider
+        [1.0, 0.0, 3.0, 1.0, 0.55, 0.5, 0.0, 0.0],
+    ]
+)  # cautious
 
 
 @njit
@@ -282,9 +381,9 @@ def duel_worth(st, prm, s, t):
         if avg > 5.0:
             avg = 5.0
     k = count_at(st, t) - (1 if st[S_LOC + T_PARROT] == t else 0)
-    kn = 0                                   # tiles of t whose kind s knows
-    kw = 0.0                                 # their expected worth
-    sure = 0                                 # the weapon t surely holds
+    kn = 0  # tiles of t whose kind s knows
+    kw = 0.0  # their expected worth
+    sure = 0  # the weapon t surely holds
     if st[S_LOST + t] == 0:
         kn = 1 + st[S_OPENED_BY + t]
         kw = 0.5 + 2.5 * st[S_OPENED_BY + t]
@@ -297,8 +396,11 @@ def duel_worth(st, prm, s, t):
     p_nopis = 0.0 if sure == 2 else none_among(pool, pis, ku)
     p_none = 0.0 if sure >= 1 else none_among(pool, pis + sab, ku)
     wa = best_weapon(st, s)
-    win = (prm[P_DUEL_WIN + wa * 3 + 2] * (1.0 - p_nopis) + prm[P_DUEL_WIN + wa * 3 + 1] * (p_nopis - p_none)
-           + prm[P_DUEL_WIN + wa * 3] * p_none) / 1e6
+    win = (
+        prm[P_DUEL_WIN + wa * 3 + 2] * (1.0 - p_nopis)
+        + prm[P_DUEL_WIN + wa * 3 + 1] * (p_nopis - p_none)
+        + prm[P_DUEL_WIN + wa * 3] * p_none
+    ) / 1e6
     if k <= 0:
         return win, 0.0
     gain = (kw + ku * avg) / (kn + ku) if kn + ku > 0 else avg
@@ -331,8 +433,9 @@ def duel_row(st, prm, s):
     return r0[0], r0[1], r1[0], r1[1], r2[0], r2[1], r3[0], r3[1]
 
 
-@njit("float64(int32[::1], int64[::1], int64, float64[::1], int64, int64, int64, boolean, boolean, "
-      "UniTuple(float64, 8))")
+@njit(
+    "float64(int32[::1], int64[::1], int64, float64[::1], int64, int64, int64, boolean, boolean, UniTuple(float64, 8))"
+)
 def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate, dw):
     """S4: the value of ending the move on space v. ``cave_n`` tiles lie in the large cave; ``by_ghost``: v is next
     to the ghost's space; ``by_pirate``: v is next to another pirate (else no duel can start there); ``dw`` the
@@ -458,7 +561,7 @@ def choose_whirlpool(st, prm, s, goal, mask, rng, row):
     best = 1 << 30
     ties = 0
     n = prm[P_NSPACES]
-    for v in range(n):                          # whirlpool spaces in space order
+    for v in range(n):  # whirlpool spaces in space order
         for w in range(N_WHIRL):
             if prm[P_WHIRL + w] != v or not mask[A_WHIRL + w]:
                 continue
@@ -504,7 +607,7 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
         for v in range(n):
             if mask[A_MOVE + v]:
                 near = bit(p_lo, p_hi, v)
-                if near and not have_dw:                # only when a destination is next to a rival
+                if near and not have_dw:  # only when a destination is next to a rival
                     dw = duel_row(st, prm, s)
                     have_dw = True
                 x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), near, dw)
@@ -578,8 +681,12 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
         need = False
         for c in range(N_CABINS):
             k = known_sticker(st, s, c)
-            if not (st[S_EMPTY] >> c) & 1 and k > 0 and not holds_key(st, prm, s, k) \
-                    and key_may_be_on_stack(st, prm, s, k):
+            if (
+                not (st[S_EMPTY] >> c) & 1
+                and k > 0
+                and not holds_key(st, prm, s, k)
+                and key_may_be_on_stack(st, prm, s, k)
+            ):
                 need = True
         if mask[A_PTOP] and (need or gold_of(st, s) == 0):
             return A_PTOP

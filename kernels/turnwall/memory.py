@@ -10,18 +10,33 @@ searches only = (1, 0), none = (0, 0), recall q = (q, q).
 
 Memory lives in ``st`` (S_KNOW, S_EXCL) per seat; a strategy reads only its own seat's rows (hidden information).
 """
+
 from __future__ import annotations
 
 from kernels._jit import njit
 from kernels.rng import bounded
 from kernels.turnwall.rules import (
-    KNOW_EMPTY, KNOW_UNSEEN, LOC_SEAT, N_DECKS, N_GARMENTS, N_PARTS, PER_PART, S_CARD_LOC, S_DECK, S_EXCL,
-    S_KNOW, S_LAST_DECK, S_LAST_GARMENT, S_LAST_RESULT, S_LAST_SEARCHER, S_NG,
+    KNOW_EMPTY,
+    KNOW_UNSEEN,
+    LOC_SEAT,
+    N_DECKS,
+    N_GARMENTS,
+    N_PARTS,
+    PER_PART,
+    S_CARD_LOC,
+    S_DECK,
+    S_EXCL,
+    S_KNOW,
+    S_LAST_DECK,
+    S_LAST_GARMENT,
+    S_LAST_RESULT,
+    S_LAST_SEARCHER,
+    S_NG,
 )
 
-RECALL_OWN = 0          # column of the strategy row
+RECALL_OWN = 0  # column of the strategy row
 RECALL_TABLE = 1
-ONE = 1 << 20           # probabilities as integer thresholds out of 2^20
+ONE = 1 << 20  # probabilities as integer thresholds out of 2^20
 
 
 @njit("boolean(uint64[:, ::1], int64, float64)")
@@ -47,13 +62,13 @@ def observe_search(st, rows, rng):
         if not recalls(rng, 1 + o, rows[o, RECALL_OWN] if own else rows[o, RECALL_TABLE]):
             continue
         base = S_KNOW + (o * N_DECKS + k) * N_PARTS
-        if own:                                       # M2: the searcher saw the whole deck
+        if own:  # M2: the searcher saw the whole deck
             for q in range(N_PARTS):
                 v = st[S_DECK + k * N_PARTS + q]
                 st[base + q] = v if v >= 0 else KNOW_EMPTY
-        elif res == 1:                                # M3: the table saw the card found and the deck it came from
+        elif res == 1:  # M3: the table saw the card found and the deck it came from
             st[base + p] = KNOW_EMPTY
-        elif res == 0:                                # M3: ... or that this deck does not hold the garment
+        elif res == 0:  # M3: ... or that this deck does not hold the garment
             st[S_EXCL + o * N_GARMENTS + gm] |= 1 << k
 
 
@@ -85,7 +100,7 @@ def observe_swap(st, searcher, a, b):
 @njit("boolean(int32[::1], int64, int64, int64)")
 def possible(st, seat, k, gm):
     """M5: as far as ``seat`` knows, deck ``k`` may still hold garment ``gm``."""
-    if st[S_CARD_LOC + gm] >= LOC_SEAT:               # taken: face up on the table
+    if st[S_CARD_LOC + gm] >= LOC_SEAT:  # taken: face up on the table
         return False
     v = st[S_KNOW + (seat * N_DECKS + k) * N_PARTS + gm // PER_PART]
     if v != KNOW_UNSEEN:

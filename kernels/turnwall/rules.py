@@ -7,6 +7,7 @@ Seats index the ghosts: seat i plays ghost i (colour i, corner i). Chance enters
 the four decks) and `swap_decks` (the decks-moved variant). Decisions enter through `apply_action` (A_* ids).
 Every function returns a status instead of raising (kernels/README.md).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,7 +28,7 @@ N_DECKS = 4
 N_TUNNELS = 5
 N_SLIDERS = 3
 SLIDER_LEN = 7
-WALL_BITS = np.array([1, 2, 4, 8], dtype=np.int64)      # N, E, S, W (board.py WALL_*)
+WALL_BITS = np.array([1, 2, 4, 8], dtype=np.int64)  # N, E, S, W (board.py WALL_*)
 DR = np.array([-1, 0, 1, 0], dtype=np.int64)
 DC = np.array([0, 1, 0, -1], dtype=np.int64)
 
@@ -38,53 +39,53 @@ def _rot_tables():
     for rot in range(4):
         for cell in range(N_CELLS):
             r, c = divmod(cell, SIZE)
-            for _ in range(rot):                 # one quarter turn clockwise: (r, c) -> (c, 6 - r)
+            for _ in range(rot):  # one quarter turn clockwise: (r, c) -> (c, 6 - r)
                 r, c = c, SIZE - 1 - r
             b2f[rot, cell] = r * SIZE + c
             f2b[rot, r * SIZE + c] = cell
     return b2f, f2b
 
 
-B2F, F2B = _rot_tables()   # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
+B2F, F2B = _rot_tables()  # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
 
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MAX_TURNS = 0
-P_MOVES = 1              # magical moves a turn (rulebook: 3)
-P_MAX_OUT = 2            # B6: cells a slider may be pulled out
-P_COLLISION = 3          # C6: 0 the turning ghost is displaced, 1 the held ghost is displaced
-P_OFF_BOARD = 4          # C2: 0 a slider move that would put a ghost off the board is illegal, 1 that ghost stops
-P_MUST_MOVE = 5          # C1: 1 = all moves must be used unless on a needed garment
-P_DECKS_MOVED = 6        # C11: variant, decks put back in other places after a search
-P_TUN_COL = 8            # [5] floor column of tunnel t
-P_TUN_OF_COL = 13        # [7] tunnel under floor column c, -1 none
-P_SL_TUNNEL = 20         # [3] start tunnel of slider s
-P_GRIP = 23              # [3 * 4] bit k: slider s cell k grips ghost g
-P_WALLS = 35             # [49] wall bits per board cell
-P_GARMENT_AT = 84        # [49] garment id on the cell, -1 none
-P_GARMENT_CELL = 133     # [20]
-P_CORNER = 153           # [4]
-P_ROOM = 157             # [49] room index, -1 plug
+P_MOVES = 1  # magical moves a turn (rulebook: 3)
+P_MAX_OUT = 2  # B6: cells a slider may be pulled out
+P_COLLISION = 3  # C6: 0 the turning ghost is displaced, 1 the held ghost is displaced
+P_OFF_BOARD = 4  # C2: 0 a slider move that would put a ghost off the board is illegal, 1 that ghost stops
+P_MUST_MOVE = 5  # C1: 1 = all moves must be used unless on a needed garment
+P_DECKS_MOVED = 6  # C11: variant, decks put back in other places after a search
+P_TUN_COL = 8  # [5] floor column of tunnel t
+P_TUN_OF_COL = 13  # [7] tunnel under floor column c, -1 none
+P_SL_TUNNEL = 20  # [3] start tunnel of slider s
+P_GRIP = 23  # [3 * 4] bit k: slider s cell k grips ghost g
+P_WALLS = 35  # [49] wall bits per board cell
+P_GARMENT_AT = 84  # [49] garment id on the cell, -1 none
+P_GARMENT_CELL = 133  # [20]
+P_CORNER = 153  # [4]
+P_ROOM = 157  # [49] room index, -1 plug
 P_SIZE = 206
 
 # ---- state offsets: physical block ------------------------------------------------------------------------------
-S_GPOS = 0               # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
-S_ROT = 4                # board orientation: quarter turns clockwise from the start
-S_STUN = 5               # [3] tunnel index of slider s
-S_SPOS = 8               # [3] cells slider s is pulled out (0..max_out)
-S_NG = 11                # ghosts in play (= players)
-S_NPEND = 12             # ghosts waiting for a place after a turn (R10)
-S_PEND = 13              # [4] ghost ids, in placement order
-S_PANCHOR = 17           # [4] the cell each one was displaced from
+S_GPOS = 0  # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
+S_ROT = 4  # board orientation: quarter turns clockwise from the start
+S_STUN = 5  # [3] tunnel index of slider s
+S_SPOS = 8  # [3] cells slider s is pulled out (0..max_out)
+S_NG = 11  # ghosts in play (= players)
+S_NPEND = 12  # ghosts waiting for a place after a turn (R10)
+S_PEND = 13  # [4] ghost ids, in placement order
+S_PANCHOR = 17  # [4] the cell each one was displaced from
 PHYS_SIZE = 24
 # ---- turn ---------------------------------------------------------------------------------------------------------
-S_CUR = 24               # seat to act
+S_CUR = 24  # seat to act
 S_FIRST = 25
 S_PHASE = 26
 S_MOVES_LEFT = 27
 S_TURNS = 28
-S_WINNER = 29            # seat, -1 none
+S_WINNER = 29  # seat, -1 none
 S_DECISIONS = 30
-S_LAST_DECK = 31         # last search: deck, garment, result (0 not found, 1 found, 2 card gone), searcher
+S_LAST_DECK = 31  # last search: deck, garment, result (0 not found, 1 found, 2 card gone), searcher
 S_LAST_GARMENT = 32
 S_LAST_RESULT = 33
 S_LAST_SEARCHER = 34
@@ -100,15 +101,15 @@ S_PLUG_STOPS = 47
 S_FOUND = 48
 S_NOT_FOUND = 49
 S_WASTED = 50
-S_SKIPPED = 51           # turns ended with moves left
-S_PART_TAKEN = 52        # [5] garments taken by body part
+S_SKIPPED = 51  # turns ended with moves left
+S_PART_TAKEN = 52  # [5] garments taken by body part
 # ---- cards ----------------------------------------------------------------------------------------------------------
-S_HAVE = 60              # [4] bit set of body parts each seat wears
-S_DECK = 64              # [4 * 5] garment id in deck k, slot of part p (-1 taken)
-S_CARD_LOC = 84          # [20] deck 0..3, or LOC_SEAT + seat when taken
+S_HAVE = 60  # [4] bit set of body parts each seat wears
+S_DECK = 64  # [4 * 5] garment id in deck k, slot of part p (-1 taken)
+S_CARD_LOC = 84  # [20] deck 0..3, or LOC_SEAT + seat when taken
 # ---- what each seat remembers (memory.py writes it; strategies read their own rows) ---------------------------------
-S_KNOW = 104             # [4 seats * 4 decks * 5 parts]: garment seen there, KNOW_EMPTY, or KNOW_UNSEEN
-S_EXCL = 184             # [4 seats * 20 garments]: bit k = deck k is known not to hold the garment
+S_KNOW = 104  # [4 seats * 4 decks * 5 parts]: garment seen there, KNOW_EMPTY, or KNOW_UNSEEN
+S_EXCL = 184  # [4 seats * 20 garments]: bit k = deck k is known not to hold the garment
 S_SIZE = 264
 
 LOC_SEAT = 10
@@ -120,13 +121,13 @@ PH_PLACE = 1
 PH_OVER = 2
 
 # ---- actions ----------------------------------------------------------------------------------------------------------
-A_DRAG = 0               # + direction 0..3 (N, E, S, W on the board)
-A_SLIDE = 4              # + slider * 2 + (0 push in: north, 1 pull out: south)
-A_SHIFT = 10             # + slider * 15 + tunnel * 3 + depth
-A_TURN = 55              # + 0 clockwise, 1 anticlockwise
-A_PLACE = 57             # + cell: where the waiting ghost goes
-A_SEARCH = 106           # + deck
-A_END = 110              # end the turn (no search)
+A_DRAG = 0  # + direction 0..3 (N, E, S, W on the board)
+A_SLIDE = 4  # + slider * 2 + (0 push in: north, 1 pull out: south)
+A_SHIFT = 10  # + slider * 15 + tunnel * 3 + depth
+A_TURN = 55  # + 0 clockwise, 1 anticlockwise
+A_PLACE = 57  # + cell: where the waiting ghost goes
+A_SEARCH = 106  # + deck
+A_END = 110  # end the turn (no search)
 N_ACTIONS = 111
 
 # move kinds (counters, replay)
@@ -136,13 +137,13 @@ MK_SHIFT = 2
 MK_TURN = 3
 
 # ---- events (replay) --------------------------------------------------------------------------------------------------
-E_TURN = 1        # seat, moves
-E_MOVE = 2        # action
-E_PLACE = 3       # ghost, cell, ejected(0/1)
-E_SEARCH = 4      # seat, deck, garment, result
-E_END = 5         # seat, moves left
-E_WIN = 6         # seat
-E_DECKS = 7       # deck a, deck b swapped (variant)
+E_TURN = 1  # seat, moves
+E_MOVE = 2  # action
+E_PLACE = 3  # ghost, cell, ejected(0/1)
+E_SEARCH = 4  # seat, deck, garment, result
+E_END = 5  # seat, moves left
+E_WIN = 6  # seat
+E_DECKS = 7  # deck a, deck b swapped (variant)
 
 
 @njit("int64(int64[::1], int64)")
@@ -221,8 +222,8 @@ def slide(st, prm, s, d, apply):
         return -1
     col = prm[P_TUN_COL + st[S_STUN + s]]
     rot = st[S_ROT]
-    pack = 0          # ghost + 1 in the 4-bit field of its floor row, for the ghosts in this corridor
-    held = 0          # bit set of held ghosts
+    pack = 0  # ghost + 1 in the 4-bit field of its floor row, for the ghosts in this corridor
+    held = 0  # bit set of held ghosts
     for g in range(st[S_NG]):
         b = st[S_GPOS + g]
         if b < 0:
@@ -233,8 +234,8 @@ def slide(st, prm, s, d, apply):
             if is_held(st, prm, g):
                 held |= 1 << g
     mv = 0
-    r0 = 0 if step == 1 else SIZE - 1                # the back of the corridor for this direction
-    for i in range(SIZE):                            # pass 1, back to front: held ghosts and those they push
+    r0 = 0 if step == 1 else SIZE - 1  # the back of the corridor for this direction
+    for i in range(SIZE):  # pass 1, back to front: held ghosts and those they push
         r = r0 + i * step
         g = _row_ghost(pack, r)
         if g < 0:
@@ -244,7 +245,7 @@ def slide(st, prm, s, d, apply):
         if (held >> g) & 1 or (behind >= 0 and (mv >> behind) & 1):
             mv |= 1 << g
     stops = 0
-    for i in range(SIZE):                            # pass 2, front to back: who is blocked
+    for i in range(SIZE):  # pass 2, front to back: who is blocked
         r = SIZE - 1 - r0 - i * step
         g = _row_ghost(pack, r)
         if g < 0 or (mv >> g) & 1 == 0:
@@ -620,7 +621,7 @@ def apply_action(st, prm, a, log):
     st[S_LAST_RESULT] = res
     st[S_LAST_SEARCHER] = seat
     log_event(log, t, E_SEARCH, seat, k, gm, res)
-    if st[S_HAVE + seat] == (1 << N_PARTS) - 1:       # R14: five body parts win at once
+    if st[S_HAVE + seat] == (1 << N_PARTS) - 1:  # R14: five body parts win at once
         st[S_WINNER] = seat
         st[S_PHASE] = PH_OVER
         st[S_TURNS] += 1
