@@ -359,8 +359,13 @@ def parse_board(data, path: str = "<board>") -> Board:
         if kinds[r] != K_ROCK:
             raise err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock: {ids[r]!r} is a {KINDS[kinds[r]]} space")
         s = _ref(path, f"{fld}.shore", w.get("shore"), index)
-        if kinds[s] not in (K_LAND, K_LAND_ARROW):
-            raise err(path, f"{fld}.shore", f"{ids[s]!r} is a {KINDS[kinds[s]]} space; the shore is a land space")
+        if kinds[s] != K_LAND_ARROW:  # C18: rulebook 4.1 "the neighbouring arrow space (C)"
+            raise err(
+                path,
+                f"{fld}.shore",
+                f"{ids[s]!r} is a {KINDS[kinds[s]]} space; the shore (C) is a "
+                f"land_arrow space (rulebook 4.1: 'the neighbouring arrow space')",
+            )
         for v in (a, r):
             if v in used:
                 raise err(path, fld, f"{ids[v]!r} belongs to two whirlpools")

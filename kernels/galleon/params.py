@@ -17,6 +17,7 @@ BLOCKED = ("longest_move", "stay")
 TERROR = ("graph", "ship_only")
 CANNON = ("not_twice_in_a_row", "once_per_game")
 ROCK_EXIT = ("step_onto_shore", "count_from_shore")
+STANDUP = ("roll_for_ghost", "no_roll")
 
 # (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
@@ -74,6 +75,15 @@ PARAM_SPECS = (
         "starts at the shore (that step is free)",
     ),
     (
+        "cannon_standup",
+        "choice",
+        "roll_for_ghost",
+        STANDUP,
+        "AMBIGUITY C19: a pirate standing up after a cannon still rolls (a 6 moves the ghost; it does not move), or "
+        "its turn takes no roll",
+    ),
+    ("ghost_reach", "int", 6, (1, 6), "VARIANT (rulebook: 6, the pips of one die): the most steps the ghost moves"),
+    (
         "chest_keys",
         "int_list",
         [0, 1, 2, 3, 4, 4],
@@ -125,6 +135,8 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[R.P_CANNON] = CANNON.index(values["cannon_reuse"])
     prm[R.P_WATER_SAFE] = int(bool(values["water_duel_safe"]))
     prm[R.P_ROCK_EXIT] = ROCK_EXIT.index(values["rock_exit"])
+    prm[R.P_STANDUP] = STANDUP.index(values["cannon_standup"])
+    prm[R.P_GHOST_REACH] = int(values["ghost_reach"])
     prm[R.P_CHEST_KEYS : R.P_CHEST_KEYS + 6] = [int(x) for x in values["chest_keys"]]
     prm[R.P_KEY_TILES : R.P_KEY_TILES + 5] = [int(x) for x in values["key_tiles"]]
     pack_board(prm, board)

@@ -18,7 +18,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.eventlog import log_event
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 MAX_SPACES = 128
 MAX_DEG = 8
@@ -89,7 +89,9 @@ P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7  # [3 * 3 * 7 * 3 * 7]
 P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7  # [128 * 128] fewest pips (strategies)
 P_ROCK_EXIT = P_DIST + MAX_SPACES * MAX_SPACES  # R13/C6: 0 the step from the rock onto the shore costs a pip,
 #                                                   1 the count starts at the shore (that step is free)
-P_NBR = P_ROCK_EXIT + 1  # [128 * 4] per space, 128-bit sets (lo, hi words): its neighbours along edges,
+P_STANDUP = P_ROCK_EXIT + 1  # R14/C19: 0 the knocked-down player rolls (a 6 moves the ghost), 1 no roll
+P_GHOST_REACH = P_ROCK_EXIT + 2  # R10: the most steps the ghost moves (rulebook: 6)
+P_NBR = P_ROCK_EXIT + 3  # [128 * 4] per space, 128-bit sets (lo, hi words): its neighbours along edges,
 #                                  stairs and the rock's way (P_ADJC != 1), then along cave links (P_ADJC == 1)
 P_WMASK = P_NBR + MAX_SPACES * 4  # 128-bit sets (lo, hi): spaces that end a path (cabin, captain's cabin, hideout),
 #                                  the rooms (cabin, captain's cabin), cave entrances, then each seat's own hideout [4]
@@ -141,6 +143,9 @@ S_MUST_DUEL = 38
 S_NSTACK = 39
 S_MOVE_CAVE = 40  # the pending move went through the caves
 S_CAVE_TOOK = 41  # bit s: seat s stands in the caves and took its tile of this visit (R7)
+S_PARROT_SEEN = 42  # 1 once the parrot has left the stack: it acts at once, so the table saw it, and when it
+#                          flies back its place on the stack (the top: nothing else is ever put back) is public (H1)
+S_STANDING = 43  # 1 while the turn's roll is one of a pirate standing up (R14/C19): it does not move
 S_POS = 44  # [4] space of each seat's pirate (-1 not in play)
 S_STATUS = 48  # [4] ST_*
 S_BLOCKED = 52  # [4] 1: it could not move on its last move turn
@@ -170,7 +175,17 @@ S_CAVE_TILES = S_DECISIONS + 13
 S_CAPTAIN_TILES = S_DECISIONS + 14
 S_BLOCKED_TURNS = S_DECISIONS + 15
 S_HOME_EARLY = S_DECISIONS + 16
-S_SIZE = S_DECISIONS + 24
+S_CAPTAIN_VISITS = S_DECISIONS + 17  # entries into the captain's cabin (R15)
+S_PARROT_DRAWS = S_DECISIONS + 18  # ... that drew the parrot
+S_USELESS_VISITS = S_DECISIONS + 19  # ... when the table could see the stack held nothing or only the parrot
+S_DUELS_ATT = S_DECISIONS + 20  # [3] duels by the attacker's weapon
+S_WATER_TURNS = S_DECISIONS + 23  # turns begun in a whirlpool or on a rock (R13)
+S_STANDUPS = S_DECISIONS + 24  # turns spent standing up after a cannon (R14)
+S_WHIRL_USE = S_DECISIONS + 25  # [4] pirates put into whirlpool w (in the board file's order)
+N_COUNTERS = 29  # S_DECISIONS .. S_DECISIONS + 28: extra columns 1.. (play.game_outputs)
+S_LOST = S_DECISIONS + 32  # [4] tiles each seat has lost (overboard, duels, the parrot): public (H1)
+S_LOST_AT_SHOW = S_DECISIONS + 36  # [4] S_LOST of the seat when it last showed a weapon in a duel
+S_SIZE = S_DECISIONS + 40
 
 GHOST_OCC = 4
 LOC_CHEST = 10
@@ -367,6 +382,14 @@ def stack_push(st, t):
     st[S_LOC + t] = LOC_STACK
 
 
+@njit("boolean(int32[::1])")
+def stack_known_useless(st):
+    """H1: the table can see that the captain's-cabin stack holds nothing, or only the parrot that flew back onto
+    it (its size is public, and so is the parrot's return: nothing else is ever put back, so it is the top)."""
+    n = st[S_NSTACK]
+    return n == 0 or (n == 1 and st[S_PARROT_SEEN] != 0 and st[S_LOC + T_PARROT] == LOC_STACK)
+
+
 @njit("int64(int32[::1], int64)")
 def stack_pop(st, to):
     """Top tile of the stack to seat ``to``; -1 when the stack is empty."""
@@ -377,6 +400,8 @@ def stack_pop(st, to):
     st[S_STACK + n - 1] = -1
     st[S_NSTACK] = n - 1
     st[S_LOC + t] = to
+    if t == T_PARROT:
+        st[S_PARROT_SEEN] = 1
     return t
 
 
@@ -718,7 +743,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
 @njit("int64(int32[::1], int64[::1], int32[::1], int32[::1], int32[::1], int32[::1])")
 def ghost_options(st, prm, reach, cavek, vis, stk):
     """R10: fill S_OPT with the ghost's destinations; returns how many. The ghost jumps pirates and may stop short,
-    so a space is a destination when a path of at most 6 ship steps reaches it (entering a room ends a path) and it
+    so a space is a destination when a path of at most ``ghost_reach`` (6) ship steps reaches it (entering a room ends a path) and it
     is free or a room: a breadth-first search (a shortest path never enters a space twice). ``reach`` holds the
     distances, ``vis`` the queue."""
     n = prm[P_NSPACES]
@@ -735,7 +760,7 @@ def ghost_options(st, prm, reach, cavek, vis, stk):
         u = vis[head]
         head += 1
         du = reach[u]
-        if du == 6 or (u != g and (prm[P_KIND + u] == K_CABIN or prm[P_KIND + u] == K_CAPTAIN)):
+        if du >= prm[P_GHOST_REACH] or (u != g and (prm[P_KIND + u] == K_CABIN or prm[P_KIND + u] == K_CAPTAIN)):
             continue
         for i in range(prm[P_DEG + u]):
             w = prm[P_ADJ + u * MAX_DEG + i]
@@ -835,7 +860,10 @@ def advance(st, prm, log, reach, cavek, vis, stk):
         if sg == SG_START:
             log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
             st[S_MOVED] = 0
+            st[S_STANDING] = 0
             stt = st[S_STATUS + cur]
+            if stt == ST_WHIRLPOOL or stt == ST_ROCK:
+                st[S_WATER_TURNS] += 1
             if stt == ST_WHIRLPOOL:  # R13: onto the rock, no roll
                 for w in range(N_WHIRL):
                     if st[S_POS + cur] == prm[P_WHIRL + w]:
@@ -843,10 +871,18 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                         log_event(log, st[S_TURNS], E_ROCK, cur, prm[P_ROCK + w], 0, 0)
                 st[S_STATUS + cur] = ST_ROCK
                 st[S_STAGE] = SG_END
-            elif stt == ST_KNOCKED:  # R14: stand up, no roll
+            elif stt == ST_KNOCKED:  # R14: stand up (C19: rolling for the ghost, or not)
                 st[S_STATUS + cur] = ST_OK
+                st[S_STANDUPS] += 1
                 log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
-                st[S_STAGE] = SG_END
+                if prm[P_STANDUP] == 1:
+                    st[S_STAGE] = SG_END
+                else:
+                    st[S_STANDING] = 1
+                    st[S_PHASE] = PH_CHANCE
+                    st[S_CH_KIND] = CH_DICE
+                    st[S_CH_N] = 36
+                    st[S_STAGE] = SG_WAIT
             else:
                 st[S_PHASE] = PH_CHANCE
                 st[S_CH_KIND] = CH_DICE
@@ -900,7 +936,12 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                         st[S_KEYS_SHOWN + cur] |= 1 << k
                     log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
             elif kv == K_CAPTAIN:  # R15: the top tile
+                st[S_CAPTAIN_VISITS] += 1
+                if stack_known_useless(st):
+                    st[S_USELESS_VISITS] += 1
                 t = stack_pop(st, cur)
+                if t == T_PARROT:
+                    st[S_PARROT_DRAWS] += 1
                 log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
                 if t >= 0:
                     st[S_CAPTAIN_TILES] += 1
@@ -953,7 +994,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 st[S_STAGE] = SG_WAIT
         elif sg == SG_AFTER_GHOST:
             stt = st[S_STATUS + cur]
-            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK):  # C1 reading B: the other die
+            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK) and st[S_STANDING] == 0:  # C1 B
                 d1 = st[S_D1]
                 d2 = st[S_D2]
                 st[S_PIPS] = d2 if d1 == 6 else d1
@@ -1166,6 +1207,7 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
         st[S_BLOCKED + s] = 0
         st[S_CAVE_TOOK] &= ~(1 << s)
         st[S_OVERBOARD] += 1
+        st[S_WHIRL_USE + w] += 1
         log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
         parrot_check(st, prm, s, log)  # R13: the parrot flies back, in addition to the tile
         k = count_at(st, s)
@@ -1196,7 +1238,9 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
             return -1
         log_event(log, st[S_TURNS], E_WEAPON, actor, w, 0, 0)
         st[S_SHOWN_W + actor] = w
+        st[S_LOST_AT_SHOW + actor] = st[S_LOST + actor]
         if actor == st[S_DUEL_ATT]:
+            st[S_DUELS_ATT + w] += 1
             st[S_WA] = w
             st[S_ACTOR] = st[S_DUEL_DEF]
             return 0
@@ -1317,6 +1361,8 @@ def chance(st, prm, outcome, log, reach, cavek, vis, stk):
                 return 0
             log_event(log, st[S_TURNS], E_NO_GHOST, 0, 0, 0, 0)
             st[S_STAGE] = SG_AFTER_GHOST
+        elif st[S_STANDING] != 0:  # C19: standing up is the pirate's move this turn
+            st[S_STAGE] = SG_END
         else:
             st[S_PIPS] = d1 + d2
             st[S_STAGE] = SG_MOVEOPTS
@@ -1333,6 +1379,8 @@ def chance(st, prm, outcome, log, reach, cavek, vis, stk):
                 j -= 1
         st[S_LOC + t] = to
         st[S_LAST_TILE] = t
+        if frm < MAX_PLAYERS:
+            st[S_LOST + frm] += 1
         if to == LOC_CAVE:
             log_event(log, st[S_TURNS], E_LOSE, frm, t, 0, 0)
         elif frm == LOC_CAVE:

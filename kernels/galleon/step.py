@@ -19,30 +19,16 @@ from kernels.galleon.rules import (
     PH_CHANCE,
     PH_OVER,
     S_ACTOR,
-    S_BLOCKED_TURNS,
-    S_BOTTLES,
-    S_CANNON_FIRES,
-    S_CANNON_HITS,
-    S_CAPTAIN_TILES,
-    S_CAVE_TILES,
     S_CH_N,
     S_DECISIONS,
-    S_DUEL_WINS,
-    S_DUELS,
     S_EMPTY,
     S_FIRST,
-    S_GHOST_MOVES,
-    S_HOME_EARLY,
     S_LOC,
     S_NSTACK,
-    S_OPENED,
-    S_OVERBOARD,
-    S_PARROT_USES,
     S_PEEKED,
     S_PHASE,
     S_STACK,
     S_STICKER,
-    S_STOLEN,
     S_TURNS,
     S_WINNER,
     T_PARROT,
@@ -208,23 +194,8 @@ def game_outputs(st, n, status, scores_row, extra_row):
     if status == 0 and st[S_WINNER] >= 0:
         w = 1 << st[S_WINNER]
     extra_row[0] = st[S_FIRST]
-    extra_row[1] = st[S_DECISIONS]
-    extra_row[2] = st[S_GHOST_MOVES]
-    extra_row[3] = st[S_OVERBOARD]
-    extra_row[4] = st[S_CANNON_FIRES]
-    extra_row[5] = st[S_CANNON_HITS]
-    extra_row[6] = st[S_DUELS]
-    extra_row[7] = st[S_DUEL_WINS]
-    extra_row[8] = st[S_DUEL_WINS + 1]
-    extra_row[9] = st[S_DUEL_WINS + 2]
-    extra_row[10] = st[S_STOLEN]
-    extra_row[11] = st[S_OPENED]
-    extra_row[12] = st[S_BOTTLES]
-    extra_row[13] = st[S_PARROT_USES]
-    extra_row[14] = st[S_CAVE_TILES]
-    extra_row[15] = st[S_CAPTAIN_TILES]
-    extra_row[16] = st[S_BLOCKED_TURNS]
-    extra_row[17] = st[S_HOME_EARLY]
+    for i in range(R.N_COUNTERS):  # the counters S_DECISIONS.. in EXTRA_COLUMNS order
+        extra_row[1 + i] = st[S_DECISIONS + i]
     return w
 
 

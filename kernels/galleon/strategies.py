@@ -45,9 +45,12 @@ from kernels.galleon.rules import (
     K_LAND,
     K_LAND_ARROW,
     LOC_CAVE,
+    LOC_STACK,
     MAX_PLAYERS,
     MAX_SPACES,
     N_CABINS,
+    N_TILES,
+    N_WHIRL,
     OPT_CAVE,
     OPT_SHORT,
     P_ATT_STOP,
@@ -66,7 +69,9 @@ from kernels.galleon.rules import (
     P_NEXT,
     P_NSPACES,
     P_QUARTER,
+    P_SHORE,
     P_TERROR,
+    P_WHIRL,
     PH_DUEL_Q,
     PH_GHOST,
     PH_MOVE,
@@ -84,15 +89,20 @@ from kernels.galleon.rules import (
     S_EMPTY,
     S_FIRED,
     S_GHOST,
+    S_KEYS_SHOWN,
     S_LASTCANNON,
     S_LOC,
+    S_LOST,
+    S_LOST_AT_SHOW,
     S_MUST_DUEL,
     S_N,
     S_NSTACK,
     S_OCC,
     S_OPENED_BY,
     S_OPT,
+    S_PARROT_SEEN,
     S_PEEKED,
+    S_PEND,
     S_PHASE,
     S_POS,
     S_ROLLER,
@@ -103,7 +113,11 @@ from kernels.galleon.rules import (
     S_WA,
     S_WD,
     ST_OK,
+    T_BOTTLE,
+    T_GOLD,
     T_KEY,
+    T_PARROT,
+    T_PISTOL,
     best_weapon,
     count_at,
     duel_targets,
@@ -111,8 +125,12 @@ from kernels.galleon.rules import (
     is_room,
     is_ship,
     next_to,
+    weapon_of,
 )
-from kernels.rng import pick_legal
+from kernels.galleon.rules import (
+    S_EMPTY as _EMPTY,
+)
+from kernels.rng import bounded, pick_legal
 
 S_RANDOM = 0
 S_TREASURE = 1
@@ -134,7 +152,7 @@ WEIGHT_SPECS = (
     ("w_raid", 0.0, "0..1: hunt rivals who opened chests (goal, duels, parrot steals)"),
     ("w_ghost", 1.0, "cost of ending within the ghost's reach on the ship"),
     ("w_rival", 0.0, "cost per rival next to the destination"),
-    ("w_duel", 0.5, "smallest chance of winning for which it challenges a duel"),
+    ("w_duel", 0.4, "smallest chance of winning for which it challenges a duel (worth it: S2b)"),
     ("w_cave", 0.5, "value of a move through the caves while tiles lie in the large cave"),
 )
 N_SPARAMS = 8
@@ -146,9 +164,9 @@ WG_DUEL = 4
 WG_CAVE = 5
 ROWS = np.array(
     [
-        [1.0, 0.0, 1.0, 0.0, 0.5, 0.5, 0.0, 0.0],  # treasure
-        [1.0, 1.0, 0.5, 0.0, 0.35, 0.5, 0.0, 0.0],  # raider
-        [1.0, 0.0, 3.0, 1.0, 0.75, 0.5, 0.0, 0.0],
+        [1.0, 0.0, 1.0, 0.0, 0.4, 0.5, 0.0, 0.0],  # treasure
+        [1.0, 1.0, 0.5, 0.0, 0.3, 0.5, 0.0, 0.0],  # raider
+        [1.0, 0.0, 3.0, 1.0, 0.55, 0.5, 0.0, 0.0],
     ]
 )  # cautious
 
@@ -180,6 +198,33 @@ def holds_key(st, prm, s, k):
         if st[S_LOC + T_KEY + i] == s and prm[P_KEY_TILES + i] == k:
             return True
     return False
+
+
+@njit("int64(int32[::1])")
+def stack_unknown(st):
+    """S3/H1: tiles on the captain's-cabin stack the table does not know: its size, less the parrot when it flew back
+    onto it (it is then the top: nothing else is ever put back). A trip there for a key is worth it only when this
+    is not 0 (drawing the known parrot gives its action, which may take the tile under it: still counted here)."""
+    n = st[S_NSTACK]
+    if st[S_PARROT_SEEN] != 0 and st[S_LOC + T_PARROT] == LOC_STACK:
+        n -= 1
+    return n
+
+
+@njit("boolean(int32[::1], int64[::1], int64, int64)")
+def key_may_be_on_stack(st, prm, s, k):
+    """H1: a key tile of type k may still lie on the stack as seat s can know it: the key tiles of that type
+    (`key_tiles`, public), less one when another seat showed such a key opening a chest (keys never go back onto
+    the stack), less those s holds."""
+    m = 0
+    for i in range(5):
+        if prm[P_KEY_TILES + i] == k and st[S_LOC + T_KEY + i] != s:
+            m += 1
+    for t in range(st[S_N]):
+        if t != s and (st[S_KEYS_SHOWN + t] >> k) & 1:
+            m -= 1
+            break
+    return m > 0
 
 
 @njit("int64(int32[::1], int64[::1], int64, float64)")
@@ -223,15 +268,16 @@ def goal_of(st, prm, s, raid):
             if d < ud:
                 ud = d
                 unk_c = v
-        else:
+        elif key_may_be_on_stack(st, prm, s, k):
             need_key = True
+    worth = stack_unknown(st) > 0
     if open_c >= 0:
         return open_c
-    if need_key and st[S_NSTACK] > 0:
+    if need_key and worth:
         return prm[P_CAPTAIN]
     if unk_c >= 0:
         return unk_c
-    if st[S_NSTACK] > 0:
+    if worth:
         return prm[P_CAPTAIN]
     if count_at(st, LOC_CAVE) > 0:
         best = -1
@@ -247,24 +293,153 @@ def goal_of(st, prm, s, raid):
     return prm[P_HIDEOUT + s]
 
 
-@njit("int64(int32[::1], int64)")
-def assumed_weapon(st, t):
-    """What a rival is assumed to fight with: the pistol if it last showed one, else a sabre if it holds any tile."""
-    if st[S_SHOWN_W + t] == 2:
-        return 2
-    return 1 if count_at(st, t) > 0 else 0
+@njit("float64(int64, int64, int64)")
+def none_among(pool, bad, k):
+    """Chance that k tiles drawn without replacement from ``pool`` tiles hold none of the ``bad`` ones."""
+    if k <= 0:
+        return 1.0
+    if pool <= 0 or k > pool:
+        return 0.0 if bad > 0 else 1.0
+    q = 1.0
+    for i in range(k):
+        good = pool - bad - i
+        if good <= 0:
+            return 0.0
+        q *= good / (pool - i)
+    return q
 
 
 @njit("float64(int32[::1], int64[::1], int64, int64)")
-def win_chance(st, prm, s, t):
-    """Seat s's chance to win a duel it starts against t (optimal play, assumed weapons)."""
-    return prm[P_DUEL_WIN + best_weapon(st, s) * 3 + assumed_weapon(st, t)] / 1e6
+def tile_worth(st, prm, s, t):
+    """What tile t is worth to seat s (S2b): gold its value, a pistol 1, a sabre 0.5, a key 1 when s knows a closed
+    chest it opens (else 0.3), the parrot 0.5, the bottle 0."""
+    if t >= T_GOLD and t < T_BOTTLE:
+        return float(t - T_GOLD + 1)
+    if t < T_GOLD:
+        return 1.0 if weapon_of(t) == 2 else 0.5
+    if t == T_PARROT:
+        return 0.5
+    if t >= T_KEY:
+        k = prm[P_KEY_TILES + t - T_KEY]
+        for c in range(N_CABINS):
+            if not (st[_EMPTY] >> c) & 1 and k > 0 and known_sticker(st, s, c) == k:
+                return 1.0
+        return 0.3
+    return 0.0
 
 
-@njit("float64(int32[::1], int64[::1], int64, float64[::1], int64, int64, int64, boolean, boolean)")
-def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate):
+@njit("UniTuple(float64, 2)(int32[::1], int64[::1], int64, int64)")
+def duel_worth(st, prm, s, t):
+    """S2b: (chance that seat s wins a duel it starts against t, expected gain of that duel in tile worth) from what
+    s can know (H1): its own tiles; that each seat was dealt a sabre and still holds it while it has lost no tile;
+    the weapon t showed in its last duel, still held while t has lost no tile since; the chests t opened (a gold
+    tile or the bottle each, held while t has lost no tile); how many tiles t holds and where the rest may lie
+    (the stack, the large cave, other hands: drawn without replacement from the tiles s cannot place). The gain:
+    the chance times the expected worth of a random tile of t, less the chance of losing times the mean worth of
+    s's own tiles (the loser gives one at random)."""
+    n_own = 0
+    own_w = 0.0
+    own_p = 0
+    own_s = 0
+    own_g = 0
+    own_k = 0
+    for x in range(N_TILES):
+        if st[S_LOC + x] == s:
+            n_own += 1
+            own_w += tile_worth(st, prm, s, x)
+            if x >= T_PISTOL and x < T_GOLD:
+                own_p += 1
+            elif x < T_PISTOL:
+                own_s += 1
+            elif x >= T_GOLD and x < T_BOTTLE:
+                own_g += x - T_GOLD + 1
+            elif x >= T_KEY:
+                own_k += 1
+    closed = 0
+    for c in range(N_CABINS):
+        if not (st[_EMPTY] >> c) & 1:
+            closed += 1
+    # the tiles s cannot place: all but its own, the closed chests' (one each), the parrot (its holder is public)
+    # and, for each other seat that lost nothing, its dealt sabre and the tiles of the chests it opened
+    pool = N_TILES - n_own - closed - (0 if st[S_LOC + T_PARROT] == s else 1)
+    sab = 4 - own_s
+    gold = 15.0 - own_g - 2.5 * closed
+    for r in range(st[S_N]):
+        if r != s and st[S_LOST + r] == 0:
+            pool -= 1 + st[S_OPENED_BY + r]
+            sab -= 1
+            gold -= 2.5 * st[S_OPENED_BY + r]
+    if sab < 0:
+        sab = 0
+    pis = 2 - own_p
+    if gold < 0.0:
+        gold = 0.0
+    keys = 5 - own_k
+    avg = 0.0
+    if pool > 0:
+        avg = (pis * 1.0 + sab * 0.5 + gold + 0.3 * keys) / pool
+        if avg > 5.0:
+            avg = 5.0
+    k = count_at(st, t) - (1 if st[S_LOC + T_PARROT] == t else 0)
+    kn = 0  # tiles of t whose kind s knows
+    kw = 0.0  # their expected worth
+    sure = 0  # the weapon t surely holds
+    if st[S_LOST + t] == 0:
+        kn = 1 + st[S_OPENED_BY + t]
+        kw = 0.5 + 2.5 * st[S_OPENED_BY + t]
+        sure = 1
+    if st[S_SHOWN_W + t] > sure and st[S_LOST_AT_SHOW + t] == st[S_LOST + t]:
+        sure = st[S_SHOWN_W + t]
+    ku = k - kn
+    if ku < 0:
+        ku = 0
+    p_nopis = 0.0 if sure == 2 else none_among(pool, pis, ku)
+    p_none = 0.0 if sure >= 1 else none_among(pool, pis + sab, ku)
+    wa = best_weapon(st, s)
+    win = (
+        prm[P_DUEL_WIN + wa * 3 + 2] * (1.0 - p_nopis)
+        + prm[P_DUEL_WIN + wa * 3 + 1] * (p_nopis - p_none)
+        + prm[P_DUEL_WIN + wa * 3] * p_none
+    ) / 1e6
+    if k <= 0:
+        return win, 0.0
+    gain = (kw + ku * avg) / (kn + ku) if kn + ku > 0 else avg
+    if st[S_LOC + T_PARROT] == t:
+        gain = (gain * (k) + 0.5) / (k + 1)
+    loss = own_w / n_own if n_own > 0 else 0.0
+    return win, win * gain - (1.0 - win) * loss
+
+
+@njit("UniTuple(float64, 8)(int32[::1], int64[::1], int64)")
+def duel_row(st, prm, s):
+    """`duel_worth` of seat s against each seat t (chance, worth at 2t, 2t + 1; 0, 0 for s itself and for seats
+    holding no tile): computed once a move decision, not once a destination."""
+    r0 = (0.0, 0.0)
+    r1 = (0.0, 0.0)
+    r2 = (0.0, 0.0)
+    r3 = (0.0, 0.0)
+    for t in range(st[S_N]):
+        if t == s or count_at(st, t) == 0:
+            continue
+        r = duel_worth(st, prm, s, t)
+        if t == 0:
+            r0 = r
+        elif t == 1:
+            r1 = r
+        elif t == 2:
+            r2 = r
+        else:
+            r3 = r
+    return r0[0], r0[1], r1[0], r1[1], r2[0], r2[1], r3[0], r3[1]
+
+
+@njit(
+    "float64(int32[::1], int64[::1], int64, float64[::1], int64, int64, int64, boolean, boolean, UniTuple(float64, 8))"
+)
+def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate, dw):
     """S4: the value of ending the move on space v. ``cave_n`` tiles lie in the large cave; ``by_ghost``: v is next
-    to the ghost's space; ``by_pirate``: v is next to another pirate (else no duel can start there)."""
+    to the ghost's space; ``by_pirate``: v is next to another pirate (else no duel can start there); ``dw`` the
+    `duel_row` of seat s."""
     o = st[S_OPT + v]
     pos_goal = prm[P_DIST + v * MAX_SPACES + goal]
     sc = -w[WG_GOAL] * pos_goal
@@ -284,8 +459,9 @@ def score_dest(st, prm, s, w, goal, v, cave_n, by_ghost, by_pirate):
         if (m >> t) & 1:
             sc -= w[WG_RIVAL]
             if count_at(st, t) > 0:
-                p = win_chance(st, prm, s, t)
-                if p >= w[WG_DUEL]:
+                p = dw[2 * t]
+                ev = dw[2 * t + 1]
+                if p >= w[WG_DUEL] and ev > 0.0:
                     val = p * (1.0 + w[WG_RAID] * st[S_OPENED_BY + t])
                     if val > best:
                         best = val
@@ -359,6 +535,57 @@ def score_ghost(st, prm, s, v, near):
     return sc
 
 
+@njit("int64(int32[::1], int64[::1], int64, int64)")
+def public_route(st, prm, t, v):
+    """S5b: how far seat t's pirate, starting from space v, is from where the table can see it heads: its
+    hideout once it opened a chest (it may hold gold), else the nearest closed chest (or the captain's cabin)."""
+    if st[S_OPENED_BY + t] > 0:
+        return prm[P_DIST + v * MAX_SPACES + prm[P_HIDEOUT + t]]
+    best = prm[P_DIST + v * MAX_SPACES + prm[P_CAPTAIN]]
+    for c in range(N_CABINS):
+        if not (st[_EMPTY] >> c) & 1:
+            d = prm[P_DIST + v * MAX_SPACES + prm[P_CABIN + c]]
+            if d < best:
+                best = d
+    return best
+
+
+@njit("int64(int32[::1], int64[::1], int64, int64, int8[::1], uint64[:, ::1], int64)")
+def choose_whirlpool(st, prm, s, goal, mask, rng, row):
+    """S5b: where the frightened pirate st[S_PEND] surfaces (R13, C5). Its own pirate: the whirlpool whose shore is
+    nearest its goal (S3); a rival's: the one farthest along the rival's route as the table sees it
+    (`public_route`); ``goal``: seat s's goal (S3) when the pirate is its own. Ties are broken at random on the seat's stream, the candidates taken in the order of their
+    space numbers, not the board file's list order, so reordering [[whirlpools]] changes no game."""
+    victim = st[S_PEND]
+    own = victim == s
+    best = 1 << 30
+    ties = 0
+    n = prm[P_NSPACES]
+    for v in range(n):  # whirlpool spaces in space order
+        for w in range(N_WHIRL):
+            if prm[P_WHIRL + w] != v or not mask[A_WHIRL + w]:
+                continue
+            sh = prm[P_SHORE + w]
+            x = prm[P_DIST + sh * MAX_SPACES + goal] if own else -public_route(st, prm, victim, sh)
+            if x < best:
+                best = x
+                ties = 1
+            elif x == best:
+                ties += 1
+    k = bounded(rng, row, ties) if ties > 1 else 0
+    for v in range(n):
+        for w in range(N_WHIRL):
+            if prm[P_WHIRL + w] != v or not mask[A_WHIRL + w]:
+                continue
+            sh = prm[P_SHORE + w]
+            x = prm[P_DIST + sh * MAX_SPACES + goal] if own else -public_route(st, prm, victim, sh)
+            if x == best:
+                if k == 0:
+                    return A_WHIRL + w
+                k -= 1
+    return -1
+
+
 @njit
 def decide(sid, w, st, prm, mask, n_legal, rng, row):
     """The action of seat st[S_ACTOR] with strategy ``sid`` and weight row ``w`` (float64[N_SPARAMS]) at the pending
@@ -373,11 +600,17 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
         cave_n = count_at(st, LOC_CAVE)
         g_lo, g_hi = near_mask(st, prm, -1)
         p_lo, p_hi = near_mask(st, prm, s)
+        dw = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        have_dw = False
         best = -1
         bs = -1e300
         for v in range(n):
             if mask[A_MOVE + v]:
-                x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), bit(p_lo, p_hi, v))
+                near = bit(p_lo, p_hi, v)
+                if near and not have_dw:  # only when a destination is next to a rival
+                    dw = duel_row(st, prm, s)
+                    have_dw = True
+                x = score_dest(st, prm, s, w, goal, v, cave_n, bit(g_lo, g_hi, v), near, dw)
                 if x > bs:
                     bs = x
                     best = A_MOVE + v
@@ -394,17 +627,16 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
                     best = A_GHOST + v
         return best
     if ph == PH_WHIRL:
-        for a in range(A_WHIRL, A_WHIRL + 4):
-            if mask[a]:
-                return a
+        goal = goal_of(st, prm, s, w[WG_RAID]) if st[S_PEND] == s else -1
+        return choose_whirlpool(st, prm, s, goal, mask, rng, row)
     if ph == PH_DUEL_Q:
         best = -1
         bs = -1.0
         for t in range(st[S_N]):
             if mask[A_DUEL + t]:
-                p = win_chance(st, prm, s, t)
+                p, ev = duel_worth(st, prm, s, t)
                 x = p * (1.0 + w[WG_RAID] * st[S_OPENED_BY + t]) if count_at(st, t) > 0 else 0.0
-                if p >= w[WG_DUEL] and count_at(st, t) > 0:
+                if p >= w[WG_DUEL] and count_at(st, t) > 0 and ev > 0.0:
                     x += 10.0
                 if x > bs:
                     bs = x
@@ -449,7 +681,12 @@ def decide(sid, w, st, prm, mask, n_legal, rng, row):
         need = False
         for c in range(N_CABINS):
             k = known_sticker(st, s, c)
-            if not (st[S_EMPTY] >> c) & 1 and k > 0 and not holds_key(st, prm, s, k):
+            if (
+                not (st[S_EMPTY] >> c) & 1
+                and k > 0
+                and not holds_key(st, prm, s, k)
+                and key_may_be_on_stack(st, prm, s, k)
+            ):
                 need = True
         if mask[A_PTOP] and (need or gold_of(st, s) == 0):
             return A_PTOP

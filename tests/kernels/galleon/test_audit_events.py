@@ -257,6 +257,7 @@ class Audit:
         parrot_due = None
         duel_ends = 0
         acted = False
+        standing = False  # C19: this turn's roll is one of a pirate standing up (it does not move)
         for i, e in enumerate(ev):
             k, a, b, c, d, turn = e
             if k == R.E_TURN:
@@ -266,6 +267,7 @@ class Audit:
                     and self.opts["ghost_die"] != "pirate_stays"
                     and not acted
                     and self.status_of[cur] in ("ok", "rock")
+                    and not standing
                 ):
                     self.bad(i, f"reading B: seat {cur} did not move the other die after the ghost [4, C1]")
                 acted = False
@@ -296,6 +298,7 @@ class Audit:
                 )
                 duel_ends = 0
                 st = self.status_of[a]
+                standing = st == "knocked"
                 nxt = ev[i + 1][0] if i + 1 < len(ev) else None
                 if st == "water" and nxt != R.E_ROCK:
                     self.bad(i, "a pirate in the water did not climb onto its rock [4.1 (B)]")
@@ -313,6 +316,9 @@ class Audit:
                     ghost_turn = True
                     if nxt not in (R.E_GHOST, R.E_NO_GHOST):
                         self.bad(i, f"a 6 without the ghost (next event {nxt}) [4]")
+                elif standing:
+                    if nxt not in (R.E_TURN, None):
+                        self.bad(i, f"a pirate standing up moved (next event {nxt}) [4.2, C19]")
                 elif nxt not in (R.E_MOVE, R.E_BLOCKED):
                     self.bad(i, f"a roll without a move (next event {nxt}) [1]")
             elif k in (R.E_MOVE, R.E_BLOCKED):
@@ -506,6 +512,10 @@ class Audit:
                 if self.status_of[a] != "knocked" or a != cur:
                     self.bad(i, f"seat {a} stands up, status {self.status_of[a]}")
                 self.status_of[a] = "ok"
+                nxt = ev[i + 1][0] if i + 1 < len(ev) else None
+                want = R.E_DICE if self.opts["cannon_standup"] == "roll_for_ghost" else R.E_TURN
+                if nxt not in (want, None):
+                    self.bad(i, f"standing up: next event {nxt}, expected {want} [4.2, C19]")
             elif k == R.E_CAVE_TILE:
                 s, t = a, b
                 o = self.draw(i)
@@ -763,6 +773,7 @@ DEFAULT_OPTS = {
     "chest_keys": [0, 1, 2, 3, 4, 4],
     "key_tiles": [1, 2, 3, 4, 0],
     "gold_target": 5,
+    "cannon_standup": "roll_for_ghost",
 }
 
 MIXES = [
@@ -779,6 +790,7 @@ MIXES = [
     (3, ("raider", "random"), {"ghost_die": "pirate_moves_other_die", "terror_adjacency": "ship_only"}),
     (2, ("cautious", "raider"), {"blocked_move": "stay", "cannon_reuse": "once_per_game", "water_duel_safe": False}),
     (4, ("random",), {"ghost_die": "pirate_moves_other_die"}),
+    (4, ("treasure", "raider"), {"cannon_standup": "no_roll", "ghost_die": "pirate_moves_other_die"}),
 ]
 
 

@@ -60,7 +60,7 @@ def test_c01_reading_b_pirate_on_its_rock_moves_the_other_die():
     g.roll(6, 2)
     g.act(R.A_GHOST + ID["Q3"])  # the ghost CC -> Q3, far from the rock
     assert g.phase == R.PH_MOVE and g.st[R.S_PIPS] == 2 and g.pos(0) == "R0"
-    assert g.options() == {"P05", "P07"}  # rock -> shore P06 -> P05 / P07
+    assert g.options() == {"B0", "DA0", "P07"}  # rock -> shore LA0 (C18) -> B0 / DA0 / P07
 
 
 def test_c02_blocked_by_a_pirate_stops_in_front_and_may_duel():

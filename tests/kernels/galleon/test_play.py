@@ -11,6 +11,7 @@ import pytest
 from kernels.galleon import play as PL
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
+from kernels.rng import seed_game
 from sim.play import runner
 from tests.kernels.galleon._kit import Game
 from tests.kernels.tables import per_game_outputs, table
@@ -100,8 +101,9 @@ def _replay_states(sc, g):
 
 def _permute_hidden(st, seat, rnd):
     """A state seat ``seat`` cannot tell from ``st``: the tiles it cannot see (others', chests', the stack's, the
-    large cave's; the parrot excepted, its holder is public) shuffled over the same places, and the stickers of
-    chests it never peeked at (and not opened) shuffled among themselves."""
+    large cave's; the parrot excepted, its holder is public) shuffled over the same places, the parrot's place in the
+    stack while it was never drawn, and the stickers of chests it never peeked at (and not opened) shuffled among
+    themselves. The public record stays: tile counts, tiles lost, weapons shown, keys shown (H1)."""
     x = st.copy()
     hidden = [t for t in range(R.N_TILES) if t != R.T_PARROT and int(st[R.S_LOC + t]) != seat]
     locs = [int(st[R.S_LOC + t]) for t in hidden]
@@ -110,10 +112,13 @@ def _permute_hidden(st, seat, rnd):
         x[R.S_LOC + t] = loc
     stack = [int(v) for v in st[R.S_STACK : R.S_STACK + st[R.S_NSTACK]]]
     moved = [t for t in hidden if x[R.S_LOC + t] == R.LOC_STACK]
+    known_parrot = st[R.S_PARROT_SEEN] != 0  # flown back: its place (the top) is public; else hidden too
+    if not known_parrot and R.T_PARROT in stack:
+        moved.append(R.T_PARROT)
     rnd.shuffle(moved)
     it = iter(moved)
     for i, t in enumerate(stack):
-        x[R.S_STACK + i] = t if t == R.T_PARROT else next(it)
+        x[R.S_STACK + i] = t if t == R.T_PARROT and known_parrot else next(it)
     cabins = [c for c in range(6) if not (st[R.S_PEEKED + seat] >> c) & 1 and not (st[R.S_EMPTY] >> c) & 1]
     vals = [int(st[R.S_STICKER + c]) for c in cabins]
     rnd.shuffle(vals)
@@ -130,18 +135,26 @@ def test_h1_hidden_information_permuting_what_a_seat_cannot_see_changes_no_decis
     rnd = random.Random(3)
     rng = np.zeros((8, 4), np.uint64)
     checked = changed_world = 0
+    phases = set()
     for g in range(3):
+        seed_game(rng, np.uint64(7), np.uint64(0), g, 4)  # a live stream (tie-breaks draw from it)
         for st in _replay_states(sc, g):
             seat = int(st[R.S_ACTOR])
             mask = np.zeros(R.N_ACTIONS, np.int8)
             nl = R.legal_actions(st, prm, mask)
             sid = int(sc.sids()[seat])
-            a = S.decide(sid, rows[seat], st, prm, mask, nl, rng, 1 + seat)
+            a = S.decide(sid, rows[seat], st, prm, mask, nl, rng.copy(), 1 + seat)
             for _ in range(3):
                 x = _permute_hidden(st, seat, rnd)
                 changed_world += not np.array_equal(x, st)
                 m2 = np.zeros(R.N_ACTIONS, np.int8)
                 assert R.legal_actions(x, prm, m2) == nl and np.array_equal(m2, mask)
-                assert S.decide(sid, rows[seat], x, prm, m2, nl, rng, 1 + seat) == a, (g, seat, int(st[R.S_PHASE]))
+                assert S.decide(sid, rows[seat], x, prm, m2, nl, rng.copy(), 1 + seat) == a, (
+                    g,
+                    seat,
+                    int(st[R.S_PHASE]),
+                )
             checked += 1
+            phases.add(int(st[R.S_PHASE]))
     assert checked > 200 and changed_world > 200
+    assert {R.PH_MOVE, R.PH_GHOST, R.PH_WHIRL, R.PH_DUEL_Q} <= phases  # the knowledge of S2b, S3, S5b

@@ -207,7 +207,7 @@ def test_r13_overboard_whirlpool_tile_parrot_rock_then_shore():
     g.move(sorted(g.options())[0])
     assert g.cur == 1
     g.roll(1, 1)
-    assert g.options() == {"P25", "P27"}  # first step onto the shore P26
+    assert g.options() == {"B1", "DA3", "P27"}  # first step onto the shore LA3 (C18)
 
 
 def test_r14_cannon_knocks_down_land_pirates_of_its_quarter():
@@ -220,8 +220,9 @@ def test_r14_cannon_knocks_down_land_pirates_of_its_quarter():
     assert "F0" in g.options()
     g.act(R.A_GHOST + ID["F0"])
     assert g.events(R.E_KNOCKED) == [(1, 0, 0, 0)] and g.events(R.E_CANNON) == [(0, 0, 1, 0)]
-    # seat 1's turn came at once: it stood up without a roll; seat 2 rolls now
-    assert g.st[R.S_STATUS + 1] == R.ST_OK and g.cur == 2 and g.events(R.E_STANDUP) == [(1, 0, 0, 0)]
+    # seat 1's turn came at once: it stands up and rolls only for the ghost (C19's default)
+    assert g.st[R.S_STATUS + 1] == R.ST_OK and g.cur == 1 and g.events(R.E_STANDUP) == [(1, 0, 0, 0)]
+    assert g.st[R.S_CH_KIND] == R.CH_DICE
 
 
 def test_r15_captains_cabin_top_tile():
@@ -440,16 +441,17 @@ def test_c06_water_is_safe_from_duels():
     g.st[R.S_STATUS + 1] = R.ST_ROCK
     g.place(0, "P04")
     g.roll(1, 1)
-    assert R.duel_targets(g.st, g.prm, 0, ID["P06"]) == 2
+    assert R.duel_targets(g.st, g.prm, 0, ID["LA0"]) == 2  # from R0's shore LA0 (C18)
     g = Game()
     g.place(1, "R0")
-    assert R.duel_targets(g.st, g.prm, 0, ID["P06"]) == 0
+    assert R.duel_targets(g.st, g.prm, 0, ID["LA0"]) == 0
 
 
 def test_c06_rock_exit_step_onto_shore_or_count_from_shore():
-    """C6/R13: from the rock R2 (shore P26) a 2 ends one space past the shore (default: the step onto it costs a
-    pip) or two spaces past it (count_from_shore); a taken shore blocks, then is the piece passed (R6, C3)."""
-    want = {"step_onto_shore": ({"P25", "P27"}, {"P26"}), "count_from_shore": ({"P24", "LA3"}, {"P25", "P27"})}
+    """C6/R13: from the rock R2 (shore LA3, C18) a 2 ends one space past the shore (default: the step onto it costs
+    a pip) or two spaces past it (count_from_shore); a taken shore blocks, then is the piece passed (R6, C3)."""
+    near = {"B1", "DA3", "P27"}  # the shore's neighbours
+    want = {"step_onto_shore": (near, {"LA3"}), "count_from_shore": ({"M31", "LA2", "P26"}, near)}
     for opt, (two, one) in want.items():
         g = Game(rock_exit=opt)
         g.place(0, "R2")
@@ -467,21 +469,21 @@ def test_c06_rock_exit_step_onto_shore_or_count_from_shore():
         g = Game(rock_exit=opt)  # the shore taken: blocked, then passes it
         g.place(0, "R2")
         g.st[R.S_STATUS] = R.ST_ROCK
-        g.place(1, "P26")
+        g.place(1, "LA3")
         g.roll(1, 1)
         assert g.phase != R.PH_MOVE and g.pos(0) == "R2" and g.events(R.E_BLOCKED), opt
         g.st[R.S_CUR] = 0
         g.roll(1, 1)
-        assert g.options() == two | {"P25", "P27"}, opt  # counting from P26, these are stops to challenge (R5)
+        assert g.options() == two | near, opt  # counting from LA3, these are stops to challenge (R5)
         assert all((g.opt(v) & R.OPT_SHORT != 0) == (v not in two) for v in g.options()), opt
     g = Game(rock_exit="count_from_shore")  # the taken shore is the one piece passed (C3)
     g.place(0, "R2")
     g.st[R.S_STATUS] = R.ST_ROCK
-    g.place(1, "P26")
-    g.place(2, "P25")
+    g.place(1, "LA3")
+    g.place(2, "B1")
     g.st[R.S_BLOCKED] = 1
     g.roll(1, 1)
-    assert g.options() == {"LA3", "P27"}  # not P24: P25 would be a second piece passed
+    assert g.options() == {"M31", "P26", "DA3", "P27"}  # not LA2: B1 would be a second piece passed
 
 
 def test_c07_cannon_not_twice_in_a_row_or_once_per_game():
