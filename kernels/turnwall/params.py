@@ -9,13 +9,14 @@ import numpy as np
 
 from kernels.turnwall import board as B
 from kernels.turnwall.rules import (
-    P_COLLISION, P_CORNER, P_DECKS_MOVED, P_GARMENT_AT, P_GARMENT_CELL, P_GRIP, P_MAX_OUT, P_MAX_TURNS, P_MOVES,
+    P_COLLISION, P_CORNER, P_DECK_VIEW, P_DECKS_MOVED, P_DECKS_TRACKED, P_GARMENT_AT, P_GARMENT_CELL, P_GRIP, P_MAX_OUT, P_MAX_TURNS, P_MOVES,
     P_MUST_MOVE, P_OFF_BOARD, P_ROOM, P_SIZE, P_SL_TUNNEL, P_TUN_COL, P_TUN_OF_COL, P_WALLS,
 )
 
 COLLISIONS = ("turning_ghost_displaced", "held_ghost_displaced")
 OFF_BOARD = ("illegal", "ghost_stops")
 POLARITY = ("every_magnet_grips", "opposite_poles_grip")
+DECK_VIEWS = ("nothing", "size", "size_and_top_back")
 
 # (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
@@ -35,7 +36,13 @@ PARAM_SPECS = (
     ("ghost_poles", "int_list", [0, 1, 0, 1], (0, 1),
      "pole of each ghost's foot magnet (green, red, yellow, blue), used with magnet_polarity = opposite_poles_grip"),
     ("decks_moved", "bool", False, None,
-     "VARIANT C11: after a search the searched deck changes places with another deck the others cannot follow"),
+     "VARIANT C11: after a search the searched deck changes places with another deck"),
+    ("decks_moved_seen", "bool", True, None,
+     "C11: every player sees where a moved deck goes (false: only the searcher follows it, the others forget both "
+     "decks, version <= 2)"),
+    ("deck_view", "choice", "size_and_top_back", DECK_VIEWS,
+     "M1: what everyone sees of a face-down deck: its size and its top card's back (default), its size, or "
+     "nothing (version <= 2)"),
 )
 
 
@@ -61,6 +68,8 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[P_OFF_BOARD] = OFF_BOARD.index(values["slider_off_board"])
     prm[P_MUST_MOVE] = int(bool(values["must_use_all_moves"]))
     prm[P_DECKS_MOVED] = int(bool(values["decks_moved"]))
+    prm[P_DECKS_TRACKED] = int(bool(values["decks_moved_seen"]))
+    prm[P_DECK_VIEW] = DECK_VIEWS.index(values["deck_view"])
     pack_board(prm, board, values["ghost_poles"], values["magnet_polarity"] == POLARITY[1])
     return prm
 

@@ -20,9 +20,9 @@ from kernels.turnwall.memory import observe_search, observe_swap
 from kernels.turnwall.rules import (
     E_DECKS, E_TURN, N_ACTIONS, N_CELLS, N_DECKS, N_GARMENTS, N_PARTS, PER_PART, P_DECKS_MOVED, P_MAX_TURNS, PH_OVER,
     S_CUR, S_DECISIONS, S_DISPLACED, S_DRAGS, S_EJECTED, S_FIRST, S_FOUND, S_HAVE, S_LAST_DECK, S_LAST_SEARCHER,
-    S_MOVES_LEFT, S_NOT_FOUND, S_PART_TAKEN, S_PHASE, S_PLUG_STOPS, S_PUSHED, S_ROTATIONS, S_SHIFTS, S_SIZE,
+    S_MOVES_LEFT, S_NOT_FOUND, S_PART_GONE, S_PART_TAKEN, S_PHASE, S_PLUG_STOPS, S_PUSHED, S_ROTATIONS, S_SHIFTS, S_SIZE,
     S_SKIPPED, S_SLIDES, S_TURNS, S_WASTED, S_WINNER, apply_action, check_invariants, deal, init, legal_actions,
-    swap_decks,
+    stack_decks, swap_decks,
 )
 from kernels.eventlog import log_event  # noqa: E402
 from kernels.turnwall.rules import PHYS_SIZE
@@ -81,6 +81,7 @@ def game_outputs(st, n, status, scores_row, extra_row):
     extra_row[13] = st[S_SKIPPED]
     for p in range(N_PARTS):
         extra_row[14 + p] = st[S_PART_TAKEN + p]
+    extra_row[19] = st[S_PART_GONE]
     return w
 
 
@@ -130,6 +131,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
             for i in range(N_GARMENTS):
                 record(steps, K_DEAL, order[i])
         deal(st, order)
+        stack_decks(st, rng)                          # M1: the order in each deck (its top card's back)
         logged = -1
         s = ST_DONE
         while st[S_PHASE] != PH_OVER:

@@ -4,7 +4,8 @@ State: one flat int32 vector ``st`` (S_SIZE); its first PHYS_SIZE entries are th
 board orientation, sliders, pending placements): the move functions read and write only that block, so a planner
 can search on small copies of it. Parameters: int64 ``prm`` (P_* offsets, built by params.pack with the board).
 Seats index the ghosts: seat i plays ghost i (colour i, corner i). Chance enters only through `deal` (the cards of
-the four decks) and `swap_decks` (the decks-moved variant). Decisions enter through `apply_action` (A_* ids).
+the four decks), `stack_decks` (the order of the cards in each deck, hence the top card's back) and `swap_decks` (the
+decks-moved variant). Decisions enter through `apply_action` (A_* ids).
 Every function returns a status instead of raising (kernels/README.md).
 """
 from __future__ import annotations
@@ -13,8 +14,9 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.eventlog import log_event
+from kernels.rng import bounded
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 SIZE = 7
 N_CELLS = 49
@@ -55,6 +57,7 @@ P_COLLISION = 3          # C6: 0 the turning ghost is displaced, 1 the held ghos
 P_OFF_BOARD = 4          # C2: 0 a slider move that would put a ghost off the board is illegal, 1 that ghost stops
 P_MUST_MOVE = 5          # C1: 1 = all moves must be used unless on a needed garment
 P_DECKS_MOVED = 6        # C11: variant, decks put back in other places after a search
+P_DECK_VIEW = 7          # M1: what the table sees of a deck: 0 nothing, 1 its size, 2 its size and top card's back
 P_TUN_COL = 8            # [5] floor column of tunnel t
 P_TUN_OF_COL = 13        # [7] tunnel under floor column c, -1 none
 P_SL_TUNNEL = 20         # [3] start tunnel of slider s
@@ -64,7 +67,8 @@ P_GARMENT_AT = 84        # [49] garment id on the cell, -1 none
 P_GARMENT_CELL = 133     # [20]
 P_CORNER = 153           # [4]
 P_ROOM = 157             # [49] room index, -1 plug
-P_SIZE = 206
+P_DECKS_TRACKED = 206    # C11: 1 every seat sees where a moved deck goes, 0 only the searcher
+P_SIZE = 207
 
 # ---- state offsets: physical block ------------------------------------------------------------------------------
 S_GPOS = 0               # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
@@ -102,6 +106,7 @@ S_NOT_FOUND = 49
 S_WASTED = 50
 S_SKIPPED = 51           # turns ended with moves left
 S_PART_TAKEN = 52        # [5] garments taken by body part
+S_PART_GONE = 57         # searches of a deck that no longer held a card of that body part
 # ---- cards ----------------------------------------------------------------------------------------------------------
 S_HAVE = 60              # [4] bit set of body parts each seat wears
 S_DECK = 64              # [4 * 5] garment id in deck k, slot of part p (-1 taken)
@@ -109,7 +114,11 @@ S_CARD_LOC = 84          # [20] deck 0..3, or LOC_SEAT + seat when taken
 # ---- what each seat remembers (memory.py writes it; strategies read their own rows) ---------------------------------
 S_KNOW = 104             # [4 seats * 4 decks * 5 parts]: garment seen there, KNOW_EMPTY, or KNOW_UNSEEN
 S_EXCL = 184             # [4 seats * 20 garments]: bit k = deck k is known not to hold the garment
-S_SIZE = 264
+S_MAY = 264              # [4 seats * 4 decks]: bit p = as far as the seat knows, deck k may still hold a part-p card
+S_RANK = 280             # [4 decks * 5 parts]: place of the part-p card in deck k from the top (0 = top card)
+S_VIEW = 300             # copies of P_DECK_VIEW and P_DECKS_TRACKED (memory.py reads them without the parameters)
+S_TRACKED = 301
+S_SIZE = 304
 
 LOC_SEAT = 10
 KNOW_UNSEEN = -2
@@ -122,12 +131,14 @@ PH_OVER = 2
 # ---- actions ----------------------------------------------------------------------------------------------------------
 A_DRAG = 0               # + direction 0..3 (N, E, S, W on the board)
 A_SLIDE = 4              # + slider * 2 + (0 push in: north, 1 pull out: south)
-A_SHIFT = 10             # + slider * 15 + tunnel * 3 + depth
-A_TURN = 55              # + 0 clockwise, 1 anticlockwise
-A_PLACE = 57             # + cell: where the waiting ghost goes
-A_SEARCH = 106           # + deck
-A_END = 110              # end the turn (no search)
-N_ACTIONS = 111
+A_SHIFT = 10             # + slider * SHIFT_PER_SLIDER + tunnel * DEPTHS + depth (B6: any depth 0..max_out <= 6)
+DEPTHS = 7
+SHIFT_PER_SLIDER = 5 * DEPTHS
+A_TURN = A_SHIFT + 3 * SHIFT_PER_SLIDER   # 115: + 0 clockwise, 1 anticlockwise
+A_PLACE = A_TURN + 2     # 117: + cell: where the waiting ghost goes
+A_SEARCH = A_PLACE + 49  # 166: + deck
+A_END = A_SEARCH + 4     # 170: end the turn (no search)
+N_ACTIONS = A_END + 1
 
 # move kinds (counters, replay)
 MK_DRAG = 0
@@ -421,7 +432,7 @@ def move_legal(st, prm, g, a):
         return 1 if slide(st, prm, k // 2, k % 2, False) >= 0 else 0
     if a < A_TURN:
         k = a - A_SHIFT
-        return 1 if can_shift(st, prm, k // 15, (k % 15) // 3, k % 3) else 0
+        return 1 if can_shift(st, prm, k // SHIFT_PER_SLIDER, (k % SHIFT_PER_SLIDER) // DEPTHS, k % DEPTHS) else 0
     return 1
 
 
@@ -439,8 +450,8 @@ def do_move(st, prm, g, a):
         return slide(st, prm, k // 2, k % 2, True)
     if a < A_TURN:
         k = a - A_SHIFT
-        st[S_STUN + k // 15] = (k % 15) // 3
-        st[S_SPOS + k // 15] = k % 3
+        st[S_STUN + k // SHIFT_PER_SLIDER] = (k % SHIFT_PER_SLIDER) // DEPTHS
+        st[S_SPOS + k // SHIFT_PER_SLIDER] = k % DEPTHS
         return 0
     return turn_board(st, prm, a - A_TURN)
 
@@ -491,6 +502,13 @@ def init(st, prm, n, first):
         st[S_DECK + i] = -1
     for i in range(MAX_GHOSTS * N_DECKS * N_PARTS):
         st[S_KNOW + i] = KNOW_UNSEEN
+    for i in range(MAX_GHOSTS * N_DECKS):
+        st[S_MAY + i] = (1 << N_PARTS) - 1
+    for k in range(N_DECKS):
+        for p in range(N_PARTS):
+            st[S_RANK + k * N_PARTS + p] = p
+    st[S_VIEW] = prm[P_DECK_VIEW]
+    st[S_TRACKED] = prm[P_DECKS_TRACKED]
 
 
 @njit
@@ -504,13 +522,52 @@ def deal(st, order):
             st[S_CARD_LOC + gm] = k
 
 
+@njit("void(int32[::1], uint64[:, ::1])")
+def stack_decks(st, rng):
+    """R2 chance (M1): the order of the five cards in each face-down deck, a uniformly random permutation per deck
+    drawn from chance stream 0 after the deal; the searcher puts the rest back in the same order (C8), so the top
+    card of a deck is its remaining card of lowest rank."""
+    for k in range(N_DECKS):
+        for p in range(N_PARTS):
+            st[S_RANK + k * N_PARTS + p] = p
+        for i in range(N_PARTS - 1, 0, -1):
+            j = bounded(rng, 0, i + 1)
+            x = st[S_RANK + k * N_PARTS + i]
+            st[S_RANK + k * N_PARTS + i] = st[S_RANK + k * N_PARTS + j]
+            st[S_RANK + k * N_PARTS + j] = x
+
+
+@njit("int64(int32[::1], int64)")
+def deck_size(st, k):
+    """M1: cards left in deck ``k`` (what the table sees of its height)."""
+    n = 0
+    for p in range(N_PARTS):
+        if st[S_DECK + k * N_PARTS + p] >= 0:
+            n += 1
+    return n
+
+
+@njit("int64(int32[::1], int64)")
+def top_back(st, k):
+    """M1: the body part on the back of deck ``k``'s top card, -1 when the deck is empty."""
+    best = -1
+    for p in range(N_PARTS):
+        if st[S_DECK + k * N_PARTS + p] >= 0 and (best < 0 or
+                                                  st[S_RANK + k * N_PARTS + p] < st[S_RANK + k * N_PARTS + best]):
+            best = p
+    return best
+
+
 @njit("void(int32[::1], int64, int64)")
 def swap_decks(st, a, b):
-    """C11 variant chance: decks ``a`` and ``b`` change places (their cards travel with them)."""
+    """C11 variant chance: decks ``a`` and ``b`` change places (their cards, in their order, travel with them)."""
     for p in range(N_PARTS):
         x = st[S_DECK + a * N_PARTS + p]
         st[S_DECK + a * N_PARTS + p] = st[S_DECK + b * N_PARTS + p]
         st[S_DECK + b * N_PARTS + p] = x
+        x = st[S_RANK + a * N_PARTS + p]
+        st[S_RANK + a * N_PARTS + p] = st[S_RANK + b * N_PARTS + p]
+        st[S_RANK + b * N_PARTS + p] = x
     for gm in range(N_GARMENTS):
         if st[S_CARD_LOC + gm] == a:
             st[S_CARD_LOC + gm] = b
@@ -603,6 +660,8 @@ def apply_action(st, prm, a, log):
     gm = needed_garment(st, prm, seat)
     p = gm // PER_PART
     res = 0
+    if st[S_DECK + k * N_PARTS + p] < 0:
+        st[S_PART_GONE] += 1
     if st[S_CARD_LOC + gm] >= LOC_SEAT:
         res = 2
         st[S_WASTED] += 1

@@ -19,7 +19,7 @@ from kernels._jit import njit
 from kernels.rng import bounded, pick_legal
 from kernels.turnwall.memory import best_deck, find_chance
 from kernels.turnwall.rules import (
-    A_DRAG, A_END, A_PLACE, A_SEARCH, A_SHIFT, A_SLIDE, A_TURN, B2F, LOC_SEAT, N_CELLS, N_GARMENTS, N_PARTS,
+    A_DRAG, A_END, A_PLACE, A_SEARCH, A_SHIFT, A_SLIDE, A_TURN, B2F, DEPTHS, SHIFT_PER_SLIDER, LOC_SEAT, N_CELLS, N_GARMENTS, N_PARTS,
     PER_PART, P_MOVES, P_GARMENT_AT, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
     S_MOVES_LEFT, S_NG, S_NPEND, S_ROT, S_SPOS, S_STUN, S_TURNS, SIZE, DC, DR, can_drag, do_move, move_legal, place_first_options,
     slide, slider_in,
@@ -176,7 +176,7 @@ def relevant(cur, prm, me, a, left, full, shifts):
             return True
         # with 3 moves left a shift changes the own cell only through a later drag into the new corridor (a
         # neighbouring floor column) or a turn that carries the ghost over it, then a slide
-        t = ((a - A_SHIFT) % 15) // 3
+        t = ((a - A_SHIFT) % SHIFT_PER_SLIDER) // DEPTHS
         b = cur[S_GPOS + me]
         rot = cur[S_ROT]
         c = B2F[rot, b] % SIZE

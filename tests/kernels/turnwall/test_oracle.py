@@ -45,7 +45,7 @@ def _oracle_move(c: Castle, g: int, a: int) -> bool:
         return c.slide(k // 2, k % 2)
     if a < R.A_TURN:
         k = a - R.A_SHIFT
-        return c.shift(k // 15, (k % 15) // 3, k % 3)
+        return c.shift(k // R.SHIFT_PER_SLIDER, (k % R.SHIFT_PER_SLIDER) // R.DEPTHS, k % R.DEPTHS)
     return c.turn(a - R.A_TURN)
 
 

@@ -114,7 +114,7 @@ def test_r07_c4_shift_needs_both_corridors_free_and_goes_to_any_depth():
     st[R.S_GPOS] = cell(3, 2)
     assert not R.can_shift(st, P, 1, 1, 0)                                # a ghost above the target tunnel
     st = K.state(P)
-    R.do_move(st, P, 0, R.A_SHIFT + 1 * 15 + 3 * 3 + 2)
+    R.do_move(st, P, 0, R.A_SHIFT + 1 * R.SHIFT_PER_SLIDER + 3 * R.DEPTHS + 2)
     assert st[R.S_STUN + 1] == 3 and st[R.S_SPOS + 1] == 2 and K.ghosts(st) == K.ghosts(K.state(P))
 
 
@@ -226,15 +226,35 @@ def test_c10_with_polarity_only_opposite_poles_grip():
     assert R.is_held(st, p2, 0) and R.is_held(st, p2, 1)
 
 
-def test_c11_decks_moved_swaps_cards_and_the_others_forget():
+def test_c11_decks_moved_in_view_every_seat_follows_the_deck():
     st = K.state(P)
     st[R.S_KNOW + (1 * 4 + 2) * 5 + 0] = 2                                # seat 1 remembers deck 2's head card
     st[R.S_KNOW + (0 * 4 + 2) * 5 + 0] = 2                                # so does seat 0, the searcher
+    st[R.S_EXCL + 3 * 20 + 7] = 1 << 3                                    # seat 3: deck 3 lacks garment 7
     R.swap_decks(st, 2, 3)
     M.observe_swap(st, 0, 2, 3)
     assert st[R.S_DECK + 3 * 5] == 2 and st[R.S_CARD_LOC + 2] == 3 and R.check_invariants(st, P) == 0
+    for o in (0, 1):                                                      # the searcher and the table alike
+        assert st[R.S_KNOW + (o * 4 + 3) * 5] == 2 and st[R.S_KNOW + (o * 4 + 2) * 5] == R.KNOW_UNSEEN
+    assert st[R.S_EXCL + 3 * 20 + 7] == 1 << 2 and M.find_chance(st, 1, 2) == 1.0
+
+
+def test_c11_option_decks_moved_unseen_the_others_forget():
+    p2 = K.prm(decks_moved_seen=False)
+    st = K.state(p2)
+    st[R.S_KNOW + (1 * 4 + 2) * 5 + 0] = 2
+    st[R.S_KNOW + (0 * 4 + 2) * 5 + 0] = 2
+    R.swap_decks(st, 2, 3)
+    M.observe_swap(st, 0, 2, 3)
     assert st[R.S_KNOW + (0 * 4 + 3) * 5] == 2 and st[R.S_KNOW + (0 * 4 + 2) * 5] == R.KNOW_UNSEEN
     assert st[R.S_KNOW + (1 * 4 + 2) * 5] == R.KNOW_UNSEEN and st[R.S_KNOW + (1 * 4 + 3) * 5] == R.KNOW_UNSEEN
+
+
+def test_c11_decks_moved_the_order_travels_with_the_deck():
+    st = K.state(P)
+    st[R.S_RANK + 2 * 5 + 4] = -1                                         # deck 2's top card: a hand
+    R.swap_decks(st, 2, 3)
+    assert R.top_back(st, 3) == 4 and R.top_back(st, 2) == 0
 
 
 def _rows(own, table, n=4):
@@ -276,3 +296,65 @@ def test_m5_a_remembered_card_is_a_certain_find_and_taken_cards_are_public():
     assert M.find_chance(st, 2, 19) == 1.0 and M.find_chance(st, 1, 19) == 0.25
     st[R.S_CARD_LOC + 19] = R.LOC_SEAT + 0
     assert M.find_chance(st, 2, 19) == 0.0 and M.find_chance(st, 1, 19) == 0.0
+
+
+def _search(st, p, seat, garment_cell, deck, rows):
+    st[R.S_CUR] = seat
+    st[R.S_GPOS + seat] = garment_cell
+    R.apply_action(st, p, R.A_SEARCH + deck, NOLOG)
+    M.observe_search(st, rows, np.zeros((8, 4), np.uint64))
+
+
+def test_m1_deck_sizes_show_which_deck_lost_a_card_to_a_seat_that_remembers_nothing():
+    """The found sombrero (head, deck 0) leaves deck 0 one card short: a seat with no memory of any search still
+    sees the heights, so a head garment can only be in decks 1..3 (version 2 gave it 1/4)."""
+    for view, chance in (("size_and_top_back", 1 / 3), ("size", 1 / 3), ("nothing", 1 / 4)):
+        p = K.prm(deck_view=view)
+        st = K.state(p)
+        _search(st, p, 0, cell(0, 1), 0, _rows(0.0, 0.0))
+        assert st[R.S_HAVE] == 1 and R.deck_size(st, 0) == 4
+        assert M.find_chance(st, 1, 1) == pytest.approx(chance), view
+        assert M.possible(st, 1, 0, 1) == (view == "nothing")
+
+
+def test_m1_top_card_back_tells_which_part_a_short_deck_still_holds():
+    """Head from deck 0 and face from deck 1 taken: sizes 4, 4, 5, 5 leave open which of the two each short deck
+    lacks; deck 0's top card showing a face back settles it (deck 0 lacks the head)."""
+    for view, chance in (("size_and_top_back", 1 / 3), ("size", 1 / 4)):
+        p = K.prm(deck_view=view)
+        st = K.state(p)
+        for k in range(4):
+            st[R.S_RANK + k * 5:R.S_RANK + k * 5 + 5] = [1, 0, 2, 3, 4]  # a face card on top of every deck
+        _search(st, p, 0, cell(0, 1), 0, _rows(0.0, 0.0))                 # sombrero (garment 0) from deck 0
+        board = K.board()
+        _search(st, p, 2, board.garment_cells[5], 1, _rows(0.0, 0.0))     # garment 5 (face) from deck 1
+        assert st[R.S_FOUND] == 2 and R.top_back(st, 0) == 1 and R.top_back(st, 1) == 0
+        assert M.find_chance(st, 1, 1) == pytest.approx(chance), view        # garment 1: a head card
+
+
+def test_m4_forgets_the_cards_it_saw_but_keeps_what_the_table_saw():
+    st = K.state(P)
+    _search(st, P, 0, cell(0, 1), 1, _rows(0.0, 1.0))                    # own failed search for garment 0
+    assert (st[R.S_KNOW:R.S_KNOW + 20] == R.KNOW_UNSEEN).all()           # the cards it saw: forgotten
+    assert st[R.S_EXCL + 0] == 0b10                                       # the table saw deck 1 lacks garment 0
+    st2 = K.state(P)
+    _search(st2, P, 0, cell(0, 1), 1, _rows(1.0, 0.0))                   # ignores the table: others learn nothing
+    assert st2[R.S_KNOW + (0 * 4 + 1) * 5] == 1 and st2[R.S_EXCL + 1 * 20] == 0
+
+
+def test_r13_a_search_of_a_deck_without_that_part_is_counted():
+    st = K.state(P)
+    _search(st, P, 0, cell(0, 1), 0, _rows(1.0, 1.0))                    # sombrero found in deck 0
+    _search(st, P, 1, K.board().garment_cells[1], 0, _rows(1.0, 1.0))    # seat 1 on a head garment, deck 0
+    assert st[R.S_PART_GONE] == 1 and st[R.S_NOT_FOUND] == 1
+
+
+def test_b6_a_slider_shifts_in_at_every_depth_up_to_max_out():
+    p = K.prm()
+    p[R.P_MAX_OUT] = 3
+    st = K.state(p)
+    a = R.A_SHIFT + 1 * R.SHIFT_PER_SLIDER + 3 * R.DEPTHS + 3
+    assert R.move_legal(st, p, 0, a) == 1 and K.mask(st, p)[a]
+    R.do_move(st, p, 0, a)
+    assert st[R.S_STUN + 1] == 3 and st[R.S_SPOS + 1] == 3
+    assert R.move_legal(st, p, 0, R.A_SHIFT + 1 * R.SHIFT_PER_SLIDER + 1 * R.DEPTHS + 4) == 0

@@ -1,6 +1,8 @@
-"""Strategies: the S2 planner's pruning, and hidden information (RULES.md M1..M5). A strategy decides from the board, the cards face up and its own seat's
-memory only. At every decision of many games, the cards a seat has not seen are dealt again among the deck slots it
-has not seen, and every other seat's memory is scrambled; the decision must not change."""
+"""Strategies: the S2 planner's pruning, and hidden information (RULES.md M1..M6). A strategy decides from the board,
+the cards face up, what the table sees of the decks (sizes, top cards' backs) and its own seat's memory only. At every
+decision of many games, the cards a seat has not seen are dealt again among the deck slots it has not seen, the
+order of the cards under each top card is shuffled, and every other seat's memory is scrambled; the decision must
+not change."""
 from __future__ import annotations
 
 import numpy as np
@@ -26,9 +28,20 @@ def _perturb(st, seat, gen):
         for k, gm in zip(slots, gen.permutation(cards)):
             out[R.S_DECK + k * R.N_PARTS + p] = gm
             out[R.S_CARD_LOC + gm] = k
+    for k in range(R.N_DECKS):                       # the order below the top card is not seen
+        top = R.top_back(st, k)
+        below = [q for q in range(R.N_PARTS) if q != top]
+        ranks = [int(st[R.S_RANK + k * R.N_PARTS + q]) for q in below]
+        floor = min(ranks) if top < 0 else int(st[R.S_RANK + k * R.N_PARTS + top]) + 1
+        fresh = gen.permutation(len(below)) + floor
+        for q, r in zip(below, fresh):
+            out[R.S_RANK + k * R.N_PARTS + q] = r
+        assert R.top_back(out, k) == top
     for o in range(st[R.S_NG]):
         if o == seat:
             continue
+        may = slice(R.S_MAY + o * R.N_DECKS, R.S_MAY + (o + 1) * R.N_DECKS)
+        out[may] = gen.integers(0, 1 << R.N_PARTS, R.N_DECKS)
         know = slice(R.S_KNOW + o * R.N_DECKS * R.N_PARTS, R.S_KNOW + (o + 1) * R.N_DECKS * R.N_PARTS)
         out[know] = gen.integers(R.KNOW_UNSEEN, R.N_GARMENTS, know.stop - know.start)
         excl = slice(R.S_EXCL + o * R.N_GARMENTS, R.S_EXCL + (o + 1) * R.N_GARMENTS)
@@ -42,14 +55,19 @@ def _decide(sid, row_w, st, prm, mask, nl, rng, seat, scratch_work):
     return S.decide(sid, row_w, st, prm, mask, nl, rng.copy(), 1 + seat, work, base, cur, keys, probs, near)
 
 
-@pytest.mark.parametrize("strats,seat_params", [
-    (("planner", "spoiler", "weighted", "random"), None),
-    (("planner", "planner", "planner"), [{"recall_own": 1.0, "recall_table": 0.0}, {"recall_own": 0.5,
-                                                                                     "recall_table": 0.5}, {}]),
+LADDER = [{"recall_own": 1.0, "recall_table": 0.0}, {"recall_own": 0.0, "recall_table": 1.0},
+          {"recall_own": 0.0, "recall_table": 0.0}, {"recall_own": 0.5, "recall_table": 0.5}]
+
+
+@pytest.mark.parametrize("strats,seat_params,params", [
+    (("planner", "spoiler", "weighted", "random"), None, None),
+    (("planner",) * 4, LADDER, None),
+    (("planner",) * 4, LADDER, {"decks_moved": True}),
+    (("planner",) * 3, LADDER[1:], {"decks_moved": True, "decks_moved_seen": False, "deck_view": "size"}),
 ])
-def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params):
+def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params, params):
     n = len(strats)
-    sc = scenario(n, strats, seat_params=seat_params)
+    sc = scenario(n, strats, seat_params=seat_params, params=params)
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
     gen = np.random.default_rng(5)
     checked = 0
@@ -63,6 +81,7 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
         for p in range(R.N_PARTS):
             order[p * 4:(p + 1) * 4] = p * 4 + gen.permutation(4)
         R.deal(st, order)
+        R.stack_decks(st, rng)
         log = np.zeros((1, 6), np.int32)
         while st[R.S_PHASE] != R.PH_OVER and st[R.S_TURNS] < 150:
             nl = R.legal_actions(st, prm, mask)
@@ -81,6 +100,12 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
                     checked += 1
             if R.apply_action(st, prm, a, log) == 1:
                 M.observe_search(st, wrows, rng)
+                if prm[R.P_DECKS_MOVED] and st[R.S_PHASE] != R.PH_OVER:      # C11, as play_batch does it
+                    k = int(st[R.S_LAST_DECK])
+                    b = int(gen.integers(0, 3))
+                    b += b >= k
+                    R.swap_decks(st, k, b)
+                    M.observe_swap(st, int(st[R.S_LAST_SEARCHER]), k, b)
     assert checked > 200
 
 
