@@ -25,8 +25,9 @@ PARAM_SPECS = (
      "(default = the UNVERIFIED candidate castle)"),
     ("max_turns", "int", 600, (10, 100000), "turn cap; a capped game is reported as truncated"),
     ("moves_per_turn", "int", 3, (1, 6), "magical moves a turn (rulebook: up to 3)"),
-    ("must_use_all_moves", "bool", False, None,
-     "AMBIGUITY C1: a ghost not on a needed garment must use all its moves (default: up to 3, stop any time)"),
+    ("must_use_all_moves", "bool", True, None,
+     "AMBIGUITY C1: a ghost not on a needed garment must use all its moves (the rulebook's 'Carrying out fewer "
+     "than 3 moves', default); false: up to 3, stop any time (version <= 2)"),
     ("slider_off_board", "choice", "illegal", OFF_BOARD,
      "AMBIGUITY C2: a slider move that would put a ghost off the board is illegal, or that ghost stops at the edge"),
     ("turn_collision", "choice", "turning_ghost_displaced", COLLISIONS,

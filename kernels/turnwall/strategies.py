@@ -20,7 +20,7 @@ from kernels.rng import bounded, pick_legal
 from kernels.turnwall.memory import best_deck, find_chance
 from kernels.turnwall.rules import (
     A_DRAG, A_END, A_PLACE, A_SEARCH, A_SHIFT, A_SLIDE, A_TURN, B2F, DEPTHS, SHIFT_PER_SLIDER, LOC_SEAT, N_CELLS, N_GARMENTS, N_PARTS,
-    PER_PART, P_MOVES, P_GARMENT_AT, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
+    PER_PART, P_MOVES, P_MUST_MOVE, P_GARMENT_AT, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
     S_MOVES_LEFT, S_NG, S_NPEND, S_ROT, S_SPOS, S_STUN, S_TURNS, SIZE, DC, DR, can_drag, do_move, move_legal, place_first_options,
     slide, slider_in,
 )
@@ -196,6 +196,17 @@ def load(dst, o_dst, src, o_src):
         dst[o_dst + i] = src[o_src + i]
 
 
+@njit("boolean(int32[::1], int32[::1], int64, int64[::1], int64)")
+def may_stop(st, cur, o, prm, me):
+    """C1: the turn may end in the position at cur[o:] before every move is used: always with must_use_all_moves
+    off, else only with the own ghost on a garment of a body part it still lacks."""
+    if prm[P_MUST_MOVE] == 0:
+        return True
+    b = cur[o + S_GPOS + me]
+    gm = prm[P_GARMENT_AT + b] if b >= 0 else -1
+    return gm >= 0 and (st[S_HAVE + me] >> (gm // PER_PART)) & 1 == 0
+
+
 @njit("float64(int64[::1], float64[::1], float64[::1], float64[::1], int64, int64)")
 def cell_score(prm, w, probs, near, b, depth):
     """`score` of a position where only the own ghost's cell ``b`` matters (w_rival = 0)."""
@@ -228,7 +239,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
     work[nodes + NODE_DEPTH] = 0
     visit(keys, phys_key(work, nodes), stamp)
     n = 1
-    best = score(st, work, nodes, prm, me, w, probs, near, 0)
+    best = score(st, work, nodes, prm, me, w, probs, near, 0) if may_stop(st, work, nodes, prm, me) else -1e18
     best_node = 0
     best_last = -1
     head = 0
@@ -270,7 +281,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
             if not leaf and not visit(keys, phys_key(cur, 0), stamp):
                 continue
             v = score(st, cur, 0, prm, me, w, probs, near, d + 1)
-            if v > best:
+            if v > best and (leaf or may_stop(st, cur, 0, prm, me)):
                 best = v
                 best_node = head
                 best_last = a

@@ -154,9 +154,12 @@ def test_r10_ghost_with_no_free_neighbour_goes_to_an_empty_corner_of_the_players
     assert st[R.S_GPOS] == cell(6, 6) and st[R.S_EJECTED] == 1 and R.check_invariants(st, P) == 0
 
 
-def test_r09_c1_up_to_three_moves_and_the_turn_may_end_any_time():
-    st = K.state(P)
+def test_r09_c1_three_moves_and_an_early_end_only_on_a_needed_garment():
+    st = K.state(P)                                                       # default: the rulebook's reading
+    assert not K.mask(st, P)[R.A_END]
+    st[R.S_GPOS] = cell(0, 1)                                             # on the sombrero, a needed garment
     assert K.mask(st, P)[R.A_END]
+    st = K.state(P)
     for _ in range(3):
         m = K.mask(st, P)
         a = int(np.nonzero(m[:R.A_PLACE])[0][0])
@@ -164,10 +167,11 @@ def test_r09_c1_up_to_three_moves_and_the_turn_may_end_any_time():
         if st[R.S_PHASE] == R.PH_PLACE:
             R.apply_action(st, P, int(np.nonzero(K.mask(st, P))[0][0]), NOLOG)
     assert st[R.S_MOVES_LEFT] == 0 and not K.mask(st, P)[:R.A_PLACE].any() and K.mask(st, P)[R.A_END]
-    p2 = K.prm(must_use_all_moves=True)
+
+
+def test_c1_option_up_to_three_moves_and_the_turn_may_end_any_time():
+    p2 = K.prm(must_use_all_moves=False)
     st = K.state(p2)
-    assert not K.mask(st, p2)[R.A_END]
-    st[R.S_GPOS] = cell(0, 1)                                             # on the sombrero, a needed garment
     assert K.mask(st, p2)[R.A_END]
 
 
@@ -358,3 +362,19 @@ def test_b6_a_slider_shifts_in_at_every_depth_up_to_max_out():
     R.do_move(st, p, 0, a)
     assert st[R.S_STUN + 1] == 3 and st[R.S_SPOS + 1] == 3
     assert R.move_legal(st, p, 0, R.A_SHIFT + 1 * R.SHIFT_PER_SLIDER + 1 * R.DEPTHS + 4) == 0
+
+
+def test_r10_several_displaced_ghosts_wait_in_the_order_of_the_held_ghost_each_met():
+    import random
+
+    from tests.kernels.turnwall.test_oracle import _random_position
+    rng = random.Random(7)
+    several = 0
+    for _ in range(20000):
+        st = _random_position(rng, P, 4)
+        if R.turn_board(st, P, rng.randint(0, 1)) < 2:
+            continue
+        met = [R.ghost_at(st, int(st[R.S_PANCHOR + i])) for i in range(int(st[R.S_NPEND]))]
+        assert met == sorted(met) and all(R.is_held(st, P, h) for h in met), met
+        several += 1
+    assert several > 0

@@ -161,3 +161,37 @@ def test_s2_shift_pruning_never_loses_a_cell_of_the_own_ghost():
         positions += 1
     assert positions >= 30
     assert shift_used > 0, "no position where a shift mattered: the test checks nothing"
+
+
+@pytest.mark.parametrize("must", [True, False])
+def test_c1_planner_plans_every_move_unless_it_ends_on_a_needed_garment(must):
+    """C1 (default must_use_all_moves): the planner's sequence uses every move left unless it ends on a garment of a
+    part the seat lacks, so it never needs a filler move; with the option off it may stop anywhere (and does)."""
+    sc = scenario(4, ("planner",), params={"must_use_all_moves": must})
+    prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
+    short_off_garment = 0
+    plans = 0
+    for g in range(30):
+        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
+            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1)
+        st = st.copy()
+        st[R.S_PHASE] = R.PH_MOVE
+        st[R.S_NPEND] = 0
+        st[R.S_MOVES_LEFT] = 3
+        for me in range(4):
+            if st[R.S_GPOS + me] < 0:
+                continue
+            st[R.S_CUR] = me
+            st[R.S_HAVE + me] = 0
+            _, _, _, _, work, base, cur, keys, probs, near, wrows = PL.new_scratch(4)
+            S.effective_rows(sids, sp, wrows)
+            n = S.plan(st, prm, wrows[me], work, base, cur, keys, probs, near)
+            pos = st.copy()
+            for i in range(n):
+                R.do_move(pos, prm, me, int(work[S.W_PLAN + i]))
+                R.place_first_options(pos, prm)
+            plans += 1
+            if n < 3 and R.needed_garment(pos, prm, me) < 0:
+                short_off_garment += 1
+    assert plans >= 100
+    assert (short_off_garment == 0) if must else (short_off_garment > 0), short_off_garment
