@@ -594,6 +594,8 @@ def legal_actions(st, prm, mask):
     moves = 0
     if st[S_MOVES_LEFT] > 0:
         for a in range(A_DRAG, A_PLACE):
+            if A_SHIFT <= a < A_TURN and (a - A_SHIFT) % DEPTHS > prm[P_MAX_OUT]:
+                continue
             if move_legal(st, prm, seat, a):
                 mask[a] = 1
                 moves += 1

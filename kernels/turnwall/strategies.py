@@ -20,7 +20,7 @@ from kernels.rng import bounded, pick_legal
 from kernels.turnwall.memory import best_deck, find_chance
 from kernels.turnwall.rules import (
     A_DRAG, A_END, A_PLACE, A_SEARCH, A_SHIFT, A_SLIDE, A_TURN, B2F, DEPTHS, SHIFT_PER_SLIDER, LOC_SEAT, N_CELLS, N_GARMENTS, N_PARTS,
-    PER_PART, P_MOVES, P_MUST_MOVE, P_GARMENT_AT, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
+    PER_PART, P_MAX_OUT, P_MOVES, P_MUST_MOVE, P_GARMENT_AT, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
     S_MOVES_LEFT, S_NG, S_NPEND, S_ROT, S_SPOS, S_STUN, S_TURNS, SIZE, DC, DR, can_drag, do_move, move_legal, place_first_options,
     slide, slider_in,
 )
@@ -251,7 +251,15 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
             continue
         load(base, 0, work, o)
         leaf = d + 1 >= left
-        for a in range(A_DRAG, A_PLACE):
+        a = A_DRAG - 1
+        while a + 1 < A_PLACE:
+            a += 1
+            if a >= A_SHIFT and a < A_TURN:              # shifts: only with 3 moves left, depths up to max_out
+                if not shifts or left - d < 3:
+                    a = A_TURN - 1
+                    continue
+                if (a - A_SHIFT) % DEPTHS > prm[P_MAX_OUT]:
+                    continue
             if not relevant(base, prm, me, a, left - d, full, shifts):
                 continue
             if a < A_SLIDE:
