@@ -10,13 +10,14 @@ import numpy as np
 from kernels.turnwall import board as B
 from kernels.turnwall.rules import (
     P_COLLISION, P_CORNER, P_DECK_VIEW, P_DECKS_MOVED, P_DECKS_TRACKED, P_GARMENT_AT, P_GARMENT_CELL, P_GRIP, P_MAX_OUT, P_MAX_TURNS, P_MOVES,
-    P_MUST_MOVE, P_OFF_BOARD, P_ROOM, P_SIZE, P_SL_TUNNEL, P_TUN_COL, P_TUN_OF_COL, P_WALLS,
+    P_MUST_MOVE, P_OFF_BOARD, P_ROOM, P_SIZE, P_SL_TUNNEL, P_TUN_COL, P_TUN_OF_COL, P_TURN_PHYSICS, P_WALLS,
 )
 
 COLLISIONS = ("turning_ghost_displaced", "held_ghost_displaced")
 OFF_BOARD = ("illegal", "ghost_stops")
 POLARITY = ("every_magnet_grips", "opposite_poles_grip")
 DECK_VIEWS = ("nothing", "size", "size_and_top_back")
+TURN_PHYSICS = ("sweep", "end_cell")
 
 # (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
@@ -32,6 +33,10 @@ PARAM_SPECS = (
      "AMBIGUITY C2: a slider move that would put a ghost off the board is illegal, or that ghost stops at the edge"),
     ("turn_collision", "choice", "turning_ghost_displaced", COLLISIONS,
      "ASSUMPTION C6: when a turning ghost meets a held one, which of them is displaced to a free neighbouring cell"),
+    ("turn_physics", "choice", "sweep", TURN_PHYSICS,
+     "ASSUMPTION C12: a board turn sweeps each riding ghost along its arc, stopping it where it touches a held ghost "
+     "(put into a space it straddles) and leaving held ghosts at the corners off the board (default); end_cell: "
+     "collisions only where a ghost ends (version <= 2)"),
     ("magnet_polarity", "choice", "every_magnet_grips", POLARITY,
      "ASSUMPTION C10: every magnet grips every ghost, or only magnets of the pole opposite the ghost's"),
     ("ghost_poles", "int_list", [0, 1, 0, 1], (0, 1),
@@ -49,6 +54,9 @@ PARAM_SPECS = (
 
 def check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
     """Cross-parameter checks; returns one error line or None. Loads the board file (a bad one is one line)."""
+    if values["turn_physics"] == "sweep" and values["turn_collision"] != COLLISIONS[0]:
+        return ("params.turn_collision: held_ghost_displaced needs turn_physics = end_cell (in the sweep a held "
+                "ghost always stands still)")
     if len(values["ghost_poles"]) != 4:
         return f"params.ghost_poles: needs exactly 4 values (0 or 1), got {len(values['ghost_poles'])}"
     try:
@@ -71,6 +79,7 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[P_DECKS_MOVED] = int(bool(values["decks_moved"]))
     prm[P_DECKS_TRACKED] = int(bool(values["decks_moved_seen"]))
     prm[P_DECK_VIEW] = DECK_VIEWS.index(values["deck_view"])
+    prm[P_TURN_PHYSICS] = TURN_PHYSICS.index(values["turn_physics"])
     pack_board(prm, board, values["ghost_poles"], values["magnet_polarity"] == POLARITY[1])
     return prm
 

@@ -49,6 +49,52 @@ def _rot_tables():
 
 B2F, F2B = _rot_tables()   # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
 
+# ---- C12: the sweep of a quarter turn (geometry in floor cells, computed once) ------------------------------------
+REACH = 1.0              # a ghost is one cell across: two ghosts touch when their centres are one cell apart
+STRADDLE = 0.9           # a ghost stands on a cell when its centre is less than this far from the cell's, per axis
+OFF_EDGE = 3.5           # half the board's width: a held ghost farther than this from the plug leaves the board
+
+
+def _sweep_tables():
+    """For a quarter turn in direction d (0 clockwise, 1 anticlockwise) of a ghost riding the board from floor cell m
+    past a ghost standing still on floor cell s: TOUCH[d, m, s] = the turn angle (radians, 0..pi/2) at which they
+    touch (inf when they never do), SPACES[d, m, s] = bit set of the floor cells the stopped ghost straddles there.
+    OFF[c] = 1 when a ghost standing still over floor cell c is off the board at some moment of a quarter turn
+    (its centre more than OFF_EDGE from the plug: the 3 cells at each corner)."""
+    z = np.array([complex(c % SIZE - 3, c // SIZE - 3) for c in range(N_CELLS)])
+    touch = np.full((2, N_CELLS, N_CELLS), np.inf)
+    spaces = np.zeros((2, N_CELLS, N_CELLS), dtype=np.int64)
+    for d in range(2):
+        sign = 1.0 if d == 0 else -1.0                  # clockwise on the page (rows grow southward): z * e^{i theta}
+        theta = np.linspace(0.0, np.pi / 2, 1801)
+        path = z[:, None] * np.exp(1j * sign * theta)[None, :]          # [m, step]
+        for m in range(N_CELLS):
+            dist = np.abs(path[m][None, :] - z[:, None])                 # [s, step]
+            inside = dist < REACH - 1e-9
+            for t in range(N_CELLS):
+                if t == m or not inside[t].any():
+                    continue
+                k = int(np.argmax(inside[t]))
+                lo, hi = theta[max(k - 1, 0)], theta[k]
+                for _ in range(50):                      # the exact touching angle between two samples
+                    mid = (lo + hi) / 2
+                    if abs(z[m] * np.exp(1j * sign * mid) - z[t]) < REACH - 1e-9:
+                        hi = mid
+                    else:
+                        lo = mid
+                touch[d, m, t] = lo
+                at = z[m] * np.exp(1j * sign * lo)
+                mask = 0
+                for c in range(N_CELLS):
+                    if abs(z[c].real - at.real) < STRADDLE and abs(z[c].imag - at.imag) < STRADDLE:
+                        mask |= 1 << c
+                spaces[d, m, t] = mask
+    off = (np.abs(z) > OFF_EDGE).astype(np.int64)
+    return touch, spaces, off
+
+
+SWEEP_TOUCH, SWEEP_SPACES, SWEEP_OFF = _sweep_tables()
+
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MAX_TURNS = 0
 P_MOVES = 1              # magical moves a turn (rulebook: 3)
@@ -68,7 +114,8 @@ P_GARMENT_CELL = 133     # [20]
 P_CORNER = 153           # [4]
 P_ROOM = 157             # [49] room index, -1 plug
 P_DECKS_TRACKED = 206    # C11: 1 every seat sees where a moved deck goes, 0 only the searcher
-P_SIZE = 207
+P_TURN_PHYSICS = 207     # C12: 0 the sweep of a quarter turn, 1 collisions at the end cells only (version <= 2)
+P_SIZE = 208
 
 # ---- state offsets: physical block ------------------------------------------------------------------------------
 S_GPOS = 0               # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
@@ -78,7 +125,8 @@ S_SPOS = 8               # [3] cells slider s is pulled out (0..max_out)
 S_NG = 11                # ghosts in play (= players)
 S_NPEND = 12             # ghosts waiting for a place after a turn (R10)
 S_PEND = 13              # [4] ghost ids, in placement order
-S_PANCHOR = 17           # [4] the cell each one was displaced from
+S_PANCHOR = 17           # [4] the cell each one was displaced from (end-cell physics), or SWEEP_KEY + the index of
+                         # its straddled cells in SWEEP_SPACES (sweep), or OFF_BOARD_KEY (left the board)
 PHYS_SIZE = 24
 # ---- turn ---------------------------------------------------------------------------------------------------------
 S_CUR = 24               # seat to act
@@ -121,6 +169,8 @@ S_TRACKED = 301
 S_SIZE = 304
 
 LOC_SEAT = 10
+SWEEP_KEY = 1000
+OFF_BOARD_KEY = 999
 KNOW_UNSEEN = -2
 KNOW_EMPTY = -1
 
@@ -330,13 +380,35 @@ def free_corners(st, prm):
     return m
 
 
+@njit("int64(int32[::1])")
+def place_spaces(st):
+    """R10: the free cells the first waiting ghost may be put into, before the corners: the cells it straddles
+    (sweep, C12) or the neighbours of the cell it was displaced from (end-cell physics); 0 when it left the board."""
+    a = st[S_PANCHOR]
+    if a == OFF_BOARD_KEY:
+        return 0
+    if a < SWEEP_KEY:
+        return free_neighbours(st, a)
+    k = a - SWEEP_KEY
+    floor = SWEEP_SPACES[k // (N_CELLS * N_CELLS), (k // N_CELLS) % N_CELLS, k % N_CELLS]
+    rot = st[S_ROT]
+    m = 0
+    for c in range(N_CELLS):
+        if (floor >> c) & 1:
+            b = F2B[rot, c]
+            if b != PLUG and ghost_at(st, b) < 0:
+                m |= 1 << b
+    return m
+
+
 @njit("int64(int32[::1], int64[::1])")
 def place_options(st, prm):
-    """R10: cells the first waiting ghost may go to: a free neighbour of the cell it was displaced from, or, when
-    there is none (pushed off the board), an empty corner. Bit set of cells; 0 when nobody waits."""
+    """R10: cells the first waiting ghost may go to: a free cell it straddles (sweep) or next to the cell it was
+    displaced from (end-cell physics), or, when there is none (pushed off the board), an empty corner. Bit set of
+    cells; 0 when nobody waits."""
     if st[S_NPEND] == 0:
         return 0
-    m = free_neighbours(st, st[S_PANCHOR])
+    m = place_spaces(st)
     return m if m != 0 else free_corners(st, prm)
 
 
@@ -344,7 +416,7 @@ def place_options(st, prm):
 def place(st, prm, cell):
     """Put the first waiting ghost on ``cell`` (one of `place_options`); returns 1 if it was an ejection (R10)."""
     g = st[S_PEND]
-    ej = 1 if free_neighbours(st, st[S_PANCHOR]) == 0 else 0
+    ej = 1 if place_spaces(st) == 0 else 0
     st[S_GPOS + g] = cell
     n = st[S_NPEND] - 1
     for i in range(n):
@@ -390,11 +462,62 @@ def place_first_options(st, prm):
 
 
 @njit("int64(int32[::1], int64[::1], int64)")
+def turn_sweep(st, prm, d):
+    """C12 (default): a quarter turn swept. Held ghosts stand still over the floor; a held ghost over one of the 3
+    floor cells at a corner is left off the board as the board's corner turns away beneath it (it waits for an empty
+    corner). Every other ghost rides the board along its arc and stops where it first touches a held ghost still on
+    the board (a ghost one cell across; the first it touches); it waits to be put into one of the spaces it
+    straddles there. Waiting ghosts are queued in ghost order. Returns the number of ghosts displaced or left off."""
+    old = st[S_ROT]
+    new = (old + (1 if d == 0 else 3)) % 4
+    held = 0
+    for g in range(st[S_NG]):
+        if is_held(st, prm, g):
+            held |= 1 << g
+    for g in range(st[S_NG]):                         # pass 1, on the old positions: who waits, and why
+        st[S_PANCHOR + g] = -1
+        b = st[S_GPOS + g]
+        if b < 0:
+            continue
+        f = B2F[old, b]
+        if (held >> g) & 1:
+            if SWEEP_OFF[f] != 0:
+                st[S_PANCHOR + g] = OFF_BOARD_KEY
+            continue
+        first = np.inf
+        for h in range(st[S_NG]):
+            if (held >> h) & 1 == 0:
+                continue
+            fh = B2F[old, st[S_GPOS + h]]
+            if SWEEP_OFF[fh] == 0 and SWEEP_TOUCH[d, f, fh] < first:
+                first = SWEEP_TOUCH[d, f, fh]
+                st[S_PANCHOR + g] = SWEEP_KEY + (d * N_CELLS + f) * N_CELLS + fh
+    for g in range(st[S_NG]):                         # pass 2: held ghosts stay over the floor
+        if (held >> g) & 1 and st[S_PANCHOR + g] < 0:
+            st[S_GPOS + g] = F2B[new, B2F[old, st[S_GPOS + g]]]
+    n = 0
+    for g in range(st[S_NG]):                         # pass 3: the queue, in ghost order (n <= g: in place)
+        key = st[S_PANCHOR + g]
+        st[S_PANCHOR + g] = -1
+        if key < 0:
+            continue
+        st[S_PEND + n] = g
+        st[S_PANCHOR + n] = key
+        st[S_GPOS + g] = -1
+        n += 1
+    st[S_NPEND] = n
+    st[S_ROT] = new
+    return n
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
 def turn_board(st, prm, d):
     """R8: turn the board a quarter (d = 0 clockwise, 1 anticlockwise). Held ghosts stay over the floor (so they move
     on the board), the others turn with the board. A turning ghost that arrives on a held ghost's cell is displaced
     (C6; collision = 1: the held ghost is displaced instead) and waits for a place (R10). Returns the number of
-    displaced ghosts."""
+    displaced ghosts. With C12's sweep (the default) the turn is `turn_sweep`; this is the end-cell option."""
+    if prm[P_TURN_PHYSICS] == 0:
+        return turn_sweep(st, prm, d)
     old = st[S_ROT]
     new = (old + (1 if d == 0 else 3)) % 4
     held = 0

@@ -19,6 +19,7 @@ WORDS = {
     "must_use_all_moves": "every move must be used",
     "slider_off_board": "a slider pushing a ghost off the board",
     "turn_collision": "which ghost a board turn moves aside",
+    "turn_physics": "how a board turn moves the ghosts",
     "magnet_polarity": "which magnets grip a ghost",
     "ghost_poles": "ghosts' magnet poles",
     "decks_moved": "a searched deck changes places",

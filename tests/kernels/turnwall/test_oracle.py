@@ -52,7 +52,9 @@ def _oracle_move(c: Castle, g: int, a: int) -> bool:
 @pytest.mark.parametrize("params,opts", [
     ({}, {}),
     ({"slider_off_board": "ghost_stops"}, {"off_board_stops": True}),
-    ({"turn_collision": "held_ghost_displaced"}, {"held_displaced": True}),
+    ({"turn_collision": "held_ghost_displaced", "turn_physics": "end_cell"}, {"held_displaced": True,
+                                                                              "end_cell": True}),
+    ({"turn_physics": "end_cell"}, {"end_cell": True}),
     ({"magnet_polarity": "opposite_poles_grip"}, {}),
 ])
 def test_oracle_agrees_with_kernel_on_random_positions(params, opts):

@@ -119,15 +119,17 @@ def test_r07_c4_shift_needs_both_corridors_free_and_goes_to_any_depth():
 
 
 def test_r08_turn_held_ghosts_stay_over_the_floor_others_turn_with_the_board():
-    st = K.state(P, ghosts=[(1, 1), (0, 6), (5, 5), (6, 0)])             # red held (slider 2, magnet 0)
-    assert [R.is_held(st, P, g) for g in range(4)] == [False, True, False, False]
-    assert R.turn_board(st, P, 0) == 0
+    PE = K.prm(turn_physics="end_cell")                                   # red at a corner: C12 leaves it off
+    st = K.state(PE, ghosts=[(1, 1), (0, 6), (5, 5), (6, 0)])            # red held (slider 2, magnet 0)
+    assert [R.is_held(st, PE, g) for g in range(4)] == [False, True, False, False]
+    assert R.turn_board(st, PE, 0) == 0
     assert st[R.S_ROT] == 1
     assert K.ghosts(st) == [(1, 1), (0, 0), (5, 5), (6, 0)]              # red moved on the board to [0,0]
     assert R.B2F[1, cell(0, 0)] == cell(0, 6)                             # ... still over floor [0,6]
 
 
 def test_c6_turning_ghost_meeting_a_held_one_is_displaced_and_the_player_chooses():
+    P = K.prm(turn_physics="end_cell")                                    # noqa: N806 (the version-2 physics)
     st = K.state(P)                                                       # green [0,0] not held, red [0,6] held
     st[R.S_PHASE] = R.PH_MOVE
     R.apply_action(st, P, R.A_TURN, NOLOG)
@@ -136,13 +138,14 @@ def test_c6_turning_ghost_meeting_a_held_one_is_displaced_and_the_player_chooses
     assert sorted(np.nonzero(m)[0] - R.A_PLACE) == [cell(0, 1), cell(1, 0)]
     R.apply_action(st, P, R.A_PLACE + cell(1, 0), NOLOG)
     assert st[R.S_GPOS] == cell(1, 0) and st[R.S_PHASE] == R.PH_MOVE and st[R.S_DISPLACED] == 1
-    p2 = K.prm(turn_collision="held_ghost_displaced")
+    p2 = K.prm(turn_collision="held_ghost_displaced", turn_physics="end_cell")
     st = K.state(p2)
     R.apply_action(st, p2, R.A_TURN, NOLOG)
     assert st[R.S_GPOS] == cell(0, 0) and st[R.S_GPOS + 1] == -1 and st[R.S_PEND] == 1
 
 
 def test_r10_ghost_with_no_free_neighbour_goes_to_an_empty_corner_of_the_players_choice():
+    P = K.prm(turn_physics="end_cell")                                    # noqa: N806 (the version-2 physics)
     st = K.state(P, n=4, ghosts=[(0, 0), (0, 6), (0, 1), (1, 0)],         # green boxed in at the corner
                  sliders=[(0, 1), (2, 0), (4, 0)])
     st[R.S_CUR] = 2
@@ -368,6 +371,7 @@ def test_r10_several_displaced_ghosts_wait_in_the_order_of_the_held_ghost_each_m
     import random
 
     from tests.kernels.turnwall.test_oracle import _random_position
+    P = K.prm(turn_physics="end_cell")                                    # noqa: N806 (the version-2 physics)
     rng = random.Random(7)
     several = 0
     for _ in range(20000):
@@ -378,3 +382,60 @@ def test_r10_several_displaced_ghosts_wait_in_the_order_of_the_held_ghost_each_m
         assert met == sorted(met) and all(R.is_held(st, P, h) for h in met), met
         several += 1
     assert several > 0
+
+
+def test_c12_a_held_ghost_at_a_corner_is_left_off_the_board_and_put_on_an_empty_corner():
+    st = K.state(P)                                       # red [0,6] and yellow [6,6] held by slider 2 (0, 6)
+    assert R.is_held(st, P, 1) and R.is_held(st, P, 2) and R.SWEEP_OFF[int(R.B2F[0, cell(0, 6)])] == 1
+    R.apply_action(st, P, R.A_TURN, NOLOG)
+    assert st[R.S_DISPLACED] == 2 and st[R.S_PHASE] == R.PH_PLACE and K.ghosts(st)[0] == (0, 0)  # green rode
+    assert sorted(np.nonzero(K.mask(st, P))[0] - R.A_PLACE) == [cell(0, 6), cell(6, 6)]     # the empty corners
+    R.apply_action(st, P, R.A_PLACE + cell(6, 6), NOLOG)                  # red: the player's choice
+    assert st[R.S_GPOS + 1] == cell(6, 6) and st[R.S_GPOS + 2] == cell(0, 6)                 # yellow: forced
+    assert st[R.S_EJECTED] == 2 and st[R.S_PHASE] == R.PH_MOVE and R.check_invariants(st, P) == 0
+    pe = K.prm(turn_physics="end_cell")                                   # version 2: red lands on green
+    st = K.state(pe)
+    R.apply_action(st, pe, R.A_TURN, NOLOG)
+    assert st[R.S_EJECTED] == 0 and st[R.S_GPOS + 1] == cell(0, 0)
+
+
+def test_c12_a_riding_ghost_stops_where_it_touches_a_held_ghost_and_goes_into_a_space_it_straddles():
+    """A ghost riding the board past a held ghost (not at its end cell) stops against it and waits; it may only be
+    put into a free cell it straddles there (else an empty corner); the end-cell physics let it ride through."""
+    import random
+
+    from tests.kernels.turnwall.test_oracle import _random_position
+    rng = random.Random(11)
+    pe = K.prm(turn_physics="end_cell")
+    seen = 0
+    for _ in range(4000):
+        st = _random_position(rng, P, 4)
+        d = rng.randint(0, 1)
+        old = int(st[R.S_ROT])
+        held = [g for g in range(4) if R.is_held(st, P, g)]
+        for g in range(4):
+            if g in held:
+                continue
+            f = int(R.B2F[old, st[R.S_GPOS + g]])
+            live = [h for h in held if not R.SWEEP_OFF[int(R.B2F[old, st[R.S_GPOS + h]])]]
+            for h in sorted(live, key=lambda x: R.SWEEP_TOUCH[d, f, int(R.B2F[old, st[R.S_GPOS + x]])])[:1]:
+                fh = int(R.B2F[old, st[R.S_GPOS + h]])
+                new = (old + (1 if d == 0 else 3)) % 4
+                end = int(st[R.S_GPOS + g])                               # a rider keeps its board cell
+                if R.SWEEP_OFF[fh] or not 0.05 < R.SWEEP_TOUCH[d, f, fh] < 1.5 or end in [int(R.F2B[new, R.B2F[old, st[R.S_GPOS + x]]]) for x in held]:
+                    continue
+                k = st.copy()
+                R.turn_board(k, P, d)
+                assert g in [int(k[R.S_PEND + i]) for i in range(k[R.S_NPEND])]
+                while k[R.S_NPEND] and int(k[R.S_PEND]) != g:
+                    R.place(k, P, R.lowest_bit(R.place_options(k, P)))
+                spaces = int(R.SWEEP_SPACES[d, f, fh])
+                allowed = {int(R.F2B[k[R.S_ROT], c]) for c in range(49) if (spaces >> c) & 1}
+                opts = {c for c in range(49) if (R.place_options(k, P) >> c) & 1}
+                assert opts <= allowed or opts <= {int(x) for x in P[R.P_CORNER:R.P_CORNER + 4]}
+                assert len(allowed) >= 2 or 0.05 < R.SWEEP_TOUCH[d, f, fh]
+                o = st.copy()                                             # version 2: no collision on the way
+                R.turn_board(o, pe, d)
+                assert g not in [int(o[R.S_PEND + i]) for i in range(o[R.S_NPEND])]
+                seen += 1
+    assert seen > 20, seen
