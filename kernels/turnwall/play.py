@@ -26,7 +26,7 @@ from kernels.turnwall.rules import (
 )
 from kernels.eventlog import log_event  # noqa: E402
 from kernels.turnwall.rules import PHYS_SIZE
-from kernels.turnwall.strategies import HASH_SIZE, N_SPARAMS, W_PLAN_TURN, WORK_SIZE, decide, effective_rows
+from kernels.turnwall.strategies import KEYS_SIZE, N_SPARAMS, W_PLAN_TURN, WORK_SIZE, decide, effective_rows
 
 from kernels.turnwall.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
@@ -49,7 +49,7 @@ def new_scratch(n):
             np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_GARMENTS, dtype=np.int32),
             np.zeros(WORK_SIZE, dtype=np.int32), np.zeros(PHYS_SIZE, dtype=np.int32),
             np.zeros(PHYS_SIZE, dtype=np.int32),
-            np.zeros(2 * HASH_SIZE, dtype=np.int64), np.zeros(N_GARMENTS, dtype=np.float64),
+            np.zeros(KEYS_SIZE, dtype=np.int64), np.zeros(N_GARMENTS, dtype=np.float64),
             np.zeros(N_CELLS, dtype=np.float64), np.zeros((n, N_SPARAMS), dtype=np.float64))
 
 

@@ -166,7 +166,9 @@ S_MAY = 264              # [4 seats * 4 decks]: bit p = as far as the seat knows
 S_RANK = 280             # [4 decks * 5 parts]: place of the part-p card in deck k from the top (0 = top card)
 S_VIEW = 300             # copies of P_DECK_VIEW and P_DECKS_TRACKED (memory.py reads them without the parameters)
 S_TRACKED = 301
-S_SIZE = 304
+S_SEEN_KNOWN = 302       # [3] C5: bit k * 4 + g = the table has seen whether slider s's cell k grips ghost g
+S_SEEN_GRIP = 305        # [3] ... and it grips (bits where known)
+S_SIZE = 308
 
 LOC_SEAT = 10
 SWEEP_KEY = 1000
@@ -544,6 +546,65 @@ def turn_board(st, prm, d):
     return n
 
 
+@njit("void(int32[::1], int64[::1], int64, boolean)")
+def see_grip(st, prm, g, grips):
+    """C5: the table has seen whether the magnet cell under ghost ``g`` grips it (S_SEEN_*)."""
+    b = st[S_GPOS + g]
+    if b < 0:
+        return
+    f = B2F[st[S_ROT], b]
+    t = prm[P_TUN_OF_COL + f % SIZE]
+    s = slider_in(st, t) if t >= 0 else -1
+    if s < 0:
+        return
+    k = f // SIZE - st[S_SPOS + s]
+    if k < 0 or k >= SLIDER_LEN:
+        return
+    bit = 1 << (k * MAX_GHOSTS + g)
+    st[S_SEEN_KNOWN + s] |= bit
+    if grips:
+        st[S_SEEN_GRIP + s] |= bit
+    else:
+        st[S_SEEN_GRIP + s] &= ~bit
+
+
+@njit("void(int32[::1], int64[::1], int64, int64)")
+def see_move(st, prm, a, before):
+    """C5, what everyone sees of magical move ``a`` (called before it with before = 1, after it with 0): a board turn
+    shows of every ghost over a slider whether it is held (it stands still over the floor) or not (it rides the
+    board); a slide shows a grip under each ghost that moved with no moving ghost behind it to push it. Nothing
+    else about the magnets is visible (the rulebook: "you may not test beforehand")."""
+    if a >= A_TURN and before == 1:
+        for g in range(st[S_NG]):
+            see_grip(st, prm, g, is_held(st, prm, g))
+    elif A_SLIDE <= a < A_SHIFT and before == 1:
+        for g in range(st[S_NG]):                     # the cells before the slide, kept in S_PANCHOR (unused now)
+            st[S_PANCHOR + g] = st[S_GPOS + g]
+    elif A_SLIDE <= a < A_SHIFT:
+        k = a - A_SLIDE
+        s = k // 2
+        step = 1 if k % 2 == 1 else -1
+        rot = st[S_ROT]
+        for g in range(st[S_NG]):
+            b0 = st[S_PANCHOR + g]
+            if b0 < 0 or b0 == st[S_GPOS + g]:
+                continue
+            f0 = B2F[rot, b0]
+            pushed = False
+            for h in range(st[S_NG]):
+                bh = st[S_PANCHOR + h]
+                if h != g and bh >= 0 and bh != st[S_GPOS + h] and B2F[rot, bh] == f0 - step * SIZE:
+                    pushed = True
+            if not pushed:
+                kk = f0 // SIZE - (st[S_SPOS + s] - step)     # the slider's cell under it before the slide
+                if 0 <= kk < SLIDER_LEN:
+                    bit = 1 << (kk * MAX_GHOSTS + g)
+                    st[S_SEEN_KNOWN + s] |= bit
+                    st[S_SEEN_GRIP + s] |= bit
+        for g in range(st[S_NG]):
+            st[S_PANCHOR + g] = -1
+
+
 @njit("int64(int32[::1], int64[::1], int64, int64)")
 def move_legal(st, prm, g, a):
     """1 when magical move ``a`` (A_DRAG .. A_TURN + 1) is legal for ghost ``g``'s player (ignores moves left);
@@ -760,7 +821,9 @@ def apply_action(st, prm, a, log):
             st[S_PHASE] = PH_MOVE
         return 0
     if a < A_PLACE:
+        see_move(st, prm, a, 1)
         code = do_move(st, prm, seat, a)
+        see_move(st, prm, a, 0)
         k = move_kind(a)
         st[S_DRAGS + k] += 1
         st[S_MOVES_LEFT] -= 1

@@ -20,7 +20,7 @@ from kernels.rng import bounded, pick_legal
 from kernels.turnwall.memory import best_deck, find_chance
 from kernels.turnwall.rules import (
     A_DRAG, A_END, A_PLACE, A_SEARCH, A_SHIFT, A_SLIDE, A_TURN, B2F, DEPTHS, SHIFT_PER_SLIDER, LOC_SEAT, N_CELLS, N_GARMENTS, N_PARTS,
-    PER_PART, P_MAX_OUT, P_MOVES, P_MUST_MOVE, P_GARMENT_AT, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
+    N_SLIDERS, PER_PART, P_GRIP, P_MAX_OUT, P_MOVES, P_MUST_MOVE, P_SIZE, P_GARMENT_AT, S_SEEN_GRIP, SLIDER_LEN, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
     S_MOVES_LEFT, S_NG, S_NPEND, S_ROT, S_SPOS, S_STUN, S_TURNS, SIZE, DC, DR, can_drag, do_move, move_legal, place_first_options,
     slide, slider_in,
 )
@@ -40,8 +40,11 @@ STRATEGIES = (
 
 # every non-random strategy's first parameters: the memory model (memory.py)
 MEMORY_SPECS = (
-    ("recall_own", 1.0, "probability of remembering what it saw in its own search (1 perfect, 0 none)"),
-    ("recall_table", 1.0, "probability of remembering what the table saw in a search (1 perfect, 0 none)"),
+    ("recall_own", 1.0, "probability of remembering the cards it saw in its own search (1 perfect, 0 forgets them)"),
+    ("recall_table", 1.0, "probability of remembering what the whole table saw of a search: which deck, which "
+                          "garment, found or not (1 perfect, 0 ignores it)"),
+    ("knows_magnets", 1.0, "C5: 1 knows where every magnet grips (exact); 0 knows only the grips the table has "
+                           "seen in moves so far and plans as if the others did not grip"),
 )
 # weights: (name, default, help), after the memory columns in the weighted strategy's row
 WEIGHT_SPECS = (
@@ -54,14 +57,15 @@ WEIGHT_SPECS = (
     ("w_shift", 1.0, "1: also consider moving a slider to another tunnel with 3 moves left (S2, as the planner and "
                      "the spoiler); 0: skip shifts (12% faster, 1.9 points fewer wins at a planner table)"),
 )
-N_SPARAMS = 8
-W_FIND = 2          # columns of an effective row
-W_NEAR = 3
+N_SPARAMS = 9
+W_MAGNETS = 2       # columns of an effective row (0, 1: memory.RECALL_*)
+W_FIND = 3
+W_NEAR = 4
 NEAR_WALL = 3
-W_RIVAL = 4
-W_MOVES = 5
-W_FULL = 6
-W_SHIFT = 7
+W_RIVAL = 5
+W_MOVES = 6
+W_FULL = 7
+W_SHIFT = 8
 PLANNER_W = np.array([1.0, 0.5, 0.0, 0.01, 0.0, 1.0])
 SPOILER_W = np.array([1.0, 0.5, 0.6, 0.01, 1.0, 1.0])
 
@@ -81,6 +85,7 @@ W_PLAN = 8                      # up to 8 actions
 W_NODES = 16
 WORK_SIZE = W_NODES + MAX_NODES * NODE_W
 HASH_SIZE = 4096                # open-addressing table of visited positions (int64 keys, 0 = empty)
+KEYS_SIZE = 2 * HASH_SIZE + P_SIZE      # the table, then the parameters as a seat that learns the magnets sees them
 MAX_MOVES = 8
 
 
@@ -215,6 +220,22 @@ def cell_score(prm, w, probs, near, b, depth):
     return v + w[W_NEAR] * near[b] - w[W_MOVES] * depth
 
 
+@njit("void(int64[::1], int32[::1], int64[::1])")
+def believed(prm, st, keys):
+    """C5: the parameters as a seat that does not know the magnets sees them, in the tail of ``keys``: every grip
+    the table has seen (rules.see_move), no other."""
+    b = keys[2 * HASH_SIZE:]
+    for i in range(P_SIZE):
+        b[i] = prm[i]
+    for s in range(N_SLIDERS):
+        for g in range(4):
+            m = 0
+            for k in range(SLIDER_LEN):
+                if (st[S_SEEN_GRIP + s] >> (k * 4 + g)) & 1:
+                    m |= 1 << k
+            b[P_GRIP + s * 4 + g] = m
+
+
 @njit("int64(int32[::1], int64[::1], float64[::1], int32[::1], int32[::1], int32[::1], int64[::1], float64[::1], "
       "float64[::1])")
 def plan(st, prm, w, work, base, cur, keys, probs, near):
@@ -223,6 +244,10 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
     int32[PHYS_SIZE] scratch (the position being expanded, and its child)."""
     me = st[S_CUR]
     left = st[S_MOVES_LEFT]
+    if w[W_MAGNETS] < 0.5:                            # C5: plan with the grips the table has seen, no others
+        believed(prm, st, keys)
+        prm = keys[2 * HASH_SIZE:]
+    keys = keys[:2 * HASH_SIZE]
     full = w[W_FULL] > 0.5
     shifts = w[W_SHIFT] > 0.5
     mine_only = w[W_RIVAL] == 0.0
@@ -369,7 +394,8 @@ def planner_decide(st, prm, w, mask, n_legal, rng, row, work, base, cur, keys, p
     if st[S_NPEND] > 0:                                       # R10 placement: the lowest cell, as simulated
         return lowest_legal(mask)
     me = st[S_CUR]
-    if work[W_PLAN_TURN] != st[S_TURNS] or work[W_PLAN_SEAT] != me:
+    learner = w[W_MAGNETS] < 0.5 and work[W_PLAN_STEP] > 0     # C5: what it saw may upset its plan: plan again
+    if work[W_PLAN_TURN] != st[S_TURNS] or work[W_PLAN_SEAT] != me or learner:
         if not search_now(st, prm, w, me):
             plan(st, prm, w, work, base, cur, keys, probs, near)
         else:

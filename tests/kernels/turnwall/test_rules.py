@@ -439,3 +439,16 @@ def test_c12_a_riding_ghost_stops_where_it_touches_a_held_ghost_and_goes_into_a_
                 assert g not in [int(o[R.S_PEND + i]) for i in range(o[R.S_NPEND])]
                 seen += 1
     assert seen > 20, seen
+
+
+def test_c5_the_table_sees_grips_only_in_moves():
+    st = K.state(P)                                       # slider 2 grips red [0,6] and yellow [6,6]
+    assert (st[R.S_SEEN_KNOWN:R.S_SEEN_KNOWN + 3] == 0).all()
+    R.apply_action(st, P, R.A_TURN, NOLOG)
+    known, grip = int(st[R.S_SEEN_KNOWN + 2]), int(st[R.S_SEEN_GRIP + 2])
+    assert known == (1 << (0 * 4 + 1)) | (1 << (6 * 4 + 2)) and grip == known   # red over cell 0, yellow over 6
+    assert int(st[R.S_SEEN_KNOWN + 0]) == (1 << 0) | (1 << (6 * 4 + 3))   # green and blue over slider 0 ...
+    assert st[R.S_SEEN_GRIP + 0] == 0                                       # ... rode the board: no grip
+    st = K.state(P, ghosts=[(1, 0), (0, 6), (6, 6), (5, 5)])               # green over slider 0's magnet 1
+    R.apply_action(st, P, R.A_SLIDE + 0 * 2 + 1, NOLOG)                     # pulled out: green moves with it
+    assert int(st[R.S_SEEN_GRIP + 0]) == 1 << (1 * 4 + 0) and K.ghosts(st)[0] == (2, 0)

@@ -49,6 +49,19 @@ def _perturb(st, seat, gen):
     return out
 
 
+def _unseen_magnets(st, prm, gen):
+    """A copy of ``prm`` with every grip the table has not seen (rules.see_move) drawn at random (C5)."""
+    out = prm.copy()
+    for s in range(R.N_SLIDERS):
+        for g in range(4):
+            m = int(prm[R.P_GRIP + s * 4 + g])
+            for k in range(R.SLIDER_LEN):
+                if not (int(st[R.S_SEEN_KNOWN + s]) >> (k * 4 + g)) & 1 and gen.random() < 0.5:
+                    m ^= 1 << k
+            out[R.P_GRIP + s * 4 + g] = m
+    return out
+
+
 def _decide(sid, row_w, st, prm, mask, nl, rng, seat, scratch_work):
     _, _, _, _, work, base, cur, keys, probs, near, _ = PL.new_scratch(len(row_w))
     work[:] = scratch_work
@@ -64,6 +77,7 @@ LADDER = [{"recall_own": 1.0, "recall_table": 0.0}, {"recall_own": 0.0, "recall_
     (("planner",) * 4, LADDER, None),
     (("planner",) * 4, LADDER, {"decks_moved": True}),
     (("planner",) * 3, LADDER[1:], {"decks_moved": True, "decks_moved_seen": False, "deck_view": "size"}),
+    (("planner", "spoiler", "planner"), [{"knows_magnets": 0.0}, {"knows_magnets": 0.0}, {}], None),
 ])
 def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params, params):
     n = len(strats)
@@ -90,7 +104,9 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
             a = int(np.flatnonzero(mask)[0])
             if nl > 1:
                 if sids[seat] != S.S_RANDOM:
-                    other = _decide(sids[seat], wrows[seat], _perturb(st, seat, gen), prm, mask.copy(), nl, rng,
+                    learner = wrows[seat][S.W_MAGNETS] < 0.5                   # C5: nor the unseen magnets
+                    other = _decide(sids[seat], wrows[seat], _perturb(st, seat, gen),
+                                    _unseen_magnets(st, prm, gen) if learner else prm, mask.copy(), nl, rng,
                                     seat, work)
                 a = S.decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys,
                              probs, near)
