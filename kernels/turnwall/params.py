@@ -10,7 +10,7 @@ import numpy as np
 from kernels.turnwall import board as B
 from kernels.turnwall.rules import (
     P_COLLISION, P_CORNER, P_DECK_VIEW, P_DECKS_MOVED, P_DECKS_TRACKED, P_GARMENT_AT, P_GARMENT_CELL, P_GRIP, P_MAX_OUT, P_MAX_TURNS, P_MOVES,
-    P_MUST_MOVE, P_OFF_BOARD, P_ROOM, P_SIZE, P_SL_TUNNEL, P_TUN_COL, P_TUN_OF_COL, P_TURN_PHYSICS, P_WALLS,
+    P_MUST_MOVE, P_OFF_BOARD, P_ROOM, P_SIZE, P_SL_TUNNEL, P_TUN_COL, P_TUN_OF_COL, P_TURN_PHYSICS, P_WALLS, pack_sweep,
 )
 
 COLLISIONS = ("turning_ghost_displaced", "held_ghost_displaced")
@@ -100,3 +100,4 @@ def pack_board(prm: np.ndarray, board: B.Board, ghost_poles=(0, 1, 0, 1), polari
     prm[P_CORNER:P_CORNER + 4] = board.corners
     prm[P_ROOM:P_ROOM + B.N_CELLS] = board.room_of
     prm[P_MAX_OUT] = board.max_out
+    pack_sweep(prm)

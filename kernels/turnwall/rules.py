@@ -94,6 +94,14 @@ def _sweep_tables():
 
 
 SWEEP_TOUCH, SWEEP_SPACES, SWEEP_OFF = _sweep_tables()
+SWEEP_TOUCH_NS = np.where(np.isfinite(SWEEP_TOUCH), np.round(SWEEP_TOUCH * 1e9), -1).astype(np.int64)
+
+
+def pack_sweep(prm: np.ndarray) -> None:
+    """Write the C12 tables into the parameter vector (params.pack_board)."""
+    prm[P_SWEEP_OFF:P_SWEEP_OFF + N_CELLS] = SWEEP_OFF
+    prm[P_SWEEP_TOUCH:P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS] = SWEEP_TOUCH_NS.ravel()
+    prm[P_SWEEP_SPACES:P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS] = SWEEP_SPACES.ravel()
 
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MAX_TURNS = 0
@@ -115,7 +123,10 @@ P_CORNER = 153           # [4]
 P_ROOM = 157             # [49] room index, -1 plug
 P_DECKS_TRACKED = 206    # C11: 1 every seat sees where a moved deck goes, 0 only the searcher
 P_TURN_PHYSICS = 207     # C12: 0 the sweep of a quarter turn, 1 collisions at the end cells only (version <= 2)
-P_SIZE = 208
+P_SWEEP_OFF = 208        # [49] SWEEP_OFF (in the parameters, not compiled in as constants: cold compile time)
+P_SWEEP_TOUCH = 257      # [2 * 49 * 49] SWEEP_TOUCH in nanoradians (-1: never)
+P_SWEEP_SPACES = P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS   # [2 * 49 * 49] SWEEP_SPACES
+P_SIZE = P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS
 
 # ---- state offsets: physical block ------------------------------------------------------------------------------
 S_GPOS = 0               # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
@@ -382,8 +393,8 @@ def free_corners(st, prm):
     return m
 
 
-@njit("int64(int32[::1])")
-def place_spaces(st):
+@njit("int64(int32[::1], int64[::1])")
+def place_spaces(st, prm):
     """R10: the free cells the first waiting ghost may be put into, before the corners: the cells it straddles
     (sweep, C12) or the neighbours of the cell it was displaced from (end-cell physics); 0 when it left the board."""
     a = st[S_PANCHOR]
@@ -391,8 +402,7 @@ def place_spaces(st):
         return 0
     if a < SWEEP_KEY:
         return free_neighbours(st, a)
-    k = a - SWEEP_KEY
-    floor = SWEEP_SPACES[k // (N_CELLS * N_CELLS), (k // N_CELLS) % N_CELLS, k % N_CELLS]
+    floor = prm[P_SWEEP_SPACES + a - SWEEP_KEY]
     rot = st[S_ROT]
     m = 0
     for c in range(N_CELLS):
@@ -410,7 +420,7 @@ def place_options(st, prm):
     cells; 0 when nobody waits."""
     if st[S_NPEND] == 0:
         return 0
-    m = place_spaces(st)
+    m = place_spaces(st, prm)
     return m if m != 0 else free_corners(st, prm)
 
 
@@ -418,7 +428,7 @@ def place_options(st, prm):
 def place(st, prm, cell):
     """Put the first waiting ghost on ``cell`` (one of `place_options`); returns 1 if it was an ejection (R10)."""
     g = st[S_PEND]
-    ej = 1 if place_spaces(st) == 0 else 0
+    ej = 1 if place_spaces(st, prm) == 0 else 0
     st[S_GPOS + g] = cell
     n = st[S_NPEND] - 1
     for i in range(n):
@@ -483,17 +493,19 @@ def turn_sweep(st, prm, d):
             continue
         f = B2F[old, b]
         if (held >> g) & 1:
-            if SWEEP_OFF[f] != 0:
+            if prm[P_SWEEP_OFF + f] != 0:
                 st[S_PANCHOR + g] = OFF_BOARD_KEY
             continue
-        first = np.inf
+        first = -1
         for h in range(st[S_NG]):
             if (held >> h) & 1 == 0:
                 continue
             fh = B2F[old, st[S_GPOS + h]]
-            if SWEEP_OFF[fh] == 0 and SWEEP_TOUCH[d, f, fh] < first:
-                first = SWEEP_TOUCH[d, f, fh]
-                st[S_PANCHOR + g] = SWEEP_KEY + (d * N_CELLS + f) * N_CELLS + fh
+            i = (d * N_CELLS + f) * N_CELLS + fh
+            t = prm[P_SWEEP_TOUCH + i]
+            if prm[P_SWEEP_OFF + fh] == 0 and t >= 0 and (first < 0 or t < first):
+                first = t
+                st[S_PANCHOR + g] = SWEEP_KEY + i
     for g in range(st[S_NG]):                         # pass 2: held ghosts stay over the floor
         if (held >> g) & 1 and st[S_PANCHOR + g] < 0:
             st[S_GPOS + g] = F2B[new, B2F[old, st[S_GPOS + g]]]
