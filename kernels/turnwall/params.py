@@ -37,6 +37,9 @@ PARAM_SPECS = (
      "ASSUMPTION C12: a board turn sweeps each riding ghost along its arc, stopping it where it touches a held ghost "
      "(put into a space it straddles) and leaving held ghosts at the corners off the board (default); end_cell: "
      "collisions only where a ghost ends (version <= 2)"),
+    ("ghost_width_pct", "int", 100, (30, 100),
+     "ASSUMPTION C12: a ghost's width in percent of a space (the sweep: two ghosts touch when their centres are "
+     "that close; no source gives it)"),
     ("magnet_polarity", "choice", "every_magnet_grips", POLARITY,
      "ASSUMPTION C10: every magnet grips every ghost, or only magnets of the pole opposite the ghost's"),
     ("ghost_poles", "int_list", [0, 1, 0, 1], (0, 1),
@@ -81,6 +84,7 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[P_DECK_VIEW] = DECK_VIEWS.index(values["deck_view"])
     prm[P_TURN_PHYSICS] = TURN_PHYSICS.index(values["turn_physics"])
     pack_board(prm, board, values["ghost_poles"], values["magnet_polarity"] == POLARITY[1])
+    pack_sweep(prm, values["ghost_width_pct"] / 100)
     return prm
 
 
@@ -100,4 +104,4 @@ def pack_board(prm: np.ndarray, board: B.Board, ghost_poles=(0, 1, 0, 1), polari
     prm[P_CORNER:P_CORNER + 4] = board.corners
     prm[P_ROOM:P_ROOM + B.N_CELLS] = board.room_of
     prm[P_MAX_OUT] = board.max_out
-    pack_sweep(prm)
+    pack_sweep(prm)                                   # C12 at the default ghost width (pack then sets the chosen)

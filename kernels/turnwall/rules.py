@@ -10,6 +10,8 @@ Every function returns a status instead of raising (kernels/README.md).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from kernels._jit import njit
@@ -50,17 +52,21 @@ def _rot_tables():
 B2F, F2B = _rot_tables()   # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
 
 # ---- C12: the sweep of a quarter turn (geometry in floor cells, computed once) ------------------------------------
-REACH = 1.0              # a ghost is one cell across: two ghosts touch when their centres are one cell apart
-STRADDLE = 0.9           # a ghost stands on a cell when its centre is less than this far from the cell's, per axis
+GHOST_WIDTH = 1.0        # default: a ghost is one cell across (two touch when their centres are that far apart)
+OVERLAP = 0.1            # a ghost stands on a cell when it covers at least this much of the cell's width
 OFF_EDGE = 3.5           # half the board's width: a held ghost farther than this from the plug leaves the board
 
 
-def _sweep_tables():
-    """For a quarter turn in direction d (0 clockwise, 1 anticlockwise) of a ghost riding the board from floor cell m
+@functools.lru_cache(maxsize=8)
+def sweep_tables(width: float = GHOST_WIDTH):
+    """For ghosts ``width`` cells across (C12 parameter ghost_width_pct / 100), for a quarter turn in direction d (0 clockwise, 1 anticlockwise) of a ghost riding the board from floor cell m
     past a ghost standing still on floor cell s: TOUCH[d, m, s] = the turn angle (radians, 0..pi/2) at which they
     touch (inf when they never do), SPACES[d, m, s] = bit set of the floor cells the stopped ghost straddles there.
     OFF[c] = 1 when a ghost standing still over floor cell c is off the board at some moment of a quarter turn
-    (its centre more than OFF_EDGE from the plug: the 3 cells at each corner)."""
+    (its centre more than OFF_EDGE from the plug: the 3 cells at each corner). A ghost straddles the cells it covers
+    by at least OVERLAP of their width (centre within 0.5 + width / 2 - OVERLAP on both axes)."""
+    reach = width
+    straddle = 0.5 + width / 2 - OVERLAP
     z = np.array([complex(c % SIZE - 3, c // SIZE - 3) for c in range(N_CELLS)])
     touch = np.full((2, N_CELLS, N_CELLS), np.inf)
     spaces = np.zeros((2, N_CELLS, N_CELLS), dtype=np.int64)
@@ -70,7 +76,7 @@ def _sweep_tables():
         path = z[:, None] * np.exp(1j * sign * theta)[None, :]          # [m, step]
         for m in range(N_CELLS):
             dist = np.abs(path[m][None, :] - z[:, None])                 # [s, step]
-            inside = dist < REACH - 1e-9
+            inside = dist < reach - 1e-9
             for t in range(N_CELLS):
                 if t == m or not inside[t].any():
                     continue
@@ -78,7 +84,7 @@ def _sweep_tables():
                 lo, hi = theta[max(k - 1, 0)], theta[k]
                 for _ in range(50):                      # the exact touching angle between two samples
                     mid = (lo + hi) / 2
-                    if abs(z[m] * np.exp(1j * sign * mid) - z[t]) < REACH - 1e-9:
+                    if abs(z[m] * np.exp(1j * sign * mid) - z[t]) < reach - 1e-9:
                         hi = mid
                     else:
                         lo = mid
@@ -86,22 +92,23 @@ def _sweep_tables():
                 at = z[m] * np.exp(1j * sign * lo)
                 mask = 0
                 for c in range(N_CELLS):
-                    if abs(z[c].real - at.real) < STRADDLE and abs(z[c].imag - at.imag) < STRADDLE:
+                    if abs(z[c].real - at.real) < straddle and abs(z[c].imag - at.imag) < straddle:
                         mask |= 1 << c
                 spaces[d, m, t] = mask
     off = (np.abs(z) > OFF_EDGE).astype(np.int64)
     return touch, spaces, off
 
 
-SWEEP_TOUCH, SWEEP_SPACES, SWEEP_OFF = _sweep_tables()
-SWEEP_TOUCH_NS = np.where(np.isfinite(SWEEP_TOUCH), np.round(SWEEP_TOUCH * 1e9), -1).astype(np.int64)
+SWEEP_TOUCH, SWEEP_SPACES, SWEEP_OFF = sweep_tables()       # the default width (tests read them)
 
 
-def pack_sweep(prm: np.ndarray) -> None:
-    """Write the C12 tables into the parameter vector (params.pack_board)."""
-    prm[P_SWEEP_OFF:P_SWEEP_OFF + N_CELLS] = SWEEP_OFF
-    prm[P_SWEEP_TOUCH:P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS] = SWEEP_TOUCH_NS.ravel()
-    prm[P_SWEEP_SPACES:P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS] = SWEEP_SPACES.ravel()
+def pack_sweep(prm: np.ndarray, width: float = GHOST_WIDTH) -> None:
+    """Write the C12 tables for ghosts ``width`` cells across into the parameter vector (params.pack)."""
+    touch, spaces, off = sweep_tables(float(width))
+    prm[P_SWEEP_OFF:P_SWEEP_OFF + N_CELLS] = off
+    ns = np.where(np.isfinite(touch), np.round(touch * 1e9), -1).astype(np.int64)
+    prm[P_SWEEP_TOUCH:P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS] = ns.ravel()
+    prm[P_SWEEP_SPACES:P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS] = spaces.ravel()
 
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MAX_TURNS = 0

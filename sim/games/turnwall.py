@@ -20,6 +20,7 @@ WORDS = {
     "slider_off_board": "a slider pushing a ghost off the board",
     "turn_collision": "which ghost a board turn moves aside",
     "turn_physics": "how a board turn moves the ghosts",
+    "ghost_width_pct": ("a ghost's width", "% of a space"),
     "magnet_polarity": "which magnets grip a ghost",
     "ghost_poles": "ghosts' magnet poles",
     "decks_moved": "a searched deck changes places",

@@ -452,3 +452,11 @@ def test_c5_the_table_sees_grips_only_in_moves():
     st = K.state(P, ghosts=[(1, 0), (0, 6), (6, 6), (5, 5)])               # green over slider 0's magnet 1
     R.apply_action(st, P, R.A_SLIDE + 0 * 2 + 1, NOLOG)                     # pulled out: green moves with it
     assert int(st[R.S_SEEN_GRIP + 0]) == 1 << (1 * 4 + 0) and K.ghosts(st)[0] == (2, 0)
+
+
+def test_c12_narrower_ghosts_touch_less_often():
+    wide, narrow = K.prm(), K.prm(ghost_width_pct=60)
+    n_wide = int((wide[R.P_SWEEP_TOUCH:R.P_SWEEP_SPACES] >= 0).sum())
+    n_narrow = int((narrow[R.P_SWEEP_TOUCH:R.P_SWEEP_SPACES] >= 0).sum())
+    assert 0 < n_narrow < n_wide
+    assert n_wide == (R.SWEEP_TOUCH < np.inf).sum()                       # the default is the tests' table
