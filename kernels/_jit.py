@@ -29,6 +29,7 @@
   `KernelDispatcher`: a call from Python (the tests, a replay) goes to a twin compiled with the wrapper, cached
   like the rest, and compiled only when Python calls it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -85,7 +86,7 @@ class KernelDispatcher(CPUDispatcher):
         if twin is None:
             f = self.py_func
             g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
-            g.__qualname__ = f.__qualname__ + "__python"   # cache entries apart from the wrapper-less ones
+            g.__qualname__ = f.__qualname__ + "__python"  # cache entries apart from the wrapper-less ones
             g.__module__, g.__doc__ = f.__module__, f.__doc__
             opts = {k: v for k, v in self.targetoptions.items() if k not in ("no_cpython_wrapper", "nopython")}
             opts["cache"] = True
@@ -105,6 +106,7 @@ def _decorate(args, opts, entry):
         if not entry:
             d.__class__ = KernelDispatcher
         return d
+
     return wrap
 
 

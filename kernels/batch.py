@@ -3,13 +3,15 @@
 Shared by every game's `trace_game` (and Treasure Hunters' `check_batch`). Plain Python on purpose: a compiled
 helper taking `play_batch` as an argument would never load from Numba's cache (kernels/README.md, the contract).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 
-def play_games(play_batch, scratch, seed, point, game0, n_games, n, prm, sids, sparams, n_extra,
-               curves_shape=(0, 0), check=False):
+def play_games(
+    play_batch, scratch, seed, point, game0, n_games, n, prm, sids, sparams, n_extra, curves_shape=(0, 0), check=False
+):
     """Play games game0 .. game0 + n_games - 1 through ``play_batch`` with ``scratch`` (the game's
     `batch_scratch`, possibly with a longer event log or step record to fill); ``check`` true runs the invariants
     after every step (`play_batch`'s optional ``check`` argument).
@@ -18,8 +20,15 @@ def play_games(play_batch, scratch, seed, point, game0, n_games, n, prm, sids, s
     n_extra], curves int32[n_games, *curves_shape]).
     """
     g, m, n = np.int64(game0), int(n_games), int(n)
-    out = (np.zeros((m, n), np.int32), np.zeros(m, np.int32), np.zeros(m, np.int32), np.zeros(m, np.int32),
-           np.zeros(m, np.int32), np.zeros((m, n_extra), np.int32), np.zeros((m, *curves_shape), np.int32))
+    out = (
+        np.zeros((m, n), np.int32),
+        np.zeros(m, np.int32),
+        np.zeros(m, np.int32),
+        np.zeros(m, np.int32),
+        np.zeros(m, np.int32),
+        np.zeros((m, n_extra), np.int32),
+        np.zeros((m, *curves_shape), np.int32),
+    )
     args = (np.uint64(seed), np.uint64(point), g, np.int64(m), np.int64(n), prm, sids, sparams, *out, scratch)
     if check:
         play_batch(*args, np.int64(1))
@@ -28,10 +37,10 @@ def play_games(play_batch, scratch, seed, point, game0, n_games, n, prm, sids, s
     return out
 
 
-def play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, n_extra, curves_shape=(0, 0),
-               check=False):
+def play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, n_extra, curves_shape=(0, 0), check=False):
     """Game ``g`` alone, exactly as a batch plays it (`play_games` over one game): (scores int32[n], winners
     bitmask over seats, status, turns, rounds (ints), extra int32[n_extra], curves int32[*curves_shape])."""
     scores, winners, turns, rounds, status, extra, curves = play_games(
-        play_batch, scratch, seed, point, g, 1, n, prm, sids, sparams, n_extra, curves_shape, check)
+        play_batch, scratch, seed, point, g, 1, n, prm, sids, sparams, n_extra, curves_shape, check
+    )
     return (scores[0], int(winners[0]), int(status[0]), int(turns[0]), int(rounds[0]), extra[0], curves[0])

@@ -1,4 +1,5 @@
 """Bit tricks shared by the kernels (numba + numpy only)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,7 +21,7 @@ def lowest_bit(b):
     return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
 
 
-@njit("int64(int8[::1], int64)", inline='always')
+@njit("int64(int8[::1], int64)", inline="always")
 def nth_set(mask, j):
     """Index of the ``j``-th (0-based) nonzero entry of ``mask`` (int8[:], an action mask); -1 if it has fewer.
 

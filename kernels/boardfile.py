@@ -1,10 +1,11 @@
 """Board files shared by every game's loader (kernels/<game>/board.py): where a board name points and reading it
 once per file version, the one-line error every loader raises. Plain Python; each game validates its own document."""
+
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 _CACHE: dict = {}
 
@@ -28,8 +29,9 @@ def read_toml(p: Path) -> dict:
     except UnicodeDecodeError as e:
         line = raw.count(b"\n", 0, e.start) + 1
         col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise ValueError(f"not UTF-8 text (byte 0x{raw[e.start]:02x} at line {line}, column {col}); save the file "
-                         "as UTF-8") from None
+        raise ValueError(
+            f"not UTF-8 text (byte 0x{raw[e.start]:02x} at line {line}, column {col}); save the file as UTF-8"
+        ) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -3,6 +3,7 @@
 ``log`` is int32[L, 6]: row 0 column 0 holds the number of events; row i (1..count) is
 (kind, a, b, c, d, turn). A log of one row records nothing, so batch play passes a (1, 6) dummy and pays one compare.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -13,6 +13,7 @@ Bounded integers use Lemire's multiply-shift on the top 32 bits with rejection (
 integer thresholds. A result therefore depends only on (seed, scenario, game index), never on threads or chunks.
 Reference vector: xoshiro256** from state [1, 2, 3, 4] yields 11520, 0, 1509978240 (tests/kernels/test_rng.py).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -92,7 +93,7 @@ def bounded(state, row, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit("int64(uint64[:, ::1], int64, int8[::1], int64)", inline='always')
+@njit("int64(uint64[:, ::1], int64, int8[::1], int64)", inline="always")
 def pick_legal(state, row, mask, n_legal):
     """A uniformly random legal action: the j-th set entry of ``mask`` (int8[N_ACTIONS], ``n_legal`` entries set)
     for j = bounded(state, row, n_legal); -1 if the mask holds fewer. What every game's `random` strategy plays.

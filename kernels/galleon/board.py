@@ -15,6 +15,7 @@ scenarios/galleon/boards/default.toml and RULES.md B1..B9):
 reach the ship, a cabin without a door, a cannon without a quarter, a whirlpool without its rock, an unknown space
 kind, and every other malformed entry. `pack_board` writes the compiled arrays into the kernel's ``prm``.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -34,10 +35,22 @@ N_CANNONS = 4
 N_WHIRLPOOLS = 4
 FAR = 999
 
-KINDS = ("land", "land_arrow", "cave", "hideout", "deck", "deck_arrow", "plank", "cabin", "captain", "whirlpool",
-         "rock")
-K_LAND, K_LAND_ARROW, K_CAVE, K_HIDEOUT, K_DECK, K_DECK_ARROW, K_PLANK, K_CABIN, K_CAPTAIN, K_WHIRLPOOL, K_ROCK = \
-    range(len(KINDS))
+KINDS = (
+    "land",
+    "land_arrow",
+    "cave",
+    "hideout",
+    "deck",
+    "deck_arrow",
+    "plank",
+    "cabin",
+    "captain",
+    "whirlpool",
+    "rock",
+)
+K_LAND, K_LAND_ARROW, K_CAVE, K_HIDEOUT, K_DECK, K_DECK_ARROW, K_PLANK, K_CABIN, K_CAPTAIN, K_WHIRLPOOL, K_ROCK = range(
+    len(KINDS)
+)
 LAND_KINDS = (K_LAND, K_LAND_ARROW, K_CAVE, K_HIDEOUT)
 SHIP_KINDS = (K_DECK, K_DECK_ARROW, K_PLANK, K_CABIN, K_CAPTAIN)
 WALK_DECK = (K_DECK, K_DECK_ARROW, K_PLANK)
@@ -54,24 +67,25 @@ BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "galleon" / "bo
 @dataclass(frozen=True)
 class Board:
     """A validated board. Spaces are numbered in the order of the file's ``spaces`` list."""
+
     path: str
     name: str
     description: str
     ids: tuple[str, ...]
     kinds: tuple[int, ...]
     xy: tuple[tuple[float, float], ...]
-    quarter: tuple[int, ...]                 # per space, -1 for spaces in no quarter (ship, water)
-    owner: tuple[int, ...]                   # per space: the seat whose hideout it is, -1 otherwise
-    edges: tuple[tuple[int, int], ...]       # walking edges (stairs included), both ways
+    quarter: tuple[int, ...]  # per space, -1 for spaces in no quarter (ship, water)
+    owner: tuple[int, ...]  # per space: the seat whose hideout it is, -1 otherwise
+    edges: tuple[tuple[int, int], ...]  # walking edges (stairs included), both ways
     stairs: tuple[tuple[int, int], ...]
     cave_links: tuple[tuple[int, int], ...]  # entrance pairs of one cave group
-    hideouts: tuple[int, ...]                # 4: the hideout space of seat 0..3
-    cabins: tuple[int, ...]                  # 6 cabin spaces (chest places), file order
-    doors: tuple[int, ...]                   # 6: the door space of each cabin
+    hideouts: tuple[int, ...]  # 4: the hideout space of seat 0..3
+    cabins: tuple[int, ...]  # 6 cabin spaces (chest places), file order
+    doors: tuple[int, ...]  # 6: the door space of each cabin
     captain: int
     captain_door: int
-    cannons: tuple[tuple[int, int], ...]     # 4: (behind space, quarter)
-    whirlpools: tuple[tuple[int, int, int], ...]   # 4: (whirlpool, rock, shore)
+    cannons: tuple[tuple[int, int], ...]  # 4: (behind space, quarter)
+    whirlpools: tuple[tuple[int, int, int], ...]  # 4: (whirlpool, rock, shore)
 
     @property
     def n(self) -> int:
@@ -98,7 +112,7 @@ class Board:
             while q:
                 v = q.popleft()
                 if v != s and self.kinds[v] in (K_CABIN, K_CAPTAIN, K_HIDEOUT):
-                    continue                 # a room or hideout ends a move: no path goes through it
+                    continue  # a room or hideout ends a move: no path goes through it
                 for w in nb[v]:
                     if d[s, w] == FAR:
                         d[s, w] = d[s, v] + 1
@@ -179,8 +193,11 @@ def parse_board(data, path: str = "<board>") -> Board:
         q = s.get("quarter", -1)
         if kc in LAND_KINDS:
             if not is_int(q) or not 0 <= q < 4:
-                raise err(path, f"{fld}.quarter", f"{sid!r} is a {k} space: give its board quarter 0..3 "
-                                                   f"({', '.join(QUARTERS)})")
+                raise err(
+                    path,
+                    f"{fld}.quarter",
+                    f"{sid!r} is a {k} space: give its board quarter 0..3 ({', '.join(QUARTERS)})",
+                )
         elif "quarter" in s:
             raise err(path, f"{fld}.quarter", f"{sid!r} is a {k} space; only land spaces lie in a quarter")
         o = s.get("owner", -1)
@@ -211,11 +228,17 @@ def parse_board(data, path: str = "<board>") -> Board:
         kx, ky = kinds[x], kinds[y]
         for a, ka in ((x, kx), (y, ky)):
             if ka in (K_WHIRLPOOL, K_ROCK):
-                raise err(path, "board.edges", f"{ids[a]!r} is a {KINDS[ka]}: water is reached only by falling "
-                                                f"overboard (no edges)")
+                raise err(
+                    path,
+                    "board.edges",
+                    f"{ids[a]!r} is a {KINDS[ka]}: water is reached only by falling overboard (no edges)",
+                )
         if (kx in LAND_KINDS) != (ky in LAND_KINDS) and {kx, ky} != {K_LAND_ARROW, K_DECK_ARROW}:
-            raise err(path, "board.edges", f"{ids[x]!r}-{ids[y]!r} joins land and ship; boarding only between a "
-                                            f"land_arrow and a deck_arrow space")
+            raise err(
+                path,
+                "board.edges",
+                f"{ids[x]!r}-{ids[y]!r} joins land and ship; boarding only between a land_arrow and a deck_arrow space",
+            )
     groups = b.get("cave_groups", [[ids[i] for i in range(len(ids)) if kinds[i] == K_CAVE]])
     if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
         raise err(path, "board.cave_groups", "expected an array of arrays of cave entrance ids")
@@ -253,8 +276,11 @@ def parse_board(data, path: str = "<board>") -> Board:
             n = nb(v)
             what = "captain's cabin" if kinds[v] == K_CAPTAIN else "cabin"
             if len(n) != 1 or kinds[n[0]] not in WALK_DECK:
-                raise err(path, "board.edges", f"{what} {ids[v]!r} needs exactly one door: one edge to a deck "
-                                                f"space (has {len(n)})")
+                raise err(
+                    path,
+                    "board.edges",
+                    f"{what} {ids[v]!r} needs exactly one door: one edge to a deck space (has {len(n)})",
+                )
             if kinds[v] == K_CABIN:
                 cabins.append(v)
                 doors.append(n[0])
@@ -265,7 +291,7 @@ def parse_board(data, path: str = "<board>") -> Board:
     if len(cabins) != N_CABINS:
         raise err(path, "board.spaces", f"{len(cabins)} cabins; the ship has {N_CABINS} (one chest each)")
     if captain < 0:
-        raise err(path, "board.spaces", "no captain's cabin (kind \"captain\")")
+        raise err(path, "board.spaces", 'no captain\'s cabin (kind "captain")')
 
     hideouts = [-1] * N_HIDEOUTS
     for v in range(len(ids)):
@@ -275,7 +301,7 @@ def parse_board(data, path: str = "<board>") -> Board:
             hideouts[owner[v]] = v
     if -1 in hideouts:
         raise err(path, "board.spaces", f"no hideout of seat {hideouts.index(-1)}; the board has 4 (owners 0..3)")
-    for o, h in enumerate(hideouts):           # B: every hideout reaches a deck arrow (rooms and hideouts end moves)
+    for o, h in enumerate(hideouts):  # B: every hideout reaches a deck arrow (rooms and hideouts end moves)
         seen_v, q, ok = {h}, deque([h]), False
         while q and not ok:
             v = q.popleft()
@@ -287,8 +313,11 @@ def parse_board(data, path: str = "<board>") -> Board:
                 seen_v.add(w)
                 q.append(w)
         if not ok:
-            raise err(path, "board.edges", f"hideout {ids[h]!r} (seat {o}) cannot reach the ship (no way to a "
-                                            f"deck_arrow space)")
+            raise err(
+                path,
+                "board.edges",
+                f"hideout {ids[h]!r} (seat {o}) cannot reach the ship (no way to a deck_arrow space)",
+            )
 
     cl = data.get("cannons")
     if not isinstance(cl, list) or len(cl) != N_CANNONS:
@@ -301,14 +330,16 @@ def parse_board(data, path: str = "<board>") -> Board:
         _unknown(path, fld, c, CANNON_KEYS)
         v = _ref(path, f"{fld}.behind", c.get("behind"), index)
         if kinds[v] not in WALK_DECK:
-            raise err(path, f"{fld}.behind", f"{ids[v]!r} is a {KINDS[kinds[v]]} space; the ghost fires from a deck "
-                                              f"space")
+            raise err(
+                path, f"{fld}.behind", f"{ids[v]!r} is a {KINDS[kinds[v]]} space; the ghost fires from a deck space"
+            )
         if any(v == b0 for b0, _ in cannons):
             raise err(path, f"{fld}.behind", f"{ids[v]!r} is behind two cannons")
         q = c.get("quarter")
         if not is_int(q) or not 0 <= q < 4:
-            raise err(path, f"{fld}.quarter", f"cannon behind {ids[v]!r} has no quarter: give 0..3 "
-                                               f"({', '.join(QUARTERS)})")
+            raise err(
+                path, f"{fld}.quarter", f"cannon behind {ids[v]!r} has no quarter: give 0..3 ({', '.join(QUARTERS)})"
+            )
         cannons.append((v, q))
     wl = data.get("whirlpools")
     if not isinstance(wl, list) or len(wl) != N_WHIRLPOOLS:
@@ -326,8 +357,7 @@ def parse_board(data, path: str = "<board>") -> Board:
             raise err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock")
         r = _ref(path, f"{fld}.rock", w.get("rock"), index)
         if kinds[r] != K_ROCK:
-            raise err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock: {ids[r]!r} is a {KINDS[kinds[r]]} "
-                                            f"space")
+            raise err(path, f"{fld}.rock", f"whirlpool {ids[a]!r} has no rock: {ids[r]!r} is a {KINDS[kinds[r]]} space")
         s = _ref(path, f"{fld}.shore", w.get("shore"), index)
         if kinds[s] not in (K_LAND, K_LAND_ARROW):
             raise err(path, f"{fld}.shore", f"{ids[s]!r} is a {KINDS[kinds[s]]} space; the shore is a land space")
@@ -339,11 +369,26 @@ def parse_board(data, path: str = "<board>") -> Board:
     for v in range(len(ids)):
         if kinds[v] in (K_WHIRLPOOL, K_ROCK) and v not in used:
             raise err(path, "whirlpools", f"{KINDS[kinds[v]]} {ids[v]!r} belongs to no whirlpool")
-    return Board(path=str(path), name=b.get("name", Path(str(path)).stem), description=b.get("description", ""),
-                 ids=tuple(ids), kinds=tuple(kinds), xy=tuple(xy), quarter=tuple(quarter), owner=tuple(owner),
-                 edges=tuple(walk), stairs=tuple(stairs), cave_links=tuple(cave_links), hideouts=tuple(hideouts),
-                 cabins=tuple(cabins), doors=tuple(doors), captain=captain, captain_door=cdoor,
-                 cannons=tuple(cannons), whirlpools=tuple(whirls))
+    return Board(
+        path=str(path),
+        name=b.get("name", Path(str(path)).stem),
+        description=b.get("description", ""),
+        ids=tuple(ids),
+        kinds=tuple(kinds),
+        xy=tuple(xy),
+        quarter=tuple(quarter),
+        owner=tuple(owner),
+        edges=tuple(walk),
+        stairs=tuple(stairs),
+        cave_links=tuple(cave_links),
+        hideouts=tuple(hideouts),
+        cabins=tuple(cabins),
+        doors=tuple(doors),
+        captain=captain,
+        captain_door=cdoor,
+        cannons=tuple(cannons),
+        whirlpools=tuple(whirls),
+    )
 
 
 def load_board(ref: str) -> Board:

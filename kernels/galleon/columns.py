@@ -5,6 +5,23 @@ imports nothing, so the game's spec reads them without importing numba or compil
 catalogue entries are keyed by them.
 """
 
-EXTRA_COLUMNS = ("first_seat", "decisions", "ghost_moves", "overboard", "cannon_fires", "cannon_hits", "duels",
-                 "duels_won_no_weapon", "duels_won_sabre", "duels_won_pistol", "tiles_stolen", "chests_opened",
-                 "bottles_found", "parrot_uses", "cave_tiles", "captain_tiles", "blocked_turns", "home_too_poor")
+EXTRA_COLUMNS = (
+    "first_seat",
+    "decisions",
+    "ghost_moves",
+    "overboard",
+    "cannon_fires",
+    "cannon_hits",
+    "duels",
+    "duels_won_no_weapon",
+    "duels_won_sabre",
+    "duels_won_pistol",
+    "tiles_stolen",
+    "chests_opened",
+    "bottles_found",
+    "parrot_uses",
+    "cave_tiles",
+    "captain_tiles",
+    "blocked_turns",
+    "home_too_poor",
+)

@@ -12,6 +12,7 @@ Returned tables are what the kernel reads:
     def_stop[wa, wd, a, r, v] 1: the defender facing attacker result a, with r rolls left, stops on v
     win[wa, wd]              the attacker's chance to win the duel (float)
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -7,6 +7,7 @@ starts (C16: the rulebook's dice-off for the first player, rotated so every seat
 Outputs per game: scores[seat] = gold value held at the end (0..15); winners = the bit of the seat that brought
 enough gold home (none when truncated); extra = EXTRA_COLUMNS.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,16 +16,47 @@ from kernels._jit import njit
 from kernels.batch import play_alone
 from kernels.bits import is_set, only_set
 from kernels.eventlog import new_records, record
-from kernels.rng import N_STREAMS_MAX, bounded, seed_game
+from kernels.galleon.columns import EXTRA_COLUMNS
 from kernels.galleon.rules import (
-    MAX_SPACES, N_ACTIONS, P_MAX_TURNS, PH_CHANCE, PH_OVER, S_ACTOR, S_BLOCKED_TURNS, S_BOTTLES, S_CANNON_FIRES,
-    S_CANNON_HITS, S_CAPTAIN_TILES, S_CAVE_TILES, S_CH_N, S_DECISIONS, S_DUEL_WINS, S_DUELS, S_FIRST,
-    S_GHOST_MOVES, S_HOME_EARLY, S_OPENED, S_OVERBOARD, S_PARROT_USES, S_PHASE, S_SIZE, S_STOLEN, S_TURNS,
-    S_WINNER, act, advance, chance, check_invariants, deal, gold_of, init, legal_actions,
+    MAX_SPACES,
+    N_ACTIONS,
+    P_MAX_TURNS,
+    PH_CHANCE,
+    PH_OVER,
+    S_ACTOR,
+    S_BLOCKED_TURNS,
+    S_BOTTLES,
+    S_CANNON_FIRES,
+    S_CANNON_HITS,
+    S_CAPTAIN_TILES,
+    S_CAVE_TILES,
+    S_CH_N,
+    S_DECISIONS,
+    S_DUEL_WINS,
+    S_DUELS,
+    S_FIRST,
+    S_GHOST_MOVES,
+    S_HOME_EARLY,
+    S_OPENED,
+    S_OVERBOARD,
+    S_PARROT_USES,
+    S_PHASE,
+    S_SIZE,
+    S_STOLEN,
+    S_TURNS,
+    S_WINNER,
+    act,
+    advance,
+    chance,
+    check_invariants,
+    deal,
+    gold_of,
+    init,
+    legal_actions,
 )
 from kernels.galleon.strategies import N_SPARAMS, decide, effective_rows
+from kernels.rng import N_STREAMS_MAX, bounded, seed_game
 
-from kernels.galleon.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1
@@ -34,7 +66,7 @@ ST_BAD_CHANCE = 4
 ST_INVARIANT = 100
 
 # recorded steps (golden traces): rows (kind, value)
-K_DEAL = 1          # then 20 rows: chest contents by cabin, sticker indices by cabin, the stack bottom to top
+K_DEAL = 1  # then 20 rows: chest contents by cabin, sticker indices by cabin, the stack bottom to top
 K_ACTION = 2
 K_CHANCE = 3
 
@@ -44,11 +76,17 @@ STACK_TILES = (4, 5, 12, 13, 14, 15, 16, 17)
 def new_scratch(n):
     """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
     mask, order, reach, cavek, vis, stk, wrows)."""
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(20, dtype=np.int32),
-            np.zeros(MAX_SPACES, dtype=np.int32), np.zeros(MAX_SPACES, dtype=np.int32),
-            np.zeros(MAX_SPACES, dtype=np.int32), np.zeros(4 * 13, dtype=np.int32),
-            np.zeros((n, N_SPARAMS), dtype=np.float64))
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(20, dtype=np.int32),
+        np.zeros(MAX_SPACES, dtype=np.int32),
+        np.zeros(MAX_SPACES, dtype=np.int32),
+        np.zeros(MAX_SPACES, dtype=np.int32),
+        np.zeros(4 * 13, dtype=np.int32),
+        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    )
 
 
 @njit("void(uint64[:, ::1], int32[::1], int64, int64)")
@@ -61,7 +99,7 @@ def shuffle_part(rng, order, lo, m):
         order[lo + j] = x
 
 
-@njit(inline='always')
+@njit(inline="always")
 def game_outputs(st, n, status, scores_row, extra_row):
     """Scores (gold held), winners bitmask and counters of a finished (or truncated) game."""
     for s in range(n):
@@ -99,8 +137,25 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1):
 
 
 @njit(entry=True)
-def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves, batch, check=None):
+def play_batch(
+    seed,
+    point,
+    game0,
+    n_games,
+    n,
+    prm,
+    sids,
+    sparams,
+    scores,
+    winners,
+    turns,
+    rounds,
+    status,
+    extra,
+    curves,
+    batch,
+    check=None,
+):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
@@ -123,7 +178,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         g = game0 + ii
         seed_game(rng, seed, point, g, n)
         init(st, prm, n, g % n)
-        for c in range(6):                              # R1: chests filled and spread, stickers, the stack
+        for c in range(6):  # R1: chests filled and spread, stickers, the stack
             order[c] = 6 + c
             order[6 + c] = c
         for i in range(8):
@@ -167,7 +222,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                 if act(st, prm, a, log, reach, cavek, vis, stk) != 0:
                     s = ST_BAD_ACTION
                     break
-            advance(st, prm, log, reach, cavek, vis, stk)      # on to the next decision or chance node
+            advance(st, prm, log, reach, cavek, vis, stk)  # on to the next decision or chance node
             if check is not None:
                 code = check_invariants(st, prm)
                 if code != 0:
@@ -185,7 +240,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
-    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
-                                                       N_EXTRA, check=check)
+    scores, w, s, turns, rounds, extra, _ = play_alone(
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check
+    )
     scratch, log, steps = batch
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

@@ -10,6 +10,7 @@ Tiles (18, fixed ids): 0-3 sabres, 4-5 pistols, 6-10 gold worth 1..5, 11 the bot
 (type from prm P_KEY_TILES; 0 = the broken key). Each tile is in exactly one place (S_LOC): a seat 0..3, a chest
 (LOC_CHEST + cabin), the captain's-cabin stack (LOC_STACK, order in S_STACK, top = last) or the large cave (LOC_CAVE).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -55,40 +56,40 @@ K_ROCK = 10
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MAX_TURNS = 0
 P_GOLD_TARGET = 1
-P_GHOST_DIE = 2          # C1: 0 pirate stays (reading A), 1 pirate moves the other die (reading B)
-P_BLOCKED = 3            # C2: 0 longest legal move when no exact path, 1 stay
-P_TERROR = 4             # C4: 0 graph adjacency, 1 only pirates on ship spaces
-P_CANNON = 5             # C7: 0 not twice in a row, 1 once per game
-P_WATER_SAFE = 6         # C6: 1 pirates in a whirlpool or on a rock cannot be challenged
+P_GHOST_DIE = 2  # C1: 0 pirate stays (reading A), 1 pirate moves the other die (reading B)
+P_BLOCKED = 3  # C2: 0 longest legal move when no exact path, 1 stay
+P_TERROR = 4  # C4: 0 graph adjacency, 1 only pirates on ship spaces
+P_CANNON = 5  # C7: 0 not twice in a row, 1 once per game
+P_WATER_SAFE = 6  # C6: 1 pirates in a whirlpool or on a rock cannot be challenged
 P_NSPACES = 7
 P_CAPTAIN = 8
 P_CAPTAIN_DOOR = 9
-P_HIDEOUT = 10           # [4]
-P_CABIN = 14             # [6] cabin spaces
-P_DOOR = 20              # [6]
-P_CANNON_BEHIND = 26     # [4]
-P_CANNON_Q = 30          # [4]
-P_WHIRL = 34             # [4]
-P_ROCK = 38              # [4]
-P_SHORE = 42             # [4]
-P_CHEST_KEYS = 46        # [6] key stickers of the six chests (0 blank)
-P_KEY_TILES = 52         # [5] key type of key tiles 13..17 (0 broken)
-P_DUEL_WIN = 57          # [9] attacker's chance x 1e6, index wa * 3 + wd
-P_KIND = 66              # [128]
-P_QUARTER = P_KIND + MAX_SPACES          # [128] -1 none
-P_OWNER = P_QUARTER + MAX_SPACES         # [128] hideout owner, -1
-P_CABIN_OF = P_OWNER + MAX_SPACES        # [128] cabin index of a cabin space, -1
-P_CANNON_AT = P_CABIN_OF + MAX_SPACES    # [128] cannon fired from this space, -1
-P_DEG = P_CANNON_AT + MAX_SPACES         # [128]
-P_ADJ = P_DEG + MAX_SPACES               # [128 * 8] neighbours (edges, stairs, cave links; a rock: its shore)
-P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG    # [128 * 8] 1 = cave link (not "next to"); 0 otherwise (the rock's way
+P_HIDEOUT = 10  # [4]
+P_CABIN = 14  # [6] cabin spaces
+P_DOOR = 20  # [6]
+P_CANNON_BEHIND = 26  # [4]
+P_CANNON_Q = 30  # [4]
+P_WHIRL = 34  # [4]
+P_ROCK = 38  # [4]
+P_SHORE = 42  # [4]
+P_CHEST_KEYS = 46  # [6] key stickers of the six chests (0 blank)
+P_KEY_TILES = 52  # [5] key type of key tiles 13..17 (0 broken)
+P_DUEL_WIN = 57  # [9] attacker's chance x 1e6, index wa * 3 + wd
+P_KIND = 66  # [128]
+P_QUARTER = P_KIND + MAX_SPACES  # [128] -1 none
+P_OWNER = P_QUARTER + MAX_SPACES  # [128] hideout owner, -1
+P_CABIN_OF = P_OWNER + MAX_SPACES  # [128] cabin index of a cabin space, -1
+P_CANNON_AT = P_CABIN_OF + MAX_SPACES  # [128] cannon fired from this space, -1
+P_DEG = P_CANNON_AT + MAX_SPACES  # [128]
+P_ADJ = P_DEG + MAX_SPACES  # [128 * 8] neighbours (edges, stairs, cave links; a rock: its shore)
+P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG  # [128 * 8] 1 = cave link (not "next to"); 0 otherwise (the rock's way
 #                                          to its shore too: next to it, C4/C6)
-P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG       # [3 * 3 * 3 * 7]
-P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7          # [3 * 3 * 7 * 3 * 7]
-P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7          # [128 * 128] fewest pips (strategies)
-P_ROCK_EXIT = P_DIST + MAX_SPACES * MAX_SPACES    # R13/C6: 0 the step from the rock onto the shore costs a pip,
+P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG  # [3 * 3 * 3 * 7]
+P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7  # [3 * 3 * 7 * 3 * 7]
+P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7  # [128 * 128] fewest pips (strategies)
+P_ROCK_EXIT = P_DIST + MAX_SPACES * MAX_SPACES  # R13/C6: 0 the step from the rock onto the shore costs a pip,
 #                                                   1 the count starts at the shore (that step is free)
-P_NBR = P_ROCK_EXIT + 1          # [128 * 4] per space, 128-bit sets (lo, hi words): its neighbours along edges,
+P_NBR = P_ROCK_EXIT + 1  # [128 * 4] per space, 128-bit sets (lo, hi words): its neighbours along edges,
 #                                  stairs and the rock's way (P_ADJC != 1), then along cave links (P_ADJC == 1)
 P_WMASK = P_NBR + MAX_SPACES * 4  # 128-bit sets (lo, hi): spaces that end a path (cabin, captain's cabin, hideout),
 #                                  the rooms (cabin, captain's cabin), cave entrances, then each seat's own hideout [4]
@@ -96,7 +97,7 @@ W_STOP = 0
 W_ROOM = 2
 W_CAVE = 4
 W_OWN = 6
-P_NEXT = P_WMASK + 14           # [128 * 2] per space, the 128-bit set (lo, hi) of the spaces next to it (`next_to`:
+P_NEXT = P_WMASK + 14  # [128 * 2] per space, the 128-bit set (lo, hi) of the spaces next to it (`next_to`:
 #                                  P_ADJC == 0)
 P_SIZE = P_NEXT + MAX_SPACES * 2
 
@@ -105,54 +106,54 @@ S_N = 0
 S_CUR = 1
 S_FIRST = 2
 S_PHASE = 3
-S_STAGE = 4              # where `advance` resumes
+S_STAGE = 4  # where `advance` resumes
 S_TURNS = 5
 S_WINNER = 6
-S_ACTOR = 7              # seat that takes the pending decision
-S_GHOST = 8              # space of the ghost
+S_ACTOR = 7  # seat that takes the pending decision
+S_GHOST = 8  # space of the ghost
 S_D1 = 9
 S_D2 = 10
-S_PIPS = 11              # pips of the pending move
-S_MOVED = 12             # pips the mover went this turn (duels need >= 1)
-S_LASTCANNON = 13        # cannon fired at the ghost's previous stop, -1
-S_FIRED = 14             # bit c: cannon c has fired (once-per-game option)
-S_CH_KIND = 15           # pending chance: CH_*
-S_CH_N = 16              # number of outcomes
-S_TK_FROM = 17           # tile draw: holder (seat or LOC_*)
+S_PIPS = 11  # pips of the pending move
+S_MOVED = 12  # pips the mover went this turn (duels need >= 1)
+S_LASTCANNON = 13  # cannon fired at the ghost's previous stop, -1
+S_FIRED = 14  # bit c: cannon c has fired (once-per-game option)
+S_CH_KIND = 15  # pending chance: CH_*
+S_CH_N = 16  # number of outcomes
+S_TK_FROM = 17  # tile draw: holder (seat or LOC_*)
 S_TK_TO = 18
-S_TK_RET = 19            # stage after the draw
-S_LAST_TILE = 20         # tile moved by the last draw or stack take
-S_NPEND = 21             # pirates overboard waiting for a whirlpool
-S_PEND = 22              # [4]
+S_TK_RET = 19  # stage after the draw
+S_LAST_TILE = 20  # tile moved by the last draw or stack take
+S_NPEND = 21  # pirates overboard waiting for a whirlpool
+S_PEND = 22  # [4]
 S_CHOOSER = 26
-S_VRET = 27              # stage after the victims
-S_PARROT_RET = 28        # stage after a parrot action
+S_VRET = 27  # stage after the victims
+S_PARROT_RET = 28  # stage after a parrot action
 S_DUEL_ATT = 29
 S_DUEL_DEF = 30
 S_WA = 31
 S_WD = 32
-S_ROLLER = 33            # 0 attacker rolling, 1 defender
+S_ROLLER = 33  # 0 attacker rolling, 1 defender
 S_ROLLS_LEFT = 34
-S_DIE = 35               # the roller's current value
+S_DIE = 35  # the roller's current value
 S_ATT_RES = 36
 S_DUEL_WINNER = 37
 S_MUST_DUEL = 38
 S_NSTACK = 39
-S_MOVE_CAVE = 40         # the pending move went through the caves
-S_CAVE_TOOK = 41         # bit s: seat s stands in the caves and took its tile of this visit (R7)
-S_POS = 44               # [4] space of each seat's pirate (-1 not in play)
-S_STATUS = 48            # [4] ST_*
-S_BLOCKED = 52           # [4] 1: it could not move on its last move turn
-S_PEEKED = 56            # [4] bit c: the seat knows cabin c's sticker
-S_OPENED_BY = 60         # [4] chests opened (public)
-S_KEYS_SHOWN = 64        # [4] bit k: the seat showed a key of type k (public)
-S_SHOWN_W = 68           # [4] weapon the seat last showed in a duel (public), -1 none yet
-S_STICKER = 72           # [6] key sticker of the chest in cabin c (hidden until peeked or shown)
-S_EMPTY = 78             # bit c: the chest of cabin c was opened (public)
-S_LOC = 80               # [18]
-S_STACK = 98             # [18] stack bottom .. top
-S_OCC = 116              # [128] seat on the space, GHOST_OCC, or -1
-S_OPT = S_OCC + MAX_SPACES   # [128] move options of the pending decision (OPT_* bits)
+S_MOVE_CAVE = 40  # the pending move went through the caves
+S_CAVE_TOOK = 41  # bit s: seat s stands in the caves and took its tile of this visit (R7)
+S_POS = 44  # [4] space of each seat's pirate (-1 not in play)
+S_STATUS = 48  # [4] ST_*
+S_BLOCKED = 52  # [4] 1: it could not move on its last move turn
+S_PEEKED = 56  # [4] bit c: the seat knows cabin c's sticker
+S_OPENED_BY = 60  # [4] chests opened (public)
+S_KEYS_SHOWN = 64  # [4] bit k: the seat showed a key of type k (public)
+S_SHOWN_W = 68  # [4] weapon the seat last showed in a duel (public), -1 none yet
+S_STICKER = 72  # [6] key sticker of the chest in cabin c (hidden until peeked or shown)
+S_EMPTY = 78  # bit c: the chest of cabin c was opened (public)
+S_LOC = 80  # [18]
+S_STACK = 98  # [18] stack bottom .. top
+S_OCC = 116  # [128] seat on the space, GHOST_OCC, or -1
+S_OPT = S_OCC + MAX_SPACES  # [128] move options of the pending decision (OPT_* bits)
 # counters
 S_DECISIONS = S_OPT + MAX_SPACES
 S_GHOST_MOVES = S_DECISIONS + 1
@@ -160,7 +161,7 @@ S_OVERBOARD = S_DECISIONS + 2
 S_CANNON_FIRES = S_DECISIONS + 3
 S_CANNON_HITS = S_DECISIONS + 4
 S_DUELS = S_DECISIONS + 5
-S_DUEL_WINS = S_DECISIONS + 6     # [3] by the winner's weapon
+S_DUEL_WINS = S_DECISIONS + 6  # [3] by the winner's weapon
 S_STOLEN = S_DECISIONS + 9
 S_OPENED = S_DECISIONS + 10
 S_BOTTLES = S_DECISIONS + 11
@@ -211,51 +212,51 @@ SG_AFTER_GHOST = 8
 SG_ROLL = 9
 SG_SPOILS = 10
 SG_SWAPQ = 11
-SG_WAIT = 12             # a decision or chance is pending
-SG_SWAPD = 13            # after the duel's end (and the parrot's action): the swap decision
+SG_WAIT = 12  # a decision or chance is pending
+SG_SWAPD = 13  # after the duel's end (and the parrot's action): the swap decision
 
 # actions
-A_MOVE = 0               # + destination space
-A_GHOST = 128            # + destination space
-A_WHIRL = 256            # + whirlpool
-A_DUEL = 260             # + target seat
-A_PASS = 264             # no duel
-A_WEAPON = 265           # + weapon 0..2
-A_ROLL = 268             # roll again
+A_MOVE = 0  # + destination space
+A_GHOST = 128  # + destination space
+A_WHIRL = 256  # + whirlpool
+A_DUEL = 260  # + target seat
+A_PASS = 264  # no duel
+A_WEAPON = 265  # + weapon 0..2
+A_ROLL = 268  # roll again
 A_STOP = 269
 A_SWAP = 270
 A_NOSWAP = 271
-A_PSTEAL = 272           # + seat
+A_PSTEAL = 272  # + seat
 A_PTOP = 276
-A_PPEEK = 277            # + cabin
+A_PPEEK = 277  # + cabin
 N_ACTIONS = 283
 
 # events (replay)
-E_TURN = 1        # seat
-E_DICE = 2        # d1, d2
-E_MOVE = 3        # seat, from, to, pips
-E_BLOCKED = 4     # seat
-E_GHOST = 5       # from, to
-E_OVERBOARD = 6   # victim, whirlpool, chooser
-E_LOSE = 7        # seat, tile (to the large cave)
-E_CANNON = 8      # cannon, quarter, hits
-E_KNOCKED = 9     # seat
-E_STANDUP = 10    # seat
-E_ROCK = 11       # seat, rock
+E_TURN = 1  # seat
+E_DICE = 2  # d1, d2
+E_MOVE = 3  # seat, from, to, pips
+E_BLOCKED = 4  # seat
+E_GHOST = 5  # from, to
+E_OVERBOARD = 6  # victim, whirlpool, chooser
+E_LOSE = 7  # seat, tile (to the large cave)
+E_CANNON = 8  # cannon, quarter, hits
+E_KNOCKED = 9  # seat
+E_STANDUP = 10  # seat
+E_ROCK = 11  # seat, rock
 E_CAVE_TILE = 12  # seat, tile
-E_PEEK = 13       # seat, cabin, sticker
-E_OPEN = 14       # seat, cabin, tile, key type
-E_CAPTAIN = 15    # seat, tile
-E_PARROT = 16     # seat, kind (0 steal, 1 top, 2 peek), arg, tile
+E_PEEK = 13  # seat, cabin, sticker
+E_OPEN = 14  # seat, cabin, tile, key type
+E_CAPTAIN = 15  # seat, tile
+E_PARROT = 16  # seat, kind (0 steal, 1 top, 2 peek), arg, tile
 E_PARROT_BACK = 17  # seat
-E_DUEL = 18       # attacker, defender
-E_WEAPON = 19     # seat, weapon
-E_DIE = 20        # seat, value, rolls left
-E_DUEL_END = 21   # winner, loser, tile taken (-1 none)
-E_SWAP = 22       # winner, loser
-E_WIN = 23        # seat, gold
-E_HOME = 24       # seat, gold (entered its hideout with too little)
-E_NO_GHOST = 25   # the ghost had no move
+E_DUEL = 18  # attacker, defender
+E_WEAPON = 19  # seat, weapon
+E_DIE = 20  # seat, value, rolls left
+E_DUEL_END = 21  # winner, loser, tile taken (-1 none)
+E_SWAP = 22  # winner, loser
+E_WIN = 23  # seat, gold
+E_HOME = 24  # seat, gold (entered its hideout with too little)
+E_NO_GHOST = 25  # the ghost had no move
 
 
 @njit("int64(int64, int64)")
@@ -476,7 +477,7 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
     zero = np.int64(0)
     if pips <= 0:
         return zero, zero, zero, zero, zero, zero, zero, zero, zero
-    o_lo = zero                                    # occupied spaces: the pirates and the ghost (S_OCC >= 0)
+    o_lo = zero  # occupied spaces: the pirates and the ghost (S_OCC >= 0)
     o_hi = zero
     for t in range(st[S_N] + 1):
         v = st[S_POS + t] if t < st[S_N] else st[S_GHOST]
@@ -487,11 +488,11 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
                 o_hi |= one << (v - 64)
     st_lo = prm[P_WMASK + W_STOP]
     st_hi = prm[P_WMASK + W_STOP + 1]
-    fw_lo = ~st_lo & ~o_lo                         # free spaces a path goes on from
+    fw_lo = ~st_lo & ~o_lo  # free spaces a path goes on from
     fw_hi = ~st_hi & ~o_hi
-    ent_lo = fw_lo | (prm[P_WMASK + W_ROOM] & ~o_lo) | prm[P_WMASK + W_OWN + 2 * seat]      # where a step may end
+    ent_lo = fw_lo | (prm[P_WMASK + W_ROOM] & ~o_lo) | prm[P_WMASK + W_OWN + 2 * seat]  # where a step may end
     ent_hi = fw_hi | (prm[P_WMASK + W_ROOM + 1] & ~o_hi) | prm[P_WMASK + W_OWN + 2 * seat + 1]
-    pz_lo = zero                                   # occupied spaces a path may pass (R6)
+    pz_lo = zero  # occupied spaces a path may pass (R6)
     pz_hi = zero
     if passing != 0:
         pz_lo = o_lo & ~st_lo
@@ -535,7 +536,7 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
         best = 1
     deg = prm[P_DEG + u]
     while True:
-        if i >= deg:                                  # every edge of u tried: back to the space before it
+        if i >= deg:  # every edge of u tried: back to the space before it
             if d == 0:
                 break
             if u < 64:
@@ -585,12 +586,12 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
             x_lo = v_lo
             x_hi = v_hi | b
         cl = c
-        if prm[e + MAX_SPACES * MAX_DEG] == 1:     # P_ADJC: a cave link
+        if prm[e + MAX_SPACES * MAX_DEG] == 1:  # P_ADJC: a cave link
             cl |= 1
             if cl & 4:
                 cl |= 2
-        cw |= cl                                     # the cave bits of the path ending on w (depth d + 1)
-        k = d + 2                                    # the steps from w
+        cw |= cl  # the cave bits of the path ending on w (depth d + 1)
+        k = d + 2  # the steps from w
         r_lo, r_hi, q_lo, q_hi = _leaves(prm, w, cw, fam, x_lo, x_hi, ent_lo, ent_hi, k)
         if r_lo | r_hi:
             if k > best:
@@ -605,7 +606,7 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
                 s_hi |= r_hi
                 sc_lo |= q_lo
                 sc_hi |= q_hi
-        if k < pips:                                 # push: save the frame, go on from w
+        if k < pips:  # push: save the frame, go on from w
             stk[d] = u
             stk[13 + d] = i
             stk[26 + d] = c
@@ -645,7 +646,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     fam = 1 if ((st[S_CAVE_TOOK] >> s) & 1) != 0 and prm[P_KIND + start] == K_CAVE else 0
     f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, pips, s, passing, fam, stk)
     one = np.int64(1)
-    sp_lo = np.int64(0)          # spaces next to a pirate seat s could challenge (duel_targets != 0 there)
+    sp_lo = np.int64(0)  # spaces next to a pirate seat s could challenge (duel_targets != 0 there)
     sp_hi = np.int64(0)
     for t in range(st[S_N]):
         if t == s or not challengeable(st, prm, t):
@@ -653,7 +654,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
         u = st[S_POS + t]
         sp_lo |= prm[P_NEXT + 2 * u]
         sp_hi |= prm[P_NEXT + 2 * u + 1]
-    st_lo = prm[P_WMASK + W_STOP]            # rooms and hideouts: legal at any length (R4)
+    st_lo = prm[P_WMASK + W_STOP]  # rooms and hideouts: legal at any length (R4)
     st_hi = prm[P_WMASK + W_STOP + 1]
     # rooms reached (any length), the full roll elsewhere, and short stops next to a rival (not in the caves, R5)
     rm_lo = (f_lo | s_lo) & st_lo
@@ -664,7 +665,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     fu_hi = f_hi & ~st_hi
     sh_lo = s_lo & ~st_lo & ~f_lo & ~prm[P_WMASK + W_CAVE] & sp_lo
     sh_hi = s_hi & ~st_hi & ~f_hi & ~prm[P_WMASK + W_CAVE + 1] & sp_hi
-    full = 0                                                    # destinations using the roll in full (or a room)
+    full = 0  # destinations using the roll in full (or a room)
     cnt = 0
     for v in range(n):
         if v < 64:
@@ -694,7 +695,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
             o = OPT_LEGAL | OPT_SHORT | (OPT_CAVE if (cs & b) != 0 else 0)
         st[S_OPT + v] = o
         cnt += o != 0
-    if full == 0 and best > 0 and prm[P_BLOCKED] == 0:         # C2: the longest legal move (a duel there optional)
+    if full == 0 and best > 0 and prm[P_BLOCKED] == 0:  # C2: the longest legal move (a duel there optional)
         # the ends of paths of exactly `best` steps: a walk of `best` pips finds the same paths (passing a piece
         # needs a step after it either way)
         f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, best, s, passing, fam, stk)
@@ -710,7 +711,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
             if (lf & b) != 0:
                 if st[S_OPT + v] == 0:
                     cnt += 1
-                st[S_OPT + v] = OPT_LEGAL | (OPT_CAVE if (cf & b) != 0 else 0)   # the longest way decides the cave flag
+                st[S_OPT + v] = OPT_LEGAL | (OPT_CAVE if (cf & b) != 0 else 0)  # the longest way decides the cave flag
     return cnt
 
 
@@ -783,7 +784,7 @@ def init(st, prm, n, first):
         set_pos(st, s, prm[P_HIDEOUT + s])
     st[S_GHOST] = prm[P_CAPTAIN]
     st[S_OCC + prm[P_CAPTAIN]] = GHOST_OCC
-    for t in range(4):                      # R1: one sabre each, the rest into the large cave
+    for t in range(4):  # R1: one sabre each, the rest into the large cave
         st[S_LOC + t] = t if t < n else LOC_CAVE
     st[S_STAGE] = SG_START
 
@@ -835,14 +836,14 @@ def advance(st, prm, log, reach, cavek, vis, stk):
             log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
             st[S_MOVED] = 0
             stt = st[S_STATUS + cur]
-            if stt == ST_WHIRLPOOL:                       # R13: onto the rock, no roll
+            if stt == ST_WHIRLPOOL:  # R13: onto the rock, no roll
                 for w in range(N_WHIRL):
                     if st[S_POS + cur] == prm[P_WHIRL + w]:
                         set_pos(st, cur, prm[P_ROCK + w])
                         log_event(log, st[S_TURNS], E_ROCK, cur, prm[P_ROCK + w], 0, 0)
                 st[S_STATUS + cur] = ST_ROCK
                 st[S_STAGE] = SG_END
-            elif stt == ST_KNOCKED:                        # R14: stand up, no roll
+            elif stt == ST_KNOCKED:  # R14: stand up, no roll
                 st[S_STATUS + cur] = ST_OK
                 log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
                 st[S_STAGE] = SG_END
@@ -854,7 +855,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
         elif sg == SG_MOVEOPTS:
             pips = st[S_PIPS]
             c = move_options(st, prm, cur, pips, 0, reach, cavek, vis, stk)
-            if c == 0 and st[S_BLOCKED + cur] != 0:         # R6: still blocked: may pass one piece
+            if c == 0 and st[S_BLOCKED + cur] != 0:  # R6: still blocked: may pass one piece
                 c = move_options(st, prm, cur, pips, 1, reach, cavek, vis, stk)
             if c == 0:
                 st[S_BLOCKED + cur] = 1
@@ -865,20 +866,20 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 st[S_PHASE] = PH_MOVE
                 st[S_ACTOR] = cur
                 st[S_STAGE] = SG_WAIT
-        elif sg == SG_MOVED:                               # R7: a tile from the large cave
+        elif sg == SG_MOVED:  # R7: a tile from the large cave
             st[S_STAGE] = SG_ROOM
             if st[S_MOVE_CAVE] != 0:
                 k = count_at(st, LOC_CAVE)
                 if k > 0:
                     st[S_CAVE_TILES] += 1
-                    if prm[P_KIND + st[S_POS + cur]] == K_CAVE:       # still in the caves: this visit's tile
+                    if prm[P_KIND + st[S_POS + cur]] == K_CAVE:  # still in the caves: this visit's tile
                         st[S_CAVE_TOOK] |= 1 << cur
                     tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
         elif sg == SG_ROOM:
             v = st[S_POS + cur]
             kv = prm[P_KIND + v]
             st[S_STAGE] = SG_HOME
-            if kv == K_CABIN:                              # R16: peek, open
+            if kv == K_CABIN:  # R16: peek, open
                 c = prm[P_CABIN_OF + v]
                 st[S_PEEKED + cur] |= 1 << c
                 log_event(log, st[S_TURNS], E_PEEK, cur, c, st[S_STICKER + c], 0)
@@ -898,7 +899,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                     if k > 0:
                         st[S_KEYS_SHOWN + cur] |= 1 << k
                     log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
-            elif kv == K_CAPTAIN:                          # R15: the top tile
+            elif kv == K_CAPTAIN:  # R15: the top tile
                 t = stack_pop(st, cur)
                 log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
                 if t >= 0:
@@ -908,7 +909,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
         elif sg == SG_HOME:
             v = st[S_POS + cur]
             st[S_STAGE] = SG_DUELQ
-            if prm[P_KIND + v] == K_HIDEOUT:               # R17
+            if prm[P_KIND + v] == K_HIDEOUT:  # R17
                 g = gold_of(st, cur)
                 if g >= prm[P_GOLD_TARGET]:
                     st[S_WINNER] = cur
@@ -920,9 +921,13 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 log_event(log, st[S_TURNS], E_HOME, cur, g, 0, 0)
             parrot_check(st, prm, cur, log)
             g = st[S_GHOST]
-            if not is_room(prm[P_KIND + v]) and prm[P_KIND + v] != K_HIDEOUT and not is_room(prm[P_KIND + g]) \
-                    and (next_to(prm, v, g) or next_to(prm, g, v)):
-                add_victim(st, cur, next_seat(cur, n))      # R12: stopped next to the ghost
+            if (
+                not is_room(prm[P_KIND + v])
+                and prm[P_KIND + v] != K_HIDEOUT
+                and not is_room(prm[P_KIND + g])
+                and (next_to(prm, v, g) or next_to(prm, g, v))
+            ):
+                add_victim(st, cur, next_seat(cur, n))  # R12: stopped next to the ghost
                 st[S_VRET] = SG_END
                 st[S_STAGE] = SG_VICTIMS
         elif sg == SG_DUELQ:
@@ -948,7 +953,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                 st[S_STAGE] = SG_WAIT
         elif sg == SG_AFTER_GHOST:
             stt = st[S_STATUS + cur]
-            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK):    # C1 reading B: the other die
+            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK):  # C1 reading B: the other die
                 d1 = st[S_D1]
                 d2 = st[S_D2]
                 st[S_PIPS] = d2 if d1 == 6 else d1
@@ -960,7 +965,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
             st[S_CH_KIND] = CH_DIE
             st[S_CH_N] = 6
             st[S_STAGE] = SG_WAIT
-        elif sg == SG_SPOILS:                              # R23: a random tile of the loser
+        elif sg == SG_SPOILS:  # R23: a random tile of the loser
             w = st[S_DUEL_WINNER]
             los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
             k = count_at(st, los)
@@ -974,10 +979,10 @@ def advance(st, prm, log, reach, cavek, vis, stk):
             los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
             log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
             st[S_STAGE] = SG_SWAPD
-            if st[S_LAST_TILE] == T_PARROT:                # R19: the parrot won in a duel acts at once
+            if st[S_LAST_TILE] == T_PARROT:  # R19: the parrot won in a duel acts at once
                 st[S_LAST_TILE] = -1
                 parrot_start(st, prm, w, SG_SWAPD, log)
-        elif sg == SG_SWAPD:                               # R18, then the swap (R23)
+        elif sg == SG_SWAPD:  # R18, then the swap (R23)
             w = st[S_DUEL_WINNER]
             parrot_check(st, prm, w, log)
             st[S_PHASE] = PH_SWAP
@@ -998,7 +1003,7 @@ def victims_of_ghost(st, prm, entered_room, log):
             continue
         k = prm[P_KIND + v]
         if v == g:
-            add_victim(st, s, cur)                 # the pirate in the room the ghost entered
+            add_victim(st, s, cur)  # the pirate in the room the ghost entered
             continue
         if is_room(prm[P_KIND + g]) or is_room(k):
             continue
@@ -1123,7 +1128,7 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
         st[S_BLOCKED + cur] = 0
         st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
         st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
-        if prm[P_KIND + v] != K_CAVE:                   # R7: out of the caves, the visit is over
+        if prm[P_KIND + v] != K_CAVE:  # R7: out of the caves, the visit is over
             st[S_CAVE_TOOK] &= ~(1 << cur)
         if st[S_STATUS + cur] == ST_ROCK:
             st[S_STATUS + cur] = ST_OK
@@ -1156,13 +1161,13 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
         st[S_NPEND] -= 1
         set_pos(st, s, prm[P_WHIRL + w])
         if st[S_OCC + st[S_GHOST]] < 0:
-            st[S_OCC + st[S_GHOST]] = GHOST_OCC        # the ghost now alone in the room it entered
+            st[S_OCC + st[S_GHOST]] = GHOST_OCC  # the ghost now alone in the room it entered
         st[S_STATUS + s] = ST_WHIRLPOOL
         st[S_BLOCKED + s] = 0
         st[S_CAVE_TOOK] &= ~(1 << s)
         st[S_OVERBOARD] += 1
         log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
-        parrot_check(st, prm, s, log)                   # R13: the parrot flies back, in addition to the tile
+        parrot_check(st, prm, s, log)  # R13: the parrot flies back, in addition to the tile
         k = count_at(st, s)
         st[S_STAGE] = SG_VICTIMS
         if k > 0:
@@ -1252,7 +1257,7 @@ def act(st, prm, a, log, reach, cavek, vis, stk):
     else:
         return -1
     if st[S_STAGE] != SG_WAIT:
-        st[S_PHASE] = PH_CHANCE          # neutral until advance sets the next node
+        st[S_PHASE] = PH_CHANCE  # neutral until advance sets the next node
     return 0
 
 
@@ -1269,7 +1274,7 @@ def duel_result(st, prm, log):
         st[S_STAGE] = SG_ROLL
         return
     a = st[S_ATT_RES]
-    if v == a:                                     # tie: again, same weapons
+    if v == a:  # tie: again, same weapons
         st[S_ROLLER] = 0
         st[S_ACTOR] = st[S_DUEL_ATT]
         st[S_ROLLS_LEFT] = st[S_WA] + 1
@@ -1305,7 +1310,7 @@ def chance(st, prm, outcome, log, reach, cavek, vis, stk):
         st[S_D1] = d1
         st[S_D2] = d2
         log_event(log, st[S_TURNS], E_DICE, d1, d2, 0, 0)
-        if d1 == 6 or d2 == 6:                     # R9: the ghost moves instead
+        if d1 == 6 or d2 == 6:  # R9: the ghost moves instead
             if ghost_options(st, prm, reach, cavek, vis, stk) > 0:
                 st[S_PHASE] = PH_GHOST
                 st[S_ACTOR] = cur
@@ -1362,8 +1367,12 @@ def check_invariants(st, prm):
     n = st[S_N]
     for t in range(N_TILES):
         loc = st[S_LOC + t]
-        ok = (loc >= 0 and loc < n) or (loc >= LOC_CHEST and loc < LOC_CHEST + N_CABINS) or loc == LOC_STACK \
+        ok = (
+            (loc >= 0 and loc < n)
+            or (loc >= LOC_CHEST and loc < LOC_CHEST + N_CABINS)
+            or loc == LOC_STACK
             or loc == LOC_CAVE
+        )
         if not ok:
             return 1
         if loc >= LOC_CHEST and loc < LOC_CHEST + N_CABINS:
@@ -1396,8 +1405,13 @@ def check_invariants(st, prm):
     for s in range(n):
         v = st[S_POS + s]
         k = prm[P_KIND + v]
-        if st[S_LOC + T_PARROT] == s and not is_ship(k) and st[S_PHASE] != PH_PARROT and st[S_STAGE] == SG_WAIT \
-                and st[S_PHASE] != PH_CHANCE:
+        if (
+            st[S_LOC + T_PARROT] == s
+            and not is_ship(k)
+            and st[S_PHASE] != PH_PARROT
+            and st[S_STAGE] == SG_WAIT
+            and st[S_PHASE] != PH_CHANCE
+        ):
             return 5
         if k == K_HIDEOUT and prm[P_OWNER + v] != s:
             return 6

@@ -18,22 +18,101 @@ What a strategy reads (what its player sees): every piece on the board, its own 
 holds, the chests opened (public), the stickers it peeked at, keys and weapons shown, the stack's and the large cave's
 size. Never another seat's tiles, the chests' contents, unpeeked stickers or the stack's order.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from kernels._jit import njit
-from kernels.rng import pick_legal
 from kernels.galleon.rules import (
-    A_DUEL, A_GHOST, A_MOVE, A_NOSWAP, A_PASS, A_PPEEK, A_PSTEAL, A_PTOP, A_ROLL, A_STOP, A_SWAP, A_WEAPON,
-    A_WHIRL, GHOST_OCC, MAX_PLAYERS, S_OCC, P_NEXT, K_CABIN, K_CAPTAIN, K_CAVE, K_HIDEOUT, K_LAND, K_LAND_ARROW, LOC_CAVE, MAX_SPACES,
-    N_CABINS, OPT_CAVE, OPT_SHORT, P_ATT_STOP, P_CABIN, P_CANNON, P_CANNON_AT, P_CANNON_Q, P_CAPTAIN, P_DEF_STOP,
-    P_DIST, P_DUEL_WIN, P_GOLD_TARGET, P_HIDEOUT, P_KEY_TILES, P_KIND, P_NSPACES, P_QUARTER, P_TERROR, PH_DUEL_Q,
-    PH_GHOST, PH_MOVE, PH_PARROT, PH_ROLLQ, PH_SWAP, PH_WEAPON, PH_WHIRL, S_ACTOR, S_ATT_RES, S_DIE, S_DUEL_ATT,
-    S_DUEL_DEF, S_DUEL_WINNER, S_EMPTY, S_FIRED, S_GHOST, S_LASTCANNON, S_LOC, S_MUST_DUEL, S_N, S_NSTACK,
-    S_OPENED_BY, S_OPT, S_PEEKED, S_PHASE, S_POS, S_ROLLER, S_ROLLS_LEFT, S_SHOWN_W, S_STATUS, S_STICKER, S_WA,
-    S_WD, ST_OK, T_KEY, best_weapon, count_at, duel_targets, gold_of, is_room, is_ship, next_to,
+    A_DUEL,
+    A_GHOST,
+    A_MOVE,
+    A_NOSWAP,
+    A_PASS,
+    A_PPEEK,
+    A_PSTEAL,
+    A_PTOP,
+    A_ROLL,
+    A_STOP,
+    A_SWAP,
+    A_WEAPON,
+    A_WHIRL,
+    K_CABIN,
+    K_CAPTAIN,
+    K_CAVE,
+    K_HIDEOUT,
+    K_LAND,
+    K_LAND_ARROW,
+    LOC_CAVE,
+    MAX_PLAYERS,
+    MAX_SPACES,
+    N_CABINS,
+    OPT_CAVE,
+    OPT_SHORT,
+    P_ATT_STOP,
+    P_CABIN,
+    P_CANNON,
+    P_CANNON_AT,
+    P_CANNON_Q,
+    P_CAPTAIN,
+    P_DEF_STOP,
+    P_DIST,
+    P_DUEL_WIN,
+    P_GOLD_TARGET,
+    P_HIDEOUT,
+    P_KEY_TILES,
+    P_KIND,
+    P_NEXT,
+    P_NSPACES,
+    P_QUARTER,
+    P_TERROR,
+    PH_DUEL_Q,
+    PH_GHOST,
+    PH_MOVE,
+    PH_PARROT,
+    PH_ROLLQ,
+    PH_SWAP,
+    PH_WEAPON,
+    PH_WHIRL,
+    S_ACTOR,
+    S_ATT_RES,
+    S_DIE,
+    S_DUEL_ATT,
+    S_DUEL_DEF,
+    S_DUEL_WINNER,
+    S_EMPTY,
+    S_FIRED,
+    S_GHOST,
+    S_LASTCANNON,
+    S_LOC,
+    S_MUST_DUEL,
+    S_N,
+    S_NSTACK,
+    S_OCC,
+    S_OPENED_BY,
+    S_OPT,
+    S_PEEKED,
+    S_PHASE,
+    S_POS,
+    S_ROLLER,
+    S_ROLLS_LEFT,
+    S_SHOWN_W,
+    S_STATUS,
+    S_STICKER,
+    S_WA,
+    S_WD,
+    ST_OK,
+    T_KEY,
+    best_weapon,
+    count_at,
+    duel_targets,
+    gold_of,
+    is_room,
+    is_ship,
+    next_to,
 )
+from kernels.rng import pick_legal
 
 S_RANDOM = 0
 S_TREASURE = 1
@@ -65,9 +144,13 @@ WG_GHOST = 2
 WG_RIVAL = 3
 WG_DUEL = 4
 WG_CAVE = 5
-ROWS = np.array([[1.0, 0.0, 1.0, 0.0, 0.5, 0.5, 0.0, 0.0],      # treasure
-                 [1.0, 1.0, 0.5, 0.0, 0.35, 0.5, 0.0, 0.0],     # raider
-                 [1.0, 0.0, 3.0, 1.0, 0.75, 0.5, 0.0, 0.0]])    # cautious
+ROWS = np.array(
+    [
+        [1.0, 0.0, 1.0, 0.0, 0.5, 0.5, 0.0, 0.0],  # treasure
+        [1.0, 1.0, 0.5, 0.0, 0.35, 0.5, 0.0, 0.0],  # raider
+        [1.0, 0.0, 3.0, 1.0, 0.75, 0.5, 0.0, 0.0],
+    ]
+)  # cautious
 
 
 @njit

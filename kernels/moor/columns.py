@@ -5,5 +5,12 @@ imports nothing, so the game's spec reads them without importing numba or compil
 catalogue entries are keyed by them.
 """
 
-EXTRA_COLUMNS = ("first_seat", "decisions", "discard_events", "tiles_discarded", "tiles_lost", "planks_laid",
-                 "tiebreak_decided")
+EXTRA_COLUMNS = (
+    "first_seat",
+    "decisions",
+    "discard_events",
+    "tiles_discarded",
+    "tiles_lost",
+    "planks_laid",
+    "tiebreak_decided",
+)

@@ -3,21 +3,46 @@
 The batch entry point follows the contract shared by every game (kernels/README.md): per-game outcomes are
 written at each game's own index, so results never depend on threads or chunking.
 """
+
 from __future__ import annotations
 
 import numpy as np
+
 from kernels._jit import njit
 from kernels.batch import play_alone
 from kernels.bits import is_set, only_set
-from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
+from kernels.moor.columns import EXTRA_COLUMNS
 from kernels.moor.rules import (
-    MAX_PLAYERS, N_ACTIONS, N_DEALT, P_DIE_FACES, P_MAX_TURNS, P_TIEBREAK, PH_OVER, PH_ROLL, S_CUR, S_DECISIONS,
-    S_DISCARD_EVENTS, S_PHASE, S_PLANKS_LAID, S_ROUNDS, S_SIZE, S_TILES_DISCARDED, S_TILES_LOST, S_TURNS,
-    apply_action, apply_chance, deal_pool, init, legal_actions, new_game, returns, top_score_tied,
+    MAX_PLAYERS,
+    N_ACTIONS,
+    N_DEALT,
+    P_DIE_FACES,
+    P_MAX_TURNS,
+    P_TIEBREAK,
+    PH_OVER,
+    PH_ROLL,
+    S_CUR,
+    S_DECISIONS,
+    S_DISCARD_EVENTS,
+    S_PHASE,
+    S_PLANKS_LAID,
+    S_ROUNDS,
+    S_SIZE,
+    S_TILES_DISCARDED,
+    S_TILES_LOST,
+    S_TURNS,
+    apply_action,
+    apply_chance,
+    deal_pool,
+    init,
+    legal_actions,
+    new_game,
+    returns,
+    top_score_tied,
 )
 from kernels.moor.strategies import decide
+from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
 
-from kernels.moor.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1
@@ -29,10 +54,16 @@ def new_scratch(log_len, keep_deal):
     compiles no allocation): (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS],
     log int32[log_len, 6], deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS],
     tmp int8[N_ACTIONS])."""
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros(MAX_PLAYERS, dtype=np.int32), np.zeros((log_len, 6), dtype=np.int32),
-            np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32), np.zeros(N_DEALT, dtype=np.int32),
-            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_ACTIONS, dtype=np.int8))
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.int32),
+        np.zeros((log_len, 6), dtype=np.int32),
+        np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32),
+        np.zeros(N_DEALT, dtype=np.int32),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+    )
 
 
 def batch_scratch(n, prm=None):
@@ -42,8 +73,9 @@ def batch_scratch(n, prm=None):
 
 
 @njit(entry=True)
-def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves, scratch):
+def play_batch(
+    seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status, extra, curves, scratch
+):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
@@ -67,7 +99,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         deal_pool(st, order)
         shuffle(rng, 0, order, N_DEALT)
         if deal_out.shape[0] == N_DEALT:
-            for i in range(N_DEALT):   # a loop, not deal_out[:] = order: that would compile numpy's broadcast checks
+            for i in range(N_DEALT):  # a loop, not deal_out[:] = order: that would compile numpy's broadcast checks
                 deal_out[i] = order[i]
         new_game(st, prm, n, order, log)
         s = ST_DONE
@@ -83,7 +115,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                 a = only_set(mask)
             else:
                 seat = first + st[S_CUR]
-                if seat >= n:                  # (first + position) % n without a division
+                if seat >= n:  # (first + position) % n without a division
                     seat -= n
                 a = decide(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
                 st[S_DECISIONS] += 1

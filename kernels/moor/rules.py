@@ -6,6 +6,7 @@ Chance enters only through `deal` (the shuffled tile order) and `apply_chance` (
 outcome without mocks. Decisions enter through `apply_action` with the action ids A_* below.
 Players are indexed by turn position (0 = the start player); the caller maps them to seats.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,100 +20,100 @@ RULES_VERSION = 1
 # ---- components (rulebook "Contents & Setup") --------------------------------------------------------------
 MAX_PLAYERS = 5
 MAX_PAWNS = 5
-N_TYPES = 5                      # Bone, Axe, Coin, Mask, Urn
+N_TYPES = 5  # Bone, Axe, Coin, Mask, Urn
 TREASURE_NAMES = ("Bone", "Axe", "Coin", "Mask", "Urn")
-PER_TYPE = 5                     # INFERENCE: 25 treasures / 5 types
+PER_TYPE = 5  # INFERENCE: 25 treasures / 5 types
 N_TREASURES = 25
 N_GHOSTS = 7
 N_PLANKS = 6
-N_TILES = 38                     # tile ids: 0..24 treasures (type = id // 5), 25..31 ghosts, 32..37 planks
+N_TILES = 38  # tile ids: 0..24 treasures (type = id // 5), 25..31 ghosts, 32..37 planks
 GHOST0 = 25
 PLANK0 = 32
-K_GHOST = 5                      # tile kinds: 0..4 treasure type, 5 ghost, 6 plank
+K_GHOST = 5  # tile kinds: 0..4 treasure type, 5 ghost, 6 plank
 K_PLANK = 6
 N_KINDS = 7
 N_GOALS = 5
-GREEN_SPACES = 14                # 2 tiles each
-BROWN_SPACES = 5                 # 1 tile each
+GREEN_SPACES = 14  # 2 tiles each
+BROWN_SPACES = 5  # 1 tile each
 DEALT_SPACES = GREEN_SPACES + BROWN_SPACES
-N_DEALT = 2 * GREEN_SPACES + BROWN_SPACES   # 33 = 25 treasures + 7 ghosts + 1 plank
-MAX_TRACK = 64                   # capacity: Start (0), path 1..track_len, End (track_len + 1)
-STACK = 2                        # a space never holds more than 2 tiles (dealt 2, or a 2-tile discard, or 1 plank)
+N_DEALT = 2 * GREEN_SPACES + BROWN_SPACES  # 33 = 25 treasures + 7 ghosts + 1 plank
+MAX_TRACK = 64  # capacity: Start (0), path 1..track_len, End (track_len + 1)
+STACK = 2  # a space never holds more than 2 tiles (dealt 2, or a 2-tile discard, or 1 plank)
 PAWNS_BY_PLAYERS = np.array([0, 0, 5, 4, 3, 2], dtype=np.int64)
 
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_TRACK_LEN = 0
 P_DIE_FACES = 1
 P_MAX_TURNS = 2
-P_DISCARD_FALLBACK = 3           # 0 remove from game, 1 nearest tile-less space even with pawns
+P_DISCARD_FALLBACK = 3  # 0 remove from game, 1 nearest tile-less space even with pawns
 P_GHOST_BEFORE_TWO = 4
 P_PLANKS_DISCARDABLE = 5
 P_VACATED_COUNTS = 6
-P_TIEBREAK = 7                   # 0 rulebook, 1 shared
-P_GHOST_VALUES = 8               # 7 values
-P_GOAL_VALUES = P_GHOST_VALUES + N_GHOSTS     # 5 values, top first
-P_SET_POINTS = P_GOAL_VALUES + N_GOALS        # 6 values: points for 0..5 matching
-P_SYMBOLS = P_SET_POINTS + 6                   # MAX_TRACK values: symbol of space s (-1 none)
+P_TIEBREAK = 7  # 0 rulebook, 1 shared
+P_GHOST_VALUES = 8  # 7 values
+P_GOAL_VALUES = P_GHOST_VALUES + N_GHOSTS  # 5 values, top first
+P_SET_POINTS = P_GOAL_VALUES + N_GOALS  # 6 values: points for 0..5 matching
+P_SYMBOLS = P_SET_POINTS + 6  # MAX_TRACK values: symbol of space s (-1 none)
 P_SIZE = P_SYMBOLS + MAX_TRACK
 
 # ---- state vector offsets ---------------------------------------------------------------------------------------
 S_NPLAYERS = 0
 S_NPAWNS = 1
-S_END = 2                        # index of the End space (track_len + 1)
-S_CUR = 3                        # player (turn position) to act
+S_END = 2  # index of the End space (track_len + 1)
+S_CUR = 3  # player (turn position) to act
 S_PHASE = 4
 S_ROLL = 5
-S_PAWN = 6                       # pawn moved this turn
+S_PAWN = 6  # pawn moved this turn
 S_ORIGIN = 7
 S_DEST = 8
 S_TURNS = 9
 S_ROUNDS = 10
-S_GOAL_NEXT = 11                 # index of the next goal token to take (N_GOALS = none left)
-S_DECISIONS = 12                 # decisions with more than one legal action
+S_GOAL_NEXT = 11  # index of the next goal token to take (N_GOALS = none left)
+S_DECISIONS = 12  # decisions with more than one legal action
 S_DISCARD_EVENTS = 13
 S_TILES_DISCARDED = 14
 S_TILES_LOST = 15
 S_PLANKS_LAID = 16
 S_LAST_CUR = 17
-S_PAWN_POS = 20                                  # [MAX_PLAYERS * MAX_PAWNS], -1 unused
-S_STACK = S_PAWN_POS + MAX_PLAYERS * MAX_PAWNS   # [MAX_TRACK * STACK] tile ids bottom..top, -1 empty
-S_HEIGHT = S_STACK + MAX_TRACK * STACK           # [MAX_TRACK]
-S_TILE_LOC = S_HEIGHT + MAX_TRACK                # [N_TILES]: LOC_* or player p (0..4) or LOC_SPACE + s
-S_HOLD = S_TILE_LOC + N_TILES                    # [MAX_PLAYERS * N_KINDS] tiles held by kind
-S_GHOST_SUM = S_HOLD + MAX_PLAYERS * N_KINDS     # [MAX_PLAYERS]
-S_GOAL_SUM = S_GHOST_SUM + MAX_PLAYERS           # [MAX_PLAYERS]
-S_GOAL_COUNT = S_GOAL_SUM + MAX_PLAYERS          # [MAX_PLAYERS]
-S_OCC = S_GOAL_COUNT + MAX_PLAYERS              # [MAX_TRACK] pawns of any colour on each space
+S_PAWN_POS = 20  # [MAX_PLAYERS * MAX_PAWNS], -1 unused
+S_STACK = S_PAWN_POS + MAX_PLAYERS * MAX_PAWNS  # [MAX_TRACK * STACK] tile ids bottom..top, -1 empty
+S_HEIGHT = S_STACK + MAX_TRACK * STACK  # [MAX_TRACK]
+S_TILE_LOC = S_HEIGHT + MAX_TRACK  # [N_TILES]: LOC_* or player p (0..4) or LOC_SPACE + s
+S_HOLD = S_TILE_LOC + N_TILES  # [MAX_PLAYERS * N_KINDS] tiles held by kind
+S_GHOST_SUM = S_HOLD + MAX_PLAYERS * N_KINDS  # [MAX_PLAYERS]
+S_GOAL_SUM = S_GHOST_SUM + MAX_PLAYERS  # [MAX_PLAYERS]
+S_GOAL_COUNT = S_GOAL_SUM + MAX_PLAYERS  # [MAX_PLAYERS]
+S_OCC = S_GOAL_COUNT + MAX_PLAYERS  # [MAX_TRACK] pawns of any colour on each space
 S_SIZE = S_OCC + MAX_TRACK
 
-LOC_BOX = -1                     # extra planks returned to the box
-LOC_LOST = -2                    # discarded with nowhere to go (discard_fallback = remove)
+LOC_BOX = -1  # extra planks returned to the box
+LOC_LOST = -2  # discarded with nowhere to go (discard_fallback = remove)
 LOC_SPACE = 100
 
-PH_ROLL = 0                      # chance node: the die
+PH_ROLL = 0  # chance node: the die
 PH_MOVE = 1
 PH_PLANK = 2
 PH_DISCARD = 3
 PH_OVER = 4
 
 # ---- actions -----------------------------------------------------------------------------------------------------
-A_MOVE = 0                       # + pawn index (0..4)
+A_MOVE = 0  # + pawn index (0..4)
 A_PLANK_YES = 5
 A_PLANK_NO = 6
-A_DISCARD_MATCH = 7              # one treasure matching the symbol of the space left
-A_DISCARD_GHOST = 8              # + ghost index j (tile GHOST0 + j), 8..14
-A_DISCARD_PAIR = 15              # + bottom * 6 + top, kinds 0..4 treasure, 5 = plank (15..50)
-A_DISCARD_ONE = 51               # + kind (0..4, 5 = plank): only tile left to give (51..56)
+A_DISCARD_MATCH = 7  # one treasure matching the symbol of the space left
+A_DISCARD_GHOST = 8  # + ghost index j (tile GHOST0 + j), 8..14
+A_DISCARD_PAIR = 15  # + bottom * 6 + top, kinds 0..4 treasure, 5 = plank (15..50)
+A_DISCARD_ONE = 51  # + kind (0..4, 5 = plank): only tile left to give (51..56)
 N_ACTIONS = 57
 
 # ---- event log (replay) -------------------------------------------------------------------------------------------
-E_ROLL = 1        # player, roll
-E_MOVE = 2        # player, pawn, from, to
-E_PLANK = 3       # player, tile, space
-E_TAKE = 4        # player, tile, space
-E_DISCARD = 5     # player, tile, space (or -1 lost)
-E_GOAL = 6        # player, value
-E_SKIP = 7        # player (all pawns home)
+E_ROLL = 1  # player, roll
+E_MOVE = 2  # player, pawn, from, to
+E_PLANK = 3  # player, tile, space
+E_TAKE = 4  # player, tile, space
+E_DISCARD = 5  # player, tile, space (or -1 lost)
+E_GOAL = 6  # player, value
+E_SKIP = 7  # player (all pawns home)
 E_NO_DISCARD = 8  # player: had nothing to give
 
 
@@ -196,8 +197,8 @@ def init(st, prm, n_players):
     The 33 tiles to deal are then placed by `deal`. Returns nothing; ``st`` is int32[S_SIZE].
     """
     st[:] = 0
-    st[S_PAWN_POS:S_PAWN_POS + MAX_PLAYERS * MAX_PAWNS] = -1
-    st[S_STACK:S_STACK + MAX_TRACK * STACK] = -1
+    st[S_PAWN_POS : S_PAWN_POS + MAX_PLAYERS * MAX_PAWNS] = -1
+    st[S_STACK : S_STACK + MAX_TRACK * STACK] = -1
     st[S_NPLAYERS] = n_players
     n_pawns = PAWNS_BY_PLAYERS[n_players]
     st[S_NPAWNS] = n_pawns
@@ -248,16 +249,16 @@ def new_game(st, prm, n_players, order, log):
     start_turn(st, log)
 
 
-@njit(inline='always')
+@njit(inline="always")
 def start_turn(st, log):
     """R13/R14: the next player with a pawn not yet home takes the turn; round count advances on wrap-around."""
     n = st[S_NPLAYERS]
     p0 = nonneg(st[S_CUR])
     p = p0
-    for i in range(n):                              # p = (p0 + i) % n, without a division (kernels/README.md)
+    for i in range(n):  # p = (p0 + i) % n, without a division (kernels/README.md)
         if not all_home(st, p):
             q = p0
-            for j in range(i):                      # log the players passed over (not at the game's end)
+            for j in range(i):  # log the players passed over (not at the game's end)
                 log_event(log, st[S_TURNS], E_SKIP, q, 0, 0, 0)
                 q = next_player(q, n)
             if p <= st[S_LAST_CUR]:
@@ -270,7 +271,7 @@ def start_turn(st, log):
     st[S_PHASE] = PH_OVER
 
 
-@njit(inline='always')
+@njit(inline="always")
 def apply_chance(st, roll, log):
     """R5: the die shows ``roll`` (1..die_faces); the current player must now move a pawn."""
     st[S_ROLL] = roll
@@ -332,13 +333,13 @@ def discard_options(st, prm, p, symbol, mask):
     return c
 
 
-@njit(inline='always')
+@njit(inline="always")
 def legal_actions(st, prm, mask):
     """Boolean mask (int8[N_ACTIONS]) of the current player's legal actions; returns how many.
 
     Empty (0) at chance nodes and at the end of the game.
     """
-    for i in range(N_ACTIONS):        # a constant trip count: a few vector stores, not a memset call
+    for i in range(N_ACTIONS):  # a constant trip count: a few vector stores, not a memset call
         mask[i] = 0
     ph = st[S_PHASE]
     p = nonneg(st[S_CUR])
@@ -347,7 +348,7 @@ def legal_actions(st, prm, mask):
         end = st[S_END]
         npw = st[S_NPAWNS]
         base = S_PAWN_POS + p * MAX_PAWNS
-        for k in range(MAX_PAWNS):                # constant trip count, no branch per pawn
+        for k in range(MAX_PAWNS):  # constant trip count, no branch per pawn
             m = (st[base + k] != end) & (k < npw)
             mask[A_MOVE + k] = m
             c += m
@@ -370,7 +371,7 @@ def discard_target(st, prm):
     free = np.uint64(0)
     for s in range(MAX_TRACK):
         free |= np.uint64((st[S_HEIGHT + s] | st[S_OCC + s]) == 0) << np.uint64(s)
-    free &= (np.uint64(1) << np.uint64(st[S_END])) - np.uint64(2)      # spaces 1 .. End - 1
+    free &= (np.uint64(1) << np.uint64(st[S_END])) - np.uint64(2)  # spaces 1 .. End - 1
     if prm[P_VACATED_COUNTS] == 0:
         free &= ~(np.uint64(1) << np.uint64(origin))
     if free != 0:
@@ -439,7 +440,7 @@ def do_discard(st, prm, a, log):
         drop_tile(st, prm, p, t, target, log)
 
 
-@njit(inline='always')
+@njit(inline="always")
 def finish_turn(st, prm, log):
     """R12 goal token on reaching End, then R13: pass the die (skipping players whose pawns are all home)."""
     p = nonneg(st[S_CUR])
@@ -456,7 +457,7 @@ def finish_turn(st, prm, log):
     start_turn(st, log)
 
 
-@njit(inline='always')
+@njit(inline="always")
 def resolve_origin(st, prm, log):
     """R8/R9: take the origin's top tile if it had tiles and now has no pawn; else a discard if it had none.
 
@@ -464,7 +465,7 @@ def resolve_origin(st, prm, log):
     p = nonneg(st[S_CUR])
     o = nonneg(st[S_ORIGIN])
     if o == 0:
-        return True                        # R9: leaving Start never costs a discard (Start holds no tiles)
+        return True  # R9: leaving Start never costs a discard (Start holds no tiles)
     if st[S_HEIGHT + o] > 0:
         if pawns_at(st, o, st[S_NPLAYERS], st[S_NPAWNS]) == 0:
             t = pop_tile(st, o)
@@ -475,7 +476,7 @@ def resolve_origin(st, prm, log):
     if has_discardable(st, prm, p, prm[P_SYMBOLS + o]):
         st[S_PHASE] = PH_DISCARD
         return False
-    log_event(log, st[S_TURNS], E_NO_DISCARD, p, 0, 0, 0)   # R9/R10: nothing to give, the turn ends
+    log_event(log, st[S_TURNS], E_NO_DISCARD, p, 0, 0, 0)  # R9/R10: nothing to give, the turn ends
     return True
 
 
@@ -488,7 +489,7 @@ def has_discardable(st, prm, p, symbol):
     return st[hold + K_GHOST] + other_tiles(st, prm, p) > 0
 
 
-@njit(inline='always')
+@njit(inline="always")
 def apply_action(st, prm, a, log):
     """Apply decision ``a`` (an A_* id, assumed legal) for the current player and advance to the next node."""
     p = nonneg(st[S_CUR])
@@ -499,7 +500,7 @@ def apply_action(st, prm, a, log):
         d = o + nonneg(st[S_ROLL])
         end = nonneg(st[S_END])
         if d > end:
-            d = end                        # R12: reaching or passing End
+            d = end  # R12: reaching or passing End
         st[S_PAWN_POS + p * MAX_PAWNS + k] = d
         st[S_OCC + o] -= 1
         st[S_OCC + d] += 1
@@ -555,7 +556,7 @@ def returns(st, prm, scores):
                 m |= 1 << p
         return m
     win = -1
-    for p in range(n):                    # later positions win remaining ties: iterate forward, use >=
+    for p in range(n):  # later positions win remaining ties: iterate forward, use >=
         if scores[p] == best:
             if win < 0 or st[S_HOLD + p * N_KINDS + K_PLANK] >= st[S_HOLD + win * N_KINDS + K_PLANK]:
                 win = p

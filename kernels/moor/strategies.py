@@ -4,19 +4,57 @@ A strategy reads only what its player could see: pawn positions, stack heights, 
 (`visible_top`), every player's face-up holdings and goal tokens, the space symbols. Never a covered tile.
 Strategy parameters are one float64 row per seat (``sp``), so a designer can set and sweep them per seat.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from kernels._jit import njit
-from kernels.rng import pick_legal
 from kernels.moor.rules import (
-    A_DISCARD_GHOST, A_DISCARD_MATCH, A_DISCARD_ONE, A_DISCARD_PAIR, A_MOVE, A_PLANK_NO, A_PLANK_YES,
-    GHOST0, K_GHOST, K_PLANK, MAX_PAWNS, N_ACTIONS, N_GHOSTS, N_KINDS, N_GOALS, N_TYPES,
-    P_GHOST_BEFORE_TWO, P_GHOST_VALUES, P_GOAL_VALUES, P_PLANKS_DISCARDABLE, P_SET_POINTS, P_SYMBOLS, PH_DISCARD, PH_MOVE, PH_PLANK,
-    S_CUR, S_END, S_PHASE, S_TILE_LOC, S_GOAL_NEXT, S_HEIGHT, S_HOLD, S_NPAWNS, S_NPLAYERS, S_PAWN_POS, S_ROLL, S_STACK,
-    STACK, other_tiles, pair_kind_to_kind, pawns_at, tile_kind,
+    A_DISCARD_GHOST,
+    A_DISCARD_MATCH,
+    A_DISCARD_ONE,
+    A_DISCARD_PAIR,
+    A_MOVE,
+    A_PLANK_NO,
+    A_PLANK_YES,
+    GHOST0,
+    K_GHOST,
+    K_PLANK,
+    MAX_PAWNS,
+    N_ACTIONS,
+    N_GHOSTS,
+    N_GOALS,
+    N_KINDS,
+    N_TYPES,
+    P_GHOST_BEFORE_TWO,
+    P_GHOST_VALUES,
+    P_GOAL_VALUES,
+    P_PLANKS_DISCARDABLE,
+    P_SET_POINTS,
+    P_SYMBOLS,
+    PH_DISCARD,
+    PH_MOVE,
+    PH_PLANK,
+    S_CUR,
+    S_END,
+    S_GOAL_NEXT,
+    S_HEIGHT,
+    S_HOLD,
+    S_NPAWNS,
+    S_NPLAYERS,
+    S_PAWN_POS,
+    S_PHASE,
+    S_ROLL,
+    S_STACK,
+    S_TILE_LOC,
+    STACK,
+    other_tiles,
+    pair_kind_to_kind,
+    pawns_at,
+    tile_kind,
 )
+from kernels.rng import pick_legal
 
 S_RANDOM = 0
 S_COLLECTOR = 1
@@ -27,7 +65,11 @@ S_WEIGHTED = 4
 # name, id, one-line description, parameter names (weighted only) with defaults
 STRATEGIES = (
     ("random", S_RANDOM, "uniform over the legal choices (its own random stream per seat)"),
-    ("collector", S_COLLECTOR, "set collector: takes the tile that adds most set points, keeps rear pawns back to collect"),
+    (
+        "collector",
+        S_COLLECTOR,
+        "set collector: takes the tile that adds most set points, keeps rear pawns back to collect",
+    ),
     ("runner", S_RUNNER, "runner: races pawns home for the goal tokens, lead pawn first"),
     ("cautious", S_CAUTIOUS, "cautious: avoids leaving empty spaces (discards) and ghosts, always lays its plank"),
     ("weighted", S_WEIGHTED, "weighted heuristic: linear score of each move; weights are per-seat parameters"),
@@ -45,11 +87,14 @@ WEIGHT_SPECS = (
 )
 N_SPARAMS = len(WEIGHT_SPECS)
 # Fixed weight rows of the three scripted strategies (same columns as WEIGHT_SPECS): different intents.
-SCRIPTED_WEIGHTS = np.array([
-    [2.0, 0.5, 1.0, 0.3, 0.0, 0.2, 0.3, 1.0],    # collector
-    [0.3, 0.2, 0.3, 4.0, 1.0, -0.5, 0.0, 1.0],   # runner
-    [0.5, 3.0, 3.0, 0.5, 0.05, 0.0, 2.0, 1.0],   # cautious
-], dtype=np.float64)
+SCRIPTED_WEIGHTS = np.array(
+    [
+        [2.0, 0.5, 1.0, 0.3, 0.0, 0.2, 0.3, 1.0],  # collector
+        [0.3, 0.2, 0.3, 4.0, 1.0, -0.5, 0.0, 1.0],  # runner
+        [0.5, 3.0, 3.0, 0.5, 0.05, 0.0, 2.0, 1.0],  # cautious
+    ],
+    dtype=np.float64,
+)
 
 
 @njit("int64(int32[::1], int64)")
@@ -170,7 +215,7 @@ def move_value(st, prm, p, k, w):
     if o > 0:
         h = st[S_HEIGHT + o]
         if h > 0:
-            if pawns_at(st, o, st[S_NPLAYERS], st[S_NPAWNS]) == 1:   # only this pawn: it takes the top tile
+            if pawns_at(st, o, st[S_NPLAYERS], st[S_NPAWNS]) == 1:  # only this pawn: it takes the top tile
                 t = visible_top(st, o)
                 dt = take_delta(st, prm, p, t)
                 v += w[0] * dt
@@ -184,7 +229,7 @@ def move_value(st, prm, p, k, w):
     return v
 
 
-@njit(inline='always')
+@njit(inline="always")
 def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
     """Action chosen by strategy ``sid`` for the current player; ``mask`` holds the legal actions (n_legal > 1).
 
@@ -221,4 +266,3 @@ def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
                     best_a = a
         return best_a
     return -1
-

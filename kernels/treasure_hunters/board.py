@@ -18,6 +18,7 @@ which colours each room has a door of, and all-pairs shortest distances with no 
 Node numbering (fixed, so rules.py can name rooms): 0 = outside, 1 + r = room r (A = 0 .. L = 11), then the hallway
 squares in the order of the ``hallway`` list.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -36,8 +37,17 @@ MAX_HALL = MAX_NODES - 1 - N_ROOMS
 MAX_DEG = 8
 COLOURS = ("none", "blue", "green")
 UNREACHABLE = 999
-BOARD_KEYS = ("name", "description", "rooms", "jewel_rooms", "ghost_start_rooms", "hallway", "front_door",
-              "corridors", "doors")
+BOARD_KEYS = (
+    "name",
+    "description",
+    "rooms",
+    "jewel_rooms",
+    "ghost_start_rooms",
+    "hallway",
+    "front_door",
+    "corridors",
+    "doors",
+)
 DOOR_KEYS = ("between", "colour")
 BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "treasure_hunters" / "boards"
 
@@ -45,13 +55,14 @@ BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "treasure_hunte
 @dataclass(frozen=True)
 class Board:
     """A validated board. Edges are (node a, node b, colour code) with node numbers as in the module docstring."""
+
     path: str
     name: str
     description: str
     hallway: tuple[str, ...]
     front_door: int
-    jewel_rooms: tuple[int, ...]         # room indices 0..11
-    ghost_start_rooms: tuple[int, ...]   # room indices 0..11
+    jewel_rooms: tuple[int, ...]  # room indices 0..11
+    ghost_start_rooms: tuple[int, ...]  # room indices 0..11
     edges: tuple[tuple[int, int, int], ...]
 
     @property
@@ -114,8 +125,11 @@ def parse_board(data, path: str = "<board>") -> Board:
         seen.add(r)
     missing = [x for x in ROOM_LETTERS if x not in seen]
     if missing:
-        raise err(path, "board.rooms", f"missing room{'s' if len(missing) != 1 else ''} {', '.join(missing)}; the "
-                                       "house has the 12 rooms A..L")
+        raise err(
+            path,
+            "board.rooms",
+            f"missing room{'s' if len(missing) != 1 else ''} {', '.join(missing)}; the house has the 12 rooms A..L",
+        )
 
     hallway = _str_list(path, b, "hallway")
     if len(hallway) > MAX_HALL:
@@ -125,8 +139,15 @@ def parse_board(data, path: str = "<board>") -> Board:
         names[ROOM_LETTERS[r]] = 1 + r
     for i, h in enumerate(hallway):
         if not h or h in names:
-            what = "is empty" if not h else (f"'{h}' clashes with a room letter or 'outside'" if h in ROOM_LETTERS
-                                            or h == "outside" else f"'{h}' appears twice")
+            what = (
+                "is empty"
+                if not h
+                else (
+                    f"'{h}' clashes with a room letter or 'outside'"
+                    if h in ROOM_LETTERS or h == "outside"
+                    else f"'{h}' appears twice"
+                )
+            )
             raise err(path, f"board.hallway[{i}]", f"{what}; hallway names must be unique")
         names[h] = 1 + N_ROOMS + i
 
@@ -174,8 +195,9 @@ def parse_board(data, path: str = "<board>") -> Board:
             raise err(path, f, "expected a pair of hallway square names")
         for x in e:
             if x not in names or names[x] <= N_ROOMS:
-                raise err(path, f, f"'{x}' is not a hallway square (corridors link hallway squares; "
-                                    f"use doors for rooms)")
+                raise err(
+                    path, f, f"'{x}' is not a hallway square (corridors link hallway squares; use doors for rooms)"
+                )
         add_edge(f, names[e[0]], names[e[1]], 0)
 
     doors = b.get("doors", [])
@@ -214,11 +236,22 @@ def parse_board(data, path: str = "<board>") -> Board:
     for v in range(1, n_nodes):
         if dist[0, v] >= UNREACHABLE:
             kind = "room" if v <= N_ROOMS else "hallway square"
-            raise err(path, "board", f"{kind} {node_name(v, hallway).replace('room ', '')} is not reachable from "
-                                      f"outside through the front door")
-    return Board(path=str(path), name=b.get("name", Path(str(path)).stem), description=b.get("description", ""),
-                 hallway=tuple(hallway), front_door=front, jewel_rooms=jewel_rooms, ghost_start_rooms=start_rooms,
-                 edges=tuple(edges))
+            raise err(
+                path,
+                "board",
+                f"{kind} {node_name(v, hallway).replace('room ', '')} is not reachable from "
+                f"outside through the front door",
+            )
+    return Board(
+        path=str(path),
+        name=b.get("name", Path(str(path)).stem),
+        description=b.get("description", ""),
+        hallway=tuple(hallway),
+        front_door=front,
+        jewel_rooms=jewel_rooms,
+        ghost_start_rooms=start_rooms,
+        edges=tuple(edges),
+    )
 
 
 def load_board(ref: str) -> Board:
@@ -268,8 +301,8 @@ def compile_board(board: Board) -> dict:
     n = board.n_nodes
     kind = np.full(MAX_NODES, -1, dtype=np.int64)
     kind[0] = 0
-    kind[1:1 + N_ROOMS] = 1
-    kind[1 + N_ROOMS:n] = 2
+    kind[1 : 1 + N_ROOMS] = 1
+    kind[1 + N_ROOMS : n] = 2
     adj = np.full((MAX_NODES, MAX_DEG), -1, dtype=np.int64)
     adj_col = np.zeros((MAX_NODES, MAX_DEG), dtype=np.int64)
     cnt = [0] * MAX_NODES
@@ -295,5 +328,13 @@ def compile_board(board: Board) -> dict:
     hall = np.zeros(1, dtype=np.uint64)
     for v in range(1 + N_ROOMS, n):
         hall[0] |= np.uint64(1) << np.uint64(v)
-    return {"n_nodes": n, "node_kind": kind, "adj": adj, "adj_col": adj_col, "room_doorcol": room_doorcol,
-            "dist": dist, "nbr": nbr.view(np.int64), "hall": hall.view(np.int64)}
+    return {
+        "n_nodes": n,
+        "node_kind": kind,
+        "adj": adj,
+        "adj_col": adj_col,
+        "room_doorcol": room_doorcol,
+        "dist": dist,
+        "nbr": nbr.view(np.int64),
+        "hall": hall.view(np.int64),
+    }

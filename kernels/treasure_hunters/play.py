@@ -13,26 +13,76 @@ winners: a team win sets every hunter seat's bit, a Head Haunter win sets bit 0;
 curves[g, 0, r] = hauntings on the board and curves[g, 1, r] = ghosts on the board after round r + 1 (the value
 at the end for the round in which the game ended); -1 for rounds after the end (the aggregator skips them).
 """
+
 from __future__ import annotations
 
 import numpy as np
+
 from kernels._jit import njit
 from kernels.batch import play_alone, play_games
 from kernels.bits import is_set, only_set
 from kernels.eventlog import new_records, record
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game, shuffle
+from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS  # noqa: F401  (CURVES: for callers)
 from kernels.treasure_hunters.rules import (
-    CURVE_MAX, MAX_CARDS, MODE_ADVANCED, MODE_HH, N_ACTIONS, N_JEWELS, OUT_HH_SIX, OUT_HH_STUCK, OUT_TRUNC, OUT_WIN,
-    P_MODE, PH_OVER, PH_SHUFFLE, S_CURVE_G, S_CURVE_H, S_DECISIONS, S_DELIVERED, S_FIGHTS, S_FIGHTS_WON,
-    S_GHOSTS_MOVED, S_GHOSTS_ON, S_GHOSTS_PLACED, S_GHOSTS_REMOVED, S_HAUNT_MAX, S_HAUNTS, S_HAUNTS_MADE,
-    S_HCARRY, S_HH_PLAYED, S_JEWELS_DROPPED, S_LOCK_TURNS, S_NH, S_OUTCOME, S_OVERFLOWS, S_PHASE, S_REROLLS,
-    S_ROUNDS, S_SHUFFLES, S_SIX_DISCARDS, S_SIZE, S_SPOOKS, S_STUCK_EVENTS, S_TURNS, S_UNHAUNT_TRIES, S_UNHAUNTS,
-    apply_action_with, apply_chance, apply_shuffle, chance_outcomes, check_invariants, decision_seat, init, is_stuck,
-    legal_actions, set_jewel_numbers, shuffle_pool,
+    CURVE_MAX,
+    MAX_CARDS,
+    MODE_ADVANCED,
+    MODE_HH,
+    N_ACTIONS,
+    N_JEWELS,
+    OUT_HH_SIX,
+    OUT_HH_STUCK,
+    OUT_TRUNC,
+    OUT_WIN,
+    P_MODE,
+    PH_OVER,
+    PH_SHUFFLE,
+    S_CURVE_G,
+    S_CURVE_H,
+    S_DECISIONS,
+    S_DELIVERED,
+    S_FIGHTS,
+    S_FIGHTS_WON,
+    S_GHOSTS_MOVED,
+    S_GHOSTS_ON,
+    S_GHOSTS_PLACED,
+    S_GHOSTS_REMOVED,
+    S_HAUNT_MAX,
+    S_HAUNTS,
+    S_HAUNTS_MADE,
+    S_HCARRY,
+    S_HH_PLAYED,
+    S_JEWELS_DROPPED,
+    S_LOCK_TURNS,
+    S_NH,
+    S_OUTCOME,
+    S_OVERFLOWS,
+    S_PHASE,
+    S_REROLLS,
+    S_ROUNDS,
+    S_SHUFFLES,
+    S_SIX_DISCARDS,
+    S_SIZE,
+    S_SPOOKS,
+    S_STUCK_EVENTS,
+    S_TURNS,
+    S_UNHAUNT_TRIES,
+    S_UNHAUNTS,
+    apply_action_with,
+    apply_chance,
+    apply_shuffle,
+    chance_outcomes,
+    check_invariants,
+    decision_seat,
+    init,
+    is_stuck,
+    legal_actions,
+    set_jewel_numbers,
+    shuffle_pool,
 )
 from kernels.treasure_hunters.strategies import N_SPARAMS, TMP_SIZE, decide, effective_rows
 
-from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS  # noqa: F401  (CURVES: for callers)
 # categorical: 0 the game was not lost (won or truncated), 1 + k lost with k jewels in the wagon
 LOST_JEWELS_LABELS = ("not lost",) + tuple(f"lost with {k} out" for k in range(N_JEWELS + 1))
 N_EXTRA = len(EXTRA_COLUMNS)
@@ -40,21 +90,25 @@ ST_DONE = 0
 ST_TRUNCATED = 1
 ST_BAD_ACTION = 2
 ST_NO_ACTION = 3
-ST_INVARIANT = 100          # + invariant code (check mode only)
+ST_INVARIANT = 100  # + invariant code (check mode only)
 
 # recorded steps (golden traces): rows (kind, value); a shuffle is (K_SHUFFLE, n) then n rows (K_CARD, card)
 K_CHANCE = 1
 K_ACTION = 2
 K_SHUFFLE = 3
 K_CARD = 4
-K_JEWELS = 5                # then 8 rows (K_CARD, number)
+K_JEWELS = 5  # then 8 rows (K_CARD, number)
 
 
 def new_scratch(n):
     """The per-game scratch of `play_batch` in plain numpy: (mask, tmp, pool, nums, wrows)."""
-    return (np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(TMP_SIZE, dtype=np.int32),
-            np.zeros(MAX_CARDS, dtype=np.int32), np.zeros(N_JEWELS, dtype=np.int32),
-            np.zeros((n, N_SPARAMS), dtype=np.float64))
+    return (
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(TMP_SIZE, dtype=np.int32),
+        np.zeros(MAX_CARDS, dtype=np.int32),
+        np.zeros(N_JEWELS, dtype=np.int32),
+        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    )
 
 
 @njit("int64(int64[::1], int64, int64)")
@@ -74,7 +128,7 @@ def start_game(rng, seed, point, g, n, prm):
     return first_seat(prm, g, n)
 
 
-@njit(inline='always')
+@njit(inline="always")
 def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
     """Per-seat scores (int32[n]), counters (int32[N_EXTRA]) and curves (int32[n_curves, curve_len]) of the game
     `play_batch` left in ``st`` with ``status``; returns the winners bitmask over seats."""
@@ -147,13 +201,36 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1):
     is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     adv = None if prm is not None and prm[P_MODE] != MODE_ADVANCED else np.int64(1)
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            *new_records(log_len, steps_len), new_scratch(n), hh, adv)
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        *new_records(log_len, steps_len),
+        new_scratch(n),
+        hh,
+        adv,
+    )
 
 
 @njit(entry=True)
-def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves, batch, check=None):
+def play_batch(
+    seed,
+    point,
+    game0,
+    n_games,
+    n,
+    prm,
+    sids,
+    sparams,
+    scores,
+    winners,
+    turns,
+    rounds,
+    status,
+    extra,
+    curves,
+    batch,
+    check=None,
+):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
@@ -178,7 +255,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         for j in range(N_JEWELS):
             nums[j] = j + 1
         init(st, prm, n, first)
-        shuffle(rng, 0, nums, nums.shape[0])    # N_JEWELS; typed like the deck shuffle below (one copy)
+        shuffle(rng, 0, nums, nums.shape[0])  # N_JEWELS; typed like the deck shuffle below (one copy)
         if rec:
             record(steps, K_JEWELS, N_JEWELS)
             for j in range(N_JEWELS):
@@ -236,8 +313,21 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     """`play_batch` checking every invariant after every step; status[i] = ST_* (>= 100: broken).
 
     seed/point uint64, game0/n_games/n int64, status int32[n_games] (written)."""
-    out = play_games(play_batch, batch_scratch(int(n), prm), seed, point, game0, n_games, n, prm, sids, sparams,
-                     N_EXTRA, (2, CURVE_LEN), check=True)
+    out = play_games(
+        play_batch,
+        batch_scratch(int(n), prm),
+        seed,
+        point,
+        game0,
+        n_games,
+        n,
+        prm,
+        sids,
+        sparams,
+        N_EXTRA,
+        (2, CURVE_LEN),
+        check=True,
+    )
     status[:] = out[4]
 
 
@@ -247,7 +337,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
     winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
     state (int32[S_SIZE])."""
     batch = batch_scratch(int(n), prm, int(log_len), int(steps_len))
-    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
-                                                       N_EXTRA, (2, CURVE_LEN))
+    scores, w, s, turns, rounds, extra, _ = play_alone(
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN)
+    )
     st, _, log, steps, _, _, _ = batch
     return log, steps, scores, w, s, turns, rounds, extra, st

@@ -9,6 +9,7 @@ force any outcome without mocks. Decisions enter through `apply_action` with the
 Hunters are indexed 0..nh-1 in turn order (hunter 0 takes the first turn); S_HSEAT maps each to the seat that
 controls it. The Head Haunter (head_haunter mode) is seat 0 and has no turn of its own.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,7 +23,7 @@ RULES_VERSION = 2
 # ---- components (rulebook "Contents") ------------------------------------------------------------------------
 N_ROOMS = 12
 ROOM_LETTERS = "ABCDEFGHIJKL"
-MAX_NODES = 64                   # node 0 = outside, 1 + r = room r (A=0..L=11), 13.. = hallway squares
+MAX_NODES = 64  # node 0 = outside, 1 + r = room r (A=0..L=11), 13.. = hallway squares
 OUTSIDE = 0
 ROOM0 = 1
 MAX_DEG = 8
@@ -53,30 +54,30 @@ HUNTERS_COOP = (0, 0, 4, 3, 4, 0)
 HUNTERS_HH = (0, 0, 4, 4, 3, 4)
 
 # ---- card types ---------------------------------------------------------------------------------------------------
-CT_ROOM = 0                      # 0..11: green room card of room A..L
+CT_ROOM = 0  # 0..11: green room card of room A..L
 CT_SHUFFLE = 12
 CT_DRAW2 = 13
 CT_DRAW3 = 14
 CT_DOOR_BLUE = 15
 CT_DOOR_GREEN = 16
-CT_HROOM = 17                    # 17..28: black (Head Haunter) room card of room A..L
-CT_GROUP = 29                    # 29..31: A/B/C/D, E/F/G/H, I/J/K/L
+CT_HROOM = 17  # 17..28: black (Head Haunter) room card of room A..L
+CT_GROUP = 29  # 29..31: A/B/C/D, E/F/G/H, I/J/K/L
 CT_ADD1 = 32
 CT_ADD2 = 33
 CT_SPOOK = 34
-CT_MOVE = 35                     # 35..37: move ghost 1, 2, 3
+CT_MOVE = 35  # 35..37: move ghost 1, 2, 3
 N_CT = 38
 GROUP_SIZE = 4
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
 
 # card locations
-CL_NONE = -1                     # card slot not used by this game
+CL_NONE = -1  # card slot not used by this game
 CL_DRAW = 0
 CL_DISCARD = 1
-CL_DOOR = 2                      # the active door card beside the discard pile (advanced game)
-CL_HAND = 3                      # the Head Haunter's hand
-CL_REMOVED = 4                   # single-use (X) card used in the Head Haunter game
-CL_PLAY = 5                      # being resolved
+CL_DOOR = 2  # the active door card beside the discard pile (advanced game)
+CL_HAND = 3  # the Head Haunter's hand
+CL_REMOVED = 4  # single-use (X) card used in the Head Haunter game
+CL_PLAY = 5  # being resolved
 
 # fight die faces
 F_BLANK = 0
@@ -95,8 +96,15 @@ OUT_JEWELS = 3
 OUT_HH_SIX = 4
 OUT_HH_STUCK = 5
 OUT_TRUNC = 6
-OUTCOME_LABELS = ("win", "six_hauntings", "hunters_stuck", "jewels_cannot_leave", "haunter_win_hauntings",
-                  "haunter_win_stuck", "truncated")
+OUTCOME_LABELS = (
+    "win",
+    "six_hauntings",
+    "hunters_stuck",
+    "jewels_cannot_leave",
+    "haunter_win_hauntings",
+    "haunter_win_stuck",
+    "truncated",
+)
 
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MODE = 0
@@ -118,11 +126,11 @@ P_N_FIGHT_FACES = 15
 P_N_CARDS = 16
 P_N_START = 17
 P_STAY_FIGHTS = 18
-P_WAIT_OUTSIDE = 19              # C8 option: a carrier of a jewel that cannot leave yet may go outside and wait
-P_PICKUP_HAUNTED = 20            # C14: a jewel may be picked up in a haunted room
-P_PICKUP_STAYING = 21            # C15: a hunter that stays put may pick up a jewel where it stands
-P_GROUP_DISTINCT = 22            # C16 option: a group card's second ghost skips the room the first one landed in
-P_HELPER_REROLL = 23             # C17 option: the helper's player decides on the helper's reroll card
+P_WAIT_OUTSIDE = 19  # C8 option: a carrier of a jewel that cannot leave yet may go outside and wait
+P_PICKUP_HAUNTED = 20  # C14: a jewel may be picked up in a haunted room
+P_PICKUP_STAYING = 21  # C15: a hunter that stays put may pick up a jewel where it stands
+P_GROUP_DISTINCT = 22  # C16 option: a group card's second ghost skips the room the first one landed in
+P_HELPER_REROLL = 23  # C17 option: the helper's player decides on the helper's reroll card
 P_MOVE_FACES = 24
 P_MOVE_GHOST = P_MOVE_FACES + MAX_FACES
 P_FIGHT_FACES = P_MOVE_GHOST + MAX_FACES
@@ -134,50 +142,50 @@ P_NODE_KIND = P_CARD_X + MAX_CARDS
 P_ADJ = P_NODE_KIND + MAX_NODES
 P_ADJC = P_ADJ + MAX_NODES * MAX_DEG
 P_ROOM_DOORCOL = P_ADJC + MAX_NODES * MAX_DEG
-P_DIST = P_ROOM_DOORCOL + N_ROOMS * 3          # [3 lock states][MAX_NODES][MAX_NODES]
-P_NBR = P_DIST + 3 * MAX_NODES * MAX_NODES     # [3 lock states][MAX_NODES] neighbours through open links (bit set)
-P_HALL = P_NBR + 3 * MAX_NODES                   # the hallway squares (bit set)
+P_DIST = P_ROOM_DOORCOL + N_ROOMS * 3  # [3 lock states][MAX_NODES][MAX_NODES]
+P_NBR = P_DIST + 3 * MAX_NODES * MAX_NODES  # [3 lock states][MAX_NODES] neighbours through open links (bit set)
+P_HALL = P_NBR + 3 * MAX_NODES  # the hallway squares (bit set)
 P_SIZE = P_HALL + 1
 
 # ---- state vector offsets -------------------------------------------------------------------------------------
 S_PHASE = 0
 S_MODE = 1
-S_NH = 2                         # hunters in play
-S_CUR = 3                        # hunter whose turn it is
-S_TURNS = 4                      # hunter turns started
-S_ROUNDS = 5                     # rounds started
-S_ROLL = 6                       # movement die value
-S_FACE = 7                       # movement die face index
-S_STAGE = 8                      # STG_SETUP until the first turn
-S_LOCK = 9                       # locked door colour (0 none)
-S_LOCK_CARD = 10                 # the door card beside the discard pile, -1 none
-S_NDRAW = 11                     # cards in the draw pile (top = S_DRAW[S_NDRAW - 1])
-S_DRAW_LEFT = 12                 # cards still to draw for a Draw 2/3 + Shuffle
-S_SHUF_PEND = 13                 # a shuffle is due once the draws are done
-S_MID_SHUF = 14                  # the shuffle in progress only refills an empty draw pile
-S_REFILL = 15                    # the Head Haunter refills the hand once the card is resolved
-S_PEND_CARD = 16                 # card waiting for the Head Haunter's target, -1 none
+S_NH = 2  # hunters in play
+S_CUR = 3  # hunter whose turn it is
+S_TURNS = 4  # hunter turns started
+S_ROUNDS = 5  # rounds started
+S_ROLL = 6  # movement die value
+S_FACE = 7  # movement die face index
+S_STAGE = 8  # STG_SETUP until the first turn
+S_LOCK = 9  # locked door colour (0 none)
+S_LOCK_CARD = 10  # the door card beside the discard pile, -1 none
+S_NDRAW = 11  # cards in the draw pile (top = S_DRAW[S_NDRAW - 1])
+S_DRAW_LEFT = 12  # cards still to draw for a Draw 2/3 + Shuffle
+S_SHUF_PEND = 13  # a shuffle is due once the draws are done
+S_MID_SHUF = 14  # the shuffle in progress only refills an empty draw pile
+S_REFILL = 15  # the Head Haunter refills the hand once the card is resolved
+S_PEND_CARD = 16  # card waiting for the Head Haunter's target, -1 none
 S_PEND_NESTED = 17
-S_SPOOK_H = 18                   # hunter being spooked, -1 none
-S_HAUNTS = 19                    # hauntings on the board
-S_GHOSTS_ON = 20                 # ghosts on the board
-S_DELIVERED = 21                 # jewels in the wagon
+S_SPOOK_H = 18  # hunter being spooked, -1 none
+S_HAUNTS = 19  # hauntings on the board
+S_GHOSTS_ON = 20  # ghosts on the board
+S_DELIVERED = 21  # jewels in the wagon
 S_OUTCOME = 22
 S_HAUNT_MAX = 23
 S_HAND_N = 24
-S_FKIND = 25                     # 0 fight ghosts, 1 unhaunt
-S_HELPER = 26                    # helping hunter, -1 none
+S_FKIND = 25  # 0 fight ghosts, 1 unhaunt
+S_HELPER = 26  # helping hunter, -1 none
 S_NDICE = 27
-S_DIE = 28                       # 2 fight dice (face codes F_*)
+S_DIE = 28  # 2 fight dice (face codes F_*)
 S_DIE_NEXT = 30
-S_RR = 31                        # 2 flags: fight die already rerolled
-S_RR_DIE = 33                    # die being rerolled
-S_PRIMARY = 34                   # the rolled ghost face still has to flip a card (co-op)
-S_FIRST = 35                     # seat of hunter 0
-S_SUPPLY_G = 36                  # ghosts in the supply
-S_SUPPLY_H = 37                  # hauntings in the supply
+S_RR = 31  # 2 flags: fight die already rerolled
+S_RR_DIE = 33  # die being rerolled
+S_PRIMARY = 34  # the rolled ghost face still has to flip a card (co-op)
+S_FIRST = 35  # seat of hunter 0
+S_SUPPLY_G = 36  # ghosts in the supply
+S_SUPPLY_H = 37  # hauntings in the supply
 S_NPLAYERS = 38
-S_MOVE_FROM = 39                 # node the active hunter started its move on
+S_MOVE_FROM = 39  # node the active hunter started its move on
 S_DECISIONS = 40
 S_FIGHTS = 41
 S_FIGHTS_WON = 42
@@ -196,86 +204,86 @@ S_SPOOKS = 54
 S_GHOSTS_MOVED = 55
 S_JEWELS_DROPPED = 56
 S_STUCK_EVENTS = 57
-S_SKIPS = 58                     # nested shuffle cards skipped in this Draw resolution (option C5)
-S_RR_HELPER = 59                 # C17 option: the helper's player is deciding on the helper's reroll card
-S_GHOSTS = 64                                  # [12] ghosts per room
-S_HAUNTED = S_GHOSTS + N_ROOMS                 # [12] 1 when the room holds a haunting
-S_HPOS = S_HAUNTED + N_ROOMS                   # [4] node of each hunter, -1 unused
-S_HCARRY = S_HPOS + MAX_HUNTERS                # [4] jewel carried, -1 none
-S_HREROLL = S_HCARRY + MAX_HUNTERS             # [4] 1 while the hunter's reroll card is unused
-S_HSEAT = S_HREROLL + MAX_HUNTERS              # [4] seat controlling the hunter
-S_JLOC = S_HSEAT + MAX_HUNTERS                 # [8] jewel location (node, -1 - h carried, J_WAGON)
-S_JNUM = S_JLOC + N_JEWELS                     # [8] number on the back (advanced game)
-S_JREV = S_JNUM + N_JEWELS                     # [8] 1 when the number is face up
-S_HAND = S_JREV + N_JEWELS                     # [MAX_HAND] Head Haunter's hand, -1 empty
-S_CLOC = S_HAND + MAX_HAND                     # [MAX_CARDS] location of each card (CL_*)
-S_DRAW = S_CLOC + MAX_CARDS                    # [MAX_CARDS] draw pile, bottom first
-S_CURVE_H = S_DRAW + MAX_CARDS                 # [CURVE_MAX] hauntings after round r+1 (-1 = not reached)
-S_CURVE_G = S_CURVE_H + CURVE_MAX              # [CURVE_MAX] ghosts on the board after round r+1
+S_SKIPS = 58  # nested shuffle cards skipped in this Draw resolution (option C5)
+S_RR_HELPER = 59  # C17 option: the helper's player is deciding on the helper's reroll card
+S_GHOSTS = 64  # [12] ghosts per room
+S_HAUNTED = S_GHOSTS + N_ROOMS  # [12] 1 when the room holds a haunting
+S_HPOS = S_HAUNTED + N_ROOMS  # [4] node of each hunter, -1 unused
+S_HCARRY = S_HPOS + MAX_HUNTERS  # [4] jewel carried, -1 none
+S_HREROLL = S_HCARRY + MAX_HUNTERS  # [4] 1 while the hunter's reroll card is unused
+S_HSEAT = S_HREROLL + MAX_HUNTERS  # [4] seat controlling the hunter
+S_JLOC = S_HSEAT + MAX_HUNTERS  # [8] jewel location (node, -1 - h carried, J_WAGON)
+S_JNUM = S_JLOC + N_JEWELS  # [8] number on the back (advanced game)
+S_JREV = S_JNUM + N_JEWELS  # [8] 1 when the number is face up
+S_HAND = S_JREV + N_JEWELS  # [MAX_HAND] Head Haunter's hand, -1 empty
+S_CLOC = S_HAND + MAX_HAND  # [MAX_CARDS] location of each card (CL_*)
+S_DRAW = S_CLOC + MAX_CARDS  # [MAX_CARDS] draw pile, bottom first
+S_CURVE_H = S_DRAW + MAX_CARDS  # [CURVE_MAX] hauntings after round r+1 (-1 = not reached)
+S_CURVE_G = S_CURVE_H + CURVE_MAX  # [CURVE_MAX] ghosts on the board after round r+1
 S_SIZE = S_CURVE_G + CURVE_MAX
 
 STG_SETUP = 0
 STG_TURN = 1
 
 # ---- phases ------------------------------------------------------------------------------------------------------
-PH_SHUFFLE = 0                   # chance: a new draw pile order (apply_shuffle)
-PH_ROLL = 1                      # chance: movement die face
-PH_REROLL_MOVE = 2               # decision (hunter): keep the movement die or use the reroll card
-PH_REROLL_ROLL = 3               # chance: the rerolled movement die
-PH_SIX_PICK = 4                  # chance: which hand card a rolled 6 discards
-PH_HH_PLAY = 5                   # decision (Head Haunter): which hand card to play
-PH_HH_TARGET = 6                 # decision (Head Haunter): where the pending card acts
-PH_SPOOK_DEST = 7                # decision (Head Haunter): where the spooked hunter goes
-PH_MOVE = 8                      # decision (hunter): destination
-PH_PICKUP = 9                    # decision (hunter): pick up a jewel here or not
-PH_FIGHT_CHOICE = 10             # decision (hunter): fight the ghosts here (fight_optional only)
-PH_FIGHT_ROLL = 11               # chance: one fight die face (S_DIE_NEXT of S_NDICE)
-PH_REROLL_FIGHT = 12             # decision (active hunter): keep or reroll one failed fight die
-PH_REROLL_FIGHT_ROLL = 13        # chance: the rerolled fight die
+PH_SHUFFLE = 0  # chance: a new draw pile order (apply_shuffle)
+PH_ROLL = 1  # chance: movement die face
+PH_REROLL_MOVE = 2  # decision (hunter): keep the movement die or use the reroll card
+PH_REROLL_ROLL = 3  # chance: the rerolled movement die
+PH_SIX_PICK = 4  # chance: which hand card a rolled 6 discards
+PH_HH_PLAY = 5  # decision (Head Haunter): which hand card to play
+PH_HH_TARGET = 6  # decision (Head Haunter): where the pending card acts
+PH_SPOOK_DEST = 7  # decision (Head Haunter): where the spooked hunter goes
+PH_MOVE = 8  # decision (hunter): destination
+PH_PICKUP = 9  # decision (hunter): pick up a jewel here or not
+PH_FIGHT_CHOICE = 10  # decision (hunter): fight the ghosts here (fight_optional only)
+PH_FIGHT_ROLL = 11  # chance: one fight die face (S_DIE_NEXT of S_NDICE)
+PH_REROLL_FIGHT = 12  # decision (active hunter): keep or reroll one failed fight die
+PH_REROLL_FIGHT_ROLL = 13  # chance: the rerolled fight die
 PH_OVER = 14
 HH_PHASES = (PH_HH_PLAY, PH_HH_TARGET, PH_SPOOK_DEST)
 
 # ---- actions -----------------------------------------------------------------------------------------------------
-A_MOVE = 0                       # + destination node (0..63): PH_MOVE, PH_SPOOK_DEST
-A_PASS = 64                      # keep / do not pick up / do not fight
-A_PICK = 65                      # + jewel (0..7)
+A_MOVE = 0  # + destination node (0..63): PH_MOVE, PH_SPOOK_DEST
+A_PASS = 64  # keep / do not pick up / do not fight
+A_PICK = 65  # + jewel (0..7)
 A_FIGHT = 73
-A_REROLL0 = 74                   # reroll the movement die, or fight die 0 (the active hunter's)
-A_REROLL1 = 75                   # reroll fight die 1 (the helper's)
-A_SLOT = 76                      # + hand slot (0..4)
-A_ROOM = 81                      # + room (0..11): Add 1, Add 2, door card (Head Haunter)
-A_PAIR = 93                      # + pair index (0..5) of a letter-group card
-A_MOVEG = 99                     # + source room * 2 + direction (0 up the alphabet, 1 down): Move Ghost
-A_SPOOK = 123                    # + hunter (0..3)
+A_REROLL0 = 74  # reroll the movement die, or fight die 0 (the active hunter's)
+A_REROLL1 = 75  # reroll fight die 1 (the helper's)
+A_SLOT = 76  # + hand slot (0..4)
+A_ROOM = 81  # + room (0..11): Add 1, Add 2, door card (Head Haunter)
+A_PAIR = 93  # + pair index (0..5) of a letter-group card
+A_MOVEG = 99  # + source room * 2 + direction (0 up the alphabet, 1 down): Move Ghost
+A_SPOOK = 123  # + hunter (0..3)
 N_ACTIONS = 128
-W_NREACH = 192                   # work[W_NREACH]: destinations of the last move search (see move_targets)
-WORK_SIZE = W_NREACH + 1         # int32 scratch a move search needs (legal_actions, apply_action_with)
+W_NREACH = 192  # work[W_NREACH]: destinations of the last move search (see move_targets)
+WORK_SIZE = W_NREACH + 1  # int32 scratch a move search needs (legal_actions, apply_action_with)
 
 # ---- event log (replay) -------------------------------------------------------------------------------------------
-E_TURN = 1          # hunter, seat, round
-E_ROLL = 2          # hunter, value, ghost icon, rerolled
-E_CARD = 3          # card, type, nested, played by the Head Haunter
-E_GHOST = 4         # room asked, room placed, ghosts there now, new ghost (1) or moved (0)
-E_HAUNT = 5         # room, hauntings on the board
-E_SHUFFLE = 6       # cards in the new pile, doors unlocked (1)
-E_LOCK = 7          # colour
-E_MOVE = 8          # hunter, from, to
-E_REVEAL = 9        # jewel, number, node
-E_PICK = 10         # hunter, jewel, node
-E_DELIVER = 11      # hunter, jewel, number, jewels in the wagon
-E_WAIT = 12         # hunter, jewel, number (outside, not removable yet)
-E_FIGHT = 13        # hunter, helper, die0 * 3 + die1 (die1 = -1 without helper -> code < 0 n/a), removed
-E_UNHAUNT = 14      # hunter, helper, die0 * 3 + die1, success
-E_REROLL = 15       # hunter, die (0 movement, 1 fight die 0, 2 fight die 1)
-E_SIX = 16          # hunter, card, type
-E_SPOOK = 17        # hunter, jewel dropped (-1 none), node
-E_SPOOK_MOVE = 18   # hunter, from, to
-E_MOVE_GHOST = 19   # from room, to room (asked)
-E_STUCK = 20        # hunter, room
-E_NO_EFFECT = 21    # card, type
-E_NESTED = 22       # card, type, counts (1) or skipped (0)
-E_END = 23          # outcome
-E_TARGET = 24       # card, type, action
+E_TURN = 1  # hunter, seat, round
+E_ROLL = 2  # hunter, value, ghost icon, rerolled
+E_CARD = 3  # card, type, nested, played by the Head Haunter
+E_GHOST = 4  # room asked, room placed, ghosts there now, new ghost (1) or moved (0)
+E_HAUNT = 5  # room, hauntings on the board
+E_SHUFFLE = 6  # cards in the new pile, doors unlocked (1)
+E_LOCK = 7  # colour
+E_MOVE = 8  # hunter, from, to
+E_REVEAL = 9  # jewel, number, node
+E_PICK = 10  # hunter, jewel, node
+E_DELIVER = 11  # hunter, jewel, number, jewels in the wagon
+E_WAIT = 12  # hunter, jewel, number (outside, not removable yet)
+E_FIGHT = 13  # hunter, helper, die0 * 3 + die1 (die1 = -1 without helper -> code < 0 n/a), removed
+E_UNHAUNT = 14  # hunter, helper, die0 * 3 + die1, success
+E_REROLL = 15  # hunter, die (0 movement, 1 fight die 0, 2 fight die 1)
+E_SIX = 16  # hunter, card, type
+E_SPOOK = 17  # hunter, jewel dropped (-1 none), node
+E_SPOOK_MOVE = 18  # hunter, from, to
+E_MOVE_GHOST = 19  # from room, to room (asked)
+E_STUCK = 20  # hunter, room
+E_NO_EFFECT = 21  # card, type
+E_NESTED = 22  # card, type, counts (1) or skipped (0)
+E_END = 23  # outcome
+E_TARGET = 24  # card, type, action
 
 
 @njit("boolean(int64)")
@@ -599,8 +607,14 @@ def target_options(hh, st, prm, c, mask):
 def needs_target(st, prm, c):
     """Number of targets a card needs a Head Haunter decision for (0: no choice to make / no effect)."""
     ct = prm[P_CARD_TYPE + c]
-    if (CT_GROUP <= ct < CT_GROUP + 3) or ct == CT_ADD1 or ct == CT_ADD2 or (CT_MOVE <= ct < CT_MOVE + 3) \
-            or ct == CT_SPOOK or (st[S_MODE] == MODE_HH and (ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN)):
+    if (
+        (CT_GROUP <= ct < CT_GROUP + 3)
+        or ct == CT_ADD1
+        or ct == CT_ADD2
+        or (CT_MOVE <= ct < CT_MOVE + 3)
+        or ct == CT_SPOOK
+        or (st[S_MODE] == MODE_HH and (ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN))
+    ):
         bits = target_set(st, prm, c)[1]
         n = 0
         while bits != 0:
@@ -625,8 +639,8 @@ def resolve_card(st, prm, c, nested, by_hh, log):
         finish_card(st, prm, c)
         if nested == 1:
             if prm[P_NESTED_COUNTS] == 0 and st[S_SKIPS] < prm[P_N_CARDS]:
-                st[S_DRAW_LEFT] += 1          # option: a nested shuffle card is skipped and replaced
-                st[S_SKIPS] += 1              # (bounded: a deck of shuffle cards only cannot loop forever)
+                st[S_DRAW_LEFT] += 1  # option: a nested shuffle card is skipped and replaced
+                st[S_SKIPS] += 1  # (bounded: a deck of shuffle cards only cannot loop forever)
                 log_event(log, st[S_TURNS], E_NESTED, c, ct, 0, 0)
             else:
                 log_event(log, st[S_TURNS], E_NESTED, c, ct, 1, 0)
@@ -669,7 +683,7 @@ def advance(st, prm, log):
         if st[S_PRIMARY] == 1 or st[S_DRAW_LEFT] > 0:
             if st[S_NDRAW] == 0:
                 if count_loc(st, CL_DISCARD) + count_loc(st, CL_DOOR) > 0:
-                    st[S_MID_SHUF] = 1           # A9: an empty draw pile is refilled from the discard pile
+                    st[S_MID_SHUF] = 1  # A9: an empty draw pile is refilled from the discard pile
                     st[S_PHASE] = PH_SHUFFLE
                     return
                 st[S_PRIMARY] = 0
@@ -752,11 +766,11 @@ def after_roll(st, prm, log):
         if st[S_HAND_N] > 0:
             st[S_PHASE] = PH_HH_PLAY
             return
-        st[S_REFILL] = 1                  # R31: an empty hand plays nothing but still refills
+        st[S_REFILL] = 1  # R31: an empty hand plays nothing but still refills
         advance(st, prm, log)
         return
     if st[S_HAND_N] > 0:
-        st[S_PHASE] = PH_SIX_PICK         # R32: a random hand card is discarded, no refill
+        st[S_PHASE] = PH_SIX_PICK  # R32: a random hand card is discarded, no refill
         return
     advance(st, prm, log)
 
@@ -958,12 +972,12 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
         mask[A_MOVE + u] = 1
         return 1
     nbr = P_NBR + nonneg(st[S_LOCK]) * MAX_NODES
-    stop = one                                # outside ends a move
+    stop = one  # outside ends a move
     if as_carrier and prm[P_CARRIER_PASS] != 1:
         for r in range(N_ROOMS):
             stop |= np.uint64(st[S_HAUNTED + r] == 1) << np.uint64(ROOM0 + r)
     seen = one << np.uint64(u)
-    front = seen                              # where the move goes on from (the start even when outside)
+    front = seen  # where the move goes on from (the start even when outside)
     for _ in range(steps):
         nxt = np.uint64(0)
         while front != 0:
@@ -981,9 +995,15 @@ def move_targets(st, prm, h, steps, as_carrier, mask, work):
             occ |= one << np.uint64(p)
     seen &= ~(occ & np.uint64(prm[P_HALL]))
     j = st[S_HCARRY + h]
-    if as_carrier and j >= 0 and u != OUTSIDE and (seen & one) != 0 and prm[P_WAIT_OUTSIDE] == 0 \
-            and not removable(st, j):
-        seen &= ~one                          # R31/C8: a jewel that is not the next number may not leave the house
+    if (
+        as_carrier
+        and j >= 0
+        and u != OUTSIDE
+        and (seen & one) != 0
+        and prm[P_WAIT_OUTSIDE] == 0
+        and not removable(st, j)
+    ):
+        seen &= ~one  # R31/C8: a jewel that is not the next number may not leave the house
     n = 0
     while seen != 0:
         v = lowest_bit(seen)
@@ -1064,9 +1084,15 @@ def move_search(adv, st, prm, h, steps, as_carrier, mask, work):
                 mask[A_MOVE + p] = 0
                 n -= 1
     j = st[S_HCARRY + h]
-    if as_carrier and j >= 0 and u != OUTSIDE and mask[A_MOVE + OUTSIDE] == 1 and prm[P_WAIT_OUTSIDE] == 0 \
-            and not removable(st, j):
-        mask[A_MOVE + OUTSIDE] = 0        # R31/C8: a jewel that is not the next number may not leave the house
+    if (
+        as_carrier
+        and j >= 0
+        and u != OUTSIDE
+        and mask[A_MOVE + OUTSIDE] == 1
+        and prm[P_WAIT_OUTSIDE] == 0
+        and not removable(st, j)
+    ):
+        mask[A_MOVE + OUTSIDE] = 0  # R31/C8: a jewel that is not the next number may not leave the house
         n -= 1
     return n
 
@@ -1113,13 +1139,17 @@ def do_move(adv, st, prm, d, log, mask, work):
         for k in range(N_JEWELS):
             if st[S_JLOC + k] == d:
                 lying += 1
-        if j < 0 and lying > 0 and not (prm[P_PICKUP_CLEAR] == 1 and st[S_GHOSTS + r] > 0) \
-                and not (prm[P_PICKUP_HAUNTED] == 0 and st[S_HAUNTED + r] == 1) \
-                and not (prm[P_PICKUP_STAYING] == 0 and d == u):      # C4, C14, C15
+        if (
+            j < 0
+            and lying > 0
+            and not (prm[P_PICKUP_CLEAR] == 1 and st[S_GHOSTS + r] > 0)
+            and not (prm[P_PICKUP_HAUNTED] == 0 and st[S_HAUNTED + r] == 1)
+            and not (prm[P_PICKUP_STAYING] == 0 and d == u)
+        ):  # C4, C14, C15
             st[S_PHASE] = PH_PICKUP
             return
     if d == u and prm[P_STAY_FIGHTS] == 0:
-        end_turn(st, prm, log)          # option: staying put is not ending a move in the room
+        end_turn(st, prm, log)  # option: staying put is not ending a move in the room
         return
     fight_step(st, prm, log)
 
@@ -1153,7 +1183,7 @@ def apply_target(hh, st, prm, a, log):
         k = a - A_PAIR
         first = place_ghost(st, prm, g * GROUP_SIZE + PAIRS[k, 0], 1, log)
         if st[S_PHASE] != PH_OVER:
-            skip = first if prm[P_GROUP_DISTINCT] == 1 else -1     # C16
+            skip = first if prm[P_GROUP_DISTINCT] == 1 else -1  # C16
             place_ghost_skip(st, prm, g * GROUP_SIZE + PAIRS[k, 1], 1, skip, log)
     elif ct == CT_ADD1 or ct == CT_DOOR_BLUE or ct == CT_DOOR_GREEN:
         place_ghost(st, prm, a - A_ROOM, 1, log)
@@ -1176,12 +1206,12 @@ def apply_target(hh, st, prm, a, log):
     advance(st, prm, log)
 
 
-@njit(inline='always')
+@njit(inline="always")
 def legal_actions(st, prm, mask, work, hh=1):
     """Mask (int8[N_ACTIONS]) of the legal decisions at the current node; returns how many (0 at chance nodes and
     at the end). ``work`` is int32 scratch (>= WORK_SIZE) that receives the move search of PH_MOVE /
     PH_SPOOK_DEST. ``hh`` None leaves the Head Haunter's targets out of the compiled code (a co-op batch)."""
-    for i in range(N_ACTIONS):        # constant trip count: vector stores, not a memset call (kernels/README.md)
+    for i in range(N_ACTIONS):  # constant trip count: vector stores, not a memset call (kernels/README.md)
         mask[i] = 0
     ph = st[S_PHASE]
     h = st[S_CUR]
@@ -1209,7 +1239,7 @@ def legal_actions(st, prm, mask, work, hh=1):
     if ph == PH_REROLL_FIGHT:
         mask[A_PASS] = 1
         n = 1 + fight_reroll_options(st, mask)
-        if prm[P_HELPER_REROLL] == 1:     # C17: each player decides on its own hunter's die
+        if prm[P_HELPER_REROLL] == 1:  # C17: each player decides on its own hunter's die
             drop = A_REROLL0 if st[S_RR_HELPER] == 1 else A_REROLL1
             if mask[drop] == 1:
                 mask[drop] = 0
@@ -1237,7 +1267,7 @@ def chance_outcomes(st, prm):
     return 0
 
 
-@njit(inline='always')
+@njit(inline="always")
 def apply_chance(st, prm, outcome, log):
     """Chance: a movement die face index (PH_ROLL, PH_REROLL_ROLL), a fight die face index (PH_FIGHT_ROLL,
     PH_REROLL_FIGHT_ROLL) or the hand slot a rolled 6 discards (PH_SIX_PICK)."""
@@ -1246,7 +1276,9 @@ def apply_chance(st, prm, outcome, log):
     if ph == PH_ROLL or ph == PH_REROLL_ROLL:
         st[S_FACE] = outcome
         st[S_ROLL] = prm[P_MOVE_FACES + outcome]
-        log_event(log, st[S_TURNS], E_ROLL, h, st[S_ROLL], prm[P_MOVE_GHOST + outcome], 1 if ph == PH_REROLL_ROLL else 0)
+        log_event(
+            log, st[S_TURNS], E_ROLL, h, st[S_ROLL], prm[P_MOVE_GHOST + outcome], 1 if ph == PH_REROLL_ROLL else 0
+        )
         if ph == PH_ROLL and st[S_MODE] == MODE_HH and st[S_HREROLL + h] == 1:
             st[S_PHASE] = PH_REROLL_MOVE
             return
@@ -1277,7 +1309,7 @@ def apply_action(st, prm, a, log):
     apply_action_with(st, prm, a, log, np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int32))
 
 
-@njit(inline='always')
+@njit(inline="always")
 def apply_action_with(st, prm, a, log, mask, work, hh=1, adv=1):
     """`apply_action` with caller-owned scratch: ``mask`` int8[N_ACTIONS] and ``work`` int32[>= WORK_SIZE], as
     passed to `legal_actions` (overwritten with the same move search; only a move with reveal_jewel_on_enter
@@ -1313,7 +1345,7 @@ def apply_action_with(st, prm, a, log, mask, work, hh=1, adv=1):
     elif ph == PH_REROLL_FIGHT:
         if a == A_PASS:
             if prm[P_HELPER_REROLL] == 1 and st[S_RR_HELPER] == 0 and (fight_rerolls(st) & 2) != 0:
-                st[S_RR_HELPER] = 1       # C17: the helper's player now decides on the helper's die
+                st[S_RR_HELPER] = 1  # C17: the helper's player now decides on the helper's die
                 return
             resolve_fight(st, prm, log)
         else:
@@ -1456,12 +1488,19 @@ def decode(st, prm=None) -> dict:
     st = [int(x) for x in st]
     nh = st[S_NH]
     return {
-        "phase": st[S_PHASE], "mode": MODES[st[S_MODE]], "cur": st[S_CUR], "turns": st[S_TURNS],
-        "rounds": st[S_ROUNDS], "roll": st[S_ROLL], "lock": ("none", "blue", "green")[st[S_LOCK]],
+        "phase": st[S_PHASE],
+        "mode": MODES[st[S_MODE]],
+        "cur": st[S_CUR],
+        "turns": st[S_TURNS],
+        "rounds": st[S_ROUNDS],
+        "roll": st[S_ROLL],
+        "lock": ("none", "blue", "green")[st[S_LOCK]],
         "ghosts": {ROOM_LETTERS[r]: st[S_GHOSTS + r] for r in range(N_ROOMS) if st[S_GHOSTS + r]},
         "haunted": [ROOM_LETTERS[r] for r in range(N_ROOMS) if st[S_HAUNTED + r]],
         "hunters": [(st[S_HPOS + h], st[S_HCARRY + h]) for h in range(nh)],
         "jewels": [(st[S_JLOC + j], st[S_JNUM + j], st[S_JREV + j]) for j in range(N_JEWELS)],
-        "delivered": st[S_DELIVERED], "draw": st[S_NDRAW], "hand": st[S_HAND:S_HAND + st[S_HAND_N]],
+        "delivered": st[S_DELIVERED],
+        "draw": st[S_NDRAW],
+        "hand": st[S_HAND : S_HAND + st[S_HAND_N]],
         "outcome": st[S_OUTCOME],
     }

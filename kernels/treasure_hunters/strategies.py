@@ -10,6 +10,7 @@ wagon), the locked colour, which reroll cards are unused, the *number* of cards 
 numbers of face-up jewels (and so of carried and delivered ones). Never the draw pile order, never a face-down
 jewel number; hunters never read the Head Haunter's cards (only the Head Haunter reads its own hand).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,13 +19,76 @@ from kernels._jit import njit
 from kernels.bits import lowest_bit, nonneg
 from kernels.rng import pick_legal
 from kernels.treasure_hunters.rules import (
-    A_FIGHT, A_MOVE, A_MOVEG, A_PAIR, A_PASS, A_PICK, A_REROLL0, A_REROLL1, A_ROOM, A_SLOT, A_SPOOK,
-    P_NBR, CT_ADD2, CT_DRAW2, CT_DRAW3, CT_GROUP, CT_HROOM, CT_MOVE, CT_SHUFFLE, CT_SPOOK, GROUP_SIZE,
-    MAX_NODES, MODE_ADVANCED, N_ACTIONS, N_JEWELS, N_ROOMS, OUTSIDE, PAIRS, P_CARD_TYPE,
-    P_CARRIER_PASS, P_DIST, P_HAUNTINGS, P_MOVE_GHOST, P_N_NODES, PH_FIGHT_CHOICE, PH_HH_PLAY, PH_HH_TARGET, PH_MOVE, PH_PICKUP, PH_REROLL_FIGHT,
-    PH_REROLL_MOVE, PH_SPOOK_DEST, ROOM0, S_CUR, S_DELIVERED, S_FACE, S_FKIND, S_GHOSTS, S_HAND, S_HAND_N,
-    S_HAUNTED, S_HAUNTS, S_HCARRY, S_HPOS, S_JLOC, S_JNUM, S_JREV, S_LOCK, S_MODE, S_NH, S_PEND_CARD,
-    S_PHASE, S_SPOOK_H, UNREACHABLE, W_NREACH, dist, is_room, move_ghost_target, removable, target_set,
+    A_FIGHT,
+    A_MOVE,
+    A_MOVEG,
+    A_PAIR,
+    A_PASS,
+    A_PICK,
+    A_REROLL0,
+    A_REROLL1,
+    A_ROOM,
+    A_SLOT,
+    A_SPOOK,
+    CT_ADD2,
+    CT_DRAW2,
+    CT_DRAW3,
+    CT_GROUP,
+    CT_HROOM,
+    CT_MOVE,
+    CT_SHUFFLE,
+    CT_SPOOK,
+    GROUP_SIZE,
+    MAX_NODES,
+    MODE_ADVANCED,
+    N_ACTIONS,
+    N_JEWELS,
+    N_ROOMS,
+    OUTSIDE,
+    P_CARD_TYPE,
+    P_CARRIER_PASS,
+    P_DIST,
+    P_HAUNTINGS,
+    P_MOVE_GHOST,
+    P_N_NODES,
+    P_NBR,
+    PAIRS,
+    PH_FIGHT_CHOICE,
+    PH_HH_PLAY,
+    PH_HH_TARGET,
+    PH_MOVE,
+    PH_PICKUP,
+    PH_REROLL_FIGHT,
+    PH_REROLL_MOVE,
+    PH_SPOOK_DEST,
+    ROOM0,
+    S_CUR,
+    S_DELIVERED,
+    S_FACE,
+    S_FKIND,
+    S_GHOSTS,
+    S_HAND,
+    S_HAND_N,
+    S_HAUNTED,
+    S_HAUNTS,
+    S_HCARRY,
+    S_HPOS,
+    S_JLOC,
+    S_JNUM,
+    S_JREV,
+    S_LOCK,
+    S_MODE,
+    S_NH,
+    S_PEND_CARD,
+    S_PHASE,
+    S_SPOOK_H,
+    UNREACHABLE,
+    W_NREACH,
+    dist,
+    is_room,
+    move_ghost_target,
+    removable,
+    target_set,
 )
 
 # ---- ids ----------------------------------------------------------------------------------------------------------
@@ -42,18 +106,38 @@ S_HH_WEIGHTED = 8
 STRATEGIES = (
     ("passive", S_PASSIVE, "never enters the house (baseline: how fast the house fills on its own)", "hunter"),
     ("random", S_RANDOM, "uniform over the legal choices (its own random stream per seat)", "hunter"),
-    ("runners", S_RUNNERS, "jewel runners: fetch and carry jewels, fight only where they stop, rescue stuck carriers",
-     "hunter"),
-    ("busters", S_BUSTERS, "ghost busters: keep rooms below three ghosts, pair up to unhaunt, then fetch jewels",
-     "hunter"),
+    (
+        "runners",
+        S_RUNNERS,
+        "jewel runners: fetch and carry jewels, fight only where they stop, rescue stuck carriers",
+        "hunter",
+    ),
+    (
+        "busters",
+        S_BUSTERS,
+        "ghost busters: keep rooms below three ghosts, pair up to unhaunt, then fetch jewels",
+        "hunter",
+    ),
     ("weighted", S_WEIGHTED, "weighted heuristic: target values and distance cost are per-seat parameters", "hunter"),
     ("haunter_random", S_HH_RANDOM, "Head Haunter: uniform over the legal plays and targets", "haunter"),
-    ("haunter_builder", S_HH_BUILDER, "Head Haunter: completes hauntings (stacks ghosts where two already are)",
-     "haunter"),
-    ("haunter_trapper", S_HH_TRAPPER, "Head Haunter: haunts rooms holding carriers, spooks carriers near the door",
-     "haunter"),
-    ("haunter_weighted", S_HH_WEIGHTED, "Head Haunter: weighted board value; weights are per-seat parameters",
-     "haunter"),
+    (
+        "haunter_builder",
+        S_HH_BUILDER,
+        "Head Haunter: completes hauntings (stacks ghosts where two already are)",
+        "haunter",
+    ),
+    (
+        "haunter_trapper",
+        S_HH_TRAPPER,
+        "Head Haunter: haunts rooms holding carriers, spooks carriers near the door",
+        "haunter",
+    ),
+    (
+        "haunter_weighted",
+        S_HH_WEIGHTED,
+        "Head Haunter: weighted board value; weights are per-seat parameters",
+        "haunter",
+    ),
 )
 
 # Hunter weights: (name, default, help). Order = column in the sparams row.
@@ -75,15 +159,31 @@ WEIGHT_SPECS = (
 # The defaults come from a coordinate search on the basic 4-hunter game (win rate 12% -> 32%): pairing up to
 # unhaunt matters far more than fetching jewels fast.
 N_HW = len(WEIGHT_SPECS)
-W_DIST, W_JEWEL, W_REVEAL, W_GHOST1, W_GHOST2, W_HELP, W_UNHAUNT, W_ALONE, W_RESCUE, W_EXIT, W_RR_MOVE, \
-    W_RR_FIGHT, W_RR_UNHAUNT = range(N_HW)
-assert W_JEWEL == 1 and W_REVEAL == 2      # assigned_jewel reads a listed room's value as w[code]
+(
+    W_DIST,
+    W_JEWEL,
+    W_REVEAL,
+    W_GHOST1,
+    W_GHOST2,
+    W_HELP,
+    W_UNHAUNT,
+    W_ALONE,
+    W_RESCUE,
+    W_EXIT,
+    W_RR_MOVE,
+    W_RR_FIGHT,
+    W_RR_UNHAUNT,
+) = range(N_HW)
+assert W_JEWEL == 1 and W_REVEAL == 2  # assigned_jewel reads a listed room's value as w[code]
 
-SCRIPTED_WEIGHTS = np.array([
-    # dist jewel reveal g1   g2    help unh  alone resc exit  rrmv rrfight rrunh
-    [1.0, 30.0, 18.0, 0.0, 3.0, 1.0, 8.0, 0.0, 20.0, 30.0, 5.0, 9.0, 1.0],      # runners
-    [1.0, 12.0, 8.0, 6.0, 16.0, 4.0, 20.0, 10.0, 10.0, 30.0, 3.0, 2.0, 1.0],    # busters
-], dtype=np.float64)
+SCRIPTED_WEIGHTS = np.array(
+    [
+        # dist jewel reveal g1   g2    help unh  alone resc exit  rrmv rrfight rrunh
+        [1.0, 30.0, 18.0, 0.0, 3.0, 1.0, 8.0, 0.0, 20.0, 30.0, 5.0, 9.0, 1.0],  # runners
+        [1.0, 12.0, 8.0, 6.0, 16.0, 4.0, 20.0, 10.0, 10.0, 30.0, 3.0, 2.0, 1.0],  # busters
+    ],
+    dtype=np.float64,
+)
 
 # Head Haunter weights
 HH_WEIGHT_SPECS = (
@@ -96,10 +196,13 @@ HH_WEIGHT_SPECS = (
     ("w_draw", 0.8, "value of a Draw N card as N times the mean single-ghost placement, times this"),
 )
 N_HHW = len(HH_WEIGHT_SPECS)
-HH_SCRIPTED = np.array([
-    [10.0, 1.0, 5.0, 0.5, 0.2, 0.3, 0.8],     # builder
-    [6.0, 0.5, 25.0, 3.0, 1.0, 1.5, 0.8],     # trapper
-], dtype=np.float64)
+HH_SCRIPTED = np.array(
+    [
+        [10.0, 1.0, 5.0, 0.5, 0.2, 0.3, 0.8],  # builder
+        [6.0, 0.5, 25.0, 3.0, 1.0, 1.5, 0.8],  # trapper
+    ],
+    dtype=np.float64,
+)
 N_SPARAMS = max(N_HW, N_HHW)
 # the scripted rows in one table for `effective_rows`: runners, busters, builder, trapper (zero-padded)
 _SCRIPTED_ROWS = np.zeros((4, N_SPARAMS), dtype=np.float64)
@@ -108,16 +211,16 @@ _SCRIPTED_ROWS[2:4, 0:N_HHW] = HH_SCRIPTED
 WIN_VALUE = 1.0e6
 
 # scratch layout in ``tmp`` (int32[512]): 0..192 move search (rules.move_targets, W_NREACH = 192), then ours
-T_FIELD = 196          # [64] carrier distance to outside avoiding haunted rooms (192 = rules.W_NREACH)
-T_G = 330              # [12] simulated ghosts
-T_H = 342              # [12] simulated hauntings
-T_CAR = 354            # [12] carriers per room
-T_JR = 366             # [12] jewels lying per room
-T_LIST = 380           # [16] jewel target nodes
-T_LISTV = 396          # [16] their kind: 1 wanted jewel, 2 face-down jewels
-T_JCODE = 412          # [12] room_info
-T_OTH = 424            # [12]
-T_STK = 436            # [12]
+T_FIELD = 196  # [64] carrier distance to outside avoiding haunted rooms (192 = rules.W_NREACH)
+T_G = 330  # [12] simulated ghosts
+T_H = 342  # [12] simulated hauntings
+T_CAR = 354  # [12] carriers per room
+T_JR = 366  # [12] jewels lying per room
+T_LIST = 380  # [16] jewel target nodes
+T_LISTV = 396  # [16] their kind: 1 wanted jewel, 2 face-down jewels
+T_JCODE = 412  # [12] room_info
+T_OTH = 424  # [12]
+T_STK = 436  # [12]
 TMP_SIZE = 512
 
 
@@ -130,7 +233,7 @@ def next_wanted(st):
         changed = False
         for h in range(st[S_NH]):
             j = st[S_HCARRY + h]
-            if j >= 0 and st[S_JNUM + j] == want:     # carried jewels are face up
+            if j >= 0 and st[S_JNUM + j] == want:  # carried jewels are face up
                 want += 1
                 changed = True
     return want
@@ -238,7 +341,7 @@ def choose_target(st, prm, h, w, tmp):
     u = st[S_HPOS + h]
     lock = st[S_LOCK]
     j = st[S_HCARRY + h]
-    if j >= 0 and removable(st, j):             # the carried jewel's number is face up: visible
+    if j >= 0 and removable(st, j):  # the carried jewel's number is face up: visible
         return OUTSIDE
     room_info(st, h, tmp)
     base = P_DIST + (nonneg(lock) * MAX_NODES + nonneg(u)) * MAX_NODES
@@ -262,7 +365,7 @@ def choose_target(st, prm, h, w, tmp):
             tgt = OUTSIDE
     # rooms: branch-light (kernels/README.md), both values computed, the best kept by a select; a term that does not
     # apply is added as 0.0 (the same comparisons: a value <= 0 is never a target)
-    free = j < 0                              # a carrier never walks into a haunting
+    free = j < 0  # a carrier never walks into a haunting
     wd = w[W_DIST]
     for r in range(N_ROOMS):
         g = st[S_GHOSTS + r]
@@ -289,7 +392,7 @@ def carrier_field(st, prm, tmp):
         tmp[T_FIELD + v] = UNREACHABLE
     tmp[T_FIELD + OUTSIDE] = 0
     nbr = P_NBR + nonneg(st[S_LOCK]) * MAX_NODES
-    stop = np.uint64(0)                       # a carrier entering here is stuck: nothing lies beyond it
+    stop = np.uint64(0)  # a carrier entering here is stuck: nothing lies beyond it
     if prm[P_CARRIER_PASS] != 1:
         for r in range(N_ROOMS):
             stop |= np.uint64(st[S_HAUNTED + r] == 1) << np.uint64(ROOM0 + r)
@@ -326,23 +429,23 @@ def hunter_move(st, prm, w, mask, tmp):
     best = -1e300
     ba = A_MOVE + u
     carrier = j >= 0
-    fight = 0.1 * w[W_GHOST1]                 # tie-break: fight on the way if that is wanted
+    fight = 0.1 * w[W_GHOST1]  # tie-break: fight on the way if that is wanted
     col = P_DIST + lock * MAX_NODES * MAX_NODES + tgt
     # branch-light (kernels/README.md): the trap and ghost terms are added as 0.0 when they do not apply (the same
     # comparisons: x - 0.0 == x, x + 0.0 == x), the best kept by a select
     for i in range(tmp[W_NREACH]):
-        d = nonneg(tmp[64 + i])               # the legal destinations (rules.move_targets)
+        d = nonneg(tmp[64 + i])  # the legal destinations (rules.move_targets)
         if use_field:
             dd = tmp[T_FIELD + d]
         else:
-            dd = prm[col + d * MAX_NODES]     # dist(prm, lock, d, tgt)
+            dd = prm[col + d * MAX_NODES]  # dist(prm, lock, d, tgt)
         s = -10.0 * dd
         room = (d >= ROOM0) & (d < ROOM0 + N_ROOMS)
         trap = room & carrier & (st[S_HAUNTED - ROOM0 + d] == 1) & (d != tgt)
-        s -= 1.0e5 if trap else 0.0           # never step into a trap
+        s -= 1.0e5 if trap else 0.0  # never step into a trap
         s += fight if room & (st[S_GHOSTS - ROOM0 + d] > 0) else 0.0
         a = A_MOVE + d
-        better = (mask[a] != 0) & ((s > best) | ((s == best) & (a < ba)))   # ties: the lowest node
+        better = (mask[a] != 0) & ((s > best) | ((s == best) & (a < ba)))  # ties: the lowest node
         best = s if better else best
         ba = a if better else ba
     return ba
@@ -353,11 +456,11 @@ def hunter_pickup(st, prm, mask):
     h = st[S_CUR]
     v = st[S_HPOS + h]
     if st[S_HAUNTED + v - ROOM0] == 1:
-        return A_PASS                         # picking up here would trap the hunter
+        return A_PASS  # picking up here would trap the hunter
     want = next_wanted(st)
     for j in range(N_JEWELS):
         if mask[A_PICK + j] == 1:
-            if st[S_MODE] != MODE_ADVANCED or st[S_JNUM + j] == want:   # face up: the hunter ended its move here
+            if st[S_MODE] != MODE_ADVANCED or st[S_JNUM + j] == want:  # face up: the hunter ended its move here
                 return A_PICK + j
     return A_PASS
 
@@ -555,7 +658,7 @@ def haunter_decide(hh, st, prm, w, mask, tmp):
             if mask[A_MOVE + d] == 1:
                 v = float(dist(prm, 0, d, OUTSIDE)) + 0.5 * dist(prm, 0, d, u)
                 if is_room(d) and st[S_GHOSTS + d - ROOM0] == 2:
-                    v -= 3.0                  # do not hand it an easy fight next to two ghosts
+                    v -= 3.0  # do not hand it an easy fight next to two ghosts
                 if v > best:
                     best = v
                     ba = A_MOVE + d
@@ -572,7 +675,7 @@ def effective_rows(sids, sparams, out):
     row of a scripted one (so every strategy shares one compiled specialization of the planners)."""
     for s in range(sids.shape[0]):
         sid = sids[s]
-        src = -1                              # row of _SCRIPTED_ROWS, used for the first ``m`` entries
+        src = -1  # row of _SCRIPTED_ROWS, used for the first ``m`` entries
         m = 0
         if sid == S_RUNNERS or sid == S_BUSTERS:
             src = sid - S_RUNNERS
@@ -589,7 +692,7 @@ def effective_rows(sids, sparams, out):
                 out[s, k] = 0.0
 
 
-@njit(inline='always')
+@njit(inline="always")
 def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp, hh=1):
     """Action chosen by strategy ``sid`` for the deciding seat; ``mask`` holds the legal actions (n_legal > 1).
 
@@ -603,7 +706,7 @@ def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp, hh=1):
     ph = st[S_PHASE]
     if ph == PH_HH_PLAY or ph == PH_HH_TARGET or ph == PH_SPOOK_DEST:
         return haunter_decide(hh, st, prm, sp, mask, tmp)
-    if sid == S_PASSIVE:                          # stays outside; fights when asked
+    if sid == S_PASSIVE:  # stays outside; fights when asked
         if ph == PH_MOVE:
             return A_MOVE + st[S_HPOS + st[S_CUR]]
         if ph == PH_FIGHT_CHOICE:

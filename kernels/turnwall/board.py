@@ -19,6 +19,7 @@ A board file is TOML (see scenarios/turnwall/boards/default.toml and RULES.md B1
 `load_board` raises `BoardError` (a ValueError) with ONE line naming the file and the field. `compile_board` gives
 the fixed-shape integer arrays `params.pack` copies into ``prm``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -50,21 +51,22 @@ BOARDS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "turnwall" / "b
 @dataclass(frozen=True)
 class Board:
     """A validated castle. Cells are numbered row * 7 + col in the board's start orientation."""
+
     path: str
     name: str
     description: str
-    walls: tuple[int, ...]                 # per cell: WALL_N | WALL_E | WALL_S | WALL_W bits
-    room_of: tuple[int, ...]               # per cell: room index 0.. (-1 on the plug)
+    walls: tuple[int, ...]  # per cell: WALL_N | WALL_E | WALL_S | WALL_W bits
+    room_of: tuple[int, ...]  # per cell: room index 0.. (-1 on the plug)
     n_rooms: int
-    corners: tuple[int, ...]               # 4 cells
-    parts: tuple[str, ...]                 # 5 names
-    garment_names: tuple[str, ...]         # 20, garment id = part * 4 + j (the order of the file within a part)
-    garment_cells: tuple[int, ...]         # 20 cells
-    tunnels: tuple[int, ...]               # 5 floor columns
+    corners: tuple[int, ...]  # 4 cells
+    parts: tuple[str, ...]  # 5 names
+    garment_names: tuple[str, ...]  # 20, garment id = part * 4 + j (the order of the file within a part)
+    garment_cells: tuple[int, ...]  # 20 cells
+    tunnels: tuple[int, ...]  # 5 floor columns
     max_out: int
-    magnets: tuple[tuple[int, ...], ...]   # 3 sliders: magnet slider cells
-    poles: tuple[tuple[int, ...], ...]     # 3 sliders: pole (0/1) of each magnet
-    slider_tunnels: tuple[int, ...]        # 3 start tunnel indices
+    magnets: tuple[tuple[int, ...], ...]  # 3 sliders: magnet slider cells
+    poles: tuple[tuple[int, ...], ...]  # 3 sliders: pole (0/1) of each magnet
+    slider_tunnels: tuple[int, ...]  # 3 start tunnel indices
 
     def garment_at(self, cell: int) -> int:
         """Garment id on board cell ``cell``, -1 when none."""
@@ -165,8 +167,9 @@ def parse_board(data, path: str = "<board>") -> Board:
     n_rooms = max(room_of) + 1
     want = b.get("rooms", 12)
     if not is_int(want) or want < 1:
-        raise err(path, "board.rooms", f"{want!r}: expected a positive integer (the number of rooms; 12 on the real "
-                                        f"board)")
+        raise err(
+            path, "board.rooms", f"{want!r}: expected a positive integer (the number of rooms; 12 on the real board)"
+        )
     if n_rooms != want:
         raise err(path, "board.h_walls/v_walls", f"the walls make {n_rooms} rooms; board.rooms declares {want}")
 
@@ -181,8 +184,12 @@ def parse_board(data, path: str = "<board>") -> Board:
         corners.append(cell)
 
     parts = b.get("parts")
-    if (not isinstance(parts, list) or len(parts) != N_PARTS or not all(isinstance(x, str) and x for x in parts)
-            or len(set(parts)) != N_PARTS):
+    if (
+        not isinstance(parts, list)
+        or len(parts) != N_PARTS
+        or not all(isinstance(x, str) and x for x in parts)
+        or len(set(parts)) != N_PARTS
+    ):
         raise err(path, "board.parts", f"expected {N_PARTS} distinct body part names")
     gl = b.get("garments")
     if not isinstance(gl, list):
@@ -215,12 +222,19 @@ def parse_board(data, path: str = "<board>") -> Board:
         by_part[parts.index(pt)].append((nm, cell))
     for p, lst in enumerate(by_part):
         if len(lst) != PER_PART:
-            raise err(path, "board.garments", f"body part {parts[p]!r} has {len(lst)} garments; each part needs "
-                                               f"exactly {PER_PART}")
+            raise err(
+                path,
+                "board.garments",
+                f"body part {parts[p]!r} has {len(lst)} garments; each part needs exactly {PER_PART}",
+            )
 
     tun = f.get("tunnels")
-    if (not isinstance(tun, list) or len(tun) != N_TUNNELS or not all(is_int(x) and 0 <= x < SIZE for x in tun)
-            or len(set(tun)) != N_TUNNELS):
+    if (
+        not isinstance(tun, list)
+        or len(tun) != N_TUNNELS
+        or not all(is_int(x) and 0 <= x < SIZE for x in tun)
+        or len(set(tun)) != N_TUNNELS
+    ):
         raise err(path, "floor.tunnels", f"expected {N_TUNNELS} distinct floor columns 0..{SIZE - 1}")
     mo = f.get("max_out", 2)
     if not is_int(mo) or not 0 <= mo <= SLIDER_LEN - 1:
@@ -239,7 +253,9 @@ def parse_board(data, path: str = "<board>") -> Board:
             raise err(path, f"{fld}.magnets", f"expected distinct slider cells 0..{SLIDER_LEN - 1}")
         for x in m:
             if not 0 <= x < SLIDER_LEN:
-                raise err(path, f"{fld}.magnets", f"magnet at cell {x} is outside the slider (cells 0..{SLIDER_LEN - 1})")
+                raise err(
+                    path, f"{fld}.magnets", f"magnet at cell {x} is outside the slider (cells 0..{SLIDER_LEN - 1})"
+                )
         pl = s.get("poles", [k % 2 for k in range(len(m))])
         if not isinstance(pl, list) or len(pl) != len(m) or not all(x in (0, 1) and is_int(x) for x in pl):
             raise err(path, f"{fld}.poles", f"expected one pole (0 or 1) per magnet ({len(m)})")
@@ -252,11 +268,23 @@ def parse_board(data, path: str = "<board>") -> Board:
         poles.append(tuple(pl))
         st_tun.append(t)
     order = [g for p in range(N_PARTS) for g in by_part[p]]
-    return Board(path=str(path), name=b.get("name", Path(str(path)).stem), description=b.get("description", ""),
-                 walls=tuple(walls), room_of=tuple(room_of), n_rooms=n_rooms, corners=tuple(corners),
-                 parts=tuple(parts), garment_names=tuple(n for n, _ in order),
-                 garment_cells=tuple(c for _, c in order), tunnels=tuple(tun), max_out=mo, magnets=tuple(magnets),
-                 poles=tuple(poles), slider_tunnels=tuple(st_tun))
+    return Board(
+        path=str(path),
+        name=b.get("name", Path(str(path)).stem),
+        description=b.get("description", ""),
+        walls=tuple(walls),
+        room_of=tuple(room_of),
+        n_rooms=n_rooms,
+        corners=tuple(corners),
+        parts=tuple(parts),
+        garment_names=tuple(n for n, _ in order),
+        garment_cells=tuple(c for _, c in order),
+        tunnels=tuple(tun),
+        max_out=mo,
+        magnets=tuple(magnets),
+        poles=tuple(poles),
+        slider_tunnels=tuple(st_tun),
+    )
 
 
 def load_board(ref: str) -> Board:

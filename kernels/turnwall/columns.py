@@ -6,7 +6,25 @@ imports nothing, so the game's spec reads them without importing numba or compil
 catalogue entries are keyed by them.
 """
 
-EXTRA_COLUMNS = ("first_seat", "decisions", "searches_found", "searches_not_found", "searches_wasted", "drags",
-                 "slides", "shifts", "rotations", "ghosts_displaced", "ghosts_ejected", "ghosts_pushed",
-                 "plug_stops", "turns_ended_early", "taken_head", "taken_face", "taken_body", "taken_legs",
-                 "taken_hand", "searches_part_gone")
+EXTRA_COLUMNS = (
+    "first_seat",
+    "decisions",
+    "searches_found",
+    "searches_not_found",
+    "searches_wasted",
+    "drags",
+    "slides",
+    "shifts",
+    "rotations",
+    "ghosts_displaced",
+    "ghosts_ejected",
+    "ghosts_pushed",
+    "plug_stops",
+    "turns_ended_early",
+    "taken_head",
+    "taken_face",
+    "taken_body",
+    "taken_legs",
+    "taken_hand",
+    "searches_part_gone",
+)

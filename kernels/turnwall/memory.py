@@ -12,24 +12,43 @@ it saw = (0, 1), remembers no search = (0, 0): each still sees the table as it i
 Memory lives in ``st`` (S_KNOW, S_EXCL) per seat, with S_MAY (M6: which body parts each deck may still hold, from
 memory and the view); a strategy reads only its own seat's rows (hidden information).
 """
+
 from __future__ import annotations
 
 from kernels._jit import njit
 from kernels.rng import bounded
 from kernels.turnwall.rules import (
-    KNOW_EMPTY, KNOW_UNSEEN, LOC_SEAT, N_DECKS, N_GARMENTS, N_PARTS, PER_PART, S_CARD_LOC, S_DECK, S_EXCL,
-    S_KNOW, S_LAST_DECK, S_LAST_GARMENT, S_LAST_RESULT, S_LAST_SEARCHER, S_MAY, S_NG, S_TRACKED, S_VIEW, deck_size,
+    KNOW_EMPTY,
+    KNOW_UNSEEN,
+    LOC_SEAT,
+    N_DECKS,
+    N_GARMENTS,
+    N_PARTS,
+    PER_PART,
+    S_CARD_LOC,
+    S_DECK,
+    S_EXCL,
+    S_KNOW,
+    S_LAST_DECK,
+    S_LAST_GARMENT,
+    S_LAST_RESULT,
+    S_LAST_SEARCHER,
+    S_MAY,
+    S_NG,
+    S_TRACKED,
+    S_VIEW,
+    deck_size,
     top_back,
 )
 
-VIEW_NONE = 0           # deck_view: nothing of a deck is visible (version <= 2)
-VIEW_SIZE = 1           # its size
-VIEW_TOP = 2            # its size and the back of its top card (the rulebook's face-down stack: default)
+VIEW_NONE = 0  # deck_view: nothing of a deck is visible (version <= 2)
+VIEW_SIZE = 1  # its size
+VIEW_TOP = 2  # its size and the back of its top card (the rulebook's face-down stack: default)
 ALL_PARTS = (1 << N_PARTS) - 1
 
-RECALL_OWN = 0          # column of the strategy row
+RECALL_OWN = 0  # column of the strategy row
 RECALL_TABLE = 1
-ONE = 1 << 20           # probabilities as integer thresholds out of 2^20
+ONE = 1 << 20  # probabilities as integer thresholds out of 2^20
 
 
 @njit("boolean(uint64[:, ::1], int64, float64)")
@@ -119,7 +138,7 @@ def update_may(st, o):
         st[base + 2] = ALL_PARTS & ~nev2
         st[base + 3] = ALL_PARTS & ~nev3
         return
-    cols = 0                                          # each part's holding decks, 3 bits per part
+    cols = 0  # each part's holding decks, 3 bits per part
     for p in range(N_PARTS):
         c = 0
         for gm in range(p * PER_PART, (p + 1) * PER_PART):
@@ -143,7 +162,7 @@ def update_may(st, o):
                     m2 = (1 << s2) - 1
                     while m2 < 32:
                         if fits(m2, must2, nev2):
-                            m3 = 0                    # the last deck's pattern is what the parts still need
+                            m3 = 0  # the last deck's pattern is what the parts still need
                             ok = True
                             for p in range(N_PARTS):
                                 x = ((cols >> (3 * p)) & 7) - ((m0 >> p) & 1) - ((m1 >> p) & 1) - ((m2 >> p) & 1)
@@ -159,7 +178,7 @@ def update_may(st, o):
                         m2 = 32 if m2 == 0 else next_same_popcount(m2)
                 m1 = 32 if m1 == 0 else next_same_popcount(m1)
         m0 = 32 if m0 == 0 else next_same_popcount(m0)
-    if may0 | may1 | may2 | may3 == 0:                # no pattern fits (cannot happen with true facts): memory alone
+    if may0 | may1 | may2 | may3 == 0:  # no pattern fits (cannot happen with true facts): memory alone
         may0, may1, may2, may3 = ALL_PARTS & ~nev0, ALL_PARTS & ~nev1, ALL_PARTS & ~nev2, ALL_PARTS & ~nev3
     st[base + 0] = may0
     st[base + 1] = may1
@@ -178,14 +197,14 @@ def observe_search(st, rows, rng):
     p = gm // PER_PART
     for o in range(st[S_NG]):
         base = S_KNOW + (o * N_DECKS + k) * N_PARTS
-        if o == s and recalls(rng, 1 + o, rows[o, RECALL_OWN]):   # M2: the searcher saw the whole deck
+        if o == s and recalls(rng, 1 + o, rows[o, RECALL_OWN]):  # M2: the searcher saw the whole deck
             for q in range(N_PARTS):
                 v = st[S_DECK + k * N_PARTS + q]
                 st[base + q] = v if v >= 0 else KNOW_EMPTY
         elif recalls(rng, 1 + o, rows[o, RECALL_TABLE]):
-            if res == 1:                              # M3: the table saw the card found and the deck it came from
+            if res == 1:  # M3: the table saw the card found and the deck it came from
                 st[base + p] = KNOW_EMPTY
-            elif res == 0:                            # M3: ... or that this deck does not hold the garment
+            elif res == 0:  # M3: ... or that this deck does not hold the garment
                 st[S_EXCL + o * N_GARMENTS + gm] |= 1 << k
     for o in range(st[S_NG]):
         update_may(st, o)
@@ -222,9 +241,9 @@ def observe_swap(st, searcher, a, b):
 @njit("boolean(int32[::1], int64, int64, int64)")
 def possible(st, seat, k, gm):
     """M5: as far as ``seat`` knows, deck ``k`` may still hold garment ``gm`` (its part possible there: M6)."""
-    if st[S_CARD_LOC + gm] >= LOC_SEAT:               # taken: face up on the table
+    if st[S_CARD_LOC + gm] >= LOC_SEAT:  # taken: face up on the table
         return False
-    if (st[S_MAY + seat * N_DECKS + k] >> (gm // PER_PART)) & 1 == 0:      # M6: that part is gone from the deck
+    if (st[S_MAY + seat * N_DECKS + k] >> (gm // PER_PART)) & 1 == 0:  # M6: that part is gone from the deck
         return False
     v = st[S_KNOW + (seat * N_DECKS + k) * N_PARTS + gm // PER_PART]
     if v != KNOW_UNSEEN:

@@ -7,6 +7,7 @@ seat g % n starts (R11: the rulebook's random first player, rotated so every sea
 Outputs per game: scores[seat] = body parts dressed (0..5); winners = the bit of the seat that completed its
 costume (none when truncated); extra = EXTRA_COLUMNS.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,21 +15,62 @@ import numpy as np
 from kernels._jit import njit
 from kernels.batch import play_alone
 from kernels.bits import is_set, only_set
-from kernels.eventlog import new_records, record
+from kernels.eventlog import (
+    log_event,  # noqa: E402
+    new_records,
+    record,
+)
 from kernels.rng import N_STREAMS_MAX, bounded, seed_game
+from kernels.turnwall.columns import EXTRA_COLUMNS
 from kernels.turnwall.memory import observe_search, observe_swap
 from kernels.turnwall.rules import (
-    E_DECKS, E_TURN, N_ACTIONS, N_CELLS, N_DECKS, N_GARMENTS, N_PARTS, PER_PART, P_DECKS_MOVED, P_MAX_TURNS, PH_OVER,
-    S_CUR, S_DECISIONS, S_DISPLACED, S_DRAGS, S_EJECTED, S_FIRST, S_FOUND, S_HAVE, S_LAST_DECK, S_LAST_SEARCHER,
-    S_MOVES_LEFT, S_NOT_FOUND, S_PART_GONE, S_PART_TAKEN, S_PHASE, S_PLUG_STOPS, S_PUSHED, S_ROTATIONS, S_SHIFTS, S_SIZE,
-    S_SKIPPED, S_SLIDES, S_TURNS, S_WASTED, S_WINNER, apply_action, check_invariants, deal, init, legal_actions,
-    stack_decks, swap_decks,
+    E_DECKS,
+    E_TURN,
+    N_ACTIONS,
+    N_CELLS,
+    N_DECKS,
+    N_GARMENTS,
+    N_PARTS,
+    P_DECKS_MOVED,
+    P_MAX_TURNS,
+    PER_PART,
+    PH_OVER,
+    PHYS_SIZE,
+    S_CUR,
+    S_DECISIONS,
+    S_DISPLACED,
+    S_DRAGS,
+    S_EJECTED,
+    S_FIRST,
+    S_FOUND,
+    S_HAVE,
+    S_LAST_DECK,
+    S_LAST_SEARCHER,
+    S_MOVES_LEFT,
+    S_NOT_FOUND,
+    S_PART_GONE,
+    S_PART_TAKEN,
+    S_PHASE,
+    S_PLUG_STOPS,
+    S_PUSHED,
+    S_ROTATIONS,
+    S_SHIFTS,
+    S_SIZE,
+    S_SKIPPED,
+    S_SLIDES,
+    S_TURNS,
+    S_WASTED,
+    S_WINNER,
+    apply_action,
+    check_invariants,
+    deal,
+    init,
+    legal_actions,
+    stack_decks,
+    swap_decks,
 )
-from kernels.eventlog import log_event  # noqa: E402
-from kernels.turnwall.rules import PHYS_SIZE
 from kernels.turnwall.strategies import KEYS_SIZE, N_SPARAMS, W_PLAN_TURN, WORK_SIZE, decide, effective_rows
 
-from kernels.turnwall.columns import EXTRA_COLUMNS
 N_EXTRA = len(EXTRA_COLUMNS)
 ST_DONE = 0
 ST_TRUNCATED = 1
@@ -37,23 +79,30 @@ ST_NO_ACTION = 3
 ST_INVARIANT = 100
 
 # recorded steps (golden traces): rows (kind, value)
-K_DEAL = 1          # then 20 rows (K_DEAL, garment): the dealt order
+K_DEAL = 1  # then 20 rows (K_DEAL, garment): the dealt order
 K_ACTION = 2
-K_SWAP = 3          # the other deck of a decks-moved swap
+K_SWAP = 3  # the other deck of a decks-moved swap
 
 
 def new_scratch(n):
     """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
     mask, order, work, base, cur, keys, probs, near, wrows)."""
-    return (np.zeros(S_SIZE, dtype=np.int32), np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-            np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(N_GARMENTS, dtype=np.int32),
-            np.zeros(WORK_SIZE, dtype=np.int32), np.zeros(PHYS_SIZE, dtype=np.int32),
-            np.zeros(PHYS_SIZE, dtype=np.int32),
-            np.zeros(KEYS_SIZE, dtype=np.int64), np.zeros(N_GARMENTS, dtype=np.float64),
-            np.zeros(N_CELLS, dtype=np.float64), np.zeros((n, N_SPARAMS), dtype=np.float64))
+    return (
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        np.zeros(N_ACTIONS, dtype=np.int8),
+        np.zeros(N_GARMENTS, dtype=np.int32),
+        np.zeros(WORK_SIZE, dtype=np.int32),
+        np.zeros(PHYS_SIZE, dtype=np.int32),
+        np.zeros(PHYS_SIZE, dtype=np.int32),
+        np.zeros(KEYS_SIZE, dtype=np.int64),
+        np.zeros(N_GARMENTS, dtype=np.float64),
+        np.zeros(N_CELLS, dtype=np.float64),
+        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    )
 
 
-@njit(inline='always')
+@njit(inline="always")
 def game_outputs(st, n, status, scores_row, extra_row):
     """Scores, winners bitmask and counters of a finished (or truncated) game."""
     w = 0
@@ -94,8 +143,25 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1):
 
 
 @njit(entry=True)
-def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winners, turns, rounds, status,
-               extra, curves, batch, check=None):
+def play_batch(
+    seed,
+    point,
+    game0,
+    n_games,
+    n,
+    prm,
+    sids,
+    sparams,
+    scores,
+    winners,
+    turns,
+    rounds,
+    status,
+    extra,
+    curves,
+    batch,
+    check=None,
+):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i.
     `sim.play.runner` runs several calls at once on Python threads, one block of games each (the GIL is released).
 
@@ -119,10 +185,10 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
         seed_game(rng, seed, point, g, n)
         work[W_PLAN_TURN] = -1
         init(st, prm, n, g % n)
-        for p in range(N_PARTS):                      # R2: each deck one card of each back
+        for p in range(N_PARTS):  # R2: each deck one card of each back
             for k in range(N_DECKS):
                 order[p * PER_PART + k] = p * PER_PART + k
-            for i in range(PER_PART - 1, 0, -1):      # Fisher-Yates as in kernels.rng.shuffle, part by part
+            for i in range(PER_PART - 1, 0, -1):  # Fisher-Yates as in kernels.rng.shuffle, part by part
                 j = bounded(rng, 0, i + 1)
                 x = order[p * PER_PART + i]
                 order[p * PER_PART + i] = order[p * PER_PART + j]
@@ -131,7 +197,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
             for i in range(N_GARMENTS):
                 record(steps, K_DEAL, order[i])
         deal(st, order)
-        stack_decks(st, rng)                          # M1: the order in each deck (its top card's back)
+        stack_decks(st, rng)  # M1: the order in each deck (its top card's back)
         logged = -1
         s = ST_DONE
         while st[S_PHASE] != PH_OVER:
@@ -149,8 +215,9 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                 a = only_set(mask)
             else:
                 seat = st[S_CUR]
-                a = decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys,
-                           probs, near)
+                a = decide(
+                    sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs, near
+                )
                 st[S_DECISIONS] += 1
                 if not is_set(a, mask):
                     s = ST_BAD_ACTION
@@ -159,7 +226,7 @@ def play_batch(seed, point, game0, n_games, n, prm, sids, sparams, scores, winne
                 record(steps, K_ACTION, a)
             if apply_action(st, prm, a, log) == 1:
                 observe_search(st, wrows, rng)
-                if prm[P_DECKS_MOVED] != 0 and st[S_PHASE] != PH_OVER:     # C11 variant
+                if prm[P_DECKS_MOVED] != 0 and st[S_PHASE] != PH_OVER:  # C11 variant
                     k = st[S_LAST_DECK]
                     b = bounded(rng, 0, N_DECKS - 1)
                     if b >= k:
@@ -186,7 +253,8 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
-    scores, w, s, turns, rounds, extra, _ = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams,
-                                                       N_EXTRA, check=check)
+    scores, w, s, turns, rounds, extra, _ = play_alone(
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check
+    )
     scratch, log, steps = batch
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

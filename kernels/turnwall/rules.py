@@ -8,6 +8,7 @@ the four decks), `stack_decks` (the order of the cards in each deck, hence the t
 decks-moved variant). Decisions enter through `apply_action` (A_* ids).
 Every function returns a status instead of raising (kernels/README.md).
 """
+
 from __future__ import annotations
 
 import functools
@@ -31,7 +32,7 @@ N_DECKS = 4
 N_TUNNELS = 5
 N_SLIDERS = 3
 SLIDER_LEN = 7
-WALL_BITS = np.array([1, 2, 4, 8], dtype=np.int64)      # N, E, S, W (board.py WALL_*)
+WALL_BITS = np.array([1, 2, 4, 8], dtype=np.int64)  # N, E, S, W (board.py WALL_*)
 DR = np.array([-1, 0, 1, 0], dtype=np.int64)
 DC = np.array([0, 1, 0, -1], dtype=np.int64)
 
@@ -42,19 +43,19 @@ def _rot_tables():
     for rot in range(4):
         for cell in range(N_CELLS):
             r, c = divmod(cell, SIZE)
-            for _ in range(rot):                 # one quarter turn clockwise: (r, c) -> (c, 6 - r)
+            for _ in range(rot):  # one quarter turn clockwise: (r, c) -> (c, 6 - r)
                 r, c = c, SIZE - 1 - r
             b2f[rot, cell] = r * SIZE + c
             f2b[rot, r * SIZE + c] = cell
     return b2f, f2b
 
 
-B2F, F2B = _rot_tables()   # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
+B2F, F2B = _rot_tables()  # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
 
 # ---- C12: the sweep of a quarter turn (geometry in floor cells, computed once) ------------------------------------
-GHOST_WIDTH = 1.0        # default: a ghost is one cell across (two touch when their centres are that far apart)
-OVERLAP = 0.1            # a ghost stands on a cell when it covers at least this much of the cell's width
-OFF_EDGE = 3.5           # half the board's width: a held ghost farther than this from the plug leaves the board
+GHOST_WIDTH = 1.0  # default: a ghost is one cell across (two touch when their centres are that far apart)
+OVERLAP = 0.1  # a ghost stands on a cell when it covers at least this much of the cell's width
+OFF_EDGE = 3.5  # half the board's width: a held ghost farther than this from the plug leaves the board
 
 
 @functools.lru_cache(maxsize=8)
@@ -71,18 +72,18 @@ def sweep_tables(width: float = GHOST_WIDTH):
     touch = np.full((2, N_CELLS, N_CELLS), np.inf)
     spaces = np.zeros((2, N_CELLS, N_CELLS), dtype=np.int64)
     for d in range(2):
-        sign = 1.0 if d == 0 else -1.0                  # clockwise on the page (rows grow southward): z * e^{i theta}
+        sign = 1.0 if d == 0 else -1.0  # clockwise on the page (rows grow southward): z * e^{i theta}
         theta = np.linspace(0.0, np.pi / 2, 1801)
-        path = z[:, None] * np.exp(1j * sign * theta)[None, :]          # [m, step]
+        path = z[:, None] * np.exp(1j * sign * theta)[None, :]  # [m, step]
         for m in range(N_CELLS):
-            dist = np.abs(path[m][None, :] - z[:, None])                 # [s, step]
+            dist = np.abs(path[m][None, :] - z[:, None])  # [s, step]
             inside = dist < reach - 1e-9
             for t in range(N_CELLS):
                 if t == m or not inside[t].any():
                     continue
                 k = int(np.argmax(inside[t]))
                 lo, hi = theta[max(k - 1, 0)], theta[k]
-                for _ in range(50):                      # the exact touching angle between two samples
+                for _ in range(50):  # the exact touching angle between two samples
                     mid = (lo + hi) / 2
                     if abs(z[m] * np.exp(1j * sign * mid) - z[t]) < reach - 1e-9:
                         hi = mid
@@ -99,62 +100,63 @@ def sweep_tables(width: float = GHOST_WIDTH):
     return touch, spaces, off
 
 
-SWEEP_TOUCH, SWEEP_SPACES, SWEEP_OFF = sweep_tables()       # the default width (tests read them)
+SWEEP_TOUCH, SWEEP_SPACES, SWEEP_OFF = sweep_tables()  # the default width (tests read them)
 
 
 def pack_sweep(prm: np.ndarray, width: float = GHOST_WIDTH) -> None:
     """Write the C12 tables for ghosts ``width`` cells across into the parameter vector (params.pack)."""
     touch, spaces, off = sweep_tables(float(width))
-    prm[P_SWEEP_OFF:P_SWEEP_OFF + N_CELLS] = off
+    prm[P_SWEEP_OFF : P_SWEEP_OFF + N_CELLS] = off
     ns = np.where(np.isfinite(touch), np.round(touch * 1e9), -1).astype(np.int64)
-    prm[P_SWEEP_TOUCH:P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS] = ns.ravel()
-    prm[P_SWEEP_SPACES:P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS] = spaces.ravel()
+    prm[P_SWEEP_TOUCH : P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS] = ns.ravel()
+    prm[P_SWEEP_SPACES : P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS] = spaces.ravel()
+
 
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MAX_TURNS = 0
-P_MOVES = 1              # magical moves a turn (rulebook: 3)
-P_MAX_OUT = 2            # B6: cells a slider may be pulled out
-P_COLLISION = 3          # C6: 0 the turning ghost is displaced, 1 the held ghost is displaced
-P_OFF_BOARD = 4          # C2: 0 a slider move that would put a ghost off the board is illegal, 1 that ghost stops
-P_MUST_MOVE = 5          # C1: 1 = all moves must be used unless on a needed garment
-P_DECKS_MOVED = 6        # C11: variant, decks put back in other places after a search
-P_DECK_VIEW = 7          # M1: what the table sees of a deck: 0 nothing, 1 its size, 2 its size and top card's back
-P_TUN_COL = 8            # [5] floor column of tunnel t
-P_TUN_OF_COL = 13        # [7] tunnel under floor column c, -1 none
-P_SL_TUNNEL = 20         # [3] start tunnel of slider s
-P_GRIP = 23              # [3 * 4] bit k: slider s cell k grips ghost g
-P_WALLS = 35             # [49] wall bits per board cell
-P_GARMENT_AT = 84        # [49] garment id on the cell, -1 none
-P_GARMENT_CELL = 133     # [20]
-P_CORNER = 153           # [4]
-P_ROOM = 157             # [49] room index, -1 plug
-P_DECKS_TRACKED = 206    # C11: 1 every seat sees where a moved deck goes, 0 only the searcher
-P_TURN_PHYSICS = 207     # C12: 0 the sweep of a quarter turn, 1 collisions at the end cells only (version <= 2)
-P_SWEEP_OFF = 208        # [49] SWEEP_OFF (in the parameters, not compiled in as constants: cold compile time)
-P_SWEEP_TOUCH = 257      # [2 * 49 * 49] SWEEP_TOUCH in nanoradians (-1: never)
-P_SWEEP_SPACES = P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS   # [2 * 49 * 49] SWEEP_SPACES
+P_MOVES = 1  # magical moves a turn (rulebook: 3)
+P_MAX_OUT = 2  # B6: cells a slider may be pulled out
+P_COLLISION = 3  # C6: 0 the turning ghost is displaced, 1 the held ghost is displaced
+P_OFF_BOARD = 4  # C2: 0 a slider move that would put a ghost off the board is illegal, 1 that ghost stops
+P_MUST_MOVE = 5  # C1: 1 = all moves must be used unless on a needed garment
+P_DECKS_MOVED = 6  # C11: variant, decks put back in other places after a search
+P_DECK_VIEW = 7  # M1: what the table sees of a deck: 0 nothing, 1 its size, 2 its size and top card's back
+P_TUN_COL = 8  # [5] floor column of tunnel t
+P_TUN_OF_COL = 13  # [7] tunnel under floor column c, -1 none
+P_SL_TUNNEL = 20  # [3] start tunnel of slider s
+P_GRIP = 23  # [3 * 4] bit k: slider s cell k grips ghost g
+P_WALLS = 35  # [49] wall bits per board cell
+P_GARMENT_AT = 84  # [49] garment id on the cell, -1 none
+P_GARMENT_CELL = 133  # [20]
+P_CORNER = 153  # [4]
+P_ROOM = 157  # [49] room index, -1 plug
+P_DECKS_TRACKED = 206  # C11: 1 every seat sees where a moved deck goes, 0 only the searcher
+P_TURN_PHYSICS = 207  # C12: 0 the sweep of a quarter turn, 1 collisions at the end cells only (version <= 2)
+P_SWEEP_OFF = 208  # [49] SWEEP_OFF (in the parameters, not compiled in as constants: cold compile time)
+P_SWEEP_TOUCH = 257  # [2 * 49 * 49] SWEEP_TOUCH in nanoradians (-1: never)
+P_SWEEP_SPACES = P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS  # [2 * 49 * 49] SWEEP_SPACES
 P_SIZE = P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS
 
 # ---- state offsets: physical block ------------------------------------------------------------------------------
-S_GPOS = 0               # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
-S_ROT = 4                # board orientation: quarter turns clockwise from the start
-S_STUN = 5               # [3] tunnel index of slider s
-S_SPOS = 8               # [3] cells slider s is pulled out (0..max_out)
-S_NG = 11                # ghosts in play (= players)
-S_NPEND = 12             # ghosts waiting for a place after a turn (R10)
-S_PEND = 13              # [4] ghost ids, in placement order
-S_PANCHOR = 17           # [4] the cell each one was displaced from (end-cell physics), or SWEEP_KEY + the index of
-                         # its straddled cells in SWEEP_SPACES (sweep), or OFF_BOARD_KEY (left the board)
+S_GPOS = 0  # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
+S_ROT = 4  # board orientation: quarter turns clockwise from the start
+S_STUN = 5  # [3] tunnel index of slider s
+S_SPOS = 8  # [3] cells slider s is pulled out (0..max_out)
+S_NG = 11  # ghosts in play (= players)
+S_NPEND = 12  # ghosts waiting for a place after a turn (R10)
+S_PEND = 13  # [4] ghost ids, in placement order
+S_PANCHOR = 17  # [4] the cell each one was displaced from (end-cell physics), or SWEEP_KEY + the index of
+# its straddled cells in SWEEP_SPACES (sweep), or OFF_BOARD_KEY (left the board)
 PHYS_SIZE = 24
 # ---- turn ---------------------------------------------------------------------------------------------------------
-S_CUR = 24               # seat to act
+S_CUR = 24  # seat to act
 S_FIRST = 25
 S_PHASE = 26
 S_MOVES_LEFT = 27
 S_TURNS = 28
-S_WINNER = 29            # seat, -1 none
+S_WINNER = 29  # seat, -1 none
 S_DECISIONS = 30
-S_LAST_DECK = 31         # last search: deck, garment, result (0 not found, 1 found, 2 card gone), searcher
+S_LAST_DECK = 31  # last search: deck, garment, result (0 not found, 1 found, 2 card gone), searcher
 S_LAST_GARMENT = 32
 S_LAST_RESULT = 33
 S_LAST_SEARCHER = 34
@@ -170,22 +172,22 @@ S_PLUG_STOPS = 47
 S_FOUND = 48
 S_NOT_FOUND = 49
 S_WASTED = 50
-S_SKIPPED = 51           # turns ended with moves left
-S_PART_TAKEN = 52        # [5] garments taken by body part
-S_PART_GONE = 57         # searches of a deck that no longer held a card of that body part
+S_SKIPPED = 51  # turns ended with moves left
+S_PART_TAKEN = 52  # [5] garments taken by body part
+S_PART_GONE = 57  # searches of a deck that no longer held a card of that body part
 # ---- cards ----------------------------------------------------------------------------------------------------------
-S_HAVE = 60              # [4] bit set of body parts each seat wears
-S_DECK = 64              # [4 * 5] garment id in deck k, slot of part p (-1 taken)
-S_CARD_LOC = 84          # [20] deck 0..3, or LOC_SEAT + seat when taken
+S_HAVE = 60  # [4] bit set of body parts each seat wears
+S_DECK = 64  # [4 * 5] garment id in deck k, slot of part p (-1 taken)
+S_CARD_LOC = 84  # [20] deck 0..3, or LOC_SEAT + seat when taken
 # ---- what each seat remembers (memory.py writes it; strategies read their own rows) ---------------------------------
-S_KNOW = 104             # [4 seats * 4 decks * 5 parts]: garment seen there, KNOW_EMPTY, or KNOW_UNSEEN
-S_EXCL = 184             # [4 seats * 20 garments]: bit k = deck k is known not to hold the garment
-S_MAY = 264              # [4 seats * 4 decks]: bit p = as far as the seat knows, deck k may still hold a part-p card
-S_RANK = 280             # [4 decks * 5 parts]: place of the part-p card in deck k from the top (0 = top card)
-S_VIEW = 300             # copies of P_DECK_VIEW and P_DECKS_TRACKED (memory.py reads them without the parameters)
+S_KNOW = 104  # [4 seats * 4 decks * 5 parts]: garment seen there, KNOW_EMPTY, or KNOW_UNSEEN
+S_EXCL = 184  # [4 seats * 20 garments]: bit k = deck k is known not to hold the garment
+S_MAY = 264  # [4 seats * 4 decks]: bit p = as far as the seat knows, deck k may still hold a part-p card
+S_RANK = 280  # [4 decks * 5 parts]: place of the part-p card in deck k from the top (0 = top card)
+S_VIEW = 300  # copies of P_DECK_VIEW and P_DECKS_TRACKED (memory.py reads them without the parameters)
 S_TRACKED = 301
-S_SEEN_KNOWN = 302       # [3] C5: bit k * 4 + g = the table has seen whether slider s's cell k grips ghost g
-S_SEEN_GRIP = 305        # [3] ... and it grips (bits where known)
+S_SEEN_KNOWN = 302  # [3] C5: bit k * 4 + g = the table has seen whether slider s's cell k grips ghost g
+S_SEEN_GRIP = 305  # [3] ... and it grips (bits where known)
 S_SIZE = 308
 
 LOC_SEAT = 10
@@ -199,15 +201,15 @@ PH_PLACE = 1
 PH_OVER = 2
 
 # ---- actions ----------------------------------------------------------------------------------------------------------
-A_DRAG = 0               # + direction 0..3 (N, E, S, W on the board)
-A_SLIDE = 4              # + slider * 2 + (0 push in: north, 1 pull out: south)
-A_SHIFT = 10             # + slider * SHIFT_PER_SLIDER + tunnel * DEPTHS + depth (B6: any depth 0..max_out <= 6)
+A_DRAG = 0  # + direction 0..3 (N, E, S, W on the board)
+A_SLIDE = 4  # + slider * 2 + (0 push in: north, 1 pull out: south)
+A_SHIFT = 10  # + slider * SHIFT_PER_SLIDER + tunnel * DEPTHS + depth (B6: any depth 0..max_out <= 6)
 DEPTHS = 7
 SHIFT_PER_SLIDER = 5 * DEPTHS
-A_TURN = A_SHIFT + 3 * SHIFT_PER_SLIDER   # 115: + 0 clockwise, 1 anticlockwise
-A_PLACE = A_TURN + 2     # 117: + cell: where the waiting ghost goes
+A_TURN = A_SHIFT + 3 * SHIFT_PER_SLIDER  # 115: + 0 clockwise, 1 anticlockwise
+A_PLACE = A_TURN + 2  # 117: + cell: where the waiting ghost goes
 A_SEARCH = A_PLACE + 49  # 166: + deck
-A_END = A_SEARCH + 4     # 170: end the turn (no search)
+A_END = A_SEARCH + 4  # 170: end the turn (no search)
 N_ACTIONS = A_END + 1
 
 # move kinds (counters, replay)
@@ -217,13 +219,13 @@ MK_SHIFT = 2
 MK_TURN = 3
 
 # ---- events (replay) --------------------------------------------------------------------------------------------------
-E_TURN = 1        # seat, moves
-E_MOVE = 2        # action
-E_PLACE = 3       # ghost, cell, ejected(0/1)
-E_SEARCH = 4      # seat, deck, garment, result
-E_END = 5         # seat, moves left
-E_WIN = 6         # seat
-E_DECKS = 7       # deck a, deck b swapped (variant)
+E_TURN = 1  # seat, moves
+E_MOVE = 2  # action
+E_PLACE = 3  # ghost, cell, ejected(0/1)
+E_SEARCH = 4  # seat, deck, garment, result
+E_END = 5  # seat, moves left
+E_WIN = 6  # seat
+E_DECKS = 7  # deck a, deck b swapped (variant)
 
 
 @njit("int64(int64[::1], int64)")
@@ -302,8 +304,8 @@ def slide(st, prm, s, d, apply):
         return -1
     col = prm[P_TUN_COL + st[S_STUN + s]]
     rot = st[S_ROT]
-    pack = 0          # ghost + 1 in the 4-bit field of its floor row, for the ghosts in this corridor
-    held = 0          # bit set of held ghosts
+    pack = 0  # ghost + 1 in the 4-bit field of its floor row, for the ghosts in this corridor
+    held = 0  # bit set of held ghosts
     for g in range(st[S_NG]):
         b = st[S_GPOS + g]
         if b < 0:
@@ -314,8 +316,8 @@ def slide(st, prm, s, d, apply):
             if is_held(st, prm, g):
                 held |= 1 << g
     mv = 0
-    r0 = 0 if step == 1 else SIZE - 1                # the back of the corridor for this direction
-    for i in range(SIZE):                            # pass 1, back to front: held ghosts and those they push
+    r0 = 0 if step == 1 else SIZE - 1  # the back of the corridor for this direction
+    for i in range(SIZE):  # pass 1, back to front: held ghosts and those they push
         r = r0 + i * step
         g = _row_ghost(pack, r)
         if g < 0:
@@ -325,7 +327,7 @@ def slide(st, prm, s, d, apply):
         if (held >> g) & 1 or (behind >= 0 and (mv >> behind) & 1):
             mv |= 1 << g
     stops = 0
-    for i in range(SIZE):                            # pass 2, front to back: who is blocked
+    for i in range(SIZE):  # pass 2, front to back: who is blocked
         r = SIZE - 1 - r0 - i * step
         g = _row_ghost(pack, r)
         if g < 0 or (mv >> g) & 1 == 0:
@@ -493,7 +495,7 @@ def turn_sweep(st, prm, d):
     for g in range(st[S_NG]):
         if is_held(st, prm, g):
             held |= 1 << g
-    for g in range(st[S_NG]):                         # pass 1, on the old positions: who waits, and why
+    for g in range(st[S_NG]):  # pass 1, on the old positions: who waits, and why
         st[S_PANCHOR + g] = -1
         b = st[S_GPOS + g]
         if b < 0:
@@ -513,11 +515,11 @@ def turn_sweep(st, prm, d):
             if prm[P_SWEEP_OFF + fh] == 0 and t >= 0 and (first < 0 or t < first):
                 first = t
                 st[S_PANCHOR + g] = SWEEP_KEY + i
-    for g in range(st[S_NG]):                         # pass 2: held ghosts stay over the floor
+    for g in range(st[S_NG]):  # pass 2: held ghosts stay over the floor
         if (held >> g) & 1 and st[S_PANCHOR + g] < 0:
             st[S_GPOS + g] = F2B[new, B2F[old, st[S_GPOS + g]]]
     n = 0
-    for g in range(st[S_NG]):                         # pass 3: the queue, in ghost order (n <= g: in place)
+    for g in range(st[S_NG]):  # pass 3: the queue, in ghost order (n <= g: in place)
         key = st[S_PANCHOR + g]
         st[S_PANCHOR + g] = -1
         if key < 0:
@@ -597,7 +599,7 @@ def see_move(st, prm, a, before):
         for g in range(st[S_NG]):
             see_grip(st, prm, g, is_held(st, prm, g))
     elif A_SLIDE <= a < A_SHIFT and before == 1:
-        for g in range(st[S_NG]):                     # the cells before the slide, kept in S_PANCHOR (unused now)
+        for g in range(st[S_NG]):  # the cells before the slide, kept in S_PANCHOR (unused now)
             st[S_PANCHOR + g] = st[S_GPOS + g]
     elif A_SLIDE <= a < A_SHIFT:
         k = a - A_SLIDE
@@ -615,7 +617,7 @@ def see_move(st, prm, a, before):
                 if h != g and bh >= 0 and bh != st[S_GPOS + h] and B2F[rot, bh] == f0 - step * SIZE:
                     pushed = True
             if not pushed:
-                kk = f0 // SIZE - (st[S_SPOS + s] - step)     # the slider's cell under it before the slide
+                kk = f0 // SIZE - (st[S_SPOS + s] - step)  # the slider's cell under it before the slide
                 if 0 <= kk < SLIDER_LEN:
                     bit = 1 << (kk * MAX_GHOSTS + g)
                     st[S_SEEN_KNOWN + s] |= bit
@@ -755,8 +757,9 @@ def top_back(st, k):
     """M1: the body part on the back of deck ``k``'s top card, -1 when the deck is empty."""
     best = -1
     for p in range(N_PARTS):
-        if st[S_DECK + k * N_PARTS + p] >= 0 and (best < 0 or
-                                                  st[S_RANK + k * N_PARTS + p] < st[S_RANK + k * N_PARTS + best]):
+        if st[S_DECK + k * N_PARTS + p] >= 0 and (
+            best < 0 or st[S_RANK + k * N_PARTS + p] < st[S_RANK + k * N_PARTS + best]
+        ):
             best = p
     return best
 
@@ -886,7 +889,7 @@ def apply_action(st, prm, a, log):
     st[S_LAST_RESULT] = res
     st[S_LAST_SEARCHER] = seat
     log_event(log, t, E_SEARCH, seat, k, gm, res)
-    if st[S_HAVE + seat] == (1 << N_PARTS) - 1:       # R14: five body parts win at once
+    if st[S_HAVE + seat] == (1 << N_PARTS) - 1:  # R14: five body parts win at once
         st[S_WINNER] = seat
         st[S_PHASE] = PH_OVER
         st[S_TURNS] += 1

@@ -11,6 +11,7 @@ Placement choices (R10) take the lowest-numbered cell, as the search simulated t
 What a strategy reads (what its player sees): the board (ghosts, orientation, sliders), the garments worn by every
 seat and the cards face up, and its own seat's memory rows (memory.py). Never S_DECK, never another seat's memory.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,10 +20,53 @@ from kernels._jit import njit
 from kernels.rng import bounded, pick_legal
 from kernels.turnwall.memory import best_deck, find_chance
 from kernels.turnwall.rules import (
-    A_DRAG, A_END, A_PLACE, A_SEARCH, A_SHIFT, A_SLIDE, A_TURN, B2F, DEPTHS, SHIFT_PER_SLIDER, LOC_SEAT, N_CELLS, N_GARMENTS, N_PARTS,
-    N_SLIDERS, PER_PART, P_GRIP, P_MAX_OUT, P_MOVES, P_MUST_MOVE, P_SIZE, P_GARMENT_AT, S_SEEN_GRIP, SLIDER_LEN, P_GARMENT_CELL, P_ROOM, P_TUN_OF_COL, PH_PLACE, PHYS_SIZE, S_CARD_LOC, S_CUR, S_HAVE, S_GPOS,
-    S_MOVES_LEFT, S_NG, S_NPEND, S_ROT, S_SPOS, S_STUN, S_TURNS, SIZE, DC, DR, can_drag, do_move, move_legal, place_first_options,
-    slide, slider_in,
+    A_DRAG,
+    A_END,
+    A_PLACE,
+    A_SEARCH,
+    A_SHIFT,
+    A_SLIDE,
+    A_TURN,
+    B2F,
+    DC,
+    DEPTHS,
+    DR,
+    LOC_SEAT,
+    N_CELLS,
+    N_GARMENTS,
+    N_SLIDERS,
+    P_GARMENT_AT,
+    P_GARMENT_CELL,
+    P_GRIP,
+    P_MAX_OUT,
+    P_MOVES,
+    P_MUST_MOVE,
+    P_ROOM,
+    P_SIZE,
+    P_TUN_OF_COL,
+    PER_PART,
+    PHYS_SIZE,
+    S_CARD_LOC,
+    S_CUR,
+    S_GPOS,
+    S_HAVE,
+    S_MOVES_LEFT,
+    S_NG,
+    S_NPEND,
+    S_ROT,
+    S_SEEN_GRIP,
+    S_SPOS,
+    S_STUN,
+    S_TURNS,
+    SHIFT_PER_SLIDER,
+    SIZE,
+    SLIDER_LEN,
+    can_drag,
+    do_move,
+    move_legal,
+    place_first_options,
+    slide,
+    slider_in,
 )
 
 S_RANDOM = 0
@@ -41,10 +85,18 @@ STRATEGIES = (
 # every non-random strategy's first parameters: the memory model (memory.py)
 MEMORY_SPECS = (
     ("recall_own", 1.0, "probability of remembering the cards it saw in its own search (1 perfect, 0 forgets them)"),
-    ("recall_table", 1.0, "probability of remembering what the whole table saw of a search: which deck, which "
-                          "garment, found or not (1 perfect, 0 ignores it)"),
-    ("knows_magnets", 1.0, "C5: 1 knows where every magnet grips (exact); 0 knows only the grips the table has "
-                           "seen in moves so far and plans as if the others did not grip"),
+    (
+        "recall_table",
+        1.0,
+        "probability of remembering what the whole table saw of a search: which deck, which "
+        "garment, found or not (1 perfect, 0 ignores it)",
+    ),
+    (
+        "knows_magnets",
+        1.0,
+        "C5: 1 knows where every magnet grips (exact); 0 knows only the grips the table has "
+        "seen in moves so far and plans as if the others did not grip",
+    ),
 )
 # weights: (name, default, help), after the memory columns in the weighted strategy's row
 WEIGHT_SPECS = (
@@ -52,13 +104,21 @@ WEIGHT_SPECS = (
     ("w_near", 0.5, "value of ending near a needed garment: its chance / (1 + distance), +3 distance across a wall"),
     ("w_rival", 0.0, "cost per rival left on a needed garment it may still find"),
     ("w_moves", 0.01, "cost per magical move used"),
-    ("w_full", 0.0, "1: consider every slide at every depth (as the spoiler); 0: with 2 moves or fewer left only "
-                    "the slider under the own ghost (as the planner)"),
-    ("w_shift", 1.0, "1: also consider moving a slider to another tunnel with 3 moves left (S2, as the planner and "
-                     "the spoiler); 0: skip shifts (12% faster, 1.9 points fewer wins at a planner table)"),
+    (
+        "w_full",
+        0.0,
+        "1: consider every slide at every depth (as the spoiler); 0: with 2 moves or fewer left only "
+        "the slider under the own ghost (as the planner)",
+    ),
+    (
+        "w_shift",
+        1.0,
+        "1: also consider moving a slider to another tunnel with 3 moves left (S2, as the planner and "
+        "the spoiler); 0: skip shifts (12% faster, 1.9 points fewer wins at a planner table)",
+    ),
 )
 N_SPARAMS = 9
-W_MAGNETS = 2       # columns of an effective row (0, 1: memory.RECALL_*)
+W_MAGNETS = 2  # columns of an effective row (0, 1: memory.RECALL_*)
 W_FIND = 3
 W_NEAR = 4
 NEAR_WALL = 3
@@ -70,22 +130,22 @@ PLANNER_W = np.array([1.0, 0.5, 0.0, 0.01, 0.0, 1.0])
 SPOILER_W = np.array([1.0, 0.5, 0.6, 0.01, 1.0, 1.0])
 
 # ---- scratch layout (int32 work[WORK_SIZE]) -------------------------------------------------------------------------
-NODE_W = 16                     # phys (PHYS_SIZE <= 12 used) + parent, action, depth
-N_PHYS = 12                     # entries of the physical block that describe a position (no pending ghosts)
+NODE_W = 16  # phys (PHYS_SIZE <= 12 used) + parent, action, depth
+N_PHYS = 12  # entries of the physical block that describe a position (no pending ghosts)
 NODE_PARENT = 12
 NODE_ACTION = 13
 NODE_DEPTH = 14
 MAX_NODES = 2048
-W_PLAN_TURN = 0                 # turn index the plan was made for (-1 none)
+W_PLAN_TURN = 0  # turn index the plan was made for (-1 none)
 W_PLAN_SEAT = 1
 W_PLAN_LEN = 2
 W_PLAN_STEP = 3
-W_STAMP = 4                     # searches made with this scratch (the hash table's generation)
-W_PLAN = 8                      # up to 8 actions
+W_STAMP = 4  # searches made with this scratch (the hash table's generation)
+W_PLAN = 8  # up to 8 actions
 W_NODES = 16
 WORK_SIZE = W_NODES + MAX_NODES * NODE_W
-HASH_SIZE = 4096                # open-addressing table of visited positions (int64 keys, 0 = empty)
-KEYS_SIZE = 2 * HASH_SIZE + P_SIZE      # the table, then the parameters as a seat that learns the magnets sees them
+HASH_SIZE = 4096  # open-addressing table of visited positions (int64 keys, 0 = empty)
+KEYS_SIZE = 2 * HASH_SIZE + P_SIZE  # the table, then the parameters as a seat that learns the magnets sees them
 MAX_MOVES = 8
 
 
@@ -107,7 +167,7 @@ def visit(keys, key, stamp):
     """Insert ``key`` into the table for this search (entries of older searches count as empty, so the result never
     depends on earlier games in the same scratch); False when it was already there. keys holds pairs (key, stamp)."""
     n = keys.shape[0] // 2
-    h = ((key ^ (key >> 17)) * 40503) % n       # key < 2^46: no overflow
+    h = ((key ^ (key >> 17)) * 40503) % n  # key < 2^46: no overflow
     if h < 0:
         h += n
     for _ in range(n):
@@ -118,7 +178,7 @@ def visit(keys, key, stamp):
         if keys[2 * h] == key:
             return False
         h = (h + 1) % n
-    return True                 # table full: treat as new (the search stays correct, only less deduplicated)
+    return True  # table full: treat as new (the search stays correct, only less deduplicated)
 
 
 @njit("void(int32[::1], int64[::1], int64, float64[::1], float64[::1])")
@@ -224,7 +284,7 @@ def cell_score(prm, w, probs, near, b, depth):
 def believed(prm, st, keys):
     """C5: the parameters as a seat that does not know the magnets sees them, in the tail of ``keys``: every grip
     the table has seen (rules.see_move), no other."""
-    b = keys[2 * HASH_SIZE:]
+    b = keys[2 * HASH_SIZE :]
     for i in range(P_SIZE):
         b[i] = prm[i]
     for s in range(N_SLIDERS):
@@ -236,18 +296,20 @@ def believed(prm, st, keys):
             b[P_GRIP + s * 4 + g] = m
 
 
-@njit("int64(int32[::1], int64[::1], float64[::1], int32[::1], int32[::1], int32[::1], int64[::1], float64[::1], "
-      "float64[::1])")
+@njit(
+    "int64(int32[::1], int64[::1], float64[::1], int32[::1], int32[::1], int32[::1], int64[::1], float64[::1], "
+    "float64[::1])"
+)
 def plan(st, prm, w, work, base, cur, keys, probs, near):
     """S2: breadth-first over every sequence of up to the moves left (relevant moves, see `relevant`), each distinct
     position once; stores the best sequence in work[W_PLAN..] and returns its length. ``base`` and ``cur`` are
     int32[PHYS_SIZE] scratch (the position being expanded, and its child)."""
     me = st[S_CUR]
     left = st[S_MOVES_LEFT]
-    if w[W_MAGNETS] < 0.5:                            # C5: plan with the grips the table has seen, no others
+    if w[W_MAGNETS] < 0.5:  # C5: plan with the grips the table has seen, no others
         believed(prm, st, keys)
-        prm = keys[2 * HASH_SIZE:]
-    keys = keys[:2 * HASH_SIZE]
+        prm = keys[2 * HASH_SIZE :]
+    keys = keys[: 2 * HASH_SIZE]
     full = w[W_FULL] > 0.5
     shifts = w[W_SHIFT] > 0.5
     mine_only = w[W_RIVAL] == 0.0
@@ -279,7 +341,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
         a = A_DRAG - 1
         while a + 1 < A_PLACE:
             a += 1
-            if a >= A_SHIFT and a < A_TURN:              # shifts: only with 3 moves left, depths up to max_out
+            if a >= A_SHIFT and a < A_TURN:  # shifts: only with 3 moves left, depths up to max_out
                 if not shifts or left - d < 3:
                     a = A_TURN - 1
                     continue
@@ -290,7 +352,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
             if a < A_SLIDE:
                 if not can_drag(base, prm, me, a - A_DRAG):
                     continue
-                if leaf and mine_only:                         # a last drag: only the own cell changes
+                if leaf and mine_only:  # a last drag: only the own cell changes
                     b = base[S_GPOS + me]
                     v = cell_score(prm, w, probs, near, b + DR[a - A_DRAG] * SIZE + DC[a - A_DRAG], d + 1)
                     if v > best:
@@ -300,7 +362,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
                     continue
                 load(cur, 0, base, 0)
                 do_move(cur, prm, me, a)
-            elif a < A_SHIFT:                                  # one simulation decides and applies
+            elif a < A_SHIFT:  # one simulation decides and applies
                 load(cur, 0, base, 0)
                 k = a - A_SLIDE
                 if slide(cur, prm, k // 2, k % 2, True) < 0:
@@ -391,10 +453,10 @@ def lowest_legal(mask):
 @njit
 def planner_decide(st, prm, w, mask, n_legal, rng, row, work, base, cur, keys, probs, near):
     """S2..S4: follow this turn's plan (made at its first decision), then search or end the turn."""
-    if st[S_NPEND] > 0:                                       # R10 placement: the lowest cell, as simulated
+    if st[S_NPEND] > 0:  # R10 placement: the lowest cell, as simulated
         return lowest_legal(mask)
     me = st[S_CUR]
-    learner = w[W_MAGNETS] < 0.5 and work[W_PLAN_STEP] > 0     # C5: what it saw may upset its plan: plan again
+    learner = w[W_MAGNETS] < 0.5 and work[W_PLAN_STEP] > 0  # C5: what it saw may upset its plan: plan again
     if work[W_PLAN_TURN] != st[S_TURNS] or work[W_PLAN_SEAT] != me or learner:
         if not search_now(st, prm, w, me):
             plan(st, prm, w, work, base, cur, keys, probs, near)
@@ -414,10 +476,10 @@ def planner_decide(st, prm, w, mask, n_legal, rng, row, work, base, cur, keys, p
     if gm >= 0 and mask[A_SEARCH] and find_chance(st, me, gm) > 0.0:
         return A_SEARCH + best_deck(st, me, gm, rng, row)
     if work[W_PLAN_LEN] == 0 and st[S_MOVES_LEFT] == prm[P_MOVES] and (gm < 0 or find_chance(st, me, gm) == 0.0):
-        return explore(mask, rng, row)                        # S4: nothing better than standing still: wander
+        return explore(mask, rng, row)  # S4: nothing better than standing still: wander
     if mask[A_END]:
         return A_END
-    return pick_legal(rng, row, mask, n_legal)               # C1 option: moves must be used up
+    return pick_legal(rng, row, mask, n_legal)  # C1 option: moves must be used up
 
 
 @njit

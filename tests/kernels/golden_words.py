@@ -2,6 +2,7 @@
 must stay exactly as recorded (any change of rules, strategies or RNG use shows up as a diff to review).
 
 Regenerate after an intended change: GOLDEN_UPDATE=1 pytest tests/kernels/<game>/test_golden.py"""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """kernels._jit: kernel functions compile without a CPython wrapper; Python calls reach a twin that has one."""
+
 from __future__ import annotations
 
 import os
@@ -26,9 +27,9 @@ def test_kernel_functions_have_no_cpython_wrapper_and_entry_points_keep_it():
 def test_a_python_call_goes_to_the_twin_and_gives_the_compiled_answer():
     mask = np.zeros(10, np.int8)
     mask[7] = 1
-    assert bits.only_set(mask) == 7                     # would jump to a null pointer without the twin
+    assert bits.only_set(mask) == 7  # would jump to a null pointer without the twin
     twin = bits.only_set.python_twin()
-    assert twin is bits.only_set.python_twin()          # made once
+    assert twin is bits.only_set.python_twin()  # made once
     assert twin.py_func.__qualname__ == "only_set__python"
     assert [str(s) for s in twin.signatures] == [str(s) for s in bits.only_set.signatures]
     assert bits.is_set(7, mask) and not bits.is_set(6, mask) and not bits.is_set(10, mask)
@@ -46,25 +47,27 @@ def test_the_twin_loads_from_the_cache_in_a_new_process(tmp_path):
     env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path), PYTHONPATH=str(REPO))
     first = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
     second = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
-    assert first.stdout.split() == ["0", "1"]            # compiled and saved
-    assert second.stdout.split() == ["1", "0"]           # loaded, not compiled again
+    assert first.stdout.split() == ["0", "1"]  # compiled and saved
+    assert second.stdout.split() == ["1", "0"]  # loaded, not compiled again
 
 
 def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_batch_does_not():
     from sim.model.scenario import load
+
     basic = load(REPO / "scenarios/treasure_hunters/basic-4p.toml")
     hh = load(REPO / "scenarios/treasure_hunters/head_haunter-4p.toml")
     assert th_play.batch_scratch(4, basic.prm())[-2] is None
     assert th_play.batch_scratch(4, hh.prm())[-2] == 1
-    assert th_play.batch_scratch(4)[-2] == 1                         # no parameters: the whole kernel
+    assert th_play.batch_scratch(4)[-2] == 1  # no parameters: the whole kernel
 
 
 def test_only_an_advanced_batch_of_treasure_hunters_carries_adv():
     from sim.model.scenario import load
+
     for name, adv in (("basic-4p", None), ("advanced-4p", 1), ("head_haunter-4p", None)):
         sc = load(REPO / f"scenarios/treasure_hunters/{name}.toml")
         assert th_play.batch_scratch(4, sc.prm())[-1] == adv, name
-    assert th_play.batch_scratch(4)[-1] == 1                         # no parameters: the whole kernel
+    assert th_play.batch_scratch(4)[-1] == 1  # no parameters: the whole kernel
 
 
 def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
@@ -85,8 +88,11 @@ def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
             show()
     """)
     env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path), PYTHONPATH=str(REPO), NUMBA_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    assert out == ["[['none'], ['none'], ['none'], ['none']] [0, 0, 0, 0]",
-                   "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none']] [1, 1, 1, 1]",
-                   "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none', 'int64']] [1, 1, 1, 1]"]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == [
+        "[['none'], ['none'], ['none'], ['none']] [0, 0, 0, 0]",
+        "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none']] [1, 1, 1, 1]",
+        "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none', 'int64']] [1, 1, 1, 1]",
+    ]

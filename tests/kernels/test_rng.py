@@ -1,5 +1,6 @@
 """The RNG contract (kernels/rng.py, RNG_CONTRACT = 1): reference vectors, uniformity, permutations, and agreement
 with the independent pure-Python implementation in sim/oracle/rng.py."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -150,6 +151,7 @@ def test_shuffle_agrees_with_oracle():
 
 def test_pick_legal_is_uniform_over_the_set_entries_only():
     from kernels.rng import pick_legal
+
     state = np.zeros((1, 4), dtype=np.uint64)
     seed_stream(state, 0, 7, 0, 0, 0)
     mask = np.zeros(57, dtype=np.int8)
@@ -160,5 +162,5 @@ def test_pick_legal_is_uniform_over_the_set_entries_only():
         a = int(pick_legal(state, 0, mask, len(legal)))
         assert a in counts
         counts[a] += 1
-    assert all(abs(c - 10_000) < 500 for c in counts.values()), counts   # about 6 standard deviations
-    assert pick_legal(state, 0, np.zeros(57, dtype=np.int8), 1) == -1    # fewer set entries than claimed
+    assert all(abs(c - 10_000) < 500 for c in counts.values()), counts  # about 6 standard deviations
+    assert pick_legal(state, 0, np.zeros(57, dtype=np.int8), 1) == -1  # fewer set entries than claimed

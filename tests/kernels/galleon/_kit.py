@@ -1,4 +1,5 @@
 """Helpers for the Galleon kernel tests: default parameters, states built from positions, forced chance, names."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -49,8 +50,8 @@ class Game:
 
     def give(self, seat, *tiles):
         for t in tiles:
-            if self.st[R.S_LOC + t] == R.LOC_STACK:       # keep the stack list consistent
-                i = [int(x) for x in self.st[R.S_STACK:R.S_STACK + self.st[R.S_NSTACK]]].index(t)
+            if self.st[R.S_LOC + t] == R.LOC_STACK:  # keep the stack list consistent
+                i = [int(x) for x in self.st[R.S_STACK : R.S_STACK + self.st[R.S_NSTACK]]].index(t)
                 for j in range(i, int(self.st[R.S_NSTACK]) - 1):
                     self.st[R.S_STACK + j] = self.st[R.S_STACK + j + 1]
                 self.st[R.S_NSTACK] -= 1
@@ -97,8 +98,9 @@ class Game:
         return BOARD.ids[v] if v >= 0 else None
 
     def events(self, kind):
-        return [tuple(int(x) for x in self.log[r, 1:5]) for r in range(1, int(self.log[0, 0]) + 1)
-                if self.log[r, 0] == kind]
+        return [
+            tuple(int(x) for x in self.log[r, 1:5]) for r in range(1, int(self.log[0, 0]) + 1) if self.log[r, 0] == kind
+        ]
 
     def ok(self):
         code = R.check_invariants(self.st, self.prm)

@@ -27,6 +27,7 @@ Checks (rulebook section in brackets):
 
 `python -m tests.kernels.galleon.test_audit_events GAMES` runs the full audit over every strategy mix.
 """
+
 from __future__ import annotations
 
 import sys
@@ -63,8 +64,8 @@ class Bay:
         self.kind = [s["kind"] for s in sp]
         self.quarter = [s.get("quarter", -1) for s in sp]
         self.owner = [s.get("owner", -1) for s in sp]
-        self.near = [set() for _ in sp]                 # "next to": edges and stairs
-        self.ways = [[] for _ in sp]                    # (neighbour, is a cave link)
+        self.near = [set() for _ in sp]  # "next to": edges and stairs
+        self.ways = [[] for _ in sp]  # (neighbour, is a cave link)
         for a, c in list(b["edges"]) + list(b.get("stairs", [])):
             a, c = ix[a], ix[c]
             self.near[a].add(c)
@@ -78,7 +79,7 @@ class Bay:
                     if a != c:
                         self.ways[ix[a]].append((ix[c], True))
         self.whirl = [(ix[w["whirlpool"]], ix[w["rock"]], ix[w["shore"]]) for w in doc["whirlpools"]]
-        for _, r, s in self.whirl:                      # rock -> shore: the rescued pirate's way on [4.1 (C)]
+        for _, r, s in self.whirl:  # rock -> shore: the rescued pirate's way on [4.1 (C)]
             self.ways[r].append((s, False))
         self.cannon_at = {ix[c["behind"]]: (i, c["quarter"]) for i, c in enumerate(doc["cannons"])}
         self.cabins = [v for v in range(self.n) if self.kind[v] == "cabin"]
@@ -156,9 +157,9 @@ class Audit:
     def __init__(self, bay, n, first, opts, log, steps, final_st, status):
         self.bay, self.n, self.opts = bay, n, opts
         self.problems = []
-        self.classes = Counter()                        # how the moves were legal (coverage of the checks)
+        self.classes = Counter()  # how the moves were legal (coverage of the checks)
         self.log = [tuple(int(x) for x in log[r]) for r in range(1, int(log[0, 0]) + 1)]
-        rows = [(int(k), int(v)) for k, v in steps[1:int(steps[0, 0]) + 1]]
+        rows = [(int(k), int(v)) for k, v in steps[1 : int(steps[0, 0]) + 1]]
         deal = [v for k, v in rows if k == PL.K_DEAL]
         self.chance = [v for k, v in rows if k == PL.K_CHANCE]
         self.ci = 0
@@ -246,10 +247,10 @@ class Audit:
         dice = None
         moved = False
         ghost_turn = False
-        pend = []                # expected victims, in seat order
+        pend = []  # expected victims, in seat order
         chooser = None
-        expect = []              # events that must come before the turn ends: (kind, args)
-        cave_ok = None           # the last move's path classes through the caves: None no move, else (any, fresh)
+        expect = []  # events that must come before the turn ends: (kind, args)
+        cave_ok = None  # the last move's path classes through the caves: None no move, else (any, fresh)
         took_cave = False
         visit_had_tile = False
         duel = None
@@ -259,8 +260,13 @@ class Audit:
         for i, e in enumerate(ev):
             k, a, b, c, d, turn = e
             if k == R.E_TURN:
-                if cur is not None and ghost_turn and self.opts["ghost_die"] != "pirate_stays" and not acted \
-                        and self.status_of[cur] in ("ok", "rock"):
+                if (
+                    cur is not None
+                    and ghost_turn
+                    and self.opts["ghost_die"] != "pirate_stays"
+                    and not acted
+                    and self.status_of[cur] in ("ok", "rock")
+                ):
                     self.bad(i, f"reading B: seat {cur} did not move the other die after the ghost [4, C1]")
                 acted = False
                 if expect:
@@ -279,7 +285,15 @@ class Audit:
                 if isinstance(ph, int) and bay.kind[self.pos[ph]] not in SHIP:
                     self.bad(i, f"seat {ph} holds the parrot off the ship at {bay.ids[self.pos[ph]]} [7]")
                 cur = a
-                dice, moved, ghost_turn, cave_ok, took_cave, duel, parrot_due = None, False, False, None, False, None, None
+                dice, moved, ghost_turn, cave_ok, took_cave, duel, parrot_due = (
+                    None,
+                    False,
+                    False,
+                    None,
+                    False,
+                    None,
+                    None,
+                )
                 duel_ends = 0
                 st = self.status_of[a]
                 nxt = ev[i + 1][0] if i + 1 < len(ev) else None
@@ -321,11 +335,14 @@ class Audit:
                 paths = bay.pirate_paths(frm, seat, pips, occ, False)
                 acted = True
                 if k == R.E_BLOCKED:
-                    if self.opts["blocked_move"] == "stay":     # C2 option: no full-length destination = blocked
+                    if self.opts["blocked_move"] == "stay":  # C2 option: no full-length destination = blocked
                         paths = {v: x for v, x in paths.items() if self.classify(paths, seat, v, pips)}
                     if paths:
-                        self.bad(i, f"seat {seat} 'blocked' at {bay.ids[frm]} but could step to "
-                                    f"{sorted(bay.ids[v] for v in paths)[:4]} [1]")
+                        self.bad(
+                            i,
+                            f"seat {seat} 'blocked' at {bay.ids[frm]} but could step to "
+                            f"{sorted(bay.ids[v] for v in paths)[:4]} [1]",
+                        )
                     pp = bay.pirate_paths(frm, seat, pips, occ, True) if self.blocked[seat] else {}
                     if self.opts["blocked_move"] == "stay":
                         pp = {v: x for v, x in pp.items() if self.classify(pp, seat, v, pips)}
@@ -372,7 +389,7 @@ class Audit:
                     pend = [seat]
                     chooser = (cur + 1) % n
                     if ("duel", seat) in expect:
-                        expect.remove(("duel", seat))      # gone overboard before it could challenge
+                        expect.remove(("duel", seat))  # gone overboard before it could challenge
             elif k == R.E_GHOST:
                 if not ghost_turn:
                     self.bad(i, "the ghost moved without a 6 [4]")
@@ -403,8 +420,13 @@ class Audit:
                     fire = False
                 if fire:
                     self.fired.add(cq[0])
-                    hits = [s for s in range(n) if bay.kind[self.pos[s]] in ("land", "land_arrow")
-                            and bay.quarter[self.pos[s]] == cq[1] and self.status_of[s] == "ok"]
+                    hits = [
+                        s
+                        for s in range(n)
+                        if bay.kind[self.pos[s]] in ("land", "land_arrow")
+                        and bay.quarter[self.pos[s]] == cq[1]
+                        and self.status_of[s] == "ok"
+                    ]
                     j = i + 1
                     seen = []
                     while j < len(ev) and ev[j][0] == R.E_KNOCKED:
@@ -427,7 +449,7 @@ class Audit:
                 if bay.ghost_paths(self.ghost, pir):
                     self.bad(i, "the ghost could move [4]")
             elif k in (R.E_KNOCKED, R.E_CANNON):
-                pass                                     # checked with the ghost's stop
+                pass  # checked with the ghost's stop
             elif k == R.E_OVERBOARD:
                 s, w, ch = a, b, c
                 if not pend or pend[0] != s:
@@ -493,14 +515,17 @@ class Audit:
                 if cave_ok is None or not cave_ok[0]:
                     self.bad(i, "a cave tile without a move through the caves [2]")
                 elif visit_had_tile and not cave_ok[1]:
-                    self.bad(i, f"seat {s} takes a second tile in one visit of the caves (it stood in the caves "
-                                f"after taking one and did not leave them) [2]")
+                    self.bad(
+                        i,
+                        f"seat {s} takes a second tile in one visit of the caves (it stood in the caves "
+                        f"after taking one and did not leave them) [2]",
+                    )
                 if took_cave:
                     self.bad(i, "two cave tiles in one move [2]")
                 took_cave = True
                 self.loc[t] = s
                 if bay.kind[self.pos[s]] == "cave":
-                    self.cave_visit_tile[s] = True     # still in the caves: this visit has had its tile
+                    self.cave_visit_tile[s] = True  # still in the caves: this visit has had its tile
             elif k == R.E_PEEK:
                 s, cab, stk = a, b, c
                 if self.pos[s] != bay.cabins[cab]:
@@ -562,8 +587,11 @@ class Audit:
                 if att != cur or not moved or ghost_turn and self.opts["ghost_die"] == "pirate_stays":
                     self.bad(i, f"duel by seat {att} without moving at least one space this turn [8]")
                 if dfn not in self.duel_targets(att, self.pos[att]):
-                    self.bad(i, f"seat {att} at {bay.ids[self.pos[att]]} cannot challenge seat {dfn} at "
-                                f"{bay.ids[self.pos[dfn]]} [8]")
+                    self.bad(
+                        i,
+                        f"seat {att} at {bay.ids[self.pos[att]]} cannot challenge seat {dfn} at "
+                        f"{bay.ids[self.pos[dfn]]} [8]",
+                    )
                 if ("duel", att) in expect:
                     expect.remove(("duel", att))
                 duel = {"att": att, "def": dfn, "w": {}, "dice": []}
@@ -638,11 +666,16 @@ class Audit:
         for t in range(18):
             kl = int(st[R.S_LOC + t])
             mine = self.loc[t]
-            want = mine if isinstance(mine, int) else (R.LOC_CHEST + mine[1] if isinstance(mine, tuple) else
-                                                       R.LOC_STACK if mine == "stack" else R.LOC_CAVE)
+            want = (
+                mine
+                if isinstance(mine, int)
+                else (
+                    R.LOC_CHEST + mine[1] if isinstance(mine, tuple) else R.LOC_STACK if mine == "stack" else R.LOC_CAVE
+                )
+            )
             if kl != want:
                 self.bad(len(ev), f"tile {t}: the kernel has it at {kl}, the events at {mine}")
-        ks = [int(x) for x in st[R.S_STACK:R.S_STACK + int(st[R.S_NSTACK])]]
+        ks = [int(x) for x in st[R.S_STACK : R.S_STACK + int(st[R.S_NSTACK])]]
         if ks != self.stack:
             self.bad(len(ev), f"stack {ks} vs events {self.stack}")
         for s in range(self.n):
@@ -672,8 +705,10 @@ class Audit:
             return ("exact", exact)
         # C2 / rulebook 1: no destination at the full length and no room: stop in front of the obstacle (the longest
         # way); a duel there is optional
-        full = any(bay.kind[v2] in ROOMS or bay.kind[v2] == "hideout" or any(x[0] == pips for x in vv)
-                   for v2, vv in paths.items())
+        full = any(
+            bay.kind[v2] in ROOMS or bay.kind[v2] == "hideout" or any(x[0] == pips for x in vv)
+            for v2, vv in paths.items()
+        )
         if not full and self.opts["blocked_move"] == "longest_move":
             best = max(x[0] for vv in paths.values() for x in vv)
             longest = {v for v in var if v[0] == best}
@@ -719,9 +754,16 @@ class Audit:
         return res
 
 
-DEFAULT_OPTS = {"ghost_die": "pirate_stays", "blocked_move": "longest_move", "terror_adjacency": "graph",
-                "cannon_reuse": "not_twice_in_a_row", "water_duel_safe": True, "chest_keys": [0, 1, 2, 3, 4, 4],
-                "key_tiles": [1, 2, 3, 4, 0], "gold_target": 5}
+DEFAULT_OPTS = {
+    "ghost_die": "pirate_stays",
+    "blocked_move": "longest_move",
+    "terror_adjacency": "graph",
+    "cannon_reuse": "not_twice_in_a_row",
+    "water_duel_safe": True,
+    "chest_keys": [0, 1, 2, 3, 4, 4],
+    "key_tiles": [1, 2, 3, 4, 0],
+    "gold_target": 5,
+}
 
 MIXES = [
     (4, ("treasure",), {}),
@@ -741,9 +783,13 @@ MIXES = [
 
 
 def scenario(n, strats, params, seed=20261201):
-    return from_dict({"scenario": {"name": f"audit-{n}p", "game": "galleon", "players": n, "games": 10, "seed": seed},
-                      "params": {"max_turns": 1500, **params},
-                      "seats": [{"strategy": strats[i % len(strats)]} for i in range(n)]})
+    return from_dict(
+        {
+            "scenario": {"name": f"audit-{n}p", "game": "galleon", "players": n, "games": 10, "seed": seed},
+            "params": {"max_turns": 1500, **params},
+            "seats": [{"strategy": strats[i % len(strats)]} for i in range(n)],
+        }
+    )
 
 
 def audit_games(n, strats, params, games, seed=20261201, game0=0):
@@ -755,7 +801,8 @@ def audit_games(n, strats, params, games, seed=20261201, game0=0):
     out, kinds = [], Counter()
     for g in range(game0, game0 + games):
         log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(seed), np.uint64(0), g, n, prm, sids, sp, 200_000, 200_000, 0)
+            np.uint64(seed), np.uint64(0), g, n, prm, sids, sp, 200_000, 200_000, 0
+        )
         assert status in (PL.ST_DONE, PL.ST_TRUNCATED), (g, status)
         a = Audit(bay, n, g % n, opts, log, steps, st, status)
         for i, m in a.run():

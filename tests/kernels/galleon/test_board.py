@@ -1,5 +1,6 @@
 """The Galleon board file (RULES.md B1..B9): the default loads; every broken-file kind is refused with one line
 naming the field; `sim board show` draws it."""
+
 from __future__ import annotations
 
 import re
@@ -35,7 +36,7 @@ def test_b1_default_board_has_every_part_of_the_bay_and_ship():
     assert b.kinds[b.captain] == B.K_CAPTAIN
     assert all(b.kinds[d] in B.WALK_DECK for d in b.doors)
     d = b.distances()
-    for h in b.hideouts:                               # every hideout reaches the captain's cabin
+    for h in b.hideouts:  # every hideout reaches the captain's cabin
         assert d[h, b.captain] < B.FAR
 
 
@@ -49,7 +50,7 @@ def test_b2_caves_join_every_entrance_by_one_pip():
 
 
 def test_b3_hideout_that_cannot_reach_the_ship_is_refused(tmp_path):
-    text = DEFAULT.replace('["P03", "P04"], ', "")      # path 0 cut before its cave entrance
+    text = DEFAULT.replace('["P03", "P04"], ', "")  # path 0 cut before its cave entrance
     assert re.search(r"hideout 'H0' \(seat 0\) cannot reach the ship", refused(tmp_path, text))
 
 
@@ -84,15 +85,17 @@ def test_b8_boarding_only_between_arrow_spaces(tmp_path):
 def test_b9_other_broken_files_are_one_line(tmp_path):
     assert "unknown space 'NOPE'" in refused(tmp_path, DEFAULT.replace('["F0", "F1"]', '["F0", "NOPE"]'))
     assert "appears twice" in refused(tmp_path, DEFAULT.replace('id = "F1"', 'id = "F0"'))
-    assert "quarter" in refused(tmp_path, DEFAULT.replace(', quarter = 0 }', ' }', 1))
+    assert "quarter" in refused(tmp_path, DEFAULT.replace(", quarter = 0 }", " }", 1))
     assert "not valid TOML" in refused(tmp_path, DEFAULT + "\n[[[")
-    assert "two cave groups" in refused(tmp_path, DEFAULT.replace('cave_groups = [["P04"',
-                                                                     'cave_groups = [["P04", "P14"], ["P04"'))
+    assert "two cave groups" in refused(
+        tmp_path, DEFAULT.replace('cave_groups = [["P04"', 'cave_groups = [["P04", "P14"], ["P04"')
+    )
 
 
 def test_b2_keirat_two_caves_option_loads(tmp_path):
-    text = DEFAULT.replace('cave_groups = [["P04", "P14", "P24", "P34"]]',
-                           'cave_groups = [["P04", "P14"], ["P24", "P34"]]')
+    text = DEFAULT.replace(
+        'cave_groups = [["P04", "P14", "P24", "P34"]]', 'cave_groups = [["P04", "P14"], ["P24", "P34"]]'
+    )
     b = load_text(tmp_path, text)
     assert len(b.cave_links) == 2
 

@@ -2,6 +2,7 @@
 win chance equals an independent exact calculation (best stopping thresholds for the attacker against the
 defender's best reply, the tie's value found by Dinkelbach's method), and the kernel's duels played with the
 strategies' decisions win at that rate."""
+
 from __future__ import annotations
 
 import itertools
@@ -22,6 +23,7 @@ ROLLS = (1, 2, 3)
 def final_distribution(thresholds):
     """Exact distribution (Fractions, index 1..6) of the last roll when the player rerolls while x < thresholds[i]
     on decision i (a threshold of 7: always reroll; 1: always stop)."""
+
     def dist(i):
         if i == len(thresholds):
             return {v: Fraction(1, 6) for v in range(1, 7)}
@@ -34,6 +36,7 @@ def final_distribution(thresholds):
                 for v, p in nxt.items():
                     out[v] += Fraction(1, 6) * p
         return out
+
     return dist(0)
 
 
@@ -92,7 +95,7 @@ def _kernel_duels(wa, wd, n, seed):
     S.effective_rows(np.full(4, S.S_TREASURE, np.int64), np.zeros((4, S.N_SPARAMS)), rows)
     rng = np.zeros((8, 4), np.uint64)
     mask = np.zeros(R.N_ACTIONS, np.int8)
-    for _ in range(2):                                      # both choose their weapon as the strategy does
+    for _ in range(2):  # both choose their weapon as the strategy does
         nl = R.legal_actions(g.st, g.prm, mask)
         g.act(S.decide(S.S_TREASURE, rows[int(g.st[R.S_ACTOR])], g.st, g.prm, mask, nl, rng, 1))
     assert g.st[R.S_WA] == wa and g.st[R.S_WD] == wd

@@ -2,6 +2,7 @@
 of rules, strategies or RNG use shows up here as a diff to review).
 
 Regenerate after an intended change: GOLDEN_UPDATE=1 pytest tests/kernels/galleon/test_golden.py"""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,6 +29,7 @@ def test_golden_trace_mixed_strategies_game_1():
 def test_replay_agrees_with_the_batch_run():
     sc = load(REPO / "scenarios/galleon/mixed.toml")
     from sim.play import runner
+
     out = runner.play_chunk(sc, 0, 6)
     for g in range(6):
         lines = api.replay(sc, g)

@@ -1,5 +1,6 @@
 """The kernel's movement agrees with the pure-Python oracle (sim/oracle/galleon.py: every path of exactly n pips
 without revisiting, R3..R7, R10, C2, C3) on thousands of random positions."""
+
 from __future__ import annotations
 
 import random

@@ -1,5 +1,6 @@
 """Whole games: invariants after every step of many random games (tiles, pieces, ghost, parrot), determinism across
 threads and chunks, hidden information, strategies that always return a legal action."""
+
 from __future__ import annotations
 
 import random
@@ -19,14 +20,23 @@ def scenario(n=4, strategies=("treasure",), games=200, seed=11, params=None, sea
     return table("galleon", "gg", n, strategies, games, seed, params, seat_params)
 
 
-@pytest.mark.parametrize("n,strats,params", [
-    (4, ("random",), {"max_turns": 400}),
-    (4, ("treasure", "raider", "cautious", "weighted"), {}),
-    (3, ("raider", "random"), {"ghost_die": "pirate_moves_other_die", "terror_adjacency": "ship_only",
-                               "rock_exit": "count_from_shore"}),
-    (2, ("cautious", "raider"), {"blocked_move": "stay", "cannon_reuse": "once_per_game",
-                                 "water_duel_safe": False}),
-])
+@pytest.mark.parametrize(
+    "n,strats,params",
+    [
+        (4, ("random",), {"max_turns": 400}),
+        (4, ("treasure", "raider", "cautious", "weighted"), {}),
+        (
+            3,
+            ("raider", "random"),
+            {"ghost_die": "pirate_moves_other_die", "terror_adjacency": "ship_only", "rock_exit": "count_from_shore"},
+        ),
+        (
+            2,
+            ("cautious", "raider"),
+            {"blocked_move": "stay", "cannon_reuse": "once_per_game", "water_duel_safe": False},
+        ),
+    ],
+)
 def test_invariants_hold_after_every_step_of_many_games(n, strats, params):
     """Every step: each of the 18 tiles in exactly one place, the stack list right, one piece per space, the ghost
     on the ship, the parrot only with a pirate on the ship (check_invariants)."""
@@ -35,20 +45,25 @@ def test_invariants_hold_after_every_step_of_many_games(n, strats, params):
     finished = 0
     for g in range(40):
         log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1)
+            np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1
+        )
         assert status in (PL.ST_DONE, PL.ST_TRUNCATED), f"game {g}: status {status}"
         if status == PL.ST_DONE:
             finished += 1
             win = int(st[R.S_WINNER])
             assert scores[win] >= 5 and w == 1 << win
-        assert extra[7] + extra[8] + extra[9] == extra[6]           # every duel has one winner
+        assert extra[7] + extra[8] + extra[9] == extra[6]  # every duel has one winner
         assert sum(int(x) for x in scores) <= 15
     assert finished > 0
 
 
 def test_results_identical_across_threads_and_chunks():
-    sc = scenario(4, ("treasure", "raider", "random", "weighted"), games=200,
-                  seat_params=[{}, {}, {}, {"w_raid": 0.8, "w_duel": 0.3}])
+    sc = scenario(
+        4,
+        ("treasure", "raider", "random", "weighted"),
+        games=200,
+        seat_params=[{}, {}, {}, {"w_raid": 0.8, "w_duel": 0.3}],
+    )
     a = per_game_outputs(sc, 1, 200)
     b = per_game_outputs(sc, 2, 37)
     for k in a:
@@ -68,7 +83,7 @@ def _replay_states(sc, g):
     n = sc.players
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
     _, steps, *_ = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 300_000, 0)
-    rows = [(int(k), int(v)) for k, v in steps[1:int(steps[0, 0]) + 1]]
+    rows = [(int(k), int(v)) for k, v in steps[1 : int(steps[0, 0]) + 1]]
     deal = [v for k, v in rows if k == PL.K_DEAL]
     game = Game(n=n, first=g % n, deal=deal)
     game.prm = prm
@@ -93,7 +108,7 @@ def _permute_hidden(st, seat, rnd):
     rnd.shuffle(locs)
     for t, loc in zip(hidden, locs):
         x[R.S_LOC + t] = loc
-    stack = [int(v) for v in st[R.S_STACK:R.S_STACK + st[R.S_NSTACK]]]
+    stack = [int(v) for v in st[R.S_STACK : R.S_STACK + st[R.S_NSTACK]]]
     moved = [t for t in hidden if x[R.S_LOC + t] == R.LOC_STACK]
     rnd.shuffle(moved)
     it = iter(moved)

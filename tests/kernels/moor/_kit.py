@@ -4,6 +4,7 @@ Everything writes through the documented offsets of kernels/moor/rules.py (RULES
 state consistent (stacks, heights, tile locations, holdings, ghost sums, pawn occupancy), so the invariant checker
 accepts a hand-built state exactly as it accepts a played one.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -146,7 +147,7 @@ def sync_occupancy(st):
     occ = getattr(R, "S_OCC", None)
     if occ is None:
         return
-    st[occ:occ + R.MAX_TRACK] = 0
+    st[occ : occ + R.MAX_TRACK] = 0
     for p in range(int(st[R.S_NPLAYERS])):
         for k in range(int(st[R.S_NPAWNS])):
             st[occ + st[R.S_PAWN_POS + p * R.MAX_PAWNS + k]] += 1
@@ -180,7 +181,7 @@ def blank(n: int = 4, prm=None, log=None):
     clear_board(st, prm)
     empty_hands(st, prm)
     park_all(st)
-    st[R.S_CUR] = 0                   # player 0 to act, round 1 open (as new_game leaves it)
+    st[R.S_CUR] = 0  # player 0 to act, round 1 open (as new_game leaves it)
     st[R.S_PHASE] = R.PH_ROLL
     log[0, 0] = 0
     return st, prm, log

@@ -14,6 +14,7 @@ regenerate the files, on purpose:
 
 (the regenerating run rewrites the files and checks them; review the diff before committing).
 """
+
 from __future__ import annotations
 
 import json
@@ -35,22 +36,32 @@ UPDATE = os.environ.get("MOOR_UPDATE_GOLDEN", "") not in ("", "0")
 
 GOLDEN_4P = {
     "scenario": {"name": "golden-4p", "game": "moor", "players": 4, "games": 10, "seed": 20261129},
-    "seats": [{"strategy": "random"}, {"strategy": "collector"}, {"strategy": "cautious"},
-              {"strategy": "weighted", "params": {"w_goal": 2.0, "w_rear": 0.3}}],
+    "seats": [
+        {"strategy": "random"},
+        {"strategy": "collector"},
+        {"strategy": "cautious"},
+        {"strategy": "weighted", "params": {"w_goal": 2.0, "w_rear": 0.3}},
+    ],
 }
 TRACE_GAME = 7
 
 PLAYTHROUGHS = {
     # file stem: (scenario dict, game index)
-    "moor_5p_playthrough": ({
-        "scenario": {"name": "golden-5p", "game": "moor", "players": 5, "games": 10, "seed": 7},
-        "seats": [{"strategy": s} for s in ("random", "collector", "runner", "cautious", "weighted")],
-    }, 3),
-    "moor_2p_playthrough": ({
-        "scenario": {"name": "golden-2p", "game": "moor", "players": 2, "games": 10, "seed": 11},
-        "params": {"discard_fallback": "ignore_pawns", "ghost_before_two": True},
-        "seats": [{"strategy": "random"}, {"strategy": "runner"}],
-    }, 4),
+    "moor_5p_playthrough": (
+        {
+            "scenario": {"name": "golden-5p", "game": "moor", "players": 5, "games": 10, "seed": 7},
+            "seats": [{"strategy": s} for s in ("random", "collector", "runner", "cautious", "weighted")],
+        },
+        3,
+    ),
+    "moor_2p_playthrough": (
+        {
+            "scenario": {"name": "golden-2p", "game": "moor", "players": 2, "games": 10, "seed": 11},
+            "params": {"discard_fallback": "ignore_pawns", "ghost_before_two": True},
+            "seats": [{"strategy": "random"}, {"strategy": "runner"}],
+        },
+        4,
+    ),
 }
 
 
@@ -60,12 +71,14 @@ def _check_or_write(path: Path, text: str):
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"{path} missing: regenerate with MOOR_UPDATE_GOLDEN=1 (see this module's docstring)"
     assert path.read_text(encoding="utf-8") == text, (
-        f"{path.name} differs from this run; if the change is intended, bump the version and regenerate")
+        f"{path.name} differs from this run; if the change is intended, bump the version and regenerate"
+    )
 
 
 # ---- the turn-by-turn trace -------------------------------------------------------------------------------------
 def test_golden_trace_4p_game7():
     from sim.games.moor import replay
+
     sc = from_dict(GOLDEN_4P)
     text = "\n".join(replay(sc, TRACE_GAME)) + "\n"
     _check_or_write(GOLDEN / "moor_4p_game7.txt", text)
@@ -108,12 +121,21 @@ def record(sc, g: int) -> dict:
     sc_pos = np.zeros(R.MAX_PLAYERS, dtype=np.int32)
     wpos = int(R.returns(st, prm, sc_pos))
     return {
-        "game": "moor", "rules_version": R.RULES_VERSION, "rng_contract": RNG_CONTRACT,
-        "scenario": sc.to_dict(), "game_index": g, "players": n, "start_seat": first,
+        "game": "moor",
+        "rules_version": R.RULES_VERSION,
+        "rng_contract": RNG_CONTRACT,
+        "scenario": sc.to_dict(),
+        "game_index": g,
+        "players": n,
+        "start_seat": first,
         "deal": [int(x) for x in order],
         "steps": steps,
-        "final": {"scores_by_position": [int(x) for x in sc_pos[:n]], "winners_by_position": wpos,
-                  "turns": int(st[R.S_TURNS]), "rounds": int(st[R.S_ROUNDS])},
+        "final": {
+            "scores_by_position": [int(x) for x in sc_pos[:n]],
+            "winners_by_position": wpos,
+            "turns": int(st[R.S_TURNS]),
+            "rounds": int(st[R.S_ROUNDS]),
+        },
     }
 
 
@@ -126,8 +148,13 @@ def dumps(doc: dict) -> str:
 
 def replay_kernel(doc: dict):
     """Replay a playthrough with the kernel's rule functions only: forced chance, recorded actions, no RNG."""
-    sc = from_dict({"scenario": {k: doc["scenario"][k] for k in ("name", "game", "players", "games", "seed")},
-                    "params": doc["scenario"]["params"], "seats": doc["scenario"]["seats"]})
+    sc = from_dict(
+        {
+            "scenario": {k: doc["scenario"][k] for k in ("name", "game", "players", "games", "seed")},
+            "params": doc["scenario"]["params"],
+            "seats": doc["scenario"]["seats"],
+        }
+    )
     prm = sc.prm()
     n = doc["players"]
     st = np.zeros(R.S_SIZE, dtype=np.int32)
@@ -181,7 +208,8 @@ def test_golden_playthrough(stem):
     # and it is the very game the batch kernel plays for that scenario and game index
     assert record(sc, g) == doc
     log, deal, scores, wseat, status, turns, rounds = PL.trace_game(
-        np.uint64(sc.seed), np.uint64(0), g, sc.players, sc.prm(), sc.sids(), sc.sparams(), 2)
+        np.uint64(sc.seed), np.uint64(0), g, sc.players, sc.prm(), sc.sids(), sc.sparams(), 2
+    )
     n, first = sc.players, g % sc.players
     assert [int(scores[(first + q) % n]) for q in range(n)] == fin["scores_by_position"]
     assert status == PL.ST_DONE and turns == fin["turns"] and rounds == fin["rounds"]

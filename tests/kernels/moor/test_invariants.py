@@ -15,6 +15,7 @@ ground truth and returns an error code (see ERRORS) when anything disagrees:
 Hidden information: at every decision the driver also builds a copy of the state in which the covered (non-top)
 tiles are permuted between stacks, and asks *every* strategy for its choice on both; any difference is an error.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,7 +32,7 @@ from ._kit import prm_of
 HAS_OCC = hasattr(R, "S_OCC")
 S_OCC = getattr(R, "S_OCC", 0)
 N_STRATEGIES = len(S.STRATEGIES)
-PERM_ROW = N_STREAMS_MAX - 1       # a stream no seat of a <= 5 player game uses: drives the covered-tile shuffles
+PERM_ROW = N_STREAMS_MAX - 1  # a stream no seat of a <= 5 player game uses: drives the covered-tile shuffles
 
 ERRORS = {
     1: "a tile's location disagrees with the stacks",
@@ -98,7 +99,7 @@ def check_state(st, prm, prev_pos):
         elif 0 <= loc < n:
             n_held += 1
         elif loc == R.LOC_BOX:
-            if t <= R.PLANK0 + n:          # only the planks neither given nor dealt stay in the box
+            if t <= R.PLANK0 + n:  # only the planks neither given nor dealt stay in the box
                 return 6
             n_box += 1
         elif loc == R.LOC_LOST:
@@ -277,7 +278,7 @@ def _sparams(n, rng):
 
 
 def _play_many(prm, games_per_count, seed, hidden=False):
-    rng = np.random.default_rng(seed)            # only picks seat strategies and weights (outside the kernel)
+    rng = np.random.default_rng(seed)  # only picks seat strategies and weights (outside the kernel)
     total = 0
     compared = 0
     for n in (2, 3, 4, 5):
@@ -296,16 +297,19 @@ def test_invariants_hold_every_step_default_rules():
     assert total == 3000
 
 
-@pytest.mark.parametrize("variant", [
-    dict(discard_fallback="ignore_pawns"),
-    dict(vacated_origin_counts=False),
-    dict(ghost_before_two=True),
-    dict(planks_discardable=False),
-    dict(tiebreak="shared"),
-    dict(track_len=19),                          # a short track: discards often find no empty space (lost tiles)
-    dict(track_len=19, discard_fallback="ignore_pawns", vacated_origin_counts=False),
-    dict(track_len=40, die_faces=4, ghost_values=[1, 1, 2, 2, 3, 3, 4], goal_values=[9, 7, 5, 3, 1]),
-])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        dict(discard_fallback="ignore_pawns"),
+        dict(vacated_origin_counts=False),
+        dict(ghost_before_two=True),
+        dict(planks_discardable=False),
+        dict(tiebreak="shared"),
+        dict(track_len=19),  # a short track: discards often find no empty space (lost tiles)
+        dict(track_len=19, discard_fallback="ignore_pawns", vacated_origin_counts=False),
+        dict(track_len=40, die_faces=4, ghost_values=[1, 1, 2, 2, 3, 3, 4], goal_values=[9, 7, 5, 3, 1]),
+    ],
+)
 def test_invariants_hold_every_step_variants(variant):
     total, _ = _play_many(prm_of(**variant), 100, seed=202)
     assert total == 400
@@ -318,8 +322,9 @@ def test_short_track_really_loses_tiles():
     sp = np.zeros((4, S.N_SPARAMS), dtype=np.float64)
     lost = laid = 0
     for g in range(200):
-        log, deal, scores, w, status, turns, rounds = PL.trace_game(np.uint64(3), np.uint64(0), g, 4, prm, sids, sp,
-                                                                    20_000)
+        log, deal, scores, w, status, turns, rounds = PL.trace_game(
+            np.uint64(3), np.uint64(0), g, 4, prm, sids, sp, 20_000
+        )
         ev = [tuple(int(x) for x in log[i]) for i in range(1, int(log[0, 0]) + 1)]
         lost += sum(1 for e in ev if e[0] == R.E_DISCARD and e[3] == -1)
         laid += sum(1 for e in ev if e[0] == R.E_PLANK)
@@ -363,11 +368,11 @@ def test_checker_catches_corruption():
         fn(st)
         return check_state(st, prm, np.zeros(25, np.int32))
 
-    def drop_top(st):                       # a tile vanishes from a stack but still claims to be there
+    def drop_top(st):  # a tile vanishes from a stack but still claims to be there
         st[R.S_HEIGHT + 15] = 0
         st[R.S_STACK + 15 * R.STACK] = -1
 
-    def dup(st):                            # a tile on two stacks
+    def dup(st):  # a tile on two stacks
         st[R.S_STACK + 20 * R.STACK] = st[R.S_STACK + 1 * R.STACK]
         st[R.S_HEIGHT + 20] = 1
 
@@ -396,5 +401,5 @@ def test_checker_catches_corruption():
     assert broken(score) == 14
     st = base.copy()
     prev = np.zeros(25, np.int32)
-    prev[0] = 3                              # the pawn was on space 3 before: now on Start = moved back
+    prev[0] = 3  # the pawn was on space 3 before: now on Start = moved back
     assert check_state(st, prm, prev) == 11

@@ -4,6 +4,7 @@ Chance is forced through `rules.new_game(st, prm, n, order, log)` (the deal) and
 (the die); decisions through `rules.apply_action(st, prm, a, log)`. Positions are built by hand with the helpers of
 `_kit.py`, which write the documented state offsets and keep the state consistent.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -97,21 +98,21 @@ def test_r03_one_plank_each_one_dealt_rest_boxed(n):
     assert order[-1] == plank(n)
     assert st[R.S_TILE_LOC + plank(n)] >= R.LOC_SPACE
     boxed = [t for t in range(R.N_TILES) if st[R.S_TILE_LOC + t] == R.LOC_BOX]
-    assert boxed == [plank(i) for i in range(n + 1, 6)]          # 5 - n extras, unused this game
+    assert boxed == [plank(i) for i in range(n + 1, 6)]  # 5 - n extras, unused this game
 
 
 def test_r04_deal_two_on_green_one_on_brown():
-    order = np.array(canonical_order(4)[::-1])                     # any permutation is a legal chance outcome
+    order = np.array(canonical_order(4)[::-1])  # any permutation is a legal chance outcome
     st, prm, _ = new_state(4, order=order)
     i = 0
-    for s in range(1, 15):                                           # 14 green spaces: 2 tiles, first dealt below
+    for s in range(1, 15):  # 14 green spaces: 2 tiles, first dealt below
         assert tiles_on(st, s) == [int(order[i]), int(order[i + 1])]
         i += 2
-    for s in range(15, 20):                                          # next 5 brown spaces: 1 tile
+    for s in range(15, 20):  # next 5 brown spaces: 1 tile
         assert tiles_on(st, s) == [int(order[i])]
         i += 1
     assert i == 33
-    for s in [0] + list(range(20, END + 1)):                         # Start, the rest of the track, End: empty
+    for s in [0] + list(range(20, END + 1)):  # Start, the rest of the track, End: empty
         assert tiles_on(st, s) == []
 
 
@@ -131,7 +132,7 @@ def test_r06_move_any_own_pawn_not_home_exactly_the_roll():
         set_pawns(st, 0, [0, 5, END])
         set_pawns(st, 1, [5, END, END])
         R.apply_chance(st, roll, log)
-        assert legal(st, prm) == [R.A_MOVE + 0, R.A_MOVE + 1]     # own pawns only; the one home cannot move
+        assert legal(st, prm) == [R.A_MOVE + 0, R.A_MOVE + 1]  # own pawns only; the one home cannot move
         R.apply_action(st, prm, R.A_MOVE + 1, log)
         assert pawn_pos(st, 0, 1) == 5 + roll and pawn_pos(st, 0, 0) == 0
         assert pawn_pos(st, 1, 0) == 5
@@ -169,8 +170,8 @@ def test_r07_optional_plank_on_tileless_destination():
 def test_r07_cannot_lay_the_plank_picked_up_this_turn():
     st, prm, log = blank(4)
     set_pawns(st, 0, _pawns(4, 5))
-    put(st, prm, 5, [plank(1)])                 # a plank left behind on the space the pawn leaves
-    turn(st, prm, log, 2, R.A_MOVE)             # to space 7, tile-less: no plank decision (none held yet)
+    put(st, prm, 5, [plank(1)])  # a plank left behind on the space the pawn leaves
+    turn(st, prm, log, 2, R.A_MOVE)  # to space 7, tile-less: no plank decision (none held yet)
     assert tiles_on(st, 7) == [] and held(st, 0) == [plank(1)]
     assert _turn_kinds(log) == [R.E_ROLL, R.E_MOVE, R.E_TAKE]
 
@@ -199,7 +200,7 @@ def test_movement_example_1_take_the_urn():
     st, prm, log = blank(4)
     james = 1
     set_pawns(st, james, _pawns(4, 6, 2))
-    put(st, prm, 6, [treasure(AXE), treasure(URN, 3)])   # the Urn on top
+    put(st, prm, 6, [treasure(AXE), treasure(URN, 3)])  # the Urn on top
     put(st, prm, 10, [treasure(BONE)])
     st[R.S_CUR] = james
     R.apply_chance(st, 4, log)
@@ -243,7 +244,7 @@ def _leave_axe_space(n=4, prm=None, hold=(), roll=1, origin=7):
     st, prm, log = blank(n, prm=prm)
     set_pawns(st, 0, _pawns(n, origin))
     give(st, prm, 0, *hold)
-    put(st, prm, origin + roll, [treasure(URN, 4)])      # a tile on the destination: no plank decision
+    put(st, prm, origin + roll, [treasure(URN, 4)])  # a tile on the destination: no plank decision
     R.apply_chance(st, roll, log)
     R.apply_action(st, prm, R.A_MOVE, log)
     return st, prm, log
@@ -253,7 +254,7 @@ def test_r10_matching_treasure_is_forced():
     st, prm, log = _leave_axe_space(hold=(treasure(AXE, 1), ghost(0), treasure(BONE, 0), treasure(BONE, 1)))
     assert legal(st, prm) == [R.A_DISCARD_MATCH]
     R.apply_action(st, prm, R.A_DISCARD_MATCH, log)
-    assert st[R.S_TILE_LOC + treasure(AXE, 1)] == R.LOC_SPACE + 1     # space 1: the closest empty one
+    assert st[R.S_TILE_LOC + treasure(AXE, 1)] == R.LOC_SPACE + 1  # space 1: the closest empty one
     assert sorted(held(st, 0)) == [treasure(BONE, 0), treasure(BONE, 1), ghost(0)]
 
 
@@ -290,7 +291,7 @@ def test_r11_discard_goes_to_nearest_empty_space():
     put(st, prm, 2, [treasure(URN, 1), treasure(URN, 2)])
     put(st, prm, 14, [treasure(URN, 3)])
     give(st, prm, 0, treasure(BONE))
-    turn(st, prm, log, 2, R.A_MOVE, R.A_DISCARD_ONE + BONE)        # 12 is an Axe space; 3 has a pawn
+    turn(st, prm, log, 2, R.A_MOVE, R.A_DISCARD_ONE + BONE)  # 12 is an Axe space; 3 has a pawn
     assert tiles_on(st, 4) == [treasure(BONE)]
     assert (R.E_DISCARD, 0, treasure(BONE), 4) in [e[:4] for e in events(log)]
 
@@ -311,16 +312,16 @@ def test_movement_example_2_discard_two_others():
     axe_space = 12
     assert prm[R.P_SYMBOLS + axe_space] == AXE
     set_pawns(st, james, _pawns(4, axe_space))
-    set_pawns(st, 0, _pawns(4, 4))                       # space 4 is free of tiles but holds a pawn
+    set_pawns(st, 0, _pawns(4, 4))  # space 4 is free of tiles but holds a pawn
     for i, s in enumerate((1, 2, 3, 13)):
         put(st, prm, s, [treasure(URN, i)])
     give(st, prm, james, treasure(BONE), treasure(MASK))
     st[R.S_CUR] = james
     R.apply_chance(st, 1, log)
     R.apply_action(st, prm, R.A_MOVE, log)
-    assert legal(st, prm) == [pair(BONE, MASK), pair(MASK, BONE)]    # no Axe, no ghost: two other tiles
+    assert legal(st, prm) == [pair(BONE, MASK), pair(MASK, BONE)]  # no Axe, no ghost: two other tiles
     R.apply_action(st, prm, pair(MASK, BONE), log)
-    assert tiles_on(st, 5) == [treasure(MASK), treasure(BONE)]       # same space, in the chosen order
+    assert tiles_on(st, 5) == [treasure(MASK), treasure(BONE)]  # same space, in the chosen order
     assert held(st, james) == []
 
 
@@ -329,11 +330,11 @@ def test_r12_reaching_or_passing_end_takes_top_goal():
     set_pawns(st, 0, _pawns(4, END - 2))
     set_pawns(st, 1, _pawns(4, END - 1))
     give(st, prm, 1, treasure(COIN))
-    turn(st, prm, log, 6, R.A_MOVE)                      # passes End: stops on End
+    turn(st, prm, log, 6, R.A_MOVE)  # passes End: stops on End
     assert pawn_pos(st, 0, 0) == END
     assert st[R.S_GOAL_SUM + 0] == 5 and st[R.S_GOAL_COUNT + 0] == 1 and st[R.S_GOAL_NEXT] == 1
     assert st[R.S_CUR] == 1
-    turn(st, prm, log, 1, R.A_MOVE)                      # exactly End; its origin owes a discard first
+    turn(st, prm, log, 1, R.A_MOVE)  # exactly End; its origin owes a discard first
     assert st[R.S_PHASE] == R.PH_DISCARD
     R.apply_action(st, prm, R.A_DISCARD_ONE + COIN, log)
     assert pawn_pos(st, 1, 0) == END and st[R.S_GOAL_SUM + 1] == 4 and st[R.S_GOAL_COUNT + 1] == 1
@@ -359,10 +360,10 @@ def test_r13_clockwise_and_skip_players_all_home():
     put(st, prm, 23, [treasure(COIN)])
     put(st, prm, 24, [treasure(COIN, 1)])
     turn(st, prm, log, 3, R.A_MOVE)
-    assert st[R.S_CUR] == 2                              # player 1 is all home: skipped
+    assert st[R.S_CUR] == 2  # player 1 is all home: skipped
     assert (R.E_SKIP, 1) in [e[:2] for e in events(log)]
     turn(st, prm, log, 3, R.A_MOVE)
-    assert st[R.S_CUR] == 0                              # player 3 skipped, back round to player 0
+    assert st[R.S_CUR] == 0  # player 3 skipped, back round to player 0
     assert st[R.S_TURNS] == 2 and st[R.S_ROUNDS] == 2
 
 
@@ -386,11 +387,11 @@ def test_r15_scoring():
     for kind, count in ((BONE, 1), (AXE, 2), (COIN, 3), (MASK, 4), (URN, 5)):
         give(st, prm, 0, *[treasure(kind, i) for i in range(count)])
     assert score(st, prm, 0) == 1 + 3 + 6 + 10 + 15
-    give(st, prm, 0, ghost(0), ghost(6))                 # values 1 and 7
+    give(st, prm, 0, ghost(0), ghost(6))  # values 1 and 7
     assert score(st, prm, 0) == 35 - 8
-    give(st, prm, 0, plank(0), plank(1))                 # planks: 0 points
+    give(st, prm, 0, plank(0), plank(1))  # planks: 0 points
     assert score(st, prm, 0) == 27
-    st[R.S_GOAL_SUM + 0] = 5 + 4                         # two goal tokens
+    st[R.S_GOAL_SUM + 0] = 5 + 4  # two goal tokens
     assert score(st, prm, 0) == 36
     assert score(st, prm, 1) == 0
 
@@ -406,25 +407,25 @@ def test_scoring_example_6_plus_3_minus_4():
 
 def test_r16_most_points_wins():
     st, prm, _ = blank(3)
-    give(st, prm, 0, treasure(COIN, 0), treasure(COIN, 1))           # 3
-    give(st, prm, 1, treasure(BONE, 0), treasure(BONE, 1), treasure(BONE, 2))   # 6
-    give(st, prm, 2, treasure(URN, 0))                              # 1
+    give(st, prm, 0, treasure(COIN, 0), treasure(COIN, 1))  # 3
+    give(st, prm, 1, treasure(BONE, 0), treasure(BONE, 1), treasure(BONE, 2))  # 6
+    give(st, prm, 2, treasure(URN, 0))  # 1
     scores, w = returns(st, prm)
     assert scores == [3, 6, 1] and w == 1 << 1
 
 
 def test_r17_ties_most_planks_then_latest_in_turn_order():
     st, prm, _ = blank(4)
-    give(st, prm, 0, treasure(COIN, 0), treasure(COIN, 1), treasure(COIN, 2), plank(0))   # 6, one plank
-    give(st, prm, 2, treasure(BONE, 0), treasure(BONE, 1), treasure(BONE, 2))             # 6, no plank
+    give(st, prm, 0, treasure(COIN, 0), treasure(COIN, 1), treasure(COIN, 2), plank(0))  # 6, one plank
+    give(st, prm, 2, treasure(BONE, 0), treasure(BONE, 1), treasure(BONE, 2))  # 6, no plank
     give(st, prm, 3, treasure(URN, 0))
     scores, w = returns(st, prm)
-    assert scores[0] == scores[2] == 6 and w == 1 << 0          # most planks, although earlier in turn order
+    assert scores[0] == scores[2] == 6 and w == 1 << 0  # most planks, although earlier in turn order
     give(st, prm, 2, plank(2))
     scores, w = returns(st, prm)
-    assert w == 1 << 2                                          # planks tied too: the latest in turn order
+    assert w == 1 << 2  # planks tied too: the latest in turn order
     give(st, prm, 1, treasure(AXE, 0), treasure(AXE, 1), treasure(AXE, 2), plank(1))
-    assert returns(st, prm)[1] == 1 << 2                        # three-way tie, equal planks: still the latest
+    assert returns(st, prm)[1] == 1 << 2  # three-way tie, equal planks: still the latest
 
 
 # =============================================== assumptions ========================================================
@@ -504,8 +505,9 @@ def test_a06_start_and_end_have_no_symbol():
 
 def _trace(n=4, seed=5, g=0, strategies=("random",), prm=None, log_len=20_000):
     prm = prm_of() if prm is None else prm
-    sids = np.array([dict((s[0], s[1]) for s in S.STRATEGIES)[strategies[i % len(strategies)]]
-                     for i in range(n)], dtype=np.int64)
+    sids = np.array(
+        [dict((s[0], s[1]) for s in S.STRATEGIES)[strategies[i % len(strategies)]] for i in range(n)], dtype=np.int64
+    )
     sp = np.tile(np.array([d for _, d, _ in S.WEIGHT_SPECS], dtype=np.float64), (n, 1))
     return PL.trace_game(np.uint64(seed), np.uint64(0), g, n, prm, sids, sp, log_len)
 
@@ -524,10 +526,15 @@ def test_a08_seat_rotation():
     prm = prm_of()
     sids = np.zeros(n, dtype=np.int64)
     sp = np.zeros((n, S.N_SPARAMS), dtype=np.float64)
-    out = dict(scores=np.zeros((games, n), np.int32), winners=np.zeros(games, np.int32),
-               turns=np.zeros(games, np.int32), rounds=np.zeros(games, np.int32),
-               status=np.zeros(games, np.int32), extra=np.zeros((games, len(PL.EXTRA_COLUMNS)), np.int32),
-               curves=np.zeros((games, 0, 0), np.int32))
+    out = dict(
+        scores=np.zeros((games, n), np.int32),
+        winners=np.zeros(games, np.int32),
+        turns=np.zeros(games, np.int32),
+        rounds=np.zeros(games, np.int32),
+        status=np.zeros(games, np.int32),
+        extra=np.zeros((games, len(PL.EXTRA_COLUMNS)), np.int32),
+        curves=np.zeros((games, 0, 0), np.int32),
+    )
     PL.play_batch(np.uint64(1), np.uint64(0), 0, games, n, prm, sids, sp, *out.values(), PL.batch_scratch(n))
     first = list(PL.EXTRA_COLUMNS).index("first_seat")
     assert [int(x) for x in out["extra"][:, first]] == [g % n for g in range(games)]
@@ -552,7 +559,7 @@ def test_a11_no_plank_or_discard_on_end():
     set_pawns(st, 0, _pawns(4, END - 3))
     put(st, prm, END - 3, [treasure(COIN)])
     give(st, prm, 0, plank(0))
-    turn(st, prm, log, 3, R.A_MOVE)                      # to End, holding a plank: no plank decision
+    turn(st, prm, log, 3, R.A_MOVE)  # to End, holding a plank: no plank decision
     assert R.E_PLANK not in kinds_of(log) and tiles_on(st, END) == []
     # every path space holds a tile: the discard goes neither to Start nor to End (C1: it leaves the game)
     st, prm, log = blank(4)
@@ -589,7 +596,7 @@ def test_c01_discard_fallback_remove():
 
 def test_c01_discard_fallback_ignore_pawns():
     st, prm, log = _no_empty_space("ignore_pawns")
-    assert tiles_on(st, 7) == [plank(0)] and st[R.S_TILES_LOST] == 0   # nearest tile-less space, pawn or not
+    assert tiles_on(st, 7) == [plank(0)] and st[R.S_TILES_LOST] == 0  # nearest tile-less space, pawn or not
 
 
 def test_c01_scan_from_start_target_may_lie_ahead():
@@ -601,7 +608,7 @@ def test_c01_scan_from_start_target_may_lie_ahead():
             put(st, prm, s, [s - 1])
     give(st, prm, 0, treasure(URN, 4))
     turn(st, prm, log, 2, R.A_MOVE, R.A_DISCARD_ONE + URN)
-    assert tiles_on(st, 21) == [treasure(URN, 4)]        # beyond every pawn
+    assert tiles_on(st, 21) == [treasure(URN, 4)]  # beyond every pawn
 
 
 @pytest.mark.parametrize("counts,target", [(True, 7), (False, 8)])
@@ -634,7 +641,7 @@ def test_c03_ghost_never_one_of_two_others(ghost_first):
     st, prm, log = _leave_axe_space(prm=prm, hold=(ghost(5), ghost(2)))
     assert legal(st, prm) == [R.A_DISCARD_GHOST + 2, R.A_DISCARD_GHOST + 5]
     st, prm, log = _leave_axe_space(prm=prm, hold=(ghost(5), treasure(BONE)))
-    assert legal(st, prm) == [R.A_DISCARD_GHOST + 5]       # not ghost + Bone, and not the Bone alone
+    assert legal(st, prm) == [R.A_DISCARD_GHOST + 5]  # not ghost + Bone, and not the Bone alone
     R.apply_action(st, prm, R.A_DISCARD_GHOST + 5, log)
     assert held(st, 0) == [treasure(BONE)]
 
@@ -700,7 +707,7 @@ def test_c07_goal_tokens_run_out():
     while st[R.S_PHASE] != R.PH_OVER:
         turn_first(st, prm, log, 1)
     goals = [(e[1], e[2]) for e in events(log) if e[0] == R.E_GOAL]
-    assert goals == [(0, 5), (1, 4), (0, 3), (0, 2), (0, 1)]          # six arrivals, five tokens
+    assert goals == [(0, 5), (1, 4), (0, 3), (0, 2), (0, 1)]  # six arrivals, five tokens
     assert st[R.S_GOAL_SUM] == 11 and st[R.S_GOAL_COUNT] == 4 and st[R.S_GOAL_NEXT] == 5
 
 
@@ -725,8 +732,10 @@ def test_c08_skipped_players_take_no_turns_until_all_home():
                     homes[e[1]] += 1
             assert homes == [PAWNS[n]] * n
             last_move = max(i for i, e in enumerate(ev) if e[0] == R.E_MOVE)
-            assert all(e[0] in (R.E_TAKE, R.E_DISCARD, R.E_NO_DISCARD, R.E_GOAL, R.E_SKIP, R.E_PLANK)
-                       for e in ev[last_move + 1:])
+            assert all(
+                e[0] in (R.E_TAKE, R.E_DISCARD, R.E_NO_DISCARD, R.E_GOAL, R.E_SKIP, R.E_PLANK)
+                for e in ev[last_move + 1 :]
+            )
 
 
 @pytest.mark.parametrize("mode", ["rulebook", "shared"])
@@ -744,7 +753,7 @@ def test_c10_ghost_on_top_must_be_taken():
     put(st, prm, 5, [treasure(COIN), ghost(6)])
     R.apply_chance(st, 1, log)
     put(st, prm, 6, [treasure(BONE)])
-    R.apply_action(st, prm, R.A_MOVE, log)              # no decision is offered: the ghost is taken
+    R.apply_action(st, prm, R.A_MOVE, log)  # no decision is offered: the ghost is taken
     assert st[R.S_PHASE] == R.PH_ROLL and held(st, 0) == [ghost(6)] and score(st, prm, 0) == -7
 
 
@@ -773,6 +782,7 @@ def test_every_clause_assumption_and_choice_has_a_test():
     """RULES.md and this module stay in step: every R*, A*, C* id there has a test_<id>_... here, and back."""
     import re
     from pathlib import Path
+
     text = (Path(R.__file__).parent / "RULES.md").read_text(encoding="utf-8")
     ids = {f"r{int(x):02d}" for x in re.findall(r"^\*\*R(\d+) ", text, re.M)}
     ids |= {f"a{int(x):02d}" for x in re.findall(r"^\| A(\d+) \|", text, re.M)}
@@ -788,6 +798,7 @@ def test_c09_tiebreak_decided_counts_only_ties_the_rulebook_settles(moor_sc):
     """The `tiebreak_decided` counter: a tied top score settled by most planks / latest in turn order (rulebook);
     with tiebreak = shared the tied players all win and nothing is settled, so it stays 0."""
     from sim.play import runner
+
     col = PL.EXTRA_COLUMNS.index("tiebreak_decided")
     for mode in ("rulebook", "shared"):
         out = runner.play_chunk(moor_sc(players=3, tiebreak=mode), 0, 3000)

@@ -4,6 +4,7 @@ Everything writes through the documented offsets of kernels/treasure_hunters/rul
 keeps the state consistent (supplies, counters, jewel and card bookkeeping), so `check_invariants` accepts a
 hand-built state exactly as it accepts a played one. Arrays have the kernel's dtypes (no extra specialisations).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,11 +14,14 @@ from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 
 BOARD = B.load_board("default")
-NODE = {"outside": 0, **{L: 1 + i for i, L in enumerate(R.ROOM_LETTERS)},
-        **{h: 1 + R.N_ROOMS + i for i, h in enumerate(BOARD.hallway)}}
+NODE = {
+    "outside": 0,
+    **{L: 1 + i for i, L in enumerate(R.ROOM_LETTERS)},
+    **{h: 1 + R.N_ROOMS + i for i, h in enumerate(BOARD.hallway)},
+}
 NAME = {v: k for k, v in NODE.items()}
-GHOST_FACE, HAUNT_FACE, BLANK_FACE = 0, 3, 5      # indices into the default fight die [1, 1, 1, 2, 2, 0]
-JEWEL_ROOM = {j: R.ROOM_LETTERS[r] for j, r in enumerate(BOARD.jewel_rooms)}   # jewel j starts in this room
+GHOST_FACE, HAUNT_FACE, BLANK_FACE = 0, 3, 5  # indices into the default fight die [1, 1, 1, 2, 2, 0]
+JEWEL_ROOM = {j: R.ROOM_LETTERS[r] for j, r in enumerate(BOARD.jewel_rooms)}  # jewel j starts in this room
 JEWEL_OF = {v: k for k, v in JEWEL_ROOM.items()}
 
 
@@ -66,8 +70,9 @@ def deck_order(prm, top=(), st=None) -> np.ndarray:
     return np.array(rest + chosen[::-1], dtype=np.int32)
 
 
-def new_state(mode: str = "basic", players: int = 4, first: int | None = None, prm=None, top=(), nums=None,
-              log=None, **over):
+def new_state(
+    mode: str = "basic", players: int = 4, first: int | None = None, prm=None, top=(), nums=None, log=None, **over
+):
     """(st, prm, log) after setup (R1–R3, R34): the deck ordered with card types ``top`` first, jewel numbers
     ``nums`` (default 1..8 in jewel order); the first hunter is about to roll."""
     prm = prm_of(mode, players, **over) if prm is None else prm

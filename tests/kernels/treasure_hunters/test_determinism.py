@@ -1,5 +1,6 @@
 """Determinism: outputs depend only on (seed, scenario, game index): not on threads, chunk sizes or the entry point
 (`trace_game` replays exactly the game of a batch). Also the per-game output conventions (winners, curves)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,12 +15,33 @@ from .test_invariants import setup
 
 
 def batch(prm, sids, sp, n, game0, games, seed=11):
-    out = dict(scores=np.zeros((games, n), np.int32), winners=np.zeros(games, np.int32),
-               turns=np.zeros(games, np.int32), rounds=np.zeros(games, np.int32), status=np.zeros(games, np.int32),
-               extra=np.zeros((games, PL.N_EXTRA), np.int32), curves=np.zeros((games, 2, PL.CURVE_LEN), np.int32))
-    PL.play_batch(np.uint64(seed), np.uint64(0), np.int64(game0), np.int64(games), np.int64(n), prm, sids, sp,
-                  out["scores"], out["winners"], out["turns"], out["rounds"], out["status"], out["extra"],
-                  out["curves"], PL.batch_scratch(n))
+    out = dict(
+        scores=np.zeros((games, n), np.int32),
+        winners=np.zeros(games, np.int32),
+        turns=np.zeros(games, np.int32),
+        rounds=np.zeros(games, np.int32),
+        status=np.zeros(games, np.int32),
+        extra=np.zeros((games, PL.N_EXTRA), np.int32),
+        curves=np.zeros((games, 2, PL.CURVE_LEN), np.int32),
+    )
+    PL.play_batch(
+        np.uint64(seed),
+        np.uint64(0),
+        np.int64(game0),
+        np.int64(games),
+        np.int64(n),
+        prm,
+        sids,
+        sp,
+        out["scores"],
+        out["winners"],
+        out["turns"],
+        out["rounds"],
+        out["status"],
+        out["extra"],
+        out["curves"],
+        PL.batch_scratch(n),
+    )
     return out
 
 
@@ -34,14 +56,16 @@ def chunked(prm, sids, sp, n, total, sizes):
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
-CASES = [("basic", 4, ["weighted", "runners", "busters", "random"]),
-         ("advanced", 3, ["random", "weighted", "busters"]),
-         ("head_haunter", 5, ["haunter_random", "weighted", "random", "busters", "runners"])]
+CASES = [
+    ("basic", 4, ["weighted", "runners", "busters", "random"]),
+    ("advanced", 3, ["random", "weighted", "busters"]),
+    ("head_haunter", 5, ["haunter_random", "weighted", "random", "busters", "runners"]),
+]
 
 
 @pytest.mark.parametrize("mode,n,seats", CASES, ids=[c[0] for c in CASES])
 def test_threads_and_chunks_do_not_matter(mode, n, seats, monkeypatch):
-    monkeypatch.setattr(runner, "available_threads", lambda: 3)       # 3 threads even on a smaller machine
+    monkeypatch.setattr(runner, "available_threads", lambda: 3)  # 3 threads even on a smaller machine
     sc = table("treasure_hunters", mode, n, seats, 1500, 11, params={"mode": mode})
     one = per_game_outputs(sc, 1, 1500)
     three = per_game_outputs(sc, 3, 1500)
@@ -59,7 +83,8 @@ def test_trace_game_is_the_batch_game():
     b = batch(prm, sids, sp, 3, 40, 5)
     for i in range(5):
         log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(11), np.uint64(0), 40 + i, 3, prm, sids, sp, 20000, 2)
+            np.uint64(11), np.uint64(0), 40 + i, 3, prm, sids, sp, 20000, 2
+        )
         assert (scores == b["scores"][i]).all() and w == b["winners"][i] and status == b["status"][i]
         assert turns == b["turns"][i] and rounds == b["rounds"][i] and (extra == b["extra"][i]).all()
 
@@ -71,14 +96,14 @@ def test_output_conventions():
     col = {c: i for i, c in enumerate(PL.EXTRA_COLUMNS)}
     win = ex[:, col["outcome"]] == R.OUT_WIN
     assert win.any() and (~win).any()
-    assert (o["winners"][win] == 0b1111).all() and (o["winners"][~win] == 0).all()     # a team win: every seat
+    assert (o["winners"][win] == 0b1111).all() and (o["winners"][~win] == 0).all()  # a team win: every seat
     assert (o["scores"] == ex[:, [col["jewels_out_end"]]]).all()
     assert (ex[:, col["first_seat"]] == np.arange(2000) % 4).all()
     for g in range(2000):
         r = int(o["rounds"][g])
         cv = o["curves"][g]
         k = min(r, PL.CURVE_LEN)
-        assert (cv[:, :k] >= 0).all() and (cv[:, k:] == -1).all()                    # -1 after the end
+        assert (cv[:, :k] >= 0).all() and (cv[:, k:] == -1).all()  # -1 after the end
         if r <= PL.CURVE_LEN:
             assert cv[0, r - 1] == ex[g, col["hauntings_end"]] and cv[1, r - 1] == ex[g, col["ghosts_end"]]
     lost = ex[:, col["outcome"]] == R.OUT_SIX

@@ -1,5 +1,6 @@
 """Die probabilities: exact from the face lists, and checked statistically on the fights of played games
 (one die removes a ghost with probability 1/2; two dice remove a haunting with probability 5/9)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -21,7 +22,7 @@ def test_exact_probabilities_from_the_faces():
     p_haunt = Fraction(faces.count(R.F_HAUNT), len(faces))
     assert p_ghost == Fraction(1, 2)
     assert 1 - (1 - p_haunt) ** 2 == Fraction(5, 9)
-    assert p_ghost ** 2 == Fraction(1, 4) and 1 - (1 - p_ghost) ** 2 == Fraction(3, 4)
+    assert p_ghost**2 == Fraction(1, 4) and 1 - (1 - p_ghost) ** 2 == Fraction(3, 4)
     moves = [int(prm[R.P_MOVE_GHOST + i]) for i in range(int(prm[R.P_N_MOVE_FACES]))]
     assert Fraction(sum(moves), len(moves)) == Fraction(5, 6)
 
@@ -32,9 +33,9 @@ def z(k, n, p):
 
 def test_fight_outcomes_in_played_games():
     prm, sids, sp = setup("basic", 4, ["busters"] * 4)
-    alone = [0, 0]          # fights with one die: [fights, ghost removed]
-    pair2 = [0, 0]          # fights with two dice: [fights, both dice show the ghost]
-    unh = [0, 0]            # unhauntings: [attempts, successes]
+    alone = [0, 0]  # fights with one die: [fights, ghost removed]
+    pair2 = [0, 0]  # fights with two dice: [fights, both dice show the ghost]
+    unh = [0, 0]  # unhauntings: [attempts, successes]
     rolls = np.zeros(6, np.int64)
     g = 0
     while unh[0] < 3000 and g < 20000:
@@ -59,5 +60,5 @@ def test_fight_outcomes_in_played_games():
     assert abs(z(alone[1], alone[0], 0.5)) < 4.5, alone
     assert abs(z(unh[1], unh[0], 5 / 9)) < 4.5, unh
     assert abs(z(pair2[1], pair2[0], 0.25)) < 4.5, pair2
-    for f in range(6):                                   # the movement die is fair
+    for f in range(6):  # the movement die is fair
         assert abs(z(rolls[f], rolls.sum(), 1 / 6)) < 4.5, rolls

@@ -13,6 +13,7 @@ regenerate them on purpose:
 
 (the regenerating run rewrites the files and checks them; review the diff before committing).
 """
+
 from __future__ import annotations
 
 import json
@@ -31,41 +32,86 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("TH_UPDATE_GOLDEN", "") not in ("", "0")
 
 GAMES = {
-    "basic_4p": ({"scenario": {"name": "golden-basic-4p", "game": "treasure_hunters", "players": 4, "games": 10,
-                               "seed": 20261129},
-                  "params": {"mode": "basic"},
-                  "seats": [{"strategy": "weighted", "params": {"w_ghost2": 14.0}}, {"strategy": "runners"},
-                            {"strategy": "busters"}, {"strategy": "random"}]}, 3),
-    "advanced_3p": ({"scenario": {"name": "golden-advanced-3p", "game": "treasure_hunters", "players": 3,
-                                  "games": 10, "seed": 7},
-                     "params": {"mode": "advanced"},
-                     "seats": [{"strategy": "weighted"}, {"strategy": "runners"}, {"strategy": "busters"}]}, 5),
-    "head_haunter_5p": ({"scenario": {"name": "golden-hh-5p", "game": "treasure_hunters", "players": 5,
-                                      "games": 10, "seed": 11},
-                         "params": {"mode": "head_haunter"},
-                         "seats": [{"strategy": "haunter_trapper"}, {"strategy": "weighted"}, {"strategy": "busters"},
-                                   {"strategy": "runners"}, {"strategy": "random"}]}, 2),
+    "basic_4p": (
+        {
+            "scenario": {
+                "name": "golden-basic-4p",
+                "game": "treasure_hunters",
+                "players": 4,
+                "games": 10,
+                "seed": 20261129,
+            },
+            "params": {"mode": "basic"},
+            "seats": [
+                {"strategy": "weighted", "params": {"w_ghost2": 14.0}},
+                {"strategy": "runners"},
+                {"strategy": "busters"},
+                {"strategy": "random"},
+            ],
+        },
+        3,
+    ),
+    "advanced_3p": (
+        {
+            "scenario": {
+                "name": "golden-advanced-3p",
+                "game": "treasure_hunters",
+                "players": 3,
+                "games": 10,
+                "seed": 7,
+            },
+            "params": {"mode": "advanced"},
+            "seats": [{"strategy": "weighted"}, {"strategy": "runners"}, {"strategy": "busters"}],
+        },
+        5,
+    ),
+    "head_haunter_5p": (
+        {
+            "scenario": {"name": "golden-hh-5p", "game": "treasure_hunters", "players": 5, "games": 10, "seed": 11},
+            "params": {"mode": "head_haunter"},
+            "seats": [
+                {"strategy": "haunter_trapper"},
+                {"strategy": "weighted"},
+                {"strategy": "busters"},
+                {"strategy": "runners"},
+                {"strategy": "random"},
+            ],
+        },
+        2,
+    ),
 }
 
 
 def record(name):
     doc, game = GAMES[name]
     sc = from_dict(doc)
-    out = PL.trace_game(np.uint64(sc.seed), np.uint64(0), game, sc.players, sc.prm(), sc.sids(), sc.sparams(),
-                        10, 50_000)
+    out = PL.trace_game(
+        np.uint64(sc.seed), np.uint64(0), game, sc.players, sc.prm(), sc.sids(), sc.sparams(), 10, 50_000
+    )
     steps = out[1]
     n = int(steps[0, 0])
     assert n + 1 < steps.shape[0]
     st = out[8].copy()
-    st[R.S_DECISIONS] = 0               # counted by the play loop, not by the rules
-    return sc, game, {
-        "what": "Ghost Fightin' Treasure Hunters playthrough (tests/kernels/treasure_hunters/test_golden.py)",
-        "rules_version": R.RULES_VERSION, "rng_contract": RNG_CONTRACT, "scenario": doc, "game": game,
-        "first_seat": int(PL.first_seat(sc.prm(), game, sc.players)),
-        "steps": [[int(steps[i, 0]), int(steps[i, 1])] for i in range(1, n + 1)],
-        "outcome": R.OUTCOME_LABELS[int(out[7][2])], "turns": int(out[5]), "rounds": int(out[6]),
-        "scores": [int(x) for x in out[2]], "winners": int(out[3]), "final_state": [int(x) for x in st],
-    }
+    st[R.S_DECISIONS] = 0  # counted by the play loop, not by the rules
+    return (
+        sc,
+        game,
+        {
+            "what": "Ghost Fightin' Treasure Hunters playthrough (tests/kernels/treasure_hunters/test_golden.py)",
+            "rules_version": R.RULES_VERSION,
+            "rng_contract": RNG_CONTRACT,
+            "scenario": doc,
+            "game": game,
+            "first_seat": int(PL.first_seat(sc.prm(), game, sc.players)),
+            "steps": [[int(steps[i, 0]), int(steps[i, 1])] for i in range(1, n + 1)],
+            "outcome": R.OUTCOME_LABELS[int(out[7][2])],
+            "turns": int(out[5]),
+            "rounds": int(out[6]),
+            "scores": [int(x) for x in out[2]],
+            "winners": int(out[3]),
+            "final_state": [int(x) for x in st],
+        },
+    )
 
 
 def replay_steps(prm, players, first, steps):
@@ -77,13 +123,13 @@ def replay_steps(prm, players, first, steps):
     while i < len(steps):
         kind, value = steps[i]
         if kind == PL.K_JEWELS:
-            R.set_jewel_numbers(st, np.array([v for _, v in steps[i + 1:i + 1 + value]], dtype=np.int32))
+            R.set_jewel_numbers(st, np.array([v for _, v in steps[i + 1 : i + 1 + value]], dtype=np.int32))
             i += 1 + value
         elif kind == PL.K_SHUFFLE:
             assert st[R.S_PHASE] == R.PH_SHUFFLE
-            order = np.array([v for _, v in steps[i + 1:i + 1 + value]], dtype=np.int32)
+            order = np.array([v for _, v in steps[i + 1 : i + 1 + value]], dtype=np.int32)
             pool = np.zeros(R.MAX_CARDS, dtype=np.int32)
-            assert sorted(order.tolist()) == sorted(pool[:R.shuffle_pool(st, pool)].tolist())
+            assert sorted(order.tolist()) == sorted(pool[: R.shuffle_pool(st, pool)].tolist())
             R.apply_shuffle(st, prm, order, value, log)
             i += 1 + value
         elif kind == PL.K_CHANCE:

@@ -2,6 +2,7 @@
 (24 ghosts and the hauntings conserved between board and supply, 8 jewels each in one place, every card in exactly one
 place, hallway squares single), every strategy returns a legal action, and strategies never read hidden information
 (face-down jewel numbers, the draw pile order, the Head Haunter's hand for hunters)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,8 +28,9 @@ def setup(mode, players, seats, **over):
     sids = np.array([SID[s] for s in seats], dtype=np.int64)
     sp = np.zeros((players, S.N_SPARAMS))
     for i, s in enumerate(seats):
-        sp[i, :len(DEFAULT_HW if s.startswith("haunter") else DEFAULT_W)] = \
+        sp[i, : len(DEFAULT_HW if s.startswith("haunter") else DEFAULT_W)] = (
             DEFAULT_HW if s.startswith("haunter") else DEFAULT_W
+        )
     return prm, sids, sp
 
 
@@ -37,26 +39,41 @@ CASES = [
     ("basic", 2, ["runners", "busters"], 2000, {}),
     ("basic", 3, ["weighted", "random", "busters"], 2000, {"fight_optional": True, "fight_when_staying": False}),
     ("advanced", 4, ["random"] * 4, 3000, {}),
-    ("advanced", 3, ["weighted", "runners", "busters"], 2000, {"nested_draw_counts": False,
-                                                                "reveal_jewel_on_enter": True}),
-    ("advanced", 4, ["random", "weighted"] * 2, 2000, {"ghost_cards": [1, 0, 3, 3, 4, 4],
-                                                      "carrier_may_pass_haunted": True}),
+    (
+        "advanced",
+        3,
+        ["weighted", "runners", "busters"],
+        2000,
+        {"nested_draw_counts": False, "reveal_jewel_on_enter": True},
+    ),
+    (
+        "advanced",
+        4,
+        ["random", "weighted"] * 2,
+        2000,
+        {"ghost_cards": [1, 0, 3, 3, 4, 4], "carrier_may_pass_haunted": True},
+    ),
     ("head_haunter", 5, ["haunter_random"] + ["random"] * 4, 2000, {}),
     ("head_haunter", 2, ["haunter_builder", "busters"], 1500, {}),
     ("head_haunter", 3, ["haunter_trapper", "runners", "weighted"], 1500, {"move_ghost_wraps": True}),
-    ("head_haunter", 4, ["haunter_weighted", "random", "busters", "weighted"], 1500,
-     {"hand_size": 5, "hh_single_use": [1] * 10, "pickup_requires_clear_room": True}),
+    (
+        "head_haunter",
+        4,
+        ["haunter_weighted", "random", "busters", "weighted"],
+        1500,
+        {"hand_size": 5, "hh_single_use": [1] * 10, "pickup_requires_clear_room": True},
+    ),
     ("basic", 4, ["passive"] * 4, 500, {"hauntings": 11, "max_turns": 300}),
 ]
 
 
-@pytest.mark.parametrize("mode,players,seats,games,over", CASES,
-                         ids=[f"{c[0]}-{c[1]}p-{'-'.join(c[2])}" for c in CASES])
+@pytest.mark.parametrize(
+    "mode,players,seats,games,over", CASES, ids=[f"{c[0]}-{c[1]}p-{'-'.join(c[2])}" for c in CASES]
+)
 def test_invariants_after_every_step(mode, players, seats, games, over):
     prm, sids, sp = setup(mode, players, seats, **over)
     status = np.zeros(games, dtype=np.int32)
-    PL.check_batch(np.uint64(99), np.uint64(0), np.int64(0), np.int64(games), np.int64(players), prm, sids, sp,
-                   status)
+    PL.check_batch(np.uint64(99), np.uint64(0), np.int64(0), np.int64(games), np.int64(players), prm, sids, sp, status)
     bad = {int(g): int(status[g]) for g in np.flatnonzero((status != 0) & (status != 1))}
     assert not bad, f"games with errors or broken invariants (code-100): {dict(list(bad.items())[:5])}"
 
@@ -139,13 +156,16 @@ def _walk(mode, players, seats, game, seed=3, **over):
     return checked
 
 
-@pytest.mark.parametrize("mode,players,seats", [
-    ("advanced", 4, ["weighted", "runners", "busters", "weighted"]),
-    ("basic", 3, ["busters", "runners", "weighted"]),
-    ("head_haunter", 5, ["haunter_builder", "busters", "runners", "weighted", "weighted"]),
-    ("head_haunter", 3, ["haunter_trapper", "weighted", "busters"]),
-    ("head_haunter", 4, ["haunter_weighted", "runners", "weighted", "busters"]),
-])
+@pytest.mark.parametrize(
+    "mode,players,seats",
+    [
+        ("advanced", 4, ["weighted", "runners", "busters", "weighted"]),
+        ("basic", 3, ["busters", "runners", "weighted"]),
+        ("head_haunter", 5, ["haunter_builder", "busters", "runners", "weighted", "weighted"]),
+        ("head_haunter", 3, ["haunter_trapper", "weighted", "busters"]),
+        ("head_haunter", 4, ["haunter_weighted", "runners", "weighted", "busters"]),
+    ],
+)
 def test_hidden_information_never_changes_a_decision(mode, players, seats):
     checked = sum(_walk(mode, players, seats, g) for g in range(8))
     assert checked > 100

@@ -1,4 +1,5 @@
 """One test per rule clause R1..R47 of kernels/treasure_hunters/RULES.md (chance forced, positions hand-built)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,7 +38,7 @@ from ._kit import (
     set_haunted,
 )
 
-HARMLESS = (R.CT_ROOM + 1, R.CT_ROOM + 7, R.CT_ROOM + 10)     # room cards B, H, K: no jewel, no start ghost
+HARMLESS = (R.CT_ROOM + 1, R.CT_ROOM + 7, R.CT_ROOM + 10)  # room cards B, H, K: no jewel, no start ghost
 
 
 def start(mode="basic", players=4, top=HARMLESS, **kw):
@@ -77,17 +78,23 @@ def test_r01_hunters_per_players_and_seats():
 
 def test_r02_setup_ghosts_jewels_supply():
     st, prm, _ = start()
-    assert {R.ROOM_LETTERS[r]: int(st[R.S_GHOSTS + r]) for r in range(12) if st[R.S_GHOSTS + r]} == \
-        {"C": 1, "F": 1, "I": 1, "L": 1}
+    assert {R.ROOM_LETTERS[r]: int(st[R.S_GHOSTS + r]) for r in range(12) if st[R.S_GHOSTS + r]} == {
+        "C": 1,
+        "F": 1,
+        "I": 1,
+        "L": 1,
+    }
     assert int(st[R.S_SUPPLY_G]) == 20 and int(st[R.S_SUPPLY_H]) == 6 and int(st[R.S_HAUNTS]) == 0
     assert sorted(R.ROOM_LETTERS[int(st[R.S_JLOC + j]) - 1] for j in range(8)) == list("ACDEGIJL")
     ok(st, prm)
 
 
 def test_r03_deck_per_mode():
-    for mode, n, types in (("basic", 13, {*range(12), R.CT_SHUFFLE}),
-                           ("advanced", 19, {*range(17)}),
-                           ("head_haunter", 52, {*range(R.N_CT)})):
+    for mode, n, types in (
+        ("basic", 13, {*range(12), R.CT_SHUFFLE}),
+        ("advanced", 19, {*range(17)}),
+        ("head_haunter", 52, {*range(R.N_CT)}),
+    ):
         prm = prm_of(mode, 3)
         assert int(prm[R.P_N_CARDS]) == n
         assert {int(prm[R.P_CARD_TYPE + c]) for c in range(n)} == types
@@ -105,17 +112,17 @@ def test_r04_every_turn_rolls():
     for h in range(6):
         assert st[R.S_PHASE] == R.PH_ROLL and int(st[R.S_CUR]) == h % 4
         roll(st, prm, log, 6)
-        move(st, prm, log, "outside")                 # stays outside: the next turn still starts with a roll
+        move(st, prm, log, "outside")  # stays outside: the next turn still starts with a roll
     assert kinds(log).count(R.E_ROLL) == 6 and int(st[R.S_TURNS]) == 7
 
 
 def test_r05_ghost_face_flips_a_card():
     st, prm, log = start(top=(R.CT_ROOM + 1,))
     n0 = int(st[R.S_NDRAW])
-    roll(st, prm, log, 6)                             # no ghost icon: no card
+    roll(st, prm, log, 6)  # no ghost icon: no card
     assert int(st[R.S_NDRAW]) == n0 and st[R.S_PHASE] == R.PH_MOVE
     move(st, prm, log, "outside")
-    roll(st, prm, log, 2)                             # ghost icon: the top card is flipped before moving
+    roll(st, prm, log, 2)  # ghost icon: the top card is flipped before moving
     assert int(st[R.S_NDRAW]) == n0 - 1 and st[R.S_PHASE] == R.PH_MOVE
     c = card_ids(prm, R.CT_ROOM + 1)[0]
     assert int(st[R.S_CLOC + c]) == R.CL_DISCARD
@@ -138,7 +145,7 @@ def test_r07_shuffle_card_reshuffles_everything():
     roll(st, prm, log, 1)
     assert st[R.S_PHASE] == R.PH_SHUFFLE and int(st[R.S_GHOSTS_ON]) == ghosts
     pool = np.zeros(R.MAX_CARDS, dtype=np.int32)
-    assert R.shuffle_pool(st, pool) == 13                # draw pile + discard pile (with the Shuffle itself)
+    assert R.shuffle_pool(st, pool) == 13  # draw pile + discard pile (with the Shuffle itself)
     reshuffle(st, prm, log)
     assert int(st[R.S_NDRAW]) == 13 and int(st[R.S_SHUFFLES]) == 1 and st[R.S_PHASE] == R.PH_MOVE
     ok(st, prm)
@@ -195,9 +202,9 @@ def test_r08_move_search_by_sets_matches_node_search():
                                     n1 = R.move_targets(s2, prm, h, steps, carrier, m1, w1)
                                     n2 = R.move_search(1, s2, prm, h, steps, carrier, m2, w2)
                                     assert n1 == n2 and (m1 == m2).all(), (mode, passing, lock, h, steps, carrier)
-                                    assert list(w1[64:64 + n1]) == list(np.flatnonzero(m1)), (mode, lock, h, steps)
+                                    assert list(w1[64 : 64 + n1]) == list(np.flatnonzero(m1)), (mode, lock, h, steps)
                 R.legal_actions(st, prm, m1, w1)
-                R.apply_action(st, prm, int(rng.choice(np.flatnonzero(m1[:R.N_ACTIONS]))), log)
+                R.apply_action(st, prm, int(rng.choice(np.flatnonzero(m1[: R.N_ACTIONS]))), log)
     assert positions >= 20
 
 
@@ -209,7 +216,7 @@ def test_r09_rooms_only_through_doors():
     st, prm, log = start()
     put(st, 0, "J")
     roll(st, prm, log, 1)
-    assert dests(st, prm) == {"J", "H2", "G"}          # the hallway door and the J–G room door
+    assert dests(st, prm) == {"J", "H2", "G"}  # the hallway door and the J–G room door
     roll_two = start()
     st, prm, log = roll_two
     put(st, 0, "J")
@@ -225,7 +232,7 @@ def test_r10_front_door_only():
     put(st, 0, "H3")
     roll(st, prm, log, 6)
     assert "outside" in dests(st, prm)
-    move(st, prm, log, "outside")                     # outside ends the move: the next hunter rolls
+    move(st, prm, log, "outside")  # outside ends the move: the next hunter rolls
     assert int(st[R.S_CUR]) == 1 and st[R.S_PHASE] == R.PH_ROLL
 
 
@@ -233,16 +240,16 @@ def test_r11_hallway_blocking_and_passing():
     st, prm, log = start()
     put(st, 1, "H2")
     roll(st, prm, log, 2)
-    assert dests(st, prm) == {"outside", "H1"}          # H2 is taken: stop on the first free square behind
+    assert dests(st, prm) == {"outside", "H1"}  # H2 is taken: stop on the first free square behind
     st, prm, log = start()
     put(st, 1, "H2")
     roll(st, prm, log, 3)
-    assert {"H3", "J", "L", "H1", "outside"} == dests(st, prm)   # passing H2 is allowed
+    assert {"H3", "J", "L", "H1", "outside"} == dests(st, prm)  # passing H2 is allowed
     st, prm, log = start()
     put(st, 1, "J")
     put(st, 2, "J")
     roll(st, prm, log, 3)
-    assert "J" in dests(st, prm)                        # rooms hold several hunters
+    assert "J" in dests(st, prm)  # rooms hold several hunters
     move(st, prm, log, "J")
     ok(st, prm)
 
@@ -268,7 +275,7 @@ def test_r13_pick_up_one_jewel():
     st, prm, log = start()
     give(st, 0, JEWEL_OF["A"])
     roll(st, prm, log, 3)
-    move(st, prm, log, "J")                             # a carrier cannot take a second jewel
+    move(st, prm, log, "J")  # a carrier cannot take a second jewel
     assert st[R.S_PHASE] != R.PH_PICKUP and jewel_at(st, "J") == [JEWEL_OF["J"]]
 
 
@@ -288,7 +295,7 @@ def test_r15_must_fight():
     st, prm, log = start()
     give(st, 0, JEWEL_OF["A"])
     roll(st, prm, log, 3)
-    move(st, prm, log, "L")                             # L has a ghost: the fight follows, carrier or not
+    move(st, prm, log, "L")  # L has a ghost: the fight follows, carrier or not
     assert st[R.S_PHASE] == R.PH_FIGHT_ROLL and int(st[R.S_NDICE]) == 1
     fight(st, prm, log, GHOST_FACE)
     assert int(st[R.S_GHOSTS + 11]) == 0 and int(st[R.S_FIGHTS_WON]) == 1
@@ -301,7 +308,7 @@ def test_r16_fight_dice_and_one_helper():
     put(st, 2, "L")
     roll(st, prm, log, 3)
     arrive(st, prm, log, "L")
-    assert int(st[R.S_NDICE]) == 2                       # two others there, only one helps
+    assert int(st[R.S_NDICE]) == 2  # two others there, only one helps
     fight(st, prm, log, GHOST_FACE, GHOST_FACE)
     assert int(st[R.S_GHOSTS + 11]) == 0 and int(st[R.S_GHOSTS_REMOVED]) == 2
     st, prm, log = start()
@@ -309,7 +316,7 @@ def test_r16_fight_dice_and_one_helper():
     roll(st, prm, log, 3)
     arrive(st, prm, log, "L")
     assert int(st[R.S_NDICE]) == 1
-    fight(st, prm, log, HAUNT_FACE)                      # a haunting icon or blank does nothing to ghosts
+    fight(st, prm, log, HAUNT_FACE)  # a haunting icon or blank does nothing to ghosts
     assert int(st[R.S_GHOSTS + 11]) == 2
     st, prm, log = start()
     set_ghosts(st, "L", 2)
@@ -350,12 +357,12 @@ def test_r19_overflow_wraps():
     set_haunted(st, "L")
     set_haunted(st, "A")
     roll(st, prm, log, 1)
-    assert int(st[R.S_GHOSTS + 1]) == 1 and int(st[R.S_OVERFLOWS]) == 1   # L, A haunted: the ghost lands in B
+    assert int(st[R.S_GHOSTS + 1]) == 1 and int(st[R.S_OVERFLOWS]) == 1  # L, A haunted: the ghost lands in B
     st, prm, log = start(top=(R.CT_ROOM + 4,))
     set_haunted(st, "E")
     set_ghosts(st, "F", 2)
     roll(st, prm, log, 1)
-    assert int(st[R.S_HAUNTED + 5]) == 1                 # moving on, it completes the haunting of F
+    assert int(st[R.S_HAUNTED + 5]) == 1  # moving on, it completes the haunting of F
     ok(st, prm)
 
 
@@ -364,8 +371,8 @@ def test_r20_unhaunt_needs_two():
     set_haunted(st, "J")
     roll(st, prm, log, 3)
     move(st, prm, log, "J")
-    act(st, prm, log, R.A_PASS)                           # no pick-up
-    assert int(st[R.S_UNHAUNT_TRIES]) == 0 and int(st[R.S_CUR]) == 1     # alone: no attempt
+    act(st, prm, log, R.A_PASS)  # no pick-up
+    assert int(st[R.S_UNHAUNT_TRIES]) == 0 and int(st[R.S_CUR]) == 1  # alone: no attempt
     roll(st, prm, log, 3)
     move(st, prm, log, "J")
     act(st, prm, log, R.A_PASS)
@@ -387,7 +394,7 @@ def test_r21_carrier_stuck_in_haunted_room():
     give(st, 0, JEWEL_OF["A"])
     roll(st, prm, log, 6)
     assert dests(st, prm) == {"J"}
-    st, prm, log = start()                                # a carrier cannot pass a haunted room, may stop in it
+    st, prm, log = start()  # a carrier cannot pass a haunted room, may stop in it
     set_haunted(st, "G")
     put(st, 0, "J")
     give(st, 0, JEWEL_OF["A"])
@@ -396,7 +403,7 @@ def test_r21_carrier_stuck_in_haunted_room():
     assert "G" in d and "H13" not in d
     move(st, prm, log, "G")
     assert R.is_stuck(st, 0) and R.E_STUCK in kinds(log)
-    st, prm, log = start(top=(R.CT_ROOM + 9,))            # the room turns haunted around the carrier
+    st, prm, log = start(top=(R.CT_ROOM + 9,))  # the room turns haunted around the carrier
     set_ghosts(st, "J", 2)
     put(st, 1, "J")
     give(st, 1, JEWEL_OF["J"])
@@ -414,7 +421,7 @@ def test_r22_win_needs_jewels_and_hunters_out():
     put(st, 1, "H5")
     roll(st, prm, log, 6)
     move(st, prm, log, "outside")
-    assert int(st[R.S_DELIVERED]) == 8 and st[R.S_PHASE] == R.PH_ROLL     # hunter 1 is still inside
+    assert int(st[R.S_DELIVERED]) == 8 and st[R.S_PHASE] == R.PH_ROLL  # hunter 1 is still inside
     roll(st, prm, log, 6)
     move(st, prm, log, "outside")
     assert st[R.S_PHASE] == R.PH_OVER and int(st[R.S_OUTCOME]) == R.OUT_WIN
@@ -442,11 +449,12 @@ def test_r24_all_stuck_in_different_rooms_loses():
         set_haunted(st, "A")
         put(st, 0, "H21")
         return st, prm, log
+
     st, prm, log = setup("ABDE")
     roll(st, prm, log, 2)
-    move(st, prm, log, "A")                               # the last free carrier walks into a haunting
+    move(st, prm, log, "A")  # the last free carrier walks into a haunting
     assert int(st[R.S_OUTCOME]) == R.OUT_STUCK and st[R.S_PHASE] == R.PH_OVER
-    st, prm, log = setup("ABBE")                          # two share a room: they can still unhaunt it
+    st, prm, log = setup("ABBE")  # two share a room: they can still unhaunt it
     roll(st, prm, log, 2)
     move(st, prm, log, "A")
     assert st[R.S_PHASE] != R.PH_OVER
@@ -454,14 +462,14 @@ def test_r24_all_stuck_in_different_rooms_loses():
 
 def test_r24_flipped_card_haunts_the_last_free_carriers_room():
     st, prm, log = start(top=(R.CT_ROOM + 9,) + HARMLESS)
-    for h, x in enumerate("BDE"):                         # hunters 0..2 stuck, each in its own haunted room
+    for h, x in enumerate("BDE"):  # hunters 0..2 stuck, each in its own haunted room
         set_haunted(st, x)
         put(st, h, x)
         give(st, h, h)
-    set_ghosts(st, "J", 2)                                # hunter 3, the last free carrier, stands in J
+    set_ghosts(st, "J", 2)  # hunter 3, the last free carrier, stands in J
     put(st, 3, "J")
     give(st, 3, JEWEL_OF["J"])
-    roll(st, prm, log, 1)                                 # hunter 0 flips J: J is haunted around hunter 3
+    roll(st, prm, log, 1)  # hunter 0 flips J: J is haunted around hunter 3
     assert int(st[R.S_HAUNTED + 9]) == 1 and R.is_stuck(st, 3)
     assert st[R.S_PHASE] == R.PH_OVER and int(st[R.S_OUTCOME]) == R.OUT_STUCK and int(st[R.S_HAUNTS]) == 4
     ok(st, prm)
@@ -488,7 +496,7 @@ def test_r26_door_card_locks_its_colour():
     assert int(st[R.S_LOCK]) == R.COL_BLUE and R.E_LOCK in kinds(log)
     c = int(st[R.S_LOCK_CARD])
     assert int(prm[R.P_CARD_TYPE + c]) == R.CT_DOOR_BLUE and int(st[R.S_CLOC + c]) == R.CL_DOOR
-    assert dests(st, prm) == {"H2", "H1", "H3", "L"}       # J's door at H2 is blue
+    assert dests(st, prm) == {"H2", "H1", "H3", "L"}  # J's door at H2 is blue
     ok(st, prm)
 
 
@@ -519,15 +527,15 @@ def test_r28_any_shuffle_unlocks():
 def test_r29_draw_n_then_shuffle_nested_counts():
     st, prm, log = start("advanced", top=(R.CT_DRAW2, R.CT_ROOM + 0, R.CT_SHUFFLE, R.CT_ROOM + 1))
     roll(st, prm, log, 1)
-    assert int(st[R.S_GHOSTS + 0]) == 1 and int(st[R.S_GHOSTS + 1]) == 0     # A placed; the Shuffle counted
+    assert int(st[R.S_GHOSTS + 0]) == 1 and int(st[R.S_GHOSTS + 1]) == 0  # A placed; the Shuffle counted
     assert st[R.S_PHASE] == R.PH_SHUFFLE and R.E_NESTED in kinds(log)
     reshuffle(st, prm, log)
     assert int(st[R.S_NDRAW]) == 19 and int(st[R.S_SHUFFLES]) == 1
     st, prm, log = start("advanced", top=(R.CT_DRAW3, R.CT_DOOR_BLUE, R.CT_ROOM + 1, R.CT_ROOM + 7))
     roll(st, prm, log, 1)
-    assert int(st[R.S_LOCK]) == R.COL_BLUE                   # the door locks …
+    assert int(st[R.S_LOCK]) == R.COL_BLUE  # the door locks …
     reshuffle(st, prm, log)
-    assert int(st[R.S_LOCK]) == 0                            # … and the closing shuffle unlocks it (C5)
+    assert int(st[R.S_LOCK]) == 0  # … and the closing shuffle unlocks it (C5)
     assert int(st[R.S_GHOSTS + 1]) == 1 and int(st[R.S_GHOSTS + 7]) == 1
     ok(st, prm)
 
@@ -535,7 +543,7 @@ def test_r29_draw_n_then_shuffle_nested_counts():
 def test_r30_jewels_revealed_at_end_of_move():
     st, prm, log = start("advanced", nums=[5, 2, 8, 1, 3, 7, 6, 4])
     roll(st, prm, log, 4)
-    move(st, prm, log, "H3")                                  # passed J and L: nothing revealed
+    move(st, prm, log, "H3")  # passed J and L: nothing revealed
     assert sum(int(st[R.S_JREV + j]) for j in range(8)) == 0
     st, prm, log = start("advanced", nums=[5, 2, 8, 1, 3, 7, 6, 4])
     roll(st, prm, log, 3)
@@ -547,24 +555,24 @@ def test_r30_jewels_revealed_at_end_of_move():
 
 def test_r31_only_next_number_leaves():
     st, prm, log = start("advanced", nums=[1, 2, 3, 4, 5, 6, 7, 8])
-    give(st, 0, 2)                                            # number 3: it may not leave the house yet (C8)
+    give(st, 0, 2)  # number 3: it may not leave the house yet (C8)
     st[R.S_JREV + 2] = 1
     put(st, 0, "H1")
     roll(st, prm, log, 6)
     assert "outside" not in dests(st, prm) and "H1" in dests(st, prm)
     move(st, prm, log, "H1")
-    give(st, 1, 0)                                            # number 1 leaves
+    give(st, 1, 0)  # number 1 leaves
     put(st, 1, "H2")
     roll(st, prm, log, 6)
     assert "outside" in dests(st, prm)
     move(st, prm, log, "outside")
     assert int(st[R.S_DELIVERED]) == 1 and int(st[R.S_HCARRY + 1]) == -1
-    deliver(st, 1)                                            # number 2 out: 3 is next
+    deliver(st, 1)  # number 2 out: 3 is next
     for _ in range(2):
         roll(st, prm, log, 6)
         move(st, prm, log, "outside")
     roll(st, prm, log, 6)
-    move(st, prm, log, "outside")                             # now hunter 0 may take number 3 out
+    move(st, prm, log, "outside")  # now hunter 0 may take number 3 out
     assert int(st[R.S_DELIVERED]) == 3 and int(st[R.S_HCARRY]) == -1
     ok(st, prm)
 
@@ -582,17 +590,17 @@ def test_r32_advanced_win_in_order():
 
 def test_r33_all_hold_unremovable_jewels_loses():
     st, prm, log = start("advanced", nums=[1, 2, 3, 4, 5, 6, 7, 8])
-    deliver(st, 0)                                            # 1 is out, 2 is next
+    deliver(st, 0)  # 1 is out, 2 is next
     for h, j in enumerate((2, 3, 5)):
         give(st, h + 1, j)
     put(st, 0, "J")
     roll(st, prm, log, 6)
     move(st, prm, log, "G")
-    act(st, prm, log, R.A_PICK + JEWEL_OF["G"])              # number 5: now nobody can leave
+    act(st, prm, log, R.A_PICK + JEWEL_OF["G"])  # number 5: now nobody can leave
     assert int(st[R.S_OUTCOME]) == R.OUT_JEWELS
     st, prm, log = start("advanced", nums=[1, 2, 3, 4, 5, 6, 7, 8])
     deliver(st, 0)
-    for h, j in enumerate((1, 3, 5)):                         # somebody holds number 2: play on
+    for h, j in enumerate((1, 3, 5)):  # somebody holds number 2: play on
         give(st, h + 1, j)
     put(st, 0, "J")
     roll(st, prm, log, 6)
@@ -630,7 +638,7 @@ def test_r35_reroll_once_per_hunter():
     assert st[R.S_PHASE] == R.PH_REROLL_MOVE and legal(st, prm) == {R.A_PASS, R.A_REROLL0}
     act(st, prm, log, R.A_REROLL0)
     assert st[R.S_PHASE] == R.PH_REROLL_ROLL and int(st[R.S_HREROLL]) == 0
-    roll(st, prm, log, 6)                                     # the new result stands: a 6
+    roll(st, prm, log, 6)  # the new result stands: a 6
     assert st[R.S_PHASE] == R.PH_SIX_PICK
     R.apply_chance(st, prm, 0, log)
     move(st, prm, log, "outside")
@@ -653,7 +661,7 @@ def test_r35_reroll_once_per_hunter():
 def test_r36_play_discard_or_remove_and_refill():
     st, prm, log = hh(top=(R.CT_HROOM + 0, R.CT_ADD1, R.CT_SPOOK, R.CT_ROOM + 1))
     roll(st, prm, log, 2)
-    act(st, prm, log, R.A_PASS)                                 # keep the die
+    act(st, prm, log, R.A_PASS)  # keep the die
     assert st[R.S_PHASE] == R.PH_HH_PLAY and legal(st, prm) == {R.A_SLOT, R.A_SLOT + 1, R.A_SLOT + 2}
     c = int(st[R.S_HAND + slot_of(st, prm, R.CT_HROOM + 0)])
     act(st, prm, log, R.A_SLOT + slot_of(st, prm, R.CT_HROOM + 0))
@@ -665,7 +673,7 @@ def test_r36_play_discard_or_remove_and_refill():
     c = int(st[R.S_HAND + slot_of(st, prm, R.CT_ADD1)])
     act(st, prm, log, R.A_SLOT + slot_of(st, prm, R.CT_ADD1))
     act(st, prm, log, R.A_ROOM + 6)
-    assert int(st[R.S_GHOSTS + 6]) == 1 and int(st[R.S_CLOC + c]) == R.CL_REMOVED    # X card leaves the game
+    assert int(st[R.S_GHOSTS + 6]) == 1 and int(st[R.S_CLOC + c]) == R.CL_REMOVED  # X card leaves the game
     ok(st, prm)
     # an empty draw pile is refilled from the discard pile (removed cards stay out)
     while int(st[R.S_NDRAW]) > 0:
@@ -700,7 +708,7 @@ def test_r37_six_discards_random_card():
     assert st[R.S_PHASE] == R.PH_SIX_PICK and R.chance_outcomes(st, prm) == 3
     c = int(st[R.S_HAND + 0])
     R.apply_chance(st, prm, 0, log)
-    assert int(st[R.S_CLOC + c]) == R.CL_DISCARD and int(st[R.S_HAND_N]) == 2     # even an X card; no refill
+    assert int(st[R.S_CLOC + c]) == R.CL_DISCARD and int(st[R.S_HAND_N]) == 2  # even an X card; no refill
     assert int(prm[R.P_CARD_TYPE + c]) == R.CT_ADD1 and st[R.S_PHASE] == R.PH_MOVE
     move(st, prm, log, "outside")
     roll(st, prm, log, 6)
@@ -713,7 +721,7 @@ def test_r37_six_discards_random_card():
     assert int(st[R.S_HAND_N]) == 0
     move(st, prm, log, "outside")
     n = int(st[R.S_NDRAW])
-    roll(st, prm, log, 3)                                   # ghost face, empty hand: nothing played, refill
+    roll(st, prm, log, 3)  # ghost face, empty hand: nothing played, refill
     act(st, prm, log, R.A_PASS)
     assert int(st[R.S_HAND_N]) == 3 and int(st[R.S_NDRAW]) == n - 3 and int(st[R.S_HH_PLAYED]) == 0
     assert st[R.S_PHASE] == R.PH_MOVE
@@ -741,7 +749,7 @@ def test_r39_group_card():
     st, prm, log = hh(top=(R.CT_GROUP + 2, R.CT_SPOOK, R.CT_SPOOK))
     play_card(st, prm, log, R.CT_GROUP + 2)
     assert st[R.S_PHASE] == R.PH_HH_TARGET and legal(st, prm) == {R.A_PAIR + k for k in range(6)}
-    act(st, prm, log, R.A_PAIR + 4)                        # (1, 3): J and L
+    act(st, prm, log, R.A_PAIR + 4)  # (1, 3): J and L
     assert int(st[R.S_GHOSTS + 9]) == 1 and int(st[R.S_GHOSTS + 11]) == 2
     ok(st, prm)
 
@@ -759,10 +767,10 @@ def test_r41_add_two_overflows():
     set_ghosts(st, "D", 2)
     play_card(st, prm, log, R.CT_ADD2)
     act(st, prm, log, R.A_ROOM + 3)
-    assert int(st[R.S_HAUNTED + 3]) == 1 and int(st[R.S_GHOSTS + 4]) == 1    # D haunted, the second goes to E
+    assert int(st[R.S_HAUNTED + 3]) == 1 and int(st[R.S_GHOSTS + 4]) == 1  # D haunted, the second goes to E
     st, prm, log = hh(top=(R.CT_ADD2, R.CT_SPOOK, R.CT_SPOOK))
     play_card(st, prm, log, R.CT_ADD2)
-    act(st, prm, log, R.A_ROOM + 2)                            # C had one: 3 = a haunting, nothing moves on
+    act(st, prm, log, R.A_ROOM + 2)  # C had one: 3 = a haunting, nothing moves on
     assert int(st[R.S_HAUNTED + 2]) == 1 and int(st[R.S_GHOSTS + 3]) == 0 and int(st[R.S_OVERFLOWS]) == 0
     ok(st, prm)
 
@@ -774,13 +782,13 @@ def test_r42_move_ghost():
     set_ghosts(st, "B", 1)
     play_card(st, prm, log, R.CT_MOVE + 1)
     opts = legal(st, prm)
-    assert opts == {R.A_MOVEG + 2 * 2 + 0, R.A_MOVEG + 2 * 2 + 1, R.A_MOVEG + 1 * 2 + 0}   # B cannot go down 2
-    act(st, prm, log, R.A_MOVEG + 2 * 2 + 0)                  # C up 2 -> E
+    assert opts == {R.A_MOVEG + 2 * 2 + 0, R.A_MOVEG + 2 * 2 + 1, R.A_MOVEG + 1 * 2 + 0}  # B cannot go down 2
+    act(st, prm, log, R.A_MOVEG + 2 * 2 + 0)  # C up 2 -> E
     assert int(st[R.S_GHOSTS + 2]) == 0 and int(st[R.S_GHOSTS + 4]) == 1 and int(st[R.S_GHOSTS_MOVED]) == 1
     st, prm, log = hh(top=(R.CT_MOVE + 0, R.CT_SPOOK, R.CT_SPOOK))
     set_haunted(st, "D")
     play_card(st, prm, log, R.CT_MOVE + 0)
-    act(st, prm, log, R.A_MOVEG + 2 * 2 + 0)                  # C up 1 -> D haunted -> E
+    act(st, prm, log, R.A_MOVEG + 2 * 2 + 0)  # C up 1 -> D haunted -> E
     assert int(st[R.S_GHOSTS + 4]) == 1 and int(st[R.S_GHOSTS + 2]) == 0
     ok(st, prm)
 
@@ -802,12 +810,12 @@ def test_r44_spook():
     give(st, 2, 0)
     put(st, 3, "H10")
     play_card(st, prm, log, R.CT_SPOOK)
-    assert legal(st, prm) == {R.A_SPOOK + 2}                  # only hunters in rooms
+    assert legal(st, prm) == {R.A_SPOOK + 2}  # only hunters in rooms
     act(st, prm, log, R.A_SPOOK + 2)
     assert int(st[R.S_JLOC]) == NODE["J"] and int(st[R.S_HCARRY + 2]) == -1 and st[R.S_PHASE] == R.PH_SPOOK_DEST
     d = dests(st, prm)
     assert d == {NAME[v] for v in range(int(prm[R.P_N_NODES])) if R.dist(prm, 0, NODE["J"], v) <= 3} - {"H10"}
-    move(st, prm, log, "outside")                              # chased out of the house
+    move(st, prm, log, "outside")  # chased out of the house
     assert int(st[R.S_HPOS + 2]) == 0 and st[R.S_PHASE] == R.PH_MOVE and int(st[R.S_SPOOKS]) == 1
     ok(st, prm)
 
@@ -815,7 +823,7 @@ def test_r44_spook():
 def test_r45_hh_shuffle_cards():
     st, prm, log = hh(top=(R.CT_DRAW2, R.CT_SPOOK, R.CT_SPOOK, R.CT_ADD1, R.CT_HROOM + 3, R.CT_ROOM + 7))
     play_card(st, prm, log, R.CT_DRAW2)
-    assert st[R.S_PHASE] == R.PH_HH_TARGET                     # the drawn Add 1 needs a target
+    assert st[R.S_PHASE] == R.PH_HH_TARGET  # the drawn Add 1 needs a target
     act(st, prm, log, R.A_ROOM + 5)
     assert int(st[R.S_GHOSTS + 5]) == 2 and int(st[R.S_GHOSTS + 3]) == 1
     assert st[R.S_PHASE] == R.PH_SHUFFLE
@@ -832,23 +840,36 @@ def test_r46_head_haunter_wins():
     play_card(st, prm, log, R.CT_HROOM + 2)
     assert int(st[R.S_OUTCOME]) == R.OUT_HH_SIX
     prm = prm_of("head_haunter", 3)
-    sids = np.array([6, 0, 0], dtype=np.int64)                 # builder vs passive hunters
+    sids = np.array([6, 0, 0], dtype=np.int64)  # builder vs passive hunters
     out = PL.trace_game(np.uint64(5), np.uint64(0), 0, 3, prm, sids, np.zeros((3, 13)), 10, 2)
-    assert out[3] == 1 and out[4] == 0 and out[2][0] == 6       # winners = seat 0; its score = 6 hauntings
+    assert out[3] == 1 and out[4] == 0 and out[2][0] == 6  # winners = seat 0; its score = 6 hauntings
     sids = np.array([5, 4, 4], dtype=np.int64)
     for g in range(40):
-        out = PL.trace_game(np.uint64(5), np.uint64(0), g, 3, prm, sids, np.tile(
-            np.array([w[1] for w in __import__("kernels.treasure_hunters.strategies", fromlist=["x"]).WEIGHT_SPECS]),
-            (3, 1)), 10, 2)
+        out = PL.trace_game(
+            np.uint64(5),
+            np.uint64(0),
+            g,
+            3,
+            prm,
+            sids,
+            np.tile(
+                np.array(
+                    [w[1] for w in __import__("kernels.treasure_hunters.strategies", fromlist=["x"]).WEIGHT_SPECS]
+                ),
+                (3, 1),
+            ),
+            10,
+            2,
+        )
         if out[7][2] == R.OUT_WIN:
-            assert out[3] == 0b110                             # a hunters' win: seats 1 and 2
+            assert out[3] == 0b110  # a hunters' win: seats 1 and 2
             break
     else:
         pytest.fail("no hunter win in 40 games")
 
 
 def test_r46_head_haunter_wins_when_every_hunter_is_stuck_apart():
-    for last_room in ("J", "B"):                          # J: a room of its own; B: shared with another hunter
+    for last_room in ("J", "B"):  # J: a room of its own; B: shared with another hunter
         st, prm, log = hh(top=(R.CT_HROOM + 9, R.CT_SPOOK, R.CT_SPOOK))
         for h, x in zip((1, 2, 3), "BDE"):
             set_haunted(st, x)
@@ -858,21 +879,20 @@ def test_r46_head_haunter_wins_when_every_hunter_is_stuck_apart():
             set_ghosts(st, "J", 2)
         put(st, 0, last_room)
         give(st, 0, JEWEL_OF["J"])
-        play_card(st, prm, log, R.CT_HROOM + 9)           # J haunted; a free carrier in J is now stuck
+        play_card(st, prm, log, R.CT_HROOM + 9)  # J haunted; a free carrier in J is now stuck
         if last_room == "J":
             assert st[R.S_PHASE] == R.PH_OVER and int(st[R.S_OUTCOME]) == R.OUT_HH_STUCK
             scores = np.zeros(5, dtype=np.int32)
             extra = np.zeros(len(PL.EXTRA_COLUMNS), dtype=np.int32)
             curves = np.zeros((2, R.CURVE_MAX), dtype=np.int32)
-            assert PL.game_outputs(st, prm, 5, 1, PL.ST_DONE, scores, extra, curves) == 1   # the Head Haunter wins
-        else:                                             # two share B: they can still unhaunt it, no win
+            assert PL.game_outputs(st, prm, 5, 1, PL.ST_DONE, scores, extra, curves) == 1  # the Head Haunter wins
+        else:  # two share B: they can still unhaunt it, no win
             assert st[R.S_PHASE] != R.PH_OVER
         ok(st, prm)
 
 
 def test_r47_turn_cap_truncates():
     prm = prm_of("basic", 4, max_turns=10, hauntings=11)
-    out = PL.trace_game(np.uint64(1), np.uint64(0), 0, 4, prm, np.zeros(4, dtype=np.int64),
-                        np.zeros((4, 13)), 200, 2)
+    out = PL.trace_game(np.uint64(1), np.uint64(0), 0, 4, prm, np.zeros(4, dtype=np.int64), np.zeros((4, 13)), 200, 2)
     log, steps, scores, w, status, turns, rounds, extra, st = out
     assert status == PL.ST_TRUNCATED and w == 0 and turns == 10 and extra[2] == R.OUT_TRUNC

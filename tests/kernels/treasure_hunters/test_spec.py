@@ -1,4 +1,5 @@
 """The registered GameSpec, the default scenarios and the replay in words."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,10 +26,19 @@ def test_spec_is_registered():
     assert (spec.min_players, spec.max_players) == (2, 5) and spec.n_sparams >= S.N_HW
     names = [s.name for s in spec.strategies]
     assert len(names) == len(set(names))
-    assert {s.name for s in spec.strategies if s.role == "hunter"} == {"passive", "random", "runners", "busters",
-                                                                       "weighted"}
+    assert {s.name for s in spec.strategies if s.role == "hunter"} == {
+        "passive",
+        "random",
+        "runners",
+        "busters",
+        "weighted",
+    }
     assert {s.name for s in spec.strategies if s.role == "haunter"} == {
-        "haunter_random", "haunter_builder", "haunter_trapper", "haunter_weighted"}
+        "haunter_random",
+        "haunter_builder",
+        "haunter_trapper",
+        "haunter_weighted",
+    }
     assert spec.roles({"mode": "head_haunter"}, 4) == ["haunter", "hunter", "hunter", "hunter"]
     assert spec.roles({"mode": "advanced"}, 3) == ["hunter"] * 3
     assert Path(spec.rules_file).name == "RULES.md"
@@ -47,22 +57,31 @@ def test_default_scenarios_cover_every_mode_and_player_count():
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_default_scenario_plays(path):
     from sim.play import runner
+
     sc = load(path)
     out = runner.play_chunk(sc, 0, 200)
     assert (out.status == 0).all() and (out.turns > 0).all()
     assert out.extra.shape == (200, len(PL.EXTRA_COLUMNS)) and out.curves.shape == (200, 2, PL.CURVE_LEN)
 
 
-@pytest.mark.parametrize("mode,players,seats", [
-    ("basic", 2, ["weighted", "busters"]),
-    ("advanced", 4, ["runners", "weighted", "random", "busters"]),
-    ("head_haunter", 4, ["haunter_trapper", "weighted", "busters", "random"]),
-])
+@pytest.mark.parametrize(
+    "mode,players,seats",
+    [
+        ("basic", 2, ["weighted", "busters"]),
+        ("advanced", 4, ["runners", "weighted", "random", "busters"]),
+        ("head_haunter", 4, ["haunter_trapper", "weighted", "busters", "random"]),
+    ],
+)
 def test_replay_in_words_matches_the_batch(mode, players, seats):
-    sc = from_dict({"scenario": {"name": "replay-test", "game": "treasure_hunters", "players": players,
-                                 "games": 10, "seed": 5},
-                    "params": {"mode": mode}, "seats": [{"strategy": s} for s in seats]})
+    sc = from_dict(
+        {
+            "scenario": {"name": "replay-test", "game": "treasure_hunters", "players": players, "games": 10, "seed": 5},
+            "params": {"mode": mode},
+            "seats": [{"strategy": s} for s in seats],
+        }
+    )
     from sim.play import runner
+
     out = runner.play_chunk(sc, 0, 4)
     for g in range(4):
         lines = sc.spec.replay(sc, g)
@@ -77,9 +96,15 @@ def test_replay_in_words_matches_the_batch(mode, players, seats):
 
 def test_replay_says_how_many_haunting_pieces_ended_the_game():
     """`six_hauntings` keeps the rulebook's name; with hauntings = 3 the replay says all 3 pieces were down."""
-    sc = from_dict({"scenario": {"name": "haunt3", "game": "treasure_hunters", "players": 4, "games": 10, "seed": 5},
-                    "params": {"mode": "basic", "hauntings": 3}, "seats": [{"strategy": "passive"}] * 4})
+    sc = from_dict(
+        {
+            "scenario": {"name": "haunt3", "game": "treasure_hunters", "players": 4, "games": 10, "seed": 5},
+            "params": {"mode": "basic", "hauntings": 3},
+            "seats": [{"strategy": "passive"}] * 4,
+        }
+    )
     from sim.play import runner
+
     out = runner.play_chunk(sc, 0, 10)
     col = PL.EXTRA_COLUMNS.index("outcome")
     g = next(g for g in range(10) if int(out.extra[g, col]) == R.OUT_SIX)

@@ -1,4 +1,5 @@
 """Helpers for the Turnwall kernel tests: the default parameters, states built from positions, action names."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """B1..B8: the castle file is validated field by field; every kind of broken board is one line naming the field."""
+
 from __future__ import annotations
 
 import copy
@@ -33,10 +34,11 @@ def test_b1_default_board_loads_with_12_rooms_and_20_garments():
 
 
 def test_b2_walls_derive_rooms_and_a_wrong_room_count_is_refused():
-    def open_wall(d):                    # remove the wall between A [1,1] and D [1,2]: rooms A and D merge
+    def open_wall(d):  # remove the wall between A [1,1] and D [1,2]: rooms A and D merge
         v = list(d["board"]["v_walls"][1])
         v[1] = "."
         d["board"]["v_walls"][1] = "".join(v)
+
     _refused(open_wall, "board.h_walls/v_walls", "the walls make 11 rooms; board.rooms declares 12")
     _refused(lambda d: d["board"].update(rooms=13), "board.h_walls/v_walls", "12 rooms; board.rooms declares 13")
 
@@ -47,6 +49,7 @@ def test_b2_room_count_can_be_declared():
         v[1] = "."
         d["board"]["v_walls"][1] = "".join(v)
         d["board"]["rooms"] = 11
+
     assert _parse(merge).n_rooms == 11
 
 
@@ -73,8 +76,11 @@ def test_b5_garment_on_a_corner_is_refused():
 
 
 def test_b5_body_part_without_exactly_four_garments_is_refused():
-    _refused(lambda d: d["board"]["garments"][0].update(part="face"), "board.garments",
-             "body part 'head' has 3 garments; each part needs exactly 4")
+    _refused(
+        lambda d: d["board"]["garments"][0].update(part="face"),
+        "board.garments",
+        "body part 'head' has 3 garments; each part needs exactly 4",
+    )
     _refused(lambda d: d["board"]["garments"].pop(), "board.garments", "has 3 garments")
 
 
@@ -90,8 +96,11 @@ def test_b6_tunnels_must_be_five_distinct_columns():
 
 
 def test_b7_magnet_outside_its_slider_is_refused():
-    _refused(lambda d: d["floor"]["sliders"][1].update(magnets=[2, 7]), "floor.sliders[1].magnets",
-             "magnet at cell 7 is outside the slider")
+    _refused(
+        lambda d: d["floor"]["sliders"][1].update(magnets=[2, 7]),
+        "floor.sliders[1].magnets",
+        "magnet at cell 7 is outside the slider",
+    )
 
 
 def test_b7_slider_in_a_tunnel_that_does_not_exist_is_refused():
@@ -99,8 +108,11 @@ def test_b7_slider_in_a_tunnel_that_does_not_exist_is_refused():
 
 
 def test_b7_two_sliders_in_one_tunnel_are_refused():
-    _refused(lambda d: d["floor"]["sliders"][2].update(tunnel=0), "floor.sliders[2].tunnel",
-             "tunnel 0 already holds slider 0")
+    _refused(
+        lambda d: d["floor"]["sliders"][2].update(tunnel=0),
+        "floor.sliders[2].tunnel",
+        "tunnel 0 already holds slider 0",
+    )
 
 
 def test_b8_unknown_keys_and_missing_tables_are_one_line():
@@ -112,10 +124,13 @@ def test_b8_unknown_keys_and_missing_tables_are_one_line():
 
 def test_b8_scenario_with_a_broken_board_is_one_error_line(tmp_path):
     from sim.model.scenario import ScenarioError, load
+
     bad = (B.BOARDS_DIR / "default.toml").read_text().replace("plug = [3, 3]", "plug = [3, 4]")
     (tmp_path / "bad.toml").write_text(bad)
-    (tmp_path / "s.toml").write_text('[scenario]\ngame = "turnwall"\nplayers = 2\n[params]\nboard = "bad.toml"\n'
-                                     '[[seats]]\nstrategy = "random"\n[[seats]]\nstrategy = "random"\n')
+    (tmp_path / "s.toml").write_text(
+        '[scenario]\ngame = "turnwall"\nplayers = 2\n[params]\nboard = "bad.toml"\n'
+        '[[seats]]\nstrategy = "random"\n[[seats]]\nstrategy = "random"\n'
+    )
     with pytest.raises(ScenarioError) as e:
         load(tmp_path / "s.toml")
     assert "params.board" in str(e.value) and "board.plug" in str(e.value) and "\n" not in str(e.value)

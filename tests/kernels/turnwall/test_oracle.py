@@ -1,5 +1,6 @@
 """The move physics of the kernel against the pure-Python oracle (sim/oracle/turnwall.py) on thousands of random
 positions: for every magical move, both agree on legality and on the resulting ghosts, orientation and sliders."""
+
 from __future__ import annotations
 
 import random
@@ -18,12 +19,12 @@ def _random_position(rng: random.Random, p, n):
     sliders = [(t, rng.randint(0, int(p[R.P_MAX_OUT]))) for t in tunnels]
     rot = rng.randint(0, 3)
     cells = rng.sample(CELLS, n)
-    if rng.random() < 0.5:            # half the positions: two ghosts next to each other above a slider (pushes)
+    if rng.random() < 0.5:  # half the positions: two ghosts next to each other above a slider (pushes)
         col = int(p[R.P_TUN_COL + tunnels[rng.randrange(3)]])
         r = rng.randint(0, 5)
         pair = [int(R.F2B[rot, r * 7 + col]), int(R.F2B[rot, (r + 1) * 7 + col])]
         if R.PLUG not in pair:
-            cells = pair + [c for c in cells if c not in pair][:n - 2]
+            cells = pair + [c for c in cells if c not in pair][: n - 2]
     st = K.state(p, n=n, ghosts=[divmod(c, 7) for c in cells], rot=rot, sliders=sliders)
     st[R.S_CUR] = rng.randrange(n)
     return st
@@ -31,10 +32,17 @@ def _random_position(rng: random.Random, p, n):
 
 def _castle(st, p, board, opts):
     grip = [[{k for k in range(7) if (int(p[R.P_GRIP + s * 4 + g]) >> k) & 1} for g in range(4)] for s in range(3)]
-    return Castle(walls=list(board.walls), tunnels=list(board.tunnels), grip=grip,
-                  corners=[divmod(c, 7) for c in board.corners], max_out=board.max_out, ghosts=K.ghosts(st),
-                  rot=int(st[R.S_ROT]), sliders=[[int(st[R.S_STUN + s]), int(st[R.S_SPOS + s])] for s in range(3)],
-                  **opts)
+    return Castle(
+        walls=list(board.walls),
+        tunnels=list(board.tunnels),
+        grip=grip,
+        corners=[divmod(c, 7) for c in board.corners],
+        max_out=board.max_out,
+        ghosts=K.ghosts(st),
+        rot=int(st[R.S_ROT]),
+        sliders=[[int(st[R.S_STUN + s]), int(st[R.S_SPOS + s])] for s in range(3)],
+        **opts,
+    )
 
 
 def _oracle_move(c: Castle, g: int, a: int) -> bool:
@@ -49,14 +57,19 @@ def _oracle_move(c: Castle, g: int, a: int) -> bool:
     return c.turn(a - R.A_TURN)
 
 
-@pytest.mark.parametrize("params,opts", [
-    ({}, {}),
-    ({"slider_off_board": "ghost_stops"}, {"off_board_stops": True}),
-    ({"turn_collision": "held_ghost_displaced", "turn_physics": "end_cell"}, {"held_displaced": True,
-                                                                              "end_cell": True}),
-    ({"turn_physics": "end_cell"}, {"end_cell": True}),
-    ({"magnet_polarity": "opposite_poles_grip"}, {}),
-])
+@pytest.mark.parametrize(
+    "params,opts",
+    [
+        ({}, {}),
+        ({"slider_off_board": "ghost_stops"}, {"off_board_stops": True}),
+        (
+            {"turn_collision": "held_ghost_displaced", "turn_physics": "end_cell"},
+            {"held_displaced": True, "end_cell": True},
+        ),
+        ({"turn_physics": "end_cell"}, {"end_cell": True}),
+        ({"magnet_polarity": "opposite_poles_grip"}, {}),
+    ],
+)
 def test_oracle_agrees_with_kernel_on_random_positions(params, opts):
     p = K.prm(**params)
     board = K.board()

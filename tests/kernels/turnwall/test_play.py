@@ -1,5 +1,6 @@
 """Whole games: invariants after every step, determinism across threads and chunks, hidden information, strategies
 that always return a legal action, and the turn cap (R15)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,33 +16,44 @@ def scenario(n=4, strategies=("planner",), games=200, seed=11, params=None, seat
     return table("turnwall", "tw", n, strategies, games, seed, params, seat_params)
 
 
-@pytest.mark.parametrize("n,strats,params", [
-    (4, ("random",), {"max_turns": 300}),
-    (4, ("planner", "spoiler", "weighted", "random"), {}),
-    (3, ("spoiler",), {"turn_collision": "held_ghost_displaced", "turn_physics": "end_cell",
-                        "slider_off_board": "ghost_stops"}),
-    (2, ("planner", "random"), {"decks_moved": True, "magnet_polarity": "opposite_poles_grip"}),
-    (4, ("random", "planner"), {"must_use_all_moves": True, "max_turns": 300}),
-])
+@pytest.mark.parametrize(
+    "n,strats,params",
+    [
+        (4, ("random",), {"max_turns": 300}),
+        (4, ("planner", "spoiler", "weighted", "random"), {}),
+        (
+            3,
+            ("spoiler",),
+            {"turn_collision": "held_ghost_displaced", "turn_physics": "end_cell", "slider_off_board": "ghost_stops"},
+        ),
+        (2, ("planner", "random"), {"decks_moved": True, "magnet_polarity": "opposite_poles_grip"}),
+        (4, ("random", "planner"), {"must_use_all_moves": True, "max_turns": 300}),
+    ],
+)
 def test_invariants_hold_after_every_step_of_many_games(n, strats, params):
     sc = scenario(n, strats, params=params)
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
     finished = 0
     for g in range(60):
         log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1)
+            np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1
+        )
         assert status in (PL.ST_DONE, PL.ST_TRUNCATED), f"game {g}: status {status}"
         if status == PL.ST_DONE:
             finished += 1
             assert scores[int(st[R.S_WINNER])] == 5 and w == 1 << int(st[R.S_WINNER])
         assert extra[2] + extra[3] + extra[4] >= extra[2]
-        assert sum(extra[14:19]) == extra[2]                              # garments taken = searches found
+        assert sum(extra[14:19]) == extra[2]  # garments taken = searches found
     assert finished > 0
 
 
 def test_results_identical_across_threads_and_chunks():
-    sc = scenario(4, ("planner", "spoiler", "random", "weighted"), games=300,
-                  seat_params=[{"recall_own": 0.5, "recall_table": 0.3}, {}, {}, {"w_full": 1.0}])
+    sc = scenario(
+        4,
+        ("planner", "spoiler", "random", "weighted"),
+        games=300,
+        seat_params=[{"recall_own": 0.5, "recall_table": 0.3}, {}, {}, {"w_full": 1.0}],
+    )
     a = per_game_outputs(sc, 1, 300)
     b = per_game_outputs(sc, 2, 37)
     for k in a:

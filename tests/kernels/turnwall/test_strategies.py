@@ -3,6 +3,7 @@ the cards face up, what the table sees of the decks (sizes, top cards' backs) an
 decision of many games, the cards a seat has not seen are dealt again among the deck slots it has not seen, the
 order of the cards under each top card is shuffled, and every other seat's memory is scrambled; the decision must
 not change."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,14 +22,17 @@ def _perturb(st, seat, gen):
     among those slots (part by part, card places kept consistent) and the other seats' memory randomised."""
     out = st.copy()
     for p in range(R.N_PARTS):
-        slots = [k for k in range(R.N_DECKS)
-                 if st[R.S_DECK + k * R.N_PARTS + p] >= 0
-                 and st[R.S_KNOW + (seat * R.N_DECKS + k) * R.N_PARTS + p] == R.KNOW_UNSEEN]
+        slots = [
+            k
+            for k in range(R.N_DECKS)
+            if st[R.S_DECK + k * R.N_PARTS + p] >= 0
+            and st[R.S_KNOW + (seat * R.N_DECKS + k) * R.N_PARTS + p] == R.KNOW_UNSEEN
+        ]
         cards = [int(st[R.S_DECK + k * R.N_PARTS + p]) for k in slots]
         for k, gm in zip(slots, gen.permutation(cards)):
             out[R.S_DECK + k * R.N_PARTS + p] = gm
             out[R.S_CARD_LOC + gm] = k
-    for k in range(R.N_DECKS):                       # the order below the top card is not seen
+    for k in range(R.N_DECKS):  # the order below the top card is not seen
         top = R.top_back(st, k)
         below = [q for q in range(R.N_PARTS) if q != top]
         ranks = [int(st[R.S_RANK + k * R.N_PARTS + q]) for q in below]
@@ -68,17 +72,24 @@ def _decide(sid, row_w, st, prm, mask, nl, rng, seat, scratch_work):
     return S.decide(sid, row_w, st, prm, mask, nl, rng.copy(), 1 + seat, work, base, cur, keys, probs, near)
 
 
-LADDER = [{"recall_own": 1.0, "recall_table": 0.0}, {"recall_own": 0.0, "recall_table": 1.0},
-          {"recall_own": 0.0, "recall_table": 0.0}, {"recall_own": 0.5, "recall_table": 0.5}]
+LADDER = [
+    {"recall_own": 1.0, "recall_table": 0.0},
+    {"recall_own": 0.0, "recall_table": 1.0},
+    {"recall_own": 0.0, "recall_table": 0.0},
+    {"recall_own": 0.5, "recall_table": 0.5},
+]
 
 
-@pytest.mark.parametrize("strats,seat_params,params", [
-    (("planner", "spoiler", "weighted", "random"), None, None),
-    (("planner",) * 4, LADDER, None),
-    (("planner",) * 4, LADDER, {"decks_moved": True}),
-    (("planner",) * 3, LADDER[1:], {"decks_moved": True, "decks_moved_seen": False, "deck_view": "size"}),
-    (("planner", "spoiler", "planner"), [{"knows_magnets": 0.0}, {"knows_magnets": 0.0}, {}], None),
-])
+@pytest.mark.parametrize(
+    "strats,seat_params,params",
+    [
+        (("planner", "spoiler", "weighted", "random"), None, None),
+        (("planner",) * 4, LADDER, None),
+        (("planner",) * 4, LADDER, {"decks_moved": True}),
+        (("planner",) * 3, LADDER[1:], {"decks_moved": True, "decks_moved_seen": False, "deck_view": "size"}),
+        (("planner", "spoiler", "planner"), [{"knows_magnets": 0.0}, {"knows_magnets": 0.0}, {}], None),
+    ],
+)
 def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params, params):
     n = len(strats)
     sc = scenario(n, strats, seat_params=seat_params, params=params)
@@ -93,7 +104,7 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
         work[S.W_PLAN_TURN] = -1
         R.init(st, prm, n, g % n)
         for p in range(R.N_PARTS):
-            order[p * 4:(p + 1) * 4] = p * 4 + gen.permutation(4)
+            order[p * 4 : (p + 1) * 4] = p * 4 + gen.permutation(4)
         R.deal(st, order)
         R.stack_decks(st, rng)
         log = np.zeros((1, 6), np.int32)
@@ -104,19 +115,30 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
             a = int(np.flatnonzero(mask)[0])
             if nl > 1:
                 if sids[seat] != S.S_RANDOM:
-                    learner = wrows[seat][S.W_MAGNETS] < 0.5                   # C5: nor the unseen magnets
-                    other = _decide(sids[seat], wrows[seat], _perturb(st, seat, gen),
-                                    _unseen_magnets(st, prm, gen) if learner else prm, mask.copy(), nl, rng,
-                                    seat, work)
-                a = S.decide(sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys,
-                             probs, near)
+                    learner = wrows[seat][S.W_MAGNETS] < 0.5  # C5: nor the unseen magnets
+                    other = _decide(
+                        sids[seat],
+                        wrows[seat],
+                        _perturb(st, seat, gen),
+                        _unseen_magnets(st, prm, gen) if learner else prm,
+                        mask.copy(),
+                        nl,
+                        rng,
+                        seat,
+                        work,
+                    )
+                a = S.decide(
+                    sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs, near
+                )
                 if sids[seat] != S.S_RANDOM:
-                    assert other == a, f"game {g}, turn {st[R.S_TURNS]}: seat {seat} decided {a}, {other} " \
-                                       f"once the unseen cards were dealt again"
+                    assert other == a, (
+                        f"game {g}, turn {st[R.S_TURNS]}: seat {seat} decided {a}, {other} "
+                        f"once the unseen cards were dealt again"
+                    )
                     checked += 1
             if R.apply_action(st, prm, a, log) == 1:
                 M.observe_search(st, wrows, rng)
-                if prm[R.P_DECKS_MOVED] and st[R.S_PHASE] != R.PH_OVER:      # C11, as play_batch does it
+                if prm[R.P_DECKS_MOVED] and st[R.S_PHASE] != R.PH_OVER:  # C11, as play_batch does it
                     k = int(st[R.S_LAST_DECK])
                     b = int(gen.integers(0, 3))
                     b += b >= k
@@ -160,7 +182,8 @@ def test_s2_shift_pruning_never_loses_a_cell_of_the_own_ghost():
     positions = 0
     for g in range(40):
         log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1)
+            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1
+        )
         st = st.copy()
         st[R.S_NPEND] = 0
         me = int(gen.integers(0, 4))
@@ -168,9 +191,16 @@ def test_s2_shift_pruning_never_loses_a_cell_of_the_own_ghost():
             continue
         every_slide = lambda pos, a, left: a < R.A_SHIFT or a >= R.A_TURN  # noqa: E731
         # the lambdas are called within this iteration (B023 warns of late binding)
-        pruned = _own_cells(st, prm, me, lambda pos, a, left: every_slide(pos, a, left)  # noqa: B023
-                            or S.relevant(pos, prm, me, a, left, True, True) and  # noqa: B023
-                            S.relevant(pos, prm, me, a, left, False, True))  # noqa: B023
+        pruned = _own_cells(
+            st,
+            prm,
+            me,
+            lambda pos, a, left: (
+                every_slide(pos, a, left)  # noqa: B023
+                or S.relevant(pos, prm, me, a, left, True, True)  # noqa: B023
+                and S.relevant(pos, prm, me, a, left, False, True)
+            ),
+        )  # noqa: B023
         full = _own_cells(st, prm, me, lambda pos, a, left: True)
         assert pruned == full, f"game {g}: cells only reached through a pruned shift: {sorted(full - pruned)}"
         shift_used += len(full - _own_cells(st, prm, me, every_slide))
@@ -189,7 +219,8 @@ def test_c1_planner_plans_every_move_unless_it_ends_on_a_needed_garment(must):
     plans = 0
     for g in range(30):
         log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1)
+            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1
+        )
         st = st.copy()
         st[R.S_PHASE] = R.PH_MOVE
         st[R.S_NPEND] = 0
