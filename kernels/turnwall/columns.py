@@ -26,4 +26,5 @@ EXTRA_COLUMNS = (
     "taken_body",
     "taken_legs",
     "taken_hand",
+    "searches_part_gone",
 )

@@ -12,7 +12,9 @@ from kernels.turnwall import board as B
 from kernels.turnwall.rules import (
     P_COLLISION,
     P_CORNER,
+    P_DECK_VIEW,
     P_DECKS_MOVED,
+    P_DECKS_TRACKED,
     P_GARMENT_AT,
     P_GARMENT_CELL,
     P_GRIP,
@@ -26,12 +28,16 @@ from kernels.turnwall.rules import (
     P_SL_TUNNEL,
     P_TUN_COL,
     P_TUN_OF_COL,
+    P_TURN_PHYSICS,
     P_WALLS,
+    pack_sweep,
 )
 
 COLLISIONS = ("turning_ghost_displaced", "held_ghost_displaced")
 OFF_BOARD = ("illegal", "ghost_stops")
 POLARITY = ("every_magnet_grips", "opposite_poles_grip")
+DECK_VIEWS = ("nothing", "size", "size_and_top_back")
+TURN_PHYSICS = ("sweep", "end_cell")
 
 # (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
@@ -48,9 +54,10 @@ PARAM_SPECS = (
     (
         "must_use_all_moves",
         "bool",
-        False,
+        True,
         None,
-        "AMBIGUITY C1: a ghost not on a needed garment must use all its moves (default: up to 3, stop any time)",
+        "AMBIGUITY C1: a ghost not on a needed garment must use all its moves (the rulebook's 'Carrying out fewer "
+        "than 3 moves', default); false: up to 3, stop any time (version <= 2)",
     ),
     (
         "slider_off_board",
@@ -65,6 +72,23 @@ PARAM_SPECS = (
         "turning_ghost_displaced",
         COLLISIONS,
         "ASSUMPTION C6: when a turning ghost meets a held one, which of them is displaced to a free neighbouring cell",
+    ),
+    (
+        "turn_physics",
+        "choice",
+        "sweep",
+        TURN_PHYSICS,
+        "ASSUMPTION C12: a board turn sweeps each riding ghost along its arc, stopping it where it touches a held ghost "
+        "(put into a space it straddles) and leaving held ghosts at the corners off the board (default); end_cell: "
+        "collisions only where a ghost ends (version <= 2)",
+    ),
+    (
+        "ghost_width_pct",
+        "int",
+        100,
+        (30, 100),
+        "ASSUMPTION C12: a ghost's width in percent of a space (the sweep: two ghosts touch when their centres are "
+        "that close; no source gives it)",
     ),
     (
         "magnet_polarity",
@@ -85,13 +109,34 @@ PARAM_SPECS = (
         "bool",
         False,
         None,
-        "VARIANT C11: after a search the searched deck changes places with another deck the others cannot follow",
+        "VARIANT C11: after a search the searched deck changes places with another deck",
+    ),
+    (
+        "decks_moved_seen",
+        "bool",
+        True,
+        None,
+        "C11: every player sees where a moved deck goes (false: only the searcher follows it, the others forget both "
+        "decks, version <= 2)",
+    ),
+    (
+        "deck_view",
+        "choice",
+        "size_and_top_back",
+        DECK_VIEWS,
+        "M1: what everyone sees of a face-down deck: its size and its top card's back (default), its size, or "
+        "nothing (version <= 2)",
     ),
 )
 
 
 def check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
     """Cross-parameter checks; returns one error line or None. Loads the board file (a bad one is one line)."""
+    if values["turn_physics"] == "sweep" and values["turn_collision"] != COLLISIONS[0]:
+        return (
+            "params.turn_collision: held_ghost_displaced needs turn_physics = end_cell (in the sweep a held "
+            "ghost always stands still)"
+        )
     if len(values["ghost_poles"]) != 4:
         return f"params.ghost_poles: needs exactly 4 values (0 or 1), got {len(values['ghost_poles'])}"
     try:
@@ -112,7 +157,11 @@ def pack(values: dict, players: int) -> np.ndarray:
     prm[P_OFF_BOARD] = OFF_BOARD.index(values["slider_off_board"])
     prm[P_MUST_MOVE] = int(bool(values["must_use_all_moves"]))
     prm[P_DECKS_MOVED] = int(bool(values["decks_moved"]))
+    prm[P_DECKS_TRACKED] = int(bool(values["decks_moved_seen"]))
+    prm[P_DECK_VIEW] = DECK_VIEWS.index(values["deck_view"])
+    prm[P_TURN_PHYSICS] = TURN_PHYSICS.index(values["turn_physics"])
     pack_board(prm, board, values["ghost_poles"], values["magnet_polarity"] == POLARITY[1])
+    pack_sweep(prm, values["ghost_width_pct"] / 100)
     return prm
 
 
@@ -132,3 +181,4 @@ def pack_board(prm: np.ndarray, board: B.Board, ghost_poles=(0, 1, 0, 1), polari
     prm[P_CORNER : P_CORNER + 4] = board.corners
     prm[P_ROOM : P_ROOM + B.N_CELLS] = board.room_of
     prm[P_MAX_OUT] = board.max_out
+    pack_sweep(prm)  # C12 at the default ghost width (pack then sets the chosen)

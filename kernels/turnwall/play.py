@@ -27,7 +27,7 @@ from kernels.turnwall import step
 from kernels.turnwall.columns import EXTRA_COLUMNS
 from kernels.turnwall.rules import N_ACTIONS, N_CELLS, N_GARMENTS, PHYS_SIZE, S_SIZE
 from kernels.turnwall.step import K_ACTION, K_DEAL, K_SWAP, game_outputs  # noqa: F401  (for callers)
-from kernels.turnwall.strategies import HASH_SIZE, N_SPARAMS, WORK_SIZE
+from kernels.turnwall.strategies import KEYS_SIZE, N_SPARAMS, WORK_SIZE
 
 N_EXTRA = len(EXTRA_COLUMNS)
 
@@ -43,7 +43,7 @@ def new_scratch(n):
         np.zeros(WORK_SIZE, dtype=np.int32),
         np.zeros(PHYS_SIZE, dtype=np.int32),
         np.zeros(PHYS_SIZE, dtype=np.int32),
-        np.zeros(2 * HASH_SIZE, dtype=np.int64),
+        np.zeros(KEYS_SIZE, dtype=np.int64),
         np.zeros(N_GARMENTS, dtype=np.float64),
         np.zeros(N_CELLS, dtype=np.float64),
         np.zeros((n, N_SPARAMS), dtype=np.float64),

@@ -4,18 +4,22 @@ State: one flat int32 vector ``st`` (S_SIZE); its first PHYS_SIZE entries are th
 board orientation, sliders, pending placements): the move functions read and write only that block, so a planner
 can search on small copies of it. Parameters: int64 ``prm`` (P_* offsets, built by params.pack with the board).
 Seats index the ghosts: seat i plays ghost i (colour i, corner i). Chance enters only through `deal` (the cards of
-the four decks) and `swap_decks` (the decks-moved variant). Decisions enter through `apply_action` (A_* ids).
+the four decks), `stack_decks` (the order of the cards in each deck, hence the top card's back) and `swap_decks` (the
+decks-moved variant). Decisions enter through `apply_action` (A_* ids).
 Every function returns a status instead of raising (kernels/README.md).
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from kernels._jit import njit
 from kernels.eventlog import log_event
+from kernels.rng import bounded
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 SIZE = 7
 N_CELLS = 49
@@ -48,6 +52,66 @@ def _rot_tables():
 
 B2F, F2B = _rot_tables()  # R1: board cell -> floor cell under it with the board turned rot quarters clockwise
 
+# ---- C12: the sweep of a quarter turn (geometry in floor cells, computed once) ------------------------------------
+GHOST_WIDTH = 1.0  # default: a ghost is one cell across (two touch when their centres are that far apart)
+OVERLAP = 0.1  # a ghost stands on a cell when it covers at least this much of the cell's width
+OFF_EDGE = 3.5  # half the board's width: a held ghost farther than this from the plug leaves the board
+
+
+@functools.lru_cache(maxsize=8)
+def sweep_tables(width: float = GHOST_WIDTH):
+    """For ghosts ``width`` cells across (C12 parameter ghost_width_pct / 100), for a quarter turn in direction d (0 clockwise, 1 anticlockwise) of a ghost riding the board from floor cell m
+    past a ghost standing still on floor cell s: TOUCH[d, m, s] = the turn angle (radians, 0..pi/2) at which they
+    touch (inf when they never do), SPACES[d, m, s] = bit set of the floor cells the stopped ghost straddles there.
+    OFF[c] = 1 when a ghost standing still over floor cell c is off the board at some moment of a quarter turn
+    (its centre more than OFF_EDGE from the plug: the 3 cells at each corner). A ghost straddles the cells it covers
+    by at least OVERLAP of their width (centre within 0.5 + width / 2 - OVERLAP on both axes)."""
+    reach = width
+    straddle = 0.5 + width / 2 - OVERLAP
+    z = np.array([complex(c % SIZE - 3, c // SIZE - 3) for c in range(N_CELLS)])
+    touch = np.full((2, N_CELLS, N_CELLS), np.inf)
+    spaces = np.zeros((2, N_CELLS, N_CELLS), dtype=np.int64)
+    for d in range(2):
+        sign = 1.0 if d == 0 else -1.0  # clockwise on the page (rows grow southward): z * e^{i theta}
+        theta = np.linspace(0.0, np.pi / 2, 1801)
+        path = z[:, None] * np.exp(1j * sign * theta)[None, :]  # [m, step]
+        for m in range(N_CELLS):
+            dist = np.abs(path[m][None, :] - z[:, None])  # [s, step]
+            inside = dist < reach - 1e-9
+            for t in range(N_CELLS):
+                if t == m or not inside[t].any():
+                    continue
+                k = int(np.argmax(inside[t]))
+                lo, hi = theta[max(k - 1, 0)], theta[k]
+                for _ in range(50):  # the exact touching angle between two samples
+                    mid = (lo + hi) / 2
+                    if abs(z[m] * np.exp(1j * sign * mid) - z[t]) < reach - 1e-9:
+                        hi = mid
+                    else:
+                        lo = mid
+                touch[d, m, t] = lo
+                at = z[m] * np.exp(1j * sign * lo)
+                mask = 0
+                for c in range(N_CELLS):
+                    if abs(z[c].real - at.real) < straddle and abs(z[c].imag - at.imag) < straddle:
+                        mask |= 1 << c
+                spaces[d, m, t] = mask
+    off = (np.abs(z) > OFF_EDGE).astype(np.int64)
+    return touch, spaces, off
+
+
+SWEEP_TOUCH, SWEEP_SPACES, SWEEP_OFF = sweep_tables()  # the default width (tests read them)
+
+
+def pack_sweep(prm: np.ndarray, width: float = GHOST_WIDTH) -> None:
+    """Write the C12 tables for ghosts ``width`` cells across into the parameter vector (params.pack)."""
+    touch, spaces, off = sweep_tables(float(width))
+    prm[P_SWEEP_OFF : P_SWEEP_OFF + N_CELLS] = off
+    ns = np.where(np.isfinite(touch), np.round(touch * 1e9), -1).astype(np.int64)
+    prm[P_SWEEP_TOUCH : P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS] = ns.ravel()
+    prm[P_SWEEP_SPACES : P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS] = spaces.ravel()
+
+
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
 P_MAX_TURNS = 0
 P_MOVES = 1  # magical moves a turn (rulebook: 3)
@@ -56,6 +120,7 @@ P_COLLISION = 3  # C6: 0 the turning ghost is displaced, 1 the held ghost is dis
 P_OFF_BOARD = 4  # C2: 0 a slider move that would put a ghost off the board is illegal, 1 that ghost stops
 P_MUST_MOVE = 5  # C1: 1 = all moves must be used unless on a needed garment
 P_DECKS_MOVED = 6  # C11: variant, decks put back in other places after a search
+P_DECK_VIEW = 7  # M1: what the table sees of a deck: 0 nothing, 1 its size, 2 its size and top card's back
 P_TUN_COL = 8  # [5] floor column of tunnel t
 P_TUN_OF_COL = 13  # [7] tunnel under floor column c, -1 none
 P_SL_TUNNEL = 20  # [3] start tunnel of slider s
@@ -65,7 +130,12 @@ P_GARMENT_AT = 84  # [49] garment id on the cell, -1 none
 P_GARMENT_CELL = 133  # [20]
 P_CORNER = 153  # [4]
 P_ROOM = 157  # [49] room index, -1 plug
-P_SIZE = 206
+P_DECKS_TRACKED = 206  # C11: 1 every seat sees where a moved deck goes, 0 only the searcher
+P_TURN_PHYSICS = 207  # C12: 0 the sweep of a quarter turn, 1 collisions at the end cells only (version <= 2)
+P_SWEEP_OFF = 208  # [49] SWEEP_OFF (in the parameters, not compiled in as constants: cold compile time)
+P_SWEEP_TOUCH = 257  # [2 * 49 * 49] SWEEP_TOUCH in nanoradians (-1: never)
+P_SWEEP_SPACES = P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS  # [2 * 49 * 49] SWEEP_SPACES
+P_SIZE = P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS
 
 # ---- state offsets: physical block ------------------------------------------------------------------------------
 S_GPOS = 0  # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
@@ -75,7 +145,8 @@ S_SPOS = 8  # [3] cells slider s is pulled out (0..max_out)
 S_NG = 11  # ghosts in play (= players)
 S_NPEND = 12  # ghosts waiting for a place after a turn (R10)
 S_PEND = 13  # [4] ghost ids, in placement order
-S_PANCHOR = 17  # [4] the cell each one was displaced from
+S_PANCHOR = 17  # [4] the cell each one was displaced from (end-cell physics), or SWEEP_KEY + the index of
+# its straddled cells in SWEEP_SPACES (sweep), or OFF_BOARD_KEY (left the board)
 PHYS_SIZE = 24
 # ---- turn ---------------------------------------------------------------------------------------------------------
 S_CUR = 24  # seat to act
@@ -103,6 +174,7 @@ S_NOT_FOUND = 49
 S_WASTED = 50
 S_SKIPPED = 51  # turns ended with moves left
 S_PART_TAKEN = 52  # [5] garments taken by body part
+S_PART_GONE = 57  # searches of a deck that no longer held a card of that body part
 # ---- cards ----------------------------------------------------------------------------------------------------------
 S_HAVE = 60  # [4] bit set of body parts each seat wears
 S_DECK = 64  # [4 * 5] garment id in deck k, slot of part p (-1 taken)
@@ -110,9 +182,17 @@ S_CARD_LOC = 84  # [20] deck 0..3, or LOC_SEAT + seat when taken
 # ---- what each seat remembers (memory.py writes it; strategies read their own rows) ---------------------------------
 S_KNOW = 104  # [4 seats * 4 decks * 5 parts]: garment seen there, KNOW_EMPTY, or KNOW_UNSEEN
 S_EXCL = 184  # [4 seats * 20 garments]: bit k = deck k is known not to hold the garment
-S_SIZE = 264
+S_MAY = 264  # [4 seats * 4 decks]: bit p = as far as the seat knows, deck k may still hold a part-p card
+S_RANK = 280  # [4 decks * 5 parts]: place of the part-p card in deck k from the top (0 = top card)
+S_VIEW = 300  # copies of P_DECK_VIEW and P_DECKS_TRACKED (memory.py reads them without the parameters)
+S_TRACKED = 301
+S_SEEN_KNOWN = 302  # [3] C5: bit k * 4 + g = the table has seen whether slider s's cell k grips ghost g
+S_SEEN_GRIP = 305  # [3] ... and it grips (bits where known)
+S_SIZE = 308
 
 LOC_SEAT = 10
+SWEEP_KEY = 1000
+OFF_BOARD_KEY = 999
 KNOW_UNSEEN = -2
 KNOW_EMPTY = -1
 
@@ -123,12 +203,14 @@ PH_OVER = 2
 # ---- actions ----------------------------------------------------------------------------------------------------------
 A_DRAG = 0  # + direction 0..3 (N, E, S, W on the board)
 A_SLIDE = 4  # + slider * 2 + (0 push in: north, 1 pull out: south)
-A_SHIFT = 10  # + slider * 15 + tunnel * 3 + depth
-A_TURN = 55  # + 0 clockwise, 1 anticlockwise
-A_PLACE = 57  # + cell: where the waiting ghost goes
-A_SEARCH = 106  # + deck
-A_END = 110  # end the turn (no search)
-N_ACTIONS = 111
+A_SHIFT = 10  # + slider * SHIFT_PER_SLIDER + tunnel * DEPTHS + depth (B6: any depth 0..max_out <= 6)
+DEPTHS = 7
+SHIFT_PER_SLIDER = 5 * DEPTHS
+A_TURN = A_SHIFT + 3 * SHIFT_PER_SLIDER  # 115: + 0 clockwise, 1 anticlockwise
+A_PLACE = A_TURN + 2  # 117: + cell: where the waiting ghost goes
+A_SEARCH = A_PLACE + 49  # 166: + deck
+A_END = A_SEARCH + 4  # 170: end the turn (no search)
+N_ACTIONS = A_END + 1
 
 # move kinds (counters, replay)
 MK_DRAG = 0
@@ -321,12 +403,33 @@ def free_corners(st, prm):
 
 
 @njit("int64(int32[::1], int64[::1])")
+def place_spaces(st, prm):
+    """R10: the free cells the first waiting ghost may be put into, before the corners: the cells it straddles
+    (sweep, C12) or the neighbours of the cell it was displaced from (end-cell physics); 0 when it left the board."""
+    a = st[S_PANCHOR]
+    if a == OFF_BOARD_KEY:
+        return 0
+    if a < SWEEP_KEY:
+        return free_neighbours(st, a)
+    floor = prm[P_SWEEP_SPACES + a - SWEEP_KEY]
+    rot = st[S_ROT]
+    m = 0
+    for c in range(N_CELLS):
+        if (floor >> c) & 1:
+            b = F2B[rot, c]
+            if b != PLUG and ghost_at(st, b) < 0:
+                m |= 1 << b
+    return m
+
+
+@njit("int64(int32[::1], int64[::1])")
 def place_options(st, prm):
-    """R10: cells the first waiting ghost may go to: a free neighbour of the cell it was displaced from, or, when
-    there is none (pushed off the board), an empty corner. Bit set of cells; 0 when nobody waits."""
+    """R10: cells the first waiting ghost may go to: a free cell it straddles (sweep) or next to the cell it was
+    displaced from (end-cell physics), or, when there is none (pushed off the board), an empty corner. Bit set of
+    cells; 0 when nobody waits."""
     if st[S_NPEND] == 0:
         return 0
-    m = free_neighbours(st, st[S_PANCHOR])
+    m = place_spaces(st, prm)
     return m if m != 0 else free_corners(st, prm)
 
 
@@ -334,7 +437,7 @@ def place_options(st, prm):
 def place(st, prm, cell):
     """Put the first waiting ghost on ``cell`` (one of `place_options`); returns 1 if it was an ejection (R10)."""
     g = st[S_PEND]
-    ej = 1 if free_neighbours(st, st[S_PANCHOR]) == 0 else 0
+    ej = 1 if place_spaces(st, prm) == 0 else 0
     st[S_GPOS + g] = cell
     n = st[S_NPEND] - 1
     for i in range(n):
@@ -380,11 +483,64 @@ def place_first_options(st, prm):
 
 
 @njit("int64(int32[::1], int64[::1], int64)")
+def turn_sweep(st, prm, d):
+    """C12 (default): a quarter turn swept. Held ghosts stand still over the floor; a held ghost over one of the 3
+    floor cells at a corner is left off the board as the board's corner turns away beneath it (it waits for an empty
+    corner). Every other ghost rides the board along its arc and stops where it first touches a held ghost still on
+    the board (a ghost one cell across; the first it touches); it waits to be put into one of the spaces it
+    straddles there. Waiting ghosts are queued in ghost order. Returns the number of ghosts displaced or left off."""
+    old = st[S_ROT]
+    new = (old + (1 if d == 0 else 3)) % 4
+    held = 0
+    for g in range(st[S_NG]):
+        if is_held(st, prm, g):
+            held |= 1 << g
+    for g in range(st[S_NG]):  # pass 1, on the old positions: who waits, and why
+        st[S_PANCHOR + g] = -1
+        b = st[S_GPOS + g]
+        if b < 0:
+            continue
+        f = B2F[old, b]
+        if (held >> g) & 1:
+            if prm[P_SWEEP_OFF + f] != 0:
+                st[S_PANCHOR + g] = OFF_BOARD_KEY
+            continue
+        first = -1
+        for h in range(st[S_NG]):
+            if (held >> h) & 1 == 0:
+                continue
+            fh = B2F[old, st[S_GPOS + h]]
+            i = (d * N_CELLS + f) * N_CELLS + fh
+            t = prm[P_SWEEP_TOUCH + i]
+            if prm[P_SWEEP_OFF + fh] == 0 and t >= 0 and (first < 0 or t < first):
+                first = t
+                st[S_PANCHOR + g] = SWEEP_KEY + i
+    for g in range(st[S_NG]):  # pass 2: held ghosts stay over the floor
+        if (held >> g) & 1 and st[S_PANCHOR + g] < 0:
+            st[S_GPOS + g] = F2B[new, B2F[old, st[S_GPOS + g]]]
+    n = 0
+    for g in range(st[S_NG]):  # pass 3: the queue, in ghost order (n <= g: in place)
+        key = st[S_PANCHOR + g]
+        st[S_PANCHOR + g] = -1
+        if key < 0:
+            continue
+        st[S_PEND + n] = g
+        st[S_PANCHOR + n] = key
+        st[S_GPOS + g] = -1
+        n += 1
+    st[S_NPEND] = n
+    st[S_ROT] = new
+    return n
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
 def turn_board(st, prm, d):
     """R8: turn the board a quarter (d = 0 clockwise, 1 anticlockwise). Held ghosts stay over the floor (so they move
     on the board), the others turn with the board. A turning ghost that arrives on a held ghost's cell is displaced
     (C6; collision = 1: the held ghost is displaced instead) and waits for a place (R10). Returns the number of
-    displaced ghosts."""
+    displaced ghosts. With C12's sweep (the default) the turn is `turn_sweep`; this is the end-cell option."""
+    if prm[P_TURN_PHYSICS] == 0:
+        return turn_sweep(st, prm, d)
     old = st[S_ROT]
     new = (old + (1 if d == 0 else 3)) % 4
     held = 0
@@ -411,6 +567,65 @@ def turn_board(st, prm, d):
     return n
 
 
+@njit("void(int32[::1], int64[::1], int64, boolean)")
+def see_grip(st, prm, g, grips):
+    """C5: the table has seen whether the magnet cell under ghost ``g`` grips it (S_SEEN_*)."""
+    b = st[S_GPOS + g]
+    if b < 0:
+        return
+    f = B2F[st[S_ROT], b]
+    t = prm[P_TUN_OF_COL + f % SIZE]
+    s = slider_in(st, t) if t >= 0 else -1
+    if s < 0:
+        return
+    k = f // SIZE - st[S_SPOS + s]
+    if k < 0 or k >= SLIDER_LEN:
+        return
+    bit = 1 << (k * MAX_GHOSTS + g)
+    st[S_SEEN_KNOWN + s] |= bit
+    if grips:
+        st[S_SEEN_GRIP + s] |= bit
+    else:
+        st[S_SEEN_GRIP + s] &= ~bit
+
+
+@njit("void(int32[::1], int64[::1], int64, int64)")
+def see_move(st, prm, a, before):
+    """C5, what everyone sees of magical move ``a`` (called before it with before = 1, after it with 0): a board turn
+    shows of every ghost over a slider whether it is held (it stands still over the floor) or not (it rides the
+    board); a slide shows a grip under each ghost that moved with no moving ghost behind it to push it. Nothing
+    else about the magnets is visible (the rulebook: "you may not test beforehand")."""
+    if a >= A_TURN and before == 1:
+        for g in range(st[S_NG]):
+            see_grip(st, prm, g, is_held(st, prm, g))
+    elif A_SLIDE <= a < A_SHIFT and before == 1:
+        for g in range(st[S_NG]):  # the cells before the slide, kept in S_PANCHOR (unused now)
+            st[S_PANCHOR + g] = st[S_GPOS + g]
+    elif A_SLIDE <= a < A_SHIFT:
+        k = a - A_SLIDE
+        s = k // 2
+        step = 1 if k % 2 == 1 else -1
+        rot = st[S_ROT]
+        for g in range(st[S_NG]):
+            b0 = st[S_PANCHOR + g]
+            if b0 < 0 or b0 == st[S_GPOS + g]:
+                continue
+            f0 = B2F[rot, b0]
+            pushed = False
+            for h in range(st[S_NG]):
+                bh = st[S_PANCHOR + h]
+                if h != g and bh >= 0 and bh != st[S_GPOS + h] and B2F[rot, bh] == f0 - step * SIZE:
+                    pushed = True
+            if not pushed:
+                kk = f0 // SIZE - (st[S_SPOS + s] - step)  # the slider's cell under it before the slide
+                if 0 <= kk < SLIDER_LEN:
+                    bit = 1 << (kk * MAX_GHOSTS + g)
+                    st[S_SEEN_KNOWN + s] |= bit
+                    st[S_SEEN_GRIP + s] |= bit
+        for g in range(st[S_NG]):
+            st[S_PANCHOR + g] = -1
+
+
 @njit("int64(int32[::1], int64[::1], int64, int64)")
 def move_legal(st, prm, g, a):
     """1 when magical move ``a`` (A_DRAG .. A_TURN + 1) is legal for ghost ``g``'s player (ignores moves left);
@@ -422,7 +637,7 @@ def move_legal(st, prm, g, a):
         return 1 if slide(st, prm, k // 2, k % 2, False) >= 0 else 0
     if a < A_TURN:
         k = a - A_SHIFT
-        return 1 if can_shift(st, prm, k // 15, (k % 15) // 3, k % 3) else 0
+        return 1 if can_shift(st, prm, k // SHIFT_PER_SLIDER, (k % SHIFT_PER_SLIDER) // DEPTHS, k % DEPTHS) else 0
     return 1
 
 
@@ -440,8 +655,8 @@ def do_move(st, prm, g, a):
         return slide(st, prm, k // 2, k % 2, True)
     if a < A_TURN:
         k = a - A_SHIFT
-        st[S_STUN + k // 15] = (k % 15) // 3
-        st[S_SPOS + k // 15] = k % 3
+        st[S_STUN + k // SHIFT_PER_SLIDER] = (k % SHIFT_PER_SLIDER) // DEPTHS
+        st[S_SPOS + k // SHIFT_PER_SLIDER] = k % DEPTHS
         return 0
     return turn_board(st, prm, a - A_TURN)
 
@@ -492,6 +707,13 @@ def init(st, prm, n, first):
         st[S_DECK + i] = -1
     for i in range(MAX_GHOSTS * N_DECKS * N_PARTS):
         st[S_KNOW + i] = KNOW_UNSEEN
+    for i in range(MAX_GHOSTS * N_DECKS):
+        st[S_MAY + i] = (1 << N_PARTS) - 1
+    for k in range(N_DECKS):
+        for p in range(N_PARTS):
+            st[S_RANK + k * N_PARTS + p] = p
+    st[S_VIEW] = prm[P_DECK_VIEW]
+    st[S_TRACKED] = prm[P_DECKS_TRACKED]
 
 
 @njit
@@ -505,13 +727,53 @@ def deal(st, order):
             st[S_CARD_LOC + gm] = k
 
 
+@njit("void(int32[::1], uint64[:, ::1])")
+def stack_decks(st, rng):
+    """R2 chance (M1): the order of the five cards in each face-down deck, a uniformly random permutation per deck
+    drawn from chance stream 0 after the deal; the searcher puts the rest back in the same order (C8), so the top
+    card of a deck is its remaining card of lowest rank."""
+    for k in range(N_DECKS):
+        for p in range(N_PARTS):
+            st[S_RANK + k * N_PARTS + p] = p
+        for i in range(N_PARTS - 1, 0, -1):
+            j = bounded(rng, 0, i + 1)
+            x = st[S_RANK + k * N_PARTS + i]
+            st[S_RANK + k * N_PARTS + i] = st[S_RANK + k * N_PARTS + j]
+            st[S_RANK + k * N_PARTS + j] = x
+
+
+@njit("int64(int32[::1], int64)")
+def deck_size(st, k):
+    """M1: cards left in deck ``k`` (what the table sees of its height)."""
+    n = 0
+    for p in range(N_PARTS):
+        if st[S_DECK + k * N_PARTS + p] >= 0:
+            n += 1
+    return n
+
+
+@njit("int64(int32[::1], int64)")
+def top_back(st, k):
+    """M1: the body part on the back of deck ``k``'s top card, -1 when the deck is empty."""
+    best = -1
+    for p in range(N_PARTS):
+        if st[S_DECK + k * N_PARTS + p] >= 0 and (
+            best < 0 or st[S_RANK + k * N_PARTS + p] < st[S_RANK + k * N_PARTS + best]
+        ):
+            best = p
+    return best
+
+
 @njit("void(int32[::1], int64, int64)")
 def swap_decks(st, a, b):
-    """C11 variant chance: decks ``a`` and ``b`` change places (their cards travel with them)."""
+    """C11 variant chance: decks ``a`` and ``b`` change places (their cards, in their order, travel with them)."""
     for p in range(N_PARTS):
         x = st[S_DECK + a * N_PARTS + p]
         st[S_DECK + a * N_PARTS + p] = st[S_DECK + b * N_PARTS + p]
         st[S_DECK + b * N_PARTS + p] = x
+        x = st[S_RANK + a * N_PARTS + p]
+        st[S_RANK + a * N_PARTS + p] = st[S_RANK + b * N_PARTS + p]
+        st[S_RANK + b * N_PARTS + p] = x
     for gm in range(N_GARMENTS):
         if st[S_CARD_LOC + gm] == a:
             st[S_CARD_LOC + gm] = b
@@ -538,6 +800,8 @@ def legal_actions(st, prm, mask):
     moves = 0
     if st[S_MOVES_LEFT] > 0:
         for a in range(A_DRAG, A_PLACE):
+            if A_SHIFT <= a < A_TURN and (a - A_SHIFT) % DEPTHS > prm[P_MAX_OUT]:
+                continue
             if move_legal(st, prm, seat, a):
                 mask[a] = 1
                 moves += 1
@@ -579,7 +843,9 @@ def apply_action(st, prm, a, log):
             st[S_PHASE] = PH_MOVE
         return 0
     if a < A_PLACE:
+        see_move(st, prm, a, 1)
         code = do_move(st, prm, seat, a)
+        see_move(st, prm, a, 0)
         k = move_kind(a)
         st[S_DRAGS + k] += 1
         st[S_MOVES_LEFT] -= 1
@@ -604,6 +870,8 @@ def apply_action(st, prm, a, log):
     gm = needed_garment(st, prm, seat)
     p = gm // PER_PART
     res = 0
+    if st[S_DECK + k * N_PARTS + p] < 0:
+        st[S_PART_GONE] += 1
     if st[S_CARD_LOC + gm] >= LOC_SEAT:
         res = 2
         st[S_WASTED] += 1

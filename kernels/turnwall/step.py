@@ -108,6 +108,7 @@ def new_game(st, prm, n, g, rng, ws):
         for i in range(N_GARMENTS):
             record(steps, K_DEAL, order[i])
     R.deal(st, order)
+    R.stack_decks(st, rng)  # M1: the order in each deck (its top card's back)
     ws[3][0] = -1
     return first
 
@@ -235,6 +236,7 @@ def game_outputs(st, n, status, scores_row, extra_row):
     extra_row[13] = st[S_SKIPPED]
     for p in range(N_PARTS):
         extra_row[14 + p] = st[S_PART_TAKEN + p]
+    extra_row[19] = st[R.S_PART_GONE]
     return w
 
 

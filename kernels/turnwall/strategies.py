@@ -29,14 +29,20 @@ from kernels.turnwall.rules import (
     A_TURN,
     B2F,
     DC,
+    DEPTHS,
     DR,
     LOC_SEAT,
     N_CELLS,
     N_GARMENTS,
+    N_SLIDERS,
     P_GARMENT_AT,
     P_GARMENT_CELL,
+    P_GRIP,
+    P_MAX_OUT,
     P_MOVES,
+    P_MUST_MOVE,
     P_ROOM,
+    P_SIZE,
     P_TUN_OF_COL,
     PER_PART,
     PHYS_SIZE,
@@ -48,10 +54,13 @@ from kernels.turnwall.rules import (
     S_NG,
     S_NPEND,
     S_ROT,
+    S_SEEN_GRIP,
     S_SPOS,
     S_STUN,
     S_TURNS,
+    SHIFT_PER_SLIDER,
     SIZE,
+    SLIDER_LEN,
     can_drag,
     do_move,
     move_legal,
@@ -75,8 +84,19 @@ STRATEGIES = (
 
 # every non-random strategy's first parameters: the memory model (memory.py)
 MEMORY_SPECS = (
-    ("recall_own", 1.0, "probability of remembering what it saw in its own search (1 perfect, 0 none)"),
-    ("recall_table", 1.0, "probability of remembering what the table saw in a search (1 perfect, 0 none)"),
+    ("recall_own", 1.0, "probability of remembering the cards it saw in its own search (1 perfect, 0 forgets them)"),
+    (
+        "recall_table",
+        1.0,
+        "probability of remembering what the whole table saw of a search: which deck, which "
+        "garment, found or not (1 perfect, 0 ignores it)",
+    ),
+    (
+        "knows_magnets",
+        1.0,
+        "C5: 1 knows where every magnet grips (exact); 0 knows only the grips the table has "
+        "seen in moves so far and plans as if the others did not grip",
+    ),
 )
 # weights: (name, default, help), after the memory columns in the weighted strategy's row
 WEIGHT_SPECS = (
@@ -97,14 +117,15 @@ WEIGHT_SPECS = (
         "the spoiler); 0: skip shifts (12% faster, 1.9 points fewer wins at a planner table)",
     ),
 )
-N_SPARAMS = 8
-W_FIND = 2  # columns of an effective row
-W_NEAR = 3
+N_SPARAMS = 9
+W_MAGNETS = 2  # columns of an effective row (0, 1: memory.RECALL_*)
+W_FIND = 3
+W_NEAR = 4
 NEAR_WALL = 3
-W_RIVAL = 4
-W_MOVES = 5
-W_FULL = 6
-W_SHIFT = 7
+W_RIVAL = 5
+W_MOVES = 6
+W_FULL = 7
+W_SHIFT = 8
 PLANNER_W = np.array([1.0, 0.5, 0.0, 0.01, 0.0, 1.0])
 SPOILER_W = np.array([1.0, 0.5, 0.6, 0.01, 1.0, 1.0])
 
@@ -124,6 +145,7 @@ W_PLAN = 8  # up to 8 actions
 W_NODES = 16
 WORK_SIZE = W_NODES + MAX_NODES * NODE_W
 HASH_SIZE = 4096  # open-addressing table of visited positions (int64 keys, 0 = empty)
+KEYS_SIZE = 2 * HASH_SIZE + P_SIZE  # the table, then the parameters as a seat that learns the magnets sees them
 MAX_MOVES = 8
 
 
@@ -219,7 +241,7 @@ def relevant(cur, prm, me, a, left, full, shifts):
             return True
         # with 3 moves left a shift changes the own cell only through a later drag into the new corridor (a
         # neighbouring floor column) or a turn that carries the ghost over it, then a slide
-        t = ((a - A_SHIFT) % 15) // 3
+        t = ((a - A_SHIFT) % SHIFT_PER_SLIDER) // DEPTHS
         b = cur[S_GPOS + me]
         rot = cur[S_ROT]
         c = B2F[rot, b] % SIZE
@@ -239,12 +261,39 @@ def load(dst, o_dst, src, o_src):
         dst[o_dst + i] = src[o_src + i]
 
 
+@njit("boolean(int32[::1], int32[::1], int64, int64[::1], int64)")
+def may_stop(st, cur, o, prm, me):
+    """C1: the turn may end in the position at cur[o:] before every move is used: always with must_use_all_moves
+    off, else only with the own ghost on a garment of a body part it still lacks."""
+    if prm[P_MUST_MOVE] == 0:
+        return True
+    b = cur[o + S_GPOS + me]
+    gm = prm[P_GARMENT_AT + b] if b >= 0 else -1
+    return gm >= 0 and (st[S_HAVE + me] >> (gm // PER_PART)) & 1 == 0
+
+
 @njit("float64(int64[::1], float64[::1], float64[::1], float64[::1], int64, int64)")
 def cell_score(prm, w, probs, near, b, depth):
     """`score` of a position where only the own ghost's cell ``b`` matters (w_rival = 0)."""
     gm = prm[P_GARMENT_AT + b]
     v = w[W_FIND] * probs[gm] if gm >= 0 else 0.0
     return v + w[W_NEAR] * near[b] - w[W_MOVES] * depth
+
+
+@njit("void(int64[::1], int32[::1], int64[::1])")
+def believed(prm, st, keys):
+    """C5: the parameters as a seat that does not know the magnets sees them, in the tail of ``keys``: every grip
+    the table has seen (rules.see_move), no other."""
+    b = keys[2 * HASH_SIZE :]
+    for i in range(P_SIZE):
+        b[i] = prm[i]
+    for s in range(N_SLIDERS):
+        for g in range(4):
+            m = 0
+            for k in range(SLIDER_LEN):
+                if (st[S_SEEN_GRIP + s] >> (k * 4 + g)) & 1:
+                    m |= 1 << k
+            b[P_GRIP + s * 4 + g] = m
 
 
 @njit(
@@ -257,6 +306,10 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
     int32[PHYS_SIZE] scratch (the position being expanded, and its child)."""
     me = st[S_CUR]
     left = st[S_MOVES_LEFT]
+    if w[W_MAGNETS] < 0.5:  # C5: plan with the grips the table has seen, no others
+        believed(prm, st, keys)
+        prm = keys[2 * HASH_SIZE :]
+    keys = keys[: 2 * HASH_SIZE]
     full = w[W_FULL] > 0.5
     shifts = w[W_SHIFT] > 0.5
     mine_only = w[W_RIVAL] == 0.0
@@ -273,7 +326,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
     work[nodes + NODE_DEPTH] = 0
     visit(keys, phys_key(work, nodes), stamp)
     n = 1
-    best = score(st, work, nodes, prm, me, w, probs, near, 0)
+    best = score(st, work, nodes, prm, me, w, probs, near, 0) if may_stop(st, work, nodes, prm, me) else -1e18
     best_node = 0
     best_last = -1
     head = 0
@@ -285,7 +338,15 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
             continue
         load(base, 0, work, o)
         leaf = d + 1 >= left
-        for a in range(A_DRAG, A_PLACE):
+        a = A_DRAG - 1
+        while a + 1 < A_PLACE:
+            a += 1
+            if a >= A_SHIFT and a < A_TURN:  # shifts: only with 3 moves left, depths up to max_out
+                if not shifts or left - d < 3:
+                    a = A_TURN - 1
+                    continue
+                if (a - A_SHIFT) % DEPTHS > prm[P_MAX_OUT]:
+                    continue
             if not relevant(base, prm, me, a, left - d, full, shifts):
                 continue
             if a < A_SLIDE:
@@ -315,7 +376,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
             if not leaf and not visit(keys, phys_key(cur, 0), stamp):
                 continue
             v = score(st, cur, 0, prm, me, w, probs, near, d + 1)
-            if v > best:
+            if v > best and (leaf or may_stop(st, cur, 0, prm, me)):
                 best = v
                 best_node = head
                 best_last = a
@@ -395,7 +456,8 @@ def planner_decide(st, prm, w, mask, n_legal, rng, row, work, base, cur, keys, p
     if st[S_NPEND] > 0:  # R10 placement: the lowest cell, as simulated
         return lowest_legal(mask)
     me = st[S_CUR]
-    if work[W_PLAN_TURN] != st[S_TURNS] or work[W_PLAN_SEAT] != me:
+    learner = w[W_MAGNETS] < 0.5 and work[W_PLAN_STEP] > 0  # C5: what it saw may upset its plan: plan again
+    if work[W_PLAN_TURN] != st[S_TURNS] or work[W_PLAN_SEAT] != me or learner:
         if not search_now(st, prm, w, me):
             plan(st, prm, w, work, base, cur, keys, probs, near)
         else:

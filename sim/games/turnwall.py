@@ -19,11 +19,16 @@ WORDS = {
     "must_use_all_moves": "every move must be used",
     "slider_off_board": "a slider pushing a ghost off the board",
     "turn_collision": "which ghost a board turn moves aside",
+    "turn_physics": "how a board turn moves the ghosts",
+    "ghost_width_pct": ("a ghost's width", "% of a space"),
     "magnet_polarity": "which magnets grip a ghost",
     "ghost_poles": "ghosts' magnet poles",
     "decks_moved": "a searched deck changes places",
+    "decks_moved_seen": "everyone sees where a moved deck goes",
+    "deck_view": "what everyone sees of a deck",
     "recall_own": "memory of its own searches",
-    "recall_table": "memory of the others' searches",
+    "recall_table": "memory of what the table saw of searches",
+    "knows_magnets": "knows where the magnets grip (1: yes)",
     "w_find": "weight on finding a garment",
     "w_near": "weight on ending near a garment",
     "w_rival": "weight against rivals on its garments",
@@ -56,7 +61,8 @@ def move_words(a: int) -> str:
         return f"{'pulls slider' if k % 2 else 'pushes slider'} {k // 2} {'out' if k % 2 else 'in'} one segment"
     if a < R.A_TURN:
         k = a - R.A_SHIFT
-        return f"moves slider {k // 15} to tunnel {(k % 15) // 3}, {count(k % 3, 'segment')} out"
+        s, t, depth = k // R.SHIFT_PER_SLIDER, (k % R.SHIFT_PER_SLIDER) // R.DEPTHS, k % R.DEPTHS
+        return f"moves slider {s} to tunnel {t}, {count(depth, 'segment')} out"
     return f"turns the board {'clockwise' if a == R.A_TURN else 'anticlockwise'}"
 
 
@@ -186,6 +192,13 @@ MEASURES = (
     ),
     counter(
         "shifts", "slider shifts", "Magical moves that moved a slider to another tunnel, per game.", "moves per game"
+    ),
+    counter(
+        "searches_part_gone",
+        "searches of a deck with no card of that body part left",
+        "Searches of a deck that no longer held any card of the body part sought (a seat that sees or remembers "
+        "the decks avoids them), per game.",
+        "searches per game",
     ),
     counter("rotations", "board turns", "Magical moves that turned the board, per game.", "moves per game"),
     counter(

@@ -1,9 +1,10 @@
 """The move physics of The Ghosts of Castle Turnwall in plain Python: the reference ("oracle") for kernels/turnwall.
 
-Written from kernels/turnwall/RULES.md (R1, R4..R8, R10, C2, C3, C6) with its own representation: ghosts as
-(row, col) board coordinates, floor positions recomputed by turning coordinates step by step, and pushing solved as
-a fixed point (movers spread forward, then stops spread backward) instead of the kernel's two ordered passes. It
-imports nothing from `kernels`. Placement choices (R10) take the lowest-numbered option, as the kernel's planner
+Written from kernels/turnwall/RULES.md (R1, R4..R8, R10, C2, C3, C6, C12) with its own representation: ghosts as
+(row, col) board coordinates, floor positions recomputed by turning coordinates step by step, pushing solved as
+a fixed point (movers spread forward, then stops spread backward) instead of the kernel's two ordered passes, and
+the sweep of a turn solved in closed form (the angle at which two circles of one cell meet) instead of the kernel's
+sampled table. It imports nothing from `kernels`. Placement choices (R10) take the lowest-numbered option, as the kernel's planner
 simulation does (`place_first_options`).
 
 `Castle(board_arrays, ghosts, rot, sliders, opts)`; `move(kind, *args)` returns False when the move is illegal
@@ -12,6 +13,7 @@ simulation does (`place_first_options`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 SIZE = 7
@@ -52,6 +54,7 @@ class Castle:
     sliders: list
     off_board_stops: bool = False
     held_displaced: bool = False
+    end_cell: bool = False
     log: list = field(default_factory=list)
 
     def occupied(self, rc):
@@ -140,8 +143,84 @@ class Castle:
         self.sliders[s] = [t, depth]
         return True
 
+    # C12: the sweep
+    @staticmethod
+    def _offset(fc):
+        return (fc[1] - 3.0, fc[0] - 3.0)  # (x east, y south) from the plug
+
+    @staticmethod
+    def _touch_angle(m, s, sign):
+        """Smallest turn angle in [0, pi/2] at which a ghost riding from offset m (turning by sign * angle, clockwise
+        on the page for sign = 1) comes within one cell of a ghost standing at offset s; None when it never does."""
+        rm, rs = math.hypot(*m), math.hypot(*s)
+        if rm == 0 or rs == 0:
+            return None
+        k = (rm * rm + rs * rs - 1.0) / (2 * rm * rs)  # |P - S| < 1  <=>  cos(angle between them) > k
+        if k >= 1.0:
+            return None
+        beta = math.acos(k)
+        gap = math.atan2(s[1], s[0]) - math.atan2(m[1], m[0])  # how far m must turn (sign +) to point at s
+        # the riding ghost's direction after turning t: phi_m + sign * t; inside when it is within beta of phi_s
+        best = None
+        for base in (-2, -1, 0, 1, 2):
+            for edge in (-beta, beta):
+                t = sign * (gap + edge + 2 * math.pi * base)
+                if -1e-9 <= t < math.pi / 2 - 1e-9:  # t = 0: neighbours, the rider turning towards it
+                    t = max(t, 0.0)
+                    mid = t + 1e-7
+                    a = math.atan2(m[1], m[0]) + sign * mid
+                    x, y = rm * math.cos(a), rm * math.sin(a)
+                    if math.hypot(x - s[0], y - s[1]) < 1.0 and (best is None or t < best):
+                        best = t
+        return best
+
+    def turn_sweep(self, d):
+        sign = 1.0 if d == 0 else -1.0
+        held = {g for g in range(len(self.ghosts)) if self.held(g)}
+        floor = {g: to_floor(rc, self.rot) for g, rc in enumerate(self.ghosts) if rc is not None}
+        new_rot = (self.rot + (1 if d == 0 else -1)) % 4
+        off = {g for g in held if math.hypot(*self._offset(floor[g])) > 3.5}
+        waiting = []
+        for g in sorted(floor):
+            if g in held:
+                if g in off:
+                    waiting.append((g, []))
+                else:
+                    self.ghosts[g] = to_board(floor[g], new_rot)
+                continue
+            m = self._offset(floor[g])
+            hits = []
+            for h in held - off:
+                t = self._touch_angle(m, self._offset(floor[h]), sign)
+                if t is not None:
+                    hits.append(t)
+            if not hits:
+                continue
+            t = min(hits)
+            a = math.atan2(m[1], m[0]) + sign * t
+            r = math.hypot(*m)
+            x, y = r * math.cos(a), r * math.sin(a)
+            spaces = [
+                to_board((row, col), new_rot)
+                for row in range(SIZE)
+                for col in range(SIZE)
+                if abs(col - 3 - x) < 0.9 and abs(row - 3 - y) < 0.9
+            ]
+            waiting.append((g, spaces))
+        self.rot = new_rot
+        for g, _ in waiting:
+            self.ghosts[g] = None
+        for g, spaces in waiting:
+            opts = [c for c in spaces if c != CENTRE and not self.occupied(c)]
+            if not opts:
+                opts = [x for x in self.corners if not self.occupied(x)]
+            self.ghosts[g] = min(opts, key=lambda rc: rc[0] * SIZE + rc[1])
+        return True
+
     # R8, C6, R10
     def turn(self, d):
+        if not self.end_cell:
+            return self.turn_sweep(d)
         held = {g for g in range(len(self.ghosts)) if self.held(g)}
         new_rot = (self.rot + (1 if d == 0 else -1)) % 4
         floor = {g: to_floor(self.ghosts[g], self.rot) for g in held}

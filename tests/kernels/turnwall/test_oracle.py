@@ -53,7 +53,7 @@ def _oracle_move(c: Castle, g: int, a: int) -> bool:
         return c.slide(k // 2, k % 2)
     if a < R.A_TURN:
         k = a - R.A_SHIFT
-        return c.shift(k // 15, (k % 15) // 3, k % 3)
+        return c.shift(k // R.SHIFT_PER_SLIDER, (k % R.SHIFT_PER_SLIDER) // R.DEPTHS, k % R.DEPTHS)
     return c.turn(a - R.A_TURN)
 
 
@@ -62,7 +62,11 @@ def _oracle_move(c: Castle, g: int, a: int) -> bool:
     [
         ({}, {}),
         ({"slider_off_board": "ghost_stops"}, {"off_board_stops": True}),
-        ({"turn_collision": "held_ghost_displaced"}, {"held_displaced": True}),
+        (
+            {"turn_collision": "held_ghost_displaced", "turn_physics": "end_cell"},
+            {"held_displaced": True, "end_cell": True},
+        ),
+        ({"turn_physics": "end_cell"}, {"end_cell": True}),
         ({"magnet_polarity": "opposite_poles_grip"}, {}),
     ],
 )

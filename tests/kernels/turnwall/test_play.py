@@ -21,7 +21,11 @@ def scenario(n=4, strategies=("planner",), games=200, seed=11, params=None, seat
     [
         (4, ("random",), {"max_turns": 300}),
         (4, ("planner", "spoiler", "weighted", "random"), {}),
-        (3, ("spoiler",), {"turn_collision": "held_ghost_displaced", "slider_off_board": "ghost_stops"}),
+        (
+            3,
+            ("spoiler",),
+            {"turn_collision": "held_ghost_displaced", "turn_physics": "end_cell", "slider_off_board": "ghost_stops"},
+        ),
         (2, ("planner", "random"), {"decks_moved": True, "magnet_polarity": "opposite_poles_grip"}),
         (4, ("random", "planner"), {"must_use_all_moves": True, "max_turns": 300}),
     ],

@@ -1,6 +1,8 @@
-"""Strategies: the S2 planner's pruning, and hidden information (RULES.md M1..M5). A strategy decides from the board, the cards face up and its own seat's
-memory only. At every decision of many games, the cards a seat has not seen are dealt again among the deck slots it
-has not seen, and every other seat's memory is scrambled; the decision must not change."""
+"""Strategies: the S2 planner's pruning, and hidden information (RULES.md M1..M6). A strategy decides from the board,
+the cards face up, what the table sees of the decks (sizes, top cards' backs) and its own seat's memory only. At every
+decision of many games, the cards a seat has not seen are dealt again among the deck slots it has not seen, the
+order of the cards under each top card is shuffled, and every other seat's memory is scrambled; the decision must
+not change."""
 
 from __future__ import annotations
 
@@ -30,13 +32,37 @@ def _perturb(st, seat, gen):
         for k, gm in zip(slots, gen.permutation(cards)):
             out[R.S_DECK + k * R.N_PARTS + p] = gm
             out[R.S_CARD_LOC + gm] = k
+    for k in range(R.N_DECKS):  # the order below the top card is not seen
+        top = R.top_back(st, k)
+        below = [q for q in range(R.N_PARTS) if q != top]
+        ranks = [int(st[R.S_RANK + k * R.N_PARTS + q]) for q in below]
+        floor = min(ranks) if top < 0 else int(st[R.S_RANK + k * R.N_PARTS + top]) + 1
+        fresh = gen.permutation(len(below)) + floor
+        for q, r in zip(below, fresh):
+            out[R.S_RANK + k * R.N_PARTS + q] = r
+        assert R.top_back(out, k) == top
     for o in range(st[R.S_NG]):
         if o == seat:
             continue
+        may = slice(R.S_MAY + o * R.N_DECKS, R.S_MAY + (o + 1) * R.N_DECKS)
+        out[may] = gen.integers(0, 1 << R.N_PARTS, R.N_DECKS)
         know = slice(R.S_KNOW + o * R.N_DECKS * R.N_PARTS, R.S_KNOW + (o + 1) * R.N_DECKS * R.N_PARTS)
         out[know] = gen.integers(R.KNOW_UNSEEN, R.N_GARMENTS, know.stop - know.start)
         excl = slice(R.S_EXCL + o * R.N_GARMENTS, R.S_EXCL + (o + 1) * R.N_GARMENTS)
         out[excl] = gen.integers(0, 1 << R.N_DECKS, R.N_GARMENTS)
+    return out
+
+
+def _unseen_magnets(st, prm, gen):
+    """A copy of ``prm`` with every grip the table has not seen (rules.see_move) drawn at random (C5)."""
+    out = prm.copy()
+    for s in range(R.N_SLIDERS):
+        for g in range(4):
+            m = int(prm[R.P_GRIP + s * 4 + g])
+            for k in range(R.SLIDER_LEN):
+                if not (int(st[R.S_SEEN_KNOWN + s]) >> (k * 4 + g)) & 1 and gen.random() < 0.5:
+                    m ^= 1 << k
+            out[R.P_GRIP + s * 4 + g] = m
     return out
 
 
@@ -46,19 +72,27 @@ def _decide(sid, row_w, st, prm, mask, nl, rng, seat, scratch_work):
     return S.decide(sid, row_w, st, prm, mask, nl, rng.copy(), 1 + seat, work, base, cur, keys, probs, near)
 
 
+LADDER = [
+    {"recall_own": 1.0, "recall_table": 0.0},
+    {"recall_own": 0.0, "recall_table": 1.0},
+    {"recall_own": 0.0, "recall_table": 0.0},
+    {"recall_own": 0.5, "recall_table": 0.5},
+]
+
+
 @pytest.mark.parametrize(
-    "strats,seat_params",
+    "strats,seat_params,params",
     [
-        (("planner", "spoiler", "weighted", "random"), None),
-        (
-            ("planner", "planner", "planner"),
-            [{"recall_own": 1.0, "recall_table": 0.0}, {"recall_own": 0.5, "recall_table": 0.5}, {}],
-        ),
+        (("planner", "spoiler", "weighted", "random"), None, None),
+        (("planner",) * 4, LADDER, None),
+        (("planner",) * 4, LADDER, {"decks_moved": True}),
+        (("planner",) * 3, LADDER[1:], {"decks_moved": True, "decks_moved_seen": False, "deck_view": "size"}),
+        (("planner", "spoiler", "planner"), [{"knows_magnets": 0.0}, {"knows_magnets": 0.0}, {}], None),
     ],
 )
-def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params):
+def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params, params):
     n = len(strats)
-    sc = scenario(n, strats, seat_params=seat_params)
+    sc = scenario(n, strats, seat_params=seat_params, params=params)
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
     gen = np.random.default_rng(5)
     checked = 0
@@ -72,6 +106,7 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
         for p in range(R.N_PARTS):
             order[p * 4 : (p + 1) * 4] = p * 4 + gen.permutation(4)
         R.deal(st, order)
+        R.stack_decks(st, rng)
         log = np.zeros((1, 6), np.int32)
         while st[R.S_PHASE] != R.PH_OVER and st[R.S_TURNS] < 150:
             nl = R.legal_actions(st, prm, mask)
@@ -80,8 +115,17 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
             a = int(np.flatnonzero(mask)[0])
             if nl > 1:
                 if sids[seat] != S.S_RANDOM:
+                    learner = wrows[seat][S.W_MAGNETS] < 0.5  # C5: nor the unseen magnets
                     other = _decide(
-                        sids[seat], wrows[seat], _perturb(st, seat, gen), prm, mask.copy(), nl, rng, seat, work
+                        sids[seat],
+                        wrows[seat],
+                        _perturb(st, seat, gen),
+                        _unseen_magnets(st, prm, gen) if learner else prm,
+                        mask.copy(),
+                        nl,
+                        rng,
+                        seat,
+                        work,
                     )
                 a = S.decide(
                     sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs, near
@@ -94,6 +138,12 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
                     checked += 1
             if R.apply_action(st, prm, a, log) == 1:
                 M.observe_search(st, wrows, rng)
+                if prm[R.P_DECKS_MOVED] and st[R.S_PHASE] != R.PH_OVER:  # C11, as play_batch does it
+                    k = int(st[R.S_LAST_DECK])
+                    b = int(gen.integers(0, 3))
+                    b += b >= k
+                    R.swap_decks(st, k, b)
+                    M.observe_swap(st, int(st[R.S_LAST_SEARCHER]), k, b)
     assert checked > 200
 
 
@@ -150,10 +200,45 @@ def test_s2_shift_pruning_never_loses_a_cell_of_the_own_ghost():
                 or S.relevant(pos, prm, me, a, left, True, True)  # noqa: B023
                 and S.relevant(pos, prm, me, a, left, False, True)  # noqa: B023
             ),
-        )
+        )  # noqa: B023
         full = _own_cells(st, prm, me, lambda pos, a, left: True)
         assert pruned == full, f"game {g}: cells only reached through a pruned shift: {sorted(full - pruned)}"
         shift_used += len(full - _own_cells(st, prm, me, every_slide))
         positions += 1
     assert positions >= 30
     assert shift_used > 0, "no position where a shift mattered: the test checks nothing"
+
+
+@pytest.mark.parametrize("must", [True, False])
+def test_c1_planner_plans_every_move_unless_it_ends_on_a_needed_garment(must):
+    """C1 (default must_use_all_moves): the planner's sequence uses every move left unless it ends on a garment of a
+    part the seat lacks, so it never needs a filler move; with the option off it may stop anywhere (and does)."""
+    sc = scenario(4, ("planner",), params={"must_use_all_moves": must})
+    prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
+    short_off_garment = 0
+    plans = 0
+    for g in range(30):
+        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
+            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1
+        )
+        st = st.copy()
+        st[R.S_PHASE] = R.PH_MOVE
+        st[R.S_NPEND] = 0
+        st[R.S_MOVES_LEFT] = 3
+        for me in range(4):
+            if st[R.S_GPOS + me] < 0:
+                continue
+            st[R.S_CUR] = me
+            st[R.S_HAVE + me] = 0
+            _, _, _, _, work, base, cur, keys, probs, near, wrows = PL.new_scratch(4)
+            S.effective_rows(sids, sp, wrows)
+            n = S.plan(st, prm, wrows[me], work, base, cur, keys, probs, near)
+            pos = st.copy()
+            for i in range(n):
+                R.do_move(pos, prm, me, int(work[S.W_PLAN + i]))
+                R.place_first_options(pos, prm)
+            plans += 1
+            if n < 3 and R.needed_garment(pos, prm, me) < 0:
+                short_off_garment += 1
+    assert plans >= 100
+    assert (short_off_garment == 0) if must else (short_off_garment > 0), short_off_garment
