@@ -162,3 +162,43 @@ def summary_text(d: dict) -> str:
     for f in (d.get("balance") or {}).get("figures", {}).values():
         lines.append(f"{f['words']}: {f['trend']['verdict']}")
     return "\n".join(lines)
+
+
+DEFAULT_LADDER_GAMES = 6_000  # games of each game's ladder in `sim run-defaults` (make run): a first look, seconds
+
+
+def run_default_ladders(game: str | None, games: int | None = None) -> list[tuple[Path, dict]]:
+    """One small ladder per game (`sim run-defaults`, what make run plays): its default rungs at 4 players (Treasure
+    Hunters: the basic game's team rungs), about ``games`` games in all (default DEFAULT_LADDER_GAMES; at least
+    the game's number of players a table), in this process. Returns [(folder, ladder.json dict)]. A designer asks
+    for a full ladder with `sim ladder GAME`."""
+    from sim.api.ladder import LadderError, build
+    from sim.api.ladder import ladder as api_ladder
+    from sim.cli.common import fail, interruptible, run_context
+    from sim.model import registry
+    from sim.model.scenario import ScenarioError
+    from sim.pages.index_page import ladder_headline
+    from sim.play.progress import bar
+
+    total = games or DEFAULT_LADDER_GAMES
+    out: list[tuple[Path, dict]] = []
+    for g in [game] if game else registry.names():
+        try:
+            ld = build(g)
+            per = max(ld.players, -(-total // len(ld.tables)))
+            ld = build(g, games=per)
+        except (LadderError, ScenarioError) as e:
+            fail(str(e))
+        prog, adv = bar(len(ld.tables) * ld.games, f"ladder {ld.folder_name()}")
+        with interruptible(), prog:
+            r = api_ladder(
+                g,
+                games=ld.games,
+                ctx=run_context(None),
+                advance=adv,
+                on_played=getattr(prog, "played", None),
+                command=f"sim ladder {g} --games {ld.games}",
+            )
+        typer.echo(f"ladder {g}: {ladder_headline(r.raw)} -> {r.folder}")
+        out.append((r.folder, r.raw))
+    return out

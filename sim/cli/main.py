@@ -262,9 +262,10 @@ def run_defaults(
     """Play every default scenario and sweep and write their reports (what `make run` does).
 
     The scenarios of scenarios/<game>/, then the sweeps of
-    scenarios/<game>/sweeps/ (with --tunes, then the tunes of
-    scenarios/<game>/tunes/), then reports/index.html, which links every
-    report with its headline figures.
+    scenarios/<game>/sweeps/, then one small skill ladder per game (about
+    6,000 games; sim ladder GAME plays a full one), with --tunes then the
+    tunes of scenarios/<game>/tunes/, then reports/index.html, which links
+    every report with its headline figures.
 
     Example:
 
@@ -297,6 +298,7 @@ def run_defaults(
         )
         written.append((folder, s))
     sweeps = cli_sweep.run_default_sweeps(game, games)  # scenarios/<game>/sweeps/*.toml
+    cli_ladder.run_default_ladders(game)  # one small ladder per game (the index finds it on disk)
     tuned = cli_tune.run_default_tunes(game) if tunes else []  # scenarios/<game>/tunes/*.toml, their own counts
     from sim.pages import index_page
 

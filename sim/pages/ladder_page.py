@@ -4,6 +4,7 @@ ladder.json dict (`sim.output.ladder_output.document`)."""
 
 from __future__ import annotations
 
+from sim.model.words import with_sign
 from sim.pages import ladder_plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.plots import render as draw
@@ -88,7 +89,7 @@ def _balance_section(d: dict) -> str:
     for f in figs.values():
         tr = f["trend"]
         unit = f["per_rung"][0]["unit"] if f["per_rung"] else ""
-        fmt = (lambda x: f"{100 * x:+.1f} pts") if unit == "share" else (lambda x: f"{x:.1f}")
+        fmt = (lambda x: f"{with_sign(100 * x, 1)} pts") if unit == "share" else (lambda x: f"{x:.1f}")
         per = "; ".join(
             f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"]
         )

@@ -98,7 +98,7 @@ def balance(d: dict) -> Any:
             ax.axhline(0, color=GREY, ls="--", lw=1)
         ax.set_xticks(x, [r["rung"] for r in rows], rotation=30, ha="right")
         ax.set_title(f"{k.replace('_', ' ')}\n{f['trend']['verdict']}", fontsize=9)
-        ax.set_ylabel("points" if scale == 100 else rows[0]["unit"] if rows else "")
+        ax.set_ylabel("percentage points" if scale == 100 else rows[0]["unit"] if rows else "")
     return fig
 
 
