@@ -30,7 +30,8 @@ def folder_for(ld: Ladder, out: str | Path | None = None) -> Path:
 
 def prepare(folder: Path) -> None:
     """Make ``folder`` ready: refuse a folder of other things (`sim.output.sweep_output.prepare`'s rules: a folder
-    that is new, empty, or holds stored points or earlier outputs), remove earlier outputs, keep stored tables."""
+    that is new, empty, or holds stored points or earlier outputs), keep stored tables and an earlier ladder's outputs (a complete report of its own settings) until `write` replaces
+    them: an interrupted rerun, even ``--fresh``, leaves the earlier report as it was."""
     from sim.output.sweep_output import SweepOutputError
 
     folder = Path(folder)
@@ -41,8 +42,6 @@ def prepare(folder: Path) -> None:
         if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
             raise SweepOutputError(f"--out: {folder} exists and is not a ladder folder; give a new or empty folder")
     folder.mkdir(parents=True, exist_ok=True)
-    for o in OUTPUTS:
-        (folder / o).unlink(missing_ok=True)
 
 
 def _anchor(ld: Ladder) -> int:
@@ -330,6 +329,7 @@ def write(folder: Path, doc: dict) -> None:
         "ci_high": pl.Float64,
         "n": pl.Float64,
     }
+    (folder / "ladder.json").unlink(missing_ok=True)  # the earlier ladder's: until the new one is in, not complete
     tmp = folder / f".ladder.parquet.{os.getpid()}"
     pl.DataFrame(frame_rows(doc), schema=schema).write_parquet(tmp)
     os.replace(tmp, folder / "ladder.parquet")

@@ -37,8 +37,9 @@ def what_for(sw: Sweep, out: str | Path | None = None) -> str:
 
 
 def prepare(folder: Path, what: str = "--out") -> None:
-    """Make ``folder`` ready for a (re)run: refuse a folder of other things; remove the outputs of an earlier
-    sweep so that, until this one finishes, the folder does not look complete. Stored points are kept.
+    """Make ``folder`` ready for a (re)run: refuse a folder of other things. An earlier sweep's outputs stay, a
+    complete report of its own settings, until `write` replaces them (an interrupted rerun, even ``--fresh``, leaves
+    the earlier report as it was); stored points are kept.
     SweepOutputError (one line starting with ``what``, `what_for`) otherwise."""
     folder = Path(folder)
     instead = "" if what == "--out" else "; give --out another folder"
@@ -54,8 +55,6 @@ def prepare(folder: Path, what: str = "--out") -> None:
     made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for o in OUTPUTS:
-            (folder / o).unlink(missing_ok=True)
     except OSError as e:  # read-only, /proc, a file in the path: one line naming the folder
         from sim.output.report import file_in_path
 
@@ -170,6 +169,7 @@ def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
     th = folder / f".sweep.html.{pid}"
     tj = folder / f".sweep.json.{pid}"
     try:
+        (folder / "sweep.json").unlink(missing_ok=True)  # the earlier sweep's: until the new one is in, not complete
         frame.write_parquet(tmp)
         os.replace(tmp, folder / "sweep.parquet")
         th.write_text(render(doc), encoding="utf-8")

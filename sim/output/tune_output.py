@@ -40,8 +40,9 @@ def what_for(tune: Tune, out: str | Path | None = None) -> str:
 
 
 def prepare(folder: Path, what: str = "--out") -> None:
-    """Make ``folder`` ready for a (re)run: refuse a folder of other things; remove the outputs of an earlier run
-    (the study and the stored points stay: `forget` removes them). Raises TuneOutputError (one line)."""
+    """Make ``folder`` ready for a (re)run: refuse a folder of other things
+    (the study and the stored points stay: `forget` removes them). An earlier tune's outputs stay, a complete report of
+    its own study, until `write` replaces them. Raises TuneOutputError (one line)."""
     folder = Path(folder)
     if folder.exists():
         if not folder.is_dir():
@@ -51,8 +52,6 @@ def prepare(folder: Path, what: str = "--out") -> None:
             raise TuneOutputError(f"{what}: {folder} exists and is not a tune folder; give a new or empty folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for o in OUTPUTS:
-            (folder / o).unlink(missing_ok=True)
     except OSError as e:
         raise TuneOutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
     from sim.output.report import OutputError, check_writable
@@ -214,6 +213,7 @@ def write(folder: Path, tune: Tune, doc: dict) -> None:
     pid = os.getpid()
     files = {name: folder / f".{name}.{pid}" for name in ("tune.parquet", "tune.html", "best.toml", "tune.json")}
     try:
+        (folder / "tune.json").unlink(missing_ok=True)  # the earlier tune's: until the new one is in, not complete
         frame(doc).write_parquet(files["tune.parquet"])
         files["tune.html"].write_text(render(doc), encoding="utf-8")
         chosen = doc.get("chosen")

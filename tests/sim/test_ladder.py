@@ -220,3 +220,17 @@ def test_a_ladder_on_a_local_cluster_gives_the_same_numbers(a_vs_a, tmp_path):
 def test_the_design_refuses_too_many_tables():
     with pytest.raises(ladder_spec.LadderError, match="need .* tables; allowed at most"):
         api_ladder.build("moor", players=5, strategies=[f"weighted:w_goal={i}" for i in range(12)], games=10)
+
+
+def test_an_interrupted_fresh_rerun_keeps_the_earlier_ladder_as_it_was(tmp_path):
+    """`sim ladder --fresh` stopped by Ctrl-C deleted the earlier ladder.json/html (the index then linked a missing
+    page): the earlier report now stays, byte for byte, until the new one replaces it."""
+    first = sim.ladder("moor", players=2, strategies=["random", "runner"], games=50, out=tmp_path)
+    before = {o: (first.folder / o).read_bytes() for o in ("ladder.json", "ladder.html", "ladder.parquet")}
+
+    def stop(n):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sim.ladder("moor", players=2, strategies=["random", "runner"], games=60, out=tmp_path, fresh=True, advance=stop)
+    assert {o: (tmp_path / o).read_bytes() for o in before} == before

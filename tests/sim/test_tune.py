@@ -379,3 +379,19 @@ def test_a_folder_another_running_tune_holds_is_refused_in_one_line(tmp_path, re
         sleeper.wait()
     res = tune(f, {"track_len": "24..30"}, "first_player_advantage=0", trials=2, games=100, confirm=1, out=out)
     assert res.best_toml is not None and not (out / LOCK).exists()  # a dead process's lock is taken over
+
+
+def test_an_interrupted_fresh_rerun_keeps_the_earlier_tune_as_it_was(tmp_path, reports):
+    """`sim tune --fresh` stopped by Ctrl-C deleted the earlier tune.json/html/best.toml: they now stay, byte for
+    byte, until the new tune replaces them."""
+    f = _file(tmp_path)
+    first = _small(f, tmp_path / "t")
+    names = ("tune.json", "tune.html", "tune.parquet", "best.toml")
+    before = {o: (first.folder / o).read_bytes() for o in names}
+
+    def stop(info):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _small(f, tmp_path / "t", fresh=True, progress=TuneProgress(trial=stop))
+    assert {o: (tmp_path / "t" / o).read_bytes() for o in names} == before
