@@ -129,7 +129,14 @@ def build(
         p = Path(g)
         if not p.is_file():
             raise LadderError(f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file")
-        sc = load(p, set={"players": players} if players is not None else None)
+        sc = load(p)
+        spec = sc.spec
+        if players is not None and spec is not None and not spec.min_players <= players <= spec.max_players:
+            raise LadderError(
+                f"--players: {players} is out of range for {sc.game}; allowed {spec.min_players}..{spec.max_players}"
+            )
+        if players is not None:
+            sc = load(p, set={"players": players})
     return ladder_spec.build(sc, list(strategies) if strategies else None, games, seed)
 
 

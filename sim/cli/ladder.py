@@ -60,6 +60,8 @@ def ladder(
     from sim.output.sweep_output import SweepOutputError
 
     check_run_options(games, threads, chunk, seed)
+    if strategies is not None and any(not t.strip() for t in strategies.replace(";", ",").split(",")):
+        fail(f"--strategies: empty rung in {strategies!r}; give NAME or NAME:PARAM=VALUE separated by ';'", EXIT_USAGE)
     rungs = split_rungs(strategies) if strategies is not None else None
     try:
         ld = build(game, players, rungs, games, seed)

@@ -374,7 +374,12 @@ def heatmap(d: dict, m: dict):
         v = r["measures"][m["name"]]
         if v["value"] is not None:
             grid[i, j] = k * v["value"]
-            text[i][j] = f"{k * v['value']:.1f}\n[{k * v['ci95'][0]:.1f}, {k * v['ci95'][1]:.1f}]"
+            num = (
+                (lambda x: with_sign(x, 1))
+                if diverging(m)
+                else (lambda x: f"{abs(x):.1f}" if abs(x) < 0.05 else f"{x:.1f}")
+            )  # no "-0.0"
+            text[i][j] = f"{num(k * v['value'])}\n[{num(k * v['ci95'][0])}, {num(k * v['ci95'][1])}]"
     fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), min(0.55 * n0 + 1.6, 9))
     if diverging(m):  # white at 0, the same depth of colour for +x and -x
         from matplotlib.colors import CenteredNorm

@@ -41,6 +41,11 @@ A_VS_A = ["random", "runner", "weighted", "weighted:w_goal=1.0"]  # w_goal = 1.0
         (["moor", "--strategies", "random;random"], "rung 'random' given twice"),
         (["moor", "--strategies", "random"], "a ladder needs at least 2 rungs"),
         (["moor", "--players", "9"], "--players: 9 is out of range for moor; allowed 2..5"),
+        (  # a scenario file's players: an option's error (exit 2), not a file's (--set players=6, exit 3)
+            ["scenarios/treasure_hunters/head_haunter-4p.toml", "--players", "6"],
+            "--players: 6 is out of range for treasure_hunters; allowed 2..5",
+        ),
+        (["moor", "--strategies", "random;;weighted", "--games", "10"], "empty rung"),
         (["chess"], "GAME: 'chess' is neither a game"),
         (["moor", "--games", "0"], "--games"),
         (
