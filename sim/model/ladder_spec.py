@@ -26,6 +26,7 @@ to a multiple of the players, so the start player, which rotates with the game i
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,13 +82,16 @@ class Ladder:
     seed: int
     mode: str
     label: str
+    variant: str = ""  # rungs other than the default ones: their names, so such a ladder gets a folder of its own
 
     @property
     def players(self) -> int:
         return self.base.players
 
     def folder_name(self) -> str:
-        return f"ladder-{self.label}-{self.players}p"
+        """``ladder-<game>-<N>p`` for the default rungs, ``ladder-<game>-<N>p-<rungs>`` for others (a short hash of
+        them when their names run long), so a ladder of chosen rungs never replaces the default one."""
+        return f"ladder-{self.label}-{self.players}p" + (f"-{self.variant}" if self.variant else "")
 
 
 def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Rung:
@@ -236,4 +240,17 @@ def build(base: Scenario, strategies: list[str] | None, games: int | None, seed:
         )
         for i, (lay, kind) in enumerate(layouts)
     )
-    return Ladder(base, tuple(rungs), tables, games, seed, mode, label_of(base))
+    defaults = [t for r in dict.fromkeys(roles) for t in default_rungs(spec, r)]
+    return Ladder(base, tuple(rungs), tables, games, seed, mode, label_of(base), variant_of(rungs, defaults))
+
+
+def variant_of(rungs: list[Rung], defaults: list[str]) -> str:
+    """The folder suffix of a ladder of ``rungs``: "" when they are the default rungs, else their names joined by
+    '-' (characters other than letters, digits and '.' as '_'), or a 10-digit hash of them past 60 characters."""
+    import hashlib
+
+    texts = [r.text for r in rungs]
+    if sorted(texts) == sorted("".join(t.split()) for t in defaults):
+        return ""
+    slug = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", t) for t in texts)
+    return slug if len(slug) <= 60 else hashlib.sha256(";".join(texts).encode()).hexdigest()[:10]

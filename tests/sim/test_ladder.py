@@ -239,3 +239,16 @@ def test_an_interrupted_fresh_rerun_keeps_the_earlier_ladder_as_it_was(tmp_path)
     with pytest.raises(KeyboardInterrupt):
         sim.ladder("moor", players=2, strategies=["random", "runner"], games=60, out=tmp_path, fresh=True, advance=stop)
     assert {o: (tmp_path / o).read_bytes() for o in before} == before
+
+
+def test_a_ladder_of_chosen_rungs_gets_a_folder_of_its_own():
+    """`sim ladder moor --strategies 'random;weighted'` wrote into reports/ladder-moor-4p, replacing the default
+    ladder: chosen rungs now name their folder; the default rungs (in any order) keep the plain name."""
+    from sim.api.ladder import build
+
+    assert build("moor").folder_name() == "ladder-moor-4p"
+    default = [r.text for r in build("moor").rungs]
+    assert build("moor", strategies=default[::-1]).folder_name() == "ladder-moor-4p"
+    assert build("moor", strategies=["random", "weighted"]).folder_name() == "ladder-moor-4p-random-weighted"
+    long = build("moor", strategies=["random", *[f"weighted:w_goal={v}" for v in (1.5, 2.5, 3.5, 4.5)]])
+    assert len(long.folder_name()) == len("ladder-moor-4p-") + 10
