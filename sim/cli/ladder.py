@@ -137,11 +137,13 @@ def split_rungs(text: str) -> list[str]:
 def summary_text(d: dict) -> str:
     """What the terminal shows: ratings strongest first (or team rates / the matrix), the luck figures, verdicts."""
     lines = [f"{d['title']}, {d['players']} players: {len(d['tables'])} tables x {d['games_per_table']:,} games"]
+    from sim.pages.ladder_page import elo_interval
+
     rt = d.get("rating")
     if rt:
         for i in rt["order"]:
             r = rt["ratings"][i]
-            lines.append(f"  {r['rung']:<40} {r['elo']:+7.0f} Elo  ({r['ci95'][0]:+.0f} .. {r['ci95'][1]:+.0f})")
+            lines.append(f"  {r['rung']:<40} {r['elo']:+7.0f} Elo  ({elo_interval(d, i)})")
         lk = rt["luck"]
         if rt.get("never_won"):
             lines.append(

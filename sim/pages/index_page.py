@@ -117,9 +117,12 @@ def ladder_headline(d: dict) -> str:
     """A ladder's headline: the strongest rung and its rating (or the best team rung, or the matrix's size)."""
     rt = d.get("rating")
     if rt:
+        from sim.pages.ladder_page import elo_interval
+
         best = rt["ratings"][rt["best"]]
-        lo, hi = best["ci95"]
-        return f"strongest: {best['rung']} {best['elo']:+.0f} Elo ({lo:+.0f}..{hi:+.0f}) over {d['anchor']}"
+        return (
+            f"strongest: {best['rung']} {best['elo']:+.0f} Elo ({elo_interval(d, rt['best'], '..')}) over {d['anchor']}"
+        )
     if d.get("team"):
         t = max(d["team"], key=lambda r: r["win_rate"])
         return f"best team: {t['rung']} wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"

@@ -23,6 +23,18 @@ def _elo(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.0f}"
 
 
+def elo_interval(d: dict, i: int, sep: str = " .. ") -> str:
+    """Rung ``i``'s 95% interval as text (ladder.json ``d``). When the anchor rung won no game its distance to the
+    others is not measured (the maximum-likelihood distance is infinite; the fit's regularisation sets the number,
+    and every bootstrap replicate with it): the text then says so, "not measured (random won no game)", instead of
+    a narrow interval that would mislead. The differences among the other rungs are still measured."""
+    rt = d["rating"]
+    r = rt["ratings"][i]
+    if d.get("anchor") in rt.get("never_won", ()) and r["rung"] != d.get("anchor"):
+        return f"not measured ({d['anchor']} won no game)"
+    return f"{_elo(r['ci95'][0])}{sep}{_elo(r['ci95'][1])}"
+
+
 def _p(p: float) -> str:
     """A p-value as the page writes it: '= 0.034', or '< 1e-300' where the float underflowed to 0."""
     return "< 1e-300" if p < 1e-300 else f"= {p:.3g}"
@@ -140,7 +152,7 @@ def render(d: dict) -> str:
             {
                 "rung": rt["ratings"][i]["rung"],
                 "Elo": _elo(rt["ratings"][i]["elo"]),
-                "95% interval": f"{_elo(rt['ratings'][i]['ci95'][0])} .. {_elo(rt['ratings'][i]['ci95'][1])}",
+                "95% interval": elo_interval(d, i),
                 "decided pairs": f"{rt['ratings'][i]['pairs']:,.0f}",
             }
             for i in rt["order"]

@@ -146,3 +146,23 @@ def test_the_seat_spread_of_equal_seats_is_corrected_towards_zero():
     f = lf.balance_figures(values, np.ones(n, bool), players, False, seed=1)["seat_spread"]
     assert f["raw"] > 0.03  # highest minus lowest of four equal seats: several points by chance
     assert f["ci95"][0] <= 0 <= f["ci95"][1] and f["ci95"][0] <= f["value"] <= f["ci95"][1]
+
+
+def test_an_interval_measured_from_a_rung_that_never_won_is_not_shown_as_a_number():
+    """Turnwall's random rung never wins: the ratings over it read "+2818 Elo (+2812 .. +2825)", a precision the
+    games do not give (the distance is set by the fit's regularisation). The text says it is not measured."""
+    from sim.pages.ladder_page import elo_interval
+
+    tables = synthetic([0.0, 300.0, 400.0], 2, 300, seed=5)
+    tables = [
+        lf.TableCounts(t.rungs, t.masks[keep], t.counts[keep])
+        for t in tables
+        for keep in [np.array([m != (1 << t.rungs.index(0)) if 0 in t.rungs else True for m in t.masks])]
+    ]
+    res = lf.rate(tables, ["random", "a", "b"], 0, seed=1, boot=20)
+    d = {"anchor": "random", "rating": res}
+    assert res["never_won"] == ["random"]
+    assert elo_interval(d, 1) == elo_interval(d, 2) == "not measured (random won no game)"
+    measured = {"anchor": "random", "rating": lf.rate(synthetic([0.0, 300.0], 2, 300, seed=6), ["random", "a"], 0, 1)}
+    lo, hi = measured["rating"]["ratings"][1]["ci95"]
+    assert elo_interval(measured, 1) == f"{lo:+.0f} .. {hi:+.0f}"
