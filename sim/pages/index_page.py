@@ -96,7 +96,7 @@ def render(
         '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
         f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
         "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
-        "<code>sim run</code>, <code>sim sweep</code>, <code>sim compare</code> or <code>sim tune</code>), with its headline figures "
+        "<code>sim run</code>, <code>sim sweep</code>, <code>sim compare</code>, <code>sim tune</code> or <code>sim ladder</code>), with its headline figures "
         "(95% intervals in each report) and when it was written.</p>",
     ]
     if scenarios:
