@@ -111,6 +111,17 @@ def shuffle(state, row, arr, n):
         arr[j] = tmp
 
 
+@njit("void(uint64[:, ::1], int64, int32[::1], int64, int64)")
+def shuffle_range(state, row, arr, lo, m):
+    """`shuffle`'s draws (i = m-1 .. 1, one bounded draw each) on ``arr[lo:lo + m]`` in place, without a slice: a
+    deck dealt part by part (Galleon's chests, stickers and stack; Turnwall's garment cards by body part)."""
+    for i in range(m - 1, 0, -1):
+        j = bounded(state, row, i + 1)
+        tmp = arr[lo + i]
+        arr[lo + i] = arr[lo + j]
+        arr[lo + j] = tmp
+
+
 @njit
 def seed_game(state, seed, point, game, n_seats):
     """Seed the streams of one game: row 0 chance, rows 1..n_seats each seat's strategy stream."""

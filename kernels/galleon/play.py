@@ -23,7 +23,6 @@ from kernels.galleon.step import (  # noqa: F401  (for callers)
     K_DEAL,
     STACK_TILES,
     game_outputs,
-    shuffle_part,
 )
 from kernels.galleon.strategies import N_SPARAMS
 from kernels.loop import (  # noqa: F401  (ST_*: for callers)

@@ -34,7 +34,7 @@ from kernels.galleon.rules import (
     T_PARROT,
 )
 from kernels.loop import CHANCE, OVER, TRUNCATED
-from kernels.rng import bounded, shuffle
+from kernels.rng import bounded, shuffle, shuffle_range
 
 __all__ = ["S_DECISIONS"]  # the loop counts decisions in this state slot
 
@@ -44,16 +44,6 @@ K_ACTION = 2
 K_CHANCE = 3
 
 STACK_TILES = (4, 5, 12, 13, 14, 15, 16, 17)
-
-
-@njit("void(uint64[:, ::1], int32[::1], int64, int64)")
-def shuffle_part(rng, order, lo, m):
-    """Fisher-Yates (kernels.rng.shuffle's draw order) of order[lo:lo + m] on the chance stream."""
-    for i in range(m - 1, 0, -1):
-        j = bounded(rng, 0, i + 1)
-        x = order[lo + i]
-        order[lo + i] = order[lo + j]
-        order[lo + j] = x
 
 
 @njit(inline="always")
@@ -88,9 +78,9 @@ def new_game(st, prm, n, g, rng, ws):
         order[6 + c] = c
     for i in range(8):
         order[12 + i] = STACK_TILES[i]
-    shuffle_part(rng, order, 0, 6)
-    shuffle_part(rng, order, 6, 6)
-    shuffle_part(rng, order, 12, 8)
+    shuffle_range(rng, 0, order, 0, 6)
+    shuffle_range(rng, 0, order, 6, 6)
+    shuffle_range(rng, 0, order, 12, 8)
     if steps.shape[0] > 1:
         for i in range(20):
             record(steps, K_DEAL, order[i])

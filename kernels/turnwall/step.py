@@ -15,7 +15,7 @@ from __future__ import annotations
 from kernels._jit import njit
 from kernels.eventlog import log_event, record
 from kernels.loop import OVER, TRUNCATED
-from kernels.rng import bounded
+from kernels.rng import bounded, shuffle_range
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
 from kernels.turnwall.memory import observe_search, observe_swap
@@ -99,11 +99,7 @@ def new_game(st, prm, n, g, rng, ws):
     for p in range(N_PARTS):  # R2: each deck one card of each back
         for k in range(N_DECKS):
             order[p * PER_PART + k] = p * PER_PART + k
-        for i in range(PER_PART - 1, 0, -1):  # Fisher-Yates as in kernels.rng.shuffle, part by part
-            j = bounded(rng, 0, i + 1)
-            x = order[p * PER_PART + i]
-            order[p * PER_PART + i] = order[p * PER_PART + j]
-            order[p * PER_PART + j] = x
+        shuffle_range(rng, 0, order, p * PER_PART, PER_PART)  # on the chance stream, part by part
     if steps.shape[0] > 1:
         for i in range(N_GARMENTS):
             record(steps, K_DEAL, order[i])
