@@ -12,6 +12,8 @@ import typer
 
 WORKERS_HELP = "run on a Dask LocalCluster of N worker processes on this machine"
 SCHEDULER_HELP = "run on an existing Dask cluster (tcp://HOST:8786; default: $DASK_SCHEDULER_ADDRESS)"
+UNIT_THREADS_HELP = "Numba threads per unit (default: all cores in process, 1 on Dask workers)"
+UNIT_CHUNK_HELP = "games per unit of work (results do not depend on it)"
 
 
 @contextmanager
@@ -152,10 +154,8 @@ def sweep(
     ] = False,
     workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
     scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
-    threads: Annotated[
-        int | None, typer.Option(help="Numba threads per unit (default: all cores in process, 1 on Dask workers)")
-    ] = None,
-    chunk: Annotated[int | None, typer.Option(help="games per unit of work (results do not depend on it)")] = None,
+    threads: Annotated[int | None, typer.Option(help=UNIT_THREADS_HELP)] = None,
+    chunk: Annotated[int | None, typer.Option(help=UNIT_CHUNK_HELP)] = None,
     out: Annotated[Path | None, typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="forget stored points and play every point")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False,

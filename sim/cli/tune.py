@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.sweep import SCHEDULER_HELP, WORKERS_HELP, cluster
+from sim.cli.sweep import SCHEDULER_HELP, UNIT_CHUNK_HELP, UNIT_THREADS_HELP, WORKERS_HELP, cluster
 
 
 class TuneLines:
@@ -94,10 +94,8 @@ def tune(
     ] = None,
     workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
     scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
-    threads: Annotated[
-        int | None, typer.Option(help="Numba threads per unit (default: all cores in process, 1 on Dask workers)")
-    ] = None,
-    chunk: Annotated[int | None, typer.Option(help="games per unit of work (results do not depend on it)")] = None,
+    threads: Annotated[int | None, typer.Option(help=UNIT_THREADS_HELP)] = None,
+    chunk: Annotated[int | None, typer.Option(help=UNIT_CHUNK_HELP)] = None,
     out: Annotated[Path | None, typer.Option(help="tune folder (default: reports/tune-<name>)")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="forget the study and the stored points; start over")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="print tune.json to stdout")] = False,
