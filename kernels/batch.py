@@ -10,11 +10,25 @@ import numpy as np
 
 
 def play_games(
-    play_batch, scratch, seed, point, game0, n_games, n, prm, sids, sparams, n_extra, curves_shape=(0, 0), check=False
+    play_batch,
+    scratch,
+    seed,
+    point,
+    game0,
+    n_games,
+    n,
+    prm,
+    sids,
+    sparams,
+    n_extra,
+    curves_shape=(0, 0),
+    check=False,
+    search=None,
 ):
     """Play games game0 .. game0 + n_games - 1 through ``play_batch`` with ``scratch`` (the game's
     `batch_scratch`, possibly with a longer event log or step record to fill); ``check`` true runs the invariants
-    after every step (`play_batch`'s optional ``check`` argument).
+    after every step (`play_batch`'s optional ``check`` argument); ``search`` the search players' scratch
+    (`kernels.search.new_search`, None without a search seat).
 
     Returns (scores int32[n_games, n], winners, turns, rounds, status int32[n_games], extra int32[n_games,
     n_extra], curves int32[n_games, *curves_shape]).
@@ -30,17 +44,16 @@ def play_games(
         np.zeros((m, *curves_shape), np.int32),
     )
     args = (np.uint64(seed), np.uint64(point), g, np.int64(m), np.int64(n), prm, sids, sparams, *out, scratch)
-    if check:
-        play_batch(*args, np.int64(1))
-    else:
-        play_batch(*args)
+    play_batch(*args, np.int64(1) if check else None, None, search)
     return out
 
 
-def play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, n_extra, curves_shape=(0, 0), check=False):
+def play_alone(
+    play_batch, scratch, seed, point, g, n, prm, sids, sparams, n_extra, curves_shape=(0, 0), check=False, search=None
+):
     """Game ``g`` alone, exactly as a batch plays it (`play_games` over one game): (scores int32[n], winners
     bitmask over seats, status, turns, rounds (ints), extra int32[n_extra], curves int32[*curves_shape])."""
     scores, winners, turns, rounds, status, extra, curves = play_games(
-        play_batch, scratch, seed, point, g, 1, n, prm, sids, sparams, n_extra, curves_shape, check
+        play_batch, scratch, seed, point, g, 1, n, prm, sids, sparams, n_extra, curves_shape, check, search
     )
     return (scores[0], int(winners[0]), int(status[0]), int(turns[0]), int(rounds[0]), extra[0], curves[0])

@@ -25,6 +25,7 @@ import types
 from kernels._jit import njit
 from kernels.bits import is_set, only_set
 from kernels.rng import seed_game
+from kernels.search import SEARCH_SID, _search_decide
 
 # what the verb `to_move` answers when no seat decides: a chance node, the game over, the game cut at its turn cap
 CHANCE = -1
@@ -54,8 +55,46 @@ VERBS = (
     "apply_action",
     "invariants",
     "outcome",
+    "sample_hidden",
     "S_DECISIONS",
 )
+
+
+def _play_out(st, prm, n, first, sids, sparams, rng, ws, check, search):
+    """Play the game in ``st`` (its first seat ``first``) on to its end; returns its status (ST_*). The game loop,
+    written once: a batch game and a search player's rollout both run it (``search`` None in a rollout and in every
+    batch without a search seat; Numba then compiles `search_decide` as a bare ``return -1``)."""
+    mask = action_mask(ws)
+    while True:
+        who = to_move(st, prm, n, first, ws)
+        if who < 0:
+            if who == CHANCE:
+                if apply_chance(st, prm, sample_chance(st, prm, rng, ws), ws) != 0:
+                    return ST_BAD_CHANCE
+            elif who == OVER:
+                return ST_DONE
+            else:
+                return ST_TRUNCATED
+        else:
+            nl = legal_actions(st, prm, ws)
+            if nl == 0:
+                return ST_NO_ACTION
+            if nl == 1:
+                a = only_set(mask)
+            else:
+                if sids[who] == SEARCH_SID:
+                    a = search_decide(search, st, prm, n, first, who, nl, sparams, rng, ws)
+                else:
+                    a = decide(st, prm, who, nl, sids, sparams, rng, ws)
+                st[S_DECISIONS] += 1
+                if not is_set(a, mask):
+                    return ST_BAD_ACTION
+            if apply_action(st, prm, a, rng, ws) != 0:
+                return ST_BAD_ACTION
+        if check is not None:
+            code = invariants(st, prm)
+            if code != 0:
+                return ST_INVARIANT + code
 
 
 def _play_batch(
@@ -77,15 +116,16 @@ def _play_batch(
     batch,
     check=None,
     resume=None,
+    search=None,
 ):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i
     (docs/dev/kernel-contract.md, "Batch signature"). ``check`` not None checks the game's invariants after every
     step (status ST_INVARIANT + code when one breaks); ``resume`` None deals each game afresh, an int32 state vector
-    starts each game from a copy of it (a rollout). Numba prunes the branch of a None argument from the compiled
-    code, so the runner's kernel carries neither the check nor the resume path."""
+    starts each game from a copy of it (a rollout); ``search`` the search players' scratch
+    (`kernels.search.new_search`) when a seat's strategy is `search`, else None. Numba prunes the branch of a None
+    argument from the compiled code, so the runner's kernel carries neither the check, the resume path nor search."""
     st, rng, ws = parts(batch)
     prepare(sids, sparams, ws)
-    mask = action_mask(ws)
     for ii in range(n_games):
         g = game0 + ii
         seed_game(rng, seed, point, g, n)
@@ -93,40 +133,7 @@ def _play_batch(
             first = new_game(st, prm, n, g, rng, ws)
         else:
             first = resume_game(st, resume, prm, n, g, rng, ws)
-        s = ST_DONE
-        while True:
-            who = to_move(st, prm, n, first, ws)
-            if who < 0:
-                if who == CHANCE:
-                    if apply_chance(st, prm, sample_chance(st, prm, rng, ws), ws) != 0:
-                        s = ST_BAD_CHANCE
-                        break
-                elif who == OVER:
-                    break
-                else:
-                    s = ST_TRUNCATED
-                    break
-            else:
-                nl = legal_actions(st, prm, ws)
-                if nl == 0:
-                    s = ST_NO_ACTION
-                    break
-                if nl == 1:
-                    a = only_set(mask)
-                else:
-                    a = decide(st, prm, who, nl, sids, sparams, rng, ws)
-                    st[S_DECISIONS] += 1
-                    if not is_set(a, mask):
-                        s = ST_BAD_ACTION
-                        break
-                if apply_action(st, prm, a, rng, ws) != 0:
-                    s = ST_BAD_ACTION
-                    break
-            if check is not None:
-                code = invariants(st, prm)
-                if code != 0:
-                    s = ST_INVARIANT + code
-                    break
+        s = play_out(st, prm, n, first, sids, sparams, rng, ws, check, search)
         status[ii] = s
         w, t, r = outcome(st, prm, n, first, s, scores[ii], extra[ii], curves[ii], ws)
         winners[ii] = w
@@ -134,21 +141,39 @@ def _play_batch(
         rounds[ii] = r
 
 
+def _copy(f, env, qualname, module):
+    g = types.FunctionType(f.__code__, env, f.__name__, f.__defaults__)
+    g.__qualname__ = qualname
+    g.__module__ = module
+    g.__doc__ = f.__doc__
+    return g
+
+
 def bind(step, name: str, doc: str | None = None):
     """The batch entry point `play_batch` of the game whose step verbs are the module ``step`` (every name in
     VERBS): `_play_batch` with those verbs as its globals, compiled with ``njit(entry=True)`` and cached under the
     qualified name ``play_batch__<name>_<hash of step's source>`` (``name``: the game's, unique among the games); ``doc`` its docstring
-    (default `_play_batch`'s)."""
+    (default `_play_batch`'s). Its game loop `_play_out` and the search players' `kernels.search._search_decide`
+    are bound the same way (``play_out__...``, ``search_decide__...``): one copy of each per game, sharing the
+    verbs."""
     missing = [v for v in VERBS if not hasattr(step, v)]
     if missing:
         raise AttributeError(f"{step.__name__} lacks the step verbs {', '.join(missing)} (kernel-contract.md)")
-    env = dict(_play_batch.__globals__)
-    env.update({v: getattr(step, v) for v in VERBS})
-    f = types.FunctionType(_play_batch.__code__, env, "play_batch", _play_batch.__defaults__)
+    verbs = {v: getattr(step, v) for v in VERBS}
     # the step module's source in the name: the cache folder is keyed by kernels/ alone, and a game's verbs may
     # live elsewhere (the Dice Race test game's under tests/), so an edit of them must miss the cache
     digest = hashlib.sha256(open(inspect.getsourcefile(step), "rb").read()).hexdigest()[:8]
-    f.__qualname__ = f"play_batch__{name}_{digest}"
-    f.__module__ = step.__name__
+    tag = f"{name}_{digest}"
+    loop_env = dict(_play_batch.__globals__)
+    loop_env.update(verbs)
+    search_env = dict(_search_decide.__globals__)
+    search_env.update(verbs)
+    play_out = njit(_copy(_play_out, loop_env, f"play_out__{tag}", step.__name__))
+    search_decide = njit(_copy(_search_decide, search_env, f"search_decide__{tag}", step.__name__))
+    loop_env["play_out"] = play_out
+    loop_env["search_decide"] = search_decide
+    search_env["play_out"] = play_out
+    f = _copy(_play_batch, loop_env, f"play_batch__{tag}", step.__name__)
+    f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__
     return njit(entry=True)(f)

@@ -8,6 +8,7 @@ from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
 from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.search import search_strategy
 from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -34,6 +35,8 @@ WORDS = {
     "plank_use": "plank use (0.5 or more: lay planks)",
 }
 WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
+# a search seat's rollout strategies, the default first (the strongest on the ladder at 4 players: docs/guide/ladder.md)
+ROLLOUTS = ("runner", "weighted", "cautious", "collector", "random")
 # the box: 20-30 min for 2-5 players; a default 4-player game is about 112 turns (reports/baselines/moor/4p.json)
 BOX = ((20, 30), "publisher: 2-5 players, 20-30 min (cardhaus, icv2; shared/design/games/README.md)")
 SECONDS = seconds_per_turn(
@@ -197,7 +200,8 @@ SPEC = register(
         + (SECONDS,),
         strategies=tuple(
             StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ()) for n, i, h in S.STRATEGIES
-        ),
+        )
+        + (search_strategy("player", ROLLOUTS),),
         kernel_module="kernels.moor.play",
         check=_check,
         pack=lambda values, players: P.pack(values),

@@ -234,7 +234,8 @@ class Scenario:
         for i, seat in enumerate(self.seats):
             st = self._strategy(seat.strategy)
             for j, ps in enumerate(st.params):
-                out[i, j] = seat.params.get(ps.name, ps.default)
+                v = seat.params.get(ps.name, ps.default)
+                out[i, j] = ps.domain.index(v) if ps.kind == "choice" else v  # a choice by its index
         return out
 
     def _strategy(self, name: str) -> registry.StrategySpec:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.model.scenario import Scenario
+from sim.model.search import has_search, search_scratch
 from sim.play.context import Cancelled, RunContext  # noqa: F401  (Cancelled: raised here)
 from sim.stats.aggregate import Aggregates
 
@@ -212,7 +213,7 @@ def play_chunk(
     )
     if progress is None and ctx is not None:
         progress = ctx.progress
-    _play_blocks(k, args, game0, n, p, out, progress, ctx)
+    _play_blocks(k, args, game0, n, p, out, progress, ctx, sc)
     return out
 
 
@@ -225,6 +226,7 @@ def _play_blocks(
     out: ChunkOutputs,
     progress: Callable[[float], None] | None = None,
     ctx: RunContext | None = None,
+    sc: Scenario | None = None,
 ) -> None:
     """Games game0 .. game0 + n - 1 into rows 0 .. n - 1 of ``out``, in blocks on the thread pool (see BLOCK_S)."""
     ctx = ctx or RunContext()
@@ -251,6 +253,9 @@ def _play_blocks(
             out.extra[r],
             out.curves[r],
             k.batch_scratch(p, prm),
+            None,
+            None,
+            search_scratch(sc, k, k.batch_scratch(p, prm)) if sc is not None and has_search(sc) else None,
         )
         return hi - lo, time.perf_counter() - t0
 

@@ -1,0 +1,191 @@
+"""Search players: flat Monte Carlo search with UCB1 over the root actions, on determinised rollouts, for every game.
+
+At a decision of a seat whose strategy is `SEARCH_SID`, `_search_decide` (bound per game by `kernels.loop.bind`,
+with the game's step verbs as its globals, like the loop) estimates each legal action by ``budget`` rollouts:
+
+1. the rollout state is a copy of the true state (`resume_game`), whose hidden part is then re-dealt from what the
+   deciding seat saw (`sample_hidden`, on a stream of the rollout's own): the search never reads what its seat
+   cannot see;
+2. the root action is the UCB1 choice (every action once first, then ``mean + explore * sqrt(ln r / visits)``);
+3. the rest of the game is played by the game's own loop (`kernels.loop._play_out`, the code a batch game runs),
+   every search seat replaced by its rollout strategy (a scripted one), every other seat playing as it does at the
+   table (C-SEARCH-1 in docs/dev/search.md);
+4. the reward is 1 when the deciding seat is among the winners (a team's win counts for each of its seats), else 0
+   (a truncated or refused rollout scores 0).
+
+The action played is the most visited (ties: the higher mean, then the lower action index). Randomness: one draw
+from the seat's own stream per decision keys every rollout's streams (`seed_stream(key, rollout, 0, row)`), so a
+result depends only on (seed, scenario, game index), the chance stream and every other seat's stream are untouched
+(common random numbers against a scripted seat in `sim compare`).
+
+The search scratch (`new_search`) is one tuple passed to `play_batch` as its ``search`` argument; with ``search``
+None (every scenario without a search seat) Numba prunes `_search_decide` to a ``return -1`` and no search code is
+compiled.
+"""
+
+# ruff: noqa: F821  (the step verbs and `play_out` are `_search_decide`'s globals only once `bind` gives them)
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.bits import is_set
+from kernels.rng import N_STREAMS_MAX, next_u64, seed_stream
+
+SEARCH_SID = 63  # the strategy id of `search` in every game (scripted ids are small)
+
+# columns of a search seat's parameter row (sparams[seat])
+C_BUDGET = 0  # rollouts per decision
+C_EXPLORE = 1  # UCB1 exploration constant
+C_ROLLOUT = 2  # the rollout strategy (its index in the role's rollout choices; the sid is in the scratch)
+N_SEARCH_PARAMS = 3  # game-specific search parameters (Turnwall's memory) follow from this column
+
+HIDDEN_ROW = N_STREAMS_MAX  # the rollout stream row `sample_hidden` draws on (rows 0..n are the rollout's game)
+RNG_ROWS = N_STREAMS_MAX + 1
+
+# what a traced game records of each search decision (`new_search(record_len > 1)`): rows of REC_COLS int32s; row 0
+# col 0 = rows used. A decision is a header row (REC_DECISION, seat, chosen action, candidates k, decisions made
+# before it, budget) then min(k, REC_TOP) rows (REC_CANDIDATE, action, visits, wins, 0, 0), most visited first.
+REC_COLS = 6
+REC_DECISION = 1
+REC_CANDIDATE = 2
+REC_TOP = 5
+
+
+def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_extra, curves_shape, record_len=1):
+    """The ``search`` argument of `play_batch` (plain numpy, allocated once per call): (rollout batch scratch (the
+    game's `batch_scratch`, of the same type as the batch's own), rollout streams uint64[RNG_ROWS, 4], rollout
+    strategy per seat int64[n], their parameter rows float64[n, k], root actions int64[n_actions], visits
+    int64[n_actions], wins int64[n_actions], a rollout's scores int32[n], extra int32[n_extra], curves
+    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing)).
+
+    rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
+    return (
+        rollout_batch,
+        np.zeros((RNG_ROWS, 4), dtype=np.uint64),
+        np.ascontiguousarray(rollout_sids, dtype=np.int64),
+        np.ascontiguousarray(rollout_sparams, dtype=np.float64),
+        np.zeros(n_actions, dtype=np.int64),
+        np.zeros(n_actions, dtype=np.int64),
+        np.zeros(n_actions, dtype=np.int64),
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n_extra, dtype=np.int32),
+        np.zeros(curves_shape, dtype=np.int32),
+        np.zeros((max(1, int(record_len)), REC_COLS), dtype=np.int32),
+    )
+
+
+def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
+    """Seat ``seat``'s search decision among the ``nl`` > 1 legal actions in `action_mask(ws)` (module docstring);
+    -1 when ``search`` is None (no search scratch: the loop then records ST_BAD_ACTION)."""
+    if search is None:
+        return -1
+    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec = search
+    rst, _unused, rws = parts(rbatch)
+    mask = action_mask(ws)
+    rmask = action_mask(rws)
+    k = 0
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            acts[k] = a
+            visits[k] = 0
+            wins[k] = 0
+            k += 1
+    budget = np.int64(sparams[seat, C_BUDGET])
+    explore = sparams[seat, C_EXPLORE]
+    key = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys every rollout
+    prepare(rsids, rsparams, rws)
+    for r in range(budget):
+        j = r
+        if r >= k:
+            lnr = math.log(r)
+            best = -1.0
+            j = 0
+            for i in range(k):
+                v = wins[i] / visits[i] + explore * math.sqrt(lnr / visits[i])
+                if v > best:
+                    best = v
+                    j = i
+        for row in range(1 + n):
+            seed_stream(rrng, row, key, r, 0, row)
+        seed_stream(rrng, HIDDEN_ROW, key, r, 0, HIDDEN_ROW)
+        rfirst = resume_game(rst, st, prm, n, 0, rrng, rws)
+        sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
+        win = 0
+        if legal_actions(rst, prm, rws) > 0 and is_set(acts[j], rmask):
+            if apply_action(rst, prm, acts[j], rrng, rws) == 0:
+                s = play_out(rst, prm, n, rfirst, rsids, rsparams, rrng, rws, None, None)
+                if s == 0:
+                    w, _t, _r = outcome(rst, prm, n, rfirst, s, srow, xrow, crow, rws)
+                    win = (w >> seat) & 1
+        visits[j] += 1
+        wins[j] += win
+    j = 0
+    for i in range(1, k):
+        if visits[i] > visits[j] or (visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]):
+            j = i
+    if rec.shape[0] > 1:
+        _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget)
+    return acts[j]
+
+
+@njit
+def _record(rec, seat, acts, visits, wins, k, chosen, made, budget):
+    """Append a decision to ``rec`` (REC_* layout): the header, then the REC_TOP most visited candidates."""
+    m = min(k, REC_TOP)
+    at = rec[0, 0] + 1
+    if at + 1 + m > rec.shape[0]:
+        return
+    rec[at, 0] = REC_DECISION
+    rec[at, 1] = seat
+    rec[at, 2] = acts[chosen]
+    rec[at, 3] = k
+    rec[at, 4] = made
+    rec[at, 5] = budget
+    done = 0
+    last_v = np.int64(1) << 62
+    last_i = -1
+    while done < m:  # the next most visited after (last_v, last_i), in (visits desc, index asc) order
+        b = -1
+        for i in range(k):
+            after = visits[i] < last_v or (visits[i] == last_v and i > last_i)
+            if after and (b < 0 or visits[i] > visits[b]):
+                b = i
+        done += 1
+        row = at + done
+        rec[row, 0] = REC_CANDIDATE
+        rec[row, 1] = acts[b]
+        rec[row, 2] = visits[b]
+        rec[row, 3] = wins[b]
+        rec[row, 4] = 0
+        rec[row, 5] = 0
+        last_v = visits[b]
+        last_i = b
+    rec[0, 0] = at + m
+
+
+def decisions(rec) -> list[dict]:
+    """The search decisions a traced game recorded (``rec`` int32[L, REC_COLS], `new_search`'s record), in order:
+    dicts of seat, action (played), candidates (how many legal actions), before (decisions made before it in the
+    game), budget, top: [(action, rollouts, wins), ...] most visited first."""
+    out: list[dict] = []
+    i, end = 1, int(rec[0, 0])
+    while i <= end:
+        if int(rec[i, 0]) != REC_DECISION:
+            break
+        d = {
+            "seat": int(rec[i, 1]),
+            "action": int(rec[i, 2]),
+            "candidates": int(rec[i, 3]),
+            "before": int(rec[i, 4]),
+            "budget": int(rec[i, 5]),
+            "top": [],
+        }
+        i += 1
+        while i <= end and int(rec[i, 0]) == REC_CANDIDATE:
+            d["top"].append((int(rec[i, 1]), int(rec[i, 2]), int(rec[i, 3])))
+            i += 1
+        out.append(d)
+    return out

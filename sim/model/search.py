@@ -1,0 +1,115 @@
+"""Search players on the Python side: the `search` strategy every game offers for each of its roles, and the
+search scratch its kernel takes (`kernels.search`: flat Monte Carlo with UCB1 on determinised rollouts).
+
+A game declares ``search_strategy(role, rollouts)`` among its strategies; ``rollouts`` are the role's scripted
+strategies a search seat may play its rollouts with (the first is the default). A scenario with a search seat is
+played with `search_scratch` as `play_batch`'s ``search`` argument (sim.play.runner, every game's replay).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sim.model.registry import ParamSpec, StrategySpec
+
+if TYPE_CHECKING:
+    from sim.model.scenario import Scenario
+
+SEARCH = "search"
+SEARCH_SID = 63  # kernels.search.SEARCH_SID (a test checks they agree; this module imports no kernel)
+BUDGET_MAX = 65_536
+SEARCH_HELP = (
+    "search: flat Monte Carlo with UCB1 over its legal actions; each of `budget` rollouts re-deals what the seat "
+    "cannot see and plays the game out with the rollout strategy; plays the action most tried"
+)
+
+
+def search_params(rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = ()) -> tuple[ParamSpec, ...]:
+    """The search strategy's parameters, in its kernel's column order (kernels.search.C_*): budget, explore,
+    rollout, then the game's ``extra`` ones (e.g. Turnwall's memory)."""
+    return (
+        ParamSpec(
+            "budget",
+            "int",
+            256,
+            (1, BUDGET_MAX),
+            "rollouts per decision (the unit of thinking; never wall-clock)",
+            label="rollouts per decision",
+            unit="rollouts",
+        ),
+        ParamSpec(
+            "explore",
+            "float",
+            0.7,
+            (0.0, 10.0),
+            "UCB1 exploration constant (0: always the best mean so far once each action was tried)",
+            label="UCB1 exploration constant",
+        ),
+        ParamSpec(
+            "rollout",
+            "choice",
+            rollouts[0],
+            tuple(rollouts),
+            "the scripted strategy that plays the search seat's part in its rollouts",
+            label="rollout strategy",
+        ),
+    ) + extra
+
+
+def search_strategy(
+    role: str, rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), help: str = ""
+) -> StrategySpec:
+    """The `search` StrategySpec of ``role``: rollouts with ``rollouts[0]`` by default (``rollouts``: that role's
+    scripted strategy names)."""
+    return StrategySpec(SEARCH, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra))
+
+
+def has_search(sc: Scenario) -> bool:
+    """Whether a seat of ``sc`` plays `search`."""
+    return any(s.strategy == SEARCH for s in sc.seats)
+
+
+def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
+    """(sids int64[players], sparams float64[players, n_sparams]) of the rollouts: a search seat plays its rollout
+    strategy with that strategy's default parameters, every other seat as it plays at the table."""
+    spec = sc.spec
+    sids = sc.sids().copy()
+    sparams = sc.sparams().copy()
+    for i, seat in enumerate(sc.seats):
+        if seat.strategy != SEARCH:
+            continue
+        st = spec.strategy(seat.strategy)
+        assert st is not None
+        rollout = seat.params.get("rollout", next(p.default for p in st.params if p.name == "rollout"))
+        rst = next(s for s in spec.strategies if s.name == rollout and s.role == st.role)
+        sids[i] = rst.sid
+        sparams[i, :] = 0.0
+        for j, ps in enumerate(rst.params):
+            sparams[i, j] = ps.default
+    return sids, sparams
+
+
+def search_scratch(sc: Scenario, kernel: Any, batch: Any, record_len: int = 1) -> Any:
+    """The ``search`` argument of ``kernel.play_batch`` for ``sc`` (None without a search seat): rollouts on a fresh
+    ``batch`` (a `batch_scratch` of the kernel, of the batch's own kind); ``record_len`` > 1 records each search
+    decision (kernels.search.decisions reads them back)."""
+    if not has_search(sc):
+        return None
+    from kernels.search import new_search
+
+    spec = sc.spec
+    sids, sparams = rollout_seats(sc)
+    n_actions = int(kernel.N_ACTIONS)  # every play.py exports its action count
+    return new_search(
+        batch,
+        sc.players,
+        n_actions,
+        sids,
+        sparams,
+        len(spec.extra_columns),
+        (len(spec.curves), spec.curve_len),
+        record_len,
+    )
