@@ -58,12 +58,15 @@ int32[S_SIZE] state starts every game from a copy of it (a rollout).""",
 )
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, with_state=False):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, with_state=False, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]; row 0 col 0 = count), dealt order (int32[33]), per-seat scores (int32[n]), winners bitmask
     over seats, status, turns and rounds (ints); with ``with_state`` also the final state (int32[S_SIZE], a copy;
-    players by turn position: e.g. the planks each one holds for the R17 tie-break)."""
+    players by turn position: e.g. the planks each one holds for the R17 tie-break). ``search``: the search players'
+    scratch (`kernels.search.new_search`) when a seat plays search; its record holds the decisions afterwards."""
     scratch = new_scratch(int(log_len), True)
-    scores, w, s, turns, rounds, _, _ = play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA)
+    scores, w, s, turns, rounds, _, _ = play_alone(
+        play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA, search=search
+    )
     out = (scratch[3], scratch[4], scores, w, s, turns, rounds)
     return out + (scratch[0].copy(),) if with_state else out

@@ -8,7 +8,7 @@ from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
 from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.search import search_strategy
+from sim.model.search import RECORD_LEN, decision_lines, search_scratch, search_strategy
 from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -54,6 +54,25 @@ def tile_name(t: int, prm) -> str:
     return "Plank"
 
 
+def action_name(a: int, prm) -> str:
+    """Moor action ``a`` (RULES.md "Actions") in a player's words: 'move pawn 2', 'lay the plank', 'discard Axe + Plank'."""
+    if a < R.A_PLANK_YES:
+        return f"move pawn {a - R.A_MOVE}"
+    if a == R.A_PLANK_YES:
+        return "lay the plank"
+    if a == R.A_PLANK_NO:
+        return "keep the plank"
+    if a == R.A_DISCARD_MATCH:
+        return "discard the matching treasure"
+    if a < R.A_DISCARD_PAIR:
+        return f"discard {tile_name(R.GHOST0 + a - R.A_DISCARD_GHOST, prm)}"
+    kind = lambda k: R.TREASURE_NAMES[k] if k < R.N_TYPES else "Plank"  # noqa: E731
+    if a < R.A_DISCARD_ONE:
+        bottom, top = divmod(a - R.A_DISCARD_PAIR, 6)
+        return f"discard {kind(bottom)} + {kind(top)}"
+    return f"discard {kind(a - R.A_DISCARD_ONE)}"
+
+
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
     import numpy as np
@@ -62,6 +81,7 @@ def replay(scenario, game: int) -> list[str]:
 
     n = scenario.players
     prm = scenario.prm()
+    search = search_scratch(scenario, play, RECORD_LEN)
     log, deal, scores, wseat, status, turns, rounds, st = play.trace_game(
         np.uint64(scenario.seed),
         np.uint64(0),
@@ -72,6 +92,7 @@ def replay(scenario, game: int) -> list[str]:
         scenario.sparams(),
         200_000,
         with_state=True,
+        search=search,
     )
     first = game % n
     seat = lambda q: (first + q) % n  # noqa: E731
@@ -106,6 +127,9 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(f"  reaches End and takes goal token {b}")
         elif e == R.E_SKIP:
             lines.append(f"  {who(a)} has every pawn home: skipped")
+    if search is not None:
+        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
+        lines += decision_lines(search[-1], lambda s: who((s - first) % n), lambda a: action_name(a, prm))
     planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]  # by turn position
     decided = tiebreak_lines(scores[:n], planks, first, int(prm[R.P_TIEBREAK])) if status == 0 else []
     return lines + ending(

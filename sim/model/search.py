@@ -8,7 +8,7 @@ played with `search_scratch` as `play_batch`'s ``search`` argument (sim.play.run
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -92,10 +92,10 @@ def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
     return sids, sparams
 
 
-def search_scratch(sc: Scenario, kernel: Any, batch: Any, record_len: int = 1) -> Any:
-    """The ``search`` argument of ``kernel.play_batch`` for ``sc`` (None without a search seat): rollouts on a fresh
-    ``batch`` (a `batch_scratch` of the kernel, of the batch's own kind); ``record_len`` > 1 records each search
-    decision (kernels.search.decisions reads them back)."""
+def search_scratch(sc: Scenario, kernel: Any, record_len: int = 1, prm: Any = None) -> Any:
+    """The ``search`` argument of ``kernel.play_batch`` (the game's kernel module) for ``sc``; None without a
+    search seat. Rollouts run on a fresh ``kernel.batch_scratch(players, prm)`` (``prm`` default ``sc.prm()``);
+    ``record_len`` > 1 records each search decision (`decision_lines` reads them back)."""
     if not has_search(sc):
         return None
     from kernels.search import new_search
@@ -103,6 +103,7 @@ def search_scratch(sc: Scenario, kernel: Any, batch: Any, record_len: int = 1) -
     spec = sc.spec
     sids, sparams = rollout_seats(sc)
     n_actions = int(kernel.N_ACTIONS)  # every play.py exports its action count
+    batch = kernel.batch_scratch(sc.players, sc.prm() if prm is None else prm)
     return new_search(
         batch,
         sc.players,
@@ -113,3 +114,26 @@ def search_scratch(sc: Scenario, kernel: Any, batch: Any, record_len: int = 1) -
         (len(spec.curves), spec.curve_len),
         record_len,
     )
+
+
+RECORD_LEN = 200_000  # rows of a replay's search record (a decision takes 1 + up to 5 rows)
+
+
+def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> list[str]:
+    """A traced game's search decisions in words (``rec``: the record of `search_scratch(record_len > 1)` after the
+    game), one line each: who chose, what it played, and its most tried candidates with their estimated win
+    chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name them."""
+    from kernels.search import decisions
+
+    out = []
+    for d in decisions(rec):
+        cands = "; ".join(
+            f"{action_name(a)}: {100.0 * w / v:.0f}% of {v} rollouts" if v else f"{action_name(a)}: not tried"
+            for a, v, w in d["top"]
+        )
+        more = f" (top {len(d['top'])} of {d['candidates']})" if d["candidates"] > len(d["top"]) else ""
+        out.append(
+            f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {d['budget']} rollouts: "
+            f"plays {action_name(d['action'])}; candidates{more}: {cands}"
+        )
+    return out

@@ -255,7 +255,7 @@ def _play_blocks(
             k.batch_scratch(p, prm),
             None,
             None,
-            search_scratch(sc, k, k.batch_scratch(p, prm)) if sc is not None and has_search(sc) else None,
+            search_scratch(sc, k, prm=prm) if sc is not None and has_search(sc) else None,
         )
         return hi - lo, time.perf_counter() - t0
 
