@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sim.model.overrides import Override, load
 from sim.model.scenario import Scenario
+from sim.model.search import has_search
 from sim.play import runner, work
 from sim.play.context import RunContext
 from sim.play.work import Executor
@@ -36,7 +37,7 @@ def make_baseline(
 ) -> dict:
     """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part.
     Unset counts come from `sim.stats.check.sizes(game)`. Returns the baseline document (JSON-ready)."""
-    e0, s0, c0 = K.sizes(sc.game)
+    e0, s0, c0 = K.sizes(sc.game, has_search(sc))
     exact_games = exact_games or e0
     stat_games = max(stat_games or s0, exact_games)
     ctx = ctx or RunContext(threads=threads, progress=progress)

@@ -34,6 +34,7 @@ from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are par
     run_context,
     usage,
 )
+from sim.model.search import has_search
 
 try:  # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -772,7 +773,7 @@ def baselines_(
             )
         _writable_or_fail(dest.parent)
     for f, sc in scs:
-        e0, s0, _ = chk.sizes(sc.game)
+        e0, s0, _ = chk.sizes(sc.game, has_search(sc))
         prog, adv = progress_bar(max(stat_games or s0, exact_games or e0), sc.name)
         with prog:
             b = chk_play.make_baseline(sc, exact_games, stat_games, check_games, ctx=run_context(threads, adv))

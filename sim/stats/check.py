@@ -45,10 +45,19 @@ FORMAT = 1
 DEFAULT_SIZES = (5_000, 500_000, 20_000)
 
 
-def sizes(game: str) -> tuple[int, int, int]:
-    """(exact-tier games, statistical-baseline games, fresh check games) for a scenario of ``game``."""
+# A scenario with a search seat plays each of its decisions' rollouts (hundreds of games' worth of play per game):
+# its exact tier replays 100 games (every search decision bit for bit), its fresh check 100 games against a
+# baseline of 25x that, whatever the game.
+SEARCH_SIZES = (100, 2_500, 100)
+
+
+def sizes(game: str, search: bool = False) -> tuple[int, int, int]:
+    """(exact-tier games, statistical-baseline games, fresh check games) for a scenario of ``game``; ``search``: the
+    scenario has a search seat (SEARCH_SIZES)."""
     from sim.model import registry
 
+    if search:
+        return SEARCH_SIZES
     spec = registry.get(game)
     return DEFAULT_SIZES if spec is None or spec.check_sizes is None else spec.check_sizes
 
