@@ -176,4 +176,7 @@ def bind(step, name: str, doc: str | None = None):
     f = _copy(_play_batch, loop_env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__
-    return njit(entry=True)(f)
+    entry = njit(entry=True)(f)
+    entry.play_out = play_out  # the game's loop and search decision, for tests (called from Python via their twins)
+    entry.search_decide = search_decide
+    return entry
