@@ -6,14 +6,16 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
 1. the rollout state is a copy of the true state (`resume_game`), whose hidden part is then re-dealt from what the
    deciding seat saw (`sample_hidden`, on a stream of the rollout's own): the search never reads what its seat
    cannot see;
-2. the root action is the UCB1 choice (every action once first, then ``mean + explore * sqrt(ln r / visits)``);
+2. the root action is the UCB1 choice (every action once first, the rollout strategy's own choice at the root
+   first of all, then ``mean + explore * sqrt(ln r / visits)``);
 3. the rest of the game is played by the game's own loop (`kernels.loop._play_out`, the code a batch game runs),
    every search seat replaced by its rollout strategy (a scripted one), every other seat playing as it does at the
    table (C-SEARCH-1 in docs/dev/search.md);
 4. the reward is 1 when the deciding seat is among the winners (a team's win counts for each of its seats), else 0
    (a truncated or refused rollout scores 0).
 
-The action played is the most visited (ties: the higher mean, then the lower action index). Randomness: one draw
+The action played is the most visited (ties: the higher mean, then the rollout strategy's own choice, then the
+lower action index): with too few rollouts to tell actions apart it plays as its rollout strategy. Randomness: one draw
 from the seat's own stream per decision keys every rollout's streams (`seed_stream(key, rollout, 0, row)`), so a
 result depends only on (seed, scenario, game index), the chance stream and every other seat's stream are untouched
 (common random numbers against a scripted seat in `sim compare`).
@@ -97,6 +99,21 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     explore = sparams[seat, C_EXPLORE]
     key = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys every rollout
     prepare(rsids, rsparams, rws)
+    # the rollout strategy's own choice (in a re-dealt world, on streams of rollout index `budget`) goes first: it
+    # is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as its
+    # rollout strategy would
+    for row in range(1 + n):
+        seed_stream(rrng, row, key, budget, 0, row)
+    seed_stream(rrng, HIDDEN_ROW, key, budget, 0, HIDDEN_ROW)
+    resume_game(rst, st, prm, n, 0, rrng, rws)
+    sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
+    if legal_actions(rst, prm, rws) == nl:
+        prior = decide(rst, prm, seat, nl, rsids, rsparams, rrng, rws)
+        for i in range(1, k):
+            if acts[i] == prior:
+                acts[i] = acts[0]
+                acts[0] = prior
+                break
     for r in range(budget):
         j = r
         if r >= k:
