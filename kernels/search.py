@@ -54,6 +54,8 @@ REC_COLS = 6
 REC_DECISION = 1
 REC_CANDIDATE = 2
 REC_TOP = 5
+SCRATCH_RECORD = 10  # where the record and the counts sit in `new_search`'s tuple
+SCRATCH_COUNTS = 11
 
 
 def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_extra, curves_shape, record_len=1):
@@ -61,7 +63,8 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     game's `batch_scratch`, of the same type as the batch's own), rollout streams uint64[RNG_ROWS, 4], rollout
     strategy per seat int64[n], their parameter rows float64[n, k], root actions int64[n_actions], visits
     int64[n_actions], wins int64[n_actions], a rollout's scores int32[n], extra int32[n_extra], curves
-    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing)).
+    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing), counts int64[2]:
+    search decisions made and rollouts played with this scratch (for `sim bench`)).
 
     rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
     return (
@@ -76,6 +79,7 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
         np.zeros(n_extra, dtype=np.int32),
         np.zeros(curves_shape, dtype=np.int32),
         np.zeros((max(1, int(record_len)), REC_COLS), dtype=np.int32),
+        np.zeros(2, dtype=np.int64),
     )
 
 
@@ -84,7 +88,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     -1 when ``search`` is None (no search scratch: the loop then records ST_BAD_ACTION)."""
     if search is None:
         return -1
-    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec = search
+    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec, counts = search
     rst, _unused, rws = parts(rbatch)
     mask = action_mask(ws)
     rmask = action_mask(rws)
@@ -143,6 +147,8 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     for i in range(1, k):
         if visits[i] > visits[j] or (visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]):
             j = i
+    counts[0] += 1
+    counts[1] += budget
     if rec.shape[0] > 1:
         _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget)
     return acts[j]

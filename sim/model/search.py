@@ -120,11 +120,13 @@ RECORD_LEN = 200_000  # rows of a replay's search record (a decision takes 1 + u
 
 
 def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> list[str]:
-    """A traced game's search decisions in words (``rec``: the record of `search_scratch(record_len > 1)` after the
-    game), one line each: who chose, what it played, and its most tried candidates with their estimated win
+    """A traced game's search decisions in words (``rec``: the scratch of `search_scratch(record_len > 1)` after the
+    game, or its record), one line each: who chose, what it played, and its most tried candidates with their estimated win
     chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name them."""
-    from kernels.search import decisions
+    from kernels.search import SCRATCH_RECORD, decisions
 
+    if isinstance(rec, tuple):
+        rec = rec[SCRATCH_RECORD]
     out = []
     for d in decisions(rec):
         cands = "; ".join(
