@@ -172,11 +172,8 @@ def _search_case(budget=48):
     sc = load("scenarios/galleon/search-4p.toml")
     sc = sc.with_changes(seats=(type(sc.seats[0])("search", {"budget": budget, "rollout": "raider"}),) + sc.seats[1:])
     prm, states = _decisions(games=1)
-    st = next(
-        s
-        for s in states[len(states) // 3 :]
-        if s[R.S_ACTOR] == 0 and s[R.S_PHASE] == R.PH_MOVE and s[R.S_LOST + 1] == 0
-    )
+    assert np.array_equal(prm, sc.prm())
+    st = next(s for s in states[len(states) // 3 :] if s[R.S_ACTOR] == 0 and s[R.S_PHASE] == R.PH_MOVE)
     return sc, prm, st
 
 
