@@ -201,7 +201,7 @@ def two_worlds():
     return sc, prm, st, other
 
 
-def test_h1_search_decides_the_same_in_two_worlds_its_seat_cannot_tell_apart(two_worlds):
+def test_h2_search_decides_the_same_in_two_worlds_its_seat_cannot_tell_apart(two_worlds):
     sc, prm, st, other = two_worlds
     a = _search(PL.play_batch, sc, prm, st)
     b = _search(PL.play_batch, sc, prm, other)
@@ -209,7 +209,7 @@ def test_h1_search_decides_the_same_in_two_worlds_its_seat_cannot_tell_apart(two
     assert a == b
 
 
-def test_h1_search_permutation_test_fails_on_a_deliberate_leak(two_worlds):
+def test_h2_search_permutation_test_fails_on_a_deliberate_leak(two_worlds):
     """The same search with `sample_hidden` re-dealing nothing (tests/kernels/galleon/leaky_step.py): its rollouts
     read the true world, and the two worlds give different estimates."""
     from tests.kernels.galleon import leaky_step
