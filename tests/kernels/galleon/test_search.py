@@ -217,3 +217,30 @@ def test_h2_search_permutation_test_fails_on_a_deliberate_leak(two_worlds):
     leaky = loop.bind(leaky_step, "galleon_leak")
     sc, prm, st, other = two_worlds
     assert _search(leaky, sc, prm, st) != _search(leaky, sc, prm, other)
+
+
+# ---- the strategy and its replay ----------------------------------------------------------------------------------
+def test_h2_search_is_a_strategy_of_the_pirates_with_scripted_rollouts():
+    from sim.games.galleon import ROLLOUTS, SPEC
+    from sim.model.search import SEARCH_SID, rollout_seats
+
+    st = SPEC.strategy("search")
+    assert st.sid == SEARCH_SID and st.role == "player"
+    rollout = next(p for p in st.params if p.name == "rollout")
+    scripted = {s.name for s in SPEC.strategies if s.sid != SEARCH_SID}
+    assert rollout.default == "raider" and set(rollout.domain) == set(ROLLOUTS) <= scripted
+    sc, _, _ = _search_case()
+    sids, _ = rollout_seats(sc)
+    assert list(sids) == [SPEC.strategy(n).sid for n in ("raider", "treasure", "raider", "cautious")]
+
+
+def test_h2_every_action_has_its_own_name_in_replay():
+    from sim.games.galleon import action_name
+    from tests.kernels.galleon._kit import BOARD
+
+    prm = Game().prm
+    names = [action_name(a, prm, BOARD) for a in range(R.A_WHIRL, R.N_ACTIONS)]
+    names += [action_name(base + v, prm, BOARD) for base in (R.A_MOVE, R.A_GHOST) for v in range(BOARD.n)]
+    assert len(set(names)) == len(names)
+    assert action_name(R.A_WEAPON + R.W_PISTOL, prm) == "fight with a pistol"
+    assert action_name(R.A_PPEEK + 3, prm) == "parrot: peek at cabin 3"
