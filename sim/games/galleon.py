@@ -209,7 +209,7 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(w)
     if search is not None:
         lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-        lines += decision_lines(search[-1], who, lambda a: action_name(a, prm, board))
+        lines += decision_lines(search, who, lambda a: action_name(a, prm, board))
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"gold {v}")
 
 
@@ -417,6 +417,7 @@ SPEC = register(
             noun="the bay and ship",
         ),
         check_sizes=(500, 50_000, 2_000),  # a few hundred turns a game (~3,000 games/s a thread)
+        search_check_sizes=(20, 500, 20),  # a search game at 64 rollouts costs about 0.5 CPU s
         box_minutes=BOX[0],
         box_source=BOX[1],
     )
