@@ -81,7 +81,9 @@ def has_search(sc: Scenario) -> bool:
 
 def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
     """(sids int64[players], sparams float64[players, n_sparams]) of the rollouts: a search seat plays its rollout
-    strategy with that strategy's default parameters, every other seat as it plays at the table."""
+    strategy with that strategy's default parameters, except those the search strategy also declares (a game's
+    ``extra``, e.g. Turnwall's memory), which take the search seat's values; every other seat plays as it plays at
+    the table."""
     spec = sc.spec
     sids = sc.sids().copy()
     sparams = sc.sparams().copy()
@@ -94,8 +96,9 @@ def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
         rst = next(s for s in spec.strategies if s.name == rollout and s.role == st.role)
         sids[i] = rst.sid
         sparams[i, :] = 0.0
+        own = {p.name: seat.params.get(p.name, p.default) for p in st.params[3:]}  # the game's extra parameters
         for j, ps in enumerate(rst.params):
-            sparams[i, j] = ps.default
+            sparams[i, j] = own.get(ps.name, ps.default)
     return sids, sparams
 
 
