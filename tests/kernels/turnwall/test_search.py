@@ -169,7 +169,6 @@ def test_rollout_seats_a_search_seat_s_rollout_planner_has_the_seat_s_memory():
 
 def test_a_search_seat_s_bad_memory_value_is_one_clear_line():
     from sim.model.errors import ScenarioError
-
     from sim.model.scenario import from_dict
 
     seats = [{"strategy": "search", "params": {"budget": 8, "recall_table": 1.5}}] + [{"strategy": "planner"}] * 3
@@ -233,3 +232,14 @@ def test_search_decision_depends_only_on_what_the_seat_knows_and_a_leak_breaks_i
     b1 = _decide(leaky, sc, st, prm)
     b2 = _decide(leaky, sc, other, prm)
     assert (b1[0], list(b1[1]), list(b1[2])) != (b2[0], list(b2[1]), list(b2[2]))
+
+
+def test_action_name_names_every_action_kind_as_rules_md_lists_them():
+    from sim.games.turnwall import action_name
+
+    names = [action_name(a) for a in range(R.N_ACTIONS)]
+    assert len(set(names)) == R.N_ACTIONS
+    assert names[R.A_DRAG + 1] == "drag east" and names[R.A_SLIDE + 3] == "pull slider 1 out"
+    assert names[R.A_SHIFT + R.SHIFT_PER_SLIDER + 2 * R.DEPTHS + 1] == "move slider 1 to tunnel 2, 1 segment out"
+    assert names[R.A_TURN + 1] == "turn the board anticlockwise" and names[R.A_PLACE + 8] == "place the ghost on [1, 1]"
+    assert names[R.A_SEARCH + 2] == "search deck 2" and names[R.A_END] == "end the turn"
