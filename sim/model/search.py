@@ -60,26 +60,35 @@ def search_params(rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = ()) ->
 
 
 def search_strategy(
-    role: str, rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), help: str = ""
+    role: str, rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), help: str = "", name: str = SEARCH
 ) -> StrategySpec:
     """The `search` StrategySpec of ``role``: rollouts with ``rollouts[0]`` by default (``rollouts``: that role's
-    scripted strategy names)."""
-    return StrategySpec(SEARCH, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra))
+    scripted strategy names). ``name``: "search" unless a game with several roles names each role's its own way
+    (strategy names are unique in a game: Treasure Hunters' Head Haunter plays ``haunter_search``)."""
+    return StrategySpec(name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra))
+
+
+def is_search(sc: Scenario, seat: int) -> bool:
+    """Whether seat ``seat`` of ``sc`` plays a search strategy (its strategy id is SEARCH_SID, whatever its name)."""
+    st = sc.spec.strategy(sc.seats[seat].strategy)
+    return st is not None and st.sid == SEARCH_SID
 
 
 def has_search(sc: Scenario) -> bool:
-    """Whether a seat of ``sc`` plays `search`."""
-    return any(s.strategy == SEARCH for s in sc.seats)
+    """Whether a seat of ``sc`` plays a search strategy."""
+    return any(is_search(sc, i) for i in range(len(sc.seats)))
 
 
 def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
     """(sids int64[players], sparams float64[players, n_sparams]) of the rollouts: a search seat plays its rollout
-    strategy with that strategy's default parameters, every other seat as it plays at the table."""
+    strategy with that strategy's default parameters, except those the search strategy also declares (a game's
+    ``extra``, e.g. Turnwall's memory), which take the search seat's values; every other seat plays as it plays at
+    the table."""
     spec = sc.spec
     sids = sc.sids().copy()
     sparams = sc.sparams().copy()
     for i, seat in enumerate(sc.seats):
-        if seat.strategy != SEARCH:
+        if not is_search(sc, i):
             continue
         st = spec.strategy(seat.strategy)
         assert st is not None
@@ -87,8 +96,9 @@ def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
         rst = next(s for s in spec.strategies if s.name == rollout and s.role == st.role)
         sids[i] = rst.sid
         sparams[i, :] = 0.0
+        own = {p.name: seat.params.get(p.name, p.default) for p in st.params[3:]}  # the game's extra parameters
         for j, ps in enumerate(rst.params):
-            sparams[i, j] = ps.default
+            sparams[i, j] = own.get(ps.name, ps.default)
     return sids, sparams
 
 
