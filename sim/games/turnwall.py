@@ -198,7 +198,7 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
             lines += board_lines(board, ghosts(), int(pos[R.S_ROT]), sliders())
     if search is not None:
         lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-        lines += decision_lines(search[-1], who, lambda a: action_name(a, prm))
+        lines += decision_lines(search, who, lambda a: action_name(a, prm))
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: count(v, "part"))
 
 
@@ -307,6 +307,7 @@ SPEC = register(
             noun="the castle",
         ),
         check_sizes=(500, 25_000, 1_000),  # a planner game costs ~100 Moor games
+        search_check_sizes=(24, 600, 24),  # a search game at 16 rollouts costs about 0.16 CPU s
         box_minutes=BOX[0],
         box_source=BOX[1],
     )

@@ -43,12 +43,13 @@ def test_the_kernel_and_the_python_side_agree_on_the_search_id():
 def test_every_role_of_every_game_offers_search(game):
     spec = registry.get(game)
     roles = {s.role for s in spec.strategies}
-    offered = {s.role for s in spec.strategies if s.name == SEARCH}
+    offered = {s.role for s in spec.strategies if s.sid == SEARCH_SID}
     assert offered == roles
+    assert spec.strategy(SEARCH) is not None  # the players' (or hunters') search is called search
     for s in spec.strategies:
-        if s.name == SEARCH:
+        if s.sid == SEARCH_SID:
             rollouts = next(p for p in s.params if p.name == "rollout").domain
-            assert SEARCH not in rollouts and all(spec.strategy(r) is not None for r in rollouts)
+            assert all(spec.strategy(r) is not None and spec.strategy(r).sid != SEARCH_SID for r in rollouts)
 
 
 def test_results_do_not_depend_on_threads_or_blocks():
