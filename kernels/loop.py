@@ -56,6 +56,7 @@ VERBS = (
     "invariants",
     "outcome",
     "sample_hidden",
+    "log_mark",
     "S_DECISIONS",
 )
 

@@ -49,8 +49,9 @@ RNG_ROWS = N_STREAMS_MAX + 1
 
 # what a traced game records of each search decision (`new_search(record_len > 1)`): rows of REC_COLS int32s; row 0
 # col 0 = rows used. A decision is a header row (REC_DECISION, seat, chosen action, candidates k, decisions made
-# before it, budget) then min(k, REC_TOP) rows (REC_CANDIDATE, action, visits, wins, 0, 0), most visited first.
-REC_COLS = 6
+# before it, budget, event-log rows written before it) then min(k, REC_TOP) rows (REC_CANDIDATE, action, visits,
+# wins, 0, 0, 0), most visited first.
+REC_COLS = 7
 REC_DECISION = 1
 REC_CANDIDATE = 2
 REC_TOP = 5
@@ -151,12 +152,12 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     counts[0] += 1
     counts[1] += budget
     if rec.shape[0] > 1:
-        _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget)
+        _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget, log_mark(ws))
     return acts[j]
 
 
 @njit
-def _record(rec, seat, acts, visits, wins, k, chosen, made, budget):
+def _record(rec, seat, acts, visits, wins, k, chosen, made, budget, mark):
     """Append a decision to ``rec`` (REC_* layout): the header, then the REC_TOP most visited candidates."""
     m = min(k, REC_TOP)
     at = rec[0, 0] + 1
@@ -168,6 +169,7 @@ def _record(rec, seat, acts, visits, wins, k, chosen, made, budget):
     rec[at, 3] = k
     rec[at, 4] = made
     rec[at, 5] = budget
+    rec[at, 6] = mark
     done = 0
     last_v = np.int64(1) << 62
     last_i = -1
@@ -185,6 +187,7 @@ def _record(rec, seat, acts, visits, wins, k, chosen, made, budget):
         rec[row, 3] = wins[b]
         rec[row, 4] = 0
         rec[row, 5] = 0
+        rec[row, 6] = 0
         last_v = visits[b]
         last_i = b
     rec[0, 0] = at + m
@@ -193,7 +196,8 @@ def _record(rec, seat, acts, visits, wins, k, chosen, made, budget):
 def decisions(rec) -> list[dict]:
     """The search decisions a traced game recorded (``rec`` int32[L, REC_COLS], `new_search`'s record), in order:
     dicts of seat, action (played), candidates (how many legal actions), before (decisions made before it in the
-    game), budget, top: [(action, rollouts, wins), ...] most visited first."""
+    game), budget, mark (event-log rows written before it), top: [(action, rollouts, wins), ...] most visited
+    first."""
     out: list[dict] = []
     i, end = 1, int(rec[0, 0])
     while i <= end:
@@ -205,6 +209,7 @@ def decisions(rec) -> list[dict]:
             "candidates": int(rec[i, 3]),
             "before": int(rec[i, 4]),
             "budget": int(rec[i, 5]),
+            "mark": int(rec[i, 6]),
             "top": [],
         }
         i += 1

@@ -71,6 +71,13 @@ def parts(batch):
 
 
 @njit(inline="always")
+def log_mark(ws):
+    """Rows of the recorded steps written so far (ws[2]; 0 without a record): where a traced search decision falls
+    (the replay walks the recorded actions)."""
+    return ws[2][0, 0]
+
+
+@njit(inline="always")
 def action_mask(ws):
     """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
     return ws[0][2]

@@ -9,7 +9,7 @@ from kernels.galleon import strategies as S
 from kernels.galleon.columns import EXTRA_COLUMNS
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
 from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.search import RECORD_LEN, decision_lines, search_scratch, search_strategy
+from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -196,7 +196,9 @@ def replay(scenario, game: int) -> list[str]:
     lines.append("  chests: " + ", ".join(f"cabin {c} {tile_name(deal[c])} ({_sticker(keys[c])})" for c in range(6)))
     lines.append("  captain's cabin stack, top first: " + ", ".join(tile_name(t, prm) for t in deal[:11:-1]))
     turn = -1
+    notes = SearchNotes(search, who, lambda a: action_name(a, prm, board))
     for r in range(1, int(log[0, 0]) + 1):
+        lines += notes.until(r - 1)  # a search decision, where it was made
         ev = log[r]
         if int(ev[0]) == R.E_TURN:
             t = int(ev[5])
@@ -207,9 +209,7 @@ def replay(scenario, game: int) -> list[str]:
         w = _words(ev, board, who, prm)
         if w is not None:
             lines.append(w)
-    if search is not None:
-        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-        lines += decision_lines(search, who, lambda a: action_name(a, prm, board))
+    lines += notes.rest()
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"gold {v}")
 
 

@@ -8,7 +8,7 @@ from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
 from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.search import RECORD_LEN, decision_lines, search_scratch, search_strategy
+from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -106,7 +106,9 @@ def replay(scenario, game: int) -> list[str]:
         names = [tile_name(int(t), prm) for t in deal[i : i + k]]  # dealt bottom first
         lines.append(f"  deal space {s} ({sym(s)}): " + (f"{names[1]} on top of {names[0]}" if k == 2 else names[0]))
         i += k
+    notes = SearchNotes(search, lambda s: who((s - first) % n), lambda a: action_name(a, prm))
     for r in range(1, int(log[0, 0]) + 1):
+        lines += notes.until(r - 1)  # a search decision, where it was made
         e, a, b, c, d, t = (int(x) for x in log[r])
         if e == R.E_ROLL:
             lines.append(f"turn {t + 1}: {who(a)} rolls {b}")
@@ -127,9 +129,7 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(f"  reaches End and takes goal token {b}")
         elif e == R.E_SKIP:
             lines.append(f"  {who(a)} has every pawn home: skipped")
-    if search is not None:
-        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-        lines += decision_lines(search, lambda s: who((s - first) % n), lambda a: action_name(a, prm))
+    lines += notes.rest()
     planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]  # by turn position
     decided = tiebreak_lines(scores[:n], planks, first, int(prm[R.P_TIEBREAK])) if status == 0 else []
     return lines + ending(

@@ -9,7 +9,7 @@ from kernels.turnwall import strategies as S
 from kernels.turnwall.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
 from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.search import RECORD_LEN, decision_lines, search_scratch, search_strategy
+from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -177,13 +177,14 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     pos = np.zeros(R.S_SIZE, np.int32)
     R.init(pos, prm, n, game % n)
     R.deal(pos, np.asarray(deal, np.int32))
-    rec = [(int(k), int(v)) for k, v in steps[1 : int(steps[0, 0]) + 1] if k != play.K_DEAL]
+    rec = [(j, int(k), int(v)) for j, (k, v) in enumerate(steps[1 : int(steps[0, 0]) + 1], 1) if k != play.K_DEAL]
     ghosts = lambda: [int(pos[R.S_GPOS + g]) for g in range(n)]  # noqa: E731
     sliders = lambda: [(int(pos[R.S_STUN + s]), int(pos[R.S_SPOS + s])) for s in range(3)]  # noqa: E731
     if show_board:
         lines += board_lines(board, ghosts(), 0, sliders())
     turn = -1
-    for kind, v in rec:
+    notes = SearchNotes(search, who, lambda a: action_name(a, prm))
+    for j, kind, v in rec:
         if kind == play.K_SWAP:
             lines.append(f"  decks {int(pos[R.S_LAST_DECK])} and {v} change places")
             R.swap_decks(pos, int(pos[R.S_LAST_DECK]), v)
@@ -191,14 +192,13 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
         if int(pos[R.S_TURNS]) != turn:
             turn = int(pos[R.S_TURNS])
             lines.append(f"turn {turn + 1} (round {turn // n + 1}): {who(int(pos[R.S_CUR]))}")
+        lines += notes.until(j - 1)  # a search decision, where it was made (log_mark: the steps recorded before it)
         log = np.zeros((16, 6), np.int32)
         R.apply_action(pos, prm, v, log)
         lines += [_words(log[r], gname, who) for r in range(1, int(log[0, 0]) + 1)]
         if show_board and v < R.A_SEARCH and pos[R.S_NPEND] == 0:
             lines += board_lines(board, ghosts(), int(pos[R.S_ROT]), sliders())
-    if search is not None:
-        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-        lines += decision_lines(search, who, lambda a: action_name(a, prm))
+    lines += notes.rest()
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: count(v, "part"))
 
 

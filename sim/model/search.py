@@ -131,8 +131,15 @@ RECORD_LEN = 200_000  # rows of a replay's search record (a decision takes 1 + u
 
 def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> list[str]:
     """A traced game's search decisions in words (``rec``: the scratch of `search_scratch(record_len > 1)` after the
-    game, or its record), one line each: who chose, what it played, and its most tried candidates with their estimated win
-    chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name them."""
+    game, or its record), one line each: who chose, what it played, and its most tried candidates with their
+    estimated win chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name
+    them."""
+    return [line for _, line in _marked_lines(rec, seat_name, action_name)]
+
+
+def _marked_lines(
+    rec: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]
+) -> list[tuple[int, str]]:
     from kernels.search import SCRATCH_RECORD, decisions
 
     if isinstance(rec, tuple):
@@ -145,7 +152,34 @@ def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Calla
         )
         more = f" (top {len(d['top'])} of {d['candidates']})" if d["candidates"] > len(d["top"]) else ""
         out.append(
-            f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {d['budget']} rollouts: "
-            f"plays {action_name(d['action'])}; candidates{more}: {cands}"
+            (
+                d["mark"],
+                f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {d['budget']} rollouts: "
+                f"plays {action_name(d['action'])}; candidates{more}: {cands}",
+            )
         )
     return out
+
+
+class SearchNotes:
+    """A traced game's search decisions in words (`decision_lines`), handed out where each falls in the game's
+    event log: a replay writing event ``r`` (1-based) first adds ``until(r - 1)``, the decisions made after the
+    first r - 1 events were logged (the search chose before its move was logged), and ``rest()`` at the end.
+    ``search`` None (no search seat) hands out nothing."""
+
+    def __init__(self, search: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> None:
+        self._lines = [] if search is None else _marked_lines(search, seat_name, action_name)
+        self._i = 0
+
+    def until(self, mark: int) -> list[str]:
+        """The lines of the decisions made with at most ``mark`` events logged, not handed out yet."""
+        j = self._i
+        while j < len(self._lines) and self._lines[j][0] <= mark:
+            j += 1
+        out = [line for _, line in self._lines[self._i : j]]
+        self._i = j
+        return out
+
+    def rest(self) -> list[str]:
+        """Every line not handed out yet."""
+        return self.until(1 << 62)
