@@ -95,6 +95,12 @@ def parts(batch):
 
 
 @njit(inline="always")
+def log_mark(ws):
+    """Rows of the event log written so far (ws[2]; 0 without a log): where a traced search decision falls."""
+    return ws[2][0, 0]
+
+
+@njit(inline="always")
 def action_mask(ws):
     """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
     return ws[4][0]

@@ -131,8 +131,12 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
 
 
 def default_rungs(spec: registry.GameSpec, role: str) -> list[str]:
-    """The default population of a role: random first, then every other strategy of the role at its defaults."""
-    names = [s.name for s in spec.strategies if s.role == role]
+    """The default population of a role: random first, then every other scripted strategy of the role at its
+    defaults. Search is left out (a search game costs hundreds of scripted ones): ask for it as a rung,
+    ``search:budget=64``, and several budgets draw the rating-against-budget plot."""
+    from sim.model.search import SEARCH_SID
+
+    names = [s.name for s in spec.strategies if s.role == role and s.sid != SEARCH_SID]
     rnd = [n for n in names if n == "random" or n.endswith("_random")]
     out = rnd + [n for n in names if n not in rnd]
     if spec.name == "turnwall" and "planner" in names:  # one memory level as its own rung (the issue's ask)
