@@ -60,16 +60,23 @@ def search_params(rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = ()) ->
 
 
 def search_strategy(
-    role: str, rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), help: str = ""
+    role: str, rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), help: str = "", name: str = SEARCH
 ) -> StrategySpec:
     """The `search` StrategySpec of ``role``: rollouts with ``rollouts[0]`` by default (``rollouts``: that role's
-    scripted strategy names)."""
-    return StrategySpec(SEARCH, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra))
+    scripted strategy names). ``name``: "search" unless a game with several roles names each role's its own way
+    (strategy names are unique in a game: Treasure Hunters' Head Haunter plays ``haunter_search``)."""
+    return StrategySpec(name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra))
+
+
+def is_search(sc: Scenario, seat: int) -> bool:
+    """Whether seat ``seat`` of ``sc`` plays a search strategy (its strategy id is SEARCH_SID, whatever its name)."""
+    st = sc.spec.strategy(sc.seats[seat].strategy)
+    return st is not None and st.sid == SEARCH_SID
 
 
 def has_search(sc: Scenario) -> bool:
-    """Whether a seat of ``sc`` plays `search`."""
-    return any(s.strategy == SEARCH for s in sc.seats)
+    """Whether a seat of ``sc`` plays a search strategy."""
+    return any(is_search(sc, i) for i in range(len(sc.seats)))
 
 
 def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
@@ -79,7 +86,7 @@ def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
     sids = sc.sids().copy()
     sparams = sc.sparams().copy()
     for i, seat in enumerate(sc.seats):
-        if seat.strategy != SEARCH:
+        if not is_search(sc, i):
             continue
         st = spec.strategy(seat.strategy)
         assert st is not None
