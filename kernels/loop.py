@@ -154,8 +154,9 @@ def bind(step, name: str, doc: str | None = None):
     VERBS): `_play_batch` with those verbs as its globals, compiled with ``njit(entry=True)`` and cached under the
     qualified name ``play_batch__<name>_<hash of step's source>`` (``name``: the game's, unique among the games); ``doc`` its docstring
     (default `_play_batch`'s). Its game loop `_play_out` and the search players' `kernels.search._search_decide`
-    are bound the same way (``play_out__...``, ``search_decide__...``): one copy of each per game, sharing the
-    verbs."""
+    are bound the same way (``play_out__...``, ``search_decide__...``; the rollouts' loop ``rollout_out__...``):
+    one copy of each per game, sharing the verbs. The returned dispatcher carries them as attributes
+    ``play_out`` and ``search_decide`` (tests call a search decision from Python through them)."""
     missing = [v for v in VERBS if not hasattr(step, v)]
     if missing:
         raise AttributeError(f"{step.__name__} lacks the step verbs {', '.join(missing)} (kernel-contract.md)")
@@ -172,8 +173,21 @@ def bind(step, name: str, doc: str | None = None):
     search_decide = njit(_copy(_search_decide, search_env, f"search_decide__{tag}", step.__name__))
     loop_env["play_out"] = play_out
     loop_env["search_decide"] = search_decide
-    search_env["play_out"] = play_out
+    # the rollouts' loop is a second copy (``search`` always None there, so its search_decide is a bare return -1):
+    # with the same dispatcher, play_out(search) -> search_decide -> play_out(None) is a recursive call to Numba,
+    # which links it through an unresolved symbol that a process loading the cache cannot resolve (segfault)
+    rollout_env = dict(loop_env)
+    rollout_search_env = dict(search_env)
+    rollout_out = njit(_copy(_play_out, rollout_env, f"rollout_out__{tag}", step.__name__))
+    rollout_env["search_decide"] = njit(
+        _copy(_search_decide, rollout_search_env, f"rollout_search__{tag}", step.__name__)
+    )
+    rollout_search_env["play_out"] = rollout_out
+    search_env["play_out"] = rollout_out
     f = _copy(_play_batch, loop_env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__
-    return njit(entry=True)(f)
+    entry = njit(entry=True)(f)
+    entry.play_out = play_out
+    entry.search_decide = search_decide
+    return entry
