@@ -6,14 +6,16 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
 1. the rollout state is a copy of the true state (`resume_game`), whose hidden part is then re-dealt from what the
    deciding seat saw (`sample_hidden`, on a stream of the rollout's own): the search never reads what its seat
    cannot see;
-2. the root action is the UCB1 choice (every action once first, then ``mean + explore * sqrt(ln r / visits)``);
+2. the root action is the UCB1 choice (every action once first, the rollout strategy's own choice at the root
+   first of all, then ``mean + explore * sqrt(ln r / visits)``);
 3. the rest of the game is played by the game's own loop (`kernels.loop._play_out`, the code a batch game runs),
    every search seat replaced by its rollout strategy (a scripted one), every other seat playing as it does at the
    table (C-SEARCH-1 in docs/dev/search.md);
 4. the reward is 1 when the deciding seat is among the winners (a team's win counts for each of its seats), else 0
    (a truncated or refused rollout scores 0).
 
-The action played is the most visited (ties: the higher mean, then the lower action index). Randomness: one draw
+The action played is the most visited (ties: the higher mean, then the rollout strategy's own choice, then the
+lower action index): with too few rollouts to tell actions apart it plays as its rollout strategy. Randomness: one draw
 from the seat's own stream per decision keys every rollout's streams (`seed_stream(key, rollout, 0, row)`), so a
 result depends only on (seed, scenario, game index), the chance stream and every other seat's stream are untouched
 (common random numbers against a scripted seat in `sim compare`).
@@ -52,6 +54,8 @@ REC_COLS = 6
 REC_DECISION = 1
 REC_CANDIDATE = 2
 REC_TOP = 5
+SCRATCH_RECORD = 10  # where the record and the counts sit in `new_search`'s tuple
+SCRATCH_COUNTS = 11
 
 
 def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_extra, curves_shape, record_len=1):
@@ -59,7 +63,8 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     game's `batch_scratch`, of the same type as the batch's own), rollout streams uint64[RNG_ROWS, 4], rollout
     strategy per seat int64[n], their parameter rows float64[n, k], root actions int64[n_actions], visits
     int64[n_actions], wins int64[n_actions], a rollout's scores int32[n], extra int32[n_extra], curves
-    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing)).
+    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing), counts int64[2]:
+    search decisions made and rollouts played with this scratch (for `sim bench`)).
 
     rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
     return (
@@ -74,6 +79,7 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
         np.zeros(n_extra, dtype=np.int32),
         np.zeros(curves_shape, dtype=np.int32),
         np.zeros((max(1, int(record_len)), REC_COLS), dtype=np.int32),
+        np.zeros(2, dtype=np.int64),
     )
 
 
@@ -82,7 +88,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     -1 when ``search`` is None (no search scratch: the loop then records ST_BAD_ACTION)."""
     if search is None:
         return -1
-    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec = search
+    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec, counts = search
     rst, _unused, rws = parts(rbatch)
     mask = action_mask(ws)
     rmask = action_mask(rws)
@@ -97,6 +103,21 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     explore = sparams[seat, C_EXPLORE]
     key = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys every rollout
     prepare(rsids, rsparams, rws)
+    # the rollout strategy's own choice (in a re-dealt world, on streams of rollout index `budget`) goes first: it
+    # is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as its
+    # rollout strategy would
+    for row in range(1 + n):
+        seed_stream(rrng, row, key, budget, 0, row)
+    seed_stream(rrng, HIDDEN_ROW, key, budget, 0, HIDDEN_ROW)
+    resume_game(rst, st, prm, n, 0, rrng, rws)
+    sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
+    if legal_actions(rst, prm, rws) == nl:
+        prior = decide(rst, prm, seat, nl, rsids, rsparams, rrng, rws)
+        for i in range(1, k):
+            if acts[i] == prior:
+                acts[i] = acts[0]
+                acts[0] = prior
+                break
     for r in range(budget):
         j = r
         if r >= k:
@@ -126,6 +147,8 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     for i in range(1, k):
         if visits[i] > visits[j] or (visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]):
             j = i
+    counts[0] += 1
+    counts[1] += budget
     if rec.shape[0] > 1:
         _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget)
     return acts[j]

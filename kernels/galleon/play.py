@@ -82,14 +82,16 @@ from a copy of it (a rollout).""",
 )
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]) and recorded steps (int32[step_len, 2]); returns (log, steps, scores int32[n], winners
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
-    this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
+    this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks).
+    ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays search; its record
+    holds the decisions afterwards (the rollouts log nothing: they run on the scratch's own batch)."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
     scores, w, s, turns, rounds, extra, _ = play_alone(
-        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search
     )
     scratch, log, steps = batch
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

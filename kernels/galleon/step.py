@@ -12,29 +12,21 @@ from kernels._jit import njit
 from kernels.eventlog import record
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
+from kernels.galleon.hidden import redeal
 from kernels.galleon.rules import (
-    LOC_STACK,
-    N_TILES,
     P_MAX_TURNS,
     PH_CHANCE,
     PH_OVER,
     S_ACTOR,
     S_CH_N,
     S_DECISIONS,
-    S_EMPTY,
     S_FIRST,
-    S_LOC,
-    S_NSTACK,
-    S_PEEKED,
     S_PHASE,
-    S_STACK,
-    S_STICKER,
     S_TURNS,
     S_WINNER,
-    T_PARROT,
 )
 from kernels.loop import CHANCE, OVER, TRUNCATED
-from kernels.rng import bounded, shuffle, shuffle_range
+from kernels.rng import bounded, shuffle_range
 
 __all__ = ["S_DECISIONS"]  # the loop counts decisions in this state slot
 
@@ -191,43 +183,10 @@ def game_outputs(st, n, status, scores_row, extra_row):
 
 @njit(inline="always")
 def sample_hidden(st, seat, prm, rng, row, ws):
-    """Re-deal what ``seat`` cannot see, on stream ``row`` of ``rng`` only (the hidden information of RULES.md, as
-    the hidden-information test permutes it): every tile not in the seat's own hands (rivals', chests', the
-    stack's, the large cave's; the parrot excepted, its holder is public) goes to one of the same places (each
-    place keeps its number of tiles), the stack's order of those tiles is drawn afresh (the parrot keeps its
-    place), and the key stickers of the chests the seat never peeked at and that are not opened are shuffled
-    among those chests. Returns the number of tiles re-dealt. Uses ws's reach/cave/visit/stack scratch."""
+    """Re-deal what ``seat`` cannot see, on stream ``row`` of ``rng`` only, consistently with what it saw (RULES.md
+    H1; `kernels.galleon.hidden.redeal`: the tiles it cannot see back into the same places, kept where the public
+    record pins them, the stack's order, unpeeked stickers, an attacker's weapon not yet shown to the defender).
+    Canonical: the result depends only on what the seat saw and the stream. Returns the number of tiles re-dealt.
+    Uses ws's reach/cave/visit/stack scratch."""
     sc = ws[0]
-    tiles, locs, vals = sc[4], sc[5], sc[6]
-    m = 0
-    for t in range(N_TILES):
-        if t != T_PARROT and st[S_LOC + t] != seat:
-            tiles[m] = t
-            locs[m] = st[S_LOC + t]
-            m += 1
-    shuffle(rng, row, locs, m)
-    for i in range(m):
-        st[S_LOC + tiles[i]] = locs[i]
-    k = 0
-    for t in range(N_TILES):
-        if t != T_PARROT and st[S_LOC + t] == LOC_STACK:
-            tiles[k] = t
-            k += 1
-    shuffle(rng, row, tiles, k)
-    j = 0
-    for i in range(st[S_NSTACK]):
-        if st[S_STACK + i] != T_PARROT:
-            st[S_STACK + i] = tiles[j]
-            j += 1
-    c_n = 0
-    for c in range(6):
-        if not (st[S_PEEKED + seat] >> c) & 1 and not (st[S_EMPTY] >> c) & 1:
-            vals[c_n] = st[S_STICKER + c]
-            c_n += 1
-    shuffle(rng, row, vals, c_n)
-    i = 0
-    for c in range(6):
-        if not (st[S_PEEKED + seat] >> c) & 1 and not (st[S_EMPTY] >> c) & 1:
-            st[S_STICKER + c] = vals[i]
-            i += 1
-    return m
+    return redeal(st, seat, prm, rng, row, sc[4], sc[5], sc[6], sc[7])

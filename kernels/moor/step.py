@@ -169,8 +169,9 @@ def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
 def sample_hidden(st, seat, prm, rng, row, ws):
     """Re-deal what ``seat`` cannot see (R4, C11): the bottom tiles of the green spaces that still hold both their
     dealt tiles (S_SEALED; a tile beneath a discarded pair was seen when it was held), shuffled among those places
-    on stream ``row`` of ``rng`` only. Every seat sees the same, so ``seat`` changes nothing. Tops, heights,
-    holdings and every other state slot stay as they are; the multiset of hidden tiles is kept. Returns the number
+    on stream ``row`` of ``rng`` only, from their sorted order: the re-deal depends only on what the seat saw and
+    the stream, never on where the hidden tiles truly lie. Every seat sees the same, so ``seat`` changes nothing.
+    Tops, heights, holdings and every other state slot stay as they are; the multiset of hidden tiles is kept. Returns the number
     of hidden tiles. Uses ws's deal-order scratch (int32[33])."""
     tiles = ws[5]
     sealed = st[S_SEALED]
@@ -179,6 +180,13 @@ def sample_hidden(st, seat, prm, rng, row, ws):
         if (sealed >> s) & 1:
             tiles[m] = st[S_STACK + s * STACK]
             m += 1
+    for i in range(1, m):  # canonical order first (insertion sort): the re-deal never depends on the true one
+        t = tiles[i]
+        j = i - 1
+        while j >= 0 and tiles[j] > t:
+            tiles[j + 1] = tiles[j]
+            j -= 1
+        tiles[j + 1] = t
     shuffle(rng, row, tiles, m)
     i = 0
     for s in range(1, GREEN_SPACES + 1):

@@ -25,6 +25,7 @@ from kernels.loop import (  # noqa: F401  (ST_*: for callers)
 from kernels.rng import N_STREAMS_MAX
 from kernels.turnwall import step
 from kernels.turnwall.columns import EXTRA_COLUMNS
+from kernels.turnwall.hidden import HIDDEN_SIZE
 from kernels.turnwall.rules import N_ACTIONS, N_CELLS, N_GARMENTS, PHYS_SIZE, S_SIZE
 from kernels.turnwall.step import K_ACTION, K_DEAL, K_SWAP, game_outputs  # noqa: F401  (for callers)
 from kernels.turnwall.strategies import KEYS_SIZE, N_SPARAMS, WORK_SIZE
@@ -34,7 +35,7 @@ N_EXTRA = len(EXTRA_COLUMNS)
 
 def new_scratch(n):
     """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
-    mask, order, work, base, cur, keys, probs, near, wrows)."""
+    mask, order, work, base, cur, keys, probs, near, wrows, hidden: the re-deal's scratch)."""
     return (
         np.zeros(S_SIZE, dtype=np.int32),
         np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
@@ -47,6 +48,7 @@ def new_scratch(n):
         np.zeros(N_GARMENTS, dtype=np.float64),
         np.zeros(N_CELLS, dtype=np.float64),
         np.zeros((n, N_SPARAMS), dtype=np.float64),
+        np.zeros(HIDDEN_SIZE, dtype=np.int64),
     )
 
 
@@ -77,14 +79,16 @@ of it (a rollout).""",
 )
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]) and recorded steps (int32[step_len, 2]); returns (log, steps, scores int32[n], winners
     bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
-    this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks)."""
+    this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks).
+    ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays search; its record
+    holds the decisions afterwards."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
     scores, w, s, turns, rounds, extra, _ = play_alone(
-        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search
     )
     scratch, log, steps, _ = batch
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

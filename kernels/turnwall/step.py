@@ -3,7 +3,7 @@
 memory.py / strategies.py to the contract's signature; the rules stay there.
 
 ``ws`` is the batch's scratch, `play.batch_scratch`: ((st, rng, mask, order, work, base, cur, keys, probs, near,
-wrows), log, steps, node) with node int64[1] the turn last logged.
+wrows, hidden), log, steps, node) with node int64[1] the turn last logged.
 
 Chance: the deal (`new_game`) and, with decks_moved on (C11 variant), the deck a searched deck swaps with, drawn on
 the chance stream inside `apply_action` right after the search (no decision comes between them), so `to_move`
@@ -18,11 +18,11 @@ from kernels.loop import OVER, TRUNCATED
 from kernels.rng import bounded, shuffle_range
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
+from kernels.turnwall.hidden import redeal
 from kernels.turnwall.memory import observe_search, observe_swap
 from kernels.turnwall.rules import (
     E_DECKS,
     E_TURN,
-    KNOW_UNSEEN,
     N_DECKS,
     N_GARMENTS,
     N_PARTS,
@@ -30,22 +30,17 @@ from kernels.turnwall.rules import (
     P_MAX_TURNS,
     PER_PART,
     PH_OVER,
-    S_CARD_LOC,
     S_CUR,
     S_DECISIONS,
-    S_DECK,
     S_DISPLACED,
     S_DRAGS,
     S_EJECTED,
-    S_EXCL,
     S_FIRST,
     S_FOUND,
     S_HAVE,
-    S_KNOW,
     S_LAST_DECK,
     S_LAST_SEARCHER,
     S_MOVES_LEFT,
-    S_NG,
     S_NOT_FOUND,
     S_PART_TAKEN,
     S_PHASE,
@@ -236,74 +231,12 @@ def game_outputs(st, n, status, scores_row, extra_row):
     return w
 
 
-@njit("boolean(int32[::1], int64, int64, int64, int32[::1])")
-def _placement(st, seat, m, idx, buf):
-    """Decode permutation number ``idx`` of ``m`` (<= 4) cards into buf[8 + i] (the card index placed in slot i;
-    buf[0:4] the slots' decks, buf[4:8] the cards, buf[12:16] scratch); True when it agrees with what ``seat``
-    knows a deck does not hold (S_EXCL)."""
-    for i in range(m):
-        buf[12 + i] = i
-    left = m
-    ok = True
-    for i in range(m):
-        f = 1
-        for j in range(2, left):
-            f *= j
-        d = idx // f
-        idx -= d * f
-        c = buf[12 + d]
-        for j in range(d, left - 1):
-            buf[12 + j] = buf[13 + j]
-        left -= 1
-        buf[8 + i] = c
-        if (st[S_EXCL + seat * N_GARMENTS + buf[4 + c]] >> buf[i]) & 1:
-            ok = False
-    return ok
-
-
 @njit(inline="always")
 def sample_hidden(st, seat, prm, rng, row, ws):
-    """Re-deal what ``seat`` cannot see (M1-M5), on stream ``row`` of ``rng`` only: part by part, the cards in the
-    deck slots the seat has not seen (its memory S_KNOW says KNOW_UNSEEN) are dealt afresh among those slots, each
-    deal drawn uniformly among those that agree with what the seat knows a deck does not hold (S_EXCL; all deals
-    when none agrees, which a consistent memory never gives). Cards taken, slots the seat remembers and its own
-    memory stay as they are; the other seats' memories follow the new deal (a garment they saw in a re-dealt slot
-    is the one now there, and a deck they knew not to hold a card that is now in it is forgotten). Returns the
-    number of cards re-dealt. Uses ws's deal-order scratch (int32[20])."""
-    buf = ws[0][3]
-    total = 0
-    for p in range(N_PARTS):
-        m = 0
-        for k in range(N_DECKS):
-            gm = st[S_DECK + k * N_PARTS + p]
-            if gm >= 0 and st[S_KNOW + (seat * N_DECKS + k) * N_PARTS + p] == KNOW_UNSEEN:
-                buf[m] = k
-                buf[4 + m] = gm
-                m += 1
-        if m < 2:
-            continue
-        total += m
-        fact = 1
-        for j in range(2, m + 1):
-            fact *= j
-        valid = 0
-        for idx in range(fact):
-            valid += _placement(st, seat, m, idx, buf)
-        pick = bounded(rng, row, valid if valid > 0 else fact)
-        for idx in range(fact):
-            if _placement(st, seat, m, idx, buf) or valid == 0:
-                if pick == 0:
-                    break
-                pick -= 1
-        for i in range(m):
-            k = buf[i]
-            gm = buf[4 + buf[8 + i]]
-            st[S_DECK + k * N_PARTS + p] = gm
-            st[S_CARD_LOC + gm] = k
-            for o in range(st[S_NG]):
-                if o != seat:
-                    kn = S_KNOW + (o * N_DECKS + k) * N_PARTS + p
-                    if st[kn] >= 0:
-                        st[kn] = gm
-                    st[S_EXCL + o * N_GARMENTS + gm] &= ~(1 << k)
-    return total
+    """Re-deal what ``seat`` does not know of the decks (M1-M6), on stream ``row`` of ``rng`` only: uniformly among
+    the arrangements of the cards in play that agree with the view and the seat's memory (which decks hold each
+    body part, which garment lies in each slot, each deck's order under its top); the other seats' memories follow
+    the new deal, keeping only the exclusions the seat's memory implies (`hidden.redeal`). Its output depends only
+    on what the seat knows and on the stream. Returns the number of arrangements drawn among (0: none agreed and
+    the state is unchanged, which a consistent memory never gives)."""
+    return redeal(st, seat, rng, row, ws[0][11], ws[0][3])

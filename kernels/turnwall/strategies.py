@@ -18,6 +18,7 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.rng import bounded, pick_legal
+from kernels.search import N_SEARCH_PARAMS, SEARCH_SID
 from kernels.turnwall.memory import best_deck, find_chance
 from kernels.turnwall.rules import (
     A_DRAG,
@@ -484,11 +485,20 @@ def planner_decide(st, prm, w, mask, n_legal, rng, row, work, base, cur, keys, p
 
 @njit
 def effective_rows(sids, sparams, out):
-    """Each seat's row: memory columns from its parameters, then the weights its strategy uses."""
+    """Each seat's row float64[n, N_SPARAMS]: memory columns from its parameters, then the weights its strategy
+    uses. A search seat (SEARCH_SID) has its memory in its search row from column N_SEARCH_PARAMS on (recall_own,
+    recall_table: sim.games.turnwall SEARCH_MEMORY); it knows the magnets (column W_MAGNETS 1) and has no weights (the loop never
+    calls `decide` for it)."""
     for i in range(sids.shape[0]):
         for j in range(out.shape[1]):
             out[i, j] = sparams[i, j] if j < sparams.shape[1] else 0.0
-        if sids[i] == S_RANDOM:
+        if sids[i] == SEARCH_SID:
+            for j in range(out.shape[1]):
+                out[i, j] = 0.0
+            out[i, 0] = sparams[i, N_SEARCH_PARAMS]
+            out[i, 1] = sparams[i, N_SEARCH_PARAMS + 1]
+            out[i, W_MAGNETS] = 1.0
+        elif sids[i] == S_RANDOM:
             out[i, 0] = 0.0
             out[i, 1] = 0.0
         elif sids[i] == S_PLANNER:

@@ -267,6 +267,78 @@ def c_ratio(path: str, games: int = 100_000, reps: int = 5) -> dict:
     }
 
 
+# issue 22: a rollout from a copied mid-game state costs no more than a fresh batch game (rollouts/s over the batch
+# games/s of the same strategies, one thread, measured in one run)
+ROLLOUT_TARGET = 0.67
+
+
+def search_scenarios() -> list[str]:
+    """Each game's default search scenarios (scenarios/<game>/search-*.toml), repository-relative."""
+    return sorted(p.relative_to(REPO).as_posix() for p in (REPO / "scenarios").glob("*/search-*.toml"))
+
+
+def search_speed(path: str, games: int = 24, reps: int = 2) -> dict:
+    """A search scenario on one thread, warm cache, best of ``reps``: its games/s; the rollouts/s its search seats
+    played (search decisions x budget, counted by the kernel, over the whole batch's time); the batch games/s of the
+    same table with every search seat playing its rollout strategy (interleaved with it); their ratio (target >=
+    ROLLOUT_TARGET); and its cold compile in CPU s."""
+    import numpy as np
+
+    from kernels.search import SCRATCH_COUNTS
+    from sim.model.search import rollout_seats, search_scratch
+
+    sc = load(REPO / path)
+    k = sc.spec.kernel()
+    prm, p = sc.prm(), sc.players
+    rsids, rsparams = rollout_seats(sc)
+    rollout_sc_speed = 0.0
+    best_dt, counts = float("inf"), np.zeros(2, np.int64)
+    for rep in range(reps + 1):  # the first repetition compiles or loads
+        search = search_scratch(sc, k, prm=prm)
+        out = runner.ChunkOutputs(
+            game0=0,
+            scores=np.zeros((games, p), np.int32),
+            winners=np.zeros(games, np.int32),
+            turns=np.zeros(games, np.int32),
+            rounds=np.zeros(games, np.int32),
+            status=np.zeros(games, np.int32),
+            extra=np.zeros((games, len(sc.spec.extra_columns)), np.int32),
+            curves=np.zeros((games, len(sc.spec.curves), sc.spec.curve_len), np.int32),
+        )
+        t0 = time.perf_counter()
+        k.play_batch(
+            np.uint64(sc.seed), np.uint64(0), np.int64(rep * games), np.int64(games), np.int64(p), prm,
+            sc.sids(), sc.sparams(), out.scores, out.winners, out.turns, out.rounds, out.status, out.extra,
+            out.curves, k.batch_scratch(p, prm), None, None, search,
+        )  # fmt: skip
+        dt = time.perf_counter() - t0
+        if rep and dt < best_dt:
+            best_dt, counts = dt, search[SCRATCH_COUNTS].copy()
+        # the batch of the rollout strategies, as many games as the search played rollouts (at most 20,000)
+        n = int(min(20_000, max(200, search[SCRATCH_COUNTS][1])))
+        scripted = sc.with_changes(
+            seats=tuple(
+                type(s)(next(x.name for x in sc.spec.strategies if x.sid == rsids[i] and x.role == role), {})
+                for i, (s, role) in enumerate(zip(sc.seats, sc.spec.roles(sc.params, p), strict=True))
+            )
+        )
+        if rep:
+            rollout_sc_speed = max(rollout_sc_speed, kernel_speed(scripted, n, 1, reps=1)["games_per_s"])
+    rollouts_per_s = counts[1] / best_dt
+    return {
+        "scenario": path,
+        "games": games,
+        "games_per_s": round(games / best_dt, 2),
+        "search_decisions": int(counts[0]),
+        "rollouts": int(counts[1]),
+        "rollouts_per_s": round(float(rollouts_per_s)),
+        "rollout_strategies_games_per_s": round(rollout_sc_speed),
+        "ratio": round(float(rollouts_per_s) / rollout_sc_speed, 2) if rollout_sc_speed else None,
+        "target": ROLLOUT_TARGET,
+        "cold_compile_cpu_s": round(cold_compile_cpu(path), 2),
+    }
+
+
 def run_all(games: int = 100_000) -> dict:
     res: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "games": {}}
     for game, path, targets, share, reps in BENCH_SCENARIOS:
@@ -291,6 +363,7 @@ def run_all(games: int = 100_000) -> dict:
         res["games"][game] = r
     res["games"].update(turnwall_figures(games))
     res["cold_compile_cpu_s"] = {p: round(cold_compile_cpu(p), 2) for p in COMPILE_SCENARIOS if (REPO / p).exists()}
+    res["search"] = [search_speed(p) for p in search_scenarios()]
     if games >= 100_000:  # not in --quick
         res["sweep"] = sweep_overhead()
     out = REPO / "reports" / "bench.json"
@@ -424,6 +497,16 @@ def render(res: dict) -> str:
             "cold compile, CPU s of a fresh process with an empty cache (target <= "
             f"{COMPILE_TARGET_CPU_S} each{_verdict(worst <= COMPILE_TARGET_CPU_S)}): "
             + ", ".join(f"{Path(p).parent.name}/{Path(p).stem} {v}" for p, v in cc.items())
+        )
+    for r in res.get("search", []):
+        ratio = "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}"
+        ok = r["ratio"] is not None and r["ratio"] >= r["target"]
+        lines.append(
+            f"search {r['scenario']} (1 thread, {r['games']} games): {r['games_per_s']:,} games/s; "
+            f"{r['search_decisions']:,} search decisions, {r['rollouts_per_s']:,} rollouts/s against "
+            f"{r['rollout_strategies_games_per_s']:,} batch games/s of its rollout strategies: ratio {ratio} "
+            f"(target >= {r['target']}{_verdict(ok)}); cold compile {r['cold_compile_cpu_s']} CPU s "
+            f"(target <= {COMPILE_TARGET_CPU_S}{_verdict(r['cold_compile_cpu_s'] <= COMPILE_TARGET_CPU_S)})"
         )
     if res.get("sweep"):
         w = res["sweep"]

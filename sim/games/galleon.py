@@ -9,6 +9,7 @@ from kernels.galleon import strategies as S
 from kernels.galleon.columns import EXTRA_COLUMNS
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
 from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.search import RECORD_LEN, decision_lines, search_scratch, search_strategy
 from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -45,6 +46,9 @@ SECONDS = seconds_per_turn(
 )
 COLOURS = ("red", "yellow", "green", "blue")
 WEAPONS = ("no weapon", "a sabre", "a pistol")
+# the search player's rollout strategies, the strongest first (the version-3 ladder: raider, treasure, weighted at
+# its defaults (the treasure hunter's row), cautious; docs/guide/ladder.md), then random
+ROLLOUTS = ("raider", "treasure", "weighted", "cautious", "random")
 
 
 def tile_name(t: int, prm=None) -> str:
@@ -63,6 +67,36 @@ def tile_name(t: int, prm=None) -> str:
         return "the parrot"
     k = int(prm[R.P_KEY_TILES + t - R.T_KEY]) if prm is not None else -1
     return "the broken key" if k == 0 else f"key {k}"
+
+
+def action_name(a: int, prm, board: B.Board | None = None) -> str:
+    """Galleon action ``a`` (RULES.md "State, actions, chance") in a player's words: 'move to D12', 'ghost to C3',
+    'whirlpool 2', 'challenge seat 1', 'no duel', 'fight with a sabre', 'roll again', 'stop', 'swap places',
+    'stay', 'parrot: steal from seat 2', 'parrot: top tile', 'parrot: peek at cabin 4'. Spaces by their board id
+    when ``board`` is given, else by number."""
+    sp = (lambda v: board.ids[v]) if board is not None else (lambda v: f"space {v}")  # noqa: E731
+    if a < R.A_GHOST:
+        return f"move to {sp(a - R.A_MOVE)}"
+    if a < R.A_WHIRL:
+        return f"ghost to {sp(a - R.A_GHOST)}"
+    if a < R.A_DUEL:
+        return f"whirlpool {a - R.A_WHIRL}"
+    if a < R.A_PASS:
+        return f"challenge seat {a - R.A_DUEL}"
+    if a == R.A_PASS:
+        return "no duel"
+    if a < R.A_ROLL:
+        return f"fight with {WEAPONS[a - R.A_WEAPON]}"
+    names = {R.A_ROLL: "roll again", R.A_STOP: "stop rolling", R.A_SWAP: "swap places", R.A_NOSWAP: "stay put"}
+    if a in names:
+        return names[a]
+    if a < R.A_PTOP:
+        return f"parrot: steal from seat {a - R.A_PSTEAL}"
+    if a == R.A_PTOP:
+        return "parrot: top tile of the stack"
+    if a < R.N_ACTIONS:
+        return f"parrot: peek at cabin {a - R.A_PPEEK}"
+    return f"action {a}"
 
 
 def _sticker(k: int) -> str:
@@ -141,8 +175,19 @@ def replay(scenario, game: int) -> list[str]:
     n = scenario.players
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
+    search = search_scratch(scenario, play, RECORD_LEN)
     log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 400_000, 400_000, 0
+        np.uint64(scenario.seed),
+        np.uint64(0),
+        game,
+        n,
+        prm,
+        scenario.sids(),
+        scenario.sparams(),
+        400_000,
+        400_000,
+        0,
+        search=search,
     )
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
@@ -162,6 +207,9 @@ def replay(scenario, game: int) -> list[str]:
         w = _words(ev, board, who, prm)
         if w is not None:
             lines.append(w)
+    if search is not None:
+        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
+        lines += decision_lines(search, who, lambda a: action_name(a, prm, board))
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"gold {v}")
 
 
@@ -346,7 +394,8 @@ SPEC = register(
         strategies=tuple(
             StrategySpec(name, sid, h, "player", WEIGHTS if sid == S.S_WEIGHTED else ())
             for name, sid, h in S.STRATEGIES
-        ),
+        )
+        + (search_strategy("player", ROLLOUTS),),
         kernel_module="kernels.galleon.play",
         check=P.check,
         pack=P.pack,
@@ -368,6 +417,7 @@ SPEC = register(
             noun="the bay and ship",
         ),
         check_sizes=(500, 50_000, 2_000),  # a few hundred turns a game (~3,000 games/s a thread)
+        search_check_sizes=(20, 500, 20),  # a search game at 64 rollouts costs about 0.5 CPU s
         box_minutes=BOX[0],
         box_source=BOX[1],
     )

@@ -129,7 +129,7 @@ def replay(scenario, game: int) -> list[str]:
             lines.append(f"  {who(a)} has every pawn home: skipped")
     if search is not None:
         lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-        lines += decision_lines(search[-1], lambda s: who((s - first) % n), lambda a: action_name(a, prm))
+        lines += decision_lines(search, lambda s: who((s - first) % n), lambda a: action_name(a, prm))
     planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]  # by turn position
     decided = tiebreak_lines(scores[:n], planks, first, int(prm[R.P_TIEBREAK])) if status == 0 else []
     return lines + ending(

@@ -9,6 +9,7 @@ from kernels.turnwall import strategies as S
 from kernels.turnwall.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
 from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.search import RECORD_LEN, decision_lines, search_scratch, search_strategy
 from sim.model.words import count, ending
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -37,6 +38,12 @@ WORDS = {
     "w_shift": "try moving sliders to other tunnels (1: yes)",
 }
 MEMORY = worded(tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.MEMORY_SPECS), WORDS)
+# a search seat's memory (its row's columns from kernels.search.N_SEARCH_PARAMS on; strategies.effective_rows reads
+# them), the planner's by default: what it remembers decides what its rollouts re-deal (step.sample_hidden)
+SEARCH_MEMORY = MEMORY[:2]
+# a search seat's rollout strategies, the default first (planner = weighted at the top of the 4-player ladder, the
+# spoiler 50 points below: issue 21); the planner is the default: kernels/turnwall/RULES.md "Search player"
+ROLLOUTS = ("planner", "weighted", "spoiler", "random")
 WEIGHTS = MEMORY + worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # the box: about 20 min for 2-4 players; a default 4-player game is about 24 turns (reports/baselines/turnwall/4p.json)
 BOX = (
@@ -64,6 +71,28 @@ def move_words(a: int) -> str:
         s, t, depth = k // R.SHIFT_PER_SLIDER, (k % R.SHIFT_PER_SLIDER) // R.DEPTHS, k % R.DEPTHS
         return f"moves slider {s} to tunnel {t}, {count(depth, 'segment')} out"
     return f"turns the board {'clockwise' if a == R.A_TURN else 'anticlockwise'}"
+
+
+def action_name(a: int, prm=None) -> str:
+    """Turnwall action ``a`` (RULES.md "State, actions, chance") in a player's words: 'drag north', 'turn the board
+    clockwise', 'search deck 2', 'end the turn'. ``prm`` unused (the contract's signature)."""
+    if a < R.A_SLIDE:
+        return f"drag {DIRS[a - R.A_DRAG]}"
+    if a < R.A_SHIFT:
+        k = a - R.A_SLIDE
+        return f"{'pull' if k % 2 else 'push'} slider {k // 2} {'out' if k % 2 else 'in'}"
+    if a < R.A_TURN:
+        k = a - R.A_SHIFT
+        s, t, depth = k // R.SHIFT_PER_SLIDER, (k % R.SHIFT_PER_SLIDER) // R.DEPTHS, k % R.DEPTHS
+        return f"move slider {s} to tunnel {t}, {count(depth, 'segment')} out"
+    if a < R.A_PLACE:
+        return f"turn the board {'clockwise' if a == R.A_TURN else 'anticlockwise'}"
+    if a < R.A_SEARCH:
+        c = a - R.A_PLACE
+        return f"place the ghost on [{c // 7}, {c % 7}]"
+    if a < R.A_END:
+        return f"search deck {a - R.A_SEARCH}"
+    return "end the turn"
 
 
 def board_lines(board: B.Board, cells: list[int], rot: int, sliders: list[tuple[int, int]]) -> list[str]:
@@ -124,8 +153,19 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     n = scenario.players
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
+    search = search_scratch(scenario, play, RECORD_LEN, prm)
     log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000, 200_000, 0
+        np.uint64(scenario.seed),
+        np.uint64(0),
+        game,
+        n,
+        prm,
+        scenario.sids(),
+        scenario.sparams(),
+        200_000,
+        200_000,
+        0,
+        search=search,
     )
     gname = lambda gm: f"the {board.garment_names[gm]} ({board.parts[gm // 4]})"  # noqa: E731
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
@@ -156,6 +196,9 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
         lines += [_words(log[r], gname, who) for r in range(1, int(log[0, 0]) + 1)]
         if show_board and v < R.A_SEARCH and pos[R.S_NPEND] == 0:
             lines += board_lines(board, ghosts(), int(pos[R.S_ROT]), sliders())
+    if search is not None:
+        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
+        lines += decision_lines(search, who, lambda a: action_name(a, prm))
     return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: count(v, "part"))
 
 
@@ -241,7 +284,8 @@ SPEC = register(
         min_players=2,
         max_players=4,
         params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
-        strategies=tuple(StrategySpec(name, sid, h, "player", _strategy_params(sid)) for name, sid, h in S.STRATEGIES),
+        strategies=tuple(StrategySpec(name, sid, h, "player", _strategy_params(sid)) for name, sid, h in S.STRATEGIES)
+        + (search_strategy("player", ROLLOUTS, extra=SEARCH_MEMORY),),
         kernel_module="kernels.turnwall.play",
         check=P.check,
         pack=P.pack,
@@ -263,6 +307,7 @@ SPEC = register(
             noun="the castle",
         ),
         check_sizes=(500, 25_000, 1_000),  # a planner game costs ~100 Moor games
+        search_check_sizes=(24, 600, 24),  # a search game at 16 rollouts costs about 0.16 CPU s
         box_minutes=BOX[0],
         box_source=BOX[1],
     )

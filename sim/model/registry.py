@@ -171,7 +171,8 @@ class GameSpec:
         emits, and the modes each applies to (a test requires one for every column).
     board: the game's board file (`BoardSpec`), None when it has none.
     check_sizes: games of (the exact tier, a statistical baseline, a fresh statistical check) of `sim check` for
-        this game's scenarios; None: `sim.stats.check.DEFAULT_SIZES`.
+        this game's scenarios; None: `sim.stats.check.DEFAULT_SIZES`. search_check_sizes: the same for its scenarios
+        with a search seat (None: `sim.stats.check.SEARCH_SIZES`).
     box_minutes: the playing time its box or publisher states, (lo, hi) minutes (None when none is stated);
         box_source says where, or that none is. Its ``seconds_per_turn`` parameter turns turns into minutes.
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
@@ -204,6 +205,7 @@ class GameSpec:
     seat_scope: str = ""  # why seats differ beyond the turn order (a seat's fixed place), for the scope line
     board: BoardSpec | None = None
     check_sizes: tuple[int, int, int] | None = None
+    search_check_sizes: tuple[int, int, int] | None = None  # the same for a scenario with a search seat
     box_minutes: tuple[int, int] | None = None  # the playing time the box or publisher states (lo, hi minutes)
     box_source: str = ""  # where that is stated, or that none is
 

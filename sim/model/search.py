@@ -81,7 +81,9 @@ def has_search(sc: Scenario) -> bool:
 
 def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
     """(sids int64[players], sparams float64[players, n_sparams]) of the rollouts: a search seat plays its rollout
-    strategy with that strategy's default parameters, every other seat as it plays at the table."""
+    strategy with that strategy's default parameters, except those the search strategy also declares (a game's
+    ``extra``, e.g. Turnwall's memory), which take the search seat's values; every other seat plays as it plays at
+    the table."""
     spec = sc.spec
     sids = sc.sids().copy()
     sparams = sc.sparams().copy()
@@ -94,8 +96,9 @@ def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
         rst = next(s for s in spec.strategies if s.name == rollout and s.role == st.role)
         sids[i] = rst.sid
         sparams[i, :] = 0.0
+        own = {p.name: seat.params.get(p.name, p.default) for p in st.params[3:]}  # the game's extra parameters
         for j, ps in enumerate(rst.params):
-            sparams[i, j] = ps.default
+            sparams[i, j] = own.get(ps.name, ps.default)
     return sids, sparams
 
 
@@ -127,11 +130,13 @@ RECORD_LEN = 200_000  # rows of a replay's search record (a decision takes 1 + u
 
 
 def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> list[str]:
-    """A traced game's search decisions in words (``rec``: the record of `search_scratch(record_len > 1)` after the
-    game), one line each: who chose, what it played, and its most tried candidates with their estimated win
+    """A traced game's search decisions in words (``rec``: the scratch of `search_scratch(record_len > 1)` after the
+    game, or its record), one line each: who chose, what it played, and its most tried candidates with their estimated win
     chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name them."""
-    from kernels.search import decisions
+    from kernels.search import SCRATCH_RECORD, decisions
 
+    if isinstance(rec, tuple):
+        rec = rec[SCRATCH_RECORD]
     out = []
     for d in decisions(rec):
         cands = "; ".join(

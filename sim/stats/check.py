@@ -47,7 +47,7 @@ DEFAULT_SIZES = (5_000, 500_000, 20_000)
 
 # A scenario with a search seat plays each of its decisions' rollouts (hundreds of games' worth of play per game):
 # its exact tier replays 100 games (every search decision bit for bit), its fresh check 100 games against a
-# baseline of 25x that, whatever the game.
+# baseline of 25x that (a game whose search games cost seconds each sets smaller `GameSpec.search_check_sizes`).
 SEARCH_SIZES = (100, 2_500, 100)
 
 
@@ -56,9 +56,9 @@ def sizes(game: str, search: bool = False) -> tuple[int, int, int]:
     scenario has a search seat (SEARCH_SIZES)."""
     from sim.model import registry
 
-    if search:
-        return SEARCH_SIZES
     spec = registry.get(game)
+    if search:
+        return SEARCH_SIZES if spec is None or spec.search_check_sizes is None else spec.search_check_sizes
     return DEFAULT_SIZES if spec is None or spec.check_sizes is None else spec.check_sizes
 
 

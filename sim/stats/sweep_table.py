@@ -91,7 +91,9 @@ def check_measures(sw, names: list[str]) -> list[str]:
     common = [n for n in qs[0] if all(n in q for q in qs)]
     if not names:
         default = DEFAULT_TEAM if "team_win_rate" in common else DEFAULT_COMPETITIVE
-        return [n for n in default if n in common]
+        # a swept seat parameter (seats.0.budget): that seat's win rate first, what the sweep is about
+        seats = [f"win.seat{a.name.split('.')[1]}" for a in getattr(sw, "axes", []) if a.name.startswith("seats.")]
+        return [n for n in dict.fromkeys(seats + list(default)) if n in common]
     for n in names:
         if n not in common:
             raise SweepError(f"measure {n!r}: not a measure of every point; allowed: {', '.join(common)}")

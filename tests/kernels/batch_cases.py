@@ -3,7 +3,8 @@ role at the fewest and the most players, several seeds, the invariant-checking s
 and the Dice Race test game. A case's digest is sha256 over all of `play_batch`'s outputs (scores, winners, turns,
 rounds, status, extra, curves), so a change of any kernel output of any case changes it.
 
-`python tests/kernels/batch_cases.py --write` rewrites data/batch_digests.json (only when a kernel change is meant to
+`python tests/kernels/batch_cases.py --add` pins the cases not pinned yet (refusing when any pinned one differs);
+`--write` rewrites data/batch_digests.json (only when a kernel change is meant to
 change results: a rules or strategy version bump).
 """
 
@@ -32,6 +33,10 @@ BASES = {
     "turnwall": ("scenarios/turnwall/4p.toml",),
     "galleon": ("scenarios/galleon/4p.toml",),
 }
+# games per case with a search seat (its rollouts cost hundreds of games each); a strategy case seats search with
+# SEARCH_BUDGET rollouts a decision
+SEARCH_GAMES = {"moor": 12, "treasure_hunters": 6, "turnwall": 2, "galleon": 3}
+SEARCH_BUDGET = 8
 CHECKED = ("treasure_hunters", "turnwall", "galleon")  # play_batch takes a check argument
 
 
@@ -80,7 +85,7 @@ def cases():
                     seats = []
                     for r in roles:
                         if r == st.role:
-                            seats.append(Seat(st.name))
+                            seats.append(Seat(st.name, {"budget": SEARCH_BUDGET} if st.name == "search" else {}))
                         else:
                             d = default[r]
                             seats.append(
@@ -97,13 +102,15 @@ def cases():
 def digest(sc, seed: int, check: bool) -> str:
     """sha256 of every output of `play_batch` over the case's games (seed ``seed``, point 0, game0 0)."""
     from kernels.batch import play_games
+    from sim.model.search import has_search, search_scratch
 
     spec = sc.spec
     k = importlib.import_module(spec.kernel_module)
-    n = GAMES[sc.game]
+    n = SEARCH_GAMES[sc.game] if has_search(sc) else GAMES[sc.game]
     prm = sc.prm()
     args = (k.play_batch, k.batch_scratch(sc.players, prm), seed, 0, 0, n, sc.players, prm, sc.sids(), sc.sparams())
-    out = play_games(*args, len(spec.extra_columns), (len(spec.curves), spec.curve_len), check=check)
+    search = search_scratch(sc, k, prm=prm)
+    out = play_games(*args, len(spec.extra_columns), (len(spec.curves), spec.curve_len), check=check, search=search)
     h = hashlib.sha256()
     for a in out:
         h.update(np.ascontiguousarray(a, np.int32).tobytes())
@@ -117,7 +124,15 @@ def all_digests() -> dict:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(REPO))
-    if "--write" in sys.argv:
+    if "--add" in sys.argv:  # pin the cases not pinned yet (new scenarios, strategies); every pinned one must agree
+        old = json.loads(DATA.read_text())
+        d = all_digests()
+        changed = [k for k in old if k in d and old[k] != d[k]]
+        if changed:
+            sys.exit(f"{len(changed)} pinned digests differ (e.g. {changed[0]}); nothing written")
+        DATA.write_text(json.dumps(d, indent=1, sort_keys=True) + "\n")
+        print(f"{len(set(d) - set(old))} digests added, {len(set(old) - set(d))} dropped -> {DATA}")
+    elif "--write" in sys.argv:
         d = all_digests()
         DATA.write_text(json.dumps(d, indent=1, sort_keys=True) + "\n")
         print(f"{len(d)} digests -> {DATA}")

@@ -1,0 +1,114 @@
+"""The search strategy from the Python side: seated like any strategy, its parameters validated, its results the
+same on any thread count or block split, the chance stream untouched (paired comparisons against a scripted seat),
+its decisions shown by sim replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli.main import app
+from sim.model import registry
+from sim.model.errors import SimError
+from sim.model.search import SEARCH, SEARCH_SID
+from sim.play import runner
+from sim.play.context import RunContext
+
+REPO = Path(__file__).resolve().parents[2]
+MOOR = REPO / "scenarios" / "moor" / "search-4p.toml"
+cli = CliRunner()
+
+
+def _with(*changes):
+    from sim.model.overrides import load as load_with
+    from sim.model.overrides import parse_set
+
+    return load_with(MOOR, [parse_set(c) for c in changes])
+
+
+def _small(budget=12):
+    return _with(f"seats.0.budget={budget}")
+
+
+def test_the_kernel_and_the_python_side_agree_on_the_search_id():
+    from kernels.search import SEARCH_SID as kernel_sid
+
+    assert SEARCH_SID == kernel_sid
+
+
+@pytest.mark.parametrize("game", ["moor", "treasure_hunters", "turnwall", "galleon"])
+def test_every_role_of_every_game_offers_search(game):
+    spec = registry.get(game)
+    roles = {s.role for s in spec.strategies}
+    offered = {s.role for s in spec.strategies if s.sid == SEARCH_SID}
+    assert offered == roles
+    assert spec.strategy(SEARCH) is not None  # the players' (or hunters') search is called search
+    for s in spec.strategies:
+        if s.sid == SEARCH_SID:
+            rollouts = next(p for p in s.params if p.name == "rollout").domain
+            assert all(spec.strategy(r) is not None and spec.strategy(r).sid != SEARCH_SID for r in rollouts)
+
+
+def test_results_do_not_depend_on_threads_or_blocks():
+    sc = _small()
+    one = runner.play_chunk(sc, 0, 16, ctx=RunContext(threads=1))
+    two = runner.play_chunk(sc, 0, 16, ctx=RunContext(threads=2))
+    halves = [runner.play_chunk(sc, g, 8, ctx=RunContext(threads=2)) for g in (0, 8)]
+    for f in ("scores", "winners", "turns", "rounds", "status", "extra"):
+        a = getattr(one, f)
+        assert np.array_equal(a, getattr(two, f)), f
+        assert np.array_equal(a, np.concatenate([getattr(h, f) for h in halves])), f
+    assert (one.status == 0).all()
+
+
+def test_a_search_seat_leaves_the_chance_stream_alone():
+    """Common random numbers: seat 0 playing search or its rollout strategy, each game is dealt alike (the deal
+    is the game's first chance draws); only seat 0's own stream keys the search."""
+    from kernels.moor import play
+    from sim.model.search import RECORD_LEN, search_scratch
+
+    sc = _small(8)
+    scripted = sc.with_changes(seats=(type(sc.seats[0])("runner", {}),) + sc.seats[1:])
+    for g in range(4):
+        deals = []
+        for s in (sc, scripted):
+            out = play.trace_game(
+                np.uint64(s.seed),
+                np.uint64(0),
+                g,
+                4,
+                s.prm(),
+                s.sids(),
+                s.sparams(),
+                10,
+                False,
+                search_scratch(s, play, RECORD_LEN),
+            )
+            deals.append(out[1].copy())
+        assert np.array_equal(deals[0], deals[1])
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ("seats.0.budget=0", "seats[0].params.budget"),
+        ("seats.0.rollout=search", "seats[0].params.rollout"),
+        ("seats.0.explore=-1", "seats[0].params.explore"),
+        ("seats.0.depth=3", "no parameter 'depth'; allowed: strategy, budget, explore, rollout"),
+    ],
+)
+def test_bad_search_parameters_get_one_line(change, words):
+    with pytest.raises(SimError) as e:
+        _with(change)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_replay_shows_each_search_decision_with_its_candidates():
+    r = cli.invoke(app, ["replay", str(MOOR), "--game", "2", "--set", "seats.0.budget=16"])
+    assert r.exit_code == 0, r.output
+    lines = [x for x in r.output.splitlines() if x.strip().startswith("search: seat 0")]
+    assert len(lines) > 10
+    assert "16 rollouts: plays " in lines[0] and "% of " in lines[0]
