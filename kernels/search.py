@@ -14,7 +14,7 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
 4. the reward is 1 when the deciding seat is among the winners (a team's win counts for each of its seats), else 0
    (a truncated or refused rollout scores 0).
 
-The action played is the most visited (ties: the higher mean, then the rollout strategy's own choice, then the
+The action played is the most visited (ties: the rollout strategy's own choice, then the higher mean, then the
 lower action index): with too few rollouts to tell actions apart it plays as its rollout strategy. Randomness: one draw
 from the seat's own stream per decision keys every rollout's streams (`seed_stream(key, rollout, 0, row)`), so a
 result depends only on (seed, scenario, game index), the chance stream and every other seat's stream are untouched
@@ -144,8 +144,9 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
         visits[j] += 1
         wins[j] += win
     j = 0
-    for i in range(1, k):
-        if visits[i] > visits[j] or (visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]):
+    for i in range(1, k):  # acts[0] is the rollout strategy's choice: it keeps every tie of visits
+        better = j > 0 and visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]
+        if visits[i] > visits[j] or better:
             j = i
     counts[0] += 1
     counts[1] += budget

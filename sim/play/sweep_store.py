@@ -3,7 +3,8 @@ missing and gives the same result as an uninterrupted one.
 
 A point is stored under a key hashing everything its numbers depend on: the point's scenario (game, players, every
 parameter, every seat's strategy and weights), the seed, the games, the RNG point id (0 under common random
-numbers), the game's rules version, the RNG contract version and this store's format. Two files per point:
+numbers), the game's rules version, the RNG contract version, a hash of the kernels' source (a strategy edit changes results
+without a rules version) and this store's format. Two files per point:
 ``<key>.npz`` (per-game numerators of the paired measures, int32, and the finished mask) and ``<key>.json``
 (aggregates, margin histogram, measure sums, the paired measure names); the JSON is written last, by rename, and
 marks the point complete. A point stored without a measure now asked to be paired is played again.
@@ -27,6 +28,7 @@ FORMAT = 1
 
 def point_key(sc: Scenario, seed: int, games: int, point: int) -> str:
     """The key of a point's stored result (see module docstring): 20 hex characters."""
+    from kernels._jit import source_hash
     from kernels.rng import RNG_CONTRACT
 
     d = sc.to_dict()
@@ -40,6 +42,7 @@ def point_key(sc: Scenario, seed: int, games: int, point: int) -> str:
         "point": point,
         "rules": sc.spec.rules_version,
         "rng": RNG_CONTRACT,
+        "kernels": source_hash(),  # a strategy's code (search) changes results without a rules version
         "format": FORMAT,
     }
     return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()[:20]
