@@ -269,7 +269,7 @@ def replay(scenario, game: int) -> list[str]:
     if search is not None:
         lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
         seat_name = lambda s: f"seat {s} ({scenario.seats[s].strategy})"  # noqa: E731
-        lines += decision_lines(search[-1], seat_name, lambda a: action_name(a, prm, node))
+        lines += decision_lines(search, seat_name, lambda a: action_name(a, prm, node))
     winners = [s for s in range(n) if (wseat >> s) & 1]
     lines.append(
         "winner: "
