@@ -119,14 +119,15 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
     status[:] = out[4]
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]; row 0 col 0 = count), its recorded steps (int32[steps_len, 2]), per-seat scores (int32[n]),
     winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
-    state (int32[S_SIZE])."""
+    state (int32[S_SIZE]). ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays
+    search; its record holds the decisions afterwards."""
     batch = batch_scratch(int(n), prm, int(log_len), int(steps_len))
     scores, w, s, turns, rounds, extra, _ = play_alone(
-        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN)
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN), search=search
     )
     st, _, log, steps, _, _, _ = batch
     return log, steps, scores, w, s, turns, rounds, extra, st

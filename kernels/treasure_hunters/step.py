@@ -26,6 +26,7 @@ from kernels.treasure_hunters.rules import (
     OUT_TRUNC,
     OUT_WIN,
     P_MODE,
+    P_N_CARDS,
     PH_OVER,
     PH_SHUFFLE,
     S_CLOC,
@@ -49,7 +50,6 @@ from kernels.treasure_hunters.rules import (
     S_HCARRY,
     S_HH_PLAYED,
     S_JEWELS_DROPPED,
-    S_JLOC,
     S_JNUM,
     S_JREV,
     S_LOCK_TURNS,
@@ -293,31 +293,40 @@ def game_outputs(st, prm, n, first, status, scores_row, extra_row, curves_row):
 @njit(inline="always")
 def sample_hidden(st, seat, prm, rng, row, ws):
     """Re-deal what ``seat`` cannot see, on stream ``row`` of ``rng`` only: the numbers of the face-down jewels
-    still on the board (R30) shuffled among them; the Ghost Card draw pile's order (R8) and, for a hunter seat in
-    the Head Haunter game, the Head Haunter's hand (R34) dealt afresh from the pile's and the hand's cards together
-    (the Head Haunter, seat 0, knows its hand: only the pile is re-shuffled). Face-up numbers, carried and
-    delivered jewels, the discard pile, the hand's size and every other slot stay as they are. Returns the number
+    (R30; wherever they are: in the basic and Head Haunter games a carried or delivered jewel stays face down) dealt
+    among them; the Ghost Card draw pile's order (R8) and, for a hunter seat in the Head Haunter game, the Head
+    Haunter's hand (R34) dealt afresh from the pile's and the hand's cards together (the Head Haunter, seat 0, knows
+    its hand: only the pile is re-shuffled). Face-up numbers, the discard pile, the hand's size and every other slot
+    stay as they are. Canonical: the items are gathered in an order that reads only what the seat sees (the numbers
+    no face-up jewel shows, ascending; the cards by id among those the seat cannot place), so the result depends on
+    the seat's view and the stream alone, never on the true arrangement of what it cannot see. Returns the number
     of components re-dealt. Uses ws's pool and jewel-number scratch."""
     sc = ws[4]
     pool, nums = sc[2], sc[3]
     m = 0
-    for j in range(N_JEWELS):
-        if st[S_JREV + j] == 0 and st[S_JLOC + j] >= 0:
-            nums[m] = st[S_JNUM + j]
+    for v in range(1, N_JEWELS + 1):  # the numbers on the jewels are 1..8 (R30): the unseen ones, ascending
+        shown = False
+        for j in range(N_JEWELS):
+            shown |= st[S_JREV + j] == 1 and st[S_JNUM + j] == v
+        if not shown:
+            nums[m] = v
             m += 1
     shuffle(rng, row, nums, m)
     i = 0
     for j in range(N_JEWELS):
-        if st[S_JREV + j] == 0 and st[S_JLOC + j] >= 0:
+        if st[S_JREV + j] == 0:
             st[S_JNUM + j] = nums[i]
             i += 1
     nd = st[S_NDRAW]
-    nh = st[S_HAND_N] if st[S_MODE] == MODE_HH and seat != 0 else 0
-    for i in range(nd):
-        pool[i] = st[S_DRAW + i]
-    for i in range(nh):
-        pool[nd + i] = st[S_HAND + i]
-    shuffle(rng, row, pool, nd + nh)
+    hunter = st[S_MODE] == MODE_HH and seat != 0
+    nh = st[S_HAND_N] if hunter else 0
+    k = 0
+    for c in range(prm[P_N_CARDS]):  # by card id: the pile's (and for a hunter the hand's) cards, in no dealt order
+        loc = st[S_CLOC + c]
+        if loc == CL_DRAW or (hunter and loc == CL_HAND):
+            pool[k] = c
+            k += 1
+    shuffle(rng, row, pool, k)  # k == nd + nh (rules.check_invariants: the card locations match the pile and hand)
     for i in range(nd):
         c = pool[i]
         st[S_DRAW + i] = c

@@ -10,6 +10,7 @@ from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
 from sim.model.catalogue import category, counter, curve, score, share, team
 from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.search import RECORD_LEN, SEARCH_HELP, decision_lines, search_scratch, search_strategy
 from sim.model.words import count
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -62,6 +63,10 @@ WORDS = {
 }
 HUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 HAUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS), WORDS)
+# a search seat's rollout strategies, the default first (the strongest team and Head Haunter on the ladder:
+# docs/guide/ladder.md, `issues stops`); the Head Haunter's search is `haunter_search` (strategy names are unique)
+HUNTER_ROLLOUTS = ("weighted", "runners", "busters", "random", "passive")
+HAUNTER_ROLLOUTS = ("haunter_weighted", "haunter_trapper", "haunter_builder", "haunter_random")
 # the box: about 30 min for 2-5 players; a default basic 4-player game is about 90 hunter turns
 # (reports/baselines/treasure_hunters/basic-4p.json)
 BOX = (
@@ -121,6 +126,36 @@ def _target(ct: int, a: int) -> str:
     return str(a)
 
 
+def action_name(a: int, prm, node=None) -> str:
+    """Treasure Hunters action ``a`` (RULES.md "Actions") in a player's words: 'end the move on room C', 'pick up
+    the jewel from room A', 'play hand card 2', 'Move Ghost from room D down the alphabet'. ``node(v)`` names a
+    board node (default 'node v'); an action's meaning is fixed by its id, its card by the state (not named)."""
+    name = node or (lambda v: f"node {v}")
+    if a < R.A_PASS:
+        return f"end the move on {name(a - R.A_MOVE)}"
+    if a == R.A_PASS:
+        return "pass (keep the die, leave the jewel, do not fight)"
+    if a < R.A_FIGHT:
+        return f"pick up the jewel from room {LETTERS[int(prm[R.P_JEWEL_ROOMS + a - R.A_PICK])]}"
+    if a == R.A_FIGHT:
+        return "fight"
+    if a == R.A_REROLL0:
+        return "use the reroll card (the movement die, or its own fight die)"
+    if a == R.A_REROLL1:
+        return "use the reroll card on the helper's fight die"
+    if a < R.A_ROOM:
+        return f"play hand card {a - R.A_SLOT + 1}"
+    if a < R.A_PAIR:
+        return f"target room {LETTERS[a - R.A_ROOM]}"
+    if a < R.A_MOVEG:
+        i, j = R.PAIRS[a - R.A_PAIR]
+        return f"target the group's rooms {i + 1} and {j + 1}"
+    if a < R.A_SPOOK:
+        code = a - R.A_MOVEG
+        return f"Move Ghost from room {LETTERS[code // 2]} {'up' if code % 2 == 0 else 'down'} the alphabet"
+    return f"spook hunter {a - R.A_SPOOK + 1}"
+
+
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
     import numpy as np
@@ -132,8 +167,18 @@ def replay(scenario, game: int) -> list[str]:
     prm = scenario.prm()
     board = B.load_board(values["board"])
     node = board.node_name
+    search = search_scratch(scenario, play, RECORD_LEN)
     log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
-        np.uint64(scenario.seed), np.uint64(0), game, n, prm, scenario.sids(), scenario.sparams(), 200_000, 2
+        np.uint64(scenario.seed),
+        np.uint64(0),
+        game,
+        n,
+        prm,
+        scenario.sids(),
+        scenario.sparams(),
+        200_000,
+        2,
+        search=search,
     )
     mode = values["mode"]
     nh = int(prm[R.P_N_HUNTERS])
@@ -221,6 +266,10 @@ def replay(scenario, game: int) -> list[str]:
         f"final after {turns} hunter turns, {rounds} rounds: {int(st[R.S_DELIVERED])} jewels in the wagon, "
         f"{int(st[R.S_HAUNTS])} hauntings, {int(st[R.S_GHOSTS_ON])} ghosts on the board"
     )
+    if search is not None:
+        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
+        seat_name = lambda s: f"seat {s} ({scenario.seats[s].strategy})"  # noqa: E731
+        lines += decision_lines(search, seat_name, lambda a: action_name(a, prm, node))
     winners = [s for s in range(n) if (wseat >> s) & 1]
     lines.append(
         "winner: "
@@ -520,6 +569,15 @@ SPEC = register(
         + (SECONDS,),
         strategies=tuple(
             StrategySpec(name, sid, h, role, _strategy_params(name, sid)) for name, sid, h, role in S.STRATEGIES
+        )
+        + (
+            search_strategy("hunter", HUNTER_ROLLOUTS),
+            search_strategy(
+                "haunter",
+                HAUNTER_ROLLOUTS,
+                help="Head Haunter: " + SEARCH_HELP.removeprefix("search: "),
+                name="haunter_search",
+            ),
         ),
         kernel_module="kernels.treasure_hunters.play",
         check=_check,

@@ -34,7 +34,7 @@ BASES = {
     "galleon": ("scenarios/galleon/4p.toml",),
 }
 # games per case with a search seat (its rollouts cost hundreds of games each); a strategy case seats search with
-# SEARCH_BUDGET rollouts a decision
+# SEARCH_BUDGET rollouts a decision (every search strategy: `search`, Treasure Hunters' `haunter_search`)
 SEARCH_GAMES = {"moor": 12, "treasure_hunters": 6, "turnwall": 2, "galleon": 3}
 SEARCH_BUDGET = 8
 CHECKED = ("treasure_hunters", "turnwall", "galleon")  # play_batch takes a check argument
@@ -66,6 +66,7 @@ def _dice_race():
 def cases():
     """(name, scenario, check) for every pinned case (names unique)."""
     from sim.model.scenario import Seat, load
+    from sim.model.search import SEARCH_SID
 
     out = []
     for p in sorted((REPO / "scenarios").glob("*/*.toml")):
@@ -85,7 +86,7 @@ def cases():
                     seats = []
                     for r in roles:
                         if r == st.role:
-                            seats.append(Seat(st.name, {"budget": SEARCH_BUDGET} if st.name == "search" else {}))
+                            seats.append(Seat(st.name, {"budget": SEARCH_BUDGET} if st.sid == SEARCH_SID else {}))
                         else:
                             d = default[r]
                             seats.append(

@@ -9,6 +9,7 @@ import importlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kernels import loop
 from kernels.rng import N_STREAMS_MAX, seed_game
@@ -203,6 +204,44 @@ def test_treasure_hunters_a_hunter_does_not_see_the_head_haunters_hand_and_the_h
         assert R.check_invariants(hunter, prm) == 0
         moved_hand |= not np.array_equal(hunter[hand], st[hand])
     assert moved_hand
+
+
+@pytest.mark.parametrize(
+    "path, seat",
+    [
+        ("scenarios/treasure_hunters/advanced-4p.toml", 1),  # face-down numbers and the pile
+        ("scenarios/treasure_hunters/head_haunter-4p.toml", 2),  # a hunter: the pile and the Head Haunter's hand
+        ("scenarios/treasure_hunters/head_haunter-4p.toml", 0),  # the Head Haunter: the pile only
+    ],
+)
+def test_treasure_hunters_sample_hidden_is_canonical(path, seat):
+    """Two true states that differ only in what ``seat`` cannot see give the same re-deal on the same stream (the
+    hidden items are gathered in an order read from the seat's view, not in their true order)."""
+    from kernels.treasure_hunters import step
+
+    sc, batch, prm, st = _th_state(path)
+    other, _, _ = _resample(step, st, seat, prm, 99, batch)
+    assert not np.array_equal(other, st)
+    for seed in range(4):
+        a, _, _ = _resample(step, st, seat, prm, seed, batch)
+        b, _, _ = _resample(step, other, seat, prm, seed, batch)
+        assert np.array_equal(a, b), seed
+
+
+def test_treasure_hunters_sample_hidden_re_deals_face_down_numbers_off_the_board():
+    """Basic game: a jewel is never turned up, so the numbers of carried and delivered jewels are as hidden as those
+    lying in rooms: every number is re-dealt."""
+    from kernels.treasure_hunters import rules as R
+    from kernels.treasure_hunters import step
+
+    sc, batch, prm, st = _th_state("scenarios/treasure_hunters/basic-4p.toml")
+    st[R.S_JLOC + 0] = R.J_WAGON  # a delivered jewel, face down
+    seen = set()
+    for seed in range(8):
+        st2, _, _ = _resample(step, st, 1, prm, seed, batch)
+        assert sorted(st2[R.S_JNUM : R.S_JNUM + R.N_JEWELS]) == list(range(1, 9))
+        seen.add(int(st2[R.S_JNUM + 0]))
+    assert len(seen) > 1
 
 
 # ---- Ghostly Galleon ----------------------------------------------------------------------------------------------
