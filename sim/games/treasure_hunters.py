@@ -10,7 +10,7 @@ from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
 from sim.model.catalogue import category, counter, curve, score, share, team
 from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
-from sim.model.search import RECORD_LEN, SEARCH_HELP, decision_lines, search_scratch, search_strategy
+from sim.model.search import RECORD_LEN, SEARCH_HELP, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count
 
 # what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
@@ -198,7 +198,10 @@ def replay(scenario, game: int) -> list[str]:
             + ", ".join(LETTERS[int(prm[R.P_START_ROOMS + i])] for i in range(int(prm[R.P_N_START])))
         )
     jname = lambda j: f"the jewel from room {LETTERS[int(prm[R.P_JEWEL_ROOMS + j])]}"  # noqa: E731
+    seat_name = lambda s: f"seat {s} ({scenario.seats[s].strategy})"  # noqa: E731
+    notes = SearchNotes(search, seat_name, lambda a: action_name(a, prm, node))
     for r in range(1, int(log[0, 0]) + 1):
+        lines += notes.until(r - 1)  # a search decision, where it was made
         e, a, b, c, d, t = (int(x) for x in log[r])
         if e == R.E_TURN:
             lines.append(f"turn {t} (round {c}): {hunter(a)}")
@@ -266,10 +269,7 @@ def replay(scenario, game: int) -> list[str]:
         f"final after {turns} hunter turns, {rounds} rounds: {int(st[R.S_DELIVERED])} jewels in the wagon, "
         f"{int(st[R.S_HAUNTS])} hauntings, {int(st[R.S_GHOSTS_ON])} ghosts on the board"
     )
-    if search is not None:
-        lines.append("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-        seat_name = lambda s: f"seat {s} ({scenario.seats[s].strategy})"  # noqa: E731
-        lines += decision_lines(search, seat_name, lambda a: action_name(a, prm, node))
+    lines += notes.rest()
     winners = [s for s in range(n) if (wseat >> s) & 1]
     lines.append(
         "winner: "
