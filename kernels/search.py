@@ -15,7 +15,8 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
    (a truncated or refused rollout scores 0).
 
 The action played is the most visited (ties: the rollout strategy's own choice, then the higher mean, then the
-lower action index): with too few rollouts to tell actions apart it plays as its rollout strategy. Randomness: one draw
+lower action index), unless its win rate beats the rollout strategy's choice by less than ``deviate`` standard errors:
+then it plays as its rollout strategy would. Randomness: one draw
 from the seat's own stream per decision keys every rollout's streams (`seed_stream(key, rollout, 0, row)`), so a
 result depends only on (seed, scenario, game index), the chance stream and every other seat's stream are untouched
 (common random numbers against a scripted seat in `sim compare`).
@@ -42,8 +43,10 @@ SEARCH_SID = 63  # the strategy id of `search` in every game (scripted ids are s
 C_BUDGET = 0  # rollouts per decision
 C_EXPLORE = 1  # UCB1 exploration constant
 C_ROLLOUT = 2  # the rollout strategy (its index in the role's rollout choices; the sid is in the scratch)
-N_SEARCH_PARAMS = 3  # game-specific search parameters (Turnwall's memory) follow from this column
+C_DEVIATE = 3  # standard errors by which the most tried action must beat the rollout strategy's choice
+N_SEARCH_PARAMS = 4  # game-specific search parameters (Turnwall's memory) follow from this column
 
+BUDGET_MAX = 65_536  # sim.model.search.BUDGET_MAX: the prior's world is past every rollout's
 HIDDEN_ROW = N_STREAMS_MAX  # the rollout stream row `sample_hidden` draws on (rows 0..n are the rollout's game)
 RNG_ROWS = N_STREAMS_MAX + 1
 
@@ -64,8 +67,9 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     game's `batch_scratch`, of the same type as the batch's own), rollout streams uint64[RNG_ROWS, 4], rollout
     strategy per seat int64[n], their parameter rows float64[n, k], root actions int64[n_actions], visits
     int64[n_actions], wins int64[n_actions], a rollout's scores int32[n], extra int32[n_extra], curves
-    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing), counts int64[2]:
-    search decisions made and rollouts played with this scratch (for `sim bench`)).
+    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing), counts int64[4]:
+    search decisions made, rollouts played, rollouts that ended in an error status, rollouts cut at the turn cap,
+    with this scratch (for `sim bench` and the tests)).
 
     rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
     return (
@@ -80,7 +84,7 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
         np.zeros(n_extra, dtype=np.int32),
         np.zeros(curves_shape, dtype=np.int32),
         np.zeros((max(1, int(record_len)), REC_COLS), dtype=np.int32),
-        np.zeros(2, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
     )
 
 
@@ -108,8 +112,8 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     # is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as its
     # rollout strategy would
     for row in range(1 + n):
-        seed_stream(rrng, row, key, budget, 0, row)
-    seed_stream(rrng, HIDDEN_ROW, key, budget, 0, HIDDEN_ROW)
+        seed_stream(rrng, row, key, BUDGET_MAX, 0, row)
+    seed_stream(rrng, HIDDEN_ROW, key, BUDGET_MAX, 0, HIDDEN_ROW)
     resume_game(rst, st, prm, n, 0, rrng, rws)
     sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
     if legal_actions(rst, prm, rws) == nl:
@@ -130,9 +134,12 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
                 if v > best:
                     best = v
                     j = i
+        # common random numbers: the v-th rollout of every action plays world v (the same re-deal, the same dice
+        # as far as the games draw alike), so actions are compared on paired games
+        v = visits[j]
         for row in range(1 + n):
-            seed_stream(rrng, row, key, r, 0, row)
-        seed_stream(rrng, HIDDEN_ROW, key, r, 0, HIDDEN_ROW)
+            seed_stream(rrng, row, key, v, 0, row)
+        seed_stream(rrng, HIDDEN_ROW, key, v, 0, HIDDEN_ROW)
         rfirst = resume_game(rst, st, prm, n, 0, rrng, rws)
         sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
         win = 0
@@ -142,6 +149,14 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
                 if s == 0:
                     w, _t, _r = outcome(rst, prm, n, rfirst, s, srow, xrow, crow, rws)
                     win = (w >> seat) & 1
+                elif s == 1:
+                    counts[3] += 1
+                else:
+                    counts[2] += 1
+            else:
+                counts[2] += 1
+        else:
+            counts[2] += 1
         visits[j] += 1
         wins[j] += win
     j = 0
@@ -149,6 +164,15 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
         better = j > 0 and visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]
         if visits[i] > visits[j] or better:
             j = i
+    # leave the rollout strategy's choice only for one that beats it beyond the noise (``deviate`` standard errors of
+    # the difference, Laplace-smoothed): the most tried of many actions tried a few times each is mostly noise (a
+    # Treasure Hunters team of searchers playing noise never won; measured in docs/guide/search.md)
+    if j > 0 and visits[0] > 0:
+        p0 = (wins[0] + 1.0) / (visits[0] + 2.0)
+        pj = (wins[j] + 1.0) / (visits[j] + 2.0)
+        se = math.sqrt(p0 * (1.0 - p0) / visits[0] + pj * (1.0 - pj) / visits[j])
+        if wins[j] / visits[j] - wins[0] / visits[0] <= sparams[seat, C_DEVIATE] * se:
+            j = 0
     counts[0] += 1
     counts[1] += budget
     if rec.shape[0] > 1:

@@ -571,7 +571,9 @@ SPEC = register(
             StrategySpec(name, sid, h, role, _strategy_params(name, sid)) for name, sid, h, role in S.STRATEGIES
         )
         + (
-            search_strategy("hunter", HUNTER_ROLLOUTS),
+            # a team of searchers each overruling the team's plan on noise never won (docs/guide/search.md): a
+            # hunter leaves its rollout strategy only for a move better by 3 standard errors
+            search_strategy("hunter", HUNTER_ROLLOUTS, deviate=3.0),
             search_strategy(
                 "haunter",
                 HAUNTER_ROLLOUTS,

@@ -27,9 +27,11 @@ SEARCH_HELP = (
 )
 
 
-def search_params(rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = ()) -> tuple[ParamSpec, ...]:
+def search_params(
+    rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), deviate: float = 0.0
+) -> tuple[ParamSpec, ...]:
     """The search strategy's parameters, in its kernel's column order (kernels.search.C_*): budget, explore,
-    rollout, then the game's ``extra`` ones (e.g. Turnwall's memory)."""
+    rollout, deviate (default ``deviate``), then the game's ``extra`` ones (e.g. Turnwall's memory)."""
     return (
         ParamSpec(
             "budget",
@@ -56,16 +58,32 @@ def search_params(rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = ()) ->
             "the scripted strategy that plays the search seat's part in its rollouts",
             label="rollout strategy",
         ),
+        ParamSpec(
+            "deviate",
+            "float",
+            float(deviate),
+            (0.0, 10.0),
+            "standard errors by which the most tried action's win rate must beat the rollout strategy's own choice "
+            "for the search to play it instead (0: always the most tried); guards against playing noise",
+            label="margin to overrule the rollout strategy",
+            unit="standard errors",
+        ),
     ) + extra
 
 
 def search_strategy(
-    role: str, rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), help: str = "", name: str = SEARCH
+    role: str,
+    rollouts: Sequence[str],
+    extra: tuple[ParamSpec, ...] = (),
+    help: str = "",
+    name: str = SEARCH,
+    deviate: float = 0.0,
 ) -> StrategySpec:
     """The `search` StrategySpec of ``role``: rollouts with ``rollouts[0]`` by default (``rollouts``: that role's
     scripted strategy names). ``name``: "search" unless a game with several roles names each role's its own way
-    (strategy names are unique in a game: Treasure Hunters' Head Haunter plays ``haunter_search``)."""
-    return StrategySpec(name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra))
+    (strategy names are unique in a game: Treasure Hunters' Head Haunter plays ``haunter_search``). ``deviate``:
+    the default margin, in standard errors, to overrule the rollout strategy (0: play the most tried action)."""
+    return StrategySpec(name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra, deviate))
 
 
 def is_search(sc: Scenario, seat: int) -> bool:
