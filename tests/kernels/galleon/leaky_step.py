@@ -12,6 +12,7 @@ from kernels.galleon.step import (  # noqa: F401  (the verbs `kernels.loop.bind`
     decide,
     invariants,
     legal_actions,
+    log_mark,
     new_game,
     outcome,
     parts,

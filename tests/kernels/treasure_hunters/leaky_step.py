@@ -13,6 +13,7 @@ from kernels.treasure_hunters.step import (  # noqa: F401  (the verbs `kernels.l
     decide,
     invariants,
     legal_actions,
+    log_mark,
     new_game,
     outcome,
     parts,

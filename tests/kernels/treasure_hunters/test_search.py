@@ -181,8 +181,9 @@ def test_replay_shows_each_search_decision_with_its_candidates():
     sc = load("scenarios/treasure_hunters/search-head-haunter-4p.toml")
     sc = sc.with_changes(seats=(type(sc.seats[0])("haunter_search", {"budget": 8}),) + sc.seats[1:])
     lines = replay(sc, 1)
-    at = lines.index("Search decisions (each candidate: its estimated win chance, the rollouts it got):")
-    decisions = [x for x in lines[at + 1 :] if x.startswith("  search: ")]
+    decisions = [x for x in lines if x.startswith("  search: ")]
+    end = next(i for i, x in enumerate(lines) if x.startswith("final after"))
+    assert decisions and lines.index(decisions[-1]) < end  # each where it was made, among the game's events
     assert decisions and all(x.startswith("  search: seat 0 (haunter_search), decision ") for x in decisions)
     assert all(", 8 rollouts: plays " in x and "% of " in x for x in decisions)
     assert any("plays play hand card" in x for x in decisions)
