@@ -261,9 +261,9 @@ def line_plot(d: dict, m: dict, axis: int):
                 pos = [x + dx for x in pos]
                 px = [pos[i] for i in ok]
                 y = [k * vals[i]["value"] for i in ok]
-                err = [
-                    [yv - k * vals[i]["ci95"][0] for yv, i in zip(y, ok)],
-                    [k * vals[i]["ci95"][1] - yv for yv, i in zip(y, ok)],
+                err = [  # never below 0: a 0% rate's Wilson bound can sit a rounding error above its value
+                    [max(0.0, yv - k * vals[i]["ci95"][0]) for yv, i in zip(y, ok)],
+                    [max(0.0, k * vals[i]["ci95"][1] - yv) for yv, i in zip(y, ok)],
                 ]
                 ln = a.errorbar(px, y, yerr=err, fmt="o", color=color, ms=5, capsize=4, lw=1.2).lines[0]
             if c is not None:
