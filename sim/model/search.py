@@ -169,11 +169,17 @@ def _marked_lines(
             for a, v, w in d["top"]
         )
         more = f" (top {len(d['top'])} of {d['candidates']})" if d["candidates"] > len(d["top"]) else ""
+        kept = (
+            f" (keeps its rollout strategy's choice: the most tried, {action_name(d['top'][0][0])}, is not better by "
+            "the deviate margin)"
+            if d["top"] and d["top"][0][0] != d["action"]
+            else ""
+        )
         out.append(
             (
                 d["mark"],
                 f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {d['budget']} rollouts: "
-                f"plays {action_name(d['action'])}; candidates{more}: {cands}",
+                f"plays {action_name(d['action'])}{kept}; candidates{more}: {cands}",
             )
         )
     return out

@@ -564,8 +564,9 @@ def many_points_text(d: dict) -> str | None:
     by_point: dict[int, list[str]] = {}
     for t in a["differ"]:
         label, kind, unit = kinds[t["measure"]]
+        dk = "points" if kind == "rate" else kind  # a difference of two rates is in percentage points
         by_point.setdefault(t["point"], []).append(
-            f"{label} {fmt(kind, t['diff'], True, unit)} {fmt_ci(kind, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)"
+            f"{label} {fmt(dk, t['diff'], True, unit)} {fmt_ci(dk, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)"
         )
     shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
     rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
