@@ -150,6 +150,9 @@ class _FakeKernel:
             extra,
             curves,
             scratch,
+            check=None,
+            resume=None,
+            search=None,
         ):
             import threading
             import time

@@ -32,12 +32,14 @@ def test_spec_is_registered():
         "runners",
         "busters",
         "weighted",
+        "search",
     }
     assert {s.name for s in spec.strategies if s.role == "haunter"} == {
         "haunter_random",
         "haunter_builder",
         "haunter_trapper",
         "haunter_weighted",
+        "haunter_search",
     }
     assert spec.roles({"mode": "head_haunter"}, 4) == ["haunter", "hunter", "hunter", "hunter"]
     assert spec.roles({"mode": "advanced"}, 3) == ["hunter"] * 3

@@ -13,6 +13,7 @@ import pytest
 from kernels import loop
 from kernels._jit import njit
 from kernels.rng import N_STREAMS_MAX, seed_game
+from kernels.search import N_SEARCH_PARAMS
 from kernels.turnwall import play, step
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
@@ -151,7 +152,8 @@ def test_sample_hidden_other_seats_keep_only_the_exclusions_the_seat_s_memory_im
 def test_effective_rows_a_search_seat_s_memory_comes_from_its_search_extras():
     sids = np.array([S.SEARCH_SID, S.S_PLANNER], np.int64)
     sp = np.zeros((2, S.N_SPARAMS))
-    sp[0, :5] = (64, 0.7, 0, 0.25, 0.5)  # budget, explore, rollout, recall_own, recall_table
+    sp[0, :3] = (64, 0.7, 0)  # budget, explore, rollout
+    sp[0, N_SEARCH_PARAMS : N_SEARCH_PARAMS + 2] = (0.25, 0.5)  # recall_own, recall_table
     sp[1, :3] = (1.0, 1.0, 1.0)
     out = np.zeros((2, S.N_SPARAMS))
     S.effective_rows(sids, sp, out)

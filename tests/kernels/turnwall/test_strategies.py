@@ -67,7 +67,7 @@ def _unseen_magnets(st, prm, gen):
 
 
 def _decide(sid, row_w, st, prm, mask, nl, rng, seat, scratch_work):
-    _, _, _, _, work, base, cur, keys, probs, near, _ = PL.new_scratch(len(row_w))
+    _, _, _, _, work, base, cur, keys, probs, near, _, _ = PL.new_scratch(len(row_w))
     work[:] = scratch_work
     return S.decide(sid, row_w, st, prm, mask, nl, rng.copy(), 1 + seat, work, base, cur, keys, probs, near)
 
@@ -98,7 +98,7 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
     checked = 0
     for g in range(12):
         scratch = PL.new_scratch(n)
-        st, rng, mask, order, work, base, cur, keys, probs, near, wrows = scratch
+        st, rng, mask, order, work, base, cur, keys, probs, near, wrows, _hidden = scratch
         seed_game(rng, np.uint64(sc.seed), np.uint64(0), g, n)
         S.effective_rows(sids, sp, wrows)
         work[S.W_PLAN_TURN] = -1
@@ -230,7 +230,7 @@ def test_c1_planner_plans_every_move_unless_it_ends_on_a_needed_garment(must):
                 continue
             st[R.S_CUR] = me
             st[R.S_HAVE + me] = 0
-            _, _, _, _, work, base, cur, keys, probs, near, wrows = PL.new_scratch(4)
+            _, _, _, _, work, base, cur, keys, probs, near, wrows, _hidden = PL.new_scratch(4)
             S.effective_rows(sids, sp, wrows)
             n = S.plan(st, prm, wrows[me], work, base, cur, keys, probs, near)
             pos = st.copy()
