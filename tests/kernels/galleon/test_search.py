@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import loop
 from kernels.galleon import play as PL
 from kernels.galleon import rules as R
 from kernels.galleon import step
@@ -210,11 +209,12 @@ def test_h2_search_decides_the_same_in_two_worlds_its_seat_cannot_tell_apart(two
 
 
 def test_h2_search_permutation_test_fails_on_a_deliberate_leak(two_worlds):
-    """The same search with `sample_hidden` re-dealing nothing (tests/kernels/galleon/leaky_step.py): its rollouts
+    """The same search with `sample_hidden` re-dealing nothing (tests/kernels/search_kit.py `leaky`): its rollouts
     read the true world, and the two worlds give different estimates."""
-    from tests.kernels.galleon import leaky_step
 
-    leaky = loop.bind(leaky_step, "galleon_leak")
+    from tests.kernels.search_kit import leaky as leaky_kernel
+
+    leaky = leaky_kernel(PL, step, "galleon_leak").play_batch
     sc, prm, st, other = two_worlds
     assert _search(leaky, sc, prm, st) != _search(leaky, sc, prm, other)
 

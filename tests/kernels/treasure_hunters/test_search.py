@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import loop
 from kernels.rng import N_STREAMS_MAX, seed_game
 from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
@@ -98,14 +97,15 @@ def test_search_decides_the_same_in_two_worlds_its_seat_cannot_tell_apart(two_wo
 
 
 def test_search_permutation_test_fails_on_a_deliberate_leak(two_worlds):
-    """The same search with `sample_hidden` re-dealing nothing (leaky_step.py): its rollouts read the true world,
+    """The same search with `sample_hidden` re-dealing nothing (tests/kernels/search_kit.py `leaky`): its rollouts read the true world,
     and the two worlds give different estimates."""
-    from tests.kernels.treasure_hunters import leaky_step
+
+    from tests.kernels.search_kit import leaky as leaky_kernel
 
     name, sc, prm, st, other = two_worlds
     if name != "advanced hunter":
         pytest.skip("one leaky kernel is enough (its compile is the cost)")
-    leaky = loop.bind(leaky_step, "treasure_hunters_leak")
+    leaky = leaky_kernel(PL, step, "treasure_hunters_leak").play_batch
     assert _search(leaky, sc, prm, st) != _search(leaky, sc, prm, other)
 
 
