@@ -95,7 +95,7 @@ def leaky(k, step, name):
     """A copy of game kernel ``k`` whose loop is bound to ``step``'s verbs but with a `sample_hidden` that re-deals
     nothing: its search reads the true hidden state (the leak the hidden-information test must catch). Its
     play_batch is compiled on first use under the game name ``name``."""
-    fake = types.ModuleType(step.__name__ + "_leaky")
+    fake = types.ModuleType(step.__name__)  # its real, importable name: a cached kernel names its module
     for v in loop.VERBS:
         setattr(fake, v, getattr(step, v))
     fake.sample_hidden = _no_redeal
