@@ -10,16 +10,16 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
    first of all, then ``mean + explore * sqrt(ln r / visits)``);
 3. the rest of the game is played by the game's own loop (`kernels.loop._play_out`, the code a batch game runs),
    every search seat replaced by its rollout strategy (a scripted one), every other seat playing as it does at the
-   table (C-SEARCH-1 in docs/dev/search.md);
+   table (docs/guide/search.md, "How it decides");
 4. the reward is 1 when the deciding seat is among the winners (a team's win counts for each of its seats), else 0
    (a truncated or refused rollout scores 0).
 
 The action played is the most visited (ties: the rollout strategy's own choice, then the higher mean, then the
 lower action index), unless its win rate beats the rollout strategy's choice by less than ``deviate`` standard errors:
-then it plays as its rollout strategy would. Randomness: one draw
-from the seat's own stream per decision keys every rollout's streams (`seed_stream(key, rollout, 0, row)`), so a
-result depends only on (seed, scenario, game index), the chance stream and every other seat's stream are untouched
-(common random numbers against a scripted seat in `sim compare`).
+then it plays as its rollout strategy would. Randomness: one draw from the seat's own stream per decision keys
+every rollout's streams (`_seed_world`: an action's v-th rollout plays world v, common random numbers across the
+root's actions), so a result depends only on (seed, scenario, game index), and the chance stream and every other
+seat's stream are untouched (common random numbers against a scripted seat in `sim compare`).
 
 The search scratch (`new_search`) is one tuple passed to `play_batch` as its ``search`` argument; with ``search``
 None (every scenario without a search seat) Numba prunes `_search_decide` to a ``return -1`` and no search code is
@@ -88,6 +88,15 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     )
 
 
+@njit
+def _seed_world(rrng, key, v, n):
+    """Seed the rollout streams of world ``v`` of the decision keyed ``key``: rows 0..n (the game's chance and seat
+    streams) and HIDDEN_ROW (the re-deal), each `seed_stream(key, v, 0, row)`."""
+    for row in range(1 + n):
+        seed_stream(rrng, row, key, v, 0, row)
+    seed_stream(rrng, HIDDEN_ROW, key, v, 0, HIDDEN_ROW)
+
+
 def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     """Seat ``seat``'s search decision among the ``nl`` > 1 legal actions in `action_mask(ws)` (module docstring);
     -1 when ``search`` is None (no search scratch: the loop then records ST_BAD_ACTION)."""
@@ -108,12 +117,10 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     explore = sparams[seat, C_EXPLORE]
     key = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys every rollout
     prepare(rsids, rsparams, rws)
-    # the rollout strategy's own choice (in a re-dealt world, on streams of rollout index `budget`) goes first: it
-    # is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as its
-    # rollout strategy would
-    for row in range(1 + n):
-        seed_stream(rrng, row, key, BUDGET_MAX, 0, row)
-    seed_stream(rrng, HIDDEN_ROW, key, BUDGET_MAX, 0, HIDDEN_ROW)
+    # the rollout strategy's own choice (in a re-dealt world of its own, BUDGET_MAX, past every rollout's) goes
+    # first: it is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as
+    # its rollout strategy would
+    _seed_world(rrng, key, BUDGET_MAX, n)
     resume_game(rst, st, prm, n, 0, rrng, rws)
     sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
     if legal_actions(rst, prm, rws) == nl:
@@ -136,25 +143,19 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
                     j = i
         # common random numbers: the v-th rollout of every action plays world v (the same re-deal, the same dice
         # as far as the games draw alike), so actions are compared on paired games
-        v = visits[j]
-        for row in range(1 + n):
-            seed_stream(rrng, row, key, v, 0, row)
-        seed_stream(rrng, HIDDEN_ROW, key, v, 0, HIDDEN_ROW)
+        _seed_world(rrng, key, visits[j], n)
         rfirst = resume_game(rst, st, prm, n, 0, rrng, rws)
         sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
-        win = 0
+        s = 2  # kernels.loop.ST_BAD_ACTION (loop imports this module): the root action was refused
         if legal_actions(rst, prm, rws) > 0 and is_set(acts[j], rmask):
             if apply_action(rst, prm, acts[j], rrng, rws) == 0:
                 s = play_out(rst, prm, n, rfirst, rsids, rsparams, rrng, rws, None, None)
-                if s == 0:
-                    w, _t, _r = outcome(rst, prm, n, rfirst, s, srow, xrow, crow, rws)
-                    win = (w >> seat) & 1
-                elif s == 1:
-                    counts[3] += 1
-                else:
-                    counts[2] += 1
-            else:
-                counts[2] += 1
+        win = 0
+        if s == 0:  # ST_DONE
+            w, _t, _r = outcome(rst, prm, n, rfirst, s, srow, xrow, crow, rws)
+            win = (w >> seat) & 1
+        elif s == 1:  # ST_TRUNCATED
+            counts[3] += 1
         else:
             counts[2] += 1
         visits[j] += 1
