@@ -282,48 +282,39 @@ def search_speed(path: str, games: int = 24, reps: int = 2) -> dict:
     played (search decisions x budget, counted by the kernel, over the whole batch's time); the batch games/s of the
     same table with every search seat playing its rollout strategy (interleaved with it); their ratio (target >=
     ROLLOUT_TARGET); and its cold compile in CPU s."""
-    import numpy as np
-
+    from kernels.batch import play_games
     from kernels.search import SCRATCH_COUNTS
     from sim.model.search import rollout_seats, search_scratch
 
     sc = load(REPO / path)
     k = sc.spec.kernel()
     prm, p = sc.prm(), sc.players
-    rsids, rsparams = rollout_seats(sc)
+    rsids, _ = rollout_seats(sc)
+    # the same table with every search seat on its rollout strategy (that strategy's default parameters)
+    scripted = sc.with_changes(
+        seats=tuple(
+            type(s)(next(x.name for x in sc.spec.strategies if x.sid == rsids[i] and x.role == role), {})
+            for i, (s, role) in enumerate(zip(sc.seats, sc.spec.roles(sc.params, p), strict=True))
+        )
+    )
+    shape = (len(sc.spec.extra_columns), (len(sc.spec.curves), sc.spec.curve_len))
     rollout_sc_speed = 0.0
-    best_dt, counts = float("inf"), np.zeros(2, np.int64)
+    best_dt, counts = float("inf"), None
     for rep in range(reps + 1):  # the first repetition compiles or loads
         search = search_scratch(sc, k, prm=prm)
-        out = runner.ChunkOutputs(
-            game0=0,
-            scores=np.zeros((games, p), np.int32),
-            winners=np.zeros(games, np.int32),
-            turns=np.zeros(games, np.int32),
-            rounds=np.zeros(games, np.int32),
-            status=np.zeros(games, np.int32),
-            extra=np.zeros((games, len(sc.spec.extra_columns)), np.int32),
-            curves=np.zeros((games, len(sc.spec.curves), sc.spec.curve_len), np.int32),
-        )
         t0 = time.perf_counter()
-        k.play_batch(
-            np.uint64(sc.seed), np.uint64(0), np.int64(rep * games), np.int64(games), np.int64(p), prm,
-            sc.sids(), sc.sparams(), out.scores, out.winners, out.turns, out.rounds, out.status, out.extra,
-            out.curves, k.batch_scratch(p, prm), None, None, search,
+        play_games(
+            k.play_batch, k.batch_scratch(p, prm), sc.seed, 0, rep * games, games, p, prm, sc.sids(), sc.sparams(),
+            *shape, search=search,
         )  # fmt: skip
         dt = time.perf_counter() - t0
         if rep and dt < best_dt:
             best_dt, counts = dt, search[SCRATCH_COUNTS].copy()
         # the batch of the rollout strategies, as many games as the search played rollouts (at most 20,000)
         n = int(min(20_000, max(200, search[SCRATCH_COUNTS][1])))
-        scripted = sc.with_changes(
-            seats=tuple(
-                type(s)(next(x.name for x in sc.spec.strategies if x.sid == rsids[i] and x.role == role), {})
-                for i, (s, role) in enumerate(zip(sc.seats, sc.spec.roles(sc.params, p), strict=True))
-            )
-        )
         if rep:
             rollout_sc_speed = max(rollout_sc_speed, kernel_speed(scripted, n, 1, reps=1)["games_per_s"])
+    assert counts is not None  # reps >= 1 timed repetitions
     rollouts_per_s = counts[1] / best_dt
     return {
         "scenario": path,

@@ -71,6 +71,10 @@ def search_params(
     ) + extra
 
 
+# the parameters every search strategy has (the rest of a game's search parameters are its ``extra`` ones)
+GENERIC = tuple(p.name for p in search_params(("",)))
+
+
 def search_strategy(
     role: str,
     rollouts: Sequence[str],
@@ -114,7 +118,7 @@ def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
         rst = next(s for s in spec.strategies if s.name == rollout and s.role == st.role)
         sids[i] = rst.sid
         sparams[i, :] = 0.0
-        own = {p.name: seat.params.get(p.name, p.default) for p in st.params[3:]}  # the game's extra parameters
+        own = {p.name: seat.params.get(p.name, p.default) for p in st.params if p.name not in GENERIC}  # the extras
         for j, ps in enumerate(rst.params):
             sparams[i, j] = own.get(ps.name, ps.default)
     return sids, sparams

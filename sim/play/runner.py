@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.model.scenario import Scenario
-from sim.model.search import has_search, search_scratch
+from sim.model.search import search_scratch
 from sim.play.context import Cancelled, RunContext  # noqa: F401  (Cancelled: raised here)
 from sim.stats.aggregate import Aggregates
 
@@ -255,7 +255,7 @@ def _play_blocks(
             k.batch_scratch(p, prm),
             None,
             None,
-            search_scratch(sc, k, prm=prm) if sc is not None and has_search(sc) else None,
+            None if sc is None else search_scratch(sc, k, prm=prm),  # None without a search seat
         )
         return hi - lo, time.perf_counter() - t0
 

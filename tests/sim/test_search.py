@@ -33,10 +33,12 @@ def _small(budget=12):
     return _with(f"seats.0.budget={budget}")
 
 
-def test_the_kernel_and_the_python_side_agree_on_the_search_id():
-    from kernels.search import SEARCH_SID as kernel_sid
+def test_the_kernel_and_the_python_side_agree_on_the_search_id_and_budget_bound():
+    from kernels import search as K
+    from sim.model import search as M
 
-    assert SEARCH_SID == kernel_sid
+    assert SEARCH_SID == K.SEARCH_SID and M.BUDGET_MAX == K.BUDGET_MAX
+    assert len(M.GENERIC) == K.N_SEARCH_PARAMS  # the game's extras start where the kernel reads them
 
 
 @pytest.mark.parametrize("game", ["moor", "treasure_hunters", "turnwall", "galleon"])
