@@ -18,11 +18,10 @@ from kernels.rng import N_STREAMS_MAX, seed_game
 from kernels.search import C_BUDGET, C_EXPLORE
 
 
-def decision_state(sc, k, step, seat, cap_slot, cap, g=3, max_steps=400):
-    """(batch scratch whose state is at a decision of ``seat`` with more than one legal action, first seat, legal
-    count) of game ``g`` of ``sc``: the game is cut at turn ``cap`` (prm[cap_slot]) and then stepped on with its own
-    verbs and strategies (called from Python) until ``seat`` decides among several actions, a search seat playing
-    its rollout strategy on the way. Raises AssertionError if it never does within ``max_steps`` steps."""
+def cut_game(sc, k, cap_slot, cap, g=3, seed=5):
+    """(batch scratch, prm) of game ``g`` of ``sc`` (at ``seed``) played by kernel module ``k`` up to the start of
+    turn ``cap`` (prm[cap_slot] lowered to it; the batch scratch's state is where it stopped), a search seat playing
+    its rollout strategy. Raises AssertionError unless the game was cut there (status truncated)."""
     from kernels.batch import play_games
     from sim.model.search import rollout_seats
 
@@ -31,21 +30,21 @@ def decision_state(sc, k, step, seat, cap_slot, cap, g=3, max_steps=400):
     short = prm.copy()
     short[cap_slot] = cap
     batch = k.batch_scratch(sc.players, prm)
-    out = play_games(
-        k.play_batch,
-        batch,
-        5,
-        0,
-        g,
-        1,
-        sc.players,
-        short,
-        sids,
-        sparams,
-        len(sc.spec.extra_columns),
-        (len(sc.spec.curves), sc.spec.curve_len),
-    )
+    shape = (len(sc.spec.extra_columns), (len(sc.spec.curves), sc.spec.curve_len))
+    out = play_games(k.play_batch, batch, seed, 0, g, 1, sc.players, short, sids, sparams, *shape)
     assert out[4][0] == loop.ST_TRUNCATED
+    return batch, prm
+
+
+def decision_state(sc, k, step, seat, cap_slot, cap, g=3, max_steps=400):
+    """(batch scratch whose state is at a decision of ``seat`` with more than one legal action, prm, first seat,
+    legal count) of game ``g`` of ``sc``: the game is cut at turn ``cap`` (`cut_game`) and then stepped on with its
+    own verbs and strategies (called from Python) until ``seat`` decides among several actions, a search seat playing
+    its rollout strategy on the way. Raises AssertionError if it never does within ``max_steps`` steps."""
+    from sim.model.search import rollout_seats
+
+    sids, sparams = rollout_seats(sc)
+    batch, prm = cut_game(sc, k, cap_slot, cap, g)
     st, rng, ws = step.parts.py_func(batch)  # plain Python: a compiled one cannot return its argument tuple
     n = np.int64(sc.players)
     first = np.int64(g % sc.players)

@@ -13,6 +13,7 @@ import pytest
 
 from kernels import loop
 from kernels.rng import N_STREAMS_MAX, seed_game
+from tests.kernels.search_kit import cut_game
 
 REPO = Path(__file__).resolve().parents[2]
 ROW = 3  # the searching seat's stream in these tests (any row)
@@ -28,29 +29,8 @@ def _scenario(path, random_seats=True):
 
 
 def _mid_game(sc, k, cap_slot, cap, g=3):
-    """(state int32 copy, prm) of game ``g`` cut at turn ``cap`` (a truncated game stops before the next turn)."""
-    from kernels.batch import play_games
-
-    prm = sc.prm()
-    short = prm.copy()
-    short[cap_slot] = cap
-    batch = k.batch_scratch(sc.players, prm)
-    out = play_games(
-        k.play_batch,
-        batch,
-        5,
-        0,
-        g,
-        1,
-        sc.players,
-        short,
-        sc.sids(),
-        sc.sparams(),
-        len(sc.spec.extra_columns),
-        (len(sc.spec.curves), sc.spec.curve_len),
-    )
-    assert out[4][0] == loop.ST_TRUNCATED
-    return batch, prm
+    """(batch scratch, prm) of game ``g`` cut at turn ``cap`` (a truncated game stops before the next turn)."""
+    return cut_game(sc, k, cap_slot, cap, g)
 
 
 def _streams(seed):

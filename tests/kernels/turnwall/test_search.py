@@ -4,19 +4,17 @@ parameters"; the test fails on a deliberate leak)."""
 
 from __future__ import annotations
 
-import types
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from kernels import loop
-from kernels._jit import njit
 from kernels.rng import N_STREAMS_MAX, seed_game
 from kernels.search import N_SEARCH_PARAMS
 from kernels.turnwall import play, step
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
+from tests.kernels.search_kit import cut_game, leaky
 
 REPO = Path(__file__).resolve().parents[3]
 ROW = 3  # the re-deal's stream in these tests (any row)
@@ -39,27 +37,7 @@ def _scenario(seats):
 
 def _mid_game(sc, cap, g=5):
     """(state, batch scratch, prm) of game ``g`` of ``sc`` cut at the start of turn ``cap``."""
-    from kernels.batch import play_games
-
-    prm = sc.prm()
-    short = prm.copy()
-    short[R.P_MAX_TURNS] = cap
-    batch = play.batch_scratch(sc.players, prm)
-    out = play_games(
-        play.play_batch,
-        batch,
-        11,
-        0,
-        g,
-        1,
-        sc.players,
-        short,
-        sc.sids(),
-        sc.sparams(),
-        len(sc.spec.extra_columns),
-        (0, 0),
-    )
-    assert out[4][0] == loop.ST_TRUNCATED
+    batch, prm = cut_game(sc, play, R.P_MAX_TURNS, cap, g, seed=11)
     return batch[0][0].copy(), batch, prm
 
 
@@ -183,19 +161,9 @@ def test_a_search_seat_s_bad_memory_value_is_one_clear_line():
 
 
 # ---- the hidden-information permutation test of the search decision ----------------------------------------------
-@njit(inline="always")
-def _no_redeal(st, seat, prm, rng, row, ws):
-    return 1
-
-
 def _leaky_play_batch():
     """Turnwall's loop bound with a `sample_hidden` that re-deals nothing: rollouts read the true decks."""
-    leak = types.ModuleType("tests.kernels.turnwall.leaky_step")
-    leak.__file__ = __file__
-    for v in loop.VERBS:
-        setattr(leak, v, getattr(step, v))
-    leak.sample_hidden = _no_redeal
-    return loop.bind(leak, "turnwall_leak")
+    return leaky(play, step, "turnwall_leak").play_batch
 
 
 def _decide(pb, sc, st, prm, budget=24):
