@@ -34,6 +34,11 @@ def fmt(kind: str, v, signed: bool = False, unit: str = "") -> str:
     return f"{with_sign(v, 3)}" if signed else f"{v:.3f}"
 
 
+def diff_kind(kind: str) -> str:
+    """The kind a difference of two values of ``kind`` is written as: rates differ in percentage points."""
+    return "points" if kind == "rate" else kind
+
+
 def fmt_ci(kind: str, c, signed: bool = False) -> str:
     """The 95% interval ``c`` (lo, hi) of a quantity of ``kind``, written after its value (`fmt`), which carries
     the unit: percentage points are not named twice."""
@@ -564,7 +569,7 @@ def many_points_text(d: dict) -> str | None:
     by_point: dict[int, list[str]] = {}
     for t in a["differ"]:
         label, kind, unit = kinds[t["measure"]]
-        dk = "points" if kind == "rate" else kind  # a difference of two rates is in percentage points
+        dk = diff_kind(kind)
         by_point.setdefault(t["point"], []).append(
             f"{label} {fmt(dk, t['diff'], True, unit)} {fmt_ci(dk, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)"
         )
@@ -620,8 +625,9 @@ def point_rows(d: dict) -> list[dict]:
             row[m["label"]] = f"{fmt(m['kind'], v['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], v['ci95'])}"
             if r["index"] in prev:
                 p = prev[r["index"]]["measures"][m["name"]]
+                dk = diff_kind(m["kind"])
                 row[f"{m['label']}: change from previous"] = (
-                    f"{fmt(m['kind'], p['diff'], True, unit=m.get('unit', ''))} {fmt_ci(m['kind'], p['ci95'], True)}"
+                    f"{fmt(dk, p['diff'], True, unit=m.get('unit', ''))} {fmt_ci(dk, p['ci95'], True)}"
                 )
             elif prev:
                 row[f"{m['label']}: change from previous"] = ""
