@@ -262,7 +262,9 @@ def test_sigterm_exits_cleanly(tmp_path):
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_TERMINATED == 143, err
     assert "Traceback" not in err
-    lines = [ln for ln in err.splitlines() if ln.strip()]
+    # a run this long may first say how long it would take (the estimate line of runs over 10 minutes: a loaded
+    # machine lets a second chunk end before the signal)
+    lines = [ln for ln in err.splitlines() if ln.strip() and " to go at " not in ln]
     assert len(lines) == 1 and lines[0].startswith("terminated (SIGTERM)"), err
     assert not out.exists() and not any(tmp_path.glob(".rep*"))
 
