@@ -1,4 +1,5 @@
-"""Search players: flat Monte Carlo search with UCB1 over the root actions, on determinised rollouts, for every game.
+"""Search players: flat Monte Carlo search over the root actions (UCB1 or sequential halving), on determinised
+rollouts, for every game.
 
 At a decision of a seat whose strategy is `SEARCH_SID`, `_search_decide` (bound per game by `kernels.loop.bind`,
 with the game's step verbs as its globals, like the loop) estimates each legal action by ``budget`` rollouts:
@@ -7,16 +8,21 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
    deciding seat saw (`sample_hidden`, on a stream of the rollout's own): the search never reads what its seat
    cannot see;
 2. the root action is the UCB1 choice (every action once first, the rollout strategy's own choice at the root
-   first of all, then ``mean + explore * sqrt(ln r / visits)``);
+   first of all, then ``mean + explore * sqrt(ln r / visits)``), or, with ``root`` = halving, sequential halving's
+   (Karnin, Koren and Somekh 2013, "Almost optimal exploration in multi-armed bandits"): ceil(log2 k) rounds of
+   equal rollouts per surviving action on the same worlds, the worse half dropped after each, the rollout strategy's
+   choice never dropped;
 3. the rest of the game is played by the game's own loop (`kernels.loop._play_out`, the code a batch game runs),
    every search seat replaced by its rollout strategy (a scripted one), every other seat playing as it does at the
    table (docs/guide/search.md, "How it decides");
 4. the reward is 1 when the deciding seat is among the winners (a team's win counts for each of its seats), else 0
    (a truncated or refused rollout scores 0).
 
-The action played is the most visited (ties: the rollout strategy's own choice, then the higher mean, then the
-lower action index), unless its win rate beats the rollout strategy's choice by less than ``deviate`` standard errors:
-then it plays as its rollout strategy would. Randomness: one draw from the seat's own stream per decision keys
+UCB1 plays the most visited action (ties: the rollout strategy's own choice, then the higher mean, then the lower
+action index), unless its win rate beats the rollout strategy's choice by less than ``deviate`` standard errors:
+then it plays as its rollout strategy would. Halving plays the last round's challenger only if, on that round's
+paired worlds (fresh: not those that chose it), the worlds it won and the rollout strategy's choice lost outnumber
+the reverse by more than ``deviate`` standard errors (a sign test), else the rollout strategy's choice. Randomness: one draw from the seat's own stream per decision keys
 every rollout's streams (`_seed_world`: an action's v-th rollout plays world v, common random numbers across the
 root's actions), so a result depends only on (seed, scenario, game index), and the chance stream and every other
 seat's stream are untouched (common random numbers against a scripted seat in `sim compare`).
@@ -44,7 +50,10 @@ C_BUDGET = 0  # rollouts per decision
 C_EXPLORE = 1  # UCB1 exploration constant
 C_ROLLOUT = 2  # the rollout strategy (its index in the role's rollout choices; the sid is in the scratch)
 C_DEVIATE = 3  # standard errors by which the most tried action must beat the rollout strategy's choice
-N_SEARCH_PARAMS = 4  # game-specific search parameters (Turnwall's memory) follow from this column
+C_ROOT = 4  # how the budget is spread over the root's actions: ROOT_UCB1 or ROOT_HALVING
+N_SEARCH_PARAMS = 5  # game-specific search parameters (Turnwall's memory) follow from this column
+ROOT_UCB1 = 0  # UCB1: every action once, then the best upper confidence bound
+ROOT_HALVING = 1  # sequential halving: rounds of equal rollouts per survivor, the worse half dropped each round
 
 BUDGET_MAX = 65_536  # sim.model.search.BUDGET_MAX: the prior's world is past every rollout's
 HIDDEN_ROW = N_STREAMS_MAX  # the rollout stream row `sample_hidden` draws on (rows 0..n are the rollout's game)
@@ -52,9 +61,9 @@ RNG_ROWS = N_STREAMS_MAX + 1
 
 # what a traced game records of each search decision (`new_search(record_len > 1)`): rows of REC_COLS int32s; row 0
 # col 0 = rows used. A decision is a header row (REC_DECISION, seat, chosen action, candidates k, decisions made
-# before it, budget, event-log rows written before it) then min(k, REC_TOP) rows (REC_CANDIDATE, action, visits,
-# wins, 0, 0, 0), most visited first.
-REC_COLS = 7
+# before it, budget, event-log rows written before it, the rollout strategy's choice) then min(k, REC_TOP) rows
+# (REC_CANDIDATE, action, visits, wins, 0, 0, 0, 0), most visited first.
+REC_COLS = 8
 REC_DECISION = 1
 REC_CANDIDATE = 2
 REC_TOP = 5
@@ -69,7 +78,9 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     int64[n_actions], wins int64[n_actions], a rollout's scores int32[n], extra int32[n_extra], curves
     int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing), counts int64[4]:
     search decisions made, rollouts played, rollouts that ended in an error status, rollouts cut at the turn cap,
-    with this scratch (for `sim bench` and the tests)).
+    with this scratch (for `sim bench` and the tests), the rollout strategy's choice's result on each world
+    int8[BUDGET_MAX], and per root action the worlds of the current halving round it won where that choice lost
+    int64[n_actions] and the reverse int64[n_actions]).
 
     rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
     return (
@@ -85,6 +96,9 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
         np.zeros(curves_shape, dtype=np.int32),
         np.zeros((max(1, int(record_len)), REC_COLS), dtype=np.int32),
         np.zeros(4, dtype=np.int64),
+        np.zeros(BUDGET_MAX, dtype=np.int8),
+        np.zeros(n_actions, dtype=np.int64),
+        np.zeros(n_actions, dtype=np.int64),
     )
 
 
@@ -102,7 +116,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     -1 when ``search`` is None (no search scratch: the loop then records ST_BAD_ACTION)."""
     if search is None:
         return -1
-    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec, counts = search
+    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec, counts, prior_won, ahead, behind = search
     rst, _unused, rws = parts(rbatch)
     mask = action_mask(ws)
     rmask = action_mask(rws)
@@ -130,9 +144,36 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
                 acts[i] = acts[0]
                 acts[0] = prior
                 break
+    halving = sparams[seat, C_ROOT] == ROOT_HALVING
+    # sequential halving (Karnin, Koren and Somekh 2013): ceil(log2 k) rounds; in each, every survivor (acts[:m])
+    # gets `per` rollouts, then the survivors are sorted by win rate and the better half kept, the rollout
+    # strategy's choice (acts[0]) always among them; the last round compares it with one challenger on paired worlds
+    m = k
+    rounds = _ceil_log2(k)
+    rnd = 0
+    i = 0
+    c = 0
+    per = _per_round(budget, 0, m, rounds)
     for r in range(budget):
         j = r
-        if r >= k:
+        if halving:
+            if c == per:
+                c = 0
+                i += 1
+            if i == m:
+                _sort_by_rate(acts, visits, wins, m)
+                rnd += 1
+                if rnd < rounds:
+                    m = (m + 1) // 2
+                per = _per_round(budget, r, m, max(1, rounds - rnd))
+                i = 0
+            if i == 0 and c == 0:  # a round starts: its paired counts start afresh
+                for q in range(m):
+                    ahead[q] = 0
+                    behind[q] = 0
+            j = i
+            c += 1
+        elif r >= k:
             lnr = math.log(r)
             best = -1.0
             j = 0
@@ -158,27 +199,86 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
             counts[3] += 1
         else:
             counts[2] += 1
+        if halving:  # paired with the rollout strategy's choice on the same world (it plays a round's worlds first)
+            if j == 0:
+                prior_won[visits[0]] = win
+            elif win > prior_won[visits[j]]:
+                ahead[j] += 1
+            elif win < prior_won[visits[j]]:
+                behind[j] += 1
         visits[j] += 1
         wins[j] += win
     j = 0
-    for i in range(1, k):  # acts[0] is the rollout strategy's choice: it keeps every tie of visits
-        better = j > 0 and visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]
-        if visits[i] > visits[j] or better:
-            j = i
-    # leave the rollout strategy's choice only for one that beats it beyond the noise (``deviate`` standard errors of
-    # the difference, Laplace-smoothed): the most tried of many actions tried a few times each is mostly noise (a
-    # Treasure Hunters team of searchers playing noise never won; measured in docs/guide/search.md)
-    if j > 0 and visits[0] > 0:
-        p0 = (wins[0] + 1.0) / (visits[0] + 2.0)
-        pj = (wins[j] + 1.0) / (visits[j] + 2.0)
-        se = math.sqrt(p0 * (1.0 - p0) / visits[0] + pj * (1.0 - pj) / visits[j])
-        if wins[j] / visits[j] - wins[0] / visits[0] <= sparams[seat, C_DEVIATE] * se:
+    if halving:
+        # the last round's challenger, tested on that round's paired worlds only (fresh: the rounds that chose it
+        # do not count): it replaces the rollout strategy's choice when the worlds it won and that choice lost
+        # outnumber the reverse by more than ``deviate`` standard errors of the difference (a sign test)
+        for i in range(1, m):
+            if ahead[i] - behind[i] > (ahead[j] - behind[j] if j > 0 else 0):
+                j = i
+        if j > 0 and ahead[j] - behind[j] <= sparams[seat, C_DEVIATE] * math.sqrt(ahead[j] + behind[j]):
             j = 0
+    else:
+        for i in range(1, k):  # acts[0] is the rollout strategy's choice: it keeps every tie of visits
+            better = j > 0 and visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]
+            if visits[i] > visits[j] or better:
+                j = i
+        # leave the rollout strategy's choice only for one that beats it beyond the noise (``deviate`` standard
+        # errors of the difference, Laplace-smoothed): the most tried of many actions tried a few times each is
+        # mostly noise (a Treasure Hunters team of searchers playing noise never won; docs/guide/search.md)
+        if j > 0 and visits[0] > 0:
+            p0 = (wins[0] + 1.0) / (visits[0] + 2.0)
+            pj = (wins[j] + 1.0) / (visits[j] + 2.0)
+            se = math.sqrt(p0 * (1.0 - p0) / visits[0] + pj * (1.0 - pj) / visits[j])
+            if wins[j] / visits[j] - wins[0] / visits[0] <= sparams[seat, C_DEVIATE] * se:
+                j = 0
     counts[0] += 1
     counts[1] += budget
     if rec.shape[0] > 1:
-        _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget, log_mark(ws))
+        _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget, log_mark(ws))  # acts[0]: the prior
     return acts[j]
+
+
+@njit
+def _ceil_log2(k):
+    """Rounds of sequential halving over k >= 1 actions: ceil(log2 k) (0 for one action)."""
+    r = 0
+    while (1 << r) < k:
+        r += 1
+    return r
+
+
+@njit
+def _per_round(budget, used, m, rounds_left):
+    """Rollouts per survivor in a round of sequential halving: the budget left shared evenly over the rounds left
+    and the ``m`` survivors, at least 1 (a budget smaller than the actions tries the first ones once each); the last
+    round rounds up, so that it spends the whole budget (its last survivors may get one rollout fewer)."""
+    if rounds_left <= 1:
+        return max(1, (budget - used + m - 1) // m)
+    return max(1, (budget - used) // (m * rounds_left))
+
+
+@njit
+def _sort_by_rate(acts, visits, wins, m):
+    """Sort positions 1 .. m-1 of (acts, visits, wins) by win rate, best first (stable; untried last); position 0,
+    the rollout strategy's choice, stays."""
+    for i in range(2, m):
+        a, v, w = acts[i], visits[i], wins[i]
+        p = i
+        while p > 1 and _rate_above(w, v, wins[p - 1], visits[p - 1]):
+            acts[p], visits[p], wins[p] = acts[p - 1], visits[p - 1], wins[p - 1]
+            p -= 1
+        acts[p], visits[p], wins[p] = a, v, w
+
+
+@njit
+def _rate_above(w1, v1, w2, v2):
+    """Whether win rate w1/v1 is above w2/v2 (exact; an untried action, v = 0, is below every tried one)."""
+    if v1 == 0:
+        return False
+    if v2 == 0:
+        return True
+    return w1 * v2 > w2 * v1
 
 
 @njit
@@ -195,6 +295,7 @@ def _record(rec, seat, acts, visits, wins, k, chosen, made, budget, mark):
     rec[at, 4] = made
     rec[at, 5] = budget
     rec[at, 6] = mark
+    rec[at, 7] = acts[0]
     done = 0
     last_v = np.int64(1) << 62
     last_i = -1
@@ -213,6 +314,7 @@ def _record(rec, seat, acts, visits, wins, k, chosen, made, budget, mark):
         rec[row, 4] = 0
         rec[row, 5] = 0
         rec[row, 6] = 0
+        rec[row, 7] = 0
         last_v = visits[b]
         last_i = b
     rec[0, 0] = at + m
@@ -221,8 +323,8 @@ def _record(rec, seat, acts, visits, wins, k, chosen, made, budget, mark):
 def decisions(rec) -> list[dict]:
     """The search decisions a traced game recorded (``rec`` int32[L, REC_COLS], `new_search`'s record), in order:
     dicts of seat, action (played), candidates (how many legal actions), before (decisions made before it in the
-    game), budget, mark (event-log rows written before it), top: [(action, rollouts, wins), ...] most visited
-    first."""
+    game), budget, mark (event-log rows written before it), prior (the rollout strategy's choice), top: [(action,
+    rollouts, wins), ...] most visited first."""
     out: list[dict] = []
     i, end = 1, int(rec[0, 0])
     while i <= end:
@@ -235,6 +337,7 @@ def decisions(rec) -> list[dict]:
             "before": int(rec[i, 4]),
             "budget": int(rec[i, 5]),
             "mark": int(rec[i, 6]),
+            "prior": int(rec[i, 7]),
             "top": [],
         }
         i += 1

@@ -22,16 +22,21 @@ SEARCH = "search"
 SEARCH_SID = 63  # kernels.search.SEARCH_SID (a test checks they agree; this module imports no kernel)
 BUDGET_MAX = 65_536
 SEARCH_HELP = (
-    "search: flat Monte Carlo with UCB1 over its legal actions; each of `budget` rollouts re-deals what the seat "
-    "cannot see and plays the game out with the rollout strategy; plays the action most tried"
+    "search: flat Monte Carlo over its legal actions (UCB1 or sequential halving); each of `budget` rollouts "
+    "re-deals what the seat cannot see and plays the game out with the rollout strategy; plays the best action "
+    "found unless it fails to beat the rollout strategy's own choice by `deviate` standard errors"
 )
 
 
+ROOTS = ("ucb1", "halving")  # kernels.search.ROOT_UCB1, ROOT_HALVING (by index)
+
+
 def search_params(
-    rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), deviate: float = 0.0
+    rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), deviate: float = 0.0, root: str = "ucb1"
 ) -> tuple[ParamSpec, ...]:
     """The search strategy's parameters, in its kernel's column order (kernels.search.C_*): budget, explore,
-    rollout, deviate (default ``deviate``), then the game's ``extra`` ones (e.g. Turnwall's memory)."""
+    rollout, deviate (default ``deviate``), root (default ``root``), then the game's ``extra`` ones (e.g.
+    Turnwall's memory)."""
     return (
         ParamSpec(
             "budget",
@@ -68,6 +73,16 @@ def search_params(
             label="margin to overrule the rollout strategy",
             unit="standard errors",
         ),
+        ParamSpec(
+            "root",
+            "choice",
+            root,
+            ROOTS,
+            "how the rollouts are spread over the legal actions: ucb1 (every action once, then the best upper "
+            "confidence bound; `explore` weighs it) or halving (sequential halving: rounds of equal rollouts per "
+            "action, the worse half dropped after each, the rollout strategy's choice always kept; `explore` unused)",
+            label="rollout allocation",
+        ),
     ) + extra
 
 
@@ -82,12 +97,13 @@ def search_strategy(
     help: str = "",
     name: str = SEARCH,
     deviate: float = 0.0,
+    root: str = "ucb1",
 ) -> StrategySpec:
     """The `search` StrategySpec of ``role``: rollouts with ``rollouts[0]`` by default (``rollouts``: that role's
     scripted strategy names). ``name``: "search" unless a game with several roles names each role's its own way
     (strategy names are unique in a game: Treasure Hunters' Head Haunter plays ``haunter_search``). ``deviate``:
     the default margin, in standard errors, to overrule the rollout strategy (0: play the most tried action)."""
-    return StrategySpec(name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra, deviate))
+    return StrategySpec(name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra, deviate, root))
 
 
 def is_search(sc: Scenario, seat: int) -> bool:
@@ -173,12 +189,15 @@ def _marked_lines(
             for a, v, w in d["top"]
         )
         more = f" (top {len(d['top'])} of {d['candidates']})" if d["candidates"] > len(d["top"]) else ""
-        kept = (
-            f" (keeps its rollout strategy's choice: the most tried, {action_name(d['top'][0][0])}, is not better by "
-            "the deviate margin)"
-            if d["top"] and d["top"][0][0] != d["action"]
-            else ""
-        )
+        if d["action"] != d["prior"]:
+            kept = f" (instead of its rollout strategy's choice, {action_name(d['prior'])})"
+        elif d["top"] and d["top"][0][0] != d["action"]:
+            kept = (
+                f" (keeps its rollout strategy's choice: the most tried, {action_name(d['top'][0][0])}, is not "
+                "better by the deviate margin)"
+            )
+        else:
+            kept = ""
         out.append(
             (
                 d["mark"],

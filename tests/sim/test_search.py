@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from sim.cli.main import app
 from sim.model import registry
 from sim.model.errors import SimError
+from sim.model import search as M
 from sim.model.search import SEARCH, SEARCH_SID
 from sim.play import runner
 from sim.play.context import RunContext
@@ -35,10 +36,10 @@ def _small(budget=12):
 
 def test_the_kernel_and_the_python_side_agree_on_the_search_id_and_budget_bound():
     from kernels import search as K
-    from sim.model import search as M
 
     assert SEARCH_SID == K.SEARCH_SID and M.BUDGET_MAX == K.BUDGET_MAX
     assert len(M.GENERIC) == K.N_SEARCH_PARAMS  # the game's extras start where the kernel reads them
+    assert M.ROOTS.index("ucb1") == K.ROOT_UCB1 and M.ROOTS.index("halving") == K.ROOT_HALVING
 
 
 @pytest.mark.parametrize("game", ["moor", "treasure_hunters", "turnwall", "galleon"])
@@ -114,3 +115,31 @@ def test_replay_shows_each_search_decision_with_its_candidates():
     lines = [x for x in r.output.splitlines() if x.strip().startswith("search: seat 0")]
     assert len(lines) > 10
     assert "16 rollouts: plays " in lines[0] and "% of " in lines[0]
+
+
+def _record(*decisions):
+    """A search record (kernels.search REC_* layout) of decisions (seat, played, prior, [(action, visits, wins)])."""
+    from kernels import search as K
+
+    rows = [[0] * K.REC_COLS]
+    for seat, played, prior, top in decisions:
+        rows.append([K.REC_DECISION, seat, played, len(top), 0, 64, 0, prior])
+        rows += [[K.REC_CANDIDATE, a, v, w, 0, 0, 0, 0] for a, v, w in top]
+    rows[0][0] = len(rows) - 1
+    return np.array(rows, dtype=np.int32)
+
+
+@pytest.mark.parametrize(
+    "played, prior, top, says",
+    [
+        (2, 1, [(1, 40, 10), (2, 24, 12)], "plays a2 (instead of its rollout strategy's choice, a1);"),
+        (1, 1, [(2, 40, 12), (1, 24, 6)], "plays a1 (keeps its rollout strategy's choice: the most tried, a2,"),
+        (1, 1, [(1, 40, 12), (2, 24, 6)], "plays a1; candidates"),
+    ],
+)
+def test_replay_says_when_the_search_overrules_its_rollout_strategy(played, prior, top, says):
+    """A halving search plays its last challenger over the rollout strategy's choice (which has the most
+    rollouts): the line names the choice it overruled; a UCB1 search that keeps its rollout strategy's choice over
+    the most tried one says why."""
+    lines = M.decision_lines(_record((0, played, prior, top)), lambda s: f"seat {s}", lambda a: f"a{a}")
+    assert len(lines) == 1 and says in lines[0], lines

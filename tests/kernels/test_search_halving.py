@@ -1,0 +1,106 @@
+"""The search's sequential halving (`root = "halving"`, kernels.search): how it spreads the budget over the root's
+actions, that the rollout strategy's choice always survives to the last round, and the paired sign test that decides
+whether the last round's challenger replaces it. Played on a Treasure Hunters hunter's move after a 6 (many legal
+moves: several rounds), and on Moor's R4 twin states for the hidden-information test."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from kernels import search as K
+from kernels.rng import N_STREAMS_MAX, seed_game
+from kernels.treasure_hunters import play as TPL
+from kernels.treasure_hunters import rules as TR
+from kernels.treasure_hunters import step as tstep
+from tests.kernels.moor.test_search import SEAT
+from tests.kernels.search_kit import search_once, search_row
+
+BASIC = "scenarios/treasure_hunters/search-basic-4p.toml"
+
+
+@pytest.fixture(scope="module")
+def decision():
+    from tests.kernels.treasure_hunters.test_search import _decision
+
+    sc, prm, st = _decision(BASIC, False)
+    ws = TPL.batch_scratch(sc.players, prm)
+    ws[0][:] = st
+    nl = int(tstep.legal_actions(ws[0], prm, ws))
+    assert nl >= 5  # enough actions for several rounds
+    return sc, prm, ws, int(TR.decision_seat(ws[0])), nl
+
+
+def _halve(decision, budget, deviate=0.0):
+    """(action played, root actions, visits, wins, search scratch) of one halving decision at the fixture's state."""
+    from sim.model.search import search_scratch
+
+    sc, prm, ws, seat, nl = decision
+    search = search_scratch(sc, TPL)
+    sp = search_row(sc, seat, budget, root=K.ROOT_HALVING, deviate=deviate)
+    rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
+    seed_game(rng, np.uint64(21), np.uint64(0), np.int64(5), np.int64(sc.players))
+    a = TPL.play_batch.search_decide(
+        search, ws[0].copy(), prm, np.int64(sc.players), np.int64(ws[0][TR.S_FIRST]), np.int64(seat),
+        np.int64(nl), sp, rng, ws,
+    )  # fmt: skip
+    return int(a), search[4][:nl].tolist(), search[5][:nl].tolist(), search[6][:nl].tolist(), search
+
+
+@pytest.mark.parametrize("k, rounds", [(2, 1), (3, 2), (4, 2), (5, 3), (25, 5), (33, 6)])
+def test_rounds_are_ceil_log2_of_the_actions(k, rounds):
+    assert K._ceil_log2.py_func(k) == rounds == math.ceil(math.log2(k))
+
+
+def test_a_round_shares_the_budget_left_over_the_rounds_left_and_the_last_round_spends_it_all():
+    assert K._per_round.py_func(256, 0, 25, 5) == 2  # 256 // (25 * 5)
+    assert K._per_round.py_func(10, 0, 25, 5) == 1  # too small a budget: once each, while it lasts
+    assert K._per_round.py_func(256, 251, 2, 1) == 3  # ceil(5 / 2): nothing left unspent
+
+
+@pytest.mark.parametrize("budget", [3, 16, 64, 257])
+def test_halving_spends_exactly_the_budget(decision, budget):
+    _, _, visits, _, _ = _halve(decision, budget)
+    assert sum(visits) == budget
+
+
+def test_the_rollout_strategys_choice_survives_every_round(decision):
+    """The first action (the rollout strategy's choice) is tried in every round, so it has the most rollouts; the
+    last round's pair has more rollouts than any action dropped earlier, and dropped actions have fewer the earlier
+    they went."""
+    _, acts, visits, _, _ = _halve(decision, 256)
+    nl = len(acts)
+    assert visits[0] == max(visits)
+    assert visits[1] >= visits[0] - 1 and all(v < visits[1] for v in visits[2:])
+    assert len(set(visits[2:])) <= K._ceil_log2.py_func(nl) - 1  # one rollout count per round an action left in
+
+
+def test_the_challenger_replaces_the_rollout_strategys_choice_only_beyond_the_sign_test(decision):
+    """With `deviate` 0 the last round's challenger is played iff it won more of that round's paired worlds than
+    it lost; a margin of 10 standard errors is never met by a few dozen worlds: the rollout strategy's choice is
+    played."""
+    a, acts, _, _, search = _halve(decision, 256, deviate=0.0)
+    ahead, behind = int(search[13][1]), int(search[14][1])
+    assert a == (acts[1] if ahead > behind else acts[0])
+    a10, acts10, _, _, _ = _halve(decision, 256, deviate=10.0)
+    assert a10 == acts10[0]
+
+
+def test_r04_a_halving_search_depends_only_on_what_the_seat_saw():
+    """Moor R4 with halving: two true states that differ only in the covered tiles give identical rounds."""
+    from kernels.moor import play as PL
+    from sim.model.search import search_scratch
+    from tests.kernels.moor.test_search import _twin_states
+
+    sc, batch, prm, first, nl, st, other = _twin_states()
+    out = []
+    for state in (st, other):
+        b = tuple(batch)
+        b[0][:] = state
+        sp = search_row(sc, SEAT, 48, root=K.ROOT_HALVING)
+        search = search_scratch(sc, PL)
+        a, v, w = search_once(PL, search, b, prm, 4, first, SEAT, nl, sp)
+        out.append((a, search[4][:nl].tolist(), v.tolist(), w.tolist()))
+    assert out[0] == out[1] and sum(out[0][2]) == 48
