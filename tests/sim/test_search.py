@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from sim.cli.main import app
 from sim.model import registry
-from sim.model.errors import SimError
 from sim.model import search as M
+from sim.model.errors import SimError
 from sim.model.search import SEARCH, SEARCH_SID
 from sim.play import runner
 from sim.play.context import RunContext
