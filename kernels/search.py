@@ -61,9 +61,12 @@ RNG_ROWS = N_STREAMS_MAX + 1
 
 # what a traced game records of each search decision (`new_search(record_len > 1)`): rows of REC_COLS int32s; row 0
 # col 0 = rows used. A decision is a header row (REC_DECISION, seat, chosen action, candidates k, decisions made
-# before it, budget, event-log rows written before it, the rollout strategy's choice) then min(k, REC_TOP) rows
-# (REC_CANDIDATE, action, visits, wins, 0, 0, 0, 0), most visited first.
-REC_COLS = 8
+# before it, budget, event-log rows written before it, the rollout strategy's choice, root allocation (ROOT_*), the
+# halving's last challenger or -1) then its candidate rows (REC_CANDIDATE, action, visits, wins, worlds of its last
+# halving round it won and the rollout strategy's choice lost, the reverse, 0, 0, 0, 0): the REC_TOP most visited,
+# and the chosen action, the rollout strategy's choice and the challenger if they are not among them; most visited
+# first.
+REC_COLS = 10
 REC_DECISION = 1
 REC_CANDIDATE = 2
 REC_TOP = 5
@@ -209,14 +212,18 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
         visits[j] += 1
         wins[j] += win
     j = 0
+    challenger = -1
     if halving:
         # the last round's challenger, tested on that round's paired worlds only (fresh: the rounds that chose it
         # do not count): it replaces the rollout strategy's choice when the worlds it won and that choice lost
         # outnumber the reverse by more than ``deviate`` standard errors of the difference (a sign test)
         for i in range(1, m):
-            if ahead[i] - behind[i] > (ahead[j] - behind[j] if j > 0 else 0):
+            if j == 0 or ahead[i] - behind[i] > ahead[j] - behind[j]:
                 j = i
-        if j > 0 and ahead[j] - behind[j] <= sparams[seat, C_DEVIATE] * math.sqrt(ahead[j] + behind[j]):
+        challenger = j if j > 0 and visits[j] > 0 else -1
+        if j > 0 and (
+            ahead[j] <= behind[j] or ahead[j] - behind[j] <= sparams[seat, C_DEVIATE] * math.sqrt(ahead[j] + behind[j])
+        ):
             j = 0
     else:
         for i in range(1, k):  # acts[0] is the rollout strategy's choice: it keeps every tie of visits
@@ -235,7 +242,8 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     counts[0] += 1
     counts[1] += budget
     if rec.shape[0] > 1:
-        _record(rec, seat, acts, visits, wins, k, j, st[S_DECISIONS], budget, log_mark(ws))  # acts[0]: the prior
+        head = (seat, acts[j], k, st[S_DECISIONS], budget, log_mark(ws), acts[0], np.int64(halving))
+        _record(rec, head, acts, visits, wins, ahead, behind, k, j, challenger)
     return acts[j]
 
 
@@ -282,49 +290,71 @@ def _rate_above(w1, v1, w2, v2):
 
 
 @njit
-def _record(rec, seat, acts, visits, wins, k, chosen, made, budget, mark):
-    """Append a decision to ``rec`` (REC_* layout): the header, then the REC_TOP most visited candidates."""
-    m = min(k, REC_TOP)
+def _record(rec, head, acts, visits, wins, ahead, behind, k, chosen, challenger):
+    """Append a decision to ``rec`` (REC_* layout): the header (``head``: seat, chosen action, k, decisions made
+    before, budget, event-log mark, the rollout strategy's choice, halving 0/1; then the challenger), then the
+    candidates: the REC_TOP most visited and the chosen, the rollout strategy's choice (position 0) and the
+    ``challenger`` position (-1: none), most visited first (ties: lower position)."""
+    n = 0
+    for i in range(k):
+        n += _kept(i, visits, k, chosen, challenger)
     at = rec[0, 0] + 1
-    if at + 1 + m > rec.shape[0]:
+    if at + n > rec.shape[0]:
         return
     rec[at, 0] = REC_DECISION
+    seat, played, _k, made, budget, mark, prior, halving = head
     rec[at, 1] = seat
-    rec[at, 2] = acts[chosen]
+    rec[at, 2] = played
     rec[at, 3] = k
     rec[at, 4] = made
     rec[at, 5] = budget
     rec[at, 6] = mark
-    rec[at, 7] = acts[0]
-    done = 0
+    rec[at, 7] = prior
+    rec[at, 8] = halving
+    rec[at, 9] = acts[challenger] if challenger >= 0 else -1
+    row = at
     last_v = np.int64(1) << 62
     last_i = -1
-    while done < m:  # the next most visited after (last_v, last_i), in (visits desc, index asc) order
+    for _ in range(n):  # the kept ones in (visits desc, position asc) order
         b = -1
         for i in range(k):
             after = visits[i] < last_v or (visits[i] == last_v and i > last_i)
-            if after and (b < 0 or visits[i] > visits[b]):
+            if after and (b < 0 or visits[i] > visits[b]) and _kept(i, visits, k, chosen, challenger):
                 b = i
-        done += 1
-        row = at + done
+        row += 1
+        rec[row, :] = 0
         rec[row, 0] = REC_CANDIDATE
         rec[row, 1] = acts[b]
         rec[row, 2] = visits[b]
         rec[row, 3] = wins[b]
-        rec[row, 4] = 0
-        rec[row, 5] = 0
-        rec[row, 6] = 0
-        rec[row, 7] = 0
+        if halving != 0:
+            rec[row, 4] = ahead[b]
+            rec[row, 5] = behind[b]
         last_v = visits[b]
         last_i = b
-    rec[0, 0] = at + m
+    rec[0, 0] = row
+
+
+@njit
+def _kept(i, visits, k, chosen, challenger):
+    """Whether position ``i`` is a recorded candidate: among the REC_TOP most visited (ties: lower position), the
+    chosen one, the rollout strategy's choice (position 0) or the challenger."""
+    if i == chosen or i == 0 or i == challenger:
+        return True
+    ahead = 0
+    for q in range(k):
+        if visits[q] > visits[i] or (visits[q] == visits[i] and q < i):
+            ahead += 1
+    return ahead < REC_TOP
 
 
 def decisions(rec) -> list[dict]:
     """The search decisions a traced game recorded (``rec`` int32[L, REC_COLS], `new_search`'s record), in order:
     dicts of seat, action (played), candidates (how many legal actions), before (decisions made before it in the
-    game), budget, mark (event-log rows written before it), prior (the rollout strategy's choice), top: [(action,
-    rollouts, wins), ...] most visited first."""
+    game), budget, mark (event-log rows written before it), prior (the rollout strategy's choice), halving (bool),
+    challenger (halving's last challenger, or -1), top: [(action, rollouts, wins, ahead, behind), ...] most visited
+    first (ahead / behind: the worlds of its last halving round it won and the prior lost, and the reverse; 0 under
+    ucb1)."""
     out: list[dict] = []
     i, end = 1, int(rec[0, 0])
     while i <= end:
@@ -338,11 +368,13 @@ def decisions(rec) -> list[dict]:
             "budget": int(rec[i, 5]),
             "mark": int(rec[i, 6]),
             "prior": int(rec[i, 7]),
+            "halving": bool(rec[i, 8]),
+            "challenger": int(rec[i, 9]),
             "top": [],
         }
         i += 1
         while i <= end and int(rec[i, 0]) == REC_CANDIDATE:
-            d["top"].append((int(rec[i, 1]), int(rec[i, 2]), int(rec[i, 3])))
+            d["top"].append(tuple(int(x) for x in rec[i, 1:6]))
             i += 1
         out.append(d)
     return out

@@ -68,8 +68,10 @@ def search_params(
             "float",
             float(deviate),
             (0.0, 10.0),
-            "standard errors by which the most tried action's win rate must beat the rollout strategy's own choice "
-            "for the search to play it instead (0: always the most tried); guards against playing noise",
+            "standard errors by which the best action found must beat the rollout strategy's own choice for the "
+            "search to play it instead (ucb1: the most tried action's win rate against the choice's; halving: a sign "
+            "test of the last challenger against the choice on the last round's paired worlds); 0: no margin. "
+            "Guards against playing noise",
             label="margin to overrule the rollout strategy",
             unit="standard errors",
         ),
@@ -81,7 +83,7 @@ def search_params(
             "how the rollouts are spread over the legal actions: ucb1 (every action once, then the best upper "
             "confidence bound; `explore` weighs it) or halving (sequential halving: rounds of equal rollouts per "
             "action, the worse half dropped after each, the rollout strategy's choice always kept; `explore` unused)",
-            label="rollout allocation",
+            label="rollout allocation (root)",
         ),
     ) + extra
 
@@ -184,25 +186,36 @@ def _marked_lines(
         rec = rec[SCRATCH_RECORD]
     out = []
     for d in decisions(rec):
+        top = d["top"]
         cands = "; ".join(
             f"{action_name(a)}: {100.0 * w / v:.0f}% of {v} rollouts" if v else f"{action_name(a)}: not tried"
-            for a, v, w in d["top"]
+            for a, v, w, _, _ in top
         )
-        more = f" (top {len(d['top'])} of {d['candidates']})" if d["candidates"] > len(d["top"]) else ""
-        if d["action"] != d["prior"]:
-            kept = f" (instead of its rollout strategy's choice, {action_name(d['prior'])})"
-        elif d["top"] and d["top"][0][0] != d["action"]:
-            kept = (
-                f" (keeps its rollout strategy's choice: the most tried, {action_name(d['top'][0][0])}, is not "
-                "better by the deviate margin)"
+        more = f" ({len(top)} of {d['candidates']}, the most tried first)" if d["candidates"] > len(top) else ""
+        played, prior, chal = d["action"], d["prior"], d["challenger"]
+        paired = ""
+        if d["halving"] and chal >= 0:
+            ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
+            paired = (
+                f"in its last round's worlds {action_name(chal)} won {ahead} that {action_name(prior)} lost and lost "
+                f"{behind} that it won"
+            )
+        if played != prior:
+            why = f"; overrules its rollout strategy's choice, {action_name(prior)}" + (f": {paired}" if paired else "")
+        elif paired:
+            why = f"; keeps its rollout strategy's choice: {paired}, not more by the deviate margin"
+        elif top and top[0][0] != played:
+            why = (
+                f"; keeps its rollout strategy's choice: the most tried, {action_name(top[0][0])}, is not better by "
+                "the deviate margin"
             )
         else:
-            kept = ""
+            why = ""
         out.append(
             (
                 d["mark"],
                 f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {d['budget']} rollouts: "
-                f"plays {action_name(d['action'])}{kept}; candidates{more}: {cands}",
+                f"plays {action_name(played)}{why}; candidates{more}: {cands}",
             )
         )
     return out

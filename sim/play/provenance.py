@@ -1,5 +1,6 @@
-"""Where a result comes from: the scenario file and input files by path and SHA-256, seed, games, rules version,
-RNG contract, package versions, git commit, threads, chunk and wall time (provenance.json, compare.json)."""
+"""Where a result comes from: the scenario file and input files by path and SHA-256, every seat's parameters as
+played, seed, games, rules version, RNG contract, package versions, git commit, threads, chunk and wall time
+(provenance.json, compare.json)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,17 @@ def git_commit() -> str:
         return "unknown"
 
 
+def effective_seats(sc: Scenario) -> list[dict]:
+    """Each seat's strategy and every parameter it declares with the value played, defaults included (a report
+    must tell what was played even after a default changes: Treasure Hunters hunters' search `root`, 2026-12-05)."""
+    out = []
+    for seat in sc.seats:
+        st = sc.spec.strategy(seat.strategy)
+        params = {} if st is None else {p.name: seat.params.get(p.name, p.default) for p in st.params}
+        out.append({"strategy": seat.strategy, "params": params})
+    return out
+
+
 def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int, chunk: int) -> dict:
     """Where a result comes from: seed, games, versions, commit, wall time."""
     from kernels.rng import RNG_CONTRACT
@@ -50,6 +62,7 @@ def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int,
         "scenario_path": str(Path(sc.path).resolve()) if sc.path else "",
         "scenario_sha256": sha256_file(sc.path) if sc.path else None,
         "overrides": [{"name": n, "value": v} for n, v in sc.overrides],
+        "seats": effective_seats(sc),
         "files": input_files(sc),
         "game": sc.game,
         "seed": seed,

@@ -118,28 +118,57 @@ def test_replay_shows_each_search_decision_with_its_candidates():
 
 
 def _record(*decisions):
-    """A search record (kernels.search REC_* layout) of decisions (seat, played, prior, [(action, visits, wins)])."""
+    """A search record (kernels.search REC_* layout) of decisions (seat, played, prior, halving, challenger,
+    [(action, visits, wins, ahead, behind)])."""
     from kernels import search as K
 
     rows = [[0] * K.REC_COLS]
-    for seat, played, prior, top in decisions:
-        rows.append([K.REC_DECISION, seat, played, len(top), 0, 64, 0, prior])
-        rows += [[K.REC_CANDIDATE, a, v, w, 0, 0, 0, 0] for a, v, w in top]
+    for seat, played, prior, halving, challenger, top in decisions:
+        rows.append([K.REC_DECISION, seat, played, len(top), 0, 64, 0, prior, int(halving), challenger])
+        rows += [[K.REC_CANDIDATE, a, v, w, ah, bh, 0, 0, 0, 0] for a, v, w, ah, bh in top]
     rows[0][0] = len(rows) - 1
     return np.array(rows, dtype=np.int32)
 
 
 @pytest.mark.parametrize(
-    "played, prior, top, says",
+    "decision, says",
     [
-        (2, 1, [(1, 40, 10), (2, 24, 12)], "plays a2 (instead of its rollout strategy's choice, a1);"),
-        (1, 1, [(2, 40, 12), (1, 24, 6)], "plays a1 (keeps its rollout strategy's choice: the most tried, a2,"),
-        (1, 1, [(1, 40, 12), (2, 24, 6)], "plays a1; candidates"),
+        (
+            (2, 1, True, 2, [(1, 40, 10, 0, 0), (2, 39, 14, 9, 2)]),
+            "plays a2; overrules its rollout strategy's choice, a1: in its last round's worlds a2 won 9 that a1 lost "
+            "and lost 2 that it won; candidates",
+        ),
+        (
+            (1, 1, True, 2, [(1, 40, 12, 0, 0), (2, 39, 14, 4, 2)]),
+            "plays a1; keeps its rollout strategy's choice: in its last round's worlds a2 won 4 that a1 lost and "
+            "lost 2 that it won, not more by the deviate margin; candidates",
+        ),
+        (
+            (1, 1, False, -1, [(2, 40, 12, 0, 0), (1, 24, 6, 0, 0)]),
+            "plays a1; keeps its rollout strategy's choice: the most tried, a2, is not better by the deviate margin",
+        ),
+        ((1, 1, False, -1, [(1, 40, 12, 0, 0), (2, 24, 6, 0, 0)]), "plays a1; candidates"),
+        (
+            (2, 1, False, -1, [(2, 40, 16, 0, 0), (1, 24, 6, 0, 0)]),
+            "plays a2; overrules its rollout strategy's choice, a1; candidates",
+        ),
     ],
 )
-def test_replay_says_when_the_search_overrules_its_rollout_strategy(played, prior, top, says):
-    """A halving search plays its last challenger over the rollout strategy's choice (which has the most
-    rollouts): the line names the choice it overruled; a UCB1 search that keeps its rollout strategy's choice over
-    the most tried one says why."""
-    lines = M.decision_lines(_record((0, played, prior, top)), lambda s: f"seat {s}", lambda a: f"a{a}")
+def test_replay_says_when_and_why_the_search_keeps_or_overrules_its_rollout_strategy(decision, says):
+    """A halving search's line gives the last round's paired counts behind playing or refusing its challenger; a
+    UCB1 search that keeps its rollout strategy's choice over the most tried one says why."""
+    lines = M.decision_lines(_record((0, *decision)), lambda s: f"seat {s}", lambda a: f"a{a}")
     assert len(lines) == 1 and says in lines[0], lines
+
+
+def test_provenance_records_every_seat_parameter_as_played_defaults_included():
+    """A report must say what was played even after a default changes: the hunters' search `root` and `deviate`
+    are defaults in the scenario file, yet provenance.json lists them."""
+    from sim.model.scenario import load
+    from sim.play.provenance import effective_seats
+
+    seats = effective_seats(load(REPO / "scenarios/treasure_hunters/search-basic-4p.toml"))
+    assert seats[0] == {
+        "strategy": "search",
+        "params": {"budget": 64, "explore": 0.7, "rollout": "weighted", "deviate": 2.0, "root": "halving"},
+    }
