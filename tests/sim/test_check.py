@@ -265,3 +265,51 @@ def test_baselines_refuses_to_overwrite_another_files_baseline(tmp_path):
     r = cli.invoke(app, ["baselines", str(mine), "--out", str(root), "--exact-games", "100", "--stat-games", "100"])
     assert r.exit_code == EXIT_BAD_INPUT and "is the baseline of scenarios/moor/4p.toml" in one_error_line(r)
     assert json.loads(dest.read_text()) == {"scenario_file": "scenarios/moor/4p.toml"}
+
+
+_NO_HISTS = __import__("types").SimpleNamespace(turns_hist=[], score_hist=[], score_lo=0)
+
+
+def _one_measure(n1, s1, q1, c1, z1, n2, s2, q2, c2, z2):
+    """(baseline, fresh sums) of one non-binary measure 'win.seat1' (scale 1), as `stat_findings` reads them."""
+    m = {"scale": 1, "kind": "rate", "binary": False, "label": "seat 1 wins"}
+    base = {"statistical": {"measures": {"win.seat1": {**m, "n": n1, "sum": s1, "sq": q1, "cubes": c1, "nonzero": z1}},
+                            "hists": {}}}  # fmt: skip
+    now = {"win.seat1": {**m, "n": n2, "sum": s2, "sq": q2, "cubes": c2, "nonzero": z2}}
+    return base, now
+
+
+def test_a_small_fresh_sample_without_a_single_win_is_no_regression():
+    """CI on 2026-12-05: Turnwall's search scenario checks 24 fresh games; a planner seat that wins 12% of the
+    baseline's 600 won none of them (probability 0.88^24 = 0.05), and a z-test with the fresh games' own variance
+    (0) gave p < 1e-9. Under "nothing changed" the variance pooled over both samples stands for each: not
+    significant."""
+    from types import SimpleNamespace
+
+    base, now = _one_measure(600, 72, 72, 72, 72, 24, 0, 0, 0, 0)
+    tests, _ = K.stat_findings(SimpleNamespace(name="t"), base, now, _NO_HISTS)
+    assert len(tests) == 1 and tests[0]["p"] > 0.01, tests
+
+
+def test_a_real_shift_of_a_symmetric_measure_is_still_found():
+    """The same test still finds a real shift: a mean 6.84 -> 6.60 (sd 2.25) over 20,000 fresh games."""
+    from types import SimpleNamespace
+
+    def sums(mean, sd, n):  # sums of values, squares and cubes of a symmetric sample
+        return n * mean, n * (sd * sd + mean * mean), n * (mean**3 + 3 * mean * sd * sd)
+
+    s1, q1, c1 = sums(6.84, 2.25, 500_000)
+    s2, q2, c2 = sums(6.60, 2.25, 20_000)
+    base, now = _one_measure(500_000, s1, q1, c1, 500_000, 20_000, s2, q2, c2, 20_000)
+    tests, _ = K.stat_findings(SimpleNamespace(name="t"), base, now, _NO_HISTS)
+    assert tests[0]["method"] == "z (pooled variance)" and tests[0]["p"] < 1e-9, tests
+
+
+def test_an_event_the_baseline_never_saw_once_in_a_small_sample_is_no_regression():
+    """CI on 2026-12-05 (same run, with the baseline's variance alone): a counter that was 0 in all 600 baseline
+    games and 1 in one of 24 fresh ones (chance about 1 in 25) must not be flagged (p < 1e-9 with a zero variance)."""
+    from types import SimpleNamespace
+
+    base, now = _one_measure(600, 0, 0, 0, 0, 24, 1, 1, 1, 1)
+    tests, _ = K.stat_findings(SimpleNamespace(name="t"), base, now, _NO_HISTS)
+    assert len(tests) == 1 and tests[0]["p"] > 0.01, tests
