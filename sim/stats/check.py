@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -418,25 +417,22 @@ def stat_findings(sc: Scenario, b: dict, now: dict, agg) -> tuple[list[dict], li
         w = metrics.welch_test(base["sum"] / k, base["sq"] / (k * k), n1, cur["sum"] / k, cur["sq"] / (k * k), n2)
         if w["se"] == 0 and w["diff"] == 0:
             continue  # constant and equal on both sides: nothing to test
+        se = w["se"]
         if cur["binary"]:
             p, method = metrics.fisher_test(base["sum"] // k, n1, cur["sum"] // k, n2), "fisher"
         else:
-            # under "nothing changed" both sides follow one distribution: its moments, pooled over both samples,
-            # stand for each (a small fresh sample's own variance and skewness can be 0: 24 search games without a
-            # win of a 12% seat, probability 0.05, gave p < 1e-9 with the fresh games' zero variance; an event the
-            # baseline never saw has zero variance there)
-            pool = [base[f] / k**e + cur[f] / k**e for f, e in (("sum", 1), ("sq", 2), ("cubes", 3))]
-            skew = metrics.diff_skewness(
-                tuple(x * n1 / (n1 + n2) for x in pool) + (n1,), tuple(x * n2 / (n1 + n2) for x in pool) + (n2,)
+            # under "nothing changed" both sides follow one distribution, so its moments pooled over both samples
+            # stand for each: a small fresh sample's own variance and skewness can be 0 (CI, 2026-12-05)
+            z = metrics.null_z_test(
+                (base["sum"] / k, base["sq"] / k**2, base["cubes"] / k**3, n1),
+                (cur["sum"] / k, cur["sq"] / k**2, cur["cubes"] / k**3, n2),
             )
-            _, v = metrics.moments(pool[0], pool[1], n1 + n2)
-            w["se"] = math.sqrt(v / n1 + v / n2)
-            w["ci95"] = [w["diff"] - metrics.z_value() * w["se"], w["diff"] + metrics.z_value() * w["se"]]
-            if abs(skew) <= MAX_SKEW:
-                p, method = metrics.diff_test(w["diff"], w["se"]), "z (pooled variance)"
+            se = z["se"]
+            if abs(z["skew"]) <= MAX_SKEW:
+                p, method = z["p"], "z (pooled variance)"
             else:  # rare-event counter: exact test of how often it happens
                 p = metrics.fisher_test(base["nonzero"], n1, cur["nonzero"], n2)
-                method = f"fisher on the non-zero share (skewness {skew:.2f})"
+                method = f"fisher on the non-zero share (skewness {z['skew']:.2f})"
         tests.append(
             {
                 "scenario": sc.name,
@@ -446,7 +442,7 @@ def stat_findings(sc: Scenario, b: dict, now: dict, agg) -> tuple[list[dict], li
                 "baseline": w["mean1"],
                 "now": w["mean2"],
                 "diff": w["diff"],
-                "se": w["se"],
+                "se": se,
                 "n_baseline": n1,
                 "n_now": n2,
                 "method": method,

@@ -173,6 +173,22 @@ def diff_skewness(a: tuple, b: tuple) -> float:
     return k3 / se2**1.5
 
 
+def null_z_test(a: tuple, b: tuple) -> dict:
+    """Test that two independent samples, each given as (sum, sum of squares, sum of cubes, n), come from one
+    distribution: the z-test of mean(b) - mean(a) with the variance pooled over both (the null's), and the
+    standardised skewness of that difference under the same pooled moments (`diff_skewness`). Unlike Welch's, it
+    holds for a small sample whose own variance is 0 (no win in 24 games of a 12% seat: probability 0.05; a counter
+    0 in every game of one sample). Returns diff, se, p (two-sided) and skew."""
+    (s1, q1, c1, n1), (s2, q2, c2, n2) = a, b
+    n = n1 + n2
+    pool = (s1 + s2, q1 + q2, c1 + c2)
+    _, v = moments(pool[0], pool[1], n)
+    se = math.sqrt(v / n1 + v / n2) if n1 and n2 else 0.0
+    d = (s2 / n2 if n2 else 0.0) - (s1 / n1 if n1 else 0.0)
+    skew = diff_skewness(tuple(x * n1 / n for x in pool) + (n1,), tuple(x * n2 / n for x in pool) + (n2,))
+    return {"diff": d, "se": se, "p": diff_test(d, se), "skew": skew}
+
+
 def mcnemar_exact(up: int, down: int) -> float:
     """Exact McNemar test for paired indicators: ``up`` pairs went 0 -> 1, ``down`` pairs 1 -> 0 (two-sided
     binomial test of up out of up + down at 1/2; 1.0 without discordant pairs)."""

@@ -210,3 +210,19 @@ def test_mcnemar_exact():
     assert M.mcnemar_exact(10, 10) == pytest.approx(1.0)
     assert M.mcnemar_exact(9, 1) == pytest.approx(stats.binomtest(9, 10, 0.5).pvalue)
     assert M.mcnemar_exact(9, 1) == pytest.approx(22 / 1024)
+
+
+def test_null_z_test_pools_the_variance_and_agrees_with_welch_on_alike_samples():
+    """Two large samples of one spread: the pooled test agrees with Welch's; a small sample with zero variance of
+    its own (no success in 24 where the other has 72 of 600) is not significant, where Welch's gives p < 1e-9."""
+
+    def sums(xs):
+        return (sum(xs), sum(x * x for x in xs), sum(x**3 for x in xs), len(xs))
+
+    a, b = sums([0, 1, 2, 3] * 500), sums([0, 1, 2, 3] * 390 + [1, 2, 3, 4] * 10)
+    z = M.null_z_test(a, b)
+    w = M.welch_test(a[0], a[1], a[3], b[0], b[1], b[3])
+    assert z["diff"] == w["diff"] and abs(z["se"] - w["se"]) / w["se"] < 0.01 and abs(z["p"] - w["p"]) < 0.01
+    small, big = sums([0] * 24), sums([1] * 72 + [0] * 528)
+    assert M.null_z_test(big, small)["p"] > 0.01
+    assert M.welch_test(big[0], big[1], big[3], small[0], small[1], small[3])["p"] < 1e-9
