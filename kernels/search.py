@@ -221,10 +221,8 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
             if j == 0 or ahead[i] - behind[i] > ahead[j] - behind[j]:
                 j = i
         challenger = j if j > 0 and visits[j] > 0 else -1
-        if j > 0 and (
-            ahead[j] <= behind[j] or ahead[j] - behind[j] <= sparams[seat, C_DEVIATE] * math.sqrt(ahead[j] + behind[j])
-        ):
-            j = 0
+        if j > 0 and ahead[j] - behind[j] <= sparams[seat, C_DEVIATE] * math.sqrt(ahead[j] + behind[j]):
+            j = 0  # (deviate >= 0: a challenger no better than the choice never passes)
     else:
         for i in range(1, k):  # acts[0] is the rollout strategy's choice: it keeps every tie of visits
             better = j > 0 and visits[i] == visits[j] and wins[i] * visits[j] > wins[j] * visits[i]
@@ -242,8 +240,22 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     counts[0] += 1
     counts[1] += budget
     if rec.shape[0] > 1:
-        head = (seat, acts[j], k, st[S_DECISIONS], budget, log_mark(ws), acts[0], np.int64(halving))
-        _record(rec, head, acts, visits, wins, ahead, behind, k, j, challenger)
+        _record(
+            rec,
+            seat,
+            st[S_DECISIONS],
+            budget,
+            log_mark(ws),
+            halving,
+            acts,
+            visits,
+            wins,
+            ahead,
+            behind,
+            k,
+            j,
+            challenger,
+        )
     return acts[j]
 
 
@@ -290,11 +302,11 @@ def _rate_above(w1, v1, w2, v2):
 
 
 @njit
-def _record(rec, head, acts, visits, wins, ahead, behind, k, chosen, challenger):
-    """Append a decision to ``rec`` (REC_* layout): the header (``head``: seat, chosen action, k, decisions made
-    before, budget, event-log mark, the rollout strategy's choice, halving 0/1; then the challenger), then the
-    candidates: the REC_TOP most visited and the chosen, the rollout strategy's choice (position 0) and the
-    ``challenger`` position (-1: none), most visited first (ties: lower position)."""
+def _record(rec, seat, made, budget, mark, halving, acts, visits, wins, ahead, behind, k, chosen, challenger):
+    """Append a decision to ``rec`` (REC_* layout): the header (seat, the ``chosen`` position's action, k, decisions
+    ``made`` before, budget, event-log ``mark``, the rollout strategy's choice acts[0], ``halving``, the
+    ``challenger`` position's action or -1), then the candidates: the REC_TOP most visited and the chosen, the
+    rollout strategy's choice (position 0) and the challenger, most visited first (ties: lower position)."""
     n = 0
     for i in range(k):
         n += _kept(i, visits, k, chosen, challenger)
@@ -302,14 +314,13 @@ def _record(rec, head, acts, visits, wins, ahead, behind, k, chosen, challenger)
     if at + n > rec.shape[0]:
         return
     rec[at, 0] = REC_DECISION
-    seat, played, _k, made, budget, mark, prior, halving = head
     rec[at, 1] = seat
-    rec[at, 2] = played
+    rec[at, 2] = acts[chosen]
     rec[at, 3] = k
     rec[at, 4] = made
     rec[at, 5] = budget
     rec[at, 6] = mark
-    rec[at, 7] = prior
+    rec[at, 7] = acts[0]
     rec[at, 8] = halving
     rec[at, 9] = acts[challenger] if challenger >= 0 else -1
     row = at
@@ -327,7 +338,7 @@ def _record(rec, head, acts, visits, wins, ahead, behind, k, chosen, challenger)
         rec[row, 1] = acts[b]
         rec[row, 2] = visits[b]
         rec[row, 3] = wins[b]
-        if halving != 0:
+        if halving:
             rec[row, 4] = ahead[b]
             rec[row, 5] = behind[b]
         last_v = visits[b]

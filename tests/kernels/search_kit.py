@@ -15,7 +15,7 @@ import numpy as np
 from kernels import loop
 from kernels._jit import njit
 from kernels.rng import N_STREAMS_MAX, seed_game
-from kernels.search import C_BUDGET, C_DEVIATE, C_EXPLORE, C_ROOT, ROOT_UCB1
+from kernels.search import C_BUDGET, C_EXPLORE, C_ROOT, ROOT_UCB1
 
 
 def cut_game(sc, k, cap_slot, cap, g=3, seed=5):
@@ -63,15 +63,14 @@ def decision_state(sc, k, step, seat, cap_slot, cap, g=3, max_steps=400):
     raise AssertionError(f"seat {seat} made no decision among several actions in {max_steps} steps")
 
 
-def search_row(sc, seat, budget=64, explore=0.7, root=ROOT_UCB1, deviate=0.0):
-    """``sc``'s sparams with ``seat``'s row set for search (budget, explore, root, deviate; the rollout index left
-    at 0)."""
+def search_row(sc, seat, budget=64, explore=0.7, root=ROOT_UCB1):
+    """``sc``'s sparams with ``seat``'s row set for search (budget, explore, root; the rollout index and deviate
+    left at 0)."""
     sp = sc.sparams().copy()
     sp[seat, :] = 0.0
     sp[seat, C_BUDGET] = budget
     sp[seat, C_EXPLORE] = explore
     sp[seat, C_ROOT] = root
-    sp[seat, C_DEVIATE] = deviate
     return sp
 
 

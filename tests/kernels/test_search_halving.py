@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from kernels import search as K
-from kernels.rng import N_STREAMS_MAX, seed_game
 from kernels.treasure_hunters import play as TPL
-from kernels.treasure_hunters import rules as TR
 from kernels.treasure_hunters import step as tstep
 from tests.kernels.moor.test_search import SEAT
 from tests.kernels.search_kit import search_once, search_row
@@ -28,25 +25,20 @@ def decision():
     sc, prm, st = _decision(BASIC, False)
     ws = TPL.batch_scratch(sc.players, prm)
     ws[0][:] = st
-    nl = int(tstep.legal_actions(ws[0], prm, ws))
-    assert nl >= 5  # enough actions for several rounds
-    return sc, prm, ws, int(TR.decision_seat(ws[0])), nl
+    assert tstep.legal_actions(ws[0], prm, ws) >= 5  # enough actions for several rounds
+    return sc, prm, st
 
 
 def _halve(decision, budget, deviate=0.0):
-    """(action played, root actions, visits, wins, search scratch) of one halving decision at the fixture's state."""
+    """(action played, root actions, visits, wins, search scratch) of one halving decision at the fixture's state
+    (Treasure Hunters' `_search`, its search seats set to halving)."""
     from sim.model.search import search_scratch
+    from tests.kernels.treasure_hunters.test_search import _rooted, _search
 
-    sc, prm, ws, seat, nl = decision
+    sc, prm, st = decision
+    sc = _rooted(sc, "halving", budget, deviate=deviate)
     search = search_scratch(sc, TPL)
-    sp = search_row(sc, seat, budget, root=K.ROOT_HALVING, deviate=deviate)
-    rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
-    seed_game(rng, np.uint64(21), np.uint64(0), np.int64(5), np.int64(sc.players))
-    a = TPL.play_batch.search_decide(
-        search, ws[0].copy(), prm, np.int64(sc.players), np.int64(ws[0][TR.S_FIRST]), np.int64(seat),
-        np.int64(nl), sp, rng, ws,
-    )  # fmt: skip
-    return int(a), search[4][:nl].tolist(), search[5][:nl].tolist(), search[6][:nl].tolist(), search
+    return (*_search(TPL.play_batch, sc, prm, st, search), search)
 
 
 @pytest.mark.parametrize("k, rounds", [(2, 1), (3, 2), (4, 2), (5, 3), (25, 5), (33, 6)])

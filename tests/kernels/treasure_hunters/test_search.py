@@ -36,11 +36,12 @@ def _decision(path, haunter, cap=12):
     return sc, prm, st
 
 
-def _search(play_batch, sc, prm, st):
-    """(action, root actions, visits, wins) of the search decision at ``st`` on a fixed seat stream."""
+def _search(play_batch, sc, prm, st, search=None):
+    """(action, root actions, visits, wins) of the search decision at ``st`` on a fixed seat stream (in ``search``,
+    default a fresh `search_scratch` of ``sc``)."""
     from sim.model.search import search_scratch
 
-    search = search_scratch(sc, PL)
+    search = search_scratch(sc, PL) if search is None else search
     ws = PL.batch_scratch(sc.players, prm)
     ws[0][:] = st
     nl = step.legal_actions(ws[0], prm, ws)
@@ -86,12 +87,12 @@ def two_worlds(request):
     return request.param, sc, prm, st, _other_world(st, seat, prm)
 
 
-def _rooted(sc, root, budget=BUDGET):
-    """``sc`` with every search seat's root allocation ``root`` and budget ``budget``."""
+def _rooted(sc, root, budget=BUDGET, **params):
+    """``sc`` with every search seat's root allocation ``root``, budget ``budget`` and any other ``params``."""
     from sim.model.search import is_search
 
     seats = tuple(
-        type(s)(s.strategy, {**s.params, "root": root, "budget": budget}) if is_search(sc, i) else s
+        type(s)(s.strategy, {**s.params, "root": root, "budget": budget, **params}) if is_search(sc, i) else s
         for i, s in enumerate(sc.seats)
     )
     return sc.with_changes(seats=seats)
