@@ -11,7 +11,8 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
    first of all, then ``mean + explore * sqrt(ln r / visits)``), or, with ``root`` = halving, sequential halving's
    (Karnin, Koren and Somekh 2013, "Almost optimal exploration in multi-armed bandits"): ceil(log2 k) rounds of
    equal rollouts per surviving action on the same worlds, the worse half dropped after each, the rollout strategy's
-   choice never dropped;
+   choice never dropped (with ``tiebreak`` score, a paired world both won or both lost goes to the higher final
+   score of the seat);
 3. the rest of the game is played by the game's own loop (`kernels.loop._play_out`, the code a batch game runs),
    every search seat replaced by its rollout strategy (a scripted one), every other seat playing as it does at the
    table (docs/guide/search.md, "How it decides");
@@ -51,9 +52,13 @@ C_EXPLORE = 1  # UCB1 exploration constant
 C_ROLLOUT = 2  # the rollout strategy (its index in the role's rollout choices; the sid is in the scratch)
 C_DEVIATE = 3  # standard errors by which the most tried action must beat the rollout strategy's choice
 C_ROOT = 4  # how the budget is spread over the root's actions: ROOT_UCB1 or ROOT_HALVING
-N_SEARCH_PARAMS = 5  # game-specific search parameters (Turnwall's memory) follow from this column
+C_TIEBREAK = 5  # under halving, what settles a world both actions won or both lost: TIE_NONE or TIE_SCORE
+N_SEARCH_PARAMS = 6  # game-specific search parameters (Turnwall's memory) follow from this column
 ROOT_UCB1 = 0  # UCB1: every action once, then the best upper confidence bound
 ROOT_HALVING = 1  # sequential halving: rounds of equal rollouts per survivor, the worse half dropped each round
+TIE_AUTO = 0  # the game's choice: sim.model.search resolves it to one of the two below before a kernel sees it
+TIE_NONE = 1  # a world both actions won, or both lost, is a tie
+TIE_SCORE = 2  # ... is won by the action after which the seat's final score was higher (`outcome`'s scores row)
 
 BUDGET_MAX = 65_536  # sim.model.search.BUDGET_MAX: the prior's world is past every rollout's
 HIDDEN_ROW = N_STREAMS_MAX  # the rollout stream row `sample_hidden` draws on (rows 0..n are the rollout's game)
@@ -61,11 +66,11 @@ RNG_ROWS = N_STREAMS_MAX + 1
 
 # what a traced game records of each search decision (`new_search(record_len > 1)`): rows of REC_COLS int32s; row 0
 # col 0 = rows used. A decision is a header row (REC_DECISION, seat, chosen action, candidates k, decisions made
-# before it, budget, event-log rows written before it, the rollout strategy's choice, root allocation (ROOT_*), the
-# halving's last challenger or -1) then its candidate rows (REC_CANDIDATE, action, visits, wins, worlds of its last
-# halving round it won and the rollout strategy's choice lost, the reverse, 0, 0, 0, 0): the REC_TOP most visited,
-# and the chosen action, the rollout strategy's choice and the challenger if they are not among them; most visited
-# first.
+# before it, budget, event-log rows written before it, the rollout strategy's choice, root allocation (ROOT_*) plus 2
+# for the score tie-break under halving, the halving's last challenger or -1) then its candidate rows (REC_CANDIDATE,
+# action, visits, wins, worlds of its last halving round it won and the rollout strategy's choice lost, the reverse,
+# 0, 0, 0, 0): the REC_TOP most visited, and the chosen action, the rollout strategy's choice and the challenger if
+# they are not among them; most visited first.
 REC_COLS = 10
 REC_DECISION = 1
 REC_CANDIDATE = 2
@@ -82,8 +87,9 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing), counts int64[4]:
     search decisions made, rollouts played, rollouts that ended in an error status, rollouts cut at the turn cap,
     with this scratch (for `sim bench` and the tests), the rollout strategy's choice's result on each world
-    int8[BUDGET_MAX], and per root action the worlds of the current halving round it won where that choice lost
-    int64[n_actions] and the reverse int64[n_actions]).
+    int64[BUDGET_MAX] (its win << 32, plus its seat's score under the score tie-break), per root action the worlds
+    of the current halving round where it did better than that choice int64[n_actions] and the reverse
+    int64[n_actions], and the same difference summed over all its rounds int64[n_actions]).
 
     rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
     return (
@@ -99,7 +105,8 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
         np.zeros(curves_shape, dtype=np.int32),
         np.zeros((max(1, int(record_len)), REC_COLS), dtype=np.int32),
         np.zeros(4, dtype=np.int64),
-        np.zeros(BUDGET_MAX, dtype=np.int8),
+        np.zeros(BUDGET_MAX, dtype=np.int64),
+        np.zeros(n_actions, dtype=np.int64),
         np.zeros(n_actions, dtype=np.int64),
         np.zeros(n_actions, dtype=np.int64),
     )
@@ -119,7 +126,9 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
     -1 when ``search`` is None (no search scratch: the loop then records ST_BAD_ACTION)."""
     if search is None:
         return -1
-    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec, counts, prior_won, ahead, behind = search
+    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec, counts, prior_val, ahead, behind, net = (
+        search
+    )
     rst, _unused, rws = parts(rbatch)
     mask = action_mask(ws)
     rmask = action_mask(rws)
@@ -129,6 +138,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
             acts[k] = a
             visits[k] = 0
             wins[k] = 0
+            net[k] = 0
             k += 1
     budget = np.int64(sparams[seat, C_BUDGET])
     explore = sparams[seat, C_EXPLORE]
@@ -148,6 +158,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
                 acts[0] = prior
                 break
     halving = sparams[seat, C_ROOT] == ROOT_HALVING
+    by_score = sparams[seat, C_TIEBREAK] == TIE_SCORE
     # sequential halving (Karnin, Koren and Somekh 2013): ceil(log2 k) rounds; in each, every survivor (acts[:m])
     # gets `per` rollouts, then the survivors are sorted by win rate and the better half kept, the rollout
     # strategy's choice (acts[0]) always among them; the last round compares it with one challenger on paired worlds
@@ -164,7 +175,10 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
                 c = 0
                 i += 1
             if i == m:
-                _sort_by_rate(acts, visits, wins, m)
+                if by_score:
+                    _sort_by_net(acts, visits, wins, net, m)
+                else:
+                    _sort_by_rate(acts, visits, wins, m)
                 rnd += 1
                 if rnd < rounds:
                     m = (m + 1) // 2
@@ -195,20 +209,26 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
             if apply_action(rst, prm, acts[j], rrng, rws) == 0:
                 s = play_out(rst, prm, n, rfirst, rsids, rsparams, rrng, rws, None, None)
         win = 0
+        val = np.int64(0)
         if s == 0:  # ST_DONE
             w, _t, _r = outcome(rst, prm, n, rfirst, s, srow, xrow, crow, rws)
             win = (w >> seat) & 1
+            val = np.int64(win) << 32
+            if by_score:  # a win first, then the higher score (|score| < 2**31: the order is lexicographic)
+                val += srow[seat]
         elif s == 1:  # ST_TRUNCATED
             counts[3] += 1
         else:
             counts[2] += 1
         if halving:  # paired with the rollout strategy's choice on the same world (it plays a round's worlds first)
             if j == 0:
-                prior_won[visits[0]] = win
-            elif win > prior_won[visits[j]]:
+                prior_val[visits[0]] = val
+            elif val > prior_val[visits[j]]:
                 ahead[j] += 1
-            elif win < prior_won[visits[j]]:
+                net[j] += 1
+            elif val < prior_val[visits[j]]:
                 behind[j] += 1
+                net[j] -= 1
         visits[j] += 1
         wins[j] += win
     j = 0
@@ -246,7 +266,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
             st[S_DECISIONS],
             budget,
             log_mark(ws),
-            halving,
+            halving + 2 * (halving and by_score),
             acts,
             visits,
             wins,
@@ -292,6 +312,20 @@ def _sort_by_rate(acts, visits, wins, m):
 
 
 @njit
+def _sort_by_net(acts, visits, wins, net, m):
+    """Sort positions 1 .. m-1 of (acts, visits, wins, net) by ``net``, best first (stable; untried last): the
+    worlds each won minus those it lost against the rollout strategy's choice (position 0, which stays), over the
+    same worlds for every survivor of a halving round."""
+    for i in range(2, m):
+        a, v, w, d = acts[i], visits[i], wins[i], net[i]
+        p = i
+        while p > 1 and v > 0 and (visits[p - 1] == 0 or d > net[p - 1]):
+            acts[p], visits[p], wins[p], net[p] = acts[p - 1], visits[p - 1], wins[p - 1], net[p - 1]
+            p -= 1
+        acts[p], visits[p], wins[p], net[p] = a, v, w, d
+
+
+@njit
 def _rate_above(w1, v1, w2, v2):
     """Whether win rate w1/v1 is above w2/v2 (exact; an untried action, v = 0, is below every tried one)."""
     if v1 == 0:
@@ -321,7 +355,7 @@ def _record(rec, seat, made, budget, mark, halving, acts, visits, wins, ahead, b
     rec[at, 5] = budget
     rec[at, 6] = mark
     rec[at, 7] = acts[0]
-    rec[at, 8] = halving
+    rec[at, 8] = halving  # bit 0: halving, bit 1: the score tie-break
     rec[at, 9] = acts[challenger] if challenger >= 0 else -1
     row = at
     last_v = np.int64(1) << 62
@@ -363,7 +397,7 @@ def decisions(rec) -> list[dict]:
     """The search decisions a traced game recorded (``rec`` int32[L, REC_COLS], `new_search`'s record), in order:
     dicts of seat, action (played), candidates (how many legal actions), before (decisions made before it in the
     game), budget, mark (event-log rows written before it), prior (the rollout strategy's choice), halving (bool),
-    challenger (halving's last challenger, or -1), top: [(action, rollouts, wins, ahead, behind), ...] most visited
+    tiebreak ("none", or "score": a paired world both won or both lost went to the higher final score), challenger (halving's last challenger, or -1), top: [(action, rollouts, wins, ahead, behind), ...] most visited
     first (ahead / behind: the worlds of its last halving round it won and the prior lost, and the reverse; 0 under
     ucb1)."""
     out: list[dict] = []
@@ -379,7 +413,8 @@ def decisions(rec) -> list[dict]:
             "budget": int(rec[i, 5]),
             "mark": int(rec[i, 6]),
             "prior": int(rec[i, 7]),
-            "halving": bool(rec[i, 8]),
+            "halving": bool(rec[i, 8] & 1),
+            "tiebreak": "score" if rec[i, 8] & 2 else "none",
             "challenger": int(rec[i, 9]),
             "top": [],
         }

@@ -175,6 +175,8 @@ class GameSpec:
         with a search seat (None: `sim.stats.check.SEARCH_SIZES`).
     box_minutes: the playing time its box or publisher states, (lo, hi) minutes (None when none is stated);
         box_source says where, or that none is. Its ``seconds_per_turn`` parameter turns turns into minutes.
+    search_tiebreak(values, role): what a search seat's `tiebreak = "auto"` plays at a table with these parameter
+        values ("none" or "score"; sim.model.search.tiebreak_played); None: "none" in every game and role.
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
     between two parameters can name the one the designer changed.
     """
@@ -206,6 +208,9 @@ class GameSpec:
     board: BoardSpec | None = None
     check_sizes: tuple[int, int, int] | None = None
     search_check_sizes: tuple[int, int, int] | None = None  # the same for a scenario with a search seat
+    # a search seat's `tiebreak = "auto"` at a table: (the game's parameter values, the seat's role) -> "none" or
+    # "score" (None: "none" everywhere)
+    search_tiebreak: Callable[[dict, str], str] | None = None
     box_minutes: tuple[int, int] | None = None  # the playing time the box or publisher states (lo, hi minutes)
     box_source: str = ""  # where that is stated, or that none is
 

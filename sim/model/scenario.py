@@ -236,6 +236,14 @@ class Scenario:
             for j, ps in enumerate(st.params):
                 v = seat.params.get(ps.name, ps.default)
                 out[i, j] = ps.domain.index(v) if ps.kind == "choice" else v  # a choice by its index
+        from sim.model.search import TIEBREAKS, is_search, tiebreak_played
+
+        for i in range(self.players):  # a search seat's tie-break "auto" as the game resolves it for this table
+            if is_search(self, i):
+                j = next(
+                    j for j, ps in enumerate(self._strategy(self.seats[i].strategy).params) if ps.name == "tiebreak"
+                )
+                out[i, j] = TIEBREAKS.index(tiebreak_played(self, i))
         return out
 
     def _strategy(self, name: str) -> registry.StrategySpec:

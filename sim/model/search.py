@@ -29,14 +29,19 @@ SEARCH_HELP = (
 
 
 ROOTS = ("ucb1", "halving")  # kernels.search.ROOT_UCB1, ROOT_HALVING (by index)
+TIEBREAKS = ("auto", "none", "score")  # kernels.search.TIE_AUTO, TIE_NONE, TIE_SCORE (by index)
 
 
 def search_params(
-    rollouts: Sequence[str], extra: tuple[ParamSpec, ...] = (), deviate: float = 0.0, root: str = "ucb1"
+    rollouts: Sequence[str],
+    extra: tuple[ParamSpec, ...] = (),
+    deviate: float = 0.0,
+    root: str = "ucb1",
+    tiebreak: str = "auto",
 ) -> tuple[ParamSpec, ...]:
     """The search strategy's parameters, in its kernel's column order (kernels.search.C_*): budget, explore,
-    rollout, deviate (default ``deviate``), root (default ``root``), then the game's ``extra`` ones (e.g.
-    Turnwall's memory)."""
+    rollout, deviate (default ``deviate``), root (default ``root``), tiebreak (default ``tiebreak``), then the
+    game's ``extra`` ones (e.g. Turnwall's memory)."""
     return (
         ParamSpec(
             "budget",
@@ -85,6 +90,18 @@ def search_params(
             "action, the worse half dropped after each, the rollout strategy's choice always kept; `explore` unused)",
             label="rollout allocation (root)",
         ),
+        ParamSpec(
+            "tiebreak",
+            "choice",
+            tiebreak,
+            TIEBREAKS,
+            "halving only: what settles a paired world that both actions won or both lost: none (a tie), score "
+            "(the action after which the seat's final score was higher wins it; the halving rounds then rank "
+            "actions by worlds won minus worlds lost against the rollout strategy's choice), or auto (the game's "
+            "choice for the table: score for Treasure Hunters hunters in the Head Haunter game, where they win "
+            "about one game in seven, none elsewhere; measured in docs/guide/search.md)",
+            label="tie-break of paired worlds",
+        ),
     ) + extra
 
 
@@ -100,12 +117,28 @@ def search_strategy(
     name: str = SEARCH,
     deviate: float = 0.0,
     root: str = "ucb1",
+    tiebreak: str = "auto",
 ) -> StrategySpec:
     """The `search` StrategySpec of ``role``: rollouts with ``rollouts[0]`` by default (``rollouts``: that role's
     scripted strategy names). ``name``: "search" unless a game with several roles names each role's its own way
     (strategy names are unique in a game: Treasure Hunters' Head Haunter plays ``haunter_search``). ``deviate``:
     the default margin, in standard errors, to overrule the rollout strategy (0: play the most tried action)."""
-    return StrategySpec(name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra, deviate, root))
+    return StrategySpec(
+        name, SEARCH_SID, help or SEARCH_HELP, role, search_params(rollouts, extra, deviate, root, tiebreak)
+    )
+
+
+def tiebreak_played(sc: Scenario, seat: int) -> str:
+    """The tie-break search seat ``seat`` of ``sc`` plays, "none" or "score": its `tiebreak` parameter, "auto"
+    resolved by the game (`GameSpec.search_tiebreak` of the table's parameter values and the seat's role; "none"
+    for a game without one)."""
+    st = sc.spec.strategy(sc.seats[seat].strategy)
+    assert st is not None and st.sid == SEARCH_SID, sc.seats[seat].strategy
+    value = sc.seats[seat].params.get("tiebreak", next(p.default for p in st.params if p.name == "tiebreak"))
+    if value != "auto":
+        return str(value)
+    hook = sc.spec.search_tiebreak
+    return "none" if hook is None else hook(sc.params, st.role)
 
 
 def is_search(sc: Scenario, seat: int) -> bool:
@@ -196,10 +229,16 @@ def _marked_lines(
         paired = ""
         if d["halving"] and chal >= 0:
             ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
-            paired = (
-                f"in its last round's worlds {action_name(chal)} won {ahead} that {action_name(prior)} lost and lost "
-                f"{behind} that it won"
-            )
+            if d.get("tiebreak") == "score":  # a world goes to a win, else to the higher final score
+                paired = (
+                    f"in its last round's worlds {action_name(chal)} did better in {ahead} than "
+                    f"{action_name(prior)} (a win, or a higher score) and worse in {behind}"
+                )
+            else:
+                paired = (
+                    f"in its last round's worlds {action_name(chal)} won {ahead} that {action_name(prior)} lost and "
+                    f"lost {behind} that it won"
+                )
         if played != prior:
             why = f"; overrules its rollout strategy's choice, {action_name(prior)}" + (f": {paired}" if paired else "")
         elif paired:

@@ -35,11 +35,16 @@ def git_commit() -> str:
 
 def effective_seats(sc: Scenario) -> list[dict]:
     """Each seat's strategy and every parameter it declares with the value played, defaults included (a report
-    must tell what was played even after a default changes: Treasure Hunters hunters' search `root`, 2026-12-05)."""
+    must tell what was played even after a default changes: Treasure Hunters hunters' search `root`, 2026-12-05); a
+    search seat's `tiebreak` "auto" as the game resolved it."""
+    from sim.model.search import is_search, tiebreak_played
+
     out = []
-    for seat in sc.seats:
+    for i, seat in enumerate(sc.seats):
         st = sc.spec.strategy(seat.strategy)
         params = {} if st is None else {p.name: seat.params.get(p.name, p.default) for p in st.params}
+        if st is not None and is_search(sc, i):
+            params["tiebreak"] = tiebreak_played(sc, i)  # "auto" as the game resolved it for this table
         out.append({"strategy": seat.strategy, "params": params})
     return out
 

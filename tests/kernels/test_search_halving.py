@@ -29,14 +29,14 @@ def decision():
     return sc, prm, st
 
 
-def _halve(decision, budget, deviate=0.0):
+def _halve(decision, budget, deviate=0.0, tiebreak="none"):
     """(action played, root actions, visits, wins, search scratch) of one halving decision at the fixture's state
-    (Treasure Hunters' `_search`, its search seats set to halving)."""
+    (Treasure Hunters' `_search`, its search seats set to halving and ``tiebreak``)."""
     from sim.model.search import search_scratch
     from tests.kernels.treasure_hunters.test_search import _rooted, _search
 
     sc, prm, st = decision
-    sc = _rooted(sc, "halving", budget, deviate=deviate)
+    sc = _rooted(sc, "halving", budget, deviate=deviate, tiebreak=tiebreak)
     search = search_scratch(sc, TPL)
     return (*_search(TPL.play_batch, sc, prm, st, search), search)
 
@@ -69,15 +69,45 @@ def test_the_rollout_strategys_choice_survives_every_round(decision):
     assert len(set(visits[2:])) <= K._ceil_log2.py_func(nl) - 1  # one rollout count per round an action left in
 
 
-def test_the_challenger_replaces_the_rollout_strategys_choice_only_beyond_the_sign_test(decision):
-    """With `deviate` 0 the last round's challenger is played iff it won more of that round's paired worlds than
-    it lost; a margin of 10 standard errors is never met by a few dozen worlds: the rollout strategy's choice is
-    played."""
-    a, acts, _, _, search = _halve(decision, 256, deviate=0.0)
+@pytest.mark.parametrize("tiebreak", ["none", "score"])
+def test_the_challenger_replaces_the_rollout_strategys_choice_only_beyond_the_sign_test(decision, tiebreak):
+    """With `deviate` 0 the last round's challenger is played iff it did better in more of that round's paired
+    worlds than it did worse; a margin of 10 standard errors is never met by a few dozen worlds: the rollout
+    strategy's choice is played."""
+    a, acts, _, _, search = _halve(decision, 256, deviate=0.0, tiebreak=tiebreak)
     ahead, behind = int(search[13][1]), int(search[14][1])
     assert a == (acts[1] if ahead > behind else acts[0])
-    a10, acts10, _, _, _ = _halve(decision, 256, deviate=10.0)
+    a10, acts10, _, _, _ = _halve(decision, 256, deviate=10.0, tiebreak=tiebreak)
     assert a10 == acts10[0]
+
+
+def test_the_score_tiebreak_keeps_each_world_as_a_win_then_the_seats_score(decision):
+    """The rollout strategy's result on each world it played (search[12], int64): its win in bit 32, and with the
+    score tie-break the hunters' final score (jewels delivered, 0..8) in the low bits; without it the low bits are
+    0. The win bits are the same either way (the same worlds: the choice plays every round's worlds first)."""
+    _, _, v0, w0, plain = _halve(decision, 256)
+    _, _, v1, w1, scored = _halve(decision, 256, tiebreak="score")
+    n = v0[0]
+    assert v1[0] == n and w1[0] == w0[0]
+    plain_v, scored_v = plain[12][:n], scored[12][:n]
+    assert (plain_v & 0xFFFFFFFF == 0).all()
+    assert ((scored_v >> 32) == (plain_v >> 32)).all() and int((plain_v >> 32).sum()) == w0[0]
+    low = scored_v & 0xFFFFFFFF
+    assert low.max() <= 8 and len(set(low.tolist())) > 1  # scores that tell the worlds apart
+
+
+def test_the_score_tiebreak_ranks_a_rounds_survivors_by_their_paired_net():
+    """`_sort_by_net`: positions 1.. by worlds won minus lost against the choice, best first, stable, untried
+    last; position 0 stays."""
+    import numpy as np
+
+    acts = np.array([9, 1, 2, 3, 4, 5])
+    visits = np.array([4, 4, 4, 0, 4, 4])
+    wins = np.array([1, 0, 2, 0, 1, 3])
+    net = np.array([0, -1, 2, 0, 2, 3])
+    K._sort_by_net.py_func(acts, visits, wins, net, 6)
+    assert acts.tolist() == [9, 5, 2, 4, 1, 3]
+    assert net.tolist() == [0, 3, 2, 2, -1, 0] and wins.tolist() == [1, 3, 2, 1, 0, 0]
 
 
 def test_r04_a_halving_search_depends_only_on_what_the_seat_saw():

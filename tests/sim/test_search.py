@@ -147,6 +147,11 @@ def _record(*decisions):
             (1, 1, False, -1, [(2, 40, 12, 0, 0), (1, 24, 6, 0, 0)]),
             "plays a1; keeps its rollout strategy's choice: the most tried, a2, is not better by the deviate margin",
         ),
+        (
+            (2, 1, 3, 2, [(1, 40, 10, 0, 0), (2, 39, 14, 9, 2)]),
+            "plays a2; overrules its rollout strategy's choice, a1: in its last round's worlds a2 did better in 9 "
+            "than a1 (a win, or a higher score) and worse in 2; candidates",
+        ),
         ((1, 1, False, -1, [(1, 40, 12, 0, 0), (2, 24, 6, 0, 0)]), "plays a1; candidates"),
         (
             (2, 1, False, -1, [(2, 40, 16, 0, 0), (1, 24, 6, 0, 0)]),
@@ -155,8 +160,8 @@ def _record(*decisions):
     ],
 )
 def test_replay_says_when_and_why_the_search_keeps_or_overrules_its_rollout_strategy(decision, says):
-    """A halving search's line gives the last round's paired counts behind playing or refusing its challenger; a
-    UCB1 search that keeps its rollout strategy's choice over the most tried one says why."""
+    """A halving search's line gives the last round's paired counts behind playing or refusing its challenger (with
+    the score tie-break, halving = 3: the worlds it did better and worse in); a UCB1 search that keeps its rollout strategy's choice over the most tried one says why."""
     lines = M.decision_lines(_record((0, *decision)), lambda s: f"seat {s}", lambda a: f"a{a}")
     assert len(lines) == 1 and says in lines[0], lines
 
@@ -170,5 +175,44 @@ def test_provenance_records_every_seat_parameter_as_played_defaults_included():
     seats = effective_seats(load(REPO / "scenarios/treasure_hunters/search-basic-4p.toml"))
     assert seats[0] == {
         "strategy": "search",
-        "params": {"budget": 64, "explore": 0.7, "rollout": "weighted", "deviate": 2.0, "root": "halving"},
+        "params": {
+            "budget": 64,
+            "explore": 0.7,
+            "rollout": "weighted",
+            "deviate": 2.0,
+            "root": "halving",
+            "tiebreak": "none",
+        },
     }
+
+
+@pytest.mark.parametrize(
+    "mode, seat, given, played",
+    [
+        ("head_haunter", 1, None, "score"),  # hunters in the Head Haunter game: auto is the score tie-break
+        ("head_haunter", 1, "none", "none"),  # a designer's choice stands
+        ("head_haunter", 0, None, "none"),  # the Head Haunter itself: auto is none
+        ("basic", 1, None, "none"),  # hunters of the co-operative games: none (it did not help there)
+        ("basic", 1, "score", "score"),
+    ],
+)
+def test_tiebreak_auto_is_the_games_choice_for_the_table(mode, seat, given, played):
+    """`tiebreak = "auto"` (the default) resolves by the game and the seat's role; the kernel's column gets the
+    resolved tie-break (TIE_NONE / TIE_SCORE), never TIE_AUTO, and provenance says what was played."""
+    from kernels import search as K
+    from sim.model.scenario import Seat, load
+    from sim.play.provenance import effective_seats
+
+    sc = load(REPO / "scenarios/treasure_hunters/search-head-haunter-4p.toml")
+    strategy = "haunter_search" if seat == 0 else "search"
+    params = {"root": "halving"} | ({"tiebreak": given} if given else {})
+    seats = tuple(Seat(strategy, params) if i == seat else s for i, s in enumerate(sc.seats))
+    if seat != 0:
+        seats = (Seat("haunter_builder"),) + seats[1:]
+    sc = sc.with_changes(params={**sc.params, "mode": mode}, seats=seats)
+    if mode == "basic":
+        sc = sc.with_changes(seats=tuple(Seat("weighted") if i != seat else s for i, s in enumerate(sc.seats)))
+    assert M.tiebreak_played(sc, seat) == played
+    code = {"none": K.TIE_NONE, "score": K.TIE_SCORE}[played]
+    assert sc.sparams()[seat, M.GENERIC.index("tiebreak")] == code
+    assert effective_seats(sc)[seat]["params"]["tiebreak"] == played
