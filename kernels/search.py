@@ -42,7 +42,7 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.bits import is_set
-from kernels.rng import N_STREAMS_MAX, next_u64, seed_stream
+from kernels.rng import N_STREAMS_MAX, game_key, next_u64, seed_row
 
 SEARCH_SID = 63  # the strategy id of `search` in every game (scripted ids are small)
 
@@ -116,9 +116,10 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
 def _seed_world(rrng, key, v, n):
     """Seed the rollout streams of world ``v`` of the decision keyed ``key``: rows 0..n (the game's chance and seat
     streams) and HIDDEN_ROW (the re-deal), each `seed_stream(key, v, 0, row)`."""
+    k = game_key(key, v, 0)
     for row in range(1 + n):
-        seed_stream(rrng, row, key, v, 0, row)
-    seed_stream(rrng, HIDDEN_ROW, key, v, 0, HIDDEN_ROW)
+        seed_row(rrng, row, k, row)
+    seed_row(rrng, HIDDEN_ROW, k, HIDDEN_ROW)
 
 
 def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
