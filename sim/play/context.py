@@ -24,7 +24,8 @@ class RunContext:
 
     threads: Numba threads per unit played in this process (None: all available; never more than
     `sim.play.runner.available_threads`). progress(k): told k more games (a float: a compared pair counts half a
-    game per side) as blocks of games end, about every BLOCK_S seconds; None: silent. cancel: set it to stop the run
+    game per side) as blocks of games end, about every BLOCK_S seconds, and 0 when a chunk's games start (its kernel
+    compiled); None: silent. cancel: set it to stop the run
     (`Cancelled`). on_note(line): told one line when the run does less than asked (fewer threads); None: silent."""
 
     threads: int | None = None

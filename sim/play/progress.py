@@ -39,6 +39,11 @@ def _duration(s: float) -> str:
     )
 
 
+def rate_text(r: float) -> str:
+    """Games/s as said: '8,130', and two significant digits below 10 ('0.47': slow search games were '0')."""
+    return f"{r:,.0f}" if r >= 9.95 else f"{r:.2g}" if r > 0 else "0"
+
+
 class Lines:
     """Context manager and progress callback writing plain lines to ``stream`` (see the module docstring)."""
 
@@ -81,32 +86,43 @@ class Lines:
     def advance(self, k: float) -> None:
         self.done += k
         now = self.clock()
-        if self.first is None:  # the first step's time holds the start-up (compiling the kernels
-            self.first = (now, self.done)  # on a fresh machine): games/s and time left count from its end
+        if self.first is None:  # games/s and time left count from the first step: the runner's advance(0) once
+            self.first = (now, self.done)  # the kernels are compiled, else a first block that held the start-up
         elif not self.estimated and now > self.first[0] and self.done > self.first[1]:
             self.estimated = True  # the rate is known: say how long a long run will take
             rate = (self.done - self.first[1]) / (now - self.first[0])
             left = (self.total - self.done) / rate if rate > 0 else 0.0
             if left > LONG_S:
                 self._say(
-                    f"{self.label}: about {_duration(left)} to go at {rate:,.0f} games/s ({self.total:,.0f} "
+                    f"{self.label}: about {_duration(left)} to go at {rate_text(rate)} games/s ({self.total:,.0f} "
                     "games; Ctrl-C stops it cleanly, --games N plays fewer)"
                 )
         if now - self.last >= self.every_s and self.done < self.total:
             self._status(now)
 
     def _status(self, now: float) -> None:
-        """'NAME: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)', or 'starting up' before the
-        first block is done."""
+        """'NAME: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)'; 'starting up' before the
+        kernels are compiled, 'playing the first games' once they are (the runner's advance(0)) and no game is done
+        yet, and after a first step that held the start-up (no advance(0) came before it), its games/s counting the
+        start-up and no time left (a time left from it would be made up: 30 s of compiling in a 256-game step)."""
         self.last = now
         head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} games"
+        if self.done <= 0:
+            doing = (
+                "starting up (compiling the kernels on a first run)"
+                if self.first is None
+                else "playing the first games"
+            )
+            self._say(f"{head}; {doing}, no games/s yet)")
+            return
         if self.first is None or now <= self.first[0] or self.done <= self.first[1]:
-            self._say(f"{head}; starting up (compiling the kernels on a first run), no games/s yet)")
+            so_far = self.done / (now - self.t0) if now > self.t0 else 0.0
+            self._say(f"{head}, {rate_text(so_far)} games/s counting the start-up; time left once more are done)")
             return
         t1, d1 = self.first
         rate = (self.done - d1) / (now - t1)
         left = (self.total - self.done) / rate if rate > 0 else 0.0
-        self._say(f"{head}, {rate:,.0f} games/s, about {_duration(left)} left)")
+        self._say(f"{head}, {rate_text(rate)} games/s, about {_duration(left)} left)")
 
     def games_line(self, now: float) -> str:
         """'NAME: 200 games in 0.1 s, 2,200 games/s' for the games done by ``now`` (the start-up said apart when it
@@ -114,7 +130,7 @@ class Lines:
         if self.instead is not None and not self.done:
             return f"{self.label}: {self.instead}"
         wall = now - self.t0
-        rate = f", {self.done / wall:,.0f} games/s" if wall > 0 else ""
+        rate = f", {rate_text(self.done / wall)} games/s" if wall > 0 else ""
         if self.first is not None and now > self.first[0] and self.done > self.first[1]:
             t1, d1 = self.first  # games/s once started, and the start-up apart, when it
             r = (self.done - d1) / (now - t1)  # took a while (the first scenario of a game compiles)
@@ -123,7 +139,7 @@ class Lines:
                 return (
                     f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'}: {start:.1f} s "
                     f"starting up (loading or compiling the kernels), then {wall - start:.1f} s playing at "
-                    f"{r:,.0f} games/s"
+                    f"{rate_text(r)} games/s"
                 )
         return f"{self.label}: {self.done:,.0f} game{'' if self.done == 1 else 's'} in {wall:.1f} s{rate}"
 
@@ -212,7 +228,7 @@ def bar(total: float, label: str, stream: TextIO | None = None):
 
     class Rate(ProgressColumn):
         def render(self, task):
-            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
+            return Text(f"{rate_text(task.speed)} games/s" if task.speed else "")
 
     class Bar(Progress):
         """The Rich bar (transient: gone when done), counting the games like `Lines` without writing lines, so that

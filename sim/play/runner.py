@@ -167,7 +167,7 @@ def clear_stop() -> None:
 # pool thread, at most 2 per thread in flight. A block lasts about BLOCK_S seconds (sized from the speed of the
 # blocks before it; the first ones MIN_BLOCK games) and never more than the games left / (TAIL_SHARE * threads), so
 # the threads finish a chunk together. The main thread only waits: Ctrl-C / SIGTERM raise there at once, and the
-# blocks already running end within about BLOCK_S. progress(k) is told as blocks end. Row i is still game
+# blocks already running end within about BLOCK_S. progress(0) is told once compiled, progress(k) as blocks end. Row i is still game
 # game0 + i and every game depends only on (seed, scenario, game index): blocks change nothing but the order.
 BLOCK_S = 0.05
 MIN_BLOCK = 16
@@ -187,8 +187,8 @@ def play_chunk(
     ctx: RunContext | None = None,
 ) -> ChunkOutputs:
     """Play games game0 .. game0 + n - 1 of ``sc`` and return their per-game outputs (int32 arrays, row i = game
-    game0 + i), on ``ctx.threads`` threads in blocks (see BLOCK_S); progress(k) (default ``ctx.progress``) is told k
-    more games as blocks end.
+    game0 + i), on ``ctx.threads`` threads in blocks (see BLOCK_S); progress(k) (default ``ctx.progress``) is told 0
+    once the kernel is compiled and the games start, then k more games as blocks end.
     Raises KeyboardInterrupt / `Terminated` within about BLOCK_S of a Ctrl-C / SIGTERM, `Cancelled` as soon after
     ``ctx.cancel`` is set, and a kernel's error."""
     spec = sc.spec
@@ -263,6 +263,8 @@ def _play_blocks(
         return
     rows(0, 0)  # compile (this scratch's types) here, in the main thread, no game
     check_stop(ctx)
+    if progress is not None:
+        progress(0)  # compiled: the games start now (a progress line says so, and counts games/s from here)
     t = resolve_threads(ctx.threads)
     pool = _pool(t)
     i, size = 0, MIN_BLOCK

@@ -81,8 +81,48 @@ def test_progress_line_during_start_up_gives_no_made_up_time_left():
             now[0] += 10
             lines.advance(4000)  # 400 games/s once compiled
     out = buf.getvalue().splitlines()
-    assert out[0].startswith("th-advanced-2p: 1% (256 of 40,000 games; starting up") and "left" not in out[0]
+    assert out[0] == (
+        "th-advanced-2p: 1% (256 of 40,000 games, 8.3 games/s counting the start-up; time left once more are done)"
+    )
     assert out[1] == "th-advanced-2p: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)"
+
+
+def test_progress_after_the_first_games_says_games_per_second_not_starting_up():
+    """A search run piped to a log: 16 of 48 games were done, and the line said 'starting up (compiling the kernels
+    on a first run), no games/s yet' for another 30 s; slow games said '0 games/s'. The runner tells progress(0) once
+    compiled: before it the line says starting up, then 'playing the first games', and from the first block on
+    games/s (two digits below 10) and the time left."""
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(48, "moor-search-4p", buf, every_s=10, clock=lambda: now[0]) as lines:
+        now[0] = 3.0
+        lines._status(now[0])  # the heartbeat while the kernels compile
+        now[0] = 5.0
+        lines.advance(0)  # compiled (runner): the games start
+        now[0] = 12.0
+        lines._status(now[0])  # the heartbeat while the first block plays
+        now[0] = 37.0
+        lines.advance(16)  # 16 games in 32 s
+        now[0] = 47.0
+        lines._status(now[0])  # the heartbeat while the second block plays
+    out = buf.getvalue().splitlines()
+    assert (
+        out[0]
+        == "moor-search-4p: 0% (0 of 48 games; starting up (compiling the kernels on a first run), no games/s yet)"
+    )
+    assert out[1] == "moor-search-4p: 0% (0 of 48 games; playing the first games, no games/s yet)"
+    assert out[2] == "moor-search-4p: 33% (16 of 48 games, 0.5 games/s, about 1 min 04 s left)"
+    assert out[3] == "moor-search-4p: 33% (16 of 48 games, 0.38 games/s, about 1 min 24 s left)"
+    assert out[4] == (
+        "moor-search-4p: 16 games: 5.0 s starting up (loading or compiling the kernels), then 42.0 s playing at "
+        "0.38 games/s"
+    )
+
+
+def test_the_runner_says_when_the_games_start():
+    """progress(0) once the chunk's kernel is compiled, before any block: what the line above needs."""
+    told: list[float] = []
+    RN.play_chunk(load(BASE), 0, 40, progress=told.append)
+    assert told[0] == 0 and sum(told) == 40 and all(k > 0 for k in told[1:])
 
 
 def test_games_line_counts_the_games_only_and_says_the_report_is_written():

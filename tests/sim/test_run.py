@@ -193,7 +193,7 @@ def test_blocks_cover_every_row_once_on_several_threads(monkeypatch):
     assert first == (5000, 0, threading.main_thread().name)  # the compile call: no game, main thread
     spans = sorted((g, n) for g, n, _ in blocks)
     assert spans[0][0] == 5000 and all(a[0] + a[1] == b[0] for a, b in zip(spans, spans[1:]))
-    assert sum(n for _, n in spans) == 777 == sum(told) and len(told) == len(spans)
+    assert sum(n for _, n in spans) == 777 == sum(told) and told[0] == 0 and len(told) == len(spans) + 1  # 0: start
     assert spans[0][1] == runner.MIN_BLOCK and len(spans) > 3
     assert len({name for *_, name in blocks}) > 1  # the blocks really ran on several threads
 
