@@ -87,12 +87,12 @@ def note_once(line: str) -> None:
         typer.echo(line, err=True)
 
 
-def run_context(threads: int | None = None, progress=None):
-    """The `sim.play.context.RunContext` of a command's run: --threads, the progress bar's callback, notes on
-    stderr once (`note_once`)."""
+def run_context(threads: int | None = None, progress=None, progress_sides=None):
+    """The `sim.play.context.RunContext` of a command's run: --threads, the progress bar's callbacks (a
+    comparison's by side too), notes on stderr once (`note_once`)."""
     from sim.play.context import RunContext
 
-    return RunContext(threads=threads, progress=progress, on_note=note_once)
+    return RunContext(threads=threads, progress=progress, progress_sides=progress_sides, on_note=note_once)
 
 
 _STOP_SAID: list[bool] = []  # set once the stop line is on stderr, so a command and main() never both say it

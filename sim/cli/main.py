@@ -613,6 +613,7 @@ def compare(
     import sim.api.public as api
     from sim.output.report import OutputError, prepare_output
     from sim.pages import compare_page
+    from sim.play import progress
     from sim.stats import compare as cmp
 
     opts = usage(
@@ -638,7 +639,7 @@ def compare(
     except OutputError as e:
         fail(str(e))
     total = opts.cap() if opts.adaptive else (sa.games if games is None else games)
-    prog, adv = progress_bar(total, f"{sa.name} vs {sb.name}")
+    prog, adv, side = progress.compare_bar(total, f"{sa.name} vs {sb.name}")  # each side's games/s apart
     with interruptible():  # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
         try:
             with cli_sweep.cluster(workers, scheduler, threads) as ex, prog:  # the games line, then the pages' time
@@ -647,7 +648,7 @@ def compare(
                     sb,
                     opts,
                     out=folder,
-                    ctx=run_context(threads, adv),
+                    ctx=run_context(threads, adv, side),
                     executor=ex,
                     on_played=lambda: prog.played("the comparison"),
                 ).raw

@@ -25,11 +25,15 @@ class RunContext:
     threads: Numba threads per unit played in this process (None: all available; never more than
     `sim.play.runner.available_threads`). progress(k): told k more games (a float: a compared pair counts half a
     game per side) as blocks of games end, about every BLOCK_S seconds, and 0 when a chunk's games start (its kernel
-    compiled); None: silent. cancel: set it to stop the run
+    compiled); None: silent. progress_sides(side, k): a compared run's progress by side, told
+    instead of progress(k / 2) where the blocks are played in this process: k more games of A (side 0) or B (side 1),
+    0 when a side's chunk starts (so each side's games/s, and from them the time left, can be known apart:
+    `sim.play.progress.Lines.side`); None: progress(k / 2). cancel: set it to stop the run
     (`Cancelled`). on_note(line): told one line when the run does less than asked (fewer threads); None: silent."""
 
     threads: int | None = None
     progress: Callable[[float], None] | None = None
+    progress_sides: Callable[[int, float], None] | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     on_note: Callable[[str], None] | None = None
 

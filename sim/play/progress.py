@@ -25,6 +25,7 @@ from typing import TextIO
 EVERY_S = 10.0  # at most this many seconds between progress lines when stderr is not a terminal
 LONG_S = 600.0  # a run expected to take longer says how long, once the rate is known
 STARTUP_SAID_S = 1.0  # a start-up at least this long (and a tenth of the run) is said apart in the last line
+SIDES = ("A", "B")  # a compared run's sides, as said
 STEP_SAID_S = 0.5  # writing the report said while it runs once it takes this long (said when done otherwise)
 
 
@@ -59,6 +60,8 @@ class Lines:
         self.stream = stream if stream is not None else sys.stderr
         self.done = 0.0
         self.first: tuple[float, float] | None = None  # (time, games done) at the first step
+        self.sides: dict[int, list[float]] = {}  # a compared run's sides (see `side`)
+        self._last_side: tuple[int, float] | None = None  # the side and time of the last `side` call
         self.t_played: float | None = None  # when played() was called (the games are over)
         self.instead: str | None = None  # what the games line says when no game was to be played (a sweep
         # whose points were all stored: "NAME: all 9 points reused ...")
@@ -88,23 +91,64 @@ class Lines:
         now = self.clock()
         if self.first is None:  # games/s and time left count from the first step: the runner's advance(0) once
             self.first = (now, self.done)  # the kernels are compiled, else a first block that held the start-up
-        elif not self.estimated and now > self.first[0] and self.done > self.first[1]:
-            self.estimated = True  # the rate is known: say how long a long run will take
-            rate = (self.done - self.first[1]) / (now - self.first[0])
-            left = (self.total - self.done) / rate if rate > 0 else 0.0
-            if left > LONG_S:
-                self._say(
-                    f"{self.label}: about {_duration(left)} to go at {rate_text(rate)} games/s ({self.total:,.0f} "
-                    "games; Ctrl-C stops it cleanly, --games N plays fewer)"
-                )
+        elif not self.estimated:
+            rates, left = self._rate_left(now) or ("", None)
+            if left is not None:
+                self.estimated = True  # the rate is known: say how long a long run will take
+                if left > LONG_S:
+                    each = " each" if self.sides else ""
+                    self._say(
+                        f"{self.label}: about {_duration(left)} to go at {rates} ({self.total:,.0f} games{each}; "
+                        "Ctrl-C stops it cleanly, --games N plays fewer)"
+                    )
         if now - self.last >= self.every_s and self.done < self.total:
             self._status(now)
+
+    def side(self, i: int, k: float) -> None:
+        """A compared run's progress (`sim.play.context.RunContext.progress_sides`): k more games of side ``i`` (0:
+        A, 1: B), counted k / 2 in the games done (a pair is a game of each). Each side's games/s is timed over its
+        own blocks (from its advance(0), or its previous block, to a block's end), so the time left adds each
+        side's games left at its own rate: A's scripted seats may play a thousand times faster than B's search
+        seats, and one rate over both said "about 2 min left" with 17 min to go."""
+        now = self.clock()
+        st = self.sides.setdefault(i, [0.0, 0.0, 0.0])  # games done, seconds timed, games timed
+        if self._last_side is not None and self._last_side[0] == i and k > 0:
+            st[1] += now - self._last_side[1]
+            st[2] += k
+        st[0] += k
+        self._last_side = (i, now)
+        self.advance(k / 2)
+
+    def _rate_left(self, now: float) -> tuple[str, float | None] | None:
+        """(the games/s as said, the seconds left or None when a side is not timed yet), or None before any rate
+        is known (nothing played since the first step)."""
+        if self.sides:
+            if not any(secs > 0 for _, secs, _ in self.sides.values()):
+                return None
+            rates: list[str] = []
+            left: float | None = 0.0
+            for i, name in enumerate(SIDES):
+                done, secs, timed = self.sides.get(i, (0.0, 0.0, 0.0))
+                if secs > 0 and timed > 0:
+                    r = timed / secs
+                    rates.append(f"{name} {rate_text(r)} games/s")
+                    left = None if left is None else left + max(0.0, self.total - done) / r
+                else:
+                    rates.append(f"{name} {'playing its first games' if i in self.sides else 'not started'}")
+                    left = None
+            return ", ".join(rates), left
+        if self.first is None or now <= self.first[0] or self.done <= self.first[1]:
+            return None
+        t1, d1 = self.first
+        rate = (self.done - d1) / (now - t1)
+        return f"{rate_text(rate)} games/s", (self.total - self.done) / rate if rate > 0 else 0.0
 
     def _status(self, now: float) -> None:
         """'NAME: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)'; 'starting up' before the
         kernels are compiled, 'playing the first games' once they are (the runner's advance(0)) and no game is done
         yet, and after a first step that held the start-up (no advance(0) came before it), its games/s counting the
-        start-up and no time left (a time left from it would be made up: 30 s of compiling in a 256-game step)."""
+        start-up and no time left (a time left from it would be made up: 30 s of compiling in a 256-game step). A
+        compared run says each side's games/s, and the time left once both sides are timed."""
         self.last = now
         head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} games"
         if self.done <= 0:
@@ -115,14 +159,24 @@ class Lines:
             )
             self._say(f"{head}; {doing}, no games/s yet)")
             return
-        if self.first is None or now <= self.first[0] or self.done <= self.first[1]:
+        known = self._rate_left(now)
+        if known is None:
             so_far = self.done / (now - self.t0) if now > self.t0 else 0.0
             self._say(f"{head}, {rate_text(so_far)} games/s counting the start-up; time left once more are done)")
             return
-        t1, d1 = self.first
-        rate = (self.done - d1) / (now - t1)
-        left = (self.total - self.done) / rate if rate > 0 else 0.0
-        self._say(f"{head}, {rate_text(rate)} games/s, about {_duration(left)} left)")
+        rates, left = known
+        if self.sides:
+            done = ", ".join(f"{n} {self.sides.get(i, [0.0])[0]:,.0f}" for i, n in enumerate(SIDES))
+            head = f"{self.label}: {100 * self.done / self.total:.0f}% ({done} of {self.total:,.0f} games each; "
+            untimed = [n for i, n in enumerate(SIDES) if not self.sides.get(i, [0, 0, 0])[1]]
+            if untimed:
+                self._say(
+                    f"{head}{rates}; time left once {' and '.join(untimed)} {'is' if len(untimed) == 1 else 'are'} timed)"
+                )
+                return
+            self._say(f"{head}{rates}, about {_duration(left or 0.0)} left)")
+            return
+        self._say(f"{head}, {rates}, about {_duration(left or 0.0)} left)")
 
     def games_line(self, now: float) -> str:
         """'NAME: 200 games in 0.1 s, 2,200 games/s' for the games done by ``now`` (the start-up said apart when it
@@ -218,10 +272,22 @@ def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None, 
 def bar(total: float, label: str, stream: TextIO | None = None):
     """(context manager, advance callback) for a run of ``total`` games: a Rich bar when ``stream`` (default
     stderr) is a terminal, else `Lines`."""
+    ctx, advance, _ = _bar(total, label, stream, sides=False)
+    return ctx, advance
+
+
+def compare_bar(total: float, label: str, stream: TextIO | None = None):
+    """(context manager, advance callback, side callback) for a comparison of ``total`` games each: as `bar`, its
+    games/s and time left from each side's own games/s (`Lines.side`; the side callback is the run's
+    `sim.play.context.RunContext.progress_sides`, the advance callback its progress: whole units on a cluster)."""
+    return _bar(total, label, stream, sides=True)
+
+
+def _bar(total: float, label: str, stream: TextIO | None, sides: bool):
     stream = stream if stream is not None else sys.stderr
     if not stream.isatty():
         lines = Lines(total, label, stream)
-        return lines, lines.advance
+        return lines, lines.advance, lines.side
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
     from rich.text import Text
@@ -229,6 +295,16 @@ def bar(total: float, label: str, stream: TextIO | None = None):
     class Rate(ProgressColumn):
         def render(self, task):
             return Text(f"{rate_text(task.speed)} games/s" if task.speed else "")
+
+    class SideRates(ProgressColumn):
+        """Each side's games/s and the time left from them (`Lines._rate_left`), where Rich's own would mix them."""
+
+        def render(self, task):
+            known = lines._rate_left(lines.clock())
+            if known is None:
+                return Text("")
+            rates, left = known
+            return Text(rates + ("" if left is None else f", {_duration(left)} left"))
 
     class Bar(Progress):
         """The Rich bar (transient: gone when done), counting the games like `Lines` without writing lines, so that
@@ -248,12 +324,12 @@ def bar(total: float, label: str, stream: TextIO | None = None):
                 lines.__exit__(kind, value, tb)
 
     lines = Lines(total, label, stream, every_s=float("inf"))
+    rate_columns = [SideRates()] if sides else [Rate(), TimeRemainingColumn()]
     prog = Bar(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        Rate(),
-        TimeRemainingColumn(),
+        *rate_columns,
         console=Console(file=stream),
         transient=True,
         refresh_per_second=4,
@@ -264,4 +340,8 @@ def bar(total: float, label: str, stream: TextIO | None = None):
         prog.advance(task, k)
         lines.advance(k)
 
-    return prog, advance
+    def side(i: int, k: float) -> None:
+        prog.advance(task, k / 2)
+        lines.side(i, k)
+
+    return prog, advance, side

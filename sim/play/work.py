@@ -82,13 +82,23 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
 
     sc = u.scenario
     ctx = (ctx or RunContext()).with_(threads=u.threads)
-    tell = ctx.progress
-    if u.against is not None and ctx.progress is not None:
+    tell = tell_b = ctx.progress
+    if u.against is not None and ctx.progress_sides is not None:
+        sides = ctx.progress_sides  # each side's games apart: A's and B's games/s may differ a thousandfold
+
+        def tell(k: float) -> None:
+            sides(0, k)
+
+        def tell_b(k: float) -> None:
+            sides(1, k)
+
+    elif u.against is not None and ctx.progress is not None:
         whole = ctx.progress
 
         def tell(k: float) -> None:
             whole(k / 2)  # a pair = one game of A and one of B
 
+        tell_b = tell
     out = runner.play_chunk(sc, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
     agg = runner.new_aggregates(sc)
     agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
@@ -107,7 +117,7 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
         cubes=sums.cu,
     )
     if u.against is not None:
-        ob = runner.play_chunk(u.against, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
+        ob = runner.play_chunk(u.against, u.game0, u.n, u.point, u.seed, progress=tell_b, ctx=ctx)
         ps = PairedSums(sc, u.against)
         ps.add(out, ob)
         res.pairs = ps.acc

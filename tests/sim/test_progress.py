@@ -341,3 +341,71 @@ def test_a_slow_block_is_said_after_a_moment_and_again_while_it_lasts():
         pass
     time.sleep(0.6)
     assert buf.getvalue() == ""
+
+
+def test_compare_time_left_adds_each_sides_games_left_at_its_own_rate():
+    """sim compare with B's seat a search player: A's 10,000 games at 1,000 games/s, then B's at 10 games/s. One
+    rate over both sides said 'about 20 s left' with 16 min to go; each side is now timed apart, the time left waits
+    for B's rate, and then adds each side's games left at its own games/s."""
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(10_000, "moor-4p vs moor-4p-search", buf, clock=lambda: now[0]) as lines:
+        now[0] = 1.0
+        lines.side(0, 0)  # A's chunk starts (compiled)
+        for _ in range(10):
+            now[0] += 1.0
+            lines.side(0, 1000)
+        now[0] += 5.0  # B compiles
+        lines.side(1, 0)
+        for _ in range(2):
+            now[0] += 10.0
+            lines.side(1, 100)
+    out = buf.getvalue().splitlines()
+    assert out[0] == (
+        "moor-4p vs moor-4p-search: 45% (A 9,000, B 0 of 10,000 games each; A 1,000 games/s, B not started; "
+        "time left once B is timed)"
+    )
+    assert out[1] == (
+        "moor-4p vs moor-4p-search: about 16 min 30 s to go at A 1,000 games/s, B 10 games/s (10,000 games each; "
+        "Ctrl-C stops it cleanly, --games N plays fewer)"
+    )
+    assert out[2] == (
+        "moor-4p vs moor-4p-search: 50% (A 10,000, B 100 of 10,000 games each; A 1,000 games/s, B 10 games/s, "
+        "about 16 min 30 s left)"
+    )
+    assert out[3].endswith("about 16 min 20 s left)")
+
+
+def test_a_compared_unit_tells_each_sides_games_apart():
+    """play_unit tells progress_sides A's games as side 0 and B's as side 1 (each starting with 0), and without it
+    progress half of each, as before."""
+    from dataclasses import replace
+
+    from sim.play.context import RunContext
+
+    sc = load(BASE)
+    b = replace(sc, name="b")
+    u = work.Unit("compare", 0, sc, 0, 40, sc.seed, against=b)
+    told: list[tuple[int, float]] = []
+    halves: list[float] = []
+    work.play_unit(u, RunContext(threads=1, progress=halves.append, progress_sides=lambda i, k: told.append((i, k))))
+    assert not halves
+    sides = [i for i, _ in told]
+    assert sides == sorted(sides) and set(sides) == {0, 1}
+    assert told[0] == (0, 0) and told[sides.index(1)] == (1, 0)
+    assert sum(k for i, k in told if i == 0) == 40 == sum(k for i, k in told if i == 1)
+    work.play_unit(u, RunContext(threads=1, progress=halves.append))
+    assert sum(halves) == 40
+
+
+def test_compare_on_a_terminal_shows_each_sides_rate_not_a_mixed_time_left():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    from rich.progress import TimeRemainingColumn
+
+    ctx, adv, side = PG.compare_bar(100, "a vs b", Tty())
+    assert not any(isinstance(c, TimeRemainingColumn) for c in ctx.columns)
+    assert any(type(c).__name__ == "SideRates" for c in ctx.columns)
+    ctx, adv, side = PG.compare_bar(100, "a vs b", io.StringIO())
+    assert isinstance(ctx, PG.Lines) and side == ctx.side
