@@ -269,6 +269,19 @@ class Sums:
         }
 
 
+def _label_both(m: Measure, sa: Scenario, sb: Scenario) -> Measure:
+    """``m`` (labelled from A) labelled for both sides where B changed what its label says: a seat whose strategy B
+    changed is 'seat 0 (A weighted, B search) wins', not A's 'seat 0 (weighted) wins'."""
+    from dataclasses import replace
+
+    view = catalogue.for_scenario(sa)
+    view.seats = [
+        x.strategy if x.strategy == y.strategy else f"A {x.strategy}, B {y.strategy}"
+        for x, y in zip(sa.seats, sb.seats)
+    ]
+    return replace(m, label=view.label(m.name))
+
+
 class PairedSums:
     """Sums over games paired by index between scenarios A and B (same seed: common random numbers).
 
@@ -286,6 +299,7 @@ class PairedSums:
         mb = {m.name: m for m in mbl}
         # a measure is comparable only with the same meaning (same scale) on both sides
         self.measures = [m for m in self.measures if mb[m.name].scale == m.scale]
+        self.measures = [m if mb[m.name].label == m.label else _label_both(m, sa, sb) for m in self.measures]
         self.only_a = [m.name for m in ma if m.name not in {x.name for x in self.measures}]
         self.only_b = [m.name for m in mbl if m.name not in {x.name for x in self.measures}]
         self.acc = {m.name: dict.fromkeys(self.FIELDS, 0) for m in self.measures}

@@ -541,3 +541,17 @@ def test_sprt_on_identical_games_stops_at_once_saying_why(tmp_path):
 
     assert res["games"] == MIN_GAMES and res["sprt"]["state"] == "zero_variance" and res["stop"]["rule"] == "sprt"
     assert "never stop" in res["stop"]["message"] and "identical games" in res["stop"]["message"]
+
+
+def test_a_seat_whose_strategy_b_changed_is_labelled_with_both(tmp_path):
+    """--set-b seats.0.strategy=runner: the table, the verdict and the forest plot said 'seat 0 (weighted) wins' of
+    a seat that plays runner in B. Such a seat names both strategies; a seat B kept is labelled as before."""
+    r = invoke(BASE, "--set-b", "seats.0.strategy=runner", "--games", 40, "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    rows = {m["name"]: m["label"] for m in json.loads(r.stdout)["metrics"]}
+    assert rows["win.seat0"] == "seat 0 (A weighted, B runner) wins"
+    assert rows["win.seat1"] == "seat 1 (weighted) wins"
+    md = (tmp_path / "c" / "compare.md").read_text()
+    html = (tmp_path / "c" / "compare.html").read_text()
+    assert "Seat 0 (A weighted, B runner) wins" in md and "seat 0 (weighted)" not in md.lower()
+    assert "seat 0 (A weighted, B runner) wins" in html and "seat 0 (weighted)" not in html
