@@ -42,7 +42,8 @@ def run_sweep(
     ctx: RunContext | None = None,
 ) -> tuple[dict, Path, Played]:
     """Play the missing points of ``sw`` on ``executor``, then write sweep.parquet, sweep.html and sweep.json.
-    Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no sweep.json.
+    Returns (sweep.json dict, folder, engine.Played). Interrupted, it leaves the stored points and no new sweep.json
+    (an earlier sweep's outputs as they were), and no folder it made when no point was stored yet.
     ``on_played``: called once the games are over, before sweep.json / sweep.html are written. ``ctx``: the
     run's `sim.play.context.RunContext` (threads, cancellation, notes)."""
     from sim.output import sweep_output as output
@@ -52,10 +53,15 @@ def run_sweep(
 
     table = sweep_table
     folder = output.folder_for(sw, out)
+    made = not folder.exists()
     output.prepare(folder, output.what_for(sw, out))
     if fresh:
         output.clear_points(folder)
-    played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress, ctx)
+    try:
+        played = engine.play(sw, folder, executor, chunk or runner.DEFAULT_CHUNK, progress, ctx)
+    except BaseException:  # stopped before any point was stored: no empty folder left looking like a result
+        output.discard_if_empty(folder, made)
+        raise
     if on_played is not None:
         on_played()
     res = engine.collect(sw, folder)

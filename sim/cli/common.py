@@ -3,7 +3,7 @@ one-line failure, Ctrl-C / SIGTERM handling, and the checks of the options every
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
@@ -24,17 +24,18 @@ def fail(msg: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
 
 
 @contextmanager
-def interruptible(kept: str | None = None) -> Iterator[None]:
+def interruptible(kept: str | Callable[[], str | None] | None = None) -> Iterator[None]:
     """Ctrl-C ends the command with one line and exit code 130, SIGTERM likewise with 143, wherever it comes
     (playing: within a block of games, see `sim.play.runner.BLOCK_S`; compiling; writing the report; waiting): reports
     are staged, so nothing half-written is left. ``kept``: what the command keeps on purpose (a
-    sweep's finished points), said in that line instead. A refused --out ends it with one line and exit code 3."""
+    sweep's finished points), said in that line instead; a callable is asked when the stop comes (a sweep keeps
+    points only once one is finished). A refused --out ends it with one line and exit code 3."""
     from sim.output.report import OutputError
 
     try:
         yield
     except KeyboardInterrupt as e:
-        raise typer.Exit(_stopped(e, kept)) from None
+        raise typer.Exit(_stopped(e, kept() if callable(kept) else kept)) from None
     except OutputError as e:  # raised before any game is played
         fail(str(e))
 

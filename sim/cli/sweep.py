@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -188,10 +189,7 @@ def sweep(
     from sim.output.sweep_output import folder_for
     from sim.play.sweep import Progress
 
-    kept = (
-        f"no sweep.json written; the points finished so far are kept in {folder_for(sw, out) / 'points'}: "
-        "the same command again plays only the missing ones"
-    )
+    kept = partial(stopped_words, folder_for(sw, out))
     try:
         with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars:
             doc, folder, played = run_sweep(
@@ -227,6 +225,26 @@ def sweep(
     typer.echo(
         f"sweep written to {folder} ({count(len(played.played), 'point')} played, {len(played.reused)} reused)",
         err=True,
+    )
+
+
+def stopped_words(folder: Path) -> str:
+    """What a stopped sweep leaves in ``folder``, said in the stop line: its finished points kept for the rerun (and
+    an earlier sweep's outputs as they were), or, none finished, nothing half-written (`run_sweep` removed the
+    empty folder it made), as `sim run` says."""
+    from sim.model.words import count
+    from sim.output.sweep_output import stored_points
+
+    n = stored_points(folder)
+    earlier = (folder / "sweep.json").exists()
+    if not n:
+        if earlier:
+            return f"nothing half-written left: no point finished, and the earlier sweep in {folder} is as it was"
+        return "nothing half-written left (a sweep folder appears with its first finished point)"
+    return (
+        f"no new sweep.json written; the {count(n, 'point')} finished so far {'is' if n == 1 else 'are'} kept in "
+        f"{folder / 'points'}: the same command again plays only the missing ones"
+        + ("; the earlier sweep.json and sweep.html are as they were" if earlier else "")
     )
 
 

@@ -1,6 +1,7 @@
 """A sweep's report folder ``reports/sweep-<name>/``: sweep.json (the machine contract), sweep.parquet (one row per
 point) and sweep.html, beside the stored points (points/). sweep.json is written last: a folder without it holds an
-unfinished sweep (its points are kept for a rerun), never one that looks complete."""
+unfinished sweep (its points are kept for a rerun), never one that looks complete; a sweep stopped before its first
+point was stored leaves no folder (`discard_if_empty`)."""
 
 from __future__ import annotations
 
@@ -159,7 +160,9 @@ def shown_kind(q) -> str:
 
 
 def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
-    """Write sweep.parquet and sweep.html, then sweep.json (each by rename of a temporary file)."""
+    """Write sweep.parquet, sweep.html and sweep.json to temporary files, then swap them in, sweep.json (which marks
+    the sweep complete) last. Interrupted or failed while they are written (the pages take seconds), no temporary
+    file is left and an earlier sweep's outputs are as they were; the swap itself is three renames."""
     from sim.output.report import os_error
     from sim.pages.sweep_page import render
 
@@ -169,24 +172,50 @@ def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:
     th = folder / f".sweep.html.{pid}"
     tj = folder / f".sweep.json.{pid}"
     try:
-        (folder / "sweep.json").unlink(missing_ok=True)  # the earlier sweep's: until the new one is in, not complete
         frame.write_parquet(tmp)
-        os.replace(tmp, folder / "sweep.parquet")
         th.write_text(render(doc), encoding="utf-8")
-        os.replace(th, folder / "sweep.html")
         # indented while a person may read it; a large sweep's (tens of MB) compact: the indenting encoder is
         # pure Python and took seconds
         tj.write_text(
             json.dumps(doc, indent=1 if len(doc["points"]) <= INDENTED_MAX else None) + "\n", encoding="utf-8"
         )
+        (folder / "sweep.json").unlink(missing_ok=True)  # the earlier sweep's: not complete while the rest goes in
+        os.replace(tmp, folder / "sweep.parquet")
+        os.replace(th, folder / "sweep.html")
         os.replace(tj, folder / "sweep.json")
-    except Exception as e:  # a full disk (Polars wraps it in a ComputeError): no temporary file left
+    except BaseException as e:  # Ctrl-C, SIGTERM, a full disk (Polars wraps it in a ComputeError): no temporary file
         for f in (tmp, th, tj):
             f.unlink(missing_ok=True)
-        oe = os_error(e)
+        oe = os_error(e) if isinstance(e, Exception) else None
         if oe is None:
             raise
         raise oe from None
+
+
+def stored_points(folder: Path) -> int:
+    """How many finished points ``folder``/points holds (a point's JSON marks it finished)."""
+    pts = Path(folder) / "points"
+    return sum(not f.name.startswith(".") for f in pts.glob("*.json")) if pts.is_dir() else 0
+
+
+def discard_if_empty(folder: Path, made: bool) -> None:
+    """After a sweep stopped (Ctrl-C, SIGTERM, an error) before it wrote sweep.json: a points/ folder holding no
+    finished point is removed, and ``folder`` too when this run made it (``made``) and it is left empty, so no empty
+    folder is left looking like a result (as `sim run`'s report folder, a sweep's appears with its first finished
+    point; what is there is kept for the rerun)."""
+    folder = Path(folder)
+    pts = folder / "points"
+    try:
+        if pts.is_dir() and not stored_points(folder):  # a point's npz whose JSON never came: played again anyway
+            for f in pts.glob("*.npz"):
+                if not f.name.startswith(".") and not f.with_suffix(".json").exists():
+                    f.unlink()
+            if not any(pts.iterdir()):
+                pts.rmdir()
+        if made and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+    except OSError:  # someone else's file in it: kept
+        pass
 
 
 def clear_points(folder: Path) -> None:

@@ -72,6 +72,15 @@ class Store:
         """Store a point's merged result (npz first, then the JSON by rename: the JSON marks it complete)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = self.folder / f".{key}.{os.getpid()}.npz"
+        tj = self.folder / f".{key}.{os.getpid()}.json"
+        try:
+            self._save(key, r, meta, tmp, tj)
+        except BaseException:  # Ctrl-C while saving: no temporary file left (the point is played again)
+            tmp.unlink(missing_ok=True)
+            tj.unlink(missing_ok=True)
+            raise
+
+    def _save(self, key: str, r: UnitResult, meta: dict, tmp: Path, tj: Path) -> None:
         np.savez(
             tmp,
             paired=r.paired if r.paired is not None else np.zeros((r.games, 0), np.int32),
@@ -87,7 +96,6 @@ class Store:
             "sums": r.sums,
             "paired_names": list(r.paired_names),
         }
-        tj = self.folder / f".{key}.{os.getpid()}.json"
         tj.write_text(json.dumps(doc), encoding="utf-8")
         os.replace(tj, self._json(key))
 

@@ -219,6 +219,8 @@ def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatc
     monkeypatch.setattr(cli_common, "_STOP_SAID", [])
 
     def stop(*a, **k):
+        (tmp_path / "s" / "points").mkdir(parents=True)
+        (tmp_path / "s" / "points" / "0123.json").write_text("{}")  # one point finished
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sim.api.sweep, "run_sweep", stop)
@@ -226,7 +228,25 @@ def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatc
     assert r.exit_code == EXIT_INTERRUPTED and "Traceback" not in r.output
     line = [ln for ln in r.stderr.splitlines() if ln.startswith("interrupted")]
     assert len(line) == 1 and str(tmp_path / "s" / "points") in line[0] and "same command again" in line[0]
+    assert "the 1 point finished so far is kept" in line[0]
     assert "a report folder appears only when complete" not in line[0]
+
+
+def test_a_sweep_stopped_before_any_point_says_nothing_is_kept(tmp_path, monkeypatch):
+    """SIGTERM before the first point: the line said 'the points finished so far are kept in .../points', a folder
+    that did not exist. It now says what `sim run` says: nothing half-written left."""
+    import sim.api.sweep
+
+    monkeypatch.setattr(cli_common, "_STOP_SAID", [])
+
+    def stop(*a, **k):
+        raise runner.Terminated
+
+    monkeypatch.setattr(sim.api.sweep, "run_sweep", stop)
+    r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10", "--out", str(tmp_path / "s")])
+    assert r.exit_code == cli_common.EXIT_TERMINATED and "Traceback" not in r.output
+    line = [ln for ln in r.stderr.splitlines() if ln.startswith("terminated")]
+    assert len(line) == 1 and "nothing half-written left" in line[0] and "points" not in line[0], line
 
 
 def test_interrupt_line_does_not_claim_between_chunks(capsys):

@@ -332,6 +332,72 @@ def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     assert strip(doc) == strip(whole)
 
 
+def test_a_sweep_stopped_before_its_first_point_leaves_no_folder(tmp_path):
+    """SIGTERM before any point was finished left an empty sweep folder (reports/sweep-x/) looking like a result; as
+    `sim run`'s report folder, a sweep's now appears with its first finished point. A folder that was there before
+    (an empty --out) stays."""
+    from sim.api.sweep import build, run_sweep
+    from sim.play.distributed import InProcess
+    from sim.play.sweep import Progress
+
+    sw = build(scen(tmp_path), ["track_len=24,28"], games=50, measures=["margin"])
+
+    def stop(*a):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(sw, InProcess(), tmp_path / "a", progress=Progress(advance=stop))
+    assert not (tmp_path / "a").exists()
+    (tmp_path / "b").mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(sw, InProcess(), tmp_path / "b", progress=Progress(advance=stop))
+    assert (tmp_path / "b").is_dir() and not any((tmp_path / "b").iterdir())
+
+
+def test_a_sweep_stopped_while_writing_leaves_the_earlier_one_as_it_was(tmp_path, monkeypatch):
+    """Ctrl-C while the pages were drawn: the earlier sweep.json was already gone and sweep.parquet replaced beside
+    the earlier sweep.html (a page from another run, looking complete). The outputs are now written to temporary
+    files and swapped in only when all are done: the earlier sweep stays whole, no temporary file is left."""
+    from sim.api.sweep import build, run_sweep
+    from sim.pages import sweep_page
+    from sim.play.distributed import InProcess
+
+    p = scen(tmp_path)
+    run_sweep(build(p, ["track_len=24,28"], games=50, measures=["margin"]), InProcess(), tmp_path / "a")
+    before = {f.name: f.read_bytes() for f in (tmp_path / "a").iterdir() if f.is_file()}
+    assert set(before) == {"sweep.json", "sweep.html", "sweep.parquet"}
+
+    def stop(doc):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep_page, "render", stop)
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(build(p, ["track_len=24,28"], games=60, measures=["margin"]), InProcess(), tmp_path / "a")
+    after = {f.name: f.read_bytes() for f in (tmp_path / "a").iterdir() if f.is_file()}
+    assert after == before
+
+
+def test_a_point_stopped_while_stored_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """Ctrl-C between a point's npz and its JSON left '.<key>.<pid>.json' behind; now nothing but finished points."""
+    from sim.play import sweep_store
+    from sim.play.work import Unit, play_unit
+
+    sc = load(scen(tmp_path))
+    r = play_unit(Unit("k", 0, sc, 0, 20, sc.seed))
+
+    replace = sweep_store.os.replace
+
+    def stop(src, dst):
+        if str(dst).endswith(".json"):  # the JSON written aside, Ctrl-C before it is renamed into place
+            raise KeyboardInterrupt
+        replace(src, dst)
+
+    monkeypatch.setattr(sweep_store.os, "replace", stop)
+    with pytest.raises(KeyboardInterrupt):
+        sweep_store.Store(tmp_path / "points").save("k", r, {})
+    assert [f.name for f in (tmp_path / "points").iterdir()] == ["k.npz"]  # no JSON: not finished, played again
+
+
 DEFAULT_SWEEPS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*/sweeps/*.toml"))
 
 
