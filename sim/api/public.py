@@ -103,14 +103,15 @@ def load(
             )
         changes = {k: v for k, v in (("games", games), ("seed", seed)) if v is not None}
         return scenario.with_changes(**changes) if changes else scenario
-    overrides = parse_sets(("--set", set_texts(set)), *((opt, set_texts(s)) for opt, s in more))
+    groups = [("--set", set_texts(set)), *((opt, set_texts(s)) for opt, s in more)]
+    overrides = parse_sets(*groups)
+    options = [opt for opt, texts in groups for _ in texts]  # the option of each override, named by its error
     for option, value in (("games", games), ("seed", seed)):
-        twice = [(n, v) for n, v in overrides if canonical(n) == (option,)]
+        twice = [(o, n, v) for o, (n, v) in zip(options, overrides) if canonical(n) == (option,)]
         if value is not None and twice:
-            raise OverrideError(
-                f"--set {twice[0][0]}: given twice (--{option} {value}, --set {show(*twice[0])}); give it once"
-            )
-    sc = load_file(scenario, overrides, games)
+            o, n, v = twice[0]
+            raise OverrideError(f"{o} {n}: given twice (--{option} {value}, {o} {show(n, v)}); give it once")
+    sc = load_file(scenario, overrides, games, options)
     return sc.with_changes(seed=seed) if seed is not None else sc
 
 

@@ -32,7 +32,7 @@ import datetime as dt
 import hashlib
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,10 @@ Override = tuple[str, Any]
 
 
 class OverrideError(ScenarioError):
-    """A bad override; the message is one line that starts with ``--set NAME=VALUE:``."""
+    """A bad override; the message is one line that starts with ``--set NAME=VALUE:`` (``--set-a`` / ``--set-b``
+    when it came from that option: `load`'s ``options``). ``override``: the (name, value) it is about, when known."""
+
+    override: Override | None = None
 
 
 def show(name: str, value: Any) -> str:
@@ -58,7 +61,19 @@ def show(name: str, value: Any) -> str:
 def _fail(name: str, value: Any, msg: str) -> OverrideError:
     text = show(name, value)
     text = text if len(text) <= 120 else text[:60] + "..."  # a 300-character name is not echoed whole
-    return OverrideError(f"--set {text}: {msg}")
+    e = OverrideError(f"--set {text}: {msg}")
+    e.override = (name, value)
+    return e
+
+
+def _from_option(e: OverrideError, opt: str) -> OverrideError:
+    """``e`` naming the option its override came from (``--set-b``) wherever it names ``--set`` (its head and a
+    fix it suggests: 'use --set-b seats.2.strategy=NAME'), not the plain ``--set`` of both scenarios."""
+    if opt == "--set":
+        return e
+    out = OverrideError(re.sub(r"--set(?= )", opt, str(e)))
+    out.override = e.override
+    return out
 
 
 def parse_value(text: str) -> Any:
@@ -74,22 +89,24 @@ def parse_value(text: str) -> Any:
     return v
 
 
-def parse_set(text: str) -> Override:
-    """``"NAME=VALUE"`` -> (name, value); raises OverrideError (one line naming the override) when malformed."""
+def parse_set(text: str, opt: str = "--set") -> Override:
+    """``"NAME=VALUE"`` -> (name, value); raises OverrideError (one line naming the override and its option ``opt``:
+    ``--set``, or compare's ``--set-a`` / ``--set-b``) when malformed."""
     name, eq, raw = text.partition("=")
     name = name.strip()
+    example = EXAMPLE.replace("--set", opt)
     if not eq:
-        raise OverrideError(f"--set {text}: expected NAME=VALUE ({EXAMPLE})")
+        raise OverrideError(f"{opt} {text}: expected NAME=VALUE ({example})")
     if not NAME_RE.fullmatch(name):
         raise OverrideError(
-            f"--set {text}: {name!r} is not a parameter name; names are words joined by dots ({EXAMPLE})"
+            f"{opt} {text}: {name!r} is not a parameter name; names are words joined by dots ({example})"
         )
     if not raw.strip():
-        raise OverrideError(f"--set {text}: no value after '='; give a TOML value ({EXAMPLE})")
+        raise OverrideError(f"{opt} {text}: no value after '='; give a TOML value ({example})")
     try:
         return name, parse_value(raw)
     except ValueError as e:
-        raise OverrideError(f"--set {text}: {e}") from None
+        raise OverrideError(f"{opt} {text}: {e}") from None
 
 
 def canonical(name: str) -> tuple[str, ...]:
@@ -125,7 +142,7 @@ def parse_sets(*groups: tuple[str, Iterable[str]]) -> list[Override]:
     options = [opt for opt, texts in groups if texts]
     for opt, texts in groups:
         for text in texts or ():
-            name, value = parse_set(text)
+            name, value = parse_set(text, opt)
             key = canonical(name)
             for k, o, t in seen:
                 if not covers(key, k):
@@ -374,24 +391,36 @@ def variant_name(name: str, overrides: Iterable[Override]) -> str:
     return f"{name}--set-{hashlib.sha256(text.encode()).hexdigest()[:10]}"
 
 
-def load(path: str | Path, overrides: Iterable[Override] = (), games: int | None = None) -> Scenario:
+def load(
+    path: str | Path,
+    overrides: Iterable[Override] = (),
+    games: int | None = None,
+    options: Sequence[str] | None = None,
+) -> Scenario:
     """Scenario file ``path`` with ``overrides`` ((name, value), ...) applied before validation; a bad one raises
     OverrideError naming it, a bad file ScenarioError (one line each). The scenario is then named after the
     overrides (`variant_name`), so its report never replaces the unmodified scenario's. ``games`` replaces the
-    file's ``games`` before validation (the command line's --games; not an override, the name stays)."""
+    file's ``games`` before validation (the command line's --games; not an override, the name stays).
+    ``options``: the option each override came from (compare's ``--set-b``; default ``--set``), named by its
+    error."""
     p = Path(path)
     data = read(p)
     overrides = tuple(overrides)
     if games is not None and isinstance(data.get("scenario"), dict):
         data["scenario"]["games"] = games
-    data, fields = apply_traced(data, overrides)
     try:
-        sc = from_dict(data, name=p.stem, path=str(p))
-    except ScenarioError as e:
-        blamed = blame(str(e), fields) if overrides else None
-        if blamed is not None:
-            raise blamed from None
-        raise ScenarioError(f"{p}: {e}") from None
+        data, fields = apply_traced(data, overrides)
+        try:
+            sc = from_dict(data, name=p.stem, path=str(p))
+        except ScenarioError as e:
+            blamed = blame(str(e), fields) if overrides else None
+            if blamed is not None:
+                raise blamed from None
+            raise ScenarioError(f"{p}: {e}") from None
+    except OverrideError as e:
+        if options is None or e.override not in overrides:
+            raise
+        raise _from_option(e, options[overrides.index(e.override)]) from None
     if overrides:
         named = any(n in ("name", "scenario.name") for n, _ in overrides)
         sc = sc.with_changes(overrides=overrides, name=sc.name if named else variant_name(sc.name, overrides))

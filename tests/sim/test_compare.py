@@ -555,3 +555,27 @@ def test_a_seat_whose_strategy_b_changed_is_labelled_with_both(tmp_path):
     html = (tmp_path / "c" / "compare.html").read_text()
     assert "Seat 0 (A weighted, B runner) wins" in md and "seat 0 (weighted)" not in md.lower()
     assert "seat 0 (A weighted, B runner) wins" in html and "seat 0 (weighted)" not in html
+
+
+@pytest.mark.parametrize(
+    "args,head",
+    [
+        (["--set-b", "track_len=abc"], "--set-b track_len=abc: params.track_len: expected an integer"),
+        (["--set-b", "nosuch=1"], "--set-b nosuch=1: unknown name 'nosuch'"),
+        (["--set-b", "seats.0.w_nope=1"], "--set-b seats.0.w_nope=1: seat 0 plays weighted"),
+        (["--set-b", "track_len"], "--set-b track_len: expected NAME=VALUE (e.g. --set-b ghost_cards.shuffle=2"),
+        (["--set-b", "track_len=[1"], "--set-b track_len=[1: not a TOML value"),
+        (["--set-b", "players=3"], "--set-b players=3: "),
+        (["--set-b", "games=5", "--games", "10"], "--set-b games: given twice (--games 10, --set-b games=5)"),
+        (["--set-a", "track_len=abc", "--set-b", "tiebreak=shared"], "--set-a track_len=abc: params.track_len"),
+        (["--set", "track_len=abc", "--set-b", "tiebreak=shared"], "--set track_len=abc: params.track_len"),
+    ],
+)
+def test_an_override_error_names_the_option_it_came_from(args, head, tmp_path):
+    """A bad --set-b value was said as '--set track_len=abc: ...', an option the user had not typed (and --set means
+    both scenarios); each error names its own option, also in the fix it suggests."""
+    r = invoke(BASE, *args, "--out", tmp_path / "c")
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and line.startswith(f"error: {head}"), line
+    if "players=3" in args:  # the fix it suggests, with the option typed
+        assert "give it one with --set-b seats.2.strategy=NAME" in line and "--set " not in line
