@@ -40,9 +40,13 @@ def out_of_range(where: str, value: Any, lo: Any, hi: Any = None) -> str:
     '<where>: <value> is out of range; allowed <lo>..<hi>', or 'allowed >= <lo>' for a range without an upper end.
     ``value`` is shown as given; integer bounds with thousands separators (1..10,000,000,000), 2^k-1 (k >= 32) as
     such (0..2^64-1); float bounds as they are."""
-    return f"{where}: {value} is out of range; allowed " + (
-        f">= {_bound(lo)}" if hi is None else f"{_bound(lo)}..{_bound(hi)}"
-    )
+    return f"{where}: {value} is out of range; allowed " + (f">= {_bound(lo)}" if hi is None else range_text(lo, hi))
+
+
+def range_text(lo: Any, hi: Any) -> str:
+    """A range as every message says it: '1..65,536' (see `out_of_range`), not '1..65536' in one message and
+    '1..65,536' in the next for the same limit."""
+    return f"{_bound(lo)}..{_bound(hi)}"
 
 
 def _bound(x: Any) -> str:
@@ -135,9 +139,7 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
         return value
     if k == "int":
         if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
-            raise ScenarioError(
-                f"{where}: expected an integer in {spec.domain[0]}..{spec.domain[1]}, got {_got(value)}"
-            )
+            raise ScenarioError(f"{where}: expected an integer in {range_text(*spec.domain)}, got {_got(value)}")
         value = int(value)
         lo, hi = spec.domain
         if not lo <= value <= hi:
@@ -173,18 +175,20 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
         lo, hi = spec.domain
         names = f" or a name ({', '.join(spec.labels)})" if spec.labels else ""
         if not isinstance(value, list):
-            raise ScenarioError(f"{where}: expected an array of integers in {lo}..{hi}{names}, got {_got(value)}")
+            raise ScenarioError(
+                f"{where}: expected an array of integers in {range_text(lo, hi)}{names}, got {_got(value)}"
+            )
         out = []
         for i, v in enumerate(value):
             if spec.labels and isinstance(v, str):
                 if v not in spec.labels:
                     raise ScenarioError(
                         f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
-                        f"{', '.join(spec.labels)} (or the integers {lo}..{hi})"
+                        f"{', '.join(spec.labels)} (or the integers {range_text(lo, hi)})"
                     )
                 v = spec.labels.index(v)
             if isinstance(v, bool) or not isinstance(v, int):
-                raise ScenarioError(f"{where}[{i}]: expected an integer in {lo}..{hi}{names}, got {_got(v)}")
+                raise ScenarioError(f"{where}[{i}]: expected an integer in {range_text(lo, hi)}{names}, got {_got(v)}")
             if not lo <= v <= hi:
                 raise ScenarioError(out_of_range(f"{where}[{i}]", v, lo, hi))
             out.append(v)

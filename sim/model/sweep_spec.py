@@ -97,7 +97,7 @@ def parse_range(text: str, where: str) -> list:
         raise SweepError(f"{where}: {text!r} runs backwards; write the smaller end first")
     count = int((hi - lo) / step) + 1
     if count > MAX_POINTS:
-        raise SweepError(f"{where}: {text!r} has {count} values; at most {MAX_POINTS}")
+        raise SweepError(f"{where}: {text!r} has {count:,} values; at most {MAX_POINTS:,}")
     ints = all("." not in (s or "1") for s in (m["lo"], m["hi"], m["step"]))
     vals = [lo + i * step for i in range(count)]
     return [int(v) for v in vals] if ints else [float(v) for v in vals]
@@ -298,7 +298,7 @@ def build(
     combos = _points(axes, mode, mode_where)
     if len(combos) > MAX_POINTS:
         raise SweepError(
-            f"sweep: {len(combos)} points; at most {MAX_POINTS}", usage=all(a.source.startswith("--") for a in axes)
+            f"sweep: {len(combos):,} points; at most {MAX_POINTS:,}", usage=all(a.source.startswith("--") for a in axes)
         )
     points = []
     src = {a.name: a.source for a in axes}

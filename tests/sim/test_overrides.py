@@ -488,3 +488,18 @@ def test_a_bad_players_override_is_named_before_the_seat_it_would_have_made(play
     )
     assert r.exit_code == EXIT_USAGE, r.output
     assert r.stderr.strip() == f"error: {says}"
+
+
+def test_the_budget_limit_reads_the_same_in_every_message(tmp_path):
+    """A search seat's budget: 'expected an integer in 1..65536' for a word, 'allowed 1..65,536' for a number out
+    of range; every message now writes the limit one way, as does a sweep's count of values."""
+    search = REPO / "scenarios" / "moor" / "search-4p.toml"
+    says = []
+    for value in ("abc", "70000"):
+        with pytest.raises(overrides.OverrideError) as e:
+            overrides.load(search, [("seats.0.budget", ov.parse_value(value))])
+        says.append(str(e.value))
+    assert "expected an integer in 1..65,536, got" in says[0] and "allowed 1..65,536" in says[1], says
+    assert not any("65536" in s for s in says)
+    r = cli.invoke(app, ["sweep", str(search), "--set", "seats.0.budget=1..20000", "--out", str(tmp_path / "s")])
+    assert one_error_line(r).endswith("'1..20000' has 20,000 values; at most 10,000"), r.stderr
