@@ -55,4 +55,8 @@ def _parse_field(line: str) -> str | None:
 
 
 class ScenarioError(SimError, ValueError):
-    """Bad scenario input; the message is one line naming the field and what is allowed."""
+    """Bad scenario input; the message is one line naming the field and what is allowed. ``choice_hint``: a bad
+    choice's (example as the message gives it, first allowed value), so where the value came from can say its own
+    example (`sim.model.scenario.coerce`)."""
+
+    choice_hint: tuple[str, str] | None = None

@@ -124,10 +124,25 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
             if k in params:
                 raise LadderError(f"--strategies {t}: parameter '{k}' given twice; give it once")
             try:
-                params[k] = coerce(ps, parse_value(raw), f"--strategies {t}: {k}")
+                value = parse_value(raw)
+            except ValueError:  # the TOML parser's words ("write arrays as [1, 2]") do not fit a rung
+                raise LadderError(
+                    f"--strategies {t}: {k}: '{raw}' is not a value; give a number, true or false, or a name "
+                    f"(e.g. {name}:{k}={_example(ps)})"
+                ) from None
+            try:
+                params[k] = coerce(ps, value, f"--strategies {t}: {k}", written=lambda n, v: f"{name}:{n}={v}")
             except ValueError as e:
                 raise LadderError(str(e) if isinstance(e, ScenarioError) else f"--strategies {t}: {k}: {e}") from None
     return Rung(t, name, tuple(params.items()), st.role)
+
+
+def _example(ps: registry.ParamSpec) -> str:
+    """A value of parameter ``ps`` as a rung writes it (its default)."""
+    from sim.model.scenario import toml_value
+
+    v = ps.default
+    return v if isinstance(v, str) else toml_value(v)
 
 
 def default_rungs(spec: registry.GameSpec, role: str) -> list[str]:

@@ -378,6 +378,25 @@ def blame(message: str, fields: list[tuple[str, Override]]) -> OverrideError | N
     return None if o is None else _fail(o[0], o[1], message)
 
 
+def option_example(message: str, e: ScenarioError, option: str, name: str) -> str:
+    """``message`` (about validation error ``e``) with a bad choice's example as command-line option ``option``
+    writes it ('e.g. --set seats.0.rollout=runner'), not as a scenario file does ('a quoted string, e.g. rollout =
+    "runner"': an option takes the bare word); unchanged for any other error."""
+    if e.choice_hint is None:
+        return message
+    toml_eg, first = e.choice_hint
+    return message.replace(toml_eg, f"(e.g. {option} {show(name, first)})")
+
+
+def _set_example(blamed: OverrideError, e: ScenarioError) -> OverrideError:
+    """``blamed`` with a bad choice's example as --set writes it (`option_example`)."""
+    if blamed.override is None:
+        return blamed
+    out = OverrideError(option_example(str(blamed), e, "--set", blamed.override[0]))
+    out.override = blamed.override
+    return out
+
+
 def variant_name(name: str, overrides: Iterable[Override]) -> str:
     """The name of scenario ``name`` with ``overrides`` applied, for its report folder: never the unmodified
     scenario's name. Readable when short and plain (``basic-4p--ghost_cards.shuffle=2--seats.1.strategy=runner``),
@@ -415,7 +434,7 @@ def load(
         except ScenarioError as e:
             blamed = blame(str(e), fields) if overrides else None
             if blamed is not None:
-                raise blamed from None
+                raise _set_example(blamed, e) from None
             raise ScenarioError(f"{p}: {e}") from None
     except OverrideError as e:
         if options is None or e.override not in overrides:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,8 +130,12 @@ def param_of(spec: registry.GameSpec, name: str) -> registry.ParamSpec:
     return ps
 
 
-def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
-    """Check ``value`` against ``spec`` and return it in the declared type (ints stay ints, so no recompiles)."""
+def coerce(spec: registry.ParamSpec, value: Any, where: str, written: Callable[[str, str], str] | None = None) -> Any:
+    """Check ``value`` against ``spec`` and return it in the declared type (ints stay ints, so no recompiles).
+    ``written(name, value)``: how a value is written where it came from, for the example a bad choice's error gives
+    (default: a scenario file's TOML, 'a quoted string, e.g. rollout = "runner"'; `sim ladder --strategies`:
+    'search:rollout=runner'). The error's ``choice_hint`` holds (that example's text, the first allowed value), so
+    an override's error can give its own (`sim.model.overrides.load`: 'e.g. --set seats.0.rollout=runner')."""
     k = spec.kind
     if k == "bool":
         if not isinstance(value, bool):
@@ -159,13 +163,22 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str) -> Any:
                 raise ScenarioError(out_of_range(where, value, lo, hi))
         return value
     if k == "choice":
-        eg = f"(a quoted string, e.g. {where.rsplit('.', 1)[-1]} = {toml_value(spec.domain[0])})"
+        first = spec.domain[0]
+        eg = (
+            f"(e.g. {written(spec.name, first)})"
+            if written
+            else f"(a quoted string, e.g. {spec.name} = {toml_value(first)})"
+        )
+        err = None
         if not isinstance(value, str):
-            raise ScenarioError(
+            err = ScenarioError(
                 f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} {eg}"
             )
-        if value not in spec.domain:
-            raise ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
+        elif value not in spec.domain:
+            err = ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
+        if err is not None:
+            err.choice_hint = (eg, first)  # an override's error gives its own example (sim.model.overrides.load)
+            raise err
         return value
     if k == "str":
         if not isinstance(value, str):

@@ -311,7 +311,10 @@ def build(
             raise SweepError(f"{src.get(name, 'sweep')}: {str(e).split(': ', 1)[1]}") from None
         except ScenarioError as e:
             where = f"{src[o[0]]}: value {toml_value(o[1])}" if (o := _blamed(str(e), fields)) else "sweep"
-            raise SweepError(f"{where}: {e}") from None
+            said = str(e)
+            if o is not None and src[o[0]].startswith("--"):  # an option's example, not the file's TOML
+                said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
+            raise SweepError(f"{where}: {said}") from None
         points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
     ms = measures if measures else opts.get("measures")
     if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):

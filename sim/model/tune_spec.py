@@ -191,7 +191,10 @@ class Tune:
         except ScenarioError as e:
             o = ov.field_of(str(e), fields)
             at = f"{src[o[0]]}: value {toml_value(o[1])}" if o and o[0] in src else where
-            raise TuneError(f"{at}: {e}") from None
+            said = str(e)
+            if o and o[0] in src and src[o[0]].startswith("--"):  # an option's example, not the file's TOML
+                said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
+            raise TuneError(f"{at}: {said}") from None
         return sc.with_changes(games=self.games, seed=self.base.seed, name=self.base.name)
 
     def fingerprint(self) -> dict:

@@ -61,6 +61,32 @@ def test_a_bad_ladder_is_one_line_before_anything_runs(args, says, tmp_path):
     assert not (tmp_path / "ld").exists()  # refused before the folder or any table
 
 
+@pytest.mark.parametrize(
+    "rung, says",
+    [
+        (
+            "search:rollout=nope",
+            "--strategies search:rollout=nope: rollout: 'nope' is not allowed; allowed: runner, weighted, cautious, "
+            "collector, random (e.g. search:rollout=runner)",
+        ),
+        ("search:root=1", "root: expected a string, got integer 1; allowed: ucb1, halving (e.g. search:root=ucb1)"),
+        (
+            "weighted:w_goal=[1",
+            "--strategies weighted:w_goal=[1: w_goal: '[1' is not a value; give a number, true or false, or a name "
+            "(e.g. weighted:w_goal=1.0)",
+        ),
+    ],
+)
+def test_a_bad_rung_value_is_said_as_a_rung_is_written(rung, says, tmp_path):
+    """--strategies search:rollout=nope said '(a quoted string, e.g. --strategies search:rollout=nope: rollout =
+    "runner")', a scenario file's TOML (and a garbled key), and a value the TOML parser refused 'write arrays as
+    [1, 2]', which a comma-separated rung cannot hold. The example is now a rung."""
+    r = cli.invoke(app, ["ladder", "moor", "--strategies", f"random;{rung}", "--out", str(tmp_path / "ld")])
+    line = one_error_line(r)
+    assert r.exit_code == 2 and line.endswith(says), line
+    assert "quoted" not in line and " = " not in line and "TOML" not in line
+
+
 def test_rungs_with_parameters_split_from_a_comma_list():
     assert split_rungs("random,planner:recall_own=0.5,recall_table=0.5,spoiler") == [
         "random",

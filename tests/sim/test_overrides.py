@@ -503,3 +503,28 @@ def test_the_budget_limit_reads_the_same_in_every_message(tmp_path):
     assert not any("65536" in s for s in says)
     r = cli.invoke(app, ["sweep", str(search), "--set", "seats.0.budget=1..20000", "--out", str(tmp_path / "s")])
     assert one_error_line(r).endswith("'1..20000' has 20,000 values; at most 10,000"), r.stderr
+
+
+@pytest.mark.parametrize(
+    "args, example",
+    [
+        (["run", "{s}", "--set", "seats.0.rollout=nope"], "(e.g. --set seats.0.rollout=runner)"),
+        (["compare", "{s}", "--set-b", "seats.0.rollout=nope"], "(e.g. --set-b seats.0.rollout=runner)"),
+        (["sweep", "{s}", "--set", "seats.0.rollout=runner,nope"], "(e.g. --set seats.0.rollout=runner)"),
+        (
+            ["tune", "{s}", "--param", "seats.0.rollout=runner,nope", "--target", "first_player_advantage=0"],
+            "(e.g. --param seats.0.rollout=runner)",
+        ),
+    ],
+)
+def test_a_bad_choice_on_the_command_line_gets_a_command_line_example(args, example, tmp_path):
+    """--set seats.0.rollout=nope ended '(a quoted string, e.g. rollout = "runner")': a scenario file's TOML, and
+    an option takes the bare word. The example is written as the option was; a file keeps the TOML one."""
+    search = str(REPO / "scenarios" / "moor" / "search-4p.toml")
+    r = cli.invoke(app, [a.format(s=search) for a in args] + ["--out", str(tmp_path / "o")])
+    line = one_error_line(r)
+    assert line.endswith(example) and "quoted" not in line, line
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Path(search).read_text().replace('rollout = "runner"', 'rollout = "nope"'))
+    line = one_error_line(cli.invoke(app, ["run", str(bad)]))
+    assert line.endswith('(a quoted string, e.g. rollout = "runner")'), line
