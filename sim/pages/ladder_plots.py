@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.pages.plots import GREY, NEUTRAL, SEAT, _figure
+from sim.pages.plots import GREY, NEUTRAL, SEAT, _figure, cell_text_color
 
 
 def ratings(d: dict) -> Any:
@@ -54,7 +54,8 @@ def heatmap(d: dict) -> Any:
     for i in range(k):
         for j in range(k):
             if np.isfinite(m[i, j]):
-                ax.text(j, i, f"{100 * m[i, j]:.0f}", ha="center", va="center", fontsize=8)
+                c = cell_text_color(im, 100 * m[i, j])  # white on the dark ends of RdBu
+                ax.text(j, i, f"{100 * m[i, j]:.0f}", ha="center", va="center", fontsize=8, color=c)
     ax.set_title("row beats column (% of decided pairs)")
     fig.colorbar(im, ax=ax, shrink=0.8)
     return fig
@@ -145,7 +146,9 @@ def matrix(d: dict) -> Any:
     ax.set_yticks(range(len(rows)), rows)
     for i in range(len(rows)):
         for j in range(len(cols)):
-            ax.text(j, i, f"{100 * a[i, j]:.0f}", ha="center", va="center", fontsize=8)
+            if np.isfinite(a[i, j]):  # a pairing not played: an empty cell, not 'nan'
+                c = cell_text_color(im, 100 * a[i, j])
+                ax.text(j, i, f"{100 * a[i, j]:.0f}", ha="center", va="center", fontsize=8, color=c)
     ax.set_title(f"hunters' win rate (%): {m['row_role']} (rows) x hunters (columns)")
     fig.colorbar(im, ax=ax, shrink=0.8)
     return fig

@@ -418,6 +418,13 @@ def curves(s: dict):
     return fig
 
 
+def cell_text_color(im, value: float) -> str:
+    """The colour of a number written on a heatmap cell of ``value`` (in ``im``'s units): white on a dark cell,
+    black on a light one, by the cell's luminance (black on the dark ends of RdBu could not be read)."""
+    r, g, b, _ = im.cmap(im.norm(value))
+    return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+
+
 def min_games(finished: int) -> int:
     """Rounds reached by fewer games than this are left out of the per-round curves (means of a handful of long
     games are noise)."""
@@ -440,7 +447,8 @@ def matchups(s: dict):
     for i in range(len(names)):
         for j in range(len(names)):
             if not np.isnan(a[i, j]):
-                ax.text(j, i, f"{100 * a[i, j]:.1f}", ha="center", va="center", fontsize=8)
+                c = cell_text_color(im, 100 * a[i, j])
+                ax.text(j, i, f"{100 * a[i, j]:.1f}", ha="center", va="center", fontsize=8, color=c)
     ax.set_title("row outscores column (%)")
     fig.colorbar(im, ax=ax, shrink=0.8)
     return fig

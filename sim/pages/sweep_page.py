@@ -396,9 +396,8 @@ def heatmap(d: dict, m: dict):
     for i in range(n0):
         for j in range(n1 if annotated(d) else 0):
             if text[i][j]:  # white text on dark cells
-                r, g, b, _ = im.cmap(im.norm(grid[i, j]))
-                dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
-                a.text(j, i, text[i][j], ha="center", va="center", fontsize=7, color="white" if dark else "black")
+                c = plots.cell_text_color(im, grid[i, j])
+                a.text(j, i, text[i][j], ha="center", va="center", fontsize=7, color=c)
     for r in d["points"]:
         i, j = divmod(r["index"], n1)
         if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:

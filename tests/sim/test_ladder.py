@@ -278,3 +278,27 @@ def test_a_ladder_of_chosen_rungs_gets_a_folder_of_its_own():
     assert build("moor", strategies=["random", "weighted"]).folder_name() == "ladder-moor-4p-random-weighted"
     long = build("moor", strategies=["random", *[f"weighted:w_goal={v}" for v in (1.5, 2.5, 3.5, 4.5)]])
     assert len(long.folder_name()) == len("ladder-moor-4p-") + 10
+
+
+def test_heatmap_numbers_are_white_on_dark_cells_and_black_on_light_ones():
+    """The ladder's head-to-head heatmap wrote every number black, unreadable on the dark ends of RdBu (random's 8%
+    against runner, weighted's 92% against random). The text colour now follows the cell's luminance, on the
+    asymmetric ladder's matrix and a run's strategy matchups too."""
+    from matplotlib.colors import to_rgb
+
+    from sim.pages import ladder_plots, plots
+
+    def colours(fig) -> dict[str, tuple]:
+        return {t.get_text(): to_rgb(t.get_color()) for t in fig.axes[0].texts}
+
+    white, black = to_rgb("white"), to_rgb("black")
+    names = ["a", "b", "c"]
+    h2h = [[None, 0.92, 0.5], [0.08, None, 0.13], [0.5, 0.87, None]]
+    d = {"rating": {"order": [0, 1, 2], "ratings": [{"rung": n} for n in names], "head_to_head": {"matrix": h2h}}}
+    c = colours(ladder_plots.heatmap(d))
+    assert c["92"] == c["8"] == c["13"] == c["87"] == white and c["50"] == black
+    cells = [{"row": "h", "col": n, "hunters_win_rate": v} for n, v in zip(names, (0.0, 0.5, 0.95))]
+    c = colours(ladder_plots.matrix({"matrix": {"rows": ["h"], "cols": names, "cells": cells, "row_role": "x"}}))
+    assert c["0"] == c["95"] == white and c["50"] == black
+    c = colours(plots.matchups({"matchups": {"a": {"b": 0.8}, "b": {"a": 0.2}}}))
+    assert c["80.0"] == c["20.0"] == white
