@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 from sim.model.scenario import Scenario
+from sim.model.words import count
 from sim.play.context import RunContext
 from sim.play.distributed import InProcess
 from sim.play.provenance import git_commit
@@ -63,7 +64,7 @@ def compare(
     units = (Unit("compare", i, sa, g0, n, seed, against=sb) for i, (g0, n) in enumerate(chunks(target, chunk)))
     t0 = time.perf_counter()
     done = 0
-    stop = {"rule": "games", "message": f"played the requested {target} games"}
+    stop = {"rule": "games", "message": f"played the requested {count(target, 'game')}"}
     sprt_out = None
     prec_out = None
     results = in_order(ex.map(units, ctx))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.model import tune_spec
+from sim.model import tune_spec, words
 from sim.model.scenario import Scenario
 from sim.model.tune_spec import Param, Tune, TuneError
 from sim.play.context import RunContext
@@ -339,14 +339,16 @@ def run_tune(
         before = len([t for t in study.get_trials(deepcopy=False) if t.state.is_finished()])
         if pr.stage:
             pr.stage(
-                f"tune {tune.name}: {tune.trials} trials x {tune.games:,} games ({sampler_name(tune)}"
-                + (f"; {before} already in the study" if before else "")
-                + ")"
+                f"tune {tune.name}: {words.count(tune.trials, 'trial')} x {words.count(tune.games, 'game', grouped=True)} "
+                f"({sampler_name(tune)}" + (f"; {before} already in the study" if before else "") + ")"
             )
         count = search(tune, study, folder, executor, chunk, pr, ctx, tune_points.sweep_stores(paths.REPORTS))
         rows = trial_rows(tune, study, folder)
         if pr.stage:
-            pr.stage(f"tune {tune.name}: confirming the best {tune.confirm} with {tune.confirm_games:,} games each")
+            pr.stage(
+                f"tune {tune.name}: confirming the best {tune.confirm} with "
+                f"{words.count(tune.confirm_games, 'game', grouped=True)} each"
+            )
         cands, told, confirm_played = confirm(tune, rows, folder, executor, chunk, pr, ctx)
         imp = importance(tune, study)
         wall = time.perf_counter() - t0

@@ -105,7 +105,11 @@ def ladder(
         typer.echo(json.dumps(r.raw, indent=1))
     else:
         typer.echo(summary_text(r.raw))
-    typer.echo(f"ladder written to {r.folder} ({len(r.played)} tables played, {len(r.reused)} reused)", err=True)
+    from sim.model.words import count
+
+    typer.echo(
+        f"ladder written to {r.folder} ({count(len(r.played), 'table')} played, {len(r.reused)} reused)", err=True
+    )
 
 
 def _argv() -> list[str]:
@@ -134,7 +138,12 @@ def split_rungs(text: str) -> list[str]:
 
 def summary_text(d: dict) -> str:
     """What the terminal shows: ratings strongest first (or team rates / the matrix), the luck figures, verdicts."""
-    lines = [f"{d['title']}, {d['players']} players: {len(d['tables'])} tables x {d['games_per_table']:,} games"]
+    from sim.model.words import count
+
+    lines = [
+        f"{d['title']}, {d['players']} players: {count(len(d['tables']), 'table')} x "
+        f"{count(d['games_per_table'], 'game', grouped=True)}"
+    ]
     from sim.pages.ladder_page import elo_interval
 
     rt = d.get("rating")

@@ -310,10 +310,12 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
 
 def summary_text(doc: dict) -> str:
     """The sweep in a few lines: each chosen measure per point, and the target's answer."""
+    from sim.model.words import count
     from sim.pages.sweep_page import fmt, fmt_ci, many_points_text, point_words, target_text
 
     lines = [
-        f"sweep {doc['scenario']['name']}: {len(doc['points'])} points x {doc['games']:,} games "
+        f"sweep {doc['scenario']['name']}: {count(len(doc['points']), 'point')} x "
+        f"{count(doc['games'], 'game', grouped=True)} "
         f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"
     ]
     for p in doc["points"]:
@@ -336,6 +338,7 @@ def summary_text(doc: dict) -> str:
 def default_sweep_line(name, doc: dict, folder: Path, played: int) -> str:
     """`make run`'s line for one default sweep: "moor/sweeps/x.toml: 9 points x 500 games in 0.4 s -> FOLDER", the
     target's answer (if any) before the arrow; "...games, all reused" when no point was played."""
+    from sim.model.words import count
     from sim.pages.sweep_page import target_text
 
     n = len(doc["points"])
@@ -343,7 +346,8 @@ def default_sweep_line(name, doc: dict, folder: Path, played: int) -> str:
     if played and played < n:
         when += f" ({n - played:,} reused)"
     t = target_text(doc) if doc.get("target") else None
-    return f"{name}: {n:,} points x {doc['games']:,} games{when}{'; ' + t if t else ''} -> {folder}"
+    games = count(doc["games"], "game", grouped=True)
+    return f"{name}: {count(n, 'point', grouped=True)} x {games}{when}{'; ' + t if t else ''} -> {folder}"
 
 
 def run_default_sweeps(game: str | None, games: int | None) -> list[tuple[Path, dict]]:

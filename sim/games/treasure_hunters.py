@@ -215,9 +215,9 @@ def replay(scenario, game: int) -> list[str]:
             verb = "a ghost arrives in" if d else "the ghost lands in"
             lines.append(f"  {verb} room {LETTERS[b]}{past}: {c} there")
         elif e == R.E_HAUNT:
-            lines.append(f"  room {LETTERS[a]} is HAUNTED ({b} hauntings on the board)")
+            lines.append(f"  room {LETTERS[a]} is HAUNTED ({count(b, 'haunting')} on the board)")
         elif e == R.E_SHUFFLE:
-            lines.append(f"  the deck is shuffled ({a} cards){': every door unlocks' if b else ''}")
+            lines.append(f"  the deck is shuffled ({count(a, 'card')}){': every door unlocks' if b else ''}")
         elif e == R.E_LOCK:
             lines.append(f"  the {('', 'blue', 'green')[a]} doors lock")
         elif e == R.E_MOVE:
@@ -266,8 +266,9 @@ def replay(scenario, game: int) -> list[str]:
             )  # the label keeps the rulebook's name (RULES.md)
             lines.append(f"END: {R.OUTCOME_LABELS[a]}{why}")
     lines.append(
-        f"final after {turns} hunter turns, {rounds} rounds: {int(st[R.S_DELIVERED])} jewels in the wagon, "
-        f"{int(st[R.S_HAUNTS])} hauntings, {int(st[R.S_GHOSTS_ON])} ghosts on the board"
+        f"final after {count(turns, 'hunter turn')}, {count(rounds, 'round')}: "
+        f"{count(int(st[R.S_DELIVERED]), 'jewel')} in the wagon, {count(int(st[R.S_HAUNTS]), 'haunting')}, "
+        f"{count(int(st[R.S_GHOSTS_ON]), 'ghost')} on the board"
     )
     lines += notes.rest()
     winners = [s for s in range(n) if (wseat >> s) & 1]

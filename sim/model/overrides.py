@@ -38,6 +38,7 @@ from typing import Any
 
 from sim.model import registry
 from sim.model.scenario import SCENARIO_KEYS, Scenario, ScenarioError, from_dict, read, toml_value
+from sim.model.words import count
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z0-9_]+|\*))*")
 BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -248,7 +249,7 @@ def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict)
             raise _fail(
                 name,
                 value,
-                f"the file's params.{ps.name} has {len(cur)} values, not one per name "
+                f"the file's params.{ps.name} has {count(len(cur), 'value')}, not one per name "
                 f"({', '.join(names)}); fix the file",
             )
         cur = dict(zip(names, cur))  # the file's positional form, by name

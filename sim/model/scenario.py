@@ -31,6 +31,7 @@ import numpy as np
 from sim.model import registry
 from sim.model.boards import FILE_PARAMS, FILE_PATHS
 from sim.model.errors import ScenarioError  # noqa: F401  (raised here; callers import it from this module)
+from sim.model.words import count
 
 MAX_GAMES = 10**10
 
@@ -391,7 +392,9 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
             f"(allowed: {', '.join(s.name for s in spec.strategies if s.role == roles[0])})"
         )
     if len(seats_raw) != players:
-        raise ScenarioError(f"[[seats]]: {len(seats_raw)} seats for players = {players}; give exactly {players}")
+        raise ScenarioError(
+            f"[[seats]]: {count(len(seats_raw), 'seat')} for players = {players}; give exactly {players}"
+        )
     seats = []
     for i, s in enumerate(seats_raw):
         where = f"seats[{i}]"

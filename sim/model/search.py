@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sim.model.registry import ParamSpec, StrategySpec
+from sim.model.words import count
 
 if TYPE_CHECKING:
     from sim.model.scenario import Scenario
@@ -221,7 +222,7 @@ def _marked_lines(
     for d in decisions(rec):
         top = d["top"]
         cands = "; ".join(
-            f"{action_name(a)}: {100.0 * w / v:.0f}% of {v} rollouts" if v else f"{action_name(a)}: not tried"
+            f"{action_name(a)}: {100.0 * w / v:.0f}% of {count(v, 'rollout')}" if v else f"{action_name(a)}: not tried"
             for a, v, w, _, _ in top
         )
         more = f" ({len(top)} of {d['candidates']}, the most tried first)" if d["candidates"] > len(top) else ""
@@ -253,7 +254,7 @@ def _marked_lines(
         out.append(
             (
                 d["mark"],
-                f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {d['budget']} rollouts: "
+                f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {count(d['budget'], 'rollout')}: "
                 f"plays {action_name(played)}{why}; candidates{more}: {cands}",
             )
         )

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 
-def count(n: int, noun: str, plural: str | None = None) -> str:
+def count(n: int, noun: str, plural: str | None = None, grouped: bool = False) -> str:
     """``n`` and its noun in the right number: count(1, "ghost") -> "1 ghost", count(0, "ghost") -> "0 ghosts",
-    count(2, "hunter player") -> "2 hunter players" (``plural``: an irregular plural, default ``noun + "s"``).
-    Instead of "1 ghost(s)"."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+    count(2, "hunter player") -> "2 hunter players" (``plural``: an irregular plural, default ``noun + "s"``;
+    ``grouped``: thousands separators, "20,000 games"). Instead of "1 ghost(s)" or "1 games"."""
+    return (f"{n:,}" if grouped else f"{n}") + f" {noun if n == 1 else plural or noun + 's'}"
 
 
 def p_value(p: float | None, digits: int = 2) -> str:
@@ -38,9 +38,9 @@ def ending(
     score was settled: the game's tie-break rule) and "winner: ..." naming the seats of the bitmask ``wseat`` with
     ``who``."""
     n = len(scores)
-    lines = [f"TRUNCATED at the turn cap ({turns} turns)"] if status == 1 else []
+    lines = [f"TRUNCATED at the turn cap ({count(turns, 'turn')})"] if status == 1 else []
     lines.append(
-        f"final after {turns} turns, {rounds} rounds: "
+        f"final after {count(turns, 'turn')}, {count(rounds, 'round')}: "
         + ", ".join(f"seat {s} {score_text(int(scores[s]))}" for s in range(n))
     )
     lines += list(decided)

@@ -23,6 +23,7 @@ import numpy as np
 from sim.model.errors import SimError
 from sim.model.paths import REPO  # noqa: F401  (the report writer's callers name it here too)
 from sim.model.scenario import Scenario
+from sim.model.words import count
 
 # files that mark a folder as an earlier report (sim run / sim report: summary.json, provenance.json; sim compare:
 # compare.json), so --out may replace it
@@ -96,7 +97,7 @@ def replaced_settings(final: Path, games: int, seed: int, overrides: list) -> st
     new_over = [(n, v) for n, v in overrides]
     differs = []
     if prov["games"] != games:
-        differs.append(f"{prov['games']:,} games (this run: {games:,})")
+        differs.append(f"{count(prov['games'], 'game', grouped=True)} (this run: {games:,})")
     if prov.get("seed") != seed:
         differs.append(f"seed {prov.get('seed')} (this run: {seed})")
     if old_over != new_over:

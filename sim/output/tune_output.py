@@ -17,6 +17,7 @@ from typing import Any
 from sim.model.errors import SimError
 from sim.model.scenario import toml_value
 from sim.model.tune_spec import Tune
+from sim.model.words import count
 
 SCHEMA = 1
 OUTPUTS = ("tune.json", "tune.parquet", "tune.html", "best.toml")
@@ -220,10 +221,11 @@ def write(folder: Path, tune: Tune, doc: dict) -> None:
         if chosen is not None:
             best = best_document(tune, chosen["values"], doc["confirm_games"])
             head = (
-                f"{tune.name}, tuned by `sim tune` ({len(doc['trials'])} trials x {doc['games']:,} games): "
+                f"{tune.name}, tuned by `sim tune` ({count(len(doc['trials']), 'trial')} x "
+                f"{count(doc['games'], 'game', grouped=True)}): "
                 + "; ".join(f"{k} = {toml_value(v)}" for k, v in chosen["values"].items())
-                + f"\ntargets: {', '.join(t['text'] for t in doc['targets'])}; confirmed on {doc['confirm_games']:,} "
-                f"games at seed {doc['confirm_seed']} (tune.html)\nPlay it: sim run {folder / 'best.toml'}"
+                + f"\ntargets: {', '.join(t['text'] for t in doc['targets'])}; confirmed on "
+                f"{count(doc['confirm_games'], 'game', grouped=True)} at seed {doc['confirm_seed']} (tune.html)\nPlay it: sim run {folder / 'best.toml'}"
             )
             files["best.toml"].write_text(scenario_toml(best, head), encoding="utf-8")
         else:

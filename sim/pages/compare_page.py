@@ -6,7 +6,7 @@ dict that `sim.stats.compare.compare` computes. The dependency is one-way: this 
 from __future__ import annotations
 
 from sim.model import catalogue
-from sim.model.words import p_value, with_sign
+from sim.model.words import count, p_value, with_sign
 from sim.pages import plots, verdicts
 from sim.pages.html_report import CSS, esc
 
@@ -59,7 +59,7 @@ def render_markdown(res: dict) -> str:
         f"# Compare: {a['name']} (A) vs {b['name']} (B)",
         "",
         f"Game {a['game']} · seed {res['seed']} (common random numbers: game g of A and B sees the same dice "
-        f"where the rules allow) · {res['games']} games each · rules v{res['provenance']['rules_version']} · "
+        f"where the rules allow) · {count(res['games'], 'game')} each · rules v{res['provenance']['rules_version']} · "
         f"RNG contract v{res['provenance']['rng_contract']} · commit {res['provenance']['git_commit'][:12]}",
         "",
         f"A: `{a['file']}`  ",
@@ -100,10 +100,10 @@ def significance_line(res: dict) -> str:
     tested = sum(r["p"] is not None for r in res["metrics"])
     k = len(res["significant"])
     return (
-        f"Significant after Holm correction over {tested} measures at alpha = {res['alpha']}: {k} "
+        f"Significant after Holm correction over {count(tested, 'measure')} at alpha = {res['alpha']}: {k} "
         f"(marked YES in the table)."
         if k
-        else f"Significant after Holm correction over {tested} measures at alpha = {res['alpha']}: none."
+        else f"Significant after Holm correction over {count(tested, 'measure')} at alpha = {res['alpha']}: none."
     )
 
 
@@ -194,7 +194,7 @@ def render_compare(res: dict) -> str:
                 '<html lang="en"><head><meta charset="utf-8">',
                 f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
                 f'<header id="provenance"><h1>{esc(title)}</h1>'
-                f"<details><summary>{esc(a['game'])} · {res['games']} games each · seed {res['seed']} (common random "
+                f"<details><summary>{esc(a['game'])} · {count(res['games'], 'game')} each · seed {res['seed']} (common random "
                 f'numbers) · commit {str(pv["git_commit"])[:12]} (provenance)</summary><dl class="prov">'
                 + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov)
                 + "</dl></details></header>",

@@ -523,7 +523,7 @@ def sections(s: dict) -> list[Section]:
                 "over finished games), each with what it counts; those that cannot apply to this scenario are "
                 "left out.",
                 "plots": [],
-                "folded": [(f"{len(cr)} counters", cr)],
+                "folded": [(count(len(cr), "counter"), cr)],
             }
         )
     return out

@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from sim.model.words import count
 from sim.pages.html_report import CSS, esc
 
 
@@ -52,7 +53,7 @@ def render(
             "sweep": _link(f, "sweep.html", root),
             "game": d["scenario"]["game"],
             "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
-            "points": f"{len(d['points'])} x {d['games']:,} games",
+            "points": f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}",
             "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
             "written": _written(d),
         }
@@ -74,7 +75,7 @@ def render(
             "tune": _link(f, "tune.html", root),
             "game": d["scenario"]["game"],
             "tuned": esc("; ".join(f"{p['name']} = {p['range']}" for p in d["params"])),
-            "trials": f"{len(d['trials'])} x {d['games']:,} games",
+            "trials": f"{len(d['trials'])} x {count(d['games'], 'game', grouped=True)}",
             "headline": esc(tune_headline(d)),
             "written": _written(d),
         }

@@ -4,7 +4,7 @@ ladder.json dict (`sim.output.ladder_output.document`)."""
 
 from __future__ import annotations
 
-from sim.model.words import with_sign
+from sim.model.words import count, with_sign
 from sim.pages import ladder_plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.plots import render as draw
@@ -127,8 +127,8 @@ def render(d: dict) -> str:
         "<!DOCTYPE html>",
         f'<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title><style>{CSS}</style></head><body>',
         f"<h1>{esc(title)}</h1>",
-        f"<p>{len(d['rungs'])} rungs ({esc(', '.join(r['rung'] for r in d['rungs']))}), {len(d['tables'])} tables of "
-        f"{d['games_per_table']:,} games each, seed {d['seed']}; rules and board of scenario "
+        f"<p>{len(d['rungs'])} rungs ({esc(', '.join(r['rung'] for r in d['rungs']))}), {count(len(d['tables']), 'table')} of "
+        f"{count(d['games_per_table'], 'game', grouped=True)} each, seed {d['seed']}; rules and board of scenario "
         f"<code>{esc(d['scenario']['name'])}</code>. Every table plays the same games (common random numbers) and "
         "every rung sits in every seat and turn position equally often.</p>",
     ]

@@ -562,7 +562,8 @@ def many_points_text(d: dict) -> str | None:
             else ""
         )
         return (
-            f"No setting differs from the scenario's own by more than noise at {a['games']:,} games a point. "
+            f"No setting differs from the scenario's own by more than noise at {count(a['games'], 'game', grouped=True)} "
+            f"a point. "
             f"{tested}{more}"
         )
     by_point: dict[int, list[str]] = {}

@@ -188,7 +188,7 @@ def one_line(s: dict) -> str:
     win rate (a shared win counting 1/k, so they add up to 100%)."""
     g = s["games"]
     if not g["finished"]:
-        return f"no game finished ({g['truncated']} hit the turn cap, {g['errors']} errors): raise max_turns"
+        return f"no game finished ({g['truncated']} hit the turn cap, {count(g['errors'], 'error')}): raise max_turns"
     if is_team_game(s):
         roles = [r["role"] for r in s["seats"]]
         parts = []

@@ -5,7 +5,7 @@ dict; the lines of `summary_lines` are what `sim tune` prints."""
 
 from __future__ import annotations
 
-from sim.model.words import with_sign
+from sim.model.words import count, with_sign
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.sweep_page import fmt, fmt_ci
@@ -38,8 +38,9 @@ def summary_lines(d: dict) -> list[str]:
     the interval reaches the target, the candidates that cannot be told apart, the games against the full grid."""
     b = d["budget"]
     lines = [
-        f"tune {d['scenario']['name']}: {len(d['trials'])} trials x {d['games']:,} games ({d['sampler']}), "
-        f"best {len(d['candidates'])} confirmed with {d['confirm_games']:,} games each at seed {d['confirm_seed']}"
+        f"tune {d['scenario']['name']}: {count(len(d['trials']), 'trial')} x {count(d['games'], 'game', grouped=True)} "
+        f"({d['sampler']}), best {len(d['candidates'])} confirmed with {count(d['confirm_games'], 'game', grouped=True)} "
+        f"each at seed {d['confirm_seed']}"
     ]
     ch = d.get("chosen")
     if ch is None:
@@ -281,12 +282,13 @@ def render(d: dict) -> str:
         ("targets", "; ".join(target_words(t) for t in d["targets"])),
         (
             "search",
-            f"{d['sampler']} (Optuna), {len(d['trials'])} trials in batches of {d['batch']}, "
-            f"{d['games']:,} games each at seed {d['seed']} (common random numbers)",
+            f"{d['sampler']} (Optuna), {count(len(d['trials']), 'trial')} in batches of {d['batch']}, "
+            f"{count(d['games'], 'game', grouped=True)} each at seed {d['seed']} (common random numbers)",
         ),
         (
             "confirmation",
-            f"best {len(d['candidates'])} settings, {d['confirm_games']:,} games each at seed {d['confirm_seed']}",
+            f"best {count(len(d['candidates']), 'setting')}, {count(d['confirm_games'], 'game', grouped=True)} each at "
+            f"seed {d['confirm_seed']}",
         ),
         ("games", summary_lines(d)[-1].removeprefix("games: ")),
         ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from sim.model import catalogue
-from sim.model.words import p_value, with_sign
+from sim.model.words import count, p_value, with_sign
 from sim.stats import metrics
 
 MAX_OTHERS = 6
@@ -101,7 +101,7 @@ def compare_sentences(res: dict) -> list[str]:
         n_sig = sum(1 for r in head if r.get("significant"))
         out.append(
             ("Nothing else differs" if n_sig else "No measure differs") + f" beyond chance after the Holm "
-            f"correction over the {tested} measures compared."
+            f"correction over the {count(tested, 'measure')} compared."
         )
     if not rows:
         out.append("No measure could be compared (see the comparability notes).")

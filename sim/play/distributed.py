@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sim.model.errors import SimError
+from sim.model.words import count
 from sim.play.context import RunContext
 from sim.play.work import Executor, InProcess, Unit, UnitResult, play_unit  # noqa: F401  (the executors live here)
 
@@ -182,7 +183,7 @@ def executor(
                 f"with `dask scheduler` and workers with `dask worker {address}`"
             ) from None
         ex = DaskExecutor(
-            client, f"Dask cluster at {address}, {len(client.scheduler_info()['workers'])} workers", threads
+            client, f"Dask cluster at {address}, {count(len(client.scheduler_info()['workers']), 'worker')}", threads
         )
         if on_note and not ex.workers:
             on_note(f"note: the Dask scheduler at {address} has no workers yet; units wait for one")

@@ -150,7 +150,8 @@ class Lines:
         start-up and no time left (a time left from it would be made up: 30 s of compiling in a 256-game step). A
         compared run says each side's games/s, and the time left once both sides are timed."""
         self.last = now
-        head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} games"
+        games = "game" if self.total == 1 else "games"  # a one-game search run: "(0 of 1 game"
+        head = f"{self.label}: {100 * self.done / self.total:.0f}% ({self.done:,.0f} of {self.total:,.0f} {games}"
         if self.done <= 0:
             doing = (
                 "starting up (compiling the kernels on a first run)"
@@ -167,7 +168,7 @@ class Lines:
         rates, left = known
         if self.sides:
             done = ", ".join(f"{n} {self.sides.get(i, [0.0])[0]:,.0f}" for i, n in enumerate(SIDES))
-            head = f"{self.label}: {100 * self.done / self.total:.0f}% ({done} of {self.total:,.0f} games each; "
+            head = f"{self.label}: {100 * self.done / self.total:.0f}% ({done} of {self.total:,.0f} {games} each; "
             untimed = [n for i, n in enumerate(SIDES) if not self.sides.get(i, [0, 0, 0])[1]]
             if untimed:
                 self._say(

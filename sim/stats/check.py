@@ -31,7 +31,7 @@ from sim.model import catalogue
 from sim.model.errors import SimError
 from sim.model.paths import BASELINES, REPO, SCENARIOS
 from sim.model.scenario import Scenario
-from sim.model.words import p_value
+from sim.model.words import count, p_value
 from sim.stats import metrics
 
 FORMAT = 1
@@ -386,7 +386,7 @@ def exact_findings(sc: Scenario, b: dict, agg: dict, sums: dict, path: Path | No
                 "exact",
                 f"behaviour changed: {regen} ({len(diff)} integer aggregate"
                 f"{'s differ' if len(diff) > 1 else ' differs'} from the baseline at seed {ex['seed']}, "
-                f"{ex['games']} games: {shown})",
+                f"{count(ex['games'], 'game')}: {shown})",
             )
         )
     return out, msgs
@@ -523,9 +523,9 @@ def _scenario_seed(seed: int, i: int) -> int:
 def _line(r: ScenarioCheck) -> str:
     parts = []
     if r.exact is not None:
-        parts.append(f"exact {'identical' if r.exact['identical'] else 'DIFFERS'} ({r.exact['games']} games)")
+        parts.append(f"exact {'identical' if r.exact['identical'] else 'DIFFERS'} ({count(r.exact['games'], 'game')})")
     if r.tests:
-        parts.append(f"{len(r.tests)} statistical tests")
+        parts.append(count(len(r.tests), "statistical test"))
     return ", ".join(parts) + f" [{r.wall_s:.1f} s]"
 
 
@@ -537,8 +537,8 @@ def render(res: dict) -> str:
         status = "FAIL" if s["findings"] else "ok"
         ex = ""
         if s["exact"] is not None:
-            ex = f"exact: {'identical' if s['exact']['identical'] else 'differs'} ({s['exact']['games']} games); "
-        st = f"{s['n_tests']} statistical tests" if "statistical" in res["tiers"] else ""
+            ex = f"exact: {'identical' if s['exact']['identical'] else 'differs'} ({count(s['exact']['games'], 'game')}); "
+        st = count(s["n_tests"], "statistical test") if "statistical" in res["tiers"] else ""
         out.append(f"{status:4} {s['file']} vs {s['baseline']}: {ex}{st}".rstrip("; "))
         for f in s["findings"]:
             out.append(f"     [{f['tier']}] {f['message']}")
@@ -547,12 +547,14 @@ def render(res: dict) -> str:
     if "statistical" in res["tiers"]:
         mp = res["min_p_holm"]
         out.append(
-            f"statistical tier: fresh seed {res['seed']}, {res['n_tests']} tests, Holm-corrected at family-wise "
+            f"statistical tier: fresh seed {res['seed']}, {count(res['n_tests'], 'test')}, Holm-corrected at family-wise "
             f"alpha {res['alpha']}; smallest adjusted p = {p_value(mp, 3)}"
             if mp is not None
             else f"statistical tier: fresh seed {res['seed']}, no tests"
         )
-    out.append(("PASS" if res["ok"] else "REGRESSION") + f": {len(res['scenarios'])} scenarios checked ({tiers})")
+    out.append(
+        ("PASS" if res["ok"] else "REGRESSION") + f": {count(len(res['scenarios']), 'scenario')} checked ({tiers})"
+    )
     if not res["ok"] and "statistical" in res["tiers"]:
         out.append(f"reproduce: run the same sim check with --seed {res['seed']}")
     return "\n".join(out)
