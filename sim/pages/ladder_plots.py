@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.pages.plots import GREY, NEUTRAL, SEAT, _figure, cell_text_color
+from sim.pages.plots import GREY, NEUTRAL, RC, SEAT, _figure, cell_text_color, fit_lines
 
 
 def ratings(d: dict) -> Any:
@@ -140,7 +140,8 @@ def matrix(d: dict) -> Any:
     a = np.full((len(rows), len(cols)), np.nan)
     for c in m["cells"]:
         a[rows.index(c["row"]), cols.index(c["col"])] = c["hunters_win_rate"]
-    fig, (ax,) = _figure(0.9 * len(cols) + 2.8, 0.6 * len(rows) + 1.5)
+    width = 0.9 * len(cols) + 2.8
+    fig, (ax,) = _figure(width, 0.6 * len(rows) + 1.5)
     im = ax.imshow(100 * a, cmap="RdBu", vmin=0, vmax=100)
     ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
     ax.set_yticks(range(len(rows)), rows)
@@ -149,6 +150,7 @@ def matrix(d: dict) -> Any:
             if np.isfinite(a[i, j]):  # a pairing not played: an empty cell, not 'nan'
                 c = cell_text_color(im, 100 * a[i, j])
                 ax.text(j, i, f"{100 * a[i, j]:.0f}", ha="center", va="center", fontsize=8, color=c)
-    ax.set_title(f"hunters' win rate (%): {m['row_role']} (rows) x hunters (columns)")
+    title = ["hunters' win rate (%):", f"{m['row_role']} (rows) x hunters (columns)"]
+    ax.set_title(fit_lines(title, width - 0.4, RC["axes.titlesize"]))  # the whole title in the figure
     fig.colorbar(im, ax=ax, shrink=0.8)
     return fig

@@ -418,6 +418,20 @@ def curves(s: dict):
     return fig
 
 
+def fit_lines(parts: list[str], inches: float, size: float = RC["font.size"]) -> str:
+    """``parts`` as one line when it fits in ``inches`` at font ``size`` (points), else a line each, each wrapped to
+    fit: a colorbar label or a title longer than its figure is cut off at the edge ('first-player advantage
+    (percentage poin'). Widths are estimated (0.6 em a character, a little over the sans-serif average)."""
+    import textwrap
+
+    per_line = max(8, int(inches * 72 / (0.6 * size)))
+    parts = [p for p in parts if p]
+    one = " ".join(parts)
+    if len(one) <= per_line:
+        return one
+    return "\n".join(textwrap.fill(p, per_line) for p in parts)
+
+
 def cell_text_color(im, value: float) -> str:
     """The colour of a number written on a heatmap cell of ``value`` (in ``im``'s units): white on a dark cell,
     black on a light one, by the cell's luminance (black on the dark ends of RdBu could not be read)."""

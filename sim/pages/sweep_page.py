@@ -385,14 +385,16 @@ def heatmap(d: dict, m: dict):
                 else (lambda x: f"{abs(x):.1f}" if abs(x) < 0.05 else f"{x:.1f}")
             )  # no "-0.0"
             text[i][j] = f"{num(k * v['value'])}\n[{num(k * v['ci95'][0])}, {num(k * v['ci95'][1])}]"
-    fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), min(0.55 * n0 + 1.6, 9))
+    height = min(0.55 * n0 + 1.6, 9)
+    fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), height)
     if diverging(m):  # white at 0, the same depth of colour for +x and -x
         from matplotlib.colors import CenteredNorm
 
         im = a.imshow(grid, cmap="RdBu_r", norm=CenteredNorm(vcenter=0.0), aspect="auto", origin="lower")
     else:
         im = a.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
-    fig.colorbar(im, ax=a, label=m["label"] + {"rate": " (%)", "points": " (percentage points)"}.get(m["kind"], ""))
+    unit = {"rate": "(%)", "points": "(percentage points)"}.get(m["kind"], "")
+    fig.colorbar(im, ax=a, label=plots.fit_lines([m["label"], unit], height - 0.3))  # the whole label in the figure
     for i in range(n0):
         for j in range(n1 if annotated(d) else 0):
             if text[i][j]:  # white text on dark cells

@@ -302,3 +302,17 @@ def test_heatmap_numbers_are_white_on_dark_cells_and_black_on_light_ones():
     assert c["0"] == c["95"] == white and c["50"] == black
     c = colours(plots.matchups({"matchups": {"a": {"b": 0.8}, "b": {"a": 0.2}}}))
     assert c["80.0"] == c["20.0"] == white
+
+
+def test_the_asymmetric_ladders_matrix_title_is_whole_in_its_figure():
+    """The Head Haunter ladder's matrix title ran past the figure's right edge ('... x hunters (column'); a title
+    longer than its figure now breaks into lines that fit."""
+    from sim.pages import ladder_plots
+    from tests.sim._plots import texts_outside
+
+    cols = ["random", "runners", "weighted"]
+    cells = [{"row": r, "col": c, "hunters_win_rate": 0.3} for r in ("haunter_random", "haunter_builder") for c in cols]
+    m = {"rows": ["haunter_random", "haunter_builder"], "cols": cols, "cells": cells, "row_role": "Head Haunter"}
+    fig = ladder_plots.matrix({"matrix": m})
+    assert texts_outside(fig) == []
+    assert fig.axes[0].get_title() == "hunters' win rate (%):\nHead Haunter (rows) x hunters (columns)"

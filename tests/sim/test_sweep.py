@@ -1043,3 +1043,32 @@ def test_the_sweep_says_which_settings_differ_from_the_scenarios_own_after_the_c
     ), text
     assert "2 points were tested against it, 2 differences in all" in text
     assert text in html.unescape((tmp_path / "len" / "sweep.html").read_text())
+
+
+def test_a_heatmaps_colorbar_label_is_whole_in_its_figure(tmp_path):
+    """A 2 x 2 sweep's first-player advantage heatmap: its colorbar label ran past the figure's top edge and read
+    'first-player advantage (percentage poin'. A label too long for the figure's height now puts its unit on a
+    line of its own (and wraps what is still too long), so every text of the figure is inside it."""
+    from sim.pages import sweep_page
+    from tests.sim._plots import texts_outside
+
+    r, doc = sweep(
+        tmp_path,
+        scen(tmp_path),
+        "--set",
+        "track_len=24,28",
+        "--set",
+        "die_faces=4,6",
+        "--games",
+        40,
+        "--measure",
+        "first_player_advantage",
+        "--measure",
+        "margin",
+    )
+    assert r.exit_code == 0, r.output
+    for m in doc["chosen"]:
+        fig = sweep_page.heatmap(doc, m)
+        assert texts_outside(fig) == [], m["name"]
+    label = sweep_page.heatmap(doc, doc["chosen"][0]).axes[1].get_ylabel()
+    assert label == "first-player advantage\n(percentage points)", label
