@@ -134,6 +134,11 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
                 params[k] = coerce(ps, value, f"--strategies {t}: {k}", written=lambda n, v: f"{name}:{n}={v}")
             except ValueError as e:
                 raise LadderError(str(e) if isinstance(e, ScenarioError) else f"--strategies {t}: {k}: {e}") from None
+    from sim.model.search import unused_with_root
+
+    unused = unused_with_root(st, params)
+    if unused is not None:
+        raise LadderError(f"--strategies {t}: {unused[0]}: {unused[1]}")
     return Rung(t, name, tuple(params.items()), st.role)
 
 

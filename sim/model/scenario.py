@@ -437,6 +437,11 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
                     f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}"
                 )
             sp[k] = coerce(ps, v, f"{where}.params.{k}")
+        from sim.model.search import unused_with_root
+
+        unused = unused_with_root(st, sp)  # explore with root halving: a sweep of it plays one point again and again
+        if unused is not None:
+            raise ScenarioError(f"{where}.params.{unused[0]}: {unused[1]}")
         seats.append(Seat(sname, sp))
     sname = sc.get("name", name)
     if not NAME_RE.fullmatch(sname) or sname in RESERVED_NAMES or sname.startswith("."):

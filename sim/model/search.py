@@ -58,7 +58,8 @@ def search_params(
             "float",
             0.7,
             (0.0, 10.0),
-            "UCB1 exploration constant (0: always the best mean so far once each action was tried)",
+            "UCB1 exploration constant (0: always the best mean so far once each action was tried); ucb1 only: "
+            "given with root halving it is an error",
             label="UCB1 exploration constant",
         ),
         ParamSpec(
@@ -88,7 +89,8 @@ def search_params(
             ROOTS,
             "how the rollouts are spread over the legal actions: ucb1 (every action once, then the best upper "
             "confidence bound; `explore` weighs it) or halving (sequential halving: rounds of equal rollouts per "
-            "action, the worse half dropped after each, the rollout strategy's choice always kept; `explore` unused)",
+            "action, the worse half dropped after each, the rollout strategy's choice always kept; `explore` unused, "
+            "and refused if given)",
             label="rollout allocation (root)",
         ),
         ParamSpec(
@@ -140,6 +142,27 @@ def tiebreak_played(sc: Scenario, seat: int) -> str:
         return str(value)
     hook = sc.spec.search_tiebreak
     return "none" if hook is None else hook(sc.params, st.role)
+
+
+# a search parameter one root does not read: given with that root it is refused (`unused_with_root`)
+UNUSED_WITH_ROOT = {"explore": ("halving", "sequential halving spreads the rollouts in rounds, not by UCB1's bound")}
+
+
+def unused_with_root(st: StrategySpec, params: dict) -> tuple[str, str] | None:
+    """(parameter, why) when the parameters a search seat was given (``params``, defaults not filled in) set one
+    its root does not read: `explore` with root halving. A sweep of explore under halving played the same games at
+    every point and said nothing; a designer means something else (root ucb1, or another parameter). None when
+    ``st`` is not a search strategy or every parameter given is read. The why names no syntax: it is said after a
+    scenario file's field, a --set and a --strategies rung alike."""
+    if st.sid != SEARCH_SID:
+        return None
+    default = next((p.default for p in st.params if p.name == "root"), "ucb1")
+    root = params.get("root", default)
+    for name, (root_unused, how) in UNUSED_WITH_ROOT.items():
+        if name in params and root == root_unused:
+            whose = "" if "root" in params else f", {st.name}'s default here"
+            return name, f"unused with root {root}{whose} ({how}); remove {name}, or give root ucb1 to use it"
+    return None
 
 
 def is_search(sc: Scenario, seat: int) -> bool:

@@ -1,0 +1,73 @@
+"""A search parameter its root does not read is refused where it is given: `explore` with root halving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli.main import EXIT_BAD_INPUT, EXIT_USAGE, app
+from sim.model.ladder_spec import LadderError, parse_rung
+from sim.model.overrides import OverrideError, load
+from sim.model.registry import get
+from tests.sim._cli import one_error_line
+
+REPO = Path(__file__).resolve().parents[2]
+MOOR = REPO / "scenarios" / "moor" / "search-4p.toml"  # seat 0: search, root ucb1 by default
+HUNTERS = REPO / "scenarios" / "treasure_hunters" / "search-basic-4p.toml"  # hunters: root halving by default
+WHY = "unused with root halving"
+
+
+def test_explore_with_halving_is_one_line_naming_the_field():
+    """explore = 1.5 with root = "halving" was accepted and changed nothing (halving never reads it); a sweep of it
+    played the same games at every point. It is refused, naming the field, the root and the way out."""
+    with pytest.raises(OverrideError) as e:
+        load(MOOR, [("seats.0.root", "halving"), ("seats.0.explore", 1.5)])
+    msg = str(e.value)
+    assert msg.startswith("--set seats.0.explore=1.5: seats[0].params.explore: unused with root halving (")
+    assert msg.endswith("remove explore, or give root ucb1 to use it") and "\n" not in msg
+    with pytest.raises(OverrideError, match=f"seats\\[0\\].params.explore: {WHY}, search's default here"):
+        load(HUNTERS, [("seats.0.explore", 1.5)])  # the hunters' default root
+    load(MOOR, [("seats.0.explore", 1.5)])  # ucb1 reads it
+    load(HUNTERS, [("seats.0.explore", 1.5), ("seats.0.root", "ucb1")])
+    load(HUNTERS, [("seats.0.budget", 32)])  # halving without explore
+
+
+def test_a_scenario_file_a_sweep_a_tune_and_a_rung_refuse_it_alike(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        MOOR.read_text().replace('rollout = "runner"', 'rollout = "runner", root = "halving", explore = 1.0')
+    )
+    line = one_error_line(r := CliRunner().invoke(app, ["run", str(bad)]))
+    assert r.exit_code == EXIT_BAD_INPUT and f"seats[0].params.explore: {WHY}" in line
+    r = CliRunner().invoke(
+        app, ["sweep", str(HUNTERS), "--set", "seats.0.explore=0.5,1", "--games", "2", "--out", str(tmp_path / "s")]
+    )
+    assert r.exit_code == EXIT_USAGE and WHY in one_error_line(r) and not (tmp_path / "s").exists()
+    r = CliRunner().invoke(
+        app,
+        [
+            "tune",
+            str(HUNTERS),
+            "--param",
+            "seats.0.explore=0.1..2.0",
+            "--target",
+            "team_win_rate=50%",
+            "--trials",
+            "2",
+            "--games",
+            "2",
+            "--out",
+            str(tmp_path / "t"),
+        ],
+    )
+    assert WHY in one_error_line(r)
+    with pytest.raises(LadderError, match=f"--strategies search:root=halving,explore=2: explore: {WHY}"):
+        parse_rung(get("moor"), "search:root=halving,explore=2", ("player",))
+    r = CliRunner().invoke(app, ["ladder", "moor", "--strategies", "random;search:root=halving,explore=2"])
+    assert r.exit_code == EXIT_USAGE and WHY in one_error_line(r)
+    assert parse_rung(get("moor"), "search:root=ucb1,explore=2", ("player",)).params == (
+        ("root", "ucb1"),
+        ("explore", 2.0),
+    )
