@@ -134,7 +134,7 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
                 params[k] = coerce(ps, value, f"--strategies {t}: {k}", written=lambda n, v: f"{name}:{n}={v}")
             except ValueError as e:
                 raise LadderError(str(e) if isinstance(e, ScenarioError) else f"--strategies {t}: {k}: {e}") from None
-    from sim.model.search import unused_with_root
+    from sim.model.search_spec import unused_with_root
 
     unused = unused_with_root(st, params)
     if unused is not None:
@@ -154,7 +154,7 @@ def default_rungs(spec: registry.GameSpec, role: str) -> list[str]:
     """The default population of a role: random first, then every other scripted strategy of the role at its
     defaults. Search is left out (a search game costs hundreds of scripted ones): ask for it as a rung,
     ``search:budget=64``, and several budgets draw the rating-against-budget plot."""
-    from sim.model.search import SEARCH_SID
+    from sim.model.search_spec import SEARCH_SID
 
     names = [s.name for s in spec.strategies if s.role == role and s.sid != SEARCH_SID]
     rnd = [n for n in names if n == "random" or n.endswith("_random")]

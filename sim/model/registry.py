@@ -176,7 +176,7 @@ class GameSpec:
     box_minutes: the playing time its box or publisher states, (lo, hi) minutes (None when none is stated);
         box_source says where, or that none is. Its ``seconds_per_turn`` parameter turns turns into minutes.
     search_tiebreak(values, role): what a search seat's `tiebreak = "auto"` plays at a table with these parameter
-        values ("none" or "score"; sim.model.search.tiebreak_played); None: "none" in every game and role.
+        values ("none" or "score"; sim.model.search_spec.resolve_tiebreak); None: "none" in every game and role.
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
     between two parameters can name the one the designer changed.
     """

@@ -254,14 +254,13 @@ class Scenario:
             for j, ps in enumerate(st.params):
                 v = seat.params.get(ps.name, ps.default)
                 out[i, j] = ps.domain.index(v) if ps.kind == "choice" else v  # a choice by its index
-        from sim.model.search import TIEBREAKS, is_search, tiebreak_played
+        from sim.model.search_spec import SEARCH_SID, TIEBREAKS, resolve_tiebreak
 
-        for i in range(self.players):  # a search seat's tie-break "auto" as the game resolves it for this table
-            if is_search(self, i):
-                j = next(
-                    j for j, ps in enumerate(self._strategy(self.seats[i].strategy).params) if ps.name == "tiebreak"
-                )
-                out[i, j] = TIEBREAKS.index(tiebreak_played(self, i))
+        for i, seat in enumerate(self.seats):  # a search seat's tie-break "auto" as the game resolves it for the table
+            st = self._strategy(seat.strategy)
+            if st.sid == SEARCH_SID:
+                j = next(j for j, ps in enumerate(st.params) if ps.name == "tiebreak")
+                out[i, j] = TIEBREAKS.index(resolve_tiebreak(spec, self.params, st, seat.params))
         return out
 
     def _strategy(self, name: str) -> registry.StrategySpec:
@@ -437,7 +436,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
                     f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}"
                 )
             sp[k] = coerce(ps, v, f"{where}.params.{k}")
-        from sim.model.search import unused_with_root
+        from sim.model.search_spec import unused_with_root
 
         unused = unused_with_root(st, sp)  # explore with root halving: a sweep of it plays one point again and again
         if unused is not None:

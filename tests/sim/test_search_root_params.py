@@ -1,4 +1,5 @@
-"""A search parameter its root does not read is refused where it is given: `explore` with root halving."""
+"""A search parameter its root does not read is refused where it is given: `explore` with root halving, `tiebreak`
+with root ucb1."""
 
 from __future__ import annotations
 
@@ -71,3 +72,15 @@ def test_a_scenario_file_a_sweep_a_tune_and_a_rung_refuse_it_alike(tmp_path):
         ("root", "ucb1"),
         ("explore", 2.0),
     )
+
+
+def test_tiebreak_with_ucb1_is_one_line_naming_the_field():
+    """The tie-break settles halving's paired worlds; UCB1 never reads it: given with root ucb1 (Moor's default) it
+    is refused with the way out, and accepted with halving."""
+    with pytest.raises(OverrideError) as e:
+        load(MOOR, [("seats.0.tiebreak", "score")])
+    msg = str(e.value)
+    assert msg.startswith("--set seats.0.tiebreak=score: seats[0].params.tiebreak: unused with root ucb1, search's")
+    assert msg.endswith("remove tiebreak, or give root halving to use it") and "\n" not in msg
+    load(MOOR, [("seats.0.tiebreak", "score"), ("seats.0.root", "halving")])
+    load(HUNTERS, [("seats.0.tiebreak", "none")])  # the hunters' default root is halving
