@@ -150,17 +150,29 @@ def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch):
     sc = moor_sc(4, ("random",))
     runner.play_chunk(sc, 0, 64)  # compiled before the clock starts
     monkeypatch.setattr(runner, "available_threads", lambda: 2)
+    real_wait = runner.wait
     for threads in (1, 2):
-        timer = threading.Timer(0.3, _thread.interrupt_main)
-        t0 = time.perf_counter()
-        timer.start()
+        # the Ctrl-C comes 0.1 s after the main thread first waits for blocks: a timer started before the call
+        # could fire, on a loaded machine, while the main thread still set the chunk up, where an interrupt may land
+        # in a C callback of Numba's dispatcher that swallows it (the CLI's handler keeps it for `check_stop`; this
+        # test has none): a CI run under load saw no KeyboardInterrupt at all
+        timer = threading.Timer(0.1, _thread.interrupt_main)
+        t0: list[float] = []
+
+        def wait(*args, t0=t0, timer=timer, **kw):
+            if not t0:
+                t0.append(time.perf_counter())
+                timer.start()
+            return real_wait(*args, **kw)
+
+        monkeypatch.setattr(runner, "wait", wait)
         try:
             with pytest.raises(KeyboardInterrupt):
                 runner.play_chunk(sc, 0, 5_000_000, ctx=RunContext(threads=threads))  # a minute or more
-            took = time.perf_counter() - t0
+            took = time.perf_counter() - t0[0]
         finally:
             timer.cancel()
-        assert took < 0.3 + 10 * runner.BLOCK_S + 1.0, (threads, took)
+        assert took < 0.1 + 10 * runner.BLOCK_S + 1.0, (threads, took)
 
 
 def test_local_cluster_workers_ignore_ctrl_c_so_only_sim_reports_it():
