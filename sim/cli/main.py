@@ -145,9 +145,13 @@ def load_scenario(
 SET_HELP = (
     "NAME=VALUE: override a rule parameter, a card (ghost_cards.shuffle=2), a scenario field or a seat's "
     "strategy or strategy parameter (seats.1.strategy=runner, seats.1.w_goal=1.5); the value is TOML; "
-    "repeatable. The report goes to a folder named after the overrides"
+    "repeatable"
 )
-Sets = Annotated[list[str] | None, typer.Option("--set", help=SET_HELP)]
+Sets = Annotated[
+    list[str] | None, typer.Option("--set", help=SET_HELP + ". The report goes to a folder named after the overrides")
+]
+# replay writes no report: its --set says nothing of a folder
+ReplaySets = Annotated[list[str] | None, typer.Option("--set", help=SET_HELP)]
 
 
 def progress_bar(total: float, label: str):
@@ -324,7 +328,7 @@ def replay(
     scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     game: Annotated[int | None, typer.Option(help="game index (as in a batch run; default 0, said on stderr)")] = None,
     seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
-    sets: Sets = None,
+    sets: ReplaySets = None,
 ):
     """Print one game turn by turn in words.
 

@@ -27,6 +27,7 @@ from sim.model.search_spec import (  # noqa: F401  (re-exported: the games and t
     SEARCH_SID,
     TIEBREAKS,
     UNUSED_WITH_ROOT,
+    read_by_root,
     resolve_tiebreak,
     search_params,
     search_strategy,

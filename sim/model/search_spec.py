@@ -126,11 +126,14 @@ UNUSED_WITH_ROOT = {
     "explore": ("halving", "ucb1", "sequential halving spreads the rollouts in rounds, not by UCB1's bound"),
     "tiebreak": ("ucb1", "halving", "UCB1 compares win rates, not paired worlds"),
 }
+# values of those parameters that change nothing under that root either way, so giving them is no mistake: tiebreak
+# none (or auto, which a root without paired worlds cannot use)
+HARMLESS_WITH_ROOT = {"tiebreak": ("none", "auto")}
 
 
 def unused_with_root(st: StrategySpec, params: dict) -> tuple[str, str] | None:
     """(parameter, why) when the parameters a search seat was given (``params``, defaults not filled in) set one
-    its root does not read: `explore` with root halving, `tiebreak` with root ucb1. A sweep of explore under halving played the same games at
+    its root does not read: `explore` with root halving, `tiebreak = "score"` with root ucb1. A sweep of explore under halving played the same games at
     every point and said nothing; a designer means something else (root ucb1, or another parameter). None when
     ``st`` is not a search strategy or every parameter given is read. The why names no syntax: it is said after a
     scenario file's field, a --set and a --strategies rung alike."""
@@ -139,7 +142,7 @@ def unused_with_root(st: StrategySpec, params: dict) -> tuple[str, str] | None:
     default = next((p.default for p in st.params if p.name == "root"), "ucb1")
     root = params.get("root", default)
     for name, (root_unused, root_using, how) in UNUSED_WITH_ROOT.items():
-        if name in params and root == root_unused:
+        if name in params and root == root_unused and params[name] not in HARMLESS_WITH_ROOT.get(name, ()):
             whose = "" if "root" in params else f", {st.name}'s default here"
             return name, f"unused with root {root}{whose} ({how}); remove {name}, or give root {root_using} to use it"
     return None
@@ -154,3 +157,13 @@ def resolve_tiebreak(spec: GameSpec, values: dict, st: StrategySpec, params: dic
         return str(value)
     hook = spec.search_tiebreak
     return "none" if hook is None else hook(values, st.role)
+
+
+def read_by_root(st: StrategySpec, params: dict) -> dict:
+    """``params`` (a search seat's parameters as played, defaults included) without those its root never reads
+    (`UNUSED_WITH_ROOT`): what a report records can be given back as a scenario (explore under halving would be
+    refused there)."""
+    if st.sid != SEARCH_SID:
+        return params
+    root = params.get("root", next((p.default for p in st.params if p.name == "root"), "ucb1"))
+    return {k: v for k, v in params.items() if not (k in UNUSED_WITH_ROOT and UNUSED_WITH_ROOT[k][0] == root)}

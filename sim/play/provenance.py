@@ -36,8 +36,9 @@ def git_commit() -> str:
 def effective_seats(sc: Scenario) -> list[dict]:
     """Each seat's strategy and every parameter it declares with the value played, defaults included (a report
     must tell what was played even after a default changes: Treasure Hunters hunters' search `root`, 2026-12-05); a
-    search seat's `tiebreak` "auto" as the game resolved it."""
-    from sim.model.search import is_search, tiebreak_played
+    search seat's `tiebreak` "auto" as the game resolved it, and none its root never reads (explore under halving,
+    tiebreak under ucb1), so that the record reads back as a scenario."""
+    from sim.model.search import is_search, read_by_root, tiebreak_played
 
     out = []
     for i, seat in enumerate(sc.seats):
@@ -45,6 +46,7 @@ def effective_seats(sc: Scenario) -> list[dict]:
         params = {} if st is None else {p.name: seat.params.get(p.name, p.default) for p in st.params}
         if st is not None and is_search(sc, i):
             params["tiebreak"] = tiebreak_played(sc, i)  # "auto" as the game resolved it for this table
+            params = read_by_root(st, params)  # not explore under halving: the record reads back as a scenario
         out.append({"strategy": seat.strategy, "params": params})
     return out
 

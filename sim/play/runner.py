@@ -170,7 +170,7 @@ def clear_stop() -> None:
 # blocks already running end within about BLOCK_S. progress(0) is told once compiled, progress(k) as blocks end. Row i is still game
 # game0 + i and every game depends only on (seed, scenario, game index): blocks change nothing but the order.
 BLOCK_S = 0.05
-MIN_BLOCK = 16
+MIN_BLOCK = 1  # the first blocks: one game (a search game takes seconds; 16 of them held a Ctrl-C for 20 s)
 TAIL_SHARE = 2
 
 

@@ -175,15 +175,26 @@ def test_provenance_records_every_seat_parameter_as_played_defaults_included():
     seats = effective_seats(load(REPO / "scenarios/treasure_hunters/search-basic-4p.toml"))
     assert seats[0] == {
         "strategy": "search",
-        "params": {
-            "budget": 64,
-            "explore": 0.7,
-            "rollout": "weighted",
-            "deviate": 2.0,
-            "root": "halving",
-            "tiebreak": "none",
-        },
+        "params": {"budget": 64, "rollout": "weighted", "deviate": 2.0, "root": "halving", "tiebreak": "none"},
     }
+
+
+def test_provenance_of_a_search_seat_reads_back_as_a_scenario():
+    """What provenance records of a search seat leaves out what its root never reads (explore under halving,
+    tiebreak under ucb1): given back as the seat's parameters it loads (explore would be refused under halving)."""
+    from sim.model.scenario import from_dict, load
+    from sim.model.search_spec import UNUSED_WITH_ROOT
+    from sim.play.provenance import effective_seats
+
+    for path, seat in (("treasure_hunters/search-basic-4p.toml", 0), ("moor/search-4p.toml", 0)):
+        sc = load(REPO / "scenarios" / path)
+        params = effective_seats(sc)[seat]["params"]
+        unused = {k for k, (root, _, _) in UNUSED_WITH_ROOT.items() if root == params["root"]}
+        assert unused and not unused & set(params)
+        seats = [{"strategy": s.strategy, "params": dict(s.params)} for s in sc.seats]
+        seats[seat]["params"] = params
+        doc = {"scenario": {"game": sc.game, "players": sc.players}, "seats": seats}
+        assert from_dict(doc, "again").seats[seat].params == params
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ def test_a_scenario_file_a_sweep_a_tune_and_a_rung_refuse_it_alike(tmp_path):
 
 
 def test_tiebreak_with_ucb1_is_one_line_naming_the_field():
-    """The tie-break settles halving's paired worlds; UCB1 never reads it: given with root ucb1 (Moor's default) it
+    """The tie-break settles halving's paired worlds; UCB1 never reads it: score given with root ucb1 (Moor's default) it
     is refused with the way out, and accepted with halving."""
     with pytest.raises(OverrideError) as e:
         load(MOOR, [("seats.0.tiebreak", "score")])
@@ -83,4 +83,6 @@ def test_tiebreak_with_ucb1_is_one_line_naming_the_field():
     assert msg.startswith("--set seats.0.tiebreak=score: seats[0].params.tiebreak: unused with root ucb1, search's")
     assert msg.endswith("remove tiebreak, or give root halving to use it") and "\n" not in msg
     load(MOOR, [("seats.0.tiebreak", "score"), ("seats.0.root", "halving")])
+    load(MOOR, [("seats.0.tiebreak", "none")])  # no tie-break is what ucb1 plays: no mistake to say so
+    load(MOOR, [("seats.0.tiebreak", "auto")])  # the default given explicitly (the error's own example)
     load(HUNTERS, [("seats.0.tiebreak", "none")])  # the hunters' default root is halving
