@@ -138,11 +138,13 @@ def test_an_error_without_an_interrupt_is_not_hidden(signals_restored, monkeypat
         cli_main.main()
 
 
-def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch):
+def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch, signals_restored):
     """`sim check` plays without a progress callback: its 60,000-game chunk of Turnwall on one thread used to be one
     kernel call, and Ctrl-C waited for it (45 s). Now the main thread only waits for blocks of about BLOCK_S seconds
     played on the thread pool: a Ctrl-C (here `_thread.interrupt_main`, as the terminal's SIGINT) raises at once and
-    the blocks already running end soon, on one thread as on two."""
+    the blocks already running end soon, on one thread as on two. With Python's own SIGINT handler, as a terminal's
+    `sim` has it (`signals_restored`): pytest started in the background inherits an ignored SIGINT, and then
+    `interrupt_main` does nothing (two clean-clone CI runs started with `nohup ... &` failed so)."""
     import _thread
     import threading
     import time
@@ -150,29 +152,17 @@ def test_a_chunk_without_progress_stops_soon_on_ctrl_c(moor_sc, monkeypatch):
     sc = moor_sc(4, ("random",))
     runner.play_chunk(sc, 0, 64)  # compiled before the clock starts
     monkeypatch.setattr(runner, "available_threads", lambda: 2)
-    real_wait = runner.wait
     for threads in (1, 2):
-        # the Ctrl-C comes 0.1 s after the main thread first waits for blocks: a timer started before the call
-        # could fire, on a loaded machine, while the main thread still set the chunk up, where an interrupt may land
-        # in a C callback of Numba's dispatcher that swallows it (the CLI's handler keeps it for `check_stop`; this
-        # test has none): a CI run under load saw no KeyboardInterrupt at all
-        timer = threading.Timer(0.1, _thread.interrupt_main)
-        t0: list[float] = []
-
-        def wait(*args, t0=t0, timer=timer, **kw):
-            if not t0:
-                t0.append(time.perf_counter())
-                timer.start()
-            return real_wait(*args, **kw)
-
-        monkeypatch.setattr(runner, "wait", wait)
+        timer = threading.Timer(0.3, _thread.interrupt_main)
+        t0 = time.perf_counter()
+        timer.start()
         try:
             with pytest.raises(KeyboardInterrupt):
                 runner.play_chunk(sc, 0, 5_000_000, ctx=RunContext(threads=threads))  # a minute or more
-            took = time.perf_counter() - t0[0]
+            took = time.perf_counter() - t0
         finally:
             timer.cancel()
-        assert took < 0.1 + 10 * runner.BLOCK_S + 1.0, (threads, took)
+        assert took < 0.3 + 10 * runner.BLOCK_S + 1.0, (threads, took)
 
 
 def test_local_cluster_workers_ignore_ctrl_c_so_only_sim_reports_it():
