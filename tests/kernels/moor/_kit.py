@@ -143,14 +143,15 @@ def plank(i: int) -> int:
 
 # ---- pawns and turns ------------------------------------------------------------------------------------------------
 def sync_occupancy(st):
-    """Recompute the per-space pawn count cache (S_OCC) from the pawn list, when the layout has one."""
-    occ = getattr(R, "S_OCC", None)
-    if occ is None:
-        return
+    """Recompute the caches of the pawn list: pawns per space (S_OCC) and pawns on End per player (S_HOME)."""
+    occ = R.S_OCC
     st[occ : occ + R.MAX_TRACK] = 0
+    st[R.S_HOME : R.S_HOME + R.MAX_PLAYERS] = 0
     for p in range(int(st[R.S_NPLAYERS])):
         for k in range(int(st[R.S_NPAWNS])):
-            st[occ + st[R.S_PAWN_POS + p * R.MAX_PAWNS + k]] += 1
+            x = st[R.S_PAWN_POS + p * R.MAX_PAWNS + k]
+            st[occ + x] += 1
+            st[R.S_HOME + p] += x == st[R.S_END]
 
 
 def set_pawns(st, p, positions):

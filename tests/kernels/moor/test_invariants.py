@@ -8,7 +8,7 @@ ground truth and returns an error code (see ERRORS) when anything disagrees:
   ghost sums recomputed from `S_TILE_LOC`, the unused planks in the box, lost tiles counted in `S_TILES_LOST`;
 * stack heights 0..2, never a tile on Start or End, empty slots are -1;
 * pawns never lost: each player has exactly its pawn count, positions in 0..End, monotone non-decreasing,
-  the per-space occupancy cache (when the layout has one) equals the pawn list;
+  the per-space occupancy cache (when the layout has one) and the pawns-home counts equal the pawn list;
 * goal tokens: taken = min(5, pawns home), their values sum to the first ones of the stack;
 * scores recomputed from the holdings equal `rules.score`.
 
@@ -54,6 +54,7 @@ ERRORS = {
     17: "a strategy's decision changed when covered tiles were permuted",
     18: "game did not end within the turn cap",
     19: "a player not holding all pawns home has no legal move / bad phase",
+    20: "pawns-home count (S_HOME) disagrees with the pawn list",
 }
 
 
@@ -132,6 +133,7 @@ def check_state(st, prm, prev_pos):
     home = 0
     occ = np.zeros(R.MAX_TRACK, dtype=np.int32)
     for p in range(R.MAX_PLAYERS):
+        home_p = 0
         for k in range(R.MAX_PAWNS):
             x = st[R.S_PAWN_POS + p * R.MAX_PAWNS + k]
             if p >= n or k >= npw:
@@ -146,6 +148,9 @@ def check_state(st, prm, prev_pos):
             occ[x] += 1
             if x == end:
                 home += 1
+                home_p += 1
+        if st[R.S_HOME + p] != home_p:
+            return 20
     if HAS_OCC:
         for s in range(R.MAX_TRACK):
             if st[S_OCC + s] != occ[s]:
@@ -388,6 +393,9 @@ def test_checker_catches_corruption():
     def box(st):
         st[R.S_TILE_LOC + R.PLANK0 + 5] = 2
 
+    def home_count(st):  # a pawn counted home that is not on End
+        st[R.S_HOME + 2] += 1
+
     def score(st):
         st[R.S_GOAL_SUM + 2] = 4
         st[R.S_GOAL_COUNT + 2] = 1
@@ -399,6 +407,7 @@ def test_checker_catches_corruption():
     assert broken(lost_pawn) == 10
     assert broken(box) == 6
     assert broken(score) == 14
+    assert broken(home_count) == 20
     st = base.copy()
     prev = np.zeros(25, np.int32)
     prev[0] = 3  # the pawn was on space 3 before: now on Start = moved back
