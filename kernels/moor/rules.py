@@ -178,7 +178,7 @@ def pop_tile(st, s):
     st[S_STACK + s * STACK + h] = -1
     st[S_HEIGHT + s] = h
     st[S_SEALED] &= ~(1 << s)  # the tile beneath (if any) is seen from now on (R4)
-    return t
+    return nonneg(t)  # a tile id (0..37): LLVM then drops the sign fix-ups of tile_kind and the index wrap-around
 
 
 @njit("int64(int64, int64)")
