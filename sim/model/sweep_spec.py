@@ -18,6 +18,10 @@ On the command line, ``--set NAME=VALUES``: VALUES is one TOML value, a comma-se
 commas inside [..] or quotes do not split) or a range ``LO..HI`` / ``LO..HI step S`` (both ends included).
 ``--set`` axes replace a ``[sweep]`` axis of the same name and add to the others.
 
+A name given one value while another has several (``--set track_len=20..40 --set players=3``) is no axis: it is a
+fixed override of every point, as ``--set`` is in ``sim run`` (``Sweep.fixed``; the base scenario plays it too), so
+the plots have the swept names alone on x. When every name has one value, they stay axes (a one-point sweep).
+
 Every value is validated exactly as a scenario's is (`sim.model.overrides` applied to the file's document, then
 `sim.model.scenario.from_dict`); a bad one raises `SweepError`, one line naming the sweep entry, before anything runs.
 """
@@ -66,6 +70,8 @@ class Sweep:
     measures: list[str] = field(default_factory=list)
     target: tuple[str, float] | None = None
     independent: bool = False
+    # one-value names set on every point (not axes: nothing to plot them against), in the order given
+    fixed: list[Axis] = field(default_factory=list)
     # how the measures and the target were asked for: checked against the points' measures by
     # `sim.stats.sweep_table.resolve` (statistics know the measures; the spec only reads them)
     measure_source: str = "[sweep] measures"
@@ -283,6 +289,9 @@ def build(
             )
         if not a.values:
             raise SweepError(f"{a.source}: no values")
+    given_order = axes  # the order the overrides apply in (seats.0.strategy before seats.0.budget)
+    fixed = [a for a in axes if len(a.values) == 1] if any(len(a.values) > 1 for a in axes) else []
+    axes = [a for a in axes if a not in fixed]
     mode_where = "--mode" if mode else "[sweep] mode"
     mode = mode or opts.get("mode", "grid")
     if mode not in MODES:
@@ -295,16 +304,20 @@ def build(
     if not 1 <= games <= MAX_GAMES:
         raise SweepError(out_of_range("[sweep] games", games, 1, MAX_GAMES))
     base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
+    fixed_ov = [(a.name, a.values[0]) for a in fixed]
     combos = _points(axes, mode, mode_where)
     if len(combos) > MAX_POINTS:
         raise SweepError(
             f"sweep: {len(combos):,} points; at most {MAX_POINTS:,}", usage=all(a.source.startswith("--") for a in axes)
         )
     points = []
-    src = {a.name: a.source for a in axes}
+    src = {a.name: a.source for a in given_order}
+    one = dict(fixed_ov)
     for i, values in enumerate(combos):
         try:
-            raw, fields = apply_traced(doc, list(values.items()))
+            raw, fields = apply_traced(
+                doc, [(a.name, one[a.name] if a.name in one else values[a.name]) for a in given_order]
+            )
             sc = from_dict(raw, name=p.stem, path=str(p))
         except OverrideError as e:
             name = str(e).split("=", 1)[0].removeprefix("--set ")
@@ -316,6 +329,8 @@ def build(
                 said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
             raise SweepError(f"{where}: {said}") from None
         points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
+    if fixed_ov:
+        base = _with_fixed(base, doc, p, fixed_ov)
     ms = measures if measures else opts.get("measures")
     if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):
         raise SweepError(
@@ -331,11 +346,22 @@ def build(
     indep = independent if independent is not None else opts.get("independent", False)
     if not isinstance(indep, bool):  # the text "false" is truthy: only a TOML boolean is accepted
         raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
-    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
+    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep, fixed)
     sw.measure_source = "--measure" if measures else "[sweep] measures"
     sw.target_text = tgt or None
     sw.target_source = "--target" if target is not None else "[sweep] target"
     return sw
+
+
+def _with_fixed(base: Scenario, doc: dict, p: Path, fixed: list[tuple[str, Any]]) -> Scenario:
+    """The base scenario with the sweep's fixed overrides (what its own point plays, what its axes are named after,
+    what provenance records as overrides); the file's alone when they do not make a scenario by themselves (a seat
+    that ``players`` adds takes its strategy from an axis): every point was validated already."""
+    try:
+        sc = from_dict(ov.apply_overrides(doc, fixed), name=p.stem, path=str(p))
+    except ScenarioError:
+        return base
+    return sc.with_changes(games=base.games, seed=base.seed, name=base.name, overrides=tuple(fixed))
 
 
 def _blamed(message: str, fields: Any) -> tuple[str, Any] | None:
