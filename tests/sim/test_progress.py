@@ -409,3 +409,31 @@ def test_compare_on_a_terminal_shows_each_sides_rate_not_a_mixed_time_left():
     assert any(type(c).__name__ == "SideRates" for c in ctx.columns)
     ctx, adv, side = PG.compare_bar(100, "a vs b", io.StringIO())
     assert isinstance(ctx, PG.Lines) and side == ctx.side
+
+
+def test_a_sweep_says_when_a_points_games_start(tmp_path):
+    """A sweep of search seats plays one unit per point for minutes, and its progress line said 'starting up
+    (compiling ...)' until point 0's unit was over: the units were played without the runner's progress(0). The
+    engine now tells advance(point, 0) as each unit's games start, before the unit's games are counted."""
+    from sim.api.sweep import build
+    from sim.play import sweep as engine
+    from sim.play.distributed import InProcess
+    from sim.play.sweep import Progress
+
+    told: list[tuple[int, int]] = []
+    sw = build(BASE, ["track_len=24,28"], games=30, measures=["margin"])
+    engine.play(sw, tmp_path, InProcess(threads=1), 30, Progress(advance=lambda i, k: told.append((i, k))))
+    assert told == [(0, 0), (0, 30), (1, 0), (1, 30)]
+
+    from sim.cli.sweep import SweepBars
+
+    buf = io.StringIO()
+    bars = SweepBars(sw)
+    bars.count = PG.Lines(60, "sweep s", buf, every_s=float("inf"))  # the games line's counter, off a terminal
+    with bars.count, bars:
+        bars.count._status(0.0)
+        bars.advance(0, 0)  # what the engine now tells as point 0's games start
+        bars.count._status(bars.count.clock())
+    out = buf.getvalue().splitlines()
+    assert "starting up" in out[0] and "playing the first games" in out[1]
+
