@@ -51,13 +51,17 @@ class SweepBars:
         self.count.__enter__()
         if self.tty:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+            from sim.play.progress import time_left_column
+
+            # the time left of the games overall, from every game since the first started (not Rich's last 30 s)
+            self.left = time_left_column(self.count)
             self.prog = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TimeRemainingColumn(),
+                self.left,
                 console=Console(stderr=True),
                 transient=True,
             )
@@ -82,6 +86,7 @@ class SweepBars:
     def start(self, points: int, games: int) -> None:
         if self.tty:
             self.all = self.prog.add_task(f"sweep {self.sw.name}: games", total=games)
+            self.left.only = self.all
             self.points = self.prog.add_task("points", total=points)
         else:
             self.prog.total = max(games, 1)
