@@ -379,6 +379,38 @@ def blame(message: str, fields: list[tuple[str, Override]]) -> OverrideError | N
     return None if o is None else _fail(o[0], o[1], message)
 
 
+def role_blame(raw: dict, overrides: Sequence[Override], e: ScenarioError) -> OverrideError | None:
+    """An OverrideError naming the override that gave a seat another role (``--set mode=head_haunter`` on a co-op
+    file: seat 0 becomes the Head Haunter and the file's hunter strategy no longer fits it), for validation error
+    ``e`` of a seat's strategy of the wrong role (``e.role_clash``), saying which strategy the seat needs and how to
+    set it; None when ``e`` is no such error, when the file ``raw`` is invalid by itself, or no one override of
+    ``overrides`` alone causes it (then it is the file's error, or an override of that seat's strategy is blamed)."""
+    if e.role_clash is None:
+        return None
+    seat, _role, title, allowed, sname, other = e.role_clash
+    try:
+        from_dict(copy.deepcopy(raw))
+    except ScenarioError:
+        return None
+    for o in overrides:
+        if canonical(o[0])[:1] == ("seats",):
+            continue
+        try:
+            from_dict(apply_overrides(raw, [o]))
+        except ScenarioError as alone:
+            if alone.role_clash is not None and alone.role_clash[0] == seat:
+                eg = next((a for a in allowed if "random" not in a and "search" not in a), allowed[0])
+                return _fail(
+                    *o,
+                    f"{show(*o)} needs seat {seat} to play a {title} strategy, and the file's seat {seat} plays "
+                    f"{sname} (a {other} strategy); set it too, e.g. --set seats.{seat}.strategy={eg} "
+                    f"(allowed: {', '.join(allowed)})",
+                )
+        except OverrideError:
+            continue
+    return None
+
+
 def option_example(message: str, e: ScenarioError, option: str, name: str) -> str:
     """``message`` (about validation error ``e``) with a bad choice's example as command-line option ``option``
     writes it ('e.g. --set seats.0.rollout=runner'), not as a scenario file does ('a quoted string, e.g. rollout =
@@ -428,12 +460,15 @@ def load(
     overrides = tuple(overrides)
     if games is not None and isinstance(data.get("scenario"), dict):
         data["scenario"]["games"] = games
+    file_doc = data
     try:
         data, fields = apply_traced(data, overrides)
         try:
             sc = from_dict(data, name=p.stem, path=str(p))
         except ScenarioError as e:
             blamed = blame(str(e), fields) if overrides else None
+            if blamed is None and overrides:
+                blamed = role_blame(file_doc, overrides, e)
             if blamed is not None:
                 raise _set_example(blamed, e) from None
             raise ScenarioError(f"{p}: {e}") from None

@@ -314,15 +314,19 @@ def build(
     src = {a.name: a.source for a in given_order}
     one = dict(fixed_ov)
     for i, values in enumerate(combos):
+        here = [(a.name, one[a.name] if a.name in one else values[a.name]) for a in given_order]
         try:
-            raw, fields = apply_traced(
-                doc, [(a.name, one[a.name] if a.name in one else values[a.name]) for a in given_order]
-            )
+            raw, fields = apply_traced(doc, here)
             sc = from_dict(raw, name=p.stem, path=str(p))
         except OverrideError as e:
             name = str(e).split("=", 1)[0].removeprefix("--set ")
             raise SweepError(f"{src.get(name, 'sweep')}: {str(e).split(': ', 1)[1]}") from None
         except ScenarioError as e:
+            if _blamed(str(e), fields) is None and (role := ov.role_blame(doc, here, e)) is not None:
+                assert role.override is not None  # role_blame names the override it blames
+                name, value = role.override
+                said = str(role).split(": ", 1)[1]
+                raise SweepError(f"{src[name]}: value {toml_value(value)}: {said}") from None
             where = f"{src[o[0]]}: value {toml_value(o[1])}" if (o := _blamed(str(e), fields)) else "sweep"
             said = str(e)
             if o is not None and src[o[0]].startswith("--"):  # an option's example, not the file's TOML

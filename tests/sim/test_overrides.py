@@ -528,3 +528,36 @@ def test_a_bad_choice_on_the_command_line_gets_a_command_line_example(args, exam
     bad.write_text(Path(search).read_text().replace('rollout = "runner"', 'rollout = "nope"'))
     line = one_error_line(cli.invoke(app, ["run", str(bad)]))
     assert line.endswith('(a quoted string, e.g. rollout = "runner")'), line
+
+
+@pytest.mark.parametrize(
+    "args, head, fix",
+    [
+        (["run", str(TH), "--set", "mode=head_haunter"], "--set mode=head_haunter: ", "--set seats.0.strategy="),
+        (["compare", str(TH), str(TH), "--set-b", "mode=head_haunter"], "--set-b mode=head_haunter: ", "--set-b "),
+        (["sweep", str(TH), "--set", "mode=head_haunter", "--set", "hauntings=4,5"], "--set mode=head_haunter: ", ""),
+        (["sweep", str(TH), "--set", "mode=basic,head_haunter"], "--set mode=basic,head_haunter: ", ""),
+    ],
+)
+def test_a_mode_that_gives_seat_0_another_role_names_the_set_and_the_fix(args, head, fix, tmp_path):
+    """A fresh user's `sim run basic-4p.toml --set mode=head_haunter` was a file error (exit 3) about seat 0's
+    strategy: the file is fine, the mode made seat 0 the Head Haunter. It is the --set's error (exit 2), saying
+    what seat 0 needs and how to set it, with the strategies allowed there."""
+    r = cli.invoke(app, [*args, "--games", "5", "--out", str(tmp_path / "o")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and line.startswith("error: " + head), line
+    assert "mode=head_haunter needs seat 0 to play a Head Haunter strategy" in line, line
+    assert "seats.0.strategy=haunter_builder" in line and fix in line, line
+    assert "allowed: haunter_random, haunter_builder, haunter_trapper, haunter_weighted, haunter_search" in line
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_seat_strategy_error_of_the_file_itself_stays_the_files():
+    """The blame goes to an override only when the file alone is valid and that override alone breaks the seat."""
+    hh = REPO / "scenarios" / "treasure_hunters" / "head_haunter-4p.toml"
+    with pytest.raises(ov.OverrideError, match=r"^--set mode=basic: mode=basic needs seat 0 to play a hunter"):
+        load(hh, [("mode", "basic")])
+    raw = ov.read(TH)
+    raw["seats"][0]["strategy"] = "haunter_builder"  # the file's own mistake: no override to blame
+    e = pytest.raises(ScenarioError, from_dict, raw).value
+    assert e.role_clash is not None and ov.role_blame(raw, [("hauntings", 5)], e) is None
