@@ -320,7 +320,11 @@ def build(
             sc = from_dict(raw, name=p.stem, path=str(p))
         except OverrideError as e:
             name = str(e).split("=", 1)[0].removeprefix("--set ")
-            raise SweepError(f"{src.get(name, 'sweep')}: {str(e).split(': ', 1)[1]}") from None
+            said = str(e).split(": ", 1)[1]
+            if e.override is not None and name in src and "=" in src[name]:  # a fix it suggests: every value
+                shown = ov.show(*e.override).partition("=")[2]
+                said = said.replace(f".{name}={shown} ", f".{name}={src[name].split('=', 1)[1]} ")
+            raise SweepError(f"{src.get(name, 'sweep')}: {said}") from None
         except ScenarioError as e:
             if _blamed(str(e), fields) is None and (role := ov.role_blame(doc, here, e)) is not None:
                 assert role.override is not None  # role_blame names the override it blames
@@ -331,6 +335,8 @@ def build(
             said = str(e)
             if o is not None and src[o[0]].startswith("--"):  # an option's example, not the file's TOML
                 said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
+            if o is not None:
+                said += ov.same_name_note(doc, o[0])
             raise SweepError(f"{where}: {said}") from None
         points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
     if fixed_ov:
