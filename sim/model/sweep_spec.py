@@ -330,13 +330,16 @@ def build(
                 assert role.override is not None  # role_blame names the override it blames
                 name, value = role.override
                 said = str(role).split(": ", 1)[1]
-                raise SweepError(f"{src[name]}: value {toml_value(value)}: {said}") from None
-            where = f"{src[o[0]]}: value {toml_value(o[1])}" if (o := _blamed(str(e), fields)) else "sweep"
+                raise SweepError(f"{src[name]}: {_at(values, name, value)}: {said}") from None
+            o = _blamed(str(e), fields)
+            where = f"{src[o[0]]}: {_at(values, *o)}" if o else f"sweep: {_at(values, '', None)}" if values else "sweep"
             said = str(e)
             if o is not None and src[o[0]].startswith("--"):  # an option's example, not the file's TOML
                 said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
             if o is not None:
                 said += ov.same_name_note(doc, o[0])
+            if len(axes) > 1 and mode == "grid" and (o is None or o[0] in values):
+                said += " (a grid plays every combination of the values; --mode zip pairs them instead)"
             raise SweepError(f"{where}: {said}") from None
         points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
     if fixed_ov:
@@ -372,6 +375,16 @@ def _with_fixed(base: Scenario, doc: dict, p: Path, fixed: list[tuple[str, Any]]
     except ScenarioError:
         return base
     return sc.with_changes(games=base.games, seed=base.seed, name=base.name, overrides=tuple(fixed))
+
+
+def _at(values: dict, name: str, value: Any) -> str:
+    """Where a point's error is: "value 2" of the one axis ``name`` (at ``value``), or, the point having other
+    values, the whole point "at seats.0.root=halving, seats.0.explore=2" (a grid's combination: the value alone is
+    fine at other points), a fixed ``name`` after its axes."""
+    if not any(k != name for k in values):
+        return f"value {toml_value(value)}"
+    shown = [ov.show(k, v) for k, v in values.items()] + ([ov.show(name, value)] if name and name not in values else [])
+    return "at " + ", ".join(shown)
 
 
 def _blamed(message: str, fields: Any) -> tuple[str, Any] | None:
