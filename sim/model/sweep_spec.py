@@ -297,12 +297,11 @@ def build(
     if mode not in MODES:
         raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
     _no_point_twice(axes, mode, mode_where)
-    if games is None:  # [sweep] games = 0 is refused below, not taken as "unset"
+    if "games" in opts:  # the file's, checked also when --games replaces it (games = 0 is no "unset")
+        _check_games(opts["games"])
+    if games is None:
         games = opts.get("games", base.games)
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
-    if not 1 <= games <= MAX_GAMES:
-        raise SweepError(out_of_range("[sweep] games", games, 1, MAX_GAMES))
+    _check_games(games, "[sweep] games" if "games" in opts else "--games")
     base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
     fixed_ov = [(a.name, a.values[0]) for a in fixed]
     combos = _points(axes, mode, mode_where)
@@ -364,6 +363,21 @@ def build(
     sw.target_text = tgt or None
     sw.target_source = "--target" if target is not None else "[sweep] target"
     return sw
+
+
+def _check_games(games: Any, where: str = "[sweep] games") -> None:
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise SweepError(f"{where}: expected a positive integer, got {toml_value(games)}")
+    if not 1 <= games <= MAX_GAMES:
+        raise SweepError(out_of_range(where, games, 1, MAX_GAMES))
+
+
+def in_file(path: str | Path, e: SweepError) -> SweepError:
+    """Error ``e`` of a scenario file's ``[sweep]`` table ("[sweep] games: ...") naming the file first, as every
+    other error of the file does ("my.toml: [sweep] games: ..."); any other error as it is."""
+    if str(e).startswith("[sweep]") or (str(e).startswith("sweep: ") and not e.usage):
+        return SweepError(f"{path}: {e}", usage=e.usage)
+    return e
 
 
 def _with_fixed(base: Scenario, doc: dict, p: Path, fixed: list[tuple[str, Any]]) -> Scenario:

@@ -732,14 +732,18 @@ def _invoke(*args):
 )
 def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message):
     """games = 0 played the scenario's 200,000 games per point; independent = "false" was read as true; a measures
-    string was split into letters; a bad target from the file was blamed on --target."""
+    string was split into letters; a bad target from the file was blamed on --target. The line names the file
+    first, as every other error of the file does (it once began "[sweep] games: ...", naming no file); games = 0
+    is refused also when --games replaces it (it was accepted)."""
     from typer.testing import CliRunner
 
-    r = CliRunner().invoke(cli_main.app, ["sweep", str(_sweep_file(tmp_path, table)), "--out", str(tmp_path / "o")])
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
-    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
-    assert not (tmp_path / "o").exists()
+    f = _sweep_file(tmp_path, table)
+    for games in ([], ["--games", "5"]) if table.startswith("games") else ([],):
+        r = CliRunner().invoke(cli_main.app, ["sweep", str(f), *games, "--out", str(tmp_path / "o")])
+        lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+        assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+        assert len(lines) == 1 and lines[0].startswith(f"error: {f}: {message}"), lines
+        assert not (tmp_path / "o").exists()
 
 
 def test_a_good_sweep_table_still_plays(tmp_path):
