@@ -25,9 +25,13 @@ def build(
     independent: bool | None = None,
 ) -> Sweep:
     """A validated sweep: `sim.model.sweep_spec.build` (axes, points; same arguments), then its measures and target
-    checked against every point's measures (`sim.stats.sweep_table.resolve`). Raises SweepError (one line)."""
-    sw = sweep_spec.build(path, sets, mode, games, seed, measures, target, independent)
-    sweep_table.resolve(sw)
+    checked against every point's measures (`sim.stats.sweep_table.resolve`). Raises SweepError (one line; an error
+    of the file's ``[sweep]`` table names the file first, `sim.model.sweep_spec.in_file`)."""
+    try:
+        sw = sweep_spec.build(path, sets, mode, games, seed, measures, target, independent)
+        sweep_table.resolve(sw)
+    except SweepError as e:
+        raise sweep_spec.in_file(path, e) from None
     return sw
 
 

@@ -321,16 +321,39 @@ def run_tune(
 ) -> tuple[Doc, Path]:
     """Search, confirm, and write tune.parquet, tune.html, best.toml and tune.json into the tune folder (``out``,
     default reports/tune-<name>). Returns (tune.json dict, folder). Interrupted (KeyboardInterrupt), it leaves the
-    study and the stored points, and no tune.json: the same command again continues."""
-    from sim.model import paths
+    study and the stored points, and no tune.json: the same command again continues; stopped before any point was
+    stored, it leaves no study it started and no folder it made (`sim.output.tune_output.discard_if_empty`)."""
     from sim.output import tune_output as output
-    from sim.play import runner, tune_points
-    from sim.play.provenance import provenance
+    from sim.play import runner
 
     chunk = chunk or runner.DEFAULT_CHUNK
     pr = progress or TuneProgress()
     folder = output.folder_for(tune, out)
+    made = not folder.exists()
+    new_study = fresh or not (folder / "study.db").exists()
     output.prepare(folder, output.what_for(tune, out))
+    try:
+        return _run_tune(tune, executor, folder, out, chunk, pr, fresh, ctx)
+    except BaseException:  # stopped before any point was stored: no study or folder left looking like a result
+        output.discard_if_empty(folder, made, new_study)
+        raise
+
+
+def _run_tune(
+    tune: Tune,
+    executor: Executor,
+    folder: Path,
+    out: str | Path | None,
+    chunk: int,
+    pr: TuneProgress,
+    fresh: bool,
+    ctx: RunContext | None,
+) -> tuple[Doc, Path]:
+    from sim.model import paths
+    from sim.output import tune_output as output
+    from sim.play import tune_points
+    from sim.play.provenance import provenance
+
     with output.locked(folder, output.what_for(tune, out)):
         if fresh:
             output.forget(folder)

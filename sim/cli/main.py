@@ -525,9 +525,29 @@ def report(
             fail(f"{src}: not valid JSON ({e})")
         if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
             fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
+        check_provenance(src.parent / "provenance.json")
         folder = redraw(src, s, out)
     after_write(folder)
     typer.echo(str(folder / "summary.html"))
+
+
+def check_provenance(path: Path) -> None:
+    """A report's provenance.json, which `sim report FOLDER` carries into the redrawn report unchanged: one line and
+    exit 3 when it is there but damaged (not JSON, or not the object sim run writes, with its seed and games), so a
+    redrawn report never passes it on as if it were sound. A report without one (a summary.json alone) is drawn."""
+    if not path.exists():
+        return
+    try:
+        pv = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        fail(f"{path}: not valid JSON ({e}); the run's record is damaged: run the scenario again to write it anew")
+    except OSError as e:
+        fail(f"{path}: cannot be read ({e.strerror or e})")
+    if not isinstance(pv, dict) or not all(k in pv for k in ("seed", "games")):
+        fail(
+            f"{path}: not a provenance.json written by sim run (a JSON object with the run's seed, games and "
+            "versions); run the scenario again to write it anew"
+        )
 
 
 def redraw(src: Path, s: dict, out: Path | None) -> Path:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -50,13 +51,17 @@ class SweepBars:
         self.count.__enter__()
         if self.tty:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+            from sim.play.progress import time_left_column
+
+            # the time left of the games overall, from every game since the first started (not Rich's last 30 s)
+            self.left = time_left_column(self.count)
             self.prog = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TimeRemainingColumn(),
+                self.left,
                 console=Console(stderr=True),
                 transient=True,
             )
@@ -81,6 +86,7 @@ class SweepBars:
     def start(self, points: int, games: int) -> None:
         if self.tty:
             self.all = self.prog.add_task(f"sweep {self.sw.name}: games", total=games)
+            self.left.only = self.all
             self.points = self.prog.add_task("points", total=points)
         else:
             self.prog.total = max(games, 1)
@@ -267,9 +273,11 @@ def large_grid_note(sw) -> None:
     )
 
 
-def sweep_words(mode: str, axes: list[tuple[str, list[str]]]) -> str:
-    """A sweep's definition in words: "track_len = 20, 30, 40 x die_faces = 4, 6, 8 (grid)"."""
-    return " x ".join(f"{n} = {', '.join(vals)}" for n, vals in axes) + f" ({mode})" if axes else "one point"
+def sweep_words(mode: str, axes: list[tuple[str, list[str]]], fixed: Sequence[tuple[str, str]] = ()) -> str:
+    """A sweep's definition in words: "track_len = 20, 30, 40 x die_faces = 4, 6, 8 (grid)", its fixed names after
+    it ("...; players = 3")."""
+    said = " x ".join(f"{n} = {', '.join(vals)}" for n, vals in axes) + f" ({mode})" if axes else "one point"
+    return said + "".join(f"; {n} = {v}" for n, v in fixed)
 
 
 def warn_if_replacing_sweep(sw, out: Path | None) -> None:
@@ -287,21 +295,23 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
         old = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
         old_axes = [(a["name"], [str(x) for x in a["labels"]]) for a in old["axes"]]
         old_mode, old_path = old["mode"], (old.get("provenance") or {}).get("scenario_path") or ""
+        old_fixed = [(f["name"], str(f["label_text"])) for f in old.get("fixed") or ()]
     except (OSError, ValueError, KeyError, TypeError):
         return
     new_axes = [(a.name, [v if isinstance(v, str) else toml_value(v) for v in a.values]) for a in sw.axes]
+    new_fixed = [(a.name, v if isinstance(v := a.values[0], str) else toml_value(v)) for a in sw.fixed]
     new_path = str(Path(sw.base.path).resolve()) if sw.base.path else ""
     same_file = not old_path or not new_path or old_path == new_path
-    if same_file and old_axes == new_axes and (old_mode == sw.mode or len(new_axes) <= 1):
+    if same_file and old_axes == new_axes and old_fixed == new_fixed and (old_mode == sw.mode or len(new_axes) <= 1):
         return
-    was = sweep_words(old_mode, old_axes) + ("" if same_file else f" of {old_path}")
+    was = sweep_words(old_mode, old_axes, old_fixed) + ("" if same_file else f" of {old_path}")
     keep = (
         "give --out another folder"
         if out is not None
         else "give this one --out, e.g. --out reports/sweep-"
         f"{sw.name}-{'-'.join(a.name.replace('.', '_') for a in sw.axes) or 'point'}{'-zip' if sw.mode == 'zip' else ''}"
     )
-    now = sweep_words(sw.mode, new_axes) + ("" if same_file else f" of {new_path}")
+    now = sweep_words(sw.mode, new_axes, new_fixed) + ("" if same_file else f" of {new_path}")
     typer.echo(
         f"warning: {folder} holds the sweep {was}; this sweep ({now}) replaces its pages (to keep both, {keep})",
         err=True,
@@ -311,12 +321,14 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
 def summary_text(doc: dict) -> str:
     """The sweep in a few lines: each chosen measure per point, and the target's answer."""
     from sim.model.words import count
-    from sim.pages.sweep_page import fmt, fmt_ci, many_points_text, point_words, target_text
+    from sim.pages.sweep_page import fixed_words, fmt, fmt_ci, many_points_text, point_words, target_text
 
+    fixed = fixed_words(doc)
     lines = [
         f"sweep {doc['scenario']['name']}: {count(len(doc['points']), 'point')} x "
         f"{count(doc['games'], 'game', grouped=True)} "
         f"({doc['mode']}, {'independent streams' if doc['independent'] else 'common random numbers'})"
+        + (f"; every point with {fixed}" if fixed else "")
     ]
     for p in doc["points"]:
         vals = point_words(doc, p) if p["labels"] else "the scenario"

@@ -4,6 +4,7 @@ sim/cli/main.py, which registers them)."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -138,10 +139,7 @@ def tune(
         fail(str(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
     except ScenarioError as e:
         fail(str(e))
-    kept = (
-        f"no tune.json written; the study and the points played so far are kept in {folder_for(t, out)}: the same "
-        "command again continues"
-    )
+    kept = partial(stopped_words, folder_for(t, out))
     bars = TuneLines(t)
     try:
         with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars:
@@ -157,6 +155,28 @@ def tune(
         typer.echo(summary_text(doc))
     typer.echo(
         f"tune written to {folder} (tune.html; play the chosen setting: sim run {folder / 'best.toml'})", err=True
+    )
+
+
+def stopped_words(folder: Path) -> str:
+    """What a stopped tune leaves in ``folder``, said in the stop line, counted: its finished points and the study
+    kept for the rerun, or, none finished, nothing half-written (`sim.api.tune.run_tune` removed the study it
+    started and the folder it made); an earlier tune's outputs as they were."""
+    from sim.model.words import count
+    from sim.output.tune_output import stored_points
+
+    n = stored_points(folder)
+    earlier = (folder / "tune.json").exists()
+    if not n:
+        if (folder / "study.db").exists():
+            return f"nothing half-written left: no point finished; the study in {folder} is as it was"
+        if earlier:
+            return f"nothing half-written left: no point finished, and the earlier tune in {folder} is as it was"
+        return "nothing half-written left (a tune folder appears with its first finished point)"
+    return (
+        f"no tune.json written; the study and the {count(n, 'point')} played so far are "
+        f"kept in {folder}: the same command again continues"
+        + ("; the earlier tune.json and tune.html are as they were" if earlier else "")
     )
 
 

@@ -60,3 +60,7 @@ class ScenarioError(SimError, ValueError):
     example (`sim.model.scenario.coerce`)."""
 
     choice_hint: tuple[str, str] | None = None
+    # a seat whose strategy is of another role than the seat's: (seat, the seat's role, its role's title, the
+    # strategies allowed there, the strategy given, that strategy's role title), so an override that changed the
+    # seats' roles (--set mode=head_haunter) can be named as the cause (`sim.model.overrides.role_blame`)
+    role_clash: tuple[int, str, str, list[str], str, str] | None = None

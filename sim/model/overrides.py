@@ -218,11 +218,69 @@ def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -
     return where
 
 
-def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict) -> str:
-    """PARAM | PARAM.FIELD; returns the field set (as scenario messages name it)."""
+def seats_with_param(spec: Any, seats: Any, key: str) -> list[tuple[int, str]]:
+    """(seat, strategy) of each seat of ``seats`` (a scenario document's, as written) whose strategy has parameter
+    ``key``."""
+    out = []
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        sname = seat.get("strategy") if isinstance(seat, dict) else None
+        st = spec.strategy(sname) if spec is not None and isinstance(sname, str) else None
+        if st is not None and any(p.name == key for p in st.params):
+            out.append((i, st.name))
+    return out
+
+
+def seat_param_hint(spec: Any, seats: Any, key: str, value: Any) -> str:
+    """For a top-level name ``key`` that is no rule parameter: how to set it as a seat's strategy parameter, when
+    some seat's strategy has one of that name ("did you mean --set seats.0.budget=32 (seat 0 plays search)?"), or
+    some strategy of the game has ("budget is a parameter of strategy search, which no seat plays: ..."); "" else."""
+    have = seats_with_param(spec, seats, key)
+    v = show(key, value).partition("=")[2]
+    if have:
+        n = len(seats)
+        if len(have) == n and n > 1:
+            return f"did you mean --set seats.*.{key}={v} (every seat's strategy has {key})? "
+        opts = " or ".join(f"--set seats.{i}.{key}={v}" for i, _ in have)
+        who = "; ".join(f"seat {i} plays {s}" for i, s in have)
+        return f"did you mean {opts} ({who}, a strategy with parameter {key})? "
+    owners = [st.name for st in (spec.strategies if spec is not None else ()) if any(p.name == key for p in st.params)]
+    if owners:
+        return (
+            f"{key} is a parameter of strategy {' or '.join(owners)}, which no seat plays: set a seat's strategy "
+            f"first (--set seats.I.strategy={owners[0]} --set seats.I.{key}={v}); "
+        )
+    return ""
+
+
+def same_name_note(raw: dict, name: str) -> str:
+    """For a bad value of top-level override ``name`` that is a rule parameter (``tiebreak`` on Moor) while some
+    seat's strategy has a parameter of that name too (search's ``tiebreak``): "; NAME here is the rule parameter;
+    seat 0's search tiebreak is --set seats.0.tiebreak=... (auto, none, score)"; "" otherwise."""
+    parts = canonical(name)
+    sc = raw.get("scenario") if isinstance(raw, dict) else None
+    game = sc.get("game") if isinstance(sc, dict) else None
+    spec = registry.get(game) if isinstance(game, str) else None
+    if spec is None or len(parts) != 1 or spec.param(parts[0]) is None:
+        return ""
+    have = seats_with_param(spec, raw.get("seats"), parts[0])
+    if not have:
+        return ""
+    said = []
+    for i, sname in have:
+        st = spec.strategy(sname)
+        ps = next(p for p in (st.params if st is not None else ()) if p.name == parts[0])
+        vals = f" ({', '.join(map(str, ps.domain))})" if ps.kind == "choice" else ""
+        said.append(f"seat {i}'s {sname} {parts[0]} is --set seats.{i}.{parts[0]}=...{vals}")
+    return f"; {parts[0]} here is the rule parameter; " + "; ".join(said)
+
+
+def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict, seats: Any = None) -> str:
+    """PARAM | PARAM.FIELD; returns the field set (as scenario messages name it). ``seats``: the document's, for
+    the hint of an unknown name that is a seat's strategy parameter (`seat_param_hint`)."""
     ps = spec.param(parts[0]) if spec else None
     if spec is not None and ps is None:
-        raise _fail(name, value, f"unknown name '{parts[0]}'; allowed: {_allowed_names(spec)}")
+        hint = seat_param_hint(spec, seats, parts[0], value) if len(parts) == 1 else ""
+        raise _fail(name, value, f"unknown name '{parts[0]}'; {hint}allowed: {_allowed_names(spec)}")
     if len(parts) == 1:
         params[parts[0]] = value
         return f"params.{parts[0]}"
@@ -287,7 +345,7 @@ def _apply_one(raw: dict, spec: Any, name: str, value: Any) -> list[str]:
     params = raw.setdefault("params", {})
     if not isinstance(params, dict):
         return []  # the file's own error, reported by validation
-    return [_set_param(spec, name, value, parts[1:] if head == "params" else parts, params)]
+    return [_set_param(spec, name, value, parts[1:] if head == "params" else parts, params, raw.get("seats"))]
 
 
 def apply_overrides(raw: dict, overrides: Iterable[Override]) -> dict:
@@ -379,6 +437,38 @@ def blame(message: str, fields: list[tuple[str, Override]]) -> OverrideError | N
     return None if o is None else _fail(o[0], o[1], message)
 
 
+def role_blame(raw: dict, overrides: Sequence[Override], e: ScenarioError) -> OverrideError | None:
+    """An OverrideError naming the override that gave a seat another role (``--set mode=head_haunter`` on a co-op
+    file: seat 0 becomes the Head Haunter and the file's hunter strategy no longer fits it), for validation error
+    ``e`` of a seat's strategy of the wrong role (``e.role_clash``), saying which strategy the seat needs and how to
+    set it; None when ``e`` is no such error, when the file ``raw`` is invalid by itself, or no one override of
+    ``overrides`` alone causes it (then it is the file's error, or an override of that seat's strategy is blamed)."""
+    if e.role_clash is None:
+        return None
+    seat, _role, title, allowed, sname, other = e.role_clash
+    try:
+        from_dict(copy.deepcopy(raw))
+    except ScenarioError:
+        return None
+    for o in overrides:
+        if canonical(o[0])[:1] == ("seats",):
+            continue
+        try:
+            from_dict(apply_overrides(raw, [o]))
+        except ScenarioError as alone:
+            if alone.role_clash is not None and alone.role_clash[0] == seat:
+                eg = next((a for a in allowed if "random" not in a and "search" not in a), allowed[0])
+                return _fail(
+                    *o,
+                    f"{show(*o)} needs seat {seat} to play a {title} strategy, and the file's seat {seat} plays "
+                    f"{sname} (a {other} strategy); set it too, e.g. --set seats.{seat}.strategy={eg} "
+                    f"(allowed: {', '.join(allowed)})",
+                )
+        except OverrideError:
+            continue
+    return None
+
+
 def option_example(message: str, e: ScenarioError, option: str, name: str) -> str:
     """``message`` (about validation error ``e``) with a bad choice's example as command-line option ``option``
     writes it ('e.g. --set seats.0.rollout=runner'), not as a scenario file does ('a quoted string, e.g. rollout =
@@ -428,14 +518,22 @@ def load(
     overrides = tuple(overrides)
     if games is not None and isinstance(data.get("scenario"), dict):
         data["scenario"]["games"] = games
+    file_doc = data
     try:
         data, fields = apply_traced(data, overrides)
         try:
             sc = from_dict(data, name=p.stem, path=str(p))
         except ScenarioError as e:
             blamed = blame(str(e), fields) if overrides else None
+            if blamed is None and overrides:
+                blamed = role_blame(file_doc, overrides, e)
             if blamed is not None:
-                raise _set_example(blamed, e) from None
+                blamed = _set_example(blamed, e)
+                if (note := same_name_note(file_doc, blamed.override[0] if blamed.override else "")) != "":
+                    noted = OverrideError(str(blamed) + note)
+                    noted.override = blamed.override
+                    blamed = noted
+                raise blamed from None
             raise ScenarioError(f"{p}: {e}") from None
     except OverrideError as e:
         if options is None or e.override not in overrides:

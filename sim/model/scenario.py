@@ -418,11 +418,13 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
                 if seats_of
                 else spec.role_seats.get(st.role, "another role")
             )
-            raise ScenarioError(
+            clash = ScenarioError(
                 f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: "
                 f"{', '.join(allowed)} ('{sname}' is a {spec.role_title(st.role)} strategy, for "
                 f"{sits}, not a {spec.role_title(roles[i])} strategy)"
             )
+            clash.role_clash = (i, roles[i], spec.role_title(roles[i]), allowed, sname, spec.role_title(st.role))
+            raise clash
         sp_raw = s.get("params", {})
         if not isinstance(sp_raw, dict):
             raise ScenarioError(f"{where}.params: expected a table")

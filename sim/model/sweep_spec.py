@@ -18,6 +18,10 @@ On the command line, ``--set NAME=VALUES``: VALUES is one TOML value, a comma-se
 commas inside [..] or quotes do not split) or a range ``LO..HI`` / ``LO..HI step S`` (both ends included).
 ``--set`` axes replace a ``[sweep]`` axis of the same name and add to the others.
 
+A name given one value while another has several (``--set track_len=20..40 --set players=3``) is no axis: it is a
+fixed override of every point, as ``--set`` is in ``sim run`` (``Sweep.fixed``; the base scenario plays it too), so
+the plots have the swept names alone on x. When every name has one value, they stay axes (a one-point sweep).
+
 Every value is validated exactly as a scenario's is (`sim.model.overrides` applied to the file's document, then
 `sim.model.scenario.from_dict`); a bad one raises `SweepError`, one line naming the sweep entry, before anything runs.
 """
@@ -66,6 +70,8 @@ class Sweep:
     measures: list[str] = field(default_factory=list)
     target: tuple[str, float] | None = None
     independent: bool = False
+    # one-value names set on every point (not axes: nothing to plot them against), in the order given
+    fixed: list[Axis] = field(default_factory=list)
     # how the measures and the target were asked for: checked against the points' measures by
     # `sim.stats.sweep_table.resolve` (statistics know the measures; the spec only reads them)
     measure_source: str = "[sweep] measures"
@@ -283,39 +289,60 @@ def build(
             )
         if not a.values:
             raise SweepError(f"{a.source}: no values")
+    given_order = axes  # the order the overrides apply in (seats.0.strategy before seats.0.budget)
+    fixed = [a for a in axes if len(a.values) == 1] if any(len(a.values) > 1 for a in axes) else []
+    axes = [a for a in axes if a not in fixed]
     mode_where = "--mode" if mode else "[sweep] mode"
     mode = mode or opts.get("mode", "grid")
     if mode not in MODES:
         raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
     _no_point_twice(axes, mode, mode_where)
-    if games is None:  # [sweep] games = 0 is refused below, not taken as "unset"
+    if "games" in opts:  # the file's, checked also when --games replaces it (games = 0 is no "unset")
+        _check_games(opts["games"])
+    if games is None:
         games = opts.get("games", base.games)
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise SweepError(f"[sweep] games: expected a positive integer, got {toml_value(games)}")
-    if not 1 <= games <= MAX_GAMES:
-        raise SweepError(out_of_range("[sweep] games", games, 1, MAX_GAMES))
+    _check_games(games, "[sweep] games" if "games" in opts else "--games")
     base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
+    fixed_ov = [(a.name, a.values[0]) for a in fixed]
     combos = _points(axes, mode, mode_where)
     if len(combos) > MAX_POINTS:
         raise SweepError(
             f"sweep: {len(combos):,} points; at most {MAX_POINTS:,}", usage=all(a.source.startswith("--") for a in axes)
         )
     points = []
-    src = {a.name: a.source for a in axes}
+    src = {a.name: a.source for a in given_order}
+    one = dict(fixed_ov)
     for i, values in enumerate(combos):
+        here = [(a.name, one[a.name] if a.name in one else values[a.name]) for a in given_order]
         try:
-            raw, fields = apply_traced(doc, list(values.items()))
+            raw, fields = apply_traced(doc, here)
             sc = from_dict(raw, name=p.stem, path=str(p))
         except OverrideError as e:
             name = str(e).split("=", 1)[0].removeprefix("--set ")
-            raise SweepError(f"{src.get(name, 'sweep')}: {str(e).split(': ', 1)[1]}") from None
+            said = str(e).split(": ", 1)[1]
+            if e.override is not None and name in src and "=" in src[name]:  # a fix it suggests: every value
+                shown = ov.show(*e.override).partition("=")[2]
+                said = said.replace(f".{name}={shown} ", f".{name}={src[name].split('=', 1)[1]} ")
+            raise SweepError(f"{src.get(name, 'sweep')}: {said}") from None
         except ScenarioError as e:
-            where = f"{src[o[0]]}: value {toml_value(o[1])}" if (o := _blamed(str(e), fields)) else "sweep"
+            if _blamed(str(e), fields) is None and (role := ov.role_blame(doc, here, e)) is not None:
+                assert role.override is not None  # role_blame names the override it blames
+                name, value = role.override
+                said = str(role).split(": ", 1)[1]
+                raise SweepError(f"{src[name]}: {_at(values, name, value)}: {said}") from None
+            o = _blamed(str(e), fields)
+            where = f"{src[o[0]]}: {_at(values, *o)}" if o else f"sweep: {_at(values, '', None)}" if values else "sweep"
             said = str(e)
             if o is not None and src[o[0]].startswith("--"):  # an option's example, not the file's TOML
                 said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
+            if o is not None:
+                said += ov.same_name_note(doc, o[0])
+            if len(axes) > 1 and mode == "grid" and (o is None or o[0] in values):
+                said += " (a grid plays every combination of the values; --mode zip pairs them instead)"
             raise SweepError(f"{where}: {said}") from None
         points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
+    if fixed_ov:
+        base = _with_fixed(base, doc, p, fixed_ov)
     ms = measures if measures else opts.get("measures")
     if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):
         raise SweepError(
@@ -331,11 +358,47 @@ def build(
     indep = independent if independent is not None else opts.get("independent", False)
     if not isinstance(indep, bool):  # the text "false" is truthy: only a TOML boolean is accepted
         raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
-    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep)
+    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep, fixed)
     sw.measure_source = "--measure" if measures else "[sweep] measures"
     sw.target_text = tgt or None
     sw.target_source = "--target" if target is not None else "[sweep] target"
     return sw
+
+
+def _check_games(games: Any, where: str = "[sweep] games") -> None:
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise SweepError(f"{where}: expected a positive integer, got {toml_value(games)}")
+    if not 1 <= games <= MAX_GAMES:
+        raise SweepError(out_of_range(where, games, 1, MAX_GAMES))
+
+
+def in_file(path: str | Path, e: SweepError) -> SweepError:
+    """Error ``e`` of a scenario file's ``[sweep]`` table ("[sweep] games: ...") naming the file first, as every
+    other error of the file does ("my.toml: [sweep] games: ..."); any other error as it is."""
+    if str(e).startswith("[sweep]") or (str(e).startswith("sweep: ") and not e.usage):
+        return SweepError(f"{path}: {e}", usage=e.usage)
+    return e
+
+
+def _with_fixed(base: Scenario, doc: dict, p: Path, fixed: list[tuple[str, Any]]) -> Scenario:
+    """The base scenario with the sweep's fixed overrides (what its own point plays, what its axes are named after,
+    what provenance records as overrides); the file's alone when they do not make a scenario by themselves (a seat
+    that ``players`` adds takes its strategy from an axis): every point was validated already."""
+    try:
+        sc = from_dict(ov.apply_overrides(doc, fixed), name=p.stem, path=str(p))
+    except ScenarioError:
+        return base
+    return sc.with_changes(games=base.games, seed=base.seed, name=base.name, overrides=tuple(fixed))
+
+
+def _at(values: dict, name: str, value: Any) -> str:
+    """Where a point's error is: "value 2" of the one axis ``name`` (at ``value``), or, the point having other
+    values, the whole point "at seats.0.root=halving, seats.0.explore=2" (a grid's combination: the value alone is
+    fine at other points), a fixed ``name`` after its axes."""
+    if not any(k != name for k in values):
+        return f"value {toml_value(value)}"
+    shown = [ov.show(k, v) for k, v in values.items()] + ([ov.show(name, value)] if name and name not in values else [])
+    return "at " + ", ".join(shown)
 
 
 def _blamed(message: str, fields: Any) -> tuple[str, Any] | None:

@@ -105,6 +105,17 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
         }
         for a in sw.axes
     ]
+    fixed = [
+        {
+            "name": a.name,
+            "value": a.values[0],
+            "label_text": toml_value(a.values[0]) if not isinstance(a.values[0], str) else a.values[0],
+            "numeric": is_numeric(a),
+            "given_by": a.source,
+            **dict(zip(("label", "unit"), axis_words(sw.base, a.name))),
+        }
+        for a in sw.fixed
+    ]
     lab = {a["name"]: dict(zip(map(json.dumps, a["values"]), a["labels"])) for a in axes}
     points = []
     for r in res["rows"]:
@@ -130,6 +141,7 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
         "seed": sw.base.seed,
         "independent": sw.independent,
         "axes": axes,
+        "fixed": fixed,
         "default": res["default"],
         "chosen": [
             {

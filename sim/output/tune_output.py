@@ -69,6 +69,32 @@ def forget(folder: Path) -> None:
     shutil.rmtree(Path(folder) / "points", ignore_errors=True)
 
 
+def stored_points(folder: Path) -> int:
+    """How many finished points ``folder``/points holds (the sweep store's format: `sim.output.sweep_output`)."""
+    from sim.output.sweep_output import stored_points as stored
+
+    return stored(folder)
+
+
+def discard_if_empty(folder: Path, made: bool, new_study: bool) -> None:
+    """After a tune stopped before it wrote tune.json: with no finished point stored, the study this run started
+    (``new_study``: none was there, or ``--fresh``) is removed, and the empty points/ folder, and ``folder`` itself
+    when this run made it (``made``) and it is left empty: nothing is left looking like a result (a study of an
+    earlier run, and an earlier tune's outputs, stay as they were)."""
+    from sim.output.sweep_output import discard_if_empty as discard_points
+
+    folder = Path(folder)
+    if stored_points(folder):
+        return
+    try:
+        if new_study:
+            for f in folder.glob("study.db*"):  # SQLite's journal beside it
+                f.unlink()
+    except OSError:
+        pass
+    discard_points(folder, made)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -52,7 +52,10 @@ def render(
         {
             "sweep": _link(f, "sweep.html", root),
             "game": d["scenario"]["game"],
-            "swept": esc("; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])),
+            "swept": esc(
+                "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])
+                + "".join(f" (every point: {f['name']} = {f['label_text']})" for f in d.get("fixed") or ())
+            ),
             "points": f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}",
             "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
             "written": _written(d),

@@ -73,6 +73,12 @@ def value_words(ax: dict, text: str) -> str:
     return f"{text} {unit}" if unit and ax.get("numeric") else text
 
 
+def fixed_words(d: dict) -> str:
+    """The one-value names a sweep sets on every point, in words: "players (players) = 3; seat 0: strategy
+    (seats.0.strategy) = search"; "" when none (a sweep.json written before they were kept apart has none)."""
+    return "; ".join(f"{with_name(f)} = {value_words(f, f['label_text'])}" for f in d.get("fixed") or ())
+
+
 def point_words(d: dict, r: dict) -> str:
     """Point ``r`` of sweep ``d`` in words: each axis' label and value ("track length = 30 spaces, die faces = 6");
     "point I" for a sweep without axes."""
@@ -671,6 +677,7 @@ def render(d: dict) -> str:
             f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>"
             for k, v in [
                 ("swept", axes),
+                *([("fixed (every point)", fixed_words(d))] if d.get("fixed") else []),
                 ("mode", d["mode"]),
                 ("points", len(d["points"])),
                 ("games per point", f"{d['games']:,}"),

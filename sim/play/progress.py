@@ -60,6 +60,7 @@ class Lines:
         self.stream = stream if stream is not None else sys.stderr
         self.done = 0.0
         self.first: tuple[float, float] | None = None  # (time, games done) at the first step
+        self.t_block: float | None = None  # when the last block of games ended (the rate is timed to it)
         self.sides: dict[int, list[float]] = {}  # a compared run's sides (see `side`)
         self._last_side: tuple[int, float] | None = None  # the side and time of the last `side` call
         self.t_played: float | None = None  # when played() was called (the games are over)
@@ -91,7 +92,9 @@ class Lines:
         now = self.clock()
         if self.first is None:  # games/s and time left count from the first step: the runner's advance(0) once
             self.first = (now, self.done)  # the kernels are compiled, else a first block that held the start-up
-        elif not self.estimated:
+        elif k > 0:
+            self.t_block = now
+        if self.t_block is not None and not self.estimated:
             rates, left = self._rate_left(now) or ("", None)
             if left is not None:
                 self.estimated = True  # the rate is known: say how long a long run will take
@@ -137,11 +140,20 @@ class Lines:
                     rates.append(f"{name} {'playing its first games' if i in self.sides else 'not started'}")
                     left = None
             return ", ".join(rates), left
-        if self.first is None or now <= self.first[0] or self.done <= self.first[1]:
+        if self.first is None or self.t_block is None or self.t_block <= self.first[0] or self.done <= self.first[1]:
             return None
         t1, d1 = self.first
-        rate = (self.done - d1) / (now - t1)
-        return f"{rate_text(rate)} games/s", (self.total - self.done) / rate if rate > 0 else 0.0
+        # every game since the first step over the time to the last block's end: not the last block's rate (slow
+        # search games end unevenly: 20 to 30 min runs said times left that swung by minutes), nor one timed to
+        # now, which falls while a block plays and jumps back when it ends
+        rate = (self.done - d1) / (self.t_block - t1)
+        left = (self.total - self.done) / rate - (now - self.t_block)  # counting down while the next block plays
+        return f"{rate_text(rate)} games/s", max(0.0, left)
+
+    def left_text(self, now: float | None = None) -> str:
+        """The time left as a bar column says it ("about 1 min 09 s left"), "" while it is not known."""
+        known = self._rate_left(self.clock() if now is None else now)
+        return "" if known is None or known[1] is None else f"{_duration(known[1])} left"
 
     def _status(self, now: float) -> None:
         """'NAME: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)'; 'starting up' before the
@@ -270,11 +282,31 @@ def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None, 
         done.set()
 
 
-def bar(total: float, label: str, stream: TextIO | None = None):
+def bar(total: float, label: str, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic):
     """(context manager, advance callback) for a run of ``total`` games: a Rich bar when ``stream`` (default
     stderr) is a terminal, else `Lines`."""
-    ctx, advance, _ = _bar(total, label, stream, sides=False)
+    ctx, advance, _ = _bar(total, label, stream, sides=False, clock=clock)
     return ctx, advance
+
+
+def time_left_column(lines: Lines, task_id: int | None = None):
+    """A Rich column (a `TimeRemainingColumn`) saying the time left as ``lines`` estimates it (`Lines._rate_left`:
+    every game since the first step, timed to the last block's end), not Rich's own, which divides by the games/s
+    of the last 30 s: slow search blocks made it swing by minutes, or blank while no block ended. ``task_id``: the
+    one task of the bars it is said for (a sweep's games overall; the column's ``only``, also set later); every
+    task otherwise."""
+    from rich.progress import TimeRemainingColumn
+    from rich.text import Text
+
+    class TimeLeft(TimeRemainingColumn):
+        only = task_id
+
+        def render(self, task):
+            if self.only is not None and task.id != self.only:
+                return Text("")
+            return Text(lines.left_text(), style="progress.remaining")
+
+    return TimeLeft()
 
 
 def compare_bar(total: float, label: str, stream: TextIO | None = None):
@@ -284,18 +316,21 @@ def compare_bar(total: float, label: str, stream: TextIO | None = None):
     return _bar(total, label, stream, sides=True)
 
 
-def _bar(total: float, label: str, stream: TextIO | None, sides: bool):
+def _bar(total: float, label: str, stream: TextIO | None, sides: bool, clock: Callable[[], float] = time.monotonic):
     stream = stream if stream is not None else sys.stderr
     if not stream.isatty():
-        lines = Lines(total, label, stream)
+        lines = Lines(total, label, stream, clock=clock)
         return lines, lines.advance, lines.side
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
     from rich.text import Text
 
     class Rate(ProgressColumn):
+        """The games/s the time left is estimated from (`Lines._rate_left`), not Rich's of the last 30 s."""
+
         def render(self, task):
-            return Text(f"{rate_text(task.speed)} games/s" if task.speed else "")
+            known = lines._rate_left(lines.clock())
+            return Text(known[0] if known is not None else "")
 
     class SideRates(ProgressColumn):
         """Each side's games/s and the time left from them (`Lines._rate_left`), where Rich's own would mix them."""
@@ -324,8 +359,8 @@ def _bar(total: float, label: str, stream: TextIO | None, sides: bool):
             if lines.t_played is not None:
                 lines.__exit__(kind, value, tb)
 
-    lines = Lines(total, label, stream, every_s=float("inf"))
-    rate_columns = [SideRates()] if sides else [Rate(), TimeRemainingColumn()]
+    lines = Lines(total, label, stream, every_s=float("inf"), clock=clock)
+    rate_columns = [SideRates()] if sides else [Rate(), time_left_column(lines)]
     prog = Bar(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -334,6 +369,7 @@ def _bar(total: float, label: str, stream: TextIO | None, sides: bool):
         console=Console(file=stream),
         transient=True,
         refresh_per_second=4,
+        get_time=clock,
     )
     task = prog.add_task(label, total=total)
 

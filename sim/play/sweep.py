@@ -27,7 +27,8 @@ class Progress:
     """Callbacks the engine tells (the CLI draws bars; tests count). All optional."""
 
     start: Callable[[int, int], None] | None = None  # start(points_to_play, games_to_play)
-    advance: Callable[[int, int], None] | None = None  # advance(point_index, games) after each unit
+    advance: Callable[[int, int], None] | None = None  # advance(point_index, games) after each unit; games 0 when
+    # a unit's games start in this process (its kernels compiled)
     point_done: Callable[[int], None] | None = None  # point_done(point_index)
 
 
@@ -80,8 +81,18 @@ def play(
     per_point = len(chunks(sw.games, chunk))
     index_of = {pk[p.index]: p for p in todo}
     pending: dict[str, list] = {}
+    started = iter(units)  # in this process the units play in order, and each chunk tells progress(0) as it starts
+
+    def began(k: float) -> None:
+        """The runner's progress(0), told when a chunk's games start (its kernels compiled): said as the point's
+        advance(index, 0), so the progress line changes from "starting up" once point 0's games begin (a point
+        of search seats is one unit of minutes). Games are counted per unit below: k > 0 (a block's games, or a
+        unit back from a Dask worker) is not counted twice."""
+        if k == 0 and pr.advance and (v := next(started, None)) is not None:
+            pr.advance(index_of[v.key].index, 0)
+
     t0 = time.perf_counter()
-    for u, r in executor.map(units, (ctx or RunContext()).with_(progress=None)):
+    for u, r in executor.map(units, (ctx or RunContext()).with_(progress=began)):
         p = index_of[u.key]
         pending.setdefault(u.key, []).append(r)
         if pr.advance:

@@ -528,3 +528,89 @@ def test_a_bad_choice_on_the_command_line_gets_a_command_line_example(args, exam
     bad.write_text(Path(search).read_text().replace('rollout = "runner"', 'rollout = "nope"'))
     line = one_error_line(cli.invoke(app, ["run", str(bad)]))
     assert line.endswith('(a quoted string, e.g. rollout = "runner")'), line
+
+
+@pytest.mark.parametrize(
+    "args, head, fix",
+    [
+        (["run", str(TH), "--set", "mode=head_haunter"], "--set mode=head_haunter: ", "--set seats.0.strategy="),
+        (["compare", str(TH), str(TH), "--set-b", "mode=head_haunter"], "--set-b mode=head_haunter: ", "--set-b "),
+        (["sweep", str(TH), "--set", "mode=head_haunter", "--set", "hauntings=4,5"], "--set mode=head_haunter: ", ""),
+        (["sweep", str(TH), "--set", "mode=basic,head_haunter"], "--set mode=basic,head_haunter: ", ""),
+    ],
+)
+def test_a_mode_that_gives_seat_0_another_role_names_the_set_and_the_fix(args, head, fix, tmp_path):
+    """A fresh user's `sim run basic-4p.toml --set mode=head_haunter` was a file error (exit 3) about seat 0's
+    strategy: the file is fine, the mode made seat 0 the Head Haunter. It is the --set's error (exit 2), saying
+    what seat 0 needs and how to set it, with the strategies allowed there."""
+    r = cli.invoke(app, [*args, "--games", "5", "--out", str(tmp_path / "o")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and line.startswith("error: " + head), line
+    assert "mode=head_haunter needs seat 0 to play a Head Haunter strategy" in line, line
+    assert "seats.0.strategy=haunter_builder" in line and fix in line, line
+    assert "allowed: haunter_random, haunter_builder, haunter_trapper, haunter_weighted, haunter_search" in line
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_seat_strategy_error_of_the_file_itself_stays_the_files():
+    """The blame goes to an override only when the file alone is valid and that override alone breaks the seat."""
+    hh = REPO / "scenarios" / "treasure_hunters" / "head_haunter-4p.toml"
+    with pytest.raises(ov.OverrideError, match=r"^--set mode=basic: mode=basic needs seat 0 to play a hunter"):
+        load(hh, [("mode", "basic")])
+    raw = ov.read(TH)
+    raw["seats"][0]["strategy"] = "haunter_builder"  # the file's own mistake: no override to blame
+    e = pytest.raises(ScenarioError, from_dict, raw).value
+    assert e.role_clash is not None and ov.role_blame(raw, [("hauntings", 5)], e) is None
+
+
+MOOR_SEARCH = REPO / "scenarios" / "moor" / "search-4p.toml"
+
+
+@pytest.mark.parametrize(
+    "path, sets, says",
+    [
+        (MOOR_SEARCH, ["budget=32"], "did you mean --set seats.0.budget=32 (seat 0 plays search, a strategy with"),
+        (REPO / "scenarios" / "moor" / "4p.toml", ["w_goal=2"], "did you mean --set seats.*.w_goal=2 (every seat's"),
+        (
+            REPO / "scenarios" / "moor" / "4p.toml",
+            ["budget=32"],
+            "budget is a parameter of strategy search, which no seat plays: set a seat's strategy first "
+            "(--set seats.I.strategy=search --set seats.I.budget=32)",
+        ),
+    ],
+)
+def test_an_unknown_name_that_is_a_seats_strategy_parameter_says_how_to_set_it(path, sets, says, tmp_path):
+    """A fresh user's `--set budget=32` on a search scenario got 'unknown name' and the rule parameters, with no
+    word of seats.0.budget."""
+    r = cli.invoke(app, ["run", str(path), *[a for s in sets for a in ("--set", s)], "--out", str(tmp_path / "o")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and says in line and "allowed: name, players" in line, line
+
+
+def test_a_swept_seat_parameter_given_as_a_rule_name_gets_the_whole_values_in_the_fix(tmp_path):
+    r = cli.invoke(app, ["sweep", str(MOOR_SEARCH), "--set", "budget=16,32", "--out", str(tmp_path / "o")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and "did you mean --set seats.0.budget=16,32 (" in line, line
+
+
+def test_moors_tiebreak_is_the_rule_and_a_bad_value_names_the_search_seats_tiebreak(tmp_path):
+    """Moor's rule parameter and search's seat parameter are both `tiebreak`: --set tiebreak is the rule, and a
+    value only the seat's takes says where the seat's is set."""
+    assert load(MOOR_SEARCH, [("tiebreak", "shared")]).params["tiebreak"] == "shared"
+    assert (
+        load(MOOR_SEARCH, [("seats.0.root", "halving"), ("seats.0.tiebreak", "score")]).seats[0].params["tiebreak"]
+        == "score"
+    )
+    for cmd in (
+        ["run", str(MOOR_SEARCH), "--set", "tiebreak=score"],
+        ["sweep", str(MOOR_SEARCH), "--set", "tiebreak=score,none"],
+    ):
+        line = one_error_line(cli.invoke(app, [*cmd, "--out", str(tmp_path / "o")]))
+        assert "allowed: rulebook, shared" in line and line.endswith(
+            "; tiebreak here is the rule parameter; seat 0's search tiebreak is --set seats.0.tiebreak=... "
+            "(auto, none, score)"
+        ), line
+    line = one_error_line(
+        cli.invoke(app, ["run", str(REPO / "scenarios" / "moor" / "4p.toml"), "--set", "tiebreak=score"])
+    )
+    assert line.endswith("(e.g. --set tiebreak=rulebook)"), line  # no search seat: no note

@@ -111,7 +111,9 @@ def test_progress_after_the_first_games_says_games_per_second_not_starting_up():
     )
     assert out[1] == "moor-search-4p: 0% (0 of 48 games; playing the first games, no games/s yet)"
     assert out[2] == "moor-search-4p: 33% (16 of 48 games, 0.5 games/s, about 1 min 04 s left)"
-    assert out[3] == "moor-search-4p: 33% (16 of 48 games, 0.38 games/s, about 1 min 24 s left)"
+    # while the second block plays, the rate stays the one timed to the first block's end and the time left counts
+    # down (it once said 0.38 games/s, 1 min 24 s: a time left growing while nothing new was known)
+    assert out[3] == "moor-search-4p: 33% (16 of 48 games, 0.5 games/s, about 54 s left)"
     assert out[4] == (
         "moor-search-4p: 16 games: 5.0 s starting up (loading or compiling the kernels), then 42.0 s playing at "
         "0.38 games/s"
@@ -409,3 +411,81 @@ def test_compare_on_a_terminal_shows_each_sides_rate_not_a_mixed_time_left():
     assert any(type(c).__name__ == "SideRates" for c in ctx.columns)
     ctx, adv, side = PG.compare_bar(100, "a vs b", io.StringIO())
     assert isinstance(ctx, PG.Lines) and side == ctx.side
+
+
+def test_a_sweep_says_when_a_points_games_start(tmp_path):
+    """A sweep of search seats plays one unit per point for minutes, and its progress line said 'starting up
+    (compiling ...)' until point 0's unit was over: the units were played without the runner's progress(0). The
+    engine now tells advance(point, 0) as each unit's games start, before the unit's games are counted."""
+    from sim.api.sweep import build
+    from sim.play import sweep as engine
+    from sim.play.distributed import InProcess
+    from sim.play.sweep import Progress
+
+    told: list[tuple[int, int]] = []
+    sw = build(BASE, ["track_len=24,28"], games=30, measures=["margin"])
+    engine.play(sw, tmp_path, InProcess(threads=1), 30, Progress(advance=lambda i, k: told.append((i, k))))
+    assert told == [(0, 0), (0, 30), (1, 0), (1, 30)]
+
+    from sim.cli.sweep import SweepBars
+
+    buf = io.StringIO()
+    bars = SweepBars(sw)
+    bars.count = PG.Lines(60, "sweep s", buf, every_s=float("inf"))  # the games line's counter, off a terminal
+    with bars.count, bars:
+        bars.count._status(0.0)
+        bars.advance(0, 0)  # what the engine now tells as point 0's games start
+        bars.count._status(bars.count.clock())
+    out = buf.getvalue().splitlines()
+    assert "starting up" in out[0] and "playing the first games" in out[1]
+
+
+def test_the_time_left_does_not_swing_with_uneven_blocks_of_slow_games():
+    """A 20 to 30 min search run: blocks of games end unevenly (here 4 games after 40 s, then after 80 s, in turn),
+    and the time left said swung by minutes (Rich's games/s of the last 30 s on a terminal, blank while no block
+    ended in it; off a terminal a rate timed to now, which fell while a block played, the time left growing). Now
+    the rate is every game since the first step over the time to the last block's end, and the time left counts
+    down while a block plays: the finish time it implies (now + time left) holds still between blocks, and stays
+    within 10% of the run's, at every line and bar redraw."""
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    total, now = 200, [0.0]
+    gaps = [40.0, 80.0] * 25  # 4 games after each
+    end = sum(gaps)  # the run's finish, 15 s a game on average
+    ctx, adv = PG.bar(total, "search", Tty(), clock=lambda: now[0])
+    from rich.progress import TimeRemainingColumn
+
+    col = next(c for c in ctx.columns if isinstance(c, TimeRemainingColumn))
+    lines_buf = io.StringIO()
+    lines = PG.Lines(total, "search", lines_buf, every_s=float("inf"), clock=lambda: now[0])
+
+    def left_s(text: str) -> float:
+        m = re.search(r"(?:(\d+) h )?(?:(\d+) min)? ?(?:(\d+) s)? left", text)
+        assert m and any(m.groups()), text
+        return 3600 * int(m.group(1) or 0) + 60 * int(m.group(2) or 0) + int(m.group(3) or 0)
+
+    said: dict[str, list[list[float]]] = {"bar": [], "lines": []}  # implied finish times, per block played
+    with ctx, lines:
+        adv(0)  # the games start
+        lines.advance(0)
+        for i, gap in enumerate(gaps[:-1]):
+            adv(0)
+            for k in said:
+                said[k].append([])
+            for step in range(4):  # redrawn four times while the block plays, the last as it ends
+                now[0] += gap / 4
+                if step == 3:
+                    adv(4)
+                    lines.advance(4)
+                    continue
+                if i >= 4:  # after the first blocks
+                    said["bar"][-1].append(now[0] + left_s(str(col.render(ctx.tasks[0]))))
+                    lines._status(now[0])
+                    said["lines"][-1].append(now[0] + left_s(lines_buf.getvalue().splitlines()[-1]))
+    for k, blocks in said.items():
+        finish = [f for b in blocks for f in b]
+        assert all(abs(f - end) <= 0.1 * end for f in finish), (k, min(finish), max(finish), end)
+        assert all(max(b) - min(b) <= 2 for b in blocks if b), (k, [b for b in blocks if b and max(b) - min(b) > 2])

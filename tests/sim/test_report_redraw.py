@@ -197,3 +197,23 @@ def test_a_real_signal_during_report_redraw_leaves_the_old_folder_byte_identical
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith(says) and f"{rep} is as it was" in lines[0], err
     assert out == "" and snapshot(rep) == before and leftovers(rep) == []
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ('{"seed": 1, "games": ', "provenance.json: not valid JSON ("),
+        ("[1, 2]", "provenance.json: not a provenance.json written by sim run"),
+        ('{"note": "mine"}', "provenance.json: not a provenance.json written by sim run"),
+    ],
+)
+def test_report_redraw_refuses_a_damaged_provenance_in_one_line(rep, text, says, tmp_path):
+    """`sim report FOLDER` carried a corrupt provenance.json into the redrawn report as if it were sound. It is a
+    file error like a damaged summary.json: one line naming the file, exit 3, the folder as it was, no --out made."""
+    (rep / "provenance.json").write_text(text)
+    before = snapshot(rep)
+    for out in ([], ["--out", str(tmp_path / "new")]):
+        r = cli.invoke(app, ["report", str(rep), *out])
+        line = one_error_line(r)
+        assert r.exit_code == EXIT_BAD_INPUT and line.startswith(f"error: {rep / 'provenance.json'}: ") and says in line
+        assert snapshot(rep) == before and leftovers(rep) == [] and not (tmp_path / "new").exists()

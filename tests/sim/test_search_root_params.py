@@ -86,3 +86,25 @@ def test_tiebreak_with_ucb1_is_one_line_naming_the_field():
     load(MOOR, [("seats.0.tiebreak", "none")])  # no tie-break is what ucb1 plays: no mistake to say so
     load(MOOR, [("seats.0.tiebreak", "auto")])  # the default given explicitly (the error's own example)
     load(HUNTERS, [("seats.0.tiebreak", "none")])  # the hunters' default root is halving
+
+
+def test_a_grid_sweep_names_the_combination_that_is_refused(tmp_path):
+    """A grid of root x explore refused explore at root halving with '--set seats.0.explore=1,2: value 1: ...':
+    value 1 is fine at root ucb1, and the line did not say at which point it failed. It names the point (and
+    that a grid plays every combination); a one-axis sweep keeps 'value V'."""
+    sets = ["--set", "seats.0.root=ucb1,halving", "--set", "seats.0.explore=1,2"]
+    r = CliRunner().invoke(app, ["sweep", str(MOOR), *sets, "--games", "2", "--out", str(tmp_path / "s")])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_USAGE and line.startswith(
+        "error: --set seats.0.explore=1,2: at seats.0.root=halving, seats.0.explore=1: seats[0].params.explore: "
+    ), line
+    assert WHY in line and line.endswith(
+        "(a grid plays every combination of the values; --mode zip pairs them instead)"
+    )
+    fixed = ["--set", "seats.0.root=ucb1,halving", "--set", "seats.0.explore=2"]  # explore fixed: named after the axes
+    line = one_error_line(CliRunner().invoke(app, ["sweep", str(MOOR), *fixed, "--out", str(tmp_path / "s")]))
+    assert line.startswith("error: --set seats.0.explore=2: at seats.0.root=halving, seats.0.explore=2: "), line
+    one = ["--set", "seats.0.explore=0.5,1"]
+    line = one_error_line(CliRunner().invoke(app, ["sweep", str(HUNTERS), *one, "--out", str(tmp_path / "s")]))
+    assert line.startswith("error: --set seats.0.explore=0.5,1: value 0.5: seats[0].params.explore: "), line
+    assert not (tmp_path / "s").exists()

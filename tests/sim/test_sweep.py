@@ -732,14 +732,18 @@ def _invoke(*args):
 )
 def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message):
     """games = 0 played the scenario's 200,000 games per point; independent = "false" was read as true; a measures
-    string was split into letters; a bad target from the file was blamed on --target."""
+    string was split into letters; a bad target from the file was blamed on --target. The line names the file
+    first, as every other error of the file does (it once began "[sweep] games: ...", naming no file); games = 0
+    is refused also when --games replaces it (it was accepted)."""
     from typer.testing import CliRunner
 
-    r = CliRunner().invoke(cli_main.app, ["sweep", str(_sweep_file(tmp_path, table)), "--out", str(tmp_path / "o")])
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
-    assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
-    assert not (tmp_path / "o").exists()
+    f = _sweep_file(tmp_path, table)
+    for games in ([], ["--games", "5"]) if table.startswith("games") else ([],):
+        r = CliRunner().invoke(cli_main.app, ["sweep", str(f), *games, "--out", str(tmp_path / "o")])
+        lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+        assert r.exit_code == cli_common.EXIT_BAD_INPUT, r.output
+        assert len(lines) == 1 and lines[0].startswith(f"error: {f}: {message}"), lines
+        assert not (tmp_path / "o").exists()
 
 
 def test_a_good_sweep_table_still_plays(tmp_path):
@@ -1072,3 +1076,63 @@ def test_a_heatmaps_colorbar_label_is_whole_in_its_figure(tmp_path):
         assert texts_outside(fig) == [], m["name"]
     label = sweep_page.heatmap(doc, doc["chosen"][0]).axes[1].get_ylabel()
     assert label == "first-player advantage\n(percentage points)", label
+
+
+@pytest.mark.parametrize(
+    "args,table",
+    [
+        (["--set", "track_len=26,28", "--set", "players=2"], ""),  # a --set of one value beside a --set axis
+        (["--set", "die_faces=6"], 'track_len = "26..28 step 2"\n'),  # beside a [sweep] axis
+        (["--mode", "zip", "--set", "track_len=26,28", "--set", "die_faces=6"], ""),  # zip: not "same number"
+        (["--set", "track_len=26,28"], "players = [2]\n"),  # a [sweep] entry of one value
+    ],
+)
+def test_a_one_value_name_is_fixed_on_every_point_not_an_axis(tmp_path, args, table):
+    """A fresh user's `sim sweep moor/4p.toml --set track_len=20..40 --set players=4` drew a one-point plot per
+    fixed value: the one-value name was an axis. It is an override of every point, as --set is in `sim run`: the
+    swept name alone is the axis (its plots have it on x), the page and summary say what was fixed."""
+    from sim.pages import sweep_page as page
+
+    p = scen(tmp_path, table)
+    r, doc = sweep(tmp_path, p, *args, "--games", "20", "--measure", "length.rounds")
+    assert r.exit_code == 0, r.output
+    assert [a["name"] for a in doc["axes"]] == ["track_len"]
+    fixed = {f["name"]: f["value"] for f in doc["fixed"]}
+    assert fixed in ({"players": 2}, {"die_faces": 6})
+    assert [pt["values"] for pt in doc["points"]] == [{"track_len": 26}, {"track_len": 28}]
+    # every point plays the fixed value: the same games as a sim run with it
+    name, value = next(iter(fixed.items()))
+    assert (doc["scenario"]["players"] if name == "players" else doc["scenario"]["params"][name]) == value
+    (a,) = page.line_plot(doc, doc["chosen"][0], 0).axes
+    assert "track length" in a.get_xlabel() and a.get_legend() is None
+    assert [t.get_text() for t in a.get_xticklabels()] == ["26", "28"]
+    assert [pid for pid, _, _ in page.plot_list(doc)] == ["line-length.rounds-track_len"]
+    html = (tmp_path / "out" / "sweep.html").read_text()
+    assert "fixed (every point)" in html
+    assert f"every point with {'players' if name == 'players' else 'die faces (die_faces)'} = {value}" in r.stdout
+
+
+def test_a_fixed_value_plays_as_sim_run_with_that_set(tmp_path):
+    """The fixed value is played at every point, and the scenario's own point is found with it applied."""
+    from sim.api.sweep import build
+
+    sw = build(scen(tmp_path), ["track_len=26,30", "die_faces=4"], games=20)
+    assert [a.name for a in sw.axes] == ["track_len"] and [a.name for a in sw.fixed] == ["die_faces"]
+    assert all(pt.scenario.params["die_faces"] == 4 for pt in sw.points)
+    assert sw.base.params["die_faces"] == 4 and sw.base.overrides == (("die_faces", 4),)
+    from sim.stats.sweep_table import sw_default
+
+    assert sw_default(sw) == 1  # track_len 30 is the scenario's own, with die_faces 4 as fixed
+    one = build(scen(tmp_path), ["track_len=28"], games=20)  # every name one value: a one-point sweep, as before
+    assert [a.name for a in one.axes] == ["track_len"] and one.fixed == []
+
+
+def test_a_sweep_of_another_fixed_value_warns_that_it_replaces_the_page(tmp_path):
+    """The fixed values are part of what a sweep folder holds: another one replaces its page, with the warning."""
+    p = scen(tmp_path)
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=4", "--games", "10")
+    assert r.exit_code == 0 and "warning" not in r.output
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=4", "--games", "10")
+    assert r.exit_code == 0 and "warning" not in r.output  # the same sweep again: no warning
+    r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=6", "--games", "10")
+    assert r.exit_code == 0 and "die_faces = 4" in r.output and "die_faces = 6" in r.output and "replaces" in r.output

@@ -395,3 +395,39 @@ def test_an_interrupted_fresh_rerun_keeps_the_earlier_tune_as_it_was(tmp_path, r
     with pytest.raises(KeyboardInterrupt):
         _small(f, tmp_path / "t", fresh=True, progress=TuneProgress(trial=stop))
     assert {o: (tmp_path / "t" / o).read_bytes() for o in names} == before
+
+
+@pytest.mark.parametrize("after", [0, 1])
+def test_an_interrupted_tune_says_how_many_points_it_kept(tmp_path, reports, monkeypatch, after):
+    """The stop line of `sim tune` said 'the study and the points played so far are kept' without looking: stopped
+    before any point was stored it kept nothing, and left a folder with a study of no trial. It now counts the
+    points stored; with none it says nothing half-written is left, and leaves no study it started nor the folder
+    it made."""
+    from sim.output.sweep_output import stored_points
+    from sim.play import tune_points
+
+    real = tune_points.play
+    calls = {"n": 0}
+
+    def play(*a, **kw):
+        if calls["n"] >= after:
+            raise KeyboardInterrupt
+        calls["n"] += 1
+        return real(*a, **kw)
+
+    monkeypatch.setattr(tune_points, "play", play)
+    from sim.cli import common as cli_common
+
+    monkeypatch.setattr(cli_common, "_STOP_SAID", [])  # the stop line is said once a process: here once a case
+    out = tmp_path / "t"
+    args = ["tune", str(_file(tmp_path)), "--param", "track_len=20..40", "--target", "first_player_advantage=0"]
+    r = CliRunner().invoke(cli_main.app, [*args, "--trials", "4", "--batch", "2", "--games", "40", "--out", str(out)])
+    assert r.exit_code == 130, r.output
+    line = next(ln for ln in r.stderr.splitlines() if "stopped" in ln)
+    if after == 0:
+        assert "nothing half-written left" in line and "kept" not in line, line
+        assert not out.exists()
+    else:
+        n = stored_points(out)
+        assert n == 2 and f"the study and the 2 points played so far are kept in {out}" in line, line
+        assert (out / "study.db").exists() and not (out / "tune.json").exists()
