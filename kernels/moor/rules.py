@@ -457,12 +457,11 @@ def finish_turn(st, prm, log):
 
 
 @njit(inline="always")
-def resolve_origin(st, prm, log):
-    """R8/R9: take the origin's top tile if it had tiles and now has no pawn; else a discard if it had none.
+def resolve_origin(st, prm, p, o, log):
+    """R8/R9: player ``p`` left space ``o`` (S_ORIGIN, passed by the caller that holds it in a register): take its top
+    tile if it had tiles and now has no pawn; else a discard if it had none.
 
     Returns True when the turn is over (`finish_turn` is due), False when a discard decision comes first."""
-    p = nonneg(st[S_CUR])
-    o = nonneg(st[S_ORIGIN])
     if o == 0:
         return True  # R9: leaving Start never costs a discard (Start holds no tiles)
     if st[S_HEIGHT + o] > 0:
@@ -509,10 +508,11 @@ def apply_action(st, prm, a, log):
         st[S_DEST] = d
         log_event(log, st[S_TURNS], E_MOVE, p, k, o, d)
         # R7: optional plank under the pawn on a tile-less destination (never on End: A11)
-        if d != st[S_END] and st[S_HEIGHT + d] == 0 and st[S_HOLD + p * N_KINDS + K_PLANK] > 0:
+        if d != end and st[S_HEIGHT + d] == 0 and st[S_HOLD + p * N_KINDS + K_PLANK] > 0:
             st[S_PHASE] = PH_PLANK
             return
     elif ph == PH_PLANK:
+        o = nonneg(st[S_ORIGIN])
         if a == A_PLANK_YES:
             t = owned_tile_of_kind(st, p, K_PLANK)
             st[S_HOLD + p * N_KINDS + K_PLANK] -= 1
@@ -520,11 +520,12 @@ def apply_action(st, prm, a, log):
             st[S_PLANKS_LAID] += 1
             log_event(log, st[S_TURNS], E_PLANK, p, t, st[S_DEST], 0)
     elif ph == PH_DISCARD:
+        o = 0  # (not read: the turn finishes after the discard)
         do_discard(st, prm, a, log)
     else:
         return
     # one call site each for resolve_origin and finish_turn: they are inlined here (kernels/README.md)
-    if ph == PH_DISCARD or resolve_origin(st, prm, log):
+    if ph == PH_DISCARD or resolve_origin(st, prm, p, o, log):
         finish_turn(st, prm, log)
 
 
