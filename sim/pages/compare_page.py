@@ -114,16 +114,19 @@ def significance_line(res: dict) -> str:
 def difference_lines(res: dict) -> list[str]:
     """What differs between scenarios A and B (player count, parameters, seats' strategies and their parameters),
     one line each, for compare.md and compare.html."""
-    from sim.pages.scenario_words import scenario_differences
+    from sim.pages.scenario_words import SAME_PLAY, scenario_differences
 
     a, b = res["a"].get("scenario"), res["b"].get("scenario")
     if not a or not b:
         return ["(the scenarios are not recorded in this comparison)"]
-    d = scenario_differences(a, b)
-    return d or [
+    d = scenario_differences(a, b, res["a"].get("seats_played"), res["b"].get("seats_played"))
+    nothing = (
         "nothing: A and B play the same rules, player count and strategies (differences are noise, and "
         "with common random numbers every game is identical)"
-    ]
+    )
+    if all(x.endswith(SAME_PLAY) for x in d):  # only parameters that differ as given, not as played
+        return [nothing] + d
+    return d
 
 
 def not_compared_lines(res: dict) -> list[str]:

@@ -263,7 +263,19 @@ def check_sprt(s: Sprt, sa: Scenario, ps: PairedSums, drop: dict[str, str], name
 
 
 def side_info(sc: Scenario) -> dict:
-    return {"name": sc.name, "file": sc.path, "game": sc.game, "players": sc.players, "scenario": sc.to_dict()}
+    """One side of compare.json: its name, file, game, players, the scenario as given and its seats as played
+    (``seats_played``: every parameter with its value, a search seat's "auto" tie-break resolved, as
+    provenance.json's seats)."""
+    from sim.model.search import seats_as_played
+
+    return {
+        "name": sc.name,
+        "file": sc.path,
+        "game": sc.game,
+        "players": sc.players,
+        "scenario": sc.to_dict(),
+        "seats_played": seats_as_played(sc),
+    }
 
 
 def precision_status(ps: PairedSums, precision: float) -> dict:
