@@ -609,3 +609,19 @@ def test_too_few_games_are_not_judged_a_real_difference(tmp_path):
     r = _invoke("compare", MOOR4, "--set-b", "track_len=32", "--games", 30, "--json", "--out", tmp_path / "d")
     res = json.loads(r.stdout)
     assert not res["too_few_games"] and all(m["p"] is not None or m["identical"] for m in res["metrics"])
+
+
+def test_head_haunter_score_is_said_in_hauntings_the_hunters_in_jewels(tmp_path):
+    """Seat 0 of a Head Haunter game is the haunter: its score counts hauntings, not jewels (catalogue role_units)."""
+    from sim.model import catalogue
+
+    hh = SCEN / "head_haunter-4p.toml"
+    r = _invoke("compare", hh, "--set-b", "seats.1.strategy=runners", "--games", 40, "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    rows = {m["name"]: m for m in json.loads(r.stdout)["metrics"]}
+    assert rows["score.seat0"]["unit"] == "hauntings"
+    assert {rows[f"score.seat{i}"]["unit"] for i in (1, 2, 3)} == {"jewels"}
+    md = (tmp_path / "c" / "compare.md").read_text()
+    assert "| seat 0's score" in md and "hauntings" in md.split("| seat 0's score")[1].split("\n")[0]
+    view = catalogue.View("treasure_hunters", "head_haunter", ["haunter_weighted"] + ["weighted"] * 3, True)
+    assert (view.unit("score.seat0"), view.unit("score.seat1")) == ("hauntings", "jewels")
