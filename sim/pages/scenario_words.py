@@ -49,11 +49,13 @@ def _defaults(game: str) -> tuple[dict, dict]:
     return spec.defaults(), {st.name: {p.name: p.default for p in st.params} for st in spec.strategies}
 
 
-def lead_line(s: dict) -> str:
+def lead_line(s: dict, varied: str = "", by: str = "swept") -> str:
     """The line under a report's title: the game, the table and the scenario file's description, each said once
     (a description that already names the game or the table is not prefixed with them again). When --set changed
     the scenario, the description is the file's, so the line says so and names the overrides: a description such
-    as "all seats the weighted heuristic" must not pass for a variant whose seat 3 plays another strategy."""
+    as "all seats the weighted heuristic" must not pass for a variant whose seat 3 plays another strategy.
+    ``varied``: the names a sweep or a tune varies beyond the overrides ('seats.3.strategy, track_len'), said
+    likewise after ``by`` ('swept', 'tuned'): every point plays a variant the description may not describe."""
     sc = s["scenario"]
     title, players = s.get("game_title") or sc.get("game", ""), sc.get("players")
     desc = (sc.get("description") or "").strip()
@@ -64,16 +66,16 @@ def lead_line(s: dict) -> str:
     if desc:
         out = f"{out}. {desc}" if out else desc
     ov = sc.get("overrides") or []
+    notes = []
     if ov:
         from sim.model.overrides import show
 
-        changed = ", ".join(show(o["name"], o["value"]) for o in ov)
+        notes.append("Changed by --set: " + ", ".join(show(o["name"], o["value"]) for o in ov))
+    if varied:
+        notes.append(f"{by}: {varied}" if notes else f"{by.capitalize()}: {varied}")
+    if notes:
         out += (" " if out.endswith(".") else ". ") if out else ""
-        out += (
-            f"Changed by --set: {changed} (the description above is the scenario file's)."
-            if desc
-            else f"Changed by --set: {changed}."
-        )
+        out += "; ".join(notes) + (" (the description above is the scenario file's)." if desc else ".")
     return out
 
 
