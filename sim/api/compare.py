@@ -18,6 +18,7 @@ from sim.play.distributed import InProcess
 from sim.play.provenance import git_commit
 from sim.play.work import Executor, Unit, UnitResult, chunks, in_order
 from sim.stats import compare as C
+from sim.stats import metrics
 
 
 def compare(
@@ -118,6 +119,9 @@ def compare(
         "correction": "holm",
         "metrics": rows,
         "significant": [r["name"] for r in rows if r["significant"]],
+        # fewer paired games than a test needs (sim.stats.metrics.MIN_GAMES_FOR_TESTS): those measures are untested
+        "too_few_games": any(r["too_few_games"] for r in rows),
+        "min_games_for_tests": metrics.MIN_GAMES_FOR_TESTS,
         "not_compared": {"only_a": ps.only_a, "only_b": ps.only_b, "different_meaning": drop},
         "notes": notes,
         "stop": stop,

@@ -146,5 +146,9 @@ def write_comparison(res: dict, folder: str | Path, what: str = "--out") -> Path
 
 
 def replay(sc: Scenario, game: int) -> list[str]:
-    """Game ``game`` of ``sc`` turn by turn in words (identical to that game of a batch run)."""
-    return sc.spec.replay(sc, game)
+    """Game ``game`` of ``sc`` turn by turn in words (identical to that game of a batch run), the game's header line
+    followed by each search seat's parameters as played (`sim.model.search.search_seat_lines`)."""
+    from sim.model.search import search_seat_lines
+
+    lines = sc.spec.replay(sc, game)
+    return lines[:1] + search_seat_lines(sc) + lines[1:]

@@ -157,6 +157,10 @@ def summary_text(d: dict) -> str:
                 f"note: {', '.join(rt['never_won'])} won no game at the mixed tables: its distance below the others "
                 "is not measured; ratings measured from it are lower bounds"
             )
+        if rt.get("tied_with_best"):
+            from sim.pages.ladder_page import names_and, tie_words, top_rungs
+
+            lines.append(f"tied for strongest: {names_and(top_rungs(d))} ({tie_words(d)})")
         lines.append(
             f"best vs {d['anchor']}: {100 * lk['best_vs_random']['value']:.1f}%; best vs next: "
             f"{100 * lk['best_vs_next']['value']:.1f}%; spread {lk['spread_elo']['value']:.0f} Elo (stronger wins "

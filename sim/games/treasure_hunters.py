@@ -310,6 +310,7 @@ MEASURES = (
             "jewels",
             "Jewels in the wagon at the end (the same for every hunter seat; the "
             "Head Haunter's seat 0: hauntings on the board).",
+            role_units={"haunter": "hauntings"},
         ),
         category(
             "outcome",

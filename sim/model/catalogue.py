@@ -52,6 +52,9 @@ class Entry:
     applies: str = "any"
     shown: bool = True
     headline: bool = False
+    # the unit of a seat of some role, when it differs from ``unit`` ((role, unit), ...): a score pattern's, as the
+    # Head Haunter's score is hauntings while the hunters' is jewels (`score`); `lookup` fills it in by the seat
+    role_units: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -109,9 +112,10 @@ def team(role: str, label: str, definition: str, modes: tuple[str, ...] = ()) ->
     )
 
 
-def score(label: str, unit: str, definition: str) -> Entry:
-    """What a seat's score is in this game (label and definition may use {seat})."""
-    return Entry("score.seat{seat}", label, unit, "points", definition)
+def score(label: str, unit: str, definition: str, role_units: dict[str, str] | None = None) -> Entry:
+    """What a seat's score is in this game (label and definition may use {seat}); ``role_units``: the unit of the
+    seats of a role whose score counts something else ({"haunter": "hauntings"}: the Head Haunter's seat)."""
+    return Entry("score.seat{seat}", label, unit, "points", definition, role_units=tuple((role_units or {}).items()))
 
 
 def curve(name: str, label: str, unit: str, definition: str, modes: tuple[str, ...] = ()) -> Entry:
@@ -313,8 +317,17 @@ def lookup(key: str, game: str | None = None, seats: list[str] | None = None) ->
                     f["strategy"] = "?"
                 if "{strategy}" in e.label and "strategy" not in f:
                     continue
-                return _fill(e, key, f)
+                out = _fill(e, key, f)
+                role = _role(game, f.get("strategy")) if e.role_units else None
+                return replace(out, unit=dict(e.role_units)[role]) if role in dict(e.role_units) else out
     return None
+
+
+def _role(game: str | None, strategy: str | None) -> str | None:
+    """The role of ``strategy`` in ``game`` (a seat's role, for `Entry.role_units`); None when unknown."""
+    spec = _spec(game)
+    st = spec.strategy(strategy) if spec is not None and strategy else None
+    return None if st is None else st.role
 
 
 def fallback(key: str) -> Entry:

@@ -31,6 +31,7 @@ from sim.model.search_spec import (  # noqa: F401  (re-exported: the games and t
     resolve_tiebreak,
     search_params,
     search_strategy,
+    tiebreak_text,
     unused_with_root,
 )
 
@@ -41,6 +42,43 @@ def tiebreak_played(sc: Scenario, seat: int) -> str:
     st = sc.spec.strategy(sc.seats[seat].strategy)
     assert st is not None and st.sid == SEARCH_SID, sc.seats[seat].strategy
     return resolve_tiebreak(sc.spec, sc.params, st, sc.seats[seat].params)
+
+
+def seats_as_played(sc: Scenario) -> list[dict]:
+    """Each seat's strategy and every parameter it declares with the value played, defaults included (a report
+    must tell what was played even after a default changes: Treasure Hunters hunters' search `root`, 2026-12-05); a
+    search seat's `tiebreak` "auto" as the game resolved it, and none its root never reads (explore under halving,
+    tiebreak under ucb1), so that the record reads back as a scenario. provenance.json's seats, compare.json's
+    ``seats_played``, ladder.json's rungs' ``played``; `tiebreak_text` says the resolved tie-break beside the
+    parameters given."""
+    out = []
+    for i, seat in enumerate(sc.seats):
+        st = sc.spec.strategy(seat.strategy)
+        params = {} if st is None else {p.name: seat.params.get(p.name, p.default) for p in st.params}
+        if st is not None and is_search(sc, i):
+            params["tiebreak"] = tiebreak_played(sc, i)  # "auto" as the game resolved it for this table
+            params = read_by_root(st, params)  # not explore under halving: the record reads back as a scenario
+        out.append({"strategy": seat.strategy, "params": params})
+    return out
+
+
+def search_seat_lines(sc: Scenario) -> list[str]:
+    """A replay's header lines for its search seats, one each: the parameters as played (`seats_as_played`),
+    a tie-break left to "auto" with what it plays ('  seat 1 searches with search: budget = 16, ..., tiebreak =
+    auto (plays score)'). [] without a search seat."""
+    out = []
+    for i, played in enumerate(seats_as_played(sc)):
+        if not is_search(sc, i):
+            continue
+        given, pp = sc.seats[i].params, played["params"]
+        tb = tiebreak_text(given, pp)
+        shown = [tb if k == "tiebreak" and tb else f"{k} = {_word(v)}" for k, v in pp.items()]
+        out.append(f"  seat {i} searches with {played['strategy']}: " + ", ".join(shown))
+    return out
+
+
+def _word(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def is_search(sc: Scenario, seat: int) -> bool:

@@ -159,6 +159,17 @@ def resolve_tiebreak(spec: GameSpec, values: dict, st: StrategySpec, params: dic
     return "none" if hook is None else hook(values, st.role)
 
 
+def tiebreak_text(given: dict, played: dict | None) -> str | None:
+    """A search seat's tie-break where its parameters are shown, when it was left to "auto" (given so, or by
+    default) and its root reads it: 'tiebreak = auto (plays score)', ``played`` being the seat's parameters as played
+    (`sim.model.search.seats_as_played`, "auto" resolved; without "tiebreak" when its root never reads it).
+    None when there is nothing to add: not a search seat, a root that reads no tie-break, or a tie-break given as
+    "none" or "score" (shown as given)."""
+    if not played or "tiebreak" not in played or given.get("tiebreak", "auto") != "auto":
+        return None
+    return f"tiebreak = auto (plays {played['tiebreak']})"
+
+
 def read_by_root(st: StrategySpec, params: dict) -> dict:
     """``params`` (a search seat's parameters as played, defaults included) without those its root never reads
     (`UNUSED_WITH_ROOT`): what a report records can be given back as a scenario (explore under halving would be

@@ -102,6 +102,17 @@ def budget_families(ld: Ladder, elo: list[float] | None) -> dict:
     return {"found": bool(fams), "note": note, "families": fams}
 
 
+def _played(ld: Ladder, rung: int) -> dict | None:
+    """Rung ``rung``'s parameters as played (`sim.model.search.seats_as_played` of a table it sits at: every
+    parameter, a search rung's "auto" tie-break resolved for its role); None when it sits at no table."""
+    from sim.model.search import seats_as_played
+
+    for t in ld.tables:
+        if rung in t.rungs:
+            return seats_as_played(t.scenario)[t.rungs.index(rung)]["params"]
+    return None
+
+
 def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
     """ladder.json: the design, per-table results, ratings and luck-versus-skill (competitive), team win rates
     (co-operative), the Head Haunter x hunter matrix (asymmetric), balance at each rung with trend verdicts."""
@@ -122,7 +133,10 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
         },
         "games_per_table": ld.games,
         "seed": ld.seed,
-        "rungs": [{"rung": r.text, "strategy": r.strategy, "params": dict(r.params), "role": r.role} for r in ld.rungs],
+        "rungs": [
+            {"rung": r.text, "strategy": r.strategy, "params": dict(r.params), "role": r.role, "played": _played(ld, i)}
+            for i, r in enumerate(ld.rungs)
+        ],
         "tables": [_table_row(ld, t) for t in tables],
         "provenance": prov,
     }

@@ -9,6 +9,7 @@ from sim.model import catalogue
 from sim.model.words import count, p_value, with_sign
 from sim.pages import plots, verdicts
 from sim.pages.html_report import CSS, esc
+from sim.stats import metrics
 
 
 def _fmt(v: float, kind: str, unit: str = "") -> str:
@@ -43,7 +44,7 @@ def frame(res: dict):
                 "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
                 "95% CI": f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
                 "pairing gain": "-" if r["pairing_gain"] is None else f"{r['pairing_gain']:.1f}x",
-                "p": "identical" if r["p"] is None else fmt_p(r["p"]),
+                "p": "too few games" if r.get("too_few_games") else "identical" if r["p"] is None else fmt_p(r["p"]),
                 "p (Holm)": fmt_p(r["p_holm"]),
                 "significant": "YES" if r["significant"] else "no",
             }
@@ -99,6 +100,9 @@ def significance_line(res: dict) -> str:
     """How many measures differ after the Holm correction (they are marked in the table; the verdict names them)."""
     tested = sum(r["p"] is not None for r in res["metrics"])
     k = len(res["significant"])
+    few = sum(bool(r.get("too_few_games")) for r in res["metrics"])
+    if few and not tested:
+        return f"Not tested: too few games (fewer than {metrics.MIN_GAMES_FOR_TESTS} paired) to judge any difference."
     return (
         f"Significant after Holm correction over {count(tested, 'measure')} at alpha = {res['alpha']}: {k} "
         f"(marked YES in the table)."
@@ -110,16 +114,19 @@ def significance_line(res: dict) -> str:
 def difference_lines(res: dict) -> list[str]:
     """What differs between scenarios A and B (player count, parameters, seats' strategies and their parameters),
     one line each, for compare.md and compare.html."""
-    from sim.pages.scenario_words import scenario_differences
+    from sim.pages.scenario_words import SAME_PLAY, scenario_differences
 
     a, b = res["a"].get("scenario"), res["b"].get("scenario")
     if not a or not b:
         return ["(the scenarios are not recorded in this comparison)"]
-    d = scenario_differences(a, b)
-    return d or [
+    d = scenario_differences(a, b, res["a"].get("seats_played"), res["b"].get("seats_played"))
+    nothing = (
         "nothing: A and B play the same rules, player count and strategies (differences are noise, and "
         "with common random numbers every game is identical)"
-    ]
+    )
+    if all(x.endswith(SAME_PLAY) for x in d):  # only parameters that differ as given, not as played
+        return [nothing] + d
+    return d
 
 
 def not_compared_lines(res: dict) -> list[str]:

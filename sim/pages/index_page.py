@@ -118,15 +118,16 @@ def render(
 
 
 def ladder_headline(d: dict) -> str:
-    """A ladder's headline: the strongest rung and its rating (or the best team rung, or the matrix's size)."""
+    """A ladder's headline: the strongest rung and its rating, or the rungs tied for it (`top_rungs`), or the best
+    team rung, or the matrix's size."""
     rt = d.get("rating")
     if rt:
-        from sim.pages.ladder_page import elo_interval
+        from sim.pages.ladder_page import elo_interval, names_and, top_rungs
 
         best = rt["ratings"][rt["best"]]
-        return (
-            f"strongest: {best['rung']} {best['elo']:+.0f} Elo ({elo_interval(d, rt['best'], '..')}) over {d['anchor']}"
-        )
+        top = top_rungs(d)  # the best and those its head-to-head cannot tell from it
+        who = f"strongest: {best['rung']}" if len(top) == 1 else f"tied for strongest: {names_and(top)},"
+        return f"{who} {best['elo']:+.0f} Elo ({elo_interval(d, rt['best'], '..')}) over {d['anchor']}"
     if d.get("team"):
         t = max(d["team"], key=lambda r: r["win_rate"])
         return f"best team: {t['rung']} wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"

@@ -35,6 +35,36 @@ def elo_interval(d: dict, i: int, sep: str = " .. ") -> str:
     return f"{_elo(r['ci95'][0])}{sep}{_elo(r['ci95'][1])}"
 
 
+def top_rungs(d: dict) -> list[str]:
+    """The rungs at the top of a rated ladder (ladder.json ``d``): the best, then those its head-to-head cannot tell
+    from it (``tied_with_best``: a 95% interval holding 50%); one name when the best stands out."""
+    rt = d["rating"]
+    return [rt["ratings"][rt["best"]]["rung"]] + list(rt.get("tied_with_best") or [])
+
+
+def names_and(names: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def tie_words(d: dict) -> str:
+    """Why the top rungs count as tied, with the best's head-to-head against the next one: "their head-to-head
+    cannot tell them apart: planner wins 50.0% [49.2, 50.6] of its decided pairs against weighted"."""
+    rt = d["rating"]
+    top = top_rungs(d)
+    b = rt["best"]
+    j = next(i for i, r in enumerate(rt["ratings"]) if r["rung"] == top[1])
+    h = rt["head_to_head"]
+    m, lo, hi = h["matrix"][b][j], h["ci_low"][b][j], h["ci_high"][b][j]
+    if m is None or lo is None or hi is None:
+        return f"{top[0]} and {top[1]} decided no game between them"
+    who = "them" if len(top) == 2 else "the best and each of the others"
+    return (
+        f"the head-to-head cannot tell {who} apart: {top[0]} wins {_pct(m)} [{100 * lo:.1f}, {100 * hi:.1f}] of its "
+        f"decided pairs against {top[1]}"
+    )
+
+
 def _p(p: float) -> str:
     """A p-value as the page writes it: '= 0.034', or '< 1e-300' where the float underflowed to 0."""
     return "< 1e-300" if p < 1e-300 else f"= {p:.3g}"
@@ -137,11 +167,18 @@ def render(d: dict) -> str:
         names = [r["rung"] for r in rt["ratings"]]
         best = names[rt["best"]]
         lk = rt["luck"]
+        top = top_rungs(d)
+        lead = (
+            f"{best} is the strongest rung at {_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}; it "
+            if len(top) == 1
+            else f"{names_and(top)} are tied for the strongest rung ({tie_words(d)}); {best}, at "
+            f"{_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}, "
+        )
         parts.append(
             "<h2>In a sentence</h2><p>"
             + esc(
-                f"{best} is the strongest rung at {_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}; it "
-                f"wins {_pct(lk['best_vs_random']['value'])} of its decided pairs against {d['anchor']}, the rungs "
+                lead
+                + f"wins {_pct(lk['best_vs_random']['value'])} of its decided pairs against {d['anchor']}, the rungs "
                 f"span {lk['spread_elo']['value']:.0f} Elo (the stronger of two that far apart wins "
                 f"{_pct(lk['stronger_wins']['value'])} of head-to-heads), and the rungs' strength explains "
                 f"{_pct(lk['explained']['value'])} of the variance of outcomes."

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.model.search_spec import tiebreak_text
+
 TEAM_SEAT_NOTE = (
     "In a team game every member of a team shares one result per game, so each seat's and each "
     "strategy's win rate is its team's win rate: these rates cannot tell the team's strategies apart. "
@@ -47,11 +49,13 @@ def _defaults(game: str) -> tuple[dict, dict]:
     return spec.defaults(), {st.name: {p.name: p.default for p in st.params} for st in spec.strategies}
 
 
-def lead_line(s: dict) -> str:
+def lead_line(s: dict, varied: str = "", by: str = "swept") -> str:
     """The line under a report's title: the game, the table and the scenario file's description, each said once
     (a description that already names the game or the table is not prefixed with them again). When --set changed
     the scenario, the description is the file's, so the line says so and names the overrides: a description such
-    as "all seats the weighted heuristic" must not pass for a variant whose seat 3 plays another strategy."""
+    as "all seats the weighted heuristic" must not pass for a variant whose seat 3 plays another strategy.
+    ``varied``: the names a sweep or a tune varies beyond the overrides ('seats.3.strategy, track_len'), said
+    likewise after ``by`` ('swept', 'tuned'): every point plays a variant the description may not describe."""
     sc = s["scenario"]
     title, players = s.get("game_title") or sc.get("game", ""), sc.get("players")
     desc = (sc.get("description") or "").strip()
@@ -62,16 +66,16 @@ def lead_line(s: dict) -> str:
     if desc:
         out = f"{out}. {desc}" if out else desc
     ov = sc.get("overrides") or []
+    notes = []
     if ov:
         from sim.model.overrides import show
 
-        changed = ", ".join(show(o["name"], o["value"]) for o in ov)
+        notes.append("Changed by --set: " + ", ".join(show(o["name"], o["value"]) for o in ov))
+    if varied:
+        notes.append(f"{by}: {varied}" if notes else f"{by.capitalize()}: {varied}")
+    if notes:
         out += (" " if out.endswith(".") else ". ") if out else ""
-        out += (
-            f"Changed by --set: {changed} (the description above is the scenario file's)."
-            if desc
-            else f"Changed by --set: {changed}."
-        )
+        out += "; ".join(notes) + (" (the description above is the scenario file's)." if desc else ".")
     return out
 
 
@@ -123,16 +127,19 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
 
         items.append(("changed by --set", ", ".join(show(o["name"], o["value"]) for o in sc["overrides"])))
     roles = [r.get("role") for r in s.get("seats", [])]
+    played = _played(s.get("provenance"), len(sc["seats"]))
     for i, seat in enumerate(sc["seats"]):
         role = roles[i] if i < len(roles) else None
         txt = seat["strategy"] + (f" ({role})" if role and role != "player" else "")
         sp = seat.get("params") or {}
-        if sp:
-            d = sdef.get(seat["strategy"], {})
-            txt += " with " + ", ".join(
-                f"{k} = {_fmt_value(v)}" + (f" (default {_fmt_value(d[k])})" if k in d and d[k] != v else "")
-                for k, v in sp.items()
-            )
+        d = sdef.get(seat["strategy"], {})
+        shown = [
+            f"{k} = {_fmt_value(v)}" + (f" (default {_fmt_value(d[k])})" if k in d and d[k] != v else "")
+            for k, v in sp.items()
+        ]
+        tb = tiebreak_text(sp, played[i])  # a search seat's "auto" tie-break as the game resolved it
+        if shown or tb:
+            txt += " with " + ", ".join(shown + ([tb] if tb else []))
         elif sdef.get(seat["strategy"]):
             txt += ", default weights"
         items.append((f"seat {i}", txt))
@@ -170,9 +177,17 @@ def changed_text(changed: list[str]) -> str:
     return f"{len(changed)} differ from the default: {', '.join(changed)}" if changed else "all at their defaults"
 
 
-def scenario_differences(a: dict, b: dict) -> list[str]:
+SAME_PLAY = ": the same play"  # the end of a seat's line whose parameters differ as given, not as played
+
+
+def scenario_differences(
+    a: dict, b: dict, played_a: list[dict] | None = None, played_b: list[dict] | None = None
+) -> list[str]:
     """What differs between two scenarios (their `Scenario.to_dict()`s): player count, parameters, seats'
-    strategies and strategy parameters. Empty when they play the same variant."""
+    strategies and strategy parameters. Empty when they play the same variant. ``played_a``/``played_b``: each
+    side's seats as played (`sim.model.search.seats_as_played`, compare.json's ``seats_played``): a search seat's
+    "auto" tie-break is said with what it plays, and a seat whose parameters differ only as given (auto against
+    the score it resolves to) is said to play the same (its line ends with SAME_PLAY)."""
     out = []
     if a.get("game") != b.get("game"):
         out.append(f"game: A {a.get('game')}, B {b.get('game')}")
@@ -191,17 +206,33 @@ def scenario_differences(a: dict, b: dict) -> list[str]:
             if pa.get(k) != pb.get(k):
                 out.append(f"{k}: A {_fmt_value(pa.get(k, '(unset)'))}, B {_fmt_value(pb.get(k, '(unset)'))}")
     sa, sb = a.get("seats") or [], b.get("seats") or []
+    pa_, pb_ = _played({"seats": played_a}, len(sa)), _played({"seats": played_b}, len(sb))
     for i in range(max(len(sa), len(sb))):
         x = sa[i] if i < len(sa) else None
         y = sb[i] if i < len(sb) else None
-        fx, fy = _seat_text(x), _seat_text(y)
+        px = pa_[i] if i < len(sa) else None
+        py = pb_[i] if i < len(sb) else None
+        fx, fy = _seat_text(x, px), _seat_text(y, py)
         if fx != fy:
-            out.append(f"seat {i}: A {fx}, B {fy}")
+            same = x and y and x["strategy"] == y["strategy"] and px is not None and px == py
+            out.append(f"seat {i}: A {fx}, B {fy}" + (SAME_PLAY if same else ""))
     return out
 
 
-def _seat_text(seat: dict | None) -> str:
+def _played(prov: dict | None, n: int) -> list[dict | None]:
+    """The ``n`` seats' parameters as played from a record's ``seats`` (provenance.json's, compare.json's
+    ``seats_played``), None each where it is not recorded (a report of an older version)."""
+    seats = (prov or {}).get("seats") or []
+    if len(seats) != n:
+        return [None] * n
+    return [x.get("params") if isinstance(x, dict) else None for x in seats]
+
+
+def _seat_text(seat: dict | None, played: dict | None = None) -> str:
     if seat is None:
         return "(no seat)"
     sp = seat.get("params") or {}
-    return seat["strategy"] + (" (" + ", ".join(f"{k} = {_fmt_value(v)}" for k, v in sp.items()) + ")" if sp else "")
+    shown = [f"{k} = {_fmt_value(v)}" for k, v in sp.items()]
+    tb = tiebreak_text(sp, played)
+    shown += [tb] if tb else []
+    return seat["strategy"] + (" (" + ", ".join(shown) + ")" if shown else "")

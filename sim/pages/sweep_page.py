@@ -667,11 +667,14 @@ def render(d: dict) -> str:
         if not d["independent"]
         else "each point its own random streams; neighbouring points compared as independent samples"
     )
+    # the swept names (their values: the "swept" line below): the file's description may not describe their points,
+    # as sim run's page notes of --set
+    swept = ", ".join(a["name"] for a in d["axes"])
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1><p>{esc(lead_line({'scenario': sc, 'game_title': d['game_title']}))}</p>",
+        f"<header><h1>{esc(title)}</h1><p>{esc(lead_line({'scenario': sc, 'game_title': d['game_title']}, swept))}</p>",
         '<dl class="prov">'
         + "".join(
             f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>"

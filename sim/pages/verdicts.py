@@ -63,6 +63,30 @@ def _view_of_comparison(res: dict) -> catalogue.View:
     return catalogue.View(res["a"]["game"], (sc.get("params") or {}).get("mode"), seats, False)
 
 
+def too_few_sentence(what: str, n: int, judged: str = "") -> str:
+    """The warning of a run or comparison with fewer games than metrics.MIN_GAMES_FOR_TESTS: 'Only 2 finished games:
+    too few for the intervals and tests below to mean anything (they need at least 30), ...'. ``what``: the games
+    counted ('2 finished games'); ``judged``: what cannot be told from them (a comparison: whether a difference is
+    real), said before the advice."""
+    return (
+        f"Only {what}: too few for the intervals and tests below to mean anything (they need at least "
+        f"{metrics.MIN_GAMES_FOR_TESTS}), so these figures describe {'that game' if n == 1 else 'those games'} only"
+        + (f" and {judged}" if judged else "")
+        + "; play more with --games N."
+    )
+
+
+def compare_too_few(res: dict) -> str | None:
+    """The warning of a comparison some of whose measures were paired over too few games to test (rows flagged
+    ``too_few_games`` by sim.stats.compare.evaluate), or None."""
+    few = [r["n"] for r in res["metrics"] if r.get("too_few_games")]
+    if not few:
+        return None
+    n = min(few)
+    what = count(n, "paired game") if n == res["games"] else f"{count(n, 'game')} finished in both A and B"
+    return too_few_sentence(what, n, "cannot tell whether A and B differ")
+
+
 def compare_sentence(r: dict, cat: catalogue.View) -> str:
     """One measure's comparison in words: 'Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: +22.7
     points [+22.1, +23.3], a real difference (p < 1e-9 after Holm)'."""
@@ -70,12 +94,14 @@ def compare_sentence(r: dict, cat: catalogue.View) -> str:
     k = r["kind"]
     u = _unit(e)
     lab = _cap(r.get("label") or e.label)
-    if r.get("identical") or r.get("p") is None:
+    if r.get("identical"):
         return f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
     head = (
         f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
         f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"
     )
+    if r.get("too_few_games") or r.get("p") is None:
+        return head + f", too few games to judge ({count(r['n'], 'paired game')})"
     if r.get("significant"):
         return head + f", a real difference ({fmt_p(r['p_holm'])} after Holm)"
     return head + f", no difference detected ({fmt_p(r['p_holm'])} after Holm)"
@@ -87,7 +113,8 @@ def compare_sentences(res: dict) -> list[str]:
     cat = _view_of_comparison(res)
     rows = res["metrics"]
     head = [r for r in rows if cat.entry(r["name"]).headline]
-    out = [compare_sentence(r, cat) + "." for r in head]
+    few = compare_too_few(res)
+    out = ([few] if few else []) + [compare_sentence(r, cat) + "." for r in head]
     others = _merge_seats([r for r in rows if r not in head and r.get("significant")])
     tested = sum(r.get("p") is not None for r in rows)
     if others:
@@ -151,13 +178,7 @@ def run_sentences(s: dict) -> list[str]:
         ]
     few = metrics.too_few_for_tests(fin)
     if few:
-        from sim.model.words import count
-
-        out.append(
-            f"Only {count(fin, 'finished game')}: too few for the intervals and tests below to mean anything "
-            f"(they need at least {metrics.MIN_GAMES_FOR_TESTS}), so these figures describe "
-            f"{'that game' if fin == 1 else 'those games'} only; play more with --games N."
-        )
+        out.append(too_few_sentence(count(fin, "finished game"), fin))
     if s.get("team"):
         for role, r in s["team"].items():
             out.append(

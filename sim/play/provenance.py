@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sim.model.paths import REPO
 from sim.model.scenario import Scenario
+from sim.model.search import seats_as_played as effective_seats  # every seat's parameters as played
 
 PACKAGES = ("numba", "llvmlite", "numpy", "polars", "typer", "scipy", "matplotlib")
 
@@ -31,24 +32,6 @@ def git_commit() -> str:
         return c.stdout.strip() + ("-dirty" if d.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-
-
-def effective_seats(sc: Scenario) -> list[dict]:
-    """Each seat's strategy and every parameter it declares with the value played, defaults included (a report
-    must tell what was played even after a default changes: Treasure Hunters hunters' search `root`, 2026-12-05); a
-    search seat's `tiebreak` "auto" as the game resolved it, and none its root never reads (explore under halving,
-    tiebreak under ucb1), so that the record reads back as a scenario."""
-    from sim.model.search import is_search, read_by_root, tiebreak_played
-
-    out = []
-    for i, seat in enumerate(sc.seats):
-        st = sc.spec.strategy(seat.strategy)
-        params = {} if st is None else {p.name: seat.params.get(p.name, p.default) for p in st.params}
-        if st is not None and is_search(sc, i):
-            params["tiebreak"] = tiebreak_played(sc, i)  # "auto" as the game resolved it for this table
-            params = read_by_root(st, params)  # not explore under halving: the record reads back as a scenario
-        out.append({"strategy": seat.strategy, "params": params})
-    return out
 
 
 def provenance(sc: Scenario, games: int, seed: int, wall_s: float, threads: int, chunk: int) -> dict:

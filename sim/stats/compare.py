@@ -23,7 +23,10 @@ listed under "not compared" with the reason, and a note says why:
     both sides have (team.hunter) is kept, with a note that the teams differ.
 
 Significance: two-sided z-test of mean(d) = 0 per measure (exact McNemar test for indicators such as a team win or
-an outcome share), Holm-corrected over every measure compared.
+an outcome share), Holm-corrected over every measure compared. A measure paired over fewer than
+metrics.MIN_GAMES_FOR_TESTS games (the threshold below which `sim run` says its tests mean nothing) is not tested at
+all (p None, "too_few_games": a verdict of "real difference" from 2 games, whose differences may all be the same and
+so have zero variance, would be noise called certainty); its estimate and interval are still reported.
 
 Stopping rules (one at a time): a fixed number of games; ``precision`` (play on until every compared win rate's
 difference interval has half-width <= precision, or the game cap); or a sequential probability ratio test of one
@@ -123,6 +126,7 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
         _, var_b = metrics.moments(a["sb"] / k, a["qb"] / (k * k), n)
         se_un = math.sqrt((var_a + var_b) / n) if n else 0.0
         identical = a["sd"] == 0 and a["qd"] == 0
+        few = metrics.too_few_for_tests(n)  # no test from so few pairs (see the module docstring)
         p, test = pd["p"], "paired z"
         if m.binary and k == 1:  # d in {-1, 0, 1}: exact McNemar on the discordant games
             p, test = metrics.mcnemar_exact((a["qd"] + a["sd"]) // 2, (a["qd"] - a["sd"]) // 2), "McNemar exact"
@@ -143,8 +147,9 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
                 "se_unpaired": se_un,
                 "pairing_gain": (se_un / pd["se"]) ** 2 if pd["se"] > 0 else None,
                 "identical": identical,
-                "test": test,
-                "p": None if identical else p,
+                "too_few_games": few and not identical,
+                "test": None if few else test,
+                "p": None if identical or few else p,
             }
         )
     tested = [r for r in rows if r["p"] is not None]
@@ -258,7 +263,19 @@ def check_sprt(s: Sprt, sa: Scenario, ps: PairedSums, drop: dict[str, str], name
 
 
 def side_info(sc: Scenario) -> dict:
-    return {"name": sc.name, "file": sc.path, "game": sc.game, "players": sc.players, "scenario": sc.to_dict()}
+    """One side of compare.json: its name, file, game, players, the scenario as given and its seats as played
+    (``seats_played``: every parameter with its value, a search seat's "auto" tie-break resolved, as
+    provenance.json's seats)."""
+    from sim.model.search import seats_as_played
+
+    return {
+        "name": sc.name,
+        "file": sc.path,
+        "game": sc.game,
+        "players": sc.players,
+        "scenario": sc.to_dict(),
+        "seats_played": seats_as_played(sc),
+    }
 
 
 def precision_status(ps: PairedSums, precision: float) -> dict:

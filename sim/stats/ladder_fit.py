@@ -168,7 +168,8 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
     """Ratings and luck-versus-skill figures of the mixed tables, with bootstrap intervals (module docstring).
     Returns a JSON-ready dict: ratings [{rung, elo, ci95, pairs}], head_to_head {matrix, ci_low, ci_high, pairs},
     luck (best_vs_random, best_vs_next, spread_elo, stronger_wins, explained: each {value, ci95}), order (rung
-    indices strongest first), boot, method."""
+    indices strongest first), best, next, tied_with_best (the rungs whose head-to-head 95% interval against the best
+    holds 50%: the strongest is then a tie, not one rung), never_won, boot, method."""
     r = len(names)
     d = Design(tables, r)
     pairs = d.pairs()
@@ -200,6 +201,13 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
         lo = np.nanpercentile(bh, 2.5, axis=0)
         hi = np.nanpercentile(bh, 97.5, axis=0)
     keys = ("best_vs_random", "best_vs_next", "spread_elo", "stronger_wins", "explained")
+    # the rungs the games cannot tell from the best: its head-to-head share against them has a 95% interval that
+    # holds 50% (or they decided no pair), so naming one strongest would be noise; `tied_with_best`, strongest first
+    tied = [
+        names[j]
+        for j in order[1:]
+        if not (np.isfinite(lo[best, j]) and np.isfinite(hi[best, j])) or lo[best, j] <= 0.5 <= hi[best, j]
+    ]
     return {
         "method": "Bradley-Terry on each game's winner-over-loser pairs (choix ilsr_pairwise_dense), maximum likelihood; "
         f"95% percentile bootstrap over games ({boot} replicates); Elo scale, {names[anchor]} = 0",
@@ -210,6 +218,7 @@ def rate(tables: list[TableCounts], names: list[str], anchor: int, seed: int, bo
         "never_won": [names[i] for i in range(r) if won[i] == 0],
         "best": best,
         "next": nxt,
+        "tied_with_best": tied,
         "ratings": [
             {
                 "rung": names[i],

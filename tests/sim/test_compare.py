@@ -579,3 +579,49 @@ def test_an_override_error_names_the_option_it_came_from(args, head, tmp_path):
     assert r.exit_code == EXIT_USAGE and line.startswith(f"error: {head}"), line
     if "players=3" in args:  # the fix it suggests, with the option typed
         assert "give it one with --set-b seats.2.strategy=NAME" in line and "--set " not in line
+
+
+def test_too_few_games_are_not_judged_a_real_difference(tmp_path):
+    """2 paired games whose game-length differences are all +1 round (zero variance) used to read 'a real difference
+    (p < 1e-9)'; below sim run's MIN_GAMES_FOR_TESTS nothing is tested and the verdict says so, on every page."""
+    from sim.stats import metrics
+
+    r = _invoke("compare", MOOR4, "--set-b", "track_len=32", "--games", 2, "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    rows = {m["name"]: m for m in res["metrics"]}
+    rounds = rows["length.rounds"]
+    assert rounds["diff"] != 0 and rounds["diff_ci95"][0] == rounds["diff_ci95"][1]  # the degenerate sample
+    assert res["significant"] == [] and res["too_few_games"] and res["min_games_for_tests"] == 30
+    assert rounds["too_few_games"] and rounds["p"] is None and not rounds["significant"]
+    assert all(m["identical"] or m["too_few_games"] for m in res["metrics"])
+    md = (tmp_path / "c" / "compare.md").read_text()
+    verdict = md.split("## Verdict")[1].split("##")[0]
+    assert "real difference" not in verdict and "p < 1e-9" not in md
+    first = verdict.strip().splitlines()[0]
+    assert first.startswith("- Only 2 paired games: too few for the intervals and tests below to mean anything")
+    assert f"at least {metrics.MIN_GAMES_FOR_TESTS}" in first and "cannot tell whether A and B differ" in first
+    assert "Game length (rounds)" in verdict and "too few games to judge" in verdict
+    assert "Not tested: too few games" in md and "| too few games |" in md
+    html = (tmp_path / "c" / "compare.html").read_text()
+    assert "Only 2 paired games" in html and "a real difference" not in html
+    # from 30 paired games on, the measures are tested again
+    r = _invoke("compare", MOOR4, "--set-b", "track_len=32", "--games", 30, "--json", "--out", tmp_path / "d")
+    res = json.loads(r.stdout)
+    assert not res["too_few_games"] and all(m["p"] is not None or m["identical"] for m in res["metrics"])
+
+
+def test_head_haunter_score_is_said_in_hauntings_the_hunters_in_jewels(tmp_path):
+    """Seat 0 of a Head Haunter game is the haunter: its score counts hauntings, not jewels (catalogue role_units)."""
+    from sim.model import catalogue
+
+    hh = SCEN / "head_haunter-4p.toml"
+    r = _invoke("compare", hh, "--set-b", "seats.1.strategy=runners", "--games", 40, "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    rows = {m["name"]: m for m in json.loads(r.stdout)["metrics"]}
+    assert rows["score.seat0"]["unit"] == "hauntings"
+    assert {rows[f"score.seat{i}"]["unit"] for i in (1, 2, 3)} == {"jewels"}
+    md = (tmp_path / "c" / "compare.md").read_text()
+    assert "| seat 0's score" in md and "hauntings" in md.split("| seat 0's score")[1].split("\n")[0]
+    view = catalogue.View("treasure_hunters", "head_haunter", ["haunter_weighted"] + ["weighted"] * 3, True)
+    assert (view.unit("score.seat0"), view.unit("score.seat1")) == ("hauntings", "jewels")

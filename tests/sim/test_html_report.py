@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -475,3 +476,17 @@ def test_an_interval_of_points_does_not_repeat_the_unit():
     from sim.pages import html_report
 
     assert html_report.pts(0.019) == "+1.90 pts" and html_report.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
+
+
+def test_sweep_page_notes_that_the_description_is_the_files_as_the_run_page_does(tmp_path):
+    """A sweep of seats.3.strategy over moor/4p.toml ('all seats the weighted heuristic') played points the file's
+    description does not describe; its page says so in the run page's words (lead_line), naming what was swept."""
+    r = cli.invoke(
+        app,
+        ["sweep", MOOR4, "--set", "seats.3.strategy=runner,cautious", "--games", "20", "--out", str(tmp_path / "s")],
+    )
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "s" / "sweep.html").read_text()
+    head = html.unescape(page.split("<header>")[1].split("</p>")[0])
+    assert "all seats the weighted heuristic" in head
+    assert "Swept: seats.3.strategy (the description above is the scenario file's)." in head

@@ -4,6 +4,7 @@ LocalCluster, the report folder and its link on reports/index.html. Small Moor l
 
 from __future__ import annotations
 
+import html
 import json
 from collections import Counter
 
@@ -316,3 +317,24 @@ def test_the_asymmetric_ladders_matrix_title_is_whole_in_its_figure():
     fig = ladder_plots.matrix({"matrix": m})
     assert texts_outside(fig) == []
     assert fig.axes[0].get_title() == "hunters' win rate (%):\nHead Haunter (rows) x hunters (columns)"
+
+
+def test_a_top_the_games_cannot_split_is_said_to_be_a_tie(a_vs_a, tmp_path):
+    """weighted and its copy lead the A-vs-A ladder with a head-to-head interval holding 50%: the text names both as
+    tied for strongest instead of one (the Turnwall default ladder's planner and weighted in make run)."""
+    from sim.cli.ladder import summary_text
+    from sim.pages.index_page import ladder_headline
+
+    d = a_vs_a.raw
+    rt = d["rating"]
+    best = rt["ratings"][rt["best"]]["rung"]
+    assert {best, *rt["tied_with_best"]} == {"weighted", "weighted:w_goal=1.0"}
+    head = ladder_headline(d)
+    assert head.startswith("tied for strongest: weighted and weighted:w_goal=1.0, +"), head
+    assert "tied for strongest: " in summary_text(d) and "cannot tell them apart" in summary_text(d)
+    page = (a_vs_a.folder / "ladder.html").read_text()
+    sentence = html.unescape(page.split("In a sentence</h2><p>")[1].split("</p>")[0])
+    assert "are tied for the strongest rung" in sentence and "is the strongest rung" not in sentence
+    # a best rung that stands out is named alone
+    r = sim.ladder("moor", players=2, strategies=["random", "weighted"], games=400, seed=5, out=tmp_path / "l")
+    assert r.raw["rating"]["tied_with_best"] == [] and ladder_headline(r.raw).startswith("strongest: weighted ")
