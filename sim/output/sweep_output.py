@@ -82,10 +82,17 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
     """The sweep.json dict."""
     from sim.model import catalogue
     from sim.model.scenario import toml_value
+    from sim.stats.measures import label_over
     from sim.stats.sweep_table import quantities
 
     qs = quantities(sw.points[0].scenario)
     cat = catalogue.for_scenario(sw.points[0].scenario)
+    scs = [p.scenario for p in sw.points]
+    varies = any(len({sc.seats[i].strategy for sc in scs if i < len(sc.seats)}) > 1 for i in range(len(scs[0].seats)))
+
+    def label(q) -> str:
+        """The quantity's label said of every point (a seat whose strategy is swept is not named by point 0's)."""
+        return label_over(q.base.name, scs) if varies and q.base.label == q.label else q.label
 
     def unit(name: str) -> str:
         """The measure's unit as the catalogue names it ("gold", "rounds"); rates carry theirs in the number."""
@@ -146,7 +153,7 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
         "chosen": [
             {
                 "name": m,
-                "label": qs[m].label,
+                "label": label(qs[m]),
                 "kind": shown_kind(qs[m]),
                 "unit": unit(m),
                 "definition": qs[m].definition,
@@ -154,7 +161,7 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
             for m in sw.measures
         ],
         "measures": [
-            {"name": q.name, "label": q.label, "kind": shown_kind(q), "unit": unit(q.name), "definition": q.definition}
+            {"name": q.name, "label": label(q), "kind": shown_kind(q), "unit": unit(q.name), "definition": q.definition}
             for q in qs.values()
         ],
         "points": points,
