@@ -457,7 +457,12 @@ def role_blame(raw: dict, overrides: Sequence[Override], e: ScenarioError) -> Ov
             from_dict(apply_overrides(raw, [o]))
         except ScenarioError as alone:
             if alone.role_clash is not None and alone.role_clash[0] == seat:
-                eg = next((a for a in allowed if "random" not in a and "search" not in a), allowed[0])
+                # the example: weighted where the role has it (the best scripted hunters), else the first scripted
+                eg = (
+                    "weighted"
+                    if "weighted" in allowed
+                    else next((a for a in allowed if "random" not in a and "search" not in a), allowed[0])
+                )
                 return _fail(
                     *o,
                     f"{show(*o)} needs seat {seat} to play a {title} strategy, and the file's seat {seat} plays "

@@ -557,6 +557,9 @@ def test_a_seat_strategy_error_of_the_file_itself_stays_the_files():
     hh = REPO / "scenarios" / "treasure_hunters" / "head_haunter-4p.toml"
     with pytest.raises(ov.OverrideError, match=r"^--set mode=basic: mode=basic needs seat 0 to play a hunter"):
         load(hh, [("mode", "basic")])
+    # the example is the best scripted hunter strategy, not the first listed (passive)
+    with pytest.raises(ov.OverrideError, match=r"e\.g\. --set seats\.0\.strategy=weighted "):
+        load(hh, [("mode", "basic")])
     raw = ov.read(TH)
     raw["seats"][0]["strategy"] = "haunter_builder"  # the file's own mistake: no override to blame
     e = pytest.raises(ScenarioError, from_dict, raw).value
