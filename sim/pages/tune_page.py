@@ -8,6 +8,7 @@ from __future__ import annotations
 from sim.model.words import count, with_sign
 from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
+from sim.pages.scenario_words import lead_line
 from sim.pages.sweep_page import fmt, fmt_ci
 from sim.pages.verdicts import fmt_p
 
@@ -275,6 +276,7 @@ def render(d: dict) -> str:
     """tune.html from the tune.json dict."""
     sc = d["scenario"]
     title = f"Tune: {sc['name']}"
+    tuned = ", ".join(p["name"] for p in d["params"])
     prov = [
         ("game", d.get("game_title") or sc["game"]),
         ("players", sc["players"]),
@@ -298,7 +300,9 @@ def render(d: dict) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1><p>{esc(sc.get('description') or '')}</p>",
+        # the tuned names: the file's description may not describe the settings tried, as sim run's page notes of --set
+        f"<header><h1>{esc(title)}</h1>"
+        f"<p>{esc(lead_line({'scenario': sc, 'game_title': d.get('game_title')}, tuned, 'tuned'))}</p>",
         '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></header>",
         '<section id="chosen"><h2>Chosen setting</h2>'
         + "".join(f"<p>{esc(line)}</p>" for line in summary_lines(d)[1:-1])

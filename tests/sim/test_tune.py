@@ -190,6 +190,18 @@ def test_best_toml_plays_the_confirmation_games_with_the_same_numbers(tmp_path, 
     assert run.scenario.params["track_len"] == res.best["track_len"]
 
 
+def test_tune_page_notes_that_the_description_is_the_files(tmp_path, reports):
+    """The tune page showed the file's description bare, though every trial plays other settings of what is tuned
+    (sim run's and the sweep's pages note it: 'the description above is the scenario file's')."""
+    p = tmp_path / "desc.toml"
+    p.write_text(MOOR.replace("seed = 11", 'seed = 11\ndescription = "track of 30, all weighted"'), encoding="utf-8")
+    res = tune(p, {"track_len": "24..34"}, "first_player_advantage=0", trials=2, games=60, confirm=1)
+    import html as h
+
+    page = h.unescape((res.folder / "tune.html").read_text(encoding="utf-8"))
+    assert "track of 30, all weighted. Tuned: track_len (the description above is the scenario file's)." in page
+
+
 def test_two_targets_use_nsga2_and_draw_the_pareto_front(tmp_path, reports):
     res = tune(
         _file(tmp_path),
