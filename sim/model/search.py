@@ -144,9 +144,9 @@ RECORD_LEN = 200_000  # rows of a replay's search record (a decision takes 1 + u
 
 def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> list[str]:
     """A traced game's search decisions in words (``rec``: the scratch of `search_scratch(record_len > 1)` after the
-    game, or its record), one line each: who chose, what it played, and its most tried candidates with their
-    estimated win chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name
-    them."""
+    game, or its record), one block of lines each (joined by newlines): who chose and what, why (when it kept or
+    overruled its rollout strategy's choice), then its most tried candidates a line each with their estimated win
+    chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name them."""
     return [line for _, line in _marked_lines(rec, seat_name, action_name)]
 
 
@@ -160,10 +160,12 @@ def _marked_lines(
     out = []
     for d in decisions(rec):
         top = d["top"]
-        cands = "; ".join(
-            f"{action_name(a)}: {100.0 * w / v:.0f}% of {count(v, 'rollout')}" if v else f"{action_name(a)}: not tried"
+        cands = [
+            f"      {action_name(a)}: won {100.0 * w / v:.0f}% of {count(v, 'rollout')}"
+            if v
+            else f"      {action_name(a)}: not tried"
             for a, v, w, _, _ in top
-        )
+        ]
         more = f" ({len(top)} of {d['candidates']}, the most tried first)" if d["candidates"] > len(top) else ""
         played, prior, chal = d["action"], d["prior"], d["challenger"]
         paired = ""
@@ -180,23 +182,25 @@ def _marked_lines(
                     f"lost {behind} that it won"
                 )
         if played != prior:
-            why = f"; overrules its rollout strategy's choice, {action_name(prior)}" + (f": {paired}" if paired else "")
+            why = f"overrules its rollout strategy's choice, {action_name(prior)}" + (f": {paired}" if paired else "")
         elif paired:
-            why = f"; keeps its rollout strategy's choice: {paired}, not more by the deviate margin"
+            why = f"keeps its rollout strategy's choice: {paired}, not more by the deviate margin"
         elif top and top[0][0] != played:
             why = (
-                f"; keeps its rollout strategy's choice: the most tried, {action_name(top[0][0])}, is not better by "
+                f"keeps its rollout strategy's choice: the most tried, {action_name(top[0][0])}, is not better by "
                 "the deviate margin"
             )
         else:
             why = ""
-        out.append(
-            (
-                d["mark"],
-                f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1} of the game, {count(d['budget'], 'rollout')}: "
-                f"plays {action_name(played)}{why}; candidates{more}: {cands}",
-            )
-        )
+        # one block a decision: what it chose, why, then a candidate a line (one long line was up to 572 characters)
+        block = [
+            f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1}, {count(d['budget'], 'rollout')}: "
+            f"chose {action_name(played)}"
+        ]
+        if why:
+            block.append(f"    {why}")
+        block.append(f"    candidates{more}:")
+        out.append((d["mark"], "\n".join(block + cands)))
     return out
 
 

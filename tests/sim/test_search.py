@@ -114,7 +114,12 @@ def test_replay_shows_each_search_decision_with_its_candidates():
     assert r.exit_code == 0, r.output
     lines = [x for x in r.output.splitlines() if x.strip().startswith("search: seat 0")]
     assert len(lines) > 10
-    assert "16 rollouts: plays " in lines[0] and "% of " in lines[0]
+    assert "16 rollouts: chose " in lines[0]
+    # a block a decision: the choice, then a candidate a line ("won N% of M rollouts"), no line of hundreds of
+    # characters (a fresh user's Head Haunter replay had lines of 572)
+    blocks = [b for b in r.output.split("  search: seat 0")[1:]]
+    assert all("\n    candidates" in b and "\n      " in b and "% of " in b for b in blocks)
+    assert max(len(x) for x in r.output.splitlines()) <= 160
 
 
 def _record(*decisions):
@@ -135,27 +140,31 @@ def _record(*decisions):
     [
         (
             (2, 1, True, 2, [(1, 40, 10, 0, 0), (2, 39, 14, 9, 2)]),
-            "plays a2; overrules its rollout strategy's choice, a1: in its last round's worlds a2 won 9 that a1 lost "
-            "and lost 2 that it won; candidates",
+            "chose a2\n    overrules its rollout strategy's choice, a1: in its last round's worlds a2 won 9 that a1 "
+            "lost and lost 2 that it won\n    candidates:",
         ),
         (
             (1, 1, True, 2, [(1, 40, 12, 0, 0), (2, 39, 14, 4, 2)]),
-            "plays a1; keeps its rollout strategy's choice: in its last round's worlds a2 won 4 that a1 lost and "
-            "lost 2 that it won, not more by the deviate margin; candidates",
+            "chose a1\n    keeps its rollout strategy's choice: in its last round's worlds a2 won 4 that a1 lost "
+            "and lost 2 that it won, not more by the deviate margin\n    candidates:",
         ),
         (
             (1, 1, False, -1, [(2, 40, 12, 0, 0), (1, 24, 6, 0, 0)]),
-            "plays a1; keeps its rollout strategy's choice: the most tried, a2, is not better by the deviate margin",
+            "chose a1\n    keeps its rollout strategy's choice: the most tried, a2, is not better by the deviate "
+            "margin\n",
         ),
         (
             (2, 1, 3, 2, [(1, 40, 10, 0, 0), (2, 39, 14, 9, 2)]),
-            "plays a2; overrules its rollout strategy's choice, a1: in its last round's worlds a2 did better in 9 "
-            "than a1 (a win, or a higher score) and worse in 2; candidates",
+            "chose a2\n    overrules its rollout strategy's choice, a1: in its last round's worlds a2 did better in "
+            "9 than a1 (a win, or a higher score) and worse in 2\n    candidates:",
         ),
-        ((1, 1, False, -1, [(1, 40, 12, 0, 0), (2, 24, 6, 0, 0)]), "plays a1; candidates"),
+        (
+            (1, 1, False, -1, [(1, 40, 12, 0, 0), (2, 24, 6, 0, 0)]),
+            "chose a1\n    candidates:\n      a1: won 30% of 40",
+        ),
         (
             (2, 1, False, -1, [(2, 40, 16, 0, 0), (1, 24, 6, 0, 0)]),
-            "plays a2; overrules its rollout strategy's choice, a1; candidates",
+            "chose a2\n    overrules its rollout strategy's choice, a1\n    candidates:",
         ),
     ],
 )
