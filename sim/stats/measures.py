@@ -284,13 +284,13 @@ def _label_both(m: Measure, sa: Scenario, sb: Scenario) -> Measure:
 
 def label_over(name: str, scenarios: list[Scenario]) -> str:
     """Measure ``name``'s label said of every scenario in ``scenarios`` (a sweep's points, the first one's
-    catalogue): a seat whose strategy differs between them is 'seat 3 (runner or cautious) wins', not the first
-    point's 'seat 3 (runner) wins' said of every point; more than three strategies are 'strategy swept'."""
+    catalogue): a seat whose strategy differs between them is 'seat 3 (as swept) wins' (each point names its own
+    strategy), not the first point's 'seat 3 (runner) wins' said of every point."""
     view = catalogue.for_scenario(scenarios[0])
     seats = []
     for i in range(len(scenarios[0].seats)):
-        here = list(dict.fromkeys(sc.seats[i].strategy for sc in scenarios if i < len(sc.seats)))
-        seats.append(here[0] if len(here) == 1 else " or ".join(here) if len(here) <= 3 else "strategy swept")
+        here = {sc.seats[i].strategy for sc in scenarios if i < len(sc.seats)}
+        seats.append(scenarios[0].seats[i].strategy if len(here) == 1 else "as swept")
     view.seats = seats
     return view.label(name)
 

@@ -129,16 +129,16 @@ def test_strategy_parameter_axis(tmp_path):
 def test_a_swept_seat_strategy_is_not_named_by_the_first_points(tmp_path):
     """Swept seats.2.strategy=runner,cautious: seat 2's measures were labelled from point 0 ('seat 2 (runner)
     wins' on the cautious point too, in sweep.json, the page and the terminal lines). Now they name what the seat
-    plays over the sweep; seats the sweep leaves alone keep their strategy."""
+    plays as swept (each point names its strategy); seats the sweep leaves alone keep their strategy."""
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "seats.2.strategy=runner,cautious", "--games", "40")
     assert r.exit_code == 0, r.output
     labels = {m["name"]: m["label"] for m in doc["measures"]}
-    assert "runner or cautious" in labels["win.seat2"], labels["win.seat2"]
+    assert labels["win.seat2"].startswith("seat 2 (as swept)"), labels["win.seat2"]
     assert "(collector)" in labels["win.seat1"], labels["win.seat1"]
     assert all("seat 2 (runner)" not in m["label"] for m in doc["measures"] + doc["chosen"])
     assert "seat 2 (runner)" not in r.output
-    assert "seat 2 (runner or cautious)" in r.output
+    assert "seat 2: strategy = cautious: seat 2 (as swept) wins" in r.output
 
 
 @pytest.mark.parametrize(
