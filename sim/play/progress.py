@@ -24,6 +24,7 @@ from typing import TextIO
 
 EVERY_S = 10.0  # at most this many seconds between progress lines when stderr is not a terminal
 LONG_S = 600.0  # a run expected to take longer says how long, once the rate is known
+MIN_TIMED_S = 1.0  # no rate (nor time left) before this many seconds of games are timed: the first block is one game
 STARTUP_SAID_S = 1.0  # a start-up at least this long (and a tenth of the run) is said apart in the last line
 SIDES = ("A", "B")  # a compared run's sides, as said
 STEP_SAID_S = 0.5  # writing the report said while it runs once it takes this long (said when done otherwise)
@@ -126,13 +127,13 @@ class Lines:
         """(the games/s as said, the seconds left or None when a side is not timed yet), or None before any rate
         is known (nothing played since the first step)."""
         if self.sides:
-            if not any(secs > 0 for _, secs, _ in self.sides.values()):
+            if not any(secs >= MIN_TIMED_S for _, secs, _ in self.sides.values()):
                 return None
             rates: list[str] = []
             left: float | None = 0.0
             for i, name in enumerate(SIDES):
                 done, secs, timed = self.sides.get(i, (0.0, 0.0, 0.0))
-                if secs > 0 and timed > 0:
+                if secs >= MIN_TIMED_S and timed > 0:
                     r = timed / secs
                     rates.append(f"{name} {rate_text(r)} games/s")
                     left = None if left is None else left + max(0.0, self.total - done) / r
@@ -143,6 +144,8 @@ class Lines:
         if self.first is None or self.t_block is None or self.t_block <= self.first[0] or self.done <= self.first[1]:
             return None
         t1, d1 = self.first
+        if self.t_block - t1 < MIN_TIMED_S:  # a first block of one game timed its overhead: "2 h" for a 17 s run
+            return None
         # every game since the first step over the time to the last block's end: not the last block's rate (slow
         # search games end unevenly: 20 to 30 min runs said times left that swung by minutes), nor one timed to
         # now, which falls while a block plays and jumps back when it ends

@@ -324,6 +324,28 @@ def test_a_run_of_over_ten_minutes_says_its_estimate_once_the_rate_is_known():
     assert not any("to go at" in x for x in buf.getvalue().splitlines())
 
 
+def test_no_time_to_go_from_a_first_block_of_one_game():
+    """A fresh user's `sim run moor/4p.toml --games 2000000` said 'about 2 h 06 min to go at 264 games/s' and
+    finished in 17 s: the first block is one game (so that Ctrl-C stops a search run soon), and its time is mostly
+    the block's overhead. No rate is said before a second of games is timed; then the estimate is the real one."""
+    import io
+
+    from sim.play import progress as PG
+
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(2_000_000, "moor-4p", buf, clock=lambda: now[0]) as lines:
+        now[0] = 3.0
+        lines.advance(0)  # the kernels are loaded: the games start
+        now[0] += 0.004
+        lines.advance(1)  # one game and the block's overhead: 250 games/s
+        assert lines.left_text() == ""
+        for _ in range(8):
+            now[0] += 0.25
+            lines.advance(25_000)  # 100,000 games/s
+    out = buf.getvalue().splitlines()
+    assert not any("to go at" in x for x in out), out  # 20 s in all: no estimate to announce
+
+
 def test_a_slow_block_is_said_after_a_moment_and_again_while_it_lasts():
     """Loading a game's kernels on a first run takes tens of seconds before any game starts: said after a moment and
     again every few seconds, so piped output is never silent for long; a quick block says nothing."""
