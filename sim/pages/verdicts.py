@@ -95,7 +95,8 @@ def compare_sentence(r: dict, cat: catalogue.View) -> str:
     u = _unit(e)
     lab = _cap(r.get("label") or e.label)
     if r.get("identical"):
-        return f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
+        said = f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
+        return said + (f", too few games to judge ({count(r['n'], 'paired game')})" if r.get("too_few_games") else "")
     head = (
         f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
         f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"

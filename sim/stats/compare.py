@@ -147,7 +147,7 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
                 "se_unpaired": se_un,
                 "pairing_gain": (se_un / pd["se"]) ** 2 if pd["se"] > 0 else None,
                 "identical": identical,
-                "too_few_games": few and not identical,
+                "too_few_games": few,  # identical over 2 games is no evidence that A and B play the same
                 "test": None if few else test,
                 "p": None if identical or few else p,
             }

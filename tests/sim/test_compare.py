@@ -611,6 +611,22 @@ def test_too_few_games_are_not_judged_a_real_difference(tmp_path):
     assert not res["too_few_games"] and all(m["p"] is not None or m["identical"] for m in res["metrics"])
 
 
+def test_too_few_identical_games_are_not_judged_the_same_either(tmp_path):
+    """`--set-b tiebreak=shared --games 2`: every paired game happened to give the same value, and compare said
+    'identical' with no warning, though at 50,000 games shared wins differ by +9 points. Below MIN_GAMES_FOR_TESTS
+    sameness is not judged either: the warning opens the verdict and each such measure says too few games."""
+    r = _invoke("compare", MOOR4, "--set-b", "tiebreak=shared", "--games", 2, "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["too_few_games"] and all(m["too_few_games"] for m in res["metrics"])
+    assert any(m["identical"] for m in res["metrics"])
+    md = (tmp_path / "c" / "compare.md").read_text()
+    verdict = md.split("## Verdict")[1].split("##")[0]
+    assert verdict.strip().splitlines()[0].startswith("- Only 2 paired games: too few")
+    assert "every paired game gave the same value, too few games to judge (2 paired games)" in md
+    assert "Not tested: too few games" in md
+
+
 def test_head_haunter_score_is_said_in_hauntings_the_hunters_in_jewels(tmp_path):
     """Seat 0 of a Head Haunter game is the haunter: its score counts hauntings, not jewels (catalogue role_units)."""
     from sim.model import catalogue
