@@ -181,8 +181,11 @@ def _marked_lines(
                     f"in its last round's worlds {action_name(chal)} won {ahead} that {action_name(prior)} lost and "
                     f"lost {behind} that it won"
                 )
+        most = bool(top) and top[0][0] == played and not d["halving"]  # UCB1 plays its most tried action
         if played != prior:
-            why = f"overrules its rollout strategy's choice, {action_name(prior)}" + (f": {paired}" if paired else "")
+            why = f"overrules its rollout strategy's choice, {action_name(prior)}" + (
+                f": {paired}" if paired else ": the most tried, and better by the deviate margin" if most else ""
+            )
         elif paired:
             why = f"keeps its rollout strategy's choice: {paired}, not more by the deviate margin"
         elif top and top[0][0] != played:
@@ -190,6 +193,10 @@ def _marked_lines(
                 f"keeps its rollout strategy's choice: the most tried, {action_name(top[0][0])}, is not better by "
                 "the deviate margin"
             )
+        elif most and len(top) > 1:
+            # UCB1 tries the better-looking moves more often: the most tried is its estimate of the best, and a
+            # higher share of wins over fewer rollouts is less sure (the user asked why it played 18% over 23%)
+            why = "the most tried, and its rollout strategy's choice"
         else:
             why = ""
         # one block a decision: what it chose, why, then a candidate a line (one long line was up to 572 characters)

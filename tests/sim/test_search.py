@@ -160,11 +160,16 @@ def _record(*decisions):
         ),
         (
             (1, 1, False, -1, [(1, 40, 12, 0, 0), (2, 24, 6, 0, 0)]),
-            "chose a1\n    candidates:\n      a1: won 30% of 40",
+            "chose a1\n    the most tried, and its rollout strategy's choice\n    candidates:\n      a1: won 30% of 40",
+        ),
+        (  # a fresh user: why 18% over 23%? UCB1 plays its most tried, which the block now says
+            (1, 1, False, -1, [(1, 34, 6, 0, 0), (2, 30, 7, 0, 0)]),
+            "chose a1\n    the most tried, and its rollout strategy's choice\n",
         ),
         (
             (2, 1, False, -1, [(2, 40, 16, 0, 0), (1, 24, 6, 0, 0)]),
-            "chose a2\n    overrules its rollout strategy's choice, a1\n    candidates:",
+            "chose a2\n    overrules its rollout strategy's choice, a1: the most tried, and better by the deviate "
+            "margin\n    candidates:",
         ),
     ],
 )
