@@ -126,8 +126,10 @@ def ladder_headline(d: dict) -> str:
 
         best = rt["ratings"][rt["best"]]
         top = top_rungs(d)  # the best and those its head-to-head cannot tell from it
-        who = f"strongest: {best['rung']}" if len(top) == 1 else f"tied for strongest: {names_and(top)},"
-        return f"{who} {best['elo']:+.0f} Elo ({elo_interval(d, rt['best'], '..')}) over {d['anchor']}"
+        who = f"strongest: {best['rung']}" if len(top) == 1 else f"tied for strongest: {names_and(top)}"
+        if d.get("anchor") in rt.get("never_won", ()):  # the number is the fit's regularisation, not a measure
+            return f"{who}; {d['anchor']} won no game, so the distance above it is not measured"
+        return f"{who}{',' if len(top) > 1 else ''} {best['elo']:+.0f} Elo ({elo_interval(d, rt['best'], '..')}) over {d['anchor']}"
     if d.get("team"):
         t = max(d["team"], key=lambda r: r["win_rate"])
         return f"best team: {t['rung']} wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"

@@ -338,3 +338,12 @@ def test_a_top_the_games_cannot_split_is_said_to_be_a_tie(a_vs_a, tmp_path):
     # a best rung that stands out is named alone
     r = sim.ladder("moor", players=2, strategies=["random", "weighted"], games=400, seed=5, out=tmp_path / "l")
     assert r.raw["rating"]["tied_with_best"] == [] and ladder_headline(r.raw).startswith("strongest: weighted ")
+    # an anchor that won no game: the headline gives no number (a fresh user's Turnwall '+2818 Elo (not measured
+    # (random won no game)) over random', the number the fit's regularisation, not a measure)
+    never = {**d, "rating": {**rt, "never_won": [d["anchor"]]}}
+    head = ladder_headline(never)
+    assert (
+        head == f"tied for strongest: weighted and weighted:w_goal=1.0; {d['anchor']} won no game, so the "
+        "distance above it is not measured"
+    ), head
+    assert "Elo" not in head
