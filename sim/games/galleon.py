@@ -36,13 +36,14 @@ WORDS = {
 }
 WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # no playing time is stated: not in the rulebook (shared/rulebooks/ghostly-galleon.txt), nor in the sources of
-# shared/design/games/galleon.md; a default 4-player game is about 300 turns (reports/baselines/galleon/4p.json)
+# shared/design/games/galleon.md; a default 4-player game is about 200 turns (reports/baselines/galleon/4p.json:
+# 10,052,182 turns over 50,000 games, 201.0 a game)
 BOX = (None, "none stated (rulebook and design sources name no playing time)")
 SECONDS = seconds_per_turn(
     8.0,
     "ASSUMPTION: no playing time is stated anywhere; 8 s a turn (roll two dice and "
-    "move; duels and tile look-ups are rarer) puts a default 4-player game (about 300 turns) "
-    "at about 40 min",
+    "move; duels and tile look-ups are rarer) puts a default 4-player game (about 200 turns) "
+    "at about 27 min",
 )
 COLOURS = ("red", "yellow", "green", "blue")
 WEAPONS = ("no weapon", "a sabre", "a pistol")
