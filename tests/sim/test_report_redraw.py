@@ -217,3 +217,17 @@ def test_report_redraw_refuses_a_damaged_provenance_in_one_line(rep, text, says,
         line = one_error_line(r)
         assert r.exit_code == EXIT_BAD_INPUT and line.startswith(f"error: {rep / 'provenance.json'}: ") and says in line
         assert snapshot(rep) == before and leftovers(rep) == [] and not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("kind", ["sweep", "ladder", "compare", "tune"])
+def test_report_of_another_commands_folder_says_what_it_is(kind, tmp_path):
+    """`sim report reports/sweep-moor-4p` said 'summary.json: no such file' (a fresh user); it names the folder's
+    kind, its page and the command that draws it again, in one line, exit 3."""
+    folder = tmp_path / f"{kind}-x"
+    folder.mkdir()
+    (folder / f"{kind}.json").write_text("{}")
+    r = cli.invoke(app, ["report", str(folder)])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert line.startswith(f"error: {folder}: the folder of a {kind} (its page is {kind}.html"), line
+    assert f"run the {kind} command again" in line and "no such file" not in line
