@@ -36,11 +36,18 @@ def _value(v: float, kind: str, unit: str) -> str:
     return f"{v:.2f}" + (f" {unit}" if unit else "")
 
 
+def _signed(x: float, digits: int) -> str:
+    """``x`` signed at ``digits`` decimals, or one more where it would round to zero but is not: an interval end of
+    -0.02 points reads "-0.02", not "0.0", which hid which side of zero it lay (a fresh user's compare summary)."""
+    text = with_sign(x, digits)
+    return with_sign(x, digits + 1) if x != 0 and float(text) == 0 else text
+
+
 def _ci(c, kind: str, signed: bool = False) -> str:
     f = (
-        (lambda x: f"{with_sign(100 * x, 1)}" if signed else f"{100 * x:.1f}")
+        (lambda x: f"{_signed(100 * x, 1)}" if signed else f"{100 * x:.1f}")
         if kind == "rate"
-        else (lambda x: f"{with_sign(x, 2)}" if signed else f"{x:.2f}")
+        else (lambda x: f"{_signed(x, 2)}" if signed else f"{x:.2f}")
     )
     return f"[{f(c[0])}, {f(c[1])}]"
 

@@ -78,3 +78,15 @@ def test_scope_line_says_why_seats_differ_where_a_seat_keeps_its_own_place():
     assert "own corner" in scope_line(tw)
     assert "own hideout" in scope_line(ga)
     assert scope_line(mo) is None
+
+
+def test_a_difference_interval_end_near_zero_keeps_its_side():
+    """A compare summary read '+0.1 percentage points [0.0, +0.2]' for an interval of [-0.02, +0.17] points: the
+    lower end rounded to zero and hid that the interval holds zero. An end that would round to zero but is not zero
+    gets one more decimal."""
+    from sim.pages.verdicts import _ci
+
+    assert _ci((-0.0002, 0.0017), "rate", signed=True) == "[-0.02, +0.2]"
+    assert _ci((0.0, 0.0017), "rate", signed=True) == "[0.0, +0.2]"
+    assert _ci((-0.004, 0.3), "mean", signed=True) == "[-0.004, +0.30]"
+    assert _ci((-0.0012, 0.0017), "rate", signed=True) == "[-0.1, +0.2]"
