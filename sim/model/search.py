@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.model.words import count
+from sim.model.words import count, value_text
 
 if TYPE_CHECKING:
     from sim.model.scenario import Scenario
@@ -72,13 +72,9 @@ def search_seat_lines(sc: Scenario) -> list[str]:
             continue
         given, pp = sc.seats[i].params, played["params"]
         tb = tiebreak_text(given, pp)
-        shown = [tb if k == "tiebreak" and tb else f"{k} = {_word(v)}" for k, v in pp.items()]
+        shown = [tb if k == "tiebreak" and tb else f"{k} = {value_text(v)}" for k, v in pp.items()]
         out.append(f"  seat {i} searches with {played['strategy']}: " + ", ".join(shown))
     return out
-
-
-def _word(v: Any) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def is_search(sc: Scenario, seat: int) -> bool:

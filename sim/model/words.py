@@ -12,6 +12,19 @@ def count(n: int, noun: str, plural: str | None = None, grouped: bool = False) -
     return (f"{n:,}" if grouped else f"{n}") + f" {noun if n == 1 else plural or noun + 's'}"
 
 
+def value_text(v: object) -> str:
+    """A parameter's value as a scenario file writes it, for reading: 0.5, 2, true, [1, 2], { spook = 13 }."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(value_text(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {value_text(x)}" for k, x in v.items()) + " }"
+    return str(v)
+
+
 def p_value(p: float | None, digits: int = 2) -> str:
     """A p-value as every page, table and message writes it: "< 1e-9" far in the tail (never "0", which a
     p-value cannot be), else with ``digits`` significant digits ("0.0031"); "1" for None (no test: nothing

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.model.search_spec import tiebreak_text
+from sim.model.words import value_text
 
 TEAM_SEAT_NOTE = (
     "In a team game every member of a team shares one result per game, so each seat's and each "
@@ -22,18 +23,6 @@ NO_FINISHED = (
 def is_team_game(s: dict) -> bool:
     """Whether summary ``s`` is of a team game (cooperative or Head Haunter): every member shares the team's result."""
     return bool(s.get("team"))
-
-
-def _fmt_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return f"{v:g}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_fmt_value(x)}" for k, x in v.items()) + " }"
-    return str(v)
 
 
 def _defaults(game: str) -> tuple[dict, dict]:
@@ -134,7 +123,7 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
         sp = seat.get("params") or {}
         d = sdef.get(seat["strategy"], {})
         shown = [
-            f"{k} = {_fmt_value(v)}" + (f" (default {_fmt_value(d[k])})" if k in d and d[k] != v else "")
+            f"{k} = {value_text(v)}" + (f" (default {value_text(d[k])})" if k in d and d[k] != v else "")
             for k, v in sp.items()
         ]
         tb = tiebreak_text(sp, played[i])  # a search seat's "auto" tie-break as the game resolved it
@@ -154,11 +143,11 @@ def parameter_lines(s: dict) -> tuple[list[str], list[str]]:
     pdef, _ = _defaults(sc["game"])
     from sim.model.params_table import rows as param_rows  # by name (a card mix card by card), changed ones first
 
-    table = param_rows(sc["game"], params, _fmt_value) or [
+    table = param_rows(sc["game"], params, value_text) or [
         {
             "name": k,
-            "value": _fmt_value(v),
-            "default": _fmt_value(pdef.get(k, v)),
+            "value": value_text(v),
+            "default": value_text(pdef.get(k, v)),
             "changed": k in pdef and v != pdef[k],
         }
         for k, v in params.items()
@@ -196,15 +185,15 @@ def scenario_differences(
     pa, pb = a.get("params") or {}, b.get("params") or {}
     from sim.model.params_table import rows as param_rows  # by name: a card mix card by card
 
-    ra = {r["name"]: r["value"] for r in param_rows(a.get("game", ""), pa, _fmt_value)}
+    ra = {r["name"]: r["value"] for r in param_rows(a.get("game", ""), pa, value_text)}
     same_game = a.get("game") == b.get("game")
-    rb = {r["name"]: r["value"] for r in param_rows(b.get("game", ""), pb, _fmt_value)} if same_game else {}
+    rb = {r["name"]: r["value"] for r in param_rows(b.get("game", ""), pb, value_text)} if same_game else {}
     if ra and rb:
         out += [f"{k}: A {ra[k]}, B {rb[k]}" for k in ra if k in rb and ra[k] != rb[k]]
     else:
         for k in list(pa) + [k for k in pb if k not in pa]:
             if pa.get(k) != pb.get(k):
-                out.append(f"{k}: A {_fmt_value(pa.get(k, '(unset)'))}, B {_fmt_value(pb.get(k, '(unset)'))}")
+                out.append(f"{k}: A {value_text(pa.get(k, '(unset)'))}, B {value_text(pb.get(k, '(unset)'))}")
     sa, sb = a.get("seats") or [], b.get("seats") or []
     pa_, pb_ = _played({"seats": played_a}, len(sa)), _played({"seats": played_b}, len(sb))
     for i in range(max(len(sa), len(sb))):
@@ -232,7 +221,7 @@ def _seat_text(seat: dict | None, played: dict | None = None) -> str:
     if seat is None:
         return "(no seat)"
     sp = seat.get("params") or {}
-    shown = [f"{k} = {_fmt_value(v)}" for k, v in sp.items()]
+    shown = [f"{k} = {value_text(v)}" for k, v in sp.items()]
     tb = tiebreak_text(sp, played)
     shown += [tb] if tb else []
     return seat["strategy"] + (" (" + ", ".join(shown) + ")" if shown else "")
