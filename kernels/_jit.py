@@ -66,6 +66,7 @@ numba.core.config.reload_config()  # in case numba was imported before us
 
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 
+from numba.core import types as ntypes  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
 
@@ -79,6 +80,15 @@ class KernelDispatcher(CPUDispatcher):
 
     def __call__(self, *args, **kws):
         return self.python_twin()(*args, **kws)
+
+    def get_call_template(self, args, kws):
+        """As Numba's, but for the arguments' types without their literal values: a compiled caller passing a
+        constant (``shuffle(rng, 0, ...)``, a loop counter that starts at 0) would otherwise have the function
+        compiled once more for each constant, ``Literal[int](0)``, ``Literal[int](5)``, ...: Galleon's search
+        compiled one helper of its re-deal 16 times (kernels/README.md, "How the loop is shared")."""
+        args = tuple(ntypes.unliteral(a) for a in args)
+        kws = {k: ntypes.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
 
     def python_twin(self):
         """The Python-callable twin (a `numba.core.registry.CPUDispatcher`), made on first use."""

@@ -18,14 +18,27 @@ and checks that the second loads every entry point from the cache).
 # ruff: noqa: F821  (the step verbs are `_play_batch`'s globals only once `bind` gives it a game's)
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import types
 
+import numpy as np
+
+from kernels import search as search_mod
 from kernels._jit import njit
 from kernels.bits import is_set, only_set
 from kernels.rng import seed_game
-from kernels.search import SEARCH_SID, _search_decide
+from kernels.search import (
+    CTL_CHOSEN,
+    CTL_FIRST,
+    NO_ROOT,
+    ROOT_PRIOR,
+    SCRATCH_CTL,
+    SEARCH_BEGIN,
+    SEARCH_PRIOR,
+    SEARCH_SID,
+)
 
 # what the verb `to_move` answers when no seat decides: a chance node, the game over, the game cut at its turn cap
 CHANCE = -1
@@ -39,6 +52,7 @@ ST_BAD_ACTION = 2  # a strategy chose an illegal action, or apply_action refused
 ST_NO_ACTION = 3  # a decision node with no legal action
 ST_BAD_CHANCE = 4  # apply_chance refused the outcome
 ST_INVARIANT = 100  # + the invariant's code (check mode only)
+ST_PLAYING = -1  # (inside the loop) the game goes on
 
 # the verbs the loop calls, each game's step.py defines every one (kernel-contract.md, "Step verbs")
 VERBS = (
@@ -61,43 +75,6 @@ VERBS = (
 )
 
 
-def _play_out(st, prm, n, first, sids, sparams, rng, ws, check, search):
-    """Play the game in ``st`` (its first seat ``first``) on to its end; returns its status (ST_*). The game loop,
-    written once: a batch game and a search player's rollout both run it (``search`` None in a rollout and in every
-    batch without a search seat; Numba then compiles `search_decide` as a bare ``return -1``)."""
-    mask = action_mask(ws)
-    while True:
-        who = to_move(st, prm, n, first, ws)
-        if who < 0:
-            if who == CHANCE:
-                if apply_chance(st, prm, sample_chance(st, prm, rng, ws), ws) != 0:
-                    return ST_BAD_CHANCE
-            elif who == OVER:
-                return ST_DONE
-            else:
-                return ST_TRUNCATED
-        else:
-            nl = legal_actions(st, prm, ws)
-            if nl == 0:
-                return ST_NO_ACTION
-            if nl == 1:
-                a = only_set(mask)
-            else:
-                if sids[who] == SEARCH_SID:
-                    a = search_decide(search, st, prm, n, first, who, nl, sparams, rng, ws)
-                else:
-                    a = decide(st, prm, who, nl, sids, sparams, rng, ws)
-                st[S_DECISIONS] += 1
-                if not is_set(a, mask):
-                    return ST_BAD_ACTION
-            if apply_action(st, prm, a, rng, ws) != 0:
-                return ST_BAD_ACTION
-        if check is not None:
-            code = invariants(st, prm)
-            if code != 0:
-                return ST_INVARIANT + code
-
-
 def _play_batch(
     seed,
     point,
@@ -118,13 +95,22 @@ def _play_batch(
     check=None,
     resume=None,
     search=None,
+    stop=False,
 ):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i
     (docs/dev/kernel-contract.md, "Batch signature"). ``check`` not None checks the game's invariants after every
     step (status ST_INVARIANT + code when one breaks); ``resume`` None deals each game afresh, an int32 state vector
     starts each game from a copy of it (a rollout); ``search`` the search players' scratch
     (`kernels.search.new_search`) when a seat's strategy is `search`, else None. Numba prunes the branch of a None
-    argument from the compiled code, so the runner's kernel carries neither the check, the resume path nor search."""
+    argument from the compiled code, so the runner's kernel carries neither the check, the resume path nor search.
+    ``stop`` (the tests' single search decision): the first game stops at its first search decision, the action
+    chosen in status[0].
+
+    The game loop is written once, here: a batch game and every rollout of a search player's are played by it. A
+    search decision does not call a second copy of the loop: the loop switches the game it plays (its frame: the
+    state, first seat, strategies, streams and scratch) from the batch game to the worlds the search deals
+    (`kernels.search._search_step`), plays them one after the other, then switches back and plays the action the
+    search chose (kernels/README.md, "How the loop is shared")."""
     st, rng, ws = parts(batch)
     prepare(sids, sparams, ws)
     for ii in range(n_games):
@@ -134,12 +120,98 @@ def _play_batch(
             first = new_game(st, prm, n, g, rng, ws)
         else:
             first = resume_game(st, resume, prm, n, g, rng, ws)
-        s = play_out(st, prm, n, first, sids, sparams, rng, ws, check, search)
+        gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
+        mask = action_mask(gws)
+        rollout = False  # the frame is a world of a search's, not the batch game
+        root = NO_ROOT  # in a world: the root action the search tries there (ROOT_PRIOR: the rollout strategy's)
+        seat = -1  # the searching seat
+        nl0 = 0  # its legal actions in the batch game
+        searched = -1  # the action its search chose, to be played in the batch game
+        while True:
+            s = ST_PLAYING
+            a = -1
+            who = to_move(gst, prm, n, gfirst, gws)
+            if who < 0:
+                if who == CHANCE:
+                    if apply_chance(gst, prm, sample_chance(gst, prm, grng, gws), gws) != 0:
+                        s = ST_BAD_CHANCE
+                elif who == OVER:
+                    s = ST_DONE
+                else:
+                    s = ST_TRUNCATED
+            else:
+                nl = legal_actions(gst, prm, gws)
+                if nl == 0:
+                    s = ST_NO_ACTION
+                elif search is not None and root >= 0:
+                    a = root  # the action the search tries (not the game's decision: not counted)
+                    root = NO_ROOT
+                    if not is_set(a, mask):
+                        s = ST_BAD_ACTION
+                elif search is not None and root == ROOT_PRIOR and nl != nl0:
+                    root = NO_ROOT  # the world offers other actions: no rollout strategy's choice to try first
+                    s = SEARCH_PRIOR
+                elif nl == 1:
+                    a = only_set(mask)
+                elif search is not None and gsids[who] == SEARCH_SID:  # (the batch game: no seat searches in a world)
+                    if searched < 0:
+                        seat = who
+                        nl0 = nl
+                        root = search_step(search, SEARCH_BEGIN, -1, st, prm, n, seat, sparams, rng, ws)
+                        gst, _unused, gws = parts(search[0])
+                        gfirst, gsids, gsparams, grng = search[SCRATCH_CTL][CTL_FIRST], search[2], search[3], search[1]
+                        mask = action_mask(gws)
+                        rollout = True
+                        continue
+                    a = searched
+                    searched = -1
+                    if stop:
+                        status[ii] = a
+                        return
+                    gst[S_DECISIONS] += 1
+                    if not is_set(a, mask):
+                        s = ST_BAD_ACTION
+                else:
+                    a = decide(gst, prm, who, nl, gsids, gsparams, grng, gws)
+                    if search is not None and root == ROOT_PRIOR:
+                        root = NO_ROOT
+                        s = SEARCH_PRIOR  # (a: the rollout strategy's choice)
+                    else:
+                        gst[S_DECISIONS] += 1
+                        if not is_set(a, mask):
+                            s = ST_BAD_ACTION
+                if s == ST_PLAYING and apply_action(gst, prm, a, grng, gws) != 0:
+                    s = ST_BAD_ACTION
+            if s == ST_PLAYING:
+                if check is None or rollout:
+                    continue
+                code = invariants(gst, prm)
+                if code == 0:
+                    continue
+                s = ST_INVARIANT + code
+            if search is None or not rollout:
+                break
+            # a world of the search is done (a rollout ended with status s, or the first world was decided): the
+            # next one, dealt into the same frame, or, the budget spent, the decision, played in the batch game
+            root = search_step(search, s, a, st, prm, n, seat, sparams, rng, ws)
+            if root == NO_ROOT:
+                searched = search[SCRATCH_CTL][CTL_CHOSEN]
+                gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
+                mask = action_mask(gws)
+                rollout = False
+            else:
+                gfirst = search[SCRATCH_CTL][CTL_FIRST]
         status[ii] = s
-        w, t, r = outcome(st, prm, n, first, s, scores[ii], extra[ii], curves[ii], ws)
+        w, t, r = game_outcome(st, prm, n, first, s, scores[ii], extra[ii], curves[ii], ws)
         winners[ii] = w
         turns[ii] = t
         rounds[ii] = r
+
+
+def _game_outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws):
+    """The verb `outcome`, compiled once for the batch's games and the search's rollouts alike (an inlined verb
+    is compiled again at each call site)."""
+    return outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws)
 
 
 def _copy(f, env, qualname, module):
@@ -153,11 +225,11 @@ def _copy(f, env, qualname, module):
 def bind(step, name: str, doc: str | None = None):
     """The batch entry point `play_batch` of the game whose step verbs are the module ``step`` (every name in
     VERBS): `_play_batch` with those verbs as its globals, compiled with ``njit(entry=True)`` and cached under the
-    qualified name ``play_batch__<name>_<hash of step's source>`` (``name``: the game's, unique among the games); ``doc`` its docstring
-    (default `_play_batch`'s). Its game loop `_play_out` and the search players' `kernels.search._search_decide`
-    are bound the same way (``play_out__...``, ``search_decide__...``; the rollouts' loop ``rollout_out__...``):
-    one copy of each per game, sharing the verbs. The returned dispatcher carries them as attributes
-    ``play_out`` and ``search_decide`` (tests call a search decision from Python through them)."""
+    qualified name ``play_batch__<name>_<hash of step's source>`` (``name``: the game's, unique among the games);
+    ``doc`` its docstring (default `_play_batch`'s). The search's step `kernels.search._search_step` and
+    `_game_outcome` are bound the same way (``search_step__<tag>``, ``game_outcome__<tag>``): one copy of each per
+    game, sharing the verbs. The returned dispatcher carries ``search_decide(search, st, prm, n, seat, sparams,
+    seed, game)``: one search decision from Python (the tests)."""
     missing = [v for v in VERBS if not hasattr(step, v)]
     if missing:
         raise AttributeError(f"{step.__name__} lacks the step verbs {', '.join(missing)} (kernel-contract.md)")
@@ -166,29 +238,51 @@ def bind(step, name: str, doc: str | None = None):
     # live elsewhere (the Dice Race test game's under tests/), so an edit of them must miss the cache
     digest = hashlib.sha256(open(inspect.getsourcefile(step), "rb").read()).hexdigest()[:8]
     tag = f"{name}_{digest}"
-    loop_env = dict(_play_batch.__globals__)
-    loop_env.update(verbs)
-    search_env = dict(_search_decide.__globals__)
+    env = dict(_play_batch.__globals__)
+    env.update(verbs)
+    env["game_outcome"] = njit(_copy(_game_outcome, env, f"game_outcome__{tag}", step.__name__))
+    search_env = dict(search_mod.__dict__)
     search_env.update(verbs)
-    play_out = njit(_copy(_play_out, loop_env, f"play_out__{tag}", step.__name__))
-    search_decide = njit(_copy(_search_decide, search_env, f"search_decide__{tag}", step.__name__))
-    loop_env["play_out"] = play_out
-    loop_env["search_decide"] = search_decide
-    # the rollouts' loop is a second copy (``search`` always None there, so its search_decide is a bare return -1):
-    # with the same dispatcher, play_out(search) -> search_decide -> play_out(None) is a recursive call to Numba,
-    # which links it through an unresolved symbol that a process loading the cache cannot resolve (segfault)
-    rollout_env = dict(loop_env)
-    rollout_search_env = dict(search_env)
-    rollout_out = njit(_copy(_play_out, rollout_env, f"rollout_out__{tag}", step.__name__))
-    rollout_env["search_decide"] = njit(
-        _copy(_search_decide, rollout_search_env, f"rollout_search__{tag}", step.__name__)
-    )
-    rollout_search_env["play_out"] = rollout_out
-    search_env["play_out"] = rollout_out
-    f = _copy(_play_batch, loop_env, f"play_batch__{tag}", step.__name__)
+    search_env["game_outcome"] = env["game_outcome"]
+    env["search_step"] = njit(_copy(search_mod._search_step, search_env, f"search_step__{tag}", step.__name__))
+    f = _copy(_play_batch, env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__
     entry = njit(entry=True)(f)
-    entry.play_out = play_out
-    entry.search_decide = search_decide
+    entry.search_decide = functools.partial(_search_decide, entry)
     return entry
+
+
+def _search_decide(play_batch, search, st, prm, n, seat, sparams, seed, game):
+    """One search decision of seat ``seat`` in the state ``st`` (a decision of its among several legal actions),
+    from Python (the tests): ``play_batch`` resumed from ``st`` as game ``game`` of ``seed`` (the seat's stream
+    seeded as that batch game's is), stopped at the decision. Returns the action chosen; the root's visits and wins
+    are left in ``search``."""
+    sids = np.zeros(n, np.int64)
+    sids[seat] = SEARCH_SID
+    out = _outputs(1, n, search)
+    batch = search[0]
+    play_batch(
+        np.uint64(seed), np.uint64(0), np.int64(game), np.int64(1), np.int64(n), prm, sids, sparams, *out,
+        _scratch_like(batch), None, np.ascontiguousarray(st, dtype=np.int32), search, True,
+    )  # fmt: skip
+    return int(out[4][0])
+
+
+def _outputs(games, n, search):
+    """Zeroed batch outputs (scores, winners, turns, rounds, status, extra, curves) for ``games`` games of ``n``
+    seats, shaped as the search scratch's rollout rows are."""
+    i32 = np.int32
+    z = np.zeros
+    return (
+        z((games, n), i32), z(games, i32), z(games, i32), z(games, i32), z(games, i32),
+        z((games,) + search[8].shape, i32), z((games,) + search[9].shape, i32),
+    )  # fmt: skip
+
+
+def _scratch_like(x):
+    """A fresh copy of a batch scratch ``x`` (nested tuples of arrays): the search's rollout scratch has the batch's
+    own type."""
+    if isinstance(x, tuple):
+        return tuple(_scratch_like(y) for y in x)
+    return np.zeros_like(x) if isinstance(x, np.ndarray) else x

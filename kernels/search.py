@@ -41,7 +41,6 @@ import math
 import numpy as np
 
 from kernels._jit import njit
-from kernels.bits import is_set
 from kernels.rng import N_STREAMS_MAX, game_key, next_u64, seed_row
 
 SEARCH_SID = 63  # the strategy id of `search` in every game (scripted ids are small)
@@ -75,8 +74,28 @@ REC_COLS = 10
 REC_DECISION = 1
 REC_CANDIDATE = 2
 REC_TOP = 5
-SCRATCH_RECORD = 10  # where the record and the counts sit in `new_search`'s tuple
+SCRATCH_RECORD = 10  # where the record, the counts, the control row and the key sit in `new_search`'s tuple
 SCRATCH_COUNTS = 11
+SCRATCH_CTL = 16
+SCRATCH_KEY = 17
+# the control row of the decision under way (int64[N_CTL]), read and written by `_search_step`
+CTL_R = 0  # rollouts played
+CTL_J = 1  # position of the root action the current rollout tries
+CTL_FIRST = 2  # the current rollout's first seat
+CTL_K = 3  # root actions
+CTL_M = 4  # halving: survivors of the current round
+CTL_ROUNDS = 5  # halving: rounds in all (ceil(log2 k))
+CTL_RND = 6  # halving: the current round
+CTL_I = 7  # halving: the survivor the current rollouts try
+CTL_C = 8  # halving: rollouts the survivor has had this round
+CTL_PER = 9  # halving: rollouts per survivor this round
+CTL_CHOSEN = 10  # the action the decision chose, once made
+N_CTL = 11
+# `_search_step`'s first argument (besides a rollout's status, ST_* >= 0) and what it returns (besides a root action)
+SEARCH_BEGIN = -10  # a decision starts
+SEARCH_PRIOR = -11  # its first world was decided by the rollout strategy
+ROOT_PRIOR = -2  # the next world is the first: the rollout strategy chooses there
+NO_ROOT = -1  # the budget is spent: the decision is made
 
 
 def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_extra, curves_shape, record_len=1):
@@ -89,7 +108,8 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     with this scratch (for `sim bench` and the tests), the rollout strategy's choice's result on each world
     int64[BUDGET_MAX] (its win << 32, plus its seat's score under the score tie-break), per root action the worlds
     of the current halving round where it did better than that choice int64[n_actions] and the reverse
-    int64[n_actions], and the same difference summed over all its rounds int64[n_actions]).
+    int64[n_actions], the same difference summed over all its rounds int64[n_actions], the control row of the
+    decision under way int64[N_CTL] (CTL_*) and its key uint64[1]).
 
     rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
     return (
@@ -109,6 +129,8 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
         np.zeros(n_actions, dtype=np.int64),
         np.zeros(n_actions, dtype=np.int64),
         np.zeros(n_actions, dtype=np.int64),
+        np.zeros(N_CTL, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
     )
 
 
@@ -116,122 +138,183 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
 def _seed_world(rrng, key, v, n):
     """Seed the rollout streams of world ``v`` of the decision keyed ``key``: rows 0..n (the game's chance and seat
     streams) and HIDDEN_ROW (the re-deal), each `seed_stream(key, v, 0, row)`."""
-    k = game_key(key, v, 0)
+    k = game_key(key, np.uint64(v), np.int64(0))  # typed as the batch's call is: one compiled copy
     for row in range(1 + n):
         seed_row(rrng, row, k, row)
     seed_row(rrng, HIDDEN_ROW, k, HIDDEN_ROW)
 
 
-def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
-    """Seat ``seat``'s search decision among the ``nl`` > 1 legal actions in `action_mask(ws)` (module docstring);
-    -1 when ``search`` is None (no search scratch: the loop then records ST_BAD_ACTION)."""
-    if search is None:
-        return -1
-    rbatch, rrng, rsids, rsparams, acts, visits, wins, srow, xrow, crow, rec, counts, prior_val, ahead, behind, net = (
-        search
-    )
-    rst, _unused, rws = parts(rbatch)
-    mask = action_mask(ws)
-    rmask = action_mask(rws)
-    k = 0
-    for a in range(mask.shape[0]):
-        if mask[a] != 0:
-            acts[k] = a
-            visits[k] = 0
-            wins[k] = 0
-            net[k] = 0
-            k += 1
+def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
+    """One step of seat ``seat``'s search decision in the batch game's state ``st``: `kernels.loop`'s game loop
+    plays every world the search deals, with the game's own code. Returns the root action the next world tries,
+    that world dealt into the rollout state and its first seat in the control row (CTL_FIRST); ROOT_PRIOR for the
+    decision's first world, where the loop lets the rollout strategy choose (its choice the ``a`` of the next step);
+    NO_ROOT once the budget is spent, the action chosen in CTL_CHOSEN (counted and, in a traced game, recorded).
+
+    ``s``: SEARCH_BEGIN (the decision starts, among the legal actions in `action_mask(ws)`), SEARCH_PRIOR (the
+    first world was decided: ``a`` the rollout strategy's choice, -1 when that world offered other actions), else
+    the status (kernels.loop's ST_*) a rollout ended with (a refused root action: ST_BAD_ACTION or ST_NO_ACTION).
+    A world is a copy of ``st`` (`resume_game`) whose hidden part is re-dealt from what the seat saw
+    (`sample_hidden`), on the streams of its own (`_seed_world`)."""
+    acts, visits, wins, net, ctl = search[4], search[5], search[6], search[15], search[SCRATCH_CTL]
     budget = np.int64(sparams[seat, C_BUDGET])
-    explore = sparams[seat, C_EXPLORE]
-    key = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys every rollout
-    prepare(rsids, rsparams, rws)
-    # the rollout strategy's own choice (in a re-dealt world of its own, BUDGET_MAX, past every rollout's) goes
-    # first: it is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as
-    # its rollout strategy would
-    _seed_world(rrng, key, BUDGET_MAX, n)
-    resume_game(rst, st, prm, n, 0, rrng, rws)
-    sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
-    if legal_actions(rst, prm, rws) == nl:
-        prior = decide(rst, prm, seat, nl, rsids, rsparams, rrng, rws)
-        for i in range(1, k):
-            if acts[i] == prior:
-                acts[i] = acts[0]
-                acts[0] = prior
-                break
     halving = sparams[seat, C_ROOT] == ROOT_HALVING
     by_score = sparams[seat, C_TIEBREAK] == TIE_SCORE
-    # sequential halving (Karnin, Koren and Somekh 2013): ceil(log2 k) rounds; in each, every survivor (acts[:m])
-    # gets `per` rollouts, then the survivors are sorted by win rate and the better half kept, the rollout
-    # strategy's choice (acts[0]) always among them; the last round compares it with one challenger on paired worlds
-    m = k
-    rounds = _ceil_log2(k)
-    rnd = 0
-    i = 0
-    c = 0
-    per = _per_round(budget, 0, m, rounds)
-    for r in range(budget):
-        j = r
-        if halving:
-            if c == per:
-                c = 0
-                i += 1
-            if i == m:
-                if by_score:
-                    _sort_by_net(acts, visits, wins, net, m)
-                else:
-                    _sort_by_rate(acts, visits, wins, m)
-                rnd += 1
-                if rnd < rounds:
-                    m = (m + 1) // 2
-                per = _per_round(budget, r, m, max(1, rounds - rnd))
-                i = 0
-            if i == 0 and c == 0:  # a round starts: its paired counts start afresh
-                for q in range(m):
-                    ahead[q] = 0
-                    behind[q] = 0
-            j = i
-            c += 1
-        elif r >= k:
-            lnr = math.log(r)
-            best = -1.0
-            j = 0
-            for i in range(k):
-                v = wins[i] / visits[i] + explore * math.sqrt(lnr / visits[i])
-                if v > best:
-                    best = v
-                    j = i
-        # common random numbers: the v-th rollout of every action plays world v (the same re-deal, the same dice
-        # as far as the games draw alike), so actions are compared on paired games
-        _seed_world(rrng, key, visits[j], n)
-        rfirst = resume_game(rst, st, prm, n, 0, rrng, rws)
-        sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
-        s = 2  # kernels.loop.ST_BAD_ACTION (loop imports this module): the root action was refused
-        if legal_actions(rst, prm, rws) > 0 and is_set(acts[j], rmask):
-            if apply_action(rst, prm, acts[j], rrng, rws) == 0:
-                s = play_out(rst, prm, n, rfirst, rsids, rsparams, rrng, rws, None, None)
-        win = 0
-        val = np.int64(0)
-        if s == 0:  # ST_DONE
-            w, _t, _r = outcome(rst, prm, n, rfirst, s, srow, xrow, crow, rws)
-            win = (w >> seat) & 1
-            val = np.int64(win) << 32
-            if by_score:  # a win first, then the higher score (|score| < 2**31: the order is lexicographic)
-                val += srow[seat]
-        elif s == 1:  # ST_TRUNCATED
-            counts[3] += 1
+    rst, _unused, rws = parts(search[0])
+    if s == SEARCH_BEGIN:
+        mask = action_mask(ws)
+        k = 0
+        for b in range(mask.shape[0]):
+            if mask[b] != 0:
+                acts[k] = b
+                visits[k] = 0
+                wins[k] = 0
+                net[k] = 0
+                k += 1
+        search[SCRATCH_KEY][0] = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys it all
+        prepare(search[2], search[3], rws)
+        _begin(ctl, k, budget)
+        # the rollout strategy's own choice, in a world of its own (BUDGET_MAX, past every rollout's), goes first:
+        # it is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as its
+        # rollout strategy would
+        root = ROOT_PRIOR
+        v = BUDGET_MAX
+    else:
+        if s == SEARCH_PRIOR:
+            _put_first(acts, ctl[CTL_K], a)
         else:
-            counts[2] += 1
-        if halving:  # paired with the rollout strategy's choice on the same world (it plays a round's worlds first)
-            if j == 0:
-                prior_val[visits[0]] = val
-            elif val > prior_val[visits[j]]:
-                ahead[j] += 1
-                net[j] += 1
-            elif val < prior_val[visits[j]]:
-                behind[j] += 1
-                net[j] -= 1
-        visits[j] += 1
-        wins[j] += win
+            # the reward: 1 when the seat is among the winners (a team's win counts for each of its seats), else 0;
+            # a truncated or refused rollout scores 0
+            win = 0
+            val = np.int64(0)
+            if s == 0:  # ST_DONE (kernels.loop imports this module)
+                srow = search[7]
+                w, _t, _r = game_outcome(rst, prm, n, ctl[CTL_FIRST], s, srow, search[8], search[9], rws)
+                win = (w >> seat) & 1
+                val = np.int64(win) << 32
+                if by_score:  # a win first, then the higher score (|score| < 2**31: the order is lexicographic)
+                    val += srow[seat]
+            elif s == 1:  # ST_TRUNCATED
+                search[SCRATCH_COUNTS][3] += 1
+            else:
+                search[SCRATCH_COUNTS][2] += 1
+            _count(acts, visits, wins, search[12], search[13], search[14], net, ctl, halving, win, val)
+        j = _next_root(
+            acts, visits, wins, search[13], search[14], net, ctl, budget, sparams[seat, C_EXPLORE], halving, by_score
+        )
+        if j < 0:
+            ctl[CTL_CHOSEN] = _choose(
+                acts, visits, wins, search[13], search[14], ctl, search[SCRATCH_RECORD], search[SCRATCH_COUNTS],
+                seat, st[S_DECISIONS], log_mark(ws), budget, sparams[seat, C_DEVIATE], halving, by_score,
+            )  # fmt: skip
+            return NO_ROOT
+        root = acts[j]
+        # common random numbers: the v-th rollout of every action plays world v (the same re-deal, the same dice as
+        # far as the games draw alike), so actions are compared on paired games
+        v = visits[j]
+    rrng = search[1]
+    _seed_world(rrng, search[SCRATCH_KEY][0], v, n)
+    ctl[CTL_FIRST] = resume_game(rst, st, prm, n, 0, rrng, rws)
+    sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
+    return root
+
+
+@njit
+def _begin(ctl, k, budget):
+    """The control row of a decision among ``k`` root actions that starts (no rollout played yet)."""
+    rounds = _ceil_log2(k)
+    ctl[CTL_R] = 0
+    ctl[CTL_K] = k
+    ctl[CTL_M] = k
+    ctl[CTL_ROUNDS] = rounds
+    ctl[CTL_RND] = 0
+    ctl[CTL_I] = 0
+    ctl[CTL_C] = 0
+    ctl[CTL_PER] = _per_round(budget, 0, k, rounds)
+
+
+@njit
+def _put_first(acts, k, prior):
+    """The rollout strategy's own choice ``prior`` (-1: none) to position 0 of the ``k`` root actions ``acts``."""
+    for i in range(1, k):
+        if acts[i] == prior:
+            acts[i] = acts[0]
+            acts[0] = prior
+            break
+
+
+@njit
+def _count(acts, visits, wins, prior_val, ahead, behind, net, ctl, halving, win, val):
+    """Count the rollout of the root action at position ctl[CTL_J] that ended with reward ``win`` (its value
+    ``val``: the win in bit 32, plus the seat's score under the score tie-break); under halving its value is paired
+    with the rollout strategy's choice's on the same world (that choice plays a round's worlds first)."""
+    j = ctl[CTL_J]
+    if halving:
+        if j == 0:
+            prior_val[visits[0]] = val
+        elif val > prior_val[visits[j]]:
+            ahead[j] += 1
+            net[j] += 1
+        elif val < prior_val[visits[j]]:
+            behind[j] += 1
+            net[j] -= 1
+    visits[j] += 1
+    wins[j] += win
+    ctl[CTL_R] += 1
+
+
+@njit
+def _next_root(acts, visits, wins, ahead, behind, net, ctl, budget, explore, halving, by_score):
+    """Position of the root action the next rollout tries (also in ctl[CTL_J]), -1 once ``budget`` rollouts are
+    played. UCB1: every action once, then the best upper confidence bound; halving (Karnin, Koren and Somekh 2013):
+    ceil(log2 k) rounds, in each every survivor (acts[:m]) gets `per` rollouts, then the survivors are sorted and
+    the better half kept, the rollout strategy's choice (acts[0]) always among them; the last round compares it
+    with one challenger on paired worlds."""
+    r = ctl[CTL_R]
+    if r >= budget:
+        return -1
+    k = ctl[CTL_K]
+    j = r
+    if halving:
+        m, rounds, rnd, i, c, per = ctl[CTL_M], ctl[CTL_ROUNDS], ctl[CTL_RND], ctl[CTL_I], ctl[CTL_C], ctl[CTL_PER]
+        if c == per:
+            c = 0
+            i += 1
+        if i == m:
+            if by_score:
+                _sort_by_net(acts, visits, wins, net, m)
+            else:
+                _sort_by_rate(acts, visits, wins, m)
+            rnd += 1
+            if rnd < rounds:
+                m = (m + 1) // 2
+            per = _per_round(budget, r, m, max(1, rounds - rnd))
+            i = 0
+        if i == 0 and c == 0:  # a round starts: its paired counts start afresh
+            for q in range(m):
+                ahead[q] = 0
+                behind[q] = 0
+        j = i
+        ctl[CTL_M], ctl[CTL_RND], ctl[CTL_I], ctl[CTL_C], ctl[CTL_PER] = m, rnd, i, c + 1, per
+    elif r >= k:
+        lnr = math.log(r)
+        best = -1.0
+        j = 0
+        for q in range(k):
+            v = wins[q] / visits[q] + explore * math.sqrt(lnr / visits[q])
+            if v > best:
+                best = v
+                j = q
+    ctl[CTL_J] = j
+    return j
+
+
+@njit
+def _choose(acts, visits, wins, ahead, behind, ctl, rec, counts, seat, made, mark, budget, deviate, halving, by_score):
+    """The action the decision plays once ``budget`` rollouts are spent (module docstring), counted in ``counts``
+    and, in a traced game (``rec`` of more than one row), recorded (``made``: decisions made before it in the
+    game, ``mark``: event-log rows written before it)."""
+    k, m = ctl[CTL_K], ctl[CTL_M]
     j = 0
     challenger = -1
     if halving:
@@ -242,7 +325,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
             if j == 0 or ahead[i] - behind[i] > ahead[j] - behind[j]:
                 j = i
         challenger = j if j > 0 and visits[j] > 0 else -1
-        if j > 0 and ahead[j] - behind[j] <= sparams[seat, C_DEVIATE] * math.sqrt(ahead[j] + behind[j]):
+        if j > 0 and ahead[j] - behind[j] <= deviate * math.sqrt(ahead[j] + behind[j]):
             j = 0  # (deviate >= 0: a challenger no better than the choice never passes)
     else:
         for i in range(1, k):  # acts[0] is the rollout strategy's choice: it keeps every tie of visits
@@ -256,7 +339,7 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
             p0 = (wins[0] + 1.0) / (visits[0] + 2.0)
             pj = (wins[j] + 1.0) / (visits[j] + 2.0)
             se = math.sqrt(p0 * (1.0 - p0) / visits[0] + pj * (1.0 - pj) / visits[j])
-            if wins[j] / visits[j] - wins[0] / visits[0] <= sparams[seat, C_DEVIATE] * se:
+            if wins[j] / visits[j] - wins[0] / visits[0] <= deviate * se:
                 j = 0
     counts[0] += 1
     counts[1] += budget
@@ -264,9 +347,9 @@ def _search_decide(search, st, prm, n, first, seat, nl, sparams, rng, ws):
         _record(
             rec,
             seat,
-            st[S_DECISIONS],
+            made,
             budget,
-            log_mark(ws),
+            mark,
             halving + 2 * (halving and by_score),
             acts,
             visits,

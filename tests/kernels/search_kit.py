@@ -14,7 +14,6 @@ import numpy as np
 
 from kernels import loop
 from kernels._jit import njit
-from kernels.rng import N_STREAMS_MAX, seed_game
 from kernels.search import C_BUDGET, C_EXPLORE, C_ROOT, ROOT_UCB1
 
 
@@ -78,12 +77,8 @@ def search_once(k, search, batch, prm, n, first, seat, nl, sparams, seed=11):
     """One search decision of ``seat`` in the state of ``batch`` through ``k.play_batch.search_decide`` (a copy of the
     state and scratch is searched; the seat's stream is seeded from ``seed``): (action, visits int64[nl], wins
     int64[nl]) with visits and wins by legal action in index order."""
-    st, _, ws = k.step.parts.py_func(batch)
-    rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
-    seed_game(rng, np.uint64(seed), np.uint64(0), np.int64(0), np.int64(n))
-    a = k.play_batch.search_decide(
-        search, st.copy(), prm, np.int64(n), np.int64(first), np.int64(seat), np.int64(nl), sparams, rng, ws
-    )
+    st = k.step.parts.py_func(batch)[0]
+    a = k.play_batch.search_decide(search, st.copy(), prm, n, seat, sparams, seed=seed, game=0)
     return int(a), search[5][:nl].copy(), search[6][:nl].copy()
 
 

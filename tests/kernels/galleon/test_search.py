@@ -183,11 +183,7 @@ def _search(play_batch, sc, prm, st):
     ws = PL.batch_scratch(4, prm)
     ws[0][0][:] = st
     nl = R.legal_actions(ws[0][0], prm, ws[0][2])
-    rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
-    seed_game(rng, np.uint64(21), np.uint64(0), np.int64(5), np.int64(4))
-    a = play_batch.search_decide(
-        search, ws[0][0], prm, np.int64(4), np.int64(st[R.S_FIRST]), np.int64(0), np.int64(nl), sc.sparams(), rng, ws
-    )
+    a = play_batch.search_decide(search, ws[0][0], prm, 4, 0, sc.sparams(), seed=21, game=5)
     k = int(nl)
     return int(a), search[4][:k].tolist(), search[5][:k].tolist(), search[6][:k].tolist()
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels.rng import N_STREAMS_MAX, seed_game
 from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import step
@@ -47,12 +46,7 @@ def _search(play_batch, sc, prm, st, search=None):
     nl = step.legal_actions(ws[0], prm, ws)
     assert nl > 1
     seat = int(R.decision_seat(ws[0]))
-    rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
-    seed_game(rng, np.uint64(21), np.uint64(0), np.int64(5), np.int64(sc.players))
-    a = play_batch.search_decide(
-        search, ws[0], prm, np.int64(sc.players), np.int64(st[R.S_FIRST]), np.int64(seat), np.int64(nl),
-        sc.sparams(), rng, ws,
-    )  # fmt: skip
+    a = play_batch.search_decide(search, ws[0], prm, sc.players, seat, sc.sparams(), seed=21, game=5)
     k = int(nl)
     return int(a), search[4][:k].tolist(), search[5][:k].tolist(), search[6][:k].tolist()
 

@@ -181,10 +181,7 @@ def _decide(pb, sc, st, prm, budget=24):
     nl = step.legal_actions(st2, prm, ws)
     assert nl > 1
     search = search_scratch(sc2, play, 1, prm)
-    rng = _streams(77)
-    a = pb.search_decide(
-        search, st2, prm, np.int64(n), np.int64(st[R.S_FIRST]), np.int64(seat), np.int64(nl), sc2.sparams(), rng, ws
-    )
+    a = pb.search_decide(search, st2, prm, n, seat, sc2.sparams(), seed=77, game=0)
     return int(a), search[5].copy(), search[6].copy()
 
 
