@@ -82,12 +82,13 @@ class KernelDispatcher(CPUDispatcher):
         return self.python_twin()(*args, **kws)
 
     def get_call_template(self, args, kws):
-        """As Numba's, but for the arguments' types without their literal values: a compiled caller passing a
-        constant (``shuffle(rng, 0, ...)``, a loop counter that starts at 0) would otherwise have the function
-        compiled once more for each constant, ``Literal[int](0)``, ``Literal[int](5)``, ...: Galleon's search
-        compiled one helper of its re-deal 16 times (kernels/README.md, "How the loop is shared")."""
-        args = tuple(ntypes.unliteral(a) for a in args)
-        kws = {k: ntypes.unliteral(v) for k, v in kws.items()}
+        """As Numba's, but compiled for the arguments' types, not their constant values: Numba compiles a function
+        once more for each ``Literal[int](0)``, ``Literal[int](5)``, ... a compiled caller passes (Galleon's search
+        compiled one helper of its re-deal 16 times, Treasure Hunters' search its step twice; kernels/README.md,
+        "How the loop is shared"), unless the function was made with ``njit(per_constant=True)``."""
+        if not getattr(self, "per_constant", False):
+            args = tuple(ntypes.unliteral(a) for a in args)
+            kws = {k: ntypes.unliteral(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
     def python_twin(self):
@@ -108,6 +109,7 @@ class KernelDispatcher(CPUDispatcher):
 
 def _decorate(args, opts, entry):
     """Apply `numba.njit` with ``opts``; a non-entry function loses its CPython wrapper (`KernelDispatcher`)."""
+    per_constant = opts.pop("per_constant", False)
     if not entry:
         opts = {**opts, "no_cpython_wrapper": True}
 
@@ -115,6 +117,7 @@ def _decorate(args, opts, entry):
         d = numba.njit(*args, **opts)(f)
         if not entry:
             d.__class__ = KernelDispatcher
+            d.per_constant = per_constant
         return d
 
     return wrap
@@ -124,7 +127,9 @@ def njit(*args, entry=False, **kw):
     """`numba.njit` with the project's flags and no reference counting (see module docstring).
 
     For kernel functions that never allocate an array; use `njit_alloc` for those that do. ``entry=True`` for the
-    function Python calls in a run (`play_batch`): it keeps Numba's CPython wrapper.
+    function Python calls in a run (`play_batch`): it keeps Numba's CPython wrapper. ``per_constant=True``: compiled
+    once more for each constant value a compiled caller passes (`KernelDispatcher.get_call_template`), where that
+    pays: `kernels.rng.shuffle` of the Moor deal's 33 tiles on row 0 (1.2% of a Moor game's instructions).
     """
     opts = {**_FLAGS, "_nrt": False, **kw}
     if args and callable(args[0]):

@@ -112,7 +112,7 @@ def pick_legal(state, row, mask, n_legal):
     return nth_set(mask, bounded(state, row, n_legal))
 
 
-@njit
+@njit(per_constant=True)  # a constant count (Moor's 33 tiles) is worth a specialized copy
 def shuffle(state, row, arr, n):
     """Fisher–Yates shuffle of ``arr[0:n]`` in place, as a sequence of single bounded draws (i = n-1 .. 1)."""
     for i in range(n - 1, 0, -1):
