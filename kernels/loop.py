@@ -7,6 +7,9 @@ copied mid-game state (``resume`` an int32 state vector: each game starts from a
 its own game index as a batch game's are); the two are separate compiled specializations (the argument's type
 differs), so a batch never carries the rollout code and the other way round.
 
+A search player's rollouts are played by the same loop: it switches its frame to the worlds the search deals and
+back (`_play_batch`; kernels/README.md, "How the loop is shared"), so the game's code is compiled once.
+
 Why `bind` rebinds the function's globals instead of closing over the verbs: Numba keys a function's cache entry
 by its code and the pickled values of its closure cells, and a dispatcher pickles with an identifier drawn afresh in
 every process, so a closure over the verbs (a factory) misses the cache in every new process (measured with
@@ -121,86 +124,84 @@ def _play_batch(
         else:
             first = resume_game(st, resume, prm, n, g, rng, ws)
         gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
-        mask = action_mask(gws)
         rollout = False  # the frame is a world of a search's, not the batch game
         root = NO_ROOT  # in a world: the root action the search tries there (ROOT_PRIOR: the rollout strategy's)
         seat = -1  # the searching seat
         nl0 = 0  # its legal actions in the batch game
         searched = -1  # the action its search chose, to be played in the batch game
-        while True:
+        while True:  # a frame: the batch game, or a world of a search's
+            mask = action_mask(gws)
             s = ST_PLAYING
             a = -1
-            who = to_move(gst, prm, n, gfirst, gws)
-            if who < 0:
-                if who == CHANCE:
-                    if apply_chance(gst, prm, sample_chance(gst, prm, grng, gws), gws) != 0:
-                        s = ST_BAD_CHANCE
-                elif who == OVER:
-                    s = ST_DONE
-                else:
-                    s = ST_TRUNCATED
-            else:
-                nl = legal_actions(gst, prm, gws)
-                if nl == 0:
-                    s = ST_NO_ACTION
-                elif search is not None and root >= 0:
-                    a = root  # the action the search tries (not the game's decision: not counted)
-                    root = NO_ROOT
-                    if not is_set(a, mask):
-                        s = ST_BAD_ACTION
-                elif search is not None and root == ROOT_PRIOR and nl != nl0:
-                    root = NO_ROOT  # the world offers other actions: no rollout strategy's choice to try first
-                    s = SEARCH_PRIOR
-                elif nl == 1:
-                    a = only_set(mask)
-                elif search is not None and gsids[who] == SEARCH_SID:  # (the batch game: no seat searches in a world)
-                    if searched < 0:
-                        seat = who
-                        nl0 = nl
-                        root = search_step(search, SEARCH_BEGIN, -1, st, prm, n, seat, sparams, rng, ws)
-                        gst, _unused, gws = parts(search[0])
-                        gfirst, gsids, gsparams, grng = search[SCRATCH_CTL][CTL_FIRST], search[2], search[3], search[1]
-                        mask = action_mask(gws)
-                        rollout = True
-                        continue
-                    a = searched
-                    searched = -1
-                    if stop:
-                        status[ii] = a
-                        return
-                    gst[S_DECISIONS] += 1
-                    if not is_set(a, mask):
-                        s = ST_BAD_ACTION
-                else:
-                    a = decide(gst, prm, who, nl, gsids, gsparams, grng, gws)
-                    if search is not None and root == ROOT_PRIOR:
-                        root = NO_ROOT
-                        s = SEARCH_PRIOR  # (a: the rollout strategy's choice)
+            while s == ST_PLAYING:  # its steps (the frame does not change in here: the compiled loop keeps it)
+                who = to_move(gst, prm, n, gfirst, gws)
+                if who < 0:
+                    if who == CHANCE:
+                        if apply_chance(gst, prm, sample_chance(gst, prm, grng, gws), gws) != 0:
+                            s = ST_BAD_CHANCE
+                    elif who == OVER:
+                        s = ST_DONE
                     else:
-                        gst[S_DECISIONS] += 1
+                        s = ST_TRUNCATED
+                else:
+                    nl = legal_actions(gst, prm, gws)
+                    if nl == 0:
+                        s = ST_NO_ACTION
+                    elif search is not None and root >= 0:
+                        a = root  # the action the search tries (not the game's decision: not counted)
+                        root = NO_ROOT
                         if not is_set(a, mask):
                             s = ST_BAD_ACTION
-                if s == ST_PLAYING and apply_action(gst, prm, a, grng, gws) != 0:
-                    s = ST_BAD_ACTION
-            if s == ST_PLAYING:
-                if check is None or rollout:
-                    continue
-                code = invariants(gst, prm)
-                if code == 0:
-                    continue
-                s = ST_INVARIANT + code
-            if search is None or not rollout:
+                    elif search is not None and root == ROOT_PRIOR and nl != nl0:
+                        root = NO_ROOT  # the world offers other actions: no rollout strategy's choice to try first
+                        s = SEARCH_PRIOR
+                    elif nl == 1:
+                        a = only_set(mask)
+                    elif (
+                        search is not None and gsids[who] == SEARCH_SID
+                    ):  # (the batch game: no seat searches in a world)
+                        if searched < 0:
+                            seat = who
+                            nl0 = nl
+                            s = SEARCH_BEGIN
+                        else:
+                            a = searched
+                            searched = -1
+                            if stop:
+                                status[ii] = a
+                                return
+                            gst[S_DECISIONS] += 1
+                            if not is_set(a, mask):
+                                s = ST_BAD_ACTION
+                    else:
+                        a = decide(gst, prm, who, nl, gsids, gsparams, grng, gws)
+                        if search is not None and root == ROOT_PRIOR:
+                            root = NO_ROOT
+                            s = SEARCH_PRIOR  # (a: the rollout strategy's choice)
+                        else:
+                            gst[S_DECISIONS] += 1
+                            if not is_set(a, mask):
+                                s = ST_BAD_ACTION
+                    if s == ST_PLAYING and apply_action(gst, prm, a, grng, gws) != 0:
+                        s = ST_BAD_ACTION
+                if s == ST_PLAYING and check is not None and not rollout:
+                    code = invariants(gst, prm)
+                    if code != 0:
+                        s = ST_INVARIANT + code
+            if search is None or not (rollout or s == SEARCH_BEGIN):
                 break
-            # a world of the search is done (a rollout ended with status s, or the first world was decided): the
-            # next one, dealt into the same frame, or, the budget spent, the decision, played in the batch game
+            # a search decision starts, or one of its worlds is done (a rollout ended with status s, or the first
+            # world was decided): its next world, dealt into the rollout frame, or, the budget spent, the decision,
+            # played in the batch game
             root = search_step(search, s, a, st, prm, n, seat, sparams, rng, ws)
             if root == NO_ROOT:
                 searched = search[SCRATCH_CTL][CTL_CHOSEN]
                 gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
-                mask = action_mask(gws)
                 rollout = False
             else:
-                gfirst = search[SCRATCH_CTL][CTL_FIRST]
+                gst, _unused, gws = parts(search[0])
+                gfirst, gsids, gsparams, grng = search[SCRATCH_CTL][CTL_FIRST], search[2], search[3], search[1]
+                rollout = True
         status[ii] = s
         w, t, r = game_outcome(st, prm, n, first, s, scores[ii], extra[ii], curves[ii], ws)
         winners[ii] = w
@@ -240,11 +241,13 @@ def bind(step, name: str, doc: str | None = None):
     tag = f"{name}_{digest}"
     env = dict(_play_batch.__globals__)
     env.update(verbs)
-    env["game_outcome"] = njit(_copy(_game_outcome, env, f"game_outcome__{tag}", step.__name__))
+    env["game_outcome"] = njit(forceinline=True)(_copy(_game_outcome, env, f"game_outcome__{tag}", step.__name__))
     search_env = dict(search_mod.__dict__)
     search_env.update(verbs)
     search_env["game_outcome"] = env["game_outcome"]
-    env["search_step"] = njit(_copy(search_mod._search_step, search_env, f"search_step__{tag}", step.__name__))
+    env["search_step"] = njit(forceinline=True)(
+        _copy(search_mod._search_step, search_env, f"search_step__{tag}", step.__name__)
+    )
     f = _copy(_play_batch, env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__

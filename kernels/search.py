@@ -1,8 +1,9 @@
 """Search players: flat Monte Carlo search over the root actions (UCB1 or sequential halving), on determinised
 rollouts, for every game.
 
-At a decision of a seat whose strategy is `SEARCH_SID`, `_search_decide` (bound per game by `kernels.loop.bind`,
-with the game's step verbs as its globals, like the loop) estimates each legal action by ``budget`` rollouts:
+At a decision of a seat whose strategy is `SEARCH_SID`, the search estimates each legal action by ``budget``
+rollouts, played by the game loop of `kernels.loop` and steered by `_search_step` (bound per game by
+`kernels.loop.bind`, with the game's step verbs as its globals, like the loop):
 
 1. the rollout state is a copy of the true state (`resume_game`), whose hidden part is then re-dealt from what the
    deciding seat saw (`sample_hidden`, on a stream of the rollout's own): the search never reads what its seat
@@ -13,7 +14,7 @@ with the game's step verbs as its globals, like the loop) estimates each legal a
    equal rollouts per surviving action on the same worlds, the worse half dropped after each, the rollout strategy's
    choice never dropped (with ``tiebreak`` score, a paired world both won or both lost goes to the higher final
    score of the seat);
-3. the rest of the game is played by the game's own loop (`kernels.loop._play_out`, the code a batch game runs),
+3. the rest of the game is played by the game's own loop (`kernels.loop._play_batch`'s, the code a batch game runs),
    every search seat replaced by its rollout strategy (a scripted one), every other seat playing as it does at the
    table (docs/guide/search.md, "How it decides");
 4. the reward is 1 when the deciding seat is among the winners (a team's win counts for each of its seats), else 0
@@ -29,11 +30,11 @@ root's actions), so a result depends only on (seed, scenario, game index), and t
 seat's stream are untouched (common random numbers against a scripted seat in `sim compare`).
 
 The search scratch (`new_search`) is one tuple passed to `play_batch` as its ``search`` argument; with ``search``
-None (every scenario without a search seat) Numba prunes `_search_decide` to a ``return -1`` and no search code is
+None (every scenario without a search seat) Numba prunes every search branch of the loop and no search code is
 compiled.
 """
 
-# ruff: noqa: F821  (the step verbs and `play_out` are `_search_decide`'s globals only once `bind` gives them)
+# ruff: noqa: F821  (the step verbs and `game_outcome` are `_search_step`'s globals only once `bind` gives them)
 from __future__ import annotations
 
 import math
@@ -134,7 +135,7 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     )
 
 
-@njit
+@njit(forceinline=True)  # per rollout: no call
 def _seed_world(rrng, key, v, n):
     """Seed the rollout streams of world ``v`` of the decision keyed ``key``: rows 0..n (the game's chance and seat
     streams) and HIDDEN_ROW (the re-deal), each `seed_stream(key, v, 0, row)`."""
@@ -243,7 +244,7 @@ def _put_first(acts, k, prior):
             break
 
 
-@njit
+@njit(forceinline=True)  # per rollout: no call
 def _count(acts, visits, wins, prior_val, ahead, behind, net, ctl, halving, win, val):
     """Count the rollout of the root action at position ctl[CTL_J] that ended with reward ``win`` (its value
     ``val``: the win in bit 32, plus the seat's score under the score tie-break); under halving its value is paired
@@ -263,7 +264,7 @@ def _count(acts, visits, wins, prior_val, ahead, behind, net, ctl, halving, win,
     ctl[CTL_R] += 1
 
 
-@njit
+@njit(forceinline=True)  # per rollout: no call
 def _next_root(acts, visits, wins, ahead, behind, net, ctl, budget, explore, halving, by_score):
     """Position of the root action the next rollout tries (also in ctl[CTL_J]), -1 once ``budget`` rollouts are
     played. UCB1: every action once, then the best upper confidence bound; halving (Karnin, Koren and Somekh 2013):

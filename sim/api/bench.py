@@ -106,11 +106,12 @@ def _fresh_python(code: str, env_extra: dict[str, str]) -> float:
 
 
 def cold_compile(*paths: str) -> float:
-    """Seconds for a fresh process with an empty cache to import and play the first games of each scenario in
-    ``paths``, one after the other (compile included)."""
+    """Seconds for a fresh process with an empty cache to import and play the first game of each scenario in
+    ``paths``, one after the other (compile included). One game: a search scenario's 16 first games took up to a
+    second of play (2026-12-05), which is not compile."""
     with tempfile.TemporaryDirectory() as d:
         code = "from sim.model.scenario import load; from sim.play import runner; " + "; ".join(
-            f"runner.play_chunk(load({p!r}), 0, 16)" for p in paths
+            f"runner.play_chunk(load({p!r}), 0, 1)" for p in paths
         )
         return _fresh_python(code, {"SIM_CACHE_ROOT": d})
 
@@ -128,7 +129,7 @@ COMPILE_TARGET_CPU_S = 15
 
 
 def cold_compile_cpu(path: str) -> float:
-    """CPU seconds (user + system) of a fresh process with an empty cache that imports and plays the first games
+    """CPU seconds (user + system) of a fresh process with an empty cache that imports and plays the first game
     of ``path``: the compile's cost, less sensitive to a shared machine's load than wall time."""
     import resource
 
