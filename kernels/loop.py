@@ -284,8 +284,8 @@ def _outputs(games, n, search):
 
 
 def _scratch_like(x):
-    """A fresh copy of a batch scratch ``x`` (nested tuples of arrays): the search's rollout scratch has the batch's
-    own type."""
+    """A copy of a batch scratch ``x`` (nested tuples of arrays; its tables, made by the game's `batch_scratch`,
+    kept): the search's rollout scratch has the batch's own type."""
     if isinstance(x, tuple):
         return tuple(_scratch_like(y) for y in x)
-    return np.zeros_like(x) if isinstance(x, np.ndarray) else x
+    return x.copy() if isinstance(x, np.ndarray) else x
