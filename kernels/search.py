@@ -104,7 +104,8 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
     game's `batch_scratch`, of the same type as the batch's own), rollout streams uint64[RNG_ROWS, 4], rollout
     strategy per seat int64[n], their parameter rows float64[n, k], root actions int64[n_actions], visits
     int64[n_actions], wins int64[n_actions], a rollout's scores int32[n], extra int32[n_extra], curves
-    int32[*curves_shape], decision record int32[record_len, REC_COLS] (one row records nothing), counts int64[4]:
+    int32[*curves_shape], decision record int32[record_len, REC_COLS] (None for record_len <= 1: no record, and
+    no recording code compiled), counts int64[4]:
     search decisions made, rollouts played, rollouts that ended in an error status, rollouts cut at the turn cap,
     with this scratch (for `sim bench` and the tests), the rollout strategy's choice's result on each world
     int64[BUDGET_MAX] (its win << 32, plus its seat's score under the score tie-break), per root action the worlds
@@ -124,7 +125,7 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
         np.zeros(n, dtype=np.int32),
         np.zeros(n_extra, dtype=np.int32),
         np.zeros(curves_shape, dtype=np.int32),
-        np.zeros((max(1, int(record_len)), REC_COLS), dtype=np.int32),
+        np.zeros((int(record_len), REC_COLS), dtype=np.int32) if record_len > 1 else None,
         np.zeros(4, dtype=np.int64),
         np.zeros(BUDGET_MAX, dtype=np.int64),
         np.zeros(n_actions, dtype=np.int64),
@@ -313,7 +314,7 @@ def _next_root(acts, visits, wins, ahead, behind, net, ctl, budget, explore, hal
 @njit
 def _choose(acts, visits, wins, ahead, behind, ctl, rec, counts, seat, made, mark, budget, deviate, halving, by_score):
     """The action the decision plays once ``budget`` rollouts are spent (module docstring), counted in ``counts``
-    and, in a traced game (``rec`` of more than one row), recorded (``made``: decisions made before it in the
+    and, in a traced game (``rec`` not None), recorded (``made``: decisions made before it in the
     game, ``mark``: event-log rows written before it)."""
     k, m = ctl[CTL_K], ctl[CTL_M]
     j = 0
@@ -344,7 +345,7 @@ def _choose(acts, visits, wins, ahead, behind, ctl, rec, counts, seat, made, mar
                 j = 0
     counts[0] += 1
     counts[1] += budget
-    if rec.shape[0] > 1:
+    if rec is not None:  # (a traced game: an untraced one compiles no recording code)
         _record(
             rec,
             seat,
@@ -486,6 +487,8 @@ def decisions(rec) -> list[dict]:
     first (ahead / behind: the worlds of its last halving round it won and the prior lost, and the reverse; 0 under
     ucb1)."""
     out: list[dict] = []
+    if rec is None:  # an untraced game's scratch records nothing
+        return out
     i, end = 1, int(rec[0, 0])
     while i <= end:
         if int(rec[i, 0]) != REC_DECISION:
