@@ -197,7 +197,7 @@ def _marked_lines(
             why = ""
         # one block a decision: what it chose, why, then a candidate a line (one long line was up to 572 characters)
         block = [
-            f"  search: {seat_name(d['seat'])}, decision {d['before'] + 1}, {count(d['budget'], 'rollout')}: "
+            f"  search: {seat_name(d['seat'])}, game decision {d['before'] + 1}, {count(d['budget'], 'rollout')}: "
             f"chose {action_name(played)}"
         ]
         if why:

@@ -49,8 +49,13 @@ def test_compare_json_records_each_seat_as_played():
 def test_summary_seats_say_what_auto_plays():
     sc = load(HH, HUNTER)
     items = dict(scenario_items({"scenario": sc.to_dict(), "seats": [], "provenance": {"seats": effective_seats(sc)}}))
-    assert items["seat 1"] == "search with budget = 16 (default 256), tiebreak = auto (plays score)"
+    assert items["seat 1"] == (
+        "search with budget = 16 (default 256), rollout = weighted (default), deviate = 2 (default), "
+        "root = halving (default), tiebreak = auto (plays score)"
+    )  # how it searched (halving here, UCB1 for the haunter) though the file left it to the defaults: a fresh user
     assert "tiebreak" not in items["seat 0"]  # the haunter's search runs ucb1: no tie-break read
+    assert "root = ucb1 (default)" in items["seat 0"]
+    assert items["seat 2"] == "weighted, default weights"  # a scripted seat's defaults are not listed
     # a report read back without provenance seats says what was given
     items = dict(scenario_items({"scenario": sc.to_dict(), "seats": []}))
     assert items["seat 1"] == "search with budget = 16 (default 256)"

@@ -195,6 +195,6 @@ def test_replay_shows_each_search_decision_with_its_candidates():
     decisions = [x for x in lines if x.startswith("  search: ")]
     end = next(i for i, x in enumerate(lines) if x.startswith("final after"))
     assert decisions and lines.index(decisions[-1]) < end  # each where it was made, among the game's events
-    assert decisions and all(x.startswith("  search: seat 0 (haunter_search), decision ") for x in decisions)
+    assert decisions and all(x.startswith("  search: seat 0 (haunter_search), game decision ") for x in decisions)
     assert all(", 8 rollouts: chose " in x and "% of " in x for x in decisions)
     assert any("chose play hand card" in x for x in decisions)
