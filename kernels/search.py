@@ -175,7 +175,15 @@ def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
                 k += 1
         search[SCRATCH_KEY][0] = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys it all
         prepare(search[2], search[3], rws)
-        _begin(ctl, k, budget)
+        rounds = _ceil_log2(k)
+        ctl[CTL_R] = 0
+        ctl[CTL_K] = k
+        ctl[CTL_M] = k
+        ctl[CTL_ROUNDS] = rounds
+        ctl[CTL_RND] = 0
+        ctl[CTL_I] = 0
+        ctl[CTL_C] = 0
+        ctl[CTL_PER] = _per_round(budget, 0, k, rounds)
         # the rollout strategy's own choice, in a world of its own (BUDGET_MAX, past every rollout's), goes first:
         # it is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as its
         # rollout strategy would
@@ -183,7 +191,11 @@ def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
         v = BUDGET_MAX
     else:
         if s == SEARCH_PRIOR:
-            _put_first(acts, ctl[CTL_K], a)
+            for i in range(1, ctl[CTL_K]):  # the rollout strategy's choice (a >= 0) goes to position 0
+                if acts[i] == a:
+                    acts[i] = acts[0]
+                    acts[0] = a
+                    break
         else:
             # the reward: 1 when the seat is among the winners (a team's win counts for each of its seats), else 0;
             # a truncated or refused rollout scores 0
@@ -200,7 +212,22 @@ def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
                 search[SCRATCH_COUNTS][3] += 1
             else:
                 search[SCRATCH_COUNTS][2] += 1
-            _count(acts, visits, wins, search[12], search[13], search[14], net, ctl, halving, win, val)
+            # counted for the root action it tried (position j); under halving its value is paired with the
+            # rollout strategy's choice's on the same world (that choice plays a round's worlds first)
+            j = ctl[CTL_J]
+            if halving:
+                prior_val = search[12]
+                if j == 0:
+                    prior_val[visits[0]] = val
+                elif val > prior_val[visits[j]]:
+                    search[13][j] += 1
+                    net[j] += 1
+                elif val < prior_val[visits[j]]:
+                    search[14][j] += 1
+                    net[j] -= 1
+            visits[j] += 1
+            wins[j] += win
+            ctl[CTL_R] += 1
         j = _next_root(
             acts, visits, wins, search[13], search[14], net, ctl, budget, sparams[seat, C_EXPLORE], halving, by_score
         )
@@ -219,50 +246,6 @@ def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
     ctl[CTL_FIRST] = resume_game(rst, st, prm, n, 0, rrng, rws)
     sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
     return root
-
-
-@njit
-def _begin(ctl, k, budget):
-    """The control row of a decision among ``k`` root actions that starts (no rollout played yet)."""
-    rounds = _ceil_log2(k)
-    ctl[CTL_R] = 0
-    ctl[CTL_K] = k
-    ctl[CTL_M] = k
-    ctl[CTL_ROUNDS] = rounds
-    ctl[CTL_RND] = 0
-    ctl[CTL_I] = 0
-    ctl[CTL_C] = 0
-    ctl[CTL_PER] = _per_round(budget, 0, k, rounds)
-
-
-@njit
-def _put_first(acts, k, prior):
-    """The rollout strategy's own choice ``prior`` (-1: none) to position 0 of the ``k`` root actions ``acts``."""
-    for i in range(1, k):
-        if acts[i] == prior:
-            acts[i] = acts[0]
-            acts[0] = prior
-            break
-
-
-@njit(forceinline=True)  # per rollout: no call
-def _count(acts, visits, wins, prior_val, ahead, behind, net, ctl, halving, win, val):
-    """Count the rollout of the root action at position ctl[CTL_J] that ended with reward ``win`` (its value
-    ``val``: the win in bit 32, plus the seat's score under the score tie-break); under halving its value is paired
-    with the rollout strategy's choice's on the same world (that choice plays a round's worlds first)."""
-    j = ctl[CTL_J]
-    if halving:
-        if j == 0:
-            prior_val[visits[0]] = val
-        elif val > prior_val[visits[j]]:
-            ahead[j] += 1
-            net[j] += 1
-        elif val < prior_val[visits[j]]:
-            behind[j] += 1
-            net[j] -= 1
-    visits[j] += 1
-    wins[j] += win
-    ctl[CTL_R] += 1
 
 
 @njit(forceinline=True)  # per rollout: no call

@@ -27,6 +27,8 @@ sticker.
 
 from __future__ import annotations
 
+import numpy as np
+
 from kernels._jit import njit
 from kernels.galleon.rules import (
     LOC_CAVE,
@@ -133,7 +135,7 @@ def redeal(st, seat, prm, rng, row, pool, newloc, free, order):
     """Re-deal in ``st`` what ``seat`` cannot see (module docstring) on stream ``row`` of ``rng`` only; returns the
     number of tiles re-dealt. Scratch (int32, overwritten): ``pool`` >= N_TILES, ``newloc`` >= N_TILES,
     ``free`` >= N_PLACES, ``order`` >= 2 * N_TILES."""
-    n = st[S_N]
+    n = np.int64(st[S_N])  # (int64: the seat loops below then pass _take one argument type, one compiled copy)
     for p in range(N_PLACES):
         free[p] = 0
     m = 0
