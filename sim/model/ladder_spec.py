@@ -103,7 +103,12 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
     name, _, rest = t.partition(":")
     allowed = [s.name for s in spec.strategies if s.role in roles]
     st = spec.strategy(name)
-    if st is None or st.role not in roles:
+    if st is not None and st.role not in roles:  # a strategy of the game, of another role (a fresh user)
+        raise LadderError(
+            f"--strategies {t}: '{name}' is a {st.role} strategy in {spec.name}, and this ladder's rungs are "
+            f"{' or '.join(roles)} strategies; allowed: {', '.join(allowed)}"
+        )
+    if st is None:
         raise LadderError(
             f"--strategies {t or repr(text)}: unknown strategy '{name}' for {spec.name}; allowed: {', '.join(allowed)}"
             " (with parameters: name:param=value,...)"

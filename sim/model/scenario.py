@@ -155,7 +155,7 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str, written: Callable[[
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ScenarioError(f"{where}: expected a number{rng}, got {_got(value)}")
         if not math.isfinite(value):
-            big = " (too large to be a number)" if math.isinf(value) else ""
+            big = " (infinite: inf, or a number too large to store)" if math.isinf(value) else ""
             raise ScenarioError(f"{where}: must be a finite number{rng}, got {toml_value(float(value))}{big}")
         value = float(value)
         if spec.domain is not None:

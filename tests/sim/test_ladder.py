@@ -40,6 +40,11 @@ A_VS_A = ["random", "runner", "weighted", "weighted:w_goal=1.0"]  # w_goal = 1.0
         ),
         (["moor", "--strategies", "random;runner:w_goal=1"], "allowed: none (it takes no parameters)"),
         (["moor", "--strategies", "random;random"], "rung 'random' given twice"),
+        (  # a strategy of the game but of another role is told as such, not as unknown (a fresh user)
+            ["treasure_hunters", "--strategies", "weighted;haunter_search"],
+            "--strategies haunter_search: 'haunter_search' is a haunter strategy in treasure_hunters, and this "
+            "ladder's rungs are hunter strategies; allowed: ",
+        ),
         (["moor", "--strategies", "random"], "a ladder needs at least 2 rungs"),
         (["moor", "--players", "9"], "--players: 9 is out of range for moor; allowed 2..5"),
         (  # a scenario file's players: an option's error (exit 2), not a file's (--set players=6, exit 3)
