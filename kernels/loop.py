@@ -30,6 +30,7 @@ import numpy as np
 
 from kernels import search as search_mod
 from kernels._jit import njit
+from kernels.batch import play_games
 from kernels.bits import is_set, only_set
 from kernels.rng import seed_game
 from kernels.search import (
@@ -157,9 +158,8 @@ def _play_batch(
                         s = SEARCH_PRIOR
                     elif nl == 1:
                         a = only_set(mask)
-                    elif (
-                        search is not None and gsids[who] == SEARCH_SID
-                    ):  # (the batch game: no seat searches in a world)
+                    # (a search seat: only in the batch game, every seat of a world plays a scripted strategy)
+                    elif search is not None and gsids[who] == SEARCH_SID:
                         if searched < 0:
                             seat = who
                             nl0 = nl
@@ -263,24 +263,11 @@ def _search_decide(play_batch, search, st, prm, n, seat, sparams, seed, game):
     are left in ``search``."""
     sids = np.zeros(n, np.int64)
     sids[seat] = SEARCH_SID
-    out = _outputs(1, n, search)
-    batch = search[0]
-    play_batch(
-        np.uint64(seed), np.uint64(0), np.int64(game), np.int64(1), np.int64(n), prm, sids, sparams, *out,
-        _scratch_like(batch), None, np.ascontiguousarray(st, dtype=np.int32), search, True,
-    )  # fmt: skip
-    return int(out[4][0])
-
-
-def _outputs(games, n, search):
-    """Zeroed batch outputs (scores, winners, turns, rounds, status, extra, curves) for ``games`` games of ``n``
-    seats, shaped as the search scratch's rollout rows are."""
-    i32 = np.int32
-    z = np.zeros
-    return (
-        z((games, n), i32), z(games, i32), z(games, i32), z(games, i32), z(games, i32),
-        z((games,) + search[8].shape, i32), z((games,) + search[9].shape, i32),
-    )  # fmt: skip
+    status = play_games(
+        play_batch, _scratch_like(search[0]), seed, 0, game, 1, n, prm, sids, sparams, search[8].shape[0],
+        search[9].shape, search=search, resume=np.ascontiguousarray(st, dtype=np.int32), stop=True,
+    )[4]  # fmt: skip
+    return int(status[0])
 
 
 def _scratch_like(x):
