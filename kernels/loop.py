@@ -28,20 +28,23 @@ import types
 
 import numpy as np
 
-from kernels import search as search_mod
 from kernels._jit import njit
 from kernels.batch import play_games
 from kernels.bits import is_set, only_set
 from kernels.rng import seed_game
 from kernels.search import (
     CTL_CHOSEN,
-    CTL_FIRST,
+    CTL_V,
+    HIDDEN_ROW,
     NO_ROOT,
     ROOT_PRIOR,
     SCRATCH_CTL,
+    SCRATCH_KEY,
     SEARCH_BEGIN,
     SEARCH_PRIOR,
     SEARCH_SID,
+    search_step,
+    seed_world,
 )
 
 # what the verb `to_move` answers when no seat decides: a chance node, the game over, the game cut at its turn cap
@@ -113,7 +116,7 @@ def _play_batch(
     The game loop is written once, here: a batch game and every rollout of a search player's are played by it. A
     search decision does not call a second copy of the loop: the loop switches the game it plays (its frame: the
     state, first seat, strategies, streams and scratch) from the batch game to the worlds the search deals
-    (`kernels.search._search_step`), plays them one after the other, then switches back and plays the action the
+    (`kernels.search.search_step`), plays them one after the other, then switches back and plays the action the
     search chose (kernels/README.md, "How the loop is shared")."""
     st, rng, ws = parts(batch)
     prepare(sids, sparams, ws)
@@ -193,14 +196,22 @@ def _play_batch(
             # a search decision starts, or one of its worlds is done (a rollout ended with status s, or the first
             # world was decided): its next world, dealt into the rollout frame, or, the budget spent, the decision,
             # played in the batch game
-            root = search_step(search, s, a, st, prm, n, seat, sparams, rng, ws)
+            w = 0
+            if s == SEARCH_BEGIN:
+                prepare(search[2], search[3], parts(search[0])[2])  # the rollouts' strategies
+            elif rollout and s == ST_DONE:  # the world's winners (its scores in search[7]): the search's reward
+                w, _t, _r = game_outcome(gst, prm, n, gfirst, s, search[7], search[8], search[9], gws)
+            root = search_step(search, s, a, w, mask, st[S_DECISIONS], log_mark(ws), seat, sparams, rng)
             if root == NO_ROOT:
                 searched = search[SCRATCH_CTL][CTL_CHOSEN]
                 gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
                 rollout = False
-            else:
+            else:  # a copy of the batch game, its hidden part re-dealt from what the seat saw, on the world's streams
                 gst, _unused, gws = parts(search[0])
-                gfirst, gsids, gsparams, grng = search[SCRATCH_CTL][CTL_FIRST], search[2], search[3], search[1]
+                gsids, gsparams, grng = search[2], search[3], search[1]
+                seed_world(grng, search[SCRATCH_KEY][0], search[SCRATCH_CTL][CTL_V], n)
+                gfirst = resume_game(gst, st, prm, n, 0, grng, gws)
+                sample_hidden(gst, seat, prm, grng, HIDDEN_ROW, gws)
                 rollout = True
         status[ii] = s
         w, t, r = game_outcome(st, prm, n, first, s, scores[ii], extra[ii], curves[ii], ws)
@@ -227,9 +238,9 @@ def bind(step, name: str, doc: str | None = None):
     """The batch entry point `play_batch` of the game whose step verbs are the module ``step`` (every name in
     VERBS): `_play_batch` with those verbs as its globals, compiled with ``njit(entry=True)`` and cached under the
     qualified name ``play_batch__<name>_<hash of step's source>`` (``name``: the game's, unique among the games);
-    ``doc`` its docstring (default `_play_batch`'s). The search's step `kernels.search._search_step` and
-    `_game_outcome` are bound the same way (``search_step__<tag>``, ``game_outcome__<tag>``): one copy of each per
-    game, sharing the verbs. The returned dispatcher carries ``search_decide(search, st, prm, n, seat, sparams,
+    ``doc`` its docstring (default `_play_batch`'s). `_game_outcome` is bound the same way
+    (``game_outcome__<tag>``: one compiled copy per game for its two call sites, a batch game's end and a rollout's);
+    the search's step `kernels.search.search_step` is game-independent. The returned dispatcher carries ``search_decide(search, st, prm, n, seat, sparams,
     seed, game)``: one search decision from Python (the tests)."""
     missing = [v for v in VERBS if not hasattr(step, v)]
     if missing:
@@ -242,12 +253,6 @@ def bind(step, name: str, doc: str | None = None):
     env = dict(_play_batch.__globals__)
     env.update(verbs)
     env["game_outcome"] = njit(forceinline=True)(_copy(_game_outcome, env, f"game_outcome__{tag}", step.__name__))
-    search_env = dict(search_mod.__dict__)
-    search_env.update(verbs)
-    search_env["game_outcome"] = env["game_outcome"]
-    env["search_step"] = njit(forceinline=True)(
-        _copy(search_mod._search_step, search_env, f"search_step__{tag}", step.__name__)
-    )
     f = _copy(_play_batch, env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__

@@ -2,8 +2,9 @@
 rollouts, for every game.
 
 At a decision of a seat whose strategy is `SEARCH_SID`, the search estimates each legal action by ``budget``
-rollouts, played by the game loop of `kernels.loop` and steered by `_search_step` (bound per game by
-`kernels.loop.bind`, with the game's step verbs as its globals, like the loop):
+rollouts, played by the game loop of `kernels.loop` and steered by `search_step` (game-independent: the loop deals
+each world, plays it and scores it with the game's step verbs; the step only says which action the next world tries,
+and which one the decision plays):
 
 1. the rollout state is a copy of the true state (`resume_game`), whose hidden part is then re-dealt from what the
    deciding seat saw (`sample_hidden`, on a stream of the rollout's own): the search never reads what its seat
@@ -25,7 +26,7 @@ action index), unless its win rate beats the rollout strategy's choice by less t
 then it plays as its rollout strategy would. Halving plays the last round's challenger only if, on that round's
 paired worlds (fresh: not those that chose it), the worlds it won and the rollout strategy's choice lost outnumber
 the reverse by more than ``deviate`` standard errors (a sign test), else the rollout strategy's choice. Randomness: one draw from the seat's own stream per decision keys
-every rollout's streams (`_seed_world`: an action's v-th rollout plays world v, common random numbers across the
+every rollout's streams (`seed_world`: an action's v-th rollout plays world v, common random numbers across the
 root's actions), so a result depends only on (seed, scenario, game index), and the chance stream and every other
 seat's stream are untouched (common random numbers against a scripted seat in `sim compare`).
 
@@ -34,7 +35,6 @@ None (every scenario without a search seat) Numba prunes every search branch of 
 compiled.
 """
 
-# ruff: noqa: F821  (the step verbs and `game_outcome` are `_search_step`'s globals only once `bind` gives them)
 from __future__ import annotations
 
 import math
@@ -79,10 +79,10 @@ SCRATCH_RECORD = 10  # where the record, the counts, the control row and the key
 SCRATCH_COUNTS = 11
 SCRATCH_CTL = 16
 SCRATCH_KEY = 17
-# the control row of the decision under way (int64[N_CTL]), read and written by `_search_step`
+# the control row of the decision under way (int64[N_CTL]), read and written by `search_step`
 CTL_R = 0  # rollouts played
 CTL_J = 1  # position of the root action the current rollout tries
-CTL_FIRST = 2  # the current rollout's first seat
+CTL_V = 2  # the world the next rollout plays (its streams' key)
 CTL_K = 3  # root actions
 CTL_M = 4  # halving: survivors of the current round
 CTL_ROUNDS = 5  # halving: rounds in all (ceil(log2 k))
@@ -92,7 +92,7 @@ CTL_C = 8  # halving: rollouts the survivor has had this round
 CTL_PER = 9  # halving: rollouts per survivor this round
 CTL_CHOSEN = 10  # the action the decision chose, once made
 N_CTL = 11
-# `_search_step`'s first argument (besides a rollout's status, ST_* >= 0) and what it returns (besides a root action)
+# `search_step`'s first argument (besides a rollout's status, ST_* >= 0) and what it returns (besides a root action)
 SEARCH_BEGIN = -10  # a decision starts
 SEARCH_PRIOR = -11  # its first world was decided by the rollout strategy
 ROOT_PRIOR = -2  # the next world is the first: the rollout strategy chooses there
@@ -137,7 +137,7 @@ def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_ext
 
 
 @njit(forceinline=True)  # per rollout: no call
-def _seed_world(rrng, key, v, n):
+def seed_world(rrng, key, v, n):
     """Seed the rollout streams of world ``v`` of the decision keyed ``key``: rows 0..n (the game's chance and seat
     streams) and HIDDEN_ROW (the re-deal), each `seed_stream(key, v, 0, row)`."""
     k = game_key(key, np.uint64(v), np.int64(0))  # typed as the batch's call is: one compiled copy
@@ -146,25 +146,32 @@ def _seed_world(rrng, key, v, n):
     seed_row(rrng, HIDDEN_ROW, k, HIDDEN_ROW)
 
 
-def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
-    """One step of seat ``seat``'s search decision in the batch game's state ``st``: `kernels.loop`'s game loop
-    plays every world the search deals, with the game's own code. Returns the root action the next world tries,
-    that world dealt into the rollout state and its first seat in the control row (CTL_FIRST); ROOT_PRIOR for the
-    decision's first world, where the loop lets the rollout strategy choose (its choice the ``a`` of the next step);
-    NO_ROOT once the budget is spent, the action chosen in CTL_CHOSEN (counted and, in a traced game, recorded).
+@njit(forceinline=True)  # per rollout: no call
+def search_step(search, s, a, w, mask, made, mark, seat, sparams, rng):
+    """One step of seat ``seat``'s search decision: which root action the next world tries, or, the budget spent,
+    the action chosen. Game-independent: `kernels.loop`'s game loop deals each world (a copy of the batch game's
+    state, `resume_game`, whose hidden part is re-dealt from what the seat saw, `sample_hidden`, on the streams
+    `seed_world` seeds for world ctl[CTL_V]), plays it with the game's own code and scores it (`outcome`).
 
-    ``s``: SEARCH_BEGIN (the decision starts, among the legal actions in `action_mask(ws)`), SEARCH_PRIOR (the
-    first world was decided: ``a`` the rollout strategy's choice, -1 when that world offered other actions), else
-    the status (kernels.loop's ST_*) a rollout ended with (a refused root action: ST_BAD_ACTION or ST_NO_ACTION).
-    A world is a copy of ``st`` (`resume_game`) whose hidden part is re-dealt from what the seat saw
-    (`sample_hidden`), on the streams of its own (`_seed_world`)."""
-    acts, visits, wins, net, ctl = search[4], search[5], search[6], search[15], search[SCRATCH_CTL]
+    ``s``: SEARCH_BEGIN (the decision starts, among the legal actions set in ``mask`` int8[n_actions]),
+    SEARCH_PRIOR (the first world was decided: ``a`` the rollout strategy's choice, -1 when that world offered other
+    actions), else the status (kernels.loop's ST_*) a rollout ended with (a refused root action: ST_BAD_ACTION or
+    ST_NO_ACTION); ``w``: the winners' bit set of a rollout that ended (ST_DONE), its scores in search[7];
+    ``made``, ``mark``: the batch game's decisions and event-log rows so far (for the record); ``rng``: the batch
+    game's streams (the seat's row keys the decision).
+
+    Returns the root action the next world tries (its world in ctl[CTL_V]); ROOT_PRIOR for the decision's first
+    world, where the loop lets the rollout strategy choose (its choice the ``a`` of the next step); NO_ROOT once the
+    budget is spent, the action chosen in ctl[CTL_CHOSEN] (counted and, in a traced game, recorded).
+
+    One function, not a step calling a `next_root` and a `choose`: each compiled function costs Numba its own
+    pipeline and module, and the split cost 0.4-1.0 s of cold compile per search scenario (kernels/README.md)."""
+    acts, visits, wins, srow, counts = search[4], search[5], search[6], search[7], search[SCRATCH_COUNTS]
+    prior_val, ahead, behind, net, ctl = search[12], search[13], search[14], search[15], search[SCRATCH_CTL]
     budget = np.int64(sparams[seat, C_BUDGET])
     halving = sparams[seat, C_ROOT] == ROOT_HALVING
     by_score = sparams[seat, C_TIEBREAK] == TIE_SCORE
-    rst, _unused, rws = parts(search[0])
     if s == SEARCH_BEGIN:
-        mask = action_mask(ws)
         k = 0
         for b in range(mask.shape[0]):
             if mask[b] != 0:
@@ -174,7 +181,6 @@ def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
                 net[k] = 0
                 k += 1
         search[SCRATCH_KEY][0] = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys it all
-        prepare(search[2], search[3], rws)
         rounds = _ceil_log2(k)
         ctl[CTL_R] = 0
         ctl[CTL_K] = k
@@ -187,125 +193,92 @@ def _search_step(search, s, a, st, prm, n, seat, sparams, rng, ws):
         # the rollout strategy's own choice, in a world of its own (BUDGET_MAX, past every rollout's), goes first:
         # it is tried first and wins every tie, so a search with too few rollouts to tell actions apart plays as its
         # rollout strategy would
-        root = ROOT_PRIOR
-        v = BUDGET_MAX
+        ctl[CTL_V] = BUDGET_MAX
+        return ROOT_PRIOR
+    if s == SEARCH_PRIOR:
+        for i in range(1, ctl[CTL_K]):  # the rollout strategy's choice (a >= 0) goes to position 0
+            if acts[i] == a:
+                acts[i] = acts[0]
+                acts[0] = a
+                break
     else:
-        if s == SEARCH_PRIOR:
-            for i in range(1, ctl[CTL_K]):  # the rollout strategy's choice (a >= 0) goes to position 0
-                if acts[i] == a:
-                    acts[i] = acts[0]
-                    acts[0] = a
-                    break
+        # the reward: 1 when the seat is among the winners (a team's win counts for each of its seats), else 0; a
+        # truncated or refused rollout scores 0
+        win = 0
+        val = np.int64(0)
+        if s == 0:  # ST_DONE (kernels.loop imports this module)
+            win = (w >> seat) & 1
+            val = np.int64(win) << 32
+            if by_score:  # a win first, then the higher score (|score| < 2**31: the order is lexicographic)
+                val += srow[seat]
+        elif s == 1:  # ST_TRUNCATED
+            counts[3] += 1
         else:
-            # the reward: 1 when the seat is among the winners (a team's win counts for each of its seats), else 0;
-            # a truncated or refused rollout scores 0
-            win = 0
-            val = np.int64(0)
-            if s == 0:  # ST_DONE (kernels.loop imports this module)
-                srow = search[7]
-                w, _t, _r = game_outcome(rst, prm, n, ctl[CTL_FIRST], s, srow, search[8], search[9], rws)
-                win = (w >> seat) & 1
-                val = np.int64(win) << 32
-                if by_score:  # a win first, then the higher score (|score| < 2**31: the order is lexicographic)
-                    val += srow[seat]
-            elif s == 1:  # ST_TRUNCATED
-                search[SCRATCH_COUNTS][3] += 1
-            else:
-                search[SCRATCH_COUNTS][2] += 1
-            # counted for the root action it tried (position j); under halving its value is paired with the
-            # rollout strategy's choice's on the same world (that choice plays a round's worlds first)
-            j = ctl[CTL_J]
-            if halving:
-                prior_val = search[12]
-                if j == 0:
-                    prior_val[visits[0]] = val
-                elif val > prior_val[visits[j]]:
-                    search[13][j] += 1
-                    net[j] += 1
-                elif val < prior_val[visits[j]]:
-                    search[14][j] += 1
-                    net[j] -= 1
-            visits[j] += 1
-            wins[j] += win
-            ctl[CTL_R] += 1
-        j = _next_root(
-            acts, visits, wins, search[13], search[14], net, ctl, budget, sparams[seat, C_EXPLORE], halving, by_score
-        )
-        if j < 0:
-            ctl[CTL_CHOSEN] = _choose(
-                acts, visits, wins, search[13], search[14], ctl, search[SCRATCH_RECORD], search[SCRATCH_COUNTS],
-                seat, st[S_DECISIONS], log_mark(ws), budget, sparams[seat, C_DEVIATE], halving, by_score,
-            )  # fmt: skip
-            return NO_ROOT
-        root = acts[j]
+            counts[2] += 1
+        # counted for the root action it tried (position j); under halving its value is paired with the rollout
+        # strategy's choice's on the same world (that choice plays a round's worlds first)
+        j = ctl[CTL_J]
+        if halving:
+            if j == 0:
+                prior_val[visits[0]] = val
+            elif val > prior_val[visits[j]]:
+                ahead[j] += 1
+                net[j] += 1
+            elif val < prior_val[visits[j]]:
+                behind[j] += 1
+                net[j] -= 1
+        visits[j] += 1
+        wins[j] += win
+        ctl[CTL_R] += 1
+    # the position j of the root action the next rollout tries. UCB1: every action once, then the best upper
+    # confidence bound; halving (Karnin, Koren and Somekh 2013): ceil(log2 k) rounds, in each every survivor
+    # (acts[:m]) gets `per` rollouts, then the survivors are sorted and the better half kept, the rollout strategy's
+    # choice (acts[0]) always among them; the last round compares it with one challenger on paired worlds
+    r, k = ctl[CTL_R], ctl[CTL_K]
+    if r < budget:
+        j = r
+        if halving:
+            m, rounds, rnd, i, c, per = ctl[CTL_M], ctl[CTL_ROUNDS], ctl[CTL_RND], ctl[CTL_I], ctl[CTL_C], ctl[CTL_PER]
+            if c == per:
+                c = 0
+                i += 1
+            if i == m:
+                _sort_survivors(acts, visits, wins, net, m, by_score)
+                rnd += 1
+                if rnd < rounds:
+                    m = (m + 1) // 2
+                per = _per_round(budget, r, m, max(1, rounds - rnd))
+                i = 0
+            if i == 0 and c == 0:  # a round starts: its paired counts start afresh
+                for q in range(m):
+                    ahead[q] = 0
+                    behind[q] = 0
+            j = i
+            ctl[CTL_M], ctl[CTL_RND], ctl[CTL_I], ctl[CTL_C], ctl[CTL_PER] = m, rnd, i, c + 1, per
+        elif r >= k:
+            lnr = math.log(r)
+            explore = sparams[seat, C_EXPLORE]
+            best = -1.0
+            j = 0
+            for q in range(k):
+                u = wins[q] / visits[q] + explore * math.sqrt(lnr / visits[q])
+                if u > best:
+                    best = u
+                    j = q
+        ctl[CTL_J] = j
         # common random numbers: the v-th rollout of every action plays world v (the same re-deal, the same dice as
         # far as the games draw alike), so actions are compared on paired games
-        v = visits[j]
-    rrng = search[1]
-    _seed_world(rrng, search[SCRATCH_KEY][0], v, n)
-    ctl[CTL_FIRST] = resume_game(rst, st, prm, n, 0, rrng, rws)
-    sample_hidden(rst, seat, prm, rrng, HIDDEN_ROW, rws)
-    return root
-
-
-@njit(forceinline=True)  # per rollout: no call
-def _next_root(acts, visits, wins, ahead, behind, net, ctl, budget, explore, halving, by_score):
-    """Position of the root action the next rollout tries (also in ctl[CTL_J]), -1 once ``budget`` rollouts are
-    played. UCB1: every action once, then the best upper confidence bound; halving (Karnin, Koren and Somekh 2013):
-    ceil(log2 k) rounds, in each every survivor (acts[:m]) gets `per` rollouts, then the survivors are sorted and
-    the better half kept, the rollout strategy's choice (acts[0]) always among them; the last round compares it
-    with one challenger on paired worlds."""
-    r = ctl[CTL_R]
-    if r >= budget:
-        return -1
-    k = ctl[CTL_K]
-    j = r
-    if halving:
-        m, rounds, rnd, i, c, per = ctl[CTL_M], ctl[CTL_ROUNDS], ctl[CTL_RND], ctl[CTL_I], ctl[CTL_C], ctl[CTL_PER]
-        if c == per:
-            c = 0
-            i += 1
-        if i == m:
-            if by_score:
-                _sort_by_net(acts, visits, wins, net, m)
-            else:
-                _sort_by_rate(acts, visits, wins, m)
-            rnd += 1
-            if rnd < rounds:
-                m = (m + 1) // 2
-            per = _per_round(budget, r, m, max(1, rounds - rnd))
-            i = 0
-        if i == 0 and c == 0:  # a round starts: its paired counts start afresh
-            for q in range(m):
-                ahead[q] = 0
-                behind[q] = 0
-        j = i
-        ctl[CTL_M], ctl[CTL_RND], ctl[CTL_I], ctl[CTL_C], ctl[CTL_PER] = m, rnd, i, c + 1, per
-    elif r >= k:
-        lnr = math.log(r)
-        best = -1.0
-        j = 0
-        for q in range(k):
-            v = wins[q] / visits[q] + explore * math.sqrt(lnr / visits[q])
-            if v > best:
-                best = v
-                j = q
-    ctl[CTL_J] = j
-    return j
-
-
-@njit
-def _choose(acts, visits, wins, ahead, behind, ctl, rec, counts, seat, made, mark, budget, deviate, halving, by_score):
-    """The action the decision plays once ``budget`` rollouts are spent (module docstring), counted in ``counts``
-    and, in a traced game (``rec`` not None), recorded (``made``: decisions made before it in the
-    game, ``mark``: event-log rows written before it)."""
-    k, m = ctl[CTL_K], ctl[CTL_M]
+        ctl[CTL_V] = visits[j]
+        return acts[j]
+    # the budget spent: the action the decision plays (module docstring)
+    m = ctl[CTL_M]
     j = 0
     challenger = -1
+    deviate = sparams[seat, C_DEVIATE]
     if halving:
-        # the last round's challenger, tested on that round's paired worlds only (fresh: the rounds that chose it
-        # do not count): it replaces the rollout strategy's choice when the worlds it won and that choice lost
-        # outnumber the reverse by more than ``deviate`` standard errors of the difference (a sign test)
+        # the last round's challenger, tested on that round's paired worlds only (fresh: the rounds that chose it do
+        # not count): it replaces the rollout strategy's choice when the worlds it won and that choice lost outnumber
+        # the reverse by more than ``deviate`` standard errors of the difference (a sign test)
         for i in range(1, m):
             if j == 0 or ahead[i] - behind[i] > ahead[j] - behind[j]:
                 j = i
@@ -328,24 +301,12 @@ def _choose(acts, visits, wins, ahead, behind, ctl, rec, counts, seat, made, mar
                 j = 0
     counts[0] += 1
     counts[1] += budget
-    if rec is not None:  # (a traced game: an untraced one compiles no recording code)
-        _record(
-            rec,
-            seat,
-            made,
-            budget,
-            mark,
-            halving + 2 * (halving and by_score),
-            acts,
-            visits,
-            wins,
-            ahead,
-            behind,
-            k,
-            j,
-            challenger,
-        )
-    return acts[j]
+    ctl[CTL_CHOSEN] = acts[j]
+    tiebreak = halving + 2 * (halving and by_score)
+    _record(
+        search[SCRATCH_RECORD], seat, made, budget, mark, tiebreak, acts, visits, wins, ahead, behind, k, j, challenger
+    )
+    return NO_ROOT
 
 
 @njit
@@ -368,40 +329,21 @@ def _per_round(budget, used, m, rounds_left):
 
 
 @njit
-def _sort_by_rate(acts, visits, wins, m):
-    """Sort positions 1 .. m-1 of (acts, visits, wins) by win rate, best first (stable; untried last); position 0,
-    the rollout strategy's choice, stays."""
-    for i in range(2, m):
-        a, v, w = acts[i], visits[i], wins[i]
-        p = i
-        while p > 1 and _rate_above(w, v, wins[p - 1], visits[p - 1]):
-            acts[p], visits[p], wins[p] = acts[p - 1], visits[p - 1], wins[p - 1]
-            p -= 1
-        acts[p], visits[p], wins[p] = a, v, w
-
-
-@njit
-def _sort_by_net(acts, visits, wins, net, m):
-    """Sort positions 1 .. m-1 of (acts, visits, wins, net) by ``net``, best first (stable; untried last): the
-    worlds each won minus those it lost against the rollout strategy's choice (position 0, which stays), over the
-    same worlds for every survivor of a halving round."""
+def _sort_survivors(acts, visits, wins, net, m, by_score):
+    """Sort positions 1 .. m-1 of (acts, visits, wins, net), best first (stable; untried last), position 0 (the
+    rollout strategy's choice) staying: by win rate (exact), or with ``by_score`` by ``net``, the worlds each won
+    minus those it lost against position 0, over the same worlds for every survivor of a halving round. One
+    function for both orders: each compiled function costs its own pipeline (search_step's docstring)."""
     for i in range(2, m):
         a, v, w, d = acts[i], visits[i], wins[i], net[i]
         p = i
-        while p > 1 and v > 0 and (visits[p - 1] == 0 or d > net[p - 1]):
-            acts[p], visits[p], wins[p], net[p] = acts[p - 1], visits[p - 1], wins[p - 1], net[p - 1]
+        while p > 1 and v > 0:
+            v1, w1 = visits[p - 1], wins[p - 1]
+            if v1 > 0 and (d <= net[p - 1] if by_score else w * v1 <= w1 * v):
+                break
+            acts[p], visits[p], wins[p], net[p] = acts[p - 1], v1, w1, net[p - 1]
             p -= 1
         acts[p], visits[p], wins[p], net[p] = a, v, w, d
-
-
-@njit
-def _rate_above(w1, v1, w2, v2):
-    """Whether win rate w1/v1 is above w2/v2 (exact; an untried action, v = 0, is below every tried one)."""
-    if v1 == 0:
-        return False
-    if v2 == 0:
-        return True
-    return w1 * v2 > w2 * v1
 
 
 @njit
@@ -409,7 +351,10 @@ def _record(rec, seat, made, budget, mark, halving, acts, visits, wins, ahead, b
     """Append a decision to ``rec`` (REC_* layout): the header (seat, the ``chosen`` position's action, k, decisions
     ``made`` before, budget, event-log ``mark``, the rollout strategy's choice acts[0], ``halving``, the
     ``challenger`` position's action or -1), then the candidates: the REC_TOP most visited and the chosen, the
-    rollout strategy's choice (position 0) and the challenger, most visited first (ties: lower position)."""
+    rollout strategy's choice (position 0) and the challenger, most visited first (ties: lower position). ``rec``
+    None (an untraced game): nothing, and no recording code compiled."""
+    if rec is None:
+        return
     n = 0
     for i in range(k):
         n += _kept(i, visits, k, chosen, challenger)

@@ -97,17 +97,31 @@ def test_the_score_tiebreak_keeps_each_world_as_a_win_then_the_seats_score(decis
 
 
 def test_the_score_tiebreak_ranks_a_rounds_survivors_by_their_paired_net():
-    """`_sort_by_net`: positions 1.. by worlds won minus lost against the choice, best first, stable, untried
-    last; position 0 stays."""
+    """`_sort_survivors` with the score tie-break: positions 1.. by worlds won minus lost against the choice, best
+    first, stable, untried last; position 0 stays."""
     import numpy as np
 
     acts = np.array([9, 1, 2, 3, 4, 5])
     visits = np.array([4, 4, 4, 0, 4, 4])
     wins = np.array([1, 0, 2, 0, 1, 3])
     net = np.array([0, -1, 2, 0, 2, 3])
-    K._sort_by_net.py_func(acts, visits, wins, net, 6)
+    K._sort_survivors.py_func(acts, visits, wins, net, 6, True)
     assert acts.tolist() == [9, 5, 2, 4, 1, 3]
     assert net.tolist() == [0, 3, 2, 2, -1, 0] and wins.tolist() == [1, 3, 2, 1, 0, 0]
+
+
+def test_without_the_score_tiebreak_a_rounds_survivors_are_ranked_by_win_rate():
+    """`_sort_survivors` without the tie-break: positions 1.. by win rate, compared exactly (1/3 < 2/5), best
+    first, stable (equal rates keep their order), untried last; position 0 stays."""
+    import numpy as np
+
+    acts = np.array([9, 1, 2, 3, 4, 5, 6])
+    visits = np.array([4, 3, 5, 0, 4, 2, 6])
+    wins = np.array([1, 1, 2, 0, 2, 1, 3])
+    net = np.zeros(7, np.int64)
+    K._sort_survivors.py_func(acts, visits, wins, net, 7, False)
+    assert acts.tolist() == [9, 4, 5, 6, 2, 1, 3]  # 1/2 (4, 5, 6 in order), 2/5, 1/3, untried
+    assert visits.tolist() == [4, 4, 2, 6, 5, 3, 0] and wins.tolist() == [1, 2, 1, 3, 2, 1, 0]
 
 
 def test_r04_a_halving_search_depends_only_on_what_the_seat_saw():
