@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sim.model.registry import GameSpec, ParamSpec, StrategySpec
+from sim.model.words import value_text
 
 SEARCH = "search"
 SEARCH_SID = 63  # kernels.search.SEARCH_SID (a test checks they agree; this module imports no kernel)
@@ -168,6 +169,17 @@ def tiebreak_text(given: dict, played: dict | None) -> str | None:
     if not played or "tiebreak" not in played or given.get("tiebreak", "auto") != "auto":
         return None
     return f"tiebreak = auto (plays {played['tiebreak']})"
+
+
+def defaults_text(given: dict, played: dict | None) -> list[str]:
+    """A search seat's parameters left to their defaults, as played ('root = halving (default)'): how it searched
+    differs by game and role (halving or UCB1), so a report says it though the scenario did not. ``given``: the
+    seat's parameters as the scenario gave them; ``played``: as played (`sim.model.search.seats_as_played`). []
+    for a scripted seat (``played`` None, or without a budget and a rollout) and for the tie-break
+    (`tiebreak_text` says it)."""
+    if not played or "budget" not in played or "rollout" not in played:
+        return []
+    return [f"{k} = {value_text(v)} (default)" for k, v in played.items() if k not in given and k != "tiebreak"]
 
 
 def read_by_root(st: StrategySpec, params: dict) -> dict:

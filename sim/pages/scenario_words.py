@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.model.search_spec import tiebreak_text
+from sim.model.search_spec import defaults_text, tiebreak_text
 from sim.model.words import value_text
 
 TEAM_SEAT_NOTE = (
@@ -127,7 +127,7 @@ def scenario_items(s: dict) -> list[tuple[str, str]]:
             for k, v in sp.items()
         ]
         tb = tiebreak_text(sp, played[i])  # a search seat's "auto" tie-break as the game resolved it
-        shown += _search_defaults(sp, played[i])
+        shown += defaults_text(sp, played[i])
         if shown or tb:
             txt += " with " + ", ".join(shown + ([tb] if tb else []))
         elif sdef.get(seat["strategy"]):
@@ -207,15 +207,6 @@ def scenario_differences(
             same = x and y and x["strategy"] == y["strategy"] and px is not None and px == py
             out.append(f"seat {i}: A {fx}, B {fy}" + (SAME_PLAY if same else ""))
     return out
-
-
-def _search_defaults(given: dict, played: dict | None) -> list[str]:
-    """A search seat's parameters left to their defaults, as played ('root = halving (default)'): how it searched
-    differs by game and role (halving or UCB1), so a report says it though the file did not; [] for a scripted seat
-    (``played`` None, or without a budget) and for the tie-break (`tiebreak_text` says it)."""
-    if not played or "budget" not in played or "rollout" not in played:
-        return []
-    return [f"{k} = {value_text(v)} (default)" for k, v in played.items() if k not in given and k != "tiebreak"]
 
 
 def _played(prov: dict | None, n: int) -> list[dict | None]:

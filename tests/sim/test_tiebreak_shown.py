@@ -83,3 +83,18 @@ def test_ladder_rungs_record_the_tiebreak_each_role_plays():
     coop = api_ladder.build("treasure_hunters", players=3, strategies=["weighted", "search:budget=16"], games=10)
     assert ladder_output._played(hh, 2)["tiebreak"] == "score"
     assert ladder_output._played(coop, 1)["tiebreak"] == "none"
+
+
+def test_a_search_seats_defaults_are_said_as_played_and_a_scripted_seats_are_not():
+    """`defaults_text`: the parameters a search seat left to their defaults, as played, not those the scenario gave
+    nor the tie-break (`tiebreak_text` says it); nothing for a scripted seat."""
+    from sim.model.search_spec import defaults_text
+
+    played = {"budget": 16, "rollout": "weighted", "deviate": 2.0, "root": "halving", "tiebreak": "score"}
+    assert defaults_text({"budget": 16}, played) == [
+        "rollout = weighted (default)",
+        "deviate = 2 (default)",
+        "root = halving (default)",
+    ]
+    assert defaults_text({"budget": 16, "root": "halving"}, played)[-1] == "deviate = 2 (default)"
+    assert defaults_text({}, {"greed": 0.5}) == [] and defaults_text({}, None) == []
