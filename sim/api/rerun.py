@@ -53,18 +53,33 @@ def _read_json(path: Path) -> dict:
     return d
 
 
+# the folders the other commands write (their <command>.json, no summary.json): what each is, and what running its
+# command again does; `sim report` and `sim rerun` both send a designer there
+OTHER_REPORTS = {
+    "sweep": ("a sweep", "it reuses every stored point and plays only missing ones (--fresh plays them all again)"),
+    "ladder": ("a skill ladder", "it reuses every stored table"),
+    "compare": ("a comparison", "it plays both sides again"),
+    "tune": ("a tuning study", "it goes on from its study.db"),
+}
+
+
+def other_report(folder: Path) -> str | None:
+    """The command ('sweep', 'ladder', 'compare' or 'tune') that wrote report folder ``folder`` (its <command>.json
+    there, no summary.json); None for a sim run report, or a folder that is neither."""
+    if (folder / "summary.json").is_file():
+        return None
+    return next((k for k in OTHER_REPORTS if (folder / f"{k}.json").is_file()), None)
+
+
 def read_report(folder: Path) -> tuple[dict, dict]:
     """(summary, provenance) of report folder ``folder``; RerunError (one line) when it is not a complete one."""
     folder = Path(folder)
     if folder.is_file() and folder.name in ("summary.json", "provenance.json"):
         folder = folder.parent
-    if (folder / "compare.json").is_file() and not (folder / "summary.json").is_file():
-        raise RerunError(f"{folder}: a comparison (sim compare); rerun the compare command it names instead")
-    if (folder / "sweep.json").is_file() and not (folder / "summary.json").is_file():
-        raise RerunError(
-            f"{folder}: a sweep (sim sweep); run the sweep command again: it reuses every stored point "
-            "and plays only missing ones (--fresh plays them all again)"
-        )
+    kind = other_report(folder)
+    if kind is not None:
+        what, again = OTHER_REPORTS[kind]
+        raise RerunError(f"{folder}: {what} (sim {kind}); run the {kind} command again: {again}")
     s = _read_json(folder / "summary.json")
     if s.get("schema") != 1 or not isinstance(s.get("scenario"), dict):
         raise RerunError(f"{folder / 'summary.json'}: not a summary.json of schema 1 (written by sim run)")

@@ -518,11 +518,13 @@ def report(
         if staging_run(src.parent):
             fail(f"{src.parent}: an unfinished report (its run was stopped while writing it); run the scenario again")
         if not src.exists():
-            other = next((k for k in OTHER_REPORTS if (src.parent / f"{k}.json").is_file()), None)
+            from sim.api.rerun import OTHER_REPORTS, other_report
+
+            other = other_report(src.parent)
             if other is not None:  # a sweep's, ladder's, compare's or tune's folder: not a sim run report
                 fail(
                     f"{src.parent}: the folder of a {other} (its page is {other}.html, not a sim run report); to draw "
-                    f"it again, run the {other} command again ({OTHER_REPORTS[other]})"
+                    f"it again, run the {other} command again ({OTHER_REPORTS[other][1]})"
                 )
             fail(f"{src}: no such file; give a scenario .toml, a report folder or its summary.json")
         try:
@@ -535,15 +537,6 @@ def report(
         folder = redraw(src, s, out)
     after_write(folder)
     typer.echo(str(folder / "summary.html"))
-
-
-# the folders other commands write, and how each draws its page again (sim report draws sim run's)
-OTHER_REPORTS = {
-    "sweep": "it reuses every stored point",
-    "ladder": "it reuses every stored table",
-    "compare": "it plays both sides again",
-    "tune": "it goes on from its study.db",
-}
 
 
 def check_provenance(path: Path) -> None:

@@ -209,6 +209,18 @@ def test_rerun_of_a_sweep_folder_says_how_to_replay_a_sweep(tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT and "a sweep (sim sweep); run the sweep command again" in r.stderr, r.output
 
 
+@pytest.mark.parametrize(
+    "kind, what", [("compare", "a comparison"), ("ladder", "a skill ladder"), ("tune", "a tuning study")]
+)
+def test_rerun_of_another_commands_folder_names_that_command(tmp_path, kind, what):
+    """Every folder another command writes (its <command>.json, no summary.json) is named, with the command that
+    plays it again: the same table `sim report` reads (`sim.api.rerun.OTHER_REPORTS`)."""
+    (tmp_path / f"{kind}.json").write_text("{}", encoding="utf-8")
+    r = cli.invoke(app, ["rerun", str(tmp_path)])
+    assert r.exit_code == EXIT_BAD_INPUT, r.output
+    assert f"{what} (sim {kind}); run the {kind} command again: " in one_error_line(r), r.output
+
+
 DATA = REPO / "tests" / "data"
 BASE = DATA / "moor-2p-small.toml"
 MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
