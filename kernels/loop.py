@@ -240,8 +240,8 @@ def bind(step, name: str, doc: str | None = None):
     qualified name ``play_batch__<name>_<hash of step's source>`` (``name``: the game's, unique among the games);
     ``doc`` its docstring (default `_play_batch`'s). `_game_outcome` is bound the same way
     (``game_outcome__<tag>``: one compiled copy per game for its two call sites, a batch game's end and a rollout's);
-    the search's step `kernels.search.search_step` is game-independent. The returned dispatcher carries ``search_decide(search, st, prm, n, seat, sparams,
-    seed, game)``: one search decision from Python (the tests)."""
+    the search's step `kernels.search.search_step` is game-independent. The returned dispatcher carries
+    ``search_decide(search, st, prm, n, seat, sparams, seed, game)``: one search decision from Python (the tests)."""
     missing = [v for v in VERBS if not hasattr(step, v)]
     if missing:
         raise AttributeError(f"{step.__name__} lacks the step verbs {', '.join(missing)} (kernel-contract.md)")
