@@ -177,18 +177,27 @@ def _marked_lines(
                     f"in its last round's worlds {action_name(chal)} won {ahead} that {action_name(prior)} lost and "
                     f"lost {behind} that it won"
                 )
-        most = bool(top) and top[0][0] == played and not d["halving"]  # UCB1 plays its most tried action
+        # UCB1 plays its most tried action (ties: the higher share of wins), or its rollout strategy's choice
+        most_v = top[0][1] if top else 0
+        played_v = next((x[1] for x in top if x[0] == played), -1)
+        most = bool(top) and not d["halving"] and played_v == most_v
+        margin = "by more than the deviate margin"
         if played != prior:
-            why = f"overrules its rollout strategy's choice, {action_name(prior)}" + (
-                f": {paired}" if paired else ": the most tried, and better by the deviate margin" if most else ""
-            )
+            if paired:
+                reason = paired
+            elif sum(1 for x in top if x[1] == most_v) > 1:
+                reason = f"the most tried (tied at {count(most_v, 'rollout')}: the higher share of wins)"
+                reason += f", and better {margin}"
+            else:
+                reason = f"the most tried, and better {margin}"
+            why = f"overrules its rollout strategy's choice, {action_name(prior)}: {reason}"
         elif paired:
-            why = f"keeps its rollout strategy's choice: {paired}, not more by the deviate margin"
-        elif top and top[0][0] != played:
-            why = (
-                f"keeps its rollout strategy's choice: the most tried, {action_name(top[0][0])}, is not better by "
-                "the deviate margin"
-            )
+            ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
+            verdict = "a lead too small to pass the deviate margin" if ahead > behind else "no better"
+            why = f"keeps its rollout strategy's choice: {paired}: {verdict}"
+        elif top and played_v < most_v:
+            most_tried = action_name(top[0][0])
+            why = f"keeps its rollout strategy's choice: the most tried, {most_tried}, is not better {margin}"
         elif most and len(top) > 1:
             # UCB1 tries the better-looking moves more often: the most tried is its estimate of the best, and a
             # higher share of wins over fewer rollouts is less sure (the user asked why it played 18% over 23%)

@@ -146,12 +146,17 @@ def _record(*decisions):
         (
             (1, 1, True, 2, [(1, 40, 12, 0, 0), (2, 39, 14, 4, 2)]),
             "chose a1\n    keeps its rollout strategy's choice: in its last round's worlds a2 won 4 that a1 lost "
-            "and lost 2 that it won, not more by the deviate margin\n    candidates:",
+            "and lost 2 that it won: a lead too small to pass the deviate margin\n    candidates:",
+        ),
+        (  # a fresh user: "not more by the deviate margin" read as a near miss for a challenger clearly worse
+            (1, 1, True, 2, [(1, 40, 12, 0, 0), (2, 39, 8, 2, 7)]),
+            "chose a1\n    keeps its rollout strategy's choice: in its last round's worlds a2 won 2 that a1 lost "
+            "and lost 7 that it won: no better\n    candidates:",
         ),
         (
             (1, 1, False, -1, [(2, 40, 12, 0, 0), (1, 24, 6, 0, 0)]),
-            "chose a1\n    keeps its rollout strategy's choice: the most tried, a2, is not better by the deviate "
-            "margin\n",
+            "chose a1\n    keeps its rollout strategy's choice: the most tried, a2, is not better by more than the "
+            "deviate margin\n",
         ),
         (
             (2, 1, 3, 2, [(1, 40, 10, 0, 0), (2, 39, 14, 9, 2)]),
@@ -168,14 +173,21 @@ def _record(*decisions):
         ),
         (
             (2, 1, False, -1, [(2, 40, 16, 0, 0), (1, 24, 6, 0, 0)]),
-            "chose a2\n    overrules its rollout strategy's choice, a1: the most tried, and better by the deviate "
-            "margin\n    candidates:",
+            "chose a2\n    overrules its rollout strategy's choice, a1: the most tried, and better by more than the "
+            "deviate margin\n    candidates:",
+        ),
+        (  # a fresh user: a first decision tied at 2 rollouts said only "overrules ..., a1", no reason
+            (3, 1, False, -1, [(2, 2, 0, 0, 0), (3, 2, 2, 0, 0), (1, 1, 0, 0, 0)]),
+            "chose a3\n    overrules its rollout strategy's choice, a1: the most tried (tied at 2 rollouts: the "
+            "higher share of wins), and better by more than the deviate margin\n",
         ),
     ],
 )
 def test_replay_says_when_and_why_the_search_keeps_or_overrules_its_rollout_strategy(decision, says):
     """A halving search's line gives the last round's paired counts behind playing or refusing its challenger (with
-    the score tie-break, halving = 3: the worlds it did better and worse in); a UCB1 search that keeps its rollout strategy's choice over the most tried one says why."""
+    the score tie-break, halving = 3: the worlds it did better and worse in), and whether a kept choice's challenger
+    led too little or did no better; a UCB1 search says why it kept its rollout strategy's choice over the most tried
+    one, or left it (the most tried, ties broken by the share of wins)."""
     lines = M.decision_lines(_record((0, *decision)), lambda s: f"seat {s}", lambda a: f"a{a}")
     assert len(lines) == 1 and says in lines[0], lines
 
