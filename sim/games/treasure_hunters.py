@@ -201,7 +201,8 @@ def replay(scenario, game: int) -> list[str]:
     seat_name = lambda s: f"seat {s} ({scenario.seats[s].strategy})"  # noqa: E731
     notes = SearchNotes(search, seat_name, lambda a: action_name(a, prm, node))
     for r in range(1, int(log[0, 0]) + 1):
-        lines += notes.until(r - 1)  # a search decision, where it was made
+        searched = notes.until(r - 1)  # a search decision, where it was made
+        lines += searched
         e, a, b, c, d, t = (int(x) for x in log[r])
         if e == R.E_TURN:
             lines.append(f"turn {t} (round {c}): {hunter(a)}")
@@ -257,7 +258,8 @@ def replay(scenario, game: int) -> list[str]:
         elif e == R.E_NESTED:
             lines.append(f"  {card_name(b)} {'counts as a drawn card but does nothing' if c else 'is skipped'}")
         elif e == R.E_TARGET:
-            lines.append(f"    on {_target(b, c)}")
+            # a search block between a card and its target (the target was the decision) names the card again
+            lines.append(f"    {card_name(b) + ' ' if searched else ''}on {_target(b, c)}")
         elif e == R.E_END:
             why = (
                 f" (all {int(prm[R.P_HAUNTINGS])} haunting pieces on the board)"

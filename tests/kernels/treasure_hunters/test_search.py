@@ -198,3 +198,8 @@ def test_replay_shows_each_search_decision_with_its_candidates():
     assert decisions and all(x.startswith("  search: seat 0 (haunter_search), game decision ") for x in decisions)
     assert all(", 8 rollouts: chose " in x and "% of " in x for x in decisions)
     assert any("chose play hand card" in x for x in decisions)
+    # a target the search chose follows its block, which split it from its card: the card is named again (a fresh
+    # user read "    on the ghost in room C up the alphabet" there as a stray line)
+    after = [lines[i + 1] for i, x in enumerate(lines[:-1]) if x.startswith("  search: ")]
+    targets = [x for x in after if x.startswith("    ") and " on " in x]
+    assert targets and all(not x.startswith("    on ") for x in targets), targets
