@@ -284,6 +284,7 @@ E_NO_EFFECT = 21  # card, type
 E_NESTED = 22  # card, type, counts (1) or skipped (0)
 E_END = 23  # outcome
 E_TARGET = 24  # card, type, action
+E_HAND = 25  # card, type, hand slot: the Head Haunter draws it into its hand
 
 
 @njit("boolean(int64)")
@@ -714,6 +715,7 @@ def advance(st, prm, log):
                 c = draw_top(st)
                 st[S_CLOC + c] = CL_HAND
                 st[S_HAND + st[S_HAND_N]] = c
+                log_event(log, st[S_TURNS], E_HAND, c, prm[P_CARD_TYPE + c], st[S_HAND_N], 0)
                 st[S_HAND_N] += 1
             st[S_REFILL] = 0
             continue

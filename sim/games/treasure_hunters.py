@@ -199,7 +199,20 @@ def replay(scenario, game: int) -> list[str]:
         )
     jname = lambda j: f"the jewel from room {LETTERS[int(prm[R.P_JEWEL_ROOMS + j])]}"  # noqa: E731
     seat_name = lambda s: f"seat {s} ({scenario.seats[s].strategy})"  # noqa: E731
-    notes = SearchNotes(search, seat_name, lambda a: action_name(a, prm, node))
+    hand: list[int] = []  # the Head Haunter's hand, card ids by slot, as the log has it so far
+
+    def named(a: int) -> str:  # an action at a search decision, a hand card named by what the slot holds then
+        slot = a - R.A_SLOT
+        if a >= R.A_ROOM or not 0 <= slot < len(hand):
+            return action_name(a, prm, node)
+        return f"{action_name(a, prm, node)} ({card_name(int(prm[R.P_CARD_TYPE + hand[slot]]))})"
+
+    def hand_remove(card: int) -> None:  # rules.hand_remove: the last card fills the slot
+        if card in hand:
+            hand[hand.index(card)] = hand[-1]
+            hand.pop()
+
+    notes = SearchNotes(search, seat_name, named)
     for r in range(1, int(log[0, 0]) + 1):
         searched = notes.until(r - 1)  # a search decision, where it was made
         lines += searched
@@ -209,6 +222,8 @@ def replay(scenario, game: int) -> list[str]:
         elif e == R.E_ROLL:
             lines.append(f"  {'rerolls' if d else 'rolls'} {b}{' with the ghost icon' if c else ''}")
         elif e == R.E_CARD:
+            if d:
+                hand_remove(a)
             who = "the Head Haunter plays" if d else ("draws as part of the Draw" if c else "flips")
             lines.append(f"  {who} {card_name(b)}")
         elif e == R.E_GHOST:
@@ -242,7 +257,11 @@ def replay(scenario, game: int) -> list[str]:
         elif e == R.E_REROLL:
             what = ("the movement die", "its fight die", "the helper's fight die")[b]
             lines.append(f"  hunter {a + 1} uses its reroll card on {what}")
+        elif e == R.E_HAND:
+            hand.append(a)
+            lines.append(f"  the Head Haunter draws {card_name(b)} into its hand")
         elif e == R.E_SIX:
+            hand_remove(b)
             lines.append(f"  the 6 discards a random Head Haunter card: {card_name(c)}")
         elif e == R.E_SPOOK:
             drop = f", dropping {jname(b)}" if b >= 0 else ""

@@ -143,95 +143,108 @@ def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Calla
     game, or its record), one block of lines each (joined by newlines): who chose and what, why (when it kept or
     overruled its rollout strategy's choice), then its most tried candidates a line each with their estimated win
     chances (wins / rollouts) and rollouts. ``seat_name(seat)`` and ``action_name(action)`` name them."""
-    return [line for _, line in _marked_lines(rec, seat_name, action_name)]
+    return [_block(d, seat_name, action_name) for d in _decisions(rec)]
 
 
-def _marked_lines(
-    rec: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]
-) -> list[tuple[int, str]]:
+def _decisions(rec: Any) -> list[dict]:
     from kernels.search import SCRATCH_RECORD, decisions
 
     if isinstance(rec, tuple):
         rec = rec[SCRATCH_RECORD]
-    out = []
-    for d in decisions(rec):
-        top = d["top"]
-        cands = [
-            f"      {action_name(a)}: won {100.0 * w / v:.0f}% of {count(v, 'rollout')}"
-            if v
-            else f"      {action_name(a)}: not tried"
-            for a, v, w, _, _ in top
-        ]
-        more = f" ({len(top)} of {d['candidates']}, the most tried first)" if d["candidates"] > len(top) else ""
-        played, prior, chal = d["action"], d["prior"], d["challenger"]
-        paired = ""
-        if d["halving"] and chal >= 0:
-            ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
-            if d.get("tiebreak") == "score":  # a world goes to a win, else to the higher final score
-                paired = (
-                    f"in its last round's worlds {action_name(chal)} did better in {ahead} than "
-                    f"{action_name(prior)} (a win, or a higher score) and worse in {behind}"
-                )
-            else:
-                paired = (
-                    f"in its last round's worlds {action_name(chal)} won {ahead} that {action_name(prior)} lost and "
-                    f"lost {behind} that it won"
-                )
-        # UCB1 plays its most tried action (ties: the higher share of wins), or its rollout strategy's choice
-        most_v = top[0][1] if top else 0
-        played_v = next((x[1] for x in top if x[0] == played), -1)
-        most = bool(top) and not d["halving"] and played_v == most_v
-        margin = "by more than the deviate margin"
-        if played != prior:
-            if paired:
-                reason = paired
-            elif sum(1 for x in top if x[1] == most_v) > 1:
-                reason = f"the most tried (tied at {count(most_v, 'rollout')}: the higher share of wins)"
-                reason += f", and better {margin}"
-            else:
-                reason = f"the most tried, and better {margin}"
-            why = f"overrules its rollout strategy's choice, {action_name(prior)}: {reason}"
-        elif paired:
-            ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
-            verdict = "a lead too small to pass the deviate margin" if ahead > behind else "no better"
-            why = f"keeps its rollout strategy's choice: {paired}: {verdict}"
-        elif top and played_v < most_v:
-            most_tried = action_name(top[0][0])
-            why = f"keeps its rollout strategy's choice: the most tried, {most_tried}, is not better {margin}"
-        elif most and len(top) > 1:
-            # UCB1 tries the better-looking moves more often: the most tried is its estimate of the best, and a
-            # higher share of wins over fewer rollouts is less sure (the user asked why it played 18% over 23%)
-            why = "the most tried, and its rollout strategy's choice"
+    return decisions(rec)
+
+
+# rollouts under which a win-rate estimate is a weak sign (its 95% interval spans more than 50 points)
+FEW_ROLLOUTS = 10
+
+
+def _block(d: dict, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> str:
+    """One decision's block of lines (`decision_lines`), joined by newlines."""
+    top = d["top"]
+    cands = [
+        f"      {action_name(a)}: won {100.0 * w / v:.0f}% of {count(v, 'rollout')}"
+        if v
+        else f"      {action_name(a)}: not tried"
+        for a, v, w, _, _ in top
+    ]
+    more = f" ({len(top)} of {d['candidates']}, the most tried first)" if d["candidates"] > len(top) else ""
+    played, prior, chal = d["action"], d["prior"], d["challenger"]
+    paired = ""
+    if d["halving"] and chal >= 0:
+        ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
+        if d.get("tiebreak") == "score":  # a world goes to a win, else to the higher final score
+            paired = (
+                f"in its last round's worlds {action_name(chal)} did better in {ahead} than "
+                f"{action_name(prior)} (a win, or a higher score) and worse in {behind}"
+            )
         else:
-            why = ""
-        # one block a decision: what it chose, why, then a candidate a line (one long line was up to 572 characters)
-        block = [
-            f"  search: {seat_name(d['seat'])}, game decision {d['before'] + 1}, {count(d['budget'], 'rollout')}: "
-            f"chose {action_name(played)}"
-        ]
-        if why:
-            block.append(f"    {why}")
-        block.append(f"    candidates{more}:")
-        out.append((d["mark"], "\n".join(block + cands)))
-    return out
+            paired = (
+                f"in its last round's worlds {action_name(chal)} won {ahead} that {action_name(prior)} lost and "
+                f"lost {behind} that it won"
+            )
+    # UCB1 plays its most tried action (ties: the higher share of wins), or its rollout strategy's choice
+    most_v = top[0][1] if top else 0
+    caution = ""  # an overrule on few rollouts says so
+    played_v = next((x[1] for x in top if x[0] == played), -1)
+    most = bool(top) and not d["halving"] and played_v == most_v
+    margin = "by more than the deviate margin"
+    if played != prior:
+        if paired:
+            reason = paired
+        elif sum(1 for x in top if x[1] == most_v) > 1:
+            reason = f"the most tried (tied: it won more), and better {margin}"
+        else:
+            reason = f"the most tried, and better {margin}"
+        why = f"overrules its rollout strategy's choice, {action_name(prior)}: {reason}"
+        prior_v = next((x[1] for x in top if x[0] == prior), 0)
+        if not paired and min(played_v, prior_v) < FEW_ROLLOUTS:
+            caution = f"a weak sign: {count(played_v, 'rollout')} against {prior_v}"
+    elif paired:
+        ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
+        verdict = "a lead too small to pass the deviate margin" if ahead > behind else "no better"
+        why = f"keeps its rollout strategy's choice: {paired}: {verdict}"
+    elif top and played_v < most_v:
+        most_tried = action_name(top[0][0])
+        why = f"keeps its rollout strategy's choice: the most tried, {most_tried}, is not better {margin}"
+    elif most and len(top) > 1:
+        # UCB1 tries the better-looking moves more often: the most tried is its estimate of the best, and a
+        # higher share of wins over fewer rollouts is less sure (the user asked why it played 18% over 23%)
+        tied = sum(1 for x in top if x[1] == most_v) > 1
+        why = (
+            "tied for the most tried: its rollout strategy's choice keeps a tie"
+            if tied
+            else ("the most tried, and its rollout strategy's choice")
+        )
+    else:
+        why = ""
+    # one block a decision: what it chose, why, then a candidate a line (one long line was up to 572 characters)
+    block = [
+        f"  search: {seat_name(d['seat'])}, game decision {d['before'] + 1}, {count(d['budget'], 'rollout')}: "
+        f"chose {action_name(played)}"
+    ]
+    block += [f"    {x}" for x in (why, caution) if x]
+    block.append(f"    candidates{more}:")
+    return "\n".join(block + cands)
 
 
 class SearchNotes:
     """A traced game's search decisions in words (`decision_lines`), handed out where each falls in the game's
     event log: a replay writing event ``r`` (1-based) first adds ``until(r - 1)``, the decisions made after the
     first r - 1 events were logged (the search chose before its move was logged), and ``rest()`` at the end.
-    ``search`` None (no search seat) hands out nothing."""
+    ``search`` None (no search seat) hands out nothing. A decision's block is written when it is handed out, so
+    ``action_name`` may name an action by what the replay knows at that point (the Head Haunter's hand)."""
 
     def __init__(self, search: Any, seat_name: Callable[[int], str], action_name: Callable[[int], str]) -> None:
-        self._lines = [] if search is None else _marked_lines(search, seat_name, action_name)
+        self._decisions = [] if search is None else _decisions(search)
+        self._names = (seat_name, action_name)
         self._i = 0
 
     def until(self, mark: int) -> list[str]:
         """The lines of the decisions made with at most ``mark`` events logged, not handed out yet."""
         j = self._i
-        while j < len(self._lines) and self._lines[j][0] <= mark:
+        while j < len(self._decisions) and self._decisions[j]["mark"] <= mark:
             j += 1
-        out = [line for _, line in self._lines[self._i : j]]
+        out = [_block(d, *self._names) for d in self._decisions[self._i : j]]
         self._i = j
         return out
 

@@ -178,8 +178,12 @@ def _record(*decisions):
         ),
         (  # a fresh user: a first decision tied at 2 rollouts said only "overrules ..., a1", no reason
             (3, 1, False, -1, [(2, 2, 0, 0, 0), (3, 2, 2, 0, 0), (1, 1, 0, 0, 0)]),
-            "chose a3\n    overrules its rollout strategy's choice, a1: the most tried (tied at 2 rollouts: the "
-            "higher share of wins), and better by more than the deviate margin\n",
+            "chose a3\n    overrules its rollout strategy's choice, a1: the most tried (tied: it won more), and "
+            "better by more than the deviate margin\n    a weak sign: 2 rollouts against 1\n",
+        ),
+        (  # a fresh user: five moves at 4 rollouts each, and "the most tried" meant nothing
+            (1, 1, False, -1, [(1, 4, 1, 0, 0), (2, 4, 1, 0, 0), (3, 4, 1, 0, 0)]),
+            "chose a1\n    tied for the most tried: its rollout strategy's choice keeps a tie\n",
         ),
     ],
 )

@@ -198,6 +198,15 @@ def test_replay_shows_each_search_decision_with_its_candidates():
     assert decisions and all(x.startswith("  search: seat 0 (haunter_search), game decision ") for x in decisions)
     assert all(", 8 rollouts: chose " in x and "% of " in x for x in decisions)
     assert any("chose play hand card" in x for x in decisions)
+    # every hand card named by what the slot holds then (the log's E_HAND draws, less the cards played or lost to a
+    # 6), and the card a decision chose is the one the Head Haunter then plays
+    import re
+
+    assert all(re.findall(r"play hand card \d+(?! \()", x) == [] for x in decisions)
+    for i, x in enumerate(lines[:-1]):
+        chose = re.match(r"  search: .*: chose play hand card \d+ \((.*)\)\n", x)
+        if chose:
+            assert lines[i + 1] == f"  the Head Haunter plays {chose.group(1)}", (x, lines[i + 1])
     # a target the search chose follows its block, which split it from its card: the card is named again (a fresh
     # user read "    on the ghost in room C up the alphabet" there as a stray line)
     after = [lines[i + 1] for i, x in enumerate(lines[:-1]) if x.startswith("  search: ")]
