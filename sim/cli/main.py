@@ -354,8 +354,11 @@ def replay(
     from sim.api import core as api
     from sim.play import progress
 
-    with progress.said_if_slow(
-        "loading or compiling the replay kernel (up to about 20 s on the first run after a change) ..."
+    with (
+        interruptible("nothing written (a replay prints the game, it writes no file)"),
+        progress.said_if_slow(
+            "loading or compiling the replay kernel (up to about 20 s on the first run after a change) ..."
+        ),
     ):
         lines = api.replay(sc, game)
     typer.echo("\n".join(lines))

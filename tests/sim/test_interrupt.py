@@ -264,6 +264,26 @@ def test_interrupt_line_does_not_claim_between_chunks(capsys):
     assert "between chunks" not in err
 
 
+def test_an_interrupted_replay_does_not_mention_a_report_folder(monkeypatch):
+    """A fresh user: Ctrl-C during `sim replay` said "a report folder appears only when complete"; a replay writes
+    no folder, and its line says so (exit 130)."""
+    from sim.api import core as api
+    from sim.cli.main import app
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "replay", interrupted)
+    cli_common._STOP_SAID.clear()
+    try:
+        r = CliRunner().invoke(app, ["replay", str(REPO / "scenarios" / "moor" / "4p.toml"), "--game", "0"])
+    finally:
+        cli_common._STOP_SAID.clear()
+    assert r.exit_code == cli_common.EXIT_INTERRUPTED, r.output
+    line = [ln for ln in r.stderr.splitlines() if ln.startswith("interrupted")]
+    assert line == ["interrupted (Ctrl-C): stopped; nothing written (a replay prints the game, it writes no file)"]
+
+
 def test_a_closed_output_pipe_ends_quietly_with_exit_0(monkeypatch, capsys):
     import errno
     import sys
