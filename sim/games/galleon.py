@@ -100,6 +100,22 @@ def action_name(a: int, prm, board: B.Board | None = None) -> str:
     return f"action {a}"
 
 
+def space_key(board: B.Board) -> str:
+    """What the board's space codes stand for, from its file: each code's letters and the kinds of space they name
+    ('C cabin, CC captain's cabin, DA deck arrow, F/M/Q deck, ...'), so a replay reads 'move to C3' as a cabin."""
+    import re
+
+    kinds: dict[str, set[str]] = {}
+    for sid, k in zip(board.ids, board.kinds, strict=True):
+        m = re.match(r"[A-Za-z]+", sid)
+        word = B.KINDS[int(k)].replace("_", " ")
+        kinds.setdefault(m.group(0) if m else sid, set()).add("captain's cabin" if word == "captain" else word)
+    by_kinds: dict[str, list[str]] = {}
+    for prefix in sorted(kinds):
+        by_kinds.setdefault(" or ".join(sorted(kinds[prefix])), []).append(prefix)
+    return ", ".join(f"{'/'.join(p)} {k}" for k, p in sorted(by_kinds.items(), key=lambda kv: kv[1][0]))
+
+
 def _sticker(k: int) -> str:
     return "blank (no key needed)" if k == 0 else f"key {k}"
 
@@ -192,6 +208,7 @@ def replay(scenario, game: int) -> list[str]:
     )
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
+    lines.append(f"  spaces: {space_key(board)}")
     deal = [int(v) for k, v in steps[1 : int(steps[0, 0]) + 1] if k == play.K_DEAL]
     keys = [int(prm[R.P_CHEST_KEYS + deal[6 + c]]) for c in range(6)]
     lines.append("  chests: " + ", ".join(f"cabin {c} {tile_name(deal[c])} ({_sticker(keys[c])})" for c in range(6)))

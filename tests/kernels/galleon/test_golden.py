@@ -37,3 +37,21 @@ def test_replay_agrees_with_the_batch_run():
         w = int(out.winners[g])
         if w:
             assert lines[-1].startswith(f"winner: seat {w.bit_length() - 1}")
+
+
+def test_the_replay_keys_every_space_code_of_the_board():
+    """A fresh user read 'ghost to M11', 'DA3', 'PL' as bare codes: the replay's second line says what each code's
+    letters stand for, from the board file (every prefix of every board, with its kinds)."""
+    import re
+
+    from kernels.galleon import board as B
+    from sim.games.galleon import space_key
+
+    for name in ("default", "small_ship"):
+        board = B.load_board(name)
+        key = space_key(board)
+        named = {p for part in key.split(", ") for p in part.split(" ", 1)[0].split("/")}
+        assert named == {re.match(r"[A-Za-z]+", i).group(0) for i in board.ids}, key
+    assert "C cabin" in key and "CC captain's cabin" in key and "P cave or land" in key
+    sc = load(REPO / "scenarios/galleon/4p.toml")
+    assert api.replay(sc, 0)[1] == f"  spaces: {space_key(B.load_board(sc.params['board']))}"
