@@ -165,7 +165,7 @@ def search_step(search, s, a, w, mask, made, mark, seat, sparams, rng):
     budget is spent, the action chosen in ctl[CTL_CHOSEN] (counted and, in a traced game, recorded).
 
     One function, not a step calling a `next_root` and a `choose`: each compiled function costs Numba its own
-    pipeline and module, and the split cost 0.4-1.0 s of cold compile per search scenario (kernels/README.md)."""
+    pipeline and module, and the split cost 0.35-1.0 s of cold compile per search scenario (kernels/README.md)."""
     acts, visits, wins, srow, counts = search[4], search[5], search[6], search[7], search[SCRATCH_COUNTS]
     prior_val, ahead, behind, net, ctl = search[12], search[13], search[14], search[15], search[SCRATCH_CTL]
     budget = np.int64(sparams[seat, C_BUDGET])

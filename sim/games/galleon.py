@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from kernels.galleon import board as B
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
@@ -103,17 +105,15 @@ def action_name(a: int, prm, board: B.Board | None = None) -> str:
 def space_key(board: B.Board) -> str:
     """What the board's space codes stand for, from its file: each code's letters and the kinds of space they name
     ('C cabin, CC captain's cabin, DA deck arrow, F/M/Q deck, ...'), so a replay reads 'move to C3' as a cabin."""
-    import re
-
     kinds: dict[str, set[str]] = {}
     for sid, k in zip(board.ids, board.kinds, strict=True):
         m = re.match(r"[A-Za-z]+", sid)
         word = B.KINDS[int(k)].replace("_", " ")
         kinds.setdefault(m.group(0) if m else sid, set()).add("captain's cabin" if word == "captain" else word)
-    by_kinds: dict[str, list[str]] = {}
+    by_kinds: dict[str, list[str]] = {}  # in the order of each kind's first code (the codes sorted)
     for prefix in sorted(kinds):
         by_kinds.setdefault(" or ".join(sorted(kinds[prefix])), []).append(prefix)
-    return ", ".join(f"{'/'.join(p)} {k}" for k, p in sorted(by_kinds.items(), key=lambda kv: kv[1][0]))
+    return ", ".join(f"{'/'.join(p)} {k}" for k, p in by_kinds.items())
 
 
 def _sticker(k: int) -> str:

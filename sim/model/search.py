@@ -184,14 +184,15 @@ def _block(d: dict, seat_name: Callable[[int], str], action_name: Callable[[int]
             )
     # UCB1 plays its most tried action (ties: the higher share of wins), or its rollout strategy's choice
     most_v = top[0][1] if top else 0
-    caution = ""  # an overrule on few rollouts says so
+    tied = sum(1 for x in top if x[1] == most_v) > 1
     played_v = next((x[1] for x in top if x[0] == played), -1)
     most = bool(top) and not d["halving"] and played_v == most_v
     margin = "by more than the deviate margin"
+    caution = ""  # an overrule on few rollouts says so
     if played != prior:
         if paired:
             reason = paired
-        elif sum(1 for x in top if x[1] == most_v) > 1:
+        elif tied:
             reason = f"the most tried (tied: it won more), and better {margin}"
         else:
             reason = f"the most tried, and better {margin}"
@@ -199,8 +200,7 @@ def _block(d: dict, seat_name: Callable[[int], str], action_name: Callable[[int]
         prior_v = next((x[1] for x in top if x[0] == prior), 0)
         if not paired and min(played_v, prior_v) < FEW_ROLLOUTS:
             caution = f"a weak sign: {count(played_v, 'rollout')} against {prior_v}"
-    elif paired:
-        ahead, behind = next((x[3], x[4]) for x in top if x[0] == chal)
+    elif paired:  # (ahead, behind: the challenger's, read with ``paired``)
         verdict = "a lead too small to pass the deviate margin" if ahead > behind else "no better"
         why = f"keeps its rollout strategy's choice: {paired}: {verdict}"
     elif top and played_v < most_v:
@@ -209,12 +209,10 @@ def _block(d: dict, seat_name: Callable[[int], str], action_name: Callable[[int]
     elif most and len(top) > 1:
         # UCB1 tries the better-looking moves more often: the most tried is its estimate of the best, and a
         # higher share of wins over fewer rollouts is less sure (the user asked why it played 18% over 23%)
-        tied = sum(1 for x in top if x[1] == most_v) > 1
-        why = (
-            "tied for the most tried: its rollout strategy's choice keeps a tie"
-            if tied
-            else ("the most tried, and its rollout strategy's choice")
-        )
+        if tied:
+            why = "tied for the most tried: its rollout strategy's choice keeps a tie"
+        else:
+            why = "the most tried, and its rollout strategy's choice"
     else:
         why = ""
     # one block a decision: what it chose, why, then a candidate a line (one long line was up to 572 characters)
