@@ -37,7 +37,7 @@ COLLISIONS = ("turning_ghost_displaced", "held_ghost_displaced")
 OFF_BOARD = ("illegal", "ghost_stops")
 POLARITY = ("every_magnet_grips", "opposite_poles_grip")
 DECK_VIEWS = ("nothing", "size", "size_and_top_back")
-TURN_PHYSICS = ("sweep", "end_cell")
+TURN_PHYSICS = ("sweep", "end_cell", "sweep_pass_through")  # index = P_TURN_PHYSICS
 
 # (name, kind, default, domain, help). kind: int | bool | choice | int_list | str. Domains are checked by sim.model.scenario.
 PARAM_SPECS = (
@@ -78,9 +78,11 @@ PARAM_SPECS = (
         "choice",
         "sweep",
         TURN_PHYSICS,
-        "ASSUMPTION C12: a board turn sweeps each riding ghost along its arc, stopping it where it touches a held ghost "
-        "(put into a space it straddles) and leaving held ghosts at the corners off the board (default); end_cell: "
-        "collisions only where a ghost ends (version <= 2)",
+        "ASSUMPTION C12: a board turn sweeps each riding ghost along its arc, stopping it where it touches a ghost "
+        "standing still (held, or stopped before it); no ghost passes through another, a ghost on no space after the "
+        "turn goes on an empty corner (default, version 4); sweep_pass_through: stopped riders and held corner ghosts "
+        "let later riders pass, held corner ghosts leave the board (C13, version 3); end_cell: collisions only where "
+        "a ghost ends (C6, version <= 2)",
     ),
     (
         "ghost_width_pct",
@@ -132,7 +134,7 @@ PARAM_SPECS = (
 
 def check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
     """Cross-parameter checks; returns one error line or None. Loads the board file (a bad one is one line)."""
-    if values["turn_physics"] == "sweep" and values["turn_collision"] != COLLISIONS[0]:
+    if values["turn_physics"] != "end_cell" and values["turn_collision"] != COLLISIONS[0]:
         return (
             "params.turn_collision: held_ghost_displaced needs turn_physics = end_cell (in the sweep a held "
             "ghost always stands still)"

@@ -12,6 +12,7 @@ Every function returns a status instead of raising (kernels/README.md).
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from kernels._jit import njit
 from kernels.eventlog import log_event
 from kernels.rng import bounded
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 
 SIZE = 7
 N_CELLS = 49
@@ -110,6 +111,7 @@ def pack_sweep(prm: np.ndarray, width: float = GHOST_WIDTH) -> None:
     ns = np.where(np.isfinite(touch), np.round(touch * 1e9), -1).astype(np.int64)
     prm[P_SWEEP_TOUCH : P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS] = ns.ravel()
     prm[P_SWEEP_SPACES : P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS] = spaces.ravel()
+    prm[P_GHOST_WIDTH] = round(width * 100)
 
 
 # ---- parameter vector offsets ---------------------------------------------------------------------------------
@@ -131,11 +133,13 @@ P_GARMENT_CELL = 133  # [20]
 P_CORNER = 153  # [4]
 P_ROOM = 157  # [49] room index, -1 plug
 P_DECKS_TRACKED = 206  # C11: 1 every seat sees where a moved deck goes, 0 only the searcher
-P_TURN_PHYSICS = 207  # C12: 0 the sweep of a quarter turn, 1 collisions at the end cells only (version <= 2)
+P_TURN_PHYSICS = 207  # 0 the sweep, no ghost passing through another (C12); 1 collisions at the end cells only
+# (C6, version <= 2); 2 the sweep in which stopped and corner ghosts let riders pass (C13, version 3)
 P_SWEEP_OFF = 208  # [49] SWEEP_OFF (in the parameters, not compiled in as constants: cold compile time)
 P_SWEEP_TOUCH = 257  # [2 * 49 * 49] SWEEP_TOUCH in nanoradians (-1: never)
 P_SWEEP_SPACES = P_SWEEP_TOUCH + 2 * N_CELLS * N_CELLS  # [2 * 49 * 49] SWEEP_SPACES
-P_SIZE = P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS
+P_GHOST_WIDTH = P_SWEEP_SPACES + 2 * N_CELLS * N_CELLS  # C12: a ghost's width in percent of a space
+P_SIZE = P_GHOST_WIDTH + 1
 
 # ---- state offsets: physical block ------------------------------------------------------------------------------
 S_GPOS = 0  # [4] board cell of ghost g (-1: not in play, or waiting to be placed)
@@ -145,8 +149,9 @@ S_SPOS = 8  # [3] cells slider s is pulled out (0..max_out)
 S_NG = 11  # ghosts in play (= players)
 S_NPEND = 12  # ghosts waiting for a place after a turn (R10)
 S_PEND = 13  # [4] ghost ids, in placement order
-S_PANCHOR = 17  # [4] the cell each one was displaced from (end-cell physics), or SWEEP_KEY + the index of
-# its straddled cells in SWEEP_SPACES (sweep), or OFF_BOARD_KEY (left the board)
+S_PANCHOR = 17  # [4] the cell each one was displaced from (end-cell physics), or SOLID_KEY + its stop (sweep:
+# `stop_key`), or SWEEP_KEY + the index of its straddled cells in SWEEP_SPACES (version 3's sweep), or OFF_BOARD_KEY
+# (on no space of the board, or nowhere to go but a corner)
 PHYS_SIZE = 24
 # ---- turn ---------------------------------------------------------------------------------------------------------
 S_CUR = 24  # seat to act
@@ -193,6 +198,8 @@ S_SIZE = 308
 LOC_SEAT = 10
 SWEEP_KEY = 1000
 OFF_BOARD_KEY = 999
+SOLID_KEY = 1 << 24  # + (d * N_CELLS + floor cell) << 21 + stop angle in microradians (< 2^21)
+HALF_PI_NS = 1570796327  # a quarter turn in nanoradians (the unit of P_SWEEP_TOUCH)
 KNOW_UNSEEN = -2
 KNOW_EMPTY = -1
 
@@ -402,16 +409,50 @@ def free_corners(st, prm):
     return m
 
 
+@njit("int64(int64[::1], int64)")
+def stop_spaces(prm, key):
+    """C12: bit set of the floor cells (never the plug) that a ghost stopped by the sweep stands on after the turn:
+    those it covers by at least OVERLAP of their width (its centre within 0.5 + width / 2 - OVERLAP of theirs on both
+    axes). ``key`` = `stop_key` (where it rode from, which way, how far)."""
+    k = key - SOLID_KEY
+    t = (k & ((1 << 21) - 1)) * 1e-6
+    df = k >> 21
+    f = df % N_CELLS
+    sgn = 1.0 if df < N_CELLS else -1.0
+    x0 = f % SIZE - 3.0
+    y0 = f // SIZE - 3.0
+    c = math.cos(t)
+    s = sgn * math.sin(t)
+    x = x0 * c - y0 * s  # the floor point (x east, y south of the plug) turned by t: z * e^{i sgn t}
+    y = x0 * s + y0 * c
+    reach = 0.5 + prm[P_GHOST_WIDTH] / 200.0 - OVERLAP
+    m = 0
+    for r in range(SIZE):
+        if abs(r - 3.0 - y) < reach:
+            for col in range(SIZE):
+                if abs(col - 3.0 - x) < reach and r * SIZE + col != PLUG:
+                    m |= 1 << (r * SIZE + col)
+    return m
+
+
+@njit("int64(int64, int64, int64)")
+def stop_key(d, f, t_ns):
+    """C12: the S_PANCHOR key of a ghost that rode from floor cell ``f`` in direction ``d`` and stopped after
+    ``t_ns`` nanoradians (kept to microradians: a position within 5e-6 of a cell)."""
+    return SOLID_KEY + ((d * N_CELLS + f) << 21) + t_ns // 1000
+
+
 @njit("int64(int32[::1], int64[::1])")
 def place_spaces(st, prm):
     """R10: the free cells the first waiting ghost may be put into, before the corners: the cells it straddles
-    (sweep, C12) or the neighbours of the cell it was displaced from (end-cell physics); 0 when it left the board."""
+    (sweep, C12 and C13) or the neighbours of the cell it was displaced from (end-cell physics); 0 when it is on no
+    space."""
     a = st[S_PANCHOR]
     if a == OFF_BOARD_KEY:
         return 0
     if a < SWEEP_KEY:
         return free_neighbours(st, a)
-    floor = prm[P_SWEEP_SPACES + a - SWEEP_KEY]
+    floor = stop_spaces(prm, a) if a >= SOLID_KEY else prm[P_SWEEP_SPACES + a - SWEEP_KEY]
     rot = st[S_ROT]
     m = 0
     for c in range(N_CELLS):
@@ -483,8 +524,112 @@ def place_first_options(st, prm):
 
 
 @njit("int64(int32[::1], int64[::1], int64)")
-def turn_sweep(st, prm, d):
-    """C12 (default): a quarter turn swept. Held ghosts stand still over the floor; a held ghost over one of the 3
+def sweep_stops(st, prm, d):
+    """C12: how each ghost meets the others during a quarter turn in direction ``d``, before anything moves. Writes
+    S_PANCHOR[g]: -2 not on the board, -1 rides the board to the end, else the turn angle (nanoradians) from which
+    g stands still over the floor: 0 for a held ghost and for a rider stopped at once. Ghosts are solid: a rider stops
+    where it first touches any ghost standing still (held from the start, or a rider stopped before it); riders
+    turn together and never meet. Events are taken in angle order (ties: lowest ghost first), so a ghost stopped at
+    angle T is an obstacle from T on: its contact with a later rider is T + SWEEP_TOUCH of their start cells (the
+    two were at those relative places when it stopped). Returns the bit set of held ghosts."""
+    old = st[S_ROT]
+    n = st[S_NG]
+    held = 0
+    for g in range(MAX_GHOSTS):
+        if g >= n or st[S_GPOS + g] < 0:
+            st[S_PANCHOR + g] = -2
+        elif is_held(st, prm, g):
+            st[S_PANCHOR + g] = 0
+            held |= 1 << g
+        else:
+            st[S_PANCHOR + g] = -1
+    while True:
+        best = -1
+        who = -1
+        for m in range(n):
+            if st[S_PANCHOR + m] != -1:
+                continue
+            base = P_SWEEP_TOUCH + (d * N_CELLS + B2F[old, st[S_GPOS + m]]) * N_CELLS
+            for o in range(n):
+                at = st[S_PANCHOR + o]
+                if at < 0:
+                    continue
+                t = prm[base + B2F[old, st[S_GPOS + o]]]
+                if t >= 0 and at + t < HALF_PI_NS and (who < 0 or at + t < best):
+                    best = at + t
+                    who = m
+        if who < 0:
+            return held
+        st[S_PANCHOR + who] = best
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
+def turn_solid(st, prm, d):
+    """C12 (default): a quarter turn swept with solid ghosts (`sweep_stops`). Held ghosts stand still over the floor
+    and so stay on the board; riders that were not stopped keep their board cells; a stopped rider stands where it
+    stopped while the board turns on beneath it. After the turn (the rulebook's "When it is finished turning"): a
+    stopped ghost on exactly one space stays there; ghosts on several spaces wait, in ghost order, to be put into one
+    of them; then ghosts on no space of the board (pushed off) wait for an empty corner (R10). A ghost on one space
+    that is taken (possible only for ghosts narrower than a space) waits for a corner too. Returns the number of
+    riders stopped on the way."""
+    old = st[S_ROT]
+    new = (old + (1 if d == 0 else 3)) % 4
+    held = sweep_stops(st, prm, d)
+    n = st[S_NG]
+    stopped = 0
+    several = 0
+    nowhere = 0
+    for g in range(n):  # the stop angle becomes the key of the spaces g stands on
+        t = st[S_PANCHOR + g]
+        if t < 0 or (held >> g) & 1:
+            continue
+        stopped |= 1 << g
+        f = B2F[old, st[S_GPOS + g]]
+        key = stop_key(d, f, t)
+        sp = stop_spaces(prm, key)
+        st[S_PANCHOR + g] = key
+        st[S_GPOS + g] = -1
+        if sp == 0:
+            nowhere |= 1 << g
+        elif sp & (sp - 1) != 0:
+            several |= 1 << g
+        else:
+            st[S_PEND + g] = F2B[new, lowest_bit(sp)]  # its one space, on the turned board
+    for g in range(n):
+        if (held >> g) & 1:
+            st[S_GPOS + g] = F2B[new, B2F[old, st[S_GPOS + g]]]
+    st[S_ROT] = new
+    for g in range(n):  # ghosts on one space stay, in ghost order
+        if (stopped >> g) & 1 and not (several >> g) & 1 and not (nowhere >> g) & 1:
+            b = st[S_PEND + g]
+            if ghost_at(st, b) < 0:
+                st[S_GPOS + g] = b
+            else:
+                nowhere |= 1 << g
+    q = 0
+    for g in range(n):  # the queue: several spaces first (q <= g: in place), then nowhere
+        if (several >> g) & 1:
+            st[S_PEND + q] = g
+            st[S_PANCHOR + q] = st[S_PANCHOR + g]
+            q += 1
+    for g in range(n):
+        if (nowhere >> g) & 1:
+            st[S_PEND + q] = g
+            st[S_PANCHOR + q] = OFF_BOARD_KEY
+            q += 1
+    for i in range(q, MAX_GHOSTS):
+        st[S_PEND + i] = -1
+        st[S_PANCHOR + i] = -1
+    st[S_NPEND] = q
+    n_stopped = 0
+    for g in range(n):
+        n_stopped += (stopped >> g) & 1
+    return n_stopped
+
+
+@njit("int64(int32[::1], int64[::1], int64)")
+def turn_pass_through(st, prm, d):
+    """C13 (option `turn_physics = "sweep_pass_through"`, version 3): a quarter turn swept. Held ghosts stand still over the floor; a held ghost over one of the 3
     floor cells at a corner is left off the board as the board's corner turns away beneath it (it waits for an empty
     corner). Every other ghost rides the board along its arc and stops where it first touches a held ghost still on
     the board (a ghost one cell across; the first it touches); it waits to be put into one of the spaces it
@@ -538,9 +683,12 @@ def turn_board(st, prm, d):
     """R8: turn the board a quarter (d = 0 clockwise, 1 anticlockwise). Held ghosts stay over the floor (so they move
     on the board), the others turn with the board. A turning ghost that arrives on a held ghost's cell is displaced
     (C6; collision = 1: the held ghost is displaced instead) and waits for a place (R10). Returns the number of
-    displaced ghosts. With C12's sweep (the default) the turn is `turn_sweep`; this is the end-cell option."""
+    displaced ghosts. With C12's sweep (the default) the turn is `turn_solid`, with C13's `turn_pass_through`; this is
+    the end-cell option (C6)."""
     if prm[P_TURN_PHYSICS] == 0:
-        return turn_sweep(st, prm, d)
+        return turn_solid(st, prm, d)
+    if prm[P_TURN_PHYSICS] == 2:
+        return turn_pass_through(st, prm, d)
     old = st[S_ROT]
     new = (old + (1 if d == 0 else 3)) % 4
     held = 0
@@ -589,13 +737,40 @@ def see_grip(st, prm, g, grips):
         st[S_SEEN_GRIP + s] &= ~bit
 
 
+@njit("void(int32[::1], int64[::1], int64)")
+def see_turn(st, prm, d):
+    """C5 with C12's solid ghosts: what the table sees of a quarter turn in direction ``d`` (called before it). A
+    ghost that rides, even part of the way, shows that nothing grips it; one that stands still shows a grip, unless a
+    ghost it turns towards at once stands still too (then it would stand still gripped or not: nothing is seen)."""
+    sweep_stops(st, prm, d)
+    old = st[S_ROT]
+    n = st[S_NG]
+    for g in range(n):
+        if st[S_PANCHOR + g] == -2:
+            continue
+        if st[S_PANCHOR + g] != 0:
+            see_grip(st, prm, g, False)
+            continue
+        base = P_SWEEP_TOUCH + (d * N_CELLS + B2F[old, st[S_GPOS + g]]) * N_CELLS
+        blocked = False
+        for o in range(n):
+            if o != g and st[S_PANCHOR + o] == 0 and prm[base + B2F[old, st[S_GPOS + o]]] == 0:
+                blocked = True
+        if not blocked:
+            see_grip(st, prm, g, True)
+    for g in range(MAX_GHOSTS):
+        st[S_PANCHOR + g] = -1
+
+
 @njit("void(int32[::1], int64[::1], int64, int64)")
 def see_move(st, prm, a, before):
     """C5, what everyone sees of magical move ``a`` (called before it with before = 1, after it with 0): a board turn
     shows of every ghost over a slider whether it is held (it stands still over the floor) or not (it rides the
     board); a slide shows a grip under each ghost that moved with no moving ghost behind it to push it. Nothing
     else about the magnets is visible (the rulebook: "you may not test beforehand")."""
-    if a >= A_TURN and before == 1:
+    if a >= A_TURN and before == 1 and prm[P_TURN_PHYSICS] == 0:
+        see_turn(st, prm, a - A_TURN)
+    elif a >= A_TURN and before == 1:
         for g in range(st[S_NG]):
             see_grip(st, prm, g, is_held(st, prm, g))
     elif A_SLIDE <= a < A_SHIFT and before == 1:

@@ -1,10 +1,11 @@
 """The move physics of The Ghosts of Castle Turnwall in plain Python: the reference ("oracle") for kernels/turnwall.
 
-Written from kernels/turnwall/RULES.md (R1, R4..R8, R10, C2, C3, C6, C12) with its own representation: ghosts as
-(row, col) board coordinates, floor positions recomputed by turning coordinates step by step, pushing solved as
+Written from kernels/turnwall/RULES.md (R1, R4..R8, R10, C2, C3, C6, C12, C13) with its own representation: ghosts
+as (row, col) board coordinates, floor positions recomputed by turning coordinates step by step, pushing solved as
 a fixed point (movers spread forward, then stops spread backward) instead of the kernel's two ordered passes, and
 the sweep of a turn solved in closed form (the angle at which two circles of one cell meet) instead of the kernel's
-sampled table. It imports nothing from `kernels`. Placement choices (R10) take the lowest-numbered option, as the kernel's planner
+sampled table; with solid ghosts (C12) a rider's contact with a stopped ghost is solved from where both actually
+are when it stopped, not from their start cells. It imports nothing from `kernels`. Placement choices (R10) take the lowest-numbered option, as the kernel's planner
 simulation does (`place_first_options`).
 
 `Castle(board_arrays, ghosts, rot, sliders, opts)`; `move(kind, *args)` returns False when the move is illegal
@@ -55,6 +56,7 @@ class Castle:
     off_board_stops: bool = False
     held_displaced: bool = False
     end_cell: bool = False
+    pass_through: bool = False
     log: list = field(default_factory=list)
 
     def occupied(self, rc):
@@ -149,8 +151,8 @@ class Castle:
         return (fc[1] - 3.0, fc[0] - 3.0)  # (x east, y south) from the plug
 
     @staticmethod
-    def _touch_angle(m, s, sign):
-        """Smallest turn angle in [0, pi/2] at which a ghost riding from offset m (turning by sign * angle, clockwise
+    def _touch_angle(m, s, sign, limit=math.pi / 2):
+        """Smallest turn angle in [0, limit) at which a ghost riding from offset m (turning by sign * angle, clockwise
         on the page for sign = 1) comes within one cell of a ghost standing at offset s; None when it never does."""
         rm, rs = math.hypot(*m), math.hypot(*s)
         if rm == 0 or rs == 0:
@@ -165,7 +167,7 @@ class Castle:
         for base in (-2, -1, 0, 1, 2):
             for edge in (-beta, beta):
                 t = sign * (gap + edge + 2 * math.pi * base)
-                if -1e-9 <= t < math.pi / 2 - 1e-9:  # t = 0: neighbours, the rider turning towards it
+                if -1e-9 <= t < limit - 1e-9:  # t = 0: neighbours, the rider turning towards it
                     t = max(t, 0.0)
                     mid = t + 1e-7
                     a = math.atan2(m[1], m[0]) + sign * mid
@@ -174,7 +176,70 @@ class Castle:
                         best = t
         return best
 
+    @staticmethod
+    def _turned(m, angle):
+        a = math.atan2(m[1], m[0]) + angle
+        r = math.hypot(*m)
+        return (r * math.cos(a), r * math.sin(a))
+
+    def _spaces(self, x, y, new_rot):
+        """Board cells (not the plug) a ghost centred at floor offset (x, y) covers by at least 10% of their width."""
+        return [
+            to_board((row, col), new_rot)
+            for row in range(SIZE)
+            for col in range(SIZE)
+            if abs(col - 3 - x) < 0.9 and abs(row - 3 - y) < 0.9 and (row, col) != CENTRE
+        ]
+
+    def turn_solid(self, d):
+        """C12: solid ghosts. Event by event: the next contact of a moving rider with any ghost standing still (held
+        from the start, or stopped) stops that rider where it is; afterwards one space = stays, several = lowest
+        free, none = lowest empty corner (in that order, ghost order within each)."""
+        sign = 1.0 if d == 0 else -1.0
+        new_rot = (self.rot + (1 if d == 0 else -1)) % 4
+        on = [g for g, rc in enumerate(self.ghosts) if rc is not None]
+        start = {g: self._offset(to_floor(self.ghosts[g], self.rot)) for g in on}
+        still = {g: (0.0, start[g]) for g in on if self.held(g)}  # g -> (angle it stands from, where)
+        held = set(still)
+        while True:
+            best = None
+            for m in on:
+                if m in still:
+                    continue
+                for at, where in still.values():
+                    t = self._touch_angle(self._turned(start[m], sign * at), where, sign, math.pi / 2 - at)
+                    if t is not None and (best is None or at + t < best[0] - 1e-12):
+                        best = (at + t, m)
+            if best is None:
+                break
+            t, m = best
+            still[m] = (t, self._turned(start[m], sign * t))
+        self.rot = new_rot
+        stopped = sorted(set(still) - held)
+        for g in held:
+            self.ghosts[g] = to_board((int(start[g][1] + 3), int(start[g][0] + 3)), new_rot)
+        spaces = {g: self._spaces(*still[g][1], new_rot) for g in stopped}
+        for g in stopped:
+            self.ghosts[g] = None
+        corner = []
+        for g in stopped:
+            if len(spaces[g]) == 1:
+                if self.occupied(spaces[g][0]):
+                    corner.append(g)
+                else:
+                    self.ghosts[g] = spaces[g][0]
+        for g in stopped:
+            if len(spaces[g]) > 1:
+                opts = [c for c in spaces[g] if not self.occupied(c)]
+                if not opts:
+                    opts = [x for x in self.corners if not self.occupied(x)]
+                self.ghosts[g] = min(opts, key=lambda rc: rc[0] * SIZE + rc[1])
+        for g in sorted(corner + [g for g in stopped if not spaces[g]]):
+            self.ghosts[g] = min((x for x in self.corners if not self.occupied(x)), key=lambda rc: rc[0] * SIZE + rc[1])
+        return True
+
     def turn_sweep(self, d):
+        """C13 (version 3): riders pass through stopped riders and through held corner ghosts, which leave."""
         sign = 1.0 if d == 0 else -1.0
         held = {g for g in range(len(self.ghosts)) if self.held(g)}
         floor = {g: to_floor(rc, self.rot) for g, rc in enumerate(self.ghosts) if rc is not None}
@@ -220,7 +285,7 @@ class Castle:
     # R8, C6, R10
     def turn(self, d):
         if not self.end_cell:
-            return self.turn_sweep(d)
+            return self.turn_sweep(d) if self.pass_through else self.turn_solid(d)
         held = {g for g in range(len(self.ghosts)) if self.held(g)}
         new_rot = (self.rot + (1 if d == 0 else -1)) % 4
         floor = {g: to_floor(self.ghosts[g], self.rot) for g in held}

@@ -67,6 +67,7 @@ def _oracle_move(c: Castle, g: int, a: int) -> bool:
             {"held_displaced": True, "end_cell": True},
         ),
         ({"turn_physics": "end_cell"}, {"end_cell": True}),
+        ({"turn_physics": "sweep_pass_through"}, {"pass_through": True}),
         ({"magnet_polarity": "opposite_poles_grip"}, {}),
     ],
 )
