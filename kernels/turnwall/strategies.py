@@ -240,14 +240,22 @@ def relevant(cur, prm, me, a, left, full, shifts):
             return False
         if full:
             return True
-        # with 3 moves left a shift changes the own cell only through a later drag into the new corridor (a
-        # neighbouring floor column) or a turn that carries the ghost over it, then a slide
+        # with 3 moves left a shift (into a corridor with no ghost) changes the own cell only through a later drag
+        # into the new corridor (a neighbouring floor column), then a slide; or a turn that carries a ghost over it,
+        # then a slide (the own ghost) or a second turn (any ghost, held there, stops riders: C12)
         t = ((a - A_SHIFT) % SHIFT_PER_SLIDER) // DEPTHS
         b = cur[S_GPOS + me]
         rot = cur[S_ROT]
         c = B2F[rot, b] % SIZE
-        for col in (c - 1, c + 1, B2F[(rot + 1) % 4, b] % SIZE, B2F[(rot + 3) % 4, b] % SIZE):
+        for col in (c - 1, c + 1):
             if 0 <= col < SIZE and prm[P_TUN_OF_COL + col] == t:
+                return True
+        for g in range(cur[S_NG]):
+            bg = cur[S_GPOS + g]
+            if bg >= 0 and (
+                prm[P_TUN_OF_COL + B2F[(rot + 1) % 4, bg] % SIZE] == t
+                or prm[P_TUN_OF_COL + B2F[(rot + 3) % 4, bg] % SIZE] == t
+            ):
                 return True
         return False
     if full or left >= 3:

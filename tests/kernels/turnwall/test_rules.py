@@ -390,7 +390,8 @@ def test_r10_several_displaced_ghosts_wait_in_the_order_of_the_held_ghost_each_m
     assert several > 0
 
 
-def test_c12_a_held_ghost_at_a_corner_is_left_off_the_board_and_put_on_an_empty_corner():
+def test_c13_version_3_a_held_ghost_at_a_corner_is_left_off_the_board_and_put_on_an_empty_corner():
+    P = K.prm(turn_physics="sweep_pass_through")  # noqa: N806 (the version-3 physics)
     st = K.state(P)  # red [0,6] and yellow [6,6] held by slider 2 (0, 6)
     assert R.is_held(st, P, 1) and R.is_held(st, P, 2) and R.SWEEP_OFF[int(R.B2F[0, cell(0, 6)])] == 1
     R.apply_action(st, P, R.A_TURN, NOLOG)
@@ -405,13 +406,14 @@ def test_c12_a_held_ghost_at_a_corner_is_left_off_the_board_and_put_on_an_empty_
     assert st[R.S_EJECTED] == 0 and st[R.S_GPOS + 1] == cell(0, 0)
 
 
-def test_c12_a_riding_ghost_stops_where_it_touches_a_held_ghost_and_goes_into_a_space_it_straddles():
+def test_c13_version_3_a_riding_ghost_stops_where_it_touches_a_held_ghost_and_goes_into_a_space_it_straddles():
     """A ghost riding the board past a held ghost (not at its end cell) stops against it and waits; it may only be
     put into a free cell it straddles there (else an empty corner); the end-cell physics let it ride through."""
     import random
 
     from tests.kernels.turnwall.test_oracle import _random_position
 
+    P = K.prm(turn_physics="sweep_pass_through")  # noqa: N806 (the version-3 physics)
     rng = random.Random(11)
     pe = K.prm(turn_physics="end_cell")
     seen = 0

@@ -95,21 +95,24 @@ def test_sample_hidden_of_a_seat_that_forgot_the_table_re_deals_which_decks_hold
     """M4/M6: a seat with recall (0, 0) remembers no search; it sees only the deck sizes, their top backs and the
     cards taken, so the holding pattern (which decks lost which parts) is re-dealt, within what the view shows."""
     seats = [("planner", {"recall_own": 0.0, "recall_table": 0.0})] + PLANNERS[1:]
-    st, ws, prm = _mid_game(_scenario(seats), 12)
     seat = 0
-    assert (st[R.S_KNOW + seat * KNOW : R.S_KNOW + (seat + 1) * KNOW] == R.KNOW_UNSEEN).all()
-    patterns = set()
-    for seed in range(12):
-        st2 = _redeal(st, seat, seed, ws)
-        for k in range(R.N_DECKS):  # what the table shows now is kept
-            assert R.deck_size(st2, k) == R.deck_size(st, k)
-            assert R.top_back(st2, k) == R.top_back(st, k)
-        assert np.array_equal(
-            st2[R.S_CARD_LOC : R.S_CARD_LOC + 20] >= R.LOC_SEAT, st[R.S_CARD_LOC : R.S_CARD_LOC + 20] >= R.LOC_SEAT
-        )
-        assert R.check_invariants(st2, prm) == 0
-        patterns.add(tuple(st2[R.S_DECK : R.S_DECK + 20] >= 0))
-    assert len(patterns) > 1
+    undecided = 0  # positions whose view leaves more than one holding pattern (the view decides some of them)
+    for g in (5, 6, 7):
+        st, ws, prm = _mid_game(_scenario(seats), 12, g)
+        assert (st[R.S_KNOW + seat * KNOW : R.S_KNOW + (seat + 1) * KNOW] == R.KNOW_UNSEEN).all()
+        patterns = set()
+        for seed in range(12):
+            st2 = _redeal(st, seat, seed, ws)
+            for k in range(R.N_DECKS):  # what the table shows now is kept
+                assert R.deck_size(st2, k) == R.deck_size(st, k)
+                assert R.top_back(st2, k) == R.top_back(st, k)
+            assert np.array_equal(
+                st2[R.S_CARD_LOC : R.S_CARD_LOC + 20] >= R.LOC_SEAT, st[R.S_CARD_LOC : R.S_CARD_LOC + 20] >= R.LOC_SEAT
+            )
+            assert R.check_invariants(st2, prm) == 0
+            patterns.add(tuple(st2[R.S_DECK : R.S_DECK + 20] >= 0))
+        undecided += len(patterns) > 1
+    assert undecided > 0
 
 
 def test_sample_hidden_other_seats_keep_only_the_exclusions_the_seat_s_memory_implies():
@@ -188,17 +191,20 @@ def _decide(pb, sc, st, prm, budget=24):
 @pytest.mark.parametrize("memory", [{}, {"recall_own": 0.5, "recall_table": 0.5}], ids=["perfect", "half"])
 def test_search_decision_depends_only_on_what_the_seat_knows_and_a_leak_breaks_it(memory):
     sc = _scenario([("planner", memory)] * 4)
-    st, ws, prm = _mid_game(sc, 9)
-    seat = int(st[R.S_CUR])
-    other = _redeal(st, seat, 12345, ws)  # the same table, the same memory of ``seat``; the rest re-dealt
-    assert not np.array_equal(other[R.S_DECK : R.S_DECK + 20], st[R.S_DECK : R.S_DECK + 20])
-    a1, v1, w1 = _decide(play.play_batch, sc, st, prm)
-    a2, v2, w2 = _decide(play.play_batch, sc, other, prm)
-    assert v1.sum() == 24 and (a1, list(v1), list(w1)) == (a2, list(v2), list(w2))
     leaky = _leaky_play_batch()
-    b1 = _decide(leaky, sc, st, prm)
-    b2 = _decide(leaky, sc, other, prm)
-    assert (b1[0], list(b1[1]), list(b1[2])) != (b2[0], list(b2[1]), list(b2[2]))
+    caught = 0  # positions where the leak changes the decision (it need not in every one)
+    for g in (5, 6):
+        st, ws, prm = _mid_game(sc, 9, g)
+        seat = int(st[R.S_CUR])
+        other = _redeal(st, seat, 12345, ws)  # the same table, the same memory of ``seat``; the rest re-dealt
+        assert not np.array_equal(other[R.S_DECK : R.S_DECK + 20], st[R.S_DECK : R.S_DECK + 20])
+        a1, v1, w1 = _decide(play.play_batch, sc, st, prm)
+        a2, v2, w2 = _decide(play.play_batch, sc, other, prm)
+        assert v1.sum() == 24 and (a1, list(v1), list(w1)) == (a2, list(v2), list(w2))
+        b1 = _decide(leaky, sc, st, prm)
+        b2 = _decide(leaky, sc, other, prm)
+        caught += (b1[0], list(b1[1]), list(b1[2])) != (b2[0], list(b2[1]), list(b2[2]))
+    assert caught > 0
 
 
 def test_action_name_names_every_action_kind_as_rules_md_lists_them():
