@@ -247,13 +247,15 @@ MEASURES = (
     counter(
         "ghosts_displaced",
         "ghosts displaced by a board turn",
-        "Ghosts a board turn moved off their space, per game.",
+        "Ghosts a board turn stopped on the way (C12: against a held or stopped ghost; they stand still while the "
+        "board turns on beneath them), per game.",
         "ghosts per game",
     ),
     counter(
         "ghosts_ejected",
         "ghosts ejected",
-        "Ghosts put back on an empty corner after being pushed off the board, per game.",
+        "Ghosts put on an empty corner after a board turn: pushed off the board (on no space after the turn), or "
+        "every space they stand on taken, per game.",
         "ghosts per game",
     ),
     counter("ghosts_pushed", "ghosts pushed by a slider", "Ghosts a slider pushed along, per game.", "ghosts per game"),
