@@ -1,0 +1,201 @@
+"""Three verdicts a designer can act on, one vocabulary for compare, check, sweep and the ladder.
+
+A difference ``d`` (B - A, or a figure against its reference) with standard error ``se`` is judged against an
+*equivalence margin* ``m`` > 0, the smallest change a designer would act on (`margin_for`):
+
+- **unchanged within +/-m**: the equivalence test says so. Two one-sided tests (TOST; Schuirmann 1987): H0- d <= -m
+  and H0+ d >= +m, each a one-sided normal test; p_equiv = the larger of the two p-values. At level alpha this is the
+  (1 - 2 alpha) interval lying inside (-m, +m).
+- **changed by d**: the two-sided test of d = 0 rejects *and* the estimate lies beyond the margin (|d| >= m).
+- **cannot tell yet** otherwise, with about how many more games would decide (`games_to_decide`): a difference
+  inside the margin that the interval cannot yet confine to it, a significant difference smaller than the margin
+  whose interval still reaches past it, or a difference beyond the margin that is not yet significant.
+
+"No significant difference" is never a verdict: a wide interval around 0 is "cannot tell yet". Multiplicity: the
+caller passes Holm-adjusted p-values (`sim.stats.metrics.holm`) over the figures it judges together, for the
+difference and for the equivalence tests alike, so the family-wise error of each kind of claim stays at alpha.
+
+Default margins by measure kind (`sim.model.catalogue` kinds; overridable per measure, `--margin KEY=VALUE` in the
+measure's own unit, percentage points for rates): rate 1 percentage point (a win rate, the first-player advantage,
+a share of games); turns 2% of the reference mean (game length); count and points 5% of the reference mean, at least
+0.05 per game. References: D. J. Schuirmann, A comparison of the two one-sided tests procedure and the power
+approach for assessing the equivalence of average bioavailability, J. Pharmacokinet. Biopharm. 15 (1987) 657-680;
+S. Wellek, Testing Statistical Hypotheses of Equivalence and Noninferiority, 2nd ed. (2010).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from scipy import stats
+
+from sim.model.errors import SimError
+
+ALPHA = 0.05
+VerdictKind = Literal["unchanged", "changed", "cannot_tell"]
+UNCHANGED: VerdictKind = "unchanged"
+CHANGED: VerdictKind = "changed"
+CANNOT_TELL: VerdictKind = "cannot_tell"
+RATE_MARGIN = 0.01  # 1 percentage point
+LENGTH_SHARE = 0.02  # 2% of the reference length
+COUNT_SHARE = 0.05  # 5% of the reference mean ...
+COUNT_FLOOR = 0.05  # ... at least 0.05 a game
+
+
+class MarginError(SimError, ValueError):
+    """A --margin entry that cannot be used (one line naming it)."""
+
+
+@dataclass(frozen=True)
+class Margin:
+    """An equivalence margin: ``absolute`` in the measure's unit (a fraction for rates), or ``share`` of the reference
+    mean with ``floor`` as its least value; ``source`` says where it came from ("default for rates", "--margin")."""
+
+    absolute: float | None = None
+    share: float | None = None
+    floor: float = 0.0
+    source: str = "default"
+
+    def value(self, reference: float) -> float:
+        """The margin in the measure's unit for a reference mean ``reference`` (> 0 always)."""
+        if self.absolute is not None:
+            return self.absolute
+        return max(abs(reference) * (self.share or 0.0), self.floor)
+
+    def describe(self) -> str:
+        if self.absolute is not None:
+            return f"+/-{self.absolute:g} ({self.source})"
+        return f"+/-{100 * (self.share or 0):g}% of the reference, at least {self.floor:g} ({self.source})"
+
+
+DEFAULT_MARGINS = {
+    "rate": Margin(absolute=RATE_MARGIN, source="default for rates: 1 percentage point"),
+    "turns": Margin(share=LENGTH_SHARE, floor=0.0, source="default for lengths: 2% of the reference"),
+    "count": Margin(share=COUNT_SHARE, floor=COUNT_FLOOR, source="default for counts: 5%, at least 0.05 a game"),
+    "points": Margin(share=COUNT_SHARE, floor=COUNT_FLOOR, source="default for points: 5%, at least 0.05"),
+}
+
+
+def margin_for(key: str, kind: str, overrides: dict[str, float] | None = None) -> Margin:
+    """The margin of measure ``key`` of catalogue kind ``kind``: an override by key (in the measure's unit; a rate's
+    in percentage points) else the kind's default. Raises MarginError for an unknown kind."""
+    if overrides and key in overrides:
+        v = overrides[key]
+        return Margin(absolute=v / 100 if kind == "rate" else v, source="--margin")
+    if kind not in DEFAULT_MARGINS:
+        raise MarginError(f"margin: measure {key} has kind {kind!r}; allowed: {', '.join(DEFAULT_MARGINS)}")
+    return DEFAULT_MARGINS[kind]
+
+
+def parse_margins(items: list[str] | None) -> dict[str, float]:
+    """``--margin KEY=VALUE`` entries -> {key: value}; VALUE a positive number (percentage points for rates).
+    Raises MarginError naming the entry."""
+    out: dict[str, float] = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise MarginError(f"--margin: {item!r}: expected KEY=VALUE, for example first_player_advantage=0.5")
+        try:
+            v = float(raw)
+        except ValueError:
+            raise MarginError(f"--margin {key}: {raw!r} is not a number; allowed: a positive number") from None
+        if not math.isfinite(v) or v <= 0:
+            raise MarginError(f"--margin {key}: {raw.strip()}; allowed: a positive, finite number")
+        out[key] = v
+    return out
+
+
+def tost_p(d: float, se: float, m: float) -> float:
+    """TOST p-value of |true difference| < m for an estimate ``d`` with standard error ``se`` (normal): the larger
+    of P(Z >= (d + m) / se) under d = -m and P(Z <= (d - m) / se) under d = +m. se = 0: 0 when |d| < m, else 1."""
+    if se <= 0 or not math.isfinite(se):
+        return 0.0 if abs(d) < m else 1.0
+    lower = float(stats.norm.sf((d + m) / se))  # H0-: diff <= -m
+    upper = float(stats.norm.cdf((d - m) / se))  # H0+: diff >= +m
+    return max(lower, upper)
+
+
+def games_to_decide(d: float, se: float, m: float, n: int, alpha: float = ALPHA) -> int | None:
+    """About how many games in all would decide (None when it cannot be said: no variance, or d exactly at the
+    margin). Inside the margin: enough for the (1 - 2 alpha) interval to fit inside it; beyond it: enough for the
+    two-sided test to reject 0. Assumes the estimate and the per-game spread stay as they are."""
+    if se <= 0 or n <= 0 or not math.isfinite(se):
+        return None
+    sd1 = se * math.sqrt(n)  # the spread of one game's difference
+    if abs(d) < m:
+        z = float(stats.norm.isf(alpha))
+        need = (z * sd1 / (m - abs(d))) ** 2
+    elif d != 0:
+        z = float(stats.norm.isf(alpha / 2))
+        need = (z * sd1 / abs(d)) ** 2
+    else:
+        return None
+    return int(math.ceil(need))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One figure's verdict. ``estimate`` and ``ci95`` in the measure's unit; ``margin`` likewise; ``p_diff`` and
+    ``p_equiv`` as passed (Holm-adjusted by the caller); ``more_games``: about how many more games would decide a
+    "cannot tell yet" (None: it cannot be said, or nothing is left to decide)."""
+
+    kind: VerdictKind
+    estimate: float
+    ci95: tuple[float, float]
+    margin: float
+    p_diff: float
+    p_equiv: float
+    games: int
+    more_games: int | None
+
+    @property
+    def unchanged(self) -> bool:
+        return self.kind == UNCHANGED
+
+    @property
+    def changed(self) -> bool:
+        return self.kind == CHANGED
+
+
+def judge(d: float, se: float, m: float, n: int, p_diff: float, p_equiv: float, alpha: float = ALPHA) -> Verdict:
+    """The verdict of a difference ``d`` (standard error ``se``, ``n`` games) at margin ``m`` > 0, from the
+    (Holm-adjusted) two-sided p-value ``p_diff`` and TOST p-value ``p_equiv``. Raises ValueError for m <= 0."""
+    if not m > 0:
+        raise ValueError(f"equivalence margin must be positive, got {m}")
+    h = 1.959963984540054 * se
+    ci = (d - h, d + h)
+    kind: VerdictKind
+    if p_equiv <= alpha:
+        kind = UNCHANGED
+    elif p_diff <= alpha and abs(d) >= m:
+        kind = CHANGED
+    else:
+        kind = CANNOT_TELL
+    more = None
+    if kind == CANNOT_TELL:
+        total = games_to_decide(d, se, m, n, alpha)
+        more = None if total is None else max(total - n, 1)
+    return Verdict(kind, d, ci, m, p_diff, p_equiv, n, more)
+
+
+def round_games(n: int) -> int:
+    """``n`` rounded up to two significant digits ("about 34,000 more games")."""
+    if n < 100:
+        return n
+    e = 10 ** (len(str(n)) - 2)
+    return -(-n // e) * e
+
+
+def words(v: Verdict, fmt) -> str:
+    """The verdict in the designer's words; ``fmt`` formats a value of the measure with its unit and sign
+    ("+0.8 points")."""
+    if v.kind == UNCHANGED:
+        return f"unchanged within +/-{fmt(v.margin, signed=False)}"
+    if v.kind == CHANGED:
+        return f"changed by {fmt(v.estimate, signed=True)}"
+    if v.more_games is None:
+        return "cannot tell yet"
+    return f"cannot tell yet: about {round_games(v.more_games):,} more games would decide"

@@ -1,0 +1,82 @@
+"""The three verdicts (sim.stats.verdict): their rules, their error rates under the null and at the margin, and the
+--margin entries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.stats import verdict as V
+
+
+def _verdict(d, se, m, n=10_000):
+    return V.judge(d, se, m, n, p_diff=V.stats.norm.sf(abs(d) / se) * 2, p_equiv=V.tost_p(d, se, m))
+
+
+def test_unchanged_only_when_the_equivalence_test_says_so():
+    assert _verdict(0.001, 0.002, 0.01).kind == V.UNCHANGED  # 90% interval [-0.0023, 0.0043] inside +/-0.01
+    wide = _verdict(0.0, 0.045, 0.01)  # +/-9 points around 0: not "no difference", cannot tell
+    assert wide.kind == V.CANNOT_TELL and wide.more_games and wide.more_games > 100_000
+
+
+def test_changed_needs_significance_and_an_estimate_beyond_the_margin():
+    assert _verdict(0.03, 0.005, 0.01).kind == V.CHANGED
+    small = _verdict(0.008, 0.003, 0.01)  # significant, smaller than the margin, interval reaching past it
+    assert small.kind == V.CANNOT_TELL
+    assert _verdict(0.03, 0.02, 0.01).kind == V.CANNOT_TELL  # beyond the margin but not significant
+
+
+def test_games_to_decide_shrinks_the_interval_enough():
+    v = _verdict(0.002, 0.006, 0.01, n=2_000)
+    assert v.kind == V.CANNOT_TELL
+    n = v.games + v.more_games
+    se = 0.006 * np.sqrt(2_000 / n)
+    assert _verdict(0.002, se, 0.01, n).kind == V.UNCHANGED
+    se_short = 0.006 * np.sqrt(2_000 / (0.8 * n))
+    assert _verdict(0.002, se_short, 0.01, int(0.8 * n)).kind == V.CANNOT_TELL
+
+
+@pytest.mark.parametrize("true", [0.0, 0.01, -0.01])
+def test_error_rates_at_the_null_and_at_the_margin(true):
+    """At a true difference of 0 "changed" is said at most alpha of the time; at a true difference on the margin
+    "unchanged" is said at most alpha of the time (TOST's size)."""
+    rng = np.random.default_rng(7)
+    se, m, runs = 0.004, 0.01, 20_000
+    kinds = [_verdict(float(d), se, m).kind for d in rng.normal(true, se, runs)]
+    wrong = V.CHANGED if true == 0 else V.UNCHANGED
+    rate = kinds.count(wrong) / runs
+    assert rate <= V.ALPHA + 3 * np.sqrt(V.ALPHA * (1 - V.ALPHA) / runs)
+    if true == 0:
+        assert kinds.count(V.UNCHANGED) / runs > 0.5  # and it does say unchanged when it can
+
+
+def test_margin_defaults_by_kind_and_overrides_in_the_measure_s_unit():
+    assert V.margin_for("first_player_advantage", "rate").value(0.25) == 0.01
+    assert V.margin_for("length.turns", "turns").value(112.0) == pytest.approx(2.24)
+    assert V.margin_for("extra.ghosts_ejected", "count").value(0.0) == 0.05
+    assert V.margin_for("first_player_advantage", "rate", {"first_player_advantage": 0.5}).value(0.25) == 0.005
+    with pytest.raises(V.MarginError, match="kind 'odd'"):
+        V.margin_for("x", "odd")
+
+
+@pytest.mark.parametrize(
+    "item,message",
+    [
+        ("first_player_advantage", "expected KEY=VALUE"),
+        ("first_player_advantage=abc", "is not a number"),
+        ("first_player_advantage=-1", "positive"),
+        ("first_player_advantage=inf", "positive, finite"),
+    ],
+)
+def test_parse_margins_names_the_entry_and_what_is_allowed(item, message):
+    with pytest.raises(V.MarginError, match=message):
+        V.parse_margins([item])
+    assert V.parse_margins(["first_player_advantage=0.5"]) == {"first_player_advantage": 0.5}
+
+
+def test_words():
+    fmt = lambda x, signed: f"{100 * x:+.1f} points" if signed else f"{100 * x:.1f} points"  # noqa: E731
+    assert V.words(_verdict(0.001, 0.002, 0.01), fmt) == "unchanged within +/-1.0 points"
+    assert V.words(_verdict(0.03, 0.005, 0.01), fmt) == "changed by +3.0 points"
+    assert V.words(_verdict(0.0, 0.045, 0.01), fmt).startswith("cannot tell yet: about ")
+    assert V.round_games(33_412) == 34_000
