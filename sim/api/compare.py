@@ -32,6 +32,7 @@ def compare(
     max_games: int = C.DEFAULT_CAP,
     sprt: C.Sprt | None = None,
     alpha: float = 0.05,
+    margins: dict[str, float] | None = None,
     progress: Callable[[float], None] | None = None,
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
@@ -50,6 +51,7 @@ def compare(
     for name in drop:
         del ps.acc[name]
     names = [m.name for m in ps.measures]
+    margins = C.resolve_margins(margins, names)
     if sprt is not None:
         sprt = C.check_sprt(sprt, sa, ps, drop, names)
     if precision is not None and not any(C.is_win_rate(n) for n in names):
@@ -106,7 +108,7 @@ def compare(
     wall = time.perf_counter() - t0
     if on_played is not None:
         on_played()
-    rows = C.evaluate(ps, alpha)
+    rows = C.evaluate(ps, alpha, margins)
     return {
         "schema": 1,
         "a": C.side_info(sa),
@@ -117,6 +119,7 @@ def compare(
         "chunk": chunk,
         "alpha": alpha,
         "correction": "holm",
+        "margins": margins,
         "metrics": rows,
         "significant": [r["name"] for r in rows if r["significant"]],
         # fewer paired games than a test needs (sim.stats.metrics.MIN_GAMES_FOR_TESTS): those measures are untested

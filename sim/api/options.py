@@ -95,10 +95,20 @@ class CompareOptions:
     chunk: int = C.DEFAULT_CHUNK
     workers: int | None = None
     scheduler: str | None = None
+    margins: tuple[str, ...] = ()  # "KEY=VALUE": a measure's equivalence margin (sim.stats.verdict)
 
     @property
     def adaptive(self) -> bool:
         return self.precision is not None or self.sprt is not None
+
+    def margin_values(self) -> dict[str, float]:
+        """The --margin entries as {measure: value} (percentage points for rates); raises OptionError."""
+        from sim.stats import verdict as V
+
+        try:
+            return V.parse_margins(list(self.margins))
+        except V.MarginError as e:
+            raise OptionError(str(e), field="--margin") from None
 
     def validate(self) -> CompareOptions:
         """Raises OptionError (the CLI's line for the same options); returns itself."""
@@ -132,6 +142,7 @@ class CompareOptions:
         in_range(
             "max-games", self.max_games, C.MIN_GAMES, MAX_GAMES, f" ({rule} first decides after {C.MIN_GAMES} games)"
         )
+        self.margin_values()
         return self
 
     def sprt_rule(self) -> C.Sprt | None:

@@ -512,6 +512,7 @@ def compare(
             o.cap(),
             o.sprt_rule(),
             o.alpha,
+            margins=o.margin_values(),
             on_played=on_played,
             ctx=ctx,
             executor=ex,

@@ -633,11 +633,21 @@ def compare(
         list[str] | None,
         typer.Option("--set-b", help="NAME=VALUE: override in B only; without B: compare A with A changed so"),
     ] = None,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="MEASURE=VALUE: the change that matters for a measure (percentage points for rates; default 1 "
+            "point for rates, 2% for lengths, 5% for counts)",
+        ),
+    ] = None,
 ):
     """Did a rule change matter? Compare two scenarios on common random numbers.
 
-    Per measure both values, B - A with its paired 95% interval and its
-    significance after Holm correction. Writes compare.html, compare.md and
+    Per measure both values, B - A with its paired 95% interval and a verdict:
+    unchanged within its margin (an equivalence test), changed (significant
+    after Holm and beyond the margin), or cannot tell yet (with about how many
+    more games would decide). Writes compare.html, compare.md and
     compare.json. One stopping rule: --games, --precision or --sprt.
 
     Example:
@@ -653,7 +663,19 @@ def compare(
 
     opts = usage(
         api.CompareOptions(
-            games, seed, precision, sprt, metric, two_sided, max_games, alpha, threads, chunk, workers, scheduler
+            games,
+            seed,
+            precision,
+            sprt,
+            metric,
+            two_sided,
+            max_games,
+            alpha,
+            threads,
+            chunk,
+            workers,
+            scheduler,
+            margins=tuple(margin or ()),
         ).validate
     )
     if b is None and not sets_b:

@@ -42,14 +42,30 @@ def frame(res: dict):
                 "A": _fmt(r["a"], k, r.get("unit", "")),
                 "B": _fmt(r["b"], k, r.get("unit", "")),
                 "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
-                "95% CI": f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
+                "95% CI": "none: every pair equal"
+                if r["diff_ci95"][0] == r["diff_ci95"][1]
+                else f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
                 "pairing gain": "-" if r["pairing_gain"] is None else f"{r['pairing_gain']:.1f}x",
                 "p": "too few games" if r.get("too_few_games") else "identical" if r["p"] is None else fmt_p(r["p"]),
                 "p (Holm)": fmt_p(r["p_holm"]),
-                "significant": "YES" if r["significant"] else "no",
+                "margin": "±" + verdicts.margin_text(r, short=True),
+                "verdict": _verdict_cell(r),
             }
         )
     return pl.DataFrame(rows)
+
+
+def _verdict_cell(r: dict) -> str:
+    """The table's verdict: 'changed', 'unchanged', or 'cannot tell yet (+34,000 games)'."""
+    from sim.stats import verdict as V
+
+    kind = r.get("verdict")
+    if kind == V.CHANGED:
+        return "CHANGED"
+    if kind == V.UNCHANGED:
+        return "unchanged"
+    more = r.get("more_games")
+    return "cannot tell yet" + (f" (+{V.round_games(more):,} games)" if more else "")
 
 
 def render_markdown(res: dict) -> str:
@@ -97,17 +113,17 @@ def render_markdown(res: dict) -> str:
 
 
 def significance_line(res: dict) -> str:
-    """How many measures differ after the Holm correction (they are marked in the table; the verdict names them)."""
+    """How the verdicts are made: the margins, the tests and the Holm correction (the table marks CHANGED)."""
     tested = sum(r["p"] is not None for r in res["metrics"])
-    k = len(res["significant"])
     few = sum(bool(r.get("too_few_games")) for r in res["metrics"])
     if few and not tested:
         return f"Not tested: too few games (fewer than {metrics.MIN_GAMES_FOR_TESTS} paired) to judge any difference."
+    k = sum(r.get("verdict") == "changed" for r in res["metrics"])
     return (
-        f"Significant after Holm correction over {count(tested, 'measure')} at alpha = {res['alpha']}: {k} "
-        f"(marked YES in the table)."
-        if k
-        else f"Significant after Holm correction over {count(tested, 'measure')} at alpha = {res['alpha']}: none."
+        f"Verdicts at each measure's margin (--margin; by default 1 percentage point for rates, 2% for lengths, 5% "
+        f"for counts): unchanged = the 90% interval lies within the margin (two one-sided tests), changed = "
+        f"different from 0 and beyond the margin, else cannot tell yet; Holm-corrected over "
+        f"{count(tested, 'measure')} at alpha = {res['alpha']}. Changed: {k or 'none'}."
     )
 
 
@@ -172,7 +188,7 @@ def render_compare(res: dict) -> str:
     body = "".join(
         "<tr>"
         + "".join(
-            f'<td class="{"yes" if (c == "significant" and v == "YES") else ""}">{esc(v)}</td>' for c, v in r.items()
+            f'<td class="{"yes" if (c == "verdict" and v == "CHANGED") else ""}">{esc(v)}</td>' for c, v in r.items()
         )
         + "</tr>"
         for r in rows

@@ -94,9 +94,39 @@ def compare_too_few(res: dict) -> str | None:
     return too_few_sentence(what, n, "cannot tell whether A and B differ")
 
 
+def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False) -> str:
+    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 pts' when ``short``), '0.45 turns'."""
+    if r["kind"] == "rate":
+        v = 100 * r["margin"]
+        return f"{v:.1f} pts" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
+    u = _unit(cat.entry(r["name"])) if cat is not None else r.get("unit", "")
+    return f"{r['margin']:.2f}" + (f" {u}" if u else "")
+
+
+def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
+    """A compared row's verdict (sim.stats.verdict) in words: 'changed by +3.0 percentage points (p < 1e-9 after
+    Holm)', 'unchanged within ±1.0 percentage point (equivalence test p = 0.002 after Holm)', 'cannot tell yet at
+    ±1.0 percentage point: about 34,000 more games would decide'."""
+    from sim.stats import verdict as V
+
+    kind = r.get("verdict")
+    m = margin_text(r, cat)
+    if kind == V.CHANGED:
+        u = _unit(cat.entry(r["name"])) if cat is not None else r.get("unit", "")
+        return f"changed by {_diff(r['diff'], r['kind'], u)} ({fmt_p(r['p_holm'])} after Holm; margin ±{m})"
+    if kind == V.UNCHANGED:
+        if r.get("identical"):
+            return f"unchanged within ±{m} (every paired game gave the same value)"
+        return f"unchanged within ±{m} (equivalence test {fmt_p(r['p_equiv_holm'])} after Holm)"
+    more = r.get("more_games")
+    tail = f": about {V.round_games(more):,} more games would decide" if more else ""
+    return f"cannot tell yet at ±{m}{tail}"
+
+
 def compare_sentence(r: dict, cat: catalogue.View) -> str:
     """One measure's comparison in words: 'Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: +22.7
-    points [+22.1, +23.3], a real difference (p < 1e-9 after Holm)'."""
+    points [+22.1, +23.3], changed by +22.7 percentage points (p < 1e-9 after Holm; margin ±1.0 percentage
+    point)'."""
     e = cat.entry(r["name"])
     k = r["kind"]
     u = _unit(e)
@@ -110,34 +140,49 @@ def compare_sentence(r: dict, cat: catalogue.View) -> str:
     )
     if r.get("too_few_games") or r.get("p") is None:
         return head + f", too few games to judge ({count(r['n'], 'paired game')})"
-    if r.get("significant"):
-        return head + f", a real difference ({fmt_p(r['p_holm'])} after Holm)"
-    return head + f", no difference detected ({fmt_p(r['p_holm'])} after Holm)"
+    return head + ", " + verdict_text(r, cat)
+
+
+def _beyond(r: dict) -> float:
+    """How many margins a change is (the headline order: the largest change beyond its margin first)."""
+    return abs(r["diff"]) / r["margin"] if r.get("margin") else 0.0
 
 
 def compare_sentences(res: dict) -> list[str]:
-    """The verdict of a comparison: one sentence per headline measure compared, then the other measures that differ
-    (named by label, with their change), or that nothing else does."""
+    """The verdict of a comparison: one sentence per headline measure compared, the one changed most beyond its
+    margin first, then the other measures that changed, and how many are unchanged within their margins or cannot
+    be told yet."""
+    from sim.stats import verdict as V
+
     cat = _view_of_comparison(res)
     rows = res["metrics"]
     head = [r for r in rows if cat.entry(r["name"]).headline]
+    order = {id(r): i for i, r in enumerate(head)}
+    head.sort(
+        key=lambda r: (r.get("verdict") != V.CHANGED, -_beyond(r) if r.get("verdict") == V.CHANGED else order[id(r)])
+    )
     few = compare_too_few(res)
     out = ([few] if few else []) + [compare_sentence(r, cat) + "." for r in head]
-    others = _merge_seats([r for r in rows if r not in head and r.get("significant")])
-    tested = sum(r.get("p") is not None for r in rows)
-    if others:
+    rest = [r for r in rows if r not in head]
+    changed = _merge_seats(sorted((r for r in rest if r.get("verdict") == V.CHANGED), key=lambda r: -_beyond(r)))
+    if changed:
         shown = [
             f"{r.get('label') or r['name']} ({_diff(r['diff'], r['kind'], _unit(cat.entry(r['name'])))})"
-            for r in others[:MAX_OTHERS]
+            for r in changed[:MAX_OTHERS]
         ]
-        more = f" and {len(others) - MAX_OTHERS} more" if len(others) > MAX_OTHERS else ""
-        out.append(f"Also different after Holm: {', '.join(shown)}{more} (the table below has every measure).")
-    elif tested:
-        n_sig = sum(1 for r in head if r.get("significant"))
-        out.append(
-            ("Nothing else differs" if n_sig else "No measure differs") + f" beyond chance after the Holm "
-            f"correction over the {count(tested, 'measure')} compared."
-        )
+        more = f" and {len(changed) - MAX_OTHERS} more" if len(changed) > MAX_OTHERS else ""
+        out.append(f"Also changed beyond their margins: {', '.join(shown)}{more} (the table below has every measure).")
+    tested = [r for r in rows if r.get("p") is not None or r.get("identical")]
+    if tested:
+        same = sum(r.get("verdict") == V.UNCHANGED for r in tested)
+        unsure = [r for r in tested if r.get("verdict") == V.CANNOT_TELL]
+        line = f"Of the {count(len(tested), 'measure')} compared, {same} unchanged within their margins"
+        if unsure:
+            most = max((r.get("more_games") or 0) for r in unsure)
+            line += f", {len(unsure)} cannot be told yet" + (
+                f" (about {V.round_games(most):,} more games would decide them all)" if most else ""
+            )
+        out.append(line + ".")
     if not rows:
         out.append("No measure could be compared (see the comparability notes).")
     return out

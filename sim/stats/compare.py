@@ -111,10 +111,28 @@ def clip_diff(ci: list[float], kind: str) -> list[float]:
     return [max(-1.0, min(1.0, ci[0])), max(-1.0, min(1.0, ci[1]))]
 
 
-def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
+MARGIN_ALIASES = {"first_player_advantage": "first_player.win"}  # the run's name for the start player's edge
+
+
+def resolve_margins(margins: dict[str, float] | None, names: list[str]) -> dict[str, float]:
+    """``--margin`` entries keyed by the compared measures' names (``first_player_advantage`` is the start player's
+    win rate); raises CompareError naming an entry that is not a compared measure."""
+    out: dict[str, float] = {}
+    for key, v in (margins or {}).items():
+        name = MARGIN_ALIASES.get(key, key)
+        if name not in names:
+            raise CompareError(f"--margin: '{key}' is not a compared measure; allowed: {', '.join(names)}")
+        out[name] = v
+    return out
+
+
+def evaluate(ps: PairedSums, alpha: float, margins: dict[str, float] | None = None) -> list[dict]:
     """One row per compared measure: both values with 95% intervals, B - A with its paired 95% interval (clipped to
     [-1, 1] for rates), the unpaired standard error (for the pairing gain), raw and Holm-adjusted p-values,
-    significance at ``alpha``."""
+    significance at ``alpha``, and the verdict at the measure's equivalence margin (`sim.stats.verdict`: ``margin``
+    in the measure's unit, a rate's as a fraction; ``p_equiv`` the TOST p-value and ``p_equiv_holm`` Holm-adjusted
+    over the measures tested; ``verdict`` unchanged / changed / cannot_tell; ``more_games``). ``margins``:
+    overrides by measure name (`resolve_margins`)."""
     rows = []
     for m in ps.measures:
         a = ps.acc[m.name]
@@ -161,7 +179,44 @@ def evaluate(ps: PairedSums, alpha: float) -> list[dict]:
         if r["p"] is None:
             r["p_holm"] = None
             r["significant"] = False
+    _judge(rows, alpha, margins or {}, ps.a.game)
     return rows
+
+
+def margin_kind(name: str, kind: str, game: str | None) -> str:
+    """The catalogue kind that sets a measure's default margin: a rate is a rate; a mean is the catalogue's count,
+    points or turns (a measure the catalogue lacks: count)."""
+    from sim.model import catalogue
+
+    if kind == "rate":
+        return "rate"
+    e = catalogue.lookup(name, game)
+    return e.kind if e is not None and e.kind != "rate" else "count"
+
+
+def _judge(rows: list[dict], alpha: float, margins: dict[str, float], game: str | None) -> None:
+    """Each row's verdict (sim.stats.verdict) at its margin; the TOST p-values Holm-adjusted over the rows tested."""
+    from sim.stats import verdict as V
+
+    for r in rows:
+        m = V.margin_for(r["name"], margin_kind(r["name"], r["kind"], game), margins)
+        r["margin"] = m.value(r["a"])
+        r["margin_source"] = m.source
+        se = r["se_paired"]
+        r["p_equiv"] = None if r.get("too_few_games") else V.tost_p(r["diff"], se, r["margin"])
+    tested = [r for r in rows if r["p_equiv"] is not None]
+    for r, q in zip(tested, metrics.holm([r["p_equiv"] for r in tested])):
+        r["p_equiv_holm"] = q
+    for r in rows:
+        if r["p_equiv"] is None:
+            r["p_equiv_holm"] = None
+            r["verdict"], r["more_games"] = V.CANNOT_TELL, None
+            continue
+        p_diff = 1.0 if r["p_holm"] is None else r["p_holm"]  # None: identical pairs, no difference to find
+        v = V.judge(
+            r["diff"], r["se_paired"], r["margin"], r["n"], p_diff, r["p_equiv_holm"], alpha, r["p"], r["p_equiv"]
+        )
+        r["verdict"], r["more_games"] = v.kind, v.more_games
 
 
 def check_comparable(sa: Scenario, sb: Scenario) -> None:

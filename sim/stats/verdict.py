@@ -160,9 +160,27 @@ class Verdict:
         return self.kind == CHANGED
 
 
-def judge(d: float, se: float, m: float, n: int, p_diff: float, p_equiv: float, alpha: float = ALPHA) -> Verdict:
+def _level(alpha: float, raw: float | None, adjusted: float) -> float:
+    """The level one test of a Holm family effectively faces: alpha scaled by raw / adjusted p (its multiplier)."""
+    if raw is None or adjusted <= 0 or raw <= 0:
+        return alpha
+    return alpha * min(1.0, raw / adjusted)
+
+
+def judge(
+    d: float,
+    se: float,
+    m: float,
+    n: int,
+    p_diff: float,
+    p_equiv: float,
+    alpha: float = ALPHA,
+    raw_p_diff: float | None = None,
+    raw_p_equiv: float | None = None,
+) -> Verdict:
     """The verdict of a difference ``d`` (standard error ``se``, ``n`` games) at margin ``m`` > 0, from the
-    (Holm-adjusted) two-sided p-value ``p_diff`` and TOST p-value ``p_equiv``. Raises ValueError for m <= 0."""
+    (Holm-adjusted) two-sided p-value ``p_diff`` and TOST p-value ``p_equiv``; the raw p-values, when given, size
+    the games that would decide at the level the correction leaves each test. Raises ValueError for m <= 0."""
     if not m > 0:
         raise ValueError(f"equivalence margin must be positive, got {m}")
     h = 1.959963984540054 * se
@@ -176,8 +194,9 @@ def judge(d: float, se: float, m: float, n: int, p_diff: float, p_equiv: float, 
         kind = CANNOT_TELL
     more = None
     if kind == CANNOT_TELL:
-        total = games_to_decide(d, se, m, n, alpha)
-        more = None if total is None else max(total - n, 1)
+        level = _level(alpha, raw_p_equiv, p_equiv) if abs(d) < m else _level(alpha, raw_p_diff, p_diff)
+        total = games_to_decide(d, se, m, n, level)
+        more = None if total is None or total <= n else total - n
     return Verdict(kind, d, ci, m, p_diff, p_equiv, n, more)
 
 

@@ -61,12 +61,12 @@ def test_rule_change_is_significant_with_paired_intervals(tmp_path):
     assert res["correction"] == "holm"
 
 
-def test_table_output_names_both_values_difference_interval_and_significance(tmp_path):
+def test_table_output_names_both_values_difference_interval_margin_and_verdict(tmp_path):
     r = invoke(BASE, GHOSTS, "--games", 2000, "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
-    for col in ("| measure", "| A ", "| B ", "B - A", "95% CI", "p (Holm)", "significant"):
+    for col in ("| measure", "| A ", "| B ", "B - A", "95% CI", "p (Holm)", "margin", "verdict"):
         assert col in r.stdout, col
-    assert "Significant after Holm correction" in r.stdout
+    assert "Verdicts at each measure's margin" in r.stdout and "Holm-corrected over" in r.stdout
     html = (tmp_path / "c" / "compare.html").read_text()
     assert "<svg" in html and "<script" not in html
     assert 'id="caveats"' not in html  # same players and roles: nothing left out, no comparability section
@@ -355,8 +355,9 @@ def test_statistics_do_not_lean_on_pages():
 
 
 def test_compare_opens_with_plain_verdict_sentences(tmp_path):
-    """sim compare opens with sentences for the headline measures ('X instead of Y: +d percentage points [lo, hi], a real
-    difference (p ... after Holm)'), in the terminal, compare.md and compare.html; no bold wall of identifiers."""
+    """sim compare opens with sentences for the headline measures ('X instead of Y: +d percentage points [lo, hi],
+    changed by ... / unchanged within ... / cannot tell yet ...'), in the terminal, compare.md and compare.html; no
+    bold wall of identifiers."""
     r = invoke(BASE, GHOSTS, "--games", 3000, "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
     res = json.loads((tmp_path / "c" / "compare.json").read_text())
@@ -368,16 +369,20 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
     line = next(x for x in verdict.splitlines() if x.startswith("- Seat 0 ("))
     assert f"{100 * s0['b']:.1f}% [" in line and f"instead of {100 * s0['a']:.1f}% [" in line
     assert f"{100 * s0['diff']:+.1f} percentage points [" in line
-    assert ("a real difference (p" in line) == s0["significant"] and "after Holm" in line
+    said = {"changed": "changed by", "unchanged": "unchanged within ±1.0", "cannot_tell": "cannot tell yet at ±1.0"}
+    assert said[s0["verdict"]] in line
+    assert "no difference" not in verdict and "holds" not in verdict
     assert any(x.startswith("- The start player wins") for x in verdict.splitlines())
     assert "win.seat0" not in verdict and "extra." not in verdict  # labels, not identifiers
     assert verdict.strip() in r.stdout.replace("\r", "") or "- Seat 0 (" in r.stdout
     sec = page.split('<section id="verdict">')[1].split("</section>")[0]
-    assert "<b>" not in sec and "Seat 0 (" in sec and "after Holm" in sec
+    assert "<b>" not in sec and "Seat 0 (" in sec and said[s0["verdict"]] in sec
     assert page.index('id="verdict"') < page.index('id="differences"')
 
 
 def test_compare_sentence_words():
+    """Each of the three verdicts in words: changed (significant and beyond the margin), unchanged (the equivalence
+    test), cannot tell yet with the games that would decide; never "no difference detected"."""
     from sim.model import catalogue
     from sim.pages import verdicts
 
@@ -396,14 +401,23 @@ def test_compare_sentence_words():
         "p_holm": 1e-29,
         "significant": True,
         "identical": False,
+        "margin": 0.01,
+        "verdict": "changed",
+        "p_equiv_holm": 1.0,
     }
     assert verdicts.compare_sentence(r, cat) == (
         "Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: "
-        "+22.7 percentage points [+22.1, +23.3], a real difference (p < 1e-9 after "
-        "Holm)"
+        "+22.7 percentage points [+22.1, +23.3], changed by +22.7 percentage points (p < 1e-9 after Holm; margin "
+        "±1.0 percentage point)"
     )
-    r.update(significant=False, p_holm=0.41)
-    assert verdicts.compare_sentence(r, cat).endswith("no difference detected (p = 0.41 after Holm)")
+    r.update(significant=False, p_holm=0.41, verdict="unchanged", p_equiv_holm=0.003)
+    assert verdicts.compare_sentence(r, cat).endswith(
+        "unchanged within ±1.0 percentage point (equivalence test p = 0.003 after Holm)"
+    )
+    r.update(verdict="cannot_tell", more_games=33_412)
+    assert verdicts.compare_sentence(r, cat).endswith(
+        "cannot tell yet at ±1.0 percentage point: about 34,000 more games would decide"
+    )
 
 
 def test_verdict_says_team_mates_identical_results_once():
@@ -422,6 +436,8 @@ def test_verdict_says_team_mates_identical_results_once():
         "p_holm": 1e-19,
         "significant": True,
         "identical": False,
+        "margin": 0.33,
+        "verdict": "changed",
     }
     res = {
         "a": {
@@ -431,8 +447,9 @@ def test_verdict_says_team_mates_identical_results_once():
         "metrics": [dict(row, name=f"score.seat{i}", label=f"seat {i}'s score") for i in range(4)],
     }
     lines = verdicts.compare_sentences(res)
-    assert lines[-1].startswith("Also different after Holm: seats 0-3's score (+0.60 jewels)")
-    assert "seat 1's score" not in lines[-1]
+    also = next(x for x in lines if x.startswith("Also changed"))
+    assert also.startswith("Also changed beyond their margins: seats 0-3's score (+0.60 jewels)")
+    assert "seat 1's score" not in also
 
 
 REPO = Path(__file__).resolve().parents[2]
@@ -641,3 +658,54 @@ def test_head_haunter_score_is_said_in_hauntings_the_hunters_in_jewels(tmp_path)
     assert "| seat 0's score" in md and "hauntings" in md.split("| seat 0's score")[1].split("\n")[0]
     view = catalogue.View("treasure_hunters", "head_haunter", ["haunter_weighted"] + ["weighted"] * 3, True)
     assert (view.unit("score.seat0"), view.unit("score.seat1")) == ("hauntings", "jewels")
+
+
+def test_margin_sets_what_counts_as_unchanged(tmp_path):
+    """--margin MEASURE=VALUE (percentage points for a rate) moves a measure between the verdicts: the same games
+    read 'unchanged' at a wide margin and not at a narrow one; the margin is recorded in compare.json."""
+    wide = invoke(
+        BASE,
+        BASE,
+        "--games",
+        3000,
+        "--out",
+        tmp_path / "w",
+        "--set-b",
+        "seats.1.strategy=random",
+        "--margin",
+        "first_player_advantage=40",
+    )
+    assert wide.exit_code == 0, wide.output
+    res = json.loads((tmp_path / "w" / "compare.json").read_text())
+    row = next(m for m in res["metrics"] if m["name"] == "first_player.win")
+    assert row["margin"] == 0.4 and row["verdict"] == "unchanged" and res["margins"] == {"first_player.win": 40.0}
+    narrow = invoke(
+        BASE,
+        BASE,
+        "--games",
+        3000,
+        "--out",
+        tmp_path / "n",
+        "--set-b",
+        "seats.1.strategy=random",
+        "--margin",
+        "first_player.win=0.01",
+    )
+    res = json.loads((tmp_path / "n" / "compare.json").read_text())
+    row = next(m for m in res["metrics"] if m["name"] == "first_player.win")
+    assert narrow.exit_code == 0 and row["verdict"] != "unchanged"
+
+
+@pytest.mark.parametrize(
+    "margin,message",
+    [
+        ("first_player_advantage", "--margin: 'first_player_advantage': expected KEY=VALUE"),
+        ("first_player_advantage=-1", "--margin first_player_advantage: -1; allowed: a positive, finite number"),
+        ("nothing=1", "--margin: 'nothing' is not a compared measure; allowed: "),
+    ],
+)
+def test_a_bad_margin_is_one_line_naming_it(tmp_path, margin, message):
+    r = invoke(BASE, GHOSTS, "--games", 100, "--out", tmp_path / "c", "--margin", margin)
+    assert r.exit_code != 0
+    assert message in one_error_line(r)
+    assert not (tmp_path / "c" / "compare.json").exists()
