@@ -13,6 +13,7 @@ from sim.pages import plots
 from sim.pages.html_report import CSS, esc, html_table
 from sim.pages.scenario_words import lead_line
 from sim.pages.verdicts import fmt_p
+from sim.stats import verdict as V
 
 if TYPE_CHECKING:
     from matplotlib.lines import Line2D
@@ -560,6 +561,25 @@ def many_points_text(d: dict) -> str | None:
         f"{count(a['tested'], 'difference')} in all, Holm-corrected for testing many at once: among many "
         f"points one may exclude 0 by chance alone."
     )
+    v = a.get("verdicts")
+    if v is not None and not a["differ"]:
+        unsure = v["cannot_tell"]
+        return (
+            f"No setting changed beyond its margin (1 percentage point for rates, 2% for lengths, 5% for counts) at "
+            f"{count(a['games'], 'game', grouped=True)} a point: {v['unchanged']} of {count(a['tested'], 'difference')} "
+            f"unchanged within their margins"
+            + (
+                f", {unsure} cannot be told yet"
+                + (
+                    f" (about {V.round_games(v['more_games']):,} more games a point would decide them)"
+                    if v.get("more_games")
+                    else ""
+                )
+                if unsure
+                else ""
+            )
+            + f". {tested}"
+        )
     if not a["differ"]:
         more = (
             f" Play more games: --games {a['games_needed']:,} a point would resolve a difference as large as the "
@@ -583,6 +603,14 @@ def many_points_text(d: dict) -> str | None:
         )
     shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
     rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
+    if v is not None:
+        same = f" {v['unchanged']} of {count(a['tested'], 'difference')} unchanged within their margins" + (
+            f", {v['cannot_tell']} cannot be told yet." if v["cannot_tell"] else "."
+        )
+        return (
+            f"{count(len(by_point), 'setting')} changed beyond the margin (1 percentage point for rates, 2% for "
+            f"lengths, 5% for counts): " + "; ".join(shown) + rest + "." + same + " " + tested
+        )
     return (
         f"{count(len(by_point), 'setting')} differ{'s' if len(by_point) == 1 else ''} from the scenario's own by "
         f"more than noise: " + "; ".join(shown) + rest + ". " + tested

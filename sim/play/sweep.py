@@ -176,7 +176,7 @@ def collect(sw: Sweep, folder: Path) -> dict:
             if p.index != own:
                 tests += [dict(difference(own, p.index, m), point=p.index, measure=m) for m in sw.measures]
                 cache.pop(p.index, None)
-    against = table.against_own(tests, sw.games) if own is not None else None
+    against = table.against_own(tests, sw.games, margins=_margins(sw, rows[own], qs(own))) if own is not None else None
     for r in rows:
         del r["_sums"]
     return {
@@ -186,3 +186,17 @@ def collect(sw: Sweep, folder: Path) -> dict:
         "default": own,
         "against_own": against,
     }
+
+
+def _margins(sw, own_row: dict, quantities: dict) -> dict[str, float]:
+    """Each swept measure's equivalence margin (`sim.stats.verdict`) in its unit, the scenario's own point's value
+    the reference of a relative one."""
+    from sim.stats import verdict as V
+    from sim.stats.compare import margin_kind
+
+    out = {}
+    for m in sw.measures:
+        q = quantities[m]
+        ref = (own_row["measures"].get(m) or {}).get("value") or 0.0
+        out[m] = V.margin_for(m, margin_kind(q.base.name, q.base.kind, sw.base.game)).value(ref)
+    return out

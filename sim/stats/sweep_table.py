@@ -195,7 +195,7 @@ ALPHA = 0.05  # family-wise level of the many-points test (as `sim compare`'s de
 POWER = 0.8  # the chance of detecting a difference as large as the largest seen, for `games_needed`
 
 
-def against_own(tests: list[dict], games: int, alpha: float = ALPHA) -> dict:
+def against_own(tests: list[dict], games: int, alpha: float = ALPHA, margins: dict[str, float] | None = None) -> dict:
     """Every point against the scenario's own point, Holm-corrected for testing many points and measures at once.
 
     ``tests``: one dict per (point, measure) with ``point``, ``measure``, ``diff``, ``ci95``, ``p`` and ``se``
@@ -203,10 +203,28 @@ def against_own(tests: list[dict], games: int, alpha: float = ALPHA) -> dict:
     number of tests, "points": number of points tested, "alpha", "differ": the tests that survive Holm (each with
     ``p_holm``), "games_needed": games a point that would resolve, with power `POWER` after the same correction, the
     largest difference seen (None when every difference is 0), "games": ``games``}. A point differing by chance is
-    expected among many: only what survives the correction is named as a difference."""
+    expected among many: only what survives the correction is named as a difference.
+
+    With ``margins`` (the equivalence margin of each measure, in its unit: `sim.stats.verdict`), every test also gets
+    its verdict (``verdict``: unchanged / changed / cannot_tell, ``margin``, ``p_equiv_holm``, ``more_games``), the
+    TOST p-values Holm-adjusted over the tests as the differences are, and "verdicts" counts each kind; "differ" then
+    holds the changed ones (significant and beyond the margin)."""
+    from sim.stats import verdict as V
+
     ok = [t for t in tests if t["p"] is not None and t["se"] is not None]
     adj = metrics.holm([t["p"] for t in ok]) if ok else []
     differ = [dict(t, p_holm=q) for t, q in zip(ok, adj) if q <= alpha]
+    counts: dict[str, int | None] | None = None
+    if margins is not None and ok:
+        judged = []
+        p_eq = [V.tost_p(t["diff"], t["se"], margins[t["measure"]]) for t in ok]
+        for t, q, pe, qe in zip(ok, adj, p_eq, metrics.holm(p_eq)):
+            v = V.judge(t["diff"], t["se"], margins[t["measure"]], t["n"], q, qe, alpha, t["p"], pe)
+            judged.append(dict(t, p_holm=q, margin=v.margin, p_equiv_holm=qe, verdict=v.kind, more_games=v.more_games))
+        differ = [t for t in judged if t["verdict"] == V.CHANGED]
+        counts = {str(k): sum(t["verdict"] == k for t in judged) for k in (V.UNCHANGED, V.CHANGED, V.CANNOT_TELL)}
+        unsure = [t["more_games"] for t in judged if t["verdict"] == V.CANNOT_TELL and t["more_games"]]
+        counts["more_games"] = max(unsure) if unsure else None
     need = None
     if ok:
         from scipy import stats
@@ -220,6 +238,7 @@ def against_own(tests: list[dict], games: int, alpha: float = ALPHA) -> dict:
         "points": len({t["point"] for t in ok}),
         "alpha": alpha,
         "differ": differ,
+        "verdicts": counts,
         "games_needed": need,
         "games": games,
     }

@@ -1042,7 +1042,7 @@ def test_many_points_are_tested_against_the_scenarios_own_with_holm():
     assert [t["point"] for t in b["differ"]] == [11] and b["differ"][0]["p_holm"] <= 0.05
 
 
-def test_the_sweep_says_which_settings_differ_from_the_scenarios_own_after_the_correction(tmp_path):
+def test_the_sweep_says_which_settings_changed_beyond_their_margin_after_the_correction(tmp_path):
     from sim.pages.sweep_page import many_points_text
 
     p = scen(tmp_path)
@@ -1051,14 +1051,17 @@ def test_the_sweep_says_which_settings_differ_from_the_scenarios_own_after_the_c
     )
     assert r.exit_code == 0, r.output
     text = many_points_text(doc)
-    assert text.startswith("No setting differs from the scenario's own by more than noise at 60 games a point.")
-    assert "Holm-corrected" in text and "--games" in text and text in r.stdout
+    assert text.startswith("No setting changed beyond its margin (1 percentage point for rates, 2% for lengths")
+    assert "0 of 1 difference unchanged within their margins, 1 cannot be told yet (about " in text
+    assert "no difference" not in text.lower() and "by more than noise" not in text
+    assert "Holm-corrected" in text and text in r.stdout
     r, doc = sweep(
         tmp_path, p, "--set", "track_len=20,30,40", "--games", "200", "--measure", "length.rounds", out="len"
     )
     text = many_points_text(doc)
     assert text.startswith(
-        "2 settings differ from the scenario's own by more than noise: track length = 20 spaces: game length (rounds) -"
+        "2 settings changed beyond the margin (1 percentage point for rates, 2% for lengths, 5% for counts): track "
+        "length = 20 spaces: game length (rounds) -"
     ), text
     assert "2 points were tested against it, 2 differences in all" in text
     assert text in html.unescape((tmp_path / "len" / "sweep.html").read_text())
@@ -1151,3 +1154,19 @@ def test_a_sweep_of_another_fixed_value_warns_that_it_replaces_the_page(tmp_path
     assert r.exit_code == 0 and "warning" not in r.output  # the same sweep again: no warning
     r, _ = sweep(tmp_path, p, "--set", "track_len=26,28", "--set", "die_faces=6", "--games", "10")
     assert r.exit_code == 0 and "die_faces = 4" in r.output and "die_faces = 6" in r.output and "replaces" in r.output
+
+
+def test_against_own_gives_each_difference_a_verdict_at_its_margin():
+    """With margins, a point tested against the scenario's own is unchanged (its interval within the margin),
+    changed (significant and beyond it) or cannot be told yet; only the changed ones are named as differing."""
+    from sim.stats.sweep_table import against_own
+
+    tests = [
+        {"point": 1, "measure": "m", "diff": 0.001, "ci95": [-0.003, 0.005], "p": 0.6, "se": 0.002, "n": 20000},
+        {"point": 2, "measure": "m", "diff": 0.05, "ci95": [0.04, 0.06], "p": 1e-12, "se": 0.005, "n": 20000},
+        {"point": 3, "measure": "m", "diff": 0.004, "ci95": [-0.016, 0.024], "p": 0.7, "se": 0.01, "n": 20000},
+    ]
+    a = against_own(tests, 20000, margins={"m": 0.01})
+    assert [t["verdict"] for t in a["differ"]] == ["changed"] and a["differ"][0]["point"] == 2
+    assert a["verdicts"]["unchanged"] == 1 and a["verdicts"]["cannot_tell"] == 1
+    assert a["verdicts"]["more_games"] > 20000
