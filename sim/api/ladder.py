@@ -93,18 +93,10 @@ class LadderResult:
 
     @property
     def verdicts(self) -> list[str]:
-        """One line per balance figure: how it moves with skill (holds within noise / grows / shrinks)."""
+        """One line per balance figure: whether it holds for skill (unchanged within its margin / changes /
+        cannot tell yet, at the strongest rung against the scenario's own players: `sim.stats.ladder_fit`)."""
         figs = self.raw.get("balance", {}).get("figures", {})
-        out = []
-        for f in figs.values():
-            tr = f["trend"]
-            p = (
-                ""
-                if tr.get("p") is None
-                else f" (p {'< 1e-300' if tr['p'] < 1e-300 else '= ' + format(tr['p'], '.3g')})"
-            )
-            out.append(f"{f['words']}: {tr['verdict']}{p}")
-        return out
+        return [f"{f['words']}: {f['skill']['verdict']}" for f in figs.values()]
 
 
 def build(
@@ -113,10 +105,12 @@ def build(
     strategies: Sequence[str] | None = None,
     games: int | None = None,
     seed: int | None = None,
+    balance_games: int | None = None,
 ) -> Ladder:
     """The validated ladder of ``game`` (a game name: its scenarios/<game>/<N>p.toml, Treasure Hunters
-    basic-<N>p.toml; or a scenario file, whose rules and board are kept and seats replaced). Raises LadderError,
-    ScenarioError or OverrideError (one line) before anything is played."""
+    basic-<N>p.toml; or a scenario file, whose rules and board are kept and seats replaced); ``balance_games``: each
+    rung's own table (`sim.model.ladder_spec.build`). Raises LadderError, ScenarioError or OverrideError (one line)
+    before anything is played."""
     from sim.api.public import load
     from sim.model import ladder_spec, registry
 
@@ -137,7 +131,7 @@ def build(
             )
         if players is not None:
             sc = load(p, set={"players": players})
-    return ladder_spec.build(sc, list(strategies) if strategies else None, games, seed)
+    return ladder_spec.build(sc, list(strategies) if strategies else None, games, seed, balance_games)
 
 
 def ladder(
@@ -147,6 +141,7 @@ def ladder(
     strategies: Sequence[str] | None = None,
     games: int | None = None,
     seed: int | None = None,
+    balance_games: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     threads: int | None = None,
@@ -161,7 +156,8 @@ def ladder(
 ) -> LadderResult:
     """Play the ladder of ``game`` (`build`) and write its folder (``out``, default reports/ladder-<game>-<N>p:
     ladder.json, ladder.parquet, ladder.html, the stored tables). ``games``: per table (default: 40,000 over the mixed
-    tables, at least 200 a table; 2,000 a team or matrix table; rounded up to a multiple of the players); ``strategies``: rung texts (``random``, ``planner:recall_own=0.5``; default: random
+    tables, at least 200 a table; 2,000 a team or matrix table; rounded up to a multiple of the players);
+    ``balance_games``: each rung's own table (default 16,000, or ``games`` with a search rung); ``strategies``: rung texts (``random``, ``planner:recall_own=0.5``; default: random
     and every scripted strategy at its defaults); ``advance(games)`` after each unit; ``fresh``: forget stored
     tables. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
     Raises LadderError, ScenarioError, OptionError, ExecutionError, SweepOutputError (one line each);
@@ -175,7 +171,7 @@ def ladder(
     from sim.play import runner
     from sim.play.provenance import provenance
 
-    ld = build(game, players, strategies, games, seed)
+    ld = build(game, players, strategies, games, seed, balance_games)
     check_cluster(workers, scheduler)
     if chunk is not None and chunk < 1:
         raise LadderError(f"--chunk: {chunk} is out of range; allowed >= 1")
@@ -207,6 +203,6 @@ def ladder(
 
 def _command(ld: Ladder) -> str:
     return (
-        f"sim ladder {ld.base.path or ld.base.game} --players {ld.players} --games {ld.games} --seed {ld.seed} "
-        f"--strategies {','.join(r.text for r in ld.rungs)}"
+        f"sim ladder {ld.base.path or ld.base.game} --players {ld.players} --games {ld.games} "
+        f"--balance-games {ld.balance_games} --seed {ld.seed} --strategies {','.join(r.text for r in ld.rungs)}"
     )

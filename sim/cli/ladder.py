@@ -26,6 +26,13 @@ def ladder(
             help="games per table (default: 40,000 over the mixed tables, at least 200 a table; rounded up to a multiple of the players)"
         ),
     ] = None,
+    balance_games: Annotated[
+        int | None,
+        typer.Option(
+            help="games of each rung's own table, whose balance figures say whether balance holds for skill "
+            "(default 16,000: a first-player advantage within +/-1 point of the reference decided at 4 players; --games when a rung is a search player)"
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
     workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
     scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
@@ -62,7 +69,7 @@ def ladder(
         fail(f"--strategies: empty rung in {strategies!r}; give NAME or NAME:PARAM=VALUE separated by ';'", EXIT_USAGE)
     rungs = split_rungs(strategies) if strategies is not None else None
     try:
-        ld = build(game, players, rungs, games, seed)
+        ld = build(game, players, rungs, games, seed, balance_games)
     except LadderError as e:
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
@@ -70,7 +77,7 @@ def ladder(
     from sim.output.ladder_output import folder_for
     from sim.play.progress import bar
 
-    total = len(ld.tables) * ld.games
+    total = ld.total_games
     prog, adv = bar(total, f"ladder {ld.folder_name()}")
     kept = (
         f"no ladder.json written; the tables finished so far are kept in {folder_for(ld, out) / 'points'}: "
@@ -84,6 +91,7 @@ def ladder(
                 strategies=rungs,
                 games=games,
                 seed=seed,
+                balance_games=balance_games,
                 threads=threads,
                 chunk=chunk,
                 out=out,
@@ -175,11 +183,13 @@ def summary_text(d: dict) -> str:
         for c in m["cells"]:
             lines.append(f"  {c['row']} vs hunters {c['col']}: hunters win {100 * c['hunters_win_rate']:.1f}%")
     for f in (d.get("balance") or {}).get("figures", {}).values():
-        lines.append(f"{f['words']}: {f['trend']['verdict']}")
+        lines.append(f"{f['words']}: {f['skill']['verdict']}")
     return "\n".join(lines)
 
 
 DEFAULT_LADDER_GAMES = 6_000  # games of each game's ladder in `sim run-defaults` (make run): a first look, seconds
+DEFAULT_BALANCE_FACTOR = 4  # its rungs' own tables play 4 times a mixed table's games (their verdicts say how many
+# more games would decide: make run's 5 minutes cannot afford +/-1 point for every game)
 
 
 def run_default_ladders(game: str | None, games: int | None = None) -> list[tuple[Path, dict]]:
@@ -201,18 +211,19 @@ def run_default_ladders(game: str | None, games: int | None = None) -> list[tupl
         try:
             ld = build(g)
             per = max(ld.players, -(-total // len(ld.tables)))
-            ld = build(g, games=per)
+            ld = build(g, games=per, balance_games=per * DEFAULT_BALANCE_FACTOR)
         except (LadderError, ScenarioError) as e:
             fail(str(e))
-        prog, adv = bar(len(ld.tables) * ld.games, f"ladder {ld.folder_name()}")
+        prog, adv = bar(ld.total_games, f"ladder {ld.folder_name()}")
         with interruptible(), prog:
             r = api_ladder(
                 g,
                 games=ld.games,
+                balance_games=ld.balance_games,
                 ctx=run_context(None),
                 advance=adv,
                 on_played=getattr(prog, "played", None),
-                command=f"sim ladder {g} --games {ld.games}",
+                command=f"sim ladder {g} --games {ld.games} --balance-games {ld.balance_games}",
             )
         typer.echo(f"ladder {g}: {ladder_headline(r.raw)} -> {r.folder}")
         out.append((r.folder, r.raw))

@@ -83,6 +83,12 @@ class Ladder:
     mode: str
     label: str
     variant: str = ""  # rungs other than the default ones: their names, so such a ladder gets a folder of its own
+    balance_games: int = 0  # games of each rung's own (mono) table, for the balance figures (0: ``games``)
+
+    @property
+    def total_games(self) -> int:
+        """Games over every table (the mono tables play ``balance_games``)."""
+        return sum(t.scenario.games for t in self.tables)
 
     @property
     def players(self) -> int:
@@ -205,10 +211,22 @@ DEFAULT_TOTAL = 40_000  # games over the mixed tables when --games is not given
 MIN_DEFAULT_GAMES = 200
 
 
-def build(base: Scenario, strategies: list[str] | None, games: int | None, seed: int | None = None) -> Ladder:
+BALANCE_GAMES = 16_000  # a rung's own table by default: a first-player advantage within +/-1 point of the
+# reference table's decided at 4 players (Moor: about 13,000 games a table)
+
+
+def build(
+    base: Scenario,
+    strategies: list[str] | None,
+    games: int | None,
+    seed: int | None = None,
+    balance_games: int | None = None,
+) -> Ladder:
     """The ladder of ``strategies`` (rung texts; None: `default_rungs`) on ``base``'s rules, ``games`` games per
     table (None: `DEFAULT_TOTAL` spread over the mixed tables, at least `MIN_DEFAULT_GAMES`, 2,000 a team or matrix
-    table; rounded up to a multiple of the players). Raises LadderError (one line) before anything is played."""
+    table; rounded up to a multiple of the players). Each rung's own (mono) table, whose balance figures say whether
+    balance holds for skill, plays ``balance_games`` (None: `BALANCE_GAMES`, or ``games`` when a rung is a search
+    player or ``games`` is larger). Raises LadderError (one line) before anything is played."""
     spec = base.spec
     n = base.players
     roles = tuple(spec.roles(base.params, n))
@@ -224,6 +242,8 @@ def build(base: Scenario, strategies: list[str] | None, games: int | None, seed:
         raise LadderError(f"--strategies: {len(rungs)} rungs; allowed at most {MAX_RUNGS}")
     if games is not None and games < 1:
         raise LadderError(f"--games: {games} is out of range; allowed >= 1")
+    if balance_games is not None and balance_games < 1:
+        raise LadderError(f"--balance-games: {balance_games} is out of range; allowed >= 1")
     idx = list(range(len(rungs)))
     layouts: list[tuple[tuple[int, ...], str]] = []
     if mode == "asymmetric":
@@ -255,6 +275,10 @@ def build(base: Scenario, strategies: list[str] | None, games: int | None, seed:
         mixed = sum(1 for _, k in layouts if k == "mixed")
         games = max(MIN_DEFAULT_GAMES, DEFAULT_TOTAL // mixed) if mixed else 2000
     games = -(-games // n) * n
+    if balance_games is None:
+        searching = any(r.strategy == "search" for r in rungs)
+        balance_games = games if searching else max(games, BALANCE_GAMES)
+    balance_games = -(-balance_games // n) * n
     seed = base.seed if seed is None else seed
     if not 0 <= seed < 2**64:
         raise LadderError(f"--seed: {seed} is out of range; allowed 0..2^64-1")
@@ -264,13 +288,18 @@ def build(base: Scenario, strategies: list[str] | None, games: int | None, seed:
             lay,
             kind,
             base.with_changes(
-                name=f"{base.name}-t{i}", games=games, seed=seed, seats=tuple(rungs[r].seat() for r in lay)
+                name=f"{base.name}-t{i}",
+                games=balance_games if kind == "mono" else games,
+                seed=seed,
+                seats=tuple(rungs[r].seat() for r in lay),
             ),
         )
         for i, (lay, kind) in enumerate(layouts)
     )
     defaults = [t for r in dict.fromkeys(roles) for t in default_rungs(spec, r)]
-    return Ladder(base, tuple(rungs), tables, games, seed, mode, label_of(base), variant_of(rungs, defaults))
+    return Ladder(
+        base, tuple(rungs), tables, games, seed, mode, label_of(base), variant_of(rungs, defaults), balance_games
+    )
 
 
 def variant_of(rungs: list[Rung], defaults: list[str]) -> str:

@@ -132,6 +132,7 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
             "params": ld.base.to_dict()["params"],
         },
         "games_per_table": ld.games,
+        "balance_games": ld.balance_games,
         "seed": ld.seed,
         "rungs": [
             {"rung": r.text, "strategy": r.strategy, "params": dict(r.params), "role": r.role, "played": _played(ld, i)}
@@ -211,13 +212,47 @@ def matrix(ld: Ladder, tables: list[TableGames]) -> dict:
 
 FIGURE_WORDS = {
     "first_player_advantage": "first-player advantage (start player's win rate minus the fair share)",
-    "seat_spread": "seat spread (highest seat win rate minus the lowest, bias-corrected)",
+    "seat_spread": "seat spread (highest seat win rate minus the lowest)",
     "length_turns": "game length (mean turns)",
 }
 
 
+def paired_figure(key: str, a: TableGames, ref: TableGames, players: int) -> tuple[float, float, int] | None:
+    """Table ``a``'s figure minus the reference table's, game by game over the games both finished (the tables play
+    the same seeds: common random numbers), as (difference, standard error, games); None for a figure that is not
+    a per-game mean (seat spread) or tables of different lengths."""
+    from sim.stats.aggregate import WIN_UNITS
+
+    col = {"first_player_advantage": "first_player.win", "length_turns": "length.turns"}.get(key)
+    if key.startswith("team_win_rate."):
+        col = "team." + key.split(".", 1)[1]
+    if col is None or col not in a.values or len(a.finished) != len(ref.finished):
+        return None
+    both = a.finished & ref.finished
+    scale = float(WIN_UNITS) if col == "first_player.win" else 1.0
+    d = (a.values[col][both] - ref.values[col][both]) / scale
+    n = int(both.sum())
+    if n < 2:
+        return None
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(n)), n
+
+
+def reference_rung(ld: Ladder, mono_rungs: list[int]) -> int:
+    """The position in ``mono_rungs`` (rung indices) of the table balance is judged against: the rung the ladder's
+    scenario seats at every seat (its own scripted players), else the first rung given that is not a random one."""
+    own = {s.strategy for s in ld.base.seats}
+    texts = [ld.rungs[i].text for i in mono_rungs]
+    if len(own) == 1 and next(iter(own)) in texts:
+        return texts.index(next(iter(own)))
+    for order in range(len(ld.rungs)):
+        if order in mono_rungs and not (ld.rungs[order].text == "random" or ld.rungs[order].text.endswith("_random")):
+            return mono_rungs.index(order)
+    return 0
+
+
 def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team: list[dict] | None) -> dict:
-    """The balance figures at each rung's mono table, with a trend verdict per figure across rungs (x: the rung's
+    """The balance figures at each rung's mono table, with a verdict per figure on whether it holds for skill
+    (`sim.stats.ladder_fit.skill_verdicts`: every rung rated above the reference table against it; x: the rung's
     Elo rating; co-operative: its team win rate in points). Asymmetric ladders have no mono tables: empty."""
     mono = [tg for tg in tables if tg.table.kind == "mono"]
     if not mono:
@@ -238,13 +273,12 @@ def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team:
         figs = lf.balance_figures(tg.values, tg.finished, ld.players, is_team, ld.seed + tg.table.index)
         for k, f in figs.items():
             per.setdefault(k, []).append({"rung": ld.rungs[i].text, **f})
-    out = {}
-    for k, rows in per.items():
-        if is_team and k.startswith("team_win_rate"):
-            continue  # the team ladder itself (trend of a figure against itself says nothing)
-        tr = lf.trend(xs, [r["value"] for r in rows], [r["se"] for r in rows])
-        out[k] = {"words": FIGURE_WORDS.get(k, k), "per_rung": rows, "trend": tr}
+    judged = {k: rows for k, rows in per.items() if not (is_team and k.startswith("team_win_rate"))}
+    ref = reference_rung(ld, [tg.table.rungs[0] for tg in mono])
+    verdicts = lf.skill_verdicts(judged, xs, ref, paired=lambda k, i, j: paired_figure(k, mono[i], mono[j], ld.players))
+    out = {k: {"words": FIGURE_WORDS.get(k, k), "per_rung": rows, "skill": verdicts[k]} for k, rows in judged.items()}
     return {
+        "reference": ld.rungs[mono[ref].table.rungs[0]].text,
         "rungs": [ld.rungs[tg.table.rungs[0]].text for tg in mono],
         "x": xs,
         "x_words": "rating (Elo)" if elo is not None else "team win rate (points)",

@@ -129,23 +129,26 @@ def _balance_section(d: dict) -> str:
         return ""
     rows = []
     for f in figs.values():
-        tr = f["trend"]
         unit = f["per_rung"][0]["unit"] if f["per_rung"] else ""
         fmt = (lambda x: f"{with_sign(100 * x, 1)} pts") if unit == "share" else (lambda x: f"{x:.1f}")
         per = "; ".join(
             f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"]
         )
-        p = "" if tr.get("p") is None else f" (trend p {_p(tr['p'])}, alpha {tr['alpha']})"
-        rows.append({"figure": f["words"], "at each rung (95% interval)": per, "verdict": tr["verdict"] + p})
+        rows.append({"figure": f["words"], "at each rung (95% interval)": per, "verdict": f["skill"]["verdict"]})
     return (
         "<h2>Does the balance hold for skilled play?</h2>"
-        "<p>Each rung plays a table of its own with every seat on that rung (same seed and games as the ladder). "
-        f"Verdict: weighted least-squares slope of the figure against the rung's {esc(b.get('x_words', ''))}, "
-        "z-test, two-sided at alpha 0.05: <em>holds within noise</em> when the slope is not significant, "
-        "<em>grows with skill</em> when the figure moves away from zero as skill rises, <em>shrinks with "
-        "skill</em> when towards zero. Seat spread is highest minus lowest seat win rate (the start rotates, so "
-        "it measures what a seat keeps of its own), corrected for the spread equal seats show by chance (the "
-        "bootstrap's bias correction: near or below 0 means no seat difference beyond noise); first-player advantage is the start player's win rate minus "
+        "<p>Each rung plays a table of its own with every seat on that rung "
+        f"({count(d.get('balance_games') or d['games_per_table'], 'game', grouped=True)}, the same seed as the ladder). "
+        f"Each figure of every rung rated above <em>{esc(b.get('reference', ''))}</em> (the table the figures are "
+        "judged against: the scenario's own players) is compared with that table's at a margin (1 percentage point "
+        "for the first-player advantage and team win rates, 2% for the length; shaded in the plots): <em>holds for "
+        "skill</em> when an equivalence test (two one-sided tests) puts the difference within the margin, "
+        "<em>changes with skill</em> when it is significant and beyond the margin, else <em>cannot tell yet</em> "
+        "with about how many games a table would decide; the verdict shown is the strongest rung's, Holm-corrected "
+        "over every figure and rung. Seat spread is the highest minus the lowest seat win rate (the start rotates, "
+        "so it measures what a seat keeps of its own) with an interval from simultaneous intervals of the seats' "
+        "win rates; the seats are equal when every seat lies within 1 point of the fair share, and differ when the "
+        "chi-square test of equal seats rejects; first-player advantage is the start player's win rate minus "
         "the fair share.</p>" + html_table(rows) + _svg(ladder_plots.balance, d, "bal")
     )
 

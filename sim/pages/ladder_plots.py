@@ -94,11 +94,18 @@ def balance(d: dict) -> Any:
         v = [scale * r["value"] for r in rows]
         lo = [max(scale * (r["value"] - r["ci95"][0]), 0) for r in rows]
         hi = [max(scale * (r["ci95"][1] - r["value"]), 0) for r in rows]
+        sk = f.get("skill") or {}
+        ref = next((i for i, r in enumerate(rows) if r["rung"] == sk.get("reference")), None)
+        if ref is not None and sk.get("margin"):  # the margin band: what counts as unchanged from the reference
+            base = 0.0 if k == "seat_spread" else v[ref]
+            top = 2 * scale * sk["margin"] if k == "seat_spread" else scale * sk["margin"]
+            ax.axhspan(base - (0 if k == "seat_spread" else top), base + top, color=GREY, alpha=0.2, lw=0)
         ax.errorbar(x, v, yerr=[lo, hi], fmt="o", color=NEUTRAL, ecolor="black", capsize=3, lw=1)
         if k == "first_player_advantage":
             ax.axhline(0, color=GREY, ls="--", lw=1)
         ax.set_xticks(x, [r["rung"] for r in rows], rotation=30, ha="right")
-        ax.set_title(f"{k.replace('_', ' ')}\n{f['trend']['verdict']}", fontsize=9)
+        kind = {"unchanged": "holds for skill", "changed": "changes with skill", "cannot_tell": "cannot tell yet"}
+        ax.set_title(f"{k.replace('_', ' ')}\n{kind.get(sk.get('kind') or '', 'no comparison')}", fontsize=9)
         ax.set_ylabel("percentage points" if scale == 100 else rows[0]["unit"] if rows else "")
     return fig
 

@@ -34,7 +34,7 @@ def per_game_names(ld: Ladder) -> tuple[str, ...]:
 
 
 def key(ld: Ladder, t: Table) -> str:
-    return point_key(t.scenario, ld.seed, ld.games, 0)
+    return point_key(t.scenario, ld.seed, t.scenario.games, 0)
 
 
 @dataclass
@@ -65,15 +65,15 @@ def play(
     units = [
         Unit(key(ld, t), i, t.scenario, g0, n, ld.seed, 0, names)
         for t in todo
-        for i, (g0, n) in enumerate(chunks(ld.games, chunk))
+        for i, (g0, n) in enumerate(chunks(t.scenario.games, chunk))
     ]
-    per_table = len(chunks(ld.games, chunk))
+    parts = {key(ld, t): len(chunks(t.scenario.games, chunk)) for t in todo}
     by_key = {key(ld, t): t for t in todo}
     pending: dict[str, list] = {}
     t0 = time.perf_counter()
     for u, r in executor.map(units, (ctx or RunContext()).with_(progress=None)):
         pending.setdefault(u.key, []).append(r)
-        if len(pending[u.key]) == per_table:
+        if len(pending[u.key]) == parts[u.key]:
             t = by_key[u.key]
             store.save(u.key, merge(pending.pop(u.key)), {"table": t.index, "rungs": list(t.rungs), "seed": ld.seed})
             out.played.append(t.index)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +44,7 @@ ELO = 400.0 / math.log(10.0)
 ALPHA = 1e-4  # choix's regularisation: keeps a rung that never wins finite, negligible otherwise
 BOOT = 200
 ALPHA_TREND = 0.05
+SEAT_MARGIN = 0.01  # seats equal within 1 percentage point of the fair share each
 
 
 @dataclass(frozen=True)
@@ -268,8 +270,8 @@ def balance_figures(
 ) -> dict[str, dict]:
     """The headline balance figures of one mono table from its per-game numerators (`sim.play.ladder`): each
     {value, ci95, se, unit}. Competitive: first_player_advantage (start player's win rate - 1/players, Wilson),
-    seat_spread (highest - lowest seat win rate, bias-corrected, basic bootstrap interval over games); team: team_win_rate per role (Wilson);
-    both: length_turns (mean turns, normal)."""
+    seat_spread (`seat_spread`); team: team_win_rate per role (Wilson); both: length_turns (mean turns, normal).
+    ``seed`` is kept for the callers' signature (no figure resamples now)."""
     fin = finished.astype(bool)
     n = int(fin.sum())
     out: dict[str, dict] = {}
@@ -277,7 +279,13 @@ def balance_figures(
     def rate_fig(successes: float, offset: float = 0.0) -> dict:
         p = successes / n if n else math.nan
         lo, hi = wilson95(successes, n)
-        return {"value": p - offset, "ci95": [lo - offset, hi - offset], "se": (hi - lo) / (2 * 1.96), "unit": "share"}
+        return {
+            "value": p - offset,
+            "ci95": [lo - offset, hi - offset],
+            "se": (hi - lo) / (2 * 1.96),
+            "unit": "share",
+            "n": n,
+        }
 
     if team:
         for k, v in values.items():
@@ -285,29 +293,55 @@ def balance_figures(
                 out[f"team_win_rate.{k[5:]}"] = rate_fig(float(v[fin].sum()))
     else:
         out["first_player_advantage"] = rate_fig(float(values["first_player.win"][fin].sum()) / WIN_UNITS, 1 / players)
-        shares = np.stack([values[f"win.seat{s}"][fin] for s in range(players)], axis=1) / WIN_UNITS
-
-        def spread(x: np.ndarray) -> float:
-            m = x.mean(axis=0)
-            return float(m.max() - m.min())
-
-        # highest minus lowest of N noisy rates is biased upwards (equal seats still spread by chance): the
-        # bootstrap's bias correction, 2 * estimate - mean of the replicates, with the basic bootstrap interval
-        raw = spread(shares)
-        bv = boot_values(shares, spread, seed)
-        lo, hi = _pct(bv)
-        out["seat_spread"] = {
-            "value": 2 * raw - float(bv.mean()),
-            "ci95": [2 * raw - hi, 2 * raw - lo],
-            "se": float(bv.std(ddof=1)),
-            "unit": "share",
-            "raw": raw,
-        }
+        wins = [float(values[f"win.seat{s}"][fin].sum()) / WIN_UNITS for s in range(players)]
+        out["seat_spread"] = seat_spread(wins, n, players)
     t = values["length.turns"][fin].astype(float)
     se = float(t.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     m = float(t.mean()) if n else math.nan
-    out["length_turns"] = {"value": m, "ci95": [m - 1.96 * se, m + 1.96 * se], "se": se, "unit": "turns"}
+    out["length_turns"] = {"value": m, "ci95": [m - 1.96 * se, m + 1.96 * se], "se": se, "unit": "turns", "n": n}
     return out
+
+
+def seat_spread(wins: list[float], n: int, players: int, margin: float = SEAT_MARGIN) -> dict:
+    """Seat spread of one table: ``wins`` per seat (shares of a game, adding up to the finished games ``n``).
+
+    value: highest minus lowest seat win rate (as observed). ci95: from simultaneous Wilson intervals of the seats'
+    win rates (Bonferroni, each at 1 - 0.05 / players): [max(0, highest lower end - lowest upper end), highest
+    upper end - lowest lower end]. Whenever every seat's interval holds its true rate (at least 95% of the time,
+    under any dependence), the true spread lies in it, so it covers at least at its stated rate, also for equal
+    seats (true spread 0), where a bootstrap of the highest-minus-lowest does not. p_equal: chi-square test of
+    equal seats (scipy.stats.chisquare on the win counts). within: the largest distance of a seat's interval end
+    from the fair share (every seat within +/-``margin`` of it: the seats are equal within the margin, an
+    intersection-union equivalence test at 5%). more_games: about how many games the table would need for that to
+    be decided, when the largest seat deviation is inside the margin (None otherwise)."""
+    from scipy import stats
+
+    fair = 1 / players
+    if n <= 0:
+        return {"value": math.nan, "ci95": [math.nan, math.nan], "se": math.nan, "unit": "share", "p_equal": None}
+    rates = [w / n for w in wins]
+    level = 1 - 0.05 / players
+    z = float(stats.norm.isf((1 - level) / 2))
+    bounds = [wilson(w, n, level) for w in wins]
+    lo, hi = [b[0] for b in bounds], [b[1] for b in bounds]
+    p_equal = float(stats.chisquare(wins).pvalue) if sum(wins) > 0 else 1.0
+    within = max(max(abs(h - fair) for h in hi), max(abs(fair - x) for x in lo))
+    dev = max(abs(r - fair) for r in rates)
+    half = max((h - x) / 2 for x, h in zip(lo, hi))
+    more = None
+    if within >= margin and dev < margin and half > 0:
+        more = max(int(math.ceil(n * (half / (margin - dev)) ** 2)) - n, 1)
+    return {
+        "value": max(rates) - min(rates),
+        "ci95": [max(0.0, max(lo) - min(hi)), max(hi) - min(lo)],
+        "se": half / z,
+        "unit": "share",
+        "p_equal": p_equal,
+        "within": within,
+        "max_deviation": dev,
+        "more_games": more,
+        "n": n,
+    }
 
 
 def trend(x: list[float], ys: list[float], ses: list[float], alpha: float = ALPHA_TREND) -> dict:
@@ -340,3 +374,145 @@ def trend(x: list[float], ys: list[float], ses: list[float], alpha: float = ALPH
     else:  # the fitted figure at the strongest rung further from zero than at the weakest: it grows
         verdict = "grows with skill" if abs(hi) > abs(lo) else "shrinks with skill"
     return {"slope_per_100_elo": b * 100, "slope_se": se * 100, "p": p, "verdict": verdict, "alpha": alpha}
+
+
+def _figure_margin(key: str, ref_value: float, margins: dict[str, float] | None) -> float:
+    """A balance figure's equivalence margin (sim.stats.verdict): rates 1 percentage point, length 2% of the
+    reference; ``margins`` overrides by figure (percentage points for the rates)."""
+    from sim.stats import verdict as V
+
+    kind = "turns" if key == "length_turns" else "rate"
+    return V.margin_for(key, kind, margins).value(ref_value)
+
+
+def skill_verdicts(
+    figures: dict[str, list[dict]],
+    x: list[float],
+    reference: int,
+    alpha: float = ALPHA_TREND,
+    margins: dict[str, float] | None = None,
+    paired: Callable[[str, int, int], tuple[float, float, int] | None] | None = None,
+) -> dict[str, dict]:
+    """Does each balance figure hold for skill? ``figures``: per figure, one row per rung's mono table ({rung,
+    value, se, ...}; seat_spread rows from `seat_spread`), rungs in the order of ``x`` (their skill, weakest first);
+    ``reference``: the index of the scripted table the figures are judged against (the scenario's own players).
+
+    Every rung rated above the reference is compared with it (`sim.stats.verdict`: the difference with the
+    standard error of the per-game differences when ``paired(figure, rung, reference)`` gives them as (difference,
+    standard error, games): the tables play the same games, common random numbers; else of two independent
+    tables; the two-sided test and the TOST at the figure's margin), all
+    Holm-corrected together, difference tests and equivalence tests each as one family over every figure and rung;
+    seat spread is judged at each rung on its own (its chi-square test of equal seats in the family of difference
+    tests; seats equal when every seat's simultaneous interval lies within the margin of the fair share). The
+    figure's verdict is the one at the strongest rung. Returns per figure {"verdict": words, "kind", "at": the
+    strongest rung, "reference": its rung, "margin", "per_rung": [{rung, kind, estimate, ci95, p_holm,
+    p_equiv_holm, more_games}]}."""
+    from scipy import stats
+
+    from sim.stats import verdict as V
+    from sim.stats.metrics import holm
+
+    above = [i for i in range(len(x)) if i != reference and x[i] > x[reference]]
+    tests: list[dict] = []
+    for key, rows in figures.items():
+        ref = rows[reference]
+        for i in range(len(rows)) if key == "seat_spread" else above:
+            r = rows[i]
+            if key == "seat_spread":
+                tests.append({"key": key, "i": i, "p": r.get("p_equal") if r.get("p_equal") is not None else 1.0})
+                continue
+            m = _figure_margin(key, ref["value"], margins)
+            pd = paired(key, i, reference) if paired is not None else None
+            if pd is not None:
+                d, se, n_pairs = pd
+                r = dict(r, n=n_pairs)
+            else:
+                d = r["value"] - ref["value"]
+                se = math.sqrt(r["se"] ** 2 + ref["se"] ** 2)
+            p = float(2 * stats.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d else 1.0)
+            tests.append(
+                {"key": key, "i": i, "d": d, "se": se, "m": m, "p": p, "pe": V.tost_p(d, se, m), "n": r.get("n")}
+            )
+    for t, q in zip(tests, holm([t["p"] for t in tests])):
+        t["p_holm"] = q
+    eq = [t for t in tests if "pe" in t]
+    for t, q in zip(eq, holm([t["pe"] for t in eq])):
+        t["pe_holm"] = q
+    out: dict[str, dict] = {}
+    for key, rows in figures.items():
+        per = []
+        for t in (t for t in tests if t["key"] == key):
+            r = rows[t["i"]]
+            if key == "seat_spread":
+                m = margins.get(key, 100 * SEAT_MARGIN) / 100 if margins else SEAT_MARGIN
+                if r.get("within", math.inf) < m:
+                    kind = V.UNCHANGED
+                elif t["p_holm"] <= alpha and r["max_deviation"] >= m:
+                    kind = V.CHANGED
+                else:
+                    kind = V.CANNOT_TELL
+                more = r.get("more_games") if kind == V.CANNOT_TELL else None
+                per.append(
+                    {
+                        "rung": r["rung"],
+                        "kind": kind,
+                        "estimate": r["value"],
+                        "ci95": r["ci95"],
+                        "margin": m,
+                        "p_holm": t["p_holm"],
+                        "p_equiv_holm": None,
+                        "more_games": more,
+                    }
+                )
+                continue
+            v = V.judge(t["d"], t["se"], t["m"], t.get("n") or 0, t["p_holm"], t["pe_holm"], alpha, t["p"], t["pe"])
+            more = v.more_games
+            if more is not None:
+                more = v.games + more  # the games a table would need in all (both tables play them)
+            per.append(
+                {
+                    "rung": r["rung"],
+                    "kind": v.kind,
+                    "estimate": v.estimate,
+                    "ci95": list(v.ci95),
+                    "margin": v.margin,
+                    "p_holm": t["p_holm"],
+                    "p_equiv_holm": t["pe_holm"],
+                    "more_games": more,
+                }
+            )
+        strongest = max(range(len(x)), key=lambda i: x[i])
+        head = next((p for p in per if p["rung"] == rows[strongest]["rung"]), None)
+        out[key] = {
+            "at": rows[strongest]["rung"],
+            "reference": rows[reference]["rung"],
+            "kind": head["kind"] if head else None,
+            "margin": head["margin"] if head else None,
+            "per_rung": per,
+            "verdict": skill_words(key, head, rows[reference]["rung"], rows[strongest]["rung"]),
+        }
+    return out
+
+
+def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> str:
+    """A figure's skill verdict in words (see `skill_verdicts`)."""
+    from sim.stats import verdict as V
+
+    if head is None:
+        return f"nothing to compare: {reference}, the table it is judged against, is the strongest rung"
+    share = key != "length_turns"
+    f = (lambda v: f"{100 * v:+.1f} points") if share else (lambda v: f"{v:+.1f} turns")
+    m = f"{100 * head['margin']:.1f} points" if share else f"{head['margin']:.1f} turns"
+    more = head.get("more_games")
+    tell = f"cannot tell yet at ±{m}" + (f": about {V.round_games(more):,} games a table would decide" if more else "")
+    if key == "seat_spread":
+        if head["kind"] == V.UNCHANGED:
+            return f"seats equal within ±{m} of the fair share at {strongest}"
+        if head["kind"] == V.CHANGED:
+            return f"seats differ at {strongest}: spread {100 * head['estimate']:.1f} points (p {head['p_holm']:.2g} after Holm)"
+        return tell + f" (at {strongest})"
+    if head["kind"] == V.UNCHANGED:
+        return f"holds for skill: unchanged within ±{m} from {reference} to {strongest}"
+    if head["kind"] == V.CHANGED:
+        return f"changes with skill: {f(head['estimate'])} at {strongest} against {reference}"
+    return tell + f" (from {reference} to {strongest})"

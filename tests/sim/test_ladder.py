@@ -124,7 +124,19 @@ def test_every_rung_sits_in_every_seat_equally_often(players, rungs):
     assert len(set(seats.values())) == 1 and len(seats) == rungs * players
     assert all(len(set(t.rungs)) > 1 for t in mixed)
     assert sorted(t.rungs[0] for t in ld.tables if t.kind == "mono") == list(range(rungs))
-    assert {(t.scenario.seed, t.scenario.games) for t in ld.tables} == {(ld.seed, ld.games)}  # common random numbers
+    assert {(t.scenario.seed, t.scenario.games) for t in mixed} == {(ld.seed, ld.games)}  # common random numbers
+    mono = {(t.scenario.seed, t.scenario.games) for t in ld.tables if t.kind == "mono"}  # each rung's own table:
+    assert mono == {(ld.seed, ld.balance_games)} and ld.balance_games % players == 0  # sized for balance, same seed
+    assert ld.balance_games >= 16_000 and ld.total_games == len(mixed) * ld.games + rungs * ld.balance_games
+
+
+def test_a_rung_s_own_table_plays_the_balance_games_asked_for():
+    ld = api_ladder.build("moor", players=4, strategies=["random", "runner"], games=40, balance_games=1001)
+    assert ld.balance_games == 1004 and all(t.scenario.games == 1004 for t in ld.tables if t.kind == "mono")
+    searching = api_ladder.build("moor", players=4, strategies=["random", "search:budget=4"], games=40)
+    assert searching.balance_games == 40  # a search rung's table costs hundreds of scripted games a game
+    with pytest.raises(api_ladder.LadderError, match="--balance-games: 0 is out of range"):
+        api_ladder.build("moor", players=4, strategies=["random", "runner"], games=40, balance_games=0)
 
 
 def test_the_co_operative_and_asymmetric_designs():
@@ -183,10 +195,9 @@ def test_the_report_folder_has_its_files_and_frames(a_vs_a):
     assert a_vs_a.ratings.columns == ["rung", "elo", "ci_low", "ci_high", "pairs"]
     assert set(a_vs_a.luck["figure"]) == {"best_vs_random", "best_vs_next", "spread_elo", "stronger_wins", "explained"}
     assert set(a_vs_a.balance["figure"]) == {"first_player_advantage", "seat_spread", "length_turns"}
-    assert len(a_vs_a.verdicts) == 3 and all(
-        v.split(": ")[1].split(" (")[0] in ("holds within noise", "grows with skill", "shrinks with skill")
-        for v in a_vs_a.verdicts
-    )
+    starts = ("holds for skill", "changes with skill", "cannot tell yet", "seats equal", "seats differ", "nothing to")
+    assert len(a_vs_a.verdicts) == 3 and all(v.split(": ", 1)[1].startswith(starts) for v in a_vs_a.verdicts)
+    assert not any("within noise" in v for v in a_vs_a.verdicts)
     page = (f / "ladder.html").read_text()
     for words in ("Luck versus skill", "Does the balance hold for skilled play?", "No rung family varies a budget"):
         assert words in page
