@@ -149,6 +149,7 @@ def measures_markdown() -> str:
         "scenario's in its `measures` block. A measure that cannot apply to a scenario is not shown at all. "
         "Kinds: rate (a share of games, in %), count (per game), points (a score or a margin), turns (a length). "
         "Keys with `{seat}`, `{strategy}` or `{role}` are patterns (`win.seat0`, `team.hunter`).\n\n",
+        _margins_section(),
         "## Every game\n\n",
         _measure_rows((e.key, e) for e in catalogue.GENERIC if e.shown),
     ]
@@ -158,6 +159,24 @@ def measures_markdown() -> str:
             out.append(f"## {spec.title} (`{name}`)\n\n")
             out.append(_measure_rows(own))
     return "".join(out).rstrip("\n") + "\n"
+
+
+def _margins_section() -> str:
+    """The equivalence margins by kind (sim.stats.verdict), for the measures reference."""
+    from sim.stats import verdict as V
+
+    rows = "".join(f"| {k} | {m.source.split(': ', 1)[-1]} |\n" for k, m in V.DEFAULT_MARGINS.items())
+    return (
+        "## Verdicts and their margins\n\n"
+        "`sim compare`, `sim sweep`, `sim check` and the ladder judge a change of a measure by one of three verdicts "
+        "(`sim/stats/verdict.py`): *unchanged within ±m* when two one-sided tests put the difference within the "
+        "margin m (its 90% interval inside ±m), *changed by X* when the difference is significant and beyond the "
+        "margin, else *cannot tell yet*, with about how many more games would decide; Holm-corrected over the "
+        "measures judged together. The margin is the smallest change a designer would act on; by kind:\n\n"
+        "| kind | default margin |\n|---|---|\n" + rows + "\n"
+        "Change one with `--margin MEASURE=VALUE` (`sim compare`; a rate's in percentage points: "
+        "`--margin first_player_advantage=0.5`).\n\n"
+    )
 
 
 PAGES = {"cli": cli_markdown, "measures": measures_markdown}
