@@ -120,6 +120,7 @@ def compare(
         "alpha": alpha,
         "correction": "holm",
         "margins": margins,
+        "seconds_per_turn": {"a": _seconds(sa), "b": _seconds(sb)},
         "metrics": rows,
         "significant": [r["name"] for r in rows if r["significant"]],
         # fewer paired games than a test needs (sim.stats.metrics.MIN_GAMES_FOR_TESTS): those measures are untested
@@ -160,3 +161,10 @@ def _now_utc() -> str:
     import datetime as dt
 
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _seconds(sc: Scenario) -> float | None:
+    """The scenario's seconds_per_turn (its playing time per turn, for the minutes), None for a game without it."""
+    from sim.model.registry import SECONDS_PER_TURN
+
+    return float(sc.params[SECONDS_PER_TURN]) if sc.spec.param(SECONDS_PER_TURN) is not None else None

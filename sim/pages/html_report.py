@@ -451,8 +451,8 @@ def sections(s: dict) -> list[Section]:
                 "id": "win-rates",
                 "title": "Win rates",
                 "intro": "Per seat (each seat in its own colour, also in the score plot), per turn position and "
-                "per strategy; bars are 95% Wilson intervals, the dashed line the fair share."
-                + (f" {scope}" if scope else ""),
+                "per strategy, as the difference from the fair share in percentage points (the shaded band: within 1 point of "
+                "fair); whiskers are 95% Wilson intervals." + (f" {scope}" if scope else ""),
                 "plots": [("win-rates", "win rates with 95% intervals", plots.render(plots.win_rates, s))],
                 "folded": [(f"win rates {cap} as a table", rows) for cap, rows in wr],
             }

@@ -106,35 +106,43 @@ def render(fn, *args) -> str | None:
         return to_svg(fig)
 
 
+RATE_MARGIN_PTS = 1.0  # the margin band of a win-rate chart: within 1 percentage point of the fair share
+
+
 def _errbars(ax, labels, rates, cis, color, fair=None, title=""):
+    """Win rates as bars with 95% interval whiskers; with a ``fair`` share, each rate minus it in percentage points,
+    with the +/-1 point margin band shaded (an effect of a point is invisible on bars that start at 0)."""
     import numpy as np
 
     x = np.arange(len(labels))
+    base = 0.0 if fair is None else fair
+    vals = [100 * (r - base) for r in rates]
     lo = [max(r - c[0], 0.0) for r, c in zip(rates, cis)]
     hi = [max(c[1] - r, 0.0) for r, c in zip(rates, cis)]
-    ax.bar(x, [100 * r for r in rates], color=color, alpha=0.85, width=0.6)
-    ax.errorbar(
-        x,
-        [100 * r for r in rates],
-        yerr=[[100 * v for v in lo], [100 * v for v in hi]],
-        fmt="none",
-        ecolor="black",
-        capsize=3,
-        lw=1,
-    )
     if fair is not None:
-        ax.axhline(100 * fair, color=GREY, ls="--", lw=1)
-        title += f"\n(dashed: fair share {100 * fair:.1f}%)"
+        ax.axhspan(-RATE_MARGIN_PTS, RATE_MARGIN_PTS, color=GREY, alpha=0.2, lw=0)
+        ax.axhline(0, color=GREY, ls="--", lw=1)
+    ax.bar(x, vals, color=color, alpha=0.85, width=0.6)
+    ax.errorbar(
+        x, vals, yerr=[[100 * v for v in lo], [100 * v for v in hi]], fmt="none", ecolor="black", capsize=3, lw=1
+    )
     ax.set_xticks(x, labels, rotation=20 if max((len(s) for s in labels), default=0) > 8 else 0)
-    ax.set_ylabel("win rate (%)")
-    ax.set_title(title)
-    top = max((c[1] for c in cis), default=0.0)
-    ax.set_ylim(0, min(100, 100 * top * 1.15 + 1))
+    if fair is None:
+        ax.set_ylabel("win rate (%)")
+        ax.set_title(title)
+        top = max((c[1] for c in cis), default=0.0)
+        ax.set_ylim(0, min(100, 100 * top * 1.15 + 1))
+        return
+    ax.set_ylabel(f"win rate minus fair {100 * fair:.1f}%\n(percentage points)")
+    ax.set_title(title + f"\n(shaded: within ±{RATE_MARGIN_PTS:g} point of fair)")
+    reach = max([RATE_MARGIN_PTS * 1.5] + [abs(100 * (c[k] - fair)) for c in cis for k in (0, 1)])
+    ax.set_ylim(-1.15 * reach, 1.15 * reach)
 
 
 def win_rates(s: dict):
-    """Win rate per seat (seat colours), per turn position and per strategy (when mixed; neutral colour), with 95%
-    Wilson interval bars and the fair share dashed. Competitive games only: a team game's rate is one number, stated
+    """Win rate per seat (seat colours), per turn position and per strategy (when mixed; neutral colour), as the
+    difference from the fair share in percentage points with 95% Wilson interval whiskers and the +/-1 point margin
+    shaded. Competitive games only: a team game's rate is one number, stated
     once in the verdict (None)."""
     if s.get("team"):
         return None

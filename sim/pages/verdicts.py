@@ -148,6 +148,18 @@ def _beyond(r: dict) -> float:
     return abs(r["diff"]) / r["margin"] if r.get("margin") else 0.0
 
 
+def compare_minutes(res: dict) -> str | None:
+    """The playing time of A and B in minutes (turns x seconds_per_turn / 60, each side its own), from the compared
+    length in turns; None without both (a game without seconds_per_turn, or length not compared)."""
+    sec = res.get("seconds_per_turn") or {}
+    row = next((r for r in res["metrics"] if r["name"] == "length.turns"), None)
+    if row is None or not sec.get("a") or not sec.get("b"):
+        return None
+    a, b = row["a"] * sec["a"] / 60, row["b"] * sec["b"] / 60
+    at = f"at {sec['a']:g} s a turn" if sec["a"] == sec["b"] else f"at {sec['b']:g} and {sec['a']:g} s a turn"
+    return f"Playing time about {b:.1f} min a game instead of {a:.1f} min ({with_sign(b - a, 1)} min, {at})."
+
+
 def compare_sentences(res: dict) -> list[str]:
     """The verdict of a comparison: one sentence per headline measure compared, the one changed most beyond its
     margin first, then the other measures that changed, and how many are unchanged within their margins or cannot
@@ -163,6 +175,9 @@ def compare_sentences(res: dict) -> list[str]:
     )
     few = compare_too_few(res)
     out = ([few] if few else []) + [compare_sentence(r, cat) + "." for r in head]
+    mins = compare_minutes(res)
+    if mins:
+        out.append(mins)
     rest = [r for r in rows if r not in head]
     changed = _merge_seats(sorted((r for r in rest if r.get("verdict") == V.CHANGED), key=lambda r: -_beyond(r)))
     if changed:
