@@ -582,7 +582,7 @@ def compare_forest(res: dict):
             edge = (min(lo, 0.0) - pad, max(hi, 0.0) + pad)
             ax.set_xlim(*edge)
         for yi, r, (d, lo_, hi_) in zip(y, rs, vals):
-            c = NEUTRAL if not r["significant"] else ALERT
+            c = ALERT if r.get("verdict", "changed" if r["significant"] else "") == "changed" else NEUTRAL
             if edge is None or (edge[0] <= lo_ and hi_ <= edge[1]):
                 ax.errorbar([d], [yi], xerr=[[d - lo_], [hi_ - d]], fmt="o", color=c, ms=3, capsize=2, lw=1)
                 continue
@@ -613,5 +613,5 @@ def compare_forest(res: dict):
         ax.set_title(title)
         if edge is not None:
             ax.set_xlabel("clipped: off-scale rows show their values", fontsize=7)
-    fig.suptitle("red: significant after Holm correction", fontsize=8)
+    fig.suptitle("red: changed beyond its margin (significant after Holm)", fontsize=8)
     return fig
