@@ -51,9 +51,9 @@ BOX = (
     "publisher (Zoch): 2-4 players, about 20 min (reich-der-spiele, unser-spieleabend; shared/design/games/README.md)",
 )
 SECONDS = seconds_per_turn(
-    50.0,
-    "50 s (three magical moves on a turning board, then a search) puts a default "
-    "4-player game (about 24 turns) at about 20 min, the box's time (publisher)",
+    54.0,
+    "54 s (three magical moves on a turning board, then a search) puts a default "
+    "4-player game (about 22 turns at rules version 4) at about 20 min, the box's time (publisher)",
 )
 COLOURS = ("green", "red", "yellow", "blue")
 DIRS = ("north", "east", "south", "west")
