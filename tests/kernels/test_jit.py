@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kernels import bits
 from kernels._jit import KernelDispatcher
@@ -96,3 +97,26 @@ def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
         "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none']] [1, 1, 1, 1]",
         "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none', 'int64']] [1, 1, 1, 1]",
     ]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the cache lock is fcntl's")
+def test_a_cache_save_waits_for_another_process_holding_the_functions_cache_lock(tmp_path):
+    """Processes sharing a kernel cache (parallel test workers, Dask workers) save one function's index and machine
+    code as one step (`kernels._jit._locked`): a save waits while another holder has the function's lock, then
+    completes, and a load finds what it saved."""
+    import fcntl
+    import threading
+
+    from numba.core.caching import IndexDataCacheFile
+
+    cache = IndexDataCacheFile(str(tmp_path), "mod.fn-1.py311", "stamp")
+    holder = os.open(str(tmp_path / "mod.fn-1.py311.nbi.lock"), os.O_RDWR | os.O_CREAT)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # as another process in the middle of its own save
+    saver = threading.Thread(target=cache.save, args=(("sig", "target"), b"machine code"))
+    saver.start()
+    saver.join(0.5)
+    waited = saver.is_alive()
+    os.close(holder)
+    saver.join(10)
+    assert waited and not saver.is_alive()
+    assert cache.load(("sig", "target")) == b"machine code"
