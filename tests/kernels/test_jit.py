@@ -52,25 +52,6 @@ def test_the_twin_loads_from_the_cache_in_a_new_process(tmp_path):
     assert second.stdout.split() == ["1", "0"]  # loaded, not compiled again
 
 
-def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_batch_does_not():
-    from sim.model.scenario import load
-
-    basic = load(REPO / "scenarios/treasure_hunters/basic-4p.toml")
-    hh = load(REPO / "scenarios/treasure_hunters/head_haunter-4p.toml")
-    assert th_play.batch_scratch(4, basic.prm())[-2] is None
-    assert th_play.batch_scratch(4, hh.prm())[-2] == 1
-    assert th_play.batch_scratch(4)[-2] == 1  # no parameters: the whole kernel
-
-
-def test_only_an_advanced_batch_of_treasure_hunters_carries_adv():
-    from sim.model.scenario import load
-
-    for name, adv in (("basic-4p", None), ("advanced-4p", 1), ("head_haunter-4p", None)):
-        sc = load(REPO / f"scenarios/treasure_hunters/{name}.toml")
-        assert th_play.batch_scratch(4, sc.prm())[-1] == adv, name
-    assert th_play.batch_scratch(4)[-1] == 1  # no parameters: the whole kernel
-
-
 def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
     """With an empty cache, a basic batch compiles the Head Haunter's entry points and the advanced game's move
     search only for None (each returns at once, the rest pruned) and never the planner's helpers; a Head Haunter
