@@ -4,13 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench baselines check clean venv
+# pytest workers of `make test` (pytest-xdist; auto: one per CPU)
+WORKERS ?= auto
 
-$(STAMP): pyproject.toml
+.PHONY: run test test-fast lint bench baselines check clean venv lock
+
+# the versions of requirements.lock, within pyproject.toml's ranges
+$(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	@# setuptools' advice about editable installs (a UserWarning from the build backend) is noise to a newcomer
-	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install -q -e '.[test]'
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install -q -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -19,13 +23,20 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sim run-defaults
 
-## Lint, type-check, check the layer contract, then run the test suite (each tool on its own line: a failure names it)
-test: $(STAMP)
+## Lint, type-check, check the layer contract (each tool on its own line: a failure names it)
+lint: $(STAMP)
 	$(BIN)/ruff check sim tests docs kernels
-	$(BIN)/ruff format --check sim docs tests/sim tests/api tests/docs tests/newgame tests/stats kernels tests/kernels
+	$(BIN)/ruff format --check sim docs tests/sim tests/api tests/docs tests/newgame tests/stats tests/*.py kernels tests/kernels
 	$(BIN)/mypy sim
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+
+## lint, then the whole test suite on parallel workers sharing one kernel cache, filled before they start
+test: lint
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
+
+## lint, then the tests that compile no kernel (after every edit; a test that compiles one fails)
+test-fast: lint
+	$(BIN)/python -m pytest --fast -n $(WORKERS)
 
 ## Speed benchmark (games/s, decisions/s, compile and start-up times)
 bench: $(STAMP)
@@ -38,6 +49,16 @@ baselines: $(STAMP)
 ## Statistical and exact regression checks against reports/baselines
 check: $(STAMP)
 	$(BIN)/sim check
+
+## Write requirements.lock again: a fresh environment from pyproject.toml's ranges, then its versions
+lock:
+	rm -rf .lock-venv
+	$(PY) -m venv .lock-venv
+	.lock-venv/bin/pip install -q --upgrade pip
+	PYTHONWARNINGS=ignore::UserWarning .lock-venv/bin/pip install -q -e '.[test]'
+	{ sed -n '/^#/p' requirements.lock; .lock-venv/bin/pip freeze --exclude-editable | grep -v '^ghost-sim'; } > requirements.lock.new
+	mv requirements.lock.new requirements.lock
+	rm -rf .lock-venv
 
 clean:
 	rm -rf .numba_cache build *.egg-info

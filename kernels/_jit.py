@@ -64,6 +64,42 @@ import numba  # noqa: E402  (must come after NUMBA_CACHE_DIR is set)
 
 numba.core.config.reload_config()  # in case numba was imported before us
 
+from numba.core import caching as _caching  # noqa: E402
+
+
+def _locked(method, mode):
+    """``method`` of Numba's `IndexDataCacheFile` run under an advisory lock on ``<function index>.lock``.
+
+    Numba's cache keeps one index file per function (signature -> data file) and writes each file atomically, but a
+    `save` is read index, pick a data file name, write index, write data: two processes adding *different*
+    signatures of one function at the same moment both pick ``.1.nbc``, and the index of one can end up naming the
+    machine code of the other (numba issue #10128: crashes). The processes that share a cache folder here (the
+    parallel test workers, the `sim` processes they start, a machine's Dask workers, sim/play/distributed.py) take
+    the lock: exclusive to save, shared to load. Where the lock file cannot be made (a read-only cache), Numba's
+    own behaviour."""
+    import fcntl
+
+    def run(self, *args, **kwargs):
+        try:
+            fd = os.open(self._index_path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return method(self, *args, **kwargs)
+        try:
+            fcntl.flock(fd, mode)
+            return method(self, *args, **kwargs)
+        finally:
+            os.close(fd)  # and with it the lock
+
+    run.__wrapped__ = method
+    return run
+
+
+if os.name == "posix" and not hasattr(_caching.IndexDataCacheFile.save, "__wrapped__"):
+    import fcntl
+
+    _caching.IndexDataCacheFile.save = _locked(_caching.IndexDataCacheFile.save, fcntl.LOCK_EX)
+    _caching.IndexDataCacheFile.load = _locked(_caching.IndexDataCacheFile.load, fcntl.LOCK_SH)
+
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 
 from numba.core import types as ntypes  # noqa: E402

@@ -1,10 +1,32 @@
-"""Shared fixtures: small scenarios built in memory."""
+"""Shared fixtures (small scenarios built in memory) and the two tiers of the suite.
+
+- `make test`: every test, on parallel workers (pytest-xdist) that share one kernel cache, filled once before
+  they start (`tests/warm_kernels.py`: every game's kernels compiled in one process, so the workers only read it).
+- `make test-fast` (`pytest --fast`): the tests that compile no Numba kernel. tests/kernels/ is not collected and
+  the tests marked ``kernel`` are deselected. It is checked, not assumed: the tier runs with an empty kernel cache
+  of its own (``SIM_CACHE_ROOT``, inherited by the `sim` processes a test starts), a test that compiles or loads
+  a kernel in this process fails and names the functions, and the run fails if any process wrote to that cache.
+  A test that plays games is marked ``@pytest.mark.kernel`` (or its module ``pytestmark``); everything under
+  tests/kernels/ is marked so here.
+"""
 
 from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
 from sim.model import scenario
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+KERNEL_TESTS = TESTS / "kernels"
 
 
 def moor(players: int = 4, strategies=("weighted",), games: int = 2000, seed: int = 7, **params):
@@ -22,3 +44,168 @@ def moor(players: int = 4, strategies=("weighted",), games: int = 2000, seed: in
 @pytest.fixture
 def moor_sc():
     return moor
+
+
+# --- the two tiers ---------------------------------------------------------------------------------------------------
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help="the fast tier: only tests that compile no Numba kernel (tests/kernels/ and tests marked 'kernel' left "
+        "out); a test that compiles or loads one fails",
+    )
+    parser.addoption(
+        "--no-warm",
+        action="store_true",
+        help="with parallel workers, do not fill the kernel cache before they start",
+    )
+
+
+def _fast(config) -> bool:
+    return bool(config.getoption("fast", False))
+
+
+class KernelCompiled(RuntimeError):
+    """Raised in the fast tier where a Numba kernel would be compiled or loaded (the test fails, nothing compiles)."""
+
+
+class _CompileGuard:
+    """Records every Numba compile or cache load in this process (`Dispatcher.compile` does both) and whether any
+    process wrote to the tier's own cache folder."""
+
+    def __init__(self, cache_root: str):
+        from numba.core import dispatcher
+
+        self.cache_root = cache_root
+        self.seen: list[str] = []
+        real = dispatcher.Dispatcher.compile
+        seen = self.seen
+
+        def compile(disp, sig):
+            name = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
+            seen.append(name)
+            raise KernelCompiled(f"the fast tier compiles no kernel ({name}): mark the test @pytest.mark.kernel")
+
+        dispatcher.Dispatcher.compile = compile
+        self.real = real
+
+    def cache_files(self) -> list[str]:
+        return sorted(str(p.relative_to(self.cache_root)) for p in Path(self.cache_root).rglob("*") if p.is_file())
+
+
+_GUARD: _CompileGuard | None = None
+
+
+def pytest_configure(config):
+    global _GUARD
+    if not _fast(config):
+        return
+    expr = config.option.markexpr
+    config.option.markexpr = f"({expr}) and not kernel" if expr else "not kernel"
+    root = tempfile.mkdtemp(prefix="sim-fast-tier-cache-")
+    os.environ["SIM_CACHE_ROOT"] = root  # before kernels._jit reads it; `sim` processes of the tests inherit it
+    _GUARD = _CompileGuard(root)
+
+
+def pytest_ignore_collect(collection_path, config):
+    if _fast(config) and (collection_path == KERNEL_TESTS or KERNEL_TESTS in collection_path.parents):
+        return True
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects and before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if KERNEL_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.kernel)
+            # one game's kernel tests on one worker (`--dist loadgroup`): the Python-callable twins of its rule
+            # functions, which the warm-up leaves out, compile once and in one process
+            rel = item.path.relative_to(KERNEL_TESTS)
+            if len(rel.parts) > 1:
+                item.add_marker(pytest.mark.xdist_group(rel.parts[0]))
+
+
+# the games' kernels split between the warm-up processes, the costliest first (Treasure Hunters: three modes)
+WARM_SPLIT = {
+    1: [["treasure_hunters", "turnwall", "galleon", "moor"]],
+    2: [["treasure_hunters"], ["turnwall", "galleon", "moor"]],
+}
+
+
+def pytest_sessionstart(session):
+    """With parallel workers, fill the kernel cache before they start (tests/warm_kernels.py, one process per
+    worker up to two, the games split between them)."""
+    config = session.config
+    if _fast(config) or config.getoption("no_warm") or hasattr(config, "workerinput"):
+        return
+    if not config.pluginmanager.hasplugin("dsession"):  # one process: each kernel compiles once as it comes
+        return
+    t0 = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(TESTS / "warm_kernels.py"), *games],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for games in WARM_SPLIT[min(2, len(config.option.tx or [1]))]
+    ]
+    said = []
+    for p in procs:
+        out, err = p.communicate()
+        if p.returncode != 0:
+            raise pytest.UsageError(f"tests/warm_kernels.py failed (exit {p.returncode}):\n{err[-3000:]}")
+        said.append(out.strip().removeprefix("warm_kernels: "))
+    tr = config.pluginmanager.get_plugin("terminalreporter")
+    if tr is not None:
+        tr.write_line(
+            f"kernel cache filled before the workers started in {time.perf_counter() - t0:.0f} s: {'; '.join(said)}"
+        )
+
+
+@pytest.fixture(autouse=True)
+def _no_kernel_in_the_fast_tier(request):
+    if _GUARD is None:
+        yield
+        return
+    _GUARD.seen.clear()
+    yield
+    compiled = sorted(set(_GUARD.seen))
+    written = _GUARD.cache_files()
+    if compiled or written:  # also where the test caught KernelCompiled, or a `sim` process it started compiled
+        shutil.rmtree(_GUARD.cache_root, ignore_errors=True)
+        os.makedirs(_GUARD.cache_root)
+        pytest.fail(
+            f"the fast tier compiled or loaded Numba kernels: {', '.join(compiled[:5]) or 'none in this process'}"
+            f"{' ...' if len(compiled) > 5 else ''}, {len(written)} files written to its kernel cache by the "
+            "processes this test started; mark this test @pytest.mark.kernel",
+            pytrace=False,
+        )
+
+
+def pytest_collection_finish(session):
+    if _GUARD is not None and _GUARD.seen:
+        raise pytest.UsageError(
+            f"the fast tier compiled Numba kernels while collecting ({', '.join(sorted(set(_GUARD.seen))[:5])}): "
+            "a test module outside tests/kernels/ imports a kernel at import time"
+        )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _GUARD is None:
+        return
+    written = _GUARD.cache_files()
+    compiled = sorted(set(_GUARD.seen))
+    shutil.rmtree(_GUARD.cache_root, ignore_errors=True)
+    if written or compiled:
+        tr = session.config.pluginmanager.get_plugin("terminalreporter")
+        if tr is not None:
+            tr.write_line(
+                f"fast tier: kernels were compiled ({len(written)} cache files written by some process, "
+                f"{', '.join(compiled[:5]) or 'none'} in this one): mark the test that did it @pytest.mark.kernel",
+                red=True,
+            )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -58,6 +58,7 @@ def _seat0_or_team(raw: dict) -> tuple[str, float]:
     return "win.seat0", raw["seats"][0]["win"]["rate"]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("path,games", [(MOOR, 3000), (HUNT, 2000)], ids=["moor", "treasure_hunters"])
 def test_run_returns_a_frozen_result_with_typed_frames(path, games):
     r = sim.run(path, games=games, per_game=True, threads=1)
@@ -78,6 +79,7 @@ def test_run_returns_a_frozen_result_with_typed_frames(path, games):
     assert g.schema["game"] == pl.Int64 and g.schema["turns"] == pl.Int32 and g.schema["win_seat0"] == pl.Int8
 
 
+@pytest.mark.kernel
 def test_overrides_as_a_mapping_name_the_variant():
     r = sim.run(MOOR, games=500, set={"track_len": 32, "seats.2.strategy": "runner"}, threads=1)
     assert r.scenario.params["track_len"] == 32 and r.scenario.seats[2].strategy == "runner"
@@ -95,6 +97,7 @@ def _comparable(folder: Path) -> dict:
     return s
 
 
+@pytest.mark.kernel
 def test_result_write_gives_the_summary_sim_run_writes(tmp_path):
     r = sim.run(MOOR, games=2000, set={"track_len": 32}, per_game=True, threads=1)
     folder = r.write(tmp_path / "api")
@@ -112,12 +115,14 @@ def test_result_write_gives_the_summary_sim_run_writes(tmp_path):
     assert r.games().equals(pl.read_parquet(tmp_path / "cli" / "games.parquet"))
 
 
+@pytest.mark.kernel
 def test_run_with_write_streams_the_report_folder(tmp_path):
     r = sim.run(MOOR, games=300, write=True, out=tmp_path / "w", per_game=True, threads=1)
     assert r.folder == tmp_path / "w" and (r.folder / "games.parquet").is_file() and not r.outputs
     assert r.games().height == 300 and r.write(tmp_path / "w") == r.folder
 
 
+@pytest.mark.kernel
 def test_a_scenario_built_in_code_equals_the_one_loaded_from_its_file():
     doc = tomllib.loads(MOOR.read_text())
     assert sim.Scenario.from_dict(doc, name="4p", path=str(MOOR)) == sim.load(MOOR)
@@ -133,6 +138,7 @@ def _cli_line(*args) -> tuple[int, str]:
     return out.exit_code, out.output.strip().removeprefix("error: ")
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "call,cli_args,kind,field,code",
     [
@@ -178,6 +184,7 @@ def test_bad_input_is_one_sim_error_with_the_cli_line(call, cli_args, kind, fiel
     assert got_code == code and line == str(e.value)
 
 
+@pytest.mark.kernel
 def test_error_attributes_name_field_allowed_and_given():
     with pytest.raises(sim.ScenarioError) as e:
         sim.Scenario.from_dict({"scenario": {"game": "chess", "players": 2}})
@@ -202,6 +209,7 @@ def test_error_attributes_name_field_allowed_and_given():
         assert issubclass(getattr(sim, name), sim.SimError), name
 
 
+@pytest.mark.kernel
 def test_write_to_a_file_is_an_output_error(tmp_path):
     (tmp_path / "f").write_text("x")
     r = sim.run(MOOR, games=100, threads=1)
@@ -212,6 +220,7 @@ def test_write_to_a_file_is_an_output_error(tmp_path):
         r.games()
 
 
+@pytest.mark.kernel
 def test_sweep_through_the_api(tmp_path):
     res = sim.sweep(MOOR, set={"track_len": [24, 32]}, games=400, out=tmp_path / "sw")
     assert isinstance(res, sim.SweepResult) and res.played == (0, 1) and (tmp_path / "sw" / "sweep.json").is_file()
@@ -223,6 +232,7 @@ def test_sweep_through_the_api(tmp_path):
         sim.sweep(MOOR, set={"nope": [1, 2]}, games=100, out=tmp_path / "bad")
 
 
+@pytest.mark.kernel
 def test_compare_through_the_api_equals_sim_compare(tmp_path):
     c = sim.compare(MOOR, set_b={"track_len": 32}, games=3000, threads=1, write=True, out=tmp_path / "api")
     assert isinstance(c, sim.Comparison) and c.games == 3000 and c.folder == tmp_path / "api"
@@ -242,12 +252,14 @@ def test_compare_through_the_api_equals_sim_compare(tmp_path):
     assert doc("api") == doc("cli")
 
 
+@pytest.mark.kernel
 def test_check_through_the_api():
     res = sim.check([REPO / "scenarios/moor/2p.toml"], tier="exact")
     assert isinstance(res, sim.CheckResult) and res.ok and res.findings.height == 0
     assert res.scenarios.row(0, named=True)["ok"] and "moor" in res.text()
 
 
+@pytest.mark.kernel
 def test_one_play_path_run_units_and_compare_agree():
     """The same (seed, games) through work.run, units merged, and compare's paired units: the same integers."""
     from sim.api import compare as cmp
@@ -274,6 +286,7 @@ def test_one_play_path_run_units_and_compare_agree():
     assert r.raw["aggregates"] == whole.agg.to_dict()
 
 
+@pytest.mark.kernel
 def test_cancel_stops_a_run_soon_and_writes_nothing(tmp_path):
     ctx = sim.RunContext(threads=1)
     sim.run(MOOR, games=64, ctx=ctx)  # compiled before the clock starts
@@ -285,6 +298,7 @@ def test_cancel_stops_a_run_soon_and_writes_nothing(tmp_path):
     assert time.perf_counter() - t0 < 0.3 + 1.5 and not (tmp_path / "never").exists()
 
 
+@pytest.mark.kernel
 def test_progress_travels_in_the_context():
     told: list[float] = []
     sim.run(MOOR, games=1000, ctx=sim.RunContext(threads=1, progress=told.append))
@@ -294,6 +308,7 @@ def test_progress_travels_in_the_context():
     assert sum(told) == 600
 
 
+@pytest.mark.kernel
 def test_a_frame_names_the_unit_of_the_value_it_holds():
     """Rates are shares in [0, 1] in the frames (the pages print them in %): the unit says share, not %."""
     r = sim.run(MOOR, games=300)

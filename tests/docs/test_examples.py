@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.kernel  # every test here plays games
+
 REPO = Path(__file__).resolve().parents[2]
 TOUR = REPO / "docs" / "examples" / "tour.py"
 

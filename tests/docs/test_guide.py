@@ -34,6 +34,7 @@ def test_the_pages_show_commands():
     assert {p.name for p in PAGES} <= {page for page, _ in COMMANDS} | {"README.md", "cluster.md", "python-api.md"}
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("page, line", COMMANDS, ids=[f"{p}:{c[4:40]}" for p, c in COMMANDS])
 def test_a_shown_command_works_as_written(page, line):
     from sim.api import sweep as api_sweep

@@ -12,6 +12,7 @@ from sim.cli import docs
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("page", sorted(docs.PAGES))
 def test_the_committed_reference_page_is_what_the_code_generates(page):
     committed = (REPO / "docs" / "reference" / f"{page}.md").read_text(encoding="utf-8")
@@ -35,6 +36,7 @@ def test_the_cli_page_documents_every_command_and_option():
                     assert f"`{o}" in text, (path, o)
 
 
+@pytest.mark.kernel
 def test_the_measures_page_lists_every_measure_of_every_game():
     from sim.model import catalogue
 

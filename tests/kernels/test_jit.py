@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kernels import bits
 from kernels._jit import KernelDispatcher
@@ -51,25 +52,6 @@ def test_the_twin_loads_from_the_cache_in_a_new_process(tmp_path):
     assert second.stdout.split() == ["1", "0"]  # loaded, not compiled again
 
 
-def test_a_co_op_batch_of_treasure_hunters_carries_hh_none_and_a_head_haunter_batch_does_not():
-    from sim.model.scenario import load
-
-    basic = load(REPO / "scenarios/treasure_hunters/basic-4p.toml")
-    hh = load(REPO / "scenarios/treasure_hunters/head_haunter-4p.toml")
-    assert th_play.batch_scratch(4, basic.prm())[-2] is None
-    assert th_play.batch_scratch(4, hh.prm())[-2] == 1
-    assert th_play.batch_scratch(4)[-2] == 1  # no parameters: the whole kernel
-
-
-def test_only_an_advanced_batch_of_treasure_hunters_carries_adv():
-    from sim.model.scenario import load
-
-    for name, adv in (("basic-4p", None), ("advanced-4p", 1), ("head_haunter-4p", None)):
-        sc = load(REPO / f"scenarios/treasure_hunters/{name}.toml")
-        assert th_play.batch_scratch(4, sc.prm())[-1] == adv, name
-    assert th_play.batch_scratch(4)[-1] == 1  # no parameters: the whole kernel
-
-
 def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
     """With an empty cache, a basic batch compiles the Head Haunter's entry points and the advanced game's move
     search only for None (each returns at once, the rest pruned) and never the planner's helpers; a Head Haunter
@@ -96,3 +78,26 @@ def test_a_co_op_kernel_compiles_no_head_haunter_code(tmp_path):
         "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none']] [1, 1, 1, 1]",
         "[['none', 'int64'], ['none', 'int64'], ['none', 'int64'], ['none', 'int64']] [1, 1, 1, 1]",
     ]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the cache lock is fcntl's")
+def test_a_cache_save_waits_for_another_process_holding_the_functions_cache_lock(tmp_path):
+    """Processes sharing a kernel cache (parallel test workers, Dask workers) save one function's index and machine
+    code as one step (`kernels._jit._locked`): a save waits while another holder has the function's lock, then
+    completes, and a load finds what it saved."""
+    import fcntl
+    import threading
+
+    from numba.core.caching import IndexDataCacheFile
+
+    cache = IndexDataCacheFile(str(tmp_path), "mod.fn-1.py311", "stamp")
+    holder = os.open(str(tmp_path / "mod.fn-1.py311.nbi.lock"), os.O_RDWR | os.O_CREAT)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # as another process in the middle of its own save
+    saver = threading.Thread(target=cache.save, args=(("sig", "target"), b"machine code"))
+    saver.start()
+    saver.join(0.5)
+    waited = saver.is_alive()
+    os.close(holder)
+    saver.join(10)
+    assert waited and not saver.is_alive()
+    assert cache.load(("sig", "target")) == b"machine code"

@@ -7,7 +7,7 @@ import numpy as np
 from scipy import stats
 
 from kernels._jit import njit_alloc
-from kernels.rng import RNG_CONTRACT, bounded, mix, next_u64, seed_stream, shuffle
+from kernels.rng import bounded, mix, next_u64, seed_stream, shuffle
 from sim.oracle.rng import Xoshiro256
 from sim.oracle.rng import mix as py_mix
 
@@ -54,10 +54,6 @@ def _stream(seed, point=0, game=0, stream=0):
     st = np.zeros((1, 4), dtype=np.uint64)
     seed_stream(st, 0, np.uint64(seed), np.uint64(point), np.uint64(game), np.uint64(stream))
     return st
-
-
-def test_contract_version():
-    assert RNG_CONTRACT == 1
 
 
 def test_xoshiro_reference_vector_kernel():

@@ -88,6 +88,7 @@ LEGEND_WORDS = {
 }
 
 
+@pytest.mark.kernel
 def test_board_show_of_a_folder_and_a_bad_out_name_the_argument(tmp_path):
     board = REPO / "scenarios" / "turnwall" / "boards" / "default.toml"
     (tmp_path / "adir").mkdir()
@@ -100,6 +101,7 @@ def test_board_show_of_a_folder_and_a_bad_out_name_the_argument(tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT and line.startswith("error: --out: ") and "does not exist" in line
 
 
+@pytest.mark.kernel
 def test_params_board_naming_a_folder_says_it_is_a_folder(tmp_path):
     text = (REPO / "scenarios" / "turnwall" / "4p.toml").read_text()
     (tmp_path / "castles").mkdir()
@@ -112,6 +114,7 @@ def test_params_board_naming_a_folder_says_it_is_a_folder(tmp_path):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.kernel
 def test_turnwall_board_size_as_text_is_refused_as_not_an_integer(tmp_path):
     src = (REPO / "scenarios" / "turnwall" / "boards" / "default.toml").read_text()
     p = tmp_path / "b.toml"
@@ -133,6 +136,7 @@ def test_a_board_missing_rooms_names_them_in_the_right_number(drop, says):
         B.parse_board(doc)
 
 
+@pytest.mark.kernel
 def test_board_titles_have_room_above_them():
     from sim.pages import board_svg
 
@@ -144,6 +148,7 @@ def test_board_titles_have_room_above_them():
         assert y >= 1.5 * size, f"{game}: title baseline {y} px below the top in a {size} px font"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", BOARD_GAMES)
 def test_board_drawing_labels_overlap_neither_each_other_nor_the_symbols(game, monkeypatch):
     """Galleon's 'cannon 0: NW' and 'cannon 1: NE' were drawn on top of each other; the castle's magnets sat on the
@@ -162,6 +167,7 @@ def test_board_drawing_labels_overlap_neither_each_other_nor_the_symbols(game, m
     assert on == [], f"{game}: labels on symbols {on[:6]}"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", BOARD_GAMES)
 def test_board_drawing_text_is_at_least_10px_where_the_report_shows_it(game):
     """At the report's size every label of the drawing reads at 10 CSS px or more (the Galleon space ids were
@@ -174,6 +180,7 @@ def test_board_drawing_text_is_at_least_10px_where_the_report_shows_it(game):
     assert smallest >= 10.0, f"{game}: smallest text {smallest:.1f} px"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", BOARD_GAMES)
 def test_board_drawing_has_a_legend_for_its_symbols(game, monkeypatch):
     fig = _board_figure(game, monkeypatch)
@@ -202,6 +209,7 @@ def test_house_drawing_outside_line_passes_between_rooms_not_through_one():
             assert math.hypot(px - x0 - t * (x1 - x0), py - y0 - t * (y1 - y0)) > 0.15, f"passes room {r}"
 
 
+@pytest.mark.kernel
 def test_board_show_on_a_terminal_writes_a_file_and_says_where(tmp_path, monkeypatch):
     from sim.cli import main as C
 

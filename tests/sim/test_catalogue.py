@@ -23,6 +23,7 @@ TH = ROOT / "scenarios" / "treasure_hunters"
 DATA = ROOT / "tests" / "data"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", registry.names())
 def test_every_counter_column_of_every_game_has_a_catalogue_entry(game):
     """A new game (or a new kernel counter) must declare its counters in GameSpec.measures (sim.model.catalogue.counter,
@@ -31,6 +32,7 @@ def test_every_counter_column_of_every_game_has_a_catalogue_entry(game):
     assert catalogue.missing(spec) == [], f"{game}: declare these in sim/games/{game}.py measures=..."
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", registry.names())
 def test_every_counter_entry_of_every_game_names_a_column_its_kernel_writes(game):
     """The counters are named once, by kernels/<game>/columns.py EXTRA_COLUMNS (the spec's extra_columns): an entry
@@ -43,6 +45,7 @@ def test_every_counter_entry_of_every_game_names_a_column_its_kernel_writes(game
     assert catalogue.stale(spec) == [], f"{game}: these entries of sim/games/{game}.py name no column"
 
 
+@pytest.mark.kernel
 def test_a_stale_counter_entry_is_found():
     from dataclasses import replace
 
@@ -52,6 +55,7 @@ def test_a_stale_counter_entry_is_found():
     assert catalogue.stale(spec) == []
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", registry.names())
 def test_every_entry_has_a_label_unit_kind_and_definition_and_known_modes(game):
     spec = registry.get(game)
@@ -64,6 +68,7 @@ def test_every_entry_has_a_label_unit_kind_and_definition_and_known_modes(game):
         assert e.definition.endswith("."), e.key  # one sentence
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", registry.names())
 def test_shown_labels_are_unique_within_a_game(game):
     """A designer tells measures apart by their labels: no two shown measures of a game share one."""
@@ -73,6 +78,7 @@ def test_shown_labels_are_unique_within_a_game(game):
     assert dup == []
 
 
+@pytest.mark.kernel
 def test_lookup_fills_pattern_entries_and_a_game_overrides_the_generic_one():
     e = catalogue.lookup("win.seat2", "moor", ["a", "b", "collector"])
     assert e.label == "seat 2 (collector) wins" and "seat 2" in e.definition
@@ -86,6 +92,7 @@ def test_lookup_fills_pattern_entries_and_a_game_overrides_the_generic_one():
     assert catalogue.describe("extra.nothing", "moor").label == "nothing"  # fallback
 
 
+@pytest.mark.kernel
 def test_measures_that_cannot_apply_are_not_shown():
     basic, hh, adv = (load(TH / f) for f in ("basic-4p.toml", "head_haunter-4p.toml", "advanced-4p.toml"))
     names = {m.name for m in shown(basic)}
@@ -104,6 +111,7 @@ def test_measures_that_cannot_apply_are_not_shown():
     assert {"first_player.win", "margin", "extra.tiles_lost"} <= {m.name for m in shown(moor)}
 
 
+@pytest.mark.kernel
 def test_measure_labels_come_from_the_catalogue():
     sc = load(TH / "basic-4p.toml")
     by = {m.name: m for m in measures(sc)}
@@ -111,6 +119,7 @@ def test_measure_labels_come_from_the_catalogue():
     assert by["extra.hauntings_end"].label == catalogue.lookup("extra.hauntings_end", "treasure_hunters").label
 
 
+@pytest.mark.kernel
 def test_summary_json_has_a_measures_block(tmp_path):
     s, folder = api.run_scenario(load(DATA / "moor-2p-small.toml"), 300, out_dir=tmp_path / "m")
     block = json.loads((folder / "summary.json").read_text())["measures"]
@@ -127,6 +136,7 @@ def test_summary_json_has_a_measures_block(tmp_path):
         assert set(v) == {"label", "unit", "kind", "definition"} and v["kind"] in catalogue.KINDS
 
 
+@pytest.mark.kernel
 def test_team_game_summary_block_has_no_competitive_measures():
     s, _ = api.run_scenario(load(TH / "basic-4p.toml"), 40, write=False)
     assert "first_player_advantage" not in s["measures"] and "first_player.win" not in s["measures"]
@@ -134,6 +144,7 @@ def test_team_game_summary_block_has_no_competitive_measures():
     assert "extra.spooks" not in s["measures"] and "curve.hauntings" in s["measures"]
 
 
+@pytest.mark.kernel
 def test_sim_list_game_lists_the_measures_with_their_definitions():
     r = CliRunner().invoke(app, ["list", "moor"])
     assert r.exit_code == 0, r.output
@@ -183,6 +194,7 @@ def _literals(src: str) -> list[str]:
     ]
 
 
+@pytest.mark.kernel
 def test_no_module_spells_a_catalogue_label_itself():
     """grep for hard-coded labels: the modules that report measures hold none of the catalogue's labels as a string
     literal (they ask the catalogue)."""
@@ -199,6 +211,7 @@ def test_no_module_spells_a_catalogue_label_itself():
             assert not hits, f"{rel} spells the label {lab!r}: {hits[:2]}"
 
 
+@pytest.mark.kernel
 def test_how_a_head_haunter_game_ends_shows_all_three_ends_and_a_co_op_game_hides_the_team_win():
     """A new user saw only how the hunters lost under "How games end" of a Head Haunter game: the hunters' win was
     hidden as the co-op team win rate and an end no game reached was missing. Now each end shows, 0 games included;
@@ -224,6 +237,7 @@ BASE = DATA / "moor-2p-small.toml"
 cli = CliRunner()
 
 
+@pytest.mark.kernel
 def test_seat_win_definition_is_said_of_every_seat_never_a_raw_placeholder(tmp_path):
     """Definitions list (summary.html, balance.md) and the 'Win rate by seat' intro (summary.md): 'the seat', not
     'seat {seat}' (a template leaked) nor 'seat 0' (one seat's sentence over the whole table)."""
@@ -236,6 +250,7 @@ def test_seat_win_definition_is_said_of_every_seat_never_a_raw_placeholder(tmp_p
         assert "Share of finished games seat 0 wins" not in text, page
 
 
+@pytest.mark.kernel
 def test_a_counter_declared_a_share_is_a_rate_measure_and_a_percentage():
     """Moor's `tiebreak_decided` (0/1 a game, catalogue unit '% of finished games'): a rate for sim compare and
     sim sweep (B - A in points, not '-0.09 % of finished games'), a percentage in the counters table."""
@@ -257,6 +272,7 @@ def test_a_counter_declared_a_share_is_a_rate_measure_and_a_percentage():
     assert rows["planks_laid"]["mean"] == "26.800"
 
 
+@pytest.mark.kernel
 def test_galleon_margin_definition_explains_a_negative_margin():
     """Galleon reports showed winner's margins down to -4 under the words 'winner's score minus the best score of a
     non-winner' and counted them as 'close games won by at most 1': a win there is gold brought home."""

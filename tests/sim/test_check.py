@@ -46,6 +46,7 @@ def edited(bdir: Path, tmp_path: Path, fn) -> Path:
     return p
 
 
+@pytest.mark.kernel
 def test_baselines_are_stamped(bdir):
     b = K.read_baseline(baseline_file(bdir))
     from kernels.rng import RNG_CONTRACT
@@ -58,6 +59,7 @@ def test_baselines_are_stamped(bdir):
     assert b["exact"]["aggregates"]["games"] == 2000
 
 
+@pytest.mark.kernel
 def test_unchanged_code_passes_both_tiers(bdir):
     r = invoke("check", BASE, MIXED, "--baselines", bdir, "--seed", 12345)
     assert r.exit_code == 0, r.output
@@ -66,6 +68,7 @@ def test_unchanged_code_passes_both_tiers(bdir):
     assert "fresh seed 12345" in r.stdout
 
 
+@pytest.mark.kernel
 def test_json_output(bdir):
     r = invoke("check", BASE, "--baselines", bdir, "--seed", 1, "--json")
     assert r.exit_code == 0, r.output
@@ -76,6 +79,7 @@ def test_json_output(bdir):
     assert res["scenarios"][0]["exact"]["identical"]
 
 
+@pytest.mark.kernel
 def test_statistical_tier_flags_a_changed_rule(bdir):
     # the default scenario's baseline, played with ghost tiles 6 and 7 worth 9 and 12
     r = invoke("check", GHOSTS, "--baseline", baseline_file(bdir), "--tier", "statistical", "--seed", 3)
@@ -86,12 +90,14 @@ def test_statistical_tier_flags_a_changed_rule(bdir):
     assert "--seed 3" in r.stdout
 
 
+@pytest.mark.kernel
 def test_exact_tier_reports_a_changed_scenario(bdir):
     r = invoke("check", GHOSTS, "--baseline", baseline_file(bdir), "--tier", "exact")
     assert r.exit_code == 1, r.output
     assert "changed since its baseline" in r.stdout and "make baselines" in r.stdout
 
 
+@pytest.mark.kernel
 def test_exact_tier_catches_any_behaviour_change(bdir, tmp_path):
     def bump(b):
         b["exact"]["aggregates"]["win_units"][0] += 60
@@ -103,6 +109,7 @@ def test_exact_tier_catches_any_behaviour_change(bdir, tmp_path):
     assert "aggregates.win_units" in r.stdout
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "field,text",
     [
@@ -117,12 +124,14 @@ def test_changed_stamp_names_what_changed(bdir, tmp_path, field, text):
     assert text in r.stdout and "[stamp]" in r.stdout
 
 
+@pytest.mark.kernel
 def test_missing_baseline_is_bad_input(tmp_path):
     r = invoke("check", BASE, "--baselines", tmp_path)
     assert r.exit_code == 3
     assert "no baseline" in r.output and "make baselines" in r.output
 
 
+@pytest.mark.kernel
 def test_corrupt_baseline_is_bad_input(bdir, tmp_path):
     p = tmp_path / "corrupt.json"
     p.write_text(baseline_file(bdir).read_text()[:500])
@@ -136,6 +145,7 @@ def test_corrupt_baseline_is_bad_input(bdir, tmp_path):
     assert r.exit_code == 3 and "not a ghost-sim baseline" in r.output
 
 
+@pytest.mark.kernel
 def test_baseline_of_another_game_is_bad_input(bdir, tmp_path):
     p = edited(bdir, tmp_path, lambda b: b.__setitem__("game", "treasure_hunters"))
     r = invoke("check", BASE, "--baseline", p)
@@ -143,6 +153,7 @@ def test_baseline_of_another_game_is_bad_input(bdir, tmp_path):
     assert "baseline of game 'treasure_hunters'" in r.output and "is game 'moor'" in r.output
 
 
+@pytest.mark.kernel
 def test_baseline_for_other_player_count_is_bad_input(bdir):
     r = invoke("check", BASE, "--baseline", baseline_file(bdir, MIXED))
     assert r.exit_code == 3 and "4 players" in r.output
@@ -179,6 +190,7 @@ def test_holm_is_joint_over_all_scenarios():
     assert "baseline 25.00% -> now 26.00%" in found[0].message
 
 
+@pytest.mark.kernel
 def test_every_default_scenario_has_a_committed_stamped_baseline():
     files = K.default_scenarios()
     assert files
@@ -212,6 +224,7 @@ def own_copy(folder: Path, text: str | None = None, name: str = "4p.toml") -> Pa
     return p
 
 
+@pytest.mark.kernel
 def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
     """Changing a measure's kind (tiebreak_decided: mean -> rate) makes the exact tier of `sim check` fail on the
     shipped scenarios until `make baselines` is rerun; this catches it without playing a game."""
@@ -231,6 +244,7 @@ def test_every_committed_baseline_records_the_measure_kinds_the_code_has_now():
                     assert (rec["kind"], rec["binary"]) == now[name], f"{f.relative_to(REPO)} {tier} {name}"
 
 
+@pytest.mark.kernel
 def test_an_own_scenario_named_like_a_shipped_one_gets_its_own_baseline(tmp_path, monkeypatch):
     root = tmp_path / "baselines"
     (root / "moor").mkdir(parents=True)
@@ -256,6 +270,7 @@ def test_an_own_scenario_named_like_a_shipped_one_gets_its_own_baseline(tmp_path
     assert K.baseline_path(own_copy(tmp_path / "other"), root) != dest
 
 
+@pytest.mark.kernel
 def test_baselines_refuses_to_overwrite_another_files_baseline(tmp_path):
     mine = own_copy(tmp_path, BASE.read_text())
     root = tmp_path / "b"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import re
 import signal
 import subprocess
@@ -46,6 +45,7 @@ def write(tmp_path, text, name="s.toml"):
     return p
 
 
+@pytest.mark.kernel
 def test_run_writes_report_and_json(tmp_path):
     out = tmp_path / "rep"
     r = cli.invoke(app, ["run", str(write(tmp_path, GOOD)), "--out", str(out), "--json", "--per-game"])
@@ -64,6 +64,7 @@ def test_run_writes_report_and_json(tmp_path):
         assert k in prov
 
 
+@pytest.mark.kernel
 def test_replay_matches_batch(tmp_path):
     p = write(tmp_path, GOOD)
     r = cli.invoke(app, ["run", str(p), "--out", str(tmp_path / "rep"), "--per-game", "--games", "20"])
@@ -81,6 +82,7 @@ def test_replay_matches_batch(tmp_path):
             assert f"seat {s} {row[f'score_seat{s}']}" in final
 
 
+@pytest.mark.kernel
 def test_list_shows_games_params_strategies():
     r = cli.invoke(app, ["list"])
     assert r.exit_code == 0
@@ -122,6 +124,7 @@ BAD = [
 ]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("label,text,expect", BAD, ids=[b[0] for b in BAD])
 def test_bad_scenario_one_clear_line(tmp_path, label, text, expect):
     out = tmp_path / "rep"
@@ -160,6 +163,7 @@ def test_bad_option_values(tmp_path):
         assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.kernel
 def test_interrupt_leaves_no_report(tmp_path, monkeypatch):
     """Ctrl-C between chunks: KeyboardInterrupt propagates and the staged folder is removed."""
     sc = load(write(tmp_path, GOOD))
@@ -176,24 +180,7 @@ def test_interrupt_leaves_no_report(tmp_path, monkeypatch):
     assert not any(tmp_path.glob(".rep*"))
 
 
-def test_sigint_exits_cleanly(tmp_path):
-    """A real SIGINT to `sim run`: exit code 130, one line, no report folder."""
-    p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
-    out = tmp_path / "rep"
-    with sim_process(
-        ["run", str(p), "--out", str(out), "--chunk", "20000"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as proc:
-        assert wait_for(tmp_path, ".rep.partial-*")  # it was playing when the signal came
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    assert proc.returncode == EXIT_INTERRUPTED, err
-    assert "Traceback" not in err and "interrupted" in err
-    assert not out.exists() and not any(tmp_path.glob(".rep*"))
-
-
+@pytest.mark.kernel
 def test_out_refuses_a_folder_that_is_not_a_report(tmp_path):
     """--out never deletes a folder of other things, a file or the current folder."""
     p = write(tmp_path, GOOD)
@@ -214,12 +201,14 @@ def test_out_refuses_a_folder_that_is_not_a_report(tmp_path):
     assert json.loads((rep / "summary.json").read_text())["games"]["played"] == 20
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("name", ["", "..", "../../evil", "a/b", "baselines"])
 def test_scenario_name_cannot_escape_reports(tmp_path, name):
     r = cli.invoke(app, ["run", str(write(tmp_path, GOOD.replace('name = "t"', f'name = "{name}"')))])
     assert r.exit_code == EXIT_BAD_INPUT and "scenario.name" in r.stderr
 
 
+@pytest.mark.kernel
 def test_summary_states_games_and_seed_played(tmp_path):
     r = cli.invoke(
         app,
@@ -229,6 +218,7 @@ def test_summary_states_games_and_seed_played(tmp_path):
     assert s["scenario"]["games"] == 30 and s["scenario"]["seed"] == 11
 
 
+@pytest.mark.kernel
 def test_all_games_truncated_is_said_plainly(tmp_path):
     r = cli.invoke(
         app,
@@ -244,11 +234,13 @@ def test_all_games_truncated_is_said_plainly(tmp_path):
     assert r.exit_code == 0 and "No game finished" in r.stdout
 
 
-def test_sigterm_exits_cleanly(tmp_path):
-    """A real SIGTERM to `sim run` (kill, a batch scheduler) stops it like Ctrl-C: between chunks, one line,
-    exit code 143, no report folder and no staging folder left."""
-    from sim.cli.main import EXIT_TERMINATED
-
+@pytest.mark.kernel
+@pytest.mark.parametrize(
+    "sig, code, says", [("SIGINT", EXIT_INTERRUPTED, "interrupted"), ("SIGTERM", 143, "terminated (SIGTERM)")]
+)
+def test_a_real_signal_stops_sim_run_with_one_line_and_no_folder(tmp_path, sig, code, says):
+    """A real Ctrl-C (SIGINT) or kill / batch scheduler (SIGTERM) to `sim run` while it plays: stopped between
+    chunks, one line, exit code 130 / 143, no traceback, no report folder and no staging folder left."""
     p = write(tmp_path, GOOD.replace("games = 300", "games = 50000000"))
     out = tmp_path / "rep"
     with sim_process(
@@ -257,18 +249,19 @@ def test_sigterm_exits_cleanly(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     ) as proc:
-        assert wait_for(tmp_path, ".rep.partial-*")  # it was writing when the signal came
-        proc.send_signal(signal.SIGTERM)
+        assert wait_for(tmp_path, ".rep.partial-*")  # it was playing when the signal came
+        proc.send_signal(getattr(signal, sig))
         _, err = proc.communicate(timeout=60)
-    assert proc.returncode == EXIT_TERMINATED == 143, err
+    assert proc.returncode == code, err
     assert "Traceback" not in err
     # a run this long may first say how long it would take (the estimate line of runs over 10 minutes: a loaded
     # machine lets a second chunk end before the signal)
     lines = [ln for ln in err.splitlines() if ln.strip() and " to go at " not in ln]
-    assert len(lines) == 1 and lines[0].startswith("terminated (SIGTERM)"), err
+    assert len(lines) == 1 and lines[0].startswith(says), err
     assert not out.exists() and not any(tmp_path.glob(".rep*"))
 
 
+@pytest.mark.kernel
 def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_run(tmp_path):
     """SIGKILL cannot be caught: the run leaves `.rep.partial-PID`. It is not the report (rep/ does not exist, `sim
     report` refuses it) and the next run of the scenario removes it; a live run's staging folder is left alone."""
@@ -296,6 +289,7 @@ def test_staging_folder_of_a_killed_run_is_never_a_report_and_is_removed_next_ru
         live.wait()
 
 
+@pytest.mark.kernel
 def test_threads_above_the_cores_warn_once_and_provenance_records_the_threads_used(tmp_path):
     from sim.play.runner import available_threads, thread_limit
 
@@ -363,34 +357,6 @@ def test_shared_options_are_checked_alike_by_every_command(tmp_path, command, op
     assert "Traceback" not in r.output and not (tmp_path / "o").exists()
 
 
-def test_an_interrupt_swallowed_on_its_way_still_stops_before_the_next_games(tmp_path):
-    """Ctrl-C while Numba compiles can land in a ctypes callback that swallows the KeyboardInterrupt (seen in CI:
-    'Exception ignored on calling ctypes callback function'); the signal is remembered and the next games refuse to
-    start until the command has reported it."""
-    from sim.model.scenario import load as load_plain
-    from sim.play import runner
-
-    old_int, old_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        runner.stop_on_sigterm()
-        try:  # what the ctypes callback does with it
-            os.kill(os.getpid(), signal.SIGINT)
-            for _ in range(1000):
-                pass
-        except KeyboardInterrupt:
-            pass
-        sc = load_plain(write(tmp_path, GOOD))
-        with pytest.raises(KeyboardInterrupt):
-            runner.play_chunk(sc, 0, 8)
-        runner.clear_stop()
-        assert runner.play_chunk(sc, 0, 8).status.shape == (8,)  # reported: the next command plays
-    finally:
-        runner.clear_stop()
-        signal.signal(signal.SIGINT, old_int)
-        signal.signal(signal.SIGTERM, old_term)
-
-
 MOOR4 = REPO / "scenarios" / "moor" / "4p.toml"
 
 
@@ -451,6 +417,7 @@ BAD_OPTIONS = [  # (the bad option, every command that takes it)
 DATA = REPO / "tests" / "data"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("bad, commands", BAD_OPTIONS, ids=[" ".join(b) for b, _ in BAD_OPTIONS])
 def test_the_same_bad_option_exits_2_on_every_command_that_takes_it(tmp_path, bad, commands):
     """`sim sweep --set nosuch=1` exited 3 where `sim run --set nosuch=1` exited 2."""
@@ -492,6 +459,7 @@ def test_every_bracketed_word_of_every_help_text_is_shown():
                 assert w in out, (path, w)
 
 
+@pytest.mark.kernel
 def test_games_zero_and_huge_say_the_same_range_in_the_same_words(tmp_path):
     from sim.model.scenario import MAX_GAMES
 

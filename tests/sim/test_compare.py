@@ -30,6 +30,7 @@ def invoke(*args):
     return CliRunner().invoke(app, ["compare", *map(str, args)])
 
 
+@pytest.mark.kernel
 def test_same_scenario_twice_is_identical_and_never_significant(tmp_path):
     r = invoke(BASE, BASE, "--games", 3000, "--json", "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
@@ -41,6 +42,7 @@ def test_same_scenario_twice_is_identical_and_never_significant(tmp_path):
         assert (tmp_path / "c" / f).exists()
 
 
+@pytest.mark.kernel
 def test_rule_change_is_significant_with_paired_intervals(tmp_path):
     r = invoke(BASE, GHOSTS, "--games", 4000, "--json", "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
@@ -61,6 +63,7 @@ def test_rule_change_is_significant_with_paired_intervals(tmp_path):
     assert res["correction"] == "holm"
 
 
+@pytest.mark.kernel
 def test_table_output_names_both_values_difference_interval_margin_and_verdict(tmp_path):
     r = invoke(BASE, GHOSTS, "--games", 2000, "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
@@ -72,6 +75,7 @@ def test_table_output_names_both_values_difference_interval_margin_and_verdict(t
     assert 'id="caveats"' not in html  # same players and roles: nothing left out, no comparability section
 
 
+@pytest.mark.kernel
 def test_precision_plays_on_until_half_width_is_reached(tmp_path):
     r = invoke(BASE, GHOSTS, "--precision", 0.02, "--chunk", 5000, "--json", "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
@@ -82,6 +86,7 @@ def test_precision_plays_on_until_half_width_is_reached(tmp_path):
     assert res["games"] == C.MIN_GAMES  # reached at the first check
 
 
+@pytest.mark.kernel
 def test_precision_reports_the_cap(tmp_path):
     r = invoke(
         BASE, GHOSTS, "--precision", 0.0001, "--max-games", 12000, "--chunk", 6000, "--json", "--out", tmp_path / "c"
@@ -91,6 +96,7 @@ def test_precision_reports_the_cap(tmp_path):
     assert "game cap of 12000 reached" in res["stop"]["message"]
 
 
+@pytest.mark.kernel
 def test_sprt_stops_early_on_a_clear_effect(tmp_path):
     r = invoke(
         BASE, GHOSTS, "--sprt", -0.5, "--metric", "score.seat0", "--chunk", 2000, "--json", "--out", tmp_path / "c"
@@ -106,6 +112,7 @@ def test_sprt_stops_early_on_a_clear_effect(tmp_path):
     assert res["sprt"]["metric"] == "first_player.win" and res["sprt"]["state"] == "H0"
 
 
+@pytest.mark.kernel
 def test_paired_sums_match_direct_per_game_arrays():
     a, b = load(BASE), load(GHOSTS)
     ps = PairedSums(a, b)
@@ -118,6 +125,7 @@ def test_paired_sums_match_direct_per_game_arrays():
     assert acc["sa"] == int(oa.scores[fin, 1].sum())
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args,code,text",
     [
@@ -134,6 +142,7 @@ def test_usage_errors(args, code, text, tmp_path):
     assert text in r.output
 
 
+@pytest.mark.kernel
 def test_bad_input_files(tmp_path):
     r = invoke(BASE, tmp_path / "missing.toml")
     assert r.exit_code == 3 and "no such scenario file" in r.output
@@ -143,6 +152,7 @@ def test_bad_input_files(tmp_path):
     assert r.exit_code == 3 and "not valid TOML" in r.output
 
 
+@pytest.mark.kernel
 def test_different_games_cannot_be_compared():
     a = load(BASE)
     with pytest.raises(C.CompareError, match="different games"):
@@ -152,6 +162,7 @@ def test_different_games_cannot_be_compared():
 # --- SPRT: what was decided, and a change of the opposite sign -------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_sprt_h0_says_what_was_decided_and_flags_an_opposite_sign_estimate(tmp_path):
     # the ghost change lowers seat 0's score by about 2 points; a one-sided SPRT for +0.5 must not read as "no change"
     r = invoke(
@@ -169,6 +180,7 @@ def test_sprt_h0_says_what_was_decided_and_flags_an_opposite_sign_estimate(tmp_p
     assert "H0: diff = 0 against H1: diff = +0.5 (one-sided)" in md and "opposite-sign" in md
 
 
+@pytest.mark.kernel
 def test_two_sided_sprt_accepts_a_change_of_the_opposite_sign(tmp_path):
     r = invoke(
         BASE,
@@ -228,6 +240,7 @@ def test_two_sided_sprt_error_rates_in_both_directions():
 # --- option combinations that make no sense are refused, one line, exit 2, nothing written ----------------------
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args,text",
     [
@@ -256,6 +269,7 @@ def test_nonsensical_option_combinations_are_refused_in_one_line(args, text, tmp
 # --- scenarios that differ in players or roles: only what means the same on both sides is compared ---------------
 
 
+@pytest.mark.kernel
 def test_different_player_counts_compare_only_game_level_measures(tmp_path):
     r = invoke(BASE, MIXED4, "--games", 300, "--json", "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
@@ -280,6 +294,7 @@ def test_different_player_counts_compare_only_game_level_measures(tmp_path):
     assert r.exit_code == 2 and "no win rate is compared" in r.output
 
 
+@pytest.mark.kernel
 def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_path):
     r = invoke(SCEN / "head_haunter-4p.toml", SCEN / "basic-4p.toml", "--games", 100, "--json", "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
@@ -321,6 +336,7 @@ def test_head_haunter_against_cooperative_drops_the_seat_whose_role_changed(tmp_
 # --- intervals of rate differences stay within the possible range --------------------------------------------
 
 
+@pytest.mark.kernel
 def test_rate_difference_interval_is_clipped_to_plus_minus_one():
     ps = PairedSums(load(BASE), load(GHOSTS))
     k = next(m.scale for m in ps.measures if m.name == "first_player.win")
@@ -354,6 +370,7 @@ def test_statistics_do_not_lean_on_pages():
     )
 
 
+@pytest.mark.kernel
 def test_compare_opens_with_plain_verdict_sentences(tmp_path):
     """sim compare opens with sentences for the headline measures ('X instead of Y: +d percentage points [lo, hi],
     changed by ... / unchanged within ... / cannot tell yet ...'), in the terminal, compare.md and compare.html; no
@@ -380,6 +397,7 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
     assert page.index('id="verdict"') < page.index('id="differences"')
 
 
+@pytest.mark.kernel
 def test_compare_sentence_words():
     """Each of the three verdicts in words: changed (significant and beyond the margin), unchanged (the equivalence
     test), cannot tell yet with the games that would decide; never "no difference detected"."""
@@ -420,6 +438,7 @@ def test_compare_sentence_words():
     )
 
 
+@pytest.mark.kernel
 def test_verdict_says_team_mates_identical_results_once():
     """In a team game the hunters' scores are one result: the verdict names 'seats 0-3's score' once."""
     from sim.pages import verdicts
@@ -463,6 +482,7 @@ def _invoke(*args):
     return cli.invoke(app, [str(a) for a in args])
 
 
+@pytest.mark.kernel
 def test_compare_states_a_rate_counter_difference_in_points(tmp_path):
     r = cli.invoke(
         app, ["compare", str(BASE), "--set-b", "tiebreak=shared", "--games", "2000", "--out", str(tmp_path / "c")]
@@ -473,6 +493,7 @@ def test_compare_states_a_rate_counter_difference_in_points(tmp_path):
     assert " pts " in row and "%" in row, row
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "sets",
     [
@@ -488,6 +509,7 @@ def test_compare_refuses_a_name_given_twice_for_one_scenario(tmp_path, sets):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.kernel
 def test_compare_takes_one_name_once_for_each_scenario(tmp_path):
     r = _invoke(
         "compare",
@@ -505,6 +527,7 @@ def test_compare_takes_one_name_once_for_each_scenario(tmp_path):
     assert r.exit_code == 0, r.output
 
 
+@pytest.mark.kernel
 def test_compare_set_b_players_3_compares_a_with_b_on_three_seats(tmp_path):
     r = _invoke("compare", MOOR4, "--set-b", "players=3", "--games", 60, "--json", "--out", tmp_path / "o")
     assert r.exit_code == 0, r.output
@@ -521,6 +544,7 @@ def test_compare_table_uses_one_number_format_per_column():
     assert _fmt_d(0.0048, "rate") == "+0.48"
 
 
+@pytest.mark.kernel
 def test_sprt_of_a_rate_speaks_in_percentage_points_as_the_table(tmp_path):
     import json
 
@@ -548,6 +572,7 @@ def test_sprt_of_a_rate_speaks_in_percentage_points_as_the_table(tmp_path):
     assert "+0.01" not in sp["message"] + sp["hypotheses"]
 
 
+@pytest.mark.kernel
 def test_sprt_on_identical_games_stops_at_once_saying_why(tmp_path):
     same = tmp_path / "same.toml"
     same.write_text(BASE.read_text().replace('name = "test-moor-2p"', 'name = "same"'))
@@ -560,6 +585,7 @@ def test_sprt_on_identical_games_stops_at_once_saying_why(tmp_path):
     assert "never stop" in res["stop"]["message"] and "identical games" in res["stop"]["message"]
 
 
+@pytest.mark.kernel
 def test_a_seat_whose_strategy_b_changed_is_labelled_with_both(tmp_path):
     """--set-b seats.0.strategy=runner: the table, the verdict and the forest plot said 'seat 0 (weighted) wins' of
     a seat that plays runner in B. Such a seat names both strategies; a seat B kept is labelled as before."""
@@ -574,6 +600,7 @@ def test_a_seat_whose_strategy_b_changed_is_labelled_with_both(tmp_path):
     assert "seat 0 (A weighted, B runner) wins" in html and "seat 0 (weighted)" not in html
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args,head",
     [
@@ -598,6 +625,7 @@ def test_an_override_error_names_the_option_it_came_from(args, head, tmp_path):
         assert "give it one with --set-b seats.2.strategy=NAME" in line and "--set " not in line
 
 
+@pytest.mark.kernel
 def test_too_few_games_are_not_judged_a_real_difference(tmp_path):
     """2 paired games whose game-length differences are all +1 round (zero variance) used to read 'a real difference
     (p < 1e-9)'; below sim run's MIN_GAMES_FOR_TESTS nothing is tested and the verdict says so, on every page."""
@@ -628,6 +656,7 @@ def test_too_few_games_are_not_judged_a_real_difference(tmp_path):
     assert not res["too_few_games"] and all(m["p"] is not None or m["identical"] for m in res["metrics"])
 
 
+@pytest.mark.kernel
 def test_too_few_identical_games_are_not_judged_the_same_either(tmp_path):
     """`--set-b tiebreak=shared --games 2`: every paired game happened to give the same value, and compare said
     'identical' with no warning, though at 50,000 games shared wins differ by +9 points. Below MIN_GAMES_FOR_TESTS
@@ -644,6 +673,7 @@ def test_too_few_identical_games_are_not_judged_the_same_either(tmp_path):
     assert "Not tested: too few games" in md
 
 
+@pytest.mark.kernel
 def test_head_haunter_score_is_said_in_hauntings_the_hunters_in_jewels(tmp_path):
     """Seat 0 of a Head Haunter game is the haunter: its score counts hauntings, not jewels (catalogue role_units)."""
     from sim.model import catalogue
@@ -660,6 +690,7 @@ def test_head_haunter_score_is_said_in_hauntings_the_hunters_in_jewels(tmp_path)
     assert (view.unit("score.seat0"), view.unit("score.seat1")) == ("hauntings", "jewels")
 
 
+@pytest.mark.kernel
 def test_margin_sets_what_counts_as_unchanged(tmp_path):
     """--margin MEASURE=VALUE (percentage points for a rate) moves a measure between the verdicts: the same games
     read 'unchanged' at a wide margin and not at a narrow one; the margin is recorded in compare.json."""
@@ -696,6 +727,7 @@ def test_margin_sets_what_counts_as_unchanged(tmp_path):
     assert narrow.exit_code == 0 and row["verdict"] != "unchanged"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "margin,message",
     [

@@ -12,6 +12,8 @@ from sim.api import core as api
 from sim.play import distributed, work
 from tests.conftest import moor
 
+pytestmark = pytest.mark.kernel  # every test here plays games
+
 pytest.importorskip("distributed")
 
 

@@ -66,6 +66,7 @@ def mixed_report(tmp_path_factory):
     return s, folder
 
 
+@pytest.mark.kernel
 def test_sim_run_writes_a_self_contained_html_report(mixed_report):
     s, folder = mixed_report
     text = (folder / "summary.html").read_text(encoding="utf-8")
@@ -104,6 +105,7 @@ def test_sim_run_writes_a_self_contained_html_report(mixed_report):
         assert fig in body, fig
 
 
+@pytest.mark.kernel
 def test_markdown_version_and_plot_files(mixed_report):
     _, folder = mixed_report
     md = (folder / "balance.md").read_text(encoding="utf-8")
@@ -114,6 +116,7 @@ def test_markdown_version_and_plot_files(mixed_report):
         assert (folder / "plots" / f"{name}.svg").read_text().startswith("<svg")
 
 
+@pytest.mark.kernel
 def test_plots_are_byte_identical_across_renders(mixed_report):
     s, _ = mixed_report
     assert plots.render(plots.win_rates, s) == plots.render(plots.win_rates, copy.deepcopy(s))
@@ -134,6 +137,7 @@ def cooperative(s: dict) -> dict:
     return c
 
 
+@pytest.mark.kernel
 def test_cooperative_game_shows_team_win_rate_loss_causes_and_curves(mixed_report):
     s, _ = mixed_report
     c = cooperative(s)
@@ -149,6 +153,7 @@ def test_cooperative_game_shows_team_win_rate_loss_causes_and_curves(mixed_repor
     assert "hauntings" in body and "ghosts" in body
 
 
+@pytest.mark.kernel
 def test_sim_report_renders_again_from_a_report_folder(mixed_report, tmp_path):
     _, folder = mixed_report
     r = CliRunner().invoke(app, ["report", str(folder), "--out", str(tmp_path / "again")])
@@ -157,6 +162,7 @@ def test_sim_report_renders_again_from_a_report_folder(mixed_report, tmp_path):
     assert (tmp_path / "again" / "balance.md").exists()
 
 
+@pytest.mark.kernel
 def test_sim_report_plays_a_scenario(tmp_path):
     r = CliRunner().invoke(
         app, ["report", str(DATA / "moor-2p-small.toml"), "--games", "500", "--out", str(tmp_path / "r")]
@@ -223,6 +229,7 @@ def _check_ids(text: str, min_svgs: int):
         assert svg["refs"] and svg["refs"] <= svg["ids"], sorted(svg["refs"] - svg["ids"])[:5]
 
 
+@pytest.mark.kernel
 def test_every_id_in_the_report_page_is_unique(mixed_report):
     """Several inline matplotlib SVGs share ids (figure_1, clip paths, marker defs) unless scoped per plot: a
     browser may then draw one plot's clip path on another. Ids are unique and the page stays byte-identical."""
@@ -235,6 +242,7 @@ def test_every_id_in_the_report_page_is_unique(mixed_report):
     _check_ids(html_report.render(cooperative(s)), 4)
 
 
+@pytest.mark.kernel
 def test_every_id_in_the_compare_page_is_unique(tmp_path):
     r = CliRunner().invoke(
         app,
@@ -264,6 +272,7 @@ def th_report(tmp_path_factory):
     return api.run_scenario(sc, 400, out_dir=tmp_path_factory.mktemp("th") / "th")
 
 
+@pytest.mark.kernel
 def test_team_page_states_the_team_rate_once_and_draws_no_competitive_figures(th_report):
     s, folder = th_report
     text = (folder / "summary.html").read_text(encoding="utf-8")
@@ -276,6 +285,7 @@ def test_team_page_states_the_team_rate_once_and_draws_no_competitive_figures(th
     assert "decisiveness" not in page.ids and "matchups" not in page.ids
 
 
+@pytest.mark.kernel
 def test_per_round_tables_are_folded_under_plots_with_bands(th_report):
     s, folder = th_report
     text = (folder / "summary.html").read_text(encoding="utf-8")
@@ -289,6 +299,7 @@ def test_per_round_tables_are_folded_under_plots_with_bands(th_report):
         assert "<details>" in body, sec_id
 
 
+@pytest.mark.kernel
 def test_identical_seats_are_drawn_once(th_report):
     s, _ = th_report
     groups = plots.seat_groups(s)
@@ -297,6 +308,7 @@ def test_identical_seats_are_drawn_once(th_report):
     assert "seats 0-3" in svg and "seat 1 " not in svg
 
 
+@pytest.mark.kernel
 def test_one_colour_means_one_thing(mixed_report):
     s, _ = mixed_report
     win = plots.render(plots.win_rates, s)
@@ -308,6 +320,7 @@ def test_one_colour_means_one_thing(mixed_report):
         assert plots.NEUTRAL in svg and not any(c in svg for c in plots.SEAT), fn.__name__
 
 
+@pytest.mark.kernel
 def test_mixed_table_states_the_scope_of_its_win_rates(mixed_report):
     _, folder = mixed_report
     text = (folder / "summary.html").read_text(encoding="utf-8")
@@ -369,6 +382,7 @@ def test_length_histogram_leaves_out_a_long_thin_tail_and_says_so():
     assert tail_cut(np.zeros(5)) == 5
 
 
+@pytest.mark.kernel
 def test_few_valued_score_distributions_are_drawn_as_bars():
     """Turnwall scores 1..5 body parts: one bar per seat and score, side by side, on whole-number ticks."""
     s = _score_summary("turnwall", 1, [[2, 10, 32, 37, 19], [1, 9, 33, 38, 19]], "planner")
@@ -380,12 +394,14 @@ def test_few_valued_score_distributions_are_drawn_as_bars():
     assert ticks and all(float(t).is_integer() for t in ticks)
 
 
+@pytest.mark.kernel
 def test_many_valued_score_distributions_keep_their_step_lines():
     s = _score_summary("moor", -10, [[1] * 40, [2] * 40], "weighted")
     (ax,) = plots.scores(s).axes
     assert not ax.patches and len(ax.lines) == 2
 
 
+@pytest.mark.kernel
 def test_moor_scores_section_says_how_a_score_is_made_without_sending_the_reader_to_a_source_file(tmp_path):
     r = cli.invoke(app, ["run", str(DATA / "moor-2p-small.toml"), "--games", "200", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
@@ -401,6 +417,7 @@ def test_moor_scores_section_says_how_a_score_is_made_without_sending_the_reader
     assert "kernels/moor/RULES.md" not in sec[: sec.index("</section>")]
 
 
+@pytest.mark.kernel
 def test_margin_distribution_has_whole_number_ticks_and_separate_bars():
     """Turnwall's winner's margin is 1 or 2 body parts: no tick at 0.75 or 1.25, and bars that do not touch."""
     from sim.api import core as api
@@ -427,6 +444,7 @@ def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
     assert plots.coarsen(x[:70], c[:70])[0] == 1  # a short range keeps one bar per value
 
 
+@pytest.mark.kernel
 def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
     out = tmp_path / "rep"
     r = cli.invoke(app, ["run", MOOR4, "--games", "1", "--threads", "1", "--out", str(out)])
@@ -447,6 +465,7 @@ def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
     assert 'id="scores"' in page and "final score distribution" in page[page.index('id="scores"') :]
 
 
+@pytest.mark.kernel
 def test_enough_games_keep_their_intervals_and_tests():
     from sim.pages import html_report, verdicts
 
@@ -478,6 +497,7 @@ def test_an_interval_of_points_does_not_repeat_the_unit():
     assert html_report.pts(0.019) == "+1.90 pts" and html_report.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
 
 
+@pytest.mark.kernel
 def test_sweep_page_notes_that_the_description_is_the_files_as_the_run_page_does(tmp_path):
     """A sweep of seats.3.strategy over moor/4p.toml ('all seats the weighted heuristic') played points the file's
     description does not describe; its page says so in the run page's words (lead_line), naming what was swept."""

@@ -52,6 +52,7 @@ def test_index_games_column_says_played_and_finished():
     assert _games({"played": 200000, "finished": 200000}) == "200,000"
 
 
+@pytest.mark.kernel
 def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
 
     from sim.pages.index_page import headline
@@ -63,6 +64,7 @@ def test_index_headline_is_the_pages_verdict_with_intervals(tmp_path):
     assert h.startswith("The start player wins ") and "[" in h and "chance" in h and "Most wins: " in h
 
 
+@pytest.mark.kernel
 def test_sim_run_into_the_reports_folder_lists_the_report_in_the_index(reports):
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"])
     assert r.exit_code == 0, r.output
@@ -70,6 +72,7 @@ def test_sim_run_into_the_reports_folder_lists_the_report_in_the_index(reports):
     assert hidden(reports) == []
 
 
+@pytest.mark.kernel
 def test_sim_compare_reports_are_listed_in_the_index(reports):
     r = cli.invoke(app, ["compare", str(MOOR_2P), "--set-b", "track_len=25", "--games", "50"])
     assert r.exit_code == 0, r.output
@@ -79,6 +82,7 @@ def test_sim_compare_reports_are_listed_in_the_index(reports):
     assert "test-moor-2p vs test-moor-2p--track_len=25" in page and " UTC<" in page
 
 
+@pytest.mark.kernel
 def test_sim_sweep_into_the_reports_folder_lists_the_sweep_and_keeps_the_other_rows(reports):
     assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
     r = cli.invoke(app, ["sweep", str(MOOR_2P), "--set", "track_len=24,25", "--games", "10"])
@@ -87,6 +91,7 @@ def test_sim_sweep_into_the_reports_folder_lists_the_sweep_and_keeps_the_other_r
     assert 'href="sweep-test-moor-2p/sweep.html"' in page and 'href="test-moor-2p/summary.html"' in page
 
 
+@pytest.mark.kernel
 def test_sim_report_redraw_refreshes_the_index(reports):
     assert cli.invoke(app, ["run", str(MOOR_2P), "--games", "50"]).exit_code == 0
     (reports / "index.html").unlink()
@@ -95,12 +100,14 @@ def test_sim_report_redraw_refreshes_the_index(reports):
     assert 'href="test-moor-2p/summary.html"' in index_links(reports)
 
 
+@pytest.mark.kernel
 def test_a_report_elsewhere_leaves_the_index_alone(reports, tmp_path):
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50", "--out", str(tmp_path / "elsewhere")])
     assert r.exit_code == 0, r.output
     assert not (reports / "index.html").exists()
 
 
+@pytest.mark.kernel
 def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(reports, monkeypatch):
     from sim.pages import index_page
 
@@ -114,6 +121,7 @@ def test_an_index_that_cannot_be_refreshed_is_a_warning_and_the_report_stands(re
     assert (reports / "test-moor-2p" / "summary.json").exists()
 
 
+@pytest.mark.kernel
 def test_refreshing_the_index_is_cheap(reports):
     import time
 
@@ -128,6 +136,7 @@ def test_refreshing_the_index_is_cheap(reports):
     assert index_links(reports).count("summary.html") == 11
 
 
+@pytest.mark.kernel
 def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp_path, monkeypatch):
     """`sim run-defaults --game moor` after `--game treasure_hunters`: reports/index.html lists both games' reports
     (the index is the table of contents of the reports folder, not of the last command)."""

@@ -23,6 +23,7 @@ DEFAULT = {"moor": "4p", "treasure_hunters": "basic-4p", "turnwall": "4p", "gall
 # --- 1. labels and units ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", GAMES)
 def test_every_parameter_and_strategy_parameter_has_a_label(game):
     spec = registry.get(game)
@@ -38,6 +39,7 @@ def test_a_parameter_without_a_label_is_named_by_its_name():
     assert (p.label, p.unit, p.title()) == ("", "", "my_knob")
 
 
+@pytest.mark.kernel
 def test_swept_names_in_words():
     moor = load(ROOT / "scenarios" / "moor" / "4p.toml")
     assert axis_words(moor, "track_len") == ("track length", "spaces")
@@ -56,6 +58,7 @@ def test_swept_names_in_words():
     assert axis_words(tw, "moves_per_turn") == ("moves per turn", "")
 
 
+@pytest.mark.kernel
 def test_sweep_page_and_summary_name_the_axis_by_its_label_and_unit(tmp_path):
     from sim.pages.sweep_page import plot_list
 
@@ -104,6 +107,7 @@ def app():
 # --- 2. game length in minutes ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", GAMES)
 def test_seconds_per_turn_changes_neither_the_kernel_vector_nor_the_digest(game):
     from sim.stats.check import digest
@@ -118,6 +122,7 @@ def test_seconds_per_turn_changes_neither_the_kernel_vector_nor_the_digest(game)
     assert digest(changed) != digest(sc)  # a rule parameter still counts
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("game", GAMES)
 def test_the_default_seconds_put_a_default_game_inside_the_box(game):
     """The default seconds_per_turn reproduces the box's stated time for the game's default scenario (its mean turns
@@ -147,6 +152,7 @@ def _summary(game: str = "moor", name: str = "4p", games: int = 400, **params):
     return summarize(sc, work.run(sc, games=games).agg)
 
 
+@pytest.mark.kernel
 def test_summary_reports_length_in_minutes_with_its_source():
     s = _summary()
     m = s["length"]["minutes"]
@@ -161,6 +167,7 @@ def test_summary_reports_length_in_minutes_with_its_source():
     assert s2["length"]["turns"] == t  # the same games
 
 
+@pytest.mark.kernel
 def test_verdict_balance_page_and_markdown_give_the_minutes():
     from sim.pages import html_report, tables, verdicts
 
@@ -189,6 +196,7 @@ def _legend_texts(game: str, monkeypatch) -> list[str]:
     return [t.get_text().replace("\n", " ") for leg in fig.legends for t in leg.get_texts()]
 
 
+@pytest.mark.kernel
 def test_castle_legend_says_what_a_magnet_does(monkeypatch):
     texts = _legend_texts("turnwall", monkeypatch)
     words = " ".join(texts)
@@ -198,12 +206,14 @@ def test_castle_legend_says_what_a_magnet_does(monkeypatch):
     assert any(t.startswith("plug:") for t in texts)
 
 
+@pytest.mark.kernel
 def test_house_legend_says_when_a_door_is_locked(monkeypatch):
     texts = _legend_texts("treasure_hunters", monkeypatch)
     assert "blue door: locked while a blue Door card is out" in texts
     assert any(t.startswith("outside:") for t in texts)
 
 
+@pytest.mark.kernel
 def test_bay_legend_names_pirates_and_steps_not_pips(monkeypatch):
     texts = _legend_texts("galleon", monkeypatch)
     assert not any(t in ("one pip", "stairs (one pip)") for t in texts)

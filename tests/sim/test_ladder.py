@@ -22,6 +22,7 @@ cli = CliRunner()
 A_VS_A = ["random", "runner", "weighted", "weighted:w_goal=1.0"]  # w_goal = 1.0 is weighted's default
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args, says",
     [
@@ -67,6 +68,7 @@ def test_a_bad_ladder_is_one_line_before_anything_runs(args, says, tmp_path):
     assert not (tmp_path / "ld").exists()  # refused before the folder or any table
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "rung, says",
     [
@@ -106,6 +108,7 @@ def test_rungs_with_parameters_split_from_a_comma_list():
     ]
 
 
+@pytest.mark.kernel
 def test_a_rung_with_parameters_is_a_strategy_with_those_seat_parameters():
     ld = api_ladder.build("turnwall", players=2, strategies=["random", "planner:recall_own=0.5"], games=10)
     r = ld.rungs[1]
@@ -114,6 +117,7 @@ def test_a_rung_with_parameters_is_a_strategy_with_those_seat_parameters():
     assert sc.sparams()[0][0] == 0.5 and sc.seats[0].params == {"recall_own": 0.5}
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("players, rungs", [(2, 4), (3, 5), (4, 4), (4, 2), (3, 2)])
 def test_every_rung_sits_in_every_seat_equally_often(players, rungs):
     spec_rungs = ["random", "collector", "runner", "cautious", "weighted"][:rungs]
@@ -139,6 +143,7 @@ def test_a_rung_s_own_table_plays_the_balance_games_asked_for():
         api_ladder.build("moor", players=4, strategies=["random", "runner"], games=40, balance_games=0)
 
 
+@pytest.mark.kernel
 def test_the_co_operative_and_asymmetric_designs():
     coop = api_ladder.build("treasure_hunters", players=3, games=30)
     assert coop.mode == "cooperative" and {t.kind for t in coop.tables} == {"mono"}
@@ -156,6 +161,7 @@ def a_vs_a(tmp_path_factory):
     return sim.ladder("moor", players=2, strategies=A_VS_A, games=400, seed=5, out=out)
 
 
+@pytest.mark.kernel
 def test_two_copies_of_one_strategy_under_two_names_get_overlapping_intervals(a_vs_a):
     rt = {r["rung"]: r for r in a_vs_a.raw["rating"]["ratings"]}
     a, b = rt["weighted"], rt["weighted:w_goal=1.0"]
@@ -171,6 +177,7 @@ def sim_col(name):
     return pl.col(name)
 
 
+@pytest.mark.kernel
 def test_two_copies_at_a_three_player_table_get_the_same_rating_exactly(tmp_path):
     # every seat order is played, so each table has its mirror with the copies swapped, on the same games
     rs = ["random", "runner", "weighted", "weighted:w_goal=1.0"]
@@ -180,6 +187,7 @@ def test_two_copies_at_a_three_player_table_get_the_same_rating_exactly(tmp_path
     assert r.raw["rating"]["head_to_head"]["matrix"][2][3] == pytest.approx(0.5)
 
 
+@pytest.mark.kernel
 def test_the_default_games_spread_a_fixed_total_over_the_mixed_tables():
     two = api_ladder.build("moor", players=2)
     four = api_ladder.build("moor", players=4)
@@ -187,6 +195,7 @@ def test_the_default_games_spread_a_fixed_total_over_the_mixed_tables():
     assert (four.games, sum(t.kind == "mixed" for t in four.tables)) == (336, 120)
 
 
+@pytest.mark.kernel
 def test_the_report_folder_has_its_files_and_frames(a_vs_a):
     f = a_vs_a.folder
     assert {p.name for p in f.iterdir()} >= {"ladder.json", "ladder.parquet", "ladder.html", "points"}
@@ -203,12 +212,14 @@ def test_the_report_folder_has_its_files_and_frames(a_vs_a):
         assert words in page
 
 
+@pytest.mark.kernel
 def test_a_rerun_reuses_every_stored_table_with_the_same_numbers(a_vs_a):
     again = sim.ladder("moor", players=2, strategies=A_VS_A, games=400, seed=5, out=a_vs_a.folder)
     assert again.played == () and len(again.reused) == 16
     assert again.raw["rating"] == a_vs_a.raw["rating"] and again.raw["balance"] == a_vs_a.raw["balance"]
 
 
+@pytest.mark.kernel
 def test_an_interrupted_ladder_keeps_its_finished_tables(tmp_path):
     from sim.play.context import RunContext
 
@@ -227,6 +238,7 @@ def test_an_interrupted_ladder_keeps_its_finished_tables(tmp_path):
     assert len(r.reused) == 2 and len(r.played) == 2
 
 
+@pytest.mark.kernel
 def test_the_cli_prints_the_ratings_and_writes_the_folder(tmp_path):
     r = cli.invoke(
         app,
@@ -248,6 +260,7 @@ def test_the_cli_prints_the_ratings_and_writes_the_folder(tmp_path):
     assert (tmp_path / "ld" / "ladder.json").is_file()
 
 
+@pytest.mark.kernel
 def test_the_index_links_a_ladder(a_vs_a, tmp_path):
     import shutil
 
@@ -258,6 +271,7 @@ def test_the_index_links_a_ladder(a_vs_a, tmp_path):
     assert "Skill ladders" in page and 'href="ladder-moor-2p/ladder.html"' in page and "strongest:" in page
 
 
+@pytest.mark.kernel
 def test_a_ladder_on_a_local_cluster_gives_the_same_numbers(a_vs_a, tmp_path):
     pytest.importorskip("distributed")
     r = sim.ladder("moor", players=2, strategies=A_VS_A, games=400, seed=5, out=tmp_path, workers=2, chunk=150)
@@ -265,11 +279,13 @@ def test_a_ladder_on_a_local_cluster_gives_the_same_numbers(a_vs_a, tmp_path):
     assert r.raw["balance"] == a_vs_a.raw["balance"]
 
 
+@pytest.mark.kernel
 def test_the_design_refuses_too_many_tables():
     with pytest.raises(ladder_spec.LadderError, match="need .* tables; allowed at most"):
         api_ladder.build("moor", players=5, strategies=[f"weighted:w_goal={i}" for i in range(12)], games=10)
 
 
+@pytest.mark.kernel
 def test_an_interrupted_fresh_rerun_keeps_the_earlier_ladder_as_it_was(tmp_path):
     """`sim ladder --fresh` stopped by Ctrl-C deleted the earlier ladder.json/html (the index then linked a missing
     page): the earlier report now stays, byte for byte, until the new one replaces it."""
@@ -284,6 +300,7 @@ def test_an_interrupted_fresh_rerun_keeps_the_earlier_ladder_as_it_was(tmp_path)
     assert {o: (tmp_path / o).read_bytes() for o in before} == before
 
 
+@pytest.mark.kernel
 def test_a_ladder_of_chosen_rungs_gets_a_folder_of_its_own():
     """`sim ladder moor --strategies 'random;weighted'` wrote into reports/ladder-moor-4p, replacing the default
     ladder: chosen rungs now name their folder; the default rungs (in any order) keep the plain name."""
@@ -335,6 +352,7 @@ def test_the_asymmetric_ladders_matrix_title_is_whole_in_its_figure():
     assert fig.axes[0].get_title() == "hunters' win rate (%):\nHead Haunter (rows) x hunters (columns)"
 
 
+@pytest.mark.kernel
 def test_a_top_the_games_cannot_split_is_said_to_be_a_tie(a_vs_a, tmp_path):
     """weighted and its copy lead the A-vs-A ladder with a head-to-head interval holding 50%: the text names both as
     tied for strongest instead of one (the Turnwall default ladder's planner and weighted in make run)."""

@@ -56,6 +56,7 @@ def sim(*args: str):
     return r
 
 
+@pytest.mark.kernel
 def test_a_registered_game_is_known_like_the_shipped_ones(dice_race):
     assert registry.names()[-1] == "dice_race" and registry.get("dice_race").title == "Dice Race (a test game)"
     assert catalogue.missing(registry.get("dice_race")) == [] and catalogue.stale(registry.get("dice_race")) == []
@@ -63,6 +64,7 @@ def test_a_registered_game_is_known_like_the_shipped_ones(dice_race):
     assert "Dice Race (a test game) (2-6 players" in out and "dawdler" in out and "top-face rolls" in out
 
 
+@pytest.mark.kernel
 def test_unregister_forgets_it(dice_race):
     registry.unregister("dice_race")
     assert registry.get("dice_race") is None and "dice_race" not in registry.names()
@@ -70,6 +72,7 @@ def test_unregister_forgets_it(dice_race):
     assert r.exit_code != 0 and "unknown game 'dice_race'" in r.output
 
 
+@pytest.mark.kernel
 def test_run_writes_its_report_and_pages_naming_the_game(dice_race, tmp_path):
     out = tmp_path / "run"
     sim("run", dice_race, "--out", out, "--threads", "1")
@@ -83,6 +86,7 @@ def test_run_writes_its_report_and_pages_naming_the_game(dice_race, tmp_path):
     assert s["aggregates"]["sole_wins"][1] < s["aggregates"]["sole_wins"][0]  # the dawdler wins less
 
 
+@pytest.mark.kernel
 def test_replay_is_game_i_of_the_batch_in_words(dice_race):
     from sim.model.scenario import load
     from sim.play import runner
@@ -95,6 +99,7 @@ def test_replay_is_game_i_of_the_batch_in_words(dice_race):
     assert sum(ln.startswith("turn ") for ln in out.splitlines()) == int(chunk.turns[0])
 
 
+@pytest.mark.kernel
 def test_sweep_and_compare(dice_race, tmp_path):
     sim("sweep", dice_race, "--set", "track_len=12,24,36", "--games", 500, "--out", tmp_path / "sweep")
     sw = json.loads((tmp_path / "sweep" / "sweep.json").read_text())
@@ -105,6 +110,7 @@ def test_sweep_and_compare(dice_race, tmp_path):
     assert "top-face rolls" in (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")  # its catalogue
 
 
+@pytest.mark.kernel
 def test_baselines_then_check(dice_race, tmp_path):
     base = tmp_path / "baselines"
     out = sim("baselines", dice_race, "--out", base).output
@@ -130,6 +136,7 @@ def test_names_finds_the_game_modules_without_importing_any():
     assert out.stdout.strip() == "('galleon', 'moor', 'treasure_hunters', 'turnwall') []"
 
 
+@pytest.mark.kernel
 def test_a_board_file_is_recognised_by_the_tables_its_game_declares(tmp_path):
     from sim.pages import board_svg
 
@@ -147,6 +154,7 @@ def test_a_board_file_is_recognised_by_the_tables_its_game_declares(tmp_path):
         board_svg.game_of(both)
 
 
+@pytest.mark.kernel
 def test_a_shipped_board_imports_only_its_own_game():
     """Importing a game compiles its kernel helpers: recognising scenarios/<game>/boards/x.toml asks that game first
     and, its marks matching, no other."""
@@ -159,6 +167,7 @@ def test_a_shipped_board_imports_only_its_own_game():
     assert out.stdout.strip() == "galleon ['sim.games.galleon']"
 
 
+@pytest.mark.kernel
 def test_a_shipped_game_replaced_and_unregistered_comes_back_on_get():
     from dataclasses import replace
 

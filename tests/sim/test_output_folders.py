@@ -96,6 +96,7 @@ def _no_games(monkeypatch):
     monkeypatch.setattr(RN, "play_chunk", refuse)
 
 
+@pytest.mark.kernel
 def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path, monkeypatch):
     """sim run said 'the disk holding ... is full' before playing; sim sweep played points until
     'error: No space left on device' (no folder named)."""
@@ -117,6 +118,7 @@ def test_a_sweep_onto_a_full_disk_is_refused_before_any_point_is_played(tmp_path
     assert not (tmp_path / "s" / "points").exists() or not any((tmp_path / "s" / "points").iterdir())
 
 
+@pytest.mark.kernel
 def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_path, monkeypatch):
     import errno
 
@@ -137,6 +139,7 @@ def test_a_disk_that_fills_up_during_a_sweep_is_one_line_naming_the_folder(tmp_p
     assert lines and lines[0].startswith(f"error: --out: cannot write in {tmp_path / 's'} (No space left on device)")
 
 
+@pytest.mark.kernel
 def test_an_unwritable_sweep_out_is_one_line_naming_out(tmp_path):
     (tmp_path / "f").write_text("a file")
     r = cli.invoke(
@@ -146,6 +149,7 @@ def test_an_unwritable_sweep_out_is_one_line_naming_out(tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT and line.startswith(f"error: --out: {tmp_path / 'f'} is a file, not a folder")
 
 
+@pytest.mark.kernel
 def test_a_full_disk_seen_by_polars_while_writing_games_parquet_is_one_line_exit_3(tmp_path, monkeypatch):
     monkeypatch.setattr(pl.LazyFrame, "sink_parquet", polars_full)
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50", "--per-game", "--out", str(tmp_path / "rep")])
@@ -155,6 +159,7 @@ def test_a_full_disk_seen_by_polars_while_writing_games_parquet_is_one_line_exit
     assert not (tmp_path / "rep").exists() and hidden(tmp_path) == []
 
 
+@pytest.mark.kernel
 def test_an_oserror_while_writing_a_run_report_is_one_line_naming_the_file(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "write_json", os_full)
     r = cli.invoke(app, ["run", str(MOOR_2P), "--games", "50", "--out", str(tmp_path / "rep")])
@@ -164,6 +169,7 @@ def test_an_oserror_while_writing_a_run_report_is_one_line_naming_the_file(tmp_p
     assert not (tmp_path / "rep").exists() and hidden(tmp_path) == []
 
 
+@pytest.mark.kernel
 def test_a_full_disk_keeps_the_earlier_report_as_it_was(tmp_path, monkeypatch):
     api.run_scenario(_load(), 50, out_dir=tmp_path / "rep")
     (tmp_path / "rep" / "my-notes.txt").write_text("mine\n")
@@ -175,6 +181,7 @@ def test_a_full_disk_keeps_the_earlier_report_as_it_was(tmp_path, monkeypatch):
     assert hidden(tmp_path) == []
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("exc", [os_full, polars_full], ids=["oserror", "polars"])
 def test_a_full_disk_while_writing_a_comparison_is_one_line_exit_3(tmp_path, monkeypatch, exc):
     monkeypatch.setattr(compare_page, "render_compare", exc)
@@ -186,6 +193,7 @@ def test_a_full_disk_while_writing_a_comparison_is_one_line_exit_3(tmp_path, mon
     assert not (tmp_path / "cmp").exists() and hidden(tmp_path) == []
 
 
+@pytest.mark.kernel
 def test_a_full_disk_seen_by_polars_while_redrawing_a_report_leaves_it_as_it_was(tmp_path, monkeypatch):
     from sim.pages import html_report
 
@@ -199,6 +207,7 @@ def test_a_full_disk_seen_by_polars_while_redrawing_a_report_leaves_it_as_it_was
     assert hidden(tmp_path) == []
 
 
+@pytest.mark.kernel
 def test_a_full_disk_seen_by_polars_while_writing_a_sweep_is_one_line_and_leaves_no_temporary_file(
     tmp_path, monkeypatch
 ):
@@ -213,6 +222,7 @@ def test_a_full_disk_seen_by_polars_while_writing_a_sweep_is_one_line_and_leaves
     assert [h for h in hidden(tmp_path) if not h.startswith("s/points")] == []
 
 
+@pytest.mark.kernel
 def test_a_full_disk_while_writing_a_baseline_is_one_line_and_leaves_no_temporary_file(tmp_path, monkeypatch):
     import pathlib
 
@@ -246,6 +256,7 @@ def test_a_full_disk_while_writing_a_baseline_is_one_line_and_leaves_no_temporar
     assert list((tmp_path / "b").rglob("*.json*")) == []
 
 
+@pytest.mark.kernel
 def test_a_real_full_disk_is_one_line_exit_3_and_leaves_nothing(tmp_path):
     """A real 1.5 MiB tmpfs (root only; skipped where mount is not permitted): enough free room for the pre-play
     check, too little for games.parquet; the installed `sim`, so main()'s own handling is what the user sees."""
@@ -292,6 +303,7 @@ def test_os_error_reads_the_errno_out_of_a_polars_error():
     assert report.os_error(ValueError("x (os error 28)")) is None
 
 
+@pytest.mark.kernel
 def test_an_immutable_out_folder_is_refused_before_any_game_is_played(tmp_path, no_play):
     d = tmp_path / "d"
     d.mkdir()
@@ -306,6 +318,7 @@ def test_an_immutable_out_folder_is_refused_before_any_game_is_played(tmp_path, 
         _chattr("-i", d)
 
 
+@pytest.mark.kernel
 def test_a_mount_point_out_folder_is_refused_before_any_game_is_played(tmp_path, monkeypatch, no_play):
     """A mount point cannot be renamed ('Device or resource busy' after playing): said first, in one line."""
     d = tmp_path / "d"
@@ -319,6 +332,7 @@ def test_a_mount_point_out_folder_is_refused_before_any_game_is_played(tmp_path,
     assert hidden(tmp_path) == []
 
 
+@pytest.mark.kernel
 def test_a_comparison_into_a_folder_that_cannot_be_replaced_is_refused_before_playing(tmp_path, monkeypatch):
     from sim.api import compare as cmp
 
@@ -331,6 +345,7 @@ def test_a_comparison_into_a_folder_that_cannot_be_replaced_is_refused_before_pl
     assert "cannot be replaced: it is a mount point" in error_lines(r)[0]
 
 
+@pytest.mark.kernel
 def test_a_swap_that_fails_puts_the_earlier_report_back_and_removes_the_staging_folder(tmp_path, monkeypatch):
     """Whatever the pre-play checks miss (the folder made immutable while the games were played): the earlier
     report and the user's files in it stay as they were, no `.rep.partial-PID` / `.rep.old-PID` is left."""
@@ -355,6 +370,7 @@ def test_a_swap_that_fails_puts_the_earlier_report_back_and_removes_the_staging_
     assert hidden(tmp_path) == []
 
 
+@pytest.mark.kernel
 def test_a_scenario_whose_default_folder_is_taken_is_told_about_its_name_not_about_out(tmp_path, monkeypatch, no_play):
     """A scenario named `sweep-moor-4p` writes reports/sweep-moor-4p, a sweep's folder: the line talked about
     `--out`, which the user never gave."""
@@ -375,6 +391,7 @@ def test_a_scenario_whose_default_folder_is_taken_is_told_about_its_name_not_abo
     ), line
 
 
+@pytest.mark.kernel
 def test_with_out_the_error_still_names_out(tmp_path, no_play):
     d = tmp_path / "d"
     d.mkdir()
@@ -387,6 +404,7 @@ def test_with_out_the_error_still_names_out(tmp_path, no_play):
     ]
 
 
+@pytest.mark.kernel
 def test_a_comparison_whose_default_folder_is_taken_names_the_comparison(tmp_path, monkeypatch):
     reports = tmp_path / "reports"
     taken = reports / "compare-test-moor-2p-vs-test-moor-2p--track_len=25"
@@ -399,6 +417,7 @@ def test_a_comparison_whose_default_folder_is_taken_names_the_comparison(tmp_pat
     assert "--out:" not in line and line.startswith("error: comparison 'test-moor-2p' vs "), line
 
 
+@pytest.mark.kernel
 def test_a_sweep_whose_default_folder_is_taken_is_told_about_its_scenario_not_about_out(reports):
     (reports / "sweep-test-moor-2p").mkdir(parents=True)
     (reports / "sweep-test-moor-2p" / "notes.txt").write_text("mine\n")
@@ -425,6 +444,7 @@ def test_a_polars_io_error_that_reaches_main_is_one_line_exit_3(monkeypatch, cap
     assert len(err) == 1 and err[0].startswith(f"error: {FULL} (writing with Polars: "), err
 
 
+@pytest.mark.kernel
 def test_an_earlier_report_that_cannot_be_removed_after_the_swap_is_named_in_a_warning(tmp_path, monkeypatch):
     """A second new user locked a file of an earlier report (chattr +i): the new report went in, exit 0, and the
     earlier one stayed behind as a hidden .rep.old-PID folder without a word. Now a warning line names it."""
@@ -444,6 +464,7 @@ def test_an_earlier_report_that_cannot_be_removed_after_the_swap_is_named_in_a_w
     assert len(left) == 1 and f"moved aside to {left[0]}" in r.stderr and "remove that folder by hand" in r.stderr
 
 
+@pytest.mark.kernel
 def test_a_sweep_refused_for_a_full_disk_leaves_no_empty_folder(tmp_path, monkeypatch):
     """A second new user found `sim sweep --out NEW` on a nearly full disk refused in one line but left NEW/ empty."""
     monkeypatch.setattr(report.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9 - 4096, 4096))
@@ -453,6 +474,7 @@ def test_a_sweep_refused_for_a_full_disk_leaves_no_empty_folder(tmp_path, monkey
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.kernel
 def test_out_below_a_plain_file_says_the_file_is_not_a_folder(tmp_path):
     (tmp_path / "afile").write_text("x")
     r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "8", "--out", str(tmp_path / "afile" / "sub")])
@@ -477,6 +499,7 @@ def test_out_below_a_plain_file_says_the_file_is_not_a_folder(tmp_path):
     assert f"{tmp_path / 'afile'} is a file, not a folder" in one_error_line(r)
 
 
+@pytest.mark.kernel
 def test_rerun_into_a_report_folder_keeps_the_users_files(tmp_path):
     out = tmp_path / "rep"
     r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(out), "--per-game"])
@@ -500,6 +523,7 @@ def test_rerun_into_a_report_folder_keeps_the_users_files(tmp_path):
     assert json.loads((cmp / "compare.json").read_text())["games"] == 400
 
 
+@pytest.mark.kernel
 def test_the_replacing_warning_names_the_other_scenario_and_fits_the_command(tmp_path):
     a = tmp_path / "a.toml"
     a.write_text(BASE.read_text().replace('name = "test-moor-2p"', 'name = "first"'))
@@ -515,6 +539,7 @@ def test_the_replacing_warning_names_the_other_scenario_and_fits_the_command(tmp
     assert "give --out another folder" in warn[0] and "or use --out" not in warn[0]
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("command", ["run", "compare", "baselines"])
 def test_an_unwritable_destination_fails_before_playing(tmp_path, monkeypatch, command):
     _no_games(monkeypatch)
@@ -531,6 +556,7 @@ def test_an_unwritable_destination_fails_before_playing(tmp_path, monkeypatch, c
     assert r.exit_code == EXIT_BAD_INPUT and str(blocker) in line
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("command", ["run", "compare", "baselines"])
 def test_a_full_disk_fails_before_playing_and_names_the_folder(tmp_path, monkeypatch, command):
     _no_games(monkeypatch)
@@ -546,6 +572,7 @@ def test_a_full_disk_fails_before_playing_and_names_the_folder(tmp_path, monkeyp
     assert r.exit_code == EXIT_BAD_INPUT and "full" in line and str(tmp_path) in line
 
 
+@pytest.mark.kernel
 def test_a_disk_filling_up_while_writing_names_the_report_and_leaves_nothing(tmp_path, monkeypatch):
     def full(path, obj):
         raise OSError(errno.ENOSPC, "No space left on device")  # as a write() fails: no file name attached

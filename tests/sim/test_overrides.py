@@ -66,6 +66,7 @@ def one_line_error(r, code: int, *needles: str):
 # --- named parameters in scenario files ---------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_card_mix_by_name_equals_positional_form():
     named = from_dict(th("[params.ghost_cards]\nshuffle = 2\nblue_door = 1"))
     positional = from_dict(th("ghost_cards = [1, 2, 1, 1, 1, 2]"))
@@ -73,6 +74,7 @@ def test_card_mix_by_name_equals_positional_form():
     assert (named.prm() == positional.prm()).all()
 
 
+@pytest.mark.kernel
 def test_card_mix_unknown_name_is_one_line_naming_the_allowed_names():
     with pytest.raises(
         ScenarioError,
@@ -82,11 +84,13 @@ def test_card_mix_unknown_name_is_one_line_naming_the_allowed_names():
         from_dict(th("[params.ghost_cards]\nshufle = 2"))
 
 
+@pytest.mark.kernel
 def test_card_mix_value_out_of_range_names_the_card():
     with pytest.raises(ScenarioError, match=r"^params.hh_cards.spook: 13 is out of range; allowed 0..12"):
         from_dict(th("[params.hh_cards]\nspook = 13", mode="head_haunter"))
 
 
+@pytest.mark.kernel
 def test_move_die_as_one_table_of_faces_and_ghost_icons():
     sc = from_dict(th("move_die = { faces = [1, 2, 3, 4], ghost = [1, 1, 0, 0] }"))
     assert sc.params["move_die"] == [1, 2, 3, 4] and sc.params["move_die_ghost"] == [1, 1, 0, 0]
@@ -96,6 +100,7 @@ def test_move_die_as_one_table_of_faces_and_ghost_icons():
         from_dict(th("move_die = { ghost = [1, 1, 1, 1, 1, 1] }\nmove_die_ghost = [1, 1, 1, 1, 1, 0]"))
 
 
+@pytest.mark.kernel
 def test_die_faces_by_name():
     sc = from_dict(th('fight_die = ["ghost", "ghost", "haunting", "blank"]'))
     assert sc.params["fight_die"] == [1, 1, 2, 0]
@@ -107,6 +112,7 @@ def test_die_faces_by_name():
         from_dict(th('fight_die = ["ghost", "ghoul"]'))
 
 
+@pytest.mark.kernel
 def test_moor_space_symbols_by_treasure_name():
     import tomllib
 
@@ -152,6 +158,7 @@ def test_parse_set_refuses_malformed(text, needle):
     assert str(e.value).startswith(f"--set {text}:") and "\n" not in str(e.value)
 
 
+@pytest.mark.kernel
 def test_apply_overrides_turns_a_positional_mix_into_names_and_keeps_the_input():
     raw = th("ghost_cards = [1, 1, 1, 1, 2, 2]")
     out = ov.apply_overrides(raw, [("ghost_cards.shuffle", 3), ("seats.*.w_dist", 2.0), ("seed", 9)])
@@ -161,11 +168,13 @@ def test_apply_overrides_turns_a_positional_mix_into_names_and_keeps_the_input()
     assert sc.params["ghost_cards"] == [1, 3, 1, 1, 2, 2] and all(s.params["w_dist"] == 2.0 for s in sc.seats)
 
 
+@pytest.mark.kernel
 def test_a_field_of_a_broken_positional_mix_is_refused_not_hidden():
     with pytest.raises(ov.OverrideError, match="the file's params.ghost_cards has 2 values"):
         ov.apply_overrides(th("ghost_cards = [1, 2]"), [("ghost_cards.shuffle", 2)])
 
 
+@pytest.mark.kernel
 def test_a_new_strategy_drops_the_old_strategys_parameters():
     import tomllib
 
@@ -173,6 +182,7 @@ def test_a_new_strategy_drops_the_old_strategys_parameters():
     assert sc.seats[2].strategy == "runner" and sc.seats[2].params == {}
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "sets, needle",
     [
@@ -197,6 +207,7 @@ def test_bad_override_is_one_line_naming_it(sets, needle):
     assert msg.startswith(f"--set {sets[-1]}:") and needle in msg and "\n" not in msg, msg
 
 
+@pytest.mark.kernel
 def test_file_errors_stay_the_files(tmp_path):
     p = tmp_path / "bad.toml"
     p.write_text(MOOR + "[params]\ntrack_len = 3\n")
@@ -205,6 +216,7 @@ def test_file_errors_stay_the_files(tmp_path):
     assert not isinstance(e.value, ov.OverrideError) and str(e.value).startswith(f"{p}: params.track_len")
 
 
+@pytest.mark.kernel
 def test_variant_name_never_the_plain_name():
     assert ov.variant_name("a", []) == "a"
     assert ov.variant_name("a", [("ghost_cards.shuffle", 2)]) == "a--ghost_cards.shuffle=2"
@@ -216,6 +228,7 @@ def test_variant_name_never_the_plain_name():
     assert load(TH, [("name", "mine"), ("seed", 2)]).name == "mine"  # a name set by the user stays
 
 
+@pytest.mark.kernel
 def test_games_replaces_the_files_value_before_validation(tmp_path):
     p = tmp_path / "huge.toml"
     p.write_text(MOOR.replace("games = 200", "games = 1000000000000"))
@@ -228,6 +241,7 @@ def test_games_replaces_the_files_value_before_validation(tmp_path):
 # --- the CLI -------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -259,6 +273,7 @@ def test_cli_run_with_set_records_the_variant_in_its_own_folder(tmp_path):
     assert prov["overrides"] == s["scenario"]["overrides"] and len(prov["scenario_sha256"]) == 64
 
 
+@pytest.mark.kernel
 def test_cli_run_default_folder_of_a_variant_differs(tmp_path, monkeypatch):
     monkeypatch.setattr("sim.model.paths.REPORTS", tmp_path / "reports")
     p = tmp_path / "m.toml"
@@ -269,6 +284,7 @@ def test_cli_run_default_folder_of_a_variant_differs(tmp_path, monkeypatch):
     assert sorted(x.name for x in (tmp_path / "reports").iterdir() if x.is_dir()) == ["m", "m--seed=6"]
 
 
+@pytest.mark.kernel
 def test_cli_games_replaces_a_refused_file_value(tmp_path):
     p = tmp_path / "huge.toml"
     p.write_text(MOOR.replace("games = 200", "games = 1000000000000"))
@@ -278,6 +294,7 @@ def test_cli_games_replaces_a_refused_file_value(tmp_path):
     assert json.loads(r.stdout[r.stdout.index("{") :])["games"]["played"] == 60
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("cmd", ["run", "replay", "report", "check", "compare"])
 @pytest.mark.parametrize(
     "bad, needle",
@@ -290,6 +307,7 @@ def test_cli_bad_set_is_one_line_exit_2(tmp_path, cmd, bad, needle):
     one_line_error(cli.invoke(app, args), EXIT_USAGE, f"--set {bad}", needle)
 
 
+@pytest.mark.kernel
 def test_cli_compare_a_with_a_changed_by_set_b(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -304,6 +322,7 @@ def test_cli_compare_a_with_a_changed_by_set_b(tmp_path):
     one_line_error(cli.invoke(app, ["compare", str(p)]), EXIT_USAGE, "--set-b")
 
 
+@pytest.mark.kernel
 def test_cli_replay_with_set(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -316,6 +335,7 @@ def test_cli_report_folder_refuses_set(tmp_path):
     one_line_error(cli.invoke(app, ["report", str(tmp_path), "--set", "seed=1"]), EXIT_USAGE, "--set")
 
 
+@pytest.mark.kernel
 def test_list_shows_card_mixes_by_name():
     r = cli.invoke(app, ["list", "treasure_hunters"])
     assert r.exit_code == 0, r.output
@@ -327,6 +347,7 @@ def test_list_shows_card_mixes_by_name():
 # --- the parameter table of reports ----------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_parameter_table_names_cards_and_puts_changed_first():
     from sim.model import params_table
 
@@ -345,6 +366,7 @@ def test_parameter_table_names_cards_and_puts_changed_first():
     assert md.splitlines()[2].startswith("| **ghost_cards.shuffle** | **2** | 1 |")
 
 
+@pytest.mark.kernel
 def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overrides():
     from sim.pages.scenario_words import scenario_items
 
@@ -355,6 +377,7 @@ def test_report_scenario_section_lists_changed_parameters_by_name_and_the_overri
     assert items["changed by --set"] == "ghost_cards.shuffle=2"
 
 
+@pytest.mark.kernel
 def test_compare_names_the_card_that_differs():
     from sim.pages.scenario_words import scenario_differences
 
@@ -407,6 +430,7 @@ def test_a_set_that_replaces_an_earlier_one_is_refused(tmp_path, sets, says):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.kernel
 def test_a_set_that_refines_an_earlier_one_is_allowed():
     """Every seat, then one seat: seat 2 differs (the other order would throw seat 2's value away)."""
     sc = load_file(MOOR4)
@@ -423,6 +447,7 @@ def test_games_or_seed_given_as_option_and_as_set_is_refused(tmp_path, option, v
     assert one_error_line(r).startswith(f"error: --set {option}: given twice (--{option} {value}, --set {option}=60)")
 
 
+@pytest.mark.kernel
 def test_run_with_fewer_players_plays_the_files_first_seats(tmp_path):
     """`--set players=3` on a 4-player file: '[[seats]]: 4 seats for players = 3' (exit 3, as if the file were bad)."""
     r = _invoke("run", MOOR4, "--set", "players=3", "--games", 60, "--out", tmp_path / "o", "--json")
@@ -433,11 +458,13 @@ def test_run_with_fewer_players_plays_the_files_first_seats(tmp_path):
     assert len(s["seats"]) == 3
 
 
+@pytest.mark.kernel
 def test_head_haunter_with_fewer_players_keeps_the_head_haunter_seat():
     sc = overrides.load(TH_DIR / "head_haunter-4p.toml", [("players", 2)])
     assert sc.players == 2 and [s.strategy for s in sc.seats] == ["haunter_builder", "weighted"]
 
 
+@pytest.mark.kernel
 def test_more_players_than_seats_says_which_seat_needs_a_strategy(tmp_path):
     r = _invoke("run", MOOR4, "--set", "players=5", "--out", tmp_path / "o")
     line = one_error_line(r)
@@ -449,6 +476,7 @@ def test_more_players_than_seats_says_which_seat_needs_a_strategy(tmp_path):
     assert [s.strategy for s in sc.seats] == ["weighted"] * 4 + ["runner"]
 
 
+@pytest.mark.kernel
 def test_a_seat_beyond_the_new_player_count_is_named_as_missing():
     with pytest.raises(
         overrides.OverrideError,
@@ -458,11 +486,13 @@ def test_a_seat_beyond_the_new_player_count_is_named_as_missing():
         overrides.load(MOOR4, [("players", 3), ("seats.3.strategy", "runner")])
 
 
+@pytest.mark.kernel
 def test_players_out_of_range_is_still_named_by_its_range():
     with pytest.raises(overrides.OverrideError, match=r"--set players=9: scenario\.players: 9 is out of range"):
         overrides.load(MOOR4, [("players", 9)])
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "players, says",
     [
@@ -490,6 +520,7 @@ def test_a_bad_players_override_is_named_before_the_seat_it_would_have_made(play
     assert r.stderr.strip() == f"error: {says}"
 
 
+@pytest.mark.kernel
 def test_the_budget_limit_reads_the_same_in_every_message(tmp_path):
     """A search seat's budget: 'expected an integer in 1..65536' for a word, 'allowed 1..65,536' for a number out
     of range; every message now writes the limit one way, as does a sweep's count of values."""
@@ -505,6 +536,7 @@ def test_the_budget_limit_reads_the_same_in_every_message(tmp_path):
     assert one_error_line(r).endswith("'1..20000' has 20,000 values; at most 10,000"), r.stderr
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args, example",
     [
@@ -530,6 +562,7 @@ def test_a_bad_choice_on_the_command_line_gets_a_command_line_example(args, exam
     assert line.endswith('(a quoted string, e.g. rollout = "runner")'), line
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args, head, fix",
     [
@@ -552,6 +585,7 @@ def test_a_mode_that_gives_seat_0_another_role_names_the_set_and_the_fix(args, h
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.kernel
 def test_a_seat_strategy_error_of_the_file_itself_stays_the_files():
     """The blame goes to an override only when the file alone is valid and that override alone breaks the seat."""
     hh = REPO / "scenarios" / "treasure_hunters" / "head_haunter-4p.toml"
@@ -569,6 +603,7 @@ def test_a_seat_strategy_error_of_the_file_itself_stays_the_files():
 MOOR_SEARCH = REPO / "scenarios" / "moor" / "search-4p.toml"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "path, sets, says",
     [
@@ -590,12 +625,14 @@ def test_an_unknown_name_that_is_a_seats_strategy_parameter_says_how_to_set_it(p
     assert r.exit_code == EXIT_USAGE and says in line and "allowed: name, players" in line, line
 
 
+@pytest.mark.kernel
 def test_a_swept_seat_parameter_given_as_a_rule_name_gets_the_whole_values_in_the_fix(tmp_path):
     r = cli.invoke(app, ["sweep", str(MOOR_SEARCH), "--set", "budget=16,32", "--out", str(tmp_path / "o")])
     line = one_error_line(r)
     assert r.exit_code == EXIT_USAGE and "did you mean --set seats.0.budget=16,32 (" in line, line
 
 
+@pytest.mark.kernel
 def test_moors_tiebreak_is_the_rule_and_a_bad_value_names_the_search_seats_tiebreak(tmp_path):
     """Moor's rule parameter and search's seat parameter are both `tiebreak`: --set tiebreak is the rule, and a
     value only the seat's takes says where the seat's is set."""

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from sim.cli import main as cli_main
@@ -120,6 +121,7 @@ def test_progress_after_the_first_games_says_games_per_second_not_starting_up():
     )
 
 
+@pytest.mark.kernel
 def test_the_runner_says_when_the_games_start():
     """progress(0) once the chunk's kernel is compiled, before any block: what the line above needs."""
     told: list[float] = []
@@ -176,6 +178,7 @@ def test_a_report_failing_at_once_leaves_no_progress_line():
     assert buf.getvalue() == ""  # the command's error is its one line
 
 
+@pytest.mark.kernel
 def test_sim_run_says_games_per_second_of_the_games_and_the_report_apart(tmp_path):
     r = cli.invoke(app, ["run", "scenarios/moor/4p.toml", "--games", "64", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
@@ -189,6 +192,7 @@ def test_sim_run_says_games_per_second_of_the_games_and_the_report_apart(tmp_pat
     assert float(m.group(1)) <= wall + 0.2  # the games' time, not the pages' and plots'
 
 
+@pytest.mark.kernel
 def test_sweep_says_games_per_second_of_the_games_and_the_sweep_apart(tmp_path):
     r = cli.invoke(
         app,
@@ -225,6 +229,7 @@ def test_a_slow_step_is_said_and_a_quick_one_is_not():
     assert buf.getvalue() == ""
 
 
+@pytest.mark.kernel
 def test_progress_steps_do_not_change_results(monkeypatch):
     sc = load(BASE)
     whole = work.run(sc, 3000, chunk=2000)
@@ -268,6 +273,7 @@ def test_progress_on_a_terminal_is_a_live_bar_with_rate_and_time_left():
     assert any(type(c).__name__ == "Rate" for c in ctx.columns)
 
 
+@pytest.mark.kernel
 def test_sim_run_off_a_terminal_prints_a_line_with_games_per_second(tmp_path):
     r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
     assert r.exit_code == 0, r.output
@@ -399,6 +405,7 @@ def test_compare_time_left_adds_each_sides_games_left_at_its_own_rate():
     assert out[3].endswith("about 16 min 20 s left)")
 
 
+@pytest.mark.kernel
 def test_a_compared_unit_tells_each_sides_games_apart():
     """play_unit tells progress_sides A's games as side 0 and B's as side 1 (each starting with 0), and without it
     progress half of each, as before."""
@@ -435,6 +442,7 @@ def test_compare_on_a_terminal_shows_each_sides_rate_not_a_mixed_time_left():
     assert isinstance(ctx, PG.Lines) and side == ctx.side
 
 
+@pytest.mark.kernel
 def test_a_sweep_says_when_a_points_games_start(tmp_path):
     """A sweep of search seats plays one unit per point for minutes, and its progress line said 'starting up
     (compiling ...)' until point 0's unit was over: the units were played without the runner's progress(0). The

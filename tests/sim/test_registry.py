@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sim.model import registry
 
 REPO = Path(__file__).resolve().parents[2]
@@ -14,6 +16,7 @@ def test_names_lists_every_game_without_importing_them():
     assert registry.get("chess") is None
 
 
+@pytest.mark.kernel
 def test_a_moor_scenario_never_imports_the_treasure_hunters_kernel():
     code = (
         "import sys; from sim.model.scenario import load; from sim.play import runner; "

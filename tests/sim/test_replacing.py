@@ -6,9 +6,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import app
+
+pytestmark = pytest.mark.kernel  # every test here plays games
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -25,6 +25,7 @@ def test_count_says_singular_and_plural():
     assert count(1, "hunter player") == "1 hunter player" and count(3, "hunter player") == "3 hunter players"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "scenario",
     [
@@ -44,11 +45,13 @@ def test_replays_write_no_parenthesised_plurals(scenario):
     assert not re.search(r"\w\((s|es)\)", text), re.search(r".*\w\((s|es)\).*", text).group(0)
 
 
+@pytest.mark.kernel
 def test_replay_counts_read_as_english():
     text = "\n".join(line for g in range(4) for line in api.replay(load(TH / "basic-4p.toml"), g))
     assert "-> 1 ghost removed" in text and "-> 0 ghosts removed" in text
 
 
+@pytest.mark.kernel
 def test_replay_of_a_tied_moor_game_names_the_tie_break_and_the_points():
     r = cli.invoke(app, ["replay", MOOR4, "--game", "7"])
     assert r.exit_code == 0, r.output
@@ -59,6 +62,7 @@ def test_replay_of_a_tied_moor_game_names_the_tie_break_and_the_points():
     assert tail[2] == "winner: seat 1 (weighted)"
 
 
+@pytest.mark.kernel
 def test_tie_break_line_r17_most_planks_then_latest_in_turn_order_and_c9_shared():
     from sim.games.moor import tiebreak_lines
 
@@ -74,6 +78,7 @@ def test_tie_break_line_r17_most_planks_then_latest_in_turn_order_and_c9_shared(
     assert line == "tie: seats 1, 2 and 0 have 6 points each; tiebreak = shared (C9): they share the win"
 
 
+@pytest.mark.kernel
 def test_tie_break_line_names_the_winner_of_every_tied_game():
     import numpy as np
 
@@ -96,6 +101,7 @@ def test_tie_break_line_names_the_winner_of_every_tied_game():
     assert ties >= 3
 
 
+@pytest.mark.kernel
 def test_replay_without_game_says_it_plays_game_0():
     r = cli.invoke(app, ["replay", MOOR4])
     assert r.exit_code == 0, r.output

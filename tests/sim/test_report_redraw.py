@@ -54,6 +54,7 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.parent.iterdir() if p.name.startswith("."))
 
 
+@pytest.mark.kernel
 def test_report_redraw_replaces_the_page_and_keeps_the_run_files_and_the_users(rep):
     before = snapshot(rep)
     r = cli.invoke(app, ["report", str(rep)])
@@ -68,6 +69,7 @@ def test_report_redraw_replaces_the_page_and_keeps_the_run_files_and_the_users(r
     assert leftovers(rep) == []
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "exc,code,says",
     [
@@ -109,6 +111,7 @@ def test_report_redraw_that_fails_midway_leaves_the_old_folder_byte_identical(re
     assert leftovers(rep) == []
 
 
+@pytest.mark.kernel
 def test_report_redraw_of_an_incomplete_summary_leaves_the_folder_as_it_was(rep):
     s = json.loads((rep / "summary.json").read_text())
     del s["seats"][0]["win"]
@@ -120,6 +123,7 @@ def test_report_redraw_of_an_incomplete_summary_leaves_the_folder_as_it_was(rep)
     assert snapshot(rep) == before and leftovers(rep) == []
 
 
+@pytest.mark.kernel
 def test_report_redraw_into_out_is_a_whole_report_folder_and_can_be_redrawn_again(rep, tmp_path):
     """--out gets the run's files with the new page, so it is a report folder of its own (`sim report` and `sim
     rerun` read it; a second --out into it replaces it); the source folder is not touched."""
@@ -137,6 +141,7 @@ def test_report_redraw_into_out_is_a_whole_report_folder_and_can_be_redrawn_agai
     assert leftovers(out) == [] and leftovers(rep) == []
 
 
+@pytest.mark.kernel
 def test_report_redraw_from_inside_the_folder_is_refused_in_one_line(rep, monkeypatch):
     """The folder is swapped when complete, which cannot be done to the folder the shell is in: said, not done."""
     monkeypatch.chdir(rep)
@@ -164,6 +169,7 @@ main()
 """
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "sig,code,says", [("SIGINT", EXIT_INTERRUPTED, "interrupted (Ctrl-C)"), ("SIGTERM", 143, "terminated (SIGTERM)")]
 )
@@ -199,6 +205,7 @@ def test_a_real_signal_during_report_redraw_leaves_the_old_folder_byte_identical
     assert out == "" and snapshot(rep) == before and leftovers(rep) == []
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "text, says",
     [

@@ -34,6 +34,7 @@ def _summary(tmp_path, scenario="scenarios/moor/4p.toml", games="64"):
 # --- 1. every plot drawn once a report -----------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_write_draws_every_plot_once_for_the_page_and_the_markdown(tmp_path, monkeypatch):
     s = _summary(tmp_path)
     drawn = []
@@ -50,6 +51,7 @@ def test_write_draws_every_plot_once_for_the_page_and_the_markdown(tmp_path, mon
         assert plots.scope_ids(body, f"svg-{f.stem}-") in page
 
 
+@pytest.mark.kernel
 def test_page_and_markdown_are_what_they_were_without_drawn_sections(tmp_path):
     s = _summary(tmp_path)
     secs = html_report.sections(s)
@@ -99,6 +101,7 @@ def test_few_bars_stay_bars():
     assert len(ax.patches) == plots.MANY_BARS
 
 
+@pytest.mark.kernel
 def test_galleon_length_plot_draws_many_bars_as_one_path_and_few_as_bars(tmp_path):
     """Galleon's turns histogram has more values than MANY_BARS; after the plot's binning (`coarsen`) it is one path
     when more than MANY_BARS bars remain, else one bar each (version 3's shorter games leave about 55)."""
@@ -121,6 +124,7 @@ def test_galleon_length_plot_draws_many_bars_as_one_path_and_few_as_bars(tmp_pat
 # --- 3. a board drawn once a process ---------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_a_board_already_drawn_is_not_drawn_again_and_an_edited_one_is(tmp_path, monkeypatch):
     import os
     from pathlib import Path
@@ -147,6 +151,7 @@ def test_a_board_already_drawn_is_not_drawn_again_and_an_edited_one_is(tmp_path,
 # --- 4. compare and check: games/s of the games alone, the step after them apart ---------------------------------------
 
 
+@pytest.mark.kernel
 def test_sim_compare_says_games_per_second_of_the_games_and_the_comparison_apart(tmp_path):
     r = cli.invoke(
         app,
@@ -164,6 +169,7 @@ def test_sim_compare_says_games_per_second_of_the_games_and_the_comparison_apart
     assert float(m.group(2)) <= wall + 0.2  # the games' time, not the pages' and plot's
 
 
+@pytest.mark.kernel
 def test_sim_check_says_games_per_second_of_both_tiers_and_the_testing_apart(tmp_path):
     d = tmp_path / "b"
     r = cli.invoke(

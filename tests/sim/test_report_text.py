@@ -42,6 +42,7 @@ def outputs(folder: Path) -> dict[str, str]:
 # --- 1. the scenario played -----------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_every_readable_report_states_the_scenario_played(tmp_path):
     sc = moor(
         seats=[
@@ -62,6 +63,7 @@ def test_every_readable_report_states_the_scenario_played(tmp_path):
     assert '<section id="scenario">' in outputs(folder)["summary.html"]
 
 
+@pytest.mark.kernel
 def test_treasure_hunters_report_names_mode_and_the_unverified_default_board(tmp_path):
     sc = load(TH / "head_haunter-3p.toml")
     s, folder = api.run_scenario(sc, 60, out_dir=tmp_path / "t")
@@ -74,6 +76,7 @@ def test_treasure_hunters_report_names_mode_and_the_unverified_default_board(tmp
 # --- 2. no finished game ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_no_finished_game_gives_a_warning_and_no_made_up_figures(tmp_path):
     s, folder = api.run_scenario(moor(max_turns=10), 200, out_dir=tmp_path / "cap")
     assert s["games"]["finished"] == 0
@@ -94,6 +97,7 @@ def test_no_finished_game_gives_a_warning_and_no_made_up_figures(tmp_path):
     assert "None" not in html_report.render(json.loads((folder / "summary.json").read_text()))
 
 
+@pytest.mark.kernel
 def test_n_a_instead_of_none_in_tables():
     s, _ = api.run_scenario(moor(max_turns=10), 100, write=False)
     assert all(v == "n/a" for r in html_report.length_rows(s) for k, v in r.items() if k not in ("length",))
@@ -109,6 +113,7 @@ def coop(tmp_path_factory):
     return api.run_scenario(sc, 150, out_dir=tmp_path_factory.mktemp("th") / "coop")
 
 
+@pytest.mark.kernel
 def test_team_game_has_no_tie_rate(coop):
     s, folder = coop
     assert s["ties"]["tie_rate"] is None and "not a tie" in s["ties"]["note"]
@@ -118,6 +123,7 @@ def test_team_game_has_no_tie_rate(coop):
         assert "tie rate |" not in text and "Shared wins (tie rate)" not in text, name
 
 
+@pytest.mark.kernel
 def test_team_game_headlines_the_team_rate_and_says_seats_cannot_be_told_apart(coop):
     s, folder = coop
     team = s["team"]["hunter"]
@@ -132,6 +138,7 @@ def test_team_game_headlines_the_team_rate_and_says_seats_cannot_be_told_apart(c
     assert "seat 0 weighted" not in line
 
 
+@pytest.mark.kernel
 def test_head_haunter_one_line_gives_each_role():
     s, _ = api.run_scenario(load(TH / "head_haunter-3p.toml"), 40, write=False)
     line = tables.one_line(s)
@@ -139,6 +146,7 @@ def test_head_haunter_one_line_gives_each_role():
     assert s["ties"]["tie_rate"] is None
 
 
+@pytest.mark.kernel
 def test_competitive_one_line_lists_seats_that_add_up():
     s, _ = api.run_scenario(moor(2), 200, write=False)
     line = tables.one_line(s)
@@ -148,6 +156,7 @@ def test_competitive_one_line_lists_seats_that_add_up():
 # --- 4. sole wins ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_outright_wins_are_labelled_sole_wins(tmp_path):
     s, folder = api.run_scenario(moor(5, tiebreak="shared"), 200, out_dir=tmp_path / "w")
     for name, text in outputs(folder).items():
@@ -159,6 +168,7 @@ def test_outright_wins_are_labelled_sole_wins(tmp_path):
 # --- 5. the seat rotation column -----------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_first_seat_is_no_counter_and_no_compare_measure(tmp_path):
     s, folder = api.run_scenario(moor(), 200, out_dir=tmp_path / "f")
     assert "first_seat" in s["extras"]  # still recorded
@@ -173,6 +183,7 @@ def test_first_seat_is_no_counter_and_no_compare_measure(tmp_path):
 # --- 1b. compare says what differs ------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_compare_states_what_differs_between_a_and_b(tmp_path):
     r = CliRunner().invoke(
         app,
@@ -194,6 +205,7 @@ def test_compare_states_what_differs_between_a_and_b(tmp_path):
         assert "seat 0: A " in text and "seat 3: A (no seat), B weighted" in text, f
 
 
+@pytest.mark.kernel
 def test_compare_lists_a_changed_parameter(tmp_path):
     r = CliRunner().invoke(
         app,
@@ -214,6 +226,7 @@ def test_compare_lists_a_changed_parameter(tmp_path):
         assert "players:" not in text, f
 
 
+@pytest.mark.kernel
 def test_a_p_value_is_never_printed_as_zero(tmp_path):
     """A collector against a random player at 2 players: the seats differ by far more than chance, so the chi-square
     p-value underflows to 0.0; every page writes it as "p < 1e-9", never "p = 0"."""
@@ -235,6 +248,7 @@ def test_a_p_value_is_never_printed_as_zero(tmp_path):
         assert "p = 0 " not in text and "p = 0)" not in text and "p = 0;" not in text and "p = 0<" not in text, name
 
 
+@pytest.mark.kernel
 def test_a_report_says_its_game_count_beside_the_title_and_how_precise_its_rates_are(tmp_path):
     """300 games of Moor at 2 players: the seats' win rates are known to about +/- 5.6 points, too wide to read an
     effect of a point or two; the verdict says so and how many games would make them +/- 1 point. The game count

@@ -44,6 +44,7 @@ def _th(tmp_path) -> Path:
     return p
 
 
+@pytest.mark.kernel
 def test_rerun_of_a_fresh_report_is_identical(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -66,6 +67,7 @@ def _edit_th_board(b: Path) -> None:
     )
 
 
+@pytest.mark.kernel
 def test_rerun_replays_the_recorded_board_after_the_board_file_was_edited(tmp_path):
     p = _th(tmp_path)
     out = tmp_path / "rep"
@@ -86,6 +88,7 @@ def test_rerun_replays_the_recorded_board_after_the_board_file_was_edited(tmp_pa
     assert "board file" in r.stdout and "edited since" in r.stdout and "recorded in the report" in r.stdout
 
 
+@pytest.mark.kernel
 def test_rerun_replays_the_recorded_board_after_the_board_file_was_deleted(tmp_path):
     p = _th(tmp_path)
     out = tmp_path / "rep"
@@ -97,6 +100,7 @@ def test_rerun_replays_the_recorded_board_after_the_board_file_was_deleted(tmp_p
     assert res["identical"] and any("missing now" in n and "recorded in the report" in n for n in res["notes"])
 
 
+@pytest.mark.kernel
 def test_rerun_of_a_report_without_the_board_content_names_an_edited_board(tmp_path):
     p = _th(tmp_path)
     out = tmp_path / "rep"
@@ -117,6 +121,7 @@ def test_rerun_of_a_report_without_the_board_content_names_an_edited_board(tmp_p
     assert "not valid for this code" not in line
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "game,edit",
     [
@@ -153,6 +158,7 @@ def test_rerun_replays_the_recorded_board_of_every_board_game(tmp_path, game, ed
     assert r.exit_code == 0 and r.stdout.startswith("identical:") and "missing now" in r.stdout, r.output
 
 
+@pytest.mark.kernel
 def test_rerun_says_when_the_scenario_file_now_says_something_else(tmp_path):
     p = tmp_path / "m.toml"
     p.write_text(MOOR)
@@ -174,6 +180,7 @@ def test_rerun_refuses_what_is_not_a_report(tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT and "not valid JSON" in r.stderr
 
 
+@pytest.mark.kernel
 def test_rerun_names_a_seed_changed_in_the_scenario_file(tmp_path):
     """A second new user changed `seed` in the scenario file; the rerun (of the recorded seed) said "edited since,
     same parameters", which read as though nothing that matters changed."""
@@ -188,6 +195,7 @@ def test_rerun_names_a_seed_changed_in_the_scenario_file(tmp_path):
     assert "same parameters" not in r.stdout and "seed" in r.stdout and "now says" in r.stdout
 
 
+@pytest.mark.kernel
 def test_rerun_of_a_sweep_folder_says_how_to_replay_a_sweep(tmp_path):
     """A second new user gave `sim rerun` a sweep folder and got the generic "summary.json: no such file"."""
     out = tmp_path / "sw"
@@ -236,6 +244,7 @@ def test_rerun_of_a_scenario_file_says_it_wants_the_report_folder():
     assert r.exit_code == EXIT_BAD_INPUT and "not a report folder" in line and "/summary.json" not in line
 
 
+@pytest.mark.kernel
 def test_a_players_report_reruns_identically(tmp_path):
     r = _invoke("run", MOOR4, "--set", "players=3", "--games", 40, "--out", tmp_path / "o")
     assert r.exit_code == 0, r.output

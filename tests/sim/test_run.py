@@ -22,6 +22,7 @@ def _chunks(sc, games, chunk, threads):
     }
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_same_seed_identical_for_threads_and_chunk_sizes(moor_sc, players):
     sc = moor_sc(players, ("random", "collector", "runner", "cautious", "weighted"))
@@ -33,6 +34,7 @@ def test_same_seed_identical_for_threads_and_chunk_sizes(moor_sc, players):
         assert np.array_equal(a[k], c[k]), k
 
 
+@pytest.mark.kernel
 def test_aggregates_identical_for_threads_and_chunks(moor_sc):
     sc = moor_sc(4, ("random", "weighted"))
     r1 = work.run(sc, 5000, threads=1, chunk=5000)
@@ -40,6 +42,7 @@ def test_aggregates_identical_for_threads_and_chunks(moor_sc):
     assert r1.agg.to_dict() == r2.agg.to_dict()
 
 
+@pytest.mark.kernel
 def test_game_index_not_position_in_run_decides_outcome(moor_sc):
     """Game g played alone (game0 = g) equals game g inside a longer run."""
     sc = moor_sc(3, ("random",))
@@ -49,6 +52,7 @@ def test_game_index_not_position_in_run_decides_outcome(moor_sc):
     assert np.array_equal(whole.winners[321:331], part.winners)
 
 
+@pytest.mark.kernel
 def test_other_seed_changes_results(moor_sc):
     sc = moor_sc(4)
     a = runner.play_chunk(sc, 0, 200)
@@ -56,6 +60,7 @@ def test_other_seed_changes_results(moor_sc):
     assert not np.array_equal(a.scores, b.scores)
 
 
+@pytest.mark.kernel
 def test_changing_one_seat_strategy_keeps_the_dice(moor_sc):
     """Common random numbers: chance has its own stream, so the dealt tiles and first roll do not change."""
     from kernels.moor import play
@@ -69,6 +74,7 @@ def test_changing_one_seat_strategy_keeps_the_dice(moor_sc):
         assert la[1, 2] == lb[1, 2]  # first event is the first roll
 
 
+@pytest.mark.kernel
 def test_win_units_sum_to_finished_games(moor_sc):
     sc = moor_sc(5, ("random",), tiebreak="shared")
     agg = work.run(sc, 4000).agg
@@ -77,17 +83,20 @@ def test_win_units_sum_to_finished_games(moor_sc):
     assert agg.pos_win_units.sum() == agg.win_units.sum()
 
 
+@pytest.mark.kernel
 def test_rulebook_tiebreak_never_shares(moor_sc):
     agg = work.run(moor_sc(5, ("random",)), 4000).agg
     assert agg.shared_games == 0 and agg.sole_wins.sum() == agg.finished
 
 
+@pytest.mark.kernel
 def test_turn_cap_truncates_and_is_never_scored(moor_sc):
     sc = moor_sc(4, ("random",), max_turns=40)
     agg = work.run(sc, 500).agg
     assert agg.truncated == 500 and agg.finished == 0 and agg.win_units.sum() == 0
 
 
+@pytest.mark.kernel
 def test_memory_bounded_by_chunk(moor_sc):
     """Per-game arrays exist one chunk at a time and the aggregates do not grow with the number of games."""
     sc = moor_sc(4, ("random",))
@@ -100,6 +109,7 @@ def test_memory_bounded_by_chunk(moor_sc):
     assert sizes[1] <= sizes[0] + 64  # only histogram tails may grow, by a few bins
 
 
+@pytest.mark.kernel
 def test_symmetric_seats_have_no_seat_effect_beyond_noise(moor_sc):
     """Identical strategies in every seat: seats rotate the start, so seat win rates agree within noise."""
     s, _ = api.run_scenario(moor_sc(4, ("weighted",), games=20000), write=False)
@@ -108,6 +118,7 @@ def test_symmetric_seats_have_no_seat_effect_beyond_noise(moor_sc):
     assert abs(sum(rates) - 1.0) < 1e-9
 
 
+@pytest.mark.kernel
 def test_summary_fields(moor_sc):
     s, _ = api.run_scenario(moor_sc(3, ("collector", "runner", "cautious")), games=3000, write=False)
     assert s["games"]["finished"] == 3000
@@ -206,6 +217,7 @@ def test_an_error_in_one_block_reaches_the_caller(monkeypatch):
         )
 
 
+@pytest.mark.kernel
 def test_three_threads_play_the_games_of_one(moor_sc, monkeypatch):
     """The real kernel on more threads than this machine may have: the same games, game for game."""
     monkeypatch.setattr(runner, "available_threads", lambda: 3)

@@ -52,6 +52,7 @@ def elsewhere(tmp_path, monkeypatch):
     return d
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "ref,file",
     [
@@ -72,6 +73,7 @@ def test_relative_board_is_found_next_to_the_scenario(tmp_path, elsewhere, ref, 
     assert sc.prm().shape[0] > 0
 
 
+@pytest.mark.kernel
 def test_the_scenario_folder_comes_before_the_shipped_boards(tmp_path, elsewhere):
     folder = tmp_path / "designs"
     folder.mkdir()
@@ -80,6 +82,7 @@ def test_the_scenario_folder_comes_before_the_shipped_boards(tmp_path, elsewhere
     assert Path(sc.params["board"]) == folder / "default.toml"
 
 
+@pytest.mark.kernel
 def test_shipped_board_by_bare_name_still_works(tmp_path, elsewhere):
     sc = load(scenario(tmp_path / "designs", "default"))
     assert sc.params["board"] == "default"  # unchanged: reports and baselines stay as they were
@@ -88,6 +91,7 @@ def test_shipped_board_by_bare_name_still_works(tmp_path, elsewhere):
     assert sc.params["board"] == "default.toml"
 
 
+@pytest.mark.kernel
 def test_missing_board_is_one_line_naming_the_field_and_the_paths_tried(tmp_path, elsewhere):
     folder = tmp_path / "designs"
     p = scenario(folder, "my-board.toml")
@@ -104,6 +108,7 @@ def test_missing_board_is_one_line_naming_the_field_and_the_paths_tried(tmp_path
     assert not out.exists()
 
 
+@pytest.mark.kernel
 def test_sim_run_and_replay_with_a_board_next_to_the_scenario(tmp_path, elsewhere):
     folder = tmp_path / "designs"
     folder.mkdir()
@@ -128,23 +133,27 @@ def _name_error(name: str) -> str:
     return one_error_line(r)
 
 
+@pytest.mark.kernel
 def test_name_index_html_is_refused_as_the_reports_index():
     line = _name_error('"index.html"')
     assert "scenario.name" in line and "--out" not in line and "index of the reports" in line
 
 
+@pytest.mark.kernel
 def test_name_too_long_says_the_length_limit():
     line = _name_error("a" * 300)
     assert "scenario.name" in line and "300 characters; at most 100" in line and "use letters" not in line
     assert len(line) < 300  # the name is not echoed whole
 
 
+@pytest.mark.kernel
 def test_name_starting_with_a_dot_is_refused():
     for name in ('".hidden"', '".moor-4p.partial-99999"'):
         line = _name_error(name)
         assert "scenario.name" in line and "starting with '.'" in line
 
 
+@pytest.mark.kernel
 def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
     import pytest
 
@@ -156,6 +165,7 @@ def test_name_from_a_file_named_index_html_gets_another_name_offered(tmp_path):
         load(f)
 
 
+@pytest.mark.kernel
 def test_an_accented_scenario_name_is_refused_saying_letters_without_accents(tmp_path):
     """A new user named a scenario "ünï" and was told to "use letters": the rule now says which letters."""
     from sim.model.scenario import ScenarioError, load
@@ -188,6 +198,7 @@ def test_a_scenario_file_that_is_not_utf8_names_the_line_and_column_and_says_utf
     ), r.stderr
 
 
+@pytest.mark.kernel
 def test_a_board_file_that_is_not_utf8_is_refused_the_same_way(tmp_path):
     board = tmp_path / "latin1-board.toml"
     board.write_bytes(("# salle à manger\n" + DEFAULT).encode("latin-1"))

@@ -18,6 +18,8 @@ from sim.model.search import SEARCH, SEARCH_SID
 from sim.play import runner
 from sim.play.context import RunContext
 
+pytestmark = pytest.mark.kernel  # every test here plays games
+
 REPO = Path(__file__).resolve().parents[2]
 MOOR = REPO / "scenarios" / "moor" / "search-4p.toml"
 cli = CliRunner()

@@ -14,6 +14,8 @@ from sim.model.overrides import OverrideError, load
 from sim.model.registry import get
 from tests.sim._cli import one_error_line
 
+pytestmark = pytest.mark.kernel  # every test here plays games
+
 REPO = Path(__file__).resolve().parents[2]
 MOOR = REPO / "scenarios" / "moor" / "search-4p.toml"  # seat 0: search, root ucb1 by default
 HUNTERS = REPO / "scenarios" / "treasure_hunters" / "search-basic-4p.toml"  # hunters: root halving by default

@@ -65,6 +65,7 @@ def test_range_integers_and_exact_decimal_steps():
     assert split_values('1,[2, 3],"a,b"') == ["1", "[2, 3]", '"a,b"']
 
 
+@pytest.mark.kernel
 def test_grid_of_two_parameters_from_table_and_set(tmp_path):
     p = scen(tmp_path, 'games = 200\ntrack_len = "26..30 step 2"\n')
     r, doc = sweep(tmp_path, p, "--set", "die_faces=4,6", "--measure", "tie")
@@ -92,6 +93,7 @@ def test_grid_of_two_parameters_from_table_and_set(tmp_path):
     } <= set(df.columns)
 
 
+@pytest.mark.kernel
 def test_zip_mode_and_length_mismatch(tmp_path):
     p = scen(tmp_path)
     r, doc = sweep(
@@ -118,6 +120,7 @@ def test_zip_mode_and_length_mismatch(tmp_path):
     assert "same number of values" in r.output and "Traceback" not in r.output
 
 
+@pytest.mark.kernel
 def test_strategy_parameter_axis(tmp_path):
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "seats.2.w_goal=0.5..1.5 step 0.5", "--games", "100", "--measure", "win.seat2")
@@ -126,6 +129,7 @@ def test_strategy_parameter_axis(tmp_path):
     assert doc["default"] == 1  # w_goal's default is 1.0
 
 
+@pytest.mark.kernel
 def test_a_swept_seat_strategy_is_not_named_by_the_first_points(tmp_path):
     """Swept seats.2.strategy=runner,cautious: seat 2's measures were labelled from point 0 ('seat 2 (runner)
     wins' on the cautious point too, in sweep.json, the page and the terminal lines). Now they name what the seat
@@ -141,6 +145,7 @@ def test_a_swept_seat_strategy_is_not_named_by_the_first_points(tmp_path):
     assert "seat 2: strategy = cautious: seat 2 (as swept) wins" in r.output
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args,says",
     [
@@ -160,12 +165,14 @@ def test_bad_entries_are_one_line_before_anything_runs(tmp_path, args, says):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.kernel
 def test_table_entry_error_names_the_table_entry(tmp_path):
     p = scen(tmp_path, "track_len = [30, 99]\n")
     r, _ = sweep(tmp_path, p)
     assert r.exit_code == EXIT_BAD_INPUT and "[sweep] track_len" in r.output and "99" in r.output
 
 
+@pytest.mark.kernel
 def test_one_point_sweep_equals_sim_run(tmp_path):
     p = scen(tmp_path)
     r, doc = sweep(tmp_path, p, "--set", "track_len=28", "--measure", "margin")
@@ -178,6 +185,7 @@ def test_one_point_sweep_equals_sim_run(tmp_path):
     assert fp["value"] == pytest.approx(s["first_player"]["advantage"], abs=1e-12)
 
 
+@pytest.mark.kernel
 def test_target_highlights_containing_points_and_names_the_closest(tmp_path):
     p = scen(tmp_path)
     r, doc = sweep(
@@ -202,6 +210,7 @@ def test_target_highlights_containing_points_and_names_the_closest(tmp_path):
     assert 'id="target"' in html
 
 
+@pytest.mark.kernel
 def test_paired_difference_of_neighbours_is_the_difference_of_their_estimates(tmp_path):
     """Every game finishes (no turn cap hit), so the paired mean difference equals B's estimate minus A's; its
     interval is the paired one (common random numbers)."""
@@ -230,6 +239,7 @@ class Figures(HTMLParser):
             self.ids.append(a["id"])
 
 
+@pytest.mark.kernel
 def test_html_has_a_heatmap_for_two_parameters_and_a_curve_per_parameter(tmp_path):
     p = scen(tmp_path)
     r, doc = sweep(
@@ -266,6 +276,7 @@ def curves(fig) -> list[tuple[list, list]]:
     ]
 
 
+@pytest.mark.kernel
 def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     """--mode zip pairs the axes (point i = i-th value of each): there is no grid, so the page draws one curve along
     the points in order, each tick naming both values, and never a series per value of the second axis (the old
@@ -302,6 +313,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     assert "(track length (track_len), die faces (die_faces)) = (26, 6), (28, 4), (30, 6)" in html
 
 
+@pytest.mark.kernel
 def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
     """Grid mode is what zip mode is not: against track_len, one curve per die_faces value, x = the values."""
     from sim.pages import sweep_page as page
@@ -324,6 +336,7 @@ def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
     assert [x for x, _ in got] == [[26, 30], [26, 30]]
 
 
+@pytest.mark.kernel
 def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     """Ctrl-C after the first point: no sweep.json (nothing looks complete), the point is kept; the rerun plays
     only the rest and gives the same numbers as a sweep played in one go."""
@@ -347,6 +360,7 @@ def test_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     assert strip(doc) == strip(whole)
 
 
+@pytest.mark.kernel
 def test_a_sweep_stopped_before_its_first_point_leaves_no_folder(tmp_path):
     """SIGTERM before any point was finished left an empty sweep folder (reports/sweep-x/) looking like a result; as
     `sim run`'s report folder, a sweep's now appears with its first finished point. A folder that was there before
@@ -369,6 +383,7 @@ def test_a_sweep_stopped_before_its_first_point_leaves_no_folder(tmp_path):
     assert (tmp_path / "b").is_dir() and not any((tmp_path / "b").iterdir())
 
 
+@pytest.mark.kernel
 def test_a_sweep_stopped_while_writing_leaves_the_earlier_one_as_it_was(tmp_path, monkeypatch):
     """Ctrl-C while the pages were drawn: the earlier sweep.json was already gone and sweep.parquet replaced beside
     the earlier sweep.html (a page from another run, looking complete). The outputs are now written to temporary
@@ -392,6 +407,7 @@ def test_a_sweep_stopped_while_writing_leaves_the_earlier_one_as_it_was(tmp_path
     assert after == before
 
 
+@pytest.mark.kernel
 def test_a_point_stopped_while_stored_leaves_no_temporary_file(tmp_path, monkeypatch):
     """Ctrl-C between a point's npz and its JSON left '.<key>.<pid>.json' behind; now nothing but finished points."""
     from sim.play import sweep_store
@@ -416,6 +432,7 @@ def test_a_point_stopped_while_stored_leaves_no_temporary_file(tmp_path, monkeyp
 DEFAULT_SWEEPS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*/sweeps/*.toml"))
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("path", DEFAULT_SWEEPS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_default_sweeps_are_valid_and_modest(path):
     """Played by `make run`: every point validates, and the game count stays modest (make run <= 5 minutes)."""
@@ -426,6 +443,7 @@ def test_default_sweeps_are_valid_and_modest(path):
     assert sw.measures and sw.base.name.endswith(path.stem)
 
 
+@pytest.mark.kernel
 def test_index_page_links_every_report_with_its_headline(tmp_path):
     from sim.api.sweep import build, run_sweep
     from sim.pages import index_page
@@ -444,6 +462,7 @@ def test_index_page_links_every_report_with_its_headline(tmp_path):
     assert "Closest point" in html and "track_len = 26, 30" in html
 
 
+@pytest.mark.kernel
 def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a_module_search(tmp_path, monkeypatch):
     """Writing a sweep was quadratic in its points: sweep.parquet compared every point with the scenario once per
     row (`sw_default` per row, each comparing all points), and each `Scenario.spec` searched the game modules on
@@ -469,6 +488,7 @@ def test_writing_a_sweep_looks_up_the_scenario_point_once_and_the_game_without_a
     assert registry.get("moor") is not None and sw.points[0].scenario.spec is not None and calls["names"] == 0
 
 
+@pytest.mark.kernel
 def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and_a_note(tmp_path, monkeypatch):
     """Three axes: against the first, one curve per value of the second (at most MAX_CURVES, evenly spaced, first
     and last kept) and one panel per value of the third (at most MAX_PANELS), the legend beside the panels (not
@@ -532,6 +552,7 @@ def test_matplotlib_warnings_never_reach_the_user():
     assert [str(w.message) for w in got] == []
 
 
+@pytest.mark.kernel
 def test_large_sweep_says_its_size_before_playing(tmp_path, monkeypatch):
     """From LARGE_GRID points a sweep names its points and games on stderr before the first point (not refused)."""
     from sim.cli import sweep as cli_sweep
@@ -546,6 +567,7 @@ def test_large_sweep_says_its_size_before_playing(tmp_path, monkeypatch):
     assert r.exit_code == 0 and "a large sweep" not in r.output
 
 
+@pytest.mark.kernel
 def test_a_different_sweep_into_the_same_folder_warns_naming_the_folder_and_how_to_keep_both(tmp_path):
     """A zip sweep after a grid sweep of one scenario (same folder) replaced it without a word: now one warning line
     naming the folder, the sweep it held and --out; rerunning the same sweep (other games) says nothing."""
@@ -566,6 +588,7 @@ def test_a_different_sweep_into_the_same_folder_warns_naming_the_folder_and_how_
     assert doc["mode"] == "zip"
 
 
+@pytest.mark.kernel
 def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_what_colours_mean(tmp_path):
     """The red-blue scale was centred on the data (its middle, e.g. +0.75 points, drawn white), so small
     advantages looked like disadvantages: now 0 is white (norm(0) = 0.5), and the caption says red = the first
@@ -596,6 +619,7 @@ def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_
     assert "red = the first player wins more than the fair share, blue = less, white = fair (0)" in html
 
 
+@pytest.mark.kernel
 def test_a_fully_reused_sweep_says_all_points_were_reused_not_zero_games(tmp_path):
     """Rerunning a finished sweep printed "0 games in 0.0 s, 0 games/s": now "all 2 points reused"."""
     p = scen(tmp_path)
@@ -610,6 +634,7 @@ def test_a_fully_reused_sweep_says_all_points_were_reused_not_zero_games(tmp_pat
     assert "0 games in" not in r.output and "0 games/s" not in r.output
 
 
+@pytest.mark.kernel
 def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path):
     """`make run`'s sweep line ended "..., 0.435 s; -> path" when the sweep had no target."""
     from sim.cli.sweep import default_sweep_line
@@ -650,6 +675,7 @@ def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
     assert page.spread(20, 7) == [0, 3, 6, 10, 13, 16, 19]
 
 
+@pytest.mark.kernel
 def test_quantities_are_built_once_per_game_players_mode_and_strategies_not_per_point(tmp_path):
     """A sweep's points that differ only by a rule value share their quantities (built once: 2,500 points took
     seconds); other players or strategies get their own (the fair share and labels differ)."""
@@ -678,6 +704,7 @@ def test_sweep_points_name_their_unit_once_and_one_point_is_singular():
     assert "points played" not in src and "count(len(played.played), 'point')" in src
 
 
+@pytest.mark.kernel
 def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_number_ticks(tmp_path):
     """A second new user saw 4.5 between die faces 4 and 5 and a caption promising the scenario's diamond when the
     header said the scenario's point was not among the points."""
@@ -734,6 +761,7 @@ def _invoke(*args):
     return cli.invoke(app, [str(a) for a in args])
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "table, message",
     [
@@ -761,6 +789,7 @@ def test_a_bad_sweep_table_option_is_one_line_naming_it(tmp_path, table, message
         assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.kernel
 def test_a_good_sweep_table_still_plays(tmp_path):
     from sim.api.sweep import build
 
@@ -774,6 +803,7 @@ def test_a_good_sweep_table_still_plays(tmp_path):
     assert sw.measures[0] == "length.rounds" and sw.target[0] == "first_player_advantage"
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "sets, message",
     [
@@ -795,6 +825,7 @@ def test_a_sweep_value_or_axis_given_twice_is_refused(tmp_path, sets, message):
     assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), lines
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("axis", ["name=a,b", "description=x,y"])
 def test_a_sweep_over_the_scenario_name_is_refused(tmp_path, axis):
     """`--set name=a,b` played the same games twice, both labelled 'point 1 (name=b)'."""
@@ -846,6 +877,7 @@ def test_an_unquoted_step_gets_a_hint_to_quote_the_range():
     assert r.exit_code == EXIT_USAGE and "quote it" in line and "'track_len=20..60 step 5'" in line
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "opt,value,where",
     [("--target", "nope=0", "--target nope=0"), ("--measure", "nope", "--measure"), ("--mode", "spiral", "--mode")],
@@ -855,6 +887,7 @@ def test_a_bad_sweep_option_names_the_option(opt, value, where):
     assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {where}")
 
 
+@pytest.mark.kernel
 def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
     """`sim sweep my.toml` without --set or [sweep] once played the scenario alone and wrote a one-point sweep."""
     r = cli.invoke(app, ["sweep", str(MOOR_2P), "--games", "10", "--out", str(tmp_path / "s")])
@@ -863,6 +896,7 @@ def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
     assert not (tmp_path / "s").exists()
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "bad",
     [
@@ -880,6 +914,7 @@ def test_a_bad_sweep_option_exits_2_like_every_bad_option(tmp_path, bad):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.kernel
 def test_a_sweep_without_an_axis_exits_2_like_compare_without_b(tmp_path):
     """Nothing to sweep: a missing option (no --set, no [sweep] table), as compare's missing scenario B is."""
     sweep, comp = _invoke("sweep", MOOR4, "--games", 10), _invoke("compare", MOOR4)
@@ -887,6 +922,7 @@ def test_a_sweep_without_an_axis_exits_2_like_compare_without_b(tmp_path):
     assert "nothing to sweep" in one_error_line(sweep) and "missing scenario B" in one_error_line(comp)
 
 
+@pytest.mark.kernel
 def test_a_bad_sweep_table_in_the_file_still_exits_3(tmp_path):
     """The documented exit codes (docs/reference/commands.md): 3 for a bad input file, the [sweep] table included."""
     p = tmp_path / "s.toml"
@@ -895,6 +931,7 @@ def test_a_bad_sweep_table_in_the_file_still_exits_3(tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT and "[sweep] track_len" in one_error_line(r)
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "sets, says",
     [
@@ -913,6 +950,7 @@ def test_sweep_refuses_an_axis_given_twice_or_replaced(tmp_path, sets, says):
     assert r.exit_code == EXIT_USAGE and one_error_line(r).startswith(f"error: {says}")
 
 
+@pytest.mark.kernel
 def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
     from sim.api.sweep import build
 
@@ -921,6 +959,7 @@ def test_a_sweep_over_fewer_players_plays_each_count_on_the_first_seats():
 
 
 # --- a sweep over seed or games was silently ignored (every point played the sweep's own) -------------------------
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "axis, how",
     [("seed=1,2", "--seed"), ("scenario.seed=1,2", "--seed"), ("games=100,200", "--games or [sweep] games")],
@@ -936,6 +975,7 @@ def test_a_sweep_over_seed_or_games_is_refused(tmp_path, axis, how):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.kernel
 def test_a_sweep_table_over_seed_is_a_bad_file(tmp_path):
     f = tmp_path / "s.toml"
     f.write_text(MOOR4.read_text() + "\n[sweep]\nseed = [1, 2]\n")
@@ -944,6 +984,7 @@ def test_a_sweep_table_over_seed_is_a_bad_file(tmp_path):
     assert "every point plays the sweep's seed" in one_error_line(r)
 
 
+@pytest.mark.kernel
 def test_zip_mode_takes_a_value_repeated_within_an_axis():
     from sim.api.sweep import build
 
@@ -956,6 +997,7 @@ def test_zip_mode_takes_a_value_repeated_within_an_axis():
     assert [p.values["seats.0.strategy"] for p in sw.points] == ["weighted", "haunter_builder", "weighted"]
 
 
+@pytest.mark.kernel
 def test_zip_mode_refuses_a_repeated_point():
     r = cli.invoke(
         app,
@@ -976,6 +1018,7 @@ def test_zip_mode_refuses_a_repeated_point():
     assert "point 3" in one_error_line(r) and "is point 1 again" in r.stderr
 
 
+@pytest.mark.kernel
 def test_grid_mode_still_refuses_a_value_given_twice():
     r = cli.invoke(
         app, ["sweep", "scenarios/treasure_hunters/basic-4p.toml", "--set", "mode=basic,basic", "--games", "16"]
@@ -992,6 +1035,7 @@ def test_sweep_help_keeps_sweep_table_and_step_in_brackets():
     assert "LO..HI [step S]" in r.output
 
 
+@pytest.mark.kernel
 def test_a_choice_axis_is_drawn_as_categories_with_whiskers_and_labels_that_fit(tmp_path):
     """A choice (or boolean, or list) parameter is no number: its points are drawn with interval whiskers on a
     categorical axis, never joined by a line, the long choice names broken into lines instead of clipped, and the
@@ -1042,6 +1086,7 @@ def test_many_points_are_tested_against_the_scenarios_own_with_holm():
     assert [t["point"] for t in b["differ"]] == [11] and b["differ"][0]["p_holm"] <= 0.05
 
 
+@pytest.mark.kernel
 def test_the_sweep_says_which_settings_changed_beyond_their_margin_after_the_correction(tmp_path):
     from sim.pages.sweep_page import many_points_text
 
@@ -1067,6 +1112,7 @@ def test_the_sweep_says_which_settings_changed_beyond_their_margin_after_the_cor
     assert text in html.unescape((tmp_path / "len" / "sweep.html").read_text())
 
 
+@pytest.mark.kernel
 def test_a_heatmaps_colorbar_label_is_whole_in_its_figure(tmp_path):
     """A 2 x 2 sweep's first-player advantage heatmap: its colorbar label ran past the figure's top edge and read
     'first-player advantage (percentage poin'. A label too long for the figure's height now puts its unit on a
@@ -1096,6 +1142,7 @@ def test_a_heatmaps_colorbar_label_is_whole_in_its_figure(tmp_path):
     assert label == "first-player advantage\n(percentage points)", label
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args,table",
     [
@@ -1130,6 +1177,7 @@ def test_a_one_value_name_is_fixed_on_every_point_not_an_axis(tmp_path, args, ta
     assert f"every point with {'players' if name == 'players' else 'die faces (die_faces)'} = {value}" in r.stdout
 
 
+@pytest.mark.kernel
 def test_a_fixed_value_plays_as_sim_run_with_that_set(tmp_path):
     """The fixed value is played at every point, and the scenario's own point is found with it applied."""
     from sim.api.sweep import build
@@ -1145,6 +1193,7 @@ def test_a_fixed_value_plays_as_sim_run_with_that_set(tmp_path):
     assert [a.name for a in one.axes] == ["track_len"] and one.fixed == []
 
 
+@pytest.mark.kernel
 def test_a_sweep_of_another_fixed_value_warns_that_it_replaces_the_page(tmp_path):
     """The fixed values are part of what a sweep folder holds: another one replaces its page, with the warning."""
     p = scen(tmp_path)

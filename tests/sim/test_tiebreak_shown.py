@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sim.api import core as api
 from sim.api import ladder as api_ladder
 from sim.model.overrides import load
@@ -26,6 +28,7 @@ def _differs(b_sets: list) -> list[str]:
     return compare_page.difference_lines({"a": C.side_info(a), "b": C.side_info(b)})
 
 
+@pytest.mark.kernel
 def test_what_differs_compares_the_tiebreak_as_played():
     lines = _differs([("seats.1.tiebreak", "score")])
     assert lines[0].startswith("nothing: A and B play the same rules")
@@ -39,6 +42,7 @@ def test_what_differs_compares_the_tiebreak_as_played():
     ]
 
 
+@pytest.mark.kernel
 def test_compare_json_records_each_seat_as_played():
     side = C.side_info(load(HH, HUNTER))
     assert side["seats_played"] == effective_seats(load(HH, HUNTER))
@@ -46,6 +50,7 @@ def test_compare_json_records_each_seat_as_played():
     assert "tiebreak" not in side["scenario"]["seats"][1]["params"]  # as given: left to auto
 
 
+@pytest.mark.kernel
 def test_summary_seats_say_what_auto_plays():
     sc = load(HH, HUNTER)
     items = dict(scenario_items({"scenario": sc.to_dict(), "seats": [], "provenance": {"seats": effective_seats(sc)}}))
@@ -61,6 +66,7 @@ def test_summary_seats_say_what_auto_plays():
     assert items["seat 1"] == "search with budget = 16 (default 256)"
 
 
+@pytest.mark.kernel
 def test_replay_header_names_each_search_seats_parameters_as_played():
     lines = api.replay(load(HH, HUNTER), 0)
     assert lines[1] == (
@@ -74,6 +80,7 @@ def test_replay_header_names_each_search_seats_parameters_as_played():
     assert not any("searches with" in x for x in api.replay(load(REPO / "scenarios" / "moor" / "4p.toml"), 0))
 
 
+@pytest.mark.kernel
 def test_ladder_rungs_record_the_tiebreak_each_role_plays():
     hh = api_ladder.build(
         "scenarios/treasure_hunters/head_haunter-4p.toml",

@@ -76,6 +76,7 @@ def test_range_forms_give_int_grid_continuous_and_choice_parameters():
     assert t.distance_interval(0.35, 0.45) == (0.0, pytest.approx(0.05))
 
 
+@pytest.mark.kernel
 def test_a_tune_table_is_read_as_a_sweep_table_is_and_options_win(tmp_path):
     f = _file(
         tmp_path,
@@ -90,6 +91,7 @@ def test_a_tune_table_is_read_as_a_sweep_table_is_and_options_win(tmp_path):
     assert t2.grid_points() == 7 * 2
 
 
+@pytest.mark.kernel
 def test_every_default_tune_is_valid_and_modest():
     from sim.api.tune import build as api_build
 
@@ -100,6 +102,7 @@ def test_every_default_tune_is_valid_and_modest():
         assert t.trials * t.games + t.confirm * t.confirm_games <= 200_000, f
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "args, code, says",
     [
@@ -124,6 +127,7 @@ def test_bad_input_is_one_line_before_anything_runs(tmp_path, args, code, says):
     assert not (tmp_path / "o").exists()  # nothing ran, nothing written
 
 
+@pytest.mark.kernel
 def test_a_bad_tune_table_entry_is_the_files_fault(tmp_path):
     f = _file(tmp_path, '\n[tune]\ntarget = "length.rounds=5"\ntrack_len = 25\n')
     r = CliRunner().invoke(cli_main.app, ["tune", str(f), "--out", str(tmp_path / "o")])
@@ -135,6 +139,7 @@ def test_a_bad_tune_table_entry_is_the_files_fault(tmp_path):
 # --- the search -----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_tune_lands_where_the_sweeps_curve_crosses_the_target(tmp_path, reports):
     """A sweep maps game length (rounds) against track length; a target between two of its points: the tune's
     setting lies where the sweep's interval band contains the target (to the nearest integer), and its confirmed
@@ -166,6 +171,7 @@ def test_tune_lands_where_the_sweeps_curve_crosses_the_target(tmp_path, reports)
     assert res.raw["budget"]["grid_points"] == 21 and res.best_toml is not None
 
 
+@pytest.mark.kernel
 def test_points_a_sweep_stored_are_reused_not_played(tmp_path, reports):
     import sim
 
@@ -177,6 +183,7 @@ def test_points_a_sweep_stored_are_reused_not_played(tmp_path, reports):
     assert res.games == 1200  # only the confirmation (1 candidate x 4 x 300 games) was played
 
 
+@pytest.mark.kernel
 def test_best_toml_plays_the_confirmation_games_with_the_same_numbers(tmp_path, reports):
     import sim
 
@@ -190,6 +197,7 @@ def test_best_toml_plays_the_confirmation_games_with_the_same_numbers(tmp_path, 
     assert run.scenario.params["track_len"] == res.best["track_len"]
 
 
+@pytest.mark.kernel
 def test_tune_page_notes_that_the_description_is_the_files(tmp_path, reports):
     """The tune page showed the file's description bare, though every trial plays other settings of what is tuned
     (sim run's and the sweep's pages note it: 'the description above is the scenario file's')."""
@@ -202,6 +210,7 @@ def test_tune_page_notes_that_the_description_is_the_files(tmp_path, reports):
     assert "track of 30, all weighted. Tuned: track_len (the description above is the scenario file's)." in page
 
 
+@pytest.mark.kernel
 def test_two_targets_use_nsga2_and_draw_the_pareto_front(tmp_path, reports):
     res = tune(
         _file(tmp_path),
@@ -221,6 +230,7 @@ def test_two_targets_use_nsga2_and_draw_the_pareto_front(tmp_path, reports):
     assert set(c["measure"]) == {"first_player_advantage", "length.rounds"} and c.filter(pl.col("chosen")).height == 2
 
 
+@pytest.mark.kernel
 def test_candidates_that_cannot_be_told_apart_are_named(tmp_path, reports):
     """A turn cap no game reaches changes no game: the two settings of the longer track play identical games (a
     paired difference of exactly 0, tied with the chosen one); the shorter track's games are far shorter (told
@@ -263,6 +273,7 @@ def _small(f: Path, out: Path, **kw):
     )
 
 
+@pytest.mark.kernel
 def test_the_study_is_the_same_after_an_interruption(tmp_path, reports):
     f = _file(tmp_path)
     ref = _small(f, tmp_path / "ref")
@@ -293,6 +304,7 @@ def test_the_study_is_the_same_after_an_interruption(tmp_path, reports):
     assert got.raw["candidates"] == ref.raw["candidates"]
 
 
+@pytest.mark.kernel
 def test_a_rerun_continues_the_study_and_plays_nothing_again(tmp_path, reports):
     f = _file(tmp_path)
     first = _small(f, tmp_path / "t")
@@ -315,6 +327,7 @@ def test_a_rerun_continues_the_study_and_plays_nothing_again(tmp_path, reports):
     assert anew.trials.height == 6 and anew.games > 0 and _study(anew.folder).equals(six)
 
 
+@pytest.mark.kernel
 def test_the_study_is_the_same_on_a_two_worker_local_cluster(tmp_path, reports):
     pytest.importorskip("distributed")
     f = _file(tmp_path)
@@ -326,6 +339,7 @@ def test_the_study_is_the_same_on_a_two_worker_local_cluster(tmp_path, reports):
     assert all(math.isfinite(t["score"]) for t in got.raw["trials"] if t["score"] is not None)
 
 
+@pytest.mark.kernel
 def test_the_cli_writes_the_folder_and_lists_it_in_the_index(tmp_path, reports):
     f = _file(tmp_path)
     r = CliRunner().invoke(
@@ -353,6 +367,7 @@ def test_the_cli_writes_the_folder_and_lists_it_in_the_index(tmp_path, reports):
     assert "tune-moor-tune-test/tune.html" in (reports / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.kernel
 def test_a_folder_another_running_tune_holds_is_refused_in_one_line(tmp_path, reports):
     import subprocess
     import sys
@@ -393,6 +408,7 @@ def test_a_folder_another_running_tune_holds_is_refused_in_one_line(tmp_path, re
     assert res.best_toml is not None and not (out / LOCK).exists()  # a dead process's lock is taken over
 
 
+@pytest.mark.kernel
 def test_an_interrupted_fresh_rerun_keeps_the_earlier_tune_as_it_was(tmp_path, reports):
     """`sim tune --fresh` stopped by Ctrl-C deleted the earlier tune.json/html/best.toml: they now stay, byte for
     byte, until the new tune replaces them."""
@@ -409,6 +425,7 @@ def test_an_interrupted_fresh_rerun_keeps_the_earlier_tune_as_it_was(tmp_path, r
     assert {o: (tmp_path / "t" / o).read_bytes() for o in names} == before
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("after", [0, 1])
 def test_an_interrupted_tune_says_how_many_points_it_kept(tmp_path, reports, monkeypatch, after):
     """The stop line of `sim tune` said 'the study and the points played so far are kept' without looking: stopped

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import app
+
+pytestmark = pytest.mark.kernel  # every test here plays games
 
 REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()

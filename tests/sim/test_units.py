@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import app
@@ -15,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 
 
+@pytest.mark.kernel
 def test_compare_table_and_sweep_summary_name_the_unit_of_a_mean(tmp_path):
     from sim.pages import compare_page
 
@@ -58,6 +60,7 @@ def test_compare_table_and_sweep_summary_name_the_unit_of_a_mean(tmp_path):
     assert " rounds [" in r.stdout
 
 
+@pytest.mark.kernel
 def test_length_histograms_have_whole_number_ticks_and_say_what_they_cut_off():
     import matplotlib
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sim.api import core as api
@@ -20,6 +21,7 @@ DATA = ROOT / "tests" / "data"
 TH = ROOT / "scenarios" / "treasure_hunters"
 
 
+@pytest.mark.kernel
 def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
     r = CliRunner().invoke(
         app, ["run", str(DATA / "moor-4p-mixed-small.toml"), "--games", "2000", "--json", "--out", str(tmp_path / "m")]
@@ -48,6 +50,7 @@ def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
     assert "## Verdict" in r.stdout and "The start player wins" in r.stdout
 
 
+@pytest.mark.kernel
 def test_team_game_verdict_states_the_team_rate_and_how_games_end():
     s, _ = api.run_scenario(load(TH / "basic-4p.toml"), 200, write=False)
     lines = verdicts.run_sentences(s)
@@ -61,12 +64,14 @@ def test_team_game_verdict_states_the_team_rate_and_how_games_end():
     assert "unverified" in verdicts.scope_line(s)
 
 
+@pytest.mark.kernel
 def test_no_finished_game_verdict():
     s, _ = api.run_scenario(load(DATA / "moor-2p-small.toml").with_changes(), 50, write=False)
     s["games"]["finished"] = 0
     assert verdicts.run_sentences(s)[0].startswith("No game finished")
 
 
+@pytest.mark.kernel
 def test_scope_line_says_why_seats_differ_where_a_seat_keeps_its_own_place():
     """Turnwall corners and Galleon hideouts stay with their seat while the start player rotates: the scope line says
     so; Moor seats differ only by turn order, so its line does not."""

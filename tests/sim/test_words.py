@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from sim.model.words import with_sign
 
 
@@ -17,6 +19,7 @@ def test_a_difference_that_rounds_to_zero_has_no_sign():
     assert with_sign(0.2, 1) == "+0.2"
 
 
+@pytest.mark.kernel
 def test_a_count_of_one_takes_the_singular_everywhere_a_count_is_said(tmp_path):
     """A replay ended '6 hauntings, 1 ghosts on the board'; 'sim check my.toml' said 'PASS: 1 scenarios checked',
     a one-game compare 'played the requested 1 games', a one-point sweep '1 points x 1 games'. Every count said
