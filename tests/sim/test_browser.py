@@ -22,7 +22,10 @@ from sim.model.scenario import load
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt install chromium)")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt install chromium)"),
+    pytest.mark.kernel,  # the pages come from games played
+]
 
 PAGES = [
     ("moor/4p.toml", 1000),

@@ -134,6 +134,7 @@ def test_every_rung_sits_in_every_seat_equally_often(players, rungs):
     assert ld.balance_games >= 16_000 and ld.total_games == len(mixed) * ld.games + rungs * ld.balance_games
 
 
+@pytest.mark.kernel
 def test_a_rung_s_own_table_plays_the_balance_games_asked_for():
     ld = api_ladder.build("moor", players=4, strategies=["random", "runner"], games=40, balance_games=1001)
     assert ld.balance_games == 1004 and all(t.scenario.games == 1004 for t in ld.tables if t.kind == "mono")
