@@ -349,6 +349,8 @@ def test_h2c_the_tiles_the_seat_lost_survive_every_re_deal_of_real_games(small_t
             seat = int(st[R.S_ACTOR])
             mine = [t for t in range(R.N_TILES) if (st[R.S_KNOWN + t] >> seat) & 1]
             x = _redeal(st, seat, i, prm)
+            assert R.check_invariants(x, prm) == 0
+            assert sorted(x[R.S_LOC : R.S_LOC + R.N_TILES]) == sorted(st[R.S_LOC : R.S_LOC + R.N_TILES])  # counts
             for t in mine:
                 kept += 1
                 assert x[R.S_LOC + t] == st[R.S_LOC + t]
