@@ -185,7 +185,19 @@ S_WHIRL_USE = S_DECISIONS + 25  # [4] pirates put into whirlpool w (in the board
 N_COUNTERS = 29  # S_DECISIONS .. S_DECISIONS + 28: extra columns 1.. (play.game_outputs)
 S_LOST = S_DECISIONS + 32  # [4] tiles each seat has lost (overboard, duels, the parrot): public (H1)
 S_LOST_AT_SHOW = S_DECISIONS + 36  # [4] S_LOST of the seat when it last showed a weapon in a duel
-S_SIZE = S_DECISIONS + 40
+# what the seats saw, for the search's re-deal (hidden.py, RULES.md H1/H2); no rule and no scripted choice reads
+# S_KNOWN, S_CAVE_IN, S_CAVE_SABRES or S_STACK_DRAWS
+S_KNOWN = S_DECISIONS + 40  # [18] bit s: seat s lost tile t and knows where it lies (the cave, the seat that took
+#                                 it); cleared when its holder next loses a tile face down (it may be that one)
+S_HELD = S_KNOWN + N_TILES  # [4] bit t: the seat has held tile t (private: nothing but the parrot goes back onto
+#                                 the stack, nothing into a chest, so a tile it held is on neither)
+S_CAVE_IN = S_HELD + 4  # tiles ever put into the large cave (public: overboard losses); while 0 the cave holds
+#                          only set-up sabres (R1)
+S_CAVE_SABRES = S_CAVE_IN + 1  # [4] sabres the seat drew from the cave while it held only set-up sabres, since
+#                                    the seat last lost a tile (public)
+S_STACK_DRAWS = S_CAVE_SABRES + 4  # [4] tiles the seat drew from the stack that were not the parrot (a pistol or
+#                                        a key), since it last lost a tile (public: the parrot acts at once)
+S_SIZE = S_STACK_DRAWS + 4
 
 GHOST_OCC = 4
 LOC_CHEST = 10
@@ -380,6 +392,7 @@ def stack_push(st, t):
     st[S_STACK + st[S_NSTACK]] = t
     st[S_NSTACK] += 1
     st[S_LOC + t] = LOC_STACK
+    st[S_KNOWN + t] = 0  # (the parrot: its place is public)
 
 
 @njit("boolean(int32[::1])")
@@ -400,6 +413,10 @@ def stack_pop(st, to):
     st[S_STACK + n - 1] = -1
     st[S_NSTACK] = n - 1
     st[S_LOC + t] = to
+    if to >= 0 and to < MAX_PLAYERS:
+        st[S_HELD + to] |= 1 << t
+        if t != T_PARROT:
+            st[S_STACK_DRAWS + to] += 1
     if t == T_PARROT:
         st[S_PARROT_SEEN] = 1
     return t
@@ -811,6 +828,8 @@ def init(st, prm, n, first):
     st[S_OCC + prm[P_CAPTAIN]] = GHOST_OCC
     for t in range(4):  # R1: one sabre each, the rest into the large cave
         st[S_LOC + t] = t if t < n else LOC_CAVE
+        if t < n:
+            st[S_HELD + t] = 1 << t
     st[S_STAGE] = SG_START
 
 
@@ -927,6 +946,7 @@ def advance(st, prm, log, reach, cavek, vis, stk):
                     st[S_EMPTY] |= 1 << c
                     if t >= 0:
                         st[S_LOC + t] = cur
+                        st[S_HELD + cur] |= 1 << t
                         st[S_OPENED] += 1
                         st[S_OPENED_BY + cur] += 1
                         if t == T_BOTTLE:
@@ -1377,10 +1397,22 @@ def chance(st, prm, outcome, log, reach, cavek, vis, stk):
                     t = x
                     break
                 j -= 1
+        for x in range(N_TILES):  # H1: who knew where a tile of frm lay no longer does (this may be it) ...
+            if st[S_LOC + x] == frm:
+                st[S_KNOWN + x] = 0
+        if frm == LOC_CAVE and st[S_CAVE_IN] == 0 and to < MAX_PLAYERS:
+            st[S_CAVE_SABRES + to] += 1  # the cave held only set-up sabres: the table knows this is one
         st[S_LOC + t] = to
         st[S_LAST_TILE] = t
+        if to < MAX_PLAYERS:
+            st[S_HELD + to] |= 1 << t
+        elif to == LOC_CAVE:
+            st[S_CAVE_IN] += 1
         if frm < MAX_PLAYERS:
             st[S_LOST + frm] += 1
+            st[S_KNOWN + t] = 1 << frm  # ... but the loser saw which tile left its hand, and where it went
+            st[S_CAVE_SABRES + frm] = 0  # the tile lost may be one the table knew of
+            st[S_STACK_DRAWS + frm] = 0
         if to == LOC_CAVE:
             log_event(log, st[S_TURNS], E_LOSE, frm, t, 0, 0)
         elif frm == LOC_CAVE:

@@ -89,6 +89,7 @@ from kernels.galleon.rules import (
     S_EMPTY,
     S_FIRED,
     S_GHOST,
+    S_HELD,
     S_KEYS_SHOWN,
     S_LASTCANNON,
     S_LOC,
@@ -214,17 +215,24 @@ def stack_unknown(st):
 @njit("boolean(int32[::1], int64[::1], int64, int64)")
 def key_may_be_on_stack(st, prm, s, k):
     """H1: a key tile of type k may still lie on the stack as seat s can know it: the key tiles of that type
-    (`key_tiles`, public), less one when another seat showed such a key opening a chest (keys never go back onto
-    the stack), less those s holds."""
+    (`key_tiles`, public) less those known to be off it, for keys never go back onto the stack: every one s has
+    held (`S_HELD`: it holds it, or drew it and lost it since), and at least one more than s holds now when another
+    seat showed such a key opening a chest (that key may be one s lost)."""
     m = 0
+    ever = 0
+    now = 0
     for i in range(5):
-        if prm[P_KEY_TILES + i] == k and st[S_LOC + T_KEY + i] != s:
+        if prm[P_KEY_TILES + i] == k:
             m += 1
+            if (st[S_HELD + s] >> (T_KEY + i)) & 1:
+                ever += 1
+            if st[S_LOC + T_KEY + i] == s:
+                now += 1
     for t in range(st[S_N]):
         if t != s and (st[S_KEYS_SHOWN + t] >> k) & 1:
-            m -= 1
+            now += 1
             break
-    return m > 0
+    return m - max(ever, now) > 0
 
 
 @njit("int64(int32[::1], int64[::1], int64, float64)")

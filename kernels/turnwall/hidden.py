@@ -5,13 +5,19 @@ each deck's size, its top card's back) and its own memory (S_KNOW: a garment it 
 S_EXCL: decks it knows not to hold a garment). A re-deal is drawn uniformly among every arrangement of the cards
 still in play that agrees with all of it: which decks hold a card of each body part (the holding pattern, unknown
 to a seat that forgot where found cards came from), which garment lies in each slot, and the order of each deck
-under its visible top. It reads only those, in a canonical order (garments and decks ascending), so two true states
-that differ only in what the seat does not know give the same re-deal on the same stream.
+under its visible top, except a deck the seat searched: it saw that deck's order, and the deck keeps it (C8: the
+rest goes back as it was; cards only leave a deck), so its order is kept (`knows_order`; issue 35). It reads only
+those, in a canonical order (garments and decks ascending), so two true states that differ only in what the seat
+does not know give the same re-deal on the same stream.
 
-The other seats' memories follow the new deal without telling the seat anything it does not know: a slot another
-seat knows (it searched that deck, or saw a card found there) holds in its memory what the slot holds now; of its
-exclusions (failed searches the table saw) it keeps only those the seat's own memory implies, since a public fact
-the seat forgot is one it cannot use (and the new deal may break it).
+The other seats' memories follow the new deal without telling the seat anything it does not know (X2). A seat with
+perfect memory (recall 1, 1) knows what the table saw it learn: a slot it knows (it searched that deck, or saw a
+card found there) holds in its memory what the slot holds now; of its exclusions (failed searches the table saw) it
+keeps only those the seat's own memory implies, since a public fact the seat forgot is one it cannot use (and the
+new deal may break it). A seat that forgets (a recall below 1) remembered a random part of it, its own draw, which
+the searching seat cannot know (issue 35: copied before): its memory is drawn again on the re-deal's stream from
+the public record, each deck the table saw it search (`S_SEARCHED`) remembered whole with its `recall_own`, each slot
+the searching seat knows empty and each exclusion the searching seat's memory implies with its `recall_table`.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.rng import bounded, next_u64, shuffle_range
-from kernels.turnwall.memory import VIEW_SIZE, VIEW_TOP, update_may
+from kernels.turnwall.memory import RECALL_OWN, RECALL_TABLE, VIEW_SIZE, VIEW_TOP, recalls, update_may
 from kernels.turnwall.rules import (
     KNOW_EMPTY,
     KNOW_UNSEEN,
@@ -35,6 +41,7 @@ from kernels.turnwall.rules import (
     S_KNOW,
     S_NG,
     S_RANK,
+    S_SEARCHED,
     S_VIEW,
     deck_size,
     top_back,
@@ -153,12 +160,23 @@ def _holdings(h, check_sizes, r):
 
 
 @njit
-def redeal(st, seat, rng, row, h, order):
+def knows_order(st, seat, k):
+    """M2, C8: ``seat`` saw deck ``k`` in a search it remembers (a slot of its memory of the deck holds a garment:
+    only its own search writes one) and so knows the order of every card the deck still holds: cards only leave a
+    deck, a searcher puts the rest back in their order, and a moved deck (C11) takes its order and the memory along."""
+    for p in range(N_PARTS):
+        if _know(st, seat, k, p) >= 0:
+            return True
+    return False
+
+
+@njit
+def redeal(st, seat, rng, row, h, order, rows):
     """Re-deal the decks as ``seat`` may think them (module docstring), drawing on stream ``row`` of ``rng`` only;
     st int32[S_SIZE] is changed in place (S_DECK, S_CARD_LOC, S_RANK, the other seats' S_KNOW / S_EXCL, every
-    seat's S_MAY). Scratch: h int64[HIDDEN_SIZE], order int32[>= N_PARTS]. Returns the number of arrangements
-    drawn among (>= 1), or 0 when none agrees with the seat's memory (a consistent memory never gives it; the state
-    is then left as it was)."""
+    seat's S_MAY). Scratch: h int64[HIDDEN_SIZE], order int32[>= N_PARTS]; ``rows`` each seat's effective strategy
+    row (its recall columns). Returns the number of arrangements drawn among (>= 1), or 0 when none agrees with the
+    seat's memory (a consistent memory never gives it; the state is then left as it was)."""
     view = st[S_VIEW]
     for p in range(N_PARTS):
         h[H_C + p] = 0
@@ -205,15 +223,22 @@ def redeal(st, seat, rng, row, h, order):
         w = h[H_CNT + p * N_MASKS + h[H_CHOSEN + p]]
         _bijections(st, seat, h, p, h[H_CHOSEN + p], r % w)
         r //= w
-    # each deck's order under its visible top (all of it without the view): the parts it holds, shuffled
+    # each deck's order under its visible top (all of it without the view): the parts it holds, shuffled, unless
+    # the seat searched the deck (it saw the order, which is kept: `knows_order`)
     for k in range(N_DECKS):
-        top = h[H_TOPS + k]
+        known = knows_order(st, seat, k)
+        top = -1 if known else h[H_TOPS + k]
         m = 0
         for p in range(N_PARTS):
             if st[S_DECK + k * N_PARTS + p] >= 0 and p != top:
-                order[m] = p
+                i = m  # with a known order: by rank (insertion sort), else in part order and shuffled
+                while known and i > 0 and st[S_RANK + k * N_PARTS + order[i - 1]] > st[S_RANK + k * N_PARTS + p]:
+                    order[i] = order[i - 1]
+                    i -= 1
+                order[i] = p
                 m += 1
-        shuffle_range(rng, row, order, 0, m)
+        if not known:
+            shuffle_range(rng, row, order, 0, m)
         rank = 0
         if top >= 0:
             st[S_RANK + k * N_PARTS + top] = 0
@@ -229,19 +254,38 @@ def redeal(st, seat, rng, row, h, order):
     for o in range(st[S_NG]):
         if o == seat:
             continue
+        q_own = rows[o, RECALL_OWN]
+        q_table = rows[o, RECALL_TABLE]
+        perfect = q_own >= 1.0 and q_table >= 1.0
         for k in range(N_DECKS):
+            # X2: a seat with perfect memory knows the slots the table saw it learn (its searches, the finds);
+            # one that forgets is re-dealt a memory: each deck it was seen to search, remembered with recall_own
+            mine = not perfect and (st[S_SEARCHED] >> (o * N_DECKS + k)) & 1 != 0 and recalls(rng, row, q_own)
             for p in range(N_PARTS):
                 kn = S_KNOW + (o * N_DECKS + k) * N_PARTS + p
-                if st[kn] != KNOW_UNSEEN:
-                    g = st[S_DECK + k * N_PARTS + p]
-                    st[kn] = g if g >= 0 else KNOW_EMPTY
+                if perfect:
+                    if st[kn] == KNOW_UNSEEN:
+                        continue
+                elif not mine:  # ... and each slot the seat knows empty, remembered with recall_table
+                    st[kn] = KNOW_UNSEEN
+                    if _know(st, seat, k, p) != KNOW_EMPTY or not recalls(rng, row, q_table):
+                        continue
+                g = st[S_DECK + k * N_PARTS + p]
+                st[kn] = g if g >= 0 else KNOW_EMPTY
         for gm in range(N_GARMENTS):
             implied = st[S_EXCL + seat * N_GARMENTS + gm]
             for k in range(N_DECKS):
                 v = _know(st, seat, k, gm // PER_PART)
                 if v != KNOW_UNSEEN and v != gm:
                     implied |= 1 << k
-            st[S_EXCL + o * N_GARMENTS + gm] &= implied
+            if perfect:
+                st[S_EXCL + o * N_GARMENTS + gm] &= implied
+            else:  # the exclusions the seat's memory implies, each remembered with recall_table
+                e = 0
+                for k in range(N_DECKS):
+                    if (implied >> k) & 1 and recalls(rng, row, q_table):
+                        e |= 1 << k
+                st[S_EXCL + o * N_GARMENTS + gm] = e
     for o in range(st[S_NG]):
         update_may(st, o)
     return total

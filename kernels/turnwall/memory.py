@@ -35,6 +35,7 @@ from kernels.turnwall.rules import (
     S_LAST_SEARCHER,
     S_MAY,
     S_NG,
+    S_SEARCHED,
     S_TRACKED,
     S_VIEW,
     deck_size,
@@ -206,6 +207,7 @@ def observe_search(st, rows, rng):
                 st[base + p] = KNOW_EMPTY
             elif res == 0:  # M3: ... or that this deck does not hold the garment
                 st[S_EXCL + o * N_GARMENTS + gm] |= 1 << k
+    st[S_SEARCHED] |= 1 << (s * N_DECKS + k)  # M3: the table saw it (the re-deal's record of the rivals' searches)
     for o in range(st[S_NG]):
         update_may(st, o)
 
@@ -236,6 +238,14 @@ def observe_swap(st, searcher, a, b):
                 e |= (ea << b) | (eb << a)
             st[S_EXCL + o * N_GARMENTS + gm] = e
         update_may(st, o)
+    rec = st[S_SEARCHED]  # the table's record of who searched which deck: moved along, or lost with the decks
+    for o in range(st[S_NG]):
+        ba = (rec >> (o * N_DECKS + a)) & 1
+        bb = (rec >> (o * N_DECKS + b)) & 1
+        rec &= ~((1 << (o * N_DECKS + a)) | (1 << (o * N_DECKS + b)))
+        if st[S_TRACKED] != 0:
+            rec |= (ba << (o * N_DECKS + b)) | (bb << (o * N_DECKS + a))
+    st[S_SEARCHED] = rec
 
 
 @njit("boolean(int32[::1], int64, int64, int64)")

@@ -193,7 +193,9 @@ S_VIEW = 300  # copies of P_DECK_VIEW and P_DECKS_TRACKED (memory.py reads them 
 S_TRACKED = 301
 S_SEEN_KNOWN = 302  # [3] C5: bit k * 4 + g = the table has seen whether slider s's cell k grips ghost g
 S_SEEN_GRIP = 305  # [3] ... and it grips (bits where known)
-S_SIZE = 308
+S_SEARCHED = 308  # bit o * 4 + k: the table saw seat o search the deck now at place k (M3; memory.py writes it,
+#                    only the search's re-deal reads it: hidden.py, X2)
+S_SIZE = 309
 
 LOC_SEAT = 10
 SWEEP_KEY = 1000

@@ -246,4 +246,4 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     the new deal, keeping only the exclusions the seat's memory implies (`hidden.redeal`). Its output depends only
     on what the seat knows and on the stream. Returns the number of arrangements drawn among (0: none agreed and
     the state is unchanged, which a consistent memory never gives)."""
-    return redeal(st, seat, rng, row, ws[0][11], ws[0][3])
+    return redeal(st, seat, rng, row, ws[0][11], ws[0][3], ws[0][10])

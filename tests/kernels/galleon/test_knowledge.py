@@ -234,3 +234,34 @@ def test_b10_the_ships_size_is_board_data_a_smaller_ship_plays():
             np.uint64(sc.seed), np.uint64(0), g, 4, sc.prm(), sc.sids(), sc.sparams(), 1, 1, 1
         )
         assert status == PL.ST_DONE and turns > 0
+
+
+def test_s3_a_key_the_seat_drew_and_lost_is_not_on_the_stack():
+    """Issue 35 item 5: seat 0 drew the only key-1 tile (13) from the stack and lost it overboard; chest 1 needs key
+    1. Keys never go back onto the stack, so no trip to the captain's cabin for it (before the fix the strategy
+    counted only the keys it held now, and went)."""
+    g = Game()
+    g.place(0, "M10")
+    g.st[R.S_PEEKED] = 1 << 1  # chest 1 needs key 1 (one key-1 tile: key_tiles)
+    g.st[R.S_EMPTY] = 0b110101  # chests 1 and 3 closed, 3 not peeked at
+    assert S.key_may_be_on_stack(g.st, g.prm, 0, 1)
+    g.give(0, R.T_KEY)
+    g.st[R.S_HELD] |= 1 << R.T_KEY
+    assert not S.key_may_be_on_stack(g.st, g.prm, 0, 1)  # it holds it
+    g.give(R.LOC_CAVE, R.T_KEY)  # lost, face down, into the large cave
+    assert not S.key_may_be_on_stack(g.st, g.prm, 0, 1)
+    assert S.goal_of(g.st, g.prm, 0, 0.0) == ID["C3"]  # not the captain's cabin
+    g.st[R.S_HELD] &= ~(1 << R.T_KEY)  # a seat that never held it may still hope
+    assert S.goal_of(g.st, g.prm, 0, 0.0) == ID["CC"]
+
+
+def test_s3_another_seats_shown_key_may_be_the_one_the_seat_lost():
+    """Two key-4 tiles (16, 17 with key_tiles 1, 2, 3, 4, 4): seat 0 drew and lost 16, and seat 2 showed a key 4
+    (perhaps 16): one more may still lie on the stack. Seat 0 holding 16 while seat 2 showed key 4: none may."""
+    g = Game(key_tiles=[1, 2, 3, 4, 4])
+    g.give(R.LOC_CAVE, R.T_KEY + 3)
+    g.st[R.S_HELD] |= 1 << (R.T_KEY + 3)
+    g.st[R.S_KEYS_SHOWN + 2] = 1 << 4
+    assert S.key_may_be_on_stack(g.st, g.prm, 0, 4)
+    g.give(0, R.T_KEY + 3)
+    assert not S.key_may_be_on_stack(g.st, g.prm, 0, 4)

@@ -101,11 +101,16 @@ def _replay_states(sc, g):
 
 def _permute_hidden(st, seat, rnd):
     """A state seat ``seat`` cannot tell from ``st``: the tiles it cannot see (others', chests', the stack's, the
-    large cave's; the parrot excepted, its holder is public) shuffled over the same places, the parrot's place in the
-    stack while it was never drawn, and the stickers of chests it never peeked at (and not opened) shuffled among
-    themselves. The public record stays: tile counts, tiles lost, weapons shown, keys shown (H1)."""
+    large cave's; the parrot excepted, its holder is public; and the tiles it lost while it knows where they lie)
+    shuffled over the same places, the parrot's place in the stack while it was never drawn, and the stickers of
+    chests it never peeked at (and not opened) shuffled among themselves; the rivals' private records (S_HELD, their
+    S_KNOWN bits) drawn at random. The public record stays: tile counts, tiles lost, weapons shown, keys shown (H1)."""
     x = st.copy()
-    hidden = [t for t in range(R.N_TILES) if t != R.T_PARROT and int(st[R.S_LOC + t]) != seat]
+    hidden = [
+        t
+        for t in range(R.N_TILES)
+        if t != R.T_PARROT and int(st[R.S_LOC + t]) != seat and not (st[R.S_KNOWN + t] >> seat) & 1
+    ]
     locs = [int(st[R.S_LOC + t]) for t in hidden]
     rnd.shuffle(locs)
     for t, loc in zip(hidden, locs):
@@ -124,6 +129,11 @@ def _permute_hidden(st, seat, rnd):
     rnd.shuffle(vals)
     for c, v in zip(cabins, vals):
         x[R.S_STICKER + c] = v
+    for r in range(int(st[R.S_N])):  # the rivals' private records (what they held, what they know of their losses)
+        if r != seat:
+            x[R.S_HELD + r] = rnd.getrandbits(R.N_TILES)
+    for t in range(R.N_TILES):
+        x[R.S_KNOWN + t] = (st[R.S_KNOWN + t] & (1 << seat)) | (rnd.getrandbits(4) & ~(1 << seat))
     return x
 
 

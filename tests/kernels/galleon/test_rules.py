@@ -757,3 +757,28 @@ def test_example_a_key_with_two_teeth_opens_only_a_two_teeth_chest():
 def test_example_pulling_a_pirate_out_of_the_water():
     """Rulebook 4.1 (figure): whirlpool (A), next turn the rock (B), then on from the arrow space (C)."""
     test_r13_overboard_whirlpool_tile_parrot_rock_then_shore()
+
+
+def test_c20_a_whirlpool_is_free_only_with_its_rock():
+    """C20: a whirlpool whose rock is taken is not offered (the pirate climbs onto that rock next turn), nor one that
+    is taken itself; with the three other pirates in the water on three different whirlpool-and-rock pairs the
+    fourth pair is still offered."""
+    g = Game()
+    g.ghost_to("M30")
+    g.place(1, "M10")
+    g.place(2, "R0")  # whirlpool W0 is free, its rock is not
+    g.st[R.S_STATUS + 2] = R.ST_ROCK
+    g.roll(6, 1)
+    g.act(R.A_GHOST + ID["M20"])  # seat 1 next to the ghost
+    m = g.mask()
+    assert g.phase == R.PH_WHIRL and [w for w in range(R.N_WHIRL) if m[R.A_WHIRL + w]] == [1, 2, 3]
+    g = Game()
+    g.ghost_to("M30")
+    g.place(0, "M10")
+    for seat, space, status in ((1, "W1", R.ST_WHIRLPOOL), (2, "R2", R.ST_ROCK), (3, "W3", R.ST_WHIRLPOOL)):
+        g.place(seat, space)
+        g.st[R.S_STATUS + seat] = status
+    g.roll(6, 1)
+    g.act(R.A_GHOST + ID["M20"])
+    m = g.mask()
+    assert g.phase == R.PH_WHIRL and [w for w in range(R.N_WHIRL) if m[R.A_WHIRL + w]] == [0]

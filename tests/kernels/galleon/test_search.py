@@ -240,3 +240,183 @@ def test_h2_every_action_has_its_own_name_in_replay():
     assert len(set(names)) == len(names)
     assert action_name(R.A_WEAPON + R.W_PISTOL, prm) == "fight with a pistol"
     assert action_name(R.A_PPEEK + 3, prm) == "parrot: peek at cabin 3"
+
+
+# ---- issue 35: what the seat saw survives the re-deal (H2 a-e) ---------------------------------------------------
+def _states(n, strategies, games, seed=11):
+    """(prm, decision states with several legal actions) of ``games`` scripted games at ``n`` players."""
+    sc = scenario(n, strategies, seed=seed)
+    return sc.prm(), [st for g in range(games) for st in _replay_states(sc, g)]
+
+
+@pytest.fixture(scope="module")
+def small_tables():
+    """Decision states of scripted games at 2 and 3 players (the cave holds 2 and 1 set-up sabres)."""
+    return {n: _states(n, ("raider", "treasure", "cautious"), 6) for n in (2, 3)}
+
+
+def test_h2a_the_records_are_true_in_every_state_of_real_games(small_tables):
+    """The public records the re-deal pins (S_CAVE_IN, S_CAVE_SABRES, S_STACK_DRAWS) and the seat's own (S_HELD,
+    S_KNOWN) agree with the true state wherever they can be checked against it."""
+    cave_closed = sure = draws = known = 0
+    for n, (_, states) in small_tables.items():
+        for st in states:
+            if st[R.S_CAVE_IN] == 0:  # nothing ever went in: the cave holds only set-up sabres (R1)
+                cave_closed += 1
+                assert all(n <= t < R.T_PISTOL for t in _held(st, R.LOC_CAVE))
+            for s in range(n):
+                held = _held(st, s)
+                assert all((st[R.S_HELD + s] >> t) & 1 for t in held)
+                cave = [t for t in held if n <= t < R.T_PISTOL]
+                assert len(cave) >= st[R.S_CAVE_SABRES + s]
+                assert sum(R.T_PISTOL <= t < R.T_GOLD or t >= R.T_KEY for t in held) >= st[R.S_STACK_DRAWS + s]
+                sure += st[R.S_CAVE_SABRES + s] > 0
+                draws += st[R.S_STACK_DRAWS + s] > 0
+            for t in range(R.N_TILES):
+                for s in range(n):
+                    if (st[R.S_KNOWN + t] >> s) & 1:
+                        known += 1
+                        assert st[R.S_LOC + t] != s and (st[R.S_HELD + s] >> t) & 1
+    assert cave_closed > 50 and sure > 20 and draws > 20 and known > 20
+
+
+def _cave_breaks(prm, states, seeds=range(8)):
+    """(re-deals, those putting anything but a set-up sabre into a cave nothing ever went into)."""
+    deals = bad = 0
+    for i, st in enumerate(states):
+        if st[R.S_CAVE_IN] != 0 or not _held(st, R.LOC_CAVE):
+            continue
+        n = int(st[R.S_N])
+        seat = int(st[R.S_ACTOR])
+        for s in seeds:
+            x = _redeal(st, seat, 100 * i + s, prm)
+            deals += 1
+            bad += any(not (n <= t < R.T_PISTOL) for t in _held(x, R.LOC_CAVE))
+    return deals, bad
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_h2b_while_no_tile_went_into_the_large_cave_it_holds_only_set_up_sabres(small_tables, n):
+    """Issue 35 item 4: at 2 and 3 players the cave holds its set-up sabres (tiles n..3) until a pirate loses a tile
+    overboard; before the fix 9.6% (2 players) and 1.5% (3 players) of the search's re-deals put a pistol, key or
+    gold there (and a sabre in a rival's hand). A rival that drew from such a cave holds those sabres."""
+    prm, states = small_tables[n]
+    deals, bad = _cave_breaks(prm, states)
+    assert deals > 200 and bad == 0
+    pinned = 0
+    for i, st in enumerate(states):
+        seat = int(st[R.S_ACTOR])
+        if any(r != seat and st[R.S_CAVE_SABRES + r] for r in range(n)):
+            x = _redeal(st, seat, i, prm)
+            for r in range(n):
+                if r != seat and st[R.S_CAVE_SABRES + r]:
+                    pinned += 1
+                    assert sum(n <= t < R.T_PISTOL for t in _held(x, r)) >= st[R.S_CAVE_SABRES + r]
+    assert pinned >= 5
+
+
+def test_h2c_the_tiles_the_seat_lost_stay_where_they_went():
+    """Seat 0 loses gold 5 overboard (to the cave), key 13 to rival 1 (a duel) and gold 4 to rival 2 (a parrot
+    steal): it saw each tile leave and who took it, so every re-deal keeps them there; once rival 1 loses a tile face
+    down, key 13 may be anywhere rival 1's tiles may be."""
+    g = Game()
+    g.give(0, R.T_GOLD + 4, R.T_KEY, R.T_GOLD + 3)
+
+    def lose(frm, to, tile):
+        R.tile_draw(g.st, frm, to, R.SG_END, len(g.tiles(frm)))
+        g.chance(g.tiles(frm).index(tile))
+
+    lose(0, R.LOC_CAVE, R.T_GOLD + 4)
+    lose(0, 1, R.T_KEY)
+    lose(0, 2, R.T_GOLD + 3)
+    assert g.st[R.S_LOST] == 3 and g.st[R.S_CAVE_IN] == 1
+    for x in _worlds(g, 0, range(24)):
+        assert x[R.S_LOC + R.T_GOLD + 4] == R.LOC_CAVE
+        assert x[R.S_LOC + R.T_KEY] == 1 and x[R.S_LOC + R.T_GOLD + 3] == 2
+        assert x[R.S_LOC + 1] == 1  # and rival 1's dealt sabre (it lost nothing)
+    assert len({int(x[R.S_LOC + R.T_KEY]) for x in _worlds(g, 3, range(24))}) > 1
+    lose(1, 3, R.T_KEY)  # rival 1 loses key 13 face down: seat 0 does not see which tile went
+    assert g.st[R.S_KNOWN + R.T_KEY] == 1 << 1  # the loser knows it
+    assert {int(x[R.S_LOC + R.T_KEY]) for x in _worlds(g, 0, range(24))} != {3}
+    for x in _worlds(g, 1, range(24)):
+        assert x[R.S_LOC + R.T_KEY] == 3
+
+
+def test_h2c_the_tiles_the_seat_lost_survive_every_re_deal_of_real_games(small_tables):
+    kept = 0
+    for prm, states in small_tables.values():
+        for i, st in enumerate(states[::2]):
+            seat = int(st[R.S_ACTOR])
+            mine = [t for t in range(R.N_TILES) if (st[R.S_KNOWN + t] >> seat) & 1]
+            x = _redeal(st, seat, i, prm)
+            assert R.check_invariants(x, prm) == 0
+            assert sorted(x[R.S_LOC : R.S_LOC + R.N_TILES]) == sorted(st[R.S_LOC : R.S_LOC + R.N_TILES])  # counts
+            for t in mine:
+                kept += 1
+                assert x[R.S_LOC + t] == st[R.S_LOC + t]
+    assert kept > 20
+
+
+def test_h2d_a_rivals_draw_from_the_stack_that_was_not_the_parrot_is_a_pistol_or_a_key():
+    """Rival 1 enters the captain's cabin and draws the top tile (key 17, not the parrot: the table saw no parrot
+    act), then opens nothing: in every re-deal it holds a pistol or a key beside its dealt sabre."""
+    g = Game()
+    g.give(0, R.T_PISTOL, R.T_PISTOL + 1, R.T_KEY, R.T_KEY + 1)  # seat 0 holds the rest of the stack's pistols
+    assert R.stack_pop(g.st, 1) == R.T_KEY + 4
+    assert g.st[R.S_STACK_DRAWS + 1] == 1
+    for x in _worlds(g, 0, range(24)):
+        held = _held(x, 1)
+        assert 1 in held and any(t >= R.T_KEY for t in held)
+    R.tile_draw(g.st, 1, 2, R.SG_END, 2)  # it loses one of its two tiles face down: the record is void
+    g.chance(0)
+    assert g.st[R.S_STACK_DRAWS + 1] == 0
+    assert any(not any(t >= R.T_KEY for t in _held(x, 1)) for x in _worlds(g, 0, range(24)))
+
+
+def test_h2d_a_rivals_stack_draws_hold_in_every_re_deal_of_real_games(small_tables):
+    pinned = 0
+    for n, (prm, states) in small_tables.items():
+        for i, st in enumerate(states[1::3]):
+            seat = int(st[R.S_ACTOR])
+            x = _redeal(st, seat, i, prm)
+            for r in range(n):
+                d = int(st[R.S_STACK_DRAWS + r])
+                if r != seat and d:
+                    pinned += 1
+                    mine = [t for t in _held(x, r) if not (st[R.S_KNOWN + t] >> seat) & 1]
+                    assert sum(R.T_PISTOL <= t < R.T_GOLD or t >= R.T_KEY for t in mine) >= d
+    assert pinned > 10
+
+
+def test_h2e_a_tile_the_seat_held_is_never_re_dealt_into_a_chest_or_onto_the_stack():
+    """Seat 0 drew keys 17 and 16 from the stack and lost key 17 to rival 2 in a duel; rival 2 then lost a tile face
+    down to rival 3, so seat 0 no longer knows where key 17 is: it may be with rival 2 or 3, never on the stack
+    (nothing but the parrot goes back onto it; before issue 35 the re-deal could put it there)."""
+    g = Game()
+    for _ in range(2):
+        R.stack_pop(g.st, 0)  # keys 17, 16
+    R.tile_draw(g.st, 0, 2, R.SG_END, 3)
+    g.chance(2)  # seat 0's tiles 0, 16, 17: key 17 to rival 2
+    assert g.st[R.S_KNOWN + R.T_KEY + 4] == 1 << 0
+    R.tile_draw(g.st, 2, 3, R.SG_END, 2)
+    g.chance(0)  # rival 2's tiles 2, 17: its sabre to rival 3, face down
+    assert g.st[R.S_KNOWN + R.T_KEY + 4] == 0 and (g.st[R.S_HELD] >> (R.T_KEY + 4)) & 1
+    places = set()
+    for x in _worlds(g, 0, range(32)):
+        assert x[R.S_LOC + R.T_KEY + 4] != R.LOC_STACK
+        places.add(int(x[R.S_LOC + R.T_KEY + 4]))
+    assert places == {2, 3}
+
+
+def test_h2f_the_rivals_private_records_do_not_come_from_the_true_world(small_tables):
+    """What a rival knows of the tiles it lost (S_KNOWN) and which tiles it held (S_HELD) are its own: the re-deal
+    gives each rival only what it holds in the new world, and clears what it knew, so the seat's rollouts never read
+    them (the scripted strategies read S_HELD: key_may_be_on_stack)."""
+    for n, (prm, states) in small_tables.items():
+        for i, st in enumerate(states[::5]):
+            seat = int(st[R.S_ACTOR])
+            x = _redeal(st, seat, i, prm)
+            for r in range(n):
+                if r != seat:
+                    assert x[R.S_HELD + r] == sum(1 << t for t in _held(x, r))
+            assert all(x[R.S_KNOWN + t] == st[R.S_KNOWN + t] & (1 << seat) for t in range(R.N_TILES))

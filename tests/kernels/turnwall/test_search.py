@@ -14,6 +14,7 @@ from kernels.search import N_SEARCH_PARAMS
 from kernels.turnwall import play, step
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
+from kernels.turnwall.hidden import knows_order
 from tests.kernels.search_kit import cut_game, leaky
 
 REPO = Path(__file__).resolve().parents[3]
@@ -49,8 +50,8 @@ def _redeal(st, seat, seed, ws):
 
 def _hidden_swap(st, seat):
     """``st`` with two garments of one part exchanged between two deck slots the seat has not seen (the other
-    seats' memories following them) and each deck's order under its top reversed: a state that differs from
-    ``st`` only in what ``seat`` does not know."""
+    seats' memories following them) and the order under its top reversed of each deck the seat did not search: a
+    state that differs from ``st`` only in what ``seat`` does not know."""
     st2 = st.copy()
     for p in range(R.N_PARTS):
         ks = [
@@ -70,7 +71,9 @@ def _hidden_swap(st, seat):
                             kn = R.S_KNOW + o * KNOW + k * R.N_PARTS + p
                             if o != seat and st2[kn] >= 0:
                                 st2[kn] = g
-                    for k in range(R.N_DECKS):  # the order under the top, reversed
+                    for k in range(R.N_DECKS):  # the order under the top, reversed (not one the seat saw: X1)
+                        if knows_order(st, seat, k):
+                            continue
                         held = [q for q in range(R.N_PARTS) if st2[R.S_DECK + k * R.N_PARTS + q] >= 0]
                         held.sort(key=lambda q: st2[R.S_RANK + k * R.N_PARTS + q])
                         for i, q in enumerate(held[:1] + held[1:][::-1]):
@@ -216,3 +219,103 @@ def test_action_name_names_every_action_kind_as_rules_md_lists_them():
     assert names[R.A_SHIFT + R.SHIFT_PER_SLIDER + 2 * R.DEPTHS + 1] == "move slider 1 to tunnel 2, 1 segment out"
     assert names[R.A_TURN + 1] == "turn the board anticlockwise" and names[R.A_PLACE + 8] == "place the ghost on [1, 1]"
     assert names[R.A_SEARCH + 2] == "search deck 2" and names[R.A_END] == "end the turn"
+
+
+# ---- issue 35: what the seat saw survives the re-deal; what the rivals remember is not copied --------------------
+def _ordered(st, k):
+    """Deck ``k``'s garments from the top down."""
+    held = [q for q in range(R.N_PARTS) if st[R.S_DECK + k * R.N_PARTS + q] >= 0]
+    return [int(st[R.S_DECK + k * R.N_PARTS + q]) for q in sorted(held, key=lambda q: st[R.S_RANK + k * R.N_PARTS + q])]
+
+
+def test_x1_a_seat_knows_the_order_of_a_deck_only_when_it_saw_every_card_it_holds():
+    """`knows_order` (M2, C8): a seat whose memory of a deck holds a garment searched that deck and saw every card it
+    still holds (cards only leave a deck), so it knows their order."""
+    known = 0
+    for cap in (8, 12, 16):
+        st, ws, prm = _mid_game(_scenario(PLANNERS), cap)
+        for s in range(4):
+            for k in range(R.N_DECKS):
+                if knows_order(st, s, k):
+                    known += 1
+                    for p in range(R.N_PARTS):
+                        g = st[R.S_DECK + k * R.N_PARTS + p]
+                        if g >= 0:
+                            assert st[R.S_KNOW + s * KNOW + k * R.N_PARTS + p] == g
+    assert known >= 6
+
+
+def test_x1_the_order_of_a_deck_the_seat_searched_survives_the_re_deal():
+    """M2, C8: the searcher saw the deck's order and the deck goes back unchanged: every re-deal keeps the order of
+    a deck it searched (before issue 35 all but the top were shuffled); the order of the others is re-dealt."""
+    kept = 0
+    shuffled = set()
+    for cap in (12, 16):
+        st, ws, prm = _mid_game(_scenario(PLANNERS), cap)
+        seat = int(st[R.S_CUR])
+        mine = [k for k in range(R.N_DECKS) if knows_order(st, seat, k) and R.deck_size(st, k) >= 2]
+        others = [k for k in range(R.N_DECKS) if not knows_order(st, seat, k) and R.deck_size(st, k) >= 3]
+        for seed in range(8):
+            st2 = _redeal(st, seat, seed, ws)
+            for k in mine:
+                kept += 1
+                assert _ordered(st2, k) == _ordered(st, k)
+            shuffled.update((cap, k, tuple(_ordered(st2, k))) for k in others)
+    assert kept >= 8
+    assert len(shuffled) > len({(c, k) for c, k, _ in shuffled})  # some unseen deck's order varied
+
+
+def test_x2_rivals_that_forget_get_a_memory_drawn_from_the_public_record_not_the_true_one():
+    """Issue 35: with imperfect memory (recall 0.5) which slots a rival remembers is its own random draw, unknown to
+    the searching seat; the re-deal must not copy it. Two states differing only in the rivals' memories give the
+    same re-deal, and a rival remembers only slots of decks the table saw it search (S_SEARCHED) or slots the seat
+    knows empty, and only exclusions the seat's memory implies."""
+    half = {"recall_own": 0.5, "recall_table": 0.5}
+    st, ws, prm = _mid_game(_scenario([("planner", half)] * 4), 16)
+    seat = int(st[R.S_CUR])
+    rivals = [o for o in range(4) if o != seat]
+    assert any((st[R.S_KNOW + o * KNOW : R.S_KNOW + (o + 1) * KNOW] != R.KNOW_UNSEEN).any() for o in rivals)
+    assert st[R.S_SEARCHED] != 0
+    other = st.copy()  # the rivals remember nothing at all: a state the seat cannot tell from st
+    for o in rivals:
+        other[R.S_KNOW + o * KNOW : R.S_KNOW + (o + 1) * KNOW] = R.KNOW_UNSEEN
+        other[R.S_EXCL + o * R.N_GARMENTS : R.S_EXCL + (o + 1) * R.N_GARMENTS] = 0
+    remembered = 0
+    for seed in range(8):
+        a = _redeal(st, seat, seed, ws)
+        assert np.array_equal(a, _redeal(other, seat, seed, ws))
+        for o in rivals:
+            for k in range(R.N_DECKS):
+                searched = (st[R.S_SEARCHED] >> (o * R.N_DECKS + k)) & 1
+                for p in range(R.N_PARTS):
+                    v = a[R.S_KNOW + o * KNOW + k * R.N_PARTS + p]
+                    if v != R.KNOW_UNSEEN:
+                        remembered += 1
+                        assert searched or st[R.S_KNOW + seat * KNOW + k * R.N_PARTS + p] == R.KNOW_EMPTY
+    assert remembered > 0
+
+
+def test_m3_the_table_records_who_searched_which_deck_and_moves_it_with_the_decks():
+    """S_SEARCHED (M3, the re-deal's record): a seat with perfect memory that the table saw search a deck remembers
+    every slot of it; a moved deck (C11) takes the record along when the table follows it, else the record is lost."""
+    from kernels.turnwall.memory import observe_swap
+
+    seen = 0
+    for cap in (10, 16):
+        st, ws, prm = _mid_game(_scenario(PLANNERS), cap)
+        for o in range(4):
+            for k in range(R.N_DECKS):
+                if (st[R.S_SEARCHED] >> (o * R.N_DECKS + k)) & 1:
+                    seen += 1
+                    assert (
+                        st[R.S_KNOW + o * KNOW + k * R.N_PARTS : R.S_KNOW + o * KNOW + (k + 1) * R.N_PARTS] != -2
+                    ).all()
+    assert seen >= 4
+    st = st.copy()
+    st[R.S_SEARCHED] = 1 << (2 * R.N_DECKS + 0)  # seat 2 searched deck 0
+    st[R.S_TRACKED] = 1
+    observe_swap(st, 1, 0, 3)
+    assert st[R.S_SEARCHED] == 1 << (2 * R.N_DECKS + 3)
+    st[R.S_TRACKED] = 0
+    observe_swap(st, 1, 3, 1)
+    assert st[R.S_SEARCHED] == 0
