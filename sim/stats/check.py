@@ -361,18 +361,32 @@ def _integers(measures: dict) -> dict:
     return {k: {f: v for f, v in d.items() if f not in PRESENTATION} for k, d in measures.items()}
 
 
-def dumps(obj, indent: int = 0) -> str:
-    """JSON with one key per line but lists of numbers on one line (readable diffs, small files)."""
+def _flat(obj) -> bool:
+    """A dict of scalars and lists of scalars (a resolved parameter: {"value": 30, "from": "default"})."""
+    return isinstance(obj, dict) and all(
+        not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v))
+        for v in obj.values()
+    )
+
+
+def dumps(obj, indent: int = 0, compact: bool = False) -> str:
+    """JSON with one key per line but lists of numbers on one line (readable diffs, small files); under
+    ``compact`` (the resolved scenario) a dict of scalars also on one line."""
     pad = "  " * indent
     if isinstance(obj, dict):
         if not obj:
             return "{}"
-        items = [f"{pad}  {json.dumps(k)}: {dumps(v, indent + 1)}" for k, v in obj.items()]
+        if compact and _flat(obj):
+            return json.dumps(obj, separators=(", ", ": "))
+        items = [
+            f"{pad}  {json.dumps(k)}: {dumps(v, indent + 1, compact or (indent == 0 and k == 'resolved'))}"
+            for k, v in obj.items()
+        ]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
     if isinstance(obj, list) and any(isinstance(x, (dict, list)) for x in obj):
         if all(isinstance(x, list) and not any(isinstance(y, (dict, list)) for y in x) for x in obj):
             return "[" + f",\n{pad} ".join(json.dumps(x, separators=(",", ":")) for x in obj) + "]"
-        return "[\n" + ",\n".join(f"{pad}  {dumps(x, indent + 1)}" for x in obj) + f"\n{pad}]"
+        return "[\n" + ",\n".join(f"{pad}  {dumps(x, indent + 1, compact)}" for x in obj) + f"\n{pad}]"
     if isinstance(obj, list):
         return json.dumps(obj, separators=(",", ":"))
     return json.dumps(obj)
