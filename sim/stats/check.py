@@ -1019,7 +1019,7 @@ def render_markdown(res: dict) -> str:
         if rows:
             out += ["| figure | baseline | now | verdict |", "|---|---:|---:|---|"]
             for r in rows:
-                word = r["words"] if r["verdict"] != V.UNCHANGED else f"**{r['words']}**"
+                word = r["words"] if r["verdict"] == V.UNCHANGED else f"**{r['words']}**"
                 out.append(f"| {_md(r['label'])} | {fmt_v(r, r['baseline'])} | {fmt_v(r, r['now'])} | {_md(word)} |")
             same = [r["label"] for r in rows if r["verdict"] == V.UNCHANGED]
             out += ["", f"Unchanged within their margins: {_md(', '.join(same)) if same else 'none'}.", ""]
