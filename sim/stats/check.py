@@ -36,6 +36,7 @@ baseline), 4 inconclusive (`STATUS`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -802,6 +803,9 @@ def headline_verdicts(
     pe = metrics.holm([r["p_equiv"] for r in rows]) if rows else []
     for r, a, b in zip(rows, pd, pe):
         v = V.judge(r["diff"], r["se"], r["margin"], int(r["n_now"]), a, b, alpha)
+        if v.more_games is not None:  # the games that would decide at the level the Holm-adjusted p-values meet
+            total = V.games_to_decide(r["diff"], r["se"], r["margin"], int(r["n_now"]), alpha / len(rows))
+            v = dataclasses.replace(v, more_games=None if total is None else max(total - int(r["n_now"]), 1))
         r.update(
             p_diff_holm=a,
             p_equiv_holm=b,
