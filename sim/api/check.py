@@ -20,7 +20,6 @@ from sim.play.work import Executor
 from sim.stats import check as K
 from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline_path, read_baseline
 from sim.stats.measures import Sums
-from sim.stats.verdict import ALPHA as VERDICT_ALPHA
 from sim.stats.verdict import MarginError
 
 # bar(total, label): one scenario's progress as (context manager, advance callback), like `sim.play.progress.bar`
@@ -219,9 +218,10 @@ def check(
     findings += stat_found
     headline: list[dict] = []
     for (sc, _, _), r in zip(pairs, results):
-        r.headline = K.headline_verdicts(sc, r.tests, margins)
+        r.headline = K.headline_rows(sc, r.tests, margins)
         headline += r.headline
-    stuck = K.inconclusive(headline, alpha)
+    K.judge_headline(headline, alpha)  # every scenario's figures together (each row is judged in place)
+    stuck = K.inconclusive(headline)
     status = K.REGRESSION if findings else K.INCONCLUSIVE if stuck else K.PASS
     return {
         "ok": not findings,
@@ -229,7 +229,6 @@ def check(
         "seed": seed,
         "seed_source": seed_source,
         "alpha": alpha,
-        "verdict_alpha": VERDICT_ALPHA,
         "tiers": list(tiers),
         "n_tests": len(all_tests),
         "min_p_holm": min((t["p_holm"] for t in all_tests), default=None),

@@ -24,11 +24,11 @@ parameter as played, the rules version), so a check of a changed scenario names 
 before; the check says to regenerate it for cause naming.
 
 The statistical tier also judges the headline figures (catalogue ``headline``) in the three verdicts of
-`sim.stats.verdict` (unchanged within a margin / changed / cannot tell yet; Holm over each scenario's headline figures
-for the difference and the equivalence p-values alike, at the verdicts' level ``verdict.ALPHA``), and a run is
-*inconclusive* when no regression was found but a headline figure moved (Holm over every headline figure of the run at
-the check's alpha) without being shown to stay within its margin. The fresh seed is derived from the baselines
-checked and the commit (`derived_seed`) unless given.
+`sim.stats.verdict` (unchanged within a margin / changed / cannot tell yet; the difference and the equivalence
+p-values each Holm-adjusted over every headline figure of the run, at the check's family-wise alpha:
+`judge_headline`), and a run is *inconclusive* when no regression was found but a headline figure moved (its
+difference significant so) without being shown to stay within its margin. The fresh seed is derived from the
+baselines checked and the commit (`derived_seed`) unless given.
 
 Exit codes (sim.cli.main): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrupt baseline, another game's
 baseline), 4 inconclusive (`STATUS`).
@@ -760,25 +760,19 @@ def delta_format(kind: str, unit: str):
     return fmt
 
 
-def headline_verdicts(
-    sc: Scenario, tests: list[dict], margins: dict[str, float] | None = None, alpha: float = V.ALPHA
-) -> list[dict]:
-    """The verdict of each headline figure of ``sc`` among its statistical ``tests`` (`stat_findings`) against the
-    baseline: equivalence margin by catalogue kind (`verdict.margin_for`, ``margins`` overriding by key), the
-    test's own p-value for the difference and TOST for the equivalence, each Holm-adjusted over the scenario's
-    headline figures, judged at ``alpha`` (`verdict.judge`). One row each: scenario, metric, label, kind, unit,
-    baseline, now, diff, se, margin, margin_source, p_diff, p_equiv, p_diff_holm, p_equiv_holm, verdict, ci95,
-    more_games, words."""
+def headline_rows(sc: Scenario, tests: list[dict], margins: dict[str, float] | None = None) -> list[dict]:
+    """The headline figures of ``sc`` among its statistical ``tests`` (`stat_findings`), not yet judged: one row
+    each (scenario, metric, label, kind, unit, baseline, now, diff, se, n_now, margin, margin_source, p_diff,
+    p_equiv) with its equivalence margin by catalogue kind (`verdict.margin_for`; ``margins`` override by key), the
+    test's own p-value for the difference and TOST's for the equivalence (`verdict.tost_p`)."""
     view = catalogue.for_scenario(sc)
-    picked = []
+    rows = []
     for t in tests:
         if t["kind"] == "distribution" or t.get("se") is None or not view.shown(t["metric"]):
             continue
         e = view.entry(t["metric"])
-        if e.headline:
-            picked.append((t, e))
-    rows = []
-    for t, e in picked:
+        if not e.headline:
+            continue
         mg = _margin(t["metric"], e.kind, margins)
         m = mg.value(t["baseline"])
         rows.append(
@@ -799,16 +793,28 @@ def headline_verdicts(
                 "p_equiv": V.tost_p(t["diff"], t["se"], m),
             }
         )
+    return rows
+
+
+def judge_headline(rows: list[dict], alpha: float = ALPHA) -> list[dict]:
+    """Judge the headline figures ``rows`` (`headline_rows`, every scenario of a run together) in the three
+    verdicts (`verdict.judge`) at the check's family-wise ``alpha``, the difference and the equivalence p-values
+    each Holm-adjusted over all of them: a check that passes never says "changed", and "unchanged within +/-m" is
+    claimed with a family-wise error of at most ``alpha``. Adds p_diff_holm, p_equiv_holm, moved (p_diff_holm <=
+    alpha), verdict, ci95, more_games (at the level the Holm-adjusted p-values meet, alpha over the figures) and
+    words to each row; returns ``rows``."""
     pd = metrics.holm([r["p_diff"] for r in rows]) if rows else []
     pe = metrics.holm([r["p_equiv"] for r in rows]) if rows else []
     for r, a, b in zip(rows, pd, pe):
-        v = V.judge(r["diff"], r["se"], r["margin"], int(r["n_now"]), a, b, alpha)
-        if v.more_games is not None:  # the games that would decide at the level the Holm-adjusted p-values meet
-            total = V.games_to_decide(r["diff"], r["se"], r["margin"], int(r["n_now"]), alpha / len(rows))
-            v = dataclasses.replace(v, more_games=None if total is None else max(total - int(r["n_now"]), 1))
+        n = int(r["n_now"])
+        v = V.judge(r["diff"], r["se"], r["margin"], n, a, b, alpha)
+        if v.more_games is not None:
+            total = V.games_to_decide(r["diff"], r["se"], r["margin"], n, alpha / len(rows))
+            v = dataclasses.replace(v, more_games=None if total is None else max(total - n, 1))
         r.update(
             p_diff_holm=a,
             p_equiv_holm=b,
+            moved=a <= alpha,
             verdict=v.kind,
             ci95=list(v.ci95),
             more_games=v.more_games,
@@ -817,14 +823,18 @@ def headline_verdicts(
     return rows
 
 
-def inconclusive(rows: list[dict], alpha: float) -> list[dict]:
-    """The headline figures that make a run without a regression inconclusive: moved (their difference p-values
-    Holm-adjusted over every headline figure of the run, ``rows``, at the check's family-wise ``alpha``: at most
-    ``alpha`` of the runs of unchanged code find one) and not shown unchanged within their margin. Adds
-    ``p_run_holm`` and ``moved`` to every row."""
-    for r, q in zip(rows, metrics.holm([r["p_diff"] for r in rows]) if rows else []):
-        r["p_run_holm"] = q
-        r["moved"] = q <= alpha
+def headline_verdicts(
+    sc: Scenario, tests: list[dict], margins: dict[str, float] | None = None, alpha: float = ALPHA
+) -> list[dict]:
+    """`judge_headline` of one scenario's headline figures alone (a run of several judges them together)."""
+    return judge_headline(headline_rows(sc, tests, margins), alpha)
+
+
+def inconclusive(rows: list[dict]) -> list[dict]:
+    """The judged headline figures (`judge_headline`) that make a run without a regression inconclusive: moved
+    (their difference significant after Holm over every headline figure of the run at the check's alpha: at most
+    alpha of the runs of unchanged code find one) and not shown unchanged within their margin (changed, or cannot
+    tell yet)."""
     return [r for r in rows if r["moved"] and r["verdict"] != V.UNCHANGED]
 
 
@@ -902,7 +912,7 @@ def headline_lines(rows: list[dict]) -> list[str]:
     out = []
     for r in rows:
         if r["verdict"] == V.CHANGED or (r["verdict"] != V.UNCHANGED and r.get("moved")):
-            moved = " (moved: Holm over the run's headline figures)" if r.get("moved") else ""
+            moved = "" if r["verdict"] == V.CHANGED else " (it moved: Holm over the run's headline figures)"
             out.append(f"headline {_figure(r)}: {r['words']}{moved}")
     later = [r for r in rows if r["verdict"] == V.CANNOT_TELL and not r.get("moved")]
     if later:
@@ -930,8 +940,8 @@ def status_line(res: dict) -> str:
         k = len(res.get("inconclusive", []))
         return (
             f"INCONCLUSIVE: {n} checked ({tiers}), no regression, but {count(k, 'headline figure')} moved and "
-            f"cannot be shown within {'its margin' if k == 1 else 'their margins'}: rerun with more --games "
-            f"(exit {STATUS[INCONCLUSIVE]})"
+            f"{'is' if k == 1 else 'are'} not shown within {'its margin' if k == 1 else 'their margins'}: rerun "
+            f"with more --games (exit {STATUS[INCONCLUSIVE]})"
         )
     return ("PASS" if st == PASS else "REGRESSION") + f": {n} checked ({tiers})"
 
@@ -943,8 +953,8 @@ def verdict_summary(res: dict) -> str | None:
     k = {kind: sum(r["verdict"] == kind for r in rows) for kind in (V.UNCHANGED, V.CHANGED, V.CANNOT_TELL)}
     return (
         f"headline figures: {k[V.UNCHANGED]} unchanged within their margins, {k[V.CHANGED]} changed, "
-        f"{k[V.CANNOT_TELL]} cannot tell yet (verdicts at level {res.get('verdict_alpha', V.ALPHA)}, Holm over each "
-        f"scenario's headline figures; margins: rates 1 point, lengths 2%, counts and points 5%, or --margin)"
+        f"{k[V.CANNOT_TELL]} cannot tell yet (at family-wise alpha {res['alpha']}, Holm over the run's "
+        f"{count(len(rows), 'headline figure')}; margins: rates 1 point, lengths 2%, counts and points 5%, or --margin)"
     )
 
 

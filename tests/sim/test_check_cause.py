@@ -239,19 +239,38 @@ def test_exit_code_4_when_a_headline_figure_moved_without_a_regression(bdir, tmp
     r = invoke("check", BASE, "--baseline", p, "--tier", "statistical", "--seed", 11, "--markdown", tmp_path / "c.md")
     assert r.exit_code == EXIT_INCONCLUSIVE == K.STATUS[K.INCONCLUSIVE] == 4, r.output
     assert "[statistical]" not in r.stdout  # no regression
-    assert "seat 0 (weighted) wins" in r.stdout and "moved: Holm over the run's headline figures" in r.stdout
+    line = next(x for x in r.stdout.splitlines() if x.strip().startswith("headline seat 0 (weighted) wins"))
+    assert "changed by -" in line, r.stdout  # the baseline was moved up
     assert r.stdout.splitlines()[-2].startswith("INCONCLUSIVE: 1 scenario checked (statistical), no regression")
     assert (tmp_path / "c.md").read_text().startswith("## sim check: INCONCLUSIVE")
 
 
+def _row(metric, diff, se, p_diff):
+    m = 0.01
+    return {"scenario": "s", "metric": metric, "kind": "rate", "unit": "", "diff": diff, "se": se, "n_now": 10_000,
+            "margin": m, "p_diff": p_diff, "p_equiv": V.tost_p(diff, se, m)}  # fmt: skip
+
+
 def test_inconclusive_needs_a_moved_figure_not_shown_within_its_margin():
     rows = [
-        {"p_diff": 1e-4, "verdict": V.UNCHANGED},  # moved, but within its margin: fine
-        {"p_diff": 0.3, "verdict": V.CANNOT_TELL},  # too few games, no sign of a move: not inconclusive
+        _row("a", 0.004, 0.0005, 1e-12),  # moved, but shown within its margin: fine
+        _row("b", 0.0, 0.02, 0.9),  # too few games, no sign of a move: cannot tell yet, not inconclusive
     ]
-    assert K.inconclusive(rows, 0.005) == []
-    rows.append({"p_diff": 1e-4, "verdict": V.CANNOT_TELL})
-    assert K.inconclusive(rows, 0.005) == [rows[2]] and rows[2]["moved"] and not rows[1]["moved"]
+    K.judge_headline(rows, 0.005)
+    assert [r["verdict"] for r in rows] == [V.UNCHANGED, V.CANNOT_TELL] and rows[0]["moved"]
+    assert K.inconclusive(rows) == []
+    rows = [*rows[:2], _row("c", 0.03, 0.005, 1e-9)]  # moved beyond its margin
+    K.judge_headline(rows, 0.005)
+    assert rows[2]["verdict"] == V.CHANGED and K.inconclusive(rows) == [rows[2]]
+
+
+def test_a_passing_check_never_says_changed():
+    """The verdicts are judged at the check's family-wise alpha with Holm over every headline figure of the run, so
+    a figure can only be "changed" when it also moved (and the run is then a regression or inconclusive): 40
+    figures at p = 0.002 each would be "changed" one at a time at 0.05, and none is here."""
+    rows = [_row(f"m{i}", 0.03, 0.0097, 0.002) for i in range(40)]
+    K.judge_headline(rows, 0.005)
+    assert {r["verdict"] for r in rows} == {V.CANNOT_TELL} and K.inconclusive(rows) == []
 
 
 def test_markdown_summary_is_written_and_well_formed(bdir, tmp_path):

@@ -42,8 +42,8 @@ def trial(pairs, seed: int, games: int | None, alpha: float) -> dict:
         tests += t
         per.append((sc, t))
     found = K.holm_findings(tests, alpha)
-    rows = [r for sc, t in per for r in K.headline_verdicts(sc, t)]
-    stuck = K.inconclusive(rows, alpha)
+    rows = K.judge_headline([r for sc, t in per for r in K.headline_rows(sc, t)], alpha)
+    stuck = K.inconclusive(rows)
     return {
         "seed": seed,
         "alarm": bool(found),
@@ -51,7 +51,7 @@ def trial(pairs, seed: int, games: int | None, alpha: float) -> dict:
         # and not shown within its margin), 0 pass
         "status": K.REGRESSION if found else K.INCONCLUSIVE if stuck else K.PASS,
         "inconclusive": [[r["scenario"], r["metric"], r["p_diff"], r["verdict"]] for r in stuck],
-        "verdicts": [[r["scenario"], r["metric"], r["verdict"]] for r in rows],
+        "verdicts": [[r["scenario"], r["metric"], r["verdict"], r["p_diff"], r["p_equiv"]] for r in rows],
         "n_tests": len(tests),
         "min_p_holm": min(t["p_holm"] for t in tests),
         "findings": [f.message for f in found],
