@@ -343,3 +343,14 @@ def test_a_rerun_of_the_same_check_plays_the_same_seed(bdir):
         assert res["seed_source"].startswith("derived from the contents of 1 baseline")
         seeds.append(res["seed"])
     assert seeds[0] == seeds[1]
+
+
+def test_the_python_api_gives_the_status_and_the_headline_verdicts(bdir):
+    import sim
+
+    k = sim.check([BASE], sim.CheckOptions(baselines=bdir, seed=5, margins=("first_player_advantage=5",)))
+    assert k.ok and k.status == K.PASS
+    h = k.headline
+    assert set(h["verdict"]) <= {V.UNCHANGED, V.CHANGED, V.CANNOT_TELL} and len(h) == 4
+    row = h.filter(h["metric"] == "first_player.win").row(0, named=True)
+    assert row["margin"] == 0.05 and row["margin_source"] == "--margin"
