@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import secrets
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
@@ -14,12 +13,14 @@ from pathlib import Path
 from sim.model.overrides import Override, load
 from sim.model.scenario import Scenario
 from sim.model.search import has_search
+from sim.model.words import count
 from sim.play import runner, work
 from sim.play.context import RunContext
 from sim.play.work import Executor
 from sim.stats import check as K
 from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline_path, read_baseline
 from sim.stats.measures import Sums
+from sim.stats.verdict import MarginError
 
 # bar(total, label): one scenario's progress as (context manager, advance callback), like `sim.play.progress.bar`
 ProgressBar = Callable[[float, str], tuple[AbstractContextManager[object], Callable[[float], None] | None]]
@@ -116,8 +117,11 @@ def check(
     bar: ProgressBar | None = None,
     ctx: RunContext | None = None,
     executor: Executor | None = None,
+    margins: dict[str, float] | None = None,
+    commit: str | None | bool = True,
 ) -> dict:
-    """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input.
+    """Check every scenario file against its baseline. Raises BadBaseline / ScenarioError on bad input, MarginError
+    for a ``margins`` key that names no headline figure of the scenarios.
     ``overrides``: ((name, value), ...) applied to every scenario (`sim.model.overrides`; an OverrideError names a bad one).
     ``bar(total, label)``: (context manager, advance callback) of one scenario's progress (`sim.play.progress.bar`): its
     games line counts the games of both tiers alone, then "NAME: testing against the baseline ... 0.1 s".
@@ -125,7 +129,12 @@ def check(
     ``ctx``: threads, cancellation and where a note goes (its progress is each scenario's ``bar``'s); ``executor``:
     where the games are played (`sim.play.distributed`; None: this process).
 
-    Returns {"ok", "seed", "alpha", "scenarios": [...], "findings": [...], "tests": [...]}."""
+    ``seed`` None: derived from the baselines' contents and ``commit`` (`sim.stats.check.derived_seed`; True: the
+    repository's HEAD commit when git knows it, None or False: none). ``margins``: equivalence margins of the
+    headline figures' verdicts by key (`sim.stats.verdict.parse_margins`; default by catalogue kind).
+
+    Returns {"ok" (no regression), "status" (pass | regression | inconclusive), "seed", "seed_source", "alpha",
+    "scenarios": [...], "findings": [...], "tests": [...], "headline": [...], "inconclusive": [...]}."""
     base = ctx or RunContext(threads=threads)
     log = log or (lambda s: None)
     root = Path(baselines) if baselines else K.BASELINES
@@ -136,13 +145,32 @@ def check(
         sc = load(f, overrides)
         bp = Path(baseline_file) if baseline_file is not None else baseline_path(f, root)
         pairs.append((sc, bp, read_baseline(bp, sc)))
-    seed = secrets.randbits(63) if seed is None else int(seed)
+    if margins and "statistical" in tiers:
+        allowed = sorted({k for sc, _, _ in pairs for k in K.margin_keys(sc)})
+        for k in margins:
+            if k not in allowed:
+                raise MarginError(
+                    f"--margin {k}: not a headline figure of the scenarios checked; allowed: {', '.join(allowed)}"
+                )
+    if seed is None:
+        head = _commit() if commit is True else (commit or None)
+        seed = K.derived_seed([bp for _, bp, _ in pairs], head)
+        n_b = len({bp.resolve() for _, bp, _ in pairs})
+        seed_source = (
+            f"derived from the contents of {count(n_b, 'baseline')}"
+            + (f" and commit {head[:12]}" if head else " (no git commit known)")
+            + "; --seed overrides"
+        )
+    else:
+        seed, seed_source = int(seed), "given by --seed"
     results: list[ScenarioCheck] = []
     all_tests: list[dict] = []
     findings: list[Finding] = []
     for i, (sc, bp, b) in enumerate(pairs):
         t0 = time.perf_counter()
-        r = ScenarioCheck(K._rel(sc.path), sc.name, sc.game, K._rel(bp))
+        r = ScenarioCheck(K._rel(sc.path), sc.name, sc.game, K._rel(bp), format=int(b["format"]))
+        r.changes = K.changes_since(sc, b)
+        r.digest_differs = b["scenario_digest"] != K.digest(sc)
         n = int(games if games is not None else b["statistical"]["check_games"]) if "statistical" in tiers else 0
         total = (int(b["exact"]["games"]) if "exact" in tiers else 0) + (n if "statistical" in tiers else 0)
         prog, adv = bar(total, sc.name) if bar is not None else (contextlib.nullcontext(), None)
@@ -188,9 +216,18 @@ def check(
             if r.scenario == found.scenario:
                 r.findings.append(found)
     findings += stat_found
+    headline: list[dict] = []
+    for (sc, _, _), r in zip(pairs, results):
+        r.headline = K.headline_rows(sc, r.tests, margins)
+        headline += r.headline
+    K.judge_headline(headline, alpha)  # every scenario's figures together (each row is judged in place)
+    stuck = K.inconclusive(headline)
+    status = K.REGRESSION if findings else K.INCONCLUSIVE if stuck else K.PASS
     return {
         "ok": not findings,
+        "status": status,
         "seed": seed,
+        "seed_source": seed_source,
         "alpha": alpha,
         "tiers": list(tiers),
         "n_tests": len(all_tests),
@@ -207,11 +244,25 @@ def check(
                 "notes": r.notes,
                 "wall_s": round(r.wall_s, 3),
                 "findings": [f.__dict__ for f in r.findings],
+                "format": r.format,
+                "changes": r.changes,
+                "digest_differs": r.digest_differs,
+                "headline": r.headline,
             }
             for r in results
         ],
         "tests": all_tests,
+        "headline": headline,
+        "inconclusive": [{"scenario": h["scenario"], "metric": h["metric"]} for h in stuck],
     }
+
+
+def _commit() -> str | None:
+    """The repository's HEAD commit without its '-dirty' mark (`sim.play.provenance.git_commit`), None without git."""
+    from sim.play.provenance import git_commit
+
+    c = git_commit().removesuffix("-dirty")
+    return None if c in ("", "unknown") else c
 
 
 def _testing(played: Callable[[str, str], None] | None) -> Callable[[], None] | None:

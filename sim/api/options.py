@@ -184,7 +184,8 @@ class CheckOptions:
     tier (None: random, recorded in the result); games: its games per scenario (default the baseline's
     check_games); alpha: its family-wise false-alarm level (Holm); baselines: the baseline folder (default
     reports/baselines); baseline: one baseline file for the one scenario given; sets: "NAME=VALUE" overrides
-    applied to every scenario; threads: as `RunOptions`."""
+    applied to every scenario; threads: as `RunOptions`; margins: "KEY=VALUE" equivalence margins of the headline
+    figures' verdicts (`sim.stats.verdict.parse_margins`: a rate's in percentage points)."""
 
     tier: str = "all"
     seed: int | None = None
@@ -194,6 +195,7 @@ class CheckOptions:
     baseline: Path | None = None
     sets: tuple[str, ...] = field(default_factory=tuple)
     threads: int | None = None
+    margins: tuple[str, ...] = field(default_factory=tuple)  # "KEY=VALUE" equivalence margins (sim.stats.verdict)
 
     def tiers(self) -> tuple[str, ...]:
         """The tiers to run; raises OptionError for an unknown tier."""
@@ -207,4 +209,14 @@ class CheckOptions:
         check_run_options(self.games, self.threads, seed=self.seed)
         if not 0 < self.alpha < 1:
             raise OptionError(f"--alpha: {self.alpha} is out of range; allowed 0 < alpha < 1")
+        self.margin_values()
         return self
+
+    def margin_values(self) -> dict[str, float]:
+        """The --margin entries by key; raises OptionError naming a bad one."""
+        from sim.stats.verdict import MarginError, parse_margins
+
+        try:
+            return parse_margins(list(self.margins))
+        except MarginError as e:
+            raise OptionError(str(e)) from None

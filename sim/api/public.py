@@ -637,7 +637,8 @@ def _values_text(v: Any) -> str:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """A regression check. raw: the result dict (`sim.api.check.check`); ``ok``: no regression; ``findings``:
+    """A regression check. raw: the result dict (`sim.api.check.check`); ``ok``: no regression; ``status``: pass,
+    regression or inconclusive; ``headline``: the headline figures' verdicts; ``findings``:
     one row per regression (scenario, tier, message); ``scenarios``: one row per scenario checked (file,
     scenario, game, baseline, tests, wall_s, ok); ``tests``: the statistical tests (measure, p, p_holm, ...)."""
 
@@ -648,8 +649,20 @@ class CheckResult:
         return bool(self.raw["ok"])
 
     @property
+    def status(self) -> str:
+        """pass | regression | inconclusive (`sim.stats.check.STATUS`: the exit code of each)."""
+        return str(self.raw["status"])
+
+    @property
     def seed(self) -> int:
         return int(self.raw["seed"])
+
+    @property
+    def headline(self) -> pl.DataFrame:
+        """The headline figures' verdicts: scenario, metric, label, baseline, now, diff, margin, verdict, words, ..."""
+        import polars as pl
+
+        return pl.DataFrame(self.raw["headline"], infer_schema_length=None)
 
     @property
     def findings(self) -> pl.DataFrame:
@@ -740,5 +753,6 @@ def check(
         bar=bar,
         ctx=ctx,
         executor=executor,
+        margins=o.margin_values(),
     )
     return CheckResult(res)

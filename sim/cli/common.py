@@ -13,6 +13,7 @@ import typer
 EXIT_REGRESSION = 1
 EXIT_USAGE = 2
 EXIT_BAD_INPUT = 3
+EXIT_INCONCLUSIVE = 4  # sim check: no regression, but a headline figure moved and is not shown within its margin
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143  # 128 + SIGTERM, what batch schedulers expect of a job stopped by SIGTERM
 from sim.model.paths import SCENARIOS  # noqa: E402, F401  (the CLI modules take it from here)

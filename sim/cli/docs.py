@@ -65,7 +65,8 @@ def cli_markdown() -> str:
         _cell(inspect.cleandoc(root.help or "").split("\n\n")[0]),
         "\n\n",
         "Exit codes of every command: 0 ok, 1 regression found (`sim check`) or a report not reproduced "
-        "(`sim rerun`), 2 bad option, 3 bad input file or `--out`, 130 interrupted (Ctrl-C), 143 stopped by "
+        "(`sim rerun`), 2 bad option, 3 bad input file or `--out`, 4 inconclusive (`sim check`: no regression, but a "
+        "headline figure moved and is not shown within its margin), 130 interrupted (Ctrl-C), 143 stopped by "
         "SIGTERM. See [commands.md](commands.md) for how the commands behave.\n\n",
     ]
     cmds = list(_commands(root, []))

@@ -1,5 +1,5 @@
 """The `sim` command line: thin Typer commands over the API (sim.api.public, sim.api.*). Exit codes: 0 ok, 1 regression found,
-2 usage error, 3 bad input file, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
+2 usage error, 3 bad input file, 4 inconclusive (sim check), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
 and errors to stderr."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from sim.cli import tune as cli_tune  # sim tune, default tunes
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID,
     EXIT_BAD_INPUT,
+    EXIT_INCONCLUSIVE,
     EXIT_INTERRUPTED,
     EXIT_REGRESSION,
     EXIT_TERMINATED,
@@ -724,7 +725,11 @@ def check(
     game: Annotated[str | None, typer.Option(help="only this game's default scenarios")] = None,
     tier: Annotated[str, typer.Option(help="exact | statistical | all")] = "all",
     seed: Annotated[
-        int | None, typer.Option(help="fresh seed of the statistical tier (default: random, printed)")
+        int | None,
+        typer.Option(
+            help="fresh seed of the statistical tier (default: derived from the baselines' contents and the git "
+            "commit, printed: a rerun of one commit gives the same verdict)"
+        ),
     ] = None,
     games: Annotated[
         int | None, typer.Option(help="statistical-tier games per scenario (default: the baseline's check_games)")
@@ -743,23 +748,44 @@ def check(
             "--set", help="NAME=VALUE: check each scenario changed so against its baseline (see sim run --help)"
         ),
     ] = None,
+    margins: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="KEY=VALUE: equivalence margin of a headline figure's verdict, in its unit (percentage points for "
+            "rates); default: rates 1 point, lengths 2%, counts and points 5%",
+        ),
+    ] = None,
+    markdown: Annotated[
+        Path | None,
+        typer.Option(help="also write the summary as Markdown to this file (a CI job summary, a PR comment)"),
+    ] = None,
 ):
     """Regression check against the committed baselines (exit 1 on a regression).
 
-    Exact tier: the baseline's seed and games must give identical integer
-    aggregates. Statistical tier: a fresh seed, every metric tested against the
-    baseline, Holm correction. Exit 0 pass, 1 regression, 2 usage, 3 bad input
-    (missing, corrupt or another game's baseline).
+    Its first lines name what differs from each baseline's resolved scenario
+    (params.track_len: 30 -> 31 (the rule's default changed)). Exact tier: the
+    baseline's seed and games must give identical integer aggregates.
+    Statistical tier: fresh games at a seed derived from the baselines and the
+    commit, every metric tested against the baseline, Holm correction; each
+    headline figure judged unchanged within its margin, changed, or cannot tell
+    yet. Exit 0 pass, 1 regression, 2 usage, 3 bad input (missing, corrupt or
+    another game's baseline), 4 inconclusive (no regression, but a headline
+    figure moved and is not shown within its margin: rerun with more --games).
 
     Example:
 
-        sim check --game moor --tier exact
-        sim check my.toml
+        sim check --game moor --markdown check.md
+        sim check my.toml --margin first_player_advantage=0.5
     """
     import sim.api.public as api
     from sim.stats import check as chk
 
-    opts = usage(api.CheckOptions(tier, seed, games, alpha, baselines, baseline, tuple(sets or ()), threads).validate)
+    opts = usage(
+        api.CheckOptions(
+            tier, seed, games, alpha, baselines, baseline, tuple(sets or ()), threads, tuple(margins or ())
+        ).validate
+    )
     if scenarios and game:
         fail("give scenario files or --game, not both", EXIT_USAGE)
     known_game(game)
@@ -771,18 +797,44 @@ def check(
             typer.echo(f"note: {chk._rel(p)} has no scenario any more: delete it (or run make baselines)", err=True)
     from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError
+    from sim.stats.verdict import MarginError
 
+    if markdown is not None:  # refused before any game is played
+        from sim.output.report import OutputError, check_writable
+
+        if markdown.is_dir():
+            fail(f"--markdown {markdown}: is a folder; give a file name (check.md)", EXIT_USAGE)
+        try:
+            check_writable(markdown.parent, "--markdown")
+        except OutputError as e:
+            fail(str(e))
     try:
         res = api.check(
             files, opts, ctx=run_context(threads), log=lambda line: typer.echo(line, err=True), bar=progress_bar
         ).raw
-    except OverrideError as e:
+    except (OverrideError, MarginError) as e:
         fail(str(e), EXIT_USAGE)
     except (chk.BadBaseline, ScenarioError) as e:
+        if markdown is not None:  # CI shows why the check could not run
+            _write_markdown(f"## sim check: BAD INPUT\n\n{chk._md(str(e))} (exit code {EXIT_BAD_INPUT})\n", markdown)
         fail(str(e))
+    if markdown is not None:
+        _write_markdown(chk.render_markdown(res), markdown)
     typer.echo(json.dumps(res, indent=2) if json_out else chk.render(res))
-    if not res["ok"]:
+    if res["status"] == chk.REGRESSION:
         raise typer.Exit(EXIT_REGRESSION)
+    if res["status"] == chk.INCONCLUSIVE:
+        raise typer.Exit(EXIT_INCONCLUSIVE)
+
+
+def _write_markdown(text: str, path: Path) -> None:
+    """`sim check --markdown FILE`: written atomically (a full disk: one line, exit 3, the file as it was)."""
+    from sim.stats import check as chk
+
+    try:
+        chk.write_markdown(text, path)
+    except OSError as e:
+        fail(f"cannot write the Markdown summary {path}: {e.strerror or e}; it was not written")
 
 
 @app.command("baselines", rich_help_panel="Regression")

@@ -17,24 +17,43 @@ version and holds two parts:
   Holm-corrected over every test of every scenario in the run at family-wise alpha (0.005 by default). It fails only
   on a significant shift, naming the metric, both values and the p-value.
 
-Exit codes (sim.cli.main): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrupt baseline, another game's baseline).
+Format 2 (2026-12) adds ``resolved``: the scenario as played (every rule parameter by name with its value and where
+it came from, the content digest of every file a parameter reads such as a board, each seat's strategy with every
+parameter as played, the rules version), so a check of a changed scenario names what differs
+(``params.track_len: 30 -> 31 (the rule's default changed)``). A baseline of format 1 still loads and is checked as
+before; the check says to regenerate it for cause naming.
+
+The statistical tier also judges the headline figures (catalogue ``headline``) in the three verdicts of
+`sim.stats.verdict` (unchanged within a margin / changed / cannot tell yet; the difference and the equivalence
+p-values each Holm-adjusted over every headline figure of the run, at the check's family-wise alpha:
+`judge_headline`), and a run is *inconclusive* when no regression was found but a headline figure moved (its
+difference significant so) without being shown to stay within its margin. The fresh seed is derived from the
+baselines checked and the commit (`derived_seed`) unless given.
+
+Exit codes (sim.cli.main): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrupt baseline, another game's
+baseline), 4 inconclusive (`STATUS`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sim.model import catalogue
 from sim.model.errors import SimError
 from sim.model.paths import BASELINES, REPO, SCENARIOS
-from sim.model.scenario import Scenario
+from sim.model.scenario import Scenario, ScenarioError, input_files, toml_value
 from sim.model.words import count, p_value
 from sim.stats import metrics
+from sim.stats import verdict as V
 
-FORMAT = 1
+FORMAT = 2  # 2: the resolved scenario (`resolved`); 1: without it (still read and checked, without cause naming)
+FORMATS_READ = (1, 2)
 # Games per scenario (exact tier, statistical baseline, fresh statistical check) by game: each game's
 # `GameSpec.check_sizes`, sized so that `sim check` over every default scenario stays around a minute on a 2-core
 # machine (Moor plays about 60k games/s there, Treasure Hunters about 10k); a game without them gets DEFAULT_SIZES
@@ -71,6 +90,10 @@ ALPHA = 0.005
 MAX_SKEW = 0.1  # a z-test only where the difference of means is nearly symmetric, else an exact test
 CHI2_MIN_EXPECTED = 50.0  # chi-square bins merged until every expected count is at least this
 REGENERATE = "review and regenerate with make baselines"
+OLD_FORMAT = (
+    "(players, params or seats: a baseline of format 1 records no resolved scenario to name which; regenerate it "
+    "for the check to name the cause)"
+)
 
 
 class BadBaseline(SimError, ValueError):
@@ -90,6 +113,155 @@ def digest(sc: Scenario) -> str:
     key = {k: d[k] for k in ("game", "players", "params", "seats")}
     key["params"] = {k: v for k, v in key["params"].items() if (ps := sc.spec.param(k)) is None or ps.rules}
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+
+# --- the resolved scenario (format 2): what a changed digest was made of ------------------------------------------
+
+DEFAULT, FILE, SET = "default", "scenario file", "--set"  # where a value came from
+
+
+def _given(sc: Scenario) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """Where each parameter the scenario sets came from: ({rule parameter: FILE | SET}, per seat {strategy parameter
+    or "strategy": FILE | SET}); a parameter absent is the default. A scenario without a file (built from a dict)
+    counts a value other than the default as the file's."""
+    from sim.model.overrides import canonical
+    from sim.model.scenario import read
+
+    spec = sc.spec
+    params: dict[str, str] = {}
+    seats: list[dict[str, str]] = [dict.fromkeys([*s.params, "strategy"], FILE) for s in sc.seats]
+    raw: Any = {}
+    if sc.path:
+        try:
+            raw = read(sc.path).get("params") or {}
+        except (ScenarioError, AttributeError):
+            raw = {}
+    else:
+        params = {ps.name: FILE for ps in spec.params if sc.params.get(ps.name) != ps.default}
+    for k, v in raw.items() if isinstance(raw, dict) else ():
+        ps = spec.param(k)
+        if ps is None:
+            continue
+        targets = [ps.part(key) for key in v] if isinstance(v, dict) and ps.parts else [ps.name]
+        params.update((t, FILE) for t in targets if t)
+    for name, _ in sc.overrides:
+        parts = canonical(str(name))
+        if parts[0] == "seats" and len(parts) >= 3:
+            idx = range(len(seats)) if parts[1] == "*" else [int(parts[1])] if parts[1].isdigit() else []
+            for i in idx:
+                if i < len(seats):
+                    seats[i][parts[2]] = SET
+        elif (ps := spec.param(parts[0])) is not None:
+            params[(ps.part(parts[1]) if len(parts) > 1 and ps.parts else None) or ps.name] = SET
+    return params, seats
+
+
+def _plain(v: Any) -> Any:
+    """A value as JSON keeps it (tuples as lists); an absolute path inside the repository relative to it."""
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, str) and Path(v).is_absolute():
+        return _rel(v)
+    return v
+
+
+def resolved(sc: Scenario) -> dict:
+    """The scenario as played, for a baseline to say later what changed: every rule parameter (`ParamSpec.rules`)
+    by name with its value and where it came from ("default", "scenario file" or "--set"), every file a parameter
+    reads (a board) with the SHA-256 of its content, each seat's strategy and every strategy parameter as played
+    (`sim.model.search.seats_as_played`: defaults included) with where it came from, and the rules version."""
+    from sim.model.search import seats_as_played
+
+    given, seat_given = _given(sc)
+    spec = sc.spec
+    params = {
+        ps.name: {"value": _plain(sc.params[ps.name]), "from": given.get(ps.name, DEFAULT)}
+        for ps in spec.params
+        if ps.rules and ps.name in sc.params
+    }
+    files = {
+        name: {"file": _rel(f["path"]), "sha256": (f.get("sha256") or "")[:16]} for name, f in input_files(sc).items()
+    }
+    seats = []
+    for i, played in enumerate(seats_as_played(sc)):
+        g = seat_given[i]
+        seats.append(
+            {
+                "strategy": played["strategy"],
+                "strategy_from": g.get("strategy", FILE),
+                "params": {k: {"value": _plain(v), "from": g.get(k, DEFAULT)} for k, v in played["params"].items()},
+            }
+        )
+    return {"rules_version": spec.rules_version, "params": params, "files": files, "seats": seats}
+
+
+def _cause(old: dict, new: dict, default_changed: str) -> str:
+    if new.get("from") == SET:
+        return "set by --set"
+    if old.get("from") == DEFAULT and new.get("from") == DEFAULT:
+        return default_changed
+    return "the scenario file changed"
+
+
+def _show(v: Any) -> str:
+    return toml_value(v)
+
+
+def _value_changes(where: str, old: Any, new: Any, fields: tuple[str, ...]) -> list[str]:
+    """``where: old -> new``; a card mix (named positions ``fields``) position by position."""
+    if fields and isinstance(old, list) and isinstance(new, list) and len(old) == len(new) == len(fields):
+        return [f"{where}.{f}: {_show(a)} -> {_show(b)}" for f, a, b in zip(fields, old, new) if a != b]
+    return [f"{where}: {_show(old)} -> {_show(new)}"]
+
+
+def scenario_changes(old: dict, new: dict, spec: Any = None) -> list[str]:
+    """What differs between two resolved scenarios (`resolved`: the baseline's ``old``, the code's ``new``), one
+    phrase each with its cause: ``params.track_len: 30 -> 31 (the rule's default changed)``, ``(the scenario file
+    changed)``, ``(set by --set)``, a board file's content, a seat's strategy or strategy parameter. ``spec``: the
+    game (`GameSpec`), to name a card mix's cards. [] when nothing differs."""
+    out: list[str] = []
+    op, np_ = old.get("params", {}), new.get("params", {})
+    for k in sorted(set(op) | set(np_)):
+        if k not in op:
+            out.append(f"params.{k}: new rule parameter, {_show(np_[k]['value'])} (not in the baseline)")
+        elif k not in np_:
+            out.append(f"params.{k}: {_show(op[k]['value'])} in the baseline, no longer a rule parameter")
+        elif op[k]["value"] != np_[k]["value"]:
+            ps = spec.param(k) if spec is not None else None
+            cause = _cause(op[k], np_[k], "the rule's default changed")
+            fields = ps.field_names() if ps is not None else ()
+            out += [f"{x} ({cause})" for x in _value_changes(f"params.{k}", op[k]["value"], np_[k]["value"], fields)]
+    of, nf = old.get("files", {}), new.get("files", {})
+    for k in sorted(set(of) & set(nf)):
+        a, b = of[k], nf[k]
+        if a["sha256"] != b["sha256"] and (op.get(k, {}).get("value") == np_.get(k, {}).get("value")):
+            out.append(f"params.{k} file {b['file']}: content changed (sha256 {a['sha256']} -> {b['sha256']})")
+    os_, ns = old.get("seats", []), new.get("seats", [])
+    for i, (a, b) in enumerate(zip(os_, ns)):
+        if a["strategy"] != b["strategy"]:
+            why = "set by --set" if b.get("strategy_from") == SET else "the scenario file changed"
+            out.append(f"seats[{i}].strategy: {a['strategy']} -> {b['strategy']} ({why})")
+            continue
+        ap, bp = a.get("params", {}), b.get("params", {})
+        for k in sorted(set(ap) | set(bp)):
+            if k not in ap:
+                out.append(f"seats[{i}].params.{k}: new strategy parameter, {_show(bp[k]['value'])}")
+            elif k not in bp:
+                out.append(f"seats[{i}].params.{k}: {_show(ap[k]['value'])} in the baseline, no longer a parameter")
+            elif ap[k]["value"] != bp[k]["value"]:
+                cause = _cause(ap[k], bp[k], f"the {b['strategy']} strategy's default changed")
+                out.append(f"seats[{i}].params.{k}: {_show(ap[k]['value'])} -> {_show(bp[k]['value'])} ({cause})")
+    if len(os_) != len(ns):
+        out.append(f"seats: {len(os_)} -> {len(ns)}")
+    return out
+
+
+def changes_since(sc: Scenario, b: dict) -> list[str] | None:
+    """What differs between baseline ``b``'s resolved scenario and ``sc`` as the code resolves it now
+    (`scenario_changes`); None for a baseline of format 1 (it records no resolved scenario)."""
+    if not isinstance(b.get("resolved"), dict):
+        return None
+    return scenario_changes(b["resolved"], resolved(sc), sc.spec)
 
 
 USER_DIR = "user"  # baselines of scenario files outside scenarios/ live in <root>/user/
@@ -167,6 +339,7 @@ def baseline_doc(
         "scenario_file": _rel(sc.path) if sc.path else "",
         "scenario_digest": digest(sc),
         "players": sc.players,
+        "resolved": resolved(sc),
         "rules_version": sc.spec.rules_version,
         "rng_contract": rng_contract(),
         "exact": {"seed": sc.seed, "games": exact_games, "aggregates": exact_agg, "measures": _integers(exact_sums)},
@@ -189,18 +362,32 @@ def _integers(measures: dict) -> dict:
     return {k: {f: v for f, v in d.items() if f not in PRESENTATION} for k, d in measures.items()}
 
 
-def dumps(obj, indent: int = 0) -> str:
-    """JSON with one key per line but lists of numbers on one line (readable diffs, small files)."""
+def _flat(obj) -> bool:
+    """A dict of scalars and lists of scalars (a resolved parameter: {"value": 30, "from": "default"})."""
+    return isinstance(obj, dict) and all(
+        not isinstance(v, dict) and not (isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v))
+        for v in obj.values()
+    )
+
+
+def dumps(obj, indent: int = 0, compact: bool = False) -> str:
+    """JSON with one key per line but lists of numbers on one line (readable diffs, small files); under
+    ``compact`` (the resolved scenario) a dict of scalars also on one line."""
     pad = "  " * indent
     if isinstance(obj, dict):
         if not obj:
             return "{}"
-        items = [f"{pad}  {json.dumps(k)}: {dumps(v, indent + 1)}" for k, v in obj.items()]
+        if compact and _flat(obj):
+            return json.dumps(obj, separators=(", ", ": "))
+        items = [
+            f"{pad}  {json.dumps(k)}: {dumps(v, indent + 1, compact or (indent == 0 and k == 'resolved'))}"
+            for k, v in obj.items()
+        ]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
     if isinstance(obj, list) and any(isinstance(x, (dict, list)) for x in obj):
         if all(isinstance(x, list) and not any(isinstance(y, (dict, list)) for y in x) for x in obj):
             return "[" + f",\n{pad} ".join(json.dumps(x, separators=(",", ":")) for x in obj) + "]"
-        return "[\n" + ",\n".join(f"{pad}  {dumps(x, indent + 1)}" for x in obj) + f"\n{pad}]"
+        return "[\n" + ",\n".join(f"{pad}  {dumps(x, indent + 1, compact)}" for x in obj) + f"\n{pad}]"
     if isinstance(obj, list):
         return json.dumps(obj, separators=(",", ":"))
     return json.dumps(obj)
@@ -271,8 +458,11 @@ def read_baseline(path: Path, sc: Scenario | None = None) -> dict:
         b = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise BadBaseline(f"{_rel(path)}: corrupt baseline, not valid JSON ({e}); regenerate with {how}") from None
-    if not isinstance(b, dict) or b.get("format") != FORMAT:
-        raise BadBaseline(f"{_rel(path)}: not a ghost-sim baseline of format {FORMAT}; regenerate with {how}")
+    if not isinstance(b, dict) or b.get("format") not in FORMATS_READ:
+        raise BadBaseline(
+            f"{_rel(path)}: not a ghost-sim baseline of format {' or '.join(map(str, FORMATS_READ))}; "
+            f"regenerate with {how}"
+        )
     need = {
         "game": str,
         "scenario": str,
@@ -288,6 +478,8 @@ def read_baseline(path: Path, sc: Scenario | None = None) -> dict:
             raise BadBaseline(
                 f"{_rel(path)}: corrupt baseline, '{k}' missing or not a {t.__name__}; regenerate with {how}"
             )
+    if b["format"] >= 2 and not isinstance(b.get("resolved"), dict):
+        raise BadBaseline(f"{_rel(path)}: corrupt baseline, 'resolved' missing or not a dict; regenerate with {how}")
     for part, keys in (
         ("exact", ("seed", "games", "aggregates", "measures")),
         ("statistical", ("games", "check_games", "measures", "hists")),
@@ -327,6 +519,10 @@ class ScenarioCheck:
     findings: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     wall_s: float = 0.0
+    format: int = FORMAT  # the baseline's
+    changes: list | None = None  # what differs from the baseline's resolved scenario (None: format 1, unknown)
+    digest_differs: bool = False
+    headline: list = field(default_factory=list)  # the headline figures' verdicts (`headline_verdicts`)
 
 
 def _diff_fields(a: dict, b: dict, prefix: str = "") -> list[str]:
@@ -364,8 +560,12 @@ def exact_findings(sc: Scenario, b: dict, agg: dict, sums: dict, path: Path | No
                 f"RNG contract changed: baseline made with v{b['rng_contract']}, code is v{rng_contract()}; {regen}",
             )
         )
-    if b["scenario_digest"] != digest(sc):
-        msgs.append(("stamp", f"scenario {sc.name} changed since its baseline (players, params or seats); {regen}"))
+    changes = changes_since(sc, b)
+    if changes:
+        msgs.append(("stamp", f"scenario {sc.name} differs from its baseline: {'; '.join(changes)}; {regen}"))
+    elif b["scenario_digest"] != digest(sc):
+        why = OLD_FORMAT if changes is None else "(players, params or seats)"
+        msgs.append(("stamp", f"scenario {sc.name} changed since its baseline {why}; {regen}"))
     ex = b["exact"]
     # an aggregate the code added since the baseline was made (e.g. curve_sq) has nothing to be compared with: it is
     # named, not counted as a change of behaviour; every aggregate the baseline has is compared exactly
@@ -516,6 +716,140 @@ def holm_findings(tests: list[dict], alpha: float) -> list[Finding]:
     return found
 
 
+# --- headline figures in the three verdicts (sim.stats.verdict) ----------------------------------------------------
+
+PASS, REGRESSION, INCONCLUSIVE = "pass", "regression", "inconclusive"
+# `sim check`'s exit code of each outcome (sim.cli.common; 2 usage and 3 bad baseline are the CLI's own)
+STATUS = {PASS: 0, REGRESSION: 1, INCONCLUSIVE: 4}
+# a headline figure whose margin may also be given under another key (the first-player advantage is the start
+# player's win rate less the fair share 1/players: the same difference, the same verdict)
+MARGIN_ALIASES = {"first_player.win": ("first_player_advantage",)}
+
+
+def headline_keys(sc: Scenario) -> list[str]:
+    """The measures of ``sc`` that are headline figures (the catalogue's ``headline``, shown for this scenario)."""
+    from sim.stats.measures import measures
+
+    view = catalogue.for_scenario(sc)
+    return [m.name for m in measures(sc) if view.shown(m.name) and view.entry(m.name).headline]
+
+
+def margin_keys(sc: Scenario) -> list[str]:
+    """The keys `--margin KEY=VALUE` may name for ``sc``: its headline figures and their aliases."""
+    keys = headline_keys(sc)
+    return keys + [a for k in keys for a in MARGIN_ALIASES.get(k, ())]
+
+
+def _margin(key: str, kind: str, margins: dict[str, float] | None) -> V.Margin:
+    for alias in MARGIN_ALIASES.get(key, ()):
+        if margins and key not in margins and alias in margins:
+            return V.margin_for(alias, kind, margins)
+    return V.margin_for(key, kind, margins)
+
+
+def delta_format(kind: str, unit: str):
+    """``fmt(value, signed)`` of `verdict.words` for a measure of catalogue ``kind``: a rate's in percentage points."""
+
+    def fmt(x: float, signed: bool = True) -> str:
+        if kind == "rate":
+            v = 100 * x
+            text = f"{v:+.2f}" if signed else f"{v:.3g}"
+            return f"{text} point" + ("" if not signed and text == "1" else "s")
+        return (f"{x:+.3g}" if signed else f"{x:.3g}") + (f" {unit}" if unit else "")
+
+    return fmt
+
+
+def headline_rows(sc: Scenario, tests: list[dict], margins: dict[str, float] | None = None) -> list[dict]:
+    """The headline figures of ``sc`` among its statistical ``tests`` (`stat_findings`), not yet judged: one row
+    each (scenario, metric, label, kind, unit, baseline, now, diff, se, n_now, margin, margin_source, p_diff,
+    p_equiv) with its equivalence margin by catalogue kind (`verdict.margin_for`; ``margins`` override by key), the
+    test's own p-value for the difference and TOST's for the equivalence (`verdict.tost_p`)."""
+    view = catalogue.for_scenario(sc)
+    rows = []
+    for t in tests:
+        if t["kind"] == "distribution" or t.get("se") is None or not view.shown(t["metric"]):
+            continue
+        e = view.entry(t["metric"])
+        if not e.headline:
+            continue
+        mg = _margin(t["metric"], e.kind, margins)
+        m = mg.value(t["baseline"])
+        rows.append(
+            {
+                "scenario": t["scenario"],
+                "metric": t["metric"],
+                "label": e.label,
+                "kind": e.kind,
+                "unit": e.unit,
+                "baseline": t["baseline"],
+                "now": t["now"],
+                "diff": t["diff"],
+                "se": t["se"],
+                "n_now": t["n_now"],
+                "margin": m,
+                "margin_source": mg.source,
+                "p_diff": t["p"],
+                "p_equiv": V.tost_p(t["diff"], t["se"], m),
+            }
+        )
+    return rows
+
+
+def judge_headline(rows: list[dict], alpha: float = ALPHA) -> list[dict]:
+    """Judge the headline figures ``rows`` (`headline_rows`, every scenario of a run together) in the three
+    verdicts (`verdict.judge`) at the check's family-wise ``alpha``, the difference and the equivalence p-values
+    each Holm-adjusted over all of them: a check that passes never says "changed", and "unchanged within +/-m" is
+    claimed with a family-wise error of at most ``alpha``. Adds p_diff_holm, p_equiv_holm, moved (p_diff_holm <=
+    alpha), verdict, ci95, more_games (at the level the Holm-adjusted p-values meet, alpha over the figures) and
+    words to each row; returns ``rows``."""
+    pd = metrics.holm([r["p_diff"] for r in rows]) if rows else []
+    pe = metrics.holm([r["p_equiv"] for r in rows]) if rows else []
+    for r, a, b in zip(rows, pd, pe):
+        n = int(r["n_now"])
+        v = V.judge(r["diff"], r["se"], r["margin"], n, a, b, alpha)
+        if v.more_games is not None:
+            total = V.games_to_decide(r["diff"], r["se"], r["margin"], n, alpha / len(rows))
+            v = dataclasses.replace(v, more_games=None if total is None else max(total - n, 1))
+        r.update(
+            p_diff_holm=a,
+            p_equiv_holm=b,
+            moved=a <= alpha,
+            verdict=v.kind,
+            ci95=list(v.ci95),
+            more_games=v.more_games,
+            words=V.words(v, delta_format(r["kind"], r["unit"])),
+        )
+    return rows
+
+
+def headline_verdicts(
+    sc: Scenario, tests: list[dict], margins: dict[str, float] | None = None, alpha: float = ALPHA
+) -> list[dict]:
+    """`judge_headline` of one scenario's headline figures alone (a run of several judges them together)."""
+    return judge_headline(headline_rows(sc, tests, margins), alpha)
+
+
+def inconclusive(rows: list[dict]) -> list[dict]:
+    """The judged headline figures (`judge_headline`) that make a run without a regression inconclusive: moved
+    (their difference significant after Holm over every headline figure of the run at the check's alpha: at most
+    alpha of the runs of unchanged code find one) and not shown unchanged within their margin (changed, or cannot
+    tell yet)."""
+    return [r for r in rows if r["moved"] and r["verdict"] != V.UNCHANGED]
+
+
+def derived_seed(baseline_files: list[Path], commit: str | None = None) -> int:
+    """The statistical tier's fresh seed when none is given: a hash of the checked baselines' contents (their
+    SHA-256, in sorted order) and the commit (None: without git), so a rerun of one commit against the same
+    baselines plays the same games and gives the same verdict, while a new commit or baseline draws new games."""
+    h = hashlib.sha256(b"ghost-sim check seed 1\n")
+    for d in sorted(hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in baseline_files):
+        h.update(d.encode() + b"\n")
+    if commit:
+        h.update(b"commit " + commit.encode())
+    return int.from_bytes(h.digest()[:8], "big") >> 1
+
+
 def _scenario_seed(seed: int, i: int) -> int:
     return (seed + 0x9E3779B97F4A7C15 * i) % (1 << 64) if i else seed
 
@@ -529,10 +863,105 @@ def _line(r: ScenarioCheck) -> str:
     return ", ".join(parts) + f" [{r.wall_s:.1f} s]"
 
 
-def render(res: dict) -> str:
-    """Human-readable result of a check."""
+def causes(res: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """What differs from the baselines, by name (`scenario_changes`): (phrase, the scenarios it concerns) for each
+    phrase once; and the scenarios whose baseline is of format 1 and whose digest differs (no cause can be named)."""
+    scs = res["scenarios"]
+    by: dict[str, list[str]] = {}
+    for s in scs:
+        for c in s.get("changes") or []:
+            by.setdefault(c, []).append(s["scenario"])
+    named = [
+        (c, f"all {len(scs)} scenarios checked" if len(names) == len(scs) > 1 else ", ".join(names))
+        for c, names in by.items()
+    ]
+    return named, [s["scenario"] for s in scs if s.get("format") == 1 and s.get("digest_differs")]
+
+
+def _old_format_line(old: list[str]) -> str:
+    shown = ", ".join(old[:4]) + (f" and {len(old) - 4} more" if len(old) > 4 else "")
+    return (
+        f"{count(len(old), 'baseline')} of format 1 ({shown}) {'records' if len(old) == 1 else 'record'} no resolved "
+        f"scenario, so what changed cannot be named: regenerate {'it' if len(old) == 1 else 'them'} (make "
+        f"baselines) for cause naming"
+    )
+
+
+def cause_lines(res: dict) -> list[str]:
+    """The first lines of a check: what differs from the baselines (`causes`), and one line for the baselines of
+    format 1 whose scenario changed."""
+    named, old = causes(res)
     out = []
+    if named:
+        out.append("what differs from the baselines (named from each baseline's resolved scenario):")
+        out += [f"  {c}: {who}" for c, who in named]
+    if old:
+        out.append(_old_format_line(old))
+    return out
+
+
+def _figure(r: dict) -> str:
+    fmt = (lambda v: f"{100 * v:.2f}%") if r["kind"] == "rate" else (lambda v: f"{v:.3f}")
+    return f"{r['label']} {fmt(r['baseline'])} -> {fmt(r['now'])}"
+
+
+def headline_lines(rows: list[dict]) -> list[str]:
+    """A scenario's headline figures: each that changed or moved (`inconclusive`) on a line of its own; then in one
+    line those that cannot be told yet for want of games, and in one line those shown unchanged within their
+    margins."""
+    out = []
+    for r in rows:
+        if r["verdict"] == V.CHANGED or (r["verdict"] != V.UNCHANGED and r.get("moved")):
+            moved = "" if r["verdict"] == V.CHANGED else " (it moved: Holm over the run's headline figures)"
+            out.append(f"headline {_figure(r)}: {r['words']}{moved}")
+    later = [r for r in rows if r["verdict"] == V.CANNOT_TELL and not r.get("moved")]
+    if later:
+        more = lambda r: f", {r['words'].split(': ', 1)[1]}" if ": " in r["words"] else ""  # noqa: E731
+        out.append(
+            "headline cannot tell yet (too few games to confine them within their margins): "
+            + "; ".join(f"{_figure(r)}{more(r)}" for r in later)
+        )
+    same = [r for r in rows if r["verdict"] == V.UNCHANGED]
+    if same:
+        fmt = lambda r: delta_format(r["kind"], r["unit"])(r["margin"], signed=False)  # noqa: E731
+        out.append("headline unchanged within their margins: " + ", ".join(f"{r['label']} (+/-{fmt(r)})" for r in same))
+    return out
+
+
+def seed_text(res: dict) -> str:
+    return f"seed {res['seed']} ({res.get('seed_source', 'given')})"
+
+
+def status_line(res: dict) -> str:
     tiers = " and ".join(res["tiers"])
+    n = count(len(res["scenarios"]), "scenario")
+    st = res.get("status", PASS if res["ok"] else REGRESSION)
+    if st == INCONCLUSIVE:
+        k = len(res.get("inconclusive", []))
+        return (
+            f"INCONCLUSIVE: {n} checked ({tiers}), no regression, but {count(k, 'headline figure')} moved and "
+            f"{'is' if k == 1 else 'are'} not shown within {'its margin' if k == 1 else 'their margins'}: rerun "
+            f"with more --games (exit {STATUS[INCONCLUSIVE]})"
+        )
+    return ("PASS" if st == PASS else "REGRESSION") + f": {n} checked ({tiers})"
+
+
+def verdict_summary(res: dict) -> str | None:
+    rows = res.get("headline") or []
+    if not rows:
+        return None
+    k = {kind: sum(r["verdict"] == kind for r in rows) for kind in (V.UNCHANGED, V.CHANGED, V.CANNOT_TELL)}
+    return (
+        f"headline figures: {k[V.UNCHANGED]} unchanged within their margins, {k[V.CHANGED]} changed, "
+        f"{k[V.CANNOT_TELL]} cannot tell yet (at family-wise alpha {res['alpha']}, Holm over the run's "
+        f"{count(len(rows), 'headline figure')}; margins: rates 1 point, lengths 2%, counts and points 5%, or --margin)"
+    )
+
+
+def render(res: dict) -> str:
+    """Human-readable result of a check: what differs from the baselines first (`cause_lines`), then each scenario
+    (its findings, its headline figures' verdicts, notes), the statistical tier's seed and tests, and the outcome."""
+    out = cause_lines(res)
     for s in res["scenarios"]:
         status = "FAIL" if s["findings"] else "ok"
         ex = ""
@@ -542,19 +971,83 @@ def render(res: dict) -> str:
         out.append(f"{status:4} {s['file']} vs {s['baseline']}: {ex}{st}".rstrip("; "))
         for f in s["findings"]:
             out.append(f"     [{f['tier']}] {f['message']}")
+        out += [f"     {x}" for x in headline_lines(s.get("headline") or [])]
         for n in s["notes"]:
             out.append(f"     note: {n}")
     if "statistical" in res["tiers"]:
         mp = res["min_p_holm"]
         out.append(
-            f"statistical tier: fresh seed {res['seed']}, {count(res['n_tests'], 'test')}, Holm-corrected at family-wise "
-            f"alpha {res['alpha']}; smallest adjusted p = {p_value(mp, 3)}"
+            f"statistical tier: fresh {seed_text(res)}, {count(res['n_tests'], 'test')}, Holm-corrected at "
+            f"family-wise alpha {res['alpha']}; smallest adjusted p = {p_value(mp, 3)}"
             if mp is not None
-            else f"statistical tier: fresh seed {res['seed']}, no tests"
+            else f"statistical tier: fresh {seed_text(res)}, no tests"
         )
-    out.append(
-        ("PASS" if res["ok"] else "REGRESSION") + f": {count(len(res['scenarios']), 'scenario')} checked ({tiers})"
-    )
-    if not res["ok"] and "statistical" in res["tiers"]:
+        vs = verdict_summary(res)
+        if vs:
+            out.append(vs)
+    out.append(status_line(res))
+    if res.get("status", PASS) != PASS and "statistical" in res["tiers"]:
         out.append(f"reproduce: run the same sim check with --seed {res['seed']}")
     return "\n".join(out)
+
+
+def _md(text: str) -> str:
+    """Text for a Markdown table cell or line: pipes escaped, no line breaks."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(res: dict) -> str:
+    """The check's summary as Markdown (a CI job summary, a pull-request comment): the outcome and its exit code,
+    what differs from the baselines, then per scenario its findings and a table of its headline figures (figure,
+    baseline, now, verdict) with those shown unchanged in one line."""
+    st = res.get("status", PASS if res["ok"] else REGRESSION)
+    icon = {PASS: "PASS", REGRESSION: "REGRESSION", INCONCLUSIVE: "INCONCLUSIVE"}[st]
+    out = [f"## sim check: {icon}", "", f"{_md(status_line(res))} (exit code {STATUS[st]})", ""]
+    named, old = causes(res)
+    if named:
+        out += ["**What differs from the baselines**", ""]
+        out += [f"- `{_md(c)}`: {_md(who)}" for c, who in named]
+        out.append("")
+    if old:
+        out += [_md(_old_format_line(old)), ""]
+    if "statistical" in res["tiers"]:
+        out.append(
+            f"Statistical tier: fresh {_md(seed_text(res))}, {count(res['n_tests'], 'test')}, Holm at family-wise "
+            f"alpha {res['alpha']}."
+        )
+        vs = verdict_summary(res)
+        if vs:
+            out += ["", _md(vs[0].upper() + vs[1:]) + "."]
+        out.append("")
+    fmt_v = lambda r, v: f"{100 * v:.2f}%" if r["kind"] == "rate" else f"{v:.3f}"  # noqa: E731
+    for s in res["scenarios"]:
+        status = "FAIL" if s["findings"] else "ok"
+        out += [f"### {_md(s['scenario'])}: {status}", "", f"`{_md(s['file'])}` vs `{_md(s['baseline'])}`", ""]
+        for f in s["findings"]:
+            out.append(f"- **{_md(f['tier'])}**: {_md(f['message'])}")
+        for n in s["notes"]:
+            out.append(f"- note: {_md(n)}")
+        if s["findings"] or s["notes"]:
+            out.append("")
+        rows = s.get("headline") or []
+        if rows:
+            out += ["| figure | baseline | now | verdict |", "|---|---:|---:|---|"]
+            for r in rows:
+                word = r["words"] if r["verdict"] == V.UNCHANGED else f"**{r['words']}**"
+                out.append(f"| {_md(r['label'])} | {fmt_v(r, r['baseline'])} | {fmt_v(r, r['now'])} | {_md(word)} |")
+            same = [r["label"] for r in rows if r["verdict"] == V.UNCHANGED]
+            out += ["", f"Unchanged within their margins: {_md(', '.join(same)) if same else 'none'}.", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def write_markdown(text: str, path: Path) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file beside it, then a rename; on any error or Ctrl-C the
+    temporary file is removed and ``path`` is left as it was (absent, or its earlier content)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

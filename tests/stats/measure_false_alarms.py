@@ -8,6 +8,11 @@ against the unaltered scenario's baseline.
     .venv/bin/python tests/stats/measure_false_alarms.py --trials 300 --out fa.jsonl
     .venv/bin/python tests/stats/measure_false_alarms.py --trials 20 --alter moor/4p=tests/data/moor-4p-ghost8.toml
     .venv/bin/python tests/stats/measure_false_alarms.py --summarise fa.jsonl
+    .venv/bin/python tests/stats/measure_false_alarms.py --game moor --trials 40 --out fa-moor.jsonl   # Moor only
+
+A run counts as not passing when `sim check` would exit 1 (regression) or 4 (inconclusive: a headline figure
+moved without being shown within its margin); the summary gives that share with a Wilson interval, and the share of
+headline verdicts (unchanged / changed / cannot tell yet) per scenario.
 
 One JSON line per trial (seed, alarm, smallest Holm-adjusted p, findings, every raw p) so a long run can be
 stopped at any time and summarised.
@@ -30,14 +35,23 @@ def trial(pairs, seed: int, games: int | None, alpha: float) -> dict:
     from sim.stats import check as K
 
     tests = []
+    per = []
     for i, (sc, b) in enumerate(pairs):
         n = games or int(b["statistical"]["check_games"])
         t, _ = KP.stat_tests(sc, b, K._scenario_seed(seed, i), n)
         tests += t
+        per.append((sc, t))
     found = K.holm_findings(tests, alpha)
+    rows = K.judge_headline([r for sc, t in per for r in K.headline_rows(sc, t)], alpha)
+    stuck = K.inconclusive(rows)
     return {
         "seed": seed,
         "alarm": bool(found),
+        # what `sim check` would exit with: 1 regression, 4 inconclusive (no regression, a headline figure moved
+        # and not shown within its margin), 0 pass
+        "status": K.REGRESSION if found else K.INCONCLUSIVE if stuck else K.PASS,
+        "inconclusive": [[r["scenario"], r["metric"], r["p_diff"], r["verdict"]] for r in stuck],
+        "verdicts": [[r["scenario"], r["metric"], r["verdict"], r["p_diff"], r["p_equiv"]] for r in rows],
         "n_tests": len(tests),
         "min_p_holm": min(t["p_holm"] for t in tests),
         "findings": [f.message for f in found],
@@ -58,6 +72,16 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     return r.low, r.high
 
 
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval of a share k / n (95% by default)."""
+    import math
+
+    p = k / n
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, c - h), min(1.0, c + h)
+
+
 def summarise(path: Path, alpha: float = 0.005) -> str:
     rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
     n = len(rows)
@@ -69,6 +93,33 @@ def summarise(path: Path, alpha: float = 0.005) -> str:
         f"{path}: {n} runs of the statistical tier ({rows[0]['n_tests']} tests each, Holm at alpha {alpha})",
         f"  runs failing: {k} of {n} = {100 * k / n:.2f}% (95% Clopper-Pearson interval {100 * lo:.2f}%-{100 * hi:.2f}%)",
     ]
+    if all("status" in r for r in rows):
+        red = sum(r["status"] != "pass" for r in rows)
+        inc = sum(r["status"] == "inconclusive" for r in rows)
+        wl, wh = wilson(red, n)
+        il, ih = wilson(inc, n)
+        out.append(
+            f"  runs not passing (exit 1 regression or 4 inconclusive): {red} of {n} = {100 * red / n:.2f}% "
+            f"(95% Wilson interval {100 * wl:.2f}%-{100 * wh:.2f}%); inconclusive alone {inc} "
+            f"({100 * il:.2f}%-{100 * ih:.2f}%)"
+        )
+        from collections import Counter
+
+        v = Counter(x[2] for r in rows for x in r["verdicts"])
+        tot = sum(v.values())
+        out.append(
+            "  headline verdicts over all runs: "
+            + ", ".join(f"{kind} {c} ({100 * c / tot:.1f}%)" for kind, c in v.most_common())
+        )
+        by = Counter((x[0], x[2]) for r in rows for x in r["verdicts"])
+        scs = sorted({x[0] for r in rows for x in r["verdicts"]})
+        out.append(
+            "  unchanged share by scenario: "
+            + ", ".join(
+                f"{s} {100 * by[(s, 'unchanged')] / max(1, sum(c for (t, _), c in by.items() if t == s)):.0f}%"
+                for s in scs
+            )
+        )
     for a in sorted({0.005, 0.01, 0.02, 0.05, 0.10, 0.20} - {alpha}):
         j = sum(r["min_p_holm"] <= a for r in rows)
         l2, h2 = clopper_pearson(j, n)
