@@ -18,6 +18,8 @@ from sim.model.scenario import load
 from sim.stats import check as K
 from sim.stats import verdict as V
 
+pytestmark = pytest.mark.kernel  # most of these play games through sim check
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 BASE = DATA / "moor-2p-small.toml"
 GHOSTS = DATA / "moor-2p-ghosts.toml"
