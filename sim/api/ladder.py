@@ -142,6 +142,7 @@ def ladder(
     games: int | None = None,
     seed: int | None = None,
     balance_games: int | None = None,
+    margin: Sequence[str] | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     threads: int | None = None,
@@ -171,7 +172,7 @@ def ladder(
     from sim.play import runner
     from sim.play.provenance import provenance
 
-    ld = build(game, players, strategies, games, seed, balance_games)
+    ld = with_margins(build(game, players, strategies, games, seed, balance_games), margin)
     check_cluster(workers, scheduler)
     if chunk is not None and chunk < 1:
         raise LadderError(f"--chunk: {chunk} is out of range; allowed >= 1")
@@ -199,6 +200,26 @@ def ladder(
     doc = output.document(ld, engine.collect(ld, folder), prov)
     output.write(folder, doc)
     return LadderResult(doc, folder, tuple(played.played), tuple(played.reused))
+
+
+FIGURES = ("first_player_advantage", "seat_spread", "length_turns")
+
+
+def with_margins(ld: Ladder, margin: Sequence[str] | None) -> Ladder:
+    """``ld`` with the --margin entries ("FIGURE=VALUE": percentage points for the rates and the seat spread, turns
+    for the length) of its balance verdicts. Raises LadderError naming a bad entry."""
+    import dataclasses
+
+    from sim.stats import verdict as V
+
+    try:
+        m = V.parse_margins(list(margin or ()))
+    except V.MarginError as e:
+        raise LadderError(str(e)) from None
+    for k in m:
+        if k not in FIGURES and not k.startswith("team_win_rate."):
+            raise LadderError(f"--margin: '{k}' is not a balance figure; allowed: {', '.join(FIGURES)}")
+    return dataclasses.replace(ld, margins=tuple(m.items()))
 
 
 def _command(ld: Ladder) -> str:

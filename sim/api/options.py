@@ -172,6 +172,7 @@ class SweepOptions:
     chunk: int | None = None
     workers: int | None = None
     scheduler: str | None = None
+    margins: tuple[str, ...] = ()  # "KEY=VALUE": a measure's equivalence margin (sim.stats.verdict)
 
     def validate(self) -> SweepOptions:
         check_run_options(self.games, self.threads, self.chunk, self.seed)

@@ -615,6 +615,14 @@ def sweep(
         o.target,
         True if o.independent else None,
     )
+    from sim.stats import verdict as V
+    from sim.stats.sweep_table import check_margins
+
+    try:
+        sw.margins = V.parse_margins(list(o.margins))
+    except V.MarginError as e:
+        raise OptionError(str(e), field="--margin") from None
+    check_margins(sw)
     ctx = ctx or RunContext(threads=o.threads)
     with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
         doc, folder, played = run_sweep(sw, ex, out, o.chunk, progress, o.fresh, on_played=on_played, ctx=ctx)

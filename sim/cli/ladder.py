@@ -34,6 +34,14 @@ def ladder(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="FIGURE=VALUE: the change that matters for a balance figure (first_player_advantage, seat_spread "
+            "in percentage points, default 1; length_turns in turns, default 2% of the reference)",
+        ),
+    ] = None,
     workers: Annotated[int | None, typer.Option(help=WORKERS_HELP)] = None,
     scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
     threads: Annotated[int | None, typer.Option(help=UNIT_THREADS_HELP)] = None,
@@ -57,7 +65,7 @@ def ladder(
 
         sim ladder moor --games 2000 --strategies "random;runner;weighted:w_goal=1.5"
     """
-    from sim.api.ladder import LadderError, build
+    from sim.api.ladder import LadderError, build, with_margins
     from sim.api.ladder import ladder as api_ladder
     from sim.cli.common import EXIT_USAGE, check_run_options, fail, interruptible, run_context
     from sim.cli.sweep import cluster
@@ -69,7 +77,7 @@ def ladder(
         fail(f"--strategies: empty rung in {strategies!r}; give NAME or NAME:PARAM=VALUE separated by ';'", EXIT_USAGE)
     rungs = split_rungs(strategies) if strategies is not None else None
     try:
-        ld = build(game, players, rungs, games, seed, balance_games)
+        ld = with_margins(build(game, players, rungs, games, seed, balance_games), margin)
     except LadderError as e:
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
@@ -92,6 +100,7 @@ def ladder(
                 games=games,
                 seed=seed,
                 balance_games=balance_games,
+                margin=margin,
                 threads=threads,
                 chunk=chunk,
                 out=out,

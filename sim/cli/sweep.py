@@ -166,6 +166,14 @@ def sweep(
     out: Annotated[Path | None, typer.Option(help="sweep folder (default: reports/sweep-<name>)")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="forget stored points and play every point")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="print sweep.json to stdout")] = False,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="MEASURE=VALUE: the change that matters when a point is judged against the scenario's own "
+            "(percentage points for rates; default 1 point for rates, 2% for lengths, 5% for counts)",
+        ),
+    ] = None,
 ):
     """Which value makes it fair? Sweep a parameter over a range of values.
 
@@ -189,6 +197,14 @@ def sweep(
         fail(str(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
     except ScenarioError as e:
         fail(str(e))
+    from sim.stats import verdict as V
+    from sim.stats.sweep_table import check_margins
+
+    try:
+        sw.margins = V.parse_margins(margin)
+        check_margins(sw)
+    except (V.MarginError, SweepError) as e:
+        fail(str(e), EXIT_USAGE)
     large_grid_note(sw)
     warn_if_replacing_sweep(sw, out)
     bars = SweepBars(sw)

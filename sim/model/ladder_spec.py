@@ -84,6 +84,7 @@ class Ladder:
     label: str
     variant: str = ""  # rungs other than the default ones: their names, so such a ladder gets a folder of its own
     balance_games: int = 0  # games of each rung's own (mono) table, for the balance figures (0: ``games``)
+    margins: tuple[tuple[str, float], ...] = ()  # --margin: a balance figure's equivalence margin (sim.stats.verdict)
 
     @property
     def total_games(self) -> int:

@@ -77,6 +77,8 @@ class Sweep:
     measure_source: str = "[sweep] measures"
     target_text: str | None = None
     target_source: str = "--target"
+    # equivalence margins of the verdicts against the scenario's own point (sim.stats.verdict; --margin), by measure
+    margins: dict[str, float] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -275,7 +275,13 @@ def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team:
             per.setdefault(k, []).append({"rung": ld.rungs[i].text, **f})
     judged = {k: rows for k, rows in per.items() if not (is_team and k.startswith("team_win_rate"))}
     ref = reference_rung(ld, [tg.table.rungs[0] for tg in mono])
-    verdicts = lf.skill_verdicts(judged, xs, ref, paired=lambda k, i, j: paired_figure(k, mono[i], mono[j], ld.players))
+    verdicts = lf.skill_verdicts(
+        judged,
+        xs,
+        ref,
+        margins=dict(ld.margins),
+        paired=lambda k, i, j: paired_figure(k, mono[i], mono[j], ld.players),
+    )
     out = {k: {"words": FIGURE_WORDS.get(k, k), "per_rung": rows, "skill": verdicts[k]} for k, rows in judged.items()}
     return {
         "reference": ld.rungs[mono[ref].table.rungs[0]].text,

@@ -198,5 +198,5 @@ def _margins(sw, own_row: dict, quantities: dict) -> dict[str, float]:
     for m in sw.measures:
         q = quantities[m]
         ref = (own_row["measures"].get(m) or {}).get("value") or 0.0
-        out[m] = V.margin_for(m, margin_kind(q.base.name, q.base.kind, sw.base.game)).value(ref)
+        out[m] = V.margin_for(m, margin_kind(q.base.name, q.base.kind, sw.base.game), sw.margins).value(ref)
     return out

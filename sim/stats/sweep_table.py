@@ -353,3 +353,12 @@ def resolve(sw) -> None:
         ) from None
     if sw.target[0] not in sw.measures:
         sw.measures.append(sw.target[0])
+
+
+def check_margins(sw) -> None:
+    """A --margin entry must name a swept measure; raises SweepError naming it and the measures allowed."""
+    from sim.model.sweep_axis import SweepError
+
+    for k in sw.margins:
+        if k not in sw.measures:
+            raise SweepError(f"--margin: '{k}' is not a swept measure; allowed: {', '.join(sw.measures)}")

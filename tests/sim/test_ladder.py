@@ -382,3 +382,16 @@ def test_a_top_the_games_cannot_split_is_said_to_be_a_tie(a_vs_a, tmp_path):
         "distance above it is not measured"
     ), head
     assert "Elo" not in head
+
+
+@pytest.mark.kernel
+def test_margin_entries_of_the_balance_verdicts_are_checked_before_play():
+    ld = api_ladder.build("moor", players=4, strategies=["random", "runner"], games=40)
+    wide = api_ladder.with_margins(ld, ["first_player_advantage=50", "length_turns=3"])
+    assert dict(wide.margins) == {"first_player_advantage": 50.0, "length_turns": 3.0}
+    for bad, words in (
+        ("fpa=1", "'fpa' is not a balance figure; allowed: first_player_advantage"),
+        ("seat_spread=-1", "allowed: a positive, finite number"),
+    ):
+        with pytest.raises(api_ladder.LadderError, match=words):
+            api_ladder.with_margins(ld, [bad])

@@ -1096,7 +1096,9 @@ def test_the_sweep_says_which_settings_changed_beyond_their_margin_after_the_cor
     )
     assert r.exit_code == 0, r.output
     text = many_points_text(doc)
-    assert text.startswith("No setting changed beyond its margin (1 percentage point for rates, 2% for lengths")
+    assert text.startswith(
+        "No setting changed beyond its margin (by default 1 percentage point for rates, 2% for lengths"
+    )
     assert "0 of 1 difference unchanged within their margins, 1 cannot be told yet (about " in text
     assert "no difference" not in text.lower() and "by more than noise" not in text
     assert "Holm-corrected" in text and text in r.stdout
@@ -1105,7 +1107,7 @@ def test_the_sweep_says_which_settings_changed_beyond_their_margin_after_the_cor
     )
     text = many_points_text(doc)
     assert text.startswith(
-        "2 settings changed beyond the margin (1 percentage point for rates, 2% for lengths, 5% for counts): track "
+        "2 settings changed beyond the margin (by default 1 percentage point for rates, 2% for lengths, 5% for counts): track "
         "length = 20 spaces: game length (rounds) -"
     ), text
     assert "2 points were tested against it, 2 differences in all" in text
@@ -1219,3 +1221,43 @@ def test_against_own_gives_each_difference_a_verdict_at_its_margin():
     assert [t["verdict"] for t in a["differ"]] == ["changed"] and a["differ"][0]["point"] == 2
     assert a["verdicts"]["unchanged"] == 1 and a["verdicts"]["cannot_tell"] == 1
     assert a["verdicts"]["more_games"] > 20000
+
+
+@pytest.mark.kernel
+def test_margin_sets_the_change_that_matters_against_the_scenario_s_own_point(tmp_path):
+    """--margin length.rounds=100 makes every point unchanged within it; a measure not swept is one line, exit 2."""
+    p = scen(tmp_path)
+    r, doc = sweep(
+        tmp_path,
+        p,
+        "--set",
+        "track_len=20,30,40",
+        "--games",
+        "200",
+        "--measure",
+        "length.rounds",
+        "--margin",
+        "length.rounds=100",
+    )
+    assert r.exit_code == 0, r.output
+    assert all(t["margin"] == 100 for t in doc["against_own"]["differ"]) and not doc["against_own"]["differ"]
+    assert doc["against_own"]["verdicts"]["unchanged"] == 2
+    bad = cli.invoke(
+        app,
+        [
+            "sweep",
+            str(p),
+            "--set",
+            "track_len=20,30",
+            "--games",
+            "20",
+            "--measure",
+            "length.rounds",
+            "--margin",
+            "tie=1",
+            "--out",
+            str(tmp_path / "bad"),
+        ],
+    )
+    assert bad.exit_code == 2 and "--margin: 'tie' is not a swept measure; allowed: length.rounds" in bad.output
+    assert not (tmp_path / "bad").exists()
