@@ -133,7 +133,9 @@ def compare_sentence(r: dict, cat: catalogue.View) -> str:
     lab = _cap(r.get("label") or e.label)
     if r.get("identical"):
         said = f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
-        return said + (f", too few games to judge ({count(r['n'], 'paired game')})" if r.get("too_few_games") else "")
+        if r.get("too_few_games"):
+            return said + f", too few games to judge ({count(r['n'], 'paired game')})"
+        return said + ", unchanged"
     head = (
         f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
         f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"
@@ -157,6 +159,8 @@ def compare_minutes(res: dict) -> str | None:
         return None
     a, b = row["a"] * sec["a"] / 60, row["b"] * sec["b"] / 60
     at = f"at {sec['a']:g} s a turn" if sec["a"] == sec["b"] else f"at {sec['b']:g} and {sec['a']:g} s a turn"
+    if f"{a:.1f}" == f"{b:.1f}":
+        return f"Playing time about {a:.1f} min a game in both ({at})."
     return f"Playing time about {b:.1f} min a game instead of {a:.1f} min ({with_sign(b - a, 1)} min, {at})."
 
 

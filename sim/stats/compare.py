@@ -121,7 +121,8 @@ def resolve_margins(margins: dict[str, float] | None, names: list[str]) -> dict[
     for key, v in (margins or {}).items():
         name = MARGIN_ALIASES.get(key, key)
         if name not in names:
-            raise CompareError(f"--margin: '{key}' is not a compared measure; allowed: {', '.join(names)}")
+            allowed = [*names, *(k for k, v in MARGIN_ALIASES.items() if v in names)]
+            raise CompareError(f"--margin: '{key}' is not a compared measure; allowed: {', '.join(allowed)}")
         out[name] = v
     return out
 

@@ -410,7 +410,7 @@ def skill_verdicts(
     from scipy import stats
 
     from sim.stats import verdict as V
-    from sim.stats.metrics import holm
+    from sim.stats.metrics import MIN_GAMES_FOR_TESTS, holm
 
     above = [i for i in range(len(x)) if i != reference and x[i] > x[reference]]
     tests: list[dict] = []
@@ -454,6 +454,7 @@ def skill_verdicts(
                 more = r.get("more_games") if kind == V.CANNOT_TELL else None
                 per.append(
                     {
+                        "games": r.get("n"),
                         "rung": r["rung"],
                         "kind": kind,
                         "estimate": r["value"],
@@ -471,6 +472,7 @@ def skill_verdicts(
                 more = v.games + more  # the games a table would need in all (both tables play them)
             per.append(
                 {
+                    "games": t.get("n"),
                     "rung": r["rung"],
                     "kind": v.kind,
                     "estimate": v.estimate,
@@ -483,6 +485,9 @@ def skill_verdicts(
             )
         strongest = max(range(len(x)), key=lambda i: x[i])
         head = next((p for p in per if p["rung"] == rows[strongest]["rung"]), None)
+        for row_v in per:  # a verdict from a handful of games is noise called certainty
+            if (row_v.get("games") or MIN_GAMES_FOR_TESTS) < MIN_GAMES_FOR_TESTS:
+                row_v["kind"], row_v["more_games"] = V.CANNOT_TELL, None
         out[key] = {
             "at": rows[strongest]["rung"],
             "reference": rows[reference]["rung"],
@@ -497,9 +502,15 @@ def skill_verdicts(
 def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> str:
     """A figure's skill verdict in words (see `skill_verdicts`)."""
     from sim.stats import verdict as V
+    from sim.stats.metrics import MIN_GAMES_FOR_TESTS
 
     if head is None:
         return f"nothing to compare: {reference}, the table it is judged against, is the strongest rung"
+    if (head.get("games") or MIN_GAMES_FOR_TESTS) < MIN_GAMES_FOR_TESTS:
+        return (
+            f"too few games to judge ({head['games']} a table; the tests need at least {MIN_GAMES_FOR_TESTS}): "
+            "play more with --balance-games"
+        )
     share = key != "length_turns"
     f = (lambda v: f"{100 * v:+.1f} points") if share else (lambda v: f"{v:+.1f} turns")
     m = f"{100 * head['margin']:.1f} points" if share else f"{head['margin']:.1f} turns"

@@ -212,3 +212,16 @@ def test_an_interval_measured_from_a_rung_that_never_won_is_not_shown_as_a_numbe
     measured = {"anchor": "random", "rating": lf.rate(synthetic([0.0, 300.0], 2, 300, seed=6), ["random", "a"], 0, 1)}
     lo, hi = measured["rating"]["ratings"][1]["ci95"]
     assert elo_interval(measured, 1) == f"{lo:+.0f} .. {hi:+.0f}"
+
+
+def test_a_ladder_of_a_handful_of_games_says_it_is_too_few_to_judge():
+    """4 games a table: no 'holds for skill' and no games estimate from a noise-sized standard error."""
+    rows = {"a": (0.01, 0.2), "b": (0.02, 0.2)}
+    figs = {
+        "first_player_advantage": [
+            {"rung": r, "value": v, "se": se, "n": 4, "ci95": [v - 2 * se, v + 2 * se], "unit": "share"}
+            for r, (v, se) in rows.items()
+        ]
+    }
+    out = lf.skill_verdicts(figs, [0.0, 100.0], 0)["first_player_advantage"]
+    assert out["kind"] == "cannot_tell" and out["verdict"].startswith("too few games to judge (4 a table")
