@@ -130,7 +130,7 @@ def test_ctrl_c_during_compare_prints_one_line_and_exits_130(tmp_path, terminal)
     sent as soon as the process is loading the kernels (polled, not a fixed sleep)."""
     a, b = _big_pair(tmp_path)
     out = tmp_path / "cmp"
-    master, slave = pty.openpty() if terminal else os.pipe()[::-1]
+    master, slave = pty.openpty() if terminal else os.pipe()  # (read end, the child's stderr)
     spawn = sim_process(
         ["compare", str(a), str(b), "--out", str(out), "--chunk", "20000"], stdout=subprocess.DEVNULL, stderr=slave
     )
