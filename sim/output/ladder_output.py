@@ -270,7 +270,7 @@ def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team:
     xs = [skill(tg) for tg in mono]
     for tg in mono:
         i = tg.table.rungs[0]
-        figs = lf.balance_figures(tg.values, tg.finished, ld.players, is_team, ld.seed + tg.table.index)
+        figs = lf.balance_figures(tg.values, tg.finished, ld.players, is_team)
         for k, f in figs.items():
             per.setdefault(k, []).append({"rung": ld.rungs[i].text, **f})
     judged = {k: rows for k, rows in per.items() if not (is_team and k.startswith("team_win_rate"))}

@@ -24,8 +24,8 @@ against the next rung; the rating spread (best - worst, Elo) and how often the s
 wins a head-to-head (``1 / (1 + 10^(-spread/400))``); the share of outcome variance the rungs' strength explains.
 
 Balance at each rung (mono tables): first-player advantage, seat spread, team win rate, game length, each with its
-interval, and a trend test across rungs: weighted least squares of the figure on the rung's rating (weights 1 /
-variance of the figure), slope z-test, two-sided, ``ALPHA_TREND`` = 0.05.
+interval, and whether each holds for skill (`skill_verdicts`: every rung rated above the reference table against it,
+by the three verdicts of `sim.stats.verdict` at ``ALPHA_TREND`` = 0.05, Holm over figures and rungs).
 """
 
 from __future__ import annotations
@@ -258,20 +258,10 @@ def wilson95(successes: float, n: int) -> tuple[float, float]:
     return (0.0 if lo < 1e-12 else lo), (1.0 if hi > 1 - 1e-12 else hi)
 
 
-def boot_values(x: np.ndarray, stat, seed: int, boot: int = BOOT) -> np.ndarray:
-    """``stat(x[rows])`` of ``boot`` bootstrap resamples of the rows (games) of ``x``."""
-    rng = np.random.default_rng([seed & 0xFFFFFFFF, 24])
-    n = len(x)
-    return np.array([stat(x[rng.integers(0, n, n)]) for _ in range(boot)])
-
-
-def balance_figures(
-    values: dict[str, np.ndarray], finished: np.ndarray, players: int, team: bool, seed: int
-) -> dict[str, dict]:
+def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players: int, team: bool) -> dict[str, dict]:
     """The headline balance figures of one mono table from its per-game numerators (`sim.play.ladder`): each
     {value, ci95, se, unit}. Competitive: first_player_advantage (start player's win rate - 1/players, Wilson),
-    seat_spread (`seat_spread`); team: team_win_rate per role (Wilson); both: length_turns (mean turns, normal).
-    ``seed`` is kept for the callers' signature (no figure resamples now)."""
+    seat_spread (`seat_spread`); team: team_win_rate per role (Wilson); both: length_turns (mean turns, normal)."""
     fin = finished.astype(bool)
     n = int(fin.sum())
     out: dict[str, dict] = {}
@@ -342,38 +332,6 @@ def seat_spread(wins: list[float], n: int, players: int, margin: float = SEAT_MA
         "more_games": more,
         "n": n,
     }
-
-
-def trend(x: list[float], ys: list[float], ses: list[float], alpha: float = ALPHA_TREND) -> dict:
-    """Trend of a figure ``ys`` (standard errors ``ses``) across rungs of skill ``x`` (Elo): weighted least squares
-    slope, z-test (scipy.stats.norm), verdict "holds within noise" (p >= alpha), else "grows with skill" when the
-    figure moves away from zero as skill rises, "shrinks with skill" when towards zero (for a figure that is never
-    negative, length or a share: when it rises or falls)."""
-    from scipy import stats
-
-    xa, ya, sa = (np.asarray(v, float) for v in (x, ys, ses))
-    ok = np.isfinite(xa) & np.isfinite(ya) & np.isfinite(sa) & (sa > 0)
-    if ok.sum() < 3 or np.ptp(xa[ok]) == 0:
-        return {
-            "slope_per_100_elo": None,
-            "slope_se": None,
-            "p": None,
-            "verdict": "too few rungs to tell (at least 3 needed)",
-            "alpha": alpha,
-        }
-    w = 1 / sa[ok] ** 2
-    xm = float((w * xa[ok]).sum() / w.sum())
-    sxx = float((w * (xa[ok] - xm) ** 2).sum())
-    b = float((w * (xa[ok] - xm) * ya[ok]).sum() / sxx)
-    se = 1 / math.sqrt(sxx)
-    p = float(2 * stats.norm.sf(abs(b / se)))
-    a0 = float((w * ya[ok]).sum() / w.sum()) - b * xm  # the fitted line's value at x = 0
-    lo, hi = a0 + b * float(xa[ok].min()), a0 + b * float(xa[ok].max())
-    if p >= alpha:
-        verdict = "holds within noise"
-    else:  # the fitted figure at the strongest rung further from zero than at the weakest: it grows
-        verdict = "grows with skill" if abs(hi) > abs(lo) else "shrinks with skill"
-    return {"slope_per_100_elo": b * 100, "slope_se": se * 100, "p": p, "verdict": verdict, "alpha": alpha}
 
 
 def _figure_margin(key: str, ref_value: float, margins: dict[str, float] | None) -> float:

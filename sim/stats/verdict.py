@@ -64,11 +64,6 @@ class Margin:
             return self.absolute
         return max(abs(reference) * (self.share or 0.0), self.floor)
 
-    def describe(self) -> str:
-        if self.absolute is not None:
-            return f"+/-{self.absolute:g} ({self.source})"
-        return f"+/-{100 * (self.share or 0):g}% of the reference, at least {self.floor:g} ({self.source})"
-
 
 DEFAULT_MARGINS = {
     "rate": Margin(absolute=RATE_MARGIN, source="default for rates: 1 percentage point"),
@@ -150,14 +145,6 @@ class Verdict:
     p_equiv: float
     games: int
     more_games: int | None
-
-    @property
-    def unchanged(self) -> bool:
-        return self.kind == UNCHANGED
-
-    @property
-    def changed(self) -> bool:
-        return self.kind == CHANGED
 
 
 def _level(alpha: float, raw: float | None, adjusted: float) -> float:
