@@ -337,7 +337,15 @@ def warn_if_replacing_sweep(sw, out: Path | None) -> None:
 def summary_text(doc: dict) -> str:
     """The sweep in a few lines: each chosen measure per point, and the target's answer."""
     from sim.model.words import count
-    from sim.pages.sweep_page import fixed_words, fmt, fmt_ci, many_points_text, point_words, target_text
+    from sim.pages.sweep_page import (
+        fixed_words,
+        fmt,
+        fmt_ci,
+        many_points_text,
+        minutes_words,
+        point_words,
+        target_text,
+    )
 
     fixed = fixed_words(doc)
     lines = [
@@ -353,6 +361,8 @@ def summary_text(doc: dict) -> str:
             f"{fmt_ci(m['kind'], p['measures'][m['name']]['ci95'])}"
             for m in doc["chosen"]
         )
+        if p.get("minutes"):
+            ms += f"; {minutes_words(p['minutes'])}"
         lines.append(f"  {vals}{' (scenario)' if p['index'] == doc['default'] else ''}: {ms}")
     t = target_text(doc)
     if t:

@@ -135,6 +135,7 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
                 "finished": r["finished"],
                 "truncated": r["truncated"],
                 "measures": r["measures"],
+                "minutes": r.get("minutes"),
                 "aggregates": r["aggregates"],
             }
         )

@@ -644,6 +644,16 @@ def range_text(d: dict) -> str:
     return "; ".join(out) + " (95% intervals)" if out else ""
 
 
+def minutes_words(m: dict, short: bool = False) -> str:
+    """A point's playing time (`sim.stats.sweep_table.point_minutes`): "playing time about 24.3 min [24.2, 24.4]
+    at 13 s a turn" (``short``: the number and interval only)."""
+    lo, hi = m["ci95"] if m.get("ci95") else (None, None)
+    ci = f" [{lo:.1f}, {hi:.1f}]" if lo is not None and f"{lo:.1f}" != f"{hi:.1f}" else ""
+    if short:
+        return f"{m['value']:.1f} min{ci}"
+    return f"playing time about {m['value']:.1f} min{ci} at {m['seconds_per_turn']:g} s a turn"
+
+
 def point_rows(d: dict) -> list[dict]:
     rows = []
     tgt = d.get("target") or {}
@@ -667,6 +677,8 @@ def point_rows(d: dict) -> list[dict]:
                 )
             elif prev:
                 row[f"{m['label']}: change from previous"] = ""
+        if r.get("minutes"):
+            row["playing time (turns x seconds_per_turn)"] = minutes_words(r["minutes"], short=True)
         rows.append(row)
     return rows
 

@@ -265,7 +265,7 @@ def run_sentences(s: dict) -> list[str]:
             se0 = math.sqrt(fair * (1 - fair) / fin)
             p = metrics.diff_test(p0 - fair, se0)
             lo, hi = fp["advantage_ci95"]
-            real = f"more than chance explains ({fmt_p(p)})" if p < 0.05 else f"within chance ({fmt_p(p)})"
+            real = advantage_verdict(p0 - fair, math.sqrt(p0 * (1 - p0) / fin), fin, p)
             out.append(
                 f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
                 + (
@@ -278,14 +278,11 @@ def run_sentences(s: dict) -> list[str]:
         if len(seats) > 1:
             hi_s = max(seats, key=lambda r: r["win"]["rate"])
             lo_s = min(seats, key=lambda r: r["win"]["rate"])
-            chi = metrics.uniform_chi2([r["win"]["wins"] for r in seats])
-            equal = (
-                "the seats differ more than chance explains" if chi["p"] < 0.05 else "no seat stands out beyond chance"
-            )
+            equal = seats_verdict([r["win"]["wins"] for r in seats], fin)
             most, fewest = lab(f"win.seat{hi_s['seat']}"), lab(f"win.seat{lo_s['seat']}")
             out.append(
                 f"Most wins: {most} {100 * hi_s['win']['rate']:.1f}%; fewest: {fewest} "
-                f"{100 * lo_s['win']['rate']:.1f}%" + ("." if few else f" ({equal}, {fmt_p(chi['p'])}).")
+                f"{100 * lo_s['win']['rate']:.1f}%" + ("." if few else f" ({equal}).")
             )
         d = s.get("decisiveness")
         if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
@@ -310,6 +307,49 @@ def run_sentences(s: dict) -> list[str]:
     if not few:
         out += precision_line(s)
     return out
+
+
+def advantage_verdict(d: float, se: float, n: int, p: float) -> str:
+    """The first-player advantage ``d`` (a share; ``se`` its standard error, ``n`` finished games, ``p`` the
+    two-sided p-value of d = 0 against the fair share) in the three verdicts at the default 1-point margin
+    (`sim.stats.verdict`): within the margin of fair only where the equivalence test (TOST) says so, beyond it
+    where significant and past it, else "cannot tell yet" with about how many more games would decide."""
+    from sim.stats import verdict as V
+
+    m = V.margin_for("first_player_advantage", "rate").value(0.0)
+    v = V.judge(d, se, m, n, p, V.tost_p(d, se, m), raw_p_diff=p, raw_p_equiv=V.tost_p(d, se, m))
+    pts = _points(m)
+    if v.kind == V.UNCHANGED:
+        real = f"more than chance explains ({fmt_p(p)}) but " if p < V.ALPHA else ""
+        return f"{real}fair within {pts} (equivalence test, {fmt_p(v.p_equiv)})"
+    if v.kind == V.CHANGED:
+        return f"an edge beyond the {pts} margin ({fmt_p(p)})"
+    more = f": about {V.round_games(v.more_games):,} more games would decide" if v.more_games else ""
+    return f"cannot tell yet whether it is fair within {pts} ({fmt_p(p)}){more}"
+
+
+def _points(share: float) -> str:
+    """A margin given as a share in percentage points: "+/-1 point", "+/-0.5 points"."""
+    return f"+/-{100 * share:g} point" + ("" if 100 * share == 1 else "s")
+
+
+def seats_verdict(wins: list[float], n: int) -> str:
+    """Whether the seats win equally, from each seat's wins (shares of a game adding up to ``n`` finished games):
+    they differ where the chi-square test of equal seats rejects; every seat is fair within the 1-point margin
+    where each seat's simultaneous 95% Wilson interval (Bonferroni) lies within it of the fair share (an
+    intersection-union equivalence test, `sim.stats.ladder_fit.seat_spread`); otherwise cannot tell yet."""
+    from sim.stats.ladder_fit import SEAT_MARGIN, seat_spread
+    from sim.stats.verdict import round_games
+
+    sp = seat_spread(wins, n, len(wins))
+    chi = fmt_p(sp["p_equal"])
+    pts = _points(SEAT_MARGIN)
+    if sp["p_equal"] is not None and sp["p_equal"] < 0.05:
+        return f"the seats differ more than chance explains, chi-square {chi}"
+    if sp["within"] < SEAT_MARGIN:
+        return f"every seat fair within {pts} (simultaneous 95% intervals), chi-square {chi}"
+    more = f"; about {round_games(sp['more_games']):,} more games would decide" if sp.get("more_games") else ""
+    return f"cannot tell yet whether every seat is fair within {pts}, chi-square {chi}{more}"
 
 
 def box_words(m: dict) -> str:

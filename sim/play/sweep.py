@@ -133,13 +133,15 @@ def collect(sw: Sweep, folder: Path) -> dict:
 
     for p in sw.points:
         doc = store.load(pk[p.index])
+        ms = table.point_measures(p.scenario, doc["sums"], qs(p.index))
         rows.append(
             {
                 "index": p.index,
                 "values": p.values,
                 "games": doc["games"],
                 "key": pk[p.index],
-                "measures": table.point_measures(p.scenario, doc["sums"], qs(p.index)),
+                "measures": ms,
+                "minutes": table.point_minutes(p.scenario, ms),
                 "finished": doc["agg"].finished,
                 "truncated": doc["agg"].truncated,
                 "aggregates": doc["aggregates"],

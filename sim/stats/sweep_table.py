@@ -137,6 +137,23 @@ def point_measures(sc: Scenario, sums: dict, qs: dict | None = None) -> dict:
     return {name: value(q, sums) for name, q in (qs or quantities(sc)).items()}
 
 
+def point_minutes(sc: Scenario, ms: dict) -> dict | None:
+    """A point's playing time in minutes: its mean length in turns (``ms["length.turns"]``, with its 95% interval)
+    times the point's own ``seconds_per_turn`` / 60, so a swept seconds_per_turn is honoured: {value, ci95,
+    seconds_per_turn}. None for a game without that parameter or a point with no finished game."""
+    from sim.model.registry import SECONDS_PER_TURN
+
+    t = ms.get("length.turns")
+    if sc.spec.param(SECONDS_PER_TURN) is None or not t or t["value"] is None:
+        return None
+    s = float(sc.params[SECONDS_PER_TURN])
+    return {
+        "value": t["value"] * s / 60.0,
+        "ci95": [c * s / 60.0 for c in t["ci95"]] if t["ci95"] else None,
+        "seconds_per_turn": s,
+    }
+
+
 def neighbours(sw) -> list[tuple[int, int, str]]:
     """(a, b, axis) for every pair of points one step apart along one axis (grid), or consecutive (zip)."""
     if sw.mode == "zip" or len(sw.axes) <= 1:
@@ -299,6 +316,11 @@ def frame(sw, rows: list[dict]):
         cols[f"{n}.lo"] = [x["ci95"][0] if x["ci95"] else None for x in m]
         cols[f"{n}.hi"] = [x["ci95"][1] if x["ci95"] else None for x in m]
         cols[f"{n}.n"] = [x["n"] for x in m]
+    if rows and any(r.get("minutes") for r in rows):  # playing time (turns x seconds_per_turn / 60)
+        mins = [r.get("minutes") or {"value": None, "ci95": None} for r in rows]
+        cols["minutes"] = [x["value"] for x in mins]
+        cols["minutes.lo"] = [x["ci95"][0] if x["ci95"] else None for x in mins]
+        cols["minutes.hi"] = [x["ci95"][1] if x["ci95"] else None for x in mins]
     schema = {
         k: (
             pl.Float64

@@ -183,6 +183,32 @@ def test_verdict_balance_page_and_markdown_give_the_minutes():
     assert "seconds_per_turn: 13 s puts" in sec["intro"]
 
 
+@pytest.mark.kernel
+def test_sweep_gives_each_point_its_playing_time_in_minutes(tmp_path):
+    """Each point's minutes are its own mean turns x its own seconds_per_turn / 60 (a swept seconds_per_turn is
+    honoured: the same games, twice the minutes), in the terminal, sweep.json, the page's table and the parquet."""
+    import polars as pl
+
+    out = tmp_path / "s"
+    r = CliRunner().invoke(
+        app(),
+        ["sweep", str(ROOT / "scenarios" / "moor" / "2p.toml"), "--set", "seconds_per_turn=13,26"]
+        + ["--games", "200", "--out", str(out)],
+    )
+    assert r.exit_code == 0, r.output
+    doc = json.loads((out / "sweep.json").read_text())
+    a, b = (p["minutes"] for p in doc["points"])
+    turns = doc["points"][0]["measures"]["length.turns"]
+    assert a["value"] == pytest.approx(turns["value"] * 13 / 60) and b["value"] == pytest.approx(2 * a["value"])
+    assert b["ci95"] == pytest.approx([2 * c for c in a["ci95"]])
+    assert f"playing time about {a['value']:.1f} min" in r.stdout and "at 26 s a turn" in r.stdout
+    from sim.pages.sweep_page import point_rows
+
+    assert point_rows(doc)[1]["playing time (turns x seconds_per_turn)"].startswith(f"{b['value']:.1f} min")
+    frame = pl.read_parquet(out / "sweep.parquet")
+    assert frame["minutes"].to_list() == pytest.approx([a["value"], b["value"]])
+
+
 # --- 3. board legends in a player's words ----------------------------------------------------------------------------
 
 
