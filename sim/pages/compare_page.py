@@ -46,9 +46,14 @@ def frame(res: dict):
                 if r["diff_ci95"][0] == r["diff_ci95"][1]
                 else f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
                 "pairing gain": "-" if r["pairing_gain"] is None else f"{r['pairing_gain']:.1f}x",
-                "p": "too few games" if r.get("too_few_games") else "identical" if r["p"] is None else fmt_p(r["p"]),
-                "p (Holm)": fmt_p(r["p_holm"]),
+                "p (B = A)": "too few games"
+                if r.get("too_few_games")
+                else "identical"
+                if r["p"] is None
+                else fmt_p(r["p"]),
+                "p (B = A), Holm": fmt_p(r["p_holm"]),
                 "margin": "±" + verdicts.margin_text(r, short=True),
+                "p (within margin), Holm": fmt_p(r.get("p_equiv_holm")),
                 "verdict": _verdict_cell(r),
             }
         )
@@ -123,7 +128,8 @@ def significance_line(res: dict) -> str:
         f"Verdicts at each measure's margin (--margin; by default 1 percentage point for rates, 2% for lengths, 5% "
         f"for counts): unchanged = the 90% interval lies within the margin (two one-sided tests), changed = "
         f"different from 0 and beyond the margin, else cannot tell yet; Holm-corrected over "
-        f"{count(tested, 'measure')} at alpha = {res['alpha']}. Changed: {k or 'none'}."
+        f"{count(tested, 'measure')} at alpha = {res['alpha']}. Changed: {k or 'none'}. In the table, p (B = A) "
+        "tests a difference of 0 (paired); p (within margin) is the larger of the two one-sided tests at the margin."
     )
 
 

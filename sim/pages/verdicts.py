@@ -119,7 +119,7 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
             return f"unchanged within ±{m} (every paired game gave the same value)"
         return f"unchanged within ±{m} (equivalence test {fmt_p(r['p_equiv_holm'])} after Holm)"
     more = r.get("more_games")
-    tail = f": about {V.round_games(more):,} more games would decide" if more else ""
+    tail = f": {V.more_games_words(more, r.get('n') or 0)}" if more else ""
     return f"cannot tell yet at ±{m}{tail}"
 
 
@@ -198,8 +198,9 @@ def compare_sentences(res: dict) -> list[str]:
         line = f"Of the {count(len(tested), 'measure')} compared, {same} unchanged within their margins"
         if unsure:
             most = max((r.get("more_games") or 0) for r in unsure)
+            played = max((r.get("n") or 0) for r in unsure)
             line += f", {len(unsure)} cannot be told yet" + (
-                f" (about {V.round_games(most):,} more games would decide them all)" if most else ""
+                f" ({V.more_games_words(most, played, 'them all')})" if most else ""
             )
         out.append(line + ".")
     if not rows:
@@ -324,7 +325,7 @@ def advantage_verdict(d: float, se: float, n: int, p: float) -> str:
         return f"{real}fair within {pts} (equivalence test, {fmt_p(v.p_equiv)})"
     if v.kind == V.CHANGED:
         return f"an edge beyond the {pts} margin ({fmt_p(p)})"
-    more = f": about {V.round_games(v.more_games):,} more games would decide" if v.more_games else ""
+    more = f": {V.more_games_words(v.more_games, n)}" if v.more_games else ""
     return f"cannot tell yet whether it is fair within {pts} ({fmt_p(p)}){more}"
 
 

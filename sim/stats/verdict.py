@@ -195,6 +195,21 @@ def round_games(n: int) -> int:
     return -(-n // e) * e
 
 
+IMPRACTICAL_FACTOR = 50  # more games than this many times those played ...
+IMPRACTICAL_MIN = 1_000_000  # ... and at least this many: the estimate sits at its margin
+
+
+def more_games_words(more: int, games: int, what: str = "") -> str:
+    """"about 34,000 more games would decide" for ``more`` games beyond the ``games`` played; where that is
+    impractical (over `IMPRACTICAL_FACTOR` times the games played and at least `IMPRACTICAL_MIN`) it also says why:
+    the estimate sits about at its margin, where no practical number of games settles which side it is on. ``what``
+    follows "decide" ("them all")."""
+    text = f"about {round_games(more):,} more games would decide" + (f" {what}" if what else "")
+    if more >= IMPRACTICAL_MIN and more > IMPRACTICAL_FACTOR * max(games, 1):
+        text += " (the figure sits about at its margin: no practical number of games will settle which side)"
+    return text
+
+
 def words(v: Verdict, fmt) -> str:
     """The verdict in the designer's words; ``fmt`` formats a value of the measure with its unit and sign
     ("+0.8 points")."""
@@ -204,4 +219,4 @@ def words(v: Verdict, fmt) -> str:
         return f"changed by {fmt(v.estimate, signed=True)}"
     if v.more_games is None:
         return "cannot tell yet"
-    return f"cannot tell yet: about {round_games(v.more_games):,} more games would decide"
+    return f"cannot tell yet: {more_games_words(v.more_games, v.games)}"

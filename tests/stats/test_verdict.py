@@ -80,3 +80,9 @@ def test_words():
     assert V.words(_verdict(0.03, 0.005, 0.01), fmt) == "changed by +3.0 points"
     assert V.words(_verdict(0.0, 0.045, 0.01), fmt).startswith("cannot tell yet: about ")
     assert V.round_games(33_412) == 34_000
+
+
+def test_more_games_advice_says_when_no_practical_number_would_decide():
+    assert V.more_games_words(34_012, 20_000) == "about 35,000 more games would decide"
+    far = V.more_games_words(9_200_000, 20_000, "them all")
+    assert far.startswith("about 9,200,000 more games would decide them all (the figure sits about at its margin")
