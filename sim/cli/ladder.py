@@ -193,6 +193,8 @@ def summary_text(d: dict) -> str:
             lines.append(f"  {c['row']} vs hunters {c['col']}: hunters win {100 * c['hunters_win_rate']:.1f}%")
     for f in (d.get("balance") or {}).get("figures", {}).values():
         lines.append(f"{f['words']}: {f['skill']['verdict']}")
+    if (d.get("balance") or {}).get("note"):
+        lines.append(d["balance"]["note"])
     return "\n".join(lines)
 
 

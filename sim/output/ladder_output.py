@@ -289,6 +289,12 @@ def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team:
         "x": xs,
         "x_words": "rating (Elo)" if elo is not None else "team win rate (points)",
         "figures": out,
+        "note": lf.close_words(
+            max(xs) - xs[ref],
+            "Elo" if elo is not None else "points",
+            ld.rungs[mono[ref].table.rungs[0]].text,
+            ld.rungs[mono[max(range(len(xs)), key=xs.__getitem__)].table.rungs[0]].text,
+        ),
     }
 
 

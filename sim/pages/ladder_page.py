@@ -149,7 +149,10 @@ def _balance_section(d: dict) -> str:
         "so it measures what a seat keeps of its own) with an interval from simultaneous intervals of the seats' "
         "win rates; the seats are equal when every seat lies within 1 point of the fair share, and differ when the "
         "chi-square test of equal seats rejects; first-player advantage is the start player's win rate minus "
-        "the fair share.</p>" + html_table(rows) + _svg(ladder_plots.balance, d, "bal")
+        "the fair share.</p>"
+        + html_table(rows)
+        + (f'<p class="note">{esc(b["note"])}</p>' if b.get("note") else "")
+        + _svg(ladder_plots.balance, d, "bal")
     )
 
 

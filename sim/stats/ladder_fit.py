@@ -457,6 +457,22 @@ def skill_verdicts(
     return out
 
 
+CLOSE_SKILL = {"Elo": 35.0, "points": 5.0}  # a strongest rung this close to the reference is barely more skilled
+
+
+def close_words(gap: float, unit: str, reference: str, strongest: str) -> str:
+    """A note where the strongest rung is rated barely above the reference (less than `CLOSE_SKILL` in ``unit``,
+    Elo: 35 Elo is a 55% head-to-head): a verdict between two players of about equal skill says little about
+    skill; stronger rungs (search, a learned player) would. Empty otherwise."""
+    if gap <= 0 or gap >= CLOSE_SKILL.get(unit, 0.0):
+        return ""
+    return (
+        f"Note: {strongest}, the strongest rung, is rated only {gap:.0f} {unit} above {reference}, the table the "
+        "figures are judged against, so these verdicts say little about skill (stronger rungs, such as search, "
+        "would tell more)."
+    )
+
+
 def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> str:
     """A figure's skill verdict in words (see `skill_verdicts`)."""
     from sim.stats import verdict as V

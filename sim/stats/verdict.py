@@ -200,7 +200,7 @@ IMPRACTICAL_MIN = 1_000_000  # ... and at least this many: the estimate sits at 
 
 
 def more_games_words(more: int, games: int, what: str = "") -> str:
-    """"about 34,000 more games would decide" for ``more`` games beyond the ``games`` played; where that is
+    """ "about 34,000 more games would decide" for ``more`` games beyond the ``games`` played; where that is
     impractical (over `IMPRACTICAL_FACTOR` times the games played and at least `IMPRACTICAL_MIN`) it also says why:
     the estimate sits about at its margin, where no practical number of games settles which side it is on. ``what``
     follows "decide" ("them all")."""

@@ -67,7 +67,17 @@ def test_rule_change_is_significant_with_paired_intervals(tmp_path):
 def test_table_output_names_both_values_difference_interval_margin_and_verdict(tmp_path):
     r = invoke(BASE, GHOSTS, "--games", 2000, "--out", tmp_path / "c")
     assert r.exit_code == 0, r.output
-    for col in ("| measure", "| A ", "| B ", "B - A", "95% CI", "p (B = A), Holm", "margin", "p (within margin), Holm", "verdict"):
+    for col in (
+        "| measure",
+        "| A ",
+        "| B ",
+        "B - A",
+        "95% CI",
+        "p (B = A), Holm",
+        "margin",
+        "p (within margin), Holm",
+        "verdict",
+    ):
         assert col in r.stdout, col
     assert "Verdicts at each measure's margin" in r.stdout and "Holm-corrected over" in r.stdout
     html = (tmp_path / "c" / "compare.html").read_text()

@@ -395,3 +395,13 @@ def test_margin_entries_of_the_balance_verdicts_are_checked_before_play():
     ):
         with pytest.raises(api_ladder.LadderError, match=words):
             api_ladder.with_margins(ld, [bad])
+
+
+def test_a_strongest_rung_barely_above_the_reference_is_said_to_tell_little_about_skill():
+    from sim.stats.ladder_fit import close_words
+
+    words = close_words(5.2, "Elo", "weighted", "runner")
+    assert words.startswith("Note: runner, the strongest rung, is rated only 5 Elo above weighted")
+    assert close_words(120.0, "Elo", "weighted", "search") == ""
+    assert close_words(0.0, "Elo", "weighted", "weighted") == ""
+    assert "only 2 points above" in close_words(2.0, "points", "a", "b")

@@ -38,7 +38,9 @@ def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
     )
     lines = verdicts.run_sentences(s)
     assert lines[0].startswith(want)
-    assert any(w in lines[0] for w in ("fair within +/-1 point (equivalence", "beyond the +/-1 point", "cannot tell yet"))
+    assert any(
+        w in lines[0] for w in ("fair within +/-1 point (equivalence", "beyond the +/-1 point", "cannot tell yet")
+    )
     assert "within chance" not in lines[0]
     scope = verdicts.scope_line(s)
     assert scope.startswith("Scope: per-seat and per-strategy win rates hold for this seating and turn order")
