@@ -12,7 +12,7 @@ nothing below is imported, and Numba is not loaded, until a name is first used.
 Functions: load, run, compare, sweep, tune, ladder, check, executor. Results: Result, Comparison, SweepResult,
 TuneResult, LadderResult, CheckResult.
 Options: RunOptions, CompareOptions, SweepOptions, CheckOptions; per-run settings: RunContext (and Cancelled).
-Scenarios: Scenario (``Scenario.from_dict``). Errors: SimError and its subclasses ScenarioError, OverrideError,
+Scenarios: Scenario (``Scenario.from_dict``); SCENARIOS, the project's scenario folder (a Path). Errors: SimError and its subclasses ScenarioError, OverrideError,
 OptionError, OutputError, CompareError, SweepError, TuneError, LadderError, BadBaseline, RerunError, ExecutionError.
 """
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # what a type checker sees of the names `__getattr__` imports
     from sim.model.errors import SimError as SimError
     from sim.model.ladder_spec import LadderError as LadderError
     from sim.model.overrides import OverrideError as OverrideError
+    from sim.model.paths import SCENARIOS as SCENARIOS
     from sim.model.scenario import Scenario as Scenario
     from sim.model.scenario import ScenarioError as ScenarioError
     from sim.model.sweep_axis import SweepError as SweepError
@@ -86,6 +87,7 @@ _EXPORTS = {
     "ScenarioError": "sim.model.scenario",
     "SimError": "sim.model.errors",
     "OverrideError": "sim.model.overrides",
+    "SCENARIOS": "sim.model.paths",
     "SweepError": "sim.model.sweep_axis",
     "OutputError": "sim.output.report",
     "CompareError": "sim.stats.compare",
@@ -95,6 +97,7 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
+_FUNCTIONS = ("load", "run", "compare", "sweep", "check", "tune", "ladder", "executor")
 
 
 def __getattr__(name: str) -> Any:
@@ -103,6 +106,10 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'sim' has no attribute {name!r}")
     value = getattr(import_module(module), name)
+    if name in _FUNCTIONS:  # in Python words, with a progress default where a person watches (sim.api.notebook)
+        from sim.api.notebook import python_api
+
+        value = python_api(value)
     globals()[name] = value
     return value
 

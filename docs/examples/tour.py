@@ -22,8 +22,8 @@ from pathlib import Path
 
 import sim
 
-REPO = Path(__file__).resolve().parents[2] if "__file__" in globals() else Path.cwd()
-MOOR = REPO / "scenarios" / "moor" / "4p.toml"
+# the project's scenarios, wherever the notebook is opened from (sim knows its own checkout)
+MOOR = sim.SCENARIOS / "moor" / "4p.toml"
 OUT = Path(tempfile.mkdtemp(prefix="ghost-sim-tour-"))
 GAMES = 4000
 
@@ -47,7 +47,9 @@ print("report:", folder / "summary.html")
 # %% [markdown]
 # ## Bad input is one exception family
 #
-# Every error of bad input is a `sim.SimError` naming the field, what is allowed and what was given.
+# Every error of bad input is a `sim.SimError` naming the field, what is allowed and what was given, in Python's
+# words (`set: players=6: ...`, `games=0 is out of range`): the command line says the same with its option names.
+# An unknown keyword is one too (`sim.OptionError`), not a bare `TypeError`.
 
 # %%
 try:
@@ -55,6 +57,10 @@ try:
 except sim.SimError as e:
     print(type(e).__name__, "|", e.field, "|", e.allowed, "|", e.given)
     print(e)
+try:
+    sim.run(MOOR, gamez=10)
+except sim.SimError as e:
+    print(type(e).__name__, "|", e)
 
 # %% [markdown]
 # ## Change a rule: the `--set` of the command line

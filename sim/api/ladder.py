@@ -122,7 +122,11 @@ def build(
     else:
         p = Path(g)
         if not p.is_file():
-            raise LadderError(f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file")
+            raise LadderError(
+                f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file",
+                allowed=f"{', '.join(registry.names())} or a scenario file",
+                given=g,
+            )
         sc = load(p)
         spec = sc.spec
         if players is not None and spec is not None and not spec.min_players <= players <= spec.max_players:

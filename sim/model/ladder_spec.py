@@ -237,7 +237,11 @@ def build(
     seen: dict[str, int] = {}
     for r in rungs:
         if r.text in seen:
-            raise LadderError(f"--strategies: rung '{r.text}' given twice; give each rung once")
+            raise LadderError(
+                f"--strategies: rung '{r.text}' given twice; give each rung once",
+                allowed="each rung once",
+                given=r.text,
+            )
         seen[r.text] = 1
     if len(rungs) > MAX_RUNGS:
         raise LadderError(f"--strategies: {len(rungs)} rungs; allowed at most {MAX_RUNGS}")
@@ -260,7 +264,11 @@ def build(
     else:
         if mode == "competitive":
             if len(rungs) < 2:
-                raise LadderError("--strategies: a ladder needs at least 2 rungs (e.g. random,collector)")
+                raise LadderError(
+                    "--strategies: a ladder needs at least 2 rungs (e.g. random,collector)",
+                    allowed="at least 2 rungs",
+                    given=str(len(rungs)),
+                )
             if len(rungs) >= n:
                 for combo in itertools.combinations(idx, n):
                     layouts += [(perm, "mixed") for perm in itertools.permutations(combo)]

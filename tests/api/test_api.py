@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import sim
+from sim.api.notebook import python_words
 from sim.cli.main import app
 from sim.model.paths import REPO
 from tests.conftest import moor
@@ -142,15 +143,15 @@ def _cli_line(*args) -> tuple[int, str]:
 @pytest.mark.parametrize(
     "call,cli_args,kind,field,code",
     [
-        (lambda: sim.run(MOOR, games=0), ("run", MOOR, "--games", 0), "OptionError", "--games", 2),
+        (lambda: sim.run(MOOR, games=0), ("run", MOOR, "--games", 0), "OptionError", "games", 2),
         (
             lambda: sim.run(MOOR, set={"players": 9}),
             ("run", MOOR, "--set", "players=9"),
             "OverrideError",
-            "--set players=9",
+            "set",
             2,
         ),
-        (lambda: sim.run(MOOR, set={"nope": 1}), ("run", MOOR, "--set", "nope=1"), "OverrideError", "--set nope=1", 2),
+        (lambda: sim.run(MOOR, set={"nope": 1}), ("run", MOOR, "--set", "nope=1"), "OverrideError", "set", 2),
         (
             lambda: sim.run(REPO / "scenarios/moor/none.toml"),
             ("run", REPO / "scenarios/moor/none.toml"),
@@ -169,10 +170,10 @@ def _cli_line(*args) -> tuple[int, str]:
             lambda: sim.compare(MOOR, games=100, precision=0.01),
             ("compare", MOOR, "--set-b", "track_len=32", "--games", 100, "--precision", 0.01),
             "OptionError",
-            "--games",
+            "games",
             2,
         ),
-        (lambda: sim.check([MOOR], tier="fast"), ("check", MOOR, "--tier", "fast"), "OptionError", "--tier", 2),
+        (lambda: sim.check([MOOR], tier="fast"), ("check", MOOR, "--tier", "fast"), "OptionError", "tier", 2),
     ],
 )
 def test_bad_input_is_one_sim_error_with_the_cli_line(call, cli_args, kind, field, code):
@@ -181,7 +182,9 @@ def test_bad_input_is_one_sim_error_with_the_cli_line(call, cli_args, kind, fiel
     assert type(e.value).__name__ == kind
     assert "\n" not in str(e.value) and e.value.field == field
     got_code, line = _cli_line(*cli_args)
-    assert got_code == code and line == str(e.value)
+    # the same line, in Python words where it names an option (games=0, not --games: 0)
+    assert got_code == code and python_words(line) == str(e.value)
+    assert "--" not in str(e.value)
 
 
 @pytest.mark.kernel
@@ -191,10 +194,10 @@ def test_error_attributes_name_field_allowed_and_given():
     assert (e.value.field, e.value.given) == ("scenario.game", "'chess'") and "moor" in e.value.allowed
     with pytest.raises(sim.OptionError) as o:
         sim.run(MOOR, games=0)
-    assert (o.value.field, o.value.allowed, o.value.given) == ("--games", "1..10,000,000,000", "0")
+    assert (o.value.field, o.value.allowed, o.value.given) == ("games", "1..10,000,000,000", "0")
     with pytest.raises(sim.ScenarioError) as s:
         sim.load(MOOR, set={"players": 9})
-    assert s.value.field == "--set players=9" and s.value.given == "9" and s.value.allowed
+    assert s.value.field == "set" and s.value.given == "9" and s.value.allowed
     for name in (
         "ScenarioError",
         "OverrideError",
@@ -322,8 +325,8 @@ def test_a_frame_names_the_unit_of_the_value_it_holds():
 @pytest.mark.parametrize(
     "scenario, kw, kind, line",
     [
-        (MOOR, {"games": "many"}, "OptionError", "--games: expected an integer, got 'many'"),
-        (MOOR, {"threads": 1.5}, "OptionError", "--threads: expected an integer, got 1.5"),
+        (MOOR, {"games": "many"}, "OptionError", "games: expected an integer, got 'many'"),
+        (MOOR, {"threads": 1.5}, "OptionError", "threads: expected an integer, got 1.5"),
         (42, {"games": 10}, "ScenarioError", "scenario: expected a scenario file path or a sim.Scenario, got 42"),
     ],
 )

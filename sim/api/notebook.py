@@ -1,0 +1,158 @@
+"""What ``import sim`` hands a Python caller: each API function wrapped so that it speaks Python, not the command
+line (`python_api`).
+
+- An unknown keyword raises the API's own `OptionError` naming it and the keywords allowed (never a bare
+  ``TypeError``), so ``except sim.SimError`` catches every bad input.
+- A bad value's message names the keyword as Python code does: ``games=0 is out of range; allowed
+  1..10,000,000,000`` where the command line says ``--games: 0 is out of range ...`` (the command line calls the
+  unwrapped functions and keeps its words).
+- A long call shows its progress where a person is watching (a terminal or a Jupyter notebook: `default_progress`),
+  unless the caller passes its own `RunContext` (``ctx``) or progress callback.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+import re
+import sys
+import time
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from sim.api.options import OptionError
+from sim.model.errors import SimError
+from sim.play.context import RunContext
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+PROGRESS_EVERY_S = 2.0  # a progress line at most this often ...
+PROGRESS_AFTER_S = 2.0  # ... once the call has run this long (a quick call prints nothing)
+_LEAD = re.compile(r"^--([a-z][\w-]*)(?:: (\S+?)(?= (?:is|are) )|: | )")
+_ARGUMENT = re.compile(r"^([A-Z]+): ")  # a command line's argument (GAME, SCENARIO): the keyword's name
+_OPTION = re.compile(r"(?<![\w-])--([a-z][\w-]*)")
+
+
+def keyword(option: str) -> str:
+    """The keyword of a command-line option's name: "balance-games" -> "balance_games"."""
+    return option.replace("-", "_")
+
+
+def python_words(line: str) -> str:
+    """A command-line error line in Python words: "--games: 0 is out of range; allowed 1..5" -> "games=0 is out of
+    range; allowed 1..5"; "--set players=6: ..." -> "set: players=6: ..."; any later "--out" -> "out="."""
+
+    def lead(m: re.Match[str]) -> str:
+        name = keyword(m.group(1))
+        if m.group(2) is not None:
+            return f"{name}={m.group(2)}"
+        return f"{name}: "
+
+    line = _ARGUMENT.sub(lambda m: f"{m.group(1).lower()}: ", _LEAD.sub(lead, line, count=1), count=1)
+    return _OPTION.sub(lambda m: f"{keyword(m.group(1))}=", line)
+
+
+def _in_python_words(e: SimError) -> SimError:
+    """A copy of ``e`` (same class, same ``allowed`` and ``given``) whose message and ``field`` are in Python
+    words (`python_words`)."""
+    new = copy.copy(e)
+    new.args = (python_words(str(e)),) + tuple(e.args[1:])
+    if e.field:
+        f = e.field.split(" ")[0]
+        new.field = keyword(f.lstrip("-")) if f.startswith("--") else f.lower() if f.isupper() else e.field
+    return new
+
+
+def _check_keywords(name: str, sig: inspect.Signature, args: tuple, kwargs: dict) -> None:
+    """Raise OptionError for a keyword ``name`` does not take, or arguments that do not bind to ``sig``."""
+    allowed = [p for p in sig.parameters if sig.parameters[p].kind is not inspect.Parameter.VAR_KEYWORD]
+    unknown = [k for k in kwargs if k not in sig.parameters]
+    if unknown:
+        raise OptionError(
+            f"{unknown[0]}: not a keyword of sim.{name}; allowed: {', '.join(allowed)}",
+            field=unknown[0],
+            allowed=", ".join(allowed),
+            given=unknown[0],
+        )
+    try:
+        sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise OptionError(f"sim.{name}: {e}; allowed: {', '.join(allowed)}", allowed=", ".join(allowed)) from None
+
+
+def watching() -> bool:
+    """Whether a person is likely watching this process: a Jupyter/IPython kernel, or stderr is a terminal."""
+    if "ipykernel" in sys.modules:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def default_progress(name: str, total: float | None, write: Callable[[str], None] | None = None) -> RunContext:
+    """A `RunContext` whose progress callback writes "sim.run: 40,000 of 100,000 games (40%), 52,000 games/s, about
+    1 s left" to ``write`` (default: stderr, flushed, which a notebook shows under the cell) at most every
+    `PROGRESS_EVERY_S` seconds, once the call has run `PROGRESS_AFTER_S` seconds. ``total``: the games expected
+    (None: unknown, then no share or time left is said)."""
+    start = time.monotonic()
+    state = {"done": 0.0, "last": start}
+
+    def out(line: str) -> None:
+        if write is not None:
+            write(line)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def told(k: float) -> None:
+        state["done"] += k
+        now = time.monotonic()
+        if now - start < PROGRESS_AFTER_S or now - state["last"] < PROGRESS_EVERY_S:
+            return
+        state["last"] = now
+        done = state["done"]
+        rate = done / (now - start)
+        line = f"sim.{name}: {done:,.0f}"
+        if total:
+            line += f" of {total:,.0f} games ({100 * min(done / total, 1):.0f}%)"
+        else:
+            line += " games"
+        line += f", {rate:,.0f} games/s"
+        if total and rate > 0 and done < total:
+            line += f", about {(total - done) / rate:,.0f} s left"
+        out(line)
+
+    return RunContext(progress=told)
+
+
+def _total_games(bound: inspect.BoundArguments) -> float | None:
+    """The games a run or compare is asked for, where the call says (its ``games`` keyword or options)."""
+    g = bound.arguments.get("games")
+    if g is None and bound.arguments.get("options") is not None:
+        g = getattr(bound.arguments["options"], "games", None)
+    if g is None:
+        sc = bound.arguments.get("scenario", bound.arguments.get("a"))
+        g = getattr(sc, "games", None)
+    return float(g) if isinstance(g, (int, float)) and not isinstance(g, bool) else None
+
+
+def python_api(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` as ``import sim`` exports it (see the module docstring); its signature and docstring are kept."""
+    sig = inspect.signature(fn)
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        _check_keywords(name, sig, args, kwargs)
+        if "ctx" in sig.parameters and kwargs.get("ctx") is None and watching():
+            bound = sig.bind(*args, **kwargs)
+            total = _total_games(bound) if name in ("run", "compare") else None
+            kwargs["ctx"] = default_progress(name, total)
+        try:
+            return fn(*args, **kwargs)
+        except SimError as e:
+            raise _in_python_words(e) from None
+
+    return call

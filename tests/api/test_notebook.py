@@ -1,0 +1,111 @@
+"""The API as a notebook uses it (`sim.api.notebook`): unknown keywords are the API's own error, messages name
+keywords as Python does, every LadderError says what is allowed, and a long call shows its progress where a person
+watches."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+import sim
+from sim.api import notebook
+
+MOOR = Path(__file__).resolve().parents[2] / "scenarios" / "moor" / "4p.toml"
+
+
+@pytest.mark.kernel  # sim.ladder's and sim.load's module imports load a game's kernels
+@pytest.mark.parametrize("name", ["load", "run", "compare", "sweep", "check", "tune", "ladder"])
+def test_an_unknown_keyword_is_an_option_error_naming_it_and_the_keywords_allowed(name):
+    with pytest.raises(sim.OptionError) as e:
+        getattr(sim, name)(MOOR, gamez=10)
+    assert str(e.value).startswith(f"gamez: not a keyword of sim.{name}; allowed: ")
+    assert e.value.field == "gamez" and e.value.given == "gamez" and "seed" in e.value.allowed
+    assert not isinstance(e.value, TypeError)
+
+
+@pytest.mark.kernel
+def test_too_many_positional_arguments_are_an_option_error_too():
+    with pytest.raises(sim.OptionError, match=r"^sim.load: too many positional arguments"):
+        sim.load(MOOR, None, None, None, None, None)
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("--games: 0 is out of range; allowed 1..10", "games=0 is out of range; allowed 1..10"),
+        ("--set players=6: scenario.players: 6 is out of range", "set: players=6: scenario.players: 6 is out of range"),
+        ("--set-b track_len=9: no", "set_b: track_len=9: no"),
+        ("--balance-games: 0 is out of range", "balance_games=0 is out of range"),
+        ("--out: /x is a file; give --out another folder", "out=/x is a file; give out= another folder"),
+        ("GAME: 'chess' is neither a game", "game: 'chess' is neither a game"),
+        ("scenario.players: 9 is out of range", "scenario.players: 9 is out of range"),
+    ],
+)
+def test_a_command_line_message_in_python_words(line, words):
+    assert notebook.python_words(line) == words
+
+
+def test_the_signature_and_docstring_survive_the_wrapping():
+    import inspect
+
+    from sim.api import public
+
+    assert inspect.signature(sim.run) == inspect.signature(public.run) and sim.run.__doc__ == public.run.__doc__
+
+
+@pytest.mark.kernel  # the game's registry entry imports its kernels
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"game": "moor", "strategies": ["random"]},
+        {"game": "moor", "strategies": ["random", "random"]},
+        {"game": "chess"},
+        {"game": "moor", "players": "x"},
+        {"game": "treasure_hunters", "strategies": ["random", "runner"]},
+        {"game": "moor", "strategies": ["random:x=1", "weighted"]},
+        {"game": "moor", "strategies": ["weighted:w_tile=abc", "random"]},
+        {"game": "moor", "games": 0},
+        {"game": "moor", "balance_games": 0},
+        {"game": "moor", "seed": -1},
+        {"game": "moor", "players": 9},
+    ],
+)
+def test_every_ladder_error_says_what_is_allowed(kw):
+    with pytest.raises(sim.LadderError) as e:
+        sim.ladder(**kw)
+    assert e.value.allowed and "--" not in str(e.value), str(e.value)
+
+
+def test_progress_lines_name_the_games_the_rate_and_the_time_left(monkeypatch):
+    clock = iter([0.0, 3.0, 3.5, 6.0])
+    monkeypatch.setattr(notebook.time, "monotonic", lambda: next(clock))
+    lines: list[str] = []
+    ctx = notebook.default_progress("run", 100_000, lines.append)
+    assert ctx.progress is not None
+    ctx.progress(30_000)  # 3 s in: shown
+    ctx.progress(10_000)  # 0.5 s later: too soon
+    ctx.progress(20_000)  # 3 s after the last line: shown
+    assert lines == [
+        "sim.run: 30,000 of 100,000 games (30%), 10,000 games/s, about 7 s left",
+        "sim.run: 60,000 of 100,000 games (60%), 10,000 games/s, about 4 s left",
+    ]
+
+
+@pytest.mark.kernel
+def test_a_long_call_shows_its_progress_where_a_person_watches(monkeypatch):
+    err = io.StringIO()
+    monkeypatch.setattr(notebook, "watching", lambda: True)
+    monkeypatch.setattr(notebook, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(notebook, "PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(notebook.sys, "stderr", err)
+    sim.run(MOOR, games=3000, threads=1)
+    assert "sim.run: " in err.getvalue() and "of 3,000 games" in err.getvalue()
+    err.truncate(0)
+    sim.run(MOOR, games=3000, threads=1, ctx=sim.RunContext(threads=1))  # the caller's own context: silent
+    assert err.getvalue().strip("\x00") == ""
+
+
+def test_nobody_watching_a_script_or_the_suite_gets_no_progress_lines():
+    assert notebook.watching() is False  # pytest captures stderr: no terminal, no ipykernel
