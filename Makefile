@@ -23,12 +23,13 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sim run-defaults
 
-## Lint, type-check, check the layer contract (each tool on its own line: a failure names it)
+## Lint, type-check, check the layer contract and the complexity ratchet (each tool on its own line: a failure names it)
 lint: $(STAMP)
 	$(BIN)/ruff check sim tests docs kernels
 	$(BIN)/ruff format --check sim docs tests/sim tests/api tests/docs tests/newgame tests/stats tests/*.py kernels tests/kernels
 	$(BIN)/mypy sim
 	$(BIN)/lint-imports
+	$(BIN)/python tests/complexity.py
 
 ## lint, then the whole test suite on parallel workers sharing one kernel cache, filled before they start
 test: lint

@@ -151,9 +151,9 @@ def _add_pairs(ps: C.PairedSums, r: UnitResult) -> None:
 
 
 def _rng_contract() -> int:
-    from kernels.rng import RNG_CONTRACT
+    from sim.games import rng_contract
 
-    return RNG_CONTRACT
+    return rng_contract()
 
 
 def _now_utc() -> str:

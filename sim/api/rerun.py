@@ -183,9 +183,11 @@ def diff(a: Any, b: Any, where: str = "") -> list[str]:
 def causes(prov: dict, sc: Scenario, replayed: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """What changed since the report was made that can change its result: code, board files, the scenario file.
     Files in ``replayed`` (played from the report's own copy, `recorded_files`) cannot change it and are left out."""
-    from kernels.rng import RNG_CONTRACT
+    from sim.games import rng_contract
     from sim.model.scenario import sha256_file
     from sim.play.provenance import PACKAGES, git_commit
+
+    contract = rng_contract()
 
     out = []
     commit = git_commit()
@@ -193,8 +195,8 @@ def causes(prov: dict, sc: Scenario, replayed: frozenset[str] | set[str] = froze
         out.append(f"code version: commit {prov.get('git_commit')} then, {commit} now")
     if prov.get("rules_version") != sc.spec.rules_version:
         out.append(f"rules version: v{prov.get('rules_version')} then, v{sc.spec.rules_version} now")
-    if prov.get("rng_contract") != RNG_CONTRACT:
-        out.append(f"RNG contract: v{prov.get('rng_contract')} then, v{RNG_CONTRACT} now")
+    if prov.get("rng_contract") != contract:
+        out.append(f"RNG contract: v{prov.get('rng_contract')} then, v{contract} now")
     from importlib import metadata
 
     for p in PACKAGES:

@@ -59,6 +59,7 @@ def cli_markdown() -> str:
     from sim.cli.main import app
 
     root = get_command(app)
+    commands: dict = getattr(root, "commands", {})  # the app has subcommands: Typer builds a group
     out = [
         HEADER.format(what="cli", source="help texts in sim/cli/"),
         "# `sim` command reference\n\n",
@@ -72,7 +73,7 @@ def cli_markdown() -> str:
     cmds = list(_commands(root, []))
 
     def panel_of(path):
-        return getattr(root.commands[path[0]], "rich_help_panel", None) or "Commands"
+        return getattr(commands[path[0]], "rich_help_panel", None) or "Commands"
 
     panels: dict[str, list[list[str]]] = {}
     for path, _ in cmds:

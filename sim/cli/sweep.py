@@ -37,27 +37,32 @@ def cluster(workers: int | None, scheduler: str | None, threads: int | None = No
 class SweepBars:
     """Progress of a sweep on stderr. On a terminal: Rich bars for the games overall, the points, and one per point
     in flight (removed when it is done). Otherwise (logs, CI): `sim.play.progress.Lines` for the games overall and one
-    line per finished point."""
+    line per finished point. ``bars`` (the Rich bars) is None off a terminal, ``lines`` (the log lines) on one."""
 
     def __init__(self, sw):
-        self.sw = sw
-        self.tty = sys.stderr.isatty()
-        self.tasks: dict[int, int] = {}
-        self.all = self.points = None
-        self.done = 0
+        from rich.progress import Progress, TaskID
+
         from sim.play.progress import Lines  # counts the games played here (stored points are reused)
 
+        self.sw = sw
+        self.tty = sys.stderr.isatty()
+        self.tasks: dict[int, TaskID] = {}
+        self.all: TaskID | None = None
+        self.points: TaskID | None = None
+        self.done = 0
         self.count = Lines(len(sw.points) * sw.games, f"sweep {sw.name}", sys.stderr, every_s=float("inf"))
         self.count.__enter__()
+        self.bars: Progress | None = None
+        self.lines: Lines | None = None
         if self.tty:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
             from sim.play.progress import time_left_column
 
             # the time left of the games overall, from every game since the first started (not Rich's last 30 s)
             self.left = time_left_column(self.count)
-            self.prog = Progress(
+            self.bars = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
@@ -66,16 +71,20 @@ class SweepBars:
                 transient=True,
             )
         else:
-            from sim.play.progress import Lines
-
-            self.prog = Lines(len(sw.points) * sw.games, f"sweep {sw.name}")
+            self.lines = Lines(len(sw.points) * sw.games, f"sweep {sw.name}")
 
     def __enter__(self):
-        self.prog.__enter__()
+        if self.bars is not None:
+            self.bars.__enter__()
+        elif self.lines is not None:
+            self.lines.__enter__()
         return self
 
     def __exit__(self, kind, value, tb):
-        self.prog.__exit__(kind, value, tb)
+        if self.bars is not None:
+            self.bars.__exit__(kind, value, tb)
+        elif self.lines is not None:
+            self.lines.__exit__(kind, value, tb)
         if self.tty and self.count.t_played is not None:  # end the line played() began
             self.count.__exit__(kind, value, tb)
         return False
@@ -84,12 +93,12 @@ class SweepBars:
         return ", ".join(f"{k}={v}" for k, v in self.sw.points[index].values.items())
 
     def start(self, points: int, games: int) -> None:
-        if self.tty:
-            self.all = self.prog.add_task(f"sweep {self.sw.name}: games", total=games)
+        if self.bars is not None:
+            self.all = self.bars.add_task(f"sweep {self.sw.name}: games", total=games)
             self.left.only = self.all
-            self.points = self.prog.add_task("points", total=points)
-        else:
-            self.prog.total = max(games, 1)
+            self.points = self.bars.add_task("points", total=points)
+        elif self.lines is not None:
+            self.lines.total = max(games, 1)
         self.todo = points
         if not points:  # nothing to play: say so, not "0 games in 0.0 s, 0 games/s"
             n = len(self.sw.points)
@@ -97,40 +106,43 @@ class SweepBars:
                 f"all {n:,} point{'' if n == 1 else 's'} reused (stored by an earlier run with the same seed "
                 "and games; --fresh plays them again)"
             )
-            for lines in (self.count, self.prog if not self.tty else None):
+            for lines in (self.count, self.lines):
                 if lines is not None:
                     lines.instead = said
 
     def played(self) -> None:
         """The games are over: the games line (games/s of the games alone) and "writing the sweep ...", its time
         following on the same line (`sim.play.progress.Lines.played`)."""
-        if self.tty:
-            self.prog.stop()
+        if self.bars is not None:
+            self.bars.stop()
             self.count.played("the sweep")
-        else:
-            self.prog.played("the sweep")
+        elif self.lines is not None:
+            self.lines.played("the sweep")
 
     def advance(self, index: int, games: int) -> None:
         self.count.advance(games)
-        if not self.tty:
-            self.prog.advance(games)
+        if self.lines is not None:
+            self.lines.advance(games)
+            return
+        if self.bars is None or self.all is None:
             return
         if index not in self.tasks:
-            self.tasks[index] = self.prog.add_task(f"  point {index} ({self._values(index)})"[:60], total=self.sw.games)
-        self.prog.advance(self.tasks[index], games)
-        self.prog.advance(self.all, games)
+            self.tasks[index] = self.bars.add_task(f"  point {index} ({self._values(index)})"[:60], total=self.sw.games)
+        self.bars.advance(self.tasks[index], games)
+        self.bars.advance(self.all, games)
 
     def point_done(self, index: int) -> None:
         self.done += 1
-        if not self.tty:
+        if self.bars is None:
             typer.echo(
                 f"sweep {self.sw.name}: point {index} ({self._values(index)}) done, {self.done} of {self.todo}",
                 err=True,
             )
             return
         if index in self.tasks:
-            self.prog.remove_task(self.tasks.pop(index))
-        self.prog.advance(self.points, 1)
+            self.bars.remove_task(self.tasks.pop(index))
+        if self.points is not None:
+            self.bars.advance(self.points, 1)
 
 
 def sweep(

@@ -218,7 +218,7 @@ class Castle:
         stopped = sorted(set(still) - held)
         for g in held:
             self.ghosts[g] = to_board((int(start[g][1] + 3), int(start[g][0] + 3)), new_rot)
-        spaces = {g: self._spaces(*still[g][1], new_rot) for g in stopped}
+        spaces = {g: self._spaces(still[g][1][0], still[g][1][1], new_rot) for g in stopped}
         for g in stopped:
             self.ghosts[g] = None
         corner = []
@@ -245,7 +245,7 @@ class Castle:
         floor = {g: to_floor(rc, self.rot) for g, rc in enumerate(self.ghosts) if rc is not None}
         new_rot = (self.rot + (1 if d == 0 else -1)) % 4
         off = {g for g in held if math.hypot(*self._offset(floor[g])) > 3.5}
-        waiting = []
+        waiting: list[tuple[int, list]] = []
         for g in sorted(floor):
             if g in held:
                 if g in off:

@@ -137,7 +137,7 @@ def _quiet_swallowed_stop(hook):
             return
         hook(args)
 
-    quiet._sim_quiet = True
+    setattr(quiet, "_sim_quiet", True)  # noqa: B010 (a marker on a function: mypy has no attribute for it)
     return quiet
 
 

@@ -101,9 +101,9 @@ class BadBaseline(SimError, ValueError):
 
 
 def rng_contract() -> int:
-    from kernels.rng import RNG_CONTRACT
+    from sim.games import rng_contract as contract
 
-    return RNG_CONTRACT
+    return contract()
 
 
 def digest(sc: Scenario) -> str:
