@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pytest workers of `make test` (pytest-xdist; auto: one per CPU)
 WORKERS ?= auto
 
-.PHONY: run test test-fast lint bench baselines check clean venv lock
+.PHONY: run test test-fast lint bench baselines check clean venv lock serve
 
 # the versions of requirements.lock, within pyproject.toml's ranges
 $(STAMP): pyproject.toml requirements.lock
@@ -22,6 +22,10 @@ venv: $(STAMP)
 ## Run every default scenario and write reports under reports/
 run: $(STAMP)
 	$(BIN)/sim run-defaults
+
+## The designer's workbench in the browser: http://127.0.0.1:8765/ (Ctrl-C stops it; jobs kept in reports/web/)
+serve: $(STAMP)
+	$(BIN)/sim serve
 
 ## Lint, type-check, check the layer contract (each tool on its own line: a failure names it)
 lint: $(STAMP)
