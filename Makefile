@@ -30,7 +30,7 @@ serve: $(STAMP)
 ## Lint, type-check, check the layer contract (each tool on its own line: a failure names it)
 lint: $(STAMP)
 	$(BIN)/ruff check sim tests docs kernels
-	$(BIN)/ruff format --check sim docs tests/sim tests/api tests/docs tests/newgame tests/stats tests/*.py kernels tests/kernels
+	$(BIN)/ruff format --check sim docs tests/sim tests/web tests/api tests/docs tests/newgame tests/stats tests/*.py kernels tests/kernels
 	$(BIN)/mypy sim
 	$(BIN)/lint-imports
 
