@@ -16,7 +16,7 @@ def client(reports: Path, start_pool: bool = False, **kw):
         warnings.simplefilter("ignore", DeprecationWarning)  # starlette's note about httpx2
         from fastapi.testclient import TestClient
 
-    return TestClient(create_app(Settings(reports=reports, **kw), start_pool=start_pool))
+    return TestClient(create_app(Settings(reports=reports, **kw), start_pool=start_pool), follow_redirects=False)
 
 
 def wait(c, job_id: int, states=("done", "failed", "cancelled", "interrupted"), timeout: float = 120.0):
