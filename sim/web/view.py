@@ -36,8 +36,17 @@ def figure(v: Any, kind: str = "") -> str:
     return str(v)
 
 
+def diff(v: Any, kind: str = "") -> str:
+    """A difference B - A, signed: a rate's in percentage points ("+0.33 pp"), other numbers as `figure`."""
+    if v is None:
+        return "n/a"
+    if kind == "rate" and isinstance(v, (int, float)):
+        return f"{100 * v:+.2f} pp"
+    return ("+" if isinstance(v, (int, float)) and v > 0 else "") + figure(v, kind)
+
+
 def games(n: float | None) -> str:
     return "" if n is None else f"{int(n):,}"
 
 
-FILTERS = {"when": when, "seconds": seconds, "figure": figure, "games": games}
+FILTERS = {"when": when, "seconds": seconds, "figure": figure, "diff": diff, "games": games}

@@ -35,10 +35,10 @@ pytestmark = [
 SHOTS = os.environ.get("SIM_SCREENSHOTS")
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full: bool = True) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=full)
 
 
 def free_port() -> int:
@@ -136,7 +136,8 @@ def test_designer_flow_in_chromium(browser, tmp_path):
         page.press("#f-track_len", "Tab")
         expect(page.locator("#f-track_len-msg")).to_be_empty()
         page.fill("#f-games", "20000")
-        shot(page, "workbench-form")
+        page.locator("#f-track_len-row").scroll_into_view_if_needed()
+        shot(page, "workbench-form", full=False)
         # warm once: the first job of a fresh worker loads the kernels (the 5-s figure is for compiled kernels)
         t0 = time.monotonic()
         page.click("#run")
