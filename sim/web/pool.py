@@ -43,9 +43,18 @@ class JobPool:
 
     def submit(self, job_id: int) -> None:
         """Queue job ``job_id`` (already in the store, queued)."""
-        self.futures[job_id] = self.executor.submit(
-            worker.execute, str(self.store.path), job_id, str(self.scenarios), self.scheduler
-        )
+        f = self.executor.submit(worker.execute, str(self.store.path), job_id, str(self.scenarios), self.scheduler)
+        f.add_done_callback(lambda f: self._ended(job_id, f))
+        self.futures[job_id] = f
+
+    def _ended(self, job_id: int, f: Future[str]) -> None:
+        """A job whose worker died (a broken pool: the process was killed) is marked failed, never left queued or
+        running."""
+        if f.cancelled():
+            return
+        e = f.exception()
+        if e is not None:
+            self.store.finish(job_id, "failed", error=f"the worker process stopped: {type(e).__name__}: {e}")
 
     def cancel(self, job_id: int) -> None:
         """Stop job ``job_id``: a queued one never starts, a running one stops within about a second."""

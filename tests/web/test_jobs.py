@@ -115,3 +115,15 @@ def test_a_server_stopped_mid_run_marks_the_job_interrupted(tmp_path):
         job = c.app.state.store.get(j)
         assert job.status == "interrupted" and job.result is None
         assert "interrupted" in c.get(f"/jobs/{j}").text
+
+
+def test_ladder_and_tune_jobs(c):
+    lad = wait(c, job_id(c.post("/jobs", data={"kind": "ladder", "game": "moor", "players": "2", "games": "200"})))
+    assert lad.status == "done", lad.error
+    assert lad.done == lad.total > 0 and lad.result["verdicts"]
+    assert c.get(f"/reports/{lad.folder}/ladder.html").status_code == 200
+    form = {"kind": "tune", "scenario": "moor/tunes/fair-start.toml", "trials": "3", "games": "300"}
+    tune = wait(c, job_id(c.post("/jobs", data=form)))
+    assert tune.status == "done", tune.error
+    assert any("chosen" in v or "best" in v for v in tune.result["verdicts"])
+    assert c.get(f"/reports/{tune.folder}/tune.html").status_code == 200
