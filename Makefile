@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pytest workers of `make test` (pytest-xdist; auto: one per CPU)
 WORKERS ?= auto
 
-.PHONY: run test test-fast lint bench baselines check clean venv lock
+.PHONY: run test test-fast lint bench baselines check clean venv lock serve
 
 # the versions of requirements.lock, within pyproject.toml's ranges
 $(STAMP): pyproject.toml requirements.lock
@@ -23,10 +23,14 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sim run-defaults
 
+## The designer's workbench in the browser: http://127.0.0.1:8765/ (Ctrl-C stops it; jobs kept in reports/web/)
+serve: $(STAMP)
+	$(BIN)/sim serve
+
 ## Lint, type-check, check the layer contract and the complexity ratchet (each tool on its own line: a failure names it)
 lint: $(STAMP)
 	$(BIN)/ruff check sim tests docs kernels
-	$(BIN)/ruff format --check sim docs tests/sim tests/api tests/docs tests/newgame tests/stats tests/*.py kernels tests/kernels
+	$(BIN)/ruff format --check sim docs tests/sim tests/web tests/api tests/docs tests/newgame tests/stats tests/*.py kernels tests/kernels
 	$(BIN)/mypy sim
 	$(BIN)/lint-imports
 	$(BIN)/python tests/complexity.py

@@ -40,9 +40,9 @@ def render(
     srows = [
         {
             "report": _link(f, "summary.html", root),
-            "game": s["scenario"]["game"],
-            "players": str(s["scenario"]["players"]),
-            "games": _games(s["games"]),
+            "game": esc(s["scenario"]["game"]),
+            "players": esc(str(s["scenario"]["players"])),
+            "games": esc(_games(s["games"])),
             "headline": esc(headline(s)),
             "written": _written(s),
         }
@@ -51,12 +51,12 @@ def render(
     wrows = [
         {
             "sweep": _link(f, "sweep.html", root),
-            "game": d["scenario"]["game"],
+            "game": esc(d["scenario"]["game"]),
             "swept": esc(
                 "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])
                 + "".join(f" (every point: {f['name']} = {f['label_text']})" for f in d.get("fixed") or ())
             ),
-            "points": f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}",
+            "points": esc(f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}"),
             "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
             "written": _written(d),
         }
@@ -65,9 +65,9 @@ def render(
     crows = [
         {
             "comparison": _link(f, "compare.html", root),
-            "game": d["a"]["game"],
+            "game": esc(d["a"]["game"]),
             "A vs B": esc(f"{d['a']['name']} vs {d['b']['name']}"),
-            "games": f"{d['games']:,} each",
+            "games": esc(f"{d['games']:,} each"),
             "headline": esc(" ".join(verdicts.compare_sentences(d)[:1])),
             "written": _written(d, f / "compare.json"),
         }
@@ -76,9 +76,9 @@ def render(
     trows = [
         {
             "tune": _link(f, "tune.html", root),
-            "game": d["scenario"]["game"],
+            "game": esc(d["scenario"]["game"]),
             "tuned": esc("; ".join(f"{p['name']} = {p['range']}" for p in d["params"])),
-            "trials": f"{len(d['trials'])} x {count(d['games'], 'game', grouped=True)}",
+            "trials": esc(f"{len(d['trials'])} x {count(d['games'], 'game', grouped=True)}"),
             "headline": esc(tune_headline(d)),
             "written": _written(d),
         }
@@ -87,8 +87,8 @@ def render(
     lrows = [
         {
             "ladder": _link(f, "ladder.html", root),
-            "game": d["game"],
-            "players": str(d["players"]),
+            "game": esc(d["game"]),
+            "players": esc(str(d["players"])),
             "rungs": esc(", ".join(r["rung"] for r in d["rungs"])),
             "headline": esc(ladder_headline(d)),
             "written": _written(d, f / "ladder.json"),
@@ -220,7 +220,8 @@ def _games(g: dict) -> str:
 
 
 def _raw_table(rows: list[dict]) -> str:
-    """An HTML table of cells that are already HTML (links); `html_table` escapes, so cells are marked safe."""
+    """An HTML table of cells that are already HTML: every cell is built escaped (`esc`) or is a link (`_link`,
+    its text escaped), so a game, name or value read from a report file shows as text, never as markup."""
     if not rows:
         return ""
     head = "".join(f"<th>{esc(k)}</th>" for k in rows[0])

@@ -1,6 +1,6 @@
 """Every report page in a real browser: headless chromium loads each game's balance report (and a comparison) and
-every plot is drawn with a size; the Treasure Hunters page stays a short memo. Skipped cleanly where no `chromium` is
-on PATH (Debian: apt install chromium).
+every plot is drawn with a size; the Treasure Hunters page stays a short memo. Fails where no `chromium` is on PATH
+(Debian: apt install chromium; .ci/run installs it); SIM_NO_BROWSER=1 skips it.
 
 The page itself holds no JavaScript; the test loads a copy with a probe script appended that measures, after load,
 every plot's drawn size, whether any plot sits in a closed <details>, every <img>'s natural size, and the page
@@ -10,6 +10,7 @@ height, and writes them into the DOM that --dump-dom prints.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -23,7 +24,8 @@ from sim.model.scenario import load
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt install chromium)"),
+    # skipped only on purpose (SIM_NO_BROWSER=1): CI installs chromium (.ci/run), so a missing one fails below
+    pytest.mark.skipif(os.environ.get("SIM_NO_BROWSER") == "1", reason="SIM_NO_BROWSER=1: browser tests skipped"),
     pytest.mark.kernel,  # the pages come from games played
 ]
 
@@ -53,6 +55,8 @@ window.addEventListener('load', function () {
 
 def browse(page: Path, tmp: Path) -> dict:
     """Load ``page`` (a copy with the probe) in headless chromium at 1280 px wide; the probe's measurements."""
+    if CHROMIUM is None:
+        pytest.fail("no chromium on PATH: apt-get install chromium (.ci/run does in CI), or SIM_NO_BROWSER=1 to skip")
     probe = tmp / f"probe-{page.parent.name}-{page.name}"
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
     r = subprocess.run(

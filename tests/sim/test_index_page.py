@@ -170,3 +170,17 @@ def test_index_skips_a_folder_without_a_readable_report(tmp_path):
     (tmp_path / "baselines").mkdir()
     html = index_page.write([], [], tmp_path).read_text()
     assert "half" not in html and "baselines" not in html
+
+
+@pytest.mark.kernel
+def test_index_cells_read_from_report_files_are_text(tmp_path):
+    """A value read from a summary.json (edited by hand, or written by another tool) shows as text in the index,
+    never as markup: every cell is escaped (the players and games cells were not)."""
+    from sim.pages.index_page import render
+
+    r = cli.invoke(app, ["run", str(BASE), "--games", "300", "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "r" / "summary.json").read_text())
+    s["scenario"]["players"] = "<script>alert(1)</script>"
+    page = render([(tmp_path / "r", s)], [], tmp_path)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page

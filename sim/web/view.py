@@ -1,0 +1,52 @@
+"""How the templates write numbers and times (Jinja2 filters)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+
+def when(t: float | None) -> str:
+    """Seconds since the epoch as UTC "2026-12-06 05:40:12" ("" for None)."""
+    if t is None:
+        return ""
+    return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def seconds(s: float | None) -> str:
+    """A duration in words: "4.2 s", "3 min 10 s" ("" for None)."""
+    if s is None:
+        return ""
+    if s < 60:
+        return f"{s:.1f} s"
+    m, r = divmod(int(round(s)), 60)
+    return f"{m} min {r} s" if m < 60 else f"{m // 60} h {m % 60} min"
+
+
+def figure(v: Any, kind: str = "") -> str:
+    """A measure's value: a rate (a share) in %, other numbers with 3 significant digits, None as "n/a"."""
+    if v is None:
+        return "n/a"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (int, float)):
+        if kind == "rate":
+            return f"{100 * v:.2f}%"
+        return f"{v:,.0f}" if float(v).is_integer() and abs(v) >= 1000 else f"{v:.3g}"
+    return str(v)
+
+
+def diff(v: Any, kind: str = "") -> str:
+    """A difference B - A, signed: a rate's in percentage points ("+0.33 pp"), other numbers as `figure`."""
+    if v is None:
+        return "n/a"
+    if kind == "rate" and isinstance(v, (int, float)):
+        return f"{100 * v:+.2f} pp"
+    return ("+" if isinstance(v, (int, float)) and v > 0 else "") + figure(v, kind)
+
+
+def games(n: float | None) -> str:
+    return "" if n is None else f"{int(n):,}"
+
+
+FILTERS = {"when": when, "seconds": seconds, "figure": figure, "diff": diff, "games": games}

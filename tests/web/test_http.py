@@ -1,0 +1,199 @@
+"""The workbench over HTTP, without playing a game: every page and endpoint, the form generated from the parameter
+specs, validation in `--set`'s words, paths refused outside scenarios/ and reports/, the token, 4xx errors with one
+line, and escaping."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from sim.web.config import ConfigError, Settings
+from tests.web._app import client
+
+
+def text(r) -> str:
+    """A response's text as a reader sees it (entities unescaped)."""
+    return html.unescape(r.text)
+
+
+@pytest.fixture
+def c(tmp_path):
+    with client(tmp_path / "reports") as cl:
+        yield cl
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_start_page_lists_every_game_and_its_scenarios(c):
+    r = c.get("/")
+    assert r.status_code == 200
+    assert "Ghosts of the Moor" in text(r) and "moor/4p.toml" in text(r)
+    assert 'src="/static/htmx.min.js"' in text(r)  # vendored: no network
+    assert c.get("/static/htmx.min.js").status_code == 200
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_form_has_a_field_per_parameter_card_and_seat(c):
+    r = c.get("/scenario", params={"path": "moor/4p.toml"})
+    assert r.status_code == 200
+    for name in ("games", "seed", "players", "track_len", "tiebreak", "seats.0.strategy", "seats.3.w_tile"):
+        assert f'name="{name}"' in text(r), name
+    assert "track length (spaces)" in text(r) and "allowed 19..62" in text(r) and "default 30" in text(r)
+    th = c.get("/scenario", params={"path": "treasure_hunters/basic-4p.toml"}).text
+    assert 'name="ghost_cards.shuffle"' in th and 'name="move_die.faces"' in th
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_validation_gives_the_set_line_beside_the_field(c):
+    r = c.post("/validate", data={"scenario": "moor/4p.toml", "field": "track_len", "track_len": "5"})
+    assert r.status_code == 200
+    assert "--set track_len=5: params.track_len: 5 is out of range; allowed 19..62" in text(r)
+    ok = c.post("/validate", data={"scenario": "moor/4p.toml", "field": "track_len", "track_len": "40"})
+    assert ok.text == ""
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_seat_parameters_follow_the_strategy(c):
+    r = c.get("/scenario/seats", params={"scenario": "moor/4p.toml", "seats.1.strategy": "search"})
+    assert 'name="seats.1.budget"' in text(r) and 'name="seats.0.w_tile"' in text(r)
+    five = c.get("/scenario/seats", params={"scenario": "moor/4p.toml", "players": "5"})
+    assert 'name="seats.4.strategy"' in five.text
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_a_bad_form_answers_400_with_the_line_beside_the_field(c):
+    r = c.post("/jobs", data={"kind": "run", "scenario": "moor/4p.toml", "track_len": "5"})
+    assert r.status_code == 400
+    line = "--set track_len=5: params.track_len: 5 is out of range; allowed 19..62"
+    assert line in text(r) and 'id="f-track_len-msg"' in text(r)
+    r = c.post("/jobs", data={"kind": "run", "scenario": "moor/4p.toml", "games": "0"})
+    assert r.status_code == 400 and "out of range" in text(r)
+    r = c.post("/jobs", data={"kind": "compare", "scenario": "moor/4p.toml"})
+    assert r.status_code == 400 and "B is the file unchanged" in text(r)
+    r = c.post("/jobs", data={"kind": "sweep", "scenario": "moor/4p.toml", "sweep_param": "track_len"})
+    assert r.status_code == 400 and "give the values to sweep" in text(r)
+    r = c.post("/jobs", data={"kind": "nonsense", "scenario": "moor/4p.toml"})
+    assert r.status_code == 400
+    r = c.post("/jobs", data={"kind": "ladder", "game": "chess"})
+    assert r.status_code == 400
+    r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "players": "x"})
+    assert r.status_code == 400 and "--players: 'x' is not a whole number" in text(r)
+    r = c.post("/jobs", data={"kind": "tune", "scenario": "../pyproject.toml"})
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/scenario?path=../pyproject.toml",
+        "/scenario?path=/etc/passwd",
+        "/scenario?path=moor/../../pyproject.toml",
+        "/scenarios/..%2Fpyproject.toml",
+        "/reports/..%2Fpyproject.toml",
+        "/reports/%2e%2e/%2e%2e/etc/passwd",
+        "/reports/web/jobs.sqlite",
+    ],
+)
+def test_paths_outside_scenarios_and_reports_are_refused(c, url):
+    r = c.get(url)
+    assert r.status_code in (403, 404), (url, r.status_code)
+    assert "pyproject" not in text(r) or "outside" in text(r)
+    assert "[project]" not in text(r) and "root:" not in text(r)
+
+
+def test_refusals_say_one_line(c):
+    r = c.get("/scenario", params={"path": "../pyproject.toml"})
+    assert r.status_code == 403
+    assert "scenario: '../pyproject.toml' is outside the scenarios/ folder" in text(r)
+    r = c.get("/scenario", params={"path": "moor/none.toml"})
+    assert r.status_code == 404 and "no file 'moor/none.toml'" in text(r)
+    r = c.get("/scenario", params={"path": "moor/4p.txt"})
+    assert r.status_code == 403
+
+
+def test_scenario_file_served_as_text(c):
+    r = c.get("/scenarios/moor/4p.toml")
+    assert r.status_code == 200 and 'game = "moor"' in text(r)
+
+
+def test_history_filters_and_bad_filters(c):
+    assert c.get("/history").status_code == 200
+    assert (
+        c.get("/history", params={"game": "moor", "players": "4", "kind": "run", "since": "2026-01-01"}).status_code
+        == 200
+    )
+    for bad in ({"kind": "x"}, {"since": "yesterday"}, {"players": "four"}, {"status": "x"}):
+        r = c.get("/history", params=bad)
+        assert r.status_code == 400, bad
+    assert "is not a date; give YYYY-MM-DD" in text(c.get("/history", params={"since": "yesterday"}))
+
+
+def test_unknown_job_and_result_are_404(c):
+    assert c.get("/jobs/12345").status_code == 404
+    assert c.get("/jobs/12345/progress").status_code == 404
+    assert c.post("/jobs/12345/cancel").status_code == 404
+    assert c.get("/r/0123456789abcdef").status_code == 404
+    assert c.post("/r/0123456789abcdef/again").status_code == 404
+    assert c.get("/r/0123456789abcdef/compare").status_code == 404
+
+
+def test_history_shows_jobs_and_filters_them(c):
+    store = c.app.state.store
+    a = store.add("k1", "run", "moor", 4, "run moor/4p.toml <script>alert(1)</script>", {"kind": "run"})
+    store.add("k2", "ladder", "turnwall", 3, "ladder turnwall 3p", {"kind": "ladder"})
+    r = c.get("/history", params={"game": "moor"})
+    assert f"/jobs/{a}" in text(r) and "ladder turnwall" not in text(r)
+    assert "<script>alert(1)</script>" not in r.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in r.text
+    assert "ladder turnwall" in c.get("/history", params={"kind": "ladder"}).text
+    assert "No job matches" in c.get("/history", params={"players": "5"}).text
+    j = c.get(f"/jobs/{a}")
+    assert j.status_code == 200 and "<script>alert" not in j.text
+    assert 'hx-trigger="every 500ms"' in c.get(f"/jobs/{a}/progress").text  # queued: polled
+
+
+def test_cancel_a_queued_job(c):
+    store = c.app.state.store
+    a = store.add("k1", "run", "moor", 4, "run", {"kind": "run"})
+    r = c.post(f"/jobs/{a}/cancel", headers={"HX-Request": "true"})
+    assert r.status_code == 200 and "cancelled" in text(r) and "every 500ms" not in text(r)
+    assert store.get(a).status == "cancelled"
+
+
+def test_a_restart_marks_unfinished_jobs_interrupted(tmp_path):
+    with client(tmp_path) as c:
+        store = c.app.state.store
+        a = store.add("k1", "run", "moor", 4, "run", {"kind": "run"})
+        assert store.start(a)
+    with client(tmp_path) as c:
+        r = c.get(f"/jobs/{a}")
+        assert "interrupted" in text(r) and "done" not in re.findall(r'id="status">(\w+)<', r.text)
+
+
+def test_remote_binding_needs_the_flag_and_a_token(tmp_path):
+    with pytest.raises(ConfigError, match="--allow-remote"):
+        Settings(host="0.0.0.0", reports=tmp_path).check()
+    with pytest.raises(ConfigError, match="needs a token"):
+        Settings(host="0.0.0.0", allow_remote=True, reports=tmp_path).check()
+    Settings(host="0.0.0.0", allow_remote=True, token="s3cret-token", reports=tmp_path).check()
+    Settings(host="::1", reports=tmp_path).check()
+
+
+def test_token_required_when_set(tmp_path):
+    with client(tmp_path, token="s3cret-token") as c:
+        r = c.get("/history")
+        assert r.status_code == 401 and "needs its token" in text(r)
+        assert c.get("/history", headers={"Authorization": "Bearer wrong-token"}).status_code == 401
+        assert c.get("/history", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
+        assert c.post("/jobs", data={"kind": "run"}).status_code == 401
+        ok = c.get("/history?token=s3cret-token")  # once: then the cookie
+        assert ok.status_code == 200 and c.get("/history").status_code == 200
+
+
+def test_cli_refuses_a_remote_host_without_the_flag():
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+
+    r = CliRunner().invoke(app, ["serve", "--host", "0.0.0.0"])
+    assert r.exit_code == 2 and "--allow-remote" in r.output

@@ -1,0 +1,129 @@
+"""Jobs played by the worker pool through the API: run and compare with their verdicts and report pages, the
+permanent link, play again (the same figures), compare with..., sweep, cancel that really stops a run, a restart
+that marks a running job interrupted, and a scenario named <script> shown as text on every page."""
+
+from __future__ import annotations
+
+import html
+import time
+
+import pytest
+
+from tests.web._app import client, job_id, wait
+
+pytestmark = pytest.mark.kernel  # the jobs play games
+
+
+@pytest.fixture(scope="module")
+def c(tmp_path_factory):
+    with client(tmp_path_factory.mktemp("web"), start_pool=True) as cl:
+        yield cl
+
+
+def run_form(**fields):
+    return {"kind": "run", "scenario": "moor/4p.toml", "games": "2000", **fields}
+
+
+def test_run_shows_progress_then_its_verdict_and_report(c):
+    j = job_id(c.post("/jobs", data=run_form(track_len="40")))
+    job = wait(c, j)
+    assert job.status == "done", job.error
+    assert job.done == job.total == 2000 and job.spec["sets"] == ["track_len=40"]
+    page = html.unescape(c.get(f"/jobs/{j}").text)
+    assert "The start player wins" in page and f"/r/{job.key}" in page
+    assert "every 500ms" not in page  # finished: no more polling
+    report = c.get(f"/reports/{job.folder}/summary.html")
+    assert report.status_code == 200 and "track_len" in report.text
+    res = c.get(f"/r/{job.key}")
+    assert res.status_code == 200 and job.result["figures"] in res.text
+
+
+def test_play_again_gives_the_same_figures(c):
+    j = job_id(c.post("/jobs", data=run_form(seed="11")))
+    first = wait(c, j)
+    again = wait(c, job_id(c.post(f"/r/{first.key}/again")))
+    assert again.key == first.key and again.status == "done"
+    assert again.result["figures"] == first.result["figures"] and again.result["rows"] == first.result["rows"]
+
+
+def test_compare_with_the_file_and_compare_two_runs(c):
+    j = wait(c, job_id(c.post("/jobs", data={**run_form(track_len="40"), "kind": "compare"})))
+    assert j.status == "done", j.error
+    assert j.spec["sets"] == [] and j.spec["sets_b"] == ["track_len=40"]
+    assert any("Game length" in v for v in j.result["verdicts"])
+    assert c.get(f"/reports/{j.folder}/compare.html").status_code == 200
+    a = wait(c, job_id(c.post("/jobs", data=run_form(track_len="25"))))
+    b = wait(c, job_id(c.post("/jobs", data=run_form(track_len="50"))))
+    pick = c.get(f"/r/{a.key}/compare")
+    assert pick.status_code == 200 and b.key in pick.text
+    cmp = wait(c, job_id(c.post(f"/r/{a.key}/compare", data={"other": b.key})))
+    assert cmp.status == "done" and cmp.spec["sets"] == ["track_len=25"] and cmp.spec["sets_b"] == ["track_len=50"]
+
+
+def test_sweep_job(c):
+    form = {**run_form(), "kind": "sweep", "sweep_param": "track_len", "sweep_values": "25,35", "games": "1000"}
+    j = wait(c, job_id(c.post("/jobs", data=form)))
+    assert j.status == "done", j.error
+    assert c.get(f"/reports/{j.folder}/sweep.html").status_code == 200
+    bad = c.post("/jobs", data={**form, "sweep_values": "5..9"})
+    assert bad.status_code == 400 and "track_len" in html.unescape(bad.text)
+
+
+def test_cancel_stops_a_long_run(c):
+    j = job_id(c.post("/jobs", data=run_form(games="50000000")))
+    wait(c, j, states=("running",))
+    end = time.monotonic() + 60
+    while c.app.state.store.get(j).done <= 0 and time.monotonic() < end:
+        time.sleep(0.1)
+    t0 = time.monotonic()
+    r = c.post(f"/jobs/{j}/cancel", headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    job = wait(c, j, timeout=30)
+    assert job.status == "cancelled" and job.done < job.total
+    assert time.monotonic() - t0 < 10
+    # the worker is free again: the next job runs
+    assert wait(c, job_id(c.post("/jobs", data=run_form(seed="3")))).status == "done"
+
+
+def test_script_in_a_scenario_is_text_on_every_page(c):
+    """A scenario's name cannot hold markup (it names a folder: refused), its description can: a description
+    "<script>..." and a bad value echoed in an error line are text on every page, the report page included."""
+    evil = "<script>alert(1)</script>"
+    refused = c.post("/jobs", data=run_form(track_len=evil))
+    assert refused.status_code == 400 and evil not in refused.text and "&lt;script&gt;" in refused.text
+    from sim.web.jobs import make_spec, result_key
+
+    spec = make_spec(
+        "run", c.app.state.code, scenario="moor/4p.toml", sets=[f'description="{evil}"'], games=500, seed=1
+    )
+    store = c.app.state.store
+    k = store.add(result_key(spec), "run", "moor", 4, f"run {evil}", spec)
+    c.app.state.pool.submit(k)
+    job = wait(c, k)
+    assert job.status == "done", job.error
+    for url in (f"/jobs/{k}", f"/r/{job.key}", "/history", "/", f"/reports/{job.folder}/summary.html"):
+        body = c.get(url).text
+        assert evil not in body, url
+    assert "&lt;script&gt;" in c.get(f"/r/{job.key}").text
+
+
+def test_a_server_stopped_mid_run_marks_the_job_interrupted(tmp_path):
+    with client(tmp_path, start_pool=True) as c:
+        j = job_id(c.post("/jobs", data=run_form(games="50000000")))
+        wait(c, j, states=("running",))
+    with client(tmp_path) as c:  # the next server
+        job = c.app.state.store.get(j)
+        assert job.status == "interrupted" and job.result is None
+        assert "interrupted" in c.get(f"/jobs/{j}").text
+
+
+def test_ladder_and_tune_jobs(c):
+    lad = wait(c, job_id(c.post("/jobs", data={"kind": "ladder", "game": "moor", "players": "2", "games": "200"})))
+    assert lad.status == "done", lad.error
+    assert lad.done == lad.total > 0 and lad.result["verdicts"]
+    assert c.get(f"/reports/{lad.folder}/ladder.html").status_code == 200
+    form = {"kind": "tune", "scenario": "moor/tunes/fair-start.toml", "trials": "3", "games": "300"}
+    tune = wait(c, job_id(c.post("/jobs", data=form)))
+    assert tune.status == "done", tune.error
+    assert any("chosen" in v or "best" in v for v in tune.result["verdicts"])
+    assert c.get(f"/reports/{tune.folder}/tune.html").status_code == 200
