@@ -357,7 +357,9 @@ def _fill(o: _Options, **kw: Any) -> _Options:
 class Comparison:
     """A comparison of A and B on common random numbers. raw: the compare.json dict; ``metrics``: one row per
     measure compared (`COMPARE_SCHEMA`: measure, label, kind, n, a, b, diff and its paired 95% interval ci_low,
-    ci_high, pairing_gain, p (null: identical), p_holm, significant); ``verdicts``: the plain sentences;
+    ci_high, pairing_gain, p (null: identical), p_holm, significant; the verdict at the measure's equivalence margin
+    (`sim.stats.verdict`): margin (a rate's as a share), p_equiv_holm, verdict (unchanged / changed / cannot_tell),
+    more_games (about how many more games would decide a cannot_tell)); ``verdicts``: the plain sentences;
     ``games``: paired games played; ``stop``: why it stopped; folder: where it was written, else None."""
 
     a: Scenario
@@ -384,6 +386,10 @@ class Comparison:
                 "p": r["p"],
                 "p_holm": r["p_holm"],
                 "significant": r["significant"],
+                "margin": r.get("margin"),
+                "p_equiv_holm": r.get("p_equiv_holm"),
+                "verdict": r.get("verdict"),
+                "more_games": r.get("more_games"),
             }
             for r in self.raw["metrics"]
         ]
@@ -430,6 +436,10 @@ COMPARE_SCHEMA = {
     "p": "Float64",
     "p_holm": "Float64",
     "significant": "Boolean",
+    "margin": "Float64",
+    "p_equiv_holm": "Float64",
+    "verdict": "String",
+    "more_games": "Int64",
 }
 
 

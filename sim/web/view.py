@@ -45,8 +45,45 @@ def diff(v: Any, kind: str = "") -> str:
     return ("+" if isinstance(v, (int, float)) and v > 0 else "") + figure(v, kind)
 
 
+def interval(lo: Any, hi: Any, kind: str = "", signed: bool = False) -> str:
+    """A 95% interval "lo … hi", each end with enough digits that two different ends never read alike ("39.6 …
+    39.6" is 39.58 … 39.65); "none (every game equal)" when it is exactly zero wide."""
+    if lo is None or hi is None:
+        return "n/a"
+    if lo == hi:
+        return "none (every game equal)"
+    scale, unit = (100.0, "%" if not signed else " pp") if kind == "rate" else (1.0, "")
+    for digits in range(2, 8):
+        a, b = (f"{scale * x:{'+' if signed else ''}.{digits}f}" for x in (lo, hi))
+        if a != b:
+            return f"{a}{unit} … {b}{unit}"
+    return f"{a}{unit} … {b}{unit}"
+
+
+VERDICT_WORDS = {"unchanged": "unchanged", "changed": "CHANGED", "cannot_tell": "cannot tell yet"}
+
+
+def verdict(kind: Any, more: Any = None) -> str:
+    """A compared measure's verdict in the report's words: unchanged (within its margin), CHANGED (beyond it), or
+    "cannot tell yet (+34,000 games)"."""
+    words = VERDICT_WORDS.get(str(kind), "n/a")
+    if kind == "cannot_tell" and more:
+        from sim.stats.verdict import round_games
+
+        words += f" (+{round_games(int(more)):,} games)"
+    return words
+
+
 def games(n: float | None) -> str:
     return "" if n is None else f"{int(n):,}"
 
 
-FILTERS = {"when": when, "seconds": seconds, "figure": figure, "diff": diff, "games": games}
+FILTERS = {
+    "when": when,
+    "seconds": seconds,
+    "figure": figure,
+    "diff": diff,
+    "games": games,
+    "interval": interval,
+    "verdict": verdict,
+}
