@@ -275,14 +275,13 @@ def _pattern(key: str) -> re.Pattern:
 
 
 def _spec(game: str | None) -> Any:
+    """The game's spec; None for no game or one whose code is not here (a summary read back elsewhere: generic
+    entries only). A game module that fails to import raises: a broken game is never read as generic labels."""
     if not game:
         return None
-    try:
-        from sim.model import registry
+    from sim.model import registry
 
-        return registry.get(game)
-    except Exception:  # noqa: BLE001  (a summary read back without that game's code: generic entries only)
-        return None
+    return registry.get(game)
 
 
 def entries(game: str | None = None) -> list[Entry]:

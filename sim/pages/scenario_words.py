@@ -27,12 +27,9 @@ def is_team_game(s: dict) -> bool:
 
 def _defaults(game: str) -> tuple[dict, dict]:
     """(parameter defaults, {strategy: {parameter: default}}) of ``game`` from the registry ({} when unknown)."""
-    try:
-        from sim.model import registry
+    from sim.model import registry
 
-        spec = registry.get(game)
-    except Exception:  # noqa: BLE001  (a summary read back without the game's code: no defaults to mark)
-        spec = None
+    spec = registry.get(game)  # None: a summary read back without the game's code (a broken module raises)
     if spec is None:
         return {}, {}
     return spec.defaults(), {st.name: {p.name: p.default for p in st.params} for st in spec.strategies}

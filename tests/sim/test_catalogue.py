@@ -282,3 +282,16 @@ def test_galleon_margin_definition_explains_a_negative_margin():
     assert "negative when a rival held more gold" in margin.definition and margin.unit == "gold"
     assert "or more" in close.definition
     assert "negative" not in catalogue.lookup("margin", "moor").definition
+
+
+def test_a_game_module_that_fails_to_import_is_an_error_not_generic_labels(monkeypatch):
+    from sim.model import catalogue, registry
+
+    def broken(name):
+        raise ImportError(f"sim.games.{name}: a bug in the game module")
+
+    monkeypatch.setattr(registry, "get", broken)
+    with pytest.raises(ImportError, match="a bug in the game module"):
+        catalogue.entries("moor")
+    monkeypatch.setattr(registry, "get", lambda name: None)  # a game whose code is not here: generic entries
+    assert catalogue.entries("chess") == list(catalogue.GENERIC)
