@@ -211,7 +211,7 @@ def test_house_drawing_outside_line_passes_between_rooms_not_through_one():
 
 @pytest.mark.kernel
 def test_board_show_on_a_terminal_writes_a_file_and_says_where(tmp_path, monkeypatch):
-    from sim.cli import main as C
+    from sim.cli import board as C
 
     board = REPO / "scenarios" / "galleon" / "boards" / "default.toml"
     monkeypatch.chdir(tmp_path)

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from sim.cli import common as cli_common
 from sim.cli import main as cli_main
+from sim.cli import shared as cli_shared
 from sim.cli.main import EXIT_INTERRUPTED, app
 from sim.play import runner
 from sim.play.context import RunContext
@@ -136,7 +137,7 @@ def test_an_error_after_a_swallowed_interrupt_is_reported_as_the_interrupt(
         runner._PENDING.append(stop)  # what the signal handler did before the callback swallowed it
         raise RuntimeError("no compiled object yet for <Library 'push_tile'>")
 
-    monkeypatch.setattr(cli_main, "load_scenario", compile_interrupted)
+    monkeypatch.setattr(cli_shared, "load_scenario", compile_interrupted)
     monkeypatch.setattr(sys, "argv", ["sim", "run", "whatever.toml"])
     with pytest.raises(SystemExit) as e:
         cli_main.main()
@@ -151,7 +152,7 @@ def test_an_error_without_an_interrupt_is_not_hidden(signals_restored, monkeypat
     def bug(*a, **k):
         raise RuntimeError("a real bug")
 
-    monkeypatch.setattr(cli_main, "load_scenario", bug)
+    monkeypatch.setattr(cli_shared, "load_scenario", bug)
     monkeypatch.setattr(sys, "argv", ["sim", "run", "whatever.toml"])
     with pytest.raises(RuntimeError, match="a real bug"):
         cli_main.main()

@@ -1,0 +1,147 @@
+"""`sim compare`: two scenarios on common random numbers, a verdict per measure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli import shared
+from sim.cli import sweep as cli_sweep
+from sim.cli.common import (
+    EXIT_USAGE,
+    after_write,
+    fail,
+    interruptible,
+    run_context,
+    usage,
+)
+
+
+def compare(
+    a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
+    b: Annotated[
+        Path | None, typer.Argument(help="scenario B (TOML), same game (default: A, changed by --set-b)")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(help="games each (default: A's); not with --precision or --sprt (they decide when to stop)"),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="common seed (default: A's)")] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(help="play on until every win-rate difference's 95% interval half-width is <= this (e.g. 0.005)"),
+    ] = None,
+    sprt: Annotated[
+        float | None,
+        typer.Option(
+            help="SPRT effect size: H0 diff = 0 vs H1 diff = this "
+            "(one-sided), alpha = beta = 0.05 (e.g. 0.01 = +1 "
+            "point); not with --precision"
+        ),
+    ] = None,
+    metric: Annotated[
+        str | None, typer.Option(help="measure the SPRT watches (default: first_player.win, or the team win rate)")
+    ] = None,
+    two_sided: Annotated[
+        bool, typer.Option("--two-sided", help="SPRT against a change of +|effect| or -|effect| (each side at alpha/2)")
+    ] = False,
+    max_games: Annotated[int | None, typer.Option(help="game cap for --precision / --sprt (default 2000000)")] = None,
+    alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
+    workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+    scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+    sets: Annotated[
+        list[str] | None, typer.Option("--set", help="NAME=VALUE: override in both A and B (see sim run --help)")
+    ] = None,
+    sets_a: Annotated[list[str] | None, typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
+    sets_b: Annotated[
+        list[str] | None,
+        typer.Option("--set-b", help="NAME=VALUE: override in B only; without B: compare A with A changed so"),
+    ] = None,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="MEASURE=VALUE: the change that matters for a measure (percentage points for rates; default 1 "
+            "point for rates, 2% for lengths, 5% for counts)",
+        ),
+    ] = None,
+):
+    """Did a rule change matter? Compare two scenarios on common random numbers.
+
+    Per measure both values, B - A with its paired 95% interval and a verdict:
+    unchanged within its margin (an equivalence test), changed (significant
+    after Holm and beyond the margin), or cannot tell yet (with about how many
+    more games would decide). Writes compare.html, compare.md and
+    compare.json. One stopping rule: --games, --precision or --sprt.
+
+    Example:
+
+        sim compare scenarios/moor/4p.toml --set-b tiebreak=shared --games 50000
+        sim compare scenarios/moor/4p.toml scenarios/moor/mixed.toml --sprt 0.01
+    """
+    import sim.api.public as api
+    from sim.output.report import OutputError, prepare_output
+    from sim.pages import compare_page
+    from sim.play import progress
+    from sim.stats import compare as cmp
+
+    opts = usage(
+        api.CompareOptions(
+            games,
+            seed,
+            precision,
+            sprt,
+            metric,
+            two_sided,
+            max_games,
+            alpha,
+            threads,
+            chunk,
+            workers,
+            scheduler,
+            margins=tuple(margin or ()),
+        ).validate
+    )
+    if b is None and not sets_b:
+        fail(
+            "missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
+            "compare --help)",
+            EXIT_USAGE,
+        )
+    sa = shared.load_scenario(a, sets, games, seed, (("--set-a", sets_a),))
+    sb = shared.load_scenario(b or a, sets, games, seed, (("--set-b", sets_b),))
+    try:
+        cmp.check_comparable(sa, sb)
+    except cmp.CompareError as e:
+        fail(str(e))
+    folder, what = api.compare_folder(sa, sb, out)
+    try:
+        prepare_output(folder, what)  # refuse a bad or unwritable --out (a full disk) before playing
+    except OutputError as e:
+        fail(str(e))
+    total = opts.cap() if opts.adaptive else (sa.games if games is None else games)
+    prog, adv, side = progress.compare_bar(total, f"{sa.name} vs {sb.name}")  # each side's games/s apart
+    with interruptible():  # Ctrl-C / SIGTERM: one line, exit 130 / 143, nothing written
+        try:
+            with cli_sweep.cluster(workers, scheduler, threads) as ex, prog:  # the games line, then the pages' time
+                res = api.compare(
+                    sa,
+                    sb,
+                    opts,
+                    out=folder,
+                    ctx=run_context(threads, adv, side),
+                    executor=ex,
+                    on_played=lambda: prog.played("the comparison"),
+                ).raw
+        except cmp.CompareError as e:
+            fail(str(e), EXIT_USAGE)
+    after_write(folder)
+    typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
+    typer.echo(f"comparison written to {folder}", err=True)

@@ -1,0 +1,138 @@
+"""`sim run` and `sim run-defaults`: play a scenario (or every default one) and write its report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli import ladder as cli_ladder
+from sim.cli import shared
+from sim.cli import sweep as cli_sweep
+from sim.cli import tune as cli_tune
+from sim.cli.common import (
+    SCENARIOS,
+    after_write,
+    check_run_options,
+    fail,
+    interruptible,
+    known_game,
+    run_context,
+)
+from sim.cli.shared import Sets, progress_bar, warn_if_replacing
+
+
+def run(
+    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    games: Annotated[int | None, typer.Option(help="games to play (default: the scenario's)")] = None,
+    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    chunk: Annotated[int, typer.Option(help="games per chunk (memory bound; results do not depend on it)")] = 1 << 16,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the summary JSON to stdout")] = False,
+    per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
+    workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+    scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+    sets: Sets = None,
+):
+    """Play a scenario and write its report.
+
+    The report folder, reports/<scenario name>/ or --out: summary.json,
+    summary.md, summary.html (the balance report), balance.md, plots/,
+    provenance.json, and games.parquet with --per-game. The numbers depend only
+    on the seed, the scenario and the game index: not on threads, chunk size or
+    machine.
+
+    Example:
+
+        sim run scenarios/moor/4p.toml --games 20000
+        sim run scenarios/moor/4p.toml --set seats.3.strategy=runner --set track_len=32
+    """
+    check_run_options(games, threads, chunk, seed)
+    sc = shared.load_scenario(scenario, sets, games, seed)
+    import sim.api.public as api
+    from sim.pages import tables
+
+    n = sc.games if games is None else games
+    warn_if_replacing(sc, out, games, seed)
+    prog, adv = progress_bar(n, f"{sc.name}")
+    opts = api.RunOptions(games, seed, threads, chunk, per_game)
+    with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
+        r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex, on_played=prog.played)
+    s, folder = r.raw, r.folder
+    assert folder is not None  # write=True: the report folder is written
+    after_write(folder)
+    if json_out:
+        typer.echo(json.dumps(s, indent=2))
+    else:
+        typer.echo(tables.render_markdown(s))
+    typer.echo(f"report written to {folder}", err=True)
+
+
+def run_defaults(
+    games: Annotated[int | None, typer.Option(help="override games per scenario")] = None,
+    game: Annotated[str | None, typer.Option(help="only this game's scenarios")] = None,
+    tunes: Annotated[
+        bool,
+        typer.Option("--tunes", help="also play the default tunes of scenarios/<game>/tunes/ (not in make run)"),
+    ] = False,
+):
+    """Play every default scenario and sweep and write their reports (what `make run` does).
+
+    The scenarios of scenarios/<game>/, then the sweeps of
+    scenarios/<game>/sweeps/, then one small skill ladder per game (about
+    6,000 games; sim ladder GAME plays a full one), with --tunes then the
+    tunes of scenarios/<game>/tunes/, then reports/index.html, which links
+    every report with its headline figures.
+
+    Example:
+
+        sim run-defaults --game moor --games 20000
+    """
+    known_game(game)
+    if games is not None:
+        check_run_options(games)
+    import sim.api.public as api
+    from sim.pages import tables
+
+    files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
+    if not files:
+        fail(f"no scenarios found under {SCENARIOS}" + (f"/{game}" if game else ""))
+    written = []
+    for f in files:
+        sc = shared.load_scenario(f)
+        n = sc.games if games is None else games
+        warn_if_replacing(sc, None, n)
+        prog, adv = progress_bar(n, sc.name)
+        with interruptible(), prog:
+            r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
+        s, folder = r.raw, r.folder
+        assert folder is not None  # write=True: the report folder is written
+        seats = tables.one_line(s)
+        g = s["games"]  # the progress line above gave the time and games/s
+        typer.echo(
+            f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
+            f"{unfinished(g)}; {seats} -> {folder}"
+        )
+        written.append((folder, s))
+    sweeps = cli_sweep.run_default_sweeps(game, games)  # scenarios/<game>/sweeps/*.toml
+    cli_ladder.run_default_ladders(game)  # one small ladder per game (the index finds it on disk)
+    tuned = cli_tune.run_default_tunes(game) if tunes else []  # scenarios/<game>/tunes/*.toml, their own counts
+    from sim.pages import index_page
+
+    typer.echo(f"index of the reports: {index_page.write(written, sweeps, tunes=tuned)}")
+
+
+def unfinished(g: dict) -> str:
+    """' (4,990 finished, 10 stopped at the turn cap)' for the summary's ``games`` block (truncated and errors
+    counted apart: a designer raises max_turns for the one, reports a bug for the other); '' when every game
+    finished."""
+    if g["finished"] == g["played"]:
+        return ""
+    parts = [
+        f"{g['truncated']:,} stopped at the turn cap, max_turns" if g.get("truncated") else "",
+        f"{g['errors']:,} ended in an error" if g.get("errors") else "",
+    ]
+    return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
