@@ -8,7 +8,6 @@ from kernels.galleon import board as B
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
-from kernels.galleon.board import KINDS, QUARTERS, SHIP_KINDS  # noqa: F401 (drawn by sim.pages.board_svg)
 from kernels.galleon.columns import EXTRA_COLUMNS
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
 from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded

@@ -6,7 +6,6 @@ from kernels.treasure_hunters import board as B
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
-from kernels.treasure_hunters.board import N_ROOMS, ROOM_LETTERS  # noqa: F401 (drawn by sim.pages.board_svg)
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
 from sim.model.catalogue import category, counter, curve, score, share, team

@@ -50,7 +50,7 @@ def kinds_text(boards: dict) -> str:
 def game_of(path: Path) -> str:
     """The game whose board file ``path`` is, from the tables the file holds (each game's `BoardSpec.marks`);
     raises BoardFileError (one line) for a file that cannot be read, is not TOML, or is no game's board."""
-    from sim.games.board_files import read_toml
+    from sim.games._boards import read_toml
 
     try:
         data = read_toml(Path(path))
@@ -101,7 +101,7 @@ def _drawing(game: str) -> tuple[Callable[[str], Any], Callable[[Any], Any], str
 
 def show(path: str | Path) -> tuple[str, str]:
     """(game, SVG text) of the board file at ``path``; raises BoardFileError (one line)."""
-    from sim.games.board_files import BoardError
+    from sim.games._boards import BoardError
 
     path = Path(path)
     game = game_of(path)
@@ -280,7 +280,7 @@ def house_positions(board) -> dict[int, tuple[float, float]]:
     """Node number (kernels.treasure_hunters.board) -> (x, y) in `house_figure`: rooms on the unit circle, hallway
     squares in their listed order on a ring of radius 0.62, outside at (0, -1.42); everything turned so that
     outside's line passes between two rooms (`_outside_angle`)."""
-    from sim.games.treasure_hunters import N_ROOMS
+    from sim.games._boards import N_ROOMS
 
     nh = len(board.hallway)
     polar = {1 + r: (1.0, math.pi / 2 - 2 * math.pi * r / N_ROOMS) for r in range(N_ROOMS)}
@@ -295,7 +295,7 @@ def house_figure(board):
     """The Treasure Hunters house (kernels.treasure_hunters.board.Board) as a graph: rooms on a circle, the hallway
     squares on an inner ring in their listed order, outside below (the drawing turned so that outside's line passes
     between two rooms, `_outside_angle`); door colours as line colours; a key below."""
-    from sim.games.treasure_hunters import N_ROOMS, ROOM_LETTERS
+    from sim.games._boards import N_ROOMS, ROOM_LETTERS
 
     fig, (ax,) = _board_figure(8.4, 9.2)
     nh = len(board.hallway)
@@ -418,8 +418,8 @@ def galleon_figure(board):
     (hideouts in their seat's colour) and labelled with its id; edges solid, stairs dashed, cave links and
     whirlpool - rock - shore dotted; each cannon a numbered red triangle just outside the ship beside the space it
     is fired from; a key below says what each colour, line and cannon means (which quarter each cannon reaches)."""
+    from sim.games._boards import KINDS, QUARTERS, SHIP_KINDS
     from sim.games.galleon import COLOURS as PIRATES  # seat i plays the pirate of colour i
-    from sim.games.galleon import KINDS, QUARTERS, SHIP_KINDS
 
     xy = board.xy
     xs, ys = [p[0] for p in xy], [p[1] for p in xy]
