@@ -18,6 +18,7 @@ from sim.play import runner, work
 from sim.play.context import RunContext
 from sim.play.work import Executor
 from sim.stats import check as K
+from sim.stats import check_report
 from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline_path, read_baseline
 from sim.stats.measures import Sums
 from sim.stats.verdict import MarginError
@@ -209,7 +210,7 @@ def check(
         r.wall_s = time.perf_counter() - t0
         findings += r.findings
         results.append(r)
-        log(f"{r.file}: " + K._line(r))
+        log(f"{r.file}: " + check_report._line(r))
     stat_found = K.holm_findings(all_tests, alpha) if all_tests else []
     for found in stat_found:
         for r in results:

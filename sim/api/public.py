@@ -726,7 +726,7 @@ class CheckResult:
 
     def text(self) -> str:
         """The result as `sim check` prints it."""
-        from sim.stats.check import render
+        from sim.stats.check_report import render
 
         return render(self.raw)
 

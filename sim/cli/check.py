@@ -87,6 +87,7 @@ def check(
     """
     import sim.api.public as api
     from sim.stats import check as chk
+    from sim.stats import check_report as report
 
     opts = usage(
         api.CheckOptions(
@@ -123,11 +124,11 @@ def check(
         fail(str(e), EXIT_USAGE)
     except (chk.BadBaseline, ScenarioError) as e:
         if markdown is not None:  # CI shows why the check could not run
-            _write_markdown(f"## sim check: BAD INPUT\n\n{chk._md(str(e))} (exit code {EXIT_BAD_INPUT})\n", markdown)
+            _write_markdown(f"## sim check: BAD INPUT\n\n{report._md(str(e))} (exit code {EXIT_BAD_INPUT})\n", markdown)
         fail(str(e))
     if markdown is not None:
-        _write_markdown(chk.render_markdown(res), markdown)
-    typer.echo(json.dumps(res, indent=2) if json_out else chk.render(res))
+        _write_markdown(report.render_markdown(res), markdown)
+    typer.echo(json.dumps(res, indent=2) if json_out else report.render(res))
     if res["status"] == chk.REGRESSION:
         raise typer.Exit(EXIT_REGRESSION)
     if res["status"] == chk.INCONCLUSIVE:
@@ -136,10 +137,10 @@ def check(
 
 def _write_markdown(text: str, path: Path) -> None:
     """`sim check --markdown FILE`: written atomically (a full disk: one line, exit 3, the file as it was)."""
-    from sim.stats import check as chk
+    from sim.stats import check_report as report
 
     try:
-        chk.write_markdown(text, path)
+        report.write_markdown(text, path)
     except OSError as e:
         fail(f"cannot write the Markdown summary {path}: {e.strerror or e}; it was not written")
 

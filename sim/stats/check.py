@@ -39,15 +39,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sim.model import catalogue
 from sim.model.errors import SimError
 from sim.model.paths import BASELINES, REPO, SCENARIOS
-from sim.model.scenario import Scenario, ScenarioError, input_files, toml_value
+from sim.model.scenario import Scenario
 from sim.model.words import count, p_value
 from sim.stats import metrics
 from sim.stats import verdict as V
@@ -115,154 +113,15 @@ def digest(sc: Scenario) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 
-# --- the resolved scenario (format 2): what a changed digest was made of ------------------------------------------
-
-DEFAULT, FILE, SET = "default", "scenario file", "--set"  # where a value came from
-
-
-def _given(sc: Scenario) -> tuple[dict[str, str], list[dict[str, str]]]:
-    """Where each parameter the scenario sets came from: ({rule parameter: FILE | SET}, per seat {strategy parameter
-    or "strategy": FILE | SET}); a parameter absent is the default. A scenario without a file (built from a dict)
-    counts a value other than the default as the file's."""
-    from sim.model.overrides import canonical
-    from sim.model.scenario import read
-
-    spec = sc.spec
-    params: dict[str, str] = {}
-    seats: list[dict[str, str]] = [dict.fromkeys([*s.params, "strategy"], FILE) for s in sc.seats]
-    raw: Any = {}
-    if sc.path:
-        try:
-            raw = read(sc.path).get("params") or {}
-        except (ScenarioError, AttributeError):
-            raw = {}
-    else:
-        params = {ps.name: FILE for ps in spec.params if sc.params.get(ps.name) != ps.default}
-    for k, v in raw.items() if isinstance(raw, dict) else ():
-        ps = spec.param(k)
-        if ps is None:
-            continue
-        targets = [ps.part(key) for key in v] if isinstance(v, dict) and ps.parts else [ps.name]
-        params.update((t, FILE) for t in targets if t)
-    for name, _ in sc.overrides:
-        parts = canonical(str(name))
-        if parts[0] == "seats" and len(parts) >= 3:
-            idx = range(len(seats)) if parts[1] == "*" else [int(parts[1])] if parts[1].isdigit() else []
-            for i in idx:
-                if i < len(seats):
-                    seats[i][parts[2]] = SET
-        elif (ps := spec.param(parts[0])) is not None:
-            params[(ps.part(parts[1]) if len(parts) > 1 and ps.parts else None) or ps.name] = SET
-    return params, seats
-
-
-def _plain(v: Any) -> Any:
-    """A value as JSON keeps it (tuples as lists); an absolute path inside the repository relative to it."""
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, str) and Path(v).is_absolute():
-        return _rel(v)
-    return v
-
-
-def resolved(sc: Scenario) -> dict:
-    """The scenario as played, for a baseline to say later what changed: every rule parameter (`ParamSpec.rules`)
-    by name with its value and where it came from ("default", "scenario file" or "--set"), every file a parameter
-    reads (a board) with the SHA-256 of its content, each seat's strategy and every strategy parameter as played
-    (`sim.model.search.seats_as_played`: defaults included) with where it came from, and the rules version."""
-    from sim.model.search import seats_as_played
-
-    given, seat_given = _given(sc)
-    spec = sc.spec
-    params = {
-        ps.name: {"value": _plain(sc.params[ps.name]), "from": given.get(ps.name, DEFAULT)}
-        for ps in spec.params
-        if ps.rules and ps.name in sc.params
-    }
-    files = {
-        name: {"file": _rel(f["path"]), "sha256": (f.get("sha256") or "")[:16]} for name, f in input_files(sc).items()
-    }
-    seats = []
-    for i, played in enumerate(seats_as_played(sc)):
-        g = seat_given[i]
-        seats.append(
-            {
-                "strategy": played["strategy"],
-                "strategy_from": g.get("strategy", FILE),
-                "params": {k: {"value": _plain(v), "from": g.get(k, DEFAULT)} for k, v in played["params"].items()},
-            }
-        )
-    return {"rules_version": spec.rules_version, "params": params, "files": files, "seats": seats}
-
-
-def _cause(old: dict, new: dict, default_changed: str) -> str:
-    if new.get("from") == SET:
-        return "set by --set"
-    if old.get("from") == DEFAULT and new.get("from") == DEFAULT:
-        return default_changed
-    return "the scenario file changed"
-
-
-def _show(v: Any) -> str:
-    return toml_value(v)
-
-
-def _value_changes(where: str, old: Any, new: Any, fields: tuple[str, ...]) -> list[str]:
-    """``where: old -> new``; a card mix (named positions ``fields``) position by position."""
-    if fields and isinstance(old, list) and isinstance(new, list) and len(old) == len(new) == len(fields):
-        return [f"{where}.{f}: {_show(a)} -> {_show(b)}" for f, a, b in zip(fields, old, new) if a != b]
-    return [f"{where}: {_show(old)} -> {_show(new)}"]
-
-
-def scenario_changes(old: dict, new: dict, spec: Any = None) -> list[str]:
-    """What differs between two resolved scenarios (`resolved`: the baseline's ``old``, the code's ``new``), one
-    phrase each with its cause: ``params.track_len: 30 -> 31 (the rule's default changed)``, ``(the scenario file
-    changed)``, ``(set by --set)``, a board file's content, a seat's strategy or strategy parameter. ``spec``: the
-    game (`GameSpec`), to name a card mix's cards. [] when nothing differs."""
-    out: list[str] = []
-    op, np_ = old.get("params", {}), new.get("params", {})
-    for k in sorted(set(op) | set(np_)):
-        if k not in op:
-            out.append(f"params.{k}: new rule parameter, {_show(np_[k]['value'])} (not in the baseline)")
-        elif k not in np_:
-            out.append(f"params.{k}: {_show(op[k]['value'])} in the baseline, no longer a rule parameter")
-        elif op[k]["value"] != np_[k]["value"]:
-            ps = spec.param(k) if spec is not None else None
-            cause = _cause(op[k], np_[k], "the rule's default changed")
-            fields = ps.field_names() if ps is not None else ()
-            out += [f"{x} ({cause})" for x in _value_changes(f"params.{k}", op[k]["value"], np_[k]["value"], fields)]
-    of, nf = old.get("files", {}), new.get("files", {})
-    for k in sorted(set(of) & set(nf)):
-        a, b = of[k], nf[k]
-        if a["sha256"] != b["sha256"] and (op.get(k, {}).get("value") == np_.get(k, {}).get("value")):
-            out.append(f"params.{k} file {b['file']}: content changed (sha256 {a['sha256']} -> {b['sha256']})")
-    os_, ns = old.get("seats", []), new.get("seats", [])
-    for i, (a, b) in enumerate(zip(os_, ns)):
-        if a["strategy"] != b["strategy"]:
-            why = "set by --set" if b.get("strategy_from") == SET else "the scenario file changed"
-            out.append(f"seats[{i}].strategy: {a['strategy']} -> {b['strategy']} ({why})")
-            continue
-        ap, bp = a.get("params", {}), b.get("params", {})
-        for k in sorted(set(ap) | set(bp)):
-            if k not in ap:
-                out.append(f"seats[{i}].params.{k}: new strategy parameter, {_show(bp[k]['value'])}")
-            elif k not in bp:
-                out.append(f"seats[{i}].params.{k}: {_show(ap[k]['value'])} in the baseline, no longer a parameter")
-            elif ap[k]["value"] != bp[k]["value"]:
-                cause = _cause(ap[k], bp[k], f"the {b['strategy']} strategy's default changed")
-                out.append(f"seats[{i}].params.{k}: {_show(ap[k]['value'])} -> {_show(bp[k]['value'])} ({cause})")
-    if len(os_) != len(ns):
-        out.append(f"seats: {len(os_)} -> {len(ns)}")
-    return out
-
-
-def changes_since(sc: Scenario, b: dict) -> list[str] | None:
-    """What differs between baseline ``b``'s resolved scenario and ``sc`` as the code resolves it now
-    (`scenario_changes`); None for a baseline of format 1 (it records no resolved scenario)."""
-    if not isinstance(b.get("resolved"), dict):
-        return None
-    return scenario_changes(b["resolved"], resolved(sc), sc.spec)
-
+from sim.stats.baseline_scenario import (  # noqa: E402, F401  (re-exported: the format-2 part of a baseline)
+    DEFAULT,
+    FILE,
+    SET,
+    _rel,
+    changes_since,
+    resolved,
+    scenario_changes,
+)
 
 USER_DIR = "user"  # baselines of scenario files outside scenarios/ live in <root>/user/
 
@@ -296,14 +155,6 @@ def stale_baselines(game: str | None = None, root: Path = BASELINES) -> list[Pat
         for p in Path(root).glob("*/*.json")
         if p.parent.name != USER_DIR and (game is None or p.parent.name == game) and p not in have
     )
-
-
-def _rel(p: str | Path) -> str:
-    p = Path(p).resolve()
-    try:
-        return p.relative_to(REPO).as_posix()
-    except ValueError:
-        return str(p)
 
 
 def _hists(agg) -> dict:
@@ -852,202 +703,3 @@ def derived_seed(baseline_files: list[Path], commit: str | None = None) -> int:
 
 def _scenario_seed(seed: int, i: int) -> int:
     return (seed + 0x9E3779B97F4A7C15 * i) % (1 << 64) if i else seed
-
-
-def _line(r: ScenarioCheck) -> str:
-    parts = []
-    if r.exact is not None:
-        parts.append(f"exact {'identical' if r.exact['identical'] else 'DIFFERS'} ({count(r.exact['games'], 'game')})")
-    if r.tests:
-        parts.append(count(len(r.tests), "statistical test"))
-    return ", ".join(parts) + f" [{r.wall_s:.1f} s]"
-
-
-def causes(res: dict) -> tuple[list[tuple[str, str]], list[str]]:
-    """What differs from the baselines, by name (`scenario_changes`): (phrase, the scenarios it concerns) for each
-    phrase once; and the scenarios whose baseline is of format 1 and whose digest differs (no cause can be named)."""
-    scs = res["scenarios"]
-    by: dict[str, list[str]] = {}
-    for s in scs:
-        for c in s.get("changes") or []:
-            by.setdefault(c, []).append(s["scenario"])
-    named = [
-        (c, f"all {len(scs)} scenarios checked" if len(names) == len(scs) > 1 else ", ".join(names))
-        for c, names in by.items()
-    ]
-    return named, [s["scenario"] for s in scs if s.get("format") == 1 and s.get("digest_differs")]
-
-
-def _old_format_line(old: list[str]) -> str:
-    shown = ", ".join(old[:4]) + (f" and {len(old) - 4} more" if len(old) > 4 else "")
-    return (
-        f"{count(len(old), 'baseline')} of format 1 ({shown}) {'records' if len(old) == 1 else 'record'} no resolved "
-        f"scenario, so what changed cannot be named: regenerate {'it' if len(old) == 1 else 'them'} (make "
-        f"baselines) for cause naming"
-    )
-
-
-def cause_lines(res: dict) -> list[str]:
-    """The first lines of a check: what differs from the baselines (`causes`), and one line for the baselines of
-    format 1 whose scenario changed."""
-    named, old = causes(res)
-    out = []
-    if named:
-        out.append("what differs from the baselines (named from each baseline's resolved scenario):")
-        out += [f"  {c}: {who}" for c, who in named]
-    if old:
-        out.append(_old_format_line(old))
-    return out
-
-
-def _figure(r: dict) -> str:
-    fmt = (lambda v: f"{100 * v:.2f}%") if r["kind"] == "rate" else (lambda v: f"{v:.3f}")
-    return f"{r['label']} {fmt(r['baseline'])} -> {fmt(r['now'])}"
-
-
-def headline_lines(rows: list[dict]) -> list[str]:
-    """A scenario's headline figures: each that changed or moved (`inconclusive`) on a line of its own; then in one
-    line those that cannot be told yet for want of games, and in one line those shown unchanged within their
-    margins."""
-    out = []
-    for r in rows:
-        if r["verdict"] == V.CHANGED or (r["verdict"] != V.UNCHANGED and r.get("moved")):
-            moved = "" if r["verdict"] == V.CHANGED else " (it moved: Holm over the run's headline figures)"
-            out.append(f"headline {_figure(r)}: {r['words']}{moved}")
-    later = [r for r in rows if r["verdict"] == V.CANNOT_TELL and not r.get("moved")]
-    if later:
-        more = lambda r: f", {r['words'].split(': ', 1)[1]}" if ": " in r["words"] else ""  # noqa: E731
-        out.append(
-            "headline cannot tell yet (too few games to confine them within their margins): "
-            + "; ".join(f"{_figure(r)}{more(r)}" for r in later)
-        )
-    same = [r for r in rows if r["verdict"] == V.UNCHANGED]
-    if same:
-        fmt = lambda r: delta_format(r["kind"], r["unit"])(r["margin"], signed=False)  # noqa: E731
-        out.append("headline unchanged within their margins: " + ", ".join(f"{r['label']} (+/-{fmt(r)})" for r in same))
-    return out
-
-
-def seed_text(res: dict) -> str:
-    return f"seed {res['seed']} ({res.get('seed_source', 'given')})"
-
-
-def status_line(res: dict) -> str:
-    tiers = " and ".join(res["tiers"])
-    n = count(len(res["scenarios"]), "scenario")
-    st = res.get("status", PASS if res["ok"] else REGRESSION)
-    if st == INCONCLUSIVE:
-        k = len(res.get("inconclusive", []))
-        return (
-            f"INCONCLUSIVE: {n} checked ({tiers}), no regression, but {count(k, 'headline figure')} moved and "
-            f"{'is' if k == 1 else 'are'} not shown within {'its margin' if k == 1 else 'their margins'}: rerun "
-            f"with more --games (exit {STATUS[INCONCLUSIVE]})"
-        )
-    return ("PASS" if st == PASS else "REGRESSION") + f": {n} checked ({tiers})"
-
-
-def verdict_summary(res: dict) -> str | None:
-    rows = res.get("headline") or []
-    if not rows:
-        return None
-    k = {kind: sum(r["verdict"] == kind for r in rows) for kind in (V.UNCHANGED, V.CHANGED, V.CANNOT_TELL)}
-    return (
-        f"headline figures: {k[V.UNCHANGED]} unchanged within their margins, {k[V.CHANGED]} changed, "
-        f"{k[V.CANNOT_TELL]} cannot tell yet (at family-wise alpha {res['alpha']}, Holm over the run's "
-        f"{count(len(rows), 'headline figure')}; margins: rates 1 point, lengths 2%, counts and points 5%, or --margin)"
-    )
-
-
-def render(res: dict) -> str:
-    """Human-readable result of a check: what differs from the baselines first (`cause_lines`), then each scenario
-    (its findings, its headline figures' verdicts, notes), the statistical tier's seed and tests, and the outcome."""
-    out = cause_lines(res)
-    for s in res["scenarios"]:
-        status = "FAIL" if s["findings"] else "ok"
-        ex = ""
-        if s["exact"] is not None:
-            ex = f"exact: {'identical' if s['exact']['identical'] else 'differs'} ({count(s['exact']['games'], 'game')}); "
-        st = count(s["n_tests"], "statistical test") if "statistical" in res["tiers"] else ""
-        out.append(f"{status:4} {s['file']} vs {s['baseline']}: {ex}{st}".rstrip("; "))
-        for f in s["findings"]:
-            out.append(f"     [{f['tier']}] {f['message']}")
-        out += [f"     {x}" for x in headline_lines(s.get("headline") or [])]
-        for n in s["notes"]:
-            out.append(f"     note: {n}")
-    if "statistical" in res["tiers"]:
-        mp = res["min_p_holm"]
-        out.append(
-            f"statistical tier: fresh {seed_text(res)}, {count(res['n_tests'], 'test')}, Holm-corrected at "
-            f"family-wise alpha {res['alpha']}; smallest adjusted p = {p_value(mp, 3)}"
-            if mp is not None
-            else f"statistical tier: fresh {seed_text(res)}, no tests"
-        )
-        vs = verdict_summary(res)
-        if vs:
-            out.append(vs)
-    out.append(status_line(res))
-    if res.get("status", PASS) != PASS and "statistical" in res["tiers"]:
-        out.append(f"reproduce: run the same sim check with --seed {res['seed']}")
-    return "\n".join(out)
-
-
-def _md(text: str) -> str:
-    """Text for a Markdown table cell or line: pipes escaped, no line breaks."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def render_markdown(res: dict) -> str:
-    """The check's summary as Markdown (a CI job summary, a pull-request comment): the outcome and its exit code,
-    what differs from the baselines, then per scenario its findings and a table of its headline figures (figure,
-    baseline, now, verdict) with those shown unchanged in one line."""
-    st = res.get("status", PASS if res["ok"] else REGRESSION)
-    icon = {PASS: "PASS", REGRESSION: "REGRESSION", INCONCLUSIVE: "INCONCLUSIVE"}[st]
-    out = [f"## sim check: {icon}", "", f"{_md(status_line(res))} (exit code {STATUS[st]})", ""]
-    named, old = causes(res)
-    if named:
-        out += ["**What differs from the baselines**", ""]
-        out += [f"- `{_md(c)}`: {_md(who)}" for c, who in named]
-        out.append("")
-    if old:
-        out += [_md(_old_format_line(old)), ""]
-    if "statistical" in res["tiers"]:
-        out.append(
-            f"Statistical tier: fresh {_md(seed_text(res))}, {count(res['n_tests'], 'test')}, Holm at family-wise "
-            f"alpha {res['alpha']}."
-        )
-        vs = verdict_summary(res)
-        if vs:
-            out += ["", _md(vs[0].upper() + vs[1:]) + "."]
-        out.append("")
-    fmt_v = lambda r, v: f"{100 * v:.2f}%" if r["kind"] == "rate" else f"{v:.3f}"  # noqa: E731
-    for s in res["scenarios"]:
-        status = "FAIL" if s["findings"] else "ok"
-        out += [f"### {_md(s['scenario'])}: {status}", "", f"`{_md(s['file'])}` vs `{_md(s['baseline'])}`", ""]
-        for f in s["findings"]:
-            out.append(f"- **{_md(f['tier'])}**: {_md(f['message'])}")
-        for n in s["notes"]:
-            out.append(f"- note: {_md(n)}")
-        if s["findings"] or s["notes"]:
-            out.append("")
-        rows = s.get("headline") or []
-        if rows:
-            out += ["| figure | baseline | now | verdict |", "|---|---:|---:|---|"]
-            for r in rows:
-                word = r["words"] if r["verdict"] == V.UNCHANGED else f"**{r['words']}**"
-                out.append(f"| {_md(r['label'])} | {fmt_v(r, r['baseline'])} | {fmt_v(r, r['now'])} | {_md(word)} |")
-            same = [r["label"] for r in rows if r["verdict"] == V.UNCHANGED]
-            out += ["", f"Unchanged within their margins: {_md(', '.join(same)) if same else 'none'}.", ""]
-    return "\n".join(out).rstrip() + "\n"
-
-
-def write_markdown(text: str, path: Path) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file beside it, then a rename; on any error or Ctrl-C the
-    temporary file is removed and ``path`` is left as it was (absent, or its earlier content)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

@@ -16,6 +16,7 @@ from sim.cli.main import EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, EXIT_REGRESSION, EXI
 from sim.model import registry
 from sim.model.scenario import load
 from sim.stats import check as K
+from sim.stats import check_report
 from sim.stats import verdict as V
 
 pytestmark = pytest.mark.kernel  # most of these play games through sim check
@@ -313,7 +314,7 @@ def test_markdown_is_written_atomically(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Path, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        K.write_markdown("## new\n", md)
+        check_report.write_markdown("## new\n", md)
     assert md.read_text() == "earlier summary\n" and [p.name for p in tmp_path.iterdir()] == ["check.md"]
 
 

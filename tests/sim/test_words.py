@@ -32,7 +32,7 @@ def test_a_count_of_one_takes_the_singular_everywhere_a_count_is_said(tmp_path):
     from sim.cli.sweep import default_sweep_line, summary_text
     from sim.model.words import count
     from sim.play.progress import Lines
-    from sim.stats import check
+    from sim.stats import check_report as check
 
     assert count(1, "game", grouped=True) == "1 game" and count(20000, "game", grouped=True) == "20,000 games"
     res = {"tiers": ["exact"], "ok": True, "scenarios": [], "seed": 1}
