@@ -32,6 +32,10 @@ baselines checked and the commit (`derived_seed`) unless given.
 
 Exit codes (sim.cli.main): 0 pass, 1 regression, 2 usage, 3 bad input (missing/corrupt baseline, another game's
 baseline), 4 inconclusive (`STATUS`).
+
+About 700 lines, on purpose: making, reading and the two tiers of checking share the baseline's constants and
+records; the resolved scenario (`sim.stats.baseline_scenario`) and the result in words (`sim.stats.check_report`)
+are rooms of their own.
 """
 
 from __future__ import annotations
