@@ -281,7 +281,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
     """--mode zip pairs the axes (point i = i-th value of each): there is no grid, so the page draws one curve along
     the points in order, each tick naming both values, and never a series per value of the second axis (the old
     page joined the points with die_faces = 6, points 0 and 2, into one line and left point 1 on its own)."""
-    from sim.pages import sweep_page as page
+    from sim.pages import sweep_plots as page
 
     p = scen(tmp_path)
     r, doc = sweep(
@@ -316,7 +316,7 @@ def test_zip_sweep_page_plots_one_curve_along_the_paired_points(tmp_path):
 @pytest.mark.kernel
 def test_grid_sweep_page_keeps_a_curve_per_value_of_the_other_axis(tmp_path):
     """Grid mode is what zip mode is not: against track_len, one curve per die_faces value, x = the values."""
-    from sim.pages import sweep_page as page
+    from sim.pages import sweep_plots as page
 
     p = scen(tmp_path)
     r, doc = sweep(
@@ -494,7 +494,7 @@ def test_three_axis_page_draws_small_multiples_with_capped_curves_and_panels_and
     and last kept) and one panel per value of the third (at most MAX_PANELS), the legend beside the panels (not
     over a plot), and the caption saying which values are shown and that the table keeps every point. (The old
     page drew every combination of the other axes as one curve on one plot, its legend cut off.)"""
-    from sim.pages import sweep_page as page
+    from sim.pages import sweep_plots as page
 
     monkeypatch.setattr(page, "MAX_CURVES", 2)
     monkeypatch.setattr(page, "MAX_PANELS", 2)
@@ -593,7 +593,7 @@ def test_first_player_advantage_heatmap_is_centred_on_zero_and_its_caption_says_
     """The red-blue scale was centred on the data (its middle, e.g. +0.75 points, drawn white), so small
     advantages looked like disadvantages: now 0 is white (norm(0) = 0.5), and the caption says red = the first
     player wins more than the fair share."""
-    from sim.pages import sweep_page as page
+    from sim.pages import sweep_plots as page
 
     p = scen(tmp_path)
     r, doc = sweep(
@@ -658,7 +658,7 @@ def test_default_sweep_line_has_no_dangling_separator_without_a_target(tmp_path)
 def test_thinned_curves_and_panels_keep_the_scenarios_own_value():
     """When a parameter has more values than curves (or panels) drawn, the evenly spaced picks include the
     scenario's own value (so its diamond is on the page), first and last kept."""
-    from sim.pages import sweep_page as page
+    from sim.pages import sweep_plots as page
 
     axes = [
         {"name": n, "values": list(range(k)), "labels": [str(v) for v in range(k)], "numeric": True}
@@ -731,7 +731,7 @@ def test_a_sweep_without_the_scenarios_point_has_no_diamond_caption_and_whole_nu
     assert r.exit_code == 0, r.output
     page = (out / "sweep.html").read_text()
     assert "not among the points" in page and "diamond: the scenario" not in page
-    from sim.pages.sweep_page import line_plot
+    from sim.pages.sweep_plots import line_plot
 
     d = json.loads((out / "sweep.json").read_text())
     for j in (0, 1):
@@ -1043,7 +1043,7 @@ def test_a_choice_axis_is_drawn_as_categories_with_whiskers_and_labels_that_fit(
     import matplotlib
 
     matplotlib.use("Agg")
-    from sim.pages import sweep_page as page
+    from sim.pages import sweep_plots as page
 
     r, doc = sweep(tmp_path, scen(tmp_path), "--set", "discard_fallback=remove,ignore_pawns", "--games", "60")
     assert r.exit_code == 0, r.output
@@ -1119,7 +1119,7 @@ def test_a_heatmaps_colorbar_label_is_whole_in_its_figure(tmp_path):
     """A 2 x 2 sweep's first-player advantage heatmap: its colorbar label ran past the figure's top edge and read
     'first-player advantage (percentage poin'. A label too long for the figure's height now puts its unit on a
     line of its own (and wraps what is still too long), so every text of the figure is inside it."""
-    from sim.pages import sweep_page
+    from sim.pages import sweep_plots as sweep_page
     from tests.sim._plots import texts_outside
 
     r, doc = sweep(
@@ -1158,7 +1158,7 @@ def test_a_one_value_name_is_fixed_on_every_point_not_an_axis(tmp_path, args, ta
     """A fresh user's `sim sweep moor/4p.toml --set track_len=20..40 --set players=4` drew a one-point plot per
     fixed value: the one-value name was an axis. It is an override of every point, as --set is in `sim run`: the
     swept name alone is the axis (its plots have it on x), the page and summary say what was fixed."""
-    from sim.pages import sweep_page as page
+    from sim.pages import sweep_plots as page
 
     p = scen(tmp_path, table)
     r, doc = sweep(tmp_path, p, *args, "--games", "20", "--measure", "length.rounds")
