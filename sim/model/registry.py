@@ -110,6 +110,28 @@ class StrategySpec:
 
 
 @dataclass(frozen=True)
+class Learner:
+    """A role of a game that has a learned player (`sim train GAME --role ROLE`).
+
+    features: the dotted kernel module of its action features (kernels/<game>/features.py: FEATURE_SET,
+        FEATURE_VERSION, FEATURE_NAMES, N_FEATURES, fill_features, state_of).
+    strategy: the learned strategy's name (unique in the game: "learned", or e.g. "haunter_learned").
+    versus: the role's strongest scripted strategy, what the training report measures strength against.
+    players: the table size training plays and measures at.
+    """
+
+    role: str
+    features: str
+    strategy: str = "learned"
+    versus: str = "weighted"
+    players: int = 4
+
+    def module(self) -> ModuleType:
+        """The imported features module (numba imported; nothing compiled until a kernel is called)."""
+        return importlib.import_module(self.features)
+
+
+@dataclass(frozen=True)
 class BoardSpec:
     """A game's board file: how `sim board show` recognises, loads and draws it, and what a caption calls it.
 
@@ -213,6 +235,7 @@ class GameSpec:
     search_tiebreak: Callable[[dict, str], str] | None = None
     box_minutes: tuple[int, int] | None = None  # the playing time the box or publisher states (lo, hi minutes)
     box_source: str = ""  # where that is stated, or that none is
+    learners: tuple[Learner, ...] = ()  # the roles with a learned player (`sim train`)
 
     def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
