@@ -15,6 +15,7 @@ import typer.core
 
 from sim.cli import ladder as cli_ladder  # sim ladder (typer only)
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
+from sim.cli import train as cli_train  # sim train (expert iteration)
 from sim.cli import tune as cli_tune  # sim tune, default tunes
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
     _STOP_SAID,
@@ -1004,6 +1005,7 @@ def rerun(
 app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)  # sim sweep (sim.cli.sweep)
 app.command(rich_help_panel="Compare and explore")(cli_tune.tune)  # sim tune (sim.cli.tune)
 app.command(rich_help_panel="Compare and explore")(cli_ladder.ladder)  # sim ladder (sim.cli.ladder)
+app.command(rich_help_panel="Tools")(cli_train.train)  # sim train (sim.cli.train)
 
 
 def main() -> None:

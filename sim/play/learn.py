@@ -16,6 +16,7 @@ weights, are the same for any thread count.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -132,7 +133,7 @@ def play_training_game(
         kk = int(ctl[CTL_K])
         acts = search[4][:kk].copy()
         visits = search[5][:kk].astype(np.float64)
-        st, rng = feat.state_of(scratch)
+        st, rng, _ws = kernel.step.parts.py_func(scratch)  # plain Python: the state and streams of the scratch
         mask[:] = 0
         mask[acts] = 1
         feat.fill_features(st, prm, np.int64(seat), mask, fbuf, scratch)
@@ -163,10 +164,13 @@ def collect(
     """The search decisions of games 0 .. ``games`` - 1 of ``iteration``, in game order (the same for any
     ``threads``); ``on_game(done)`` after each game, ``stop()`` (raising KeyboardInterrupt) checked between games."""
     done = [0]
+    halt = threading.Event()  # set by the main thread on Ctrl-C: every thread stops before its next game
 
     def run(gs: range) -> list[Decisions]:
         out = []
         for g in gs:
+            if halt.is_set():
+                raise KeyboardInterrupt
             if stop is not None:
                 stop()
             out.append(play_training_game(sc, learner, seed, iteration, g, budget, rollout))
@@ -182,7 +186,11 @@ def collect(
         bounds = [games * i // t for i in range(t + 1)]
         with ThreadPoolExecutor(t) as pool:
             futs = [pool.submit(run, range(bounds[i], bounds[i + 1])) for i in range(t)]
-            parts = [d for f in futs for d in f.result()]
+            try:
+                parts = [d for f in futs for d in f.result()]
+            except KeyboardInterrupt:
+                halt.set()
+                raise
     return Decisions.concat(parts, learner.module().N_FEATURES)
 
 
