@@ -210,8 +210,3 @@ def fill_features(st, prm, seat, mask, out, ws):
                 out[a, i] = f[i]
             c += 1
     return c
-
-
-def state_of(batch):
-    """(state int32[S_SIZE], streams uint64[N_STREAMS_MAX, 4]) of a batch scratch: step.parts', from Python."""
-    return batch[0], batch[1]

@@ -4,7 +4,8 @@ slow with deep learning and tree search"; TAG's ExpertIteration), here with a li
 Each iteration i = 0 .. iterations - 1:
 
 1. play ``games`` training games where every seat of the role plays `search` (UCB1, ``budget`` rollouts a
-   decision) with the current rollout policy: the game's default scripted rollout strategy in iteration 0, the
+   decision) with the current rollout policy: a scripted strategy in iteration 0 (`Learner.bootstrap`, else the
+   search's default rollout strategy), the
    policy fitted in iteration i - 1 afterwards (`sim.play.learn.collect`);
 2. record, at each search decision, the features of every legal action and the search's visit counts;
 3. fit the softmax policy to the decisions of iterations 0 .. i (`sim.stats.policy_fit.fit_softmax`, Newton with an
@@ -158,7 +159,8 @@ def train(
     weights: list[np.ndarray] = []
     if state_path.exists():
         state = json.loads(state_path.read_text())
-        if not cfg.same_run(state["config"]) or state.get("feature_version") != feat.FEATURE_VERSION:
+        same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == asdict(learner)
+        if not cfg.same_run(state["config"]) or not same:
             raise TrainError(
                 f"--out: {out} holds a checkpoint of another training run ({state['config']}); give another --out "
                 "or remove that folder"
@@ -174,6 +176,7 @@ def train(
     versus = L.table(cfg.game, learner, learner.versus, cfg.seed)
     search_st = spec.strategy("search")
     default_rollout = next(p.default for p in search_st.params if p.name == "rollout") if search_st else "random"
+    default_rollout = learner.bootstrap or default_rollout
     for i in range(len(iters), cfg.iterations):
         t0 = time.monotonic()
         if i == 0:
@@ -220,7 +223,12 @@ def train(
         _save_npz(ck / f"iter-{i}.npz", data, w)
         _write_json(
             state_path,
-            {"config": asdict(cfg), "feature_version": feat.FEATURE_VERSION, "iterations": iters},
+            {
+                "config": asdict(cfg),
+                "learner": asdict(learner),
+                "feature_version": feat.FEATURE_VERSION,
+                "iterations": iters,
+            },
         )
         lo, hi = s["ci"]
         say(

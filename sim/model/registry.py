@@ -114,10 +114,20 @@ class Learner:
     """A role of a game that has a learned player (`sim train GAME --role ROLE`).
 
     features: the dotted kernel module of its action features (kernels/<game>/features.py: FEATURE_SET,
-        FEATURE_VERSION, FEATURE_NAMES, N_FEATURES, fill_features, state_of).
+        FEATURE_VERSION, FEATURE_NAMES, N_FEATURES, fill_features).
     strategy: the learned strategy's name (unique in the game: "learned", or e.g. "haunter_learned").
     versus: the role's strongest scripted strategy, what the training report measures strength against.
     players: the table size training plays and measures at.
+    target: what the fit imitates at a search decision: "visits" (the search's visit share of each action: right where
+        the budget tries every action several times, Moor) or "chosen" (the action the search played: where a
+        decision offers more actions than the budget can tell apart, Galleon's moves, the visits are nearly even and
+        the play is the signal).
+    bootstrap: the rollout strategy of the first iteration (before there is a policy); "" for the search's default
+        rollout strategy. Best the scripted strategy whose own value is among the features (Galleon: treasure, its
+        `script` feature), so that the first policy can at least imitate it.
+    deviate: the training search's margin, in standard errors, to overrule its rollout strategy's choice (0: play the
+        most tried action). Where the budget cannot tell the actions apart, the most tried one is the luckiest, and a
+        margin keeps the labels to the moves search really found better.
     """
 
     role: str
@@ -125,6 +135,9 @@ class Learner:
     strategy: str = "learned"
     versus: str = "weighted"
     players: int = 4
+    target: str = "visits"
+    bootstrap: str = ""
+    deviate: float = 0.0
 
     def module(self) -> ModuleType:
         """The imported features module (numba imported; nothing compiled until a kernel is called)."""

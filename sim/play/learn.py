@@ -7,7 +7,8 @@ rollouts are played by the rollout policy (the current learned weights, or a scr
 iteration); every other seat plays its scenario strategy. The game is driven from Python one search decision at a
 time: `play_batch` resumed from the current state stops at the next search decision (`stop`, the tests' single
 decision), the features of each legal action are read from that state (`fill_features`, the kernel's own code: play
-and training never disagree), the search's visit counts become the decision's target, and the chosen action is played
+and training never disagree), the search's visit counts (or the action it chose: `Learner.target`) become the decision's target, and the chosen
+action is played
 with the game's `apply_action` verb. Every draw is keyed by (seed, iteration, game, decision), so the decisions of a
 game depend on nothing else: games are split over threads and put back in game order, and the data, and so the
 weights, are the same for any thread count.
@@ -77,8 +78,8 @@ def rollout_rows(sc: Scenario, learner: Learner, rollout: str, weights: np.ndarr
 
 def search_rows(sc: Scenario, learner: Learner, budget: int) -> tuple:
     """(sids, sparams) of a training table: every seat of the learner's role a UCB1 search of ``budget`` rollouts
-    (exploration 0.7, no deviate margin)."""
-    from kernels.search import C_BUDGET, C_EXPLORE, C_ROOT, C_TIEBREAK, ROOT_UCB1, SEARCH_SID, TIE_NONE
+    (exploration 0.7, the learner's deviate margin)."""
+    from kernels.search import C_BUDGET, C_DEVIATE, C_EXPLORE, C_ROOT, C_TIEBREAK, ROOT_UCB1, SEARCH_SID, TIE_NONE
 
     sids = sc.sids().copy()
     sparams = sc.sparams().copy()
@@ -88,6 +89,7 @@ def search_rows(sc: Scenario, learner: Learner, budget: int) -> tuple:
             sparams[i, :] = 0.0
             sparams[i, C_BUDGET] = budget
             sparams[i, C_EXPLORE] = 0.7
+            sparams[i, C_DEVIATE] = learner.deviate
             sparams[i, C_ROOT] = ROOT_UCB1
             sparams[i, C_TIEBREAK] = TIE_NONE
     return sids, sparams
@@ -136,12 +138,21 @@ def play_training_game(
         st, rng, _ws = kernel.step.parts.py_func(scratch)  # plain Python: the state and streams of the scratch
         mask[:] = 0
         mask[acts] = 1
+        fbuf[acts] = 0.0
         feat.fill_features(st, prm, np.int64(seat), mask, fbuf, scratch)
-        xs.append(fbuf[acts].copy())
-        tot = visits.sum()
-        ts.append(visits / tot if tot > 0 else np.full(kk, 1.0 / kk))
-        chosen.append(group[-1] + int(np.flatnonzero(acts == a)[0]))
-        group.append(group[-1] + kk)
+        x = fbuf[acts]
+        if x.any():  # a decision the policy does not score (all features 0: Galleon's duels) teaches nothing
+            xs.append(x.copy())
+            j = int(np.flatnonzero(acts == a)[0])
+            tot = visits.sum()
+            if learner.target == "chosen" or tot <= 0:
+                t = np.zeros(kk)
+                t[j] = 1.0
+            else:
+                t = visits / tot
+            ts.append(t)
+            chosen.append(group[-1] + j)
+            group.append(group[-1] + kk)
         kernel.step.apply_action(st, prm, np.int64(a), rng, scratch)
         resume = st.copy()
     if not xs:
