@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from kernels._jit import njit
 from kernels.eventlog import record
+from kernels.galleon import features as F
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
 from kernels.galleon.hidden import redeal
@@ -143,8 +144,11 @@ def legal_actions(st, prm, ws):
 
 @njit(inline="always")
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
-    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat)."""
+    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
+    learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     sc = ws[0]
+    if sids[seat] == S.S_LEARNED:
+        return F.learned_choice(sparams[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
     return S.decide(sids[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
 
 

@@ -138,6 +138,7 @@ S_TREASURE = 1
 S_RAIDER = 2
 S_CAUTIOUS = 3
 S_WEIGHTED = 4
+S_LEARNED = 5  # played by step.decide through kernels.galleon.features (which builds on this module's functions)
 
 # name, id, one-line description
 STRATEGIES = (
@@ -146,6 +147,12 @@ STRATEGIES = (
     ("raider", S_RAIDER, "hunts rivals who opened chests: duels them, steals from them with the parrot"),
     ("cautious", S_CAUTIOUS, "treasure hunter that keeps away from the ghost and from rivals, rarely duels"),
     ("weighted", S_WEIGHTED, "scores destinations with per-seat weights (sweepable)"),
+    (
+        "learned",
+        S_LEARNED,
+        "learned policy: moves and ghost moves by a softmax policy over action features fitted to search decisions "
+        "(`sim train galleon`), duels and the parrot as treasure plays them; weights are per-seat parameters",
+    ),
 )
 # (name, default, help): the weighted strategy's row (defaults = the treasure hunter's)
 WEIGHT_SPECS = (
@@ -174,13 +181,16 @@ ROWS = np.array(
 
 @njit
 def effective_rows(sids, sparams, out):
-    """The weight row each seat plays with: the fixed rows of treasure/raider/cautious, the seat's own for weighted."""
+    """The weight row each seat plays with: the fixed rows of treasure/raider/cautious, the seat's own for weighted,
+    the treasure row for learned (its duel and parrot decisions)."""
     for s in range(sids.shape[0]):
         for j in range(N_SPARAMS):
             if sids[s] == S_WEIGHTED:
                 out[s, j] = sparams[s, j]
             elif sids[s] >= S_TREASURE and sids[s] <= S_CAUTIOUS:
                 out[s, j] = ROWS[sids[s] - 1, j]
+            elif sids[s] == S_LEARNED:  # its duels and parrot: as treasure plays them
+                out[s, j] = ROWS[S_TREASURE - 1, j]
             else:
                 out[s, j] = 0.0
 

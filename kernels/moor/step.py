@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kernels._jit import njit
 from kernels.loop import CHANCE, OVER, TRUNCATED
+from kernels.moor import features as F
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from kernels.moor.rules import (
@@ -130,7 +131,10 @@ def legal_actions(st, prm, ws):
 
 @njit(inline="always")
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
-    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat)."""
+    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
+    learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
+    if sids[seat] == S.S_LEARNED:
+        return F.learned_choice(sparams[seat], st, prm, ws[6], rng, 1 + seat)
     return S.decide(sids[seat], sparams[seat], st, prm, ws[6], nl, rng, 1 + seat, ws[7])
 
 

@@ -61,6 +61,7 @@ S_COLLECTOR = 1
 S_RUNNER = 2
 S_CAUTIOUS = 3
 S_WEIGHTED = 4
+S_LEARNED = 5  # played by step.decide through kernels.moor.features (which builds on this module's helpers)
 
 # name, id, one-line description, parameter names (weighted only) with defaults
 STRATEGIES = (
@@ -73,6 +74,12 @@ STRATEGIES = (
     ("runner", S_RUNNER, "runner: races pawns home for the goal tokens, lead pawn first"),
     ("cautious", S_CAUTIOUS, "cautious: avoids leaving empty spaces (discards) and ghosts, always lays its plank"),
     ("weighted", S_WEIGHTED, "weighted heuristic: linear score of each move; weights are per-seat parameters"),
+    (
+        "learned",
+        S_LEARNED,
+        "learned policy: a softmax policy over action features fitted to search decisions by expert iteration "
+        "(`sim train moor`); weights are per-seat parameters, shipped in kernels/moor/policies/player.json",
+    ),
 )
 # Weighted-heuristic parameters: (name, default, help). Order = column in the sparams row.
 WEIGHT_SPECS = (

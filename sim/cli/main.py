@@ -2,6 +2,8 @@
 2 usage error, 3 bad input file, 4 inconclusive (sim check), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Data goes to stdout, progress
 and errors to stderr."""
 
+from __future__ import annotations
+
 import sys
 
 import typer
@@ -10,6 +12,7 @@ from sim.cli import bench, board, check, compare, listing, replay, report, rerun
 from sim.cli import ladder as cli_ladder  # sim ladder (typer only)
 from sim.cli import serve as cli_serve  # sim serve, the web workbench (typer only; sim.web imported when it runs)
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
+from sim.cli import train as cli_train  # sim train (expert iteration)
 from sim.cli import tune as cli_tune  # sim tune, default tunes
 from sim.cli.app import app
 from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are part of the CLI's interface)
@@ -39,6 +42,7 @@ app.command(rich_help_panel="Compare and explore")(cli_sweep.sweep)  # sim sweep
 app.command(rich_help_panel="Compare and explore")(cli_tune.tune)  # sim tune (sim.cli.tune)
 app.command(rich_help_panel="Compare and explore")(cli_ladder.ladder)  # sim ladder (sim.cli.ladder)
 app.command(rich_help_panel="Tools")(cli_serve.serve)  # sim serve (sim.cli.serve)
+app.command(rich_help_panel="Tools")(cli_train.train)  # sim train (sim.cli.train)
 
 
 def main() -> None:

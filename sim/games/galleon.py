@@ -5,12 +5,23 @@ from __future__ import annotations
 import re
 
 from kernels.galleon import board as B
+from kernels.galleon import features as F
 from kernels.galleon import params as P
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
 from kernels.galleon.columns import EXTRA_COLUMNS
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.policy import learned_strategy
+from sim.model.registry import (
+    BoardSpec,
+    GameSpec,
+    Learner,
+    ParamSpec,
+    StrategySpec,
+    register,
+    seconds_per_turn,
+    worded,
+)
 from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
@@ -51,7 +62,7 @@ COLOURS = ("red", "yellow", "green", "blue")
 WEAPONS = ("no weapon", "a sabre", "a pistol")
 # the search player's rollout strategies, the strongest first (the version-3 ladder: raider, treasure, weighted at
 # its defaults (the treasure hunter's row), cautious; docs/guide/ladder.md), then random
-ROLLOUTS = ("raider", "treasure", "weighted", "cautious", "random")
+ROLLOUTS = ("raider", "treasure", "weighted", "cautious", "random", "learned")
 
 
 def tile_name(t: int, prm=None) -> str:
@@ -410,7 +421,9 @@ SPEC = register(
         max_players=4,
         params=worded(tuple(ParamSpec(*p) for p in P.PARAM_SPECS), WORDS) + (SECONDS,),
         strategies=tuple(
-            StrategySpec(name, sid, h, "player", WEIGHTS if sid == S.S_WEIGHTED else ())
+            learned_strategy("galleon", "player", sid, h, F)
+            if sid == S.S_LEARNED
+            else StrategySpec(name, sid, h, "player", WEIGHTS if sid == S.S_WEIGHTED else ())
             for name, sid, h in S.STRATEGIES
         )
         + (search_strategy("player", ROLLOUTS),),
@@ -420,7 +433,7 @@ SPEC = register(
         replay=replay,
         extra_columns=EXTRA_COLUMNS,
         score_range=(0, 15),
-        n_sparams=S.N_SPARAMS,
+        n_sparams=max(S.N_SPARAMS, F.N_LEARNED_PARAMS),
         rules_file="kernels/galleon/RULES.md",
         measures=MEASURES,
         seat_scope=(
@@ -438,5 +451,6 @@ SPEC = register(
         search_check_sizes=(20, 500, 20),  # a search game at 64 rollouts costs about 0.5 CPU s
         box_minutes=BOX[0],
         box_source=BOX[1],
+        learners=(Learner("player", "kernels.galleon.features", "learned", "raider", 4, "chosen", "treasure", 1.5),),
     )
 )

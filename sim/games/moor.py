@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from kernels.moor import features as F
 from kernels.moor import params as P
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
-from sim.model.registry import GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.policy import learned_strategy
+from sim.model.registry import GameSpec, Learner, ParamSpec, StrategySpec, register, seconds_per_turn, worded
 from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
@@ -36,7 +38,7 @@ WORDS = {
 }
 WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # a search seat's rollout strategies, the default first (the strongest on the ladder at 4 players: docs/guide/ladder.md)
-ROLLOUTS = ("runner", "weighted", "cautious", "collector", "random")
+ROLLOUTS = ("runner", "weighted", "cautious", "collector", "random", "learned")
 # the box: 20-30 min for 2-5 players; a default 4-player game is about 112 turns (reports/baselines/moor/4p.json)
 BOX = ((20, 30), "publisher: 2-5 players, 20-30 min (cardhaus, icv2; shared/design/games/README.md)")
 SECONDS = seconds_per_turn(
@@ -223,7 +225,10 @@ SPEC = register(
         )
         + (SECONDS,),
         strategies=tuple(
-            StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ()) for n, i, h in S.STRATEGIES
+            learned_strategy("moor", "player", i, h, F)
+            if i == S.S_LEARNED
+            else StrategySpec(n, i, h, "player", WEIGHTS if i == S.S_WEIGHTED else ())
+            for n, i, h in S.STRATEGIES
         )
         + (search_strategy("player", ROLLOUTS),),
         kernel_module="kernels.moor.play",
@@ -232,11 +237,12 @@ SPEC = register(
         replay=replay,
         extra_columns=EXTRA_COLUMNS,
         score_range=(-60, 120),
-        n_sparams=S.N_SPARAMS,
+        n_sparams=max(S.N_SPARAMS, F.N_LEARNED_PARAMS),
         rules_file="kernels/moor/RULES.md",
         measures=MEASURES,
         check_sizes=(20_000, 2_500_000, 100_000),  # about 60k games/s on a 2-core machine
         box_minutes=BOX[0],
         box_source=BOX[1],
+        learners=(Learner("player", "kernels.moor.features", "learned", "weighted", 4),),
     )
 )

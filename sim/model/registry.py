@@ -110,6 +110,41 @@ class StrategySpec:
 
 
 @dataclass(frozen=True)
+class Learner:
+    """A role of a game that has a learned player (`sim train GAME --role ROLE`).
+
+    features: the dotted kernel module of its action features (kernels/<game>/features.py: FEATURE_SET,
+        FEATURE_VERSION, FEATURE_NAMES, N_FEATURES, fill_features).
+    strategy: the learned strategy's name (unique in the game: "learned", or e.g. "haunter_learned").
+    versus: the role's strongest scripted strategy, what the training report measures strength against.
+    players: the table size training plays and measures at.
+    target: what the fit imitates at a search decision: "visits" (the search's visit share of each action: right where
+        the budget tries every action several times, Moor) or "chosen" (the action the search played: where a
+        decision offers more actions than the budget can tell apart, Galleon's moves, the visits are nearly even and
+        the play is the signal).
+    bootstrap: the rollout strategy of the first iteration (before there is a policy); "" for the search's default
+        rollout strategy. Best the scripted strategy whose own value is among the features (Galleon: treasure, its
+        `script` feature), so that the first policy can at least imitate it.
+    deviate: the training search's margin, in standard errors, to overrule its rollout strategy's choice (0: play the
+        most tried action). Where the budget cannot tell the actions apart, the most tried one is the luckiest, and a
+        margin keeps the labels to the moves search really found better.
+    """
+
+    role: str
+    features: str
+    strategy: str = "learned"
+    versus: str = "weighted"
+    players: int = 4
+    target: str = "visits"
+    bootstrap: str = ""
+    deviate: float = 0.0
+
+    def module(self) -> ModuleType:
+        """The imported features module (numba imported; nothing compiled until a kernel is called)."""
+        return importlib.import_module(self.features)
+
+
+@dataclass(frozen=True)
 class BoardSpec:
     """A game's board file: how `sim board show` recognises, loads and draws it, and what a caption calls it.
 
@@ -213,6 +248,7 @@ class GameSpec:
     search_tiebreak: Callable[[dict, str], str] | None = None
     box_minutes: tuple[int, int] | None = None  # the playing time the box or publisher states (lo, hi minutes)
     box_source: str = ""  # where that is stated, or that none is
+    learners: tuple[Learner, ...] = ()  # the roles with a learned player (`sim train`)
 
     def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""

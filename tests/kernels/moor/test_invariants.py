@@ -14,6 +14,8 @@ ground truth and returns an error code (see ERRORS) when anything disagrees:
 
 Hidden information: at every decision the driver also builds a copy of the state in which the covered (non-top)
 tiles are permuted between stacks, and asks *every* strategy for its choice on both; any difference is an error.
+The learned policy is among them (`decide_any` dispatches it as kernels/moor/step.py does), with random weights and
+temperatures; tests/kernels/moor/test_learned.py shows a deliberate leak fails the same comparison.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 import pytest
 
 from kernels._jit import njit_alloc
+from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
@@ -32,6 +35,7 @@ from ._kit import prm_of
 HAS_OCC = hasattr(R, "S_OCC")
 S_OCC = getattr(R, "S_OCC", 0)
 N_STRATEGIES = len(S.STRATEGIES)
+N_ROW = max(S.N_SPARAMS, F.N_LEARNED_PARAMS)  # a seat's parameter row (sim.games.moor's n_sparams)
 PERM_ROW = N_STREAMS_MAX - 1  # a stream no seat of a <= 5 player game uses: drives the covered-tile shuffles
 
 ERRORS = {
@@ -209,6 +213,14 @@ def permute_covered(st, st2, rng):
 
 
 @njit_alloc
+def decide_any(sid, sp, st, prm, mask, nl, rng, row, tmp):
+    """Strategy ``sid``'s choice, the learned policy included (dispatched as kernels/moor/step.py's `decide`)."""
+    if sid == S.S_LEARNED:
+        return F.learned_choice(sp, st, prm, mask, rng, row)
+    return S.decide(sid, sp, st, prm, mask, nl, rng, row, tmp)
+
+
+@njit_alloc
 def run_checked(seed, g, n, prm, sids, sparams, hidden):
     """Play game ``g`` like play.play_one, checking invariants after every step.
 
@@ -257,12 +269,12 @@ def run_checked(seed, g, n, prm, sids, sparams, hidden):
                     for sid in range(N_STRATEGIES):
                         rng_a[:] = rng
                         rng_b[:] = rng
-                        a1 = S.decide(sid, sparams[seat], st, prm, mask, nl, rng_a, 1 + seat, tmp)
-                        a2 = S.decide(sid, sparams[seat], st2, prm, mask, nl, rng_b, 1 + seat, tmp)
+                        a1 = decide_any(sid, sparams[seat], st, prm, mask, nl, rng_a, 1 + seat, tmp)
+                        a2 = decide_any(sid, sparams[seat], st2, prm, mask, nl, rng_b, 1 + seat, tmp)
                         if a1 != a2:
                             return 17, st[R.S_TURNS], decisions, compared
                         compared += 1
-                a = S.decide(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
+                a = decide_any(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
                 if a < 0 or a >= R.N_ACTIONS or mask[a] == 0:
                     return 16, st[R.S_TURNS], decisions, compared
             R.apply_action(st, prm, a, log)
@@ -273,12 +285,15 @@ def run_checked(seed, g, n, prm, sids, sparams, hidden):
 
 
 def _sparams(n, rng):
-    """Default weights for most seats, random weights for some (the weighted strategy reads its row)."""
-    base = np.array([d for _, d, _ in S.WEIGHT_SPECS], dtype=np.float64)
+    """Default weights for most seats, random weights for some (the weighted strategy reads its first columns, the
+    learned policy its temperature, column 0, and its weights after it: half the random rows sample, half are
+    greedy)."""
+    base = np.zeros(N_ROW, dtype=np.float64)
+    base[: S.N_SPARAMS] = [d for _, d, _ in S.WEIGHT_SPECS]
     sp = np.tile(base, (n, 1))
     for i in range(n):
         if rng.random() < 0.5:
-            sp[i] = rng.uniform(-2.0, 4.0, size=S.N_SPARAMS)
+            sp[i] = rng.uniform(-2.0, 4.0, size=N_ROW)
     return sp
 
 

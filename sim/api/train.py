@@ -1,0 +1,328 @@
+"""`sim train`: expert iteration for a game's learned player (Anthony, Tian and Barber 2017, "Thinking fast and
+slow with deep learning and tree search"; TAG's ExpertIteration), here with a linear softmax policy.
+
+Each iteration i = 0 .. iterations - 1:
+
+1. play ``games`` training games where every seat of the role plays `search` (UCB1, ``budget`` rollouts a
+   decision) with the current rollout policy: a scripted strategy in iteration 0 (`Learner.bootstrap`, else the
+   search's default rollout strategy), the
+   policy fitted in iteration i - 1 afterwards (`sim.play.learn.collect`);
+2. record, at each search decision, the features of every legal action and the search's visit counts;
+3. fit the softmax policy to the decisions of iterations 0 .. i (`sim.stats.policy_fit.fit_softmax`, Newton with an
+   L2 penalty): it becomes the next iteration's rollout policy;
+4. measure its strength: one learned seat against the role's best scripted strategy at the other seats, the same
+   ``eval_games`` games every iteration (win rate with its Wilson 95% interval).
+
+A checkpoint is written after every iteration (``<out>/checkpoint/``: the iteration's decisions and the figures so
+far), so the same command run again after Ctrl-C carries on after the last finished iteration. Results depend only
+on (game, role, seed, games, budget, iterations' data): not on threads (`sim.play.learn`). The policy shipped is the
+iteration with the highest win rate (`best`), written as ``<out>/policy.json`` and, with ``install``, as the game's
+shipped weights (`sim.model.policy.policy_path`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.model.paths import REPORTS
+from sim.model.policy import POLICY_FORMAT, policy_path
+from sim.model.registry import GameSpec, Learner, get
+from sim.stats.policy_fit import Decisions, agreement, fit_softmax, loss
+
+EVAL_POINT = 1 << 40  # the strength games' stream point (apart from every training decision's)
+TRAIN_DEFAULTS = {"iterations": 4, "games": 40, "budget": 64, "eval_games": 20_000, "l2": 1e-3}
+
+
+class TrainError(ValueError):
+    """A bad request (unknown game or role, a value out of range): one line naming the field and what is allowed."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """What a training run is (everything its weights depend on): game, role, seed, iterations, games per
+    iteration, search budget (rollouts per decision), strength games per iteration, L2 penalty."""
+
+    game: str
+    role: str
+    seed: int
+    iterations: int
+    games: int
+    budget: int
+    eval_games: int
+    l2: float
+
+    def command(self) -> str:
+        """The `sim train` command line that reproduces these weights."""
+        return (
+            f"sim train {self.game} --role {self.role} --seed {self.seed} --iterations {self.iterations} "
+            f"--games {self.games} --budget {self.budget} --eval-games {self.eval_games} --l2 {self.l2:g} --install"
+        )
+
+    def same_run(self, other: dict) -> bool:
+        """Whether a checkpoint's config ``other`` is this run's (iterations may grow: a run resumed for more)."""
+        mine = asdict(self)
+        return all(other.get(k) == v for k, v in mine.items() if k != "iterations")
+
+
+def learner_of(game: str, role: str | None) -> tuple[GameSpec, Learner]:
+    """The game's spec and the `Learner` of ``role`` (default: its first); TrainError naming what is allowed."""
+    from sim.model import registry
+
+    spec = get(game)
+    if spec is None:
+        raise TrainError(f"game: unknown game '{game}'; allowed: {', '.join(registry.names())}")
+    if not spec.learners:
+        raise TrainError(f"game: {game} has no learned player yet; games with one: {', '.join(trainable())}")
+    roles = [lr.role for lr in spec.learners]
+    if role is None:
+        return spec, spec.learners[0]
+    if role not in roles:
+        raise TrainError(f"--role: {game} has no learned role '{role}'; allowed: {', '.join(roles)}")
+    return spec, spec.learners[roles.index(role)]
+
+
+def trainable() -> list[str]:
+    """The games with at least one learned role."""
+    from sim.model import registry
+
+    out = []
+    for name in registry.names():
+        spec = get(name)
+        if spec is not None and spec.learners:
+            out.append(name)
+    return out
+
+
+def check_config(cfg: TrainConfig) -> None:
+    """TrainError (one line: the option and what is allowed) for a value out of range."""
+    for name, v, lo, hi in (
+        ("--iterations", cfg.iterations, 1, 100),
+        ("--games", cfg.games, 1, 1_000_000),
+        ("--budget", cfg.budget, 1, 65_536),
+        ("--eval-games", cfg.eval_games, 100, 10_000_000),
+        ("--seed", cfg.seed, 0, 2**63 - 1),
+    ):
+        if not lo <= v <= hi:
+            raise TrainError(f"{name}: {v} is out of range; allowed: {lo}..{hi}")
+    if not (0.0 <= cfg.l2 <= 100.0) or math.isnan(cfg.l2):
+        raise TrainError(f"--l2: {cfg.l2} is out of range; allowed: 0..100")
+
+
+def default_out(cfg: TrainConfig) -> Path:
+    return REPORTS / "train" / f"{cfg.game}-{cfg.role}"
+
+
+def _save_npz(path: Path, d: Decisions, w: np.ndarray) -> None:
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, X=d.X, group=d.group, target=d.target, chosen=d.chosen, w=w)
+    tmp.replace(path)
+
+
+def _load_npz(path: Path) -> tuple[Decisions, np.ndarray]:
+    z = np.load(path)
+    return Decisions(z["X"], z["group"], z["target"], z["chosen"]), z["w"]
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def train(
+    cfg: TrainConfig,
+    out: Path | None = None,
+    threads: int = 1,
+    install: bool = False,
+    say: Callable[[str], None] = print,
+) -> dict:
+    """Run (or resume) expert iteration for ``cfg`` (module docstring); returns the report dict (also written to
+    ``out``/report.json and report.md). ``say``: progress lines."""
+    from sim.play import learn as L
+
+    check_config(cfg)
+    spec, learner = learner_of(cfg.game, cfg.role)
+    feat = learner.module()
+    out = out or default_out(cfg)
+    ck = out / "checkpoint"
+    ck.mkdir(parents=True, exist_ok=True)
+    state_path = ck / "state.json"
+    iters: list[dict] = []
+    parts: list[Decisions] = []
+    weights: list[np.ndarray] = []
+    if state_path.exists():
+        state = json.loads(state_path.read_text())
+        same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == asdict(learner)
+        if not cfg.same_run(state["config"]) or not same:
+            raise TrainError(
+                f"--out: {out} holds a checkpoint of another training run ({state['config']}); give another --out "
+                "or remove that folder"
+            )
+        for it in state["iterations"][: cfg.iterations]:
+            d, w = _load_npz(ck / f"iter-{it['iteration']}.npz")
+            parts.append(d)
+            weights.append(w)
+            iters.append(it)
+        if iters:
+            say(f"train {cfg.game} {cfg.role}: resuming after iteration {len(iters)} of {cfg.iterations} ({ck})")
+    table = L.table(cfg.game, learner, "search", cfg.seed)
+    versus = L.table(cfg.game, learner, learner.versus, cfg.seed)
+    search_st = spec.strategy("search")
+    default_rollout = next(p.default for p in search_st.params if p.name == "rollout") if search_st else "random"
+    default_rollout = learner.bootstrap or default_rollout
+    for i in range(len(iters), cfg.iterations):
+        t0 = time.monotonic()
+        if i == 0:
+            rollout_name, rollout = default_rollout, L.rollout_rows(table, learner, default_rollout, None)
+        else:
+            rollout_name = f"{learner.strategy} of iteration {i}"
+            rollout = L.rollout_rows(table, learner, learner.strategy, np.concatenate([[0.0], weights[-1]]))
+        last = [t0]
+
+        def on_game(done: int, i: int = i, t0: float = t0, last: list = last) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 10.0 or done == cfg.games:
+                last[0] = now
+                rate = done / max(now - t0, 1e-9)
+                say(
+                    f"train {cfg.game} {cfg.role}: iteration {i + 1}/{cfg.iterations}: {done}/{cfg.games} games "
+                    f"with search at {cfg.budget} ({rate:.2f} games/s)"
+                )
+
+        data = L.collect(table, learner, cfg.seed, i, cfg.games, cfg.budget, rollout, threads, on_game)
+        t_play = time.monotonic() - t0
+        parts.append(data)
+        alld = Decisions.concat(parts, feat.N_FEATURES)
+        w = fit_softmax(alld, cfg.l2, w0=weights[-1] if weights else None)
+        weights.append(w)
+        t1 = time.monotonic()
+        row = np.concatenate([[0.0], w])
+        s = L.strength(versus, learner, row, cfg.seed, cfg.eval_games, EVAL_POINT)
+        it = {
+            "iteration": i,
+            "rollout": rollout_name,
+            "games": cfg.games,
+            "decisions": data.n,
+            "decisions_total": alld.n,
+            "loss": loss(alld, w, 0.0),
+            "agreement": agreement(alld, w),
+            "weights": dict(zip(feat.FEATURE_NAMES, (float(x) for x in w))),
+            "versus": learner.versus,
+            "strength": s,
+            "seconds_play": t_play,
+            "seconds_fit_eval": time.monotonic() - t1,
+        }
+        iters.append(it)
+        _save_npz(ck / f"iter-{i}.npz", data, w)
+        _write_json(
+            state_path,
+            {
+                "config": asdict(cfg),
+                "learner": asdict(learner),
+                "feature_version": feat.FEATURE_VERSION,
+                "iterations": iters,
+            },
+        )
+        lo, hi = s["ci"]
+        say(
+            f"train {cfg.game} {cfg.role}: iteration {i + 1}/{cfg.iterations} done: {data.n} decisions, the policy "
+            f"agrees with search on {100 * it['agreement']:.1f}%; one learned seat against {learner.versus}: "
+            f"wins {100 * s['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] of {s['games']} games "
+            f"(fair {100 * s['fair']:.0f}%); {t_play:.0f} s playing"
+        )
+    report = _report(cfg, spec, learner, iters)
+    policy = _policy(cfg, spec, learner, report)
+    _write_json(out / "policy.json", policy)
+    _write_json(out / "report.json", report)
+    (out / "report.md").write_text(report_markdown(report))
+    if install:
+        dest = policy_path(cfg.game, learner.role)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        _write_json(dest, policy)
+        say(f"train {cfg.game} {cfg.role}: installed the policy of iteration {report['best'] + 1} as {dest}")
+    say(f"train {cfg.game} {cfg.role}: report written to {out}")
+    return report
+
+
+def _report(cfg: TrainConfig, spec: GameSpec, learner: Learner, iters: list[dict]) -> dict:
+    best = max(range(len(iters)), key=lambda j: (iters[j]["strength"]["win_rate"], -j))
+    return {
+        "game": cfg.game,
+        "role": learner.role,
+        "config": asdict(cfg),
+        "command": cfg.command(),
+        "rules_version": spec.rules_version,
+        "iterations": iters,
+        "best": best,
+        "seconds": sum(it["seconds_play"] + it["seconds_fit_eval"] for it in iters),
+    }
+
+
+def _policy(cfg: TrainConfig, spec: GameSpec, learner: Learner, report: dict) -> dict:
+    feat = learner.module()
+    it = report["iterations"][report["best"]]
+    return {
+        "format": POLICY_FORMAT,
+        "game": cfg.game,
+        "role": learner.role,
+        "feature_set": feat.FEATURE_SET,
+        "feature_version": feat.FEATURE_VERSION,
+        "rules_version": spec.rules_version,
+        "weights": it["weights"],
+        "temperature": 0.0,
+        "command": cfg.command(),
+        "seed": cfg.seed,
+        "training": {
+            "iteration": it["iteration"],
+            "iterations": [
+                {
+                    "iteration": x["iteration"],
+                    "rollout": x["rollout"],
+                    "decisions": x["decisions"],
+                    "agreement": round(x["agreement"], 4),
+                    "versus": x["versus"],
+                    "win_rate": round(x["strength"]["win_rate"], 4),
+                    "ci95": [round(v, 4) for v in x["strength"]["ci"]],
+                    "games": x["strength"]["games"],
+                }
+                for x in report["iterations"]
+            ],
+            "seconds": round(report["seconds"], 1),
+        },
+    }
+
+
+def report_markdown(report: dict) -> str:
+    """The training report in Markdown: the command, then one row per iteration (its rollout policy, decisions,
+    agreement with search, strength against the best scripted strategy with its Wilson 95% interval, time)."""
+    c = report["config"]
+    lines = [
+        f"# Training report: {report['game']} {report['role']} (learned policy, expert iteration)",
+        "",
+        f"Command: `{report['command']}`",
+        "",
+        f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
+        f"rollouts a decision, fitted a softmax policy to all decisions so far (L2 {c['l2']:g}), then measured one "
+        f"learned seat against the other seats' best scripted strategy on the same {c['eval_games']} games "
+        "(win rate, Wilson 95% interval). Shipped: the iteration with the highest win rate "
+        f"({report['best'] + 1}). Training time: {report['seconds'] / 60:.1f} min.",
+        "",
+        "| iteration | rollout policy | decisions | agrees with search | win rate against | 95% interval | fair | "
+        "time (s) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for it in report["iterations"]:
+        s = it["strength"]
+        lines.append(
+            f"| {it['iteration'] + 1} | {it['rollout']} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
+            f"{100 * s['win_rate']:.1f}% ({it['versus']}) | [{100 * s['ci'][0]:.1f}, {100 * s['ci'][1]:.1f}] | "
+            f"{100 * s['fair']:.0f}% | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
+        )
+    return "\n".join(lines) + "\n"

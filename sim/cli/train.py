@@ -1,0 +1,62 @@
+"""`sim train` (thin over `sim.api.train`): expert iteration for a game's learned player (kept out of
+sim/cli/main.py, which registers it)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli.common import EXIT_USAGE, fail, interruptible
+
+
+def train(
+    game: Annotated[str, typer.Argument(help="the game whose learned player to train")],
+    role: Annotated[str | None, typer.Option(help="the role to train (default: the game's first learned role)")] = None,
+    seed: Annotated[int, typer.Option(help="master seed: the weights depend only on it and the options below")] = 1,
+    iterations: Annotated[int, typer.Option(help="expert iterations (search, record, fit, repeat)")] = 4,
+    games: Annotated[int, typer.Option(help="training games per iteration, every seat of the role searching")] = 40,
+    budget: Annotated[int, typer.Option(help="the search's rollouts per decision in training games")] = 64,
+    eval_games: Annotated[
+        int, typer.Option(help="games per iteration measuring one learned seat against the best scripted strategy")
+    ] = 20_000,
+    l2: Annotated[float, typer.Option(help="L2 penalty of the softmax fit")] = 1e-3,
+    threads: Annotated[int, typer.Option(help="threads playing training games (the weights do not depend on it)")] = 1,
+    out: Annotated[
+        Path | None, typer.Option(help="report and checkpoint folder (default: reports/train/<game>-<role>)")
+    ] = None,
+    install: Annotated[
+        bool, typer.Option(help="also write the policy as the game's shipped weights (kernels/<game>/policies/)")
+    ] = False,
+):
+    """Train a game's learned player by expert iteration.
+
+    Each iteration plays games where search decides (its rollouts played by the
+    current policy), records the features of every legal action and the search's
+    visit counts, fits a softmax policy to them and makes it the next rollout
+    policy. Writes a training report (strength per iteration against the best
+    scripted strategy, with Wilson intervals) and a checkpoint per iteration: run
+    the same command again after Ctrl-C to carry on.
+
+    Example:
+
+        sim train moor --seed 1 --iterations 4 --games 40 --budget 64 --install
+    """
+    from sim.api.train import TrainConfig, TrainError
+    from sim.api.train import train as run
+
+    cfg = TrainConfig(game, role or "", seed, iterations, games, budget, eval_games, l2)
+    try:
+        from sim.api.train import learner_of
+
+        _, learner = learner_of(game, role)
+        cfg = TrainConfig(game, learner.role, seed, iterations, games, budget, eval_games, l2)
+        if threads < 1:
+            raise TrainError(f"--threads: {threads} is out of range; allowed: 1 or more")
+        with interruptible("the iterations finished so far are kept in the checkpoint: run the same command to go on"):
+            run(cfg, out, threads, install, say=lambda line: typer.echo(line, err=True))
+    except TrainError as e:
+        fail(str(e), EXIT_USAGE)
+    sys.stderr.flush()

@@ -1,0 +1,248 @@
+"""Expert iteration's playing half: games where `search` decides, recorded as training decisions, and the learned
+policy's strength against the role's best scripted strategy. Game-independent: a game supplies its action features
+(``kernels/<game>/features.py``, named by its `Learner`) and its step verbs; the fit is `sim.stats.policy_fit`.
+
+A training game: every seat of the learner's role plays `search` (UCB1, ``budget`` rollouts a decision) whose
+rollouts are played by the rollout policy (the current learned weights, or a scripted strategy in the first
+iteration); every other seat plays its scenario strategy. The game is driven from Python one search decision at a
+time: `play_batch` resumed from the current state stops at the next search decision (`stop`, the tests' single
+decision), the features of each legal action are read from that state (`fill_features`, the kernel's own code: play
+and training never disagree), the search's visit counts (or the action it chose: `Learner.target`) become the decision's target, and the chosen
+action is played
+with the game's `apply_action` verb. Every draw is keyed by (seed, iteration, game, decision), so the decisions of a
+game depend on nothing else: games are split over threads and put back in game order, and the data, and so the
+weights, are the same for any thread count.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from sim.model.registry import Learner
+from sim.model.scenario import Scenario
+from sim.stats.metrics import wilson
+from sim.stats.policy_fit import Decisions
+
+MAX_DECISIONS = 100_000  # a game's search decisions, at most (a runaway game stops there)
+ITER_POINT = 1 << 24  # stream ``point`` of decision k of iteration i: i * ITER_POINT + k
+
+
+def table(game: str, learner: Learner, strategy: str, seed: int, params: dict | None = None) -> Scenario:
+    """The training table: ``learner.players`` seats, each seat of the learner's role playing ``strategy``."""
+    from sim.model.registry import get
+
+    spec = get(game)
+    assert spec is not None, game
+    n = learner.players
+    vals = {**spec.defaults(), **(params or {})}
+    roles = spec.roles(vals, n)
+    seats = [{"strategy": strategy if r == learner.role else _default_strategy(spec, r)} for r in roles]
+    data = {
+        "scenario": {"game": game, "players": n, "games": 1, "seed": int(seed), "name": f"train-{game}-{learner.role}"},
+        "params": params or {},
+        "seats": seats,
+    }
+    return Scenario.from_dict(data)
+
+
+def _default_strategy(spec: Any, role: str) -> str:
+    return next(s.name for s in spec.strategies if s.role == role and s.sid != 63)
+
+
+def rollout_rows(sc: Scenario, learner: Learner, rollout: str, weights: np.ndarray | None) -> tuple:
+    """(sids int64[n], sparams float64[n, n_sparams]) of the rollouts: each seat of the learner's role plays
+    ``rollout`` (the learned strategy with ``weights``, float64[1 + F]: temperature then weights; or a scripted one
+    with its default parameters), every other seat its table strategy."""
+    spec = sc.spec
+    sids = sc.sids().copy()
+    sparams = sc.sparams().copy()
+    rst = next(s for s in spec.strategies if s.name == rollout)
+    for i, r in enumerate(sc.spec.roles(sc.params, sc.players)):
+        if r != learner.role:
+            continue
+        sids[i] = rst.sid
+        sparams[i, :] = 0.0
+        if rollout == learner.strategy and weights is not None:
+            sparams[i, : len(weights)] = weights
+        else:
+            for j, ps in enumerate(rst.params):
+                sparams[i, j] = ps.domain.index(ps.default) if ps.kind == "choice" else ps.default
+    return sids, sparams
+
+
+def search_rows(sc: Scenario, learner: Learner, budget: int) -> tuple:
+    """(sids, sparams) of a training table: every seat of the learner's role a UCB1 search of ``budget`` rollouts
+    (exploration 0.7, the learner's deviate margin)."""
+    from kernels.search import C_BUDGET, C_DEVIATE, C_EXPLORE, C_ROOT, C_TIEBREAK, ROOT_UCB1, SEARCH_SID, TIE_NONE
+
+    sids = sc.sids().copy()
+    sparams = sc.sparams().copy()
+    for i, r in enumerate(sc.spec.roles(sc.params, sc.players)):
+        if r == learner.role:
+            sids[i] = SEARCH_SID
+            sparams[i, :] = 0.0
+            sparams[i, C_BUDGET] = budget
+            sparams[i, C_EXPLORE] = 0.7
+            sparams[i, C_DEVIATE] = learner.deviate
+            sparams[i, C_ROOT] = ROOT_UCB1
+            sparams[i, C_TIEBREAK] = TIE_NONE
+    return sids, sparams
+
+
+def play_training_game(
+    sc: Scenario, learner: Learner, seed: int, iteration: int, g: int, budget: int, rollout: tuple
+) -> Decisions:
+    """The search decisions of training game ``g`` of ``iteration`` (module docstring), as `Decisions`."""
+    from kernels.batch import play_games
+    from kernels.search import CTL_K, SCRATCH_COUNTS, SCRATCH_CTL, SCRATCH_RECORD, decisions, new_search
+
+    spec = sc.spec
+    kernel = spec.kernel()
+    feat = learner.module()
+    prm = sc.prm()
+    n = sc.players
+    sids, sparams = search_rows(sc, learner, budget)
+    n_extra, curves = len(spec.extra_columns), (len(spec.curves), spec.curve_len)
+    scratch = kernel.batch_scratch(n, prm)
+    rsids, rsparams = rollout
+    search = new_search(kernel.batch_scratch(n, prm), n, int(kernel.N_ACTIONS), rsids, rsparams, n_extra, curves, 64)
+    rec, counts, ctl = search[SCRATCH_RECORD], search[SCRATCH_COUNTS], search[SCRATCH_CTL]
+    n_actions = int(kernel.N_ACTIONS)
+    fbuf = np.zeros((n_actions, feat.N_FEATURES), np.float64)
+    mask = np.zeros(n_actions, np.int8)
+    xs: list[np.ndarray] = []
+    ts: list[np.ndarray] = []
+    chosen: list[int] = []
+    group = [0]
+    resume = None
+    for k in range(MAX_DECISIONS):
+        rec[0, 0] = 0
+        before = int(counts[0])
+        out = play_games(
+            kernel.play_batch, scratch, np.uint64(seed), np.uint64(iteration * ITER_POINT + k), g, 1, n, prm, sids,
+            sparams, n_extra, curves, search=search, resume=resume, stop=True,
+        )  # fmt: skip
+        if int(counts[0]) == before:  # the game ended before another search decision
+            break
+        a = int(out[4][0])
+        seat = decisions(rec)[0]["seat"]
+        kk = int(ctl[CTL_K])
+        acts = search[4][:kk].copy()
+        visits = search[5][:kk].astype(np.float64)
+        st, rng, _ws = kernel.step.parts.py_func(scratch)  # plain Python: the state and streams of the scratch
+        mask[:] = 0
+        mask[acts] = 1
+        fbuf[acts] = 0.0
+        feat.fill_features(st, prm, np.int64(seat), mask, fbuf, scratch)
+        x = fbuf[acts]
+        if x.any():  # a decision the policy does not score (all features 0: Galleon's duels) teaches nothing
+            xs.append(x.copy())
+            j = int(np.flatnonzero(acts == a)[0])
+            tot = visits.sum()
+            if learner.target == "chosen" or tot <= 0:
+                t = np.zeros(kk)
+                t[j] = 1.0
+            else:
+                t = visits / tot
+            ts.append(t)
+            chosen.append(group[-1] + j)
+            group.append(group[-1] + kk)
+        kernel.step.apply_action(st, prm, np.int64(a), rng, scratch)
+        resume = st.copy()
+    if not xs:
+        return Decisions.concat([], feat.N_FEATURES)
+    return Decisions(np.concatenate(xs), np.array(group, np.int64), np.concatenate(ts), np.array(chosen, np.int64))
+
+
+def collect(
+    sc: Scenario,
+    learner: Learner,
+    seed: int,
+    iteration: int,
+    games: int,
+    budget: int,
+    rollout: tuple,
+    threads: int = 1,
+    on_game: Callable[[int], None] | None = None,
+    stop: Callable[[], None] | None = None,
+) -> Decisions:
+    """The search decisions of games 0 .. ``games`` - 1 of ``iteration``, in game order (the same for any
+    ``threads``); ``on_game(done)`` after each game, ``stop()`` (raising KeyboardInterrupt) checked between games."""
+    done = [0]
+    halt = threading.Event()  # set by the main thread on Ctrl-C: every thread stops before its next game
+
+    def run(gs: range) -> list[Decisions]:
+        out = []
+        for g in gs:
+            if halt.is_set():
+                raise KeyboardInterrupt
+            if stop is not None:
+                stop()
+            out.append(play_training_game(sc, learner, seed, iteration, g, budget, rollout))
+            done[0] += 1
+            if on_game is not None:
+                on_game(done[0])
+        return out
+
+    t = max(1, min(int(threads), games))
+    if t == 1:
+        parts = run(range(games))
+    else:
+        bounds = [games * i // t for i in range(t + 1)]
+        with ThreadPoolExecutor(t) as pool:
+            futs = [pool.submit(run, range(bounds[i], bounds[i + 1])) for i in range(t)]
+            try:
+                parts = [d for f in futs for d in f.result()]
+            except KeyboardInterrupt:
+                halt.set()
+                raise
+    return Decisions.concat(parts, learner.module().N_FEATURES)
+
+
+def strength(sc_versus: Scenario, learner: Learner, weights: np.ndarray, seed: int, games: int, point: int = 0) -> dict:
+    """One learned seat (seat 0, ``weights``: temperature then feature weights) against the other seats of
+    ``sc_versus`` (the role's best scripted strategy), ``games`` games (the start seat rotates with the game index):
+    {"games", "wins", "win_rate", "ci": [lo, hi] (Wilson 95%), "fair": 1 / players}. Decisive games only count as
+    games; a win shared by k seats counts 1/k."""
+    from kernels.batch import play_games
+
+    spec = sc_versus.spec
+    kernel = spec.kernel()
+    n = sc_versus.players
+    prm = sc_versus.prm()
+    sids = sc_versus.sids().copy()
+    sparams = sc_versus.sparams().copy()
+    lst = spec.strategy(learner.strategy)
+    assert lst is not None
+    sids[0] = lst.sid
+    sparams[0, :] = 0.0
+    sparams[0, : len(weights)] = weights
+    wins = 0.0
+    played = 0
+    chunk = 20_000
+    for g0 in range(0, games, chunk):
+        m = min(chunk, games - g0)
+        out = play_games(
+            kernel.play_batch, kernel.batch_scratch(n, prm), np.uint64(seed), np.uint64(point), g0, m, n, prm, sids,
+            sparams, len(spec.extra_columns), (len(spec.curves), spec.curve_len),
+        )  # fmt: skip
+        winners, status = out[1], out[4]
+        ok = status == 0
+        w = winners[ok]
+        share = np.array([1.0 / bin(int(x)).count("1") if x & 1 else 0.0 for x in w])
+        wins += float(share.sum())
+        played += int(ok.sum())
+    lo, hi = wilson(wins, played) if played else (math.nan, math.nan)
+    return {
+        "games": played,
+        "wins": wins,
+        "win_rate": wins / played if played else math.nan,
+        "ci": [lo, hi],
+        "fair": 1.0 / n,
+    }

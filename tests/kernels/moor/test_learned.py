@@ -1,0 +1,159 @@
+"""The learned policy of Ghosts of the Moor (`learned`, kernels/moor/features.py): legal actions only, the
+hidden-information permutation test (and that a deliberate leak fails it), its weights from the seat's parameter
+row, search with learned rollouts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernels._jit import njit_alloc
+from kernels.batch import play_games
+from kernels.moor import features as F
+from kernels.moor import play as PL
+from kernels.moor import rules as R
+from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
+
+from ._kit import prm_of
+from .test_invariants import PERM_ROW, permute_covered
+
+pytestmark = pytest.mark.kernel
+
+
+def _row(rng, temperature=0.0):
+    row = np.zeros(F.N_LEARNED_PARAMS)
+    row[0] = temperature
+    row[1:] = rng.uniform(-3.0, 3.0, size=F.N_FEATURES)
+    return row
+
+
+@njit_alloc
+def leaky_choice(sp, st, prm, mask):
+    """The greedy learned choice plus a deliberate leak: a move is also scored by the covered (bottom) tile of its
+    destination, which no player can see."""
+    best = -1e300
+    best_a = -1
+    for a in range(R.N_ACTIONS):
+        if mask[a]:
+            s = F.action_score(sp, st, prm, a)
+            if st[R.S_PHASE] == R.PH_MOVE:
+                p = st[R.S_CUR]
+                d = min(st[R.S_PAWN_POS + p * R.MAX_PAWNS + a - R.A_MOVE] + st[R.S_ROLL], st[R.S_END])
+                if st[R.S_HEIGHT + d] == 2:
+                    s += 0.5 * st[R.S_STACK + d * R.STACK]
+            if s > best:
+                best = s
+                best_a = a
+    return best_a
+
+
+@njit_alloc
+def compare_hidden(seed, n, prm, sp, games, leak):
+    """Play ``games`` games of learned seats (row ``sp``); at every decision with covered tiles on the board, ask the
+    policy (``leak``: `leaky_choice`) on the state and on a copy whose covered tiles were permuted. Returns
+    (decisions compared, decisions that differed)."""
+    st = np.zeros(R.S_SIZE, dtype=np.int32)
+    st2 = np.zeros(R.S_SIZE, dtype=np.int32)
+    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+    rng_a = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+    log = np.zeros((1, R.LOG_W), dtype=np.int32)
+    order = np.empty(R.N_DEALT, dtype=np.int32)
+    mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    compared = 0
+    differ = 0
+    for g in range(games):
+        for r in range(1 + n):
+            seed_stream(rng, r, seed, 0, g, r)
+        seed_stream(rng, PERM_ROW, seed, 99, g, 0)
+        R.init(st, prm, n)
+        R.deal_pool(st, order)
+        shuffle(rng, 0, order, R.N_DEALT)
+        R.new_game(st, prm, n, order, log)
+        while st[R.S_PHASE] != R.PH_OVER and st[R.S_TURNS] < 1000:
+            if st[R.S_PHASE] == R.PH_ROLL:
+                R.apply_chance(st, 1 + bounded(rng, 0, prm[R.P_DIE_FACES]), log)
+                continue
+            nl = R.legal_actions(st, prm, mask)
+            row = 1 + st[R.S_CUR]
+            if nl > 1 and permute_covered(st, st2, rng) >= 2:
+                if leak:
+                    a1 = leaky_choice(sp, st, prm, mask)
+                    a2 = leaky_choice(sp, st2, prm, mask)
+                else:
+                    rng_a[:] = rng
+                    a1 = F.learned_choice(sp, st, prm, mask, rng_a, row)
+                    rng_a[:] = rng
+                    a2 = F.learned_choice(sp, st2, prm, mask, rng_a, row)
+                compared += 1
+                differ += a1 != a2
+            a = F.learned_choice(sp, st, prm, mask, rng, row)
+            R.apply_action(st, prm, a, log)
+    return compared, differ
+
+
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_hidden_information_learned_never_reads_a_covered_tile(temperature):
+    rng = np.random.default_rng(7)
+    total = 0
+    for k in range(4):
+        sp = _row(rng, temperature)
+        compared, differ = compare_hidden(np.uint64(11 + k), 4, prm_of(), sp, 40, False)
+        assert differ == 0
+        total += compared
+    assert total > 2000
+
+
+def test_hidden_information_test_fails_on_a_deliberate_leak():
+    rng = np.random.default_rng(7)
+    compared, differ = compare_hidden(np.uint64(11), 4, prm_of(), _row(rng), 40, True)
+    assert compared > 500 and differ > 0
+
+
+def _play(n, sids, sparams, games=300, seed=3):
+    prm = prm_of()
+    return play_games(PL.play_batch, PL.batch_scratch(n), seed, 0, 0, games, n, prm, sids, sparams, PL.N_EXTRA)
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_learned_plays_only_legal_actions_with_any_weights(n):
+    """Every game of a learned table with random weights (greedy and sampled) ends done: an illegal action would be
+    status ST_BAD_ACTION."""
+    rng = np.random.default_rng(n)
+    sids = np.full(n, 5, dtype=np.int64)  # S_LEARNED
+    for temperature in (0.0, 0.5):
+        sparams = np.array([_row(rng, temperature) for _ in range(n)])
+        status = _play(n, sids, sparams)[4]
+        assert (status == PL.ST_DONE).all()
+
+
+def test_learned_weights_come_from_the_parameter_row():
+    """Two weight rows play different games; the same row plays the same games (nothing compiled in)."""
+    rng = np.random.default_rng(1)
+    sids = np.full(4, 5, dtype=np.int64)
+    a = np.tile(_row(rng), (4, 1))
+    b = np.tile(_row(rng), (4, 1))
+    ra, rb, ra2 = _play(4, sids, a), _play(4, sids, b), _play(4, sids, a.copy())
+    assert not np.array_equal(ra[0], rb[0])
+    assert all(np.array_equal(x, y) for x, y in zip(ra, ra2))
+
+
+def test_search_with_learned_rollouts_plays():
+    """`rollout = "learned"` is one of search's rollout choices and plays whole games (the shipped weights)."""
+    from sim.model.scenario import from_dict
+    from sim.model.search import rollout_seats, search_scratch
+
+    sc = from_dict(
+        {
+            "scenario": {"game": "moor", "players": 4, "games": 4, "seed": 1},
+            "seats": [{"strategy": "search", "params": {"budget": 8, "rollout": "learned"}}]
+            + [{"strategy": "weighted"}] * 3,
+        }
+    )
+    sids, sparams = rollout_seats(sc)
+    assert sids[0] == 5 and sparams[0, 1:].any() == (F.N_FEATURES > 0)
+    prm = sc.prm()
+    out = play_games(
+        PL.play_batch, PL.batch_scratch(4), 1, 0, 0, 4, 4, prm, sc.sids(), sc.sparams(), PL.N_EXTRA,
+        search=search_scratch(sc, PL, prm=prm),
+    )  # fmt: skip
+    assert (out[4] == PL.ST_DONE).all()

@@ -1,0 +1,107 @@
+"""Learned players: the shipped policy files fit their kernels (feature set and version, rules version), the softmax
+`sim train`'s one-line errors, `sim list` naming the learned strategy; and (kernel tier) training is
+reproducible: the same seed gives the same weights for any thread count, and a resumed run the same as one run.
+The fit itself: tests/stats/test_policy_fit.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sim.model.policy import check_policy, load_policy, policy_path
+from sim.model.registry import get, names
+
+pytestmark = pytest.mark.kernel  # every test here loads a game's kernel module (the specs import it)
+
+
+# every game's learned roles (collected without importing a kernel: the fast tier imports this module)
+ROLES = [("moor", "player")]
+
+
+def _learner(game, role):
+    return next(lr for lr in get(game).learners if lr.role == role)  # type: ignore[union-attr]
+
+
+def test_every_learned_role_is_tested_here():
+    assert ROLES == [(g, lr.role) for g in names() for lr in get(g).learners]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("game, role", ROLES, ids=[f"{g}-{r}" for g, r in ROLES])
+def test_shipped_policy_fits_its_kernel(game, role):
+    """A rules change (RULES_VERSION) or a feature change (FEATURE_VERSION) fails here until `sim train` is run."""
+    learner = _learner(game, role)
+    data = load_policy(game, learner.role)
+    assert data is not None, f"{policy_path(game, learner.role)} is missing: run `sim train {game} --install`"
+    assert check_policy(data, learner.module(), get(game).rules_version) is None  # type: ignore[union-attr]
+    assert data["command"].startswith(f"sim train {game} ") and "--seed" in data["command"]
+    assert data["training"]["iterations"], "the training figures are recorded with the weights"
+
+
+def test_check_policy_names_what_differs():
+    game, learner = ROLES[0][0], _learner(*ROLES[0])
+    data = load_policy(game, learner.role)
+    feat, rv = learner.module(), get(game).rules_version  # type: ignore[union-attr]
+    assert "rules version" in check_policy({**data, "rules_version": rv + 1}, feat, rv)
+    assert "feature set" in check_policy({**data, "feature_version": feat.FEATURE_VERSION + 1}, feat, rv)
+    w = dict(data["weights"])
+    w.pop(next(iter(w)))
+    assert "features are" in check_policy({**data, "weights": w}, feat, rv)
+
+
+def test_learned_strategy_defaults_are_the_shipped_weights():
+    game, learner = ROLES[0][0], _learner(*ROLES[0])
+    st = get(game).strategy(learner.strategy)  # type: ignore[union-attr]
+    data = load_policy(game, learner.role)
+    assert [p.name for p in st.params] == ["temperature"] + [f"w_{n}" for n in learner.module().FEATURE_NAMES]
+    assert [p.default for p in st.params[1:]] == [data["weights"][n] for n in learner.module().FEATURE_NAMES]
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["train", "nosuchgame"], "unknown game 'nosuchgame'; allowed:"),
+        (["train", "moor", "--role", "ghost"], "--role: moor has no learned role 'ghost'; allowed: player"),
+        (["train", "moor", "--iterations", "0"], "--iterations: 0 is out of range; allowed: 1..100"),
+        (["train", "moor", "--budget", "0"], "--budget: 0 is out of range; allowed: 1..65536"),
+    ],
+)
+def test_train_bad_input_is_one_line_and_exit_2(args, says):
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and says in lines[0] and "Traceback" not in r.output
+
+
+def test_sim_list_shows_the_learned_strategy():
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+
+    r = CliRunner().invoke(app, ["list", "moor"])
+    assert r.exit_code == 0
+    assert "    learned: learned policy" in r.output and "w_take = " in r.output
+
+
+def test_training_is_reproducible_for_any_thread_count_and_after_a_resume(tmp_path):
+    """Same seed, same weights: one thread, two threads, and a run stopped after its first iteration and resumed."""
+    from sim.api.train import TrainConfig, train
+
+    cfg = TrainConfig("moor", "player", 5, 2, 3, 8, 200, 1e-3)
+    one = train(cfg, tmp_path / "one", threads=1, say=lambda _s: None)
+    two = train(cfg, tmp_path / "two", threads=2, say=lambda _s: None)
+    first = TrainConfig("moor", "player", 5, 1, 3, 8, 200, 1e-3)
+    train(first, tmp_path / "resumed", threads=1, say=lambda _s: None)
+    lines: list[str] = []
+    resumed = train(cfg, tmp_path / "resumed", threads=2, say=lines.append)
+    assert any("resuming after iteration 1" in x for x in lines)
+    for r in (two, resumed):
+        assert [it["weights"] for it in r["iterations"]] == [it["weights"] for it in one["iterations"]]
+        assert [it["strength"] for it in r["iterations"]] == [it["strength"] for it in one["iterations"]]
+    policy = json.loads((tmp_path / "one" / "policy.json").read_text())
+    assert policy["command"].startswith("sim train moor --role player --seed 5 --iterations 2")
+    assert policy["feature_set"] == "moor-player" and policy["rules_version"] == get("moor").rules_version  # type: ignore[union-attr]
