@@ -100,6 +100,48 @@ if os.name == "posix" and not hasattr(_caching.IndexDataCacheFile.save, "__wrapp
     _caching.IndexDataCacheFile.save = _locked(_caching.IndexDataCacheFile.save, fcntl.LOCK_EX)
     _caching.IndexDataCacheFile.load = _locked(_caching.IndexDataCacheFile.load, fcntl.LOCK_SH)
 
+
+def _fast_flags_compare() -> None:
+    """Numba's compile flags (`TargetConfig`) compared and hashed without building a dict through its 22 option properties
+    each time: Numba keys its typing caches by the flags (`templates._OverloadMethodTemplate._get_impl`, every
+    call of an overloaded function while typing), and `TargetConfig.__eq__` / `__hash__` called `values()`, a dict
+    comprehension over every option's property, 150,000 times in a Turnwall search compile (about 1 s of CPU;
+    docs/dev/performance.md, "Cold compile (issue 41)"). Same answers: ``values()`` reads what each property reads
+    (the set value, else the option's default); the hash is, as Numba's, that of the sorted option names (every
+    instance of a class hashes alike); equal when identical or when the values are."""
+    from numba.core.targetconfig import TargetConfig
+
+    if getattr(TargetConfig, "_fast_compare", False):
+        return
+
+    def values(self):
+        vals = self._values
+        return {k: vals[k] if k in vals else opt.default for k, opt in self.options.items()}
+
+    def eq(self, other):
+        if self is other:
+            return True
+        if isinstance(other, TargetConfig):
+            return values(self) == values(other)
+        return NotImplemented
+
+    def hash_(self):
+        cls = type(self)
+        h = cls.__dict__.get("_options_hash")
+        if h is None:
+            h = hash(tuple(sorted(cls.options)))
+            cls._options_hash = h
+        return h
+
+    TargetConfig.values = values
+    TargetConfig.__eq__ = eq
+    TargetConfig.__hash__ = hash_
+    TargetConfig._fast_compare = True
+
+
+_fast_flags_compare()
+
+
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 
 from numba.core import types as ntypes  # noqa: E402

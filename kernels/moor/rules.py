@@ -291,7 +291,7 @@ def other_tiles(st, prm, p):
     return c
 
 
-@njit
+@njit(forceinline=True)  # LLVM inlines it (one call site): the call passed ~25 scalars on the stack
 def discard_options(st, prm, p, symbol, mask):
     """R10 (+C3): which discards player ``p`` may make after leaving a tile-less space showing ``symbol``.
 
@@ -361,15 +361,25 @@ def legal_actions(st, prm, mask):
     return 0
 
 
+# spaces 0.._FREE_LOW - 1 always go into discard_target's free set, the rest only for a longer track: 40, not 32 (the
+# default track's End is 31), because LLVM unrolls a 32-trip loop fully and then leaves it scalar (265 instructions
+# against 160 for the vectorized 40-trip loop, 197 for all 64 spaces)
+_FREE_LOW = 40
+
+
 @njit
 def discard_target(st, prm):
     """R11: the space nearest Start holding no tile and no pawn (after the move, C2); -1 when none (C1)."""
     origin = st[S_ORIGIN]
-    # the free spaces as a 64-bit set built with a constant trip count (vectorized, no branch), then its lowest
-    # bit: a scan from Start ran ~20 spaces and mispredicted its exit (kernels/README.md)
+    # the free spaces as a 64-bit set built with constant trip counts (vectorized, no branch), then its lowest
+    # bit: a scan from Start ran ~20 spaces and mispredicted its exit (kernels/README.md). Spaces past _FREE_LOW
+    # only for a track that reaches them (docs/dev/performance.md)
     free = np.uint64(0)
-    for s in range(MAX_TRACK):
+    for s in range(_FREE_LOW):
         free |= np.uint64((st[S_HEIGHT + s] | st[S_OCC + s]) == 0) << np.uint64(s)
+    if st[S_END] > _FREE_LOW:
+        for s in range(_FREE_LOW, MAX_TRACK):
+            free |= np.uint64((st[S_HEIGHT + s] | st[S_OCC + s]) == 0) << np.uint64(s)
     free &= (np.uint64(1) << np.uint64(st[S_END])) - np.uint64(2)  # spaces 1 .. End - 1
     if prm[P_VACATED_COUNTS] == 0:
         free &= ~(np.uint64(1) << np.uint64(origin))
@@ -417,7 +427,7 @@ def drop_tile(st, prm, p, t, target, log):
     log_event(log, st[S_TURNS], E_DISCARD, p, t, target, 0)
 
 
-@njit
+@njit(forceinline=True)  # as discard_options
 def do_discard(st, prm, a, log):
     """Apply discard action ``a`` for the current player (R10/R11)."""
     p = st[S_CUR]

@@ -22,7 +22,7 @@ def bench(
     """
     from sim.api import bench as b
 
-    res = b.run_all(games=20_000 if quick else games)
+    res = b.run_all(games=20_000 if quick else games, quick=quick)
     typer.echo(b.render(res))
 
 

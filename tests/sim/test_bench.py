@@ -61,3 +61,58 @@ def test_bench_says_1_thread_and_2_threads():
 
     out = bench.render(_res(120_000, 11.0))
     assert "  1 thread: " in out and "  2 threads: " in out and "(s)" not in out
+
+
+def _c(ratio: float) -> dict:
+    return {
+        "cpu": 1,
+        "play_s": 5.0,
+        "kernel_games": 900_000,
+        "c_games": 1_000_000,
+        "repetitions": 5,
+        "kernel_games_per_s": [181_000, 183_500, 182_000, 180_900, 183_000],
+        "c_games_per_s": [200_100, 201_000, 200_500, 199_800, 200_900],
+        "ratio": ratio,
+        "ratio_low": ratio - 0.01,
+        "ratio_high": ratio + 0.004,
+        "target": bench.C_TARGET,
+        "load_average": [1.5, 1.2, 1.0],
+    }
+
+
+def test_bench_kernel_against_c_gives_the_ratio_its_spread_and_the_verdict():
+    res = _res(120_000, 11.0)
+    res["games"]["moor"]["c"] = _c(0.913)
+    out = bench.render(res)
+    assert "kernel/C (4 random players, both pinned to CPU 1, CPU time, 5 timings each interleaved" in out
+    assert ": 0.913 (target >= 0.9: met); spread 0.903-0.917" in out
+    assert "kernel 180,900-183,500 games/s (900,000 games a timing), C 199,800-201,000 games/s" in out
+    res["games"]["moor"]["c"] = _c(0.85)
+    assert "0.850 (target >= 0.9: MISSED)" in bench.render(res)
+
+
+def test_bench_without_a_c_compiler_says_so_in_one_line(monkeypatch, tmp_path):
+    monkeypatch.setattr(bench, "C_BUILD", tmp_path / "build" / "moor_ref")
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    binary, why = bench.build_c()
+    assert binary is None and why == "not measured: no C compiler (gcc) on PATH to build the C yardstick"
+    res = _res(120_000, 11.0)
+    res["games"]["moor"]["c"] = {"note": why}
+    lines = [ln for ln in bench.render(res).splitlines() if "kernel/C" in ln]
+    assert lines == ["  kernel/C: not measured: no C compiler (gcc) on PATH to build the C yardstick"]
+
+
+def test_bench_lists_every_cold_compile_with_its_rounds_and_verdict():
+    res = _res(120_000, 11.0)
+    res["cold_compile_cpu_s"] = {
+        "scenarios/moor/4p.toml": [5.31, 5.12],
+        "scenarios/turnwall/search-4p.toml": [15.4, 14.9],
+    }
+    res["cold_compile_pinned_cpu"] = 1
+    out = bench.render(res)
+    assert "pinned to CPU 1, best of 2 rounds (target <= 15 s each: met):" in out
+    assert "  scenarios/moor/4p.toml               5.12 (5.31, 5.12)  met" in out
+    assert "  scenarios/turnwall/search-4p.toml   14.90 (15.40, 14.90)  met" in out
+    res["cold_compile_cpu_s"]["scenarios/turnwall/search-4p.toml"] = [15.4, 15.2]
+    out = bench.render(res)
+    assert "(target <= 15 s each: MISSED):" in out and "15.20 (15.40, 15.20)  MISSED" in out
