@@ -297,6 +297,7 @@ SPEC = register(
         n_sparams=S.N_SPARAMS,
         rules_file="kernels/turnwall/RULES.md",
         measures=MEASURES,
+        ladder_rungs=("planner:recall_own=0.5,recall_table=0.5",),  # one memory level as a rung of its own
         seat_scope=(
             "each seat starts on its own corner of the castle in every game (the start player rotates, the "
             "corners do not), so a seat's figures include its corner's place on this board"

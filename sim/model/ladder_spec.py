@@ -164,16 +164,14 @@ def _example(ps: registry.ParamSpec) -> str:
 
 def default_rungs(spec: registry.GameSpec, role: str) -> list[str]:
     """The default population of a role: random first, then every other scripted strategy of the role at its
-    defaults. Search is left out (a search game costs hundreds of scripted ones): ask for it as a rung,
+    defaults, then the game's own extra rungs (`GameSpec.ladder_rungs`). Search is left out (a search game costs hundreds of scripted ones): ask for it as a rung,
     ``search:budget=64``, and several budgets draw the rating-against-budget plot."""
     from sim.model.search_spec import SEARCH_SID
 
     names = [s.name for s in spec.strategies if s.role == role and s.sid != SEARCH_SID]
     rnd = [n for n in names if n == "random" or n.endswith("_random")]
     out = rnd + [n for n in names if n not in rnd]
-    if spec.name == "turnwall" and "planner" in names:  # one memory level as its own rung (the issue's ask)
-        out.append("planner:recall_own=0.5,recall_table=0.5")
-    return out
+    return out + [r for r in spec.ladder_rungs if r.split(":")[0] in names]
 
 
 def base_scenario(game: str, players: int | None) -> Path:

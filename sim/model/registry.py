@@ -249,6 +249,9 @@ class GameSpec:
     box_minutes: tuple[int, int] | None = None  # the playing time the box or publisher states (lo, hi minutes)
     box_source: str = ""  # where that is stated, or that none is
     learners: tuple[Learner, ...] = ()  # the roles with a learned player (`sim train`)
+    # rungs a default skill ladder adds after the role's scripted strategies (`sim.model.ladder_spec.default_rungs`),
+    # as `sim ladder --strategies` writes them: Turnwall's planner at one memory level
+    ladder_rungs: tuple[str, ...] = ()
 
     def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
