@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from collections import Counter
 
 import pytest
@@ -75,7 +76,7 @@ def test_a_bad_ladder_is_one_line_before_anything_runs(args, says, tmp_path):
         (
             "search:rollout=nope",
             "--strategies search:rollout=nope: rollout: 'nope' is not allowed; allowed: runner, weighted, cautious, "
-            "collector, random (e.g. search:rollout=runner)",
+            "collector, random, learned (e.g. search:rollout=runner)",
         ),
         ("search:root=1", "root: expected a string, got integer 1; allowed: ucb1, halving (e.g. search:root=ucb1)"),
         (
@@ -190,10 +191,15 @@ def test_two_copies_at_a_three_player_table_get_the_same_rating_exactly(tmp_path
 
 @pytest.mark.kernel
 def test_the_default_games_spread_a_fixed_total_over_the_mixed_tables():
-    two = api_ladder.build("moor", players=2)
-    four = api_ladder.build("moor", players=4)
-    assert (two.games, sum(t.kind == "mixed" for t in two.tables)) == (2000, 20)
-    assert (four.games, sum(t.kind == "mixed" for t in four.tables)) == (336, 120)
+    from sim.model.ladder_spec import DEFAULT_TOTAL, MIN_DEFAULT_GAMES
+
+    for players in (2, 4):
+        ld = api_ladder.build("moor", players=players)
+        mixed = sum(t.kind == "mixed" for t in ld.tables)
+        rungs = len(ld.rungs)
+        assert mixed == math.perm(rungs, players)  # every ordered seating of distinct rungs
+        # the total spread over the tables, rounded up to whole rotations of the start seat
+        assert ld.games == -(-max(MIN_DEFAULT_GAMES, DEFAULT_TOTAL // mixed) // players) * players
 
 
 @pytest.mark.kernel
