@@ -169,8 +169,8 @@ def ladder(
     KeyboardInterrupt leaves the finished tables stored."""
     import shutil
 
+    from sim.api.basics import _executor_for
     from sim.api.options import check_cluster
-    from sim.api.public import _executor_for
     from sim.output import ladder_output as output
     from sim.play import ladder as engine
     from sim.play import runner

@@ -584,8 +584,8 @@ def tune(
     tune folder (``out``, default reports/tune-<name>) and returns its `TuneResult`. Raises TuneError,
     ScenarioError, OptionError, TuneOutputError, ExecutionError (one line each) before anything runs;
     KeyboardInterrupt (`Cancelled`) when stopped, leaving a study that the same call continues."""
+    from sim.api.basics import _executor_for
     from sim.api.options import check_run_options, in_range
-    from sim.api.public import _executor_for
 
     check_run_options(games, threads, chunk, seed)
     for name, v in (("trials", trials), ("confirm", confirm), ("confirm-games", confirm_games), ("batch", batch)):

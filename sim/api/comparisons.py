@@ -1,0 +1,209 @@
+"""`sim.compare`: scenario B against A on common random numbers, a `Comparison` (a verdict per measure at its
+equivalence margin, the compare report)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sim.api.options import CompareOptions, OptionError
+from sim.model.scenario import Scenario
+from sim.play.context import RunContext
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sim.play.work import Executor
+
+
+from sim.api.basics import (
+    Doc,
+    ScenarioLike,
+    Sets,
+    _executor_for,
+    _fill,
+    load,
+)
+
+# --- compare -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A comparison of A and B on common random numbers. raw: the compare.json dict; ``metrics``: one row per
+    measure compared (`COMPARE_SCHEMA`: measure, label, kind, n, a, b, diff and its paired 95% interval ci_low,
+    ci_high, pairing_gain, p (null: identical), p_holm, significant; the verdict at the measure's equivalence margin
+    (`sim.stats.verdict`): margin (a rate's as a share), p_equiv_holm, verdict (unchanged / changed / cannot_tell),
+    more_games (about how many more games would decide a cannot_tell)); ``verdicts``: the plain sentences;
+    ``games``: paired games played; ``stop``: why it stopped; folder: where it was written, else None."""
+
+    a: Scenario
+    b: Scenario
+    raw: Doc
+    folder: Path | None = None
+
+    @property
+    def metrics(self) -> pl.DataFrame:
+        import polars as pl
+
+        rows = [
+            {
+                "measure": r["name"],
+                "label": r["label"],
+                "kind": r["kind"],
+                "n": r["n"],
+                "a": r["a"],
+                "b": r["b"],
+                "diff": r["diff"],
+                "ci_low": r["diff_ci95"][0],
+                "ci_high": r["diff_ci95"][1],
+                "pairing_gain": r["pairing_gain"],
+                "p": r["p"],
+                "p_holm": r["p_holm"],
+                "significant": r["significant"],
+                "margin": r.get("margin"),
+                "p_equiv_holm": r.get("p_equiv_holm"),
+                "verdict": r.get("verdict"),
+                "more_games": r.get("more_games"),
+            }
+            for r in self.raw["metrics"]
+        ]
+        return pl.DataFrame(rows, schema={k: getattr(pl, t) for k, t in COMPARE_SCHEMA.items()})
+
+    @property
+    def verdicts(self) -> list[str]:
+        from sim.pages.verdicts import compare_sentences
+
+        return compare_sentences(self.raw)
+
+    @property
+    def games(self) -> int:
+        return int(self.raw["games"])
+
+    @property
+    def significant(self) -> list[str]:
+        return list(self.raw["significant"])
+
+    @property
+    def stop(self) -> Doc:
+        return dict(self.raw["stop"])
+
+    def write(self, folder: str | Path | None = None) -> Path:
+        """compare.json, compare.md and compare.html into ``folder`` (default reports/compare-<A>-vs-<B>),
+        staged. Returns the folder; raises OutputError (one line)."""
+        from sim.api import core
+
+        final, what = compare_folder(self.a, self.b, folder)
+        return core.write_comparison(self.raw, final, what)
+
+
+COMPARE_SCHEMA = {
+    "measure": "String",
+    "label": "String",
+    "kind": "String",
+    "n": "Int64",
+    "a": "Float64",
+    "b": "Float64",
+    "diff": "Float64",
+    "ci_low": "Float64",
+    "ci_high": "Float64",
+    "pairing_gain": "Float64",
+    "p": "Float64",
+    "p_holm": "Float64",
+    "significant": "Boolean",
+    "margin": "Float64",
+    "p_equiv_holm": "Float64",
+    "verdict": "String",
+    "more_games": "Int64",
+}
+
+
+def compare_folder(a: Scenario, b: Scenario, out: str | Path | None = None) -> tuple[Path, str]:
+    """(folder, how an error line names it) of the comparison of ``a`` and ``b``."""
+    from sim.model import paths  # REPORTS read at call time: a test or a caller may point it elsewhere
+
+    if out:
+        return Path(out), "--out"
+    return (
+        paths.REPORTS / f"compare-{a.name}-vs-{b.name}",
+        f"comparison '{a.name}' vs '{b.name}', default report folder",
+    )
+
+
+def compare(
+    a: ScenarioLike,
+    b: ScenarioLike | None = None,
+    options: CompareOptions | None = None,
+    *,
+    set: Sets = None,
+    set_a: Sets = None,
+    set_b: Sets = None,
+    games: int | None = None,
+    seed: int | None = None,
+    precision: float | None = None,
+    sprt: float | None = None,
+    threads: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    write: bool = False,
+    out: str | Path | None = None,
+    ctx: RunContext | None = None,
+    executor: Executor | None = None,
+    on_played: Callable[[], None] | None = None,
+) -> Comparison:
+    """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
+    (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. ``options``
+    (`CompareOptions`); the keywords replace its fields. ``write``: also write compare.json / .md / .html
+    (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played). Raises OptionError,
+    OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
+    from sim.api import compare as play
+    from sim.api import core
+    from sim.output.report import prepare_output
+    from sim.stats import compare as C
+
+    o = _fill(
+        options or CompareOptions(),
+        games=games,
+        seed=seed,
+        precision=precision,
+        sprt=sprt,
+        threads=threads,
+        workers=workers,
+        scheduler=scheduler,
+    ).validate()
+    if b is None and not set_b:
+        raise OptionError(
+            "missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so "
+            "(see sim compare --help)",
+            field="b",
+        )
+    sa = load(a, set, o.games, more=(("--set-a", set_a),))
+    sb = load(b if b is not None else a, set, o.games, more=(("--set-b", set_b),))
+    C.check_comparable(sa, sb)
+    folder = what = None
+    if write or out is not None:
+        folder, what = compare_folder(sa, sb, out)
+        prepare_output(folder, what)  # refuse a bad or unwritable folder (a full disk) before playing
+    ctx = ctx or RunContext(threads=o.threads)
+    with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
+        res = play.compare(
+            sa,
+            sb,
+            o.games,
+            o.seed,
+            o.threads,
+            o.chunk,
+            o.precision,
+            o.cap(),
+            o.sprt_rule(),
+            o.alpha,
+            margins=o.margin_values(),
+            on_played=on_played,
+            ctx=ctx,
+            executor=ex,
+        )
+    if folder is not None:
+        core.write_comparison(res, folder, what or "--out")
+    return Comparison(sa, sb, res, folder)

@@ -1,0 +1,165 @@
+"""`sim.run`: play one scenario and get its `Result` (the summary, the measures as a Polars frame, the
+report's sentences, the per-game rows, the report folder)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sim.api.options import RunOptions
+from sim.model.scenario import Scenario
+from sim.play.context import RunContext
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sim.play.runner import ChunkOutputs
+    from sim.play.work import Executor
+
+
+from sim.api.basics import (
+    Doc,
+    ScenarioLike,
+    Sets,
+    _executor_for,
+    _fill,
+    _interval_rows,
+    load,
+    measures_frame,
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A played scenario.
+
+    scenario: what was played (games and seed as played); raw: the summary dict (summary.json, schema 1);
+    folder: the report folder once written (by ``run(..., write=True)`` or `write`), else None. ``measures``:
+    every measure, one row each (`MEASURE_SCHEMA`: measure, label, unit, kind, headline, value, ci_low, ci_high
+    (95%), n games counted); ``summary``: its headline rows (seat and start-player win rates, first-player
+    advantage, length); ``verdicts``: the plain sentences of the report; ``games()``: the per-game frame."""
+
+    scenario: Scenario
+    raw: Doc
+    folder: Path | None = None
+    sums: Doc = field(default_factory=dict, repr=False)
+    outputs: tuple[ChunkOutputs, ...] = field(default=(), repr=False)  # per-game kernel outputs (per_game, not written)
+
+    @property
+    def measures(self) -> pl.DataFrame:
+        from sim.stats.sweep_table import point_measures
+
+        return measures_frame(_interval_rows(self.scenario, point_measures(self.scenario, self.sums)))
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        import polars as pl
+
+        return self.measures.filter(pl.col("headline"))
+
+    @property
+    def verdicts(self) -> list[str]:
+        from sim.pages.verdicts import run_sentences
+
+        return run_sentences(self.raw)
+
+    def games(self) -> pl.DataFrame:
+        """One row per game, as games.parquet has (`sim.output.report.games_frame`: game int64, status, winners,
+        turns, rounds, score_seat<i>, win_seat<i>, the game's counters, <curve>_by_round). Raises OutputError when
+        the run kept no per-game rows (play it with per_game=True)."""
+        import polars as pl
+
+        from sim.output.report import OutputError, games_frame
+
+        if self.outputs:
+            frame: pl.DataFrame = pl.concat([games_frame(self.scenario, o) for o in self.outputs])
+            return frame
+        if self.folder is not None and (self.folder / "games.parquet").is_file():
+            return pl.read_parquet(self.folder / "games.parquet")
+        raise OutputError("games: this run kept no per-game rows; run it with per_game=True")
+
+    def write(self, folder: str | Path | None = None) -> Path:
+        """Write the report folder `sim run` writes (summary.json, provenance.json, summary.md, summary.html,
+        balance.md, plots/, games.parquet with per-game rows) into ``folder`` (default reports/<scenario name>),
+        staged: it appears only when complete. Returns the folder. Raises OutputError (one line) when it cannot
+        be written. A result already written there returns its folder at once."""
+        from sim.api import core
+        from sim.output import report
+
+        final = core.report_folder(self.scenario, folder)
+        if self.folder is not None and final.resolve() == self.folder.resolve():
+            return self.folder
+        with report.staged_dir(final, core.default_what(self.scenario, folder)) as tmp:
+            parts = None
+            if self.outputs:
+                parts = report.ParquetParts(self.scenario, tmp)
+                for o in self.outputs:
+                    parts.add(o)
+            core.write_report(tmp, self.raw, parts)
+        return final
+
+
+def run(
+    scenario: ScenarioLike,
+    options: RunOptions | None = None,
+    *,
+    set: Sets = None,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    per_game: bool | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    write: bool = False,
+    out: str | Path | None = None,
+    ctx: RunContext | None = None,
+    executor: Executor | None = None,
+    on_played: Callable[[], None] | None = None,
+) -> Result:
+    """Play a scenario (a file, with overrides ``set``, or a `Scenario`) and return its `Result`.
+
+    ``options`` (`RunOptions`); the keywords games, seed, threads, per_game, workers, scheduler replace its fields.
+    ``write``: also write the report folder (``out``, default reports/<name>) as `sim run` does, the per-game rows
+    streamed to games.parquet (not kept in memory). ``ctx``: threads, progress, cancellation; ``executor``: an open
+    one (`executor`) instead of ``workers`` / ``scheduler``; ``on_played``: called when the games are over.
+    Raises SimError subclasses (OptionError, OverrideError, ScenarioError, OutputError, ExecutionError), one line
+    each; KeyboardInterrupt (`Cancelled`) when stopped, leaving nothing half-written."""
+    from sim.api import core
+
+    o = _fill(
+        options or RunOptions(),
+        games=games,
+        seed=seed,
+        threads=threads,
+        per_game=per_game,
+        workers=workers,
+        scheduler=scheduler,
+    ).validate()
+    sc = load(scenario, set, o.games)
+    ctx = ctx or RunContext(threads=o.threads)
+    if ctx.threads is None and o.threads is not None:
+        ctx = ctx.with_(threads=o.threads)
+    kept: list[ChunkOutputs] = []
+    with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
+        if write or out is not None:
+            s, res, folder = core.play_scenario(
+                sc, o.games, o.seed, o.threads, o.chunk, out, o.per_game, executor=ex, on_played=on_played, ctx=ctx
+            )
+        else:
+            s, res, folder = core.play_scenario(
+                sc,
+                o.games,
+                o.seed,
+                o.threads,
+                o.chunk,
+                write=False,
+                executor=ex,
+                ctx=ctx,
+                on_chunk=kept.append if o.per_game else None,
+            )
+            if on_played is not None:
+                on_played()
+    played = sc.with_changes(games=res.games, seed=res.seed)
+    return Result(played, s, folder, res.sums or {}, tuple(kept))

@@ -1,0 +1,144 @@
+"""`sim.sweep`: parameters over ranges of values, a `SweepResult` (every point's measures with intervals, the
+target's answer, the sweep report)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sim.api.options import OptionError, SweepOptions
+from sim.play.context import RunContext
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sim.play.sweep import Progress
+    from sim.play.work import Executor
+
+
+from sim.api.basics import (
+    Doc,
+    Sets,
+    _executor_for,
+    _fill,
+    set_texts,
+)
+
+# --- sweep -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """A sweep. raw: the sweep.json dict; folder: the sweep folder (a sweep is always written: its points are
+    stored there and reused by the next run); ``points``: one row per point and measure (point, the axes'
+    values as text, measure, value, ci_low, ci_high, n); played / reused: the point indices played now or found
+    stored."""
+
+    raw: Doc
+    folder: Path
+    played: tuple[int, ...] = ()
+    reused: tuple[int, ...] = ()
+
+    @property
+    def points(self) -> pl.DataFrame:
+        import polars as pl
+
+        rows = []
+        for p in self.raw["points"]:
+            labels = {f"axis.{k}": str(v) for k, v in p["labels"].items()}
+            for name, m in p["measures"].items():
+                ci = m.get("ci95") or [None, None]
+                rows.append(
+                    {
+                        "point": p["index"],
+                        **labels,
+                        "measure": name,
+                        "value": m["value"],
+                        "ci_low": ci[0],
+                        "ci_high": ci[1],
+                        "n": m["n"],
+                    }
+                )
+        return pl.DataFrame(rows, infer_schema_length=None)
+
+    @property
+    def target(self) -> Doc | None:
+        return self.raw.get("target")
+
+    def frame(self) -> pl.DataFrame:
+        """sweep.parquet of the sweep folder."""
+        import polars as pl
+
+        return pl.read_parquet(self.folder / "sweep.parquet")
+
+
+def sweep(
+    scenario: str | Path,
+    options: SweepOptions | None = None,
+    *,
+    set: Sets = None,
+    games: int | None = None,
+    seed: int | None = None,
+    measures: Sequence[str] | None = None,
+    target: str | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    out: str | Path | None = None,
+    ctx: RunContext | None = None,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+    on_played: Callable[[], None] | None = None,
+) -> SweepResult:
+    """Sweep the parameters of a scenario file: ``set`` {name: values} ({"track_len": "20..40 step 10"} or
+    {"track_len": [20, 30]}) or "NAME=VALUES" texts; the file's [sweep] table otherwise. Writes its folder (``out``,
+    default reports/sweep-<name>: sweep.json, sweep.parquet, sweep.html, stored points) and returns its
+    `SweepResult`. ``progress``: a `sim.play.sweep.Progress`. Raises SweepError, ScenarioError, OptionError,
+    SweepOutputError, ExecutionError (one line each)."""
+    from sim.api.sweep import build, run_sweep
+
+    texts = [f"{k}={_values_text(v)}" for k, v in set.items()] if isinstance(set, Mapping) else set_texts(set)
+    o = _fill(
+        options or SweepOptions(),
+        sets=tuple(texts) or None,
+        games=games,
+        seed=seed,
+        measures=tuple(measures) if measures else None,
+        target=target,
+        workers=workers,
+        scheduler=scheduler,
+    ).validate()
+    sw = build(
+        Path(scenario),
+        list(o.sets),
+        o.mode,
+        o.games,
+        o.seed,
+        list(o.measures) if o.measures else None,
+        o.target,
+        True if o.independent else None,
+    )
+    from sim.stats import verdict as V
+    from sim.stats.sweep_table import check_margins
+
+    try:
+        sw.margins = V.parse_margins(list(o.margins))
+    except V.MarginError as e:
+        raise OptionError(str(e), field="--margin") from None
+    check_margins(sw)
+    ctx = ctx or RunContext(threads=o.threads)
+    with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
+        doc, folder, played = run_sweep(sw, ex, out, o.chunk, progress, o.fresh, on_played=on_played, ctx=ctx)
+    return SweepResult(doc, folder, tuple(played.played), tuple(played.reused))
+
+
+def _values_text(v: Any) -> str:
+    """A sweep axis's values as `sim sweep --set` takes them: text as it is ("20..40 step 10"), a list a,b,c."""
+    from sim.model.scenario import toml_value
+
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, tuple)):
+        return ",".join(toml_value(x) for x in v)
+    return toml_value(v)
