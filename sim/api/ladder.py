@@ -227,7 +227,10 @@ def with_margins(ld: Ladder, margin: Sequence[str] | None) -> Ladder:
 
 
 def _command(ld: Ladder) -> str:
+    """The `sim ladder` command that plays ``ld`` again (its margins included)."""
+    margins = "".join(f" --margin {k}={v:g}" for k, v in ld.margins)
     return (
         f"sim ladder {ld.base.path or ld.base.game} --players {ld.players} --games {ld.games} "
-        f"--balance-games {ld.balance_games} --seed {ld.seed} --strategies {','.join(r.text for r in ld.rungs)}"
+        f"--balance-games {ld.balance_games} --seed {ld.seed} --strategies '{';'.join(r.text for r in ld.rungs)}'"
+        + margins
     )

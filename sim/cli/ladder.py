@@ -69,6 +69,7 @@ def ladder(
     from sim.api.ladder import ladder as api_ladder
     from sim.cli.common import EXIT_USAGE, check_run_options, fail, interruptible, run_context
     from sim.cli.sweep import cluster
+    from sim.model.ladder_spec import split_rungs
     from sim.model.scenario import ScenarioError
     from sim.output.sweep_output import SweepOutputError
 
@@ -137,20 +138,6 @@ def _argv() -> list[str]:
     if args and args[0] == "ladder":
         args = args[1:]
     return [shlex.quote(a) for a in args]
-
-
-def split_rungs(text: str) -> list[str]:
-    """Rung texts from --strategies: separated by ';', or by ',' where the next piece is not param=value (so
-    ``random,planner:recall_own=0.5,recall_table=0.5,spoiler`` is three rungs)."""
-    if ";" in text:
-        return [t.strip() for t in text.split(";") if t.strip()]
-    out: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
-            out[-1] += "," + piece
-        elif piece:
-            out.append(piece)
-    return out
 
 
 def summary_text(d: dict) -> str:

@@ -319,3 +319,17 @@ def variant_of(rungs: list[Rung], defaults: list[str]) -> str:
         return ""
     slug = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", t) for t in texts)
     return slug if len(slug) <= 60 else hashlib.sha256(";".join(texts).encode()).hexdigest()[:10]
+
+
+def split_rungs(text: str) -> list[str]:
+    """Rung texts from --strategies: separated by ';', or by ',' where the next piece is not param=value (so
+    ``random,planner:recall_own=0.5,recall_table=0.5,spoiler`` is three rungs)."""
+    if ";" in text:
+        return [t.strip() for t in text.split(";") if t.strip()]
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if out and "=" in piece and ":" not in piece and ":" in out[-1]:
+            out[-1] += "," + piece
+        elif piece:
+            out.append(piece)
+    return out

@@ -25,7 +25,7 @@ SPEC_KEYS = {
     "run": ("scenario", "sets", "games", "seed"),
     "compare": ("scenario", "sets", "scenario_b", "sets_b", "games", "seed"),
     "sweep": ("scenario", "sets", "axis", "target", "games", "seed"),
-    "ladder": ("game", "players", "games", "seed"),
+    "ladder": ("game", "players", "strategies", "games", "balance_games", "margin", "seed"),
     "tune": ("scenario", "trials", "games", "seed"),
 }
 

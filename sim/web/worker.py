@@ -227,12 +227,24 @@ def _sweep(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | 
 def _ladder(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | None) -> dict:
     from sim.api.ladder import build, ladder
 
-    t.set_total(build(spec["game"], players=spec["players"], games=spec["games"], seed=spec["seed"]).total_games)
+    rungs, balance, margin = spec.get("strategies"), spec.get("balance_games"), spec.get("margin") or None
+    built = build(
+        spec["game"],
+        players=spec["players"],
+        strategies=rungs,
+        games=spec["games"],
+        seed=spec["seed"],
+        balance_games=balance,
+    )
+    t.set_total(built.total_games)
     r = ladder(
         spec["game"],
         players=spec["players"],
+        strategies=rungs,
         games=spec["games"],
         seed=spec["seed"],
+        balance_games=balance,
+        margin=margin,
         out=out,
         ctx=t.ctx,
         advance=t.add,

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 import sim
 from sim.api import ladder as api_ladder
-from sim.cli.ladder import split_rungs
 from sim.cli.main import app
 from sim.model import ladder_spec
+from sim.model.ladder_spec import split_rungs
 from tests.sim._cli import one_error_line
 
 cli = CliRunner()

@@ -79,6 +79,12 @@ def test_a_bad_form_answers_400_with_the_line_beside_the_field(c):
     assert r.status_code == 400
     r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "players": "x"})
     assert r.status_code == 400 and "--players: 'x' is not a whole number" in text(r)
+    r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "strategies": "random;nope"})
+    assert r.status_code == 400 and "unknown strategy 'nope' for moor; allowed: " in text(r)
+    r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "strategies": "random;runner", "margin": "length=x"})
+    assert r.status_code == 400 and "--margin" in text(r)
+    r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "balance_games": "0"})
+    assert r.status_code == 400 and "--balance-games: 0 is out of range" in text(r)
     r = c.post("/jobs", data={"kind": "tune", "scenario": "../pyproject.toml"})
     assert r.status_code == 403
 

@@ -122,6 +122,14 @@ def test_ladder_and_tune_jobs(c):
     assert lad.status == "done", lad.error
     assert lad.done == lad.total > 0 and lad.result["verdicts"]
     assert c.get(f"/reports/{lad.folder}/ladder.html").status_code == 200
+    form = {"kind": "ladder", "game": "moor", "players": "2", "games": "200", "strategies": "random;runner"}
+    form |= {"balance_games": "400", "margin": "first_player_advantage=2"}
+    two = wait(c, job_id(c.post("/jobs", data=form)))
+    assert two.status == "done", two.error
+    assert sorted(r["rung"] for r in two.result["rows"]) == ["random", "runner"]
+    page = c.get(f"/reports/{two.folder}/ladder.html").text
+    # its own tables' games, and the command that plays it again with the margin asked for
+    assert "(400 games, the same seed" in page and "--margin first_player_advantage=2" in page
     form = {"kind": "tune", "scenario": "moor/tunes/fair-start.toml", "trials": "3", "games": "300"}
     tune = wait(c, job_id(c.post("/jobs", data=form)))
     assert tune.status == "done", tune.error

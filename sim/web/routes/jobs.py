@@ -130,20 +130,43 @@ def _int(values: dict[str, str], name: str, option: str) -> int | None:
 
 
 def ladder_spec(code: str, values: dict[str, str]) -> tuple[dict[str, Any], str, int]:
-    """A ladder's spec (game, players, games a table, seed), checked by `sim.api.ladder.build`."""
-    from sim.api.ladder import build
+    """A ladder's spec (game, players, the rungs as ``sim ladder --strategies`` writes them, games a table, games
+    of each rung's own table, the verdicts' margins as ``--margin`` entries, seed), checked by
+    `sim.api.ladder.build` and `with_margins` (their one-line words, beside the field at fault)."""
+    from sim.api.ladder import build, with_margins
+    from sim.model.ladder_spec import split_rungs
 
     game = values.get("game", "")
-    players, games, seed = (
+    players, games, seed, balance = (
         _int(values, "players", "--players"),
         _int(values, "games", "--games"),
         _int(values, "seed", "--seed"),
+        _int(values, "balance_games", "--balance-games"),
     )
+    text = values.get("strategies", "").strip()
+    rungs = split_rungs(text) if text else None
+    margins = [m.strip() for m in values.get("margin", "").replace(";", ",").split(",") if m.strip()]
     try:
-        ld = build(game, players=players, games=games, seed=seed)
+        ld = build(game, players=players, strategies=rungs, games=games, seed=seed, balance_games=balance)
     except SimError as e:
-        raise FormError(str(e)) from None
-    return make_spec("ladder", code, game=game, players=ld.players, games=games, seed=ld.seed), game, ld.players
+        field = "strategies" if "--strategies" in str(e) else "balance_games" if "--balance-games" in str(e) else ""
+        raise FormError(str(e), field) from None
+    try:
+        with_margins(ld, margins)
+    except SimError as e:
+        raise FormError(str(e), "margin") from None
+    spec = make_spec(
+        "ladder",
+        code,
+        game=game,
+        players=ld.players,
+        games=games,
+        seed=ld.seed,
+        strategies=rungs,
+        balance_games=balance,
+        margin=margins,
+    )
+    return spec, game, ld.players
 
 
 def tune_spec(settings: Settings, code: str, values: dict[str, str]) -> tuple[dict[str, Any], str, int]:
