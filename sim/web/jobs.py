@@ -26,7 +26,7 @@ SPEC_KEYS = {
     "compare": ("scenario", "sets", "scenario_b", "sets_b", "games", "seed"),
     "sweep": ("scenario", "sets", "axis", "target", "games", "seed"),
     "ladder": ("game", "players", "strategies", "games", "balance_games", "margin", "seed"),
-    "tune": ("scenario", "trials", "games", "seed"),
+    "tune": ("scenario", "params", "targets", "trials", "games", "seed"),
 }
 
 

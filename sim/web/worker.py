@@ -264,7 +264,10 @@ def _tune(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | N
     from sim.api.tune import TuneProgress, build, summary_text, tune
     from sim.play.sweep import Progress
 
-    b = build(scenarios / spec["scenario"], trials=spec["trials"], games=spec["games"], seed=spec["seed"])
+    params, targets = spec.get("params") or (), spec.get("targets") or ()
+    b = build(
+        scenarios / spec["scenario"], params, targets, trials=spec["trials"], games=spec["games"], seed=spec["seed"]
+    )
     t.set_total(b.trials * b.games + b.confirm * b.confirm_games)
 
     def advance(point: int, games: int) -> None:
@@ -272,6 +275,8 @@ def _tune(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | N
 
     r = tune(
         scenarios / spec["scenario"],
+        list(params) or None,
+        list(targets) or None,
         trials=spec["trials"],
         games=spec["games"],
         seed=spec["seed"],

@@ -135,3 +135,8 @@ def test_ladder_and_tune_jobs(c):
     assert tune.status == "done", tune.error
     assert any("chosen" in v or "best" in v for v in tune.result["verdicts"])
     assert c.get(f"/reports/{tune.folder}/tune.html").status_code == 200
+    form = {"kind": "tune", "scenario": "moor/4p.toml", "params": "track_len=24..36", "trials": "3", "games": "300"}
+    form["targets"] = "first_player_advantage=0"
+    own = wait(c, job_id(c.post("/jobs", data=form)))  # a plain scenario: the ranges and targets typed in the page
+    assert own.status == "done", own.error
+    assert "track_len" in c.get(f"/reports/{own.folder}/tune.html").text

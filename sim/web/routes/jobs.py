@@ -170,8 +170,9 @@ def ladder_spec(code: str, values: dict[str, str]) -> tuple[dict[str, Any], str,
 
 
 def tune_spec(settings: Settings, code: str, values: dict[str, str]) -> tuple[dict[str, Any], str, int]:
-    """A tune's spec (a tune file of the scenarios folder, trials, games a trial, seed), checked by
-    `sim.api.tune.build`."""
+    """A tune's spec (a tune file or scenario file of the scenarios folder; the parameters' ranges and the targets
+    as ``sim tune --param`` / ``--target`` write them, ';'-separated; trials, games a trial, seed), checked by
+    `sim.api.tune.build` (its one-line words beside the field at fault)."""
     from sim.api.tune import build
 
     path = inside(settings.scenarios, values.get("scenario", ""), "tune file", ".toml")
@@ -180,12 +181,19 @@ def tune_spec(settings: Settings, code: str, values: dict[str, str]) -> tuple[di
         _int(values, "games", "--games"),
         _int(values, "seed", "--seed"),
     )
+    params = [p.strip() for p in values.get("params", "").split(";") if p.strip()]
+    targets = [t.strip() for t in values.get("targets", "").split(";") if t.strip()]
     try:
-        t = build(path, trials=trials, games=games, seed=seed)
+        t = build(path, params, targets, trials=trials, games=games, seed=seed)
     except SimError as e:
-        raise FormError(str(e)) from None
+        words = str(e)
+        field = "params" if "--param" in words else "targets" if "--target" in words else ""
+        raise FormError(words, field) from None
     rel = relative(settings.scenarios, path)
-    return make_spec("tune", code, scenario=rel, trials=trials, games=games, seed=t.seed), t.base.game, t.base.players
+    spec = make_spec(
+        "tune", code, scenario=rel, params=params, targets=targets, trials=trials, games=games, seed=t.seed
+    )
+    return spec, t.base.game, t.base.players
 
 
 @router.post("/jobs")

@@ -29,8 +29,10 @@ def scenario_files(settings: Settings) -> dict[str, list[str]]:
 
 
 def tune_files(settings: Settings) -> list[str]:
-    """Every tune file (scenarios/<game>/tunes/*.toml)."""
-    return [relative(settings.scenarios, p) for p in sorted(settings.scenarios.glob("*/tunes/*.toml"))]
+    """What a tune can start from: every tune file (scenarios/<game>/tunes/*.toml, its [tune] table says what to
+    search), then every scenario file (the parameters and targets given in the form)."""
+    tunes = [relative(settings.scenarios, p) for p in sorted(settings.scenarios.glob("*/tunes/*.toml"))]
+    return tunes + [rel for rels in scenario_files(settings).values() for rel in rels]
 
 
 def values_of(form_data: object) -> dict[str, str]:
