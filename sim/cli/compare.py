@@ -77,7 +77,7 @@ def compare(
 
     Per measure both values, B - A with its paired 95% interval and a verdict:
     unchanged within its margin (an equivalence test), changed (significant
-    after Holm and beyond the margin), or cannot tell yet (with about how many
+    after Holm, its interval past the margin), or cannot tell yet (with about how many
     more games would decide). Writes compare.html, compare.md and
     compare.json. One stopping rule: --games, --precision or --sprt.
 

@@ -127,7 +127,7 @@ def significance_line(res: dict) -> str:
     return (
         f"Verdicts at each measure's margin (--margin; by default 1 percentage point for rates, 2% for lengths, 5% "
         f"for counts): unchanged = the 90% interval lies within the margin (two one-sided tests), changed = "
-        f"different from 0 and beyond the margin, else cannot tell yet; Holm-corrected over "
+        f"different from 0 with its interval past the margin, else cannot tell yet; Holm-corrected over "
         f"{count(tested, 'measure')} at alpha = {res['alpha']}. Changed: {k or 'none'}. In the table, p (B = A) "
         "tests a difference of 0 (paired); p (within margin) is the larger of the two one-sided tests at the margin."
     )

@@ -143,7 +143,7 @@ def _balance_section(d: dict) -> str:
         "judged against: the scenario's own players) is compared with that table's at a margin (1 percentage point "
         "for the first-player advantage and team win rates, 2% for the length; shaded in the plots): <em>holds for "
         "skill</em> when an equivalence test (two one-sided tests) puts the difference within the margin, "
-        "<em>changes with skill</em> when it is significant and beyond the margin, else <em>cannot tell yet</em> "
+        "<em>changes with skill</em> when it is significant and its interval lies past the margin, else <em>cannot tell yet</em> "
         "with about how many games a table would decide; the verdict shown is the strongest rung's, Holm-corrected "
         "over every figure and rung. Seat spread is the highest minus the lowest seat win rate (the start rotates, "
         "so it measures what a seat keeps of its own) with an interval from simultaneous intervals of the seats' "

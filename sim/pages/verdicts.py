@@ -314,7 +314,8 @@ def advantage_verdict(d: float, se: float, n: int, p: float) -> str:
     """The first-player advantage ``d`` (a share; ``se`` its standard error, ``n`` finished games, ``p`` the
     two-sided p-value of d = 0 against the fair share) in the three verdicts at the default 1-point margin
     (`sim.stats.verdict`): within the margin of fair only where the equivalence test (TOST) says so, beyond it
-    where significant and past it, else "cannot tell yet" with about how many more games would decide."""
+    only where its interval lies past the margin, else "cannot tell yet" with about how many more games would
+    decide."""
     from sim.stats import verdict as V
 
     m = V.margin_for("first_player_advantage", "rate").value(0.0)
@@ -324,8 +325,10 @@ def advantage_verdict(d: float, se: float, n: int, p: float) -> str:
         real = f"more than chance explains ({fmt_p(p)}) but " if p < V.ALPHA else ""
         return f"{real}fair within {pts} (equivalence test, {fmt_p(v.p_equiv)})"
     if v.kind == V.CHANGED:
-        return f"an edge beyond the {pts} margin ({fmt_p(p)})"
+        return f"an edge beyond the {pts} margin (its interval lies past it; {fmt_p(p)} against no edge)"
     more = f": {V.more_games_words(v.more_games, n)}" if v.more_games else ""
+    if p < V.ALPHA and abs(d) > m:  # real, and past the margin by its estimate only
+        return f"more than chance explains ({fmt_p(p)}), but cannot tell yet whether it is beyond {pts}{more}"
     return f"cannot tell yet whether it is fair within {pts} ({fmt_p(p)}){more}"
 
 

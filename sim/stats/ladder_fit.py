@@ -405,7 +405,7 @@ def skill_verdicts(
                 m = margins.get(key, 100 * SEAT_MARGIN) / 100 if margins else SEAT_MARGIN
                 if r.get("within", math.inf) < m:
                     kind = V.UNCHANGED
-                elif t["p_holm"] <= alpha and r["max_deviation"] >= m:
+                elif t["p_holm"] <= alpha and r["ci95"][0] >= m:  # the spread's interval past the margin
                     kind = V.CHANGED
                 else:
                     kind = V.CANNOT_TELL

@@ -225,7 +225,7 @@ def against_own(tests: list[dict], games: int, alpha: float = ALPHA, margins: di
     With ``margins`` (the equivalence margin of each measure, in its unit: `sim.stats.verdict`), every test also gets
     its verdict (``verdict``: unchanged / changed / cannot_tell, ``margin``, ``p_equiv_holm``, ``more_games``), the
     TOST p-values Holm-adjusted over the tests as the differences are, and "verdicts" counts each kind; "differ" then
-    holds the changed ones (significant and beyond the margin)."""
+    holds the changed ones (shown beyond the margin: `sim.stats.verdict`)."""
     from sim.stats import verdict as V
 
     ok = [t for t in tests if t["p"] is not None and t["se"] is not None]

@@ -6,10 +6,13 @@ A difference ``d`` (B - A, or a figure against its reference) with standard erro
 - **unchanged within +/-m**: the equivalence test says so. Two one-sided tests (TOST; Schuirmann 1987): H0- d <= -m
   and H0+ d >= +m, each a one-sided normal test; p_equiv = the larger of the two p-values. At level alpha this is the
   (1 - 2 alpha) interval lying inside (-m, +m).
-- **changed by d**: the two-sided test of d = 0 rejects *and* the estimate lies beyond the margin (|d| >= m).
+- **changed by d**: the difference is shown to lie beyond the margin: the two-sided test of d = 0 rejects *and* the
+  one-sided test of |d| <= m rejects at the level the caller's multiplicity correction leaves this figure (the
+  interval lies past the margin, on one side). An estimate past the margin whose interval still reaches inside it
+  is not "changed": "+1.1 [+0.9, +1.3]" at a 1-point margin is "cannot tell yet".
 - **cannot tell yet** otherwise, with about how many more games would decide (`games_to_decide`): a difference
-  inside the margin that the interval cannot yet confine to it, a significant difference smaller than the margin
-  whose interval still reaches past it, or a difference beyond the margin that is not yet significant.
+  inside the margin that the interval cannot yet confine to it, or one past the margin that the interval cannot yet
+  put beyond it.
 
 "No significant difference" is never a verdict: a wide interval around 0 is "cannot tell yet". Multiplicity: the
 caller passes Holm-adjusted p-values (`sim.stats.metrics.holm`) over the figures it judges together, for the
@@ -113,21 +116,24 @@ def tost_p(d: float, se: float, m: float) -> float:
     return max(lower, upper)
 
 
+def p_beyond(d: float, se: float, m: float) -> float:
+    """One-sided p-value of |true difference| <= m against its being beyond the margin on the side of ``d``:
+    P(Z >= (|d| - m) / se). se = 0: 0 when |d| > m, else 1."""
+    if se <= 0 or not math.isfinite(se):
+        return 0.0 if abs(d) > m else 1.0
+    return float(stats.norm.sf((abs(d) - m) / se))
+
+
 def games_to_decide(d: float, se: float, m: float, n: int, alpha: float = ALPHA) -> int | None:
     """About how many games in all would decide (None when it cannot be said: no variance, or d exactly at the
-    margin). Inside the margin: enough for the (1 - 2 alpha) interval to fit inside it; beyond it: enough for the
-    two-sided test to reject 0. Assumes the estimate and the per-game spread stay as they are."""
-    if se <= 0 or n <= 0 or not math.isfinite(se):
+    margin). Inside the margin: enough for the (1 - 2 alpha) interval to fit inside it; past it: enough for the
+    one-sided test of |d| <= m to reject (the interval beyond the margin). Assumes the estimate and the per-game
+    spread stay as they are."""
+    if se <= 0 or n <= 0 or not math.isfinite(se) or abs(d) == m:
         return None
     sd1 = se * math.sqrt(n)  # the spread of one game's difference
-    if abs(d) < m:
-        z = float(stats.norm.isf(alpha))
-        need = (z * sd1 / (m - abs(d))) ** 2
-    elif d != 0:
-        z = float(stats.norm.isf(alpha / 2))
-        need = (z * sd1 / abs(d)) ** 2
-    else:
-        return None
+    z = float(stats.norm.isf(alpha))  # one-sided: confine it inside the margin, or put it beyond
+    need = (z * sd1 / abs(m - abs(d))) ** 2
     return int(math.ceil(need))
 
 
@@ -173,9 +179,10 @@ def judge(
     h = 1.959963984540054 * se
     ci = (d - h, d + h)
     kind: VerdictKind
+    beyond = p_beyond(d, se, m)
     if p_equiv <= alpha:
         kind = UNCHANGED
-    elif p_diff <= alpha and abs(d) >= m:
+    elif p_diff <= alpha and abs(d) > m and beyond <= _level(alpha, raw_p_diff, p_diff):
         kind = CHANGED
     else:
         kind = CANNOT_TELL

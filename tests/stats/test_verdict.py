@@ -86,3 +86,19 @@ def test_more_games_advice_says_when_no_practical_number_would_decide():
     assert V.more_games_words(34_012, 20_000) == "about 35,000 more games would decide"
     far = V.more_games_words(9_200_000, 20_000, "them all")
     assert far.startswith("about 9,200,000 more games would decide them all (the figure sits about at its margin")
+
+
+def test_changed_needs_the_interval_past_the_margin_not_only_the_estimate():
+    """+1.1 [+0.9, +1.3] at a 1-point margin is past the margin only by its estimate: cannot tell yet (with the
+    games that would put it beyond); +3.0 [+2.0, +4.0] is changed."""
+    near = _verdict(0.011, 0.001, 0.01)
+    assert near.kind == V.CANNOT_TELL and near.more_games
+    assert _verdict(0.03, 0.005, 0.01).kind == V.CHANGED
+    assert _verdict(-0.03, 0.005, 0.01).kind == V.CHANGED
+
+
+def test_a_true_difference_on_the_margin_is_called_changed_at_most_alpha_of_the_time():
+    rng = np.random.default_rng(11)
+    se, m, runs = 0.004, 0.01, 20_000
+    kinds = [_verdict(float(d), se, m).kind for d in rng.normal(m, se, runs)]
+    assert kinds.count(V.CHANGED) / runs <= V.ALPHA + 3 * np.sqrt(V.ALPHA * (1 - V.ALPHA) / runs)
