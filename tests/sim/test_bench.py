@@ -93,6 +93,10 @@ def test_bench_kernel_against_c_gives_the_ratio_its_spread_and_the_verdict():
 
 def test_bench_without_a_c_compiler_says_so_in_one_line(monkeypatch, tmp_path):
     monkeypatch.setattr(bench, "C_BUILD", tmp_path / "build" / "moor_ref")
+    src = tmp_path / "shared" / "bench" / "moor"  # a yardstick's source, wherever the clone sits
+    src.mkdir(parents=True)
+    (src / "moor_ref.c").write_text("int main(void) { return 0; }\n")
+    monkeypatch.setattr(bench, "C_DIR", src)
     monkeypatch.setattr("shutil.which", lambda name: None)
     binary, why = bench.build_c()
     assert binary is None and why == "not measured: no C compiler (gcc) on PATH to build the C yardstick"
@@ -100,6 +104,12 @@ def test_bench_without_a_c_compiler_says_so_in_one_line(monkeypatch, tmp_path):
     res["games"]["moor"]["c"] = {"note": why}
     lines = [ln for ln in bench.render(res).splitlines() if "kernel/C" in ln]
     assert lines == ["  kernel/C: not measured: no C compiler (gcc) on PATH to build the C yardstick"]
+
+
+def test_bench_without_the_c_yardstick_beside_the_clone_says_so_in_one_line(monkeypatch, tmp_path):
+    monkeypatch.setattr(bench, "C_DIR", tmp_path / "nowhere")
+    binary, why = bench.build_c()
+    assert binary is None and why == f"not measured: no C yardstick at {tmp_path / 'nowhere' / 'moor_ref.c'}"
 
 
 def test_bench_lists_every_cold_compile_with_its_rounds_and_verdict():
