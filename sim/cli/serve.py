@@ -65,4 +65,7 @@ def serve(
         settings.check()
     except SimError as e:
         fail(str(e), 2)
-    run_server(settings, say=lambda line: typer.echo(line, err=True))
+    try:
+        run_server(settings, say=lambda line: typer.echo(line, err=True))
+    except SimError as e:  # the port in use: one line, before the server says where it listens
+        fail(str(e))

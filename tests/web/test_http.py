@@ -205,3 +205,24 @@ def test_cli_refuses_a_remote_host_without_the_flag():
 
     r = CliRunner().invoke(app, ["serve", "--host", "0.0.0.0"])
     assert r.exit_code == 2 and "--allow-remote" in r.output
+
+
+def test_a_port_in_use_is_one_line_naming_the_port_before_the_server_says_it_listens():
+    import socket
+
+    from sim.web.config import ConfigError
+    from sim.web.server import listening_socket
+
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    port = held.getsockname()[1]
+    try:
+        with pytest.raises(
+            ConfigError, match=rf"^--port {port}: 127.0.0.1:{port} is already in use; give another port$"
+        ):
+            listening_socket("127.0.0.1", port)
+    finally:
+        held.close()
+    free = listening_socket("127.0.0.1", 0)
+    free.close()
