@@ -142,7 +142,8 @@ def seat_fields(spec: registry.GameSpec, sc: Scenario, i: int, strategy: str | N
     names = tuple(s.name for s in spec.strategies if s.role == role) or tuple(s.name for s in spec.strategies)
     file_strategy = seat.strategy if seat is not None else ""
     playing = strategy or file_strategy or names[0]
-    group = f"Seat {i + 1}" + (f" ({spec.role_title(role)})" if role != "player" else "")
+    # numbered as the reports and --set number them (seats.0 is "seat 0")
+    group = f"Seat {i}" + (f" ({spec.role_title(role)})" if role != "player" else "")
     out = [
         Field(
             name=f"seats.{i}.strategy",

@@ -87,6 +87,10 @@ def test_a_bad_form_answers_400_with_the_line_beside_the_field(c):
     assert r.status_code == 400 and "--balance-games: 0 is out of range" in text(r)
     r = c.post("/jobs", data={"kind": "tune", "scenario": "../pyproject.toml"})
     assert r.status_code == 403
+    r = c.post("/jobs", data={"kind": "run", "scenario": "moor/4p.toml", "nosuch": "3"})  # never silently dropped
+    assert r.status_code == 400 and "--set nosuch=3: unknown name 'nosuch' in the form of moor/4p.toml" in text(r)
+    r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "nosuch": "3"})
+    assert r.status_code == 400 and "nosuch: not a field of the ladder form; allowed: " in text(r)
     r = c.post("/jobs", data={"kind": "tune", "scenario": "moor/4p.toml", "params": "nope=1..2", "targets": "x=0"})
     assert r.status_code == 400 and "--param nope" in text(r)
 

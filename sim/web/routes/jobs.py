@@ -56,11 +56,34 @@ def split_sets(sets: list[str]) -> tuple[list[str], int | None, int | None]:
     return rest, games, seed
 
 
+SCENARIO_KEYS = {"kind", "scenario", "sweep_param", "sweep_values", "sweep_target", "field"}  # besides the fields
+FORM_KEYS = {  # what the ladder's and the tune's forms send
+    "ladder": {"kind", "game", "players", "strategies", "games", "balance_games", "margin", "seed"},
+    "tune": {"kind", "scenario", "params", "targets", "trials", "games", "seed"},
+}
+
+
+def check_keys(kind: str, values: dict[str, str]) -> None:
+    """Refuse a field the ladder's or the tune's form does not have (FormError naming it and the fields allowed)."""
+    allowed = FORM_KEYS[kind]
+    unknown = [k for k in values if k not in allowed]
+    if unknown:
+        raise FormError(f"{unknown[0]}: not a field of the {kind} form; allowed: {', '.join(sorted(allowed))}")
+
+
 def scenario_spec(settings: Settings, code: str, values: dict[str, str]) -> tuple[dict[str, Any], str, int]:
     """The spec of a run, compare or sweep from a scenario's form; (spec, game, players). Raises FormError (the
     line of the first bad field, or of the whole) before anything is queued."""
     kind = values.get("kind", "run")
     path, form = open_form(settings, values.get("scenario", ""), values)
+    known = {f.name for f in form.fields()} | SCENARIO_KEYS
+    unknown = [k for k in values if k not in known]
+    if unknown:  # a field the form does not have is refused, never dropped
+        k = unknown[0]
+        raise FormError(
+            f"--set {k}={values[k]}: unknown name '{k}' in the form of {form.scenario}; allowed: its fields "
+            f"({', '.join(f.name for f in form.fields())})"
+        )
     errors = {}
     for f in form.fields():
         if f.name in values:
@@ -208,8 +231,10 @@ async def submit(request: Request) -> Response:
         if kind in ("run", "compare", "sweep"):
             spec, game, players = scenario_spec(settings, code, values)
         elif kind == "ladder":
+            check_keys(kind, values)
             spec, game, players = ladder_spec(code, values)
         elif kind == "tune":
+            check_keys(kind, values)
             spec, game, players = tune_spec(settings, code, values)
         else:
             raise FormError(f"kind: unknown kind {kind!r}; allowed: run, compare, sweep, ladder, tune")
