@@ -42,5 +42,8 @@ def serve(settings: Settings, say: Callable[[str], None] = print) -> None:
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning", timeout_graceful_shutdown=15
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down (as uvicorn.run swallows it)
+        pass
     say("workbench stopped (a job that was running is marked interrupted)")
