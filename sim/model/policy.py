@@ -94,7 +94,7 @@ def learned_params(game: str, role: str, features: ModuleType) -> tuple[ParamSpe
                 w,
                 (-1000.0, 1000.0),
                 f"policy weight on the feature {name}: {helps.get(name, name)}",
-                label=f"policy weight: {name}",
+                label=f"policy weight: {name.replace('_', ' ')}",
             )
         )
     return tuple(out)
