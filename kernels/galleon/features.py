@@ -201,6 +201,15 @@ def learned_choice(sp, tw, st, prm, mask, nl, rng, row):
 
 
 @njit
+def play_learned(marker, sp, tw, st, prm, mask, nl, rng, row):
+    """`learned_choice` where the batch scratch's learned marker is not None; -1 (refused: ST_BAD_ACTION) where it
+    is. A marker of type None prunes the learned policy from the compiled kernel (kernel contract)."""
+    if marker is None:
+        return -1
+    return learned_choice(sp, tw, st, prm, mask, nl, rng, row)
+
+
+@njit
 def _fill(st, prm, mask, out, tw):
     s = st[S_ACTOR]
     ctx = context(st, prm, s)

@@ -24,7 +24,7 @@ from kernels.galleon.step import (  # noqa: F401  (for callers)
     STACK_TILES,
     game_outputs,
 )
-from kernels.galleon.strategies import N_SPARAMS
+from kernels.galleon.strategies import N_SPARAMS, S_LEARNED
 from kernels.loop import (  # noqa: F401  (ST_*: for callers)
     ST_BAD_ACTION,
     ST_BAD_CHANCE,
@@ -55,12 +55,19 @@ def new_scratch(n):
     )
 
 
-def batch_scratch(n, prm=None, log_len=1, step_len=1):
+def batch_scratch(n, prm=None, log_len=1, step_len=1, learned=False):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2]) for ``n``
-    players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
-    passes longer ones."""
-    return (new_scratch(n), *new_records(log_len, step_len))
+    compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], learned marker) for
+    ``n`` players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
+    passes longer ones. The marker (``learned``: 1, else None) compiles the learned policy in or leaves it out
+    (`features.play_learned`)."""
+    return (new_scratch(n), *new_records(log_len, step_len), 1 if learned else None)
+
+
+def uses_learned(sids, search=None):
+    """Whether a seat of ``sids`` (int64[n]), or of the search's rollouts, plays the learned policy."""
+    rollout = () if search is None else search[2]
+    return bool(any(int(x) == S_LEARNED for x in sids) or any(int(x) == S_LEARNED for x in rollout))
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
@@ -89,9 +96,9 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, 
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks).
     ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays search; its record
     holds the decisions afterwards (the rollouts log nothing: they run on the scratch's own batch)."""
-    batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
+    batch = batch_scratch(int(n), prm, int(log_len), int(step_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search
     )
-    scratch, log, steps = batch
+    scratch, log, steps, _ = batch
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

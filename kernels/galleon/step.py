@@ -3,7 +3,7 @@ as this game's `play_batch`. Each verb adapts a rule or strategy function of rul
 contract's signature; the rules stay there.
 
 ``ws`` is the batch's scratch, `play.batch_scratch`: ((st, rng, mask, order, reach, cavek, vis, stk, wrows), log,
-steps).
+steps, learned marker).
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     sc = ws[0]
     if sids[seat] == S.S_LEARNED:
-        return F.learned_choice(sparams[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
+        return F.play_learned(ws[3], sparams[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
     return S.decide(sids[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
 
 

@@ -198,6 +198,16 @@ def learned_choice(sp, st, prm, mask, rng, row):
 
 
 @njit
+def play_learned(marker, sp, st, prm, mask, rng, row):
+    """`learned_choice` where the batch scratch's learned marker is not None; -1 (refused: ST_BAD_ACTION, never a
+    silent choice) where it is. A marker of type None prunes the learned policy from the compiled kernel: a scenario
+    without a learned seat compiles none of it (kernel contract, "Batch signature")."""
+    if marker is None:
+        return -1
+    return learned_choice(sp, st, prm, mask, rng, row)
+
+
+@njit
 def fill_features(st, prm, seat, mask, out, ws):
     """Training's view (called from Python): row a of ``out`` (float64[N_ACTIONS, N_FEATURES]) the features of each
     legal action a (``mask`` int8[N_ACTIONS]) of ``seat``, the seat to move (Moor reads the mover from the state;

@@ -13,16 +13,19 @@ from kernels.loop import ST_BAD_ACTION, ST_DONE, ST_TRUNCATED, bind  # noqa: F40
 from kernels.moor import step
 from kernels.moor.columns import EXTRA_COLUMNS
 from kernels.moor.rules import MAX_PLAYERS, N_ACTIONS, N_DEALT, S_SIZE
+from kernels.moor.strategies import S_LEARNED
 from kernels.rng import N_STREAMS_MAX
 
 N_EXTRA = len(EXTRA_COLUMNS)
 
 
-def new_scratch(log_len, keep_deal):
+def new_scratch(log_len, keep_deal, learned=False):
     """Scratch arrays of one `play_batch` call in plain numpy, allocated once for all its games (the kernel then
     compiles no allocation): (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS],
     log int32[log_len, 6], deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS],
-    tmp int8[N_ACTIONS])."""
+    tmp int8[N_ACTIONS], learned marker). The marker is a compile-time switch (kernel contract, "Batch signature"):
+    None (``learned`` false) leaves the learned policy's code out of the compiled kernel (a learned seat's decision
+    is then refused: status ST_BAD_ACTION), 1 compiles it in (`features.play_learned`)."""
     return (
         np.zeros(S_SIZE, dtype=np.int32),
         np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
@@ -32,13 +35,20 @@ def new_scratch(log_len, keep_deal):
         np.zeros(N_DEALT, dtype=np.int32),
         np.zeros(N_ACTIONS, dtype=np.int8),
         np.zeros(N_ACTIONS, dtype=np.int8),
+        1 if learned else None,
     )
 
 
-def batch_scratch(n, prm=None):
+def batch_scratch(n, prm=None, learned=False):
     """The scratch arrays of one `play_batch` call (``n`` players; ``prm`` unused, the contract's): `new_scratch`
-    without an event log or a kept deal."""
-    return new_scratch(1, False)
+    without an event log or a kept deal; ``learned``: a seat (or a search's rollouts) plays the learned policy."""
+    return new_scratch(1, False, learned)
+
+
+def uses_learned(sids, search=None):
+    """Whether a seat of ``sids`` (int64[n]), or of the search's rollouts, plays the learned policy."""
+    rollout = () if search is None else search[2]
+    return bool(any(int(x) == S_LEARNED for x in sids) or any(int(x) == S_LEARNED for x in rollout))
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
@@ -64,7 +74,7 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, with_state=False,
     over seats, status, turns and rounds (ints); with ``with_state`` also the final state (int32[S_SIZE], a copy;
     players by turn position: e.g. the planks each one holds for the R17 tie-break). ``search``: the search players'
     scratch (`kernels.search.new_search`) when a seat plays search; its record holds the decisions afterwards."""
-    scratch = new_scratch(int(log_len), True)
+    scratch = new_scratch(int(log_len), True, uses_learned(sids, search))
     scores, w, s, turns, rounds, _, _ = play_alone(
         play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA, search=search
     )

@@ -2,7 +2,8 @@
 runs as this game's `play_batch`. Each verb adapts a rule or strategy function of rules.py / strategies.py to the
 contract's signature; the rules stay there.
 
-``ws`` is the batch's scratch, `play.new_scratch`: (st, rng, scores_pos, log, deal_out, order, mask, tmp).
+``ws`` is the batch's scratch, `play.new_scratch`: (st, rng, scores_pos, log, deal_out, order, mask, tmp, learned
+marker).
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     if sids[seat] == S.S_LEARNED:
-        return F.learned_choice(sparams[seat], st, prm, ws[6], rng, 1 + seat)
+        return F.play_learned(ws[8], sparams[seat], st, prm, ws[6], rng, 1 + seat)
     return S.decide(sids[seat], sparams[seat], st, prm, ws[6], nl, rng, 1 + seat, ws[7])
 
 

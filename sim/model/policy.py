@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from sim.model.paths import REPO
-from sim.model.registry import ParamSpec, StrategySpec
+from sim.model.registry import GameSpec, ParamSpec, StrategySpec
 
 POLICY_FORMAT = 1
 LEARNED = "learned"
@@ -94,7 +94,7 @@ def learned_params(game: str, role: str, features: ModuleType) -> tuple[ParamSpe
                 w,
                 (-1000.0, 1000.0),
                 f"policy weight on the feature {name}: {helps.get(name, name)}",
-                label=f"policy weight: {name}",
+                label=f"policy weight: {name.replace('_', ' ')}",
             )
         )
     return tuple(out)
@@ -104,6 +104,31 @@ def learned_strategy(game: str, role: str, sid: int, help: str, features: Module
     """The `learned` StrategySpec of ``game``'s ``role`` (kernel strategy id ``sid``; ``features``: the game's
     kernels/<game>/features.py module)."""
     return StrategySpec(LEARNED, sid, help, role, learned_params(game, role, features))
+
+
+def learned_sids(spec: GameSpec) -> set[int]:
+    """The kernel strategy ids of ``spec``'s learned strategies."""
+    out = set()
+    for lr in spec.learners:
+        st = spec.strategy(lr.strategy)
+        if st is not None:
+            out.add(st.sid)
+    return out
+
+
+def uses_learned(spec: GameSpec, *sid_rows: Any) -> bool:
+    """Whether any strategy id in ``sid_rows`` (each an int sequence: a table's sids, a search's rollout sids) is a
+    learned one: its batch scratch must then carry the learned marker (kernels/<game>/play.py `batch_scratch`)."""
+    ids = learned_sids(spec)
+    return bool(ids) and any(int(x) in ids for row in sid_rows for x in row)
+
+
+def batch_scratch(spec: GameSpec, kernel: ModuleType, n: int, prm: Any, learned: bool) -> Any:
+    """``kernel.batch_scratch(n, prm)``, with the learned marker when ``learned`` (a game without a learned player
+    never gets it): the learned policy is compiled only into the kernels that play it."""
+    if learned and spec.learners:
+        return kernel.batch_scratch(n, prm, learned=True)
+    return kernel.batch_scratch(n, prm)
 
 
 def policy_summary(data: dict) -> dict[str, Any]:

@@ -111,18 +111,21 @@ def rollout_seats(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
     return sids, sparams
 
 
-def search_scratch(sc: Scenario, kernel: Any, record_len: int = 1, prm: Any = None) -> Any:
+def search_scratch(sc: Scenario, kernel: Any, record_len: int = 1, prm: Any = None, learned: bool | None = None) -> Any:
     """The ``search`` argument of ``kernel.play_batch`` (the game's kernel module) for ``sc``; None without a
-    search seat. Rollouts run on a fresh ``kernel.batch_scratch(players, prm)`` (``prm`` default ``sc.prm()``);
-    ``record_len`` > 1 records each search decision (`decision_lines` reads them back)."""
+    search seat. Rollouts run on a fresh batch scratch (``prm`` default ``sc.prm()``) of the batch's own type: with
+    the learned marker when ``learned`` (default: when a seat or a rollout of ``sc`` plays a learned policy,
+    `table_uses_learned`); ``record_len`` > 1 records each search decision (`decision_lines` reads them back)."""
     if not has_search(sc):
         return None
     from kernels.search import new_search
+    from sim.model.policy import batch_scratch
 
     spec = sc.spec
     sids, sparams = rollout_seats(sc)
     n_actions = int(kernel.N_ACTIONS)  # every play.py exports its action count
-    batch = kernel.batch_scratch(sc.players, sc.prm() if prm is None else prm)
+    flag = table_uses_learned(sc) if learned is None else learned
+    batch = batch_scratch(spec, kernel, sc.players, sc.prm() if prm is None else prm, flag)
     return new_search(
         batch,
         sc.players,
@@ -133,6 +136,17 @@ def search_scratch(sc: Scenario, kernel: Any, record_len: int = 1, prm: Any = No
         (len(spec.curves), spec.curve_len),
         record_len,
     )
+
+
+def table_uses_learned(sc: Scenario, sids: Any = None) -> bool:
+    """Whether a seat of ``sc`` (its strategy ids ``sids``, default ``sc.sids()``) or a search seat's rollouts play a
+    learned policy: the batch scratch then carries the learned marker (`sim.model.policy.batch_scratch`)."""
+    from sim.model.policy import uses_learned
+
+    rows = [sc.sids() if sids is None else sids]
+    if has_search(sc):
+        rows.append(rollout_seats(sc)[0])
+    return uses_learned(sc.spec, *rows)
 
 
 RECORD_LEN = 200_000  # rows of a replay's search record (a decision takes 1 + up to 5 rows)

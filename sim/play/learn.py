@@ -109,9 +109,12 @@ def play_training_game(
     n = sc.players
     sids, sparams = search_rows(sc, learner, budget)
     n_extra, curves = len(spec.extra_columns), (len(spec.curves), spec.curve_len)
-    scratch = kernel.batch_scratch(n, prm)
+    # the learned marker on both scratches (the rollouts play the learned policy after the first iteration; the
+    # batch's and the rollouts' scratch must be of one type)
+    scratch = kernel.batch_scratch(n, prm, learned=True)
     rsids, rsparams = rollout
-    search = new_search(kernel.batch_scratch(n, prm), n, int(kernel.N_ACTIONS), rsids, rsparams, n_extra, curves, 64)
+    rb = kernel.batch_scratch(n, prm, learned=True)
+    search = new_search(rb, n, int(kernel.N_ACTIONS), rsids, rsparams, n_extra, curves, 64)
     rec, counts, ctl = search[SCRATCH_RECORD], search[SCRATCH_COUNTS], search[SCRATCH_CTL]
     n_actions = int(kernel.N_ACTIONS)
     fbuf = np.zeros((n_actions, feat.N_FEATURES), np.float64)
@@ -229,7 +232,8 @@ def strength(sc_versus: Scenario, learner: Learner, weights: np.ndarray, seed: i
     for g0 in range(0, games, chunk):
         m = min(chunk, games - g0)
         out = play_games(
-            kernel.play_batch, kernel.batch_scratch(n, prm), np.uint64(seed), np.uint64(point), g0, m, n, prm, sids,
+            kernel.play_batch, kernel.batch_scratch(n, prm, learned=True), np.uint64(seed), np.uint64(point), g0, m,
+            n, prm, sids,
             sparams, len(spec.extra_columns), (len(spec.curves), spec.curve_len),
         )  # fmt: skip
         winners, status = out[1], out[4]

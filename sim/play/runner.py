@@ -232,6 +232,11 @@ def _play_blocks(
     ctx = ctx or RunContext()
     check_stop(ctx)  # before any games: an interrupt swallowed while compiling
     seed, point, prm, sids, sparams = args
+    from sim.model.policy import batch_scratch
+    from sim.model.search import table_uses_learned
+
+    # the learned policy is compiled only into a kernel whose table plays it (the scratch's learned marker)
+    learned = sc is not None and (table_uses_learned(sc, sids) or table_uses_learned(sc))
 
     def rows(lo: int, hi: int) -> tuple[int, float]:
         t0 = time.perf_counter()
@@ -252,10 +257,10 @@ def _play_blocks(
             out.status[r],
             out.extra[r],
             out.curves[r],
-            k.batch_scratch(p, prm),
+            batch_scratch(sc.spec, k, p, prm, learned) if sc is not None else k.batch_scratch(p, prm),
             None,
             None,
-            None if sc is None else search_scratch(sc, k, prm=prm),  # None without a search seat
+            None if sc is None else search_scratch(sc, k, prm=prm, learned=learned),  # None without a search seat
         )
         return hi - lo, time.perf_counter() - t0
 

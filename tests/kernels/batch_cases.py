@@ -103,13 +103,15 @@ def cases():
 def digest(sc, seed: int, check: bool) -> str:
     """sha256 of every output of `play_batch` over the case's games (seed ``seed``, point 0, game0 0)."""
     from kernels.batch import play_games
-    from sim.model.search import has_search, search_scratch
+    from sim.model.policy import batch_scratch
+    from sim.model.search import has_search, search_scratch, table_uses_learned
 
     spec = sc.spec
     k = importlib.import_module(spec.kernel_module)
     n = SEARCH_GAMES[sc.game] if has_search(sc) else GAMES[sc.game]
     prm = sc.prm()
-    args = (k.play_batch, k.batch_scratch(sc.players, prm), seed, 0, 0, n, sc.players, prm, sc.sids(), sc.sparams())
+    batch = batch_scratch(spec, k, sc.players, prm, table_uses_learned(sc))  # a learned seat: the learned marker
+    args = (k.play_batch, batch, seed, 0, 0, n, sc.players, prm, sc.sids(), sc.sparams())
     search = search_scratch(sc, k, prm=prm)
     out = play_games(*args, len(spec.extra_columns), (len(spec.curves), spec.curve_len), check=check, search=search)
     h = hashlib.sha256()

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.kernel  # every test here loads a game's kernel module 
 
 
 # every game's learned roles (collected without importing a kernel: the fast tier imports this module)
-ROLES = [("moor", "player")]
+ROLES = [("galleon", "player"), ("moor", "player")]
 
 
 def _learner(game, role):

@@ -94,7 +94,17 @@ def test_learned_plays_legal_actions_with_any_weights():
         for i in range(n):
             sp[i, : F.N_LEARNED_PARAMS] = _row(rnd, 0.5 * (i % 2))
         res = play_games(
-            PL.play_batch, PL.batch_scratch(n, sc.prm()), 1, 0, 0, 24, n, sc.prm(), sc.sids(), sp, PL.N_EXTRA
+            PL.play_batch,
+            PL.batch_scratch(n, sc.prm(), learned=True),
+            1,
+            0,
+            0,
+            24,
+            n,
+            sc.prm(),
+            sc.sids(),
+            sp,
+            PL.N_EXTRA,
         )
         assert set(np.unique(res[4])) <= {PL.ST_DONE, PL.ST_TRUNCATED}
 

@@ -111,7 +111,8 @@ def test_hidden_information_test_fails_on_a_deliberate_leak():
 
 def _play(n, sids, sparams, games=300, seed=3):
     prm = prm_of()
-    return play_games(PL.play_batch, PL.batch_scratch(n), seed, 0, 0, games, n, prm, sids, sparams, PL.N_EXTRA)
+    scratch = PL.batch_scratch(n, learned=True)
+    return play_games(PL.play_batch, scratch, seed, 0, 0, games, n, prm, sids, sparams, PL.N_EXTRA)
 
 
 @pytest.mark.parametrize("n", [2, 5])
@@ -137,6 +138,15 @@ def test_learned_weights_come_from_the_parameter_row():
     assert all(np.array_equal(x, y) for x, y in zip(ra, ra2))
 
 
+def test_a_scratch_without_the_learned_marker_refuses_a_learned_seat():
+    """A kernel compiled without the learned policy (the marker None: every scenario without a learned seat) never
+    plays a learned seat silently: its decision is refused (ST_BAD_ACTION)."""
+    sids = np.full(4, 5, dtype=np.int64)
+    sp = np.tile(_row(np.random.default_rng(2)), (4, 1))
+    out = play_games(PL.play_batch, PL.batch_scratch(4), 1, 0, 0, 3, 4, prm_of(), sids, sp, PL.N_EXTRA)
+    assert (out[4] == PL.ST_BAD_ACTION).all()
+
+
 def test_search_with_learned_rollouts_plays():
     """`rollout = "learned"` is one of search's rollout choices and plays whole games (the shipped weights)."""
     from sim.model.scenario import from_dict
@@ -153,7 +163,7 @@ def test_search_with_learned_rollouts_plays():
     assert sids[0] == 5 and sparams[0, 1:].any() == (F.N_FEATURES > 0)
     prm = sc.prm()
     out = play_games(
-        PL.play_batch, PL.batch_scratch(4), 1, 0, 0, 4, 4, prm, sc.sids(), sc.sparams(), PL.N_EXTRA,
+        PL.play_batch, PL.batch_scratch(4, learned=True), 1, 0, 0, 4, 4, prm, sc.sids(), sc.sparams(), PL.N_EXTRA,
         search=search_scratch(sc, PL, prm=prm),
     )  # fmt: skip
     assert (out[4] == PL.ST_DONE).all()

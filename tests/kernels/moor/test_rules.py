@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
@@ -773,7 +774,12 @@ def test_c11_strategies_never_read_covered_tiles():
             seed_stream(rng, 1, 3, 0, 0, 1)
             sp = np.array([d for _, d, _ in S.WEIGHT_SPECS], dtype=np.float64)
             tmp = np.zeros(R.N_ACTIONS, np.int8)
-            picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, tmp)))
+            if sid == S.S_LEARNED:  # dispatched by step.decide (its weights: a row of random ones)
+                row = np.random.default_rng(1).uniform(-3.0, 3.0, F.N_LEARNED_PARAMS)
+                row[0] = 0.0
+                picks.append(int(F.learned_choice(row, st, prm, mask, rng, 1)))
+            else:
+                picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, tmp)))
         assert picks[0] == picks[1]
 
 
