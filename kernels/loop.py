@@ -29,6 +29,7 @@ import types
 import numpy as np
 
 from kernels._jit import njit
+from kernels.arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_HALF_LAST, ARC_HALF_LEAD, ARC_UNSET
 from kernels.batch import play_games
 from kernels.bits import is_set, only_set
 from kernels.rng import seed_game
@@ -127,6 +128,7 @@ def _play_batch(
             first = new_game(st, prm, n, g, rng, ws)
         else:
             first = resume_game(st, resume, prm, n, g, rng, ws)
+        arc_begin(n, curves, ii)
         gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
         rollout = False  # the frame is a world of a search's, not the batch game
         root = NO_ROOT  # in a world: the root action the search tries there (ROOT_PRIOR: the rollout strategy's)
@@ -138,6 +140,7 @@ def _play_batch(
             s = ST_PLAYING
             a = -1
             while s == ST_PLAYING:  # its steps (the frame does not change in here: the compiled loop keeps it)
+                arc_tick(gst, prm, n, gfirst, curves, ii, rollout, gws)
                 who = to_move(gst, prm, n, gfirst, gws)
                 if who < 0:
                     if who == CHANCE:
@@ -218,12 +221,117 @@ def _play_batch(
         winners[ii] = w
         turns[ii] = t
         rounds[ii] = r
+        arc_end(st, prm, n, first, r, w, curves, ii, ws)
 
 
 def _game_outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws):
     """The verb `outcome`, compiled once for the batch's games and the search's rollouts alike (an inlined verb
     is compiled again at each call site)."""
     return outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws)
+
+
+# The game's arc (issue 39), recorded by the loop into the rows of ``curves`` that follow the game's own curves
+# (from row ARC_ROW0): rows ARC_ROW0 + seat (seat < n) each seat's progress by round (column r: after round r + 1;
+# from the game's last round on, its final progress, also in the last column of a game longer than the rows); row
+# ARC_ROW0 + n who leads after each round (the seat alone ahead, or -1 when the top progress is tied); row
+# ARC_ROW0 + n + 1 the game's arc figures, the ARC_* columns of kernels/arc.py. Recorded only when the caller gives those rows
+# (curves.shape[1] >= ARC_ROW0 + n + 2) and only in the batch game (never in a search's worlds); a game whose step
+# module has no `arc_progress` verb compiles none of it (ARC False). The recording only reads the state: every
+# other output is the same with or without it (tests/kernels/test_arc.py).
+
+
+def _arc_begin(n, curves, ii):
+    """The arc rows of game row ``ii`` marked unrecorded."""
+    if not ARC or curves.shape[1] < ARC_ROW0 + n + 2:
+        return
+    for s in range(n):
+        for r in range(curves.shape[2]):
+            curves[ii, ARC_ROW0 + s, r] = ARC_UNSET
+
+
+def _arc_tick(st, prm, n, first, curves, ii, rollout, ws):
+    """Before each step of the batch game: a round just completed (`arc_round`) is recorded once, each seat's
+    `arc_progress` then."""
+    if not ARC or rollout or curves.shape[1] < ARC_ROW0 + n + 2:
+        return
+    c = arc_round(st, n)
+    if c < 1 or c > curves.shape[2] or curves[ii, ARC_ROW0, c - 1] != ARC_UNSET:
+        return
+    for s in range(n):
+        curves[ii, ARC_ROW0 + s, c - 1] = arc_progress(st, prm, n, first, s, ws)
+
+
+def _arc_end(st, prm, n, first, r, w, curves, ii, ws):
+    """The game over after ``r`` rounds, won by the seats of bitmask ``w``: each seat's final progress in column
+    r - 1 and every later one (and in any column left unrecorded), then the leaders and the game's figures."""
+    if not ARC or curves.shape[1] < ARC_ROW0 + n + 2:
+        return
+    last = min(r, curves.shape[2]) - 1
+    for s in range(n):
+        v = arc_progress(st, prm, n, first, s, ws)
+        for i in range(curves.shape[2]):
+            if i >= last or curves[ii, ARC_ROW0 + s, i] == ARC_UNSET:
+                curves[ii, ARC_ROW0 + s, i] = v
+    arc_figures(curves, ii, ARC_ROW0, n, last + 1, w)
+
+
+@njit
+def arc_standing(curves, ii, row0, n, i):
+    """(the seat alone ahead, the seat alone behind) after round i + 1 (-1 where tied)."""
+    hi = lo = curves[ii, row0, i]
+    top = bot = 0
+    nt = nb = 1
+    for s in range(1, n):
+        v = curves[ii, row0 + s, i]
+        if v > hi:
+            hi, top, nt = v, s, 1
+        elif v == hi:
+            nt += 1
+        if v < lo:
+            lo, bot, nb = v, s, 1
+        elif v == lo:
+            nb += 1
+    return (top if nt == 1 else -1), (bot if nb == 1 else -1)
+
+
+@njit
+def arc_figures(curves, ii, row0, n, r, w):
+    """The leader row and the figures row (ARC_*) of game row ``ii`` from its progress rows: ``r`` rounds recorded,
+    ``w`` the winners' bitmask."""
+    fig = row0 + n + 1
+    prev = -1
+    changes = 0
+    ever_last = 0
+    clear = 0
+    for i in range(curves.shape[2]):
+        lead, behind = arc_standing(curves, ii, row0, n, i)
+        curves[ii, row0 + n, i] = lead
+        if i < r:
+            if lead >= 0:
+                if prev >= 0 and lead != prev:
+                    changes += 1
+                prev = lead
+            if i < r - 1 and behind >= 0:
+                ever_last |= 1 << behind
+            if lead < 0 or not (w >> lead) & 1:
+                clear = i + 1
+    for j in range(curves.shape[2]):
+        curves[ii, fig, j] = 0
+    curves[ii, fig, ARC_CHANGES] = changes
+    if r >= 2:
+        lead, behind = arc_standing(curves, ii, row0, n, r // 2 - 1)
+        curves[ii, fig, ARC_HALF_LEAD] = (1 << lead) if lead >= 0 else 0
+        curves[ii, fig, ARC_HALF_LAST] = (1 << behind) if behind >= 0 else 0
+    curves[ii, fig, ARC_EVER_LAST] = ever_last
+    curves[ii, fig, ARC_CLEAR] = clear
+
+
+def _no_arc_round(st, n):
+    return 0
+
+
+def _no_arc_progress(st, prm, n, first, seat, ws):
+    return 0
 
 
 def _copy(f, env, qualname, module):
@@ -253,6 +361,14 @@ def bind(step, name: str, doc: str | None = None):
     env = dict(_play_batch.__globals__)
     env.update(verbs)
     env["game_outcome"] = njit(forceinline=True)(_copy(_game_outcome, env, f"game_outcome__{tag}", step.__name__))
+    # the arc (issue 39): optional verbs `arc_round(st, n)` (rounds completed) and `arc_progress(st, prm, n, first,
+    # seat, ws)` (a seat's score or progress now); N_CURVES: the game's own curve rows, before the arc rows
+    env["ARC"] = hasattr(step, "arc_progress")
+    env["ARC_ROW0"] = int(getattr(step, "N_CURVES", 0))
+    env["arc_round"] = getattr(step, "arc_round", njit(inline="always")(_no_arc_round))
+    env["arc_progress"] = getattr(step, "arc_progress", njit(inline="always")(_no_arc_progress))
+    for name, f0 in (("arc_begin", _arc_begin), ("arc_tick", _arc_tick), ("arc_end", _arc_end)):
+        env[name] = njit(forceinline=True)(_copy(f0, env, f"{name}__{tag}", step.__name__))
     f = _copy(_play_batch, env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__

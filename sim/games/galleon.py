@@ -421,6 +421,7 @@ SPEC = register(
         replay=replay,
         extra_columns=EXTRA_COLUMNS,
         score_range=(0, 15),
+        arc_len=96,
         n_sparams=S.N_SPARAMS,
         rules_file="kernels/galleon/RULES.md",
         measures=MEASURES,

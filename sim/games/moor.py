@@ -232,6 +232,7 @@ SPEC = register(
         replay=replay,
         extra_columns=EXTRA_COLUMNS,
         score_range=(-60, 120),
+        arc_len=48,
         n_sparams=S.N_SPARAMS,
         rules_file="kernels/moor/RULES.md",
         measures=MEASURES,

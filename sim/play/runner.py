@@ -202,7 +202,7 @@ def play_chunk(
         rounds=np.zeros(n, np.int32),
         status=np.zeros(n, np.int32),
         extra=np.zeros((n, len(spec.extra_columns)), np.int32),
-        curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
+        curves=np.zeros((n, *spec.curves_shape(p)), np.int32),
     )
     args = (
         np.uint64(sc.seed if seed is None else seed),
@@ -291,7 +291,7 @@ def _play_blocks(
 
 def new_aggregates(sc: Scenario) -> Aggregates:
     spec = sc.spec
-    return Aggregates(sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len)
+    return Aggregates(sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len, spec.arc_len)
 
 
 @dataclass

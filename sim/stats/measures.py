@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
 from sim.model import catalogue
 from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS
@@ -46,7 +47,7 @@ class Measure:
     kind: str  # "rate" (a share in [0, 1]) or "mean"
     scale: int  # value = numerator / scale
     binary: bool  # numerators are 0 or scale only (an indicator)
-    over: str = "finished"  # "finished" games, or "all" games played
+    over: str = "finished"  # "finished" games, "all" games played, or "defined": finished where its value is >= 0
     unit: str = ""  # from the catalogue (sim.model.catalogue)
 
 
@@ -105,8 +106,44 @@ def measures(sc: Scenario) -> list[Measure]:
             add(f"extra.{col}", "rate", 1, True)
         else:
             add(f"extra.{col}", "mean", 1, False)
+    if spec.arc_len and not coop:  # the game's arc, from the kernel's per-round curves (sim.stats.arc)
+        add("arc.lead_changes", "mean", 1, False)
+        add("arc.decided_by_score", "mean", 1, False)
+        add("arc.decided_by_score_share", "mean", ARC_SHARE_SCALE, False)
+        add("arc.comeback", "rate", 1, True)
+        add("arc.leader_at_half_wins", "rate", 1, True, "defined")
+        add("arc.last_at_half_wins", "rate", 1, True, "defined")
     add("truncated", "rate", 1, True, "all")
     return out
+
+
+ARC_SHARE_SCALE = 1000  # arc.decided_by_score_share: per mille of the game's rounds
+
+
+def arc_values(sc: Scenario, out, w: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-game numerators of the arc measures from a chunk's arc figures (the curves row after the seats' and the
+    leader's rows; `sim.games._arc`): a conditional measure (over "defined") is -1 where its condition fails."""
+    n = sc.players
+    fig = out.curves[:, len(sc.spec.curves) + n + 1, :ARC_FIGURES].astype(np.int64)
+    rounds = np.maximum(out.rounds.astype(np.int64), 1)
+    clear = fig[:, ARC_CLEAR]
+    hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]
+    return {
+        "arc.lead_changes": fig[:, ARC_CHANGES],
+        "arc.decided_by_score": clear,
+        "arc.decided_by_score_share": (ARC_SHARE_SCALE * clear + rounds // 2) // rounds,
+        "arc.comeback": ((fig[:, ARC_EVER_LAST] & w) != 0).astype(np.int64),
+        "arc.leader_at_half_wins": np.where(hl != 0, (hl & w) != 0, -1).astype(np.int64),
+        "arc.last_at_half_wins": np.where(hb != 0, (hb & w) != 0, -1).astype(np.int64),
+    }
+
+
+def selected(m: Measure, x: np.ndarray, fin: np.ndarray) -> np.ndarray:
+    """The games measure ``m`` is taken over, of per-game numerators ``x``: all games played (over "all"), the
+    finished ones, or (over "defined", a conditional measure) the finished ones where it is defined (x >= 0)."""
+    if m.over == "all":
+        return np.ones(len(x), bool)
+    return fin & (x >= 0) if m.over == "defined" else fin
 
 
 def shown(sc: Scenario) -> list[Measure]:
@@ -159,6 +196,8 @@ def game_values(sc: Scenario, out) -> tuple[dict[str, np.ndarray], np.ndarray]:
         else:
             v[f"extra.{col}"] = x
     v["truncated"] = (out.status == 1).astype(np.int64)
+    if spec.arc_len and not is_cooperative(sc) and out.curves.shape[1] >= len(spec.curves) + n + 2:
+        v.update(arc_values(sc, out, w))
     return v, fin
 
 
@@ -236,7 +275,7 @@ class Sums:
         """Fold one chunk of kernel outputs in (use as ``sim.play.work.run(..., on_chunk=sums.add)``)."""
         v, fin = game_values(self.sc, out)
         for m in self.measures:
-            x = v[m.name] if m.over == "all" else v[m.name][fin]
+            x = v[m.name][selected(m, v[m.name], fin)]
             self.n[m.name] += len(x)
             self.s[m.name] += _isum(x)
             self.q[m.name] += _isum(x * x)
@@ -326,7 +365,8 @@ class PairedSums:
         for m in self.measures:
             a, b = va[m.name], vb[m.name]
             if m.over != "all":
-                a, b = a[both], b[both]
+                keep = selected(m, a, both) & selected(m, b, both)
+                a, b = a[keep], b[keep]
             d = b - a
             acc = self.acc[m.name]
             acc["n"] += len(a)

@@ -1,0 +1,249 @@
+"""The report section "How the game unfolds" (issue 39): each seat's progress by round as a fan chart (median and
+5-95% band), who leads by round, the arc measures with their intervals in plain words, and, where `sim arc` added
+them, the win-probability timelines of sampled games and the measures taken from them.
+
+Reads the summary's ``arc`` block (`sim.stats.arc.summary`; ``arc.timeline`` from `sim.api.arc`); draws nothing
+and says nothing when the run recorded no arc.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.model import catalogue
+from sim.pages import plots
+from sim.pages.scenario_words import is_team_game
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%" if x >= 0.1 else f"{100 * x:.1f}%"
+
+
+def _ci(c: list[float] | None) -> str:
+    return f"95% interval {_pct(c[0])}-{_pct(c[1])}" if c else "no interval"
+
+
+def one_in(rate: float) -> str:
+    """A rate in the words a designer says aloud: "1 game in 7" (or "almost never" / "almost always")."""
+    if rate <= 0.005:
+        return "almost never"
+    if rate >= 0.995:
+        return "almost always"
+    if rate > 0.5:
+        return f"{_pct(rate)} of games"
+    return f"1 game in {round(1 / rate)}"
+
+
+def _seat_names(s: dict) -> list[str]:
+    return [f"seat {r['seat']} ({r['strategy']})" for r in s["seats"]]
+
+
+def _groups(a: dict, s: dict) -> list[tuple[list[int], dict]]:
+    """Seats whose progress bands are identical (team-mates share one score) as one group each."""
+    out: list[tuple[list[int], dict]] = []
+    for i, p in enumerate(a["progress"]):
+        role = s["seats"][i].get("role")
+        for seats, q in out:
+            if q == p and s["seats"][seats[0]].get("role") == role:
+                seats.append(i)
+                break
+        else:
+            out.append(([i], p))
+    return out
+
+
+def fan(s: dict):
+    """One panel per seat (team-mates with identical progress once): the median of its score so far after each
+    round, with the 5-95% band across games, in the seat's colour."""
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    a = s.get("arc")
+    if not a or not a.get("progress"):
+        return None
+    groups = _groups(a, s)
+    cols = min(len(groups), 4)
+    rows = (len(groups) + cols - 1) // cols
+    fig, axes = plots._figure(7.0, 2.3 * rows, ncols=cols, nrows=rows, sharey=True)
+    x = np.arange(1, a["rounds"] + 1)
+    for k, (seats, p) in enumerate(groups):
+        ax = axes[k]
+        color = plots.SEAT[seats[0] % len(plots.SEAT)] if len(seats) == 1 else plots.NEUTRAL
+        ax.fill_between(x, p["p05"], p["p95"], color=color, alpha=0.22, lw=0, step="mid", label="5-95% of games")
+        ax.step(x, p["p50"], where="mid", color=color, lw=1.6, label="median")
+        who = plots._seats_text(seats)
+        ax.set_title(who + (f" ({s['seats'][seats[0]]['strategy']})" if len(seats) == 1 else " (identical)"))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("after round")
+    for ax in axes[len(groups) :]:
+        ax.set_visible(False)
+    axes[0].set_ylabel("score so far")
+    axes[0].legend(fontsize=7, frameon=False, loc="upper left")
+    return fig
+
+
+def leaders(s: dict):
+    """Who is alone ahead after each round: the share of games each seat leads (stacked, seat colours), the rest
+    tied for the top."""
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    a = s.get("arc") or {}
+    if not a.get("leader"):
+        return None
+    fig, (ax,) = plots._figure(7.0, 2.6)
+    x = np.arange(1, a["rounds"] + 1)
+    ys = [100 * np.asarray(v) for v in a["leader"]] + [100 * np.asarray(a["tied"])]
+    colors = [plots.SEAT[i % len(plots.SEAT)] for i in range(len(a["leader"]))] + [plots.GREY]
+    labels = _seat_names(s) + ["tied for the lead"]
+    ax.stackplot(x, *ys, colors=colors, labels=labels, alpha=0.8, step="mid")
+    ax.set_xlim(1, a["rounds"])
+    ax.set_ylim(0, 100)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("after round")
+    ax.set_ylabel("games (%)")
+    ax.set_title("who leads alone after each round")
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return fig
+
+
+def timeline(s: dict):
+    """Win-probability timelines (`sim arc`): per seat the median of its estimated chance of winning after each
+    round over the sampled games, with the 5-95% band; for a team game the team's chance."""
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    t = (s.get("arc") or {}).get("timeline")
+    if not t or not t.get("bands"):
+        return None
+    bands = t["bands"]
+    cols = min(len(bands), 4)
+    rows = (len(bands) + cols - 1) // cols
+    fig, axes = plots._figure(7.0, 2.3 * rows, ncols=cols, nrows=rows, sharey=True)
+    for k, b in enumerate(bands):
+        ax = axes[k]
+        x = np.arange(1, len(b["p50"]) + 1)
+        color = plots.SEAT[b["seat"] % len(plots.SEAT)] if b.get("seat") is not None else plots.CURVE[0]
+        ax.fill_between(x, 100 * np.asarray(b["p05"]), 100 * np.asarray(b["p95"]), color=color, alpha=0.22, lw=0)
+        ax.plot(x, 100 * np.asarray(b["p50"]), color=color, lw=1.6, label="median")
+        ax.plot(x, 100 * np.asarray(b["mean"]), color=color, lw=1, ls="--", label="mean")
+        ax.set_title(b["label"])
+        ax.set_ylim(0, 100)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("after round")
+    for ax in axes[len(bands) :]:
+        ax.set_visible(False)
+    axes[0].set_ylabel("chance of winning (%)")
+    axes[0].legend(fontsize=7, frameon=False, loc="upper left")
+    return fig
+
+
+def sentences(s: dict) -> list[str]:
+    """The arc in plain words, each figure with its interval."""
+    a = s.get("arc")
+    if not a:
+        return []
+    out = []
+    rounds = (s.get("length") or {}).get("rounds") or {}
+    typical = (rounds.get("quantiles") or {}).get("p50")
+    m = a.get("measures")
+    if m:
+        d = m["decided_by_score"]
+        of = f" of {typical}" if typical else ""
+        if d["p50"] <= 0:
+            out.append("In half the games the eventual winner leads alone from the first round to the end.")
+        else:
+            out.append(
+                f"By score, the eventual winner is alone ahead for good after round {d['p50']}{of} in half the "
+                f"games (a quarter of games by round {d['p25']}, three quarters by round {d['p75']})."
+            )
+        lc = m["lead_changes"]
+        out.append(
+            f"The lead passes to another child {lc['mean']:.1f} times a game on average (95% interval "
+            f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); a tie for the top is no change."
+        )
+        lh, la = m["leader_at_half_wins"], m["last_at_half_wins"]
+        if lh["games"]:
+            out.append(f"A child leading alone at half-time wins {_pct(lh['rate'])} of games ({_ci(lh['ci95'])}).")
+        if la["games"]:
+            out.append(
+                f"A child alone in last place at half-time still wins {one_in(la['rate'])} "
+                f"({_pct(la['rate'])}, {_ci(la['ci95'])})."
+            )
+        cb = m["comeback"]
+        out.append(
+            f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child who was alone in last place "
+            "after some round."
+        )
+    out += (a.get("timeline") or {}).get("sentences", [])
+    return out
+
+
+def section(s: dict) -> dict[str, Any] | None:
+    """The report section (a `sim.pages.html_report.Section`), or None when the run recorded no arc."""
+    a = s.get("arc")
+    if not a or not a.get("progress"):
+        return None
+    team = is_team_game(s)
+    fan_games = a.get("fan_games", 0)
+    intro = (
+        "How the scores build up over a game, round by round: the median score so far and the band where 90% of "
+        f"games lie (from the first {fan_games:,} finished games of the run)"
+        + ("." if team else ", who leads alone after each round, and when the winner pulls clear.")
+        + " "
+        + " ".join(sentences(s))
+    )
+    ps: list[tuple[str, str, str | None]] = [
+        ("arc-progress", "score so far by round: median and 5-95% band", plots.render(fan, s))
+    ]
+    if not team:
+        ps.append(("arc-leaders", "who leads alone after each round", plots.render(leaders, s)))
+    if (a.get("timeline") or {}).get("bands"):
+        t = a["timeline"]
+        ps.append(("arc-timeline", t["caption"], plots.render(timeline, s)))
+    return {
+        "id": "arc",
+        "title": "How the game unfolds",
+        "intro": intro,
+        "plots": ps,
+        "folded": [("the arc measures as a table", measure_rows(s))] if measure_rows(s) else [],
+    }
+
+
+def measure_rows(s: dict) -> list[dict]:
+    """The arc measures, one row each: measure, value, 95% interval, games."""
+    a = s.get("arc") or {}
+    m = a.get("measures")
+    cat = catalogue.for_summary(s)
+    rows = []
+    if m:
+        lc = m["lead_changes"]
+        rows.append(
+            {
+                "measure": cat.label("arc.lead_changes"),
+                "value": f"{lc['mean']:.2f}",
+                "95% interval": f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}",
+                "games": lc["games"],
+            }
+        )
+        for key in ("leader_at_half_wins", "last_at_half_wins", "comeback"):
+            r = m[key]
+            rows.append(
+                {
+                    "measure": cat.label(f"arc.{key}"),
+                    "value": _pct(r["rate"]),
+                    "95% interval": f"{_pct(r['ci95'][0])}-{_pct(r['ci95'][1])}" if r["ci95"] else "",
+                    "games": r["games"],
+                }
+            )
+        d = m["decided_by_score"]
+        rows.append(
+            {
+                "measure": cat.label("arc.decided_by_score") + " (median)",
+                "value": str(d["p50"]),
+                "95% interval": f"quartiles {d['p25']}-{d['p75']}",
+                "games": d["games"],
+            }
+        )
+    rows += (a.get("timeline") or {}).get("rows", [])
+    return rows
