@@ -338,9 +338,6 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     return m + nd + nh
 
 
-N_CURVES = 2  # the game's own curves (hauntings, ghosts): the arc's rows follow them (kernels/loop.py)
-
-
 @njit(inline="always")
 def arc_round(st, n):
     """The game's arc (kernels/loop.py): rounds completed (S_ROUNDS counts the rounds begun)."""

@@ -257,6 +257,62 @@ def run(
     typer.echo(f"report written to {folder}", err=True)
 
 
+@app.command(rich_help_panel="Play")
+def arc(
+    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    games: Annotated[int | None, typer.Option(help="games to play (default: the scenario's)")] = None,
+    sample: Annotated[int, typer.Option(help="games whose win-probability timelines are estimated (0: none)")] = 200,
+    rollouts: Annotated[int, typer.Option(help="rollouts per state (round) of a sampled game")] = 32,
+    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
+    sets: Sets = None,
+):
+    """Play a scenario with the game's arc and write its report.
+
+    The report (as sim run writes it) gains the section "How the game
+    unfolds": each seat's score by round (median and 5-95% band), who leads
+    by round, lead changes, when the winner pulls clear, comebacks and the
+    chances at half-time, with 95% intervals; and, for --sample games, each
+    seat's chance of winning after every round, estimated by --rollouts
+    rollouts from that state (the table's own strategies play them; what
+    no outside observer sees is re-dealt). Results depend only on the seed,
+    the scenario and the game index. See docs/guide/arc.md.
+
+    Example:
+
+        sim arc scenarios/moor/4p.toml --games 20000 --sample 200 --rollouts 32
+    """
+    check_run_options(games, threads, None, seed)
+    sc = load_scenario(scenario, sets, games, seed)
+    from sim.api.arc import arc_run, check_arc_options
+    from sim.api.options import OptionError
+    from sim.pages import arc_page
+
+    n = sc.games if games is None else games
+    usage(check_arc_options, sample, rollouts, n)
+    warn_if_replacing(sc, out, games, seed)
+    prog, adv = progress_bar(n, f"{sc.name}")
+    said = []
+
+    def on_sample(k: int) -> None:
+        said.append(k)
+        if len(said) == 1 or len(said) % max(1, sample // 10) == 0 or len(said) == sample:
+            typer.echo(f"{sc.name}: timelines {len(said)}/{sample} games ({rollouts} rollouts a round)", err=True)
+
+    try:
+        with interruptible(), prog:
+            s, folder = arc_run(
+                sc, games, sample, rollouts, seed, threads, out, run_context(threads, adv), prog.played, on_sample
+            )
+    except OptionError as e:
+        fail(str(e), EXIT_USAGE)
+    after_write(folder)
+    for line in arc_page.sentences(s):
+        typer.echo(line)
+    typer.echo(f"report written to {folder}", err=True)
+
+
 @app.command("run-defaults", rich_help_panel="Play")
 def run_defaults(
     games: Annotated[int | None, typer.Option(help="override games per scenario")] = None,

@@ -159,8 +159,8 @@ class GameSpec:
     score_range: (lo, hi) of possible scores, for histograms (values are clipped into it).
     categorical: extra columns whose values are codes, with a label per code (counted, not averaged).
     curves: names of per-round curves the kernel writes (curves[g, c, r]); curve_len rounds each.
-    arc_len: rounds of the game's arc the kernel records (each seat's score or progress by round, in the curves
-        rows after the game's own: `curves_shape`; kernels/loop.py); 0 when the game records none.
+    arc_len: rounds of the game's arc the kernel records when asked (each seat's score or progress by round:
+        `arc_shape`, kernels/arc.py); 0 when the game records none.
     replay(scenario, game_index) -> list of lines describing that game turn by turn.
     team_roles: roles that win together (cooperative); win rates are then reported per team as well as per seat.
     role_titles: how messages name a role (e.g. "haunter" -> "Head Haunter"); the role itself when not listed.
@@ -221,13 +221,10 @@ class GameSpec:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
         return importlib.import_module(self.kernel_module)
 
-    def curves_shape(self, players: int) -> tuple[int, int]:
-        """The (rows, rounds) of a run's per-game curves: the game's own curves, then one arc row per seat (each
-        seat's progress by round, then who leads by round and the game's arc figures: kernels/loop.py) when the
-        game records its arc."""
-        if not self.arc_len:
-            return (len(self.curves), self.curve_len)
-        return (len(self.curves) + players + 2, max(self.curve_len, self.arc_len))  # 2: kernels.arc.ARC_EXTRA_ROWS
+    def arc_shape(self, players: int) -> tuple[int, int]:
+        """The (rows, rounds) of a game's arc record: each seat's progress by round, who leads by round and the
+        game's arc figures (kernels/arc.py); (0, 0) when the game records no arc."""
+        return (players + 2, self.arc_len) if self.arc_len else (0, 0)  # 2: kernels.arc.ARC_EXTRA_ROWS
 
     def role_title(self, role: str) -> str:
         return self.role_titles.get(role, role)

@@ -175,8 +175,45 @@ def sentences(s: dict) -> list[str]:
             f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child who was alone in last place "
             "after some round."
         )
-    out += (a.get("timeline") or {}).get("sentences", [])
+    out += timeline_sentences(s)
     return out
+
+
+def timeline_sentences(s: dict) -> list[str]:
+    """The win-probability timelines (`sim arc`) in plain words."""
+    t = (s.get("arc") or {}).get("timeline") or {}
+    d = t.get("decided")
+    if not d:
+        return []
+    who = "the winning team" if t.get("team") else "the eventual winner"
+    out = [
+        f"From rollouts of {t['games']} games ({t['rollouts']} a state, each estimate within about "
+        f"{100 * t['rollout_halfwidth']:.0f} points): {who}'s chance stays above 90% from round {d['p50']:.0f} of "
+        f"{d['rounds_p50']:.0f} on in half the games (95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; that is "
+        f"after {_pct(d['share_p50'])} of the game)."
+    ]
+    cb = t.get("comeback")
+    if cb and not t.get("team"):
+        out.append(
+            f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child whose chance was clearly below "
+            "20% after some round (the upper end of that estimate's interval below 20%)."
+        )
+    return out
+
+
+def calibration_rows(s: dict) -> list[dict]:
+    """The reliability table of the timelines: estimated chance against the share that won."""
+    t = (s.get("arc") or {}).get("timeline") or {}
+    return [
+        {
+            "estimated chance": f"{_pct(c['lo'])}-{_pct(c['hi'])}",
+            "states": c["states"],
+            "mean estimate": _pct(c["estimate"]),
+            "share that won": _pct(c["rate"]),
+            "95% interval": f"{_pct(c['ci95'][0])}-{_pct(c['ci95'][1])}",
+        }
+        for c in t.get("calibration") or []
+    ]
 
 
 def section(s: dict) -> dict[str, Any] | None:
@@ -200,14 +237,12 @@ def section(s: dict) -> dict[str, Any] | None:
         ps.append(("arc-leaders", "who leads alone after each round", plots.render(leaders, s)))
     if (a.get("timeline") or {}).get("bands"):
         t = a["timeline"]
-        ps.append(("arc-timeline", t["caption"], plots.render(timeline, s)))
-    return {
-        "id": "arc",
-        "title": "How the game unfolds",
-        "intro": intro,
-        "plots": ps,
-        "folded": [("the arc measures as a table", measure_rows(s))] if measure_rows(s) else [],
-    }
+        cap = f"chance of winning after each round, {t['games']} games x {t['rollouts']} rollouts a state"
+        ps.append(("arc-timeline", cap, plots.render(timeline, s)))
+    folded = [("the arc measures as a table", measure_rows(s))] if measure_rows(s) else []
+    if calibration_rows(s):
+        folded.append(("are the chances honest? estimated chance against the share that won", calibration_rows(s)))
+    return {"id": "arc", "title": "How the game unfolds", "intro": intro, "plots": ps, "folded": folded}
 
 
 def measure_rows(s: dict) -> list[dict]:
@@ -245,5 +280,33 @@ def measure_rows(s: dict) -> list[dict]:
                 "games": d["games"],
             }
         )
-    rows += (a.get("timeline") or {}).get("rows", [])
+    t = a.get("timeline") or {}
+    if t.get("decided"):
+        d = t["decided"]
+        rows.append(
+            {
+                "measure": "decided at: the winner's chance above 90% for good from round (median)",
+                "value": f"{d['p50']:.0f}",
+                "95% interval": f"{d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}",
+                "games": t["games"],
+            }
+        )
+        rows.append(
+            {
+                "measure": "decided at, as a share of the game (median)",
+                "value": _pct(d["share_p50"]),
+                "95% interval": f"{_pct(d['share_ci95'][0])}-{_pct(d['share_ci95'][1])}",
+                "games": t["games"],
+            }
+        )
+    if t.get("comeback"):
+        c = t["comeback"]
+        rows.append(
+            {
+                "measure": "won by a seat whose chance fell below 20%",
+                "value": _pct(c["rate"]),
+                "95% interval": f"{_pct(c['ci95'][0])}-{_pct(c['ci95'][1])}",
+                "games": c["games"],
+            }
+        )
     return rows

@@ -120,8 +120,11 @@ class Aggregates:
             self.curve_sum += np.where(alive, cv, 0).sum(axis=0)
             self.curve_sq += np.where(alive, cv * cv, 0).sum(axis=0)
             self.curve_games += alive.sum(axis=0)
-        if self.arc_hist.size:  # the arc rows follow the game's own curves
-            arc.add(self, curves[:, nc:, :], fin, rounds, winners, max(0, min(k, arc.FAN_GAMES - game0)))
+
+    def add_arc(self, game0: int, rows, status, rounds, winners) -> None:
+        """Fold one chunk's arc record (int32[games, players + 2, rounds], kernels/arc.py) into the arc counts."""
+        k = len(status)
+        arc.add(self, rows, status == 0, rounds, winners, max(0, min(k, arc.FAN_GAMES - game0)))
 
     def to_dict(self) -> dict:
         """Plain-int dict of every count (the machine contract for exact regression checks)."""

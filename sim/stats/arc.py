@@ -48,7 +48,7 @@ _NAMES = ("arc_hist", "arc_lead", "arc_changes", "arc_half", "arc_comeback", "ar
 
 
 def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners: np.ndarray, fan: int) -> None:
-    """Fold the arc rows of a chunk (int32[games, players + 2, rounds]: progress, leader, figures; a view, never
+    """Fold the arc record of a chunk (int32[games, players + 2, rounds]: progress, leader, figures; never
     copied whole) of its finished games (mask ``fin``; ``rounds``, ``winners`` of every game of the chunk) into
     ``agg``'s counts. The progress histogram (the fan chart) and the leader counts take only the chunk's first
     ``fan`` rows (the games of index below FAN_GAMES: their bands need no more, and counting every game cost a tenth
@@ -153,3 +153,123 @@ def _clear(agg) -> dict:
         "share_p75": _quantile(s, 0.75) / SHARE_BINS,
         "games": int(h.sum()),
     }
+
+
+# --- win-probability timelines (sim arc): from per-state rollout estimates -----------------------------------------
+
+DECIDED = 0.9  # the eventual winner's chance above which, for good, the game counts as decided
+BEHIND = 0.2  # a winner whose chance was below this after some round came back
+CAL_BINS = 10  # the reliability table's bins of estimated chance
+
+
+def _upper(p: np.ndarray, n: int) -> np.ndarray:
+    """The upper ends of the 95% Wilson intervals of estimates ``p`` from ``n`` rollouts each: a chance counts as
+    below a line only when its interval is (the lowest of some thirty noisy estimates of one seat is biased low)."""
+    z = 1.96
+    c = p + z * z / (2 * n)
+    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (c + h) / (1 + z * z / n)
+
+
+def _median_ci(x: np.ndarray) -> list[float]:
+    """A distribution-free 95% interval of the median of ``x`` (order statistics n/2 -+ 0.98 sqrt(n))."""
+    s = np.sort(x)
+    n = len(s)
+    if n < 2:
+        return [float(s[0]), float(s[0])] if n else [0.0, 0.0]
+    lo = int(max(0, np.floor(n / 2 - 0.98 * np.sqrt(n))))
+    hi = int(min(n - 1, np.ceil(n / 2 + 0.98 * np.sqrt(n))))
+    return [float(s[lo]), float(s[hi])]
+
+
+def _carry(p: np.ndarray, length: int) -> np.ndarray:
+    """Rows 0 .. length - 1 of a game's chances by round, its last row (the result) repeated after its end."""
+    if len(p) >= length:
+        return p[:length]
+    return np.vstack([p, np.repeat(p[-1:], length - len(p), axis=0)])
+
+
+def timeline_summary(games: list[dict], players: int, rollouts: int, team: dict | None = None) -> dict:
+    """The ``arc.timeline`` block from `sim.play.arc.timelines` (each game: rounds, winners, status, p[round,
+    seat]): per seat (or, in a team game, per team: ``team`` {label: seats}) the median, mean and 5-95% band of the
+    chance of winning after each round; the measures with intervals: *decided at* (the round after which the
+    eventual winner's chance stays above DECIDED, also as a share of the game's rounds; median over the sampled
+    games with a 95% interval), the *comeback rate* (games won by a seat whose chance was below BEHIND after some
+    round before the end, its own 95% interval's upper end below it; Wilson interval over games); the reliability table (estimated chance against the share of those
+    seats that won); and ``rollout_halfwidth`` (a single state's 95% half-width at 50%)."""
+    from sim.stats.metrics import rate
+
+    fin = [x for x in games if x["status"] == 0 and x["winners"]]
+    lengths = np.array([len(x["p"]) for x in fin]) if fin else np.array([1])
+    shown = int(max(2, np.quantile(lengths, 0.95)))
+    groups = team or {f"seat {s}": [s] for s in range(players)}
+    bands = []
+    for label, seats in groups.items():
+        m = np.array([_carry(x["p"], shown)[:, seats[0]] for x in fin]) if fin else np.zeros((1, shown))
+        bands.append(
+            {
+                "label": label,
+                "seat": seats[0] if team is None else None,
+                "p05": np.quantile(m, 0.05, axis=0).tolist(),
+                "p50": np.quantile(m, 0.5, axis=0).tolist(),
+                "p95": np.quantile(m, 0.95, axis=0).tolist(),
+                "mean": m.mean(axis=0).tolist(),
+            }
+        )
+    decided, share, back = [], [], 0
+    pred, won = [], []
+    for x in fin:
+        p = x["p"]
+        w = [s for s in range(players) if (x["winners"] >> s) & 1]
+        pw = p[:, w].max(axis=1)  # the eventual winner's chance (of any winner, in a shared or team win)
+        below = np.flatnonzero(pw <= DECIDED)
+        first = int(below[-1]) + 1 if len(below) else 0  # rows from here on stay above DECIDED
+        d = min(first + 1, x["rounds"])  # after round d (the last row is the end of the game)
+        decided.append(d)
+        share.append(d / max(x["rounds"], 1))
+        back += bool((_upper(pw[:-1], rollouts) < BEHIND).any())
+        for s in range(players):
+            pred += p[:-1, s].tolist()
+            won += [1.0 if s in w else 0.0] * (len(p) - 1)
+    out: dict = {
+        "games": len(fin),
+        "rollouts": rollouts,
+        "rounds": shown,
+        "rollout_halfwidth": float(1.96 * np.sqrt(0.25 / max(rollouts, 1))),
+        "bands": bands,
+        "team": team is not None,
+    }
+    if not fin:
+        return out
+    d = np.array(decided, float)
+    sh = np.array(share, float)
+    out["decided"] = {
+        "p50": float(np.median(d)),
+        "ci95": _median_ci(d),
+        "p25": float(np.quantile(d, 0.25)),
+        "p75": float(np.quantile(d, 0.75)),
+        "share_p50": float(np.median(sh)),
+        "share_ci95": _median_ci(sh),
+        "rounds_p50": float(np.median([x["rounds"] for x in fin])),
+    }
+    out["comeback"] = rate(back, len(fin))
+    out["calibration"] = _calibration(np.array(pred), np.array(won))
+    return out
+
+
+def _calibration(pred: np.ndarray, won: np.ndarray) -> list[dict]:
+    """The reliability table: per bin of estimated chance, the states (seat x round) in it, their mean estimate and
+    the share of those seats that won (Wilson interval; the states of one game are not independent, so read the
+    interval as a lower bound on the uncertainty)."""
+    from sim.stats.metrics import rate
+
+    out = []
+    b = np.minimum((pred * CAL_BINS).astype(int), CAL_BINS - 1)
+    for i in range(CAL_BINS):
+        m = b == i
+        k = int(m.sum())
+        if not k:
+            continue
+        r = rate(float(won[m].sum()), k)
+        out.append({"lo": i / CAL_BINS, "hi": (i + 1) / CAL_BINS, "states": k, "estimate": float(pred[m].mean()), **r})
+    return out

@@ -68,8 +68,9 @@ def is_cooperative(sc: Scenario) -> bool:
     return bool(sc.spec.team_roles)
 
 
-def measures(sc: Scenario) -> list[Measure]:
-    """Every measure the kernel outputs define for scenario ``sc`` (in report order), labelled from the catalogue."""
+def measures(sc: Scenario, arc: bool = False) -> list[Measure]:
+    """Every measure the kernel outputs define for scenario ``sc`` (in report order), labelled from the catalogue;
+    ``arc``: with the arc measures (a run that recorded the game's arc: RunContext.arc)."""
     spec = sc.spec
     n = sc.players
     cat = catalogue.for_scenario(sc)
@@ -106,7 +107,7 @@ def measures(sc: Scenario) -> list[Measure]:
             add(f"extra.{col}", "rate", 1, True)
         else:
             add(f"extra.{col}", "mean", 1, False)
-    if spec.arc_len and not coop:  # the game's arc, from the kernel's per-round curves (sim.stats.arc)
+    if arc and spec.arc_len and not coop:  # the game's arc, from the kernel's per-round curves (sim.stats.arc)
         add("arc.lead_changes", "mean", 1, False)
         add("arc.decided_by_score", "mean", 1, False)
         add("arc.decided_by_score_share", "mean", ARC_SHARE_SCALE, False)
@@ -124,7 +125,7 @@ def arc_values(sc: Scenario, out, w: np.ndarray) -> dict[str, np.ndarray]:
     """Per-game numerators of the arc measures from a chunk's arc figures (the curves row after the seats' and the
     leader's rows; `sim.games._arc`): a conditional measure (over "defined") is -1 where its condition fails."""
     n = sc.players
-    fig = out.curves[:, len(sc.spec.curves) + n + 1, :ARC_FIGURES].astype(np.int64)
+    fig = out.arc[:, n + 1, :ARC_FIGURES].astype(np.int64)
     rounds = np.maximum(out.rounds.astype(np.int64), 1)
     clear = fig[:, ARC_CLEAR]
     hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]
@@ -146,11 +147,11 @@ def selected(m: Measure, x: np.ndarray, fin: np.ndarray) -> np.ndarray:
     return fin & (x >= 0) if m.over == "defined" else fin
 
 
-def shown(sc: Scenario) -> list[Measure]:
+def shown(sc: Scenario, arc: bool = False) -> list[Measure]:
     """The measures the reports show and `sim compare` compares for ``sc``: those the catalogue says apply to it
     (its game, mode, team or competitive), bookkeeping left out."""
     cat = catalogue.for_scenario(sc)
-    return [m for m in measures(sc) if cat.shown(m.name)]
+    return [m for m in measures(sc, arc) if cat.shown(m.name)]
 
 
 def game_values(sc: Scenario, out) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -196,7 +197,7 @@ def game_values(sc: Scenario, out) -> tuple[dict[str, np.ndarray], np.ndarray]:
         else:
             v[f"extra.{col}"] = x
     v["truncated"] = (out.status == 1).astype(np.int64)
-    if spec.arc_len and not is_cooperative(sc) and out.curves.shape[1] >= len(spec.curves) + n + 2:
+    if getattr(out, "arc", None) is not None and not is_cooperative(sc):
         v.update(arc_values(sc, out, w))
     return v, fin
 
@@ -262,9 +263,9 @@ class Sums:
     """Per measure over the games of one run: n, sum, sum of squares, games with a non-zero value (integers), and
     the sum of cubes (a float: only used to judge the skewness, i.e. whether a normal test is trustworthy)."""
 
-    def __init__(self, sc: Scenario):
+    def __init__(self, sc: Scenario, arc: bool = False):
         self.sc = sc
-        self.measures = measures(sc)
+        self.measures = measures(sc, arc)
         self.n = {m.name: 0 for m in self.measures}
         self.s = {m.name: 0 for m in self.measures}
         self.q = {m.name: 0 for m in self.measures}
@@ -286,7 +287,7 @@ class Sums:
     @classmethod
     def of(cls, sc: Scenario, sums: dict, cubes: dict) -> Sums:
         """The sums of merged units (`sim.play.work.UnitResult` ``sums`` {n, s, q, nz} and ``cubes``)."""
-        out = cls(sc)
+        out = cls(sc, arc=any(k.startswith("arc.") for k in sums["n"]))
         out.n, out.s, out.q, out.nz = (dict(sums[k]) for k in ("n", "s", "q", "nz"))
         out.cu = dict(cubes)
         return out

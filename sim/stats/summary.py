@@ -159,7 +159,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     from sim.model.catalogue import block
     from sim.stats.measures import measures
 
-    out["measures"] = block(sc, [m.name for m in measures(sc)])
+    out["measures"] = block(sc, [m.name for m in measures(sc, arc=bool(agg.arc_hist.size))])
     if provenance is not None:
         out["provenance"] = provenance
     return out
