@@ -73,7 +73,7 @@ def fan(s: dict):
         ax.step(x, p["p50"], where="mid", color=color, lw=1.6, label="median")
         who = plots._seats_text(seats)
         ax.set_title(who + (f" ({s['seats'][seats[0]]['strategy']})" if len(seats) == 1 else " (identical)"))
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         ax.set_xlabel("after round")
     for ax in axes[len(groups) :]:
         ax.set_visible(False)
@@ -129,7 +129,7 @@ def timeline(s: dict):
         ax.plot(x, 100 * np.asarray(b["mean"]), color=color, lw=1, ls="--", label="mean")
         ax.set_title(b["label"])
         ax.set_ylim(0, 100)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         ax.set_xlabel("after round")
     for ax in axes[len(bands) :]:
         ax.set_visible(False)
@@ -227,8 +227,6 @@ def section(s: dict) -> dict[str, Any] | None:
         "How the scores build up over a game, round by round: the median score so far and the band where 90% of "
         f"games lie (from the first {fan_games:,} finished games of the run)"
         + ("." if team else ", who leads alone after each round, and when the winner pulls clear.")
-        + " "
-        + " ".join(sentences(s))
     )
     ps: list[tuple[str, str, str | None]] = [
         ("arc-progress", "score so far by round: median and 5-95% band", plots.render(fan, s))
@@ -242,7 +240,15 @@ def section(s: dict) -> dict[str, Any] | None:
     folded = [("the arc measures as a table", measure_rows(s))] if measure_rows(s) else []
     if calibration_rows(s):
         folded.append(("are the chances honest? estimated chance against the share that won", calibration_rows(s)))
-    return {"id": "arc", "title": "How the game unfolds", "intro": intro, "plots": ps, "folded": folded}
+    words = [{"in plain words": x} for x in sentences(s)]
+    return {
+        "id": "arc",
+        "title": "How the game unfolds",
+        "intro": intro,
+        "tables": [("", words)] if words else [],
+        "plots": ps,
+        "folded": folded,
+    }
 
 
 def measure_rows(s: dict) -> list[dict]:
