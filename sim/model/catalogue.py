@@ -258,7 +258,7 @@ GENERIC: tuple[Entry, ...] = (
     ),
     Entry(
         "arc.leader_at_half_wins",
-        "P(win | leading at half-time)",
+        "the half-time leader wins",
         "% of games with a leader at half-time",
         "rate",
         "Among finished games with a seat alone ahead after half the game's rounds (rounds // 2), the share that "
@@ -267,7 +267,7 @@ GENERIC: tuple[Entry, ...] = (
     ),
     Entry(
         "arc.last_at_half_wins",
-        "P(win | last at half-time)",
+        "the child last at half-time wins",
         "% of games with one seat last at half-time",
         "rate",
         "Among finished games with a seat alone in last place after half the game's rounds (rounds // 2), the "

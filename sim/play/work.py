@@ -121,7 +121,7 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
     )
     if u.against is not None:
         ob = runner.play_chunk(u.against, u.game0, u.n, u.point, u.seed, progress=tell_b, ctx=ctx)
-        ps = PairedSums(sc, u.against)
+        ps = PairedSums(sc, u.against, arc=ctx.arc)
         ps.add(out, ob)
         res.pairs = ps.acc
     if u.paired:

@@ -343,10 +343,10 @@ class PairedSums:
 
     FIELDS = ("n", "sa", "qa", "sb", "qb", "sd", "qd")
 
-    def __init__(self, sa: Scenario, sb: Scenario):
+    def __init__(self, sa: Scenario, sb: Scenario, arc: bool = False):
         self.a, self.b = sa, sb
-        ma = shown(sa)  # what applies to each side (the seat rotation, a Head Haunter counter in a basic
-        mbl = shown(sb)  # game: not compared)
+        ma = shown(sa, arc)  # what applies to each side (the seat rotation, a Head Haunter counter in a basic
+        mbl = shown(sb, arc)  # game: not compared); ``arc``: the arc measures too (a run recording the arc)
         names_b = {m.name for m in mbl}
         self.measures = [m for m in ma if m.name in names_b]
         mb = {m.name: m for m in mbl}
