@@ -62,6 +62,7 @@ def fan(s: dict):
     if not a or not a.get("progress"):
         return None
     groups = _groups(a, s)
+    cat = catalogue.for_summary(s)
     cols = min(len(groups), 4)
     rows = (len(groups) + cols - 1) // cols
     fig, axes = plots._figure(7.0, 2.3 * rows, ncols=cols, nrows=rows, sharey=True)
@@ -72,12 +73,13 @@ def fan(s: dict):
         ax.fill_between(x, p["p05"], p["p95"], color=color, alpha=0.22, lw=0, step="mid", label="5-95% of games")
         ax.step(x, p["p50"], where="mid", color=color, lw=1.6, label="median")
         who = plots._seats_text(seats)
-        ax.set_title(who + (f" ({s['seats'][seats[0]]['strategy']})" if len(seats) == 1 else " (identical)"))
+        role = s["seats"][seats[0]].get("role") or "player"
+        ax.set_title(who + (f" ({s['seats'][seats[0]]['strategy']})" if len(seats) == 1 else f" ({role}s: one team)"))
+        ax.set_ylabel(f"{cat.unit(f'score.seat{seats[0]}')} so far" if k == 0 or len(groups) > 1 else "")
         ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         ax.set_xlabel("after round")
     for ax in axes[len(groups) :]:
         ax.set_visible(False)
-    axes[0].set_ylabel("score so far")
     axes[0].legend(fontsize=7, frameon=False, loc="upper left")
     return fig
 
