@@ -221,6 +221,9 @@ def run(
     per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
     workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
     scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+    arc: Annotated[
+        bool, typer.Option("--arc", help="also record the game's arc: the report's \"How the game unfolds\" (sim arc)")
+    ] = False,
     sets: Sets = None,
 ):
     """Play a scenario and write its report.
@@ -237,6 +240,8 @@ def run(
         sim run scenarios/moor/4p.toml --set seats.3.strategy=runner --set track_len=32
     """
     check_run_options(games, threads, chunk, seed)
+    if arc and (workers or scheduler):
+        fail("--arc: the game's arc is recorded in this process only; leave out --workers / --scheduler", EXIT_USAGE)
     sc = load_scenario(scenario, sets, games, seed)
     import sim.api.public as api
     from sim.pages import tables
@@ -246,7 +251,8 @@ def run(
     prog, adv = progress_bar(n, f"{sc.name}")
     opts = api.RunOptions(games, seed, threads, chunk, per_game)
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
-        r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex, on_played=prog.played)
+        ctx = run_context(threads, adv).with_(arc=arc)
+        r = api.run(sc, opts, write=True, out=out, ctx=ctx, executor=ex, on_played=prog.played)
     s, folder = r.raw, r.folder
     assert folder is not None  # write=True: the report folder is written
     after_write(folder)
@@ -324,6 +330,9 @@ def run_defaults(
 ):
     """Play every default scenario and sweep and write their reports (what `make run` does).
 
+    Each scenario's report has the game's arc ("How the game unfolds", as
+    sim run --arc: the win-probability timelines are sim arc's).
+
     The scenarios of scenarios/<game>/, then the sweeps of
     scenarios/<game>/sweeps/, then one small skill ladder per game (about
     6,000 games; sim ladder GAME plays a full one), with --tunes then the
@@ -350,7 +359,9 @@ def run_defaults(
         warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
-            r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
+            # with the game's arc (the cheap curves: "How the game unfolds"; sim arc adds the timelines)
+            ctx = run_context(None, adv).with_(arc=True)
+            r = api.run(sc, games=n, write=True, ctx=ctx, on_played=prog.played)
         s, folder = r.raw, r.folder
         assert folder is not None  # write=True: the report folder is written
         seats = tables.one_line(s)
