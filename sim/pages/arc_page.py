@@ -23,6 +23,9 @@ def _ci(c: list[float] | None) -> str:
     return f"95% interval {_pct(c[0])}-{_pct(c[1])}" if c else "no interval"
 
 
+FEW = 30  # a conditional share over fewer games than this is not put in words
+
+
 def one_in(rate: float) -> str:
     """A rate in the words a designer says aloud: "1 game in 7" (or "almost never" / "almost always")."""
     if rate <= 0.005:
@@ -165,9 +168,11 @@ def sentences(s: dict) -> list[str]:
             f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); a tie for the top is no change."
         )
         lh, la = m["leader_at_half_wins"], m["last_at_half_wins"]
-        if lh["games"]:
+        if lh["games"] >= FEW:
             out.append(f"A child leading alone at half-time wins {_pct(lh['rate'])} of games ({_ci(lh['ci95'])}).")
-        if la["games"]:
+        if 0 < la["games"] < FEW:
+            out.append(f"A child alone in last place at half-time: too few such games to say ({la['games']}).")
+        elif la["games"]:
             out.append(
                 f"A child alone in last place at half-time still wins {one_in(la['rate'])} "
                 f"({_pct(la['rate'])}, {_ci(la['ci95'])})."
@@ -188,19 +193,29 @@ def timeline_sentences(s: dict) -> list[str]:
     if not d:
         return []
     who = "the winning team" if t.get("team") else "the eventual winner"
+    if d["share_p50"] >= 1.0:
+        return [
+            f"From rollouts of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
+            f"above 90% for good only at the end (95% interval: from round {d['ci95'][0]:.0f} to the end): the game "
+            "stays open to its last round."
+        ] + _comeback_sentence(t)
     out = [
         f"From rollouts of {t['games']} games ({t['rollouts']} a state, each estimate within about "
         f"{100 * t['rollout_halfwidth']:.0f} points): {who}'s chance stays above 90% from round {d['p50']:.0f} of "
         f"{d['rounds_p50']:.0f} on in half the games (95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; that is "
         f"after {_pct(d['share_p50'])} of the game)."
     ]
+    return out + _comeback_sentence(t)
+
+
+def _comeback_sentence(t: dict) -> list[str]:
     cb = t.get("comeback")
-    if cb and not t.get("team"):
-        out.append(
-            f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child whose chance was clearly below "
-            "20% after some round (the upper end of that estimate's interval below 20%)."
-        )
-    return out
+    if not cb or t.get("team"):
+        return []
+    return [
+        f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child whose chance was clearly below 20% "
+        "after some round (the upper end of that estimate's interval below 20%)."
+    ]
 
 
 def calibration_rows(s: dict) -> list[dict]:
