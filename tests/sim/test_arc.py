@@ -79,3 +79,31 @@ def test_sim_arc_bad_options_are_one_line_and_exit_2(args, option, tmp_path):
     assert r.exit_code == 2, r.output
     assert option in one_error_line(r)
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.kernel
+def test_compare_with_arc_compares_the_arc_measures(tmp_path):
+    import json
+
+    out = tmp_path / "c"
+    r = cli.invoke(
+        app,
+        [
+            "compare",
+            MOOR,
+            "--set-b",
+            "seats.0.strategy=runner",
+            "--games",
+            "2000",
+            "--arc",
+            "--json",
+            "--out",
+            str(out),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    names = {m["name"] for m in json.loads((out / "compare.json").read_text())["metrics"]}
+    assert {"arc.lead_changes", "arc.leader_at_half_wins", "arc.last_at_half_wins"} <= names
+    plain = cli.invoke(app, ["compare", MOOR, "--set-b", "seats.0.strategy=runner", "--games", "500", "--json",
+                             "--out", str(tmp_path / "p")])  # fmt: skip
+    assert plain.exit_code == 0 and "arc.lead_changes" not in (tmp_path / "p" / "compare.json").read_text()
