@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
 from sim.stats.metrics import rate
 
 FAN_GAMES = 8192  # the progress bands are taken from the games of index below this (every run's first ones)
@@ -55,6 +54,9 @@ def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners:
     of Moor's run time); the figures count every finished game."""
     if not agg.arc_hist.size or not len(fin):
         return
+    # (imported here: the kernels package imports numba, which `import sim` must not)
+    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
+
     n = agg.players
     length = arc_rows.shape[2]
     v = agg.arc_hist.shape[2]

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
 from sim.model import catalogue
 from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS
@@ -124,6 +123,9 @@ ARC_SHARE_SCALE = 1000  # arc.decided_by_score_share: per mille of the game's ro
 def arc_values(sc: Scenario, out, w: np.ndarray) -> dict[str, np.ndarray]:
     """Per-game numerators of the arc measures from a chunk's arc figures (the curves row after the seats' and the
     leader's rows; `sim.games._arc`): a conditional measure (over "defined") is -1 where its condition fails."""
+    # (imported here: the kernels package imports numba, which `import sim` must not)
+    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
+
     n = sc.players
     fig = out.arc[:, n + 1, :ARC_FIGURES].astype(np.int64)
     rounds = np.maximum(out.rounds.astype(np.int64), 1)
