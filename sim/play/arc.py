@@ -113,6 +113,12 @@ def timelines(
 
     t = resolve_threads(threads)
     with ThreadPoolExecutor(max_workers=t, thread_name_prefix="sim-arc") as pool:
-        for f in [pool.submit(one, g) for g in range(sample)]:
-            f.result()
+        futures = [pool.submit(one, g) for g in range(sample)]
+        try:
+            for f in futures:
+                f.result()
+        except BaseException:  # Ctrl-C or an error: the games not started are dropped, the running ones end
+            for f in futures:
+                f.cancel()
+            raise
     return out
