@@ -26,12 +26,14 @@ def play_games(
     search=None,
     resume=None,
     stop=False,
+    arc=None,
 ):
     """Play games game0 .. game0 + n_games - 1 through ``play_batch`` with ``scratch`` (the game's
     `batch_scratch`, possibly with a longer event log or step record to fill); ``check`` true runs the invariants
     after every step (`play_batch`'s optional ``check`` argument); ``search`` the search players' scratch
     (`kernels.search.new_search`, None without a search seat); ``resume`` a state every game starts from (None:
-    dealt afresh); ``stop`` true ends the first game at its first search decision, the action in status[0].
+    dealt afresh); ``stop`` true ends the first game at its first search decision, the action in status[0];
+    ``arc`` an int32[n_games, n + 2, rounds] the game's arc is recorded into (kernels/arc.py; None: not recorded).
 
     Returns (scores int32[n_games, n], winners, turns, rounds, status int32[n_games], extra int32[n_games,
     n_extra], curves int32[n_games, *curves_shape]).
@@ -49,7 +51,10 @@ def play_games(
     args = (np.uint64(seed), np.uint64(point), g, np.int64(m), np.int64(n), prm, sids, sparams, *out, scratch)
     # ``stop`` passed only when true: omitted, it has the type the runner's calls give it (one compiled kernel)
     stop_arg = (True,) if stop else ()
-    play_batch(*args, np.int64(1) if check else None, resume, search, *stop_arg)
+    if arc is not None:  # (by name: a call without it is the specialization it always was)
+        play_batch(*args, np.int64(1) if check else None, resume, search, arc=arc)
+    else:
+        play_batch(*args, np.int64(1) if check else None, resume, search, *stop_arg)
     return out
 
 

@@ -29,6 +29,16 @@ import types
 import numpy as np
 
 from kernels._jit import njit
+from kernels.arc import (
+    ARC_CHANGES,
+    ARC_CLEAR,
+    ARC_EVER_LAST,
+    ARC_FIGURES,
+    ARC_HALF_LAST,
+    ARC_HALF_LEAD,
+    ARC_LAST_PREV,
+    ARC_PREV,
+)
 from kernels.batch import play_games
 from kernels.bits import is_set, only_set
 from kernels.rng import seed_game
@@ -103,6 +113,7 @@ def _play_batch(
     resume=None,
     search=None,
     stop=False,
+    arc=None,
 ):
     """Play games game0 .. game0 + n_games - 1, one after the other; row i of every output is game game0 + i
     (docs/dev/kernel-contract.md, "Batch signature"). ``check`` not None checks the game's invariants after every
@@ -111,7 +122,8 @@ def _play_batch(
     (`kernels.search.new_search`) when a seat's strategy is `search`, else None. Numba prunes the branch of a None
     argument from the compiled code, so the runner's kernel carries neither the check, the resume path nor search.
     ``stop`` (the tests' single search decision): the first game stops at its first search decision, the action
-    chosen in status[0].
+    chosen in status[0]. ``arc`` (None, or int32[n_games, n + 2, rounds]): the game's arc recorded there (below,
+    kernels/arc.py); None compiles none of it.
 
     The game loop is written once, here: a batch game and every rollout of a search player's are played by it. A
     search decision does not call a second copy of the loop: the loop switches the game it plays (its frame: the
@@ -127,6 +139,7 @@ def _play_batch(
             first = new_game(st, prm, n, g, rng, ws)
         else:
             first = resume_game(st, resume, prm, n, g, rng, ws)
+        arcr = arc_begin(st, prm, n, arc, ii, resume, rng, ws)  # rounds of the game's arc recorded so far
         gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
         rollout = False  # the frame is a world of a search's, not the batch game
         root = NO_ROOT  # in a world: the root action the search tries there (ROOT_PRIOR: the rollout strategy's)
@@ -138,6 +151,7 @@ def _play_batch(
             s = ST_PLAYING
             a = -1
             while s == ST_PLAYING:  # its steps (the frame does not change in here: the compiled loop keeps it)
+                arcr = arc_tick(gst, prm, n, gfirst, arc, ii, rollout, arcr, gws)
                 who = to_move(gst, prm, n, gfirst, gws)
                 if who < 0:
                     if who == CHANCE:
@@ -218,12 +232,143 @@ def _play_batch(
         winners[ii] = w
         turns[ii] = t
         rounds[ii] = r
+        arc_end(st, prm, n, first, r, w, arc, ii, arcr, resume, ws)
 
 
 def _game_outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws):
     """The verb `outcome`, compiled once for the batch's games and the search's rollouts alike (an inlined verb
     is compiled again at each call site)."""
     return outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws)
+
+
+# The game's arc (issue 39), recorded by the loop into ``arc`` (int32[n_games, n + 2, rounds], kernels/arc.py): rows
+# 0 .. n - 1 each seat's progress by round (column r: after round r + 1; from the game's last round on, its final
+# progress, also in the last column of a game longer than the rows), row n who leads after each round (the seat
+# alone ahead, -1 when the top is tied), row n + 1 the game's arc figures. Only in the batch game (never in a
+# search's worlds); ``arc`` None (the runner's default) or a game whose step module has no `arc_progress` verb
+# (ARC False) compiles none of it: a run without the arc is the kernel it was (a separate specialization). The
+# recording only reads the state: every other output is the same with or without it (tests/kernels/test_arc.py).
+
+
+def _arc_begin(st, prm, n, arc, ii, resume, rng, ws):
+    """A new game of row ``ii``: its figures row zeroed (lead changes, lows, the winner's last round behind are
+    kept there as the rounds pass); returns the rounds recorded (0). A rollout batch (``resume`` a state) given
+    ``arc`` is an outside observer's: before playing on, every seat's `sample_hidden` in seat order re-deals what
+    that seat cannot see, on the rollout's chance stream (row 0), so whatever only some seats know is re-dealt by a
+    seat that does not (the table-level win probability of `sim arc`); nothing is recorded then."""
+    if not ARC or arc is None:
+        return 0
+    if resume is not None:
+        for s in range(n):
+            sample_hidden(st, s, prm, rng, 0, ws)
+        return 1 << 30  # (every round counts as recorded: the ticks record nothing)
+    for j in range(ARC_FIGURES):
+        arc[ii, n + 1, j] = 0
+    arc[ii, n + 1, ARC_PREV] = -1
+    return 0
+
+
+def _arc_tick(st, prm, n, first, arc, ii, rollout, done, ws):
+    """Before each step of the batch game: a round just completed (`arc_round` above ``done``, the rounds recorded)
+    is recorded once: each seat's `arc_progress` then, who is alone ahead and behind, the lead changes so far.
+    Returns the rounds recorded (one state read and a comparison per step)."""
+    if not ARC or arc is None or rollout:
+        return done
+    c = arc_round(st, n)
+    if c <= done:
+        return done
+    for r in range(done, min(c, arc.shape[2])):
+        arc_record(st, prm, n, first, arc, ii, r, ws)
+    return c
+
+
+def _arc_record(st, prm, n, first, arc, ii, r, ws):
+    """Column ``r`` of the arc rows: each seat's progress now, the seat alone ahead (-1: tied) and the figures
+    kept as the rounds pass (kernels/arc.py)."""
+    fig = n + 1
+    hi = lo = -(1 << 30)
+    top = bot = -1
+    nt = nb = 0
+    for s in range(n):
+        v = arc_progress(st, prm, n, first, s, ws)
+        arc[ii, s, r] = v
+        if nt == 0 or v > hi:
+            hi, top, nt = v, s, 1
+        elif v == hi:
+            nt += 1
+        if nb == 0 or v < lo:
+            lo, bot, nb = v, s, 1
+        elif v == lo:
+            nb += 1
+    lead = top if nt == 1 else -1
+    arc[ii, n, r] = lead
+    if lead >= 0:
+        prev = arc[ii, fig, ARC_PREV]
+        if prev >= 0 and prev != lead:
+            arc[ii, fig, ARC_CHANGES] += 1
+        arc[ii, fig, ARC_PREV] = lead
+    if r > 0:  # the previous round's seat alone behind: a round before this one
+        arc[ii, fig, ARC_EVER_LAST] |= arc[ii, fig, ARC_LAST_PREV]
+    arc[ii, fig, ARC_LAST_PREV] = (1 << bot) if nb == 1 else 0
+
+
+def _arc_end(st, prm, n, first, r, w, arc, ii, done, resume, ws):
+    """The game over after ``r`` rounds (``done`` of them recorded), won by the seats of bitmask ``w``: its last
+    round recorded with each seat's final progress (a game longer than the rows: in their last column), every later
+    column the same; then the figures that need the game's end (the half-time standings, when the winner was last
+    not alone ahead)."""
+    if not ARC or arc is None or resume is not None:
+        return
+    length = arc.shape[2]
+    last = min(r, length) - 1
+    if last < 0:
+        return
+    for c in range(done, last + 1):
+        arc_record(st, prm, n, first, arc, ii, c, ws)
+    if r > length:
+        arc_record(st, prm, n, first, arc, ii, last, ws)
+    for i in range(last + 1, length):
+        for s in range(n + 1):
+            arc[ii, s, i] = arc[ii, s, last]
+    fig = n + 1
+    clear = 0
+    for i in range(last + 1):
+        lead = arc[ii, n, i]
+        if lead < 0 or not (w >> lead) & 1:
+            clear = i + 1
+    arc[ii, fig, ARC_CLEAR] = clear
+    arc[ii, fig, ARC_HALF_LEAD] = 0
+    arc[ii, fig, ARC_HALF_LAST] = 0
+    if last >= 1:
+        h = (last + 1) // 2 - 1
+        lead = arc[ii, n, h]
+        arc[ii, fig, ARC_HALF_LEAD] = (1 << lead) if lead >= 0 else 0
+        arc[ii, fig, ARC_HALF_LAST] = alone_behind(arc, ii, n, h)
+    for j in range(ARC_FIGURES, length):  # the working slots cleared: the row holds the figures only
+        arc[ii, fig, j] = 0
+
+
+@njit
+def alone_behind(arc, ii, n, i):
+    """The bitmask of the seat alone behind after round i + 1 (0 when the bottom is tied)."""
+    lo = arc[ii, 0, i]
+    bot = 0
+    nb = 1
+    for s in range(1, n):
+        v = arc[ii, s, i]
+        if v < lo:
+            lo, bot, nb = v, s, 1
+        elif v == lo:
+            nb += 1
+    return (1 << bot) if nb == 1 else 0
+
+
+def _no_arc_round(st, n):
+    return 0
+
+
+def _no_arc_progress(st, prm, n, first, seat, ws):
+    return 0
 
 
 def _copy(f, env, qualname, module):
@@ -253,6 +398,18 @@ def bind(step, name: str, doc: str | None = None):
     env = dict(_play_batch.__globals__)
     env.update(verbs)
     env["game_outcome"] = njit(forceinline=True)(_copy(_game_outcome, env, f"game_outcome__{tag}", step.__name__))
+    # the arc (issue 39): optional verbs `arc_round(st, n)` (rounds completed) and `arc_progress(st, prm, n, first,
+    # seat, ws)` (a seat's score or progress now)
+    env["ARC"] = hasattr(step, "arc_progress")
+    env["arc_round"] = getattr(step, "arc_round", njit(inline="always")(_no_arc_round))
+    env["arc_progress"] = getattr(step, "arc_progress", njit(inline="always")(_no_arc_progress))
+    for name, f0 in (
+        ("arc_record", _arc_record),
+        ("arc_begin", _arc_begin),
+        ("arc_tick", _arc_tick),
+        ("arc_end", _arc_end),
+    ):
+        env[name] = njit(forceinline=True)(_copy(f0, env, f"{name}__{tag}", step.__name__))
     f = _copy(_play_batch, env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__

@@ -200,3 +200,15 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     Uses ws's reach/cave/visit/stack scratch."""
     sc = ws[0]
     return redeal(st, seat, prm, rng, row, sc[4], sc[5], sc[6], sc[7])
+
+
+@njit(inline="always")
+def arc_round(st, n):
+    """The game's arc (kernels/loop.py): rounds completed (every seat's turn taken once more)."""
+    return st[S_TURNS] // n
+
+
+@njit(inline="always")
+def arc_progress(st, prm, n, first, seat, ws):
+    """The game's arc: the gold seat ``seat`` holds now (its score, `game_outputs`)."""
+    return R.gold_of(st, seat)

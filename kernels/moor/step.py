@@ -207,3 +207,18 @@ def sample_hidden(st, seat, prm, rng, row, ws):
             st[S_TILE_LOC + t] = LOC_SPACE + s
             i += 1
     return m
+
+
+@njit(inline="always")
+def arc_round(st, n):
+    """The game's arc (kernels/loop.py): rounds completed (S_ROUNDS counts the rounds begun)."""
+    return st[S_ROUNDS] - 1
+
+
+@njit(inline="always")
+def arc_progress(st, prm, n, first, seat, ws):
+    """The game's arc: seat ``seat``'s score if the game ended now (R15: the same count as its final score)."""
+    q = seat - first
+    if q < 0:
+        q += n
+    return R.score(st, prm, q)

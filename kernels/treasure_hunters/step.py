@@ -336,3 +336,18 @@ def sample_hidden(st, seat, prm, rng, row, ws):
         st[S_HAND + i] = c
         st[S_CLOC + c] = CL_HAND
     return m + nd + nh
+
+
+@njit(inline="always")
+def arc_round(st, n):
+    """The game's arc (kernels/loop.py): rounds completed (S_ROUNDS counts the rounds begun)."""
+    return st[S_ROUNDS] - 1
+
+
+@njit(inline="always")
+def arc_progress(st, prm, n, first, seat, ws):
+    """The game's arc: seat ``seat``'s score now (`game_outputs`): the jewels in the wagon, the Head Haunter's
+    hauntings."""
+    if seat == 0 and prm[P_MODE] == MODE_HH:
+        return st[S_HAUNTS]
+    return st[S_DELIVERED]

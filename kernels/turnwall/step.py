@@ -247,3 +247,19 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     on what the seat knows and on the stream. Returns the number of arrangements drawn among (0: none agreed and
     the state is unchanged, which a consistent memory never gives)."""
     return redeal(st, seat, rng, row, ws[0][11], ws[0][3], ws[0][10])
+
+
+@njit(inline="always")
+def arc_round(st, n):
+    """The game's arc (kernels/loop.py): rounds completed (every seat's turn taken once more)."""
+    return st[S_TURNS] // n
+
+
+@njit(inline="always")
+def arc_progress(st, prm, n, first, seat, ws):
+    """The game's arc: the body parts seat ``seat`` has dressed now (its score, `game_outputs`)."""
+    h = st[S_HAVE + seat]
+    c = 0
+    for p in range(N_PARTS):
+        c += (h >> p) & 1
+    return c

@@ -45,7 +45,7 @@ def compare(
     cancellation (default: from ``threads`` and ``progress``); ``executor``: where the chunks are played (None:
     this process). Raises CompareError (one line) for a stopping rule that cannot apply."""
     seed = sa.seed if seed is None else int(seed)
-    ps = C.PairedSums(sa, sb)
+    ps = C.PairedSums(sa, sb, arc=bool(ctx is not None and ctx.arc))  # the arc measures: `sim compare --arc`
     drop, notes = C.not_comparable(sa, sb, [m.name for m in ps.measures])
     ps.measures = [m for m in ps.measures if m.name not in drop]
     for name in drop:

@@ -60,6 +60,9 @@ def compare(
         list[str] | None, typer.Option("--set", help="NAME=VALUE: override in both A and B (see sim run --help)")
     ] = None,
     sets_a: Annotated[list[str] | None, typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
+    arc: Annotated[
+        bool, typer.Option("--arc", help="also compare the game's arc measures (lead changes, comebacks, ...)")
+    ] = False,
     sets_b: Annotated[
         list[str] | None,
         typer.Option("--set-b", help="NAME=VALUE: override in B only; without B: compare A with A changed so"),
@@ -109,6 +112,8 @@ def compare(
             margins=tuple(margin or ()),
         ).validate
     )
+    if arc and (workers or scheduler):
+        fail("--arc: the arc measures are compared in this process only; leave out --workers / --scheduler", EXIT_USAGE)
     if b is None and not sets_b:
         fail(
             "missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
@@ -136,7 +141,7 @@ def compare(
                     sb,
                     opts,
                     out=folder,
-                    ctx=run_context(threads, adv, side),
+                    ctx=run_context(threads, adv, side).with_(arc=arc),
                     executor=ex,
                     on_played=lambda: prog.played("the comparison"),
                 ).raw

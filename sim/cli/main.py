@@ -28,6 +28,7 @@ from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are par
 
 # the commands, one module each, in the order `sim --help` lists them within their panels
 app.command(rich_help_panel="Play")(run.run)
+app.command(rich_help_panel="Play")(run.arc)
 app.command("run-defaults", rich_help_panel="Play")(run.run_defaults)
 app.command(rich_help_panel="Play")(replay.replay)
 app.command("list", rich_help_panel="Tools")(listing.list_)

@@ -13,6 +13,7 @@ from sim.cli import shared
 from sim.cli import sweep as cli_sweep
 from sim.cli import tune as cli_tune
 from sim.cli.common import (
+    EXIT_USAGE,
     SCENARIOS,
     after_write,
     check_run_options,
@@ -20,6 +21,7 @@ from sim.cli.common import (
     interruptible,
     known_game,
     run_context,
+    usage,
 )
 from sim.cli.shared import Sets, progress_bar, warn_if_replacing
 
@@ -35,6 +37,9 @@ def run(
     per_game: Annotated[bool, typer.Option("--per-game", help="also write per-game rows to games.parquet")] = False,
     workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
     scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
+    arc: Annotated[
+        bool, typer.Option("--arc", help="also record the game's arc: the report's \"How the game unfolds\" (sim arc)")
+    ] = False,
     sets: Sets = None,
 ):
     """Play a scenario and write its report.
@@ -51,6 +56,8 @@ def run(
         sim run scenarios/moor/4p.toml --set seats.3.strategy=runner --set track_len=32
     """
     check_run_options(games, threads, chunk, seed)
+    if arc and (workers or scheduler):
+        fail("--arc: the game's arc is recorded in this process only; leave out --workers / --scheduler", EXIT_USAGE)
     sc = shared.load_scenario(scenario, sets, games, seed)
     import sim.api.public as api
     from sim.pages import tables
@@ -60,7 +67,8 @@ def run(
     prog, adv = progress_bar(n, f"{sc.name}")
     opts = api.RunOptions(games, seed, threads, chunk, per_game)
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
-        r = api.run(sc, opts, write=True, out=out, ctx=run_context(threads, adv), executor=ex, on_played=prog.played)
+        ctx = run_context(threads, adv).with_(arc=arc)
+        r = api.run(sc, opts, write=True, out=out, ctx=ctx, executor=ex, on_played=prog.played)
     s, folder = r.raw, r.folder
     assert folder is not None  # write=True: the report folder is written
     after_write(folder)
@@ -68,6 +76,61 @@ def run(
         typer.echo(json.dumps(s, indent=2))
     else:
         typer.echo(tables.render_markdown(s))
+    typer.echo(f"report written to {folder}", err=True)
+
+
+def arc(
+    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    games: Annotated[int | None, typer.Option(help="games to play (default: the scenario's)")] = None,
+    sample: Annotated[int, typer.Option(help="games whose win-probability timelines are estimated (0: none)")] = 200,
+    rollouts: Annotated[int, typer.Option(help="rollouts per state (round) of a sampled game")] = 32,
+    seed: Annotated[int | None, typer.Option(help="master seed (default: the scenario's)")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
+    sets: Sets = None,
+):
+    """Play a scenario with the game's arc and write its report.
+
+    The report (as sim run writes it) gains the section "How the game
+    unfolds": each seat's score by round (median and 5-95% band), who leads
+    by round, lead changes, when the winner pulls clear, comebacks and the
+    chances at half-time, with 95% intervals; and, for --sample games, each
+    seat's chance of winning after every round, estimated by --rollouts
+    rollouts from that state (the table's own strategies play them; what
+    no outside observer sees is re-dealt). Results depend only on the seed,
+    the scenario and the game index. See docs/guide/arc.md.
+
+    Example:
+
+        sim arc scenarios/moor/4p.toml --games 20000 --sample 200 --rollouts 32
+    """
+    check_run_options(games, threads, None, seed)
+    sc = shared.load_scenario(scenario, sets, games, seed)
+    from sim.api.arc import arc_run, check_arc_options
+    from sim.api.options import OptionError
+    from sim.pages import arc_page
+
+    n = sc.games if games is None else games
+    usage(check_arc_options, sample, rollouts, n)
+    warn_if_replacing(sc, out, games, seed)
+    prog, adv = progress_bar(n, f"{sc.name}")
+    said = []
+
+    def on_sample(k: int) -> None:
+        said.append(k)
+        if len(said) == 1 or len(said) % max(1, sample // 10) == 0 or len(said) == sample:
+            typer.echo(f"{sc.name}: timelines {len(said)}/{sample} games ({rollouts} rollouts a round)", err=True)
+
+    try:
+        with interruptible(), prog:
+            s, folder = arc_run(
+                sc, games, sample, rollouts, seed, threads, out, run_context(threads, adv), prog.played, on_sample
+            )
+    except OptionError as e:
+        fail(str(e), EXIT_USAGE)
+    after_write(folder)
+    for line in arc_page.sentences(s):
+        typer.echo(line)
     typer.echo(f"report written to {folder}", err=True)
 
 
@@ -80,6 +143,9 @@ def run_defaults(
     ] = False,
 ):
     """Play every default scenario and sweep and write their reports (what `make run` does).
+
+    Each scenario's report has the game's arc ("How the game unfolds", as
+    sim run --arc: the win-probability timelines are sim arc's).
 
     The scenarios of scenarios/<game>/, then the sweeps of
     scenarios/<game>/sweeps/, then one small skill ladder per game (about
@@ -107,7 +173,9 @@ def run_defaults(
         warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
-            r = api.run(sc, games=n, write=True, ctx=run_context(None, adv), on_played=prog.played)
+            # with the game's arc (the cheap curves: "How the game unfolds"; sim arc adds the timelines)
+            ctx = run_context(None, adv).with_(arc=True)
+            r = api.run(sc, games=n, write=True, ctx=ctx, on_played=prog.played)
         s, folder = r.raw, r.folder
         assert folder is not None  # write=True: the report folder is written
         seats = tables.one_line(s)

@@ -433,6 +433,7 @@ SPEC = register(
         replay=replay,
         extra_columns=EXTRA_COLUMNS,
         score_range=(0, 15),
+        arc_len=96,
         n_sparams=max(S.N_SPARAMS, F.N_LEARNED_PARAMS),
         rules_file="kernels/galleon/RULES.md",
         measures=MEASURES,

@@ -237,6 +237,7 @@ SPEC = register(
         replay=replay,
         extra_columns=EXTRA_COLUMNS,
         score_range=(-60, 120),
+        arc_len=48,
         n_sparams=max(S.N_SPARAMS, F.N_LEARNED_PARAMS),
         rules_file="kernels/moor/RULES.md",
         measures=MEASURES,

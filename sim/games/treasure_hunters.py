@@ -615,6 +615,7 @@ SPEC = register(
         categorical={"outcome": R.OUTCOME_LABELS, "lost_jewels_out": LOST_JEWELS_LABELS},
         curves=CURVES,
         curve_len=CURVE_LEN,
+        arc_len=CURVE_LEN,
         team_roles=("hunter",),
         n_sparams=S.N_SPARAMS,
         search_check_sizes=(20, 500, 20),  # a Head Haunter search game at 64 rollouts costs about 0.5 CPU s

@@ -294,6 +294,7 @@ SPEC = register(
         replay=replay,
         extra_columns=EXTRA_COLUMNS,
         score_range=(0, 5),
+        arc_len=24,
         n_sparams=S.N_SPARAMS,
         rules_file="kernels/turnwall/RULES.md",
         measures=MEASURES,

@@ -218,6 +218,62 @@ GENERIC: tuple[Entry, ...] = (
         "count",
         "Choices the strategies made in a game (a step with one legal action is no decision).",
     ),
+    # the game's arc (issue 39): from each seat's progress by round, which the kernel records (sim.stats.arc);
+    # "alone ahead" / "alone behind": a seat tied for the top (bottom) is neither
+    Entry(
+        "arc.lead_changes",
+        "lead changes",
+        "per game",
+        "count",
+        "Times per finished game the lead passed to another seat: after a round a seat is alone ahead (highest "
+        "score so far) that was not the last seat alone ahead; a tie for the top changes nothing.",
+        applies="competitive",
+    ),
+    Entry(
+        "arc.decided_by_score",
+        "winner ahead for good from",
+        "rounds",
+        "turns",
+        "Rounds played before the eventual winner was alone ahead for good (it then led alone after every later "
+        "round): 0 when it led from the first round, the game's length when it never led alone at the end "
+        "(a tie-break win).",
+        applies="competitive",
+    ),
+    Entry(
+        "arc.decided_by_score_share",
+        "winner ahead for good from (share of the game)",
+        "share of the rounds",
+        "count",
+        "The rounds before the eventual winner was alone ahead for good, as a share of the game's rounds (0: it "
+        "led from the start; 1: only at the end, or never).",
+        applies="competitive",
+    ),
+    Entry(
+        "arc.comeback",
+        "comebacks (winner was last)",
+        RATE_UNIT,
+        "rate",
+        "Share of finished games won by a seat that was alone in last place after some round before the last.",
+        applies="competitive",
+    ),
+    Entry(
+        "arc.leader_at_half_wins",
+        "the half-time leader wins",
+        "% of games with a leader at half-time",
+        "rate",
+        "Among finished games with a seat alone ahead after half the game's rounds (rounds // 2), the share that "
+        "seat won (a shared win counts).",
+        applies="competitive",
+    ),
+    Entry(
+        "arc.last_at_half_wins",
+        "the child last at half-time wins",
+        "% of games with one seat last at half-time",
+        "rate",
+        "Among finished games with a seat alone in last place after half the game's rounds (rounds // 2), the "
+        "share that seat still won (a shared win counts).",
+        applies="competitive",
+    ),
     # batch measures: computed over the finished games of a run
     Entry(
         "first_player_advantage",

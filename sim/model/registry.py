@@ -194,6 +194,8 @@ class GameSpec:
     score_range: (lo, hi) of possible scores, for histograms (values are clipped into it).
     categorical: extra columns whose values are codes, with a label per code (counted, not averaged).
     curves: names of per-round curves the kernel writes (curves[g, c, r]); curve_len rounds each.
+    arc_len: rounds of the game's arc the kernel records when asked (each seat's score or progress by round:
+        `arc_shape`, kernels/arc.py); 0 when the game records none.
     replay(scenario, game_index) -> list of lines describing that game turn by turn.
     team_roles: roles that win together (cooperative); win rates are then reported per team as well as per seat.
     role_titles: how messages name a role (e.g. "haunter" -> "Head Haunter"); the role itself when not listed.
@@ -233,6 +235,7 @@ class GameSpec:
     categorical: dict = field(default_factory=dict)
     curves: tuple[str, ...] = ()
     curve_len: int = 0
+    arc_len: int = 0
     team_roles: tuple[str, ...] = ()
     n_sparams: int = 8
     rules_file: str = ""
@@ -256,6 +259,11 @@ class GameSpec:
     def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""
         return importlib.import_module(self.kernel_module)
+
+    def arc_shape(self, players: int) -> tuple[int, int]:
+        """The (rows, rounds) of a game's arc record: each seat's progress by round, who leads by round and the
+        game's arc figures (kernels/arc.py); (0, 0) when the game records no arc."""
+        return (players + 2, self.arc_len) if self.arc_len else (0, 0)  # 2: kernels.arc.ARC_EXTRA_ROWS
 
     def role_title(self, role: str) -> str:
         return self.role_titles.get(role, role)

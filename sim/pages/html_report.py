@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from sim.model import catalogue
 from sim.model.words import count, with_sign
-from sim.pages import plots, tables, verdicts
+from sim.pages import arc_page, plots, tables, verdicts
 from sim.pages.board_svg import board_plots
 from sim.pages.scenario_words import (
     NO_FINISHED,
@@ -501,6 +501,10 @@ def sections(s: dict) -> list[Section]:
                 "folded": [("the curves round by round", curve_rows(s))],
             }
         )
+    # the game's arc, "How the game unfolds" (a Section as a dict: arc_page cannot import this module)
+    unfolds = arc_page.section(s)
+    if unfolds is not None:
+        out.append(unfolds)  # type: ignore[arg-type]
     if not coop and len(s.get("matchups") or {}) > 1:
         out.append(
             {

@@ -29,13 +29,16 @@ class RunContext:
     instead of progress(k / 2) where the blocks are played in this process: k more games of A (side 0) or B (side 1),
     0 when a side's chunk starts (so each side's games/s, and from them the time left, can be known apart:
     `sim.play.progress.Lines.side`); None: progress(k / 2). cancel: set it to stop the run
-    (`Cancelled`). on_note(line): told one line when the run does less than asked (fewer threads); None: silent."""
+    (`Cancelled`). on_note(line): told one line when the run does less than asked (fewer threads); None: silent.
+    arc: the kernel also records the game's arc (each seat's progress by round; sim.stats.arc), in its own
+    compiled specialization: a run without it plays the kernel it always did."""
 
     threads: int | None = None
     progress: Callable[[float], None] | None = None
     progress_sides: Callable[[int, float], None] | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     on_note: Callable[[str], None] | None = None
+    arc: bool = False  # record the game's arc (each seat's progress by round: `sim arc`, `sim run --arc`)
 
     def with_(self, **changes: object) -> RunContext:
         """This context with ``changes`` (the same cancel flag unless one is given)."""

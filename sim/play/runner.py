@@ -42,6 +42,7 @@ class ChunkOutputs:
     status: np.ndarray
     extra: np.ndarray
     curves: np.ndarray
+    arc: np.ndarray | None = None  # the game's arc (RunContext.arc; kernels/arc.py), None when not recorded
 
 
 def available_threads() -> int:
@@ -203,6 +204,7 @@ def play_chunk(
         status=np.zeros(n, np.int32),
         extra=np.zeros((n, len(spec.extra_columns)), np.int32),
         curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
+        arc=np.zeros((n, *spec.arc_shape(p)), np.int32) if ctx is not None and ctx.arc and spec.arc_len else None,
     )
     args = (
         np.uint64(sc.seed if seed is None else seed),
@@ -241,6 +243,7 @@ def _play_blocks(
     def rows(lo: int, hi: int) -> tuple[int, float]:
         t0 = time.perf_counter()
         r = slice(lo, hi)
+        more = {} if out.arc is None else {"arc": out.arc[r]}  # (by name: without it, the kernel it always was)
         k.play_batch(
             seed,
             point,
@@ -261,6 +264,7 @@ def _play_blocks(
             None,
             None,
             None if sc is None else search_scratch(sc, k, prm=prm, learned=learned),  # None without a search seat
+            **more,
         )
         return hi - lo, time.perf_counter() - t0
 
@@ -294,9 +298,11 @@ def _play_blocks(
         wait(running)
 
 
-def new_aggregates(sc: Scenario) -> Aggregates:
+def new_aggregates(sc: Scenario, arc: bool = False) -> Aggregates:
+    """Empty aggregates of a run of ``sc`` (``arc``: with the game's arc counts, sim.stats.arc)."""
     spec = sc.spec
-    return Aggregates(sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len)
+    arc_len = spec.arc_len if arc else 0
+    return Aggregates(sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len, arc_len)
 
 
 @dataclass

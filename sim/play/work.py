@@ -100,11 +100,14 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
 
         tell_b = tell
     out = runner.play_chunk(sc, u.game0, u.n, u.point, u.seed, progress=tell, ctx=ctx)
-    agg = runner.new_aggregates(sc)
+    arc = out.arc is not None  # the game's arc recorded (RunContext.arc)
+    agg = runner.new_aggregates(sc, arc=arc)
     agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
+    if out.arc is not None:
+        agg.add_arc(out.game0, out.arc, out.status, out.rounds, out.winners)
     dec = Decisiveness(sc)
     dec.add(out)
-    sums = Sums(sc)
+    sums = Sums(sc, arc=arc)
     sums.add(out)
     res = UnitResult(
         u.key,
@@ -118,7 +121,7 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
     )
     if u.against is not None:
         ob = runner.play_chunk(u.against, u.game0, u.n, u.point, u.seed, progress=tell_b, ctx=ctx)
-        ps = PairedSums(sc, u.against)
+        ps = PairedSums(sc, u.against, arc=ctx.arc)
         ps.add(out, ob)
         res.pairs = ps.acc
     if u.paired:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.stats import arc
+
 WIN_UNITS = 60  # a win shared by k players gives each 60 / k units: exact for k = 1..6
 
 
@@ -31,7 +33,7 @@ class Aggregates:
     score_sum/score_sq[seat], score_hist[seat, score - score_lo]; turns_hist, rounds_hist (index = value);
     ahead[i, j] in half-games (2 when seat i outscored seat j, 1 on equal scores); extra_sum[col], extra_hist[col];
     curve_sum[c, r], curve_sq[c, r] (sum of squares, for the curves' interval bands), curve_games[c, r] (games still
-    running after round r).
+    running after round r); the game's arc counts arc_* (`sim.stats.arc.new_fields`; empty when ``arc_len`` is 0).
     Scores, lengths and extras count finished games only; truncated games are counted, never scored.
     """
 
@@ -42,6 +44,7 @@ class Aggregates:
         extra_columns: tuple[str, ...],
         n_curves: int = 0,
         curve_len: int = 0,
+        arc_len: int = 0,
     ):
         n = players
         self.players = n
@@ -67,6 +70,10 @@ class Aggregates:
         self.curve_sum = np.zeros((n_curves, curve_len), np.int64)
         self.curve_games = np.zeros((n_curves, curve_len), np.int64)
         self.curve_sq = np.zeros((n_curves, curve_len), np.int64)
+        a = arc.new_fields(n, arc_len, score_range)  # the game's arc (sim.stats.arc)
+        self.arc_hist, self.arc_lead, self.arc_changes = a["arc_hist"], a["arc_lead"], a["arc_changes"]
+        self.arc_half, self.arc_comeback = a["arc_half"], a["arc_comeback"]
+        self.arc_clear, self.arc_share = a["arc_clear"], a["arc_share"]
 
     def add(self, game0: int, scores, winners, turns, rounds, status, extra, curves) -> None:
         """Fold one chunk of kernel outputs (games game0 .. game0 + len(status) - 1) into the counts."""
@@ -106,12 +113,18 @@ class Aggregates:
         self.extra_sum += ex.sum(axis=0)
         for c in range(len(self.extra_columns)):
             self.extra_hist[c] = _add_hist(self.extra_hist[c], np.maximum(ex[:, c], 0))
+        nc, cl = self.curve_sum.shape
         if self.curve_sum.size:
-            cv = curves[fin].astype(np.int64)
+            cv = curves[fin, :nc, :cl].astype(np.int64)
             alive = cv >= 0
             self.curve_sum += np.where(alive, cv, 0).sum(axis=0)
             self.curve_sq += np.where(alive, cv * cv, 0).sum(axis=0)
             self.curve_games += alive.sum(axis=0)
+
+    def add_arc(self, game0: int, rows, status, rounds, winners) -> None:
+        """Fold one chunk's arc record (int32[games, players + 2, rounds], kernels/arc.py) into the arc counts."""
+        k = len(status)
+        arc.add(self, rows, status == 0, rounds, winners, max(0, min(k, arc.FAN_GAMES - game0)))
 
     def to_dict(self) -> dict:
         """Plain-int dict of every count (the machine contract for exact regression checks)."""

@@ -425,14 +425,18 @@ def exact_findings(sc: Scenario, b: dict, agg: dict, sums: dict, path: Path | No
     # an aggregate the code added since the baseline was made (e.g. curve_sq) has nothing to be compared with: it is
     # named, not counted as a change of behaviour; every aggregate the baseline has is compared exactly
     new = sorted(k for k in agg if k not in ex["aggregates"])
-    now = {"aggregates": {k: v for k, v in agg.items() if k not in new}, "measures": _integers(sums)}
+    new_m = sorted(k for k in sums if k not in ex["measures"])  # (the arc measures, issue 39)
+    now = {
+        "aggregates": {k: v for k, v in agg.items() if k not in new},
+        "measures": _integers({k: v for k, v in sums.items() if k not in new_m}),
+    }
     diff = _diff_fields({"aggregates": ex["aggregates"], "measures": _integers(ex["measures"])}, now)
     out = {
         "seed": ex["seed"],
         "games": ex["games"],
         "identical": not diff,
         "differs": diff,
-        "not_in_baseline": [f"aggregates.{k}" for k in new],
+        "not_in_baseline": [f"aggregates.{k}" for k in new] + [f"measures.{k}" for k in new_m],
     }
     if diff and not msgs:
         shown = ", ".join(diff[:6]) + (f" and {len(diff) - 6} more" if len(diff) > 6 else "")

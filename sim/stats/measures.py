@@ -46,7 +46,7 @@ class Measure:
     kind: str  # "rate" (a share in [0, 1]) or "mean"
     scale: int  # value = numerator / scale
     binary: bool  # numerators are 0 or scale only (an indicator)
-    over: str = "finished"  # "finished" games, or "all" games played
+    over: str = "finished"  # "finished" games, "all" games played, or "defined": finished where its value is >= 0
     unit: str = ""  # from the catalogue (sim.model.catalogue)
 
 
@@ -67,8 +67,9 @@ def is_cooperative(sc: Scenario) -> bool:
     return bool(sc.spec.team_roles)
 
 
-def measures(sc: Scenario) -> list[Measure]:
-    """Every measure the kernel outputs define for scenario ``sc`` (in report order), labelled from the catalogue."""
+def measures(sc: Scenario, arc: bool = False) -> list[Measure]:
+    """Every measure the kernel outputs define for scenario ``sc`` (in report order), labelled from the catalogue;
+    ``arc``: with the arc measures (a run that recorded the game's arc: RunContext.arc)."""
     spec = sc.spec
     n = sc.players
     cat = catalogue.for_scenario(sc)
@@ -105,15 +106,54 @@ def measures(sc: Scenario) -> list[Measure]:
             add(f"extra.{col}", "rate", 1, True)
         else:
             add(f"extra.{col}", "mean", 1, False)
+    if arc and spec.arc_len and not coop:  # the game's arc, from the kernel's per-round curves (sim.stats.arc)
+        add("arc.lead_changes", "mean", 1, False)
+        add("arc.decided_by_score", "mean", 1, False)
+        add("arc.decided_by_score_share", "mean", ARC_SHARE_SCALE, False)
+        add("arc.comeback", "rate", 1, True)
+        add("arc.leader_at_half_wins", "rate", 1, True, "defined")
+        add("arc.last_at_half_wins", "rate", 1, True, "defined")
     add("truncated", "rate", 1, True, "all")
     return out
 
 
-def shown(sc: Scenario) -> list[Measure]:
+ARC_SHARE_SCALE = 1000  # arc.decided_by_score_share: per mille of the game's rounds
+
+
+def arc_values(sc: Scenario, out, w: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-game numerators of the arc measures from a chunk's arc figures (the curves row after the seats' and the
+    leader's rows; `sim.games._arc`): a conditional measure (over "defined") is -1 where its condition fails."""
+    # (imported here: the kernels package imports numba, which `import sim` must not)
+    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
+
+    n = sc.players
+    fig = out.arc[:, n + 1, :ARC_FIGURES].astype(np.int64)
+    rounds = np.maximum(out.rounds.astype(np.int64), 1)
+    clear = fig[:, ARC_CLEAR]
+    hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]
+    return {
+        "arc.lead_changes": fig[:, ARC_CHANGES],
+        "arc.decided_by_score": clear,
+        "arc.decided_by_score_share": (ARC_SHARE_SCALE * clear + rounds // 2) // rounds,
+        "arc.comeback": ((fig[:, ARC_EVER_LAST] & w) != 0).astype(np.int64),
+        "arc.leader_at_half_wins": np.where(hl != 0, (hl & w) != 0, -1).astype(np.int64),
+        "arc.last_at_half_wins": np.where(hb != 0, (hb & w) != 0, -1).astype(np.int64),
+    }
+
+
+def selected(m: Measure, x: np.ndarray, fin: np.ndarray) -> np.ndarray:
+    """The games measure ``m`` is taken over, of per-game numerators ``x``: all games played (over "all"), the
+    finished ones, or (over "defined", a conditional measure) the finished ones where it is defined (x >= 0)."""
+    if m.over == "all":
+        return np.ones(len(x), bool)
+    return fin & (x >= 0) if m.over == "defined" else fin
+
+
+def shown(sc: Scenario, arc: bool = False) -> list[Measure]:
     """The measures the reports show and `sim compare` compares for ``sc``: those the catalogue says apply to it
     (its game, mode, team or competitive), bookkeeping left out."""
     cat = catalogue.for_scenario(sc)
-    return [m for m in measures(sc) if cat.shown(m.name)]
+    return [m for m in measures(sc, arc) if cat.shown(m.name)]
 
 
 def game_values(sc: Scenario, out) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -159,6 +199,8 @@ def game_values(sc: Scenario, out) -> tuple[dict[str, np.ndarray], np.ndarray]:
         else:
             v[f"extra.{col}"] = x
     v["truncated"] = (out.status == 1).astype(np.int64)
+    if getattr(out, "arc", None) is not None and not is_cooperative(sc):
+        v.update(arc_values(sc, out, w))
     return v, fin
 
 
@@ -223,9 +265,9 @@ class Sums:
     """Per measure over the games of one run: n, sum, sum of squares, games with a non-zero value (integers), and
     the sum of cubes (a float: only used to judge the skewness, i.e. whether a normal test is trustworthy)."""
 
-    def __init__(self, sc: Scenario):
+    def __init__(self, sc: Scenario, arc: bool = False):
         self.sc = sc
-        self.measures = measures(sc)
+        self.measures = measures(sc, arc)
         self.n = {m.name: 0 for m in self.measures}
         self.s = {m.name: 0 for m in self.measures}
         self.q = {m.name: 0 for m in self.measures}
@@ -236,7 +278,7 @@ class Sums:
         """Fold one chunk of kernel outputs in (use as ``sim.play.work.run(..., on_chunk=sums.add)``)."""
         v, fin = game_values(self.sc, out)
         for m in self.measures:
-            x = v[m.name] if m.over == "all" else v[m.name][fin]
+            x = v[m.name][selected(m, v[m.name], fin)]
             self.n[m.name] += len(x)
             self.s[m.name] += _isum(x)
             self.q[m.name] += _isum(x * x)
@@ -247,7 +289,7 @@ class Sums:
     @classmethod
     def of(cls, sc: Scenario, sums: dict, cubes: dict) -> Sums:
         """The sums of merged units (`sim.play.work.UnitResult` ``sums`` {n, s, q, nz} and ``cubes``)."""
-        out = cls(sc)
+        out = cls(sc, arc=any(k.startswith("arc.") for k in sums["n"]))
         out.n, out.s, out.q, out.nz = (dict(sums[k]) for k in ("n", "s", "q", "nz"))
         out.cu = dict(cubes)
         return out
@@ -303,10 +345,10 @@ class PairedSums:
 
     FIELDS = ("n", "sa", "qa", "sb", "qb", "sd", "qd")
 
-    def __init__(self, sa: Scenario, sb: Scenario):
+    def __init__(self, sa: Scenario, sb: Scenario, arc: bool = False):
         self.a, self.b = sa, sb
-        ma = shown(sa)  # what applies to each side (the seat rotation, a Head Haunter counter in a basic
-        mbl = shown(sb)  # game: not compared)
+        ma = shown(sa, arc)  # what applies to each side (the seat rotation, a Head Haunter counter in a basic
+        mbl = shown(sb, arc)  # game: not compared); ``arc``: the arc measures too (a run recording the arc)
         names_b = {m.name for m in mbl}
         self.measures = [m for m in ma if m.name in names_b]
         mb = {m.name: m for m in mbl}
@@ -326,7 +368,8 @@ class PairedSums:
         for m in self.measures:
             a, b = va[m.name], vb[m.name]
             if m.over != "all":
-                a, b = a[both], b[both]
+                keep = selected(m, a, both) & selected(m, b, both)
+                a, b = a[keep], b[keep]
             d = b - a
             acc = self.acc[m.name]
             acc["n"] += len(a)

@@ -17,6 +17,7 @@ from typing import Any
 
 from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS, Aggregates
+from sim.stats.arc import summary as arc_summary
 from sim.stats.metrics import distribution, mean_ci, rate
 
 SCHEMA = 1
@@ -144,6 +145,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "extras": extras,
         "curves": curves,
         "team": team,
+        "arc": arc_summary(agg, not coop),  # the game's arc: progress by round, who leads, arc measures
         "aggregates": agg.to_dict(),
     }
     mins = minutes(sc, out["length"]["turns"])
@@ -157,7 +159,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     from sim.model.catalogue import block
     from sim.stats.measures import measures
 
-    out["measures"] = block(sc, [m.name for m in measures(sc)])
+    out["measures"] = block(sc, [m.name for m in measures(sc, arc=bool(agg.arc_hist.size))])
     if provenance is not None:
         out["provenance"] = provenance
     return out

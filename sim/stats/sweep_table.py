@@ -180,6 +180,8 @@ def paired_difference(q: Quantity, a: dict, b: dict) -> dict:
     y = b["paired"][:, ib].astype(np.int64)
     if m.over != "all":
         both = a["finished"] & b["finished"]
+        if m.over == "defined":  # a conditional measure: the games where it is defined on both sides
+            both &= (x >= 0) & (y >= 0)
         x, y = x[both], y[both]
     d = y - x
     r = metrics.paired_diff(float(d.sum()) / m.scale, float((d * d).sum()) / (m.scale * m.scale), len(d))

@@ -125,6 +125,8 @@ def _per_game(
         if s == 0 or sd <= 0:
             continue
         x = paired["paired"][:, paired["names"].index(q.base.name)].astype(np.float64) / q.base.scale
+        if q.base.over == "defined":  # a conditional arc measure: a game where it is undefined adds nothing
+            x = np.maximum(x, 0.0)
         z += s * x / sd
     mask = np.ones(len(z), bool) if every else paired["finished"].astype(bool)
     return z, mask

@@ -164,6 +164,8 @@ def test_the_exact_tier_ignores_the_words():
 
 LABEL_USERS = [
     "sim/stats/summary.py",
+    "sim/stats/arc.py",
+    "sim/pages/arc_page.py",
     "sim/pages/tables.py",
     "sim/pages/html_report.py",
     "sim/pages/plots.py",

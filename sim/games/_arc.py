@@ -1,0 +1,24 @@
+"""The layout of the game's arc rows the kernels record (`kernels.arc`), for the layers above the games (only the
+play and games layers import `kernels`; kernels/arc.py imports nothing, so reading it compiles nothing)."""
+
+from __future__ import annotations
+
+from kernels.arc import (
+    ARC_CHANGES,
+    ARC_CLEAR,
+    ARC_EVER_LAST,
+    ARC_EXTRA_ROWS,
+    ARC_FIGURES,
+    ARC_HALF_LAST,
+    ARC_HALF_LEAD,
+)
+
+__all__ = [
+    "ARC_CHANGES",
+    "ARC_CLEAR",
+    "ARC_EVER_LAST",
+    "ARC_EXTRA_ROWS",
+    "ARC_FIGURES",
+    "ARC_HALF_LAST",
+    "ARC_HALF_LEAD",
+]

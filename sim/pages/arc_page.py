@@ -1,0 +1,335 @@
+"""The report section "How the game unfolds" (issue 39): each seat's progress by round as a fan chart (median and
+5-95% band), who leads by round, the arc measures with their intervals in plain words, and, where `sim arc` added
+them, the win-probability timelines of sampled games and the measures taken from them.
+
+Reads the summary's ``arc`` block (`sim.stats.arc.summary`; ``arc.timeline`` from `sim.api.arc`); draws nothing
+and says nothing when the run recorded no arc.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.model import catalogue
+from sim.pages import plots
+from sim.pages.scenario_words import is_team_game
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%" if x >= 0.1 else f"{100 * x:.1f}%"
+
+
+def _ci(c: list[float] | None) -> str:
+    return f"95% interval {_pct(c[0])}-{_pct(c[1])}" if c else "no interval"
+
+
+FEW = 30  # a conditional share over fewer games than this is not put in words
+
+
+def one_in(rate: float) -> str:
+    """A rate in the words a designer says aloud: "1 game in 7" (or "almost never" / "almost always")."""
+    if rate <= 0.005:
+        return "almost never"
+    if rate >= 0.995:
+        return "almost always"
+    if rate > 0.5:
+        return f"{_pct(rate)} of games"
+    return f"1 game in {round(1 / rate)}"
+
+
+def _seat_names(s: dict) -> list[str]:
+    return [f"seat {r['seat']} ({r['strategy']})" for r in s["seats"]]
+
+
+def _groups(a: dict, s: dict) -> list[tuple[list[int], dict]]:
+    """Seats whose progress bands are identical (team-mates share one score) as one group each."""
+    out: list[tuple[list[int], dict]] = []
+    for i, p in enumerate(a["progress"]):
+        role = s["seats"][i].get("role")
+        for seats, q in out:
+            if q == p and s["seats"][seats[0]].get("role") == role:
+                seats.append(i)
+                break
+        else:
+            out.append(([i], p))
+    return out
+
+
+def fan(s: dict):
+    """One panel per seat (team-mates with identical progress once): the median of its score so far after each
+    round, with the 5-95% band across games, in the seat's colour."""
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    a = s.get("arc")
+    if not a or not a.get("progress"):
+        return None
+    groups = _groups(a, s)
+    cat = catalogue.for_summary(s)
+    cols = min(len(groups), 4)
+    rows = (len(groups) + cols - 1) // cols
+    fig, axes = plots._figure(7.0, 2.3 * rows, ncols=cols, nrows=rows, sharey=True)
+    x = np.arange(1, a["rounds"] + 1)
+    for k, (seats, p) in enumerate(groups):
+        ax = axes[k]
+        color = plots.SEAT[seats[0] % len(plots.SEAT)] if len(seats) == 1 else plots.NEUTRAL
+        ax.fill_between(x, p["p05"], p["p95"], color=color, alpha=0.22, lw=0, step="mid", label="5-95% of games")
+        ax.step(x, p["p50"], where="mid", color=color, lw=1.6, label="median")
+        who = plots._seats_text(seats)
+        role = s["seats"][seats[0]].get("role") or "player"
+        ax.set_title(who + (f" ({s['seats'][seats[0]]['strategy']})" if len(seats) == 1 else f" ({role}s: one team)"))
+        ax.set_ylabel(f"{cat.unit(f'score.seat{seats[0]}')} so far" if k == 0 or len(groups) > 1 else "")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
+        ax.set_xlabel("after round")
+    for ax in axes[len(groups) :]:
+        ax.set_visible(False)
+    axes[0].legend(fontsize=7, frameon=False, loc="upper left")
+    return fig
+
+
+def leaders(s: dict):
+    """Who is alone ahead after each round: the share of games each seat leads (stacked, seat colours), the rest
+    tied for the top."""
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    a = s.get("arc") or {}
+    if not a.get("leader"):
+        return None
+    fig, (ax,) = plots._figure(7.0, 2.6)
+    x = np.arange(1, a["rounds"] + 1)
+    ys = [100 * np.asarray(v) for v in a["leader"]] + [100 * np.asarray(a["tied"])]
+    colors = [plots.SEAT[i % len(plots.SEAT)] for i in range(len(a["leader"]))] + [plots.GREY]
+    labels = _seat_names(s) + ["tied for the lead"]
+    ax.stackplot(x, *ys, colors=colors, labels=labels, alpha=0.8, step="mid")
+    ax.set_xlim(1, a["rounds"])
+    ax.set_ylim(0, 100)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("after round")
+    ax.set_ylabel("games (%)")
+    ax.set_title("who leads alone after each round")
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return fig
+
+
+def timeline(s: dict):
+    """Win-probability timelines (`sim arc`): per seat the median of its estimated chance of winning after each
+    round over the sampled games, with the 5-95% band; for a team game the team's chance."""
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    t = (s.get("arc") or {}).get("timeline")
+    if not t or not t.get("bands"):
+        return None
+    bands = t["bands"]
+    cols = min(len(bands), 4)
+    rows = (len(bands) + cols - 1) // cols
+    fig, axes = plots._figure(7.0, 2.3 * rows, ncols=cols, nrows=rows, sharey=True)
+    for k, b in enumerate(bands):
+        ax = axes[k]
+        x = np.arange(1, len(b["p50"]) + 1)
+        color = plots.SEAT[b["seat"] % len(plots.SEAT)] if b.get("seat") is not None else plots.CURVE[0]
+        ax.fill_between(x, 100 * np.asarray(b["p05"]), 100 * np.asarray(b["p95"]), color=color, alpha=0.22, lw=0)
+        ax.plot(x, 100 * np.asarray(b["p50"]), color=color, lw=1.6, label="median")
+        ax.plot(x, 100 * np.asarray(b["mean"]), color=color, lw=1, ls="--", label="mean")
+        ax.set_title(b["label"])
+        ax.set_ylim(0, 100)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
+        ax.set_xlabel("after round")
+    for ax in axes[len(bands) :]:
+        ax.set_visible(False)
+    axes[0].set_ylabel("chance of winning (%)")
+    axes[0].legend(fontsize=7, frameon=False, loc="upper left")
+    return fig
+
+
+def sentences(s: dict) -> list[str]:
+    """The arc in plain words, each figure with its interval."""
+    a = s.get("arc")
+    if not a:
+        return []
+    out = []
+    rounds = (s.get("length") or {}).get("rounds") or {}
+    typical = (rounds.get("quantiles") or {}).get("p50")
+    m = a.get("measures")
+    if m:
+        d = m["decided_by_score"]
+        of = f" of {typical}" if typical else ""
+        if d["p50"] <= 0:
+            out.append("In half the games the eventual winner leads alone from the first round to the end.")
+        else:
+            out.append(
+                f"By score, the eventual winner is alone ahead for good after round {d['p50']}{of} in half the "
+                f"games (a quarter of games by round {d['p25']}, three quarters by round {d['p75']})."
+            )
+        lc = m["lead_changes"]
+        out.append(
+            f"The lead passes to another child {lc['mean']:.1f} times a game on average (95% interval "
+            f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); a tie for the top is no change."
+        )
+        lh, la = m["leader_at_half_wins"], m["last_at_half_wins"]
+        if lh["games"] >= FEW:
+            out.append(f"A child leading alone at half-time wins {_pct(lh['rate'])} of games ({_ci(lh['ci95'])}).")
+        if 0 < la["games"] < FEW:
+            out.append(f"A child alone in last place at half-time: too few such games to say ({la['games']}).")
+        elif la["games"]:
+            out.append(
+                f"A child alone in last place at half-time still wins {one_in(la['rate'])} "
+                f"({_pct(la['rate'])}, {_ci(la['ci95'])})."
+            )
+        cb = m["comeback"]
+        out.append(
+            f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child who was alone in last place "
+            "after some round."
+        )
+    out += timeline_sentences(s)
+    return out
+
+
+def timeline_sentences(s: dict) -> list[str]:
+    """The win-probability timelines (`sim arc`) in plain words."""
+    t = (s.get("arc") or {}).get("timeline") or {}
+    d = t.get("decided")
+    if not d:
+        return []
+    who = "the winning team" if t.get("team") else "the eventual winner"
+    if d["share_p50"] >= 1.0:
+        return [
+            f"From rollouts of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
+            f"above 90% for good only at the end (95% interval: from round {d['ci95'][0]:.0f} to the end): the game "
+            "stays open to its last round."
+        ] + _comeback_sentence(t)
+    out = [
+        f"From rollouts of {t['games']} games ({t['rollouts']} a state, each estimate within about "
+        f"{100 * t['rollout_halfwidth']:.0f} points): {who}'s chance stays above 90% from round {d['p50']:.0f} of "
+        f"{d['rounds_p50']:.0f} on in half the games (95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; that is "
+        f"after {_pct(d['share_p50'])} of the game)."
+    ]
+    return out + _comeback_sentence(t)
+
+
+def _comeback_sentence(t: dict) -> list[str]:
+    cb = t.get("comeback")
+    if not cb or t.get("team"):
+        return []
+    return [
+        f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child whose chance was clearly below 20% "
+        "after some round (the upper end of that estimate's interval below 20%)."
+    ]
+
+
+def calibration_rows(s: dict) -> list[dict]:
+    """The reliability table of the timelines: estimated chance against the share that won."""
+    t = (s.get("arc") or {}).get("timeline") or {}
+    return [
+        {
+            "estimated chance": f"{_pct(c['lo'])}-{_pct(c['hi'])}",
+            "states": c["states"],
+            "mean estimate": _pct(c["estimate"]),
+            "share that won": _pct(c["rate"]),
+            "95% interval": f"{_pct(c['ci95'][0])}-{_pct(c['ci95'][1])}",
+        }
+        for c in t.get("calibration") or []
+    ]
+
+
+def section(s: dict) -> dict[str, Any] | None:
+    """The report section (a `sim.pages.html_report.Section`), or None when the run recorded no arc."""
+    a = s.get("arc")
+    if not a or not a.get("progress"):
+        return None
+    team = is_team_game(s)
+    fan_games = a.get("fan_games", 0)
+    intro = (
+        "How the scores build up over a game, round by round: the median score so far and the band where 90% of "
+        f"games lie (from the first {fan_games:,} finished games of the run)"
+        + ("." if team else ", who leads alone after each round, and when the winner pulls clear.")
+    )
+    ps: list[tuple[str, str, str | None]] = [
+        ("arc-progress", "score so far by round: median and 5-95% band", plots.render(fan, s))
+    ]
+    if not team:
+        ps.append(("arc-leaders", "who leads alone after each round", plots.render(leaders, s)))
+    if (a.get("timeline") or {}).get("bands"):
+        t = a["timeline"]
+        cap = f"chance of winning after each round, {t['games']} games x {t['rollouts']} rollouts a state"
+        ps.append(("arc-timeline", cap, plots.render(timeline, s)))
+    folded = [("the arc measures as a table", measure_rows(s))] if measure_rows(s) else []
+    if calibration_rows(s):
+        folded.append(("are the chances honest? estimated chance against the share that won", calibration_rows(s)))
+    words = [{"in plain words": x} for x in sentences(s)]
+    return {
+        "id": "arc",
+        "title": "How the game unfolds",
+        "intro": intro,
+        "tables": [("", words)] if words else [],
+        "plots": ps,
+        "folded": folded,
+    }
+
+
+def measure_rows(s: dict) -> list[dict]:
+    """The arc measures, one row each: measure, value, 95% interval, games."""
+    a = s.get("arc") or {}
+    m = a.get("measures")
+    cat = catalogue.for_summary(s)
+    rows = []
+    if m:
+        lc = m["lead_changes"]
+        rows.append(
+            {
+                "measure": cat.label("arc.lead_changes"),
+                "value": f"{lc['mean']:.2f}",
+                "95% interval": f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}",
+                "games": lc["games"],
+            }
+        )
+        for key in ("leader_at_half_wins", "last_at_half_wins", "comeback"):
+            r = m[key]
+            rows.append(
+                {
+                    "measure": cat.label(f"arc.{key}"),
+                    "value": _pct(r["rate"]),
+                    "95% interval": f"{_pct(r['ci95'][0])}-{_pct(r['ci95'][1])}" if r["ci95"] else "",
+                    "games": r["games"],
+                }
+            )
+        d = m["decided_by_score"]
+        rows.append(
+            {
+                "measure": cat.label("arc.decided_by_score") + " (median)",
+                "value": str(d["p50"]),
+                "95% interval": f"quartiles {d['p25']}-{d['p75']}",
+                "games": d["games"],
+            }
+        )
+    t = a.get("timeline") or {}
+    if t.get("decided"):
+        d = t["decided"]
+        rows.append(
+            {
+                "measure": "decided at: the winner's chance above 90% for good from round (median)",
+                "value": f"{d['p50']:.0f}",
+                "95% interval": f"{d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}",
+                "games": t["games"],
+            }
+        )
+        rows.append(
+            {
+                "measure": "decided at, as a share of the game (median)",
+                "value": _pct(d["share_p50"]),
+                "95% interval": f"{_pct(d['share_ci95'][0])}-{_pct(d['share_ci95'][1])}",
+                "games": t["games"],
+            }
+        )
+    if t.get("comeback"):
+        c = t["comeback"]
+        rows.append(
+            {
+                "measure": "won by a seat whose chance fell below 20%",
+                "value": _pct(c["rate"]),
+                "95% interval": f"{_pct(c['ci95'][0])}-{_pct(c['ci95'][1])}",
+                "games": c["games"],
+            }
+        )
+    return rows

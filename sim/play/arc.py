@@ -1,0 +1,124 @@
+"""Win-probability timelines (issue 39): for a sample of a scenario's games, after each round, every seat's chance of
+winning from that state, estimated by rollouts.
+
+How a state is reached: game ``g`` of the run is played again with its turn cap set to the turns of the first r
+rounds (``max_turns`` = r x players: the truncated game is the same game, stopped at the start of that turn; the
+cap changes no decision), its state taken from the batch scratch. Per round rather than per turn: a designer speaks
+of rounds, and a state per turn would cost ``players`` times as much (measured in docs/guide/arc.md).
+
+How a state is rolled out: ``rollouts`` games resumed from a copy of it by the game's own loop (`play_batch` with
+``resume``), the table's own strategies playing on. Whose view: a table-level chance is an outside observer's, who
+sees only what is public: each rollout first re-deals, on its own chance stream, what each seat cannot see (every
+seat's `sample_hidden` in seat order: what only some seats know is re-dealt by one that does not; kernels/loop.py,
+`_arc_begin`), so no rollout knows the true face-down tiles. A seat's chance is its share of the rollouts' wins (a
+win shared by k counts 1/k; a rollout stopped at the turn cap is no one's win).
+
+Reproducible from (seed, scenario, game index): the replay is the run's game ``g``; rollout j of round r of game g
+is game j of a batch seeded with a 64-bit digest of (seed, g, r).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from sim.model.scenario import Scenario
+from sim.model.search import has_search
+from sim.play.runner import resolve_threads
+from sim.stats.aggregate import WIN_UNITS
+
+MAX_ROUNDS = 200  # a game longer than this is cut here (its later rounds keep the last estimate)
+
+
+def rollout_seed(seed: int, game: int, rnd: int) -> np.uint64:
+    """The seed of the rollouts of round ``rnd`` of game ``game`` of a run with ``seed``."""
+    h = hashlib.sha256(f"ghost-sim arc {int(seed)} {int(game)} {int(rnd)}".encode()).digest()
+    return np.uint64(int.from_bytes(h[:8], "little"))
+
+
+def _state(scratch) -> np.ndarray:
+    """The game state of a batch scratch (its first int32 vector: every game's `parts` takes it from there)."""
+    x = scratch
+    while isinstance(x, tuple):
+        x = x[0]
+    return x
+
+
+def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int) -> dict:
+    """Game ``g`` of ``sc`` (seed ``seed``): its rounds, winners bitmask, status, and p[r, seat] the estimated chance
+    of each seat after round r + 1 (row 0: after the first round), its last row the game's own result."""
+    from kernels.batch import play_games
+
+    spec = sc.spec
+    n = sc.players
+    prm = sc.prm()
+    sids, sparams = sc.sids(), sc.sparams()
+    n_extra, cshape = len(spec.extra_columns), (len(spec.curves), spec.curve_len)
+    scratch = k.batch_scratch(n, prm)
+    full = play_games(k.play_batch, scratch, np.uint64(seed), 0, g, 1, n, prm, sids, sparams, n_extra, cshape)
+    winners, turns, rounds, status = int(full[1][0]), int(full[2][0]), int(full[3][0]), int(full[4][0])
+    probs = []
+    obs = np.zeros((rollouts, n + 2, 1), np.int32)  # the outside observer's rollouts (kernels/loop.py)
+    values = dict(sc.params)
+    for r in range(1, min(rounds, MAX_ROUNDS)):
+        t = r * n
+        if t >= turns:
+            break
+        values["max_turns"] = t
+        prm_t = np.ascontiguousarray(spec.pack(values, n), dtype=np.int64)
+        play_games(k.play_batch, scratch, np.uint64(seed), 0, g, 1, n, prm_t, sids, sparams, n_extra, cshape)
+        state = _state(scratch).copy()
+        out = play_games(
+            k.play_batch, k.batch_scratch(n, prm), rollout_seed(seed, g, r), 0, 0, rollouts, n, prm, sids, sparams,
+            n_extra, cshape, resume=state, arc=obs,
+        )  # fmt: skip
+        probs.append(_shares(out[1], out[4], n) / rollouts)
+    probs.append(_shares(np.array([winners]), np.array([status]), n))
+    return {"game": g, "rounds": rounds, "winners": winners, "status": status, "p": np.array(probs)}
+
+
+def _shares(winners: np.ndarray, status: np.ndarray, n: int) -> np.ndarray:
+    """Wins per seat over games (a win shared by k counts 1/k; unfinished games count for no one)."""
+    w = winners[status == 0].astype(np.int64)
+    bits = ((w[:, None] >> np.arange(n)[None, :]) & 1).astype(np.int64)
+    k = np.maximum(bits.sum(axis=1), 1)
+    return (bits * (WIN_UNITS // k)[:, None]).sum(axis=0) / WIN_UNITS
+
+
+def timelines(
+    sc: Scenario,
+    sample: int,
+    rollouts: int,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict]:
+    """`game_timeline` of games 0 .. sample - 1 of ``sc`` (on ``threads`` threads: the kernel releases the GIL);
+    progress(1) as each game is done. Raises ValueError for a scenario with a search seat (its rollouts would search
+    at every decision)."""
+    if has_search(sc):
+        raise ValueError("a scenario with a search seat has no arc timelines yet (each rollout would search)")
+    k = sc.spec.kernel()
+    s = sc.seed if seed is None else seed
+    game_timeline(sc, k, 0, 1, s)  # compile once, here, before the threads
+    out: list[dict] = [{} for _ in range(sample)]
+
+    def one(g: int) -> None:
+        out[g] = game_timeline(sc, k, g, rollouts, s)
+        if progress is not None:
+            progress(1)
+
+    t = resolve_threads(threads)
+    with ThreadPoolExecutor(max_workers=t, thread_name_prefix="sim-arc") as pool:
+        futures = [pool.submit(one, g) for g in range(sample)]
+        try:
+            for f in futures:
+                f.result()
+        except BaseException:  # Ctrl-C or an error: the games not started are dropped, the running ones end
+            for f in futures:
+                f.cancel()
+            raise
+    return out

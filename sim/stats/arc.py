@@ -1,0 +1,277 @@
+"""The game's arc from the cheap per-round curves (issue 39): integer counts folded chunk by chunk into
+`Aggregates`, and the summary's ``arc`` block (each seat's progress by round as a median and 5-95% band, who leads by
+round, and the arc measures with intervals).
+
+The kernel records, for every game, each seat's progress after each round (its score if the game ended then), who
+is alone ahead after each round and the game's arc figures (`kernels.arc`, via `sim.games._arc`). Here they become
+counts: a histogram of each seat's progress by round (the fan chart), the games each seat leads alone after each
+round, the lead changes per game, the half-time leader's and last seat's wins, the comebacks, and the round after
+which the winner led alone to the end. Ties: a seat tied for the top (or the bottom) is neither leading (nor last),
+and a tie between two spells of one seat's lead is no lead change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.stats.metrics import rate
+
+FAN_GAMES = 8192  # the progress bands are taken from the games of index below this (every run's first ones)
+MAX_CHANGES = 63  # lead changes per game counted up to this (more are counted here)
+SHARE_BINS = 20  # the decided-by-score share of a game's length, in 5% steps (0 .. 20)
+
+
+def new_fields(players: int, arc_len: int, score_range: tuple[int, int]) -> dict[str, np.ndarray]:
+    """The zeroed arc counts of an `Aggregates` (int64), empty when the game records no arc (``arc_len`` 0):
+    arc_hist[seat, round, progress - score_lo] (clipped into the score range), arc_lead[round, 0] games with the top
+    tied and arc_lead[round, 1 + seat] games the seat is alone ahead after the round, arc_changes[k] games with k
+    lead changes, arc_half (games with a seat alone ahead at half-time, of which it won; the same for the seat alone
+    behind), arc_comeback (games won by a seat that was alone behind after some round before the last),
+    arc_clear[r] games whose winner led alone from round r + 1 on (r = the game's rounds: never), arc_share[b] the
+    same as a share of the game's rounds, b / SHARE_BINS."""
+    if not arc_len:
+        return {k: np.zeros(0, np.int64) for k in _NAMES}
+    v = score_range[1] - score_range[0] + 1
+    return {
+        "arc_hist": np.zeros((players, arc_len, v), np.int64),
+        "arc_lead": np.zeros((arc_len, players + 1), np.int64),
+        "arc_changes": np.zeros(MAX_CHANGES + 1, np.int64),
+        "arc_half": np.zeros(4, np.int64),
+        "arc_comeback": np.zeros(1, np.int64),
+        "arc_clear": np.zeros(arc_len + 1, np.int64),
+        "arc_share": np.zeros(SHARE_BINS + 1, np.int64),
+    }
+
+
+_NAMES = ("arc_hist", "arc_lead", "arc_changes", "arc_half", "arc_comeback", "arc_clear", "arc_share")
+
+
+def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners: np.ndarray, fan: int) -> None:
+    """Fold the arc record of a chunk (int32[games, players + 2, rounds]: progress, leader, figures; never
+    copied whole) of its finished games (mask ``fin``; ``rounds``, ``winners`` of every game of the chunk) into
+    ``agg``'s counts. The progress histogram (the fan chart) and the leader counts take only the chunk's first
+    ``fan`` rows (the games of index below FAN_GAMES: their bands need no more, and counting every game cost a tenth
+    of Moor's run time); the figures count every finished game."""
+    if not agg.arc_hist.size or not len(fin):
+        return
+    # (imported here: the kernels package imports numba, which `import sim` must not)
+    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
+
+    n = agg.players
+    length = arc_rows.shape[2]
+    v = agg.arc_hist.shape[2]
+    if fan > 0:
+        f = fin[:fan]
+        prog = np.clip(arc_rows[:fan, :n, :][f], agg.score_lo, agg.score_hi).astype(np.int64) - agg.score_lo
+        prog += (np.arange(n)[None, :, None] * length + np.arange(length)[None, None, :]) * v
+        agg.arc_hist += np.bincount(prog.ravel(), minlength=n * length * v).reshape(n, length, v)
+        lead = arc_rows[:fan, n, :][f].astype(np.int64) + 1  # 0: the top tied
+        lead += np.arange(length)[None, :] * (n + 1)
+        agg.arc_lead += np.bincount(lead.ravel(), minlength=length * (n + 1)).reshape(length, n + 1)
+    fig = arc_rows[:, n + 1, :ARC_FIGURES][fin].astype(np.int64)
+    w = winners[fin].astype(np.int64)
+    agg.arc_changes += np.bincount(np.minimum(fig[:, ARC_CHANGES], MAX_CHANGES), minlength=MAX_CHANGES + 1)
+    hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]
+    agg.arc_half += [
+        np.count_nonzero(hl),
+        np.count_nonzero(hl & w),
+        np.count_nonzero(hb),
+        np.count_nonzero(hb & w),
+    ]
+    agg.arc_comeback[0] += np.count_nonzero(fig[:, ARC_EVER_LAST] & w)
+    r = np.maximum(np.minimum(rounds[fin].astype(np.int64), length), 1)
+    clear = np.clip(fig[:, ARC_CLEAR], 0, length)
+    agg.arc_clear += np.bincount(clear, minlength=length + 1)
+    agg.arc_share += np.bincount(np.minimum((SHARE_BINS * clear + r // 2) // r, SHARE_BINS), minlength=SHARE_BINS + 1)
+
+
+def _quantile(h: np.ndarray, q: float) -> int:
+    """The smallest index whose cumulative count reaches share ``q`` of the total (h non-empty)."""
+    c = np.cumsum(h)
+    return int(np.searchsorted(c, q * c[-1] - 1e-9))
+
+
+def summary(agg, competitive: bool) -> dict | None:
+    """The summary's ``arc`` block, or None when the run recorded no arc: ``rounds`` (the rounds shown: up to the
+    95th percentile of the game's length), per seat ``progress`` {p05, p50, p95} by round, ``leader`` per seat the
+    share of games it leads alone after each round (and ``tied`` the share tied for the top; these from the run's
+    first FAN_GAMES games, ``fan_games`` of them finished), and ``measures`` (every finished game): lead
+    changes per game (mean with a 95% interval), P(win | alone ahead at half-time), P(win | alone behind at
+    half-time), the comeback rate (Wilson intervals) and the round from which the winner led alone for good (median,
+    quartiles; also as a share of the game's length). Team games: the progress only (the seats share one result)."""
+    if not agg.arc_hist.size or not agg.finished:
+        return None
+    n, length, _ = agg.arc_hist.shape
+    shown = _shown_rounds(agg.rounds_hist, length)
+    progress = []
+    for s in range(n):
+        h = agg.arc_hist[s]
+        progress.append(
+            {
+                q: [_quantile(h[r], p) + agg.score_lo for r in range(shown)]
+                for q, p in (("p05", 0.05), ("p50", 0.5), ("p95", 0.95))
+            }
+        )
+    fan = int(agg.arc_lead[0].sum())
+    out: dict = {"rounds": shown, "fan_games": fan, "progress": progress}
+    if not competitive:
+        return out
+    lead = agg.arc_lead[:shown].astype(float) / max(fan, 1)
+    out["leader"] = [lead[:, 1 + s].tolist() for s in range(n)]
+    out["tied"] = lead[:, 0].tolist()
+    ch = agg.arc_changes
+    k = np.arange(len(ch))
+    games = int(ch.sum())
+    mean = float((ch * k).sum() / games)
+    var = float((ch * k * k).sum() / games) - mean * mean
+    half = 1.96 * np.sqrt(max(var, 0.0) / games) if games > 1 else 0.0
+    out["measures"] = {
+        "lead_changes": {"mean": mean, "ci95": [mean - half, mean + half], "games": games},
+        "leader_at_half_wins": rate(int(agg.arc_half[1]), int(agg.arc_half[0])),
+        "last_at_half_wins": rate(int(agg.arc_half[3]), int(agg.arc_half[2])),
+        "comeback": rate(int(agg.arc_comeback[0]), games),
+        "decided_by_score": _clear(agg),
+    }
+    return out
+
+
+def _shown_rounds(rounds_hist: np.ndarray, length: int) -> int:
+    """Rounds a chart shows: the 95th percentile of the game's length (at least 2), within the recorded rounds."""
+    if not rounds_hist.sum():
+        return length
+    return int(min(max(_quantile(rounds_hist, 0.95), 2), length))
+
+
+def _clear(agg) -> dict:
+    """The round after which the winner led alone to the end: median and quartiles (rounds, and share of the
+    game's length); the share of games where that never happened before the last round is in ``never``."""
+    h, s = agg.arc_clear, agg.arc_share
+    return {
+        "p25": _quantile(h, 0.25),
+        "p50": _quantile(h, 0.5),
+        "p75": _quantile(h, 0.75),
+        "share_p50": _quantile(s, 0.5) / SHARE_BINS,
+        "share_p25": _quantile(s, 0.25) / SHARE_BINS,
+        "share_p75": _quantile(s, 0.75) / SHARE_BINS,
+        "games": int(h.sum()),
+    }
+
+
+# --- win-probability timelines (sim arc): from per-state rollout estimates -----------------------------------------
+
+DECIDED = 0.9  # the eventual winner's chance above which, for good, the game counts as decided
+BEHIND = 0.2  # a winner whose chance was below this after some round came back
+CAL_BINS = 10  # the reliability table's bins of estimated chance
+
+
+def _upper(p: np.ndarray, n: int) -> np.ndarray:
+    """The upper ends of the 95% Wilson intervals of estimates ``p`` from ``n`` rollouts each: a chance counts as
+    below a line only when its interval is (the lowest of some thirty noisy estimates of one seat is biased low)."""
+    z = 1.96
+    c = p + z * z / (2 * n)
+    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (c + h) / (1 + z * z / n)
+
+
+def _median_ci(x: np.ndarray) -> list[float]:
+    """A distribution-free 95% interval of the median of ``x`` (order statistics n/2 -+ 0.98 sqrt(n))."""
+    s = np.sort(x)
+    n = len(s)
+    if n < 2:
+        return [float(s[0]), float(s[0])] if n else [0.0, 0.0]
+    lo = int(max(0, np.floor(n / 2 - 0.98 * np.sqrt(n))))
+    hi = int(min(n - 1, np.ceil(n / 2 + 0.98 * np.sqrt(n))))
+    return [float(s[lo]), float(s[hi])]
+
+
+def _carry(p: np.ndarray, length: int) -> np.ndarray:
+    """Rows 0 .. length - 1 of a game's chances by round, its last row (the result) repeated after its end."""
+    if len(p) >= length:
+        return p[:length]
+    return np.vstack([p, np.repeat(p[-1:], length - len(p), axis=0)])
+
+
+def timeline_summary(games: list[dict], players: int, rollouts: int, team: dict | None = None) -> dict:
+    """The ``arc.timeline`` block from `sim.play.arc.timelines` (each game: rounds, winners, status, p[round,
+    seat]): per seat (or, in a team game, per team: ``team`` {label: seats}) the median, mean and 5-95% band of the
+    chance of winning after each round; the measures with intervals: *decided at* (the round after which the
+    eventual winner's chance stays above DECIDED, also as a share of the game's rounds; median over the sampled
+    games with a 95% interval), the *comeback rate* (games won by a seat whose chance was below BEHIND after some
+    round before the end, its own 95% interval's upper end below it; Wilson interval over games); the reliability table (estimated chance against the share of those
+    seats that won); and ``rollout_halfwidth`` (a single state's 95% half-width at 50%)."""
+    from sim.stats.metrics import rate
+
+    fin = [x for x in games if x["status"] == 0 and x["winners"]]
+    lengths = np.array([len(x["p"]) for x in fin]) if fin else np.array([1])
+    shown = int(max(2, np.quantile(lengths, 0.95)))
+    groups = team or {f"seat {s}": [s] for s in range(players)}
+    bands = []
+    for label, seats in groups.items():
+        m = np.array([_carry(x["p"], shown)[:, seats[0]] for x in fin]) if fin else np.zeros((1, shown))
+        bands.append(
+            {
+                "label": label,
+                "seat": seats[0] if team is None else None,
+                "p05": np.quantile(m, 0.05, axis=0).tolist(),
+                "p50": np.quantile(m, 0.5, axis=0).tolist(),
+                "p95": np.quantile(m, 0.95, axis=0).tolist(),
+                "mean": m.mean(axis=0).tolist(),
+            }
+        )
+    decided, share, back = [], [], 0
+    pred, won = [], []
+    for x in fin:
+        p = x["p"]
+        w = [s for s in range(players) if (x["winners"] >> s) & 1]
+        pw = p[:, w].max(axis=1)  # the eventual winner's chance (of any winner, in a shared or team win)
+        below = np.flatnonzero(pw <= DECIDED)
+        first = int(below[-1]) + 1 if len(below) else 0  # rows from here on stay above DECIDED
+        d = min(first + 1, x["rounds"])  # after round d (the last row is the end of the game)
+        decided.append(d)
+        share.append(d / max(x["rounds"], 1))
+        back += bool((_upper(pw[:-1], rollouts) < BEHIND).any())
+        for s in range(players):
+            pred += p[:-1, s].tolist()
+            won += [1.0 if s in w else 0.0] * (len(p) - 1)
+    out: dict = {
+        "games": len(fin),
+        "rollouts": rollouts,
+        "rounds": shown,
+        "rollout_halfwidth": float(1.96 * np.sqrt(0.25 / max(rollouts, 1))),
+        "bands": bands,
+        "team": team is not None,
+    }
+    if not fin:
+        return out
+    d = np.array(decided, float)
+    sh = np.array(share, float)
+    out["decided"] = {
+        "p50": float(np.median(d)),
+        "ci95": _median_ci(d),
+        "p25": float(np.quantile(d, 0.25)),
+        "p75": float(np.quantile(d, 0.75)),
+        "share_p50": float(np.median(sh)),
+        "share_ci95": _median_ci(sh),
+        "rounds_p50": float(np.median([x["rounds"] for x in fin])),
+    }
+    out["comeback"] = rate(back, len(fin))
+    out["calibration"] = _calibration(np.array(pred), np.array(won))
+    return out
+
+
+def _calibration(pred: np.ndarray, won: np.ndarray) -> list[dict]:
+    """The reliability table: per bin of estimated chance, the states (seat x round) in it, their mean estimate and
+    the share of those seats that won (Wilson interval; the states of one game are not independent, so read the
+    interval as a lower bound on the uncertainty)."""
+    from sim.stats.metrics import rate
+
+    out = []
+    b = np.minimum((pred * CAL_BINS).astype(int), CAL_BINS - 1)
+    for i in range(CAL_BINS):
+        m = b == i
+        k = int(m.sum())
+        if not k:
+            continue
+        r = rate(float(won[m].sum()), k)
+        out.append({"lo": i / CAL_BINS, "hi": (i + 1) / CAL_BINS, "states": k, "estimate": float(pred[m].mean()), **r})
+    return out

@@ -1,0 +1,109 @@
+"""The game's arc (issue 39): the cheap per-round counts merge exactly whatever the chunks and threads, `sim arc`
+writes the section with its timelines, the timelines are reproducible from (seed, scenario, game index) and their
+chances are honest (a reliability check), and bad options are one line and exit 2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli.main import app
+from sim.model.scenario import load
+from sim.play.context import RunContext
+from tests.sim._cli import one_error_line
+
+MOOR = "scenarios/moor/4p.toml"
+cli = CliRunner()
+
+
+@pytest.mark.kernel
+def test_arc_counts_do_not_depend_on_chunks_or_threads():
+    from sim.play import work
+
+    sc = load(MOOR)
+    a = work.play_games(sc, 3000, 5, 3000, None, RunContext(threads=1, arc=True)).agg
+    b = work.play_games(sc, 3000, 5, 700, None, RunContext(threads=2, arc=True)).agg
+    for k in ("arc_hist", "arc_lead", "arc_changes", "arc_half", "arc_comeback", "arc_clear", "arc_share"):
+        assert np.array_equal(getattr(a, k), getattr(b, k)), k
+    assert a.arc_changes.sum() == a.finished
+    plain = work.play_games(sc, 3000, 5, 3000, None, RunContext(threads=1)).agg
+    assert plain.arc_hist.size == 0  # a run without the arc records none
+    assert np.array_equal(plain.score_hist, a.score_hist) and plain.win_units.tolist() == a.win_units.tolist()
+
+
+@pytest.mark.kernel
+def test_timelines_are_reproducible_and_honest():
+    from sim.play.arc import game_timeline, timelines
+    from sim.stats.arc import timeline_summary
+
+    sc = load(MOOR)
+    k = sc.spec.kernel()
+    one = game_timeline(sc, k, 3, 8, 11)
+    again = timelines(sc, 4, 8, 11, threads=2)[3]
+    assert np.array_equal(one["p"], again["p"]) and one["rounds"] == again["rounds"]
+    assert (one["p"].sum(axis=1) <= 1.0 + 1e-9).all()  # (a rollout stopped at the turn cap is no one's win)
+    tl = timelines(sc, 40, 16, 11, threads=2)
+    t = timeline_summary(tl, 4, 16)
+    assert t["games"] == 40 and 1 <= t["decided"]["p50"] <= t["decided"]["rounds_p50"]
+    # the reliability check: where there are enough states, the share that won is near the estimate
+    for c in t["calibration"]:
+        if c["states"] >= 400:
+            assert abs(c["rate"] - c["estimate"]) < 0.08, c
+
+
+@pytest.mark.kernel
+def test_sim_arc_writes_the_section(tmp_path):
+    out = tmp_path / "r"
+    r = cli.invoke(app, ["arc", MOOR, "--games", "600", "--sample", "4", "--rollouts", "4", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    page = (out / "summary.html").read_text()
+    assert "How the game unfolds" in page and "chance of winning" in page
+    assert "timelines 4/4 games" in r.stderr
+    import json
+
+    s = json.loads((out / "summary.json").read_text())
+    assert s["arc"]["timeline"]["games"] == 4 and "arc.lead_changes" in s["measures"]
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["--rollouts", "0"], "--rollouts"),
+        (["--sample", "-1"], "--sample"),
+        (["--games", "10", "--sample", "50"], "--sample"),
+    ],
+)
+def test_sim_arc_bad_options_are_one_line_and_exit_2(args, option, tmp_path):
+    r = cli.invoke(app, ["arc", MOOR, "--out", str(tmp_path / "x"), *args])
+    assert r.exit_code == 2, r.output
+    assert option in one_error_line(r)
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.kernel
+def test_compare_with_arc_compares_the_arc_measures(tmp_path):
+    import json
+
+    out = tmp_path / "c"
+    r = cli.invoke(
+        app,
+        [
+            "compare",
+            MOOR,
+            "--set-b",
+            "seats.0.strategy=runner",
+            "--games",
+            "2000",
+            "--arc",
+            "--json",
+            "--out",
+            str(out),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    names = {m["name"] for m in json.loads((out / "compare.json").read_text())["metrics"]}
+    assert {"arc.lead_changes", "arc.leader_at_half_wins", "arc.last_at_half_wins"} <= names
+    plain = cli.invoke(app, ["compare", MOOR, "--set-b", "seats.0.strategy=runner", "--games", "500", "--json",
+                             "--out", str(tmp_path / "p")])  # fmt: skip
+    assert plain.exit_code == 0 and "arc.lead_changes" not in (tmp_path / "p" / "compare.json").read_text()
