@@ -115,6 +115,32 @@ def check_config(cfg: TrainConfig) -> None:
         raise TrainError(f"--l2: {cfg.l2} is out of range; allowed: 0..100")
 
 
+TRAIN_FILES = {"checkpoint", "policy.json", "report.json", "report.md"}  # what a training folder holds
+
+
+def prepare_out(out: Path) -> None:
+    """Make ``out`` ready for a training run: new, empty, or a training folder (its checkpoint is resumed); a folder
+    of other things (a scenarios folder, a report), a file, or a place that cannot be written is refused with one
+    line naming --out (TrainError), before any game is played."""
+    from sim.output.report import file_in_path
+
+    if out.exists() and not out.is_dir():
+        raise TrainError(f"--out: {out} is a file; give a folder for the training run")
+    if out.is_dir():
+        others = sorted(p.name for p in out.iterdir() if p.name not in TRAIN_FILES)
+        if others:
+            raise TrainError(
+                f"--out: {out} exists and is not a training folder (it holds {', '.join(others[:3])}"
+                f"{', ...' if len(others) > 3 else ''}); give a new or empty folder"
+            )
+    try:
+        (out / "checkpoint").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        blocker = file_in_path(out)
+        where = f"{blocker} is a file, not a folder" if blocker is not None else f"cannot write in {out}"
+        raise TrainError(f"--out: {where} ({e.strerror or e}); give a folder that can be written") from None
+
+
 def default_out(cfg: TrainConfig) -> Path:
     return REPORTS / "train" / f"{cfg.game}-{cfg.role}"
 
@@ -152,7 +178,7 @@ def train(
     feat = learner.module()
     out = out or default_out(cfg)
     ck = out / "checkpoint"
-    ck.mkdir(parents=True, exist_ok=True)
+    prepare_out(out)
     state_path = ck / "state.json"
     iters: list[dict] = []
     parts: list[Decisions] = []
@@ -161,9 +187,11 @@ def train(
         state = json.loads(state_path.read_text())
         same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == asdict(learner)
         if not cfg.same_run(state["config"]) or not same:
+            was = state["config"]
             raise TrainError(
-                f"--out: {out} holds a checkpoint of another training run ({state['config']}); give another --out "
-                "or remove that folder"
+                f"--out: {out} holds the checkpoint of another training run (sim train {was.get('game')} --role "
+                f"{was.get('role')} --seed {was.get('seed')} --games {was.get('games')} --budget "
+                f"{was.get('budget')}); give another --out or remove that folder"
             )
         for it in state["iterations"][: cfg.iterations]:
             d, w = _load_npz(ck / f"iter-{it['iteration']}.npz")

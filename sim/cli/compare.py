@@ -120,6 +120,10 @@ def compare(
             "compare --help)",
             EXIT_USAGE,
         )
+    if b is not None:  # two games: said before either game's kernels load (that can take a minute)
+        named = [_game_named(p) for p in (a, b)]
+        if None not in named and named[0] != named[1]:
+            fail(f"cannot compare different games: A is '{named[0]}', B is '{named[1]}'")
     sa = shared.load_scenario(a, sets, games, seed, (("--set-a", sets_a),))
     sb = shared.load_scenario(b or a, sets, games, seed, (("--set-b", sets_b),))
     try:
@@ -150,3 +154,15 @@ def compare(
     after_write(folder)
     typer.echo(json.dumps(res, indent=2) if json_out else compare_page.render_markdown(res))
     typer.echo(f"comparison written to {folder}", err=True)
+
+
+def _game_named(path: Path) -> str | None:
+    """The game a scenario file names (its [scenario] game), read without loading it; None when the file cannot be
+    read so (the load that follows says why, in its own words)."""
+    from sim.model.scenario import ScenarioError, read
+
+    try:
+        game = read(path).get("scenario", {}).get("game")
+    except (ScenarioError, AttributeError):
+        return None
+    return game if isinstance(game, str) else None

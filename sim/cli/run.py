@@ -105,9 +105,11 @@ def arc(
         sim arc scenarios/moor/4p.toml --games 20000 --sample 200 --rollouts 32
     """
     check_run_options(games, threads, None, seed)
-    sc = shared.load_scenario(scenario, sets, games, seed)
     from sim.api.arc import arc_run, check_arc_options
     from sim.api.options import OptionError
+
+    usage(check_arc_options, sample, rollouts, games)  # before the game's kernels load (that can take a minute)
+    sc = shared.load_scenario(scenario, sets, games, seed)
     from sim.pages import arc_page
 
     n = sc.games if games is None else games

@@ -38,11 +38,14 @@ def train(
     visit counts, fits a softmax policy to them and makes it the next rollout
     policy. Writes a training report (strength per iteration against the best
     scripted strategy, with Wilson intervals) and a checkpoint per iteration: run
-    the same command again after Ctrl-C to carry on.
+    the same command again after Ctrl-C to carry on. The trained policy is
+    written to the --out folder (policy.json); --install also makes it the
+    game's shipped weights (kernels/<game>/policies/, a change to the
+    repository: retrain after a rules change, then commit it).
 
     Example:
 
-        sim train moor --seed 1 --iterations 4 --games 40 --budget 64 --install
+        sim train moor --seed 1 --iterations 4 --games 40 --budget 64
     """
     from sim.api.train import TrainConfig, TrainError
     from sim.api.train import train as run

@@ -1,0 +1,37 @@
+"""`sim train --out` takes a new, empty or training folder only (found by a fresh user: it wrote into scenarios/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sim.api.train import TrainError, prepare_out
+
+
+def test_a_folder_of_other_things_is_refused_and_left_as_it_was(tmp_path):
+    (tmp_path / "4p.toml").write_text("x")
+    with pytest.raises(TrainError, match=r"^--out: .* exists and is not a training folder \(it holds 4p.toml\)"):
+        prepare_out(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["4p.toml"]
+
+
+def test_a_file_or_a_path_through_a_file_is_one_line(tmp_path):
+    f = tmp_path / "README.md"
+    f.write_text("x")
+    with pytest.raises(TrainError, match=r"^--out: .*README.md is a file; give a folder"):
+        prepare_out(f)
+    with pytest.raises(TrainError, match=r"^--out: .*README.md is a file, not a folder"):
+        prepare_out(f / "sub")
+
+
+def test_a_new_or_a_training_folder_is_taken(tmp_path):
+    prepare_out(tmp_path / "new")
+    assert (tmp_path / "new" / "checkpoint").is_dir()
+    (tmp_path / "new" / "report.md").write_text("x")
+    prepare_out(tmp_path / "new")  # a training folder: resumed
+
+
+def test_an_unwritable_place_is_one_line():
+    with pytest.raises(TrainError, match=r"^--out: cannot write in /proc/x"):
+        prepare_out(Path("/proc/x"))
