@@ -155,7 +155,7 @@ def balance_items(s: dict) -> list[tuple[str, dict]]:
                     + (
                         f"{few_text} for an interval or the chi-square test of equal seats"
                         if few
-                        else f"equal seats: chi-square {fmt_p(chi['p'])}"
+                        else f"chi-square test of equal seats: {fmt_p(chi['p'])}"
                     ),
                 },
             )
