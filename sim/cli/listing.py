@@ -68,7 +68,9 @@ def list_(game: Annotated[str | None, typer.Argument(help="only this game")] = N
             role = f" [{g.role_title(s.role)}]" if s.role != "player" else ""
             typer.echo(f"    {s.name}{role}: {s.help}")
             for p in s.params:
-                typer.echo(f"      {p.name} = {tv(p.default)}  {p.help}")
+                long = isinstance(p.default, float) and len(repr(p.default)) > 10  # a fitted weight: 6 digits
+                shown = f"{p.default:.6g}" if long else tv(p.default)
+                typer.echo(f"      {p.name} = {shown}  {p.help}")
         typer.echo("  measures (key: label [unit; where it applies]: definition):")
         for key, e in catalogue.listing(g):
             where = [
