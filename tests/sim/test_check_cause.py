@@ -243,7 +243,8 @@ def test_exit_code_4_when_a_headline_figure_moved_without_a_regression(bdir, tmp
     assert r.exit_code == EXIT_INCONCLUSIVE == K.STATUS[K.INCONCLUSIVE] == 4, r.output
     assert "[statistical]" not in r.stdout  # no regression
     line = next(x for x in r.stdout.splitlines() if x.strip().startswith("headline seat 0 (weighted) wins"))
-    assert "changed by -" in line, r.stdout  # the baseline was moved up
+    # the baseline was moved up 2 points: it moved, and whether beyond its 1-point margin cannot be told at these games
+    assert "cannot tell yet" in line and "it moved" in line, r.stdout
     assert r.stdout.splitlines()[-2].startswith("INCONCLUSIVE: 1 scenario checked (statistical), no regression")
     assert (tmp_path / "c.md").read_text().startswith("## sim check: INCONCLUSIVE")
 
