@@ -20,7 +20,13 @@ def _pct(x: float) -> str:
 
 
 def _ci(c: list[float] | None) -> str:
-    return f"95% interval {_pct(c[0])}-{_pct(c[1])}" if c else "no interval"
+    """ "95% interval 51%-53%", with a decimal more where whole percents would print two equal ends ("51%-51%")."""
+    if not c:
+        return "no interval"
+    lo, hi = _pct(c[0]), _pct(c[1])
+    if lo == hi:
+        lo, hi = f"{100 * c[0]:.1f}%", f"{100 * c[1]:.1f}%"
+    return f"95% interval {lo}-{hi}"
 
 
 FEW = 30  # a conditional share over fewer games than this is not put in words
@@ -227,7 +233,7 @@ def calibration_rows(s: dict) -> list[dict]:
             "states": c["states"],
             "mean estimate": _pct(c["estimate"]),
             "share that won": _pct(c["rate"]),
-            "95% interval": f"{_pct(c['ci95'][0])}-{_pct(c['ci95'][1])}",
+            "95% interval": _ci(c["ci95"]).removeprefix("95% interval "),
         }
         for c in t.get("calibration") or []
     ]
@@ -290,7 +296,7 @@ def measure_rows(s: dict) -> list[dict]:
                 {
                     "measure": cat.label(f"arc.{key}"),
                     "value": _pct(r["rate"]),
-                    "95% interval": f"{_pct(r['ci95'][0])}-{_pct(r['ci95'][1])}" if r["ci95"] else "",
+                    "95% interval": _ci(r["ci95"]).removeprefix("95% interval ") if r["ci95"] else "",
                     "games": r["games"],
                 }
             )
@@ -328,7 +334,7 @@ def measure_rows(s: dict) -> list[dict]:
             {
                 "measure": "won by a seat whose chance fell below 20%",
                 "value": _pct(c["rate"]),
-                "95% interval": f"{_pct(c['ci95'][0])}-{_pct(c['ci95'][1])}",
+                "95% interval": _ci(c["ci95"]).removeprefix("95% interval "),
                 "games": c["games"],
             }
         )
