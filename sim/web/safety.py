@@ -15,6 +15,13 @@ class PathRefused(SimError, ValueError):
 
     missing: bool = False
 
+    @classmethod
+    def not_found(cls, line: str) -> PathRefused:
+        """The error of something that does not exist (HTTP 404), one line."""
+        e = cls(line)
+        e.missing = True
+        return e
+
 
 def inside(root: Path, rel: str, what: str, suffix: str | None = None) -> Path:
     """The file ``rel`` (relative, as a request gives it) inside folder ``root``, resolved. ``what`` names the
@@ -33,9 +40,7 @@ def inside(root: Path, rel: str, what: str, suffix: str | None = None) -> Path:
     if suffix is not None and p.suffix != suffix:
         raise PathRefused(f"{what}: {text!r} is not a {suffix} file")
     if not p.is_file():
-        e = PathRefused(f"{what}: no file {text!r} in the {root.name}/ folder")
-        e.missing = True
-        raise e
+        raise PathRefused.not_found(f"{what}: no file {text!r} in the {root.name}/ folder")
     return p
 
 

@@ -256,9 +256,7 @@ def get_job(request: Request, job_id: int) -> Job:
     if job is None:
         from sim.web.safety import PathRefused
 
-        e = PathRefused(f"job: no job {job_id}")
-        e.missing = True
-        raise e
+        raise PathRefused.not_found(f"job: no job {job_id}")
     return job
 
 

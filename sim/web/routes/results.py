@@ -66,9 +66,7 @@ def by_key(request: Request, key: str) -> Job:
     store: Store = request.app.state.store
     job = store.latest(key) or store.latest(key, status=None)
     if job is None:
-        e = PathRefused(f"result: no result {key!r}; the history lists them")
-        e.missing = True
-        raise e
+        raise PathRefused.not_found(f"result: no result {key!r}; the history lists them")
     return job
 
 
