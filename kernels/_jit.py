@@ -185,17 +185,75 @@ class KernelDispatcher(CPUDispatcher):
         return twin
 
 
+_DEFERRED: list[bool] = []  # set by `defer_compiles` in this process
+
+
+def defer_compiles() -> None:
+    """From now on in this process, a kernel function declared with signatures is compiled for them when it is
+    first called or typed by a compiled caller, not when its module is imported: a process that only reads the
+    games' specs (the web server: its forms, validation and pages) then never starts LLVM, whose first compile or
+    cache load costs about 64 MB of memory (measured 2026-12-06: `import numba` 90 MB, then one eager function
+    154 MB). A deferred function compiles exactly its declared signatures and then nothing else, as an eager one."""
+    _DEFERRED.append(True)
+
+
+class _Deferred:
+    """Mixin of a dispatcher whose declared signatures (``_sim_sigs``) compile on first use (`defer_compiles`)."""
+
+    def _compile_declared(self) -> bool:
+        sigs = self.__dict__.pop("_sim_sigs", None)
+        if sigs is None:
+            return False
+        from numba.core import typeinfer
+
+        with typeinfer.register_dispatcher(self):
+            for sig in sigs:
+                self.compile(sig)
+        self.disable_compile()
+        return True
+
+    def get_call_template(self, args, kws):
+        self._compile_declared()
+        return super().get_call_template(args, kws)
+
+    def _compile_for_args(self, *args, **kws):
+        if self._compile_declared():
+            return self  # Numba calls what this returns: now matched against the declared signatures only
+        return super()._compile_for_args(*args, **kws)
+
+    def python_twin(self):
+        self._compile_declared()
+        return super().python_twin()
+
+
+class _DeferredKernelDispatcher(_Deferred, KernelDispatcher):
+    pass
+
+
+class _DeferredEntryDispatcher(_Deferred, CPUDispatcher):
+    pass
+
+
 def _decorate(args, opts, entry):
-    """Apply `numba.njit` with ``opts``; a non-entry function loses its CPython wrapper (`KernelDispatcher`)."""
+    """Apply `numba.njit` with ``opts``; a non-entry function loses its CPython wrapper (`KernelDispatcher`).
+    Signatures given after `defer_compiles` are compiled on first use instead of now."""
     per_constant = opts.pop("per_constant", False)
     if not entry:
         opts = {**opts, "no_cpython_wrapper": True}
+    sigs = None
+    if _DEFERRED and args and not callable(args[0]):
+        sigs = args[0] if isinstance(args[0], (list, tuple)) else [args[0]]
+        args = args[1:]
 
     def wrap(f):
         d = numba.njit(*args, **opts)(f)
         if not entry:
-            d.__class__ = KernelDispatcher
+            d.__class__ = _DeferredKernelDispatcher if sigs is not None else KernelDispatcher
             d.per_constant = per_constant
+        elif sigs is not None:
+            d.__class__ = _DeferredEntryDispatcher
+        if sigs is not None:
+            d._sim_sigs = list(sigs)
         return d
 
     return wrap

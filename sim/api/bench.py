@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sim.api import bench_web
 from sim.model.paths import REPO
 from sim.model.scenario import Scenario, load
 from sim.model.words import count
@@ -417,6 +418,7 @@ def run_all(games: int = 100_000, quick: bool = False) -> dict:
     res["cold_compile_pinned_cpu"] = bench_cpu()
     if games >= 100_000:  # not in --quick
         res["sweep"] = sweep_overhead()
+    res["workbench"] = bench_web.workbench_memory()
     out = REPO / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(res, indent=2) + "\n")
@@ -576,6 +578,8 @@ def render(res: dict) -> str:
         )
     if res.get("cold_compile_cpu_s"):
         lines.extend(render_compiles(res["cold_compile_cpu_s"], res.get("cold_compile_pinned_cpu")))
+    if "workbench" in res:
+        lines.extend(bench_web.render_memory(res["workbench"]))
     if res.get("sweep"):
         w = res["sweep"]
         lines.append(

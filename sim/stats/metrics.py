@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import math
 
-from scipy import stats
+# scipy.stats is imported inside the functions that use it: 43 MB that a process only reading specs (the web
+# server) never needs.
 
 # Fewer finished games than this and a normal-approximation interval (a difference of rates, a mean) or a test (a
 # p-value, the chi-square of equal seats: 30 games give at least 5 expected wins per seat up to 6 seats) means
@@ -22,6 +23,8 @@ def too_few_for_tests(n: int) -> bool:
 def z_value(level: float = 0.95) -> float:
     """Two-sided standard-normal quantile for a confidence ``level`` (1.959964 for 0.95). Cached: a sweep asks for
     it for every interval of every point (scipy's ppf costs ~0.1 ms a call)."""
+    from scipy import stats
+
     return float(stats.norm.ppf(0.5 + level / 2))
 
 
@@ -94,6 +97,8 @@ def holm_reject(pvalues, alpha: float) -> list[bool]:
 
 def norm_p(z: float) -> float:
     """Two-sided p-value of a standard-normal statistic."""
+    from scipy import stats
+
     return float(2 * stats.norm.sf(abs(z)))
 
 
@@ -131,6 +136,8 @@ def two_proportion_test(x1: int, n1: int, x2: int, n2: int) -> float:
     """Two-sided p-value that two binomial proportions are equal: pooled z-test, or Fisher's exact test when a
     count is small (fewer than 20 successes or failures in the pooled sample), where the normal approximation fails.
     """
+    from scipy import stats
+
     if n1 <= 0 or n2 <= 0:
         return 1.0
     s, f = x1 + x2, (n1 - x1) + (n2 - x2)
@@ -144,6 +151,8 @@ def two_proportion_test(x1: int, n1: int, x2: int, n2: int) -> float:
 def fisher_test(x1: int, n1: int, x2: int, n2: int) -> float:
     """Two-sided p-value of Fisher's exact test that two binomial proportions x1/n1 and x2/n2 are equal (exact and
     conservative at any count, also deep in the tail where a normal approximation is not)."""
+    from scipy import stats
+
     if n1 <= 0 or n2 <= 0:
         return 1.0
     return float(stats.fisher_exact([[x1, n1 - x1], [x2, n2 - x2]]).pvalue)
@@ -192,6 +201,8 @@ def null_z_test(a: tuple, b: tuple) -> dict:
 def mcnemar_exact(up: int, down: int) -> float:
     """Exact McNemar test for paired indicators: ``up`` pairs went 0 -> 1, ``down`` pairs 1 -> 0 (two-sided
     binomial test of up out of up + down at 1/2; 1.0 without discordant pairs)."""
+    from scipy import stats
+
     n = int(up) + int(down)
     if n == 0:
         return 1.0
@@ -239,6 +250,8 @@ def chi2_hist(a, lo_a: int, b, lo_b: int, min_expected: float = 5.0) -> dict:
     every expected count is at least ``min_expected`` (raise it for p-values far in the tail).
 
     Returns statistic, dof and p (p = 1.0 when fewer than two merged bins remain)."""
+    from scipy import stats
+
     lo = min(lo_a, lo_b)
     hi = max(lo_a + len(a), lo_b + len(b))
     ha = [0] * (hi - lo)
@@ -256,6 +269,8 @@ def chi2_hist(a, lo_a: int, b, lo_b: int, min_expected: float = 5.0) -> dict:
 
 def uniform_chi2(counts) -> dict:
     """Chi-square goodness of fit of ``counts`` to equal shares (are the seats balanced?)."""
+    from scipy import stats
+
     c = [float(x) for x in counts]
     if len(c) < 2 or sum(c) <= 0:
         return {"statistic": 0.0, "dof": 0, "p": 1.0}

@@ -32,9 +32,9 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy import stats
-
 from sim.model.errors import SimError
+
+# scipy.stats is imported inside the functions that use it (as in sim.stats.metrics: the web server's memory).
 
 ALPHA = 0.05
 VerdictKind = Literal["unchanged", "changed", "cannot_tell"]
@@ -109,6 +109,8 @@ def parse_margins(items: list[str] | None) -> dict[str, float]:
 def tost_p(d: float, se: float, m: float) -> float:
     """TOST p-value of |true difference| < m for an estimate ``d`` with standard error ``se`` (normal): the larger
     of P(Z >= (d + m) / se) under d = -m and P(Z <= (d - m) / se) under d = +m. se = 0: 0 when |d| < m, else 1."""
+    from scipy import stats
+
     if se <= 0 or not math.isfinite(se):
         return 0.0 if abs(d) < m else 1.0
     lower = float(stats.norm.sf((d + m) / se))  # H0-: diff <= -m
@@ -119,6 +121,8 @@ def tost_p(d: float, se: float, m: float) -> float:
 def p_beyond(d: float, se: float, m: float) -> float:
     """One-sided p-value of |true difference| <= m against its being beyond the margin on the side of ``d``:
     P(Z >= (|d| - m) / se). se = 0: 0 when |d| > m, else 1."""
+    from scipy import stats
+
     if se <= 0 or not math.isfinite(se):
         return 0.0 if abs(d) > m else 1.0
     return float(stats.norm.sf((abs(d) - m) / se))
@@ -129,6 +133,8 @@ def games_to_decide(d: float, se: float, m: float, n: int, alpha: float = ALPHA)
     margin). Inside the margin: enough for the (1 - 2 alpha) interval to fit inside it; past it: enough for the
     one-sided test of |d| <= m to reject (the interval beyond the margin). Assumes the estimate and the per-game
     spread stay as they are."""
+    from scipy import stats
+
     if se <= 0 or n <= 0 or not math.isfinite(se) or abs(d) == m:
         return None
     sd1 = se * math.sqrt(n)  # the spread of one game's difference

@@ -32,7 +32,10 @@ def serve(settings: Settings, say: Callable[[str], None] = print) -> None:
     settings, or an address in use, before anything starts."""
     import uvicorn
 
+    from kernels._jit import defer_compiles
     from sim.web.app import create_app
+
+    defer_compiles()  # the server reads the games' specs and never plays: no LLVM here (the workers play)
 
     sock = listening_socket(settings.host, settings.port)
     app = create_app(settings.check())
