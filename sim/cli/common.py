@@ -117,6 +117,25 @@ def _stopped(e: KeyboardInterrupt, kept: str | None = None) -> int:
     return EXIT_TERMINATED if term else EXIT_INTERRUPTED
 
 
+def end_after_stop(e: SystemExit) -> None:
+    """In a process of its own (the console script, ``python -m sim.cli.main``): once the stop line is said, end at
+    once with its code (130 / 143). Every command has removed what it staged before its exit reaches here, and
+    Python's own shutdown would wait for the kernel block or Numba compile still running on a pool thread (seconds
+    under load); a CI run saw such a process end by SIGINT (return code -2) after its line, in that wait. Returns
+    (the caller re-raises) for any other exit."""
+    import os
+    import sys
+
+    if not _STOP_SAID or e.code not in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that left, a closed stream: nothing more to say there
+            pass
+    os._exit(int(e.code))
+
+
 def after_write(folder: Path) -> None:
     """What every command that wrote the report folder ``folder`` (run, report, compare, sweep) does next: name an
     earlier report left behind (`warn_leftover`), then list the new one in the index (`refresh_index`)."""

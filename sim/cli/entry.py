@@ -40,7 +40,7 @@ def main() -> None:
     except KeyboardInterrupt as e:
         _stopped_early(e)
     try:
-        cli.main()
+        cli.run_as_script()
     except KeyboardInterrupt as e:  # only before cli.main's own handling (it reports the rest)
         _stopped_early(e)
 

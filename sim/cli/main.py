@@ -24,6 +24,7 @@ from sim.cli.common import (  # noqa: F401  (re-exported: the exit codes are par
     EXIT_TERMINATED,
     EXIT_USAGE,
     _stopped,
+    end_after_stop,
 )
 
 # the commands, one module each, in the order `sim --help` lists them within their panels
@@ -93,5 +94,14 @@ def main() -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
+def run_as_script() -> None:
+    """`main` in a process of its own: after the stop line, the process ends at once (`end_after_stop`)."""
+    try:
+        main()
+    except SystemExit as e:
+        end_after_stop(e)
+        raise
+
+
 if __name__ == "__main__":
-    main()
+    run_as_script()

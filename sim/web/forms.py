@@ -56,6 +56,7 @@ class Form:
     scenario: str  # the file, relative to the scenarios folder
     game: str
     title: str
+    description: str = ""  # the scenario file's own description (its [scenario] description), shown as text
     groups: dict[str, list[Field]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     given: dict[str, str] = field(default_factory=dict)  # what the designer typed, by field name
@@ -184,7 +185,7 @@ def build(path: Path, rel: str, given: Mapping[str, str] | None = None) -> Form:
     given = dict(given or {})
     sc = public.load(path)
     spec = sc.spec
-    form = Form(scenario=rel, game=sc.game, title=spec.title, given=given)
+    form = Form(scenario=rel, game=sc.game, title=spec.title, description=sc.description, given=given)
     for f in scenario_fields(spec, sc) + rule_fields(spec, sc.params):
         form.groups.setdefault(f.group, []).append(f)
     n = _int(given.get("players"), sc.players, spec.min_players, spec.max_players)
@@ -203,11 +204,25 @@ def _int(v: str | None, default: int, lo: int, hi: int) -> int:
 
 
 def override_text(f: Field, value: str) -> str:
-    """The ``NAME=VALUE`` text of field ``f`` set to ``value`` (text quoted where TOML needs it)."""
+    """The ``NAME=VALUE`` text of field ``f`` set to ``value`` (text quoted where TOML needs it). What is not a TOML
+    value in a number field (``<script>``) goes as text, so that the error beside it says what the field takes
+    ("expected an integer in 19..62"), not how to write TOML."""
     v = value.strip()
     if f.kind == "str" and not (v.startswith('"') or v.startswith("'")):
         v = toml_value(v)
+    elif f.kind in ("int", "float") and not _is_toml(v):
+        v = toml_value(v)
     return f"{f.name}={v}"
+
+
+def _is_toml(v: str) -> bool:
+    from sim.model.overrides import parse_value
+
+    try:
+        parse_value(v)
+    except ValueError:
+        return False
+    return True
 
 
 def overrides(form: Form, values: Mapping[str, str]) -> list[str]:

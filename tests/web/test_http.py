@@ -40,6 +40,7 @@ def test_form_has_a_field_per_parameter_card_and_seat(c):
     for name in ("games", "seed", "players", "track_len", "tiebreak", "seats.0.strategy", "seats.3.w_tile"):
         assert f'name="{name}"' in text(r), name
     assert "track length (spaces)" in text(r) and "allowed 19..62" in text(r) and "default 30" in text(r)
+    assert "all seats the weighted heuristic with default weights" in text(r)  # the file's description
     th = c.get("/scenario", params={"path": "treasure_hunters/basic-4p.toml"}).text
     assert 'name="ghost_cards.shuffle"' in th and 'name="move_die.faces"' in th
 
@@ -51,6 +52,14 @@ def test_validation_gives_the_set_line_beside_the_field(c):
     assert "--set track_len=5: params.track_len: 5 is out of range; allowed 19..62" in text(r)
     ok = c.post("/validate", data={"scenario": "moor/4p.toml", "field": "track_len", "track_len": "40"})
     assert ok.text == ""
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_markup_in_a_number_field_is_told_what_the_field_takes_not_how_to_write_toml(c):
+    r = c.post("/validate", data={"scenario": "moor/4p.toml", "field": "track_len", "track_len": "<script>"})
+    line = text(r)
+    assert "params.track_len: expected an integer in 19..62" in line and "quote text" not in line
+    assert "<script>" not in r.text and "&lt;script&gt;" in r.text
 
 
 @pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
