@@ -48,8 +48,6 @@ from kernels.search import (
     HIDDEN_ROW,
     NO_ROOT,
     ROOT_PRIOR,
-    SCRATCH_CTL,
-    SCRATCH_KEY,
     SEARCH_BEGIN,
     SEARCH_PRIOR,
     SEARCH_SID,
@@ -212,18 +210,18 @@ def _play_batch(
             # played in the batch game
             w = 0
             if s == SEARCH_BEGIN:
-                prepare(search[2], search[3], parts(search[0])[2])  # the rollouts' strategies
-            elif rollout and s == ST_DONE:  # the world's winners (its scores in search[7]): the search's reward
-                w, _t, _r = game_outcome(gst, prm, n, gfirst, s, search[7], search[8], search[9], gws)
+                prepare(search.sids, search.sparams, parts(search.batch)[2])  # the rollouts' strategies
+            elif rollout and s == ST_DONE:  # the world's winners (its scores in search.scores): the search's reward
+                w, _t, _r = game_outcome(gst, prm, n, gfirst, s, search.scores, search.extra, search.curves, gws)
             root = search_step(search, s, a, w, mask, st[S_DECISIONS], log_mark(ws), seat, sparams, rng)
             if root == NO_ROOT:
-                searched = search[SCRATCH_CTL][CTL_CHOSEN]
+                searched = search.ctl[CTL_CHOSEN]
                 gst, gfirst, gsids, gsparams, grng, gws = st, first, sids, sparams, rng, ws
                 rollout = False
             else:  # a copy of the batch game, its hidden part re-dealt from what the seat saw, on the world's streams
-                gst, _unused, gws = parts(search[0])
-                gsids, gsparams, grng = search[2], search[3], search[1]
-                seed_world(grng, search[SCRATCH_KEY][0], search[SCRATCH_CTL][CTL_V], n)
+                gst, _unused, gws = parts(search.batch)
+                gsids, gsparams, grng = search.sids, search.sparams, search.rng
+                seed_world(grng, search.key[0], search.ctl[CTL_V], n)
                 gfirst = resume_game(gst, st, prm, n, 0, grng, gws)
                 sample_hidden(gst, seat, prm, grng, HIDDEN_ROW, gws)
                 rollout = True
@@ -426,8 +424,8 @@ def _search_decide(play_batch, search, st, prm, n, seat, sparams, seed, game):
     sids = np.zeros(n, np.int64)
     sids[seat] = SEARCH_SID
     status = play_games(
-        play_batch, _scratch_like(search[0]), seed, 0, game, 1, n, prm, sids, sparams, search[8].shape[0],
-        search[9].shape, search=search, resume=np.ascontiguousarray(st, dtype=np.int32), stop=True,
+        play_batch, _scratch_like(search.batch), seed, 0, game, 1, n, prm, sids, sparams, search.extra.shape[0],
+        search.curves.shape, search=search, resume=np.ascontiguousarray(st, dtype=np.int32), stop=True,
     )[4]  # fmt: skip
     return int(status[0])
 

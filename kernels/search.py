@@ -38,6 +38,7 @@ compiled.
 from __future__ import annotations
 
 import math
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -75,10 +76,6 @@ REC_COLS = 10
 REC_DECISION = 1
 REC_CANDIDATE = 2
 REC_TOP = 5
-SCRATCH_RECORD = 10  # where the record, the counts, the control row and the key sit in `new_search`'s tuple
-SCRATCH_COUNTS = 11
-SCRATCH_CTL = 16
-SCRATCH_KEY = 17
 # the control row of the decision under way (int64[N_CTL]), read and written by `search_step`
 CTL_R = 0  # rollouts played
 CTL_J = 1  # position of the root action the current rollout tries
@@ -99,40 +96,53 @@ ROOT_PRIOR = -2  # the next world is the first: the rollout strategy chooses the
 NO_ROOT = -1  # the budget is spent: the decision is made
 
 
-def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_extra, curves_shape, record_len=1):
-    """The ``search`` argument of `play_batch` (plain numpy, allocated once per call): (rollout batch scratch (the
-    game's `batch_scratch`, of the same type as the batch's own), rollout streams uint64[RNG_ROWS, 4], rollout
-    strategy per seat int64[n], their parameter rows float64[n, k], root actions int64[n_actions], visits
-    int64[n_actions], wins int64[n_actions], a rollout's scores int32[n], extra int32[n_extra], curves
-    int32[*curves_shape], decision record int32[record_len, REC_COLS] (None for record_len <= 1: no record, and
-    no recording code compiled), counts int64[4]:
-    search decisions made, rollouts played, rollouts that ended in an error status, rollouts cut at the turn cap,
-    with this scratch (for `sim bench` and the tests), the rollout strategy's choice's result on each world
-    int64[BUDGET_MAX] (its win << 32, plus its seat's score under the score tie-break), per root action the worlds
-    of the current halving round where it did better than that choice int64[n_actions] and the reverse
-    int64[n_actions], the same difference summed over all its rounds int64[n_actions], the control row of the
-    decision under way int64[N_CTL] (CTL_*) and its key uint64[1]).
+class SearchScratch(NamedTuple):
+    """The ``search`` argument of `play_batch` (plain numpy, allocated once per call by `new_search`; a named tuple
+    Numba reads field by field as it read the positions before)."""
 
-    rollout_sids: each seat's strategy in rollouts: a search seat's rollout strategy, every other seat its own."""
-    return (
-        rollout_batch,
-        np.zeros((RNG_ROWS, 4), dtype=np.uint64),
-        np.ascontiguousarray(rollout_sids, dtype=np.int64),
-        np.ascontiguousarray(rollout_sparams, dtype=np.float64),
-        np.zeros(n_actions, dtype=np.int64),
-        np.zeros(n_actions, dtype=np.int64),
-        np.zeros(n_actions, dtype=np.int64),
-        np.zeros(n, dtype=np.int32),
-        np.zeros(n_extra, dtype=np.int32),
-        np.zeros(curves_shape, dtype=np.int32),
-        np.zeros((int(record_len), REC_COLS), dtype=np.int32) if record_len > 1 else None,
-        np.zeros(4, dtype=np.int64),
-        np.zeros(BUDGET_MAX, dtype=np.int64),
-        np.zeros(n_actions, dtype=np.int64),
-        np.zeros(n_actions, dtype=np.int64),
-        np.zeros(n_actions, dtype=np.int64),
-        np.zeros(N_CTL, dtype=np.int64),
-        np.zeros(1, dtype=np.uint64),
+    batch: Any  # the rollouts' batch scratch: the game's `batch_scratch`, of the same type as the batch's own
+    rng: np.ndarray  # uint64[RNG_ROWS, 4]: the rollouts' streams
+    sids: np.ndarray  # int64[n]: each seat's strategy in rollouts
+    sparams: np.ndarray  # float64[n, k]: their parameter rows
+    acts: np.ndarray  # int64[n_actions]: the decision's root actions
+    visits: np.ndarray  # int64[n_actions]: rollouts of each root action
+    wins: np.ndarray  # int64[n_actions]: their wins
+    scores: np.ndarray  # int32[n]: a rollout's final scores
+    extra: np.ndarray  # int32[n_extra]: a rollout's extra columns
+    curves: np.ndarray  # int32[*curves_shape]: a rollout's curves
+    record: Any  # int32[record_len, REC_COLS], the decisions' record; None (no recording code compiled) without one
+    counts: np.ndarray  # int64[4]: decisions made, rollouts played, rollouts ended in an error status, cut at the cap
+    prior: np.ndarray  # int64[BUDGET_MAX]: the rollout strategy's result on each world (its win << 32, plus its score)
+    ahead: np.ndarray  # int64[n_actions]: worlds of the halving round where the action did better than that choice
+    behind: np.ndarray  # int64[n_actions]: ... where it did worse
+    net: np.ndarray  # int64[n_actions]: that difference summed over all its rounds
+    ctl: np.ndarray  # int64[N_CTL]: the control row of the decision under way (CTL_*)
+    key: np.ndarray  # uint64[1]: the decision's key (the seat's own stream's draw)
+
+
+def new_search(rollout_batch, n, n_actions, rollout_sids, rollout_sparams, n_extra, curves_shape, record_len=1):
+    """The ``search`` argument of `play_batch`: a `SearchScratch` (its fields say what each holds), the decision
+    record only for ``record_len`` > 1. rollout_sids: each seat's strategy in rollouts: a search seat's rollout
+    strategy, every other seat its own."""
+    return SearchScratch(
+        batch=rollout_batch,
+        rng=np.zeros((RNG_ROWS, 4), dtype=np.uint64),
+        sids=np.ascontiguousarray(rollout_sids, dtype=np.int64),
+        sparams=np.ascontiguousarray(rollout_sparams, dtype=np.float64),
+        acts=np.zeros(n_actions, dtype=np.int64),
+        visits=np.zeros(n_actions, dtype=np.int64),
+        wins=np.zeros(n_actions, dtype=np.int64),
+        scores=np.zeros(n, dtype=np.int32),
+        extra=np.zeros(n_extra, dtype=np.int32),
+        curves=np.zeros(curves_shape, dtype=np.int32),
+        record=np.zeros((int(record_len), REC_COLS), dtype=np.int32) if record_len > 1 else None,
+        counts=np.zeros(4, dtype=np.int64),
+        prior=np.zeros(BUDGET_MAX, dtype=np.int64),
+        ahead=np.zeros(n_actions, dtype=np.int64),
+        behind=np.zeros(n_actions, dtype=np.int64),
+        net=np.zeros(n_actions, dtype=np.int64),
+        ctl=np.zeros(N_CTL, dtype=np.int64),
+        key=np.zeros(1, dtype=np.uint64),
     )
 
 
@@ -156,7 +166,7 @@ def search_step(search, s, a, w, mask, made, mark, seat, sparams, rng):
     ``s``: SEARCH_BEGIN (the decision starts, among the legal actions set in ``mask`` int8[n_actions]),
     SEARCH_PRIOR (the first world was decided: ``a`` the rollout strategy's choice, -1 when that world offered other
     actions), else the status (kernels.loop's ST_*) a rollout ended with (a refused root action: ST_BAD_ACTION or
-    ST_NO_ACTION); ``w``: the winners' bit set of a rollout that ended (ST_DONE), its scores in search[7];
+    ST_NO_ACTION); ``w``: the winners' bit set of a rollout that ended (ST_DONE), its scores in search.scores;
     ``made``, ``mark``: the batch game's decisions and event-log rows so far (for the record); ``rng``: the batch
     game's streams (the seat's row keys the decision).
 
@@ -166,8 +176,8 @@ def search_step(search, s, a, w, mask, made, mark, seat, sparams, rng):
 
     One function, not a step calling a `next_root` and a `choose`: each compiled function costs Numba its own
     pipeline and module, and the split cost 0.35-1.0 s of cold compile per search scenario (kernels/README.md)."""
-    acts, visits, wins, srow, counts = search[4], search[5], search[6], search[7], search[SCRATCH_COUNTS]
-    prior_val, ahead, behind, net, ctl = search[12], search[13], search[14], search[15], search[SCRATCH_CTL]
+    acts, visits, wins, srow, counts = search.acts, search.visits, search.wins, search.scores, search.counts
+    prior_val, ahead, behind, net, ctl = search.prior, search.ahead, search.behind, search.net, search.ctl
     budget = np.int64(sparams[seat, C_BUDGET])
     halving = sparams[seat, C_ROOT] == ROOT_HALVING
     by_score = sparams[seat, C_TIEBREAK] == TIE_SCORE
@@ -180,7 +190,7 @@ def search_step(search, s, a, w, mask, made, mark, seat, sparams, rng):
                 wins[k] = 0
                 net[k] = 0
                 k += 1
-        search[SCRATCH_KEY][0] = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys it all
+        search.key[0] = next_u64(rng, 1 + seat)  # the seat's own stream: one draw a decision keys it all
         rounds = _ceil_log2(k)
         ctl[CTL_R] = 0
         ctl[CTL_K] = k
@@ -303,9 +313,7 @@ def search_step(search, s, a, w, mask, made, mark, seat, sparams, rng):
     counts[1] += budget
     ctl[CTL_CHOSEN] = acts[j]
     tiebreak = halving + 2 * (halving and by_score)
-    _record(
-        search[SCRATCH_RECORD], seat, made, budget, mark, tiebreak, acts, visits, wins, ahead, behind, k, j, challenger
-    )
+    _record(search.record, seat, made, budget, mark, tiebreak, acts, visits, wins, ahead, behind, k, j, challenger)
     return NO_ROOT
 
 

@@ -66,7 +66,7 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1, learned=False):
 
 def uses_learned(sids, search=None):
     """Whether a seat of ``sids`` (int64[n]), or of the search's rollouts, plays the learned policy."""
-    rollout = () if search is None else search[2]
+    rollout = () if search is None else search.sids
     return bool(any(int(x) == S_LEARNED for x in sids) or any(int(x) == S_LEARNED for x in rollout))
 
 

@@ -343,7 +343,6 @@ def search_speed(path: str, games: int = 24, reps: int = 2) -> dict:
     same table with every search seat playing its rollout strategy (interleaved with it); their ratio (target >=
     ROLLOUT_TARGET); and its cold compile in CPU s."""
     from kernels.batch import play_games
-    from kernels.search import SCRATCH_COUNTS
     from sim.model.search import rollout_seats, search_scratch
 
     sc = load(REPO / path)
@@ -369,9 +368,9 @@ def search_speed(path: str, games: int = 24, reps: int = 2) -> dict:
         )  # fmt: skip
         dt = time.perf_counter() - t0
         if rep and dt < best_dt:
-            best_dt, counts = dt, search[SCRATCH_COUNTS].copy()
+            best_dt, counts = dt, search.counts.copy()
         # the batch of the rollout strategies, as many games as the search played rollouts (at most 20,000)
-        n = int(min(20_000, max(200, search[SCRATCH_COUNTS][1])))
+        n = int(min(20_000, max(200, search.counts[1])))
         if rep:
             rollout_sc_speed = max(rollout_sc_speed, kernel_speed(scripted, n, 1, reps=1)["games_per_s"])
     assert counts is not None  # reps >= 1 timed repetitions

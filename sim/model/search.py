@@ -161,10 +161,10 @@ def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Calla
 
 
 def _decisions(rec: Any) -> list[dict]:
-    from kernels.search import SCRATCH_RECORD, decisions
+    from kernels.search import decisions
 
-    if isinstance(rec, tuple):
-        rec = rec[SCRATCH_RECORD]
+    if isinstance(rec, tuple):  # the whole scratch (`kernels.search.SearchScratch`)
+        rec = rec.record
     return decisions(rec)
 
 

@@ -100,7 +100,7 @@ def play_training_game(
 ) -> Decisions:
     """The search decisions of training game ``g`` of ``iteration`` (module docstring), as `Decisions`."""
     from kernels.batch import play_games
-    from kernels.search import CTL_K, SCRATCH_COUNTS, SCRATCH_CTL, SCRATCH_RECORD, decisions, new_search
+    from kernels.search import CTL_K, decisions, new_search
 
     spec = sc.spec
     kernel = spec.kernel()
@@ -115,7 +115,7 @@ def play_training_game(
     rsids, rsparams = rollout
     rb = kernel.batch_scratch(n, prm, learned=True)
     search = new_search(rb, n, int(kernel.N_ACTIONS), rsids, rsparams, n_extra, curves, 64)
-    rec, counts, ctl = search[SCRATCH_RECORD], search[SCRATCH_COUNTS], search[SCRATCH_CTL]
+    rec, counts, ctl = search.record, search.counts, search.ctl
     n_actions = int(kernel.N_ACTIONS)
     fbuf = np.zeros((n_actions, feat.N_FEATURES), np.float64)
     mask = np.zeros(n_actions, np.int8)
@@ -136,8 +136,8 @@ def play_training_game(
         a = int(out[4][0])
         seat = decisions(rec)[0]["seat"]
         kk = int(ctl[CTL_K])
-        acts = search[4][:kk].copy()
-        visits = search[5][:kk].astype(np.float64)
+        acts = search.acts[:kk].copy()
+        visits = search.visits[:kk].astype(np.float64)
         st, rng, _ws = kernel.step.parts.py_func(scratch)  # plain Python: the state and streams of the scratch
         mask[:] = 0
         mask[acts] = 1

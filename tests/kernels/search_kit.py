@@ -79,7 +79,7 @@ def search_once(k, search, batch, prm, n, first, seat, nl, sparams, seed=11):
     int64[nl]) with visits and wins by legal action in index order."""
     st = k.step.parts.py_func(batch)[0]
     a = k.play_batch.search_decide(search, st.copy(), prm, n, seat, sparams, seed=seed, game=0)
-    return int(a), search[5][:nl].copy(), search[6][:nl].copy()
+    return int(a), search.visits[:nl].copy(), search.wins[:nl].copy()
 
 
 @njit(inline="always")

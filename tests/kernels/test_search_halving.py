@@ -75,14 +75,14 @@ def test_the_challenger_replaces_the_rollout_strategys_choice_only_beyond_the_si
     worlds than it did worse; a margin of 10 standard errors is never met by a few dozen worlds: the rollout
     strategy's choice is played."""
     a, acts, _, _, search = _halve(decision, 256, deviate=0.0, tiebreak=tiebreak)
-    ahead, behind = int(search[13][1]), int(search[14][1])
+    ahead, behind = int(search.ahead[1]), int(search.behind[1])
     assert a == (acts[1] if ahead > behind else acts[0])
     a10, acts10, _, _, _ = _halve(decision, 256, deviate=10.0, tiebreak=tiebreak)
     assert a10 == acts10[0]
 
 
 def test_the_score_tiebreak_keeps_each_world_as_a_win_then_the_seats_score(decision):
-    """The rollout strategy's result on each world it played (search[12], int64): its win in bit 32, and with the
+    """The rollout strategy's result on each world it played (search.prior, int64): its win in bit 32, and with the
     score tie-break the hunters' final score (jewels delivered, 0..8) in the low bits; without it the low bits are
     0. The win bits are the same either way (the same worlds: the choice plays every round's worlds first)."""
     _, _, v0, w0, plain = _halve(decision, 256)
@@ -138,5 +138,5 @@ def test_r04_a_halving_search_depends_only_on_what_the_seat_saw():
         sp = search_row(sc, SEAT, 48, root=K.ROOT_HALVING)
         search = search_scratch(sc, PL)
         a, v, w = search_once(PL, search, b, prm, 4, first, SEAT, nl, sp)
-        out.append((a, search[4][:nl].tolist(), v.tolist(), w.tolist()))
+        out.append((a, search.acts[:nl].tolist(), v.tolist(), w.tolist()))
     assert out[0] == out[1] and sum(out[0][2]) == 48

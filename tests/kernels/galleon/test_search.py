@@ -185,7 +185,7 @@ def _search(play_batch, sc, prm, st):
     nl = R.legal_actions(ws[0][0], prm, ws[0][2])
     a = play_batch.search_decide(search, ws[0][0], prm, 4, 0, sc.sparams(), seed=21, game=5)
     k = int(nl)
-    return int(a), search[4][:k].tolist(), search[5][:k].tolist(), search[6][:k].tolist()
+    return int(a), search.acts[:k].tolist(), search.visits[:k].tolist(), search.wins[:k].tolist()
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ def _search(play_batch, sc, prm, st, search=None):
     seat = int(R.decision_seat(ws[0]))
     a = play_batch.search_decide(search, ws[0], prm, sc.players, seat, sc.sparams(), seed=21, game=5)
     k = int(nl)
-    return int(a), search[4][:k].tolist(), search[5][:k].tolist(), search[6][:k].tolist()
+    return int(a), search.acts[:k].tolist(), search.visits[:k].tolist(), search.wins[:k].tolist()
 
 
 def _other_world(st, seat, prm):

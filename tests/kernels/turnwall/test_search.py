@@ -188,7 +188,7 @@ def _decide(pb, sc, st, prm, budget=24):
     assert nl > 1
     search = search_scratch(sc2, play, 1, prm)
     a = pb.search_decide(search, st2, prm, n, seat, sc2.sparams(), seed=77, game=0)
-    return int(a), search[5].copy(), search[6].copy()
+    return int(a), search.visits.copy(), search.wins.copy()
 
 
 @pytest.mark.parametrize("memory", [{}, {"recall_own": 0.5, "recall_table": 0.5}], ids=["perfect", "half"])
