@@ -208,6 +208,7 @@ def test_a_board_file_that_is_not_utf8_is_refused_the_same_way(tmp_path):
         load(scenario(tmp_path, board.name))
 
 
+@pytest.mark.kernel  # loading a Treasure Hunters scenario imports its kernels (compiled at import)
 def test_a_scenario_without_a_name_is_named_after_its_file_even_when_it_sets_parameters(tmp_path):
     """The default name is the file's stem, not the last [params] key (a loop variable once made it 'board')."""
     src = Path(__file__).resolve().parents[2] / "scenarios/treasure_hunters/advanced-2p.toml"
