@@ -1,5 +1,6 @@
 """Board files shared by every game's loader (kernels/<game>/board.py): where a board name points and reading it
-once per file version, the one-line error every loader raises. Plain Python; each game validates its own document."""
+once per file version, the one-line error every loader raises, and the checks every board document starts with
+(`board_table`, `unknown`, `texts`). Plain Python; each game validates the rest of its own document."""
 
 from __future__ import annotations
 
@@ -17,6 +18,33 @@ class BoardError(ValueError):
 def err(path, field: str, msg: str) -> BoardError:
     """The one-line error ``board PATH: FIELD: MSG``."""
     return BoardError(f"board {path}: {field}: {msg}")
+
+
+def unknown(path, field: str, d: dict, allowed) -> None:
+    """Raise ``board PATH: FIELD: unknown key 'K'; allowed: A, B`` for the first key of table ``d`` not in
+    ``allowed`` (in the order of ``allowed``, as the message lists them)."""
+    for k in d:
+        if k not in allowed:
+            raise err(path, field, f"unknown key '{k}'; allowed: {', '.join(allowed)}")
+
+
+def board_table(data, path, top_keys) -> dict:
+    """The ``[board]`` table of a parsed board document, whose top level may hold only ``top_keys``; raises
+    BoardError (top level not a table, an unknown table, no [board] table)."""
+    if not isinstance(data, dict):
+        raise err(path, "top level", "expected a table")
+    unknown(path, "top level", data, top_keys)
+    b = data.get("board")
+    if not isinstance(b, dict):
+        raise err(path, "[board]", "missing table")
+    return b
+
+
+def texts(path, b: dict, keys=("name", "description")) -> None:
+    """Raise BoardError when a free-text key of table ``b`` (``board.name``, ``board.description``) is no string."""
+    for k in keys:
+        if k in b and not isinstance(b[k], str):
+            raise err(path, f"board.{k}", "expected a string")
 
 
 def read_toml(p: Path) -> dict:

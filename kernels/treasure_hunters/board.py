@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels import boardfile
-from kernels.boardfile import BoardError, err, is_int  # noqa: F401  (BoardError: this loader's error)
+from kernels.boardfile import BoardError, board_table, err, is_int, texts, unknown  # noqa: F401  (BoardError: this loader's error)
 
 ROOM_LETTERS = tuple("ABCDEFGHIJKL")
 N_ROOMS = 12
@@ -98,23 +98,8 @@ def _str_list(path, b: dict, key: str, required: bool = True) -> list[str]:
     return v
 
 
-def parse_board(data, path: str = "<board>") -> Board:
-    """Validate a parsed board document; raises BoardError (one line) on the first problem."""
-    if not isinstance(data, dict):
-        raise err(path, "top level", "expected a table")
-    for k in data:
-        if k != "board":
-            raise err(path, "top level", f"unknown key '{k}'; allowed: board")
-    b = data.get("board")
-    if not isinstance(b, dict):
-        raise err(path, "[board]", "missing table")
-    for k in b:
-        if k not in BOARD_KEYS:
-            raise err(path, "board", f"unknown key '{k}'; allowed: {', '.join(BOARD_KEYS)}")
-    for k in ("name", "description"):
-        if k in b and not isinstance(b[k], str):
-            raise err(path, f"board.{k}", "expected a string")
-
+def _rooms(path, b: dict) -> None:
+    """``board.rooms``: the 12 room letters A..L, each once."""
     rooms = _str_list(path, b, "rooms")
     seen = set()
     for i, r in enumerate(rooms):
@@ -131,6 +116,9 @@ def parse_board(data, path: str = "<board>") -> Board:
             f"missing room{'s' if len(missing) != 1 else ''} {', '.join(missing)}; the house has the 12 rooms A..L",
         )
 
+
+def _hallway(path, b: dict) -> tuple[list[str], dict[str, int]]:
+    """(the hallway squares, every node's number by name: outside 0, rooms 1..12, then the squares)."""
     hallway = _str_list(path, b, "hallway")
     if len(hallway) > MAX_HALL:
         raise err(path, "board.hallway", f"{len(hallway)} squares; at most {MAX_HALL}")
@@ -150,42 +138,51 @@ def parse_board(data, path: str = "<board>") -> Board:
             )
             raise err(path, f"board.hallway[{i}]", f"{what}; hallway names must be unique")
         names[h] = 1 + N_ROOMS + i
+    return hallway, names
 
-    def room_list(key: str, exact: int | None) -> tuple[int, ...]:
-        lst = _str_list(path, b, key)
-        out = []
-        for i, r in enumerate(lst):
-            if r not in ROOM_LETTERS:
-                raise err(path, f"board.{key}[{i}]", f"'{r}' is not a room; allowed: A..L")
-            if ROOM_LETTERS.index(r) in out:
-                raise err(path, f"board.{key}[{i}]", f"room '{r}' appears twice")
-            out.append(ROOM_LETTERS.index(r))
-        if exact is not None and len(out) != exact:
-            raise err(path, f"board.{key}", f"needs exactly {exact} rooms (one per jewel), got {len(out)}")
-        return tuple(out)
 
-    jewel_rooms = room_list("jewel_rooms", N_JEWELS)
-    start_rooms = room_list("ghost_start_rooms", None)
+def _room_list(path, b: dict, key: str, exact: int | None) -> tuple[int, ...]:
+    lst = _str_list(path, b, key)
+    out: list[int] = []
+    for i, r in enumerate(lst):
+        if r not in ROOM_LETTERS:
+            raise err(path, f"board.{key}[{i}]", f"'{r}' is not a room; allowed: A..L")
+        if ROOM_LETTERS.index(r) in out:
+            raise err(path, f"board.{key}[{i}]", f"room '{r}' appears twice")
+        out.append(ROOM_LETTERS.index(r))
+    if exact is not None and len(out) != exact:
+        raise err(path, f"board.{key}", f"needs exactly {exact} rooms (one per jewel), got {len(out)}")
+    return tuple(out)
 
+
+def _front_door(path, b: dict, names: dict[str, int]) -> int:
     if "front_door" not in b:
         raise err(path, "board.front_door", "missing; name the hallway square (or room) behind the front door")
     fd = b["front_door"]
     if not isinstance(fd, str) or fd not in names or fd == "outside":
         raise err(path, "board.front_door", f"{fd!r} is not a hallway square or room of this board")
-    front = names[fd]
+    return names[fd]
 
-    edges: list[tuple[int, int, int]] = [(0, front, 0)]
-    pairs = {(0, front)}
 
-    def add_edge(field: str, a: int, c: int, col: int):
+class _Links:
+    """The links read so far, (a, c, colour) each, the front door's first; each pair of nodes once."""
+
+    def __init__(self, path, front: int):
+        self.path = path
+        self.edges: list[tuple[int, int, int]] = [(0, front, 0)]
+        self.pairs = {(0, front)}
+
+    def add(self, field: str, a: int, c: int, col: int) -> None:
         if a == c:
-            raise err(path, field, "links a node to itself")
+            raise err(self.path, field, "links a node to itself")
         key = (min(a, c), max(a, c))
-        if key in pairs:
-            raise err(path, field, "duplicate link")
-        pairs.add(key)
-        edges.append((a, c, col))
+        if key in self.pairs:
+            raise err(self.path, field, "duplicate link")
+        self.pairs.add(key)
+        self.edges.append((a, c, col))
 
+
+def _corridors(path, b: dict, names: dict[str, int], links: _Links) -> None:
     cors = b.get("corridors", [])
     if not isinstance(cors, list):
         raise err(path, "board.corridors", "expected an array of [square, square] pairs")
@@ -198,32 +195,31 @@ def parse_board(data, path: str = "<board>") -> Board:
                 raise err(
                     path, f, f"'{x}' is not a hallway square (corridors link hallway squares; use doors for rooms)"
                 )
-        add_edge(f, names[e[0]], names[e[1]], 0)
+        links.add(f, names[e[0]], names[e[1]], 0)
 
-    doors = b.get("doors", [])
-    if not isinstance(doors, list):
-        raise err(path, "board.doors", "expected an array of tables { between = [a, b], colour = ... }")
-    for i, d in enumerate(doors):
-        f = f"board.doors[{i}]"
-        if not isinstance(d, dict):
-            raise err(path, f, "expected a table { between = [a, b], colour = ... }")
-        for k in d:
-            if k not in DOOR_KEYS:
-                raise err(path, f, f"unknown key '{k}'; allowed: {', '.join(DOOR_KEYS)}")
-        e = d.get("between")
-        if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-            raise err(path, f"{f}.between", "expected a pair of node names")
-        for x in e:
-            if x not in names or x == "outside":
-                raise err(path, f"{f}.between", f"'{x}' is not a room or hallway square of this board")
-        a, c = names[e[0]], names[e[1]]
-        if a > N_ROOMS and c > N_ROOMS:
-            raise err(path, f"{f}.between", "a door needs a room at one end (use corridors between squares)")
-        col = d.get("colour", "none")
-        if col not in COLOURS:
-            raise err(path, f"{f}.colour", f"{col!r} is not a known colour; allowed: {', '.join(COLOURS)}")
-        add_edge(f, a, c, COLOURS.index(col))
 
+def _door(path, f: str, d, names: dict[str, int], links: _Links) -> None:
+    """``board.doors[i]``: a link with a room at one end, of a colour (none, blue, green)."""
+    if not isinstance(d, dict):
+        raise err(path, f, "expected a table { between = [a, b], colour = ... }")
+    unknown(path, f, d, DOOR_KEYS)
+    e = d.get("between")
+    if not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
+        raise err(path, f"{f}.between", "expected a pair of node names")
+    for x in e:
+        if x not in names or x == "outside":
+            raise err(path, f"{f}.between", f"'{x}' is not a room or hallway square of this board")
+    a, c = names[e[0]], names[e[1]]
+    if a > N_ROOMS and c > N_ROOMS:
+        raise err(path, f"{f}.between", "a door needs a room at one end (use corridors between squares)")
+    col = d.get("colour", "none")
+    if col not in COLOURS:
+        raise err(path, f"{f}.colour", f"{col!r} is not a known colour; allowed: {', '.join(COLOURS)}")
+    links.add(f, a, c, COLOURS.index(col))
+
+
+def _reachable(path, hallway: list[str], edges: list[tuple[int, int, int]]) -> None:
+    """At most MAX_DEG links a node, and every node reachable from outside through the front door."""
     n_nodes = 1 + N_ROOMS + len(hallway)
     deg = [0] * n_nodes
     for a, c, _ in edges:
@@ -242,15 +238,34 @@ def parse_board(data, path: str = "<board>") -> Board:
                 f"{kind} {node_name(v, hallway).replace('room ', '')} is not reachable from "
                 f"outside through the front door",
             )
+
+
+def parse_board(data, path: str = "<board>") -> Board:
+    """Validate a parsed board document; raises BoardError (one line) on the first problem."""
+    b = board_table(data, path, ("board",))
+    unknown(path, "board", b, BOARD_KEYS)
+    texts(path, b)
+    _rooms(path, b)
+    hallway, names = _hallway(path, b)
+    jewel_rooms = _room_list(path, b, "jewel_rooms", N_JEWELS)
+    start_rooms = _room_list(path, b, "ghost_start_rooms", None)
+    links = _Links(path, _front_door(path, b, names))
+    _corridors(path, b, names, links)
+    doors = b.get("doors", [])
+    if not isinstance(doors, list):
+        raise err(path, "board.doors", "expected an array of tables { between = [a, b], colour = ... }")
+    for i, d in enumerate(doors):
+        _door(path, f"board.doors[{i}]", d, names, links)
+    _reachable(path, hallway, links.edges)
     return Board(
         path=str(path),
         name=b.get("name", Path(str(path)).stem),
         description=b.get("description", ""),
         hallway=tuple(hallway),
-        front_door=front,
+        front_door=links.edges[0][1],
         jewel_rooms=jewel_rooms,
         ghost_start_rooms=start_rooms,
-        edges=tuple(edges),
+        edges=tuple(links.edges),
     )
 
 

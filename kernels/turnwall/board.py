@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from kernels import boardfile
-from kernels.boardfile import BoardError, err, is_int  # noqa: F401  (BoardError: this loader's error)
+from kernels.boardfile import BoardError, board_table, err, is_int, texts, unknown  # noqa: F401  (BoardError: this loader's error)
 
 SIZE = 7
 N_CELLS = SIZE * SIZE
@@ -87,12 +87,6 @@ def _cell(path, field: str, v) -> int:
     return r * SIZE + c
 
 
-def _unknown(path, field: str, d: dict, allowed) -> None:
-    for k in d:
-        if k not in allowed:
-            raise err(path, field, f"unknown key '{k}'; allowed: {', '.join(allowed)}")
-
-
 def _wall_rows(path, b: dict, key: str, rows: int, width: int) -> list[str]:
     v = b.get(key)
     if not isinstance(v, list) or len(v) != rows or not all(isinstance(x, str) for x in v):
@@ -127,21 +121,7 @@ def _rooms(walls: list[int]) -> list[int]:
     return room
 
 
-def parse_board(data, path: str = "<board>") -> Board:
-    """Validate a parsed board document; raises BoardError (one line) on the first problem."""
-    if not isinstance(data, dict):
-        raise err(path, "top level", "expected a table")
-    _unknown(path, "top level", data, ("board", "floor"))
-    b, f = data.get("board"), data.get("floor")
-    if not isinstance(b, dict):
-        raise err(path, "[board]", "missing table")
-    if not isinstance(f, dict):
-        raise err(path, "[floor]", "missing table (tunnels, max_out, [[floor.sliders]])")
-    _unknown(path, "board", b, BOARD_KEYS)
-    _unknown(path, "floor", f, FLOOR_KEYS)
-    for k in ("name", "description"):
-        if k in b and not isinstance(b[k], str):
-            raise err(path, f"board.{k}", "expected a string")
+def _size_and_plug(path, b: dict) -> None:
     if isinstance(b.get("size", SIZE), bool) or not isinstance(b.get("size", SIZE), int):
         raise err(path, "board.size", f"expected an integer, got {b.get('size')!r}; allowed: {SIZE}")
     if b.get("size", SIZE) != SIZE:
@@ -150,6 +130,9 @@ def parse_board(data, path: str = "<board>") -> Board:
     if plug != PLUG:
         raise err(path, "board.plug", f"must be the centre cell [{SIZE // 2}, {SIZE // 2}] (the board turns around it)")
 
+
+def _walls(path, b: dict) -> list[int]:
+    """The wall bits of every cell from ``board.h_walls`` / ``v_walls`` (each wall on both of its cells)."""
     h = _wall_rows(path, b, "h_walls", SIZE - 1, SIZE)
     v = _wall_rows(path, b, "v_walls", SIZE, SIZE - 1)
     walls = [0] * N_CELLS
@@ -163,7 +146,10 @@ def parse_board(data, path: str = "<board>") -> Board:
             if v[r][c] == "#":
                 walls[r * SIZE + c] |= WALL_E
                 walls[r * SIZE + c + 1] |= WALL_W
-    room_of = _rooms(walls)
+    return walls
+
+
+def _room_count(path, b: dict, room_of: list[int]) -> int:
     n_rooms = max(room_of) + 1
     want = b.get("rooms", 12)
     if not is_int(want) or want < 1:
@@ -172,17 +158,23 @@ def parse_board(data, path: str = "<board>") -> Board:
         )
     if n_rooms != want:
         raise err(path, "board.h_walls/v_walls", f"the walls make {n_rooms} rooms; board.rooms declares {want}")
+    return n_rooms
 
+
+def _corners(path, b: dict) -> list[int]:
     cl = b.get("corners")
     if not isinstance(cl, list) or len(cl) != N_CORNERS:
         raise err(path, "board.corners", f"expected {N_CORNERS} [row, col] start spaces (green, red, yellow, blue)")
-    corners = []
+    corners: list[int] = []
     for i, x in enumerate(cl):
         cell = _cell(path, f"board.corners[{i}]", x)
         if cell == PLUG or cell in corners:
             raise err(path, f"board.corners[{i}]", "is the plug or another corner; start spaces must be distinct")
         corners.append(cell)
+    return corners
 
+
+def _parts(path, b: dict) -> list[str]:
     parts = b.get("parts")
     if (
         not isinstance(parts, list)
@@ -191,6 +183,36 @@ def parse_board(data, path: str = "<board>") -> Board:
         or len(set(parts)) != N_PARTS
     ):
         raise err(path, "board.parts", f"expected {N_PARTS} distinct body part names")
+    return parts
+
+
+def _garment(path, fld: str, g, parts: list[str], corners: list[int], names: set, cells: set) -> tuple[str, str, int]:
+    """One ``board.garments[i]`` table: (name, body part, cell), its name and cell not used before."""
+    if not isinstance(g, dict):
+        raise err(path, fld, "expected a table { name, part, cell }")
+    unknown(path, fld, g, GARMENT_KEYS)
+    nm = g.get("name")
+    if not isinstance(nm, str) or not nm:
+        raise err(path, f"{fld}.name", "missing or not a string")
+    if nm in names:
+        raise err(path, f"{fld}.name", f"{nm!r} appears twice; each garment matches exactly one card")
+    names.add(nm)
+    pt = g.get("part")
+    if pt not in parts:
+        raise err(path, f"{fld}.part", f"{pt!r} is not a body part; allowed: {', '.join(parts)}")
+    cell = _cell(path, f"{fld}.cell", g.get("cell"))
+    if cell == PLUG:
+        raise err(path, f"{fld}.cell", f"{nm!r} is on the plug; a garment needs a space ghosts can reach")
+    if cell in corners:
+        raise err(path, f"{fld}.cell", f"{nm!r} is on a corner start space; garments are never on corners")
+    if cell in cells:
+        raise err(path, f"{fld}.cell", f"{nm!r} shares its cell with another garment")
+    cells.add(cell)
+    return nm, pt, cell
+
+
+def _garments(path, b: dict, parts: list[str], corners: list[int]) -> list[list[tuple[str, int]]]:
+    """(name, cell) of the garments of each body part, PER_PART each, in file order within a part."""
     gl = b.get("garments")
     if not isinstance(gl, list):
         raise err(path, "board.garments", "expected an array of { name, part, cell } tables")
@@ -198,27 +220,7 @@ def parse_board(data, path: str = "<board>") -> Board:
     names: set[str] = set()
     cells: set[int] = set()
     for i, g in enumerate(gl):
-        fld = f"board.garments[{i}]"
-        if not isinstance(g, dict):
-            raise err(path, fld, "expected a table { name, part, cell }")
-        _unknown(path, fld, g, GARMENT_KEYS)
-        nm = g.get("name")
-        if not isinstance(nm, str) or not nm:
-            raise err(path, f"{fld}.name", "missing or not a string")
-        if nm in names:
-            raise err(path, f"{fld}.name", f"{nm!r} appears twice; each garment matches exactly one card")
-        names.add(nm)
-        pt = g.get("part")
-        if pt not in parts:
-            raise err(path, f"{fld}.part", f"{pt!r} is not a body part; allowed: {', '.join(parts)}")
-        cell = _cell(path, f"{fld}.cell", g.get("cell"))
-        if cell == PLUG:
-            raise err(path, f"{fld}.cell", f"{nm!r} is on the plug; a garment needs a space ghosts can reach")
-        if cell in corners:
-            raise err(path, f"{fld}.cell", f"{nm!r} is on a corner start space; garments are never on corners")
-        if cell in cells:
-            raise err(path, f"{fld}.cell", f"{nm!r} shares its cell with another garment")
-        cells.add(cell)
+        nm, pt, cell = _garment(path, f"board.garments[{i}]", g, parts, corners, names, cells)
         by_part[parts.index(pt)].append((nm, cell))
     for p, lst in enumerate(by_part):
         if len(lst) != PER_PART:
@@ -227,7 +229,10 @@ def parse_board(data, path: str = "<board>") -> Board:
                 "board.garments",
                 f"body part {parts[p]!r} has {len(lst)} garments; each part needs exactly {PER_PART}",
             )
+    return by_part
 
+
+def _tunnels_and_max_out(path, f: dict) -> tuple[list[int], int]:
     tun = f.get("tunnels")
     if (
         not isinstance(tun, list)
@@ -239,34 +244,62 @@ def parse_board(data, path: str = "<board>") -> Board:
     mo = f.get("max_out", 2)
     if not is_int(mo) or not 0 <= mo <= SLIDER_LEN - 1:
         raise err(path, "floor.max_out", f"{mo!r}: expected an integer 0..{SLIDER_LEN - 1} (marked segments)")
+    return tun, mo
+
+
+def _slider(path, fld: str, s, st_tun: list[int]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """One ``[[floor.sliders]]`` table: (magnet cells, their poles, start tunnel), a tunnel no other slider holds."""
+    if not isinstance(s, dict):
+        raise err(path, fld, "expected a table { magnets, tunnel }")
+    unknown(path, fld, s, SLIDER_KEYS)
+    m = s.get("magnets")
+    if not isinstance(m, list) or not m or not all(is_int(x) for x in m) or len(set(m)) != len(m):
+        raise err(path, f"{fld}.magnets", f"expected distinct slider cells 0..{SLIDER_LEN - 1}")
+    for x in m:
+        if not 0 <= x < SLIDER_LEN:
+            raise err(path, f"{fld}.magnets", f"magnet at cell {x} is outside the slider (cells 0..{SLIDER_LEN - 1})")
+    pl = s.get("poles", [k % 2 for k in range(len(m))])
+    if not isinstance(pl, list) or len(pl) != len(m) or not all(x in (0, 1) and is_int(x) for x in pl):
+        raise err(path, f"{fld}.poles", f"expected one pole (0 or 1) per magnet ({len(m)})")
+    t = s.get("tunnel")
+    if not is_int(t) or not 0 <= t < N_TUNNELS:
+        raise err(path, f"{fld}.tunnel", f"{t!r}: no such tunnel; allowed: 0..{N_TUNNELS - 1}")
+    if t in st_tun:
+        raise err(path, f"{fld}.tunnel", f"tunnel {t} already holds slider {st_tun.index(t)}; one slider a tunnel")
+    return tuple(m), tuple(pl), t
+
+
+def _sliders(path, f: dict) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[int]]:
     sl = f.get("sliders")
     if not isinstance(sl, list) or len(sl) != N_SLIDERS:
         raise err(path, "floor.sliders", f"expected {N_SLIDERS} [[floor.sliders]] tables")
     magnets, poles, st_tun = [], [], []
     for i, s in enumerate(sl):
-        fld = f"floor.sliders[{i}]"
-        if not isinstance(s, dict):
-            raise err(path, fld, "expected a table { magnets, tunnel }")
-        _unknown(path, fld, s, SLIDER_KEYS)
-        m = s.get("magnets")
-        if not isinstance(m, list) or not m or not all(is_int(x) for x in m) or len(set(m)) != len(m):
-            raise err(path, f"{fld}.magnets", f"expected distinct slider cells 0..{SLIDER_LEN - 1}")
-        for x in m:
-            if not 0 <= x < SLIDER_LEN:
-                raise err(
-                    path, f"{fld}.magnets", f"magnet at cell {x} is outside the slider (cells 0..{SLIDER_LEN - 1})"
-                )
-        pl = s.get("poles", [k % 2 for k in range(len(m))])
-        if not isinstance(pl, list) or len(pl) != len(m) or not all(x in (0, 1) and is_int(x) for x in pl):
-            raise err(path, f"{fld}.poles", f"expected one pole (0 or 1) per magnet ({len(m)})")
-        t = s.get("tunnel")
-        if not is_int(t) or not 0 <= t < N_TUNNELS:
-            raise err(path, f"{fld}.tunnel", f"{t!r}: no such tunnel; allowed: 0..{N_TUNNELS - 1}")
-        if t in st_tun:
-            raise err(path, f"{fld}.tunnel", f"tunnel {t} already holds slider {st_tun.index(t)}; one slider a tunnel")
-        magnets.append(tuple(m))
-        poles.append(tuple(pl))
+        m, pl, t = _slider(path, f"floor.sliders[{i}]", s, st_tun)
+        magnets.append(m)
+        poles.append(pl)
         st_tun.append(t)
+    return magnets, poles, st_tun
+
+
+def parse_board(data, path: str = "<board>") -> Board:
+    """Validate a parsed board document; raises BoardError (one line) on the first problem."""
+    b = board_table(data, path, ("board", "floor"))
+    f = data.get("floor")
+    if not isinstance(f, dict):
+        raise err(path, "[floor]", "missing table (tunnels, max_out, [[floor.sliders]])")
+    unknown(path, "board", b, BOARD_KEYS)
+    unknown(path, "floor", f, FLOOR_KEYS)
+    texts(path, b)
+    _size_and_plug(path, b)
+    walls = _walls(path, b)
+    room_of = _rooms(walls)
+    n_rooms = _room_count(path, b, room_of)
+    corners = _corners(path, b)
+    parts = _parts(path, b)
+    by_part = _garments(path, b, parts, corners)
+    tun, mo = _tunnels_and_max_out(path, f)
+    magnets, poles, st_tun = _sliders(path, f)
     order = [g for p in range(N_PARTS) for g in by_part[p]]
     return Board(
         path=str(path),

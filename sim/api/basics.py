@@ -1,15 +1,14 @@
 """What every verb of the typed API shares: loading a scenario with its overrides (`load`), where the games are
-played (`executor`), the measures as a Polars frame, and filling an options dataclass from keywords (`_fill`)."""
+played (`executor`) and the measures as a Polars frame."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from sim.api.options import CheckOptions, CompareOptions, RunOptions, SweepOptions, check_cluster
+from sim.api.options import check_cluster
 from sim.model.scenario import Scenario
 from sim.play.context import RunContext
 
@@ -19,7 +18,6 @@ if TYPE_CHECKING:
     from sim.play.work import Executor
 
 ScenarioLike = str | Path | Scenario
-_Options = TypeVar("_Options", RunOptions, CompareOptions, SweepOptions, CheckOptions)
 Doc = dict[str, Any]  # a JSON-ready document (summary.json, compare.json, sweep.json, a check result)
 Sets = Mapping[str, Any] | Sequence[str] | None
 
@@ -171,9 +169,3 @@ def measures_frame(rows: list[Doc]) -> pl.DataFrame:
     import polars as pl
 
     return pl.DataFrame(rows, schema={k: getattr(pl, t) for k, t in MEASURE_SCHEMA.items()})
-
-
-def _fill(o: _Options, **kw: Any) -> _Options:
-    """Dataclass ``o`` with the keywords that are not None."""
-    given = {k: v for k, v in kw.items() if v is not None}
-    return replace(o, **given) if given else o

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 from sim.api.basics import (
     Doc,
     Sets,
-    _fill,
     set_texts,
 )
 
@@ -108,12 +107,16 @@ class CheckResult:
 
 def check(
     scenarios: Sequence[str | Path] | str | Path,
-    options: CheckOptions | None = None,
     *,
     tier: str | None = None,
     seed: int | None = None,
     games: int | None = None,
+    alpha: float | None = None,
+    baselines: Path | None = None,
+    baseline: Path | None = None,
     set: Sets = None,
+    threads: int | None = None,
+    margins: Sequence[str] | None = None,
     ctx: RunContext | None = None,
     executor: Executor | None = None,
     log: Callable[[str], None] | None = None,
@@ -121,14 +124,24 @@ def check(
 ) -> CheckResult:
     """Check scenario files against their committed baselines (`sim.api.check.check`): exact tier (the
     baseline's games give identical integers) and/or statistical tier (fresh games tested, Holm-corrected).
-    ``log(line)``: one line per scenario; ``bar(total, label)``: its progress (`sim.play.progress.bar`).
-    Raises OptionError, OverrideError, ScenarioError, BadBaseline (one line each)."""
+    Options, keywords only (`CheckOptions`, where each is described; None takes its default): tier, seed, games,
+    alpha, baselines, baseline, set (overrides of every scenario), threads, margins. ``log(line)``: one line per
+    scenario; ``bar(total, label)``: its progress (`sim.play.progress.bar`). Raises OptionError, OverrideError,
+    ScenarioError, BadBaseline (one line each)."""
     from sim.api import check as play
     from sim.model.overrides import parse_sets
 
     files = [Path(scenarios)] if isinstance(scenarios, (str, Path)) else [Path(f) for f in scenarios]
-    o = _fill(
-        options or CheckOptions(), tier=tier, seed=seed, games=games, sets=tuple(set_texts(set)) or None
+    o = CheckOptions.given(
+        tier=tier,
+        seed=seed,
+        games=games,
+        alpha=alpha,
+        baselines=baselines,
+        baseline=baseline,
+        sets=tuple(set_texts(set)) or None,
+        threads=threads,
+        margins=None if margins is None else tuple(margins),
     ).validate()
     overrides = parse_sets(("--set", list(o.sets)))
     ctx = ctx or RunContext(threads=o.threads)

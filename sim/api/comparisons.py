@@ -3,7 +3,7 @@ equivalence margin, the compare report)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +23,6 @@ from sim.api.basics import (
     ScenarioLike,
     Sets,
     _executor_for,
-    _fill,
     load,
 )
 
@@ -135,7 +134,6 @@ def compare_folder(a: Scenario, b: Scenario, out: str | Path | None = None) -> t
 def compare(
     a: ScenarioLike,
     b: ScenarioLike | None = None,
-    options: CompareOptions | None = None,
     *,
     set: Sets = None,
     set_a: Sets = None,
@@ -144,9 +142,15 @@ def compare(
     seed: int | None = None,
     precision: float | None = None,
     sprt: float | None = None,
+    metric: str | None = None,
+    two_sided: bool | None = None,
+    max_games: int | None = None,
+    alpha: float | None = None,
     threads: int | None = None,
+    chunk: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
+    margins: Sequence[str] | None = None,
     write: bool = False,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
@@ -154,24 +158,31 @@ def compare(
     on_played: Callable[[], None] | None = None,
 ) -> Comparison:
     """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
-    (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. ``options``
-    (`CompareOptions`); the keywords replace its fields. ``write``: also write compare.json / .md / .html
-    (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played). Raises OptionError,
-    OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
+    (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. Options, keywords only
+    (`CompareOptions`, where each is described; None takes its default): games, seed, precision, sprt, metric,
+    two_sided, max_games, alpha, threads, chunk, workers, scheduler, margins ("KEY=VALUE" texts). ``write``: also
+    write compare.json / .md / .html (``out``, default reports/compare-<A>-vs-<B>; checked before any game is
+    played). Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line
+    each)."""
     from sim.api import compare as play
     from sim.api import core
     from sim.output.report import prepare_output
     from sim.stats import compare as C
 
-    o = _fill(
-        options or CompareOptions(),
+    o = CompareOptions.given(
         games=games,
         seed=seed,
         precision=precision,
         sprt=sprt,
+        metric=metric,
+        two_sided=two_sided,
+        max_games=max_games,
+        alpha=alpha,
         threads=threads,
+        chunk=chunk,
         workers=workers,
         scheduler=scheduler,
+        margins=None if margins is None else tuple(margins),
     ).validate()
     if b is None and not set_b:
         raise OptionError(

@@ -1,12 +1,15 @@
-"""The options of the API's commands as frozen dataclasses (`RunOptions`, `CompareOptions`, `SweepOptions`,
-`CheckOptions`), each with ``validate()``: one `OptionError` line in the words the CLI prints for the same option
-(``--games: 0 is out of range; allowed 1..10,000,000,000``), so the CLI and a notebook refuse the same values alike.
+"""The options of the API's commands as frozen keyword-only dataclasses (`RunOptions`, `CompareOptions`,
+`SweepOptions`, `CheckOptions`): what a verb (`sim.run`, ...) makes of its keywords (`given`: a keyword left None
+takes the field's default, declared here once), each with ``validate()``: one `OptionError` line in the words the
+CLI prints for the same option (``--games: 0 is out of range; allowed 1..10,000,000,000``), so the CLI and a
+notebook refuse the same values alike. The verbs take options as keywords only; these records are not passed in.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Self
 
 from sim.model.errors import SimError
 from sim.model.scenario import MAX_GAMES, out_of_range
@@ -34,6 +37,17 @@ def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note:
         raise OptionError(out_of_range(f"--{name}", v, lo, hi) + note)
 
 
+class _Given:
+    @classmethod
+    def given(cls, **kw: Any) -> Self:
+        """These options from a verb's keywords; a keyword left None takes the field's default."""
+        return cls(**{k: v for k, v in kw.items() if v is not None})
+
+    def keywords(self) -> dict[str, Any]:
+        """The verb's keywords that give these options back (the field ``sets`` is the verb's ``set``)."""
+        return {("set" if k == "sets" else k): v for k, v in vars(self).items()}
+
+
 def check_run_options(
     games: int | None = None, threads: int | None = None, chunk: int | None = None, seed: int | None = None
 ) -> None:
@@ -53,8 +67,8 @@ def check_cluster(workers: int | None, scheduler: str | None) -> None:
         raise OptionError("--scheduler: give an address such as tcp://HOST:8786")
 
 
-@dataclass(frozen=True)
-class RunOptions:
+@dataclass(frozen=True, kw_only=True)
+class RunOptions(_Given):
     """How to play one scenario. games, seed: default the scenario's; threads: Numba threads (None: all cores;
     1 per unit on Dask workers unless given); chunk: games per unit of work (memory bound; results do not depend
     on it); per_game: keep the per-game rows (`Result.games`, games.parquet); workers: play on a Dask
@@ -75,8 +89,8 @@ class RunOptions:
         return self
 
 
-@dataclass(frozen=True)
-class CompareOptions:
+@dataclass(frozen=True, kw_only=True)
+class CompareOptions(_Given):
     """How to compare A and B. One stopping rule: ``games`` (default A's), ``precision`` (every win-rate
     difference's 95% half-width at most this) or ``sprt`` (effect size of the SPRT of ``metric``; ``two_sided``);
     ``max_games`` caps the last two (default 2,000,000). ``alpha``: family-wise level of the Holm-corrected
@@ -153,8 +167,8 @@ class CompareOptions:
         return C.DEFAULT_CAP if self.max_games is None else self.max_games
 
 
-@dataclass(frozen=True)
-class SweepOptions:
+@dataclass(frozen=True, kw_only=True)
+class SweepOptions(_Given):
     """How to sweep. sets: "NAME=VALUES" axes (a value, a list a,b,c or a range LO..HI [step S]); mode: grid
     (default) or zip; games per point, seed; measures to plot and pair; target "MEASURE=VALUE"; independent: each
     point its own random streams; fresh: forget stored points; threads, chunk, workers, scheduler: as
@@ -179,8 +193,8 @@ class SweepOptions:
         return self
 
 
-@dataclass(frozen=True)
-class CheckOptions:
+@dataclass(frozen=True, kw_only=True)
+class CheckOptions(_Given):
     """How to check scenarios against their baselines. tier: exact | statistical | all; seed of the statistical
     tier (None: random, recorded in the result); games: its games per scenario (default the baseline's
     check_games); alpha: its family-wise false-alarm level (Holm); baselines: the baseline folder (default

@@ -7,9 +7,9 @@ frozen results with Polars frames.
     r.write()                  # the report folder `sim run` writes: reports/<name>/
 
 Scenarios: `load` (a file, with overrides) or `Scenario.from_dict` (a parsed document, as the TOML file reads).
-Options are dataclasses (`RunOptions`, `CompareOptions`, `SweepOptions`, `CheckOptions`); the few keywords of
-each function fill one in. Per-run settings (threads, a progress callback, a cancel flag) travel in one
-`RunContext`. Bad input raises a `SimError` (one line, with ``field``, ``allowed``, ``given``); the command line
+Options are keywords only (one way); each function validates them into its frozen record (`RunOptions`,
+`CompareOptions`, `SweepOptions`, `CheckOptions`: the defaults and what each option means). Per-run settings
+(threads, a progress callback, a cancel flag) travel in one `RunContext`. Bad input raises a `SimError` (one line, with ``field``, ``allowed``, ``given``); the command line
 prints the same line. Every function here plays through the one play path (`sim.play.work`), in this process or on
 Dask (``workers`` / ``scheduler``), with the same numbers.
 """

@@ -24,7 +24,6 @@ from sim.api.basics import (
     ScenarioLike,
     Sets,
     _executor_for,
-    _fill,
     _interval_rows,
     load,
     measures_frame,
@@ -103,12 +102,12 @@ class Result:
 
 def run(
     scenario: ScenarioLike,
-    options: RunOptions | None = None,
     *,
     set: Sets = None,
     games: int | None = None,
     seed: int | None = None,
     threads: int | None = None,
+    chunk: int | None = None,
     per_game: bool | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -120,19 +119,19 @@ def run(
 ) -> Result:
     """Play a scenario (a file, with overrides ``set``, or a `Scenario`) and return its `Result`.
 
-    ``options`` (`RunOptions`); the keywords games, seed, threads, per_game, workers, scheduler replace its fields.
-    ``write``: also write the report folder (``out``, default reports/<name>) as `sim run` does, the per-game rows
-    streamed to games.parquet (not kept in memory). ``ctx``: threads, progress, cancellation; ``executor``: an open
-    one (`executor`) instead of ``workers`` / ``scheduler``; ``on_played``: called when the games are over.
-    Raises SimError subclasses (OptionError, OverrideError, ScenarioError, OutputError, ExecutionError), one line
-    each; KeyboardInterrupt (`Cancelled`) when stopped, leaving nothing half-written."""
+    Options, keywords only (`RunOptions`: None takes its default): games, seed, threads, chunk, per_game, workers,
+    scheduler. ``write``: also write the report folder (``out``, default reports/<name>) as `sim run` does, the
+    per-game rows streamed to games.parquet (not kept in memory). ``ctx``: threads, progress, cancellation;
+    ``executor``: an open one (`executor`) instead of ``workers`` / ``scheduler``; ``on_played``: called when the
+    games are over. Raises SimError subclasses (OptionError, OverrideError, ScenarioError, OutputError,
+    ExecutionError), one line each; KeyboardInterrupt (`Cancelled`) when stopped, leaving nothing half-written."""
     from sim.api import core
 
-    o = _fill(
-        options or RunOptions(),
+    o = RunOptions.given(
         games=games,
         seed=seed,
         threads=threads,
+        chunk=chunk,
         per_game=per_game,
         workers=workers,
         scheduler=scheduler,

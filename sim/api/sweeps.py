@@ -22,7 +22,6 @@ from sim.api.basics import (
     Doc,
     Sets,
     _executor_for,
-    _fill,
     set_texts,
 )
 
@@ -76,15 +75,20 @@ class SweepResult:
 
 def sweep(
     scenario: str | Path,
-    options: SweepOptions | None = None,
     *,
     set: Sets = None,
+    mode: str | None = None,
     games: int | None = None,
     seed: int | None = None,
     measures: Sequence[str] | None = None,
     target: str | None = None,
+    independent: bool | None = None,
+    fresh: bool | None = None,
+    threads: int | None = None,
+    chunk: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
+    margins: Sequence[str] | None = None,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
     executor: Executor | None = None,
@@ -92,22 +96,29 @@ def sweep(
     on_played: Callable[[], None] | None = None,
 ) -> SweepResult:
     """Sweep the parameters of a scenario file: ``set`` {name: values} ({"track_len": "20..40 step 10"} or
-    {"track_len": [20, 30]}) or "NAME=VALUES" texts; the file's [sweep] table otherwise. Writes its folder (``out``,
-    default reports/sweep-<name>: sweep.json, sweep.parquet, sweep.html, stored points) and returns its
-    `SweepResult`. ``progress``: a `sim.play.sweep.Progress`. Raises SweepError, ScenarioError, OptionError,
-    SweepOutputError, ExecutionError (one line each)."""
+    {"track_len": [20, 30]}) or "NAME=VALUES" texts; the file's [sweep] table otherwise. Options, keywords only
+    (`SweepOptions`, where each is described; None takes its default): mode, games, seed, measures, target,
+    independent, fresh, threads, chunk, workers, scheduler, margins. Writes its folder (``out``, default
+    reports/sweep-<name>: sweep.json, sweep.parquet, sweep.html, stored points) and returns its `SweepResult`.
+    ``progress``: a `sim.play.sweep.Progress`. Raises SweepError, ScenarioError, OptionError, SweepOutputError,
+    ExecutionError (one line each)."""
     from sim.api.sweep import build, run_sweep
 
     texts = [f"{k}={_values_text(v)}" for k, v in set.items()] if isinstance(set, Mapping) else set_texts(set)
-    o = _fill(
-        options or SweepOptions(),
+    o = SweepOptions.given(
         sets=tuple(texts) or None,
+        mode=mode,
         games=games,
         seed=seed,
         measures=tuple(measures) if measures else None,
         target=target,
+        independent=independent,
+        fresh=fresh,
+        threads=threads,
+        chunk=chunk,
         workers=workers,
         scheduler=scheduler,
+        margins=None if margins is None else tuple(margins),
     ).validate()
     sw = build(
         Path(scenario),

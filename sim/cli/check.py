@@ -91,7 +91,15 @@ def check(
 
     opts = usage(
         api.CheckOptions(
-            tier, seed, games, alpha, baselines, baseline, tuple(sets or ()), threads, tuple(margins or ())
+            tier=tier,
+            seed=seed,
+            games=games,
+            alpha=alpha,
+            baselines=baselines,
+            baseline=baseline,
+            sets=tuple(sets or ()),
+            threads=threads,
+            margins=tuple(margins or ()),
         ).validate
     )
     if scenarios and game:
@@ -118,7 +126,11 @@ def check(
             fail(str(e))
     try:
         res = api.check(
-            files, opts, ctx=run_context(threads), log=lambda line: typer.echo(line, err=True), bar=progress_bar
+            files,
+            **opts.keywords(),
+            ctx=run_context(threads),
+            log=lambda line: typer.echo(line, err=True),
+            bar=progress_bar,
         ).raw
     except (OverrideError, MarginError) as e:
         fail(str(e), EXIT_USAGE)

@@ -97,18 +97,18 @@ def compare(
 
     opts = usage(
         api.CompareOptions(
-            games,
-            seed,
-            precision,
-            sprt,
-            metric,
-            two_sided,
-            max_games,
-            alpha,
-            threads,
-            chunk,
-            workers,
-            scheduler,
+            games=games,
+            seed=seed,
+            precision=precision,
+            sprt=sprt,
+            metric=metric,
+            two_sided=two_sided,
+            max_games=max_games,
+            alpha=alpha,
+            threads=threads,
+            chunk=chunk,
+            workers=workers,
+            scheduler=scheduler,
             margins=tuple(margin or ()),
         ).validate
     )
@@ -143,7 +143,7 @@ def compare(
                 res = api.compare(
                     sa,
                     sb,
-                    opts,
+                    **opts.keywords(),
                     out=folder,
                     ctx=run_context(threads, adv, side).with_(arc=arc),
                     executor=ex,

@@ -60,7 +60,9 @@ def report(
         with interruptible(), prog:
             folder = api.run(
                 sc,
-                api.RunOptions(games, seed, threads),
+                games=games,
+                seed=seed,
+                threads=threads,
                 write=True,
                 out=out,
                 ctx=run_context(threads, adv),

@@ -65,10 +65,21 @@ def run(
     n = sc.games if games is None else games
     warn_if_replacing(sc, out, games, seed)
     prog, adv = progress_bar(n, f"{sc.name}")
-    opts = api.RunOptions(games, seed, threads, chunk, per_game)
     with interruptible(), cli_sweep.cluster(workers, scheduler, threads) as ex, prog:
         ctx = run_context(threads, adv).with_(arc=arc)
-        r = api.run(sc, opts, write=True, out=out, ctx=ctx, executor=ex, on_played=prog.played)
+        r = api.run(
+            sc,
+            games=games,
+            seed=seed,
+            threads=threads,
+            chunk=chunk,
+            per_game=per_game,
+            write=True,
+            out=out,
+            ctx=ctx,
+            executor=ex,
+            on_played=prog.played,
+        )
     s, folder = r.raw, r.folder
     assert folder is not None  # write=True: the report folder is written
     after_write(folder)

@@ -250,32 +250,7 @@ def build(
         raise LadderError(f"--games: {games} is out of range; allowed >= 1")
     if balance_games is not None and balance_games < 1:
         raise LadderError(f"--balance-games: {balance_games} is out of range; allowed >= 1")
-    idx = list(range(len(rungs)))
-    layouts: list[tuple[tuple[int, ...], str]] = []
-    if mode == "asymmetric":
-        lead = [i for i in idx if rungs[i].role == roles[0]]
-        rest = [i for i in idx if rungs[i].role != roles[0]]
-        if not lead or not rest:
-            need = roles[0] if not lead else next(r for r in roles if r != roles[0])
-            raise LadderError(
-                f"--strategies: no {spec.role_title(need)} strategy given; an asymmetric ladder needs at least one "
-                f"for each role (allowed: {', '.join(s.name for s in spec.strategies if s.role == need)})"
-            )
-        layouts = [((a,) + (b,) * (n - 1), "matrix") for a in lead for b in rest]
-    else:
-        if mode == "competitive":
-            if len(rungs) < 2:
-                raise LadderError(
-                    "--strategies: a ladder needs at least 2 rungs (e.g. random,collector)",
-                    allowed="at least 2 rungs",
-                    given=str(len(rungs)),
-                )
-            if len(rungs) >= n:
-                for combo in itertools.combinations(idx, n):
-                    layouts += [(perm, "mixed") for perm in itertools.permutations(combo)]
-            else:
-                layouts += [(t, "mixed") for t in itertools.product(idx, repeat=n) if len(set(t)) > 1]
-        layouts += [((i,) * n, "mono") for i in idx]
+    layouts = _layouts(spec, roles, rungs, mode, n)
     if len(layouts) > MAX_TABLES:
         raise LadderError(
             f"--strategies: {len(rungs)} rungs at {n} players need {len(layouts)} tables; allowed at most "
@@ -310,6 +285,41 @@ def build(
     return Ladder(
         base, tuple(rungs), tables, games, seed, mode, label_of(base), variant_of(rungs, defaults), balance_games
     )
+
+
+def _layouts(
+    spec: registry.GameSpec, roles: tuple[str, ...], rungs: list[Rung], mode: str, n: int
+) -> list[tuple[tuple[int, ...], str]]:
+    """The tables of a ladder, (rung index per seat, kind): asymmetric, each lead-role rung against each rung of
+    the other role ("matrix"); competitive, every arrangement of distinct rungs ("mixed"), then each rung alone
+    ("mono"); cooperative, each rung alone. Raises LadderError when the rungs cannot make such tables."""
+    idx = list(range(len(rungs)))
+    layouts: list[tuple[tuple[int, ...], str]] = []
+    if mode == "asymmetric":
+        lead = [i for i in idx if rungs[i].role == roles[0]]
+        rest = [i for i in idx if rungs[i].role != roles[0]]
+        if not lead or not rest:
+            need = roles[0] if not lead else next(r for r in roles if r != roles[0])
+            raise LadderError(
+                f"--strategies: no {spec.role_title(need)} strategy given; an asymmetric ladder needs at least one "
+                f"for each role (allowed: {', '.join(s.name for s in spec.strategies if s.role == need)})"
+            )
+        layouts = [((a,) + (b,) * (n - 1), "matrix") for a in lead for b in rest]
+    else:
+        if mode == "competitive":
+            if len(rungs) < 2:
+                raise LadderError(
+                    "--strategies: a ladder needs at least 2 rungs (e.g. random,collector)",
+                    allowed="at least 2 rungs",
+                    given=str(len(rungs)),
+                )
+            if len(rungs) >= n:
+                for combo in itertools.combinations(idx, n):
+                    layouts += [(perm, "mixed") for perm in itertools.permutations(combo)]
+            else:
+                layouts += [(t, "mixed") for t in itertools.product(idx, repeat=n) if len(set(t)) > 1]
+        layouts += [((i,) * n, "mono") for i in idx]
+    return layouts
 
 
 def variant_of(rungs: list[Rung], defaults: list[str]) -> str:

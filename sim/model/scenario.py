@@ -137,77 +137,99 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str, written: Callable[[
     (default: a scenario file's TOML, 'a quoted string, e.g. rollout = "runner"'; `sim ladder --strategies`:
     'search:rollout=runner'). The error's ``choice_hint`` holds (that example's text, the first allowed value), so
     an override's error can give its own (`sim.model.overrides.load`: 'e.g. --set seats.0.rollout=runner')."""
-    k = spec.kind
-    if k == "bool":
-        if not isinstance(value, bool):
-            raise ScenarioError(f"{where}: expected true or false, got {_got(value)}")
-        return value
-    if k == "int":
-        if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
-            raise ScenarioError(f"{where}: expected an integer in {range_text(*spec.domain)}, got {_got(value)}")
-        value = int(value)
+    if spec.kind == "choice":
+        return _choice(spec, value, where, written)
+    check = _COERCE.get(spec.kind)
+    if check is None:
+        raise ScenarioError(f"{where}: unknown parameter kind {spec.kind}")
+    return check(spec, value, where)
+
+
+def _bool(spec: registry.ParamSpec, value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ScenarioError(f"{where}: expected true or false, got {_got(value)}")
+    return value
+
+
+def _int(spec: registry.ParamSpec, value: Any, where: str) -> int:
+    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
+        raise ScenarioError(f"{where}: expected an integer in {range_text(*spec.domain)}, got {_got(value)}")
+    value = int(value)
+    lo, hi = spec.domain
+    if not lo <= value <= hi:
+        raise ScenarioError(out_of_range(where, value, lo, hi))
+    return value
+
+
+def _float(spec: registry.ParamSpec, value: Any, where: str) -> float:
+    rng = f" in {toml_value(float(spec.domain[0]))}..{toml_value(float(spec.domain[1]))}" if spec.domain else ""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ScenarioError(f"{where}: expected a number{rng}, got {_got(value)}")
+    if not math.isfinite(value):
+        big = " (infinite: inf, or a number too large to store)" if math.isinf(value) else ""
+        raise ScenarioError(f"{where}: must be a finite number{rng}, got {toml_value(float(value))}{big}")
+    value = float(value)
+    if spec.domain is not None:
         lo, hi = spec.domain
         if not lo <= value <= hi:
             raise ScenarioError(out_of_range(where, value, lo, hi))
-        return value
-    if k == "float":
-        rng = f" in {toml_value(float(spec.domain[0]))}..{toml_value(float(spec.domain[1]))}" if spec.domain else ""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ScenarioError(f"{where}: expected a number{rng}, got {_got(value)}")
-        if not math.isfinite(value):
-            big = " (infinite: inf, or a number too large to store)" if math.isinf(value) else ""
-            raise ScenarioError(f"{where}: must be a finite number{rng}, got {toml_value(float(value))}{big}")
-        value = float(value)
-        if spec.domain is not None:
-            lo, hi = spec.domain
-            if not lo <= value <= hi:
-                raise ScenarioError(out_of_range(where, value, lo, hi))
-        return value
-    if k == "choice":
-        first = spec.domain[0]
-        eg = (
-            f"(e.g. {written(spec.name, first)})"
-            if written
-            else f"(a quoted string, e.g. {spec.name} = {toml_value(first)})"
-        )
-        err = None
-        if not isinstance(value, str):
-            err = ScenarioError(
-                f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} {eg}"
-            )
-        elif value not in spec.domain:
-            err = ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
-        if err is not None:
-            err.choice_hint = (eg, first)  # an override's error gives its own example (sim.model.overrides.load)
-            raise err
-        return value
-    if k == "str":
-        if not isinstance(value, str):
-            raise ScenarioError(f"{where}: expected a string, got {_got(value)}")
-        return value
-    if k == "int_list":
-        lo, hi = spec.domain
-        names = f" or a name ({', '.join(spec.labels)})" if spec.labels else ""
-        if not isinstance(value, list):
-            raise ScenarioError(
-                f"{where}: expected an array of integers in {range_text(lo, hi)}{names}, got {_got(value)}"
-            )
-        out = []
-        for i, v in enumerate(value):
-            if spec.labels and isinstance(v, str):
-                if v not in spec.labels:
-                    raise ScenarioError(
-                        f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
-                        f"{', '.join(spec.labels)} (or the integers {range_text(lo, hi)})"
-                    )
-                v = spec.labels.index(v)
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ScenarioError(f"{where}[{i}]: expected an integer in {range_text(lo, hi)}{names}, got {_got(v)}")
-            if not lo <= v <= hi:
-                raise ScenarioError(out_of_range(f"{where}[{i}]", v, lo, hi))
-            out.append(v)
-        return out
-    raise ScenarioError(f"{where}: unknown parameter kind {k}")
+    return value
+
+
+def _choice(spec: registry.ParamSpec, value: Any, where: str, written: Callable[[str, str], str] | None) -> str:
+    first = spec.domain[0]
+    eg = (
+        f"(e.g. {written(spec.name, first)})"
+        if written
+        else f"(a quoted string, e.g. {spec.name} = {toml_value(first)})"
+    )
+    err = None
+    if not isinstance(value, str):
+        err = ScenarioError(f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} {eg}")
+    elif value not in spec.domain:
+        err = ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
+    if err is not None:
+        err.choice_hint = (eg, first)  # an override's error gives its own example (sim.model.overrides.load)
+        raise err
+    return value
+
+
+def _str(spec: registry.ParamSpec, value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ScenarioError(f"{where}: expected a string, got {_got(value)}")
+    return value
+
+
+def _int_list(spec: registry.ParamSpec, value: Any, where: str) -> list[int]:
+    lo, hi = spec.domain
+    names = f" or a name ({', '.join(spec.labels)})" if spec.labels else ""
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected an array of integers in {range_text(lo, hi)}{names}, got {_got(value)}")
+    out = []
+    for i, v in enumerate(value):
+        if spec.labels and isinstance(v, str):
+            if v not in spec.labels:
+                raise ScenarioError(
+                    f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
+                    f"{', '.join(spec.labels)} (or the integers {range_text(lo, hi)})"
+                )
+            v = spec.labels.index(v)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ScenarioError(f"{where}[{i}]: expected an integer in {range_text(lo, hi)}{names}, got {_got(v)}")
+        if not lo <= v <= hi:
+            raise ScenarioError(out_of_range(f"{where}[{i}]", v, lo, hi))
+        out.append(v)
+    return out
+
+
+# a parameter kind -> its check (a choice's also takes how its example is written: `_choice`)
+_COERCE: dict[str, Callable[[registry.ParamSpec, Any, str], Any]] = {
+    "bool": _bool,
+    "int": _int,
+    "float": _float,
+    "str": _str,
+    "int_list": _int_list,
+}
 
 
 @dataclass(frozen=True)
@@ -326,7 +348,28 @@ def _named_forms(
 
 
 def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
-    """Validate a parsed TOML document. Raises ScenarioError (one line) on the first problem."""
+    """Validate a parsed TOML document. Raises ScenarioError (one line) on the first problem, in this order: the
+    [scenario] table, [params], [[seats]], the name."""
+    sc = _scenario_table(data)
+    spec, players, games, seed = _header(sc)
+    values = _params(data, spec, players, path)
+    seats = _seats(data, spec, values, players)
+    return Scenario(
+        name=_name(sc, name, path),
+        game=spec.name,
+        players=players,
+        games=games,
+        seed=seed,
+        params=values,
+        seats=tuple(seats),
+        description=sc.get("description", ""),
+        path=path,
+    )
+
+
+def _scenario_table(data: Any) -> dict:
+    """The [scenario] table of a document whose top level holds only `TOP_KEYS`, each of its keys of the type
+    `SCENARIO_KEYS` declares (a bool is no integer)."""
     if not isinstance(data, dict):
         raise ScenarioError("scenario: expected a table")
     for k in data:
@@ -341,6 +384,11 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         want = SCENARIO_KEYS[k]
         if isinstance(v, bool) or not isinstance(v, want):
             raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, got {_got(v)}")
+    return sc
+
+
+def _header(sc: dict) -> tuple[registry.GameSpec, int, int, int]:
+    """(game, players, games, seed) of a [scenario] table: a known game, its player count, games and seed in range."""
     if "game" not in sc:
         games = ", ".join(registry.names())
         raise ScenarioError(f"scenario.game: missing; allowed: {games}")
@@ -361,7 +409,12 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     seed = sc.get("seed", 0)
     if not 0 <= seed < 2**64:
         raise ScenarioError(out_of_range("scenario.seed", seed, 0, 2**64 - 1))
+    return spec, players, games, seed
 
+
+def _params(data: dict, spec: registry.GameSpec, players: int, path: str) -> dict:
+    """Every game parameter: the defaults, with [params] applied (each parameter once, in its declared type, a
+    board file found beside the scenario file) and the game's own cross-parameter check passed."""
     raw = data.get("params", {})
     if not isinstance(raw, dict):
         raise ScenarioError(f"[params]: expected a table, got {_type_name(raw)}")
@@ -382,7 +435,11 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     err = spec.check(values, players, frozenset(given))
     if err:
         raise ScenarioError(err)
+    return values
 
+
+def _seats(data: dict, spec: registry.GameSpec, values: dict, players: int) -> list[Seat]:
+    """The [[seats]]: exactly ``players`` of them, each a strategy of its seat's role with valid parameters."""
     seats_raw = data.get("seats")
     roles = spec.roles(values, players)
     if not isinstance(seats_raw, list) or not seats_raw:
@@ -394,92 +451,96 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         raise ScenarioError(
             f"[[seats]]: {count(len(seats_raw), 'seat')} for players = {players}; give exactly {players}"
         )
-    seats = []
-    for i, s in enumerate(seats_raw):
-        where = f"seats[{i}]"
-        if not isinstance(s, dict):
-            raise ScenarioError(f"{where}: expected a table with a strategy")
-        for k in s:
-            if k not in SEAT_KEYS:
-                raise _unknown(where, k, SEAT_KEYS)
-        allowed = [st.name for st in spec.strategies if st.role == roles[i]]
-        sname = s.get("strategy")
-        if not isinstance(sname, str):
-            raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
-        st = spec.strategy(sname)
-        if st is None:
-            raise ScenarioError(
-                f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: {', '.join(allowed)}"
-            )
-        if st.role != roles[i]:  # a strategy of another role: say whose it is and where it may sit
-            seats_of = [j for j, r in enumerate(roles) if r == st.role]
-            sits = (
-                f"seat{'s' if len(seats_of) > 1 else ''} {', '.join(map(str, seats_of))} of this scenario"
-                if seats_of
-                else spec.role_seats.get(st.role, "another role")
-            )
-            clash = ScenarioError(
-                f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: "
-                f"{', '.join(allowed)} ('{sname}' is a {spec.role_title(st.role)} strategy, for "
-                f"{sits}, not a {spec.role_title(roles[i])} strategy)"
-            )
-            clash.role_clash = (i, roles[i], spec.role_title(roles[i]), allowed, sname, spec.role_title(st.role))
-            raise clash
-        sp_raw = s.get("params", {})
-        if not isinstance(sp_raw, dict):
-            raise ScenarioError(f"{where}.params: expected a table")
-        sp = {}
-        for k, v in sp_raw.items():
-            ps = next((p for p in st.params if p.name == k), None)
-            if ps is None:
-                names = [p.name for p in st.params]
-                raise ScenarioError(
-                    f"{where}.params: unknown key '{k}' for strategy {sname}; "
-                    f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}"
-                )
-            sp[k] = coerce(ps, v, f"{where}.params.{k}")
-        from sim.model.search_spec import unused_with_root
+    return [_seat(spec, roles, i, s) for i, s in enumerate(seats_raw)]
 
-        unused = unused_with_root(st, sp)  # explore with root halving: a sweep of it plays one point again and again
-        if unused is not None:
-            raise ScenarioError(f"{where}.params.{unused[0]}: {unused[1]}")
-        seats.append(Seat(sname, sp))
-    sname = sc.get("name", name)
-    if not NAME_RE.fullmatch(sname) or sname in RESERVED_NAMES or sname.startswith("."):
-        rule = (
-            "use the letters a-z and A-Z without accents, digits, '.', '_' and '-' (it names the report folder "
-            "under reports/, which every system must spell alike; 'baselines' is reserved)"
-        )
-        if isinstance(sname, str) and len(sname) > NAME_MAX:
-            rule = f"it has {len(sname)} characters; at most {NAME_MAX} (it names the report folder under reports/)"
-        elif sname == "index.html":
-            rule = "it is the index of the reports (reports/index.html); choose another name"
-        elif isinstance(sname, str) and sname.startswith("."):
-            rule = (
-                "a name starting with '.' names a hidden folder under reports/ (where runs stage their reports, "
-                "as .NAME.partial-PID); start it with a letter or digit"
-            )
-        if "name" not in sc and path:  # taken from the file name: say so, and how to fix it
-            fix = re.sub(r"[^A-Za-z0-9._-]+", "-", sname).strip("-.")[:100] or "my-scenario"
-            fix = "my-scenario" if fix in RESERVED_NAMES else fix
+
+def _seat(spec: registry.GameSpec, roles: list[str], i: int, s: Any) -> Seat:
+    where = f"seats[{i}]"
+    if not isinstance(s, dict):
+        raise ScenarioError(f"{where}: expected a table with a strategy")
+    for k in s:
+        if k not in SEAT_KEYS:
+            raise _unknown(where, k, SEAT_KEYS)
+    allowed = [st.name for st in spec.strategies if st.role == roles[i]]
+    sname = s.get("strategy")
+    if not isinstance(sname, str):
+        raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
+    st = spec.strategy(sname)
+    if st is None:
+        raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: {', '.join(allowed)}")
+    if st.role != roles[i]:
+        raise _role_clash(spec, roles, i, st, allowed)
+    sp_raw = s.get("params", {})
+    if not isinstance(sp_raw, dict):
+        raise ScenarioError(f"{where}.params: expected a table")
+    sp = {}
+    for k, v in sp_raw.items():
+        ps = next((p for p in st.params if p.name == k), None)
+        if ps is None:
+            names = [p.name for p in st.params]
             raise ScenarioError(
-                f"scenario.name: {toml_value(sname[:NAME_MAX])}, taken from the file name (the file has no "
-                f'name = "..." line), is not allowed; {rule}; add name = {toml_value(fix)} under '
-                f"[scenario] or rename the file"
+                f"{where}.params: unknown key '{k}' for strategy {sname}; "
+                f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}"
             )
-        shown = toml_value(sname) if len(sname) <= NAME_MAX else toml_value(sname[:40]) + "..."
-        raise ScenarioError(f"scenario.name: {shown} is not allowed; {rule}")
-    return Scenario(
-        name=sname,
-        game=spec.name,
-        players=players,
-        games=games,
-        seed=seed,
-        params=values,
-        seats=tuple(seats),
-        description=sc.get("description", ""),
-        path=path,
+        sp[k] = coerce(ps, v, f"{where}.params.{k}")
+    from sim.model.search_spec import unused_with_root
+
+    unused = unused_with_root(st, sp)  # explore with root halving: a sweep of it plays one point again and again
+    if unused is not None:
+        raise ScenarioError(f"{where}.params.{unused[0]}: {unused[1]}")
+    return Seat(sname, sp)
+
+
+def _role_clash(
+    spec: registry.GameSpec, roles: list[str], i: int, st: registry.StrategySpec, allowed: list[str]
+) -> ScenarioError:
+    """A strategy of another role at seat ``i``: say whose it is and where it may sit (``role_clash`` holds the
+    parts, for an override's own wording)."""
+    sname = st.name
+    seats_of = [j for j, r in enumerate(roles) if r == st.role]
+    sits = (
+        f"seat{'s' if len(seats_of) > 1 else ''} {', '.join(map(str, seats_of))} of this scenario"
+        if seats_of
+        else spec.role_seats.get(st.role, "another role")
     )
+    clash = ScenarioError(
+        f"seats[{i}].strategy: unknown {roles[i]} strategy '{sname}'; allowed: "
+        f"{', '.join(allowed)} ('{sname}' is a {spec.role_title(st.role)} strategy, for "
+        f"{sits}, not a {spec.role_title(roles[i])} strategy)"
+    )
+    clash.role_clash = (i, roles[i], spec.role_title(roles[i]), allowed, sname, spec.role_title(st.role))
+    return clash
+
+
+def _name(sc: dict, name: str, path: str) -> str:
+    """The scenario's name (``name`` when the table gives none): it names the report folder, so the letters every
+    system spells alike, not reserved, not hidden."""
+    sname = sc.get("name", name)
+    if NAME_RE.fullmatch(sname) and sname not in RESERVED_NAMES and not sname.startswith("."):
+        return sname
+    rule = (
+        "use the letters a-z and A-Z without accents, digits, '.', '_' and '-' (it names the report folder "
+        "under reports/, which every system must spell alike; 'baselines' is reserved)"
+    )
+    if isinstance(sname, str) and len(sname) > NAME_MAX:
+        rule = f"it has {len(sname)} characters; at most {NAME_MAX} (it names the report folder under reports/)"
+    elif sname == "index.html":
+        rule = "it is the index of the reports (reports/index.html); choose another name"
+    elif isinstance(sname, str) and sname.startswith("."):
+        rule = (
+            "a name starting with '.' names a hidden folder under reports/ (where runs stage their reports, "
+            "as .NAME.partial-PID); start it with a letter or digit"
+        )
+    if "name" not in sc and path:  # taken from the file name: say so, and how to fix it
+        fix = re.sub(r"[^A-Za-z0-9._-]+", "-", sname).strip("-.")[:100] or "my-scenario"
+        fix = "my-scenario" if fix in RESERVED_NAMES else fix
+        raise ScenarioError(
+            f"scenario.name: {toml_value(sname[:NAME_MAX])}, taken from the file name (the file has no "
+            f'name = "..." line), is not allowed; {rule}; add name = {toml_value(fix)} under '
+            f"[scenario] or rename the file"
+        )
+    shown = toml_value(sname) if len(sname) <= NAME_MAX else toml_value(sname[:40]) + "..."
+    raise ScenarioError(f"scenario.name: {shown} is not allowed; {rule}")
 
 
 def read(path: str | Path) -> dict:

@@ -242,7 +242,6 @@ def build(
 ) -> Sweep:
     """Read scenario file ``path`` (its ``[sweep]`` table, if any) and the ``--set`` axes, validate every point.
     Command-line values win over the table's. Raises SweepError / ScenarioError (one line)."""
-    OverrideError, apply_traced = ov.OverrideError, ov.apply_traced
     from sim.model.scenario import load
 
     p = Path(path)
@@ -250,6 +249,46 @@ def build(
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
     table = doc.pop("sweep", {})
     axes, opts = table_axes(table)
+    axes = _with_set_axes(axes, sets)
+    _check_axes(axes, p)
+    given_order = axes  # the order the overrides apply in (seats.0.strategy before seats.0.budget)
+    fixed = [a for a in axes if len(a.values) == 1] if any(len(a.values) > 1 for a in axes) else []
+    axes = [a for a in axes if a not in fixed]
+    mode_where = "--mode" if mode else "[sweep] mode"
+    mode = mode or opts.get("mode", "grid")
+    if mode not in MODES:
+        raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
+    _no_point_twice(axes, mode, mode_where)
+    if "games" in opts:  # the file's, checked also when --games replaces it (games = 0 is no "unset")
+        _check_games(opts["games"])
+    if games is None:
+        games = opts.get("games", base.games)
+    _check_games(games, "[sweep] games" if "games" in opts else "--games")
+    base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
+    fixed_ov = [(a.name, a.values[0]) for a in fixed]
+    combos = _points(axes, mode, mode_where)
+    if len(combos) > MAX_POINTS:
+        raise SweepError(
+            f"sweep: {len(combos):,} points; at most {MAX_POINTS:,}", usage=all(a.source.startswith("--") for a in axes)
+        )
+    at = _At(doc, p, given_order, dict(fixed_ov), axes, mode)
+    points = [
+        Point(i, values, at.scenario(values).with_changes(games=games, seed=base.seed, name=base.name))
+        for i, values in enumerate(combos)
+    ]
+    if fixed_ov:
+        base = _with_fixed(base, doc, p, fixed_ov)
+    ms, tgt, indep = _table_options(opts, measures, target, independent)
+    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep, fixed)
+    sw.measure_source = "--measure" if measures else "[sweep] measures"
+    sw.target_text = tgt or None
+    sw.target_source = "--target" if target is not None else "[sweep] target"
+    return sw
+
+
+def _with_set_axes(axes: list[Axis], sets: Sequence[str]) -> list[Axis]:
+    """The ``[sweep]`` axes with the ``--set`` axes: each replaces the table's of the same name and adds to the
+    others; a name given twice, or an axis a later one covers (every value replaced), is refused."""
     canonical, covers = ov.canonical, ov.covers
     given = set()
     for text in sets:
@@ -271,6 +310,11 @@ def build(
                     f"{a.source}: replaces every value of {b.source} ({a.name} covers {b.name}); sweep "
                     f"only one of them{f', or give {a.name} first' if both_set else ''}"
                 )
+    return axes
+
+
+def _check_axes(axes: list[Axis], p: Path) -> None:
+    """Something to sweep, and each axis a setting of the game with values (not the name, seed or games)."""
     if not axes:  # a "sweep" of the scenario alone is a sim run: refused, not played
         raise SweepError(
             f"{p}: nothing to sweep; give --set NAME=VALUES (e.g. --set 'track_len=20..60 step 5') or "
@@ -291,35 +335,28 @@ def build(
             )
         if not a.values:
             raise SweepError(f"{a.source}: no values")
-    given_order = axes  # the order the overrides apply in (seats.0.strategy before seats.0.budget)
-    fixed = [a for a in axes if len(a.values) == 1] if any(len(a.values) > 1 for a in axes) else []
-    axes = [a for a in axes if a not in fixed]
-    mode_where = "--mode" if mode else "[sweep] mode"
-    mode = mode or opts.get("mode", "grid")
-    if mode not in MODES:
-        raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
-    _no_point_twice(axes, mode, mode_where)
-    if "games" in opts:  # the file's, checked also when --games replaces it (games = 0 is no "unset")
-        _check_games(opts["games"])
-    if games is None:
-        games = opts.get("games", base.games)
-    _check_games(games, "[sweep] games" if "games" in opts else "--games")
-    base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
-    fixed_ov = [(a.name, a.values[0]) for a in fixed]
-    combos = _points(axes, mode, mode_where)
-    if len(combos) > MAX_POINTS:
-        raise SweepError(
-            f"sweep: {len(combos):,} points; at most {MAX_POINTS:,}", usage=all(a.source.startswith("--") for a in axes)
-        )
-    points = []
-    src = {a.name: a.source for a in given_order}
-    one = dict(fixed_ov)
-    for i, values in enumerate(combos):
-        here = [(a.name, one[a.name] if a.name in one else values[a.name]) for a in given_order]
+
+
+@dataclass
+class _At:
+    """Validating the points of a sweep: the file's document, the axes in the order given (``src``: where each was
+    given), the fixed values, the swept axes and the mode (for where a bad point's error says it is)."""
+
+    doc: dict
+    p: Path
+    given_order: list[Axis]
+    one: dict
+    axes: list[Axis]
+    mode: str
+
+    def scenario(self, values: dict) -> Scenario:
+        """The validated scenario of the point with ``values``; raises SweepError naming the entry to blame."""
+        here = [(a.name, self.one[a.name] if a.name in self.one else values[a.name]) for a in self.given_order]
+        src = {a.name: a.source for a in self.given_order}
         try:
-            raw, fields = apply_traced(doc, here)
-            sc = from_dict(raw, name=p.stem, path=str(p))
-        except OverrideError as e:
+            raw, fields = ov.apply_traced(self.doc, here)
+            return from_dict(raw, name=self.p.stem, path=str(self.p))
+        except ov.OverrideError as e:
             name = str(e).split("=", 1)[0].removeprefix("--set ")
             said = str(e).split(": ", 1)[1]
             if e.override is not None and name in src and "=" in src[name]:  # a fix it suggests: every value
@@ -327,24 +364,30 @@ def build(
                 said = said.replace(f".{name}={shown} ", f".{name}={src[name].split('=', 1)[1]} ")
             raise SweepError(f"{src.get(name, 'sweep')}: {said}") from None
         except ScenarioError as e:
-            if _blamed(str(e), fields) is None and (role := ov.role_blame(doc, here, e)) is not None:
-                assert role.override is not None  # role_blame names the override it blames
-                name, value = role.override
-                said = str(role).split(": ", 1)[1]
-                raise SweepError(f"{src[name]}: {_at(values, name, value)}: {said}") from None
-            o = _blamed(str(e), fields)
-            where = f"{src[o[0]]}: {_at(values, *o)}" if o else f"sweep: {_at(values, '', None)}" if values else "sweep"
-            said = str(e)
-            if o is not None and src[o[0]].startswith("--"):  # an option's example, not the file's TOML
-                said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
-            if o is not None:
-                said += ov.same_name_note(doc, o[0])
-            if len(axes) > 1 and mode == "grid" and (o is None or o[0] in values):
-                said += " (a grid plays every combination of the values; --mode zip pairs them instead)"
-            raise SweepError(f"{where}: {said}") from None
-        points.append(Point(i, values, sc.with_changes(games=games, seed=base.seed, name=base.name)))
-    if fixed_ov:
-        base = _with_fixed(base, doc, p, fixed_ov)
+            raise self._blame(e, values, here, fields, src) from None
+
+    def _blame(self, e: ScenarioError, values: dict, here: list, fields: Any, src: dict) -> SweepError:
+        if _blamed(str(e), fields) is None and (role := ov.role_blame(self.doc, here, e)) is not None:
+            assert role.override is not None  # role_blame names the override it blames
+            name, value = role.override
+            said = str(role).split(": ", 1)[1]
+            return SweepError(f"{src[name]}: {_at(values, name, value)}: {said}")
+        o = _blamed(str(e), fields)
+        where = f"{src[o[0]]}: {_at(values, *o)}" if o else f"sweep: {_at(values, '', None)}" if values else "sweep"
+        said = str(e)
+        if o is not None and src[o[0]].startswith("--"):  # an option's example, not the file's TOML
+            said = ov.option_example(said, e, src[o[0]].split(" ", 1)[0], o[0])
+        if o is not None:
+            said += ov.same_name_note(self.doc, o[0])
+        if len(self.axes) > 1 and self.mode == "grid" and (o is None or o[0] in values):
+            said += " (a grid plays every combination of the values; --mode zip pairs them instead)"
+        return SweepError(f"{where}: {said}")
+
+
+def _table_options(
+    opts: dict, measures: list[str] | None, target: str | None, independent: bool | None
+) -> tuple[Any, Any, bool]:
+    """(measures, target, independent): the command line's, else the ``[sweep]`` table's, checked."""
     ms = measures if measures else opts.get("measures")
     if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):
         raise SweepError(
@@ -360,11 +403,7 @@ def build(
     indep = independent if independent is not None else opts.get("independent", False)
     if not isinstance(indep, bool):  # the text "false" is truthy: only a TOML boolean is accepted
         raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
-    sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep, fixed)
-    sw.measure_source = "--measure" if measures else "[sweep] measures"
-    sw.target_text = tgt or None
-    sw.target_source = "--target" if target is not None else "[sweep] target"
-    return sw
+    return ms, tgt, indep
 
 
 def _check_games(games: Any, where: str = "[sweep] games") -> None:

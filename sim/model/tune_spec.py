@@ -312,30 +312,10 @@ def _count(opts: dict, key: str, given: int | None, default: int, hi: int) -> in
     return v
 
 
-def build(
-    path: str | Path,
-    params: Sequence[str] = (),
-    targets: Sequence[str] = (),
-    trials: int | None = None,
-    games: int | None = None,
-    seed: int | None = None,
-    confirm: int | None = None,
-    confirm_games: int | None = None,
-    batch: int | None = None,
-) -> Tune:
-    """Read scenario file ``path`` (its ``[tune]`` table, if any) and the ``--param`` / ``--target`` texts, and
-    validate every parameter's extremes and every option. Command-line values win over the table's. Raises
-    TuneError / ScenarioError (one line); target measures are checked by `sim.stats.tune_stats.resolve`."""
-    from sim.model.scenario import load
-
-    p = Path(path)
-    load(p)  # the file alone (its own errors first, with its path)
-    doc = tomllib.loads(p.read_text(encoding="utf-8"))
-    doc.pop("sweep", None)
-    table = doc.pop("tune", {})
-    if not isinstance(table, dict):
-        raise TuneError("[tune]: expected a table")
-    opts = {k: table[k] for k in OPTIONS if k in table}
+def _params(table: dict, params: Sequence[str]) -> list[Param]:
+    """The ``[tune]`` table's parameters (keys other than `OPTIONS`; a TOML dotted key is one name), each replaced
+    by a ``--param`` of the same name, the others added; a name given twice, a scenario key, or two that overlap
+    (one covers the other) are refused."""
     flat: list[tuple[str, Any]] = []
 
     def walk(t: dict, prefix: str) -> None:
@@ -366,12 +346,12 @@ def build(
                 ov.canonical(b.name), ov.canonical(a.name)
             ):
                 raise TuneError(f"{a.source}: overlaps {b.source}; tune each setting once")
-    if not ps:
-        raise TuneError(
-            f"{p}: nothing to tune; give --param NAME=RANGE (e.g. --param track_len=20..60) or a [tune] table in "
-            "the scenario file (see sim tune --help)",
-            usage=True,
-        )
+    return ps
+
+
+def _targets(opts: dict, targets: Sequence[str]) -> list[Target]:
+    """The ``--target`` texts, else the ``[tune]`` table's target (a string or an array of them); at least one,
+    one per measure."""
     ts_text = list(targets) if targets else opts.get("target")
     if isinstance(ts_text, str):
         ts_text = [ts_text]
@@ -395,6 +375,41 @@ def build(
     for i, t in enumerate(ts):
         if any(t.measure == u.measure for u in ts[:i]):
             raise TuneError(f"{t.source}: a second target on {t.measure}; give one (a range LO..HI for bounds)")
+    return ts
+
+
+def build(
+    path: str | Path,
+    params: Sequence[str] = (),
+    targets: Sequence[str] = (),
+    trials: int | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    confirm: int | None = None,
+    confirm_games: int | None = None,
+    batch: int | None = None,
+) -> Tune:
+    """Read scenario file ``path`` (its ``[tune]`` table, if any) and the ``--param`` / ``--target`` texts, and
+    validate every parameter's extremes and every option. Command-line values win over the table's. Raises
+    TuneError / ScenarioError (one line); target measures are checked by `sim.stats.tune_stats.resolve`."""
+    from sim.model.scenario import load
+
+    p = Path(path)
+    load(p)  # the file alone (its own errors first, with its path)
+    doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    doc.pop("sweep", None)
+    table = doc.pop("tune", {})
+    if not isinstance(table, dict):
+        raise TuneError("[tune]: expected a table")
+    opts = {k: table[k] for k in OPTIONS if k in table}
+    ps = _params(table, params)
+    if not ps:
+        raise TuneError(
+            f"{p}: nothing to tune; give --param NAME=RANGE (e.g. --param track_len=20..60) or a [tune] table in "
+            "the scenario file (see sim tune --help)",
+            usage=True,
+        )
+    ts = _targets(opts, targets)
     base0 = load(p)
     g = _count(opts, "games", games, base0.games, MAX_GAMES)
     n_trials = _count(opts, "trials", trials, DEFAULT_TRIALS, MAX_TRIALS)

@@ -27,7 +27,7 @@ def test_the_tour_runs_to_the_end_and_says_what_it_found(tmp_path):
     out = _run_tour(tmp_path, f"import runpy; runpy.run_path({str(TOUR)!r}, run_name='__main__')", REPO)
     assert "- The start player wins" in out and "against a fair 25.0%" in out
     assert "OverrideError | set | 2..5 | 6" in out  # the one exception family, field/allowed/given, Python words
-    assert "OptionError | gamez: not a keyword of sim.run; allowed: scenario, options, set, games" in out
+    assert "OptionError | gamez: not a keyword of sim.run; allowed: scenario, set, games" in out
     assert "moor-4p--track_len=40--seats.3.strategy=runner 40" in out
     assert "comparison: " in out and "target: {'measure': 'first_player_advantage'" in out
     assert "axis.track_len" in out and "ok: True" in out

@@ -352,7 +352,7 @@ def test_a_rerun_of_the_same_check_plays_the_same_seed(bdir):
 def test_the_python_api_gives_the_status_and_the_headline_verdicts(bdir):
     import sim
 
-    k = sim.check([BASE], sim.CheckOptions(baselines=bdir, seed=5, margins=("first_player_advantage=5",)))
+    k = sim.check([BASE], baselines=bdir, seed=5, margins=("first_player_advantage=5",))
     assert k.ok and k.status == K.PASS
     h = k.headline
     assert set(h["verdict"]) <= {V.UNCHANGED, V.CHANGED, V.CANNOT_TELL} and len(h) == 4

@@ -206,3 +206,13 @@ def test_a_board_file_that_is_not_utf8_is_refused_the_same_way(tmp_path):
         ScenarioError, match=r"not UTF-8 text \(byte 0xe0 at line 1, column 9\); save the file as UTF-8"
     ):
         load(scenario(tmp_path, board.name))
+
+
+@pytest.mark.kernel  # loading a Treasure Hunters scenario imports its kernels (compiled at import)
+def test_a_scenario_without_a_name_is_named_after_its_file_even_when_it_sets_parameters(tmp_path):
+    """The default name is the file's stem, not the last [params] key (a loop variable once made it 'board')."""
+    src = Path(__file__).resolve().parents[2] / "scenarios/treasure_hunters/advanced-2p.toml"
+    f = tmp_path / "my-house.toml"
+    f.write_text(src.read_text(encoding="utf-8").replace('name = "th-advanced-2p"', ""), encoding="utf-8")
+    sc = load(f)
+    assert "board" in sc.params and sc.name == "my-house"
