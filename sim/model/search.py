@@ -161,9 +161,9 @@ def decision_lines(rec: Any, seat_name: Callable[[int], str], action_name: Calla
 
 
 def _decisions(rec: Any) -> list[dict]:
-    from kernels.search import decisions
+    from kernels.search import SearchScratch, decisions
 
-    if isinstance(rec, tuple):  # the whole scratch (`kernels.search.SearchScratch`)
+    if isinstance(rec, SearchScratch):  # the whole scratch: its record
         rec = rec.record
     return decisions(rec)
 
