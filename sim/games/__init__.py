@@ -10,3 +10,12 @@ def rng_contract() -> int:
     from kernels.rng import RNG_CONTRACT
 
     return int(RNG_CONTRACT)
+
+
+def read_specs_only() -> None:
+    """Declare this process one that reads the games' specs and never plays (the web server; its workers play): the
+    kernels imported from now on compile nothing until called (`kernels._jit.defer_compiles`), which keeps LLVM,
+    64 MB, out of the process. Call it before the first game is imported."""
+    from kernels._jit import defer_compiles
+
+    defer_compiles()

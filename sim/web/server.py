@@ -32,10 +32,10 @@ def serve(settings: Settings, say: Callable[[str], None] = print) -> None:
     settings, or an address in use, before anything starts."""
     import uvicorn
 
-    from kernels._jit import defer_compiles
-    from sim.web.app import create_app
+    from sim.games import read_specs_only
 
-    defer_compiles()  # the server reads the games' specs and never plays: no LLVM here (the workers play)
+    read_specs_only()  # the server reads the games' specs and never plays (its workers do); before any kernel import
+    from sim.web.app import create_app
 
     sock = listening_socket(settings.host, settings.port)
     app = create_app(settings.check())
