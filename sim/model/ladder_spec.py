@@ -34,7 +34,7 @@ from typing import Any
 from sim.model import registry
 from sim.model.errors import SimError
 from sim.model.paths import SCENARIOS
-from sim.model.scenario import Scenario, ScenarioError, Seat, coerce
+from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, Seat, coerce
 
 MAX_TABLES = 400  # a population whose design needs more tables is refused before anything runs
 MAX_RUNGS = 12
@@ -246,10 +246,10 @@ def build(
         seen[r.text] = 1
     if len(rungs) > MAX_RUNGS:
         raise LadderError(f"--strategies: {len(rungs)} rungs; allowed at most {MAX_RUNGS}")
-    if games is not None and games < 1:
-        raise LadderError(f"--games: {games} is out of range; allowed >= 1")
-    if balance_games is not None and balance_games < 1:
-        raise LadderError(f"--balance-games: {balance_games} is out of range; allowed >= 1")
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        raise LadderError(f"--games: {games} is out of range; allowed 1..{MAX_GAMES:,}")
+    if balance_games is not None and not 1 <= balance_games <= MAX_GAMES:
+        raise LadderError(f"--balance-games: {balance_games} is out of range; allowed 1..{MAX_GAMES:,}")
     layouts = _layouts(spec, roles, rungs, mode, n)
     if len(layouts) > MAX_TABLES:
         raise LadderError(

@@ -416,6 +416,8 @@ def build(
     n_confirm = _count(opts, "confirm", confirm, DEFAULT_CONFIRM, 50)
     cg = _count(opts, "confirm_games", confirm_games, min(CONFIRM_FACTOR * g, MAX_GAMES), MAX_GAMES)
     n_batch = _count(opts, "batch", batch, DEFAULT_BATCH, MAX_BATCH)
+    if seed is not None and not 0 <= seed < 2**64:
+        raise TuneError(f"--seed: {seed} is out of range; allowed 0..2^64-1")
     base = base0.with_changes(games=g, seed=base0.seed if seed is None else seed)
     tune = Tune(base, p, doc, ps, ts, n_trials, g, n_confirm, cg, n_batch)
     for q in ps:

@@ -9,8 +9,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sim.model.errors import SimError
 from sim.web.config import Settings
@@ -82,6 +84,23 @@ def create_app(settings: Settings, start_pool: bool = True) -> FastAPI:
     @app.exception_handler(SimError)
     async def bad_input(request: Request, e: SimError) -> Response:
         return error_page(request, str(e), status_of(e))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        """The framework's own refusals (an unknown page, a field over the size limit) as the one-line error page."""
+        words = {404: f"{request.url.path}: no such page; the start page lists the games and the history the jobs"}
+        line = words.get(e.status_code) or f"{request.url.path}: {e.detail}"
+        return error_page(request, line, e.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_path_value(request: Request, e: RequestValidationError) -> Response:
+        """A path or query value of the wrong type (``/jobs/abc``): one line naming it and what is allowed."""
+        first = e.errors()[0] if e.errors() else {}
+        where = str((first.get("loc") or ("", "value"))[-1])
+        line = f"{where}: {first.get('input')!r} is not allowed here ({first.get('msg', 'invalid')})"
+        if where == "job_id":
+            line = f"job: {first.get('input')!r} is not a job number; the history lists the jobs"
+        return error_page(request, line, 404 if where == "job_id" else 400)
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     from sim.web.routes import files, jobs, pick, results

@@ -128,6 +128,9 @@ class Store:
             return int(cur.lastrowid or 0)
 
     def get(self, job_id: int) -> Job | None:
+        """Job ``job_id``, or None (also for a number no SQLite row id can be: beyond 64 bits)."""
+        if not 0 <= job_id < 2**63:
+            return None
         with self.connect() as db:
             row = db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return _job(row) if row else None

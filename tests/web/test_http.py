@@ -239,3 +239,42 @@ def test_a_port_in_use_is_one_line_naming_the_port_before_the_server_says_it_lis
         held.close()
     free = listening_socket("127.0.0.1", 0)
     free.close()
+
+
+def test_an_unknown_page_and_a_job_number_that_is_not_one_are_one_line_pages_not_json(c):
+    for url, status, words in [
+        ("/nope", 404, "/nope: no such page"),
+        ("/jobs/abc", 404, "job: 'abc' is not a job number"),
+        ("/jobs/1e99", 404, "job: '1e99' is not a job number"),
+        ("/jobs/99999999999999999999999999", 404, "job: no job 99999999999999999999999999"),
+    ]:
+        r = c.get(url)
+        assert r.status_code == status and "text/html" in r.headers["content-type"], (url, r.text)
+        assert words in text(r) and "detail" not in r.text, (url, text(r))
+
+
+@pytest.mark.kernel  # the filters read the games' table sizes from their specs
+def test_history_filters_refuse_an_unknown_game_and_a_table_size_no_game_has(c):
+    r = c.get("/history", params={"players": "99999999999999999999999"})
+    assert r.status_code == 400 and "players: 99999999999999999999999 is out of range; allowed 2..5" in text(r)
+    r = c.get("/history", params={"game": "chess"})
+    assert r.status_code == 400 and "game: unknown game 'chess'; allowed: galleon, moor" in text(r)
+    assert c.get("/history", params={"players": "4", "game": "moor"}).status_code == 200
+
+
+@pytest.mark.kernel  # the ladder's and the tune's forms are checked against the game's spec
+def test_ladder_and_tune_forms_refuse_games_and_seeds_out_of_range_before_queueing(c):
+    huge = "99999999999999999999999"
+    r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "players": "4", "games": huge})
+    assert r.status_code == 400 and f"--games: {huge} is out of range; allowed 1..10,000,000,000" in text(r)
+    r = c.post("/jobs", data={"kind": "ladder", "game": "moor", "players": "4", "balance_games": huge})
+    assert r.status_code == 400 and f"--balance-games: {huge} is out of range" in text(r)
+    tune = {
+        "kind": "tune",
+        "scenario": "moor/4p.toml",
+        "params": "track_len=20..40",
+        "targets": "first_player_advantage=0",
+    }
+    r = c.post("/jobs", data={**tune, "seed": "-1"})
+    assert r.status_code == 400 and "--seed: -1 is out of range; allowed 0..2^64-1" in text(r)
+    assert c.get("/history").text.count("/jobs/") == 0  # nothing queued

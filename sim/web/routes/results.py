@@ -48,6 +48,7 @@ def history(
         raise FormError(f"status: unknown status {status!r}; allowed: {', '.join(STATES)}")
     if players and not players.isdigit():
         raise FormError(f"players: {players!r} is not a whole number")
+    check_game_and_players(game, players)
     jobs = store.history(
         game=game or None,
         players=int(players) if players else None,
@@ -58,6 +59,19 @@ def history(
     )
     filters = {"game": game, "players": players, "kind": kind, "status": status, "since": since, "until": until}
     return render(request, "history.html", jobs=jobs, filters=filters, games=store.games(), kinds=KINDS, states=STATES)
+
+
+def check_game_and_players(game: str, players: str) -> None:
+    """Refuse a game the simulator does not have, and a table size no game is played at (FormError, HTTP 400)."""
+    from sim.model import registry
+
+    specs = [registry.get(n) for n in registry.names()]
+    if game and game not in registry.names():
+        raise FormError(f"game: unknown game {game!r}; allowed: {', '.join(registry.names())}")
+    lo = min(s.min_players for s in specs if s is not None)
+    hi = max(s.max_players for s in specs if s is not None)
+    if players and not lo <= int(players) <= hi:
+        raise FormError(f"players: {players} is out of range; allowed {lo}..{hi}")
 
 
 def by_key(request: Request, key: str) -> Job:
