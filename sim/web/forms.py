@@ -165,6 +165,17 @@ def seat_fields(spec: registry.GameSpec, sc: Scenario, i: int, strategy: str | N
     return out
 
 
+def added_seat_strategy(spec: registry.GameSpec, sc: Scenario, i: int, n: int) -> str:
+    """The strategy an added seat ``i`` (of ``n``) is shown with: that of the file's last seat of the same role, else
+    the role's first strategy. Shown as typed, so that it is sent (a seat the file lacks needs one)."""
+    roles = spec.roles(sc.params, n)
+    role = roles[i] if i < len(roles) else "player"
+    same = [s.strategy for j, s in enumerate(sc.seats) if j < len(roles) and roles[j] == role]
+    if same:
+        return same[-1]
+    return next((s.name for s in spec.strategies if s.role == role), spec.strategies[0].name)
+
+
 def scenario_fields(spec: registry.GameSpec, sc: Scenario) -> list[Field]:
     """games, seed and players."""
     return [
@@ -189,6 +200,8 @@ def build(path: Path, rel: str, given: Mapping[str, str] | None = None) -> Form:
     for f in scenario_fields(spec, sc) + rule_fields(spec, sc.params):
         form.groups.setdefault(f.group, []).append(f)
     n = _int(given.get("players"), sc.players, spec.min_players, spec.max_players)
+    for i in range(len(sc.seats), n):  # a seat the file does not have starts as the file's last seat of its role plays
+        given.setdefault(f"seats.{i}.strategy", added_seat_strategy(spec, sc, i, n))
     for i in range(n):
         for f in seat_fields(spec, sc, i, given.get(f"seats.{i}.strategy")):
             form.groups.setdefault(f.group, []).append(f)
@@ -249,11 +262,23 @@ def check_field(path: Path, form: Form, name: str, value: str, values: Mapping[s
     if value.strip() == f.value:
         return None
     sets = [override_text(f, value)]
+    if name == "players":  # the seats it adds play what the form shows them with (`added_seat_strategy`)
+        for g in form.fields():
+            if g.name.endswith(".strategy") and not g.value and form.given.get(g.name):
+                sets.append(f"{g.name}={form.given[g.name]}")
     if f.strategy:
         seat = name.rsplit(".", 1)[0] + ".strategy"
         st = next((g for g in form.fields() if g.name == seat), None)
         if st is not None and st.value != f.strategy:
             sets.insert(0, f"{seat}={f.strategy}")
+    if name.startswith("seats.") and form.given.get("players"):
+        st = next(
+            (g for g in form.fields() if g.name == name.split(".")[0] + "." + name.split(".")[1] + ".strategy"), None
+        )
+        if st is not None and not st.value:  # a seat the file lacks: checked at the table size that has it
+            sets.insert(0, f"players={form.given['players']}")
+            if st.name != name and form.given.get(st.name) and not any(x.startswith(st.name + "=") for x in sets):
+                sets.insert(1, f"{st.name}={form.given[st.name]}")
     try:
         public.load(path, set=sets)
     except SimError as e:

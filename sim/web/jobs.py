@@ -63,7 +63,9 @@ def describe(spec: Mapping[str, Any]) -> str:
     games = f"{spec['games']:,} games" if spec.get("games") else "default games"
     seed = f"seed {spec['seed']}" if spec.get("seed") is not None else "default seed"
     if kind == "ladder":
-        return f"ladder {spec['game']} {spec['players']}p, {games} a table, {seed}"
+        rungs = ", ".join(spec["strategies"]) if spec.get("strategies") else "the default rungs"
+        balance = f", {spec['balance_games']:,} balance games a rung" if spec.get("balance_games") else ""
+        return f"ladder {spec['game']} {spec['players']}p ({rungs}), {games} a table{balance}, {seed}"
     if kind == "tune":
         trials = f", {spec['trials']} trials" if spec.get("trials") else ""
         return f"tune {spec['scenario']}{trials}, {seed}"

@@ -278,3 +278,37 @@ def test_ladder_and_tune_forms_refuse_games_and_seeds_out_of_range_before_queuei
     r = c.post("/jobs", data={**tune, "seed": "-1"})
     assert r.status_code == 400 and "--seed: -1 is out of range; allowed 0..2^64-1" in text(r)
     assert c.get("/history").text.count("/jobs/") == 0  # nothing queued
+
+
+def test_progress_says_what_a_running_job_does_before_and_after_its_games(c):
+    store = c.app.state.store
+    job = store.add("k-progress", "run", "moor", 4, "run moor/4p.toml", {"kind": "run"})
+    store.start(job)
+    r = c.get(f"/jobs/{job}/progress")
+    assert "loading this game's kernels" in text(r) and "computing the verdicts" not in text(r)
+    store.progress(job, 100, 100)
+    r = c.get(f"/jobs/{job}/progress")
+    assert "computing the verdicts and writing the report" in text(r) and "left" not in text(r)
+    assert "loading this game's kernels" not in text(r)
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_a_seat_added_by_raising_players_starts_with_the_files_strategy_and_the_run_is_accepted(c):
+    seats = text(c.get("/scenario/seats", params={"scenario": "moor/4p.toml", "players": "5"}))
+    assert "(choose)" not in seats
+    five = c.get("/scenario/seats", params={"scenario": "moor/4p.toml", "players": "5"}).text
+    assert re.search(r'name="seats.4.strategy".*?<option value="weighted" selected>', five, re.S)
+    ok = c.post("/validate", data={"scenario": "moor/4p.toml", "field": "players", "players": "5"})
+    assert ok.text == ""  # seat 4 plays what the form shows it with
+    r = c.post(
+        "/jobs", data={"scenario": "moor/4p.toml", "kind": "run", "players": "5", "seats.4.strategy": "weighted"}
+    )
+    assert r.status_code == 303, text(r)
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_parameters_of_a_strategy_the_seat_left_are_ignored_and_unknown_ones_refused(c):
+    stale = {"scenario": "moor/4p.toml", "kind": "run", "seats.0.strategy": "runner", "seats.0.w_tile": "1.0"}
+    assert c.post("/jobs", data=stale).status_code == 303  # sent before the seat part was redrawn
+    bogus = c.post("/jobs", data={"scenario": "moor/4p.toml", "kind": "run", "seats.0.bogus": "1"})
+    assert bogus.status_code == 400 and "unknown name 'seats.0.bogus'" in text(bogus)

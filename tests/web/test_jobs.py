@@ -127,6 +127,8 @@ def test_ladder_and_tune_jobs(c):
     two = wait(c, job_id(c.post("/jobs", data=form)))
     assert two.status == "done", two.error
     assert sorted(r["rung"] for r in two.result["rows"]) == ["random", "runner"]
+    job_page = html.unescape(c.get(f"/jobs/{two.id}").text)
+    assert 'id="ratings"' in job_page and "random, runner" in job_page and "400 balance games a rung" in job_page
     page = c.get(f"/reports/{two.folder}/ladder.html").text
     # its own tables' games, and the command that plays it again with the margin asked for
     assert "(400 games, the same seed" in page and "--margin first_player_advantage=2" in page

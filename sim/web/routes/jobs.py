@@ -71,12 +71,29 @@ def check_keys(kind: str, values: dict[str, str]) -> None:
         raise FormError(f"{unknown[0]}: not a field of the {kind} form; allowed: {', '.join(sorted(allowed))}")
 
 
+def stale_seat_fields(form: forms.Form, values: dict[str, str]) -> set[str]:
+    """The posted parameters of a strategy a seat no longer plays (a form sent before its seat part was redrawn):
+    ignored, as `forms.overrides` ignores them, not refused as unknown."""
+    from sim.model import registry
+
+    spec = registry.get(form.game)
+    names = {p.name for st in (spec.strategies if spec else ()) for p in st.params}
+    seats = {
+        f.name.split(".")[1] for f in form.fields() if f.name.startswith("seats.") and f.name.endswith(".strategy")
+    }
+    return {
+        k
+        for k in values
+        if k.count(".") == 2 and k.startswith("seats.") and k.split(".")[1] in seats and k.split(".")[2] in names
+    }
+
+
 def scenario_spec(settings: Settings, code: str, values: dict[str, str]) -> tuple[dict[str, Any], str, int]:
     """The spec of a run, compare or sweep from a scenario's form; (spec, game, players). Raises FormError (the
     line of the first bad field, or of the whole) before anything is queued."""
     kind = values.get("kind", "run")
     path, form = open_form(settings, values.get("scenario", ""), values)
-    known = {f.name for f in form.fields()} | SCENARIO_KEYS
+    known = {f.name for f in form.fields()} | SCENARIO_KEYS | stale_seat_fields(form, values)
     unknown = [k for k in values if k not in known]
     if unknown:  # a field the form does not have is refused, never dropped
         k = unknown[0]
