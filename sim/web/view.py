@@ -78,7 +78,22 @@ def games(n: float | None) -> str:
     return "" if n is None else f"{int(n):,}"
 
 
+def form_link(spec: dict) -> str:
+    """The scenario form's address with a job's changes filled in (its ``--set`` overrides as form values; B's for a
+    compare, whose A is the file), so "Open the scenario" shows what the job played."""
+    from urllib.parse import urlencode
+
+    sets = spec.get("sets_b") if spec.get("kind") == "compare" else spec.get("sets")
+    values = [("path", spec["scenario"])]
+    values += [(k, str(spec[k])) for k in ("games", "seed") if spec.get(k) is not None]
+    for s in sets or ():
+        name, _, value = str(s).partition("=")
+        values.append((name.strip(), value.strip()))
+    return "/scenario?" + urlencode(values)
+
+
 FILTERS = {
+    "form_link": form_link,
     "when": when,
     "seconds": seconds,
     "figure": figure,

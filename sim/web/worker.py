@@ -218,10 +218,38 @@ def _sweep(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | 
     return {
         "name": s.raw["scenario"]["name"],
         "verdicts": [said] if said else [],
-        "rows": [],
+        "rows": sweep_rows(s.raw, spec),
         "page": "sweep.html",
         "figures": digest(s.raw["points"]),
     }
+
+
+SWEEP_SHOWN = ("first_player_advantage", "length.rounds")  # each point's headline figures on the job's page
+
+
+def sweep_rows(raw: dict, spec: dict) -> list[dict]:
+    """Each point's figures for the sweep's job page: the target's measure first (when one was given), then
+    `SWEEP_SHOWN`; each row {point (the swept values in words), measure, label, unit, kind, value, ci_low,
+    ci_high} as summary.json has them."""
+    from sim.model import catalogue
+
+    game = raw["scenario"].get("game")
+    target = (spec.get("target") or "").split("=", 1)[0].strip()
+    names = [m for m in dict.fromkeys([target, *SWEEP_SHOWN]) if m]
+    rows = []
+    for p in raw["points"]:
+        where = ", ".join(f"{k} = {v}" for k, v in p["labels"].items())
+        for name in names:
+            m = p["measures"].get(name)
+            if m is None:
+                continue
+            e = catalogue.describe(name, game)
+            lo, hi = m.get("ci95") or (None, None)
+            rows.append(
+                {"point": where, "measure": name, "label": e.label, "unit": e.unit, "kind": e.kind}
+                | {"value": m["value"], "ci_low": lo, "ci_high": hi}
+            )
+    return rows
 
 
 def _ladder(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | None) -> dict:

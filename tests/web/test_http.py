@@ -312,3 +312,28 @@ def test_parameters_of_a_strategy_the_seat_left_are_ignored_and_unknown_ones_ref
     assert c.post("/jobs", data=stale).status_code == 303  # sent before the seat part was redrawn
     bogus = c.post("/jobs", data={"scenario": "moor/4p.toml", "kind": "run", "seats.0.bogus": "1"})
     assert bogus.status_code == 400 and "unknown name 'seats.0.bogus'" in text(bogus)
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_a_submitted_form_shows_every_bad_fields_line_beside_it(c):
+    bad = {"scenario": "moor/4p.toml", "kind": "run", "games": "0", "track_len": "5", "die_faces": "99"}
+    r = c.post("/jobs", data=bad)
+    assert r.status_code == 400
+    for words in ("games: 0 is out of range", "track_len: 5 is out of range", "die_faces: 99 is out of range"):
+        assert words in text(r), words
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+def test_open_the_scenario_from_a_result_shows_its_changes_and_compare_needs_another_run(c):
+    from sim.web.view import form_link
+
+    spec = {"kind": "run", "scenario": "moor/4p.toml", "sets": ["track_len=36"], "games": 500, "seed": 3}
+    link = form_link(spec)
+    assert link == "/scenario?path=moor%2F4p.toml&games=500&seed=3&track_len=36"
+    page = c.get(link).text
+    assert re.search(r'name="track_len"[^>]*value="36"', page) or re.search(r'value="36"[^>]*name="track_len"', page)
+    store = c.app.state.store
+    store.add("k-self", "run", "moor", 4, "run moor/4p.toml", spec)
+    for other, words in (("", "other: choose the run to compare with"), ("k-self", "that is this run itself")):
+        r = c.post("/r/k-self/compare", data={"other": other})
+        assert r.status_code == 400 and words in text(r), text(r)

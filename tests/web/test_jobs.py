@@ -65,6 +65,8 @@ def test_sweep_job(c):
     j = wait(c, job_id(c.post("/jobs", data=form)))
     assert j.status == "done", j.error
     assert c.get(f"/reports/{j.folder}/sweep.html").status_code == 200
+    page = html.unescape(c.get(f"/jobs/{j.id}").text)  # each point's figures on the job's page
+    assert 'id="points"' in page and "track_len = 25" in page and "track_len = 35" in page and " pp" in page
     bad = c.post("/jobs", data={**form, "sweep_values": "5..9"})
     assert bad.status_code == 400 and "track_len" in html.unescape(bad.text)
 

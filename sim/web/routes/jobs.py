@@ -27,9 +27,10 @@ router = APIRouter()
 class FormError(SimError, ValueError):
     """A bad job form: the one line, and the field it is about ("" for the form)."""
 
-    def __init__(self, line: str, field_name: str = "") -> None:
+    def __init__(self, line: str, field_name: str = "", others: dict[str, str] | None = None) -> None:
         super().__init__(line)
         self.field_name = field_name
+        self.others = others or {}  # the other bad fields' lines, shown beside them too
 
 
 def queue(request: Request, spec: dict[str, Any], game: str, players: int | None) -> int:
@@ -109,7 +110,7 @@ def scenario_spec(settings: Settings, code: str, values: dict[str, str]) -> tupl
                 errors[f.name] = line
     if errors:
         name, line = next(iter(errors.items()))
-        raise FormError(line, name)
+        raise FormError(line, name, errors)
     sets = forms.overrides(form, values)
     try:
         rest, games, seed = split_sets(sets)
@@ -261,7 +262,7 @@ async def submit(request: Request) -> Response:
                 _, form = open_form(settings, values["scenario"], values)
             except SimError:
                 raise e from None
-            form.errors = {e.field_name: str(e)}
+            form.errors = {**e.others, e.field_name: str(e)}
             return render(request, "scenario.html", 400, form=form, sweepable=sweepable(form), error=str(e))
         raise
     job_id = queue(request, spec, game, players)

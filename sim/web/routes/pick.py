@@ -66,7 +66,8 @@ def index(request: Request) -> Response:
 def scenario(request: Request, path: str = "") -> Response:
     """The form of scenario file ``path``: every field, run / compare / sweep."""
     settings: Settings = request.app.state.settings
-    _, form = open_form(settings, path)
+    given = {k: v for k, v in values_of(request.query_params).items() if k != "path"}  # a result's changes
+    _, form = open_form(settings, path, given or None)
     return render(request, "scenario.html", form=form, sweepable=sweepable(form))
 
 

@@ -123,7 +123,12 @@ async def compare_runs(request: Request, key: str) -> Response:
     each side's scenario and overrides."""
     a = by_key(request, key)
     form = await request.form()
-    b = by_key(request, str(form.get("other", "")))
+    other = str(form.get("other", "")).strip()
+    if not other:
+        raise FormError("other: choose the run to compare with (the list shows this game's other runs)")
+    if other == key:
+        raise FormError("other: that is this run itself; choose another run to compare with")
+    b = by_key(request, other)
     if a.kind != "run" or b.kind != "run":
         raise FormError("compare with: both must be runs")
     if a.game != b.game:
