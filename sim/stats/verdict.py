@@ -219,7 +219,7 @@ def more_games_words(more: int, games: int, what: str = "") -> str:
     follows "decide" ("them all")."""
     text = f"about {round_games(more):,} more games would decide" + (f" {what}" if what else "")
     if more >= IMPRACTICAL_MIN and more > IMPRACTICAL_FACTOR * max(games, 1):
-        text += " (the figure sits about at its margin: no practical number of games will settle which side)"
+        text += "; the figure sits about at its margin, where no practical number of games settles which side"
     return text
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sim.stats import verdict as V
 
 
 def _verdict(d, se, m, n=10_000):
-    return V.judge(d, se, m, n, p_diff=V.stats.norm.sf(abs(d) / se) * 2, p_equiv=V.tost_p(d, se, m))
+    return V.judge(d, se, m, n, p_diff=stats.norm.sf(abs(d) / se) * 2, p_equiv=V.tost_p(d, se, m))
 
 
 def test_unchanged_only_when_the_equivalence_test_says_so():
@@ -85,7 +86,7 @@ def test_words():
 def test_more_games_advice_says_when_no_practical_number_would_decide():
     assert V.more_games_words(34_012, 20_000) == "about 35,000 more games would decide"
     far = V.more_games_words(9_200_000, 20_000, "them all")
-    assert far.startswith("about 9,200,000 more games would decide them all (the figure sits about at its margin")
+    assert far.startswith("about 9,200,000 more games would decide them all; the figure sits about at its margin")
 
 
 def test_changed_needs_the_interval_past_the_margin_not_only_the_estimate():
