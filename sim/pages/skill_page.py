@@ -95,19 +95,20 @@ def section(s: dict) -> dict | None:
 
 
 def sentences(s: dict) -> list[str]:
-    """The verdict's lines at skill: one per figure ("At skill (learned, 7,204 games): first-player advantage
-    +0.43 -> +0.33 points: cannot tell yet ..."), or the one line saying why none was played; [] when not asked."""
+    """The verdict's line at skill: "At skill (learned at every seat, 7,204 games): first-player advantage +0.77 ->
+    +0.33 points, cannot tell yet ...; game length 111.7 -> 111.8 turns, holds for skill ...", or the line saying
+    why none was played; [] when not asked."""
     b = s.get("at_skill")
     if not b:
         return []
     if b.get("status") != "played":
         return [f"At skill: not played; {b.get('why', '')}."]
-    head = f"At skill ({b['strategy']} at every seat, {b['games']:,} games)"
-    out = []
+    parts = []
     for k, f in (b.get("figures") or {}).items():
         a, c = value_text(k, f["scripted"]).split(" [")[0], value_text(k, f["skill"]).split(" [")[0]
-        out.append(f"{head}: {f['words']} {a} -> {c}: {f['verdict']}.")
-    return out
+        unit = next((u for u in (" points", " turns") if a.endswith(u) and c.endswith(u)), "")
+        parts.append(f"{f['words'].split(' (')[0]} {a.removesuffix(unit)} -> {c}, {f['verdict']}")
+    return [f"At skill ({b['strategy']} at every seat, {b['games']:,} games): " + "; ".join(parts) + "."]
 
 
 def one_line(s: dict) -> str | None:

@@ -70,7 +70,8 @@ def verdict_words(key: str, head: dict | None, reference: str, strongest: str, s
             f"cannot tell yet: {head['games']} games at skill are too few for the tests (they need at least "
             f"{MIN_GAMES_FOR_TESTS}); set {skill_key} higher"
         )
-    return lf.skill_words(key, head, reference, strongest)
+    # the ladder's words count the games "a table" would need; here it is the table at skill that would play them
+    return lf.skill_words(key, head, reference, strongest).replace("games a table would", f"games ({skill_key}) would")
 
 
 def _num(x: Any) -> Any:

@@ -35,7 +35,9 @@ def test_a_run_at_skill_plays_the_learned_table_on_the_same_seeds():
     assert fig["scripted"]["value"] == r.raw["length"]["turns"]["mean"]
     frame = r.at_skill
     assert frame["figure"].to_list() == list(b["figures"]) and frame["skill_games"].to_list() == [600] * 3
-    assert any(line.startswith("At skill (learned at every seat, 600 games)") for line in r.verdicts)
+    assert any(
+        line.startswith("At skill (learned at every seat, 600 games): first-player advantage ") for line in r.verdicts
+    )
     # trained at 4 players, played at 2: the page says so
     from sim.pages import skill_page
 
