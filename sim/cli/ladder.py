@@ -17,7 +17,8 @@ def ladder(
         str | None,
         typer.Option(
             help="rungs: NAME or NAME:PARAM=VALUE,..., separated by ';' (or ','), e.g. "
-            "'random;planner:recall_own=0.5' (default: random and every scripted strategy)"
+            "'random;planner:recall_own=0.5' (default: random, every scripted strategy and, where the game has a "
+            "learned player, learned and search at budgets 16, 64, 256 with learned rollouts)"
         ),
     ] = None,
     games: Annotated[
