@@ -201,6 +201,13 @@ def is_search_rung(spec: registry.GameSpec, text: str) -> bool:
     return st is not None and st.sid == SEARCH_SID
 
 
+def mixed_sets(r: int, n: int) -> list[tuple[int, ...]]:
+    """The sets of ``n`` of the rungs 0..r-1 the mixed tables seat (each in every order): every set, or the cyclic
+    sets (`cyclic_blocks`) where every set would need more than `MAX_TABLES` tables with the mono ones."""
+    combos = list(itertools.combinations(range(r), n))
+    return combos if len(combos) * math.factorial(n) + r <= MAX_TABLES else cyclic_blocks(r, n)
+
+
 def cyclic_blocks(r: int, n: int) -> list[tuple[int, ...]]:
     """Sets of ``n`` of the rungs 0..r-1 in which every two rungs meet at least once, each rung equally often: the
     r cyclic shifts (mod r) of base blocks chosen greedily (the lexicographically first block covering the most
@@ -314,10 +321,7 @@ def build(
                     given=str(len(rungs)),
                 )
             if len(rungs) >= n:
-                combos = list(itertools.combinations(idx, n))
-                if len(combos) * math.factorial(n) + len(rungs) > MAX_TABLES:  # too many: cyclic sets instead
-                    combos = cyclic_blocks(len(rungs), n)
-                for combo in combos:
+                for combo in mixed_sets(len(rungs), n):
                     layouts += [(perm, "mixed") for perm in itertools.permutations(combo)]
             else:
                 layouts += [(t, "mixed") for t in itertools.product(idx, repeat=n) if len(set(t)) > 1]

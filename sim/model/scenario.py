@@ -335,6 +335,14 @@ def _named_forms(
     yield ps.name, out, where
 
 
+def _skill_games(sc: dict) -> int | None:
+    """``[scenario] skill_games`` (None when not given): 0..MAX_GAMES, else ScenarioError (0: no table at skill)."""
+    skill = sc.get("skill_games")
+    if skill is not None and not 0 <= skill <= MAX_GAMES:
+        raise ScenarioError(out_of_range("scenario.skill_games", skill, 0, MAX_GAMES) + " (0: no table at skill)")
+    return skill
+
+
 def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     """Validate a parsed TOML document. Raises ScenarioError (one line) on the first problem."""
     if not isinstance(data, dict):
@@ -371,9 +379,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     seed = sc.get("seed", 0)
     if not 0 <= seed < 2**64:
         raise ScenarioError(out_of_range("scenario.seed", seed, 0, 2**64 - 1))
-    skill = sc.get("skill_games")
-    if skill is not None and not 0 <= skill <= MAX_GAMES:
-        raise ScenarioError(out_of_range("scenario.skill_games", skill, 0, MAX_GAMES) + " (0: no table at skill)")
+    skill = _skill_games(sc)
 
     raw = data.get("params", {})
     if not isinstance(raw, dict):

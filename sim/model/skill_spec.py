@@ -80,7 +80,7 @@ def skill_table(sc: Scenario, games: int | None = None) -> SkillTable:
     for role in dict.fromkeys(roles):
         lr = learner_of(spec, role)
         if lr is None:
-            who = f"the {spec.role_title(role)}" if len(set(roles)) > 1 or role != "player" else "its players"
+            who = f"the {spec.role_title(role)} role" if len(set(roles)) > 1 or role != "player" else "its players"
             return SkillTable(
                 None, 0, target, f"{spec.title} has no learned player for {who} yet, so no figure is played at skill"
             )
