@@ -63,6 +63,7 @@ def play_scenario(
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
     on_chunk: Callable[[runner.ChunkOutputs], None] | None = None,
+    extend: Callable[[Scenario, dict], None] | None = None,
 ) -> tuple[dict, runner.RunResult, Path | None]:
     """Play ``sc`` (``games``, ``seed``: default the scenario's) through the one play path
     (`sim.play.work.play_games`) and, when ``write``, write its report folder. Returns (summary dict, the merged
@@ -71,14 +72,18 @@ def play_scenario(
     (`sim.play.progress` says so). ``executor``: where the units run (`sim.play.distributed`; None: this process);
     the numbers are the same. ``on_chunk(outputs)``: each chunk's per-game rows in game order, when not
     ``write`` (written, they go to games.parquet with ``per_game``). Raises OutputError (one line) for a folder
-    that cannot be written, KeyboardInterrupt (`Cancelled`) when stopped; nothing is left behind then."""
+    that cannot be written, KeyboardInterrupt (`Cancelled`) when stopped; nothing is left behind then.
+    ``extend(scenario as played, summary)``: adds to the summary before it is written (the "At skill" block)."""
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
     sc = sc.with_changes(games=games, seed=seed)  # the summary states what was played
     ctx = ctx or RunContext(threads=threads, progress=progress)
     if not write:
         res = work.play_games(sc, games, seed, chunk, executor, ctx, on_chunk)
-        return _summary(sc, res, chunk), res, None
+        s = _summary(sc, res, chunk)
+        if extend is not None:
+            extend(sc, s)
+        return s, res, None
     final = report_folder(sc, out_dir)
     with report.staged_dir(final, default_what(sc, out_dir)) as tmp:
         parts = report.ParquetParts(sc, tmp) if per_game else None
@@ -86,18 +91,22 @@ def play_scenario(
         if on_played is not None:
             on_played()
         s = _summary(sc, res, chunk)
+        if extend is not None:
+            extend(sc, s)
         write_report(tmp, s, parts)
     return s, res, final
 
 
 def write_report(tmp: Path, s: dict, parts: report.ParquetParts | None = None) -> None:
     """A run's report files into the staged folder ``tmp``: games.parquet (from ``parts``, when per-game rows
-    were kept), summary.json, provenance.json (``s["provenance"]``), summary.md, summary.html, balance.md, plots/."""
+    were kept), summary.json, provenance.json (``s["provenance"]``), at_skill.parquet (when played at skill),
+    summary.md, summary.html, balance.md, plots/."""
     prov = s["provenance"]
     if parts:
         parts.finish(tmp / "games.parquet", prov)
     report.write_json(tmp / "summary.json", s)
     report.write_json(tmp / "provenance.json", prov)
+    report.write_at_skill(tmp, s)
     (tmp / "summary.md").write_text(tables.render_markdown(s), encoding="utf-8")
     from sim.pages import html_report
 

@@ -163,7 +163,8 @@ def ladder(
     ladder.json, ladder.parquet, ladder.html, the stored tables). ``games``: per table (default: 40,000 over the mixed
     tables, at least 200 a table; 2,000 a team or matrix table; rounded up to a multiple of the players);
     ``balance_games``: each rung's own table (default 16,000, or ``games`` with a search rung); ``strategies``: rung texts (``random``, ``planner:recall_own=0.5``; default: random
-    and every scripted strategy at its defaults); ``advance(games)`` after each unit; ``fresh``: forget stored
+    and every scripted strategy at its defaults, then the learned player and search at 16, 64, 256 with learned
+    rollouts where the game has one: `sim.model.ladder_spec.default_rungs`); ``advance(games)`` after each unit; ``fresh``: forget stored
     tables. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
     Raises LadderError, ScenarioError, OptionError, ExecutionError, SweepOutputError (one line each);
     KeyboardInterrupt leaves the finished tables stored."""

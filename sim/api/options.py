@@ -72,7 +72,10 @@ class RunOptions(_Given):
     """How to play one scenario. games, seed: default the scenario's; threads: Numba threads (None: all cores;
     1 per unit on Dask workers unless given); chunk: games per unit of work (memory bound; results do not depend
     on it); per_game: keep the per-game rows (`Result.games`, games.parquet); workers: play on a Dask
-    LocalCluster of that many processes; scheduler: on an existing Dask cluster (tcp://HOST:8786)."""
+    LocalCluster of that many processes; scheduler: on an existing Dask cluster (tcp://HOST:8786). at_skill: also play
+    the scenario with every seat on the game's learned player and judge each headline figure at skill (the result's
+    ``at_skill``; `sim.api.skill`); skill_games: that table's games (None: the scenario's ``skill_games`` or the
+    default size, `sim.model.skill_spec`; 0: none; given, it implies at_skill)."""
 
     games: int | None = None
     seed: int | None = None
@@ -81,12 +84,20 @@ class RunOptions(_Given):
     per_game: bool = False
     workers: int | None = None
     scheduler: str | None = None
+    at_skill: bool = False
+    skill_games: int | None = None
 
     def validate(self) -> RunOptions:
         """Raises OptionError for a value out of range; returns itself (workers and scheduler are checked when
         the executor is opened: `check_cluster`)."""
         check_run_options(self.games, self.threads, self.chunk, self.seed)
+        in_range("skill-games", self.skill_games, 0, MAX_GAMES, " (0: no table at skill)")
         return self
+
+    @property
+    def skill(self) -> bool:
+        """Whether the run plays its table at skill (`at_skill`, or `skill_games` given)."""
+        return self.at_skill or self.skill_games is not None
 
 
 @dataclass(frozen=True, kw_only=True)

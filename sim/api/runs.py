@@ -59,6 +59,16 @@ class Result:
         return self.measures.filter(pl.col("headline"))
 
     @property
+    def at_skill(self) -> pl.DataFrame:
+        """The headline figures at skill (played with ``at_skill=True``), one row per figure (`sim.stats.at_skill.
+        frame_rows`: figure, words, scripted and skill values with their 95% intervals and games, change with its
+        interval, margin, verdict, verdict_words); empty when the run played no table at skill (``raw["at_skill"]``
+        says why)."""
+        from sim.output.report import at_skill_frame
+
+        return at_skill_frame(self.raw)
+
+    @property
     def verdicts(self) -> list[str]:
         from sim.pages.verdicts import run_sentences
 
@@ -111,6 +121,8 @@ def run(
     per_game: bool | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
+    at_skill: bool | None = None,
+    skill_games: int | None = None,
     write: bool = False,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
@@ -120,11 +132,13 @@ def run(
     """Play a scenario (a file, with overrides ``set``, or a `Scenario`) and return its `Result`.
 
     Options, keywords only (`RunOptions`: None takes its default): games, seed, threads, chunk, per_game, workers,
-    scheduler. ``write``: also write the report folder (``out``, default reports/<name>) as `sim run` does, the
-    per-game rows streamed to games.parquet (not kept in memory). ``ctx``: threads, progress, cancellation;
-    ``executor``: an open one (`executor`) instead of ``workers`` / ``scheduler``; ``on_played``: called when the
-    games are over. Raises SimError subclasses (OptionError, OverrideError, ScenarioError, OutputError,
-    ExecutionError), one line each; KeyboardInterrupt (`Cancelled`) when stopped, leaving nothing half-written."""
+    scheduler, at_skill, skill_games. ``at_skill`` (or ``skill_games``): also play the scenario with every seat on
+    the game's learned player (`Result.at_skill`, summary.json ``at_skill``; `sim.api.skill`). ``write``: also write
+    the report folder (``out``, default reports/<name>) as `sim run` does, the per-game rows streamed to
+    games.parquet (not kept in memory). ``ctx``: threads, progress, cancellation; ``executor``: an open one
+    (`executor`) instead of ``workers`` / ``scheduler``; ``on_played``: called when the games are over. Raises
+    SimError subclasses (OptionError, OverrideError, ScenarioError, OutputError, ExecutionError), one line each;
+    KeyboardInterrupt (`Cancelled`) when stopped, leaving nothing half-written."""
     from sim.api import core
 
     o = RunOptions.given(
@@ -135,6 +149,8 @@ def run(
         per_game=per_game,
         workers=workers,
         scheduler=scheduler,
+        at_skill=at_skill,
+        skill_games=skill_games,
     ).validate()
     sc = load(scenario, set, o.games)
     ctx = ctx or RunContext(threads=o.threads)
@@ -142,9 +158,20 @@ def run(
         ctx = ctx.with_(threads=o.threads)
     kept: list[ChunkOutputs] = []
     with _executor_for(executor, o.workers, o.scheduler, o.threads, ctx) as ex:
+        extend = _skill_extender(o, ex, ctx)
         if write or out is not None:
             s, res, folder = core.play_scenario(
-                sc, o.games, o.seed, o.threads, o.chunk, out, o.per_game, executor=ex, on_played=on_played, ctx=ctx
+                sc,
+                o.games,
+                o.seed,
+                o.threads,
+                o.chunk,
+                out,
+                o.per_game,
+                executor=ex,
+                on_played=on_played,
+                ctx=ctx,
+                extend=extend,
             )
         else:
             s, res, folder = core.play_scenario(
@@ -157,8 +184,22 @@ def run(
                 executor=ex,
                 ctx=ctx,
                 on_chunk=kept.append if o.per_game else None,
+                extend=extend,
             )
             if on_played is not None:
                 on_played()
     played = sc.with_changes(games=res.games, seed=res.seed)
     return Result(played, s, folder, res.sums or {}, tuple(kept))
+
+
+def _skill_extender(o: RunOptions, ex: Executor, ctx: RunContext) -> Callable[[Scenario, Doc], None] | None:
+    """What adds the "At skill" block to a run's summary when ``o`` asks for it (`sim.api.skill.at_skill`)."""
+    if not o.skill:
+        return None
+
+    def extend(played: Scenario, s: Doc) -> None:
+        from sim.api.skill import at_skill
+
+        s["at_skill"] = at_skill(played, s, o.skill_games, o.chunk, ex, ctx)
+
+    return extend

@@ -17,7 +17,8 @@ def ladder(
         str | None,
         typer.Option(
             help="rungs: NAME or NAME:PARAM=VALUE,..., separated by ';' (or ','), e.g. "
-            "'random;planner:recall_own=0.5' (default: random and every scripted strategy)"
+            "'random;planner:recall_own=0.5' (default: random, every scripted strategy and, where the game has a "
+            "learned player, learned and search at budgets 16, 64, 256 with learned rollouts)"
         ),
     ] = None,
     games: Annotated[
@@ -191,14 +192,16 @@ DEFAULT_BALANCE_FACTOR = 4  # its rungs' own tables play 4 times a mixed table's
 
 
 def run_default_ladders(game: str | None, games: int | None = None) -> list[tuple[Path, dict]]:
-    """One small ladder per game (`sim run-defaults`, what make run plays): its default rungs at 4 players (Treasure
-    Hunters: the basic game's team rungs), about ``games`` games in all (default DEFAULT_LADDER_GAMES; at least
+    """One small ladder per game (`sim run-defaults`, what make run plays): its default rungs at 4 players without
+    the search rungs (folder ladder-<game>-4p-no-search where the defaults have some; Treasure Hunters: the basic
+    game's team rungs), about ``games`` games in all (default DEFAULT_LADDER_GAMES; at least
     the game's number of players a table), in this process. Returns [(folder, ladder.json dict)]. A designer asks
     for a full ladder with `sim ladder GAME`."""
     from sim.api.ladder import LadderError, build
     from sim.api.ladder import ladder as api_ladder
     from sim.cli.common import fail, interruptible, run_context
     from sim.model import registry
+    from sim.model.ladder_spec import is_search_rung
     from sim.model.scenario import ScenarioError
     from sim.pages.index_page import ladder_headline
     from sim.play.progress import bar
@@ -207,21 +210,28 @@ def run_default_ladders(game: str | None, games: int | None = None) -> list[tupl
     out: list[tuple[Path, dict]] = []
     for g in [game] if game else registry.names():
         try:
-            ld = build(g)
+            spec = registry.get(g)
+            assert spec is not None  # registry.names() lists known games
+            # the default rungs without search (a search table costs what hundreds of scripted ones do: `sim ladder
+            # GAME` plays them); the learned player stays (it plays about as fast as the scripted ones)
+            rungs = [r.text for r in build(g).rungs if not is_search_rung(spec, r.text)]
+            ld = build(g, strategies=rungs)
             per = max(ld.players, -(-total // len(ld.tables)))
-            ld = build(g, games=per, balance_games=per * DEFAULT_BALANCE_FACTOR)
+            ld = build(g, strategies=rungs, games=per, balance_games=per * DEFAULT_BALANCE_FACTOR)
         except (LadderError, ScenarioError) as e:
             fail(str(e))
         prog, adv = bar(ld.total_games, f"ladder {ld.folder_name()}")
         with interruptible(), prog:
             r = api_ladder(
                 g,
+                strategies=rungs,
                 games=ld.games,
                 balance_games=ld.balance_games,
                 ctx=run_context(None),
                 advance=adv,
                 on_played=getattr(prog, "played", None),
-                command=f"sim ladder {g} --games {ld.games} --balance-games {ld.balance_games}",
+                command=f"sim ladder {g} --games {ld.games} --balance-games {ld.balance_games}"
+                + (f" --strategies '{';'.join(rungs)}'" if ld.variant else ""),
             )
         typer.echo(f"ladder {g}: {ladder_headline(r.raw)} -> {r.folder}")
         out.append((r.folder, r.raw))

@@ -40,6 +40,20 @@ def run(
     arc: Annotated[
         bool, typer.Option("--arc", help="also record the game's arc: the report's \"How the game unfolds\" (sim arc)")
     ] = False,
+    at_skill: Annotated[
+        bool,
+        typer.Option(
+            "--at-skill",
+            help="also play it with every seat on the game's learned player: the report's \"At skill\" section",
+        ),
+    ] = False,
+    skill_games: Annotated[
+        int | None,
+        typer.Option(
+            help="games at skill (implies --at-skill; default: the scenario's skill_games, else enough for +/-1 "
+            "point, at most the scenario's games; 0: none)"
+        ),
+    ] = None,
     sets: Sets = None,
 ):
     """Play a scenario and write its report.
@@ -54,8 +68,12 @@ def run(
 
         sim run scenarios/moor/4p.toml --games 20000
         sim run scenarios/moor/4p.toml --set seats.3.strategy=runner --set track_len=32
+        sim run scenarios/moor/4p.toml --at-skill
     """
     check_run_options(games, threads, chunk, seed)
+    from sim.api.options import RunOptions
+
+    usage(RunOptions(skill_games=skill_games).validate)
     if arc and (workers or scheduler):
         fail("--arc: the game's arc is recorded in this process only; leave out --workers / --scheduler", EXIT_USAGE)
     sc = shared.load_scenario(scenario, sets, games, seed)
@@ -74,6 +92,8 @@ def run(
             threads=threads,
             chunk=chunk,
             per_game=per_game,
+            at_skill=at_skill,
+            skill_games=skill_games,
             write=True,
             out=out,
             ctx=ctx,
@@ -158,7 +178,9 @@ def run_defaults(
     """Play every default scenario and sweep and write their reports (what `make run` does).
 
     Each scenario's report has the game's arc ("How the game unfolds", as
-    sim run --arc: the win-probability timelines are sim arc's).
+    sim run --arc: the win-probability timelines are sim arc's) and its
+    headline figures at skill ("At skill", as sim run --at-skill: every seat
+    on the game's learned player, where the game has one).
 
     The scenarios of scenarios/<game>/, then the sweeps of
     scenarios/<game>/sweeps/, then one small skill ladder per game (about
@@ -174,7 +196,7 @@ def run_defaults(
     if games is not None:
         check_run_options(games)
     import sim.api.public as api
-    from sim.pages import tables
+    from sim.pages import skill_page, tables
 
     files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
     if not files:
@@ -188,7 +210,8 @@ def run_defaults(
         with interruptible(), prog:
             # with the game's arc (the cheap curves: "How the game unfolds"; sim arc adds the timelines)
             ctx = run_context(None, adv).with_(arc=True)
-            r = api.run(sc, games=n, write=True, ctx=ctx, on_played=prog.played)
+            # and at skill: every seat on the game's learned player (the report's "At skill")
+            r = api.run(sc, games=n, write=True, ctx=ctx, on_played=prog.played, at_skill=True)
         s, folder = r.raw, r.folder
         assert folder is not None  # write=True: the report folder is written
         seats = tables.one_line(s)
@@ -197,6 +220,8 @@ def run_defaults(
             f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
             f"{unfinished(g)}; {seats} -> {folder}"
         )
+        if at := skill_page.one_line(s):
+            typer.echo(f"  {at}")
         written.append((folder, s))
     sweeps = cli_sweep.run_default_sweeps(game, games)  # scenarios/<game>/sweeps/*.toml
     cli_ladder.run_default_ladders(game)  # one small ladder per game (the index finds it on disk)

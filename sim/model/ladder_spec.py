@@ -13,7 +13,11 @@ The design (`build`), on the base scenario's rules and board (its seats are repl
   level. Every order, not only the N rotations of one: with rotations only, a rung always sat just before the same
   rival (at 4 Turnwall players a planner and its exact copy under another name rated 20 Elo apart, its turn
   just before the copy's); with every order the design is unchanged by swapping two rungs, so two copies of one
-  strategy play mirrored tables on the same games and get the same rating;
+  strategy play mirrored tables on the same games and get the same rating. Where every set would need more than
+  `MAX_TABLES` tables (the default 9 rungs of a game with a learned player at 4 players: 126 sets, 3,024 tables),
+  the sets are cyclic instead (`cyclic_blocks`: every two rungs still meet and each rung sits in as many sets, each
+  set in every seat order: 9 sets, 216 tables), which keeps every seat and turn position equal but not the
+  swap symmetry between two rungs;
 * co-operative games (every seat on the one team, Treasure Hunters basic and advanced): mono tables only (the team
   plays one strategy);
 * asymmetric games (Head Haunter): every (Head Haunter rung, hunter rung) pair, every hunter on the same rung.
@@ -26,6 +30,7 @@ to a multiple of the players, so the start player, which rotates with the game i
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,19 +167,64 @@ def _example(ps: registry.ParamSpec) -> str:
     return v if isinstance(v, str) else toml_value(v)
 
 
-def default_rungs(spec: registry.GameSpec, role: str) -> list[str]:
+SEARCH_BUDGETS = (16, 64, 256)  # the default ladder's search rungs: doubling budgets twice over, learned rollouts
+NO_SEARCH = "no-search"  # the folder suffix of the default ladder without its search rungs (make run's first look)
+
+
+def default_rungs(spec: registry.GameSpec, role: str, search: bool = True) -> list[str]:
     """The default population of a role: random first, then every other scripted strategy of the role at its
-    defaults, then the game's own extra rungs (`GameSpec.ladder_rungs`). Search is left out (a search game costs
-    hundreds of scripted ones): ask for it as a rung, ``search:budget=64``, and several budgets draw the
-    rating-against-budget plot. The learned player is left out too (not yet in the default ladders, issue 38's
-    last step): ask for it as a rung, ``learned``."""
+    defaults, then the game's own extra rungs (`GameSpec.ladder_rungs`); where the role has a learned player
+    (`GameSpec.learners`), then that player and, when ``search``, the search player at budgets `SEARCH_BUDGETS`
+    with the learned player as its rollout strategy (``search:budget=16,rollout=learned``, ...): the ladder then
+    says how much stronger the learned player is than the scripted ones and how close to search, and draws the
+    rating-against-budget plot. A role without a learned player gets no search rung (a search game costs hundreds
+    of scripted ones): ask for one as a rung, ``search:budget=64``."""
     from sim.model.search_spec import SEARCH_SID
 
-    learned = {lr.strategy for lr in spec.learners if lr.role == role}
+    learned = [lr.strategy for lr in spec.learners if lr.role == role and spec.strategy(lr.strategy) is not None]
     names = [s.name for s in spec.strategies if s.role == role and s.sid != SEARCH_SID and s.name not in learned]
     rnd = [n for n in names if n == "random" or n.endswith("_random")]
     out = rnd + [n for n in names if n not in rnd]
-    return out + [r for r in spec.ladder_rungs if r.split(":")[0] in names]
+    out += [r for r in spec.ladder_rungs if r.split(":")[0] in names] + learned[:1]
+    searcher = next((s for s in spec.strategies if s.role == role and s.sid == SEARCH_SID), None)
+    rollout = next((p for p in searcher.params if p.name == "rollout"), None) if searcher else None
+    if search and learned and searcher and rollout is not None and learned[0] in (rollout.domain or ()):
+        out += [f"{searcher.name}:budget={b},rollout={learned[0]}" for b in SEARCH_BUDGETS]
+    return out
+
+
+def is_search_rung(spec: registry.GameSpec, text: str) -> bool:
+    """Whether rung ``text`` is a search player (by its strategy's kernel id)."""
+    from sim.model.search_spec import SEARCH_SID
+
+    st = spec.strategy(text.split(":")[0].strip())
+    return st is not None and st.sid == SEARCH_SID
+
+
+def mixed_sets(r: int, n: int) -> list[tuple[int, ...]]:
+    """The sets of ``n`` of the rungs 0..r-1 the mixed tables seat (each in every order): every set, or the cyclic
+    sets (`cyclic_blocks`) where every set would need more than `MAX_TABLES` tables with the mono ones."""
+    combos = list(itertools.combinations(range(r), n))
+    return combos if len(combos) * math.factorial(n) + r <= MAX_TABLES else cyclic_blocks(r, n)
+
+
+def cyclic_blocks(r: int, n: int) -> list[tuple[int, ...]]:
+    """Sets of ``n`` of the rungs 0..r-1 in which every two rungs meet at least once, each rung equally often: the
+    r cyclic shifts (mod r) of base blocks chosen greedily (the lexicographically first block covering the most
+    rung distances not yet covered, until every distance 1..r//2 is), deduplicated and sorted. With 9 rungs at 4
+    players: the shifts of {0, 1, 2, 4}, 9 sets instead of the 126 of every set."""
+    need = set(range(1, r // 2 + 1))
+
+    def covers(b: tuple[int, ...]) -> set[int]:
+        return {min((y - x) % r, (x - y) % r) for x, y in itertools.combinations(b, 2)}
+
+    cands = [(0,) + c for c in itertools.combinations(range(1, r), n - 1)]
+    bases = []
+    while need:
+        best = max(cands, key=lambda b: len(covers(b) & need))  # the first of the most covering
+        bases.append(best)
+        need -= covers(best)
+    return sorted({tuple(sorted((x + k) % r for x in b)) for b in bases for k in range(r)})
 
 
 def base_scenario(game: str, players: int | None) -> Path:
@@ -282,8 +332,9 @@ def build(
         for i, (lay, kind) in enumerate(layouts)
     )
     defaults = [t for r in dict.fromkeys(roles) for t in default_rungs(spec, r)]
+    cheap = [t for r in dict.fromkeys(roles) for t in default_rungs(spec, r, search=False)]
     return Ladder(
-        base, tuple(rungs), tables, games, seed, mode, label_of(base), variant_of(rungs, defaults), balance_games
+        base, tuple(rungs), tables, games, seed, mode, label_of(base), variant_of(rungs, defaults, cheap), balance_games
     )
 
 
@@ -314,7 +365,7 @@ def _layouts(
                     given=str(len(rungs)),
                 )
             if len(rungs) >= n:
-                for combo in itertools.combinations(idx, n):
+                for combo in mixed_sets(len(rungs), n):
                     layouts += [(perm, "mixed") for perm in itertools.permutations(combo)]
             else:
                 layouts += [(t, "mixed") for t in itertools.product(idx, repeat=n) if len(set(t)) > 1]
@@ -322,14 +373,17 @@ def _layouts(
     return layouts
 
 
-def variant_of(rungs: list[Rung], defaults: list[str]) -> str:
-    """The folder suffix of a ladder of ``rungs``: "" when they are the default rungs, else their names joined by
+def variant_of(rungs: list[Rung], defaults: list[str], no_search: list[str] | None = None) -> str:
+    """The folder suffix of a ladder of ``rungs``: "" when they are the default rungs, `NO_SEARCH` when they are the
+    default rungs without their search rungs (``no_search``, when that differs), else their names joined by
     '-' (characters other than letters, digits and '.' as '_'), or a 10-digit hash of them past 60 characters."""
     import hashlib
 
     texts = [r.text for r in rungs]
     if sorted(texts) == sorted("".join(t.split()) for t in defaults):
         return ""
+    if no_search is not None and no_search != defaults and sorted(texts) == sorted(no_search):
+        return NO_SEARCH
     slug = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", t) for t in texts)
     return slug if len(slug) <= 60 else hashlib.sha256(";".join(texts).encode()).hexdigest()[:10]
 

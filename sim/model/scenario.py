@@ -3,7 +3,7 @@ raises `ScenarioError` with one line naming the field and what is allowed.
 
 Format::
 
-    [scenario]                 # name (default: file stem), game, players, games, seed, description
+    [scenario]                 # name (default: file stem), game, players, games, seed, description, skill_games
     game = "moor"
     players = 4
     [params]                   # overrides of the game's parameters (see `sim list`)
@@ -60,7 +60,15 @@ def _bound(x: Any) -> str:
 NAME_MAX = 100
 NAME_RE = re.compile(rf"[A-Za-z0-9._-]{{1,{NAME_MAX}}}")
 RESERVED_NAMES = ("baselines", "index.html")  # reports/baselines/ (sim check) and reports/index.html (make run)
-SCENARIO_KEYS = {"name": str, "game": str, "players": int, "games": int, "seed": int, "description": str}
+SCENARIO_KEYS = {
+    "name": str,
+    "game": str,
+    "players": int,
+    "games": int,
+    "seed": int,
+    "description": str,
+    "skill_games": int,  # games of the report's "At skill" table (0: none; sim.model.skill_spec)
+}
 TOP_KEYS = ("scenario", "params", "seats", "sweep", "tune")  # [sweep], [tune]: read by sim.api.sweep / .tune
 SEAT_KEYS = ("strategy", "params")
 
@@ -252,6 +260,7 @@ class Scenario:
     description: str = ""
     path: str = ""
     overrides: tuple = ()  # ((name, value), ...) applied to the file (`sim.model.overrides`), in order
+    skill_games: int | None = None  # games of the "At skill" table (None: its default size; sim.model.skill_spec)
 
     @property
     def spec(self) -> registry.GameSpec:
@@ -315,6 +324,7 @@ class Scenario:
             "params": dict(self.params),
             "seats": [{"strategy": s.strategy, "params": dict(s.params)} for s in self.seats],
             **({"overrides": [{"name": n, "value": v} for n, v in self.overrides]} if self.overrides else {}),
+            **({"skill_games": self.skill_games} if self.skill_games is not None else {}),
         }
 
 
@@ -347,11 +357,20 @@ def _named_forms(
     yield ps.name, out, where
 
 
+def _skill_games(sc: dict) -> int | None:
+    """``[scenario] skill_games`` (None when not given): 0..MAX_GAMES, else ScenarioError (0: no table at skill)."""
+    skill = sc.get("skill_games")
+    if skill is not None and not 0 <= skill <= MAX_GAMES:
+        raise ScenarioError(out_of_range("scenario.skill_games", skill, 0, MAX_GAMES) + " (0: no table at skill)")
+    return skill
+
+
 def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     """Validate a parsed TOML document. Raises ScenarioError (one line) on the first problem, in this order: the
     [scenario] table, [params], [[seats]], the name."""
     sc = _scenario_table(data)
     spec, players, games, seed = _header(sc)
+    skill = _skill_games(sc)
     values = _params(data, spec, players, path)
     seats = _seats(data, spec, values, players)
     return Scenario(
@@ -364,6 +383,7 @@ def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
         seats=tuple(seats),
         description=sc.get("description", ""),
         path=path,
+        skill_games=skill,
     )
 
 

@@ -33,12 +33,22 @@ REPORT_MARKERS = ("provenance.json", "summary.json", "compare.json")
 # there (notes, folders of their own)
 REPORT_OUTPUTS = frozenset(
     REPORT_MARKERS
-    + ("summary.md", "summary.html", "balance.md", "games.parquet", "plots", "parts", "compare.md", "compare.html")
+    + (
+        "summary.md",
+        "summary.html",
+        "balance.md",
+        "games.parquet",
+        "at_skill.parquet",
+        "plots",
+        "parts",
+        "compare.md",
+        "compare.html",
+    )
 )
 # what `sim report FOLDER` redraws (sim.pages.html_report.write): a redraw replaces these and carries the run's other
 # files (RUN_FILES) over unchanged
 PAGE_OUTPUTS = ("summary.html", "balance.md", "plots")
-RUN_FILES = ("summary.json", "provenance.json", "summary.md", "games.parquet")
+RUN_FILES = ("summary.json", "provenance.json", "summary.md", "games.parquet", "at_skill.parquet")
 MIN_FREE_BYTES = 1 << 20  # a report (without games.parquet) is well under this
 
 
@@ -445,3 +455,44 @@ class ParquetParts:
 
 def write_json(path: Path, obj) -> None:
     Path(path).write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+
+
+AT_SKILL_SCHEMA = {
+    "figure": "str",
+    "words": "str",
+    "scripted": "float",
+    "scripted_ci_low": "float",
+    "scripted_ci_high": "float",
+    "scripted_games": "int",
+    "skill": "float",
+    "skill_ci_low": "float",
+    "skill_ci_high": "float",
+    "skill_games": "int",
+    "change": "float",
+    "change_ci_low": "float",
+    "change_ci_high": "float",
+    "margin": "float",
+    "verdict": "str",
+    "verdict_words": "str",
+}
+
+
+def at_skill_frame(s: dict):
+    """The "At skill" figures of summary ``s`` as a Polars frame (`sim.stats.at_skill.frame_rows`, columns
+    `AT_SKILL_SCHEMA`); no rows when the run played no table at skill."""
+    import polars as pl
+
+    from sim.stats.at_skill import frame_rows
+
+    types = {"str": pl.Utf8, "float": pl.Float64, "int": pl.Int64}
+    return pl.DataFrame(frame_rows(s.get("at_skill") or {}), schema={k: types[v] for k, v in AT_SKILL_SCHEMA.items()})
+
+
+def write_at_skill(folder: Path, s: dict) -> None:
+    """at_skill.parquet (`at_skill_frame`, with the block's games, target and why as metadata) when the run played
+    a table at skill; nothing otherwise."""
+    block = s.get("at_skill")
+    if not block or block.get("status") != "played":
+        return
+    meta = {k: json.dumps(block.get(k)) for k in ("strategy", "games", "target_games", "why", "seed")}
+    at_skill_frame(s).write_parquet(Path(folder) / "at_skill.parquet", metadata=meta)

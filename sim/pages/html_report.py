@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from sim.model import catalogue
 from sim.model.words import count, with_sign
-from sim.pages import arc_page, plots, tables, verdicts
+from sim.pages import arc_page, plots, skill_page, tables, verdicts
 from sim.pages.board_svg import board_plots
 from sim.pages.scenario_words import (
     NO_FINISHED,
@@ -411,6 +411,9 @@ def sections(s: dict) -> list[Section]:
             "tables": [("", balance_rows(s))],
         }
     ]
+    at_skill = skill_page.section(s)  # the headline figures with every seat on the learned player
+    if at_skill is not None:
+        out.append(at_skill)  # type: ignore[arg-type]
     shown_cat = [c for c, d in s.get("extras", {}).items() if "counts" in d and cat.counter_shown(c)]
     if shown_cat:
         ps = [

@@ -299,6 +299,11 @@ def render_markdown(s: dict) -> str:
 
     if mins := minutes_text(s):
         out += [f"- {mins[0].upper() + mins[1:]}.", ""]
+    from sim.pages import skill_page
+
+    if sec := skill_page.section(s):
+        at = pl.DataFrame(sec["tables"][0][1]) if sec["tables"][0][1] else None
+        out += ["## At skill", "", sec["intro"], ""] + ([md(at), ""] if at is not None else [])
     ef = extras_frame(s)
     if ef is not None:
         out += ["## Game counters", "", md(ef), ""]

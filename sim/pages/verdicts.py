@@ -238,7 +238,8 @@ def _merge_seats(rows: list[dict]) -> list[dict]:
 
 def run_sentences(s: dict) -> list[str]:
     """The verdict of a run (summary dict of sim.stats.summary): the start player's (or each team's) win rate against the
-    fair share, the seats' spread, how games end, how long they last, and the share stopped at the turn cap."""
+    fair share, the seats' spread, how games end, how long they last, the share stopped at the turn cap, and whether
+    each headline figure holds at skill when the run played its table at skill (`sim.pages.skill_page`)."""
     cat = catalogue.for_summary(s)
     lab = cat.label
     g = s["games"]
@@ -307,7 +308,9 @@ def run_sentences(s: dict) -> list[str]:
         )
     if not few:
         out += precision_line(s)
-    return out
+    from sim.pages import skill_page
+
+    return out + skill_page.sentences(s)  # the headline figures with every seat on the learned player
 
 
 def advantage_verdict(d: float, se: float, n: int, p: float) -> str:

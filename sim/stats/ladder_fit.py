@@ -258,6 +258,25 @@ def wilson95(successes: float, n: int) -> tuple[float, float]:
     return (0.0 if lo < 1e-12 else lo), (1.0 if hi > 1 - 1e-12 else hi)
 
 
+def rate_figure(successes: float, n: int, offset: float = 0.0) -> dict:
+    """A win-rate balance figure of ``n`` finished games with ``successes`` wins (shares of a game), minus ``offset``
+    (the fair share, for the first-player advantage): {value, ci95 (Wilson), se (its half-width / 1.96), unit, n}."""
+    p = successes / n if n else math.nan
+    lo, hi = wilson95(successes, n)
+    return {
+        "value": p - offset,
+        "ci95": [lo - offset, hi - offset],
+        "se": (hi - lo) / (2 * 1.96),
+        "unit": "share",
+        "n": n,
+    }
+
+
+def length_figure(mean: float, se: float, n: int) -> dict:
+    """The game-length balance figure: mean turns of ``n`` finished games with its standard error (normal 95%)."""
+    return {"value": mean, "ci95": [mean - 1.96 * se, mean + 1.96 * se], "se": se, "unit": "turns", "n": n}
+
+
 def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players: int, team: bool) -> dict[str, dict]:
     """The headline balance figures of one mono table from its per-game numerators (`sim.play.ladder`): each
     {value, ci95, se, unit}. Competitive: first_player_advantage (start player's win rate - 1/players, Wilson),
@@ -267,15 +286,7 @@ def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players
     out: dict[str, dict] = {}
 
     def rate_fig(successes: float, offset: float = 0.0) -> dict:
-        p = successes / n if n else math.nan
-        lo, hi = wilson95(successes, n)
-        return {
-            "value": p - offset,
-            "ci95": [lo - offset, hi - offset],
-            "se": (hi - lo) / (2 * 1.96),
-            "unit": "share",
-            "n": n,
-        }
+        return rate_figure(successes, n, offset)
 
     if team:
         for k, v in values.items():
@@ -287,8 +298,7 @@ def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players
         out["seat_spread"] = seat_spread(wins, n, players)
     t = values["length.turns"][fin].astype(float)
     se = float(t.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    m = float(t.mean()) if n else math.nan
-    out["length_turns"] = {"value": m, "ci95": [m - 1.96 * se, m + 1.96 * se], "se": se, "unit": "turns", "n": n}
+    out["length_turns"] = length_figure(float(t.mean()) if n else math.nan, se, n)
     return out
 
 

@@ -158,9 +158,12 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
     assert 'href="th-basic-4p/summary.html"' in html and 'href="test-moor-2p/summary.html"' in html
     assert html.index("test-moor-2p") < html.index("th-basic-4p")  # by game, as the scenarios folder
     # and one small skill ladder per game, in the same reports folder, linked from the index
-    assert 'href="ladder-moor-4p/ladder.html"' in html and 'href="ladder-treasure_hunters-basic-4p/ladder.html"' in html
-    # its headline: at these few games the top rungs' head-to-heads cannot split them, so it names them tied
-    assert "ladder moor: tied for strongest: " in r.output
+    assert (
+        'href="ladder-moor-4p-no-search/ladder.html"' in html
+        and 'href="ladder-treasure_hunters-basic-4p/ladder.html"' in html
+    )
+    # its headline: the learned player (issue 38: in the default population) stands out even at these few games
+    assert "ladder moor: strongest: learned " in r.output
 
 
 def test_index_skips_a_folder_without_a_readable_report(tmp_path):

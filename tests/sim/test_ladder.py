@@ -5,6 +5,7 @@ LocalCluster, the report folder and its link on reports/index.html. Small Moor l
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import math
 from collections import Counter
@@ -197,7 +198,9 @@ def test_the_default_games_spread_a_fixed_total_over_the_mixed_tables():
         ld = api_ladder.build("moor", players=players)
         mixed = sum(t.kind == "mixed" for t in ld.tables)
         rungs = len(ld.rungs)
-        assert mixed == math.perm(rungs, players)  # every ordered seating of distinct rungs
+        # every ordered seating of distinct rungs; past MAX_TABLES (9 default rungs at 4 players) of cyclic sets
+        assert mixed == len(ladder_spec.mixed_sets(rungs, players)) * math.factorial(players)
+        assert mixed == (math.perm(rungs, players) if players == 2 else 9 * 24)
         # the total spread over the tables, rounded up to whole rotations of the start seat
         assert ld.games == -(-max(MIN_DEFAULT_GAMES, DEFAULT_TOTAL // mixed) // players) * players
 
@@ -411,3 +414,37 @@ def test_a_strongest_rung_barely_above_the_reference_is_said_to_tell_little_abou
     assert close_words(120.0, "Elo", "weighted", "search") == ""
     assert close_words(0.0, "Elo", "weighted", "weighted") == ""
     assert "only 2 points above" in close_words(2.0, "points", "a", "b")
+
+
+@pytest.mark.parametrize("r, n", [(r, n) for r in range(5, 13) for n in (2, 3, 4, 5) if n < r])
+def test_cyclic_sets_meet_every_pair_of_rungs_and_hold_each_rung_equally_often(r, n):
+    blocks = ladder_spec.cyclic_blocks(r, n)
+    assert all(len(set(b)) == n for b in blocks) and len(set(blocks)) == len(blocks)
+    met = {p for b in blocks for p in itertools.combinations(b, 2)}
+    assert met == set(itertools.combinations(range(r), 2))
+    assert len(set(Counter(x for b in blocks for x in b).values())) == 1
+
+
+@pytest.mark.kernel
+def test_the_default_ladder_of_a_game_with_a_learned_player_has_it_and_search_at_doubling_budgets():
+    """Issue 38: the default ladder includes the learned player and search at 16, 64, 256 with learned rollouts (9
+    rungs at 4 players: cyclic sets, every rung in every seat equally often); make run's first look leaves search
+    out under a folder of its own."""
+    from sim.model import registry
+
+    ld = api_ladder.build("moor")
+    texts = [r.text for r in ld.rungs]
+    assert texts[-4:] == ["learned"] + [f"search:budget={b},rollout=learned" for b in (16, 64, 256)]
+    mixed = [t for t in ld.tables if t.kind == "mixed"]
+    assert len(mixed) == 9 * 24 and ld.folder_name() == "ladder-moor-4p"
+    seats = Counter((t.rungs[s], s) for t in mixed for s in range(4))
+    assert len(seats) == 9 * 4 and len(set(seats.values())) == 1
+    spec = registry.get("moor")
+    cheap = [t for t in texts if not ladder_spec.is_search_rung(spec, t)]
+    assert (
+        cheap == texts[:-3] and api_ladder.build("moor", strategies=cheap).folder_name() == "ladder-moor-4p-no-search"
+    )
+    # a game without a learned player keeps its scripted population and its folder
+    assert not any(
+        ladder_spec.is_search_rung(registry.get("turnwall"), r.text) for r in api_ladder.build("turnwall").rungs
+    )

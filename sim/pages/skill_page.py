@@ -1,0 +1,124 @@
+"""The report's "At skill" section, its verdict sentences and its terminal lines, from summary.json's ``at_skill``
+block (`sim.api.skill`): each headline figure of the scenario beside the same figure with every seat on the game's
+learned player, with the verdict on whether it holds at skill. Renders only; plays nothing."""
+
+from __future__ import annotations
+
+from sim.model.words import with_sign
+
+KIND_WORDS = {"unchanged": "unchanged", "changed": "changed", "cannot_tell": "cannot tell yet"}
+
+
+def _is_rate(key: str) -> bool:
+    return key != "length_turns"
+
+
+def value_text(key: str, f: dict) -> str:
+    """A figure's value with its 95% interval: "+0.43% [-0.17, +1.03]" (first-player advantage, in points of the
+    win rate), "25.3% [24.3, 26.3]" (a team win rate), "0.6 points [0.0, 3.6]" (seat spread), "111.7 turns [111.6,
+    111.7]"; "n/a" for a figure without a value."""
+    v, ci = f.get("value"), f.get("ci95") or [None, None]
+    if v is None:
+        return "n/a"
+    if key == "length_turns":
+        text, fmt = f"{v:.1f} turns", lambda x: f"{x:.1f}"
+    elif key == "first_player_advantage":
+        text, fmt = f"{with_sign(100 * v, 2)} points", lambda x: with_sign(100 * x, 2)
+    elif key == "seat_spread":
+        text, fmt = f"{100 * v:.2f} points", lambda x: f"{100 * x:.2f}"
+    else:
+        text, fmt = f"{100 * v:.1f}%", lambda x: f"{100 * x:.1f}"
+    return text + (f" [{fmt(ci[0])}, {fmt(ci[1])}]" if None not in ci else "")
+
+
+def change_text(key: str, f: dict) -> str:
+    """The difference at skill with its 95% interval ("-0.10 points [-1.16, +0.96]"); seat spread: "(judged at
+    skill on its own)"."""
+    d, ci = f.get("estimate"), f.get("ci95")
+    if key == "seat_spread":
+        return "judged on its own"
+    if d is None or not ci or None in ci:
+        return "n/a"
+    if key == "length_turns":
+        return f"{with_sign(d, 1)} turns [{with_sign(ci[0], 1)}, {with_sign(ci[1], 1)}]"
+    return f"{with_sign(100 * d, 2)} points [{with_sign(100 * ci[0], 2)}, {with_sign(100 * ci[1], 2)}]"
+
+
+def rows(s: dict) -> list[dict]:
+    """The section's table: one row per figure (figure, the scenario's own players, at skill, change, verdict)."""
+    b = s.get("at_skill") or {}
+    played = s["games"]["finished"]
+    out = []
+    for k, f in (b.get("figures") or {}).items():
+        out.append(
+            {
+                "figure": f["words"],
+                f"scripted ({played:,} games)": value_text(k, f["scripted"]),
+                f"at skill ({b.get('finished', b.get('games', 0)):,} games)": value_text(k, f["skill"]),
+                "change at skill (95%)": change_text(k, f),
+                "verdict": f["verdict"],
+            }
+        )
+    return out
+
+
+def intro(s: dict) -> str:
+    """What the section played, how many games and why that many, or plainly why nothing was played."""
+    b = s.get("at_skill") or {}
+    key = b.get("key", "skill_games")
+    if b.get("status") != "played":
+        return f"No figures at skill: {b.get('why', 'not played')}."
+    players = s["scenario"]["players"]
+    trained = b.get("trained_players") or []
+    note = (
+        f" The learned player was trained at {' and '.join(map(str, trained))} players; here it plays at {players}."
+        if trained and players not in trained
+        else ""
+    )
+    return (
+        f"The same rules and seed with every seat on the game's learned player ({b['strategy']}) instead of the "
+        f"scenario's own: {b['games']:,} games ({b['why']}), the scenario's first {b['games']:,} with the same dice. "
+        "Each verdict says whether the figure holds at skill: unchanged within its margin (1 point for rates, 2% "
+        "of the length), changed beyond it, or cannot tell yet (with about how many games would decide); seat "
+        f"spread is judged at skill on its own (every seat within 1 point of the fair share). [scenario] {key} "
+        f"sizes the table (0: none).{note}"
+    )
+
+
+def section(s: dict) -> dict | None:
+    """The report section "At skill" (a `sim.pages.html_report.Section` as a dict), None when the run was not
+    asked to play at skill."""
+    b = s.get("at_skill")
+    if not b:
+        return None
+    return {"id": "at-skill", "title": "At skill", "intro": intro(s), "plots": [], "tables": [("", rows(s))]}
+
+
+def sentences(s: dict) -> list[str]:
+    """The verdict's line at skill: "At skill (learned at every seat, 7,204 games): first-player advantage +0.77 ->
+    +0.33 points, cannot tell yet ...; game length 111.7 -> 111.8 turns, holds for skill ...", or the line saying
+    why none was played; [] when not asked."""
+    b = s.get("at_skill")
+    if not b:
+        return []
+    if b.get("status") != "played":
+        return [f"At skill: not played; {b.get('why', '')}."]
+    parts = []
+    for k, f in (b.get("figures") or {}).items():
+        a, c = value_text(k, f["scripted"]).split(" [")[0], value_text(k, f["skill"]).split(" [")[0]
+        unit = next((u for u in (" points", " turns") if a.endswith(u) and c.endswith(u)), "")
+        parts.append(f"{f['words'].split(' (')[0]} {a.removesuffix(unit)} -> {c}, {f['verdict']}")
+    return [f"At skill ({b['strategy']} at every seat, {b['games']:,} games): " + "; ".join(parts) + "."]
+
+
+def one_line(s: dict) -> str | None:
+    """The terminal line of `sim run-defaults` at skill: "at skill (learned, 7,204 games, 0.8 s): first-player
+    advantage: cannot tell yet ...; game length: holds for skill ..."; the reason when none was played; None when not
+    asked."""
+    b = s.get("at_skill")
+    if not b:
+        return None
+    if b.get("status") != "played":
+        return f"at skill: not played; {b.get('why', '')}"
+    figs = "; ".join(f"{f['words'].split(' (')[0]}: {f['verdict']}" for f in (b.get("figures") or {}).values())
+    return f"at skill ({b['strategy']}, {b['games']:,} games, {b.get('wall_s', 0):.1f} s): {figs}"
