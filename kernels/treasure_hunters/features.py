@@ -67,6 +67,7 @@ from kernels.treasure_hunters.strategies import (
     hunter_decide,
     hunter_move,
     next_wanted,
+    room_info,
 )
 
 FEATURE_SET = "treasure_hunters-hunter"
@@ -113,7 +114,7 @@ def context(st, prm, mask, tmp, wrow):
     j = st[S_HCARRY + h]
     if j >= 0:
         carrier_field(st, prm, tmp)
-    choose_target(st, prm, h, wrow, tmp)  # room_info of this hunter again (hunter_move's is the same)
+    room_info(st, h, tmp)  # choose_target skips it for a carrier whose jewel may leave
     return h, st[S_HPOS + h], j, tgt, script
 
 
