@@ -119,10 +119,33 @@ def context(st, prm, mask, tmp, wrow):
 
 
 @njit
+def room_features(st, prm, d, carrier, tmp):
+    """The room features of destination ``d`` (ghost1 .. reveal, FEATURES order; all 0 outside a room)."""
+    g1 = g2 = late = help_ = unh = alone = rescue = trap = jewel = reveal = 0.0
+    if is_room(d):
+        r = d - ROOM0
+        g = st[S_GHOSTS + r]
+        oth = tmp[T_OTH + r] > 0
+        g1 = 1.0 if g == 1 else 0.0
+        g2 = 1.0 if g >= 2 else 0.0
+        late = g2 * st[S_HAUNTS] / max(1.0, float(prm[P_HAUNTINGS]))
+        help_ = 1.0 if g > 0 and oth else 0.0
+        haunted = st[S_HAUNTED + r] == 1
+        trap = 1.0 if haunted and carrier else 0.0
+        unh = 1.0 if haunted and not carrier and oth else 0.0
+        rescue = unh if tmp[T_STK + r] == 1 else 0.0
+        alone = 1.0 if haunted and not carrier and not oth else 0.0
+        code = 0 if carrier else tmp[T_JCODE + r]
+        jewel = 1.0 if code == 1 else 0.0
+        reveal = 1.0 if code == 2 else 0.0
+    return g1, g2, late, help_, unh, alone, rescue, trap, jewel, reveal
+
+
+@njit
 def move_features(st, prm, a, ctx, tmp):
     """The features of move ``a`` (float64 x N_FEATURES, FEATURES order; `context` in ``ctx`` and ``tmp``)."""
     h, u, j, tgt, script = ctx
-    f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = f8 = f9 = f10 = f11 = f12 = f13 = f14 = f15 = f16 = 0.0
+    f0 = f1 = f2 = f13 = f14 = f15 = 0.0
     d = a - A_MOVE
     lk = P_DIST + nonneg(st[S_LOCK]) * MAX_NODES * MAX_NODES
     carrier = j >= 0
@@ -132,40 +155,12 @@ def move_features(st, prm, a, ctx, tmp):
         f1 = prm[lk + d * MAX_NODES + tgt] / 10.0
     if d == u:
         f2 = 1.0
-    if is_room(d):
-        r = d - ROOM0
-        g = st[S_GHOSTS + r]
-        oth = tmp[T_OTH + r] > 0
-        if g == 1:
-            f3 = 1.0
-        elif g >= 2:
-            f4 = 1.0
-            f5 = st[S_HAUNTS] / max(1.0, float(prm[P_HAUNTINGS]))
-        if g > 0 and oth:
-            f6 = 1.0
-        if st[S_HAUNTED + r] == 1:
-            if carrier:
-                f10 = 1.0
-            elif oth:
-                f7 = 1.0
-                if tmp[T_STK + r] == 1:
-                    f9 = 1.0
-            else:
-                f8 = 1.0
-        if not carrier:
-            if tmp[T_JCODE + r] == 1:
-                f11 = 1.0
-            elif tmp[T_JCODE + r] == 2:
-                f12 = 1.0
+    f3, f4, f5, f6, f7, f8, f9, f10, f11, f12 = room_features(st, prm, d, carrier, tmp)
     if d == OUTSIDE:
-        if carrier and removable(st, j):
-            f13 = 1.0
-        elif not carrier:
-            f15 = 1.0
+        f13 = 1.0 if carrier and removable(st, j) else 0.0
+        f15 = 0.0 if carrier else 1.0
     if carrier:
-        fu = min(tmp[T_FIELD + u], FIELD_CAP)
-        fd = min(tmp[T_FIELD + d], FIELD_CAP)
-        f14 = (fu - fd) / 6.0
+        f14 = (min(tmp[T_FIELD + u], FIELD_CAP) - min(tmp[T_FIELD + d], FIELD_CAP)) / 6.0
     f16 = prm[lk + d * MAX_NODES + OUTSIDE] / 10.0
     return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, 0.0, 0.0, 0.0)
 

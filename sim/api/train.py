@@ -191,7 +191,9 @@ def train(
     weights: list[np.ndarray] = []
     if state_path.exists():
         state = json.loads(state_path.read_text())
-        same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == _as_json(asdict(learner))
+        same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == _as_json(
+            asdict(learner)
+        )
         if not cfg.same_run(state["config"]) or not same:
             was = state["config"]
             raise TrainError(

@@ -46,9 +46,7 @@ def table(game: str, learner: Learner, strategy: str, seed: int, params: dict | 
     other = learner.opponent
     if strategy == "search":  # the role's own search strategy (Treasure Hunters' Head Haunter: haunter_search)
         strategy = search_name(spec, learner.role)
-    seats = [
-        {"strategy": strategy if r == learner.role else (other or _default_strategy(spec, r))} for r in roles
-    ]
+    seats = [{"strategy": strategy if r == learner.role else (other or _default_strategy(spec, r))} for r in roles]
     data = {
         "scenario": {"game": game, "players": n, "games": 1, "seed": int(seed), "name": f"train-{game}-{learner.role}"},
         "params": params or {},

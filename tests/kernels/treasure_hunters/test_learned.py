@@ -172,7 +172,11 @@ def _play(prm, n, sids, sp, games=60, learned=True, search=None):
 
 @pytest.mark.parametrize(
     "mode,n,seats",
-    [("basic", 2, ["learned"] * 2), ("advanced", 4, ["learned"] * 4), ("head_haunter", 5, ["haunter_learned"] + ["learned"] * 4)],
+    [
+        ("basic", 2, ["learned"] * 2),
+        ("advanced", 4, ["learned"] * 4),
+        ("head_haunter", 5, ["haunter_learned"] + ["learned"] * 4),
+    ],
     ids=["basic-2p", "advanced-4p", "head_haunter-5p"],
 )
 def test_learned_plays_only_legal_actions_with_any_weights(mode, n, seats):
