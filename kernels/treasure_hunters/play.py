@@ -41,7 +41,7 @@ from kernels.treasure_hunters.step import (  # noqa: F401  (for callers)
     first_seat,
     game_outputs,
 )
-from kernels.treasure_hunters.strategies import N_SPARAMS, TMP_SIZE
+from kernels.treasure_hunters.strategies import N_SPARAMS, S_HH_LEARNED, S_LEARNED, TMP_SIZE
 
 # categorical: 0 the game was not lost (won or truncated), 1 + k lost with k jewels in the wagon
 LOST_JEWELS_LABELS = ("not lost",) + tuple(f"lost with {k} out" for k in range(N_JEWELS + 1))
@@ -59,13 +59,15 @@ def new_scratch(n):
     )
 
 
-def batch_scratch(n, prm=None, log_len=1, steps_len=1):
+def batch_scratch(n, prm=None, log_len=1, steps_len=1, learned=False):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh, adv) for ``n`` players. A log or steps
+    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh, adv, learned) for ``n`` players. A log or steps
     array of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
     parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
     (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None). ``adv`` likewise is None unless ``prm``
-    is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`)."""
+    is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`). ``learned``
+    (true: the learned policies' score scratch float64[N_ACTIONS], else None) compiles the learned hunter and Head
+    Haunter in or leaves them out (`step.play_learned`)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     adv = None if prm is not None and prm[P_MODE] != MODE_ADVANCED else np.int64(1)
     return (
@@ -75,7 +77,14 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1):
         new_scratch(n),
         hh,
         adv,
+        np.zeros(N_ACTIONS, dtype=np.float64) if learned else None,
     )
+
+
+def uses_learned(sids, search=None):
+    """Whether a seat of ``sids`` (int64[n]), or of the search's rollouts, plays a learned policy."""
+    rollout = () if search is None else search[2]
+    return any(int(x) in (S_LEARNED, S_HH_LEARNED) for x in (*sids, *rollout))
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
@@ -125,9 +134,9 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len, search
     winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
     state (int32[S_SIZE]). ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays
     search; its record holds the decisions afterwards."""
-    batch = batch_scratch(int(n), prm, int(log_len), int(steps_len))
+    batch = batch_scratch(int(n), prm, int(log_len), int(steps_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN), search=search
     )
-    st, _, log, steps, _, _, _ = batch
+    st, _, log, steps = batch[:4]
     return log, steps, scores, w, s, turns, rounds, extra, st

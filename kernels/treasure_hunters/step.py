@@ -2,9 +2,10 @@
 `kernels.loop` runs as this game's `play_batch`. Each verb adapts a rule or strategy function of rules.py /
 strategies.py to the contract's signature; the rules stay there.
 
-``ws`` is the batch's scratch, `play.batch_scratch`: (st, rng, log, steps, (mask, tmp, pool, nums, wrows), hh, adv);
-``hh`` None / ``adv`` None leave the Head Haunter's and the advanced game's code out of a kernel (their types make
-Numba compile a kernel without them).
+``ws`` is the batch's scratch, `play.batch_scratch`: (st, rng, log, steps, (mask, tmp, pool, nums, wrows), hh, adv,
+learned); ``hh`` None / ``adv`` None / ``learned`` None leave the Head Haunter's, the advanced game's and the learned
+policies' code out of a kernel (their types make Numba compile a kernel without them); a ``learned`` marker is the
+policies' score scratch, float64[N_ACTIONS].
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from kernels._jit import njit
 from kernels.eventlog import record
 from kernels.loop import CHANCE, OVER, TRUNCATED
 from kernels.rng import bounded, shuffle
+from kernels.treasure_hunters import features as F
+from kernels.treasure_hunters import haunter_features as HF
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
 from kernels.treasure_hunters.rules import (
@@ -198,9 +201,28 @@ def legal_actions(st, prm, ws):
 
 @njit(inline="always")
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
-    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat)."""
+    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); a
+    learned policy (`play_learned`) reads its weights from the seat's parameter row."""
     sc = ws[4]
-    return S.decide(sids[seat], sc[4][seat], st, prm, sc[0], nl, rng, 1 + seat, sc[1], ws[5])
+    sid = sids[seat]
+    if sid == S.S_LEARNED or sid == S.S_HH_LEARNED:
+        return play_learned(ws[7], ws[5], sparams[seat], sc[4][seat], st, prm, sc[0], rng, 1 + seat, sc[1])
+    return S.decide(sid, sc[4][seat], st, prm, sc[0], nl, rng, 1 + seat, sc[1], ws[5])
+
+
+@njit
+def play_learned(marker, hh, sp, wrow, st, prm, mask, rng, row, tmp):
+    """The learned hunter's (`features.learned_choice`) or, at the Head Haunter's decisions, the learned Head
+    Haunter's (`haunter_features.learned_choice`) action (weights ``sp``, script row ``wrow``), scored into the
+    marker (float64[N_ACTIONS]); -1 (refused:
+    ST_BAD_ACTION, never a silent choice) where the batch scratch's learned marker is None: a marker of type None
+    prunes both policies from the compiled kernel (a scenario without a learned seat compiles none of them)."""
+    if marker is None:
+        return -1
+    ph = st[S_PHASE]
+    if ph == R.PH_HH_PLAY or ph == R.PH_HH_TARGET or ph == R.PH_SPOOK_DEST:
+        return HF.learned_choice(hh, sp, wrow, st, prm, mask, rng, row, tmp, marker)
+    return F.learned_choice(sp, wrow, st, prm, mask, rng, row, tmp, marker)
 
 
 @njit(inline="always")

@@ -101,6 +101,9 @@ S_HH_RANDOM = 5
 S_HH_BUILDER = 6
 S_HH_TRAPPER = 7
 S_HH_WEIGHTED = 8
+# played by step.decide through kernels.treasure_hunters.features / haunter_features (built on this module's planners)
+S_LEARNED = 9
+S_HH_LEARNED = 10
 
 # name, id, one-line description, role
 STRATEGIES = (
@@ -136,6 +139,21 @@ STRATEGIES = (
         "haunter_weighted",
         S_HH_WEIGHTED,
         "Head Haunter: weighted board value; weights are per-seat parameters",
+        "haunter",
+    ),
+    (
+        "learned",
+        S_LEARNED,
+        "learned policy: moves and pick-ups by a softmax policy over action features fitted to search decisions "
+        "(`sim train treasure_hunters --role hunter`), rerolls and optional fights as weighted plays them; weights "
+        "are per-seat parameters",
+        "hunter",
+    ),
+    (
+        "haunter_learned",
+        S_HH_LEARNED,
+        "Head Haunter: learned policy over card, target and spook features fitted to search decisions "
+        "(`sim train treasure_hunters --role haunter`); weights are per-seat parameters",
         "haunter",
     ),
 )
@@ -204,10 +222,12 @@ HH_SCRIPTED = np.array(
     dtype=np.float64,
 )
 N_SPARAMS = max(N_HW, N_HHW)
-# the scripted rows in one table for `effective_rows`: runners, busters, builder, trapper (zero-padded)
-_SCRIPTED_ROWS = np.zeros((4, N_SPARAMS), dtype=np.float64)
+# the scripted rows in one table for `effective_rows`: runners, busters, builder, trapper, then the weighted planner's
+# default row (the learned hunter's script and the decisions it leaves to the planner), zero-padded
+_SCRIPTED_ROWS = np.zeros((5, N_SPARAMS), dtype=np.float64)
 _SCRIPTED_ROWS[0:2, 0:N_HW] = SCRIPTED_WEIGHTS
 _SCRIPTED_ROWS[2:4, 0:N_HHW] = HH_SCRIPTED
+_SCRIPTED_ROWS[4, 0:N_HW] = [d for _n, d, _h in WEIGHT_SPECS]
 WIN_VALUE = 1.0e6
 
 # scratch layout in ``tmp`` (int32[512]): 0..192 move search (rules.move_targets, W_NREACH = 192), then ours
@@ -672,7 +692,8 @@ def haunter_decide(hh, st, prm, w, mask, tmp):
 @njit
 def effective_rows(sids, sparams, out):
     """out[seat] = the weight row `decide` gets: the seat's own parameters for the weighted strategies, the fixed
-    row of a scripted one (so every strategy shares one compiled specialization of the planners)."""
+    row of a scripted one (so every strategy shares one compiled specialization of the planners); a learned seat's
+    script row (the weighted planner's defaults, the builder's; its policy weights stay in its parameter row)."""
     for s in range(sids.shape[0]):
         sid = sids[s]
         src = -1  # row of _SCRIPTED_ROWS, used for the first ``m`` entries
@@ -682,6 +703,12 @@ def effective_rows(sids, sparams, out):
             m = N_HW
         elif sid == S_HH_BUILDER or sid == S_HH_TRAPPER:
             src = 2 + sid - S_HH_BUILDER
+            m = N_HHW
+        elif sid == S_LEARNED:  # its script: the weighted planner at its default row
+            src = 4
+            m = N_HW
+        elif sid == S_HH_LEARNED:  # its script: the builder
+            src = 2
             m = N_HHW
         for k in range(out.shape[1]):
             if k < m:

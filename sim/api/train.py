@@ -156,6 +156,12 @@ def _load_npz(path: Path) -> tuple[Decisions, np.ndarray]:
     return Decisions(z["X"], z["group"], z["target"], z["chosen"]), z["w"]
 
 
+def _as_json(data: dict) -> dict:
+    """``data`` as it reads back from JSON (tuples become lists: a checkpoint's learner compares equal)."""
+    out: dict = json.loads(json.dumps(data))
+    return out
+
+
 def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n")
@@ -185,7 +191,9 @@ def train(
     weights: list[np.ndarray] = []
     if state_path.exists():
         state = json.loads(state_path.read_text())
-        same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == asdict(learner)
+        same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == _as_json(
+            asdict(learner)
+        )
         if not cfg.same_run(state["config"]) or not same:
             was = state["config"]
             raise TrainError(
@@ -200,18 +208,19 @@ def train(
             iters.append(it)
         if iters:
             say(f"train {cfg.game} {cfg.role}: resuming after iteration {len(iters)} of {cfg.iterations} ({ck})")
-    table = L.table(cfg.game, learner, "search", cfg.seed)
-    versus = L.table(cfg.game, learner, learner.versus, cfg.seed)
-    search_st = spec.strategy("search")
+    table = L.tables(cfg.game, learner, "search", cfg.seed)  # one per variant (Learner.variants)
+    versus = L.tables(cfg.game, learner, learner.versus, cfg.seed)
+    search_st = spec.strategy(L.search_name(spec, learner.role))
     default_rollout = next(p.default for p in search_st.params if p.name == "rollout") if search_st else "random"
     default_rollout = learner.bootstrap or default_rollout
     for i in range(len(iters), cfg.iterations):
         t0 = time.monotonic()
         if i == 0:
-            rollout_name, rollout = default_rollout, L.rollout_rows(table, learner, default_rollout, None)
+            rollout_name, rollout = default_rollout, [L.rollout_rows(t, learner, default_rollout, None) for t in table]
         else:
             rollout_name = f"{learner.strategy} of iteration {i}"
-            rollout = L.rollout_rows(table, learner, learner.strategy, np.concatenate([[0.0], weights[-1]]))
+            prev = np.concatenate([[0.0], weights[-1]])
+            rollout = [L.rollout_rows(t, learner, learner.strategy, prev) for t in table]
         last = [t0]
 
         def on_game(done: int, i: int = i, t0: float = t0, last: list = last) -> None:
@@ -232,7 +241,7 @@ def train(
         weights.append(w)
         t1 = time.monotonic()
         row = np.concatenate([[0.0], w])
-        s = L.strength(versus, learner, row, cfg.seed, cfg.eval_games, EVAL_POINT)
+        s = L.measure(versus, learner, row, cfg.seed, cfg.eval_games, EVAL_POINT)
         it = {
             "iteration": i,
             "rollout": rollout_name,
@@ -258,12 +267,9 @@ def train(
                 "iterations": iters,
             },
         )
-        lo, hi = s["ci"]
         say(
             f"train {cfg.game} {cfg.role}: iteration {i + 1}/{cfg.iterations} done: {data.n} decisions, the policy "
-            f"agrees with search on {100 * it['agreement']:.1f}%; one learned seat against {learner.versus}: "
-            f"wins {100 * s['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] of {s['games']} games "
-            f"(fair {100 * s['fair']:.0f}%); {t_play:.0f} s playing"
+            f"agrees with search on {100 * it['agreement']:.1f}%; {strength_words(learner, s)}; {t_play:.0f} s playing"
         )
     report = _report(cfg, spec, learner, iters)
     policy = _policy(cfg, spec, learner, report)
@@ -279,11 +285,28 @@ def train(
     return report
 
 
+def strength_words(learner: Learner, s: dict) -> str:
+    """An iteration's strength in words: 'one learned seat against weighted: wins 74.0% [73.4, 74.6] of 20000 games
+    (fair 25%)', or with a reference table 'the learned team wins 33.1% [...] of 8000 games (the weighted team: 32.4%
+    [...])'."""
+    lo, hi = s["ci"]
+    won = f"wins {100 * s['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] of {s['games']} games"
+    if "reference" not in s:
+        return f"one learned seat against {learner.versus}: {won} (fair {100 * s['fair']:.0f}%)"
+    r = s["reference"]
+    who = "team" if learner.team else learner.role
+    return (
+        f"the learned {who} {won} (the {learner.versus} {who} on the same games: {100 * r['win_rate']:.1f}% "
+        f"[{100 * r['ci'][0]:.1f}, {100 * r['ci'][1]:.1f}])"
+    )
+
+
 def _report(cfg: TrainConfig, spec: GameSpec, learner: Learner, iters: list[dict]) -> dict:
     best = max(range(len(iters)), key=lambda j: (iters[j]["strength"]["win_rate"], -j))
     return {
         "game": cfg.game,
         "role": learner.role,
+        "team": learner.team,
         "config": asdict(cfg),
         "command": cfg.command(),
         "rules_version": spec.rules_version,
@@ -319,11 +342,24 @@ def _policy(cfg: TrainConfig, spec: GameSpec, learner: Learner, report: dict) ->
                     "win_rate": round(x["strength"]["win_rate"], 4),
                     "ci95": [round(v, 4) for v in x["strength"]["ci"]],
                     "games": x["strength"]["games"],
+                    **_reference(x["strength"]),
                 }
                 for x in report["iterations"]
             ],
             "seconds": round(report["seconds"], 1),
         },
+    }
+
+
+def _reference(s: dict) -> dict:
+    """The reference table's figures of a strength (`sim.play.learn.team_strength`) for the policy file; {} without."""
+    r = s.get("reference")
+    if r is None:
+        return {}
+    return {
+        "reference": r["strategy"],
+        "reference_win_rate": round(r["win_rate"], 4),
+        "reference_ci95": [round(v, 4) for v in r["ci"]],
     }
 
 
@@ -346,6 +382,8 @@ def report_markdown(report: dict) -> str:
         "time (s) |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    if report["iterations"] and "reference" in report["iterations"][0]["strength"]:
+        return "\n".join(lines[:4] + _reference_lines(report)) + "\n"
     for it in report["iterations"]:
         s = it["strength"]
         lines.append(
@@ -354,3 +392,39 @@ def report_markdown(report: dict) -> str:
             f"{100 * s['fair']:.0f}% | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _reference_lines(report: dict) -> list[str]:
+    """The measuring sentence and the table of a report whose strength has a reference table (a team, or a role
+    that is not every seat: `sim.play.learn.team_strength`), one row per iteration, the variants' figures after."""
+    c = report["config"]
+    it0 = report["iterations"][0]
+    who = "team (every seat of the role learned)" if report.get("team") else "seat of the role"
+    pct = lambda r: f"{100 * r['win_rate']:.1f}% [{100 * r['ci'][0]:.1f}, {100 * r['ci'][1]:.1f}]"  # noqa: E731
+    lines = [
+        f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
+        f"rollouts a decision, fitted a softmax policy to all decisions so far (L2 {c['l2']:g}), then measured the "
+        f"win rate of the learned {who} on {c['eval_games']} games against that of the same tables with the "
+        f"role's seats on {it0['versus']} on the same games (common random numbers; Wilson 95% intervals). "
+        f"Shipped: the iteration with the highest win rate ({report['best'] + 1}). Training time: "
+        f"{report['seconds'] / 60:.1f} min.",
+        "",
+        f"| iteration | rollout policy | decisions | agrees with search | learned | {it0['versus']} | time (s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for it in report["iterations"]:
+        s = it["strength"]
+        lines.append(
+            f"| {it['iteration'] + 1} | {it['rollout']} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
+            f"{pct(s)} | {pct(s['reference'])} | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
+        )
+    variants = report["iterations"][report["best"]]["strength"].get("variants", [])
+    if len(variants) > 1:
+        lines += ["", f"By variant, the shipped iteration ({report['best'] + 1}):", ""]
+        for v in variants:
+            shown = ", ".join(f"{k} = {x}" for k, x in v["params"].items())
+            lines.append(
+                f"- {shown}: learned {pct(v['learned'])} of {v['learned']['games']} games, "
+                f"{it0['versus']} {pct(v['reference'])}"
+            )
+    return lines

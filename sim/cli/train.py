@@ -20,7 +20,11 @@ def train(
     games: Annotated[int, typer.Option(help="training games per iteration, every seat of the role searching")] = 40,
     budget: Annotated[int, typer.Option(help="the search's rollouts per decision in training games")] = 64,
     eval_games: Annotated[
-        int, typer.Option(help="games per iteration measuring one learned seat against the best scripted strategy")
+        int,
+        typer.Option(
+            help="games per iteration measuring the learned player against the best scripted strategy (one learned "
+            "seat; for a team or a one-seat role, its win rate against the scripted one's on the same games)"
+        ),
     ] = 20_000,
     l2: Annotated[float, typer.Option(help="L2 penalty of the softmax fit")] = 1e-3,
     threads: Annotated[int, typer.Option(help="threads playing training games (the weights do not depend on it)")] = 1,

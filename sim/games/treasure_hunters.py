@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from kernels.treasure_hunters import board as B
+from kernels.treasure_hunters import features as F
+from kernels.treasure_hunters import haunter_features as HF
 from kernels.treasure_hunters import params as P
 from kernels.treasure_hunters import rules as R
 from kernels.treasure_hunters import strategies as S
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
 from sim.model.catalogue import category, counter, curve, score, share, team
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.policy import learned_strategy
+from sim.model.registry import (
+    BoardSpec,
+    GameSpec,
+    Learner,
+    ParamSpec,
+    StrategySpec,
+    register,
+    seconds_per_turn,
+    worded,
+)
 from sim.model.search import RECORD_LEN, SEARCH_HELP, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count
 
@@ -65,8 +77,38 @@ HUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for
 HAUNTER_WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.HH_WEIGHT_SPECS), WORDS)
 # a search seat's rollout strategies, the default first (the strongest team and Head Haunter on the ladder:
 # docs/guide/ladder.md, `issues stops`); the Head Haunter's search is `haunter_search` (strategy names are unique)
-HUNTER_ROLLOUTS = ("weighted", "runners", "busters", "random", "passive")
-HAUNTER_ROLLOUTS = ("haunter_weighted", "haunter_trapper", "haunter_builder", "haunter_random")
+HUNTER_ROLLOUTS = ("weighted", "runners", "busters", "random", "passive", "learned")
+HAUNTER_ROLLOUTS = ("haunter_weighted", "haunter_trapper", "haunter_builder", "haunter_random", "haunter_learned")
+# the learned players (`sim train treasure_hunters --role hunter|haunter`, docs/guide/learned.md). The hunters: one
+# policy for the basic and the advanced game, trained as a team (every hunter seat searching, the team's win the
+# reward) with the hunters' own search settings (sequential halving, deviate 2: a team of UCB1 searchers overrules the
+# team's plan on noise) and judged by the team's win rate against the weighted team's. The Head Haunter: against
+# weighted hunters, judged against the builder (the best scripted Head Haunter on the ladder).
+LEARNERS = (
+    Learner(
+        "hunter",
+        "kernels.treasure_hunters.features",
+        "learned",
+        "weighted",
+        4,
+        target="chosen",
+        bootstrap="weighted",
+        deviate=2.0,
+        root="halving",
+        team=True,
+        variants=((("mode", "basic"),), (("mode", "advanced"),)),
+    ),
+    Learner(
+        "haunter",
+        "kernels.treasure_hunters.haunter_features",
+        "haunter_learned",
+        "haunter_builder",
+        4,
+        bootstrap="haunter_builder",
+        opponent="weighted",
+        variants=((("mode", "head_haunter"),),),
+    ),
+)
 # the box: about 30 min for 2-5 players; a default basic 4-player game is about 90 hunter turns
 # (reports/baselines/treasure_hunters/basic-4p.json)
 BOX = (
@@ -558,6 +600,14 @@ def _roles(values: dict, players: int) -> list[str]:
     return ["hunter"] * players
 
 
+def _strategy(name: str, sid: int, h: str, role: str) -> StrategySpec:
+    if sid == S.S_LEARNED:
+        return learned_strategy("treasure_hunters", "hunter", sid, h, F)
+    if sid == S.S_HH_LEARNED:
+        return learned_strategy("treasure_hunters", "haunter", sid, h, HF, name=name)
+    return StrategySpec(name, sid, h, role, _strategy_params(name, sid))
+
+
 def _strategy_params(name: str, sid: int) -> tuple:
     if sid == S.S_WEIGHTED:
         return HUNTER_WEIGHTS
@@ -590,9 +640,7 @@ SPEC = register(
             WORDS,
         )
         + (SECONDS,),
-        strategies=tuple(
-            StrategySpec(name, sid, h, role, _strategy_params(name, sid)) for name, sid, h, role in S.STRATEGIES
-        )
+        strategies=tuple(_strategy(name, sid, h, role) for name, sid, h, role in S.STRATEGIES)
         + (
             # a team of searchers each overruling the team's plan on noise never won (docs/guide/search.md): a
             # hunter spreads its rollouts by sequential halving and leaves its rollout strategy only for a move
@@ -617,7 +665,7 @@ SPEC = register(
         curve_len=CURVE_LEN,
         arc_len=CURVE_LEN,
         team_roles=("hunter",),
-        n_sparams=S.N_SPARAMS,
+        n_sparams=max(S.N_SPARAMS, F.N_LEARNED_PARAMS, HF.N_LEARNED_PARAMS),
         search_check_sizes=(20, 500, 20),  # a Head Haunter search game at 64 rollouts costs about 0.5 CPU s
         rules_file="kernels/treasure_hunters/RULES.md",
         role_titles={"haunter": "Head Haunter"},
@@ -638,5 +686,6 @@ SPEC = register(
         ),
         box_minutes=BOX[0],
         box_source=BOX[1],
+        learners=LEARNERS,
     )
 )

@@ -100,10 +100,13 @@ def learned_params(game: str, role: str, features: ModuleType) -> tuple[ParamSpe
     return tuple(out)
 
 
-def learned_strategy(game: str, role: str, sid: int, help: str, features: ModuleType) -> StrategySpec:
-    """The `learned` StrategySpec of ``game``'s ``role`` (kernel strategy id ``sid``; ``features``: the game's
-    kernels/<game>/features.py module)."""
-    return StrategySpec(LEARNED, sid, help, role, learned_params(game, role, features))
+def learned_strategy(
+    game: str, role: str, sid: int, help: str, features: ModuleType, name: str = LEARNED
+) -> StrategySpec:
+    """The learned StrategySpec of ``game``'s ``role`` (kernel strategy id ``sid``; ``features``: the game's
+    kernels/<game>/features.py module; ``name``: "learned", or another where strategy names of two roles would
+    clash, e.g. Treasure Hunters' "haunter_learned")."""
+    return StrategySpec(name, sid, help, role, learned_params(game, role, features))
 
 
 def learned_sids(spec: GameSpec) -> set[int]:

@@ -128,6 +128,16 @@ class Learner:
     deviate: the training search's margin, in standard errors, to overrule its rollout strategy's choice (0: play the
         most tried action). Where the budget cannot tell the actions apart, the most tried one is the luckiest, and a
         margin keeps the labels to the moves search really found better.
+    root: how the training search spreads its rollouts, "ucb1" or "halving" (kernels/search.py; Treasure Hunters
+        hunters: a team of UCB1 searchers overrules the team's plan on noise, docs/guide/search.md).
+    team: the role's seats win or lose together (Treasure Hunters hunters): strength is the team win rate of a table
+        whose every seat of the role plays the learned policy, against the same table with the role's seats on
+        ``versus`` on the same games (not one learned seat against the others).
+    opponent: the strategy every seat of another role plays in training and strength games ("" for that role's first
+        strategy; Treasure Hunters' Head Haunter learns against `weighted` hunters).
+    variants: the scenario parameters of each training table, as ((name, value), ...) per variant; training game g
+        and the strength games are spread over them in turn (Treasure Hunters hunters: the basic and the advanced game,
+        one policy for both). ``((),)``: the game's defaults.
     """
 
     role: str
@@ -138,6 +148,10 @@ class Learner:
     target: str = "visits"
     bootstrap: str = ""
     deviate: float = 0.0
+    root: str = "ucb1"
+    team: bool = False
+    opponent: str = ""
+    variants: tuple[tuple[tuple[str, Any], ...], ...] = ((),)
 
     def module(self) -> ModuleType:
         """The imported features module (numba imported; nothing compiled until a kernel is called)."""

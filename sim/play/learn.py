@@ -34,7 +34,8 @@ ITER_POINT = 1 << 24  # stream ``point`` of decision k of iteration i: i * ITER_
 
 
 def table(game: str, learner: Learner, strategy: str, seed: int, params: dict | None = None) -> Scenario:
-    """The training table: ``learner.players`` seats, each seat of the learner's role playing ``strategy``."""
+    """The training table: ``learner.players`` seats, each seat of the learner's role playing ``strategy``, every
+    other seat ``learner.opponent`` (or its role's first strategy); ``params`` the scenario parameters (a variant)."""
     from sim.model.registry import get
 
     spec = get(game)
@@ -42,13 +43,26 @@ def table(game: str, learner: Learner, strategy: str, seed: int, params: dict | 
     n = learner.players
     vals = {**spec.defaults(), **(params or {})}
     roles = spec.roles(vals, n)
-    seats = [{"strategy": strategy if r == learner.role else _default_strategy(spec, r)} for r in roles]
+    other = learner.opponent
+    if strategy == "search":  # the role's own search strategy (Treasure Hunters' Head Haunter: haunter_search)
+        strategy = search_name(spec, learner.role)
+    seats = [{"strategy": strategy if r == learner.role else (other or _default_strategy(spec, r))} for r in roles]
     data = {
         "scenario": {"game": game, "players": n, "games": 1, "seed": int(seed), "name": f"train-{game}-{learner.role}"},
         "params": params or {},
         "seats": seats,
     }
     return Scenario.from_dict(data)
+
+
+def tables(game: str, learner: Learner, strategy: str, seed: int) -> list[Scenario]:
+    """One `table` per variant of the learner (`Learner.variants`), in order."""
+    return [table(game, learner, strategy, seed, dict(v) or None) for v in learner.variants]
+
+
+def search_name(spec: Any, role: str) -> str:
+    """The name of ``role``'s search strategy (strategy id 63): "search", or e.g. "haunter_search"."""
+    return next(s.name for s in spec.strategies if s.role == role and s.sid == 63)
 
 
 def _default_strategy(spec: Any, role: str) -> str:
@@ -77,9 +91,19 @@ def rollout_rows(sc: Scenario, learner: Learner, rollout: str, weights: np.ndarr
 
 
 def search_rows(sc: Scenario, learner: Learner, budget: int) -> tuple:
-    """(sids, sparams) of a training table: every seat of the learner's role a UCB1 search of ``budget`` rollouts
-    (exploration 0.7, the learner's deviate margin)."""
-    from kernels.search import C_BUDGET, C_DEVIATE, C_EXPLORE, C_ROOT, C_TIEBREAK, ROOT_UCB1, SEARCH_SID, TIE_NONE
+    """(sids, sparams) of a training table: every seat of the learner's role a search of ``budget`` rollouts (the
+    learner's root, UCB1 or sequential halving; exploration 0.7 under UCB1; the learner's deviate margin)."""
+    from kernels.search import (
+        C_BUDGET,
+        C_DEVIATE,
+        C_EXPLORE,
+        C_ROOT,
+        C_TIEBREAK,
+        ROOT_HALVING,
+        ROOT_UCB1,
+        SEARCH_SID,
+        TIE_NONE,
+    )
 
     sids = sc.sids().copy()
     sparams = sc.sparams().copy()
@@ -90,7 +114,7 @@ def search_rows(sc: Scenario, learner: Learner, budget: int) -> tuple:
             sparams[i, C_BUDGET] = budget
             sparams[i, C_EXPLORE] = 0.7
             sparams[i, C_DEVIATE] = learner.deviate
-            sparams[i, C_ROOT] = ROOT_UCB1
+            sparams[i, C_ROOT] = ROOT_HALVING if learner.root == "halving" else ROOT_UCB1
             sparams[i, C_TIEBREAK] = TIE_NONE
     return sids, sparams
 
@@ -164,19 +188,23 @@ def play_training_game(
 
 
 def collect(
-    sc: Scenario,
+    sc: Scenario | list[Scenario],
     learner: Learner,
     seed: int,
     iteration: int,
     games: int,
     budget: int,
-    rollout: tuple,
+    rollout: tuple | list[tuple],
     threads: int = 1,
     on_game: Callable[[int], None] | None = None,
     stop: Callable[[], None] | None = None,
 ) -> Decisions:
     """The search decisions of games 0 .. ``games`` - 1 of ``iteration``, in game order (the same for any
-    ``threads``); ``on_game(done)`` after each game, ``stop()`` (raising KeyboardInterrupt) checked between games."""
+    ``threads``); game g is played on table ``sc[g % len(sc)]`` with its rollout rows ``rollout[g % len(sc)]`` (one
+    table and its rows: every game on it); ``on_game(done)`` after each game, ``stop()`` (raising
+    KeyboardInterrupt) checked between games."""
+    scs = sc if isinstance(sc, list) else [sc]
+    rolls = rollout if isinstance(rollout, list) else [rollout]
     done = [0]
     halt = threading.Event()  # set by the main thread on Ctrl-C: every thread stops before its next game
 
@@ -187,7 +215,8 @@ def collect(
                 raise KeyboardInterrupt
             if stop is not None:
                 stop()
-            out.append(play_training_game(sc, learner, seed, iteration, g, budget, rollout))
+            k = g % len(scs)
+            out.append(play_training_game(scs[k], learner, seed, iteration, g, budget, rolls[k]))
             done[0] += 1
             if on_game is not None:
                 on_game(done[0])
@@ -250,3 +279,77 @@ def strength(sc_versus: Scenario, learner: Learner, weights: np.ndarray, seed: i
         "ci": [lo, hi],
         "fair": 1.0 / n,
     }
+
+
+def measure(versus: list[Scenario], learner: Learner, weights: np.ndarray, seed: int, games: int, point: int) -> dict:
+    """The learned policy's strength (``weights``: temperature then feature weights) as `sim train` reports it:
+    `strength` (one learned seat against the others, fair share 1 / players) where every seat is of the role and it
+    is no team, else `team_strength` (the learned seats' win rate against the same tables' with the role's seats on
+    ``learner.versus``, over ``versus``, one table per variant)."""
+    spec = versus[0].spec
+    symmetric = all(r == learner.role for r in spec.roles(versus[0].params, versus[0].players))
+    if symmetric and not learner.team and len(versus) == 1:
+        return strength(versus[0], learner, weights, seed, games, point)
+    return team_strength(versus, learner, weights, seed, games, point)
+
+
+def _role_wins(sc: Scenario, sids: np.ndarray, sparams: np.ndarray, mask: int, seed: int, point: int, games: int):
+    """(wins, decisive games) of the seats in bit set ``mask`` at ``sc``'s table played with ``sids``/``sparams``,
+    games 0 .. ``games`` - 1: a game counts as won when any seat of ``mask`` is among its winners (a team's win, or
+    the one seat's)."""
+    from kernels.batch import play_games
+
+    spec = sc.spec
+    kernel = spec.kernel()
+    n, prm = sc.players, sc.prm()
+    wins = played = 0
+    chunk = 20_000
+    for g0 in range(0, games, chunk):
+        m = min(chunk, games - g0)
+        out = play_games(
+            kernel.play_batch, kernel.batch_scratch(n, prm, learned=True), np.uint64(seed), np.uint64(point), g0, m,
+            n, prm, sids, sparams, len(spec.extra_columns), (len(spec.curves), spec.curve_len),
+        )  # fmt: skip
+        ok = out[4] == 0
+        wins += int(((out[1][ok] & mask) != 0).sum())
+        played += int(ok.sum())
+    return wins, played
+
+
+def _rate(wins: float, played: int) -> dict:
+    lo, hi = wilson(wins, played) if played else (math.nan, math.nan)
+    return {"games": played, "wins": wins, "win_rate": wins / played if played else math.nan, "ci": [lo, hi]}
+
+
+def team_strength(
+    versus: list[Scenario], learner: Learner, weights: np.ndarray, seed: int, games: int, point: int = 0
+) -> dict:
+    """The role's win rate with the learned policy (``weights``) at its seats (every seat of the role for a team,
+    else the role's first seat) on ``versus``'s tables (one per variant, ``games`` split evenly over them, the same
+    game indices per variant), and the reference: the same games with those seats on ``learner.versus`` (common
+    random numbers: the dice are the same). {"games", "wins", "win_rate", "ci" (Wilson 95%), "fair": the
+    reference's win rate, "reference": {...}, "variants": [{"params", "learned": {...}, "reference": {...}}]}."""
+    spec = versus[0].spec
+    lst = spec.strategy(learner.strategy)
+    assert lst is not None
+    tot = np.zeros(4)
+    parts = []
+    for k, sc in enumerate(versus):
+        m = games * (k + 1) // len(versus) - games * k // len(versus)
+        role_seats = [i for i, r in enumerate(spec.roles(sc.params, sc.players)) if r == learner.role]
+        seats = role_seats if learner.team else role_seats[:1]
+        mask = sum(1 << i for i in seats)
+        sids = sc.sids().copy()
+        sparams = sc.sparams().copy()
+        for i in seats:
+            sids[i] = lst.sid
+            sparams[i, :] = 0.0
+            sparams[i, : len(weights)] = weights
+        lw, lg = _role_wins(sc, sids, sparams, mask, seed, point, m)
+        rw, rg = _role_wins(sc, sc.sids(), sc.sparams(), mask, seed, point, m)
+        tot += (lw, lg, rw, rg)
+        params = {p: sc.params[p] for p, _v in learner.variants[k]}
+        parts.append({"params": params, "learned": _rate(lw, lg), "reference": _rate(rw, rg)})
+    out = _rate(float(tot[0]), int(tot[1]))
+    ref = _rate(float(tot[2]), int(tot[3]))
+    return {**out, "fair": ref["win_rate"], "reference": {"strategy": learner.versus, **ref}, "variants": parts}

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.kernel  # every test here loads a game's kernel module 
 
 
 # every game's learned roles (collected without importing a kernel: the fast tier imports this module)
-ROLES = [("galleon", "player"), ("moor", "player")]
+ROLES = [("galleon", "player"), ("moor", "player"), ("treasure_hunters", "hunter"), ("treasure_hunters", "haunter")]
 
 
 def _learner(game, role):
@@ -64,6 +64,10 @@ def test_learned_strategy_defaults_are_the_shipped_weights():
         (["train", "moor", "--role", "ghost"], "--role: moor has no learned role 'ghost'; allowed: player"),
         (["train", "moor", "--iterations", "0"], "--iterations: 0 is out of range; allowed: 1..100"),
         (["train", "moor", "--budget", "0"], "--budget: 0 is out of range; allowed: 1..65536"),
+        (
+            ["train", "treasure_hunters", "--role", "player"],
+            "--role: treasure_hunters has no learned role 'player'; allowed: hunter, haunter",
+        ),
     ],
 )
 def test_train_bad_input_is_one_line_and_exit_2(args, says):
@@ -85,6 +89,10 @@ def test_sim_list_shows_the_learned_strategy():
     r = CliRunner().invoke(app, ["list", "moor"])
     assert r.exit_code == 0
     assert "    learned: learned policy" in r.output and "w_take = " in r.output
+    r = CliRunner().invoke(app, ["list", "treasure_hunters"])
+    assert r.exit_code == 0
+    assert "    learned [hunter]: learned policy" in r.output and "w_script = " in r.output
+    assert "    haunter_learned [Head Haunter]: Head Haunter: learned policy" in r.output and "w_traps = " in r.output
 
 
 def test_training_is_reproducible_for_any_thread_count_and_after_a_resume(tmp_path):

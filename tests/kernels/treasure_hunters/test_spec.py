@@ -32,6 +32,7 @@ def test_spec_is_registered():
         "runners",
         "busters",
         "weighted",
+        "learned",
         "search",
     }
     assert {s.name for s in spec.strategies if s.role == "haunter"} == {
@@ -39,6 +40,7 @@ def test_spec_is_registered():
         "haunter_builder",
         "haunter_trapper",
         "haunter_weighted",
+        "haunter_learned",
         "haunter_search",
     }
     assert spec.roles({"mode": "head_haunter"}, 4) == ["haunter", "hunter", "hunter", "hunter"]
