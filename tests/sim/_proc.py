@@ -43,3 +43,10 @@ def wait_for(folder: Path, pattern: str, timeout: float = 120.0) -> list[Path]:
             return found
         time.sleep(0.2)
     return []
+
+
+def progress_line(line: str) -> bool:
+    """Whether a line of a `sim` process's stderr is progress it may print before a signal stops it: the estimate
+    of a long run ("... to go at ...") or the note that the game's kernels are loading (after 3 s, on a busy
+    machine)."""
+    return " to go at " in line or "loading the game's kernels" in line

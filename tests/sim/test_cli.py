@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _proc import sim_process, wait_for
+from _proc import progress_line, sim_process, wait_for
 from typer.testing import CliRunner
 
 from sim.api import core as api
@@ -256,7 +256,7 @@ def test_a_real_signal_stops_sim_run_with_one_line_and_no_folder(tmp_path, sig, 
     assert "Traceback" not in err
     # a run this long may first say how long it would take (the estimate line of runs over 10 minutes: a loaded
     # machine lets a second chunk end before the signal)
-    lines = [ln for ln in err.splitlines() if ln.strip() and " to go at " not in ln]
+    lines = [ln for ln in err.splitlines() if ln.strip() and not progress_line(ln)]
     assert len(lines) == 1 and lines[0].startswith(says), err
     assert not out.exists() and not any(tmp_path.glob(".rep*"))
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from _proc import sim_process
+from _proc import progress_line, sim_process
 from typer.testing import CliRunner
 
 from sim.cli.main import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, app
@@ -152,7 +152,7 @@ def test_ctrl_c_during_compare_prints_one_line_and_exits_130(tmp_path, terminal)
     assert "Traceback" not in err
     if not terminal:  # a terminal's progress bar redraws itself; off a terminal the stop is the one line
         # (a run this long may first say how long it would take: the estimate line of runs over 10 minutes)
-        lines = [ln for ln in err.splitlines() if ln.strip() and " to go at " not in ln]
+        lines = [ln for ln in err.splitlines() if ln.strip() and not progress_line(ln)]
         assert len(lines) == 1 and lines[0].startswith("interrupted"), err
     assert "interrupted" in err
     assert not out.exists() and not any(tmp_path.glob(".cmp*"))
