@@ -201,6 +201,11 @@ def run_defaults(
     files = sorted(p for p in SCENARIOS.glob("*/*.toml") if game is None or p.parent.name == game)
     if not files:
         fail(f"no scenarios found under {SCENARIOS}" + (f"/{game}" if game else ""))
+    from sim.api.warm import warm_kernels
+
+    with interruptible():  # every game's kernels compiled first, on both cores (sim.api.warm)
+        took = warm_kernels(files, say=lambda line: typer.echo(line, err=True))
+    typer.echo(f"kernels ready in {took:.0f} s", err=True)
     written = []
     for f in files:
         sc = shared.load_scenario(f)
