@@ -1,10 +1,10 @@
-"""The learned players' choice among scored actions, shared by every game's `learned` strategy.
+"""The learned players' selection step, shared by every game: pick an action from scores already computed.
 
-A game's features module scores each legal action (``scores[a] = sum_i w[i] * f_i(a)``, summed in feature order in
-float64: no BLAS, no fastmath, the same on every machine) and `choose_scored` picks among them: with temperature
-<= 0 the highest score (ties to the lower action index), no random draw; with temperature > 0 an action drawn with
-probability proportional to exp(score / temperature), one draw from the seat's stream (NUMBA-NOTES.md, "Learned
-models inside kernels").
+A game's learned policy (``kernels/<game>/features.py``) scores each legal action once, score(a) = sum_i w[i] *
+f_i(a) in feature order, into the scratch of the batch's learned marker (`new_marker`, allocated by the caller, so
+nothing is allocated here): the legal actions in ascending order with their scores, then calls `select`. Scoring
+each action once matters where features are dear (Turnwall's look at the moves left after an action); the selection
+is the same in every game, so it lives here.
 """
 
 from __future__ import annotations
@@ -16,31 +16,54 @@ import numpy as np
 from kernels._jit import njit
 from kernels.rng import next_u64
 
+UNIT = 1.0 / 9007199254740992.0  # 2**-53: a 53-bit draw as a float in [0, 1)
 
-@njit
-def choose_scored(scores, mask, temp, rng, row):
-    """The chosen action among those with ``mask[a]`` != 0 (int8[A]), from ``scores`` (float64[A], read only where
-    legal); -1 when none is legal. ``temp``: the policy temperature; ``rng[row]``: the seat's stream (drawn from only
-    when ``temp`` > 0)."""
+
+def new_marker(n_actions):
+    """The policy's scratch (plain numpy): (scores float64[n_actions], actions int64[n_actions])."""
+    return np.zeros(n_actions, dtype=np.float64), np.zeros(n_actions, dtype=np.int64)
+
+
+@njit("int64(float64[::1], int64[::1], int64, float64, uint64[:, ::1], int64)")
+def select(scores, acts, k, temp, rng, row):
+    """One of the ``k`` legal actions ``acts[:k]`` (ascending) scored ``scores[:k]``: with temperature ``temp`` <= 0
+    the highest score (ties: the lower action index), no random draw; with ``temp`` > 0 an action drawn with
+    probability proportional to exp((score - best) / temp), by one draw from the seat's stream ``rng[row]`` (summed
+    in action order: the same float64 sums on every machine). -1 when ``k`` is 0."""
     best = -math.inf
     best_a = -1
-    for a in range(mask.shape[0]):
-        if mask[a] and (best_a < 0 or scores[a] > best):
-            best = scores[a]
-            best_a = a
-    if temp <= 0.0 or best_a < 0:
+    for j in range(k):
+        if scores[j] > best:
+            best = scores[j]
+            best_a = acts[j]
+    if temp <= 0.0:
         return best_a
     total = 0.0
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            total += math.exp((scores[a] - best) / temp)
-    u = (next_u64(rng, row) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    for j in range(k):
+        total += math.exp((scores[j] - best) / temp)
+    u = (next_u64(rng, row) >> np.uint64(11)) * UNIT * total
     acc = 0.0
     last = best_a
+    for j in range(k):
+        acc += math.exp((scores[j] - best) / temp)
+        last = acts[j]
+        if u < acc:
+            return last
+    return last
+
+
+@njit
+def select_dense(marker, mask, temp, rng, row):
+    """`select` for a policy that scored the legal actions of ``mask`` (int8[n_actions]) at their own index of the
+    marker's scores (Treasure Hunters' hunter and Head Haunter): packed in place into the marker's first k entries
+    (ascending, as `select` takes them), then selected. -1, drawing nothing, when no action is legal."""
+    scores, acts = marker
+    k = 0
     for a in range(mask.shape[0]):
         if mask[a]:
-            acc += math.exp((scores[a] - best) / temp)
-            last = a
-            if u < acc:
-                return a
-    return last
+            scores[k] = scores[a]
+            acts[k] = a
+            k += 1
+    if k == 0:
+        return -1
+    return select(scores, acts, k, temp, rng, row)

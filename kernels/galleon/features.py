@@ -12,14 +12,12 @@ strategies' own observation functions (`goal_of`, `duel_row`, `score_ghost`, ...
 permutation test of tests/kernels/galleon/test_play.py covers them with the other strategies.
 
 The same function serves play (`learned_choice`, in the kernel: score = sum_i w[i] * f_i, float64 in feature order,
-ties to the lower action index) and training (`fill_features`, called from Python by `sim.play.learn`). The weights
-travel in the seat's parameter row (column 0 the temperature, columns 1.. the weights in FEATURE_NAMES order); the
+each legal action scored once, then `kernels.policy.select`: ties to the lower action index) and training
+(`fill_features`, called from Python by `sim.play.learn`). The weights travel in the seat's parameter row (column 0 the temperature, columns 1.. the weights in FEATURE_NAMES order); the
 shipped ones are kernels/galleon/policies/pirate.json.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -63,7 +61,7 @@ from kernels.galleon.strategies import (
     score_dest,
     score_ghost,
 )
-from kernels.rng import next_u64
+from kernels.policy import select
 
 FEATURE_SET = "galleon-pirate"
 FEATURE_VERSION = 1
@@ -163,50 +161,35 @@ def action_score(sp, st, prm, s, a, ctx, tw):
 
 
 @njit
-def learned_choice(sp, tw, st, prm, mask, nl, rng, row):
+def learned_choice(sp, tw, st, prm, mask, nl, rng, row, marker):
     """The learned pirate's action (``mask`` int8[N_ACTIONS], ``nl`` legal): the move and the ghost by the policy
-    ``sp`` (temperature sp[0] <= 0: the highest score, ties to the lower action index; > 0: drawn in proportion to
-    exp(score / temperature), one draw on ``rng[row]``), every other decision as `treasure` plays it (its weight row
-    ``tw``)."""
+    ``sp``, each legal action scored once into ``marker`` (`kernels.policy.new_marker`), then
+    `kernels.policy.select` (temperature sp[0] <= 0: the highest score, ties to the lower action index; > 0: drawn
+    in proportion to exp(score / temperature), one draw on ``rng[row]``); every other decision as `treasure` plays
+    it (its weight row ``tw``)."""
     ph = st[S_PHASE]
     if ph != PH_MOVE and ph != PH_GHOST:
         return decide(S_TREASURE, tw, st, prm, mask, nl, rng, row)
     s = st[S_ACTOR]
     ctx = context(st, prm, s)
-    temp = sp[0]
-    best = -math.inf
-    best_a = -1
+    scores, acts = marker
+    k = 0
     for a in range(N_ACTIONS):
         if mask[a]:
-            x = action_score(sp, st, prm, s, a, ctx, tw)
-            if x > best:
-                best = x
-                best_a = a
-    if temp <= 0.0:
-        return best_a
-    total = 0.0
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            total += math.exp((action_score(sp, st, prm, s, a, ctx, tw) - best) / temp)
-    u = (next_u64(rng, row) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
-    acc = 0.0
-    last = best_a
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            acc += math.exp((action_score(sp, st, prm, s, a, ctx, tw) - best) / temp)
-            last = a
-            if u < acc:
-                return a
-    return last
+            scores[k] = action_score(sp, st, prm, s, a, ctx, tw)
+            acts[k] = a
+            k += 1
+    return select(scores, acts, k, sp[0], rng, row)
 
 
 @njit
 def play_learned(marker, sp, tw, st, prm, mask, nl, rng, row):
-    """`learned_choice` where the batch scratch's learned marker is not None; -1 (refused: ST_BAD_ACTION) where it
-    is. A marker of type None prunes the learned policy from the compiled kernel (kernel contract)."""
+    """`learned_choice` where the batch scratch's learned marker is not None (it is then the policy's scratch,
+    `kernels.policy.new_marker`); -1 (refused: ST_BAD_ACTION) where it is. A marker of type None prunes the learned policy
+    from the compiled kernel (kernel contract)."""
     if marker is None:
         return -1
-    return learned_choice(sp, tw, st, prm, mask, nl, rng, row)
+    return learned_choice(sp, tw, st, prm, mask, nl, rng, row, marker)
 
 
 @njit

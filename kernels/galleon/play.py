@@ -34,6 +34,7 @@ from kernels.loop import (  # noqa: F401  (ST_*: for callers)
     ST_TRUNCATED,
     bind,
 )
+from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX
 
 N_EXTRA = len(EXTRA_COLUMNS)
@@ -59,9 +60,9 @@ def batch_scratch(n, prm=None, log_len=1, step_len=1, learned=False):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
     compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], learned marker) for
     ``n`` players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
-    passes longer ones. The marker (``learned``: 1, else None) compiles the learned policy in or leaves it out
-    (`features.play_learned`)."""
-    return (new_scratch(n), *new_records(log_len, step_len), 1 if learned else None)
+    passes longer ones. The marker (``learned``: the policy's scratch `kernels.policy.new_marker`, else None) compiles
+    the learned policy in or leaves it out (`features.play_learned`)."""
+    return (new_scratch(n), *new_records(log_len, step_len), new_marker(N_ACTIONS) if learned else None)
 
 
 def uses_learned(sids, search=None):

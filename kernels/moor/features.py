@@ -7,7 +7,8 @@ face-up holdings, the goal stack and the space symbols. Never a covered tile: th
 tiles were permuted.
 
 The same function serves play (`learned_choice`, inside the kernel: the score of action a is
-``sum_i w[i] * f_i(a)``, summed in feature order, float64, ties to the lower action index) and training
+``sum_i w[i] * f_i(a)``, summed in feature order, float64, each legal action scored once, then
+`kernels.policy.select`: ties to the lower action index) and training
 (`fill_features`, called from Python by `sim.play.learn` on the states where search decided), so the two never
 disagree. The weights travel in the seat's parameter row (``sp``: column 0 the temperature, columns 1.. the weights
 in FEATURE_NAMES order); the shipped ones are kernels/moor/policies/player.json, which records FEATURE_SET and
@@ -19,10 +20,6 @@ a decision offers actions of one phase), so each phase has its own block.
 """
 
 from __future__ import annotations
-
-import math
-
-import numpy as np
 
 from kernels._jit import njit
 from kernels.moor.rules import (
@@ -55,7 +52,7 @@ from kernels.moor.rules import (
     pawns_at,
 )
 from kernels.moor.strategies import best_discard_value, discard_delta, take_delta, visible_top
-from kernels.rng import next_u64
+from kernels.policy import select
 
 FEATURE_SET = "moor-player"
 FEATURE_VERSION = 1
@@ -166,45 +163,30 @@ def action_score(sp, st, prm, a):
 
 
 @njit
-def learned_choice(sp, st, prm, mask, rng, row):
-    """The `learned` strategy's action among the legal ones (``mask`` int8[N_ACTIONS]): with temperature sp[0] <= 0
+def learned_choice(sp, st, prm, mask, rng, row, marker):
+    """The `learned` strategy's action among the legal ones (``mask`` int8[N_ACTIONS]): each legal action scored
+    once into ``marker`` (`kernels.policy.new_marker`), then `kernels.policy.select`: with temperature sp[0] <= 0
     the highest score (ties: the lower action index), no random draw; with sp[0] > 0 an action drawn with
     probability proportional to exp(score / temperature), one draw from the seat's stream ``rng[row]``."""
-    temp = sp[0]
-    best = -math.inf
-    best_a = -1
+    scores, acts = marker
+    k = 0
     for a in range(N_ACTIONS):
         if mask[a]:
-            s = action_score(sp, st, prm, a)
-            if s > best:
-                best = s
-                best_a = a
-    if temp <= 0.0:
-        return best_a
-    total = 0.0
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            total += math.exp((action_score(sp, st, prm, a) - best) / temp)
-    u = (next_u64(rng, row) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
-    acc = 0.0
-    last = best_a
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            acc += math.exp((action_score(sp, st, prm, a) - best) / temp)
-            last = a
-            if u < acc:
-                return a
-    return last
+            scores[k] = action_score(sp, st, prm, a)
+            acts[k] = a
+            k += 1
+    return select(scores, acts, k, sp[0], rng, row)
 
 
 @njit
 def play_learned(marker, sp, st, prm, mask, rng, row):
-    """`learned_choice` where the batch scratch's learned marker is not None; -1 (refused: ST_BAD_ACTION, never a
-    silent choice) where it is. A marker of type None prunes the learned policy from the compiled kernel: a scenario
-    without a learned seat compiles none of it (kernel contract, "Batch signature")."""
+    """`learned_choice` where the batch scratch's learned marker is not None (it is then the policy's scratch,
+    `kernels.policy.new_marker`); -1 (refused: ST_BAD_ACTION, never a silent choice) where it is. A marker of type None
+    prunes the learned policy from the compiled kernel: a scenario without a learned seat compiles none of it
+    (kernel contract, "Batch signature")."""
     if marker is None:
         return -1
-    return learned_choice(sp, st, prm, mask, rng, row)
+    return learned_choice(sp, st, prm, mask, rng, row, marker)
 
 
 @njit

@@ -14,6 +14,7 @@ from kernels.moor import step
 from kernels.moor.columns import EXTRA_COLUMNS
 from kernels.moor.rules import MAX_PLAYERS, N_ACTIONS, N_DEALT, S_SIZE
 from kernels.moor.strategies import S_LEARNED
+from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX
 
 N_EXTRA = len(EXTRA_COLUMNS)
@@ -25,7 +26,8 @@ def new_scratch(log_len, keep_deal, learned=False):
     log int32[log_len, 6], deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS],
     tmp int8[N_ACTIONS], learned marker). The marker is a compile-time switch (kernel contract, "Batch signature"):
     None (``learned`` false) leaves the learned policy's code out of the compiled kernel (a learned seat's decision
-    is then refused: status ST_BAD_ACTION), 1 compiles it in (`features.play_learned`)."""
+    is then refused: status ST_BAD_ACTION), the policy's scratch (`kernels.policy.new_marker`) compiles it
+    in (`features.play_learned`)."""
     return (
         np.zeros(S_SIZE, dtype=np.int32),
         np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
@@ -35,7 +37,7 @@ def new_scratch(log_len, keep_deal, learned=False):
         np.zeros(N_DEALT, dtype=np.int32),
         np.zeros(N_ACTIONS, dtype=np.int8),
         np.zeros(N_ACTIONS, dtype=np.int8),
-        1 if learned else None,
+        new_marker(N_ACTIONS) if learned else None,
     )
 
 

@@ -16,7 +16,7 @@ The team game: every hunter seat plays for the team's win (all hunters win or lo
 features of one hunter's move see its partners (a second fight die, an unhaunting partner, a stuck carrier to free).
 
 The same code serves play (`learned_choice`, in the kernel: score = sum_i w[i] * f_i, float64 in feature order,
-then `kernels.policy.choose_scored`) and training (`fill_features`, called from Python by `sim.play.learn`). The
+then `kernels.policy.select_dense`) and training (`fill_features`, called from Python by `sim.play.learn`). The
 weights travel in the seat's parameter row (column 0 the temperature, columns 1.. the weights in FEATURE_NAMES
 order); the shipped ones are kernels/treasure_hunters/policies/hunter.json, which records FEATURE_SET and
 FEATURE_VERSION: change a feature's meaning and bump FEATURE_VERSION (a test then fails until the policy is
@@ -29,7 +29,7 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.bits import nonneg
-from kernels.policy import choose_scored
+from kernels.policy import select_dense
 from kernels.treasure_hunters.rules import (
     A_MOVE,
     A_PICK,
@@ -207,17 +207,17 @@ def score_actions(sp, wrow, st, prm, mask, tmp, scores):
 
 
 @njit
-def learned_choice(sp, wrow, st, prm, mask, rng, row, tmp, scores):
+def learned_choice(sp, wrow, st, prm, mask, rng, row, tmp, marker):
     """The learned hunter's action (``mask`` int8[N_ACTIONS] of the legal ones): the move and the pick-up by the
-    policy ``sp`` (`kernels.policy.choose_scored`: temperature sp[0] <= 0 the highest score, ties to the lower action
+    policy ``sp`` (`kernels.policy.select_dense`: temperature sp[0] <= 0 the highest score, ties to the lower action
     index; > 0 drawn on ``rng[row]``), every other decision as the weighted planner plays it at the row ``wrow``
     (`SCRIPT_ROW`, from `strategies.effective_rows`: the script of the features too). ``tmp``:
-    the strategies' scratch holding the move search; ``scores``: float64[N_ACTIONS] scratch."""
+    the strategies' scratch holding the move search; ``marker``: the policy's scratch (`kernels.policy.new_marker`)."""
     ph = st[S_PHASE]
     if ph != PH_MOVE and ph != PH_PICKUP:
         return hunter_decide(st, prm, wrow, mask, tmp)
-    score_actions(sp, wrow, st, prm, mask, tmp, scores)
-    return choose_scored(scores, mask, sp[0], rng, row)
+    score_actions(sp, wrow, st, prm, mask, tmp, marker[0])
+    return select_dense(marker, mask, sp[0], rng, row)
 
 
 @njit

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
-from kernels.policy import choose_scored
+from kernels.policy import select_dense
 from kernels.treasure_hunters.rules import (
     A_MOVE,
     A_SLOT,
@@ -174,13 +174,14 @@ def _prepare(hh, st, prm, mask, tmp, wrow):
 
 
 @njit
-def learned_choice(hh, sp, wrow, st, prm, mask, rng, row, tmp, scores):
+def learned_choice(hh, sp, wrow, st, prm, mask, rng, row, tmp, marker):
     """The learned Head Haunter's action (``mask`` int8[N_ACTIONS] of the legal ones) by the policy ``sp``
-    (`kernels.policy.choose_scored`; ``wrow``: the builder's row, its script feature, from
+    (`kernels.policy.select_dense`; ``wrow``: the builder's row, its script feature, from
     `strategies.effective_rows`); ``hh`` None (a co-op kernel) returns -1 and compiles none of it."""
     if hh is None:
         return -1
     script, base = _prepare(hh, st, prm, mask, tmp, wrow)
+    scores = marker[0]
     for a in range(N_ACTIONS):
         if mask[a]:
             f = action_features(st, prm, a, script, tmp, base)
@@ -188,7 +189,7 @@ def learned_choice(hh, sp, wrow, st, prm, mask, rng, row, tmp, scores):
             for i in range(N_FEATURES):
                 s += sp[1 + i] * f[i]
             scores[a] = s
-    return choose_scored(scores, mask, sp[0], rng, row)
+    return select_dense(marker, mask, sp[0], rng, row)
 
 
 @njit

@@ -28,6 +28,7 @@ from kernels.loop import (  # noqa: F401  (ST_*: for callers)
     ST_TRUNCATED,
     bind,
 )
+from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX
 from kernels.treasure_hunters import step
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS  # noqa: F401  (CURVES: for callers)
@@ -66,7 +67,7 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1, learned=False):
     parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
     (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None). ``adv`` likewise is None unless ``prm``
     is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`). ``learned``
-    (true: the learned policies' score scratch float64[N_ACTIONS], else None) compiles the learned hunter and Head
+    (true: the learned policies' scratch `kernels.policy.new_marker`, else None) compiles the learned hunter and Head
     Haunter in or leaves them out (`step.play_learned`)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     adv = None if prm is not None and prm[P_MODE] != MODE_ADVANCED else np.int64(1)
@@ -77,7 +78,7 @@ def batch_scratch(n, prm=None, log_len=1, steps_len=1, learned=False):
         new_scratch(n),
         hh,
         adv,
-        np.zeros(N_ACTIONS, dtype=np.float64) if learned else None,
+        new_marker(N_ACTIONS) if learned else None,
     )
 
 

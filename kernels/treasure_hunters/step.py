@@ -214,7 +214,7 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
 def play_learned(marker, hh, sp, wrow, st, prm, mask, rng, row, tmp):
     """The learned hunter's (`features.learned_choice`) or, at the Head Haunter's decisions, the learned Head
     Haunter's (`haunter_features.learned_choice`) action (weights ``sp``, script row ``wrow``), scored into the
-    marker (float64[N_ACTIONS]); -1 (refused:
+    marker (`kernels.policy.new_marker`); -1 (refused:
     ST_BAD_ACTION, never a silent choice) where the batch scratch's learned marker is None: a marker of type None
     prunes both policies from the compiled kernel (a scenario without a learned seat compiles none of them)."""
     if marker is None:

@@ -25,10 +25,11 @@ from kernels.loop import (  # noqa: F401  (ST_*: for callers)
 from kernels.rng import N_STREAMS_MAX
 from kernels.turnwall import step
 from kernels.turnwall.columns import EXTRA_COLUMNS
+from kernels.turnwall.features import new_marker
 from kernels.turnwall.hidden import HIDDEN_SIZE
 from kernels.turnwall.rules import N_ACTIONS, N_CELLS, N_GARMENTS, PHYS_SIZE, S_SIZE
 from kernels.turnwall.step import K_ACTION, K_DEAL, K_SWAP, game_outputs  # noqa: F401  (for callers)
-from kernels.turnwall.strategies import KEYS_SIZE, N_SPARAMS, WORK_SIZE
+from kernels.turnwall.strategies import KEYS_SIZE, N_SPARAMS, S_LEARNED, WORK_SIZE
 
 N_EXTRA = len(EXTRA_COLUMNS)
 
@@ -52,12 +53,21 @@ def new_scratch(n):
     )
 
 
-def batch_scratch(n, prm=None, log_len=1, step_len=1):
+def batch_scratch(n, prm=None, log_len=1, step_len=1, learned=False):
     """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], node int64[1])
-    for ``n`` players (``prm`` unused, the contract's). A log or steps array of one row records nothing;
-    `trace_game` passes longer ones. node[0] is the turn last logged (`step.legal_actions`)."""
-    return (new_scratch(n), *new_records(log_len, step_len), np.zeros(1, dtype=np.int64))
+    compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], node int64[1],
+    learned marker) for ``n`` players (``prm`` unused, the contract's). A log or steps array of one row records
+    nothing; `trace_game` passes longer ones. node[0] is the turn last logged (`step.legal_actions`). The marker
+    (``learned``: `features.new_marker()`, else None) compiles the learned policy in or leaves it out
+    (`features.play_learned`)."""
+    marker = new_marker() if learned else None
+    return (new_scratch(n), *new_records(log_len, step_len), np.zeros(1, dtype=np.int64), marker)
+
+
+def uses_learned(sids, search=None):
+    """Whether a seat of ``sids`` (int64[n]), or of the search's rollouts, plays the learned policy."""
+    rollout = () if search is None else search[2]
+    return bool(any(int(x) == S_LEARNED for x in sids) or any(int(x) == S_LEARNED for x in rollout))
 
 
 # the batch entry point: the one game loop (kernels/loop.py) over this game's step verbs (step.py)
@@ -86,9 +96,9 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, 
     this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks).
     ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays search; its record
     holds the decisions afterwards."""
-    batch = batch_scratch(int(n), prm, int(log_len), int(step_len))
+    batch = batch_scratch(int(n), prm, int(log_len), int(step_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search
     )
-    scratch, log, steps, _ = batch
+    scratch, log, steps = batch[:3]
     return log, steps, scores, w, s, turns, rounds, extra, scratch[0]

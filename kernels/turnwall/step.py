@@ -3,7 +3,8 @@
 memory.py / strategies.py to the contract's signature; the rules stay there.
 
 ``ws`` is the batch's scratch, `play.batch_scratch`: ((st, rng, mask, order, work, base, cur, keys, probs, near,
-wrows, hidden), log, steps, node) with node int64[1] the turn last logged.
+wrows, hidden), log, steps, node, learned marker) with node int64[1] the turn last logged and the marker None or
+`features.new_marker()` (the learned policy's scratch).
 
 Chance: the deal (`new_game`) and, with decks_moved on (C11 variant), the deck a searched deck swaps with, drawn on
 the chance stream inside `apply_action` right after the search (no decision comes between them), so `to_move`
@@ -16,6 +17,7 @@ from kernels._jit import njit
 from kernels.eventlog import log_event, record
 from kernels.loop import OVER, TRUNCATED
 from kernels.rng import bounded, shuffle_range
+from kernels.turnwall import features as F
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
 from kernels.turnwall.hidden import redeal
@@ -85,8 +87,10 @@ def action_mask(ws):
 
 @njit(inline="always")
 def prepare(sids, sparams, ws):
-    """Per call: each seat's effective row (memory columns, then weights: `strategies.effective_rows`)."""
+    """Per call: each seat's effective row (memory columns, then weights: `strategies.effective_rows`; a learned
+    seat's from the end of its row, `features.learned_rows`)."""
     S.effective_rows(sids, sparams, ws[0][10])
+    F.learned_rows(sids, sparams, ws[0][10])
 
 
 @njit(inline="always")
@@ -163,8 +167,13 @@ def legal_actions(st, prm, ws):
 
 @njit(inline="always")
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
-    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat)."""
+    """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
+    learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     sc = ws[0]
+    if sids[seat] == S.S_LEARNED:
+        return F.play_learned(
+            ws[4], sparams[seat], sc[10][seat], st, prm, sc[2], rng, 1 + seat, sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
+        )
     return S.decide(
         sids[seat], sc[10][seat], st, prm, sc[2], nl, rng, 1 + seat, sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
     )

@@ -74,6 +74,7 @@ S_RANDOM = 0
 S_PLANNER = 1
 S_SPOILER = 2
 S_WEIGHTED = 3
+S_LEARNED = 4  # played by step.decide through kernels.turnwall.features (which builds on this module's planner)
 
 # name, id, one-line description
 STRATEGIES = (
@@ -81,6 +82,12 @@ STRATEGIES = (
     ("planner", S_PLANNER, "searches every sequence of up to 3 moves for a needed garment it may still find"),
     ("spoiler", S_SPOILER, "planner that also pushes, drags or turns rivals off their needed garments"),
     ("weighted", S_WEIGHTED, "planner whose scoring weights are per-seat parameters (sweepable)"),
+    (
+        "learned",
+        S_LEARNED,
+        "learned policy: a softmax policy over action features (the planner's value of the moves left among them) "
+        "fitted to search decisions by expert iteration (sim train turnwall)",
+    ),
 )
 
 # every non-random strategy's first parameters: the memory model (memory.py)
@@ -306,13 +313,14 @@ def believed(prm, st, keys):
 
 
 @njit(
-    "int64(int32[::1], int64[::1], float64[::1], int32[::1], int32[::1], int32[::1], int64[::1], float64[::1], "
-    "float64[::1])"
+    "Tuple((float64, int64, int64))(int32[::1], int64[::1], float64[::1], int32[::1], int32[::1], int32[::1], "
+    "int64[::1], float64[::1], float64[::1])"
 )
-def plan(st, prm, w, work, base, cur, keys, probs, near):
+def plan_search(st, prm, w, work, base, cur, keys, probs, near):
     """S2: breadth-first over every sequence of up to the moves left (relevant moves, see `relevant`), each distinct
-    position once; stores the best sequence in work[W_PLAN..] and returns its length. ``base`` and ``cur`` are
-    int32[PHYS_SIZE] scratch (the position being expanded, and its child)."""
+    position once, the nodes in work[W_NODES..] (the plan itself, work[W_PLAN..], is left alone). Returns (the best
+    sequence's value (S3; -1e18 when none may end the turn), the node it leaves from, its last action (-1: standing
+    still is best)). ``base`` and ``cur`` are int32[PHYS_SIZE] scratch (the position being expanded, and its child)."""
     me = st[S_CUR]
     left = st[S_MOVES_LEFT]
     if w[W_MAGNETS] < 0.5:  # C5: plan with the grips the table has seen, no others
@@ -397,6 +405,17 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
                 work[c + NODE_DEPTH] = d + 1
                 n += 1
         head += 1
+    return best, best_node, best_last
+
+
+@njit(
+    "int64(int32[::1], int64[::1], float64[::1], int32[::1], int32[::1], int32[::1], int64[::1], float64[::1], "
+    "float64[::1])"
+)
+def plan(st, prm, w, work, base, cur, keys, probs, near):
+    """S2: the best sequence of `plan_search` stored in work[W_PLAN..]; returns its length."""
+    best, best_node, best_last = plan_search(st, prm, w, work, base, cur, keys, probs, near)
+    nodes = W_NODES
     # the sequence: the path to best_node, then best_last
     length = 0
     if best_last >= 0:
@@ -409,7 +428,7 @@ def plan(st, prm, w, work, base, cur, keys, probs, near):
             i = work[nodes + i * NODE_W + NODE_PARENT]
             j -= 1
     work[W_PLAN_TURN] = st[S_TURNS]
-    work[W_PLAN_SEAT] = me
+    work[W_PLAN_SEAT] = st[S_CUR]
     work[W_PLAN_LEN] = length
     work[W_PLAN_STEP] = 0
     return length

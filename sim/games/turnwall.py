@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from kernels.turnwall import board as B
+from kernels.turnwall import features as F
 from kernels.turnwall import params as P
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
 from kernels.turnwall.columns import EXTRA_COLUMNS
 from sim.model.catalogue import counter, score
-from sim.model.registry import BoardSpec, GameSpec, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.policy import learned_params
+from sim.model.registry import (
+    BoardSpec,
+    GameSpec,
+    Learner,
+    ParamSpec,
+    StrategySpec,
+    register,
+    seconds_per_turn,
+    worded,
+)
 from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
@@ -43,7 +54,7 @@ MEMORY = worded(tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.M
 SEARCH_MEMORY = MEMORY[:2]
 # a search seat's rollout strategies, the default first (planner = weighted at the top of the 4-player ladder, the
 # spoiler 50 points below: issue 21); the planner is the default: kernels/turnwall/RULES.md "Search player"
-ROLLOUTS = ("planner", "weighted", "spoiler", "random")
+ROLLOUTS = ("planner", "weighted", "spoiler", "random", "learned")
 WEIGHTS = MEMORY + worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # the box: about 20 min for 2-4 players; a default 4-player game is about 24 turns (reports/baselines/turnwall/4p.json)
 BOX = (
@@ -275,6 +286,8 @@ MEASURES = (
 def _strategy_params(sid: int) -> tuple:
     if sid == S.S_RANDOM:
         return ()
+    if sid == S.S_LEARNED:  # temperature and weights (the shipped policy), then the memory (features.MEMORY_COL)
+        return learned_params("turnwall", "player", F) + MEMORY
     return WEIGHTS if sid == S.S_WEIGHTED else MEMORY
 
 
@@ -295,7 +308,7 @@ SPEC = register(
         extra_columns=EXTRA_COLUMNS,
         score_range=(0, 5),
         arc_len=24,
-        n_sparams=S.N_SPARAMS,
+        n_sparams=max(S.N_SPARAMS, F.N_ROW),
         rules_file="kernels/turnwall/RULES.md",
         measures=MEASURES,
         ladder_rungs=("planner:recall_own=0.5,recall_table=0.5",),  # one memory level as a rung of its own
@@ -314,5 +327,7 @@ SPEC = register(
         search_check_sizes=(24, 600, 24),  # a search game at 16 rollouts costs about 0.16 CPU s
         box_minutes=BOX[0],
         box_source=BOX[1],
+        # search labels the move it plays (a decision offers 5-30 moves, more than 64 rollouts tell apart by visits)
+        learners=(Learner("player", "kernels.turnwall.features", "learned", "planner", 4, "chosen"),),
     )
 )

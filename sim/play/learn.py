@@ -82,11 +82,11 @@ def rollout_rows(sc: Scenario, learner: Learner, rollout: str, weights: np.ndarr
             continue
         sids[i] = rst.sid
         sparams[i, :] = 0.0
+        # defaults first: a learned row may go on past its weights (Turnwall's memory)
+        for j, ps in enumerate(rst.params):
+            sparams[i, j] = ps.domain.index(ps.default) if ps.kind == "choice" else ps.default
         if rollout == learner.strategy and weights is not None:
             sparams[i, : len(weights)] = weights
-        else:
-            for j, ps in enumerate(rst.params):
-                sparams[i, j] = ps.domain.index(ps.default) if ps.kind == "choice" else ps.default
     return sids, sparams
 
 
@@ -254,6 +254,8 @@ def strength(sc_versus: Scenario, learner: Learner, weights: np.ndarray, seed: i
     assert lst is not None
     sids[0] = lst.sid
     sparams[0, :] = 0.0
+    for j, ps in enumerate(lst.params):  # defaults first: a learned row may go on past its weights (Turnwall)
+        sparams[0, j] = ps.default
     sparams[0, : len(weights)] = weights
     wins = 0.0
     played = 0

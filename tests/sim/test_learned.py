@@ -16,7 +16,13 @@ pytestmark = pytest.mark.kernel  # every test here loads a game's kernel module 
 
 
 # every game's learned roles (collected without importing a kernel: the fast tier imports this module)
-ROLES = [("galleon", "player"), ("moor", "player"), ("treasure_hunters", "hunter"), ("treasure_hunters", "haunter")]
+ROLES = [
+    ("galleon", "player"),
+    ("moor", "player"),
+    ("treasure_hunters", "hunter"),
+    ("treasure_hunters", "haunter"),
+    ("turnwall", "player"),
+]
 
 
 def _learner(game, role):
@@ -81,14 +87,22 @@ def test_train_bad_input_is_one_line_and_exit_2(args, says):
     assert len(lines) == 1 and says in lines[0] and "Traceback" not in r.output
 
 
-def test_sim_list_shows_the_learned_strategy():
+@pytest.mark.parametrize("game, weight", [("moor", "w_take"), ("turnwall", "w_plan")])
+def test_sim_list_shows_the_learned_strategy(game, weight):
     from typer.testing import CliRunner
 
     from sim.cli.main import app
 
-    r = CliRunner().invoke(app, ["list", "moor"])
+    r = CliRunner().invoke(app, ["list", game])
     assert r.exit_code == 0
-    assert "    learned: learned policy" in r.output and "w_take = " in r.output
+    assert "    learned: learned policy" in r.output and f"{weight} = " in r.output
+
+
+def test_sim_list_shows_both_learned_strategies_of_treasure_hunters():
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+
     r = CliRunner().invoke(app, ["list", "treasure_hunters"])
     assert r.exit_code == 0
     assert "    learned [hunter]: learned policy" in r.output and "w_script = " in r.output

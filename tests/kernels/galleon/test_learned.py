@@ -15,6 +15,7 @@ from kernels.galleon import features as F
 from kernels.galleon import play as PL
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
+from kernels.policy import new_marker
 from kernels.rng import seed_game
 from sim.play import runner
 from tests.kernels.galleon.test_play import _permute_hidden, _replay_states, scenario
@@ -27,11 +28,11 @@ def _row(rnd, temperature=0.0):
 
 
 @njit
-def leaky_choice(sp, tw, st, prm, mask, nl, rng, row):
+def leaky_choice(sp, tw, st, prm, mask, nl, rng, row, marker):
     """The learned choice plus a deliberate leak: a move is also scored by the gold the rivals next to it hold,
     which the seat cannot see."""
     if st[R.S_PHASE] != R.PH_MOVE:
-        return F.learned_choice(sp, tw, st, prm, mask, nl, rng, row)
+        return F.learned_choice(sp, tw, st, prm, mask, nl, rng, row, marker)
     s = st[R.S_ACTOR]
     ctx = F.context(st, prm, s)
     best = -1e300
@@ -66,12 +67,12 @@ def _compare(leak):
             mask = np.zeros(R.N_ACTIONS, np.int8)
             nl = R.legal_actions(st, prm, mask)
             sp = _row(rnd, 0.0 if checked % 2 else 1.0)
-            a = choose(sp, rows[seat], st, prm, mask, nl, rng.copy(), 1 + seat)
+            a = choose(sp, rows[seat], st, prm, mask, nl, rng.copy(), 1 + seat, new_marker(R.N_ACTIONS))
             for _ in range(2):
                 x = _permute_hidden(st, seat, rnd)
                 m2 = np.zeros(R.N_ACTIONS, np.int8)
                 R.legal_actions(x, prm, m2)
-                changed += choose(sp, rows[seat], x, prm, m2, nl, rng.copy(), 1 + seat) != a
+                changed += choose(sp, rows[seat], x, prm, m2, nl, rng.copy(), 1 + seat, new_marker(R.N_ACTIONS)) != a
             checked += 1
     return checked, changed
 

@@ -216,7 +216,7 @@ def permute_covered(st, st2, rng):
 def decide_any(sid, sp, st, prm, mask, nl, rng, row, tmp):
     """Strategy ``sid``'s choice, the learned policy included (dispatched as kernels/moor/step.py's `decide`)."""
     if sid == S.S_LEARNED:
-        return F.learned_choice(sp, st, prm, mask, rng, row)
+        return F.learned_choice(sp, st, prm, mask, rng, row, (np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, np.int64)))
     return S.decide(sid, sp, st, prm, mask, nl, rng, row, tmp)
 
 

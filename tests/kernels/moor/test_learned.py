@@ -59,6 +59,7 @@ def compare_hidden(seed, n, prm, sp, games, leak):
     log = np.zeros((1, R.LOG_W), dtype=np.int32)
     order = np.empty(R.N_DEALT, dtype=np.int32)
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    scores = (np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))  # kernels.policy.new_marker
     compared = 0
     differ = 0
     for g in range(games):
@@ -81,12 +82,12 @@ def compare_hidden(seed, n, prm, sp, games, leak):
                     a2 = leaky_choice(sp, st2, prm, mask)
                 else:
                     rng_a[:] = rng
-                    a1 = F.learned_choice(sp, st, prm, mask, rng_a, row)
+                    a1 = F.learned_choice(sp, st, prm, mask, rng_a, row, scores)
                     rng_a[:] = rng
-                    a2 = F.learned_choice(sp, st2, prm, mask, rng_a, row)
+                    a2 = F.learned_choice(sp, st2, prm, mask, rng_a, row, scores)
                 compared += 1
                 differ += a1 != a2
-            a = F.learned_choice(sp, st, prm, mask, rng, row)
+            a = F.learned_choice(sp, st, prm, mask, rng, row, scores)
             R.apply_action(st, prm, a, log)
     return compared, differ
 

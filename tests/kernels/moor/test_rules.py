@@ -14,6 +14,7 @@ from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
+from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX, seed_stream
 
 from ._kit import (
@@ -777,7 +778,7 @@ def test_c11_strategies_never_read_covered_tiles():
             if sid == S.S_LEARNED:  # dispatched by step.decide (its weights: a row of random ones)
                 row = np.random.default_rng(1).uniform(-3.0, 3.0, F.N_LEARNED_PARAMS)
                 row[0] = 0.0
-                picks.append(int(F.learned_choice(row, st, prm, mask, rng, 1)))
+                picks.append(int(F.learned_choice(row, st, prm, mask, rng, 1, new_marker(R.N_ACTIONS))))
             else:
                 picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, tmp)))
         assert picks[0] == picks[1]

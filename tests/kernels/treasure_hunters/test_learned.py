@@ -38,17 +38,18 @@ def leaky_choice(marker, hh, sp, wrow, st, prm, mask, rng, row, tmp):
     lying in its destination, which no hunter can see; the Head Haunter's target by the draw pile's top card."""
     ph = st[R.S_PHASE]
     if ph == R.PH_MOVE:
-        F.score_actions(sp, wrow, st, prm, mask, tmp, marker)
+        scores = marker[0]
+        F.score_actions(sp, wrow, st, prm, mask, tmp, scores)
         for a in range(R.N_ACTIONS):
             if mask[a]:
                 for j in range(R.N_JEWELS):
                     if st[R.S_JLOC + j] == a - R.A_MOVE and st[R.S_JREV + j] == 0:
-                        marker[a] += 2.0 * st[R.S_JNUM + j]
+                        scores[a] += 2.0 * st[R.S_JNUM + j]
         best = -1e300
         ba = -1
         for a in range(R.N_ACTIONS):
-            if mask[a] and marker[a] > best:
-                best = marker[a]
+            if mask[a] and scores[a] > best:
+                best = scores[a]
                 ba = a
         return ba
     if ph == R.PH_HH_PLAY and st[R.S_NDRAW] > 0:

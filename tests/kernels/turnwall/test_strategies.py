@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from kernels.rng import seed_game
+from kernels.turnwall import features as F
 from kernels.turnwall import memory as M
 from kernels.turnwall import play as PL
 from kernels.turnwall import rules as R
@@ -66,10 +67,20 @@ def _unseen_magnets(st, prm, gen):
     return out
 
 
-def _decide(sid, row_w, st, prm, mask, nl, rng, seat, scratch_work):
-    _, _, _, _, work, base, cur, keys, probs, near, _, _ = PL.new_scratch(len(row_w))
-    work[:] = scratch_work
-    return S.decide(sid, row_w, st, prm, mask, nl, rng.copy(), 1 + seat, work, base, cur, keys, probs, near)
+def decide_any(sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker):
+    """Strategy ``sid``'s action for ``seat`` (its stream 1 + seat), dispatched as step.decide does: the learned
+    policy (`features.learned_choice`, its weights ``sp_row``, its effective row ``row_w``) or `strategies.decide`;
+    ``scratch``: `play.new_scratch`, ``marker``: `features.new_marker`."""
+    _, _, _, _, work, base, cur, keys, probs, near, _, _ = scratch
+    if sid == S.S_LEARNED:
+        return F.learned_choice(sp_row, row_w, st, prm, mask, rng, 1 + seat, marker, work, base, cur, keys, probs, near)
+    return S.decide(sid, row_w, st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs, near)
+
+
+def _decide_copy(decide, sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch_work):
+    scratch = PL.new_scratch(len(row_w))
+    scratch[4][:] = scratch_work
+    return decide(sid, sp_row, row_w, st, prm, mask, nl, rng.copy(), seat, scratch, F.new_marker())
 
 
 LADDER = [
@@ -80,27 +91,20 @@ LADDER = [
 ]
 
 
-@pytest.mark.parametrize(
-    "strats,seat_params,params",
-    [
-        (("planner", "spoiler", "weighted", "random"), None, None),
-        (("planner",) * 4, LADDER, None),
-        (("planner",) * 4, LADDER, {"decks_moved": True}),
-        (("planner",) * 3, LADDER[1:], {"decks_moved": True, "decks_moved_seen": False, "deck_view": "size"}),
-        (("planner", "spoiler", "planner"), [{"knows_magnets": 0.0}, {"knows_magnets": 0.0}, {}], None),
-    ],
-)
-def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params, params):
-    n = len(strats)
-    sc = scenario(n, strats, seat_params=seat_params, params=params)
+def hidden_check(sc, gen, decide=decide_any, games=12):
+    """Play ``games`` games of ``sc``; at every decision of a seat that is not random, ask ``decide`` (signature of
+    `decide_any`) again on a copy of the state where what the seat has not seen was dealt again (`_perturb`; with
+    knows_magnets 0 the unseen grips too). Returns (decisions compared, decisions that changed)."""
+    n = sc.players
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
-    gen = np.random.default_rng(5)
-    checked = 0
-    for g in range(12):
+    checked = changed = 0
+    marker = F.new_marker()
+    for g in range(games):
         scratch = PL.new_scratch(n)
         st, rng, mask, order, work, base, cur, keys, probs, near, wrows, _hidden = scratch
         seed_game(rng, np.uint64(sc.seed), np.uint64(0), g, n)
         S.effective_rows(sids, sp, wrows)
+        F.learned_rows(sids, sp, wrows)
         work[S.W_PLAN_TURN] = -1
         R.init(st, prm, n, g % n)
         for p in range(R.N_PARTS):
@@ -115,26 +119,23 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
             a = int(np.flatnonzero(mask)[0])
             if nl > 1:
                 if sids[seat] != S.S_RANDOM:
-                    learner = wrows[seat][S.W_MAGNETS] < 0.5  # C5: nor the unseen magnets
-                    other = _decide(
+                    blind = wrows[seat][S.W_MAGNETS] < 0.5  # C5: nor the unseen magnets
+                    other = _decide_copy(
+                        decide,
                         sids[seat],
+                        sp[seat],
                         wrows[seat],
                         _perturb(st, seat, gen),
-                        _unseen_magnets(st, prm, gen) if learner else prm,
+                        _unseen_magnets(st, prm, gen) if blind else prm,
                         mask.copy(),
                         nl,
                         rng,
                         seat,
                         work,
                     )
-                a = S.decide(
-                    sids[seat], wrows[seat], st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs, near
-                )
+                a = decide(sids[seat], sp[seat], wrows[seat], st, prm, mask, nl, rng, seat, scratch, marker)
                 if sids[seat] != S.S_RANDOM:
-                    assert other == a, (
-                        f"game {g}, turn {st[R.S_TURNS]}: seat {seat} decided {a}, {other} "
-                        f"once the unseen cards were dealt again"
-                    )
+                    changed += other != a
                     checked += 1
             if R.apply_action(st, prm, a, log) == 1:
                 M.observe_search(st, wrows, rng)
@@ -144,7 +145,23 @@ def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_param
                     b += b >= k
                     R.swap_decks(st, k, b)
                     M.observe_swap(st, int(st[R.S_LAST_SEARCHER]), k, b)
-    assert checked > 200
+    return checked, changed
+
+
+@pytest.mark.parametrize(
+    "strats,seat_params,params",
+    [
+        (("planner", "spoiler", "weighted", "random"), None, None),
+        (("planner",) * 4, LADDER, None),
+        (("planner",) * 4, LADDER, {"decks_moved": True}),
+        (("planner",) * 3, LADDER[1:], {"decks_moved": True, "decks_moved_seen": False, "deck_view": "size"}),
+        (("planner", "spoiler", "planner"), [{"knows_magnets": 0.0}, {"knows_magnets": 0.0}, {}], None),
+    ],
+)
+def test_m1_no_decision_depends_on_what_the_seat_has_not_seen(strats, seat_params, params):
+    sc = scenario(len(strats), strats, seat_params=seat_params, params=params)
+    checked, changed = hidden_check(sc, np.random.default_rng(5))
+    assert checked > 200 and changed == 0
 
 
 def _own_cells(st, prm, me, keep):

@@ -1,0 +1,301 @@
+"""The Ghosts of Castle Turnwall: the action features of the ghosts' `learned` player (a linear softmax policy over
+them; RULES.md S7).
+
+A feature vector describes one legal action of the seat to act from what that seat sees and remembers (RULES.md
+M1-M6): the board (ghosts, orientation, sliders), the garments worn by every seat and the cards face up, and its own
+memory rows, read only through `memory.find_chance` and the planner's `strategies.chances` / `score`. Never S_DECK,
+the order of a deck, another seat's memory, nor (with ``knows_magnets`` 0, C5) a grip the table has not seen: such a
+seat simulates its moves with the grips it has seen (`strategies.believed`), as the planner does. So the learned
+player respects the memory parameters exactly as the scripted strategies do: its row carries ``recall_own`` and
+``recall_table`` (memory.py draws what it remembers of each search from them) and ``knows_magnets``; the
+hidden-information permutation test (tests/kernels/turnwall/test_learned.py) redeals what the seat has not seen and
+requires the same decision, and fails on a deliberately leaky copy.
+
+A magical move is scored after it is made (on a copy of the state, waiting ghosts placed as the planner simulates
+them, S5): the planner's value (S3, its weights) of the best way to use the moves left after it
+(`strategies.plan_search`), where the own ghost then stands, rivals on their garments. Ending the turn and searching
+a deck are scored where the ghost stands; a placement (R10) by the ghost placed and the cell. Each legal action is
+scored once into the scratch of the batch's learned marker, then `kernels.policy.select` picks (greedy at
+temperature 0, ties to the lower action index).
+
+The same functions serve play (`learned_choice`, in the kernel) and training (`fill_features`, called from Python by
+`sim.play.learn` on the states where search decided). The seat's parameter row: column 0 the temperature, columns
+1..N_FEATURES the weights in FEATURE_NAMES order, then recall_own, recall_table, knows_magnets (`MEMORY_COL`); the
+shipped weights are kernels/turnwall/policies/player.json (FEATURE_SET, FEATURE_VERSION: change a feature's meaning,
+bump the version, retrain with `sim train turnwall`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.policy import new_marker as policy_marker
+from kernels.policy import select
+from kernels.turnwall.memory import RECALL_OWN, RECALL_TABLE, possible
+from kernels.turnwall.rules import (
+    A_END,
+    A_PLACE,
+    A_SEARCH,
+    A_SHIFT,
+    A_SLIDE,
+    A_TURN,
+    LOC_SEAT,
+    N_ACTIONS,
+    N_DECKS,
+    N_PARTS,
+    P_GARMENT_AT,
+    PER_PART,
+    PH_PLACE,
+    S_CARD_LOC,
+    S_CUR,
+    S_GPOS,
+    S_HAVE,
+    S_KNOW,
+    S_MOVES_LEFT,
+    S_NG,
+    S_PEND,
+    S_PHASE,
+    S_SIZE,
+    do_move,
+    is_held,
+    place_first_options,
+)
+from kernels.turnwall.strategies import (
+    HASH_SIZE,
+    PLANNER_W,
+    S_LEARNED,
+    W_FIND,
+    W_MAGNETS,
+    W_MOVES,
+    believed,
+    chances,
+    plan_search,
+    score,
+)
+
+FEATURE_SET = "turnwall-ghost"
+FEATURE_VERSION = 1
+# (name, what it measures for one action); the order is the weights' order (columns 1.. of the parameter row)
+FEATURES = (
+    ("plan", "move: the planner's value (S3) of the best use of the moves left after it; end, search: of standing"),
+    ("find", "move: the seat's chance (M5) of finding the garment its ghost then stands on (0: none it needs)"),
+    ("near", "move: how close the ghost then stands to a garment it may find (S3: chance / (1 + distance))"),
+    ("rivals_on", "move: rivals then standing on a garment they need that is still in play"),
+    ("held", "move: 1 when a magnet then holds the own ghost (R4, the grips as the seat knows them)"),
+    ("drag", "1 for dragging the own ghost (R5)"),
+    ("slide", "1 for pushing or pulling a slider (R6)"),
+    ("shift", "1 for moving a slider to another tunnel (R7)"),
+    ("turn", "1 for turning the board (R8)"),
+    ("end", "1 for ending the turn without a search"),
+    ("search", "1 for searching a deck (R12)"),
+    (
+        "deck_chance",
+        "search: the seat's chance (M5) that this deck holds the garment (1 known, 1 / the decks that may)",
+    ),
+    ("place_own", "placement: for the own ghost, the find chance plus half the closeness of the cell"),
+    ("place_rival", "placement: 1 when a rival's ghost goes on a garment it needs that is still in play"),
+)
+FEATURE_NAMES = tuple(n for n, _ in FEATURES)
+N_FEATURES = len(FEATURES)
+N_LEARNED_PARAMS = 1 + N_FEATURES  # temperature, then the weights
+MEMORY_COL = N_LEARNED_PARAMS  # recall_own, recall_table, knows_magnets follow the weights in the row
+N_ROW = MEMORY_COL + 3
+PLAN_FLOOR = -1.0  # a plan value below it (the own ghost off the board: S3's -1e9) is read as this
+
+
+def new_marker():
+    """The learned marker of a batch scratch (plain numpy, allocated by the caller): (scores, actions: the policy's
+    scratch, `kernels.policy.new_marker`; child int32[S_SIZE], the state after a candidate move)."""
+    return (*policy_marker(N_ACTIONS), np.zeros(S_SIZE, dtype=np.int32))
+
+
+@njit
+def learned_rows(sids, sparams, out):
+    """The effective row (`strategies.effective_rows`) of each learned seat: its recall_own, recall_table and
+    knows_magnets from the end of its parameter row (`MEMORY_COL`), then the planner's weights (the `plan` feature's
+    S3 value); other seats' rows are left as they are."""
+    for i in range(sids.shape[0]):
+        if sids[i] == S_LEARNED:
+            for j in range(out.shape[1]):
+                out[i, j] = 0.0
+            out[i, RECALL_OWN] = sparams[i, MEMORY_COL]
+            out[i, RECALL_TABLE] = sparams[i, MEMORY_COL + 1]
+            out[i, W_MAGNETS] = sparams[i, MEMORY_COL + 2]
+            for j in range(PLANNER_W.shape[0]):
+                out[i, W_FIND + j] = PLANNER_W[j]
+
+
+@njit
+def rivals_on(st, cur, me, prm):
+    """Rivals of ``me`` whose ghost stands (in the position ``cur``) on a garment of a part they lack, still in play
+    (both public: worn parts and taken cards are face up)."""
+    n = 0
+    for r in range(st[S_NG]):
+        if r == me:
+            continue
+        c = cur[S_GPOS + r]
+        if c < 0:
+            continue
+        gm = prm[P_GARMENT_AT + c]
+        if gm >= 0 and (st[S_HAVE + r] >> (gm // PER_PART)) & 1 == 0 and st[S_CARD_LOC + gm] < LOC_SEAT:
+            n += 1
+    return n
+
+
+@njit
+def deck_chance(st, me, gm, k):
+    """M5: ``me``'s chance that deck ``k`` holds garment ``gm``: 1 when it remembers the card there, 0 when the deck
+    cannot hold it, else 1 / the decks that may."""
+    if not possible(st, me, k, gm):
+        return 0.0
+    if st[S_KNOW + (me * N_DECKS + k) * N_PARTS + gm // PER_PART] == gm:
+        return 1.0
+    n = 0
+    for j in range(N_DECKS):
+        if possible(st, me, j, gm):
+            n += 1
+    return 1.0 / n
+
+
+@njit
+def cell_value(prm, probs, near, b):
+    """(find chance, closeness) of board cell ``b`` for the seat whose `chances` filled ``probs`` and ``near``."""
+    if b < 0:
+        return 0.0, 0.0
+    gm = prm[P_GARMENT_AT + b]
+    return (probs[gm] if gm >= 0 else 0.0), near[b]
+
+
+@njit
+def move_features(st, prm, w, me, a, child, work, base, cur, keys, probs, near):
+    """(plan, find, near, rivals_on, held) of magical move ``a``, made on ``child`` (a copy of ``st``)."""
+    for i in range(st.shape[0]):
+        child[i] = st[i]
+    do_move(child, prm, me, a)
+    place_first_options(child, prm)
+    child[S_MOVES_LEFT] -= 1
+    if child[S_MOVES_LEFT] > 0:
+        v = plan_search(child, prm, w, work, base, cur, keys, probs, near)[0]
+        if v < -1e17:  # no sequence may end the turn (C1): it ends where it stands, moves unused
+            v = score(child, child, 0, prm, me, w, probs, near, 0)
+        v -= w[W_MOVES]
+    else:
+        chances(child, prm, me, probs, near)
+        v = score(child, child, 0, prm, me, w, probs, near, 1)
+    # probs and near are now ``me``'s in the child position (plan_search computes them there too)
+    f, nr = cell_value(prm, probs, near, child[S_GPOS + me])
+    return max(v, PLAN_FLOOR), f, nr, float(rivals_on(st, child, me, prm)), 1.0 if is_held(child, prm, me) else 0.0
+
+
+@njit
+def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, near):
+    """The features (float64 x N_FEATURES, FEATURES order) of legal action ``a`` of the seat to act; ``w`` its
+    effective row (memory columns, knows_magnets, the planner's weights), ``prm`` the parameters as it knows them
+    (C5), ``here`` (plan value of standing, find chance, closeness) where its ghost stands now."""
+    me = st[S_CUR]
+    f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = f8 = f9 = f10 = f11 = f12 = f13 = 0.0
+    if st[S_PHASE] == PH_PLACE:
+        b = a - A_PLACE
+        g = st[S_PEND]
+        if g == me:
+            chances(st, prm, me, probs, near)
+            fc, nr = cell_value(prm, probs, near, b)
+            f12 = fc + 0.5 * nr
+        else:
+            gm = prm[P_GARMENT_AT + b]
+            if gm >= 0 and (st[S_HAVE + g] >> (gm // PER_PART)) & 1 == 0 and st[S_CARD_LOC + gm] < LOC_SEAT:
+                f13 = 1.0
+    elif a < A_PLACE:
+        f0, f1, f2, f3, f4 = move_features(st, prm, w, me, a, marker[2], work, base, cur, keys, probs, near)
+        if a < A_SLIDE:
+            f5 = 1.0
+        elif a < A_SHIFT:
+            f6 = 1.0
+        elif a < A_TURN:
+            f7 = 1.0
+        else:
+            f8 = 1.0
+    else:
+        f0, f1, f2 = here
+        f3 = float(rivals_on(st, st, me, prm))
+        f4 = 1.0 if is_held(st, prm, me) else 0.0
+        if a == A_END:
+            f9 = 1.0
+        else:
+            f10 = 1.0
+            gm = prm[P_GARMENT_AT + st[S_GPOS + me]]
+            f11 = deck_chance(st, me, gm, a - A_SEARCH)
+    return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13)
+
+
+@njit
+def standing(st, prm, w, probs, near):
+    """(plan value, find chance, closeness) of the own ghost where it stands (S3 at depth 0)."""
+    me = st[S_CUR]
+    chances(st, prm, me, probs, near)
+    fc, nr = cell_value(prm, probs, near, st[S_GPOS + me])
+    return score(st, st, 0, prm, me, w, probs, near, 0), fc, nr
+
+
+@njit
+def learned_choice(sp, w, st, prm, mask, rng, row, marker, work, base, cur, keys, probs, near):
+    """The `learned` ghost's action among the legal ones (``mask`` int8[N_ACTIONS]): each legal action scored once,
+    score = sum_i sp[1 + i] * feature i in feature order, into marker[0] (its action in marker[1]), then `kernels.policy.select` (temperature
+    sp[0]: 0 the highest score, ties to the lower action index, no draw; > 0 one draw on ``rng[row]``). ``w``: the
+    seat's effective row (`strategies.effective_rows`); work..near: the planner's scratch."""
+    kp = prm  # C5: the parameters as the seat knows them (without the magnets, only the grips the table has seen)
+    if w[W_MAGNETS] < 0.5:
+        believed(prm, st, keys)
+        kp = keys[2 * HASH_SIZE :]
+    here = standing(st, kp, w, probs, near)
+    scores, acts = marker[0], marker[1]
+    k = 0
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            f = action_features(st, kp, w, a, here, marker, work, base, cur, keys, probs, near)
+            s = 0.0
+            for i in range(N_FEATURES):
+                s += sp[1 + i] * f[i]
+            scores[k] = s
+            acts[k] = a
+            k += 1
+    return select(scores, acts, k, sp[0], rng, row)
+
+
+@njit
+def play_learned(marker, sp, w, st, prm, mask, rng, row, work, base, cur, keys, probs, near):
+    """`learned_choice` where the batch scratch's learned marker is not None (`new_marker`); -1 (refused:
+    ST_BAD_ACTION) where it is. A marker of type None prunes the learned policy from the compiled kernel: a scenario
+    without a learned seat compiles none of it (kernel contract, "Batch signature")."""
+    if marker is None:
+        return -1
+    return learned_choice(sp, w, st, prm, mask, rng, row, marker, work, base, cur, keys, probs, near)
+
+
+@njit
+def _fill(st, prm, w, mask, out, marker, work, base, cur, keys, probs, near):
+    kp = prm  # C5: the parameters as the seat knows them (without the magnets, only the grips the table has seen)
+    if w[W_MAGNETS] < 0.5:
+        believed(prm, st, keys)
+        kp = keys[2 * HASH_SIZE :]
+    here = standing(st, kp, w, probs, near)
+    c = 0
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            f = action_features(st, kp, w, a, here, marker, work, base, cur, keys, probs, near)
+            for i in range(N_FEATURES):
+                out[a, i] = f[i]
+            c += 1
+    return c
+
+
+def fill_features(st, prm, seat, mask, out, ws):
+    """Training's view (plain Python): row a of ``out`` (float64[N_ACTIONS, N_FEATURES]) the features of each legal
+    action a (``mask``) of ``seat``, the seat to act, from the batch scratch ``ws`` (with the learned marker): its
+    memory and magnet knowledge from the seat's effective row there, the planner's weights (as play uses them);
+    returns how many are legal."""
+    sc = ws[0]
+    w = sc[10][int(seat)].copy()
+    w[W_FIND : W_FIND + len(PLANNER_W)] = PLANNER_W
+    return _fill(st, prm, w, mask, out, ws[4], sc[4], sc[5], sc[6], sc[7], sc[8], sc[9])

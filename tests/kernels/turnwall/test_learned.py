@@ -1,0 +1,137 @@
+"""The learned ghost of The Ghosts of Castle Turnwall (`learned`, kernels/turnwall/features.py; RULES.md S7): the
+hidden-information permutation test (M1) covers it with random weights at every memory rung and without the
+magnets, and fails on a deliberate leak; it plays legal actions only; its weights and its memory come from the seat's
+parameter row; a kernel without the learned marker refuses it; search plays its rollouts with it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernels.batch import play_games
+from kernels.turnwall import features as F
+from kernels.turnwall import play as PL
+from kernels.turnwall import rules as R
+from kernels.turnwall import strategies as S
+from tests.kernels.turnwall.test_play import scenario
+from tests.kernels.turnwall.test_strategies import LADDER, decide_any, hidden_check
+
+pytestmark = pytest.mark.kernel
+
+
+def _weights(gen, temperature=0.0):
+    """A learned row's temperature and weights: random, the plan feature kept dominant so that games end."""
+    w = gen.uniform(-1.0, 1.0, F.N_FEATURES)
+    w[0] = 10.0
+    return {"temperature": temperature, **{f"w_{n}": float(x) for n, x in zip(F.FEATURE_NAMES, w)}}
+
+
+def _table(gen, n, memory, params=None, temperature=0.0):
+    seats = [{**_weights(gen, temperature if i % 2 else 0.0), **m} for i, m in enumerate(memory)]
+    return scenario(n, ("learned",) * (n - 1) + ("planner",), seat_params=seats + [{}], params=params)
+
+
+@pytest.mark.parametrize(
+    "memory, params",
+    [
+        ([{}, {}, {}], None),
+        (LADDER[:3], {"decks_moved": True}),
+        (LADDER[1:], {"deck_view": "size", "decks_moved": True, "decks_moved_seen": False}),
+        ([{"knows_magnets": 0.0}, {"recall_own": 0.5, "recall_table": 0.5}, {"knows_magnets": 0.0}], None),
+    ],
+)
+def test_m1_learned_never_reads_what_its_seat_has_not_seen(memory, params):
+    gen = np.random.default_rng(7)
+    sc = _table(gen, 4, memory, params, temperature=0.5)
+    checked, changed = hidden_check(sc, gen, games=6)
+    assert checked > 200 and changed == 0
+
+
+def leaky(sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker):
+    """The learned choice plus a deliberate leak: searching the deck that really holds the garment (S_DECK, which no
+    seat sees) is always chosen."""
+    if sid == S.S_LEARNED:
+        b = st[R.S_GPOS + seat]
+        gm = prm[R.P_GARMENT_AT + b] if b >= 0 else -1
+        if gm >= 0 and mask[R.A_SEARCH]:
+            for k in range(R.N_DECKS):
+                if st[R.S_DECK + k * R.N_PARTS + gm // R.PER_PART] == gm:
+                    return R.A_SEARCH + k
+    return decide_any(sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker)
+
+
+def test_m1_the_permutation_test_fails_on_a_deliberate_leak():
+    gen = np.random.default_rng(7)
+    sc = _table(gen, 4, [{}, {}, {}])
+    checked, changed = hidden_check(sc, gen, decide=leaky, games=6)
+    assert checked > 200 and changed > 0
+
+
+def _play(sc, sp=None, learned=True, games=30):
+    n = sc.players
+    scratch = PL.batch_scratch(n, sc.prm(), learned=learned)
+    return play_games(
+        PL.play_batch, scratch, 1, 0, 0, games, n, sc.prm(), sc.sids(), sc.sparams() if sp is None else sp, PL.N_EXTRA
+    )
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_s7_learned_plays_only_legal_actions_with_any_weights(n):
+    """Every game of a learned table with random weights (greedy and sampled) ends done or truncated at the turn cap:
+    an illegal action would be status ST_BAD_ACTION."""
+    gen = np.random.default_rng(n)
+    sc = scenario(n, ("learned",), params={"max_turns": 120})
+    sp = sc.sparams()
+    for i in range(n):
+        sp[i, : F.N_LEARNED_PARAMS] = [0.5 * (i % 2)] + list(gen.uniform(-3.0, 3.0, F.N_FEATURES))
+    status = _play(sc, sp)[4]
+    assert set(np.unique(status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}
+
+
+def test_s7_learned_weights_and_memory_come_from_the_parameter_row():
+    """Two weight rows play different games, the same row the same games (nothing compiled in); the memory columns
+    after the weights reach the seat's effective row (memory.py draws what it remembers from them) and change play."""
+    gen = np.random.default_rng(1)
+    a, b = _weights(gen), _weights(gen)
+    ra = _play(scenario(4, ("learned",), seat_params=[a] * 4))
+    rb = _play(scenario(4, ("learned",), seat_params=[b] * 4))
+    ra2 = _play(scenario(4, ("learned",), seat_params=[dict(a)] * 4))
+    assert not np.array_equal(ra[0], rb[0])
+    assert all(np.array_equal(x, y) for x, y in zip(ra, ra2))
+    forget = scenario(4, ("learned",), seat_params=[{**a, "recall_own": 0.0, "recall_table": 0.0}] * 4)
+    rows = np.zeros((4, S.N_SPARAMS))
+    S.effective_rows(forget.sids(), forget.sparams(), rows)
+    F.learned_rows(forget.sids(), forget.sparams(), rows)
+    assert (rows[:, :2] == 0.0).all() and (rows[:, S.W_MAGNETS] == 1.0).all()
+    assert (rows[:, S.W_FIND : S.W_FIND + len(S.PLANNER_W)] == S.PLANNER_W).all()
+    assert not np.array_equal(_play(forget)[0], ra[0])
+
+
+def test_s7_a_scratch_without_the_learned_marker_refuses_a_learned_seat():
+    """A kernel compiled without the learned policy (every scenario without a learned seat) never plays a learned
+    seat silently: its decision is refused (ST_BAD_ACTION)."""
+    out = _play(scenario(4, ("learned",)), learned=False, games=3)
+    assert (out[4] == PL.ST_BAD_ACTION).all()
+
+
+def test_x3_search_with_learned_rollouts_plays():
+    """`rollout = "learned"` is one of search's rollout choices: its rollout rows carry the learned weights and the
+    search seat's memory after them, and it plays whole games."""
+    from sim.model.scenario import from_dict
+    from sim.model.search import rollout_seats, search_scratch
+
+    sc = from_dict(
+        {
+            "scenario": {"game": "turnwall", "players": 4, "games": 2, "seed": 1},
+            "seats": [{"strategy": "search", "params": {"budget": 4, "rollout": "learned", "recall_own": 0.5}}]
+            + [{"strategy": "planner"}] * 3,
+        }
+    )
+    sids, sparams = rollout_seats(sc)
+    assert sids[0] == S.S_LEARNED and sparams[0, F.MEMORY_COL] == 0.5 and sparams[0, F.MEMORY_COL + 1] == 1.0
+    prm = sc.prm()
+    out = play_games(
+        PL.play_batch, PL.batch_scratch(4, prm, learned=True), 1, 0, 0, 2, 4, prm, sc.sids(), sc.sparams(),
+        PL.N_EXTRA, search=search_scratch(sc, PL, prm=prm),
+    )  # fmt: skip
+    assert set(np.unique(out[4])) <= {PL.ST_DONE, PL.ST_TRUNCATED}
