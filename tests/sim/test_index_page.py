@@ -160,7 +160,7 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
     # and one small skill ladder per game, in the same reports folder, linked from the index
     assert (
         'href="ladder-moor-4p-no-search/ladder.html"' in html
-        and 'href="ladder-treasure_hunters-basic-4p/ladder.html"' in html
+        and 'href="ladder-treasure_hunters-basic-4p-no-search/ladder.html"' in html
     )
     # its headline: the learned player (issue 38: in the default population) stands out even at these few games
     assert "ladder moor: strongest: learned " in r.output
