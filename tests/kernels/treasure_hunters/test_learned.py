@@ -83,7 +83,7 @@ def _walk(mode, players, seats, game, rnd, leak=False, seed=3):
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
     tmp = np.zeros(S.TMP_SIZE, dtype=np.int32)
     pool = np.zeros(R.MAX_CARDS, dtype=np.int32)
-    scores = np.zeros(R.N_ACTIONS)
+    scores = (np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))  # kernels.policy.new_marker
     hh = np.int64(1)
     prng = np.random.default_rng(game)
     compared = differ = 0
