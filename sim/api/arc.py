@@ -29,7 +29,9 @@ def check_arc_options(sample: int | None, rollouts: int | None, games: int | Non
 
 
 def team_groups(sc: Scenario) -> dict[str, list[int]] | None:
-    """A team game's teams ({label: seats}) for its timelines (one chance per team), None for a competitive one."""
+    """A team game's teams ({label: seats}) for its timelines (one chance per team), None for a competitive one.
+    When one team holds every seat, its opponent is the game itself ({spec.nobody_wins: []}: a finished game no
+    seat won, Treasure Hunters' house)."""
     spec = sc.spec
     if not spec.team_roles:
         return None
@@ -37,6 +39,8 @@ def team_groups(sc: Scenario) -> dict[str, list[int]] | None:
     out: dict[str, list[int]] = {}
     for s, r in enumerate(roles):
         out.setdefault(f"the {spec.role_title(r)} team" if r in spec.team_roles else spec.role_title(r), []).append(s)
+    if len(out) == 1:
+        out[spec.nobody_wins] = []
     return out
 
 
@@ -56,7 +60,7 @@ def arc_run(
     the cheap per-round curves and measures of every game, and (``sample`` > 0) the win-probability timelines of
     games 0 .. sample - 1 estimated with ``rollouts`` rollouts a state. ``on_played()`` once the games are played,
     ``on_sample(k)`` as timelines are done. Returns (summary dict, report folder). Raises OptionError (a bad option,
-    or timelines asked of a scenario that has none: a search seat, Treasure Hunters' turn cap), OutputError, and
+    or timelines asked of a scenario that has none: a search seat), OutputError, and
     KeyboardInterrupt when stopped (nothing left behind then)."""
     from sim.model.search import has_search
     from sim.play.arc import timelines
@@ -69,10 +73,6 @@ def arc_run(
         raise OptionError(f"sim arc: {sc.spec.title} records no arc (its game module declares no arc_len)")
     if sample and has_search(sc):
         raise OptionError("--sample: a scenario with a search seat has no timelines yet (give --sample 0)")
-    if sample and sc.game == "treasure_hunters":
-        raise OptionError(
-            "--sample: Treasure Hunters has no timelines yet (its turn cap ends the game in the state; give --sample 0)"
-        )
     sc = sc.with_changes(games=games, seed=seed)
     ctx = (ctx or RunContext(threads=threads)).with_(arc=True)
     final = report_folder(sc, out_dir)
