@@ -134,7 +134,9 @@ def timeline(s: dict):
     for k, b in enumerate(bands):
         ax = axes[k]
         x = np.arange(1, len(b["p50"]) + 1)
-        color = plots.SEAT[b["seat"] % len(plots.SEAT)] if b.get("seat") is not None else plots.CURVE[0]
+        color = (
+            plots.SEAT[b["seat"] % len(plots.SEAT)] if b.get("seat") is not None else plots.CURVE[k % len(plots.CURVE)]
+        )
         ax.fill_between(x, 100 * np.asarray(b["p05"]), 100 * np.asarray(b["p95"]), color=color, alpha=0.22, lw=0)
         ax.plot(x, 100 * np.asarray(b["p50"]), color=color, lw=1.6, label="median")
         ax.plot(x, 100 * np.asarray(b["mean"]), color=color, lw=1, ls="--", label="mean")
@@ -198,7 +200,7 @@ def timeline_sentences(s: dict) -> list[str]:
     d = t.get("decided")
     if not d:
         return []
-    who = "the winning team" if t.get("team") else "the eventual winner"
+    who = "the winning side" if t.get("team") else "the eventual winner"
     if d["share_p50"] >= 1.0:
         return [
             f"From rollouts of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
@@ -211,15 +213,30 @@ def timeline_sentences(s: dict) -> list[str]:
         f"{d['rounds_p50']:.0f} on in half the games (95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; that is "
         f"after {_pct(d['share_p50'])} of the game)."
     ]
-    return out + _comeback_sentence(t)
+    return out + _tip_sentence(t) + _comeback_sentence(t)
+
+
+def _tip_sentence(t: dict) -> list[str]:
+    """When the game tips: the round from which the eventual winner is the favourite (above 50%) for good."""
+    d = t.get("tipped")
+    if not d:
+        return []
+    sides = " or ".join(b["label"] for b in t.get("bands") or []) if t.get("team") else ""
+    who = f"the side that wins ({sides})" if sides else "the eventual winner"
+    when = "from the first round" if d["p50"] <= 1 else f"after round {d['p50']:.0f} of {d['rounds_p50']:.0f}"
+    return [
+        f"The game tips {when} in half the games: from then on {who} is the favourite, its chance above 50% for "
+        f"good (95% interval rounds {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; quartiles {d['p25']:.0f}-{d['p75']:.0f})."
+    ]
 
 
 def _comeback_sentence(t: dict) -> list[str]:
     cb = t.get("comeback")
-    if not cb or t.get("team"):
+    if not cb:
         return []
+    who = "a side" if t.get("team") else "a child"
     return [
-        f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child whose chance was clearly below 20% "
+        f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by {who} whose chance was clearly below 20% "
         "after some round (the upper end of that estimate's interval below 20%)."
     ]
 
@@ -229,9 +246,9 @@ def calibration_rows(s: dict) -> list[dict]:
     t = (s.get("arc") or {}).get("timeline") or {}
     return [
         {
-            "estimated chance": f"{_pct(c['lo'])}-{_pct(c['hi'])}",
+            "estimated chance (half the rollouts)": f"{_pct(c['lo'])}-{_pct(c['hi'])}",
             "states": c["states"],
-            "mean estimate": _pct(c["estimate"]),
+            "mean estimate (the other half)": _pct(c["estimate"]),
             "share that won": _pct(c["rate"]),
             "95% interval": _ci(c["ci95"]).removeprefix("95% interval "),
         }
@@ -328,11 +345,21 @@ def measure_rows(s: dict) -> list[dict]:
                 "games": t["games"],
             }
         )
+    if t.get("tipped"):
+        d = t["tipped"]
+        rows.append(
+            {
+                "measure": "tips at: the winner's chance above 50% for good from round (median)",
+                "value": f"{d['p50']:.0f}",
+                "95% interval": f"{d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}",
+                "games": t["games"],
+            }
+        )
     if t.get("comeback"):
         c = t["comeback"]
         rows.append(
             {
-                "measure": "won by a seat whose chance fell below 20%",
+                "measure": f"won by a {'side' if t.get('team') else 'seat'} whose chance fell below 20%",
                 "value": _pct(c["rate"]),
                 "95% interval": _ci(c["ci95"]).removeprefix("95% interval "),
                 "games": c["games"],
