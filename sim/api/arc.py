@@ -90,3 +90,41 @@ def arc_run(
             s["arc"]["timeline"]["seconds"] = round(time.perf_counter() - t0, 2)
         write_report(tmp, s)
     return s, final
+
+
+def check_arc_sample(sc: Scenario, sample: int, rollouts: int, games: int) -> None:
+    """Whether ``sc`` can have ``sample`` timelines of ``rollouts`` rollouts a state among ``games`` games: the
+    options' ranges (`check_arc_options`), a game that records an arc, no search seat. Raises OptionError."""
+    from sim.model.search import has_search
+
+    check_arc_options(sample, rollouts, games)
+    if sample and not sc.spec.arc_len:
+        raise OptionError(f"--sample: {sc.spec.title} records no arc (its game module declares no arc_len)")
+    if sample and has_search(sc):
+        raise OptionError("--sample: a scenario with a search seat has no timelines yet (give --sample 0)")
+
+
+def compare_arc(
+    sa: Scenario,
+    sb: Scenario,
+    sample: int,
+    rollouts: int,
+    seed: int,
+    alpha: float,
+    margins: dict[str, float],
+    threads: int | None = None,
+) -> dict:
+    """`sim compare --arc --sample`: the win-probability timelines of games 0 .. sample - 1 of A and of B (the same
+    games and rollout seeds: common random numbers), their rollout measures compared game by game with verdicts
+    (`sim.stats.arc.compare_timelines`); ``seconds`` what the timelines took."""
+    import time
+
+    from sim.play.arc import timelines
+    from sim.stats.arc import compare_timelines
+
+    t0 = time.perf_counter()
+    ta = timelines(sa, sample, rollouts, seed, threads)
+    tb = timelines(sb, sample, rollouts, seed, threads)
+    out = compare_timelines(ta, tb, sa.players, rollouts, team_groups(sa), alpha, margins)
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out

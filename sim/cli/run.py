@@ -56,8 +56,6 @@ def run(
         sim run scenarios/moor/4p.toml --set seats.3.strategy=runner --set track_len=32
     """
     check_run_options(games, threads, chunk, seed)
-    if arc and (workers or scheduler):
-        fail("--arc: the game's arc is recorded in this process only; leave out --workers / --scheduler", EXIT_USAGE)
     sc = shared.load_scenario(scenario, sets, games, seed)
     import sim.api.public as api
     from sim.pages import tables

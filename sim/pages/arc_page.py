@@ -366,3 +366,66 @@ def measure_rows(s: dict) -> list[dict]:
             }
         )
     return rows
+
+
+# --- `sim compare --arc --sample`: the rollout measures of A's and B's timelines -----------------------------------
+
+_KIND_WORDS = {"unchanged": "unchanged", "changed": "CHANGED", "cannot_tell": "cannot tell yet"}
+
+
+def compare_rows(res: dict) -> list[dict]:
+    """The compared rollout measures (``res["arc_timeline"]``, `sim.stats.arc.compare_timelines`) as table rows:
+    measure, A, B, B - A with its paired 95% interval (percentage points of the game or of games), verdict."""
+    t = res.get("arc_timeline") or {}
+    out = []
+    for r in t.get("measures", []):
+        if r["a"] is None:
+            continue
+        more = f" (about {r['more_games']:,} more games would decide)" if r.get("more_games") else ""
+        out.append(
+            {
+                "measure": r["label"],
+                "A": _pct(r["a"]),
+                "B": _pct(r["b"]),
+                "B - A (points)": f"{100 * r['diff']:+.1f} [{100 * r['ci95'][0]:+.1f}, {100 * r['ci95'][1]:+.1f}]",
+                "games": r["n"],
+                "verdict": _KIND_WORDS.get(str(r["verdict"]), str(r["verdict"])) + more,
+            }
+        )
+    return out
+
+
+def compare_intro(res: dict) -> str:
+    t = res.get("arc_timeline") or {}
+    return (
+        f"From the win-probability timelines of {t.get('games', 0)} games of A and of B ({t.get('rollouts')} "
+        "rollouts a state, the same games and rollout seeds on both sides), compared game by game; verdicts at a "
+        "margin of 1 point, Holm-corrected together."
+    )
+
+
+def compare_markdown(res: dict) -> list[str]:
+    """The compared rollout measures as Markdown lines (none without them)."""
+    import polars as pl
+
+    from sim.pages.tables import md
+
+    rows = compare_rows(res)
+    if not rows:
+        return []
+    return ["## The game's arc from rollouts", "", compare_intro(res), "", md(pl.DataFrame(rows)), ""]
+
+
+def compare_html(res: dict) -> str:
+    """The compared rollout measures as an HTML section ('' without them)."""
+    from html import escape
+
+    rows = compare_rows(res)
+    if not rows:
+        return ""
+    head = "".join(f"<th>{escape(c)}</th>" for c in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in r.values()) + "</tr>" for r in rows)
+    return (
+        f'<section id="arc-timeline"><h2>The game\'s arc from rollouts</h2><p>{escape(compare_intro(res))}</p>'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>"
+    )

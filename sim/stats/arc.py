@@ -271,11 +271,11 @@ def timeline_summary(games: list[dict], players: int, rollouts: int, team: dict 
         chance = np.stack([_side_chance(x["p"], seats, players) for seats in sides.values()], axis=1)
         half = np.stack([_side_chance(x["p_half"], seats, players) for seats in sides.values()], axis=1)
         w = [i for i, seats in enumerate(sides.values()) if _side_won(x["winners"], seats)]
-        pw = chance[:, w].max(axis=1)  # the eventual winner's chance (of any winner, in a shared win)
-        decided.append(_for_good(pw, DECIDED, x["rounds"]))
-        tipped.append(_for_good(pw, 0.5, x["rounds"]))
+        g = _game_figures(chance, w, x["rounds"], rollouts)
+        decided.append(g["decided"])
+        tipped.append(g["tipped"])
         rounds.append(x["rounds"])
-        back += bool((_upper(pw[:-1], rollouts) < BEHIND).any())
+        back += g["comeback"]
         for i in range(len(sides)):
             pred += half[:-1, i].tolist()
             held += ((rollouts * chance[:-1, i] - h * half[:-1, i]) / (rollouts - h)).tolist()  # the other half's
@@ -295,6 +295,103 @@ def timeline_summary(games: list[dict], players: int, rollouts: int, team: dict 
     out["comeback"] = rate(back, len(fin))
     out["calibration"] = _calibration(np.array(pred), np.array(held), np.array(won))
     return out
+
+
+def _game_figures(chance: np.ndarray, w: list[int], rounds: int, rollouts: int) -> dict:
+    """One game's rollout measures from its sides' chances by round (``chance``[row, side], the last row the result)
+    and its winning sides ``w``: decided (the round after which the winner's chance stays above DECIDED), tipped (the
+    same above 50%), their shares of the game's ``rounds``, and comeback (1 when the winner's chance was clearly
+    below BEHIND after some round)."""
+    pw = chance[:, w].max(axis=1)  # the eventual winner's chance (of any winner, in a shared win)
+    d = _for_good(pw, DECIDED, rounds)
+    t = _for_good(pw, 0.5, rounds)
+    r = max(rounds, 1)
+    return {
+        "decided": d,
+        "tipped": t,
+        "decided_share": d / r,
+        "tipped_share": t / r,
+        "comeback": int((_upper(pw[:-1], rollouts) < BEHIND).any()),
+    }
+
+
+def game_figures(games: list[dict], players: int, rollouts: int, team: dict | None = None) -> dict[int, dict]:
+    """`_game_figures` of every finished game of `sim.play.arc.timelines` (by game index; a game at its turn cap,
+    or of a competitive game won by no seat, has none)."""
+    sides = _sides(players, team)
+    nobody = any(not seats for seats in sides.values())
+    out = {}
+    for x in games:
+        if x["status"] != 0 or not (x["winners"] or nobody):
+            continue
+        chance = np.stack([_side_chance(x["p"], seats, players) for seats in sides.values()], axis=1)
+        w = [i for i, seats in enumerate(sides.values()) if _side_won(x["winners"], seats)]
+        out[x["game"]] = _game_figures(chance, w, x["rounds"], rollouts)
+    return out
+
+
+# the rollout measures `sim compare --arc --sample` compares game by game: (key, label, kind for its margin)
+ROLLOUT_MEASURES = (
+    ("decided_share", "decided at (winner's chance above 90% for good), share of the game", "rate"),
+    ("tipped_share", "tips at (winner's chance above 50% for good), share of the game", "rate"),
+    ("comeback", "won by a side whose chance fell clearly below 20%", "rate"),
+)
+
+
+def compare_timelines(
+    a: list[dict], b: list[dict], players: int, rollouts: int, team: dict | None, alpha: float, margins: dict
+) -> dict:
+    """The rollout measures of A's and B's timelines (the same games and rollout seeds: common random numbers)
+    compared game by game over the games both finished: per measure A's and B's means, B - A with its paired 95%
+    interval, and the verdict (`sim.stats.verdict`: unchanged within the margin, changed, cannot tell yet), the
+    tests Holm-corrected together. ``margins``: {measure: value in percentage points} (default 1 point)."""
+    from sim.stats import verdict as V
+    from sim.stats.metrics import holm
+
+    fa, fb = game_figures(a, players, rollouts, team), game_figures(b, players, rollouts, team)
+    both = sorted(set(fa) & set(fb))
+    rows = []
+    for key, label, kind in ROLLOUT_MEASURES:
+        xa = np.array([fa[g][key] for g in both], float)
+        xb = np.array([fb[g][key] for g in both], float)
+        d = xb - xa
+        n = len(d)
+        se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+        m = V.margin_for(f"arc.{key}", kind, margins).value(float(xa.mean()) if n else 0.0)
+        diff = float(d.mean()) if n else 0.0
+        p = _p_two_sided(diff, se)
+        rows.append(
+            {
+                "name": f"arc.{key}",
+                "label": label,
+                "n": n,
+                "a": float(xa.mean()) if n else None,
+                "b": float(xb.mean()) if n else None,
+                "diff": diff,
+                "ci95": [diff - 1.96 * se, diff + 1.96 * se],
+                "se": se,
+                "margin": m,
+                "p": p,
+                "p_equiv": V.tost_p(diff, se, m),
+            }
+        )
+    for r, q, qe in zip(rows, holm([r["p"] for r in rows]), holm([r["p_equiv"] for r in rows])):
+        r["p_holm"], r["p_equiv_holm"] = q, qe
+        # (every pair equal bounds nothing while 3 / n, the share of games that may still differ, passes the margin)
+        if r["n"] < 2 or (r["se"] == 0 and 3 / r["n"] > r["margin"]):
+            r["verdict"], r["more_games"] = V.CANNOT_TELL, None
+            continue
+        v = V.judge(r["diff"], r["se"], r["margin"], r["n"], q, qe, alpha, r["p"], r["p_equiv"])
+        r["verdict"], r["more_games"] = v.kind, v.more_games
+    return {"games": len(both), "rollouts": rollouts, "measures": rows}
+
+
+def _p_two_sided(d: float, se: float) -> float:
+    from scipy import stats
+
+    if se <= 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * stats.norm.sf(abs(d) / se))
 
 
 def _calibration(pred: np.ndarray, held: np.ndarray, won: np.ndarray) -> list[dict]:

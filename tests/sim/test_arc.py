@@ -154,3 +154,42 @@ def test_sim_arc_of_treasure_hunters_writes_the_team_timelines(tmp_path):
     t = json.loads((out / "summary.json").read_text())["arc"]["timeline"]
     assert t["team"] and [b["label"] for b in t["bands"]] == ["the hunter team", "the house"]
     assert "The game tips" in r.stdout and "chance of winning" in (out / "summary.html").read_text()
+
+
+@pytest.mark.kernel
+def test_compare_with_sample_compares_the_rollout_measures_game_by_game(tmp_path):
+    import json
+
+    out = tmp_path / "c"
+    args = ["compare", MOOR, "--set-b", "track_len=40", "--games", "400", "--arc", "--out", str(out)]
+    r = cli.invoke(app, [*args, "--sample", "12", "--rollouts", "4"])
+    assert r.exit_code == 0, r.output
+    t = json.loads((out / "compare.json").read_text())["arc_timeline"]
+    assert t["games"] == 12 and [m["name"] for m in t["measures"]] == [
+        "arc.decided_share",
+        "arc.tipped_share",
+        "arc.comeback",
+    ]
+    for m in t["measures"]:
+        assert m["verdict"] in ("unchanged", "changed", "cannot_tell") and m["ci95"][0] <= m["diff"] <= m["ci95"][1]
+    assert "The game's arc from rollouts" in (out / "compare.html").read_text()
+    # the same game of A and of B: A against itself differs in nothing
+    same = cli.invoke(app, ["compare", MOOR, "--set-b", "track_len=30", "--games", "300", "--arc", "--sample", "6",
+                            "--rollouts", "4", "--out", str(tmp_path / "s")])  # fmt: skip
+    assert same.exit_code == 0, same.output
+    t = json.loads((tmp_path / "s" / "compare.json").read_text())["arc_timeline"]
+    assert all(m["diff"] == 0 and m["a"] == m["b"] for m in t["measures"])
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--sample", "5"], "--sample: the arc's timelines are compared with --arc"),
+        (["--arc", "--sample", "500", "--games", "100"], "--sample"),
+        (["--arc", "--sample", "5", "--rollouts", "0"], "--rollouts"),
+    ],
+)
+def test_compare_sample_bad_options_are_one_line(args, says, tmp_path):
+    r = cli.invoke(app, ["compare", MOOR, "--set-b", "track_len=40", "--out", str(tmp_path / "x"), *args])
+    assert r.exit_code == 2, r.output
+    assert says in one_error_line(r)
