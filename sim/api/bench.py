@@ -444,7 +444,7 @@ def arc_figures(path: str = "scenarios/moor/4p.toml", sample: int = 1000, rollou
     t0 = time.perf_counter()
     timelines(sc, sample, rollouts)
     tl = time.perf_counter() - t0
-    runs = {}
+    runs: dict[bool, float] = {}
     for arc in (False, True, False, True):
         with tempfile.TemporaryDirectory() as d:
             t0 = time.perf_counter()

@@ -12,6 +12,8 @@ and a tie between two spells of one seat's lead is no lead change.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from sim.stats.metrics import rate
@@ -350,7 +352,7 @@ def compare_timelines(
 
     fa, fb = game_figures(a, players, rollouts, team), game_figures(b, players, rollouts, team)
     both = sorted(set(fa) & set(fb))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for key, label, kind in ROLLOUT_MEASURES:
         xa = np.array([fa[g][key] for g in both], float)
         xb = np.array([fb[g][key] for g in both], float)
