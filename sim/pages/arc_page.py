@@ -327,11 +327,16 @@ def measure_rows(s: dict) -> list[dict]:
             }
         )
     t = a.get("timeline") or {}
-    if t.get("decided"):
-        d = t["decided"]
+    for key, words in (
+        ("decided", "decided at: the winner's chance above 90%"),
+        ("tipped", "tips at: the winner's chance above 50%"),
+    ):
+        d = t.get(key)
+        if not d:
+            continue
         rows.append(
             {
-                "measure": "decided at: the winner's chance above 90% for good from round (median)",
+                "measure": f"{words} for good from round (median)",
                 "value": f"{d['p50']:.0f}",
                 "95% interval": f"{d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}",
                 "games": t["games"],
@@ -339,19 +344,10 @@ def measure_rows(s: dict) -> list[dict]:
         )
         rows.append(
             {
-                "measure": "decided at, as a share of the game (median)",
+                "measure": f"{key.replace('tipped', 'tips at').replace('decided', 'decided at')}, as a share of the "
+                "game (median)",
                 "value": _pct(d["share_p50"]),
                 "95% interval": f"{_pct(d['share_ci95'][0])}-{_pct(d['share_ci95'][1])}",
-                "games": t["games"],
-            }
-        )
-    if t.get("tipped"):
-        d = t["tipped"]
-        rows.append(
-            {
-                "measure": "tips at: the winner's chance above 50% for good from round (median)",
-                "value": f"{d['p50']:.0f}",
-                "95% interval": f"{d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}",
                 "games": t["games"],
             }
         )
