@@ -62,17 +62,14 @@ def arc_run(
     ``on_sample(k)`` as timelines are done. Returns (summary dict, report folder). Raises OptionError (a bad option,
     or timelines asked of a scenario that has none: a search seat), OutputError, and
     KeyboardInterrupt when stopped (nothing left behind then)."""
-    from sim.model.search import has_search
     from sim.play.arc import timelines
     from sim.stats.arc import timeline_summary
 
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
-    check_arc_options(sample, rollouts, games)
     if not sc.spec.arc_len:
         raise OptionError(f"sim arc: {sc.spec.title} records no arc (its game module declares no arc_len)")
-    if sample and has_search(sc):
-        raise OptionError("--sample: a scenario with a search seat has no timelines yet (give --sample 0)")
+    check_arc_sample(sc, sample, rollouts, games)
     sc = sc.with_changes(games=games, seed=seed)
     ctx = (ctx or RunContext(threads=threads)).with_(arc=True)
     final = report_folder(sc, out_dir)
