@@ -262,7 +262,8 @@ def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players
     """The headline balance figures of one mono table from its per-game numerators (`sim.play.ladder`): each
     {value, ci95, se, unit}. Competitive: first_player_advantage (start player's win rate - 1/players, Wilson),
     seat_spread (`seat_spread`), and where the table recorded the game's arc comeback (games won by a seat once alone
-    last) and last_at_half_wins (among games with a seat alone last at half-time, the share it won), Wilson; team:
+    last) and last_at_half_wins (among games with a seat alone last at half-time, the share it won), Wilson, unit
+    "rate" (a share of games, not a difference from a fair share); team:
     team_win_rate per role (Wilson); both: length_turns (mean turns, normal)."""
     fin = finished.astype(bool)
     n = int(fin.sum())
@@ -288,7 +289,7 @@ def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players
         wins = [float(values[f"win.seat{s}"][fin].sum()) / WIN_UNITS for s in range(players)]
         out["seat_spread"] = seat_spread(wins, n, players)
         if "arc.comeback" in values:  # the game's arc (issue 39): does it hold for skill?
-            out["comeback"] = rate_fig(float(values["arc.comeback"][fin].sum()))
+            out["comeback"] = dict(rate_fig(float(values["arc.comeback"][fin].sum())), unit="rate")
             last = values["arc.last_at_half_wins"][fin]
             out["last_at_half_wins"] = _rate_over(last[last >= 0])
     t = values["length.turns"][fin].astype(float)
@@ -303,7 +304,7 @@ def _rate_over(x: np.ndarray) -> dict:
     n = len(x)
     k = float(x.sum())
     lo, hi = wilson95(k, n)
-    return {"value": k / n if n else math.nan, "ci95": [lo, hi], "se": (hi - lo) / (2 * 1.96), "unit": "share", "n": n}
+    return {"value": k / n if n else math.nan, "ci95": [lo, hi], "se": (hi - lo) / (2 * 1.96), "unit": "rate", "n": n}
 
 
 def seat_spread(wins: list[float], n: int, players: int, margin: float = SEAT_MARGIN) -> dict:
