@@ -26,8 +26,10 @@ from kernels.treasure_hunters.rules import (
     N_JEWELS,
     OUT_HH_SIX,
     OUT_HH_STUCK,
+    OUT_NONE,
     OUT_TRUNC,
     OUT_WIN,
+    P_MAX_TURNS,
     P_MODE,
     P_N_CARDS,
     PH_OVER,
@@ -135,9 +137,17 @@ def new_game(st, prm, n, g, rng, ws):
 
 @njit(inline="always")
 def resume_game(st, start, prm, n, g, rng, ws):
-    """A game continued from the state ``start`` (int32[S_SIZE], copied into ``st``); returns its first seat."""
+    """A game continued from the state ``start`` (int32[S_SIZE], copied into ``st``); returns its first seat.
+
+    A game cut at its turn cap (R5: the cap ends it in the state, outcome OUT_TRUNC, at the start of a hunter's turn)
+    goes on when ``prm``'s cap is higher: that turn starts as it would have (`rules.start_turn`), so a game replayed
+    under a cap of t turns and resumed is the same game (the arc's rollouts from round r, kernels/loop.py). Under the
+    same cap it stays cut."""
     for i in range(st.shape[0]):
         st[i] = start[i]
+    if st[S_PHASE] == PH_OVER and st[S_OUTCOME] == OUT_TRUNC and st[S_TURNS] < prm[P_MAX_TURNS]:
+        st[S_OUTCOME] = OUT_NONE
+        R.start_turn(st, prm, ws[2])
     return st[S_FIRST]
 
 

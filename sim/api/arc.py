@@ -29,7 +29,9 @@ def check_arc_options(sample: int | None, rollouts: int | None, games: int | Non
 
 
 def team_groups(sc: Scenario) -> dict[str, list[int]] | None:
-    """A team game's teams ({label: seats}) for its timelines (one chance per team), None for a competitive one."""
+    """A team game's teams ({label: seats}) for its timelines (one chance per team), None for a competitive one.
+    When one team holds every seat, its opponent is the game itself ({spec.nobody_wins: []}: a finished game no
+    seat won, Treasure Hunters' house)."""
     spec = sc.spec
     if not spec.team_roles:
         return None
@@ -37,6 +39,8 @@ def team_groups(sc: Scenario) -> dict[str, list[int]] | None:
     out: dict[str, list[int]] = {}
     for s, r in enumerate(roles):
         out.setdefault(f"the {spec.role_title(r)} team" if r in spec.team_roles else spec.role_title(r), []).append(s)
+    if len(out) == 1:
+        out[spec.nobody_wins] = []
     return out
 
 
@@ -56,23 +60,16 @@ def arc_run(
     the cheap per-round curves and measures of every game, and (``sample`` > 0) the win-probability timelines of
     games 0 .. sample - 1 estimated with ``rollouts`` rollouts a state. ``on_played()`` once the games are played,
     ``on_sample(k)`` as timelines are done. Returns (summary dict, report folder). Raises OptionError (a bad option,
-    or timelines asked of a scenario that has none: a search seat, Treasure Hunters' turn cap), OutputError, and
+    or timelines asked of a scenario that has none: a search seat), OutputError, and
     KeyboardInterrupt when stopped (nothing left behind then)."""
-    from sim.model.search import has_search
     from sim.play.arc import timelines
     from sim.stats.arc import timeline_summary
 
     games = sc.games if games is None else games
     seed = sc.seed if seed is None else seed
-    check_arc_options(sample, rollouts, games)
     if not sc.spec.arc_len:
         raise OptionError(f"sim arc: {sc.spec.title} records no arc (its game module declares no arc_len)")
-    if sample and has_search(sc):
-        raise OptionError("--sample: a scenario with a search seat has no timelines yet (give --sample 0)")
-    if sample and sc.game == "treasure_hunters":
-        raise OptionError(
-            "--sample: Treasure Hunters has no timelines yet (its turn cap ends the game in the state; give --sample 0)"
-        )
+    check_arc_sample(sc, sample, rollouts, games)
     sc = sc.with_changes(games=games, seed=seed)
     ctx = (ctx or RunContext(threads=threads)).with_(arc=True)
     final = report_folder(sc, out_dir)
@@ -90,3 +87,41 @@ def arc_run(
             s["arc"]["timeline"]["seconds"] = round(time.perf_counter() - t0, 2)
         write_report(tmp, s)
     return s, final
+
+
+def check_arc_sample(sc: Scenario, sample: int, rollouts: int, games: int) -> None:
+    """Whether ``sc`` can have ``sample`` timelines of ``rollouts`` rollouts a state among ``games`` games: the
+    options' ranges (`check_arc_options`), a game that records an arc, no search seat. Raises OptionError."""
+    from sim.model.search import has_search
+
+    check_arc_options(sample, rollouts, games)
+    if sample and not sc.spec.arc_len:
+        raise OptionError(f"--sample: {sc.spec.title} records no arc (its game module declares no arc_len)")
+    if sample and has_search(sc):
+        raise OptionError("--sample: a scenario with a search seat has no timelines yet (give --sample 0)")
+
+
+def compare_arc(
+    sa: Scenario,
+    sb: Scenario,
+    sample: int,
+    rollouts: int,
+    seed: int,
+    alpha: float,
+    margins: dict[str, float],
+    threads: int | None = None,
+) -> dict:
+    """`sim compare --arc --sample`: the win-probability timelines of games 0 .. sample - 1 of A and of B (the same
+    games and rollout seeds: common random numbers), their rollout measures compared game by game with verdicts
+    (`sim.stats.arc.compare_timelines`); ``seconds`` what the timelines took."""
+    import time
+
+    from sim.play.arc import timelines
+    from sim.stats.arc import compare_timelines
+
+    t0 = time.perf_counter()
+    ta = timelines(sa, sample, rollouts, seed, threads)
+    tb = timelines(sb, sample, rollouts, seed, threads)
+    out = compare_timelines(ta, tb, sa.players, rollouts, team_groups(sa), alpha, margins)
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out

@@ -20,7 +20,7 @@ from sim.play.work import Executor
 from sim.stats import check as K
 from sim.stats import check_report
 from sim.stats.check import ALPHA, BadBaseline, Finding, ScenarioCheck, baseline_path, read_baseline
-from sim.stats.measures import Sums
+from sim.stats.measures import Sums, measures, needs_arc
 from sim.stats.verdict import MarginError
 
 # bar(total, label): one scenario's progress as (context manager, advance callback), like `sim.play.progress.bar`
@@ -38,11 +38,14 @@ def make_baseline(
     executor: Executor | None = None,
 ) -> dict:
     """Play ``stat_games`` games of ``sc`` at its seed; the first ``exact_games`` form the exact part.
-    Unset counts come from `sim.stats.check.sizes(game)`. Returns the baseline document (JSON-ready)."""
+    Unset counts come from `sim.stats.check.sizes(game)`. The game's arc is recorded where the game has arc measures
+    (they enter the baseline; its check records the arc too). Returns the baseline document (JSON-ready)."""
     e0, s0, c0 = K.sizes(sc.game, has_search(sc))
     exact_games = exact_games or e0
     stat_games = max(stat_games or s0, exact_games)
-    ctx = ctx or RunContext(threads=threads, progress=progress)
+    # with the game's arc where it has arc measures (competitive games): `sim check` then checks them too
+    arc = needs_arc(m.name for m in measures(sc, arc=True))
+    ctx = (ctx or RunContext(threads=threads, progress=progress)).with_(arc=arc)
     res = work.play_games(sc, exact_games, sc.seed, ctx=ctx, executor=executor)
     exact_agg, exact_sums = copy.deepcopy(res.agg.to_dict()), _sums(sc, res).to_dict()
     if stat_games > exact_games:
@@ -77,7 +80,7 @@ def exact_tier(
     """Replay the baseline's exact games; returns (result dict, [(tier, regression message)])
     (`sim.stats.check.exact_findings`). ``on_played``: called once the games are over."""
     ex = b["exact"]
-    ctx = ctx or RunContext(threads=threads, progress=progress)
+    ctx = (ctx or RunContext(threads=threads, progress=progress)).with_(arc=K.records_arc(b))
     res = work.play_games(sc, int(ex["games"]), int(ex["seed"]), ctx=ctx, executor=executor)
     if on_played is not None:
         on_played()
@@ -97,7 +100,7 @@ def stat_tests(
 ) -> tuple[list[dict], list[str]]:
     """Play ``games`` fresh games at ``seed`` and test each measure and histogram against the baseline
     (`sim.stats.check.stat_findings`). Returns (tests with raw p-values, notes)."""
-    ctx = ctx or RunContext(threads=threads, progress=progress)
+    ctx = (ctx or RunContext(threads=threads, progress=progress)).with_(arc=K.records_arc(b))
     res = work.play_games(sc, games, seed, ctx=ctx, executor=executor)
     if on_played is not None:
         on_played()

@@ -64,7 +64,9 @@ def compare(
     target = max_games if adaptive else (sa.games if games is None else int(games))
     ctx = ctx or RunContext(threads=threads, progress=progress)
     ex = executor if executor is not None else InProcess()
-    units = (Unit("compare", i, sa, g0, n, seed, against=sb) for i, (g0, n) in enumerate(chunks(target, chunk)))
+    units = (
+        Unit("compare", i, sa, g0, n, seed, against=sb, arc=ctx.arc) for i, (g0, n) in enumerate(chunks(target, chunk))
+    )  # (arc: the unit carries it to a worker, where no context is)
     t0 = time.perf_counter()
     done = 0
     stop = {"rule": "games", "message": f"played the requested {count(target, 'game')}"}

@@ -160,10 +160,10 @@ def compare(
     """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
     (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. Options, keywords only
     (`CompareOptions`, where each is described; None takes its default): games, seed, precision, sprt, metric,
-    two_sided, max_games, alpha, threads, chunk, workers, scheduler, margins ("KEY=VALUE" texts). ``write``: also
-    write compare.json / .md / .html (``out``, default reports/compare-<A>-vs-<B>; checked before any game is
-    played). Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line
-    each)."""
+    two_sided, max_games, alpha, threads, chunk, workers, scheduler, margins ("KEY=VALUE" texts), sample (> 0: also
+    the arc's rollout measures of games 0 .. sample - 1 compared, `sim.api.arc.compare_arc`). ``write``: also write
+    compare.json / .md / .html (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played).
+    Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
     from sim.api import compare as play
     from sim.api import core
     from sim.output.report import prepare_output
@@ -193,6 +193,11 @@ def compare(
     sa = load(a, set, o.games, more=(("--set-a", set_a),))
     sb = load(b if b is not None else a, set, o.games, more=(("--set-b", set_b),))
     C.check_comparable(sa, sb)
+    if o.sample:  # the arc's timelines compared (`sim compare --arc --sample`): checked before anything plays
+        from sim.api.arc import check_arc_sample
+
+        for sc in (sa, sb):
+            check_arc_sample(sc, o.sample, o.rollouts, sa.games if o.games is None else o.games)
     folder = what = None
     if write or out is not None:
         folder, what = compare_folder(sa, sb, out)
@@ -214,6 +219,12 @@ def compare(
             on_played=on_played,
             ctx=ctx,
             executor=ex,
+        )
+    if o.sample:
+        from sim.api.arc import compare_arc
+
+        res["arc_timeline"] = compare_arc(
+            sa, sb, o.sample, o.rollouts, res["seed"], o.alpha, o.margin_values(), ctx.threads
         )
     if folder is not None:
         core.write_comparison(res, folder, what or "--out")

@@ -207,7 +207,7 @@ def ladder(
     return LadderResult(doc, folder, tuple(played.played), tuple(played.reused))
 
 
-FIGURES = ("first_player_advantage", "seat_spread", "length_turns")
+FIGURES = ("first_player_advantage", "seat_spread", "length_turns", "comeback", "last_at_half_wins")
 
 
 def with_margins(ld: Ladder, margin: Sequence[str] | None) -> Ladder:

@@ -63,6 +63,14 @@ def compare(
     arc: Annotated[
         bool, typer.Option("--arc", help="also compare the game's arc measures (lead changes, comebacks, ...)")
     ] = False,
+    sample: Annotated[
+        int,
+        typer.Option(
+            help="with --arc: also the win-probability timelines of this many games of A and B, their rollout "
+            "measures (decided at, tips at, comebacks by chance) compared game by game (0: none)"
+        ),
+    ] = 0,
+    rollouts: Annotated[int, typer.Option(help="with --sample: rollouts a state (as sim arc)")] = 32,
     sets_b: Annotated[
         list[str] | None,
         typer.Option("--set-b", help="NAME=VALUE: override in B only; without B: compare A with A changed so"),
@@ -110,10 +118,12 @@ def compare(
             workers=workers,
             scheduler=scheduler,
             margins=tuple(margin or ()),
+            sample=sample,
+            rollouts=rollouts,
         ).validate
     )
-    if arc and (workers or scheduler):
-        fail("--arc: the arc measures are compared in this process only; leave out --workers / --scheduler", EXIT_USAGE)
+    if sample and not arc:
+        fail("--sample: the arc's timelines are compared with --arc; add --arc", EXIT_USAGE)
     if b is None and not sets_b:
         fail(
             "missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
@@ -130,6 +140,11 @@ def compare(
         cmp.check_comparable(sa, sb)
     except cmp.CompareError as e:
         fail(str(e))
+    if sample:
+        from sim.api.arc import check_arc_sample
+
+        for sc in (sa, sb):
+            usage(check_arc_sample, sc, sample, rollouts, sa.games if games is None else games)
     folder, what = api.compare_folder(sa, sb, out)
     try:
         prepare_output(folder, what)  # refuse a bad or unwritable --out (a full disk) before playing

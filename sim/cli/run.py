@@ -74,8 +74,6 @@ def run(
     from sim.api.options import RunOptions
 
     usage(RunOptions(skill_games=skill_games).validate)
-    if arc and (workers or scheduler):
-        fail("--arc: the game's arc is recorded in this process only; leave out --workers / --scheduler", EXIT_USAGE)
     sc = shared.load_scenario(scenario, sets, games, seed)
     import sim.api.public as api
     from sim.pages import tables

@@ -608,6 +608,11 @@ def _strategy(name: str, sid: int, h: str, role: str) -> StrategySpec:
     return StrategySpec(name, sid, h, role, _strategy_params(name, sid))
 
 
+def _hunters(values: dict, players: int) -> int:
+    """Hunter turns a round (the unit of ``max_turns``): every seat but the Head Haunter's."""
+    return players - 1 if values.get("mode") == "head_haunter" else players
+
+
 def _strategy_params(name: str, sid: int) -> tuple:
     if sid == S.S_WEIGHTED:
         return HUNTER_WEIGHTS
@@ -664,7 +669,9 @@ SPEC = register(
         curves=CURVES,
         curve_len=CURVE_LEN,
         arc_len=CURVE_LEN,
+        arc_round_turns=_hunters,  # the turn cap counts hunter turns; the Head Haunter takes none (R5, R31)
         team_roles=("hunter",),
+        nobody_wins="the house",  # the hunters lose to the house (its hauntings, a stuck team, R21-R23)
         n_sparams=max(S.N_SPARAMS, F.N_LEARNED_PARAMS, HF.N_LEARNED_PARAMS),
         search_check_sizes=(20, 500, 20),  # a Head Haunter search game at 64 rollouts costs about 0.5 CPU s
         rules_file="kernels/treasure_hunters/RULES.md",

@@ -210,6 +210,8 @@ class GameSpec:
     curves: names of per-round curves the kernel writes (curves[g, c, r]); curve_len rounds each.
     arc_len: rounds of the game's arc the kernel records when asked (each seat's score or progress by round:
         `arc_shape`, kernels/arc.py); 0 when the game records none.
+    arc_round_turns(values, players): the turns of one round, in the unit of the game's ``max_turns`` (the arc's
+        timelines take the state after round r as the game cut at r x that many turns); None: one turn per seat.
     replay(scenario, game_index) -> list of lines describing that game turn by turn.
     team_roles: roles that win together (cooperative); win rates are then reported per team as well as per seat.
     role_titles: how messages name a role (e.g. "haunter" -> "Head Haunter"); the role itself when not listed.
@@ -250,6 +252,8 @@ class GameSpec:
     curves: tuple[str, ...] = ()
     curve_len: int = 0
     arc_len: int = 0
+    arc_round_turns: Callable[[dict, int], int] | None = None  # turns a round (max_turns' unit); None: players
+    nobody_wins: str = "the game"  # who wins a finished game no seat won (a cooperative team's opponent)
     team_roles: tuple[str, ...] = ()
     n_sparams: int = 8
     rules_file: str = ""

@@ -214,6 +214,8 @@ FIGURE_WORDS = {
     "first_player_advantage": "first-player advantage (start player's win rate minus the fair share)",
     "seat_spread": "seat spread (highest seat win rate minus the lowest)",
     "length_turns": "game length (mean turns)",
+    "comeback": "comebacks (games won by a child who was alone in last place after some round)",
+    "last_at_half_wins": "the child alone in last place at half-time still wins",
 }
 
 
@@ -223,7 +225,11 @@ def paired_figure(key: str, a: TableGames, ref: TableGames, players: int) -> tup
     a per-game mean (seat spread) or tables of different lengths."""
     from sim.stats.aggregate import WIN_UNITS
 
-    col = {"first_player_advantage": "first_player.win", "length_turns": "length.turns"}.get(key)
+    col = {
+        "first_player_advantage": "first_player.win",
+        "length_turns": "length.turns",
+        "comeback": "arc.comeback",
+    }.get(key)  # (last_at_half_wins: over the games where it is defined, which differ by table: not paired)
     if key.startswith("team_win_rate."):
         col = "team." + key.split(".", 1)[1]
     if col is None or col not in a.values or len(a.finished) != len(ref.finished):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sim.model import catalogue
 from sim.model.words import count, p_value, with_sign
-from sim.pages import plots, verdicts
+from sim.pages import arc_page, plots, verdicts
 from sim.pages.html_report import CSS, esc
 from sim.stats import metrics
 
@@ -112,6 +112,7 @@ def render_markdown(res: dict) -> str:
         md(frame(res)),
         "",
     ]
+    out += arc_page.compare_markdown(res)  # `sim compare --arc --sample`: the rollout measures
     for line in not_compared_lines(res):
         out += [line, ""]
     return "\n".join(out) + "\n"
@@ -246,6 +247,7 @@ def render_compare(res: dict) -> str:
                     else ""
                 )
                 + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
+                arc_page.compare_html(res),
                 _caveats(res.get("notes", []) + not_compared_lines(res)),
                 "</body></html>",
             ]

@@ -130,7 +130,13 @@ def _balance_section(d: dict) -> str:
     rows = []
     for f in figs.values():
         unit = f["per_rung"][0]["unit"] if f["per_rung"] else ""
-        fmt = (lambda x: f"{with_sign(100 * x, 1)} pts") if unit == "share" else (lambda x: f"{x:.1f}")
+        fmt = (
+            (lambda x: f"{with_sign(100 * x, 1)} pts")
+            if unit == "share"
+            else (lambda x: f"{100 * x:.1f}%")  # a share of games (the arc's figures)
+            if unit == "rate"
+            else (lambda x: f"{x:.1f}")
+        )
         per = "; ".join(
             f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"]
         )

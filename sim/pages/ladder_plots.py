@@ -85,11 +85,15 @@ def balance(d: dict) -> Any:
     if not figs:
         return None
     keys = list(figs)
-    fig, axes = _figure(3.3 * len(keys), 3.0, ncols=len(keys))
+    cols = min(len(keys), 3)  # (five figures with the arc's: two rows, not a plot wider than the page)
+    nrows = -(-len(keys) // cols)
+    fig, axes = _figure(3.3 * cols, 3.0 * nrows, ncols=cols, nrows=nrows)
+    for ax in axes[len(keys) :]:
+        ax.set_visible(False)
     for ax, k in zip(axes, keys):
         f = figs[k]
         rows = f["per_rung"]
-        scale = 100 if rows and rows[0]["unit"] == "share" else 1
+        scale = 100 if rows and rows[0]["unit"] in ("share", "rate") else 1
         x = list(range(len(rows)))
         v = [scale * r["value"] for r in rows]
         lo = [max(scale * (r["value"] - r["ci95"][0]), 0) for r in rows]
@@ -106,7 +110,8 @@ def balance(d: dict) -> Any:
         ax.set_xticks(x, [r["rung"] for r in rows], rotation=30, ha="right")
         kind = {"unchanged": "holds for skill", "changed": "changes with skill", "cannot_tell": "cannot tell yet"}
         ax.set_title(f"{k.replace('_', ' ')}\n{kind.get(sk.get('kind') or '', 'no comparison')}", fontsize=9)
-        ax.set_ylabel("percentage points" if scale == 100 else rows[0]["unit"] if rows else "")
+        unit = rows[0]["unit"] if rows else ""
+        ax.set_ylabel({"share": "percentage points", "rate": "% of games"}.get(unit, unit))
     return fig
 
 

@@ -49,7 +49,9 @@ def _state(scratch) -> np.ndarray:
 
 def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int) -> dict:
     """Game ``g`` of ``sc`` (seed ``seed``): its rounds, winners bitmask, status, and p[r, seat] the estimated chance
-    of each seat after round r + 1 (row 0: after the first round), its last row the game's own result."""
+    of each seat after round r + 1 (row 0: after the first round), its last row the game's own result; column
+    ``players`` the chance that no seat wins (a cooperative game's house). A round is ``spec.arc_round_turns`` turns
+    (default one per seat)."""
     from kernels.batch import play_games
 
     spec = sc.spec
@@ -60,11 +62,12 @@ def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int) -> dict:
     scratch = k.batch_scratch(n, prm)
     full = play_games(k.play_batch, scratch, np.uint64(seed), 0, g, 1, n, prm, sids, sparams, n_extra, cshape)
     winners, turns, rounds, status = int(full[1][0]), int(full[2][0]), int(full[3][0]), int(full[4][0])
-    probs = []
+    probs, halves = [], []
     obs = np.zeros((rollouts, n + 2, 1), np.int32)  # the outside observer's rollouts (kernels/loop.py)
     values = dict(sc.params)
+    per_round = n if spec.arc_round_turns is None else spec.arc_round_turns(values, n)
     for r in range(1, min(rounds, MAX_ROUNDS)):
-        t = r * n
+        t = r * per_round
         if t >= turns:
             break
         values["max_turns"] = t
@@ -76,16 +79,25 @@ def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int) -> dict:
             n_extra, cshape, resume=state, arc=obs,
         )  # fmt: skip
         probs.append(_shares(out[1], out[4], n) / rollouts)
-    probs.append(_shares(np.array([winners]), np.array([status]), n))
-    return {"game": g, "rounds": rounds, "winners": winners, "status": status, "p": np.array(probs)}
+        h = rollouts // 2  # the first half's estimate apart: the reliability table bins by it (sim.stats.arc)
+        halves.append(_shares(out[1][:h], out[4][:h], n) / max(h, 1))
+    final = _shares(np.array([winners]), np.array([status]), n)
+    probs.append(final)
+    halves.append(final)
+    return {
+        "game": g, "rounds": rounds, "winners": winners, "status": status, "p": np.array(probs),
+        "p_half": np.array(halves),
+    }  # fmt: skip
 
 
 def _shares(winners: np.ndarray, status: np.ndarray, n: int) -> np.ndarray:
-    """Wins per seat over games (a win shared by k counts 1/k; unfinished games count for no one)."""
+    """Wins per seat over games (a win shared by k counts 1/k; unfinished games count for no one), then in column n
+    the finished games no seat won (a cooperative team's loss: the house's win in Treasure Hunters)."""
     w = winners[status == 0].astype(np.int64)
     bits = ((w[:, None] >> np.arange(n)[None, :]) & 1).astype(np.int64)
     k = np.maximum(bits.sum(axis=1), 1)
-    return (bits * (WIN_UNITS // k)[:, None]).sum(axis=0) / WIN_UNITS
+    seats = (bits * (WIN_UNITS // k)[:, None]).sum(axis=0) / WIN_UNITS
+    return np.append(seats, np.count_nonzero(w == 0))
 
 
 def timelines(
@@ -98,7 +110,8 @@ def timelines(
 ) -> list[dict]:
     """`game_timeline` of games 0 .. sample - 1 of ``sc`` (on ``threads`` threads: the kernel releases the GIL);
     progress(1) as each game is done. Raises ValueError for a scenario with a search seat (its rollouts would search
-    at every decision)."""
+    at every decision). Treasure Hunters' turn cap ends a game in its state: its `resume_game` starts the cut turn
+    when the rollouts' cap is higher (kernels/treasure_hunters/step.py)."""
     if has_search(sc):
         raise ValueError("a scenario with a search seat has no arc timelines yet (each rollout would search)")
     k = sc.spec.kernel()

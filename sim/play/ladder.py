@@ -5,8 +5,9 @@ ladder keeps its finished tables; the same command again plays only the rest, wi
 
 What each table keeps per game (the store's paired numerators, int32): every seat's win share (``win.seat<i>``,
 60 units a game, split between co-winners) or, in team games, each role's team win (``team.<role>``), plus the
-start player's win share (``first_player.win``) and the game's length in turns (``length.turns``), and the
-finished mask: what the fit, its bootstrap over games and the balance figures need.
+start player's win share (``first_player.win``) and the game's length in turns (``length.turns``), in a competitive
+game with an arc the comebacks and the last-at-half-time wins (``arc.comeback``, ``arc.last_at_half_wins``: -1 where
+no seat is alone last at half-time), and the finished mask: what the fit, its bootstrap over games and the balance figures need.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sim.model.ladder_spec import Ladder, Table
 from sim.play.context import RunContext
 from sim.play.sweep_store import Store, point_key
 from sim.play.work import Executor, Unit, chunks, merge
+from sim.stats.measures import needs_arc
 
 
 def per_game_names(ld: Ladder) -> tuple[str, ...]:
@@ -30,7 +32,13 @@ def per_game_names(ld: Ladder) -> tuple[str, ...]:
     roles = sc.spec.roles(sc.params, sc.players)
     if sc.spec.team_roles:
         return tuple(f"team.{r}" for r in dict.fromkeys(roles)) + ("length.turns",)
-    return tuple(f"win.seat{s}" for s in range(sc.players)) + ("first_player.win", "length.turns")
+    arc = ARC_FIGURES if sc.spec.arc_len else ()  # does the game's arc hold for skill (the kernel records it)
+    return tuple(f"win.seat{s}" for s in range(sc.players)) + ("first_player.win", "length.turns") + arc
+
+
+# the arc measures a competitive ladder's tables keep (`sim.stats.ladder_fit.balance_figures`): comebacks, and the
+# child alone last at half-time who still wins
+ARC_FIGURES = ("arc.comeback", "arc.last_at_half_wins")
 
 
 def key(ld: Ladder, t: Table) -> str:
@@ -59,11 +67,12 @@ def play(
     through; tables finished before it stay stored."""
     store = Store(Path(folder) / "points")
     names = per_game_names(ld)
+    arc = needs_arc(names)
     out = Played()
-    todo = [t for t in ld.tables if not store.has(key(ld, t), names)]
+    todo = [t for t in ld.tables if not store.has(key(ld, t), names, arc)]
     out.reused = [t.index for t in ld.tables if t not in todo]
     units = [
-        Unit(key(ld, t), i, t.scenario, g0, n, ld.seed, 0, names)
+        Unit(key(ld, t), i, t.scenario, g0, n, ld.seed, 0, names, arc=arc)
         for t in todo
         for i, (g0, n) in enumerate(chunks(t.scenario.games, chunk))
     ]

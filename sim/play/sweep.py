@@ -67,14 +67,15 @@ def play(
     store = Store(Path(folder) / "points")
     pk = keys(sw)
     paired = paired_names(sw)
+    arc = table.recorded_arc(sw, sw.measures)  # an arc measure swept: every point records the game's arc
     out = Played()
-    todo = [p for p in sw.points if not store.has(pk[p.index], paired)]
+    todo = [p for p in sw.points if not store.has(pk[p.index], paired, arc)]
     out.reused = [p.index for p in sw.points if p not in todo]
     pr = progress or Progress()
     if pr.start:
         pr.start(len(todo), len(todo) * sw.games)
     units = [
-        Unit(pk[p.index], i, p.scenario, g0, n, sw.base.seed, rng_point(sw, p.index), paired)
+        Unit(pk[p.index], i, p.scenario, g0, n, sw.base.seed, rng_point(sw, p.index), paired, arc=arc)
         for p in todo
         for i, (g0, n) in enumerate(chunks(sw.games, chunk))
     ]

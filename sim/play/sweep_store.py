@@ -57,16 +57,19 @@ class Store:
     def _json(self, key: str) -> Path:
         return self.folder / f"{key}.json"
 
-    def has(self, key: str, paired: tuple[str, ...]) -> bool:
-        """Whether point ``key`` is stored complete with (at least) the ``paired`` measures."""
+    def has(self, key: str, paired: tuple[str, ...], arc: bool = False) -> bool:
+        """Whether point ``key`` is stored complete with (at least) the ``paired`` measures and, with ``arc``, the arc
+        measures (a point played without the game's arc is played again)."""
         p = self._json(key)
         if not p.exists():
             return False
         try:
-            names = json.loads(p.read_text(encoding="utf-8"))["paired_names"]
-        except (OSError, ValueError, KeyError):
+            doc = json.loads(p.read_text(encoding="utf-8"))
+            names = doc["paired_names"]
+            sums = doc["sums"]["n"]
+        except (OSError, ValueError, KeyError, TypeError):
             return False
-        return set(paired) <= set(names)
+        return set(paired) <= set(names) and (not arc or any(k.startswith("arc.") for k in sums))
 
     def save(self, key: str, r: UnitResult, meta: dict) -> None:
         """Store a point's merged result (npz first, then the JSON by rename: the JSON marks it complete)."""

@@ -20,6 +20,7 @@ from sim.play import sweep as engine
 from sim.play.context import RunContext
 from sim.play.sweep_store import Store
 from sim.play.work import Executor
+from sim.stats import sweep_table as table
 
 
 @dataclass
@@ -68,13 +69,14 @@ def play(
     sw = as_sweep(points, seed, games, measures)
     keys = engine.keys(sw)
     paired = engine.paired_names(sw)
+    arc = table.recorded_arc(sw, measures)
     store = Store(Path(folder) / "points")
     copied = []
     for k in dict.fromkeys(keys):
-        if store.has(k, paired):
+        if store.has(k, paired, arc):
             continue
         for other in reuse or []:
-            if other.has(k, paired):
+            if other.has(k, paired, arc):
                 store.folder.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(other.folder / f"{k}.npz", store.folder / f"{k}.npz")
                 shutil.copyfile(other.folder / f"{k}.json", store.folder / f"{k}.json")  # last: marks it complete
@@ -84,7 +86,7 @@ def play(
     for i, k in enumerate(keys):
         first.setdefault(k, i)
     todo = [sw.points[i] for i in first.values()]
-    reused = [k for k in first if store.has(k, paired) and k not in copied]
+    reused = [k for k in first if store.has(k, paired, arc) and k not in copied]
     uniq = Sweep(sw.base, [], "zip", [Point(j, p.values, p.scenario) for j, p in enumerate(todo)], games, sw.measures)
     done = engine.play(uniq, Path(folder), executor, chunk, progress, ctx)
     played = [engine.keys(uniq)[j] for j in done.played]

@@ -36,7 +36,8 @@ class Unit:
     in index order). ``paired``: measure names (`measures.measures`) whose per-game numerators come back.
     ``threads``: Numba threads to use (None: all available). ``per_game``: also return the kernel outputs.
     ``against``: scenario B of a comparison: the same games of B are played too and their paired sums with this
-    unit's scenario (A) come back (`UnitResult.pairs`)."""
+    unit's scenario (A) come back (`UnitResult.pairs`). ``arc``: the kernel records the game's arc and the arc
+    measures come back with the others (`RunContext.arc`; a field of the unit so that it crosses to a worker)."""
 
     key: str
     index: int
@@ -49,6 +50,7 @@ class Unit:
     threads: int | None = None
     per_game: bool = False
     against: Scenario | None = None
+    arc: bool = False
 
 
 @dataclass
@@ -81,7 +83,8 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
     from sim.stats.measures import Decisiveness, PairedSums, Sums, game_values
 
     sc = u.scenario
-    ctx = (ctx or RunContext()).with_(threads=u.threads)
+    ctx = ctx or RunContext()
+    ctx = ctx.with_(threads=u.threads, arc=ctx.arc or u.arc)
     tell = tell_b = ctx.progress
     if u.against is not None and ctx.progress_sides is not None:
         sides = ctx.progress_sides  # each side's games apart: A's and B's games/s may differ a thousandfold
@@ -231,7 +234,7 @@ def play_games(
     ctx = ctx or RunContext()
     ex = executor if executor is not None else InProcess()
     units = [
-        Unit("run", i, sc, g0, n, seed, point, per_game=on_chunk is not None)
+        Unit("run", i, sc, g0, n, seed, point, per_game=on_chunk is not None, arc=ctx.arc)
         for i, (g0, n) in enumerate(chunks(games, chunk, game0))
     ]
     t0 = time.perf_counter()

@@ -12,6 +12,8 @@ and a tie between two spells of one seat's lead is no lead change.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from sim.stats.metrics import rate
@@ -191,23 +193,69 @@ def _carry(p: np.ndarray, length: int) -> np.ndarray:
     return np.vstack([p, np.repeat(p[-1:], length - len(p), axis=0)])
 
 
+def _sides(players: int, team: dict | None) -> dict[str, list[int]]:
+    """The sides whose chances the timelines follow: each seat, or a team game's teams ({label: seats}; a team with
+    no seats is the game itself, whose win is a finished game no seat won: Treasure Hunters' house)."""
+    return team or {f"seat {s}": [s] for s in range(players)}
+
+
+def _side_chance(p: np.ndarray, seats: list[int], players: int) -> np.ndarray:
+    """A side's chance by row: its seats' shares summed (a team's win is shared among its seats), or column
+    ``players`` (no seat wins) for the side of no seats."""
+    return p[:, seats].sum(axis=1) if seats else p[:, players]
+
+
+def _side_won(winners: int, seats: list[int]) -> bool:
+    return bool(winners & sum(1 << s for s in seats)) if seats else winners == 0
+
+
+def _for_good(pw: np.ndarray, line: float, rounds: int) -> int:
+    """The round after which chances ``pw`` (rows: after round 1, 2, ..., the last row the result) stay above
+    ``line`` to the end (at most the game's ``rounds``)."""
+    below = np.flatnonzero(pw <= line)
+    first = int(below[-1]) + 1 if len(below) else 0  # rows from here on stay above the line
+    return min(first + 1, rounds)
+
+
+def _median_block(x: list[int], rounds: list[int]) -> dict:
+    d = np.array(x, float)
+    sh = d / np.maximum(np.array(rounds, float), 1)
+    return {
+        "p50": float(np.median(d)),
+        "ci95": _median_ci(d),
+        "p25": float(np.quantile(d, 0.25)),
+        "p75": float(np.quantile(d, 0.75)),
+        "share_p50": float(np.median(sh)),
+        "share_ci95": _median_ci(sh),
+        "rounds_p50": float(np.median(rounds)),
+    }
+
+
 def timeline_summary(games: list[dict], players: int, rollouts: int, team: dict | None = None) -> dict:
     """The ``arc.timeline`` block from `sim.play.arc.timelines` (each game: rounds, winners, status, p[round,
-    seat]): per seat (or, in a team game, per team: ``team`` {label: seats}) the median, mean and 5-95% band of the
+    seat], its column ``players`` the chance no seat wins): per side (each seat, or in a team game each team of
+    ``team`` {label: seats}, a team of no seats being the game's house) the median, mean and 5-95% band of the
     chance of winning after each round; the measures with intervals: *decided at* (the round after which the
     eventual winner's chance stays above DECIDED, also as a share of the game's rounds; median over the sampled
-    games with a 95% interval), the *comeback rate* (games won by a seat whose chance was below BEHIND after some
-    round before the end, its own 95% interval's upper end below it; Wilson interval over games); the reliability table (estimated chance against the share of those
-    seats that won); and ``rollout_halfwidth`` (a single state's 95% half-width at 50%)."""
+    games with a 95% interval), *tips at* (the same above 50%: from then on the eventual winner is the favourite;
+    in a team game, when the house tips), the *comeback rate* (games won by a side whose chance was below BEHIND
+    after some round before the end, its own 95% interval's upper end below it; Wilson interval over games); the
+    reliability table (every side's estimated chance against the share of those sides that won); and
+    ``rollout_halfwidth`` (a single state's 95% half-width at 50%). A game that ended at its turn cap is left out."""
     from sim.stats.metrics import rate
 
-    fin = [x for x in games if x["status"] == 0 and x["winners"]]
+    sides = _sides(players, team)
+    nobody = any(not seats for seats in sides.values())  # a finished game no seat won is a result
+    fin = [x for x in games if x["status"] == 0 and (x["winners"] or nobody)]
     lengths = np.array([len(x["p"]) for x in fin]) if fin else np.array([1])
     shown = int(max(2, np.quantile(lengths, 0.95)))
-    groups = team or {f"seat {s}": [s] for s in range(players)}
     bands = []
-    for label, seats in groups.items():
-        m = np.array([_carry(x["p"], shown)[:, seats[0]] for x in fin]) if fin else np.zeros((1, shown))
+    for label, seats in sides.items():
+        m = (
+            np.array([_side_chance(_carry(x["p"], shown), seats, players) for x in fin])
+            if fin
+            else np.zeros((1, shown))
+        )
         bands.append(
             {
                 "label": label,
@@ -218,21 +266,22 @@ def timeline_summary(games: list[dict], players: int, rollouts: int, team: dict 
                 "mean": m.mean(axis=0).tolist(),
             }
         )
-    decided, share, back = [], [], 0
-    pred, won = [], []
+    decided, tipped, rounds, back = [], [], [], 0
+    pred, held, won = [], [], []
+    h = rollouts // 2  # the rollouts of the binning half (sim.play.arc: p_half)
     for x in fin:
-        p = x["p"]
-        w = [s for s in range(players) if (x["winners"] >> s) & 1]
-        pw = p[:, w].max(axis=1)  # the eventual winner's chance (of any winner, in a shared or team win)
-        below = np.flatnonzero(pw <= DECIDED)
-        first = int(below[-1]) + 1 if len(below) else 0  # rows from here on stay above DECIDED
-        d = min(first + 1, x["rounds"])  # after round d (the last row is the end of the game)
-        decided.append(d)
-        share.append(d / max(x["rounds"], 1))
-        back += bool((_upper(pw[:-1], rollouts) < BEHIND).any())
-        for s in range(players):
-            pred += p[:-1, s].tolist()
-            won += [1.0 if s in w else 0.0] * (len(p) - 1)
+        chance = np.stack([_side_chance(x["p"], seats, players) for seats in sides.values()], axis=1)
+        half = np.stack([_side_chance(x["p_half"], seats, players) for seats in sides.values()], axis=1)
+        w = [i for i, seats in enumerate(sides.values()) if _side_won(x["winners"], seats)]
+        g = _game_figures(chance, w, x["rounds"], rollouts)
+        decided.append(g["decided"])
+        tipped.append(g["tipped"])
+        rounds.append(x["rounds"])
+        back += g["comeback"]
+        for i in range(len(sides)):
+            pred += half[:-1, i].tolist()
+            held += ((rollouts * chance[:-1, i] - h * half[:-1, i]) / (rollouts - h)).tolist()  # the other half's
+            won += [1.0 if i in w else 0.0] * (len(chance) - 1)
     out: dict = {
         "games": len(fin),
         "rollouts": rollouts,
@@ -243,26 +292,117 @@ def timeline_summary(games: list[dict], players: int, rollouts: int, team: dict 
     }
     if not fin:
         return out
-    d = np.array(decided, float)
-    sh = np.array(share, float)
-    out["decided"] = {
-        "p50": float(np.median(d)),
-        "ci95": _median_ci(d),
-        "p25": float(np.quantile(d, 0.25)),
-        "p75": float(np.quantile(d, 0.75)),
-        "share_p50": float(np.median(sh)),
-        "share_ci95": _median_ci(sh),
-        "rounds_p50": float(np.median([x["rounds"] for x in fin])),
-    }
+    out["decided"] = _median_block(decided, rounds)
+    out["tipped"] = _median_block(tipped, rounds)
     out["comeback"] = rate(back, len(fin))
-    out["calibration"] = _calibration(np.array(pred), np.array(won))
+    out["calibration"] = _calibration(np.array(pred), np.array(held), np.array(won))
     return out
 
 
-def _calibration(pred: np.ndarray, won: np.ndarray) -> list[dict]:
-    """The reliability table: per bin of estimated chance, the states (seat x round) in it, their mean estimate and
-    the share of those seats that won (Wilson interval; the states of one game are not independent, so read the
-    interval as a lower bound on the uncertainty)."""
+def _game_figures(chance: np.ndarray, w: list[int], rounds: int, rollouts: int) -> dict:
+    """One game's rollout measures from its sides' chances by round (``chance``[row, side], the last row the result)
+    and its winning sides ``w``: decided (the round after which the winner's chance stays above DECIDED), tipped (the
+    same above 50%), their shares of the game's ``rounds``, and comeback (1 when the winner's chance was clearly
+    below BEHIND after some round)."""
+    pw = chance[:, w].max(axis=1)  # the eventual winner's chance (of any winner, in a shared win)
+    d = _for_good(pw, DECIDED, rounds)
+    t = _for_good(pw, 0.5, rounds)
+    r = max(rounds, 1)
+    return {
+        "decided": d,
+        "tipped": t,
+        "decided_share": d / r,
+        "tipped_share": t / r,
+        "comeback": int((_upper(pw[:-1], rollouts) < BEHIND).any()),
+    }
+
+
+def game_figures(games: list[dict], players: int, rollouts: int, team: dict | None = None) -> dict[int, dict]:
+    """`_game_figures` of every finished game of `sim.play.arc.timelines` (by game index; a game at its turn cap,
+    or of a competitive game won by no seat, has none)."""
+    sides = _sides(players, team)
+    nobody = any(not seats for seats in sides.values())
+    out = {}
+    for x in games:
+        if x["status"] != 0 or not (x["winners"] or nobody):
+            continue
+        chance = np.stack([_side_chance(x["p"], seats, players) for seats in sides.values()], axis=1)
+        w = [i for i, seats in enumerate(sides.values()) if _side_won(x["winners"], seats)]
+        out[x["game"]] = _game_figures(chance, w, x["rounds"], rollouts)
+    return out
+
+
+# the rollout measures `sim compare --arc --sample` compares game by game: (key, label, kind for its margin)
+ROLLOUT_MEASURES = (
+    ("decided_share", "decided at (winner's chance above 90% for good), share of the game", "rate"),
+    ("tipped_share", "tips at (winner's chance above 50% for good), share of the game", "rate"),
+    ("comeback", "won by a side whose chance fell clearly below 20%", "rate"),
+)
+
+
+def compare_timelines(
+    a: list[dict], b: list[dict], players: int, rollouts: int, team: dict | None, alpha: float, margins: dict
+) -> dict:
+    """The rollout measures of A's and B's timelines (the same games and rollout seeds: common random numbers)
+    compared game by game over the games both finished: per measure A's and B's means, B - A with its paired 95%
+    interval, and the verdict (`sim.stats.verdict`: unchanged within the margin, changed, cannot tell yet), the
+    tests Holm-corrected together. ``margins``: {measure: value in percentage points} (default 1 point)."""
+    from sim.stats import verdict as V
+    from sim.stats.metrics import holm
+
+    fa, fb = game_figures(a, players, rollouts, team), game_figures(b, players, rollouts, team)
+    both = sorted(set(fa) & set(fb))
+    rows: list[dict[str, Any]] = []
+    for key, label, kind in ROLLOUT_MEASURES:
+        xa = np.array([fa[g][key] for g in both], float)
+        xb = np.array([fb[g][key] for g in both], float)
+        d = xb - xa
+        n = len(d)
+        se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+        m = V.margin_for(f"arc.{key}", kind, margins).value(float(xa.mean()) if n else 0.0)
+        diff = float(d.mean()) if n else 0.0
+        p = _p_two_sided(diff, se)
+        rows.append(
+            {
+                "name": f"arc.{key}",
+                "label": label,
+                "n": n,
+                "a": float(xa.mean()) if n else None,
+                "b": float(xb.mean()) if n else None,
+                "diff": diff,
+                "ci95": [diff - 1.96 * se, diff + 1.96 * se],
+                "se": se,
+                "margin": m,
+                "p": p,
+                "p_equiv": V.tost_p(diff, se, m),
+            }
+        )
+    for r, q, qe in zip(rows, holm([r["p"] for r in rows]), holm([r["p_equiv"] for r in rows])):
+        r["p_holm"], r["p_equiv_holm"] = q, qe
+        # (every pair equal bounds nothing while 3 / n, the share of games that may still differ, passes the margin)
+        if r["n"] < 2 or (r["se"] == 0 and 3 / r["n"] > r["margin"]):
+            r["verdict"], r["more_games"] = V.CANNOT_TELL, None
+            continue
+        v = V.judge(r["diff"], r["se"], r["margin"], r["n"], q, qe, alpha, r["p"], r["p_equiv"])
+        r["verdict"], r["more_games"] = v.kind, v.more_games
+    return {"games": len(both), "rollouts": rollouts, "measures": rows}
+
+
+def _p_two_sided(d: float, se: float) -> float:
+    from scipy import stats
+
+    if se <= 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * stats.norm.sf(abs(d) / se))
+
+
+def _calibration(pred: np.ndarray, held: np.ndarray, won: np.ndarray) -> list[dict]:
+    """The reliability table: the states (side x round) binned by the estimate of one half of their rollouts
+    (``pred``); per bin the mean estimate of the other half (``held``: an independent estimate of the same states)
+    and the share of those sides that won (Wilson interval; the states of one game are not independent, so read the
+    interval as a lower bound on the uncertainty). Binning and judging by the same noisy estimate would pull the share
+    that won toward the middle of the table (regression to the mean) even for honest chances: the held-out half
+    does not (the halves: the first rollouts // 2 rollouts and the rest)."""
     from sim.stats.metrics import rate
 
     out = []
@@ -273,5 +413,5 @@ def _calibration(pred: np.ndarray, won: np.ndarray) -> list[dict]:
         if not k:
             continue
         r = rate(float(won[m].sum()), k)
-        out.append({"lo": i / CAL_BINS, "hi": (i + 1) / CAL_BINS, "states": k, "estimate": float(pred[m].mean()), **r})
+        out.append({"lo": i / CAL_BINS, "hi": (i + 1) / CAL_BINS, "states": k, "estimate": float(held[m].mean()), **r})
     return out

@@ -197,7 +197,12 @@ def baseline_doc(
         "resolved": resolved(sc),
         "rules_version": sc.spec.rules_version,
         "rng_contract": rng_contract(),
-        "exact": {"seed": sc.seed, "games": exact_games, "aggregates": exact_agg, "measures": _integers(exact_sums)},
+        "exact": {
+            "seed": sc.seed,
+            "games": exact_games,
+            "aggregates": without_arc(exact_agg),
+            "measures": _integers(exact_sums),
+        },
         "statistical": {
             "seed": sc.seed,
             "games": stat_games,
@@ -209,6 +214,19 @@ def baseline_doc(
 
 
 PRESENTATION = ("cubes", "label")
+
+
+def without_arc(agg: dict) -> dict:
+    """Aggregates without the game's arc counts (arc_*: its fan chart's histograms, thousands of integers): the arc
+    measures' integer sums hold what the exact tier compares of the arc."""
+    return {k: v for k, v in agg.items() if not k.startswith("arc_")}
+
+
+def records_arc(b: dict) -> bool:
+    """Whether baseline ``b`` holds arc measures (made with the game's arc recorded: its check records it too)."""
+    from sim.stats.measures import needs_arc
+
+    return needs_arc(b["exact"]["measures"])
 
 
 def _integers(measures: dict) -> dict:
@@ -422,6 +440,7 @@ def exact_findings(sc: Scenario, b: dict, agg: dict, sums: dict, path: Path | No
         why = OLD_FORMAT if changes is None else "(players, params or seats)"
         msgs.append(("stamp", f"scenario {sc.name} changed since its baseline {why}; {regen}"))
     ex = b["exact"]
+    agg = without_arc(agg)  # (the arc's counts are never in a baseline; its measures are)
     # an aggregate the code added since the baseline was made (e.g. curve_sq) has nothing to be compared with: it is
     # named, not counted as a change of behaviour; every aggregate the baseline has is compared exactly
     new = sorted(k for k in agg if k not in ex["aggregates"])

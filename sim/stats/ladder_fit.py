@@ -280,7 +280,10 @@ def length_figure(mean: float, se: float, n: int) -> dict:
 def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players: int, team: bool) -> dict[str, dict]:
     """The headline balance figures of one mono table from its per-game numerators (`sim.play.ladder`): each
     {value, ci95, se, unit}. Competitive: first_player_advantage (start player's win rate - 1/players, Wilson),
-    seat_spread (`seat_spread`); team: team_win_rate per role (Wilson); both: length_turns (mean turns, normal)."""
+    seat_spread (`seat_spread`), and where the table recorded the game's arc comeback (games won by a seat once alone
+    last) and last_at_half_wins (among games with a seat alone last at half-time, the share it won), Wilson, unit
+    "rate" (a share of games, not a difference from a fair share); team:
+    team_win_rate per role (Wilson); both: length_turns (mean turns, normal)."""
     fin = finished.astype(bool)
     n = int(fin.sum())
     out: dict[str, dict] = {}
@@ -296,10 +299,22 @@ def balance_figures(values: dict[str, np.ndarray], finished: np.ndarray, players
         out["first_player_advantage"] = rate_fig(float(values["first_player.win"][fin].sum()) / WIN_UNITS, 1 / players)
         wins = [float(values[f"win.seat{s}"][fin].sum()) / WIN_UNITS for s in range(players)]
         out["seat_spread"] = seat_spread(wins, n, players)
+        if "arc.comeback" in values:  # the game's arc (issue 39): does it hold for skill?
+            out["comeback"] = dict(rate_fig(float(values["arc.comeback"][fin].sum())), unit="rate")
+            last = values["arc.last_at_half_wins"][fin]
+            out["last_at_half_wins"] = _rate_over(last[last >= 0])
     t = values["length.turns"][fin].astype(float)
     se = float(t.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     out["length_turns"] = length_figure(float(t.mean()) if n else math.nan, se, n)
     return out
+
+
+def _rate_over(x: np.ndarray) -> dict:
+    """A share of 0/1 values ``x`` with its Wilson 95% interval, as a balance figure (NaN over no game)."""
+    n = len(x)
+    k = float(x.sum())
+    lo, hi = wilson95(k, n)
+    return {"value": k / n if n else math.nan, "ci95": [lo, hi], "se": (hi - lo) / (2 * 1.96), "unit": "rate", "n": n}
 
 
 def seat_spread(wins: list[float], n: int, players: int, margin: float = SEAT_MARGIN) -> dict:

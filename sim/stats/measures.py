@@ -118,6 +118,12 @@ def measures(sc: Scenario, arc: bool = False) -> list[Measure]:
 
 
 ARC_SHARE_SCALE = 1000  # arc.decided_by_score_share: per mille of the game's rounds
+ARC_PREFIX = "arc."  # the arc measures' names: a run that reports one records the game's arc
+
+
+def needs_arc(names) -> bool:
+    """Whether any of the measure names ``names`` is an arc measure (its run must record the game's arc)."""
+    return any(str(n).startswith(ARC_PREFIX) for n in names)
 
 
 def arc_values(sc: Scenario, out, w: np.ndarray) -> dict[str, np.ndarray]:
@@ -289,7 +295,7 @@ class Sums:
     @classmethod
     def of(cls, sc: Scenario, sums: dict, cubes: dict) -> Sums:
         """The sums of merged units (`sim.play.work.UnitResult` ``sums`` {n, s, q, nz} and ``cubes``)."""
-        out = cls(sc, arc=any(k.startswith("arc.") for k in sums["n"]))
+        out = cls(sc, arc=needs_arc(sums["n"]))
         out.n, out.s, out.q, out.nz = (dict(sums[k]) for k in ("n", "s", "q", "nz"))
         out.cu = dict(cubes)
         return out

@@ -57,8 +57,9 @@ def quantities(sc: Scenario) -> dict[str, Quantity]:
 
 
 def _quantities(sc: Scenario) -> dict[str, Quantity]:
-    # the measures the reports show (bookkeeping such as the seat rotation left out)
-    ms = M.shown(sc)
+    # the measures the reports show (bookkeeping such as the seat rotation left out), the arc's among them: a sweep,
+    # tune or ladder that asks for one records the game's arc (`measures.needs_arc`)
+    ms = M.shown(sc, arc=True)
     by = {m.name: m for m in ms}
     out: dict[str, Quantity] = {}
     cat = catalogue.for_scenario(sc)  # labels from the catalogue of measures
@@ -133,8 +134,17 @@ def value(q: Quantity, sums: dict) -> dict:
 
 
 def point_measures(sc: Scenario, sums: dict, qs: dict | None = None) -> dict:
-    """Every quantity of a point: {name: {value, ci95, n}} (``qs``: its `quantities`, when already built)."""
-    return {name: value(q, sums) for name, q in (qs or quantities(sc)).items()}
+    """Every quantity of a point that its sums hold: {name: {value, ci95, n}} (``qs``: its `quantities`, when already
+    built; the arc measures only where the point recorded the game's arc)."""
+    return {name: value(q, sums) for name, q in (qs or quantities(sc)).items() if q.base.name in sums["n"]}
+
+
+def recorded_arc(sw, names) -> bool:
+    """Whether the points of ``sw`` must record the game's arc: one of the measures ``names`` is an arc measure."""
+    if not names:
+        return False
+    qs = quantities(sw.points[0].scenario)
+    return M.needs_arc(qs[n].base.name for n in names if n in qs)
 
 
 def point_minutes(sc: Scenario, ms: dict) -> dict | None:

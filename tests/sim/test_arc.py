@@ -107,3 +107,89 @@ def test_compare_with_arc_compares_the_arc_measures(tmp_path):
     plain = cli.invoke(app, ["compare", MOOR, "--set-b", "seats.0.strategy=runner", "--games", "500", "--json",
                              "--out", str(tmp_path / "p")])  # fmt: skip
     assert plain.exit_code == 0 and "arc.lead_changes" not in (tmp_path / "p" / "compare.json").read_text()
+
+
+TH = "scenarios/treasure_hunters/basic-4p.toml"
+
+
+@pytest.mark.kernel
+def test_team_timelines_follow_the_team_and_the_house_and_are_honest():
+    from sim.api.arc import team_groups
+    from sim.play.arc import game_timeline, timelines
+    from sim.stats.arc import timeline_summary
+
+    sc = load(TH)
+    tl = timelines(sc, 80, 16, 3, threads=2)
+    one = game_timeline(sc, sc.spec.kernel(), 5, 16, 3)
+    assert np.array_equal(one["p"], tl[5]["p"]) and np.array_equal(one["p_half"], tl[5]["p_half"])
+    for x in tl:  # the hunters share a win (a quarter each); column 4: the house's (no seat won)
+        assert np.allclose(x["p"][:, 0], x["p"][:, 3]) and (x["p"].sum(axis=1) <= 1 + 1e-9).all()
+    groups = team_groups(sc)
+    assert groups == {"the hunter team": [0, 1, 2, 3], "the house": []}
+    t = timeline_summary(tl, 4, 16, groups)
+    lost = sum(1 for x in tl if x["status"] == 0 and x["winners"] == 0)
+    assert lost > 20 and t["games"] == sum(1 for x in tl if x["status"] == 0)  # the house's wins count
+    assert 1 <= t["tipped"]["p50"] <= t["decided"]["p50"] <= t["decided"]["rounds_p50"] + 1
+    for c in t["calibration"]:
+        if c["states"] >= 300:
+            assert abs(c["rate"] - c["estimate"]) < 0.08, c
+
+
+def test_a_head_haunter_game_has_the_haunter_against_the_team():
+    from sim.api.arc import team_groups
+
+    assert team_groups(load("scenarios/treasure_hunters/head_haunter-4p.toml")) == {
+        "Head Haunter": [0],
+        "the hunter team": [1, 2, 3],
+    }
+
+
+@pytest.mark.kernel
+def test_sim_arc_of_treasure_hunters_writes_the_team_timelines(tmp_path):
+    import json
+
+    out = tmp_path / "th"
+    r = cli.invoke(app, ["arc", TH, "--games", "300", "--sample", "6", "--rollouts", "4", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    t = json.loads((out / "summary.json").read_text())["arc"]["timeline"]
+    assert t["team"] and [b["label"] for b in t["bands"]] == ["the hunter team", "the house"]
+    assert "The game tips" in r.stdout and "chance of winning" in (out / "summary.html").read_text()
+
+
+@pytest.mark.kernel
+def test_compare_with_sample_compares_the_rollout_measures_game_by_game(tmp_path):
+    import json
+
+    out = tmp_path / "c"
+    args = ["compare", MOOR, "--set-b", "track_len=40", "--games", "400", "--arc", "--out", str(out)]
+    r = cli.invoke(app, [*args, "--sample", "12", "--rollouts", "4"])
+    assert r.exit_code == 0, r.output
+    t = json.loads((out / "compare.json").read_text())["arc_timeline"]
+    assert t["games"] == 12 and [m["name"] for m in t["measures"]] == [
+        "arc.decided_share",
+        "arc.tipped_share",
+        "arc.comeback",
+    ]
+    for m in t["measures"]:
+        assert m["verdict"] in ("unchanged", "changed", "cannot_tell") and m["ci95"][0] <= m["diff"] <= m["ci95"][1]
+    assert "The game's arc from rollouts" in (out / "compare.html").read_text()
+    # the same game of A and of B: A against itself differs in nothing
+    same = cli.invoke(app, ["compare", MOOR, "--set-b", "track_len=30", "--games", "300", "--arc", "--sample", "6",
+                            "--rollouts", "4", "--out", str(tmp_path / "s")])  # fmt: skip
+    assert same.exit_code == 0, same.output
+    t = json.loads((tmp_path / "s" / "compare.json").read_text())["arc_timeline"]
+    assert all(m["diff"] == 0 and m["a"] == m["b"] for m in t["measures"])
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--sample", "5"], "--sample: the arc's timelines are compared with --arc"),
+        (["--arc", "--sample", "500", "--games", "100"], "--sample"),
+        (["--arc", "--sample", "5", "--rollouts", "0"], "--rollouts"),
+    ],
+)
+def test_compare_sample_bad_options_are_one_line(args, says, tmp_path):
+    r = cli.invoke(app, ["compare", MOOR, "--set-b", "track_len=40", "--out", str(tmp_path / "x"), *args])
+    assert r.exit_code == 2, r.output
+    assert says in one_error_line(r)

@@ -126,3 +126,14 @@ def test_bench_lists_every_cold_compile_with_its_rounds_and_verdict():
     res["cold_compile_cpu_s"]["scenarios/turnwall/search-4p.toml"] = [15.4, 15.2]
     out = bench.render(res)
     assert "(target <= 15 s each: MISSED):" in out and "15.20 (15.40, 15.20)  MISSED" in out
+
+
+def test_bench_render_says_the_arcs_targets():
+    a = {"scenario": "scenarios/moor/4p.toml", "sample": 1000, "rollouts": 32, "timelines_s": 13.9, "target_s": 60.0,
+         "run_games": 200000, "run_s": 6.7, "run_arc_s": 9.0, "run_share": 0.35, "run_share_target": 0.3}  # fmt: skip
+    line = bench.render_arc(a)[0]
+    assert "timelines of 1,000 games x 32 rollouts a state 13.9 s (target <= 60 s: met)" in line
+    assert "+35% (target <= +30%: MISSED)" in line
+    assert "arc: scenarios/moor/4p.toml" in bench.render(
+        {"machine": {"cpus": 2, "python": "3.11"}, "games": {}, "arc": a}
+    )

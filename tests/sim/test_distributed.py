@@ -148,3 +148,23 @@ def test_sim_compare_workers_gives_the_in_process_comparison(tmp_path):
     assert _compared(a) == _compared(b) and b["games"] == 1200
     bad = CliRunner().invoke(app, args + ["--workers", "0"])
     assert bad.exit_code == 2 and "--workers: 0 is out of range; allowed >= 1" in bad.output
+
+
+def test_the_arc_crosses_to_the_workers(dask_ex):
+    """The game's arc travels with the unit (`Unit.arc`; a worker has no run context): its counts and measures on
+    the cluster equal this process's, and a compare of the arc measures too."""
+    from sim.api import compare as cmp
+    from sim.play.context import RunContext
+
+    sc = moor(players=4, games=900)
+    ref = work.play_games(sc, 900, 3, 900, None, RunContext(arc=True))
+    got = work.play_games(sc, 900, 3, 128, dask_ex, RunContext(arc=True))
+    assert got.agg.arc_changes.sum() == got.agg.finished and got.agg.to_dict() == ref.agg.to_dict()
+    assert got.sums == ref.sums and "arc.comeback" in got.sums["n"]
+    sb = sc.with_changes(seats=sc.seats[::-1])
+    a = cmp.compare(sc, sb, games=600, chunk=200, ctx=RunContext(arc=True))
+    b = cmp.compare(sc, sb, games=600, chunk=200, ctx=RunContext(arc=True), executor=dask_ex)
+    assert [m for m in a["metrics"] if m["name"] == "arc.comeback"] == [
+        m for m in b["metrics"] if m["name"] == "arc.comeback"
+    ]
+    assert any(m["name"] == "arc.comeback" for m in b["metrics"])

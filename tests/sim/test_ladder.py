@@ -213,9 +213,10 @@ def test_the_report_folder_has_its_files_and_frames(a_vs_a):
     assert doc["kind"] == "ladder" and doc["anchor"] == "random" and len(doc["tables"]) == 16
     assert a_vs_a.ratings.columns == ["rung", "elo", "ci_low", "ci_high", "pairs"]
     assert set(a_vs_a.luck["figure"]) == {"best_vs_random", "best_vs_next", "spread_elo", "stronger_wins", "explained"}
-    assert set(a_vs_a.balance["figure"]) == {"first_player_advantage", "seat_spread", "length_turns"}
+    arc = {"comeback", "last_at_half_wins"}  # the game's arc, judged for skill too (issue 39)
+    assert set(a_vs_a.balance["figure"]) == {"first_player_advantage", "seat_spread", "length_turns"} | arc
     starts = ("holds for skill", "changes with skill", "cannot tell yet", "seats equal", "seats differ", "nothing to")
-    assert len(a_vs_a.verdicts) == 3 and all(v.split(": ", 1)[1].startswith(starts) for v in a_vs_a.verdicts)
+    assert len(a_vs_a.verdicts) == 5 and all(v.split(": ", 1)[1].startswith(starts) for v in a_vs_a.verdicts)
     assert not any("within noise" in v for v in a_vs_a.verdicts)
     page = (f / "ladder.html").read_text()
     for words in ("Luck versus skill", "Does the balance hold for skilled play?", "No rung family varies a budget"):
