@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sim.api import bench_web
+from sim.api import bench_arc, bench_web
 from sim.model.paths import REPO
 from sim.model.scenario import Scenario, load
 from sim.model.words import count
@@ -415,7 +415,7 @@ def run_all(games: int = 100_000, quick: bool = False) -> dict:
     res["search"] = [search_speed(p) for p in search_scenarios()]
     res["cold_compile_cpu_s"] = cold_compiles(compile_scenarios(), rounds=1 if quick else 2)
     res["cold_compile_pinned_cpu"] = bench_cpu()
-    res["arc"] = arc_figures(sample=100 if quick else 1000)
+    res["arc"] = bench_arc.arc_figures(sample=100 if quick else 1000)
     if games >= 100_000:  # not in --quick
         res["sweep"] = sweep_overhead()
     res["workbench"] = bench_web.workbench_memory()
@@ -423,57 +423,6 @@ def run_all(games: int = 100_000, quick: bool = False) -> dict:
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(res, indent=2) + "\n")
     return res
-
-
-ARC_TARGET_S = 60.0  # issue 39: the timelines of 1,000 Moor games at 32 rollouts a state within a minute (2 cores)
-ARC_RUN_SHARE = 0.30  # issue 39: the arc section adds at most 30% to a default scenario's time
-
-
-def arc_figures(path: str = "scenarios/moor/4p.toml", sample: int = 1000, rollouts: int = 32) -> dict:
-    """The game's arc (issue 39), warm (compiled first): the wall seconds of the win-probability timelines of
-    ``sample`` games at ``rollouts`` rollouts a state on every core (`sim.play.arc.timelines`), and of the
-    scenario's own `sim run` (its games, the report folder written: the arc's plots drawn) without and with the
-    arc recorded, best of two each."""
-    import math
-
-    from sim.api.core import run_scenario
-    from sim.play.arc import timelines
-    from sim.play.context import RunContext
-
-    sc = load(REPO / path)
-    timelines(sc, 1, 2)  # compiled
-    t0 = time.perf_counter()
-    timelines(sc, sample, rollouts)
-    tl = time.perf_counter() - t0
-    runs: dict[bool, float] = {}
-    for arc in (False, True, False, True):
-        with tempfile.TemporaryDirectory() as d:
-            t0 = time.perf_counter()
-            run_scenario(sc, out_dir=Path(d) / "r", ctx=RunContext(arc=arc))
-            runs[arc] = min(runs.get(arc, math.inf), time.perf_counter() - t0)
-    return {
-        "scenario": path,
-        "sample": sample,
-        "rollouts": rollouts,
-        "timelines_s": round(tl, 2),
-        "target_s": ARC_TARGET_S,
-        "run_games": sc.games,
-        "run_s": round(runs[False], 2),
-        "run_arc_s": round(runs[True], 2),
-        "run_share": round(runs[True] / runs[False] - 1, 3),
-        "run_share_target": ARC_RUN_SHARE,
-    }
-
-
-def render_arc(a: dict) -> list[str]:
-    tl_ok = a["timelines_s"] <= a["target_s"]
-    share_ok = a["run_share"] <= a["run_share_target"]
-    return [
-        f"arc: {a['scenario']}: timelines of {a['sample']:,} games x {a['rollouts']} rollouts a state "
-        f"{a['timelines_s']} s (target <= {a['target_s']:.0f} s{_verdict(tl_ok)}); sim run of its "
-        f"{a['run_games']:,} games {a['run_s']} s, with the arc {a['run_arc_s']} s: "
-        f"{100 * a['run_share']:+.0f}% (target <= +{100 * a['run_share_target']:.0f}%{_verdict(share_ok)})"
-    ]
 
 
 def turnwall_figures(games: int = 100_000) -> dict:
@@ -632,7 +581,7 @@ def render(res: dict) -> str:
     if "workbench" in res:
         lines.extend(bench_web.render_memory(res["workbench"]))
     if res.get("arc"):
-        lines.extend(render_arc(res["arc"]))
+        lines.extend(bench_arc.render_arc(res["arc"]))
     if res.get("sweep"):
         w = res["sweep"]
         lines.append(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.api import bench
+from sim.api import bench, bench_arc
 
 
 def _res(two_threads: int, compile_s: float) -> dict:
@@ -131,7 +131,7 @@ def test_bench_lists_every_cold_compile_with_its_rounds_and_verdict():
 def test_bench_render_says_the_arcs_targets():
     a = {"scenario": "scenarios/moor/4p.toml", "sample": 1000, "rollouts": 32, "timelines_s": 13.9, "target_s": 60.0,
          "run_games": 200000, "run_s": 6.7, "run_arc_s": 9.0, "run_share": 0.35, "run_share_target": 0.3}  # fmt: skip
-    line = bench.render_arc(a)[0]
+    line = bench_arc.render_arc(a)[0]
     assert "timelines of 1,000 games x 32 rollouts a state 13.9 s (target <= 60 s: met)" in line
     assert "+35% (target <= +30%: MISSED)" in line
     assert "arc: scenarios/moor/4p.toml" in bench.render(
