@@ -151,6 +151,8 @@ def compare(
     workers: int | None = None,
     scheduler: str | None = None,
     margins: Sequence[str] | None = None,
+    sample: int | None = None,
+    rollouts: int | None = None,
     write: bool = False,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
@@ -161,7 +163,8 @@ def compare(
     (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. Options, keywords only
     (`CompareOptions`, where each is described; None takes its default): games, seed, precision, sprt, metric,
     two_sided, max_games, alpha, threads, chunk, workers, scheduler, margins ("KEY=VALUE" texts), sample (> 0: also
-    the arc's rollout measures of games 0 .. sample - 1 compared, `sim.api.arc.compare_arc`). ``write``: also write
+    the arc's rollout measures of games 0 .. sample - 1 compared, `sim.api.arc.compare_arc`), rollouts (a state of
+    those timelines). ``write``: also write
     compare.json / .md / .html (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played).
     Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
     from sim.api import compare as play
@@ -183,6 +186,8 @@ def compare(
         workers=workers,
         scheduler=scheduler,
         margins=None if margins is None else tuple(margins),
+        sample=sample,
+        rollouts=rollouts,
     ).validate()
     if b is None and not set_b:
         raise OptionError(

@@ -200,8 +200,6 @@ class SweepOptions(_Given):
     workers: int | None = None
     scheduler: str | None = None
     margins: tuple[str, ...] = ()  # "KEY=VALUE": a measure's equivalence margin (sim.stats.verdict)
-    sample: int = 0  # the arc's win-probability timelines of games 0 .. sample - 1 of A and B compared (0: none)
-    rollouts: int = 32  # rollouts a state of those timelines (sim.api.arc.DEFAULT_ROLLOUTS)
 
     def validate(self) -> SweepOptions:
         check_run_options(self.games, self.threads, self.chunk, self.seed)
