@@ -142,6 +142,7 @@ def recorded_scenario(s: dict, prov: dict, files: dict[str, str] | None = None) 
             "players": d.get("players"),
             "games": prov["games"],
             "seed": prov["seed"],
+            **({"skill_games": d["skill_games"]} if d.get("skill_games") is not None else {}),
         },
         "params": {**(d.get("params") or {}), **(files or {})},
         "seats": [{k: v for k, v in seat.items() if k in ("strategy", "params")} for seat in d.get("seats") or []],
@@ -281,8 +282,17 @@ def rerun(
             raise RerunError(f"{folder}: cannot rerun: {missing[0]}")
         recorded_chunk = prov.get("chunk")
         chunk = recorded_chunk if isinstance(recorded_chunk, int) and recorded_chunk > 0 else None
-        new, _ = api.run_scenario(
-            sc, prov["games"], prov["seed"], threads, chunk or 1 << 16, progress=progress, write=False, ctx=ctx
+        # the report's own parts played again as it played them: the game's arc, its table at skill
+        run_ctx = (ctx or RunContext(threads=threads, progress=progress)).with_(arc=bool(s.get("arc")))
+        new, _, _ = api.play_scenario(
+            sc,
+            prov["games"],
+            prov["seed"],
+            threads,
+            chunk or 1 << 16,
+            write=False,
+            ctx=run_ctx,
+            extend=_skill_again(s.get("at_skill"), chunk or 1 << 16, run_ctx),
         )
     text = json.dumps(new)
     for name, p in subst.items():  # the copy's path stands where the original run had the file's own
@@ -294,6 +304,9 @@ def rerun(
     words = ("provenance", "measures")  # where it came from, and what the measures are called: not results
     old = {k: v for k, v in s.items() if k not in words}
     new = {k: v for k, v in new.items() if k not in words}
+    for block in (old, new):  # the table at skill's own wall time differs by nature, as the provenance's
+        if isinstance(block.get("at_skill"), dict):
+            block["at_skill"] = {k: v for k, v in block["at_skill"].items() if k != "wall_s"}
     lines = diff(old, new)
     return {
         "folder": str(folder),
@@ -305,6 +318,22 @@ def rerun(
         "causes": why,
         "notes": replayed + scenario_file_drift(prov, sc, recorded),
     }
+
+
+def _skill_again(recorded: dict | None, chunk: int, ctx: RunContext) -> Callable[[Scenario, dict], None] | None:
+    """What plays a report's "At skill" table again (its recorded games; `sim.api.skill.at_skill`), or None for a
+    report without one."""
+    if not isinstance(recorded, dict):
+        return None
+    # sized as it was: asked for (its games), else by the scenario's skill_games or the default size again
+    games = recorded.get("games") if recorded.get("why") == "as asked" else None
+
+    def extend(played: Scenario, s: dict) -> None:
+        from sim.api.skill import at_skill
+
+        s["at_skill"] = at_skill(played, s, games if isinstance(games, int) else None, chunk, None, ctx)
+
+    return extend
 
 
 def render(res: dict) -> str:

@@ -25,7 +25,7 @@ def test_a_run_at_skill_plays_the_learned_table_on_the_same_seeds():
     r = api.run(DATA / "moor-2p-small.toml", games=600, at_skill=True)
     b = r.raw["at_skill"]
     assert b["status"] == "played" and b["strategy"] == "learned" and b["games"] == 600  # at most the run's games
-    assert b["target_games"] == 9_604 and "+/-1 point needs 9,604" in b["why"]
+    assert b["target_games"] == 9_604 and "a +/-1-point interval needs 9,604" in b["why"]
     assert list(b["figures"]) == ["first_player_advantage", "seat_spread", "length_turns"]
     # the table at skill is the scenario with learned seats, its seed and its first games: the same numbers
     sc = api.load(DATA / "moor-2p-small.toml")

@@ -61,6 +61,24 @@ def test_rerun_of_a_fresh_report_is_identical(tmp_path):
     assert cli.invoke(app, ["rerun", str(out)]).stdout.startswith("identical:")
 
 
+@pytest.mark.kernel
+@pytest.mark.parametrize("skill", [["--at-skill"], ["--skill-games", "120"]])
+def test_rerun_of_a_report_with_its_arc_and_its_table_at_skill_is_identical(tmp_path, skill):
+    """make run's reports carry the game's arc and the "At skill" table (sized by the scenario's skill_games or
+    asked for): the rerun plays both again, as they were sized."""
+    p = tmp_path / "m.toml"
+    p.write_text(MOOR.replace("games = 4000", "games = 4000\nskill_games = 200"))
+    out = tmp_path / "rep"
+    made = cli.invoke(app, ["run", str(p), "--out", str(out), "--games", "300", "--arc", *skill])
+    assert made.exit_code == 0, made.output
+    s = json.loads((out / "summary.json").read_text())
+    assert s.get("arc") and s["at_skill"]["status"] == "played"
+    r = cli.invoke(app, ["rerun", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["identical"] and res["differences"] == [], res["differences"]
+
+
 def _edit_th_board(b: Path) -> None:
     b.write_text(
         b.read_text().replace('ghost_start_rooms = ["C", "F", "I", "L"]', 'ghost_start_rooms = ["B", "F", "I", "L"]')
