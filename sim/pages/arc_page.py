@@ -13,6 +13,7 @@ from typing import Any
 from sim.model import catalogue
 from sim.pages import plots
 from sim.pages.scenario_words import is_team_game
+from sim.stats.verdict import about_games
 
 
 def _pct(x: float) -> str:
@@ -388,7 +389,7 @@ def compare_rows(res: dict) -> list[dict]:
     for r in t.get("measures", []):
         if r["a"] is None:
             continue
-        more = f" (about {r['more_games']:,} more games would decide)" if r.get("more_games") else ""
+        more = f" ({about_games(r['more_games'])} more games would decide)" if r.get("more_games") else ""
         out.append(
             {
                 "measure": r["label"],

@@ -104,7 +104,7 @@ def many_points_text(d: dict) -> str | None:
             + (
                 f", {unsure} cannot be told yet"
                 + (
-                    f" (about {V.round_games(v['more_games']):,} more games a point would decide them)"
+                    f" ({V.about_games(v['more_games'])} more games a point would decide them)"
                     if v.get("more_games")
                     else ""
                 )

@@ -346,7 +346,7 @@ def seats_verdict(wins: list[float], n: int) -> str:
     where each seat's simultaneous 95% Wilson interval (Bonferroni) lies within it of the fair share (an
     intersection-union equivalence test, `sim.stats.ladder_fit.seat_spread`); otherwise cannot tell yet."""
     from sim.stats.ladder_fit import SEAT_MARGIN, seat_spread
-    from sim.stats.verdict import round_games
+    from sim.stats.verdict import about_games
 
     sp = seat_spread(wins, n, len(wins))
     chi = fmt_p(sp["p_equal"])
@@ -355,7 +355,7 @@ def seats_verdict(wins: list[float], n: int) -> str:
         return f"the seats differ more than chance explains, chi-square {chi}"
     if sp["within"] < SEAT_MARGIN:
         return f"every seat fair within {pts} (simultaneous 95% intervals), chi-square {chi}"
-    more = f"; about {round_games(sp['more_games']):,} more games would decide" if sp.get("more_games") else ""
+    more = f"; {about_games(sp['more_games'])} more games would decide" if sp.get("more_games") else ""
     return f"cannot tell yet whether every seat is fair within {pts}, chi-square {chi}{more}"
 
 

@@ -208,6 +208,14 @@ def round_games(n: int) -> int:
     return -(-n // e) * e
 
 
+FAR_BEYOND = 10**12  # more games than this is said in words, not as a 30-digit number
+
+
+def about_games(n: int) -> str:
+    """ "about 34,000" (`round_games`), or "more than a trillion" past `FAR_BEYOND`: no run plays that many."""
+    return "more than a trillion" if n > FAR_BEYOND else f"about {round_games(n):,}"
+
+
 IMPRACTICAL_FACTOR = 50  # more games than this many times those played ...
 IMPRACTICAL_MIN = 1_000_000  # ... and at least this many: the estimate sits at its margin
 
@@ -217,7 +225,7 @@ def more_games_words(more: int, games: int, what: str = "") -> str:
     impractical (over `IMPRACTICAL_FACTOR` times the games played and at least `IMPRACTICAL_MIN`) it also says why:
     the estimate sits about at its margin, where no practical number of games settles which side it is on. ``what``
     follows "decide" ("them all")."""
-    text = f"about {round_games(more):,} more games would decide" + (f" {what}" if what else "")
+    text = f"{about_games(more)} more games would decide" + (f" {what}" if what else "")
     if more >= IMPRACTICAL_MIN and more > IMPRACTICAL_FACTOR * max(games, 1):
         text += "; the figure sits about at its margin, where no practical number of games settles which side"
     return text

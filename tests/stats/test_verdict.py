@@ -103,3 +103,9 @@ def test_a_true_difference_on_the_margin_is_called_changed_at_most_alpha_of_the_
     se, m, runs = 0.004, 0.01, 20_000
     kinds = [_verdict(float(d), se, m).kind for d in rng.normal(m, se, runs)]
     assert kinds.count(V.CHANGED) / runs <= V.ALPHA + 3 * np.sqrt(V.ALPHA * (1 - V.ALPHA) / runs)
+
+
+def test_a_number_of_games_past_a_trillion_is_said_in_words():
+    assert V.about_games(34_123) == "about 35,000"
+    assert V.about_games(6_600_000_000_000_000_000_000_000_000_000) == "more than a trillion"
+    assert V.more_games_words(10**33, 300).startswith("more than a trillion more games would decide")
