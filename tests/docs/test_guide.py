@@ -20,7 +20,7 @@ PAGES = [REPO / "README.md", *sorted((REPO / "docs" / "guide").glob("*.md"))]
 def _shown_commands():
     for page in PAGES:
         for block in re.findall(r"```sh\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
-            for line in block.splitlines():
+            for line in re.sub(r"\\\n\s*", " ", block).splitlines():  # a command continued with "\" is one
                 line = line.split("  #")[0].strip()
                 if line.startswith("sim "):
                     yield page.name, line

@@ -581,7 +581,10 @@ def test_a_mode_that_gives_seat_0_another_role_names_the_set_and_the_fix(args, h
     assert r.exit_code == EXIT_USAGE and line.startswith("error: " + head), line
     assert "mode=head_haunter needs seat 0 to play a Head Haunter strategy" in line, line
     assert "seats.0.strategy=haunter_builder" in line and fix in line, line
-    assert "allowed: haunter_random, haunter_builder, haunter_trapper, haunter_weighted, haunter_search" in line
+    assert (
+        "allowed: haunter_random, haunter_builder, haunter_trapper, haunter_weighted, haunter_learned, haunter_search"
+        in line
+    )
     assert not (tmp_path / "o").exists()
 
 
