@@ -42,7 +42,9 @@ from sim.model.paths import SCENARIOS
 from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, Seat, coerce
 
 MAX_TABLES = 400  # a population whose design needs more tables is refused before anything runs
-MAX_RUNGS = 12
+# rungs of one ladder: the Head Haunter ladder's default population has 17 (each role's scripted strategies, its
+# learned player and search at 16, 64, 256; 8 x 9 matrix tables), and MAX_TABLES bounds what the rungs cost
+MAX_RUNGS = 20
 
 
 class LadderError(SimError, ValueError):

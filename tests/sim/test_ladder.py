@@ -445,7 +445,9 @@ def test_the_default_ladder_of_a_game_with_a_learned_player_has_it_and_search_at
     assert (
         cheap == texts[:-3] and api_ladder.build("moor", strategies=cheap).folder_name() == "ladder-moor-4p-no-search"
     )
-    # a game without a learned player keeps its scripted population and its folder
-    assert not any(
-        ladder_spec.is_search_rung(registry.get("turnwall"), r.text) for r in api_ladder.build("turnwall").rungs
-    )
+    # a game without a learned player (every game has one now: its learners taken away) keeps its scripted rungs
+    import dataclasses
+
+    bare = dataclasses.replace(registry.get("turnwall"), learners=())
+    rungs = ladder_spec.default_rungs(bare, "player")
+    assert rungs and not any(ladder_spec.is_search_rung(bare, r) for r in rungs)
