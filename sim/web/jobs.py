@@ -3,7 +3,7 @@
 Kinds and their spec fields (scenario paths relative to the scenarios folder; ``sets``: ``NAME=VALUE`` overrides
 as ``--set`` takes them; games and seed always resolved, so a spec plays the same games wherever it is played):
 
-    run       scenario, sets, games, seed
+    run       scenario, sets, games, seed; arc, at_skill when asked (the game's arc, the table at skill)
     compare   scenario, sets (A), scenario_b, sets_b (B), games, seed
     sweep     scenario, sets (every point), axis ("NAME=VALUES": "track_len=20..40 step 10"), target, games, seed
     ladder    game, players, games (per table; None: the ladder's default), seed
@@ -28,6 +28,8 @@ SPEC_KEYS = {
     "ladder": ("game", "players", "strategies", "games", "balance_games", "margin", "seed"),
     "tune": ("scenario", "params", "targets", "trials", "games", "seed"),
 }
+# fields a spec carries only when set (true), so the keys of the specs without them stay what they were
+OPTIONAL_KEYS = {"run": ("arc", "at_skill")}
 
 
 def make_spec(kind: str, code: str, **fields: Any) -> dict[str, Any]:
@@ -35,13 +37,15 @@ def make_spec(kind: str, code: str, **fields: Any) -> dict[str, Any]:
     the ``code`` version. Raises ValueError for an unknown kind or field."""
     if kind not in SPEC_KEYS:
         raise ValueError(f"kind: unknown kind {kind!r}; allowed: {', '.join(KINDS)}")
-    extra = set(fields) - set(SPEC_KEYS[kind])
+    optional = OPTIONAL_KEYS.get(kind, ())
+    extra = set(fields) - set(SPEC_KEYS[kind]) - set(optional)
     if extra:
         raise ValueError(f"{kind}: unknown spec field {sorted(extra)[0]!r}")
     spec: dict[str, Any] = {"kind": kind, "code": code}
     for k in SPEC_KEYS[kind]:
         v = fields.get(k)
         spec[k] = list(v) if isinstance(v, (list, tuple)) else v
+    spec.update({k: True for k in optional if fields.get(k)})
     return spec
 
 
@@ -77,7 +81,8 @@ def describe(spec: Mapping[str, Any]) -> str:
     if kind == "sweep":
         target = f", target {spec['target']}" if spec.get("target") else ""
         return f"sweep {spec['scenario']}{sets}: {spec['axis']}{target}, {games} a point, {seed}"
-    return f"run {spec['scenario']}{sets}, {games}, {seed}"
+    also = "".join(w for k, w in (("arc", ", with the game's arc"), ("at_skill", ", at skill too")) if spec.get(k))
+    return f"run {spec['scenario']}{sets}, {games}, {seed}{also}"
 
 
 def _sets(sets: Sequence[str]) -> str:

@@ -153,8 +153,9 @@ def _run(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | No
         set=spec["sets"],
         games=spec["games"],
         seed=spec["seed"],
+        at_skill=bool(spec.get("at_skill")),
         out=out,
-        ctx=t.ctx,
+        ctx=t.ctx.with_(arc=bool(spec.get("arc"))),
         scheduler=scheduler,
     )
     rows = r.summary.to_dicts()

@@ -38,6 +38,21 @@ def test_run_shows_progress_then_its_verdict_and_report(c):
     assert res.status_code == 200 and job.result["figures"] in res.text
 
 
+def test_a_run_with_the_arc_and_at_skill_writes_both_sections(c):
+    """Every question `sim run` answers: its --arc and --at-skill as two boxes of the run form."""
+    j = wait(c, job_id(c.post("/jobs", data=run_form(games="600", arc="on", at_skill="on"))))
+    assert j.status == "done", j.error
+    assert j.spec["arc"] is True and j.spec["at_skill"] is True and "with the game's arc" in j.title
+    page = c.get(f"/reports/{j.folder}/summary.html").text
+    assert 'id="at-skill"' in page and "How the game unfolds" in page
+    plain = wait(c, job_id(c.post("/jobs", data=run_form(games="600"))))
+    assert "arc" not in plain.spec and "at_skill" not in plain.spec  # a plain run's key is what it was
+    bad = c.post("/jobs", data=run_form(arc="maybe"))
+    assert bad.status_code == 400 and "arc: 'maybe' is not a checkbox value; allowed: on or off" in html.unescape(
+        bad.text
+    )
+
+
 def test_play_again_gives_the_same_figures(c):
     j = job_id(c.post("/jobs", data=run_form(seed="11")))
     first = wait(c, j)

@@ -57,7 +57,8 @@ def split_sets(sets: list[str]) -> tuple[list[str], int | None, int | None]:
     return rest, games, seed
 
 
-SCENARIO_KEYS = {"kind", "scenario", "sweep_param", "sweep_values", "sweep_target", "field"}  # besides the fields
+SCENARIO_KEYS = {"kind", "scenario", "sweep_param", "sweep_values", "sweep_target", "field", "arc", "at_skill"}
+CHECKED = ("on", "true", "1")  # what a ticked checkbox sends (a browser: "on")
 FORM_KEYS = {  # what the ladder's and the tune's forms send
     "ladder": {"kind", "game", "players", "strategies", "games", "balance_games", "margin", "seed"},
     "tune": {"kind", "scenario", "params", "targets", "trials", "games", "seed"},
@@ -70,6 +71,14 @@ def check_keys(kind: str, values: dict[str, str]) -> None:
     unknown = [k for k in values if k not in allowed]
     if unknown:
         raise FormError(f"{unknown[0]}: not a field of the {kind} form; allowed: {', '.join(sorted(allowed))}")
+
+
+def checked(values: dict[str, str], name: str) -> bool:
+    """Whether checkbox ``name`` was ticked (absent: not); FormError for a value no checkbox sends."""
+    v = values.get(name, "").strip().lower()
+    if v and v not in CHECKED and v not in ("off", "false", "0"):
+        raise FormError(f"{name}: {values[name]!r} is not a checkbox value; allowed: on or off", name)
+    return v in CHECKED
 
 
 def stale_seat_fields(form: forms.Form, values: dict[str, str]) -> set[str]:
@@ -120,7 +129,8 @@ def scenario_spec(settings: Settings, code: str, values: dict[str, str]) -> tupl
     rel = relative(settings.scenarios, path)
     common = {"scenario": rel, "games": sc.games, "seed": sc.seed}
     if kind == "run":
-        return make_spec("run", code, sets=rest, **common), sc.game, sc.players
+        also = {k: checked(values, k) for k in ("arc", "at_skill")}
+        return make_spec("run", code, sets=rest, **common, **also), sc.game, sc.players
     if kind == "compare":
         if not rest:
             raise FormError(
