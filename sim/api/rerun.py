@@ -321,19 +321,14 @@ def rerun(
 
 
 def _skill_again(recorded: dict | None, chunk: int, ctx: RunContext) -> Callable[[Scenario, dict], None] | None:
-    """What plays a report's "At skill" table again (its recorded games; `sim.api.skill.at_skill`), or None for a
-    report without one."""
+    """What plays a report's "At skill" table again (`sim.api.skill.extender`), or None for a report without one.
+    Sized as it was: asked for (its recorded games), else by the scenario's skill_games or the default size again."""
     if not isinstance(recorded, dict):
         return None
-    # sized as it was: asked for (its games), else by the scenario's skill_games or the default size again
+    from sim.api.skill import extender
+
     games = recorded.get("games") if recorded.get("why") == "as asked" else None
-
-    def extend(played: Scenario, s: dict) -> None:
-        from sim.api.skill import at_skill
-
-        s["at_skill"] = at_skill(played, s, games if isinstance(games, int) else None, chunk, None, ctx)
-
-    return extend
+    return extender(games if isinstance(games, int) else None, chunk, None, ctx)
 
 
 def render(res: dict) -> str:

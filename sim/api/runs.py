@@ -193,13 +193,7 @@ def run(
 
 
 def _skill_extender(o: RunOptions, ex: Executor, ctx: RunContext) -> Callable[[Scenario, Doc], None] | None:
-    """What adds the "At skill" block to a run's summary when ``o`` asks for it (`sim.api.skill.at_skill`)."""
-    if not o.skill:
-        return None
+    """What adds the "At skill" block to a run's summary when ``o`` asks for it (`sim.api.skill.extender`)."""
+    from sim.api.skill import extender
 
-    def extend(played: Scenario, s: Doc) -> None:
-        from sim.api.skill import at_skill
-
-        s["at_skill"] = at_skill(played, s, o.skill_games, o.chunk, ex, ctx)
-
-    return extend
+    return extender(o.skill_games, o.chunk, ex, ctx) if o.skill else None

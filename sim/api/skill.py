@@ -6,6 +6,7 @@ add to summary.json (``at_skill``), at_skill.parquet, the report and the termina
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from sim.model.scenario import Scenario
 from sim.model.skill_spec import SKILL_GAMES_KEY, skill_table
@@ -62,3 +63,15 @@ def at_skill(
         "wall_s": round(time.perf_counter() - t0, 3),
         **base,
     }
+
+
+def extender(
+    games: int | None, chunk: int | None, executor: Executor | None, ctx: RunContext | None
+) -> Callable[[Scenario, dict], None]:
+    """What adds the "At skill" block to a run's summary (`core.play_scenario`'s ``extend``): `at_skill` of the
+    scenario as played, with ``games`` (None: its skill_games or the default size), ``chunk``, ``executor``, ``ctx``."""
+
+    def extend(played: Scenario, s: dict) -> None:
+        s["at_skill"] = at_skill(played, s, games, chunk, executor, ctx)
+
+    return extend
