@@ -219,7 +219,7 @@ def _sweep(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | 
     return {
         "name": s.raw["scenario"]["name"],
         "verdicts": [said] if said else [],
-        "rows": sweep_rows(s.raw, spec),
+        "rows": sweep_rows(s.points, s.raw["scenario"].get("game"), spec),
         "page": "sweep.html",
         "figures": digest(s.raw["points"]),
     }
@@ -228,28 +228,26 @@ def _sweep(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | 
 SWEEP_SHOWN = ("first_player_advantage", "length.rounds")  # each point's headline figures on the job's page
 
 
-def sweep_rows(raw: dict, spec: dict) -> list[dict]:
-    """Each point's figures for the sweep's job page: the target's measure first (when one was given), then
-    `SWEEP_SHOWN`; each row {point (the swept values in words), measure, label, unit, kind, value, ci_low,
-    ci_high} as summary.json has them."""
+def sweep_rows(points: Any, game: str | None, spec: dict) -> list[dict]:
+    """Each point's figures for the sweep's job page, from `SweepResult.points` (a Polars frame: point, axis.*,
+    measure, value, ci_low, ci_high, n): the target's measure first (when one was given), then `SWEEP_SHOWN`; each
+    row {point (the swept values in words), measure, label, unit, kind, value, ci_low, ci_high}."""
     from sim.model import catalogue
 
-    game = raw["scenario"].get("game")
     target = (spec.get("target") or "").split("=", 1)[0].strip()
     names = [m for m in dict.fromkeys([target, *SWEEP_SHOWN]) if m]
+    picked = sorted(
+        (r for r in points.iter_rows(named=True) if r["measure"] in names),
+        key=lambda r: (r["point"], names.index(r["measure"])),  # by point, the target's measure first
+    )
     rows = []
-    for p in raw["points"]:
-        where = ", ".join(f"{k} = {v}" for k, v in p["labels"].items())
-        for name in names:
-            m = p["measures"].get(name)
-            if m is None:
-                continue
-            e = catalogue.describe(name, game)
-            lo, hi = m.get("ci95") or (None, None)
-            rows.append(
-                {"point": where, "measure": name, "label": e.label, "unit": e.unit, "kind": e.kind}
-                | {"value": m["value"], "ci_low": lo, "ci_high": hi}
-            )
+    for r in picked:
+        e = catalogue.describe(r["measure"], game)
+        where = ", ".join(f"{k[len('axis.') :]} = {v}" for k, v in r.items() if k.startswith("axis."))
+        rows.append(
+            {"point": where, "measure": r["measure"], "label": e.label, "unit": e.unit, "kind": e.kind}
+            | {"value": r["value"], "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
+        )
     return rows
 
 
