@@ -141,6 +141,11 @@ def _fast_flags_compare() -> None:
 
 _fast_flags_compare()
 
+from kernels import _codegen  # noqa: E402
+from kernels._noalias import NoAliasDispatcher  # noqa: E402
+
+_codegen.install()  # each entry point's call tree optimized and made into machine code once (kernels/_codegen.py)
+
 
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 
@@ -238,6 +243,7 @@ def _decorate(args, opts, entry):
     """Apply `numba.njit` with ``opts``; a non-entry function loses its CPython wrapper (`KernelDispatcher`).
     Signatures given after `defer_compiles` are compiled on first use instead of now."""
     per_constant = opts.pop("per_constant", False)
+    noalias = opts.pop("noalias", False)
     if not entry:
         opts = {**opts, "no_cpython_wrapper": True}
     sigs = None
@@ -250,6 +256,11 @@ def _decorate(args, opts, entry):
         if not entry:
             d.__class__ = _DeferredKernelDispatcher if sigs is not None else KernelDispatcher
             d.per_constant = per_constant
+        elif noalias:
+            if sigs is not None:
+                raise TypeError("njit(noalias=True) takes no signature (its calls from Python are checked)")
+            f._sim_noalias = True  # read as its lowering starts (kernels/_codegen.py)
+            d.__class__ = NoAliasDispatcher
         elif sigs is not None:
             d.__class__ = _DeferredEntryDispatcher
         if sigs is not None:
@@ -266,6 +277,8 @@ def njit(*args, entry=False, **kw):
     function Python calls in a run (`play_batch`): it keeps Numba's CPython wrapper. ``per_constant=True``: compiled
     once more for each constant value a compiled caller passes (`KernelDispatcher.get_call_template`), where that
     pays: `kernels.rng.shuffle` of the Moor deal's 33 tiles on row 0 (1.2% of a Moor game's instructions).
+    ``noalias=True`` (an entry point): LLVM takes its array arguments as never overlapping, and each call from Python
+    is checked that they do not (kernels/_noalias.py).
     """
     opts = {**_FLAGS, "_nrt": False, **kw}
     if args and callable(args[0]):

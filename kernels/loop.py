@@ -411,7 +411,7 @@ def bind(step, name: str, doc: str | None = None):
     f = _copy(_play_batch, env, f"play_batch__{tag}", step.__name__)
     f.__name__ = "play_batch"
     f.__doc__ = doc or _play_batch.__doc__
-    entry = njit(entry=True)(f)
+    entry = njit(entry=True, noalias=True)(f)
     entry.search_decide = functools.partial(_search_decide, entry)
     return entry
 
