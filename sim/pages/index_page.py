@@ -34,76 +34,81 @@ def render(
     tunes: Sequence[tuple[Path, dict]] = (),
     ladders: Sequence[tuple[Path, dict]] = (),
 ) -> str:
-    """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
-    written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
-    when written), one of comparisons (A and B, games each, the verdict's first sentence, when written)."""
-    from sim.pages import verdicts
+    """The index page (templates/reports_index.html): one table of scenario reports (game, players, games,
+    `headline` from the verdict, when written), one of sweeps (swept parameters, points, games per point, the
+    target's answer or each measure's range, when written), one of comparisons (A and B, games each, the verdict's
+    first sentence, when written), one of tunes and one of ladders; a kind without reports has no table."""
+    kinds = [
+        ("Scenarios", [_scenario_row(f, s, root) for f, s in scenarios]),
+        ("Sweeps", [_sweep_row(f, d, root) for f, d in sweeps]),
+        ("Comparisons", [_compare_row(f, d, root) for f, d in compares]),
+        ("Tunes", [_tune_row(f, d, root) for f, d in tunes]),
+        ("Skill ladders", [_ladder_row(f, d, root) for f, d in ladders]),
+    ]
+    # every cell is text the template escapes, or a link / time span built escaped (`_link`, `_written`)
+    return templating.render("reports_index.html", title="ghost-sim reports", kinds=kinds, plain=lambda c, v: "")
+
+
+def _scenario_row(f: Path, s: dict, root: Path) -> dict:
+    return {
+        "report": _link(f, "summary.html", root),
+        "game": s["scenario"]["game"],
+        "players": str(s["scenario"]["players"]),
+        "games": _games(s["games"]),
+        "headline": headline(s),
+        "written": _written(s),
+    }
+
+
+def _sweep_row(f: Path, d: dict, root: Path) -> dict:
     from sim.pages.sweep_page import range_text, target_text
 
-    srows = [
-        {
-            "report": _link(f, "summary.html", root),
-            "game": s["scenario"]["game"],
-            "players": str(s["scenario"]["players"]),
-            "games": _games(s["games"]),
-            "headline": headline(s),
-            "written": _written(s),
-        }
-        for f, s in scenarios
-    ]
-    wrows = [
-        {
-            "sweep": _link(f, "sweep.html", root),
-            "game": d["scenario"]["game"],
-            "swept": "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])
-            + "".join(f" (every point: {f['name']} = {f['label_text']})" for f in d.get("fixed") or ()),
-            "points": f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}",
-            "headline": target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"]),
-            "written": _written(d),
-        }
-        for f, d in sweeps
-    ]
-    crows = [
-        {
-            "comparison": _link(f, "compare.html", root),
-            "game": d["a"]["game"],
-            "A vs B": f"{d['a']['name']} vs {d['b']['name']}",
-            "games": f"{d['games']:,} each",
-            "headline": " ".join(verdicts.compare_sentences(d)[:1]),
-            "written": _written(d, f / "compare.json"),
-        }
-        for f, d in compares
-    ]
-    trows = [
-        {
-            "tune": _link(f, "tune.html", root),
-            "game": d["scenario"]["game"],
-            "tuned": "; ".join(f"{p['name']} = {p['range']}" for p in d["params"]),
-            "trials": f"{len(d['trials'])} x {count(d['games'], 'game', grouped=True)}",
-            "headline": tune_headline(d),
-            "written": _written(d),
-        }
-        for f, d in tunes
-    ]
-    lrows = [
-        {
-            "ladder": _link(f, "ladder.html", root),
-            "game": d["game"],
-            "players": str(d["players"]),
-            "rungs": ", ".join(r["rung"] for r in d["rungs"]),
-            "headline": ladder_headline(d),
-            "written": _written(d, f / "ladder.json"),
-        }
-        for f, d in ladders
-    ]
-    kinds = [
-        ("Scenarios", srows),
-        ("Sweeps", wrows),
-        ("Comparisons", crows),
-        ("Tunes", trows),
-        ("Skill ladders", lrows),
-    ]
-    return templating.render("reports_index.html", title="ghost-sim reports", kinds=kinds, plain=lambda c, v: "")
+    swept = "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"]) + "".join(
+        f" (every point: {x['name']} = {x['label_text']})" for x in d.get("fixed") or ()
+    )
+    return {
+        "sweep": _link(f, "sweep.html", root),
+        "game": d["scenario"]["game"],
+        "swept": swept,
+        "points": f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}",
+        "headline": target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"]),
+        "written": _written(d),
+    }
+
+
+def _compare_row(f: Path, d: dict, root: Path) -> dict:
+    from sim.pages import verdicts
+
+    return {
+        "comparison": _link(f, "compare.html", root),
+        "game": d["a"]["game"],
+        "A vs B": f"{d['a']['name']} vs {d['b']['name']}",
+        "games": f"{d['games']:,} each",
+        "headline": " ".join(verdicts.compare_sentences(d)[:1]),
+        "written": _written(d, f / "compare.json"),
+    }
+
+
+def _tune_row(f: Path, d: dict, root: Path) -> dict:
+    return {
+        "tune": _link(f, "tune.html", root),
+        "game": d["scenario"]["game"],
+        "tuned": "; ".join(f"{p['name']} = {p['range']}" for p in d["params"]),
+        "trials": f"{len(d['trials'])} x {count(d['games'], 'game', grouped=True)}",
+        "headline": tune_headline(d),
+        "written": _written(d),
+    }
+
+
+def _ladder_row(f: Path, d: dict, root: Path) -> dict:
+    return {
+        "ladder": _link(f, "ladder.html", root),
+        "game": d["game"],
+        "players": str(d["players"]),
+        "rungs": ", ".join(r["rung"] for r in d["rungs"]),
+        "headline": ladder_headline(d),
+        "written": _written(d, f / "ladder.json"),
+    }
 
 
 def ladder_headline(d: dict) -> str:

@@ -19,15 +19,17 @@ from markupsafe import Markup
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-def environment(*extra: Path) -> jinja2.Environment:
+def environment(*extra: Path, strict: bool = True) -> jinja2.Environment:
     """A Jinja2 environment over the folders ``extra`` (searched first) then this package's templates, every
-    value escaped (``autoescape`` on for every file name, so no template can opt out by its extension)."""
+    value escaped (``autoescape`` on for every file name, so no template can opt out by its extension). ``strict``:
+    a name missing from the context is an error (the report pages), else it renders empty (the workbench's
+    templates test optional names)."""
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader([str(p) for p in extra])] if extra else []
     loaders.append(jinja2.PackageLoader("sim.pages", "templates"))
     return jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-        undefined=jinja2.StrictUndefined,
+        undefined=jinja2.StrictUndefined if strict else jinja2.Undefined,
         keep_trailing_newline=True,
     )
 
