@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sim.model import catalogue
 from sim.model.words import count, p_value, with_sign
-from sim.pages import arc_page, plots, templating, verdicts
+from sim.pages import arc_page, forest_plot, plots, templating, verdicts
 from sim.stats import metrics
 
 
@@ -188,7 +188,7 @@ def not_compared_lines(res: dict) -> list[str]:
 def render_compare(res: dict) -> str:
     """The A/B comparison as one self-contained HTML page (templates/compare_page.html)."""
     a, b = res["a"], res["b"]
-    svg = plots.render(plots.compare_forest, res)
+    svg = plots.render(forest_plot.compare_forest, res)
     pv = res["provenance"]
     return templating.render(
         "compare_page.html",
