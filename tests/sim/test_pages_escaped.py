@@ -117,3 +117,16 @@ def test_the_index_shows_every_kinds_names_as_text(written, tmp_path):
     for kind in PAGES:
         assert f'<a href="{kind}/{COMMANDS[kind][0]}">{kind}</a>' in page, kind
     assert page.count(SAID) >= 3  # the compare (A vs B), sweep (swept labels) and tune (tuned range) rows
+
+
+def test_one_page_shell_for_the_reports_and_the_workbench():
+    """The workbench's templates are searched before the reports' (sim.pages.templating.environment): a name in
+    both would silently replace a report page, so the names differ; the workbench's base extends the shell."""
+    from sim.pages import templating
+    from sim.web import render
+
+    web = {p.name for p in (Path(render.HERE) / "templates").iterdir()}
+    pages = {p.name for p in templating.TEMPLATES.iterdir()}
+    assert "shell.html" in pages and not web & pages
+    base = (Path(render.HERE) / "templates" / "base.html").read_text(encoding="utf-8")
+    assert '{% extends "shell.html" %}' in base
