@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from sim.api import core as api
 from sim.cli.main import app
 from sim.model.scenario import load
-from sim.pages import balance_figures, html_report, plots
+from sim.pages import balance_figures, histograms, html_report, plots
 from sim.stats.metrics import wilson
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -438,10 +438,10 @@ def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
 
     x = 13 + np.arange(1184)
     c = np.random.default_rng(1).integers(0, 5, size=1184).astype(float)
-    w, xb, cb = plots.coarsen(x, c)
+    w, xb, cb = histograms.coarsen(x, c)
     assert w == 20 and len(cb) <= 80 and cb.sum() == c.sum()
     assert xb[0] == 9.5 and cb[0] == c[:7].sum()  # the first bin holds turns 13..19
-    assert plots.coarsen(x[:70], c[:70])[0] == 1  # a short range keeps one bar per value
+    assert histograms.coarsen(x[:70], c[:70])[0] == 1  # a short range keeps one bar per value
 
 
 @pytest.mark.kernel
