@@ -422,18 +422,3 @@ def compare_markdown(res: dict) -> list[str]:
     if not rows:
         return []
     return ["## The game's arc from rollouts", "", compare_intro(res), "", md(pl.DataFrame(rows)), ""]
-
-
-def compare_html(res: dict) -> str:
-    """The compared rollout measures as an HTML section ('' without them)."""
-    from html import escape
-
-    rows = compare_rows(res)
-    if not rows:
-        return ""
-    head = "".join(f"<th>{escape(c)}</th>" for c in rows[0])
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in r.values()) + "</tr>" for r in rows)
-    return (
-        f'<section id="arc-timeline"><h2>The game\'s arc from rollouts</h2><p>{escape(compare_intro(res))}</p>'
-        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>"
-    )

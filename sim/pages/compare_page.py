@@ -1,14 +1,13 @@
 """The pages of an A/B comparison (`sim compare`): compare.md, compare.html and the terminal text, from the comparison
 dict that `sim.stats.compare.compare` computes. The dependency is one-way: this module reads `sim.stats.compare`'s results and
-`sim.pages.html_report`'s page style; `sim.stats.compare` computes only and imports no page.
+the report pages' shell (sim.pages.templating); `sim.stats.compare` computes only and imports no page.
 """
 
 from __future__ import annotations
 
 from sim.model import catalogue
 from sim.model.words import count, p_value, with_sign
-from sim.pages import arc_page, plots, verdicts
-from sim.pages.html_report import CSS, esc
+from sim.pages import arc_page, forest_plot, plots, templating, verdicts
 from sim.stats import metrics
 
 
@@ -187,24 +186,34 @@ def not_compared_lines(res: dict) -> list[str]:
 
 
 def render_compare(res: dict) -> str:
-    """The A/B comparison as one self-contained HTML page."""
+    """The A/B comparison as one self-contained HTML page (templates/compare_page.html)."""
     a, b = res["a"], res["b"]
-    title = f"Compare: {a['name']} (A) vs {b['name']} (B)"
-    df = frame(res)
-    rows = df.to_dicts()
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="{"yes" if (c == "verdict" and v == "CHANGED") else ""}">{esc(v)}</td>' for c, v in r.items()
-        )
-        + "</tr>"
-        for r in rows
-    )
-    head = "".join(f"<th>{esc(c)}</th>" for c in df.columns)
-    svg = plots.render(plots.compare_forest, res)
-    svg = plots.scope_ids(svg, "svg-forest-") if svg else svg
+    svg = plots.render(forest_plot.compare_forest, res)
     pv = res["provenance"]
-    prov = [
+    return templating.render(
+        "compare_page.html",
+        title=f"Compare: {a['name']} (A) vs {b['name']} (B)",
+        provenance_line=f"{a['game']} · {count(res['games'], 'game')} each · seed {res['seed']} (common random "
+        f"numbers) · commit {str(pv['git_commit'])[:12]} (provenance)",
+        provenance=_provenance(res),
+        verdict=verdicts.compare_sentences(res),
+        sprt=res["sprt"]["message"] if res.get("sprt") else None,
+        stopped=res["stop"]["message"],
+        significance=significance_line(res),
+        differs=difference_lines(res),
+        forest=templating.svg(plots.scope_ids(svg, "svg-forest-") if svg else None),
+        rows=frame(res).to_dicts(),
+        mark=lambda c, v: "yes" if (c == "verdict" and v == "CHANGED") else "",  # a changed measure stands out
+        plain=lambda c, v: "",
+        arc_rows=arc_page.compare_rows(res),
+        arc_intro=arc_page.compare_intro(res),
+        caveats=res.get("notes", []) + not_compared_lines(res),
+    )
+
+
+def _provenance(res: dict) -> list[tuple[str, object]]:
+    a, b, pv = res["a"], res["b"], res["provenance"]
+    prov: list[tuple[str, object]] = [
         ("A", f"{a['name']} ({a['file']})"),
         ("B", f"{b['name']} ({b['file']})"),
         ("game", f"{a['game']}, {a['players']} vs {b['players']} players"),
@@ -217,51 +226,4 @@ def render_compare(res: dict) -> str:
     ]
     if res.get("sprt"):
         prov.append(("SPRT", res["sprt"]["message"]))
-    return (
-        "\n".join(
-            [
-                "<!DOCTYPE html>",
-                '<html lang="en"><head><meta charset="utf-8">',
-                f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-                f'<header id="provenance"><h1>{esc(title)}</h1>'
-                f"<details><summary>{esc(a['game'])} · {count(res['games'], 'game')} each · seed {res['seed']} (common random "
-                f'numbers) · commit {str(pv["git_commit"])[:12]} (provenance)</summary><dl class="prov">'
-                + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov)
-                + "</dl></details></header>",
-                '<section id="verdict"><h2>Verdict</h2>'
-                + "".join(f"<p>{esc(x)}</p>" for x in verdicts.compare_sentences(res))
-                + (
-                    f"<p>{esc(res['sprt']['message'])}.</p>" if res.get("sprt") else ""
-                )  # it starts "SPRT after N games"
-                + f'<p class="def">Stopped: {esc(res["stop"]["message"])}. {esc(significance_line(res))}</p></section>',
-                '<section id="differs"><h2>What differs between A and B</h2><ul>'
-                + "".join(f"<li>{esc(x)}</li>" for x in difference_lines(res))
-                + "</ul></section>",
-                '<section id="differences"><h2>Differences B - A</h2>'
-                "<p>Rates in percent, their differences in percentage points; intervals are 95% from the paired per-game "
-                "differences (same dice in game g of A and B). Pairing gain: how many times more games an unpaired "
-                "comparison would need for the same precision.</p>"
-                + (
-                    f'<figure class="plot" id="plot-forest">{svg}<figcaption>B - A with 95% intervals</figcaption></figure>'
-                    if svg
-                    else ""
-                )
-                + f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>",
-                arc_page.compare_html(res),
-                _caveats(res.get("notes", []) + not_compared_lines(res)),
-                "</body></html>",
-            ]
-        )
-        + "\n"
-    )
-
-
-def _caveats(lines: list[str]) -> str:
-    """The comparability notes and the measures left out, as a section ('' when there are none)."""
-    if not lines:
-        return ""
-    return (
-        '<section id="caveats"><h2>Comparability</h2><ul>'
-        + "".join(f"<li>{esc(x)}</li>" for x in lines)
-        + "</ul></section>"
-    )
+    return prov

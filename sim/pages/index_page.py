@@ -14,13 +14,16 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from markupsafe import Markup
+
 from sim.model.words import count
-from sim.pages.html_report import CSS, esc
+from sim.pages import templating
 
 
-def _link(folder: Path, page: str, root: Path) -> str:
+def _link(folder: Path, page: str, root: Path) -> Markup:
+    """A link to ``folder``'s ``page``, relative to ``root``; the href and the folder's name escaped."""
     href = os.path.relpath(Path(folder) / page, root).replace(os.sep, "/")
-    return f'<a href="{esc(href)}">{esc(Path(folder).name)}</a>'
+    return Markup('<a href="{}">{}</a>').format(href, Path(folder).name)
 
 
 def render(
@@ -31,90 +34,81 @@ def render(
     tunes: Sequence[tuple[Path, dict]] = (),
     ladders: Sequence[tuple[Path, dict]] = (),
 ) -> str:
-    """The index page: one table of scenario reports (game, players, games, `headline` from the verdict, when
-    written), one of sweeps (swept parameters, points, games per point, the target's answer or each measure's range,
-    when written), one of comparisons (A and B, games each, the verdict's first sentence, when written)."""
-    from sim.pages import verdicts
+    """The index page (templates/reports_index.html): one table of scenario reports (game, players, games,
+    `headline` from the verdict, when written), one of sweeps (swept parameters, points, games per point, the
+    target's answer or each measure's range, when written), one of comparisons (A and B, games each, the verdict's
+    first sentence, when written), one of tunes and one of ladders; a kind without reports has no table."""
+    kinds = [
+        ("Scenarios", [_scenario_row(f, s, root) for f, s in scenarios]),
+        ("Sweeps", [_sweep_row(f, d, root) for f, d in sweeps]),
+        ("Comparisons", [_compare_row(f, d, root) for f, d in compares]),
+        ("Tunes", [_tune_row(f, d, root) for f, d in tunes]),
+        ("Skill ladders", [_ladder_row(f, d, root) for f, d in ladders]),
+    ]
+    # every cell is text the template escapes, or a link / time span built escaped (`_link`, `_written`)
+    return templating.render("reports_index.html", title="ghost-sim reports", kinds=kinds, plain=lambda c, v: "")
+
+
+def _scenario_row(f: Path, s: dict, root: Path) -> dict:
+    return {
+        "report": _link(f, "summary.html", root),
+        "game": s["scenario"]["game"],
+        "players": str(s["scenario"]["players"]),
+        "games": _games(s["games"]),
+        "headline": headline(s),
+        "written": _written(s),
+    }
+
+
+def _sweep_row(f: Path, d: dict, root: Path) -> dict:
     from sim.pages.sweep_page import range_text, target_text
 
-    srows = [
-        {
-            "report": _link(f, "summary.html", root),
-            "game": esc(s["scenario"]["game"]),
-            "players": esc(str(s["scenario"]["players"])),
-            "games": esc(_games(s["games"])),
-            "headline": esc(headline(s)),
-            "written": _written(s),
-        }
-        for f, s in scenarios
-    ]
-    wrows = [
-        {
-            "sweep": _link(f, "sweep.html", root),
-            "game": esc(d["scenario"]["game"]),
-            "swept": esc(
-                "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"])
-                + "".join(f" (every point: {f['name']} = {f['label_text']})" for f in d.get("fixed") or ())
-            ),
-            "points": esc(f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}"),
-            "headline": esc(target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"])),
-            "written": _written(d),
-        }
-        for f, d in sweeps
-    ]
-    crows = [
-        {
-            "comparison": _link(f, "compare.html", root),
-            "game": esc(d["a"]["game"]),
-            "A vs B": esc(f"{d['a']['name']} vs {d['b']['name']}"),
-            "games": esc(f"{d['games']:,} each"),
-            "headline": esc(" ".join(verdicts.compare_sentences(d)[:1])),
-            "written": _written(d, f / "compare.json"),
-        }
-        for f, d in compares
-    ]
-    trows = [
-        {
-            "tune": _link(f, "tune.html", root),
-            "game": esc(d["scenario"]["game"]),
-            "tuned": esc("; ".join(f"{p['name']} = {p['range']}" for p in d["params"])),
-            "trials": esc(f"{len(d['trials'])} x {count(d['games'], 'game', grouped=True)}"),
-            "headline": esc(tune_headline(d)),
-            "written": _written(d),
-        }
-        for f, d in tunes
-    ]
-    lrows = [
-        {
-            "ladder": _link(f, "ladder.html", root),
-            "game": esc(d["game"]),
-            "players": esc(str(d["players"])),
-            "rungs": esc(", ".join(r["rung"] for r in d["rungs"])),
-            "headline": esc(ladder_headline(d)),
-            "written": _written(d, f / "ladder.json"),
-        }
-        for f, d in ladders
-    ]
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>ghost-sim reports</title>',
-        f"<style>{CSS}</style></head><body><h1>ghost-sim reports</h1>",
-        "<p>Every report in this folder, by game (from <code>make run</code> / <code>sim run-defaults</code>, "
-        "<code>sim run</code>, <code>sim sweep</code>, <code>sim compare</code>, <code>sim tune</code> or <code>sim ladder</code>), with its headline figures "
-        "(95% intervals in each report) and when it was written.</p>",
-    ]
-    if scenarios:
-        parts.append("<h2>Scenarios</h2>" + _raw_table(srows))
-    if sweeps:
-        parts.append("<h2>Sweeps</h2>" + _raw_table(wrows))
-    if compares:
-        parts.append("<h2>Comparisons</h2>" + _raw_table(crows))
-    if tunes:
-        parts.append("<h2>Tunes</h2>" + _raw_table(trows))
-    if ladders:
-        parts.append("<h2>Skill ladders</h2>" + _raw_table(lrows))
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    swept = "; ".join(f"{a['name']} = {', '.join(a['labels'])}" for a in d["axes"]) + "".join(
+        f" (every point: {x['name']} = {x['label_text']})" for x in d.get("fixed") or ()
+    )
+    return {
+        "sweep": _link(f, "sweep.html", root),
+        "game": d["scenario"]["game"],
+        "swept": swept,
+        "points": f"{len(d['points'])} x {count(d['games'], 'game', grouped=True)}",
+        "headline": target_text(d) or range_text(d) or ", ".join(m["label"] for m in d["chosen"]),
+        "written": _written(d),
+    }
+
+
+def _compare_row(f: Path, d: dict, root: Path) -> dict:
+    from sim.pages import verdicts
+
+    return {
+        "comparison": _link(f, "compare.html", root),
+        "game": d["a"]["game"],
+        "A vs B": f"{d['a']['name']} vs {d['b']['name']}",
+        "games": f"{d['games']:,} each",
+        "headline": " ".join(verdicts.compare_sentences(d)[:1]),
+        "written": _written(d, f / "compare.json"),
+    }
+
+
+def _tune_row(f: Path, d: dict, root: Path) -> dict:
+    return {
+        "tune": _link(f, "tune.html", root),
+        "game": d["scenario"]["game"],
+        "tuned": "; ".join(f"{p['name']} = {p['range']}" for p in d["params"]),
+        "trials": f"{len(d['trials'])} x {count(d['games'], 'game', grouped=True)}",
+        "headline": tune_headline(d),
+        "written": _written(d),
+    }
+
+
+def _ladder_row(f: Path, d: dict, root: Path) -> dict:
+    return {
+        "ladder": _link(f, "ladder.html", root),
+        "game": d["game"],
+        "players": str(d["players"]),
+        "rungs": ", ".join(r["rung"] for r in d["rungs"]),
+        "headline": ladder_headline(d),
+        "written": _written(d, f / "ladder.json"),
+    }
 
 
 def ladder_headline(d: dict) -> str:
@@ -137,7 +131,7 @@ def ladder_headline(d: dict) -> str:
     return f"{len(m.get('rows', []))} x {len(m.get('cols', []))} matrix of {m.get('row_role', '')} against hunters"
 
 
-def _written(d: dict, file: Path | None = None) -> str:
+def _written(d: dict, file: Path | None = None) -> Markup:
     """When a report (summary, sweep or comparison document) was written, from its provenance (else, for a
     comparison written before its provenance said so, the time of ``file``), as one unbroken cell:
     '2026-12-01 23:15 UTC' (HTML)."""
@@ -150,7 +144,7 @@ def _written(d: dict, file: Path | None = None) -> str:
         except OSError:
             pass
     text = f"{when[:10]} {when[11:16]} UTC" if len(when) >= 16 else "?"
-    return f'<span style="white-space:nowrap">{esc(text)}</span>'
+    return Markup('<span style="white-space:nowrap">{}</span>').format(text)
 
 
 # a report folder's machine-readable file and its page: a scenario report, a sweep
@@ -217,16 +211,6 @@ def _games(g: dict) -> str:
     """Games played, and how many finished when some hit the turn cap (the headline counts finished games only)."""
     played, fin = g.get("played", g["finished"]), g["finished"]
     return f"{played:,}" + (f" ({fin:,} finished)" if fin != played else "")
-
-
-def _raw_table(rows: list[dict]) -> str:
-    """An HTML table of cells that are already HTML: every cell is built escaped (`esc`) or is a link (`_link`,
-    its text escaped), so a game, name or value read from a report file shows as text, never as markup."""
-    if not rows:
-        return ""
-    head = "".join(f"<th>{esc(k)}</th>" for k in rows[0])
-    body = "".join("<tr>" + "".join(f"<td>{v}</td>" for v in r.values()) + "</tr>" for r in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
 
 
 def write(

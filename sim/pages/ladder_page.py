@@ -4,9 +4,10 @@ ladder.json dict (`sim.output.ladder_output.document`)."""
 
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from sim.model.words import count, with_sign
-from sim.pages import ladder_plots
-from sim.pages.html_report import CSS, esc, html_table
+from sim.pages import ladder_plots, templating
 from sim.pages.plots import render as draw
 from sim.pages.plots import scope_ids
 
@@ -70,11 +71,6 @@ def _p(p: float) -> str:
     return "< 1e-300" if p < 1e-300 else f"= {p:.3g}"
 
 
-def _svg(fn, d: dict, name: str) -> str:
-    svg = draw(fn, d)
-    return f"<figure>{scope_ids(svg, name)}</figure>" if svg else ""
-
-
 def luck_items(d: dict) -> list[tuple[str, str, str]]:
     """(figure, value in words, definition) of the luck-versus-skill figures of a rated ladder."""
     rt = d["rating"]
@@ -122,11 +118,12 @@ def luck_items(d: dict) -> list[tuple[str, str, str]]:
     ]
 
 
-def _balance_section(d: dict) -> str:
+def _balance(d: dict) -> dict | None:
+    """The "Does the balance hold for skilled play?" section: each figure at each rung with its verdict."""
     b = d.get("balance") or {}
     figs = b.get("figures") or {}
     if not figs:
-        return ""
+        return None
     rows = []
     for f in figs.values():
         unit = f["per_rung"][0]["unit"] if f["per_rung"] else ""
@@ -141,158 +138,145 @@ def _balance_section(d: dict) -> str:
             f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"]
         )
         rows.append({"figure": f["words"], "at each rung (95% interval)": per, "verdict": f["skill"]["verdict"]})
-    return (
-        "<h2>Does the balance hold for skilled play?</h2>"
-        "<p>Each rung plays a table of its own with every seat on that rung "
-        f"({count(d.get('balance_games') or d['games_per_table'], 'game', grouped=True)}, the same seed as the ladder). "
-        f"Each figure of every rung rated above <em>{esc(b.get('reference', ''))}</em> (the table the figures are "
-        "judged against: the scenario's own players) is compared with that table's at a margin (1 percentage point "
-        "for the first-player advantage and team win rates, 2% for the length; shaded in the plots): <em>holds for "
-        "skill</em> when an equivalence test (two one-sided tests) puts the difference within the margin, "
-        "<em>changes with skill</em> when it is significant and its interval lies past the margin, else <em>cannot tell yet</em> "
-        "with about how many games a table would decide; the verdict shown is the strongest rung's, Holm-corrected "
-        "over every figure and rung. Seat spread is the highest minus the lowest seat win rate (the start rotates, "
-        "so it measures what a seat keeps of its own) with an interval from simultaneous intervals of the seats' "
-        "win rates; the seats are equal when every seat lies within 1 point of the fair share, and differ when the "
-        "chi-square test of equal seats rejects; first-player advantage is the start player's win rate minus "
-        "the fair share.</p>"
-        + html_table(rows)
-        + (f'<p class="note">{esc(b["note"])}</p>' if b.get("note") else "")
-        + _svg(ladder_plots.balance, d, "bal")
+    return {
+        "games": count(d.get("balance_games") or d["games_per_table"], "game", grouped=True),
+        "reference": b.get("reference", ""),
+        "rows": rows,
+        "note": b.get("note"),
+    }
+
+
+def _rating(d: dict) -> dict | None:
+    """A rated ladder's sentence, ratings table and luck-versus-skill table."""
+    rt = d.get("rating")
+    if not rt:
+        return None
+    names = [r["rung"] for r in rt["ratings"]]
+    best = names[rt["best"]]
+    lk = rt["luck"]
+    top = top_rungs(d)
+    lead = (
+        f"{best} is the strongest rung at {_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}; it "
+        if len(top) == 1
+        else f"{names_and(top)} are tied for the strongest rung ({tie_words(d)}); {best}, at "
+        f"{_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}, "
     )
+    sentence = (
+        lead + f"wins {_pct(lk['best_vs_random']['value'])} of its decided pairs against {d['anchor']}, the rungs "
+        f"span {lk['spread_elo']['value']:.0f} Elo (the stronger of two that far apart wins "
+        f"{_pct(lk['stronger_wins']['value'])} of head-to-heads), and the rungs' strength explains "
+        f"{_pct(lk['explained']['value'])} of the variance of outcomes."
+    )
+    rows = [
+        {
+            "rung": rt["ratings"][i]["rung"],
+            "Elo": _elo(rt["ratings"][i]["elo"]),
+            "95% interval": elo_interval(d, i),
+            "decided pairs": f"{rt['ratings'][i]['pairs']:,.0f}",
+        }
+        for i in rt["order"]
+    ]
+    return {
+        "sentence": sentence,
+        "never_won": ", ".join(rt["never_won"]) if rt.get("never_won") else "",
+        "method": rt["method"],
+        "rows": rows,
+        "luck": [{"figure": a, "value": b, "definition": c} for a, b, c in luck_items(d)],
+    }
+
+
+def _team(d: dict) -> dict | None:
+    """A co-operative game's sentence and team win rate per rung."""
+    if not d.get("team"):
+        return None
+    best = max(d["team"], key=lambda t: t["win_rate"])
+    worst = min(d["team"], key=lambda t: t["win_rate"])
+    sentence = (
+        f"The best team strategy, {best['rung']}, wins {_pct(best['win_rate'])} "
+        f"({_ci_pct(best['ci95'])}); the weakest, {worst['rung']}, {_pct(worst['win_rate'])} "
+        f"({_ci_pct(worst['ci95'])}): a co-operative game has no opponent to rate against, so skill shows as "
+        "the team's win rate rising rung by rung."
+    )
+    rows = [
+        {
+            "rung": t["rung"],
+            "team win rate": _pct(t["win_rate"]),
+            "95% interval": _ci_pct(t["ci95"]),
+            "games": t["games"],
+        }
+        for t in d["team"]
+    ]
+    return {"sentence": sentence, "rows": rows}
+
+
+def _matrix(d: dict) -> dict | None:
+    """An asymmetric game's sentence and matrix of the row role's rungs against the hunters' rungs."""
+    m = d.get("matrix")
+    if not m:
+        return None
+    hi = max(m["cells"], key=lambda c: c["hunters_win_rate"])
+    lo = min(m["cells"], key=lambda c: c["hunters_win_rate"])
+    sentence = (
+        f"The hunters do best with {hi['col']} against {hi['row']} ({_pct(hi['hunters_win_rate'])}, "
+        f"{_ci_pct(hi['ci95'])}) and worst with {lo['col']} against {lo['row']} "
+        f"({_pct(lo['hunters_win_rate'])}). An asymmetric game has no mono tables, so the balance figures "
+        "at each skill level are the cells of this matrix."
+    )
+    rows = [
+        {
+            m["row_role"]: c["row"],
+            "hunters": c["col"],
+            "hunters win": _pct(c["hunters_win_rate"]),
+            "95% interval": _ci_pct(c["ci95"]),
+            "games": c["games"],
+        }
+        for c in m["cells"]
+    ]
+    return {"sentence": sentence, "role": m["row_role"], "rows": rows}
+
+
+# the drawings: (name, which block of ladder.json it draws, plot function); each drawn only where its block is
+_DRAWINGS = (
+    ("rat", "rating", ladder_plots.ratings),
+    ("h2h", "rating", ladder_plots.heatmap),
+    ("team", "team", ladder_plots.team),
+    ("mx", "matrix", ladder_plots.matrix),
+)
+
+
+def _drawings(d: dict) -> dict[str, Markup | None]:
+    out: dict[str, Markup | None] = {name: None for name in ("rat", "h2h", "team", "mx", "bud", "bal")}
+    for name, block, fn in _DRAWINGS:
+        if d.get(block):
+            out[name] = _drawn(fn, d, name)
+    if (d.get("budget") or {}).get("found"):
+        out["bud"] = _drawn(ladder_plots.budget, d, "bud")
+    if (d.get("balance") or {}).get("figures"):
+        out["bal"] = _drawn(ladder_plots.balance, d, "bal")
+    return out
+
+
+def _drawn(fn, d: dict, name: str) -> Markup | None:
+    svg = draw(fn, d)
+    return templating.svg(scope_ids(svg, name)) if svg else None
 
 
 def render(d: dict) -> str:
-    """The whole page."""
-    title = f"Skill ladder: {d['title']}, {d['players']} players"
-    parts = [
-        "<!DOCTYPE html>",
-        f'<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title><style>{CSS}</style></head><body>',
-        f"<h1>{esc(title)}</h1>",
-        f"<p>{len(d['rungs'])} rungs ({esc(', '.join(r['rung'] for r in d['rungs']))}), {count(len(d['tables']), 'table')} of "
-        f"{count(d['games_per_table'], 'game', grouped=True)} each, seed {d['seed']}; rules and board of scenario "
-        f"<code>{esc(d['scenario']['name'])}</code>. Every table plays the same games (common random numbers) and "
-        "every rung sits in every seat and turn position equally often.</p>",
-    ]
-    rt = d.get("rating")
-    if rt:
-        names = [r["rung"] for r in rt["ratings"]]
-        best = names[rt["best"]]
-        lk = rt["luck"]
-        top = top_rungs(d)
-        lead = (
-            f"{best} is the strongest rung at {_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}; it "
-            if len(top) == 1
-            else f"{names_and(top)} are tied for the strongest rung ({tie_words(d)}); {best}, at "
-            f"{_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}, "
-        )
-        parts.append(
-            "<h2>In a sentence</h2><p>"
-            + esc(
-                lead
-                + f"wins {_pct(lk['best_vs_random']['value'])} of its decided pairs against {d['anchor']}, the rungs "
-                f"span {lk['spread_elo']['value']:.0f} Elo (the stronger of two that far apart wins "
-                f"{_pct(lk['stronger_wins']['value'])} of head-to-heads), and the rungs' strength explains "
-                f"{_pct(lk['explained']['value'])} of the variance of outcomes."
-            )
-            + "</p>"
-        )
-        rows = [
-            {
-                "rung": rt["ratings"][i]["rung"],
-                "Elo": _elo(rt["ratings"][i]["elo"]),
-                "95% interval": elo_interval(d, i),
-                "decided pairs": f"{rt['ratings'][i]['pairs']:,.0f}",
-            }
-            for i in rt["order"]
-        ]
-        if rt.get("never_won"):
-            nw = ", ".join(rt["never_won"])
-            parts.append(
-                f'<p class="warn"><strong>{esc(nw)} won no game at the mixed tables.</strong> Its distance below '
-                "the others is then not measured (the fit holds it finite); the ratings measured from it are lower "
-                "bounds. Compare the other rungs with each other, or play more games (--games) until it wins some."
-                "</p>"
-            )
-        parts += [
-            "<h2>Ratings</h2>",
-            f"<p>{esc(rt['method'])}. Bradley-Terry: a rung rated D Elo above another wins 1 / (1 + 10^(-D/400)) of "
-            f"their decided pairs. {esc(d['anchor'])}'s interval is 0 by construction (the anchor).</p>",
-            html_table(rows),
-            _svg(ladder_plots.ratings, d, "rat"),
-            "<h2>Head to head</h2><p>Cell: the share of decided pairs the row rung won against the column rung "
-            "(a pair is decided when one of the two won the game and the other did not).</p>",
-            _svg(ladder_plots.heatmap, d, "h2h"),
-            "<h2>Luck versus skill</h2>",
-            html_table([{"figure": a, "value": b, "definition": c} for a, b, c in luck_items(d)]),
-        ]
-    if d.get("team"):
-        best = max(d["team"], key=lambda t: t["win_rate"])
-        worst = min(d["team"], key=lambda t: t["win_rate"])
-        parts.append(
-            "<h2>In a sentence</h2><p>"
-            + esc(
-                f"The best team strategy, {best['rung']}, wins {_pct(best['win_rate'])} "
-                f"({_ci_pct(best['ci95'])}); the weakest, {worst['rung']}, {_pct(worst['win_rate'])} "
-                f"({_ci_pct(worst['ci95'])}): a co-operative game has no opponent to rate against, so skill shows as "
-                "the team's win rate rising rung by rung."
-            )
-            + "</p>"
-        )
-        parts += [
-            "<h2>Team win rate per rung</h2><p>A co-operative game: every hunter plays the rung's strategy; the "
-            "team's win rate with its Wilson 95% interval.</p>",
-            html_table(
-                [
-                    {
-                        "rung": t["rung"],
-                        "team win rate": _pct(t["win_rate"]),
-                        "95% interval": _ci_pct(t["ci95"]),
-                        "games": t["games"],
-                    }
-                    for t in d["team"]
-                ]
-            ),
-            _svg(ladder_plots.team, d, "team"),
-        ]
-    if d.get("matrix"):
-        m = d["matrix"]
-        hi = max(m["cells"], key=lambda c: c["hunters_win_rate"])
-        lo = min(m["cells"], key=lambda c: c["hunters_win_rate"])
-        parts.append(
-            "<h2>In a sentence</h2><p>"
-            + esc(
-                f"The hunters do best with {hi['col']} against {hi['row']} ({_pct(hi['hunters_win_rate'])}, "
-                f"{_ci_pct(hi['ci95'])}) and worst with {lo['col']} against {lo['row']} "
-                f"({_pct(lo['hunters_win_rate'])}). An asymmetric game has no mono tables, so the balance figures "
-                "at each skill level are the cells of this matrix."
-            )
-            + "</p>"
-        )
-        parts += [
-            f"<h2>{esc(m['row_role'])} against the hunters</h2><p>Cell: the hunters' win rate (every hunter on the "
-            f"column's rung) against the {esc(m['row_role'])} rung of the row, Wilson 95% intervals in the table.</p>",
-            _svg(ladder_plots.matrix, d, "mx"),
-            html_table(
-                [
-                    {
-                        m["row_role"]: c["row"],
-                        "hunters": c["col"],
-                        "hunters win": _pct(c["hunters_win_rate"]),
-                        "95% interval": _ci_pct(c["ci95"]),
-                        "games": c["games"],
-                    }
-                    for c in m["cells"]
-                ]
-            ),
-        ]
-    bud = d.get("budget") or {}
-    parts.append("<h2>Rating against budget</h2>")
-    parts.append(_svg(ladder_plots.budget, d, "bud") if bud.get("found") else f"<p>{esc(bud.get('note', ''))}</p>")
-    parts.append(_balance_section(d))
+    """The whole page (templates/ladder_page.html)."""
     prov = d.get("provenance", {})
-    parts.append(
-        f'<p class="small">Reproduce: <code>{esc(prov.get("command", ""))}</code>; '
-        f"written {esc(str(prov.get('created_utc', '')))}.</p></body></html>"
+    return templating.render(
+        "ladder_page.html",
+        title=f"Skill ladder: {d['title']}, {d['players']} players",
+        d=d,
+        rung_names=", ".join(r["rung"] for r in d["rungs"]),
+        tables=count(len(d["tables"]), "table"),
+        games=count(d["games_per_table"], "game", grouped=True),
+        rating=_rating(d),
+        team=_team(d),
+        matrix=_matrix(d),
+        budget_note=(d.get("budget") or {}).get("note", ""),
+        balance=_balance(d),
+        svg=_drawings(d),
+        command=prov.get("command", ""),
+        written=str(prov.get("created_utc", "")),
     )
-    return "\n".join(p for p in parts if p) + "\n"

@@ -3,8 +3,9 @@
 SVG is self-contained (no JavaScript, no network) and byte-identical across runs: ``svg.hashsalt`` is fixed, the
 date metadata is dropped, text stays text (``svg.fonttype = none``: small files, the browser's sans-serif font).
 Plots inlined in one HTML page get their ids prefixed per plot (`scope_ids`), so no id repeats on the page.
-Every function takes the summary dict (sim.stats.summary, schema 1) or a comparison dict and returns one ``<svg>`` element
-as a string, or None when there is nothing to draw.
+Every plot function takes the summary dict (sim.stats.summary, schema 1) and returns a figure, or None when there is
+nothing to draw; `render` turns it into one ``<svg>`` element as a string. (The comparison's forest plot:
+sim.pages.forest_plot; histogram helpers: sim.pages.histograms.)
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from typing import Any, Literal
 
 from sim.model import catalogue
+from sim.pages.histograms import bars, coarsen, tail_cut
 
 RC: dict[Any, Any] = {
     "svg.hashsalt": "ghost-sim",
@@ -292,73 +294,6 @@ def length(s: dict):
     return fig
 
 
-MANY_BARS = 60  # a histogram of more bars than this is drawn as one path (`bars`)
-
-
-def bars(ax, x, heights, width: float, color, alpha: float) -> None:
-    """Vertical bars of ``width`` centred on ``x``, from 0 to ``heights`` (1-d, equal lengths; data units), without
-    edges, the y axis starting at 0: ``ax.bar``. More than MANY_BARS bars (a Galleon game lasts 40 to 600 turns: a
-    few hundred bars) are one path of those rectangles instead of one Rectangle artist each, which the layout, the
-    legend's placement and the SVG writer each walk (about half of such a plot's time). The page shows the same bars
-    (no seams between them) and the legend goes where it went: the rectangles' sides are in the path, so a spot
-    overlapping a bar is never free, and with so many bars no legend fits inside one."""
-    import numpy as np
-
-    x = np.asarray(x, float)
-    h = np.asarray(heights, float)
-    if len(x) <= MANY_BARS:
-        ax.bar(x, h, width=width, color=color, alpha=alpha)
-        return
-    from matplotlib.patches import PathPatch
-    from matplotlib.path import Path
-
-    lo, hi, zero = x - width / 2, x + width / 2, np.zeros_like(h)
-    verts = np.stack([np.c_[lo, zero], np.c_[lo, h], np.c_[hi, h], np.c_[hi, zero], np.c_[lo, zero]], 1)
-    codes = np.full(verts.shape[:2], Path.LINETO, dtype=Path.code_type)
-    codes[:, 0], codes[:, -1] = Path.MOVETO, Path.CLOSEPOLY
-    patch = PathPatch(Path(verts.reshape(-1, 2), codes.ravel()), facecolor=color, edgecolor="none", alpha=alpha)
-    patch.sticky_edges.y.append(0)
-    ax.add_patch(patch)
-    ax.autoscale_view()  # ax.bar asks for it; add_patch only widens the data limits
-
-
-NICE_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
-
-
-def coarsen(x, counts, max_bars: int = 80):
-    """A histogram of one bin per value (``x`` consecutive integers, ``counts`` games per value, 1-d) as at most
-    ``max_bars`` bins of the smallest NICE_WIDTHS width that fits: a Galleon game lasts 40 to 600 turns, and one
-    bar per turn of a few thousand games is mostly noise. Returns (width, bin centres, games per bin); width 1 gives
-    the input back. Bins start at multiples of the width."""
-    import numpy as np
-
-    x = np.asarray(x, float)
-    c = np.asarray(counts, float)
-    if len(c) == 0:
-        return 1, x, c
-    w = next((n for n in NICE_WIDTHS if len(c) / n <= max_bars), NICE_WIDTHS[-1])
-    if w == 1:
-        return 1, x, c
-    start = np.floor(x / w).astype(np.int64)
-    idx = start - start[0]
-    cb = np.bincount(idx, weights=c)
-    return w, (start[0] + np.arange(len(cb))) * w + (w - 1) / 2, cb
-
-
-def tail_cut(counts, share: float = 0.999, stretch: int = 3) -> int:
-    """How many histogram bins to draw: all of them, unless the bins holding the last (1 - ``share``) of the games
-    stretch the axis to more than ``stretch`` times the span holding ``share`` of them (Turnwall: most games last
-    5-8 rounds, one lasted 120); then the bins up to that ``share``. ``counts``: games per bin (1-d array)."""
-    import numpy as np
-
-    c = np.asarray(counts, float)
-    total = c.sum()
-    if total <= 0:
-        return len(c)
-    keep = int(np.searchsorted(np.cumsum(c), share * total)) + 1
-    return keep if len(c) > stretch * keep else len(c)
-
-
 def margin(s: dict):
     """Decisiveness: distribution of the winner's margin, one bar per whole value on whole-number ticks."""
     import numpy as np
@@ -529,89 +464,4 @@ def categorical(s: dict, col: str):
     ax.set_yticks(y, labels)
     ax.set_xlabel("finished games (%)")
     ax.set_title(cat.label(f"extra.{col}"))
-    return fig
-
-
-OUTLIER_SPAN = 4.0  # a relative change reaching past this many times the median measure's reach runs off the axis
-
-
-def forest_limit(spans: list[float]) -> float | None:
-    """The half-width (in the panel's unit) of a forest panel's axis that keeps the typical measures readable, or None
-    when every measure fits (``spans``: each measure's reach, the largest |value| of its estimate and interval).
-    The axis reaches the largest span at most OUTLIER_SPAN times the median one: one measure at +300% no longer
-    squashes twenty at a few percent; those past it are drawn to the edge and labelled with their values."""
-    import statistics
-
-    if len(spans) < 3:
-        return None
-    med = statistics.median(spans)
-    keep = [x for x in spans if x <= OUTLIER_SPAN * max(med, 1e-12)]
-    if len(keep) == len(spans) or not keep:
-        return None
-    return max(keep)
-
-
-def compare_forest(res: dict):
-    """B - A with 95% intervals: rates in percentage points (left), means relative to A in percent (right). A panel
-    whose few measures change far more than the rest (`forest_limit`) is clipped: those measures' bars run to the
-    axis edge with an arrow, and their estimate and interval are written at the edge (in bold)."""
-    import numpy as np
-
-    rows = [r for r in res["metrics"] if r["p"] is not None]
-    rates = [r for r in rows if r["kind"] == "rate"]
-    means = [r for r in rows if r["kind"] == "mean" and r["a"] != 0]
-    panels = [(rates, "B - A (percentage points)", 100.0, False), (means, "B - A (% of A)", None, True)]
-    panels = [p for p in panels if p[0]]
-    if not panels:
-        return None
-    h = max(len(p[0]) for p in panels) * 0.22 + 1.0
-    fig, axes = _figure(4.2 * len(panels), h, ncols=len(panels))
-    for ax, (rs, title, mult, rel) in zip(axes, panels):
-        y = np.arange(len(rs))[::-1]
-        vals = [
-            [f * r["diff"], f * r["diff_ci95"][0], f * r["diff_ci95"][1]]
-            for r in rs
-            for f in [100.0 / abs(r["a"]) if rel else float(mult or 1.0)]
-        ]
-        lim = forest_limit([max(abs(v) for v in x) for x in vals]) if rel else None
-        edge = None
-        if lim is not None:
-            lo = min(min(x) for x in vals if max(abs(v) for v in x) <= lim)
-            hi = max(max(x) for x in vals if max(abs(v) for v in x) <= lim)
-            pad = 0.08 * max(hi - lo, lim, 1e-9)
-            edge = (min(lo, 0.0) - pad, max(hi, 0.0) + pad)
-            ax.set_xlim(*edge)
-        for yi, r, (d, lo_, hi_) in zip(y, rs, vals):
-            c = ALERT if r.get("verdict", "changed" if r["significant"] else "") == "changed" else NEUTRAL
-            if edge is None or (edge[0] <= lo_ and hi_ <= edge[1]):
-                ax.errorbar([d], [yi], xerr=[[d - lo_], [hi_ - d]], fmt="o", color=c, ms=3, capsize=2, lw=1)
-                continue
-            # runs off the axis: the part inside drawn, an arrow at each edge it crosses, its values at that edge
-            a, b = max(lo_, edge[0]), min(hi_, edge[1])
-            if a < b:
-                ax.plot([a, b], [yi, yi], color=c, lw=1)
-            if edge[0] <= d <= edge[1]:
-                ax.plot([d], [yi], "o", color=c, ms=3)
-            for x, m, off in ((edge[1], ">", hi_ > edge[1]), (edge[0], "<", lo_ < edge[0])):
-                if off:
-                    ax.plot([x], [yi], m, color=c, ms=5, clip_on=False)
-            right = hi_ > edge[1]
-            ax.annotate(
-                f"{d:+.0f}% [{lo_:+.0f}, {hi_:+.0f}]",
-                (edge[1] if right else edge[0], yi),
-                xytext=(-5 if right else 5, 0),
-                textcoords="offset points",
-                ha="right" if right else "left",
-                va="center",
-                fontsize=6.5,
-                fontweight="bold",
-                color=c,
-                bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none"},
-            )
-        ax.axvline(0, color=GREY, lw=1)
-        ax.set_yticks(y, [r.get("label") or r["name"] for r in rs], fontsize=7)
-        ax.set_title(title)
-        if edge is not None:
-            ax.set_xlabel("clipped: off-scale rows show their values", fontsize=7)
-    fig.suptitle("red: changed beyond its margin (significant after Holm)", fontsize=8)
     return fig

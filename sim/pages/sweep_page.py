@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.model.words import count
-from sim.pages import plots
-from sim.pages.html_report import CSS, esc, html_table
+from sim.pages import templating
 from sim.pages.scenario_words import lead_line
 from sim.pages.verdicts import fmt_p
 from sim.stats import verdict as V
@@ -243,59 +242,26 @@ def render(d: dict) -> str:
     # the swept names (their values: the "swept" line below): the file's description may not describe their points,
     # as sim run's page notes of --set
     swept = ", ".join(a["name"] for a in d["axes"])
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1><p>{esc(lead_line({'scenario': sc, 'game_title': d['game_title']}, swept))}</p>",
-        '<dl class="prov">'
-        + "".join(
-            f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>"
-            for k, v in [
-                ("swept", axes),
-                *([("fixed (every point)", fixed_words(d))] if d.get("fixed") else []),
-                ("mode", d["mode"]),
-                ("points", len(d["points"])),
-                ("games per point", f"{d['games']:,}"),
-                ("seed", d["seed"]),
-                ("random numbers", paired),
-                (
-                    "scenario's own point",
-                    "point " + str(d["default"]) if d["default"] is not None else "not among the points",
-                ),
-                ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
-                ("played on", d["provenance"]["executor"]),
-            ]
-        )
-        + "</dl></header>",
+    facts = [
+        ("swept", axes),
+        *([("fixed (every point)", fixed_words(d))] if d.get("fixed") else []),
+        ("mode", d["mode"]),
+        ("points", len(d["points"])),
+        ("games per point", f"{d['games']:,}"),
+        ("seed", d["seed"]),
+        ("random numbers", paired),
+        ("scenario's own point", "point " + str(d["default"]) if d["default"] is not None else "not among the points"),
+        ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
+        ("played on", d["provenance"]["executor"]),
     ]
-    tt = target_text(d)
-    if tt:
-        parts.append(f'<section id="target"><h2>Target</h2><p class="yes">{esc(tt)}</p></section>')
-    mp = many_points_text(d)
-    if mp:
-        parts.append(
-            f'<section id="against-own"><h2>Which settings differ from the scenario\'s own</h2>'
-            f"<p>{esc(mp)}</p></section>"
-        )
-    parts.append('<section id="plots"><h2>Curves</h2>')
-    for pid, cap, svg in plot_list(d):
-        if svg:
-            parts.append(
-                f'<figure class="plot" id="plot-{esc(pid)}">{plots.scope_ids(svg, f"svg-{pid}-")}'
-                f"<figcaption>{esc(cap)}</figcaption></figure>"
-            )
-    parts.append("</section>")
-    parts.append('<section id="points"><h2>Points</h2>' + html_table(point_rows(d)) + "</section>")
-    parts.append(
-        '<section id="definitions"><h2>Definitions</h2><dl class="def">'
-        + "".join(
-            f"<dt><b>{esc(m['label'])}</b> ({esc(m['name'])})</dt><dd>{esc(m.get('definition') or '')}</dd>"
-            for m in d["chosen"]
-        )
-        + "<dt><b>interval</b></dt><dd>95%: Wilson for rates, normal for means; the change from the "
-        "previous point is paired over the games both finished (common random numbers)</dd>"
-        + "</dl><p>All measures of every point, with intervals: sweep.parquet and sweep.json.</p>"
-        "</section></body></html>"
+    return templating.render(
+        "sweep_page.html",
+        title=title,
+        lead=lead_line({"scenario": sc, "game_title": d["game_title"]}, swept),
+        facts=facts,
+        target=target_text(d),
+        against_own=many_points_text(d),
+        plots=templating.figures(plot_list(d)),
+        points=point_rows(d),
+        definitions=[(m["label"], m["name"], m.get("definition") or "") for m in d["chosen"]],
     )
-    return "\n".join(parts) + "\n"

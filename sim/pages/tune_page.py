@@ -6,8 +6,7 @@ dict; the lines of `summary_lines` are what `sim tune` prints."""
 from __future__ import annotations
 
 from sim.model.words import count, with_sign
-from sim.pages import plots
-from sim.pages.html_report import CSS, esc, html_table
+from sim.pages import plots, templating
 from sim.pages.scenario_words import lead_line
 from sim.pages.sweep_page import fmt, fmt_ci
 from sim.pages.verdicts import fmt_p
@@ -296,40 +295,15 @@ def render(d: dict) -> str:
         ("rules / RNG contract", f"v{d['provenance']['rules_version']} / v{d['provenance']['rng_contract']}"),
         ("played on", d["provenance"].get("executor", "")),
     ]
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+    return templating.render(
+        "tune_page.html",
+        title=title,
         # the tuned names: the file's description may not describe the settings tried, as sim run's page notes of --set
-        f"<header><h1>{esc(title)}</h1>"
-        f"<p>{esc(lead_line({'scenario': sc, 'game_title': d.get('game_title')}, tuned, 'tuned'))}</p>",
-        '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in prov) + "</dl></header>",
-        '<section id="chosen"><h2>Chosen setting</h2>'
-        + "".join(f"<p>{esc(line)}</p>" for line in summary_lines(d)[1:-1])
-        + "<p>best.toml in this folder is a scenario of it: <code>sim run best.toml</code>.</p>"
-        + html_table(candidate_rows(d))
-        + "</section>",
-        '<section id="plots"><h2>Plots</h2>',
-    ]
-    for pid, cap, svg in plot_list(d):
-        if svg:
-            parts.append(
-                f'<figure class="plot" id="plot-{esc(pid)}">{plots.scope_ids(svg, f"svg-{pid}-")}'
-                f"<figcaption>{esc(cap)}</figcaption></figure>"
-            )
-    parts.append("</section>")
-    parts.append('<section id="trials"><h2>Trials</h2>' + html_table(trial_rows(d)) + "</section>")
-    parts.append(
-        '<section id="definitions"><h2>Definitions</h2><dl class="def">'
-        + "".join(
-            f"<dt><b>{esc(t['label'])}</b> ({esc(t['measure'])})</dt><dd>{esc(t.get('definition') or '')}</dd>"
-            for t in d["targets"]
-        )
-        + "<dt><b>distance</b></dt><dd>how far the estimate lies from the target (0 within its bounds), with its "
-        "range over the estimate's 95% interval</dd><dt><b>score</b></dt><dd>the distances divided by each measure's "
-        "per-game standard deviation, summed over the targets</dd><dt><b>told apart</b></dt><dd>the candidate's "
-        "score differs from the chosen one's: paired over the confirmation games (common random numbers), delta "
-        "method, Holm-corrected at 5%</dd></dl><p>Every trial with its intervals: tune.parquet and tune.json.</p>"
-        "</section></body></html>"
+        lead=lead_line({"scenario": sc, "game_title": d.get("game_title")}, tuned, "tuned"),
+        facts=prov,
+        chosen=summary_lines(d)[1:-1],
+        candidates=candidate_rows(d),
+        plots=templating.figures(plot_list(d)),
+        trials=trial_rows(d),
+        definitions=[(t["label"], t["measure"], t.get("definition") or "") for t in d["targets"]],
     )
-    return "\n".join(parts) + "\n"

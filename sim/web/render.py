@@ -10,13 +10,15 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import escape
 
+from sim.pages import templating
+
 HERE = Path(__file__).resolve().parent
 
 
 def templates() -> Jinja2Templates:
-    """The templates of templates/, every value escaped (``autoescape`` on for every file, not only .html)."""
-    t = Jinja2Templates(directory=str(HERE / "templates"))
-    t.env.autoescape = True
+    """The templates of templates/ over the report pages' (sim.pages.templating: the one page shell), every value
+    escaped (``autoescape`` on for every file, not only .html)."""
+    t = Jinja2Templates(env=templating.environment(HERE / "templates", strict=False))
     from sim.web import view
 
     t.env.filters.update(view.FILTERS)

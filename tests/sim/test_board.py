@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import EXIT_BAD_INPUT, app
-from sim.pages import board_svg, html_report, plots
+from sim.pages import board_svg, plots, templating
 from tests.sim._cli import one_error_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,8 +76,8 @@ def _shown_px(svg: str) -> float:
     """The width in CSS px the report page shows the board drawing at: its natural size (pt = 4/3 px) capped by
     the page's rule for the board figure (else by the page's width)."""
     natural = float(re.search(r'width="([\d.]+)pt"', svg).group(1)) * 4 / 3
-    cap = re.search(r"figure#plot-board svg\{max-width:(\d+)px", html_report.CSS)
-    page = float(re.search(r"body\{[^}]*max-width:(\d+)px", html_report.CSS).group(1))
+    cap = re.search(r"figure#plot-board svg\{max-width:(\d+)px", templating.CSS)
+    page = float(re.search(r"body\{[^}]*max-width:(\d+)px", templating.CSS).group(1))
     return min(natural, float(cap.group(1)) if cap else page)
 
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from sim.api import core as api
 from sim.cli.main import app
 from sim.model.scenario import load
-from sim.pages import html_report, plots
+from sim.pages import balance_figures, histograms, html_report, plots
 from sim.stats.metrics import wilson
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -279,7 +279,7 @@ def test_team_page_states_the_team_rate_once_and_draws_no_competitive_figures(th
     page = parse(text)
     figs = {f["id"] for f in page.figures}
     assert not figs & {"plot-win-rates", "plot-matchups", "plot-margin"}
-    rate = html_report.pct(s["team"]["hunter"]["rate"])
+    rate = balance_figures.pct(s["team"]["hunter"]["rate"])
     assert text.count(rate) == 1  # one table row (the verdict rounds to 0.1)
     assert "team win rate |" not in text and "by seat" not in text
     assert "decisiveness" not in page.ids and "matchups" not in page.ids
@@ -438,10 +438,10 @@ def test_a_long_game_length_histogram_is_drawn_in_wider_bins():
 
     x = 13 + np.arange(1184)
     c = np.random.default_rng(1).integers(0, 5, size=1184).astype(float)
-    w, xb, cb = plots.coarsen(x, c)
+    w, xb, cb = histograms.coarsen(x, c)
     assert w == 20 and len(cb) <= 80 and cb.sum() == c.sum()
     assert xb[0] == 9.5 and cb[0] == c[:7].sum()  # the first bin holds turns 13..19
-    assert plots.coarsen(x[:70], c[:70])[0] == 1  # a short range keeps one bar per value
+    assert histograms.coarsen(x[:70], c[:70])[0] == 1  # a short range keeps one bar per value
 
 
 @pytest.mark.kernel
@@ -467,7 +467,7 @@ def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
 
 @pytest.mark.kernel
 def test_enough_games_keep_their_intervals_and_tests():
-    from sim.pages import html_report, verdicts
+    from sim.pages import balance_figures, verdicts
 
     s = {
         "scenario": {"game": "moor", "params": {}, "seats": [{"strategy": "weighted"}] * 2, "name": "x"},
@@ -482,20 +482,20 @@ def test_enough_games_keep_their_intervals_and_tests():
         "decisiveness": None,
         "length": {k: {"n": 0} for k in ("turns", "rounds")},
     }
-    rows = dict(html_report.balance_items(s))
+    rows = dict(balance_figures.balance_items(s))
     assert "chi-square test of equal seats: p = " in rows["seat_balance"]["note"]
     assert rows["seat_balance"]["interval"].startswith("[")
     assert not verdicts.run_sentences(s)[0].startswith("Only")
     s["games"].update(played=29, finished=29)
-    rows = dict(html_report.balance_items(s))
+    rows = dict(balance_figures.balance_items(s))
     assert rows["seat_balance"]["interval"] == "none: too few games"
     assert verdicts.run_sentences(s)[0].startswith("Only 29 finished games: too few")
 
 
 def test_an_interval_of_points_does_not_repeat_the_unit():
-    from sim.pages import html_report
+    from sim.pages import balance_figures
 
-    assert html_report.pts(0.019) == "+1.90 pts" and html_report.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
+    assert balance_figures.pts(0.019) == "+1.90 pts" and balance_figures.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
 
 
 @pytest.mark.kernel

@@ -169,13 +169,13 @@ def test_summary_reports_length_in_minutes_with_its_source():
 
 @pytest.mark.kernel
 def test_verdict_balance_page_and_markdown_give_the_minutes():
-    from sim.pages import html_report, tables, verdicts
+    from sim.pages import balance_figures, html_report, tables, verdicts
 
     s = _summary()
     mean = s["length"]["minutes"]["mean"]
     length = next(x for x in verdicts.run_sentences(s) if x.startswith("Game length"))
     assert f"about {mean:.0f} min" in length and "seconds_per_turn" in length and "the box says 20-30 min" in length
-    rows = {r["figure"]: r for r in html_report.balance_rows(s)}
+    rows = {r["figure"]: r for r in balance_figures.balance_rows(s)}
     assert rows["playing time (estimate)"]["value"] == f"{mean:.2f} min"
     md = tables.render_markdown(s)
     assert "minutes (estimate: turns x 13 s / 60)" in md and f"about {mean:.0f} min a game" in md

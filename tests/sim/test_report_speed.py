@@ -2,7 +2,7 @@
 
 1. html_report.write drew every plot twice (once for summary.html, once for balance.md and plots/): drawn once.
 2. A histogram of hundreds of bars (a Galleon game lasts 40-600 turns) was one Rectangle artist per bar, walked by
-   the layout, by the legend's search for a free spot and by the SVG writer: drawn as one path (`plots.bars`), with
+   the layout, by the legend's search for a free spot and by the SVG writer: drawn as one path (`histograms.bars`), with
    the same limits and the legend where it went.
 3. Every scenario of `make run` redrew its board (0.15-0.4 s): a board file already drawn in this process is reused.
 4. `sim compare` gave no time for writing its pages, and `sim check` no games/s at all: both say the games (games/s of
@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import app
-from sim.pages import board_svg, html_report, plots
+from sim.pages import board_svg, histograms, html_report, plots
 
 cli = CliRunner()
 
@@ -84,7 +84,7 @@ def test_many_bars_are_one_path_with_the_limits_and_legend_spot_of_ax_bar(shape)
         h = h[::-1]
     h = 100 * h / h.sum()
     fig_a, a = _hist_figure(x, h, lambda ax, x, h: ax.bar(x, h, width=1.0, color=plots.NEUTRAL, alpha=0.85))
-    fig_b, b = _hist_figure(x, h, lambda ax, x, h: plots.bars(ax, x, h, 1.0, plots.NEUTRAL, 0.85))
+    fig_b, b = _hist_figure(x, h, lambda ax, x, h: histograms.bars(ax, x, h, 1.0, plots.NEUTRAL, 0.85))
     assert len(a.patches) == len(x) and len(b.patches) == 1
     assert a.get_xlim() == pytest.approx(b.get_xlim()) and a.get_ylim() == pytest.approx(b.get_ylim())
     assert b.get_ylim()[0] == 0
@@ -97,8 +97,8 @@ def test_few_bars_stay_bars():
 
     with matplotlib.rc_context(plots.RC):
         fig, (ax,) = plots._figure(3.5, 2.8)
-        plots.bars(ax, np.arange(plots.MANY_BARS), np.ones(plots.MANY_BARS), 1.0, plots.NEUTRAL, 0.85)
-    assert len(ax.patches) == plots.MANY_BARS
+        histograms.bars(ax, np.arange(histograms.MANY_BARS), np.ones(histograms.MANY_BARS), 1.0, plots.NEUTRAL, 0.85)
+    assert len(ax.patches) == histograms.MANY_BARS
 
 
 @pytest.mark.kernel
@@ -114,10 +114,10 @@ def test_galleon_length_plot_draws_many_bars_as_one_path_and_few_as_bars(tmp_pat
     turns, rounds = fig.axes
     d = s["length"]["turns"]
     c = np.asarray(d["hist"]["counts"], float)
-    assert len(c) > plots.MANY_BARS
-    keep = plots.tail_cut(c)
-    _, xb, _ = plots.coarsen(d["hist"]["lo"] + np.arange(keep), c[:keep])
-    assert len(turns.patches) == (1 if len(xb) > plots.MANY_BARS else len(xb))
+    assert len(c) > histograms.MANY_BARS
+    keep = histograms.tail_cut(c)
+    _, xb, _ = histograms.coarsen(d["hist"]["lo"] + np.arange(keep), c[:keep])
+    assert len(turns.patches) == (1 if len(xb) > histograms.MANY_BARS else len(xb))
     assert turns.get_ylim()[0] == 0 and turns.get_ylim()[1] > 0
 
 

@@ -100,7 +100,7 @@ def test_no_finished_game_gives_a_warning_and_no_made_up_figures(tmp_path):
 @pytest.mark.kernel
 def test_n_a_instead_of_none_in_tables():
     s, _ = api.run_scenario(moor(max_turns=10), 100, write=False)
-    assert all(v == "n/a" for r in html_report.length_rows(s) for k, v in r.items() if k not in ("length",))
+    assert all(v == "n/a" for r in tables.length_rows(s) for k, v in r.items() if k not in ("length",))
     assert "None" not in tables.md(tables.length_frame(s))
 
 

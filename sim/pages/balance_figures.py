@@ -1,0 +1,257 @@
+"""The balance report's headline figures ("Balance at a glance") and their definitions, from the summary dict
+(sim.stats.summary, schema 1): each figure with its value, 95% interval and a note, in report order. Labels and
+definitions come from the catalogue of measures (sim.model.catalogue); none is spelled here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from sim.model import catalogue
+from sim.model.words import count, with_sign
+from sim.pages import verdicts
+from sim.pages.scenario_words import is_team_game
+from sim.pages.verdicts import fmt_p
+from sim.stats import metrics
+
+Item = tuple[str, dict]  # (catalogue key, {figure, value, interval, note})
+NONE = "none: too few games"
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def pts(x: float) -> str:
+    return f"{with_sign(100 * x, 2)} pts"
+
+
+def ci_pct(c) -> str:
+    return f"[{100 * c[0]:.2f}%, {100 * c[1]:.2f}%]"
+
+
+def ci_pts(c) -> str:
+    """An interval of percentage points, next to its value that already says "pts" (the unit once)."""
+    return f"[{with_sign(100 * c[0], 2)}, {with_sign(100 * c[1], 2)}]"
+
+
+def _item(key: str, figure: str, value: str, interval: str, note: str) -> Item:
+    return key, {"figure": figure, "value": value, "interval": interval, "note": note}
+
+
+def _few_text(fin: int) -> str:
+    return f"too few games ({fin} finished, fewer than {metrics.MIN_GAMES_FOR_TESTS})"
+
+
+def balance_items(s: dict) -> list[Item]:
+    """The headline balance figures as (catalogue key, {figure, value, interval, note}) in report order; the
+    figure is the measure's catalogue label. Nothing finished: one "no finished game" row and the truncated share."""
+    g = s["games"]
+    lab = catalogue.for_summary(s).label
+    trunc = _item(
+        "truncated",
+        lab("truncated"),
+        pct(g["truncated_rate"]),
+        ci_pct(metrics.wilson(g["truncated"], g["played"])),
+        f"{g['truncated']} of {count(g['played'], 'game')}; errors: {g['errors']}",
+    )
+    if not g["finished"]:  # nothing finished: every figure below would be made of empty histograms
+        none = "every game hit the turn cap (max_turns) or failed: raise max_turns"
+        return [_item("", "no finished game", "n/a", "", none), trunc]
+    rows = _team_items(s) if is_team_game(s) else _competitive_items(s)
+    return rows + _length_items(s) + _minutes_items(s) + [trunc]
+
+
+def _team_items(s: dict) -> list[Item]:
+    """Each team's win rate (a team game)."""
+    lab = catalogue.for_summary(s).label
+    return [
+        _item(
+            f"team.{role}",
+            lab(f"team.{role}"),
+            pct(r["rate"]),
+            ci_pct(r["ci95"]),
+            f"{r['wins']:.0f} of {r['games']} finished games",
+        )
+        for role, r in s["team"].items()
+    ]
+
+
+def _competitive_items(s: dict) -> list[Item]:
+    """First-player advantage, seat balance, ties (and tiebreaks), the margin: a competitive game's figures."""
+    return _first_player_items(s) + [_seat_balance_item(s)] + _tie_items(s) + _margin_items(s)
+
+
+def _first_player_items(s: dict) -> list[Item]:
+    fin = s["games"]["finished"]
+    lab = catalogue.for_summary(s).label
+    fp = s.get("first_player") or {}
+    if not (fp.get("win") and fp.get("advantage") is not None):
+        return []
+    p0 = fp["win"]["rate"]
+    se0 = math.sqrt(fp["fair_share"] * (1 - fp["fair_share"]) / fin) if fin else 0.0
+    pv = metrics.diff_test(p0 - fp["fair_share"], se0)
+    few = metrics.too_few_for_tests(fin)
+    note = f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fp['fair_share'])}; " + (
+        f"{_few_text(fin)} to test" if few else fmt_p(pv)
+    )
+    return [
+        _item(
+            "first_player_advantage",
+            lab("first_player_advantage"),
+            pts(fp["advantage"]),
+            ci_pts(fp["advantage_ci95"]),
+            note,
+        )
+    ]
+
+
+def _seat_balance_item(s: dict) -> Item:
+    """The highest minus the lowest seat win rate, its normal interval and the chi-square test of equal seats."""
+    fin = s["games"]["finished"]
+    few = metrics.too_few_for_tests(fin)  # no normal interval or test: "too few games" instead
+    rates = [r["win"]["rate"] for r in s["seats"]]
+    hi_s = max(range(len(rates)), key=lambda i: rates[i])
+    lo_s = min(range(len(rates)), key=lambda i: rates[i])
+    pi, pj = rates[hi_s], rates[lo_s]
+    gap = pi - pj
+    se = math.sqrt(max(pi + pj - (pi - pj) ** 2, 0.0) / fin) if fin else 0.0
+    z = metrics.z_value()
+    chi = metrics.uniform_chi2([r["win"]["wins"] for r in s["seats"]])
+    test = (
+        f"{_few_text(fin)} for an interval or the chi-square test of equal seats"
+        if few
+        else f"chi-square test of equal seats: {fmt_p(chi['p'])}"
+    )
+    return _item(
+        "seat_balance",
+        catalogue.for_summary(s).label("seat_balance"),
+        pts(gap),
+        NONE if few else ci_pts([gap - z * se, gap + z * se]),
+        f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; {test}",
+    )
+
+
+def _tie_items(s: dict) -> list[Item]:
+    fin = s["games"]["finished"]
+    lab = catalogue.for_summary(s).label
+    t = s["ties"]
+    rows = [
+        _item(
+            "tie",
+            lab("tie"),
+            pct(t["tie_rate"]),
+            ci_pct(metrics.wilson(t["shared_games"], fin)),
+            f"{t['shared_games']} shared wins",
+        )
+    ]
+    if "tiebreak_decided" in t:
+        rows.append(
+            _item(
+                "extra.tiebreak_decided",
+                lab("extra.tiebreak_decided"),
+                pct(t["tiebreak_rate"]),
+                ci_pct(metrics.wilson(t["tiebreak_decided"], fin)),
+                count(t["tiebreak_decided"], "game"),
+            )
+        )
+    return rows
+
+
+def _margin_items(s: dict) -> list[Item]:
+    d = s.get("decisiveness")
+    if not (d and d["margin"]["n"] and d.get("mean_ci95")):
+        return []
+    cat = catalogue.for_summary(s)
+    few = metrics.too_few_for_tests(s["games"]["finished"])
+    m = d["margin"]
+    note = (
+        f"median {m['quantiles']['p50']}; {cat.label('close_games')} (margin <= {d['close_margin']}): "
+        f"{pct(d['close']['rate'])} {ci_pct(d['close']['ci95'])}"
+    )
+    return [
+        _item(
+            "margin",
+            cat.label("margin"),
+            f"{m['mean']:.2f} {cat.unit('margin')}",
+            NONE if few else f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
+            note,
+        )
+    ]
+
+
+def _half_width(L: dict) -> float:
+    """The normal 95% half-width of a length's mean."""
+    return metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
+
+
+def _length_items(s: dict) -> list[Item]:
+    lab = catalogue.for_summary(s).label
+    few = metrics.too_few_for_tests(s["games"]["finished"])
+    rows = []
+    for key in ("turns", "rounds"):
+        L = s["length"][key]
+        if not L["n"]:
+            continue
+        h, q = _half_width(L), L["quantiles"]
+        rows.append(
+            _item(
+                f"length.{key}",
+                lab(f"length.{key}"),
+                f"{L['mean']:.2f}",
+                NONE if few else f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
+                f"median {q['p50']}, 5-95%: {q['p05']}-{q['p95']}",
+            )
+        )
+    return rows
+
+
+def _minutes_items(s: dict) -> list[Item]:
+    """The turns' mean and interval, in minutes (turns x seconds_per_turn / 60), when the summary has them."""
+    m = s["length"].get("minutes")
+    if not (m and m["mean"] is not None):
+        return []
+    few = metrics.too_few_for_tests(s["games"]["finished"])
+    L, k = s["length"]["turns"], m["seconds_per_turn"] / 60.0
+    h = _half_width(L)
+    note = (
+        f"median {m['median']:.0f} min; turns x {m['seconds_per_turn']:g} s a turn / 60 "
+        f"(seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); "
+        f"{verdicts.box_words(m)}"
+    )
+    return [
+        _item(
+            "length.minutes",
+            "playing time (estimate)",
+            f"{m['mean']:.2f} min",
+            NONE if few else f"[{k * (L['mean'] - h):.2f}, {k * (L['mean'] + h):.2f}]",
+            note,
+        )
+    ]
+
+
+def balance_rows(s: dict) -> list[dict]:
+    """The headline balance figures: {figure, value, interval, note} (strings), in report order."""
+    return [r for _, r in balance_items(s)]
+
+
+def definitions(s: dict) -> list[tuple[str, str]]:
+    """(label, definition) of every measure the page reports as a headline figure, from the catalogue."""
+    cat = catalogue.for_summary(s)
+    keys = [k for k, _ in balance_items(s) if k]
+    if not is_team_game(s):
+        keys.insert(0, "win.seat{seat}")
+        if "close_games" not in keys and any(k == "margin" for k in keys):
+            keys.append("close_games")
+    out = []
+    for k in dict.fromkeys(keys):
+        e = catalogue.lookup(k, cat.game) if "{" in k else cat.entry(k)
+        if e is not None and e.definition:  # a pattern entry said of every seat, never a raw {seat}
+            out.append((_generic(e.label), cat.generic_definition(k)) if "{" in k else (e.label, e.definition))
+    return out
+
+
+def _generic(label: str) -> str:
+    """A pattern entry's label for the definitions list ('seat {seat} ({strategy}) wins' -> 'seat wins')."""
+    return re.sub(r"\s+", " ", re.sub(r"\{\w+\}|\(\{\w+\}\)", "", label)).strip()
