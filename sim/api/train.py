@@ -216,7 +216,11 @@ def train(
     for i in range(len(iters), cfg.iterations):
         t0 = time.monotonic()
         if i == 0:
-            rollout_name, rollout = default_rollout, [L.rollout_rows(t, learner, default_rollout, None) for t in table]
+            rollout_name = default_rollout
+            rollout = [
+                L.rollout_rows(t, learner, default_rollout, None, learner.scripted_params(k))
+                for k, t in enumerate(table)
+            ]
         else:
             rollout_name = f"{learner.strategy} of iteration {i}"
             prev = np.concatenate([[0.0], weights[-1]])
