@@ -182,6 +182,7 @@ def test_a_new_strategy_drops_the_old_strategys_parameters():
     assert sc.seats[2].strategy == "runner" and sc.seats[2].params == {}
 
 
+@pytest.mark.kernel
 def test_a_new_strategy_drops_a_parameter_of_the_same_name_and_another_meaning():
     # weighted's w_jewel (a planner's room value) is not the learned hunter's w_jewel (a policy weight): switching
     # the tuned advanced team to learned must play the shipped policy, not a weight of 11.5 on one feature
