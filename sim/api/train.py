@@ -427,8 +427,9 @@ def _reference_lines(report: dict) -> list[str]:
         lines += ["", f"By variant, the shipped iteration ({report['best'] + 1}):", ""]
         for v in variants:
             shown = ", ".join(f"{k} = {x}" for k, x in v["params"].items())
+            own = ", ".join(f"{k} = {x}" for k, x in v.get("scripted", {}).items())
             lines.append(
                 f"- {shown}: learned {pct(v['learned'])} of {v['learned']['games']} games, "
-                f"{it0['versus']} {pct(v['reference'])}"
+                f"{it0['versus']}{f' ({own})' if own else ''} {pct(v['reference'])}"
             )
     return lines

@@ -362,7 +362,8 @@ def team_strength(
     else the role's first seat) on ``versus``'s tables (one per variant, ``games`` split evenly over them, the same
     game indices per variant), and the reference: the same games with those seats on ``learner.versus`` (common
     random numbers: the dice are the same). {"games", "wins", "win_rate", "ci" (Wilson 95%), "fair": the
-    reference's win rate, "reference": {...}, "variants": [{"params", "learned": {...}, "reference": {...}}]}."""
+    reference's win rate, "reference": {...}, "variants": [{"params", "scripted" (the reference's own parameters
+    there, `Learner.scripted`), "learned": {...}, "reference": {...}}]}."""
     spec = versus[0].spec
     lst = spec.strategy(learner.strategy)
     assert lst is not None
@@ -383,7 +384,14 @@ def team_strength(
         rw, rg = _role_wins(sc, sc.sids(), sc.sparams(), mask, seed, point, m)
         tot += (lw, lg, rw, rg)
         params = {p: sc.params[p] for p, _v in learner.variants[k]}
-        parts.append({"params": params, "learned": _rate(lw, lg), "reference": _rate(rw, rg)})
+        parts.append(
+            {
+                "params": params,
+                "scripted": learner.scripted_params(k),
+                "learned": _rate(lw, lg),
+                "reference": _rate(rw, rg),
+            }
+        )
     out = _rate(float(tot[0]), int(tot[1]))
     ref = _rate(float(tot[2]), int(tot[3]))
     return {**out, "fair": ref["win_rate"], "reference": {"strategy": learner.versus, **ref}, "variants": parts}
