@@ -156,3 +156,20 @@ def test_the_values_target_shares_between_equal_actions_and_skips_untried_ones()
 
     t = value_target(np.array([4.0, 4.0, 0.0, 4.0]), np.array([3.0, 3.0, 0.0, 1.0]), 0.1)
     assert t.sum() == pytest.approx(1.0) and t[0] == t[1] and t[2] == 0.0 and 0.0 < t[3] < t[0]
+
+
+def test_a_team_report_names_the_reference_s_own_parameters_by_variant():
+    from sim.api.train import report_markdown
+
+    rate = {"games": 100, "wins": 6.0, "win_rate": 0.06, "ci": [0.03, 0.12]}
+    variants = [
+        {"params": {"mode": "basic"}, "scripted": {}, "learned": rate, "reference": rate},
+        {"params": {"mode": "advanced"}, "scripted": {"w_jewel": 11.5}, "learned": rate, "reference": rate},
+    ]
+    it = {"iteration": 0, "rollout": "weighted", "decisions": 10, "agreement": 1.0, "versus": "weighted"}
+    it |= {"strength": {**rate, "reference": rate, "variants": variants}, "seconds_play": 1.0, "seconds_fit_eval": 1.0}
+    report = {"game": "treasure_hunters", "role": "hunter", "command": "sim train x", "team": True, "best": 0}
+    report |= {"seconds": 2.0, "iterations": [it], "config": {"games": 4, "budget": 64, "l2": 1e-3, "eval_games": 200}}
+    md = report_markdown(report)
+    assert "- mode = basic: learned 6.0% [3.0, 12.0] of 100 games, weighted 6.0%" in md
+    assert "- mode = advanced: learned 6.0% [3.0, 12.0] of 100 games, weighted (w_jewel = 11.5) 6.0%" in md
