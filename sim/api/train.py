@@ -216,7 +216,11 @@ def train(
     for i in range(len(iters), cfg.iterations):
         t0 = time.monotonic()
         if i == 0:
-            rollout_name, rollout = default_rollout, [L.rollout_rows(t, learner, default_rollout, None) for t in table]
+            rollout_name = default_rollout
+            rollout = [
+                L.rollout_rows(t, learner, default_rollout, None, learner.scripted_params(k))
+                for k, t in enumerate(table)
+            ]
         else:
             rollout_name = f"{learner.strategy} of iteration {i}"
             prev = np.concatenate([[0.0], weights[-1]])
@@ -423,8 +427,9 @@ def _reference_lines(report: dict) -> list[str]:
         lines += ["", f"By variant, the shipped iteration ({report['best'] + 1}):", ""]
         for v in variants:
             shown = ", ".join(f"{k} = {x}" for k, x in v["params"].items())
+            own = ", ".join(f"{k} = {x}" for k, x in v.get("scripted", {}).items())
             lines.append(
                 f"- {shown}: learned {pct(v['learned'])} of {v['learned']['games']} games, "
-                f"{it0['versus']} {pct(v['reference'])}"
+                f"{it0['versus']}{f' ({own})' if own else ''} {pct(v['reference'])}"
             )
     return lines

@@ -82,7 +82,9 @@ HAUNTER_ROLLOUTS = ("haunter_weighted", "haunter_trapper", "haunter_builder", "h
 # the learned players (`sim train treasure_hunters --role hunter|haunter`, docs/guide/learned.md). The hunters: one
 # policy for the basic and the advanced game, trained as a team (every hunter seat searching, the team's win the
 # reward) with the hunters' own search settings (sequential halving, deviate 2: a team of UCB1 searchers overrules the
-# team's plan on noise) and judged by the team's win rate against the weighted team's. The Head Haunter: against
+# team's plan on noise) and judged by the team's win rate against the weighted team's; in the advanced game the
+# weighted team plays its tuned w_jewel (advanced-4p.toml) as reference and first rollouts, the row the policy's
+# `script` feature plays there (features.ADVANCED_JEWEL). The Head Haunter: against
 # weighted hunters, judged against the builder (the best scripted Head Haunter on the ladder).
 LEARNERS = (
     Learner(
@@ -97,6 +99,7 @@ LEARNERS = (
         root="halving",
         team=True,
         variants=((("mode", "basic"),), (("mode", "advanced"),)),
+        scripted=((), (("w_jewel", F.ADVANCED_JEWEL),)),
     ),
     Learner(
         "haunter",

@@ -11,7 +11,9 @@ Names (``sim list GAME`` shows the parameters and strategy parameters):
     PARAM.FIELD                                 one name of a card mix (``ghost_cards.shuffle=2``) or one part of a
                                                 table parameter (``move_die.ghost=[1, 1, 1, 1, 0, 0]``)
     seats.I.strategy                            seat I's strategy (0-based; ``seats.*.strategy``: every seat); the
-                                                strategy parameters the new strategy does not take are dropped
+                                                strategy parameters the new strategy does not take, or takes with
+                                                another meaning (a policy weight named as a planner's value), are
+                                                dropped
     seats.I.W  or  seats.I.params.W             seat I's strategy parameter W (``seats.*.W``: every seat)
 
 Values are TOML (``2``, ``1.5``, ``true``, ``"text"``, ``[1, 2]``); a bare word that is not TOML is taken as text, so
@@ -195,11 +197,11 @@ def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -
         if not isinstance(seat, dict):
             continue  # the file's own error, reported by validation
         if key == "strategy":
+            old = spec.strategy(seat.get("strategy")) if spec and isinstance(seat.get("strategy"), str) else None
             seat["strategy"] = value
             st = spec.strategy(value) if spec and isinstance(value, str) else None
             if st is not None and isinstance(seat.get("params"), dict):
-                keep = {p.name for p in st.params}
-                seat["params"] = {k: v for k, v in seat["params"].items() if k in keep}
+                seat["params"] = {k: v for k, v in seat["params"].items() if k in _kept(old, st)}
             where.append(f"seats[{i}].strategy")
             continue
         st = spec.strategy(seat.get("strategy")) if spec and isinstance(seat.get("strategy"), str) else None
@@ -216,6 +218,14 @@ def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -
             sp[key] = value
         where.append(f"seats[{i}].params.{key}")
     return where
+
+
+def _kept(old: Any, new: Any) -> set[str]:
+    """The parameter names a seat keeps when its strategy ``old`` becomes ``new``: those ``new`` takes with the same
+    meaning (help) as ``old`` (Turnwall's memory); a name of another meaning is dropped (weighted's ``w_jewel``, a
+    planner value, is not the learned player's ``w_jewel``, a policy weight)."""
+    meant = {p.name: p.help for p in old.params} if old is not None else {}
+    return {p.name for p in new.params if old is None or meant.get(p.name) == p.help}
 
 
 def seats_with_param(spec: Any, seats: Any, key: str) -> list[tuple[int, str]]:

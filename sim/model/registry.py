@@ -121,7 +121,9 @@ class Learner:
     target: what the fit imitates at a search decision: "visits" (the search's visit share of each action: right where
         the budget tries every action several times, Moor) or "chosen" (the action the search played: where a
         decision offers more actions than the budget can tell apart, Galleon's moves, the visits are nearly even and
-        the play is the signal).
+        the play is the signal) or "values" (a softmax of each action's rollout win rate at ``value_temperature``:
+        actions the rollouts cannot tell apart share the target).
+    value_temperature: the softmax temperature of the "values" target, in win-rate points.
     bootstrap: the rollout strategy of the first iteration (before there is a policy); "" for the search's default
         rollout strategy. Best the scripted strategy whose own value is among the features (Galleon: treasure, its
         `script` feature), so that the first policy can at least imitate it.
@@ -138,6 +140,10 @@ class Learner:
     variants: the scenario parameters of each training table, as ((name, value), ...) per variant; training game g
         and the strength games are spread over them in turn (Treasure Hunters hunters: the basic and the advanced game,
         one policy for both). ``((),)``: the game's defaults.
+    scripted: per variant, the parameters of the role's scripted strategies at that variant's tables, as
+        ((name, value), ...) (each strategy takes those it has): the ``versus`` reference and the ``bootstrap``
+        rollouts play them. ``()``: their defaults everywhere (Treasure Hunters hunters: the advanced game's tuned
+        ``w_jewel`` 11.5 of advanced-4p.toml, the row the `script` feature plays there).
     """
 
     role: str
@@ -148,14 +154,20 @@ class Learner:
     target: str = "visits"
     bootstrap: str = ""
     deviate: float = 0.0
+    value_temperature: float = 0.1
     root: str = "ucb1"
     team: bool = False
     opponent: str = ""
     variants: tuple[tuple[tuple[str, Any], ...], ...] = ((),)
+    scripted: tuple[tuple[tuple[str, Any], ...], ...] = ()
 
     def module(self) -> ModuleType:
         """The imported features module (numba imported; nothing compiled until a kernel is called)."""
         return importlib.import_module(self.features)
+
+    def scripted_params(self, k: int) -> dict[str, Any]:
+        """The parameters of the role's scripted strategies in variant ``k`` (`scripted`; {}: their defaults)."""
+        return dict(self.scripted[k]) if k < len(self.scripted) else {}
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,12 @@ MAX_DECISIONS = 100_000  # a game's search decisions, at most (a runaway game st
 ITER_POINT = 1 << 24  # stream ``point`` of decision k of iteration i: i * ITER_POINT + k
 
 
-def table(game: str, learner: Learner, strategy: str, seed: int, params: dict | None = None) -> Scenario:
-    """The training table: ``learner.players`` seats, each seat of the learner's role playing ``strategy``, every
-    other seat ``learner.opponent`` (or its role's first strategy); ``params`` the scenario parameters (a variant)."""
+def table(
+    game: str, learner: Learner, strategy: str, seed: int, params: dict | None = None, seat_params: dict | None = None
+) -> Scenario:
+    """The training table: ``learner.players`` seats, each seat of the learner's role playing ``strategy`` (with
+    those of ``seat_params`` it takes), every other seat ``learner.opponent`` (or its role's first strategy);
+    ``params`` the scenario parameters (a variant)."""
     from sim.model.registry import get
 
     spec = get(game)
@@ -46,7 +49,14 @@ def table(game: str, learner: Learner, strategy: str, seed: int, params: dict | 
     other = learner.opponent
     if strategy == "search":  # the role's own search strategy (Treasure Hunters' Head Haunter: haunter_search)
         strategy = search_name(spec, learner.role)
-    seats = [{"strategy": strategy if r == learner.role else (other or _default_strategy(spec, r))} for r in roles]
+    st = spec.strategy(strategy)
+    own = {k: v for k, v in (seat_params or {}).items() if st is not None and any(p.name == k for p in st.params)}
+    seats = [
+        {"strategy": strategy, "params": dict(own)}
+        if r == learner.role
+        else {"strategy": other or _default_strategy(spec, r)}
+        for r in roles
+    ]
     data = {
         "scenario": {"game": game, "players": n, "games": 1, "seed": int(seed), "name": f"train-{game}-{learner.role}"},
         "params": params or {},
@@ -56,8 +66,12 @@ def table(game: str, learner: Learner, strategy: str, seed: int, params: dict | 
 
 
 def tables(game: str, learner: Learner, strategy: str, seed: int) -> list[Scenario]:
-    """One `table` per variant of the learner (`Learner.variants`), in order."""
-    return [table(game, learner, strategy, seed, dict(v) or None) for v in learner.variants]
+    """One `table` per variant of the learner (`Learner.variants`), in order; the role's seats take the variant's
+    scripted parameters (`Learner.scripted`) that ``strategy`` has."""
+    return [
+        table(game, learner, strategy, seed, dict(v) or None, learner.scripted_params(k))
+        for k, v in enumerate(learner.variants)
+    ]
 
 
 def search_name(spec: Any, role: str) -> str:
@@ -69,10 +83,13 @@ def _default_strategy(spec: Any, role: str) -> str:
     return next(s.name for s in spec.strategies if s.role == role and s.sid != 63)
 
 
-def rollout_rows(sc: Scenario, learner: Learner, rollout: str, weights: np.ndarray | None) -> tuple:
+def rollout_rows(
+    sc: Scenario, learner: Learner, rollout: str, weights: np.ndarray | None, params: dict | None = None
+) -> tuple:
     """(sids int64[n], sparams float64[n, n_sparams]) of the rollouts: each seat of the learner's role plays
     ``rollout`` (the learned strategy with ``weights``, float64[1 + F]: temperature then weights; or a scripted one
-    with its default parameters), every other seat its table strategy."""
+    with its default parameters, those of ``params`` it takes replacing them: `Learner.scripted`), every other seat
+    its table strategy."""
     spec = sc.spec
     sids = sc.sids().copy()
     sparams = sc.sparams().copy()
@@ -84,7 +101,8 @@ def rollout_rows(sc: Scenario, learner: Learner, rollout: str, weights: np.ndarr
         sparams[i, :] = 0.0
         # defaults first: a learned row may go on past its weights (Turnwall's memory)
         for j, ps in enumerate(rst.params):
-            sparams[i, j] = ps.domain.index(ps.default) if ps.kind == "choice" else ps.default
+            v = (params or {}).get(ps.name, ps.default)
+            sparams[i, j] = ps.domain.index(v) if ps.kind == "choice" else v
         if rollout == learner.strategy and weights is not None:
             sparams[i, : len(weights)] = weights
     return sids, sparams
@@ -172,7 +190,9 @@ def play_training_game(
             xs.append(x.copy())
             j = int(np.flatnonzero(acts == a)[0])
             tot = visits.sum()
-            if learner.target == "chosen" or tot <= 0:
+            if learner.target == "values" and tot > 0:
+                t = value_target(visits, search.wins[:kk].astype(np.float64), learner.value_temperature)
+            elif learner.target != "visits" or tot <= 0:
                 t = np.zeros(kk)
                 t[j] = 1.0
             else:
@@ -185,6 +205,18 @@ def play_training_game(
     if not xs:
         return Decisions.concat([], feat.N_FEATURES)
     return Decisions(np.concatenate(xs), np.array(group, np.int64), np.concatenate(ts), np.array(chosen, np.int64))
+
+
+def value_target(visits: np.ndarray, wins: np.ndarray, temperature: float) -> np.ndarray:
+    """The ``values`` target of one decision (float64[k], summing to 1): a softmax of each action's rollout win rate
+    (Laplace-smoothed, (wins + 1) / (visits + 2), so that an action tried once is not read as sure) at
+    ``temperature`` (win-rate points, > 0); actions never tried get 0. Actions of equal value share the target
+    (two orders of the same moves), where the chosen action alone would be a coin toss between them."""
+    q = (wins + 1.0) / (visits + 2.0)
+    tried = visits > 0
+    e = np.where(tried, np.exp((q - q[tried].max()) / temperature), 0.0)
+    out: np.ndarray = e / e.sum()
+    return out
 
 
 def collect(
@@ -330,7 +362,8 @@ def team_strength(
     else the role's first seat) on ``versus``'s tables (one per variant, ``games`` split evenly over them, the same
     game indices per variant), and the reference: the same games with those seats on ``learner.versus`` (common
     random numbers: the dice are the same). {"games", "wins", "win_rate", "ci" (Wilson 95%), "fair": the
-    reference's win rate, "reference": {...}, "variants": [{"params", "learned": {...}, "reference": {...}}]}."""
+    reference's win rate, "reference": {...}, "variants": [{"params", "scripted" (the reference's own parameters
+    there, `Learner.scripted`), "learned": {...}, "reference": {...}}]}."""
     spec = versus[0].spec
     lst = spec.strategy(learner.strategy)
     assert lst is not None
@@ -351,7 +384,14 @@ def team_strength(
         rw, rg = _role_wins(sc, sc.sids(), sc.sparams(), mask, seed, point, m)
         tot += (lw, lg, rw, rg)
         params = {p: sc.params[p] for p, _v in learner.variants[k]}
-        parts.append({"params": params, "learned": _rate(lw, lg), "reference": _rate(rw, rg)})
+        parts.append(
+            {
+                "params": params,
+                "scripted": learner.scripted_params(k),
+                "learned": _rate(lw, lg),
+                "reference": _rate(rw, rg),
+            }
+        )
     out = _rate(float(tot[0]), int(tot[1]))
     ref = _rate(float(tot[2]), int(tot[3]))
     return {**out, "fair": ref["win_rate"], "reference": {"strategy": learner.versus, **ref}, "variants": parts}

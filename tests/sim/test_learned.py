@@ -127,3 +127,49 @@ def test_training_is_reproducible_for_any_thread_count_and_after_a_resume(tmp_pa
     policy = json.loads((tmp_path / "one" / "policy.json").read_text())
     assert policy["command"].startswith("sim train moor --role player --seed 5 --iterations 2")
     assert policy["feature_set"] == "moor-player" and policy["rules_version"] == get("moor").rules_version  # type: ignore[union-attr]
+
+
+def test_the_advanced_reference_and_first_rollouts_play_the_tuned_weighted_row():
+    """Treasure Hunters hunters (`Learner.scripted`): the advanced game's reference team and bootstrap rollouts play
+    the tuned w_jewel of advanced-4p.toml, what the policy's script plays there; the basic game and the training
+    search's own seats keep their defaults."""
+    from sim.model.paths import REPO
+    from sim.model.scenario import load
+    from sim.play import learn as L
+
+    lr = _learner("treasure_hunters", "hunter")
+    tuned = load(REPO / "scenarios" / "treasure_hunters" / "advanced-4p.toml").seats[0].params
+    basic, adv = L.tables("treasure_hunters", lr, "weighted", 1)
+    assert [s.params for s in basic.seats] == [{}] * 4 and [s.params for s in adv.seats] == [tuned] * 4
+    assert all(s.params == {} for t in L.tables("treasure_hunters", lr, "search", 1) for s in t.seats)
+    params = adv.spec.strategy("weighted").params  # type: ignore[union-attr]
+    col = [p.name for p in params].index("w_jewel")
+    _, rows = L.rollout_rows(adv, lr, "weighted", None, lr.scripted_params(1))
+    _, base = L.rollout_rows(basic, lr, "weighted", None, lr.scripted_params(0))
+    assert (rows[:, col] == tuned["w_jewel"]).all() and (base[:, col] == params[col].default).all()
+
+
+def test_the_values_target_shares_between_equal_actions_and_skips_untried_ones():
+    import numpy as np
+
+    from sim.play.learn import value_target
+
+    t = value_target(np.array([4.0, 4.0, 0.0, 4.0]), np.array([3.0, 3.0, 0.0, 1.0]), 0.1)
+    assert t.sum() == pytest.approx(1.0) and t[0] == t[1] and t[2] == 0.0 and 0.0 < t[3] < t[0]
+
+
+def test_a_team_report_names_the_reference_s_own_parameters_by_variant():
+    from sim.api.train import report_markdown
+
+    rate = {"games": 100, "wins": 6.0, "win_rate": 0.06, "ci": [0.03, 0.12]}
+    variants = [
+        {"params": {"mode": "basic"}, "scripted": {}, "learned": rate, "reference": rate},
+        {"params": {"mode": "advanced"}, "scripted": {"w_jewel": 11.5}, "learned": rate, "reference": rate},
+    ]
+    it = {"iteration": 0, "rollout": "weighted", "decisions": 10, "agreement": 1.0, "versus": "weighted"}
+    it |= {"strength": {**rate, "reference": rate, "variants": variants}, "seconds_play": 1.0, "seconds_fit_eval": 1.0}
+    report = {"game": "treasure_hunters", "role": "hunter", "command": "sim train x", "team": True, "best": 0}
+    report |= {"seconds": 2.0, "iterations": [it], "config": {"games": 4, "budget": 64, "l2": 1e-3, "eval_games": 200}}
+    md = report_markdown(report)
+    assert "- mode = basic: learned 6.0% [3.0, 12.0] of 100 games, weighted 6.0%" in md
+    assert "- mode = advanced: learned 6.0% [3.0, 12.0] of 100 games, weighted (w_jewel = 11.5) 6.0%" in md

@@ -183,6 +183,17 @@ def test_a_new_strategy_drops_the_old_strategys_parameters():
 
 
 @pytest.mark.kernel
+def test_a_new_strategy_drops_a_parameter_of_the_same_name_and_another_meaning():
+    # weighted's w_jewel (a planner's room value) is not the learned hunter's w_jewel (a policy weight): switching
+    # the tuned advanced team to learned must play the shipped policy, not a weight of 11.5 on one feature
+    adv = REPO / "scenarios" / "treasure_hunters" / "advanced-4p.toml"
+    sc = load(adv, [("seats.*.strategy", "learned")])
+    assert [s.params for s in sc.seats] == [{}] * 4
+    kept = load(adv, [("seats.*.strategy", "weighted")])  # the same strategy: the same meaning, kept
+    assert [s.params for s in kept.seats] == [{"w_jewel": 11.5}] * 4
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize(
     "sets, needle",
     [

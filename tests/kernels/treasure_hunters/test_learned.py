@@ -192,8 +192,9 @@ def test_learned_plays_only_legal_actions_with_any_weights(mode, n, seats):
 
 def test_the_script_alone_plays_as_the_weighted_team_and_builder():
     """With weight 1 on the script feature (and a pick-up of any jewel it may take, never in a haunted room) the
-    learned hunters play the weighted team's games exactly, and the learned Head Haunter the builder's: the features
-    see the planners' choices as the planners make them."""
+    learned hunters play the weighted team's games exactly (in the advanced game the team at its tuned w_jewel,
+    `features.ADVANCED_JEWEL`), and the learned Head Haunter the builder's: the features see the planners' choices
+    as the planners make them."""
     for mode, seats, ref in (
         ("basic", ["learned"] * 4, ["weighted"] * 4),
         ("advanced", ["learned"] * 4, ["weighted"] * 4),
@@ -208,6 +209,8 @@ def test_the_script_alone_plays_as_the_weighted_team_and_builder():
                     sp[i, 1 + F.FEATURE_NAMES.index("pick_wanted")] = 1.0
                     sp[i, 1 + F.FEATURE_NAMES.index("pick_haunted")] = -2.0
         rprm, rsids, rsp = _scenario(mode, 4, ref, np.random.default_rng(1))
+        if mode == "advanced":
+            rsp[:, S.W_JEWEL] = F.ADVANCED_JEWEL
         a = _play(prm, 4, sids, sp, games=200)
         b = _play(rprm, 4, rsids, rsp, games=200, learned=False)
         assert all(np.array_equal(x, y) for x, y in zip(a[:6], b[:6])), mode
