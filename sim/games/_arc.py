@@ -6,19 +6,31 @@ from __future__ import annotations
 from kernels.arc import (
     ARC_CHANGES,
     ARC_CLEAR,
+    ARC_COMPACT_ROWS,
     ARC_EVER_LAST,
     ARC_EXTRA_ROWS,
+    ARC_FIG_ROW,
     ARC_FIGURES,
     ARC_HALF_LAST,
     ARC_HALF_LEAD,
+    ARC_LEAD_ROW,
+    behind_of,
+    leader_of,
+    standing,
 )
 
 __all__ = [
     "ARC_CHANGES",
     "ARC_CLEAR",
+    "ARC_COMPACT_ROWS",
     "ARC_EVER_LAST",
     "ARC_EXTRA_ROWS",
+    "ARC_FIG_ROW",
     "ARC_FIGURES",
     "ARC_HALF_LAST",
     "ARC_HALF_LEAD",
+    "ARC_LEAD_ROW",
+    "behind_of",
+    "leader_of",
+    "standing",
 ]

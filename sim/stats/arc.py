@@ -48,29 +48,41 @@ def new_fields(players: int, arc_len: int, score_range: tuple[int, int]) -> dict
 _NAMES = ("arc_hist", "arc_lead", "arc_changes", "arc_half", "arc_comeback", "arc_clear", "arc_share")
 
 
-def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners: np.ndarray, fan: int) -> None:
-    """Fold the arc record of a chunk (int32[games, players + 2, rounds]: progress, leader, figures; never
-    copied whole) of its finished games (mask ``fin``; ``rounds``, ``winners`` of every game of the chunk) into
-    ``agg``'s counts. The progress histogram (the fan chart) and the leader counts take only the chunk's first
-    ``fan`` rows (the games of index below FAN_GAMES: their bands need no more, and counting every game cost a tenth
-    of Moor's run time); the figures count every finished game."""
+def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners: np.ndarray, fan_rows) -> None:
+    """Fold the arc record of a chunk (``arc_rows``: int32[games, rows, rounds] whose last two rows are every game's
+    standings and figures, kernels/arc.py; never copied whole) of its finished games (mask ``fin``; ``rounds``,
+    ``winners`` of every game of the chunk) into ``agg``'s counts. The progress histogram (the fan chart) and the
+    leader counts take only ``fan_rows`` (int32[k, players + 2, rounds]: the full records of the chunk's first k
+    games, those of index below FAN_GAMES: their bands need no more, and counting every game cost a tenth of Moor's
+    run time); the figures count every finished game."""
     if not agg.arc_hist.size or not len(fin):
         return
     # (imported here: the kernels package imports numba, which `import sim` must not)
-    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
+    from sim.games._arc import (
+        ARC_CHANGES,
+        ARC_CLEAR,
+        ARC_EVER_LAST,
+        ARC_FIG_ROW,
+        ARC_FIGURES,
+        ARC_HALF_LAST,
+        ARC_HALF_LEAD,
+        ARC_LEAD_ROW,
+        leader_of,
+    )
 
     n = agg.players
     length = arc_rows.shape[2]
     v = agg.arc_hist.shape[2]
+    fan = 0 if fan_rows is None else len(fan_rows)
     if fan > 0:
         f = fin[:fan]
-        prog = np.clip(arc_rows[:fan, :n, :][f], agg.score_lo, agg.score_hi).astype(np.int64) - agg.score_lo
+        prog = np.clip(fan_rows[:, :n, :][f], agg.score_lo, agg.score_hi).astype(np.int64) - agg.score_lo
         prog += (np.arange(n)[None, :, None] * length + np.arange(length)[None, None, :]) * v
         agg.arc_hist += np.bincount(prog.ravel(), minlength=n * length * v).reshape(n, length, v)
-        lead = arc_rows[:fan, n, :][f].astype(np.int64) + 1  # 0: the top tied
+        lead = leader_of(fan_rows[:, ARC_LEAD_ROW, :][f].astype(np.int64)) + 1  # 0: the top tied
         lead += np.arange(length)[None, :] * (n + 1)
         agg.arc_lead += np.bincount(lead.ravel(), minlength=length * (n + 1)).reshape(length, n + 1)
-    fig = arc_rows[:, n + 1, :ARC_FIGURES][fin].astype(np.int64)
+    fig = arc_rows[:, ARC_FIG_ROW, :ARC_FIGURES][fin].astype(np.int64)
     w = winners[fin].astype(np.int64)
     agg.arc_changes += np.bincount(np.minimum(fig[:, ARC_CHANGES], MAX_CHANGES), minlength=MAX_CHANGES + 1)
     hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]
