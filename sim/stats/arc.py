@@ -352,6 +352,13 @@ ROLLOUT_MEASURES = (
 )
 
 
+def rollout_measure_names() -> tuple[str, ...]:
+    """The names of the rollout measures (``arc.decided_share``, ...): what ``--margin`` may name besides the
+    per-game measures when `sim compare --arc --sample` compares the timelines (``arc.comeback`` names both the
+    per-game comeback by score and the rollouts' comeback by chance: its margin applies to both)."""
+    return tuple(f"arc.{key}" for key, _label, _kind in ROLLOUT_MEASURES)
+
+
 def compare_timelines(
     a: list[dict], b: list[dict], players: int, rollouts: int, team: dict | None, alpha: float, margins: dict
 ) -> dict:

@@ -181,6 +181,28 @@ def test_compare_with_sample_compares_the_rollout_measures_game_by_game(tmp_path
     assert all(m["diff"] == 0 and m["a"] == m["b"] for m in t["measures"])
 
 
+@pytest.mark.kernel
+def test_compare_sample_takes_a_margin_for_a_rollout_measure(tmp_path):
+    """`--margin` may name a rollout measure when --sample compares the timelines: the row carries that margin and
+    it decides the verdict; without --sample the same entry is one line naming the allowed measures."""
+    import json
+
+    base = ["compare", MOOR, "--set-b", "track_len=30", "--games", "300", "--arc"]
+    r = cli.invoke(app, [*base, "--sample", "6", "--rollouts", "4", "--margin", "arc.decided_share=60",
+                         "--out", str(tmp_path / "m")])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    rows = {m["name"]: m for m in json.loads((tmp_path / "m" / "compare.json").read_text())["arc_timeline"]["measures"]}
+    assert rows["arc.decided_share"]["margin"] == pytest.approx(0.6)
+    assert rows["arc.tipped_share"]["margin"] == pytest.approx(0.01)  # the default: 1 point
+    # A against itself, 6 games: equal pairs bound the difference within 60 points (3 / 6), never within 1 point
+    assert all(m["diff"] == 0 for m in rows.values())
+    assert rows["arc.decided_share"]["verdict"] == "unchanged"
+    assert rows["arc.tipped_share"]["verdict"] == "cannot_tell"
+    bad = cli.invoke(app, [*base, "--margin", "arc.decided_share=60", "--out", str(tmp_path / "b")])
+    assert bad.exit_code != 0
+    assert "--margin: 'arc.decided_share' is not a compared measure; allowed: " in one_error_line(bad)
+
+
 @pytest.mark.parametrize(
     "args, says",
     [
