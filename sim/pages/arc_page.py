@@ -163,6 +163,12 @@ def timeline(s: dict):
     return fig
 
 
+def _median_ci(d: dict) -> str:
+    """'95% interval 21-22; ' for a median round with its interval ('' in a summary made before it had one)."""
+    ci = d.get("ci95")
+    return f"95% interval {ci[0]}-{ci[1]}; " if ci else ""
+
+
 def sentences(s: dict) -> list[str]:
     """The arc in plain words, each figure with its interval."""
     a = s.get("arc")
@@ -180,7 +186,7 @@ def sentences(s: dict) -> list[str]:
         else:
             out.append(
                 f"By score, the eventual winner is alone ahead for good after round {d['p50']}{of} in half the "
-                f"games (a quarter of games by round {d['p25']}, three quarters by round {d['p75']})."
+                f"games ({_median_ci(d)}a quarter of games by round {d['p25']}, three quarters by round {d['p75']})."
             )
         lc = m["lead_changes"]
         out.append(
@@ -334,7 +340,8 @@ def measure_rows(s: dict) -> list[dict]:
             {
                 "measure": cat.label("arc.decided_by_score") + " (median)",
                 "value": str(d["p50"]),
-                "95% interval": f"quartiles {d['p25']}-{d['p75']}",
+                "95% interval": (f"{d['ci95'][0]}-{d['ci95'][1]}; " if "ci95" in d else "")
+                + f"quartiles {d['p25']}-{d['p75']}",
                 "games": d["games"],
             }
         )

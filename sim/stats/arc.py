@@ -160,15 +160,32 @@ def _clear(agg) -> dict:
     """The round after which the winner led alone to the end: median and quartiles (rounds, and share of the
     game's length); the share of games where that never happened before the last round is in ``never``."""
     h, s = agg.arc_clear, agg.arc_share
+    ci = _hist_median_ci(h)
+    share_ci = _hist_median_ci(s)
     return {
         "p25": _quantile(h, 0.25),
         "p50": _quantile(h, 0.5),
         "p75": _quantile(h, 0.75),
+        "ci95": ci,
+        "share_ci95": [share_ci[0] / SHARE_BINS, share_ci[1] / SHARE_BINS],
         "share_p50": _quantile(s, 0.5) / SHARE_BINS,
         "share_p25": _quantile(s, 0.25) / SHARE_BINS,
         "share_p75": _quantile(s, 0.75) / SHARE_BINS,
         "games": int(h.sum()),
     }
+
+
+def _hist_median_ci(h: np.ndarray) -> list[int]:
+    """A distribution-free 95% interval of the median of the values counted by histogram ``h`` (index = value): the
+    order statistics n/2 -+ 0.98 sqrt(n), as `_median_ci` takes them from the values themselves."""
+    n = int(h.sum())
+    if n < 2:
+        m = _quantile(h, 0.5) if n else 0
+        return [m, m]
+    c = np.cumsum(h)
+    lo = int(max(0, np.floor(n / 2 - 0.98 * np.sqrt(n))))  # 0-based ranks of the order statistics
+    hi = int(min(n - 1, np.ceil(n / 2 + 0.98 * np.sqrt(n))))
+    return [int(np.searchsorted(c, lo, side="right")), int(np.searchsorted(c, hi, side="right"))]
 
 
 # --- win-probability timelines (sim arc): from per-state rollout estimates -----------------------------------------
