@@ -212,6 +212,11 @@ def sentences(s: dict) -> list[str]:
     return out
 
 
+def _rollout_players(t: dict) -> str:
+    """' played by the learned players' for skilled rollouts (`sim arc --skilled`), '' for the table's own."""
+    return " played by the learned players" if t.get("rollout_players") == "learned" else ""
+
+
 def timeline_sentences(s: dict) -> list[str]:
     """The win-probability timelines (`sim arc`) in plain words."""
     t = (s.get("arc") or {}).get("timeline") or {}
@@ -219,14 +224,15 @@ def timeline_sentences(s: dict) -> list[str]:
     if not d:
         return []
     who = "the winning side" if t.get("team") else "the eventual winner"
+    by = _rollout_players(t)
     if d["share_p50"] >= 1.0:
         return [
-            f"From rollouts of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
+            f"From rollouts{by} of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
             f"above 90% for good only at the end (95% interval: from round {d['ci95'][0]:.0f} to the end): the game "
             "stays open to its last round."
         ] + _comeback_sentence(t)
     out = [
-        f"From rollouts of {t['games']} games ({t['rollouts']} a state, each estimate within about "
+        f"From rollouts{by} of {t['games']} games ({t['rollouts']} a state, each estimate within about "
         f"{100 * t['rollout_halfwidth']:.0f} points): {who}'s chance stays above 90% from round {d['p50']:.0f} of "
         f"{d['rounds_p50']:.0f} on in half the games (95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; that is "
         f"after {_pct(d['share_p50'])} of the game)."
@@ -294,6 +300,7 @@ def section(s: dict) -> dict[str, Any] | None:
     if (a.get("timeline") or {}).get("bands"):
         t = a["timeline"]
         cap = f"chance of winning after each round, {t['games']} games x {t['rollouts']} rollouts a state"
+        cap += " (played by the learned players)" if t.get("rollout_players") == "learned" else ""
         ps.append(("arc-timeline", cap, plots.render(timeline, s)))
     folded = [("the arc measures as a table", measure_rows(s))] if measure_rows(s) else []
     if calibration_rows(s):

@@ -53,6 +53,30 @@ def test_timelines_are_reproducible_and_honest():
 
 
 @pytest.mark.kernel
+def test_skilled_rollouts_play_the_learned_players_on_the_tables_own_games():
+    """`sim arc --skilled`: the learned players play the rollouts, the game followed is the table's own."""
+    from sim.play.arc import rollout_table, timelines
+
+    sc = load(MOOR)
+    roll = rollout_table(sc)
+    assert {s.strategy for s in roll.seats} == {"learned"} and roll.players == sc.players
+    own = timelines(sc, 3, 8, 11, threads=2)
+    skilled = timelines(sc, 3, 8, 11, threads=2, skilled=True)
+    again = timelines(sc, 3, 8, 11, threads=1, skilled=True)
+    for a, b, c in zip(own, skilled, again):
+        assert (a["rounds"], a["winners"], a["status"]) == (b["rounds"], b["winners"], b["status"])
+        assert np.array_equal(a["p"][-1], b["p"][-1])  # the game's own result
+        assert np.array_equal(b["p"], c["p"])  # reproducible whatever the threads
+    assert any(not np.array_equal(a["p"], b["p"]) for a, b in zip(own, skilled))  # other players, other chances
+
+
+def test_sim_arc_skilled_needs_a_sample(tmp_path):
+    r = cli.invoke(app, ["arc", MOOR, "--games", "100", "--sample", "0", "--skilled", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2, r.output
+    assert "--skilled: the learned players play the timelines' rollouts; give --sample > 0" in one_error_line(r)
+
+
+@pytest.mark.kernel
 def test_sim_arc_writes_the_section(tmp_path):
     out = tmp_path / "r"
     r = cli.invoke(app, ["arc", MOOR, "--games", "600", "--sample", "4", "--rollouts", "4", "--out", str(out)])
