@@ -70,6 +70,7 @@ def test_skilled_rollouts_play_the_learned_players_on_the_tables_own_games():
     assert any(not np.array_equal(a["p"], b["p"]) for a, b in zip(own, skilled))  # other players, other chances
 
 
+@pytest.mark.kernel  # (the scenario's kernels load before the options are checked against it)
 def test_sim_arc_skilled_needs_a_sample(tmp_path):
     r = cli.invoke(app, ["arc", MOOR, "--games", "100", "--sample", "0", "--skilled", "--out", str(tmp_path / "x")])
     assert r.exit_code == 2, r.output
@@ -159,6 +160,7 @@ def test_team_timelines_follow_the_team_and_the_house_and_are_honest():
             assert abs(c["rate"] - c["estimate"]) < 0.08, c
 
 
+@pytest.mark.kernel
 def test_a_head_haunter_game_has_the_haunter_against_the_team():
     from sim.api.arc import team_groups
 
@@ -235,6 +237,7 @@ def test_compare_sample_takes_a_margin_for_a_rollout_measure(tmp_path):
         (["--arc", "--sample", "5", "--rollouts", "0"], "--rollouts"),
     ],
 )
+@pytest.mark.kernel  # (--sample beyond --games is refused once A's kernels are loaded)
 def test_compare_sample_bad_options_are_one_line(args, says, tmp_path):
     r = cli.invoke(app, ["compare", MOOR, "--set-b", "track_len=40", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2, r.output
