@@ -24,27 +24,37 @@ SHARE_SCENARIOS = (
 )
 
 
-def run_share(path: str, reps: int = 2, games: int | None = None) -> dict:
+def run_share(path: str, reps: int = 2, games: int | None = None, at_skill: bool = False) -> dict:
     """What recording the game's arc adds to scenario ``path``'s `sim run` (its ``games``, default the scenario's:
     the games played, the report folder written, the arc's section drawn), warm (both kernels compiled first by a
     20-game run each), the run without and with the arc in turn ``reps`` times, best of each: wall seconds and CPU
     seconds of the process (every thread's, `time.process_time`: on a shared machine a busy neighbour moves it
-    less than the wall clock). ``share`` and ``cpu_share``: with / without - 1."""
+    less than the wall clock). ``share`` and ``cpu_share``: with / without - 1. ``at_skill``: each run as
+    `make run` plays a scenario (`sim run-defaults`: its table at skill too, `sim.api.runs.run`), not the run
+    alone."""
     from sim.api.core import run_scenario
+    from sim.api.runs import run
     from sim.play.context import RunContext
 
     sc = load(REPO / path)
     n = sc.games if games is None else games
+
+    def play(arc: bool, m: int, out: Path) -> None:
+        if at_skill:
+            run(sc, games=m, write=True, out=out, ctx=RunContext(arc=arc), at_skill=True)
+        else:
+            run_scenario(sc, games=m, out_dir=out, ctx=RunContext(arc=arc))
+
     for arc in (False, True):
         with tempfile.TemporaryDirectory() as d:
-            run_scenario(sc, games=min(n, 20), out_dir=Path(d) / "r", ctx=RunContext(arc=arc))
+            play(arc, min(n, 20), Path(d) / "r")
     wall: dict[bool, float] = {}
     cpu: dict[bool, float] = {}
     for _ in range(reps):
         for arc in (False, True):
             with tempfile.TemporaryDirectory() as d:
                 t0, c0 = time.perf_counter(), time.process_time()
-                run_scenario(sc, games=n, out_dir=Path(d) / "r", ctx=RunContext(arc=arc))
+                play(arc, n, Path(d) / "r")
                 wall[arc] = min(wall.get(arc, math.inf), time.perf_counter() - t0)
                 cpu[arc] = min(cpu.get(arc, math.inf), time.process_time() - c0)
     return {
@@ -57,6 +67,7 @@ def run_share(path: str, reps: int = 2, games: int | None = None) -> dict:
         "cpu_arc_s": round(cpu[True], 2),
         "cpu_share": round(cpu[True] / cpu[False] - 1, 3),
         "target": ARC_RUN_SHARE,
+        "at_skill": at_skill,
     }
 
 
@@ -101,7 +112,7 @@ def share_line(r: dict) -> str:
     """One scenario's `run_share` in one line."""
     ok = r["cpu_share"] <= r["target"]  # (judged on CPU time: the wall clock of a shared machine moves by more)
     return (
-        f"{r['scenario']:42s} {r['games']:>7,} games  wall {r['run_s']:6.2f} -> {r['run_arc_s']:6.2f} s "
+        f"{r['scenario']:42s} {r['games']:>7,} games{' +at skill' if r.get('at_skill') else ''}  wall {r['run_s']:6.2f} -> {r['run_arc_s']:6.2f} s "
         f"{100 * r['share']:+4.0f}%  cpu {r['cpu_s']:6.2f} -> {r['cpu_arc_s']:6.2f} s {100 * r['cpu_share']:+4.0f}%"
         f"  {'met' if ok else 'MISSED'}"
     )
@@ -113,12 +124,14 @@ def default_scenarios() -> list[str]:
 
 
 def main(argv: list[str]) -> None:
-    """``python -m sim.api.bench_arc [SCENARIO ...]``: `run_share` of each scenario given (default: every default
-    scenario), one line each as it is measured, then the worst."""
-    paths = argv or default_scenarios()
+    """``python -m sim.api.bench_arc [--at-skill] [SCENARIO ...]``: `run_share` of each scenario given (default:
+    every default scenario), one line each as it is measured, then the worst; ``--at-skill`` as `make run` plays
+    them (the table at skill too)."""
+    at_skill = "--at-skill" in argv
+    paths = [a for a in argv if a != "--at-skill"] or default_scenarios()
     worst = None
     for p in paths:
-        r = run_share(p)
+        r = run_share(p, at_skill=at_skill)
         print(share_line(r), flush=True)
         worst = r if worst is None or r["cpu_share"] > worst["cpu_share"] else worst
     if worst is not None:
