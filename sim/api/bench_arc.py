@@ -135,7 +135,9 @@ def main(argv: list[str]) -> None:
         print(share_line(r), flush=True)
         worst = r if worst is None or r["cpu_share"] > worst["cpu_share"] else worst
     if worst is not None:
-        print(f"largest share: {worst['scenario']} {100 * worst['cpu_share']:+.0f}% CPU, {100 * worst['share']:+.0f}% wall")
+        print(
+            f"largest share: {worst['scenario']} {100 * worst['cpu_share']:+.0f}% CPU, {100 * worst['share']:+.0f}% wall"
+        )
 
 
 if __name__ == "__main__":

@@ -163,7 +163,7 @@ def arc(
             s, folder = arc_run(
                 sc, games, sample, rollouts, seed, threads, out, run_context(threads, adv), prog.played, on_sample,
                 skilled=skilled,
-            )
+            )  # fmt: skip
     except OptionError as e:
         fail(str(e), EXIT_USAGE)
     after_write(folder)
