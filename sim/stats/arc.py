@@ -62,11 +62,10 @@ def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners:
         ARC_CHANGES,
         ARC_CLEAR,
         ARC_EVER_LAST,
-        ARC_FIG_ROW,
-        ARC_FIGURES,
         ARC_HALF_LAST,
         ARC_HALF_LEAD,
         ARC_LEAD_ROW,
+        figures,
         leader_of,
     )
 
@@ -82,7 +81,7 @@ def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners:
         lead = leader_of(fan_rows[:, ARC_LEAD_ROW, :][f].astype(np.int64)) + 1  # 0: the top tied
         lead += np.arange(length)[None, :] * (n + 1)
         agg.arc_lead += np.bincount(lead.ravel(), minlength=length * (n + 1)).reshape(length, n + 1)
-    fig = arc_rows[:, ARC_FIG_ROW, :ARC_FIGURES][fin].astype(np.int64)
+    fig = figures(arc_rows)[fin]
     w = winners[fin].astype(np.int64)
     agg.arc_changes += np.bincount(np.minimum(fig[:, ARC_CHANGES], MAX_CHANGES), minlength=MAX_CHANGES + 1)
     hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]

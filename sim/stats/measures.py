@@ -130,17 +130,9 @@ def arc_values(sc: Scenario, out, w: np.ndarray) -> dict[str, np.ndarray]:
     """Per-game numerators of the arc measures from a chunk's arc figures (the last row of every game's arc record,
     full or compact; `sim.games._arc`): a conditional measure (over "defined") is -1 where its condition fails."""
     # (imported here: the kernels package imports numba, which `import sim` must not)
-    from sim.games._arc import (
-        ARC_CHANGES,
-        ARC_CLEAR,
-        ARC_EVER_LAST,
-        ARC_FIG_ROW,
-        ARC_FIGURES,
-        ARC_HALF_LAST,
-        ARC_HALF_LEAD,
-    )
+    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_HALF_LAST, ARC_HALF_LEAD, figures
 
-    fig = out.arc[:, ARC_FIG_ROW, :ARC_FIGURES].astype(np.int64)
+    fig = figures(out.arc)
     rounds = np.maximum(out.rounds.astype(np.int64), 1)
     clear = fig[:, ARC_CLEAR]
     hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]
