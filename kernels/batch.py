@@ -33,7 +33,8 @@ def play_games(
     after every step (`play_batch`'s optional ``check`` argument); ``search`` the search players' scratch
     (`kernels.search.new_search`, None without a search seat); ``resume`` a state every game starts from (None:
     dealt afresh); ``stop`` true ends the first game at its first search decision, the action in status[0];
-    ``arc`` an int32[n_games, n + 2, rounds] the game's arc is recorded into (kernels/arc.py; None: not recorded).
+    ``arc`` an int32[n_games, n + 2 or 2, rounds] the game's arc is recorded into (kernels/arc.py: a full or a
+    compact record; None: not recorded).
 
     Returns (scores int32[n_games, n], winners, turns, rounds, status int32[n_games], extra int32[n_games,
     n_extra], curves int32[n_games, *curves_shape]).

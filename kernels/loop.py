@@ -38,6 +38,7 @@ from kernels.arc import (
     ARC_HALF_LEAD,
     ARC_LAST_PREV,
     ARC_PREV,
+    STANDING_BITS,
 )
 from kernels.batch import play_games
 from kernels.bits import is_set, only_set
@@ -120,8 +121,8 @@ def _play_batch(
     (`kernels.search.new_search`) when a seat's strategy is `search`, else None. Numba prunes the branch of a None
     argument from the compiled code, so the runner's kernel carries neither the check, the resume path nor search.
     ``stop`` (the tests' single search decision): the first game stops at its first search decision, the action
-    chosen in status[0]. ``arc`` (None, or int32[n_games, n + 2, rounds]): the game's arc recorded there (below,
-    kernels/arc.py); None compiles none of it.
+    chosen in status[0]. ``arc`` (None, or int32[n_games, rows, rounds], rows n + 2 or 2): the game's arc recorded
+    there (below, kernels/arc.py); None compiles none of it.
 
     The game loop is written once, here: a batch game and every rollout of a search player's are played by it. A
     search decision does not call a second copy of the loop: the loop switches the game it plays (its frame: the
@@ -239,13 +240,15 @@ def _game_outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws):
     return outcome(st, prm, n, first, s, scores_row, extra_row, curves_row, ws)
 
 
-# The game's arc (issue 39), recorded by the loop into ``arc`` (int32[n_games, n + 2, rounds], kernels/arc.py): rows
-# 0 .. n - 1 each seat's progress by round (column r: after round r + 1; from the game's last round on, its final
-# progress, also in the last column of a game longer than the rows), row n who leads after each round (the seat
-# alone ahead, -1 when the top is tied), row n + 1 the game's arc figures. Only in the batch game (never in a
-# search's worlds); ``arc`` None (the runner's default) or a game whose step module has no `arc_progress` verb
-# (ARC False) compiles none of it: a run without the arc is the kernel it was (a separate specialization). The
-# recording only reads the state: every other output is the same with or without it (tests/kernels/test_arc.py).
+# The game's arc (issue 39), recorded by the loop into ``arc`` (int32[n_games, rows, rounds], kernels/arc.py): its
+# last two rows the standings after each round (who is alone ahead and who alone behind, `standing`; column r: after
+# round r + 1; from the game's last round on, its final standings, also in the last column of a game longer than the
+# rows) and the game's arc figures; a full record (rows n + 2) also each seat's progress by round in rows 0 .. n - 1
+# (the fan chart's games), a compact one (rows 2) not (every other game: its memory and writes were most of what the
+# arc cost). Only in the batch game (never in a search's worlds); ``arc`` None (the runner's default) or a game whose
+# step module has no `arc_progress` verb (ARC False) compiles none of it: a run without the arc is the kernel it was
+# (a separate specialization). The recording only reads the state: every other output is the same with or without
+# it, and a game's standings and figures are the same in a full and a compact record (tests/kernels/test_arc.py).
 
 
 def _arc_begin(st, prm, n, arc, ii, resume, rng, ws):
@@ -260,9 +263,10 @@ def _arc_begin(st, prm, n, arc, ii, resume, rng, ws):
         for s in range(n):
             sample_hidden(st, s, prm, rng, 0, ws)
         return 1 << 30  # (every round counts as recorded: the ticks record nothing)
+    fig = arc.shape[1] - 1
     for j in range(ARC_FIGURES):
-        arc[ii, n + 1, j] = 0
-    arc[ii, n + 1, ARC_PREV] = -1
+        arc[ii, fig, j] = 0
+    arc[ii, fig, ARC_PREV] = -1
     return 0
 
 
@@ -281,15 +285,17 @@ def _arc_tick(st, prm, n, first, arc, ii, rollout, done, ws):
 
 
 def _arc_record(st, prm, n, first, arc, ii, r, ws):
-    """Column ``r`` of the arc rows: each seat's progress now, the seat alone ahead (-1: tied) and the figures
-    kept as the rounds pass (kernels/arc.py)."""
-    fig = n + 1
+    """Column ``r`` of the arc rows: the standings now (each seat's progress too in a full record) and the
+    figures kept as the rounds pass (kernels/arc.py)."""
+    fig = arc.shape[1] - 1
+    full = fig > 1  # (a compact record: the standings and figures rows only)
     hi = lo = -(1 << 30)
     top = bot = -1
     nt = nb = 0
     for s in range(n):
         v = arc_progress(st, prm, n, first, s, ws)
-        arc[ii, s, r] = v
+        if full:
+            arc[ii, s, r] = v
         if nt == 0 or v > hi:
             hi, top, nt = v, s, 1
         elif v == hi:
@@ -299,7 +305,8 @@ def _arc_record(st, prm, n, first, arc, ii, r, ws):
         elif v == lo:
             nb += 1
     lead = top if nt == 1 else -1
-    arc[ii, n, r] = lead
+    last = bot if nb == 1 else -1
+    arc[ii, fig - 1, r] = (lead + 1) | ((last + 1) << STANDING_BITS)  # kernels.arc.standing
     if lead >= 0:
         prev = arc[ii, fig, ARC_PREV]
         if prev >= 0 and prev != lead:
@@ -307,7 +314,7 @@ def _arc_record(st, prm, n, first, arc, ii, r, ws):
         arc[ii, fig, ARC_PREV] = lead
     if r > 0:  # the previous round's seat alone behind: a round before this one
         arc[ii, fig, ARC_EVER_LAST] |= arc[ii, fig, ARC_LAST_PREV]
-    arc[ii, fig, ARC_LAST_PREV] = (1 << bot) if nb == 1 else 0
+    arc[ii, fig, ARC_LAST_PREV] = (1 << last) if last >= 0 else 0
 
 
 def _arc_end(st, prm, n, first, r, w, arc, ii, done, resume, ws):
@@ -325,40 +332,27 @@ def _arc_end(st, prm, n, first, r, w, arc, ii, done, resume, ws):
         arc_record(st, prm, n, first, arc, ii, c, ws)
     if r > length:
         arc_record(st, prm, n, first, arc, ii, last, ws)
+    fig = arc.shape[1] - 1
     for i in range(last + 1, length):
-        for s in range(n + 1):
+        for s in range(fig):
             arc[ii, s, i] = arc[ii, s, last]
-    fig = n + 1
+    mask = (1 << STANDING_BITS) - 1
     clear = 0
     for i in range(last + 1):
-        lead = arc[ii, n, i]
+        lead = (arc[ii, fig - 1, i] & mask) - 1
         if lead < 0 or not (w >> lead) & 1:
             clear = i + 1
     arc[ii, fig, ARC_CLEAR] = clear
     arc[ii, fig, ARC_HALF_LEAD] = 0
     arc[ii, fig, ARC_HALF_LAST] = 0
     if last >= 1:
-        h = (last + 1) // 2 - 1
-        lead = arc[ii, n, h]
+        cell = arc[ii, fig - 1, (last + 1) // 2 - 1]
+        lead = (cell & mask) - 1
+        behind = (cell >> STANDING_BITS) - 1
         arc[ii, fig, ARC_HALF_LEAD] = (1 << lead) if lead >= 0 else 0
-        arc[ii, fig, ARC_HALF_LAST] = alone_behind(arc, ii, n, h)
+        arc[ii, fig, ARC_HALF_LAST] = (1 << behind) if behind >= 0 else 0
     for j in range(ARC_FIGURES, length):  # the working slots cleared: the row holds the figures only
         arc[ii, fig, j] = 0
-
-
-@njit
-def alone_behind(arc, ii, n, i):
-    """The bitmask of the seat alone behind after round i + 1 (0 when the bottom is tied)."""
-    lo = arc[ii, 0, i]
-    bot = 0
-    nb = 1
-    for s in range(1, n):
-        v = arc[ii, s, i]
-        if v < lo:
-            lo, bot, nb = v, s, 1
-        elif v == lo:
-            nb += 1
-    return (1 << bot) if nb == 1 else 0
 
 
 def _no_arc_round(st, n):

@@ -55,13 +55,15 @@ def arc_run(
     ctx: RunContext | None = None,
     on_played: Callable[[], None] | None = None,
     on_sample: Callable[[int], None] | None = None,
+    skilled: bool = False,
 ) -> tuple[dict, Path]:
     """Play ``sc`` with its arc recorded and write its report folder with the section "How the game unfolds":
     the cheap per-round curves and measures of every game, and (``sample`` > 0) the win-probability timelines of
     games 0 .. sample - 1 estimated with ``rollouts`` rollouts a state. ``on_played()`` once the games are played,
-    ``on_sample(k)`` as timelines are done. Returns (summary dict, report folder). Raises OptionError (a bad option,
-    or timelines asked of a scenario that has none: a search seat), OutputError, and
-    KeyboardInterrupt when stopped (nothing left behind then)."""
+    ``on_sample(k)`` as timelines are done; ``skilled``: the game's learned players play the rollouts
+    (`sim.play.arc.rollout_table`). Returns (summary dict, report folder). Raises OptionError (a bad option, timelines
+    asked of a scenario that has none: a search seat, or skilled rollouts of a game without learned players),
+    OutputError, and KeyboardInterrupt when stopped (nothing left behind then)."""
     from sim.play.arc import timelines
     from sim.stats.arc import timeline_summary
 
@@ -70,6 +72,8 @@ def arc_run(
     if not sc.spec.arc_len:
         raise OptionError(f"sim arc: {sc.spec.title} records no arc (its game module declares no arc_len)")
     check_arc_sample(sc, sample, rollouts, games)
+    if skilled:
+        check_skilled(sc, sample)
     sc = sc.with_changes(games=games, seed=seed)
     ctx = (ctx or RunContext(threads=threads)).with_(arc=True)
     final = report_folder(sc, out_dir)
@@ -82,11 +86,24 @@ def arc_run(
             import time
 
             t0 = time.perf_counter()
-            tl = timelines(sc, sample, rollouts, seed, ctx.threads, on_sample)
+            tl = timelines(sc, sample, rollouts, seed, ctx.threads, on_sample, skilled)
             s["arc"]["timeline"] = timeline_summary(tl, sc.players, rollouts, team_groups(sc))
+            s["arc"]["timeline"]["rollout_players"] = "learned" if skilled else "table"
             s["arc"]["timeline"]["seconds"] = round(time.perf_counter() - t0, 2)
         write_report(tmp, s)
     return s, final
+
+
+def check_skilled(sc: Scenario, sample: int) -> None:
+    """--skilled needs timelines (--sample > 0) and a learned player for every role of ``sc``. Raises OptionError."""
+    from sim.play.arc import rollout_table
+
+    if not sample:
+        raise OptionError("--skilled: the learned players play the timelines' rollouts; give --sample > 0")
+    try:
+        rollout_table(sc)
+    except ValueError as e:
+        raise OptionError(f"--skilled: {e}") from None
 
 
 def check_arc_sample(sc: Scenario, sample: int, rollouts: int, games: int) -> None:

@@ -9,7 +9,7 @@ is the same on any executor; chunks a cluster played beyond that point are dropp
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from sim.model.scenario import Scenario
 from sim.model.words import count
@@ -37,13 +37,16 @@ def compare(
     on_played: Callable[[], None] | None = None,
     ctx: RunContext | None = None,
     executor: Executor | None = None,
+    margins_elsewhere: Sequence[str] = (),
 ) -> dict:
     """Play A and B on common random numbers and compare every shared measure. Returns the comparison dict
     (JSON-ready; see module docstring). ``games`` is the fixed game count (default: A's), ignored when
     ``precision`` or ``sprt`` decides when to stop (then ``max_games`` caps the run). ``on_played``: called once
     the games are over (`sim.play.progress`: the games line counts the games alone). ``ctx``: threads, progress,
     cancellation (default: from ``threads`` and ``progress``); ``executor``: where the chunks are played (None:
-    this process). Raises CompareError (one line) for a stopping rule that cannot apply."""
+    this process); ``margins_elsewhere``: measures compared apart whose ``margins`` are not this comparison's (the
+    arc's rollout measures). Raises CompareError (one line) for a stopping rule that cannot apply or a margin of
+    no compared measure."""
     seed = sa.seed if seed is None else int(seed)
     ps = C.PairedSums(sa, sb, arc=bool(ctx is not None and ctx.arc))  # the arc measures: `sim compare --arc`
     drop, notes = C.not_comparable(sa, sb, [m.name for m in ps.measures])
@@ -51,7 +54,7 @@ def compare(
     for name in drop:
         del ps.acc[name]
     names = [m.name for m in ps.measures]
-    margins = C.resolve_margins(margins, names)
+    margins = C.resolve_margins(margins, names, margins_elsewhere)
     if sprt is not None:
         sprt = C.check_sprt(sprt, sa, ps, drop, names)
     if precision is not None and not any(C.is_win_rate(n) for n in names):

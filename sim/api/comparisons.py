@@ -171,6 +171,7 @@ def compare(
     from sim.api import core
     from sim.output.report import prepare_output
     from sim.stats import compare as C
+    from sim.stats.arc import rollout_measure_names
 
     o = CompareOptions.given(
         games=games,
@@ -224,6 +225,7 @@ def compare(
             on_played=on_played,
             ctx=ctx,
             executor=ex,
+            margins_elsewhere=rollout_measure_names() if o.sample else (),
         )
     if o.sample:
         from sim.api.arc import compare_arc

@@ -117,6 +117,10 @@ def arc(
     threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
     out: Annotated[Path | None, typer.Option(help="report folder (default: reports/<scenario name>)")] = None,
     sets: Sets = None,
+    skilled: Annotated[
+        bool,
+        typer.Option("--skilled", help="the game's learned players play the rollouts (not the table's strategies)"),
+    ] = False,
 ):
     """Play a scenario with the game's arc and write its report.
 
@@ -125,13 +129,15 @@ def arc(
     by round, lead changes, when the winner pulls clear, comebacks and the
     chances at half-time, with 95% intervals; and, for --sample games, each
     seat's chance of winning after every round, estimated by --rollouts
-    rollouts from that state (the table's own strategies play them; what
-    no outside observer sees is re-dealt). Results depend only on the seed,
-    the scenario and the game index. See docs/guide/arc.md.
+    rollouts from that state (the table's own strategies play them, or
+    with --skilled the game's learned players; what no outside observer
+    sees is re-dealt). Results depend only on the seed, the scenario and
+    the game index. See docs/guide/arc.md.
 
     Example:
 
         sim arc scenarios/moor/4p.toml --games 20000 --sample 200 --rollouts 32
+        sim arc scenarios/moor/4p.toml --sample 200 --skilled
     """
     check_run_options(games, threads, None, seed)
     from sim.api.arc import arc_run, check_arc_options
@@ -155,8 +161,9 @@ def arc(
     try:
         with interruptible(), prog:
             s, folder = arc_run(
-                sc, games, sample, rollouts, seed, threads, out, run_context(threads, adv), prog.played, on_sample
-            )
+                sc, games, sample, rollouts, seed, threads, out, run_context(threads, adv), prog.played, on_sample,
+                skilled=skilled,
+            )  # fmt: skip
     except OptionError as e:
         fail(str(e), EXIT_USAGE)
     after_write(folder)

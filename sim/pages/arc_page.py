@@ -163,6 +163,12 @@ def timeline(s: dict):
     return fig
 
 
+def _median_ci(d: dict) -> str:
+    """'95% interval 21-22; ' for a median round with its interval ('' in a summary made before it had one)."""
+    ci = d.get("ci95")
+    return f"95% interval {ci[0]}-{ci[1]}; " if ci else ""
+
+
 def sentences(s: dict) -> list[str]:
     """The arc in plain words, each figure with its interval."""
     a = s.get("arc")
@@ -180,7 +186,7 @@ def sentences(s: dict) -> list[str]:
         else:
             out.append(
                 f"By score, the eventual winner is alone ahead for good after round {d['p50']}{of} in half the "
-                f"games (a quarter of games by round {d['p25']}, three quarters by round {d['p75']})."
+                f"games ({_median_ci(d)}a quarter of games by round {d['p25']}, three quarters by round {d['p75']})."
             )
         lc = m["lead_changes"]
         out.append(
@@ -206,6 +212,11 @@ def sentences(s: dict) -> list[str]:
     return out
 
 
+def _rollout_players(t: dict) -> str:
+    """' played by the learned players' for skilled rollouts (`sim arc --skilled`), '' for the table's own."""
+    return " played by the learned players" if t.get("rollout_players") == "learned" else ""
+
+
 def timeline_sentences(s: dict) -> list[str]:
     """The win-probability timelines (`sim arc`) in plain words."""
     t = (s.get("arc") or {}).get("timeline") or {}
@@ -213,14 +224,15 @@ def timeline_sentences(s: dict) -> list[str]:
     if not d:
         return []
     who = "the winning side" if t.get("team") else "the eventual winner"
+    by = _rollout_players(t)
     if d["share_p50"] >= 1.0:
         return [
-            f"From rollouts of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
+            f"From rollouts{by} of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
             f"above 90% for good only at the end (95% interval: from round {d['ci95'][0]:.0f} to the end): the game "
             "stays open to its last round."
         ] + _comeback_sentence(t)
     out = [
-        f"From rollouts of {t['games']} games ({t['rollouts']} a state, each estimate within about "
+        f"From rollouts{by} of {t['games']} games ({t['rollouts']} a state, each estimate within about "
         f"{100 * t['rollout_halfwidth']:.0f} points): {who}'s chance stays above 90% from round {d['p50']:.0f} of "
         f"{d['rounds_p50']:.0f} on in half the games (95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; that is "
         f"after {_pct(d['share_p50'])} of the game)."
@@ -288,6 +300,7 @@ def section(s: dict) -> dict[str, Any] | None:
     if (a.get("timeline") or {}).get("bands"):
         t = a["timeline"]
         cap = f"chance of winning after each round, {t['games']} games x {t['rollouts']} rollouts a state"
+        cap += " (played by the learned players)" if t.get("rollout_players") == "learned" else ""
         ps.append(("arc-timeline", cap, plots.render(timeline, s)))
     folded = [("the arc measures as a table", measure_rows(s))] if measure_rows(s) else []
     if calibration_rows(s):
@@ -334,7 +347,8 @@ def measure_rows(s: dict) -> list[dict]:
             {
                 "measure": cat.label("arc.decided_by_score") + " (median)",
                 "value": str(d["p50"]),
-                "95% interval": f"quartiles {d['p25']}-{d['p75']}",
+                "95% interval": (f"{d['ci95'][0]}-{d['ci95'][1]}; " if "ci95" in d else "")
+                + f"quartiles {d['p25']}-{d['p75']}",
                 "games": d["games"],
             }
         )

@@ -25,12 +25,25 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from sim.model.policy import batch_scratch, uses_learned
 from sim.model.scenario import Scenario
 from sim.model.search import has_search
 from sim.play.runner import resolve_threads
 from sim.stats.aggregate import WIN_UNITS
 
 MAX_ROUNDS = 200  # a game longer than this is cut here (its later rounds keep the last estimate)
+
+
+def rollout_table(sc: Scenario) -> Scenario:
+    """The table of skilled rollouts: every seat of ``sc`` on its role's learned player at its shipped defaults
+    (`sim.model.skill_spec.skill_table`: the table of the report's "At skill"). Raises ValueError saying why there
+    is none (a role without a learned player, or a policy that does not fit)."""
+    from sim.model.skill_spec import skill_table
+
+    t = skill_table(sc, 1)  # (its seats are what the rollouts need; a scenario's skill_games = 0 does not matter)
+    if t.scenario is None:
+        raise ValueError(t.why.replace(", so no figure is played at skill", ", so no skilled rollouts"))
+    return t.scenario
 
 
 def rollout_seed(seed: int, game: int, rnd: int) -> np.uint64:
@@ -47,19 +60,22 @@ def _state(scratch) -> np.ndarray:
     return x
 
 
-def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int) -> dict:
+def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int, roll: Scenario | None = None) -> dict:
     """Game ``g`` of ``sc`` (seed ``seed``): its rounds, winners bitmask, status, and p[r, seat] the estimated chance
     of each seat after round r + 1 (row 0: after the first round), its last row the game's own result; column
     ``players`` the chance that no seat wins (a cooperative game's house). A round is ``spec.arc_round_turns`` turns
-    (default one per seat)."""
+    (default one per seat). ``roll``: the table whose strategies play the rollouts (None: ``sc``'s own; skilled
+    rollouts: `rollout_table`)."""
     from kernels.batch import play_games
 
     spec = sc.spec
     n = sc.players
     prm = sc.prm()
     sids, sparams = sc.sids(), sc.sparams()
+    rsids, rsparams = (sids, sparams) if roll is None else (roll.sids(), roll.sparams())
     n_extra, cshape = len(spec.extra_columns), (len(spec.curves), spec.curve_len)
-    scratch = k.batch_scratch(n, prm)
+    scratch = batch_scratch(spec, k, n, prm, uses_learned(spec, sids))
+    rlearned = uses_learned(spec, rsids)  # (the learned policy is compiled only into a kernel that plays it)
     full = play_games(k.play_batch, scratch, np.uint64(seed), 0, g, 1, n, prm, sids, sparams, n_extra, cshape)
     winners, turns, rounds, status = int(full[1][0]), int(full[2][0]), int(full[3][0]), int(full[4][0])
     probs, halves = [], []
@@ -75,8 +91,8 @@ def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int) -> dict:
         play_games(k.play_batch, scratch, np.uint64(seed), 0, g, 1, n, prm_t, sids, sparams, n_extra, cshape)
         state = _state(scratch).copy()
         out = play_games(
-            k.play_batch, k.batch_scratch(n, prm), rollout_seed(seed, g, r), 0, 0, rollouts, n, prm, sids, sparams,
-            n_extra, cshape, resume=state, arc=obs,
+            k.play_batch, batch_scratch(spec, k, n, prm, rlearned), rollout_seed(seed, g, r), 0, 0, rollouts, n, prm,
+            rsids, rsparams, n_extra, cshape, resume=state, arc=obs,
         )  # fmt: skip
         probs.append(_shares(out[1], out[4], n) / rollouts)
         h = rollouts // 2  # the first half's estimate apart: the reliability table bins by it (sim.stats.arc)
@@ -107,20 +123,24 @@ def timelines(
     seed: int | None = None,
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    skilled: bool = False,
 ) -> list[dict]:
     """`game_timeline` of games 0 .. sample - 1 of ``sc`` (on ``threads`` threads: the kernel releases the GIL);
-    progress(1) as each game is done. Raises ValueError for a scenario with a search seat (its rollouts would search
-    at every decision). Treasure Hunters' turn cap ends a game in its state: its `resume_game` starts the cut turn
-    when the rollouts' cap is higher (kernels/treasure_hunters/step.py)."""
+    progress(1) as each game is done. ``skilled``: the game's learned players play the rollouts (`rollout_table`),
+    not the table's strategies. Raises ValueError for a scenario with a search seat (its rollouts would search at
+    every decision) or skilled rollouts of a game without a learned player for every role (the reason in one line).
+    Treasure Hunters' turn cap ends a game in its state: its `resume_game` starts the cut turn when the rollouts'
+    cap is higher (kernels/treasure_hunters/step.py)."""
     if has_search(sc):
         raise ValueError("a scenario with a search seat has no arc timelines yet (each rollout would search)")
     k = sc.spec.kernel()
     s = sc.seed if seed is None else seed
-    game_timeline(sc, k, 0, 1, s)  # compile once, here, before the threads
+    roll = rollout_table(sc) if skilled else None
+    game_timeline(sc, k, 0, 1, s, roll)  # compile once, here, before the threads
     out: list[dict] = [{} for _ in range(sample)]
 
     def one(g: int) -> None:
-        out[g] = game_timeline(sc, k, g, rollouts, s)
+        out[g] = game_timeline(sc, k, g, rollouts, s, roll)
         if progress is not None:
             progress(1)
 

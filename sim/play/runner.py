@@ -21,10 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.games._arc import ARC_COMPACT_ROWS
 from sim.model.scenario import Scenario
 from sim.model.search import search_scratch
 from sim.play.context import Cancelled, RunContext  # noqa: F401  (Cancelled: raised here)
 from sim.stats.aggregate import Aggregates
+from sim.stats.arc import FAN_GAMES
 
 DEFAULT_CHUNK = 1 << 16
 MAX_CHUNK = 1 << 22  # per-game arrays of one chunk stay well under a GiB
@@ -42,7 +44,11 @@ class ChunkOutputs:
     status: np.ndarray
     extra: np.ndarray
     curves: np.ndarray
-    arc: np.ndarray | None = None  # the game's arc (RunContext.arc; kernels/arc.py), None when not recorded
+    # the game's arc (RunContext.arc; kernels/arc.py), None when not recorded: ``arc`` every game's standings and
+    # figures (a compact record, int32[games, 2, rounds]); ``arc_fan`` the full records (each seat's progress too,
+    # int32[k, players + 2, rounds]) of the chunk's first k games, those of index below `fan_games` (the fan chart's)
+    arc: np.ndarray | None = None
+    arc_fan: np.ndarray | None = None
 
 
 def available_threads() -> int:
@@ -204,8 +210,10 @@ def play_chunk(
         status=np.zeros(n, np.int32),
         extra=np.zeros((n, len(spec.extra_columns)), np.int32),
         curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
-        arc=np.zeros((n, *spec.arc_shape(p)), np.int32) if ctx is not None and ctx.arc and spec.arc_len else None,
     )
+    if ctx is not None and ctx.arc and spec.arc_len:
+        out.arc = np.zeros((n, ARC_COMPACT_ROWS, spec.arc_len), np.int32)
+        out.arc_fan = np.zeros((fan_games(game0, n), *spec.arc_shape(p)), np.int32)
     args = (
         np.uint64(sc.seed if seed is None else seed),
         np.uint64(point),
@@ -216,7 +224,16 @@ def play_chunk(
     if progress is None and ctx is not None:
         progress = ctx.progress
     _play_blocks(k, args, game0, n, p, out, progress, ctx, sc)
+    if out.arc is not None and out.arc_fan is not None:  # the fan games' standings and figures with every game's
+        out.arc[: len(out.arc_fan)] = out.arc_fan[:, -ARC_COMPACT_ROWS:, :]
     return out
+
+
+def fan_games(game0: int, n: int) -> int:
+    """How many of games game0 .. game0 + n - 1 get a full arc record (each seat's progress by round): those of
+    index below `sim.stats.arc.FAN_GAMES`, the games of the fan chart (every run's first ones; their bands need no
+    more). Every other game records only its standings and figures (kernels/arc.py: a compact record)."""
+    return max(0, min(n, FAN_GAMES - game0))
 
 
 def _play_blocks(
@@ -239,11 +256,13 @@ def _play_blocks(
 
     # the learned policy is compiled only into a kernel whose table plays it (the scratch's learned marker)
     learned = sc is not None and (table_uses_learned(sc, sids) or table_uses_learned(sc))
+    fan = out.arc_fan if out.arc_fan is not None else np.zeros((0, 0, 0), np.int32)  # the full arc records
 
     def rows(lo: int, hi: int) -> tuple[int, float]:
         t0 = time.perf_counter()
         r = slice(lo, hi)
-        more = {} if out.arc is None else {"arc": out.arc[r]}  # (by name: without it, the kernel it always was)
+        # (by name: without it, the kernel it always was); a block lies wholly in the full records or past them
+        more = {} if out.arc is None else {"arc": fan[r] if lo < len(fan) else out.arc[r]}
         k.play_batch(
             seed,
             point,
@@ -282,6 +301,8 @@ def _play_blocks(
         while i < n or running:
             while i < n and len(running) < 2 * t:
                 m = min(size, n - i, -(-(n - i) // (TAIL_SHARE * t)))
+                if i < len(fan):
+                    m = min(m, len(fan) - i)
                 running.add(pool.submit(rows, i, i + m))
                 i += m
             done, running = wait(running, return_when=FIRST_COMPLETED)

@@ -121,10 +121,11 @@ class Aggregates:
             self.curve_sq += np.where(alive, cv * cv, 0).sum(axis=0)
             self.curve_games += alive.sum(axis=0)
 
-    def add_arc(self, game0: int, rows, status, rounds, winners) -> None:
-        """Fold one chunk's arc record (int32[games, players + 2, rounds], kernels/arc.py) into the arc counts."""
-        k = len(status)
-        arc.add(self, rows, status == 0, rounds, winners, max(0, min(k, arc.FAN_GAMES - game0)))
+    def add_arc(self, rows, status, rounds, winners, fan_rows=None) -> None:
+        """Fold one chunk's arc record into the arc counts: ``rows`` every game's standings and figures (int32[games,
+        rows, rounds], its last two rows; kernels/arc.py), ``fan_rows`` the full records of its first games of the fan
+        chart (`sim.stats.arc.add`; None: none)."""
+        arc.add(self, rows, status == 0, rounds, winners, fan_rows)
 
     def to_dict(self) -> dict:
         """Plain-int dict of every count (the machine contract for exact regression checks)."""

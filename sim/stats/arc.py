@@ -48,29 +48,40 @@ def new_fields(players: int, arc_len: int, score_range: tuple[int, int]) -> dict
 _NAMES = ("arc_hist", "arc_lead", "arc_changes", "arc_half", "arc_comeback", "arc_clear", "arc_share")
 
 
-def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners: np.ndarray, fan: int) -> None:
-    """Fold the arc record of a chunk (int32[games, players + 2, rounds]: progress, leader, figures; never
-    copied whole) of its finished games (mask ``fin``; ``rounds``, ``winners`` of every game of the chunk) into
-    ``agg``'s counts. The progress histogram (the fan chart) and the leader counts take only the chunk's first
-    ``fan`` rows (the games of index below FAN_GAMES: their bands need no more, and counting every game cost a tenth
-    of Moor's run time); the figures count every finished game."""
+def add(agg, arc_rows: np.ndarray, fin: np.ndarray, rounds: np.ndarray, winners: np.ndarray, fan_rows) -> None:
+    """Fold the arc record of a chunk (``arc_rows``: int32[games, rows, rounds] whose last two rows are every game's
+    standings and figures, kernels/arc.py; never copied whole) of its finished games (mask ``fin``; ``rounds``,
+    ``winners`` of every game of the chunk) into ``agg``'s counts. The progress histogram (the fan chart) and the
+    leader counts take only ``fan_rows`` (int32[k, players + 2, rounds]: the full records of the chunk's first k
+    games, those of index below FAN_GAMES: their bands need no more, and counting every game cost a tenth of Moor's
+    run time); the figures count every finished game."""
     if not agg.arc_hist.size or not len(fin):
         return
     # (imported here: the kernels package imports numba, which `import sim` must not)
-    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
+    from sim.games._arc import (
+        ARC_CHANGES,
+        ARC_CLEAR,
+        ARC_EVER_LAST,
+        ARC_HALF_LAST,
+        ARC_HALF_LEAD,
+        ARC_LEAD_ROW,
+        figures,
+        leader_of,
+    )
 
     n = agg.players
     length = arc_rows.shape[2]
     v = agg.arc_hist.shape[2]
+    fan = 0 if fan_rows is None else len(fan_rows)
     if fan > 0:
         f = fin[:fan]
-        prog = np.clip(arc_rows[:fan, :n, :][f], agg.score_lo, agg.score_hi).astype(np.int64) - agg.score_lo
+        prog = np.clip(fan_rows[:, :n, :][f], agg.score_lo, agg.score_hi).astype(np.int64) - agg.score_lo
         prog += (np.arange(n)[None, :, None] * length + np.arange(length)[None, None, :]) * v
         agg.arc_hist += np.bincount(prog.ravel(), minlength=n * length * v).reshape(n, length, v)
-        lead = arc_rows[:fan, n, :][f].astype(np.int64) + 1  # 0: the top tied
+        lead = leader_of(fan_rows[:, ARC_LEAD_ROW, :][f].astype(np.int64)) + 1  # 0: the top tied
         lead += np.arange(length)[None, :] * (n + 1)
         agg.arc_lead += np.bincount(lead.ravel(), minlength=length * (n + 1)).reshape(length, n + 1)
-    fig = arc_rows[:, n + 1, :ARC_FIGURES][fin].astype(np.int64)
+    fig = figures(arc_rows)[fin]
     w = winners[fin].astype(np.int64)
     agg.arc_changes += np.bincount(np.minimum(fig[:, ARC_CHANGES], MAX_CHANGES), minlength=MAX_CHANGES + 1)
     hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]
@@ -148,15 +159,32 @@ def _clear(agg) -> dict:
     """The round after which the winner led alone to the end: median and quartiles (rounds, and share of the
     game's length); the share of games where that never happened before the last round is in ``never``."""
     h, s = agg.arc_clear, agg.arc_share
+    ci = _hist_median_ci(h)
+    share_ci = _hist_median_ci(s)
     return {
         "p25": _quantile(h, 0.25),
         "p50": _quantile(h, 0.5),
         "p75": _quantile(h, 0.75),
+        "ci95": ci,
+        "share_ci95": [share_ci[0] / SHARE_BINS, share_ci[1] / SHARE_BINS],
         "share_p50": _quantile(s, 0.5) / SHARE_BINS,
         "share_p25": _quantile(s, 0.25) / SHARE_BINS,
         "share_p75": _quantile(s, 0.75) / SHARE_BINS,
         "games": int(h.sum()),
     }
+
+
+def _hist_median_ci(h: np.ndarray) -> list[int]:
+    """A distribution-free 95% interval of the median of the values counted by histogram ``h`` (index = value): the
+    order statistics n/2 -+ 0.98 sqrt(n), as `_median_ci` takes them from the values themselves."""
+    n = int(h.sum())
+    if n < 2:
+        m = _quantile(h, 0.5) if n else 0
+        return [m, m]
+    c = np.cumsum(h)
+    lo = int(max(0, np.floor(n / 2 - 0.98 * np.sqrt(n))))  # 0-based ranks of the order statistics
+    hi = int(min(n - 1, np.ceil(n / 2 + 0.98 * np.sqrt(n))))
+    return [int(np.searchsorted(c, lo, side="right")), int(np.searchsorted(c, hi, side="right"))]
 
 
 # --- win-probability timelines (sim arc): from per-state rollout estimates -----------------------------------------
@@ -338,6 +366,13 @@ ROLLOUT_MEASURES = (
     ("tipped_share", "tips at (winner's chance above 50% for good), share of the game", "rate"),
     ("comeback", "won by a side whose chance fell clearly below 20%", "rate"),
 )
+
+
+def rollout_measure_names() -> tuple[str, ...]:
+    """The names of the rollout measures (``arc.decided_share``, ...): what ``--margin`` may name besides the
+    per-game measures when `sim compare --arc --sample` compares the timelines (``arc.comeback`` names both the
+    per-game comeback by score and the rollouts' comeback by chance: its margin applies to both)."""
+    return tuple(f"arc.{key}" for key, _label, _kind in ROLLOUT_MEASURES)
 
 
 def compare_timelines(

@@ -56,6 +56,7 @@ its first decision point (MIN_GAMES) with state "zero_variance" and says so.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.model.errors import SimError
@@ -114,14 +115,19 @@ def clip_diff(ci: list[float], kind: str) -> list[float]:
 MARGIN_ALIASES = {"first_player_advantage": "first_player.win"}  # the run's name for the start player's edge
 
 
-def resolve_margins(margins: dict[str, float] | None, names: list[str]) -> dict[str, float]:
+def resolve_margins(
+    margins: dict[str, float] | None, names: list[str], elsewhere: Sequence[str] = ()
+) -> dict[str, float]:
     """``--margin`` entries keyed by the compared measures' names (``first_player_advantage`` is the start player's
-    win rate); raises CompareError naming an entry that is not a compared measure."""
+    win rate); an entry naming one of ``elsewhere`` only (measures compared apart: `sim compare --arc --sample`'s
+    rollout measures) is left out. Raises CompareError naming an entry that is neither."""
     out: dict[str, float] = {}
     for key, v in (margins or {}).items():
         name = MARGIN_ALIASES.get(key, key)
+        if name not in names and name in elsewhere:
+            continue
         if name not in names:
-            allowed = [*names, *(k for k, v in MARGIN_ALIASES.items() if v in names)]
+            allowed = [*names, *(k for k, v in MARGIN_ALIASES.items() if v in names), *elsewhere]
             raise CompareError(f"--margin: '{key}' is not a compared measure; allowed: {', '.join(allowed)}")
         out[name] = v
     return out

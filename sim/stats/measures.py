@@ -127,13 +127,12 @@ def needs_arc(names) -> bool:
 
 
 def arc_values(sc: Scenario, out, w: np.ndarray) -> dict[str, np.ndarray]:
-    """Per-game numerators of the arc measures from a chunk's arc figures (the curves row after the seats' and the
-    leader's rows; `sim.games._arc`): a conditional measure (over "defined") is -1 where its condition fails."""
+    """Per-game numerators of the arc measures from a chunk's arc figures (the last row of every game's arc record,
+    full or compact; `sim.games._arc`): a conditional measure (over "defined") is -1 where its condition fails."""
     # (imported here: the kernels package imports numba, which `import sim` must not)
-    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_FIGURES, ARC_HALF_LAST, ARC_HALF_LEAD
+    from sim.games._arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_HALF_LAST, ARC_HALF_LEAD, figures
 
-    n = sc.players
-    fig = out.arc[:, n + 1, :ARC_FIGURES].astype(np.int64)
+    fig = figures(out.arc)
     rounds = np.maximum(out.rounds.astype(np.int64), 1)
     clear = fig[:, ARC_CLEAR]
     hl, hb = fig[:, ARC_HALF_LEAD], fig[:, ARC_HALF_LAST]

@@ -1,5 +1,6 @@
 """The game's arc (issue 39): the loop's per-round progress rows (kernels/loop.py). Recording them changes no other
-output of any game, and each seat's last recorded value is its final score."""
+output of any game, each seat's last recorded value is its final score, and a compact record (the standings and
+figures rows only) holds what a full record's last two rows hold."""
 
 from __future__ import annotations
 
@@ -44,6 +45,10 @@ def test_arc_rows_change_nothing_else_and_end_at_the_score(path):
         assert np.array_equal(a, b)
     scores, winners, rounds, status = arc[0], arc[1], arc[3], arc[4]
     rows, lead, fig = rec[:, :p, :], rec[:, p, :], rec[:, p + 1, :]
+    compact = np.full((n, 2, spec.arc_len), -99999, np.int32)
+    for a, b in zip(own, _play(sc, n, compact)):
+        assert np.array_equal(a, b)
+    assert np.array_equal(compact, rec[:, p:, :])  # every game's standings and figures, a game at its turn cap too
     fin = status == 0
     assert fin.sum() > n // 2
     assert (rec[fin] != -99999).all()  # every column recorded
@@ -59,7 +64,7 @@ def test_arc_rows_change_nothing_else_and_end_at_the_score(path):
 
 def _check_figures(rows, lead, fig, r, w):
     """The leader row and the figures (kernels.loop ARC_*) recomputed in plain Python."""
-    from kernels.arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_HALF_LAST, ARC_HALF_LEAD
+    from kernels.arc import ARC_CHANGES, ARC_CLEAR, ARC_EVER_LAST, ARC_HALF_LAST, ARC_HALF_LEAD, behind_of, leader_of
 
     def alone(col, best):
         s = [i for i, v in enumerate(col) if v == best]
@@ -67,7 +72,8 @@ def _check_figures(rows, lead, fig, r, w):
 
     leaders = [alone(rows[:, i], rows[:, i].max()) for i in range(rows.shape[1])]
     behind = [alone(rows[:, i], rows[:, i].min()) for i in range(rows.shape[1])]
-    assert list(lead) == leaders
+    assert list(leader_of(lead)) == leaders
+    assert list(behind_of(lead)) == behind
     held = [x for x in leaders[:r] if x >= 0]
     assert fig[ARC_CHANGES] == sum(a != b for a, b in zip(held, held[1:]))
     if r >= 2:

@@ -53,6 +53,31 @@ def test_timelines_are_reproducible_and_honest():
 
 
 @pytest.mark.kernel
+def test_skilled_rollouts_play_the_learned_players_on_the_tables_own_games():
+    """`sim arc --skilled`: the learned players play the rollouts, the game followed is the table's own."""
+    from sim.play.arc import rollout_table, timelines
+
+    sc = load(MOOR)
+    roll = rollout_table(sc)
+    assert {s.strategy for s in roll.seats} == {"learned"} and roll.players == sc.players
+    own = timelines(sc, 3, 8, 11, threads=2)
+    skilled = timelines(sc, 3, 8, 11, threads=2, skilled=True)
+    again = timelines(sc, 3, 8, 11, threads=1, skilled=True)
+    for a, b, c in zip(own, skilled, again):
+        assert (a["rounds"], a["winners"], a["status"]) == (b["rounds"], b["winners"], b["status"])
+        assert np.array_equal(a["p"][-1], b["p"][-1])  # the game's own result
+        assert np.array_equal(b["p"], c["p"])  # reproducible whatever the threads
+    assert any(not np.array_equal(a["p"], b["p"]) for a, b in zip(own, skilled))  # other players, other chances
+
+
+@pytest.mark.kernel  # (the scenario's kernels load before the options are checked against it)
+def test_sim_arc_skilled_needs_a_sample(tmp_path):
+    r = cli.invoke(app, ["arc", MOOR, "--games", "100", "--sample", "0", "--skilled", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2, r.output
+    assert "--skilled: the learned players play the timelines' rollouts; give --sample > 0" in one_error_line(r)
+
+
+@pytest.mark.kernel
 def test_sim_arc_writes_the_section(tmp_path):
     out = tmp_path / "r"
     r = cli.invoke(app, ["arc", MOOR, "--games", "600", "--sample", "4", "--rollouts", "4", "--out", str(out)])
@@ -135,6 +160,7 @@ def test_team_timelines_follow_the_team_and_the_house_and_are_honest():
             assert abs(c["rate"] - c["estimate"]) < 0.08, c
 
 
+@pytest.mark.kernel
 def test_a_head_haunter_game_has_the_haunter_against_the_team():
     from sim.api.arc import team_groups
 
@@ -181,6 +207,28 @@ def test_compare_with_sample_compares_the_rollout_measures_game_by_game(tmp_path
     assert all(m["diff"] == 0 and m["a"] == m["b"] for m in t["measures"])
 
 
+@pytest.mark.kernel
+def test_compare_sample_takes_a_margin_for_a_rollout_measure(tmp_path):
+    """`--margin` may name a rollout measure when --sample compares the timelines: the row carries that margin and
+    it decides the verdict; without --sample the same entry is one line naming the allowed measures."""
+    import json
+
+    base = ["compare", MOOR, "--set-b", "track_len=30", "--games", "300", "--arc"]
+    r = cli.invoke(app, [*base, "--sample", "6", "--rollouts", "4", "--margin", "arc.decided_share=60",
+                         "--out", str(tmp_path / "m")])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    rows = {m["name"]: m for m in json.loads((tmp_path / "m" / "compare.json").read_text())["arc_timeline"]["measures"]}
+    assert rows["arc.decided_share"]["margin"] == pytest.approx(0.6)
+    assert rows["arc.tipped_share"]["margin"] == pytest.approx(0.01)  # the default: 1 point
+    # A against itself, 6 games: equal pairs bound the difference within 60 points (3 / 6), never within 1 point
+    assert all(m["diff"] == 0 for m in rows.values())
+    assert rows["arc.decided_share"]["verdict"] == "unchanged"
+    assert rows["arc.tipped_share"]["verdict"] == "cannot_tell"
+    bad = cli.invoke(app, [*base, "--margin", "arc.decided_share=60", "--out", str(tmp_path / "b")])
+    assert bad.exit_code != 0
+    assert "--margin: 'arc.decided_share' is not a compared measure; allowed: " in one_error_line(bad)
+
+
 @pytest.mark.parametrize(
     "args, says",
     [
@@ -189,6 +237,7 @@ def test_compare_with_sample_compares_the_rollout_measures_game_by_game(tmp_path
         (["--arc", "--sample", "5", "--rollouts", "0"], "--rollouts"),
     ],
 )
+@pytest.mark.kernel  # (--sample beyond --games is refused once A's kernels are loaded)
 def test_compare_sample_bad_options_are_one_line(args, says, tmp_path):
     r = cli.invoke(app, ["compare", MOOR, "--set-b", "track_len=40", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2, r.output

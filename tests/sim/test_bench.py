@@ -129,11 +129,15 @@ def test_bench_lists_every_cold_compile_with_its_rounds_and_verdict():
 
 
 def test_bench_render_says_the_arcs_targets():
+    run = {"scenario": "scenarios/moor/4p.toml", "games": 200000, "run_s": 6.7, "run_arc_s": 8.0, "share": 0.194,
+           "cpu_s": 2.81, "cpu_arc_s": 3.66, "cpu_share": 0.302, "target": 0.3}  # fmt: skip
     a = {"scenario": "scenarios/moor/4p.toml", "sample": 1000, "rollouts": 32, "timelines_s": 13.9, "target_s": 60.0,
-         "run_games": 200000, "run_s": 6.7, "run_arc_s": 9.0, "run_share": 0.35, "run_share_target": 0.3}  # fmt: skip
-    line = bench_arc.render_arc(a)[0]
-    assert "timelines of 1,000 games x 32 rollouts a state 13.9 s (target <= 60 s: met)" in line
-    assert "+35% (target <= +30%: MISSED)" in line
+         "runs": [run, {**run, "scenario": "scenarios/galleon/2p.toml", "games": 1000, "cpu_share": 0.12}]}  # fmt: skip
+    lines = bench_arc.render_arc(a)
+    assert "timelines of 1,000 games x 32 rollouts a state 13.9 s (target <= 60 s: met)" in lines[0]
+    assert "target <= +30% of its CPU time" in lines[1]
+    assert "200,000 games  wall   6.70 ->   8.00 s  +19%  cpu   2.81 ->   3.66 s  +30%  MISSED" in lines[2]
+    assert lines[3].startswith("  scenarios/galleon/2p.toml") and lines[3].endswith("+12%  met")
     assert "arc: scenarios/moor/4p.toml" in bench.render(
         {"machine": {"cpus": 2, "python": "3.11"}, "games": {}, "arc": a}
     )
