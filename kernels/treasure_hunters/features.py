@@ -249,7 +249,7 @@ def fill_features(st, prm, seat, mask, out, ws):
     strategy scratch receives the move search again (`rules.legal_actions`)."""
     from kernels.treasure_hunters.rules import legal_actions
 
-    tmp = ws[4][1]
+    tmp = ws.work.tmp
     legal = np.zeros(N_ACTIONS, np.int8)
-    legal_actions(st, prm, legal, tmp, ws[5])
+    legal_actions(st, prm, legal, tmp, ws.hh)
     return _fill(st, prm, mask, out, tmp, SCRIPT_ROW)

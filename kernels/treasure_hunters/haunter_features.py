@@ -212,4 +212,4 @@ def fill_features(st, prm, seat, mask, out, ws):
     st_phase = int(st[S_PHASE])
     if st_phase not in (PH_HH_PLAY, PH_HH_TARGET, PH_SPOOK_DEST):
         return 0
-    return _fill(st, prm, mask, out, ws[4][1], BUILDER_ROW)
+    return _fill(st, prm, mask, out, ws.work.tmp, BUILDER_ROW)

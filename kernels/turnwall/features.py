@@ -295,7 +295,7 @@ def fill_features(st, prm, seat, mask, out, ws):
     action a (``mask``) of ``seat``, the seat to act, from the batch scratch ``ws`` (with the learned marker): its
     memory and magnet knowledge from the seat's effective row there, the planner's weights (as play uses them);
     returns how many are legal."""
-    sc = ws[0]
-    w = sc[10][int(seat)].copy()
+    sc = ws.work
+    w = sc.wrows[int(seat)].copy()
     w[W_FIND : W_FIND + len(PLANNER_W)] = PLANNER_W
-    return _fill(st, prm, w, mask, out, ws[4], sc[4], sc[5], sc[6], sc[7], sc[8], sc[9])
+    return _fill(st, prm, w, mask, out, ws.learned, sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near)

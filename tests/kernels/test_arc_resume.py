@@ -50,7 +50,7 @@ def test_a_game_cut_at_its_cap_resumes_under_a_higher_cap(path):
 
     scratch = sc.spec.kernel().batch_scratch(sc.players, full)
     resumed = cut.copy()
-    first = step.resume_game(resumed, cut, full, sc.players, 0, scratch[1], scratch)
+    first = step.resume_game(resumed, cut, full, sc.players, 0, scratch.rng, scratch)
     assert first == cut[R.S_FIRST]
     changed = set(np.flatnonzero(resumed != cut).tolist())
     assert changed <= {R.S_PHASE, R.S_OUTCOME, R.S_TURNS, R.S_ROUNDS}, changed

@@ -88,10 +88,10 @@ def record(name):
     out = PL.trace_game(
         np.uint64(sc.seed), np.uint64(0), game, sc.players, sc.prm(), sc.sids(), sc.sparams(), 10, 50_000
     )
-    steps = out[1]
+    steps = out.steps
     n = int(steps[0, 0])
     assert n + 1 < steps.shape[0]
-    st = out[8].copy()
+    st = out.state.copy()
     st[R.S_DECISIONS] = 0  # counted by the play loop, not by the rules
     return (
         sc,
