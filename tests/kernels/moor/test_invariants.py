@@ -342,9 +342,7 @@ def test_short_track_really_loses_tiles():
     sp = np.zeros((4, S.N_SPARAMS), dtype=np.float64)
     lost = laid = 0
     for g in range(200):
-        log, deal, scores, w, status, turns, rounds = PL.trace_game(
-            np.uint64(3), np.uint64(0), g, 4, prm, sids, sp, 20_000
-        )
+        log = PL.trace_game(np.uint64(3), np.uint64(0), g, 4, prm, sids, sp, 20_000).log
         ev = [tuple(int(x) for x in log[i]) for i in range(1, int(log[0, 0]) + 1)]
         lost += sum(1 for e in ev if e[0] == R.E_DISCARD and e[3] == -1)
         laid += sum(1 for e in ev if e[0] == R.E_PLANK)
