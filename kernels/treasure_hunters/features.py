@@ -216,7 +216,7 @@ def learned_choice(sp, wrow, st, prm, mask, rng, row, tmp, marker):
     ph = st[S_PHASE]
     if ph != PH_MOVE and ph != PH_PICKUP:
         return hunter_decide(st, prm, wrow, mask, tmp)
-    score_actions(sp, wrow, st, prm, mask, tmp, marker[0])
+    score_actions(sp, wrow, st, prm, mask, tmp, marker.scores)
     return select_dense(marker, mask, sp[0], rng, row)
 
 

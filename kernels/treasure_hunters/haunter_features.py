@@ -181,7 +181,7 @@ def learned_choice(hh, sp, wrow, st, prm, mask, rng, row, tmp, marker):
     if hh is None:
         return -1
     script, base = _prepare(hh, st, prm, mask, tmp, wrow)
-    scores = marker[0]
+    scores = marker.scores
     for a in range(N_ACTIONS):
         if mask[a]:
             f = action_features(st, prm, a, script, tmp, base)

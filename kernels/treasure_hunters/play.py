@@ -63,14 +63,14 @@ def new_scratch(n):
 
 
 def batch_scratch(n, prm=None, log_len=1, steps_len=1, learned=False):
-    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): a `scratch.BatchScratch` (st, rng, log, steps, `new_scratch(n)`, hh, adv, learned)
-    for ``n`` players. A log or steps array of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
-    parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
-    (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None). ``adv`` likewise is None unless ``prm``
-    is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`). ``learned``
-    (true: the learned policies' scratch `kernels.policy.new_marker`, else None) compiles the learned hunter and Head
-    Haunter in or leaves them out (`step.play_learned`)."""
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then compiles no
+    allocation): a `scratch.BatchScratch` (st, rng, log, steps, `new_scratch(n)`, hh, adv, learned) for ``n`` players. A
+    log or steps array of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm``
+    (int64[:], packed parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's
+    planner (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None). ``adv`` likewise is None unless
+    ``prm`` is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`).
+    ``learned`` (true: the learned policies' scratch `kernels.policy.new_marker`, else None) compiles the learned hunter
+    and Head Haunter in or leaves them out (`step.play_learned`)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     adv = None if prm is not None and prm[P_MODE] != MODE_ADVANCED else np.int64(1)
     log, steps = new_records(log_len, steps_len)
@@ -135,9 +135,9 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
-    (int32[log_len, 6]; row 0 col 0 = count) and its recorded steps (int32[steps_len, 2]): a
-    `kernels.trace.GameTrace` (its fields say what each holds; ``deal`` None: the jewel numbers are in the steps). ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays
-    search; its record holds the decisions afterwards."""
+    (int32[log_len, 6]; row 0 col 0 = count) and its recorded steps (int32[steps_len, 2]): a `kernels.trace.GameTrace`
+    (its fields say what each holds; ``deal`` None: the jewel numbers are in the steps). ``search``: the search players'
+    scratch (`kernels.search.new_search`) when a seat plays search; its record holds the decisions afterwards."""
     batch = batch_scratch(int(n), prm, int(log_len), int(steps_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN), search=search

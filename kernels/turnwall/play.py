@@ -56,10 +56,10 @@ def new_scratch(n):
 
 
 def batch_scratch(n, prm=None, log_len=1, step_len=1, learned=False):
-    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): a `scratch.BatchScratch` (`new_scratch(n)`, log int32[log_len, 6], steps
-    int32[step_len, 2], node int64[1], learned marker) for ``n`` players (``prm`` unused, the contract's). A log or
-    steps array of one row records nothing; `trace_game` passes longer ones. node[0] is the turn last logged (`step.legal_actions`). The marker
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then compiles no
+    allocation): a `scratch.BatchScratch` (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], node
+    int64[1], learned marker) for ``n`` players (``prm`` unused, the contract's). A log or steps array of one row
+    records nothing; `trace_game` passes longer ones. node[0] is the turn last logged (`step.legal_actions`). The marker
     (``learned``: `features.new_marker()`, else None) compiles the learned policy in or leaves it out
     (`features.play_learned`)."""
     marker = new_marker() if learned else None
@@ -94,10 +94,10 @@ of it (a rollout).""",
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
-    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]): a `kernels.trace.GameTrace` (its fields say what
-    each holds; ``deal`` None: the deal is in the steps, K_DEAL rows). ``check`` true runs the invariants after every step (status 100 + code when one breaks).
-    ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays search; its record
-    holds the decisions afterwards."""
+    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]): a `kernels.trace.GameTrace` (its fields say what each
+    holds; ``deal`` None: the deal is in the steps, K_DEAL rows). ``check`` true runs the invariants after every step
+    (status 100 + code when one breaks). ``search``: the search players' scratch (`kernels.search.new_search`) when a
+    seat plays search; its record holds the decisions afterwards."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search

@@ -26,6 +26,14 @@ class Work(NamedTuple):
     hidden: np.ndarray  # int64[HIDDEN_SIZE]: the re-deal's scratch (`hidden.redeal`)
 
 
+class LearnedMarker(NamedTuple):
+    """The learned policy's scratch (`features.new_marker`): `kernels.policy.Marker`'s fields and a state buffer."""
+
+    scores: np.ndarray  # float64[N_ACTIONS]: the legal actions' scores
+    acts: np.ndarray  # int64[N_ACTIONS]: the legal actions, ascending, beside their scores
+    child: np.ndarray  # int32[S_SIZE]: the state after a candidate move
+
+
 class BatchScratch(NamedTuple):
     """The ``batch`` argument of `play_batch` (``ws`` of the step verbs)."""
 
@@ -33,4 +41,4 @@ class BatchScratch(NamedTuple):
     log: np.ndarray  # int32[L, 6]: the event log (row 0 col 0 = rows used); one row records nothing
     steps: np.ndarray  # int32[K, 2]: the recorded steps (golden traces); one row records nothing
     node: np.ndarray  # int64[1]: the turn last logged (`step.legal_actions`)
-    learned: Any  # the learned policy's scratch (`features.new_marker`), or None: its code left out
+    learned: Any  # the learned policy's scratch (a `LearnedMarker`), or None: its code left out
