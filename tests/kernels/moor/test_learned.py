@@ -12,7 +12,7 @@ from kernels.batch import play_games
 from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
-from kernels.policy import new_marker
+from kernels.policy import Marker
 from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
 
 from ._kit import prm_of
@@ -60,7 +60,7 @@ def compare_hidden(seed, n, prm, sp, games, leak):
     log = np.zeros((1, R.LOG_W), dtype=np.int32)
     order = np.empty(R.N_DEALT, dtype=np.int32)
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
-    scores = new_marker(R.N_ACTIONS)
+    scores = Marker(np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))  # kernels.policy.new_marker
     compared = 0
     differ = 0
     for g in range(games):
