@@ -425,8 +425,9 @@ def _search_decide(play_batch, search, st, prm, n, seat, sparams, seed, game):
 
 
 def _scratch_like(x):
-    """A copy of a batch scratch ``x`` (nested tuples of arrays; its tables, made by the game's `batch_scratch`,
-    kept): the search's rollout scratch has the batch's own type."""
+    """A copy of a batch scratch ``x`` (nested named tuples of arrays; its tables, made by the game's
+    `batch_scratch`, kept): the search's rollout scratch has the batch's own type (a named tuple stays one)."""
     if isinstance(x, tuple):
-        return tuple(_scratch_like(y) for y in x)
+        parts = [_scratch_like(y) for y in x]
+        return type(x)(*parts) if hasattr(x, "_fields") else tuple(parts)
     return x.copy() if isinstance(x, np.ndarray) else x

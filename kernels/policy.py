@@ -10,6 +10,7 @@ is the same in every game, so it lives here.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -19,9 +20,16 @@ from kernels.rng import next_u64
 UNIT = 1.0 / 9007199254740992.0  # 2**-53: a 53-bit draw as a float in [0, 1)
 
 
+class Marker(NamedTuple):
+    """The policy's scratch, a batch scratch's learned marker (a named tuple Numba reads field by field)."""
+
+    scores: np.ndarray  # float64[n_actions]: the legal actions' scores (first k entries, or at each action's index)
+    acts: np.ndarray  # int64[n_actions]: the legal actions, ascending, beside their scores
+
+
 def new_marker(n_actions):
-    """The policy's scratch (plain numpy): (scores float64[n_actions], actions int64[n_actions])."""
-    return np.zeros(n_actions, dtype=np.float64), np.zeros(n_actions, dtype=np.int64)
+    """The policy's scratch (plain numpy): a `Marker` of n_actions entries."""
+    return Marker(np.zeros(n_actions, dtype=np.float64), np.zeros(n_actions, dtype=np.int64))
 
 
 @njit("int64(float64[::1], int64[::1], int64, float64, uint64[:, ::1], int64)")
@@ -57,7 +65,7 @@ def select_dense(marker, mask, temp, rng, row):
     """`select` for a policy that scored the legal actions of ``mask`` (int8[n_actions]) at their own index of the
     marker's scores (Treasure Hunters' hunter and Head Haunter): packed in place into the marker's first k entries
     (ascending, as `select` takes them), then selected. -1, drawing nothing, when no action is legal."""
-    scores, acts = marker
+    scores, acts = marker.scores, marker.acts
     k = 0
     for a in range(mask.shape[0]):
         if mask[a]:

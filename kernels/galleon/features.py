@@ -172,7 +172,7 @@ def learned_choice(sp, tw, st, prm, mask, nl, rng, row, marker):
         return decide(S_TREASURE, tw, st, prm, mask, nl, rng, row)
     s = st[S_ACTOR]
     ctx = context(st, prm, s)
-    scores, acts = marker
+    scores, acts = marker.scores, marker.acts
     k = 0
     for a in range(N_ACTIONS):
         if mask[a]:

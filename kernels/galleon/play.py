@@ -17,6 +17,7 @@ from kernels.eventlog import new_records
 from kernels.galleon import step
 from kernels.galleon.columns import EXTRA_COLUMNS
 from kernels.galleon.rules import MAX_SPACES, N_ACTIONS, S_SIZE
+from kernels.galleon.scratch import BatchScratch, Work
 from kernels.galleon.step import (  # noqa: F401  (for callers)
     K_ACTION,
     K_CHANCE,
@@ -36,33 +37,35 @@ from kernels.loop import (  # noqa: F401  (ST_*: for callers)
 )
 from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX
+from kernels.trace import GameTrace
 
 N_EXTRA = len(EXTRA_COLUMNS)
 
 
 def new_scratch(n):
-    """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
-    mask, order, reach, cavek, vis, stk, wrows)."""
-    return (
-        np.zeros(S_SIZE, dtype=np.int32),
-        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-        np.zeros(N_ACTIONS, dtype=np.int8),
-        np.zeros(20, dtype=np.int32),
-        np.zeros(MAX_SPACES, dtype=np.int32),
-        np.zeros(MAX_SPACES, dtype=np.int32),
-        np.zeros(MAX_SPACES, dtype=np.int32),
-        np.zeros(4 * 13, dtype=np.int32),
-        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): a
+    `scratch.Work` (its fields say what each holds)."""
+    return Work(
+        st=np.zeros(S_SIZE, dtype=np.int32),
+        rng=np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        mask=np.zeros(N_ACTIONS, dtype=np.int8),
+        order=np.zeros(20, dtype=np.int32),
+        reach=np.zeros(MAX_SPACES, dtype=np.int32),
+        cavek=np.zeros(MAX_SPACES, dtype=np.int32),
+        vis=np.zeros(MAX_SPACES, dtype=np.int32),
+        stk=np.zeros(4 * 13, dtype=np.int32),
+        wrows=np.zeros((n, N_SPARAMS), dtype=np.float64),
     )
 
 
 def batch_scratch(n, prm=None, log_len=1, step_len=1, learned=False):
-    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], learned marker) for
-    ``n`` players (``prm`` unused, the contract's). A log or steps array of one row records nothing; `trace_game`
-    passes longer ones. The marker (``learned``: the policy's scratch `kernels.policy.new_marker`, else None) compiles
-    the learned policy in or leaves it out (`features.play_learned`)."""
-    return (new_scratch(n), *new_records(log_len, step_len), new_marker(N_ACTIONS) if learned else None)
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then compiles no
+    allocation): a `scratch.BatchScratch` (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], learned
+    marker) for ``n`` players (``prm`` unused, the contract's). A log or steps array of one row records nothing;
+    `trace_game` passes longer ones. The marker (``learned``: the policy's scratch `kernels.policy.new_marker`, else
+    None) compiles the learned policy in or leaves it out (`features.play_learned`)."""
+    log, steps = new_records(log_len, step_len)
+    return BatchScratch(new_scratch(n), log, steps, new_marker(N_ACTIONS) if learned else None)
 
 
 def uses_learned(sids, search=None):
@@ -92,14 +95,13 @@ from a copy of it (a rollout).""",
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
-    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]); returns (log, steps, scores int32[n], winners
-    bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
-    this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks).
-    ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays search; its record
-    holds the decisions afterwards (the rollouts log nothing: they run on the scratch's own batch)."""
+    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]): a `kernels.trace.GameTrace` (its fields say what each
+    holds; ``deal`` None: the deal is in the steps, K_DEAL rows). ``check`` true runs the invariants after every step
+    (status 100 + code when one breaks). ``search``: the search players' scratch (`kernels.search.new_search`) when a
+    seat plays search; its record holds the decisions afterwards (the rollouts log nothing: they run on the scratch's
+    own batch)."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search
     )
-    scratch, log, steps, _ = batch
-    return log, steps, scores, w, s, turns, rounds, extra, scratch[0]
+    return GameTrace(batch.log, batch.steps, scores, w, s, turns, rounds, extra, batch.work.st)

@@ -2,8 +2,7 @@
 as this game's `play_batch`. Each verb adapts a rule or strategy function of rules.py / strategies.py to the
 contract's signature; the rules stay there.
 
-``ws`` is the batch's scratch, `play.batch_scratch`: ((st, rng, mask, order, reach, cavek, vis, stk, wrows), log,
-steps, learned marker).
+``ws`` is the batch's scratch, `play.batch_scratch`: a `scratch.BatchScratch` (its per-call arrays in ``ws.work``).
 """
 
 from __future__ import annotations
@@ -42,25 +41,25 @@ STACK_TILES = (4, 5, 12, 13, 14, 15, 16, 17)
 @njit(inline="always")
 def parts(batch):
     """(st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], ws) of a batch scratch."""
-    return batch[0][0], batch[0][1], batch
+    return batch.work.st, batch.work.rng, batch
 
 
 @njit(inline="always")
 def log_mark(ws):
-    """Rows of the event log written so far (ws[1]; 0 without a log): where a traced search decision falls."""
-    return ws[1][0, 0]
+    """Rows of the event log written so far (ws.log; 0 without a log): where a traced search decision falls."""
+    return ws.log[0, 0]
 
 
 @njit(inline="always")
 def action_mask(ws):
     """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
-    return ws[0][2]
+    return ws.work.mask
 
 
 @njit(inline="always")
 def prepare(sids, sparams, ws):
     """Per call: each seat's effective weight row (`strategies.effective_rows`)."""
-    S.effective_rows(sids, sparams, ws[0][8])
+    S.effective_rows(sids, sparams, ws.work.wrows)
 
 
 @njit(inline="always")
@@ -68,8 +67,8 @@ def new_game(st, prm, n, g, rng, ws):
     """R1 and C16 for game ``g``: chests filled and spread, stickers, the stack shuffled on the chance stream
     (recorded when the batch records steps) and dealt, the first turn run on to its first decision or chance node.
     Returns the first seat, g % n."""
-    sc, log, steps = ws[0], ws[1], ws[2]
-    order = sc[3]
+    sc, log, steps = ws.work, ws.log, ws.steps
+    order = sc.order
     first = g % n
     R.init(st, prm, n, first)
     for c in range(6):
@@ -84,7 +83,7 @@ def new_game(st, prm, n, g, rng, ws):
         for i in range(20):
             record(steps, K_DEAL, order[i])
     R.deal(st, prm, order)
-    R.advance(st, prm, log, sc[4], sc[5], sc[6], sc[7])
+    R.advance(st, prm, log, sc.reach, sc.cavek, sc.vis, sc.stk)
     return first
 
 
@@ -120,7 +119,7 @@ def chance_outcomes(st, prm, ws):
 def sample_chance(st, prm, rng, ws):
     """An outcome on the chance stream (rng row 0), recorded when the batch records steps."""
     o = bounded(rng, 0, st[S_CH_N])
-    steps = ws[2]
+    steps = ws.steps
     if steps.shape[0] > 1:
         record(steps, K_CHANCE, o)
     return o
@@ -129,39 +128,39 @@ def sample_chance(st, prm, rng, ws):
 @njit(inline="always")
 def apply_chance(st, prm, o, ws):
     """The chance outcome ``o`` takes effect and the turn runs on; 0, or 1 when `rules.chance` refuses it."""
-    sc, log = ws[0], ws[1]
-    if R.chance(st, prm, o, log, sc[4], sc[5], sc[6], sc[7]) != 0:
+    sc, log = ws.work, ws.log
+    if R.chance(st, prm, o, log, sc.reach, sc.cavek, sc.vis, sc.stk) != 0:
         return 1
-    R.advance(st, prm, log, sc[4], sc[5], sc[6], sc[7])
+    R.advance(st, prm, log, sc.reach, sc.cavek, sc.vis, sc.stk)
     return 0
 
 
 @njit(inline="always")
 def legal_actions(st, prm, ws):
     """The legal actions into `action_mask(ws)`; returns their count."""
-    return R.legal_actions(st, prm, ws[0][2])
+    return R.legal_actions(st, prm, ws.work.mask)
 
 
 @njit(inline="always")
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
-    sc = ws[0]
+    sc = ws.work
     if sids[seat] == S.S_LEARNED:
-        return F.play_learned(ws[3], sparams[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
-    return S.decide(sids[seat], sc[8][seat], st, prm, sc[2], nl, rng, 1 + seat)
+        return F.play_learned(ws.learned, sparams[seat], sc.wrows[seat], st, prm, sc.mask, nl, rng, 1 + seat)
+    return S.decide(sids[seat], sc.wrows[seat], st, prm, sc.mask, nl, rng, 1 + seat)
 
 
 @njit(inline="always")
 def apply_action(st, prm, a, rng, ws):
     """The deciding seat plays ``a`` (recorded when the batch records steps) and the turn runs on; 0, or 1 when
     `rules.act` refuses it."""
-    sc, log, steps = ws[0], ws[1], ws[2]
+    sc, log, steps = ws.work, ws.log, ws.steps
     if steps.shape[0] > 1:
         record(steps, K_ACTION, a)
-    if R.act(st, prm, a, log, sc[4], sc[5], sc[6], sc[7]) != 0:
+    if R.act(st, prm, a, log, sc.reach, sc.cavek, sc.vis, sc.stk) != 0:
         return 1
-    R.advance(st, prm, log, sc[4], sc[5], sc[6], sc[7])
+    R.advance(st, prm, log, sc.reach, sc.cavek, sc.vis, sc.stk)
     return 0
 
 
@@ -198,8 +197,8 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     record pins them, the stack's order, unpeeked stickers, an attacker's weapon not yet shown to the defender).
     Canonical: the result depends only on what the seat saw and the stream. Returns the number of tiles re-dealt.
     Uses ws's reach/cave/visit/stack scratch."""
-    sc = ws[0]
-    return redeal(st, seat, prm, rng, row, sc[4], sc[5], sc[6], sc[7])
+    sc = ws.work
+    return redeal(st, seat, prm, rng, row, sc.reach, sc.cavek, sc.vis, sc.stk)
 
 
 @njit(inline="always")

@@ -168,7 +168,7 @@ def learned_choice(sp, st, prm, mask, rng, row, marker):
     once into ``marker`` (`kernels.policy.new_marker`), then `kernels.policy.select`: with temperature sp[0] <= 0
     the highest score (ties: the lower action index), no random draw; with sp[0] > 0 an action drawn with
     probability proportional to exp(score / temperature), one draw from the seat's stream ``rng[row]``."""
-    scores, acts = marker
+    scores, acts = marker.scores, marker.acts
     k = 0
     for a in range(N_ACTIONS):
         if mask[a]:

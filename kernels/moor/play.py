@@ -13,31 +13,32 @@ from kernels.loop import ST_BAD_ACTION, ST_DONE, ST_TRUNCATED, bind  # noqa: F40
 from kernels.moor import step
 from kernels.moor.columns import EXTRA_COLUMNS
 from kernels.moor.rules import MAX_PLAYERS, N_ACTIONS, N_DEALT, S_SIZE
+from kernels.moor.scratch import BatchScratch
 from kernels.moor.strategies import S_LEARNED
 from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX
+from kernels.trace import GameTrace
 
 N_EXTRA = len(EXTRA_COLUMNS)
 
 
 def new_scratch(log_len, keep_deal, learned=False):
     """Scratch arrays of one `play_batch` call in plain numpy, allocated once for all its games (the kernel then
-    compiles no allocation): (st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], scores_pos int32[MAX_PLAYERS],
-    log int32[log_len, 6], deal_out int32[33 if keep_deal else 0], order int32[33], mask int8[N_ACTIONS],
-    tmp int8[N_ACTIONS], learned marker). The marker is a compile-time switch (kernel contract, "Batch signature"):
+    compiles no allocation): a `scratch.BatchScratch` (its fields say what each holds; log int32[log_len, 6],
+    deal_out int32[33 if keep_deal else 0]). The marker is a compile-time switch (kernel contract, "Batch signature"):
     None (``learned`` false) leaves the learned policy's code out of the compiled kernel (a learned seat's decision
     is then refused: status ST_BAD_ACTION), the policy's scratch (`kernels.policy.new_marker`) compiles it
     in (`features.play_learned`)."""
-    return (
-        np.zeros(S_SIZE, dtype=np.int32),
-        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-        np.zeros(MAX_PLAYERS, dtype=np.int32),
-        np.zeros((log_len, 6), dtype=np.int32),
-        np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32),
-        np.zeros(N_DEALT, dtype=np.int32),
-        np.zeros(N_ACTIONS, dtype=np.int8),
-        np.zeros(N_ACTIONS, dtype=np.int8),
-        new_marker(N_ACTIONS) if learned else None,
+    return BatchScratch(
+        st=np.zeros(S_SIZE, dtype=np.int32),
+        rng=np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        scores_pos=np.zeros(MAX_PLAYERS, dtype=np.int32),
+        log=np.zeros((log_len, 6), dtype=np.int32),
+        deal_out=np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32),
+        order=np.zeros(N_DEALT, dtype=np.int32),
+        mask=np.zeros(N_ACTIONS, dtype=np.int8),
+        tmp=np.zeros(N_ACTIONS, dtype=np.int8),
+        learned=new_marker(N_ACTIONS) if learned else None,
     )
 
 
@@ -70,15 +71,14 @@ int32[S_SIZE] state starts every game from a copy of it (a rollout).""",
 )
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, with_state=False, search=None):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
-    (int32[log_len, 6]; row 0 col 0 = count), dealt order (int32[33]), per-seat scores (int32[n]), winners bitmask
-    over seats, status, turns and rounds (ints); with ``with_state`` also the final state (int32[S_SIZE], a copy;
-    players by turn position: e.g. the planks each one holds for the R17 tie-break). ``search``: the search players'
+    (int32[log_len, 6]; row 0 col 0 = count) and dealt order (int32[33]): a `kernels.trace.GameTrace` (its fields
+    say what each holds; ``steps`` None: Moor records its rolls and actions in the log; the final state's players
+    by turn position, e.g. the planks each one holds for the R17 tie-break). ``search``: the search players'
     scratch (`kernels.search.new_search`) when a seat plays search; its record holds the decisions afterwards."""
     scratch = new_scratch(int(log_len), True, uses_learned(sids, search))
-    scores, w, s, turns, rounds, _, _ = play_alone(
+    scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA, search=search
     )
-    out = (scratch[3], scratch[4], scores, w, s, turns, rounds)
-    return out + (scratch[0].copy(),) if with_state else out
+    return GameTrace(scratch.log, None, scores, w, s, turns, rounds, extra, scratch.st, deal=scratch.deal_out)

@@ -2,8 +2,7 @@
 runs as this game's `play_batch`. Each verb adapts a rule or strategy function of rules.py / strategies.py to the
 contract's signature; the rules stay there.
 
-``ws`` is the batch's scratch, `play.new_scratch`: (st, rng, scores_pos, log, deal_out, order, mask, tmp, learned
-marker).
+``ws`` is the batch's scratch, `play.new_scratch`: a `scratch.BatchScratch`.
 """
 
 from __future__ import annotations
@@ -45,19 +44,19 @@ __all__ = ["S_DECISIONS"]  # the loop counts decisions in this state slot
 @njit(inline="always")
 def parts(batch):
     """(st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], ws) of a batch scratch."""
-    return batch[0], batch[1], batch
+    return batch.st, batch.rng, batch
 
 
 @njit(inline="always")
 def log_mark(ws):
-    """Rows of the event log written so far (ws[3]; 0 without a log): where a traced search decision falls."""
-    return ws[3][0, 0]
+    """Rows of the event log written so far (ws.log; 0 without a log): where a traced search decision falls."""
+    return ws.log[0, 0]
 
 
 @njit(inline="always")
 def action_mask(ws):
     """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
-    return ws[6]
+    return ws.mask
 
 
 @njit(inline="always")
@@ -69,7 +68,7 @@ def prepare(sids, sparams, ws):
 def new_game(st, prm, n, g, rng, ws):
     """R1-R4: a fresh game ``g``: the 33 tiles shuffled on the chance stream and dealt, the first turn begun.
     Returns the seat of turn position 0 (g % n, kernel contract "Seats rotate")."""
-    log, deal_out, order = ws[3], ws[4], ws[5]
+    log, deal_out, order = ws.log, ws.deal_out, ws.order
     R.init(st, prm, n)
     R.deal_pool(st, order)
     shuffle(rng, 0, order, N_DEALT)
@@ -120,14 +119,14 @@ def sample_chance(st, prm, rng, ws):
 @njit(inline="always")
 def apply_chance(st, prm, o, ws):
     """R5: the die shows ``o``; 0 (never refused)."""
-    R.apply_chance(st, o, ws[3])
+    R.apply_chance(st, o, ws.log)
     return 0
 
 
 @njit(inline="always")
 def legal_actions(st, prm, ws):
     """The legal actions into `action_mask(ws)`; returns their count."""
-    return R.legal_actions(st, prm, ws[6])
+    return R.legal_actions(st, prm, ws.mask)
 
 
 @njit(inline="always")
@@ -135,14 +134,14 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     if sids[seat] == S.S_LEARNED:
-        return F.play_learned(ws[8], sparams[seat], st, prm, ws[6], rng, 1 + seat)
-    return S.decide(sids[seat], sparams[seat], st, prm, ws[6], nl, rng, 1 + seat, ws[7])
+        return F.play_learned(ws.learned, sparams[seat], st, prm, ws.mask, rng, 1 + seat)
+    return S.decide(sids[seat], sparams[seat], st, prm, ws.mask, nl, rng, 1 + seat, ws.tmp)
 
 
 @njit(inline="always")
 def apply_action(st, prm, a, rng, ws):
     """The current player plays ``a``; 0 (never refused: the loop checked it is legal)."""
-    R.apply_action(st, prm, a, ws[3])
+    R.apply_action(st, prm, a, ws.log)
     return 0
 
 
@@ -156,7 +155,7 @@ def invariants(st, prm):
 def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
     """R15-R17 (+C9) for a finished game: scores by seat (0 unless done), extra counters; returns (winners
     bitmask over seats, turns, rounds)."""
-    sc = ws[2]
+    sc = ws.scores_pos
     done = status == 0
     wpos = R.returns(st, prm, sc) if done else 0
     wseat = 0
@@ -184,7 +183,7 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     the stream, never on where the hidden tiles truly lie. Every seat sees the same, so ``seat`` changes nothing.
     Tops, heights, holdings and every other state slot stay as they are; the multiset of hidden tiles is kept. Returns the number
     of hidden tiles. Uses ws's deal-order scratch (int32[33])."""
-    tiles = ws[5]
+    tiles = ws.order
     sealed = st[S_SEALED]
     m = 0
     for s in range(1, GREEN_SPACES + 1):

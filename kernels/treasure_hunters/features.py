@@ -231,7 +231,7 @@ def learned_choice(sp, wrow, st, prm, mask, rng, row, tmp, marker):
     ph = st[S_PHASE]
     if ph != PH_MOVE and ph != PH_PICKUP:
         return hunter_decide(st, prm, wrow, mask, tmp)
-    score_actions(sp, wrow, st, prm, mask, tmp, marker[0])
+    score_actions(sp, wrow, st, prm, mask, tmp, marker.scores)
     return select_dense(marker, mask, sp[0], rng, row)
 
 
@@ -264,9 +264,9 @@ def fill_features(st, prm, seat, mask, out, ws):
     strategy scratch receives the move search again (`rules.legal_actions`)."""
     from kernels.treasure_hunters.rules import legal_actions
 
-    tmp = ws[4][1]
+    tmp = ws.work.tmp
     legal = np.zeros(N_ACTIONS, np.int8)
-    legal_actions(st, prm, legal, tmp, ws[5])
+    legal_actions(st, prm, legal, tmp, ws.hh)
     row = SCRIPT_ROW.copy()
     script_row(st, row)
     return _fill(st, prm, mask, out, tmp, row)

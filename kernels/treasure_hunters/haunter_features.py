@@ -181,7 +181,7 @@ def learned_choice(hh, sp, wrow, st, prm, mask, rng, row, tmp, marker):
     if hh is None:
         return -1
     script, base = _prepare(hh, st, prm, mask, tmp, wrow)
-    scores = marker[0]
+    scores = marker.scores
     for a in range(N_ACTIONS):
         if mask[a]:
             f = action_features(st, prm, a, script, tmp, base)
@@ -212,4 +212,4 @@ def fill_features(st, prm, seat, mask, out, ws):
     st_phase = int(st[S_PHASE])
     if st_phase not in (PH_HH_PLAY, PH_HH_TARGET, PH_SPOOK_DEST):
         return 0
-    return _fill(st, prm, mask, out, ws[4][1], BUILDER_ROW)
+    return _fill(st, prm, mask, out, ws.work.tmp, BUILDER_ROW)

@@ -30,9 +30,11 @@ from kernels.loop import (  # noqa: F401  (ST_*: for callers)
 )
 from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX
+from kernels.trace import GameTrace
 from kernels.treasure_hunters import step
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS  # noqa: F401  (CURVES: for callers)
 from kernels.treasure_hunters.rules import MAX_CARDS, MODE_ADVANCED, MODE_HH, N_ACTIONS, N_JEWELS, P_MODE, S_SIZE
+from kernels.treasure_hunters.scratch import BatchScratch, Work
 from kernels.treasure_hunters.step import (  # noqa: F401  (for callers)
     K_ACTION,
     K_CARD,
@@ -50,41 +52,43 @@ N_EXTRA = len(EXTRA_COLUMNS)
 
 
 def new_scratch(n):
-    """The per-game scratch of `play_batch` in plain numpy: (mask, tmp, pool, nums, wrows)."""
-    return (
-        np.zeros(N_ACTIONS, dtype=np.int8),
-        np.zeros(TMP_SIZE, dtype=np.int32),
-        np.zeros(MAX_CARDS, dtype=np.int32),
-        np.zeros(N_JEWELS, dtype=np.int32),
-        np.zeros((n, N_SPARAMS), dtype=np.float64),
+    """The per-game scratch of `play_batch` in plain numpy: a `scratch.Work` (its fields say what each holds)."""
+    return Work(
+        mask=np.zeros(N_ACTIONS, dtype=np.int8),
+        tmp=np.zeros(TMP_SIZE, dtype=np.int32),
+        pool=np.zeros(MAX_CARDS, dtype=np.int32),
+        nums=np.zeros(N_JEWELS, dtype=np.int32),
+        wrows=np.zeros((n, N_SPARAMS), dtype=np.float64),
     )
 
 
 def batch_scratch(n, prm=None, log_len=1, steps_len=1, learned=False):
-    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (st, rng, log, steps, `new_scratch(n)`, hh, adv, learned) for ``n`` players. A log or steps
-    array of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm`` (int64[:], packed
-    parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's planner
-    (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None). ``adv`` likewise is None unless ``prm``
-    is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`). ``learned``
-    (true: the learned policies' scratch `kernels.policy.new_marker`, else None) compiles the learned hunter and Head
-    Haunter in or leaves them out (`step.play_learned`)."""
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then compiles no
+    allocation): a `scratch.BatchScratch` (st, rng, log, steps, `new_scratch(n)`, hh, adv, learned) for ``n`` players. A
+    log or steps array of one row records nothing; `trace_game` passes longer ones. ``hh`` is None when ``prm``
+    (int64[:], packed parameters) is a co-op game: its type makes Numba compile a kernel without the Head Haunter's
+    planner (`strategies.haunter_decide`); 1 otherwise (and when ``prm`` is None). ``adv`` likewise is None unless
+    ``prm`` is an advanced game: no basic or Head Haunter game reveals jewels on the way (`rules.move_search`).
+    ``learned`` (true: the learned policies' scratch `kernels.policy.new_marker`, else None) compiles the learned hunter
+    and Head Haunter in or leaves them out (`step.play_learned`)."""
     hh = None if prm is not None and prm[P_MODE] != MODE_HH else np.int64(1)
     adv = None if prm is not None and prm[P_MODE] != MODE_ADVANCED else np.int64(1)
-    return (
-        np.zeros(S_SIZE, dtype=np.int32),
-        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-        *new_records(log_len, steps_len),
-        new_scratch(n),
-        hh,
-        adv,
-        new_marker(N_ACTIONS) if learned else None,
+    log, steps = new_records(log_len, steps_len)
+    return BatchScratch(
+        st=np.zeros(S_SIZE, dtype=np.int32),
+        rng=np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        log=log,
+        steps=steps,
+        work=new_scratch(n),
+        hh=hh,
+        adv=adv,
+        learned=new_marker(N_ACTIONS) if learned else None,
     )
 
 
 def uses_learned(sids, search=None):
     """Whether a seat of ``sids`` (int64[n]), or of the search's rollouts, plays a learned policy."""
-    rollout = () if search is None else search[2]
+    rollout = () if search is None else search.sids
     return any(int(x) in (S_LEARNED, S_HH_LEARNED) for x in (*sids, *rollout))
 
 
@@ -131,13 +135,11 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
-    (int32[log_len, 6]; row 0 col 0 = count), its recorded steps (int32[steps_len, 2]), per-seat scores (int32[n]),
-    winners bitmask over seats, status, turns, rounds (ints), the extra counters (int32[N_EXTRA]) and the final
-    state (int32[S_SIZE]). ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays
-    search; its record holds the decisions afterwards."""
+    (int32[log_len, 6]; row 0 col 0 = count) and its recorded steps (int32[steps_len, 2]): a `kernels.trace.GameTrace`
+    (its fields say what each holds; ``deal`` None: the jewel numbers are in the steps). ``search``: the search players'
+    scratch (`kernels.search.new_search`) when a seat plays search; its record holds the decisions afterwards."""
     batch = batch_scratch(int(n), prm, int(log_len), int(steps_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN), search=search
     )
-    st, _, log, steps = batch[:4]
-    return log, steps, scores, w, s, turns, rounds, extra, st
+    return GameTrace(batch.log, batch.steps, scores, w, s, turns, rounds, extra, batch.st)

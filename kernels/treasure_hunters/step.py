@@ -2,8 +2,8 @@
 `kernels.loop` runs as this game's `play_batch`. Each verb adapts a rule or strategy function of rules.py /
 strategies.py to the contract's signature; the rules stay there.
 
-``ws`` is the batch's scratch, `play.batch_scratch`: (st, rng, log, steps, (mask, tmp, pool, nums, wrows), hh, adv,
-learned); ``hh`` None / ``adv`` None / ``learned`` None leave the Head Haunter's, the advanced game's and the learned
+``ws`` is the batch's scratch, `play.batch_scratch`: a `scratch.BatchScratch` (the strategies' arrays in ``ws.work``);
+``hh`` None / ``adv`` None / ``learned`` None leave the Head Haunter's, the advanced game's and the learned
 policies' code out of a kernel (their types make Numba compile a kernel without them); a ``learned`` marker is the
 policies' score scratch, float64[N_ACTIONS].
 """
@@ -96,32 +96,32 @@ def first_seat(prm, g, n):
 @njit(inline="always")
 def parts(batch):
     """(st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], ws) of a batch scratch."""
-    return batch[0], batch[1], batch
+    return batch.st, batch.rng, batch
 
 
 @njit(inline="always")
 def log_mark(ws):
-    """Rows of the event log written so far (ws[2]; 0 without a log): where a traced search decision falls."""
-    return ws[2][0, 0]
+    """Rows of the event log written so far (ws.log; 0 without a log): where a traced search decision falls."""
+    return ws.log[0, 0]
 
 
 @njit(inline="always")
 def action_mask(ws):
     """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
-    return ws[4][0]
+    return ws.work.mask
 
 
 @njit(inline="always")
 def prepare(sids, sparams, ws):
     """Per call: each seat's effective weight row (`strategies.effective_rows`) into ws's wrows."""
-    S.effective_rows(sids, sparams, ws[4][4])
+    S.effective_rows(sids, sparams, ws.work.wrows)
 
 
 @njit(inline="always")
 def new_game(st, prm, n, g, rng, ws):
     """R1-R3 for game ``g``: the board set up, the jewel numbers shuffled on the chance stream (hidden under the
     jewels). Returns the seat of hunter 0 (`first_seat`)."""
-    steps, nums = ws[3], ws[4][3]
+    steps, nums = ws.steps, ws.work.nums
     first = first_seat(prm, g, n)
     for j in range(N_JEWELS):
         nums[j] = j + 1
@@ -147,7 +147,7 @@ def resume_game(st, start, prm, n, g, rng, ws):
         st[i] = start[i]
     if st[S_PHASE] == PH_OVER and st[S_OUTCOME] == OUT_TRUNC and st[S_TURNS] < prm[P_MAX_TURNS]:
         st[S_OUTCOME] = OUT_NONE
-        R.start_turn(st, prm, ws[2])
+        R.start_turn(st, prm, ws.log)
     return st[S_FIRST]
 
 
@@ -168,7 +168,7 @@ def chance_outcomes(st, prm, ws):
     """Equally likely outcomes at the chance node: die faces or hand slots (`rules.chance_outcomes`); at a
     shuffle, the number of cards shuffled (the outcome is an order of them, drawn by `sample_chance`)."""
     if st[S_PHASE] == PH_SHUFFLE:
-        return R.shuffle_pool(st, ws[4][2])
+        return R.shuffle_pool(st, ws.work.pool)
     return R.chance_outcomes(st, prm)
 
 
@@ -176,10 +176,10 @@ def chance_outcomes(st, prm, ws):
 def sample_chance(st, prm, rng, ws):
     """An outcome on the chance stream (rng row 0): a face or slot index, or at a shuffle the number k of cards
     whose shuffled order it leaves in ws's pool[:k]. Recorded when the batch records steps."""
-    steps = ws[3]
+    steps = ws.steps
     rec = steps.shape[0] > 1
     if st[S_PHASE] == PH_SHUFFLE:
-        pool = ws[4][2]
+        pool = ws.work.pool
         k = R.shuffle_pool(st, pool)
         shuffle(rng, 0, pool, k)
         if rec:
@@ -197,27 +197,27 @@ def sample_chance(st, prm, rng, ws):
 def apply_chance(st, prm, o, ws):
     """The chance outcome ``o`` (`sample_chance`'s) takes effect; 0 (never refused)."""
     if st[S_PHASE] == PH_SHUFFLE:
-        R.apply_shuffle(st, prm, ws[4][2], o, ws[2])
+        R.apply_shuffle(st, prm, ws.work.pool, o, ws.log)
     else:
-        R.apply_chance(st, prm, o, ws[2])
+        R.apply_chance(st, prm, o, ws.log)
     return 0
 
 
 @njit(inline="always")
 def legal_actions(st, prm, ws):
     """The legal actions into `action_mask(ws)` (the move search in ws's tmp); returns their count."""
-    return R.legal_actions(st, prm, ws[4][0], ws[4][1], ws[5])
+    return R.legal_actions(st, prm, ws.work.mask, ws.work.tmp, ws.hh)
 
 
 @njit(inline="always")
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); a
     learned policy (`play_learned`) reads its weights from the seat's parameter row."""
-    sc = ws[4]
+    sc = ws.work
     sid = sids[seat]
     if sid == S.S_LEARNED or sid == S.S_HH_LEARNED:
-        return play_learned(ws[7], ws[5], sparams[seat], sc[4][seat], st, prm, sc[0], rng, 1 + seat, sc[1])
-    return S.decide(sid, sc[4][seat], st, prm, sc[0], nl, rng, 1 + seat, sc[1], ws[5])
+        return play_learned(ws.learned, ws.hh, sparams[seat], sc.wrows[seat], st, prm, sc.mask, rng, 1 + seat, sc.tmp)
+    return S.decide(sid, sc.wrows[seat], st, prm, sc.mask, nl, rng, 1 + seat, sc.tmp, ws.hh)
 
 
 @njit
@@ -238,10 +238,10 @@ def play_learned(marker, hh, sp, wrow, st, prm, mask, rng, row, tmp):
 @njit(inline="always")
 def apply_action(st, prm, a, rng, ws):
     """The deciding seat plays ``a`` (recorded when the batch records steps); 0 (never refused)."""
-    steps = ws[3]
+    steps = ws.steps
     if steps.shape[0] > 1:
         record(steps, K_ACTION, a)
-    R.apply_action_with(st, prm, a, ws[2], ws[4][0], ws[4][1], ws[5], ws[6])
+    R.apply_action_with(st, prm, a, ws.log, ws.work.mask, ws.work.tmp, ws.hh, ws.adv)
     return 0
 
 
@@ -333,8 +333,7 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     no face-up jewel shows, ascending; the cards by id among those the seat cannot place), so the result depends on
     the seat's view and the stream alone, never on the true arrangement of what it cannot see. Returns the number
     of components re-dealt. Uses ws's pool and jewel-number scratch."""
-    sc = ws[4]
-    pool, nums = sc[2], sc[3]
+    pool, nums = ws.work.pool, ws.work.nums
     m = 0
     for v in range(1, N_JEWELS + 1):  # the numbers on the jewels are 1..8 (R30): the unseen ones, ascending
         shown = False

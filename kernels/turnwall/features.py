@@ -61,6 +61,7 @@ from kernels.turnwall.rules import (
     is_held,
     place_first_options,
 )
+from kernels.turnwall.scratch import LearnedMarker
 from kernels.turnwall.strategies import (
     HASH_SIZE,
     PLANNER_W,
@@ -105,9 +106,10 @@ PLAN_FLOOR = -1.0  # a plan value below it (the own ghost off the board: S3's -1
 
 
 def new_marker():
-    """The learned marker of a batch scratch (plain numpy, allocated by the caller): (scores, actions: the policy's
-    scratch, `kernels.policy.new_marker`; child int32[S_SIZE], the state after a candidate move)."""
-    return (*policy_marker(N_ACTIONS), np.zeros(S_SIZE, dtype=np.int32))
+    """The learned marker of a batch scratch (plain numpy, allocated by the caller): a `scratch.LearnedMarker` (the
+    policy's scratch, `kernels.policy.new_marker`, and the state after a candidate move)."""
+    m = policy_marker(N_ACTIONS)
+    return LearnedMarker(m.scores, m.acts, np.zeros(S_SIZE, dtype=np.int32))
 
 
 @njit
@@ -207,7 +209,7 @@ def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, n
             if gm >= 0 and (st[S_HAVE + g] >> (gm // PER_PART)) & 1 == 0 and st[S_CARD_LOC + gm] < LOC_SEAT:
                 f13 = 1.0
     elif a < A_PLACE:
-        f0, f1, f2, f3, f4 = move_features(st, prm, w, me, a, marker[2], work, base, cur, keys, probs, near)
+        f0, f1, f2, f3, f4 = move_features(st, prm, w, me, a, marker.child, work, base, cur, keys, probs, near)
         if a < A_SLIDE:
             f5 = 1.0
         elif a < A_SHIFT:
@@ -241,15 +243,16 @@ def standing(st, prm, w, probs, near):
 @njit
 def learned_choice(sp, w, st, prm, mask, rng, row, marker, work, base, cur, keys, probs, near):
     """The `learned` ghost's action among the legal ones (``mask`` int8[N_ACTIONS]): each legal action scored once,
-    score = sum_i sp[1 + i] * feature i in feature order, into marker[0] (its action in marker[1]), then `kernels.policy.select` (temperature
-    sp[0]: 0 the highest score, ties to the lower action index, no draw; > 0 one draw on ``rng[row]``). ``w``: the
-    seat's effective row (`strategies.effective_rows`); work..near: the planner's scratch."""
+    score = sum_i sp[1 + i] * feature i in feature order, into marker.scores (its action in marker.acts), then
+    `kernels.policy.select` (temperature sp[0]: 0 the highest score, ties to the lower action index, no draw; > 0 one
+    draw on ``rng[row]``). ``w``: the seat's effective row (`strategies.effective_rows`); work..near: the planner's
+    scratch."""
     kp = prm  # C5: the parameters as the seat knows them (without the magnets, only the grips the table has seen)
     if w[W_MAGNETS] < 0.5:
         believed(prm, st, keys)
         kp = keys[2 * HASH_SIZE :]
     here = standing(st, kp, w, probs, near)
-    scores, acts = marker[0], marker[1]
+    scores, acts = marker.scores, marker.acts
     k = 0
     for a in range(N_ACTIONS):
         if mask[a]:
@@ -295,7 +298,7 @@ def fill_features(st, prm, seat, mask, out, ws):
     action a (``mask``) of ``seat``, the seat to act, from the batch scratch ``ws`` (with the learned marker): its
     memory and magnet knowledge from the seat's effective row there, the planner's weights (as play uses them);
     returns how many are legal."""
-    sc = ws[0]
-    w = sc[10][int(seat)].copy()
+    sc = ws.work
+    w = sc.wrows[int(seat)].copy()
     w[W_FIND : W_FIND + len(PLANNER_W)] = PLANNER_W
-    return _fill(st, prm, w, mask, out, ws[4], sc[4], sc[5], sc[6], sc[7], sc[8], sc[9])
+    return _fill(st, prm, w, mask, out, ws.learned, sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near)

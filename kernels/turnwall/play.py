@@ -23,11 +23,13 @@ from kernels.loop import (  # noqa: F401  (ST_*: for callers)
     bind,
 )
 from kernels.rng import N_STREAMS_MAX
+from kernels.trace import GameTrace
 from kernels.turnwall import step
 from kernels.turnwall.columns import EXTRA_COLUMNS
 from kernels.turnwall.features import new_marker
 from kernels.turnwall.hidden import HIDDEN_SIZE
 from kernels.turnwall.rules import N_ACTIONS, N_CELLS, N_GARMENTS, PHYS_SIZE, S_SIZE
+from kernels.turnwall.scratch import BatchScratch, Work
 from kernels.turnwall.step import K_ACTION, K_DEAL, K_SWAP, game_outputs  # noqa: F401  (for callers)
 from kernels.turnwall.strategies import KEYS_SIZE, N_SPARAMS, S_LEARNED, WORK_SIZE
 
@@ -36,37 +38,38 @@ N_EXTRA = len(EXTRA_COLUMNS)
 
 def new_scratch(n):
     """The per-call scratch of `play_batch` in plain numpy (the kernel then compiles no allocation): (st, rng,
-    mask, order, work, base, cur, keys, probs, near, wrows, hidden: the re-deal's scratch)."""
-    return (
-        np.zeros(S_SIZE, dtype=np.int32),
-        np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
-        np.zeros(N_ACTIONS, dtype=np.int8),
-        np.zeros(N_GARMENTS, dtype=np.int32),
-        np.zeros(WORK_SIZE, dtype=np.int32),
-        np.zeros(PHYS_SIZE, dtype=np.int32),
-        np.zeros(PHYS_SIZE, dtype=np.int32),
-        np.zeros(KEYS_SIZE, dtype=np.int64),
-        np.zeros(N_GARMENTS, dtype=np.float64),
-        np.zeros(N_CELLS, dtype=np.float64),
-        np.zeros((n, N_SPARAMS), dtype=np.float64),
-        np.zeros(HIDDEN_SIZE, dtype=np.int64),
+    mask, order, work, base, cur, keys, probs, near, wrows, hidden: the re-deal's scratch), a `scratch.Work`."""
+    return Work(
+        st=np.zeros(S_SIZE, dtype=np.int32),
+        rng=np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
+        mask=np.zeros(N_ACTIONS, dtype=np.int8),
+        order=np.zeros(N_GARMENTS, dtype=np.int32),
+        work=np.zeros(WORK_SIZE, dtype=np.int32),
+        base=np.zeros(PHYS_SIZE, dtype=np.int32),
+        cur=np.zeros(PHYS_SIZE, dtype=np.int32),
+        keys=np.zeros(KEYS_SIZE, dtype=np.int64),
+        probs=np.zeros(N_GARMENTS, dtype=np.float64),
+        near=np.zeros(N_CELLS, dtype=np.float64),
+        wrows=np.zeros((n, N_SPARAMS), dtype=np.float64),
+        hidden=np.zeros(HIDDEN_SIZE, dtype=np.int64),
     )
 
 
 def batch_scratch(n, prm=None, log_len=1, step_len=1, learned=False):
-    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then
-    compiles no allocation): (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], node int64[1],
-    learned marker) for ``n`` players (``prm`` unused, the contract's). A log or steps array of one row records
-    nothing; `trace_game` passes longer ones. node[0] is the turn last logged (`step.legal_actions`). The marker
+    """The scratch arrays of one `play_batch` call, allocated by the caller in plain numpy (the kernel then compiles no
+    allocation): a `scratch.BatchScratch` (`new_scratch(n)`, log int32[log_len, 6], steps int32[step_len, 2], node
+    int64[1], learned marker) for ``n`` players (``prm`` unused, the contract's). A log or steps array of one row
+    records nothing; `trace_game` passes longer ones. node[0] is the turn last logged (`step.legal_actions`). The marker
     (``learned``: `features.new_marker()`, else None) compiles the learned policy in or leaves it out
     (`features.play_learned`)."""
     marker = new_marker() if learned else None
-    return (new_scratch(n), *new_records(log_len, step_len), np.zeros(1, dtype=np.int64), marker)
+    log, steps = new_records(log_len, step_len)
+    return BatchScratch(new_scratch(n), log, steps, np.zeros(1, dtype=np.int64), marker)
 
 
 def uses_learned(sids, search=None):
     """Whether a seat of ``sids`` (int64[n]), or of the search's rollouts, plays the learned policy."""
-    rollout = () if search is None else search[2]
+    rollout = () if search is None else search.sids
     return bool(any(int(x) == S_LEARNED for x in sids) or any(int(x) == S_LEARNED for x in rollout))
 
 
@@ -91,14 +94,12 @@ of it (a rollout).""",
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
-    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]); returns (log, steps, scores int32[n], winners
-    bitmask over seats, status, turns, rounds (ints), extra int32[N_EXTRA], final state int32[S_SIZE], an array of
-    this call's own). ``check`` true runs the invariants after every step (status 100 + code when one breaks).
-    ``search``: the search players' scratch (`kernels.search.new_search`) when a seat plays search; its record
-    holds the decisions afterwards."""
+    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]): a `kernels.trace.GameTrace` (its fields say what each
+    holds; ``deal`` None: the deal is in the steps, K_DEAL rows). ``check`` true runs the invariants after every step
+    (status 100 + code when one breaks). ``search``: the search players' scratch (`kernels.search.new_search`) when a
+    seat plays search; its record holds the decisions afterwards."""
     batch = batch_scratch(int(n), prm, int(log_len), int(step_len), uses_learned(sids, search))
     scores, w, s, turns, rounds, extra, _ = play_alone(
         play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search
     )
-    scratch, log, steps = batch[:3]
-    return log, steps, scores, w, s, turns, rounds, extra, scratch[0]
+    return GameTrace(batch.log, batch.steps, scores, w, s, turns, rounds, extra, batch.work.st)

@@ -2,9 +2,9 @@
 `kernels.loop` runs as this game's `play_batch`. Each verb adapts a rule, memory or strategy function of rules.py /
 memory.py / strategies.py to the contract's signature; the rules stay there.
 
-``ws`` is the batch's scratch, `play.batch_scratch`: ((st, rng, mask, order, work, base, cur, keys, probs, near,
-wrows, hidden), log, steps, node, learned marker) with node int64[1] the turn last logged and the marker None or
-`features.new_marker()` (the learned policy's scratch).
+``ws`` is the batch's scratch, `play.batch_scratch`: a `scratch.BatchScratch` (the per-call arrays in ``ws.work``)
+with node int64[1] the turn last logged and the marker None or `features.new_marker()` (the learned policy's
+scratch).
 
 Chance: the deal (`new_game`) and, with decks_moved on (C11 variant), the deck a searched deck swaps with, drawn on
 the chance stream inside `apply_action` right after the search (no decision comes between them), so `to_move`
@@ -69,36 +69,36 @@ K_SWAP = 3  # the other deck of a decks-moved swap
 @njit(inline="always")
 def parts(batch):
     """(st int32[S_SIZE], rng uint64[N_STREAMS_MAX, 4], ws) of a batch scratch."""
-    return batch[0][0], batch[0][1], batch
+    return batch.work.st, batch.work.rng, batch
 
 
 @njit(inline="always")
 def log_mark(ws):
-    """Rows of the recorded steps written so far (ws[2]; 0 without a record): where a traced search decision falls
+    """Rows of the recorded steps written so far (ws.steps; 0 without a record): where a traced search decision falls
     (the replay walks the recorded actions)."""
-    return ws[2][0, 0]
+    return ws.steps[0, 0]
 
 
 @njit(inline="always")
 def action_mask(ws):
     """The legal-action mask int8[N_ACTIONS] that `legal_actions` fills."""
-    return ws[0][2]
+    return ws.work.mask
 
 
 @njit(inline="always")
 def prepare(sids, sparams, ws):
     """Per call: each seat's effective row (memory columns, then weights: `strategies.effective_rows`; a learned
     seat's from the end of its row, `features.learned_rows`)."""
-    S.effective_rows(sids, sparams, ws[0][10])
-    F.learned_rows(sids, sparams, ws[0][10])
+    S.effective_rows(sids, sparams, ws.work.wrows)
+    F.learned_rows(sids, sparams, ws.work.wrows)
 
 
 @njit(inline="always")
 def new_game(st, prm, n, g, rng, ws):
     """R1-R2, R11 for game ``g``: the castle set up, the 20 garment cards shuffled part by part on the chance
     stream and dealt (recorded when the batch records steps). Returns the first seat, g % n."""
-    sc, steps = ws[0], ws[2]
-    order, work = sc[3], sc[4]
+    sc, steps = ws.work, ws.steps
+    order, work = sc.order, sc.work
     work[W_PLAN_TURN] = -1
     first = g % n
     R.init(st, prm, n, first)
@@ -111,7 +111,7 @@ def new_game(st, prm, n, g, rng, ws):
             record(steps, K_DEAL, order[i])
     R.deal(st, order)
     R.stack_decks(st, rng)  # M1: the order in each deck (its top card's back)
-    ws[3][0] = -1
+    ws.node[0] = -1
     return first
 
 
@@ -121,8 +121,8 @@ def resume_game(st, start, prm, n, g, rng, ws):
     it); returns its first seat."""
     for i in range(st.shape[0]):
         st[i] = start[i]
-    ws[0][4][W_PLAN_TURN] = -1
-    ws[3][0] = -1
+    ws.work.work[W_PLAN_TURN] = -1
+    ws.node[0] = -1
     return st[S_FIRST]
 
 
@@ -157,25 +157,51 @@ def apply_chance(st, prm, o, ws):
 @njit(inline="always")
 def legal_actions(st, prm, ws):
     """The legal actions into `action_mask(ws)`; returns their count. Logs the start of each turn (E_TURN)."""
-    node, log = ws[3], ws[1]
+    node, log = ws.node, ws.log
     t = st[S_TURNS]
     if t != node[0]:
         node[0] = t
         log_event(log, t, E_TURN, st[S_CUR], st[S_MOVES_LEFT], 0, 0)
-    return R.legal_actions(st, prm, ws[0][2])
+    return R.legal_actions(st, prm, ws.work.mask)
 
 
 @njit(inline="always")
 def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
-    sc = ws[0]
+    sc = ws.work
     if sids[seat] == S.S_LEARNED:
         return F.play_learned(
-            ws[4], sparams[seat], sc[10][seat], st, prm, sc[2], rng, 1 + seat, sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
+            ws.learned,
+            sparams[seat],
+            sc.wrows[seat],
+            st,
+            prm,
+            sc.mask,
+            rng,
+            1 + seat,
+            sc.work,
+            sc.base,
+            sc.cur,
+            sc.keys,
+            sc.probs,
+            sc.near,
         )
     return S.decide(
-        sids[seat], sc[10][seat], st, prm, sc[2], nl, rng, 1 + seat, sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
+        sids[seat],
+        sc.wrows[seat],
+        st,
+        prm,
+        sc.mask,
+        nl,
+        rng,
+        1 + seat,
+        sc.work,
+        sc.base,
+        sc.cur,
+        sc.keys,
+        sc.probs,
+        sc.near,
     )
 
 
@@ -184,12 +210,12 @@ def apply_action(st, prm, a, rng, ws):
     """The seat to act plays ``a`` (R5-R14; recorded when the batch records steps); after a search every seat
     observes it (M2, M3) and, with decks_moved (C11 variant), the searched deck swaps with another drawn on the
     chance stream (M4). Returns 0 (never refused)."""
-    sc, log, steps = ws[0], ws[1], ws[2]
+    sc, log, steps = ws.work, ws.log, ws.steps
     rec = steps.shape[0] > 1
     if rec:
         record(steps, K_ACTION, a)
     if R.apply_action(st, prm, a, log) == 1:
-        observe_search(st, sc[10], rng)
+        observe_search(st, sc.wrows, rng)
         if prm[P_DECKS_MOVED] != 0 and st[S_PHASE] != PH_OVER:  # C11 variant
             k = st[S_LAST_DECK]
             b = bounded(rng, 0, N_DECKS - 1)
@@ -255,7 +281,7 @@ def sample_hidden(st, seat, prm, rng, row, ws):
     the new deal, keeping only the exclusions the seat's memory implies (`hidden.redeal`). Its output depends only
     on what the seat knows and on the stream. Returns the number of arrangements drawn among (0: none agreed and
     the state is unchanged, which a consistent memory never gives)."""
-    return redeal(st, seat, rng, row, ws[0][11], ws[0][3], ws[0][10])
+    return redeal(st, seat, rng, row, ws.work.hidden, ws.work.order, ws.work.wrows)
 
 
 @njit(inline="always")

@@ -204,7 +204,7 @@ def replay(scenario, game: int) -> list[str]:
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
     search = search_scratch(scenario, play, RECORD_LEN)
-    log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
+    tr = play.trace_game(
         np.uint64(scenario.seed),
         np.uint64(0),
         game,
@@ -220,15 +220,16 @@ def replay(scenario, game: int) -> list[str]:
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
     lines.append(f"  spaces: {space_key(board)}")
+    steps = tr.steps
     deal = [int(v) for k, v in steps[1 : int(steps[0, 0]) + 1] if k == play.K_DEAL]
     keys = [int(prm[R.P_CHEST_KEYS + deal[6 + c]]) for c in range(6)]
     lines.append("  chests: " + ", ".join(f"cabin {c} {tile_name(deal[c])} ({_sticker(keys[c])})" for c in range(6)))
     lines.append("  captain's cabin stack, top first: " + ", ".join(tile_name(t, prm) for t in deal[:11:-1]))
     turn = -1
     notes = SearchNotes(search, who, lambda a: action_name(a, prm, board))
-    for r in range(1, int(log[0, 0]) + 1):
+    for r in range(1, int(tr.log[0, 0]) + 1):
         lines += notes.until(r - 1)  # a search decision, where it was made
-        ev = log[r]
+        ev = tr.log[r]
         if int(ev[0]) == R.E_TURN:
             t = int(ev[5])
             if t != turn:
@@ -239,7 +240,7 @@ def replay(scenario, game: int) -> list[str]:
         if w is not None:
             lines.append(w)
     lines += notes.rest()
-    return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: f"gold {v}")
+    return lines + ending(tr.status, tr.turns, tr.rounds, tr.scores[:n], tr.winners, who, lambda v: f"gold {v}")
 
 
 # the catalogue of measures (sim.model.catalogue): what each counter column of kernels/galleon/columns.py counts

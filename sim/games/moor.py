@@ -84,7 +84,7 @@ def replay(scenario, game: int) -> list[str]:
     n = scenario.players
     prm = scenario.prm()
     search = search_scratch(scenario, play, RECORD_LEN)
-    log, deal, scores, wseat, status, turns, rounds, st = play.trace_game(
+    tr = play.trace_game(
         np.uint64(scenario.seed),
         np.uint64(0),
         game,
@@ -93,7 +93,6 @@ def replay(scenario, game: int) -> list[str]:
         scenario.sids(),
         scenario.sparams(),
         200_000,
-        with_state=True,
         search=search,
     )
     first = game % n
@@ -105,13 +104,13 @@ def replay(scenario, game: int) -> list[str]:
     i = 0
     for s in range(1, R.DEALT_SPACES + 1):
         k = 2 if s <= R.GREEN_SPACES else 1
-        names = [tile_name(int(t), prm) for t in deal[i : i + k]]  # dealt bottom first
+        names = [tile_name(int(t), prm) for t in tr.deal[i : i + k]]  # dealt bottom first
         lines.append(f"  deal space {s} ({sym(s)}): " + (f"{names[1]} on top of {names[0]}" if k == 2 else names[0]))
         i += k
     notes = SearchNotes(search, lambda s: who((s - first) % n), lambda a: action_name(a, prm))
-    for r in range(1, int(log[0, 0]) + 1):
+    for r in range(1, int(tr.log[0, 0]) + 1):
         lines += notes.until(r - 1)  # a search decision, where it was made
-        e, a, b, c, d, t = (int(x) for x in log[r])
+        e, a, b, c, d, t = (int(x) for x in tr.log[r])
         if e == R.E_ROLL:
             lines.append(f"turn {t + 1}: {who(a)} rolls {b}")
         elif e == R.E_MOVE:
@@ -132,14 +131,14 @@ def replay(scenario, game: int) -> list[str]:
         elif e == R.E_SKIP:
             lines.append(f"  {who(a)} has every pawn home: skipped")
     lines += notes.rest()
-    planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]  # by turn position
-    decided = tiebreak_lines(scores[:n], planks, first, int(prm[R.P_TIEBREAK])) if status == 0 else []
+    planks = [int(tr.state[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]  # by turn position
+    decided = tiebreak_lines(tr.scores[:n], planks, first, int(prm[R.P_TIEBREAK])) if tr.status == 0 else []
     return lines + ending(
-        status,
-        turns,
-        rounds,
-        scores[:n],
-        wseat,
+        tr.status,
+        tr.turns,
+        tr.rounds,
+        tr.scores[:n],
+        tr.winners,
         lambda s: f"seat {s} ({scenario.seats[s].strategy})",
         lambda v: count(v, "point"),
         decided,

@@ -213,7 +213,7 @@ def replay(scenario, game: int) -> list[str]:
     board = B.load_board(values["board"])
     node = board.node_name
     search = search_scratch(scenario, play, RECORD_LEN)
-    log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
+    tr = play.trace_game(
         np.uint64(scenario.seed),
         np.uint64(0),
         game,
@@ -227,6 +227,7 @@ def replay(scenario, game: int) -> list[str]:
     )
     mode = values["mode"]
     nh = int(prm[R.P_N_HUNTERS])
+    st = tr.state
     seat_of = [int(st[R.S_HSEAT + h]) for h in range(nh)]
     hunter = lambda h: f"hunter {h + 1} (seat {seat_of[h]}, {scenario.seats[seat_of[h]].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {mode}, {n} players, {count(nh, 'hunter')}, board {board.name}"]
@@ -258,10 +259,10 @@ def replay(scenario, game: int) -> list[str]:
             hand.pop()
 
     notes = SearchNotes(search, seat_name, named)
-    for r in range(1, int(log[0, 0]) + 1):
+    for r in range(1, int(tr.log[0, 0]) + 1):
         searched = notes.until(r - 1)  # a search decision, where it was made
         lines += searched
-        e, a, b, c, d, t = (int(x) for x in log[r])
+        e, a, b, c, d, t = (int(x) for x in tr.log[r])
         if e == R.E_TURN:
             lines.append(f"turn {t} (round {c}): {hunter(a)}")
         elif e == R.E_ROLL:
@@ -332,18 +333,18 @@ def replay(scenario, game: int) -> list[str]:
             )  # the label keeps the rulebook's name (RULES.md)
             lines.append(f"END: {R.OUTCOME_LABELS[a]}{why}")
     lines.append(
-        f"final after {count(turns, 'hunter turn')}, {count(rounds, 'round')}: "
+        f"final after {count(tr.turns, 'hunter turn')}, {count(tr.rounds, 'round')}: "
         f"{count(int(st[R.S_DELIVERED]), 'jewel')} in the wagon, {count(int(st[R.S_HAUNTS]), 'haunting')}, "
         f"{count(int(st[R.S_GHOSTS_ON]), 'ghost')} on the board"
     )
     lines += notes.rest()
-    winners = [s for s in range(n) if (wseat >> s) & 1]
+    winners = [s for s in range(n) if (tr.winners >> s) & 1]
     lines.append(
         "winner: "
         + (
             ", ".join(f"seat {s} ({scenario.seats[s].strategy})" for s in winners)
             if winners
-            else ("none (truncated)" if status == 1 else "none: the house wins")
+            else ("none (truncated)" if tr.status == 1 else "none: the house wins")
         )
     )
     return lines

@@ -165,7 +165,7 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
     search = search_scratch(scenario, play, RECORD_LEN, prm)
-    log, steps, scores, wseat, status, turns, rounds, extra, st = play.trace_game(
+    tr = play.trace_game(
         np.uint64(scenario.seed),
         np.uint64(0),
         game,
@@ -181,6 +181,7 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     gname = lambda gm: f"the {board.garment_names[gm]} ({board.parts[gm // 4]})"  # noqa: E731
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
+    steps = tr.steps
     deal = [int(v) for k, v in steps[1 : int(steps[0, 0]) + 1] if k == play.K_DEAL]
     for k in range(4):
         lines.append(f"  deck {k}: " + ", ".join(board.garment_names[deal[p * 4 + k]] for p in range(5)))
@@ -210,7 +211,7 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
         if show_board and v < R.A_SEARCH and pos[R.S_NPEND] == 0:
             lines += board_lines(board, ghosts(), int(pos[R.S_ROT]), sliders())
     lines += notes.rest()
-    return lines + ending(status, turns, rounds, scores[:n], wseat, who, lambda v: count(v, "part"))
+    return lines + ending(tr.status, tr.turns, tr.rounds, tr.scores[:n], tr.winners, who, lambda v: count(v, "part"))
 
 
 PARTS = ("head", "face", "body", "legs", "hand")

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
+from sim.model.measure_entry import Entry
+
 
 @dataclass(frozen=True)
 class ParamSpec:
@@ -271,7 +273,7 @@ class GameSpec:
     rules_file: str = ""
     role_titles: dict = field(default_factory=dict)
     role_seats: dict = field(default_factory=dict)
-    measures: tuple = ()
+    measures: tuple[Entry, ...] = ()
     seat_scope: str = ""  # why seats differ beyond the turn order (a seat's fixed place), for the scope line
     board: BoardSpec | None = None
     check_sizes: tuple[int, int, int] | None = None
@@ -285,6 +287,18 @@ class GameSpec:
     # rungs a default skill ladder adds after the role's scripted strategies (`sim.model.ladder_spec.default_rungs`),
     # as `sim ladder --strategies` writes them: Turnwall's planner at one memory level
     ladder_rungs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A game module's measures are catalogue entries (a list, or anything else, is refused on registration,
+        naming the game and the entry): TypeError."""
+        allowed = (
+            "allowed: a tuple of catalogue entries (sim.model.catalogue: counter, share, category, team, score, curve)"
+        )
+        if not isinstance(self.measures, tuple):
+            raise TypeError(f"GameSpec {self.name}: measures is a {type(self.measures).__name__}; {allowed}")
+        for i, e in enumerate(self.measures):
+            if not isinstance(e, Entry):
+                raise TypeError(f"GameSpec {self.name}: measures[{i}] is a {type(e).__name__}; {allowed}")
 
     def kernel(self) -> ModuleType:
         """The imported kernel module (compiles or loads the Numba cache on first call)."""

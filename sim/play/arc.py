@@ -52,14 +52,6 @@ def rollout_seed(seed: int, game: int, rnd: int) -> np.uint64:
     return np.uint64(int.from_bytes(h[:8], "little"))
 
 
-def _state(scratch) -> np.ndarray:
-    """The game state of a batch scratch (its first int32 vector: every game's `parts` takes it from there)."""
-    x = scratch
-    while isinstance(x, tuple):
-        x = x[0]
-    return x
-
-
 def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int, roll: Scenario | None = None) -> dict:
     """Game ``g`` of ``sc`` (seed ``seed``): its rounds, winners bitmask, status, and p[r, seat] the estimated chance
     of each seat after round r + 1 (row 0: after the first round), its last row the game's own result; column
@@ -89,7 +81,7 @@ def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int, roll: Scena
         values["max_turns"] = t
         prm_t = np.ascontiguousarray(spec.pack(values, n), dtype=np.int64)
         play_games(k.play_batch, scratch, np.uint64(seed), 0, g, 1, n, prm_t, sids, sparams, n_extra, cshape)
-        state = _state(scratch).copy()
+        state = k.step.parts.py_func(scratch)[0].copy()  # plain Python: the state vector of the batch scratch
         out = play_games(
             k.play_batch, batch_scratch(spec, k, n, prm, rlearned), rollout_seed(seed, g, r), 0, 0, rollouts, n, prm,
             rsids, rsparams, n_extra, cshape, resume=state, arc=obs,

@@ -9,7 +9,6 @@ import pytest
 
 from kernels.batch import play_games
 from sim.model.scenario import load
-from sim.play.arc import _state
 
 pytestmark = pytest.mark.kernel
 
@@ -21,7 +20,7 @@ def _play(sc, prm, g, resume=None, n_games=1, seed=7):
         k.play_batch, scratch, np.uint64(seed), 0, g, n_games, sc.players, prm, sc.sids(), sc.sparams(),
         len(sc.spec.extra_columns), (len(sc.spec.curves), sc.spec.curve_len), resume=resume,
     )  # fmt: skip
-    return out, _state(scratch).copy()
+    return out, scratch.st.copy()  # a Treasure Hunters batch scratch
 
 
 @pytest.mark.parametrize(
@@ -50,7 +49,7 @@ def test_a_game_cut_at_its_cap_resumes_under_a_higher_cap(path):
 
     scratch = sc.spec.kernel().batch_scratch(sc.players, full)
     resumed = cut.copy()
-    first = step.resume_game(resumed, cut, full, sc.players, 0, scratch[1], scratch)
+    first = step.resume_game(resumed, cut, full, sc.players, 0, scratch.rng, scratch)
     assert first == cut[R.S_FIRST]
     changed = set(np.flatnonzero(resumed != cut).tolist())
     assert changed <= {R.S_PHASE, R.S_OUTCOME, R.S_TURNS, R.S_ROUNDS}, changed

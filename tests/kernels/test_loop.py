@@ -26,10 +26,10 @@ SCENARIOS = {
 }
 # where each game's batch scratch keeps the state vector
 STATE = {
-    "moor": lambda b: b[0],
-    "treasure_hunters": lambda b: b[0],
-    "turnwall": lambda b: b[0][0],
-    "galleon": lambda b: b[0][0],
+    "moor": lambda b: b.st,
+    "treasure_hunters": lambda b: b.st,
+    "turnwall": lambda b: b.work.st,
+    "galleon": lambda b: b.work.st,
 }
 
 

@@ -60,7 +60,7 @@ def test_moor_sample_hidden_reshuffles_only_the_sealed_covered_tiles():
 
     sc, k = _scenario("scenarios/moor/4p.toml")
     batch, prm = _mid_game(sc, k, R.P_MAX_TURNS, 10)
-    st = batch[0].copy()
+    st = batch.st.copy()
     sealed = [s for s in range(1, R.GREEN_SPACES + 1) if (st[R.S_SEALED] >> s) & 1]
     assert 0 < len(sealed) < R.GREEN_SPACES  # some dealt stacks already opened, some still sealed
     assert all(st[R.S_HEIGHT + s] == 2 for s in sealed)
@@ -138,7 +138,7 @@ def _th_state(path, cap=12):
 
     sc, k = _scenario(path)
     batch, prm = _mid_game(sc, k, R.P_MAX_TURNS, cap)
-    return sc, batch, prm, batch[0].copy()
+    return sc, batch, prm, batch.st.copy()
 
 
 def test_treasure_hunters_sample_hidden_re_deals_face_down_jewels_and_the_pile():
@@ -231,7 +231,7 @@ def test_galleon_sample_hidden_re_deals_what_a_seat_cannot_see():
 
     sc, k = _scenario("scenarios/galleon/4p.toml")
     batch, prm = _mid_game(sc, k, R.P_MAX_TURNS, 12)
-    st = batch[0][0].copy()
+    st = batch.work.st.copy()
     seat = 1
     hidden = [t for t in range(R.N_TILES) if t != R.T_PARROT and st[R.S_LOC + t] != seat]
     cabins = [c for c in range(6) if not (st[R.S_PEEKED + seat] >> c) & 1 and not (st[R.S_EMPTY] >> c) & 1]
@@ -265,7 +265,7 @@ def test_turnwall_sample_hidden_re_deals_the_deck_slots_the_seat_has_not_seen():
 
     sc, k = _scenario("scenarios/turnwall/4p.toml")
     batch, prm = _mid_game(sc, k, R.P_MAX_TURNS, 24)
-    st = batch[0][0].copy()
+    st = batch.work.st.copy()
     seat = 2
     know = slice(R.S_KNOW + seat * R.N_DECKS * R.N_PARTS, R.S_KNOW + (seat + 1) * R.N_DECKS * R.N_PARTS)
     excl = slice(R.S_EXCL + seat * R.N_GARMENTS, R.S_EXCL + (seat + 1) * R.N_GARMENTS)

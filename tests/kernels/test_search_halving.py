@@ -24,8 +24,8 @@ def decision():
 
     sc, prm, st = _decision(BASIC, False)
     ws = TPL.batch_scratch(sc.players, prm)
-    ws[0][:] = st
-    assert tstep.legal_actions(ws[0], prm, ws) >= 5  # enough actions for several rounds
+    ws.st[:] = st
+    assert tstep.legal_actions(ws.st, prm, ws) >= 5  # enough actions for several rounds
     return sc, prm, st
 
 
@@ -133,10 +133,9 @@ def test_r04_a_halving_search_depends_only_on_what_the_seat_saw():
     sc, batch, prm, first, nl, st, other = _twin_states()
     out = []
     for state in (st, other):
-        b = tuple(batch)
-        b[0][:] = state
+        batch.st[:] = state
         sp = search_row(sc, SEAT, 48, root=K.ROOT_HALVING)
         search = search_scratch(sc, PL)
-        a, v, w = search_once(PL, search, b, prm, 4, first, SEAT, nl, sp)
+        a, v, w = search_once(PL, search, batch, prm, 4, first, SEAT, nl, sp)
         out.append((a, search.acts[:nl].tolist(), v.tolist(), w.tolist()))
     assert out[0] == out[1] and sum(out[0][2]) == 48

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernels.batch import play_alone
 from kernels.loop import bind
 from kernels.rng import N_STREAMS_MAX
+from kernels.trace import GameTrace
 from newgame import step
 from newgame.columns import EXTRA_COLUMNS
+from newgame.scratch import BatchScratch
 from newgame.step import N_ACTIONS, P_FACES, P_MAX_TURNS, P_TRACK, S_DAWDLER, S_RUNNER, ST_SIZE  # noqa: F401
 
 RULES_VERSION = 1
@@ -37,15 +40,13 @@ def pack(values: dict, players: int) -> np.ndarray:
 
 
 def batch_scratch(n, prm=None):
-    """One `play_batch` call's scratch: (the random streams, the state int32[ST_SIZE], the last game's log
-    int32[LOG_CAP, 4] (row 0 col 0: turns logged; then seat, roll, spaces moved, space reached per turn), the
-    legal-action mask int8[2], a dawdler's choices int64[1])."""
-    return (
-        np.zeros((N_STREAMS_MAX, 4), np.uint64),
-        np.zeros(ST_SIZE, np.int32),
-        np.zeros((LOG_CAP, 4), np.int32),
-        np.zeros(N_ACTIONS, np.int8),
-        np.zeros(1, np.int64),
+    """One `play_batch` call's scratch: a `scratch.BatchScratch` (its fields say what each holds)."""
+    return BatchScratch(
+        rng=np.zeros((N_STREAMS_MAX, 4), np.uint64),
+        st=np.zeros(ST_SIZE, np.int32),
+        log=np.zeros((LOG_CAP, 4), np.int32),
+        mask=np.zeros(N_ACTIONS, np.int8),
+        choices=np.zeros(1, np.int64),
     )
 
 
@@ -54,36 +55,10 @@ play_batch = bind(step, "dice_race", "Games game0 .. game0 + n_games - 1 into ro
 
 
 def trace_game(seed, point, g, n, prm, sids, sparams):
-    """Game ``g`` as `play_batch` plays it (`play_batch` over that one game): (log rows (seat, roll, moved,
-    reached) per turn, scores int32[n], winners bitmask, status)."""
-    out = [np.zeros((1, n), np.int32)] + [np.zeros(1, np.int32) for _ in range(4)]
-    extra, curves, scratch = (
-        np.zeros((1, len(EXTRA_COLUMNS)), np.int32),
-        np.zeros((1, 0, 0), np.int32),
-        batch_scratch(n, prm),
+    """Game ``g`` as `play_batch` plays it (`play_batch` over that one game): a `kernels.trace.GameTrace` whose log
+    is int32[LOG_CAP, 4] (row 0 col 0: turns logged; then seat, roll, moved, reached per turn); no steps."""
+    scratch = batch_scratch(n, prm)
+    scores, w, s, turns, rounds, extra, _ = play_alone(
+        play_batch, scratch, np.uint64(seed), np.uint64(point), g, n, prm, sids, sparams, len(EXTRA_COLUMNS)
     )
-    play_batch(
-        np.uint64(seed),
-        np.uint64(point),
-        np.int64(g),
-        np.int64(1),
-        np.int64(n),
-        prm,
-        sids,
-        sparams,
-        out[0],
-        out[1],
-        out[2],
-        out[3],
-        out[4],
-        extra,
-        curves,
-        scratch,
-    )
-    log = scratch[2]
-    return (
-        [tuple(int(x) for x in log[r]) for r in range(1, int(log[0, 0]) + 1)],
-        out[0][0],
-        int(out[1][0]),
-        int(out[4][0]),
-    )
+    return GameTrace(scratch.log, None, scores, w, s, turns, rounds, extra, scratch.st)

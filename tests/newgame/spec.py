@@ -13,17 +13,16 @@ WEIGHTS = tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in K.WEIGHT_
 
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
-    log, scores, wseat, status = K.trace_game(
-        scenario.seed, 0, game, scenario.players, scenario.prm(), scenario.sids(), scenario.sparams()
-    )
+    tr = K.trace_game(scenario.seed, 0, game, scenario.players, scenario.prm(), scenario.sids(), scenario.sparams())
+    log = [tuple(int(x) for x in tr.log[r]) for r in range(1, int(tr.log[0, 0]) + 1)]  # (seat, roll, moved, reached)
     lines = [f"Game {game} of {scenario.name}: {scenario.players} players, seat {game % scenario.players} starts"]
     for t, (seat, roll, moved, reached) in enumerate(log):
         slow = "" if moved == roll else f", dawdles: moves {moved}"
         lines.append(
             f"turn {t + 1}: seat {seat} ({scenario.seats[seat].strategy}) rolls {roll}{slow}, reaches space {reached}"
         )
-    won = [s for s in range(scenario.players) if (wseat >> s) & 1]
-    return lines + [f"winner: seat {won[0]}" if status == 0 else "winner: none (truncated at the turn cap)"]
+    won = [s for s in range(scenario.players) if (tr.winners >> s) & 1]
+    return lines + [f"winner: seat {won[0]}" if tr.status == 0 else "winner: none (truncated at the turn cap)"]
 
 
 def _check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:

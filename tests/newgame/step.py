@@ -29,19 +29,19 @@ ONE_IN = 1_000_000  # a probability as an integer threshold out of ONE_IN
 @njit(inline="always")
 def parts(batch):
     """(st int32[ST_SIZE], rng uint64[N_STREAMS_MAX, 4], ws) of a batch scratch."""
-    return batch[1], batch[0], batch
+    return batch.st, batch.rng, batch
 
 
 @njit(inline="always")
 def log_mark(ws):
-    """Rows of the event log written so far (ws[2]; 0 without a log): where a traced search decision falls."""
-    return ws[2][0, 0]
+    """Rows of the event log written so far (ws.log; 0 without a log): where a traced search decision falls."""
+    return ws.log[0, 0]
 
 
 @njit(inline="always")
 def action_mask(ws):
     """The legal-action mask int8[N_ACTIONS]."""
-    return ws[3]
+    return ws.mask
 
 
 @njit(inline="always")
@@ -58,7 +58,7 @@ def new_game(st, prm, n, g, rng, ws):
     first = g % n
     st[D_FIRST] = first
     st[D_N] = n
-    ws[4][0] = 0
+    ws.choices[0] = 0
     return first
 
 
@@ -67,7 +67,7 @@ def resume_game(st, start, prm, n, g, rng, ws):
     """A game continued from the state ``start`` (int32[ST_SIZE]); returns its first seat."""
     for i in range(ST_SIZE):
         st[i] = start[i]
-    ws[4][0] = 0
+    ws.choices[0] = 0
     return st[D_FIRST]
 
 
@@ -106,7 +106,7 @@ def apply_chance(st, prm, roll, ws):
 @njit(inline="always")
 def legal_actions(st, prm, ws):
     """Both moves are legal: 2."""
-    mask = ws[3]
+    mask = ws.mask
     mask[A_ROLL] = 1
     mask[A_ONE] = 1
     return 2
@@ -117,7 +117,7 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Runner: A_ROLL. Dawdler: A_ONE with chance w_slow on its own stream (rng row 1 + seat), counted in
     ws's choices (the extra column ``decisions``)."""
     if sids[seat] == S_DAWDLER:
-        ws[4][0] += 1
+        ws.choices[0] += 1
         if bounded(rng, 1 + seat, ONE_IN) < np.int64(sparams[seat, 0] * ONE_IN):
             return A_ONE
     return A_ROLL
@@ -126,7 +126,7 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
 @njit(inline="always")
 def apply_action(st, prm, a, rng, ws):
     """The seat's pawn moves the roll (A_ROLL) or one space, up to the end (a win); the turn is logged; 0."""
-    log = ws[2]
+    log = ws.log
     t = st[D_TURN]
     seat = (st[D_FIRST] + t) % st[D_N]
     roll = st[D_ROLL]
@@ -157,7 +157,7 @@ def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
     for s in range(n):
         scores_row[s] = st[D_POS + s] if w >= 0 else 0
     extra_row[0] = first
-    extra_row[1] = ws[4][0]
+    extra_row[1] = ws.choices[0]
     extra_row[2] = st[D_TOP]
     t = st[D_TURN]
     return (1 << w) if w >= 0 else 0, t, (t + n - 1) // n

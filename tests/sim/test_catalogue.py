@@ -297,3 +297,48 @@ def test_a_game_module_that_fails_to_import_is_an_error_not_generic_labels(monke
         catalogue.entries("moor")
     monkeypatch.setattr(registry, "get", lambda name: None)  # a game whose code is not here: generic entries
     assert catalogue.entries("chess") == list(catalogue.GENERIC)
+
+
+def test_a_broken_game_module_is_an_error_in_the_board_words_too(monkeypatch):
+    from sim.model import registry
+    from sim.pages.scenario_words import board_description
+
+    def broken(name):
+        raise ImportError(f"sim.games.{name}: a bug in the game module")
+
+    monkeypatch.setattr(registry, "get", broken)
+    with pytest.raises(ImportError, match="a bug in the game module"):
+        board_description("default", "galleon")
+    monkeypatch.setattr(registry, "get", lambda name: None)  # a game whose code is not here: said, not raised
+    assert board_description("default", "chess") == "default (board file not readable here: no board spec for 'chess')"
+
+
+def _spec_with(measures):
+    from sim.model.registry import GameSpec
+
+    return GameSpec(
+        name="tiny",
+        title="Tiny",
+        rules_version=1,
+        min_players=2,
+        max_players=2,
+        params=(),
+        strategies=(),
+        kernel_module="none",
+        check=lambda values, players, given: None,
+        pack=lambda values, players: None,
+        replay=lambda scenario, game: [],
+        extra_columns=("moves",),
+        measures=measures,
+    )
+
+
+def test_game_spec_measures_are_catalogue_entries_or_a_clear_error():
+    from sim.model import catalogue
+
+    entry = catalogue.counter("moves", "moves made", "Moves made, per game.")
+    assert _spec_with((entry,)).measures == (entry,)
+    with pytest.raises(TypeError, match=r"GameSpec tiny: measures\[1\] is a dict; allowed: a tuple of catalogue"):
+        _spec_with((entry, {"key": "extra.moves"}))
+    with pytest.raises(TypeError, match="GameSpec tiny: measures is a list; allowed"):
+        _spec_with([entry])

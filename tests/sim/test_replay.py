@@ -90,14 +90,12 @@ def test_tie_break_line_names_the_winner_of_every_tied_game():
     sc = load(MOOR4, ())
     n, prm, ties = sc.players, sc.prm(), 0
     for g in range(60):
-        *_, scores, w, status, _, _, st = play.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, n, prm, sc.sids(), sc.sparams(), 200_000, with_state=True
-        )
-        planks = [int(st[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]
-        lines = tiebreak_lines(scores[:n], planks, g % n, int(prm[R.P_TIEBREAK]))
-        if status == 0 and lines:
+        tr = play.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sc.sids(), sc.sparams(), 200_000)
+        planks = [int(tr.state[R.S_HOLD + q * R.N_KINDS + R.K_PLANK]) for q in range(n)]
+        lines = tiebreak_lines(tr.scores[:n], planks, g % n, int(prm[R.P_TIEBREAK]))
+        if tr.status == 0 and lines:
             ties += 1
-            assert w == 1 << int(lines[0].rsplit("seat ", 1)[1]), (g, lines)
+            assert tr.winners == 1 << int(lines[0].rsplit("seat ", 1)[1]), (g, lines)
     assert ties >= 3
 
 

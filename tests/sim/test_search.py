@@ -89,10 +89,9 @@ def test_a_search_seat_leaves_the_chance_stream_alone():
                 s.sids(),
                 s.sparams(),
                 10,
-                False,
-                search_scratch(s, play, RECORD_LEN),
+                search=search_scratch(s, play, RECORD_LEN),
             )
-            deals.append(out[1].copy())
+            deals.append(out.deal.copy())
         assert np.array_equal(deals[0], deals[1])
 
 

@@ -812,11 +812,9 @@ def audit_games(n, strats, params, games, seed=20261201, game0=0):
     bay = Bay(REPO / "scenarios" / "galleon" / "boards" / "default.toml")
     out, kinds = [], Counter()
     for g in range(game0, game0 + games):
-        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(seed), np.uint64(0), g, n, prm, sids, sp, 200_000, 200_000, 0
-        )
-        assert status in (PL.ST_DONE, PL.ST_TRUNCATED), (g, status)
-        a = Audit(bay, n, g % n, opts, log, steps, st, status)
+        tr = PL.trace_game(np.uint64(seed), np.uint64(0), g, n, prm, sids, sp, 200_000, 200_000, 0)
+        assert tr.status in (PL.ST_DONE, PL.ST_TRUNCATED), (g, tr.status)
+        a = Audit(bay, n, g % n, opts, tr.log, tr.steps, tr.state, tr.status)
         for i, m in a.run():
             out.append((g, i, m))
         kinds.update(e[0] for e in a.log)

@@ -230,10 +230,8 @@ def test_b10_the_ships_size_is_board_data_a_smaller_ship_plays():
     from kernels.galleon import play as PL
 
     for g in range(12):
-        *_, status, turns, _, _, _ = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, 4, sc.prm(), sc.sids(), sc.sparams(), 1, 1, 1
-        )
-        assert status == PL.ST_DONE and turns > 0
+        tr = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, 4, sc.prm(), sc.sids(), sc.sparams(), 1, 1, 1)
+        assert tr.status == PL.ST_DONE and tr.turns > 0
 
 
 def test_s3_a_key_the_seat_drew_and_lost_is_not_on_the_stack():

@@ -45,16 +45,15 @@ def test_invariants_hold_after_every_step_of_many_games(n, strats, params):
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
     finished = 0
     for g in range(40):
-        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1
-        )
-        assert status in (PL.ST_DONE, PL.ST_TRUNCATED), f"game {g}: status {status}"
-        if status == PL.ST_DONE:
+        tr = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1)
+        assert tr.status in (PL.ST_DONE, PL.ST_TRUNCATED), f"game {g}: status {tr.status}"
+        if tr.status == PL.ST_DONE:
             finished += 1
-            win = int(st[R.S_WINNER])
-            assert scores[win] >= 5 and w == 1 << win
+            win = int(tr.state[R.S_WINNER])
+            assert tr.scores[win] >= 5 and tr.winners == 1 << win
+        extra = tr.extra
         assert extra[7] + extra[8] + extra[9] == extra[6]  # every duel has one winner
-        assert sum(int(x) for x in scores) <= 15
+        assert sum(int(x) for x in tr.scores) <= 15
     assert finished > 0
 
 
@@ -83,7 +82,7 @@ def _replay_states(sc, g):
     """(state, rng) at every decision of game g, rebuilt from its recorded steps through the public verbs."""
     n = sc.players
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
-    _, steps, *_ = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 300_000, 0)
+    steps = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 300_000, 0).steps
     rows = [(int(k), int(v)) for k, v in steps[1 : int(steps[0, 0]) + 1]]
     deal = [v for k, v in rows if k == PL.K_DEAL]
     game = Game(n=n, first=g % n, deal=deal)

@@ -181,9 +181,9 @@ def _search(play_batch, sc, prm, st):
 
     search = search_scratch(sc, PL)
     ws = PL.batch_scratch(4, prm)
-    ws[0][0][:] = st
-    nl = R.legal_actions(ws[0][0], prm, ws[0][2])
-    a = play_batch.search_decide(search, ws[0][0], prm, 4, 0, sc.sparams(), seed=21, game=5)
+    ws.work.st[:] = st
+    nl = R.legal_actions(ws.work.st, prm, ws.work.mask)
+    a = play_batch.search_decide(search, ws.work.st, prm, 4, 0, sc.sparams(), seed=21, game=5)
     k = int(nl)
     return int(a), search.acts[:k].tolist(), search.visits[:k].tolist(), search.wins[:k].tolist()
 

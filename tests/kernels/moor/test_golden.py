@@ -207,9 +207,7 @@ def test_golden_playthrough(stem):
     assert replay_oracle(doc) == want
     # and it is the very game the batch kernel plays for that scenario and game index
     assert record(sc, g) == doc
-    log, deal, scores, wseat, status, turns, rounds = PL.trace_game(
-        np.uint64(sc.seed), np.uint64(0), g, sc.players, sc.prm(), sc.sids(), sc.sparams(), 2
-    )
+    tr = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, sc.players, sc.prm(), sc.sids(), sc.sparams(), 2)
     n, first = sc.players, g % sc.players
-    assert [int(scores[(first + q) % n]) for q in range(n)] == fin["scores_by_position"]
-    assert status == PL.ST_DONE and turns == fin["turns"] and rounds == fin["rounds"]
+    assert [int(tr.scores[(first + q) % n]) for q in range(n)] == fin["scores_by_position"]
+    assert tr.status == PL.ST_DONE and tr.turns == fin["turns"] and tr.rounds == fin["rounds"]

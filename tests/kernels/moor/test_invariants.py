@@ -28,6 +28,7 @@ from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
+from kernels.policy import Marker
 from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
 
 from ._kit import prm_of
@@ -216,7 +217,9 @@ def permute_covered(st, st2, rng):
 def decide_any(sid, sp, st, prm, mask, nl, rng, row, tmp):
     """Strategy ``sid``'s choice, the learned policy included (dispatched as kernels/moor/step.py's `decide`)."""
     if sid == S.S_LEARNED:
-        return F.learned_choice(sp, st, prm, mask, rng, row, (np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, np.int64)))
+        return F.learned_choice(
+            sp, st, prm, mask, rng, row, Marker(np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, np.int64))
+        )
     return S.decide(sid, sp, st, prm, mask, nl, rng, row, tmp)
 
 
@@ -342,9 +345,7 @@ def test_short_track_really_loses_tiles():
     sp = np.zeros((4, S.N_SPARAMS), dtype=np.float64)
     lost = laid = 0
     for g in range(200):
-        log, deal, scores, w, status, turns, rounds = PL.trace_game(
-            np.uint64(3), np.uint64(0), g, 4, prm, sids, sp, 20_000
-        )
+        log = PL.trace_game(np.uint64(3), np.uint64(0), g, 4, prm, sids, sp, 20_000).log
         ev = [tuple(int(x) for x in log[i]) for i in range(1, int(log[0, 0]) + 1)]
         lost += sum(1 for e in ev if e[0] == R.E_DISCARD and e[3] == -1)
         laid += sum(1 for e in ev if e[0] == R.E_PLANK)

@@ -12,6 +12,7 @@ from kernels.batch import play_games
 from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
+from kernels.policy import Marker
 from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
 
 from ._kit import prm_of
@@ -59,7 +60,7 @@ def compare_hidden(seed, n, prm, sp, games, leak):
     log = np.zeros((1, R.LOG_W), dtype=np.int32)
     order = np.empty(R.N_DEALT, dtype=np.int32)
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
-    scores = (np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))  # kernels.policy.new_marker
+    scores = Marker(np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))  # kernels.policy.new_marker
     compared = 0
     differ = 0
     for g in range(games):

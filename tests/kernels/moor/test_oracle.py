@@ -133,9 +133,9 @@ def test_oracle_event_logs_match_kernel():
         for r in range(5):
             sc = _scenario(n, [STRATS[(r + i) % 5] for i in range(n)], seed=31 + r)
             for g in range(10):
-                log, deal, scores, w, status, turns, rounds = PL.trace_game(
+                log = PL.trace_game(
                     np.uint64(sc.seed), np.uint64(0), g, n, sc.prm(), sc.sids(), sc.sparams(), 20_000
-                )
+                ).log
                 klog = [tuple(int(x) for x in log[i]) for i in range(1, int(log[0, 0]) + 1)]
                 olog = []
                 O.play_game(sc, g, log=olog)

@@ -518,7 +518,7 @@ def test_a07_die_faces_parameter():
     for faces in (3, 6):
         rolls = []
         for g in range(6):
-            log = _trace(g=g, prm=prm_of(die_faces=faces))[0]
+            log = _trace(g=g, prm=prm_of(die_faces=faces)).log
             rolls += [e[2] for e in events(log) if e[0] == R.E_ROLL]
         assert set(rolls) == set(range(1, faces + 1))
 
@@ -550,10 +550,10 @@ def test_a09_set_points_parameter():
 
 
 def test_a10_turn_cap_truncates():
-    log, deal, scores, w, status, turns, rounds = _trace(prm=prm_of(max_turns=10))
-    assert status == PL.ST_TRUNCATED and turns == 10 and w == 0
-    log, deal, scores, w, status, turns, rounds = _trace()
-    assert status == PL.ST_DONE and turns > 10 and w != 0
+    tr = _trace(prm=prm_of(max_turns=10))
+    assert tr.status == PL.ST_TRUNCATED and tr.turns == 10 and tr.winners == 0
+    tr = _trace()
+    assert tr.status == PL.ST_DONE and tr.turns > 10 and tr.winners != 0
 
 
 def test_a11_no_plank_or_discard_on_end():
@@ -723,10 +723,10 @@ def turn_first(st, prm, log, roll):
 def test_c08_skipped_players_take_no_turns_until_all_home():
     for n in (2, 3, 4, 5):
         for g in range(4):
-            log, deal, scores, w, status, turns, rounds = _trace(n=n, g=g, seed=11)
-            assert status == PL.ST_DONE
+            tr = _trace(n=n, g=g, seed=11)
+            assert tr.status == PL.ST_DONE
             homes = [0] * n
-            ev = events(log)
+            ev = events(tr.log)
             for e in ev:
                 if e[0] == R.E_ROLL:
                     assert homes[e[1]] < PAWNS[n]

@@ -30,7 +30,7 @@ def _twin_states():
     """A decision of the search seat with sealed stacks, and the same state with the covered tiles re-dealt."""
     sc = _scenario()
     batch, prm, first, nl = decision_state(sc, PL, step, SEAT, R.P_MAX_TURNS, 8)
-    st = batch[0]
+    st = batch.st
     rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
     seed_game(rng, np.uint64(99), np.uint64(0), np.int64(0), np.int64(N_STREAMS_MAX - 1))  # every row seeded
     other = st.copy()
@@ -42,9 +42,8 @@ def _twin_states():
 def _decide(k, sc, batch, prm, first, nl, state):
     from sim.model.search import search_scratch
 
-    b = tuple(batch)
-    b[0][:] = state
-    return search_once(k, search_scratch(sc, PL), b, prm, 4, first, SEAT, nl, search_row(sc, SEAT, 48))
+    batch.st[:] = state
+    return search_once(k, search_scratch(sc, PL), batch, prm, 4, first, SEAT, nl, search_row(sc, SEAT, 48))
 
 
 def test_r04_search_decision_depends_only_on_what_the_seat_saw():

@@ -82,11 +82,9 @@ def test_trace_game_is_the_batch_game():
     prm, sids, sp = setup("head_haunter", 3, ["haunter_trapper", "weighted", "busters"])
     b = batch(prm, sids, sp, 3, 40, 5)
     for i in range(5):
-        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(11), np.uint64(0), 40 + i, 3, prm, sids, sp, 20000, 2
-        )
-        assert (scores == b["scores"][i]).all() and w == b["winners"][i] and status == b["status"][i]
-        assert turns == b["turns"][i] and rounds == b["rounds"][i] and (extra == b["extra"][i]).all()
+        tr = PL.trace_game(np.uint64(11), np.uint64(0), 40 + i, 3, prm, sids, sp, 20000, 2)
+        assert (tr.scores == b["scores"][i]).all() and tr.winners == b["winners"][i] and tr.status == b["status"][i]
+        assert tr.turns == b["turns"][i] and tr.rounds == b["rounds"][i] and (tr.extra == b["extra"][i]).all()
 
 
 def test_output_conventions():

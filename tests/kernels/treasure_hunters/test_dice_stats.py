@@ -39,7 +39,7 @@ def test_fight_outcomes_in_played_games():
     rolls = np.zeros(6, np.int64)
     g = 0
     while unh[0] < 3000 and g < 20000:
-        log = PL.trace_game(np.uint64(2024), np.uint64(0), g, 4, prm, sids, sp, 3000, 2)[0]
+        log = PL.trace_game(np.uint64(2024), np.uint64(0), g, 4, prm, sids, sp, 3000, 2).log
         g += 1
         for i in range(1, int(log[0, 0]) + 1):
             e, a, b, c, d = (int(x) for x in log[i, :5])

@@ -88,10 +88,10 @@ def record(name):
     out = PL.trace_game(
         np.uint64(sc.seed), np.uint64(0), game, sc.players, sc.prm(), sc.sids(), sc.sparams(), 10, 50_000
     )
-    steps = out[1]
+    steps = out.steps
     n = int(steps[0, 0])
     assert n + 1 < steps.shape[0]
-    st = out[8].copy()
+    st = out.state.copy()
     st[R.S_DECISIONS] = 0  # counted by the play loop, not by the rules
     return (
         sc,
@@ -104,11 +104,11 @@ def record(name):
             "game": game,
             "first_seat": int(PL.first_seat(sc.prm(), game, sc.players)),
             "steps": [[int(steps[i, 0]), int(steps[i, 1])] for i in range(1, n + 1)],
-            "outcome": R.OUTCOME_LABELS[int(out[7][2])],
-            "turns": int(out[5]),
-            "rounds": int(out[6]),
-            "scores": [int(x) for x in out[2]],
-            "winners": int(out[3]),
+            "outcome": R.OUTCOME_LABELS[int(out.extra[PL.EXTRA_COLUMNS.index("outcome")])],
+            "turns": out.turns,
+            "rounds": out.rounds,
+            "scores": [int(x) for x in out.scores],
+            "winners": out.winners,
             "final_state": [int(x) for x in st],
         },
     )

@@ -176,6 +176,7 @@ def test_python_walk_matches_the_kernel():
     prm, sids, sp = setup("advanced", 4, ["weighted", "runners", "busters", "weighted"])
     for g in range(3):
         out = PL.trace_game(np.uint64(3), np.uint64(0), g, 4, prm, sids, sp, 4000, 2)
-        log = out[0]
+        log = out.log
         assert int(log[int(log[0, 0]), 0]) == R.E_END
-        assert _walk("advanced", 4, ["weighted", "runners", "busters", "weighted"], g) == int(out[7][1])
+        decisions = int(out.extra[PL.EXTRA_COLUMNS.index("decisions")])
+        assert _walk("advanced", 4, ["weighted", "runners", "busters", "weighted"], g) == decisions

@@ -10,6 +10,7 @@ import pytest
 
 from kernels._jit import njit
 from kernels.batch import play_games
+from kernels.policy import new_marker
 from kernels.rng import N_STREAMS_MAX, bounded, seed_stream, shuffle
 from kernels.treasure_hunters import features as F
 from kernels.treasure_hunters import haunter_features as HF
@@ -38,7 +39,7 @@ def leaky_choice(marker, hh, sp, wrow, st, prm, mask, rng, row, tmp):
     lying in its destination, which no hunter can see; the Head Haunter's target by the draw pile's top card."""
     ph = st[R.S_PHASE]
     if ph == R.PH_MOVE:
-        scores = marker[0]
+        scores = marker.scores
         F.score_actions(sp, wrow, st, prm, mask, tmp, scores)
         for a in range(R.N_ACTIONS):
             if mask[a]:
@@ -83,7 +84,7 @@ def _walk(mode, players, seats, game, rnd, leak=False, seed=3):
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
     tmp = np.zeros(S.TMP_SIZE, dtype=np.int32)
     pool = np.zeros(R.MAX_CARDS, dtype=np.int32)
-    scores = (np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))  # kernels.policy.new_marker
+    scores = new_marker(R.N_ACTIONS)
     hh = np.int64(1)
     prng = np.random.default_rng(game)
     compared = differ = 0

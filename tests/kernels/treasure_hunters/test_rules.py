@@ -842,7 +842,7 @@ def test_r46_head_haunter_wins():
     prm = prm_of("head_haunter", 3)
     sids = np.array([6, 0, 0], dtype=np.int64)  # builder vs passive hunters
     out = PL.trace_game(np.uint64(5), np.uint64(0), 0, 3, prm, sids, np.zeros((3, 13)), 10, 2)
-    assert out[3] == 1 and out[4] == 0 and out[2][0] == 6  # winners = seat 0; its score = 6 hauntings
+    assert out.winners == 1 and out.status == 0 and out.scores[0] == 6  # winners = seat 0; its score = 6 hauntings
     sids = np.array([5, 4, 4], dtype=np.int64)
     for g in range(40):
         out = PL.trace_game(
@@ -861,8 +861,8 @@ def test_r46_head_haunter_wins():
             10,
             2,
         )
-        if out[7][2] == R.OUT_WIN:
-            assert out[3] == 0b110  # a hunters' win: seats 1 and 2
+        if out.extra[PL.EXTRA_COLUMNS.index("outcome")] == R.OUT_WIN:
+            assert out.winners == 0b110  # a hunters' win: seats 1 and 2
             break
     else:
         pytest.fail("no hunter win in 40 games")
@@ -894,5 +894,5 @@ def test_r46_head_haunter_wins_when_every_hunter_is_stuck_apart():
 def test_r47_turn_cap_truncates():
     prm = prm_of("basic", 4, max_turns=10, hauntings=11)
     out = PL.trace_game(np.uint64(1), np.uint64(0), 0, 4, prm, np.zeros(4, dtype=np.int64), np.zeros((4, 13)), 200, 2)
-    log, steps, scores, w, status, turns, rounds, extra, st = out
-    assert status == PL.ST_TRUNCATED and w == 0 and turns == 10 and extra[2] == R.OUT_TRUNC
+    outcome = out.extra[PL.EXTRA_COLUMNS.index("outcome")]
+    assert out.status == PL.ST_TRUNCATED and out.winners == 0 and out.turns == 10 and outcome == R.OUT_TRUNC

@@ -42,11 +42,11 @@ def _search(play_batch, sc, prm, st, search=None):
 
     search = search_scratch(sc, PL) if search is None else search
     ws = PL.batch_scratch(sc.players, prm)
-    ws[0][:] = st
-    nl = step.legal_actions(ws[0], prm, ws)
+    ws.st[:] = st
+    nl = step.legal_actions(ws.st, prm, ws)
     assert nl > 1
-    seat = int(R.decision_seat(ws[0]))
-    a = play_batch.search_decide(search, ws[0], prm, sc.players, seat, sc.sparams(), seed=21, game=5)
+    seat = int(R.decision_seat(ws.st))
+    a = play_batch.search_decide(search, ws.st, prm, sc.players, seat, sc.sparams(), seed=21, game=5)
     k = int(nl)
     return int(a), search.acts[:k].tolist(), search.visits[:k].tolist(), search.wins[:k].tolist()
 

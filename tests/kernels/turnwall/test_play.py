@@ -35,13 +35,13 @@ def test_invariants_hold_after_every_step_of_many_games(n, strats, params):
     prm, sids, sp = sc.prm(), sc.sids(), sc.sparams()
     finished = 0
     for g in range(60):
-        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1
-        )
-        assert status in (PL.ST_DONE, PL.ST_TRUNCATED), f"game {g}: status {status}"
-        if status == PL.ST_DONE:
+        tr = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, n, prm, sids, sp, 1, 1, 1)
+        assert tr.status in (PL.ST_DONE, PL.ST_TRUNCATED), f"game {g}: status {tr.status}"
+        if tr.status == PL.ST_DONE:
             finished += 1
-            assert scores[int(st[R.S_WINNER])] == 5 and w == 1 << int(st[R.S_WINNER])
+            winner = int(tr.state[R.S_WINNER])
+            assert tr.scores[winner] == 5 and tr.winners == 1 << winner
+        extra = tr.extra
         assert extra[2] + extra[3] + extra[4] >= extra[2]
         assert sum(extra[14:19]) == extra[2]  # garments taken = searches found
     assert finished > 0

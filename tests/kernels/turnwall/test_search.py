@@ -39,7 +39,7 @@ def _scenario(seats):
 def _mid_game(sc, cap, g=5):
     """(state, batch scratch, prm) of game ``g`` of ``sc`` cut at the start of turn ``cap``."""
     batch, prm = cut_game(sc, play, R.P_MAX_TURNS, cap, g, seed=11)
-    return batch[0][0].copy(), batch, prm
+    return batch.work.st.copy(), batch, prm
 
 
 def _redeal(st, seat, seed, ws):
@@ -182,7 +182,7 @@ def _decide(pb, sc, st, prm, budget=24):
     seats[seat] = type(seats[seat])("search", {"budget": budget})
     sc2 = sc.with_changes(seats=tuple(seats))
     ws = play.batch_scratch(n, prm)
-    st2 = ws[0][0]
+    st2 = ws.work.st
     st2[:] = st
     nl = step.legal_actions(st2, prm, ws)
     assert nl > 1

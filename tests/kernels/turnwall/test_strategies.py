@@ -71,7 +71,14 @@ def decide_any(sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker
     """Strategy ``sid``'s action for ``seat`` (its stream 1 + seat), dispatched as step.decide does: the learned
     policy (`features.learned_choice`, its weights ``sp_row``, its effective row ``row_w``) or `strategies.decide`;
     ``scratch``: `play.new_scratch`, ``marker``: `features.new_marker`."""
-    _, _, _, _, work, base, cur, keys, probs, near, _, _ = scratch
+    work, base, cur, keys, probs, near = (
+        scratch.work,
+        scratch.base,
+        scratch.cur,
+        scratch.keys,
+        scratch.probs,
+        scratch.near,
+    )
     if sid == S.S_LEARNED:
         return F.learned_choice(sp_row, row_w, st, prm, mask, rng, 1 + seat, marker, work, base, cur, keys, probs, near)
     return S.decide(sid, row_w, st, prm, mask, nl, rng, 1 + seat, work, base, cur, keys, probs, near)
@@ -79,7 +86,7 @@ def decide_any(sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker
 
 def _decide_copy(decide, sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch_work):
     scratch = PL.new_scratch(len(row_w))
-    scratch[4][:] = scratch_work
+    scratch.work[:] = scratch_work
     return decide(sid, sp_row, row_w, st, prm, mask, nl, rng.copy(), seat, scratch, F.new_marker())
 
 
@@ -101,7 +108,14 @@ def hidden_check(sc, gen, decide=decide_any, games=12):
     marker = F.new_marker()
     for g in range(games):
         scratch = PL.new_scratch(n)
-        st, rng, mask, order, work, base, cur, keys, probs, near, wrows, _hidden = scratch
+        st, rng, mask, order, work, wrows = (
+            scratch.st,
+            scratch.rng,
+            scratch.mask,
+            scratch.order,
+            scratch.work,
+            scratch.wrows,
+        )
         seed_game(rng, np.uint64(sc.seed), np.uint64(0), g, n)
         S.effective_rows(sids, sp, wrows)
         F.learned_rows(sids, sp, wrows)
@@ -198,10 +212,7 @@ def test_s2_shift_pruning_never_loses_a_cell_of_the_own_ghost():
     shift_used = 0
     positions = 0
     for g in range(40):
-        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1
-        )
-        st = st.copy()
+        st = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1).state.copy()
         st[R.S_NPEND] = 0
         me = int(gen.integers(0, 4))
         if st[R.S_GPOS + me] < 0:
@@ -235,10 +246,7 @@ def test_c1_planner_plans_every_move_unless_it_ends_on_a_needed_garment(must):
     short_off_garment = 0
     plans = 0
     for g in range(30):
-        log, steps, scores, w, status, turns, rounds, extra, st = PL.trace_game(
-            np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1
-        )
-        st = st.copy()
+        st = PL.trace_game(np.uint64(sc.seed), np.uint64(0), g, 4, prm, sids, sp, 1, 1, 1).state.copy()
         st[R.S_PHASE] = R.PH_MOVE
         st[R.S_NPEND] = 0
         st[R.S_MOVES_LEFT] = 3
@@ -247,12 +255,12 @@ def test_c1_planner_plans_every_move_unless_it_ends_on_a_needed_garment(must):
                 continue
             st[R.S_CUR] = me
             st[R.S_HAVE + me] = 0
-            _, _, _, _, work, base, cur, keys, probs, near, wrows, _hidden = PL.new_scratch(4)
-            S.effective_rows(sids, sp, wrows)
-            n = S.plan(st, prm, wrows[me], work, base, cur, keys, probs, near)
+            sc4 = PL.new_scratch(4)
+            S.effective_rows(sids, sp, sc4.wrows)
+            n = S.plan(st, prm, sc4.wrows[me], sc4.work, sc4.base, sc4.cur, sc4.keys, sc4.probs, sc4.near)
             pos = st.copy()
             for i in range(n):
-                R.do_move(pos, prm, me, int(work[S.W_PLAN + i]))
+                R.do_move(pos, prm, me, int(sc4.work[S.W_PLAN + i]))
                 R.place_first_options(pos, prm)
             plans += 1
             if n < 3 and R.needed_garment(pos, prm, me) < 0:
