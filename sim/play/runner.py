@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.games._arc import ARC_COMPACT_ROWS
 from sim.model.scenario import Scenario
 from sim.model.search import search_scratch
 from sim.play.context import Cancelled, RunContext  # noqa: F401  (Cancelled: raised here)
@@ -211,6 +210,8 @@ def play_chunk(
         extra=np.zeros((n, len(spec.extra_columns)), np.int32),
         curves=np.zeros((n, len(spec.curves), spec.curve_len), np.int32),
     )
+    from sim.games._arc import ARC_COMPACT_ROWS  # (here: importing kernels loads numba, which `import sim` must not)
+
     if ctx is not None and ctx.arc and spec.arc_len:
         out.arc = np.zeros((n, ARC_COMPACT_ROWS, spec.arc_len), np.int32)
         out.arc_fan = np.zeros((fan_games(game0, n), *spec.arc_shape(p)), np.int32)

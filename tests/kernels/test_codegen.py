@@ -1,0 +1,84 @@
+"""Code generation once per entry point (kernels/_codegen.py) and the entry points' noalias promise
+(kernels/_noalias.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernels._jit import njit
+from kernels._noalias import check_distinct
+
+
+# compiled afresh in every process (a cached entry point loads without compiling its callees)
+@njit(cache=False)
+def _leaf(a, i):
+    return a[i] * 2
+
+
+@njit(cache=False)
+def _middle(a, i):
+    return _leaf(a, i) + 1
+
+
+@njit(entry=True, cache=False)
+def _entry(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += _middle(a, i)
+    return s
+
+
+def test_a_function_without_a_wrapper_is_linked_not_made_into_machine_code():
+    a = np.arange(5, dtype=np.int64)
+    assert _entry(a) == sum(2 * x + 1 for x in range(5))
+    for f in (_leaf, _middle):
+        (cres,) = f.overloads.values()
+        assert cres.library._sim_linked_only and not cres.library._sim_emitted
+        name, kind, _data = cres.library.serialize_using_object_code()
+        assert kind == "bitcode"  # what the cache keeps of it: its IR, its callees linked in
+    (cres,) = _entry.overloads.values()
+    assert not getattr(cres.library, "_sim_linked_only", False)
+    assert cres.library.serialize_using_object_code()[1] == "object"
+
+
+def test_a_linked_library_keeps_its_callees_for_whoever_links_it():
+    _entry(np.arange(3, dtype=np.int64))
+    (mid,) = _middle.overloads.values()
+    (leaf,) = _leaf.overloads.values()
+    assert leaf.library in mid.library._sim_links  # not linked into _middle's own module, handed on
+    names = [f.name for f in mid.library._final_module.functions if not f.is_declaration]
+    assert not any("_leaf" in n for n in names)
+
+
+def test_arrays_that_share_memory_are_refused_by_name():
+    a = np.zeros(10, np.int32)
+    b = np.zeros(4, np.int32)
+    check_distinct((a, b, (np.zeros(3), b.copy())), {}, ("st", "out"))
+    with pytest.raises(ValueError, match=r"kernel arguments st and argument 2\[1\] share memory"):
+        check_distinct((a, b, (np.zeros(3), a[4:6])), {}, ("st", "out"))
+    with pytest.raises(ValueError, match="out and arc share memory"):
+        check_distinct((a, b), {"arc": b[1:]}, ("st", "out"))
+    with pytest.raises(ValueError, match="share memory"):  # one long array over two later ones: not only neighbours
+        big = np.zeros(100, np.int8)
+        check_distinct((big[0:90], big[10:12], big[50:52]), {}, ())
+
+
+def test_a_batch_refuses_outputs_that_share_memory():
+    from kernels.batch import play_games
+    from sim.model.scenario import load
+
+    sc = load("scenarios/moor/4p.toml")
+    spec, p, prm = sc.spec, sc.players, sc.prm()
+    k = spec.kernel()
+    scratch = k.batch_scratch(p, prm)
+    shape = (len(spec.curves), spec.curve_len)
+    play_games(k.play_batch, scratch, 1, 0, 0, 4, p, prm, sc.sids(), sc.sparams(), len(spec.extra_columns), shape)
+    out = np.zeros((4, p), np.int32)
+    row = np.zeros(4, np.int32)
+    with pytest.raises(ValueError, match="share memory"):
+        k.play_batch(
+            np.uint64(1), np.uint64(0), np.int64(0), np.int64(4), np.int64(p), prm, sc.sids(), sc.sparams(),
+            out, row, row, np.zeros(4, np.int32), np.zeros(4, np.int32), np.zeros((4, len(spec.extra_columns)),
+            np.int32), np.zeros((4, *shape), np.int32), scratch, None, None, None,
+        )  # fmt: skip
