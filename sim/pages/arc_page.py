@@ -190,7 +190,7 @@ def sentences(s: dict) -> list[str]:
             )
         lc = m["lead_changes"]
         out.append(
-            f"The lead passes to another child {lc['mean']:.1f} times a game on average (95% interval "
+            f"The lead passes to another child {lc['mean']:.2f} times a game on average (95% interval "
             f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); a tie for the top is no change."
         )
         lh, la = m["leader_at_half_wins"], m["last_at_half_wins"]

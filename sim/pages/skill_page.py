@@ -77,7 +77,8 @@ def intro(s: dict) -> str:
     )
     return (
         f"The same rules and seed with every seat on the game's learned player ({b['strategy']}) instead of the "
-        f"scenario's own: {b['games']:,} games ({b['why']}), the scenario's first {b['games']:,} with the same dice. "
+        f"scenario's own: {b['games']:,} games ({b['why']}) on the scenario's seed, each game on the same dice as the "
+        f"scenario's game of the same number. "
         "Each verdict says whether the figure holds at skill: unchanged within its margin (1 point for rates, 2% "
         "of the length), changed beyond it, or cannot tell yet (with about how many games would decide); seat "
         f"spread is judged at skill on its own (every seat within 1 point of the fair share). [scenario] {key} "
