@@ -26,10 +26,12 @@ class PathRefused(SimError, ValueError):
 def inside(root: Path, rel: str, what: str, suffix: str | None = None) -> Path:
     """The file ``rel`` (relative, as a request gives it) inside folder ``root``, resolved. ``what`` names the
     field in the error line ("scenario", "report file"); ``suffix``: the one extension allowed (".toml").
-    Raises PathRefused: an absolute path, one that leaves ``root``, another extension (403); a missing file
-    (404)."""
+    Raises SimError: an empty path (400); PathRefused: an absolute path, one that leaves ``root``, another
+    extension (403); a missing file (404)."""
     text = str(rel).strip()
-    if not text or text.startswith(("/", "\\")) or ":" in text or "\x00" in text:
+    if not text:  # nothing asked for: a bad request (400), not a refused path
+        raise SimError(f"{what}: missing; give a path inside the {root.name}/ folder such as moor/4p.toml")
+    if text.startswith(("/", "\\")) or ":" in text or "\x00" in text:
         raise PathRefused(
             f"{what}: {text!r} is not a path inside the {root.name}/ folder; give one such as moor/4p.toml"
         )

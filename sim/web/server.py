@@ -49,4 +49,4 @@ def serve(settings: Settings, say: Callable[[str], None] = print) -> None:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down (as uvicorn.run swallows it)
         pass
-    say("workbench stopped (a job that was running is marked interrupted)")
+    say("workbench stopped (any job still running is marked interrupted)")

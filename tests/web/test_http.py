@@ -131,6 +131,8 @@ def test_refusals_say_one_line(c):
     assert r.status_code == 404 and "no file 'moor/none.toml'" in text(r)
     r = c.get("/scenario", params={"path": "moor/4p.txt"})
     assert r.status_code == 403
+    r = c.get("/scenario")  # nothing asked for: a bad request, not a refused path
+    assert r.status_code == 400 and "scenario: missing; give a path inside the scenarios/ folder" in text(r)
 
 
 def test_scenario_file_served_as_text(c):
