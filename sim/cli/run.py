@@ -156,7 +156,7 @@ def arc(
     def on_sample(k: int) -> None:
         said.append(k)
         if len(said) == 1 or len(said) % max(1, sample // 10) == 0 or len(said) == sample:
-            typer.echo(f"{sc.name}: timelines {len(said)}/{sample} games ({rollouts} rollouts a round)", err=True)
+            prog.say(f"{sc.name}: timelines {len(said)}/{sample} games ({rollouts} rollouts a round)")
 
     try:
         with interruptible(), prog:

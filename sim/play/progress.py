@@ -235,6 +235,18 @@ class Lines:
                 self._say(self.games_line(self.t_played))
                 print(f"{self.label}: {self.doing} {self.what} ...", end="", file=self.stream, flush=True)
 
+    def say(self, line: str) -> None:
+        """``line`` on a line of its own while the report is being written (`sim arc`'s timelines): a step line begun
+        ("NAME: writing the report ...") is ended first, and its time then comes on a line of its own."""
+        if self.t_played is None:
+            self._say(line)
+            return
+        with self.lock:
+            if self.said and not getattr(self, "broken", False):
+                print(file=self.stream, flush=True)
+                self.broken = True
+            self._say(line)
+
     def __exit__(self, kind, value, tb):
         if getattr(self, "_stop", None) is not None:
             self._stop.set()
@@ -244,7 +256,10 @@ class Lines:
                 self._say_step()  # said now if writing was quick
             with self.lock:
                 if self.said:  # end the line begun, also when stopped or failed
-                    self._say(f" {self.clock() - self.t_played:.1f} s" if kind is None else " stopped")
+                    end = f" {self.clock() - self.t_played:.1f} s" if kind is None else " stopped"
+                    if getattr(self, "broken", False):  # (lines came between: the step said again with its time)
+                        end = f"{self.label}: {self.doing} {self.what} ...{end}"
+                    self._say(end)
                 self.said = True
         elif kind is None:
             self._say(self.games_line(self.clock()))
@@ -356,6 +371,9 @@ def _bar(total: float, label: str, stream: TextIO | None, sides: bool, clock: Ca
         def played(self, what: str = "the report", doing: str = "writing") -> None:
             self.stop()  # removes the bar: the line takes its place
             lines.played(what, doing)
+
+        def say(self, line: str) -> None:
+            lines.say(line)
 
         def __exit__(self, kind, value, tb):
             super().__exit__(kind, value, tb)

@@ -519,3 +519,26 @@ def test_the_time_left_does_not_swing_with_uneven_blocks_of_slow_games():
         finish = [f for b in blocks for f in b]
         assert all(abs(f - end) <= 0.1 * end for f in finish), (k, min(finish), max(finish), end)
         assert all(max(b) - min(b) <= 2 for b in blocks if b), (k, [b for b in blocks if b and max(b) - min(b) > 2])
+
+
+def test_a_line_said_while_the_report_is_written_stands_on_its_own(monkeypatch):
+    """`sim arc`'s timeline lines come while the report is written: the step line begun is ended first, and its
+    time is said again on a line of its own (not run into the next line)."""
+    import time
+
+    from sim.play import progress as PG
+
+    monkeypatch.setattr(PG, "STEP_SAID_S", 0.01)
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
+        now[0] += 1
+        lines.advance(10)
+        lines.played()
+        time.sleep(0.3)  # the step line is begun
+        lines.say("moor-4p: timelines 1/2 games")
+        lines.say("moor-4p: timelines 2/2 games")
+        now[0] += 2.5
+    assert buf.getvalue() == (
+        "moor-4p: 10 games in 1.0 s, 10 games/s\nmoor-4p: writing the report ...\n"
+        "moor-4p: timelines 1/2 games\nmoor-4p: timelines 2/2 games\nmoor-4p: writing the report ... 2.5 s\n"
+    )
