@@ -71,7 +71,9 @@ def verdict_words(key: str, head: dict | None, reference: str, strongest: str, s
             f"{MIN_GAMES_FOR_TESTS}); set {skill_key} higher"
         )
     # the ladder's words count the games "a table" would need; here it is the table at skill that would play them
-    return lf.skill_words(key, head, reference, strongest).replace("games a table would", f"games ({skill_key}) would")
+    return lf.skill_words(key, head, reference, strongest).replace(
+        "games a table in all would", f"games at skill in all ({skill_key}) would"
+    )
 
 
 def _num(x: Any) -> Any:

@@ -435,6 +435,8 @@ def skill_verdicts(
                 else:
                     kind = V.CANNOT_TELL
                 more = r.get("more_games") if kind == V.CANNOT_TELL else None
+                if more is not None:  # in all, as the other figures' (seat_spread gives the games beyond n)
+                    more += r.get("n") or 0
                 per.append(
                     {
                         "games": r.get("n"),
@@ -514,7 +516,9 @@ def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> 
     f = (lambda v: f"{100 * v:+.1f} points") if share else (lambda v: f"{v:+.1f} turns")
     m = f"{100 * head['margin']:.1f} points" if share else f"{head['margin']:.1f} turns"
     more = head.get("more_games")
-    tell = f"cannot tell yet at ±{m}" + (f": about {V.round_games(more):,} games a table would decide" if more else "")
+    tell = f"cannot tell yet at ±{m}" + (
+        f": about {V.round_games(more):,} games a table in all would decide" if more else ""
+    )
     if key == "seat_spread":
         if head["kind"] == V.UNCHANGED:
             return f"seats equal within ±{m} of the fair share at {strongest}"

@@ -171,7 +171,7 @@ def test_a_figure_holds_for_skill_only_when_an_equivalence_test_says_so():
     assert moved["first_player_advantage"]["verdict"].startswith("changes with skill: +3.2 points at b against a")
     wide = lf.skill_verdicts(_figures({"random": (0.05, 0.02), "a": (0.008, 0.045), "b": (0.009, 0.045)}), x, 1)
     assert wide["first_player_advantage"]["kind"] == "cannot_tell"
-    assert "games a table would decide" in wide["first_player_advantage"]["verdict"]
+    assert "games a table in all would decide" in wide["first_player_advantage"]["verdict"]
 
 
 def test_skill_verdicts_raise_few_false_alarms_on_rungs_of_equal_strength():

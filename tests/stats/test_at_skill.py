@@ -47,7 +47,7 @@ def test_a_small_difference_with_few_games_cannot_be_told_and_says_what_would_de
     fair = [0.25] * 4
     got = at_skill.compare(summary(200_000, 0.25, fair, 110.0), summary(800, 0.255, fair, 110.0), "learned")
     f = got["first_player_advantage"]
-    assert f["kind"] == "cannot_tell" and "games (skill_games) would decide" in f["verdict"]
+    assert f["kind"] == "cannot_tell" and "games at skill in all (skill_games) would decide" in f["verdict"]
     few = at_skill.compare(summary(20, 0.25, fair, 110.0), summary(20, 0.25, fair, 110.0), "learned")
     assert few["length_turns"]["verdict"].startswith("cannot tell yet: 20 games at skill are too few")
     assert "skill_games" in few["length_turns"]["verdict"]
