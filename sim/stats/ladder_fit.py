@@ -317,6 +317,13 @@ def _rate_over(x: np.ndarray) -> dict:
     return {"value": k / n if n else math.nan, "ci95": [lo, hi], "se": (hi - lo) / (2 * 1.96), "unit": "rate", "n": n}
 
 
+def _spread_games_in_all(r: dict) -> int | None:
+    """The games in all a table would need to decide its seat spread (`seat_spread` gives those beyond its ``n``;
+    the other figures' verdicts count them in all)."""
+    more = r.get("more_games")
+    return None if more is None else more + (r.get("n") or 0)
+
+
 def seat_spread(wins: list[float], n: int, players: int, margin: float = SEAT_MARGIN) -> dict:
     """Seat spread of one table: ``wins`` per seat (shares of a game, adding up to the finished games ``n``).
 
@@ -434,9 +441,7 @@ def skill_verdicts(
                     kind = V.CHANGED
                 else:
                     kind = V.CANNOT_TELL
-                more = r.get("more_games") if kind == V.CANNOT_TELL else None
-                if more is not None:  # in all, as the other figures' (seat_spread gives the games beyond n)
-                    more += r.get("n") or 0
+                more = _spread_games_in_all(r) if kind == V.CANNOT_TELL else None
                 per.append(
                     {
                         "games": r.get("n"),
