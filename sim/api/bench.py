@@ -267,7 +267,8 @@ def _c_cpu_seconds(binary: Path, games: int, cpu: int) -> float:
 def c_ratio(path: str = "scenarios/moor/4p.toml", play_s: float = C_PLAY_S, reps: int = C_REPS) -> dict:
     """Moor kernel against the C program on the same rules (4 players, uniformly random strategies), issue 41's way:
     both pinned to one CPU (`bench_cpu`), each timing about ``play_s`` seconds of play (the game count calibrated
-    once), kernel and C interleaved ``reps`` times, CPU time (the kernel's `play_batch` in this thread,
+    once; the kernel in the runner's blocks of about `runner.BLOCK_S`), kernel and C interleaved ``reps`` times, CPU
+    time (the kernel's `play_batch` in this thread,
     ``time.thread_time``; the C child's rusage), best of each. Returns the games/s (CPU time) of every timing, the
     ratio of the bests (the reported figure) and the spread: the lowest and highest ratio of the timings taken side
     by side (kernel i against C i). CPU time does not count the time another process holds the core, but a loaded
@@ -289,24 +290,31 @@ def c_ratio(path: str = "scenarios/moor/4p.toml", play_s: float = C_PLAY_S, reps
     scratch = k.batch_scratch(p, prm)
     shape = (len(spec.curves), spec.curve_len)
 
-    def kernel_cpu(game0: int, n: int) -> float:
+    def kernel_cpu(game0: int, n: int, block: int) -> float:
+        # in blocks the size the runner plays (about BLOCK_S each): one call over all n games would also time the
+        # first touch of n rows of fresh output memory (2-4% at 900,000 games), which neither the C program nor the
+        # runner's reused block buffers pay
         t0 = time.thread_time()
-        play_games(
-            k.play_batch, scratch, sc.seed, 0, game0, n, p, prm, sc.sids(), sc.sparams(), len(spec.extra_columns), shape
-        )
+        for g in range(game0, game0 + n, block):
+            m = min(block, game0 + n - g)
+            play_games(
+                k.play_batch, scratch, sc.seed, 0, g, m, p, prm, sc.sids(), sc.sparams(), len(spec.extra_columns), shape
+            )
         return time.thread_time() - t0
 
     cpu = bench_cpu()
     old = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {cpu})  # this thread: play_games runs the kernel here
     try:
-        kernel_cpu(0, 64)  # load / compile outside the timings
+        kernel_cpu(0, 64, 64)  # load / compile outside the timings
         probe = 20_000
-        k_games = max(probe, int(probe * play_s / max(kernel_cpu(0, probe), 1e-3)))
+        probe_s = max(kernel_cpu(0, probe, probe), 1e-3)
+        k_games = max(probe, int(probe * play_s / probe_s))
+        block = max(1_000, int(probe * runner.BLOCK_S / probe_s))
         c_games = max(probe, int(probe * play_s / max(_c_cpu_seconds(binary, probe, cpu), 1e-3)))
         kr, cr = [], []
         for rep in range(reps):
-            kr.append(k_games / kernel_cpu(rep * k_games, k_games))
+            kr.append(k_games / kernel_cpu(rep * k_games, k_games, block))
             cr.append(c_games / _c_cpu_seconds(binary, c_games, cpu))
     finally:
         os.sched_setaffinity(0, old)
@@ -315,6 +323,7 @@ def c_ratio(path: str = "scenarios/moor/4p.toml", play_s: float = C_PLAY_S, reps
         "cpu": cpu,
         "play_s": play_s,
         "kernel_games": k_games,
+        "kernel_block": block,
         "c_games": c_games,
         "repetitions": reps,
         "kernel_games_per_s": [round(x) for x in kr],
