@@ -82,3 +82,56 @@ def test_a_batch_refuses_outputs_that_share_memory():
             out, row, row, np.zeros(4, np.int32), np.zeros(4, np.int32), np.zeros((4, len(spec.extra_columns)),
             np.int32), np.zeros((4, *shape), np.int32), scratch, None, None, None,
         )  # fmt: skip
+
+
+def _add_type():
+    import operator
+
+    from numba.core.registry import cpu_target
+
+    ctx = cpu_target.typing_context
+    ctx.refresh()
+    return ctx, ctx.resolve_value_type(operator.add)
+
+
+def test_a_call_typed_again_is_answered_from_the_memo_with_the_templates_implementation():
+    from numba.core import types
+
+    ctx, add = _add_type()
+    args = (types.int64, types.int64)
+    first = add.get_call_type(ctx, args, {})
+    impl = add._impl_keys[first.args]
+    add._impl_keys[first.args] = "overwritten by another resolution"
+    again = add.get_call_type(ctx, args, {})
+    assert again is first and again.return_type == types.int64
+    assert add._impl_keys[first.args] == impl  # the lowering finds what the template gave, as after a fresh resolution
+
+
+def test_a_call_that_types_under_other_flags_is_resolved_afresh():
+    from numba.core import types
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import ConfigStack
+
+    ctx, add = _add_type()
+    memo = type(add).get_call_type.memo
+    args = (types.int32, types.int32)
+    first = add.get_call_type(ctx, args, {})
+    entries = len(memo)
+    assert add.get_call_type(ctx, args, {}) is first and len(memo) == entries  # a hit
+    flags = Flags()
+    flags.nrt = not bool(ConfigStack.top_or_none() and ConfigStack.top_or_none().nrt)
+    with ConfigStack().enter(flags):
+        other = add.get_call_type(ctx, args, {})
+    assert other == first and len(memo) == entries + 1  # the same answer, resolved and kept for these flags apart
+
+
+def test_a_call_that_does_not_type_is_not_remembered():
+    from numba.core import errors, types
+
+    ctx, add = _add_type()
+    memo = type(add).get_call_type.memo
+    entries = len(memo)
+    for _ in range(2):
+        with pytest.raises(errors.TypingError):
+            add.get_call_type(ctx, (types.none, types.int64), {})
+    assert len(memo) == entries
