@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.api import bench, bench_arc
+from sim.api import bench, bench_arc, bench_c
 
 
 def _res(two_threads: int, compile_s: float) -> dict:
@@ -75,7 +75,7 @@ def _c(ratio: float) -> dict:
         "ratio": ratio,
         "ratio_low": ratio - 0.01,
         "ratio_high": ratio + 0.004,
-        "target": bench.C_TARGET,
+        "target": bench_c.C_TARGET,
         "load_average": [1.5, 1.2, 1.0],
     }
 
@@ -92,13 +92,13 @@ def test_bench_kernel_against_c_gives_the_ratio_its_spread_and_the_verdict():
 
 
 def test_bench_without_a_c_compiler_says_so_in_one_line(monkeypatch, tmp_path):
-    monkeypatch.setattr(bench, "C_BUILD", tmp_path / "build" / "moor_ref")
+    monkeypatch.setattr(bench_c, "C_BUILD", tmp_path / "build" / "moor_ref")
     src = tmp_path / "shared" / "bench" / "moor"  # a yardstick's source, wherever the clone sits
     src.mkdir(parents=True)
     (src / "moor_ref.c").write_text("int main(void) { return 0; }\n")
-    monkeypatch.setattr(bench, "C_DIR", src)
+    monkeypatch.setattr(bench_c, "C_DIR", src)
     monkeypatch.setattr("shutil.which", lambda name: None)
-    binary, why = bench.build_c()
+    binary, why = bench_c.build_c()
     assert binary is None and why == "not measured: no C compiler (gcc) on PATH to build the C yardstick"
     res = _res(120_000, 11.0)
     res["games"]["moor"]["c"] = {"note": why}
@@ -107,8 +107,8 @@ def test_bench_without_a_c_compiler_says_so_in_one_line(monkeypatch, tmp_path):
 
 
 def test_bench_without_the_c_yardstick_beside_the_clone_says_so_in_one_line(monkeypatch, tmp_path):
-    monkeypatch.setattr(bench, "C_DIR", tmp_path / "nowhere")
-    binary, why = bench.build_c()
+    monkeypatch.setattr(bench_c, "C_DIR", tmp_path / "nowhere")
+    binary, why = bench_c.build_c()
     assert binary is None and why == f"not measured: no C yardstick at {tmp_path / 'nowhere' / 'moor_ref.c'}"
 
 
