@@ -1,4 +1,4 @@
-"""The ``[tune]`` table's options, checked against its declared schema (`sim.model.schema`): each
+"""The ``[sweep]`` and ``[tune]`` tables' options, checked against their declared schema (`sim.model.schema`): each
 bad value is one line naming the option, what is allowed and what was given, before anything runs; the command
 line's counts against the same bounds. No game is played (the fast tier)."""
 
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from sim.cli import main as cli_main
 from sim.cli.common import EXIT_BAD_INPUT
-from sim.model import tune_spec
+from sim.model import sweep_spec, tune_spec
 from tests.sim._cli import one_error_line
 
 MOOR_2P = Path(__file__).resolve().parents[1] / "data" / "moor-2p-small.toml"
@@ -85,9 +85,54 @@ def test_the_tune_tables_options_and_parameters_are_read(tmp_path):
     assert [p.name for p in t.params] == ["track_len"] and [x.measure for x in t.targets] == ["length.rounds"]
 
 
+SWEEP = 'track_len = "24..25"\n'
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('mode = "zipp"', "[sweep] mode: 'zipp' is not allowed; allowed: grid, zip"),
+        ("mode = 3", "[sweep] mode: 3 is not allowed; allowed: grid, zip"),
+        ("games = true", "[sweep] games: expected a positive integer, got true"),
+        ("independent = 1", "[sweep] independent: expected true or false, got 1"),
+        ('measures = ["length.rounds", 1]', '[sweep] measures: expected an array of measure names, e.g. measures = '
+         '["first_player_advantage", "length.rounds"], got ["length.rounds", 1]'),
+    ],
+)  # fmt: skip
+def test_a_bad_sweep_option_is_one_line_naming_it(tmp_path, line, message):
+    with pytest.raises(sweep_spec.SweepError) as e:
+        sweep_spec.build(_file(tmp_path, "sweep", SWEEP + line))
+    assert str(e.value) == message and not e.value.usage
+
+
+def test_a_sweep_table_that_is_no_table_is_refused(tmp_path):
+    with pytest.raises(sweep_spec.SweepError, match=r"^\[sweep\]: expected a table, got 5$"):
+        sweep_spec.build(_file(tmp_path, "", "", first="sweep = 5\n"))
+
+
+def test_a_bad_mode_option_is_the_command_lines_fault(tmp_path):
+    with pytest.raises(sweep_spec.SweepError) as e:
+        sweep_spec.build(_file(tmp_path, "sweep", SWEEP), mode="zap")
+    assert str(e.value) == "--mode: 'zap' is not allowed; allowed: grid, zip" and e.value.usage
+
+
+def test_the_sweep_tables_options_and_axes_are_read(tmp_path):
+    lines = SWEEP + 'mode = "zip"\ngames = 30\nindependent = true\nmeasures = ["length.rounds"]\ntarget = "x=0"'
+    sw = sweep_spec.build(_file(tmp_path, "sweep", lines))
+    assert (sw.mode, sw.games, sw.independent, sw.measures, sw.target_text) == (
+        "zip",
+        30,
+        True,
+        ["length.rounds"],
+        "x=0",
+    )
+    assert [(a.name, a.values) for a in sw.axes] == [("track_len", (24, 25))] and len(sw.points) == 2
+
+
 @pytest.mark.parametrize(
     "command, table, line, says",
     [
+        ("sweep", "sweep", SWEEP + 'mode = "zipp"', "[sweep] mode: 'zipp' is not allowed; allowed: grid, zip"),
         ("tune", "tune", TUNE + "batch = 0", "[tune] batch: 0 is out of range; allowed 1..256"),
     ],
 )
