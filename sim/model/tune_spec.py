@@ -83,8 +83,7 @@ class TuneTable(BaseModel):
     trials: int = Field(DEFAULT_TRIALS, ge=1, le=MAX_TRIALS, description=_COUNT)
     games: int | None = Field(None, ge=1, le=MAX_GAMES, description=_COUNT)
     target: str | list[str] | None = Field(
-        None,
-        description='a string or an array of strings MEASURE=VALUE, e.g. target = "first_player_advantage=0"',
+        None, description='a string or an array of strings MEASURE=VALUE, e.g. target = "first_player_advantage=0"'
     )
     confirm: int = Field(DEFAULT_CONFIRM, ge=1, le=MAX_CONFIRM, description=_COUNT)
     confirm_games: int | None = Field(None, ge=1, le=MAX_GAMES, description=_COUNT)
@@ -324,7 +323,7 @@ def parse_target(text: str, where: str) -> Target:
 
 
 def _params(table: dict, params: Sequence[str]) -> list[Param]:
-    """The ``[tune]`` table's parameters (its keys other than `TuneTable`'s; a TOML dotted key is one name), each replaced
+    """The ``[tune]`` table's parameters (``TuneTable.model_extra``; a TOML dotted key is one name), each replaced
     by a ``--param`` of the same name, the others added; a name given twice, a scenario key, or two that overlap
     (one covers the other) are refused."""
     flat: list[tuple[str, Any]] = []
