@@ -35,18 +35,34 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from sim.model import overrides as ov
-from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, out_of_range, toml_value
+from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, toml_value
+from sim.model.schema import validate
 from sim.model.sweep_axis import Axis, SweepError, is_numeric  # noqa: F401  (part of this module's interface)
 
-OPTIONS = ("mode", "games", "measures", "target", "independent")
-MODES = ("grid", "zip")
 MAX_POINTS = 10_000
 _NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?"  # 20, -1.5: digits on both sides of a decimal point ("20...60" is no range)
 RANGE_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(step\s+(?P<step>{_NUM}))?\s*$")
 LOOKS_LIKE_RANGE = re.compile(r"^\s*[-+]?[0-9][0-9.]*\.\.")  # a number then '..': meant as a range (not ../a.toml)
+
+
+class SweepTable(BaseModel):
+    """The ``[sweep]`` table's options (`sim.model.schema`); its other keys (``model_extra``) are the axes. Also
+    the command line's ``--mode`` and ``--games``, checked against the same declaration."""
+
+    model_config = ConfigDict(extra="allow")
+    mode: Literal["grid", "zip"] = "grid"
+    games: int | None = Field(None, ge=1, le=MAX_GAMES, description="a positive integer")
+    measures: list[str] | None = Field(
+        None, description='an array of measure names, e.g. measures = ["first_player_advantage", "length.rounds"]'
+    )
+    target: str | None = Field(None, description='a string MEASURE=VALUE, e.g. target = "first_player_advantage=0"')
+    # a TOML boolean only: the text "false" is truthy
+    independent: bool = Field(False, description="true or false")
 
 
 @dataclass(frozen=True)
@@ -167,13 +183,11 @@ def _flatten(table: dict, prefix: str = "") -> list[tuple[str, Any]]:
     return out
 
 
-def table_axes(table: dict) -> tuple[list[Axis], dict]:
+def table_axes(table: Any) -> tuple[list[Axis], SweepTable]:
     """The ``[sweep]`` table -> (axes, options). Raises SweepError naming the entry."""
-    if not isinstance(table, dict):
-        raise SweepError("[sweep]: expected a table")
-    opts = {k: table[k] for k in OPTIONS if k in table}
+    opts = validate(SweepTable, table, lambda k: f"[sweep] {k}".rstrip(), SweepError)
     axes = []
-    for name, v in _flatten({k: v for k, v in table.items() if k not in OPTIONS}):
+    for name, v in _flatten(opts.model_extra or {}):
         where = f"[sweep] {name}"
         if isinstance(v, str):
             vals = parse_range(v, where)
@@ -255,15 +269,12 @@ def build(
     fixed = [a for a in axes if len(a.values) == 1] if any(len(a.values) > 1 for a in axes) else []
     axes = [a for a in axes if a not in fixed]
     mode_where = "--mode" if mode else "[sweep] mode"
-    mode = mode or opts.get("mode", "grid")
-    if mode not in MODES:
-        raise SweepError(f"{mode_where}: {mode!r} is not allowed; allowed: grid, zip")
+    given = {k: v for k, v in (("mode", mode), ("games", games)) if v is not None}
+    # the options against the table's declaration (the table's own were checked also where these replace them)
+    validate(SweepTable, given, lambda k: f"--{k}", SweepError)
+    mode = mode or opts.mode
     _no_point_twice(axes, mode, mode_where)
-    if "games" in opts:  # the file's, checked also when --games replaces it (games = 0 is no "unset")
-        _check_games(opts["games"])
-    if games is None:
-        games = opts.get("games", base.games)
-    _check_games(games, "[sweep] games" if "games" in opts else "--games")
+    games = games if games is not None else opts.games if opts.games is not None else base.games
     base = base.with_changes(games=games, seed=base.seed if seed is None else seed)
     fixed_ov = [(a.name, a.values[0]) for a in fixed]
     combos = _points(axes, mode, mode_where)
@@ -278,10 +289,11 @@ def build(
     ]
     if fixed_ov:
         base = _with_fixed(base, doc, p, fixed_ov)
-    ms, tgt, indep = _table_options(opts, measures, target, independent)
+    ms = measures if measures else opts.measures
+    indep = opts.independent if independent is None else independent
     sw = Sweep(base, axes, mode, points, games, list(ms) if ms else [], None, indep, fixed)
     sw.measure_source = "--measure" if measures else "[sweep] measures"
-    sw.target_text = tgt or None
+    sw.target_text = (opts.target if target is None else target) or None
     sw.target_source = "--target" if target is not None else "[sweep] target"
     return sw
 
@@ -382,35 +394,6 @@ class _At:
         if len(self.axes) > 1 and self.mode == "grid" and (o is None or o[0] in values):
             said += " (a grid plays every combination of the values; --mode zip pairs them instead)"
         return SweepError(f"{where}: {said}")
-
-
-def _table_options(
-    opts: dict, measures: list[str] | None, target: str | None, independent: bool | None
-) -> tuple[Any, Any, bool]:
-    """(measures, target, independent): the command line's, else the ``[sweep]`` table's, checked."""
-    ms = measures if measures else opts.get("measures")
-    if not measures and ms is not None and (not isinstance(ms, list) or not all(isinstance(m, str) for m in ms)):
-        raise SweepError(
-            f"[sweep] measures: expected an array of measure names, e.g. measures = "
-            f'["first_player_advantage", "length.rounds"], got {toml_value(ms)}'
-        )
-    tgt = target if target is not None else opts.get("target")
-    if target is None and tgt is not None and not isinstance(tgt, str):
-        raise SweepError(
-            f"[sweep] target: expected a string MEASURE=VALUE, e.g. target = "
-            f'"first_player_advantage=0", got {toml_value(tgt)}'
-        )
-    indep = independent if independent is not None else opts.get("independent", False)
-    if not isinstance(indep, bool):  # the text "false" is truthy: only a TOML boolean is accepted
-        raise SweepError(f"[sweep] independent: expected true or false, got {toml_value(indep)}")
-    return ms, tgt, indep
-
-
-def _check_games(games: Any, where: str = "[sweep] games") -> None:
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise SweepError(f"{where}: expected a positive integer, got {toml_value(games)}")
-    if not 1 <= games <= MAX_GAMES:
-        raise SweepError(out_of_range(where, games, 1, MAX_GAMES))
 
 
 def in_file(path: str | Path, e: SweepError) -> SweepError:

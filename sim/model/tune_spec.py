@@ -47,18 +47,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from sim.model import overrides as ov
-from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, out_of_range, toml_value
+from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, toml_value
+from sim.model.schema import validate
 from sim.model.sweep_axis import SweepError
 from sim.model.sweep_spec import LOOKS_LIKE_RANGE, RANGE_RE, parse_range, split_values
 
-OPTIONS = ("trials", "games", "target", "confirm", "confirm_games", "batch")
-KINDS = ("int", "float", "choice")
 DEFAULT_TRIALS = 30
 DEFAULT_CONFIRM = 3
 DEFAULT_BATCH = 4
 CONFIRM_FACTOR = 4  # confirmation games per candidate: this many times the games of a trial, by default
 MAX_TRIALS = 10_000
+MAX_CONFIRM = 50
 MAX_BATCH = 256
 _NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?%?"
 TARGET_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*(?:\.\.\s*(?P<hi>{_NUM})\s*)?$")
@@ -68,6 +70,24 @@ NOT_TUNABLE = ("name", "description", "seed", "games")
 class TuneError(SweepError):
     """A bad tune entry; one line naming it (``--param track_len=...``, ``[tune] hauntings``, ``--target ...``).
     ``usage`` as `SweepError`'s: whether the command line is at fault (exit 2) rather than the file (exit 3)."""
+
+
+_COUNT = "a positive integer"
+
+
+class TuneTable(BaseModel):
+    """The ``[tune]`` table's options (`sim.model.schema`); its other keys (``model_extra``) are the parameters.
+    Also the command line's counts (``--trials`` ...), checked against the same bounds."""
+
+    model_config = ConfigDict(extra="allow")
+    trials: int = Field(DEFAULT_TRIALS, ge=1, le=MAX_TRIALS, description=_COUNT)
+    games: int | None = Field(None, ge=1, le=MAX_GAMES, description=_COUNT)
+    target: str | list[str] | None = Field(
+        None, description='a string or an array of strings MEASURE=VALUE, e.g. target = "first_player_advantage=0"'
+    )
+    confirm: int = Field(DEFAULT_CONFIRM, ge=1, le=MAX_CONFIRM, description=_COUNT)
+    confirm_games: int | None = Field(None, ge=1, le=MAX_GAMES, description=_COUNT)
+    batch: int = Field(DEFAULT_BATCH, ge=1, le=MAX_BATCH, description=_COUNT)
 
 
 @dataclass(frozen=True)
@@ -302,18 +322,8 @@ def parse_target(text: str, where: str) -> Target:
     return Target(name, lo, hi, val.strip(), where)
 
 
-def _count(opts: dict, key: str, given: int | None, default: int, hi: int) -> int:
-    where = f"--{key.replace('_', '-')}" if given is not None else f"[tune] {key}"
-    v = given if given is not None else opts.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise TuneError(f"{where}: expected a positive integer, got {toml_value(v)}")
-    if not 1 <= v <= hi:
-        raise TuneError(out_of_range(where, v, 1, hi))
-    return v
-
-
 def _params(table: dict, params: Sequence[str]) -> list[Param]:
-    """The ``[tune]`` table's parameters (keys other than `OPTIONS`; a TOML dotted key is one name), each replaced
+    """The ``[tune]`` table's parameters (``TuneTable.model_extra``; a TOML dotted key is one name), each replaced
     by a ``--param`` of the same name, the others added; a name given twice, a scenario key, or two that overlap
     (one covers the other) are refused."""
     flat: list[tuple[str, Any]] = []
@@ -325,7 +335,7 @@ def _params(table: dict, params: Sequence[str]) -> list[Param]:
             else:
                 flat.append((f"{prefix}{k}", v))
 
-    walk({k: v for k, v in table.items() if k not in OPTIONS}, "")
+    walk(table, "")
     ps = [_param(n, v, f"[tune] {n}", from_table=True) for n, v in flat]
     given: set[tuple[str, ...]] = set()
     for text in params:
@@ -349,21 +359,12 @@ def _params(table: dict, params: Sequence[str]) -> list[Param]:
     return ps
 
 
-def _targets(opts: dict, targets: Sequence[str]) -> list[Target]:
+def _targets(table: TuneTable, targets: Sequence[str]) -> list[Target]:
     """The ``--target`` texts, else the ``[tune]`` table's target (a string or an array of them); at least one,
     one per measure."""
-    ts_text = list(targets) if targets else opts.get("target")
+    ts_text = list(targets) if targets else table.target
     if isinstance(ts_text, str):
         ts_text = [ts_text]
-    if (
-        not targets
-        and ts_text is not None
-        and (not isinstance(ts_text, list) or not all(isinstance(t, str) for t in ts_text))
-    ):
-        raise TuneError(
-            f"[tune] target: expected a string or an array of strings MEASURE=VALUE, e.g. target = "
-            f'"first_player_advantage=0", got {toml_value(opts.get("target"))}'
-        )
     if not ts_text:
         raise TuneError(
             "--target: no target; give --target MEASURE=VALUE (e.g. first_player_advantage=0) or "
@@ -398,28 +399,26 @@ def build(
     load(p)  # the file alone (its own errors first, with its path)
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
     doc.pop("sweep", None)
-    table = doc.pop("tune", {})
-    if not isinstance(table, dict):
-        raise TuneError("[tune]: expected a table")
-    opts = {k: table[k] for k in OPTIONS if k in table}
-    ps = _params(table, params)
+    table = validate(TuneTable, doc.pop("tune", {}), lambda k: f"[tune] {k}".rstrip(), TuneError)
+    counts = {"trials": trials, "games": games, "confirm": confirm, "confirm_games": confirm_games, "batch": batch}
+    given = {k: v for k, v in counts.items() if v is not None}
+    validate(TuneTable, given, lambda k: f"--{k.replace('_', '-')}", TuneError)  # the table's bounds
+    opts = table.model_copy(update=given)
+    ps = _params(table.model_extra or {}, params)
     if not ps:
         raise TuneError(
             f"{p}: nothing to tune; give --param NAME=RANGE (e.g. --param track_len=20..60) or a [tune] table in "
             "the scenario file (see sim tune --help)",
             usage=True,
         )
-    ts = _targets(opts, targets)
+    ts = _targets(table, targets)
     base0 = load(p)
-    g = _count(opts, "games", games, base0.games, MAX_GAMES)
-    n_trials = _count(opts, "trials", trials, DEFAULT_TRIALS, MAX_TRIALS)
-    n_confirm = _count(opts, "confirm", confirm, DEFAULT_CONFIRM, 50)
-    cg = _count(opts, "confirm_games", confirm_games, min(CONFIRM_FACTOR * g, MAX_GAMES), MAX_GAMES)
-    n_batch = _count(opts, "batch", batch, DEFAULT_BATCH, MAX_BATCH)
+    g = base0.games if opts.games is None else opts.games
+    cg = min(CONFIRM_FACTOR * g, MAX_GAMES) if opts.confirm_games is None else opts.confirm_games
     if seed is not None and not 0 <= seed < 2**64:
         raise TuneError(f"--seed: {seed} is out of range; allowed 0..2^64-1")
     base = base0.with_changes(games=g, seed=base0.seed if seed is None else seed)
-    tune = Tune(base, p, doc, ps, ts, n_trials, g, n_confirm, cg, n_batch)
+    tune = Tune(base, p, doc, ps, ts, opts.trials, g, opts.confirm, cg, opts.batch)
     for q in ps:
         for v in q.extremes():
             tune.probes.append(tune.scenario_at({q.name: v}, q.source))
