@@ -152,6 +152,7 @@ def _memo_call_types() -> None:
     types without reference counting fails). A hit sets the implementation key the template gave, as a fresh
     resolution does; a failed resolution is never remembered; a key that cannot be hashed is resolved as before."""
     from numba.core import targetconfig
+    from numba.core.cpu_options import FastMathOptions, InlineOptions
     from numba.core.types import functions
 
     if getattr(functions.Function, "_sim_memo", False):
@@ -159,10 +160,18 @@ def _memo_call_types() -> None:
     resolve = functions.Function.get_call_type
     memo: dict = {}
 
+    def option(v):  # (the two option records Numba sets in flags define __eq__ but no hash: their contents)
+        if isinstance(v, FastMathOptions):
+            return ("fastmath", frozenset(v.flags))
+        if isinstance(v, InlineOptions):
+            return ("inline", v._inline)
+        return v
+
     def get_call_type(self, context, args, kws):
         flags = targetconfig.ConfigStack.top_or_none()
         try:
-            key = (self, context, tuple(args), tuple(kws.items()), flags and frozenset(flags._values.items()))
+            opts = flags and frozenset((k, option(v)) for k, v in flags._values.items())
+            key = (self, context, tuple(args), tuple(kws.items()), opts)
             hit = memo.get(key)
         except TypeError:
             return resolve(self, context, args, kws)

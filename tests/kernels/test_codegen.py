@@ -135,3 +135,21 @@ def test_a_call_that_does_not_type_is_not_remembered():
         with pytest.raises(errors.TypingError):
             add.get_call_type(ctx, (types.none, types.int64), {})
     assert len(memo) == entries
+
+
+def test_a_call_typed_under_fastmath_or_inline_options_is_kept_too():
+    """Numba's option records (fastmath, inline) have no hash of their own: the key takes their contents."""
+    from numba.core import types
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import ConfigStack
+
+    ctx, add = _add_type()
+    memo = type(add).get_call_type.memo
+    flags = Flags()
+    flags.fastmath = {"nnan", "ninf"}
+    flags.inline = "always"
+    with ConfigStack().enter(flags):
+        entries = len(memo)
+        first = add.get_call_type(ctx, (types.int16, types.int16), {})
+        assert len(memo) == entries + 1
+        assert add.get_call_type(ctx, (types.int16, types.int16), {}) is first and len(memo) == entries + 1
