@@ -130,7 +130,7 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
         (2, CURVE_LEN),
         check=True,
     )
-    status[:] = out[4]
+    status[:] = out.status
 
 
 def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len, search=None):
