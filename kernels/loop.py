@@ -417,11 +417,11 @@ def _search_decide(play_batch, search, st, prm, n, seat, sparams, seed, game):
     are left in ``search``."""
     sids = np.zeros(n, np.int64)
     sids[seat] = SEARCH_SID
-    status = play_games(
+    out = play_games(
         play_batch, _scratch_like(search.batch), seed, 0, game, 1, n, prm, sids, sparams, search.extra.shape[0],
         search.curves.shape, search=search, resume=np.ascontiguousarray(st, dtype=np.int32), stop=True,
-    )[4]  # fmt: skip
-    return int(status[0])
+    )  # fmt: skip
+    return int(out.status[0])
 
 
 def _scratch_like(x):

@@ -2,6 +2,13 @@
 
 One type for the four games, so a replay, `sim trace` and the tests read a traced game's fields by name instead of
 unpacking each game's own tuple. Plain Python (never passed to compiled code).
+
+Every game's `trace_game` takes the same arguments, so replays and tests call them one way:
+``trace_game(seed, point, g, n, prm, sids, sparams, log_len=1, steps_len=1, check=False, search=None)``: game ``g``
+of ``seed`` at sweep point ``point``, ``n`` seats, the packed parameters and seats; ``log_len`` rows of event log and
+``steps_len`` rows of recorded steps (a game that keeps no such record ignores the length); ``check`` true runs the
+invariants after every step (status 100 + code when one breaks); ``search`` the search players' scratch
+(`kernels.search.new_search`) when a seat plays search.
 """
 
 from __future__ import annotations
@@ -9,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from kernels.batch import GameOutcome
 
 
 @dataclass(frozen=True)
@@ -29,3 +38,15 @@ class GameTrace:
     extra: np.ndarray  # int32[N_EXTRA]: the game's extra counters (its EXTRA_COLUMNS)
     state: np.ndarray  # int32[S_SIZE]: the final state
     deal: np.ndarray | None = None  # int32[N_DEALT]: the dealt order, where the game keeps it apart (Moor); else None
+
+    @classmethod
+    def of(
+        cls,
+        o: GameOutcome,
+        log: np.ndarray,
+        steps: np.ndarray | None,
+        state: np.ndarray,
+        deal: np.ndarray | None = None,
+    ) -> GameTrace:
+        """The trace of the game `kernels.batch.play_alone` played (``o``), with the records its scratch kept."""
+        return cls(log, steps, o.scores, o.winners, o.status, o.turns, o.rounds, o.extra, state, deal)

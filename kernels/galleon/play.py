@@ -93,15 +93,11 @@ from a copy of it (a rollout).""",
 )
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, step_len, check, search=None):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len=1, steps_len=1, check=False, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
-    (int32[log_len, 6]) and recorded steps (int32[step_len, 2]): a `kernels.trace.GameTrace` (its fields say what each
-    holds; ``deal`` None: the deal is in the steps, K_DEAL rows). ``check`` true runs the invariants after every step
-    (status 100 + code when one breaks). ``search``: the search players' scratch (`kernels.search.new_search`) when a
-    seat plays search; its record holds the decisions afterwards (the rollouts log nothing: they run on the scratch's
-    own batch)."""
-    batch = batch_scratch(int(n), prm, int(log_len), int(step_len), uses_learned(sids, search))
-    scores, w, s, turns, rounds, extra, _ = play_alone(
-        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search
-    )
-    return GameTrace(batch.log, batch.steps, scores, w, s, turns, rounds, extra, batch.work.st)
+    (int32[log_len, 6]) and recorded steps (int32[steps_len, 2]): a `kernels.trace.GameTrace` (its fields say what
+    each holds; ``deal`` None: the deal is in the steps, K_DEAL rows). The arguments are every game's
+    (`kernels.trace`); the search's rollouts log nothing (they run on the search scratch's own batch)."""
+    batch = batch_scratch(int(n), prm, int(log_len), int(steps_len), uses_learned(sids, search))
+    o = play_alone(play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search)
+    return GameTrace.of(o, batch.log, batch.steps, batch.work.st)

@@ -71,14 +71,12 @@ int32[S_SIZE] state starts every game from a copy of it (a rollout).""",
 )
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, search=None):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len=1, steps_len=1, check=False, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]; row 0 col 0 = count) and dealt order (int32[33]): a `kernels.trace.GameTrace` (its fields
-    say what each holds; ``steps`` None: Moor records its rolls and actions in the log; the final state's players
-    by turn position, e.g. the planks each one holds for the R17 tie-break). ``search``: the search players'
-    scratch (`kernels.search.new_search`) when a seat plays search; its record holds the decisions afterwards."""
+    say what each holds; ``steps`` None: Moor records its rolls and actions in the log, so ``steps_len`` is not
+    used; the final state's players by turn position, e.g. the planks each one holds for the R17 tie-break). The
+    arguments are every game's (`kernels.trace`); with ``search``, its record holds the decisions afterwards."""
     scratch = new_scratch(int(log_len), True, uses_learned(sids, search))
-    scores, w, s, turns, rounds, extra, _ = play_alone(
-        play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA, search=search
-    )
-    return GameTrace(scratch.log, None, scores, w, s, turns, rounds, extra, scratch.st, deal=scratch.deal_out)
+    o = play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search)
+    return GameTrace.of(o, scratch.log, None, scratch.st, deal=scratch.deal_out)

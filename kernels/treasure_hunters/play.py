@@ -130,16 +130,16 @@ def check_batch(seed, point, game0, n_games, n, prm, sids, sparams, status):
         (2, CURVE_LEN),
         check=True,
     )
-    status[:] = out[4]
+    status[:] = out.status
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams, log_len, steps_len, search=None):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len=1, steps_len=1, check=False, search=None):
     """Game ``g`` exactly as `play_batch` plays it (it is `play_batch` over that one game), with its event log
     (int32[log_len, 6]; row 0 col 0 = count) and its recorded steps (int32[steps_len, 2]): a `kernels.trace.GameTrace`
-    (its fields say what each holds; ``deal`` None: the jewel numbers are in the steps). ``search``: the search players'
-    scratch (`kernels.search.new_search`) when a seat plays search; its record holds the decisions afterwards."""
+    (its fields say what each holds; ``deal`` None: the jewel numbers are in the steps). The arguments are every
+    game's (`kernels.trace`); with ``search``, its record holds the decisions afterwards."""
     batch = batch_scratch(int(n), prm, int(log_len), int(steps_len), uses_learned(sids, search))
-    scores, w, s, turns, rounds, extra, _ = play_alone(
-        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN), search=search
+    o = play_alone(
+        play_batch, batch, seed, point, g, n, prm, sids, sparams, N_EXTRA, (2, CURVE_LEN), check=check, search=search
     )
-    return GameTrace(batch.log, batch.steps, scores, w, s, turns, rounds, extra, batch.st)
+    return GameTrace.of(o, batch.log, batch.steps, batch.st)

@@ -25,6 +25,7 @@ from sim.model.scenario import Scenario
 from sim.model.tune_spec import Tune, TuneError
 from sim.play.context import RunContext
 from sim.stats import tune_stats
+from sim.stats.records import Estimate
 
 if TYPE_CHECKING:
     import polars as pl
@@ -360,10 +361,7 @@ def document(
                 "labels": labels(c["values"]),
                 "targets": row["targets"],
                 "score": row["score"],
-                "meets": [
-                    bool(x["ci95"] and x["ci95"][0] <= tg.high and x["ci95"][1] >= tg.low)
-                    for x, tg in zip(row["targets"], tune.targets)
-                ],
+                "meets": [Estimate.of(x).overlaps(tg.low, tg.high) for x, tg in zip(row["targets"], tune.targets)],
                 "chosen": i == told["chosen"],
                 "vs_chosen": None if t is None else {k: t[k] for k in ("diff", "ci95", "p", "p_holm", "n")},
                 "tied": i == told["chosen"] or bool(t and t["tied"]),

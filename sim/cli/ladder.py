@@ -149,7 +149,8 @@ def summary_text(d: dict) -> str:
         f"{d['title']}, {d['players']} players: {count(len(d['tables']), 'table')} x "
         f"{count(d['games_per_table'], 'game', grouped=True)}"
     ]
-    from sim.pages.ladder_page import elo_interval
+    from sim.pages.ladder_page import elo_interval, rate_with_interval
+    from sim.stats.records import Estimate
 
     rt = d.get("rating")
     if rt:
@@ -167,14 +168,12 @@ def summary_text(d: dict) -> str:
 
             lines.append(f"tied for strongest: {names_and(top_rungs(d))} ({tie_words(d)})")
         lines.append(
-            f"best vs {d['anchor']}: {100 * lk['best_vs_random']['value']:.1f}%; best vs next: "
-            f"{100 * lk['best_vs_next']['value']:.1f}%; spread {lk['spread_elo']['value']:.0f} Elo (stronger wins "
-            f"{100 * lk['stronger_wins']['value']:.1f}%); variance explained {100 * lk['explained']['value']:.1f}%"
+            f"best vs {d['anchor']}: {100 * Estimate.of(lk['best_vs_random']).known:.1f}%; best vs next: "
+            f"{100 * Estimate.of(lk['best_vs_next']).known:.1f}%; spread {Estimate.of(lk['spread_elo']).known:.0f} Elo (stronger wins "
+            f"{100 * Estimate.of(lk['stronger_wins']).known:.1f}%); variance explained {100 * Estimate.of(lk['explained']).known:.1f}%"
         )
     for t in d.get("team") or []:
-        lines.append(
-            f"  {t['rung']:<40} team wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"
-        )
+        lines.append(f"  {t['rung']:<40} team wins {rate_with_interval(Estimate.of(t, 'win_rate'))}")
     m = d.get("matrix")
     if m:
         for c in m["cells"]:

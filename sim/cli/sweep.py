@@ -351,8 +351,7 @@ def summary_text(doc: dict) -> str:
     from sim.model.words import count
     from sim.pages.sweep_page import (
         fixed_words,
-        fmt,
-        fmt_ci,
+        fmt_est,
         many_points_text,
         minutes_words,
         point_words,
@@ -369,8 +368,7 @@ def summary_text(doc: dict) -> str:
     for p in doc["points"]:
         vals = point_words(doc, p) if p["labels"] else "the scenario"
         ms = "; ".join(
-            f"{m['label']} {fmt(m['kind'], p['measures'][m['name']]['value'], unit=m.get('unit', ''))} "
-            f"{fmt_ci(m['kind'], p['measures'][m['name']]['ci95'])}"
+            f"{m['label']} {fmt_est(m['kind'], p['measures'][m['name']], unit=m.get('unit', ''))}"
             for m in doc["chosen"]
         )
         if p.get("minutes"):

@@ -44,7 +44,7 @@ class TuneLines:
     def trial(self, info: dict) -> None:
         from sim.model.scenario import toml_value
         from sim.output.sweep_output import shown_kind
-        from sim.pages.sweep_page import fmt, fmt_ci
+        from sim.pages.sweep_page import fmt_est
         from sim.pages.tune_page import fmt_dist
         from sim.stats.sweep_table import quantities
 
@@ -52,8 +52,8 @@ class TuneLines:
         vals = ", ".join(f"{k}={toml_value(v)}" for k, v in info["values"].items())
         if info["ok"]:
             ms = "; ".join(
-                f"{qs[x['measure']].label} {fmt(shown_kind(qs[x['measure']]), x['value'])} "
-                f"{fmt_ci(shown_kind(qs[x['measure']]), x['ci95'])} (off by {fmt_dist(shown_kind(qs[x['measure']]), x['distance'])})"
+                f"{qs[x['measure']].label} {fmt_est(shown_kind(qs[x['measure']]), x)} "
+                f"(off by {fmt_dist(shown_kind(qs[x['measure']]), x['distance'])})"
                 for x in info["targets"]
             )
         else:

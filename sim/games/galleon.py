@@ -10,6 +10,7 @@ from kernels.galleon import params as P
 from kernels.galleon import rules as R
 from kernels.galleon import strategies as S
 from kernels.galleon.columns import EXTRA_COLUMNS
+from sim.games._trace import trace
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
 from sim.model.policy import learned_strategy
 from sim.model.registry import (
@@ -196,27 +197,13 @@ def _words(ev, board: B.Board, who, prm) -> str | None:
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run (R1..R24 of
     kernels/galleon/RULES.md)."""
-    import numpy as np
-
     from kernels.galleon import play
 
     n = scenario.players
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
     search = search_scratch(scenario, play, RECORD_LEN)
-    tr = play.trace_game(
-        np.uint64(scenario.seed),
-        np.uint64(0),
-        game,
-        n,
-        prm,
-        scenario.sids(),
-        scenario.sparams(),
-        400_000,
-        400_000,
-        0,
-        search=search,
-    )
+    tr = trace(scenario, game, play, 400_000, 400_000, search)
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]
     lines.append(f"  spaces: {space_key(board)}")

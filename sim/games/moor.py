@@ -7,6 +7,7 @@ from kernels.moor import params as P
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
 from kernels.moor.columns import EXTRA_COLUMNS
+from sim.games._trace import trace
 from sim.model.catalogue import counter, score
 from sim.model.policy import learned_strategy
 from sim.model.registry import GameSpec, Learner, ParamSpec, StrategySpec, register, seconds_per_turn, worded
@@ -77,24 +78,12 @@ def action_name(a: int, prm) -> str:
 
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
-    import numpy as np
-
     from kernels.moor import play
 
     n = scenario.players
     prm = scenario.prm()
     search = search_scratch(scenario, play, RECORD_LEN)
-    tr = play.trace_game(
-        np.uint64(scenario.seed),
-        np.uint64(0),
-        game,
-        n,
-        prm,
-        scenario.sids(),
-        scenario.sparams(),
-        200_000,
-        search=search,
-    )
+    tr = trace(scenario, game, play, 200_000, search=search)
     first = game % n
     seat = lambda q: (first + q) % n  # noqa: E731
     who = lambda q: f"seat {seat(q)} ({scenario.seats[seat(q)].strategy})"  # noqa: E731

@@ -11,6 +11,7 @@ from kernels.treasure_hunters import strategies as S
 from kernels.treasure_hunters.columns import CURVE_LEN, CURVES, EXTRA_COLUMNS
 from kernels.treasure_hunters.play import LOST_JEWELS_LABELS
 from sim.games._th_measures import MEASURES
+from sim.games._trace import trace
 from sim.model.policy import learned_strategy
 from sim.model.registry import (
     BoardSpec,
@@ -203,8 +204,6 @@ def action_name(a: int, prm, node=None) -> str:
 
 def replay(scenario, game: int) -> list[str]:
     """Game ``game`` of ``scenario`` turn by turn in words, identical to that game of a batch run."""
-    import numpy as np
-
     from kernels.treasure_hunters import play
 
     n = scenario.players
@@ -213,18 +212,7 @@ def replay(scenario, game: int) -> list[str]:
     board = B.load_board(values["board"])
     node = board.node_name
     search = search_scratch(scenario, play, RECORD_LEN)
-    tr = play.trace_game(
-        np.uint64(scenario.seed),
-        np.uint64(0),
-        game,
-        n,
-        prm,
-        scenario.sids(),
-        scenario.sparams(),
-        200_000,
-        2,
-        search=search,
-    )
+    tr = trace(scenario, game, play, 200_000, 2, search)
     mode = values["mode"]
     nh = int(prm[R.P_N_HUNTERS])
     st = tr.state

@@ -8,6 +8,7 @@ from kernels.turnwall import params as P
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
 from kernels.turnwall.columns import EXTRA_COLUMNS
+from sim.games._trace import trace
 from sim.model.catalogue import counter, score
 from sim.model.policy import learned_params
 from sim.model.registry import (
@@ -165,19 +166,7 @@ def replay(scenario, game: int, show_board: bool = True) -> list[str]:
     prm = scenario.prm()
     board = B.load_board(scenario.params["board"])
     search = search_scratch(scenario, play, RECORD_LEN, prm)
-    tr = play.trace_game(
-        np.uint64(scenario.seed),
-        np.uint64(0),
-        game,
-        n,
-        prm,
-        scenario.sids(),
-        scenario.sparams(),
-        200_000,
-        200_000,
-        0,
-        search=search,
-    )
+    tr = trace(scenario, game, play, 200_000, 200_000, search)
     gname = lambda gm: f"the {board.garment_names[gm]} ({board.parts[gm // 4]})"  # noqa: E731
     who = lambda s: f"seat {s} ({COLOURS[s]}, {scenario.seats[s].strategy})"  # noqa: E731
     lines = [f"Game {game} of {scenario.name}: {n} players, board {board.name}, seat {game % n} starts"]

@@ -15,6 +15,7 @@ from sim.model.ladder_spec import Ladder
 from sim.play.ladder import TableGames
 from sim.stats import ladder_fit as lf
 from sim.stats.aggregate import WIN_UNITS
+from sim.stats.records import Estimate
 
 SCHEMA = 1
 OUTPUTS = ("ladder.json", "ladder.parquet", "ladder.html")
@@ -308,15 +309,15 @@ def frame_rows(doc: dict) -> list[dict]:
     """ladder.parquet's rows (long format; see the module docstring)."""
     rows: list[dict] = []
 
-    def add(section: str, rung: str, opponent: str | None, figure: str, v: Any, ci: Any = None, n: Any = None):
-        lo, hi = (ci or [None, None])[:2]
+    def add(section: str, rung: str, opponent: str | None, figure: str, e: Estimate, n: Any = None):
+        lo, hi = e.ci95 or (None, None)
         rows.append(
             {
                 "section": section,
                 "rung": rung,
                 "opponent": opponent,
                 "figure": figure,
-                "value": _f(v),
+                "value": _f(e.value),
                 "ci_low": _f(lo),
                 "ci_high": _f(hi),
                 "n": _f(n),
@@ -327,7 +328,7 @@ def frame_rows(doc: dict) -> list[dict]:
     if rt:
         names = [r["rung"] for r in rt["ratings"]]
         for r in rt["ratings"]:
-            add("rating", r["rung"], None, "elo", r["elo"], r["ci95"], r["pairs"])
+            add("rating", r["rung"], None, "elo", Estimate.of(r, "elo"), r["pairs"])
         h = rt["head_to_head"]
         for i, a in enumerate(names):
             for j, b in enumerate(names):
@@ -337,21 +338,20 @@ def frame_rows(doc: dict) -> list[dict]:
                         a,
                         b,
                         "win_share",
-                        h["matrix"][i][j],
-                        [h["ci_low"][i][j], h["ci_high"][i][j]],
+                        Estimate(h["matrix"][i][j], (h["ci_low"][i][j], h["ci_high"][i][j])),
                         h["pairs"][i][j],
                     )
         for k, v in rt["luck"].items():
-            add("luck", "", None, k, v["value"], v["ci95"])
+            add("luck", "", None, k, Estimate.of(v))
     for t in doc.get("team") or []:
-        add("team", t["rung"], None, "team_win_rate", t["win_rate"], t["ci95"], t["games"])
+        add("team", t["rung"], None, "team_win_rate", Estimate.of(t, "win_rate"), t["games"])
     m = doc.get("matrix")
     if m:
         for c in m["cells"]:
-            add("matrix", c["row"], c["col"], "hunters_win_rate", c["hunters_win_rate"], c["ci95"], c["games"])
+            add("matrix", c["row"], c["col"], "hunters_win_rate", Estimate.of(c, "hunters_win_rate"), c["games"])
     for k, f in doc["balance"].get("figures", {}).items():
         for r in f["per_rung"]:
-            add("balance", r["rung"], None, k, r["value"], r["ci95"])
+            add("balance", r["rung"], None, k, Estimate.of(r))
     return rows
 
 

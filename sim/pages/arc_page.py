@@ -8,11 +8,13 @@ and says nothing when the run recorded no arc.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sim.model import catalogue
 from sim.pages import plots
 from sim.pages.scenario_words import is_team_game
+from sim.stats.records import Estimate, Rate
 from sim.stats.verdict import about_games
 
 
@@ -20,7 +22,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%" if x >= 0.1 else f"{100 * x:.1f}%"
 
 
-def _ci(c: list[float] | None) -> str:
+def _ci(c: Sequence[float] | None) -> str:
     """ "95% interval 51%-53%", with a decimal more where whole percents would print two equal ends ("51%-51%")."""
     if not c:
         return "no interval"
@@ -165,8 +167,14 @@ def timeline(s: dict):
 
 def _median_ci(d: dict) -> str:
     """'95% interval 21-22; ' for a median round with its interval ('' in a summary made before it had one)."""
-    ci = d.get("ci95")
-    return f"95% interval {ci[0]}-{ci[1]}; " if ci else ""
+    e = Estimate.of(d, "p50") if "ci95" in d else None
+    return f"95% interval {e.lo}-{e.hi}; " if e and e.ci95 else ""
+
+
+def _rounds(d: dict) -> str:
+    """A median round's 95% interval in whole rounds, "12-15" (a timeline's decided or tipped block)."""
+    e = Estimate.of(d, "p50")
+    return f"{e.lo:.0f}-{e.hi:.0f}"
 
 
 def sentences(s: dict) -> list[str]:
@@ -188,24 +196,23 @@ def sentences(s: dict) -> list[str]:
                 f"By score, the eventual winner is alone ahead for good after round {d['p50']}{of} in half the "
                 f"games ({_median_ci(d)}a quarter of games by round {d['p25']}, three quarters by round {d['p75']})."
             )
-        lc = m["lead_changes"]
+        lc = Estimate.of(m["lead_changes"], "mean")
         out.append(
-            f"The lead passes to another child {lc['mean']:.2f} times a game on average (95% interval "
-            f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); a tie for the top is no change."
+            f"The lead passes to another child {lc.known:.2f} times a game on average (95% interval "
+            f"{lc.lo:.2f}-{lc.hi:.2f}); a tie for the top is no change."
         )
-        lh, la = m["leader_at_half_wins"], m["last_at_half_wins"]
-        if lh["games"] >= FEW:
-            out.append(f"A child leading alone at half-time wins {_pct(lh['rate'])} of games ({_ci(lh['ci95'])}).")
-        if 0 < la["games"] < FEW:
-            out.append(f"A child alone in last place at half-time: too few such games to say ({la['games']}).")
-        elif la["games"]:
+        lh, la = Rate.of(m["leader_at_half_wins"]), Rate.of(m["last_at_half_wins"])
+        if lh.games >= FEW:
+            out.append(f"A child leading alone at half-time wins {_pct(lh.rate)} of games ({_ci(lh.ci95)}).")
+        if 0 < la.games < FEW:
+            out.append(f"A child alone in last place at half-time: too few such games to say ({la.games}).")
+        elif la.games:
             out.append(
-                f"A child alone in last place at half-time still wins {one_in(la['rate'])} "
-                f"({_pct(la['rate'])}, {_ci(la['ci95'])})."
+                f"A child alone in last place at half-time still wins {one_in(la.rate)} ({_pct(la.rate)}, {_ci(la.ci95)})."
             )
-        cb = m["comeback"]
+        cb = Rate.of(m["comeback"])
         out.append(
-            f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by a child who was alone in last place "
+            f"{_pct(cb.rate)} of games ({_ci(cb.ci95)}) are won by a child who was alone in last place "
             "after some round."
         )
     out += timeline_sentences(s)
@@ -228,13 +235,13 @@ def timeline_sentences(s: dict) -> list[str]:
     if d["share_p50"] >= 1.0:
         return [
             f"From rollouts{by} of {t['games']} games ({t['rollouts']} a state): in half the games {who}'s chance rises "
-            f"above 90% for good only at the end (95% interval: from round {d['ci95'][0]:.0f} to the end): the game "
+            f"above 90% for good only at the end (95% interval: from round {Estimate.of(d, 'p50').lo:.0f} to the end): the game "
             "stays open to its last round."
         ] + _comeback_sentence(t)
     out = [
         f"From rollouts{by} of {t['games']} games ({t['rollouts']} a state, each estimate within about "
         f"{100 * t['rollout_halfwidth']:.0f} points): {who}'s chance stays above 90% from round {d['p50']:.0f} of "
-        f"{d['rounds_p50']:.0f} on in half the games (95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; that is "
+        f"{d['rounds_p50']:.0f} on in half the games (95% interval {_rounds(d)}; that is "
         f"after {_pct(d['share_p50'])} of the game)."
     ]
     return out + _tip_sentence(t) + _comeback_sentence(t)
@@ -250,17 +257,17 @@ def _tip_sentence(t: dict) -> list[str]:
     when = "from the first round" if d["p50"] <= 1 else f"after round {d['p50']:.0f} of {d['rounds_p50']:.0f}"
     return [
         f"The game tips {when} in half the games: from then on {who} is the favourite, its chance above 50% for "
-        f"good (95% interval rounds {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; quartiles {d['p25']:.0f}-{d['p75']:.0f})."
+        f"good (95% interval rounds {_rounds(d)}; quartiles {d['p25']:.0f}-{d['p75']:.0f})."
     ]
 
 
 def _comeback_sentence(t: dict) -> list[str]:
-    cb = t.get("comeback")
-    if not cb:
+    if not t.get("comeback"):
         return []
+    cb = Rate.of(t["comeback"])
     who = "a side" if t.get("team") else "a child"
     return [
-        f"{_pct(cb['rate'])} of games ({_ci(cb['ci95'])}) are won by {who} whose chance was clearly below 20% "
+        f"{_pct(cb.rate)} of games ({_ci(cb.ci95)}) are won by {who} whose chance was clearly below 20% "
         "after some round (the upper end of that estimate's interval below 20%)."
     ]
 
@@ -273,10 +280,10 @@ def calibration_rows(s: dict) -> list[dict]:
             "estimated chance (half the rollouts)": f"{_pct(c['lo'])}-{_pct(c['hi'])}",
             "states": c["states"],
             "mean estimate (the other half)": _pct(c["estimate"]),
-            "share that won": _pct(c["rate"]),
-            "95% interval": _ci(c["ci95"]).removeprefix("95% interval "),
+            "share that won": _pct(r.rate),
+            "95% interval": _ci(r.ci95).removeprefix("95% interval "),
         }
-        for c in t.get("calibration") or []
+        for c, r in ((c, Rate.of(c)) for c in t.get("calibration") or [])
     ]
 
 
@@ -323,23 +330,23 @@ def measure_rows(s: dict) -> list[dict]:
     cat = catalogue.for_summary(s)
     rows = []
     if m:
-        lc = m["lead_changes"]
+        lc = Estimate.of(m["lead_changes"], "mean")
         rows.append(
             {
                 "measure": cat.label("arc.lead_changes"),
-                "value": f"{lc['mean']:.2f}",
-                "95% interval": f"{lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}",
-                "games": lc["games"],
+                "value": f"{lc.known:.2f}",
+                "95% interval": f"{lc.lo:.2f}-{lc.hi:.2f}",
+                "games": m["lead_changes"]["games"],
             }
         )
         for key in ("leader_at_half_wins", "last_at_half_wins", "comeback"):
-            r = m[key]
+            r = Rate.of(m[key])
             rows.append(
                 {
                     "measure": cat.label(f"arc.{key}"),
-                    "value": _pct(r["rate"]),
-                    "95% interval": _ci(r["ci95"]).removeprefix("95% interval ") if r["ci95"] else "",
-                    "games": r["games"],
+                    "value": _pct(r.rate),
+                    "95% interval": _ci(r.ci95).removeprefix("95% interval "),
+                    "games": r.games,
                 }
             )
         d = m["decided_by_score"]
@@ -347,8 +354,7 @@ def measure_rows(s: dict) -> list[dict]:
             {
                 "measure": cat.label("arc.decided_by_score") + " (median)",
                 "value": str(d["p50"]),
-                "95% interval": (f"{d['ci95'][0]}-{d['ci95'][1]}; " if "ci95" in d else "")
-                + f"quartiles {d['p25']}-{d['p75']}",
+                "95% interval": _median_ci(d).removeprefix("95% interval ") + f"quartiles {d['p25']}-{d['p75']}",
                 "games": d["games"],
             }
         )
@@ -364,7 +370,7 @@ def measure_rows(s: dict) -> list[dict]:
             {
                 "measure": f"{words} for good from round (median)",
                 "value": f"{d['p50']:.0f}",
-                "95% interval": f"{d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}",
+                "95% interval": _rounds(d),
                 "games": t["games"],
             }
         )
@@ -378,13 +384,13 @@ def measure_rows(s: dict) -> list[dict]:
             }
         )
     if t.get("comeback"):
-        c = t["comeback"]
+        c = Rate.of(t["comeback"])
         rows.append(
             {
                 "measure": f"won by a {'side' if t.get('team') else 'seat'} whose chance fell below 20%",
-                "value": _pct(c["rate"]),
-                "95% interval": _ci(c["ci95"]).removeprefix("95% interval "),
-                "games": c["games"],
+                "value": _pct(c.rate),
+                "95% interval": _ci(c.ci95).removeprefix("95% interval "),
+                "games": c.games,
             }
         )
     return rows
@@ -404,12 +410,13 @@ def compare_rows(res: dict) -> list[dict]:
         if r["a"] is None:
             continue
         more = f" ({about_games(r['more_games'])} more games would decide)" if r.get("more_games") else ""
+        diff = Estimate.of(r, "diff")
         out.append(
             {
                 "measure": r["label"],
                 "A": _pct(r["a"]),
                 "B": _pct(r["b"]),
-                "B - A (points)": f"{100 * r['diff']:+.1f} [{100 * r['ci95'][0]:+.1f}, {100 * r['ci95'][1]:+.1f}]",
+                "B - A (points)": f"{100 * diff.known:+.1f} [{100 * diff.lo:+.1f}, {100 * diff.hi:+.1f}]",
                 "games": r["n"],
                 "verdict": _KIND_WORDS.get(str(r["verdict"]), str(r["verdict"])) + more,
             }

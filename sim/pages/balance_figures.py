@@ -14,6 +14,7 @@ from sim.pages import verdicts
 from sim.pages.scenario_words import is_team_game
 from sim.pages.verdicts import fmt_p
 from sim.stats import metrics
+from sim.stats.records import Rate, SummaryRates
 
 Item = tuple[str, dict]  # (catalogue key, {figure, value, interval, note})
 NONE = "none: too few games"
@@ -70,11 +71,11 @@ def _team_items(s: dict) -> list[Item]:
         _item(
             f"team.{role}",
             lab(f"team.{role}"),
-            pct(r["rate"]),
-            ci_pct(r["ci95"]),
-            f"{r['wins']:.0f} of {r['games']} finished games",
+            pct(r.rate),
+            ci_pct(r.ci95),
+            f"{r.wins:.0f} of {r.games} finished games",
         )
-        for role, r in s["team"].items()
+        for role, r in SummaryRates.of(s).team.items()
     ]
 
 
@@ -86,23 +87,19 @@ def _competitive_items(s: dict) -> list[Item]:
 def _first_player_items(s: dict) -> list[Item]:
     fin = s["games"]["finished"]
     lab = catalogue.for_summary(s).label
-    fp = s.get("first_player") or {}
-    if not (fp.get("win") and fp.get("advantage") is not None):
+    fp = SummaryRates.of(s).first_player
+    if fp is None:
         return []
-    p0 = fp["win"]["rate"]
-    se0 = math.sqrt(fp["fair_share"] * (1 - fp["fair_share"]) / fin) if fin else 0.0
-    pv = metrics.diff_test(p0 - fp["fair_share"], se0)
+    p0, fair = fp.win.rate, fp.fair_share
+    se0 = math.sqrt(fair * (1 - fair) / fin) if fin else 0.0
+    pv = metrics.diff_test(p0 - fair, se0)
     few = metrics.too_few_for_tests(fin)
-    note = f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fp['fair_share'])}; " + (
+    note = f"{lab('first_player.win')}: {pct(p0)} against a fair {pct(fair)}; " + (
         f"{_few_text(fin)} to test" if few else fmt_p(pv)
     )
     return [
         _item(
-            "first_player_advantage",
-            lab("first_player_advantage"),
-            pts(fp["advantage"]),
-            ci_pts(fp["advantage_ci95"]),
-            note,
+            "first_player_advantage", lab("first_player_advantage"), pts(fp.advantage), ci_pts(fp.advantage_ci95), note
         )
     ]
 
@@ -111,14 +108,15 @@ def _seat_balance_item(s: dict) -> Item:
     """The highest minus the lowest seat win rate, its normal interval and the chi-square test of equal seats."""
     fin = s["games"]["finished"]
     few = metrics.too_few_for_tests(fin)  # no normal interval or test: "too few games" instead
-    rates = [r["win"]["rate"] for r in s["seats"]]
+    seats = SummaryRates.of(s).seats
+    rates = [r.win.rate for r in seats]
     hi_s = max(range(len(rates)), key=lambda i: rates[i])
     lo_s = min(range(len(rates)), key=lambda i: rates[i])
     pi, pj = rates[hi_s], rates[lo_s]
     gap = pi - pj
     se = math.sqrt(max(pi + pj - (pi - pj) ** 2, 0.0) / fin) if fin else 0.0
     z = metrics.z_value()
-    chi = metrics.uniform_chi2([r["win"]["wins"] for r in s["seats"]])
+    chi = metrics.uniform_chi2([r.win.wins for r in seats])
     test = (
         f"{_few_text(fin)} for an interval or the chi-square test of equal seats"
         if few
@@ -166,9 +164,10 @@ def _margin_items(s: dict) -> list[Item]:
     cat = catalogue.for_summary(s)
     few = metrics.too_few_for_tests(s["games"]["finished"])
     m = d["margin"]
+    close = Rate.of(d["close"])
     note = (
         f"median {m['quantiles']['p50']}; {cat.label('close_games')} (margin <= {d['close_margin']}): "
-        f"{pct(d['close']['rate'])} {ci_pct(d['close']['ci95'])}"
+        f"{pct(close.rate)} {ci_pct(close.ci95)}"
     )
     return [
         _item(

@@ -125,8 +125,11 @@ def ladder_headline(d: dict) -> str:
             return f"{who}; {d['anchor']} won no game, so the distance above it is not measured"
         return f"{who}{',' if len(top) > 1 else ''} {best['elo']:+.0f} Elo ({elo_interval(d, rt['best'], '..')}) over {d['anchor']}"
     if d.get("team"):
-        t = max(d["team"], key=lambda r: r["win_rate"])
-        return f"best team: {t['rung']} wins {100 * t['win_rate']:.1f}% ({100 * t['ci95'][0]:.1f}..{100 * t['ci95'][1]:.1f}%)"
+        from sim.pages.ladder_page import rate_with_interval
+        from sim.stats.records import Estimate
+
+        t = max(d["team"], key=lambda r: Estimate.of(r, "win_rate").known)
+        return f"best team: {t['rung']} wins {rate_with_interval(Estimate.of(t, 'win_rate'))}"
     m = d.get("matrix") or {}
     return f"{len(m.get('rows', []))} x {len(m.get('cols', []))} matrix of {m.get('row_role', '')} against hunters"
 

@@ -4,20 +4,28 @@ ladder.json dict (`sim.output.ladder_output.document`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from markupsafe import Markup
 
 from sim.model.words import count, with_sign
 from sim.pages import ladder_plots, templating
 from sim.pages.plots import render as draw
 from sim.pages.plots import scope_ids
+from sim.stats.records import Estimate
 
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
-def _ci_pct(c: list) -> str:
+def _ci_pct(c: Sequence | None) -> str:
     return "n/a" if not c or c[0] is None else f"{100 * c[0]:.1f}..{100 * c[1]:.1f}%"
+
+
+def rate_with_interval(e: Estimate) -> str:
+    """A win rate with its 95% interval, "51.2% (50.1..52.3%)" (a team's rate per rung: the terminal, the index)."""
+    return f"{_pct(e.value)} ({_ci_pct(e.ci95)})"
 
 
 def _elo(x: float | None) -> str:
@@ -33,7 +41,8 @@ def elo_interval(d: dict, i: int, sep: str = " .. ") -> str:
     r = rt["ratings"][i]
     if d.get("anchor") in rt.get("never_won", ()) and r["rung"] != d.get("anchor"):
         return f"not measured ({d['anchor']} won no game)"
-    return f"{_elo(r['ci95'][0])}{sep}{_elo(r['ci95'][1])}"
+    e = Estimate.of(r, "elo")
+    return f"{_elo(e.lo)}{sep}{_elo(e.hi)}"
 
 
 def top_rungs(d: dict) -> list[str]:
@@ -79,9 +88,9 @@ def luck_items(d: dict) -> list[tuple[str, str, str]]:
     best, nxt, anchor = names[rt["best"]], names[rt["next"]], d["anchor"]
 
     def v(k: str, f=_pct) -> str:
-        c = lk[k]["ci95"]
-        ci = f"{f(c[0])} .. {f(c[1])}" if f is not _pct else _ci_pct(c)
-        return f"{f(lk[k]['value'])} (95% interval {ci})"
+        e = Estimate.of(lk[k])
+        ci = f"{f(e.lo)} .. {f(e.hi)}" if f is not _pct else _ci_pct(e.ci95)
+        return f"{f(e.value)} (95% interval {ci})"
 
     return [
         (
@@ -135,7 +144,8 @@ def _balance(d: dict) -> dict | None:
             else (lambda x: f"{x:.1f}")
         )
         per = "; ".join(
-            f"{r['rung']} {fmt(r['value'])} ({fmt(r['ci95'][0])}..{fmt(r['ci95'][1])})" for r in f["per_rung"]
+            f"{r['rung']} {fmt(e.value)} ({fmt(e.lo)}..{fmt(e.hi)})"
+            for r, e in ((r, Estimate.of(r)) for r in f["per_rung"])
         )
         rows.append({"figure": f["words"], "at each rung (95% interval)": per, "verdict": f["skill"]["verdict"]})
     return {
@@ -162,10 +172,11 @@ def _rating(d: dict) -> dict | None:
         f"{_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}, "
     )
     sentence = (
-        lead + f"wins {_pct(lk['best_vs_random']['value'])} of its decided pairs against {d['anchor']}, the rungs "
-        f"span {lk['spread_elo']['value']:.0f} Elo (the stronger of two that far apart wins "
-        f"{_pct(lk['stronger_wins']['value'])} of head-to-heads), and the rungs' strength explains "
-        f"{_pct(lk['explained']['value'])} of the variance of outcomes."
+        lead
+        + f"wins {_pct(Estimate.of(lk['best_vs_random']).known)} of its decided pairs against {d['anchor']}, the rungs "
+        f"span {Estimate.of(lk['spread_elo']).known:.0f} Elo (the stronger of two that far apart wins "
+        f"{_pct(Estimate.of(lk['stronger_wins']).known)} of head-to-heads), and the rungs' strength explains "
+        f"{_pct(Estimate.of(lk['explained']).known)} of the variance of outcomes."
     )
     rows = [
         {
@@ -189,22 +200,22 @@ def _team(d: dict) -> dict | None:
     """A co-operative game's sentence and team win rate per rung."""
     if not d.get("team"):
         return None
-    best = max(d["team"], key=lambda t: t["win_rate"])
-    worst = min(d["team"], key=lambda t: t["win_rate"])
+    rates = [(t["rung"], Estimate.of(t, "win_rate")) for t in d["team"]]
+    (best, b), (worst, w) = max(rates, key=lambda t: t[1].known), min(rates, key=lambda t: t[1].known)
     sentence = (
-        f"The best team strategy, {best['rung']}, wins {_pct(best['win_rate'])} "
-        f"({_ci_pct(best['ci95'])}); the weakest, {worst['rung']}, {_pct(worst['win_rate'])} "
-        f"({_ci_pct(worst['ci95'])}): a co-operative game has no opponent to rate against, so skill shows as "
+        f"The best team strategy, {best}, wins {_pct(b.value)} "
+        f"({_ci_pct(b.ci95)}); the weakest, {worst}, {_pct(w.value)} "
+        f"({_ci_pct(w.ci95)}): a co-operative game has no opponent to rate against, so skill shows as "
         "the team's win rate rising rung by rung."
     )
     rows = [
         {
             "rung": t["rung"],
-            "team win rate": _pct(t["win_rate"]),
-            "95% interval": _ci_pct(t["ci95"]),
+            "team win rate": _pct(e.value),
+            "95% interval": _ci_pct(e.ci95),
             "games": t["games"],
         }
-        for t in d["team"]
+        for t, e in ((t, Estimate.of(t, "win_rate")) for t in d["team"])
     ]
     return {"sentence": sentence, "rows": rows}
 
@@ -214,23 +225,25 @@ def _matrix(d: dict) -> dict | None:
     m = d.get("matrix")
     if not m:
         return None
-    hi = max(m["cells"], key=lambda c: c["hunters_win_rate"])
-    lo = min(m["cells"], key=lambda c: c["hunters_win_rate"])
+    rate = [Estimate.of(c, "hunters_win_rate") for c in m["cells"]]
+    hi = max(range(len(rate)), key=lambda i: rate[i].known)
+    lo = min(range(len(rate)), key=lambda i: rate[i].known)
+    a, b = m["cells"][hi], m["cells"][lo]
     sentence = (
-        f"The hunters do best with {hi['col']} against {hi['row']} ({_pct(hi['hunters_win_rate'])}, "
-        f"{_ci_pct(hi['ci95'])}) and worst with {lo['col']} against {lo['row']} "
-        f"({_pct(lo['hunters_win_rate'])}). An asymmetric game has no mono tables, so the balance figures "
+        f"The hunters do best with {a['col']} against {a['row']} ({_pct(rate[hi].value)}, "
+        f"{_ci_pct(rate[hi].ci95)}) and worst with {b['col']} against {b['row']} "
+        f"({_pct(rate[lo].value)}). An asymmetric game has no mono tables, so the balance figures "
         "at each skill level are the cells of this matrix."
     )
     rows = [
         {
             m["row_role"]: c["row"],
             "hunters": c["col"],
-            "hunters win": _pct(c["hunters_win_rate"]),
-            "95% interval": _ci_pct(c["ci95"]),
+            "hunters win": _pct(e.value),
+            "95% interval": _ci_pct(e.ci95),
             "games": c["games"],
         }
-        for c in m["cells"]
+        for c, e in zip(m["cells"], rate)
     ]
     return {"sentence": sentence, "role": m["row_role"], "rows": rows}
 

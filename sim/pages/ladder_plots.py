@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.pages.plots import GREY, NEUTRAL, RC, SEAT, _figure, cell_text_color, fit_lines
+from sim.stats.records import Estimate
 
 
 def ratings(d: dict) -> Any:
@@ -16,15 +17,23 @@ def ratings(d: dict) -> Any:
     rows = [rt["ratings"][i] for i in rt["order"]][::-1]
     fig, (ax,) = _figure(6.0, 0.45 * len(rows) + 1.2)
     y = list(range(len(rows)))
-    v = [r["elo"] for r in rows]
-    lo = [max(r["elo"] - r["ci95"][0], 0) for r in rows]
-    hi = [max(r["ci95"][1] - r["elo"], 0) for r in rows]
+    v, lo, hi = _whiskers([Estimate.of(r, "elo") for r in rows])
     ax.errorbar(v, y, xerr=[lo, hi], fmt="o", color=SEAT[0], ecolor="black", capsize=3, lw=1)
     ax.axvline(0, color=GREY, ls="--", lw=1)
     ax.set_yticks(y, [r["rung"] for r in rows])
     ax.set_xlabel(f"Elo rating ({d['anchor']} = 0), 95% interval")
     ax.set_title("ratings")
     return fig
+
+
+def _whiskers(es: list[Estimate], scale: float = 1) -> tuple[list[float], list[float], list[float]]:
+    """Values times ``scale`` and their error bars' lengths below and above (never negative: a Wilson bound can
+    sit a rounding error past its value)."""
+    return (
+        [scale * e.known for e in es],
+        [max(scale * (e.known - e.lo), 0) for e in es],
+        [max(scale * (e.hi - e.known), 0) for e in es],
+    )
 
 
 def heatmap(d: dict) -> Any:
@@ -95,9 +104,7 @@ def balance(d: dict) -> Any:
         rows = f["per_rung"]
         scale = 100 if rows and rows[0]["unit"] in ("share", "rate") else 1
         x = list(range(len(rows)))
-        v = [scale * r["value"] for r in rows]
-        lo = [max(scale * (r["value"] - r["ci95"][0]), 0) for r in rows]
-        hi = [max(scale * (r["ci95"][1] - r["value"]), 0) for r in rows]
+        v, lo, hi = _whiskers([Estimate.of(r) for r in rows], scale)
         sk = f.get("skill") or {}
         ref = next((i for i, r in enumerate(rows) if r["rung"] == sk.get("reference")), None)
         if ref is not None and sk.get("margin"):  # the margin band: what counts as unchanged from the reference
@@ -122,14 +129,12 @@ def team(d: dict) -> Any:
         return None
     fig, (ax,) = _figure(0.8 * len(t) + 2.5, 3.0)
     x = list(range(len(t)))
-    ax.bar(x, [100 * r["win_rate"] for r in t], color=SEAT[2], alpha=0.85, width=0.6)
+    v, lo, hi = _whiskers([Estimate.of(r, "win_rate") for r in t], 100)
+    ax.bar(x, v, color=SEAT[2], alpha=0.85, width=0.6)
     ax.errorbar(
         x,
-        [100 * r["win_rate"] for r in t],
-        yerr=[
-            [max(100 * (r["win_rate"] - r["ci95"][0]), 0) for r in t],
-            [max(100 * (r["ci95"][1] - r["win_rate"]), 0) for r in t],
-        ],
+        v,
+        yerr=[lo, hi],
         fmt="none",
         ecolor="black",
         capsize=3,

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from sim.model import catalogue
 from sim.pages.histograms import bars, coarsen, tail_cut
+from sim.stats.records import Rate, SummaryRates
 
 RC: dict[Any, Any] = {
     "svg.hashsalt": "ghost-sim",
@@ -148,40 +149,32 @@ def win_rates(s: dict):
     once in the verdict (None)."""
     if s.get("team"):
         return None
-    n = len(s["seats"])
-    fair = 1.0 / n
-    panels: list[tuple[str, list[str], list, list, str | list[str]]] = [
+    w = SummaryRates.of(s)
+    fair = 1.0 / len(w.seats)
+    panels: list[tuple[str, list[str], list[Rate], str | list[str]]] = [
         (
             "by seat",
-            [f"seat {r['seat']}\n{r['strategy']}" for r in s["seats"]],
-            [r["win"]["rate"] for r in s["seats"]],
-            [r["win"]["ci95"] for r in s["seats"]],
-            [SEAT[r["seat"] % len(SEAT)] for r in s["seats"]],
+            [f"seat {r.seat}\n{r.strategy}" for r in w.seats],
+            [r.win for r in w.seats],
+            [SEAT[r.seat % len(SEAT)] for r in w.seats],
         )
     ]
-    if s.get("positions"):
+    if w.positions:
         panels.append(
             (
                 "by turn position (0 = starts)",
-                [str(p["position"]) for p in s["positions"]],
-                [p["win"]["rate"] for p in s["positions"]],
-                [p["win"]["ci95"] for p in s["positions"]],
+                [str(p.position) for p in w.positions],
+                [p.win for p in w.positions],
                 NEUTRAL,
             )
         )
-    if len(s["strategies"]) > 1:
+    if len(w.strategies) > 1:
         panels.append(
-            (
-                "by strategy (per seat)",
-                [r["strategy"] for r in s["strategies"]],
-                [r["win"]["rate"] for r in s["strategies"]],
-                [r["win"]["ci95"] for r in s["strategies"]],
-                NEUTRAL,
-            )
+            ("by strategy (per seat)", [r.strategy for r in w.strategies], [r.win for r in w.strategies], NEUTRAL)
         )
     fig, axes = _figure(3.2 * len(panels) + 0.6, 3.0, ncols=len(panels))
-    for ax, (title, labels, rates, cis, color) in zip(axes, panels):
-        _errbars(ax, labels, rates, cis, color, fair, title)
+    for ax, (title, labels, rates, color) in zip(axes, panels):
+        _errbars(ax, labels, [r.rate for r in rates], [r.ci95 for r in rates], color, fair, title)
     return fig
 
 

@@ -26,6 +26,7 @@ from sim.pages.scenario_words import (
     scenario_items,
 )
 from sim.stats import metrics
+from sim.stats.records import SummaryRates
 
 
 class Section(TypedDict, total=False):
@@ -54,8 +55,8 @@ def strategy_rows(s: dict) -> list[dict]:
 
 def position_rows(s: dict) -> list[dict]:
     return [
-        {"turn position": p["position"], "win rate": pct(p["win"]["rate"]), "95% CI": ci_pct(p["win"]["ci95"])}
-        for p in s["positions"]
+        {"turn position": p.position, "win rate": pct(p.win.rate), "95% CI": ci_pct(p.win.ci95)}
+        for p in SummaryRates.of(s).positions
     ]
 
 

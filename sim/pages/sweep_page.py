@@ -12,6 +12,7 @@ from sim.pages import templating
 from sim.pages.scenario_words import lead_line
 from sim.pages.verdicts import fmt_p
 from sim.stats import verdict as V
+from sim.stats.records import Estimate
 
 if TYPE_CHECKING:
     pass
@@ -26,6 +27,7 @@ from sim.pages.sweep_words import (  # noqa: F401 (re-exported: the terminal and
     fixed_words,
     fmt,
     fmt_ci,
+    fmt_est,
     point_words,
     value_words,
     with_name,
@@ -46,10 +48,10 @@ def target_text(d: dict) -> str | None:
 
     out = f"Target {m['label']} = {fmt(m['kind'], t['value'], unit=m.get('unit', ''))}. "
     if t["closest"] is not None:
-        c = pts[t["closest"]]["measures"][t["measure"]]
+        c = Estimate.of(pts[t["closest"]]["measures"][t["measure"]])
         out += (
-            f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c['value'], unit=m.get('unit', ''))}, 95% interval "
-            f"{fmt_ci(m['kind'], c['ci95'])}). "
+            f"Closest point: {desc(t['closest'])} ({fmt(m['kind'], c.value, unit=m.get('unit', ''))}, 95% interval "
+            f"{fmt_ci(m['kind'], c.ci95)}). "
         )
     out += (
         f"Points whose interval contains the target: {'; '.join(desc(i) for i in t['containing'])}. "
@@ -131,7 +133,7 @@ def many_points_text(d: dict) -> str | None:
         label, kind, unit = kinds[t["measure"]]
         dk = diff_kind(kind)
         by_point.setdefault(t["point"], []).append(
-            f"{label} {fmt(dk, t['diff'], True, unit)} {fmt_ci(dk, t['ci95'], True)} ({fmt_p(t['p_holm'])} after Holm)"
+            f"{label} {fmt_est(dk, t, True, unit, key='diff')} ({fmt_p(t['p_holm'])} after Holm)"
         )
     shown = [f"{desc(i)}: {', '.join(ds)}" for i, ds in list(by_point.items())[:6]]
     rest = f"; and {count(len(by_point) - 6, 'point')} more (sweep.json against_own)" if len(by_point) > 6 else ""
@@ -160,18 +162,18 @@ def range_text(d: dict) -> str:
 
     out = []
     for m in d["chosen"]:
-        have = [r for r in pts if r["measures"].get(m["name"], {}).get("value") is not None]
+        have = [(r, Estimate.of(r["measures"][m["name"]])) for r in pts if m["name"] in r["measures"]]
+        have = [(r, e) for r, e in have if e.value is not None]
         if not have:
             continue
-        lo = min(have, key=lambda r: r["measures"][m["name"]]["value"])
-        hi = max(have, key=lambda r: r["measures"][m["name"]]["value"])
-        a, b = lo["measures"][m["name"]], hi["measures"][m["name"]]
-        if a["value"] == b["value"]:
-            out.append(f"{m['label']} {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} at every point")
+        (lo, a), (hi, b) = min(have, key=lambda x: x[1].known), max(have, key=lambda x: x[1].known)
+        unit = m.get("unit", "")
+        if a.value == b.value:
+            out.append(f"{m['label']} {fmt(m['kind'], a.value, unit=unit)} at every point")
         else:
             out.append(
-                f"{m['label']} from {fmt(m['kind'], a['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], a['ci95'])} "
-                f"({desc(lo)}) to {fmt(m['kind'], b['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], b['ci95'])} ({desc(hi)})"
+                f"{m['label']} from {fmt(m['kind'], a.value, unit=unit)} {fmt_ci(m['kind'], a.ci95)} "
+                f"({desc(lo)}) to {fmt(m['kind'], b.value, unit=unit)} {fmt_ci(m['kind'], b.ci95)} ({desc(hi)})"
             )
     return "; ".join(out) + " (95% intervals)" if out else ""
 
@@ -179,11 +181,11 @@ def range_text(d: dict) -> str:
 def minutes_words(m: dict, short: bool = False) -> str:
     """A point's playing time (`sim.stats.sweep_table.point_minutes`): "playing time about 24.3 min [24.2, 24.4]
     at 13 s a turn" (``short``: the number and interval only)."""
-    lo, hi = m["ci95"] if m.get("ci95") else (None, None)
-    ci = f" [{lo:.1f}, {hi:.1f}]" if lo is not None and f"{lo:.1f}" != f"{hi:.1f}" else ""
+    e = Estimate.of(m)
+    ci = f" [{e.lo:.1f}, {e.hi:.1f}]" if e.ci95 and f"{e.lo:.1f}" != f"{e.hi:.1f}" else ""
     if short:
-        return f"{m['value']:.1f} min{ci}"
-    return f"playing time about {m['value']:.1f} min{ci} at {m['seconds_per_turn']:g} s a turn"
+        return f"{e.known:.1f} min{ci}"
+    return f"playing time about {e.known:.1f} min{ci} at {m['seconds_per_turn']:g} s a turn"
 
 
 def point_rows(d: dict) -> list[dict]:
@@ -199,13 +201,11 @@ def point_rows(d: dict) -> list[dict]:
         axes = {a["name"]: a for a in d["axes"]}
         row.update({with_name(axes[k]) if k in axes else k: v for k, v in r["labels"].items()})
         for m in d["chosen"]:
-            v = r["measures"][m["name"]]
-            row[m["label"]] = f"{fmt(m['kind'], v['value'], unit=m.get('unit', ''))} {fmt_ci(m['kind'], v['ci95'])}"
+            row[m["label"]] = fmt_est(m["kind"], r["measures"][m["name"]], unit=m.get("unit", ""))
             if r["index"] in prev:
                 p = prev[r["index"]]["measures"][m["name"]]
-                dk = diff_kind(m["kind"])
-                row[f"{m['label']}: change from previous"] = (
-                    f"{fmt(dk, p['diff'], True, unit=m.get('unit', ''))} {fmt_ci(dk, p['ci95'], True)}"
+                row[f"{m['label']}: change from previous"] = fmt_est(
+                    diff_kind(m["kind"]), p, True, m.get("unit", ""), key="diff"
                 )
             elif prev:
                 row[f"{m['label']}: change from previous"] = ""

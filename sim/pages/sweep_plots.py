@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sim.model.words import with_sign
 from sim.pages import plots
+from sim.stats.records import Estimate
 
 if TYPE_CHECKING:
     from matplotlib.lines import Line2D
@@ -158,30 +159,30 @@ def line_plot(d: dict, m: dict, axis: int):
         for ci, c in enumerate(curves):
             rows = cells.get((pn, c), [])
             pos = list(range(len(rows))) if along else [xs[where[key(ax, r["values"][ax["name"]])]] for r in rows]
-            vals = [r["measures"][m["name"]] for r in rows]
-            ok = [i for i, x in enumerate(vals) if x["value"] is not None]
+            vals = [Estimate.of(r["measures"][m["name"]]) for r in rows]
+            ok = [i for i, x in enumerate(vals) if x.value is not None]
             px = [pos[i] for i in ok]
             color = colors[ci]
             if numeric or along:  # a numeric axis (or the order of zipped points): a curve and its band
                 a.fill_between(
                     px,
-                    [k * vals[i]["ci95"][0] for i in ok],
-                    [k * vals[i]["ci95"][1] for i in ok],
+                    [k * vals[i].lo for i in ok],
+                    [k * vals[i].hi for i in ok],
                     color=color,
                     alpha=0.2 if len(curves) <= 3 else 0.1,
                     lw=0,
                 )
                 (ln,) = a.plot(
-                    px, [k * vals[i]["value"] for i in ok], "o-", color=color, ms=3 if len(px) < 30 else 2, lw=1.2
+                    px, [k * vals[i].known for i in ok], "o-", color=color, ms=3 if len(px) < 30 else 2, lw=1.2
                 )
             else:  # categories (choices, booleans, lists): points with whiskers, never
                 dx = dodge(ci, len(curves))  # a line between them; the curves side by side within a category
                 pos = [x + dx for x in pos]
                 px = [pos[i] for i in ok]
-                y = [k * vals[i]["value"] for i in ok]
+                y = [k * vals[i].known for i in ok]
                 err = [  # never below 0: a 0% rate's Wilson bound can sit a rounding error above its value
-                    [max(0.0, yv - k * vals[i]["ci95"][0]) for yv, i in zip(y, ok)],
-                    [max(0.0, k * vals[i]["ci95"][1] - yv) for yv, i in zip(y, ok)],
+                    [max(0.0, yv - k * vals[i].lo) for yv, i in zip(y, ok)],
+                    [max(0.0, k * vals[i].hi - yv) for yv, i in zip(y, ok)],
                 ]
                 ln = a.errorbar(px, y, yerr=err, fmt="o", color=color, ms=5, capsize=4, lw=1.2).lines[0]
             if c is not None:
@@ -189,9 +190,9 @@ def line_plot(d: dict, m: dict, axis: int):
             for i in ok:
                 r = rows[i]
                 if tgt and tgt["measure"] == m["name"] and r["index"] in tgt["containing"]:
-                    a.plot([pos[i]], [k * vals[i]["value"]], "o", ms=8, mfc="none", mec=TARGET_COLOR, mew=1.5)
+                    a.plot([pos[i]], [k * vals[i].known], "o", ms=8, mfc="none", mec=TARGET_COLOR, mew=1.5)
                 if r["index"] == d.get("default"):
-                    a.plot([pos[i]], [k * vals[i]["value"]], "D", ms=7, color="black", zorder=5)
+                    a.plot([pos[i]], [k * vals[i].known], "D", ms=7, color="black", zorder=5)
         if tgt and tgt["measure"] == m["name"]:
             a.axhline(k * tgt["value"], color=TARGET_COLOR, ls="--", lw=1)
         if m["name"] == "first_player_advantage" and not (tgt and tgt["measure"] == m["name"]):
@@ -289,15 +290,15 @@ def heatmap(d: dict, m: dict):
     tgt = d.get("target")
     for r in d["points"]:
         i, j = divmod(r["index"], n1)
-        v = r["measures"][m["name"]]
-        if v["value"] is not None:
-            grid[i, j] = k * v["value"]
+        v = Estimate.of(r["measures"][m["name"]])
+        if v.value is not None:
+            grid[i, j] = k * v.value
             num = (
                 (lambda x: with_sign(x, 1))
                 if diverging(m)
                 else (lambda x: f"{abs(x):.1f}" if abs(x) < 0.05 else f"{x:.1f}")
             )  # no "-0.0"
-            text[i][j] = f"{num(k * v['value'])}\n[{num(k * v['ci95'][0])}, {num(k * v['ci95'][1])}]"
+            text[i][j] = f"{num(k * v.value)}\n[{num(k * v.lo)}, {num(k * v.hi)}]"
     height = min(0.55 * n0 + 1.6, 9)
     fig, (a,) = plots._figure(min(1.1 * n1 + 2.5, 11), height)
     if diverging(m):  # white at 0, the same depth of colour for +x and -x

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.model.words import with_sign
+from sim.stats.records import Estimate
 
 if TYPE_CHECKING:
     pass
@@ -40,6 +41,13 @@ def fmt_ci(kind: str, c, signed: bool = False) -> str:
     if kind == "points":
         return f"[{with_sign(100 * c[0], 2)}, {with_sign(100 * c[1], 2)}]"
     return f"[{fmt(kind, c[0], signed)}, {fmt(kind, c[1], signed)}]"
+
+
+def fmt_est(kind: str, record: dict, signed: bool = False, unit: str = "", key: str = "value") -> str:
+    """A stored estimate (``record[key]`` with its ``ci95``: a sweep point's measure, a tune target, a difference
+    with ``key="diff"``) as "value [lo, hi]" (`fmt`, then `fmt_ci`)."""
+    e = Estimate.of(record, key)
+    return f"{fmt(kind, e.value, signed, unit)} {fmt_ci(kind, e.ci95, signed)}"
 
 
 def label(ax: dict) -> str:

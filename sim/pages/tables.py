@@ -7,6 +7,7 @@ import polars as pl
 from sim.model import catalogue
 from sim.model.words import count, with_sign
 from sim.pages.scenario_words import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, lead_line, scenario_items
+from sim.stats.records import SummaryRates
 
 
 def pct(x: float) -> str:
@@ -28,23 +29,18 @@ def seat_rows(s: dict, ci_fmt=ci) -> list[dict]:
     so they are left out. Shared by summary.md (`seat_frame`) and summary.html."""
     team = is_team_game(s)
     rows = []
-    for r in s["seats"]:
+    for r, w in zip(s["seats"], SummaryRates.of(s).seats):
         sc = r["score"]
-        row = {"seat": r["seat"], "strategy": r["strategy"], "role": r["role"]}
+        row = {"seat": w.seat, "strategy": w.strategy, "role": w.role}
         if team:
-            row.update(
-                {
-                    catalogue.for_summary(s).label("team_win_rate"): pct(r["win"]["rate"]),
-                    "95% CI": ci_fmt(r["win"]["ci95"]),
-                }
-            )
+            row.update({catalogue.for_summary(s).label("team_win_rate"): pct(w.win.rate), "95% CI": ci_fmt(w.win.ci95)})
         else:
             row.update(
                 {
-                    "win rate": pct(r["win"]["rate"]),
-                    "95% CI": ci_fmt(r["win"]["ci95"]),
-                    "sole wins": r["sole_wins"],
-                    "shared wins": r["shared_wins"],
+                    "win rate": pct(w.win.rate),
+                    "95% CI": ci_fmt(w.win.ci95),
+                    "sole wins": w.sole_wins,
+                    "shared wins": w.shared_wins,
                 }
             )
         row.update(
@@ -74,13 +70,13 @@ def strategy_rows(s: dict, ci_fmt=ci) -> list[dict]:
     head = catalogue.for_summary(s).label("team_win_rate") if is_team_game(s) else "win rate per seat"
     return [
         {
-            "strategy": r["strategy"],
-            "role": r["role"],
-            "seats": ",".join(map(str, r["seats"])),
-            head: pct(r["win"]["rate"]),
-            "95% CI": ci_fmt(r["win"]["ci95"]),
+            "strategy": r.strategy,
+            "role": r.role,
+            "seats": ",".join(map(str, r.seats)),
+            head: pct(r.win.rate),
+            "95% CI": ci_fmt(r.win.ci95),
         }
-        for r in s["strategies"]
+        for r in SummaryRates.of(s).strategies
     ]
 
 
@@ -189,17 +185,18 @@ def one_line(s: dict) -> str:
     g = s["games"]
     if not g["finished"]:
         return f"no game finished ({g['truncated']} hit the turn cap, {count(g['errors'], 'error')}): raise max_turns"
+    w = SummaryRates.of(s)
     if is_team_game(s):
-        roles = [r["role"] for r in s["seats"]]
+        roles = [r.role for r in w.seats]
         parts = []
         cat = catalogue.for_summary(s)
-        for role, r in s["team"].items():
+        for role, r in w.team.items():
             seats = [str(i) for i, x in enumerate(roles) if x == role]
             who = f"seat{'s' if len(seats) > 1 else ''} {','.join(seats)}"
-            parts.append(f"{cat.label(f'team.{role}')} ({who}) {r['rate'] * 100:.1f}%")
+            parts.append(f"{cat.label(f'team.{role}')} ({who}) {r.rate * 100:.1f}%")
         return "team game: " + ", ".join(parts) + " (every seat of a team shares its team's rate)"
     return (
-        ", ".join(f"seat {r['seat']} {r['strategy']} {100 * r['win']['rate']:.1f}%" for r in s["seats"])
+        ", ".join(f"seat {r.seat} {r.strategy} {100 * r.win.rate:.1f}%" for r in w.seats)
         + " (win rates, a shared win counting 1/k)"
     )
 
@@ -221,7 +218,8 @@ def render_markdown(s: dict) -> str:
     """The whole summary as Markdown."""
     sc = s["scenario"]
     g = s["games"]
-    fp = s["first_player"]
+    w = SummaryRates.of(s)
+    fp = w.first_player
     team = is_team_game(s)
     out = [f"# {sc['name']}: {s['game_title']}, {sc['players']} players", ""]
     if sc.get("description") or sc.get("overrides"):
@@ -258,9 +256,8 @@ def render_markdown(s: dict) -> str:
     lab = cat.label
     if team:
         out += [f"## {lab('team_win_rate').capitalize()}", ""] + [
-            f"- **{lab(f'team.{role}')}** {pct(r['rate'])} {ci(r['ci95'])} of finished games ({r['wins']:.0f} of "
-            f"{r['games']})"
-            for role, r in s["team"].items()
+            f"- **{lab(f'team.{role}')}** {pct(r.rate)} {ci(r.ci95)} of finished games ({r.wins:.0f} of {r.games})"
+            for role, r in w.team.items()
         ]
         out += ["", TEAM_SEAT_NOTE, ""]
         out += [f"## {lab('team_win_rate').capitalize()} by seat", "", md(seat_frame(s)), ""]
@@ -277,13 +274,13 @@ def render_markdown(s: dict) -> str:
         ]
         out += ["## Win rate by strategy", "", md(strategy_frame(s)), ""]
     out += ["## Balance", ""]
-    if fp["fair_share"] is not None and fp["advantage"] is not None:
+    if fp is not None:
         out += [
             f"- {lab('first_player_advantage').capitalize()}: {lab('first_player.win')} "
-            f"{pct(fp['win']['rate'])} {ci(fp['win']['ci95'])} against a fair share of {pct(fp['fair_share'])} "
-            f"({with_sign(100 * fp['advantage'], 2)} percentage points).",
+            f"{pct(fp.win.rate)} {ci(fp.win.ci95)} against a fair share of {pct(fp.fair_share)} "
+            f"({with_sign(100 * fp.advantage, 2)} percentage points).",
             "- Win rate by turn position: "
-            + ", ".join(f"position {p['position']}: {pct(p['win']['rate'])}" for p in s["positions"]),
+            + ", ".join(f"position {p.position}: {pct(p.win.rate)}" for p in w.positions),
         ]
     if s["ties"].get("tie_rate") is not None and not team:  # (summaries written before the team note had one)
         out.append(f"- {lab('tie').capitalize()}: {pct(s['ties']['tie_rate'])} of finished games.")

@@ -8,8 +8,9 @@ from __future__ import annotations
 from sim.model.words import count, with_sign
 from sim.pages import plots, templating
 from sim.pages.scenario_words import lead_line
-from sim.pages.sweep_page import fmt, fmt_ci
+from sim.pages.sweep_page import fmt, fmt_est
 from sim.pages.verdicts import fmt_p
+from sim.stats.records import Estimate
 
 TARGET_COLOR = "#b5464b"
 
@@ -49,7 +50,7 @@ def summary_lines(d: dict) -> list[str]:
     lines.append(f"chosen: {setting_words(d, ch['labels'])} (trial {ch['trial']})")
     for t, x, meets in zip(d["targets"], ch["targets"], ch["meets"]):
         lines.append(
-            f"  {t['label']}: {fmt(t['kind'], x['value'])} {fmt_ci(t['kind'], x['ci95'])} (target "
+            f"  {t['label']}: {fmt_est(t['kind'], x)} (target "
             f"{t['text'].split('=', 1)[1]}: {'within the interval' if meets else 'missed by ' + fmt_dist(t['kind'], x['distance'])})"
         )
     tied = [c for c in d["candidates"] if c["tied"] and not c["chosen"]]
@@ -184,14 +185,14 @@ def _confirm_plot(d: dict):
     for k, (ax, tg) in enumerate(zip(axes, d["targets"])):
         s = 100.0 if tg["kind"] in ("rate", "points") else 1.0
         for i, c in enumerate(cs):
-            x = c["targets"][k]
-            if x["value"] is None:
+            x = Estimate.of(c["targets"][k])
+            if x.value is None:
                 continue
             col = TARGET_COLOR if c["chosen"] else (plots.BLUE if c["tied"] else plots.GREY)
             ax.errorbar(
-                [x["value"] * s],
+                [x.value * s],
                 [i],
-                xerr=[[(x["value"] - x["ci95"][0]) * s], [(x["ci95"][1] - x["value"]) * s]],
+                xerr=[[(x.value - x.lo) * s], [(x.hi - x.value) * s]],
                 fmt="o",
                 color=col,
                 ms=4,
@@ -243,17 +244,19 @@ def candidate_rows(d: dict) -> list[dict]:
         r = {"trial": str(c["trial"]) + (" (chosen)" if c["chosen"] else "")}
         r.update({k: v for k, v in c["labels"].items()})
         for t, x in zip(d["targets"], c["targets"]):
-            r[t["label"]] = f"{fmt(t['kind'], x['value'])} {fmt_ci(t['kind'], x['ci95'])}"
+            r[t["label"]] = fmt_est(t["kind"], x)
         r["score"] = "n/a" if c["score"] is None else f"{c['score']:.3f}"
         vs = c.get("vs_chosen")
-        r["vs chosen (score)"] = (
-            ""
-            if vs is None
-            else f"{with_sign(vs['diff'], 3)} [{with_sign(vs['ci95'][0], 3)}, {with_sign(vs['ci95'][1], 3)}], {fmt_p(vs['p_holm'])}"
-        )
+        r["vs chosen (score)"] = "" if vs is None else _vs_chosen(vs)
         r["told apart"] = "" if c["chosen"] else ("no" if c["tied"] else "yes")
         rows.append(r)
     return rows
+
+
+def _vs_chosen(vs: dict) -> str:
+    """A candidate's score minus the chosen one's with its interval and Holm-adjusted p-value."""
+    e = Estimate.of(vs, "diff")
+    return f"{with_sign(e.known, 3)} [{with_sign(e.lo, 3)}, {with_sign(e.hi, 3)}], {fmt_p(vs['p_holm'])}"
 
 
 def trial_rows(d: dict) -> list[dict]:
@@ -263,7 +266,7 @@ def trial_rows(d: dict) -> list[dict]:
         r.update(t["labels"])
         for k, tg in enumerate(d["targets"]):
             x = (t["targets"] or [None] * len(d["targets"]))[k]
-            r[tg["label"]] = f"{fmt(tg['kind'], x['value'])} {fmt_ci(tg['kind'], x['ci95'])}" if x else ""
+            r[tg["label"]] = fmt_est(tg["kind"], x) if x else ""
         r["score"] = "" if t["score"] is None else f"{t['score']:.3f}"
         r["front"] = "yes" if t["pareto"] else ""
         r["confirmed"] = "yes" if t["confirmed"] else ""

@@ -16,6 +16,7 @@ import math
 from sim.model import catalogue
 from sim.model.words import count, p_value, with_sign
 from sim.stats import metrics
+from sim.stats.records import Rate, SummaryRates
 
 MAX_OTHERS = 6
 
@@ -253,44 +254,44 @@ def run_sentences(s: dict) -> list[str]:
     few = metrics.too_few_for_tests(fin)
     if few:
         out.append(too_few_sentence(count(fin, "finished game"), fin))
-    if s.get("team"):
-        for role, r in s["team"].items():
+    w = SummaryRates.of(s)
+    if w.team:
+        for role, r in w.team.items():
             out.append(
-                f"{_cap(lab(f'team.{role}'))} {100 * r['rate']:.1f}% {_ci(r['ci95'], 'rate')} of the "
-                f"{fin:,} finished games."
+                f"{_cap(lab(f'team.{role}'))} {100 * r.rate:.1f}% {_ci(r.ci95, 'rate')} of the {fin:,} finished games."
             )
         out += _outcomes(s, cat)
     else:
-        fp = s.get("first_player") or {}
-        if fp.get("win") and fp.get("advantage") is not None:
-            p0, fair = fp["win"]["rate"], fp["fair_share"]
+        fp = w.first_player
+        if fp is not None:
+            p0, fair = fp.win.rate, fp.fair_share
             se0 = math.sqrt(fair * (1 - fair) / fin)
             p = metrics.diff_test(p0 - fair, se0)
-            lo, hi = fp["advantage_ci95"]
+            lo, hi = fp.advantage_ci95
             real = advantage_verdict(p0 - fair, math.sqrt(p0 * (1 - p0) / fin), fin, p)
             out.append(
                 f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
                 + (
-                    f"{with_sign(100 * fp['advantage'], 1)} percentage points."
+                    f"{with_sign(100 * fp.advantage, 1)} percentage points."
                     if few
-                    else f"{with_sign(100 * fp['advantage'], 1)} percentage points [{with_sign(100 * lo, 1)}, {with_sign(100 * hi, 1)}], {real}."
+                    else f"{with_sign(100 * fp.advantage, 1)} percentage points [{with_sign(100 * lo, 1)}, {with_sign(100 * hi, 1)}], {real}."
                 )
             )
-        seats = s["seats"]
+        seats = w.seats
         if len(seats) > 1:
-            hi_s = max(seats, key=lambda r: r["win"]["rate"])
-            lo_s = min(seats, key=lambda r: r["win"]["rate"])
-            equal = seats_verdict([r["win"]["wins"] for r in seats], fin)
-            most, fewest = lab(f"win.seat{hi_s['seat']}"), lab(f"win.seat{lo_s['seat']}")
+            hi_s = max(seats, key=lambda r: r.win.rate)
+            lo_s = min(seats, key=lambda r: r.win.rate)
+            equal = seats_verdict([r.win.wins for r in seats], fin)
+            most, fewest = lab(f"win.seat{hi_s.seat}"), lab(f"win.seat{lo_s.seat}")
             out.append(
-                f"Most wins: {most} {100 * hi_s['win']['rate']:.1f}%; fewest: {fewest} "
-                f"{100 * lo_s['win']['rate']:.1f}%" + ("." if few else f" ({equal}).")
+                f"Most wins: {most} {100 * hi_s.win.rate:.1f}%; fewest: {fewest} "
+                f"{100 * lo_s.win.rate:.1f}%" + ("." if few else f" ({equal}).")
             )
         d = s.get("decisiveness")
         if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
             out.append(
                 f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "
-                f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * d['close']['rate']:.1f}%."
+                f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * Rate.of(d['close']).rate:.1f}%."
             )
     L, T = s["length"]["rounds"], s["length"]["turns"]
     if L["n"]:
@@ -396,12 +397,12 @@ def precision_line(s: dict) -> list[str]:
     they are at this many finished games, and about how many games would make them +/- 1 point (the half-width
     shrinks as 1/sqrt(games)). Empty when they are readable already."""
     fin = s["games"]["finished"]
-    cis = [r["ci95"] for r in (s.get("team") or {}).values()]
-    if not s.get("team"):
-        cis += [r["win"]["ci95"] for r in s["seats"]]
-        fp = s.get("first_player") or {}
-        if fp.get("advantage_ci95"):
-            cis.append(fp["advantage_ci95"])
+    w = SummaryRates.of(s)
+    cis = [r.ci95 for r in w.team.values()]
+    if not w.team:
+        cis += [r.win.ci95 for r in w.seats]
+        if w.first_player is not None:
+            cis.append(w.first_player.advantage_ci95)
     widths = [(hi - lo) / 2 for lo, hi in cis if lo is not None and hi is not None]
     if not widths or max(widths) <= READABLE:
         return []

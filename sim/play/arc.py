@@ -69,7 +69,12 @@ def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int, roll: Scena
     scratch = batch_scratch(spec, k, n, prm, uses_learned(spec, sids))
     rlearned = uses_learned(spec, rsids)  # (the learned policy is compiled only into a kernel that plays it)
     full = play_games(k.play_batch, scratch, np.uint64(seed), 0, g, 1, n, prm, sids, sparams, n_extra, cshape)
-    winners, turns, rounds, status = int(full[1][0]), int(full[2][0]), int(full[3][0]), int(full[4][0])
+    winners, turns, rounds, status = (
+        int(full.winners[0]),
+        int(full.turns[0]),
+        int(full.rounds[0]),
+        int(full.status[0]),
+    )
     probs, halves = [], []
     obs = np.zeros((rollouts, n + 2, 1), np.int32)  # the outside observer's rollouts (kernels/loop.py)
     values = dict(sc.params)
@@ -86,9 +91,9 @@ def game_timeline(sc: Scenario, k, g: int, rollouts: int, seed: int, roll: Scena
             k.play_batch, batch_scratch(spec, k, n, prm, rlearned), rollout_seed(seed, g, r), 0, 0, rollouts, n, prm,
             rsids, rsparams, n_extra, cshape, resume=state, arc=obs,
         )  # fmt: skip
-        probs.append(_shares(out[1], out[4], n) / rollouts)
+        probs.append(_shares(out.winners, out.status, n) / rollouts)
         h = rollouts // 2  # the first half's estimate apart: the reliability table bins by it (sim.stats.arc)
-        halves.append(_shares(out[1][:h], out[4][:h], n) / max(h, 1))
+        halves.append(_shares(out.winners[:h], out.status[:h], n) / max(h, 1))
     final = _shares(np.array([winners]), np.array([status]), n)
     probs.append(final)
     halves.append(final)

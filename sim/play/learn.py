@@ -175,7 +175,7 @@ def play_training_game(
         )  # fmt: skip
         if int(counts[0]) == before:  # the game ended before another search decision
             break
-        a = int(out[4][0])
+        a = int(out.status[0])  # stopped at the decision: the action chosen
         seat = decisions(rec)[0]["seat"]
         kk = int(ctl[CTL_K])
         acts = search.acts[:kk].copy()
@@ -299,7 +299,7 @@ def strength(sc_versus: Scenario, learner: Learner, weights: np.ndarray, seed: i
             n, prm, sids,
             sparams, len(spec.extra_columns), (len(spec.curves), spec.curve_len),
         )  # fmt: skip
-        winners, status = out[1], out[4]
+        winners, status = out.winners, out.status
         ok = status == 0
         w = winners[ok]
         share = np.array([1.0 / bin(int(x)).count("1") if x & 1 else 0.0 for x in w])
@@ -344,8 +344,8 @@ def _role_wins(sc: Scenario, sids: np.ndarray, sparams: np.ndarray, mask: int, s
             kernel.play_batch, kernel.batch_scratch(n, prm, learned=True), np.uint64(seed), np.uint64(point), g0, m,
             n, prm, sids, sparams, len(spec.extra_columns), (len(spec.curves), spec.curve_len),
         )  # fmt: skip
-        ok = out[4] == 0
-        wins += int(((out[1][ok] & mask) != 0).sum())
+        ok = out.status == 0
+        wins += int(((out.winners[ok] & mask) != 0).sum())
         played += int(ok.sum())
     return wins, played
 

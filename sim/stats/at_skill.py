@@ -18,6 +18,7 @@ from typing import Any
 from sim.stats import ladder_fit as lf
 from sim.stats import verdict as V
 from sim.stats.metrics import MIN_GAMES_FOR_TESTS
+from sim.stats.records import Estimate
 
 FIGURE_WORDS = {
     "first_player_advantage": "first-player advantage",
@@ -129,19 +130,19 @@ def frame_rows(block: dict) -> list[dict]:
     verdict. Empty when nothing was played at skill."""
     out = []
     for k, f in (block.get("figures") or {}).items():
-        sa, sb, ci = f["scripted"], f["skill"], f.get("ci95") or [None, None]
+        sa, sb, ci = Estimate.of(f["scripted"]), Estimate.of(f["skill"]), f.get("ci95") or [None, None]
         out.append(
             {
                 "figure": k,
                 "words": f["words"],
-                "scripted": sa.get("value"),
-                "scripted_ci_low": sa["ci95"][0],
-                "scripted_ci_high": sa["ci95"][1],
-                "scripted_games": sa.get("n"),
-                "skill": sb.get("value"),
-                "skill_ci_low": sb["ci95"][0],
-                "skill_ci_high": sb["ci95"][1],
-                "skill_games": sb.get("n"),
+                "scripted": sa.value,
+                "scripted_ci_low": sa.lo,
+                "scripted_ci_high": sa.hi,
+                "scripted_games": f["scripted"].get("n"),
+                "skill": sb.value,
+                "skill_ci_low": sb.lo,
+                "skill_ci_high": sb.hi,
+                "skill_games": f["skill"].get("n"),
                 "change": f.get("estimate"),
                 "change_ci_low": ci[0],
                 "change_ci_high": ci[1],

@@ -19,6 +19,7 @@ from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS, Aggregates
 from sim.stats.arc import summary as arc_summary
 from sim.stats.metrics import distribution, mean_ci, rate
+from sim.stats.records import Rate
 
 SCHEMA = 1
 TEAM_TIE_NOTE = (
@@ -75,7 +76,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     positions: list[dict[str, Any]] = (
         [] if coop else [{"position": q, "win": rate(agg.pos_win_units[q] / WIN_UNITS, fin)} for q in range(n)]
     )
-    fp = positions[0]["win"] if positions else None
+    fp = Rate.of(positions[0]["win"]) if positions else None
     fair = None if coop else 1.0 / n  # no fair share between team-mates
     # strategy-vs-strategy: share of pairings in which the row strategy's seat outscored the column's (ties half)
     names = sorted({r["strategy"] for r in strat_rows})
@@ -130,10 +131,10 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "strategies": strat_rows,
         "positions": positions,
         "first_player": {
-            "win": fp,
+            "win": positions[0]["win"] if positions else None,
             "fair_share": fair,  # no advantage without a finished game
-            "advantage": None if fp is None or coop or not fin else fp["rate"] - fair,
-            "advantage_ci95": None if fp is None or coop or not fin else [fp["ci95"][0] - fair, fp["ci95"][1] - fair],
+            "advantage": None if fp is None or fair is None or not fin else fp.rate - fair,
+            "advantage_ci95": None if fp is None or fair is None or not fin else [fp.lo - fair, fp.hi - fair],
         },
         "ties": (
             {"tie_rate": None, "note": TEAM_TIE_NOTE}

@@ -18,6 +18,7 @@ from sim.model import catalogue
 from sim.model.scenario import Scenario
 from sim.stats import measures as M
 from sim.stats import metrics
+from sim.stats.records import Estimate
 
 DEFAULT_COMPETITIVE = ("first_player_advantage", "margin", "length.rounds")
 DEFAULT_TEAM = ("team_win_rate", "length.rounds")
@@ -124,13 +125,13 @@ def value(q: Quantity, sums: dict) -> dict:
     m = q.base
     n, s, sq = sums["n"][m.name], sums["s"][m.name], sums["q"][m.name]
     if n == 0:
-        return {"value": None, "ci95": None, "n": 0}
+        return Estimate(None, None, 0).to_dict()
     if m.kind == "rate":
         lo, hi = metrics.wilson(s / m.scale, n)
         v = s / m.scale / n
     else:
         v, lo, hi = metrics.mean_ci(s / m.scale, sq / (m.scale * m.scale), n)
-    return {"value": v + q.offset, "ci95": [lo + q.offset, hi + q.offset], "n": n}
+    return Estimate(v + q.offset, (lo + q.offset, hi + q.offset), n).to_dict()
 
 
 def point_measures(sc: Scenario, sums: dict, qs: dict | None = None) -> dict:
@@ -153,13 +154,13 @@ def point_minutes(sc: Scenario, ms: dict) -> dict | None:
     seconds_per_turn}. None for a game without that parameter or a point with no finished game."""
     from sim.model.registry import SECONDS_PER_TURN
 
-    t = ms.get("length.turns")
-    if sc.spec.param(SECONDS_PER_TURN) is None or not t or t["value"] is None:
+    t = Estimate.of(ms["length.turns"]) if ms.get("length.turns") else None
+    if sc.spec.param(SECONDS_PER_TURN) is None or t is None or t.value is None:
         return None
     s = float(sc.params[SECONDS_PER_TURN])
     return {
-        "value": t["value"] * s / 60.0,
-        "ci95": [c * s / 60.0 for c in t["ci95"]] if t["ci95"] else None,
+        "value": t.value * s / 60.0,
+        "ci95": [c * s / 60.0 for c in t.ci95] if t.ci95 else None,
         "seconds_per_turn": s,
     }
 
@@ -282,20 +283,20 @@ def target_summary(sw, rows: list[dict]) -> dict | None:
     from sim.model.sweep_axis import is_numeric
 
     name, t = sw.target
-    vals = [(r["index"], r["measures"][name]) for r in rows]
-    containing = [i for i, v in vals if v["ci95"] and v["ci95"][0] <= t <= v["ci95"][1]]
-    have = [(i, v) for i, v in vals if v["value"] is not None]
-    closest = min(have, key=lambda iv: (abs(iv[1]["value"] - t), iv[0]))[0] if have else None
+    vals = [(r["index"], Estimate.of(r["measures"][name])) for r in rows]
+    containing = [i for i, v in vals if v.contains(t)]
+    have = [(i, v.value) for i, v in vals if v.value is not None]
+    closest = min(have, key=lambda iv: (abs(iv[1] - t), iv[0]))[0] if have else None
     crossings = []
     if len(sw.axes) == 1 and is_numeric(sw.axes[0]):
         xs = sw.axes[0].values
         for (i, a), (j, b) in zip(have, have[1:]):
-            fa, fb = a["value"] - t, b["value"] - t
+            fa, fb = a - t, b - t
             if fa == 0:
                 crossings.append(float(xs[i]))
             elif fa * fb < 0:
                 crossings.append(float(xs[i] + (xs[j] - xs[i]) * fa / (fa - fb)))
-        if have and have[-1][1]["value"] == t:
+        if have and have[-1][1] == t:
             crossings.append(float(xs[have[-1][0]]))
     return {
         "measure": name,
@@ -323,16 +324,16 @@ def frame(sw, rows: list[dict]):
     cols["games"] = [r["games"] for r in rows]
     names = list(rows[0]["measures"]) if rows else []
     for n in names:
-        m = [r["measures"].get(n) or {"value": None, "ci95": None, "n": 0} for r in rows]
-        cols[n] = [x["value"] for x in m]
-        cols[f"{n}.lo"] = [x["ci95"][0] if x["ci95"] else None for x in m]
-        cols[f"{n}.hi"] = [x["ci95"][1] if x["ci95"] else None for x in m]
-        cols[f"{n}.n"] = [x["n"] for x in m]
+        m = [Estimate.of(r["measures"][n]) if r["measures"].get(n) else Estimate(None, None) for r in rows]
+        cols[n] = [x.value for x in m]
+        cols[f"{n}.lo"] = [x.lo if x.ci95 else None for x in m]
+        cols[f"{n}.hi"] = [x.hi if x.ci95 else None for x in m]
+        cols[f"{n}.n"] = [x.n for x in m]
     if rows and any(r.get("minutes") for r in rows):  # playing time (turns x seconds_per_turn / 60)
-        mins = [r.get("minutes") or {"value": None, "ci95": None} for r in rows]
-        cols["minutes"] = [x["value"] for x in mins]
-        cols["minutes.lo"] = [x["ci95"][0] if x["ci95"] else None for x in mins]
-        cols["minutes.hi"] = [x["ci95"][1] if x["ci95"] else None for x in mins]
+        mins = [Estimate.of(r["minutes"]) if r.get("minutes") else Estimate(None, None) for r in rows]
+        cols["minutes"] = [x.value for x in mins]
+        cols["minutes.lo"] = [x.lo if x.ci95 else None for x in mins]
+        cols["minutes.hi"] = [x.hi if x.ci95 else None for x in mins]
     schema = {
         k: (
             pl.Float64

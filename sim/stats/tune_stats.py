@@ -27,6 +27,7 @@ from sim.model.scenario import Scenario
 from sim.model.tune_spec import Target, Tune, TuneError
 from sim.stats import metrics
 from sim.stats import sweep_table as table
+from sim.stats.records import Estimate
 
 ALPHA = 0.05
 
@@ -63,20 +64,20 @@ def point_row(tune: Tune, sc: Scenario, sums: dict) -> dict[str, Any]:
     ok = True
     score = 0.0
     for t in tune.targets:
-        v = ms[t.measure]
-        if v["value"] is None:
+        v = Estimate.of(ms[t.measure])
+        if v.value is None:
             ok = False
             out.append({"measure": t.measure, "value": None, "ci95": None, "distance": None, "distance_ci": None})
             continue
-        d = t.distance(v["value"])
+        d = t.distance(v.value)
         sd = _sd(qs[t.measure], sums)
         out.append(
             {
                 "measure": t.measure,
-                "value": v["value"],
-                "ci95": v["ci95"],
+                "value": v.value,
+                "ci95": [v.lo, v.hi],
                 "distance": d,
-                "distance_ci": list(t.distance_interval(*v["ci95"])),
+                "distance_ci": list(t.distance_interval(v.lo, v.hi)),
                 "sd": sd,
             }
         )
@@ -163,7 +164,7 @@ def tell_apart(tune: Tune, confirmed: list[dict]) -> dict[str, Any]:
     best = min(ok, key=lambda i: (rows[i]["score"], i))
 
     def signs(i: int) -> list[int]:
-        return [_sign(t, x["value"]) for t, x in zip(tune.targets, rows[i]["targets"])]
+        return [_sign(t, Estimate.of(x).known) for t, x in zip(tune.targets, rows[i]["targets"])]
 
     def const(i: int) -> float:
         return sum(s * _edge(t, s) / sd if s and sd > 0 else 0.0 for t, s, sd in zip(tune.targets, signs(i), sds))

@@ -31,7 +31,7 @@ def cut_game(sc, k, cap_slot, cap, g=3, seed=5):
     batch = k.batch_scratch(sc.players, prm)
     shape = (len(sc.spec.extra_columns), (len(sc.spec.curves), sc.spec.curve_len))
     out = play_games(k.play_batch, batch, seed, 0, g, 1, sc.players, short, sids, sparams, *shape)
-    assert out[4][0] == loop.ST_TRUNCATED
+    assert out.status[0] == loop.ST_TRUNCATED
     return batch, prm
 
 

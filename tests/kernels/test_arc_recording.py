@@ -43,7 +43,7 @@ def test_arc_rows_change_nothing_else_and_end_at_the_score(path):
     arc = _play(sc, n, rec)
     for a, b in zip(own, arc):
         assert np.array_equal(a, b)
-    scores, winners, rounds, status = arc[0], arc[1], arc[3], arc[4]
+    scores, winners, rounds, status = arc.scores, arc.winners, arc.rounds, arc.status
     rows, lead, fig = rec[:, :p, :], rec[:, p, :], rec[:, p + 1, :]
     compact = np.full((n, 2, spec.arc_len), -99999, np.int32)
     for a, b in zip(own, _play(sc, n, compact)):

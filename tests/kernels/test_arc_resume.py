@@ -33,17 +33,21 @@ def test_a_game_cut_at_its_cap_resumes_under_a_higher_cap(path):
     per_round = sc.spec.arc_round_turns(sc.params, sc.players)
     assert per_round == (sc.players - 1 if "head_haunter" in path else sc.players)
     full = sc.prm()
-    (_, _, turns, _, status, *_), _ = _play(sc, full, 3)
+    out, _ = _play(sc, full, 3)
+    turns, status = out.turns, out.status
     assert status[0] == 0 and turns[0] > 3 * per_round
     t = 3 * per_round  # the start of round 4: hunter 0's turn
     capped = sc.with_changes(params={**sc.params, "max_turns": t}).prm()
-    (_, _, tt, _, st, *_), cut = _play(sc, capped, 3)
+    out, cut = _play(sc, capped, 3)
+    tt, st = out.turns, out.status
     assert st[0] == 1 and tt[0] == t and cut[R.S_PHASE] == R.PH_OVER and cut[R.S_OUTCOME] == R.OUT_TRUNC
     # under the same cap it stays cut: no step is played
-    (_, _, tt2, _, st2, *_), again = _play(sc, capped, 0, resume=cut)
+    out, again = _play(sc, capped, 0, resume=cut)
+    tt2, st2 = out.turns, out.status
     assert st2[0] == 1 and tt2[0] == t and np.array_equal(again, cut)
     # under the full cap the cut turn starts as it would have: only the turn's own slots change, then it plays on
-    (_, _, tt3, _, st3, *_), _ = _play(sc, full, 0, resume=cut, n_games=8)
+    out, _ = _play(sc, full, 0, resume=cut, n_games=8)
+    tt3, st3 = out.turns, out.status
     assert (st3 == 0).sum() >= 6 and (tt3 > t).all()  # games go on past the cut (a rare one hits the cap again)
     from kernels.treasure_hunters import step
 

@@ -84,14 +84,14 @@ def test_moor_sample_hidden_reshuffles_only_the_sealed_covered_tiles():
     assert len(deals) > 1
     # a re-dealt state is a state the game can go on from: rollouts from it end normally
     st2, _, _ = _resample(step, st, 0, prm, 1, batch)
-    from kernels.batch import play_games  # noqa: F401
+    from kernels.batch import BatchOutputs
 
-    out = [
+    out = BatchOutputs(
         np.zeros((4, sc.players), np.int32),
         *(np.zeros(4, np.int32) for _ in range(4)),
         np.zeros((4, len(sc.spec.extra_columns)), np.int32),
         np.zeros((4, 0, 0), np.int32),
-    ]
+    )
     k.play_batch(
         np.uint64(1),
         np.uint64(0),
@@ -106,7 +106,7 @@ def test_moor_sample_hidden_reshuffles_only_the_sealed_covered_tiles():
         None,
         st2,
     )
-    assert (out[4] == loop.ST_DONE).all()
+    assert (out.status == loop.ST_DONE).all()
 
 
 def test_moor_a_tile_beneath_a_discarded_pair_is_not_hidden():

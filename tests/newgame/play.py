@@ -54,11 +54,14 @@ def batch_scratch(n, prm=None):
 play_batch = bind(step, "dice_race", "Games game0 .. game0 + n_games - 1 into rows 0 .. n_games - 1 (kernel contract).")
 
 
-def trace_game(seed, point, g, n, prm, sids, sparams):
+def trace_game(seed, point, g, n, prm, sids, sparams, log_len=1, steps_len=1, check=False, search=None):
     """Game ``g`` as `play_batch` plays it (`play_batch` over that one game): a `kernels.trace.GameTrace` whose log
-    is int32[LOG_CAP, 4] (row 0 col 0: turns logged; then seat, roll, moved, reached per turn); no steps."""
+    is int32[LOG_CAP, 4] (row 0 col 0: turns logged; then seat, roll, moved, reached per turn; ``log_len`` not
+    used: the log is always that long); no steps (``steps_len`` not used). The arguments are every game's
+    (`kernels.trace`); Dice Race has no search seat (``search`` must be None)."""
     scratch = batch_scratch(n, prm)
-    scores, w, s, turns, rounds, extra, _ = play_alone(
-        play_batch, scratch, np.uint64(seed), np.uint64(point), g, n, prm, sids, sparams, len(EXTRA_COLUMNS)
-    )
-    return GameTrace(scratch.log, None, scores, w, s, turns, rounds, extra, scratch.st)
+    o = play_alone(
+        play_batch, scratch, np.uint64(seed), np.uint64(point), g, n, prm, sids, sparams, len(EXTRA_COLUMNS),
+        check=check, search=search,
+    )  # fmt: skip
+    return GameTrace.of(o, scratch.log, None, scratch.st)

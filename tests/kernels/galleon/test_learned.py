@@ -107,7 +107,7 @@ def test_learned_plays_legal_actions_with_any_weights():
             sp,
             PL.N_EXTRA,
         )
-        assert set(np.unique(res[4])) <= {PL.ST_DONE, PL.ST_TRUNCATED}
+        assert set(np.unique(res.status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}
 
 
 def test_learned_table_runs_through_the_runner_with_the_shipped_weights():

@@ -125,7 +125,7 @@ def test_learned_plays_only_legal_actions_with_any_weights(n):
     sids = np.full(n, 5, dtype=np.int64)  # S_LEARNED
     for temperature in (0.0, 0.5):
         sparams = np.array([_row(rng, temperature) for _ in range(n)])
-        status = _play(n, sids, sparams)[4]
+        status = _play(n, sids, sparams).status
         assert (status == PL.ST_DONE).all()
 
 
@@ -136,7 +136,7 @@ def test_learned_weights_come_from_the_parameter_row():
     a = np.tile(_row(rng), (4, 1))
     b = np.tile(_row(rng), (4, 1))
     ra, rb, ra2 = _play(4, sids, a), _play(4, sids, b), _play(4, sids, a.copy())
-    assert not np.array_equal(ra[0], rb[0])
+    assert not np.array_equal(ra.scores, rb.scores)
     assert all(np.array_equal(x, y) for x, y in zip(ra, ra2))
 
 
@@ -146,7 +146,7 @@ def test_a_scratch_without_the_learned_marker_refuses_a_learned_seat():
     sids = np.full(4, 5, dtype=np.int64)
     sp = np.tile(_row(np.random.default_rng(2)), (4, 1))
     out = play_games(PL.play_batch, PL.batch_scratch(4), 1, 0, 0, 3, 4, prm_of(), sids, sp, PL.N_EXTRA)
-    assert (out[4] == PL.ST_BAD_ACTION).all()
+    assert (out.status == PL.ST_BAD_ACTION).all()
 
 
 def test_search_with_learned_rollouts_plays():
@@ -168,4 +168,4 @@ def test_search_with_learned_rollouts_plays():
         PL.play_batch, PL.batch_scratch(4, learned=True), 1, 0, 0, 4, 4, prm, sc.sids(), sc.sparams(), PL.N_EXTRA,
         search=search_scratch(sc, PL, prm=prm),
     )  # fmt: skip
-    assert (out[4] == PL.ST_DONE).all()
+    assert (out.status == PL.ST_DONE).all()

@@ -187,7 +187,7 @@ def test_learned_plays_only_legal_actions_with_any_weights(mode, n, seats):
     rnd = np.random.default_rng(n)
     for temperature in (0.0, 0.5):
         prm, sids, sp = _scenario(mode, n, seats, rnd, temperature)
-        status = _play(prm, n, sids, sp)[4]
+        status = _play(prm, n, sids, sp).status
         assert set(np.unique(status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}
 
 
@@ -222,13 +222,13 @@ def test_learned_weights_come_from_the_parameter_row():
     prm, sids, a = _scenario("basic", 4, ["learned"] * 4, rnd)
     _, _, b = _scenario("basic", 4, ["learned"] * 4, rnd)
     ra, rb, ra2 = _play(prm, 4, sids, a), _play(prm, 4, sids, b), _play(prm, 4, sids, a.copy())
-    assert not all(np.array_equal(x, y) for x, y in zip(ra[:4], rb[:4]))
+    assert not all(np.array_equal(getattr(ra, f), getattr(rb, f)) for f in ("scores", "winners", "turns", "rounds"))
     assert all(np.array_equal(x, y) for x, y in zip(ra, ra2))
 
 
 def test_a_scratch_without_the_learned_marker_refuses_a_learned_seat():
     prm, sids, sp = _scenario("basic", 4, ["learned"] * 4, np.random.default_rng(2))
-    assert (_play(prm, 4, sids, sp, games=3, learned=False)[4] == PL.ST_BAD_ACTION).all()
+    assert (_play(prm, 4, sids, sp, games=3, learned=False).status == PL.ST_BAD_ACTION).all()
 
 
 @pytest.mark.parametrize("scenario", ["search-basic-4p", "search-head-haunter-4p"])
@@ -248,4 +248,4 @@ def test_search_with_learned_rollouts_plays(scenario):
     assert sids[seat] == (S.S_HH_LEARNED if hh else S.S_LEARNED)
     prm = over.prm()
     out = _play(prm, 4, over.sids(), over.sparams(), games=2, search=search_scratch(over, PL, prm=prm))
-    assert set(np.unique(out[4])) <= {PL.ST_DONE, PL.ST_TRUNCATED}
+    assert set(np.unique(out.status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}

@@ -84,7 +84,7 @@ def test_s7_learned_plays_only_legal_actions_with_any_weights(n):
     sp = sc.sparams()
     for i in range(n):
         sp[i, : F.N_LEARNED_PARAMS] = [0.5 * (i % 2)] + list(gen.uniform(-3.0, 3.0, F.N_FEATURES))
-    status = _play(sc, sp)[4]
+    status = _play(sc, sp).status
     assert set(np.unique(status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}
 
 
@@ -96,7 +96,7 @@ def test_s7_learned_weights_and_memory_come_from_the_parameter_row():
     ra = _play(scenario(4, ("learned",), seat_params=[a] * 4))
     rb = _play(scenario(4, ("learned",), seat_params=[b] * 4))
     ra2 = _play(scenario(4, ("learned",), seat_params=[dict(a)] * 4))
-    assert not np.array_equal(ra[0], rb[0])
+    assert not np.array_equal(ra.scores, rb.scores)
     assert all(np.array_equal(x, y) for x, y in zip(ra, ra2))
     forget = scenario(4, ("learned",), seat_params=[{**a, "recall_own": 0.0, "recall_table": 0.0}] * 4)
     rows = np.zeros((4, S.N_SPARAMS))
@@ -104,14 +104,14 @@ def test_s7_learned_weights_and_memory_come_from_the_parameter_row():
     F.learned_rows(forget.sids(), forget.sparams(), rows)
     assert (rows[:, :2] == 0.0).all() and (rows[:, S.W_MAGNETS] == 1.0).all()
     assert (rows[:, S.W_FIND : S.W_FIND + len(S.PLANNER_W)] == S.PLANNER_W).all()
-    assert not np.array_equal(_play(forget)[0], ra[0])
+    assert not np.array_equal(_play(forget).scores, ra.scores)
 
 
 def test_s7_a_scratch_without_the_learned_marker_refuses_a_learned_seat():
     """A kernel compiled without the learned policy (every scenario without a learned seat) never plays a learned
     seat silently: its decision is refused (ST_BAD_ACTION)."""
     out = _play(scenario(4, ("learned",)), learned=False, games=3)
-    assert (out[4] == PL.ST_BAD_ACTION).all()
+    assert (out.status == PL.ST_BAD_ACTION).all()
 
 
 def test_x3_search_with_learned_rollouts_plays():
@@ -134,4 +134,4 @@ def test_x3_search_with_learned_rollouts_plays():
         PL.play_batch, PL.batch_scratch(4, prm, learned=True), 1, 0, 0, 2, 4, prm, sc.sids(), sc.sparams(),
         PL.N_EXTRA, search=search_scratch(sc, PL, prm=prm),
     )  # fmt: skip
-    assert set(np.unique(out[4])) <= {PL.ST_DONE, PL.ST_TRUNCATED}
+    assert set(np.unique(out.status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}
