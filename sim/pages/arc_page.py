@@ -80,8 +80,6 @@ def _panels(count: int, cols: int):
         axes.append(fig.add_subplot(grid[k // cols, k % cols], sharey=axes[0] if axes else None))
         axes[-1].xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         axes[-1].yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
-        if k % cols:  # (the y axis is the first panel's of the row)
-            axes[-1].tick_params(labelleft=False)
     return fig, axes
 
 

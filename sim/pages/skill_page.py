@@ -91,9 +91,9 @@ def _spread_note(s: dict) -> str:
     if "seat_spread" not in ((s.get("at_skill") or {}).get("figures") or {}):
         return ""
     return (
-        " The seat spread's 95% interval (its scripted column too) holds every seat at once (each seat's Wilson "
-        "interval at 1 - 0.05 / seats), so it is wider than Balance at a glance's seat balance, a normal interval of "
-        "the difference between the two seats that came out highest and lowest only."
+        " The seat spread's 95% intervals here (scripted and at skill) hold every seat at once (each seat's Wilson "
+        "interval at 1 - 0.05 / seats), so they are wider than the seat balance's in Balance at a glance, a normal "
+        "interval of the difference between the two seats that came out highest and lowest."
     )
 
 

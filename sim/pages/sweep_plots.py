@@ -201,7 +201,8 @@ def line_plot(d: dict, m: dict, axis: int):
             a.set_title(f"{label(pa)} = {value_words(pa, pa['labels'][pn])}", fontsize=9)
     for a in subs[len(panels) :]:
         a.set_visible(False)
-    ylabel = m["label"] + {"rate": " (%)", "points": " (percentage points)"}.get(m["kind"], "")
+    # (a long label in two lines: one line longer than the plot is high was cut at both ends)
+    ylabel = wrap_label(m["label"] + {"rate": " (%)", "points": " (percentage points)"}.get(m["kind"], ""), 36)
     if along:  # many or long values: one slanted line a tick
         (a,) = subs
         names = [label(o) for o in axes]

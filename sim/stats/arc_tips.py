@@ -79,29 +79,20 @@ def _won(winners: np.ndarray, seats: list[int]) -> np.ndarray:
     return (winners & sum(1 << s for s in seats)) != 0
 
 
-def _chances(keys, alive, won, fit, use, rounds_idx) -> np.ndarray:
-    """Each state's chance (float[games, rounds]) for the games of mask ``use``, from the counts of the games of
-    mask ``fit`` (the other half): their states of the same key that the side won, with PRIOR_GAMES of the round's
-    overall share."""
-    length = keys.shape[1]
+def _chances(ids, alive, won, fit, rounds_idx, places: int) -> np.ndarray:
+    """The side's chance at every state (float[games, rounds]; read where ``alive``) from the counts of the games of
+    mask ``fit`` (the other half): their states of the same place (``ids``: a place's index, 0 .. places - 1) that
+    the side won (``won`` per game), with PRIOR_GAMES of the round's overall share among them."""
+    length = ids.shape[1]
     sel = alive & fit[:, None]
-    k = keys[sel]
-    w = np.broadcast_to(won[:, None], keys.shape)[sel].astype(float)
-    uniq, inv = np.unique(k, return_inverse=True)
-    cnt = np.bincount(inv, minlength=len(uniq)).astype(float)
-    wins = np.bincount(inv, weights=w, minlength=len(uniq))
+    w = np.broadcast_to(won[:, None], ids.shape)[sel].astype(float)
+    cnt = np.bincount(ids[sel], minlength=places).astype(float)
+    wins = np.bincount(ids[sel], weights=w, minlength=places)
     r_all = np.bincount(rounds_idx[sel], minlength=length).astype(float)
     r_won = np.bincount(rounds_idx[sel], weights=w, minlength=length)
     base = np.divide(r_won, r_all, out=np.full(length, 0.5), where=r_all > 0)
-    out = np.zeros(keys.shape)
-    q = keys[use]
-    pos = np.minimum(np.searchsorted(uniq, q), max(len(uniq) - 1, 0))
-    hit = (uniq[pos] == q) if len(uniq) else np.zeros(q.shape, bool)
-    b = base[rounds_idx[use]]
-    c = np.where(hit, cnt[pos] if len(uniq) else 0.0, 0.0)
-    s = np.where(hit, wins[pos] if len(uniq) else 0.0, 0.0)
-    out[use] = (s + PRIOR_GAMES * b) / (c + PRIOR_GAMES)
-    return out
+    at = np.maximum(ids, 0)
+    return (wins[at] + PRIOR_GAMES * base[rounds_idx]) / (cnt[at] + PRIOR_GAMES)
 
 
 def tips(paths: np.ndarray, sides: dict[str, list[int]]) -> dict | None:
@@ -121,13 +112,17 @@ def tips(paths: np.ndarray, sides: dict[str, list[int]]) -> dict | None:
     alive = (r[None, :] + 1) < np.minimum(rounds, length + 1)[:, None]  # after round r + 1 the game went on
     keys = r[None, :] * (int(paths[g, COLUMNS:].max()) + 1) + paths[g, COLUMNS:]
     rounds_idx = np.broadcast_to(r[None, :], keys.shape)
+    ids = np.full(keys.shape, -1, np.int64)  # each state's place (round and scores), numbered once for both halves
+    places, ids[alive] = np.unique(keys[alive], return_inverse=True)
     odd = (g % 2).astype(bool)
     labels = list(sides)
     won = np.stack([_won(winners, sides[lab]) for lab in labels], axis=1)  # [games, sides]
     pw = np.zeros(keys.shape)  # the winning side's chance (any winner's, were a win shared)
     for i in range(len(labels)):
-        ch = _chances(keys, alive, won[:, i], odd, ~odd, rounds_idx) + _chances(
-            keys, alive, won[:, i], ~odd, odd, rounds_idx
+        ch = np.where(  # each half's chances from the other half's counts
+            odd[:, None],
+            _chances(ids, alive, won[:, i], ~odd, rounds_idx, len(places)),
+            _chances(ids, alive, won[:, i], odd, rounds_idx, len(places)),
         )
         pw = np.where(won[:, i][:, None], np.maximum(pw, ch), pw)
     below = alive & (pw <= 0.5)
