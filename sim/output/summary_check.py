@@ -53,13 +53,14 @@ TOP: tuple[Check, ...] = (
     ("team", _obj_or_none, "an object, or null for a competitive game"),
     ("arc", _obj_or_none, "an object, or null for a run without the game's arc"),
 )
+OPTIONAL = ("team", "arc")  # absent from a summary written before they were (drawn without them)
 SEAT: tuple[Check, ...] = (
     ("strategy", lambda v: isinstance(v, str) and bool(v), "a strategy's name"),
     ("win", _obj, "an object (wins, games, rate, ci95)"),
     ("win.wins", lambda v: _number(v) and v >= 0, "a number of wins, 0 or more"),
     ("win.games", _count, "a whole number, 0 or more"),
     ("win.rate", _share, "a share from 0 to 1"),
-    ("win.ci95", lambda v: _interval(v) and 0 <= v[0] <= v[1] <= 1, "two shares [low, high] from 0 to 1"),
+    ("win.ci95", lambda v: _interval(v) and -1e-9 <= v[0] <= v[1] <= 1 + 1e-9, "two shares [low, high] from 0 to 1"),
     ("sole_wins", _count, "a whole number, 0 or more"),
     ("shared_wins", _count, "a whole number, 0 or more"),
     ("score", _obj, "an object (the distribution of its score)"),
@@ -87,6 +88,8 @@ def problem(s: dict) -> str | None:
     from 0 to 1; got 'abc'" (None when every field checked holds what `sim run` writes there)."""
     for path, ok, allowed in TOP:
         v = _get(s, path)
+        if v is _MISSING and path in OPTIONAL:
+            continue
         if v is _MISSING or not ok(v):
             return f"field {path}: {allowed}; {_given(v)}"
     players = s["scenario"]["players"]
