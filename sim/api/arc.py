@@ -29,19 +29,11 @@ def check_arc_options(sample: int | None, rollouts: int | None, games: int | Non
 
 
 def team_groups(sc: Scenario) -> dict[str, list[int]] | None:
-    """A team game's teams ({label: seats}) for its timelines (one chance per team), None for a competitive one.
-    When one team holds every seat, its opponent is the game itself ({spec.nobody_wins: []}: a finished game no
-    seat won, Treasure Hunters' house)."""
-    spec = sc.spec
-    if not spec.team_roles:
-        return None
-    roles = spec.roles(sc.params, sc.players)
-    out: dict[str, list[int]] = {}
-    for s, r in enumerate(roles):
-        out.setdefault(f"the {spec.role_title(r)} team" if r in spec.team_roles else spec.role_title(r), []).append(s)
-    if len(out) == 1:
-        out[spec.nobody_wins] = []
-    return out
+    """A team game's teams ({label: seats}) for its timelines (one chance per team), None for a competitive one
+    (`sim.stats.arc_tips.team_groups`: a team holding every seat plays against the game itself, its house)."""
+    from sim.stats.arc_tips import team_groups as groups
+
+    return groups(sc.spec, sc.params, sc.players)
 
 
 def arc_run(

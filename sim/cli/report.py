@@ -91,6 +91,10 @@ def report(
             fail(f"{src}: not valid JSON ({e})")
         if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
             fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
+        from sim.output.summary_check import problem
+
+        if bad := problem(s):  # a damaged or edited field: named, with what it takes (not a Python error text)
+            fail(f"{src}: {bad}; its report cannot be drawn (run the scenario again to write it anew)")
         check_provenance(src.parent / "provenance.json")
         folder = redraw(src, s, out)
     after_write(folder)

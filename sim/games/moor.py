@@ -41,7 +41,11 @@ WEIGHTS = worded(tuple(ParamSpec(n, "float", d, (-100.0, 100.0), h) for n, d, h 
 # a search seat's rollout strategies, the default first (the strongest on the ladder at 4 players: docs/guide/ladder.md)
 ROLLOUTS = ("runner", "weighted", "cautious", "collector", "random", "learned")
 # the box: 20-30 min for 2-5 players; a default 4-player game is about 112 turns (reports/baselines/moor/4p.json)
-BOX = ((20, 30), "publisher: 2-5 players, 20-30 min (cardhaus, icv2; shared/design/games/README.md)")
+BOX = (
+    (20, 30),
+    "publisher: 2-5 players, 20-30 min (https://icv2.com/articles/news/view/41382/ghosts-moor, "
+    "https://www.cardhaus.com/ghosts-of-the-moor/)",
+)
 SECONDS = seconds_per_turn(
     13.0, "13 s puts a default 4-player game (about 112 turns) at about 24 min, inside the box's 20-30 min (publisher)"
 )

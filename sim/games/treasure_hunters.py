@@ -117,7 +117,8 @@ LEARNERS = (
 # (reports/baselines/treasure_hunters/basic-4p.json)
 BOX = (
     (30, 30),
-    "publisher (Mattel) and reviews: 2-5 players, 30 min (Opinionated Gamers, BGG; shared/design/games/README.md)",
+    "publisher (Mattel) and reviews: 2-5 players, 30 min (https://opinionatedgamers.com/2024/09/22/"
+    "dale-yu-ghost-fightin-treasure-hunters-anniversary-edition-essen-spiel-2024/)",
 )
 SECONDS = seconds_per_turn(
     20.0,

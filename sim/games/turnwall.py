@@ -60,7 +60,8 @@ WEIGHTS = MEMORY + worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) f
 # the box: about 20 min for 2-4 players; a default 4-player game is about 24 turns (reports/baselines/turnwall/4p.json)
 BOX = (
     (20, 20),
-    "publisher (Zoch): 2-4 players, about 20 min (reich-der-spiele, unser-spieleabend; shared/design/games/README.md)",
+    "publisher (Zoch): 2-4 players, about 20 min (https://www.reich-der-spiele.de/kritiken/ab-durch-die-mauer, "
+    "https://unser-spieleabend.de/2019/05/10/ab-durch-die-mauer-von-zoch/)",
 )
 SECONDS = seconds_per_turn(
     54.0,

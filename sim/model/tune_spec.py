@@ -275,6 +275,11 @@ def _param(name: str, raw: Any, where: str, from_table: bool) -> Param:
         return Param(name, "int" if ints else "float", where, low, high, 1 if ints else None)
     if LOOKS_LIKE_RANGE.match(raw):  # 20...60, 20..: a typo of a range
         _grid(raw, where)
+    if ".." in raw and "," not in raw:  # a..b, 20x..60: a range whose ends are not numbers (not "one choice")
+        raise TuneError(
+            f"{where}: {raw.strip()!r} is not a range: LO..HI takes two numbers (e.g. 20..60, 0.5..2.0, "
+            "20..60 step 5); or give two or more choices a,b,c"
+        )
     if from_table:
         raise TuneError(f'{where}: {raw!r} is not a range; write "LO..HI" or "LO..HI step S", or an array of choices')
     vals = []

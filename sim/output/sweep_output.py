@@ -175,8 +175,14 @@ def document(sw: Sweep, res: dict, provenance: dict) -> dict:
 
 def shown_kind(q) -> str:
     """How a quantity is shown: "points" for a rate minus its fair share (the first-player advantage, in percentage
-    points as on the run pages), otherwise its kind ("rate" in %, "mean" as a number)."""
+    points as on the run pages), "rate" (in %) for a mean that is a share in [0, 1] (its catalogue unit "share of
+    ...": arc.decided_by_score_share, plotted beside rates), otherwise its kind ("rate" in %, "mean" as a number)."""
+    if q.kind == "mean" and q.base.unit.startswith(SHARE_UNIT_PREFIX):
+        return "rate"
     return "points" if q.kind == "rate" and q.offset else q.kind
+
+
+SHARE_UNIT_PREFIX = "share of"  # a catalogue unit "share of the rounds": the mean is a share, shown in %
 
 
 def write(folder: Path, sw: Sweep, doc: dict, frame) -> None:

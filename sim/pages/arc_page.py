@@ -64,13 +64,24 @@ def _groups(a: dict, s: dict) -> list[tuple[list[int], dict]]:
     return out
 
 
-def _panels(rows: int, cols: int, **kw):
-    """A figure of ``rows`` x ``cols`` panels, 7 inches wide, placed by hand: the layout engine cost the arc's charts
-    half their drawing time (measured: Galleon 2p's fan 0.15 -> 0.07 CPU s), and the arc section is drawn in every
-    report of `make run`."""
+def _panels(count: int, cols: int):
+    """A figure of ``count`` panels in rows of ``cols``, 7 inches wide, sharing their y axis, placed by hand: the
+    layout engine cost the arc's charts half their drawing time (measured: Galleon 2p's fan 0.15 -> 0.07 CPU s),
+    and the arc section is drawn in every report of `make run`; only the panels drawn are made (a grid's hidden
+    panels cost their ticks: Moor 5p's fan 0.14 -> 0.09 CPU s) and each axis has at most 5 ticks."""
+    from matplotlib.ticker import MaxNLocator
+
+    rows = (count + cols - 1) // cols
     h = 2.3 * rows
-    fig, axes = plots._figure(7.0, h, ncols=cols, nrows=rows, layout=None, **kw)
-    fig.subplots_adjust(left=0.09, right=0.98, bottom=0.55 / h, top=1 - 0.35 / h, wspace=0.45, hspace=0.6)
+    fig, _unused = plots._figure(7.0, h, ncols=0, nrows=0, layout=None)
+    grid = fig.add_gridspec(
+        rows, cols, left=0.09, right=0.98, bottom=0.55 / h, top=1 - 0.35 / h, wspace=0.45, hspace=0.6
+    )
+    axes: list = []
+    for k in range(count):
+        axes.append(fig.add_subplot(grid[k // cols, k % cols], sharey=axes[0] if axes else None))
+        axes[-1].xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
+        axes[-1].yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
     return fig, axes
 
 
@@ -78,16 +89,13 @@ def fan(s: dict):
     """One panel per seat (team-mates with identical progress once): the median of its score so far after each
     round, with the 5-95% band across games, in the seat's colour."""
     import numpy as np
-    from matplotlib.ticker import MaxNLocator
 
     a = s.get("arc")
     if not a or not a.get("progress"):
         return None
     groups = _groups(a, s)
     cat = catalogue.for_summary(s)
-    cols = min(len(groups), 4)
-    rows = (len(groups) + cols - 1) // cols
-    fig, axes = _panels(rows, cols, sharey=True)
+    fig, axes = _panels(len(groups), min(len(groups), 4))
     x = np.arange(1, a["rounds"] + 1)
     for k, (seats, p) in enumerate(groups):
         ax = axes[k]
@@ -98,10 +106,7 @@ def fan(s: dict):
         role = s["seats"][seats[0]].get("role") or "player"
         ax.set_title(who + (f" ({s['seats'][seats[0]]['strategy']})" if len(seats) == 1 else f" ({role}s: one team)"))
         ax.set_ylabel(f"{cat.unit(f'score.seat{seats[0]}')} so far" if k == 0 or len(groups) > 1 else "")
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         ax.set_xlabel("after round")
-    for ax in axes[len(groups) :]:
-        ax.set_visible(False)
     axes[0].legend(fontsize=7, frameon=False, loc="upper left")
     return fig
 
@@ -136,15 +141,12 @@ def timeline(s: dict):
     """Win-probability timelines (`sim arc`): per seat the median of its estimated chance of winning after each
     round over the sampled games, with the 5-95% band; for a team game the team's chance."""
     import numpy as np
-    from matplotlib.ticker import MaxNLocator
 
     t = (s.get("arc") or {}).get("timeline")
     if not t or not t.get("bands"):
         return None
     bands = t["bands"]
-    cols = min(len(bands), 4)
-    rows = (len(bands) + cols - 1) // cols
-    fig, axes = _panels(rows, cols, sharey=True)
+    fig, axes = _panels(len(bands), min(len(bands), 4))
     for k, b in enumerate(bands):
         ax = axes[k]
         x = np.arange(1, len(b["p50"]) + 1)
@@ -156,10 +158,7 @@ def timeline(s: dict):
         ax.plot(x, 100 * np.asarray(b["mean"]), color=color, lw=1, ls="--", label="mean")
         ax.set_title(b["label"])
         ax.set_ylim(0, 100)
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
         ax.set_xlabel("after round")
-    for ax in axes[len(bands) :]:
-        ax.set_visible(False)
     axes[0].set_ylabel("chance of winning (%)")
     axes[0].legend(fontsize=7, frameon=False, loc="upper left")
     return fig
@@ -215,8 +214,37 @@ def sentences(s: dict) -> list[str]:
             f"{_pct(cb.rate)} of games ({_ci(cb.ci95)}) are won by a child who was alone in last place "
             "after some round."
         )
+    out += tips_sentences(s)
     out += timeline_sentences(s)
     return out
+
+
+def _from_round(d: dict) -> str:
+    """'from the first round' or 'after round 7 of 19', with its 95% interval."""
+    ci = f"95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}"
+    if d["p50"] <= 1:
+        return f"from the first round ({ci})"
+    if d["p50"] >= d["rounds_p50"]:
+        return f"only at the end, after round {d['p50']:.0f} ({ci})"
+    return f"after round {d['p50']:.0f} of {d['rounds_p50']:.0f} ({ci})"
+
+
+def tips_sentences(s: dict) -> list[str]:
+    """When a team game tips, from the run's own games by score (`sim.stats.arc_tips`), in plain words."""
+    t = (s.get("arc") or {}).get("tips")
+    if not t:
+        return []
+    sides = [
+        f"{_from_round(x)} in the {x['games']:,} games {'' if lab.startswith('the ') else 'the '}{lab} won"
+        for lab, x in t["by_side"].items()
+    ]
+    return [
+        f"When does the game tip? By the scores alone, the side that wins is the favourite for good "
+        f"{_from_round(t['tipped'])} in half the games: " + "; ".join(sides) + ".",
+        f"(Estimated without rollouts from the run's first games, {t['games']:,} finished: a side's chance after a "
+        "round is the share of the other half of those games with the same scores after the same round that it went "
+        "on to win.)",
+    ]
 
 
 def _rollout_players(t: dict) -> str:
@@ -356,6 +384,17 @@ def measure_rows(s: dict) -> list[dict]:
                 "value": str(d["p50"]),
                 "95% interval": _median_ci(d).removeprefix("95% interval ") + f"quartiles {d['p25']}-{d['p75']}",
                 "games": d["games"],
+            }
+        )
+    tips = a.get("tips")
+    if tips:
+        d = tips["tipped"]
+        rows.append(
+            {
+                "measure": "tips at, by score: the winning side's chance above 50% for good from round (median)",
+                "value": f"{d['p50']:.0f}",
+                "95% interval": f"{d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}; quartiles {d['p25']:.0f}-{d['p75']:.0f}",
+                "games": tips["games"],
             }
         )
     t = a.get("timeline") or {}

@@ -57,6 +57,8 @@ def _figure(
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(w, h), layout=layout)
+    if not nrows:  # (the caller places its own axes)
+        return fig, []
     axes = fig.subplots(nrows, ncols, squeeze=False, **kw)
     return fig, [a for row in axes for a in row]
 

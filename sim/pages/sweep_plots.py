@@ -202,7 +202,8 @@ def line_plot(d: dict, m: dict, axis: int):
             a.set_title(f"{label(pa)} = {value_words(pa, pa['labels'][pn])}", fontsize=9)
     for a in subs[len(panels) :]:
         a.set_visible(False)
-    ylabel = m["label"] + {"rate": " (%)", "points": " (percentage points)"}.get(m["kind"], "")
+    # (a long label in two lines: one line longer than the plot is high was cut at both ends)
+    ylabel = wrap_label(m["label"] + {"rate": " (%)", "points": " (percentage points)"}.get(m["kind"], ""), 36)
     if along:  # many or long values: one slanted line a tick
         (a,) = subs
         names = [label(o) for o in axes]
@@ -363,10 +364,25 @@ def _label(ax: dict, v) -> str:
     return ax["labels"][ax["values"].index(v)]
 
 
+def nothing_to_draw(d: dict, m: dict) -> str:
+    """Why measure ``m`` has no plot: a rate that is 0 at every point (no shared win anywhere: a flat line at 0
+    says nothing), in words; "" when it has one."""
+    vals = [r["measures"].get(m["name"], {}).get("value") for r in d["points"]]
+    if m["kind"] != "rate" or not vals or any(v is None or v != 0 for v in vals):
+        return ""
+    return (
+        f"{m['label']}: 0% at every point (not one finished game of any point), so no curve is drawn; each "
+        "point's 95% interval is in the table below"
+    )
+
+
 def plot_list(d: dict) -> list[tuple[str, str, str | None]]:
-    """(id, caption, svg) of every plot of the page (svg None: the plot drew nothing)."""
-    out = []
+    """(id, caption, svg) of every plot of the page (svg None: nothing drawn, the caption says why)."""
+    out: list[tuple[str, str, str | None]] = []
     for m in d["chosen"]:
+        if none := nothing_to_draw(d, m):  # (svg None: the page shows the caption as a note)
+            out.append((f"none-{m['name']}", none, None))
+            continue
         if d["mode"] == "grid" and len(d["axes"]) == 2:
             out.append(
                 (

@@ -223,6 +223,7 @@ class Lines:
         import threading
 
         self.t_played, self.what, self.doing, self.said = self.clock(), what, doing, False
+        self.broken = False  # the step line begun was ended early by a line of `say` (its time said again at the end)
         self.lock = threading.Lock()
         self.timer = threading.Timer(STEP_SAID_S, self._say_step)
         self.timer.daemon = True
@@ -242,7 +243,7 @@ class Lines:
             self._say(line)
             return
         with self.lock:
-            if self.said and not getattr(self, "broken", False):
+            if self.said and not self.broken:
                 print(file=self.stream, flush=True)
                 self.broken = True
             self._say(line)
@@ -257,7 +258,7 @@ class Lines:
             with self.lock:
                 if self.said:  # end the line begun, also when stopped or failed
                     end = f" {self.clock() - self.t_played:.1f} s" if kind is None else " stopped"
-                    if getattr(self, "broken", False):  # (lines came between: the step said again with its time)
+                    if self.broken:  # (lines came between: the step said again with its time)
                         end = f"{self.label}: {self.doing} {self.what} ...{end}"
                     self._say(end)
                 self.said = True

@@ -324,7 +324,10 @@ def new_aggregates(sc: Scenario, arc: bool = False) -> Aggregates:
     """Empty aggregates of a run of ``sc`` (``arc``: with the game's arc counts, sim.stats.arc)."""
     spec = sc.spec
     arc_len = spec.arc_len if arc else 0
-    return Aggregates(sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len, arc_len)
+    paths = bool(spec.team_roles)  # a team game's fan-chart games one row each: when the house tips (arc_tips)
+    return Aggregates(
+        sc.players, spec.score_range, spec.extra_columns, len(spec.curves), spec.curve_len, arc_len, paths
+    )
 
 
 @dataclass

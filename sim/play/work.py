@@ -107,7 +107,7 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
     agg = runner.new_aggregates(sc, arc=arc)
     agg.add(out.game0, out.scores, out.winners, out.turns, out.rounds, out.status, out.extra, out.curves)
     if out.arc is not None:
-        agg.add_arc(out.arc, out.status, out.rounds, out.winners, out.arc_fan)
+        agg.add_arc(out.arc, out.status, out.rounds, out.winners, out.arc_fan, out.game0)
     dec = Decisiveness(sc)
     dec.add(out)
     sums = Sums(sc, arc=arc)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.stats import arc
+from sim.stats import arc, arc_tips
 
 WIN_UNITS = 60  # a win shared by k players gives each 60 / k units: exact for k = 1..6
 
@@ -23,6 +23,9 @@ def _add_hist(acc: np.ndarray | None, values: np.ndarray) -> np.ndarray:
         return h
     acc[: len(h)] += h
     return acc
+
+
+PER_GAME = ("arc_paths",)  # per-game rows, not counts: left out of to_dict (summary.json, the exact checks)
 
 
 class Aggregates:
@@ -45,6 +48,7 @@ class Aggregates:
         n_curves: int = 0,
         curve_len: int = 0,
         arc_len: int = 0,
+        arc_paths: bool = False,
     ):
         n = players
         self.players = n
@@ -74,6 +78,8 @@ class Aggregates:
         self.arc_hist, self.arc_lead, self.arc_changes = a["arc_hist"], a["arc_lead"], a["arc_changes"]
         self.arc_half, self.arc_comeback = a["arc_half"], a["arc_comeback"]
         self.arc_clear, self.arc_share = a["arc_clear"], a["arc_share"]
+        # a team game's fan-chart games one row each (`sim.stats.arc_tips`: when the house tips); never in to_dict
+        self.arc_paths = arc_tips.new_paths(arc.FAN_GAMES if arc_paths and arc_len else 0, arc_len)
 
     def add(self, game0: int, scores, winners, turns, rounds, status, extra, curves) -> None:
         """Fold one chunk of kernel outputs (games game0 .. game0 + len(status) - 1) into the counts."""
@@ -121,16 +127,21 @@ class Aggregates:
             self.curve_sq += np.where(alive, cv * cv, 0).sum(axis=0)
             self.curve_games += alive.sum(axis=0)
 
-    def add_arc(self, rows, status, rounds, winners, fan_rows=None) -> None:
-        """Fold one chunk's arc record into the arc counts: ``rows`` every game's standings and figures (int32[games,
-        rows, rounds], its last two rows; kernels/arc.py), ``fan_rows`` the full records of its first games of the fan
-        chart (`sim.stats.arc.add`; None: none)."""
+    def add_arc(self, rows, status, rounds, winners, fan_rows=None, game0: int = 0) -> None:
+        """Fold one chunk's arc record (its first game ``game0``) into the arc counts: ``rows`` every game's
+        standings and figures (int32[games, rows, rounds], its last two rows; kernels/arc.py), ``fan_rows`` the full
+        records of its first games of the fan chart (`sim.stats.arc.add`; None: none), also into a team game's path
+        rows (`sim.stats.arc_tips.fold`)."""
         arc.add(self, rows, status == 0, rounds, winners, fan_rows)
+        if self.arc_paths.size and fan_rows is not None and len(fan_rows):
+            arc_tips.fold(self.arc_paths, game0, fan_rows, status == 0, rounds, winners, self.score_lo, self.score_hi)
 
     def to_dict(self) -> dict:
         """Plain-int dict of every count (the machine contract for exact regression checks)."""
         d = {}
         for k, v in self.__dict__.items():
+            if k in PER_GAME:
+                continue
             if isinstance(v, np.ndarray):
                 d[k] = v.tolist()
             elif isinstance(v, list):

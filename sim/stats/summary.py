@@ -149,6 +149,9 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
         "arc": arc_summary(agg, not coop),  # the game's arc: progress by round, who leads, arc measures
         "aggregates": agg.to_dict(),
     }
+    from sim.stats import arc_tips
+
+    arc_tips.attach(out["arc"], agg.arc_paths, sc.spec, sc.params, sc.players)  # a team game: when the house tips
     mins = minutes(sc, out["length"]["turns"])
     if mins is not None:
         out["length"]["minutes"] = mins

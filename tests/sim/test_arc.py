@@ -242,3 +242,30 @@ def test_compare_sample_bad_options_are_one_line(args, says, tmp_path):
     r = cli.invoke(app, ["compare", MOOR, "--set-b", "track_len=40", "--out", str(tmp_path / "x"), *args])
     assert r.exit_code == 2, r.output
     assert says in one_error_line(r)
+
+
+@pytest.mark.kernel
+def test_every_team_report_with_the_arc_says_when_the_house_tips_whatever_the_chunks(tmp_path):
+    """`sim run --arc` of a Treasure Hunters scenario (what `make run` plays) says when the game tips, from its
+    own games by score (`sim.stats.arc_tips`): the same figure with other chunks and threads (each game's path row
+    is written by its own chunk), in the summary, the plain words and the measures table; not in a competitive
+    game's, nor without the arc."""
+    from sim.pages import arc_page
+    from sim.play import work
+    from sim.stats.summary import summarize
+
+    sc = load(TH)
+    a = work.play_games(sc, 900, 4, 900, None, RunContext(threads=1, arc=True)).agg
+    b = work.play_games(sc, 900, 4, 250, None, RunContext(threads=2, arc=True)).agg
+    assert np.array_equal(a.arc_paths, b.arc_paths) and "arc_paths" not in a.to_dict()
+    s = summarize(sc, b)
+    t = s["arc"]["tips"]
+    assert t["games"] == int((a.arc_paths[:, 0] > 0).sum()) == a.finished  # every game finished is one of the fan's
+    assert set(t["by_side"]) <= {"the hunter team", "the house"} and 1 <= t["tipped"]["p50"] <= t["tipped"]["p75"]
+    words = " ".join(arc_page.sentences(s))
+    assert "When does the game tip? By the scores alone" in words and f"{t['games']:,} finished" in words
+    assert any(r["measure"].startswith("tips at, by score") for r in arc_page.measure_rows(s))
+    plain = work.play_games(sc, 300, 4, 300, None, RunContext(threads=1)).agg
+    assert summarize(sc, plain)["arc"] is None and plain.arc_paths.size == 0
+    moor = work.play_games(load(MOOR), 300, 4, 300, None, RunContext(threads=1, arc=True)).agg
+    assert "tips" not in summarize(load(MOOR), moor)["arc"]

@@ -542,3 +542,22 @@ def test_a_line_said_while_the_report_is_written_stands_on_its_own(monkeypatch):
         "moor-4p: 10 games in 1.0 s, 10 games/s\nmoor-4p: writing the report ...\n"
         "moor-4p: timelines 1/2 games\nmoor-4p: timelines 2/2 games\nmoor-4p: writing the report ... 2.5 s\n"
     )
+
+
+def test_a_line_said_before_the_step_line_leaves_the_step_line_whole(monkeypatch):
+    """`Lines.say` before the step line is begun (writing was quick so far): the line stands on its own and the step
+    line, said at the end, is one line with its time (the flag that it was broken starts cleared in `played`)."""
+    from sim.play import progress as PG
+
+    monkeypatch.setattr(PG, "STEP_SAID_S", 60.0)  # the step line is not begun by the timer
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
+        now[0] += 1
+        lines.advance(10)
+        lines.played()
+        assert lines.broken is False
+        lines.say("moor-4p: timelines 1/1 games")
+        now[0] += 0.5
+    assert buf.getvalue() == (
+        "moor-4p: timelines 1/1 games\nmoor-4p: 10 games in 1.0 s, 10 games/s\nmoor-4p: writing the report ... 0.5 s\n"
+    )

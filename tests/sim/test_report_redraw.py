@@ -119,7 +119,8 @@ def test_report_redraw_of_an_incomplete_summary_leaves_the_folder_as_it_was(rep)
     before = snapshot(rep)
     r = cli.invoke(app, ["report", str(rep)])
     assert r.exit_code == EXIT_BAD_INPUT
-    assert "incomplete summary" in one_error_line(r) and "is as it was" in r.stderr
+    line = one_error_line(r)
+    assert "field seats[0].win: an object (wins, games, rate, ci95); it is missing" in line, line
     assert snapshot(rep) == before and leftovers(rep) == []
 
 
@@ -238,3 +239,28 @@ def test_report_of_another_commands_folder_says_what_it_is(kind, tmp_path):
     assert r.exit_code == EXIT_BAD_INPUT, r.output
     assert line.startswith(f"error: {folder}: the folder of a {kind} (its page is {kind}.html"), line
     assert f"run the {kind} command again" in line and "no such file" not in line
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(
+    "corrupt, says",
+    [
+        (lambda s: s["seats"][1]["win"].update(rate="abc"), "field seats[1].win.rate: a share from 0 to 1; got 'abc'"),
+        (lambda s: s["games"].update(finished="12"), "field games.finished: a whole number, 0 or more; got '12'"),
+        (lambda s: s.update(seats={}), "field seats: a list of seat objects; got an object"),
+        (lambda s: s["scenario"].update(players=3), "field seats: one object per seat (3, scenario.players); got 2"),
+        (lambda s: s["seats"][0]["win"].update(ci95=[0.5]), "field seats[0].win.ci95: two shares [low, high]"),
+        (lambda s: s.update(arc=[1]), "field arc: an object, or null for a run without the game's arc; got a list"),
+    ],
+)
+def test_report_redraw_of_a_corrupt_summary_names_the_field_and_what_it_takes(rep, corrupt, says):
+    """A field of the wrong type gave a Python TypeError text ("incomplete summary ... (TypeError: ...)"): now one
+    line names the field, what is allowed there and what the file holds; exit 3, the folder as it was."""
+    s = json.loads((rep / "summary.json").read_text())
+    corrupt(s)
+    (rep / "summary.json").write_text(json.dumps(s))
+    before = snapshot(rep)
+    r = cli.invoke(app, ["report", str(rep)])
+    line = one_error_line(r)
+    assert r.exit_code == EXIT_BAD_INPUT and line.startswith(f"error: {rep / 'summary.json'}: ") and says in line, line
+    assert "Error" not in line and snapshot(rep) == before

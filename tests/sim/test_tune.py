@@ -460,3 +460,14 @@ def test_an_interrupted_tune_says_how_many_points_it_kept(tmp_path, reports, mon
         n = stored_points(out)
         assert n == 2 and f"the study and the 2 points played so far are kept in {out}" in line, line
         assert (out / "study.db").exists() and not (out / "tune.json").exists()
+
+
+@pytest.mark.parametrize("raw", ["a..b", "20..sixty", "x20..60"])
+def test_a_range_whose_ends_are_not_numbers_says_so_not_one_choice(raw):
+    """`--param track_len=a..b` said "one choice; give two or more": a range was meant. The line names the field,
+    what a range takes and what was given."""
+    with pytest.raises(TuneError) as e:
+        parse_param(f"track_len={raw}")
+    line = str(e.value)
+    assert line.startswith(f"--param track_len={raw}: ") and f"'{raw}' is not a range" in line, line
+    assert "LO..HI" in line and "one choice" not in line
