@@ -1,7 +1,8 @@
 """Ghostly Galleon: state layout and pure rule functions (clauses of kernels/galleon/RULES.md).
 
-State: one flat int32 vector ``st`` (S_SIZE). Parameters: int64 ``prm`` (P_* offsets, built by params.pack with the
-compiled board and the duel tables). The verbs follow OpenSpiel: `legal_actions` (decision phases), `apply_action`,
+State: one flat int32 vector ``st`` (S_SIZE). Parameters: int64 ``prm`` (built by params.pack with the compiled
+board and the duel tables). Both are declared below field by field with their sizes (kernels/layout.py), which
+gives the offsets S_* and P_*. The verbs follow OpenSpiel: `legal_actions` (decision phases), `apply_action`,
 `apply_chance` (chance phases: the dice, a random face-down tile, a duel die), `returns`. Every verb ends by running
 `advance`, the turn's state machine, until the next decision or chance node. Nothing raises (kernels/README.md): a
 bad action returns -1.
@@ -17,6 +18,7 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.eventlog import log_event
+from kernels.layout import Layout
 
 RULES_VERSION = 3
 
@@ -53,151 +55,158 @@ K_CAPTAIN = 8
 K_WHIRLPOOL = 9
 K_ROCK = 10
 
-# ---- parameter vector offsets ---------------------------------------------------------------------------------
-P_MAX_TURNS = 0
-P_GOLD_TARGET = 1
-P_GHOST_DIE = 2  # C1: 0 pirate stays (reading A), 1 pirate moves the other die (reading B)
-P_BLOCKED = 3  # C2: 0 longest legal move when no exact path, 1 stay
-P_TERROR = 4  # C4: 0 graph adjacency, 1 only pirates on ship spaces
-P_CANNON = 5  # C7: 0 not twice in a row, 1 once per game
-P_WATER_SAFE = 6  # C6: 1 pirates in a whirlpool or on a rock cannot be challenged
-P_NSPACES = 7
-P_CAPTAIN = 8
-P_CAPTAIN_DOOR = 9
-P_HIDEOUT = 10  # [4]
-P_CABIN = 14  # [6] cabin spaces
-P_DOOR = 20  # [6]
-P_CANNON_BEHIND = 26  # [4]
-P_CANNON_Q = 30  # [4]
-P_WHIRL = 34  # [4]
-P_ROCK = 38  # [4]
-P_SHORE = 42  # [4]
-P_CHEST_KEYS = 46  # [6] key stickers of the six chests (0 blank)
-P_KEY_TILES = 52  # [5] key type of key tiles 13..17 (0 broken)
-P_DUEL_WIN = 57  # [9] attacker's chance x 1e6, index wa * 3 + wd
-P_KIND = 66  # [128]
-P_QUARTER = P_KIND + MAX_SPACES  # [128] -1 none
-P_OWNER = P_QUARTER + MAX_SPACES  # [128] hideout owner, -1
-P_CABIN_OF = P_OWNER + MAX_SPACES  # [128] cabin index of a cabin space, -1
-P_CANNON_AT = P_CABIN_OF + MAX_SPACES  # [128] cannon fired from this space, -1
-P_DEG = P_CANNON_AT + MAX_SPACES  # [128]
-P_ADJ = P_DEG + MAX_SPACES  # [128 * 8] neighbours (edges, stairs, cave links; a rock: its shore)
-P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG  # [128 * 8] 1 = cave link (not "next to"); 0 otherwise (the rock's way
-#                                          to its shore too: next to it, C4/C6)
-P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG  # [3 * 3 * 3 * 7]
-P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7  # [3 * 3 * 7 * 3 * 7]
-P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7  # [128 * 128] fewest pips (strategies)
-P_ROCK_EXIT = P_DIST + MAX_SPACES * MAX_SPACES  # R13/C6: 0 the step from the rock onto the shore costs a pip,
-#                                                   1 the count starts at the shore (that step is free)
-P_STANDUP = P_ROCK_EXIT + 1  # R14/C19: 0 the knocked-down player rolls (a 6 moves the ghost), 1 no roll
-P_GHOST_REACH = P_ROCK_EXIT + 2  # R10: the most steps the ghost moves (rulebook: 6)
-P_NBR = P_ROCK_EXIT + 3  # [128 * 4] per space, 128-bit sets (lo, hi words): its neighbours along edges,
-#                                  stairs and the rock's way (P_ADJC != 1), then along cave links (P_ADJC == 1)
-P_WMASK = P_NBR + MAX_SPACES * 4  # 128-bit sets (lo, hi): spaces that end a path (cabin, captain's cabin, hideout),
-#                                  the rooms (cabin, captain's cabin), cave entrances, then each seat's own hideout [4]
+# ---- parameter vector layout (kernels/layout.py: offsets follow from the sizes) --------------------------------------
+_P = Layout("parameters")
+P_MAX_TURNS = _P.field()
+P_GOLD_TARGET = _P.field()
+P_GHOST_DIE = _P.field()  # C1: 0 pirate stays (reading A), 1 pirate moves the other die (reading B)
+P_BLOCKED = _P.field()  # C2: 0 longest legal move when no exact path, 1 stay
+P_TERROR = _P.field()  # C4: 0 graph adjacency, 1 only pirates on ship spaces
+P_CANNON = _P.field()  # C7: 0 not twice in a row, 1 once per game
+P_WATER_SAFE = _P.field()  # C6: 1 pirates in a whirlpool or on a rock cannot be challenged
+P_NSPACES = _P.field()
+P_CAPTAIN = _P.field()
+P_CAPTAIN_DOOR = _P.field()
+P_HIDEOUT = _P.field(MAX_PLAYERS)
+P_CABIN = _P.field(N_CABINS)  # cabin spaces
+P_DOOR = _P.field(N_CABINS)
+P_CANNON_BEHIND = _P.field(N_CANNONS)
+P_CANNON_Q = _P.field(N_CANNONS)
+P_WHIRL = _P.field(N_WHIRL)
+P_ROCK = _P.field(N_WHIRL)
+P_SHORE = _P.field(N_WHIRL)
+P_CHEST_KEYS = _P.field(N_CABINS)  # key stickers of the six chests (0 blank)
+P_KEY_TILES = _P.field(5)  # key type of key tiles 13..17 (0 broken)
+P_DUEL_WIN = _P.field(9)  # attacker's chance x 1e6, index wa * 3 + wd
+P_KIND = _P.field(MAX_SPACES)
+P_QUARTER = _P.field(MAX_SPACES)  # -1 none
+P_OWNER = _P.field(MAX_SPACES)  # hideout owner, -1
+P_CABIN_OF = _P.field(MAX_SPACES)  # cabin index of a cabin space, -1
+P_CANNON_AT = _P.field(MAX_SPACES)  # cannon fired from this space, -1
+P_DEG = _P.field(MAX_SPACES)
+P_ADJ = _P.field(MAX_SPACES * MAX_DEG)  # neighbours (edges, stairs, cave links; a rock: its shore)
+P_ADJC = _P.field(MAX_SPACES * MAX_DEG)  # 1 = cave link (not "next to"); 0 otherwise (the rock's way to its
+#                                         shore too: next to it, C4/C6)
+P_ATT_STOP = _P.field(3 * 3 * 3 * 7)
+P_DEF_STOP = _P.field(3 * 3 * 7 * 3 * 7)
+P_DIST = _P.field(MAX_SPACES * MAX_SPACES)  # fewest pips (strategies)
+P_ROCK_EXIT = _P.field()  # R13/C6: 0 the step from the rock onto the shore costs a pip, 1 the count starts at
+#                           the shore (that step is free)
+P_STANDUP = _P.field()  # R14/C19: 0 the knocked-down player rolls (a 6 moves the ghost), 1 no roll
+P_GHOST_REACH = _P.field()  # R10: the most steps the ghost moves (rulebook: 6)
+P_NBR = _P.field(MAX_SPACES * 4)  # per space, 128-bit sets (lo, hi words): its neighbours along edges,
+#                                   stairs and the rock's way (P_ADJC != 1), then along cave links (P_ADJC == 1)
+# P_WMASK: 128-bit sets (lo, hi words) at these offsets: the spaces that end a path (cabin, captain's cabin, hideout),
+# the rooms (cabin, captain's cabin), the cave entrances, then each seat's own hideout (one set a seat)
 W_STOP = 0
 W_ROOM = 2
 W_CAVE = 4
 W_OWN = 6
-P_NEXT = P_WMASK + 14  # [128 * 2] per space, the 128-bit set (lo, hi) of the spaces next to it (`next_to`:
-#                                  P_ADJC == 0)
-P_SIZE = P_NEXT + MAX_SPACES * 2
+P_WMASK = _P.field(W_OWN + 2 * MAX_PLAYERS)
+P_NEXT = _P.field(MAX_SPACES * 2)  # per space, the 128-bit set (lo, hi) of the spaces next to it (`next_to`:
+#                                    P_ADJC == 0)
+P_SIZE = _P.end()
 
-# ---- state offsets ----------------------------------------------------------------------------------------------
-S_N = 0
-S_CUR = 1
-S_FIRST = 2
-S_PHASE = 3
-S_STAGE = 4  # where `advance` resumes
-S_TURNS = 5
-S_WINNER = 6
-S_ACTOR = 7  # seat that takes the pending decision
-S_GHOST = 8  # space of the ghost
-S_D1 = 9
-S_D2 = 10
-S_PIPS = 11  # pips of the pending move
-S_MOVED = 12  # pips the mover went this turn (duels need >= 1)
-S_LASTCANNON = 13  # cannon fired at the ghost's previous stop, -1
-S_FIRED = 14  # bit c: cannon c has fired (once-per-game option)
-S_CH_KIND = 15  # pending chance: CH_*
-S_CH_N = 16  # number of outcomes
-S_TK_FROM = 17  # tile draw: holder (seat or LOC_*)
-S_TK_TO = 18
-S_TK_RET = 19  # stage after the draw
-S_LAST_TILE = 20  # tile moved by the last draw or stack take
-S_NPEND = 21  # pirates overboard waiting for a whirlpool
-S_PEND = 22  # [4]
-S_CHOOSER = 26
-S_VRET = 27  # stage after the victims
-S_PARROT_RET = 28  # stage after a parrot action
-S_DUEL_ATT = 29
-S_DUEL_DEF = 30
-S_WA = 31
-S_WD = 32
-S_ROLLER = 33  # 0 attacker rolling, 1 defender
-S_ROLLS_LEFT = 34
-S_DIE = 35  # the roller's current value
-S_ATT_RES = 36
-S_DUEL_WINNER = 37
-S_MUST_DUEL = 38
-S_NSTACK = 39
-S_MOVE_CAVE = 40  # the pending move went through the caves
-S_CAVE_TOOK = 41  # bit s: seat s stands in the caves and took its tile of this visit (R7)
-S_PARROT_SEEN = 42  # 1 once the parrot has left the stack: it acts at once, so the table saw it, and when it
-#                          flies back its place on the stack (the top: nothing else is ever put back) is public (H1)
-S_STANDING = 43  # 1 while the turn's roll is one of a pirate standing up (R14/C19): it does not move
-S_POS = 44  # [4] space of each seat's pirate (-1 not in play)
-S_STATUS = 48  # [4] ST_*
-S_BLOCKED = 52  # [4] 1: it could not move on its last move turn
-S_PEEKED = 56  # [4] bit c: the seat knows cabin c's sticker
-S_OPENED_BY = 60  # [4] chests opened (public)
-S_KEYS_SHOWN = 64  # [4] bit k: the seat showed a key of type k (public)
-S_SHOWN_W = 68  # [4] weapon the seat last showed in a duel (public), -1 none yet
-S_STICKER = 72  # [6] key sticker of the chest in cabin c (hidden until peeked or shown)
-S_EMPTY = 78  # bit c: the chest of cabin c was opened (public)
-S_LOC = 80  # [18]
-S_STACK = 98  # [18] stack bottom .. top
-S_OCC = 116  # [128] seat on the space, GHOST_OCC, or -1
-S_OPT = S_OCC + MAX_SPACES  # [128] move options of the pending decision (OPT_* bits)
+# ---- state layout ----------------------------------------------------------------------------------------------------
+_S = Layout("state")
+S_N = _S.field()
+S_CUR = _S.field()
+S_FIRST = _S.field()
+S_PHASE = _S.field()
+S_STAGE = _S.field()  # where `advance` resumes
+S_TURNS = _S.field()
+S_WINNER = _S.field()
+S_ACTOR = _S.field()  # seat that takes the pending decision
+S_GHOST = _S.field()  # space of the ghost
+S_D1 = _S.field()
+S_D2 = _S.field()
+S_PIPS = _S.field()  # pips of the pending move
+S_MOVED = _S.field()  # pips the mover went this turn (duels need >= 1)
+S_LASTCANNON = _S.field()  # cannon fired at the ghost's previous stop, -1
+S_FIRED = _S.field()  # bit c: cannon c has fired (once-per-game option)
+S_CH_KIND = _S.field()  # pending chance: CH_*
+S_CH_N = _S.field()  # number of outcomes
+S_TK_FROM = _S.field()  # tile draw: holder (seat or LOC_*)
+S_TK_TO = _S.field()
+S_TK_RET = _S.field()  # stage after the draw
+S_LAST_TILE = _S.field()  # tile moved by the last draw or stack take
+S_NPEND = _S.field()  # pirates overboard waiting for a whirlpool
+S_PEND = _S.field(MAX_PLAYERS)
+S_CHOOSER = _S.field()
+S_VRET = _S.field()  # stage after the victims
+S_PARROT_RET = _S.field()  # stage after a parrot action
+S_DUEL_ATT = _S.field()
+S_DUEL_DEF = _S.field()
+S_WA = _S.field()
+S_WD = _S.field()
+S_ROLLER = _S.field()  # 0 attacker rolling, 1 defender
+S_ROLLS_LEFT = _S.field()
+S_DIE = _S.field()  # the roller's current value
+S_ATT_RES = _S.field()
+S_DUEL_WINNER = _S.field()
+S_MUST_DUEL = _S.field()
+S_NSTACK = _S.field()
+S_MOVE_CAVE = _S.field()  # the pending move went through the caves
+S_CAVE_TOOK = _S.field()  # bit s: seat s stands in the caves and took its tile of this visit (R7)
+S_PARROT_SEEN = _S.field()  # 1 once the parrot has left the stack: it acts at once, so the table saw it, and
+#                             when it flies back its place on the stack (the top: nothing else is ever put back) is
+#                             public (H1)
+S_STANDING = _S.field()  # 1 while the turn's roll is one of a pirate standing up (R14/C19): it does not move
+S_POS = _S.field(MAX_PLAYERS)  # space of each seat's pirate (-1 not in play)
+S_STATUS = _S.field(MAX_PLAYERS)  # ST_*
+S_BLOCKED = _S.field(MAX_PLAYERS)  # 1: it could not move on its last move turn
+S_PEEKED = _S.field(MAX_PLAYERS)  # bit c: the seat knows cabin c's sticker
+S_OPENED_BY = _S.field(MAX_PLAYERS)  # chests opened (public)
+S_KEYS_SHOWN = _S.field(MAX_PLAYERS)  # bit k: the seat showed a key of type k (public)
+S_SHOWN_W = _S.field(MAX_PLAYERS)  # weapon the seat last showed in a duel (public), -1 none yet
+S_STICKER = _S.field(N_CABINS)  # key sticker of the chest in cabin c (hidden until peeked or shown)
+S_EMPTY = _S.field()  # bit c: the chest of cabin c was opened (public)
+_S.reserve(1)  # spare: the tile places start at 80 as before
+S_LOC = _S.field(N_TILES)
+S_STACK = _S.field(N_TILES)  # stack bottom .. top
+S_OCC = _S.field(MAX_SPACES)  # seat on the space, GHOST_OCC, or -1
+S_OPT = _S.field(MAX_SPACES)  # move options of the pending decision (OPT_* bits)
 # counters
-S_DECISIONS = S_OPT + MAX_SPACES
-S_GHOST_MOVES = S_DECISIONS + 1
-S_OVERBOARD = S_DECISIONS + 2
-S_CANNON_FIRES = S_DECISIONS + 3
-S_CANNON_HITS = S_DECISIONS + 4
-S_DUELS = S_DECISIONS + 5
-S_DUEL_WINS = S_DECISIONS + 6  # [3] by the winner's weapon
-S_STOLEN = S_DECISIONS + 9
-S_OPENED = S_DECISIONS + 10
-S_BOTTLES = S_DECISIONS + 11
-S_PARROT_USES = S_DECISIONS + 12
-S_CAVE_TILES = S_DECISIONS + 13
-S_CAPTAIN_TILES = S_DECISIONS + 14
-S_BLOCKED_TURNS = S_DECISIONS + 15
-S_HOME_EARLY = S_DECISIONS + 16
-S_CAPTAIN_VISITS = S_DECISIONS + 17  # entries into the captain's cabin (R15)
-S_PARROT_DRAWS = S_DECISIONS + 18  # ... that drew the parrot
-S_USELESS_VISITS = S_DECISIONS + 19  # ... when the table could see the stack held nothing or only the parrot
-S_DUELS_ATT = S_DECISIONS + 20  # [3] duels by the attacker's weapon
-S_WATER_TURNS = S_DECISIONS + 23  # turns begun in a whirlpool or on a rock (R13)
-S_STANDUPS = S_DECISIONS + 24  # turns spent standing up after a cannon (R14)
-S_WHIRL_USE = S_DECISIONS + 25  # [4] pirates put into whirlpool w (in the board file's order)
-N_COUNTERS = 29  # S_DECISIONS .. S_DECISIONS + 28: extra columns 1.. (play.game_outputs)
-S_LOST = S_DECISIONS + 32  # [4] tiles each seat has lost (overboard, duels, the parrot): public (H1)
-S_LOST_AT_SHOW = S_DECISIONS + 36  # [4] S_LOST of the seat when it last showed a weapon in a duel
+S_DECISIONS = _S.field()
+S_GHOST_MOVES = _S.field()
+S_OVERBOARD = _S.field()
+S_CANNON_FIRES = _S.field()
+S_CANNON_HITS = _S.field()
+S_DUELS = _S.field()
+S_DUEL_WINS = _S.field(3)  # by the winner's weapon
+S_STOLEN = _S.field()
+S_OPENED = _S.field()
+S_BOTTLES = _S.field()
+S_PARROT_USES = _S.field()
+S_CAVE_TILES = _S.field()
+S_CAPTAIN_TILES = _S.field()
+S_BLOCKED_TURNS = _S.field()
+S_HOME_EARLY = _S.field()
+S_CAPTAIN_VISITS = _S.field()  # entries into the captain's cabin (R15)
+S_PARROT_DRAWS = _S.field()  # ... that drew the parrot
+S_USELESS_VISITS = _S.field()  # ... when the table could see the stack held nothing or only the parrot
+S_DUELS_ATT = _S.field(3)  # duels by the attacker's weapon
+S_WATER_TURNS = _S.field()  # turns begun in a whirlpool or on a rock (R13)
+S_STANDUPS = _S.field()  # turns spent standing up after a cannon (R14)
+S_WHIRL_USE = _S.field(N_WHIRL)  # pirates put into whirlpool w (in the board file's order)
+N_COUNTERS = S_WHIRL_USE + N_WHIRL - S_DECISIONS  # 29: S_DECISIONS .. S_WHIRL_USE + 3, extra columns 1..
+#                                                   (play.game_outputs)
+_S.reserve(3)  # spare: the public loss records start at S_DECISIONS + 32 as before
+S_LOST = _S.field(MAX_PLAYERS)  # tiles each seat has lost (overboard, duels, the parrot): public (H1)
+S_LOST_AT_SHOW = _S.field(MAX_PLAYERS)  # S_LOST of the seat when it last showed a weapon in a duel
 # what the seats saw, for the search's re-deal (hidden.py, RULES.md H1/H2); no rule and no scripted choice reads
 # S_KNOWN, S_CAVE_IN, S_CAVE_SABRES or S_STACK_DRAWS
-S_KNOWN = S_DECISIONS + 40  # [18] bit s: seat s lost tile t and knows where it lies (the cave, the seat that took
-#                                 it); cleared when its holder next loses a tile face down (it may be that one)
-S_HELD = S_KNOWN + N_TILES  # [4] bit t: the seat has held tile t (private: nothing but the parrot goes back onto
-#                                 the stack, nothing into a chest, so a tile it held is on neither)
-S_CAVE_IN = S_HELD + 4  # tiles ever put into the large cave (public: overboard losses); while 0 the cave holds
-#                          only set-up sabres (R1)
-S_CAVE_SABRES = S_CAVE_IN + 1  # [4] sabres the seat drew from the cave while it held only set-up sabres, since
-#                                    the seat last lost a tile (public)
-S_STACK_DRAWS = S_CAVE_SABRES + 4  # [4] tiles the seat drew from the stack that were not the parrot (a pistol or
-#                                        a key), since it last lost a tile (public: the parrot acts at once)
-S_SIZE = S_STACK_DRAWS + 4
+S_KNOWN = _S.field(N_TILES)  # bit s: seat s lost tile t and knows where it lies (the cave, the seat that took
+#                               it); cleared when its holder next loses a tile face down (it may be that one)
+S_HELD = _S.field(MAX_PLAYERS)  # bit t: the seat has held tile t (private: nothing but the parrot goes back
+#                                  onto the stack, nothing into a chest, so a tile it held is on neither)
+S_CAVE_IN = _S.field()  # tiles ever put into the large cave (public: overboard losses); while 0 the cave holds
+#                         only set-up sabres (R1)
+S_CAVE_SABRES = _S.field(MAX_PLAYERS)  # sabres the seat drew from the cave while it held only set-up sabres,
+#                                         since the seat last lost a tile (public)
+S_STACK_DRAWS = _S.field(MAX_PLAYERS)  # tiles the seat drew from the stack that were not the parrot (a pistol
+#                                         or a key), since it last lost a tile (public: the parrot acts at once)
+S_SIZE = _S.end()
 
 GHOST_OCC = 4
 LOC_CHEST = 10
