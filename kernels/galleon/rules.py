@@ -523,7 +523,8 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
     Depth-first over the paths with the current frame in registers and the path as a 128-bit set; the last step
     of every path is taken for all neighbours at once (`_leaves`: masks, no loop), so only paths with a step
     left are walked one by one: 137 loop turns and 54 mask steps a walk instead of 217 turns (recorded 4p
-    positions); 4p games 2,351-2,391 -> 2,835-2,852 a second a thread."""
+    positions); 4p games 2,351-2,391 -> 2,835-2,852 a second a thread. Kept as one function over 60 lines on purpose:
+    the walk's frame stays in registers across the whole loop, the Galleon kernel's hottest code."""
     one = np.int64(1)
     zero = np.int64(0)
     if pips <= 0:
@@ -673,6 +674,44 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
     return f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best
 
 
+@njit(inline="always")
+def rival_neighbours(st, prm, s):
+    """R5: the 128-bit set (lo, hi) of the spaces next to a pirate seat s could challenge (duel_targets != 0 there)."""
+    sp_lo = np.int64(0)
+    sp_hi = np.int64(0)
+    for t in range(st[S_N]):
+        if t == s or not challengeable(st, prm, t):
+            continue
+        u = st[S_POS + t]
+        sp_lo |= prm[P_NEXT + 2 * u]
+        sp_hi |= prm[P_NEXT + 2 * u + 1]
+    return sp_lo, sp_hi
+
+
+@njit(inline="always")
+def longest_moves(st, prm, start, best, s, passing, fam, stk):
+    """C2: with no destination at the full roll and no room, the ends of the longest paths (``best`` steps) are
+    legal too (a duel there optional); their cave flag is the longest way's. Returns how many S_OPT entries it
+    added. A walk of ``best`` pips finds the same paths (passing a piece needs a step after it either way)."""
+    one = np.int64(1)
+    f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, best, s, passing, fam, stk)
+    cnt = 0
+    for v in range(prm[P_NSPACES]):
+        if v < 64:
+            b = one << v
+            lf = f_lo
+            cf = fc_lo
+        else:
+            b = one << (v - 64)
+            lf = f_hi
+            cf = fc_hi
+        if (lf & b) != 0:
+            if st[S_OPT + v] == 0:
+                cnt += 1
+            st[S_OPT + v] = OPT_LEGAL | (OPT_CAVE if (cf & b) != 0 else 0)  # the longest way decides the cave flag
+    return cnt
+
+
 @njit("int64(int32[::1], int64[::1], int64, int64, int64, int32[::1], int32[::1], int32[::1], int32[::1])")
 def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     """R3..R7 + C2: fill S_OPT with the legal destinations of seat s moving ``pips`` (OPT_LEGAL, OPT_CAVE when a
@@ -697,14 +736,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     fam = 1 if ((st[S_CAVE_TOOK] >> s) & 1) != 0 and prm[P_KIND + start] == K_CAVE else 0
     f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, pips, s, passing, fam, stk)
     one = np.int64(1)
-    sp_lo = np.int64(0)  # spaces next to a pirate seat s could challenge (duel_targets != 0 there)
-    sp_hi = np.int64(0)
-    for t in range(st[S_N]):
-        if t == s or not challengeable(st, prm, t):
-            continue
-        u = st[S_POS + t]
-        sp_lo |= prm[P_NEXT + 2 * u]
-        sp_hi |= prm[P_NEXT + 2 * u + 1]
+    sp_lo, sp_hi = rival_neighbours(st, prm, s)
     st_lo = prm[P_WMASK + W_STOP]  # rooms and hideouts: legal at any length (R4)
     st_hi = prm[P_WMASK + W_STOP + 1]
     # rooms reached (any length), the full roll elsewhere, and short stops next to a rival (not in the caves, R5)
@@ -747,22 +779,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
         st[S_OPT + v] = o
         cnt += o != 0
     if full == 0 and best > 0 and prm[P_BLOCKED] == 0:  # C2: the longest legal move (a duel there optional)
-        # the ends of paths of exactly `best` steps: a walk of `best` pips finds the same paths (passing a piece
-        # needs a step after it either way)
-        f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, best, s, passing, fam, stk)
-        for v in range(n):
-            if v < 64:
-                b = one << v
-                lf = f_lo
-                cf = fc_lo
-            else:
-                b = one << (v - 64)
-                lf = f_hi
-                cf = fc_hi
-            if (lf & b) != 0:
-                if st[S_OPT + v] == 0:
-                    cnt += 1
-                st[S_OPT + v] = OPT_LEGAL | (OPT_CAVE if (cf & b) != 0 else 0)  # the longest way decides the cave flag
+        cnt += longest_moves(st, prm, start, best, s, passing, fam, stk)
     return cnt
 
 
@@ -866,198 +883,280 @@ def tile_draw(st, frm, to, ret, seat_count):
     st[S_STAGE] = SG_WAIT
 
 
+@njit(inline="always")
+def ask_decision(st, ph, actor):
+    """Seat ``actor``'s decision of phase ``ph`` is next."""
+    st[S_PHASE] = ph
+    st[S_ACTOR] = actor
+    st[S_STAGE] = SG_WAIT
+
+
 @njit("void(int32[::1], int64[::1], int64, int64, int32[:, ::1])")
 def parrot_start(st, prm, s, ret, log):
     """R19: seat s got the parrot (from the stack or a duel): its action is the next decision."""
-    st[S_PHASE] = PH_PARROT
-    st[S_ACTOR] = s
     st[S_PARROT_RET] = ret
+    ask_decision(st, PH_PARROT, s)
+
+
+@njit(inline="always")
+def ask_chance(st, kind, n):
+    """A chance node of kind ``kind`` (CH_*) with ``n`` outcomes is next."""
+    st[S_PHASE] = PH_CHANCE
+    st[S_CH_KIND] = kind
+    st[S_CH_N] = n
     st[S_STAGE] = SG_WAIT
+
+
+# ---- the stages of `advance`, one a stage (SG_*), each named for the clauses it plays. Inlined into `advance`
+# (inline="always": Numba copies their code into it before typing), so the compiled turn is one function as before.
+@njit(inline="always")
+def start_turn(st, prm, cur, log):
+    """SG_START, R2 + R13 + R14/C19: a pirate in a whirlpool goes onto its rock without a roll; a knocked-down one
+    stands up (and rolls only for the ghost, or not at all: C19); any other rolls both dice."""
+    log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
+    st[S_MOVED] = 0
+    st[S_STANDING] = 0
+    stt = st[S_STATUS + cur]
+    if stt == ST_WHIRLPOOL or stt == ST_ROCK:
+        st[S_WATER_TURNS] += 1
+    if stt == ST_WHIRLPOOL:  # R13: onto the rock, no roll
+        for w in range(N_WHIRL):
+            if st[S_POS + cur] == prm[P_WHIRL + w]:
+                set_pos(st, cur, prm[P_ROCK + w])
+                log_event(log, st[S_TURNS], E_ROCK, cur, prm[P_ROCK + w], 0, 0)
+        st[S_STATUS + cur] = ST_ROCK
+        st[S_STAGE] = SG_END
+    elif stt == ST_KNOCKED:  # R14: stand up (C19: rolling for the ghost, or not)
+        st[S_STATUS + cur] = ST_OK
+        st[S_STANDUPS] += 1
+        log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
+        if prm[P_STANDUP] == 1:
+            st[S_STAGE] = SG_END
+        else:
+            st[S_STANDING] = 1
+            ask_chance(st, CH_DICE, 36)
+    else:
+        ask_chance(st, CH_DICE, 36)
+
+
+@njit(inline="always")
+def offer_moves(st, prm, cur, log, reach, cavek, vis, stk):
+    """SG_MOVEOPTS, R3..R7 + R6: the destinations of the roll, or the turn ends blocked (a pirate still blocked
+    from its last move turn may pass one piece)."""
+    pips = st[S_PIPS]
+    c = move_options(st, prm, cur, pips, 0, reach, cavek, vis, stk)
+    if c == 0 and st[S_BLOCKED + cur] != 0:  # R6: still blocked: may pass one piece
+        c = move_options(st, prm, cur, pips, 1, reach, cavek, vis, stk)
+    if c == 0:
+        st[S_BLOCKED + cur] = 1
+        st[S_BLOCKED_TURNS] += 1
+        log_event(log, st[S_TURNS], E_BLOCKED, cur, 0, 0, 0)
+        st[S_STAGE] = SG_END
+    else:
+        ask_decision(st, PH_MOVE, cur)
+
+
+@njit(inline="always")
+def cave_tile(st, prm, cur):
+    """SG_MOVED, R7: a move through the caves takes a random tile from the large cave (one a visit)."""
+    st[S_STAGE] = SG_ROOM
+    if st[S_MOVE_CAVE] != 0:
+        k = count_at(st, LOC_CAVE)
+        if k > 0:
+            st[S_CAVE_TILES] += 1
+            if prm[P_KIND + st[S_POS + cur]] == K_CAVE:  # still in the caves: this visit's tile
+                st[S_CAVE_TOOK] |= 1 << cur
+            tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
+
+
+@njit(inline="always")
+def open_chest(st, prm, cur, v, log):
+    """R16: entering a cabin, the pirate peeks at the chest's sticker and opens the chest when it can."""
+    c = prm[P_CABIN_OF + v]
+    st[S_PEEKED + cur] |= 1 << c
+    log_event(log, st[S_TURNS], E_PEEK, cur, c, st[S_STICKER + c], 0)
+    if can_open(st, prm, cur, c):
+        t = -1
+        for x in range(N_TILES):
+            if st[S_LOC + x] == LOC_CHEST + c:
+                t = x
+        st[S_EMPTY] |= 1 << c
+        if t >= 0:
+            st[S_LOC + t] = cur
+            st[S_HELD + cur] |= 1 << t
+            st[S_OPENED] += 1
+            st[S_OPENED_BY + cur] += 1
+            if t == T_BOTTLE:
+                st[S_BOTTLES] += 1
+        k = st[S_STICKER + c]
+        if k > 0:
+            st[S_KEYS_SHOWN + cur] |= 1 << k
+        log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
+
+
+@njit(inline="always")
+def captains_tile(st, prm, cur, log):
+    """R15: entering the captain's cabin takes the top tile of the stack; the parrot acts at once (R19)."""
+    st[S_CAPTAIN_VISITS] += 1
+    if stack_known_useless(st):
+        st[S_USELESS_VISITS] += 1
+    t = stack_pop(st, cur)
+    if t == T_PARROT:
+        st[S_PARROT_DRAWS] += 1
+    log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
+    if t >= 0:
+        st[S_CAPTAIN_TILES] += 1
+    if t == T_PARROT:
+        parrot_start(st, prm, cur, SG_HOME, log)
+
+
+@njit(inline="always")
+def enter_room(st, prm, cur, log):
+    """SG_ROOM, R15/R16: what the space the move ended on gives (a chest, the stack's top tile)."""
+    v = st[S_POS + cur]
+    kv = prm[P_KIND + v]
+    st[S_STAGE] = SG_HOME
+    if kv == K_CABIN:
+        open_chest(st, prm, cur, v, log)
+    elif kv == K_CAPTAIN:
+        captains_tile(st, prm, cur, log)
+
+
+@njit(inline="always")
+def end_move(st, prm, cur, log):
+    """SG_HOME, R17 + R18 + R12: in its own hideout the pirate wins with enough gold (the game ends); the parrot
+    leaves a pirate off the ship; a pirate that stopped next to the ghost goes overboard (the next seat chooses)."""
+    v = st[S_POS + cur]
+    st[S_STAGE] = SG_DUELQ
+    if prm[P_KIND + v] == K_HIDEOUT:  # R17
+        g = gold_of(st, cur)
+        if g >= prm[P_GOLD_TARGET]:
+            st[S_WINNER] = cur
+            st[S_PHASE] = PH_OVER  # `advance` stops here
+            log_event(log, st[S_TURNS], E_WIN, cur, g, 0, 0)
+            st[S_TURNS] += 1
+            return
+        st[S_HOME_EARLY] += 1
+        log_event(log, st[S_TURNS], E_HOME, cur, g, 0, 0)
+    parrot_check(st, prm, cur, log)
+    g = st[S_GHOST]
+    if (
+        not is_room(prm[P_KIND + v])
+        and prm[P_KIND + v] != K_HIDEOUT
+        and not is_room(prm[P_KIND + g])
+        and (next_to(prm, v, g) or next_to(prm, g, v))
+    ):
+        add_victim(st, cur, next_seat(cur, st[S_N]))  # R12: stopped next to the ghost
+        st[S_VRET] = SG_END
+        st[S_STAGE] = SG_VICTIMS
+
+
+@njit(inline="always")
+def offer_duel(st, prm, cur):
+    """SG_DUELQ, R20: after moving at least one pip, the pirate may challenge a pirate next to it."""
+    m = 0
+    if st[S_MOVED] > 0:
+        m = duel_targets(st, prm, cur, st[S_POS + cur])
+    if m == 0:
+        st[S_STAGE] = SG_END
+    else:
+        ask_decision(st, PH_DUEL_Q, cur)
+
+
+@njit(inline="always")
+def next_victim(st):
+    """SG_VICTIMS, R13: the chooser puts the next frightened pirate into a whirlpool; with none left, on to the
+    stage that follows the fright."""
+    if st[S_NPEND] == 0:
+        st[S_STAGE] = st[S_VRET]
+    else:
+        ask_decision(st, PH_WHIRL, st[S_CHOOSER])
+
+
+@njit(inline="always")
+def after_ghost(st, prm, cur):
+    """SG_AFTER_GHOST, C1: reading B moves the pirate by the other die (a pirate standing up does not move);
+    reading A ends the turn."""
+    stt = st[S_STATUS + cur]
+    if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK) and st[S_STANDING] == 0:  # C1 B
+        d1 = st[S_D1]
+        d2 = st[S_D2]
+        st[S_PIPS] = d2 if d1 == 6 else d1
+        st[S_STAGE] = SG_MOVEOPTS
+    else:
+        st[S_STAGE] = SG_END
+
+
+@njit(inline="always")
+def duel_spoils(st):
+    """SG_SPOILS, R23: the winner takes a random face-down tile of the loser."""
+    w = st[S_DUEL_WINNER]
+    los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+    k = count_at(st, los)
+    st[S_STAGE] = SG_SWAPQ
+    st[S_LAST_TILE] = -1
+    if k > 0:
+        st[S_STOLEN] += 1
+        tile_draw(st, los, w, SG_SWAPQ, k)
+
+
+@njit(inline="always")
+def duel_end(st, prm, log):
+    """SG_SWAPQ, R19 + R23: the duel is over; a parrot won in it acts at once."""
+    w = st[S_DUEL_WINNER]
+    los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+    log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
+    st[S_STAGE] = SG_SWAPD
+    if st[S_LAST_TILE] == T_PARROT:  # R19: the parrot won in a duel acts at once
+        st[S_LAST_TILE] = -1
+        parrot_start(st, prm, w, SG_SWAPD, log)
+
+
+@njit(inline="always")
+def offer_swap(st, prm, log):
+    """SG_SWAPD, R18 then R23: the parrot leaves a winner off the ship; the winner may swap places."""
+    w = st[S_DUEL_WINNER]
+    parrot_check(st, prm, w, log)
+    ask_decision(st, PH_SWAP, w)
 
 
 @njit
 def advance(st, prm, log, reach, cavek, vis, stk):
     """The turn's state machine: run stages until a decision (S_PHASE a decision phase, S_ACTOR set), a chance
-    node (PH_CHANCE) or the end (PH_OVER)."""
-    n = st[S_N]
+    node (PH_CHANCE) or the end (PH_OVER). Each stage (S_STAGE, SG_*) is a function above, inlined here."""
     while True:
         sg = st[S_STAGE]
         cur = st[S_CUR]
         if sg == SG_WAIT or st[S_PHASE] == PH_OVER:
             return
         if sg == SG_START:
-            log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
-            st[S_MOVED] = 0
-            st[S_STANDING] = 0
-            stt = st[S_STATUS + cur]
-            if stt == ST_WHIRLPOOL or stt == ST_ROCK:
-                st[S_WATER_TURNS] += 1
-            if stt == ST_WHIRLPOOL:  # R13: onto the rock, no roll
-                for w in range(N_WHIRL):
-                    if st[S_POS + cur] == prm[P_WHIRL + w]:
-                        set_pos(st, cur, prm[P_ROCK + w])
-                        log_event(log, st[S_TURNS], E_ROCK, cur, prm[P_ROCK + w], 0, 0)
-                st[S_STATUS + cur] = ST_ROCK
-                st[S_STAGE] = SG_END
-            elif stt == ST_KNOCKED:  # R14: stand up (C19: rolling for the ghost, or not)
-                st[S_STATUS + cur] = ST_OK
-                st[S_STANDUPS] += 1
-                log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
-                if prm[P_STANDUP] == 1:
-                    st[S_STAGE] = SG_END
-                else:
-                    st[S_STANDING] = 1
-                    st[S_PHASE] = PH_CHANCE
-                    st[S_CH_KIND] = CH_DICE
-                    st[S_CH_N] = 36
-                    st[S_STAGE] = SG_WAIT
-            else:
-                st[S_PHASE] = PH_CHANCE
-                st[S_CH_KIND] = CH_DICE
-                st[S_CH_N] = 36
-                st[S_STAGE] = SG_WAIT
+            start_turn(st, prm, cur, log)
         elif sg == SG_MOVEOPTS:
-            pips = st[S_PIPS]
-            c = move_options(st, prm, cur, pips, 0, reach, cavek, vis, stk)
-            if c == 0 and st[S_BLOCKED + cur] != 0:  # R6: still blocked: may pass one piece
-                c = move_options(st, prm, cur, pips, 1, reach, cavek, vis, stk)
-            if c == 0:
-                st[S_BLOCKED + cur] = 1
-                st[S_BLOCKED_TURNS] += 1
-                log_event(log, st[S_TURNS], E_BLOCKED, cur, 0, 0, 0)
-                st[S_STAGE] = SG_END
-            else:
-                st[S_PHASE] = PH_MOVE
-                st[S_ACTOR] = cur
-                st[S_STAGE] = SG_WAIT
-        elif sg == SG_MOVED:  # R7: a tile from the large cave
-            st[S_STAGE] = SG_ROOM
-            if st[S_MOVE_CAVE] != 0:
-                k = count_at(st, LOC_CAVE)
-                if k > 0:
-                    st[S_CAVE_TILES] += 1
-                    if prm[P_KIND + st[S_POS + cur]] == K_CAVE:  # still in the caves: this visit's tile
-                        st[S_CAVE_TOOK] |= 1 << cur
-                    tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
+            offer_moves(st, prm, cur, log, reach, cavek, vis, stk)
+        elif sg == SG_MOVED:
+            cave_tile(st, prm, cur)
         elif sg == SG_ROOM:
-            v = st[S_POS + cur]
-            kv = prm[P_KIND + v]
-            st[S_STAGE] = SG_HOME
-            if kv == K_CABIN:  # R16: peek, open
-                c = prm[P_CABIN_OF + v]
-                st[S_PEEKED + cur] |= 1 << c
-                log_event(log, st[S_TURNS], E_PEEK, cur, c, st[S_STICKER + c], 0)
-                if can_open(st, prm, cur, c):
-                    t = -1
-                    for x in range(N_TILES):
-                        if st[S_LOC + x] == LOC_CHEST + c:
-                            t = x
-                    st[S_EMPTY] |= 1 << c
-                    if t >= 0:
-                        st[S_LOC + t] = cur
-                        st[S_HELD + cur] |= 1 << t
-                        st[S_OPENED] += 1
-                        st[S_OPENED_BY + cur] += 1
-                        if t == T_BOTTLE:
-                            st[S_BOTTLES] += 1
-                    k = st[S_STICKER + c]
-                    if k > 0:
-                        st[S_KEYS_SHOWN + cur] |= 1 << k
-                    log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
-            elif kv == K_CAPTAIN:  # R15: the top tile
-                st[S_CAPTAIN_VISITS] += 1
-                if stack_known_useless(st):
-                    st[S_USELESS_VISITS] += 1
-                t = stack_pop(st, cur)
-                if t == T_PARROT:
-                    st[S_PARROT_DRAWS] += 1
-                log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
-                if t >= 0:
-                    st[S_CAPTAIN_TILES] += 1
-                if t == T_PARROT:
-                    parrot_start(st, prm, cur, SG_HOME, log)
+            enter_room(st, prm, cur, log)
         elif sg == SG_HOME:
-            v = st[S_POS + cur]
-            st[S_STAGE] = SG_DUELQ
-            if prm[P_KIND + v] == K_HIDEOUT:  # R17
-                g = gold_of(st, cur)
-                if g >= prm[P_GOLD_TARGET]:
-                    st[S_WINNER] = cur
-                    st[S_PHASE] = PH_OVER
-                    log_event(log, st[S_TURNS], E_WIN, cur, g, 0, 0)
-                    st[S_TURNS] += 1
-                    return
-                st[S_HOME_EARLY] += 1
-                log_event(log, st[S_TURNS], E_HOME, cur, g, 0, 0)
-            parrot_check(st, prm, cur, log)
-            g = st[S_GHOST]
-            if (
-                not is_room(prm[P_KIND + v])
-                and prm[P_KIND + v] != K_HIDEOUT
-                and not is_room(prm[P_KIND + g])
-                and (next_to(prm, v, g) or next_to(prm, g, v))
-            ):
-                add_victim(st, cur, next_seat(cur, n))  # R12: stopped next to the ghost
-                st[S_VRET] = SG_END
-                st[S_STAGE] = SG_VICTIMS
+            end_move(st, prm, cur, log)
         elif sg == SG_DUELQ:
-            m = 0
-            if st[S_MOVED] > 0:
-                m = duel_targets(st, prm, cur, st[S_POS + cur])
-            if m == 0:
-                st[S_STAGE] = SG_END
-            else:
-                st[S_PHASE] = PH_DUEL_Q
-                st[S_ACTOR] = cur
-                st[S_STAGE] = SG_WAIT
+            offer_duel(st, prm, cur)
         elif sg == SG_END:
             st[S_TURNS] += 1
-            st[S_CUR] = next_seat(cur, n)
+            st[S_CUR] = next_seat(cur, st[S_N])
             st[S_STAGE] = SG_START
         elif sg == SG_VICTIMS:
-            if st[S_NPEND] == 0:
-                st[S_STAGE] = st[S_VRET]
-            else:
-                st[S_PHASE] = PH_WHIRL
-                st[S_ACTOR] = st[S_CHOOSER]
-                st[S_STAGE] = SG_WAIT
+            next_victim(st)
         elif sg == SG_AFTER_GHOST:
-            stt = st[S_STATUS + cur]
-            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK) and st[S_STANDING] == 0:  # C1 B
-                d1 = st[S_D1]
-                d2 = st[S_D2]
-                st[S_PIPS] = d2 if d1 == 6 else d1
-                st[S_STAGE] = SG_MOVEOPTS
-            else:
-                st[S_STAGE] = SG_END
-        elif sg == SG_ROLL:
-            st[S_PHASE] = PH_CHANCE
-            st[S_CH_KIND] = CH_DIE
-            st[S_CH_N] = 6
-            st[S_STAGE] = SG_WAIT
-        elif sg == SG_SPOILS:  # R23: a random tile of the loser
-            w = st[S_DUEL_WINNER]
-            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
-            k = count_at(st, los)
-            st[S_STAGE] = SG_SWAPQ
-            st[S_LAST_TILE] = -1
-            if k > 0:
-                st[S_STOLEN] += 1
-                tile_draw(st, los, w, SG_SWAPQ, k)
+            after_ghost(st, prm, cur)
+        elif sg == SG_ROLL:  # R22: the roller's die
+            ask_chance(st, CH_DIE, 6)
+        elif sg == SG_SPOILS:
+            duel_spoils(st)
         elif sg == SG_SWAPQ:
-            w = st[S_DUEL_WINNER]
-            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
-            log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
-            st[S_STAGE] = SG_SWAPD
-            if st[S_LAST_TILE] == T_PARROT:  # R19: the parrot won in a duel acts at once
-                st[S_LAST_TILE] = -1
-                parrot_start(st, prm, w, SG_SWAPD, log)
-        elif sg == SG_SWAPD:  # R18, then the swap (R23)
-            w = st[S_DUEL_WINNER]
-            parrot_check(st, prm, w, log)
-            st[S_PHASE] = PH_SWAP
-            st[S_ACTOR] = w
-            st[S_STAGE] = SG_WAIT
+            duel_end(st, prm, log)
+        elif sg == SG_SWAPD:
+            offer_swap(st, prm, log)
         else:
             return
 
@@ -1180,158 +1279,211 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
     return r
 
 
+# ---- the decisions `act` applies, one a decision phase (PH_*); inlined into `act` as the stages into `advance`.
+# Each returns 0, or -1 for an action its phase does not take.
+@njit(inline="always")
+def do_move(st, prm, a, cur, log):
+    """PH_MOVE, R3..R7: the pirate goes to the chosen destination (S_OPT); a short stop must challenge (R5)."""
+    v = a - A_MOVE
+    if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
+        return -1
+    o = st[S_OPT + v]
+    frm = st[S_POS + cur]
+    set_pos(st, cur, v)
+    st[S_MOVED] = 1
+    st[S_BLOCKED + cur] = 0
+    st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
+    st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
+    if prm[P_KIND + v] != K_CAVE:  # R7: out of the caves, the visit is over
+        st[S_CAVE_TOOK] &= ~(1 << cur)
+    if st[S_STATUS + cur] == ST_ROCK:
+        st[S_STATUS + cur] = ST_OK
+    log_event(log, st[S_TURNS], E_MOVE, cur, frm, v, st[S_PIPS])
+    st[S_STAGE] = SG_MOVED
+    return 0
+
+
+@njit(inline="always")
+def move_ghost(st, prm, a, log):
+    """PH_GHOST, R10 + R11 + R14: the ghost stops on the chosen space, frightens the pirates next to it and may
+    fire a cannon."""
+    v = a - A_GHOST
+    if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
+        return -1
+    g = st[S_GHOST]
+    if st[S_OCC + g] == GHOST_OCC:
+        st[S_OCC + g] = -1
+    st[S_GHOST] = v
+    if st[S_OCC + v] < 0:
+        st[S_OCC + v] = GHOST_OCC
+    st[S_GHOST_MOVES] += 1
+    log_event(log, st[S_TURNS], E_GHOST, g, v, 0, 0)
+    st[S_NPEND] = 0
+    victims_of_ghost(st, prm, 0, log)
+    fire_cannon(st, prm, log)
+    st[S_VRET] = SG_AFTER_GHOST
+    st[S_STAGE] = SG_VICTIMS
+    return 0
+
+
+@njit(inline="always")
+def overboard(st, prm, a, actor, log):
+    """PH_WHIRL, R13: the next frightened pirate goes into the chosen whirlpool, loses a random tile to the large
+    cave, and its parrot flies back."""
+    w = a - A_WHIRL
+    if w < 0 or w >= N_WHIRL:
+        return -1
+    s = st[S_PEND]
+    for i in range(st[S_NPEND] - 1):
+        st[S_PEND + i] = st[S_PEND + i + 1]
+    st[S_NPEND] -= 1
+    set_pos(st, s, prm[P_WHIRL + w])
+    if st[S_OCC + st[S_GHOST]] < 0:
+        st[S_OCC + st[S_GHOST]] = GHOST_OCC  # the ghost now alone in the room it entered
+    st[S_STATUS + s] = ST_WHIRLPOOL
+    st[S_BLOCKED + s] = 0
+    st[S_CAVE_TOOK] &= ~(1 << s)
+    st[S_OVERBOARD] += 1
+    st[S_WHIRL_USE + w] += 1
+    log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
+    parrot_check(st, prm, s, log)  # R13: the parrot flies back, in addition to the tile
+    k = count_at(st, s)
+    st[S_STAGE] = SG_VICTIMS
+    if k > 0:
+        tile_draw(st, s, LOC_CAVE, SG_VICTIMS, k)
+    return 0
+
+
+@njit(inline="always")
+def challenge(st, a, cur, n, log):
+    """PH_DUEL_Q, R20: challenge a seat (both then choose weapons), or pass when no duel is owed (R5)."""
+    if a == A_PASS:
+        if st[S_MUST_DUEL] != 0:
+            return -1
+        st[S_STAGE] = SG_END
+        return 0
+    t = a - A_DUEL
+    if t < 0 or t >= n:
+        return -1
+    st[S_DUELS] += 1
+    st[S_DUEL_ATT] = cur
+    st[S_DUEL_DEF] = t
+    st[S_ROLLER] = 0
+    log_event(log, st[S_TURNS], E_DUEL, cur, t, 0, 0)
+    ask_decision(st, PH_WEAPON, cur)
+    return 0
+
+
+@njit(inline="always")
+def show_weapon(st, a, actor, log):
+    """PH_WEAPON, R21: the attacker, then the defender, shows a weapon; then the attacker rolls."""
+    w = a - A_WEAPON
+    if w < 0 or w > 2:
+        return -1
+    log_event(log, st[S_TURNS], E_WEAPON, actor, w, 0, 0)
+    st[S_SHOWN_W + actor] = w
+    st[S_LOST_AT_SHOW + actor] = st[S_LOST + actor]
+    if actor == st[S_DUEL_ATT]:
+        st[S_DUELS_ATT + w] += 1
+        st[S_WA] = w
+        st[S_ACTOR] = st[S_DUEL_DEF]
+        return 0
+    st[S_WD] = w
+    st[S_ROLLER] = 0
+    st[S_ACTOR] = st[S_DUEL_ATT]
+    st[S_ROLLS_LEFT] = st[S_WA] + 1
+    st[S_STAGE] = SG_ROLL
+    return 0
+
+
+@njit(inline="always")
+def swap_places(st, prm, a, log):
+    """PH_SWAP, R23 + R18: the duel's winner swaps places with the loser, or not; the parrot leaves either one
+    that ends off the ship."""
+    if a == A_SWAP:
+        w = st[S_DUEL_WINNER]
+        los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+        pw = st[S_POS + w]
+        pl = st[S_POS + los]
+        st[S_POS + w] = pl
+        st[S_POS + los] = pw
+        st[S_OCC + pl] = w
+        st[S_OCC + pw] = los
+        log_event(log, st[S_TURNS], E_SWAP, w, los, 0, 0)
+        parrot_check(st, prm, w, log)
+        parrot_check(st, prm, los, log)
+    elif a != A_NOSWAP:
+        return -1
+    st[S_STAGE] = SG_END
+    return 0
+
+
+@njit(inline="always")
+def parrot_action(st, a, actor, n, log):
+    """PH_PARROT, R19: steal a random tile of a seat, take the stack's top tile, or peek at a chest's sticker."""
+    st[S_PARROT_USES] += 1
+    ret = st[S_PARROT_RET]
+    if a >= A_PSTEAL and a < A_PSTEAL + MAX_PLAYERS:
+        t = a - A_PSTEAL
+        k = count_at(st, t)
+        if t >= n or t == actor or k == 0:
+            return -1
+        log_event(log, st[S_TURNS], E_PARROT, actor, 0, t, 0)
+        st[S_STOLEN] += 1
+        st[S_LAST_TILE] = -1
+        tile_draw(st, t, actor, ret, k)
+        return 0
+    elif a == A_PTOP:
+        x = stack_pop(st, actor)
+        if x < 0:
+            return -1
+        log_event(log, st[S_TURNS], E_PARROT, actor, 1, 0, x)
+    elif a >= A_PPEEK and a < A_PPEEK + N_CABINS:
+        c = a - A_PPEEK
+        st[S_PEEKED + actor] |= 1 << c
+        log_event(log, st[S_TURNS], E_PARROT, actor, 2, c, st[S_STICKER + c])
+    else:
+        return -1
+    st[S_LAST_TILE] = -1
+    st[S_STAGE] = ret
+    return 0
+
+
 @njit
 def act(st, prm, a, log, reach, cavek, vis, stk):
-    """`apply_action` without running on (play_one calls `advance` itself: one call site keeps the compile small)."""
+    """`apply_action` without running on (play_one calls `advance` itself: one call site keeps the compile small).
+    Each decision phase's rule is a function above, inlined here."""
     ph = st[S_PHASE]
     actor = st[S_ACTOR]
     cur = st[S_CUR]
     n = st[S_N]
     if ph == PH_MOVE:
-        v = a - A_MOVE
-        if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
-            return -1
-        o = st[S_OPT + v]
-        frm = st[S_POS + cur]
-        set_pos(st, cur, v)
-        st[S_MOVED] = 1
-        st[S_BLOCKED + cur] = 0
-        st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
-        st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
-        if prm[P_KIND + v] != K_CAVE:  # R7: out of the caves, the visit is over
-            st[S_CAVE_TOOK] &= ~(1 << cur)
-        if st[S_STATUS + cur] == ST_ROCK:
-            st[S_STATUS + cur] = ST_OK
-        log_event(log, st[S_TURNS], E_MOVE, cur, frm, v, st[S_PIPS])
-        st[S_STAGE] = SG_MOVED
+        r = do_move(st, prm, a, cur, log)
     elif ph == PH_GHOST:
-        v = a - A_GHOST
-        if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
-            return -1
-        g = st[S_GHOST]
-        if st[S_OCC + g] == GHOST_OCC:
-            st[S_OCC + g] = -1
-        st[S_GHOST] = v
-        if st[S_OCC + v] < 0:
-            st[S_OCC + v] = GHOST_OCC
-        st[S_GHOST_MOVES] += 1
-        log_event(log, st[S_TURNS], E_GHOST, g, v, 0, 0)
-        st[S_NPEND] = 0
-        victims_of_ghost(st, prm, 0, log)
-        fire_cannon(st, prm, log)
-        st[S_VRET] = SG_AFTER_GHOST
-        st[S_STAGE] = SG_VICTIMS
+        r = move_ghost(st, prm, a, log)
     elif ph == PH_WHIRL:
-        w = a - A_WHIRL
-        if w < 0 or w >= N_WHIRL:
-            return -1
-        s = st[S_PEND]
-        for i in range(st[S_NPEND] - 1):
-            st[S_PEND + i] = st[S_PEND + i + 1]
-        st[S_NPEND] -= 1
-        set_pos(st, s, prm[P_WHIRL + w])
-        if st[S_OCC + st[S_GHOST]] < 0:
-            st[S_OCC + st[S_GHOST]] = GHOST_OCC  # the ghost now alone in the room it entered
-        st[S_STATUS + s] = ST_WHIRLPOOL
-        st[S_BLOCKED + s] = 0
-        st[S_CAVE_TOOK] &= ~(1 << s)
-        st[S_OVERBOARD] += 1
-        st[S_WHIRL_USE + w] += 1
-        log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
-        parrot_check(st, prm, s, log)  # R13: the parrot flies back, in addition to the tile
-        k = count_at(st, s)
-        st[S_STAGE] = SG_VICTIMS
-        if k > 0:
-            tile_draw(st, s, LOC_CAVE, SG_VICTIMS, k)
+        r = overboard(st, prm, a, actor, log)
     elif ph == PH_DUEL_Q:
-        if a == A_PASS:
-            if st[S_MUST_DUEL] != 0:
-                return -1
-            st[S_STAGE] = SG_END
-        else:
-            t = a - A_DUEL
-            if t < 0 or t >= n:
-                return -1
-            st[S_DUELS] += 1
-            st[S_DUEL_ATT] = cur
-            st[S_DUEL_DEF] = t
-            st[S_ROLLER] = 0
-            log_event(log, st[S_TURNS], E_DUEL, cur, t, 0, 0)
-            st[S_PHASE] = PH_WEAPON
-            st[S_ACTOR] = cur
-            st[S_STAGE] = SG_WAIT
-            return 0
+        r = challenge(st, a, cur, n, log)
     elif ph == PH_WEAPON:
-        w = a - A_WEAPON
-        if w < 0 or w > 2:
-            return -1
-        log_event(log, st[S_TURNS], E_WEAPON, actor, w, 0, 0)
-        st[S_SHOWN_W + actor] = w
-        st[S_LOST_AT_SHOW + actor] = st[S_LOST + actor]
-        if actor == st[S_DUEL_ATT]:
-            st[S_DUELS_ATT + w] += 1
-            st[S_WA] = w
-            st[S_ACTOR] = st[S_DUEL_DEF]
-            return 0
-        st[S_WD] = w
-        st[S_ROLLER] = 0
-        st[S_ACTOR] = st[S_DUEL_ATT]
-        st[S_ROLLS_LEFT] = st[S_WA] + 1
-        st[S_STAGE] = SG_ROLL
-    elif ph == PH_ROLLQ:
+        r = show_weapon(st, a, actor, log)
+    elif ph == PH_ROLLQ:  # R22: roll again, or stop
+        r = 0
         if a == A_ROLL:
             st[S_STAGE] = SG_ROLL
         elif a == A_STOP:
             duel_result(st, prm, log)
         else:
-            return -1
+            r = -1
     elif ph == PH_SWAP:
-        if a == A_SWAP:
-            w = st[S_DUEL_WINNER]
-            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
-            pw = st[S_POS + w]
-            pl = st[S_POS + los]
-            st[S_POS + w] = pl
-            st[S_POS + los] = pw
-            st[S_OCC + pl] = w
-            st[S_OCC + pw] = los
-            log_event(log, st[S_TURNS], E_SWAP, w, los, 0, 0)
-            parrot_check(st, prm, w, log)
-            parrot_check(st, prm, los, log)
-        elif a != A_NOSWAP:
-            return -1
-        st[S_STAGE] = SG_END
+        r = swap_places(st, prm, a, log)
     elif ph == PH_PARROT:
-        st[S_PARROT_USES] += 1
-        ret = st[S_PARROT_RET]
-        if a >= A_PSTEAL and a < A_PSTEAL + MAX_PLAYERS:
-            t = a - A_PSTEAL
-            k = count_at(st, t)
-            if t >= n or t == actor or k == 0:
-                return -1
-            log_event(log, st[S_TURNS], E_PARROT, actor, 0, t, 0)
-            st[S_STOLEN] += 1
-            st[S_LAST_TILE] = -1
-            tile_draw(st, t, actor, ret, k)
-            return 0
-        elif a == A_PTOP:
-            x = stack_pop(st, actor)
-            if x < 0:
-                return -1
-            log_event(log, st[S_TURNS], E_PARROT, actor, 1, 0, x)
-        elif a >= A_PPEEK and a < A_PPEEK + N_CABINS:
-            c = a - A_PPEEK
-            st[S_PEEKED + actor] |= 1 << c
-            log_event(log, st[S_TURNS], E_PARROT, actor, 2, c, st[S_STICKER + c])
-        else:
-            return -1
-        st[S_LAST_TILE] = -1
-        st[S_STAGE] = ret
+        r = parrot_action(st, a, actor, n, log)
     else:
-        return -1
-    if st[S_STAGE] != SG_WAIT:
+        r = -1
+    if r == 0 and st[S_STAGE] != SG_WAIT:
         st[S_PHASE] = PH_CHANCE  # neutral until advance sets the next node
-    return 0
+    return r
 
 
 @njit("void(int32[::1], int64[::1], int32[:, ::1])")
@@ -1370,74 +1522,98 @@ def apply_chance(st, prm, outcome, log, reach, cavek, vis, stk):
     return r
 
 
+# ---- the chance outcomes `chance` applies, one a kind (CH_*); inlined into `chance` as the stages into `advance`
+@njit(inline="always")
+def roll_dice(st, prm, outcome, cur, log, reach, cavek, vis, stk):
+    """CH_DICE, R2 + R9 + C19: both dice; a 6 moves the ghost instead (when it can move), a pirate standing up
+    does not move, any other moves the sum. Returns 0; the ghost's move is then the pending decision."""
+    d1 = outcome // 6 + 1
+    d2 = outcome - (d1 - 1) * 6 + 1
+    st[S_D1] = d1
+    st[S_D2] = d2
+    log_event(log, st[S_TURNS], E_DICE, d1, d2, 0, 0)
+    if d1 == 6 or d2 == 6:  # R9: the ghost moves instead
+        if ghost_options(st, prm, reach, cavek, vis, stk) > 0:
+            st[S_PHASE] = PH_GHOST
+            st[S_ACTOR] = cur
+            return 1
+        log_event(log, st[S_TURNS], E_NO_GHOST, 0, 0, 0, 0)
+        st[S_STAGE] = SG_AFTER_GHOST
+    elif st[S_STANDING] != 0:  # C19: standing up is the pirate's move this turn
+        st[S_STAGE] = SG_END
+    else:
+        st[S_PIPS] = d1 + d2
+        st[S_STAGE] = SG_MOVEOPTS
+    return 0
+
+
+@njit(inline="always")
+def move_tile(st, outcome, log):
+    """CH_TILE, R7/R13/R19/R23: the outcome-th tile (in tile order) of the holder S_TK_FROM goes to S_TK_TO, and
+    what each seat knows of it follows (H1)."""
+    frm = st[S_TK_FROM]
+    to = st[S_TK_TO]
+    j = outcome
+    t = -1
+    for x in range(N_TILES):
+        if st[S_LOC + x] == frm:
+            if j == 0:
+                t = x
+                break
+            j -= 1
+    for x in range(N_TILES):  # H1: who knew where a tile of frm lay no longer does (this may be it) ...
+        if st[S_LOC + x] == frm:
+            st[S_KNOWN + x] = 0
+    if frm == LOC_CAVE and st[S_CAVE_IN] == 0 and to < MAX_PLAYERS:
+        st[S_CAVE_SABRES + to] += 1  # the cave held only set-up sabres: the table knows this is one
+    st[S_LOC + t] = to
+    st[S_LAST_TILE] = t
+    if to < MAX_PLAYERS:
+        st[S_HELD + to] |= 1 << t
+    elif to == LOC_CAVE:
+        st[S_CAVE_IN] += 1
+    if frm < MAX_PLAYERS:
+        st[S_LOST + frm] += 1
+        st[S_KNOWN + t] = 1 << frm  # ... but the loser saw which tile left its hand, and where it went
+        st[S_CAVE_SABRES + frm] = 0  # the tile lost may be one the table knew of
+        st[S_STACK_DRAWS + frm] = 0
+    if to == LOC_CAVE:
+        log_event(log, st[S_TURNS], E_LOSE, frm, t, 0, 0)
+    elif frm == LOC_CAVE:
+        log_event(log, st[S_TURNS], E_CAVE_TILE, to, t, 0, 0)
+    st[S_STAGE] = st[S_TK_RET]
+
+
+@njit(inline="always")
+def duel_die(st, prm, outcome, log):
+    """CH_DIE, R22: the roller's die; with rolls left the roller may roll again (returns 1: that decision is
+    pending), else the roll counts (returns 0)."""
+    v = outcome + 1
+    st[S_DIE] = v
+    st[S_ROLLS_LEFT] -= 1
+    roller = st[S_DUEL_ATT] if st[S_ROLLER] == 0 else st[S_DUEL_DEF]
+    log_event(log, st[S_TURNS], E_DIE, roller, v, st[S_ROLLS_LEFT], 0)
+    if st[S_ROLLS_LEFT] > 0:
+        st[S_PHASE] = PH_ROLLQ
+        st[S_ACTOR] = roller
+        return 1
+    duel_result(st, prm, log)
+    return 0
+
+
 @njit
 def chance(st, prm, outcome, log, reach, cavek, vis, stk):
-    """`apply_chance` without running on (see `act`)."""
+    """`apply_chance` without running on (see `act`). Each kind's rule is a function above, inlined here."""
     if st[S_PHASE] != PH_CHANCE or st[S_STAGE] != SG_WAIT or outcome < 0 or outcome >= st[S_CH_N]:
         return -1
     kind = st[S_CH_KIND]
-    cur = st[S_CUR]
     if kind == CH_DICE:
-        d1 = outcome // 6 + 1
-        d2 = outcome - (d1 - 1) * 6 + 1
-        st[S_D1] = d1
-        st[S_D2] = d2
-        log_event(log, st[S_TURNS], E_DICE, d1, d2, 0, 0)
-        if d1 == 6 or d2 == 6:  # R9: the ghost moves instead
-            if ghost_options(st, prm, reach, cavek, vis, stk) > 0:
-                st[S_PHASE] = PH_GHOST
-                st[S_ACTOR] = cur
-                return 0
-            log_event(log, st[S_TURNS], E_NO_GHOST, 0, 0, 0, 0)
-            st[S_STAGE] = SG_AFTER_GHOST
-        elif st[S_STANDING] != 0:  # C19: standing up is the pirate's move this turn
-            st[S_STAGE] = SG_END
-        else:
-            st[S_PIPS] = d1 + d2
-            st[S_STAGE] = SG_MOVEOPTS
-    elif kind == CH_TILE:
-        frm = st[S_TK_FROM]
-        to = st[S_TK_TO]
-        j = outcome
-        t = -1
-        for x in range(N_TILES):
-            if st[S_LOC + x] == frm:
-                if j == 0:
-                    t = x
-                    break
-                j -= 1
-        for x in range(N_TILES):  # H1: who knew where a tile of frm lay no longer does (this may be it) ...
-            if st[S_LOC + x] == frm:
-                st[S_KNOWN + x] = 0
-        if frm == LOC_CAVE and st[S_CAVE_IN] == 0 and to < MAX_PLAYERS:
-            st[S_CAVE_SABRES + to] += 1  # the cave held only set-up sabres: the table knows this is one
-        st[S_LOC + t] = to
-        st[S_LAST_TILE] = t
-        if to < MAX_PLAYERS:
-            st[S_HELD + to] |= 1 << t
-        elif to == LOC_CAVE:
-            st[S_CAVE_IN] += 1
-        if frm < MAX_PLAYERS:
-            st[S_LOST + frm] += 1
-            st[S_KNOWN + t] = 1 << frm  # ... but the loser saw which tile left its hand, and where it went
-            st[S_CAVE_SABRES + frm] = 0  # the tile lost may be one the table knew of
-            st[S_STACK_DRAWS + frm] = 0
-        if to == LOC_CAVE:
-            log_event(log, st[S_TURNS], E_LOSE, frm, t, 0, 0)
-        elif frm == LOC_CAVE:
-            log_event(log, st[S_TURNS], E_CAVE_TILE, to, t, 0, 0)
-        st[S_STAGE] = st[S_TK_RET]
-    else:
-        v = outcome + 1
-        st[S_DIE] = v
-        st[S_ROLLS_LEFT] -= 1
-        roller = st[S_DUEL_ATT] if st[S_ROLLER] == 0 else st[S_DUEL_DEF]
-        log_event(log, st[S_TURNS], E_DIE, roller, v, st[S_ROLLS_LEFT], 0)
-        if st[S_ROLLS_LEFT] > 0:
-            st[S_PHASE] = PH_ROLLQ
-            st[S_ACTOR] = roller
+        if roll_dice(st, prm, outcome, st[S_CUR], log, reach, cavek, vis, stk) == 1:
             return 0
-        duel_result(st, prm, log)
+    elif kind == CH_TILE:
+        move_tile(st, outcome, log)
+    elif duel_die(st, prm, outcome, log) == 1:
+        return 0
     st[S_PHASE] = PH_CHANCE
     return 0
 

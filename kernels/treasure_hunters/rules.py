@@ -1034,7 +1034,7 @@ def move_search(adv, st, prm, h, steps, as_carrier, mask, work):
     it) unless carrier_may_pass_haunted; a hallway square holding another hunter may be passed, not stopped on;
     a carrier of a jewel that cannot be removed yet (R31) may not go outside unless carrier_may_wait_outside (C8).
     work[0:64] receives the distance of each node (-1 unreached), work[64:128] the search order, work[128:192] the
-    node each was reached from.
+    node each was reached from. Over 60 lines on purpose: one search loop and the mask it fills, read as one clause.
     """
     if adv is None:
         return 0
@@ -1316,75 +1316,109 @@ def apply_action(st, prm, a, log):
     apply_action_with(st, prm, a, log, np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int32))
 
 
+# ---- the decisions `apply_action_with` applies, one a decision phase (PH_*), each named for its clauses. Inlined
+# (inline="always": Numba copies their code into the caller before typing): the compiled verb is one function.
+@njit(inline="always")
+def pick_up(st, prm, a, h, log):
+    """PH_PICKUP, R13 + R12/R15: pick up the chosen jewel (or not); then a hunter that stayed put ends its turn
+    (unless staying fights, C15), any other fights the ghosts where it stands."""
+    if a != A_PASS:
+        j = a - A_PICK
+        st[S_HCARRY + h] = j
+        st[S_JLOC + j] = -1 - h
+        log_event(log, st[S_TURNS], E_PICK, h, j, st[S_HPOS + h], 0)
+    if st[S_HPOS + h] == st[S_MOVE_FROM] and prm[P_STAY_FIGHTS] == 0:
+        end_turn(st, prm, log)
+    else:
+        fight_step(st, prm, log)
+
+
+@njit(inline="always")
+def reroll_move(st, prm, a, h, log):
+    """PH_REROLL_MOVE, R35: use the hunter's reroll card on the movement die, or keep the roll."""
+    if a == A_REROLL0:
+        st[S_HREROLL + h] = 0
+        st[S_REROLLS] += 1
+        log_event(log, st[S_TURNS], E_REROLL, h, 0, 0, 0)
+        st[S_PHASE] = PH_REROLL_ROLL
+    else:
+        after_roll(st, prm, log)
+
+
+@njit(inline="always")
+def reroll_fight(st, prm, a, h, log):
+    """PH_REROLL_FIGHT, R35 + C17: reroll a failed fight die with its owner's card, or keep the dice (with the
+    C17 option the helper's player then decides on the helper's die)."""
+    if a == A_PASS:
+        if prm[P_HELPER_REROLL] == 1 and st[S_RR_HELPER] == 0 and (fight_rerolls(st) & 2) != 0:
+            st[S_RR_HELPER] = 1  # C17: the helper's player now decides on the helper's die
+            return
+        resolve_fight(st, prm, log)
+    else:
+        i = a - A_REROLL0
+        owner = h if i == 0 else st[S_HELPER]
+        st[S_HREROLL + owner] = 0
+        st[S_RR + i] = 1
+        st[S_RR_DIE] = i
+        st[S_REROLLS] += 1
+        log_event(log, st[S_TURNS], E_REROLL, owner, 1 + i, 0, 0)
+        st[S_PHASE] = PH_REROLL_FIGHT_ROLL
+
+
+@njit(inline="always")
+def play_hand_card(st, prm, a, log):
+    """PH_HH_PLAY, R36: the Head Haunter plays the card in the chosen hand slot (its target, if any, is next)."""
+    c = hand_remove(st, a - A_SLOT)
+    st[S_CLOC + c] = CL_PLAY
+    st[S_HH_PLAYED] += 1
+    st[S_REFILL] = 1
+    if resolve_card(st, prm, c, 0, 1, log) == 1:
+        return
+    advance(st, prm, log)
+
+
+@njit(inline="always")
+def spook_to(st, prm, a, log):
+    """PH_SPOOK_DEST, R44: the spooked hunter goes where the Head Haunter chose; the Spook card is used up."""
+    k = st[S_SPOOK_H]
+    u = st[S_HPOS + k]
+    d = a - A_MOVE
+    st[S_HPOS + k] = d
+    log_event(log, st[S_TURNS], E_SPOOK_MOVE, k, u, d, 0)
+    st[S_SPOOK_H] = -1
+    c = st[S_PEND_CARD]
+    st[S_PEND_CARD] = -1
+    finish_card(st, prm, c)
+    advance(st, prm, log)
+
+
 @njit(inline="always")
 def apply_action_with(st, prm, a, log, mask, work, hh=1, adv=1):
     """`apply_action` with caller-owned scratch: ``mask`` int8[N_ACTIONS] and ``work`` int32[>= WORK_SIZE], as
     passed to `legal_actions` (overwritten with the same move search; only a move with reveal_jewel_on_enter
     uses them). ``hh`` None leaves the Head Haunter's targets out of the compiled code (a co-op batch), ``adv``
-    None the advanced game's move search (a basic or Head Haunter batch)."""
+    None the advanced game's move search (a basic or Head Haunter batch). Each phase's rule is a function above."""
     ph = st[S_PHASE]
     h = st[S_CUR]
     if ph == PH_MOVE:
         do_move(adv, st, prm, a - A_MOVE, log, mask, work)
     elif ph == PH_PICKUP:
-        if a != A_PASS:
-            j = a - A_PICK
-            st[S_HCARRY + h] = j
-            st[S_JLOC + j] = -1 - h
-            log_event(log, st[S_TURNS], E_PICK, h, j, st[S_HPOS + h], 0)
-        if st[S_HPOS + h] == st[S_MOVE_FROM] and prm[P_STAY_FIGHTS] == 0:
-            end_turn(st, prm, log)
-        else:
-            fight_step(st, prm, log)
+        pick_up(st, prm, a, h, log)
     elif ph == PH_FIGHT_CHOICE:
         if a == A_FIGHT:
             start_fight(st, 0)
         else:
             end_turn(st, prm, log)
     elif ph == PH_REROLL_MOVE:
-        if a == A_REROLL0:
-            st[S_HREROLL + h] = 0
-            st[S_REROLLS] += 1
-            log_event(log, st[S_TURNS], E_REROLL, h, 0, 0, 0)
-            st[S_PHASE] = PH_REROLL_ROLL
-        else:
-            after_roll(st, prm, log)
+        reroll_move(st, prm, a, h, log)
     elif ph == PH_REROLL_FIGHT:
-        if a == A_PASS:
-            if prm[P_HELPER_REROLL] == 1 and st[S_RR_HELPER] == 0 and (fight_rerolls(st) & 2) != 0:
-                st[S_RR_HELPER] = 1  # C17: the helper's player now decides on the helper's die
-                return
-            resolve_fight(st, prm, log)
-        else:
-            i = a - A_REROLL0
-            owner = h if i == 0 else st[S_HELPER]
-            st[S_HREROLL + owner] = 0
-            st[S_RR + i] = 1
-            st[S_RR_DIE] = i
-            st[S_REROLLS] += 1
-            log_event(log, st[S_TURNS], E_REROLL, owner, 1 + i, 0, 0)
-            st[S_PHASE] = PH_REROLL_FIGHT_ROLL
+        reroll_fight(st, prm, a, h, log)
     elif ph == PH_HH_PLAY:
-        c = hand_remove(st, a - A_SLOT)
-        st[S_CLOC + c] = CL_PLAY
-        st[S_HH_PLAYED] += 1
-        st[S_REFILL] = 1
-        if resolve_card(st, prm, c, 0, 1, log) == 1:
-            return
-        advance(st, prm, log)
+        play_hand_card(st, prm, a, log)
     elif ph == PH_HH_TARGET:
         apply_target(hh, st, prm, a, log)
     elif ph == PH_SPOOK_DEST:
-        k = st[S_SPOOK_H]
-        u = st[S_HPOS + k]
-        d = a - A_MOVE
-        st[S_HPOS + k] = d
-        log_event(log, st[S_TURNS], E_SPOOK_MOVE, k, u, d, 0)
-        st[S_SPOOK_H] = -1
-        c = st[S_PEND_CARD]
-        st[S_PEND_CARD] = -1
-        finish_card(st, prm, c)
-        advance(st, prm, log)
+        spook_to(st, prm, a, log)
 
 
 @njit
@@ -1400,15 +1434,9 @@ def decision_seat(st):
 
 
 # ---- invariants (tests) --------------------------------------------------------------------------------------------
-@njit
-def check_invariants(st, prm):
-    """0 when the state is consistent, else a code naming the first broken invariant (tests call it every step).
-
-    1 ghosts board + supply != 24; 2 hauntings board + supply != pieces; 3 a room with both ghosts and a haunting or
-    >= 3 ghosts; 4 jewel bookkeeping (8 jewels, each in one place, carriers agree, wagon = delivered); 5 card
-    bookkeeping (each card in one place, draw pile and hand agree); 6 two hunters on one hallway square;
-    7 counters (S_GHOSTS_ON / S_HAUNTS) disagree with the board; 8 door lock and door card disagree.
-    """
+@njit(inline="always")
+def ghost_invariants(st, prm):
+    """Codes 3, 1, 2, 7 of `check_invariants` (ghosts and hauntings), 0 when they hold."""
     g = 0
     hs = 0
     for r in range(N_ROOMS):
@@ -1424,6 +1452,12 @@ def check_invariants(st, prm):
         return 2
     if g != st[S_GHOSTS_ON] or hs != st[S_HAUNTS]:
         return 7
+    return 0
+
+
+@njit(inline="always")
+def jewel_invariants(st, prm):
+    """Codes 4 and 6 of `check_invariants` (jewels, carriers, hunters' places), 0 when they hold."""
     nh = st[S_NH]
     wagon = 0
     for j in range(N_JEWELS):
@@ -1449,6 +1483,30 @@ def check_invariants(st, prm):
             for k in range(h):
                 if st[S_HPOS + k] == p:
                     return 6
+    return 0
+
+
+@njit(inline="always")
+def pile_invariants(st, nc):
+    """Code 5 of `check_invariants` for the draw pile and the hand (``nc`` cards in the game), 0 when it holds:
+    each entry a card of the game in that place, no card twice in the draw pile."""
+    for i in range(st[S_NDRAW]):
+        c = st[S_DRAW + i]
+        if c < 0 or c >= nc or st[S_CLOC + c] != CL_DRAW:
+            return 5
+        for k in range(i):
+            if st[S_DRAW + k] == c:
+                return 5
+    for i in range(st[S_HAND_N]):
+        c = st[S_HAND + i]
+        if c < 0 or c >= nc or st[S_CLOC + c] != CL_HAND:
+            return 5
+    return 0
+
+
+@njit(inline="always")
+def card_invariants(st, prm):
+    """Codes 5 and 8 of `check_invariants` (each card in one place, draw pile, hand, door card), 0 when they hold."""
     nc = prm[P_N_CARDS]
     nd = 0
     nhand = 0
@@ -1472,22 +1530,28 @@ def check_invariants(st, prm):
                 return 5
         elif loc != CL_DISCARD and loc != CL_REMOVED:
             return 5
-    if nd != st[S_NDRAW] or nhand != st[S_HAND_N]:
+    if nd != st[S_NDRAW] or nhand != st[S_HAND_N] or pile_invariants(st, nc) != 0:
         return 5
-    for i in range(st[S_NDRAW]):
-        c = st[S_DRAW + i]
-        if c < 0 or c >= nc or st[S_CLOC + c] != CL_DRAW:
-            return 5
-        for k in range(i):
-            if st[S_DRAW + k] == c:
-                return 5
-    for i in range(st[S_HAND_N]):
-        c = st[S_HAND + i]
-        if c < 0 or c >= nc or st[S_CLOC + c] != CL_HAND:
-            return 5
     if (st[S_LOCK] != 0) != (ndoor == 1) or ndoor > 1:
         return 8
     return 0
+
+
+@njit
+def check_invariants(st, prm):
+    """0 when the state is consistent, else a code naming the first broken invariant (tests call it every step).
+
+    1 ghosts board + supply != 24; 2 hauntings board + supply != pieces; 3 a room with both ghosts and a haunting or
+    >= 3 ghosts; 4 jewel bookkeeping (8 jewels, each in one place, carriers agree, wagon = delivered); 5 card
+    bookkeeping (each card in one place, draw pile and hand agree); 6 two hunters on one hallway square;
+    7 counters (S_GHOSTS_ON / S_HAUNTS) disagree with the board; 8 door lock and door card disagree.
+    """
+    r = ghost_invariants(st, prm)
+    if r == 0:
+        r = jewel_invariants(st, prm)
+    if r == 0:
+        r = card_invariants(st, prm)
+    return r
 
 
 def decode(st, prm=None) -> dict:
