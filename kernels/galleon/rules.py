@@ -1,7 +1,8 @@
 """Ghostly Galleon: state layout and pure rule functions (clauses of kernels/galleon/RULES.md).
 
-State: one flat int32 vector ``st`` (S_SIZE). Parameters: int64 ``prm`` (P_* offsets, built by params.pack with the
-compiled board and the duel tables). The verbs follow OpenSpiel: `legal_actions` (decision phases), `apply_action`,
+State: one flat int32 vector ``st`` (S_SIZE). Parameters: int64 ``prm`` (built by params.pack with the compiled
+board and the duel tables). Both are declared below field by field with their sizes (kernels/layout.py), which
+gives the offsets S_* and P_*. The verbs follow OpenSpiel: `legal_actions` (decision phases), `apply_action`,
 `apply_chance` (chance phases: the dice, a random face-down tile, a duel die), `returns`. Every verb ends by running
 `advance`, the turn's state machine, until the next decision or chance node. Nothing raises (kernels/README.md): a
 bad action returns -1.
@@ -17,6 +18,7 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.eventlog import log_event
+from kernels.layout import Layout
 
 RULES_VERSION = 3
 
@@ -53,151 +55,158 @@ K_CAPTAIN = 8
 K_WHIRLPOOL = 9
 K_ROCK = 10
 
-# ---- parameter vector offsets ---------------------------------------------------------------------------------
-P_MAX_TURNS = 0
-P_GOLD_TARGET = 1
-P_GHOST_DIE = 2  # C1: 0 pirate stays (reading A), 1 pirate moves the other die (reading B)
-P_BLOCKED = 3  # C2: 0 longest legal move when no exact path, 1 stay
-P_TERROR = 4  # C4: 0 graph adjacency, 1 only pirates on ship spaces
-P_CANNON = 5  # C7: 0 not twice in a row, 1 once per game
-P_WATER_SAFE = 6  # C6: 1 pirates in a whirlpool or on a rock cannot be challenged
-P_NSPACES = 7
-P_CAPTAIN = 8
-P_CAPTAIN_DOOR = 9
-P_HIDEOUT = 10  # [4]
-P_CABIN = 14  # [6] cabin spaces
-P_DOOR = 20  # [6]
-P_CANNON_BEHIND = 26  # [4]
-P_CANNON_Q = 30  # [4]
-P_WHIRL = 34  # [4]
-P_ROCK = 38  # [4]
-P_SHORE = 42  # [4]
-P_CHEST_KEYS = 46  # [6] key stickers of the six chests (0 blank)
-P_KEY_TILES = 52  # [5] key type of key tiles 13..17 (0 broken)
-P_DUEL_WIN = 57  # [9] attacker's chance x 1e6, index wa * 3 + wd
-P_KIND = 66  # [128]
-P_QUARTER = P_KIND + MAX_SPACES  # [128] -1 none
-P_OWNER = P_QUARTER + MAX_SPACES  # [128] hideout owner, -1
-P_CABIN_OF = P_OWNER + MAX_SPACES  # [128] cabin index of a cabin space, -1
-P_CANNON_AT = P_CABIN_OF + MAX_SPACES  # [128] cannon fired from this space, -1
-P_DEG = P_CANNON_AT + MAX_SPACES  # [128]
-P_ADJ = P_DEG + MAX_SPACES  # [128 * 8] neighbours (edges, stairs, cave links; a rock: its shore)
-P_ADJC = P_ADJ + MAX_SPACES * MAX_DEG  # [128 * 8] 1 = cave link (not "next to"); 0 otherwise (the rock's way
-#                                          to its shore too: next to it, C4/C6)
-P_ATT_STOP = P_ADJC + MAX_SPACES * MAX_DEG  # [3 * 3 * 3 * 7]
-P_DEF_STOP = P_ATT_STOP + 3 * 3 * 3 * 7  # [3 * 3 * 7 * 3 * 7]
-P_DIST = P_DEF_STOP + 3 * 3 * 7 * 3 * 7  # [128 * 128] fewest pips (strategies)
-P_ROCK_EXIT = P_DIST + MAX_SPACES * MAX_SPACES  # R13/C6: 0 the step from the rock onto the shore costs a pip,
-#                                                   1 the count starts at the shore (that step is free)
-P_STANDUP = P_ROCK_EXIT + 1  # R14/C19: 0 the knocked-down player rolls (a 6 moves the ghost), 1 no roll
-P_GHOST_REACH = P_ROCK_EXIT + 2  # R10: the most steps the ghost moves (rulebook: 6)
-P_NBR = P_ROCK_EXIT + 3  # [128 * 4] per space, 128-bit sets (lo, hi words): its neighbours along edges,
-#                                  stairs and the rock's way (P_ADJC != 1), then along cave links (P_ADJC == 1)
-P_WMASK = P_NBR + MAX_SPACES * 4  # 128-bit sets (lo, hi): spaces that end a path (cabin, captain's cabin, hideout),
-#                                  the rooms (cabin, captain's cabin), cave entrances, then each seat's own hideout [4]
+# ---- parameter vector layout (kernels/layout.py: offsets follow from the sizes) --------------------------------------
+_P = Layout("parameters")
+P_MAX_TURNS = _P.field()
+P_GOLD_TARGET = _P.field()
+P_GHOST_DIE = _P.field()  # C1: 0 pirate stays (reading A), 1 pirate moves the other die (reading B)
+P_BLOCKED = _P.field()  # C2: 0 longest legal move when no exact path, 1 stay
+P_TERROR = _P.field()  # C4: 0 graph adjacency, 1 only pirates on ship spaces
+P_CANNON = _P.field()  # C7: 0 not twice in a row, 1 once per game
+P_WATER_SAFE = _P.field()  # C6: 1 pirates in a whirlpool or on a rock cannot be challenged
+P_NSPACES = _P.field()
+P_CAPTAIN = _P.field()
+P_CAPTAIN_DOOR = _P.field()
+P_HIDEOUT = _P.field(MAX_PLAYERS)
+P_CABIN = _P.field(N_CABINS)  # cabin spaces
+P_DOOR = _P.field(N_CABINS)
+P_CANNON_BEHIND = _P.field(N_CANNONS)
+P_CANNON_Q = _P.field(N_CANNONS)
+P_WHIRL = _P.field(N_WHIRL)
+P_ROCK = _P.field(N_WHIRL)
+P_SHORE = _P.field(N_WHIRL)
+P_CHEST_KEYS = _P.field(N_CABINS)  # key stickers of the six chests (0 blank)
+P_KEY_TILES = _P.field(5)  # key type of key tiles 13..17 (0 broken)
+P_DUEL_WIN = _P.field(9)  # attacker's chance x 1e6, index wa * 3 + wd
+P_KIND = _P.field(MAX_SPACES)
+P_QUARTER = _P.field(MAX_SPACES)  # -1 none
+P_OWNER = _P.field(MAX_SPACES)  # hideout owner, -1
+P_CABIN_OF = _P.field(MAX_SPACES)  # cabin index of a cabin space, -1
+P_CANNON_AT = _P.field(MAX_SPACES)  # cannon fired from this space, -1
+P_DEG = _P.field(MAX_SPACES)
+P_ADJ = _P.field(MAX_SPACES * MAX_DEG)  # neighbours (edges, stairs, cave links; a rock: its shore)
+P_ADJC = _P.field(MAX_SPACES * MAX_DEG)  # 1 = cave link (not "next to"); 0 otherwise (the rock's way to its
+#                                         shore too: next to it, C4/C6)
+P_ATT_STOP = _P.field(3 * 3 * 3 * 7)
+P_DEF_STOP = _P.field(3 * 3 * 7 * 3 * 7)
+P_DIST = _P.field(MAX_SPACES * MAX_SPACES)  # fewest pips (strategies)
+P_ROCK_EXIT = _P.field()  # R13/C6: 0 the step from the rock onto the shore costs a pip, 1 the count starts at
+#                           the shore (that step is free)
+P_STANDUP = _P.field()  # R14/C19: 0 the knocked-down player rolls (a 6 moves the ghost), 1 no roll
+P_GHOST_REACH = _P.field()  # R10: the most steps the ghost moves (rulebook: 6)
+P_NBR = _P.field(MAX_SPACES * 4)  # per space, 128-bit sets (lo, hi words): its neighbours along edges,
+#                                   stairs and the rock's way (P_ADJC != 1), then along cave links (P_ADJC == 1)
+# P_WMASK: 128-bit sets (lo, hi words) at these offsets: the spaces that end a path (cabin, captain's cabin, hideout),
+# the rooms (cabin, captain's cabin), the cave entrances, then each seat's own hideout (one set a seat)
 W_STOP = 0
 W_ROOM = 2
 W_CAVE = 4
 W_OWN = 6
-P_NEXT = P_WMASK + 14  # [128 * 2] per space, the 128-bit set (lo, hi) of the spaces next to it (`next_to`:
-#                                  P_ADJC == 0)
-P_SIZE = P_NEXT + MAX_SPACES * 2
+P_WMASK = _P.field(W_OWN + 2 * MAX_PLAYERS)
+P_NEXT = _P.field(MAX_SPACES * 2)  # per space, the 128-bit set (lo, hi) of the spaces next to it (`next_to`:
+#                                    P_ADJC == 0)
+P_SIZE = _P.end()
 
-# ---- state offsets ----------------------------------------------------------------------------------------------
-S_N = 0
-S_CUR = 1
-S_FIRST = 2
-S_PHASE = 3
-S_STAGE = 4  # where `advance` resumes
-S_TURNS = 5
-S_WINNER = 6
-S_ACTOR = 7  # seat that takes the pending decision
-S_GHOST = 8  # space of the ghost
-S_D1 = 9
-S_D2 = 10
-S_PIPS = 11  # pips of the pending move
-S_MOVED = 12  # pips the mover went this turn (duels need >= 1)
-S_LASTCANNON = 13  # cannon fired at the ghost's previous stop, -1
-S_FIRED = 14  # bit c: cannon c has fired (once-per-game option)
-S_CH_KIND = 15  # pending chance: CH_*
-S_CH_N = 16  # number of outcomes
-S_TK_FROM = 17  # tile draw: holder (seat or LOC_*)
-S_TK_TO = 18
-S_TK_RET = 19  # stage after the draw
-S_LAST_TILE = 20  # tile moved by the last draw or stack take
-S_NPEND = 21  # pirates overboard waiting for a whirlpool
-S_PEND = 22  # [4]
-S_CHOOSER = 26
-S_VRET = 27  # stage after the victims
-S_PARROT_RET = 28  # stage after a parrot action
-S_DUEL_ATT = 29
-S_DUEL_DEF = 30
-S_WA = 31
-S_WD = 32
-S_ROLLER = 33  # 0 attacker rolling, 1 defender
-S_ROLLS_LEFT = 34
-S_DIE = 35  # the roller's current value
-S_ATT_RES = 36
-S_DUEL_WINNER = 37
-S_MUST_DUEL = 38
-S_NSTACK = 39
-S_MOVE_CAVE = 40  # the pending move went through the caves
-S_CAVE_TOOK = 41  # bit s: seat s stands in the caves and took its tile of this visit (R7)
-S_PARROT_SEEN = 42  # 1 once the parrot has left the stack: it acts at once, so the table saw it, and when it
-#                          flies back its place on the stack (the top: nothing else is ever put back) is public (H1)
-S_STANDING = 43  # 1 while the turn's roll is one of a pirate standing up (R14/C19): it does not move
-S_POS = 44  # [4] space of each seat's pirate (-1 not in play)
-S_STATUS = 48  # [4] ST_*
-S_BLOCKED = 52  # [4] 1: it could not move on its last move turn
-S_PEEKED = 56  # [4] bit c: the seat knows cabin c's sticker
-S_OPENED_BY = 60  # [4] chests opened (public)
-S_KEYS_SHOWN = 64  # [4] bit k: the seat showed a key of type k (public)
-S_SHOWN_W = 68  # [4] weapon the seat last showed in a duel (public), -1 none yet
-S_STICKER = 72  # [6] key sticker of the chest in cabin c (hidden until peeked or shown)
-S_EMPTY = 78  # bit c: the chest of cabin c was opened (public)
-S_LOC = 80  # [18]
-S_STACK = 98  # [18] stack bottom .. top
-S_OCC = 116  # [128] seat on the space, GHOST_OCC, or -1
-S_OPT = S_OCC + MAX_SPACES  # [128] move options of the pending decision (OPT_* bits)
+# ---- state layout ----------------------------------------------------------------------------------------------------
+_S = Layout("state")
+S_N = _S.field()
+S_CUR = _S.field()
+S_FIRST = _S.field()
+S_PHASE = _S.field()
+S_STAGE = _S.field()  # where `advance` resumes
+S_TURNS = _S.field()
+S_WINNER = _S.field()
+S_ACTOR = _S.field()  # seat that takes the pending decision
+S_GHOST = _S.field()  # space of the ghost
+S_D1 = _S.field()
+S_D2 = _S.field()
+S_PIPS = _S.field()  # pips of the pending move
+S_MOVED = _S.field()  # pips the mover went this turn (duels need >= 1)
+S_LASTCANNON = _S.field()  # cannon fired at the ghost's previous stop, -1
+S_FIRED = _S.field()  # bit c: cannon c has fired (once-per-game option)
+S_CH_KIND = _S.field()  # pending chance: CH_*
+S_CH_N = _S.field()  # number of outcomes
+S_TK_FROM = _S.field()  # tile draw: holder (seat or LOC_*)
+S_TK_TO = _S.field()
+S_TK_RET = _S.field()  # stage after the draw
+S_LAST_TILE = _S.field()  # tile moved by the last draw or stack take
+S_NPEND = _S.field()  # pirates overboard waiting for a whirlpool
+S_PEND = _S.field(MAX_PLAYERS)
+S_CHOOSER = _S.field()
+S_VRET = _S.field()  # stage after the victims
+S_PARROT_RET = _S.field()  # stage after a parrot action
+S_DUEL_ATT = _S.field()
+S_DUEL_DEF = _S.field()
+S_WA = _S.field()
+S_WD = _S.field()
+S_ROLLER = _S.field()  # 0 attacker rolling, 1 defender
+S_ROLLS_LEFT = _S.field()
+S_DIE = _S.field()  # the roller's current value
+S_ATT_RES = _S.field()
+S_DUEL_WINNER = _S.field()
+S_MUST_DUEL = _S.field()
+S_NSTACK = _S.field()
+S_MOVE_CAVE = _S.field()  # the pending move went through the caves
+S_CAVE_TOOK = _S.field()  # bit s: seat s stands in the caves and took its tile of this visit (R7)
+S_PARROT_SEEN = _S.field()  # 1 once the parrot has left the stack: it acts at once, so the table saw it, and
+#                             when it flies back its place on the stack (the top: nothing else is ever put back) is
+#                             public (H1)
+S_STANDING = _S.field()  # 1 while the turn's roll is one of a pirate standing up (R14/C19): it does not move
+S_POS = _S.field(MAX_PLAYERS)  # space of each seat's pirate (-1 not in play)
+S_STATUS = _S.field(MAX_PLAYERS)  # ST_*
+S_BLOCKED = _S.field(MAX_PLAYERS)  # 1: it could not move on its last move turn
+S_PEEKED = _S.field(MAX_PLAYERS)  # bit c: the seat knows cabin c's sticker
+S_OPENED_BY = _S.field(MAX_PLAYERS)  # chests opened (public)
+S_KEYS_SHOWN = _S.field(MAX_PLAYERS)  # bit k: the seat showed a key of type k (public)
+S_SHOWN_W = _S.field(MAX_PLAYERS)  # weapon the seat last showed in a duel (public), -1 none yet
+S_STICKER = _S.field(N_CABINS)  # key sticker of the chest in cabin c (hidden until peeked or shown)
+S_EMPTY = _S.field()  # bit c: the chest of cabin c was opened (public)
+_S.reserve(1)  # spare: the tile places start at 80 as before
+S_LOC = _S.field(N_TILES)
+S_STACK = _S.field(N_TILES)  # stack bottom .. top
+S_OCC = _S.field(MAX_SPACES)  # seat on the space, GHOST_OCC, or -1
+S_OPT = _S.field(MAX_SPACES)  # move options of the pending decision (OPT_* bits)
 # counters
-S_DECISIONS = S_OPT + MAX_SPACES
-S_GHOST_MOVES = S_DECISIONS + 1
-S_OVERBOARD = S_DECISIONS + 2
-S_CANNON_FIRES = S_DECISIONS + 3
-S_CANNON_HITS = S_DECISIONS + 4
-S_DUELS = S_DECISIONS + 5
-S_DUEL_WINS = S_DECISIONS + 6  # [3] by the winner's weapon
-S_STOLEN = S_DECISIONS + 9
-S_OPENED = S_DECISIONS + 10
-S_BOTTLES = S_DECISIONS + 11
-S_PARROT_USES = S_DECISIONS + 12
-S_CAVE_TILES = S_DECISIONS + 13
-S_CAPTAIN_TILES = S_DECISIONS + 14
-S_BLOCKED_TURNS = S_DECISIONS + 15
-S_HOME_EARLY = S_DECISIONS + 16
-S_CAPTAIN_VISITS = S_DECISIONS + 17  # entries into the captain's cabin (R15)
-S_PARROT_DRAWS = S_DECISIONS + 18  # ... that drew the parrot
-S_USELESS_VISITS = S_DECISIONS + 19  # ... when the table could see the stack held nothing or only the parrot
-S_DUELS_ATT = S_DECISIONS + 20  # [3] duels by the attacker's weapon
-S_WATER_TURNS = S_DECISIONS + 23  # turns begun in a whirlpool or on a rock (R13)
-S_STANDUPS = S_DECISIONS + 24  # turns spent standing up after a cannon (R14)
-S_WHIRL_USE = S_DECISIONS + 25  # [4] pirates put into whirlpool w (in the board file's order)
-N_COUNTERS = 29  # S_DECISIONS .. S_DECISIONS + 28: extra columns 1.. (play.game_outputs)
-S_LOST = S_DECISIONS + 32  # [4] tiles each seat has lost (overboard, duels, the parrot): public (H1)
-S_LOST_AT_SHOW = S_DECISIONS + 36  # [4] S_LOST of the seat when it last showed a weapon in a duel
+S_DECISIONS = _S.field()
+S_GHOST_MOVES = _S.field()
+S_OVERBOARD = _S.field()
+S_CANNON_FIRES = _S.field()
+S_CANNON_HITS = _S.field()
+S_DUELS = _S.field()
+S_DUEL_WINS = _S.field(3)  # by the winner's weapon
+S_STOLEN = _S.field()
+S_OPENED = _S.field()
+S_BOTTLES = _S.field()
+S_PARROT_USES = _S.field()
+S_CAVE_TILES = _S.field()
+S_CAPTAIN_TILES = _S.field()
+S_BLOCKED_TURNS = _S.field()
+S_HOME_EARLY = _S.field()
+S_CAPTAIN_VISITS = _S.field()  # entries into the captain's cabin (R15)
+S_PARROT_DRAWS = _S.field()  # ... that drew the parrot
+S_USELESS_VISITS = _S.field()  # ... when the table could see the stack held nothing or only the parrot
+S_DUELS_ATT = _S.field(3)  # duels by the attacker's weapon
+S_WATER_TURNS = _S.field()  # turns begun in a whirlpool or on a rock (R13)
+S_STANDUPS = _S.field()  # turns spent standing up after a cannon (R14)
+S_WHIRL_USE = _S.field(N_WHIRL)  # pirates put into whirlpool w (in the board file's order)
+N_COUNTERS = S_WHIRL_USE + N_WHIRL - S_DECISIONS  # 29: S_DECISIONS .. S_WHIRL_USE + 3, extra columns 1..
+#                                                   (play.game_outputs)
+_S.reserve(3)  # spare: the public loss records start at S_DECISIONS + 32 as before
+S_LOST = _S.field(MAX_PLAYERS)  # tiles each seat has lost (overboard, duels, the parrot): public (H1)
+S_LOST_AT_SHOW = _S.field(MAX_PLAYERS)  # S_LOST of the seat when it last showed a weapon in a duel
 # what the seats saw, for the search's re-deal (hidden.py, RULES.md H1/H2); no rule and no scripted choice reads
 # S_KNOWN, S_CAVE_IN, S_CAVE_SABRES or S_STACK_DRAWS
-S_KNOWN = S_DECISIONS + 40  # [18] bit s: seat s lost tile t and knows where it lies (the cave, the seat that took
-#                                 it); cleared when its holder next loses a tile face down (it may be that one)
-S_HELD = S_KNOWN + N_TILES  # [4] bit t: the seat has held tile t (private: nothing but the parrot goes back onto
-#                                 the stack, nothing into a chest, so a tile it held is on neither)
-S_CAVE_IN = S_HELD + 4  # tiles ever put into the large cave (public: overboard losses); while 0 the cave holds
-#                          only set-up sabres (R1)
-S_CAVE_SABRES = S_CAVE_IN + 1  # [4] sabres the seat drew from the cave while it held only set-up sabres, since
-#                                    the seat last lost a tile (public)
-S_STACK_DRAWS = S_CAVE_SABRES + 4  # [4] tiles the seat drew from the stack that were not the parrot (a pistol or
-#                                        a key), since it last lost a tile (public: the parrot acts at once)
-S_SIZE = S_STACK_DRAWS + 4
+S_KNOWN = _S.field(N_TILES)  # bit s: seat s lost tile t and knows where it lies (the cave, the seat that took
+#                               it); cleared when its holder next loses a tile face down (it may be that one)
+S_HELD = _S.field(MAX_PLAYERS)  # bit t: the seat has held tile t (private: nothing but the parrot goes back
+#                                  onto the stack, nothing into a chest, so a tile it held is on neither)
+S_CAVE_IN = _S.field()  # tiles ever put into the large cave (public: overboard losses); while 0 the cave holds
+#                         only set-up sabres (R1)
+S_CAVE_SABRES = _S.field(MAX_PLAYERS)  # sabres the seat drew from the cave while it held only set-up sabres,
+#                                         since the seat last lost a tile (public)
+S_STACK_DRAWS = _S.field(MAX_PLAYERS)  # tiles the seat drew from the stack that were not the parrot (a pistol
+#                                         or a key), since it last lost a tile (public: the parrot acts at once)
+S_SIZE = _S.end()
 
 GHOST_OCC = 4
 LOC_CHEST = 10
@@ -514,7 +523,8 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
     Depth-first over the paths with the current frame in registers and the path as a 128-bit set; the last step
     of every path is taken for all neighbours at once (`_leaves`: masks, no loop), so only paths with a step
     left are walked one by one: 137 loop turns and 54 mask steps a walk instead of 217 turns (recorded 4p
-    positions); 4p games 2,351-2,391 -> 2,835-2,852 a second a thread."""
+    positions); 4p games 2,351-2,391 -> 2,835-2,852 a second a thread. Kept as one function over 60 lines on purpose:
+    the walk's frame stays in registers across the whole loop, the Galleon kernel's hottest code."""
     one = np.int64(1)
     zero = np.int64(0)
     if pips <= 0:
@@ -664,6 +674,44 @@ def walk(st, prm, start, pips, seat, passing, fam, stk):
     return f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best
 
 
+@njit(inline="always")
+def rival_neighbours(st, prm, s):
+    """R5: the 128-bit set (lo, hi) of the spaces next to a pirate seat s could challenge (duel_targets != 0 there)."""
+    sp_lo = np.int64(0)
+    sp_hi = np.int64(0)
+    for t in range(st[S_N]):
+        if t == s or not challengeable(st, prm, t):
+            continue
+        u = st[S_POS + t]
+        sp_lo |= prm[P_NEXT + 2 * u]
+        sp_hi |= prm[P_NEXT + 2 * u + 1]
+    return sp_lo, sp_hi
+
+
+@njit(inline="always")
+def longest_moves(st, prm, start, best, s, passing, fam, stk):
+    """C2: with no destination at the full roll and no room, the ends of the longest paths (``best`` steps) are
+    legal too (a duel there optional); their cave flag is the longest way's. Returns how many S_OPT entries it
+    added. A walk of ``best`` pips finds the same paths (passing a piece needs a step after it either way)."""
+    one = np.int64(1)
+    f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, best, s, passing, fam, stk)
+    cnt = 0
+    for v in range(prm[P_NSPACES]):
+        if v < 64:
+            b = one << v
+            lf = f_lo
+            cf = fc_lo
+        else:
+            b = one << (v - 64)
+            lf = f_hi
+            cf = fc_hi
+        if (lf & b) != 0:
+            if st[S_OPT + v] == 0:
+                cnt += 1
+            st[S_OPT + v] = OPT_LEGAL | (OPT_CAVE if (cf & b) != 0 else 0)  # the longest way decides the cave flag
+    return cnt
+
+
 @njit("int64(int32[::1], int64[::1], int64, int64, int64, int32[::1], int32[::1], int32[::1], int32[::1])")
 def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     """R3..R7 + C2: fill S_OPT with the legal destinations of seat s moving ``pips`` (OPT_LEGAL, OPT_CAVE when a
@@ -688,14 +736,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
     fam = 1 if ((st[S_CAVE_TOOK] >> s) & 1) != 0 and prm[P_KIND + start] == K_CAVE else 0
     f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, pips, s, passing, fam, stk)
     one = np.int64(1)
-    sp_lo = np.int64(0)  # spaces next to a pirate seat s could challenge (duel_targets != 0 there)
-    sp_hi = np.int64(0)
-    for t in range(st[S_N]):
-        if t == s or not challengeable(st, prm, t):
-            continue
-        u = st[S_POS + t]
-        sp_lo |= prm[P_NEXT + 2 * u]
-        sp_hi |= prm[P_NEXT + 2 * u + 1]
+    sp_lo, sp_hi = rival_neighbours(st, prm, s)
     st_lo = prm[P_WMASK + W_STOP]  # rooms and hideouts: legal at any length (R4)
     st_hi = prm[P_WMASK + W_STOP + 1]
     # rooms reached (any length), the full roll elsewhere, and short stops next to a rival (not in the caves, R5)
@@ -738,22 +779,7 @@ def move_options(st, prm, s, pips, passing, reach, cavek, vis, stk):
         st[S_OPT + v] = o
         cnt += o != 0
     if full == 0 and best > 0 and prm[P_BLOCKED] == 0:  # C2: the longest legal move (a duel there optional)
-        # the ends of paths of exactly `best` steps: a walk of `best` pips finds the same paths (passing a piece
-        # needs a step after it either way)
-        f_lo, f_hi, fc_lo, fc_hi, s_lo, s_hi, sc_lo, sc_hi, best = walk(st, prm, start, best, s, passing, fam, stk)
-        for v in range(n):
-            if v < 64:
-                b = one << v
-                lf = f_lo
-                cf = fc_lo
-            else:
-                b = one << (v - 64)
-                lf = f_hi
-                cf = fc_hi
-            if (lf & b) != 0:
-                if st[S_OPT + v] == 0:
-                    cnt += 1
-                st[S_OPT + v] = OPT_LEGAL | (OPT_CAVE if (cf & b) != 0 else 0)  # the longest way decides the cave flag
+        cnt += longest_moves(st, prm, start, best, s, passing, fam, stk)
     return cnt
 
 
@@ -857,198 +883,280 @@ def tile_draw(st, frm, to, ret, seat_count):
     st[S_STAGE] = SG_WAIT
 
 
+@njit(inline="always")
+def ask_decision(st, ph, actor):
+    """Seat ``actor``'s decision of phase ``ph`` is next."""
+    st[S_PHASE] = ph
+    st[S_ACTOR] = actor
+    st[S_STAGE] = SG_WAIT
+
+
 @njit("void(int32[::1], int64[::1], int64, int64, int32[:, ::1])")
 def parrot_start(st, prm, s, ret, log):
     """R19: seat s got the parrot (from the stack or a duel): its action is the next decision."""
-    st[S_PHASE] = PH_PARROT
-    st[S_ACTOR] = s
     st[S_PARROT_RET] = ret
+    ask_decision(st, PH_PARROT, s)
+
+
+@njit(inline="always")
+def ask_chance(st, kind, n):
+    """A chance node of kind ``kind`` (CH_*) with ``n`` outcomes is next."""
+    st[S_PHASE] = PH_CHANCE
+    st[S_CH_KIND] = kind
+    st[S_CH_N] = n
     st[S_STAGE] = SG_WAIT
+
+
+# ---- the stages of `advance`, one a stage (SG_*), each named for the clauses it plays. Inlined into `advance`
+# (inline="always": Numba copies their code into it before typing), so the compiled turn is one function as before.
+@njit(inline="always")
+def start_turn(st, prm, cur, log):
+    """SG_START, R2 + R13 + R14/C19: a pirate in a whirlpool goes onto its rock without a roll; a knocked-down one
+    stands up (and rolls only for the ghost, or not at all: C19); any other rolls both dice."""
+    log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
+    st[S_MOVED] = 0
+    st[S_STANDING] = 0
+    stt = st[S_STATUS + cur]
+    if stt == ST_WHIRLPOOL or stt == ST_ROCK:
+        st[S_WATER_TURNS] += 1
+    if stt == ST_WHIRLPOOL:  # R13: onto the rock, no roll
+        for w in range(N_WHIRL):
+            if st[S_POS + cur] == prm[P_WHIRL + w]:
+                set_pos(st, cur, prm[P_ROCK + w])
+                log_event(log, st[S_TURNS], E_ROCK, cur, prm[P_ROCK + w], 0, 0)
+        st[S_STATUS + cur] = ST_ROCK
+        st[S_STAGE] = SG_END
+    elif stt == ST_KNOCKED:  # R14: stand up (C19: rolling for the ghost, or not)
+        st[S_STATUS + cur] = ST_OK
+        st[S_STANDUPS] += 1
+        log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
+        if prm[P_STANDUP] == 1:
+            st[S_STAGE] = SG_END
+        else:
+            st[S_STANDING] = 1
+            ask_chance(st, CH_DICE, 36)
+    else:
+        ask_chance(st, CH_DICE, 36)
+
+
+@njit(inline="always")
+def offer_moves(st, prm, cur, log, reach, cavek, vis, stk):
+    """SG_MOVEOPTS, R3..R7 + R6: the destinations of the roll, or the turn ends blocked (a pirate still blocked
+    from its last move turn may pass one piece)."""
+    pips = st[S_PIPS]
+    c = move_options(st, prm, cur, pips, 0, reach, cavek, vis, stk)
+    if c == 0 and st[S_BLOCKED + cur] != 0:  # R6: still blocked: may pass one piece
+        c = move_options(st, prm, cur, pips, 1, reach, cavek, vis, stk)
+    if c == 0:
+        st[S_BLOCKED + cur] = 1
+        st[S_BLOCKED_TURNS] += 1
+        log_event(log, st[S_TURNS], E_BLOCKED, cur, 0, 0, 0)
+        st[S_STAGE] = SG_END
+    else:
+        ask_decision(st, PH_MOVE, cur)
+
+
+@njit(inline="always")
+def cave_tile(st, prm, cur):
+    """SG_MOVED, R7: a move through the caves takes a random tile from the large cave (one a visit)."""
+    st[S_STAGE] = SG_ROOM
+    if st[S_MOVE_CAVE] != 0:
+        k = count_at(st, LOC_CAVE)
+        if k > 0:
+            st[S_CAVE_TILES] += 1
+            if prm[P_KIND + st[S_POS + cur]] == K_CAVE:  # still in the caves: this visit's tile
+                st[S_CAVE_TOOK] |= 1 << cur
+            tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
+
+
+@njit(inline="always")
+def open_chest(st, prm, cur, v, log):
+    """R16: entering a cabin, the pirate peeks at the chest's sticker and opens the chest when it can."""
+    c = prm[P_CABIN_OF + v]
+    st[S_PEEKED + cur] |= 1 << c
+    log_event(log, st[S_TURNS], E_PEEK, cur, c, st[S_STICKER + c], 0)
+    if can_open(st, prm, cur, c):
+        t = -1
+        for x in range(N_TILES):
+            if st[S_LOC + x] == LOC_CHEST + c:
+                t = x
+        st[S_EMPTY] |= 1 << c
+        if t >= 0:
+            st[S_LOC + t] = cur
+            st[S_HELD + cur] |= 1 << t
+            st[S_OPENED] += 1
+            st[S_OPENED_BY + cur] += 1
+            if t == T_BOTTLE:
+                st[S_BOTTLES] += 1
+        k = st[S_STICKER + c]
+        if k > 0:
+            st[S_KEYS_SHOWN + cur] |= 1 << k
+        log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
+
+
+@njit(inline="always")
+def captains_tile(st, prm, cur, log):
+    """R15: entering the captain's cabin takes the top tile of the stack; the parrot acts at once (R19)."""
+    st[S_CAPTAIN_VISITS] += 1
+    if stack_known_useless(st):
+        st[S_USELESS_VISITS] += 1
+    t = stack_pop(st, cur)
+    if t == T_PARROT:
+        st[S_PARROT_DRAWS] += 1
+    log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
+    if t >= 0:
+        st[S_CAPTAIN_TILES] += 1
+    if t == T_PARROT:
+        parrot_start(st, prm, cur, SG_HOME, log)
+
+
+@njit(inline="always")
+def enter_room(st, prm, cur, log):
+    """SG_ROOM, R15/R16: what the space the move ended on gives (a chest, the stack's top tile)."""
+    v = st[S_POS + cur]
+    kv = prm[P_KIND + v]
+    st[S_STAGE] = SG_HOME
+    if kv == K_CABIN:
+        open_chest(st, prm, cur, v, log)
+    elif kv == K_CAPTAIN:
+        captains_tile(st, prm, cur, log)
+
+
+@njit(inline="always")
+def end_move(st, prm, cur, log):
+    """SG_HOME, R17 + R18 + R12: in its own hideout the pirate wins with enough gold (the game ends); the parrot
+    leaves a pirate off the ship; a pirate that stopped next to the ghost goes overboard (the next seat chooses)."""
+    v = st[S_POS + cur]
+    st[S_STAGE] = SG_DUELQ
+    if prm[P_KIND + v] == K_HIDEOUT:  # R17
+        g = gold_of(st, cur)
+        if g >= prm[P_GOLD_TARGET]:
+            st[S_WINNER] = cur
+            st[S_PHASE] = PH_OVER  # `advance` stops here
+            log_event(log, st[S_TURNS], E_WIN, cur, g, 0, 0)
+            st[S_TURNS] += 1
+            return
+        st[S_HOME_EARLY] += 1
+        log_event(log, st[S_TURNS], E_HOME, cur, g, 0, 0)
+    parrot_check(st, prm, cur, log)
+    g = st[S_GHOST]
+    if (
+        not is_room(prm[P_KIND + v])
+        and prm[P_KIND + v] != K_HIDEOUT
+        and not is_room(prm[P_KIND + g])
+        and (next_to(prm, v, g) or next_to(prm, g, v))
+    ):
+        add_victim(st, cur, next_seat(cur, st[S_N]))  # R12: stopped next to the ghost
+        st[S_VRET] = SG_END
+        st[S_STAGE] = SG_VICTIMS
+
+
+@njit(inline="always")
+def offer_duel(st, prm, cur):
+    """SG_DUELQ, R20: after moving at least one pip, the pirate may challenge a pirate next to it."""
+    m = 0
+    if st[S_MOVED] > 0:
+        m = duel_targets(st, prm, cur, st[S_POS + cur])
+    if m == 0:
+        st[S_STAGE] = SG_END
+    else:
+        ask_decision(st, PH_DUEL_Q, cur)
+
+
+@njit(inline="always")
+def next_victim(st):
+    """SG_VICTIMS, R13: the chooser puts the next frightened pirate into a whirlpool; with none left, on to the
+    stage that follows the fright."""
+    if st[S_NPEND] == 0:
+        st[S_STAGE] = st[S_VRET]
+    else:
+        ask_decision(st, PH_WHIRL, st[S_CHOOSER])
+
+
+@njit(inline="always")
+def after_ghost(st, prm, cur):
+    """SG_AFTER_GHOST, C1: reading B moves the pirate by the other die (a pirate standing up does not move);
+    reading A ends the turn."""
+    stt = st[S_STATUS + cur]
+    if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK) and st[S_STANDING] == 0:  # C1 B
+        d1 = st[S_D1]
+        d2 = st[S_D2]
+        st[S_PIPS] = d2 if d1 == 6 else d1
+        st[S_STAGE] = SG_MOVEOPTS
+    else:
+        st[S_STAGE] = SG_END
+
+
+@njit(inline="always")
+def duel_spoils(st):
+    """SG_SPOILS, R23: the winner takes a random face-down tile of the loser."""
+    w = st[S_DUEL_WINNER]
+    los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+    k = count_at(st, los)
+    st[S_STAGE] = SG_SWAPQ
+    st[S_LAST_TILE] = -1
+    if k > 0:
+        st[S_STOLEN] += 1
+        tile_draw(st, los, w, SG_SWAPQ, k)
+
+
+@njit(inline="always")
+def duel_end(st, prm, log):
+    """SG_SWAPQ, R19 + R23: the duel is over; a parrot won in it acts at once."""
+    w = st[S_DUEL_WINNER]
+    los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+    log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
+    st[S_STAGE] = SG_SWAPD
+    if st[S_LAST_TILE] == T_PARROT:  # R19: the parrot won in a duel acts at once
+        st[S_LAST_TILE] = -1
+        parrot_start(st, prm, w, SG_SWAPD, log)
+
+
+@njit(inline="always")
+def offer_swap(st, prm, log):
+    """SG_SWAPD, R18 then R23: the parrot leaves a winner off the ship; the winner may swap places."""
+    w = st[S_DUEL_WINNER]
+    parrot_check(st, prm, w, log)
+    ask_decision(st, PH_SWAP, w)
 
 
 @njit
 def advance(st, prm, log, reach, cavek, vis, stk):
     """The turn's state machine: run stages until a decision (S_PHASE a decision phase, S_ACTOR set), a chance
-    node (PH_CHANCE) or the end (PH_OVER)."""
-    n = st[S_N]
+    node (PH_CHANCE) or the end (PH_OVER). Each stage (S_STAGE, SG_*) is a function above, inlined here."""
     while True:
         sg = st[S_STAGE]
         cur = st[S_CUR]
         if sg == SG_WAIT or st[S_PHASE] == PH_OVER:
             return
         if sg == SG_START:
-            log_event(log, st[S_TURNS], E_TURN, cur, 0, 0, 0)
-            st[S_MOVED] = 0
-            st[S_STANDING] = 0
-            stt = st[S_STATUS + cur]
-            if stt == ST_WHIRLPOOL or stt == ST_ROCK:
-                st[S_WATER_TURNS] += 1
-            if stt == ST_WHIRLPOOL:  # R13: onto the rock, no roll
-                for w in range(N_WHIRL):
-                    if st[S_POS + cur] == prm[P_WHIRL + w]:
-                        set_pos(st, cur, prm[P_ROCK + w])
-                        log_event(log, st[S_TURNS], E_ROCK, cur, prm[P_ROCK + w], 0, 0)
-                st[S_STATUS + cur] = ST_ROCK
-                st[S_STAGE] = SG_END
-            elif stt == ST_KNOCKED:  # R14: stand up (C19: rolling for the ghost, or not)
-                st[S_STATUS + cur] = ST_OK
-                st[S_STANDUPS] += 1
-                log_event(log, st[S_TURNS], E_STANDUP, cur, 0, 0, 0)
-                if prm[P_STANDUP] == 1:
-                    st[S_STAGE] = SG_END
-                else:
-                    st[S_STANDING] = 1
-                    st[S_PHASE] = PH_CHANCE
-                    st[S_CH_KIND] = CH_DICE
-                    st[S_CH_N] = 36
-                    st[S_STAGE] = SG_WAIT
-            else:
-                st[S_PHASE] = PH_CHANCE
-                st[S_CH_KIND] = CH_DICE
-                st[S_CH_N] = 36
-                st[S_STAGE] = SG_WAIT
+            start_turn(st, prm, cur, log)
         elif sg == SG_MOVEOPTS:
-            pips = st[S_PIPS]
-            c = move_options(st, prm, cur, pips, 0, reach, cavek, vis, stk)
-            if c == 0 and st[S_BLOCKED + cur] != 0:  # R6: still blocked: may pass one piece
-                c = move_options(st, prm, cur, pips, 1, reach, cavek, vis, stk)
-            if c == 0:
-                st[S_BLOCKED + cur] = 1
-                st[S_BLOCKED_TURNS] += 1
-                log_event(log, st[S_TURNS], E_BLOCKED, cur, 0, 0, 0)
-                st[S_STAGE] = SG_END
-            else:
-                st[S_PHASE] = PH_MOVE
-                st[S_ACTOR] = cur
-                st[S_STAGE] = SG_WAIT
-        elif sg == SG_MOVED:  # R7: a tile from the large cave
-            st[S_STAGE] = SG_ROOM
-            if st[S_MOVE_CAVE] != 0:
-                k = count_at(st, LOC_CAVE)
-                if k > 0:
-                    st[S_CAVE_TILES] += 1
-                    if prm[P_KIND + st[S_POS + cur]] == K_CAVE:  # still in the caves: this visit's tile
-                        st[S_CAVE_TOOK] |= 1 << cur
-                    tile_draw(st, LOC_CAVE, cur, SG_ROOM, k)
+            offer_moves(st, prm, cur, log, reach, cavek, vis, stk)
+        elif sg == SG_MOVED:
+            cave_tile(st, prm, cur)
         elif sg == SG_ROOM:
-            v = st[S_POS + cur]
-            kv = prm[P_KIND + v]
-            st[S_STAGE] = SG_HOME
-            if kv == K_CABIN:  # R16: peek, open
-                c = prm[P_CABIN_OF + v]
-                st[S_PEEKED + cur] |= 1 << c
-                log_event(log, st[S_TURNS], E_PEEK, cur, c, st[S_STICKER + c], 0)
-                if can_open(st, prm, cur, c):
-                    t = -1
-                    for x in range(N_TILES):
-                        if st[S_LOC + x] == LOC_CHEST + c:
-                            t = x
-                    st[S_EMPTY] |= 1 << c
-                    if t >= 0:
-                        st[S_LOC + t] = cur
-                        st[S_HELD + cur] |= 1 << t
-                        st[S_OPENED] += 1
-                        st[S_OPENED_BY + cur] += 1
-                        if t == T_BOTTLE:
-                            st[S_BOTTLES] += 1
-                    k = st[S_STICKER + c]
-                    if k > 0:
-                        st[S_KEYS_SHOWN + cur] |= 1 << k
-                    log_event(log, st[S_TURNS], E_OPEN, cur, c, t, k)
-            elif kv == K_CAPTAIN:  # R15: the top tile
-                st[S_CAPTAIN_VISITS] += 1
-                if stack_known_useless(st):
-                    st[S_USELESS_VISITS] += 1
-                t = stack_pop(st, cur)
-                if t == T_PARROT:
-                    st[S_PARROT_DRAWS] += 1
-                log_event(log, st[S_TURNS], E_CAPTAIN, cur, t, 0, 0)
-                if t >= 0:
-                    st[S_CAPTAIN_TILES] += 1
-                if t == T_PARROT:
-                    parrot_start(st, prm, cur, SG_HOME, log)
+            enter_room(st, prm, cur, log)
         elif sg == SG_HOME:
-            v = st[S_POS + cur]
-            st[S_STAGE] = SG_DUELQ
-            if prm[P_KIND + v] == K_HIDEOUT:  # R17
-                g = gold_of(st, cur)
-                if g >= prm[P_GOLD_TARGET]:
-                    st[S_WINNER] = cur
-                    st[S_PHASE] = PH_OVER
-                    log_event(log, st[S_TURNS], E_WIN, cur, g, 0, 0)
-                    st[S_TURNS] += 1
-                    return
-                st[S_HOME_EARLY] += 1
-                log_event(log, st[S_TURNS], E_HOME, cur, g, 0, 0)
-            parrot_check(st, prm, cur, log)
-            g = st[S_GHOST]
-            if (
-                not is_room(prm[P_KIND + v])
-                and prm[P_KIND + v] != K_HIDEOUT
-                and not is_room(prm[P_KIND + g])
-                and (next_to(prm, v, g) or next_to(prm, g, v))
-            ):
-                add_victim(st, cur, next_seat(cur, n))  # R12: stopped next to the ghost
-                st[S_VRET] = SG_END
-                st[S_STAGE] = SG_VICTIMS
+            end_move(st, prm, cur, log)
         elif sg == SG_DUELQ:
-            m = 0
-            if st[S_MOVED] > 0:
-                m = duel_targets(st, prm, cur, st[S_POS + cur])
-            if m == 0:
-                st[S_STAGE] = SG_END
-            else:
-                st[S_PHASE] = PH_DUEL_Q
-                st[S_ACTOR] = cur
-                st[S_STAGE] = SG_WAIT
+            offer_duel(st, prm, cur)
         elif sg == SG_END:
             st[S_TURNS] += 1
-            st[S_CUR] = next_seat(cur, n)
+            st[S_CUR] = next_seat(cur, st[S_N])
             st[S_STAGE] = SG_START
         elif sg == SG_VICTIMS:
-            if st[S_NPEND] == 0:
-                st[S_STAGE] = st[S_VRET]
-            else:
-                st[S_PHASE] = PH_WHIRL
-                st[S_ACTOR] = st[S_CHOOSER]
-                st[S_STAGE] = SG_WAIT
+            next_victim(st)
         elif sg == SG_AFTER_GHOST:
-            stt = st[S_STATUS + cur]
-            if prm[P_GHOST_DIE] == 1 and (stt == ST_OK or stt == ST_ROCK) and st[S_STANDING] == 0:  # C1 B
-                d1 = st[S_D1]
-                d2 = st[S_D2]
-                st[S_PIPS] = d2 if d1 == 6 else d1
-                st[S_STAGE] = SG_MOVEOPTS
-            else:
-                st[S_STAGE] = SG_END
-        elif sg == SG_ROLL:
-            st[S_PHASE] = PH_CHANCE
-            st[S_CH_KIND] = CH_DIE
-            st[S_CH_N] = 6
-            st[S_STAGE] = SG_WAIT
-        elif sg == SG_SPOILS:  # R23: a random tile of the loser
-            w = st[S_DUEL_WINNER]
-            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
-            k = count_at(st, los)
-            st[S_STAGE] = SG_SWAPQ
-            st[S_LAST_TILE] = -1
-            if k > 0:
-                st[S_STOLEN] += 1
-                tile_draw(st, los, w, SG_SWAPQ, k)
+            after_ghost(st, prm, cur)
+        elif sg == SG_ROLL:  # R22: the roller's die
+            ask_chance(st, CH_DIE, 6)
+        elif sg == SG_SPOILS:
+            duel_spoils(st)
         elif sg == SG_SWAPQ:
-            w = st[S_DUEL_WINNER]
-            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
-            log_event(log, st[S_TURNS], E_DUEL_END, w, los, st[S_LAST_TILE], 0)
-            st[S_STAGE] = SG_SWAPD
-            if st[S_LAST_TILE] == T_PARROT:  # R19: the parrot won in a duel acts at once
-                st[S_LAST_TILE] = -1
-                parrot_start(st, prm, w, SG_SWAPD, log)
-        elif sg == SG_SWAPD:  # R18, then the swap (R23)
-            w = st[S_DUEL_WINNER]
-            parrot_check(st, prm, w, log)
-            st[S_PHASE] = PH_SWAP
-            st[S_ACTOR] = w
-            st[S_STAGE] = SG_WAIT
+            duel_end(st, prm, log)
+        elif sg == SG_SWAPD:
+            offer_swap(st, prm, log)
         else:
             return
 
@@ -1171,158 +1279,211 @@ def apply_action(st, prm, a, log, reach, cavek, vis, stk):
     return r
 
 
+# ---- the decisions `act` applies, one a decision phase (PH_*); inlined into `act` as the stages into `advance`.
+# Each returns 0, or -1 for an action its phase does not take.
+@njit(inline="always")
+def do_move(st, prm, a, cur, log):
+    """PH_MOVE, R3..R7: the pirate goes to the chosen destination (S_OPT); a short stop must challenge (R5)."""
+    v = a - A_MOVE
+    if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
+        return -1
+    o = st[S_OPT + v]
+    frm = st[S_POS + cur]
+    set_pos(st, cur, v)
+    st[S_MOVED] = 1
+    st[S_BLOCKED + cur] = 0
+    st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
+    st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
+    if prm[P_KIND + v] != K_CAVE:  # R7: out of the caves, the visit is over
+        st[S_CAVE_TOOK] &= ~(1 << cur)
+    if st[S_STATUS + cur] == ST_ROCK:
+        st[S_STATUS + cur] = ST_OK
+    log_event(log, st[S_TURNS], E_MOVE, cur, frm, v, st[S_PIPS])
+    st[S_STAGE] = SG_MOVED
+    return 0
+
+
+@njit(inline="always")
+def move_ghost(st, prm, a, log):
+    """PH_GHOST, R10 + R11 + R14: the ghost stops on the chosen space, frightens the pirates next to it and may
+    fire a cannon."""
+    v = a - A_GHOST
+    if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
+        return -1
+    g = st[S_GHOST]
+    if st[S_OCC + g] == GHOST_OCC:
+        st[S_OCC + g] = -1
+    st[S_GHOST] = v
+    if st[S_OCC + v] < 0:
+        st[S_OCC + v] = GHOST_OCC
+    st[S_GHOST_MOVES] += 1
+    log_event(log, st[S_TURNS], E_GHOST, g, v, 0, 0)
+    st[S_NPEND] = 0
+    victims_of_ghost(st, prm, 0, log)
+    fire_cannon(st, prm, log)
+    st[S_VRET] = SG_AFTER_GHOST
+    st[S_STAGE] = SG_VICTIMS
+    return 0
+
+
+@njit(inline="always")
+def overboard(st, prm, a, actor, log):
+    """PH_WHIRL, R13: the next frightened pirate goes into the chosen whirlpool, loses a random tile to the large
+    cave, and its parrot flies back."""
+    w = a - A_WHIRL
+    if w < 0 or w >= N_WHIRL:
+        return -1
+    s = st[S_PEND]
+    for i in range(st[S_NPEND] - 1):
+        st[S_PEND + i] = st[S_PEND + i + 1]
+    st[S_NPEND] -= 1
+    set_pos(st, s, prm[P_WHIRL + w])
+    if st[S_OCC + st[S_GHOST]] < 0:
+        st[S_OCC + st[S_GHOST]] = GHOST_OCC  # the ghost now alone in the room it entered
+    st[S_STATUS + s] = ST_WHIRLPOOL
+    st[S_BLOCKED + s] = 0
+    st[S_CAVE_TOOK] &= ~(1 << s)
+    st[S_OVERBOARD] += 1
+    st[S_WHIRL_USE + w] += 1
+    log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
+    parrot_check(st, prm, s, log)  # R13: the parrot flies back, in addition to the tile
+    k = count_at(st, s)
+    st[S_STAGE] = SG_VICTIMS
+    if k > 0:
+        tile_draw(st, s, LOC_CAVE, SG_VICTIMS, k)
+    return 0
+
+
+@njit(inline="always")
+def challenge(st, a, cur, n, log):
+    """PH_DUEL_Q, R20: challenge a seat (both then choose weapons), or pass when no duel is owed (R5)."""
+    if a == A_PASS:
+        if st[S_MUST_DUEL] != 0:
+            return -1
+        st[S_STAGE] = SG_END
+        return 0
+    t = a - A_DUEL
+    if t < 0 or t >= n:
+        return -1
+    st[S_DUELS] += 1
+    st[S_DUEL_ATT] = cur
+    st[S_DUEL_DEF] = t
+    st[S_ROLLER] = 0
+    log_event(log, st[S_TURNS], E_DUEL, cur, t, 0, 0)
+    ask_decision(st, PH_WEAPON, cur)
+    return 0
+
+
+@njit(inline="always")
+def show_weapon(st, a, actor, log):
+    """PH_WEAPON, R21: the attacker, then the defender, shows a weapon; then the attacker rolls."""
+    w = a - A_WEAPON
+    if w < 0 or w > 2:
+        return -1
+    log_event(log, st[S_TURNS], E_WEAPON, actor, w, 0, 0)
+    st[S_SHOWN_W + actor] = w
+    st[S_LOST_AT_SHOW + actor] = st[S_LOST + actor]
+    if actor == st[S_DUEL_ATT]:
+        st[S_DUELS_ATT + w] += 1
+        st[S_WA] = w
+        st[S_ACTOR] = st[S_DUEL_DEF]
+        return 0
+    st[S_WD] = w
+    st[S_ROLLER] = 0
+    st[S_ACTOR] = st[S_DUEL_ATT]
+    st[S_ROLLS_LEFT] = st[S_WA] + 1
+    st[S_STAGE] = SG_ROLL
+    return 0
+
+
+@njit(inline="always")
+def swap_places(st, prm, a, log):
+    """PH_SWAP, R23 + R18: the duel's winner swaps places with the loser, or not; the parrot leaves either one
+    that ends off the ship."""
+    if a == A_SWAP:
+        w = st[S_DUEL_WINNER]
+        los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
+        pw = st[S_POS + w]
+        pl = st[S_POS + los]
+        st[S_POS + w] = pl
+        st[S_POS + los] = pw
+        st[S_OCC + pl] = w
+        st[S_OCC + pw] = los
+        log_event(log, st[S_TURNS], E_SWAP, w, los, 0, 0)
+        parrot_check(st, prm, w, log)
+        parrot_check(st, prm, los, log)
+    elif a != A_NOSWAP:
+        return -1
+    st[S_STAGE] = SG_END
+    return 0
+
+
+@njit(inline="always")
+def parrot_action(st, a, actor, n, log):
+    """PH_PARROT, R19: steal a random tile of a seat, take the stack's top tile, or peek at a chest's sticker."""
+    st[S_PARROT_USES] += 1
+    ret = st[S_PARROT_RET]
+    if a >= A_PSTEAL and a < A_PSTEAL + MAX_PLAYERS:
+        t = a - A_PSTEAL
+        k = count_at(st, t)
+        if t >= n or t == actor or k == 0:
+            return -1
+        log_event(log, st[S_TURNS], E_PARROT, actor, 0, t, 0)
+        st[S_STOLEN] += 1
+        st[S_LAST_TILE] = -1
+        tile_draw(st, t, actor, ret, k)
+        return 0
+    elif a == A_PTOP:
+        x = stack_pop(st, actor)
+        if x < 0:
+            return -1
+        log_event(log, st[S_TURNS], E_PARROT, actor, 1, 0, x)
+    elif a >= A_PPEEK and a < A_PPEEK + N_CABINS:
+        c = a - A_PPEEK
+        st[S_PEEKED + actor] |= 1 << c
+        log_event(log, st[S_TURNS], E_PARROT, actor, 2, c, st[S_STICKER + c])
+    else:
+        return -1
+    st[S_LAST_TILE] = -1
+    st[S_STAGE] = ret
+    return 0
+
+
 @njit
 def act(st, prm, a, log, reach, cavek, vis, stk):
-    """`apply_action` without running on (play_one calls `advance` itself: one call site keeps the compile small)."""
+    """`apply_action` without running on (play_one calls `advance` itself: one call site keeps the compile small).
+    Each decision phase's rule is a function above, inlined here."""
     ph = st[S_PHASE]
     actor = st[S_ACTOR]
     cur = st[S_CUR]
     n = st[S_N]
     if ph == PH_MOVE:
-        v = a - A_MOVE
-        if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
-            return -1
-        o = st[S_OPT + v]
-        frm = st[S_POS + cur]
-        set_pos(st, cur, v)
-        st[S_MOVED] = 1
-        st[S_BLOCKED + cur] = 0
-        st[S_MUST_DUEL] = 1 if (o & OPT_SHORT) != 0 else 0
-        st[S_MOVE_CAVE] = 1 if (o & OPT_CAVE) != 0 else 0
-        if prm[P_KIND + v] != K_CAVE:  # R7: out of the caves, the visit is over
-            st[S_CAVE_TOOK] &= ~(1 << cur)
-        if st[S_STATUS + cur] == ST_ROCK:
-            st[S_STATUS + cur] = ST_OK
-        log_event(log, st[S_TURNS], E_MOVE, cur, frm, v, st[S_PIPS])
-        st[S_STAGE] = SG_MOVED
+        r = do_move(st, prm, a, cur, log)
     elif ph == PH_GHOST:
-        v = a - A_GHOST
-        if v < 0 or v >= prm[P_NSPACES] or st[S_OPT + v] == 0:
-            return -1
-        g = st[S_GHOST]
-        if st[S_OCC + g] == GHOST_OCC:
-            st[S_OCC + g] = -1
-        st[S_GHOST] = v
-        if st[S_OCC + v] < 0:
-            st[S_OCC + v] = GHOST_OCC
-        st[S_GHOST_MOVES] += 1
-        log_event(log, st[S_TURNS], E_GHOST, g, v, 0, 0)
-        st[S_NPEND] = 0
-        victims_of_ghost(st, prm, 0, log)
-        fire_cannon(st, prm, log)
-        st[S_VRET] = SG_AFTER_GHOST
-        st[S_STAGE] = SG_VICTIMS
+        r = move_ghost(st, prm, a, log)
     elif ph == PH_WHIRL:
-        w = a - A_WHIRL
-        if w < 0 or w >= N_WHIRL:
-            return -1
-        s = st[S_PEND]
-        for i in range(st[S_NPEND] - 1):
-            st[S_PEND + i] = st[S_PEND + i + 1]
-        st[S_NPEND] -= 1
-        set_pos(st, s, prm[P_WHIRL + w])
-        if st[S_OCC + st[S_GHOST]] < 0:
-            st[S_OCC + st[S_GHOST]] = GHOST_OCC  # the ghost now alone in the room it entered
-        st[S_STATUS + s] = ST_WHIRLPOOL
-        st[S_BLOCKED + s] = 0
-        st[S_CAVE_TOOK] &= ~(1 << s)
-        st[S_OVERBOARD] += 1
-        st[S_WHIRL_USE + w] += 1
-        log_event(log, st[S_TURNS], E_OVERBOARD, s, w, actor, 0)
-        parrot_check(st, prm, s, log)  # R13: the parrot flies back, in addition to the tile
-        k = count_at(st, s)
-        st[S_STAGE] = SG_VICTIMS
-        if k > 0:
-            tile_draw(st, s, LOC_CAVE, SG_VICTIMS, k)
+        r = overboard(st, prm, a, actor, log)
     elif ph == PH_DUEL_Q:
-        if a == A_PASS:
-            if st[S_MUST_DUEL] != 0:
-                return -1
-            st[S_STAGE] = SG_END
-        else:
-            t = a - A_DUEL
-            if t < 0 or t >= n:
-                return -1
-            st[S_DUELS] += 1
-            st[S_DUEL_ATT] = cur
-            st[S_DUEL_DEF] = t
-            st[S_ROLLER] = 0
-            log_event(log, st[S_TURNS], E_DUEL, cur, t, 0, 0)
-            st[S_PHASE] = PH_WEAPON
-            st[S_ACTOR] = cur
-            st[S_STAGE] = SG_WAIT
-            return 0
+        r = challenge(st, a, cur, n, log)
     elif ph == PH_WEAPON:
-        w = a - A_WEAPON
-        if w < 0 or w > 2:
-            return -1
-        log_event(log, st[S_TURNS], E_WEAPON, actor, w, 0, 0)
-        st[S_SHOWN_W + actor] = w
-        st[S_LOST_AT_SHOW + actor] = st[S_LOST + actor]
-        if actor == st[S_DUEL_ATT]:
-            st[S_DUELS_ATT + w] += 1
-            st[S_WA] = w
-            st[S_ACTOR] = st[S_DUEL_DEF]
-            return 0
-        st[S_WD] = w
-        st[S_ROLLER] = 0
-        st[S_ACTOR] = st[S_DUEL_ATT]
-        st[S_ROLLS_LEFT] = st[S_WA] + 1
-        st[S_STAGE] = SG_ROLL
-    elif ph == PH_ROLLQ:
+        r = show_weapon(st, a, actor, log)
+    elif ph == PH_ROLLQ:  # R22: roll again, or stop
+        r = 0
         if a == A_ROLL:
             st[S_STAGE] = SG_ROLL
         elif a == A_STOP:
             duel_result(st, prm, log)
         else:
-            return -1
+            r = -1
     elif ph == PH_SWAP:
-        if a == A_SWAP:
-            w = st[S_DUEL_WINNER]
-            los = st[S_DUEL_DEF] if w == st[S_DUEL_ATT] else st[S_DUEL_ATT]
-            pw = st[S_POS + w]
-            pl = st[S_POS + los]
-            st[S_POS + w] = pl
-            st[S_POS + los] = pw
-            st[S_OCC + pl] = w
-            st[S_OCC + pw] = los
-            log_event(log, st[S_TURNS], E_SWAP, w, los, 0, 0)
-            parrot_check(st, prm, w, log)
-            parrot_check(st, prm, los, log)
-        elif a != A_NOSWAP:
-            return -1
-        st[S_STAGE] = SG_END
+        r = swap_places(st, prm, a, log)
     elif ph == PH_PARROT:
-        st[S_PARROT_USES] += 1
-        ret = st[S_PARROT_RET]
-        if a >= A_PSTEAL and a < A_PSTEAL + MAX_PLAYERS:
-            t = a - A_PSTEAL
-            k = count_at(st, t)
-            if t >= n or t == actor or k == 0:
-                return -1
-            log_event(log, st[S_TURNS], E_PARROT, actor, 0, t, 0)
-            st[S_STOLEN] += 1
-            st[S_LAST_TILE] = -1
-            tile_draw(st, t, actor, ret, k)
-            return 0
-        elif a == A_PTOP:
-            x = stack_pop(st, actor)
-            if x < 0:
-                return -1
-            log_event(log, st[S_TURNS], E_PARROT, actor, 1, 0, x)
-        elif a >= A_PPEEK and a < A_PPEEK + N_CABINS:
-            c = a - A_PPEEK
-            st[S_PEEKED + actor] |= 1 << c
-            log_event(log, st[S_TURNS], E_PARROT, actor, 2, c, st[S_STICKER + c])
-        else:
-            return -1
-        st[S_LAST_TILE] = -1
-        st[S_STAGE] = ret
+        r = parrot_action(st, a, actor, n, log)
     else:
-        return -1
-    if st[S_STAGE] != SG_WAIT:
+        r = -1
+    if r == 0 and st[S_STAGE] != SG_WAIT:
         st[S_PHASE] = PH_CHANCE  # neutral until advance sets the next node
-    return 0
+    return r
 
 
 @njit("void(int32[::1], int64[::1], int32[:, ::1])")
@@ -1361,74 +1522,98 @@ def apply_chance(st, prm, outcome, log, reach, cavek, vis, stk):
     return r
 
 
+# ---- the chance outcomes `chance` applies, one a kind (CH_*); inlined into `chance` as the stages into `advance`
+@njit(inline="always")
+def roll_dice(st, prm, outcome, cur, log, reach, cavek, vis, stk):
+    """CH_DICE, R2 + R9 + C19: both dice; a 6 moves the ghost instead (when it can move), a pirate standing up
+    does not move, any other moves the sum. Returns 0; the ghost's move is then the pending decision."""
+    d1 = outcome // 6 + 1
+    d2 = outcome - (d1 - 1) * 6 + 1
+    st[S_D1] = d1
+    st[S_D2] = d2
+    log_event(log, st[S_TURNS], E_DICE, d1, d2, 0, 0)
+    if d1 == 6 or d2 == 6:  # R9: the ghost moves instead
+        if ghost_options(st, prm, reach, cavek, vis, stk) > 0:
+            st[S_PHASE] = PH_GHOST
+            st[S_ACTOR] = cur
+            return 1
+        log_event(log, st[S_TURNS], E_NO_GHOST, 0, 0, 0, 0)
+        st[S_STAGE] = SG_AFTER_GHOST
+    elif st[S_STANDING] != 0:  # C19: standing up is the pirate's move this turn
+        st[S_STAGE] = SG_END
+    else:
+        st[S_PIPS] = d1 + d2
+        st[S_STAGE] = SG_MOVEOPTS
+    return 0
+
+
+@njit(inline="always")
+def move_tile(st, outcome, log):
+    """CH_TILE, R7/R13/R19/R23: the outcome-th tile (in tile order) of the holder S_TK_FROM goes to S_TK_TO, and
+    what each seat knows of it follows (H1)."""
+    frm = st[S_TK_FROM]
+    to = st[S_TK_TO]
+    j = outcome
+    t = -1
+    for x in range(N_TILES):
+        if st[S_LOC + x] == frm:
+            if j == 0:
+                t = x
+                break
+            j -= 1
+    for x in range(N_TILES):  # H1: who knew where a tile of frm lay no longer does (this may be it) ...
+        if st[S_LOC + x] == frm:
+            st[S_KNOWN + x] = 0
+    if frm == LOC_CAVE and st[S_CAVE_IN] == 0 and to < MAX_PLAYERS:
+        st[S_CAVE_SABRES + to] += 1  # the cave held only set-up sabres: the table knows this is one
+    st[S_LOC + t] = to
+    st[S_LAST_TILE] = t
+    if to < MAX_PLAYERS:
+        st[S_HELD + to] |= 1 << t
+    elif to == LOC_CAVE:
+        st[S_CAVE_IN] += 1
+    if frm < MAX_PLAYERS:
+        st[S_LOST + frm] += 1
+        st[S_KNOWN + t] = 1 << frm  # ... but the loser saw which tile left its hand, and where it went
+        st[S_CAVE_SABRES + frm] = 0  # the tile lost may be one the table knew of
+        st[S_STACK_DRAWS + frm] = 0
+    if to == LOC_CAVE:
+        log_event(log, st[S_TURNS], E_LOSE, frm, t, 0, 0)
+    elif frm == LOC_CAVE:
+        log_event(log, st[S_TURNS], E_CAVE_TILE, to, t, 0, 0)
+    st[S_STAGE] = st[S_TK_RET]
+
+
+@njit(inline="always")
+def duel_die(st, prm, outcome, log):
+    """CH_DIE, R22: the roller's die; with rolls left the roller may roll again (returns 1: that decision is
+    pending), else the roll counts (returns 0)."""
+    v = outcome + 1
+    st[S_DIE] = v
+    st[S_ROLLS_LEFT] -= 1
+    roller = st[S_DUEL_ATT] if st[S_ROLLER] == 0 else st[S_DUEL_DEF]
+    log_event(log, st[S_TURNS], E_DIE, roller, v, st[S_ROLLS_LEFT], 0)
+    if st[S_ROLLS_LEFT] > 0:
+        st[S_PHASE] = PH_ROLLQ
+        st[S_ACTOR] = roller
+        return 1
+    duel_result(st, prm, log)
+    return 0
+
+
 @njit
 def chance(st, prm, outcome, log, reach, cavek, vis, stk):
-    """`apply_chance` without running on (see `act`)."""
+    """`apply_chance` without running on (see `act`). Each kind's rule is a function above, inlined here."""
     if st[S_PHASE] != PH_CHANCE or st[S_STAGE] != SG_WAIT or outcome < 0 or outcome >= st[S_CH_N]:
         return -1
     kind = st[S_CH_KIND]
-    cur = st[S_CUR]
     if kind == CH_DICE:
-        d1 = outcome // 6 + 1
-        d2 = outcome - (d1 - 1) * 6 + 1
-        st[S_D1] = d1
-        st[S_D2] = d2
-        log_event(log, st[S_TURNS], E_DICE, d1, d2, 0, 0)
-        if d1 == 6 or d2 == 6:  # R9: the ghost moves instead
-            if ghost_options(st, prm, reach, cavek, vis, stk) > 0:
-                st[S_PHASE] = PH_GHOST
-                st[S_ACTOR] = cur
-                return 0
-            log_event(log, st[S_TURNS], E_NO_GHOST, 0, 0, 0, 0)
-            st[S_STAGE] = SG_AFTER_GHOST
-        elif st[S_STANDING] != 0:  # C19: standing up is the pirate's move this turn
-            st[S_STAGE] = SG_END
-        else:
-            st[S_PIPS] = d1 + d2
-            st[S_STAGE] = SG_MOVEOPTS
-    elif kind == CH_TILE:
-        frm = st[S_TK_FROM]
-        to = st[S_TK_TO]
-        j = outcome
-        t = -1
-        for x in range(N_TILES):
-            if st[S_LOC + x] == frm:
-                if j == 0:
-                    t = x
-                    break
-                j -= 1
-        for x in range(N_TILES):  # H1: who knew where a tile of frm lay no longer does (this may be it) ...
-            if st[S_LOC + x] == frm:
-                st[S_KNOWN + x] = 0
-        if frm == LOC_CAVE and st[S_CAVE_IN] == 0 and to < MAX_PLAYERS:
-            st[S_CAVE_SABRES + to] += 1  # the cave held only set-up sabres: the table knows this is one
-        st[S_LOC + t] = to
-        st[S_LAST_TILE] = t
-        if to < MAX_PLAYERS:
-            st[S_HELD + to] |= 1 << t
-        elif to == LOC_CAVE:
-            st[S_CAVE_IN] += 1
-        if frm < MAX_PLAYERS:
-            st[S_LOST + frm] += 1
-            st[S_KNOWN + t] = 1 << frm  # ... but the loser saw which tile left its hand, and where it went
-            st[S_CAVE_SABRES + frm] = 0  # the tile lost may be one the table knew of
-            st[S_STACK_DRAWS + frm] = 0
-        if to == LOC_CAVE:
-            log_event(log, st[S_TURNS], E_LOSE, frm, t, 0, 0)
-        elif frm == LOC_CAVE:
-            log_event(log, st[S_TURNS], E_CAVE_TILE, to, t, 0, 0)
-        st[S_STAGE] = st[S_TK_RET]
-    else:
-        v = outcome + 1
-        st[S_DIE] = v
-        st[S_ROLLS_LEFT] -= 1
-        roller = st[S_DUEL_ATT] if st[S_ROLLER] == 0 else st[S_DUEL_DEF]
-        log_event(log, st[S_TURNS], E_DIE, roller, v, st[S_ROLLS_LEFT], 0)
-        if st[S_ROLLS_LEFT] > 0:
-            st[S_PHASE] = PH_ROLLQ
-            st[S_ACTOR] = roller
+        if roll_dice(st, prm, outcome, st[S_CUR], log, reach, cavek, vis, stk) == 1:
             return 0
-        duel_result(st, prm, log)
+    elif kind == CH_TILE:
+        move_tile(st, outcome, log)
+    elif duel_die(st, prm, outcome, log) == 1:
+        return 0
     st[S_PHASE] = PH_CHANCE
     return 0
 

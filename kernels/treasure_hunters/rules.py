@@ -1,7 +1,8 @@
 """Ghost Fightin' Treasure Hunters: state layout and pure rule functions (clauses R1..R47 of RULES.md).
 
-State: one flat int32 vector ``st`` (length S_SIZE) with the named offsets below; -1 marks an empty slot.
-Parameters and the compiled board: one int64 vector ``prm`` (offsets P_*; built by params.pack).
+State: one flat int32 vector ``st`` (length S_SIZE) at the offsets S_* of the layout declared below (field by
+field with its size, kernels/layout.py); -1 marks an empty slot. Parameters and the compiled board: one int64
+vector ``prm`` (offsets P_*, declared alike; built by params.pack).
 Chance enters only through `apply_chance` (a movement or fight die face index, or the slot a rolled 6 discards),
 `apply_shuffle` (the new order of the draw pile) and `set_jewel_numbers` (the numbers under the jewels), so tests
 force any outcome without mocks. Decisions enter through `apply_action` with the action ids A_* below.
@@ -17,6 +18,7 @@ import numpy as np
 from kernels._jit import njit, njit_alloc
 from kernels.bits import lowest_bit, nonneg
 from kernels.eventlog import LOG_W, log_event  # noqa: F401  (re-exported for tests)
+from kernels.layout import Layout
 
 RULES_VERSION = 2
 
@@ -106,121 +108,124 @@ OUTCOME_LABELS = (
     "truncated",
 )
 
-# ---- parameter vector offsets ---------------------------------------------------------------------------------
-P_MODE = 0
-P_MAX_TURNS = 1
-P_N_HUNTERS = 2
-P_N_NODES = 3
-P_FIGHT_OPTIONAL = 4
-P_NESTED_COUNTS = 5
-P_REVEAL_ON_ENTER = 6
-P_CARRIER_PASS = 7
-P_PICKUP_CLEAR = 8
-P_REROLL = 9
-P_SPOOK_RANGE = 10
-P_MOVE_WRAP = 11
-P_HAND_SIZE = 12
-P_HAUNTINGS = 13
-P_N_MOVE_FACES = 14
-P_N_FIGHT_FACES = 15
-P_N_CARDS = 16
-P_N_START = 17
-P_STAY_FIGHTS = 18
-P_WAIT_OUTSIDE = 19  # C8 option: a carrier of a jewel that cannot leave yet may go outside and wait
-P_PICKUP_HAUNTED = 20  # C14: a jewel may be picked up in a haunted room
-P_PICKUP_STAYING = 21  # C15: a hunter that stays put may pick up a jewel where it stands
-P_GROUP_DISTINCT = 22  # C16 option: a group card's second ghost skips the room the first one landed in
-P_HELPER_REROLL = 23  # C17 option: the helper's player decides on the helper's reroll card
-P_MOVE_FACES = 24
-P_MOVE_GHOST = P_MOVE_FACES + MAX_FACES
-P_FIGHT_FACES = P_MOVE_GHOST + MAX_FACES
-P_JEWEL_ROOMS = P_FIGHT_FACES + MAX_FACES
-P_START_ROOMS = P_JEWEL_ROOMS + N_JEWELS
-P_CARD_TYPE = P_START_ROOMS + N_ROOMS
-P_CARD_X = P_CARD_TYPE + MAX_CARDS
-P_NODE_KIND = P_CARD_X + MAX_CARDS
-P_ADJ = P_NODE_KIND + MAX_NODES
-P_ADJC = P_ADJ + MAX_NODES * MAX_DEG
-P_ROOM_DOORCOL = P_ADJC + MAX_NODES * MAX_DEG
-P_DIST = P_ROOM_DOORCOL + N_ROOMS * 3  # [3 lock states][MAX_NODES][MAX_NODES]
-P_NBR = P_DIST + 3 * MAX_NODES * MAX_NODES  # [3 lock states][MAX_NODES] neighbours through open links (bit set)
-P_HALL = P_NBR + 3 * MAX_NODES  # the hallway squares (bit set)
-P_SIZE = P_HALL + 1
+# ---- parameter vector layout (kernels/layout.py: offsets follow from the sizes) --------------------------------------
+_P = Layout("parameters")
+P_MODE = _P.field()
+P_MAX_TURNS = _P.field()
+P_N_HUNTERS = _P.field()
+P_N_NODES = _P.field()
+P_FIGHT_OPTIONAL = _P.field()
+P_NESTED_COUNTS = _P.field()
+P_REVEAL_ON_ENTER = _P.field()
+P_CARRIER_PASS = _P.field()
+P_PICKUP_CLEAR = _P.field()
+P_REROLL = _P.field()
+P_SPOOK_RANGE = _P.field()
+P_MOVE_WRAP = _P.field()
+P_HAND_SIZE = _P.field()
+P_HAUNTINGS = _P.field()
+P_N_MOVE_FACES = _P.field()
+P_N_FIGHT_FACES = _P.field()
+P_N_CARDS = _P.field()
+P_N_START = _P.field()
+P_STAY_FIGHTS = _P.field()
+P_WAIT_OUTSIDE = _P.field()  # C8 option: a carrier of a jewel that cannot leave yet may go outside and wait
+P_PICKUP_HAUNTED = _P.field()  # C14: a jewel may be picked up in a haunted room
+P_PICKUP_STAYING = _P.field()  # C15: a hunter that stays put may pick up a jewel where it stands
+P_GROUP_DISTINCT = _P.field()  # C16 option: a group card's second ghost skips the room the first one landed in
+P_HELPER_REROLL = _P.field()  # C17 option: the helper's player decides on the helper's reroll card
+P_MOVE_FACES = _P.field(MAX_FACES)
+P_MOVE_GHOST = _P.field(MAX_FACES)
+P_FIGHT_FACES = _P.field(MAX_FACES)
+P_JEWEL_ROOMS = _P.field(N_JEWELS)
+P_START_ROOMS = _P.field(N_ROOMS)
+P_CARD_TYPE = _P.field(MAX_CARDS)
+P_CARD_X = _P.field(MAX_CARDS)
+P_NODE_KIND = _P.field(MAX_NODES)
+P_ADJ = _P.field(MAX_NODES * MAX_DEG)
+P_ADJC = _P.field(MAX_NODES * MAX_DEG)
+P_ROOM_DOORCOL = _P.field(N_ROOMS * 3)
+P_DIST = _P.field(3 * MAX_NODES * MAX_NODES)  # [3 lock states][MAX_NODES][MAX_NODES]
+P_NBR = _P.field(3 * MAX_NODES)  # [3 lock states][MAX_NODES] neighbours through open links (bit set)
+P_HALL = _P.field()  # the hallway squares (bit set)
+P_SIZE = _P.end()
 
-# ---- state vector offsets -------------------------------------------------------------------------------------
-S_PHASE = 0
-S_MODE = 1
-S_NH = 2  # hunters in play
-S_CUR = 3  # hunter whose turn it is
-S_TURNS = 4  # hunter turns started
-S_ROUNDS = 5  # rounds started
-S_ROLL = 6  # movement die value
-S_FACE = 7  # movement die face index
-S_STAGE = 8  # STG_SETUP until the first turn
-S_LOCK = 9  # locked door colour (0 none)
-S_LOCK_CARD = 10  # the door card beside the discard pile, -1 none
-S_NDRAW = 11  # cards in the draw pile (top = S_DRAW[S_NDRAW - 1])
-S_DRAW_LEFT = 12  # cards still to draw for a Draw 2/3 + Shuffle
-S_SHUF_PEND = 13  # a shuffle is due once the draws are done
-S_MID_SHUF = 14  # the shuffle in progress only refills an empty draw pile
-S_REFILL = 15  # the Head Haunter refills the hand once the card is resolved
-S_PEND_CARD = 16  # card waiting for the Head Haunter's target, -1 none
-S_PEND_NESTED = 17
-S_SPOOK_H = 18  # hunter being spooked, -1 none
-S_HAUNTS = 19  # hauntings on the board
-S_GHOSTS_ON = 20  # ghosts on the board
-S_DELIVERED = 21  # jewels in the wagon
-S_OUTCOME = 22
-S_HAUNT_MAX = 23
-S_HAND_N = 24
-S_FKIND = 25  # 0 fight ghosts, 1 unhaunt
-S_HELPER = 26  # helping hunter, -1 none
-S_NDICE = 27
-S_DIE = 28  # 2 fight dice (face codes F_*)
-S_DIE_NEXT = 30
-S_RR = 31  # 2 flags: fight die already rerolled
-S_RR_DIE = 33  # die being rerolled
-S_PRIMARY = 34  # the rolled ghost face still has to flip a card (co-op)
-S_FIRST = 35  # seat of hunter 0
-S_SUPPLY_G = 36  # ghosts in the supply
-S_SUPPLY_H = 37  # hauntings in the supply
-S_NPLAYERS = 38
-S_MOVE_FROM = 39  # node the active hunter started its move on
-S_DECISIONS = 40
-S_FIGHTS = 41
-S_FIGHTS_WON = 42
-S_GHOSTS_REMOVED = 43
-S_UNHAUNT_TRIES = 44
-S_UNHAUNTS = 45
-S_SHUFFLES = 46
-S_LOCK_TURNS = 47
-S_GHOSTS_PLACED = 48
-S_HAUNTS_MADE = 49
-S_OVERFLOWS = 50
-S_REROLLS = 51
-S_HH_PLAYED = 52
-S_SIX_DISCARDS = 53
-S_SPOOKS = 54
-S_GHOSTS_MOVED = 55
-S_JEWELS_DROPPED = 56
-S_STUCK_EVENTS = 57
-S_SKIPS = 58  # nested shuffle cards skipped in this Draw resolution (option C5)
-S_RR_HELPER = 59  # C17 option: the helper's player is deciding on the helper's reroll card
-S_GHOSTS = 64  # [12] ghosts per room
-S_HAUNTED = S_GHOSTS + N_ROOMS  # [12] 1 when the room holds a haunting
-S_HPOS = S_HAUNTED + N_ROOMS  # [4] node of each hunter, -1 unused
-S_HCARRY = S_HPOS + MAX_HUNTERS  # [4] jewel carried, -1 none
-S_HREROLL = S_HCARRY + MAX_HUNTERS  # [4] 1 while the hunter's reroll card is unused
-S_HSEAT = S_HREROLL + MAX_HUNTERS  # [4] seat controlling the hunter
-S_JLOC = S_HSEAT + MAX_HUNTERS  # [8] jewel location (node, -1 - h carried, J_WAGON)
-S_JNUM = S_JLOC + N_JEWELS  # [8] number on the back (advanced game)
-S_JREV = S_JNUM + N_JEWELS  # [8] 1 when the number is face up
-S_HAND = S_JREV + N_JEWELS  # [MAX_HAND] Head Haunter's hand, -1 empty
-S_CLOC = S_HAND + MAX_HAND  # [MAX_CARDS] location of each card (CL_*)
-S_DRAW = S_CLOC + MAX_CARDS  # [MAX_CARDS] draw pile, bottom first
-S_CURVE_H = S_DRAW + MAX_CARDS  # [CURVE_MAX] hauntings after round r+1 (-1 = not reached)
-S_CURVE_G = S_CURVE_H + CURVE_MAX  # [CURVE_MAX] ghosts on the board after round r+1
-S_SIZE = S_CURVE_G + CURVE_MAX
+# ---- state vector layout ---------------------------------------------------------------------------------------------
+_S = Layout("state")
+S_PHASE = _S.field()
+S_MODE = _S.field()
+S_NH = _S.field()  # hunters in play
+S_CUR = _S.field()  # hunter whose turn it is
+S_TURNS = _S.field()  # hunter turns started
+S_ROUNDS = _S.field()  # rounds started
+S_ROLL = _S.field()  # movement die value
+S_FACE = _S.field()  # movement die face index
+S_STAGE = _S.field()  # STG_SETUP until the first turn
+S_LOCK = _S.field()  # locked door colour (0 none)
+S_LOCK_CARD = _S.field()  # the door card beside the discard pile, -1 none
+S_NDRAW = _S.field()  # cards in the draw pile (top = S_DRAW[S_NDRAW - 1])
+S_DRAW_LEFT = _S.field()  # cards still to draw for a Draw 2/3 + Shuffle
+S_SHUF_PEND = _S.field()  # a shuffle is due once the draws are done
+S_MID_SHUF = _S.field()  # the shuffle in progress only refills an empty draw pile
+S_REFILL = _S.field()  # the Head Haunter refills the hand once the card is resolved
+S_PEND_CARD = _S.field()  # card waiting for the Head Haunter's target, -1 none
+S_PEND_NESTED = _S.field()
+S_SPOOK_H = _S.field()  # hunter being spooked, -1 none
+S_HAUNTS = _S.field()  # hauntings on the board
+S_GHOSTS_ON = _S.field()  # ghosts on the board
+S_DELIVERED = _S.field()  # jewels in the wagon
+S_OUTCOME = _S.field()
+S_HAUNT_MAX = _S.field()
+S_HAND_N = _S.field()
+S_FKIND = _S.field()  # 0 fight ghosts, 1 unhaunt
+S_HELPER = _S.field()  # helping hunter, -1 none
+S_NDICE = _S.field()
+S_DIE = _S.field(2)  # 2 fight dice (face codes F_*)
+S_DIE_NEXT = _S.field()
+S_RR = _S.field(2)  # 2 flags: fight die already rerolled
+S_RR_DIE = _S.field()  # die being rerolled
+S_PRIMARY = _S.field()  # the rolled ghost face still has to flip a card (co-op)
+S_FIRST = _S.field()  # seat of hunter 0
+S_SUPPLY_G = _S.field()  # ghosts in the supply
+S_SUPPLY_H = _S.field()  # hauntings in the supply
+S_NPLAYERS = _S.field()
+S_MOVE_FROM = _S.field()  # node the active hunter started its move on
+S_DECISIONS = _S.field()
+S_FIGHTS = _S.field()
+S_FIGHTS_WON = _S.field()
+S_GHOSTS_REMOVED = _S.field()
+S_UNHAUNT_TRIES = _S.field()
+S_UNHAUNTS = _S.field()
+S_SHUFFLES = _S.field()
+S_LOCK_TURNS = _S.field()
+S_GHOSTS_PLACED = _S.field()
+S_HAUNTS_MADE = _S.field()
+S_OVERFLOWS = _S.field()
+S_REROLLS = _S.field()
+S_HH_PLAYED = _S.field()
+S_SIX_DISCARDS = _S.field()
+S_SPOOKS = _S.field()
+S_GHOSTS_MOVED = _S.field()
+S_JEWELS_DROPPED = _S.field()
+S_STUCK_EVENTS = _S.field()
+S_SKIPS = _S.field()  # nested shuffle cards skipped in this Draw resolution (option C5)
+S_RR_HELPER = _S.field()  # C17 option: the helper's player is deciding on the helper's reroll card
+_S.reserve(4)  # spare: the per-room arrays start at 64 as before
+S_GHOSTS = _S.field(N_ROOMS)  # ghosts per room
+S_HAUNTED = _S.field(N_ROOMS)  # 1 when the room holds a haunting
+S_HPOS = _S.field(MAX_HUNTERS)  # node of each hunter, -1 unused
+S_HCARRY = _S.field(MAX_HUNTERS)  # jewel carried, -1 none
+S_HREROLL = _S.field(MAX_HUNTERS)  # 1 while the hunter's reroll card is unused
+S_HSEAT = _S.field(MAX_HUNTERS)  # seat controlling the hunter
+S_JLOC = _S.field(N_JEWELS)  # jewel location (node, -1 - h carried, J_WAGON)
+S_JNUM = _S.field(N_JEWELS)  # number on the back (advanced game)
+S_JREV = _S.field(N_JEWELS)  # 1 when the number is face up
+S_HAND = _S.field(MAX_HAND)  # Head Haunter's hand, -1 empty
+S_CLOC = _S.field(MAX_CARDS)  # location of each card (CL_*)
+S_DRAW = _S.field(MAX_CARDS)  # draw pile, bottom first
+S_CURVE_H = _S.field(CURVE_MAX)  # hauntings after round r+1 (-1 = not reached)
+S_CURVE_G = _S.field(CURVE_MAX)  # ghosts on the board after round r+1
+S_SIZE = _S.end()
 
 STG_SETUP = 0
 STG_TURN = 1
@@ -1029,7 +1034,7 @@ def move_search(adv, st, prm, h, steps, as_carrier, mask, work):
     it) unless carrier_may_pass_haunted; a hallway square holding another hunter may be passed, not stopped on;
     a carrier of a jewel that cannot be removed yet (R31) may not go outside unless carrier_may_wait_outside (C8).
     work[0:64] receives the distance of each node (-1 unreached), work[64:128] the search order, work[128:192] the
-    node each was reached from.
+    node each was reached from. Over 60 lines on purpose: one search loop and the mask it fills, read as one clause.
     """
     if adv is None:
         return 0
@@ -1311,75 +1316,109 @@ def apply_action(st, prm, a, log):
     apply_action_with(st, prm, a, log, np.zeros(N_ACTIONS, dtype=np.int8), np.zeros(WORK_SIZE, dtype=np.int32))
 
 
+# ---- the decisions `apply_action_with` applies, one a decision phase (PH_*), each named for its clauses. Inlined
+# (inline="always": Numba copies their code into the caller before typing): the compiled verb is one function.
+@njit(inline="always")
+def pick_up(st, prm, a, h, log):
+    """PH_PICKUP, R13 + R12/R15: pick up the chosen jewel (or not); then a hunter that stayed put ends its turn
+    (unless staying fights, C15), any other fights the ghosts where it stands."""
+    if a != A_PASS:
+        j = a - A_PICK
+        st[S_HCARRY + h] = j
+        st[S_JLOC + j] = -1 - h
+        log_event(log, st[S_TURNS], E_PICK, h, j, st[S_HPOS + h], 0)
+    if st[S_HPOS + h] == st[S_MOVE_FROM] and prm[P_STAY_FIGHTS] == 0:
+        end_turn(st, prm, log)
+    else:
+        fight_step(st, prm, log)
+
+
+@njit(inline="always")
+def reroll_move(st, prm, a, h, log):
+    """PH_REROLL_MOVE, R35: use the hunter's reroll card on the movement die, or keep the roll."""
+    if a == A_REROLL0:
+        st[S_HREROLL + h] = 0
+        st[S_REROLLS] += 1
+        log_event(log, st[S_TURNS], E_REROLL, h, 0, 0, 0)
+        st[S_PHASE] = PH_REROLL_ROLL
+    else:
+        after_roll(st, prm, log)
+
+
+@njit(inline="always")
+def reroll_fight(st, prm, a, h, log):
+    """PH_REROLL_FIGHT, R35 + C17: reroll a failed fight die with its owner's card, or keep the dice (with the
+    C17 option the helper's player then decides on the helper's die)."""
+    if a == A_PASS:
+        if prm[P_HELPER_REROLL] == 1 and st[S_RR_HELPER] == 0 and (fight_rerolls(st) & 2) != 0:
+            st[S_RR_HELPER] = 1  # C17: the helper's player now decides on the helper's die
+            return
+        resolve_fight(st, prm, log)
+    else:
+        i = a - A_REROLL0
+        owner = h if i == 0 else st[S_HELPER]
+        st[S_HREROLL + owner] = 0
+        st[S_RR + i] = 1
+        st[S_RR_DIE] = i
+        st[S_REROLLS] += 1
+        log_event(log, st[S_TURNS], E_REROLL, owner, 1 + i, 0, 0)
+        st[S_PHASE] = PH_REROLL_FIGHT_ROLL
+
+
+@njit(inline="always")
+def play_hand_card(st, prm, a, log):
+    """PH_HH_PLAY, R36: the Head Haunter plays the card in the chosen hand slot (its target, if any, is next)."""
+    c = hand_remove(st, a - A_SLOT)
+    st[S_CLOC + c] = CL_PLAY
+    st[S_HH_PLAYED] += 1
+    st[S_REFILL] = 1
+    if resolve_card(st, prm, c, 0, 1, log) == 1:
+        return
+    advance(st, prm, log)
+
+
+@njit(inline="always")
+def spook_to(st, prm, a, log):
+    """PH_SPOOK_DEST, R44: the spooked hunter goes where the Head Haunter chose; the Spook card is used up."""
+    k = st[S_SPOOK_H]
+    u = st[S_HPOS + k]
+    d = a - A_MOVE
+    st[S_HPOS + k] = d
+    log_event(log, st[S_TURNS], E_SPOOK_MOVE, k, u, d, 0)
+    st[S_SPOOK_H] = -1
+    c = st[S_PEND_CARD]
+    st[S_PEND_CARD] = -1
+    finish_card(st, prm, c)
+    advance(st, prm, log)
+
+
 @njit(inline="always")
 def apply_action_with(st, prm, a, log, mask, work, hh=1, adv=1):
     """`apply_action` with caller-owned scratch: ``mask`` int8[N_ACTIONS] and ``work`` int32[>= WORK_SIZE], as
     passed to `legal_actions` (overwritten with the same move search; only a move with reveal_jewel_on_enter
     uses them). ``hh`` None leaves the Head Haunter's targets out of the compiled code (a co-op batch), ``adv``
-    None the advanced game's move search (a basic or Head Haunter batch)."""
+    None the advanced game's move search (a basic or Head Haunter batch). Each phase's rule is a function above."""
     ph = st[S_PHASE]
     h = st[S_CUR]
     if ph == PH_MOVE:
         do_move(adv, st, prm, a - A_MOVE, log, mask, work)
     elif ph == PH_PICKUP:
-        if a != A_PASS:
-            j = a - A_PICK
-            st[S_HCARRY + h] = j
-            st[S_JLOC + j] = -1 - h
-            log_event(log, st[S_TURNS], E_PICK, h, j, st[S_HPOS + h], 0)
-        if st[S_HPOS + h] == st[S_MOVE_FROM] and prm[P_STAY_FIGHTS] == 0:
-            end_turn(st, prm, log)
-        else:
-            fight_step(st, prm, log)
+        pick_up(st, prm, a, h, log)
     elif ph == PH_FIGHT_CHOICE:
         if a == A_FIGHT:
             start_fight(st, 0)
         else:
             end_turn(st, prm, log)
     elif ph == PH_REROLL_MOVE:
-        if a == A_REROLL0:
-            st[S_HREROLL + h] = 0
-            st[S_REROLLS] += 1
-            log_event(log, st[S_TURNS], E_REROLL, h, 0, 0, 0)
-            st[S_PHASE] = PH_REROLL_ROLL
-        else:
-            after_roll(st, prm, log)
+        reroll_move(st, prm, a, h, log)
     elif ph == PH_REROLL_FIGHT:
-        if a == A_PASS:
-            if prm[P_HELPER_REROLL] == 1 and st[S_RR_HELPER] == 0 and (fight_rerolls(st) & 2) != 0:
-                st[S_RR_HELPER] = 1  # C17: the helper's player now decides on the helper's die
-                return
-            resolve_fight(st, prm, log)
-        else:
-            i = a - A_REROLL0
-            owner = h if i == 0 else st[S_HELPER]
-            st[S_HREROLL + owner] = 0
-            st[S_RR + i] = 1
-            st[S_RR_DIE] = i
-            st[S_REROLLS] += 1
-            log_event(log, st[S_TURNS], E_REROLL, owner, 1 + i, 0, 0)
-            st[S_PHASE] = PH_REROLL_FIGHT_ROLL
+        reroll_fight(st, prm, a, h, log)
     elif ph == PH_HH_PLAY:
-        c = hand_remove(st, a - A_SLOT)
-        st[S_CLOC + c] = CL_PLAY
-        st[S_HH_PLAYED] += 1
-        st[S_REFILL] = 1
-        if resolve_card(st, prm, c, 0, 1, log) == 1:
-            return
-        advance(st, prm, log)
+        play_hand_card(st, prm, a, log)
     elif ph == PH_HH_TARGET:
         apply_target(hh, st, prm, a, log)
     elif ph == PH_SPOOK_DEST:
-        k = st[S_SPOOK_H]
-        u = st[S_HPOS + k]
-        d = a - A_MOVE
-        st[S_HPOS + k] = d
-        log_event(log, st[S_TURNS], E_SPOOK_MOVE, k, u, d, 0)
-        st[S_SPOOK_H] = -1
-        c = st[S_PEND_CARD]
-        st[S_PEND_CARD] = -1
-        finish_card(st, prm, c)
-        advance(st, prm, log)
+        spook_to(st, prm, a, log)
 
 
 @njit
@@ -1395,15 +1434,9 @@ def decision_seat(st):
 
 
 # ---- invariants (tests) --------------------------------------------------------------------------------------------
-@njit
-def check_invariants(st, prm):
-    """0 when the state is consistent, else a code naming the first broken invariant (tests call it every step).
-
-    1 ghosts board + supply != 24; 2 hauntings board + supply != pieces; 3 a room with both ghosts and a haunting or
-    >= 3 ghosts; 4 jewel bookkeeping (8 jewels, each in one place, carriers agree, wagon = delivered); 5 card
-    bookkeeping (each card in one place, draw pile and hand agree); 6 two hunters on one hallway square;
-    7 counters (S_GHOSTS_ON / S_HAUNTS) disagree with the board; 8 door lock and door card disagree.
-    """
+@njit(inline="always")
+def ghost_invariants(st, prm):
+    """Codes 3, 1, 2, 7 of `check_invariants` (ghosts and hauntings), 0 when they hold."""
     g = 0
     hs = 0
     for r in range(N_ROOMS):
@@ -1419,6 +1452,12 @@ def check_invariants(st, prm):
         return 2
     if g != st[S_GHOSTS_ON] or hs != st[S_HAUNTS]:
         return 7
+    return 0
+
+
+@njit(inline="always")
+def jewel_invariants(st, prm):
+    """Codes 4 and 6 of `check_invariants` (jewels, carriers, hunters' places), 0 when they hold."""
     nh = st[S_NH]
     wagon = 0
     for j in range(N_JEWELS):
@@ -1444,6 +1483,30 @@ def check_invariants(st, prm):
             for k in range(h):
                 if st[S_HPOS + k] == p:
                     return 6
+    return 0
+
+
+@njit(inline="always")
+def pile_invariants(st, nc):
+    """Code 5 of `check_invariants` for the draw pile and the hand (``nc`` cards in the game), 0 when it holds:
+    each entry a card of the game in that place, no card twice in the draw pile."""
+    for i in range(st[S_NDRAW]):
+        c = st[S_DRAW + i]
+        if c < 0 or c >= nc or st[S_CLOC + c] != CL_DRAW:
+            return 5
+        for k in range(i):
+            if st[S_DRAW + k] == c:
+                return 5
+    for i in range(st[S_HAND_N]):
+        c = st[S_HAND + i]
+        if c < 0 or c >= nc or st[S_CLOC + c] != CL_HAND:
+            return 5
+    return 0
+
+
+@njit(inline="always")
+def card_invariants(st, prm):
+    """Codes 5 and 8 of `check_invariants` (each card in one place, draw pile, hand, door card), 0 when they hold."""
     nc = prm[P_N_CARDS]
     nd = 0
     nhand = 0
@@ -1467,22 +1530,28 @@ def check_invariants(st, prm):
                 return 5
         elif loc != CL_DISCARD and loc != CL_REMOVED:
             return 5
-    if nd != st[S_NDRAW] or nhand != st[S_HAND_N]:
+    if nd != st[S_NDRAW] or nhand != st[S_HAND_N] or pile_invariants(st, nc) != 0:
         return 5
-    for i in range(st[S_NDRAW]):
-        c = st[S_DRAW + i]
-        if c < 0 or c >= nc or st[S_CLOC + c] != CL_DRAW:
-            return 5
-        for k in range(i):
-            if st[S_DRAW + k] == c:
-                return 5
-    for i in range(st[S_HAND_N]):
-        c = st[S_HAND + i]
-        if c < 0 or c >= nc or st[S_CLOC + c] != CL_HAND:
-            return 5
     if (st[S_LOCK] != 0) != (ndoor == 1) or ndoor > 1:
         return 8
     return 0
+
+
+@njit
+def check_invariants(st, prm):
+    """0 when the state is consistent, else a code naming the first broken invariant (tests call it every step).
+
+    1 ghosts board + supply != 24; 2 hauntings board + supply != pieces; 3 a room with both ghosts and a haunting or
+    >= 3 ghosts; 4 jewel bookkeeping (8 jewels, each in one place, carriers agree, wagon = delivered); 5 card
+    bookkeeping (each card in one place, draw pile and hand agree); 6 two hunters on one hallway square;
+    7 counters (S_GHOSTS_ON / S_HAUNTS) disagree with the board; 8 door lock and door card disagree.
+    """
+    r = ghost_invariants(st, prm)
+    if r == 0:
+        r = jewel_invariants(st, prm)
+    if r == 0:
+        r = card_invariants(st, prm)
+    return r
 
 
 def decode(st, prm=None) -> dict:
