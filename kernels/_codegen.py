@@ -67,20 +67,63 @@ def _add_linking_library(base):
     return add_linking_library
 
 
+def _closure(libs) -> list:
+    """``libs`` and, through each linked-only library's handed-on callees (``_sim_links``), every library they
+    reach, each once, in order of discovery. Taken as a library is finalized, when every library it links has
+    been finalized itself: a callee linked while its own callees were still being compiled is then complete too."""
+    out: dict = {}
+    stack = list(reversed(list(libs)))
+    while stack:
+        lib = stack.pop()
+        if lib in out:
+            continue
+        out[lib] = None
+        stack.extend(reversed(getattr(lib, "_sim_links", ())))
+    return list(out)
+
+
 def _finalize(base):
     def finalize(self):
-        if isinstance(self, _Lib) and _linked_only(self):
-            self._sim_links = list(dict.fromkeys(self._linking_libraries))
-            self._linking_libraries = []
+        if isinstance(self, _Lib):
+            libs = _closure(self._linking_libraries)
+            if _linked_only(self):
+                self._sim_links, self._linking_libraries = libs, []
+            else:
+                self._linking_libraries = libs
         return base(self)
 
     return finalize
 
 
+# every function a linked-only library defines, by symbol: where a module about to become machine code finds a
+# function it calls but was not handed (`_link_missing`)
+_DEFINED: dict[str, object] = {}
+
+
+def _link_missing(self) -> None:
+    """Link into this library's module every linked-only library that defines a function it declares but does not
+    define, until none is left: the handing on of callees (`_closure`) is the rule, this the safety net (a
+    Turnwall training kernel, compiled second in its process, called `rng.shuffle_range` without it)."""
+    mod = self._final_module
+    linked: set = set()
+    while True:
+        libs = [lib for lib in _closure(dict.fromkeys(_DEFINED[f.name] for f in mod.functions if f.is_declaration
+                                                      and f.name in _DEFINED)) if lib not in linked]  # fmt: skip
+        if not libs:
+            return
+        for lib in libs:
+            mod.link_in(lib._get_module_for_linking(), preserve=True)
+            linked.add(lib)
+
+
 def _finalize_final_module(base):
     def finalize_final_module(self):
         if not _linked_only(self):
+            _link_missing(self)
             return base(self)  # (an entry point, a Python twin, Numba's runtime and helpers: made ready as ever)
+        for f in self._final_module.functions:
+            if not f.is_declaration:
+                _DEFINED.setdefault(f.name, self)
         self._finalize_dynamic_globals()
         if not hasattr(self, "_sim_links"):
             self._verify_declare_only_symbols()

@@ -173,3 +173,25 @@ def test_a_team_report_names_the_reference_s_own_parameters_by_variant():
     md = report_markdown(report)
     assert "- mode = basic: learned 6.0% [3.0, 12.0] of 100 games, weighted 6.0%" in md
     assert "- mode = advanced: learned 6.0% [3.0, 12.0] of 100 games, weighted (w_jewel = 11.5) 6.0%" in md
+
+
+def test_turnwall_training_plays_past_its_first_search_decision(tmp_path):
+    """Regression (2026-12-06): the Turnwall training kernel resumed at its second search decision, compiled second
+    in its process, called `rng.shuffle_range` without having linked it (kernels/_codegen.py) and crashed with a
+    segmentation fault. In a process of its own with an empty kernel cache (the fault hung on the order in which
+    one process compiled the kernels), so that a crash fails this test and not the worker."""
+    import os
+    import subprocess
+    import sys
+
+    from sim.model.paths import REPO
+
+    env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path / "cache"))
+    r = subprocess.run(
+        [sys.executable, "-m", "sim.cli.main", "train", "turnwall", "--seed", "1", "--iterations", "1", "--games",
+         "1", "--budget", "8", "--eval-games", "100", "--out", str(tmp_path / "t")],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr[-2000:]
+    report = json.loads((tmp_path / "t" / "report.json").read_text())
+    assert report["iterations"][0]["decisions"] > 1
