@@ -13,9 +13,7 @@ requires the same decision, and fails on a deliberately leaky copy.
 
 A magical move is scored after it is made (on a copy of the state, waiting ghosts placed as the planner simulates
 them, S5): the planner's value (S3, its weights) of the best way to use the moves left after it
-(`strategies.plan_search`), where the own ghost then stands, rivals on their garments, and the rivals' next turn
-(`rival_threat`: who could drag onto a garment it needs; it reads only the ghosts, the walls, the parts worn and
-whether a card is still in play, never in which deck). Ending the turn and searching
+(`strategies.plan_search`), where the own ghost then stands, rivals on their garments. Ending the turn and searching
 a deck are scored where the ghost stands; a placement (R10) by the ghost placed and the cell. Each legal action is
 scored once into the scratch of the batch's learned marker, then `kernels.policy.select` picks (greedy at
 temperature 0, ties to the lower action index).
@@ -44,13 +42,9 @@ from kernels.turnwall.rules import (
     A_TURN,
     LOC_SEAT,
     N_ACTIONS,
-    N_CELLS,
     N_DECKS,
-    N_GARMENTS,
     N_PARTS,
     P_GARMENT_AT,
-    P_GARMENT_CELL,
-    P_MOVES,
     PER_PART,
     PH_PLACE,
     S_CARD_LOC,
@@ -64,8 +58,6 @@ from kernels.turnwall.rules import (
     S_PHASE,
     S_SIZE,
     do_move,
-    drag_target,
-    ghost_at,
     is_held,
     place_first_options,
 )
@@ -84,7 +76,7 @@ from kernels.turnwall.strategies import (
 )
 
 FEATURE_SET = "turnwall-ghost"
-FEATURE_VERSION = 2  # 2: the rivals' next turn (rival_reach .. next_reach), read from the public board
+FEATURE_VERSION = 1
 # (name, what it measures for one action); the order is the weights' order (columns 1.. of the parameter row)
 FEATURES = (
     ("plan", "move: the planner's value (S3) of the best use of the moves left after it; end, search: of standing"),
@@ -104,13 +96,6 @@ FEATURES = (
     ),
     ("place_own", "placement: for the own ghost, the find chance plus half the closeness of the cell"),
     ("place_rival", "placement: 1 when a rival's ghost goes on a garment it needs that is still in play"),
-    # the rivals' next turn, from the public board only (ghosts, walls, worn parts, cards face up), in the position
-    # after the action: a rival "reaches" when it can drag (R5) onto a garment it needs, still in play, within one
-    # turn's moves (`rival_threat`)
-    ("rival_reach", "rivals that could drag onto a garment they need within their next turn's moves"),
-    ("rival_lead", "the same, each weighted by its parts worn / 4 (1: a rival one find from winning)"),
-    ("rival_near", "sum over rivals of 1 / (1 + drags to the nearest garment they need; none reachable: 0)"),
-    ("next_reach", "1 when the seat playing next reaches such a garment (it moves first after this turn)"),
 )
 FEATURE_NAMES = tuple(n for n, _ in FEATURES)
 N_FEATURES = len(FEATURES)
@@ -124,8 +109,7 @@ def new_marker():
     """The learned marker of a batch scratch (plain numpy, allocated by the caller): a `scratch.LearnedMarker` (the
     policy's scratch, `kernels.policy.new_marker`, and the state after a candidate move)."""
     m = policy_marker(N_ACTIONS)
-    cells = np.zeros(N_CELLS, dtype=np.int32)
-    return LearnedMarker(m.scores, m.acts, np.zeros(S_SIZE, dtype=np.int32), cells, cells.copy())
+    return LearnedMarker(m.scores, m.acts, np.zeros(S_SIZE, dtype=np.int32))
 
 
 @njit
@@ -159,62 +143,6 @@ def rivals_on(st, cur, me, prm):
         if gm >= 0 and (st[S_HAVE + r] >> (gm // PER_PART)) & 1 == 0 and st[S_CARD_LOC + gm] < LOC_SEAT:
             n += 1
     return n
-
-
-@njit
-def drag_distances(cur, prm, g, dist, queue):
-    """dist[c]: the fewest drags (R5) that take ghost ``g`` from its cell in the position ``cur`` to board cell c
-    (-1: none), the other ghosts standing where they are (walls, the board's edge, the plug and ghosts block)."""
-    for c in range(N_CELLS):
-        dist[c] = -1
-    b = cur[S_GPOS + g]
-    if b < 0:
-        return
-    dist[b] = 0
-    queue[0] = b
-    head, tail = 0, 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for d in range(4):
-            to = drag_target(prm, c, d)
-            if to >= 0 and dist[to] < 0 and ghost_at(cur, to) < 0:  # g's own cell is already reached
-                dist[to] = dist[c] + 1
-                queue[tail] = to
-                tail += 1
-
-
-@njit
-def rival_threat(cur, prm, me, dist, queue):
-    """(rival_reach, rival_lead, rival_near, next_reach) of the position ``cur`` (a full state: ghosts, worn parts,
-    cards face up; all public, M1) for seat ``me``: for each rival in play, the fewest drags onto a garment of a
-    part it lacks whose card is still in play (`drag_distances`), reached when within one turn's moves (P_MOVES).
-    Only drags: a rival's slides and turns are left to the planner's own search (a cheap, public proxy)."""
-    n = cur[S_NG]
-    reach = lead = near = nxt = 0.0
-    for r in range(n):
-        if r == me or cur[S_GPOS + r] < 0:
-            continue
-        drag_distances(cur, prm, r, dist, queue)
-        best = -1
-        for gm in range(N_GARMENTS):
-            if (cur[S_HAVE + r] >> (gm // PER_PART)) & 1 == 1 or cur[S_CARD_LOC + gm] >= LOC_SEAT:
-                continue
-            d = dist[prm[P_GARMENT_CELL + gm]]
-            if d >= 0 and (best < 0 or d < best):
-                best = d
-        if best < 0:
-            continue
-        near += 1.0 / (1.0 + best)
-        if best <= prm[P_MOVES]:
-            worn = 0
-            for p in range(N_PARTS):
-                worn += (cur[S_HAVE + r] >> p) & 1
-            reach += 1.0
-            lead += worn / (N_PARTS - 1.0)
-            if r == (me + 1) % n:
-                nxt = 1.0
-    return reach, lead, near, nxt
 
 
 @njit
@@ -269,14 +197,9 @@ def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, n
     (C5), ``here`` (plan value of standing, find chance, closeness) where its ghost stands now."""
     me = st[S_CUR]
     f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = f8 = f9 = f10 = f11 = f12 = f13 = 0.0
-    after = st  # the position the rivals' next turn is read from (the rival_* features)
     if st[S_PHASE] == PH_PLACE:
         b = a - A_PLACE
         g = st[S_PEND]
-        after = marker.child
-        for i in range(st.shape[0]):
-            after[i] = st[i]
-        after[S_GPOS + g] = b
         if g == me:
             chances(st, prm, me, probs, near)
             fc, nr = cell_value(prm, probs, near, b)
@@ -287,7 +210,6 @@ def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, n
                 f13 = 1.0
     elif a < A_PLACE:
         f0, f1, f2, f3, f4 = move_features(st, prm, w, me, a, marker.child, work, base, cur, keys, probs, near)
-        after = marker.child
         if a < A_SLIDE:
             f5 = 1.0
         elif a < A_SHIFT:
@@ -306,8 +228,7 @@ def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, n
             f10 = 1.0
             gm = prm[P_GARMENT_AT + st[S_GPOS + me]]
             f11 = deck_chance(st, me, gm, a - A_SEARCH)
-    f14, f15, f16, f17 = rival_threat(after, prm, me, marker.dist, marker.queue)
-    return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17)
+    return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13)
 
 
 @njit

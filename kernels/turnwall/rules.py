@@ -280,28 +280,18 @@ def is_held(st, prm, g):
     return (prm[P_GRIP + s * 4 + g] >> k) & 1 == 1
 
 
-@njit("int64(int64[::1], int64, int64)")
-def drag_target(prm, b, d):
-    """R5 on the bare board: the cell one step from board cell ``b`` in direction ``d``; -1 through a wall, off the
-    board or onto the plug (ghosts not considered)."""
-    if (prm[P_WALLS + b] & WALL_BITS[d]) != 0:
-        return -1
-    r = b // SIZE + DR[d]
-    c = b % SIZE + DC[d]
-    if r < 0 or r >= SIZE or c < 0 or c >= SIZE:
-        return -1
-    to = r * SIZE + c
-    return -1 if to == PLUG else to
-
-
 @njit("boolean(int32[::1], int64[::1], int64, int64)")
 def can_drag(st, prm, g, d):
     """R5: one step orthogonally, not through a wall, not off the board, not onto the plug, not into a ghost."""
     b = st[S_GPOS + g]
-    if b < 0:
+    if b < 0 or (prm[P_WALLS + b] & WALL_BITS[d]) != 0:
         return False
-    to = drag_target(prm, b, d)
-    return to >= 0 and ghost_at(st, to) < 0
+    r = b // SIZE + DR[d]
+    c = b % SIZE + DC[d]
+    if r < 0 or r >= SIZE or c < 0 or c >= SIZE:
+        return False
+    to = r * SIZE + c
+    return to != PLUG and ghost_at(st, to) < 0
 
 
 @njit("int64(int64, int64)")

@@ -32,8 +32,6 @@ class LearnedMarker(NamedTuple):
     scores: np.ndarray  # float64[N_ACTIONS]: the legal actions' scores
     acts: np.ndarray  # int64[N_ACTIONS]: the legal actions, ascending, beside their scores
     child: np.ndarray  # int32[S_SIZE]: the state after a candidate move
-    dist: np.ndarray  # int32[N_CELLS]: a rival's drag distances (`features.drag_distances`)
-    queue: np.ndarray  # int32[N_CELLS]: ... and their breadth-first queue
 
 
 class BatchScratch(NamedTuple):

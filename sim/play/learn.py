@@ -154,8 +154,8 @@ def play_training_game(
     n_extra, curves = len(spec.extra_columns), (len(spec.curves), spec.curve_len)
     # the learned marker on both scratches where the rollouts play the learned policy (after the first iteration;
     # the batch's and the rollouts' scratch must be of one type); else on neither, and the features read from a
-    # copy of the batch scratch's tuple that carries one. (The kernel compiled with both the marker and the
-    # search's record crashed in this session: issue 38's note, "Known problems".)
+    # copy of the batch scratch's tuple that carries one. (Turnwall's kernel compiled with both the marker and the
+    # search's record crashes: docs/guide/learned.md, "Known problem".)
     rsids, rsparams = rollout
     marked = uses_learned(spec, rsids)
     scratch = kernel.batch_scratch(n, prm, learned=marked)

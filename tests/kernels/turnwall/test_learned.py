@@ -13,7 +13,6 @@ from kernels.turnwall import features as F
 from kernels.turnwall import play as PL
 from kernels.turnwall import rules as R
 from kernels.turnwall import strategies as S
-from tests.kernels.turnwall import _kit as K
 from tests.kernels.turnwall.test_play import scenario
 from tests.kernels.turnwall.test_strategies import LADDER, decide_any, hidden_check
 
@@ -93,9 +92,6 @@ class FeatureProbe:
         return sum(not np.array_equal(a, b) for a, b in zip(self.rows[0::2], self.rows[1::2]))
 
 
-RIVAL = [F.FEATURE_NAMES.index(n) for n in ("rival_reach", "rival_lead", "rival_near", "next_reach")]
-
-
 @pytest.mark.parametrize(
     "memory, params",
     [
@@ -104,15 +100,12 @@ RIVAL = [F.FEATURE_NAMES.index(n) for n in ("rival_reach", "rival_lead", "rival_
     ],
 )
 def test_m1_no_learned_feature_reads_what_its_seat_has_not_seen(memory, params):
-    """Stricter than the decision: every feature of every legal action (the rivals' next turn included) is the same
-    when what the seat has not seen is dealt again; and the rival features are exercised (they tell actions apart)."""
+    """Stricter than the decision, which a feature with a small weight rarely changes: every feature of every legal
+    action is the same when what the seat has not seen is dealt again."""
     gen = np.random.default_rng(11)
     probe = FeatureProbe()
     hidden_check(_table(gen, 4, memory, params), gen, decide=probe, games=4)
-    learned = len(probe.rows) // 2
-    assert learned > 100 and probe.changed() == 0
-    apart = sum(any(len(np.unique(x[np.any(x != 0, axis=1), j])) > 1 for j in RIVAL) for x in probe.rows[1::2])
-    assert apart > learned // 10
+    assert len(probe.rows) // 2 > 100 and probe.changed() == 0
 
 
 def test_m1_the_feature_probe_fails_on_a_deliberate_leak():
@@ -126,43 +119,6 @@ def test_m1_the_feature_probe_fails_on_a_deliberate_leak():
     probe = FeatureProbe(leak)
     hidden_check(_table(gen, 4, [{}, {}, {}]), gen, decide=probe, games=2)
     assert len(probe.rows) > 40 and probe.changed() > 0
-
-
-def _open_neighbour(p):
-    """(garment, its cell, a neighbouring cell a ghost can drag from onto it): the first in garment order."""
-    corners = {int(p[R.P_CORNER + i]) for i in range(4)}
-    for gm in range(R.N_GARMENTS):
-        gc = int(p[R.P_GARMENT_CELL + gm])
-        for d in range(4):
-            r, c = gc // 7 - R.DR[d], gc % 7 - R.DC[d]
-            nb = r * 7 + c
-            if 0 <= r < 7 and 0 <= c < 7 and nb != R.PLUG and nb not in corners and not p[R.P_WALLS + nb] & (1 << d):
-                return gm, gc, nb
-    raise AssertionError("no garment with an open neighbour")
-
-
-def test_s7_rival_threat_counts_a_rival_that_can_drag_onto_a_garment_it_needs_next_turn():
-    """A rival one drag from the last garment it needs: reached (1), one find from winning (lead 1), 1 / (1 + 1)
-    near, and it plays next; the own ghost on that garment, the card taken or the part worn leave it nothing."""
-    p = K.prm()
-    gm, gc, nb = _open_neighbour(p)
-    part = gm // R.PER_PART
-    st = K.state(p, n=2)
-    st[R.S_GPOS + 1] = nb
-    st[R.S_HAVE + 1] = 31 & ~(1 << part)
-    for o in range(part * R.PER_PART, (part + 1) * R.PER_PART):
-        if o != gm:
-            st[R.S_CARD_LOC + o] = R.LOC_SEAT
-    dist, queue = np.zeros(R.N_CELLS, np.int32), np.zeros(R.N_CELLS, np.int32)
-    F.drag_distances(st, p, 1, dist, queue)
-    assert dist[nb] == 0 and dist[gc] == 1 and dist[R.PLUG] == -1
-    assert F.rival_threat(st, p, 0, dist, queue) == (1.0, 1.0, 0.5, 1.0)
-    blocked, taken, worn = st.copy(), st.copy(), st.copy()
-    blocked[R.S_GPOS + 0] = gc
-    taken[R.S_CARD_LOC + gm] = R.LOC_SEAT
-    worn[R.S_HAVE + 1] = 31
-    for s in (blocked, taken, worn):
-        assert F.rival_threat(s, p, 0, dist, queue) == (0.0, 0.0, 0.0, 0.0)
 
 
 def _play(sc, sp=None, learned=True, games=30):
