@@ -67,6 +67,60 @@ def test_m1_the_permutation_test_fails_on_a_deliberate_leak():
     assert checked > 200 and changed > 0
 
 
+class FeatureProbe:
+    """A `decide` for `hidden_check` that records, at every learned decision, the features of each legal action
+    (`features._fill`, the kernel's own code) before deciding: hidden_check asks on the re-dealt copy first, then on
+    the true state, so consecutive records are pairs that must be equal. ``leak(st, seat)``: a deliberately leaky
+    value added to the last feature (to show the probe catches one)."""
+
+    def __init__(self, leak=None):
+        self.rows: list = []
+        self.leak = leak
+
+    def __call__(self, sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker):
+        if sid == S.S_LEARNED:
+            out = np.zeros((R.N_ACTIONS, F.N_FEATURES))
+            sc = scratch
+            F._fill(st, prm, row_w, mask, out, marker, sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near)
+            if self.leak is not None:
+                out[mask != 0, -1] += self.leak(st, seat)
+            self.rows.append(out)
+        return decide_any(sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker)
+
+    def changed(self) -> int:
+        """Pairs (re-dealt, true) whose features differ anywhere."""
+        return sum(not np.array_equal(a, b) for a, b in zip(self.rows[0::2], self.rows[1::2]))
+
+
+@pytest.mark.parametrize(
+    "memory, params",
+    [
+        ([{}, {}, {}], None),
+        ([{"knows_magnets": 0.0}, LADDER[3], LADDER[2]], {"deck_view": "size", "decks_moved": True}),
+    ],
+)
+def test_m1_no_learned_feature_reads_what_its_seat_has_not_seen(memory, params):
+    """Stricter than the decision, which a feature with a small weight rarely changes: every feature of every legal
+    action is the same when what the seat has not seen is dealt again."""
+    gen = np.random.default_rng(11)
+    probe = FeatureProbe()
+    hidden_check(_table(gen, 4, memory, params), gen, decide=probe, games=4)
+    assert len(probe.rows) // 2 > 100 and probe.changed() == 0
+
+
+def test_m1_the_feature_probe_fails_on_a_deliberate_leak():
+    """A feature that reads which garments lie in the deck at place 0 (S_CARD_LOC's deck, which no seat sees until
+    it searches there) changes under the re-deal."""
+
+    def leak(st, seat):
+        return sum(gm for gm in range(R.N_GARMENTS) if st[R.S_CARD_LOC + gm] == 0)
+
+    gen = np.random.default_rng(11)
+    probe = FeatureProbe(leak)
+    hidden_check(_table(gen, 4, [{}, {}, {}]), gen, decide=probe, games=2)
+    assert len(probe.rows) > 40 and probe.changed() > 0
+
+
 def _play(sc, sp=None, learned=True, games=30):
     n = sc.players
     scratch = PL.batch_scratch(n, sc.prm(), learned=learned)
