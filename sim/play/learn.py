@@ -154,8 +154,7 @@ def play_training_game(
     n_extra, curves = len(spec.extra_columns), (len(spec.curves), spec.curve_len)
     # the learned marker on both scratches where the rollouts play the learned policy (after the first iteration;
     # the batch's and the rollouts' scratch must be of one type); else on neither, and the features read from a
-    # copy of the batch scratch's tuple that carries one. (Turnwall's kernel compiled with both the marker and the
-    # search's record crashes: docs/guide/learned.md, "Known problem".)
+    # copy of the batch scratch's tuple that carries one (a scratch without the marker compiles no learned policy)
     rsids, rsparams = rollout
     marked = uses_learned(spec, rsids)
     scratch = kernel.batch_scratch(n, prm, learned=marked)
