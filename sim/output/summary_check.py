@@ -52,8 +52,12 @@ TOP: tuple[Check, ...] = (
     ("first_player", _obj, "an object"),
     ("team", _obj_or_none, "an object, or null for a competitive game"),
     ("arc", _obj_or_none, "an object, or null for a run without the game's arc"),
+    ("extras", lambda v: _obj(v) and all(_obj(x) for x in v.values()), "an object of counter objects"),
+    ("curves", lambda v: _obj(v) and all(_obj(x) for x in v.values()), "an object of per-round curve objects"),
+    ("provenance", _obj, "an object (how and where the run was played)"),
 )
-OPTIONAL = ("team", "arc")  # absent from a summary written before they were (drawn without them)
+# absent from a summary written before they were, or by a test's hand (drawn without them)
+OPTIONAL = ("team", "arc", "extras", "curves", "provenance")
 SEAT: tuple[Check, ...] = (
     ("strategy", lambda v: isinstance(v, str) and bool(v), "a strategy's name"),
     ("win", _obj, "an object (wins, games, rate, ci95)"),

@@ -43,6 +43,9 @@ def test_a_whole_summary_and_one_without_the_optional_blocks_pass():
         (("scenario", "players"), "2", "field scenario.players: a whole number of players, 1 or more; got '2'"),
         (("arc",), [], "field arc: an object, or null for a run without the game's arc; got a list"),
         (("seats",), "x" * 60, "field seats: a list of seat objects; got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."),
+        (("curves",), [1], "field curves: an object of per-round curve objects; got a list"),
+        (("extras",), {"a": "b"}, "field extras: an object of counter objects; got an object"),
+        (("provenance",), 3, "field provenance: an object (how and where the run was played); got 3"),
     ],
 )
 def test_a_bad_field_is_named_with_what_it_takes_and_what_it_holds(path, value, says):
