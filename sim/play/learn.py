@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from sim.model.policy import uses_learned
 from sim.model.registry import Learner
 from sim.model.scenario import Scenario
 from sim.stats.metrics import wilson
@@ -152,14 +151,11 @@ def play_training_game(
     n = sc.players
     sids, sparams = search_rows(sc, learner, budget)
     n_extra, curves = len(spec.extra_columns), (len(spec.curves), spec.curve_len)
-    # the learned marker on both scratches where the rollouts play the learned policy (after the first iteration;
-    # the batch's and the rollouts' scratch must be of one type); else on neither, and the features read from a
-    # copy of the batch scratch's tuple that carries one (a scratch without the marker compiles no learned policy)
+    # the learned marker on both scratches (the rollouts play the learned policy after the first iteration; the
+    # batch's and the rollouts' scratch must be of one type)
+    scratch = kernel.batch_scratch(n, prm, learned=True)
     rsids, rsparams = rollout
-    marked = uses_learned(spec, rsids)
-    scratch = kernel.batch_scratch(n, prm, learned=marked)
-    rb = kernel.batch_scratch(n, prm, learned=marked)
-    fws = scratch if marked else scratch._replace(learned=kernel.batch_scratch(n, prm, learned=True).learned)
+    rb = kernel.batch_scratch(n, prm, learned=True)
     search = new_search(rb, n, int(kernel.N_ACTIONS), rsids, rsparams, n_extra, curves, 64)
     rec, counts, ctl = search.record, search.counts, search.ctl
     n_actions = int(kernel.N_ACTIONS)
@@ -188,7 +184,7 @@ def play_training_game(
         mask[:] = 0
         mask[acts] = 1
         fbuf[acts] = 0.0
-        feat.fill_features(st, prm, np.int64(seat), mask, fbuf, fws)
+        feat.fill_features(st, prm, np.int64(seat), mask, fbuf, scratch)
         x = fbuf[acts]
         if x.any():  # a decision the policy does not score (all features 0: Galleon's duels) teaches nothing
             xs.append(x.copy())
