@@ -8,6 +8,7 @@ contract's signature; the rules stay there.
 from __future__ import annotations
 
 from kernels._jit import njit
+from kernels.eventlog import log_rows
 from kernels.loop import CHANCE, OVER, TRUNCATED
 from kernels.moor import features as F
 from kernels.moor import rules as R
@@ -49,8 +50,9 @@ def parts(batch):
 
 @njit(inline="always")
 def log_mark(ws):
-    """Rows of the event log written so far (ws.log; 0 without a log): where a traced search decision falls."""
-    return ws.log[0, 0]
+    """Rows of the event log written so far (ws.log; 0 without a log, None in a batch): where a traced search
+    decision falls."""
+    return log_rows(ws.log)
 
 
 @njit(inline="always")
