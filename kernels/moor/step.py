@@ -162,7 +162,9 @@ def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
     wpos = R.returns(st, prm, sc) if done else 0
     wseat = 0
     for q in range(n):
-        seat = (first + q) % n
+        seat = first + q  # (first + q) % n without a division (four a game)
+        if seat >= n:
+            seat -= n
         scores_row[seat] = sc[q] if done else 0
         if (wpos >> q) & 1:
             wseat |= 1 << seat
