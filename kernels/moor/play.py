@@ -38,7 +38,7 @@ def new_scratch(log_len, keep_deal, learned=False):
         deal_out=np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32),
         order=np.zeros(N_DEALT, dtype=np.int32),
         mask=np.zeros(N_ACTIONS, dtype=np.int8),
-        tmp=np.zeros(N_ACTIONS, dtype=np.int8),
+        legal=np.zeros(N_ACTIONS, dtype=np.int8),
         learned=new_marker(N_ACTIONS) if learned else None,
     )
 

@@ -18,5 +18,5 @@ class BatchScratch(NamedTuple):
     deal_out: np.ndarray  # int32[33] (a trace: the dealt order kept) or int32[0]
     order: np.ndarray  # int32[33]: the deal (and the re-deal's tiles)
     mask: np.ndarray  # int8[N_ACTIONS]: the legal-action mask `step.legal_actions` fills
-    tmp: np.ndarray  # int8[N_ACTIONS]: the strategies' scratch
+    legal: np.ndarray  # int8[N_ACTIONS]: the legal actions in increasing order, `step.legal_actions` lists them
     learned: Any  # the learned policy's scratch (`kernels.policy.new_marker`), or None: its code left out

@@ -128,7 +128,7 @@ def apply_chance(st, prm, o, ws):
 @njit(inline="always")
 def legal_actions(st, prm, ws):
     """The legal actions into `action_mask(ws)`; returns their count."""
-    return R.legal_actions(st, prm, ws.mask)
+    return R.legal_actions(st, prm, ws.mask, ws.legal)
 
 
 @njit(inline="always")
@@ -137,7 +137,7 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     if sids[seat] == S.S_LEARNED:
         return F.play_learned(ws.learned, sparams[seat], st, prm, ws.mask, rng, 1 + seat)
-    return S.decide(sids[seat], sparams[seat], st, prm, ws.mask, nl, rng, 1 + seat, ws.tmp)
+    return S.decide(sids[seat], sparams[seat], st, prm, ws.mask, nl, rng, 1 + seat, ws.legal)
 
 
 @njit(inline="always")

@@ -190,7 +190,7 @@ def blank(n: int = 4, prm=None, log=None):
 
 def legal(st, prm) -> list[int]:
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
-    n = R.legal_actions(st, prm, mask)
+    n = R.legal_actions(st, prm, mask, np.zeros(R.N_ACTIONS, dtype=np.int8))
     out = [a for a in range(R.N_ACTIONS) if mask[a]]
     assert len(out) == n
     return out

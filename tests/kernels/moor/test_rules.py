@@ -770,17 +770,17 @@ def test_c11_strategies_never_read_covered_tiles():
             put(st, prm, 8, [treasure(URN) if under == ghost(6) else ghost(6), treasure(BONE)])
             R.apply_chance(st, 2, log)
             mask = np.zeros(R.N_ACTIONS, np.int8)
-            nl = R.legal_actions(st, prm, mask)
+            legal = np.zeros(R.N_ACTIONS, np.int8)
+            nl = R.legal_actions(st, prm, mask, legal)
             rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
             seed_stream(rng, 1, 3, 0, 0, 1)
             sp = np.array([d for _, d, _ in S.WEIGHT_SPECS], dtype=np.float64)
-            tmp = np.zeros(R.N_ACTIONS, np.int8)
             if sid == S.S_LEARNED:  # dispatched by step.decide (its weights: a row of random ones)
                 row = np.random.default_rng(1).uniform(-3.0, 3.0, F.N_LEARNED_PARAMS)
                 row[0] = 0.0
                 picks.append(int(F.learned_choice(row, st, prm, mask, rng, 1, new_marker(R.N_ACTIONS))))
             else:
-                picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, tmp)))
+                picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, legal)))
         assert picks[0] == picks[1]
 
 
