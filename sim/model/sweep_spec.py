@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sim.model import overrides as ov
 from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, toml_value
-from sim.model.schema import validate
+from sim.model.schema import misspelt_option, validate
 from sim.model.sweep_axis import Axis, SweepError, is_numeric  # noqa: F401  (part of this module's interface)
 
 MAX_POINTS = 10_000
@@ -262,6 +262,8 @@ def build(
     base = load(p)  # the file alone (its own errors first, with its path)
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
     table = doc.pop("sweep", {})
+    if line := misspelt_option(SweepTable, table, "sweep", lambda k: ov.names_a_setting(doc, k)):
+        raise SweepError(f"{p}: {line}")
     axes, opts = table_axes(table)
     axes = _with_set_axes(axes, sets)
     _check_axes(axes, p)

@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sim.model import overrides as ov
 from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, toml_value
-from sim.model.schema import validate
+from sim.model.schema import misspelt_option, validate
 from sim.model.sweep_axis import SweepError
 from sim.model.sweep_spec import LOOKS_LIKE_RANGE, RANGE_RE, parse_range, split_values
 
@@ -404,7 +404,10 @@ def build(
     load(p)  # the file alone (its own errors first, with its path)
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
     doc.pop("sweep", None)
-    table = validate(TuneTable, doc.pop("tune", {}), lambda k: f"[tune] {k}".rstrip(), TuneError)
+    raw_table = doc.pop("tune", {})
+    if line := misspelt_option(TuneTable, raw_table, "tune", lambda k: ov.names_a_setting(doc, k)):
+        raise TuneError(f"{p}: {line}")
+    table = validate(TuneTable, raw_table, lambda k: f"[tune] {k}".rstrip(), TuneError)
     counts = {"trials": trials, "games": games, "confirm": confirm, "confirm_games": confirm_games, "batch": batch}
     given = {k: v for k, v in counts.items() if v is not None}
     validate(TuneTable, given, lambda k: f"--{k.replace('_', '-')}", TuneError)  # the table's bounds

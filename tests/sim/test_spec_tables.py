@@ -141,3 +141,29 @@ def test_the_cli_refuses_a_bad_table_option_in_one_line_and_writes_nothing(tmp_p
     r = CliRunner().invoke(cli_main.app, [command, str(f), "--out", str(tmp_path / "o")])
     assert r.exit_code == EXIT_BAD_INPUT and says in one_error_line(r)
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    "table, lines, key, meant",
+    [
+        ("tune", 'track_len = "20..30"\ntargt = "length.rounds=5"', "targt", "target"),
+        ("tune", TUNE + "trails = 7", "trails", "trials"),
+        ("sweep", SWEEP + 'mdoe = "zip"', "mdoe", "mode"),
+        ("sweep", SWEEP + "game = 30", "game", "games"),
+        ("sweep", SWEEP + 'measure = ["length.rounds"]', "measure", "measures"),
+    ],
+)
+def test_a_misspelt_table_option_is_named_with_the_option_it_is_close_to(tmp_path, table, lines, key, meant):
+    """`targt = "..."` was read as a parameter to tune ("'...' is not a range"): a key that names no setting of the
+    game but is close to one of the table's options is that option misspelt."""
+    f = _file(tmp_path, table, lines)
+    build = tune_spec.build if table == "tune" else sweep_spec.build
+    with pytest.raises(sweep_spec.SweepError) as e:
+        build(f)
+    assert str(e.value).startswith(f"{f}: unknown key '{key}' in [{table}]; did you mean '{meant}'? (its options: ")
+    assert not e.value.usage
+
+
+def test_a_parameter_of_the_game_is_read_as_one_not_as_a_misspelt_option(tmp_path):
+    t = tune_spec.build(_file(tmp_path, "tune", TUNE + 'seats.0.w_goal = "0.5..2.0"'))
+    assert [p.name for p in t.params] == ["track_len", "seats.0.w_goal"]
