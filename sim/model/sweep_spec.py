@@ -399,10 +399,11 @@ class _At:
 
 
 def in_file(path: str | Path, e: SweepError) -> SweepError:
-    """Error ``e`` of a scenario file's ``[sweep]`` table ("[sweep] games: ...") naming the file first, as every
-    other error of the file does ("my.toml: [sweep] games: ..."); any other error as it is."""
-    if str(e).startswith("[sweep]") or (str(e).startswith("sweep: ") and not e.usage):
-        return SweepError(f"{path}: {e}", usage=e.usage)
+    """Error ``e`` of a scenario file's ``[sweep]`` or ``[tune]`` table ("[tune] games: ...") naming the file
+    first, as every other error of the file does ("my.toml: [tune] games: ..."), of the same type (a TuneError
+    stays one); any other error as it is."""
+    if str(e).startswith(("[sweep]", "[tune]")) or (str(e).startswith("sweep: ") and not e.usage):
+        return type(e)(f"{path}: {e}", usage=e.usage)
     return e
 
 

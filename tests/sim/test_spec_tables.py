@@ -167,3 +167,18 @@ def test_a_misspelt_table_option_is_named_with_the_option_it_is_close_to(tmp_pat
 def test_a_parameter_of_the_game_is_read_as_one_not_as_a_misspelt_option(tmp_path):
     t = tune_spec.build(_file(tmp_path, "tune", TUNE + 'seats.0.w_goal = "0.5..2.0"'))
     assert [p.name for p in t.params] == ["track_len", "seats.0.w_goal"]
+
+
+@pytest.mark.parametrize(
+    "command, table, line, says",
+    [
+        ("sweep", "sweep", SWEEP + 'mode = "zipp"', "[sweep] mode: 'zipp' is not allowed"),
+        ("tune", "tune", TUNE + "batch = 0", "[tune] batch: 0 is out of range"),
+        ("tune", "tune", 'hauntings = "1..2"\ntarget = "length.rounds=5"', "[tune] hauntings: "),
+        ("tune", "tune", 'track_len = "20..30"\ntarget = "nosuch=5"', "[tune] target nosuch=5: 'nosuch' is not a "),
+    ],
+)
+def test_an_error_of_the_table_names_its_file_first_in_sweep_and_tune_alike(tmp_path, command, table, line, says):
+    f = _file(tmp_path, table, line)
+    r = CliRunner().invoke(cli_main.app, [command, str(f), "--out", str(tmp_path / "o")])
+    assert one_error_line(r).startswith(f"error: {f}: {says}")
