@@ -65,6 +65,7 @@ MAX_BATCH = 256
 _NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?%?"
 TARGET_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*(?:\.\.\s*(?P<hi>{_NUM})\s*)?$")
 NOT_TUNABLE = ("name", "description", "seed", "games")
+CHOICES = "two or more choices a,b,c"  # what else --param takes than a range
 
 
 class TuneError(SweepError):
@@ -229,11 +230,11 @@ class Tune:
         }
 
 
-def _grid(text: str, where: str) -> list[Any]:
-    """`sim.model.sweep_spec.parse_range` (its checks: a positive step, not backwards, not too many values), its
-    error as a TuneError."""
+def _grid(text: str, where: str, instead: str = CHOICES) -> list[Any]:
+    """`sim.model.sweep_spec.parse_range` (its checks and words: a range, a positive step, not backwards, not too
+    many values), its error as a TuneError."""
     try:
-        return parse_range(text, where)
+        return parse_range(text, where, instead)
     except SweepError as e:
         raise TuneError(str(e), e.usage) from None
 
@@ -273,15 +274,8 @@ def _param(name: str, raw: Any, where: str, from_table: bool) -> Param:
         if low == high:
             raise TuneError(f"{where}: {raw.strip()!r} is one value; give a range LO..HI with LO < HI, or choices")
         return Param(name, "int" if ints else "float", where, low, high, 1 if ints else None)
-    if LOOKS_LIKE_RANGE.match(raw):  # 20...60, 20..: a typo of a range
-        _grid(raw, where)
-    if ".." in raw and "," not in raw:  # a..b, 20x..60: a range whose ends are not numbers (not "one choice")
-        raise TuneError(
-            f"{where}: {raw.strip()!r} is not a range: LO..HI takes two numbers (e.g. 20..60, 0.5..2.0, "
-            "20..60 step 5); or give two or more choices a,b,c"
-        )
-    if from_table:
-        raise TuneError(f'{where}: {raw!r} is not a range; write "LO..HI" or "LO..HI step S", or an array of choices')
+    if from_table or LOOKS_LIKE_RANGE.match(raw):  # 20...60, a..b: a range meant (not "one choice")
+        _grid(raw, where, "an array of choices" if from_table else CHOICES)
     vals = []
     for item in split_values(raw):
         try:

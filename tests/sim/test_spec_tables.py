@@ -182,3 +182,34 @@ def test_an_error_of_the_table_names_its_file_first_in_sweep_and_tune_alike(tmp_
     f = _file(tmp_path, table, line)
     r = CliRunner().invoke(cli_main.app, [command, str(f), "--out", str(tmp_path / "o")])
     assert one_error_line(r).startswith(f"error: {f}: {says}")
+
+
+NOT_A_RANGE = (
+    "'a..b' is not a range; write LO..HI or LO..HI step S with a number at each end (e.g. 20..60, 0.5..2.0, "
+    "20..60 step 5), or "
+)
+
+
+@pytest.mark.parametrize(
+    "given, where, instead",
+    [
+        ("--set", "--set track_len=a..b", "a list of values a,b,c"),
+        ("[sweep]", "[sweep] track_len", "an array of values"),
+        ("--param", "--param track_len=a..b", "two or more choices a,b,c"),
+        ("[tune]", "[tune] track_len", "an array of choices"),
+    ],
+)
+def test_a_bad_range_is_worded_alike_in_sweeps_and_tunes(tmp_path, given, where, instead):
+    """`a..b` got three wordings (sweep's table, tune's option, tune's table) and --set took it as a text value:
+    one wording now (`sweep_spec.not_a_range`), each naming what else its entry takes."""
+    target = 'target = "length.rounds=5"\n'
+    with pytest.raises(sweep_spec.SweepError) as e:
+        if given == "--set":
+            sweep_spec.build(_file(tmp_path, "", ""), sets=["track_len=a..b"])
+        elif given == "[sweep]":
+            sweep_spec.build(_file(tmp_path, "sweep", 'track_len = "a..b"'))
+        elif given == "--param":
+            tune_spec.build(_file(tmp_path, "tune", target), params=["track_len=a..b"])
+        else:
+            tune_spec.build(_file(tmp_path, "tune", target + 'track_len = "a..b"'))
+    assert str(e.value) == f"{where}: {NOT_A_RANGE}{instead}"
