@@ -107,7 +107,10 @@ def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False)
 def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
     """A compared row's verdict (sim.stats.verdict) in words: 'changed by +3.0 percentage points (p < 1e-9 after
     Holm)', 'unchanged within ±1.0 percentage point (equivalence test p = 0.002 after Holm)', 'cannot tell yet at
-    ±1.0 percentage point: about 34,000 more games would decide'."""
+    ±1.0 percentage point: about 34,000 more games would decide'; a "cannot tell yet" whose difference is
+    significant after Holm says what is known: 'cannot tell yet whether it matters at ±1.0 percentage point: B
+    differs from A more than chance explains (p = 0.015 after Holm), but the difference is not shown beyond the
+    margin; about ...' (the words of the first-player advantage's verdict, `advantage_verdict`)."""
     from sim.stats import verdict as V
 
     kind = r.get("verdict")
@@ -120,8 +123,14 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
             return f"unchanged within ±{m} (every paired game gave the same value)"
         return f"unchanged within ±{m} (equivalence test {fmt_p(r['p_equiv_holm'])} after Holm)"
     more = r.get("more_games")
-    tail = f": {V.more_games_words(more, r.get('n') or 0)}" if more else ""
-    return f"cannot tell yet at ±{m}{tail}"
+    said = V.more_games_words(more, r.get("n") or 0) if more else ""
+    if r.get("significant"):  # a real difference, its size not yet past the margin: no verdict, but not nothing
+        return (
+            f"cannot tell yet whether it matters at ±{m}: B differs from A more than chance explains "
+            f"({fmt_p(r['p_holm'])} after Holm), but the difference is not shown beyond the margin"
+            + (f"; {said}" if said else "")
+        )
+    return f"cannot tell yet at ±{m}" + (f": {said}" if said else "")
 
 
 def compare_sentence(r: dict, cat: catalogue.View) -> str:

@@ -449,6 +449,41 @@ def test_compare_sentence_words():
 
 
 @pytest.mark.kernel
+def test_a_significant_shift_not_shown_beyond_its_margin_says_what_is_known():
+    """"cannot tell yet" alone for a shift significant after Holm (p 0.015) but not shown past its 1-point margin
+    hid what is known: B differs from A; whether it matters is what cannot be told yet. The verdict stays."""
+    from sim.model import catalogue
+    from sim.pages import verdicts
+
+    cat = catalogue.View("treasure_hunters", "basic", ["weighted"] * 4, True)
+    r = {
+        "name": "team.hunter",
+        "label": "hunters win",
+        "kind": "rate",
+        "a": 0.33,
+        "a_ci95": [0.326, 0.334],
+        "b": 0.345,
+        "b_ci95": [0.340, 0.350],
+        "diff": 0.015,
+        "diff_ci95": [0.003, 0.027],
+        "p": 0.005,
+        "p_holm": 0.015,
+        "significant": True,
+        "identical": False,
+        "margin": 0.01,
+        "verdict": "cannot_tell",
+        "p_equiv_holm": 0.8,
+        "more_games": 33_412,
+        "n": 8000,
+    }
+    assert verdicts.compare_sentence(r, cat).endswith(
+        "cannot tell yet whether it matters at ±1.0 percentage point: B differs from A more than chance explains "
+        "(p = 0.015 after Holm), but the difference is not shown beyond the margin; about 34,000 more games would "
+        "decide"
+    )
+
+
+@pytest.mark.kernel
 def test_verdict_says_team_mates_identical_results_once():
     """In a team game the hunters' scores are one result: the verdict names 'seats 0-3's score' once."""
     from sim.pages import verdicts
