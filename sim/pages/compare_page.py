@@ -69,7 +69,7 @@ def _verdict_cell(r: dict) -> str:
     if kind == V.UNCHANGED:
         return "unchanged"
     more = r.get("more_games")
-    return "cannot tell yet" + (f" (+{V.round_games(more):,} games)" if more else "")
+    return "cannot tell yet" + (f" ({V.more_games_cell(more)})" if more else "")
 
 
 def render_markdown(res: dict) -> str:

@@ -522,7 +522,7 @@ def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> 
     m = f"{100 * head['margin']:.1f} points" if share else f"{head['margin']:.1f} turns"
     more = head.get("more_games")
     tell = f"cannot tell yet at ±{m}" + (
-        f": about {V.round_games(more):,} games a table in all would decide" if more else ""
+        f": {V.about_games(more)} games a table in all would decide" if more else ""
     )
     if key == "seat_spread":
         if head["kind"] == V.UNCHANGED:

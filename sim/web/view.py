@@ -68,9 +68,9 @@ def verdict(kind: Any, more: Any = None) -> str:
     "cannot tell yet (+34,000 games)"."""
     words = VERDICT_WORDS.get(str(kind), "n/a")
     if kind == "cannot_tell" and more:
-        from sim.stats.verdict import round_games
+        from sim.stats.verdict import more_games_cell
 
-        words += f" (+{round_games(int(more)):,} games)"
+        words += f" ({more_games_cell(int(more))})"
     return words
 
 
