@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from sim.model import catalogue
-from sim.model.words import count, p_value, with_sign
+from sim.model.words import POINTS, count, p_value, with_sign
 from sim.stats import metrics
 from sim.stats.records import Rate, SummaryRates
 
@@ -96,10 +96,10 @@ def compare_too_few(res: dict) -> str | None:
 
 
 def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False) -> str:
-    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 pts' when ``short``), '0.45 turns'."""
+    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 points' when ``short``), '0.45 turns'."""
     if r["kind"] == "rate":
         v = 100 * r["margin"]
-        return f"{v:.1f} pts" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
+        return f"{v:.1f} {POINTS}" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
     u = _unit(cat.entry(r["name"])) if cat is not None else r.get("unit", "")
     return f"{r['margin']:.2f}" + (f" {u}" if u else "")
 

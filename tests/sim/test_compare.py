@@ -535,7 +535,7 @@ def test_compare_states_a_rate_counter_difference_in_points(tmp_path):
     assert r.exit_code == 0, r.output
     md = (tmp_path / "c" / "compare.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| top score tied, settled by the tie-break"))
-    assert " pts " in row and "%" in row, row
+    assert " points " in row and "%" in row and " pts" not in row, row
 
 
 @pytest.mark.kernel
