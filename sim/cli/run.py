@@ -15,10 +15,10 @@ from sim.cli import tune as cli_tune
 from sim.cli.common import (
     EXIT_USAGE,
     SCENARIOS,
-    in_range,
     after_write,
     check_run_options,
     fail,
+    in_range,
     interruptible,
     known_game,
     run_context,

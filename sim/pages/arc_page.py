@@ -253,7 +253,7 @@ def tips_sentences(s: dict) -> list[str]:
             who = lab if lab.startswith("the ") else f"the {lab}"
             out.append(
                 f"{who[0].upper() + who[1:]} wins {_pct(x['games'] / t['games'])} of these games, so it is the "
-                "favourite before any score is seen: \"from the first round\" means that in at least half the games it "
+                'favourite before any score is seen: "from the first round" means that in at least half the games it '
                 "wins its chance never drops to 50%, not that the game is decided in round 1 (how soon a game is "
                 "decided, its winner's chance above 90% for good, is what the rollouts of sim arc measure)."
             )

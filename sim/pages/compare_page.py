@@ -40,7 +40,8 @@ def frame(res: dict):
                 "measure": r.get("label") or r["name"],
                 "A": _fmt(r["a"], k, r.get("unit", "")),
                 "B": _fmt(r["b"], k, r.get("unit", "")),
-                "B - A": _fmt_d(r["diff"], k) + (f" {POINTS}" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
+                "B - A": _fmt_d(r["diff"], k)
+                + (f" {POINTS}" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
                 "95% CI": "none: every pair equal"
                 if r["diff_ci95"][0] == r["diff_ci95"][1]
                 else f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",

@@ -450,7 +450,7 @@ def test_compare_sentence_words():
 
 @pytest.mark.kernel
 def test_a_significant_shift_not_shown_beyond_its_margin_says_what_is_known():
-    """"cannot tell yet" alone for a shift significant after Holm (p 0.015) but not shown past its 1-point margin
+    """A bare "cannot tell yet" for a shift significant after Holm (p 0.015) but not shown past its 1-point margin
     hid what is known: B differs from A; whether it matters is what cannot be told yet. The verdict stays."""
     from sim.model import catalogue
     from sim.pages import verdicts

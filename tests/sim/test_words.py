@@ -71,7 +71,7 @@ def test_a_count_of_one_takes_the_singular_everywhere_a_count_is_said(tmp_path):
 
 
 def test_a_difference_of_rates_is_in_points_in_every_line_page_and_cell():
-    """"pts", "pp" and "points" were all used for percentage points: one word now (`sim.model.words.POINTS`), after
+    """Percentage points were written "pts", "pp" and "points": one word now (`sim.model.words.POINTS`), after
     the number in sentences and table cells alike."""
     from sim.pages import balance_figures, tune_page, verdicts
     from sim.pages.sweep_words import fmt

@@ -129,9 +129,7 @@ def test_designer_flow_in_chromium(browser, tmp_path):
         # a bad value: its line beside the field, on change, in the form's words
         page.fill("#f-track_len", "5")
         page.press("#f-track_len", "Tab")
-        expect(page.locator("#f-track_len-msg")).to_contain_text(
-            "track_len: 5 is out of range; allowed 19..62"
-        )
+        expect(page.locator("#f-track_len-msg")).to_contain_text("track_len: 5 is out of range; allowed 19..62")
         page.fill("#f-track_len", "40")
         page.press("#f-track_len", "Tab")
         expect(page.locator("#f-track_len-msg")).to_be_empty()

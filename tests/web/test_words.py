@@ -38,7 +38,11 @@ from sim.web.words import form_words
         ("--games: 0 is out of range; allowed 1..", "tune", "games a trial: 0 is out of range; allowed 1.."),
         ("--target: no target; give --target MEASURE=VALUE", "tune", "targets: no target; give MEASURE=VALUE"),
         ("--param track_len=a..b: 'a..b' is not a range", "tune", "track_len=a..b: 'a..b' is not a range"),
-        ("scenario: 'x.toml' is outside the scenarios folder", "run", "scenario: 'x.toml' is outside the scenarios folder"),
+        (
+            "scenario: 'x.toml' is outside the scenarios folder",
+            "run",
+            "scenario: 'x.toml' is outside the scenarios folder",
+        ),
     ],
 )
 def test_an_api_line_is_said_in_the_forms_words(line, kind, said):

@@ -269,7 +269,9 @@ async def submit(request: Request) -> Response:
         else:
             raise FormError(f"kind: unknown kind {kind!r}; allowed: run, compare, sweep, ladder, tune")
     except FormError as cli_words:  # the API's words (its options); shown in the form's
-        e = FormError(form_words(str(cli_words), kind), cli_words.field_name, fields_in_form_words(cli_words.others, kind))
+        e = FormError(
+            form_words(str(cli_words), kind), cli_words.field_name, fields_in_form_words(cli_words.others, kind)
+        )
         if kind in ("run", "compare", "sweep") and values.get("scenario"):
             try:
                 _, form = open_form(settings, values["scenario"], values)
