@@ -1,8 +1,8 @@
 """The workbench's own words for the one-line errors the API gives in the command line's words: the same content,
 each option named as the form names its field (a tune's ``--games`` is "games a trial", a ladder's
-``--balance-games`` "games of each rung's own table"), an override or entry without its option (``--set
-track_len=5: params.track_len: 5 is out of range`` beside the field ``track_len`` reads ``track_len: 5 is out of
-range``). The HTTP status stays the API's (4xx).
+``--balance-games`` "games of each rung's own table"), an override without its option (``--set track_len=5:
+params.track_len: 5 is out of range`` beside the field ``track_len`` reads ``track_len: 5 is out of range``), an
+entry after its field (a tune's ``--param track_len=a..b: ...`` is ``parameters track_len=a..b: ...``). The HTTP status stays the API's (4xx).
 
 The API keeps its words (the command line, the notebook and the workbench check the same way); only what the
 workbench shows is reworded, here, once.
@@ -15,8 +15,8 @@ from collections.abc import Mapping
 
 from sim.model.overrides import canonical
 
-# the options whose text is an entry that names itself (NAME=VALUE, MEASURE=VALUE, a rung): the option word goes
-ENTRY_OPTIONS = frozenset({"set", "set-a", "set-b", "param", "target", "margin", "strategies"})
+# an override (NAME=VALUE) names its own field of a scenario's form: its option word goes
+OVERRIDE_OPTIONS = frozenset({"set", "set-a", "set-b"})
 # each form's fields as it names them, by the option the API's words name them with
 SCENARIO_FIELDS = {"games": "games", "seed": "seed", "players": "players", "target": "target"}
 LADDER_FIELDS = {
@@ -42,8 +42,8 @@ _HEAD = re.compile(r"^--set(?:-[ab])? (?P<name>[^=:\s]+)=(?P<value>.*?): (?P<fie
 
 def form_words(line: str, kind: str) -> str:
     """``line`` (one line in the command line's words) in the words of the form of job ``kind`` (run, compare,
-    sweep, ladder, tune; `FIELDS`): an override's head without the file's spelling of the same field, each option
-    as the form names its field (an entry option's word dropped: its entry names itself)."""
+    sweep, ladder, tune; `FIELDS`): an override's head without the file's spelling of the same field and without
+    ``--set`` (it names its field), each other option as the form names its field."""
     fields = FIELDS.get(kind, SCENARIO_FIELDS)
     m = _HEAD.match(line)
     if m and canonical(re.sub(r"\[(\d+)\]", r".\1", m["field"])) == canonical(m["name"]):
@@ -52,7 +52,7 @@ def form_words(line: str, kind: str) -> str:
 
     def named(o: re.Match) -> str:
         opt, after = o[1], o[2]
-        if after == " " and opt in ENTRY_OPTIONS:
+        if after == " " and opt in OVERRIDE_OPTIONS:
             return ""
         return fields.get(opt, opt.replace("-", "_")) + after
 
