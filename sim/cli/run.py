@@ -209,7 +209,7 @@ def run_defaults(
 
     --games N applies to the scripted scenarios and the sweeps' points: a
     scenario with a search seat (search-4p.toml) keeps the few hundred games
-    of its file, which take as long as many thousand scripted ones; give
+    of its file (a search seat plays far slower than a scripted one); give
     --search-games N for those. The tunes and ladders keep their own.
 
     Example:
