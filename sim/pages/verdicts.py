@@ -209,13 +209,23 @@ def compare_sentences(res: dict) -> list[str]:
         if unsure:
             most = max((r.get("more_games") or 0) for r in unsure)
             played = max((r.get("n") or 0) for r in unsure)
-            line += f", {len(unsure)} cannot be told yet" + (
-                f" ({V.more_games_words(most, played, 'them all')})" if most else ""
-            )
+            known = [r.get("label") or r["name"] for r in unsure if r.get("significant")]  # B differs: size open
+            said = [f"{_listed(known)} differ{'s' if len(known) == 1 else ''} from A more than chance explains, "
+                    f"not shown beyond {'its margin' if len(known) == 1 else 'their margins'}"] if known else []  # fmt: skip
+            said += [V.more_games_words(most, played, "them all")] if most else []
+            line += f", {len(unsure)} cannot be told yet" + (f" ({'; '.join(said)})" if said else "")
         out.append(line + ".")
     if not rows:
         out.append("No measure could be compared (see the comparability notes).")
     return out
+
+
+def _listed(names: list[str]) -> str:
+    """ "a", "a and b", "a, b and 3 more" (at most MAX_OTHERS named)."""
+    shown = names[:MAX_OTHERS]
+    if len(names) > MAX_OTHERS:
+        return f"{', '.join(shown)} and {len(names) - MAX_OTHERS} more"
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _merge_seats(rows: list[dict]) -> list[dict]:

@@ -481,6 +481,17 @@ def test_a_significant_shift_not_shown_beyond_its_margin_says_what_is_known():
         "(p = 0.015 after Holm), but the difference is not shown beyond the margin; about 34,000 more games would "
         "decide"
     )
+    res = {
+        "a": {
+            "game": "treasure_hunters",
+            "scenario": {"params": {"mode": "basic"}, "seats": [{"strategy": "weighted"}] * 4},
+        },
+        "metrics": [r],
+    }
+    assert verdicts.compare_sentences(res)[-1] == (
+        "Of the 1 measure compared, 0 unchanged within their margins, 1 cannot be told yet (hunters win differs from A "
+        "more than chance explains, not shown beyond its margin; about 34,000 more games would decide them all)."
+    )
 
 
 @pytest.mark.kernel
