@@ -18,6 +18,7 @@ from sim.cli.common import (
     after_write,
     check_run_options,
     fail,
+    in_range,
     interruptible,
     known_game,
     run_context,
@@ -173,7 +174,20 @@ def arc(
 
 
 def run_defaults(
-    games: Annotated[int | None, typer.Option(help="override games per scenario")] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            help="games per scripted scenario and per sweep point (default: each file's); a scenario with a search "
+            "seat keeps its own (see --search-games)"
+        ),
+    ] = None,
+    search_games: Annotated[
+        int | None,
+        typer.Option(
+            help="games per scenario with a search seat (default: each file's own, a few hundred: a search seat plays "
+            "far slower than a scripted one)"
+        ),
+    ] = None,
     game: Annotated[str | None, typer.Option(help="only this game's scenarios")] = None,
     tunes: Annotated[
         bool,
@@ -193,13 +207,22 @@ def run_defaults(
     tunes of scenarios/<game>/tunes/, then reports/index.html, which links
     every report with its headline figures.
 
+    --games N applies to the scripted scenarios and the sweeps' points: a
+    scenario with a search seat (search-4p.toml) keeps the few hundred games
+    of its file (a search seat plays far slower than a scripted one); give
+    --search-games N for those. The tunes and ladders keep their own.
+
     Example:
 
         sim run-defaults --game moor --games 20000
+        sim run-defaults --game moor --games 20000 --search-games 1000
     """
     known_game(game)
     if games is not None:
         check_run_options(games)
+    from sim.model.scenario import MAX_GAMES
+
+    in_range("search-games", search_games, 1, MAX_GAMES)
     import sim.api.public as api
     from sim.pages import skill_page, tables
 
@@ -214,7 +237,10 @@ def run_defaults(
     written = []
     for f in files:
         sc = shared.load_scenario(f)
-        n = sc.games if games is None else games
+        n = default_games(sc, games, search_games)
+        if n != games and games is not None:
+            typer.echo(f"{f.relative_to(SCENARIOS)}: a search seat: {n:,} games (--games applies to the scripted "
+                       "scenarios; --search-games sets these)", err=True)  # fmt: skip
         warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
@@ -239,6 +265,16 @@ def run_defaults(
     from sim.pages import index_page
 
     typer.echo(f"index of the reports: {index_page.write(written, sweeps, tunes=tuned)}")
+
+
+def default_games(sc, games: int | None, search_games: int | None) -> int:
+    """The games `sim run-defaults` plays scenario ``sc``: a scenario with a search seat ``search_games`` (default:
+    its file's own: a ``--games`` sized for scripted play would take hours there), any other ``games`` (default: its
+    file's)."""
+    from sim.model.search import has_search
+
+    given = search_games if has_search(sc) else games
+    return sc.games if given is None else given
 
 
 def unfinished(g: dict) -> str:

@@ -10,6 +10,7 @@ and shows its whole value as given, also when one item of an array is at fault.
 
 from __future__ import annotations
 
+import difflib
 import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -20,6 +21,7 @@ from sim.model.scenario import out_of_range, toml_value
 
 M = TypeVar("M", bound=BaseModel)
 _BOUNDS = ("greater_than_equal", "less_than_equal", "greater_than", "less_than")
+CLOSE = 0.75  # difflib ratio from which a key reads as a misspelt option ("targt"/"target" 0.91, "mdoe"/"mode" 0.75)
 
 
 def validate(model: type[M], data: Any, where: Callable[[str], str], error: Callable[[str], Exception]) -> M:
@@ -53,3 +55,22 @@ def choices(annotation: Any) -> tuple[Any, ...]:
     if typing.get_origin(annotation) is typing.Literal:
         return typing.get_args(annotation)
     return tuple(c for a in typing.get_args(annotation) for c in choices(a))
+
+
+def misspelt_option(model: type[BaseModel], table: Any, name: str, is_setting: Callable[[str], bool]) -> str | None:
+    """The line of the first key of ``table`` (the ``[name]`` table of a scenario file, whose keys other than
+    ``model``'s options are parameters) that names no setting of the game (``is_setting(key)`` false) yet is
+    close to one of the options (`difflib`, ratio at least CLOSE): "unknown key 'targt' in [tune]; did you mean
+    'target'? (its options: ...; any other key names a parameter)". None when every key is an option, a setting,
+    or close to no option (then it is read as a parameter, and refused as one if it is none)."""
+    options = list(model.model_fields)
+    for key in table if isinstance(table, dict) else ():
+        if key in options or is_setting(key):
+            continue
+        near = difflib.get_close_matches(key, options, n=1, cutoff=CLOSE)
+        if near:
+            return (
+                f"unknown key {key!r} in [{name}]; did you mean {near[0]!r}? (its options: {', '.join(options)}; "
+                "any other key names a parameter)"
+            )
+    return None

@@ -9,7 +9,7 @@ import math
 import re
 
 from sim.model import catalogue
-from sim.model.words import count, with_sign
+from sim.model.words import POINTS, count, with_sign
 from sim.pages import verdicts
 from sim.pages.scenario_words import is_team_game
 from sim.pages.verdicts import fmt_p
@@ -25,7 +25,7 @@ def pct(x: float) -> str:
 
 
 def pts(x: float) -> str:
-    return f"{with_sign(100 * x, 2)} pts"
+    return f"{with_sign(100 * x, 2)} {POINTS}"
 
 
 def ci_pct(c) -> str:
@@ -33,7 +33,7 @@ def ci_pct(c) -> str:
 
 
 def ci_pts(c) -> str:
-    """An interval of percentage points, next to its value that already says "pts" (the unit once)."""
+    """An interval of percentage points, next to its value that already says "points" (the unit once)."""
     return f"[{with_sign(100 * c[0], 2)}, {with_sign(100 * c[1], 2)}]"
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from sim.model import catalogue
-from sim.model.words import count, p_value, with_sign
+from sim.model.words import POINTS, count, p_value, with_sign
 from sim.stats import metrics
 from sim.stats.records import Rate, SummaryRates
 
@@ -96,10 +96,10 @@ def compare_too_few(res: dict) -> str | None:
 
 
 def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False) -> str:
-    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 pts' when ``short``), '0.45 turns'."""
+    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 points' when ``short``), '0.45 turns'."""
     if r["kind"] == "rate":
         v = 100 * r["margin"]
-        return f"{v:.1f} pts" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
+        return f"{v:.1f} {POINTS}" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
     u = _unit(cat.entry(r["name"])) if cat is not None else r.get("unit", "")
     return f"{r['margin']:.2f}" + (f" {u}" if u else "")
 
@@ -107,7 +107,10 @@ def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False)
 def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
     """A compared row's verdict (sim.stats.verdict) in words: 'changed by +3.0 percentage points (p < 1e-9 after
     Holm)', 'unchanged within ±1.0 percentage point (equivalence test p = 0.002 after Holm)', 'cannot tell yet at
-    ±1.0 percentage point: about 34,000 more games would decide'."""
+    ±1.0 percentage point: about 34,000 more games would decide'; a "cannot tell yet" whose difference is
+    significant after Holm says what is known: 'cannot tell yet whether it matters at ±1.0 percentage point: B
+    differs from A more than chance explains (p = 0.015 after Holm), but the difference is not shown beyond the
+    margin; about ...' (the words of the first-player advantage's verdict, `advantage_verdict`)."""
     from sim.stats import verdict as V
 
     kind = r.get("verdict")
@@ -120,8 +123,14 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
             return f"unchanged within ±{m} (every paired game gave the same value)"
         return f"unchanged within ±{m} (equivalence test {fmt_p(r['p_equiv_holm'])} after Holm)"
     more = r.get("more_games")
-    tail = f": {V.more_games_words(more, r.get('n') or 0)}" if more else ""
-    return f"cannot tell yet at ±{m}{tail}"
+    said = V.more_games_words(more, r.get("n") or 0) if more else ""
+    if r.get("significant"):  # a real difference, its size not yet past the margin: no verdict, but not nothing
+        return (
+            f"cannot tell yet whether it matters at ±{m}: B differs from A more than chance explains "
+            f"({fmt_p(r['p_holm'])} after Holm), but the difference is not shown beyond the margin"
+            + (f"; {said}" if said else "")
+        )
+    return f"cannot tell yet at ±{m}" + (f": {said}" if said else "")
 
 
 def compare_sentence(r: dict, cat: catalogue.View) -> str:
@@ -200,13 +209,23 @@ def compare_sentences(res: dict) -> list[str]:
         if unsure:
             most = max((r.get("more_games") or 0) for r in unsure)
             played = max((r.get("n") or 0) for r in unsure)
-            line += f", {len(unsure)} cannot be told yet" + (
-                f" ({V.more_games_words(most, played, 'them all')})" if most else ""
-            )
+            known = [r.get("label") or r["name"] for r in unsure if r.get("significant")]  # B differs: size open
+            said = [f"{_listed(known)} differ{'s' if len(known) == 1 else ''} from A more than chance explains, "
+                    f"not shown beyond {'its margin' if len(known) == 1 else 'their margins'}"] if known else []  # fmt: skip
+            said += [V.more_games_words(most, played, "them all")] if most else []
+            line += f", {len(unsure)} cannot be told yet" + (f" ({'; '.join(said)})" if said else "")
         out.append(line + ".")
     if not rows:
         out.append("No measure could be compared (see the comparability notes).")
     return out
+
+
+def _listed(names: list[str]) -> str:
+    """ "a", "a and b", "a, b and 3 more" (at most MAX_OTHERS named)."""
+    shown = names[:MAX_OTHERS]
+    if len(names) > MAX_OTHERS:
+        return f"{', '.join(shown)} and {len(names) - MAX_OTHERS} more"
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _merge_seats(rows: list[dict]) -> list[dict]:
