@@ -25,6 +25,7 @@ from sim.cli.common import (
     usage,
 )
 from sim.cli.shared import Sets, progress_bar, warn_if_replacing
+from sim.stats.records import GameCounts, SummaryFigures
 
 
 def run(
@@ -251,9 +252,9 @@ def run_defaults(
         s, folder = r.raw, r.folder
         assert folder is not None  # write=True: the report folder is written
         seats = tables.one_line(s)
-        g = s["games"]  # the progress line above gave the time and games/s
+        g = SummaryFigures.of(s).games  # the progress line above gave the time and games/s
         typer.echo(
-            f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
+            f"{f.relative_to(SCENARIOS)}: {g.played:,} game{'' if g.played == 1 else 's'}"
             f"{unfinished(g)}; {seats} -> {folder}"
         )
         if at := skill_page.one_line(s):
@@ -277,14 +278,14 @@ def default_games(sc, games: int | None, search_games: int | None) -> int:
     return sc.games if given is None else given
 
 
-def unfinished(g: dict) -> str:
+def unfinished(g: GameCounts) -> str:
     """' (4,990 finished, 10 stopped at the turn cap)' for the summary's ``games`` block (truncated and errors
     counted apart: a designer raises max_turns for the one, reports a bug for the other); '' when every game
     finished."""
-    if g["finished"] == g["played"]:
+    if g.finished == g.played:
         return ""
     parts = [
-        f"{g['truncated']:,} stopped at the turn cap, max_turns" if g.get("truncated") else "",
-        f"{g['errors']:,} ended in an error" if g.get("errors") else "",
+        f"{g.truncated:,} stopped at the turn cap, max_turns" if g.truncated else "",
+        f"{g.errors:,} ended in an error" if g.errors else "",
     ]
-    return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
+    return f" ({g.finished:,} finished, {', '.join(x for x in parts if x)})"

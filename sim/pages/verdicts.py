@@ -16,7 +16,7 @@ import math
 from sim.model import catalogue
 from sim.model.words import POINTS, count, p_value, with_sign
 from sim.stats import metrics
-from sim.stats.records import Rate, SummaryRates
+from sim.stats.records import PlayingTime, SummaryFigures, SummaryRates
 
 MAX_OTHERS = 6
 
@@ -262,12 +262,13 @@ def run_sentences(s: dict) -> list[str]:
     each headline figure holds at skill when the run played its table at skill (`sim.pages.skill_page`)."""
     cat = catalogue.for_summary(s)
     lab = cat.label
-    g = s["games"]
-    fin = g["finished"]
+    f = SummaryFigures.of(s)
+    g = f.games
+    fin = g.finished
     out: list[str] = []
     if not fin:
         return [
-            f"No game finished: all {g['played']} hit the turn cap (max_turns) or failed, so there is nothing "
+            f"No game finished: all {g.played} hit the turn cap (max_turns) or failed, so there is nothing "
             "to report; raise max_turns."
         ]
     few = metrics.too_few_for_tests(fin)
@@ -306,25 +307,23 @@ def run_sentences(s: dict) -> list[str]:
                 f"Most wins: {most} {100 * hi_s.win.rate:.1f}%; fewest: {fewest} "
                 f"{100 * lo_s.win.rate:.1f}%" + ("." if few else f" ({equal}).")
             )
-        d = s.get("decisiveness")
-        if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
+        d = f.decisiveness
+        if d and d.margin.n and d.margin.mean is not None and d.close is not None:
             out.append(
-                f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "
-                f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * Rate.of(d['close']).rate:.1f}%."
+                f"{_cap(lab('margin'))}: {d.margin.mean:.1f} {cat.unit('margin')} on average; "
+                f"{lab('close_games')} (won by at most {d.close_margin}): {100 * d.close.rate:.1f}%."
             )
-    L, T = s["length"]["rounds"], s["length"]["turns"]
-    if L["n"]:
-        q = L["quantiles"]
+    L, T = f.length.rounds, f.length.turns
+    if L.n and L.mean is not None and T.mean is not None:
         mins = minutes_text(s, short=True)
         out.append(
-            f"{_cap(lab('length.rounds'))}: {L['mean']:.1f} on average (median {q['p50']}, 5-95% "
-            f"{q['p05']}-{q['p95']}); {lab('length.turns')}: {T['mean']:.1f} on average (median "
-            f"{T['quantiles']['p50']})" + (f"; {mins}." if mins else ".")
+            f"{_cap(lab('length.rounds'))}: {L.mean:.1f} on average (median {L.median}, 5-95% "
+            f"{L.p05}-{L.p95}); {lab('length.turns')}: {T.mean:.1f} on average (median "
+            f"{T.median})" + (f"; {mins}." if mins else ".")
         )
-    if g["truncated"]:
+    if g.truncated:
         out.append(
-            f"{_cap(lab('truncated'))}: {100 * g['truncated_rate']:.2f}% of the games played (left out of "
-            "every figure)."
+            f"{_cap(lab('truncated'))}: {100 * g.truncated_rate:.2f}% of the games played (left out of every figure)."
         )
     if not few:
         out += precision_line(s)
@@ -379,14 +378,13 @@ def seats_verdict(wins: list[float], n: int) -> str:
     return f"cannot tell yet whether every seat is fair within {pts}, chi-square {chi}{more}"
 
 
-def box_words(m: dict) -> str:
+def box_words(m: PlayingTime) -> str:
     """The box's stated playing time of summary ``length.minutes`` ``m`` in a few words: "the box says 20-30 min
     (publisher)", or that it states none."""
-    box = m["box"]
-    if not box["minutes"]:
+    if not m.box_minutes:
         return "the box states no playing time"
-    lo, hi = box["minutes"]
-    who = box["source"].split(":", 1)[0]
+    lo, hi = m.box_minutes
+    who = (m.box_source or "").split(":", 1)[0]
     return f"the box says {lo}-{hi} min ({who})" if lo != hi else f"the box says about {lo} min ({who})"
 
 
@@ -394,18 +392,16 @@ def minutes_text(s: dict, short: bool = False) -> str | None:
     """The estimated playing time of summary ``s`` in words: "playing time about 24 min a game (median 24 min, 5-95%
     22-26 min) at 13 s a turn (...)"; ``short`` names the parameter and the box's time, else the parameter's source
     and the box's in full. None without an estimate (no finished game, or a game without seconds_per_turn)."""
-    m = s["length"].get("minutes")
-    if not m or m.get("mean") is None:
+    m = SummaryFigures.of(s).length.minutes
+    if m is None or m.mean is None:
         return None
     head = (
-        f"playing time about {m['mean']:.0f} min a game (median {m['median']:.0f} min, 5-95% {m['p05']:.0f}-"
-        f"{m['p95']:.0f} min) at {m['seconds_per_turn']:g} s a turn"
+        f"playing time about {m.mean:.0f} min a game (median {m.median:.0f} min, 5-95% {m.p05:.0f}-"
+        f"{m.p95:.0f} min) at {m.seconds_per_turn:g} s a turn"
     )
     if short:
-        return (
-            head + f" (seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); " + box_words(m)
-        )
-    return head + f" (turns x seconds_per_turn / 60; seconds_per_turn: {m['source']}); box: {m['box']['source']}"
+        return head + f" (seconds_per_turn, {'the default' if m.default else 'set in the scenario'}); " + box_words(m)
+    return head + f" (turns x seconds_per_turn / 60; seconds_per_turn: {m.source}); box: {m.box_source}"
 
 
 READABLE = 0.01  # a headline rate known to +/- 1 point (95%) reads effects of a point or two
@@ -415,7 +411,7 @@ def precision_line(s: dict) -> list[str]:
     """One sentence when the headline win rates are known to worse than +/- `READABLE` (95% half-width): how wide
     they are at this many finished games, and about how many games would make them +/- 1 point (the half-width
     shrinks as 1/sqrt(games)). Empty when they are readable already."""
-    fin = s["games"]["finished"]
+    fin = SummaryFigures.of(s).games.finished
     w = SummaryRates.of(s)
     cis = [r.ci95 for r in w.team.values()]
     if not w.team:

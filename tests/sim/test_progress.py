@@ -18,6 +18,7 @@ from sim.model.scenario import load
 from sim.play import progress as PG
 from sim.play import runner as RN
 from sim.play import work
+from sim.stats.records import GameCounts
 
 cli = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
@@ -29,14 +30,14 @@ def test_make_run_line_says_turn_cap_and_errors_apart():
     """Turnwall's default scenarios: '(4,990 finished, 10 stopped at the turn cap or in error)' left a designer
     guessing which; the summary counts them apart, and so does the line."""
     assert (
-        cli_run.unfinished({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0})
+        cli_run.unfinished(GameCounts.of({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0}))
         == " (4,990 finished, 10 stopped at the turn cap, max_turns)"
     )
     assert (
-        cli_run.unfinished({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3})
+        cli_run.unfinished(GameCounts.of({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3}))
         == " (4,987 finished, 10 stopped at the turn cap, max_turns, 3 ended in an error)"
     )
-    assert cli_run.unfinished({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0}) == ""
+    assert cli_run.unfinished(GameCounts.of({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0})) == ""
 
 
 def test_last_progress_line_says_start_up_apart_from_games_per_second():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.batch import play_games
 from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
@@ -528,18 +529,9 @@ def test_a08_seat_rotation():
     prm = prm_of()
     sids = np.zeros(n, dtype=np.int64)
     sp = np.zeros((n, S.N_SPARAMS), dtype=np.float64)
-    out = dict(
-        scores=np.zeros((games, n), np.int32),
-        winners=np.zeros(games, np.int32),
-        turns=np.zeros(games, np.int32),
-        rounds=np.zeros(games, np.int32),
-        status=np.zeros(games, np.int32),
-        extra=np.zeros((games, len(PL.EXTRA_COLUMNS)), np.int32),
-        curves=np.zeros((games, 0, 0), np.int32),
-    )
-    PL.play_batch(np.uint64(1), np.uint64(0), 0, games, n, prm, sids, sp, *out.values(), PL.batch_scratch(n))
+    out = play_games(PL.play_batch, PL.batch_scratch(n), 1, 0, 0, games, n, prm, sids, sp, PL.N_EXTRA)
     first = list(PL.EXTRA_COLUMNS).index("first_seat")
-    assert [int(x) for x in out["extra"][:, first]] == [g % n for g in range(games)]
+    assert [int(x) for x in out.extra[:, first]] == [g % n for g in range(games)]
 
 
 def test_a09_set_points_parameter():
