@@ -60,8 +60,8 @@ def test_default_scenarios_cover_every_mode_and_player_count():
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_default_scenario_plays(path):
-    """200 games of each default scenario end well; a search scenario's 8 (each of its decisions plays 64 rollout
-    games to the end, so 8 games play over ten thousand: 200 took minutes)."""
+    """200 games of each default scenario end well; of a search scenario 8, as each of its decisions plays 64
+    rollout games to the end (200 of them took minutes; tests/kernels/test_batch_digests.py pins their outputs)."""
     from sim.model.search import has_search
     from sim.play import runner
 
