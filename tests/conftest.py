@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -128,10 +129,18 @@ def pytest_collection_modifyitems(config, items):
 
 
 def game_group(nodeid: str) -> str | None:
-    """'tests/kernels/GAME' for a test under tests/kernels/GAME/ (node ids are relative to the repository), else
-    None."""
-    parts = nodeid.split("::", 1)[0].split("/")
-    return "/".join(parts[:3]) if len(parts) > 3 and parts[:2] == ["tests", "kernels"] else None
+    """'tests/kernels/GAME' for a test under tests/kernels/GAME/ (node ids are relative to the repository);
+    'tests/kernels/FILE.py::GAME' for a case of a test there whose parameter is a scenario file of GAME
+    (``[scenarios/GAME/...]``: the batch digests' learned and search cases compile their kernels once, not on
+    both workers at the same moment); else None."""
+    path, _, rest = nodeid.partition("::")
+    parts = path.split("/")
+    if parts[:2] != ["tests", "kernels"]:
+        return None
+    if len(parts) > 3:
+        return "/".join(parts[:3])
+    case = re.search(r"\[scenarios/(\w+)/", rest)
+    return f"{path}::{case[1]}" if case else None
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
