@@ -906,6 +906,8 @@ def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
         ["--target", "first_player_advantage=x"],
         ["--mode", "zip", "--set", "die_faces=4,6,8"],
         ["--scheduler", " "],
+        ["--scheduler", "foo"],
+        ["--scheduler", "tcp://localhost"],
     ],
 )
 def test_a_bad_sweep_option_exits_2_like_every_bad_option(tmp_path, bad):
