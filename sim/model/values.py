@@ -15,7 +15,14 @@ def out_of_range(where: str, value: Any, lo: Any, hi: Any = None) -> str:
     '<where>: <value> is out of range; allowed <lo>..<hi>', or 'allowed >= <lo>' for a range without an upper end.
     ``value`` is shown as given; integer bounds with thousands separators (1..10,000,000,000), 2^k-1 (k >= 32) as
     such (0..2^64-1); float bounds as they are."""
-    return f"{where}: {value} is out of range; allowed " + (f">= {_bound(lo)}" if hi is None else range_text(lo, hi))
+    return f"{where}: {_shown(value)} is out of range; allowed " + (
+        f">= {_bound(lo)}" if hi is None else range_text(lo, hi)
+    )
+
+
+def _shown(v: Any) -> str:
+    """A value as given, but an integer of more than 15 digits (e.g. 1e99 read as a whole number) as 1e+99."""
+    return f"{v:.3g}" if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**15 else str(v)
 
 
 def range_text(lo: Any, hi: Any) -> str:
