@@ -165,6 +165,27 @@ def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeyp
     assert buf.getvalue().endswith("moor-4p: writing the report ... stopped\n")
 
 
+def test_a_long_report_adds_its_time_so_far_to_the_step_line(monkeypatch):
+    """A minute of writing (an at-skill table, the arc) once showed nothing after "writing the report ..."."""
+    import re
+    import time
+
+    from sim.play import progress as PG
+
+    monkeypatch.setattr(PG, "STEP_SAID_S", 0.01)
+    monkeypatch.setattr(PG, "STEP_TICK_S", 0.05)
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
+        now[0] += 1
+        lines.advance(10)
+        lines.played()
+        for _ in range(3):
+            now[0] += 10
+            time.sleep(0.2)
+    said = buf.getvalue().splitlines()[-1]
+    assert re.fullmatch(r"moor-4p: writing the report \.\.\.( \d+ s \.\.\.){2,} 30\.0 s", said), said
+
+
 def test_a_report_failing_at_once_leaves_no_progress_line():
     from sim.play import progress as PG
 
