@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import re
@@ -163,7 +164,9 @@ def pytest_xdist_make_scheduler(config, log):
     of its rule functions, which the warm-up leaves out, compile once and in one process; a module with a
     module-scoped fixture on one worker (`game_group`); every other test is its own unit. Done here and not with
     ``xdist_group`` marks: pytest-xdist 3.8 groups by a suffix it writes into the node id, which pytest 9 ignores
-    (its node ids are no longer an attribute one sets), so the marks grouped nothing. The groups go out first (the largest first), the single tests in collection order after them."""
+    (its node ids are no longer an attribute one sets), so the marks grouped nothing. The groups go out first (the
+    largest first), then the single tests that play games, then those that compile nothing (`plays_games`), each in
+    collection order."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
@@ -172,7 +175,47 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             return game_group(nodeid) or nodeid
 
+        def schedule(self) -> None:
+            first = self.collection is None
+            super().schedule()
+            if first and self.collection is not None:
+                # the units that play games before those that compile nothing (each a fraction of a second): the
+                # run ends on quick tests, so the worker done first does not idle while the other plays a long one
+                queue = sorted(self.workqueue.items(), key=lambda unit: not any(map(plays_games, unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(queue)
+
     return GameGroups(config, log)
+
+
+def plays_games(nodeid: str) -> bool:
+    """Whether the test ``nodeid`` is marked ``kernel`` (it compiles or plays games), read from its module's source:
+    the scheduler runs where nothing is collected. Everything under tests/kernels/ is."""
+    path, _, rest = nodeid.partition("::")
+    if path.startswith("tests/kernels/"):
+        return True
+    marked = _kernel_marked(path)
+    name = rest.split("[")[0].split("::")
+    return marked is None or any(n in marked for n in name)
+
+
+@functools.cache
+def _kernel_marked(path: str) -> frozenset[str] | None:
+    """The test functions and classes of the module at ``path`` marked ``kernel``; None where its ``pytestmark``
+    marks them all."""
+    f = REPO / path
+    if f.suffix != ".py" or not f.is_file():
+        return frozenset()
+    tree = ast.parse(f.read_text())
+    marked = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+            if "mark.kernel" in ast.unparse(node.value):
+                return None
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if any("mark.kernel" in ast.unparse(d) for d in node.decorator_list):
+                marked.add(node.name)
+    return frozenset(marked)
 
 
 # the games' kernels split between the warm-up processes, the costliest first (Treasure Hunters: three modes)
