@@ -551,12 +551,12 @@ def test_the_budget_limit_reads_the_same_in_every_message(tmp_path):
 @pytest.mark.parametrize(
     "args, example",
     [
-        (["run", "{s}", "--set", "seats.0.rollout=nope"], "(e.g. --set seats.0.rollout=runner)"),
-        (["compare", "{s}", "--set-b", "seats.0.rollout=nope"], "(e.g. --set-b seats.0.rollout=runner)"),
-        (["sweep", "{s}", "--set", "seats.0.rollout=runner,nope"], "(e.g. --set seats.0.rollout=runner)"),
+        (["run", "{s}", "--set", "seats.0.rollout=nope"], "(e.g. --set seats.0.rollout=learned)"),
+        (["compare", "{s}", "--set-b", "seats.0.rollout=nope"], "(e.g. --set-b seats.0.rollout=learned)"),
+        (["sweep", "{s}", "--set", "seats.0.rollout=runner,nope"], "(e.g. --set seats.0.rollout=learned)"),
         (
             ["tune", "{s}", "--param", "seats.0.rollout=runner,nope", "--target", "first_player_advantage=0"],
-            "(e.g. --param seats.0.rollout=runner)",
+            "(e.g. --param seats.0.rollout=learned)",
         ),
     ],
 )
@@ -570,7 +570,7 @@ def test_a_bad_choice_on_the_command_line_gets_a_command_line_example(args, exam
     bad = tmp_path / "bad.toml"
     bad.write_text(Path(search).read_text().replace('rollout = "runner"', 'rollout = "nope"'))
     line = one_error_line(cli.invoke(app, ["run", str(bad)]))
-    assert line.endswith('(a quoted string, e.g. rollout = "runner")'), line
+    assert line.endswith('(a quoted string, e.g. rollout = "learned")'), line  # (the example: the default)
 
 
 @pytest.mark.kernel
