@@ -72,3 +72,9 @@ def with_sign(x: float, digits: int) -> str:
     that rounds to zero is "0.0", never "-0.0" or "+0.0" (an interval reads "[0.0, +0.2]", not "[-0.0, +0.2]")."""
     text = f"{x:+.{digits}f}"
     return text[1:] if float(text) == 0 else text
+
+
+def rounds_text(lo: float, hi: float) -> str:
+    """A span of whole rounds: "rounds 12-15", or "round 1" when both ends are the same round (never "rounds 1-1")."""
+    a, b = f"{lo:.0f}", f"{hi:.0f}"
+    return f"round {a}" if a == b else f"rounds {a}-{b}"
