@@ -481,7 +481,10 @@ def scope_line(s: dict) -> str | None:
         from sim.pages.scenario_words import board_description
 
         if "UNVERIFIED" in board_description(str(board), s["scenario"]["game"]):
-            parts.append("everything holds for the board played, an unverified candidate layout")
+            parts.append(
+                "everything holds for the board played, an unverified candidate layout (a best guess at the printed "
+                "board, not checked against it: a figure may differ on the real board)"
+            )
     if not parts:
         return None
     return "Scope: " + "; ".join(parts) + "."
