@@ -128,9 +128,27 @@ def significance_line(res: dict) -> str:
     return (
         f"Verdicts at each measure's margin (--margin; by default 1 percentage point for rates, 2% for lengths, 5% "
         f"for counts): unchanged = the 90% interval lies within the margin (two one-sided tests), changed = "
-        f"different from 0 with its interval past the margin, else cannot tell yet; Holm-corrected over "
-        f"{count(tested, 'measure')} at alpha = {res['alpha']}. Changed: {k or 'none'}. In the table, p (B = A) "
+        f"different from 0 with its interval past the margin, else cannot tell yet; {_holm_over(res, tested)}. "
+        f"Changed: {k or 'none'}. In the table, p (B = A) "
         "tests a difference of 0 (paired); p (within margin) is the larger of the two one-sided tests at the margin."
+    )
+
+
+def _holm_over(res: dict, tested: int) -> str:
+    """Over how many measures Holm corrects, agreeing with the verdict's count of measures compared: those that gave
+    the same value in every paired game are compared (unchanged) without a test, and are said apart ("Holm-corrected
+    over the 17 measures tested at alpha = 0.05; the other 3 of the 20 compared gave the same value in every paired
+    game, so no test")."""
+    same = sum(r.get("p") is None and bool(r.get("identical")) for r in res["metrics"])
+    alpha = f"at alpha = {res['alpha']}"
+    if not same:
+        return f"Holm-corrected over {count(tested, 'measure')} {alpha}"
+    total = count(tested + same, "measure")
+    if not tested:
+        return f"no test needed: each of the {total} compared gave the same value in every paired game"
+    return (
+        f"Holm-corrected over the {count(tested, 'measure')} tested {alpha}; the other {same} of the {total} "
+        "compared gave the same value in every paired game, so no test"
     )
 
 
