@@ -4,7 +4,7 @@ names, units and definitions from here; none of them spells a measure's label it
 
 Keys are the measure names of `sim.stats.measures` (one value per game: ``win.seat0``, ``team.hunter``, ``length.turns``,
 ``extra.<counter>``, ``extra.<counter>=<value>`` for a categorical counter's share) and the batch measures computed
-over a whole run (``first_player_advantage``, ``seat_balance``, ``close_games``, ``team_win_rate``). A generic entry
+over a whole run (``first_player_advantage``, ``seat_spread``, ``close_games``, ``team_win_rate``). A generic entry
 may be a pattern with ``{seat}``, ``{strategy}`` or ``{role}`` in its key and text; a game may override it.
 
 Game-specific counters are declared next to the game's registration (``sim/games/<game>.py``) as
@@ -249,13 +249,15 @@ GENERIC: tuple[Entry, ...] = (
         headline=True,
     ),
     Entry(
-        "seat_balance",
-        "seat balance (largest gap)",
+        "seat_spread",
+        "seat spread (highest seat win rate minus the lowest)",
         "percentage points",
         "rate",
-        "Largest win-rate gap between two seats (best minus worst) with a 95% normal interval of that pair's "
-        "difference; read it with the chi-square test of equal seats (the largest of several gaps is biased "
-        "upward). When seats play different strategies it also measures strategy strength.",
+        "Highest minus lowest seat win rate, with a 95% interval from simultaneous Wilson intervals of the seats' "
+        "win rates (each at 1 - 0.05 / seats; it holds the true spread at least 95% of the time, equal seats too, "
+        "where an interval of the two extreme seats' difference does not); read it with the chi-square test of "
+        "equal seats. The same figure and interval in Balance at a glance, At skill and the ladder. When seats play "
+        "different strategies it also measures strategy strength.",
         level="batch",
         applies="competitive",
     ),
