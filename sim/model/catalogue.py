@@ -87,6 +87,8 @@ def curve(name: str, label: str, unit: str, definition: str, modes: tuple[str, .
 
 # --- the generic measures (every game) ----------------------------------------------------------------------------
 
+SCORE_UNIT = "{score unit}"  # a generic entry's unit that is the game's score unit (its own score entry's)
+
 GENERIC: tuple[Entry, ...] = (
     Entry(
         "win.seat{seat}",
@@ -126,7 +128,7 @@ GENERIC: tuple[Entry, ...] = (
     Entry(
         "margin",
         "winner's margin (decisiveness)",
-        "points",
+        SCORE_UNIT,  # the game's score unit (`lookup`): Moor's "score points", Turnwall's "body parts"
         "points",
         "Winner's score minus the best score of a non-winner, finished games (0: top score tied, settled by the "
         "tie-break or shared).",
@@ -324,7 +326,7 @@ def lookup(key: str, game: str | None = None, seats: list[str] | None = None) ->
     es = entries(game)
     for e in es:
         if e.key == key:
-            return e
+            return _score_unit(e, es)
     for e in es:
         if "{" in e.key:
             m = _pattern(e.key).match(key)
@@ -340,6 +342,15 @@ def lookup(key: str, game: str | None = None, seats: list[str] | None = None) ->
                 role = _role(game, f.get("strategy")) if e.role_units else None
                 return replace(out, unit=dict(e.role_units)[role]) if role in dict(e.role_units) else out
     return None
+
+
+def _score_unit(e: Entry, es: list[Entry]) -> Entry:
+    """``e`` with a unit "{score unit}" (the generic winner's margin) in the unit of the game's own score entry
+    (a difference of two scores is in the scores' unit), "points" for a game that declares none."""
+    if e.unit != SCORE_UNIT:
+        return e
+    own = next((x.unit for x in es if x.key == "score.seat{seat}"), "points")
+    return replace(e, unit=own)
 
 
 def _role(game: str | None, strategy: str | None) -> str | None:

@@ -6,8 +6,10 @@ import difflib
 from collections.abc import Callable, Iterable, Sequence
 
 # A difference of two rates (or a rate from its fair share) is in percentage points: after its number it is written
-# "points" everywhere, in sentences and in table cells alike (never "pts" or "pp"); "percentage points" in full
-# names the unit where it stands alone or in a verdict's words.
+# "points" everywhere, in sentences, verdicts and table cells alike (never "percentage points", "pts" or "pp" after a
+# number: "+0.4 points [-0.2, +1.0]", "unchanged within ±1.0 points"); "percentage points" in full only names the unit
+# where it stands alone ("B - A (percentage points)"). A game's score is never bare "points": Moor's is in "score
+# points" (its rulebook's word), the winner's margin in the game's score unit (`sim.model.catalogue`).
 POINTS = "points"
 
 CLOSE = 0.75  # difflib ratio from which a name reads as a misspelt one ("targt"/"target" 0.91, "mdoe"/"mode" 0.75)

@@ -52,7 +52,7 @@ def frame(res: dict):
                 if r["p"] is None
                 else fmt_p(r["p"]),
                 "p (B = A), Holm": fmt_p(r["p_holm"]),
-                "margin": "±" + verdicts.margin_text(r, short=True),
+                "margin": "±" + verdicts.margin_text(r),
                 "p (within margin), Holm": fmt_p(r.get("p_equiv_holm")),
                 "verdict": _verdict_cell(r),
             }
@@ -126,7 +126,7 @@ def significance_line(res: dict) -> str:
         return f"Not tested: too few games (fewer than {metrics.MIN_GAMES_FOR_TESTS} paired) to judge any difference."
     k = sum(r.get("verdict") == "changed" for r in res["metrics"])
     return (
-        f"Verdicts at each measure's margin (--margin; by default 1 percentage point for rates, 2% for lengths, 5% "
+        f"Verdicts at each measure's margin (--margin; by default 1 point for rates, 2% for lengths, 5% "
         f"for counts): unchanged = the 90% interval lies within the margin (two one-sided tests), changed = "
         f"different from 0 with its interval past the margin, else cannot tell yet; {_holm_over(res, tested)}. "
         f"Changed: {k or 'none'}. In the table, p (B = A) "

@@ -33,7 +33,7 @@ def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
     fp = s["first_player"]
     want = (
         f"The start player wins {100 * fp['win']['rate']:.1f}% against a fair 25.0%: "
-        f"{with_sign(100 * fp['advantage'], 1)} percentage points [{with_sign(100 * fp['advantage_ci95'][0], 1)}, "
+        f"{with_sign(100 * fp['advantage'], 1)} points [{with_sign(100 * fp['advantage_ci95'][0], 1)}, "
         f"{with_sign(100 * fp['advantage_ci95'][1], 1)}], "
     )
     lines = verdicts.run_sentences(s)
