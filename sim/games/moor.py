@@ -14,15 +14,17 @@ from sim.model.registry import GameSpec, Learner, ParamSpec, StrategySpec, regis
 from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
-# what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit)
+# what pages call each parameter, in a player's words (sim.model.registry.ParamSpec label, unit); the score is in
+# "score points" (the rulebook's own word, R15), never bare "points": that is a difference of two rates on every page
+SCORE_POINTS = "score points"
 WORDS = {
     "track_len": ("track length", "spaces"),
     "die_faces": "die faces",
     "max_turns": ("turn limit", "turns"),
     "space_symbols": "treasure symbols along the path",
-    "ghost_values": ("ghost tile values", "points"),
-    "goal_values": ("goal token values", "points"),
-    "set_points": ("points for 1 to 5 matching treasures", "points"),
+    "ghost_values": ("ghost tile values", SCORE_POINTS),
+    "goal_values": ("goal token values", SCORE_POINTS),
+    "set_points": ("points for 1 to 5 matching treasures", SCORE_POINTS),
     "discard_fallback": "where discards go when no space is free",
     "ghost_before_two": "a held ghost goes before two other tiles",
     "planks_discardable": "planks may be discarded",
@@ -169,7 +171,7 @@ def tiebreak_lines(scores, planks, first: int, rule: int) -> list[str]:
 MEASURES = (
     score(
         "seat {seat}'s score",
-        "points",
+        SCORE_POINTS,
         "Seat {seat}'s points at the end: its goal tokens' values, plus for each "
         "of the five treasure types 1/3/6/10/15 points for 1/2/3/4/5 tiles of that type, minus its ghost tiles' "
         "values (planks score nothing; rule R15).",

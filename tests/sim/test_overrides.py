@@ -78,7 +78,7 @@ def test_card_mix_by_name_equals_positional_form():
 def test_card_mix_unknown_name_is_one_line_naming_the_allowed_names():
     with pytest.raises(
         ScenarioError,
-        match=r"^params.ghost_cards: unknown name 'shufle'; allowed: each_room, "
+        match=r"^params.ghost_cards: unknown name 'shufle'; did you mean 'shuffle'\? allowed: each_room, "
         r"shuffle, draw_2_shuffle",
     ):
         from_dict(th("[params.ghost_cards]\nshufle = 2"))
@@ -94,7 +94,9 @@ def test_card_mix_value_out_of_range_names_the_card():
 def test_move_die_as_one_table_of_faces_and_ghost_icons():
     sc = from_dict(th("move_die = { faces = [1, 2, 3, 4], ghost = [1, 1, 0, 0] }"))
     assert sc.params["move_die"] == [1, 2, 3, 4] and sc.params["move_die_ghost"] == [1, 1, 0, 0]
-    with pytest.raises(ScenarioError, match=r"^params.move_die: unknown key 'ghosts'; allowed: faces, ghost"):
+    with pytest.raises(
+        ScenarioError, match=r"^params.move_die: unknown key 'ghosts'; did you mean 'ghost'\? allowed: faces, ghost"
+    ):
         from_dict(th("move_die = { faces = [1, 2], ghosts = [1, 0] }"))
     with pytest.raises(ScenarioError, match="given twice"):
         from_dict(th("move_die = { ghost = [1, 1, 1, 1, 1, 1] }\nmove_die_ghost = [1, 1, 1, 1, 1, 0]"))
