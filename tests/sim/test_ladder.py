@@ -76,8 +76,8 @@ def test_a_bad_ladder_is_one_line_before_anything_runs(args, says, tmp_path):
     [
         (
             "search:rollout=nope",
-            "--strategies search:rollout=nope: rollout: 'nope' is not allowed; allowed: runner, weighted, cautious, "
-            "collector, random, learned (e.g. search:rollout=runner)",
+            "--strategies search:rollout=nope: rollout: 'nope' is not allowed; allowed: learned, runner, weighted, cautious, "
+            "collector, random (e.g. search:rollout=learned)",
         ),
         ("search:root=1", "root: expected a string, got integer 1; allowed: ucb1, halving (e.g. search:root=ucb1)"),
         (
