@@ -12,6 +12,7 @@ from sim.games._trace import trace
 from sim.model.catalogue import counter, score
 from sim.model.policy import learned_params
 from sim.model.registry import (
+    BenchSpec,
     BoardSpec,
     GameSpec,
     Learner,
@@ -282,6 +283,23 @@ def _strategy_params(sid: int) -> tuple:
     return WEIGHTS if sid == S.S_WEIGHTED else MEMORY
 
 
+# `sim bench` (issue 10): the 4-player planner table (target >= 2,000 games/s on 2 threads) and 4 random players,
+# kernel only (the start-up timings are the shared machinery's, measured on Moor and Treasure Hunters); a planner
+# game costs about 100 Moor games
+BENCH = BenchSpec(
+    "scenarios/turnwall/4p.toml",
+    {"games_per_s_2_threads": 2_000},
+    rank=3,
+    compile_rank=2,
+    short="Turnwall",
+    share=20,
+    reps=3,
+    startup=False,
+    random_share=4,
+    compiles=("scenarios/turnwall/4p.toml",),
+)
+
+
 SPEC = register(
     GameSpec(
         name="turnwall",
@@ -320,5 +338,6 @@ SPEC = register(
         box_source=BOX[1],
         # search labels the move it plays (a decision offers 5-30 moves, more than 64 rollouts tell apart by visits)
         learners=(Learner("player", "kernels.turnwall.features", "learned", "planner", 4, "chosen"),),
+        bench=BENCH,
     )
 )
