@@ -457,5 +457,6 @@ SPEC = register(
         box_source=BOX[1],
         learners=(Learner("player", "kernels.galleon.features", "learned", "raider", 4, "chosen", "treasure", 1.5),),
         bench=BENCH,
+        compile_s=218,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

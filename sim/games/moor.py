@@ -262,5 +262,6 @@ SPEC = register(
         box_source=BOX[1],
         learners=(Learner("player", "kernels.moor.features", "learned", "weighted", 4),),
         bench=BENCH,
+        compile_s=196,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

@@ -468,5 +468,6 @@ SPEC = register(
         box_source=BOX[1],
         learners=LEARNERS,
         bench=BENCH,
+        compile_s=655,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

@@ -339,5 +339,6 @@ SPEC = register(
         # search labels the move it plays (a decision offers 5-30 moves, more than 64 rollouts tell apart by visits)
         learners=(Learner("player", "kernels.turnwall.features", "learned", "planner", 4, "chosen"),),
         bench=BENCH,
+        compile_s=232,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

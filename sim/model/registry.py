@@ -301,6 +301,8 @@ class GameSpec:
     box_minutes: the playing time its box or publisher states, (lo, hi) minutes (None when none is stated);
         box_source says where, or that none is. Its ``seconds_per_turn`` parameter turns turns into minutes.
     bench: what `sim bench` measures of it (`BenchSpec`), None: nothing.
+    compile_s: seconds to compile every kernel its scenario files need, roughly: `sim run-defaults` compiles the
+        games costliest first (sim.api.warm); 0 for a game nobody measured (last).
     search_tiebreak(values, role): what a search seat's `tiebreak = "auto"` plays at a table with these parameter
         values ("none" or "score"; sim.model.search_spec.resolve_tiebreak); None: "none" in every game and role.
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
@@ -347,6 +349,7 @@ class GameSpec:
     # as `sim ladder --strategies` writes them: Turnwall's planner at one memory level
     ladder_rungs: tuple[str, ...] = ()
     bench: BenchSpec | None = None
+    compile_s: float = 0.0
 
     def __post_init__(self) -> None:
         """A game module's measures are catalogue entries (a list, or anything else, is refused on registration,
