@@ -242,7 +242,10 @@ def run_all(games: int = 100_000, quick: bool = False) -> dict:
     res["search"] = [search_speed(p) for p in search_scenarios()]
     res["cold_compile_cpu_s"] = cold_compiles(compile_scenarios(), rounds=1 if quick else 2)
     res["cold_compile_pinned_cpu"] = bench_cpu()
-    res["arc"] = bench_arc.arc_figures(sample=100 if quick else 1000)
+    timed = next((b for _, b in benched() if b.timelines), None)
+    if timed is not None:  # one default scenario per game whose run share is shown (`BenchSpec.arc`)
+        shares = tuple(b.arc for b in sorted((b for _, b in benched()), key=lambda b: b.arc_rank) if b.arc)
+        res["arc"] = bench_arc.arc_figures(timed.scenario, shares, sample=100 if quick else 1000)
     swept = next((b for _, b in benched() if b.sweep is not None), None)
     if games >= 100_000 and swept is not None:  # not in --quick
         res["sweep"] = sweep_overhead(swept)

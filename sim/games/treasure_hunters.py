@@ -385,6 +385,8 @@ BENCH = BenchSpec(
     rank=1,
     compile_rank=1,
     short="Treasure Hunters",
+    arc=_MODES["basic"],
+    arc_rank=2,
     modes=(
         BenchMode("head_haunter", "a Head Haunter game", _MODES["head_haunter"]),
         BenchMode("advanced", "an advanced game", _MODES["advanced"]),

@@ -248,6 +248,9 @@ class BenchSpec:
     c_yardstick: the kernel against the plain C yardstick (sim.api.bench_c) on the bench scenario.
     compiles: the default scenario of every mode, for the cold compile CPU seconds (issue 20: each <= 15 s).
     short: the game's short name in the report's lines ("Moor").
+    arc: a default scenario whose `sim run` `sim bench` times without and with the game's arc recorded ("": none);
+        arc_rank: where it stands in that table. timelines: the win-probability timelines of the arc are timed on
+        this game's bench scenario (issue 39's target; the first game by rank that says so).
     sweep: (parameter, first value): the game whose in-process against Dask sweep `sim bench` times, over that
         parameter from that value (the first game by rank that gives one); None: not this game.
     """
@@ -257,6 +260,9 @@ class BenchSpec:
     rank: int
     compile_rank: int
     short: str = ""
+    arc: str = ""
+    arc_rank: int = 0
+    timelines: bool = False
     share: int = 1
     reps: int = 5
     startup: bool = True
