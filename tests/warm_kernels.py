@@ -27,11 +27,21 @@ GAMES = ("moor", "treasure_hunters", "turnwall", "galleon")
 CHECKED = ("treasure_hunters", "turnwall", "galleon")  # play_batch takes a check argument
 
 
+def compile_declared(module) -> None:
+    """Compile now the declared signatures of ``module``'s kernel functions that wait for their first use: once
+    sim.games is imported (the previous game's scenarios loaded), importing a kernel module compiles nothing
+    (`kernels._jit.defer_compiles`), and the workers would compile what no scenario plays."""
+    for v in list(vars(module).values()):
+        declared = getattr(v, "_compile_declared", None)
+        if callable(declared):
+            declared()
+
+
 def warm(game: str) -> int:
     """Compile ``game``'s kernels into the cache; returns the number of scenario files played."""
     mod = importlib.import_module(f"kernels.{game}")
     for m in pkgutil.walk_packages(mod.__path__, f"kernels.{game}."):
-        importlib.import_module(m.name)
+        compile_declared(importlib.import_module(m.name))
 
     from kernels.batch import play_games
     from sim.api import core

@@ -3,7 +3,9 @@
 Reports per benchmark scenario: games/s and decisions/s on 1 and 2 threads (kernel only, cache warm), cold compile
 time (a fresh process with an empty Numba cache), time to first game with a warm cache (a fresh process), the wall
 time of a warm `sim run` of 1,000 games with its full report,
-and for Ghosts of the Moor the kernel's speed ratio against the pure-Python oracle (sim/oracle).
+and where a game has one its kernel's speed ratio against its pure-Python oracle (sim/oracle) and the C yardstick.
+What is measured of each game, and its targets, is the game's `BenchSpec` (sim.model.registry): this module names
+no game.
 """
 
 from __future__ import annotations
@@ -20,46 +22,20 @@ from typing import Any
 
 from sim.api import bench_arc, bench_web
 from sim.api.bench_c import C_PLAY_S, C_REPS, bench_cpu, c_ratio
+from sim.model import registry
 from sim.model.paths import REPO
+from sim.model.registry import BenchSpec
 from sim.model.scenario import Scenario, load
 from sim.model.words import count
 from sim.play import runner
 
 SCALING_TARGET = 1.9  # issue 9: >= 1.9 x from one to two threads
 
-# game, scenario, targets from the issues: games/s on 2 threads, cold compile s, warm start s (None: no target set),
-# and the share of --games a timing plays with its repetitions (a Galleon game costs ~50 Moor games)
-BENCH_SCENARIOS = (
-    (
-        "moor",
-        "scenarios/moor/4p.toml",
-        {"games_per_s_2_threads": 100_000, "cold_compile_s": 15, "first_game_warm_s": 2},
-        1,
-        5,
-    ),
-    (
-        "treasure_hunters",
-        "scenarios/treasure_hunters/basic-4p.toml",
-        {
-            "games_per_s_2_threads": 20_000,
-            "cold_compile_s": 15,  # issue 9
-            "first_game_warm_s": 2,
-        },
-        1,
-        5,
-    ),
-    (
-        "galleon",
-        "scenarios/galleon/4p.toml",
-        {
-            "games_per_s_2_threads": 5_000,
-            "cold_compile_s": None,  # issue 11
-            "first_game_warm_s": None,
-        },
-        20,
-        3,
-    ),
-)
+
+def benched() -> list[tuple[str, BenchSpec]]:
+    """(game, its `BenchSpec`) of every registered game `sim bench` measures, in the report's order (its rank)."""
+    games = [(name, spec.bench) for name, spec in registry.all_games().items() if spec.bench is not None]
+    return sorted(games, key=lambda g: g[1].rank)
 
 
 def kernel_speed(sc: Scenario, games: int, threads: int, reps: int = 3) -> dict:
@@ -120,15 +96,7 @@ def cold_compile(*paths: str) -> float:
         return _fresh_python(code, {"SIM_CACHE_ROOT": d})
 
 
-# the default scenario of every game and mode, for the cold compile CPU seconds (issue 20: every one <= 15 s)
-COMPILE_SCENARIOS = (
-    "scenarios/moor/4p.toml",
-    "scenarios/treasure_hunters/basic-4p.toml",
-    "scenarios/treasure_hunters/advanced-4p.toml",
-    "scenarios/treasure_hunters/head_haunter-4p.toml",
-    "scenarios/turnwall/4p.toml",
-    "scenarios/galleon/4p.toml",
-)
+# issue 20: the cold compile of the default scenario of every game and mode (`BenchSpec.compiles`) <= 15 CPU s
 COMPILE_TARGET_CPU_S = 15
 
 
@@ -154,7 +122,8 @@ def cold_compile_cpu(path: str, cpu: int | None = None) -> float:
 def compile_scenarios() -> list[str]:
     """Every scenario whose cold compile `make bench` reports: each game's and mode's default, then each game's
     search scenarios."""
-    return [p for p in COMPILE_SCENARIOS if (REPO / p).exists()] + search_scenarios()
+    ranked = sorted((b for _, b in benched()), key=lambda b: b.compile_rank)
+    return [p for b in ranked for p in b.compiles if (REPO / p).exists()] + search_scenarios()
 
 
 def cold_compiles(paths: Sequence[str], rounds: int = 2) -> dict[str, list[float]]:
@@ -166,16 +135,6 @@ def cold_compiles(paths: Sequence[str], rounds: int = 2) -> dict[str, list[float
         for p in paths:
             out[p].append(round(cold_compile_cpu(p, cpu), 2))
     return out
-
-
-# Treasure Hunters compiles each mode's kernel without the other modes' code (docs/dev/performance.md, "Cold compile"):
-# the bench scenario is a basic game, so the advanced and Head Haunter games' own cold compiles and all three modes
-# in one process are shown too
-TH_MODES = (
-    "scenarios/treasure_hunters/head_haunter-4p.toml",
-    "scenarios/treasure_hunters/basic-4p.toml",
-    "scenarios/treasure_hunters/advanced-4p.toml",
-)
 
 
 def first_game(path: str) -> float:
@@ -199,9 +158,13 @@ def warm_run(path: str) -> float:
         return time.perf_counter() - t0
 
 
-def oracle_ratio(sc: Scenario, games: int = 300) -> dict | None:
+def oracle_ratio(sc: Scenario, module: str, games: int = 300) -> dict | None:
+    """The kernel's games/s on one thread against those of the game's pure-Python oracle (``module``: dotted, with
+    ``games_per_second(scenario, games)``); None when the oracle cannot be imported."""
+    import importlib
+
     try:
-        from sim.oracle import moor as oracle
+        oracle = importlib.import_module(module)
     except ImportError:
         return None
     py = oracle.games_per_second(sc, games)
@@ -273,33 +236,19 @@ def search_speed(path: str, games: int = 24, reps: int = 2) -> dict:
 def run_all(games: int = 100_000, quick: bool = False) -> dict:
     """Every figure of `sim bench` (``quick``: shorter timings, one compile round), written to reports/bench.json."""
     res: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "games": {}}
-    for game, path, targets, share, reps in BENCH_SCENARIOS:
-        if not (REPO / path).exists():
-            continue
-        sc = load(REPO / path)
-        r: dict[str, Any] = {
-            "scenario": path,
-            "targets": targets,
-            "threads": thread_speeds(sc, max(1000, games // share), reps=reps),
-            "cold_compile_s": round(cold_compile(path), 2),
-            "first_game_warm_s": round(first_game(path), 2),
-            "warm_run_1000_games_s": round(warm_run(path), 2),
-        }
-        if game == "treasure_hunters" and all((REPO / p).exists() for p in TH_MODES):
-            r["cold_compile_head_haunter_s"] = round(cold_compile(TH_MODES[0]), 2)
-            r["cold_compile_advanced_s"] = round(cold_compile(TH_MODES[2]), 2)
-            r["cold_compile_all_modes_s"] = round(cold_compile(*TH_MODES), 2)
-        if game == "moor":
-            r["oracle"] = oracle_ratio(sc)
-            r["c"] = c_ratio(path, play_s=1.0 if quick else C_PLAY_S, reps=3 if quick else C_REPS)
-        res["games"][game] = r
-    res["games"].update(turnwall_figures(games))
+    for game, b in benched():
+        if (REPO / b.scenario).exists():
+            res["games"].update(game_figures(game, b, games, quick))
     res["search"] = [search_speed(p) for p in search_scenarios()]
     res["cold_compile_cpu_s"] = cold_compiles(compile_scenarios(), rounds=1 if quick else 2)
     res["cold_compile_pinned_cpu"] = bench_cpu()
-    res["arc"] = bench_arc.arc_figures(sample=100 if quick else 1000)
-    if games >= 100_000:  # not in --quick
-        res["sweep"] = sweep_overhead()
+    timed = next((b for _, b in benched() if b.timelines), None)
+    if timed is not None:  # one default scenario per game whose run share is shown (`BenchSpec.arc`)
+        shares = tuple(b.arc for b in sorted((b for _, b in benched()), key=lambda b: b.arc_rank) if b.arc)
+        res["arc"] = bench_arc.arc_figures(timed.scenario, shares, sample=100 if quick else 1000)
+    swept = next((b for _, b in benched() if b.sweep is not None), None)
+    if games >= 100_000 and swept is not None:  # not in --quick
+        res["sweep"] = sweep_overhead(swept)
     res["workbench"] = bench_web.workbench_memory()
     out = REPO / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
@@ -307,38 +256,46 @@ def run_all(games: int = 100_000, quick: bool = False) -> dict:
     return res
 
 
-def turnwall_figures(games: int = 100_000) -> dict:
-    """The Ghosts of Castle Turnwall (issue 10): games/s of the 4-player planner scenario (target >= 2,000 on 2
-    threads) and of 4 random players, on 1 and 2 threads (kernel only, warm cache); same keys as the other games'
-    entries, without the start-up timings (those are the shared machinery's, measured on Moor and TH)."""
-    path = "scenarios/turnwall/4p.toml"
-    if not (REPO / path).exists():
-        return {}
-    sc = load(REPO / path)
-    rnd = sc.with_changes(seats=tuple(type(s)("random", {}) for s in sc.seats))
-    n = max(1000, games // 20)  # a planner game is ~100x a Moor game
-    return {
-        "turnwall": {
-            "scenario": path,
-            "targets": {"games_per_s_2_threads": 2_000},
-            "threads": [kernel_speed(sc, n, t) for t in (1, 2)],
-        },
-        "turnwall_random": {
-            "scenario": path + " (every seat random)",
+def game_figures(game: str, b: BenchSpec, games: int = 100_000, quick: bool = False) -> dict:
+    """The figures of one game (``b``: its `BenchSpec`), as ``{game: {...}}`` and, with ``b.random_share``,
+    ``{game}_random`` (its table with every seat random, kernel speed only)."""
+    sc = load(REPO / b.scenario)
+    n = max(1000, games // b.share)
+    r: dict[str, Any] = {"scenario": b.scenario, "targets": b.targets, "threads": thread_speeds(sc, n, reps=b.reps)}
+    if b.startup:
+        r["cold_compile_s"] = round(cold_compile(b.scenario), 2)
+        r["first_game_warm_s"] = round(first_game(b.scenario), 2)
+        r["warm_run_1000_games_s"] = round(warm_run(b.scenario), 2)
+    if b.all_modes and all((REPO / p).exists() for p in (*b.all_modes, *(m.scenario for m in b.modes))):
+        for m in b.modes:
+            r[f"cold_compile_{m.key}_s"] = round(cold_compile(m.scenario), 2)
+        r["cold_compile_all_modes_s"] = round(cold_compile(*b.all_modes), 2)
+    if b.oracle:
+        r["oracle"] = oracle_ratio(sc, b.oracle)
+    if b.c_yardstick:
+        r["c"] = c_ratio(b.scenario, play_s=1.0 if quick else C_PLAY_S, reps=3 if quick else C_REPS)
+    out = {game: r}
+    if b.random_share:
+        rnd = sc.with_changes(seats=tuple(type(s)("random", {}) for s in sc.seats))
+        out[f"{game}_random"] = {
+            "scenario": b.scenario + " (every seat random)",
             "targets": {},
-            "threads": [kernel_speed(rnd, max(500, n // 4), t) for t in (1, 2)],
-        },
-    }
+            "threads": thread_speeds(rnd, max(500, n // b.random_share), reps=b.reps),
+        }
+    return out
 
 
-def sweep_overhead(points: int = 20, games: int = 100_000, workers: int = 2) -> dict:
-    """A ``points``-point Moor sweep (4p track length) of ``games`` games a point, in-process (all threads) and on a
-    Dask LocalCluster of ``workers`` one-thread workers: wall times, their ratio (Dask overhead), time to the first
-    point, and whether both gave identical numbers. Cluster start-up is timed apart."""
+def sweep_overhead(b: BenchSpec, points: int = 20, games: int = 100_000, workers: int = 2) -> dict:
+    """A ``points``-point sweep of ``b.scenario`` over ``b.sweep``'s parameter from its first value, ``games`` games
+    a point, in-process (all threads) and on a Dask LocalCluster of ``workers`` one-thread workers: wall times, their
+    ratio (Dask overhead), time to the first point, and whether both gave identical numbers. Cluster start-up is
+    timed apart."""
     from sim.api.sweep import build, run_sweep
     from sim.play.distributed import executor
 
-    sw = build(REPO / "scenarios" / "moor" / "4p.toml", [f"track_len=21..{20 + points}"], games=games)
+    assert b.sweep is not None  # the game that gives a sweep (run_all)
+    name, first = b.sweep
+    sw = build(REPO / b.scenario, [f"{name}={first}..{first + points - 1}"], games=games)
     out: dict[str, Any] = {"points": points, "games_per_point": games, "workers": workers}
     docs = []
     with tempfile.TemporaryDirectory() as d:
@@ -390,6 +347,28 @@ def render_compiles(cc: dict[str, list[float]], cpu: int | None) -> list[str]:
     return lines
 
 
+def render_modes(game: str, r: dict) -> list[str]:
+    """The line of a game's other modes' cold compiles (its `BenchSpec.modes`, named in its words) and of all its
+    modes in one process; none when ``r`` has no figure of them."""
+    spec = registry.get(game)
+    b = spec.bench if spec is not None else None
+    if b is None or "cold_compile_all_modes_s" not in r:
+        return []
+    target = r["targets"].get("cold_compile_s")
+    parts = [
+        f"{m.words}: {r[key]} s{_target('<=', target, r[key])}"
+        for m in b.modes
+        if (key := f"cold_compile_{m.key}_s") in r
+    ]
+    every = NUMBER_WORDS[len(b.all_modes)] if len(b.all_modes) < len(NUMBER_WORDS) else str(len(b.all_modes))
+    return [
+        f"  cold compile of {'; '.join(parts)}; all {every} modes in one process: {r['cold_compile_all_modes_s']} s"
+    ]
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
 def _verdict(ok: bool) -> str:
     return ": met" if ok else ": MISSED"
 
@@ -399,6 +378,11 @@ def _target(op: str, target: float | None, value: float) -> str:
     if target is None:
         return ""
     return f" (target {op} {target} s{_verdict(value <= target)})"
+
+
+def _sweep_game() -> str:
+    """The short name of the game whose sweep `sim bench` times (its `BenchSpec.short`)."""
+    return next((b.short for _, b in benched() if b.sweep is not None), "")
 
 
 def render(res: dict) -> str:
@@ -430,13 +414,7 @@ def render(res: dict) -> str:
             f"{_target('<=', tg['first_game_warm_s'], r['first_game_warm_s'])}"
             f"; warm `sim run` of 1,000 games with the full report: {r['warm_run_1000_games_s']} s"
         )
-        if "cold_compile_head_haunter_s" in r:
-            hh, adv = r["cold_compile_head_haunter_s"], r.get("cold_compile_advanced_s")
-            more = f"; an advanced game: {adv} s{_target('<=', tg['cold_compile_s'], adv)}" if adv is not None else ""
-            lines.append(
-                f"  cold compile of a Head Haunter game: {hh} s{_target('<=', tg['cold_compile_s'], hh)}"
-                f"{more}; all three modes in one process: {r['cold_compile_all_modes_s']} s"
-            )
+        lines.extend(render_modes(game, r))
         one = next(t["games_per_s"] for t in r["threads"] if t["threads"] == 1)
         scale = two / one
         lines.append(f"  1 -> 2 threads: {scale:.2f}x (target >= {SCALING_TARGET}x{_verdict(scale >= SCALING_TARGET)})")
@@ -467,7 +445,7 @@ def render(res: dict) -> str:
     if res.get("sweep"):
         w = res["sweep"]
         lines.append(
-            f"sweep: {w['points']} Moor points x {w['games_per_point']:,} games: in-process "
+            f"sweep: {w['points']} {_sweep_game()} points x {w['games_per_point']:,} games: in-process "
             f"{w['in_process']['wall_s']} s (first point {w['in_process']['first_point_s']} s); Dask "
             f"LocalCluster of {w['workers']} workers {w['dask']['wall_s']} s (first point "
             f"{w['dask']['first_point_s']} s, cluster start {w['dask']['start_s']} s): overhead ratio "

@@ -15,13 +15,6 @@ from sim.model.scenario import load
 
 ARC_TARGET_S = 60.0  # issue 39: the timelines of 1,000 Moor games at 32 rollouts a state within a minute (2 cores)
 ARC_RUN_SHARE = 0.30  # issue 39: the arc section adds at most 30% to a default scenario's time
-# one default scenario per game whose run share `sim bench` prints (Moor 4p: the largest share measured)
-SHARE_SCENARIOS = (
-    "scenarios/moor/4p.toml",
-    "scenarios/galleon/2p.toml",
-    "scenarios/treasure_hunters/basic-4p.toml",
-    "scenarios/turnwall/4p.toml",
-)
 
 
 def run_share(path: str, reps: int = 2, games: int | None = None, at_skill: bool = False) -> dict:
@@ -71,12 +64,7 @@ def run_share(path: str, reps: int = 2, games: int | None = None, at_skill: bool
     }
 
 
-def arc_figures(
-    path: str = "scenarios/moor/4p.toml",
-    sample: int = 1000,
-    rollouts: int = 32,
-    shares: tuple[str, ...] = SHARE_SCENARIOS,
-) -> dict:
+def arc_figures(path: str, shares: tuple[str, ...], sample: int = 1000, rollouts: int = 32) -> dict:
     """The game's arc (issue 39), warm (compiled first): the wall seconds of the win-probability timelines of
     ``sample`` games at ``rollouts`` rollouts a state on every core (`sim.play.arc.timelines`) of scenario ``path``,
     and the `run_share` of each scenario of ``shares`` (those that exist)."""

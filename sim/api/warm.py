@@ -20,9 +20,17 @@ from pathlib import Path
 
 from sim.model.paths import REPO
 
-# the games' compile cost, costliest first (CPU seconds of a cold compile, docs/dev/performance.md): the split puts
-# the first game in one process and the rest in the other
-COSTLIEST_FIRST = ("treasure_hunters", "turnwall", "galleon", "moor")
+
+def costliest_first(games: Sequence[str]) -> list[str]:
+    """``games`` by their compile cost (`GameSpec.compile_s`), costliest first; a game without one last, in the
+    order given."""
+    from sim.model import registry
+
+    def cost(g: str) -> float:
+        spec = registry.get(g)
+        return spec.compile_s if spec is not None else 0.0
+
+    return sorted(games, key=cost, reverse=True)
 
 
 def split(files: Sequence[Path], processes: int) -> list[list[Path]]:
@@ -31,7 +39,7 @@ def split(files: Sequence[Path], processes: int) -> list[list[Path]]:
     by_game: dict[str, list[Path]] = {}
     for f in files:
         by_game.setdefault(f.parent.name, []).append(f)
-    order = sorted(by_game, key=lambda g: COSTLIEST_FIRST.index(g) if g in COSTLIEST_FIRST else len(COSTLIEST_FIRST))
+    order = costliest_first(list(by_game))  # the split puts the first game in one process and the rest in the other
     if processes <= 1 or len(order) <= 1:
         return [[f for g in order for f in by_game[g]]] if order else []
     return [by_game[order[0]], [f for g in order[1:] for f in by_game[g]]]
@@ -50,7 +58,7 @@ def warm_kernels(
         return 0.0
     t0 = time.perf_counter()
     if say:
-        games = sorted({f.parent.name for f in files}, key=COSTLIEST_FIRST.index)
+        games = costliest_first(sorted({f.parent.name for f in files}))
         say(f"compiling the kernels of {', '.join(games)} in {len(parts)} processes (cached for every later run) ...")
     procs = [
         subprocess.Popen(

@@ -8,10 +8,11 @@ from typing import Annotated
 import typer
 
 from sim.cli.sweep import SCHEDULER_HELP, UNIT_CHUNK_HELP, UNIT_THREADS_HELP, WORKERS_HELP
+from sim.model import registry
 
 
 def ladder(
-    game: Annotated[str, typer.Argument(help="a game (moor, galleon, turnwall, treasure_hunters) or a scenario file")],
+    game: Annotated[str, typer.Argument(help=f"a game ({', '.join(registry.names())}) or a scenario file")],
     players: Annotated[int | None, typer.Option(help="players at every table (default: 4, or the file's)")] = None,
     strategies: Annotated[
         str | None,

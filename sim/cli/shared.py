@@ -28,16 +28,13 @@ def load_scenario(
     from sim.api.public import load
     from sim.model.overrides import OverrideError
     from sim.model.scenario import ScenarioError, read
-    from sim.play import progress
 
     try:
         if command:
             refuse_spec_table(path, read(path), command)
-        # loading a game imports its kernels: compiled on a first run, tens of seconds said as they pass
-        with progress.said_if_slow(
-            f"{path}: loading the game's kernels (compiled on a first run) ...", after_s=3.0, every_s=progress.EVERY_S
-        ):
-            return load(path, sets, games, seed, more)
+        # no progress line here, so none comes before an error: the game's kernels are imported, not compiled or
+        # loaded from the cache (sim.games defers that to the first game played, whose progress says "starting up")
+        return load(path, sets, games, seed, more)
     except OverrideError as e:
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:

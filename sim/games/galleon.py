@@ -14,6 +14,7 @@ from sim.games._trace import trace
 from sim.model.catalogue import RATE_UNIT, Entry, counter, score
 from sim.model.policy import learned_strategy
 from sim.model.registry import (
+    BenchSpec,
     BoardSpec,
     GameSpec,
     Learner,
@@ -400,6 +401,22 @@ MEASURES = (
 )
 
 
+# `sim bench`: 2-thread target of issue 11, no start-up targets set; a timing plays 1/20 of --games (a Galleon game
+# costs about 50 Moor games)
+BENCH = BenchSpec(
+    "scenarios/galleon/4p.toml",
+    {"games_per_s_2_threads": 5_000, "cold_compile_s": None, "first_game_warm_s": None},
+    rank=2,
+    compile_rank=3,
+    short="Galleon",
+    arc="scenarios/galleon/2p.toml",
+    arc_rank=1,
+    share=20,
+    reps=3,
+    compiles=("scenarios/galleon/4p.toml",),
+)
+
+
 SPEC = register(
     GameSpec(
         name="galleon",
@@ -441,5 +458,7 @@ SPEC = register(
         box_minutes=BOX[0],
         box_source=BOX[1],
         learners=(Learner("player", "kernels.galleon.features", "learned", "raider", 4, "chosen", "treasure", 1.5),),
+        bench=BENCH,
+        compile_s=218,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

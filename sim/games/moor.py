@@ -10,7 +10,16 @@ from kernels.moor.columns import EXTRA_COLUMNS
 from sim.games._trace import trace
 from sim.model.catalogue import counter, score
 from sim.model.policy import learned_strategy
-from sim.model.registry import GameSpec, Learner, ParamSpec, StrategySpec, register, seconds_per_turn, worded
+from sim.model.registry import (
+    BenchSpec,
+    GameSpec,
+    Learner,
+    ParamSpec,
+    StrategySpec,
+    register,
+    seconds_per_turn,
+    worded,
+)
 from sim.model.search import RECORD_LEN, SearchNotes, search_scratch, search_strategy
 from sim.model.words import count, ending
 
@@ -201,6 +210,24 @@ MEASURES = (
 )
 
 
+# `sim bench`: targets of issue 9 (games/s on 2 threads, cold compile s, warm start s); the start-up timings of the
+# shared machinery, the oracle and the C yardstick (sim.api.bench_c) are measured on Moor, and the sweep overhead
+BENCH = BenchSpec(
+    "scenarios/moor/4p.toml",
+    {"games_per_s_2_threads": 100_000, "cold_compile_s": 15, "first_game_warm_s": 2},
+    rank=0,
+    compile_rank=0,
+    short="Moor",
+    arc="scenarios/moor/4p.toml",
+    arc_rank=0,
+    timelines=True,
+    oracle="sim.oracle.moor",
+    c_yardstick=True,
+    compiles=("scenarios/moor/4p.toml",),
+    sweep=("track_len", 21),
+)
+
+
 def _check(values: dict, players: int, given: frozenset = frozenset()) -> str | None:
     return P.check(values)
 
@@ -244,5 +271,7 @@ SPEC = register(
             # (the first iteration's rollouts: the best scripted strategy, so training starts from no policy)
             Learner("player", "kernels.moor.features", "learned", "weighted", 4, bootstrap="runner"),
         ),
+        bench=BENCH,
+        compile_s=196,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

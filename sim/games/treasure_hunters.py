@@ -14,6 +14,8 @@ from sim.games._th_measures import MEASURES
 from sim.games._trace import trace
 from sim.model.policy import learned_strategy
 from sim.model.registry import (
+    BenchMode,
+    BenchSpec,
     BoardSpec,
     GameSpec,
     Learner,
@@ -370,6 +372,30 @@ def _strategy_params(name: str, sid: int) -> tuple:
     return ()
 
 
+# `sim bench` (issue 9): each mode compiles its own kernel (docs/dev/performance.md, "Cold compile"), so the
+# advanced and Head Haunter games' cold compiles and all three modes in one process are shown beside the basic game's
+_MODES = {
+    "basic": "scenarios/treasure_hunters/basic-4p.toml",
+    "advanced": "scenarios/treasure_hunters/advanced-4p.toml",
+    "head_haunter": "scenarios/treasure_hunters/head_haunter-4p.toml",
+}
+BENCH = BenchSpec(
+    _MODES["basic"],
+    {"games_per_s_2_threads": 20_000, "cold_compile_s": 15, "first_game_warm_s": 2},
+    rank=1,
+    compile_rank=1,
+    short="Treasure Hunters",
+    arc=_MODES["basic"],
+    arc_rank=2,
+    modes=(
+        BenchMode("head_haunter", "a Head Haunter game", _MODES["head_haunter"]),
+        BenchMode("advanced", "an advanced game", _MODES["advanced"]),
+    ),
+    all_modes=(_MODES["head_haunter"], _MODES["basic"], _MODES["advanced"]),
+    compiles=tuple(_MODES.values()),
+)
+
+
 SPEC = register(
     GameSpec(
         name="treasure_hunters",
@@ -443,5 +469,7 @@ SPEC = register(
         box_minutes=BOX[0],
         box_source=BOX[1],
         learners=LEARNERS,
+        bench=BENCH,
+        compile_s=655,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

@@ -12,6 +12,7 @@ from sim.games._trace import trace
 from sim.model.catalogue import counter, score
 from sim.model.policy import learned_params
 from sim.model.registry import (
+    BenchSpec,
     BoardSpec,
     GameSpec,
     Learner,
@@ -282,6 +283,25 @@ def _strategy_params(sid: int) -> tuple:
     return WEIGHTS if sid == S.S_WEIGHTED else MEMORY
 
 
+# `sim bench` (issue 10): the 4-player planner table (target >= 2,000 games/s on 2 threads) and 4 random players,
+# kernel only (the start-up timings are the shared machinery's, measured on Moor and Treasure Hunters); a planner
+# game costs about 100 Moor games
+BENCH = BenchSpec(
+    "scenarios/turnwall/4p.toml",
+    {"games_per_s_2_threads": 2_000},
+    rank=3,
+    compile_rank=2,
+    short="Turnwall",
+    arc="scenarios/turnwall/4p.toml",
+    arc_rank=3,
+    share=20,
+    reps=3,
+    startup=False,
+    random_share=4,
+    compiles=("scenarios/turnwall/4p.toml",),
+)
+
+
 SPEC = register(
     GameSpec(
         name="turnwall",
@@ -320,5 +340,7 @@ SPEC = register(
         box_source=BOX[1],
         # search labels the move it plays (a decision offers 5-30 moves, more than 64 rollouts tell apart by visits)
         learners=(Learner("player", "kernels.turnwall.features", "learned", "planner", 4, "chosen"),),
+        bench=BENCH,
+        compile_s=232,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )
 )

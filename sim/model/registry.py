@@ -212,6 +212,70 @@ class BoardSpec:
 
 
 @dataclass(frozen=True)
+class BenchMode:
+    """A mode of a game whose cold compile `sim bench` times apart from its bench scenario's (a mode compiles its
+    own kernel: docs/dev/performance.md, "Cold compile").
+
+    key: the figure's name in reports/bench.json (``cold_compile_<key>_s``).
+    words: the mode's game in the report's words ("a Head Haunter game").
+    scenario: its default scenario, repository-relative.
+    """
+
+    key: str
+    words: str
+    scenario: str
+
+
+@dataclass(frozen=True)
+class BenchSpec:
+    """What `sim bench` / `make bench` measures of a game (sim.api.bench; figures in docs/dev/performance.md).
+
+    scenario: the bench scenario, repository-relative: its games/s on 1 and 2 threads (kernel only, warm cache).
+    targets: from the issues: ``games_per_s_2_threads``, and with ``startup`` ``cold_compile_s`` and
+        ``first_game_warm_s`` (None: no target set), in games/s and seconds.
+    rank: where its figures stand in the report (smallest first); compile_rank: where its ``compiles`` stand in the
+        cold-compile table. Two ranks keep the report's order as it was before the games declared their figures.
+    share: the share of `sim bench --games` a timing plays (a Galleon game costs ~50 Moor games: 20).
+    reps: timings per thread count, best of them (1 and 2 threads interleaved).
+    startup: also time the start-up (a fresh process's cold compile, the warm start to the first game, a warm
+        `sim run` of 1,000 games); False where it is the shared machinery's, measured on other games.
+    modes: the game's other modes whose cold compile is shown apart; all_modes: the scenarios that one process
+        plays in turn for the cold compile of every mode at once (empty: not shown).
+    random_share: > 0: the same table with every seat random is timed too, at 1/random_share of the games (at least
+        500), as ``<game>_random``.
+    oracle: the dotted module of the game's pure-Python oracle with ``games_per_second(scenario, games)``, whose
+        speed the kernel is compared with ("" for none).
+    c_yardstick: the kernel against the plain C yardstick (sim.api.bench_c) on the bench scenario.
+    compiles: the default scenario of every mode, for the cold compile CPU seconds (issue 20: each <= 15 s).
+    short: the game's short name in the report's lines ("Moor").
+    arc: a default scenario whose `sim run` `sim bench` times without and with the game's arc recorded ("": none);
+        arc_rank: where it stands in that table. timelines: the win-probability timelines of the arc are timed on
+        this game's bench scenario (issue 39's target; the first game by rank that says so).
+    sweep: (parameter, first value): the game whose in-process against Dask sweep `sim bench` times, over that
+        parameter from that value (the first game by rank that gives one); None: not this game.
+    """
+
+    scenario: str
+    targets: dict
+    rank: int
+    compile_rank: int
+    short: str = ""
+    arc: str = ""
+    arc_rank: int = 0
+    timelines: bool = False
+    share: int = 1
+    reps: int = 5
+    startup: bool = True
+    modes: tuple[BenchMode, ...] = ()
+    all_modes: tuple[str, ...] = ()
+    random_share: int = 0
+    oracle: str = ""
+    c_yardstick: bool = False
+    compiles: tuple[str, ...] = ()
+    sweep: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the Python side knows about one game.
 
@@ -242,6 +306,9 @@ class GameSpec:
         with a search seat (None: `sim.stats.check.SEARCH_SIZES`).
     box_minutes: the playing time its box or publisher states, (lo, hi) minutes (None when none is stated);
         box_source says where, or that none is. Its ``seconds_per_turn`` parameter turns turns into minutes.
+    bench: what `sim bench` measures of it (`BenchSpec`), None: nothing.
+    compile_s: seconds to compile every kernel its scenario files need, roughly: `sim run-defaults` compiles the
+        games costliest first (sim.api.warm); 0 for a game nobody measured (last).
     search_tiebreak(values, role): what a search seat's `tiebreak = "auto"` plays at a table with these parameter
         values ("none" or "score"; sim.model.search_spec.resolve_tiebreak); None: "none" in every game and role.
     check(values, players, given) also gets the names of the parameters the scenario set (``given``), so an error
@@ -287,6 +354,8 @@ class GameSpec:
     # rungs a default skill ladder adds after the role's scripted strategies (`sim.model.ladder_spec.default_rungs`),
     # as `sim ladder --strategies` writes them: Turnwall's planner at one memory level
     ladder_rungs: tuple[str, ...] = ()
+    bench: BenchSpec | None = None
+    compile_s: float = 0.0
 
     def __post_init__(self) -> None:
         """A game module's measures are catalogue entries (a list, or anything else, is refused on registration,

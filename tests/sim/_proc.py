@@ -47,6 +47,6 @@ def wait_for(folder: Path, pattern: str, timeout: float = 120.0) -> list[Path]:
 
 def progress_line(line: str) -> bool:
     """Whether a line of a `sim` process's stderr is progress it may print before a signal stops it: the estimate
-    of a long run ("... to go at ...") or the note that the game's kernels are loading (after 3 s, on a busy
-    machine)."""
-    return " to go at " in line or "loading the game's kernels" in line
+    of a long run ("... to go at ...") or the start-up line while the game's kernels load or compile (every 10 s,
+    on a busy machine; sim.play.progress)."""
+    return " to go at " in line or "; starting up (compiling the kernels on a first run), no games/s yet)" in line

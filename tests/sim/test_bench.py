@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from sim.api import bench, bench_arc, bench_c
+from sim.model import registry
 
 
 def _res(two_threads: int, compile_s: float) -> dict:
     g = {
         "scenario": "scenarios/moor/4p.toml",
-        "targets": dict(bench.BENCH_SCENARIOS[0][2]),
+        "targets": dict(registry.get("moor").bench.targets),
         "threads": [
             {"threads": 1, "games_per_s": two_threads // 2, "decisions_per_s": 10},
             {"threads": 2, "games_per_s": two_threads, "decisions_per_s": 20},
@@ -46,13 +47,31 @@ def test_bench_says_when_fewer_threads_were_available_than_timed():
 
 def test_bench_shows_each_treasure_hunters_mode_against_the_compile_target():
     res = _res(120_000, 11.0)
-    res["games"]["moor"].update(
+    res["games"] = {"treasure_hunters": res["games"]["moor"]}
+    res["games"]["treasure_hunters"].update(
         cold_compile_head_haunter_s=16.2, cold_compile_advanced_s=12.5, cold_compile_all_modes_s=22.0
     )
     out = bench.render(res)
     assert "cold compile of a Head Haunter game: 16.2 s (target <= 15 s: MISSED)" in out
-    assert "an advanced game: 12.5 s (target <= 15 s: met)" in out
+    assert "; an advanced game: 12.5 s (target <= 15 s: met)" in out
     assert "all three modes in one process: 22.0 s" in out
+
+
+def test_bench_measures_what_each_game_declares_and_names_no_game():
+    """The games, the cold-compile scenarios and the sweep come from the games' specs (`BenchSpec`): every declared
+    scenario exists, each game's figures stand in its rank, and bench.py's source names no game."""
+    from pathlib import Path
+
+    games = bench.benched()
+    assert [b.rank for _, b in games] == sorted(b.rank for _, b in games)
+    for game, b in games:
+        paths = (b.scenario, *b.compiles, *b.all_modes, *(m.scenario for m in b.modes))
+        assert all((bench.REPO / p).exists() for p in paths), game
+        assert b.scenario.startswith(f"scenarios/{game}/")
+    assert set(bench.compile_scenarios()) >= {p for _, b in games for p in b.compiles}
+    source = Path(bench.__file__).read_text()
+    for game, b in games:
+        assert game not in source.lower() and b.short.lower() not in source.lower(), game
 
 
 def test_bench_says_1_thread_and_2_threads():

@@ -200,7 +200,10 @@ def test_a_new_strategy_drops_a_parameter_of_the_same_name_and_another_meaning()
     "sets, needle",
     [
         (["foo=1"], "unknown name 'foo'; allowed: name, players, games"),
-        (["ghost_cards.shufle=2"], "ghost_cards has no name 'shufle'; did you mean 'shuffle'? allowed: each_room, shuffle"),
+        (
+            ["ghost_cards.shufle=2"],
+            "ghost_cards has no name 'shufle'; did you mean 'shuffle'? allowed: each_room, shuffle",
+        ),
         (["seats.7.strategy=runners"], "no seat 7: the scenario has 4 seats (0..3)"),
         (["seats.x.strategy=runners"], "'x' is not a seat number"),
         (["seats.0.w_goal=1"], "seat 0 plays weighted, which has no parameter 'w_goal'; allowed: strategy, w_dist"),
