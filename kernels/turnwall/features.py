@@ -13,10 +13,11 @@ requires the same decision, and fails on a deliberately leaky copy.
 
 A magical move is scored after it is made (on a copy of the state, waiting ghosts placed as the planner simulates
 them, S5): the planner's value (S3, its weights) of the best way to use the moves left after it
-(`strategies.plan_search`), where the own ghost then stands, rivals on their garments. Ending the turn and searching
-a deck are scored where the ghost stands; a placement (R10) by the ghost placed and the cell. Each legal action is
-scored once into the scratch of the batch's learned marker, then `kernels.policy.select` picks (greedy at
-temperature 0, ties to the lower action index).
+(`strategies.plan_search`), where the own ghost then stands, rivals on their garments, and (feature set version 3)
+the own ghost's next turn: the planner's value of the best whole turn from where the plan ends this one. Ending the
+turn and searching a deck are scored where the ghost stands; a placement (R10) by the ghost placed and the cell.
+Each legal action is scored once into the scratch of the batch's learned marker, then `kernels.policy.select` picks
+(greedy at temperature 0, ties to the lower action index).
 
 The same functions serve play (`learned_choice`, in the kernel) and training (`fill_features`, called from Python by
 `sim.play.learn` on the states where search decided). The seat's parameter row: column 0 the temperature, columns
@@ -45,6 +46,7 @@ from kernels.turnwall.rules import (
     N_DECKS,
     N_PARTS,
     P_GARMENT_AT,
+    P_MOVES,
     PER_PART,
     PH_PLACE,
     S_CARD_LOC,
@@ -64,19 +66,23 @@ from kernels.turnwall.rules import (
 from kernels.turnwall.scratch import LearnedMarker
 from kernels.turnwall.strategies import (
     HASH_SIZE,
+    NODE_W,
     PLANNER_W,
     S_LEARNED,
     W_FIND,
     W_MAGNETS,
     W_MOVES,
+    W_NODES,
     believed,
     chances,
+    load,
+    phys_key,
     plan_search,
     score,
 )
 
 FEATURE_SET = "turnwall-ghost"
-FEATURE_VERSION = 1
+FEATURE_VERSION = 3  # 2: the rivals' next drags (branch learn, 736dca0), tried and not shipped
 # (name, what it measures for one action); the order is the weights' order (columns 1.. of the parameter row)
 FEATURES = (
     ("plan", "move: the planner's value (S3) of the best use of the moves left after it; end, search: of standing"),
@@ -96,6 +102,11 @@ FEATURES = (
     ),
     ("place_own", "placement: for the own ghost, the find chance plus half the closeness of the cell"),
     ("place_rival", "placement: 1 when a rival's ghost goes on a garment it needs that is still in play"),
+    (
+        "next",
+        "move, end, search: the planner's value (S3) of the own ghost's best next turn from where this turn ends "
+        "(the move's planned rest of the turn; a whole turn's moves; the board as it then stands)",
+    ),
 )
 FEATURE_NAMES = tuple(n for n, _ in FEATURES)
 N_FEATURES = len(FEATURES)
@@ -103,13 +114,21 @@ N_LEARNED_PARAMS = 1 + N_FEATURES  # temperature, then the weights
 MEMORY_COL = N_LEARNED_PARAMS  # recall_own, recall_table, knows_magnets follow the weights in the row
 N_ROW = MEMORY_COL + 3
 PLAN_FLOOR = -1.0  # a plan value below it (the own ghost off the board: S3's -1e9) is read as this
+NEXT_CACHE = 64  # a decision's candidates often end the turn in the same position: its next-turn value is kept
 
 
 def new_marker():
     """The learned marker of a batch scratch (plain numpy, allocated by the caller): a `scratch.LearnedMarker` (the
     policy's scratch, `kernels.policy.new_marker`, and the state after a candidate move)."""
     m = policy_marker(N_ACTIONS)
-    return LearnedMarker(m.scores, m.acts, np.zeros(S_SIZE, dtype=np.int32))
+    return LearnedMarker(
+        m.scores,
+        m.acts,
+        np.zeros(S_SIZE, dtype=np.int32),
+        np.zeros(NEXT_CACHE, dtype=np.int64),
+        np.zeros(NEXT_CACHE, dtype=np.float64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @njit
@@ -170,33 +189,72 @@ def cell_value(prm, probs, near, b):
 
 
 @njit
-def move_features(st, prm, w, me, a, child, work, base, cur, keys, probs, near):
-    """(plan, find, near, rivals_on, held) of magical move ``a``, made on ``child`` (a copy of ``st``)."""
+def next_turn(end, prm, w, marker, work, base, cur, keys, probs, near):
+    """The own ghost's next turn from ``end`` (int32[S_SIZE], where this turn ends; its moves left are reset here):
+    the planner's value (S3, ``w``) of the best use of a whole turn's moves from there, the board as it then stands
+    (rivals do not move in between: the seat cannot know how they will), the find chances as the seat knows them now
+    (M5); at least PLAN_FLOOR. Kept per end position in the marker's cache for the rest of the decision."""
+    key = phys_key(end, 0)
+    n = marker.ncount[0]
+    for i in range(n):
+        if marker.nkeys[i] == key:
+            return marker.nvals[i]
+    end[S_MOVES_LEFT] = prm[P_MOVES]
+    v = plan_search(end, prm, w, work, base, cur, keys, probs, near)[0]
+    if v < -1e17:  # no legal sequence (C1): it stands where it is
+        v = score(end, end, 0, prm, end[S_CUR], w, probs, near, 0)
+    v = max(v, PLAN_FLOOR)
+    if n < NEXT_CACHE:
+        marker.nkeys[n] = key
+        marker.nvals[n] = v
+        marker.ncount[0] = n + 1
+    return v
+
+
+@njit
+def move_features(st, prm, w, me, a, marker, work, base, cur, keys, probs, near, ahead):
+    """(plan, find, near, rivals_on, held, next) of magical move ``a``, made on ``marker.child`` (a copy of ``st``);
+    the rest of the turn is the plan's best continuation, from whose end ``next`` looks one turn ahead (0 unless
+    ``ahead``: a policy whose weight on it is 0 does not pay for it)."""
+    child = marker.child
     for i in range(st.shape[0]):
         child[i] = st[i]
     do_move(child, prm, me, a)
     place_first_options(child, prm)
     child[S_MOVES_LEFT] -= 1
+    last = -1
+    node = 0
     if child[S_MOVES_LEFT] > 0:
-        v = plan_search(child, prm, w, work, base, cur, keys, probs, near)[0]
+        v, node, last = plan_search(child, prm, w, work, base, cur, keys, probs, near)
         if v < -1e17:  # no sequence may end the turn (C1): it ends where it stands, moves unused
             v = score(child, child, 0, prm, me, w, probs, near, 0)
+            last = -1
         v -= w[W_MOVES]
     else:
         chances(child, prm, me, probs, near)
         v = score(child, child, 0, prm, me, w, probs, near, 1)
     # probs and near are now ``me``'s in the child position (plan_search computes them there too)
     f, nr = cell_value(prm, probs, near, child[S_GPOS + me])
-    return max(v, PLAN_FLOOR), f, nr, float(rivals_on(st, child, me, prm)), 1.0 if is_held(child, prm, me) else 0.0
+    ro = float(rivals_on(st, child, me, prm))
+    held = 1.0 if is_held(child, prm, me) else 0.0
+    if not ahead:
+        return max(v, PLAN_FLOOR), f, nr, ro, held, 0.0
+    if last >= 0:  # the turn's end: the best continuation's last node (work[W_NODES..]) and its last move
+        load(child, 0, work, W_NODES + node * NODE_W)
+        do_move(child, prm, me, last)
+        place_first_options(child, prm)
+    nx = next_turn(child, prm, w, marker, work, base, cur, keys, probs, near)
+    return max(v, PLAN_FLOOR), f, nr, ro, held, nx
 
 
 @njit
-def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, near):
+def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, near, ahead):
     """The features (float64 x N_FEATURES, FEATURES order) of legal action ``a`` of the seat to act; ``w`` its
     effective row (memory columns, knows_magnets, the planner's weights), ``prm`` the parameters as it knows them
-    (C5), ``here`` (plan value of standing, find chance, closeness) where its ghost stands now."""
+    (C5), ``here`` (plan value of standing, find chance, closeness, next turn) where its ghost stands now; ``ahead``
+    False leaves ``next`` 0."""
     me = st[S_CUR]
-    f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = f8 = f9 = f10 = f11 = f12 = f13 = 0.0
+    f0 = f1 = f2 = f3 = f4 = f5 = f6 = f7 = f8 = f9 = f10 = f11 = f12 = f13 = f14 = 0.0
     if st[S_PHASE] == PH_PLACE:
         b = a - A_PLACE
         g = st[S_PEND]
@@ -209,7 +267,7 @@ def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, n
             if gm >= 0 and (st[S_HAVE + g] >> (gm // PER_PART)) & 1 == 0 and st[S_CARD_LOC + gm] < LOC_SEAT:
                 f13 = 1.0
     elif a < A_PLACE:
-        f0, f1, f2, f3, f4 = move_features(st, prm, w, me, a, marker.child, work, base, cur, keys, probs, near)
+        f0, f1, f2, f3, f4, f14 = move_features(st, prm, w, me, a, marker, work, base, cur, keys, probs, near, ahead)
         if a < A_SLIDE:
             f5 = 1.0
         elif a < A_SHIFT:
@@ -219,7 +277,7 @@ def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, n
         else:
             f8 = 1.0
     else:
-        f0, f1, f2 = here
+        f0, f1, f2, f14 = here
         f3 = float(rivals_on(st, st, me, prm))
         f4 = 1.0 if is_held(st, prm, me) else 0.0
         if a == A_END:
@@ -228,16 +286,26 @@ def action_features(st, prm, w, a, here, marker, work, base, cur, keys, probs, n
             f10 = 1.0
             gm = prm[P_GARMENT_AT + st[S_GPOS + me]]
             f11 = deck_chance(st, me, gm, a - A_SEARCH)
-    return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13)
+    return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14)
 
 
 @njit
-def standing(st, prm, w, probs, near):
-    """(plan value, find chance, closeness) of the own ghost where it stands (S3 at depth 0)."""
+def standing(st, prm, w, marker, work, base, cur, keys, probs, near, ahead):
+    """(plan value, find chance, closeness, next turn) of the own ghost where it stands (S3 at depth 0; `next_turn`
+    from here, as ending the turn or a search leaves it; 0 at a placement, which scores none of them, and unless
+    ``ahead``). Empties the marker's next-turn cache: a new decision."""
     me = st[S_CUR]
+    marker.ncount[0] = 0
     chances(st, prm, me, probs, near)
     fc, nr = cell_value(prm, probs, near, st[S_GPOS + me])
-    return score(st, st, 0, prm, me, w, probs, near, 0), fc, nr
+    v = score(st, st, 0, prm, me, w, probs, near, 0)
+    nx = 0.0
+    if ahead and st[S_PHASE] != PH_PLACE:
+        end = marker.child
+        for i in range(st.shape[0]):
+            end[i] = st[i]
+        nx = next_turn(end, prm, w, marker, work, base, cur, keys, probs, near)
+    return v, fc, nr, nx
 
 
 @njit
@@ -251,12 +319,13 @@ def learned_choice(sp, w, st, prm, mask, rng, row, marker, work, base, cur, keys
     if w[W_MAGNETS] < 0.5:
         believed(prm, st, keys)
         kp = keys[2 * HASH_SIZE :]
-    here = standing(st, kp, w, probs, near)
+    ahead = sp[N_FEATURES] != 0.0  # the weight on `next`, the last feature: 0 skips its search (same scores)
+    here = standing(st, kp, w, marker, work, base, cur, keys, probs, near, ahead)
     scores, acts = marker.scores, marker.acts
     k = 0
     for a in range(N_ACTIONS):
         if mask[a]:
-            f = action_features(st, kp, w, a, here, marker, work, base, cur, keys, probs, near)
+            f = action_features(st, kp, w, a, here, marker, work, base, cur, keys, probs, near, ahead)
             s = 0.0
             for i in range(N_FEATURES):
                 s += sp[1 + i] * f[i]
@@ -282,11 +351,11 @@ def _fill(st, prm, w, mask, out, marker, work, base, cur, keys, probs, near):
     if w[W_MAGNETS] < 0.5:
         believed(prm, st, keys)
         kp = keys[2 * HASH_SIZE :]
-    here = standing(st, kp, w, probs, near)
+    here = standing(st, kp, w, marker, work, base, cur, keys, probs, near, True)
     c = 0
     for a in range(N_ACTIONS):
         if mask[a]:
-            f = action_features(st, kp, w, a, here, marker, work, base, cur, keys, probs, near)
+            f = action_features(st, kp, w, a, here, marker, work, base, cur, keys, probs, near, True)
             for i in range(N_FEATURES):
                 out[a, i] = f[i]
             c += 1
