@@ -1,7 +1,8 @@
 """The event log and the step record shared by every game's trace (replay in words, golden traces).
 
 ``log`` is int32[L, 6]: row 0 column 0 holds the number of events; row i (1..count) is
-(kind, a, b, c, d, turn). A log of one row records nothing, so batch play passes a (1, 6) dummy and pays one compare.
+(kind, a, b, c, d, turn). A log of one row records nothing, so batch play passes a (1, 6) dummy and pays one compare,
+or None (Moor's batch: `log_event` then compiles to nothing; a trace is then a separate specialization).
 """
 
 from __future__ import annotations
@@ -13,9 +14,17 @@ from kernels._jit import njit
 LOG_W = 6
 
 
-@njit("void(int32[:, ::1], int64, int64, int64, int64, int64, int64)")
+@njit(
+    [
+        "void(int32[:, ::1], int64, int64, int64, int64, int64, int64)",
+        "void(none, int64, int64, int64, int64, int64, int64)",
+    ]
+)
 def log_event(log, turn, kind, a, b, c, d):
-    """Append event (kind, a, b, c, d) at ``turn`` when the log has room; silently drops it otherwise."""
+    """Append event (kind, a, b, c, d) at ``turn`` when the log has room; silently drops it otherwise. ``log``
+    None (a batch's: no event log) compiles to nothing."""
+    if log is None:
+        return
     n = log[0, 0]
     if n + 1 < log.shape[0]:
         log[n + 1, 0] = kind
@@ -25,6 +34,14 @@ def log_event(log, turn, kind, a, b, c, d):
         log[n + 1, 4] = d
         log[n + 1, 5] = turn
         log[0, 0] = n + 1
+
+
+@njit(["int64(int32[:, ::1])", "int64(none)"])
+def log_rows(log):
+    """Events recorded so far in ``log`` (0 for None, a batch's)."""
+    if log is None:
+        return 0
+    return log[0, 0]
 
 
 @njit("void(int32[:, ::1], int64, int64)")

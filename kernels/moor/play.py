@@ -24,8 +24,9 @@ N_EXTRA = len(EXTRA_COLUMNS)
 
 def new_scratch(log_len, keep_deal, learned=False):
     """Scratch arrays of one `play_batch` call in plain numpy, allocated once for all its games (the kernel then
-    compiles no allocation): a `scratch.BatchScratch` (its fields say what each holds; log int32[log_len, 6],
-    deal_out int32[33 if keep_deal else 0]). The marker is a compile-time switch (kernel contract, "Batch signature"):
+    compiles no allocation): a `scratch.BatchScratch` (its fields say what each holds; log int32[log_len, 6], or None
+    for ``log_len`` 0: no event log, so its writes are compiled out of the batch kernel; deal_out int32[33 if
+    keep_deal else 0]). The marker is a compile-time switch (kernel contract, "Batch signature"):
     None (``learned`` false) leaves the learned policy's code out of the compiled kernel (a learned seat's decision
     is then refused: status ST_BAD_ACTION), the policy's scratch (`kernels.policy.new_marker`) compiles it
     in (`features.play_learned`)."""
@@ -33,19 +34,20 @@ def new_scratch(log_len, keep_deal, learned=False):
         st=np.zeros(S_SIZE, dtype=np.int32),
         rng=np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64),
         scores_pos=np.zeros(MAX_PLAYERS, dtype=np.int32),
-        log=np.zeros((log_len, 6), dtype=np.int32),
+        log=np.zeros((log_len, 6), dtype=np.int32) if log_len > 0 else None,
         deal_out=np.zeros(N_DEALT if keep_deal else 0, dtype=np.int32),
         order=np.zeros(N_DEALT, dtype=np.int32),
         mask=np.zeros(N_ACTIONS, dtype=np.int8),
-        tmp=np.zeros(N_ACTIONS, dtype=np.int8),
+        legal=np.zeros(N_ACTIONS, dtype=np.int8),
         learned=new_marker(N_ACTIONS) if learned else None,
     )
 
 
 def batch_scratch(n, prm=None, learned=False):
     """The scratch arrays of one `play_batch` call (``n`` players; ``prm`` unused, the contract's): `new_scratch`
-    without an event log or a kept deal; ``learned``: a seat (or a search's rollouts) plays the learned policy."""
-    return new_scratch(1, False, learned)
+    without an event log (None: the batch kernel compiles none of the log's writes, about 3 a turn, issue 41) or a
+    kept deal; ``learned``: a seat (or a search's rollouts) plays the learned policy."""
+    return new_scratch(0, False, learned)
 
 
 def uses_learned(sids, search=None):
@@ -77,6 +79,9 @@ def trace_game(seed, point, g, n, prm, sids, sparams, log_len=1, steps_len=1, ch
     say what each holds; ``steps`` None: Moor records its rolls and actions in the log, so ``steps_len`` is not
     used; the final state's players by turn position, e.g. the planks each one holds for the R17 tie-break). The
     arguments are every game's (`kernels.trace`); with ``search``, its record holds the decisions afterwards."""
-    scratch = new_scratch(int(log_len), True, uses_learned(sids, search))
+    learned = uses_learned(sids, search)
+    scratch = new_scratch(max(1, int(log_len)), True, learned)
+    if search is not None:  # the rollouts' scratch of the trace's type (with a log, of one row: it records nothing)
+        search = search._replace(batch=new_scratch(1, False, learned))
     o = play_alone(play_batch, scratch, seed, point, g, n, prm, sids, sparams, N_EXTRA, check=check, search=search)
     return GameTrace.of(o, scratch.log, None, scratch.st, deal=scratch.deal_out)

@@ -292,17 +292,18 @@ def other_tiles(st, prm, p):
 
 
 @njit(forceinline=True)  # LLVM inlines it (one call site): the call passed ~25 scalars on the stack
-def discard_options(st, prm, p, symbol, mask):
+def discard_options(st, prm, p, symbol, mask, legal):
     """R10 (+C3): which discards player ``p`` may make after leaving a tile-less space showing ``symbol``.
 
     Sets ``mask[a] = 1`` for each legal discard action (the pair entries are all written, 0 or 1; other entries
-    untouched); returns the count.
+    untouched) and lists them in increasing order in ``legal`` (int8[N_ACTIONS]); returns the count.
     A held matching treasure is forced; else 1 ghost or any 2 other tiles; else all that is left.
     """
     hold = S_HOLD + p * N_KINDS
     c = 0
     if symbol >= 0 and st[hold + symbol] > 0:
         mask[A_DISCARD_MATCH] = 1
+        legal[0] = A_DISCARD_MATCH
         return 1
     ghosts = st[hold + K_GHOST]
     planks_ok = prm[P_PLANKS_DISCARDABLE] == 1
@@ -311,6 +312,7 @@ def discard_options(st, prm, p, symbol, mask):
         for j in range(N_GHOSTS):
             m = st[S_TILE_LOC + GHOST0 + j] == p
             mask[A_DISCARD_GHOST + j] = m
+            legal[c] = A_DISCARD_GHOST + j  # (written always, kept when legal: no branch)
             c += m
     if others >= 2 and not (ghosts > 0 and prm[P_GHOST_BEFORE_TWO] == 1):
         # every pair entry written (0 or 1) with constant trip counts and no branch: the 36 unpredictable
@@ -321,6 +323,7 @@ def discard_options(st, prm, p, symbol, mask):
                 nb = st[hold + pair_kind_to_kind(b)] * ((b < 5) | planks_ok) - (a == b)
                 m = (na > 0) & (nb > 0)
                 mask[A_DISCARD_PAIR + a * 6 + b] = m
+                legal[c] = A_DISCARD_PAIR + a * 6 + b
                 c += m
     if ghosts == 0 and others == 1:
         for a in range(6):
@@ -328,13 +331,16 @@ def discard_options(st, prm, p, symbol, mask):
                 continue
             if st[hold + pair_kind_to_kind(a)] > 0:
                 mask[A_DISCARD_ONE + a] = 1
+                legal[c] = A_DISCARD_ONE + a
                 c += 1
     return c
 
 
 @njit(inline="always")
-def legal_actions(st, prm, mask):
-    """Boolean mask (int8[N_ACTIONS]) of the current player's legal actions; returns how many.
+def legal_actions(st, prm, mask, legal):
+    """Boolean mask (int8[N_ACTIONS]) of the current player's legal actions, and the same actions listed in
+    increasing order in ``legal[:count]`` (int8[N_ACTIONS]: the `random` strategy's pick is one read, not a scan of
+    the mask); returns how many.
 
     Empty (0) at chance nodes and at the end of the game.
     """
@@ -350,14 +356,17 @@ def legal_actions(st, prm, mask):
         for k in range(MAX_PAWNS):  # constant trip count, no branch per pawn
             m = (st[base + k] != end) & (k < npw)
             mask[A_MOVE + k] = m
+            legal[c] = A_MOVE + k
             c += m
         return c
     if ph == PH_PLANK:
         mask[A_PLANK_YES] = 1
         mask[A_PLANK_NO] = 1
+        legal[0] = A_PLANK_YES
+        legal[1] = A_PLANK_NO
         return 2
     if ph == PH_DISCARD:
-        return discard_options(st, prm, p, prm[P_SYMBOLS + st[S_ORIGIN]], mask)
+        return discard_options(st, prm, p, prm[P_SYMBOLS + st[S_ORIGIN]], mask, legal)
     return 0
 
 

@@ -8,6 +8,7 @@ contract's signature; the rules stay there.
 from __future__ import annotations
 
 from kernels._jit import njit
+from kernels.eventlog import log_rows
 from kernels.loop import CHANCE, OVER, TRUNCATED
 from kernels.moor import features as F
 from kernels.moor import rules as R
@@ -49,8 +50,9 @@ def parts(batch):
 
 @njit(inline="always")
 def log_mark(ws):
-    """Rows of the event log written so far (ws.log; 0 without a log): where a traced search decision falls."""
-    return ws.log[0, 0]
+    """Rows of the event log written so far (ws.log; 0 without a log, None in a batch): where a traced search
+    decision falls."""
+    return log_rows(ws.log)
 
 
 @njit(inline="always")
@@ -126,7 +128,7 @@ def apply_chance(st, prm, o, ws):
 @njit(inline="always")
 def legal_actions(st, prm, ws):
     """The legal actions into `action_mask(ws)`; returns their count."""
-    return R.legal_actions(st, prm, ws.mask)
+    return R.legal_actions(st, prm, ws.mask, ws.legal)
 
 
 @njit(inline="always")
@@ -135,7 +137,7 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     if sids[seat] == S.S_LEARNED:
         return F.play_learned(ws.learned, sparams[seat], st, prm, ws.mask, rng, 1 + seat)
-    return S.decide(sids[seat], sparams[seat], st, prm, ws.mask, nl, rng, 1 + seat, ws.tmp)
+    return S.decide(sids[seat], sparams[seat], st, prm, ws.mask, nl, rng, 1 + seat, ws.legal)
 
 
 @njit(inline="always")
@@ -160,7 +162,9 @@ def outcome(st, prm, n, first, status, scores_row, extra_row, curves_row, ws):
     wpos = R.returns(st, prm, sc) if done else 0
     wseat = 0
     for q in range(n):
-        seat = (first + q) % n
+        seat = first + q  # (first + q) % n without a division (four a game)
+        if seat >= n:
+            seat -= n
         scores_row[seat] = sc[q] if done else 0
         if (wpos >> q) & 1:
             wseat |= 1 << seat

@@ -54,7 +54,7 @@ from kernels.moor.rules import (
     pawns_at,
     tile_kind,
 )
-from kernels.rng import pick_legal
+from kernels.rng import bounded
 
 S_RANDOM = 0
 S_COLLECTOR = 1
@@ -237,13 +237,14 @@ def move_value(st, prm, p, k, w):
 
 
 @njit(inline="always")
-def decide(sid, sp, st, prm, mask, n_legal, rng, row, tmp):
-    """Action chosen by strategy ``sid`` for the current player; ``mask`` holds the legal actions (n_legal > 1).
+def decide(sid, sp, st, prm, mask, n_legal, rng, row, legal):
+    """Action chosen by strategy ``sid`` for the current player; ``mask`` holds the legal actions (n_legal > 1),
+    ``legal[:n_legal]`` (int8) the same in increasing order (`rules.legal_actions` fills both).
 
-    ``sp`` float64[N_SPARAMS] is this seat's parameter row; ``rng[row]`` its own random stream; ``tmp`` scratch.
+    ``sp`` float64[N_SPARAMS] is this seat's parameter row; ``rng[row]`` its own random stream.
     """
-    if sid == S_RANDOM:
-        return pick_legal(rng, row, mask, n_legal)
+    if sid == S_RANDOM:  # `rng.pick_legal`'s pick (the same draw, the same action) read from the list
+        return np.int64(legal[bounded(rng, row, n_legal)])
     if sid == S_WEIGHTED:
         w = sp
     else:

@@ -170,39 +170,10 @@ def decide(st, prm, seat, nl, sids, sparams, rng, ws):
     """Seat ``seat``'s strategy chooses among the ``nl`` > 1 legal actions (its own stream, rng row 1 + seat); the
     learned policy (`features.learned_choice`) reads its weights from the seat's parameter row."""
     sc = ws.work
+    planner = (sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near)  # the planner's scratch, which both take
     if sids[seat] == S.S_LEARNED:
-        return F.play_learned(
-            ws.learned,
-            sparams[seat],
-            sc.wrows[seat],
-            st,
-            prm,
-            sc.mask,
-            rng,
-            1 + seat,
-            sc.work,
-            sc.base,
-            sc.cur,
-            sc.keys,
-            sc.probs,
-            sc.near,
-        )
-    return S.decide(
-        sids[seat],
-        sc.wrows[seat],
-        st,
-        prm,
-        sc.mask,
-        nl,
-        rng,
-        1 + seat,
-        sc.work,
-        sc.base,
-        sc.cur,
-        sc.keys,
-        sc.probs,
-        sc.near,
-    )
+        return F.play_learned(ws.learned, sparams[seat], sc.wrows[seat], st, prm, sc.mask, rng, 1 + seat, *planner)
+    return S.decide(sids[seat], sc.wrows[seat], st, prm, sc.mask, nl, rng, 1 + seat, *planner)
 
 
 @njit(inline="always")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import os
 import re
 import sys
 import time
@@ -80,6 +81,14 @@ def _check_keywords(name: str, sig: inspect.Signature, args: tuple, kwargs: dict
         sig.bind(*args, **kwargs)
     except TypeError as e:
         raise OptionError(f"sim.{name}: {e}; allowed: {', '.join(allowed)}", allowed=", ".join(allowed)) from None
+    out = kwargs.get("out")
+    if out is not None and not isinstance(out, str | os.PathLike):  # (else pathlib's TypeError deep inside)
+        raise OptionError(
+            f"out: expected a folder path (a string or a pathlib.Path), got {type(out).__name__} {out!r}",
+            field="out",
+            allowed="a folder path",
+            given=repr(out),
+        )
 
 
 def watching() -> bool:

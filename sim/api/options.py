@@ -61,10 +61,12 @@ def check_run_options(
 
 
 def check_cluster(workers: int | None, scheduler: str | None) -> None:
-    """--workers >= 1 and a non-blank --scheduler. Raises OptionError."""
+    """--workers >= 1 and --scheduler an address (`sim.play.distributed.address_problem`). Raises OptionError."""
+    from sim.play.distributed import address_problem
+
     in_range("workers", workers)
-    if scheduler is not None and not scheduler.strip():
-        raise OptionError("--scheduler: give an address such as tcp://HOST:8786")
+    if scheduler is not None and (why := address_problem(scheduler)):
+        raise OptionError(f"--scheduler: {why}")
 
 
 @dataclass(frozen=True, kw_only=True)

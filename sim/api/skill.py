@@ -12,6 +12,7 @@ from sim.model.scenario import Scenario
 from sim.model.skill_spec import SKILL_GAMES_KEY, skill_table
 from sim.play.context import RunContext
 from sim.play.work import Executor
+from sim.stats.records import SummaryFigures
 
 
 def at_skill(
@@ -47,12 +48,13 @@ def at_skill(
     strategy = sorted({seat.strategy for seat in t.scenario.seats})
     name = strategy[0] if len(strategy) == 1 else " / ".join(strategy)
     figures = stats.compare(s, sk, name, margins, sc.spec.role_title, SKILL_GAMES_KEY)
+    counts = SummaryFigures.of(sk).games
     return {
         "status": "played",
         "strategy": name,
         "games": t.games,
-        "finished": sk["games"]["finished"],
-        "truncated": sk["games"]["truncated"],
+        "finished": counts.finished,
+        "truncated": counts.truncated,
         "trained_players": list(t.trained_players),
         "seed": sc.seed,
         "figures": figures,

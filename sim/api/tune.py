@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sim.api.tune_study import distributions, open_study, sampler_for, sampler_name, value_of
-from sim.model import tune_spec, words
+from sim.model import sweep_spec, tune_spec, words
 from sim.model.scenario import Scenario
 from sim.model.tune_spec import Tune, TuneError
 from sim.play.context import RunContext
@@ -47,9 +47,14 @@ def build(
     batch: int | None = None,
 ) -> Tune:
     """A validated tune (`sim.model.tune_spec.build`, same arguments), its targets' measures checked against the
-    points' (`sim.stats.tune_stats.resolve`). Raises TuneError / ScenarioError (one line) before anything runs."""
-    t = tune_spec.build(path, params, targets, trials, games, seed, confirm, confirm_games, batch)
-    tune_stats.resolve(t)
+    points' (`sim.stats.tune_stats.resolve`). Raises TuneError / ScenarioError (one line; an error of the file's
+    ``[tune]`` table names the file first, as `sim sweep`'s do: `sim.model.sweep_spec.in_file`) before anything
+    runs."""
+    try:
+        t = tune_spec.build(path, params, targets, trials, games, seed, confirm, confirm_games, batch)
+        tune_stats.resolve(t)
+    except TuneError as e:
+        raise sweep_spec.in_file(path, e) from None
     return t
 
 

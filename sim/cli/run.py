@@ -18,12 +18,14 @@ from sim.cli.common import (
     after_write,
     check_run_options,
     fail,
+    in_range,
     interruptible,
     known_game,
     run_context,
     usage,
 )
 from sim.cli.shared import Sets, progress_bar, warn_if_replacing
+from sim.stats.records import GameCounts, SummaryFigures
 
 
 def run(
@@ -173,7 +175,20 @@ def arc(
 
 
 def run_defaults(
-    games: Annotated[int | None, typer.Option(help="override games per scenario")] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            help="games per scripted scenario and per sweep point (default: each file's); a scenario with a search "
+            "seat keeps its own (see --search-games)"
+        ),
+    ] = None,
+    search_games: Annotated[
+        int | None,
+        typer.Option(
+            help="games per scenario with a search seat (default: each file's own, a few hundred: a search seat plays "
+            "far slower than a scripted one)"
+        ),
+    ] = None,
     game: Annotated[str | None, typer.Option(help="only this game's scenarios")] = None,
     tunes: Annotated[
         bool,
@@ -193,13 +208,22 @@ def run_defaults(
     tunes of scenarios/<game>/tunes/, then reports/index.html, which links
     every report with its headline figures.
 
+    --games N applies to the scripted scenarios and the sweeps' points: a
+    scenario with a search seat (search-4p.toml) keeps the few hundred games
+    of its file (a search seat plays far slower than a scripted one); give
+    --search-games N for those. The tunes and ladders keep their own.
+
     Example:
 
         sim run-defaults --game moor --games 20000
+        sim run-defaults --game moor --games 20000 --search-games 1000
     """
     known_game(game)
     if games is not None:
         check_run_options(games)
+    from sim.model.scenario import MAX_GAMES
+
+    in_range("search-games", search_games, 1, MAX_GAMES)
     import sim.api.public as api
     from sim.pages import skill_page, tables
 
@@ -214,7 +238,10 @@ def run_defaults(
     written = []
     for f in files:
         sc = shared.load_scenario(f)
-        n = sc.games if games is None else games
+        n = default_games(sc, games, search_games)
+        if n != games and games is not None:
+            typer.echo(f"{f.relative_to(SCENARIOS)}: a search seat: {n:,} games (--games applies to the scripted "
+                       "scenarios; --search-games sets these)", err=True)  # fmt: skip
         warn_if_replacing(sc, None, n)
         prog, adv = progress_bar(n, sc.name)
         with interruptible(), prog:
@@ -225,9 +252,9 @@ def run_defaults(
         s, folder = r.raw, r.folder
         assert folder is not None  # write=True: the report folder is written
         seats = tables.one_line(s)
-        g = s["games"]  # the progress line above gave the time and games/s
+        g = SummaryFigures.of(s).games  # the progress line above gave the time and games/s
         typer.echo(
-            f"{f.relative_to(SCENARIOS)}: {g['played']:,} game{'' if g['played'] == 1 else 's'}"
+            f"{f.relative_to(SCENARIOS)}: {g.played:,} game{'' if g.played == 1 else 's'}"
             f"{unfinished(g)}; {seats} -> {folder}"
         )
         if at := skill_page.one_line(s):
@@ -241,14 +268,24 @@ def run_defaults(
     typer.echo(f"index of the reports: {index_page.write(written, sweeps, tunes=tuned)}")
 
 
-def unfinished(g: dict) -> str:
+def default_games(sc, games: int | None, search_games: int | None) -> int:
+    """The games `sim run-defaults` plays scenario ``sc``: a scenario with a search seat ``search_games`` (default:
+    its file's own: a ``--games`` sized for scripted play would take hours there), any other ``games`` (default: its
+    file's)."""
+    from sim.model.search import has_search
+
+    given = search_games if has_search(sc) else games
+    return sc.games if given is None else given
+
+
+def unfinished(g: GameCounts) -> str:
     """' (4,990 finished, 10 stopped at the turn cap)' for the summary's ``games`` block (truncated and errors
     counted apart: a designer raises max_turns for the one, reports a bug for the other); '' when every game
     finished."""
-    if g["finished"] == g["played"]:
+    if g.finished == g.played:
         return ""
     parts = [
-        f"{g['truncated']:,} stopped at the turn cap, max_turns" if g.get("truncated") else "",
-        f"{g['errors']:,} ended in an error" if g.get("errors") else "",
+        f"{g.truncated:,} stopped at the turn cap, max_turns" if g.truncated else "",
+        f"{g.errors:,} ended in an error" if g.errors else "",
     ]
-    return f" ({g['finished']:,} finished, {', '.join(x for x in parts if x)})"
+    return f" ({g.finished:,} finished, {', '.join(x for x in parts if x)})"

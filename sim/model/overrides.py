@@ -262,14 +262,30 @@ def seat_param_hint(spec: Any, seats: Any, key: str, value: Any) -> str:
     return ""
 
 
+def _spec_of(raw: Any) -> registry.GameSpec | None:
+    """The game of a scenario document (its [scenario] game), None when it names none that is known."""
+    sc = raw.get("scenario") if isinstance(raw, dict) else None
+    game = sc.get("game") if isinstance(sc, dict) else None
+    return registry.get(game) if isinstance(game, str) else None
+
+
+def names_a_setting(raw: Any, name: str) -> bool:
+    """Whether override ``name`` starts as a setting of document ``raw``'s game does: a [scenario] field other than
+    the game, ``params.``, ``seats.``, ``scenario.``, or a rule parameter of the game (the rest of the name is
+    checked where it is applied). A [sweep] / [tune] key that does not is no parameter (`sim.model.schema`)."""
+    head = name.split(".", 1)[0]
+    if head in ("params", "seats", "scenario") or (head in SCENARIO_KEYS and head != "game"):
+        return True
+    spec = _spec_of(raw)
+    return spec is not None and spec.param(head) is not None
+
+
 def same_name_note(raw: dict, name: str) -> str:
     """For a bad value of top-level override ``name`` that is a rule parameter (``tiebreak`` on Moor) while some
     seat's strategy has a parameter of that name too (search's ``tiebreak``): "; NAME here is the rule parameter;
     seat 0's search tiebreak is --set seats.0.tiebreak=... (auto, none, score)"; "" otherwise."""
     parts = canonical(name)
-    sc = raw.get("scenario") if isinstance(raw, dict) else None
-    game = sc.get("game") if isinstance(sc, dict) else None
-    spec = registry.get(game) if isinstance(game, str) else None
+    spec = _spec_of(raw)
     if spec is None or len(parts) != 1 or spec.param(parts[0]) is None:
         return ""
     have = seats_with_param(spec, raw.get("seats"), parts[0])

@@ -18,7 +18,6 @@ then where the game keeps its shipped files; see `FILE_PARAMS`.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -27,48 +26,40 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from sim.model import registry
 from sim.model.boards import FILE_PARAMS, FILE_PATHS
 from sim.model.errors import ScenarioError  # noqa: F401  (raised here; callers import it from this module)
+from sim.model.values import got, out_of_range, range_text, toml_value, type_name  # (callers import some from here)
 from sim.model.words import count
 
 MAX_GAMES = 10**10
+INT, STR = "an integer", "a string"  # what a key of the wrong type is told (strict: a bool is no integer)
 
 
-def out_of_range(where: str, value: Any, lo: Any, hi: Any = None) -> str:
-    """The one wording of a value outside its allowed range, in scenario files and on the command line alike:
-    '<where>: <value> is out of range; allowed <lo>..<hi>', or 'allowed >= <lo>' for a range without an upper end.
-    ``value`` is shown as given; integer bounds with thousands separators (1..10,000,000,000), 2^k-1 (k >= 32) as
-    such (0..2^64-1); float bounds as they are."""
-    return f"{where}: {value} is out of range; allowed " + (f">= {_bound(lo)}" if hi is None else range_text(lo, hi))
+class ScenarioTable(BaseModel):
+    """The [scenario] table as declared: each key's TOML type and range (`sim.model.schema` words its errors). The
+    game, its player count and the name are checked against the game and the file afterwards (`_header`, `_name`)."""
 
+    model_config = ConfigDict(extra="forbid")
 
-def range_text(lo: Any, hi: Any) -> str:
-    """A range as every message says it: '1..65,536' (see `out_of_range`), not '1..65536' in one message and
-    '1..65,536' in the next for the same limit."""
-    return f"{_bound(lo)}..{_bound(hi)}"
-
-
-def _bound(x: Any) -> str:
-    if isinstance(x, bool) or not isinstance(x, int):
-        return str(x)
-    k = (x + 1).bit_length() - 1
-    return f"2^{k}-1" if k >= 32 and x + 1 == 1 << k else f"{x:,}"
+    name: str | None = Field(None, description=STR)  # default: the file's stem
+    game: str | None = Field(None, description=STR)
+    players: int | None = Field(None, description=INT)
+    games: int = Field(100_000, ge=1, le=MAX_GAMES, description=INT)
+    seed: int = Field(0, ge=0, le=2**64 - 1, description=INT)
+    description: str = Field("", description=STR)
+    # games of the report's "At skill" table (None: its default size; sim.model.skill_spec)
+    skill_games: int | None = Field(
+        None, ge=0, le=MAX_GAMES, description=INT, json_schema_extra={"note": "0: no table at skill"}
+    )
 
 
 NAME_MAX = 100
 NAME_RE = re.compile(rf"[A-Za-z0-9._-]{{1,{NAME_MAX}}}")
 RESERVED_NAMES = ("baselines", "index.html")  # reports/baselines/ (sim check) and reports/index.html (make run)
-SCENARIO_KEYS = {
-    "name": str,
-    "game": str,
-    "players": int,
-    "games": int,
-    "seed": int,
-    "description": str,
-    "skill_games": int,  # games of the report's "At skill" table (0: none; sim.model.skill_spec)
-}
+SCENARIO_KEYS = tuple(ScenarioTable.model_fields)
 TOP_KEYS = ("scenario", "params", "seats", "sweep", "tune")  # [sweep], [tune]: read by sim.api.sweep / .tune
 SEAT_KEYS = ("strategy", "params")
 
@@ -100,38 +91,6 @@ def input_files(sc: Scenario) -> dict[str, dict]:
     return out
 
 
-def _type_name(v: Any) -> str:
-    return {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "table"}.get(
-        type(v), type(v).__name__
-    )
-
-
-def toml_value(v: Any) -> str:
-    """``v`` as a TOML file writes it (true/false, "double-quoted" strings, inf/nan, [arrays], {inline tables}), so a
-    designer can copy it from a message or `sim list` into a scenario file."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return repr(v)
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }" if v else "{}"
-    return repr(v)
-
-
-def _got(v: Any) -> str:
-    return f"{_type_name(v)} {toml_value(v)}"
-
-
 def param_of(spec: registry.GameSpec, name: str) -> registry.ParamSpec:
     """Game ``spec``'s parameter ``name``, known to exist (a name taken from the game's own tables)."""
     ps = spec.param(name)
@@ -155,13 +114,13 @@ def coerce(spec: registry.ParamSpec, value: Any, where: str, written: Callable[[
 
 def _bool(spec: registry.ParamSpec, value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise ScenarioError(f"{where}: expected true or false, got {_got(value)}")
+        raise ScenarioError(f"{where}: expected true or false, got {got(value)}")
     return value
 
 
 def _int(spec: registry.ParamSpec, value: Any, where: str) -> int:
     if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, float) and value.is_integer())):
-        raise ScenarioError(f"{where}: expected an integer in {range_text(*spec.domain)}, got {_got(value)}")
+        raise ScenarioError(f"{where}: expected an integer in {range_text(*spec.domain)}, got {got(value)}")
     value = int(value)
     lo, hi = spec.domain
     if not lo <= value <= hi:
@@ -172,7 +131,7 @@ def _int(spec: registry.ParamSpec, value: Any, where: str) -> int:
 def _float(spec: registry.ParamSpec, value: Any, where: str) -> float:
     rng = f" in {toml_value(float(spec.domain[0]))}..{toml_value(float(spec.domain[1]))}" if spec.domain else ""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ScenarioError(f"{where}: expected a number{rng}, got {_got(value)}")
+        raise ScenarioError(f"{where}: expected a number{rng}, got {got(value)}")
     if not math.isfinite(value):
         big = " (infinite: inf, or a number too large to store)" if math.isinf(value) else ""
         raise ScenarioError(f"{where}: must be a finite number{rng}, got {toml_value(float(value))}{big}")
@@ -193,7 +152,7 @@ def _choice(spec: registry.ParamSpec, value: Any, where: str, written: Callable[
     )
     err = None
     if not isinstance(value, str):
-        err = ScenarioError(f"{where}: expected a string, got {_got(value)}; allowed: {', '.join(spec.domain)} {eg}")
+        err = ScenarioError(f"{where}: expected a string, got {got(value)}; allowed: {', '.join(spec.domain)} {eg}")
     elif value not in spec.domain:
         err = ScenarioError(f"{where}: {value!r} is not allowed; allowed: {', '.join(spec.domain)} {eg}")
     if err is not None:
@@ -204,7 +163,7 @@ def _choice(spec: registry.ParamSpec, value: Any, where: str, written: Callable[
 
 def _str(spec: registry.ParamSpec, value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise ScenarioError(f"{where}: expected a string, got {_got(value)}")
+        raise ScenarioError(f"{where}: expected a string, got {got(value)}")
     return value
 
 
@@ -212,7 +171,7 @@ def _int_list(spec: registry.ParamSpec, value: Any, where: str) -> list[int]:
     lo, hi = spec.domain
     names = f" or a name ({', '.join(spec.labels)})" if spec.labels else ""
     if not isinstance(value, list):
-        raise ScenarioError(f"{where}: expected an array of integers in {range_text(lo, hi)}{names}, got {_got(value)}")
+        raise ScenarioError(f"{where}: expected an array of integers in {range_text(lo, hi)}{names}, got {got(value)}")
     out = []
     for i, v in enumerate(value):
         if spec.labels and isinstance(v, str):
@@ -223,7 +182,7 @@ def _int_list(spec: registry.ParamSpec, value: Any, where: str) -> list[int]:
                 )
             v = spec.labels.index(v)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise ScenarioError(f"{where}[{i}]: expected an integer in {range_text(lo, hi)}{names}, got {_got(v)}")
+            raise ScenarioError(f"{where}[{i}]: expected an integer in {range_text(lo, hi)}{names}, got {got(v)}")
         if not lo <= v <= hi:
             raise ScenarioError(out_of_range(f"{where}[{i}]", v, lo, hi))
         out.append(v)
@@ -357,39 +316,29 @@ def _named_forms(
     yield ps.name, out, where
 
 
-def _skill_games(sc: dict) -> int | None:
-    """``[scenario] skill_games`` (None when not given): 0..MAX_GAMES, else ScenarioError (0: no table at skill)."""
-    skill = sc.get("skill_games")
-    if skill is not None and not 0 <= skill <= MAX_GAMES:
-        raise ScenarioError(out_of_range("scenario.skill_games", skill, 0, MAX_GAMES) + " (0: no table at skill)")
-    return skill
-
-
 def from_dict(data: dict, name: str = "scenario", path: str = "") -> Scenario:
     """Validate a parsed TOML document. Raises ScenarioError (one line) on the first problem, in this order: the
     [scenario] table, [params], [[seats]], the name."""
-    sc = _scenario_table(data)
-    spec, players, games, seed = _header(sc)
-    skill = _skill_games(sc)
+    t = _scenario_table(data)
+    spec, players = _header(t)
     values = _params(data, spec, players, path)
     seats = _seats(data, spec, values, players)
     return Scenario(
-        name=_name(sc, name, path),
+        name=_name(t, name, path),
         game=spec.name,
         players=players,
-        games=games,
-        seed=seed,
+        games=t.games,
+        seed=t.seed,
         params=values,
         seats=tuple(seats),
-        description=sc.get("description", ""),
+        description=t.description,
         path=path,
-        skill_games=skill,
+        skill_games=t.skill_games,
     )
 
 
-def _scenario_table(data: Any) -> dict:
-    """The [scenario] table of a document whose top level holds only `TOP_KEYS`, each of its keys of the type
-    `SCENARIO_KEYS` declares (a bool is no integer)."""
+def _scenario_table(data: Any) -> ScenarioTable:
+    """The [scenario] table (`ScenarioTable`) of a document whose top level holds only `TOP_KEYS`."""
     if not isinstance(data, dict):
         raise ScenarioError("scenario: expected a table")
     for k in data:
@@ -398,38 +347,26 @@ def _scenario_table(data: Any) -> dict:
     sc = data.get("scenario")
     if not isinstance(sc, dict):
         raise ScenarioError("[scenario]: missing table; it needs at least game and players")
-    for k, v in sc.items():
-        if k not in SCENARIO_KEYS:
-            raise _unknown("scenario", k, SCENARIO_KEYS)
-        want = SCENARIO_KEYS[k]
-        if isinstance(v, bool) or not isinstance(v, want):
-            raise ScenarioError(f"scenario.{k}: expected {'an integer' if want is int else 'a string'}, got {_got(v)}")
-    return sc
+    from sim.model.schema import validate
+
+    return validate(ScenarioTable, sc, lambda k: f"scenario.{k}" if k else "scenario", ScenarioError, shown=got)
 
 
-def _header(sc: dict) -> tuple[registry.GameSpec, int, int, int]:
-    """(game, players, games, seed) of a [scenario] table: a known game, its player count, games and seed in range."""
-    if "game" not in sc:
-        games = ", ".join(registry.names())
-        raise ScenarioError(f"scenario.game: missing; allowed: {games}")
-    spec = registry.get(sc["game"])
+def _header(t: ScenarioTable) -> tuple[registry.GameSpec, int]:
+    """(game, players) of a [scenario] table: a known game and a player count it takes."""
+    if t.game is None:
+        raise ScenarioError(f"scenario.game: missing; allowed: {', '.join(registry.names())}")
+    spec = registry.get(t.game)
     if spec is None:
-        raise ScenarioError(f"scenario.game: unknown game '{sc['game']}'; allowed: {', '.join(registry.names())}")
-    if "players" not in sc:
+        raise ScenarioError(f"scenario.game: unknown game '{t.game}'; allowed: {', '.join(registry.names())}")
+    if t.players is None:
         raise ScenarioError(f"scenario.players: missing; allowed {spec.min_players}..{spec.max_players}")
-    players = sc["players"]
-    if not spec.min_players <= players <= spec.max_players:
+    if not spec.min_players <= t.players <= spec.max_players:
         raise ScenarioError(
-            f"scenario.players: {players} is out of range for {spec.name}; "
+            f"scenario.players: {t.players} is out of range for {spec.name}; "
             f"allowed {spec.min_players}..{spec.max_players}"
         )
-    games = sc.get("games", 100_000)
-    if not 1 <= games <= MAX_GAMES:
-        raise ScenarioError(out_of_range("scenario.games", games, 1, MAX_GAMES))
-    seed = sc.get("seed", 0)
-    if not 0 <= seed < 2**64:
-        raise ScenarioError(out_of_range("scenario.seed", seed, 0, 2**64 - 1))
-    return spec, players, games, seed
+    return spec, t.players
 
 
 def _params(data: dict, spec: registry.GameSpec, players: int, path: str) -> dict:
@@ -437,7 +374,7 @@ def _params(data: dict, spec: registry.GameSpec, players: int, path: str) -> dic
     board file found beside the scenario file) and the game's own cross-parameter check passed."""
     raw = data.get("params", {})
     if not isinstance(raw, dict):
-        raise ScenarioError(f"[params]: expected a table, got {_type_name(raw)}")
+        raise ScenarioError(f"[params]: expected a table, got {type_name(raw)}")
     values = spec.defaults()
     given: dict[str, str] = {}  # parameter -> where the scenario set it
     for k, v in raw.items():
@@ -532,10 +469,10 @@ def _role_clash(
     return clash
 
 
-def _name(sc: dict, name: str, path: str) -> str:
+def _name(t: ScenarioTable, name: str, path: str) -> str:
     """The scenario's name (``name`` when the table gives none): it names the report folder, so the letters every
     system spells alike, not reserved, not hidden."""
-    sname = sc.get("name", name)
+    sname = name if t.name is None else t.name
     if NAME_RE.fullmatch(sname) and sname not in RESERVED_NAMES and not sname.startswith("."):
         return sname
     rule = (
@@ -551,7 +488,7 @@ def _name(sc: dict, name: str, path: str) -> str:
             "a name starting with '.' names a hidden folder under reports/ (where runs stage their reports, "
             "as .NAME.partial-PID); start it with a letter or digit"
         )
-    if "name" not in sc and path:  # taken from the file name: say so, and how to fix it
+    if t.name is None and path:  # taken from the file name: say so, and how to fix it
         fix = re.sub(r"[^A-Za-z0-9._-]+", "-", sname).strip("-.")[:100] or "my-scenario"
         fix = "my-scenario" if fix in RESERVED_NAMES else fix
         raise ScenarioError(

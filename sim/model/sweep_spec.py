@@ -41,13 +41,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sim.model import overrides as ov
 from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, toml_value
-from sim.model.schema import validate
+from sim.model.schema import misspelt_option, validate
 from sim.model.sweep_axis import Axis, SweepError, is_numeric  # noqa: F401  (part of this module's interface)
 
 MAX_POINTS = 10_000
 _NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?"  # 20, -1.5: digits on both sides of a decimal point ("20...60" is no range)
 RANGE_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(step\s+(?P<step>{_NUM}))?\s*$")
-LOOKS_LIKE_RANGE = re.compile(r"^\s*[-+]?[0-9][0-9.]*\.\.")  # a number then '..': meant as a range (not ../a.toml)
+# meant as a range though none: a number then '..' (20...60, 20..), or words joined by '..' (a..b, x20..60); not a
+# list, a quoted text or a path (../a.toml)
+LOOKS_LIKE_RANGE = re.compile(r"^\s*[-+]?[0-9][0-9.]*\.\.|^\s*[\w+-]+\.\.[\w.+-]*(\s+step\s+\S+)?\s*$")
 
 
 class SweepTable(BaseModel):
@@ -101,20 +103,29 @@ class Sweep:
         return self.base.name
 
 
-def parse_range(text: str, where: str) -> list:
+def not_a_range(where: str, text: str, instead: str) -> SweepError:
+    """The one wording of a text that is no range, for sweeps and tunes alike: "WHERE: 'a..b' is not a range; write
+    LO..HI or LO..HI step S with a number at each end (e.g. ...), or INSTEAD" (``instead``: what else the entry
+    takes there: "an array of values", "a list a,b,c", "two or more choices a,b,c")."""
+    return SweepError(
+        f"{where}: {text.strip()!r} is not a range; write LO..HI or LO..HI step S with a number at each end (e.g. "
+        f"20..60, 0.5..2.0, 20..60 step 5), or {instead}"
+    )
+
+
+def parse_range(text: str, where: str, instead: str = "a list of values a,b,c") -> list:
     """``"LO..HI"`` or ``"LO..HI step S"`` -> the values LO, LO+S, ... up to HI (included when on the grid).
     Integers when LO, HI and S are; else floats computed exactly in decimal (0.5..2.0 step 0.25 gives 0.5, 0.75,
-    ..., 2.0 with no rounding drift). Raises SweepError."""
+    ..., 2.0 with no rounding drift). Raises SweepError (`not_a_range` naming ``instead``, what else the entry
+    takes)."""
     m = RANGE_RE.match(text)
     if not m:
-        raise SweepError(
-            f"{where}: {text!r} is not a range; write LO..HI or LO..HI step S (e.g. 26..34, 0.5..2.0 step 0.25)"
-        )
+        raise not_a_range(where, text, instead)
     try:
         lo, hi = Decimal(m["lo"]), Decimal(m["hi"])
         step = Decimal(m["step"]) if m["step"] else Decimal(1)
     except InvalidOperation:
-        raise SweepError(f"{where}: {text!r} is not a range of numbers") from None
+        raise not_a_range(where, text, instead) from None
     if step <= 0:
         raise SweepError(f"{where}: step must be positive, got {m['step']}")
     if hi < lo:
@@ -190,7 +201,7 @@ def table_axes(table: Any) -> tuple[list[Axis], SweepTable]:
     for name, v in _flatten(opts.model_extra or {}):
         where = f"[sweep] {name}"
         if isinstance(v, str):
-            vals = parse_range(v, where)
+            vals = parse_range(v, where, "an array of values")
         elif isinstance(v, list):
             vals = v
         else:
@@ -262,6 +273,8 @@ def build(
     base = load(p)  # the file alone (its own errors first, with its path)
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
     table = doc.pop("sweep", {})
+    if line := misspelt_option(SweepTable, table, "sweep", lambda k: ov.names_a_setting(doc, k)):
+        raise SweepError(f"{p}: {line}")
     axes, opts = table_axes(table)
     axes = _with_set_axes(axes, sets)
     _check_axes(axes, p)
@@ -397,10 +410,11 @@ class _At:
 
 
 def in_file(path: str | Path, e: SweepError) -> SweepError:
-    """Error ``e`` of a scenario file's ``[sweep]`` table ("[sweep] games: ...") naming the file first, as every
-    other error of the file does ("my.toml: [sweep] games: ..."); any other error as it is."""
-    if str(e).startswith("[sweep]") or (str(e).startswith("sweep: ") and not e.usage):
-        return SweepError(f"{path}: {e}", usage=e.usage)
+    """Error ``e`` of a scenario file's ``[sweep]`` or ``[tune]`` table ("[tune] games: ...") naming the file
+    first, as every other error of the file does ("my.toml: [tune] games: ..."), of the same type (a TuneError
+    stays one); any other error as it is."""
+    if str(e).startswith(("[sweep]", "[tune]")) or (str(e).startswith("sweep: ") and not e.usage):
+        return type(e)(f"{path}: {e}", usage=e.usage)
     return e
 
 

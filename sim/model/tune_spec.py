@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sim.model import overrides as ov
 from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, from_dict, toml_value
-from sim.model.schema import validate
+from sim.model.schema import misspelt_option, validate
 from sim.model.sweep_axis import SweepError
 from sim.model.sweep_spec import LOOKS_LIKE_RANGE, RANGE_RE, parse_range, split_values
 
@@ -65,6 +65,7 @@ MAX_BATCH = 256
 _NUM = r"[-+]?[0-9]+(?:\.[0-9]+)?%?"
 TARGET_RE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*(?:\.\.\s*(?P<hi>{_NUM})\s*)?$")
 NOT_TUNABLE = ("name", "description", "seed", "games")
+CHOICES = "two or more choices a,b,c"  # what else --param takes than a range
 
 
 class TuneError(SweepError):
@@ -229,11 +230,11 @@ class Tune:
         }
 
 
-def _grid(text: str, where: str) -> list[Any]:
-    """`sim.model.sweep_spec.parse_range` (its checks: a positive step, not backwards, not too many values), its
-    error as a TuneError."""
+def _grid(text: str, where: str, instead: str = CHOICES) -> list[Any]:
+    """`sim.model.sweep_spec.parse_range` (its checks and words: a range, a positive step, not backwards, not too
+    many values), its error as a TuneError."""
     try:
-        return parse_range(text, where)
+        return parse_range(text, where, instead)
     except SweepError as e:
         raise TuneError(str(e), e.usage) from None
 
@@ -273,15 +274,8 @@ def _param(name: str, raw: Any, where: str, from_table: bool) -> Param:
         if low == high:
             raise TuneError(f"{where}: {raw.strip()!r} is one value; give a range LO..HI with LO < HI, or choices")
         return Param(name, "int" if ints else "float", where, low, high, 1 if ints else None)
-    if LOOKS_LIKE_RANGE.match(raw):  # 20...60, 20..: a typo of a range
-        _grid(raw, where)
-    if ".." in raw and "," not in raw:  # a..b, 20x..60: a range whose ends are not numbers (not "one choice")
-        raise TuneError(
-            f"{where}: {raw.strip()!r} is not a range: LO..HI takes two numbers (e.g. 20..60, 0.5..2.0, "
-            "20..60 step 5); or give two or more choices a,b,c"
-        )
-    if from_table:
-        raise TuneError(f'{where}: {raw!r} is not a range; write "LO..HI" or "LO..HI step S", or an array of choices')
+    if from_table or LOOKS_LIKE_RANGE.match(raw):  # 20...60, a..b: a range meant (not "one choice")
+        _grid(raw, where, "an array of choices" if from_table else CHOICES)
     vals = []
     for item in split_values(raw):
         try:
@@ -404,7 +398,10 @@ def build(
     load(p)  # the file alone (its own errors first, with its path)
     doc = tomllib.loads(p.read_text(encoding="utf-8"))
     doc.pop("sweep", None)
-    table = validate(TuneTable, doc.pop("tune", {}), lambda k: f"[tune] {k}".rstrip(), TuneError)
+    raw_table = doc.pop("tune", {})
+    if line := misspelt_option(TuneTable, raw_table, "tune", lambda k: ov.names_a_setting(doc, k)):
+        raise TuneError(f"{p}: {line}")
+    table = validate(TuneTable, raw_table, lambda k: f"[tune] {k}".rstrip(), TuneError)
     counts = {"trials": trials, "games": games, "confirm": confirm, "confirm_games": confirm_games, "batch": batch}
     given = {k: v for k, v in counts.items() if v is not None}
     validate(TuneTable, given, lambda k: f"--{k.replace('_', '-')}", TuneError)  # the table's bounds

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+# A difference of two rates (or a rate from its fair share) is in percentage points: after its number it is written
+# "points" everywhere, in sentences and in table cells alike (never "pts" or "pp"); "percentage points" in full
+# names the unit where it stands alone or in a verdict's words.
+POINTS = "points"
+
 
 def count(n: int, noun: str, plural: str | None = None, grouped: bool = False) -> str:
     """``n`` and its noun in the right number: count(1, "ghost") -> "1 ghost", count(0, "ghost") -> "0 ghosts",

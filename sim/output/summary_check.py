@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from sim.model import registry
+
 Check = tuple[str, Callable[[Any], bool], str]  # (path, test, what is allowed)
 
 
@@ -96,6 +98,9 @@ def problem(s: dict) -> str | None:
             continue
         if v is _MISSING or not ok(v):
             return f"field {path}: {allowed}; {_given(v)}"
+    game = s["scenario"]["game"]
+    if game not in registry.names():  # drawn, it would pass for a game with generic labels
+        return f"field scenario.game: unknown game {game!r}; allowed: {', '.join(registry.names())}"
     players = s["scenario"]["players"]
     if len(s["seats"]) != players:
         return f"field seats: one object per seat ({players}, scenario.players); got {len(s['seats'])}"

@@ -219,32 +219,50 @@ def sentences(s: dict) -> list[str]:
     return out
 
 
-def _from_round(d: dict) -> str:
-    """'from the first round' or 'after round 7 of 19', with its 95% interval."""
-    ci = f"95% interval {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f}"
+def _favourite(d: dict, of: str) -> str:
+    """When the side that wins became the favourite for good, from a ``tipped`` block (`sim.stats.arc_tips`; its
+    median over the games ``of``): 'from the first round to the end in at least half the games' (the median round is
+    the first: it never fell to 50% or below), 'for good only at the end, after round 19, in half the games',
+    'for good after round 7 of 19, in half the games', each with its 95% interval."""
+    ci = f"(95% interval rounds {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f})"
     if d["p50"] <= 1:
-        return f"from the first round ({ci})"
+        return f"from the first round to the end in at least half {of} {ci}"
     if d["p50"] >= d["rounds_p50"]:
-        return f"only at the end, after round {d['p50']:.0f} ({ci})"
-    return f"after round {d['p50']:.0f} of {d['rounds_p50']:.0f} ({ci})"
+        return f"for good only at the end, after round {d['p50']:.0f}, in half {of} {ci}"
+    return f"for good after round {d['p50']:.0f} of {d['rounds_p50']:.0f}, in half {of} {ci}"
 
 
 def tips_sentences(s: dict) -> list[str]:
-    """When a team game tips, from the run's own games by score (`sim.stats.arc_tips`), in plain words."""
+    """When a team game tips, from the run's own games by score (`sim.stats.arc_tips`), in plain words: when the
+    side that wins becomes the favourite for good, overall and in the games each side won; where a side that wins
+    most games is the favourite from the first round, that it starts as the favourite (not that round 1 decides)."""
     t = (s.get("arc") or {}).get("tips")
     if not t:
         return []
     sides = [
-        f"{_from_round(x)} in the {x['games']:,} games {'' if lab.startswith('the ') else 'the '}{lab} won"
+        f"in the {x['games']:,} games {'' if lab.startswith('the ') else 'the '}{lab} won, {_favourite(x, 'of them')}"
         for lab, x in t["by_side"].items()
     ]
-    return [
-        f"When does the game tip? By the scores alone, the side that wins is the favourite for good "
-        f"{_from_round(t['tipped'])} in half the games: " + "; ".join(sides) + ".",
+    out = [
+        "When does the game tip? By the scores alone, the side that goes on to win is the favourite (its chance "
+        f"above 50%) {_favourite(t['tipped'], 'the games')}; " + "; ".join(sides) + "."
+    ]
+    if t["by_side"]:
+        lab, x = max(t["by_side"].items(), key=lambda kv: kv[1]["games"])
+        if x["p50"] <= 1 and 2 * x["games"] > t["games"]:
+            who = lab if lab.startswith("the ") else f"the {lab}"
+            out.append(
+                f"{who[0].upper() + who[1:]} wins {_pct(x['games'] / t['games'])} of these games, so it is the "
+                'favourite before any score is seen: "from the first round" means that in at least half the games it '
+                "wins its chance never drops to 50%, not that the game is decided in round 1 (how soon a game is "
+                "decided, its winner's chance above 90% for good, is what the rollouts of sim arc measure)."
+            )
+    out.append(
         f"(Estimated without rollouts from the run's first games, {t['games']:,} finished: a side's chance after a "
         "round is the share of the other half of those games with the same scores after the same round that it went "
-        "on to win.)",
-    ]
+        "on to win.)"
+    )
+    return out
 
 
 def _rollout_players(t: dict) -> str:

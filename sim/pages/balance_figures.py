@@ -9,12 +9,12 @@ import math
 import re
 
 from sim.model import catalogue
-from sim.model.words import count, with_sign
+from sim.model.words import POINTS, count, with_sign
 from sim.pages import verdicts
 from sim.pages.scenario_words import is_team_game
 from sim.pages.verdicts import fmt_p
 from sim.stats import metrics
-from sim.stats.records import Rate, SummaryRates
+from sim.stats.records import SummaryFigures, SummaryRates
 
 Item = tuple[str, dict]  # (catalogue key, {figure, value, interval, note})
 NONE = "none: too few games"
@@ -25,7 +25,7 @@ def pct(x: float) -> str:
 
 
 def pts(x: float) -> str:
-    return f"{with_sign(100 * x, 2)} pts"
+    return f"{with_sign(100 * x, 2)} {POINTS}"
 
 
 def ci_pct(c) -> str:
@@ -33,7 +33,7 @@ def ci_pct(c) -> str:
 
 
 def ci_pts(c) -> str:
-    """An interval of percentage points, next to its value that already says "pts" (the unit once)."""
+    """An interval of percentage points, next to its value that already says "points" (the unit once)."""
     return f"[{with_sign(100 * c[0], 2)}, {with_sign(100 * c[1], 2)}]"
 
 
@@ -48,16 +48,16 @@ def _few_text(fin: int) -> str:
 def balance_items(s: dict) -> list[Item]:
     """The headline balance figures as (catalogue key, {figure, value, interval, note}) in report order; the
     figure is the measure's catalogue label. Nothing finished: one "no finished game" row and the truncated share."""
-    g = s["games"]
+    g = SummaryFigures.of(s).games
     lab = catalogue.for_summary(s).label
     trunc = _item(
         "truncated",
         lab("truncated"),
-        pct(g["truncated_rate"]),
-        ci_pct(metrics.wilson(g["truncated"], g["played"])),
-        f"{g['truncated']} of {count(g['played'], 'game')}; errors: {g['errors']}",
+        pct(g.truncated_rate),
+        ci_pct(metrics.wilson(g.truncated, g.played)),
+        f"{g.truncated} of {count(g.played, 'game')}; errors: {g.errors}",
     )
-    if not g["finished"]:  # nothing finished: every figure below would be made of empty histograms
+    if not g.finished:  # nothing finished: every figure below would be made of empty histograms
         none = "every game hit the turn cap (max_turns) or failed: raise max_turns"
         return [_item("", "no finished game", "n/a", "", none), trunc]
     rows = _team_items(s) if is_team_game(s) else _competitive_items(s)
@@ -85,7 +85,7 @@ def _competitive_items(s: dict) -> list[Item]:
 
 
 def _first_player_items(s: dict) -> list[Item]:
-    fin = s["games"]["finished"]
+    fin = SummaryFigures.of(s).games.finished
     lab = catalogue.for_summary(s).label
     fp = SummaryRates.of(s).first_player
     if fp is None:
@@ -106,7 +106,7 @@ def _first_player_items(s: dict) -> list[Item]:
 
 def _seat_balance_item(s: dict) -> Item:
     """The highest minus the lowest seat win rate, its normal interval and the chi-square test of equal seats."""
-    fin = s["games"]["finished"]
+    fin = SummaryFigures.of(s).games.finished
     few = metrics.too_few_for_tests(fin)  # no normal interval or test: "too few games" instead
     seats = SummaryRates.of(s).seats
     rates = [r.win.rate for r in seats]
@@ -132,75 +132,71 @@ def _seat_balance_item(s: dict) -> Item:
 
 
 def _tie_items(s: dict) -> list[Item]:
-    fin = s["games"]["finished"]
+    fin = SummaryFigures.of(s).games.finished
     lab = catalogue.for_summary(s).label
-    t = s["ties"]
+    t = SummaryFigures.of(s).ties
+    assert t.tie_rate is not None, "a competitive game's summary states its tie rate"
     rows = [
         _item(
             "tie",
             lab("tie"),
-            pct(t["tie_rate"]),
-            ci_pct(metrics.wilson(t["shared_games"], fin)),
-            f"{t['shared_games']} shared wins",
+            pct(t.tie_rate),
+            ci_pct(metrics.wilson(t.shared_games, fin)),
+            f"{t.shared_games} shared wins",
         )
     ]
-    if "tiebreak_decided" in t:
+    if t.tiebreak_decided is not None and t.tiebreak_rate is not None:
         rows.append(
             _item(
                 "extra.tiebreak_decided",
                 lab("extra.tiebreak_decided"),
-                pct(t["tiebreak_rate"]),
-                ci_pct(metrics.wilson(t["tiebreak_decided"], fin)),
-                count(t["tiebreak_decided"], "game"),
+                pct(t.tiebreak_rate),
+                ci_pct(metrics.wilson(t.tiebreak_decided, fin)),
+                count(t.tiebreak_decided, "game"),
             )
         )
     return rows
 
 
 def _margin_items(s: dict) -> list[Item]:
-    d = s.get("decisiveness")
-    if not (d and d["margin"]["n"] and d.get("mean_ci95")):
+    f = SummaryFigures.of(s)
+    d = f.decisiveness
+    if not (d and d.margin.n and d.mean_ci95 and d.close is not None):
         return []
     cat = catalogue.for_summary(s)
-    few = metrics.too_few_for_tests(s["games"]["finished"])
-    m = d["margin"]
-    close = Rate.of(d["close"])
+    few = metrics.too_few_for_tests(f.games.finished)
+    m = d.margin
     note = (
-        f"median {m['quantiles']['p50']}; {cat.label('close_games')} (margin <= {d['close_margin']}): "
-        f"{pct(close.rate)} {ci_pct(close.ci95)}"
+        f"median {m.median}; {cat.label('close_games')} (margin <= {d.close_margin}): "
+        f"{pct(d.close.rate)} {ci_pct(d.close.ci95)}"
     )
     return [
         _item(
             "margin",
             cat.label("margin"),
-            f"{m['mean']:.2f} {cat.unit('margin')}",
-            NONE if few else f"[{d['mean_ci95'][0]:.2f}, {d['mean_ci95'][1]:.2f}]",
+            f"{m.known_mean:.2f} {cat.unit('margin')}",
+            NONE if few else f"[{d.mean_ci95[0]:.2f}, {d.mean_ci95[1]:.2f}]",
             note,
         )
     ]
 
 
-def _half_width(L: dict) -> float:
-    """The normal 95% half-width of a length's mean."""
-    return metrics.z_value() * L["std"] / math.sqrt(L["n"]) if L["n"] > 1 else 0.0
-
-
 def _length_items(s: dict) -> list[Item]:
     lab = catalogue.for_summary(s).label
-    few = metrics.too_few_for_tests(s["games"]["finished"])
+    f = SummaryFigures.of(s)
+    few = metrics.too_few_for_tests(f.games.finished)
     rows = []
-    for key in ("turns", "rounds"):
-        L = s["length"][key]
-        if not L["n"]:
+    for key, L in (("turns", f.length.turns), ("rounds", f.length.rounds)):
+        if not L.n:
             continue
-        h, q = _half_width(L), L["quantiles"]
+        h, mean = L.half_width(), L.known_mean
         rows.append(
             _item(
                 f"length.{key}",
                 lab(f"length.{key}"),
-                f"{L['mean']:.2f}",
-                NONE if few else f"[{L['mean'] - h:.2f}, {L['mean'] + h:.2f}]",
-                f"median {q['p50']}, 5-95%: {q['p05']}-{q['p95']}",
+                f"{mean:.2f}",
+                NONE if few else f"[{mean - h:.2f}, {mean + h:.2f}]",
+                f"median {L.median}, 5-95%: {L.p05}-{L.p95}",
             )
         )
     return rows
@@ -208,23 +204,24 @@ def _length_items(s: dict) -> list[Item]:
 
 def _minutes_items(s: dict) -> list[Item]:
     """The turns' mean and interval, in minutes (turns x seconds_per_turn / 60), when the summary has them."""
-    m = s["length"].get("minutes")
-    if not (m and m["mean"] is not None):
+    f = SummaryFigures.of(s)
+    m = f.length.minutes
+    if not (m and m.mean is not None and m.median is not None):
         return []
-    few = metrics.too_few_for_tests(s["games"]["finished"])
-    L, k = s["length"]["turns"], m["seconds_per_turn"] / 60.0
-    h = _half_width(L)
+    few = metrics.too_few_for_tests(f.games.finished)
+    L, k = f.length.turns, m.seconds_per_turn / 60.0
+    h, mean = L.half_width(), L.known_mean
     note = (
-        f"median {m['median']:.0f} min; turns x {m['seconds_per_turn']:g} s a turn / 60 "
-        f"(seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); "
+        f"median {m.median:.0f} min; turns x {m.seconds_per_turn:g} s a turn / 60 "
+        f"(seconds_per_turn, {'the default' if m.default else 'set in the scenario'}); "
         f"{verdicts.box_words(m)}"
     )
     return [
         _item(
             "length.minutes",
             "playing time (estimate)",
-            f"{m['mean']:.2f} min",
-            NONE if few else f"[{k * (L['mean'] - h):.2f}, {k * (L['mean'] + h):.2f}]",
+            f"{m.mean:.2f} min",
+            NONE if few else f"[{k * (mean - h):.2f}, {k * (mean + h):.2f}]",
             note,
         )
     ]

@@ -6,7 +6,7 @@ the report pages' shell (sim.pages.templating); `sim.stats.compare` computes onl
 from __future__ import annotations
 
 from sim.model import catalogue
-from sim.model.words import count, p_value, with_sign
+from sim.model.words import POINTS, count, p_value, with_sign
 from sim.pages import arc_page, forest_plot, plots, templating, verdicts
 from sim.stats import metrics
 
@@ -40,7 +40,8 @@ def frame(res: dict):
                 "measure": r.get("label") or r["name"],
                 "A": _fmt(r["a"], k, r.get("unit", "")),
                 "B": _fmt(r["b"], k, r.get("unit", "")),
-                "B - A": _fmt_d(r["diff"], k) + (" pts" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
+                "B - A": _fmt_d(r["diff"], k)
+                + (f" {POINTS}" if k == "rate" else f" {r['unit']}" if r.get("unit") else ""),
                 "95% CI": "none: every pair equal"
                 if r["diff_ci95"][0] == r["diff_ci95"][1]
                 else f"[{_fmt_d(r['diff_ci95'][0], k)}, {_fmt_d(r['diff_ci95'][1], k)}]",
@@ -69,7 +70,7 @@ def _verdict_cell(r: dict) -> str:
     if kind == V.UNCHANGED:
         return "unchanged"
     more = r.get("more_games")
-    return "cannot tell yet" + (f" (+{V.round_games(more):,} games)" if more else "")
+    return "cannot tell yet" + (f" ({V.more_games_cell(more)})" if more else "")
 
 
 def render_markdown(res: dict) -> str:

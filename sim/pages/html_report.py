@@ -17,6 +17,7 @@ from sim.pages import templating, verdicts
 from sim.pages.balance_figures import definitions
 from sim.pages.report_sections import Section, sections
 from sim.pages.scenario_words import lead_line
+from sim.stats.records import SummaryFigures
 
 
 def md_table(rows: list[dict]) -> str:
@@ -38,9 +39,9 @@ def verdict_lines(s: dict) -> list[str]:
 def provenance_line(s: dict) -> str:
     """Where the figures come from, in one line (the details fold out below it)."""
     pv = s.get("provenance") or {}
-    g = s["games"]
+    g = SummaryFigures.of(s).games
     return (
-        f"{count(g['played'], 'game')} played, {g['finished']} finished · seed {pv.get('seed', s['scenario'].get('seed'))}"
+        f"{count(g.played, 'game')} played, {g.finished} finished · seed {pv.get('seed', s['scenario'].get('seed'))}"
         f" · commit {str(pv.get('git_commit', '?'))[:12]} · rules v{pv.get('rules_version', '?')} (provenance)"
     )
 
@@ -49,12 +50,13 @@ def provenance_items(s: dict) -> list[tuple[str, str]]:
     sc = s["scenario"]
     pv = s.get("provenance") or {}
     pk = pv.get("packages") or {}
+    g = SummaryFigures.of(s).games
     items = [
         ("scenario", f"{sc['name']} ({pv.get('scenario_file') or 'no file'})"),
         ("game", f"{s['game_title']} ({sc['game']}), {sc['players']} players"),
         ("seats", ", ".join(f"{i}: {x['strategy']}" for i, x in enumerate(sc["seats"]))),
         ("seed", pv.get("seed", sc.get("seed"))),
-        ("games", f"{s['games']['played']} played, {s['games']['finished']} finished"),
+        ("games", f"{g.played} played, {g.finished} finished"),
         ("rules version", pv.get("rules_version", "?")),
         ("RNG contract", pv.get("rng_contract", "?")),
         ("git commit", pv.get("git_commit", "?")),
@@ -75,7 +77,7 @@ def _sentence(text: str) -> str:
 def games_played(s: dict) -> str:
     """The game count every figure rests on, said beside the title ("250 games played."), so a report replaced by a
     shorter run cannot pass for the longer one."""
-    n = s["games"]["played"]
+    n = SummaryFigures.of(s).games.played
     return f"{n:,} game{'' if n == 1 else 's'} played."
 
 

@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from sim.model.words import count
 from sim.pages import templating
+from sim.stats.records import GameCounts, SummaryFigures
 
 
 def _link(folder: Path, page: str, root: Path) -> Markup:
@@ -197,7 +198,7 @@ def headline(s: dict) -> str:
     from sim.pages import tables, verdicts
 
     lines = verdicts.run_sentences(s)
-    if not s["games"]["finished"]:
+    if not SummaryFigures.of(s).games.finished:
         return lines[0]
     n = len(s["team"]) if s.get("team") else 2
     return " ".join(lines[:n]) or tables.one_line(s)
@@ -210,9 +211,11 @@ def tune_headline(d: dict) -> str:
     return " ".join(line.strip() for line in summary_lines(d)[1 : 2 + len(d["targets"])])
 
 
-def _games(g: dict) -> str:
-    """Games played, and how many finished when some hit the turn cap (the headline counts finished games only)."""
-    played, fin = g.get("played", g["finished"]), g["finished"]
+def _games(d: dict) -> str:
+    """Games played, and how many finished when some hit the turn cap (the headline counts finished games only), of
+    summary.json's ``games`` block (a summary without ``played``: as finished)."""
+    g = GameCounts.of(d)
+    played, fin = g.played, g.finished
     return f"{played:,}" + (f" ({fin:,} finished)" if fin != played else "")
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
-from sim.model.words import count, with_sign
+from sim.model.words import POINTS, count, with_sign
 from sim.pages import ladder_plots, templating
 from sim.pages.plots import render as draw
 from sim.pages.plots import scope_ids
@@ -137,7 +137,7 @@ def _balance(d: dict) -> dict | None:
     for f in figs.values():
         unit = f["per_rung"][0]["unit"] if f["per_rung"] else ""
         fmt = (
-            (lambda x: f"{with_sign(100 * x, 1)} pts")
+            (lambda x: f"{with_sign(100 * x, 1)} {POINTS}")
             if unit == "share"
             else (lambda x: f"{100 * x:.1f}%")  # a share of games (the arc's figures)
             if unit == "rate"

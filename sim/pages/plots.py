@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from sim.model import catalogue
 from sim.pages.histograms import bars, coarsen, tail_cut
-from sim.stats.records import Rate, SummaryRates
+from sim.stats.records import Distribution, Rate, SummaryFigures, SummaryRates
 
 RC: dict[Any, Any] = {
     "svg.hashsalt": "ghost-sim",
@@ -185,10 +185,12 @@ def seat_groups(s: dict) -> list[tuple[list[int], dict]]:
     [(seats, seat row of the first)], in seat order."""
     groups: list[tuple[list[int], dict]] = []
     for r in s["seats"]:
-        if not r["score"]["n"]:
+        d = Distribution.of(r.get("score"))
+        if not d.n:
             continue
         for seats, first in groups:
-            if first["score"]["hist"] == r["score"]["hist"] and first.get("role") == r.get("role"):
+            f = Distribution.of(first.get("score"))
+            if (f.lo, f.counts) == (d.lo, d.counts) and first.get("role") == r.get("role"):
                 seats.append(r["seat"])
                 break
         else:
@@ -216,24 +218,24 @@ def scores(s: dict):
     from matplotlib.ticker import MaxNLocator
 
     groups = seat_groups(s)
-    if not groups or not any(r["score"].get("n") for _, r in groups):
+    dist = [Distribution.of(r.get("score")) for _, r in groups]
+    if not groups or not any(d.n for d in dist):
         return None
-    single = all(r["score"]["max"] == r["score"]["min"] for _, r in groups)
+    single = all(d.max == d.min for d in dist)
     cat = catalogue.for_summary(s)
     fig, (ax,) = _figure(7.0, 3.0)
-    lo = min(r["score"]["hist"]["lo"] for _, r in groups)
-    hi = max(r["score"]["hist"]["lo"] + len(r["score"]["hist"]["counts"]) - 1 for _, r in groups)
+    lo = min(d.lo for d in dist)
+    hi = max(d.lo + len(d.counts) - 1 for d in dist)
     bars = single or hi - lo + 1 <= FEW_VALUES
     width = 0.8 / len(groups)
-    for i, (seats, r) in enumerate(groups):
+    for i, ((seats, r), d) in enumerate(zip(groups, dist)):
         color = SEAT[seats[0] % len(SEAT)] if len(seats) == 1 else NEUTRAL
-        h = r["score"]["hist"]
-        c = np.asarray(h["counts"], float)
-        x = h["lo"] + np.arange(len(c))
+        c = np.asarray(d.counts, float)
+        x = d.lo + np.arange(len(c))
         who = _seats_text(seats) + (
             f" {r['strategy']}" if len(seats) == 1 else f" ({r.get('role') or 'same'}s: identical)"
         )
-        label = f"{who} (mean {r['score']['mean']:.1f})"
+        label = f"{who} (mean {d.mean:.1f})"
         if bars:
             ax.bar(
                 x + (i - (len(groups) - 1) / 2) * width,
@@ -259,17 +261,17 @@ def length(s: dict):
     import numpy as np
 
     cat = catalogue.for_summary(s)
+    L = SummaryFigures.of(s).length
     fig, axes = _figure(7.0, 2.8, ncols=2)
-    for ax, key, color in zip(axes, ("turns", "rounds"), (NEUTRAL, NEUTRAL)):
-        d = s["length"][key]
-        c = np.asarray(d["hist"]["counts"], float)
+    for ax, key, d, color in zip(axes, ("turns", "rounds"), (L.turns, L.rounds), (NEUTRAL, NEUTRAL)):
+        c = np.asarray(d.counts, float)
         if not c.size or c.sum() == 0:
             continue
-        x = d["hist"]["lo"] + np.arange(len(c))
+        x = d.lo + np.arange(len(c))
         keep = tail_cut(c)
         w, xb, cb = coarsen(x[:keep], c[:keep])
         bars(ax, xb, 100 * cb / c.sum(), float(w), color, 0.85)
-        ax.axvline(d["mean"], color="black", lw=1, ls="--", label=f"mean {d['mean']:.1f}")
+        ax.axvline(d.mean, color="black", lw=1, ls="--", label=f"mean {d.mean:.1f}")
         unit = cat.unit(f"length.{key}")
         if keep < len(c):  # a few very long games would squash the rest into one corner
             cut = int(c[keep:].sum())
@@ -294,12 +296,11 @@ def margin(s: dict):
     import numpy as np
     from matplotlib.ticker import MaxNLocator
 
-    d = s.get("decisiveness")
-    if not d or not d["margin"]["n"]:
+    d = SummaryFigures.of(s).decisiveness
+    if not d or not d.margin.n:
         return None
-    h = d["margin"]["hist"]
-    c = np.asarray(h["counts"], float)
-    x = h["lo"] + np.arange(len(c))
+    c = np.asarray(d.margin.counts, float)
+    x = d.margin.lo + np.arange(len(c))
     fig, (ax,) = _figure(7.0, 2.6)
     ax.bar(x, 100 * c / c.sum(), width=0.8, color=NEUTRAL, alpha=0.85)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -319,7 +320,7 @@ def curves(s: dict):
     if not cv:
         return None
     cat = catalogue.for_summary(s)
-    fin = s["games"]["finished"] or 1
+    fin = SummaryFigures.of(s).games.finished or 1
     least = min_games(fin)
     fig, axes = _figure(7.0, 2.9, ncols=2)
     drawn = False

@@ -26,7 +26,7 @@ from sim.pages.scenario_words import (
     scenario_items,
 )
 from sim.stats import metrics
-from sim.stats.records import SummaryRates
+from sim.stats.records import SummaryFigures, SummaryRates
 
 
 class Section(TypedDict, total=False):
@@ -67,7 +67,7 @@ def scenario_rows(s: dict) -> list[dict]:
 
 def curve_rows(s: dict) -> list[dict]:
     rows = []
-    least = plots.min_games(s["games"]["finished"])
+    least = plots.min_games(SummaryFigures.of(s).games.finished)
     for name, c in (s.get("curves") or {}).items():
         for r, (g, m) in enumerate(zip(c["games_by_round"], c["mean_by_round"])):
             if g >= least and m is not None:
@@ -107,8 +107,8 @@ def outcome_rows(s: dict, cols: list[str]) -> list[dict]:
 def sections(s: dict) -> list[Section]:
     """Report sections in order: {id, title, intro, plots: [(name, caption, svg)], tables: [(caption, rows)],
     folded: [(summary, rows)]} (folded tables sit in a <details> on the page: the numbers behind a plot)."""
-    g = s["games"]
-    if not g["finished"]:
+    g = SummaryFigures.of(s).games
+    if not g.finished:
         balance: Section = {"id": "balance", "title": "Balance at a glance", "intro": NO_FINISHED, "plots": []}
         return [{**balance, "tables": [("", balance_rows(s))]}, _scenario(s)]
     out: list[Section | None] = [
@@ -129,11 +129,11 @@ def sections(s: dict) -> list[Section]:
 
 
 def _balance(s: dict) -> Section:
-    g = s["games"]
+    g = SummaryFigures.of(s).games
     intro = "Headline figures with 95% intervals (definitions at the end)."
-    if g["truncated"]:
+    if g.truncated:
         intro = (
-            f"Warning: {pct(g['truncated_rate'])} of games hit the turn cap and are left out of every figure "
+            f"Warning: {pct(g.truncated_rate)} of games hit the turn cap and are left out of every figure "
             "below. " + intro
         )
     return {
@@ -223,7 +223,8 @@ def _scores(s: dict) -> Section:
 
 
 def _decisiveness(s: dict) -> Section | None:
-    if is_team_game(s) or not (s.get("decisiveness") and s["decisiveness"]["margin"]["n"]):
+    d = SummaryFigures.of(s).decisiveness
+    if is_team_game(s) or not (d and d.margin.n):
         return None
     cat = catalogue.for_summary(s)
     return {
@@ -253,7 +254,7 @@ def _curves(s: dict) -> Section | None:
         "id": "curves",
         "title": "By round: " + ", ".join(names),
         "intro": "Mean over the games still running at each round, with its 95% interval band (rounds "
-        f"reached by fewer than {plots.min_games(s['games']['finished'])} games are left out), and how "
+        f"reached by fewer than {plots.min_games(SummaryFigures.of(s).games.finished)} games are left out), and how "
         "many games are still running.",
         "plots": [("curves", "per-round curves", plots.render(plots.curves, s))],
         "folded": [("the curves round by round", curve_rows(s))],

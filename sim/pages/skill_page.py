@@ -5,6 +5,7 @@ learned player, with the verdict on whether it holds at skill. Renders only; pla
 from __future__ import annotations
 
 from sim.model.words import with_sign
+from sim.stats.records import SummaryFigures
 
 KIND_WORDS = {"unchanged": "unchanged", "changed": "changed", "cannot_tell": "cannot tell yet"}
 
@@ -47,7 +48,7 @@ def change_text(key: str, f: dict) -> str:
 def rows(s: dict) -> list[dict]:
     """The section's table: one row per figure (figure, the scenario's own players, at skill, change, verdict)."""
     b = s.get("at_skill") or {}
-    played = s["games"]["finished"]
+    played = SummaryFigures.of(s).games.finished
     out = []
     for k, f in (b.get("figures") or {}).items():
         out.append(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.model.words import with_sign
+from sim.model.words import POINTS, with_sign
 from sim.stats.records import Estimate
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def fmt(kind: str, v, signed: bool = False, unit: str = "") -> str:
     if kind == "rate":
         return f"{with_sign(100 * v, 2)}%" if signed else f"{100 * v:.2f}%"
     if kind == "points":  # a rate minus its fair share: percentage points
-        return f"{with_sign(100 * v, 2)} pts"
+        return f"{with_sign(100 * v, 2)} {POINTS}"
     return f"{with_sign(v, 3)}" if signed else f"{v:.3f}"
 
 

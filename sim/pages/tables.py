@@ -7,7 +7,7 @@ import polars as pl
 from sim.model import catalogue
 from sim.model.words import count, with_sign
 from sim.pages.scenario_words import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, lead_line, scenario_items
-from sim.stats.records import SummaryRates
+from sim.stats.records import Distribution, SummaryFigures, SummaryRates
 
 
 def pct(x: float) -> str:
@@ -29,8 +29,7 @@ def seat_rows(s: dict, ci_fmt=ci) -> list[dict]:
     so they are left out. Shared by summary.md (`seat_frame`) and summary.html."""
     team = is_team_game(s)
     rows = []
-    for r, w in zip(s["seats"], SummaryRates.of(s).seats):
-        sc = r["score"]
+    for w, sc in zip(SummaryRates.of(s).seats, SummaryFigures.of(s).scores):
         row = {"seat": w.seat, "strategy": w.strategy, "role": w.role}
         if team:
             row.update({catalogue.for_summary(s).label("team_win_rate"): pct(w.win.rate), "95% CI": ci_fmt(w.win.ci95)})
@@ -45,11 +44,11 @@ def seat_rows(s: dict, ci_fmt=ci) -> list[dict]:
             )
         row.update(
             {
-                "score mean": _round(sc["mean"]),
-                "score sd": _round(sc["std"]),
-                "p05": na(sc["quantiles"]["p05"]),
-                "median": na(sc["quantiles"]["p50"]),
-                "p95": na(sc["quantiles"]["p95"]),
+                "score mean": _round(sc.mean),
+                "score sd": _round(sc.std),
+                "p05": na(sc.p05),
+                "median": na(sc.median),
+                "p95": na(sc.p95),
             }
         )
         rows.append(row)
@@ -86,31 +85,31 @@ def strategy_frame(s: dict) -> pl.DataFrame:
 
 def length_rows(s: dict) -> list[dict]:
     """Game length in turns and rounds: mean, sd, min, quantiles, max ("n/a" when no game finished)."""
+    L = SummaryFigures.of(s).length
     rows = []
-    for k in ("turns", "rounds"):
-        d = s["length"][k]
+    for k, d in (("turns", L.turns), ("rounds", L.rounds)):
         rows.append(
             {
                 "length": k,
-                "mean": _round(d["mean"]),
-                "sd": _round(d["std"]),
-                "min": na(d["min"]),
-                **{q: na(v) for q, v in d["quantiles"].items()},
-                "max": na(d["max"]),
+                "mean": _round(d.mean),
+                "sd": _round(d.std),
+                "min": na(d.min),
+                **{q: na(v) for q, v in d.quantiles.items()},
+                "max": na(d.max),
             }
         )
-    m = s["length"].get("minutes")
+    m = L.minutes
     if m:  # the turns row in minutes: turns x seconds_per_turn / 60
-        d, k = s["length"]["turns"], m["seconds_per_turn"] / 60.0
-        per = lambda v: _round(None if v is None else v * k, 1)  # noqa: E731
+        d, scale = L.turns, m.seconds_per_turn / 60.0
+        per = lambda v: _round(None if v is None else v * scale, 1)  # noqa: E731
         rows.append(
             {
-                "length": f"minutes (estimate: turns x {m['seconds_per_turn']:g} s / 60)",
-                "mean": per(d["mean"]),
-                "sd": per(d["std"]),
-                "min": per(d["min"]),
-                **{q: per(v) for q, v in d["quantiles"].items()},
-                "max": per(d["max"]),
+                "length": f"minutes (estimate: turns x {m.seconds_per_turn:g} s / 60)",
+                "mean": per(d.mean),
+                "sd": per(d.std),
+                "min": per(d.min),
+                **{q: per(v) for q, v in d.quantiles.items()},
+                "max": per(d.max),
             }
         )
     return rows
@@ -147,11 +146,13 @@ def counter_rows(s: dict) -> list[dict]:
                         "column": k,
                     }
                 )
-        elif d["n"] and cat.entry(f"extra.{k}").kind == "rate":  # a 0/1 counter declared a share: a percentage
+            continue
+        x = Distribution.of(d)
+        if x.n and x.mean is not None and cat.entry(f"extra.{k}").kind == "rate":  # a 0/1 counter declared a share
             rows.append(
                 {
                     "counter": cat.label(f"extra.{k}"),
-                    "mean": pct(d["mean"]),
+                    "mean": pct(x.mean),
                     "sd": "",
                     "median": "",
                     "max": "",
@@ -159,14 +160,14 @@ def counter_rows(s: dict) -> list[dict]:
                     "column": k,
                 }
             )
-        elif d["n"]:
+        elif x.n:
             rows.append(
                 {
                     "counter": cat.label(f"extra.{k}"),
-                    "mean": f"{d['mean']:.3f}",
-                    "sd": f"{d['std']:.3f}",
-                    "median": na(d["quantiles"]["p50"]),
-                    "max": na(d["max"]),
+                    "mean": f"{x.mean:.3f}",
+                    "sd": f"{x.std:.3f}",
+                    "median": na(x.median),
+                    "max": na(x.max),
                     "what it counts": cat.definition(f"extra.{k}"),
                     "column": k,
                 }
@@ -182,9 +183,9 @@ def extras_frame(s: dict) -> pl.DataFrame | None:
 def one_line(s: dict) -> str:
     """A run's headline in one line (for `sim run-defaults`): the team win rates of a team game, else every seat's
     win rate (a shared win counting 1/k, so they add up to 100%)."""
-    g = s["games"]
-    if not g["finished"]:
-        return f"no game finished ({g['truncated']} hit the turn cap, {count(g['errors'], 'error')}): raise max_turns"
+    g = SummaryFigures.of(s).games
+    if not g.finished:
+        return f"no game finished ({g.truncated} hit the turn cap, {count(g.errors, 'error')}): raise max_turns"
     w = SummaryRates.of(s)
     if is_team_game(s):
         roles = [r.role for r in w.seats]
@@ -217,7 +218,8 @@ def md(df: pl.DataFrame) -> str:
 def render_markdown(s: dict) -> str:
     """The whole summary as Markdown."""
     sc = s["scenario"]
-    g = s["games"]
+    f = SummaryFigures.of(s)
+    g = f.games
     w = SummaryRates.of(s)
     fp = w.first_player
     team = is_team_game(s)
@@ -239,16 +241,15 @@ def render_markdown(s: dict) -> str:
     out += ([f"- {scope}"] if scope else []) + [""]
     out += ["## Scenario", ""] + [f"- **{k}**: {v}" for k, v in scenario_items(s)] + [""]
     out += [
-        f"Finished games: {g['finished']} of {g['played']} (truncated at the turn cap: {g['truncated']}, "
-        f"errors: {g['errors']})",
+        f"Finished games: {g.finished} of {g.played} (truncated at the turn cap: {g.truncated}, errors: {g.errors})",
         "",
     ]
-    if g["finished"] == 0:
+    if g.finished == 0:
         out += [f"**{NO_FINISHED}**", ""]
         return "\n".join(out) + "\n"
-    if g["truncated"]:
+    if g.truncated:
         out += [
-            f"**Warning: {100 * g['truncated_rate']:.2f}% of games hit the turn cap and are left out of every "
+            f"**Warning: {100 * g.truncated_rate:.2f}% of games hit the turn cap and are left out of every "
             f"figure below.**",
             "",
         ]
@@ -282,10 +283,10 @@ def render_markdown(s: dict) -> str:
             "- Win rate by turn position: "
             + ", ".join(f"position {p.position}: {pct(p.win.rate)}" for p in w.positions),
         ]
-    if s["ties"].get("tie_rate") is not None and not team:  # (summaries written before the team note had one)
-        out.append(f"- {lab('tie').capitalize()}: {pct(s['ties']['tie_rate'])} of finished games.")
-    if "tiebreak_decided" in s["ties"]:
-        out.append(f"- {lab('extra.tiebreak_decided').capitalize()}: {pct(s['ties']['tiebreak_rate'])}.")
+    if f.ties.tie_rate is not None and not team:  # (summaries written before the team note had one)
+        out.append(f"- {lab('tie').capitalize()}: {pct(f.ties.tie_rate)} of finished games.")
+    if f.ties.tiebreak_decided is not None and f.ties.tiebreak_rate is not None:
+        out.append(f"- {lab('extra.tiebreak_decided').capitalize()}: {pct(f.ties.tiebreak_rate)}.")
     if team:
         out.append(
             f"- No {lab('first_player_advantage')} and no tie rate in a team game: a team win is one win of "

@@ -5,7 +5,7 @@ dict; the lines of `summary_lines` are what `sim tune` prints."""
 
 from __future__ import annotations
 
-from sim.model.words import count, with_sign
+from sim.model.words import POINTS, count, with_sign
 from sim.pages import plots, templating
 from sim.pages.scenario_words import lead_line
 from sim.pages.sweep_page import fmt, fmt_est
@@ -19,7 +19,7 @@ def fmt_dist(kind: str, v: float | None) -> str:
     """A distance to a target in the measure's unit: percentage points for rates."""
     if v is None:
         return "n/a"
-    return f"{100 * v:.2f} pts" if kind in ("rate", "points") else f"{v:.3f}"
+    return f"{100 * v:.2f} {POINTS}" if kind in ("rate", "points") else f"{v:.3f}"
 
 
 def target_words(t: dict) -> str:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 from sim.model import catalogue
-from sim.model.words import count, p_value, with_sign
+from sim.model.words import POINTS, count, p_value, with_sign
 from sim.stats import metrics
-from sim.stats.records import Rate, SummaryRates
+from sim.stats.records import PlayingTime, SummaryFigures, SummaryRates
 
 MAX_OTHERS = 6
 
@@ -96,10 +96,10 @@ def compare_too_few(res: dict) -> str | None:
 
 
 def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False) -> str:
-    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 pts' when ``short``), '0.45 turns'."""
+    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 points' when ``short``), '0.45 turns'."""
     if r["kind"] == "rate":
         v = 100 * r["margin"]
-        return f"{v:.1f} pts" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
+        return f"{v:.1f} {POINTS}" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
     u = _unit(cat.entry(r["name"])) if cat is not None else r.get("unit", "")
     return f"{r['margin']:.2f}" + (f" {u}" if u else "")
 
@@ -107,7 +107,10 @@ def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False)
 def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
     """A compared row's verdict (sim.stats.verdict) in words: 'changed by +3.0 percentage points (p < 1e-9 after
     Holm)', 'unchanged within ±1.0 percentage point (equivalence test p = 0.002 after Holm)', 'cannot tell yet at
-    ±1.0 percentage point: about 34,000 more games would decide'."""
+    ±1.0 percentage point: about 34,000 more games would decide'; a "cannot tell yet" whose difference is
+    significant after Holm says what is known: 'cannot tell yet whether it matters at ±1.0 percentage point: B
+    differs from A more than chance explains (p = 0.015 after Holm), but the difference is not shown beyond the
+    margin; about ...' (the words of the first-player advantage's verdict, `advantage_verdict`)."""
     from sim.stats import verdict as V
 
     kind = r.get("verdict")
@@ -120,8 +123,14 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
             return f"unchanged within ±{m} (every paired game gave the same value)"
         return f"unchanged within ±{m} (equivalence test {fmt_p(r['p_equiv_holm'])} after Holm)"
     more = r.get("more_games")
-    tail = f": {V.more_games_words(more, r.get('n') or 0)}" if more else ""
-    return f"cannot tell yet at ±{m}{tail}"
+    said = V.more_games_words(more, r.get("n") or 0) if more else ""
+    if r.get("significant"):  # a real difference, its size not yet past the margin: no verdict, but not nothing
+        return (
+            f"cannot tell yet whether it matters at ±{m}: B differs from A more than chance explains "
+            f"({fmt_p(r['p_holm'])} after Holm), but the difference is not shown beyond the margin"
+            + (f"; {said}" if said else "")
+        )
+    return f"cannot tell yet at ±{m}" + (f": {said}" if said else "")
 
 
 def compare_sentence(r: dict, cat: catalogue.View) -> str:
@@ -200,13 +209,23 @@ def compare_sentences(res: dict) -> list[str]:
         if unsure:
             most = max((r.get("more_games") or 0) for r in unsure)
             played = max((r.get("n") or 0) for r in unsure)
-            line += f", {len(unsure)} cannot be told yet" + (
-                f" ({V.more_games_words(most, played, 'them all')})" if most else ""
-            )
+            known = [r.get("label") or r["name"] for r in unsure if r.get("significant")]  # B differs: size open
+            said = [f"{_listed(known)} differ{'s' if len(known) == 1 else ''} from A more than chance explains, "
+                    f"not shown beyond {'its margin' if len(known) == 1 else 'their margins'}"] if known else []  # fmt: skip
+            said += [V.more_games_words(most, played, "them all")] if most else []
+            line += f", {len(unsure)} cannot be told yet" + (f" ({'; '.join(said)})" if said else "")
         out.append(line + ".")
     if not rows:
         out.append("No measure could be compared (see the comparability notes).")
     return out
+
+
+def _listed(names: list[str]) -> str:
+    """ "a", "a and b", "a, b and 3 more" (at most MAX_OTHERS named)."""
+    shown = names[:MAX_OTHERS]
+    if len(names) > MAX_OTHERS:
+        return f"{', '.join(shown)} and {len(names) - MAX_OTHERS} more"
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _merge_seats(rows: list[dict]) -> list[dict]:
@@ -243,12 +262,13 @@ def run_sentences(s: dict) -> list[str]:
     each headline figure holds at skill when the run played its table at skill (`sim.pages.skill_page`)."""
     cat = catalogue.for_summary(s)
     lab = cat.label
-    g = s["games"]
-    fin = g["finished"]
+    f = SummaryFigures.of(s)
+    g = f.games
+    fin = g.finished
     out: list[str] = []
     if not fin:
         return [
-            f"No game finished: all {g['played']} hit the turn cap (max_turns) or failed, so there is nothing "
+            f"No game finished: all {g.played} hit the turn cap (max_turns) or failed, so there is nothing "
             "to report; raise max_turns."
         ]
     few = metrics.too_few_for_tests(fin)
@@ -287,25 +307,23 @@ def run_sentences(s: dict) -> list[str]:
                 f"Most wins: {most} {100 * hi_s.win.rate:.1f}%; fewest: {fewest} "
                 f"{100 * lo_s.win.rate:.1f}%" + ("." if few else f" ({equal}).")
             )
-        d = s.get("decisiveness")
-        if d and d["margin"]["n"] and d["margin"]["mean"] is not None:
+        d = f.decisiveness
+        if d and d.margin.n and d.margin.mean is not None and d.close is not None:
             out.append(
-                f"{_cap(lab('margin'))}: {d['margin']['mean']:.1f} {cat.unit('margin')} on average; "
-                f"{lab('close_games')} (won by at most {d['close_margin']}): {100 * Rate.of(d['close']).rate:.1f}%."
+                f"{_cap(lab('margin'))}: {d.margin.mean:.1f} {cat.unit('margin')} on average; "
+                f"{lab('close_games')} (won by at most {d.close_margin}): {100 * d.close.rate:.1f}%."
             )
-    L, T = s["length"]["rounds"], s["length"]["turns"]
-    if L["n"]:
-        q = L["quantiles"]
+    L, T = f.length.rounds, f.length.turns
+    if L.n and L.mean is not None and T.mean is not None:
         mins = minutes_text(s, short=True)
         out.append(
-            f"{_cap(lab('length.rounds'))}: {L['mean']:.1f} on average (median {q['p50']}, 5-95% "
-            f"{q['p05']}-{q['p95']}); {lab('length.turns')}: {T['mean']:.1f} on average (median "
-            f"{T['quantiles']['p50']})" + (f"; {mins}." if mins else ".")
+            f"{_cap(lab('length.rounds'))}: {L.mean:.1f} on average (median {L.median}, 5-95% "
+            f"{L.p05}-{L.p95}); {lab('length.turns')}: {T.mean:.1f} on average (median "
+            f"{T.median})" + (f"; {mins}." if mins else ".")
         )
-    if g["truncated"]:
+    if g.truncated:
         out.append(
-            f"{_cap(lab('truncated'))}: {100 * g['truncated_rate']:.2f}% of the games played (left out of "
-            "every figure)."
+            f"{_cap(lab('truncated'))}: {100 * g.truncated_rate:.2f}% of the games played (left out of every figure)."
         )
     if not few:
         out += precision_line(s)
@@ -360,14 +378,13 @@ def seats_verdict(wins: list[float], n: int) -> str:
     return f"cannot tell yet whether every seat is fair within {pts}, chi-square {chi}{more}"
 
 
-def box_words(m: dict) -> str:
+def box_words(m: PlayingTime) -> str:
     """The box's stated playing time of summary ``length.minutes`` ``m`` in a few words: "the box says 20-30 min
     (publisher)", or that it states none."""
-    box = m["box"]
-    if not box["minutes"]:
+    if not m.box_minutes:
         return "the box states no playing time"
-    lo, hi = box["minutes"]
-    who = box["source"].split(":", 1)[0]
+    lo, hi = m.box_minutes
+    who = (m.box_source or "").split(":", 1)[0]
     return f"the box says {lo}-{hi} min ({who})" if lo != hi else f"the box says about {lo} min ({who})"
 
 
@@ -375,18 +392,16 @@ def minutes_text(s: dict, short: bool = False) -> str | None:
     """The estimated playing time of summary ``s`` in words: "playing time about 24 min a game (median 24 min, 5-95%
     22-26 min) at 13 s a turn (...)"; ``short`` names the parameter and the box's time, else the parameter's source
     and the box's in full. None without an estimate (no finished game, or a game without seconds_per_turn)."""
-    m = s["length"].get("minutes")
-    if not m or m.get("mean") is None:
+    m = SummaryFigures.of(s).length.minutes
+    if m is None or m.mean is None:
         return None
     head = (
-        f"playing time about {m['mean']:.0f} min a game (median {m['median']:.0f} min, 5-95% {m['p05']:.0f}-"
-        f"{m['p95']:.0f} min) at {m['seconds_per_turn']:g} s a turn"
+        f"playing time about {m.mean:.0f} min a game (median {m.median:.0f} min, 5-95% {m.p05:.0f}-"
+        f"{m.p95:.0f} min) at {m.seconds_per_turn:g} s a turn"
     )
     if short:
-        return (
-            head + f" (seconds_per_turn, {'the default' if m['default'] else 'set in the scenario'}); " + box_words(m)
-        )
-    return head + f" (turns x seconds_per_turn / 60; seconds_per_turn: {m['source']}); box: {m['box']['source']}"
+        return head + f" (seconds_per_turn, {'the default' if m.default else 'set in the scenario'}); " + box_words(m)
+    return head + f" (turns x seconds_per_turn / 60; seconds_per_turn: {m.source}); box: {m.box_source}"
 
 
 READABLE = 0.01  # a headline rate known to +/- 1 point (95%) reads effects of a point or two
@@ -396,7 +411,7 @@ def precision_line(s: dict) -> list[str]:
     """One sentence when the headline win rates are known to worse than +/- `READABLE` (95% half-width): how wide
     they are at this many finished games, and about how many games would make them +/- 1 point (the half-width
     shrinks as 1/sqrt(games)). Empty when they are readable already."""
-    fin = s["games"]["finished"]
+    fin = SummaryFigures.of(s).games.finished
     w = SummaryRates.of(s)
     cis = [r.ci95 for r in w.team.values()]
     if not w.team:

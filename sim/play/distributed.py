@@ -132,6 +132,16 @@ def _next_done(ac, ctx: RunContext):
     return next(ac)
 
 
+def address_problem(address: str) -> str:
+    """'' when ``address`` reads as a Dask scheduler address ([PROTOCOL://]HOST:PORT, the port 1..65535), else
+    what is wrong in one line (what Dask's own parser would raise as a ValueError with a traceback)."""
+    rest = address.strip().split("://", 1)[-1]
+    host, colon, port = rest.rpartition(":")
+    if not address.strip() or not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return f"{address.strip()!r} is not an address; give one such as tcp://HOST:8786 (a host and a port)"
+    return ""
+
+
 def scheduler_address(scheduler: str | None) -> str | None:
     """--scheduler, else $DASK_SCHEDULER_ADDRESS, else None (no existing cluster)."""
     return scheduler or os.environ.get(ENV_SCHEDULER) or None
@@ -156,6 +166,9 @@ def executor(
     if not workers and not address:
         yield InProcess(threads)
         return
+    why = address_problem(address) if address and not workers else ""  # (--scheduler is checked earlier)
+    if why:
+        raise ExecutionError(f"{'--scheduler' if scheduler else '$' + ENV_SCHEDULER}: {why}")
     import logging
 
     from distributed import Client, LocalCluster

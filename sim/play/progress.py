@@ -28,6 +28,7 @@ MIN_TIMED_S = 1.0  # no rate (nor time left) before this many seconds of games a
 STARTUP_SAID_S = 1.0  # a start-up at least this long (and a tenth of the run) is said apart in the last line
 SIDES = ("A", "B")  # a compared run's sides, as said
 STEP_SAID_S = 0.5  # writing the report said while it runs once it takes this long (said when done otherwise)
+STEP_TICK_S = EVERY_S  # and while it still runs, its time so far added to that line this often
 
 
 def _duration(s: float) -> str:
@@ -225,6 +226,7 @@ class Lines:
         self.t_played, self.what, self.doing, self.said = self.clock(), what, doing, False
         self.broken = False  # the step line begun was ended early by a line of `say` (its time said again at the end)
         self.lock = threading.Lock()
+        self.ticked = threading.Event()  # set when the step is over: `_tick` stops
         self.timer = threading.Timer(STEP_SAID_S, self._say_step)
         self.timer.daemon = True
         self.timer.start()
@@ -235,6 +237,19 @@ class Lines:
                 self.said = True
                 self._say(self.games_line(self.t_played))
                 print(f"{self.label}: {self.doing} {self.what} ...", end="", file=self.stream, flush=True)
+                import threading
+
+                threading.Thread(target=self._tick, daemon=True).start()
+
+    def _tick(self) -> None:
+        """While the report is still being written: its time so far added to the step line every `STEP_TICK_S`
+        ("writing the report ... 10 s ... 20 s ..."; a slow at-skill table or arc once left a minute of silence)."""
+        t_played = self.t_played or 0.0  # (set before the timer that starts this)
+        while not self.ticked.wait(STEP_TICK_S):
+            with self.lock:
+                if self.ticked.is_set() or self.broken:  # (over, or the line was ended by another)
+                    return
+                print(f" {self.clock() - t_played:.0f} s ...", end="", file=self.stream, flush=True)
 
     def say(self, line: str) -> None:
         """``line`` on a line of its own while the report is being written (`sim arc`'s timelines): a step line begun
@@ -253,6 +268,7 @@ class Lines:
             self._stop.set()
         if self.t_played is not None:
             self.timer.cancel()
+            self.ticked.set()
             if kind is None:
                 self._say_step()  # said now if writing was quick
             with self.lock:

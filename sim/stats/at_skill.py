@@ -18,7 +18,7 @@ from typing import Any
 from sim.stats import ladder_fit as lf
 from sim.stats import verdict as V
 from sim.stats.metrics import MIN_GAMES_FOR_TESTS
-from sim.stats.records import Estimate
+from sim.stats.records import Estimate, SummaryFigures
 
 FIGURE_WORDS = {
     "first_player_advantage": "first-player advantage",
@@ -38,7 +38,8 @@ def figure_words(key: str, role_title: Any = None) -> str:
 def summary_figures(s: dict) -> dict[str, dict]:
     """The balance figures of a run summary (`sim.stats.summary`): {key: {value, ci95, se, unit, n, ...}} in the
     ladder's form (`ladder_fit.rate_figure`, `seat_spread`, `length_figure`); empty when no game finished."""
-    fin = int(s["games"]["finished"])
+    f = SummaryFigures.of(s)
+    fin = int(f.games.finished)
     if not fin:
         return {}
     out: dict[str, dict] = {}
@@ -51,9 +52,9 @@ def summary_figures(s: dict) -> dict[str, dict]:
             out["first_player_advantage"] = lf.rate_figure(float(fp["win"]["wins"]), fin, fp["fair_share"])
         if len(s["seats"]) > 1:
             out["seat_spread"] = lf.seat_spread([float(r["win"]["wins"]) for r in s["seats"]], fin, len(s["seats"]))
-    t = s["length"]["turns"]
-    se = float(t["std"]) / math.sqrt(t["n"]) if t["n"] > 1 and t.get("std") is not None else math.nan
-    out["length_turns"] = lf.length_figure(float(t["mean"]), se, int(t["n"]))
+    t = f.length.turns
+    se = float(t.std) / math.sqrt(t.n) if t.n > 1 and t.std is not None else math.nan
+    out["length_turns"] = lf.length_figure(float(t.known_mean), se, int(t.n))
     return out
 
 

@@ -521,9 +521,7 @@ def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> 
     f = (lambda v: f"{100 * v:+.1f} points") if share else (lambda v: f"{v:+.1f} turns")
     m = f"{100 * head['margin']:.1f} points" if share else f"{head['margin']:.1f} turns"
     more = head.get("more_games")
-    tell = f"cannot tell yet at ±{m}" + (
-        f": about {V.round_games(more):,} games a table in all would decide" if more else ""
-    )
+    tell = f"cannot tell yet at ±{m}" + (f": {V.about_games(more)} games a table in all would decide" if more else "")
     if key == "seat_spread":
         if head["kind"] == V.UNCHANGED:
             return f"seats equal within ±{m} of the fair share at {strongest}"

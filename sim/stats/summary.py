@@ -19,7 +19,7 @@ from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS, Aggregates
 from sim.stats.arc import summary as arc_summary
 from sim.stats.metrics import distribution, mean_ci, rate
-from sim.stats.records import Rate
+from sim.stats.records import Distribution, Rate
 
 SCHEMA = 1
 TEAM_TIE_NOTE = (
@@ -113,6 +113,20 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
             "mean_by_round": [float(agg.curve_sum[c, r] / g[r]) if g[r] else None for r in range(len(g))],
             "ci95_by_round": ci,
         }
+    turns = distribution(agg.turns_hist, 0)
+    length: dict[str, Any] = {"turns": turns, "rounds": distribution(agg.rounds_hist, 0)}
+    mins = minutes(sc, Distribution.of(turns))
+    if mins is not None:
+        length["minutes"] = mins
+    ties: dict[str, Any] = (
+        {"tie_rate": None, "note": TEAM_TIE_NOTE}
+        if coop
+        else {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else None}
+    )
+    if "tiebreak_decided" in agg.extra_columns and not coop:
+        i = agg.extra_columns.index("tiebreak_decided")
+        ties["tiebreak_decided"] = int(agg.extra_sum[i])
+        ties["tiebreak_rate"] = int(agg.extra_sum[i]) / fin if fin else 0.0
     team = None
     if spec.team_roles:
         team = {role: rate(_team_wins(agg, roles, role), fin) for role in dict.fromkeys(roles)}
@@ -136,12 +150,8 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
             "advantage": None if fp is None or fair is None or not fin else fp.rate - fair,
             "advantage_ci95": None if fp is None or fair is None or not fin else [fp.lo - fair, fp.hi - fair],
         },
-        "ties": (
-            {"tie_rate": None, "note": TEAM_TIE_NOTE}
-            if coop
-            else {"shared_games": agg.shared_games, "tie_rate": agg.shared_games / fin if fin else None}
-        ),
-        "length": {"turns": distribution(agg.turns_hist, 0), "rounds": distribution(agg.rounds_hist, 0)},
+        "ties": ties,
+        "length": length,
         "matchups": matchup,
         "extras": extras,
         "curves": curves,
@@ -152,13 +162,6 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     from sim.stats import arc_tips
 
     arc_tips.attach(out["arc"], agg.arc_paths, sc.spec, sc.params, sc.players)  # a team game: when the house tips
-    mins = minutes(sc, out["length"]["turns"])
-    if mins is not None:
-        out["length"]["minutes"] = mins
-    if "tiebreak_decided" in agg.extra_columns and not coop:
-        i = agg.extra_columns.index("tiebreak_decided")
-        out["ties"]["tiebreak_decided"] = int(agg.extra_sum[i])
-        out["ties"]["tiebreak_rate"] = int(agg.extra_sum[i]) / fin if fin else 0.0
     # what every measure of this scenario is (label, unit, kind, definition), from the catalogue (sim.model.catalogue)
     from sim.model.catalogue import block
     from sim.stats.measures import measures
@@ -169,7 +172,7 @@ def summarize(sc: Scenario, agg: Aggregates, provenance: dict | None = None) -> 
     return out
 
 
-def minutes(sc: Scenario, turns: dict) -> dict | None:
+def minutes(sc: Scenario, turns: Distribution) -> dict | None:
     """summary.json ``length.minutes``: the playing time of a finished game estimated as turns x seconds_per_turn /
     60 (the mean, median, 5% and 95% quantiles of the turns `distribution` ``turns``, in minutes; None where no game
     finished), with the parameter's value, whether it is the game's default, where that default comes from, and the
@@ -181,13 +184,12 @@ def minutes(sc: Scenario, turns: dict) -> dict | None:
         return None
     s = float(sc.params[SECONDS_PER_TURN])
     per = lambda v: None if v is None else v * s / 60.0  # noqa: E731
-    q = turns["quantiles"]
     default = s == float(ps.default)
     return {
-        "mean": per(turns["mean"]),
-        "median": per(q.get("p50")),
-        "p05": per(q.get("p05")),
-        "p95": per(q.get("p95")),
+        "mean": per(turns.mean),
+        "median": per(turns.median),
+        "p05": per(turns.p05),
+        "p95": per(turns.p95),
         "seconds_per_turn": s,
         "default": default,
         "source": (

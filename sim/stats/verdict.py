@@ -211,9 +211,27 @@ def round_games(n: int) -> int:
 FAR_BEYOND = 10**12  # more games than this is said in words, not as a 30-digit number
 
 
+def games_words(n: int) -> str:
+    """A count of games that would decide, as every line, page and table cell says it: rounded up to two
+    significant digits (`round_games`: "34,000", "1,200,000"), billions in words ("69 billion", not
+    "69,000,000,000"), "more than a trillion" past `FAR_BEYOND`: no run plays that many."""
+    if n > FAR_BEYOND:
+        return "more than a trillion"
+    r = round_games(n)
+    if r >= 10**12:
+        return "a trillion"
+    return f"{r / 10**9:g} billion" if r >= 10**9 else f"{r:,}"
+
+
 def about_games(n: int) -> str:
-    """ "about 34,000" (`round_games`), or "more than a trillion" past `FAR_BEYOND`: no run plays that many."""
-    return "more than a trillion" if n > FAR_BEYOND else f"about {round_games(n):,}"
+    """ "about 34,000", "about 69 billion", or "more than a trillion" (`games_words`) in a sentence."""
+    said = games_words(n)
+    return said if n > FAR_BEYOND else f"about {said}"
+
+
+def more_games_cell(n: int) -> str:
+    """A table cell's "+34,000 games", "+69 billion games", or "more than a trillion more games" (`games_words`)."""
+    return "more than a trillion more games" if n > FAR_BEYOND else f"+{games_words(n)} games"
 
 
 IMPRACTICAL_FACTOR = 50  # more games than this many times those played ...

@@ -8,6 +8,7 @@ results in SQLite (reports/web/jobs.sqlite), so they survive a restart. Modules,
     config     the server's settings (address, token, folders, workers), checked once
     safety     paths: only the scenarios/ and reports/ folders are read or written through the app
     forms      the form fields of a scenario, generated from the parameter specs, and their validation (`--set`'s)
+    words      the API's one-line errors in a form's words (its fields as it names them, not the CLI's options)
     store      the SQLite database of jobs and results
     jobs       the job specs, their permanent key, the worker-process side that plays them through the API
     app        the FastAPI application: templates, static files, token, error pages

@@ -4,7 +4,8 @@ Every field is one override name as ``sim run --set`` takes it (``track_len``, `
 ``seats.2.strategy``, ``seats.2.w_goal``, ``games``), with its label, unit, allowed values, the file's value and the
 default, and its help. A field the designer left at the file's value is no override; the others become
 ``NAME=VALUE`` texts in the form's order (a seat's strategy before its parameters), validated by `sim.api.public.load`:
-the error shown beside a field is the very line ``sim run --set`` prints (`OverrideError`).
+the error found for a field is the very line ``sim run --set`` prints (`OverrideError`), shown beside it in the
+form's words (`sim.web.words`).
 """
 
 from __future__ import annotations

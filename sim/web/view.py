@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from sim.model.words import POINTS
+
 
 def when(t: float | None) -> str:
     """Seconds since the epoch as UTC "2026-12-06 05:40:12" ("" for None)."""
@@ -37,11 +39,11 @@ def figure(v: Any, kind: str = "") -> str:
 
 
 def diff(v: Any, kind: str = "") -> str:
-    """A difference B - A, signed: a rate's in percentage points ("+0.33 pp"), other numbers as `figure`."""
+    """A difference B - A, signed: a rate's in percentage points ("+0.33 points", `sim.model.words.POINTS`), other numbers as `figure`."""
     if v is None:
         return "n/a"
     if kind == "rate" and isinstance(v, (int, float)):
-        return f"{100 * v:+.2f} pp"
+        return f"{100 * v:+.2f} {POINTS}"
     return ("+" if isinstance(v, (int, float)) and v > 0 else "") + figure(v, kind)
 
 
@@ -52,7 +54,7 @@ def interval(lo: Any, hi: Any, kind: str = "", signed: bool = False) -> str:
         return "n/a"
     if lo == hi:
         return "none (every game equal)"
-    scale, unit = (100.0, "%" if not signed else " pp") if kind == "rate" else (1.0, "")
+    scale, unit = (100.0, "%" if not signed else f" {POINTS}") if kind == "rate" else (1.0, "")
     for digits in range(2, 8):
         a, b = (f"{scale * x:{'+' if signed else ''}.{digits}f}" for x in (lo, hi))
         if a != b:
@@ -68,9 +70,9 @@ def verdict(kind: Any, more: Any = None) -> str:
     "cannot tell yet (+34,000 games)"."""
     words = VERDICT_WORDS.get(str(kind), "n/a")
     if kind == "cannot_tell" and more:
-        from sim.stats.verdict import round_games
+        from sim.stats.verdict import more_games_cell
 
-        words += f" (+{round_games(int(more)):,} games)"
+        words += f" ({more_games_cell(int(more))})"
     return words
 
 

@@ -26,6 +26,15 @@ def test_an_unknown_keyword_is_an_option_error_naming_it_and_the_keywords_allowe
 
 
 @pytest.mark.kernel
+@pytest.mark.parametrize("name", ["run", "compare", "sweep"])
+def test_an_out_that_is_not_a_path_is_an_option_error_naming_it(name, tmp_path):
+    """`out=123` was pathlib's TypeError from deep inside the call (a fresh user's find)."""
+    with pytest.raises(sim.OptionError, match=r"^out: expected a folder path .*, got int 123$") as e:
+        getattr(sim, name)(MOOR, games=10, out=123)
+    assert e.value.field == "out"
+
+
+@pytest.mark.kernel
 def test_too_many_positional_arguments_are_an_option_error_too():
     with pytest.raises(sim.OptionError, match=r"^sim.load: too many positional arguments"):
         sim.load(MOOR, None, None, None, None, None)

@@ -84,28 +84,10 @@ def test_moor_sample_hidden_reshuffles_only_the_sealed_covered_tiles():
     assert len(deals) > 1
     # a re-dealt state is a state the game can go on from: rollouts from it end normally
     st2, _, _ = _resample(step, st, 0, prm, 1, batch)
-    from kernels.batch import BatchOutputs
+    from kernels.batch import play_games
 
-    out = BatchOutputs(
-        np.zeros((4, sc.players), np.int32),
-        *(np.zeros(4, np.int32) for _ in range(4)),
-        np.zeros((4, len(sc.spec.extra_columns)), np.int32),
-        np.zeros((4, 0, 0), np.int32),
-    )
-    k.play_batch(
-        np.uint64(1),
-        np.uint64(0),
-        np.int64(0),
-        np.int64(4),
-        np.int64(sc.players),
-        prm,
-        sc.sids(),
-        sc.sparams(),
-        *out,
-        k.batch_scratch(sc.players, prm),
-        None,
-        st2,
-    )
+    scratch, n_extra = k.batch_scratch(sc.players, prm), len(sc.spec.extra_columns)
+    out = play_games(k.play_batch, scratch, 1, 0, 0, 4, sc.players, prm, sc.sids(), sc.sparams(), n_extra, resume=st2)
     assert (out.status == loop.ST_DONE).all()
 
 

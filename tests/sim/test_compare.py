@@ -407,6 +407,26 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
     assert page.index('id="verdict"') < page.index('id="differences"')
 
 
+HUNTERS_WIN = {  # a compared row: the hunters' win rate, changed by +22.7 points
+    "name": "team.hunter",
+    "label": "hunters win",
+    "kind": "rate",
+    "a": 0.33,
+    "a_ci95": [0.326, 0.334],
+    "b": 0.557,
+    "b_ci95": [0.552, 0.561],
+    "diff": 0.227,
+    "diff_ci95": [0.221, 0.233],
+    "p": 1e-30,
+    "p_holm": 1e-29,
+    "significant": True,
+    "identical": False,
+    "margin": 0.01,
+    "verdict": "changed",
+    "p_equiv_holm": 1.0,
+}
+
+
 @pytest.mark.kernel
 def test_compare_sentence_words():
     """Each of the three verdicts in words: changed (significant and beyond the margin), unchanged (the equivalence
@@ -415,24 +435,7 @@ def test_compare_sentence_words():
     from sim.pages import verdicts
 
     cat = catalogue.View("treasure_hunters", "basic", ["weighted"] * 4, True)
-    r = {
-        "name": "team.hunter",
-        "label": "hunters win",
-        "kind": "rate",
-        "a": 0.33,
-        "a_ci95": [0.326, 0.334],
-        "b": 0.557,
-        "b_ci95": [0.552, 0.561],
-        "diff": 0.227,
-        "diff_ci95": [0.221, 0.233],
-        "p": 1e-30,
-        "p_holm": 1e-29,
-        "significant": True,
-        "identical": False,
-        "margin": 0.01,
-        "verdict": "changed",
-        "p_equiv_holm": 1.0,
-    }
+    r = dict(HUNTERS_WIN)
     assert verdicts.compare_sentence(r, cat) == (
         "Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: "
         "+22.7 percentage points [+22.1, +23.3], changed by +22.7 percentage points (p < 1e-9 after Holm; margin "
@@ -445,6 +448,34 @@ def test_compare_sentence_words():
     r.update(verdict="cannot_tell", more_games=33_412)
     assert verdicts.compare_sentence(r, cat).endswith(
         "cannot tell yet at ±1.0 percentage point: about 34,000 more games would decide"
+    )
+
+
+@pytest.mark.kernel
+def test_a_significant_shift_not_shown_beyond_its_margin_says_what_is_known():
+    """A bare "cannot tell yet" for a shift significant after Holm (p 0.015) but not shown past its 1-point margin
+    hid what is known: B differs from A; whether it matters is what cannot be told yet. The verdict stays."""
+    from sim.model import catalogue
+    from sim.pages import verdicts
+
+    cat = catalogue.View("treasure_hunters", "basic", ["weighted"] * 4, True)
+    r = dict(HUNTERS_WIN, b=0.345, b_ci95=[0.340, 0.350], diff=0.015, diff_ci95=[0.003, 0.027], p=0.005)
+    r.update(p_holm=0.015, verdict="cannot_tell", p_equiv_holm=0.8, more_games=33_412, n=8000)
+    assert verdicts.compare_sentence(r, cat).endswith(
+        "cannot tell yet whether it matters at ±1.0 percentage point: B differs from A more than chance explains "
+        "(p = 0.015 after Holm), but the difference is not shown beyond the margin; about 34,000 more games would "
+        "decide"
+    )
+    res = {
+        "a": {
+            "game": "treasure_hunters",
+            "scenario": {"params": {"mode": "basic"}, "seats": [{"strategy": "weighted"}] * 4},
+        },
+        "metrics": [r],
+    }
+    assert verdicts.compare_sentences(res)[-1] == (
+        "Of the 1 measure compared, 0 unchanged within their margins, 1 cannot be told yet (hunters win differs from A "
+        "more than chance explains, not shown beyond its margin; about 34,000 more games would decide them all)."
     )
 
 
@@ -500,7 +531,7 @@ def test_compare_states_a_rate_counter_difference_in_points(tmp_path):
     assert r.exit_code == 0, r.output
     md = (tmp_path / "c" / "compare.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| top score tied, settled by the tie-break"))
-    assert " pts " in row and "%" in row, row
+    assert " points " in row and "%" in row and " pts" not in row, row
 
 
 @pytest.mark.kernel

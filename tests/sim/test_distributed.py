@@ -168,3 +168,20 @@ def test_the_arc_crosses_to_the_workers(dask_ex):
         m for m in b["metrics"] if m["name"] == "arc.comeback"
     ]
     assert any(m["name"] == "arc.comeback" for m in b["metrics"])
+
+
+@pytest.mark.parametrize(
+    "address, ok",
+    [("tcp://10.0.0.5:8786", True), ("localhost:8786", True), ("foo", False), ("tcp://localhost", False),
+     ("tcp://h:0", False), ("tcp://h:99999", False), (" ", False)],
+)  # fmt: skip
+def test_a_scheduler_address_is_read_before_dask_parses_it(address, ok):
+    """A malformed address was Dask's ValueError with a traceback; now one line naming what is wrong."""
+    assert (distributed.address_problem(address) == "") is ok
+
+
+def test_a_malformed_scheduler_variable_is_one_line_naming_the_variable(monkeypatch):
+    monkeypatch.setenv(distributed.ENV_SCHEDULER, "foo")
+    with pytest.raises(distributed.ExecutionError, match=r"^\$DASK_SCHEDULER_ADDRESS: 'foo' is not an address"):
+        with distributed.executor():
+            pass

@@ -495,7 +495,7 @@ def test_enough_games_keep_their_intervals_and_tests():
 def test_an_interval_of_points_does_not_repeat_the_unit():
     from sim.pages import balance_figures
 
-    assert balance_figures.pts(0.019) == "+1.90 pts" and balance_figures.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
+    assert balance_figures.pts(0.019) == "+1.90 points" and balance_figures.ci_pts([0.0034, 0.0352]) == "[+0.34, +3.52]"
 
 
 @pytest.mark.kernel

@@ -146,14 +146,21 @@ def test_run_defaults_of_one_game_keeps_the_other_games_reports_in_the_index(tmp
     scen = tmp_path / "scenarios"
     (scen / "moor").mkdir(parents=True)
     (scen / "treasure_hunters").mkdir()
-    shutil.copy(DATA / "moor-2p-small.toml", scen / "moor" / "small.toml")
-    shutil.copy(DATA / "th-basic-4p-shuffle.toml", scen / "treasure_hunters" / "shuffle.toml")
+    # each report's table at skill at 200 games (its size follows skill_games, not --games: the scenarios' own sizes
+    # played 4,000 and 9,604 games that no assertion here needs)
+    for src, dst in (
+        ("moor-2p-small.toml", "moor/small.toml"),
+        ("th-basic-4p-shuffle.toml", "treasure_hunters/shuffle.toml"),
+    ):
+        text = (DATA / src).read_text()
+        (scen / dst).write_text(text.replace("\nseed = ", "\nskill_games = 200\nseed = ", 1))
     for mod in (cli, cli_common):
         monkeypatch.setattr(mod, "SCENARIOS", scen)
     monkeypatch.setattr("sim.model.paths.REPORTS", tmp_path / "reports")
     for game in ("treasure_hunters", "moor"):
         r = CliRunner().invoke(app, ["run-defaults", "--game", game, "--games", "60"])
         assert r.exit_code == 0, r.output
+        assert "  at skill (learned, 200 games, " in r.output, r.output
     html = (tmp_path / "reports" / "index.html").read_text()
     assert 'href="th-basic-4p/summary.html"' in html and 'href="test-moor-2p/summary.html"' in html
     assert html.index("test-moor-2p") < html.index("th-basic-4p")  # by game, as the scenarios folder

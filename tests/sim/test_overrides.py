@@ -668,3 +668,10 @@ def test_moors_tiebreak_is_the_rule_and_a_bad_value_names_the_search_seats_tiebr
         cli.invoke(app, ["run", str(REPO / "scenarios" / "moor" / "4p.toml"), "--set", "tiebreak=score"])
     )
     assert line.endswith("(e.g. --set tiebreak=rulebook)"), line  # no search seat: no note
+
+
+@pytest.mark.kernel
+def test_a_huge_whole_number_is_shown_short_when_out_of_range():
+    """1e99 reads as a whole number; its message showed all of its 100 digits (a fresh user's find)."""
+    with pytest.raises(overrides.OverrideError, match=r"params\.track_len: 1e\+99 is out of range; allowed 19\.\.62$"):
+        overrides.load(MOOR4, [("track_len", 1e99)])

@@ -18,6 +18,7 @@ from sim.model.scenario import load
 from sim.play import progress as PG
 from sim.play import runner as RN
 from sim.play import work
+from sim.stats.records import GameCounts
 
 cli = CliRunner()
 REPO = Path(__file__).resolve().parents[2]
@@ -29,14 +30,14 @@ def test_make_run_line_says_turn_cap_and_errors_apart():
     """Turnwall's default scenarios: '(4,990 finished, 10 stopped at the turn cap or in error)' left a designer
     guessing which; the summary counts them apart, and so does the line."""
     assert (
-        cli_run.unfinished({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0})
+        cli_run.unfinished(GameCounts.of({"played": 5000, "finished": 4990, "truncated": 10, "errors": 0}))
         == " (4,990 finished, 10 stopped at the turn cap, max_turns)"
     )
     assert (
-        cli_run.unfinished({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3})
+        cli_run.unfinished(GameCounts.of({"played": 5000, "finished": 4987, "truncated": 10, "errors": 3}))
         == " (4,987 finished, 10 stopped at the turn cap, max_turns, 3 ended in an error)"
     )
-    assert cli_run.unfinished({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0}) == ""
+    assert cli_run.unfinished(GameCounts.of({"played": 5000, "finished": 5000, "truncated": 0, "errors": 0})) == ""
 
 
 def test_last_progress_line_says_start_up_apart_from_games_per_second():
@@ -162,6 +163,27 @@ def test_writing_the_report_is_said_while_it_runs_and_ended_when_stopped(monkeyp
     except KeyboardInterrupt:
         pass
     assert buf.getvalue().endswith("moor-4p: writing the report ... stopped\n")
+
+
+def test_a_long_report_adds_its_time_so_far_to_the_step_line(monkeypatch):
+    """A minute of writing (an at-skill table, the arc) once showed nothing after "writing the report ..."."""
+    import re
+    import time
+
+    from sim.play import progress as PG
+
+    monkeypatch.setattr(PG, "STEP_SAID_S", 0.01)
+    monkeypatch.setattr(PG, "STEP_TICK_S", 0.05)
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(10, "moor-4p", buf, clock=lambda: now[0]) as lines:
+        now[0] += 1
+        lines.advance(10)
+        lines.played()
+        for _ in range(3):
+            now[0] += 10
+            time.sleep(0.2)
+    said = buf.getvalue().splitlines()[-1]
+    assert re.fullmatch(r"moor-4p: writing the report \.\.\.( \d+ s \.\.\.){2,} 30\.0 s", said), said
 
 
 def test_a_report_failing_at_once_leaves_no_progress_line():

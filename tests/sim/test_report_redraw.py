@@ -251,6 +251,7 @@ def test_report_of_another_commands_folder_says_what_it_is(kind, tmp_path):
         (lambda s: s["scenario"].update(players=3), "field seats: one object per seat (3, scenario.players); got 2"),
         (lambda s: s["seats"][0]["win"].update(ci95=[0.5]), "field seats[0].win.ci95: two shares [low, high]"),
         (lambda s: s.update(arc=[1]), "field arc: an object, or null for a run without the game's arc; got a list"),
+        (lambda s: s["scenario"].update(game="chess"), "field scenario.game: unknown game 'chess'; allowed: "),
     ],
 )
 def test_report_redraw_of_a_corrupt_summary_names_the_field_and_what_it_takes(rep, corrupt, says):

@@ -141,3 +141,75 @@ def test_the_cli_refuses_a_bad_table_option_in_one_line_and_writes_nothing(tmp_p
     r = CliRunner().invoke(cli_main.app, [command, str(f), "--out", str(tmp_path / "o")])
     assert r.exit_code == EXIT_BAD_INPUT and says in one_error_line(r)
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    "table, lines, key, meant",
+    [
+        ("tune", 'track_len = "20..30"\ntargt = "length.rounds=5"', "targt", "target"),
+        ("tune", TUNE + "trails = 7", "trails", "trials"),
+        ("sweep", SWEEP + 'mdoe = "zip"', "mdoe", "mode"),
+        ("sweep", SWEEP + "game = 30", "game", "games"),
+        ("sweep", SWEEP + 'measure = ["length.rounds"]', "measure", "measures"),
+    ],
+)
+def test_a_misspelt_table_option_is_named_with_the_option_it_is_close_to(tmp_path, table, lines, key, meant):
+    """`targt = "..."` was read as a parameter to tune ("'...' is not a range"): a key that names no setting of the
+    game but is close to one of the table's options is that option misspelt."""
+    f = _file(tmp_path, table, lines)
+    build = tune_spec.build if table == "tune" else sweep_spec.build
+    with pytest.raises(sweep_spec.SweepError) as e:
+        build(f)
+    assert str(e.value).startswith(f"{f}: unknown key '{key}' in [{table}]; did you mean '{meant}'? (its options: ")
+    assert not e.value.usage
+
+
+def test_a_parameter_of_the_game_is_read_as_one_not_as_a_misspelt_option(tmp_path):
+    t = tune_spec.build(_file(tmp_path, "tune", TUNE + 'seats.0.w_goal = "0.5..2.0"'))
+    assert [p.name for p in t.params] == ["track_len", "seats.0.w_goal"]
+
+
+@pytest.mark.parametrize(
+    "command, table, line, says",
+    [
+        ("sweep", "sweep", SWEEP + 'mode = "zipp"', "[sweep] mode: 'zipp' is not allowed"),
+        ("tune", "tune", TUNE + "batch = 0", "[tune] batch: 0 is out of range"),
+        ("tune", "tune", 'hauntings = "1..2"\ntarget = "length.rounds=5"', "[tune] hauntings: "),
+        ("tune", "tune", 'track_len = "20..30"\ntarget = "nosuch=5"', "[tune] target nosuch=5: 'nosuch' is not a "),
+    ],
+)
+def test_an_error_of_the_table_names_its_file_first_in_sweep_and_tune_alike(tmp_path, command, table, line, says):
+    f = _file(tmp_path, table, line)
+    r = CliRunner().invoke(cli_main.app, [command, str(f), "--out", str(tmp_path / "o")])
+    assert one_error_line(r).startswith(f"error: {f}: {says}")
+
+
+NOT_A_RANGE = (
+    "'a..b' is not a range; write LO..HI or LO..HI step S with a number at each end (e.g. 20..60, 0.5..2.0, "
+    "20..60 step 5), or "
+)
+
+
+@pytest.mark.parametrize(
+    "given, where, instead",
+    [
+        ("--set", "--set track_len=a..b", "a list of values a,b,c"),
+        ("[sweep]", "[sweep] track_len", "an array of values"),
+        ("--param", "--param track_len=a..b", "two or more choices a,b,c"),
+        ("[tune]", "[tune] track_len", "an array of choices"),
+    ],
+)
+def test_a_bad_range_is_worded_alike_in_sweeps_and_tunes(tmp_path, given, where, instead):
+    """`a..b` got three wordings (sweep's table, tune's option, tune's table) and --set took it as a text value:
+    one wording now (`sweep_spec.not_a_range`), each naming what else its entry takes."""
+    target = 'target = "length.rounds=5"\n'
+    with pytest.raises(sweep_spec.SweepError) as e:
+        if given == "--set":
+            sweep_spec.build(_file(tmp_path, "", ""), sets=["track_len=a..b"])
+        elif given == "[sweep]":
+            sweep_spec.build(_file(tmp_path, "sweep", 'track_len = "a..b"'))
+        elif given == "--param":
+            tune_spec.build(_file(tmp_path, "tune", target), params=["track_len=a..b"])
+        else:
+            tune_spec.build(_file(tmp_path, "tune", target + 'track_len = "a..b"'))
+    assert str(e.value) == f"{where}: {NOT_A_RANGE}{instead}"

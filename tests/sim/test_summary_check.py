@@ -63,3 +63,12 @@ def test_a_seats_field_is_named_by_its_index():
     assert problem(s) == "field seats[1].win.ci95: two shares [low, high] from 0 to 1; got a list"
     del s["seats"][1]["win"]
     assert problem(s) == "field seats[1].win: an object (wins, games, rate, ci95); it is missing"
+
+
+def test_an_unknown_game_is_named_not_drawn_with_another_games_words():
+    """scenario.game = "chess" passed as a game's name and the report was drawn with generic labels."""
+    s = copy.deepcopy(GOOD)
+    s["scenario"]["game"] = "chess"
+    line = problem(s)
+    assert line is not None and line.startswith("field scenario.game: unknown game 'chess'; allowed: ")
+    assert "moor" in line and "turnwall" in line

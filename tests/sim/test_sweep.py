@@ -699,7 +699,7 @@ def test_sweep_points_name_their_unit_once_and_one_point_is_singular():
     """A second new user read `+0.80 pts [-2.84, +4.81] pts` and "(1 points played, 1 reused)"."""
     from sim.pages.sweep_page import fmt, fmt_ci
 
-    assert f"{fmt('points', 0.008)} {fmt_ci('points', (-0.0284, 0.0481))}" == "+0.80 pts [-2.84, +4.81]"
+    assert f"{fmt('points', 0.008)} {fmt_ci('points', (-0.0284, 0.0481))}" == "+0.80 points [-2.84, +4.81]"
     src = (Path(__file__).resolve().parents[2] / "sim/cli/sweep.py").read_text()
     assert "points played" not in src and "count(len(played.played), 'point')" in src
 
@@ -906,6 +906,8 @@ def test_a_sweep_with_nothing_to_sweep_says_so(tmp_path):
         ["--target", "first_player_advantage=x"],
         ["--mode", "zip", "--set", "die_faces=4,6,8"],
         ["--scheduler", " "],
+        ["--scheduler", "foo"],
+        ["--scheduler", "tcp://localhost"],
     ],
 )
 def test_a_bad_sweep_option_exits_2_like_every_bad_option(tmp_path, bad):

@@ -68,3 +68,22 @@ def test_a_count_of_one_takes_the_singular_everywhere_a_count_is_said(tmp_path):
     with lines:
         lines._status(lines.clock())
     assert buf.getvalue().startswith("slow: 0% (0 of 1 game;")
+
+
+def test_a_difference_of_rates_is_in_points_in_every_line_page_and_cell():
+    """Percentage points were written "pts", "pp" and "points": one word now (`sim.model.words.POINTS`), after
+    the number in sentences and table cells alike."""
+    from sim.pages import balance_figures, tune_page, verdicts
+    from sim.pages.sweep_words import fmt
+    from sim.web import view
+
+    said = [
+        fmt("points", 0.008),
+        tune_page.fmt_dist("rate", 0.044),
+        verdicts.margin_text({"kind": "rate", "margin": 0.01}, short=True),
+        balance_figures.pts(0.019),
+        view.diff(0.0033, "rate"),
+        view.interval(-0.0012, 0.0109, "rate", True),
+    ]
+    assert said == ["+0.80 points", "4.40 points", "1.0 points", "+1.90 points", "+0.33 points",
+                    "-0.12 points … +1.09 points"]  # fmt: skip

@@ -13,7 +13,7 @@ import pytest
 from sim.model.scenario import load
 from sim.play.runner import new_aggregates
 from sim.stats import metrics
-from sim.stats.records import Estimate, Rate, SummaryRates
+from sim.stats.records import Decisiveness, Distribution, Estimate, Rate, SummaryFigures, SummaryRates
 from sim.stats.summary import summarize
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,3 +94,62 @@ def test_a_summary_from_before_positions_and_teams_reads_with_none_of_them():
     w = SummaryRates.of(s)
     assert w.positions == () and w.team == {} and w.first_player is None
     assert len(w.seats) == 2
+
+
+def test_summary_figures_read_every_count_and_distribution_of_a_summary_as_written_to_disk():
+    s = json.loads(json.dumps(_summary()))
+    f = SummaryFigures.of(s)
+    g = s["games"]
+    assert (f.games.played, f.games.finished, f.games.truncated, f.games.errors) == (
+        g["played"],
+        g["finished"],
+        g["truncated"],
+        g["errors"],
+    )
+    assert f.games.truncated_rate == g["truncated_rate"] and f.games.truncated == 20  # one game in ten
+    for key, d in (("turns", f.length.turns), ("rounds", f.length.rounds)):
+        assert d.to_dict() == s["length"][key]
+        assert json.dumps(d.to_dict()) == json.dumps(s["length"][key])  # same fields, order and numbers
+    assert [d.to_dict() for d in f.scores] == [r["score"] for r in s["seats"]]
+    t = f.length.turns
+    assert (t.p05, t.median, t.p95) == tuple(s["length"]["turns"]["quantiles"][q] for q in ("p05", "p50", "p95"))
+    assert t.known_mean == s["length"]["turns"]["mean"] and t.half_width() > 0
+    assert sum(t.counts) == t.n == f.games.finished
+    assert (f.ties.tie_rate, f.ties.shared_games) == (s["ties"]["tie_rate"], s["ties"]["shared_games"])
+    m = s["length"]["minutes"]
+    assert f.length.minutes is not None
+    assert (f.length.minutes.mean, f.length.minutes.median, f.length.minutes.seconds_per_turn) == (
+        m["mean"],
+        m["median"],
+        m["seconds_per_turn"],
+    )
+    assert f.decisiveness is None  # added by the API after summarize (sim.api.core), not by the summary
+
+
+def test_a_distribution_with_no_game_observed_has_no_mean_and_says_so_when_asked_for_one():
+    d = Distribution.of(metrics.distribution([0, 0, 0], 5))
+    assert d.n == 0 and d.mean is None and d.median is None and d.half_width() == 0.0
+    with pytest.raises(ValueError, match="no mean"):
+        _ = d.known_mean
+
+
+def test_a_summary_from_before_played_minutes_and_tiebreaks_reads_without_them():
+    s = json.loads(json.dumps(_summary(50)))
+    del s["games"]["played"], s["length"]["minutes"], s["ties"]["tiebreak_decided"], s["ties"]["tiebreak_rate"]
+    f = SummaryFigures.of(s)
+    assert f.games.played == f.games.finished  # the index's reading of a summary without "played"
+    assert f.length.minutes is None and f.ties.tiebreak_decided is None and f.decisiveness is None
+    assert f.length.turns.to_dict() == s["length"]["turns"]
+
+
+def test_a_decisiveness_block_reads_its_margin_interval_and_close_games():
+    d = {
+        "margin": metrics.distribution([0, 3, 5, 2], 0),
+        "mean_ci95": [1.5, 2.3],
+        "close_margin": 1,
+        "close": metrics.rate(3, 10),
+    }
+    x = Decisiveness.of(d)
+    assert x is not None and x.margin.to_dict() == d["margin"] and x.mean_ci95 == (1.5, 2.3)
+    assert x.close is not None and x.close.to_dict() == d["close"] and x.close_margin == 1
+    assert Decisiveness.of(None) is None

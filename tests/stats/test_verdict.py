@@ -109,3 +109,23 @@ def test_a_number_of_games_past_a_trillion_is_said_in_words():
     assert V.about_games(34_123) == "about 35,000"
     assert V.about_games(6_600_000_000_000_000_000_000_000_000_000) == "more than a trillion"
     assert V.more_games_words(10**33, 300).startswith("more than a trillion more games would decide")
+
+
+@pytest.mark.parametrize(
+    "more, sentence, cell",
+    [
+        (33_412, "about 34,000", "+34,000 games"),
+        (68_812_345_678, "about 69 billion", "+69 billion games"),
+        (3 * 10**15, "more than a trillion", "more than a trillion more games"),
+    ],
+)
+def test_games_that_would_decide_are_said_one_way_in_the_ladder_the_report_and_a_table(more, sentence, cell):
+    """The ladder printed "about 69,000,000,000 games" where the report says "more than a trillion": one formatter
+    (`verdict.games_words`) for sentences, the ladder's verdicts and table cells."""
+    from sim.stats import ladder_fit
+
+    head = {"kind": V.CANNOT_TELL, "margin": 0.01, "more_games": more, "estimate": 0.0}
+    ladder = ladder_fit.skill_words("first_player_advantage", head, "weighted", "search 64")
+    assert f": {sentence} games a table in all would decide" in ladder
+    assert V.more_games_words(more, 1000).startswith(f"{sentence} more games would decide")
+    assert V.more_games_cell(more) == cell

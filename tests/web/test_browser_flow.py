@@ -1,5 +1,5 @@
 """The workbench as a designer uses it, in Debian's Chromium driven by Playwright (pointed at /usr/bin/chromium;
-no browser download): pick Moor 4p, change track_len (a bad value first: the --set line beside the field), run,
+no browser download): pick Moor 4p, change track_len (a bad value first: its line beside the field), run,
 watch the progress, read the verdict, compare with the file, cancel a long run, and reload after a server restart.
 
 Needs /usr/bin/chromium (CI installs it: .ci/run). Skipped only with SIM_NO_BROWSER=1; without chromium it fails
@@ -126,12 +126,10 @@ def test_designer_flow_in_chromium(browser, tmp_path):
         page = browser.new_page()
         page.set_default_timeout(60_000)
         open_moor(page, server)
-        # a bad value: the --set line beside the field, on change
+        # a bad value: its line beside the field, on change, in the form's words
         page.fill("#f-track_len", "5")
         page.press("#f-track_len", "Tab")
-        expect(page.locator("#f-track_len-msg")).to_contain_text(
-            "--set track_len=5: params.track_len: 5 is out of range; allowed 19..62"
-        )
+        expect(page.locator("#f-track_len-msg")).to_contain_text("track_len: 5 is out of range; allowed 19..62")
         page.fill("#f-track_len", "40")
         page.press("#f-track_len", "Tab")
         expect(page.locator("#f-track_len-msg")).to_be_empty()

@@ -5,6 +5,7 @@ that marks a running job interrupted, and a scenario named <script> shown as tex
 from __future__ import annotations
 
 import html
+import re
 import time
 
 import pytest
@@ -81,7 +82,8 @@ def test_sweep_job(c):
     assert j.status == "done", j.error
     assert c.get(f"/reports/{j.folder}/sweep.html").status_code == 200
     page = html.unescape(c.get(f"/jobs/{j.id}").text)  # each point's figures on the job's page
-    assert 'id="points"' in page and "track_len = 25" in page and "track_len = 35" in page and " pp" in page
+    assert 'id="points"' in page and "track_len = 25" in page and "track_len = 35" in page
+    assert re.search(r"[0-9] points\b", page) and " pp" not in page  # one word for percentage points (POINTS)
     bad = c.post("/jobs", data={**form, "sweep_values": "5..9"})
     assert bad.status_code == 400 and "track_len" in html.unescape(bad.text)
 

@@ -1,6 +1,7 @@
 """Jobs: submit one from a form (run, compare, sweep from a scenario's form; ladder and tune from theirs), its
 page, its live progress (htmx polls it), cancel. A bad form answers HTTP 400 with the form again and the one-line
-error beside its field, in the words of the command line."""
+error beside its field, in the form's words (`sim.web.words`: its fields as it names them, not the command line's
+options)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from sim.web.render import render
 from sim.web.routes.pick import open_form, sweepable, values_of
 from sim.web.safety import inside, relative
 from sim.web.store import Job, Store
+from sim.web.words import fields_in_form_words, form_words
 
 router = APIRouter()
 
@@ -266,7 +268,10 @@ async def submit(request: Request) -> Response:
             spec, game, players = tune_spec(settings, code, values)
         else:
             raise FormError(f"kind: unknown kind {kind!r}; allowed: run, compare, sweep, ladder, tune")
-    except FormError as e:
+    except FormError as cli_words:  # the API's words (its options); shown in the form's
+        e = FormError(
+            form_words(str(cli_words), kind), cli_words.field_name, fields_in_form_words(cli_words.others, kind)
+        )
         if kind in ("run", "compare", "sweep") and values.get("scenario"):
             try:
                 _, form = open_form(settings, values["scenario"], values)
@@ -274,7 +279,7 @@ async def submit(request: Request) -> Response:
                 raise e from None
             form.errors = {**e.others, e.field_name: str(e)}
             return render(request, "scenario.html", 400, form=form, sweepable=sweepable(form), error=str(e))
-        raise
+        raise e from None
     job_id = queue(request, spec, game, players)
     return RedirectResponse(f"/jobs/{job_id}", status_code=303)
 

@@ -14,6 +14,7 @@ from sim.web import forms
 from sim.web.config import Settings
 from sim.web.render import render
 from sim.web.safety import inside, relative
+from sim.web.words import form_words
 
 router = APIRouter()
 
@@ -93,11 +94,11 @@ def seats(request: Request) -> Response:
 
 @router.post("/validate", response_class=HTMLResponse)
 async def validate(request: Request) -> Response:
-    """One field's error line as ``sim run --set`` prints it, or nothing (htmx, on change). The field is named by
-    the ``field`` value; the form's values come with it."""
+    """One field's error line as ``sim run --set`` finds it, in the form's words (`sim.web.words`), or nothing
+    (htmx, on change). The field is named by the ``field`` value; the form's values come with it."""
     settings: Settings = request.app.state.settings
     values = values_of(await request.form())
     name = values.get("field", "")
     path, form = open_form(settings, values.get("scenario", ""), values)
     line = forms.check_field(path, form, name, values.get(name, ""), values)
-    return HTMLResponse(f'<span class="error" role="alert">{escape(line)}</span>' if line else "")
+    return HTMLResponse(f'<span class="error" role="alert">{escape(form_words(line, "run"))}</span>' if line else "")

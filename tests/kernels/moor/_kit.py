@@ -190,9 +190,11 @@ def blank(n: int = 4, prm=None, log=None):
 
 def legal(st, prm) -> list[int]:
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
-    n = R.legal_actions(st, prm, mask)
+    listed = np.full(R.N_ACTIONS, -1, dtype=np.int8)
+    n = R.legal_actions(st, prm, mask, listed)
     out = [a for a in range(R.N_ACTIONS) if mask[a]]
     assert len(out) == n
+    assert listed[:n].tolist() == out, "the list of legal actions (the random pick's) differs from the mask"
     return out
 
 

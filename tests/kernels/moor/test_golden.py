@@ -100,7 +100,7 @@ def record(sc, g: int) -> dict:
     log = np.zeros((1, R.LOG_W), dtype=np.int32)
     R.new_game(st, prm, n, order, log)
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
-    tmp = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    legal = np.zeros(R.N_ACTIONS, dtype=np.int8)
     first = g % n
     steps = []
     while st[R.S_PHASE] != R.PH_OVER:
@@ -110,12 +110,12 @@ def record(sc, g: int) -> dict:
             steps.append(["roll", roll])
             R.apply_chance(st, roll, log)
             continue
-        nl = R.legal_actions(st, prm, mask)
+        nl = R.legal_actions(st, prm, mask, legal)
         if nl == 1:
             a = int(np.flatnonzero(mask)[0])
         else:
             seat = (first + int(st[R.S_CUR])) % n
-            a = int(S.decide(sids[seat], sp[seat], st, prm, mask, nl, rng, 1 + seat, tmp))
+            a = int(S.decide(sids[seat], sp[seat], st, prm, mask, nl, rng, 1 + seat, legal))
         steps.append(["action", a])
         R.apply_action(st, prm, a, log)
     sc_pos = np.zeros(R.MAX_PLAYERS, dtype=np.int32)
@@ -161,6 +161,7 @@ def replay_kernel(doc: dict):
     log = np.zeros((1, R.LOG_W), dtype=np.int32)
     R.new_game(st, prm, n, np.array(doc["deal"], dtype=np.int32), log)
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    legal = np.zeros(R.N_ACTIONS, dtype=np.int8)
     for i, (kind, v) in enumerate(doc["steps"]):
         if kind == "roll":
             assert st[R.S_PHASE] == R.PH_ROLL, f"step {i}: a roll where a decision is due"
@@ -168,7 +169,7 @@ def replay_kernel(doc: dict):
             R.apply_chance(st, v, log)
         else:
             assert st[R.S_PHASE] not in (R.PH_ROLL, R.PH_OVER), f"step {i}: an action at a chance node"
-            R.legal_actions(st, prm, mask)
+            R.legal_actions(st, prm, mask, legal)
             assert mask[v], f"step {i}: action {v} is not legal"
             R.apply_action(st, prm, v, log)
     assert st[R.S_PHASE] == R.PH_OVER

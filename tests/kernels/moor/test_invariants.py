@@ -214,13 +214,13 @@ def permute_covered(st, st2, rng):
 
 
 @njit_alloc
-def decide_any(sid, sp, st, prm, mask, nl, rng, row, tmp):
+def decide_any(sid, sp, st, prm, mask, nl, rng, row, legal):
     """Strategy ``sid``'s choice, the learned policy included (dispatched as kernels/moor/step.py's `decide`)."""
     if sid == S.S_LEARNED:
         return F.learned_choice(
             sp, st, prm, mask, rng, row, Marker(np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, np.int64))
         )
-    return S.decide(sid, sp, st, prm, mask, nl, rng, row, tmp)
+    return S.decide(sid, sp, st, prm, mask, nl, rng, row, legal)
 
 
 @njit_alloc
@@ -245,7 +245,7 @@ def run_checked(seed, g, n, prm, sids, sparams, hidden):
     R.new_game(st, prm, n, order, log)
     prev = np.zeros(R.MAX_PLAYERS * R.MAX_PAWNS, dtype=np.int32)
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
-    tmp = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    legal = np.zeros(R.N_ACTIONS, dtype=np.int8)
     first = g % n
     compared = 0
     decisions = 0
@@ -258,7 +258,7 @@ def run_checked(seed, g, n, prm, sids, sparams, hidden):
                 return 18, st[R.S_TURNS], decisions, compared
             R.apply_chance(st, 1 + bounded(rng, 0, prm[R.P_DIE_FACES]), log)
         else:
-            nl = R.legal_actions(st, prm, mask)
+            nl = R.legal_actions(st, prm, mask, legal)
             if nl < 1:
                 return 19, st[R.S_TURNS], decisions, compared
             seat = (first + st[R.S_CUR]) % n
@@ -272,12 +272,12 @@ def run_checked(seed, g, n, prm, sids, sparams, hidden):
                     for sid in range(N_STRATEGIES):
                         rng_a[:] = rng
                         rng_b[:] = rng
-                        a1 = decide_any(sid, sparams[seat], st, prm, mask, nl, rng_a, 1 + seat, tmp)
-                        a2 = decide_any(sid, sparams[seat], st2, prm, mask, nl, rng_b, 1 + seat, tmp)
+                        a1 = decide_any(sid, sparams[seat], st, prm, mask, nl, rng_a, 1 + seat, legal)
+                        a2 = decide_any(sid, sparams[seat], st2, prm, mask, nl, rng_b, 1 + seat, legal)
                         if a1 != a2:
                             return 17, st[R.S_TURNS], decisions, compared
                         compared += 1
-                a = decide_any(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, tmp)
+                a = decide_any(sids[seat], sparams[seat], st, prm, mask, nl, rng, 1 + seat, legal)
                 if a < 0 or a >= R.N_ACTIONS or mask[a] == 0:
                     return 16, st[R.S_TURNS], decisions, compared
             R.apply_action(st, prm, a, log)

@@ -60,6 +60,7 @@ def compare_hidden(seed, n, prm, sp, games, leak):
     log = np.zeros((1, R.LOG_W), dtype=np.int32)
     order = np.empty(R.N_DEALT, dtype=np.int32)
     mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    legal = np.zeros(R.N_ACTIONS, dtype=np.int8)
     scores = Marker(np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))  # kernels.policy.new_marker
     compared = 0
     differ = 0
@@ -75,7 +76,7 @@ def compare_hidden(seed, n, prm, sp, games, leak):
             if st[R.S_PHASE] == R.PH_ROLL:
                 R.apply_chance(st, 1 + bounded(rng, 0, prm[R.P_DIE_FACES]), log)
                 continue
-            nl = R.legal_actions(st, prm, mask)
+            nl = R.legal_actions(st, prm, mask, legal)
             row = 1 + st[R.S_CUR]
             if nl > 1 and permute_covered(st, st2, rng) >= 2:
                 if leak:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.batch import play_games
 from kernels.moor import play as PL
 from kernels.moor import rules as R
 from kernels.moor import strategies as S
@@ -33,28 +34,9 @@ def _scenario(n, seats, seed, params=None, seat_params=None):
 
 def _kernel_batch(sc, games):
     n = sc.players
-    out = dict(
-        scores=np.zeros((games, n), np.int32),
-        winners=np.zeros(games, np.int32),
-        turns=np.zeros(games, np.int32),
-        rounds=np.zeros(games, np.int32),
-        status=np.zeros(games, np.int32),
-        extra=np.zeros((games, len(PL.EXTRA_COLUMNS)), np.int32),
-        curves=np.zeros((games, 0, 0), np.int32),
+    return play_games(
+        PL.play_batch, PL.batch_scratch(n), sc.seed, 0, 0, games, n, sc.prm(), sc.sids(), sc.sparams(), PL.N_EXTRA
     )
-    PL.play_batch(
-        np.uint64(sc.seed),
-        np.uint64(0),
-        0,
-        games,
-        n,
-        sc.prm(),
-        sc.sids(),
-        sc.sparams(),
-        *out.values(),
-        PL.batch_scratch(n),
-    )
-    return out
 
 
 def _compare(sc, games):
@@ -62,11 +44,11 @@ def _compare(sc, games):
     for g in range(games):
         o = O.play_game(sc, g)
         got = dict(
-            scores=[int(x) for x in k["scores"][g]],
-            winners=int(k["winners"][g]),
-            status=int(k["status"][g]),
-            turns=int(k["turns"][g]),
-            rounds=int(k["rounds"][g]),
+            scores=[int(x) for x in k.scores[g]],
+            winners=int(k.winners[g]),
+            status=int(k.status[g]),
+            turns=int(k.turns[g]),
+            rounds=int(k.rounds[g]),
         )
         assert o == got, f"{sc.players} players, seats {[s.strategy for s in sc.seats]}, game {g}"
     return games

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.batch import play_games
 from kernels.moor import features as F
 from kernels.moor import play as PL
 from kernels.moor import rules as R
@@ -528,18 +529,9 @@ def test_a08_seat_rotation():
     prm = prm_of()
     sids = np.zeros(n, dtype=np.int64)
     sp = np.zeros((n, S.N_SPARAMS), dtype=np.float64)
-    out = dict(
-        scores=np.zeros((games, n), np.int32),
-        winners=np.zeros(games, np.int32),
-        turns=np.zeros(games, np.int32),
-        rounds=np.zeros(games, np.int32),
-        status=np.zeros(games, np.int32),
-        extra=np.zeros((games, len(PL.EXTRA_COLUMNS)), np.int32),
-        curves=np.zeros((games, 0, 0), np.int32),
-    )
-    PL.play_batch(np.uint64(1), np.uint64(0), 0, games, n, prm, sids, sp, *out.values(), PL.batch_scratch(n))
+    out = play_games(PL.play_batch, PL.batch_scratch(n), 1, 0, 0, games, n, prm, sids, sp, PL.N_EXTRA)
     first = list(PL.EXTRA_COLUMNS).index("first_seat")
-    assert [int(x) for x in out["extra"][:, first]] == [g % n for g in range(games)]
+    assert [int(x) for x in out.extra[:, first]] == [g % n for g in range(games)]
 
 
 def test_a09_set_points_parameter():
@@ -770,17 +762,17 @@ def test_c11_strategies_never_read_covered_tiles():
             put(st, prm, 8, [treasure(URN) if under == ghost(6) else ghost(6), treasure(BONE)])
             R.apply_chance(st, 2, log)
             mask = np.zeros(R.N_ACTIONS, np.int8)
-            nl = R.legal_actions(st, prm, mask)
+            legal = np.zeros(R.N_ACTIONS, np.int8)
+            nl = R.legal_actions(st, prm, mask, legal)
             rng = np.zeros((N_STREAMS_MAX, 4), np.uint64)
             seed_stream(rng, 1, 3, 0, 0, 1)
             sp = np.array([d for _, d, _ in S.WEIGHT_SPECS], dtype=np.float64)
-            tmp = np.zeros(R.N_ACTIONS, np.int8)
             if sid == S.S_LEARNED:  # dispatched by step.decide (its weights: a row of random ones)
                 row = np.random.default_rng(1).uniform(-3.0, 3.0, F.N_LEARNED_PARAMS)
                 row[0] = 0.0
                 picks.append(int(F.learned_choice(row, st, prm, mask, rng, 1, new_marker(R.N_ACTIONS))))
             else:
-                picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, tmp)))
+                picks.append(int(S.decide(sid, sp, st, prm, mask, nl, rng, 1, legal)))
         assert picks[0] == picks[1]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kernels.batch import BatchOutputs, play_games
 from kernels.treasure_hunters import play as PL
 from kernels.treasure_hunters import rules as R
 from sim.play import runner
@@ -14,38 +15,13 @@ from tests.kernels.tables import per_game_outputs, table
 from .test_invariants import setup
 
 
-def batch(prm, sids, sp, n, game0, games, seed=11):
-    out = dict(
-        scores=np.zeros((games, n), np.int32),
-        winners=np.zeros(games, np.int32),
-        turns=np.zeros(games, np.int32),
-        rounds=np.zeros(games, np.int32),
-        status=np.zeros(games, np.int32),
-        extra=np.zeros((games, PL.N_EXTRA), np.int32),
-        curves=np.zeros((games, 2, PL.CURVE_LEN), np.int32),
+def batch(prm, sids, sp, n, game0, games, seed=11) -> BatchOutputs:
+    return play_games(
+        PL.play_batch, PL.batch_scratch(n), seed, 0, game0, games, n, prm, sids, sp, PL.N_EXTRA, (2, PL.CURVE_LEN)
     )
-    PL.play_batch(
-        np.uint64(seed),
-        np.uint64(0),
-        np.int64(game0),
-        np.int64(games),
-        np.int64(n),
-        prm,
-        sids,
-        sp,
-        out["scores"],
-        out["winners"],
-        out["turns"],
-        out["rounds"],
-        out["status"],
-        out["extra"],
-        out["curves"],
-        PL.batch_scratch(n),
-    )
-    return out
 
 
-def chunked(prm, sids, sp, n, total, sizes):
+def chunked(prm, sids, sp, n, total, sizes) -> BatchOutputs:
     parts, g = [], 0
     i = 0
     while g < total:
@@ -53,7 +29,7 @@ def chunked(prm, sids, sp, n, total, sizes):
         parts.append(batch(prm, sids, sp, n, g, k))
         g += k
         i += 1
-    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    return BatchOutputs(*(np.concatenate(x) for x in zip(*parts)))
 
 
 CASES = [
@@ -73,8 +49,8 @@ def test_threads_and_chunks_do_not_matter(mode, n, seats, monkeypatch):
     whole, pieces = batch(prm, sids, sp, n, 0, 1500), chunked(prm, sids, sp, n, 1500, [1, 7, 300, 64])
     for key in one:
         assert np.array_equal(one[key], three[key]), key
-    for key in whole:
-        assert np.array_equal(whole[key], pieces[key]), key
+    for key, a, b in zip(BatchOutputs._fields, whole, pieces):
+        assert np.array_equal(a, b), key
     assert (one["status"] == 0).all()
 
 
@@ -83,23 +59,23 @@ def test_trace_game_is_the_batch_game():
     b = batch(prm, sids, sp, 3, 40, 5)
     for i in range(5):
         tr = PL.trace_game(np.uint64(11), np.uint64(0), 40 + i, 3, prm, sids, sp, 20000, 2)
-        assert (tr.scores == b["scores"][i]).all() and tr.winners == b["winners"][i] and tr.status == b["status"][i]
-        assert tr.turns == b["turns"][i] and tr.rounds == b["rounds"][i] and (tr.extra == b["extra"][i]).all()
+        assert (tr.scores == b.scores[i]).all() and tr.winners == b.winners[i] and tr.status == b.status[i]
+        assert tr.turns == b.turns[i] and tr.rounds == b.rounds[i] and (tr.extra == b.extra[i]).all()
 
 
 def test_output_conventions():
     prm, sids, sp = setup("basic", 4, ["weighted"] * 4)
     o = batch(prm, sids, sp, 4, 0, 2000)
-    ex = o["extra"]
+    ex = o.extra
     col = {c: i for i, c in enumerate(PL.EXTRA_COLUMNS)}
     win = ex[:, col["outcome"]] == R.OUT_WIN
     assert win.any() and (~win).any()
-    assert (o["winners"][win] == 0b1111).all() and (o["winners"][~win] == 0).all()  # a team win: every seat
-    assert (o["scores"] == ex[:, [col["jewels_out_end"]]]).all()
+    assert (o.winners[win] == 0b1111).all() and (o.winners[~win] == 0).all()  # a team win: every seat
+    assert (o.scores == ex[:, [col["jewels_out_end"]]]).all()
     assert (ex[:, col["first_seat"]] == np.arange(2000) % 4).all()
     for g in range(2000):
-        r = int(o["rounds"][g])
-        cv = o["curves"][g]
+        r = int(o.rounds[g])
+        cv = o.curves[g]
         k = min(r, PL.CURVE_LEN)
         assert (cv[:, :k] >= 0).all() and (cv[:, k:] == -1).all()  # -1 after the end
         if r <= PL.CURVE_LEN:
@@ -110,8 +86,8 @@ def test_output_conventions():
     assert (ex[win, col["lost_jewels_out"]] == 0).all()
     prm, sids, sp = setup("head_haunter", 4, ["haunter_builder", "weighted", "weighted", "weighted"])
     o = batch(prm, sids, sp, 4, 0, 600)
-    oc = o["extra"][:, col["outcome"]]
-    assert set(np.unique(o["winners"][oc == R.OUT_WIN])) <= {0b1110}
-    assert set(np.unique(o["winners"][(oc == R.OUT_HH_SIX) | (oc == R.OUT_HH_STUCK)])) == {1}
-    assert (o["extra"][:, col["first_seat"]] == 1 + np.arange(600) % 3).all()
-    assert (o["scores"][:, 0] == o["extra"][:, col["hauntings_end"]]).all()
+    oc = o.extra[:, col["outcome"]]
+    assert set(np.unique(o.winners[oc == R.OUT_WIN])) <= {0b1110}
+    assert set(np.unique(o.winners[(oc == R.OUT_HH_SIX) | (oc == R.OUT_HH_STUCK)])) == {1}
+    assert (o.extra[:, col["first_seat"]] == 1 + np.arange(600) % 3).all()
+    assert (o.scores[:, 0] == o.extra[:, col["hauntings_end"]]).all()

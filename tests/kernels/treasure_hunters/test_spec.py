@@ -60,12 +60,16 @@ def test_default_scenarios_cover_every_mode_and_player_count():
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_default_scenario_plays(path):
+    """200 games of each default scenario end well; of a search scenario 8, as each of its decisions plays 64
+    rollout games to the end (200 of them took minutes; tests/kernels/test_batch_digests.py pins their outputs)."""
+    from sim.model.search import has_search
     from sim.play import runner
 
     sc = load(path)
-    out = runner.play_chunk(sc, 0, 200)
+    n = 8 if has_search(sc) else 200
+    out = runner.play_chunk(sc, 0, n)
     assert (out.status == 0).all() and (out.turns > 0).all()
-    assert out.extra.shape == (200, len(PL.EXTRA_COLUMNS)) and out.curves.shape == (200, 2, PL.CURVE_LEN)
+    assert out.extra.shape == (n, len(PL.EXTRA_COLUMNS)) and out.curves.shape == (n, 2, PL.CURVE_LEN)
 
 
 @pytest.mark.parametrize(
