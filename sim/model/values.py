@@ -21,8 +21,9 @@ def out_of_range(where: str, value: Any, lo: Any, hi: Any = None) -> str:
 
 
 def _shown(v: Any) -> str:
-    """A value as given, but an integer of more than 15 digits (e.g. 1e99 read as a whole number) as 1e+99."""
-    return f"{v:.3g}" if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**15 else str(v)
+    """A value as given, but an integer of more than 30 digits (1e99 read as a whole number) as 1e+99; a seed just
+    past 2^64-1 is still shown in full."""
+    return f"{v:.3g}" if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**30 else str(v)
 
 
 def range_text(lo: Any, hi: Any) -> str:
