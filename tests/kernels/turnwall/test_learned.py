@@ -192,10 +192,11 @@ def test_x3_search_with_learned_rollouts_plays():
 
 
 class NextProbe:
-    """A `decide` for `hidden_check` (the learned seats' weight on ``next`` 0, so their decisions skip computing it):
-    at every learned decision, every feature of every legal action (`features._fill`, ``next`` always computed), the
-    decision those features and the seat's weights give (summed in feature order, ties to the lower action), and,
-    where the seat may end its turn, the planner's best whole turn from where it stands (S2, S3)."""
+    """A `decide` for `hidden_check` (greedy learned seats: with a weight on ``next`` 0 their decisions skip computing
+    it, otherwise they compute it only where it may change the pick, `features.greedy_ahead`): at every learned
+    decision, every feature of every legal action (`features._fill`, ``next`` always computed), the decision those
+    features and the seat's weights give (summed in feature order, ties to the lower action), and, where the seat may
+    end its turn, the planner's best whole turn from where it stands (S2, S3, the search never cut short)."""
 
     def __init__(self):
         self.decisions = self.differ = self.ends = self.wrong_next = 0
@@ -219,7 +220,7 @@ class NextProbe:
         if mask[R.A_END] and st[R.S_PHASE] != R.PH_PLACE:
             end = st.copy()
             end[R.S_MOVES_LEFT] = prm[R.P_MOVES]
-            v = S.plan_search(end, prm, row_w, sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near)[0]
+            v = S.plan_search(end, prm, row_w, sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near, np.inf)[0]
             if v < -1e17:
                 v = S.score(end, end, 0, prm, int(st[R.S_CUR]), row_w, sc.probs, sc.near, 0)
             self.ends += 1
@@ -227,12 +228,14 @@ class NextProbe:
         return a
 
 
-def test_s7_next_is_the_best_next_turn_and_a_zero_weight_skips_it_without_changing_a_decision():
+@pytest.mark.parametrize("w_next", [0.0, 0.7, -0.7, 3.0])
+def test_s7_next_is_the_best_next_turn_and_a_greedy_policy_decides_as_the_full_features(w_next):
     """Feature ``next`` of ending the turn is the planner's value of the best whole turn from where the ghost
-    stands; a policy whose weight on ``next`` is 0 does not compute it (`learned_choice`'s ``ahead``) and decides
-    exactly as the full features say."""
+    stands (its search stopped early at `features.top_cell` gives the same value); a greedy policy decides exactly as
+    the full features say, whether its weight on ``next`` is 0 (it does not compute it: `learned_choice`'s
+    ``ahead``) or not (it computes it only for the actions whose bound may still beat the best score)."""
     gen = np.random.default_rng(5)
-    seats = [{**_weights(gen), "w_next": 0.0} for _ in range(3)]
+    seats = [{**_weights(gen), "w_next": w_next} for _ in range(3)]
     sc = scenario(4, ("learned",) * 3 + ("planner",), seat_params=seats + [{}])
     probe = NextProbe()
     hidden_check(sc, gen, decide=probe, games=3)
