@@ -152,26 +152,19 @@ def _memo_call_types() -> None:
     types without reference counting fails). A hit sets the implementation key the template gave, as a fresh
     resolution does; a failed resolution is never remembered; a key that cannot be hashed is resolved as before."""
     from numba.core import targetconfig
-    from numba.core.cpu_options import FastMathOptions, InlineOptions
     from numba.core.types import functions
+
+    from kernels._inline import flags_key
 
     if getattr(functions.Function, "_sim_memo", False):
         return
     resolve = functions.Function.get_call_type
     memo: dict = {}
 
-    def option(v):  # (the two option records Numba sets in flags define __eq__ but no hash: their contents)
-        if isinstance(v, FastMathOptions):
-            return ("fastmath", frozenset(v.flags))
-        if isinstance(v, InlineOptions):
-            return ("inline", v._inline)
-        return v
-
     def get_call_type(self, context, args, kws):
         flags = targetconfig.ConfigStack.top_or_none()
         try:
-            opts = flags and frozenset((k, option(v)) for k, v in flags._values.items())
-            key = (self, context, tuple(args), tuple(kws.items()), opts)
+            key = (self, context, tuple(args), tuple(kws.items()), flags and flags_key(flags))
             hit = memo.get(key)
         except TypeError:
             return resolve(self, context, args, kws)
@@ -190,10 +183,11 @@ def _memo_call_types() -> None:
 
 _memo_call_types()
 
-from kernels import _codegen  # noqa: E402
+from kernels import _codegen, _inline  # noqa: E402
 from kernels._noalias import NoAliasDispatcher  # noqa: E402
 
 _codegen.install()  # each entry point's call tree optimized and made into machine code once (kernels/_codegen.py)
+_inline.install()  # an inline='always' function's untyped IR made once, and copied cheaply (kernels/_inline.py)
 
 
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)

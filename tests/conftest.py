@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import re
 import shutil
@@ -132,24 +134,39 @@ def game_group(nodeid: str) -> str | None:
     """'tests/kernels/GAME' for a test under tests/kernels/GAME/ (node ids are relative to the repository);
     'tests/kernels/FILE.py::GAME' for a case of a test there whose parameter is a scenario file of GAME
     (``[scenarios/GAME/...]``: the batch digests' learned and search cases compile their kernels once, not on
-    both workers at the same moment); else None."""
+    both workers at the same moment); the module's path for a test in a module with a module-scoped fixture (a
+    baseline folder, a written report, a Dask cluster: built once, not once per worker); else None."""
     path, _, rest = nodeid.partition("::")
     parts = path.split("/")
-    if parts[:2] != ["tests", "kernels"]:
-        return None
-    if len(parts) > 3:
-        return "/".join(parts[:3])
-    case = re.search(r"\[scenarios/(\w+)/", rest)
-    return f"{path}::{case[1]}" if case else None
+    if parts[:2] == ["tests", "kernels"]:
+        if len(parts) > 3:
+            return "/".join(parts[:3])
+        case = re.search(r"\[scenarios/(\w+)/", rest)
+        if case:
+            return f"{path}::{case[1]}"
+    return path if _module_fixture(path) else None
+
+
+_MODULE_FIXTURE = re.compile(r"""@pytest\.fixture\([^)]*scope=["'](module|session)["']""")
+
+
+@functools.cache
+def _module_fixture(path: str) -> bool:
+    """Whether the test module at ``path`` (relative to the repository) declares a module- or session-scoped
+    fixture."""
+    f = REPO / path
+    return f.suffix == ".py" and f.is_file() and bool(_MODULE_FIXTURE.search(f.read_text()))
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """`--dist loadgroup`: one game's kernel tests (tests/kernels/GAME/) on one worker, so the Python-callable twins
-    of its rule functions, which the warm-up leaves out, compile once and in one process; every other test is its
-    own unit. Done here and not with ``xdist_group`` marks: pytest-xdist 3.8 groups by a suffix it writes into the
-    node id, which pytest 9 ignores (its node ids are no longer an attribute one sets), so the marks grouped
-    nothing. The groups go out first (the largest first), the single tests in collection order after them."""
+    of its rule functions, which the warm-up leaves out, compile once and in one process; a module with a
+    module-scoped fixture on one worker (`game_group`); every other test is its own unit. Done here and not with
+    ``xdist_group`` marks: pytest-xdist 3.8 groups by a suffix it writes into the node id, which pytest 9 ignores
+    (its node ids are no longer an attribute one sets), so the marks grouped nothing. The groups go out first (the
+    largest first), then the single tests that play games, then those that compile nothing (`plays_games`), each in
+    collection order."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
@@ -158,7 +175,47 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             return game_group(nodeid) or nodeid
 
+        def schedule(self) -> None:
+            first = self.collection is None
+            super().schedule()
+            if first and self.collection is not None:
+                # the units that play games before those that compile nothing (each a fraction of a second): the
+                # run ends on quick tests, so the worker done first does not idle while the other plays a long one
+                queue = sorted(self.workqueue.items(), key=lambda unit: not any(map(plays_games, unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(queue)
+
     return GameGroups(config, log)
+
+
+def plays_games(nodeid: str) -> bool:
+    """Whether the test ``nodeid`` is marked ``kernel`` (it compiles or plays games), read from its module's source:
+    the scheduler runs where nothing is collected. Everything under tests/kernels/ is."""
+    path, _, rest = nodeid.partition("::")
+    if path.startswith("tests/kernels/"):
+        return True
+    marked = _kernel_marked(path)
+    name = rest.split("[")[0].split("::")
+    return marked is None or any(n in marked for n in name)
+
+
+@functools.cache
+def _kernel_marked(path: str) -> frozenset[str] | None:
+    """The test functions and classes of the module at ``path`` marked ``kernel``; None where its ``pytestmark``
+    marks them all."""
+    f = REPO / path
+    if f.suffix != ".py" or not f.is_file():
+        return frozenset()
+    tree = ast.parse(f.read_text())
+    marked = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+            if "mark.kernel" in ast.unparse(node.value):
+                return None
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if any("mark.kernel" in ast.unparse(d) for d in node.decorator_list):
+                marked.add(node.name)
+    return frozenset(marked)
 
 
 # the games' kernels split between the warm-up processes, the costliest first (Treasure Hunters: three modes)

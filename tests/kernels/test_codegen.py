@@ -153,3 +153,39 @@ def test_a_call_typed_under_fastmath_or_inline_options_is_kept_too():
         first = add.get_call_type(ctx, (types.int16, types.int16), {})
         assert len(memo) == entries + 1
         assert add.get_call_type(ctx, (types.int16, types.int16), {}) is first and len(memo) == entries + 1
+
+
+@njit(inline="always", cache=False)
+def _halve_odd(x):
+    y = x * 3
+    if y % 2 == 1:
+        y = y // 2
+    return y
+
+
+@njit(cache=False)
+def _two_sites(a, b):
+    return _halve_odd(a) + 100 * _halve_odd(b)
+
+
+@njit(cache=False)
+def _one_more_site(a):
+    return _halve_odd(a) - 1
+
+
+@njit(entry=True, cache=False)
+def _sites_entry(a, b):
+    return _two_sites(a, b), _one_more_site(a + b)
+
+
+def test_an_inlined_function_is_made_once_and_each_site_keeps_its_own_variables():
+    from numba.core.inline_closurecall import InlineWorker
+
+    memo = InlineWorker.inline_function.memo
+    # (each site's y its own: 3 -> 1 at the first, 6 at the second)
+    assert _sites_entry(1, 2) == (1 + 100 * 6, 4 - 1)
+    made = [ir for (f, _ctx), ir in memo.items() if f is _halve_odd.py_func]
+    assert len(made) == 1  # its untyped IR, made at the first site and copied at the other two
+    (cres,) = _two_sites.overloads.values()
+    sites = {v[: -len("_y")] for v in cres.type_annotation.typemap if "_halve_odd" in v and v.endswith("_y")}
+    assert len(sites) == 2  # each site's variables named apart ('_halve_odd_v3_y', '_halve_odd_v4_y')
