@@ -13,7 +13,7 @@ from pathlib import Path
 from sim.model.overrides import Override, load
 from sim.model.scenario import Scenario
 from sim.model.search import has_search
-from sim.model.words import count
+from sim.model.words import count, did_you_mean
 from sim.play import runner, work
 from sim.play.context import RunContext
 from sim.play.work import Executor
@@ -154,7 +154,8 @@ def check(
         for k in margins:
             if k not in allowed:
                 raise MarginError(
-                    f"--margin {k}: not a headline figure of the scenarios checked; allowed: {', '.join(allowed)}"
+                    f"--margin {k}: not a headline figure of the scenarios checked; {did_you_mean(k, allowed)}"
+                    f"allowed: {', '.join(allowed)}"
                 )
     if seed is None:
         head = _commit() if commit is True else (commit or None)

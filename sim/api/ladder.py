@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sim.model.ladder_spec import Ladder, LadderError
+from sim.model.words import did_you_mean
 from sim.play.context import RunContext
 
 if TYPE_CHECKING:
@@ -223,7 +224,9 @@ def with_margins(ld: Ladder, margin: Sequence[str] | None) -> Ladder:
         raise LadderError(str(e)) from None
     for k in m:
         if k not in FIGURES and not k.startswith("team_win_rate."):
-            raise LadderError(f"--margin: '{k}' is not a balance figure; allowed: {', '.join(FIGURES)}")
+            raise LadderError(
+                f"--margin: '{k}' is not a balance figure; {did_you_mean(k, FIGURES)}allowed: {', '.join(FIGURES)}"
+            )
     return dataclasses.replace(ld, margins=tuple(m.items()))
 
 

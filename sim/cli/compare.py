@@ -134,8 +134,8 @@ def compare(
         named = [_game_named(p) for p in (a, b)]
         if None not in named and named[0] != named[1]:
             fail(f"cannot compare different games: A is '{named[0]}', B is '{named[1]}'")
-    sa = shared.load_scenario(a, sets, games, seed, (("--set-a", sets_a),))
-    sb = shared.load_scenario(b or a, sets, games, seed, (("--set-b", sets_b),))
+    sa = shared.load_scenario(a, sets, games, seed, (("--set-a", sets_a),), "sim compare")
+    sb = shared.load_scenario(b or a, sets, games, seed, (("--set-b", sets_b),), "sim compare")
     try:
         cmp.check_comparable(sa, sb)
     except cmp.CompareError as e:

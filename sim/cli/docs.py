@@ -117,11 +117,14 @@ def cli_markdown() -> str:
 
 
 def _measure_rows(entries) -> str:
+    from sim.model.catalogue import SCORE_UNIT
+
     rows = ["| key | label | unit | kind | applies to | definition |", "|---|---|---|---|---|---|"]
     for key, e in entries:
         where = [e.applies if e.applies != "any" else ""] + ([f"modes: {', '.join(e.modes)}"] if e.modes else [])
+        unit = e.unit.replace(SCORE_UNIT, "the game's score unit")
         rows.append(
-            f"| `{key}` | {_cell(e.label)} | {_cell(e.unit)} | {e.kind} | "
+            f"| `{key}` | {_cell(e.label)} | {_cell(unit)} | {e.kind} | "
             f"{_cell(', '.join(w for w in where if w)) or 'all'} | {_cell(e.definition)} |"
         )
     return "\n".join(rows) + "\n\n"
@@ -176,8 +179,8 @@ def _margins_section() -> str:
         "margin (a one-sided test of |X| <= m rejects: its interval lies past it; an estimate past the margin whose "
         "interval reaches inside is not enough), else *cannot tell yet*, with about how many more games would "
         "decide; Holm-corrected over the measures judged together. A *cannot tell yet* whose difference is "
-        "significant says what is known (`sim compare`: *cannot tell yet whether it matters at ±1.0 percentage "
-        "point: B differs from A more than chance explains (p = 0.015 after Holm), but the difference is not shown "
+        "significant says what is known (`sim compare`: *cannot tell yet whether it matters at ±1.0 points: "
+        "B differs from A more than chance explains (p = 0.015 after Holm), but the difference is not shown "
         "beyond the margin*). The margin is the smallest change a designer would act on; by kind:\n\n"
         "| kind | default margin |\n|---|---|\n" + rows + "\n"
         "Change one with `--margin MEASURE=VALUE` (`sim compare`; a rate's in percentage points: "

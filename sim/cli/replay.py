@@ -36,7 +36,7 @@ def replay(
     game = 0 if game is None else game
     in_range("game", game, 0, 2**62 - 1)
     check_run_options(seed=seed)
-    sc = shared.load_scenario(scenario, sets, seed=seed)
+    sc = shared.load_scenario(scenario, sets, seed=seed, command="sim replay")
     if not chosen:  # not refused: any game is a fair sample, but the reader is told which one
         typer.echo(
             "note: no --game given, so this is game 0 (the first of a batch run); --game I replays game I", err=True

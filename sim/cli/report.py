@@ -52,7 +52,7 @@ def report(
             EXIT_USAGE,
         )
     if path.suffix == ".toml":
-        sc = shared.load_scenario(path, sets, games, seed)
+        sc = shared.load_scenario(path, sets, games, seed, command="sim report")
         import sim.api.public as api
 
         warn_if_replacing(sc, out, games, seed)

@@ -76,7 +76,7 @@ def run(
     from sim.api.options import RunOptions
 
     usage(RunOptions(skill_games=skill_games).validate)
-    sc = shared.load_scenario(scenario, sets, games, seed)
+    sc = shared.load_scenario(scenario, sets, games, seed, command="sim run")
     import sim.api.public as api
     from sim.pages import tables
 
@@ -146,7 +146,7 @@ def arc(
     from sim.api.options import OptionError
 
     usage(check_arc_options, sample, rollouts, games)  # before the game's kernels load (that can take a minute)
-    sc = shared.load_scenario(scenario, sets, games, seed)
+    sc = shared.load_scenario(scenario, sets, games, seed, command="sim arc")
     from sim.pages import arc_page
 
     n = sc.games if games is None else games

@@ -18,17 +18,22 @@ def load_scenario(
     games: int | None = None,
     seed: int | None = None,
     more: tuple[tuple[str, list[str] | None], ...] = (),
+    command: str = "",
 ):
     """The scenario file ``path`` with the --set overrides ``sets`` (then ``more``: further (option, texts), as
     compare's ("--set-a", [...])) and --games applied before it is validated: a bad --set, or one field given twice
     (two --set of one name, --games or --seed and --set of it), is one line and exit 2, a bad file one line and
-    exit 3 (`sim.api.public.load`)."""
+    exit 3 (`sim.api.public.load`). ``command`` ("sim run"): the command that plays it, which refuses a sweep or
+    tune spec file (a [sweep] or [tune] table it would ignore) in one line naming the command that reads it, exit 2."""
     from sim.api.public import load
     from sim.model.overrides import OverrideError
-    from sim.model.scenario import ScenarioError
+    from sim.model.scenario import ScenarioError, read
     from sim.play import progress
 
-    try:  # loading a game imports its kernels: compiled on a first run, tens of seconds said as they pass
+    try:
+        if command:
+            refuse_spec_table(path, read(path), command)
+        # loading a game imports its kernels: compiled on a first run, tens of seconds said as they pass
         with progress.said_if_slow(
             f"{path}: loading the game's kernels (compiled on a first run) ...", after_s=3.0, every_s=progress.EVERY_S
         ):
@@ -37,6 +42,18 @@ def load_scenario(
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
         fail(str(e))
+
+
+def refuse_spec_table(path: Path, doc: dict, command: str) -> None:
+    """Exit 2 with one line when scenario document ``doc`` has a [sweep] or [tune] table, which ``command`` (that
+    plays one scenario) would silently ignore, playing only the base scenario."""
+    for table in ("sweep", "tune"):
+        if table in doc:
+            fail(
+                f"{path}: has a [{table}] table, which {command} does not read (it would play only the base "
+                f"scenario); use sim {table} {path}",
+                EXIT_USAGE,
+            )
 
 
 SET_HELP = (

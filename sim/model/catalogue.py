@@ -4,7 +4,7 @@ names, units and definitions from here; none of them spells a measure's label it
 
 Keys are the measure names of `sim.stats.measures` (one value per game: ``win.seat0``, ``team.hunter``, ``length.turns``,
 ``extra.<counter>``, ``extra.<counter>=<value>`` for a categorical counter's share) and the batch measures computed
-over a whole run (``first_player_advantage``, ``seat_balance``, ``close_games``, ``team_win_rate``). A generic entry
+over a whole run (``first_player_advantage``, ``seat_spread``, ``close_games``, ``team_win_rate``). A generic entry
 may be a pattern with ``{seat}``, ``{strategy}`` or ``{role}`` in its key and text; a game may override it.
 
 Game-specific counters are declared next to the game's registration (``sim/games/<game>.py``) as
@@ -87,6 +87,8 @@ def curve(name: str, label: str, unit: str, definition: str, modes: tuple[str, .
 
 # --- the generic measures (every game) ----------------------------------------------------------------------------
 
+SCORE_UNIT = "{score unit}"  # a generic entry's unit that is the game's score unit (its own score entry's)
+
 GENERIC: tuple[Entry, ...] = (
     Entry(
         "win.seat{seat}",
@@ -126,7 +128,7 @@ GENERIC: tuple[Entry, ...] = (
     Entry(
         "margin",
         "winner's margin (decisiveness)",
-        "points",
+        SCORE_UNIT,  # the game's score unit (`lookup`): Moor's "score points", Turnwall's "body parts"
         "points",
         "Winner's score minus the best score of a non-winner, finished games (0: top score tied, settled by the "
         "tie-break or shared).",
@@ -249,13 +251,15 @@ GENERIC: tuple[Entry, ...] = (
         headline=True,
     ),
     Entry(
-        "seat_balance",
-        "seat balance (largest gap)",
+        "seat_spread",
+        "seat spread (highest seat win rate minus the lowest)",
         "percentage points",
         "rate",
-        "Largest win-rate gap between two seats (best minus worst) with a 95% normal interval of that pair's "
-        "difference; read it with the chi-square test of equal seats (the largest of several gaps is biased "
-        "upward). When seats play different strategies it also measures strategy strength.",
+        "Highest minus lowest seat win rate, with a 95% interval from simultaneous Wilson intervals of the seats' "
+        "win rates (each at 1 - 0.05 / seats; it holds the true spread at least 95% of the time, equal seats too, "
+        "where an interval of the two extreme seats' difference does not); read it with the chi-square test of "
+        "equal seats. The same figure and interval in Balance at a glance, At skill and the ladder. When seats play "
+        "different strategies it also measures strategy strength.",
         level="batch",
         applies="competitive",
     ),
@@ -322,7 +326,7 @@ def lookup(key: str, game: str | None = None, seats: list[str] | None = None) ->
     es = entries(game)
     for e in es:
         if e.key == key:
-            return e
+            return _score_unit(e, es)
     for e in es:
         if "{" in e.key:
             m = _pattern(e.key).match(key)
@@ -338,6 +342,15 @@ def lookup(key: str, game: str | None = None, seats: list[str] | None = None) ->
                 role = _role(game, f.get("strategy")) if e.role_units else None
                 return replace(out, unit=dict(e.role_units)[role]) if role in dict(e.role_units) else out
     return None
+
+
+def _score_unit(e: Entry, es: list[Entry]) -> Entry:
+    """``e`` with a unit "{score unit}" (the generic winner's margin) in the unit of the game's own score entry
+    (a difference of two scores is in the scores' unit), "points" for a game that declares none."""
+    if e.unit != SCORE_UNIT:
+        return e
+    own = next((x.unit for x in es if x.key == "score.seat{seat}"), "points")
+    return replace(e, unit=own)
 
 
 def _role(game: str | None, strategy: str | None) -> str | None:

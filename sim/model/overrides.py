@@ -40,7 +40,7 @@ from typing import Any
 
 from sim.model import registry
 from sim.model.scenario import SCENARIO_KEYS, Scenario, ScenarioError, from_dict, read, toml_value
-from sim.model.words import count
+from sim.model.words import count, did_you_mean
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z0-9_]+|\*))*")
 BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -178,10 +178,13 @@ def _seat_indices(name: str, value: Any, part: str, seats: list) -> list[int]:
     return [i]
 
 
+def _settable(spec: registry.GameSpec | None) -> list[str]:
+    """The top-level names an override may set: the scenario fields but the game, then the game's rule parameters."""
+    return [k for k in SCENARIO_KEYS if k != "game"] + ([p.name for p in spec.params] if spec else [])
+
+
 def _allowed_names(spec: registry.GameSpec | None) -> str:
-    keys = [k for k in SCENARIO_KEYS if k != "game"]
-    params = [p.name for p in spec.params] if spec else ["PARAM"]
-    return ", ".join(keys + params + ["seats.I.strategy", "seats.I.PARAM"])
+    return ", ".join(_settable(spec) + ([] if spec else ["PARAM"]) + ["seats.I.strategy", "seats.I.PARAM"])
 
 
 def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -> list[str]:
@@ -210,7 +213,7 @@ def _set_seat(spec: Any, name: str, value: Any, parts: list[str], seats: list) -
             raise _fail(
                 name,
                 value,
-                f"seat {i} plays {st.name}, which has no parameter '{key}'; allowed: "
+                f"seat {i} plays {st.name}, which has no parameter '{key}'; {did_you_mean(key, names)}allowed: "
                 f"strategy{', ' + ', '.join(names) if names else ''}",
             )
         sp = seat.setdefault("params", {})
@@ -306,6 +309,7 @@ def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict,
     ps = spec.param(parts[0]) if spec else None
     if spec is not None and ps is None:
         hint = seat_param_hint(spec, seats, parts[0], value) if len(parts) == 1 else ""
+        hint = hint or did_you_mean(parts[0], _settable(spec))
         raise _fail(name, value, f"unknown name '{parts[0]}'; {hint}allowed: {_allowed_names(spec)}")
     if len(parts) == 1:
         params[parts[0]] = value
@@ -317,7 +321,10 @@ def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict,
     if ps.parts:
         target = ps.part(key)
         if target is None:
-            raise _fail(name, value, f"{ps.name} has no part '{key}'; allowed: {', '.join(k for k, _ in ps.parts)}")
+            allowed = [k for k, _ in ps.parts]
+            raise _fail(
+                name, value, f"{ps.name} has no part '{key}'; {did_you_mean(key, allowed)}allowed: {', '.join(allowed)}"
+            )
         if isinstance(cur, dict):  # the file gives the table: set that key of it
             cur[key] = value
             return f"params.{ps.name}.{key}"
@@ -327,7 +334,9 @@ def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict,
     if not names:
         raise _fail(name, value, f"{ps.name} is one value, not a table of names; use --set {ps.name}=VALUE")
     if key not in names:
-        raise _fail(name, value, f"{ps.name} has no name '{key}'; allowed: {', '.join(names)}")
+        raise _fail(
+            name, value, f"{ps.name} has no name '{key}'; {did_you_mean(key, names)}allowed: {', '.join(names)}"
+        )
     if isinstance(cur, list):
         if len(cur) != len(names):
             raise _fail(

@@ -32,7 +32,7 @@ from sim.model import registry
 from sim.model.boards import FILE_PARAMS, FILE_PATHS
 from sim.model.errors import ScenarioError  # noqa: F401  (raised here; callers import it from this module)
 from sim.model.values import got, out_of_range, range_text, toml_value, type_name  # (callers import some from here)
-from sim.model.words import count
+from sim.model.words import count, did_you_mean
 
 MAX_GAMES = 10**10
 INT, STR = "an integer", "a string"  # what a key of the wrong type is told (strict: a bool is no integer)
@@ -177,7 +177,7 @@ def _int_list(spec: registry.ParamSpec, value: Any, where: str) -> list[int]:
         if spec.labels and isinstance(v, str):
             if v not in spec.labels:
                 raise ScenarioError(
-                    f"{where}[{i}]: unknown name {toml_value(v)}; allowed: "
+                    f"{where}[{i}]: unknown name {toml_value(v)}; {did_you_mean(v, spec.labels, toml_value)}allowed: "
                     f"{', '.join(spec.labels)} (or the integers {range_text(lo, hi)})"
                 )
             v = spec.labels.index(v)
@@ -288,7 +288,8 @@ class Scenario:
 
 
 def _unknown(where: str, key: str, allowed: Iterable[str]) -> ScenarioError:
-    return ScenarioError(f"{where}: unknown key '{key}'; allowed: {', '.join(sorted(allowed))}")
+    names = sorted(allowed)
+    return ScenarioError(f"{where}: unknown key '{key}'; {did_you_mean(key, names)}allowed: {', '.join(names)}")
 
 
 def _named_forms(
@@ -311,7 +312,7 @@ def _named_forms(
     item = registry.ParamSpec(ps.name, "int", 0, ps.domain, "")
     for key, v in value.items():
         if key not in names:
-            raise ScenarioError(f"{where}: unknown name '{key}'; allowed: {', '.join(names)}")
+            raise ScenarioError(f"{where}: unknown name '{key}'; {did_you_mean(key, names)}allowed: {', '.join(names)}")
         out[names.index(key)] = coerce(item, v, f"{where}.{key}")
     yield ps.name, out, where
 
@@ -358,7 +359,10 @@ def _header(t: ScenarioTable) -> tuple[registry.GameSpec, int]:
         raise ScenarioError(f"scenario.game: missing; allowed: {', '.join(registry.names())}")
     spec = registry.get(t.game)
     if spec is None:
-        raise ScenarioError(f"scenario.game: unknown game '{t.game}'; allowed: {', '.join(registry.names())}")
+        names = registry.names()
+        raise ScenarioError(
+            f"scenario.game: unknown game '{t.game}'; {did_you_mean(t.game, names)}allowed: {', '.join(names)}"
+        )
     if t.players is None:
         raise ScenarioError(f"scenario.players: missing; allowed {spec.min_players}..{spec.max_players}")
     if not spec.min_players <= t.players <= spec.max_players:
@@ -424,7 +428,10 @@ def _seat(spec: registry.GameSpec, roles: list[str], i: int, s: Any) -> Seat:
         raise ScenarioError(f"{where}.strategy: missing or not a string; allowed: {', '.join(allowed)}")
     st = spec.strategy(sname)
     if st is None:
-        raise ScenarioError(f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; allowed: {', '.join(allowed)}")
+        raise ScenarioError(
+            f"{where}.strategy: unknown {roles[i]} strategy '{sname}'; {did_you_mean(sname, allowed)}"
+            f"allowed: {', '.join(allowed)}"
+        )
     if st.role != roles[i]:
         raise _role_clash(spec, roles, i, st, allowed)
     sp_raw = s.get("params", {})
@@ -436,7 +443,7 @@ def _seat(spec: registry.GameSpec, roles: list[str], i: int, s: Any) -> Seat:
         if ps is None:
             names = [p.name for p in st.params]
             raise ScenarioError(
-                f"{where}.params: unknown key '{k}' for strategy {sname}; "
+                f"{where}.params: unknown key '{k}' for strategy {sname}; {did_you_mean(str(k), names)}"
                 f"allowed: {', '.join(names) if names else 'none (it takes no parameters)'}"
             )
         sp[k] = coerce(ps, v, f"{where}.params.{k}")

@@ -11,7 +11,6 @@ and shows its whole value as given, also when one item of an array is at fault.
 
 from __future__ import annotations
 
-import difflib
 import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -19,10 +18,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from sim.model.values import out_of_range, toml_value
+from sim.model.words import did_you_mean, near_name
 
 M = TypeVar("M", bound=BaseModel)
 _BOUNDS = ("greater_than_equal", "less_than_equal", "greater_than", "less_than")
-CLOSE = 0.75  # difflib ratio from which a key reads as a misspelt option ("targt"/"target" 0.91, "mdoe"/"mode" 0.75)
 
 
 def validate(
@@ -51,7 +50,8 @@ def one_line(
         return f"{where('')}: expected a table, got {toml_value(data)}"
     name = str(err["loc"][0])
     if err["type"] == "extra_forbidden":
-        return f"{where('')}: unknown key '{name}'; allowed: {', '.join(sorted(model.model_fields))}"
+        allowed = sorted(model.model_fields)
+        return f"{where('')}: unknown key '{name}'; {did_you_mean(name, allowed)}allowed: {', '.join(allowed)}"
     info = model.model_fields[name]
     given = data[name]  # the field's value as given (not the array item at fault)
     if err["type"] in _BOUNDS:
@@ -82,10 +82,10 @@ def misspelt_option(model: type[BaseModel], table: Any, name: str, is_setting: C
     for key in table if isinstance(table, dict) else ():
         if key in options or is_setting(key):
             continue
-        near = difflib.get_close_matches(key, options, n=1, cutoff=CLOSE)
+        near = near_name(key, options)
         if near:
             return (
-                f"unknown key {key!r} in [{name}]; did you mean {near[0]!r}? (its options: {', '.join(options)}; "
+                f"unknown key {key!r} in [{name}]; did you mean {near!r}? (its options: {', '.join(options)}; "
                 "any other key names a parameter)"
             )
     return None

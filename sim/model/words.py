@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import difflib
+from collections.abc import Callable, Iterable, Sequence
 
 # A difference of two rates (or a rate from its fair share) is in percentage points: after its number it is written
-# "points" everywhere, in sentences and in table cells alike (never "pts" or "pp"); "percentage points" in full
-# names the unit where it stands alone or in a verdict's words.
+# "points" everywhere, in sentences, verdicts and table cells alike (never "percentage points", "pts" or "pp" after a
+# number: "+0.4 points [-0.2, +1.0]", "unchanged within ±1.0 points"); "percentage points" in full only names the unit
+# where it stands alone ("B - A (percentage points)"). A game's score is never bare "points": Moor's is in "score
+# points" (its rulebook's word), the winner's margin in the game's score unit (`sim.model.catalogue`).
 POINTS = "points"
+
+CLOSE = 0.75  # difflib ratio from which a name reads as a misspelt one ("targt"/"target" 0.91, "mdoe"/"mode" 0.75)
 
 
 def count(n: int, noun: str, plural: str | None = None, grouped: bool = False) -> str:
@@ -72,3 +77,22 @@ def with_sign(x: float, digits: int) -> str:
     that rounds to zero is "0.0", never "-0.0" or "+0.0" (an interval reads "[0.0, +0.2]", not "[-0.0, +0.2]")."""
     text = f"{x:+.{digits}f}"
     return text[1:] if float(text) == 0 else text
+
+
+def rounds_text(lo: float, hi: float) -> str:
+    """A span of whole rounds: "rounds 12-15", or "round 1" when both ends are the same round (never "rounds 1-1")."""
+    a, b = f"{lo:.0f}", f"{hi:.0f}"
+    return f"round {a}" if a == b else f"rounds {a}-{b}"
+
+
+def near_name(name: str, allowed: Iterable[str]) -> str | None:
+    """The one of ``allowed`` that ``name`` reads as a misspelling of (`difflib`, ratio at least CLOSE), else None."""
+    near = difflib.get_close_matches(name, list(allowed), n=1, cutoff=CLOSE)
+    return near[0] if near else None
+
+
+def did_you_mean(name: str, allowed: Iterable[str], shown: Callable[[str], str] = repr) -> str:
+    """ "did you mean 'target'? " (``shown`` writes the name: default quoted) when ``name`` reads as a misspelling of
+    one of ``allowed`` (`near_name`), else "": put before a message's "allowed: ..." list."""
+    near = near_name(name, allowed)
+    return f"did you mean {shown(near)}? " if near is not None else ""

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.model import catalogue
+from sim.model.words import rounds_text
 from sim.pages import plots
 from sim.pages.scenario_words import is_team_game
 from sim.stats.records import Estimate, Rate
@@ -165,15 +166,17 @@ def timeline(s: dict):
 
 
 def _median_ci(d: dict) -> str:
-    """'95% interval 21-22; ' for a median round with its interval ('' in a summary made before it had one)."""
+    """'95% interval rounds 21-22; ' ('round 21' when both ends are one round) for a median round with its interval
+    ('' in a summary made before it had one)."""
     e = Estimate.of(d, "p50") if "ci95" in d else None
-    return f"95% interval {e.lo}-{e.hi}; " if e and e.ci95 else ""
+    return f"95% interval {rounds_text(e.lo, e.hi)}; " if e and e.ci95 else ""
 
 
 def _rounds(d: dict) -> str:
-    """A median round's 95% interval in whole rounds, "12-15" (a timeline's decided or tipped block)."""
+    """A median round's 95% interval in whole rounds, "rounds 12-15" or "round 1" (a timeline's decided or tipped
+    block)."""
     e = Estimate.of(d, "p50")
-    return f"{e.lo:.0f}-{e.hi:.0f}"
+    return rounds_text(e.lo, e.hi)
 
 
 def sentences(s: dict) -> list[str]:
@@ -224,7 +227,7 @@ def _favourite(d: dict, of: str) -> str:
     median over the games ``of``): 'from the first round to the end in at least half the games' (the median round is
     the first: it never fell to 50% or below), 'for good only at the end, after round 19, in half the games',
     'for good after round 7 of 19, in half the games', each with its 95% interval."""
-    ci = f"(95% interval rounds {d['ci95'][0]:.0f}-{d['ci95'][1]:.0f})"
+    ci = f"(95% interval {rounds_text(*d['ci95'])})"
     if d["p50"] <= 1:
         return f"from the first round to the end in at least half {of} {ci}"
     if d["p50"] >= d["rounds_p50"]:
@@ -303,7 +306,7 @@ def _tip_sentence(t: dict) -> list[str]:
     when = "from the first round" if d["p50"] <= 1 else f"after round {d['p50']:.0f} of {d['rounds_p50']:.0f}"
     return [
         f"The game tips {when} in half the games: from then on {who} is the favourite, its chance above 50% for "
-        f"good (95% interval rounds {_rounds(d)}; quartiles {d['p25']:.0f}-{d['p75']:.0f})."
+        f"good (95% interval {_rounds(d)}; quartiles {rounds_text(d['p25'], d['p75'])})."
     ]
 
 

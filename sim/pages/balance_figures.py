@@ -80,8 +80,8 @@ def _team_items(s: dict) -> list[Item]:
 
 
 def _competitive_items(s: dict) -> list[Item]:
-    """First-player advantage, seat balance, ties (and tiebreaks), the margin: a competitive game's figures."""
-    return _first_player_items(s) + [_seat_balance_item(s)] + _tie_items(s) + _margin_items(s)
+    """First-player advantage, seat spread, ties (and tiebreaks), the margin: a competitive game's figures."""
+    return _first_player_items(s) + [_seat_spread_item(s)] + _tie_items(s) + _margin_items(s)
 
 
 def _first_player_items(s: dict) -> list[Item]:
@@ -104,18 +104,19 @@ def _first_player_items(s: dict) -> list[Item]:
     ]
 
 
-def _seat_balance_item(s: dict) -> Item:
-    """The highest minus the lowest seat win rate, its normal interval and the chi-square test of equal seats."""
+def _seat_spread_item(s: dict) -> Item:
+    """The seat spread: the highest minus the lowest seat win rate with the interval of `ladder_fit.seat_spread`
+    (from simultaneous Wilson intervals of the seats' win rates: the one method of every page that shows it), and
+    the chi-square test of equal seats."""
+    from sim.stats.ladder_fit import seat_spread
+
     fin = SummaryFigures.of(s).games.finished
-    few = metrics.too_few_for_tests(fin)  # no normal interval or test: "too few games" instead
+    few = metrics.too_few_for_tests(fin)  # no interval or test: "too few games" instead
     seats = SummaryRates.of(s).seats
     rates = [r.win.rate for r in seats]
     hi_s = max(range(len(rates)), key=lambda i: rates[i])
     lo_s = min(range(len(rates)), key=lambda i: rates[i])
-    pi, pj = rates[hi_s], rates[lo_s]
-    gap = pi - pj
-    se = math.sqrt(max(pi + pj - (pi - pj) ** 2, 0.0) / fin) if fin else 0.0
-    z = metrics.z_value()
+    sp = seat_spread([r.win.wins for r in seats], fin, len(seats)) if not few else None
     chi = metrics.uniform_chi2([r.win.wins for r in seats])
     test = (
         f"{_few_text(fin)} for an interval or the chi-square test of equal seats"
@@ -123,11 +124,11 @@ def _seat_balance_item(s: dict) -> Item:
         else f"chi-square test of equal seats: {fmt_p(chi['p'])}"
     )
     return _item(
-        "seat_balance",
-        catalogue.for_summary(s).label("seat_balance"),
-        pts(gap),
-        NONE if few else ci_pts([gap - z * se, gap + z * se]),
-        f"seat {hi_s} {pct(pi)} vs seat {lo_s} {pct(pj)}; {test}",
+        "seat_spread",
+        catalogue.for_summary(s).label("seat_spread"),
+        f"{100 * (rates[hi_s] - rates[lo_s]):.2f} {POINTS}",
+        NONE if sp is None else f"[{100 * sp['ci95'][0]:.2f}, {100 * sp['ci95'][1]:.2f}]",
+        f"seat {hi_s} {pct(rates[hi_s])} vs seat {lo_s} {pct(rates[lo_s])}; {test}",
     )
 
 

@@ -52,7 +52,7 @@ def frame(res: dict):
                 if r["p"] is None
                 else fmt_p(r["p"]),
                 "p (B = A), Holm": fmt_p(r["p_holm"]),
-                "margin": "±" + verdicts.margin_text(r, short=True),
+                "margin": "±" + verdicts.margin_text(r),
                 "p (within margin), Holm": fmt_p(r.get("p_equiv_holm")),
                 "verdict": _verdict_cell(r),
             }
@@ -126,11 +126,29 @@ def significance_line(res: dict) -> str:
         return f"Not tested: too few games (fewer than {metrics.MIN_GAMES_FOR_TESTS} paired) to judge any difference."
     k = sum(r.get("verdict") == "changed" for r in res["metrics"])
     return (
-        f"Verdicts at each measure's margin (--margin; by default 1 percentage point for rates, 2% for lengths, 5% "
+        f"Verdicts at each measure's margin (--margin; by default 1 point for rates, 2% for lengths, 5% "
         f"for counts): unchanged = the 90% interval lies within the margin (two one-sided tests), changed = "
-        f"different from 0 with its interval past the margin, else cannot tell yet; Holm-corrected over "
-        f"{count(tested, 'measure')} at alpha = {res['alpha']}. Changed: {k or 'none'}. In the table, p (B = A) "
+        f"different from 0 with its interval past the margin, else cannot tell yet; {_holm_over(res, tested)}. "
+        f"Changed: {k or 'none'}. In the table, p (B = A) "
         "tests a difference of 0 (paired); p (within margin) is the larger of the two one-sided tests at the margin."
+    )
+
+
+def _holm_over(res: dict, tested: int) -> str:
+    """Over how many measures Holm corrects, agreeing with the verdict's count of measures compared: those that gave
+    the same value in every paired game are compared (unchanged) without a test, and are said apart ("Holm-corrected
+    over the 17 measures tested at alpha = 0.05; the other 3 of the 20 compared gave the same value in every paired
+    game, so no test")."""
+    same = sum(r.get("p") is None and bool(r.get("identical")) for r in res["metrics"])
+    alpha = f"at alpha = {res['alpha']}"
+    if not same:
+        return f"Holm-corrected over {count(tested, 'measure')} {alpha}"
+    total = count(tested + same, "measure")
+    if not tested:
+        return f"no test needed: each of the {total} compared gave the same value in every paired game"
+    return (
+        f"Holm-corrected over the {count(tested, 'measure')} tested {alpha}; the other {same} of the {total} "
+        "compared gave the same value in every paired game, so no test"
     )
 
 

@@ -83,18 +83,7 @@ def intro(s: dict) -> str:
         "Each verdict says whether the figure holds at skill: unchanged within its margin (1 point for rates, 2% "
         "of the length), changed beyond it, or cannot tell yet (with about how many games would decide); seat "
         f"spread is judged at skill on its own (every seat within 1 point of the fair share). [scenario] {key} "
-        f"sizes the table (0: none).{note}{_spread_note(s)}"
-    )
-
-
-def _spread_note(s: dict) -> str:
-    """Why the seat spread's interval here differs from the seat gap's of "Balance at a glance" (competitive)."""
-    if "seat_spread" not in ((s.get("at_skill") or {}).get("figures") or {}):
-        return ""
-    return (
-        " The seat spread's 95% intervals here (scripted and at skill) hold every seat at once (each seat's Wilson "
-        "interval at 1 - 0.05 / seats), so they are wider than the seat balance's in Balance at a glance, a normal "
-        "interval of the difference between the two seats that came out highest and lowest."
+        f"sizes the table (0: none).{note}"
     )
 
 

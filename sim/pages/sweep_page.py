@@ -99,7 +99,7 @@ def many_points_text(d: dict) -> str | None:
     if v is not None and not a["differ"]:
         unsure = v["cannot_tell"]
         return (
-            f"No setting changed beyond its margin (by default 1 percentage point for rates, 2% for lengths, 5% for counts) at "
+            f"No setting changed beyond its margin (by default 1 point for rates, 2% for lengths, 5% for counts) at "
             f"{count(a['games'], 'game', grouped=True)} a point: {v['unchanged']} of {count(a['tested'], 'difference')} "
             f"unchanged within their margins"
             + (
@@ -142,7 +142,7 @@ def many_points_text(d: dict) -> str | None:
             f", {v['cannot_tell']} cannot be told yet." if v["cannot_tell"] else "."
         )
         return (
-            f"{count(len(by_point), 'setting')} changed beyond the margin (by default 1 percentage point for rates, 2% for "
+            f"{count(len(by_point), 'setting')} changed beyond the margin (by default 1 point for rates, 2% for "
             f"lengths, 5% for counts): " + "; ".join(shown) + rest + "." + same + " " + tested
         )
     return (

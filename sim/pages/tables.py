@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim.model import catalogue
-from sim.model.words import count, with_sign
+from sim.model.words import POINTS, count, with_sign
 from sim.pages.scenario_words import NO_FINISHED, TEAM_SEAT_NOTE, is_team_game, lead_line, scenario_items
 from sim.stats.records import Distribution, SummaryFigures, SummaryRates
 
@@ -279,7 +279,7 @@ def render_markdown(s: dict) -> str:
         out += [
             f"- {lab('first_player_advantage').capitalize()}: {lab('first_player.win')} "
             f"{pct(fp.win.rate)} {ci(fp.win.ci95)} against a fair share of {pct(fp.fair_share)} "
-            f"({with_sign(100 * fp.advantage, 2)} percentage points).",
+            f"({with_sign(100 * fp.advantage, 2)} {POINTS}).",
             "- Win rate by turn position: "
             + ", ".join(f"position {p.position}: {pct(p.win.rate)}" for p in w.positions),
         ]

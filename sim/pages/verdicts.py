@@ -55,7 +55,7 @@ def _ci(c, kind: str, signed: bool = False) -> str:
 
 def _diff(d: float, kind: str, unit: str) -> str:
     if kind == "rate":
-        return f"{with_sign(100 * d, 1)} percentage points"
+        return f"{with_sign(100 * d, 1)} {POINTS}"
     return f"{with_sign(d, 2)}" + (f" {unit}" if unit else "")
 
 
@@ -95,20 +95,20 @@ def compare_too_few(res: dict) -> str | None:
     return too_few_sentence(what, n, "cannot tell whether A and B differ")
 
 
-def margin_text(r: dict, cat: catalogue.View | None = None, short: bool = False) -> str:
-    """A row's equivalence margin in its unit: '1.0 percentage point' ('1.0 points' when ``short``), '0.45 turns'."""
+def margin_text(r: dict, cat: catalogue.View | None = None) -> str:
+    """A row's equivalence margin in its unit: '1.0 points' (a rate's, in sentences and table cells alike: the one
+    word for percentage points, `sim.model.words.POINTS`), '0.45 turns'."""
     if r["kind"] == "rate":
-        v = 100 * r["margin"]
-        return f"{v:.1f} {POINTS}" if short else f"{v:.1f} percentage point" + ("" if v == 1 else "s")
+        return f"{100 * r['margin']:.1f} {POINTS}"
     u = _unit(cat.entry(r["name"])) if cat is not None else r.get("unit", "")
     return f"{r['margin']:.2f}" + (f" {u}" if u else "")
 
 
 def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
-    """A compared row's verdict (sim.stats.verdict) in words: 'changed by +3.0 percentage points (p < 1e-9 after
-    Holm)', 'unchanged within ±1.0 percentage point (equivalence test p = 0.002 after Holm)', 'cannot tell yet at
-    ±1.0 percentage point: about 34,000 more games would decide'; a "cannot tell yet" whose difference is
-    significant after Holm says what is known: 'cannot tell yet whether it matters at ±1.0 percentage point: B
+    """A compared row's verdict (sim.stats.verdict) in words: 'changed by +3.0 points (p < 1e-9 after
+    Holm)', 'unchanged within ±1.0 points (equivalence test p = 0.002 after Holm)', 'cannot tell yet at
+    ±1.0 points: about 34,000 more games would decide'; a "cannot tell yet" whose difference is
+    significant after Holm says what is known: 'cannot tell yet whether it matters at ±1.0 points: B
     differs from A more than chance explains (p = 0.015 after Holm), but the difference is not shown beyond the
     margin; about ...' (the words of the first-player advantage's verdict, `advantage_verdict`)."""
     from sim.stats import verdict as V
@@ -135,8 +135,7 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
 
 def compare_sentence(r: dict, cat: catalogue.View) -> str:
     """One measure's comparison in words: 'Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: +22.7
-    points [+22.1, +23.3], changed by +22.7 percentage points (p < 1e-9 after Holm; margin ±1.0 percentage
-    point)'."""
+    points [+22.1, +23.3], changed by +22.7 points (p < 1e-9 after Holm; margin ±1.0 points)'."""
     e = cat.entry(r["name"])
     k = r["kind"]
     u = _unit(e)
@@ -292,9 +291,9 @@ def run_sentences(s: dict) -> list[str]:
             out.append(
                 f"{_cap(lab('first_player.win'))} {100 * p0:.1f}% against a fair {100 * fair:.1f}%: "
                 + (
-                    f"{with_sign(100 * fp.advantage, 1)} percentage points."
+                    f"{with_sign(100 * fp.advantage, 1)} {POINTS}."
                     if few
-                    else f"{with_sign(100 * fp.advantage, 1)} percentage points [{with_sign(100 * lo, 1)}, {with_sign(100 * hi, 1)}], {real}."
+                    else f"{with_sign(100 * fp.advantage, 1)} {POINTS} [{with_sign(100 * lo, 1)}, {with_sign(100 * hi, 1)}], {real}."
                 )
             )
         seats = w.seats
@@ -429,9 +428,9 @@ def precision_line(s: dict) -> list[str]:
         "win rates of the teams are" if s.get("team") else f"seat win rates and the {lab('first_player_advantage')} are"
     )
     return [
-        f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} percentage points (95%), too "
-        f"wide to read effects of a percentage point or two; about {need:,} games would narrow them to ±1 "
-        f"percentage point (--games {need})."
+        f"Precision: at {fin:,} finished games the {what} known to about ±{100 * hw:.1f} {POINTS} (95%), too "
+        f"wide to read effects of a point or two; about {need:,} games would narrow them to ±1 point "
+        f"(--games {need})."
     ]
 
 
@@ -481,7 +480,10 @@ def scope_line(s: dict) -> str | None:
         from sim.pages.scenario_words import board_description
 
         if "UNVERIFIED" in board_description(str(board), s["scenario"]["game"]):
-            parts.append("everything holds for the board played, an unverified candidate layout")
+            parts.append(
+                "everything holds for the board played, an unverified candidate layout (a best guess at the printed "
+                "board, not checked against it: a figure may differ on the real board)"
+            )
     if not parts:
         return None
     return "Scope: " + "; ".join(parts) + "."

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 
 from sim.model.errors import SimError
 from sim.model.scenario import Scenario
-from sim.model.words import with_sign
+from sim.model.words import did_you_mean, with_sign
 from sim.stats import metrics
 from sim.stats.measures import PairedSums, is_cooperative
 
@@ -128,7 +128,11 @@ def resolve_margins(
             continue
         if name not in names:
             allowed = [*names, *(k for k, v in MARGIN_ALIASES.items() if v in names), *elsewhere]
-            raise CompareError(f"--margin: '{key}' is not a compared measure; allowed: {', '.join(allowed)}")
+            from sim.stats.arc import rollout_measure_names
+
+            # a rollout measure without --sample is no misspelling: no guess at a per-game measure
+            guess = "" if key in rollout_measure_names() else did_you_mean(key, allowed)
+            raise CompareError(f"--margin: '{key}' is not a compared measure; {guess}allowed: {', '.join(allowed)}")
         out[name] = v
     return out
 
@@ -311,7 +315,7 @@ def check_sprt(s: Sprt, sa: Scenario, ps: PairedSums, drop: dict[str, str], name
         raise CompareError(
             f"--metric: '{metric}' {why}; allowed: {', '.join(names)}"
             if why
-            else f"--metric: unknown measure '{metric}'; allowed: {', '.join(names)}"
+            else f"--metric: unknown measure '{metric}'; {did_you_mean(metric, names)}allowed: {', '.join(names)}"
         )
     m = next(x for x in ps.measures if x.name == metric)
     if m.kind == "rate" and not abs(s.effect) < 1:

@@ -16,6 +16,7 @@ import numpy as np
 
 from sim.model import catalogue
 from sim.model.scenario import Scenario
+from sim.model.words import did_you_mean
 from sim.stats import measures as M
 from sim.stats import metrics
 from sim.stats.records import Estimate
@@ -98,7 +99,9 @@ def check_measures(sw, names: list[str]) -> list[str]:
         return [n for n in dict.fromkeys(seats + list(default)) if n in common]
     for n in names:
         if n not in common:
-            raise SweepError(f"measure {n!r}: not a measure of every point; allowed: {', '.join(common)}")
+            raise SweepError(
+                f"measure {n!r}: not a measure of every point; {did_you_mean(n, common)}allowed: {', '.join(common)}"
+            )
     return list(dict.fromkeys(names))
 
 
@@ -396,4 +399,6 @@ def check_margins(sw) -> None:
 
     for k in sw.margins:
         if k not in sw.measures:
-            raise SweepError(f"--margin: '{k}' is not a swept measure; allowed: {', '.join(sw.measures)}")
+            raise SweepError(
+                f"--margin: '{k}' is not a swept measure; {did_you_mean(k, sw.measures)}allowed: {', '.join(sw.measures)}"
+            )

@@ -25,6 +25,7 @@ import numpy as np
 
 from sim.model.scenario import Scenario
 from sim.model.tune_spec import Target, Tune, TuneError
+from sim.model.words import did_you_mean
 from sim.stats import metrics
 from sim.stats import sweep_table as table
 from sim.stats.records import Estimate
@@ -39,7 +40,10 @@ def resolve(tune: Tune) -> None:
     common = [n for n in qs[0] if all(n in q for q in qs)]
     for t in tune.targets:
         if t.measure not in common:
-            raise TuneError(f"{t.source}: {t.measure!r} is not a measure of every trial; allowed: {', '.join(common)}")
+            raise TuneError(
+                f"{t.source}: {t.measure!r} is not a measure of every trial; {did_you_mean(t.measure, common)}"
+                f"allowed: {', '.join(common)}"
+            )
 
 
 def measure_names(tune: Tune) -> list[str]:

@@ -69,7 +69,7 @@ class Margin:
 
 
 DEFAULT_MARGINS = {
-    "rate": Margin(absolute=RATE_MARGIN, source="default for rates: 1 percentage point"),
+    "rate": Margin(absolute=RATE_MARGIN, source="default for rates: 1 point"),
     "turns": Margin(share=LENGTH_SHARE, floor=0.0, source="default for lengths: 2% of the reference"),
     "count": Margin(share=COUNT_SHARE, floor=COUNT_FLOOR, source="default for counts: 5%, at least 0.05 a game"),
     "points": Margin(share=COUNT_SHARE, floor=COUNT_FLOOR, source="default for points: 5%, at least 0.05"),

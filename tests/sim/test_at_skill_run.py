@@ -42,10 +42,13 @@ def test_a_run_at_skill_plays_the_learned_table_on_the_same_seeds():
     from sim.pages import skill_page
 
     assert "trained at 4 players; here it plays at 2" in skill_page.intro(r.raw)
-    # two intervals of the seat gap on one page: the section says why they differ (only where it shows the spread)
-    assert "wider than the seat balance's in Balance at a glance" in skill_page.intro(r.raw)
-    no_spread = {**r.raw, "at_skill": {**b, "figures": {k: v for k, v in b["figures"].items() if k != "seat_spread"}}}
-    assert "seat balance" not in skill_page.intro(no_spread)
+    # one seat spread on the page: the scripted row is Balance at a glance's, value and interval alike
+    from sim.pages import balance_figures
+
+    glance = dict(balance_figures.balance_items(r.raw))["seat_spread"]
+    scripted = skill_page.value_text("seat_spread", b["figures"]["seat_spread"]["scripted"])
+    assert scripted == f"{glance['value']} {glance['interval']}"
+    assert "seat balance" not in skill_page.intro(r.raw)
 
 
 @pytest.mark.kernel

@@ -382,7 +382,7 @@ def test_statistics_do_not_lean_on_pages():
 
 @pytest.mark.kernel
 def test_compare_opens_with_plain_verdict_sentences(tmp_path):
-    """sim compare opens with sentences for the headline measures ('X instead of Y: +d percentage points [lo, hi],
+    """sim compare opens with sentences for the headline measures ('X instead of Y: +d points [lo, hi],
     changed by ... / unchanged within ... / cannot tell yet ...'), in the terminal, compare.md and compare.html; no
     bold wall of identifiers."""
     r = invoke(BASE, GHOSTS, "--games", 3000, "--out", tmp_path / "c")
@@ -395,7 +395,7 @@ def test_compare_opens_with_plain_verdict_sentences(tmp_path):
     s0 = next(m for m in res["metrics"] if m["name"] == "win.seat0")
     line = next(x for x in verdict.splitlines() if x.startswith("- Seat 0 ("))
     assert f"{100 * s0['b']:.1f}% [" in line and f"instead of {100 * s0['a']:.1f}% [" in line
-    assert f"{100 * s0['diff']:+.1f} percentage points [" in line
+    assert f"{100 * s0['diff']:+.1f} points [" in line
     said = {"changed": "changed by", "unchanged": "unchanged within ±1.0", "cannot_tell": "cannot tell yet at ±1.0"}
     assert said[s0["verdict"]] in line
     assert "no difference" not in verdict and "holds" not in verdict
@@ -438,16 +438,16 @@ def test_compare_sentence_words():
     r = dict(HUNTERS_WIN)
     assert verdicts.compare_sentence(r, cat) == (
         "Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: "
-        "+22.7 percentage points [+22.1, +23.3], changed by +22.7 percentage points (p < 1e-9 after Holm; margin "
-        "±1.0 percentage point)"
+        "+22.7 points [+22.1, +23.3], changed by +22.7 points (p < 1e-9 after Holm; margin "
+        "±1.0 points)"
     )
     r.update(significant=False, p_holm=0.41, verdict="unchanged", p_equiv_holm=0.003)
     assert verdicts.compare_sentence(r, cat).endswith(
-        "unchanged within ±1.0 percentage point (equivalence test p = 0.003 after Holm)"
+        "unchanged within ±1.0 points (equivalence test p = 0.003 after Holm)"
     )
     r.update(verdict="cannot_tell", more_games=33_412)
     assert verdicts.compare_sentence(r, cat).endswith(
-        "cannot tell yet at ±1.0 percentage point: about 34,000 more games would decide"
+        "cannot tell yet at ±1.0 points: about 34,000 more games would decide"
     )
 
 
@@ -462,7 +462,7 @@ def test_a_significant_shift_not_shown_beyond_its_margin_says_what_is_known():
     r = dict(HUNTERS_WIN, b=0.345, b_ci95=[0.340, 0.350], diff=0.015, diff_ci95=[0.003, 0.027], p=0.005)
     r.update(p_holm=0.015, verdict="cannot_tell", p_equiv_holm=0.8, more_games=33_412, n=8000)
     assert verdicts.compare_sentence(r, cat).endswith(
-        "cannot tell yet whether it matters at ±1.0 percentage point: B differs from A more than chance explains "
+        "cannot tell yet whether it matters at ±1.0 points: B differs from A more than chance explains "
         "(p = 0.015 after Holm), but the difference is not shown beyond the margin; about 34,000 more games would "
         "decide"
     )

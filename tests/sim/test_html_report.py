@@ -101,7 +101,7 @@ def test_sim_run_writes_a_self_contained_html_report(mixed_report):
         "3000 played",
     ):
         assert item in body, item
-    for fig in ("first-player advantage", "seat balance", "tie rate", "decisiveness", "length (turns)"):
+    for fig in ("first-player advantage", "seat spread", "tie rate", "decisiveness", "length (turns)"):
         assert fig in body, fig
 
 
@@ -456,7 +456,7 @@ def test_a_one_game_run_says_too_few_games_and_draws_its_scores(tmp_path):
     bal = (out / "balance.md").read_text()
     assert "[+100.00, +100.00]" not in bal and "chi-square p" not in bal and not one_games.search(bal)
     assert "Only 1 finished game: too few for the intervals and tests" in bal
-    row = next(ln for ln in bal.splitlines() if ln.startswith("| seat balance"))
+    row = next(ln for ln in bal.splitlines() if ln.startswith("| seat spread"))
     assert "none: too few games" in row and "chi-square test of equal seats" in row
     verdict = bal[bal.index("## Verdict") : bal.index("## Balance at a glance")]
     assert "p = " not in verdict and "within chance" not in verdict and "beyond chance" not in verdict
@@ -483,12 +483,20 @@ def test_enough_games_keep_their_intervals_and_tests():
         "length": {k: {"n": 0} for k in ("turns", "rounds")},
     }
     rows = dict(balance_figures.balance_items(s))
-    assert "chi-square test of equal seats: p = " in rows["seat_balance"]["note"]
-    assert rows["seat_balance"]["interval"].startswith("[")
+    assert "chi-square test of equal seats: p = " in rows["seat_spread"]["note"]
+    # the seat spread's one interval (ladder_fit.seat_spread: simultaneous Wilson intervals), as At skill shows it
+    from sim.stats.ladder_fit import seat_spread
+
+    lo, hi = seat_spread([24.0, 16.0], 40, 2)["ci95"]
+    assert rows["seat_spread"]["figure"] == "seat spread (highest seat win rate minus the lowest)"
+    assert (rows["seat_spread"]["value"], rows["seat_spread"]["interval"]) == (
+        "20.00 points",
+        f"[{100 * lo:.2f}, {100 * hi:.2f}]",
+    )
     assert not verdicts.run_sentences(s)[0].startswith("Only")
     s["games"].update(played=29, finished=29)
     rows = dict(balance_figures.balance_items(s))
-    assert rows["seat_balance"]["interval"] == "none: too few games"
+    assert rows["seat_spread"]["interval"] == "none: too few games"
     assert verdicts.run_sentences(s)[0].startswith("Only 29 finished games: too few")
 
 

@@ -78,7 +78,7 @@ def test_card_mix_by_name_equals_positional_form():
 def test_card_mix_unknown_name_is_one_line_naming_the_allowed_names():
     with pytest.raises(
         ScenarioError,
-        match=r"^params.ghost_cards: unknown name 'shufle'; allowed: each_room, "
+        match=r"^params.ghost_cards: unknown name 'shufle'; did you mean 'shuffle'\? allowed: each_room, "
         r"shuffle, draw_2_shuffle",
     ):
         from_dict(th("[params.ghost_cards]\nshufle = 2"))
@@ -94,7 +94,9 @@ def test_card_mix_value_out_of_range_names_the_card():
 def test_move_die_as_one_table_of_faces_and_ghost_icons():
     sc = from_dict(th("move_die = { faces = [1, 2, 3, 4], ghost = [1, 1, 0, 0] }"))
     assert sc.params["move_die"] == [1, 2, 3, 4] and sc.params["move_die_ghost"] == [1, 1, 0, 0]
-    with pytest.raises(ScenarioError, match=r"^params.move_die: unknown key 'ghosts'; allowed: faces, ghost"):
+    with pytest.raises(
+        ScenarioError, match=r"^params.move_die: unknown key 'ghosts'; did you mean 'ghost'\? allowed: faces, ghost"
+    ):
         from_dict(th("move_die = { faces = [1, 2], ghosts = [1, 0] }"))
     with pytest.raises(ScenarioError, match="given twice"):
         from_dict(th("move_die = { ghost = [1, 1, 1, 1, 1, 1] }\nmove_die_ghost = [1, 1, 1, 1, 1, 0]"))
@@ -198,7 +200,7 @@ def test_a_new_strategy_drops_a_parameter_of_the_same_name_and_another_meaning()
     "sets, needle",
     [
         (["foo=1"], "unknown name 'foo'; allowed: name, players, games"),
-        (["ghost_cards.shufle=2"], "ghost_cards has no name 'shufle'; allowed: each_room, shuffle"),
+        (["ghost_cards.shufle=2"], "ghost_cards has no name 'shufle'; did you mean 'shuffle'? allowed: each_room, shuffle"),
         (["seats.7.strategy=runners"], "no seat 7: the scenario has 4 seats (0..3)"),
         (["seats.x.strategy=runners"], "'x' is not a seat number"),
         (["seats.0.w_goal=1"], "seat 0 plays weighted, which has no parameter 'w_goal'; allowed: strategy, w_dist"),
@@ -551,12 +553,12 @@ def test_the_budget_limit_reads_the_same_in_every_message(tmp_path):
 @pytest.mark.parametrize(
     "args, example",
     [
-        (["run", "{s}", "--set", "seats.0.rollout=nope"], "(e.g. --set seats.0.rollout=runner)"),
-        (["compare", "{s}", "--set-b", "seats.0.rollout=nope"], "(e.g. --set-b seats.0.rollout=runner)"),
-        (["sweep", "{s}", "--set", "seats.0.rollout=runner,nope"], "(e.g. --set seats.0.rollout=runner)"),
+        (["run", "{s}", "--set", "seats.0.rollout=nope"], "(e.g. --set seats.0.rollout=learned)"),
+        (["compare", "{s}", "--set-b", "seats.0.rollout=nope"], "(e.g. --set-b seats.0.rollout=learned)"),
+        (["sweep", "{s}", "--set", "seats.0.rollout=runner,nope"], "(e.g. --set seats.0.rollout=learned)"),
         (
             ["tune", "{s}", "--param", "seats.0.rollout=runner,nope", "--target", "first_player_advantage=0"],
-            "(e.g. --param seats.0.rollout=runner)",
+            "(e.g. --param seats.0.rollout=learned)",
         ),
     ],
 )
@@ -570,7 +572,7 @@ def test_a_bad_choice_on_the_command_line_gets_a_command_line_example(args, exam
     bad = tmp_path / "bad.toml"
     bad.write_text(Path(search).read_text().replace('rollout = "runner"', 'rollout = "nope"'))
     line = one_error_line(cli.invoke(app, ["run", str(bad)]))
-    assert line.endswith('(a quoted string, e.g. rollout = "runner")'), line
+    assert line.endswith('(a quoted string, e.g. rollout = "learned")'), line  # (the example: the default)
 
 
 @pytest.mark.kernel

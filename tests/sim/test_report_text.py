@@ -262,7 +262,7 @@ def test_a_report_says_its_game_count_beside_the_title_and_how_precise_its_rates
     hw = max(hw, (s["first_player"]["advantage_ci95"][1] - s["first_player"]["advantage_ci95"][0]) / 2)
     assert (
         f"at 300 finished games the seat win rates and the first-player advantage are known to about ±{100 * hw:.1f}"
-        " percentage points (95%), too wide to read effects of a percentage point or two" in line
+        " points (95%), too wide to read effects of a point or two" in line
     )
     need = int(line.split("about ")[2].split(" games")[0].replace(",", ""))
     assert abs(need - 300 * (hw / 0.01) ** 2) <= 0.01 * need + 100

@@ -1098,9 +1098,7 @@ def test_the_sweep_says_which_settings_changed_beyond_their_margin_after_the_cor
     )
     assert r.exit_code == 0, r.output
     text = many_points_text(doc)
-    assert text.startswith(
-        "No setting changed beyond its margin (by default 1 percentage point for rates, 2% for lengths"
-    )
+    assert text.startswith("No setting changed beyond its margin (by default 1 point for rates, 2% for lengths")
     assert "0 of 1 difference unchanged within their margins, 1 cannot be told yet (about " in text
     assert "no difference" not in text.lower() and "by more than noise" not in text
     assert "Holm-corrected" in text and text in r.stdout
@@ -1109,7 +1107,7 @@ def test_the_sweep_says_which_settings_changed_beyond_their_margin_after_the_cor
     )
     text = many_points_text(doc)
     assert text.startswith(
-        "2 settings changed beyond the margin (by default 1 percentage point for rates, 2% for lengths, 5% for counts): track "
+        "2 settings changed beyond the margin (by default 1 point for rates, 2% for lengths, 5% for counts): track "
         "length = 20 spaces: game length (rounds) -"
     ), text
     assert "2 points were tested against it, 2 differences in all" in text

@@ -29,7 +29,7 @@ def test_a_house_that_wins_most_games_is_said_to_start_as_the_favourite_not_to_d
     words = arc_page.tips_sentences(_summary(7670, 1))
     assert words[0].startswith(
         "When does the game tip? By the scores alone, the side that goes on to win is the favourite (its chance above "
-        "50%) from the first round to the end in at least half the games (95% interval rounds 1-1); in the 522 games "
+        "50%) from the first round to the end in at least half the games (95% interval round 1); in the 522 games "
         "the hunter team won, for good only at the end, after round 32, in half of them (95% interval rounds 31-33); "
         "in the 7,670 games the house won, from the first round to the end in at least half of them"
     )
@@ -41,3 +41,14 @@ def test_a_house_that_wins_most_games_is_said_to_start_as_the_favourite_not_to_d
 def test_no_such_note_where_the_side_that_wins_most_tips_later():
     words = arc_page.tips_sentences(_summary(5000, 12))
     assert not any("before any score is seen" in w for w in words) and "after round 12 of 30" in words[0]
+
+
+def test_a_span_of_one_round_is_said_round_1_not_rounds_1_1():
+    d = {**_block(1, 1, 1, 30), "p25": 1, "p75": 1}
+    words = " ".join(arc_page.tips_sentences(_summary(7670, 1)))
+    timeline = " ".join(arc_page._tip_sentence({"tipped": d}))
+    assert "rounds 1-1" not in words + timeline and "1-1" not in timeline
+    assert "(95% interval round 1)" in words
+    assert timeline.endswith("(95% interval round 1; quartiles round 1).")
+    spread = " ".join(arc_page._tip_sentence({"tipped": {**_block(7, 6, 9, 30), "p25": 5, "p75": 11}}))
+    assert spread.endswith("(95% interval rounds 6-9; quartiles rounds 5-11).")

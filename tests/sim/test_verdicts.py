@@ -33,7 +33,7 @@ def test_run_opens_with_the_start_player_against_the_fair_share(tmp_path):
     fp = s["first_player"]
     want = (
         f"The start player wins {100 * fp['win']['rate']:.1f}% against a fair 25.0%: "
-        f"{with_sign(100 * fp['advantage'], 1)} percentage points [{with_sign(100 * fp['advantage_ci95'][0], 1)}, "
+        f"{with_sign(100 * fp['advantage'], 1)} points [{with_sign(100 * fp['advantage_ci95'][0], 1)}, "
         f"{with_sign(100 * fp['advantage_ci95'][1], 1)}], "
     )
     lines = verdicts.run_sentences(s)
@@ -123,3 +123,11 @@ def test_run_verdict_on_seats_says_equal_only_within_the_margin():
     assert verdicts.seats_verdict([n / 4] * 4, n).startswith("every seat fair within +/-1 point")
     assert verdicts.seats_verdict([500, 500, 500, 500], 2000).startswith("cannot tell yet whether every seat")
     assert verdicts.seats_verdict([600, 450, 450, 500], 2000).startswith("the seats differ more than chance")
+
+
+def test_scope_line_says_what_an_unverified_candidate_layout_means_for_the_designer():
+    s = {"scenario": {"game": "turnwall", "players": 2, "params": {"board": "default"}, "seats": []}}
+    assert (verdicts.scope_line(s) or "").endswith(
+        "; everything holds for the board played, an unverified candidate layout (a best guess at the printed "
+        "board, not checked against it: a figure may differ on the real board)."
+    )

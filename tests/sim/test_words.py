@@ -80,7 +80,7 @@ def test_a_difference_of_rates_is_in_points_in_every_line_page_and_cell():
     said = [
         fmt("points", 0.008),
         tune_page.fmt_dist("rate", 0.044),
-        verdicts.margin_text({"kind": "rate", "margin": 0.01}, short=True),
+        verdicts.margin_text({"kind": "rate", "margin": 0.01}),
         balance_figures.pts(0.019),
         view.diff(0.0033, "rate"),
         view.interval(-0.0012, 0.0109, "rate", True),
