@@ -32,6 +32,11 @@ class LearnedMarker(NamedTuple):
     scores: np.ndarray  # float64[N_ACTIONS]: the legal actions' scores
     acts: np.ndarray  # int64[N_ACTIONS]: the legal actions, ascending, beside their scores
     child: np.ndarray  # int32[S_SIZE]: the state after a candidate move
+    nkeys: np.ndarray  # int64[NEXT_CACHE]: end positions of this decision whose next-turn value is known
+    nvals: np.ndarray  # float64[NEXT_CACHE]: ... and that value (`features.next_turn`)
+    ncount: np.ndarray  # int64[1]: entries used (0 at each decision)
+    ends: np.ndarray  # int32[N_ACTIONS, N_PHYS]: where each legal action ends the turn (greedy `next`, `features`)
+    bounds: np.ndarray  # float64[N_ACTIONS]: ... and the most its score can be (-inf once decided)
 
 
 class BatchScratch(NamedTuple):

@@ -314,13 +314,16 @@ def believed(prm, st, keys):
 
 @njit(
     "Tuple((float64, int64, int64))(int32[::1], int64[::1], float64[::1], int32[::1], int32[::1], int32[::1], "
-    "int64[::1], float64[::1], float64[::1])"
+    "int64[::1], float64[::1], float64[::1], float64)"
 )
-def plan_search(st, prm, w, work, base, cur, keys, probs, near):
+def plan_search(st, prm, w, work, base, cur, keys, probs, near, cap):
     """S2: breadth-first over every sequence of up to the moves left (relevant moves, see `relevant`), each distinct
     position once, the nodes in work[W_NODES..] (the plan itself, work[W_PLAN..], is left alone). Returns (the best
     sequence's value (S3; -1e18 when none may end the turn), the node it leaves from, its last action (-1: standing
-    still is best)). ``base`` and ``cur`` are int32[PHYS_SIZE] scratch (the position being expanded, and its child)."""
+    still is best)). ``base`` and ``cur`` are int32[PHYS_SIZE] scratch (the position being expanded, and its child).
+    ``cap``: the most `score` gives any position at depth 0 (`features.top_cell`; +inf: unknown); once the best
+    value reaches it less the moves' cost of the next depth, no deeper position can beat it (strictly, as the best is
+    taken) and the search stops with the same result."""
     me = st[S_CUR]
     left = st[S_MOVES_LEFT]
     if w[W_MAGNETS] < 0.5:  # C5: plan with the grips the table has seen, no others
@@ -350,7 +353,9 @@ def plan_search(st, prm, w, work, base, cur, keys, probs, near):
     while head < n:
         o = nodes + head * NODE_W
         d = work[o + NODE_DEPTH]
-        if d >= left:
+        # breadth first, every later node is at depth d or more: once the best reaches the cap at depth d + 1, none
+        # of them can beat it
+        if d >= left or best >= cap - w[W_MOVES] * (d + 1):
             head += 1
             continue
         load(base, 0, work, o)
@@ -414,7 +419,7 @@ def plan_search(st, prm, w, work, base, cur, keys, probs, near):
 )
 def plan(st, prm, w, work, base, cur, keys, probs, near):
     """S2: the best sequence of `plan_search` stored in work[W_PLAN..]; returns its length."""
-    best, best_node, best_last = plan_search(st, prm, w, work, base, cur, keys, probs, near)
+    best, best_node, best_last = plan_search(st, prm, w, work, base, cur, keys, probs, near, np.inf)
     nodes = W_NODES
     # the sequence: the path to best_node, then best_last
     length = 0

@@ -189,3 +189,55 @@ def test_x3_search_with_learned_rollouts_plays():
         PL.N_EXTRA, search=search_scratch(sc, PL, prm=prm),
     )  # fmt: skip
     assert set(np.unique(out.status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}
+
+
+class NextProbe:
+    """A `decide` for `hidden_check` (greedy learned seats: with a weight on ``next`` 0 their decisions skip computing
+    it, otherwise they compute it only where it may change the pick, `features.greedy_ahead`): at every learned
+    decision, every feature of every legal action (`features._fill`, ``next`` always computed), the decision those
+    features and the seat's weights give (summed in feature order, ties to the lower action), and, where the seat may
+    end its turn, the planner's best whole turn from where it stands (S2, S3, the search never cut short)."""
+
+    def __init__(self):
+        self.decisions = self.differ = self.ends = self.wrong_next = 0
+
+    def __call__(self, sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker):
+        a = decide_any(sid, sp_row, row_w, st, prm, mask, nl, rng, seat, scratch, marker)
+        if sid != S.S_LEARNED:
+            return a
+        sc = scratch
+        out = np.zeros((R.N_ACTIONS, F.N_FEATURES))
+        F._fill(st, prm, row_w, mask, out, marker, sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near)
+        best, best_a = -np.inf, -1
+        for b in np.flatnonzero(mask):
+            s = 0.0
+            for i in range(F.N_FEATURES):
+                s += sp_row[1 + i] * out[b, i]
+            if s > best:
+                best, best_a = s, int(b)
+        self.decisions += 1
+        self.differ += best_a != a
+        if mask[R.A_END] and st[R.S_PHASE] != R.PH_PLACE:
+            end = st.copy()
+            end[R.S_MOVES_LEFT] = prm[R.P_MOVES]
+            v = S.plan_search(end, prm, row_w, sc.work, sc.base, sc.cur, sc.keys, sc.probs, sc.near, np.inf)[0]
+            if v < -1e17:
+                v = S.score(end, end, 0, prm, int(st[R.S_CUR]), row_w, sc.probs, sc.near, 0)
+            self.ends += 1
+            self.wrong_next += out[R.A_END, -1] != max(v, F.PLAN_FLOOR)
+        return a
+
+
+@pytest.mark.parametrize("w_next", [0.0, 0.7, -0.7, 3.0])
+def test_s7_next_is_the_best_next_turn_and_a_greedy_policy_decides_as_the_full_features(w_next):
+    """Feature ``next`` of ending the turn is the planner's value of the best whole turn from where the ghost
+    stands (its search stopped early at `features.top_cell` gives the same value); a greedy policy decides exactly as
+    the full features say, whether its weight on ``next`` is 0 (it does not compute it: `learned_choice`'s
+    ``ahead``) or not (it computes it only for the actions whose bound may still beat the best score)."""
+    gen = np.random.default_rng(5)
+    seats = [{**_weights(gen), "w_next": w_next} for _ in range(3)]
+    sc = scenario(4, ("learned",) * 3 + ("planner",), seat_params=seats + [{}])
+    probe = NextProbe()
+    hidden_check(sc, gen, decide=probe, games=3)
+    assert probe.decisions > 100 and probe.differ == 0
+    assert probe.ends > 10 and probe.wrong_next == 0
