@@ -22,13 +22,15 @@ def cut_game(sc, k, cap_slot, cap, g=3, seed=5):
     turn ``cap`` (prm[cap_slot] lowered to it; the batch scratch's state is where it stopped), a search seat playing
     its rollout strategy. Raises AssertionError unless the game was cut there (status truncated)."""
     from kernels.batch import play_games
-    from sim.model.search import rollout_seats
+    from sim.model.policy import batch_scratch
+    from sim.model.search import rollout_seats, table_uses_learned
 
     sids, sparams = rollout_seats(sc)
     prm = sc.prm()
     short = prm.copy()
     short[cap_slot] = cap
-    batch = k.batch_scratch(sc.players, prm)
+    # (a search seat whose rollout strategy is the learned player plays it here: the scratch carries its policy)
+    batch = batch_scratch(sc.spec, k, sc.players, prm, table_uses_learned(sc, sids))
     shape = (len(sc.spec.extra_columns), (len(sc.spec.curves), sc.spec.curve_len))
     out = play_games(k.play_batch, batch, seed, 0, g, 1, sc.players, short, sids, sparams, *shape)
     assert out.status[0] == loop.ST_TRUNCATED
