@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pytest workers of `make test` (pytest-xdist; auto: one per CPU)
 WORKERS ?= auto
 
-.PHONY: run test test-fast lint bench baselines check clean venv lock serve
+.PHONY: run test test-fast lint warm bench baselines check clean venv lock serve
 
 # the versions of requirements.lock, within pyproject.toml's ranges
 $(STAMP): pyproject.toml requirements.lock
@@ -36,9 +36,16 @@ lint: $(STAMP)
 	$(BIN)/python tests/complexity.py
 
 ## lint, then the whole test suite on parallel workers sharing one kernel cache, filled before they start (the 25
-## slowest tests listed at the end: where the 8-minute bound goes)
-test: lint
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=25
+## slowest tests listed at the end: where the 8-minute bound goes); lint runs while the cache fills, the three jobs
+## sharing the cores (make -j2: each job's output printed whole when it ends)
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint warm
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --no-warm --durations=25
+
+## the kernel cache of every game's scenarios, filled in two processes (what make test's workers then load)
+warm: $(STAMP)
+	@$(BIN)/python tests/warm_kernels.py treasure_hunters & p=$$!; \
+	$(BIN)/python tests/warm_kernels.py turnwall galleon moor || exit 1; wait $$p
 
 ## lint, then the tests that compile no kernel (after every edit; a test that compiles one fails)
 test-fast: lint
