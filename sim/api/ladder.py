@@ -124,7 +124,8 @@ def build(
         p = Path(g)
         if not p.is_file():
             raise LadderError(
-                f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file",
+                f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file"
+                + (f"; {did_you_mean(g, registry.names()).strip()}" if did_you_mean(g, registry.names()) else ""),
                 allowed=f"{', '.join(registry.names())} or a scenario file",
                 given=g,
             )

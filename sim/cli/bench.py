@@ -21,7 +21,10 @@ def bench(
         sim bench --quick
     """
     from sim.api import bench as b
+    from sim.cli.common import in_range
+    from sim.model.scenario import MAX_GAMES
 
+    in_range("games", games, 1, MAX_GAMES)
     res = b.run_all(games=20_000 if quick else games, quick=quick)
     typer.echo(b.render(res))
 

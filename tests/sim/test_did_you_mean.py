@@ -80,3 +80,22 @@ def test_a_rollout_measure_without_its_timelines_gets_no_guess():
     with pytest.raises(CompareError) as e:
         resolve_margins({"arc.decided_share": 60.0}, ["arc.decided_by_score", "arc.decided_by_score_share"])
     assert "did you mean" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["list", "mooor"], "error: unknown game 'mooor'; did you mean 'moor'? allowed: "),
+        (["run-defaults", "--game", "mooor"], "error: unknown game 'mooor'; did you mean 'moor'? allowed: "),
+        (["train", "mooor"], "error: game: unknown game 'mooor'; did you mean 'moor'? allowed: "),
+        (["ladder", "mooor"], "nor a scenario file; did you mean 'moor'?"),
+    ],
+)
+def test_a_misspelt_game_on_the_command_line_is_guessed(args, says):
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == EXIT_USAGE and says in one_error_line(r), r.output
+
+
+def test_sim_bench_refuses_a_games_count_below_one():
+    r = CliRunner().invoke(app, ["bench", "--games", "-1"])
+    assert r.exit_code == EXIT_USAGE and "--games: -1 is out of range" in one_error_line(r), r.output
