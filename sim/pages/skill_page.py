@@ -122,5 +122,11 @@ def one_line(s: dict) -> str | None:
         return None
     if b.get("status") != "played":
         return f"at skill: not played; {b.get('why', '')}"
-    figs = "; ".join(f"{f['words'].split(' (')[0]}: {f['verdict']}" for f in (b.get("figures") or {}).values())
+    figs = "; ".join(f"{_short(k, f['words'])}: {f['verdict']}" for k, f in (b.get("figures") or {}).items())
     return f"at skill ({b['strategy']}, {b['games']:,} games, {b.get('wall_s', 0):.1f} s): {figs}"
+
+
+def _short(key: str, words: str) -> str:
+    """A figure's name for the one-line summary: without its explanation in brackets, but a team's win rate keeps
+    the team it is of ("team win rate (Head Haunter)": a game has two)."""
+    return words if key.startswith("team_win_rate.") else words.split(" (")[0]
