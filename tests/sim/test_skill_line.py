@@ -13,7 +13,10 @@ def test_each_team_win_rate_names_its_team_and_other_figures_drop_their_explanat
     line = one_line(
         _summary(
             {
-                "team_win_rate.haunter": {"words": "team win rate (Head Haunter)", "verdict": "changes with skill: +4.9"},
+                "team_win_rate.haunter": {
+                    "words": "team win rate (Head Haunter)",
+                    "verdict": "changes with skill: +4.9",
+                },
                 "team_win_rate.hunter": {"words": "team win rate (hunters)", "verdict": "changes with skill: -4.9"},
                 "seat_spread": {"words": "seat spread (highest seat win rate minus the lowest)", "verdict": "x"},
             }
