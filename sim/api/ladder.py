@@ -123,9 +123,10 @@ def build(
     else:
         p = Path(g)
         if not p.is_file():
+            guess = did_you_mean(g, registry.names()).strip()
             raise LadderError(
                 f"GAME: '{g}' is neither a game ({', '.join(registry.names())}) nor a scenario file"
-                + (f"; {did_you_mean(g, registry.names()).strip()}" if did_you_mean(g, registry.names()) else ""),
+                + (f"; {guess}" if guess else ""),
                 allowed=f"{', '.join(registry.names())} or a scenario file",
                 given=g,
             )

@@ -77,10 +77,7 @@ def learner_of(game: str, role: str | None) -> tuple[GameSpec, Learner]:
 
     spec = get(game)
     if spec is None:
-        from sim.model.words import did_you_mean
-
-        names = registry.names()
-        raise TrainError(f"game: unknown game '{game}'; {did_you_mean(str(game), names)}allowed: {', '.join(names)}")
+        raise TrainError(f"game: {registry.unknown_game(str(game))}")
     if not spec.learners:
         raise TrainError(f"game: {game} has no learned player yet; games with one: {', '.join(trainable())}")
     roles = [lr.role for lr in spec.learners]

@@ -44,11 +44,9 @@ def interruptible(kept: str | Callable[[], str | None] | None = None) -> Iterato
 def known_game(game: str | None):
     """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
     from sim.model import registry
-    from sim.model.words import did_you_mean
 
-    games = registry.names()
-    if game is not None and game not in games:
-        fail(f"unknown game '{game}'; {did_you_mean(game, games)}allowed: {', '.join(games)}", EXIT_USAGE)
+    if game is not None and game not in registry.names():
+        fail(registry.unknown_game(game), EXIT_USAGE)
 
 
 def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note: str = ""):

@@ -458,3 +458,13 @@ def names() -> tuple[str, ...]:
     registered from outside the package, in the order they were registered."""
     found = _modules()
     return found + tuple(n for n in GAMES if n not in found)
+
+
+def unknown_game(name: str) -> str:
+    """How a check of a game's name says it is none: "unknown game 'mooor'; did you mean 'moor'? allowed: galleon,
+    moor, treasure_hunters, turnwall" (the guess only for a close name, `sim.model.words.did_you_mean`); the caller
+    puts the field's name before it."""
+    from sim.model.words import did_you_mean
+
+    games = names()
+    return f"unknown game '{name}'; {did_you_mean(name, games)}allowed: {', '.join(games)}"

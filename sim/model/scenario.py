@@ -359,10 +359,7 @@ def _header(t: ScenarioTable) -> tuple[registry.GameSpec, int]:
         raise ScenarioError(f"scenario.game: missing; allowed: {', '.join(registry.names())}")
     spec = registry.get(t.game)
     if spec is None:
-        names = registry.names()
-        raise ScenarioError(
-            f"scenario.game: unknown game '{t.game}'; {did_you_mean(t.game, names)}allowed: {', '.join(names)}"
-        )
+        raise ScenarioError(f"scenario.game: {registry.unknown_game(t.game)}")
     if t.players is None:
         raise ScenarioError(f"scenario.players: missing; allowed {spec.min_players}..{spec.max_players}")
     if not spec.min_players <= t.players <= spec.max_players:
