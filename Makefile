@@ -44,8 +44,7 @@ test: $(STAMP)
 
 ## the kernel cache of every game's scenarios, filled in two processes (what make test's workers then load)
 warm: $(STAMP)
-	@$(BIN)/python tests/warm_kernels.py treasure_hunters & p=$$!; \
-	$(BIN)/python tests/warm_kernels.py turnwall galleon moor || exit 1; wait $$p
+	$(BIN)/python tests/warm_kernels.py --processes 2
 
 ## lint, then the tests that compile no kernel (after every edit; a test that compiles one fails)
 test-fast: lint

@@ -17,8 +17,6 @@ import functools
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -218,13 +216,6 @@ def _kernel_marked(path: str) -> frozenset[str] | None:
     return frozenset(marked)
 
 
-# the games' kernels split between the warm-up processes, the costliest first (Treasure Hunters: three modes)
-WARM_SPLIT = {
-    1: [["treasure_hunters", "turnwall", "galleon", "moor"]],
-    2: [["treasure_hunters"], ["turnwall", "galleon", "moor"]],
-}
-
-
 def pytest_sessionstart(session):
     """With parallel workers, fill the kernel cache before they start (tests/warm_kernels.py, one process per
     worker up to two, the games split between them)."""
@@ -233,23 +224,13 @@ def pytest_sessionstart(session):
         return
     if not config.pluginmanager.hasplugin("dsession"):  # one process: each kernel compiles once as it comes
         return
+    from tests.warm_kernels import fill
+
     t0 = time.perf_counter()
-    procs = [
-        subprocess.Popen(
-            [sys.executable, str(TESTS / "warm_kernels.py"), *games],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for games in WARM_SPLIT[min(2, len(config.option.tx or [1]))]
-    ]
-    said = []
-    for p in procs:
-        out, err = p.communicate()
-        if p.returncode != 0:
-            raise pytest.UsageError(f"tests/warm_kernels.py failed (exit {p.returncode}):\n{err[-3000:]}")
-        said.append(out.strip().removeprefix("warm_kernels: "))
+    try:
+        said = fill(len(config.option.tx or [1]))
+    except RuntimeError as e:
+        raise pytest.UsageError(str(e)) from None
     tr = config.pluginmanager.get_plugin("terminalreporter")
     if tr is not None:
         tr.write_line(
