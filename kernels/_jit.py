@@ -32,6 +32,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pathlib
@@ -40,8 +41,11 @@ import types
 _ROOT = pathlib.Path(__file__).resolve().parent
 
 
+@functools.cache
 def source_hash() -> str:
-    """Hash of every ``*.py`` under kernels/ (16 hex chars); part of the cache folder name."""
+    """Hash of every ``*.py`` under kernels/ (16 hex chars); part of the cache folder name. Read once a process: the
+    code this process runs is what was there when it started (a ladder keys each of its tables with it, hundreds of
+    reads of 60 files otherwise)."""
     h = hashlib.sha256()
     for p in sorted(_ROOT.rglob("*.py")):
         h.update(p.relative_to(_ROOT).as_posix().encode())
