@@ -12,7 +12,7 @@ from sim.cli.common import EXIT_USAGE, fail, interruptible, run_context
 
 
 def fidelity(
-    scenario: Annotated[Path, typer.Argument(help="scenario (TOML) whose \"At skill\" table is checked")],
+    scenario: Annotated[Path, typer.Argument(help='scenario (TOML) whose "At skill" table is checked')],
     games: Annotated[int, typer.Option(help="games each table plays (the same games: common random numbers)")] = 2000,
     budget: Annotated[int, typer.Option(help="search's rollouts a decision (learned rollouts)")] = 64,
     seed: Annotated[int | None, typer.Option(help="common seed (default: the scenario's)")] = None,
@@ -25,7 +25,9 @@ def fidelity(
             "length_turns; default 2 points, 5% of the learned length)",
         ),
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="folder for the files (default: reports/fidelity-<scenario>)")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="folder for the files (default: reports/fidelity-<scenario>)")
+    ] = None,
     install: Annotated[
         bool, typer.Option("--install", help="also write them beside the game's policies (kernels/<game>/policies/)")
     ] = False,
@@ -46,6 +48,7 @@ def fidelity(
     """
     from sim.api import fidelity as api
     from sim.model import paths
+    from sim.play import progress
     from sim.stats import compare as cmp
     from sim.stats.verdict import MarginError, parse_margins
 
@@ -69,9 +72,20 @@ def fidelity(
         fail(str(e), EXIT_USAGE)
     folder = out or paths.REPORTS / f"fidelity-{sc.name}"
     command = api.command_line(str(scenario), games, budget, sc.seed, list(margin or ()))
+    prog, adv, side = progress.compare_bar(games, f"{sc.name}: learned vs search@{budget}")  # each table's games/s
     with interruptible():
         try:
-            doc = api.fidelity(sc, games, budget, sc.seed, margins, command, ctx=run_context(threads))
+            with prog:
+                doc = api.fidelity(
+                    sc,
+                    games,
+                    budget,
+                    sc.seed,
+                    margins,
+                    command,
+                    ctx=run_context(threads, adv, side),
+                    on_played=lambda: prog.played("the fidelity check"),
+                )
         except (api.FidelityError, cmp.CompareError) as e:
             fail(str(e), EXIT_USAGE)
         written = api.write(doc, folder, install)

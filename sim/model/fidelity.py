@@ -13,9 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.model.paths import REPO
 from sim.model.registry import GameSpec
+
+if TYPE_CHECKING:
+    from sim.model.scenario import Scenario
 
 FIDELITY_FORMAT = 1
 
@@ -70,7 +74,11 @@ def stale(doc: dict, spec: GameSpec) -> str | None:
     for role, v in made.items():
         cur = now.get(role)
         if cur != v:
-            what = "no shipped policy" if cur is None else f"policy {cur['digest']} ({cur['feature_set']} v{cur['feature_version']})"
+            what = (
+                "no shipped policy"
+                if cur is None
+                else f"policy {cur['digest']} ({cur['feature_set']} v{cur['feature_version']})"
+            )
             return (
                 f"made with the {role} policy {v.get('digest')} ({v.get('feature_set')} v{v.get('feature_version')}), "
                 f"the game now ships {what}: run it again ({doc.get('command', 'sim fidelity')})"
@@ -90,3 +98,36 @@ def load_fidelity(game: str, scenario: str, path: Path | None = None) -> dict | 
 def shipped(game: str) -> list[Path]:
     """Every committed fidelity file of ``game``, sorted."""
     return sorted((REPO / "kernels" / game / "policies").glob("fidelity-*.json"))
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal as JSON (a file's lists against a scenario's tuples)."""
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
+def for_scenario(sc: Scenario) -> dict:
+    """What the "At skill" section says of the learned table's fidelity to search for scenario ``sc``: {status:
+    "current" (the committed file of this scenario, its players and parameters, still speaking for the shipped
+    policies) | "stale" | "none", why (one line, for stale / none), file (relative to the repository), search
+    ("search@64"), games, figures {key: {words, kind, estimate, ci95, margin}}}."""
+    spec = sc.spec
+    p = fidelity_path(sc.game, sc.name)
+    doc = load_fidelity(sc.game, sc.name)
+    rel = str(p.relative_to(REPO))
+    if doc is None:
+        made = [q.stem.removeprefix("fidelity-") for q in shipped(sc.game)]
+        elsewhere = f" ({spec.title}'s: {', '.join(made)})" if made else ""
+        return {"status": "none", "why": f"no fidelity run for {sc.name}{elsewhere}; sim fidelity makes one"}
+    if doc.get("players") != sc.players or not _same(doc.get("params"), sc.params):
+        return {"status": "none", "file": rel, "why": f"{rel} played other parameters than this run's"}
+    why = stale(doc, spec)
+    if why is not None:
+        return {"status": "stale", "file": rel, "why": why}
+    keep = ("words", "kind", "estimate", "ci95", "margin")
+    return {
+        "status": "current",
+        "file": rel,
+        "search": doc["search"],
+        "games": doc["games"],
+        "figures": {k: {f: v[f] for f in keep} for k, v in doc["figures"].items()},
+    }

@@ -43,6 +43,4 @@ def render_markdown(doc: dict) -> str:
 
 def report_lines(doc: dict) -> list[str]:
     """One line per figure for the "At skill" section (`sim.stats.fidelity.report_line`)."""
-    return [
-        F.report_line(f["words"], k, f, doc["search"], int(doc["games"])) for k, f in (doc.get("figures") or {}).items()
-    ]
+    return [F.report_line(f["words"], k, f, doc["search"], int(doc["games"])) for k, f in doc["figures"].items()]
