@@ -96,15 +96,49 @@ def fidelity(
     figures' measures), wall_s. Raises FidelityError, CompareError (one line each)."""
     from sim.api import compare as play
     from sim.model.fidelity import FIDELITY_FORMAT, policy_versions
-    from sim.stats import fidelity as F
-    from sim.stats.at_skill import figure_words
 
     t = tables(sc, games, budget)
     res = play.compare(t.learned, t.search, games, seed, ctx=ctx, on_played=on_played)
     spec = sc.spec
     roles = list(spec.roles(sc.params, sc.players))
-    team = [r for r in dict.fromkeys(roles)] if spec.team_roles else []
-    figs = F.figures(res["metrics"], sc.players, team)
+    team = list(dict.fromkeys(roles)) if spec.team_roles else []
+    out = judged_figures(res["metrics"], sc, margins)
+    names = {"first_player.win", "length.turns", *(f"team.{r}" for r in team)}
+    return {
+        "format": FIDELITY_FORMAT,
+        "game": sc.game,
+        "scenario": sc.name,
+        "players": sc.players,
+        "params": {k: sc.params[k] for k in sorted(sc.params)},
+        "rules_version": spec.rules_version,
+        "policies": policy_versions(spec, roles),
+        "command": command,
+        "games": res["games"],
+        "budget": budget,
+        "search": t.search_name,
+        "learned_seats": [s.strategy for s in t.learned.seats],
+        "search_seats": [{"strategy": s.strategy, **s.params} for s in t.search.seats],
+        "seed": res["seed"],
+        "margins": {k: f["margin"] for k, f in out.items()},
+        "figures": out,
+        "compared": [r for r in res["metrics"] if r["name"] in names or r["name"].startswith("win.seat")],
+        "wall_s": res["provenance"]["wall_time_s"],
+        "git_commit": res["provenance"]["git_commit"],
+        "created_utc": res["provenance"]["created_utc"],
+    }
+
+
+def judged_figures(rows: list[dict], sc: Scenario, margins: dict[str, float] | None = None) -> dict[str, dict]:
+    """The fidelity document's ``figures`` from compare rows ``rows`` (A learned, B search) of scenario ``sc``'s
+    tables: {key: {words, learned, search, kind, verdict, estimate, ci95, margin, paired, p_holm, p_equiv_holm,
+    more_games}} (`sim.stats.fidelity.figures` and `judge`)."""
+    from sim.stats import fidelity as F
+    from sim.stats.at_skill import figure_words
+
+    spec = sc.spec
+    roles = list(spec.roles(sc.params, sc.players))
+    team = list(dict.fromkeys(roles)) if spec.team_roles else []
+    figs = F.figures(rows, sc.players, team)
     judged = F.judge(figs, margins)
     out: dict[str, dict] = {}
     for f in figs:
@@ -123,29 +157,7 @@ def fidelity(
             "p_equiv_holm": j.p_equiv_holm,
             "more_games": j.more_games,
         }
-    names = {"first_player.win", "length.turns", *(f"team.{r}" for r in team)}
-    return {
-        "format": FIDELITY_FORMAT,
-        "game": sc.game,
-        "scenario": sc.name,
-        "players": sc.players,
-        "params": {k: sc.params[k] for k in sorted(sc.params)},
-        "rules_version": spec.rules_version,
-        "policies": policy_versions(spec, roles),
-        "command": command,
-        "games": res["games"],
-        "budget": budget,
-        "search": t.search_name,
-        "learned_seats": [s.strategy for s in t.learned.seats],
-        "search_seats": [{"strategy": s.strategy, **s.params} for s in t.search.seats],
-        "seed": res["seed"],
-        "margins": {k: judged[k].margin for k in out},
-        "figures": out,
-        "compared": [r for r in res["metrics"] if r["name"] in names or r["name"].startswith("win.seat")],
-        "wall_s": res["provenance"]["wall_time_s"],
-        "git_commit": res["provenance"]["git_commit"],
-        "created_utc": res["provenance"]["created_utc"],
-    }
+    return out
 
 
 def write(doc: dict, folder: Path, install: bool = False) -> list[Path]:

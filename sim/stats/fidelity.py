@@ -72,7 +72,10 @@ def figures(rows: list[dict], players: int, team_roles: list[str]) -> list[Figur
         if r is None:
             return
         a, b = _row_figure(r, offset, "a"), _row_figure(r, offset, "b")
-        out.append(Figure(key, a, b, float(r["diff"]), float(r["se_paired"]), int(r["n"]), True, r.get("p")))
+        # compare leaves p None for identical pairs (no difference to find: p 1, as its verdicts take it) and for
+        # too few games (untested)
+        p = None if r.get("too_few_games") else (1.0 if r.get("p") is None else float(r["p"]))
+        out.append(Figure(key, a, b, float(r["diff"]), float(r["se_paired"]), int(r["n"]), True, p))
 
     if team_roles:
         for role in team_roles:

@@ -52,6 +52,17 @@ def test_holm_over_the_figures_can_withhold_a_verdict():
     assert two["first_player_advantage"].p_holm == pytest.approx(0.06)
 
 
+def test_identical_pairs_agree_as_compare_judges_them():
+    # every paired game the same outcome: compare leaves p None (no difference to find); the figure is tested, and
+    # a zero spread of the differences confines the difference to 0, inside any margin
+    row = _row("team.hunter", 0.3, 0.3, 0.0, 0.0, p=None)
+    figs = F.figures([row, _row("length.turns", 90, 90, 0.0, 0.0, p=None)], 4, ["hunter"])
+    assert figs[0].p == 1.0
+    assert {j.kind for j in F.judge(figs).values()} == {F.AGREES}
+    few = F.figures([{**row, "too_few_games": True, "n": 10}], 4, ["hunter"])
+    assert few[0].p is None and F.judge(few)["team_win_rate.hunter"].kind == F.CANNOT_TELL
+
+
 def test_too_few_games_is_cannot_tell_and_length_margin_is_a_share():
     few = F.judge([_fig("first_player_advantage", 0.0, 0.001, n=10)])["first_player_advantage"]
     assert few.kind == F.CANNOT_TELL and few.p_holm is None
