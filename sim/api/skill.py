@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from sim.model.fidelity import for_scenario
 from sim.model.scenario import Scenario
 from sim.model.skill_spec import SKILL_GAMES_KEY, skill_table
 from sim.play.context import RunContext
@@ -31,7 +32,7 @@ def at_skill(
 
     Returns {status: "played" | "not played", why (one line), strategy, games, target_games (+/-1 point),
     trained_players, seed, figures (`sim.stats.at_skill.compare`), seats [{seat, strategy, win rate, ci95}],
-    wall_s}. Raises KeyboardInterrupt (`Cancelled`) when stopped."""
+    wall_s, fidelity (`sim.model.fidelity.for_scenario`: the committed check against a search table)}. Raises KeyboardInterrupt (`Cancelled`) when stopped."""
     from sim.api import core
     from sim.play import runner
     from sim.stats import at_skill as stats
@@ -63,6 +64,7 @@ def at_skill(
         ],
         "team": sk.get("team"),
         "wall_s": round(time.perf_counter() - t0, 3),
+        "fidelity": for_scenario(sc),  # the committed check against a search table (sim fidelity)
         **base,
     }
 

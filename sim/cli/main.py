@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from sim.cli import bench, board, check, compare, listing, replay, report, rerun, run
+from sim.cli import bench, board, check, compare, fidelity, listing, replay, report, rerun, run
 from sim.cli import ladder as cli_ladder  # sim ladder (typer only)
 from sim.cli import serve as cli_serve  # sim serve, the web workbench (typer only; sim.web imported when it runs)
 from sim.cli import sweep as cli_sweep  # sim sweep, --workers / --scheduler, default sweeps (typer only)
@@ -36,6 +36,7 @@ app.command("list", rich_help_panel="Tools")(listing.list_)
 app.command(rich_help_panel="Tools")(bench.bench)
 app.command(rich_help_panel="Play")(report.report)
 app.command(rich_help_panel="Compare and explore")(compare.compare)
+app.command(rich_help_panel="Compare and explore")(fidelity.fidelity)  # sim fidelity (sim.cli.fidelity)
 app.command(rich_help_panel="Regression")(check.check)
 app.command("baselines", rich_help_panel="Regression")(check.baselines_)
 app.add_typer(board.board_app, name="board", rich_help_panel="Boards")

@@ -87,13 +87,34 @@ def intro(s: dict) -> str:
     )
 
 
+def fidelity_lines(s: dict) -> list[str]:
+    """The "At skill" section's lines on whether the learned table tells a search table's story, one per figure
+    from the committed fidelity file (`sim.model.fidelity.for_scenario`), or one line saying why there are none
+    (no file for this scenario, or a stale one); [] when nothing was played at skill."""
+    b = s.get("at_skill") or {}
+    fid = b.get("fidelity")
+    if b.get("status") != "played" or not fid:
+        return []
+    if fid["status"] != "current":
+        return [f"Fidelity to search: {fid['why']}."]
+    from sim.stats.fidelity import report_line
+
+    lines = [report_line(f["words"], k, f, fid["search"], int(fid["games"])) for k, f in fid["figures"].items()]
+    return [line[0].upper() + line[1:] + f" ({fid['file']})." for line in lines]
+
+
 def section(s: dict) -> dict | None:
     """The report section "At skill" (a `sim.pages.html_report.Section` as a dict), None when the run was not
-    asked to play at skill."""
+    asked to play at skill. Its second table: the fidelity lines (`fidelity_lines`), one row each."""
     b = s.get("at_skill")
     if not b:
         return None
-    return {"id": "at-skill", "title": "At skill", "intro": intro(s), "plots": [], "tables": [("", rows(s))]}
+    tables = [("", rows(s))]
+    if lines := fidelity_lines(s):
+        tables.append(
+            ("Does the learned table tell a search table's story?", [{"fidelity to search": x} for x in lines])
+        )
+    return {"id": "at-skill", "title": "At skill", "intro": intro(s), "plots": [], "tables": tables}
 
 
 def sentences(s: dict) -> list[str]:

@@ -1,0 +1,181 @@
+"""`sim fidelity`: does the learned table tell the same balance story as a table of `search` players?
+
+A scenario's "At skill" table (`sim.model.skill_spec.skill_table`: every seat on its role's learned player) is played
+as A against B, the same seats on `search` (each role's search strategy, its learned player as the rollout strategy,
+``budget`` rollouts a decision, the game's other search defaults), through `sim compare`'s paired machinery
+(`sim.api.compare.compare`: the same seed and game indices, common random numbers). The headline figures are judged
+by `sim.stats.fidelity`; `document` is the versioned record (`sim.model.fidelity`) written beside the policies.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.model.errors import SimError
+from sim.model.scenario import Scenario, Seat
+from sim.model.search_spec import BUDGET_MAX
+from sim.play.context import RunContext
+
+DEFAULT_BUDGET = 64  # rollouts a decision: tens of games/s at Moor, a few at Galleon (one thread)
+DEFAULT_GAMES = 2_000
+
+
+class FidelityError(SimError, ValueError):
+    """A fidelity run that cannot be made (one line naming the field and what is allowed)."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The two tables of a fidelity run: ``learned`` (A) and ``search`` (B), each of ``games`` games; ``search_name``
+    says B in a line ("search@64")."""
+
+    learned: Scenario
+    search: Scenario
+    games: int
+    search_name: str
+
+
+def search_strategy(sc: Scenario, role: str) -> str:
+    """The search strategy of ``role`` in ``sc``'s game (one declared for that role; "search" for most)."""
+    from sim.model.search_spec import SEARCH_SID
+
+    found = [s.name for s in sc.spec.strategies if s.sid == SEARCH_SID and s.role == role]
+    if not found:
+        raise FidelityError(f"{sc.spec.title} has no search strategy for the {sc.spec.role_title(role)} role")
+    return found[0]
+
+
+def tables(sc: Scenario, games: int, budget: int) -> Tables:
+    """The learned table of ``sc`` (`skill_table`) and its search twin, ``games`` games each, search at ``budget``
+    rollouts with each role's learned player in the rollouts. Raises FidelityError (one line) for a bad ``games`` or
+    ``budget``, or a scenario whose table at skill cannot be played (no learned player, a policy that does not fit)."""
+    from sim.model.skill_spec import learner_of, skill_table
+
+    if games < 1:
+        raise FidelityError(f"--games: {games}; allowed: a whole number >= 1")
+    if not 1 <= budget <= BUDGET_MAX:
+        raise FidelityError(f"--budget: {budget}; allowed: 1 .. {BUDGET_MAX} rollouts a decision")
+    t = skill_table(sc, games)
+    if t.scenario is None:
+        raise FidelityError(f"{sc.name}: no learned table to check: {t.why}")
+    roles = sc.spec.roles(sc.params, sc.players)
+    seats = []
+    for role in roles:
+        lr = learner_of(sc.spec, role)
+        assert lr is not None, "skill_table seated a learner for every role"
+        seats.append(Seat(search_strategy(sc, role), {"budget": budget, "rollout": lr.strategy}))
+    name = f"search@{budget}"
+    search = t.scenario.with_changes(name=f"{sc.name}-{name}", seats=tuple(seats))
+    return Tables(t.scenario, search, games, name)
+
+
+def command_line(path: str, games: int, budget: int, seed: int, margins: list[str]) -> str:
+    """The `sim fidelity` command line that makes a file (recorded in it)."""
+    extra = "".join(f" --margin {shlex.quote(m)}" for m in margins)
+    return f"sim fidelity {shlex.quote(path)} --games {games} --budget {budget} --seed {seed}{extra} --install"
+
+
+def fidelity(
+    sc: Scenario,
+    games: int = DEFAULT_GAMES,
+    budget: int = DEFAULT_BUDGET,
+    seed: int | None = None,
+    margins: dict[str, float] | None = None,
+    command: str = "",
+    ctx: RunContext | None = None,
+    on_played: Callable[[], None] | None = None,
+) -> dict:
+    """Play ``sc``'s learned table and its search twin (`tables`) on common random numbers (seed ``seed``, default
+    the scenario's) and judge each headline figure (`sim.stats.fidelity`). Returns the fidelity document
+    (`sim.model.fidelity`; JSON-ready): format, game, scenario, players, params, rules_version, policies (their
+    versions), command, games, budget, search, seed, margins, figures {key: {words, learned, search, kind, verdict,
+    estimate, ci95, margin, paired, p_holm, p_equiv_holm, more_games}}, compared (compare's own rows of the
+    figures' measures), wall_s. Raises FidelityError, CompareError (one line each)."""
+    from sim.api import compare as play
+    from sim.model.fidelity import FIDELITY_FORMAT, policy_versions
+
+    t = tables(sc, games, budget)
+    res = play.compare(t.learned, t.search, games, seed, ctx=ctx, on_played=on_played)
+    spec = sc.spec
+    roles = list(spec.roles(sc.params, sc.players))
+    team = list(dict.fromkeys(roles)) if spec.team_roles else []
+    out = judged_figures(res["metrics"], sc, margins)
+    names = {"first_player.win", "length.turns", *(f"team.{r}" for r in team)}
+    return {
+        "format": FIDELITY_FORMAT,
+        "game": sc.game,
+        "scenario": sc.name,
+        "players": sc.players,
+        "params": {k: sc.params[k] for k in sorted(sc.params)},
+        "rules_version": spec.rules_version,
+        "policies": policy_versions(spec, roles),
+        "command": command,
+        "games": res["games"],
+        "budget": budget,
+        "search": t.search_name,
+        "learned_seats": [s.strategy for s in t.learned.seats],
+        "search_seats": [{"strategy": s.strategy, **s.params} for s in t.search.seats],
+        "seed": res["seed"],
+        "margins": {k: f["margin"] for k, f in out.items()},
+        "figures": out,
+        "compared": [r for r in res["metrics"] if r["name"] in names or r["name"].startswith("win.seat")],
+        "wall_s": res["provenance"]["wall_time_s"],
+        "git_commit": res["provenance"]["git_commit"],
+        "created_utc": res["provenance"]["created_utc"],
+    }
+
+
+def judged_figures(rows: list[dict], sc: Scenario, margins: dict[str, float] | None = None) -> dict[str, dict]:
+    """The fidelity document's ``figures`` from compare rows ``rows`` (A learned, B search) of scenario ``sc``'s
+    tables: {key: {words, learned, search, kind, verdict, estimate, ci95, margin, paired, p_holm, p_equiv_holm,
+    more_games}} (`sim.stats.fidelity.figures` and `judge`)."""
+    from sim.stats import fidelity as F
+    from sim.stats.at_skill import figure_words
+
+    spec = sc.spec
+    roles = list(spec.roles(sc.params, sc.players))
+    team = list(dict.fromkeys(roles)) if spec.team_roles else []
+    figs = F.figures(rows, sc.players, team)
+    judged = F.judge(figs, margins)
+    out: dict[str, dict] = {}
+    for f in figs:
+        j = judged[f.key]
+        out[f.key] = {
+            "words": figure_words(f.key, spec.role_title).split(" (highest")[0],
+            "learned": f.learned,
+            "search": f.search,
+            "kind": j.kind,
+            "verdict": F.verdict_words(f.key, j),
+            "estimate": j.estimate,
+            "ci95": list(j.ci95),
+            "margin": j.margin,
+            "paired": f.paired,
+            "p_holm": j.p_holm,
+            "p_equiv_holm": j.p_equiv_holm,
+            "more_games": j.more_games,
+        }
+    return out
+
+
+def write(doc: dict, folder: Path, install: bool = False) -> list[Path]:
+    """fidelity-<scenario>.json and .md (`sim.pages.fidelity_page`) into ``folder`` (created), and with ``install``
+    beside the game's policies too (`sim.model.fidelity.fidelity_path`). Returns the files written."""
+    from sim.model.fidelity import fidelity_path
+    from sim.output.report import write_json
+    from sim.pages.fidelity_page import render_markdown
+
+    dests = [Path(folder) / f"fidelity-{doc['scenario']}.json"]
+    if install:
+        dests.append(fidelity_path(doc["game"], doc["scenario"]))
+    written = []
+    for js in dests:
+        js.parent.mkdir(parents=True, exist_ok=True)
+        tmp_js, md = js.with_suffix(".json.tmp"), js.with_suffix(".md")
+        write_json(tmp_js, doc)
+        md.write_text(render_markdown(doc), encoding="utf-8")
+        tmp_js.replace(js)
+        written += [js, md]
+    return written

@@ -1,0 +1,97 @@
+"""`sim fidelity`: does the learned table tell the same balance story as a table of `search` players?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli import shared
+from sim.cli.common import EXIT_USAGE, fail, interruptible, run_context
+
+
+def fidelity(
+    scenario: Annotated[Path, typer.Argument(help='scenario (TOML) whose "At skill" table is checked')],
+    games: Annotated[int, typer.Option(help="games each table plays (the same games: common random numbers)")] = 2000,
+    budget: Annotated[int, typer.Option(help="search's rollouts a decision (learned rollouts)")] = 64,
+    seed: Annotated[int | None, typer.Option(help="common seed (default: the scenario's)")] = None,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="FIGURE=VALUE: the agreement margin of a figure (percentage points for rates, turns for "
+            "length_turns; default 2 points, 5% of the learned length)",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="folder for the files (default: reports/fidelity-<scenario>)")
+    ] = None,
+    install: Annotated[
+        bool, typer.Option("--install", help="also write them beside the game's policies (kernels/<game>/policies/)")
+    ] = False,
+):
+    """Does the learned table tell the same balance story as search?
+
+    Plays the scenario's "At skill" table (every seat on its role's learned
+    player) and the same seats on search (--budget rollouts a decision, the
+    learned player in the rollouts) on the same games, and judges each
+    headline figure: agrees within +/-M (an equivalence test), differs (a
+    significant difference), or cannot tell yet. Writes
+    fidelity-<scenario>.json and .md; --install puts them beside the policies,
+    where the report's "At skill" section quotes them.
+
+    Example:
+
+        sim fidelity scenarios/moor/4p.toml --games 2000 --budget 64 --install
+    """
+    from sim.api import fidelity as api
+    from sim.model import paths
+    from sim.play import progress
+    from sim.stats import compare as cmp
+    from sim.stats.verdict import MarginError, parse_margins
+
+    if games < 1:
+        fail(f"--games: {games}; allowed: a whole number >= 1", EXIT_USAGE)
+    if not 1 <= budget <= api.BUDGET_MAX:
+        fail(f"--budget: {budget}; allowed: 1 .. {api.BUDGET_MAX} rollouts a decision", EXIT_USAGE)
+    if threads is not None and threads < 1:
+        fail(f"--threads: {threads}; allowed: a whole number >= 1", EXIT_USAGE)
+    try:
+        margins = parse_margins(margin)
+    except MarginError as e:
+        fail(str(e), EXIT_USAGE)
+    unknown = [k for k in margins if k not in FIGURE_KEYS and not k.startswith("team_win_rate.")]
+    if unknown:
+        fail(f"--margin: '{unknown[0]}' is not a figure; allowed: {', '.join(FIGURE_KEYS)}, team_win_rate.<role>", 2)
+    sc = shared.load_scenario(scenario, None, None, seed, (), "sim fidelity")
+    try:
+        api.tables(sc, games, budget)  # refused before anything plays
+    except api.FidelityError as e:
+        fail(str(e), EXIT_USAGE)
+    folder = out or paths.REPORTS / f"fidelity-{sc.name}"
+    command = api.command_line(str(scenario), games, budget, sc.seed, list(margin or ()))
+    prog, adv, side = progress.compare_bar(games, f"{sc.name}: learned vs search@{budget}")  # each table's games/s
+    with interruptible():
+        try:
+            with prog:
+                doc = api.fidelity(
+                    sc,
+                    games,
+                    budget,
+                    sc.seed,
+                    margins,
+                    command,
+                    ctx=run_context(threads, adv, side),
+                    on_played=lambda: prog.played("the fidelity check"),
+                )
+        except (api.FidelityError, cmp.CompareError) as e:
+            fail(str(e), EXIT_USAGE)
+        written = api.write(doc, folder, install)
+    for f in doc["figures"].values():
+        typer.echo(f"{f['words']}: {f['verdict']}")
+    typer.echo(f"fidelity written to {', '.join(str(p) for p in written if p.suffix == '.json')}", err=True)
+
+
+FIGURE_KEYS = ("first_player_advantage", "seat_spread", "length_turns")

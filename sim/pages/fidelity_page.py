@@ -1,0 +1,46 @@
+"""The fidelity file's page (fidelity-<scenario>.md) and the "At skill" section's lines from it: whether the learned
+table's headline figures matched a table of `search` players (`sim.api.fidelity`). Renders only; plays nothing."""
+
+from __future__ import annotations
+
+from sim.pages.skill_page import value_text
+from sim.stats import fidelity as F
+
+KIND_WORDS = {F.AGREES: "agrees", F.DIFFERS: "differs", F.CANNOT_TELL: "cannot tell yet"}
+
+
+def render_markdown(doc: dict) -> str:
+    """fidelity-<scenario>.md: what was played (command, games, budget, rules and policy versions) and one row per
+    figure (learned, search, difference with its 95% interval, margin, verdict)."""
+    pol = "; ".join(
+        f"{role}: {v['strategy']} {v['digest']} ({v['feature_set']} v{v['feature_version']}, rules v{v['rules_version']})"
+        for role, v in doc["policies"].items()
+    )
+    out = [
+        f"# Fidelity of the learned table: {doc['scenario']}",
+        "",
+        f"Does the learned table tell the same balance story as a table of {doc['search']} players (every seat on its "
+        f"role's search strategy, {doc['budget']} rollouts a decision, the learned player in the rollouts)? Both "
+        f"tables played the same {doc['games']:,} games (seed {doc['seed']}, common random numbers).",
+        "",
+        f"- Command: `{doc['command']}`",
+        f"- Rules version {doc['rules_version']}; policies: {pol}",
+        f"- Made {doc['created_utc']} at commit {doc['git_commit']}, {doc['wall_s']:.0f} s",
+        "- Verdicts: agrees within +/-M (TOST at margin M), differs (the difference is significant), cannot tell yet; "
+        "Holm over the figures. Seat spread: the two tables' spreads as independent samples.",
+        "",
+        "| figure | learned | " + doc["search"] + " | difference (95%) | margin | verdict |",
+        "|---|---|---|---|---|---|",
+    ]
+    for k, f in doc["figures"].items():
+        out.append(
+            f"| {f['words']} | {value_text(k, f['learned'])} | {value_text(k, f['search'])} | "
+            f"{F.amount(k, f['estimate'])} {F.interval(k, f['ci95'])} | +/-{F.amount(k, f['margin'], signed=False)} "
+            f"| {f['verdict']} |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def report_lines(doc: dict) -> list[str]:
+    """One line per figure for the "At skill" section (`sim.stats.fidelity.report_line`)."""
+    return [F.report_line(f["words"], k, f, doc["search"], int(doc["games"])) for k, f in doc["figures"].items()]

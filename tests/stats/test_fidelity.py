@@ -1,0 +1,209 @@
+"""Fidelity of the proxy (sim.stats.fidelity): the verdicts on hand-made compare rows (agrees / differs / cannot tell),
+the figures taken from compare's rows, the report lines, and `sim fidelity`'s one-line refusals of bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli.main import EXIT_USAGE, app
+from sim.pages.fidelity_page import render_markdown, report_lines
+from sim.stats import fidelity as F
+from tests.sim._cli import one_error_line
+
+
+def _fig(key: str, d: float, se: float, n: int = 2000, value: float = 0.05, p: float | None = None) -> F.Figure:
+    """A figure whose difference is ``d`` with standard error ``se`` (p from the normal test unless given)."""
+    from scipy import stats
+
+    p = float(2 * stats.norm.sf(abs(d) / se)) if p is None else p
+    a = {"value": value, "ci95": [value - 0.02, value + 0.02], "n": n}
+    b = {"value": value + d, "ci95": [value + d - 0.02, value + d + 0.02], "n": n}
+    return F.Figure(key, a, b, d, se, n, True, p)
+
+
+def test_agrees_only_where_the_equivalence_test_says_so():
+    # +0.2 points +/- 0.4 (se): the 90% interval [-0.46, +0.86] lies inside +/-2 points
+    j = F.judge([_fig("first_player_advantage", 0.002, 0.004)])["first_player_advantage"]
+    assert j.kind == F.AGREES and j.margin == pytest.approx(0.02)
+    assert F.verdict_words("first_player_advantage", j) == "agrees within +/-2.00 points"
+    # the same estimate with a wide interval: no verdict
+    j = F.judge([_fig("first_player_advantage", 0.002, 0.02)])["first_player_advantage"]
+    assert j.kind == F.CANNOT_TELL and j.more_games is not None and j.more_games > 2000
+    assert F.verdict_words("first_player_advantage", j).startswith("cannot tell yet (2,000 games; about ")
+
+
+def test_differs_where_the_difference_is_significant():
+    j = F.judge([_fig("first_player_advantage", 0.05, 0.01)])["first_player_advantage"]
+    assert j.kind == F.DIFFERS and j.ci95[0] == pytest.approx(0.05 - 1.96 * 0.01, abs=1e-4)
+    assert F.verdict_words("first_player_advantage", j) == "differs: +5.00 points [+3.04, +6.96]"
+    # significant but inside the margin, and confined there: agreement wins (the figure is within M)
+    assert F.judge([_fig("first_player_advantage", 0.004, 0.001)])["first_player_advantage"].kind == F.AGREES
+
+
+def test_holm_over_the_figures_can_withhold_a_verdict():
+    # p = 0.03 alone is significant; beside a second figure of p = 0.04 Holm adjusts both to 0.06
+    alone = F.judge([_fig("first_player_advantage", 0.03, 0.05, p=0.03)])
+    assert alone["first_player_advantage"].kind == F.DIFFERS
+    two = F.judge([_fig("first_player_advantage", 0.03, 0.05, p=0.03), _fig("seat_spread", 0.03, 0.05, p=0.04)])
+    assert {j.kind for j in two.values()} == {F.CANNOT_TELL}
+    assert two["first_player_advantage"].p_holm == pytest.approx(0.06)
+
+
+def test_identical_pairs_agree_as_compare_judges_them():
+    # every paired game the same outcome: compare leaves p None (no difference to find); the figure is tested, and
+    # a zero spread of the differences confines the difference to 0, inside any margin
+    row = _row("team.hunter", 0.3, 0.3, 0.0, 0.0, p=None)
+    figs = F.figures([row, _row("length.turns", 90, 90, 0.0, 0.0, p=None)], 4, ["hunter"])
+    assert figs[0].p == 1.0
+    assert {j.kind for j in F.judge(figs).values()} == {F.AGREES}
+    few = F.figures([{**row, "too_few_games": True, "n": 10}], 4, ["hunter"])
+    assert few[0].p is None and F.judge(few)["team_win_rate.hunter"].kind == F.CANNOT_TELL
+
+
+def test_too_few_games_is_cannot_tell_and_length_margin_is_a_share():
+    few = F.judge([_fig("first_player_advantage", 0.0, 0.001, n=10)])["first_player_advantage"]
+    assert few.kind == F.CANNOT_TELL and few.p_holm is None
+    j = F.judge([_fig("length_turns", 0.5, 0.2, value=100.0)])["length_turns"]
+    assert j.margin == pytest.approx(5.0) and j.kind == F.AGREES
+    assert F.judge([_fig("length_turns", 0.5, 0.2, value=100.0)], {"length_turns": 0.4})["length_turns"].margin == 0.4
+    assert F.judge([_fig("first_player_advantage", 0.0, 0.01)], {"first_player_advantage": 3})[
+        "first_player_advantage"
+    ].margin == pytest.approx(0.03)
+
+
+def _row(name: str, a: float, b: float, diff: float, se: float, n: int = 1000, p: float | None = 0.5) -> dict:
+    return {
+        "name": name,
+        "n": n,
+        "a": a,
+        "a_ci95": [a - 0.01, a + 0.01],
+        "b": b,
+        "b_ci95": [b - 0.01, b + 0.01],
+        "diff": diff,
+        "se_paired": se,
+        "p": p,
+    }
+
+
+def test_figures_from_compare_rows():
+    rows = [_row(f"win.seat{s}", 0.25, 0.25, 0.0, 0.01) for s in range(4)]
+    rows[0] = _row("win.seat0", 0.30, 0.26, -0.04, 0.01)
+    rows += [_row("first_player.win", 0.30, 0.26, -0.04, 0.01), _row("length.turns", 110.0, 112.0, 2.0, 0.5)]
+    figs = {f.key: f for f in F.figures(rows, 4, [])}
+    assert list(figs) == ["first_player_advantage", "seat_spread", "length_turns"]
+    fpa = figs["first_player_advantage"]
+    assert fpa.learned["value"] == pytest.approx(0.05) and fpa.search["value"] == pytest.approx(0.01) and fpa.paired
+    sp = figs["seat_spread"]
+    assert not sp.paired and sp.d == pytest.approx((0.26 - 0.25) - (0.30 - 0.25))
+    assert sp.se > 0 and math.isfinite(sp.p)  # type: ignore[arg-type]
+    team = F.figures([_row("team.hunter", 0.4, 0.45, 0.05, 0.01), _row("length.turns", 90, 91, 1, 0.5)], 4, ["hunter"])
+    assert [f.key for f in team] == ["team_win_rate.hunter", "length_turns"]
+
+
+def _doc() -> dict:
+    return {
+        "scenario": "moor-4p",
+        "search": "search@64",
+        "budget": 64,
+        "games": 2000,
+        "seed": 1,
+        "command": "sim fidelity scenarios/moor/4p.toml --games 2000 --budget 64 --seed 1 --install",
+        "rules_version": 1,
+        "policies": {
+            "player": {
+                "strategy": "learned",
+                "digest": "ab",
+                "feature_set": "x",
+                "feature_version": 1,
+                "rules_version": 1,
+            }
+        },
+        "created_utc": "2026-12-06T00:00:00+00:00",
+        "git_commit": "abc",
+        "wall_s": 10.0,
+        "figures": {
+            "first_player_advantage": {
+                "words": "first-player advantage",
+                "learned": {"value": 0.01, "ci95": [0.0, 0.02]},
+                "search": {"value": 0.012, "ci95": [0.0, 0.024]},
+                "kind": "agrees",
+                "verdict": "agrees within +/-2.00 points",
+                "estimate": 0.002,
+                "ci95": [-0.006, 0.01],
+                "margin": 0.02,
+            },
+            "length_turns": {
+                "words": "game length (mean turns)",
+                "learned": {"value": 100.0, "ci95": [99.0, 101.0]},
+                "search": {"value": 112.0, "ci95": [111.0, 113.0]},
+                "kind": "differs",
+                "verdict": "differs: +12.0 turns [+8.0, +16.0]",
+                "estimate": 12.0,
+                "ci95": [8.0, 16.0],
+                "margin": 5.0,
+            },
+            "seat_spread": {
+                "words": "seat spread",
+                "learned": {"value": 0.03, "ci95": [0.0, 0.05]},
+                "search": {"value": 0.035, "ci95": [0.0, 0.06]},
+                "kind": "cannot_tell",
+                "verdict": "cannot tell yet (2,000 games)",
+                "estimate": 0.005,
+                "ci95": [-0.021, 0.031],
+                "margin": 0.02,
+            },
+        },
+    }
+
+
+def test_report_lines_name_each_figure_and_its_verdict():
+    lines = report_lines(_doc())
+    assert lines == [
+        "learned players tell the same story as search@64 on first-player advantage (within +/-2.00 points, "
+        "2,000 games)",
+        "learned players differ from search@64 on game length (mean turns) (+12.0 turns [+8.0, +16.0], 2,000 games)",
+        "cannot tell yet whether learned players tell search@64's story on seat spread (+0.50 points [-2.10, +3.10], "
+        "2,000 games)",
+    ]
+    md = render_markdown(_doc())
+    assert "sim fidelity scenarios/moor/4p.toml" in md and "| game length (mean turns) | 100.0 turns" in md
+
+
+def test_the_at_skill_section_quotes_a_current_file_and_says_why_not_otherwise():
+    from sim.pages import skill_page
+
+    d = _doc()
+    block = {"status": "current", "file": "kernels/moor/policies/fidelity-moor-4p.json", **d}
+    s = {"at_skill": {"status": "played", "fidelity": block}}
+    lines = skill_page.fidelity_lines(s)
+    assert len(lines) == 3 and lines[0].startswith("Learned players tell the same story as search@64")
+    assert lines[0].endswith("(kernels/moor/policies/fidelity-moor-4p.json).")
+    s["at_skill"]["fidelity"] = {"status": "stale", "why": "made with the player policy ab, the game now ships cd"}
+    assert skill_page.fidelity_lines(s) == [
+        "Fidelity to search: made with the player policy ab, the game now ships cd."
+    ]
+    assert skill_page.fidelity_lines({"at_skill": {"status": "not played"}}) == []
+
+
+cli = CliRunner()
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["--games", "0"], "--games: 0; allowed: a whole number >= 1"),
+        (["--budget", "0"], "--budget: 0; allowed: 1 .. 65536"),
+        (["--budget", "70000"], "--budget: 70000; allowed: 1 .. 65536"),
+        (["--margin", "foo=1"], "--margin: 'foo' is not a figure"),
+        (["--margin", "length_turns=-1"], "--margin length_turns: -1; allowed: a positive, finite number"),
+        (["--games", "abc"], "--games: 'abc' is not a whole number"),
+    ],
+)
+def test_cli_refuses_bad_input_in_one_line(args, said, tmp_path):
+    r = cli.invoke(app, ["fidelity", "scenarios/moor/4p.toml", *args, "--out", str(tmp_path / "f")])
+    assert r.exit_code == EXIT_USAGE
+    assert said in one_error_line(r)
+    assert not (tmp_path / "f").exists()
