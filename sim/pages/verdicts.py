@@ -143,11 +143,12 @@ def compare_sentence(r: dict, cat: catalogue.View, players: int | None = None) -
     k = r["kind"]
     u = _unit(e)
     lab = _cap(r.get("label") or e.label)
+    fpa = ""
     if r["name"] == "first_player.win" and players:
         fair = 1 / players
-        lab += (
-            f" ({cat.label('first_player_advantage')} {_diff(r['b'] - fair, k, u)} instead of "
-            f"{_diff(r['a'] - fair, k, u)}; the fair share is {_value(fair, k, u)})"
+        fpa = (
+            f" ({cat.label('first_player_advantage')} {with_sign(100 * (r['b'] - fair), 1)} instead of "
+            f"{_diff(r['a'] - fair, k, u)}, against a fair share of {_value(fair, k, u)})"
         )
     if r.get("identical"):
         said = f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
@@ -156,7 +157,7 @@ def compare_sentence(r: dict, cat: catalogue.View, players: int | None = None) -
         return said + ", unchanged"
     head = (
         f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
-        f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"
+        f"{_ci(r['a_ci95'], k)}{fpa}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"
     )
     if r.get("too_few_games") or r.get("p") is None:
         return head + f", too few games to judge ({count(r['n'], 'paired game')})"

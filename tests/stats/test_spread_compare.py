@@ -146,7 +146,9 @@ def test_the_spread_joins_the_holm_family_of_the_other_measures():
         ps.acc[m.name].update(n=0)
     keep = [m for m in ps.measures if m.name in ("first_player.win", "score.seat0")]
     ps.measures, ps.acc = keep, {m.name: ps.acc[m.name] for m in keep}
-    ps.acc["first_player.win"].update(n=100, sa=50 * k, qa=50 * k * k, sb=60 * k, qb=60 * k * k, sd=10 * k, qd=30 * k * k)
+    ps.acc["first_player.win"].update(
+        n=100, sa=50 * k, qa=50 * k * k, sb=60 * k, qb=60 * k * k, sd=10 * k, qd=30 * k * k
+    )
     ps.acc["score.seat0"].update(n=100, sa=1000, qa=10_400, sb=900, qb=8_500, sd=-100, qd=300)
     rng = np.random.default_rng(1)
     wa = 1 << rng.integers(0, 2, 100)
