@@ -28,6 +28,14 @@ metrics.MIN_GAMES_FOR_TESTS games (the threshold below which `sim run` says its 
 all (p None, "too_few_games": a verdict of "real difference" from 2 games, whose differences may all be the same and
 so have zero variance, would be noise called certainty); its estimate and interval are still reported.
 
+The seat spread (``seat_spread``: highest seat win rate minus the lowest; competitive games with the same seats on
+both sides) is a function of the seats' win rates, not a per-game mean: its row comes from a paired bootstrap over
+the game indices (`sim.stats.spread_compare`: the joint table of A's and B's winners, resampled from a generator
+seeded by the comparison's seed), whose percentile interval, two-sided p-value and TOST p-value (the whole (1 - 2
+alpha) interval inside +/-margin) join the same Holm families as every other measure. The first-player advantage
+(start player's win rate minus 1/players) needs no row of its own: with the same players its B - A is exactly
+first_player.win's, and ``--margin first_player_advantage=X`` is that row's margin.
+
 Stopping rules (one at a time): a fixed number of games; ``precision`` (play on until every compared win rate's
 difference interval has half-width <= precision, or the game cap); or a sequential probability ratio test of one
 measure, stopping as soon as it decides. The SPRT is fishtest's GSPRT (Wald's SPRT with the variance of d_g
