@@ -13,7 +13,7 @@ from sim.model.scenario import load
 from sim.stats import compare as C
 from sim.stats import verdict as V
 from sim.stats.measures import PairedSums
-from sim.stats.spread_compare import JointWins, paired_bootstrap, seat_wins, spread
+from sim.stats.spread_compare import JointWins, paired_bootstrap, seat_wins
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
