@@ -49,15 +49,7 @@ def compare(
     no compared measure."""
     seed = sa.seed if seed is None else int(seed)
     ps = C.PairedSums(sa, sb, arc=bool(ctx is not None and ctx.arc))  # the arc measures: `sim compare --arc`
-    spread = [C.SPREAD] if ps.joint is not None else []  # the seat spread: both sides competitive
-    drop, notes = C.not_comparable(sa, sb, [m.name for m in ps.measures] + spread)
-    ps.measures = [m for m in ps.measures if m.name not in drop]
-    for name in drop:
-        if name == C.SPREAD:
-            ps.joint = None
-        else:
-            del ps.acc[name]
-    names = [m.name for m in ps.measures] + ([C.SPREAD] if ps.joint is not None else [])
+    drop, notes, names = C.keep_comparable(ps)
     margins = C.resolve_margins(margins, names, margins_elsewhere)
     if sprt is not None:
         sprt = C.check_sprt(sprt, sa, ps, drop, names)

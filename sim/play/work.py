@@ -156,7 +156,7 @@ def merge(results: list[UnitResult]) -> UnitResult:
         each = [cast(dict, r.pairs) for r in rs]  # every unit of a paired run carries its pairs
         out.pairs = {m: {f: sum(p[m][f] for p in each) for f in first.pairs[m]} for m in first.pairs}
     if first.joint is not None:
-        out.joint = np.sum([r.joint for r in rs], axis=0).astype(np.int64)
+        out.joint = np.sum([cast(np.ndarray, r.joint) for r in rs], axis=0).astype(np.int64)
     if first.paired is not None:
         out.paired = np.concatenate([r.paired for r in rs])
         out.finished = np.concatenate([r.finished for r in rs])

@@ -359,6 +359,21 @@ def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[s
     return drop, notes
 
 
+def keep_comparable(ps: PairedSums) -> tuple[dict[str, str], list[str], list[str]]:
+    """Leave in ``ps`` only the measures with the same meaning in A and B (`not_comparable`; the seat spread among
+    them where ``ps.joint`` is kept). Returns (the measures left out with the reason, the notes, the names of those
+    compared, the seat spread's included)."""
+    spread = [SPREAD] if ps.joint is not None else []  # both sides competitive
+    drop, notes = not_comparable(ps.a, ps.b, [m.name for m in ps.measures] + spread)
+    ps.measures = [m for m in ps.measures if m.name not in drop]
+    for name in drop:
+        if name == SPREAD:
+            ps.joint = None
+        else:
+            del ps.acc[name]
+    return drop, notes, [m.name for m in ps.measures] + ([SPREAD] if ps.joint is not None else [])
+
+
 def _team(roles: list[str]) -> str:
     from collections import Counter
 
