@@ -221,7 +221,8 @@ def _spread_row(ps: PairedSums, d: SpreadDiff) -> dict:
 
     assert ps.joint is not None
     n, players = d.n, ps.a.players
-    side = [seat_spread(list(seat_wins(ps.joint.table, players, s)), n, players) for s in (0, 1)]
+    side = [seat_spread(list(seat_wins(ps.joint.table, players, s)), n, players) for s in (0, 1)] if n else None
+    none = [0.0, 1.0]  # no game finished on both sides: the spread may be anything
     few = metrics.too_few_for_tests(n)
     e = catalogue.for_scenario(ps.a).entry(SPREAD)
     return {
@@ -231,9 +232,9 @@ def _spread_row(ps: PairedSums, d: SpreadDiff) -> dict:
         "unit": e.unit,
         "n": n,
         "a": d.a,
-        "a_ci95": side[0]["ci95"],
+        "a_ci95": side[0]["ci95"] if side else none,
         "b": d.b,
-        "b_ci95": side[1]["ci95"],
+        "b_ci95": side[1]["ci95"] if side else none,
         "diff": d.diff,
         "diff_ci95": [0.0, 0.0] if d.identical else d.interval(),
         "se_paired": d.se,

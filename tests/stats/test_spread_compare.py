@@ -174,3 +174,11 @@ def test_a_margin_of_a_spread_not_compared_is_refused(margins, message):
     with pytest.raises(C.CompareError) as e:
         C.resolve_margins(margins, names)
     assert str(e.value).startswith(message) and "\n" not in str(e.value)
+
+
+def test_no_game_finished_on_both_sides_is_too_few_and_no_nan():
+    import json
+
+    r = _spread_row(np.zeros((4, 4), np.int64))
+    assert r["n"] == 0 and r["too_few_games"] and r["p"] is None and r["verdict"] == V.CANNOT_TELL
+    json.dumps(r, allow_nan=False)  # compare.json stays valid JSON
