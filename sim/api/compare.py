@@ -49,11 +49,7 @@ def compare(
     no compared measure."""
     seed = sa.seed if seed is None else int(seed)
     ps = C.PairedSums(sa, sb, arc=bool(ctx is not None and ctx.arc))  # the arc measures: `sim compare --arc`
-    drop, notes = C.not_comparable(sa, sb, [m.name for m in ps.measures])
-    ps.measures = [m for m in ps.measures if m.name not in drop]
-    for name in drop:
-        del ps.acc[name]
-    names = [m.name for m in ps.measures]
+    drop, notes, names = C.keep_comparable(ps)
     margins = C.resolve_margins(margins, names, margins_elsewhere)
     if sprt is not None:
         sprt = C.check_sprt(sprt, sa, ps, drop, names)
@@ -113,7 +109,7 @@ def compare(
     wall = time.perf_counter() - t0
     if on_played is not None:
         on_played()
-    rows = C.evaluate(ps, alpha, margins)
+    rows = C.evaluate(ps, alpha, margins, seed)
     return {
         "schema": 1,
         "a": C.side_info(sa),
@@ -152,6 +148,8 @@ def _add_pairs(ps: C.PairedSums, r: UnitResult) -> None:
     for name, acc in ps.acc.items():
         for f, v in r.pairs[name].items():
             acc[f] += v
+    if ps.joint is not None and r.joint is not None:
+        ps.joint.table += r.joint
     ps.games += r.games
 
 

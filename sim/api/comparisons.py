@@ -35,7 +35,9 @@ class Comparison:
     measure compared (`COMPARE_SCHEMA`: measure, label, kind, n, a, b, diff and its paired 95% interval ci_low,
     ci_high, pairing_gain, p (null: identical), p_holm, significant; the verdict at the measure's equivalence margin
     (`sim.stats.verdict`): margin (a rate's as a share), p_equiv_holm, verdict (unchanged / changed / cannot_tell),
-    more_games (about how many more games would decide a cannot_tell)); ``verdicts``: the plain sentences;
+    more_games (about how many more games would decide a cannot_tell)); the seat spread's row (measure
+    "seat_spread") has its interval and p-values from a paired bootstrap over the games (`sim.stats.spread_compare`);
+    ``verdicts``: the plain sentences;
     ``games``: paired games played; ``stop``: why it stopped; folder: where it was written, else None."""
 
     a: Scenario

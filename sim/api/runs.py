@@ -25,6 +25,7 @@ from sim.api.basics import (
     Sets,
     _executor_for,
     _interval_rows,
+    frame_unit,
     load,
     measures_frame,
 )
@@ -57,6 +58,35 @@ class Result:
         import polars as pl
 
         return self.measures.filter(pl.col("headline"))
+
+    @property
+    def seat_spread(self) -> Doc | None:
+        """The seat spread (highest seat win rate minus the lowest) as a row of ``measures`` (measure
+        "seat_spread", unit "share (difference)", value and ci_low, ci_high: the 95% interval of
+        `sim.stats.ladder_fit.seat_spread`, from simultaneous Wilson intervals, as Balance at a glance; n finished
+        games); None in a team game or when no game finished. A batch figure: not among ``measures``, which are
+        per-game."""
+        from sim.model import catalogue
+        from sim.stats.ladder_fit import seat_spread
+        from sim.stats.records import SummaryFigures, SummaryRates
+
+        n = SummaryFigures.of(self.raw).games.finished
+        seats = SummaryRates.of(self.raw).seats
+        if self.raw.get("team") or not seats or not n:
+            return None
+        sp = seat_spread([r.win.wins for r in seats], n, len(seats))
+        e = catalogue.describe("seat_spread", self.scenario.game)
+        return {
+            "measure": "seat_spread",
+            "label": e.label,
+            "unit": frame_unit("rate", e.unit),
+            "kind": "rate",
+            "headline": e.headline,
+            "value": sp["value"],
+            "ci_low": sp["ci95"][0],
+            "ci_high": sp["ci95"][1],
+            "n": n,
+        }
 
     @property
     def at_skill(self) -> pl.DataFrame:

@@ -79,8 +79,8 @@ def compare(
         list[str] | None,
         typer.Option(
             "--margin",
-            help="MEASURE=VALUE: the change that matters for a measure (percentage points for rates; default 1 "
-            "point for rates, 2% for lengths, 5% for counts)",
+            help="MEASURE=VALUE: the change that matters for a measure (percentage points for rates, seat_spread and "
+            "first_player_advantage too; default 1 point for rates, 2% for lengths, 5% for counts)",
         ),
     ] = None,
 ):
@@ -89,8 +89,10 @@ def compare(
     Per measure both values, B - A with its paired 95% interval and a verdict:
     unchanged within its margin (an equivalence test), changed (significant
     after Holm, its interval past the margin), or cannot tell yet (with about how many
-    more games would decide). Writes compare.html, compare.md and
-    compare.json. One stopping rule: --games, --precision or --sprt.
+    more games would decide). The seat spread (highest seat win rate minus
+    the lowest) is judged by a paired bootstrap over the games. Writes
+    compare.html, compare.md and compare.json. One stopping rule: --games,
+    --precision or --sprt.
 
     Example:
 

@@ -258,8 +258,9 @@ GENERIC: tuple[Entry, ...] = (
         "Highest minus lowest seat win rate, with a 95% interval from simultaneous Wilson intervals of the seats' "
         "win rates (each at 1 - 0.05 / seats; it holds the true spread at least 95% of the time, equal seats too, "
         "where an interval of the two extreme seats' difference does not); read it with the chi-square test of "
-        "equal seats. The same figure and interval in Balance at a glance, At skill and the ladder. When seats play "
-        "different strategies it also measures strategy strength.",
+        "equal seats. The same figure and interval in Balance at a glance, At skill and the ladder; sim compare judges "
+        "its B - A by a paired bootstrap over the games. When seats play different strategies it also measures "
+        "strategy strength.",
         level="batch",
         applies="competitive",
     ),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.model import catalogue
-from sim.model.words import rounds_text
+from sim.model.words import count, rounds_text
 from sim.pages import plots
 from sim.pages.scenario_words import is_team_game
 from sim.stats.records import Estimate, Rate
@@ -342,12 +342,11 @@ def section(s: dict) -> dict[str, Any] | None:
     if not a or not a.get("progress"):
         return None
     team = is_team_game(s)
-    fan_games = a.get("fan_games", 0)
     intro = (
         "How the scores build up over a game, round by round: the median score so far and the band where 90% of "
-        f"games lie (from the first {fan_games:,} finished games of the run)"
-        + ("." if team else ", who leads alone after each round, and when the winner pulls clear.")
+        "games lie" + ("." if team else ", who leads alone after each round, and when the winner pulls clear.")
     )
+    intro += " " + games_said(a, team)
     ps: list[tuple[str, str, str | None]] = [
         ("arc-progress", "score so far by round: median and 5-95% band", plots.render(fan, s))
     ]
@@ -370,6 +369,25 @@ def section(s: dict) -> dict[str, Any] | None:
         "plots": ps,
         "folded": folded,
     }
+
+
+def games_said(a: dict, team: bool) -> str:
+    """Which games the section's numbers come from, as `sim.stats.arc.summary` took them: the charts of the scores
+    (and of who leads) from the run's first finished games (``fan_games``, those of index below FAN_GAMES), the
+    arc measures in words and in the table, with their intervals, from every finished game (their ``games``)."""
+    fan = int(a.get("fan_games", 0))
+    charts = "The score chart comes" if team else "The charts of the scores and of who leads come"
+    first = count(fan, "finished game", grouped=True)
+    m = a.get("measures")
+    if not m:
+        return f"{charts} from the run's first {first}."
+    every = count(int(m["lead_changes"]["games"]), "finished game", grouped=True)
+    if fan >= int(m["lead_changes"]["games"]):
+        return f"Charts, figures and intervals: all {every} of the run."
+    return (
+        f"{charts} from the run's first {first} (enough for their bands); the figures in words and the table of arc "
+        f"measures, with their 95% intervals, from all {every}."
+    )
 
 
 def measure_rows(s: dict) -> list[dict]:

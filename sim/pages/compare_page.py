@@ -9,6 +9,7 @@ from sim.model import catalogue
 from sim.model.words import POINTS, count, p_value, with_sign
 from sim.pages import arc_page, forest_plot, plots, templating, verdicts
 from sim.stats import metrics
+from sim.stats.spread_compare import NAME as SPREAD
 
 
 def _fmt(v: float, kind: str, unit: str = "") -> str:
@@ -118,6 +119,18 @@ def render_markdown(res: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def spread_method(res: dict) -> str:
+    """How the seat spread's row was judged, where the table has one ('' otherwise): it is no per-game mean."""
+    r = next((r for r in res["metrics"] if r["name"] == SPREAD), None)
+    if r is None:
+        return ""
+    return (
+        f" The {r['label']} is no per-game mean: its B - A, interval and tests come from a paired bootstrap over "
+        "the games (the same games resampled for A and B; 95% percentile interval; unchanged when the 90% "
+        "interval lies within the margin), in the same Holm families as the other measures."
+    )
+
+
 def significance_line(res: dict) -> str:
     """How the verdicts are made: the margins, the tests and the Holm correction (the table marks CHANGED)."""
     tested = sum(r["p"] is not None for r in res["metrics"])
@@ -131,6 +144,7 @@ def significance_line(res: dict) -> str:
         f"different from 0 with its interval past the margin, else cannot tell yet; {_holm_over(res, tested)}. "
         f"Changed: {k or 'none'}. In the table, p (B = A) "
         "tests a difference of 0 (paired); p (within margin) is the larger of the two one-sided tests at the margin."
+        + spread_method(res)
     )
 
 

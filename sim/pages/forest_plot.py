@@ -58,7 +58,9 @@ def compare_forest(res: dict):
         for yi, r, (d, lo_, hi_) in zip(y, rs, vals):
             c = ALERT if r.get("verdict", "changed" if r["significant"] else "") == "changed" else NEUTRAL
             if edge is None or (edge[0] <= lo_ and hi_ <= edge[1]):
-                ax.errorbar([d], [yi], xerr=[[d - lo_], [hi_ - d]], fmt="o", color=c, ms=3, capsize=2, lw=1)
+                # (a bootstrap's percentile interval, the seat spread's, need not hold its estimate: no negative bar)
+                err = [[max(d - lo_, 0.0)], [max(hi_ - d, 0.0)]]
+                ax.errorbar([d], [yi], xerr=err, fmt="o", color=c, ms=3, capsize=2, lw=1)
             else:
                 _off_scale(ax, yi, (d, lo_, hi_), edge, c)
         ax.axvline(0, color=GREY, lw=1)

@@ -17,6 +17,7 @@ from sim.model import catalogue
 from sim.model.words import POINTS, count, p_value, with_sign
 from sim.stats import metrics
 from sim.stats.records import PlayingTime, SummaryFigures, SummaryRates
+from sim.stats.spread_compare import NAME as SPREAD  # the seat spread's compared row: said among the headline ones
 
 MAX_OTHERS = 6
 
@@ -133,13 +134,22 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
     return f"cannot tell yet at ±{m}" + (f": {said}" if said else "")
 
 
-def compare_sentence(r: dict, cat: catalogue.View) -> str:
+def compare_sentence(r: dict, cat: catalogue.View, players: int | None = None) -> str:
     """One measure's comparison in words: 'Hunters win 55.7% [55.2, 56.1] instead of 33.0% [32.6, 33.4]: +22.7
-    points [+22.1, +23.3], changed by +22.7 points (p < 1e-9 after Holm; margin ±1.0 points)'."""
+    points [+22.1, +23.3], changed by +22.7 points (p < 1e-9 after Holm; margin ±1.0 points)'. The start player's
+    win rate with ``players`` (A's) also says the first-player advantage (that rate minus the fair share 1/players:
+    B - A is the same difference)."""
     e = cat.entry(r["name"])
     k = r["kind"]
     u = _unit(e)
     lab = _cap(r.get("label") or e.label)
+    fpa = ""
+    if r["name"] == "first_player.win" and players:
+        fair = 1 / players
+        fpa = (
+            f" ({cat.label('first_player_advantage')} {with_sign(100 * (r['b'] - fair), 1)} instead of "
+            f"{_diff(r['a'] - fair, k, u)}, against a fair share of {_value(fair, k, u)})"
+        )
     if r.get("identical"):
         said = f"{lab} {_value(r['a'], k, u)} in both: every paired game gave the same value"
         if r.get("too_few_games"):
@@ -147,7 +157,7 @@ def compare_sentence(r: dict, cat: catalogue.View) -> str:
         return said + ", unchanged"
     head = (
         f"{lab} {_value(r['b'], k, u)} {_ci(r['b_ci95'], k)} instead of {_value(r['a'], k, u)} "
-        f"{_ci(r['a_ci95'], k)}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"
+        f"{_ci(r['a_ci95'], k)}{fpa}: {_diff(r['diff'], k, u)} {_ci(r['diff_ci95'], k, True)}"
     )
     if r.get("too_few_games") or r.get("p") is None:
         return head + f", too few games to judge ({count(r['n'], 'paired game')})"
@@ -181,13 +191,13 @@ def compare_sentences(res: dict) -> list[str]:
 
     cat = _view_of_comparison(res)
     rows = res["metrics"]
-    head = [r for r in rows if cat.entry(r["name"]).headline]
+    head = [r for r in rows if cat.entry(r["name"]).headline or r["name"] == SPREAD]  # a balance figure compared
     order = {id(r): i for i, r in enumerate(head)}
     head.sort(
         key=lambda r: (r.get("verdict") != V.CHANGED, -_beyond(r) if r.get("verdict") == V.CHANGED else order[id(r)])
     )
     few = compare_too_few(res)
-    out = ([few] if few else []) + [compare_sentence(r, cat) + "." for r in head]
+    out = ([few] if few else []) + [compare_sentence(r, cat, res["a"].get("players")) + "." for r in head]
     mins = compare_minutes(res)
     if mins:
         out.append(mins)

@@ -61,7 +61,8 @@ class UnitResult:
     (n, s, q, nz per measure; cubes are dropped: a float, order-dependent); paired: int32[games, len(paired)]
     per-game numerators, finished: bool[games] (status 0) when paired measures were asked; outputs: the kernel
     outputs per chunk (only with per_game); cubes: float sum of cubes per measure (`measures.Sums.cu`, merged in
-    game order, so exact too); pairs: `measures.PairedSums.acc` (integers) of a unit with ``against``."""
+    game order, so exact too); pairs: `measures.PairedSums.acc` (integers) of a unit with ``against``; joint: its
+    `PairedSums.joint` table (int64 counts by A's and B's winners; None for a team game)."""
 
     key: str
     game0: int
@@ -75,6 +76,7 @@ class UnitResult:
     outputs: list = field(default_factory=list)
     cubes: dict = field(default_factory=dict)
     pairs: dict | None = None
+    joint: np.ndarray | None = None
 
 
 def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
@@ -127,6 +129,7 @@ def play_unit(u: Unit, ctx: RunContext | None = None) -> UnitResult:
         ps = PairedSums(sc, u.against, arc=ctx.arc)
         ps.add(out, ob)
         res.pairs = ps.acc
+        res.joint = None if ps.joint is None else ps.joint.table
     if u.paired:
         v, fin = game_values(sc, out)
         res.paired = np.stack([v[m].astype(np.int32) for m in u.paired], axis=1)
@@ -152,6 +155,8 @@ def merge(results: list[UnitResult]) -> UnitResult:
     if first.pairs is not None:
         each = [cast(dict, r.pairs) for r in rs]  # every unit of a paired run carries its pairs
         out.pairs = {m: {f: sum(p[m][f] for p in each) for f in first.pairs[m]} for m in first.pairs}
+    if first.joint is not None:
+        out.joint = np.sum([cast(np.ndarray, r.joint) for r in rs], axis=0).astype(np.int64)
     if first.paired is not None:
         out.paired = np.concatenate([r.paired for r in rs])
         out.finished = np.concatenate([r.finished for r in rs])

@@ -28,6 +28,14 @@ metrics.MIN_GAMES_FOR_TESTS games (the threshold below which `sim run` says its 
 all (p None, "too_few_games": a verdict of "real difference" from 2 games, whose differences may all be the same and
 so have zero variance, would be noise called certainty); its estimate and interval are still reported.
 
+The seat spread (``seat_spread``: highest seat win rate minus the lowest; competitive games with the same seats on
+both sides) is a function of the seats' win rates, not a per-game mean: its row comes from a paired bootstrap over
+the game indices (`sim.stats.spread_compare`: the joint table of A's and B's winners, resampled from a generator
+seeded by the comparison's seed), whose percentile interval, two-sided p-value and TOST p-value (the whole (1 - 2
+alpha) interval inside +/-margin) join the same Holm families as every other measure. The first-player advantage
+(start player's win rate minus 1/players) needs no row of its own: with the same players its B - A is exactly
+first_player.win's, and ``--margin first_player_advantage=X`` is that row's margin.
+
 Stopping rules (one at a time): a fixed number of games; ``precision`` (play on until every compared win rate's
 difference interval has half-width <= precision, or the game cap); or a sequential probability ratio test of one
 measure, stopping as soon as it decides. The SPRT is fishtest's GSPRT (Wald's SPRT with the variance of d_g
@@ -64,8 +72,11 @@ from sim.model.scenario import Scenario
 from sim.model.words import did_you_mean, with_sign
 from sim.stats import metrics
 from sim.stats.measures import PairedSums, is_cooperative
+from sim.stats.spread_compare import NAME as SPREAD_NAME
+from sim.stats.spread_compare import SpreadDiff, paired_bootstrap, seat_wins
 
 DEFAULT_CHUNK = 10_000
+SPREAD = SPREAD_NAME  # the seat spread's row (catalogue key `seat_spread`)
 MIN_GAMES = 10_000  # precision / SPRT never stop before this many paired games (stable variance estimates)
 DEFAULT_CAP = 2_000_000
 
@@ -137,13 +148,15 @@ def resolve_margins(
     return out
 
 
-def evaluate(ps: PairedSums, alpha: float, margins: dict[str, float] | None = None) -> list[dict]:
+def evaluate(ps: PairedSums, alpha: float, margins: dict[str, float] | None = None, seed: int = 0) -> list[dict]:
     """One row per compared measure: both values with 95% intervals, B - A with its paired 95% interval (clipped to
     [-1, 1] for rates), the unpaired standard error (for the pairing gain), raw and Holm-adjusted p-values,
     significance at ``alpha``, and the verdict at the measure's equivalence margin (`sim.stats.verdict`: ``margin``
     in the measure's unit, a rate's as a fraction; ``p_equiv`` the TOST p-value and ``p_equiv_holm`` Holm-adjusted
     over the measures tested; ``verdict`` unchanged / changed / cannot_tell; ``more_games``). ``margins``:
-    overrides by measure name (`resolve_margins`)."""
+    overrides by measure name (`resolve_margins`). Where ``ps.joint`` is kept (both sides competitive, the same
+    seats) a ``seat_spread`` row follows the start player's: its interval and tests from the paired bootstrap of
+    `sim.stats.spread_compare` (seeded by ``seed``), in the same Holm families as every other measure."""
     rows = []
     for m in ps.measures:
         a = ps.acc[m.name]
@@ -181,6 +194,11 @@ def evaluate(ps: PairedSums, alpha: float, margins: dict[str, float] | None = No
                 "p": None if identical or few else p,
             }
         )
+    boot = {}
+    if ps.joint is not None and ps.a.players == ps.b.players:
+        boot[SPREAD] = paired_bootstrap(ps.joint.table, ps.a.players, seed)
+        after = max((i + 1 for i, r in enumerate(rows) if r["name"].startswith(("win.", "first_player."))), default=0)
+        rows.insert(after, _spread_row(ps, boot[SPREAD]))
     tested = [r for r in rows if r["p"] is not None]
     adj = metrics.holm([r["p"] for r in tested])
     for r, q in zip(tested, adj):
@@ -190,8 +208,43 @@ def evaluate(ps: PairedSums, alpha: float, margins: dict[str, float] | None = No
         if r["p"] is None:
             r["p_holm"] = None
             r["significant"] = False
-    _judge(rows, alpha, margins or {}, ps.a.game)
+    _judge(rows, alpha, margins or {}, ps.a.game, boot)
     return rows
+
+
+def _spread_row(ps: PairedSums, d: SpreadDiff) -> dict:
+    """The seat spread's row of `evaluate` from its paired bootstrap ``d``: each side's spread with the simultaneous
+    Wilson interval of `sim.stats.ladder_fit.seat_spread` (the one run reports give), B - A with the bootstrap's
+    percentile interval and p-value (`sim.stats.spread_compare`)."""
+    from sim.model import catalogue
+    from sim.stats.ladder_fit import seat_spread
+
+    assert ps.joint is not None
+    n, players = d.n, ps.a.players
+    side = [seat_spread(list(seat_wins(ps.joint.table, players, s)), n, players) for s in (0, 1)] if n else None
+    none = [0.0, 1.0]  # no game finished on both sides: the spread may be anything
+    few = metrics.too_few_for_tests(n)
+    e = catalogue.for_scenario(ps.a).entry(SPREAD)
+    return {
+        "name": SPREAD,
+        "label": e.label,
+        "kind": "rate",
+        "unit": e.unit,
+        "n": n,
+        "a": d.a,
+        "a_ci95": side[0]["ci95"] if side else none,
+        "b": d.b,
+        "b_ci95": side[1]["ci95"] if side else none,
+        "diff": d.diff,
+        "diff_ci95": [0.0, 0.0] if d.identical else d.interval(),
+        "se_paired": d.se,
+        "se_unpaired": d.se_unpaired,
+        "pairing_gain": (d.se_unpaired / d.se) ** 2 if d.se > 0 else None,
+        "identical": d.identical,
+        "too_few_games": few,
+        "test": None if few else f"paired bootstrap ({len(d.replicates):,} resamples of the games)",
+        "p": None if d.identical or few else d.p_diff(),
+    }
 
 
 def margin_kind(name: str, kind: str, game: str | None) -> str:
@@ -205,8 +258,11 @@ def margin_kind(name: str, kind: str, game: str | None) -> str:
     return e.kind if e is not None and e.kind != "rate" else "count"
 
 
-def _judge(rows: list[dict], alpha: float, margins: dict[str, float], game: str | None) -> None:
-    """Each row's verdict (sim.stats.verdict) at its margin; the TOST p-values Holm-adjusted over the rows tested."""
+def _judge(
+    rows: list[dict], alpha: float, margins: dict[str, float], game: str | None, boot: dict[str, SpreadDiff]
+) -> None:
+    """Each row's verdict (sim.stats.verdict) at its margin; the TOST p-values Holm-adjusted over the rows tested.
+    A row in ``boot`` takes its equivalence and beyond-the-margin p-values from its bootstrap, not the normal."""
     from sim.stats import verdict as V
 
     for r in rows:
@@ -214,7 +270,9 @@ def _judge(rows: list[dict], alpha: float, margins: dict[str, float], game: str 
         r["margin"] = m.value(r["a"])
         r["margin_source"] = m.source
         se = r["se_paired"]
-        r["p_equiv"] = None if r.get("too_few_games") else V.tost_p(r["diff"], se, r["margin"])
+        b = boot.get(r["name"])
+        tost = V.tost_p(r["diff"], se, r["margin"]) if b is None or b.identical else b.p_equiv(r["margin"])
+        r["p_equiv"] = None if r.get("too_few_games") else tost
     tested = [r for r in rows if r["p_equiv"] is not None]
     for r, q in zip(tested, metrics.holm([r["p_equiv"] for r in tested])):
         r["p_equiv_holm"] = q
@@ -224,8 +282,18 @@ def _judge(rows: list[dict], alpha: float, margins: dict[str, float], game: str 
             r["verdict"], r["more_games"] = V.CANNOT_TELL, None
             continue
         p_diff = 1.0 if r["p_holm"] is None else r["p_holm"]  # None: identical pairs, no difference to find
+        b = boot.get(r["name"])
         v = V.judge(
-            r["diff"], r["se_paired"], r["margin"], r["n"], p_diff, r["p_equiv_holm"], alpha, r["p"], r["p_equiv"]
+            r["diff"],
+            r["se_paired"],
+            r["margin"],
+            r["n"],
+            p_diff,
+            r["p_equiv_holm"],
+            alpha,
+            r["p"],
+            r["p_equiv"],
+            beyond=None if b is None or b.identical else b.p_beyond(r["margin"]),
         )
         r["verdict"], r["more_games"] = v.kind, v.more_games
 
@@ -235,7 +303,7 @@ def check_comparable(sa: Scenario, sb: Scenario) -> None:
         raise CompareError(f"cannot compare different games: A is '{sa.game}', B is '{sb.game}'")
 
 
-_PER_SEAT = ("win.", "first_player.", "score.seat")  # (the start seat, extra.first_seat, is never compared)
+_PER_SEAT = ("win.", "first_player.", "score.seat", SPREAD_NAME)  # (the start seat, extra.first_seat: never)
 
 
 def _seat_of(name: str) -> int | None:
@@ -257,7 +325,7 @@ def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[s
         drop = {n: why for n in names if n.startswith(_PER_SEAT)}
         notes.append(
             f"A has {sa.players} players and B {sb.players}: only game-level measures are compared; "
-            "per-seat and per-player ones (win.seat*, win.<strategy>, first_player.win, score.seat*) "
+            "per-seat and per-player ones (win.seat*, win.<strategy>, first_player.win, score.seat*, seat_spread) "
             "are not, since their fair shares and seat sets differ"
         )
     elif ra != rb:
@@ -265,7 +333,12 @@ def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[s
         why = "the seat's role differs between A and B"
         for n in names:
             s = _seat_of(n)
-            if (s is not None and s in seats) or n.startswith("first_player.") or (n.startswith("win.") and s is None):
+            if (
+                (s is not None and s in seats)
+                or n.startswith("first_player.")
+                or (n.startswith("win.") and s is None)
+                or n == SPREAD_NAME
+            ):
                 drop[n] = why if s is not None else "the roles at the table differ between A and B"
         notes.append(
             "the seats' roles differ (A: "
@@ -275,7 +348,7 @@ def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[s
             + "): the measures of "
             + ("seat " if len(seats) == 1 else "seats ")
             + ", ".join(map(str, seats))
-            + " and the first-player and per-strategy win rates are not compared"
+            + ", the first-player and per-strategy win rates and the seat spread are not compared"
         )
     if ra != rb:
         for n in names:
@@ -285,6 +358,21 @@ def not_comparable(sa: Scenario, sb: Scenario, names: list[str]) -> tuple[dict[s
                     "answers how often that side wins in each setup"
                 )
     return drop, notes
+
+
+def keep_comparable(ps: PairedSums) -> tuple[dict[str, str], list[str], list[str]]:
+    """Leave in ``ps`` only the measures with the same meaning in A and B (`not_comparable`; the seat spread among
+    them where ``ps.joint`` is kept). Returns (the measures left out with the reason, the notes, the names of those
+    compared, the seat spread's included)."""
+    spread = [SPREAD] if ps.joint is not None else []  # both sides competitive
+    drop, notes = not_comparable(ps.a, ps.b, [m.name for m in ps.measures] + spread)
+    ps.measures = [m for m in ps.measures if m.name not in drop]
+    for name in drop:
+        if name == SPREAD:
+            ps.joint = None
+        else:
+            del ps.acc[name]
+    return drop, notes, [m.name for m in ps.measures] + ([SPREAD] if ps.joint is not None else [])
 
 
 def _team(roles: list[str]) -> str:

@@ -30,6 +30,7 @@ import numpy as np
 from sim.model import catalogue
 from sim.model.scenario import Scenario
 from sim.stats.aggregate import WIN_UNITS
+from sim.stats.spread_compare import JointWins
 
 BOOKKEEPING = catalogue.BOOKKEEPING_COLUMNS  # ("first_seat",): declared shown=False in the catalogue
 
@@ -346,7 +347,8 @@ class PairedSums:
     """Sums over games paired by index between scenarios A and B (same seed: common random numbers).
 
     Per measure: n (games finished in both, or all games for measures over all games), sums and sums of squares
-    of a, of b and of d = b - a."""
+    of a, of b and of d = b - a. ``joint``: the games finished in both by (A's winners, B's winners), for the
+    seat spread's paired bootstrap (`sim.stats.spread_compare`); None unless both sides are competitive."""
 
     FIELDS = ("n", "sa", "qa", "sb", "qb", "sd", "qd")
 
@@ -364,12 +366,16 @@ class PairedSums:
         self.only_b = [m.name for m in mbl if m.name not in {x.name for x in self.measures}]
         self.acc = {m.name: dict.fromkeys(self.FIELDS, 0) for m in self.measures}
         self.games = 0
+        both_compete = not (is_cooperative(sa) or is_cooperative(sb))
+        self.joint = JointWins(sa.players, sb.players) if both_compete else None
 
     def add(self, out_a, out_b) -> None:
         va, fa = game_values(self.a, out_a)
         vb, fb = game_values(self.b, out_b)
         both = fa & fb
         self.games += len(out_a.status)
+        if self.joint is not None:
+            self.joint.add(out_a.winners, out_b.winners, both)
         for m in self.measures:
             a, b = va[m.name], vb[m.name]
             if m.over != "all":

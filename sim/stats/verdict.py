@@ -176,16 +176,19 @@ def judge(
     alpha: float = ALPHA,
     raw_p_diff: float | None = None,
     raw_p_equiv: float | None = None,
+    beyond: float | None = None,
 ) -> Verdict:
     """The verdict of a difference ``d`` (standard error ``se``, ``n`` games) at margin ``m`` > 0, from the
     (Holm-adjusted) two-sided p-value ``p_diff`` and TOST p-value ``p_equiv``; the raw p-values, when given, size
-    the games that would decide at the level the correction leaves each test. Raises ValueError for m <= 0."""
+    the games that would decide at the level the correction leaves each test. ``beyond``: the one-sided p-value of
+    |d| <= m where it comes from elsewhere (a bootstrap, `sim.stats.spread_compare`); None: the normal's
+    (`p_beyond`). Raises ValueError for m <= 0."""
     if not m > 0:
         raise ValueError(f"equivalence margin must be positive, got {m}")
     h = 1.959963984540054 * se
     ci = (d - h, d + h)
     kind: VerdictKind
-    beyond = p_beyond(d, se, m)
+    beyond = p_beyond(d, se, m) if beyond is None else beyond
     if p_equiv <= alpha:
         kind = UNCHANGED
     elif p_diff <= alpha and abs(d) > m and beyond <= _level(alpha, raw_p_diff, p_diff):

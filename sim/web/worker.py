@@ -159,6 +159,10 @@ def _run(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str | No
         scheduler=scheduler,
     )
     rows = r.summary.to_dicts()
+    spread = r.seat_spread  # a batch figure, not a per-game measure: after the first-player advantage
+    if spread is not None:
+        at = next((i + 1 for i, x in enumerate(rows) if x["measure"] == "first_player_advantage"), len(rows))
+        rows.insert(at, spread)
     return {
         "name": r.scenario.name,
         "verdicts": r.verdicts,

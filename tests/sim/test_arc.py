@@ -269,3 +269,46 @@ def test_every_team_report_with_the_arc_says_when_the_house_tips_whatever_the_ch
     assert summarize(sc, plain)["arc"] is None and plain.arc_paths.size == 0
     moor = work.play_games(load(MOOR), 300, 4, 300, None, RunContext(threads=1, arc=True)).agg
     assert "tips" not in summarize(load(MOOR), moor)["arc"]
+
+
+def _arc_block(fan: int, every: int | None) -> dict:
+    return {"fan_games": fan} | ({"measures": {"lead_changes": {"games": every}}} if every is not None else {})
+
+
+def test_the_section_says_which_games_each_of_its_numbers_come_from():
+    """The charts come from the run's first finished games (FAN_GAMES), the arc measures and their intervals from
+    every finished game: the intro names each count as the summary holds it, never the charts' count for all."""
+    from sim.pages.arc_page import games_said
+
+    said = games_said(_arc_block(8192, 200_000), team=False)
+    assert "first 8,192 finished games" in said and "95% intervals, from all 200,000 finished games" in said
+    assert (
+        games_said(_arc_block(1500, 1500), team=False)
+        == "Charts, figures and intervals: all 1,500 finished games of the run."
+    )
+    assert (
+        games_said(_arc_block(8000, None), team=True)
+        == "The score chart comes from the run's first 8,000 finished games."
+    )
+
+
+@pytest.mark.kernel
+def test_a_run_past_the_charts_games_says_its_intervals_count_every_game(tmp_path):
+    import html
+    import json
+    import re
+
+    out = tmp_path / "r"
+    r = cli.invoke(app, ["run", "tests/data/moor-2p-small.toml", "--arc", "--games", "9000", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    a = json.loads((out / "summary.json").read_text())["arc"]
+    fan, every = a["fan_games"], a["measures"]["lead_changes"]["games"]
+    assert fan < every  # the run is longer than the charts' games
+    page = html.unescape((out / "summary.html").read_text())
+    intro = page[page.index("How the scores build up over a game") :]
+    intro = intro[: intro.index("<")]
+    assert f"first {fan:,} finished games (enough for their bands)" in intro
+    assert f"with their 95% intervals, from all {every:,} finished games" in intro
+    # every count the section's words and table give for the arc measures is the one the intro names for them
+    counts = {int(x.replace(",", "")) for x in re.findall(r"(\d[\d,]*) finished games", intro)}
+    assert counts == {fan, every}

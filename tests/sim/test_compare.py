@@ -782,3 +782,65 @@ def test_a_bad_margin_is_one_line_naming_it(tmp_path, margin, message):
     assert r.exit_code != 0
     assert message in one_error_line(r)
     assert not (tmp_path / "c" / "compare.json").exists()
+
+
+# --- the seat spread (sim.stats.spread_compare): a paired bootstrap over the games ----------------------------
+
+
+@pytest.mark.kernel
+def test_a_weaker_seat_changes_the_seat_spread_and_the_pages_show_it(tmp_path):
+    """Seat 1 playing at random against a weighted player: the spread between the seats grows far past its
+    1-point margin, the first-player advantage is said beside the start player's win rate."""
+    r = invoke(BASE, BASE, "--games", 3000, "--set-b", "seats.1.strategy=random", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads((tmp_path / "c" / "compare.json").read_text())
+    rows = {m["name"]: m for m in res["metrics"]}
+    sp = rows["seat_spread"]
+    assert sp["verdict"] == "changed" and sp["diff"] > 0.2 and sp["diff_ci95"][0] > 0.01
+    assert sp["test"].startswith("paired bootstrap") and sp["p_holm"] is not None and sp["significant"]
+    # its estimate is the seats' win rates read off the same games
+    a = abs(rows["win.seat0"]["a"] - rows["win.seat1"]["a"])
+    b = abs(rows["win.seat0"]["b"] - rows["win.seat1"]["b"])
+    assert sp["a"] == pytest.approx(a) and sp["b"] == pytest.approx(b)
+    md = (tmp_path / "c" / "compare.md").read_text()
+    assert "| seat spread (highest seat win rate minus the lowest) |" in md
+    assert "- Seat spread (highest seat win rate minus the lowest) " in md and "paired bootstrap over the games" in md
+    assert "The start player wins" in md and "(first-player advantage " in md
+    html = (tmp_path / "c" / "compare.html").read_text()
+    assert "seat spread (highest seat win rate minus the lowest)" in html
+
+
+@pytest.mark.kernel
+def test_the_same_scenario_against_itself_has_an_unchanged_seat_spread(tmp_path):
+    r = invoke(BASE, BASE, "--games", 3000, "--margin", "seat_spread=1", "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    sp = next(m for m in res["metrics"] if m["name"] == "seat_spread")
+    assert sp["verdict"] == "unchanged" and sp["margin"] == 0.01 and res["margins"]["seat_spread"] == 1.0
+
+
+@pytest.mark.kernel
+def test_the_seat_spread_is_not_compared_between_different_player_counts(tmp_path):
+    b = ("--set-b", "players=3", "--set-b", "seats.2.strategy=weighted")
+    r = invoke(BASE, BASE, "--games", 200, *b, "--json", "--out", tmp_path / "c")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert "seat_spread" not in {m["name"] for m in res["metrics"]}
+    assert "players" in res["not_compared"]["different_meaning"]["seat_spread"]
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize(
+    "a,margin,message",
+    [
+        (BASE, "seat_spread=abc", "--margin seat_spread: 'abc' is not a number; allowed: a positive number"),
+        (BASE, "seat_spread=0", "--margin seat_spread: 0; allowed: a positive, finite number"),
+        (BASE, "seat_sprad=1", "--margin: 'seat_sprad' is not a compared measure; did you mean 'seat_spread'?"),
+        (SCEN / "basic-4p.toml", "seat_spread=1", "--margin: 'seat_spread' is not a compared measure; allowed: "),
+    ],
+)
+def test_a_bad_seat_spread_margin_is_one_line(tmp_path, a, margin, message):
+    r = invoke(a, a, "--games", 100, "--out", tmp_path / "c", "--margin", margin)
+    assert r.exit_code != 0
+    assert message in one_error_line(r)
+    assert not (tmp_path / "c" / "compare.json").exists()

@@ -32,6 +32,11 @@ def test_run_shows_progress_then_its_verdict_and_report(c):
     assert job.done == job.total == 2000 and job.spec["sets"] == ["track_len=40"]
     page = html.unescape(c.get(f"/jobs/{j}").text)
     assert "The start player wins" in page and f"/r/{job.key}" in page
+    # the headline figures: the seat spread beside the first-player advantage, as Balance at a glance has it
+    labels = [r["label"] for r in job.result["rows"]]
+    spread = labels.index("seat spread (highest seat win rate minus the lowest)")
+    assert labels[spread - 1] == "first-player advantage"
+    assert re.search(r"<td>seat spread \(highest seat win rate minus the lowest\)</td><td>\+\d+\.\d+ points</td>", page)
     assert "every 500ms" not in page  # finished: no more polling
     report = c.get(f"/reports/{job.folder}/summary.html")
     assert report.status_code == 200 and "track_len" in report.text
@@ -67,6 +72,8 @@ def test_compare_with_the_file_and_compare_two_runs(c):
     assert j.status == "done", j.error
     assert j.spec["sets"] == [] and j.spec["sets_b"] == ["track_len=40"]
     assert any("Game length" in v for v in j.result["verdicts"])
+    assert any(v.startswith("Seat spread (highest seat win rate minus the lowest)") for v in j.result["verdicts"])
+    assert "<td>seat spread (highest seat win rate minus the lowest)</td>" in c.get(f"/jobs/{j.id}").text
     assert c.get(f"/reports/{j.folder}/compare.html").status_code == 200
     a = wait(c, job_id(c.post("/jobs", data=run_form(track_len="25"))))
     b = wait(c, job_id(c.post("/jobs", data=run_form(track_len="50"))))
