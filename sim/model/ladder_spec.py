@@ -203,6 +203,17 @@ def is_search_rung(spec: registry.GameSpec, text: str) -> bool:
     return st is not None and st.sid == SEARCH_SID
 
 
+def search_budget(spec: registry.GameSpec, rung: Rung) -> int:
+    """Rollouts a decision of a search rung (its ``budget``, else its strategy's default), 0 for another rung."""
+    from sim.model.search_spec import SEARCH_SID
+
+    st = spec.strategy(rung.strategy)
+    if st is None or st.sid != SEARCH_SID:
+        return 0
+    default = next((p.default for p in st.params if p.name == "budget"), 0)
+    return int(dict(rung.params).get("budget", default))
+
+
 def mixed_sets(r: int, n: int) -> list[tuple[int, ...]]:
     """The sets of ``n`` of the rungs 0..r-1 the mixed tables seat (each in every order): every set, or the cyclic
     sets (`cyclic_blocks`) where every set would need more than `MAX_TABLES` tables with the mono ones."""
