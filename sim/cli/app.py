@@ -8,6 +8,8 @@ import re
 import typer
 import typer.core
 
+from sim.model.words import TYPE_WORDS, not_a
+
 try:  # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover - a typer that uses click itself
@@ -15,15 +17,12 @@ except ImportError:  # pragma: no cover - a typer that uses click itself
     from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
 
-_KINDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}
-
-
 def _plain_type_error(e: UsageError, argv: list[str]) -> str | None:
     """A value of the wrong type in a designer's words ("--games: 'abc' is not a whole number") instead of the
     validator's ("Input should be a valid integer, unable to parse string as an integer"); None for other errors."""
     m = re.search(r"Input should be a valid (\w+)", e.format_message())
     param = getattr(e, "param", None)
-    if m is None or param is None or m.group(1) not in _KINDS:
+    if m is None or param is None or m.group(1) not in TYPE_WORDS:
         return None
     opts = list(getattr(param, "opts", ())) or [param.name or "value"]
     given = None
@@ -33,8 +32,8 @@ def _plain_type_error(e: UsageError, argv: list[str]) -> str | None:
         for o in opts:
             if tok.startswith(o + "="):
                 given = tok[len(o) + 1 :]
-    what = f"{given!r} is not" if given is not None else "expected"
-    return f"{opts[-1] if opts[-1].startswith('--') else opts[0]}: {what} {_KINDS[m.group(1)]}"
+    name = opts[-1] if opts[-1].startswith("--") else opts[0]
+    return not_a(name, given, m.group(1)) if given is not None else f"{name}: expected {TYPE_WORDS[m.group(1)]}"
 
 
 class OneLineUsage(typer.core.TyperGroup):
