@@ -36,6 +36,23 @@ def _plain_type_error(e: UsageError, argv: list[str]) -> str | None:
     return not_a(name, given, m.group(1)) if given is not None else f"{name}: expected {TYPE_WORDS[m.group(1)]}"
 
 
+def plain_arguments(cmd) -> None:
+    """``cmd``'s arguments named in plain words on its usage line and in its help: ``sim compare [OPTIONS] A [B]``,
+    ``sim check [OPTIONS] [SCENARIOS]...``, where Typer wrote ``{a} [b]`` (a required argument in braces reads as
+    a set to pick from). An argument given a metavar keeps it."""
+    for p in getattr(cmd, "params", ()):
+        if not isinstance(p, typer.core.TyperArgument):
+            continue
+        if p.metavar is None:
+            p.metavar = (p.name or "value").upper()
+
+        def pieces(ctx, p=p) -> list[str]:
+            name = p.metavar if p.required else f"[{p.metavar}]"
+            return [name + ("..." if p.nargs != 1 else "")]
+
+        p.get_usage_pieces = pieces  # type: ignore[method-assign]
+
+
 class OneLineUsage(typer.core.TyperGroup):
     """Usage errors (a bad option value, an unknown option or command, a missing argument) as one line on stderr,
     exit 2, instead of Typer's boxed multi-line panel. `sim` alone still prints the help."""
@@ -60,6 +77,12 @@ class OneLineUsage(typer.core.TyperGroup):
         names = super().list_commands(ctx)
         rank: dict[str | None, int] = {p: i for i, p in enumerate(self.PANELS)}  # a command without a panel: last
         return sorted(names, key=lambda n: rank.get(getattr(self.commands[n], "rich_help_panel", None), len(rank)))
+
+    def get_command(self, ctx, cmd_name):
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None:
+            plain_arguments(cmd)
+        return cmd
 
     def make_context(self, *args, **kw):
         if len(args) > 1 and isinstance(args[1], list):
