@@ -75,6 +75,10 @@ def verdict_words(key: str, head: dict | None, reference: str, strongest: str, s
             f"{MIN_GAMES_FOR_TESTS}); {skill_key} = {MIN_GAMES_FOR_TESTS} or more in [scenario] plays more"
         )
     words = lf.skill_words(key, head, reference, strongest)
+    if played:  # one table at skill, not a ladder's tables
+        words = words.replace(f"measured on {played:,} games a table", f"measured on {played:,} games at skill")
+        if "measured on" in words:
+            played = None  # said once
     more = (head or {}).get("more_games")
     if not more or "games a table in all would decide" not in words:
         return words
