@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sim.model.ladder_spec import Ladder, LadderError
 from sim.model.words import did_you_mean
 from sim.play.context import RunContext
+from sim.play.ladder_progress import TableClock, Watch
 
 if TYPE_CHECKING:
     import polars as pl
@@ -158,17 +159,19 @@ def ladder(
     fresh: bool = False,
     ctx: RunContext | None = None,
     executor: Executor | None = None,
-    advance: Callable[[int], None] | None = None,
+    advance: Callable[[float], None] | None = None,
     on_played: Callable[[], None] | None = None,
     command: str = "",
+    watch: Callable[[list[TableClock]], Watch] | None = None,
 ) -> LadderResult:
     """Play the ladder of ``game`` (`build`) and write its folder (``out``, default reports/ladder-<game>-<N>p:
     ladder.json, ladder.parquet, ladder.html, the stored tables). ``games``: per table (default: 40,000 over the mixed
     tables, at least 200 a table; 2,000 a team or matrix table; rounded up to a multiple of the players);
     ``balance_games``: each rung's own table (default 16,000, or ``games`` with a search rung); ``strategies``: rung texts (``random``, ``planner:recall_own=0.5``; default: random
     and every scripted strategy at its defaults, then the learned player and search at 16, 64, 256 with learned
-    rollouts where the game has one: `sim.model.ladder_spec.default_rungs`); ``advance(games)`` after each unit; ``fresh``: forget stored
-    tables. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
+    rollouts where the game has one: `sim.model.ladder_spec.default_rungs`); ``advance(games)`` as games end;
+    ``watch(tables)``: makes the `sim.play.ladder_progress.Watch` timing each table (the time left from each
+    table's own games/s, the table now playing); ``fresh``: forget stored tables. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
     Raises LadderError, ScenarioError, OptionError, ExecutionError, SweepOutputError (one line each);
     KeyboardInterrupt leaves the finished tables stored."""
     import shutil
@@ -191,7 +194,7 @@ def ladder(
     ctx = ctx or RunContext(threads=threads)
     ch = chunk or runner.DEFAULT_CHUNK
     with _executor_for(executor, workers, scheduler, threads, ctx) as ex:
-        played = engine.play(ld, folder, ex, ch, advance, ctx)
+        played = engine.play(ld, folder, ex, ch, advance, ctx, watch)
         t = ex.unit_threads(ctx)
         desc = ex.description
     if on_played is not None:

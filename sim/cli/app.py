@@ -8,6 +8,8 @@ import re
 import typer
 import typer.core
 
+from sim.model.words import TYPE_WORDS, not_a
+
 try:  # typer 0.29 (pinned) vendors click as typer._click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover - a typer that uses click itself
@@ -15,15 +17,12 @@ except ImportError:  # pragma: no cover - a typer that uses click itself
     from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
 
-_KINDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}
-
-
 def _plain_type_error(e: UsageError, argv: list[str]) -> str | None:
     """A value of the wrong type in a designer's words ("--games: 'abc' is not a whole number") instead of the
     validator's ("Input should be a valid integer, unable to parse string as an integer"); None for other errors."""
     m = re.search(r"Input should be a valid (\w+)", e.format_message())
     param = getattr(e, "param", None)
-    if m is None or param is None or m.group(1) not in _KINDS:
+    if m is None or param is None or m.group(1) not in TYPE_WORDS:
         return None
     opts = list(getattr(param, "opts", ())) or [param.name or "value"]
     given = None
@@ -33,8 +32,25 @@ def _plain_type_error(e: UsageError, argv: list[str]) -> str | None:
         for o in opts:
             if tok.startswith(o + "="):
                 given = tok[len(o) + 1 :]
-    what = f"{given!r} is not" if given is not None else "expected"
-    return f"{opts[-1] if opts[-1].startswith('--') else opts[0]}: {what} {_KINDS[m.group(1)]}"
+    name = opts[-1] if opts[-1].startswith("--") else opts[0]
+    return not_a(name, given, m.group(1)) if given is not None else f"{name}: expected {TYPE_WORDS[m.group(1)]}"
+
+
+def plain_arguments(cmd) -> None:
+    """``cmd``'s arguments named in plain words on its usage line and in its help: ``sim compare [OPTIONS] A [B]``,
+    ``sim check [OPTIONS] [SCENARIOS]...``, where Typer wrote ``{a} [b]`` (a required argument in braces reads as
+    a set to pick from). An argument given a metavar keeps it."""
+    for p in getattr(cmd, "params", ()):
+        if not isinstance(p, typer.core.TyperArgument):
+            continue
+        if p.metavar is None:
+            p.metavar = (p.name or "value").upper()
+
+        def pieces(ctx, p=p) -> list[str]:
+            name = p.metavar if p.required else f"[{p.metavar}]"
+            return [name + ("..." if p.nargs != 1 else "")]
+
+        p.get_usage_pieces = pieces  # type: ignore[method-assign]
 
 
 class OneLineUsage(typer.core.TyperGroup):
@@ -61,6 +77,12 @@ class OneLineUsage(typer.core.TyperGroup):
         names = super().list_commands(ctx)
         rank: dict[str | None, int] = {p: i for i, p in enumerate(self.PANELS)}  # a command without a panel: last
         return sorted(names, key=lambda n: rank.get(getattr(self.commands[n], "rich_help_panel", None), len(rank)))
+
+    def get_command(self, ctx, cmd_name):
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None:
+            plain_arguments(cmd)
+        return cmd
 
     def make_context(self, *args, **kw):
         if len(args) > 1 and isinstance(args[1], list):

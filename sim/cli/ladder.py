@@ -25,7 +25,9 @@ def ladder(
     games: Annotated[
         int | None,
         typer.Option(
-            help="games per table (default: 40,000 over the mixed tables, at least 200 a table; rounded up to a multiple of the players)"
+            help="games at each table, not in all: the ladder plays many tables (the default Turnwall ladder 225), and "
+            "its first line says the games in all (default: 40,000 over the mixed tables, at least 200 a table; "
+            "rounded up to a multiple of the players)"
         ),
     ] = None,
     balance_games: Annotated[
@@ -86,10 +88,18 @@ def ladder(
     except ScenarioError as e:
         fail(str(e))
     from sim.output.ladder_output import folder_for
+    from sim.play.ladder_progress import Watch
     from sim.play.progress import bar
 
     total = ld.total_games
+    typer.echo(opening_line(ld), err=True)
     prog, adv = bar(total, f"ladder {ld.folder_name()}")
+
+    def watch(tables):
+        w = Watch(tables, [r.text for r in ld.rungs], len(ld.tables))
+        prog.lines.watch = w
+        return w
+
     kept = (
         f"no ladder.json written; the tables finished so far are kept in {folder_for(ld, out) / 'points'}: "
         "the same command again plays only the missing ones"
@@ -113,6 +123,7 @@ def ladder(
                 advance=adv,
                 on_played=getattr(prog, "played", None),
                 command="sim ladder " + " ".join(_argv()),
+                watch=watch,
             )
     except SweepOutputError as e:
         fail(str(e))
@@ -129,6 +140,19 @@ def ladder(
 
     typer.echo(
         f"ladder written to {r.folder} ({count(len(r.played), 'table')} played, {len(r.reused)} reused)", err=True
+    )
+
+
+def opening_line(ld) -> str:
+    """'ladder turnwall-4p: 225 tables, 450,000 games in all (2,000 a table, 2,000 at each rung's own table)':
+    what --games adds up to, said before anything plays."""
+    from sim.model.words import count
+
+    mono = sum(1 for t in ld.tables if t.kind == "mono")
+    own = f", {ld.balance_games:,} at each rung's own table" if mono and ld.balance_games != ld.games else ""
+    return (
+        f"ladder {ld.folder_name()}: {count(len(ld.tables), 'table')}, {ld.total_games:,} games in all "
+        f"({ld.games:,} a table{own})"
     )
 
 

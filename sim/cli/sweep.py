@@ -223,7 +223,7 @@ def sweep(
     from sim.output.sweep_output import folder_for
     from sim.play.sweep import Progress
 
-    kept = partial(stopped_words, folder_for(sw, out))
+    kept = partial(stopped_words, folder_for(sw, out), sw)
     try:
         with interruptible(kept), cluster(workers, scheduler, threads) as ex, bars:
             doc, folder, played = run_sweep(
@@ -262,23 +262,39 @@ def sweep(
     )
 
 
-def stopped_words(folder: Path) -> str:
+def stopped_words(folder: Path, sw=None) -> str:
     """What a stopped sweep leaves in ``folder``, said in the stop line: its finished points kept for the rerun (and
     an earlier sweep's outputs as they were), or, none finished, nothing half-written (`run_sweep` removed the
-    empty folder it made), as `sim run` says."""
+    empty folder it made), as `sim run` says. With ``sw`` (the sweep stopped) only its own points are counted: an
+    older sweep's points in the folder are not this one's progress. (A stored point is reused only where it is the
+    very point: its key hashes the point's scenario, seed, games, RNG point and kernels, `sim.play.sweep.keys`, so
+    its numbers are the ones this sweep would play.)"""
     from sim.model.words import count
     from sim.output.sweep_output import stored_points
 
     n = stored_points(folder)
+    others = 0
+    if sw is not None:
+        from sim.play.sweep import keys
+
+        pts = folder / "points"
+        mine = sum((pts / f"{k}.json").is_file() for k in set(keys(sw)))
+        n, others = mine, n - mine
     earlier = (folder / "sweep.json").exists()
+    beside = f" ({count(others, 'point')} of another sweep beside them, not counted)" if others else ""
     if not n:
+        if others:
+            return (
+                f"nothing half-written left: no point of this sweep finished ({count(others, 'point')} of another "
+                f"sweep in {folder / 'points'} stay as they were)"
+            )
         if earlier:
             return f"nothing half-written left: no point finished, and the earlier sweep in {folder} is as it was"
         return "nothing half-written left (a sweep folder appears with its first finished point)"
     return (
-        f"no new sweep.json written; the {count(n, 'point')} finished so far {'is' if n == 1 else 'are'} kept in "
-        f"{folder / 'points'}: the same command again plays only the missing ones"
-        + ("; the earlier sweep.json and sweep.html are as they were" if earlier else "")
+        f"no new sweep.json written; the {count(n, 'point')} of this sweep finished so far "
+        f"{'is' if n == 1 else 'are'} kept in {folder / 'points'}{beside}: the same command again plays only the "
+        "missing ones" + ("; the earlier sweep.json and sweep.html are as they were" if earlier else "")
     )
 
 

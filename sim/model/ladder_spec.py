@@ -40,6 +40,7 @@ from sim.model import registry
 from sim.model.errors import SimError
 from sim.model.paths import SCENARIOS
 from sim.model.scenario import MAX_GAMES, Scenario, ScenarioError, Seat, coerce
+from sim.model.words import did_you_mean
 
 MAX_TABLES = 400  # a population whose design needs more tables is refused before anything runs
 # rungs of one ladder: the Head Haunter ladder's default population has 17 (each role's scripted strategies, its
@@ -124,7 +125,8 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
         )
     if st is None:
         raise LadderError(
-            f"--strategies {t or repr(text)}: unknown strategy '{name}' for {spec.name}; allowed: {', '.join(allowed)}"
+            f"--strategies {t or repr(text)}: unknown strategy '{name}' for {spec.name}; "
+            f"{did_you_mean(name, allowed)}allowed: {', '.join(allowed)}"
             " (with parameters: name:param=value,...)"
         )
     params: dict[str, Any] = {}
@@ -201,6 +203,17 @@ def is_search_rung(spec: registry.GameSpec, text: str) -> bool:
 
     st = spec.strategy(text.split(":")[0].strip())
     return st is not None and st.sid == SEARCH_SID
+
+
+def search_budget(spec: registry.GameSpec, rung: Rung) -> int:
+    """Rollouts a decision of a search rung (its ``budget``, else its strategy's default), 0 for another rung."""
+    from sim.model.search_spec import SEARCH_SID
+
+    st = spec.strategy(rung.strategy)
+    if st is None or st.sid != SEARCH_SID:
+        return 0
+    default = next((p.default for p in st.params if p.name == "budget"), 0)
+    return int(dict(rung.params).get("budget", default))
 
 
 def mixed_sets(r: int, n: int) -> list[tuple[int, ...]]:

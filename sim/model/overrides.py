@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import hashlib
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -353,6 +354,31 @@ def _set_param(spec: Any, name: str, value: Any, parts: list[str], params: dict,
     return f"params.{ps.name}.{key}"
 
 
+def _whole_numbers(raw: dict, overrides: Sequence[Override]) -> None:
+    """Refuse a decimal given by --set for a whole-number rule parameter (`not_whole`)."""
+    spec = _spec_of(raw)
+    for name, value in overrides:
+        key = name.removeprefix("params.")
+        ps = spec.param(key) if spec is not None and isinstance(value, float) else None
+        if ps is None or ps.kind != "int":
+            continue
+        lo, hi = ps.domain if ps.domain else (-math.inf, math.inf)
+        if not value.is_integer() or lo <= value <= hi:  # out of range: the range is what to say (1e99)
+            raise _fail(name, value, not_whole(ps.name, name, value))
+
+
+def not_whole(field: str, name: str, value: float) -> str:
+    """Why a float given for a whole-number parameter on the command line is refused: ``2.5e2`` or ``250.0`` reads
+    as 250, yet a decimal written where a count goes is more likely a slip (a rate meant for another name, a digit
+    lost) than a wish; refused in the CLI's words for a wrong type ("... is not a whole number"), the whole number
+    to write given where there is one. A whole value out of the parameter's range (1e99) is said out of range
+    instead, the bigger slip. (A scenario file's or a sweep range's 250.0 is still taken as 250:
+    `sim.model.scenario.coerce`.)"""
+    if value.is_integer():
+        return f"{field} takes a whole number, and {toml_value(value)} is written as a decimal; write --set {name}={int(value)}"
+    return f"{toml_value(value)} is not a whole number ({field} takes one)"
+
+
 def _apply_one(raw: dict, spec: Any, name: str, value: Any) -> list[str]:
     parts = name.split(".")
     head = parts[0]
@@ -560,6 +586,7 @@ def load(
         data["scenario"]["games"] = games
     file_doc = data
     try:
+        _whole_numbers(data, overrides)
         data, fields = apply_traced(data, overrides)
         try:
             sc = from_dict(data, name=p.stem, path=str(p))

@@ -22,6 +22,15 @@ def count(n: int, noun: str, plural: str | None = None, grouped: bool = False) -
     return (f"{n:,}" if grouped else f"{n}") + f" {noun if n == 1 else plural or noun + 's'}"
 
 
+TYPE_WORDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}  # a wrong type, said
+
+
+def not_a(name: str, given: str, kind: str = "integer") -> str:
+    """A value of the wrong type in a designer's words, the CLI's and the workbench's alike: not_a("--games",
+    "abc") -> "--games: 'abc' is not a whole number" (``kind``: a key of `TYPE_WORDS`)."""
+    return f"{name}: {given!r} is not {TYPE_WORDS[kind]}"
+
+
 def value_text(v: object) -> str:
     """A parameter's value as a scenario file writes it, for reading: 0.5, 2, true, [1, 2], { spook = 13 }."""
     if isinstance(v, bool):

@@ -384,7 +384,7 @@ def seats_verdict(wins: list[float], n: int) -> str:
     if sp["within"] < SEAT_MARGIN:
         return f"every seat fair within {pts} (simultaneous 95% intervals), chi-square {chi}"
     more = f"; {about_games(sp['more_games'])} more games would decide" if sp.get("more_games") else ""
-    return f"cannot tell yet whether every seat is fair within {pts}, chi-square {chi}{more}"
+    return f"cannot tell yet whether every seat is fair within {pts} on {n:,} games, chi-square {chi}{more}"
 
 
 def box_words(m: PlayingTime) -> str:

@@ -21,6 +21,7 @@ import numpy as np
 
 from sim.model.ladder_spec import Ladder, Table
 from sim.play.context import RunContext
+from sim.play.ladder_progress import TableClock, Watch
 from sim.play.sweep_store import Store, point_key
 from sim.play.work import Executor, Unit, chunks, merge
 from sim.stats.measures import needs_arc
@@ -45,6 +46,16 @@ def key(ld: Ladder, t: Table) -> str:
     return point_key(t.scenario, ld.seed, t.scenario.games, 0)
 
 
+def clock_of(ld: Ladder, t: Table) -> TableClock:
+    """Table ``t`` as the time left prices it: its games, its rungs and the rollouts a decision of its search seats
+    (`sim.model.ladder_spec.search_budget`)."""
+    from sim.model.ladder_spec import search_budget
+
+    return TableClock(
+        t.index, t.scenario.games, t.rungs, sum(search_budget(ld.base.spec, ld.rungs[r]) for r in t.rungs)
+    )
+
+
 @dataclass
 class Played:
     """What `play` did: tables played now and found stored (indices), wall seconds."""
@@ -59,12 +70,15 @@ def play(
     folder: Path,
     executor: Executor,
     chunk: int,
-    advance: Callable[[int], None] | None = None,
+    advance: Callable[[float], None] | None = None,
     ctx: RunContext | None = None,
+    watch: Callable[[list[TableClock]], Watch] | None = None,
 ) -> Played:
     """Play every table of ``ld`` not yet stored under ``folder``/points (common random numbers: every table the
-    ladder's seed, RNG point 0, games 0 .. games-1). ``advance(games)`` after each unit. KeyboardInterrupt passes
-    through; tables finished before it stay stored."""
+    ladder's seed, RNG point 0, games 0 .. games-1). ``advance(games)`` as blocks of games end in this process (a
+    search table is one unit of minutes) and for the rest of each unit when it is back. ``watch(tables)``: makes the
+    `Watch` told each table's start and games (the tables to play, in playing order), for the time left from each
+    table's own games/s. KeyboardInterrupt passes through; tables finished before it stay stored."""
     store = Store(Path(folder) / "points")
     names = per_game_names(ld)
     arc = needs_arc(names)
@@ -79,15 +93,40 @@ def play(
     parts = {key(ld, t): len(chunks(t.scenario.games, chunk)) for t in todo}
     by_key = {key(ld, t): t for t in todo}
     pending: dict[str, list] = {}
+    w = watch([clock_of(ld, t) for t in todo]) if watch is not None else None
+    started = iter(units)  # in this process the units play in order, and each chunk tells progress(0) as it starts
+    now: list[Unit] = []  # the unit playing in this process
+    told: dict[tuple[str, int], float] = {}  # games of a unit already told as its blocks ended
+
+    def blocks(k: float) -> None:
+        """The runner's progress in this process: 0 when a unit's games start, then each block's games."""
+        if k == 0:
+            if (v := next(started, None)) is not None:
+                now[:] = [v]
+                if w is not None:
+                    w.began(by_key[v.key].index)
+            return
+        if now:
+            u = now[0]
+            told[u.key, u.index] = told.get((u.key, u.index), 0.0) + k
+            if w is not None:
+                w.games(by_key[u.key].index, k)
+            if advance is not None:
+                advance(k)
+
     t0 = time.perf_counter()
-    for u, r in executor.map(units, (ctx or RunContext()).with_(progress=None)):
+    for u, r in executor.map(units, (ctx or RunContext()).with_(progress=blocks)):
+        rest = u.n - told.pop((u.key, u.index), 0.0)  # a unit back from a Dask worker: all its games
+        if rest > 0:
+            if w is not None:
+                w.games(by_key[u.key].index, rest)
+            if advance is not None:
+                advance(rest)
         pending.setdefault(u.key, []).append(r)
         if len(pending[u.key]) == parts[u.key]:
             t = by_key[u.key]
             store.save(u.key, merge(pending.pop(u.key)), {"table": t.index, "rungs": list(t.rungs), "seed": ld.seed})
             out.played.append(t.index)
-        if advance is not None:
-            advance(u.n)
     out.wall_s = time.perf_counter() - t0
     return out
 

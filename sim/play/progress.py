@@ -20,7 +20,10 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from sim.play.ladder_progress import Watch
 
 EVERY_S = 10.0  # at most this many seconds between progress lines when stderr is not a terminal
 LONG_S = 600.0  # a run expected to take longer says how long, once the rate is known
@@ -68,6 +71,13 @@ class Lines:
         self.t_played: float | None = None  # when played() was called (the games are over)
         self.instead: str | None = None  # what the games line says when no game was to be played (a sweep
         # whose points were all stored: "NAME: all 9 points reused ...")
+        self.watch: Watch | None = None  # a ladder's tables (`sim.play.ladder_progress`): the time left from each
+        # table's own games/s, not from all the games' (quick tables said minutes while a search table took an hour)
+
+    @property
+    def lines(self) -> Lines:
+        """Itself (as a Rich bar's ``lines``: a ladder sets its `Watch` on the one counting the games)."""
+        return self
 
     def __enter__(self):
         import threading
@@ -102,8 +112,9 @@ class Lines:
                 self.estimated = True  # the rate is known: say how long a long run will take
                 if left > LONG_S:
                     each = " each" if self.sides else ""
+                    at = "each table at its own games/s" if self.watch is not None else rates
                     self._say(
-                        f"{self.label}: about {_duration(left)} to go at {rates} ({self.total:,.0f} games{each}; "
+                        f"{self.label}: about {_duration(left)} to go at {at} ({self.total:,.0f} games{each}; "
                         "Ctrl-C stops it cleanly, --games N plays fewer)"
                     )
         if now - self.last >= self.every_s and self.done < self.total:
@@ -152,14 +163,34 @@ class Lines:
         # now, which falls while a block plays and jumps back when it ends
         rate = (self.done - d1) / (self.t_block - t1)
         left = (self.total - self.done) / rate - (now - self.t_block)  # counting down while the next block plays
+        if self.watch is not None:
+            return f"{rate_text(rate)} games/s", self.watch.left().seconds
         return f"{rate_text(rate)} games/s", max(0.0, left)
+
+    def _unknown(self) -> str:
+        """Why the time left is not known yet ("time left: unknown until table 25 is timed"), "" if not said."""
+        if self.watch is None:
+            return ""
+        from sim.play.ladder_progress import left_words
+
+        words = left_words(self.watch.left())
+        return f"time left: {words}" if words else ""
 
     def left_text(self, now: float | None = None) -> str:
         """The time left as a bar column says it ("about 1 min 09 s left"), "" while it is not known."""
         known = self._rate_left(self.clock() if now is None else now)
+        if known is not None and known[1] is None and not self.sides:
+            return self._unknown()
         return "" if known is None or known[1] is None else f"{_duration(known[1])} left"
 
     def _status(self, now: float) -> None:
+        """The status line (`_status_line`), then a ladder's table now playing on a line of its own."""
+        self._status_line(now)
+        playing = self.watch.playing() if self.watch is not None else ""
+        if playing:
+            self._say(f"{self.label}: {playing}")
+
+    def _status_line(self, now: float) -> None:
         """'NAME: 31% (12,256 of 40,000 games, 400 games/s, about 1 min 09 s left)'; 'starting up' before the
         kernels are compiled, 'playing the first games' once they are (the runner's advance(0)) and no game is done
         yet, and after a first step that held the start-up (no advance(0) came before it), its games/s counting the
@@ -193,7 +224,8 @@ class Lines:
                 return
             self._say(f"{head}{rates}, about {_duration(left or 0.0)} left)")
             return
-        self._say(f"{head}, {rates}, about {_duration(left or 0.0)} left)")
+        said = f"about {_duration(left)} left" if left is not None else self._unknown()
+        self._say(f"{head}, {rates}, {said})")
 
     def games_line(self, now: float) -> str:
         """'NAME: 200 games in 0.1 s, 2,200 games/s' for the games done by ``now`` (the start-up said apart when it
@@ -339,7 +371,7 @@ def time_left_column(lines: Lines, task_id: int | None = None):
         def render(self, task):
             if self.only is not None and task.id != self.only:
                 return Text("")
-            return Text(lines.left_text(), style="progress.remaining")
+            return Text(lines.left_text(), style="progress.remaining", no_wrap=True, overflow="ellipsis")
 
     return TimeLeft()
 
@@ -384,6 +416,18 @@ def _bar(total: float, label: str, stream: TextIO | None, sides: bool, clock: Ca
         def __enter__(self):
             lines.__enter__()
             return super().__enter__()
+
+        @property
+        def lines(self) -> Lines:
+            """The `Lines` counting its games (a ladder sets its `Watch` on it)."""
+            return lines
+
+        def get_renderables(self):
+            """The bar, then a ladder's table now playing on a line of its own (`Lines.watch`)."""
+            yield from super().get_renderables()
+            playing = lines.watch.playing() if lines.watch is not None else ""
+            if playing:
+                yield Text(playing, overflow="ellipsis", no_wrap=True)
 
         def played(self, what: str = "the report", doing: str = "writing") -> None:
             self.stop()  # removes the bar: the line takes its place

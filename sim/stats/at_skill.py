@@ -65,17 +65,33 @@ def reference_words(s: dict) -> str:
 
 
 def verdict_words(key: str, head: dict | None, reference: str, strongest: str, skill_key: str) -> str:
-    """A figure's verdict at skill in words: the ladder's (`ladder_fit.skill_words`), except for too few games, where
-    it names the scenario key that sizes the table (``skill_key``)."""
-    if head is not None and (head.get("games") or MIN_GAMES_FOR_TESTS) < MIN_GAMES_FOR_TESTS:
+    """A figure's verdict at skill in words: the ladder's (`ladder_fit.skill_words`), the games that would decide
+    counted at skill against those played, and the scenario line that plays them ("skill_games = 34000 in
+    [scenario]", ``skill_key`` the key), never a bare "(skill_games)": a field name is not a sentence."""
+    played = (head or {}).get("games")
+    if head is not None and (played or MIN_GAMES_FOR_TESTS) < MIN_GAMES_FOR_TESTS:
         return (
-            f"cannot tell yet: {head['games']} games at skill are too few for the tests (they need at least "
-            f"{MIN_GAMES_FOR_TESTS}); set {skill_key} higher"
+            f"cannot tell yet: {played} games at skill are too few for the tests (they need at least "
+            f"{MIN_GAMES_FOR_TESTS}); {skill_key} = {MIN_GAMES_FOR_TESTS} or more in [scenario] plays more"
         )
+    words = lf.skill_words(key, head, reference, strongest)
+    if played:  # one table at skill, not a ladder's tables
+        words = words.replace(f"measured on {played:,} games a table", f"measured on {played:,} games at skill")
+        if "measured on" in words:
+            played = None  # said once
+    more = (head or {}).get("more_games")
+    if not more or "games a table in all would decide" not in words:
+        return words
     # the ladder's words count the games "a table" would need; here it is the table at skill that would play them
-    return lf.skill_words(key, head, reference, strongest).replace(
-        "games a table in all would", f"games at skill in all ({skill_key}) would"
-    )
+    now = f", against the {played:,} played" if played else ""
+    said = words.replace("games a table in all would decide", f"games at skill would decide{now}")
+    return f"{said}; {skill_key} = {_round_up(more)} in [scenario] plays them"
+
+
+def _round_up(n: int) -> int:
+    """``n`` rounded up to two significant digits (34,000 for 33,412): the size a designer writes."""
+    step = 10 ** max(0, len(str(int(n))) - 2)
+    return -(-int(n) // step) * step
 
 
 def _num(x: Any) -> Any:

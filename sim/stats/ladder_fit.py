@@ -505,6 +505,21 @@ def close_words(gap: float, unit: str, reference: str, strongest: str) -> str:
     )
 
 
+def spread_tell(margin: str, games: int | None, more: int | None) -> str:
+    """The seat spread's "cannot tell yet" with the games it was measured on and, where the seats lie within the
+    margin by their estimates, about how many games a table would decide it; where one lies past it by its
+    estimate only, what more games would tell (Galleon's and Turnwall's lines said no count at all)."""
+    from sim.stats import verdict as V
+
+    on = f", measured on {games:,} games a table" if games else ""
+    if more:
+        return f"cannot tell yet at ±{margin}{on}: {V.about_games(more)} games a table in all would decide"
+    return (
+        f"cannot tell yet at ±{margin}{on}: a seat's win rate is past the margin from the fair share by its "
+        "estimate, not yet by its interval; more games would tell whether the seats differ"
+    )
+
+
 def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> str:
     """A figure's skill verdict in words (see `skill_verdicts`)."""
     from sim.stats import verdict as V
@@ -527,7 +542,7 @@ def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> 
             return f"seats equal within ±{m} of the fair share at {strongest}"
         if head["kind"] == V.CHANGED:
             return f"seats differ at {strongest}: spread {100 * head['estimate']:.1f} points (p {head['p_holm']:.2g} after Holm)"
-        return tell + f" (at {strongest})"
+        return spread_tell(m, head.get("games"), more) + f" (at {strongest})"
     if head["kind"] == V.UNCHANGED:
         return f"holds for skill: unchanged within ±{m} from {reference} to {strongest}"
     if head["kind"] == V.CHANGED:

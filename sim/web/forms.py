@@ -20,6 +20,7 @@ from sim.model import registry
 from sim.model.errors import SimError
 from sim.model.params_table import named_value, part_of
 from sim.model.scenario import MAX_GAMES, Scenario, range_text, toml_value
+from sim.model.words import not_a
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,19 @@ def build(path: Path, rel: str, given: Mapping[str, str] | None = None) -> Form:
     return form
 
 
+WHOLE_NUMBER_OPTIONS = ("games", "seed", "players")  # fields that are options of `sim run` (--games N): a value
+# that is not a whole number is said as the CLI says it ("games: 'abc' is not a whole number"), not as the
+# scenario file's check ("expected an integer, got string")
+
+
+def _whole(v: str) -> bool:
+    try:
+        int(v.strip())
+    except ValueError:
+        return False
+    return True
+
+
 def _int(v: str | None, default: int, lo: int, hi: int) -> int:
     try:
         n = int(str(v))
@@ -262,6 +276,8 @@ def check_field(path: Path, form: Form, name: str, value: str, values: Mapping[s
         return f"--set {name}={value}: no such field in the form of {form.scenario}"
     if value.strip() == f.value:
         return None
+    if name in WHOLE_NUMBER_OPTIONS and not _whole(value):  # the CLI's words for `sim run --games abc`
+        return not_a(name, value.strip())
     sets = [override_text(f, value)]
     if name == "players":  # the seats it adds play what the form shows them with (`added_seat_strategy`)
         for g in form.fields():

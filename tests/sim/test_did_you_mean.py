@@ -99,3 +99,13 @@ def test_a_misspelt_game_on_the_command_line_is_guessed(args, says):
 def test_sim_bench_refuses_a_games_count_below_one():
     r = CliRunner().invoke(app, ["bench", "--games", "-1"])
     assert r.exit_code == EXIT_USAGE and "--games: -1 is out of range" in one_error_line(r), r.output
+
+
+def test_a_misspelt_ladder_rung_is_guessed():
+    """`sim ladder moor --strategies 'random;runnr'` (a fresh user): the other name checks guessed, this one did
+    not. Refused before anything is played."""
+    r = CliRunner().invoke(app, ["ladder", "moor", "--strategies", "random;runnr"])
+    assert r.exit_code == EXIT_USAGE
+    assert one_error_line(r).startswith(
+        "error: --strategies runnr: unknown strategy 'runnr' for moor; did you mean 'runner'? allowed: random, "
+    )

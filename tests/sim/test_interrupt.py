@@ -242,9 +242,13 @@ def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatc
 
     monkeypatch.setattr(cli_common, "_STOP_SAID", [])
 
+    from sim.play.sweep import keys
+
+    mine = keys(sim.api.sweep.build(BASE, ["track_len=24,28"], games=10))[0]
+
     def stop(*a, **k):
         (tmp_path / "s" / "points").mkdir(parents=True)
-        (tmp_path / "s" / "points" / "0123.json").write_text("{}")  # one point finished
+        (tmp_path / "s" / "points" / f"{mine}.json").write_text("{}")  # one point finished
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sim.api.sweep, "run_sweep", stop)
@@ -252,8 +256,53 @@ def test_a_sweep_stopped_by_ctrl_c_says_its_points_are_kept(tmp_path, monkeypatc
     assert r.exit_code == EXIT_INTERRUPTED and "Traceback" not in r.output
     line = [ln for ln in r.stderr.splitlines() if ln.startswith("interrupted")]
     assert len(line) == 1 and str(tmp_path / "s" / "points") in line[0] and "same command again" in line[0]
-    assert "the 1 point finished so far is kept" in line[0]
+    assert "the 1 point of this sweep finished so far is kept" in line[0]
     assert "a report folder appears only when complete" not in line[0]
+
+
+@pytest.mark.kernel
+def test_a_sweep_stopped_in_an_older_sweeps_folder_counts_only_its_own_points(tmp_path, monkeypatch):
+    """Ctrl-C, then the sweep run again into a folder an older sweep (other values) had filled: the stop line
+    counted the older sweep's points as this one's finished ones (a fresh user). Only this sweep's points count;
+    the older ones are said apart (a stored point is reused only where it is the very point: its key hashes it)."""
+    import sim.api.sweep
+    from sim.play.sweep import keys
+
+    mine = keys(sim.api.sweep.build(BASE, ["track_len=24,28"], games=10))
+    older = keys(sim.api.sweep.build(BASE, ["track_len=30,32,34"], games=10))
+    pts = tmp_path / "s" / "points"
+    pts.mkdir(parents=True)
+    for k in older:
+        (pts / f"{k}.json").write_text("{}")
+    assert not set(mine) & set(older)
+    said = []
+
+    def stop(*a, **k):
+        said.append(
+            sim.cli.sweep.stopped_words(tmp_path / "s", sim.api.sweep.build(BASE, ["track_len=24,28"], games=10))
+        )
+        (pts / f"{mine[0]}.json").write_text("{}")
+        said.append(
+            sim.cli.sweep.stopped_words(tmp_path / "s", sim.api.sweep.build(BASE, ["track_len=24,28"], games=10))
+        )
+        raise KeyboardInterrupt
+
+    import sim.cli.sweep
+
+    monkeypatch.setattr(cli_common, "_STOP_SAID", [])
+    monkeypatch.setattr(sim.api.sweep, "run_sweep", stop)
+    r = cli.invoke(app, ["sweep", str(BASE), "--set", "track_len=24,28", "--games", "10", "--out", str(tmp_path / "s")])
+    assert r.exit_code == EXIT_INTERRUPTED
+    assert said[0] == (
+        f"nothing half-written left: no point of this sweep finished (3 points of another sweep in {pts} stay as "
+        "they were)"
+    )
+    assert said[1].startswith(
+        f"no new sweep.json written; the 1 point of this sweep finished so far is kept in {pts} (3 points of "
+        "another sweep beside them, not counted): the same command again plays only the missing ones"
+    )
+    line = [ln for ln in r.stderr.splitlines() if ln.startswith("interrupted")]
+    assert len(line) == 1 and "the 1 point of this sweep" in line[0] and "3 points of another sweep" in line[0]
 
 
 @pytest.mark.kernel

@@ -225,3 +225,21 @@ def test_a_ladder_of_a_handful_of_games_says_it_is_too_few_to_judge():
     }
     out = lf.skill_verdicts(figs, [0.0, 100.0], 0)["first_player_advantage"]
     assert out["kind"] == "cannot_tell" and out["verdict"].startswith("too few games to judge (4 a table")
+
+
+def test_a_seat_spread_that_cannot_be_told_says_its_games_and_those_that_would_decide():
+    """Galleon's and Turnwall's 'seat spread: cannot tell yet at ±1.0 points (at learned)' gave no count (a fresh
+    user): the games it was measured on, and about how many would decide where the seats' estimates allow it."""
+    inside = lf.seat_spread([505, 495, 500, 500], 2000, 4)  # every seat within the margin by its estimate
+    past = lf.seat_spread([540, 470, 495, 495], 2000, 4)  # one 2 points off the fair share
+    assert inside["more_games"] and past["more_games"] is None
+    head = {"games": 2000, "kind": "cannot_tell", "margin": 0.01, "estimate": 0.01, "p_holm": 0.5}
+    said = lf.skill_words("seat_spread", dict(head, more_games=inside["more_games"] + 2000), "weighted", "learned")
+    assert said.startswith("cannot tell yet at ±1.0 points, measured on 2,000 games a table: about ")
+    assert said.endswith(" games a table in all would decide (at learned)")
+    said = lf.skill_words("seat_spread", dict(head, more_games=None), "weighted", "learned")
+    assert said == (
+        "cannot tell yet at ±1.0 points, measured on 2,000 games a table: a seat's win rate is past the margin from "
+        "the fair share by its estimate, not yet by its interval; more games would tell whether the seats differ "
+        "(at learned)"
+    )

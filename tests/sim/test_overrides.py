@@ -680,3 +680,28 @@ def test_a_huge_whole_number_is_shown_short_when_out_of_range():
     """1e99 reads as a whole number; its message showed all of its 100 digits (a fresh user's find)."""
     with pytest.raises(overrides.OverrideError, match=r"params\.track_len: 1e\+99 is out of range; allowed 19\.\.62$"):
         overrides.load(MOOR4, [("track_len", 1e99)])
+
+
+@pytest.mark.parametrize(
+    "given, line",
+    [
+        (
+            "max_turns=2.5e2",
+            "error: --set max_turns=250.0: max_turns takes a whole number, and 250.0 is written as a decimal; "
+            "write --set max_turns=250",
+        ),
+        ("params.max_turns=2.5", "error: --set params.max_turns=2.5: 2.5 is not a whole number (max_turns takes one)"),
+    ],
+)
+def test_a_decimal_for_a_whole_number_parameter_is_refused_on_the_command_line(tmp_path, given, line):
+    """`--set max_turns=2.5e2` ran as 250 (a fresh user): a decimal where a count goes is refused in the CLI's words
+    for a wrong type; a scenario file's 250.0 (or a sweep range's) is still taken (`overrides.not_whole`)."""
+    r = cli.invoke(app, ["run", str(REPO / "scenarios/moor/2p.toml"), "--set", given, "--out", str(tmp_path / "o")])
+    assert r.exit_code == EXIT_USAGE and one_error_line(r) == line
+    assert not (tmp_path / "o").exists()
+    import tomllib
+
+    doc = tomllib.loads((REPO / "scenarios/moor/2p.toml").read_text())
+    doc.setdefault("params", {})["max_turns"] = 250.0
+    taken = from_dict(doc).params["max_turns"]
+    assert taken == 250 and isinstance(taken, int)

@@ -298,7 +298,7 @@ def test_a_name_taken_from_the_file_name_says_so_and_how_to_fix_it(tmp_path):
         (["run", "X", "--games", "abc"], "error: --games: 'abc' is not a whole number"),
         (["run", "X", "--bogus"], "error: No such option: --bogus"),
         (["bogus"], "error: No such command 'bogus'"),
-        (["replay"], "error: Missing argument 'scenario'"),
+        (["replay"], "error: Missing argument 'SCENARIO'"),
         (["compare", "X"], "error: missing scenario B"),  # B may be left out with --set-b (A changed so)
     ],
 )
@@ -314,3 +314,26 @@ def test_usage_errors_are_one_line(tmp_path, args, expect):
 def test_no_arguments_still_prints_the_help():
     r = cli.invoke(app, [])
     assert "Usage" in r.output and "compare" in r.output
+
+
+def test_usage_lines_name_arguments_in_plain_words():
+    """`sim ladder --help` read 'Usage: sim ladder [OPTIONS] {game}' and compare '{a} [b]' (Typer's placeholders,
+    a fresh user's find): every command's usage line names its arguments in capitals, optional ones in brackets."""
+    import re
+
+    import typer
+
+    from sim.cli.main import app
+
+    group = typer.main.get_command(app)
+    paths = [[n] for n in group.commands if n != "board"] + [["board", "show"]]
+    usage = {}
+    for path in paths:
+        out = CliRunner().invoke(app, [*path, "--help"], prog_name="sim", terminal_width=200).output
+        usage[" ".join(path)] = re.search(r"Usage: (.*)", out).group(1).strip()
+    assert all("{" not in u and "}" not in u for u in usage.values()), usage
+    assert usage["ladder"] == "sim ladder [OPTIONS] GAME"
+    assert usage["compare"] == "sim compare [OPTIONS] A [B]"
+    assert usage["check"] == "sim check [OPTIONS] [SCENARIOS]..."
+    assert usage["list"] == "sim list [OPTIONS] [GAME]"
+    assert usage["board show"] == "sim board show [OPTIONS] FILE"

@@ -121,7 +121,9 @@ def test_run_verdict_calls_the_start_player_fair_only_where_the_equivalence_test
 def test_run_verdict_on_seats_says_equal_only_within_the_margin():
     n = 200_000
     assert verdicts.seats_verdict([n / 4] * 4, n).startswith("every seat fair within +/-1 point")
-    assert verdicts.seats_verdict([500, 500, 500, 500], 2000).startswith("cannot tell yet whether every seat")
+    assert verdicts.seats_verdict([500, 500, 500, 500], 2000).startswith(
+        "cannot tell yet whether every seat is fair within +/-1 point on 2,000 games, chi-square"
+    )
     assert verdicts.seats_verdict([600, 450, 450, 500], 2000).startswith("the seats differ more than chance")
 
 

@@ -65,6 +65,18 @@ def test_markup_in_a_number_field_is_told_what_the_field_takes_not_how_to_write_
 
 
 @pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
+@pytest.mark.parametrize("field, given", [("games", "abc"), ("seed", "1.5"), ("players", "x")])
+def test_a_wrong_type_in_an_option_field_is_said_in_the_clis_words(c, field, given):
+    """The form said "games: expected an integer, got string" where `sim run --games abc` says "--games: 'abc' is
+    not a whole number" (a fresh user): the 400 and the field's check say the CLI's words."""
+    r = c.post("/jobs", data={"kind": "run", "scenario": "moor/4p.toml", field: given})
+    assert r.status_code == 400 and f"{field}: '{given}' is not a whole number" in text(r)
+    assert "expected an integer" not in text(r)
+    v = c.post("/validate", data={"scenario": "moor/4p.toml", "field": field, field: given})
+    assert f">{field}: '{given}' is not a whole number</span>" in text(v)
+
+
+@pytest.mark.kernel  # the form reads the game's spec: its module loads the kernels
 def test_seat_parameters_follow_the_strategy(c):
     r = c.get("/scenario/seats", params={"scenario": "moor/4p.toml", "seats.1.strategy": "search"})
     assert 'name="seats.1.budget"' in text(r) and 'name="seats.0.w_tile"' in text(r)

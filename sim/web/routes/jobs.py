@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sim.api import public
 from sim.model.errors import SimError
 from sim.model.overrides import parse_set
+from sim.model.words import not_a
 from sim.web import forms
 from sim.web.config import Settings
 from sim.web.jobs import describe, make_spec, result_key
@@ -179,7 +180,7 @@ def _int(values: dict[str, str], name: str, option: str) -> int | None:
     try:
         return int(v)
     except ValueError:
-        raise FormError(f"{option}: {v!r} is not a whole number", name) from None
+        raise FormError(not_a(option, v), name) from None
 
 
 def ladder_spec(code: str, values: dict[str, str]) -> tuple[dict[str, Any], str, int]:

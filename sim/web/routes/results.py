@@ -9,6 +9,7 @@ import datetime as dt
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from sim.model.words import not_a
 from sim.web.jobs import KINDS, make_spec
 from sim.web.render import render
 from sim.web.routes.jobs import FormError, queue
@@ -47,7 +48,7 @@ def history(
     if status and status not in STATES:
         raise FormError(f"status: unknown status {status!r}; allowed: {', '.join(STATES)}")
     if players and not players.isdigit():
-        raise FormError(f"players: {players!r} is not a whole number")
+        raise FormError(not_a("players", players))
     check_game_and_players(game, players)
     jobs = store.history(
         game=game or None,
