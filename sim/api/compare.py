@@ -68,7 +68,7 @@ def compare(
     )  # (arc: the unit carries it to a worker, where no context is)
     t0 = time.perf_counter()
     done = 0
-    stop = {"rule": "games", "message": f"played the requested {count(target, 'game')}"}
+    stop = {"rule": "games", "message": f"played the requested {count(target, 'game', grouped=True)}"}
     sprt_out = None
     prec_out = None
     results = in_order(ex.map(units, ctx))

@@ -3,7 +3,7 @@ equivalence margin, the compare report)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -152,7 +152,7 @@ def compare(
     chunk: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
-    margins: Sequence[str] | None = None,
+    margins: Mapping[str, float] | Sequence[str] | None = None,
     sample: int | None = None,
     rollouts: int | None = None,
     write: bool = False,
@@ -164,7 +164,8 @@ def compare(
     """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
     (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. Options, keywords only
     (`CompareOptions`, where each is described; None takes its default): games, seed, precision, sprt, metric,
-    two_sided, max_games, alpha, threads, chunk, workers, scheduler, margins ("KEY=VALUE" texts), sample (> 0: also
+    two_sided, max_games, alpha, threads, chunk, workers, scheduler, margins ({measure: value} or "KEY=VALUE"
+    texts, as ``set``), sample (> 0: also
     the arc's rollout measures of games 0 .. sample - 1 compared, `sim.api.arc.compare_arc`), rollouts (a state of
     those timelines). ``write``: also write
     compare.json / .md / .html (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played).
@@ -188,7 +189,7 @@ def compare(
         chunk=chunk,
         workers=workers,
         scheduler=scheduler,
-        margins=None if margins is None else tuple(margins),
+        margins=None if margins is None else margin_texts(margins),
         sample=sample,
         rollouts=rollouts,
     ).validate()
@@ -238,3 +239,10 @@ def compare(
     if folder is not None:
         core.write_comparison(res, folder, what or "--out")
     return Comparison(sa, sb, res, folder)
+
+
+def margin_texts(margins: Mapping[str, float] | Sequence[str]) -> tuple[str, ...]:
+    """``margins=`` as the CLI's "MEASURE=VALUE" texts: a mapping's items written so (as ``set=`` takes either)."""
+    if isinstance(margins, Mapping):
+        return tuple(f"{k}={v}" for k, v in margins.items())
+    return tuple(margins)

@@ -44,6 +44,8 @@ from sim.model.scenario import SCENARIO_KEYS, Scenario, ScenarioError, from_dict
 from sim.model.words import count, did_you_mean
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.([A-Za-z0-9_]+|\*))*")
+# a sweep's range (`sim sweep --set track_len=20..60 [step 5]`) given where one value is taken
+RANGE = re.compile(r"-?[0-9.]+\s*\.\.\s*-?[0-9.]+(\s+step\s+\S+)?")
 BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 EXAMPLE = "e.g. --set ghost_cards.shuffle=2 or --set seats.1.strategy=runner"
 Override = tuple[str, Any]
@@ -87,6 +89,8 @@ def parse_value(text: str) -> Any:
     except tomllib.TOMLDecodeError as e:
         if BARE_WORD.fullmatch(text.strip()):
             return text.strip()
+        if RANGE.fullmatch(text.strip()):
+            raise ValueError(f"{text.strip()} is a range; give one value here (a range is for sim sweep)") from None
         raise ValueError(f'not a TOML value ({e}); quote text as "...", write arrays as [1, 2]') from None
     if isinstance(v, (dt.date, dt.time, dt.datetime)):
         raise ValueError("a date or time is not a parameter value")

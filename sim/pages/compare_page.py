@@ -82,7 +82,7 @@ def render_markdown(res: dict) -> str:
         f"# Compare: {a['name']} (A) vs {b['name']} (B)",
         "",
         f"Game {a['game']} · seed {res['seed']} (common random numbers: game g of A and B sees the same dice "
-        f"where the rules allow) · {count(res['games'], 'game')} each · rules v{res['provenance']['rules_version']} · "
+        f"where the rules allow) · {count(res['games'], 'game', grouped=True)} each · rules v{res['provenance']['rules_version']} · "
         f"RNG contract v{res['provenance']['rng_contract']} · commit {res['provenance']['git_commit'][:12]}",
         "",
         f"A: `{a['file']}`  ",

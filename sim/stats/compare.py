@@ -447,7 +447,7 @@ def precision_status(ps: PairedSums, precision: float) -> dict:
     reached = worst_name is None or worst <= precision
     msg = (
         f"precision reached: every win-rate difference interval has half-width <= {precision} "
-        f"(worst {worst:.4f}, {worst_name}) after {ps.games} games"
+        f"(worst {worst:.4f}, {worst_name}) after {ps.games:,} games"
     )
     return {
         "target": precision,
@@ -541,7 +541,7 @@ def sprt_status(ps: PairedSums, s: Sprt) -> dict:
             if opposite_sig
             else ""
         )
-    msg = f"SPRT after {ps.games} games: {conclusion}; {est}" + (f"; note: {note}" if note else "")
+    msg = f"SPRT after {ps.games:,} games: {conclusion}; {est}" + (f"; note: {note}" if note else "")
     out = {
         "metric": s.metric,
         "effect": s.effect,

@@ -174,6 +174,13 @@ def _cli_line(*args) -> tuple[int, str]:
             2,
         ),
         (lambda: sim.check([MOOR], tier="fast"), ("check", MOOR, "--tier", "fast"), "OptionError", "tier", 2),
+        (  # margins= as a mapping, as set= takes one: its entry read, not its key alone
+            lambda: sim.compare(MOOR, set_b={"track_len": 32}, games=100, margins={"seat_spread": -1}),
+            ("compare", MOOR, "--set-b", "track_len=32", "--games", 100, "--margin", "seat_spread=-1"),
+            "OptionError",
+            "margin",
+            2,
+        ),
     ],
 )
 def test_bad_input_is_one_sim_error_with_the_cli_line(call, cli_args, kind, field, code):

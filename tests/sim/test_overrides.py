@@ -152,6 +152,8 @@ def test_parse_set(text, want):
         ("a b=1", "not a parameter name"),
         ("x=[1, 2", "not a TOML value"),
         ("x=1979-05-27", "date"),
+        ("track_len=20..60", r"20\.\.60 is a range; give one value here \(a range is for sim sweep\)"),
+        ("track_len=20..60 step 5", "is a range; give one value here"),
     ],
 )
 def test_parse_set_refuses_malformed(text, needle):
