@@ -88,12 +88,17 @@ def ladder(
     except ScenarioError as e:
         fail(str(e))
     from sim.output.ladder_output import folder_for
+    from sim.play.ladder import stored_tables
     from sim.play.ladder_progress import Watch
     from sim.play.progress import bar
 
     total = ld.total_games
     typer.echo(opening_line(ld), err=True)
-    prog, adv = bar(total, f"ladder {ld.folder_name()}")
+    stored = [] if fresh else stored_tables(ld, folder_for(ld, out))
+    if stored:  # a run of the same ladder stopped before its end: the bar counts the rest
+        typer.echo(kept_line(ld, stored, folder_for(ld, out)), err=True)
+        total -= sum(t.scenario.games for t in stored)
+    prog, adv = bar(max(total, 1), f"ladder {ld.folder_name()}")
 
     def watch(tables):
         w = Watch(tables, [r.text for r in ld.rungs], len(ld.tables))
@@ -140,6 +145,17 @@ def ladder(
 
     typer.echo(
         f"ladder written to {r.folder} ({count(len(r.played), 'table')} played, {len(r.reused)} reused)", err=True
+    )
+
+
+def kept_line(ld, kept, folder) -> str:
+    """'29 of 225 tables kept from an earlier run in FOLDER/points (8,700 games): playing the other 196 (58,800
+    games; ...)': the ``kept`` tables (`sim.play.ladder.stored_tables`) of a run of the same ladder that stopped."""
+    g = sum(t.scenario.games for t in kept)
+    rest = len(ld.tables) - len(kept)
+    return (
+        f"{len(kept)} of {len(ld.tables)} tables kept from an earlier run in {folder / 'points'} ({g:,} games): "
+        f"playing the other {rest} ({ld.total_games - g:,} games; --fresh plays them all again)"
     )
 
 

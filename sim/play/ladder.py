@@ -56,6 +56,15 @@ def clock_of(ld: Ladder, t: Table) -> TableClock:
     )
 
 
+def stored_tables(ld: Ladder, folder: Path) -> list[Table]:
+    """The tables of ``ld`` stored complete under ``folder``/points by an earlier run (what `play` does not play
+    again), in table order."""
+    store = Store(Path(folder) / "points")
+    names = per_game_names(ld)
+    arc = needs_arc(names)
+    return [t for t in ld.tables if store.has(key(ld, t), names, arc)]
+
+
 @dataclass
 class Played:
     """What `play` did: tables played now and found stored (indices), wall seconds."""
@@ -83,8 +92,8 @@ def play(
     names = per_game_names(ld)
     arc = needs_arc(names)
     out = Played()
-    todo = [t for t in ld.tables if not store.has(key(ld, t), names, arc)]
-    out.reused = [t.index for t in ld.tables if t not in todo]
+    out.reused = [t.index for t in stored_tables(ld, folder)]
+    todo = [t for t in ld.tables if t.index not in out.reused]
     units = [
         Unit(key(ld, t), i, t.scenario, g0, n, ld.seed, 0, names, arc=arc)
         for t in todo

@@ -8,6 +8,7 @@ import html
 import itertools
 import json
 import math
+import re
 from collections import Counter
 
 import pytest
@@ -247,6 +248,28 @@ def test_an_interrupted_ladder_keeps_its_finished_tables(tmp_path):
     assert len(list((tmp_path / "points").glob("*.json"))) == 2
     r = sim.ladder("moor", players=2, strategies=["random", "runner"], games=50, out=tmp_path, ctx=RunContext())
     assert len(r.reused) == 2 and len(r.played) == 2
+
+
+@pytest.mark.kernel
+def test_a_ladder_run_again_after_a_stop_says_the_tables_it_kept_and_counts_the_rest(tmp_path):
+    """The same command again after a stop plays only the missing tables: it says how many it kept, and its count
+    runs over the games still to play (a fresh user saw the count start at 0 of every table's games)."""
+    args = ["ladder", "moor", "--players", "2", "--strategies", "random;runner", "--games", "50"]
+    args += ["--out", str(tmp_path / "ld")]
+    assert cli.invoke(app, args).exit_code == 0
+    points = sorted((tmp_path / "ld" / "points").glob("*.json"))
+    assert len(points) == 4
+    points[0].unlink()  # as a run stopped before its last table
+    r = cli.invoke(app, args)
+    assert r.exit_code == 0, r.output
+    said = re.search(r"3 of 4 tables kept from an earlier run in (.+) \(([\d,]+) games\): playing the other 1 "
+                     r"\(([\d,]+) games; --fresh plays them all again\)", r.output)  # fmt: skip
+    assert said, r.output
+    assert said[1] == str(tmp_path / "ld" / "points")
+    kept, rest = (int(x.replace(",", "")) for x in (said[2], said[3]))
+    assert kept + rest == 32_100 and f": {rest:,} games in " in r.output  # the games line: only those played now
+    fresh = cli.invoke(app, [*args, "--fresh"])
+    assert fresh.exit_code == 0 and "kept from an earlier run" not in fresh.output
 
 
 @pytest.mark.kernel
