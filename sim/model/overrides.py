@@ -25,6 +25,9 @@ replaced whole by a later override, is refused (`parse_sets`).
 
 Public API (used by the CLI and by sweeps): `parse_set`, `parse_sets`, `canonical`, `covers`, `apply_overrides`
 (`apply_traced`), `blame`, `variant_name`, `OverrideError`.
+
+Just over 600 lines, on purpose: the grammar above is one piece (a name's forms, its value's checks and the message
+that names both), and split across files each half would repeat the other's name rules.
 """
 
 from __future__ import annotations
