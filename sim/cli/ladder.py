@@ -94,9 +94,10 @@ def ladder(
 
     total = ld.total_games
     typer.echo(opening_line(ld), err=True)
-    stored = [] if fresh else stored_tables(ld, folder_for(ld, out))
+    folder = folder_for(ld, out)
+    stored = [] if fresh else stored_tables(ld, folder)
     if stored:  # a run of the same ladder stopped before its end: the bar counts the rest
-        typer.echo(kept_line(ld, stored, folder_for(ld, out)), err=True)
+        typer.echo(kept_line(ld, stored, folder), err=True)
         total -= sum(t.scenario.games for t in stored)
     prog, adv = bar(max(total, 1), f"ladder {ld.folder_name()}")
 
@@ -106,7 +107,7 @@ def ladder(
         return w
 
     kept = (
-        f"no ladder.json written; the tables finished so far are kept in {folder_for(ld, out) / 'points'}: "
+        f"no ladder.json written; the tables finished so far are kept in {folder / 'points'}: "
         "the same command again plays only the missing ones"
     )
     try:

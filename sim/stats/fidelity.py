@@ -28,7 +28,7 @@ from typing import Literal
 from sim.model.words import with_sign
 from sim.stats import ladder_fit as lf
 from sim.stats import verdict as V
-from sim.stats.metrics import MIN_GAMES_FOR_TESTS, holm
+from sim.stats.metrics import MIN_GAMES_FOR_TESTS, holm, norm_p
 
 FidelityKind = Literal["agrees", "differs", "cannot_tell"]
 AGREES: FidelityKind = "agrees"
@@ -100,11 +100,9 @@ def _pick(d: dict, keys: tuple[str, ...]) -> dict:
 
 
 def _two_sided(d: float, se: float) -> float:
-    from scipy import stats
-
     if se <= 0 or not math.isfinite(se):
         return 0.0 if d else 1.0
-    return float(2 * stats.norm.sf(abs(d) / se))
+    return norm_p(d / se)
 
 
 def margin(key: str, learned_value: float, overrides: dict[str, float] | None = None) -> float:
