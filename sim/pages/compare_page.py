@@ -226,7 +226,7 @@ def render_compare(res: dict) -> str:
     return templating.render(
         "compare_page.html",
         title=f"Compare: {a['name']} (A) vs {b['name']} (B)",
-        provenance_line=f"{a['game']} · {count(res['games'], 'game')} each · seed {res['seed']} (common random "
+        provenance_line=f"{a['game']} · {count(res['games'], 'game', grouped=True)} each · seed {res['seed']} (common random "
         f"numbers) · commit {str(pv['git_commit'])[:12]} (provenance)",
         provenance=_provenance(res),
         verdict=verdicts.compare_sentences(res),
