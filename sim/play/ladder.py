@@ -47,12 +47,12 @@ def key(ld: Ladder, t: Table) -> str:
 
 
 def clock_of(ld: Ladder, t: Table) -> TableClock:
-    """Table ``t`` as the time left prices it: its games, its rungs and the rollouts a decision of its search seats
+    """Table ``t`` as the time left prices it: its games, its rungs and each seat's search budget
     (`sim.model.ladder_spec.search_budget`)."""
     from sim.model.ladder_spec import search_budget
 
     return TableClock(
-        t.index, t.scenario.games, t.rungs, sum(search_budget(ld.base.spec, ld.rungs[r]) for r in t.rungs)
+        t.index, t.scenario.games, t.rungs, tuple(search_budget(ld.base.spec, ld.rungs[r]) for r in t.rungs)
     )
 
 

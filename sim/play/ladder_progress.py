@@ -8,11 +8,17 @@ game come from, in order:
 1. the tables of its own set of rungs (the same rungs in other seat orders), once timed;
 2. a table without search seats: every timed table without search seats (scripted and learned players cost
    about the same);
-3. a table with search seats: the cheap seconds per game (0 while unknown) plus its rollouts a decision (the sum of
-   its search seats' budgets) times the seconds per rollout timed at the tables with search seats.
+3. a table with search seats: the cheap seconds per game (0 while unknown) plus, for each of its seats at its
+   highest search budget, the seconds a game of one such seat timed at the tables whose highest budget is the same
+   search rung. A rollout's cost is not one number across budgets (a search at 256 plays deeper lines than one at
+   16, a learned rollout costs more than a random one): search@256 tables counted at the seconds per rollout of the
+   search@16 and @64 tables timed first said 22-30 min left where 110 remained. Seats at lower budgets at the same
+   table are not counted (at 4x between budgets they add a fifth or less; the tables of that top rung timed hold
+   them too).
 
-A table none of these prices leaves the time left unknown, said as "unknown until table N is timed" (the first
-such table in playing order). Pure: the caller times the games (`Watch` in this process) and passes the numbers.
+A table none of these prices leaves the time left unknown, said as "unknown until a table with search@256 is timed"
+(a search table) or "unknown until table N is timed" (the first such table in playing order). Pure: the caller
+times the games (`Watch` in this process) and passes the numbers.
 """
 
 from __future__ import annotations
@@ -28,24 +34,38 @@ MIN_TIMED_S = 1.0  # a set of tables is timed once this many seconds of its game
 @dataclass
 class TableClock:
     """One table to play: ``index`` (0-based, in the ladder's order), ``games`` to play, ``rungs`` (rung index per
-    seat), ``rollouts`` (the sum of its search seats' budgets: rollouts a decision round, 0 without search),
+    seat), ``budgets`` (each seat's search budget, rollouts a decision, 0 for a seat without search; () for none),
     ``done`` games and ``secs`` seconds timed so far (start-up, i.e. compiling, not counted)."""
 
     index: int
     games: int
     rungs: tuple[int, ...]
-    rollouts: int = 0
+    budgets: tuple[int, ...] = ()
     done: float = 0.0
     secs: float = 0.0
+
+    @property
+    def top(self) -> tuple[int, ...]:
+        """The rung(s) at its highest search budget (sorted rung indices; () without search): what prices it."""
+        b = max(self.budgets, default=0)
+        return tuple(sorted({r for r, x in zip(self.rungs, self.budgets, strict=True) if x == b})) if b > 0 else ()
+
+    @property
+    def searchers(self) -> int:
+        """Its seats at its highest search budget (0 without search)."""
+        b = max(self.budgets, default=0)
+        return sum(1 for x in self.budgets if b > 0 and x == b)
 
 
 @dataclass(frozen=True)
 class Left:
-    """The time left: ``seconds`` (None: unknown), ``until``: the first table (0-based index) whose timing would
-    make it known (None when known)."""
+    """The time left: ``seconds`` (None: unknown), ``until``: the first table (0-based index) not priced (None when
+    known), ``search``: its highest-budget search rung(s) (`TableClock.top`; () for a table without search): a
+    table of those timed would price it."""
 
     seconds: float | None
     until: int | None = None
+    search: tuple[int, ...] = ()
 
 
 def _timed(ts: Sequence[TableClock]) -> float | None:
@@ -62,20 +82,24 @@ def seconds_per_game(tables: Sequence[TableClock]) -> dict[int, float | None]:
     by_set: dict[tuple[int, ...], list[TableClock]] = {}
     for t in tables:
         by_set.setdefault(tuple(sorted(t.rungs)), []).append(t)
-    cheap = _timed([t for t in tables if t.rollouts == 0])
-    searching = [t for t in tables if t.rollouts > 0 and t.done > 0]
-    per_rollout = None
-    if _timed(searching) is not None:
-        own = sum(t.secs - (cheap or 0.0) * t.done for t in searching)
-        per_rollout = max(0.0, own) / sum(t.done * t.rollouts for t in searching)
+    cheap = _timed([t for t in tables if not t.top])
+    by_top: dict[tuple[int, ...], list[TableClock]] = {}
+    for t in tables:
+        if t.top and t.done > 0:
+            by_top.setdefault(t.top, []).append(t)
+    per_seat: dict[tuple[int, ...], float] = {}  # seconds a game of one seat at that top rung
+    for top, ts in by_top.items():
+        if _timed(ts) is not None:
+            own = sum(t.secs - (cheap or 0.0) * t.done for t in ts)
+            per_seat[top] = max(0.0, own) / sum(t.done * t.searchers for t in ts)
     out: dict[int, float | None] = {}
     for t in tables:
         est = _timed(by_set[tuple(sorted(t.rungs))])
         if est is None:
-            if t.rollouts == 0:
+            if not t.top:
                 est = cheap
-            elif per_rollout is not None:
-                est = (cheap or 0.0) + per_rollout * t.rollouts
+            elif t.top in per_seat:
+                est = (cheap or 0.0) + per_seat[t.top] * t.searchers
         out[t.index] = est
     return out
 
@@ -94,7 +118,7 @@ def time_left(tables: Sequence[TableClock], since_s: float = 0.0) -> Left:
             continue
         r = spg[t.index]
         if r is None:
-            return Left(None, t.index)
+            return Left(None, t.index, t.top)
         share = left * r
         if t is playing:
             share = max(0.0, share - since_s)
@@ -123,9 +147,17 @@ def playing_line(t: TableClock, names: Sequence[str], of: int, starting: bool = 
     return f"playing: {seats} (table {t.index + 1} of {of}, {games})"
 
 
-def left_words(left: Left) -> str:
-    """'unknown until table 25 is timed' while unknown ("" when known: the caller says the duration)."""
-    return "" if left.until is None else f"unknown until table {left.until + 1} is timed"
+def left_words(left: Left, names: Sequence[str]) -> str:
+    """'unknown until a table with search@256 is timed' (a search table), 'unknown until table 25 is timed' (one
+    without) while unknown, "" when known (the caller says the duration). ``names``: each rung's text by rung index;
+    a search rung by its `rung_name`, or its text where another rung has the same name."""
+    if left.until is None:
+        return ""
+    if not left.search:
+        return f"unknown until table {left.until + 1} is timed"
+    short = [rung_name(n) for n in names]
+    said = [short[r] if short.count(short[r]) == 1 else names[r] for r in left.search]
+    return f"unknown until a table with {' and '.join(said)} is timed"
 
 
 class Watch:
@@ -163,6 +195,10 @@ class Watch:
             self.mark = now
             if t.done >= t.games and self.current == index:
                 self.current = None
+
+    def left_words(self) -> str:
+        """`left_words` of the time left now."""
+        return left_words(self.left(), self.names)
 
     def left(self) -> Left:
         with self._lock:

@@ -171,9 +171,7 @@ class Lines:
         """Why the time left is not known yet ("time left: unknown until table 25 is timed"), "" if not said."""
         if self.watch is None:
             return ""
-        from sim.play.ladder_progress import left_words
-
-        words = left_words(self.watch.left())
+        words = self.watch.left_words()
         return f"time left: {words}" if words else ""
 
     def left_text(self, now: float | None = None) -> str:

@@ -23,32 +23,59 @@ def cheap(i: int, rungs=(0, 1, 2, 3), games=2000) -> LP.TableClock:
 def test_the_time_left_is_unknown_until_a_search_table_is_timed_not_counted_at_the_quick_tables_rate():
     """24 quick tables done at 10,000 games/s, then a search table: no time left is made up from the quick rate;
     the first table that cannot be priced is named."""
-    tables = [cheap(i) for i in range(24)] + [LP.TableClock(24, 2000, (0, 1, 3, 8), rollouts=256)]
+    tables = [cheap(i) for i in range(24)] + [LP.TableClock(24, 2000, (0, 1, 3, 8), budgets=(0, 0, 0, 256))]
     for t in tables[:24]:
         t.done, t.secs = 2000, 0.2
     left = LP.time_left(tables)
-    assert left == LP.Left(None, 24)
-    assert LP.left_words(left) == "unknown until table 25 is timed"
+    assert left == LP.Left(None, 24, (8,))
+    assert LP.left_words(left, ["r"] * 8 + ["search:budget=256"]) == "unknown until a table with search@256 is timed"
 
 
-def test_each_table_counts_at_its_own_rate_and_a_search_table_is_priced_by_its_rollouts():
-    """Quick tables at 0.1 ms a game, the search@256 table timed at 0.5 s a game: its set's other orders at that
-    rate, a search@16 table at 16/256 of the rollouts' cost, a quick table of a set not seen yet at the quick rate."""
+def test_each_table_counts_at_its_own_rate_and_a_search_table_is_priced_by_its_top_budgets_seats():
+    """Quick tables at 0.1 ms a game, a table with one search@256 seat timed at 0.5 s a game: its set's other orders
+    at that rate, the all-search@256 table at four times its search seat's cost, a quick table of a set not seen yet
+    at the quick rate; a search@16 table stays unknown (a rollout at 16 does not cost what one at 256 does)."""
     done = cheap(0)
     done.done, done.secs = 2000, 0.2
-    slow = LP.TableClock(1, 2000, (0, 1, 3, 8), rollouts=256, done=100, secs=50.0)
-    mirror = LP.TableClock(2, 2000, (8, 3, 1, 0), rollouts=256)
-    light = LP.TableClock(3, 2000, (0, 2, 4, 6), rollouts=16)
+    slow = LP.TableClock(1, 2000, (0, 1, 3, 8), budgets=(0, 0, 0, 256), done=100, secs=50.0)
+    mirror = LP.TableClock(2, 2000, (8, 3, 1, 0), budgets=(256, 0, 0, 0))
+    mono = LP.TableClock(3, 2000, (8, 8, 8, 8), budgets=(256,) * 4)
     other = cheap(4, rungs=(1, 2, 3, 4))
-    spg = LP.seconds_per_game([done, slow, mirror, light, other])
+    light = LP.TableClock(5, 2000, (0, 2, 4, 6), budgets=(0, 0, 0, 16))
+    spg = LP.seconds_per_game([done, slow, mirror, mono, other, light])
     assert spg[1] == spg[2] == pytest.approx(0.5)
-    per_rollout = (50.0 - 0.0001 * 100) / (100 * 256)
-    assert spg[3] == pytest.approx(0.0001 + 16 * per_rollout)
+    per_seat = (50.0 - 0.0001 * 100) / 100
+    assert spg[3] == pytest.approx(0.0001 + 4 * per_seat)
     assert spg[4] == pytest.approx(0.0001)
-    left = LP.time_left([done, slow, mirror, light, other], since_s=10.0)
+    assert spg[5] is None
+    left = LP.time_left([done, slow, mirror, mono, other], since_s=10.0)
     expect = 1900 * 0.5 - 10.0 + 2000 * 0.5 + 2000 * spg[3] + 2000 * 0.0001
     assert left.seconds == pytest.approx(expect)
     assert left.until is None
+
+
+def test_a_search_at_256_table_is_not_priced_from_the_rollouts_of_search_at_16_and_64():
+    """`sim ladder moor --games 300` (a fresh user): the search@16 and @64 tables timed first, the time left counted
+    the search@256 tables at 256 of their rollouts: 22-30 min said where 110 remained. Until a table whose top
+    search rung is search@256 is timed the time left is unknown, and the words say which table would tell."""
+    names = ["random", "collector", "runner", "learned"] + [f"search:budget={b},rollout=learned" for b in (16, 64, 256)]
+    q = cheap(0, games=300)
+    q.done, q.secs = 300, 0.1
+    s16 = LP.TableClock(1, 300, (0, 1, 2, 4), budgets=(0, 0, 0, 16), done=300, secs=30.0)
+    s64 = LP.TableClock(2, 300, (0, 1, 4, 5), budgets=(0, 0, 16, 64), done=300, secs=120.0)
+    s256 = LP.TableClock(3, 300, (0, 1, 3, 6), budgets=(0, 0, 0, 256))
+    left = LP.time_left([q, s16, s64, s256])
+    assert left == LP.Left(None, 3, (6,))
+    assert LP.left_words(left, names) == "unknown until a table with search@256 is timed"
+    mixed = LP.TableClock(4, 300, (0, 4, 5, 6), budgets=(0, 16, 64, 256))
+    s256.done, s256.secs = 100, 40.0  # 0.4 s a game, its search seat about 0.4 s
+    spg = LP.seconds_per_game([q, s16, s64, s256, mixed])
+    assert spg[4] == pytest.approx(spg[3])  # priced by its one search@256 seat, not its 336 rollouts at @16's cost
+
+
+def test_an_unpriced_quick_table_is_still_named_by_its_number():
+    assert LP.left_words(LP.Left(None, 24), []) == "unknown until table 25 is timed"
+    assert LP.left_words(LP.Left(10.0), []) == ""
 
 
 def test_a_quick_set_is_timed_once_a_table_of_it_is_done_even_in_under_a_second():
@@ -61,7 +88,7 @@ def test_a_quick_set_is_timed_once_a_table_of_it_is_done_even_in_under_a_second(
 
 def test_the_playing_line_names_the_rungs_the_table_and_its_games():
     names = ["random", "planner", "spoiler", "learned", "search:budget=256,rollout=learned"]
-    t = LP.TableClock(24, 2000, (4, 0, 1, 3), rollouts=256, done=120)
+    t = LP.TableClock(24, 2000, (4, 0, 1, 3), budgets=(256, 0, 0, 0), done=120)
     assert LP.playing_line(t, names, 225) == (
         "playing: search@256 vs random vs planner vs learned (table 25 of 225, 120/2,000 games)"
     )
@@ -70,7 +97,9 @@ def test_the_playing_line_names_the_rungs_the_table_and_its_games():
 
 def test_the_watch_times_each_table_from_its_start_not_its_compile():
     now = [0.0]
-    w = LP.Watch([cheap(0), LP.TableClock(1, 100, (0, 1, 2, 9), rollouts=64)], ["r"] * 10, 2, clock=lambda: now[0])
+    w = LP.Watch(
+        [cheap(0), LP.TableClock(1, 100, (0, 1, 2, 9), budgets=(0, 0, 0, 64))], ["r"] * 10, 2, clock=lambda: now[0]
+    )
     now[0] = 30.0  # compiling
     assert w.playing() == "starting: r vs r vs r vs r (table 1 of 2, 0/2,000 games; loading or compiling its kernels)"
     w.began(0)
@@ -89,7 +118,7 @@ def test_the_watch_times_each_table_from_its_start_not_its_compile():
 def test_the_progress_line_says_the_time_left_is_unknown_and_the_table_playing():
     """The plain line names the slow table and says why no time left is given, instead of the quick tables' one."""
     now, buf = [0.0], io.StringIO()
-    tables = [cheap(i) for i in range(24)] + [LP.TableClock(24, 2000, (0, 1, 3, 4), rollouts=256)]
+    tables = [cheap(i) for i in range(24)] + [LP.TableClock(24, 2000, (0, 1, 3, 4), budgets=(0, 0, 0, 256))]
     names = ["random", "planner", "spoiler", "learned", "search:budget=256,rollout=learned"]
     w = LP.Watch(tables, names, 25, clock=lambda: now[0])
     with PG.Lines(50000, "ladder turnwall-4p", buf, clock=lambda: now[0]) as lines:
@@ -104,7 +133,7 @@ def test_the_progress_line_says_the_time_left_is_unknown_and_the_table_playing()
         now[0] += 600.0  # no block of the search table ended yet
         lines.advance(0)
     said = buf.getvalue().splitlines()
-    assert "time left: unknown until table 25 is timed" in said[-3]
+    assert "time left: unknown until a table with search@256 is timed" in said[-3]
     assert said[-2] == (
         "ladder turnwall-4p: playing: random vs planner vs learned vs search@256 (table 25 of 25, 0/2,000 games)"
     )
@@ -127,7 +156,7 @@ def test_ladder_help_says_games_is_per_table_and_the_run_says_the_games_in_all()
 
 def test_a_long_ladder_says_its_time_to_go_from_each_tables_own_rate_not_the_games_per_second():
     now, buf = [0.0], io.StringIO()
-    tables = [cheap(0), LP.TableClock(1, 2000, (0, 1, 3, 4), rollouts=256)]
+    tables = [cheap(0), LP.TableClock(1, 2000, (0, 1, 3, 4), budgets=(0, 0, 0, 256))]
     w = LP.Watch(tables, ["a", "b", "c", "d", "search:budget=256"], 2, clock=lambda: now[0])
     with PG.Lines(4000, "ladder x", buf, clock=lambda: now[0]) as lines:
         lines.watch = w
