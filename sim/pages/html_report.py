@@ -15,6 +15,7 @@ from pathlib import Path
 from sim.model.words import count
 from sim.pages import templating, verdicts
 from sim.pages.balance_figures import definitions
+from sim.pages.points import Point, md_points
 from sim.pages.report_sections import Section, sections
 from sim.pages.scenario_words import lead_line
 from sim.stats.records import SummaryFigures
@@ -32,8 +33,14 @@ def md_table(rows: list[dict]) -> str:
 
 def verdict_lines(s: dict) -> list[str]:
     """The run's verdict in sentences (sim.pages.verdicts) and the scope line where it matters."""
+    return [p.flat() for p in verdict_points(s)]
+
+
+def verdict_points(s: dict) -> list[Point]:
+    """The run's verdict as points, some with lines beneath (`sim.pages.verdicts.run_points`), and the scope line
+    where it matters."""
     scope = verdicts.scope_line(s)
-    return verdicts.run_sentences(s) + ([scope] if scope else [])
+    return verdicts.run_points(s) + ([Point(scope)] if scope else [])
 
 
 def provenance_line(s: dict) -> str:
@@ -94,7 +101,7 @@ def render(s: dict, secs: list[Section] | None = None) -> str:
         provenance_line=provenance_line(s),
         provenance=provenance_items(s),
         sections=shown,
-        verdict=verdict_lines(s),
+        verdict=verdict_points(s),
         definitions=definitions(s),
     )
 
@@ -105,7 +112,7 @@ def render_markdown(s: dict, plot_dir: str = "plots", secs: list[Section] | None
     sc = s["scenario"]
     out = [f"# Balance report: {sc['name']}", "", f"{_sentence(lead_line(s))} **{games_played(s)}**", ""]
     out += [f"- **{k}**: {v}" for k, v in provenance_items(s)] + [""]
-    out += ["## Verdict", ""] + [f"- {x}" for x in verdict_lines(s)] + [""]
+    out += ["## Verdict", ""] + md_points(verdict_points(s)) + [""]
     files = {}
     for x in sections(s) if secs is None else secs:
         out += [f"## {x['title']}", "", x["intro"], ""]

@@ -5,6 +5,7 @@ learned player, with the verdict on whether it holds at skill. Renders only; pla
 from __future__ import annotations
 
 from sim.model.words import with_sign
+from sim.pages.points import Point
 from sim.stats.records import SummaryFigures
 
 KIND_WORDS = {"unchanged": "unchanged", "changed": "changed", "cannot_tell": "cannot tell yet"}
@@ -117,21 +118,26 @@ def section(s: dict) -> dict | None:
     return {"id": "at-skill", "title": "At skill", "intro": intro(s), "plots": [], "tables": tables}
 
 
-def sentences(s: dict) -> list[str]:
-    """The verdict's line at skill: "At skill (learned at every seat, 7,204 games): first-player advantage +0.77 ->
-    +0.33 points, cannot tell yet ...; game length 111.7 -> 111.8 turns, holds for skill ...", or the line saying
-    why none was played; [] when not asked."""
+def points(s: dict) -> list[Point]:
+    """The verdict's point at skill: "At skill (learned at every seat, 7,204 games):" with one short line per figure
+    beneath ("First-player advantage: +0.77 -> +0.33 points. Cannot tell yet at ±1.0 points: ...", its verdict's
+    clauses as sentences, one starting with a setting's name as written), or the point saying why none was played; [] when not asked."""
     b = s.get("at_skill")
     if not b:
         return []
     if b.get("status") != "played":
-        return [f"At skill: not played; {b.get('why', '')}."]
-    parts = []
+        return [Point(f"At skill: not played; {b.get('why', '')}.")]
+    under = []
     for k, f in (b.get("figures") or {}).items():
         a, c = value_text(k, f["scripted"]).split(" [")[0], value_text(k, f["skill"]).split(" [")[0]
         unit = next((u for u in (" points", " turns") if a.endswith(u) and c.endswith(u)), "")
-        parts.append(f"{f['words'].split(' (')[0]} {a.removesuffix(unit)} -> {c}, {f['verdict']}")
-    return [f"At skill ({b['strategy']} at every seat, {b['games']:,} games): " + "; ".join(parts) + "."]
+        said = ". ".join(x if "_" in x.split(" ")[0] else _cap(x) for x in f["verdict"].split("; "))  # skill_games
+        under.append(f"{_cap(f['words'].split(' (')[0])}: {a.removesuffix(unit)} -> {c}. {said}.")
+    return [Point(f"At skill ({b['strategy']} at every seat, {b['games']:,} games):", tuple(under))]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def one_line(s: dict) -> str | None:

@@ -235,8 +235,9 @@ def render_markdown(s: dict) -> str:
             "",
         ]
     from sim.pages import verdicts
+    from sim.pages.points import md_points
 
-    out += ["## Verdict", ""] + [f"- {x}" for x in verdicts.run_sentences(s)]
+    out += ["## Verdict", ""] + md_points(verdicts.run_points(s))
     scope = verdicts.scope_line(s)
     out += ([f"- {scope}"] if scope else []) + [""]
     out += ["## Scenario", ""] + [f"- **{k}**: {v}" for k, v in scenario_items(s)] + [""]

@@ -15,6 +15,7 @@ import math
 
 from sim.model import catalogue
 from sim.model.words import POINTS, count, p_value, with_sign
+from sim.pages.points import Point
 from sim.stats import metrics
 from sim.stats.records import PlayingTime, SummaryFigures, SummaryRates
 from sim.stats.spread_compare import NAME as SPREAD  # the seat spread's compared row: said among the headline ones
@@ -266,6 +267,11 @@ def _merge_seats(rows: list[dict]) -> list[dict]:
 
 
 def run_sentences(s: dict) -> list[str]:
+    """The verdict of a run in sentences, one paragraph a point (`run_points`, each `Point.flat`)."""
+    return [p.flat() for p in run_points(s)]
+
+
+def run_points(s: dict) -> list[Point]:
     """The verdict of a run (summary dict of sim.stats.summary): the start player's (or each team's) win rate against the
     fair share, the seats' spread, how games end, how long they last, the share stopped at the turn cap, and whether
     each headline figure holds at skill when the run played its table at skill (`sim.pages.skill_page`)."""
@@ -277,8 +283,10 @@ def run_sentences(s: dict) -> list[str]:
     out: list[str] = []
     if not fin:
         return [
-            f"No game finished: all {g.played} hit the turn cap (max_turns) or failed, so there is nothing "
-            "to report; raise max_turns."
+            Point(
+                f"No game finished: all {g.played} hit the turn cap (max_turns) or failed, so there is nothing "
+                "to report; raise max_turns."
+            )
         ]
     few = metrics.too_few_for_tests(fin)
     if few:
@@ -338,7 +346,8 @@ def run_sentences(s: dict) -> list[str]:
         out += precision_line(s)
     from sim.pages import skill_page
 
-    return out + skill_page.sentences(s)  # the headline figures with every seat on the learned player
+    # the headline figures with every seat on the learned player
+    return [Point(x) for x in out] + skill_page.points(s)
 
 
 def advantage_verdict(d: float, se: float, n: int, p: float) -> str:

@@ -36,7 +36,7 @@ def test_a_run_at_skill_plays_the_learned_table_on_the_same_seeds():
     frame = r.at_skill
     assert frame["figure"].to_list() == list(b["figures"]) and frame["skill_games"].to_list() == [600] * 3
     assert any(
-        line.startswith("At skill (learned at every seat, 600 games): first-player advantage ") for line in r.verdicts
+        line.startswith("At skill (learned at every seat, 600 games): First-player advantage: ") for line in r.verdicts
     )
     # trained at 4 players, played at 2: the page says so
     from sim.pages import skill_page
@@ -103,6 +103,10 @@ def test_the_cli_writes_the_section_the_parquet_and_the_terminal_lines(tmp_path)
     assert frame.height == 3 and set(frame["verdict"]) <= {"unchanged", "changed", "cannot_tell"}
     html = (out / "summary.html").read_text()
     assert '<section id="at-skill"><h2>At skill</h2>' in html and '<a href="#at-skill">At skill</a>' in html
+    # the verdict's point at skill: a line per figure beneath it, in the page and in summary.md
+    assert "<p>At skill (learned at every seat, 400 games):</p><ul><li>First-player advantage: " in html
+    md = (out / "summary.md").read_text()
+    assert "- At skill (learned at every seat, 400 games):\n  - First-player advantage: " in md
     bad = CliRunner().invoke(app, ["run", str(DATA / "moor-2p-small.toml"), "--skill-games", "-1"])
     assert bad.exit_code == 2 and "--skill-games: -1 is out of range; allowed 0.." in bad.output
     assert "Traceback" not in bad.output

@@ -1,0 +1,54 @@
+"""The verdict's "At skill" point (`sim.pages.skill_page.points`): a head line and one short line per figure
+beneath it, not one run-on sentence of every figure and its verdict (a fresh user). No game is played."""
+
+from __future__ import annotations
+
+from sim.pages import skill_page
+from sim.pages.points import Point, md_points
+
+
+def _figure(words: str, scripted: float, skill: float, verdict: str) -> dict:
+    return {"words": words, "scripted": {"value": scripted}, "skill": {"value": skill}, "verdict": verdict}
+
+
+SUMMARY = {
+    "at_skill": {
+        "status": "played",
+        "strategy": "learned",
+        "games": 4000,
+        "figures": {
+            "first_player_advantage": _figure(
+                "first-player advantage",
+                0.002,
+                0.0045,
+                "cannot tell yet at ±1.0 points: about 19,000 games at skill would decide, against the 4,000 played "
+                "(from weighted to learned); skill_games = 19000 in [scenario] plays them",
+            ),
+            "length_turns": _figure(
+                "game length (mean turns)",
+                111.6185,
+                111.71075,
+                "holds for skill: unchanged within ±2.2 turns from weighted to learned",
+            ),
+        },
+    }
+}
+
+
+def test_the_at_skill_point_says_each_figure_on_a_short_line_of_its_own():
+    (p,) = skill_page.points(SUMMARY)
+    assert p.text == "At skill (learned at every seat, 4,000 games):"
+    assert p.under == (
+        "First-player advantage: +0.20 -> +0.45 points. Cannot tell yet at ±1.0 points: about 19,000 games at skill "
+        "would decide, against the 4,000 played (from weighted to learned). skill_games = 19000 in [scenario] plays "
+        "them.",
+        "Game length: 111.6 -> 111.7 turns. Holds for skill: unchanged within ±2.2 turns from weighted to learned.",
+    )
+    assert md_points([p]) == ["- " + p.text] + ["  - " + x for x in p.under]
+    assert p.flat().startswith("At skill (learned at every seat, 4,000 games): First-player advantage: +0.20 ->")
+
+
+def test_a_table_not_played_at_skill_is_one_point_and_none_is_asked_none():
+    (p,) = skill_page.points({"at_skill": {"status": "not played", "why": "skill_games = 0"}})
+    assert p == Point("At skill: not played; skill_games = 0.")
+    assert skill_page.points({}) == []
