@@ -109,7 +109,8 @@ def for_scenario(sc: Scenario) -> dict:
     """What the "At skill" section says of the learned table's fidelity to search for scenario ``sc``: {status:
     "current" (the committed file of this scenario, its players and parameters, still speaking for the shipped
     policies) | "stale" | "none", why (one line, for stale / none), file (relative to the repository), search
-    ("search@64"), games, figures {key: {words, kind, estimate, ci95, margin}}}."""
+    ("search@64"), games, figures {key: {words, kind, estimate, ci95, margin, more_games (about how many games
+    each would decide a cannot_tell; None otherwise)}}}."""
     spec = sc.spec
     p = fidelity_path(sc.game, sc.name)
     doc = load_fidelity(sc.game, sc.name)
@@ -119,15 +120,19 @@ def for_scenario(sc: Scenario) -> dict:
         elsewhere = f" ({spec.title}'s: {', '.join(made)})" if made else ""
         return {"status": "none", "why": f"no fidelity run for {sc.name}{elsewhere}; sim fidelity makes one"}
     if doc.get("players") != sc.players or not _same(doc.get("params"), sc.params):
-        return {"status": "none", "file": rel, "why": f"{rel} played other parameters than this run's"}
+        return {
+            "status": "none",
+            "file": rel,
+            "why": f"the fidelity run of {sc.name} played other parameters than this run's",
+        }
     why = stale(doc, spec)
     if why is not None:
         return {"status": "stale", "file": rel, "why": why}
-    keep = ("words", "kind", "estimate", "ci95", "margin")
+    keep = ("words", "kind", "estimate", "ci95", "margin", "more_games")
     return {
         "status": "current",
         "file": rel,
         "search": doc["search"],
         "games": doc["games"],
-        "figures": {k: {f: v[f] for f in keep} for k, v in doc["figures"].items()},
+        "figures": {k: {f: v.get(f) for f in keep} for k, v in doc["figures"].items()},
     }

@@ -8,6 +8,8 @@ from sim.model.words import with_sign
 from sim.pages.points import Point
 from sim.stats.records import SummaryFigures
 
+# where the fidelity lines come from (the lines name no file: a repository path says nothing to a designer)
+FIDELITY_CAPTION = "Does the learned table tell a search table's story? (sim fidelity's run shipped with the policy)"
 KIND_WORDS = {"unchanged": "unchanged", "changed": "changed", "cannot_tell": "cannot tell yet"}
 
 
@@ -90,7 +92,8 @@ def intro(s: dict) -> str:
 
 def fidelity_lines(s: dict) -> list[str]:
     """The "At skill" section's lines on whether the learned table tells a search table's story, one per figure
-    from the committed fidelity file (`sim.model.fidelity.for_scenario`), or one line saying why there are none
+    from the committed fidelity file (`sim.model.fidelity.for_scenario`; named by the section's caption, not by
+    its path in the repository), or one line saying why there are none
     (no file for this scenario, or a stale one); [] when nothing was played at skill."""
     b = s.get("at_skill") or {}
     fid = b.get("fidelity")
@@ -100,8 +103,7 @@ def fidelity_lines(s: dict) -> list[str]:
         return [f"Fidelity to search: {fid['why']}."]
     from sim.stats.fidelity import report_line
 
-    lines = [report_line(f["words"], k, f, fid["search"], int(fid["games"])) for k, f in fid["figures"].items()]
-    return [line[0].upper() + line[1:] + f" ({fid['file']})." for line in lines]
+    return [report_line(f["words"], k, f, fid["search"], int(fid["games"])) for k, f in fid["figures"].items()]
 
 
 def section(s: dict) -> dict | None:
@@ -112,9 +114,7 @@ def section(s: dict) -> dict | None:
         return None
     tables = [("", rows(s))]
     if lines := fidelity_lines(s):
-        tables.append(
-            ("Does the learned table tell a search table's story?", [{"fidelity to search": x} for x in lines])
-        )
+        tables.append((FIDELITY_CAPTION, [{"fidelity to search": x} for x in lines]))
     return {"id": "at-skill", "title": "At skill", "intro": intro(s), "plots": [], "tables": tables}
 
 

@@ -303,7 +303,8 @@ def render_markdown(s: dict) -> str:
     if sec := skill_page.section(s):
         at = pl.DataFrame(sec["tables"][0][1]) if sec["tables"][0][1] else None
         out += ["## At skill", "", sec["intro"], ""] + ([md(at), ""] if at is not None else [])
-        out += [f"- {x}" for x in skill_page.fidelity_lines(s)] + ([""] if skill_page.fidelity_lines(s) else [])
+        if fid := skill_page.fidelity_lines(s):
+            out += [f"### {skill_page.FIDELITY_CAPTION}", ""] + [f"- {x}" for x in fid] + [""]
     ef = extras_frame(s)
     if ef is not None:
         out += ["## Game counters", "", md(ef), ""]

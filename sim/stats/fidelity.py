@@ -189,17 +189,22 @@ def verdict_words(key: str, j: Judged) -> str:
 
 
 def report_line(words: str, key: str, f: dict, search: str, games: int) -> str:
-    """One line of the "At skill" section from a fidelity file's figure ``f`` ({kind, estimate, ci95, margin}):
-    whether the learned table's figure ``words`` matched the table of ``search`` (e.g. "search@64") over ``games``
-    games. "learned players tell the same story as search@64 on first-player advantage (within +/-2.00 points, 2,000
-    games)", "... differ from search@64 on game length (+12.0 turns [+8.0, +16.0], 2,000 games)", "cannot tell yet
-    whether ... (+0.50 points [-2.10, +3.10], 2,000 games)"."""
-    diff = f"{amount(key, f['estimate'])} {interval(key, f['ci95'])}, {games:,} games"
+    """One line of the "At skill" section from a fidelity file's figure ``f`` ({kind, estimate, ci95, margin,
+    more_games (optional: files and summaries made before it was kept)}): whether the learned table's figure
+    ``words`` matched the table of ``search`` (e.g. "search@64") over ``games`` games each, the difference said as
+    search minus learned. "Learned players tell the same story as search@64 on first-player advantage: search
+    minus learned +0.20 points [-0.60, +1.00], within +/-2.00 points (2,000 games each).", "... differ from
+    search@64 on game length: search minus learned +12.0 turns [+8.0, +16.0] (2,000 games each).", "Cannot tell
+    yet whether ...: search minus learned +0.50 points [-2.10, +3.10] on 2,000 games each; about 9,000 games each
+    would decide."."""
+    diff = f"search minus learned {amount(key, f['estimate'])} {interval(key, f['ci95'])}"
     if f["kind"] == AGREES:
         return (
-            f"learned players tell the same story as {search} on {words} "
-            f"(within +/-{amount(key, f['margin'], signed=False)}, {games:,} games)"
+            f"Learned players tell the same story as {search} on {words}: {diff}, "
+            f"within +/-{amount(key, f['margin'], signed=False)} ({games:,} games each)."
         )
     if f["kind"] == DIFFERS:
-        return f"learned players differ from {search} on {words} ({diff})"
-    return f"cannot tell yet whether learned players tell {search}'s story on {words} ({diff})"
+        return f"Learned players differ from {search} on {words}: {diff} ({games:,} games each)."
+    more = f.get("more_games")
+    decide = f"; {V.about_games(more)} games each would decide" if more else ""
+    return f"Cannot tell yet whether learned players tell {search}'s story on {words}: {diff} on {games:,} games each{decide}."

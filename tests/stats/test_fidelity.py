@@ -150,10 +150,11 @@ def _doc() -> dict:
                 "learned": {"value": 0.03, "ci95": [0.0, 0.05]},
                 "search": {"value": 0.035, "ci95": [0.0, 0.06]},
                 "kind": "cannot_tell",
-                "verdict": "cannot tell yet (2,000 games)",
+                "verdict": "cannot tell yet (2,000 games; about 9,100 in all would decide)",
                 "estimate": 0.005,
                 "ci95": [-0.021, 0.031],
                 "margin": 0.02,
+                "more_games": 9057,
             },
         },
     }
@@ -162,12 +163,16 @@ def _doc() -> dict:
 def test_report_lines_name_each_figure_and_its_verdict():
     lines = report_lines(_doc())
     assert lines == [
-        "learned players tell the same story as search@64 on first-player advantage (within +/-2.00 points, "
-        "2,000 games)",
-        "learned players differ from search@64 on game length (mean turns) (+12.0 turns [+8.0, +16.0], 2,000 games)",
-        "cannot tell yet whether learned players tell search@64's story on seat spread (+0.50 points [-2.10, +3.10], "
-        "2,000 games)",
+        "Learned players tell the same story as search@64 on first-player advantage: search minus learned +0.20 "
+        "points [-0.60, +1.00], within +/-2.00 points (2,000 games each).",
+        "Learned players differ from search@64 on game length (mean turns): search minus learned +12.0 turns [+8.0, "
+        "+16.0] (2,000 games each).",
+        "Cannot tell yet whether learned players tell search@64's story on seat spread: search minus learned +0.50 "
+        "points [-2.10, +3.10] on 2,000 games each; about 9,100 games each would decide.",
     ]
+    # a file or summary made before the games that would decide were kept: the line without them
+    old = {k: {f: v for f, v in x.items() if f != "more_games"} for k, x in _doc()["figures"].items()}
+    assert report_lines({**_doc(), "figures": old})[2].endswith("on 2,000 games each.")
     md = render_markdown(_doc())
     assert "sim fidelity scenarios/moor/4p.toml" in md and "| game length (mean turns) | 100.0 turns" in md
 
@@ -180,7 +185,7 @@ def test_the_at_skill_section_quotes_a_current_file_and_says_why_not_otherwise()
     s = {"at_skill": {"status": "played", "fidelity": block}}
     lines = skill_page.fidelity_lines(s)
     assert len(lines) == 3 and lines[0].startswith("Learned players tell the same story as search@64")
-    assert lines[0].endswith("(kernels/moor/policies/fidelity-moor-4p.json).")
+    assert not any("kernels/" in x or ".json" in x for x in lines)  # no repository path: the caption says whence
     s["at_skill"]["fidelity"] = {"status": "stale", "why": "made with the player policy ab, the game now ships cd"}
     assert skill_page.fidelity_lines(s) == [
         "Fidelity to search: made with the player policy ab, the game now ships cd."
