@@ -92,18 +92,22 @@ def fidelity(
     the scenario's) and judge each headline figure (`sim.stats.fidelity`). Returns the fidelity document
     (`sim.model.fidelity`; JSON-ready): format, game, scenario, players, params, rules_version, policies (their
     versions), command, games, budget, search, seed, margins, figures {key: {words, learned, search, kind, verdict,
-    estimate, ci95, margin, paired, p_holm, p_equiv_holm, more_games}}, compared (compare's own rows of the
+    estimate, ci95, margin, paired, method (the seat spread: how its difference was judged), p_holm, p_equiv_holm,
+    more_games}}, compared (compare's own rows of the
     figures' measures), wall_s. Raises FidelityError, CompareError (one line each)."""
     from sim.api import compare as play
     from sim.model.fidelity import FIDELITY_FORMAT, policy_versions
+    from sim.stats import fidelity as F
 
     t = tables(sc, games, budget)
-    res = play.compare(t.learned, t.search, games, seed, ctx=ctx, on_played=on_played)
     spec = sc.spec
     roles = list(spec.roles(sc.params, sc.players))
     team = list(dict.fromkeys(roles)) if spec.team_roles else []
+    # compare's paired bootstrap of the seat spread tests equivalence at the fidelity margin (in points, as --margin)
+    spread = {} if team else {F.SPREAD: 100 * F.margin(F.SPREAD, 0.0, margins)}
+    res = play.compare(t.learned, t.search, games, seed, margins=spread, ctx=ctx, on_played=on_played)
     out = judged_figures(res["metrics"], sc, margins)
-    names = {"first_player.win", "length.turns", *(f"team.{r}" for r in team)}
+    names = {"first_player.win", "length.turns", F.SPREAD, *(f"team.{r}" for r in team)}
     return {
         "format": FIDELITY_FORMAT,
         "game": sc.game,
@@ -130,8 +134,8 @@ def fidelity(
 
 def judged_figures(rows: list[dict], sc: Scenario, margins: dict[str, float] | None = None) -> dict[str, dict]:
     """The fidelity document's ``figures`` from compare rows ``rows`` (A learned, B search) of scenario ``sc``'s
-    tables: {key: {words, learned, search, kind, verdict, estimate, ci95, margin, paired, p_holm, p_equiv_holm,
-    more_games}} (`sim.stats.fidelity.figures` and `judge`)."""
+    tables: {key: {words, learned, search, kind, verdict, estimate, ci95, margin, paired, method (the seat spread's),
+    p_holm, p_equiv_holm, more_games}} (`sim.stats.fidelity.figures` and `judge`)."""
     from sim.stats import fidelity as F
     from sim.stats.at_skill import figure_words
 
@@ -153,6 +157,7 @@ def judged_figures(rows: list[dict], sc: Scenario, margins: dict[str, float] | N
             "ci95": list(j.ci95),
             "margin": j.margin,
             "paired": f.paired,
+            **({"method": F.SPREAD_METHODS[f.paired]} if f.key == F.SPREAD else {}),
             "p_holm": j.p_holm,
             "p_equiv_holm": j.p_equiv_holm,
             "more_games": j.more_games,

@@ -27,7 +27,7 @@ def render_markdown(doc: dict) -> str:
         f"- Rules version {doc['rules_version']}; policies: {pol}",
         f"- Made {doc['created_utc']} at commit {doc['git_commit']}, {doc['wall_s']:.0f} s",
         "- Verdicts: agrees within +/-M (TOST at margin M), differs (the difference is significant), cannot tell yet; "
-        "Holm over the figures. Seat spread: the two tables' spreads as independent samples.",
+        f"Holm over the figures.{spread_method(doc)}",
         "",
         "| figure | learned | " + doc["search"] + " | difference (95%) | margin | verdict |",
         "|---|---|---|---|---|---|",
@@ -39,6 +39,15 @@ def render_markdown(doc: dict) -> str:
             f"| {f['verdict']} |"
         )
     return "\n".join(out) + "\n"
+
+
+def spread_method(doc: dict) -> str:
+    """" Seat spread: <how its difference was judged>." from the file's seat spread figure (its ``method``, or for a
+    file made before it was written, its ``paired`` flag: `sim.stats.fidelity.SPREAD_METHODS`); "" without one."""
+    f = doc["figures"].get(F.SPREAD)
+    if f is None:
+        return ""
+    return f" Seat spread: {f.get('method') or F.SPREAD_METHODS[bool(f.get('paired'))]}."
 
 
 def report_lines(doc: dict) -> list[str]:

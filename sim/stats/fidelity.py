@@ -5,8 +5,11 @@ common random numbers). The figures are the "At skill" ones (`sim.stats.at_skill
 spread in competitive games, each team's win rate in team games, and the game length. Each paired figure (the
 first-player advantage from ``first_player.win``, a team's from ``team.<role>``, the length from ``length.turns``)
 takes compare's paired difference and its standard error; the seat spread (highest minus lowest seat win rate, no
-per-game measure) takes the two spreads' difference with the standard error of two independent tables
-(`ladder_fit.seat_spread`), which the shared dice can only make too wide.
+per-game measure) takes compare's ``seat_spread`` row: the paired bootstrap over the game indices
+(`sim.stats.spread_compare`), its percentile interval, its p-value of no difference and, at the fidelity margin
+(`sim.api.fidelity` passes it to compare), its TOST p-value. (Files made before it took the two spreads as
+independent samples, a standard error the shared dice could only make too wide; such a figure says ``paired``
+false, and `SPREAD_METHODS` words both ways.)
 
 Verdicts (`judge`), each test Holm-corrected over the figures judged together:
 - **agrees within +/-M**: the equivalence test (TOST, `sim.stats.verdict.tost_p`) at margin M says the difference
@@ -26,9 +29,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sim.model.words import with_sign
-from sim.stats import ladder_fit as lf
 from sim.stats import verdict as V
-from sim.stats.metrics import MIN_GAMES_FOR_TESTS, holm, norm_p
+from sim.stats.metrics import MIN_GAMES_FOR_TESTS, holm
+from sim.stats.spread_compare import NAME as SPREAD
 
 FidelityKind = Literal["agrees", "differs", "cannot_tell"]
 AGREES: FidelityKind = "agrees"
@@ -37,13 +40,21 @@ CANNOT_TELL: FidelityKind = "cannot_tell"
 RATE_MARGIN = 0.02  # 2 percentage points
 LENGTH_SHARE = 0.05  # 5% of the learned table's mean length
 ALPHA = V.ALPHA
+# how the seat spread's difference was judged, by the figure's ``paired``: the fidelity page's header says it
+SPREAD_METHODS = {
+    True: "the paired bootstrap of sim compare (resamples of the games, both tables' outcomes of each drawn game; "
+    "percentile interval)",
+    False: "the two tables' spreads as independent samples",
+}
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One headline figure of both tables: ``learned`` and ``search`` ({value, ci95, se, n} in the figure's unit, a
+    """One headline figure of both tables: ``learned`` and ``search`` ({value, ci95, n} in the figure's unit, a
     rate as a share), the difference search - learned ``d`` with standard error ``se`` over ``n`` games, ``paired``
-    (from the per-game paired differences) and ``p`` the two-sided p-value of no difference (None: untested)."""
+    (on the paired games) and ``p`` the two-sided p-value of no difference (None: untested). A bootstrapped figure
+    (the seat spread) also gives ``ci95``, its percentile interval of ``d`` (else d +/- 1.96 se), and ``equiv``:
+    (margin, its TOST p-value at that margin; None untested)."""
 
     key: str
     learned: dict
@@ -53,6 +64,8 @@ class Figure:
     n: int
     paired: bool
     p: float | None
+    ci95: tuple[float, float] | None = None
+    equiv: tuple[float, float | None] | None = None
 
 
 def _row_figure(r: dict, offset: float = 0.0, side: str = "a") -> dict:
@@ -63,7 +76,8 @@ def _row_figure(r: dict, offset: float = 0.0, side: str = "a") -> dict:
 
 def figures(rows: list[dict], players: int, team_roles: list[str]) -> list[Figure]:
     """The headline figures from compare rows ``rows`` (A learned, B search) of a table of ``players`` seats;
-    ``team_roles``: the roles whose team win rate is a figure (empty in a competitive game)."""
+    ``team_roles``: the roles whose team win rate is a figure (empty in a competitive game). The seat spread is a
+    figure where compare made its row (`sim.stats.compare.evaluate`: both sides competitive, the same seats)."""
     by = {r["name"]: r for r in rows}
     out: list[Figure] = []
 
@@ -75,34 +89,20 @@ def figures(rows: list[dict], players: int, team_roles: list[str]) -> list[Figur
         # compare leaves p None for identical pairs (no difference to find: p 1, as its verdicts take it) and for
         # too few games (untested)
         p = None if r.get("too_few_games") else (1.0 if r.get("p") is None else float(r["p"]))
-        out.append(Figure(key, a, b, float(r["diff"]), float(r["se_paired"]), int(r["n"]), True, p))
+        ci = equiv = None
+        if name == SPREAD and not r.get("identical"):  # the bootstrap's own interval and equivalence test
+            ci = (float(r["diff_ci95"][0]), float(r["diff_ci95"][1]))
+            equiv = (float(r["margin"]), r.get("p_equiv")) if "margin" in r else None
+        out.append(Figure(key, a, b, float(r["diff"]), float(r["se_paired"]), int(r["n"]), True, p, ci, equiv))
 
     if team_roles:
         for role in team_roles:
             paired(f"team_win_rate.{role}", f"team.{role}")
     else:
         paired("first_player_advantage", "first_player.win", 1.0 / players)
-        seats = [by.get(f"win.seat{s}") for s in range(players)]
-        if players > 1 and None not in seats:
-            n = int(seats[0]["n"])  # type: ignore[index]
-            sa = lf.seat_spread([r["a"] * n for r in seats], n, players)  # type: ignore[index]
-            sb = lf.seat_spread([r["b"] * n for r in seats], n, players)  # type: ignore[index]
-            d, se = sb["value"] - sa["value"], math.hypot(sa["se"], sb["se"])
-            p = _two_sided(d, se) if n >= MIN_GAMES_FOR_TESTS else None
-            keep = ("value", "ci95", "se", "n")
-            out.append(Figure("seat_spread", _pick(sa, keep), _pick(sb, keep), d, se, n, False, p))
+        paired("seat_spread", SPREAD)
     paired("length_turns", "length.turns")
     return out
-
-
-def _pick(d: dict, keys: tuple[str, ...]) -> dict:
-    return {k: d[k] for k in keys}
-
-
-def _two_sided(d: float, se: float) -> float:
-    if se <= 0 or not math.isfinite(se):
-        return 0.0 if d else 1.0
-    return norm_p(d / se)
 
 
 def margin(key: str, learned_value: float, overrides: dict[str, float] | None = None) -> float:
@@ -136,16 +136,17 @@ class Judged:
 def judge(figs: list[Figure], margins: dict[str, float] | None = None, alpha: float = ALPHA) -> dict[str, Judged]:
     """Each figure's verdict (module docstring): TOST at its margin and the test of no difference, each family
     Holm-corrected over the figures tested (those with at least `MIN_GAMES_FOR_TESTS` games and a p-value). A figure
-    of fewer games is "cannot tell yet"."""
+    of fewer games is "cannot tell yet". A bootstrapped figure takes its own interval, and its own TOST p-value where
+    it was made at this margin (else the normal one from its standard error)."""
     tested = [f for f in figs if f.p is not None and f.n >= MIN_GAMES_FOR_TESTS]
     ms = {f.key: margin(f.key, f.learned["value"], margins) for f in figs}
-    pe = {f.key: V.tost_p(f.d, f.se, ms[f.key]) for f in tested}
+    pe = {f.key: _tost(f, ms[f.key]) for f in tested}
     p_adj = dict(zip((f.key for f in tested), holm([f.p for f in tested])))
     pe_adj = dict(zip((f.key for f in tested), holm([pe[f.key] for f in tested])))
     out: dict[str, Judged] = {}
     for f in figs:
         h = 1.959963984540054 * f.se
-        ci = (f.d - h, f.d + h)
+        ci = f.ci95 or (f.d - h, f.d + h)
         if f.key not in p_adj:
             out[f.key] = Judged(CANNOT_TELL, f.d, ci, ms[f.key], None, None, f.n, None)
             continue
@@ -161,6 +162,13 @@ def judge(figs: list[Figure], margins: dict[str, float] | None = None, alpha: fl
             more = None if v.more_games is None else f.n + v.more_games
         out[f.key] = Judged(kind, f.d, ci, ms[f.key], p_adj[f.key], pe_adj[f.key], f.n, more)
     return out
+
+
+def _tost(f: Figure, m: float) -> float:
+    """The TOST p-value of figure ``f`` at margin ``m``: its bootstrap's where made at ``m``, else the normal one."""
+    if f.equiv is not None and f.equiv[1] is not None and math.isclose(f.equiv[0], m, rel_tol=1e-9):
+        return float(f.equiv[1])
+    return V.tost_p(f.d, f.se, m)
 
 
 def amount(key: str, x: float, signed: bool = True) -> str:

@@ -3,7 +3,7 @@ the figures taken from compare's rows, the report lines, and `sim fidelity`'s on
 
 from __future__ import annotations
 
-import math
+import json
 
 import pytest
 from typer.testing import CliRunner
@@ -88,19 +88,61 @@ def _row(name: str, a: float, b: float, diff: float, se: float, n: int = 1000, p
     }
 
 
+def _spread_row(diff: float, se: float, ci: list[float], p_equiv: float, margin: float = 0.02) -> dict:
+    """compare's seat spread row (`sim.stats.compare._spread_row`, judged at ``margin``): the paired bootstrap's."""
+    return {
+        **_row("seat_spread", 0.05, 0.05 + diff, diff, se, p=0.5),
+        "diff_ci95": ci,
+        "identical": False,
+        "margin": margin,
+        "p_equiv": p_equiv,
+    }
+
+
 def test_figures_from_compare_rows():
     rows = [_row(f"win.seat{s}", 0.25, 0.25, 0.0, 0.01) for s in range(4)]
     rows[0] = _row("win.seat0", 0.30, 0.26, -0.04, 0.01)
     rows += [_row("first_player.win", 0.30, 0.26, -0.04, 0.01), _row("length.turns", 110.0, 112.0, 2.0, 0.5)]
+    rows.insert(5, _spread_row(-0.04, 0.012, [-0.07, -0.02], 0.9))
     figs = {f.key: f for f in F.figures(rows, 4, [])}
     assert list(figs) == ["first_player_advantage", "seat_spread", "length_turns"]
     fpa = figs["first_player_advantage"]
     assert fpa.learned["value"] == pytest.approx(0.05) and fpa.search["value"] == pytest.approx(0.01) and fpa.paired
-    sp = figs["seat_spread"]
-    assert not sp.paired and sp.d == pytest.approx((0.26 - 0.25) - (0.30 - 0.25))
-    assert sp.se > 0 and math.isfinite(sp.p)  # type: ignore[arg-type]
     team = F.figures([_row("team.hunter", 0.4, 0.45, 0.05, 0.01), _row("length.turns", 90, 91, 1, 0.5)], 4, ["hunter"])
     assert [f.key for f in team] == ["team_win_rate.hunter", "length_turns"]
+
+
+def test_the_seat_spread_is_compares_paired_bootstrap_not_two_independent_tables():
+    """The seat spread's difference, standard error, percentile interval and equivalence test are compare's paired
+    bootstrap's (`sim.stats.spread_compare`), not the two tables' spreads as independent samples (whose standard
+    error the shared dice make too wide)."""
+    rows = [_row(f"win.seat{s}", 0.25, 0.25, 0.0, 0.01) for s in range(4)]
+    rows += [_spread_row(0.004, 0.006, [-0.009, 0.013], 0.003)]
+    (sp,) = [f for f in F.figures(rows, 4, []) if f.key == "seat_spread"]
+    assert sp.paired and (sp.d, sp.se, sp.ci95) == (0.004, 0.006, (-0.009, 0.013))
+    j = F.judge([sp])["seat_spread"]
+    assert j.ci95 == (-0.009, 0.013)  # the percentile interval, not d +/- 1.96 se
+    assert j.kind == F.AGREES and j.p_equiv_holm == pytest.approx(0.003)  # the bootstrap's TOST at 2 points
+    # another margin than the bootstrap's: the normal TOST from its standard error
+    other = F.judge([sp], {"seat_spread": 1.0})["seat_spread"]
+    assert other.p_equiv_holm == pytest.approx(F.V.tost_p(0.004, 0.006, 0.01))
+    # without compare's row (no joint table of winners) no seat spread is made up from the seats' rates
+    assert "seat_spread" not in {f.key for f in F.figures(rows[:4], 4, [])}
+
+
+def test_the_fidelity_page_says_how_the_seat_spread_was_judged_and_reads_the_shipped_files_as_made():
+    from sim.model.fidelity import shipped
+
+    doc = _doc()
+    doc["figures"]["seat_spread"] |= {"paired": True, "method": F.SPREAD_METHODS[True]}
+    assert "Seat spread: the paired bootstrap of sim compare" in render_markdown(doc)
+    del doc["figures"]["seat_spread"]["method"]
+    doc["figures"]["seat_spread"]["paired"] = False  # a file made before: two independent tables
+    assert "Seat spread: the two tables' spreads as independent samples." in render_markdown(doc)
+    files = [p for g in ("moor", "turnwall", "galleon", "treasure_hunters") for p in shipped(g)]
+    assert len(files) >= 6
+    for p in files:
+        assert render_markdown(json.loads(p.read_text())) == p.with_suffix(".md").read_text(), p.name
 
 
 def _doc() -> dict:
