@@ -383,7 +383,7 @@ def compare_timelines(
     interval, and the verdict (`sim.stats.verdict`: unchanged within the margin, changed, cannot tell yet), the
     tests Holm-corrected together. ``margins``: {measure: value in percentage points} (default 1 point)."""
     from sim.stats import verdict as V
-    from sim.stats.metrics import holm
+    from sim.stats.metrics import diff_test, holm
 
     fa, fb = game_figures(a, players, rollouts, team), game_figures(b, players, rollouts, team)
     both = sorted(set(fa) & set(fb))
@@ -396,7 +396,7 @@ def compare_timelines(
         se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
         m = V.margin_for(f"arc.{key}", kind, margins).value(float(xa.mean()) if n else 0.0)
         diff = float(d.mean()) if n else 0.0
-        p = _p_two_sided(diff, se)
+        p = diff_test(diff, se)
         rows.append(
             {
                 "name": f"arc.{key}",
@@ -421,14 +421,6 @@ def compare_timelines(
         v = V.judge(r["diff"], r["se"], r["margin"], r["n"], q, qe, alpha, r["p"], r["p_equiv"])
         r["verdict"], r["more_games"] = v.kind, v.more_games
     return {"games": len(both), "rollouts": rollouts, "measures": rows}
-
-
-def _p_two_sided(d: float, se: float) -> float:
-    from scipy import stats
-
-    if se <= 0:
-        return 1.0 if d == 0 else 0.0
-    return float(2 * stats.norm.sf(abs(d) / se))
 
 
 def _calibration(pred: np.ndarray, held: np.ndarray, won: np.ndarray) -> list[dict]:

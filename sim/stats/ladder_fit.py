@@ -397,10 +397,8 @@ def skill_verdicts(
     figure's verdict is the one at the strongest rung. Returns per figure {"verdict": words, "kind", "at": the
     strongest rung, "reference": its rung, "margin", "per_rung": [{rung, kind, estimate, ci95, p_holm,
     p_equiv_holm, more_games}]}."""
-    from scipy import stats
-
     from sim.stats import verdict as V
-    from sim.stats.metrics import MIN_GAMES_FOR_TESTS, holm
+    from sim.stats.metrics import MIN_GAMES_FOR_TESTS, diff_test, holm
 
     above = [i for i in range(len(x)) if i != reference and x[i] > x[reference]]
     tests: list[dict] = []
@@ -419,7 +417,7 @@ def skill_verdicts(
             else:
                 d = r["value"] - ref["value"]
                 se = math.sqrt(r["se"] ** 2 + ref["se"] ** 2)
-            p = float(2 * stats.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d else 1.0)
+            p = diff_test(d, se)
             tests.append(
                 {"key": key, "i": i, "d": d, "se": se, "m": m, "p": p, "pe": V.tost_p(d, se, m), "n": r.get("n")}
             )
