@@ -163,6 +163,7 @@ def ladder(
     on_played: Callable[[], None] | None = None,
     command: str = "",
     watch: Callable[[list[TableClock]], Watch] | None = None,
+    stored: Sequence[int] | None = None,
 ) -> LadderResult:
     """Play the ladder of ``game`` (`build`) and write its folder (``out``, default reports/ladder-<game>-<N>p:
     ladder.json, ladder.parquet, ladder.html, the stored tables). ``games``: per table (default: 40,000 over the mixed
@@ -171,7 +172,8 @@ def ladder(
     and every scripted strategy at its defaults, then the learned player and search at 16, 64, 256 with learned
     rollouts where the game has one: `sim.model.ladder_spec.default_rungs`); ``advance(games)`` as games end;
     ``watch(tables)``: makes the `sim.play.ladder_progress.Watch` timing each table (the time left from each
-    table's own games/s, the table now playing); ``fresh``: forget stored tables. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
+    table's own games/s, the table now playing); ``fresh``: forget stored tables; ``stored``: the indices of the
+    tables the caller found stored (`sim.play.ladder.stored_tables`, read before the run), not read again. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
     Raises LadderError, ScenarioError, OptionError, ExecutionError, SweepOutputError (one line each);
     KeyboardInterrupt leaves the finished tables stored."""
     import shutil
@@ -194,7 +196,7 @@ def ladder(
     ctx = ctx or RunContext(threads=threads)
     ch = chunk or runner.DEFAULT_CHUNK
     with _executor_for(executor, workers, scheduler, threads, ctx) as ex:
-        played = engine.play(ld, folder, ex, ch, advance, ctx, watch)
+        played = engine.play(ld, folder, ex, ch, advance, ctx, watch, None if fresh else stored)
         t = ex.unit_threads(ctx)
         desc = ex.description
     if on_played is not None:

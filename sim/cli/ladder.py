@@ -130,6 +130,7 @@ def ladder(
                 on_played=getattr(prog, "played", None),
                 command="sim ladder " + " ".join(_argv()),
                 watch=watch,
+                stored=[t.index for t in stored],
             )
     except SweepOutputError as e:
         fail(str(e))

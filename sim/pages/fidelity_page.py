@@ -42,7 +42,7 @@ def render_markdown(doc: dict) -> str:
 
 
 def spread_method(doc: dict) -> str:
-    """" Seat spread: <how its difference was judged>." from the file's seat spread figure (its ``method``, or for a
+    """ " Seat spread: <how its difference was judged>." from the file's seat spread figure (its ``method``, or for a
     file made before it was written, its ``paired`` flag: `sim.stats.fidelity.SPREAD_METHODS`); "" without one."""
     f = doc["figures"].get(F.SPREAD)
     if f is None:

@@ -13,7 +13,7 @@ no seat is alone last at half-time), and the finished mask: what the fit, its bo
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,17 +82,20 @@ def play(
     advance: Callable[[float], None] | None = None,
     ctx: RunContext | None = None,
     watch: Callable[[list[TableClock]], Watch] | None = None,
+    stored: Sequence[int] | None = None,
 ) -> Played:
     """Play every table of ``ld`` not yet stored under ``folder``/points (common random numbers: every table the
     ladder's seed, RNG point 0, games 0 .. games-1). ``advance(games)`` as blocks of games end in this process (a
     search table is one unit of minutes) and for the rest of each unit when it is back. ``watch(tables)``: makes the
     `Watch` told each table's start and games (the tables to play, in playing order), for the time left from each
-    table's own games/s. KeyboardInterrupt passes through; tables finished before it stay stored."""
+    table's own games/s. ``stored``: the indices of the tables found stored (`stored_tables`) by a caller that
+    already read them (`sim ladder`'s kept line), else read here. KeyboardInterrupt passes through; tables finished
+    before it stay stored."""
     store = Store(Path(folder) / "points")
     names = per_game_names(ld)
     arc = needs_arc(names)
     out = Played()
-    out.reused = [t.index for t in stored_tables(ld, folder)]
+    out.reused = list(stored) if stored is not None else [t.index for t in stored_tables(ld, folder)]
     todo = [t for t in ld.tables if t.index not in out.reused]
     units = [
         Unit(key(ld, t), i, t.scenario, g0, n, ld.seed, 0, names, arc=arc)

@@ -273,6 +273,22 @@ def test_a_ladder_run_again_after_a_stop_says_the_tables_it_kept_and_counts_the_
 
 
 @pytest.mark.kernel
+def test_a_resumed_ladder_reads_its_stored_tables_once(tmp_path, monkeypatch):
+    """The kept line's list of stored tables goes to the run: the folder's files are not read a second time."""
+    import sim.play.ladder as engine
+
+    args = ["ladder", "moor", "--players", "2", "--strategies", "random;runner", "--games", "50"]
+    args += ["--out", str(tmp_path / "ld")]
+    assert cli.invoke(app, args).exit_code == 0
+    sorted((tmp_path / "ld" / "points").glob("*.json"))[0].unlink()
+    reads, real = [], engine.stored_tables
+    monkeypatch.setattr(engine, "stored_tables", lambda *a: reads.append(a) or real(*a))
+    r = cli.invoke(app, args)
+    assert r.exit_code == 0 and "3 of 4 tables kept" in r.output, r.output
+    assert len(reads) == 1
+
+
+@pytest.mark.kernel
 def test_the_cli_prints_the_ratings_and_writes_the_folder(tmp_path):
     r = cli.invoke(
         app,
