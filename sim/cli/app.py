@@ -51,6 +51,32 @@ def plain_arguments(cmd) -> None:
             return [name + ("..." if p.nargs != 1 else "")]
 
         p.get_usage_pieces = pieces  # type: ignore[method-assign]
+    for p in getattr(cmd, "params", ()):
+        if isinstance(p, typer.core._TyperParameter) and _is_path(p.type_descriptor.annotation):
+            refuse_blank_path(p)
+
+
+def _is_path(annotation) -> bool:
+    """Whether a parameter of type ``annotation`` takes paths (Path, Path | None, list[Path])."""
+    import typing
+    from pathlib import Path
+
+    return annotation is Path or any(_is_path(a) for a in typing.get_args(annotation))
+
+
+def refuse_blank_path(p) -> None:
+    """Parameter ``p`` (a path) refuses an empty value in one line naming it: Typer makes "" the path "." (the
+    current folder), and `sim run ""` said "error: .: is a folder"."""
+    process = p.process_value
+
+    def checked(ctx, value, process=process, p=p):
+        values = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            name = p.metavar if isinstance(p, typer.core.TyperArgument) else p.opts[-1]
+            raise UsageError(f"{name}: {next(v for v in values if isinstance(v, str))!r} is empty; give a path", ctx)
+        return process(ctx, value)
+
+    p.process_value = checked
 
 
 class OneLineUsage(typer.core.TyperGroup):

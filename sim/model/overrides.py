@@ -587,7 +587,7 @@ def load(
     ``options``: the option each override came from (compare's ``--set-b``; default ``--set``), named by its
     error."""
     p = Path(path)
-    data = read(p)
+    data = read(path)
     overrides = tuple(overrides)
     if games is not None and isinstance(data.get("scenario"), dict):
         data["scenario"]["games"] = games

@@ -504,8 +504,13 @@ def _name(t: ScenarioTable, name: str, path: str) -> str:
     raise ScenarioError(f"scenario.name: {shown} is not allowed; {rule}")
 
 
+EXAMPLE_FILE = "scenarios/moor/4p.toml"
+
+
 def read(path: str | Path) -> dict:
     """The parsed TOML document of scenario file ``path`` (not validated). Raises ScenarioError (one line)."""
+    if not str(path).strip():  # Path("") is ".": the error would name the current folder
+        raise ScenarioError(f"scenario file: {str(path)!r} is empty; give a .toml scenario file (e.g. {EXAMPLE_FILE})")
     p = Path(path)
     if not p.exists():
         raise ScenarioError(f"{p}: no such scenario file")
@@ -523,7 +528,7 @@ def load(path: str | Path) -> Scenario:
     """Read and validate scenario file ``path`` as it is. Raises ScenarioError (one line naming the file and the field)
     for a missing or bad file. With --set overrides or --games: `sim.model.overrides.load`."""
     p = Path(path)
-    doc = read(p)  # its errors name the file already: not wrapped twice
+    doc = read(path)  # its errors name the file already: not wrapped twice
     try:
         return from_dict(doc, name=p.stem, path=str(p))
     except ScenarioError as e:

@@ -337,3 +337,22 @@ def test_usage_lines_name_arguments_in_plain_words():
     assert usage["check"] == "sim check [OPTIONS] [SCENARIOS]..."
     assert usage["list"] == "sim list [OPTIONS] [GAME]"
     assert usage["board show"] == "sim board show [OPTIONS] FILE"
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["run", ""], "error: SCENARIO: '' is empty; give a path"),
+        (["compare", str(BASE), " "], "error: B: ' ' is empty; give a path"),
+        (["run", str(BASE), "--out", ""], "error: --out: '' is empty; give a path"),
+    ],
+)
+def test_an_empty_path_is_named_as_given_not_as_the_current_folder(args, said):
+    """`sim run ""` said "error: .: is a folder" (Typer reads "" as the path "."): the line names the argument and the
+    empty value; the Python API names the scenario file."""
+    r = cli.invoke(app, args)
+    assert r.exit_code == EXIT_USAGE and one_error_line(r).split(" (see ")[0] == said
+    from sim.model.scenario import ScenarioError, load
+
+    with pytest.raises(ScenarioError, match=r"^scenario file: '' is empty; give a \.toml scenario file"):
+        load("")
