@@ -106,18 +106,31 @@ def parse_set(text: str, opt: str = "--set") -> Override:
     name, eq, raw = text.partition("=")
     name = name.strip()
     example = EXAMPLE.replace("--set", opt)
+    shown = given(text)
     if not eq:
-        raise OverrideError(f"{opt} {text}: expected NAME=VALUE ({example})")
-    if not NAME_RE.fullmatch(name):
-        raise OverrideError(
-            f"{opt} {text}: {name!r} is not a parameter name; names are words joined by dots ({example})"
-        )
+        raise OverrideError(f"{opt} {shown}: expected NAME=VALUE ({example})")
+    check_name(name, text, opt)
     if not raw.strip():
-        raise OverrideError(f"{opt} {text}: no value after '='; give a TOML value ({example})")
+        raise OverrideError(f"{opt} {shown}: no value after '='; give a TOML value ({example})")
     try:
         return name, parse_value(raw)
     except ValueError as e:
-        raise OverrideError(f"{opt} {text}: {e}") from None
+        raise OverrideError(f"{opt} {shown}: {e}") from None
+
+
+def given(text: str) -> str:
+    """An override as its error line shows it: as typed, or quoted when blank (``--set ''``, not ``--set :``)."""
+    return text if text.strip() else repr(text)
+
+
+def check_name(name: str, text: str, opt: str = "--set") -> None:
+    """Raises OverrideError (naming the override ``text`` as typed) unless ``name`` is a parameter name: words
+    joined by dots, a seat's number among them (``seats.1.strategy``)."""
+    if not NAME_RE.fullmatch(name.strip()):
+        raise OverrideError(
+            f"{opt} {given(text)}: {name.strip()!r} is not a parameter name; names are words joined by dots "
+            f"({EXAMPLE.replace('--set', opt)})"
+        )
 
 
 def canonical(name: str) -> tuple[str, ...]:

@@ -161,15 +161,18 @@ def split_values(text: str) -> list[str]:
 
 def parse_set(text: str) -> Axis:
     """``--set NAME=VALUES`` -> Axis (see module docstring). Raises SweepError."""
-    OverrideError, parse_one, parse_value = ov.OverrideError, ov.parse_set, ov.parse_value
+    OverrideError, parse_value = ov.OverrideError, ov.parse_value
     name, eq, raw = text.partition("=")
-    where = f"--set {text}"
+    where = f"--set {ov.given(text)}"
+    expected = f"{where}: expected NAME=VALUES (a value, a list a,b,c or a range LO..HI [step S])"
+    if not eq:
+        raise SweepError(expected)
     try:
-        parse_one(f"{name}=0")  # the name's syntax, checked where overrides check it
+        ov.check_name(name, text)  # the name's syntax, checked where overrides check it
     except OverrideError as e:
         raise SweepError(str(e)) from None
-    if not eq or not raw.strip():
-        raise SweepError(f"{where}: expected NAME=VALUES (a value, a list a,b,c or a range LO..HI [step S])")
+    if not raw.strip():
+        raise SweepError(expected)
     if RANGE_RE.match(raw):
         return Axis(name.strip(), tuple(parse_range(raw, where)), where)
     if LOOKS_LIKE_RANGE.match(raw):  # 20...60, 20..: a typo of a range, not a text value to try

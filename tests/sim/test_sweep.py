@@ -1261,3 +1261,27 @@ def test_margin_sets_the_change_that_matters_against_the_scenario_s_own_point(tm
     )
     assert bad.exit_code == 2 and "--margin: 'tie' is not a swept measure; allowed: length.rounds" in bad.output
     assert not (tmp_path / "bad").exists()
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("", "--set '': expected NAME=VALUES (a value, a list a,b,c or a range LO..HI [step S])"),
+        ("=5", "--set =5: '' is not a parameter name; names are words joined by dots"),
+        ("a b=3", "--set a b=3: 'a b' is not a parameter name"),
+        ("track_len=", "--set track_len=: expected NAME=VALUES"),
+    ],
+)
+def test_a_bad_sweep_set_is_named_as_typed(text, said):
+    """`--set ""` said "--set =0: '' is not a parameter name": the name check quoted an override of its own."""
+    from sim.model.overrides import OverrideError
+    from sim.model.overrides import parse_set as parse_one
+    from sim.model.sweep_spec import parse_set
+
+    with pytest.raises(SweepError) as e:
+        parse_set(text)
+    assert str(e.value).startswith(said) and "=0" not in str(e.value)
+    if text in ("", "=5"):  # sim run's --set: the same words
+        with pytest.raises(OverrideError) as e2:
+            parse_one(text)
+        assert str(e2.value).startswith(said.split(":")[0].replace("VALUES", "VALUE"))
