@@ -11,6 +11,14 @@ from collections.abc import Callable, Iterable, Sequence
 # where it stands alone ("B - A (percentage points)"). A game's score is never bare "points": Moor's is in "score
 # points" (its rulebook's word), the winner's margin in the game's score unit (`sim.model.catalogue`).
 POINTS = "points"
+POINTS_UNIT = "percentage points"  # the unit of a figure that is itself a difference of rates (the seat spread)
+
+
+def rate_text(v: float, unit: str = "", digits: int = 2) -> str:
+    """A rate (a share) as a value: "25.20%", or "3.20 points" where its ``unit`` is `POINTS_UNIT` (the seat spread,
+    highest minus lowest seat win rate, as every report says it)."""
+    return f"{100 * v:.{digits}f}" + (f" {POINTS}" if unit == POINTS_UNIT else "%")
+
 
 CLOSE = 0.75  # difflib ratio from which a name reads as a misspelt one ("targt"/"target" 0.91, "mdoe"/"mode" 0.75)
 

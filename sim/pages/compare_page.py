@@ -6,15 +6,16 @@ the report pages' shell (sim.pages.templating); `sim.stats.compare` computes onl
 from __future__ import annotations
 
 from sim.model import catalogue
-from sim.model.words import POINTS, count, p_value, with_sign
+from sim.model.words import POINTS, count, p_value, rate_text, with_sign
 from sim.pages import arc_page, forest_plot, plots, templating, verdicts
 from sim.stats import metrics
 from sim.stats.spread_compare import NAME as SPREAD
 
 
 def _fmt(v: float, kind: str, unit: str = "") -> str:
-    """A value as the table shows it: a rate in %, any other with 3 decimals and its unit ("4.394 gold")."""
-    return f"{100 * v:.2f}%" if kind == "rate" else f"{v:.3f}" + (f" {unit}" if unit else "")
+    """A value as the table shows it: a rate in % (the seat spread in points), any other with 3 decimals and its unit
+    ("4.394 gold")."""
+    return rate_text(v, unit) if kind == "rate" else f"{v:.3f}" + (f" {unit}" if unit else "")
 
 
 def _fmt_d(v: float, kind: str) -> str:

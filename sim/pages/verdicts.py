@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from sim.model import catalogue
-from sim.model.words import POINTS, count, p_value, with_sign
+from sim.model.words import POINTS, count, p_value, rate_text, with_sign
 from sim.pages.points import Point
 from sim.stats import metrics
 from sim.stats.records import PlayingTime, SummaryFigures, SummaryRates
@@ -35,7 +35,7 @@ def fmt_p(p: float | None) -> str:
 
 def _value(v: float, kind: str, unit: str) -> str:
     if kind == "rate":
-        return f"{100 * v:.1f}%"
+        return rate_text(v, unit, 1)
     return f"{v:.2f}" + (f" {unit}" if unit else "")
 
 
@@ -223,6 +223,9 @@ def compare_sentences(res: dict) -> list[str]:
             said = [f"{_listed(known)} differ{'s' if len(known) == 1 else ''} from A more than chance explains, "
                     f"not shown beyond {'its margin' if len(known) == 1 else 'their margins'}"] if known else []  # fmt: skip
             said += [V.more_games_words(most, played, "them all")] if most else []
+            above = sum(any(r is h for h in head) for r in unsure)  # a user counted 4 said of "7 cannot be told"
+            if 0 < above < len(unsure):
+                said.insert(0, f"{above} of them said above, the other {len(unsure) - above} in the table below")
             line += f", {len(unsure)} cannot be told yet" + (f" ({'; '.join(said)})" if said else "")
         out.append(line + ".")
     if not rows:
