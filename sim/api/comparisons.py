@@ -195,7 +195,7 @@ def compare(
     ).validate()
     if b is None and not set_b:
         raise OptionError(
-            "missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so "
+            "missing scenario B: give B (a scenario file), or --set-b NAME=VALUE to compare A with A changed so "
             "(see sim compare --help)",
             field="b",
         )

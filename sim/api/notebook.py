@@ -34,6 +34,8 @@ PROGRESS_AFTER_S = 2.0  # ... once the call has run this long (a quick call prin
 _LEAD = re.compile(r"^--([a-z][\w-]*)(?:: (\S+?)(?= (?:is|are) )|: | )")
 _ARGUMENT = re.compile(r"^([A-Z]+): ")  # a command line's argument (GAME, SCENARIO): the keyword's name
 _OPTION = re.compile(r"(?<![\w-])--([a-z][\w-]*)")
+_OVERRIDE = re.compile(r"(?<![\w-])--([a-z][\w-]*) NAME=VALUE\b")  # "--set-b NAME=VALUE": an override's form
+_HELP = re.compile(r"\(see sim ([a-z][\w-]*) --help\)")
 
 
 def keyword(option: str) -> str:
@@ -43,7 +45,9 @@ def keyword(option: str) -> str:
 
 def python_words(line: str) -> str:
     """A command-line error line in Python words: "--games: 0 is out of range; allowed 1..5" -> "games=0 is out of
-    range; allowed 1..5"; "--set players=6: ..." -> "set: players=6: ..."; any later "--out" -> "out="."""
+    range; allowed 1..5"; "--set players=6: ..." -> "set: players=6: ..."; a later "--set-b NAME=VALUE" ->
+    'set_b={"NAME": VALUE}', any other later "--out" -> "out="; "(see sim compare --help)" -> "(see
+    help(sim.compare))"."""
 
     def lead(m: re.Match[str]) -> str:
         name = keyword(m.group(1))
@@ -52,6 +56,8 @@ def python_words(line: str) -> str:
         return f"{name}: "
 
     line = _ARGUMENT.sub(lambda m: f"{m.group(1).lower()}: ", _LEAD.sub(lead, line, count=1), count=1)
+    line = _HELP.sub(lambda m: f"(see help(sim.{keyword(m.group(1))}))", line)
+    line = _OVERRIDE.sub(lambda m: f'{keyword(m.group(1))}={{"NAME": VALUE}}', line)
     return _OPTION.sub(lambda m: f"{keyword(m.group(1))}=", line)
 
 

@@ -128,7 +128,7 @@ def compare(
         fail("--sample: the arc's timelines are compared with --arc; add --arc", EXIT_USAGE)
     if b is None and not sets_b:
         fail(
-            "missing scenario B: give B.toml, or --set-b NAME=VALUE to compare A with A changed so (see sim "
+            "missing scenario B: give B (a scenario file), or --set-b NAME=VALUE to compare A with A changed so (see sim "
             "compare --help)",
             EXIT_USAGE,
         )

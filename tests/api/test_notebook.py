@@ -50,6 +50,12 @@ def test_too_many_positional_arguments_are_an_option_error_too():
         ("--out: /x is a file; give --out another folder", "out=/x is a file; give out= another folder"),
         ("GAME: 'chess' is neither a game", "game: 'chess' is neither a game"),
         ("scenario.players: 9 is out of range", "scenario.players: 9 is out of range"),
+        (
+            "missing scenario B: give B (a scenario file), or --set-b NAME=VALUE to compare A with A changed so (see "
+            "sim compare --help)",
+            'missing scenario B: give B (a scenario file), or set_b={"NAME": VALUE} to compare A with A changed so '
+            "(see help(sim.compare))",
+        ),
     ],
 )
 def test_a_command_line_message_in_python_words(line, words):
@@ -118,3 +124,12 @@ def test_a_long_call_shows_its_progress_where_a_person_watches(monkeypatch):
 
 def test_nobody_watching_a_script_or_the_suite_gets_no_progress_lines():
     assert notebook.watching() is False  # pytest captures stderr: no terminal, no ipykernel
+
+
+def test_compare_without_b_answers_in_python_words():
+    """`sim.compare(a)` said "or set_b= NAME=VALUE ... (see sim compare help=)": the command line's words half
+    turned."""
+    with pytest.raises(sim.OptionError) as e:
+        sim.compare(MOOR)
+    assert 'set_b={"NAME": VALUE}' in str(e.value) and "help(sim.compare)" in str(e.value)
+    assert "--" not in str(e.value) and "help=" not in str(e.value) and e.value.field == "b"
