@@ -17,6 +17,7 @@ from pathlib import Path
 from sim.model.errors import SimError
 from sim.model.scenario import Scenario, Seat
 from sim.model.search_spec import BUDGET_MAX
+from sim.model.values import out_of_range
 from sim.play.context import RunContext
 
 DEFAULT_BUDGET = 64  # rollouts a decision: tens of games/s at Moor, a few at Galleon (one thread)
@@ -55,9 +56,9 @@ def tables(sc: Scenario, games: int, budget: int) -> Tables:
     from sim.model.skill_spec import learner_of, skill_table
 
     if games < 1:
-        raise FidelityError(f"--games: {games}; allowed: a whole number >= 1")
+        raise FidelityError(out_of_range("--games", games, 1))
     if not 1 <= budget <= BUDGET_MAX:
-        raise FidelityError(f"--budget: {budget}; allowed: 1 .. {BUDGET_MAX} rollouts a decision")
+        raise FidelityError(out_of_range("--budget", budget, 1, BUDGET_MAX) + " rollouts a decision")
     t = skill_table(sc, games)
     if t.scenario is None:
         raise FidelityError(f"{sc.name}: no learned table to check: {t.why}")

@@ -34,6 +34,7 @@ import numpy as np
 from sim.model.paths import REPORTS
 from sim.model.policy import POLICY_FORMAT, policy_path
 from sim.model.registry import GameSpec, Learner, get
+from sim.model.values import out_of_range
 from sim.stats.policy_fit import Decisions, agreement, fit_softmax, loss
 
 EVAL_POINT = 1 << 40  # the strength games' stream point (apart from every training decision's)
@@ -110,9 +111,9 @@ def check_config(cfg: TrainConfig) -> None:
         ("--seed", cfg.seed, 0, 2**63 - 1),
     ):
         if not lo <= v <= hi:
-            raise TrainError(f"{name}: {v} is out of range; allowed: {lo}..{hi}")
+            raise TrainError(out_of_range(name, v, lo, hi))
     if not (0.0 <= cfg.l2 <= 100.0) or math.isnan(cfg.l2):
-        raise TrainError(f"--l2: {cfg.l2} is out of range; allowed: 0..100")
+        raise TrainError(out_of_range("--l2", cfg.l2, 0, 100))
 
 
 TRAIN_FILES = {"checkpoint", "policy.json", "report.json", "report.md"}  # what a training folder holds

@@ -9,6 +9,7 @@ import typer
 
 from sim.cli import shared
 from sim.cli.common import EXIT_USAGE, fail, interruptible, run_context
+from sim.model.values import out_of_range
 
 
 def fidelity(
@@ -53,11 +54,11 @@ def fidelity(
     from sim.stats.verdict import MarginError, parse_margins
 
     if games < 1:
-        fail(f"--games: {games}; allowed: a whole number >= 1", EXIT_USAGE)
+        fail(out_of_range("--games", games, 1), EXIT_USAGE)
     if not 1 <= budget <= api.BUDGET_MAX:
-        fail(f"--budget: {budget}; allowed: 1 .. {api.BUDGET_MAX} rollouts a decision", EXIT_USAGE)
+        fail(out_of_range("--budget", budget, 1, api.BUDGET_MAX) + " rollouts a decision", EXIT_USAGE)
     if threads is not None and threads < 1:
-        fail(f"--threads: {threads}; allowed: a whole number >= 1", EXIT_USAGE)
+        fail(out_of_range("--threads", threads, 1), EXIT_USAGE)
     try:
         margins = parse_margins(margin)
     except MarginError as e:

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from sim.cli.common import EXIT_USAGE, fail, interruptible
+from sim.model.values import out_of_range
 
 
 def train(
@@ -61,7 +62,7 @@ def train(
         _, learner = learner_of(game, role)
         cfg = TrainConfig(game, learner.role, seed, iterations, games, budget, eval_games, l2)
         if threads < 1:
-            raise TrainError(f"--threads: {threads} is out of range; allowed: 1 or more")
+            raise TrainError(out_of_range("--threads", threads, 1))
         with interruptible("the iterations finished so far are kept in the checkpoint: run the same command to go on"):
             run(cfg, out, threads, install, say=lambda line: typer.echo(line, err=True))
     except TrainError as e:

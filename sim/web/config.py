@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sim.model import paths
 from sim.model.errors import SimError
+from sim.model.values import out_of_range
 
 TOKEN_ENV = "SIM_WEB_TOKEN"  # where `sim serve` reads the token when --token is not given
 
@@ -72,9 +73,9 @@ class Settings:
         if self.token is not None and len(self.token) < 8:
             raise ConfigError("--token: too short; give at least 8 characters")
         if not 1 <= self.port <= 65535:
-            raise ConfigError(f"--port: {self.port} is out of range; allowed 1..65535")
+            raise ConfigError(out_of_range("--port", self.port, 1, 65535))
         if self.workers < 1:
-            raise ConfigError(f"--workers: {self.workers} is out of range; allowed 1..")
+            raise ConfigError(out_of_range("--workers", self.workers, 1))
         return self
 
 

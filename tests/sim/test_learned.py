@@ -68,8 +68,9 @@ def test_learned_strategy_defaults_are_the_shipped_weights():
     [
         (["train", "nosuchgame"], "unknown game 'nosuchgame'; allowed:"),
         (["train", "moor", "--role", "ghost"], "--role: moor has no learned role 'ghost'; allowed: player"),
-        (["train", "moor", "--iterations", "0"], "--iterations: 0 is out of range; allowed: 1..100"),
-        (["train", "moor", "--budget", "0"], "--budget: 0 is out of range; allowed: 1..65536"),
+        (["train", "moor", "--iterations", "0"], "--iterations: 0 is out of range; allowed 1..100"),
+        (["train", "moor", "--budget", "0"], "--budget: 0 is out of range; allowed 1..65,536"),
+        (["train", "moor", "--threads", "0"], "--threads: 0 is out of range; allowed >= 1"),
         (
             ["train", "treasure_hunters", "--role", "player"],
             "--role: treasure_hunters has no learned role 'player'; allowed: hunter, haunter",

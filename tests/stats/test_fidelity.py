@@ -241,9 +241,10 @@ cli = CliRunner()
 @pytest.mark.parametrize(
     "args, said",
     [
-        (["--games", "0"], "--games: 0; allowed: a whole number >= 1"),
-        (["--budget", "0"], "--budget: 0; allowed: 1 .. 65536"),
-        (["--budget", "70000"], "--budget: 70000; allowed: 1 .. 65536"),
+        (["--games", "0"], "--games: 0 is out of range; allowed >= 1"),
+        (["--budget", "0"], "--budget: 0 is out of range; allowed 1..65,536 rollouts a decision"),
+        (["--budget", "70000"], "--budget: 70000 is out of range; allowed 1..65,536"),
+        (["--threads", "0"], "--threads: 0 is out of range; allowed >= 1"),
         (["--margin", "foo=1"], "--margin: 'foo' is not a figure"),
         (["--margin", "length_turns=-1"], "--margin length_turns: -1; allowed: a positive, finite number"),
         (["--games", "abc"], "--games: 'abc' is not a whole number"),

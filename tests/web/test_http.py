@@ -216,6 +216,15 @@ def test_remote_binding_needs_the_flag_and_a_token(tmp_path):
     Settings(host="::1", reports=tmp_path).check()
 
 
+def test_a_port_or_workers_out_of_range_say_it_as_every_range_is_said(tmp_path):
+    """One wording of a range across the code base (`sim.model.values.out_of_range`): "allowed 1..65,535", not
+    "allowed 1..65535" here and "allowed: 1 .. 65536" in sim fidelity."""
+    with pytest.raises(ConfigError, match=r"^--port: 0 is out of range; allowed 1\.\.65,535$"):
+        Settings(port=0, reports=tmp_path).check()
+    with pytest.raises(ConfigError, match=r"^--workers: 0 is out of range; allowed >= 1$"):
+        Settings(workers=0, reports=tmp_path).check()
+
+
 def test_token_required_when_set(tmp_path):
     with client(tmp_path, token="s3cret-token") as c:
         r = c.get("/history")
