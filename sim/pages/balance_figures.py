@@ -196,11 +196,27 @@ def _length_items(s: dict) -> list[Item]:
                 f"length.{key}",
                 lab(f"length.{key}"),
                 f"{mean:.2f}",
-                NONE if few else f"[{mean - h:.2f}, {mean + h:.2f}]",
+                NONE if few else span_text(mean - h, mean + h),
                 f"median {L.median}, 5-95%: {L.p05}-{L.p95}",
             )
         )
     return rows
+
+
+SAME_LENGTH = "none: every finished game lasted as long"
+
+
+def span_text(lo: float, hi: float, digits: int = 2) -> str:
+    """An interval as "[lo, hi]", with more decimals than ``digits`` where its two ends would read alike (the playing
+    time of 20,000 games read "[24.18, 24.18]", an interval that seemed to have no width), at most 6; `SAME_LENGTH`
+    for one of no width (every finished game of the same length)."""
+    if lo == hi:
+        return SAME_LENGTH
+    for d in range(digits, 7):
+        a, b = f"{lo:.{d}f}", f"{hi:.{d}f}"
+        if a != b:
+            break
+    return f"[{a}, {b}]"
 
 
 def _minutes_items(s: dict) -> list[Item]:
@@ -222,7 +238,7 @@ def _minutes_items(s: dict) -> list[Item]:
             "length.minutes",
             "playing time (estimate)",
             f"{m.mean:.2f} min",
-            NONE if few else f"[{k * (mean - h):.2f}, {k * (mean + h):.2f}]",
+            NONE if few else span_text(k * (mean - h), k * (mean + h)),
             note,
         )
     ]

@@ -246,3 +246,12 @@ def test_bay_legend_names_pirates_and_steps_not_pips(monkeypatch):
     assert any(t.startswith("the red pirate's hideout (seat 0)") for t in texts), texts
     assert any("captain's cabin: keys" in t for t in texts)
     assert any(t.startswith("cannon 0: the ghost fires it from") for t in texts)
+
+
+def test_a_narrow_interval_is_said_with_the_decimals_that_tell_its_ends_apart():
+    """The playing time of many games showed "[24.18, 24.18]": an interval that read as having no width."""
+    from sim.pages.balance_figures import SAME_LENGTH, span_text
+
+    assert span_text(24.1812, 24.1839) == "[24.181, 24.184]"
+    assert span_text(24.15, 24.22) == "[24.15, 24.22]"
+    assert span_text(111.6, 111.6) == SAME_LENGTH == "none: every finished game lasted as long"
