@@ -174,12 +174,25 @@ class Lines:
         words = self.watch.left_words()
         return f"time left: {words}" if words else ""
 
-    def left_text(self, now: float | None = None) -> str:
-        """The time left as a bar column says it ("about 1 min 09 s left"), "" while it is not known."""
+    def left_text(self, now: float | None = None, short: bool = False) -> str:
+        """The time left as a bar column says it ("about 1 min 09 s left"), "" while it is not known; a ladder's
+        table not yet timed: "time left: unknown until ..." (`_unknown`), ``short``: "time left: unknown" (the bar
+        says why on the playing line beneath it, `playing_text`: at 80 columns the reason was cut)."""
         known = self._rate_left(self.clock() if now is None else now)
         if known is not None and known[1] is None and not self.sides:
-            return self._unknown()
+            why = self._unknown()
+            return "time left: unknown" if short and why else why
         return "" if known is None or known[1] is None else f"{_duration(known[1])} left"
+
+    def playing_text(self) -> str:
+        """A ladder's line beneath its bar: the table now playing, and while the time left is unknown why ("playing:
+        ... (table 25 of 225, 0/300 games); time left unknown until a table with search@256 is timed"); "" for a
+        run that is no ladder."""
+        playing = self.watch.playing() if self.watch is not None else ""
+        why = self.left_text()
+        if playing and why.startswith("time left: unknown"):
+            return f"{playing}; {why.replace('time left: unknown', 'time left unknown', 1)}"
+        return playing
 
     def _status(self, now: float) -> None:
         """The status line (`_status_line`), then a ladder's table now playing on a line of its own."""
@@ -347,11 +360,33 @@ def said_if_slow(line: str, after_s: float = 1.0, stream: TextIO | None = None, 
         done.set()
 
 
+BAR_WIDTH = 20  # the Rich bar's own width in characters
+MIN_LABEL = 12  # the run's name is cut to no fewer characters than this
+
+
 def bar(total: float, label: str, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic):
     """(context manager, advance callback) for a run of ``total`` games: a Rich bar when ``stream`` (default
     stderr) is a terminal, else `Lines`."""
     ctx, advance, _ = _bar(total, label, stream, sides=False, clock=clock)
     return ctx, advance
+
+
+def label_column(width: Callable[[], int], others: list):
+    """A Rich column of the run's name, cut ("…") to the room the ``others`` columns (after the bar and the count)
+    leave on a line of ``width()`` characters: at 80 columns the numbers and the time left keep their width and the
+    name gives way (Rich cut them all, the time left too)."""
+    from rich.progress import ProgressColumn
+    from rich.table import Column
+    from rich.text import Text
+
+    class Label(ProgressColumn):
+        def render(self, task):
+            said = [f"{task.completed:.0f}/{task.total:.0f}", *(c.render(task).plain for c in others)]
+            room = max(MIN_LABEL, width() - BAR_WIDTH - sum(len(x) + 1 for x in said) - 1)
+            name = task.description
+            return Text(name if len(name) <= room else name[: room - 1] + "…", no_wrap=True)
+
+    return Label(table_column=Column(no_wrap=True))
 
 
 def time_left_column(lines: Lines, task_id: int | None = None):
@@ -369,9 +404,11 @@ def time_left_column(lines: Lines, task_id: int | None = None):
         def render(self, task):
             if self.only is not None and task.id != self.only:
                 return Text("")
-            return Text(lines.left_text(), style="progress.remaining", no_wrap=True, overflow="ellipsis")
+            return Text(lines.left_text(short=True), style="progress.remaining", no_wrap=True, overflow="ellipsis")
 
-    return TimeLeft()
+    from rich.table import Column
+
+    return TimeLeft(table_column=Column(no_wrap=True))
 
 
 def compare_bar(total: float, label: str, stream: TextIO | None = None):
@@ -387,7 +424,8 @@ def _bar(total: float, label: str, stream: TextIO | None, sides: bool, clock: Ca
         lines = Lines(total, label, stream, clock=clock)
         return lines, lines.advance, lines.side
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn
+    from rich.table import Column
     from rich.text import Text
 
     class Rate(ProgressColumn):
@@ -421,11 +459,12 @@ def _bar(total: float, label: str, stream: TextIO | None, sides: bool, clock: Ca
             return lines
 
         def get_renderables(self):
-            """The bar, then a ladder's table now playing on a line of its own (`Lines.watch`)."""
+            """The bar, then a ladder's table now playing on a line of its own (`Lines.playing_text`), wrapped at
+            the terminal's width rather than cut."""
             yield from super().get_renderables()
-            playing = lines.watch.playing() if lines.watch is not None else ""
+            playing = lines.playing_text()
             if playing:
-                yield Text(playing, overflow="ellipsis", no_wrap=True)
+                yield Text(playing, overflow="fold")
 
         def played(self, what: str = "the report", doing: str = "writing") -> None:
             self.stop()  # removes the bar: the line takes its place
@@ -440,11 +479,12 @@ def _bar(total: float, label: str, stream: TextIO | None, sides: bool, clock: Ca
                 lines.__exit__(kind, value, tb)
 
     lines = Lines(total, label, stream, every_s=float("inf"), clock=clock)
-    rate_columns = [SideRates()] if sides else [Rate(), time_left_column(lines)]
+    keep = Column(no_wrap=True)
+    rate_columns = [SideRates(table_column=keep)] if sides else [Rate(table_column=keep), time_left_column(lines)]
     prog = Bar(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
+        label_column(lambda: prog.console.width, rate_columns),
+        BarColumn(bar_width=BAR_WIDTH),
+        MofNCompleteColumn(table_column=keep),
         *rate_columns,
         console=Console(file=stream),
         transient=True,

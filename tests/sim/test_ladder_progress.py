@@ -174,3 +174,42 @@ def test_a_long_ladder_says_its_time_to_go_from_each_tables_own_rate_not_the_gam
         "ladder x: about 16 min 38 s to go at each table at its own games/s (4,000 games; Ctrl-C stops it cleanly, "
         "--games N plays fewer)"
     )
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("label", ["ladder moor-4p", "ladder treasure_hunters-head_haunter-4p"])
+def test_the_ladders_bar_fits_80_columns_and_says_why_the_time_left_is_unknown(label):
+    """At 80 columns the bar line was cut ("time left: unknown …") and so was the playing line: the bar says
+    "time left: unknown", the line beneath it (wrapped, not cut) says the table playing and why; a long name gives
+    way, not the numbers."""
+    from rich.console import Console
+
+    now = [0.0]
+    prog, adv = PG.bar(67_500, label, _Terminal(), clock=lambda: now[0])
+    tables = [cheap(i, games=300) for i in range(24)] + [LP.TableClock(24, 300, (0, 1, 3, 8), budgets=(0, 0, 0, 256))]
+    names = ["random", "collector", "runner", "cautious", "weighted", "learned"]
+    names += [f"search:budget={b},rollout=learned" for b in (16, 64, 256)]
+    w = LP.Watch(tables, names, 225, clock=lambda: now[0])
+    prog.lines.watch = w
+    with prog:
+        for i in range(24):
+            w.began(i)
+            now[0] += 0.2
+            w.games(i, 300)
+            adv(300)
+        w.began(24)
+        now[0] += 5
+        screen = Console(file=io.StringIO(), width=80, color_system=None)
+        screen.print(prog.get_renderable())
+    said = screen.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert all(len(x) <= 80 for x in said) and len(said) == 3, said
+    assert said[0].endswith("7200/67500 1,500 games/s time left: unknown")
+    assert said[0].startswith(label if len(label) < 20 else "ladder treasur…")
+    assert " ".join(x.strip() for x in said[1:]) == (
+        "playing: random vs collector vs cautious vs search@256 (table 25 of 225, 0/300 games); time left unknown "
+        "until a table with search@256 is timed"
+    )
