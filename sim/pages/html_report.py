@@ -48,7 +48,7 @@ def provenance_line(s: dict) -> str:
     pv = s.get("provenance") or {}
     g = SummaryFigures.of(s).games
     return (
-        f"{count(g.played, 'game')} played, {g.finished} finished · seed {pv.get('seed', s['scenario'].get('seed'))}"
+        f"{count(g.played, 'game', grouped=True)} played, {g.finished:,} finished · seed {pv.get('seed', s['scenario'].get('seed'))}"
         f" · commit {str(pv.get('git_commit', '?'))[:12]} · rules v{pv.get('rules_version', '?')} (provenance)"
     )
 
@@ -63,7 +63,7 @@ def provenance_items(s: dict) -> list[tuple[str, str]]:
         ("game", f"{s['game_title']} ({sc['game']}), {sc['players']} players"),
         ("seats", ", ".join(f"{i}: {x['strategy']}" for i, x in enumerate(sc["seats"]))),
         ("seed", pv.get("seed", sc.get("seed"))),
-        ("games", f"{g.played} played, {g.finished} finished"),
+        ("games", f"{g.played:,} played, {g.finished:,} finished"),
         ("rules version", pv.get("rules_version", "?")),
         ("RNG contract", pv.get("rng_contract", "?")),
         ("git commit", pv.get("git_commit", "?")),

@@ -98,7 +98,7 @@ def test_sim_run_writes_a_self_contained_html_report(mixed_report):
         "git commit",
         prov["git_commit"],
         "numba",
-        "3000 played",
+        "3,000 played",
     ):
         assert item in body, item
     for fig in ("first-player advantage", "seat spread", "tie rate", "decisiveness", "length (turns)"):
@@ -519,3 +519,13 @@ def test_sweep_page_notes_that_the_description_is_the_files_as_the_run_page_does
     head = html.unescape(page.split("<header>")[1].split("</p>")[0])
     assert "all seats the weighted heuristic" in head
     assert "Swept: seats.3.strategy (the description above is the scenario file's)." in head
+
+
+@pytest.mark.kernel
+def test_the_reports_provenance_counts_games_with_thousands_separators(mixed_report):
+    """'3000 games played, 3000 finished' beside '3,000 games played.' in the lead: one way of writing a count."""
+    from sim.pages.html_report import provenance_items, provenance_line
+
+    s, _ = mixed_report
+    assert provenance_line(s).startswith("3,000 games played, 3,000 finished · seed ")
+    assert dict(provenance_items(s))["games"] == "3,000 played, 3,000 finished"
