@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sim.model.words import POINTS
+from sim.model.words import POINTS, rate_text
 
 
 def when(t: float | None) -> str:
@@ -25,15 +25,16 @@ def seconds(s: float | None) -> str:
     return f"{m} min {r} s" if m < 60 else f"{m // 60} h {m % 60} min"
 
 
-def figure(v: Any, kind: str = "") -> str:
-    """A measure's value: a rate (a share) in %, other numbers with 3 significant digits, None as "n/a"."""
+def figure(v: Any, kind: str = "", unit: Any = "") -> str:
+    """A measure's value: a rate (a share) in % (one in percentage points, the seat spread, in points:
+    `sim.model.words.rate_text`), other numbers with 3 significant digits, None as "n/a"."""
     if v is None:
         return "n/a"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, (int, float)):
         if kind == "rate":
-            return f"{100 * v:.2f}%"
+            return rate_text(v, unit if isinstance(unit, str) else "")
         return f"{v:,.0f}" if float(v).is_integer() and abs(v) >= 1000 else f"{v:.3g}"
     return str(v)
 

@@ -187,7 +187,8 @@ def _compare(spec: dict, scenarios: Path, out: Path, t: Tracker, scheduler: str 
         ctx=t.ctx,
         scheduler=scheduler,
     )
-    rows = c.metrics.to_dicts()
+    units = {r["name"]: r.get("unit", "") for r in c.raw["metrics"]}  # the seat spread's A and B: in points
+    rows = [r | {"unit": units.get(r["measure"], "")} for r in c.metrics.to_dicts()]
     return {
         "name": f"{c.a.name} vs {c.b.name}",
         "verdicts": c.verdicts,

@@ -73,7 +73,10 @@ def test_compare_with_the_file_and_compare_two_runs(c):
     assert j.spec["sets"] == [] and j.spec["sets_b"] == ["track_len=40"]
     assert any("Game length" in v for v in j.result["verdicts"])
     assert any(v.startswith("Seat spread (highest seat win rate minus the lowest)") for v in j.result["verdicts"])
-    assert "<td>seat spread (highest seat win rate minus the lowest)</td>" in c.get(f"/jobs/{j.id}").text
+    page = c.get(f"/jobs/{j.id}").text
+    assert "<td>seat spread (highest seat win rate minus the lowest)</td>" in page
+    spread = re.search(r"<td>seat spread \(highest seat win rate minus the lowest\)</td><td>([^<]*)</td>", page)
+    assert spread and spread[1].endswith(" points")  # as the run's page says it, not "3.20%"
     assert c.get(f"/reports/{j.folder}/compare.html").status_code == 200
     a = wait(c, job_id(c.post("/jobs", data=run_form(track_len="25"))))
     b = wait(c, job_id(c.post("/jobs", data=run_form(track_len="50"))))
