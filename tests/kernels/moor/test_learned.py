@@ -170,3 +170,72 @@ def test_search_with_learned_rollouts_plays():
         search=search_scratch(sc, PL, prm=prm),
     )  # fmt: skip
     assert (out.status == PL.ST_DONE).all()
+
+
+@njit_alloc
+def compare_features(seed, n, prm, sp, games, leak):
+    """Play ``games`` games of learned seats (row ``sp``); at every decision with covered tiles on the board, compute
+    the features of every legal action (`fill_features`, the kernel's own code) on the state and on a copy whose
+    covered tiles were permuted. ``leak``: a deliberately leaky probe adds the covered tile under each move's
+    destination to its last feature. Returns (decisions compared, decisions whose features differed anywhere)."""
+    st = np.zeros(R.S_SIZE, dtype=np.int32)
+    st2 = np.zeros(R.S_SIZE, dtype=np.int32)
+    rng = np.zeros((N_STREAMS_MAX, 4), dtype=np.uint64)
+    log = np.zeros((1, R.LOG_W), dtype=np.int32)
+    order = np.empty(R.N_DEALT, dtype=np.int32)
+    mask = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    legal = np.zeros(R.N_ACTIONS, dtype=np.int8)
+    f1 = np.zeros((R.N_ACTIONS, F.N_FEATURES))
+    f2 = np.zeros((R.N_ACTIONS, F.N_FEATURES))
+    scores = Marker(np.zeros(R.N_ACTIONS), np.zeros(R.N_ACTIONS, dtype=np.int64))
+    compared = 0
+    differ = 0
+    for g in range(games):
+        for r in range(1 + n):
+            seed_stream(rng, r, seed, 0, g, r)
+        seed_stream(rng, PERM_ROW, seed, 99, g, 0)
+        R.init(st, prm, n)
+        R.deal_pool(st, order)
+        shuffle(rng, 0, order, R.N_DEALT)
+        R.new_game(st, prm, n, order, log)
+        while st[R.S_PHASE] != R.PH_OVER and st[R.S_TURNS] < 1000:
+            if st[R.S_PHASE] == R.PH_ROLL:
+                R.apply_chance(st, 1 + bounded(rng, 0, prm[R.P_DIE_FACES]), log)
+                continue
+            nl = R.legal_actions(st, prm, mask, legal)
+            if nl > 1 and permute_covered(st, st2, rng) >= 2:
+                f1[:] = 0.0
+                f2[:] = 0.0
+                F.fill_features(st, prm, st[R.S_CUR], mask, f1, None)
+                F.fill_features(st2, prm, st2[R.S_CUR], mask, f2, None)
+                if leak and st[R.S_PHASE] == R.PH_MOVE:
+                    p = st[R.S_CUR]
+                    for a in range(R.A_MOVE, R.A_MOVE + R.MAX_PAWNS):
+                        if mask[a]:
+                            d = min(st[R.S_PAWN_POS + p * R.MAX_PAWNS + a - R.A_MOVE] + st[R.S_ROLL], st[R.S_END])
+                            if st[R.S_HEIGHT + d] == 2:
+                                f1[a, F.N_FEATURES - 1] += st[R.S_STACK + d * R.STACK]
+                                f2[a, F.N_FEATURES - 1] += st2[R.S_STACK + d * R.STACK]
+                compared += 1
+                same = True
+                for a in range(R.N_ACTIONS):
+                    for i in range(F.N_FEATURES):
+                        if f1[a, i] != f2[a, i]:
+                            same = False
+                differ += not same
+            a = F.learned_choice(sp, st, prm, mask, rng, 1 + st[R.S_CUR], scores)
+            R.apply_action(st, prm, a, log)
+    return compared, differ
+
+
+@pytest.mark.parametrize("n", [2, 4, 5])
+def test_hidden_information_no_learned_feature_reads_a_covered_tile(n):
+    """Every feature of every legal action, not only the decision: a feature with a small weight rarely changes a
+    decision, so the decision test alone could miss its leak."""
+    compared, differ = compare_features(np.uint64(5), n, prm_of(), _row(np.random.default_rng(n)), 40, False)
+    assert compared > 500 and differ == 0
+
+
+def test_the_feature_test_fails_on_a_deliberate_leak():
+    compared, differ = compare_features(np.uint64(5), 4, prm_of(), _row(np.random.default_rng(4)), 40, True)
+    assert compared > 500 and differ > 0
