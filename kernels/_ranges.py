@@ -128,5 +128,6 @@ def install() -> None:
 
     lean_get_function.__wrapped__ = get_function  # type: ignore[attr-defined]
     Context.get_function = lean_get_function
+    Context._sim_numba_pairs = (Context.pair_first, Context.pair_second)  # (the tests compare with them)
     Context.pair_first, Context.pair_second = pair_first, pair_second
     Context._sim_lean_ranges = True
