@@ -1,20 +1,23 @@
 """Numba's lowering of an array element access (``a[i]``, ``a[i, j]``, read or written), made leaner (issue 41: the
 cold compile).
 
-Numba lowers each element access through its general indexing (`numba.np.arrayobj.basic_indexing`, which also
+Numba lowers each element access by copying the array's structure into a stack slot (its getitem and setitem make
+a structure proxy of the value), then through its general indexing (`numba.np.arrayobj.basic_indexing`, which also
 serves slices, ellipses and views): it reads the array's shape and strides to fix a negative index, reads them again
 to compute the address, and forms the address as ``0 + i * 1``: about 30 LLVM instructions an access, each built by
-llvmlite in Python, written out as IR text and parsed again, of which LLVM's first simplification keeps a handful.
-Galleon's search scenario built 83,000 instructions, 15,500 fewer with the change below (docs/dev/performance.md,
-"Array element accesses lowered leaner").
+llvmlite in Python, written out as IR text and parsed again, of which LLVM's first simplification keeps a handful
+(docs/dev/performance.md, "Array element accesses lowered leaner" and "Fewer instructions built").
 
 Here, for an access of a C-contiguous array by one integer per dimension with bounds checking off (every kernel
 access but under ``NUMBA_BOUNDSCHECK=1``), the address is built directly, in Numba's order and with its operations:
-each dimension's length read once (marked non-negative, as Numba marks it), a negative index wrapped as Numba wraps
-it (`fix_integer_index`), the sum of each index times the product of the trailing lengths, one ``getelementptr`` of
-the element type; only the multiplications by 1, the additions of 0 and the second reads are left out. Every other
-access (slices, views, other layouts, bounds checked) is Numba's own. The optimized code is the same, instruction
-for instruction (tests/kernels/test_indexing.py; the entry points of the search scenarios and Moor's compared whole).
+each dimension's length read once, a negative index wrapped as Numba wraps it (`fix_integer_index`), the sum of
+each index times the product of the trailing lengths, one ``getelementptr`` of the element type; only the
+multiplications by 1, the additions of 0 and the second reads are left out. Where the access is an element read or
+write (`_lean_access`, chosen where Numba looks up its getitem and setitem), the data pointer and the lengths are
+taken out of the array's value, with no copy into a stack slot; where Numba's own indexing is called with an array
+already in a slot (`basic_indexing`), they are read from the slot. Every other access (slices, views, other
+layouts, bounds checked) is Numba's own. The optimized code is the same, instruction for instruction
+(tests/kernels/test_indexing.py; the entry point of Galleon's search scenario compared whole).
 """
 
 from __future__ import annotations
