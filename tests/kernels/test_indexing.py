@@ -1,5 +1,6 @@
 """Array element accesses lowered leaner (kernels/_indexing.py): the same values read and written, fewer
-instructions built, the same optimized code as Numba's own lowering."""
+instructions built, the same optimized code as Numba's own lowering (its address arithmetic and its getitem and
+setitem, which copy the array into a stack slot first)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from numba.core import codegen
 from numba.np import arrayobj
 
 import kernels._jit  # noqa: F401  (installs the lean lowering)
+from kernels import _indexing
 
 
 def _accesses(a, b, u, i, j):
@@ -23,6 +25,13 @@ def _accesses(a, b, u, i, j):
     b[-1, j] = a[0] + 7
     u[0, 1, -3] = b[1, 2]
     return s + a[i] + b[-1, j] + u[0, 1, -3]
+
+
+def _casts(f, r, i):
+    """A write that converts its value (an integer and a bool into a float array) and reads of a read-only array."""
+    f[i] = i
+    f[-1] = True
+    return f[i] + f[-1] + r[i] + r[-1]
 
 
 def _others(a, b, i):
@@ -54,6 +63,7 @@ def _compile_and_run(f, args, lean, monkeypatch):
         m.setattr(codegen.CPUCodeLibrary, "add_ir_module", counting)
         if not lean:
             m.setattr(arrayobj, "basic_indexing", arrayobj.basic_indexing.__wrapped__)
+            m.setattr(_indexing, "_lean_access", lambda *args: None)
         g = numba.njit(cache=False)(types.FunctionType(f.__code__, f.__globals__, f.__name__))
         result = g(*args)
     (cres,) = g.overloads.values()
@@ -77,6 +87,10 @@ def test_lean_accesses_read_and_write_what_numpy_does(monkeypatch):
     assert all(np.array_equal(x, y) for x, y in zip(got_arrays, expect_arrays))
     a, b, _u = _arrays()
     assert _compile_and_run(_others, (a, b, 2), True, monkeypatch)[0] == _others(a, b, 2)
+    f, g, r = np.zeros(4), np.zeros(4), np.arange(5)
+    r.flags.writeable = False
+    assert _compile_and_run(_casts, (f, r, 2), True, monkeypatch)[0] == _casts(g, r, 2)
+    assert np.array_equal(f, g)
 
 
 def test_lean_accesses_build_fewer_instructions_and_optimize_to_the_same_code(monkeypatch):
