@@ -49,6 +49,7 @@ def fidelity(
     """
     from sim.api import fidelity as api
     from sim.model import paths
+    from sim.output.report import OutputError, check_writable
     from sim.play import progress
     from sim.stats import compare as cmp
     from sim.stats.verdict import MarginError, parse_margins
@@ -72,6 +73,10 @@ def fidelity(
     except api.FidelityError as e:
         fail(str(e), EXIT_USAGE)
     folder = out or paths.REPORTS / f"fidelity-{sc.name}"
+    try:
+        check_writable(folder, "--out" if out else "the default folder")  # before any game is played
+    except OutputError as e:
+        fail(str(e))
     command = api.command_line(str(scenario), games, budget, sc.seed, list(margin or ()))
     prog, adv, side = progress.compare_bar(games, f"{sc.name}: learned vs search@{budget}")  # each table's games/s
     with interruptible():

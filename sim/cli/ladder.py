@@ -92,9 +92,15 @@ def ladder(
     from sim.play.ladder_progress import Watch
     from sim.play.progress import bar
 
+    from sim.output.ladder_output import prepare
+
     total = ld.total_games
-    typer.echo(opening_line(ld), err=True)
     folder = folder_for(ld, out)
+    try:
+        prepare(folder)  # a bad --out refused before the plan line and before any game
+    except SweepOutputError as e:
+        fail(str(e))
+    typer.echo(opening_line(ld), err=True)
     stored = [] if fresh else stored_tables(ld, folder)
     if stored:  # a run of the same ladder stopped before its end: the bar counts the rest
         typer.echo(kept_line(ld, stored, folder), err=True)

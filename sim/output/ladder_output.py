@@ -42,7 +42,12 @@ def prepare(folder: Path) -> None:
         kids = [p.name for p in folder.iterdir()]
         if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
             raise SweepOutputError(f"--out: {folder} exists and is not a ladder folder; give a new or empty folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SweepOutputError(
+            f"--out: cannot create {folder} ({e.strerror or e}); give a folder that can be written"
+        ) from None
 
 
 def _anchor(ld: Ladder) -> int:

@@ -215,7 +215,9 @@ def compare_sentences(res: dict) -> list[str]:
     if tested:
         same = sum(r.get("verdict") == V.UNCHANGED for r in tested)
         unsure = [r for r in tested if r.get("verdict") == V.CANNOT_TELL]
-        line = f"Of the {count(len(tested), 'measure')} compared, {same} unchanged within their margins"
+        moved = sum(r.get("verdict") == V.CHANGED for r in tested)
+        line = f"Of the {count(len(tested), 'measure')} compared, " + (f"{moved} changed, " if moved else "")
+        line += f"{same} unchanged within their margins"
         if unsure:
             most = max((r.get("more_games") or 0) for r in unsure)
             played = max((r.get("n") or 0) for r in unsure)

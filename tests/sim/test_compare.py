@@ -844,3 +844,28 @@ def test_a_bad_seat_spread_margin_is_one_line(tmp_path, a, margin, message):
     assert r.exit_code != 0
     assert message in one_error_line(r)
     assert not (tmp_path / "c" / "compare.json").exists()
+
+
+@pytest.mark.kernel
+def test_the_count_of_measures_compared_adds_up_with_the_changed_ones():
+    """ "Of the 21 measures compared, 14 unchanged within their margins, 1 cannot be told yet" left out the 6 that
+    changed (a fresh user): the counts add up to the measures compared."""
+    from sim.pages import verdicts
+
+    base = dict(HUNTERS_WIN, p=0.5, n=8000)
+    rows = [
+        dict(base, name="team.hunter", verdict="changed", p_holm=1e-10, significant=True, diff=0.2),
+        dict(base, name="length.turns", label="game length", verdict="unchanged", p_holm=0.4),
+        dict(base, name="team.house", label="house wins", verdict="cannot_tell", p_holm=0.4, more_games=1000),
+    ]
+    res = {
+        "a": {
+            "game": "treasure_hunters",
+            "scenario": {"params": {"mode": "basic"}, "seats": [{"strategy": "weighted"}] * 4},
+        },
+        "metrics": rows,
+    }
+    last = verdicts.compare_sentences(res)[-1]
+    assert last.startswith(
+        "Of the 3 measures compared, 1 changed, 1 unchanged within their margins, 1 cannot be told yet"
+    )

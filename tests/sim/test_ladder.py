@@ -490,3 +490,11 @@ def test_the_default_ladder_of_a_game_with_a_learned_player_has_it_and_search_at
     bare = dataclasses.replace(registry.get("turnwall"), learners=())
     rungs = ladder_spec.default_rungs(bare, "player")
     assert rungs and not any(ladder_spec.is_search_rung(bare, r) for r in rungs)
+
+
+def test_a_ladder_out_that_cannot_be_made_is_refused_before_the_plan_line(tmp_path):
+    """`sim ladder moor --out /proc/x` printed the plan line, then an error that did not name --out (a fresh user)."""
+    r = cli.invoke(app, ["ladder", "moor", "--strategies", "random;weighted", "--out", "/proc/x"])
+    assert r.exit_code != 0
+    assert one_error_line(r).startswith("error: --out: cannot create /proc/x"), r.output
+    assert "tables" not in r.output  # no plan line before the refusal

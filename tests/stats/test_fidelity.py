@@ -255,3 +255,17 @@ def test_cli_refuses_bad_input_in_one_line(args, said, tmp_path):
     assert r.exit_code == EXIT_USAGE
     assert said in one_error_line(r)
     assert not (tmp_path / "f").exists()
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+def test_cli_refuses_an_out_it_cannot_write_before_playing(where, tmp_path):
+    """A fresh user's --out of an existing file was refused only after every game was played (16 minutes at the
+    defaults): now in one line naming --out, before the first game."""
+    blocker = tmp_path / "afile"
+    blocker.write_text("mine")
+    out = blocker if where == "a file" else blocker / "sub"
+    r = cli.invoke(app, ["fidelity", "scenarios/moor/4p.toml", "--games", "10", "--out", str(out)])
+    assert r.exit_code != 0
+    line = one_error_line(r)
+    assert line.startswith("error: --out: ") and "afile is a file, not a folder" in line, line
+    assert "games in" not in r.output and blocker.read_text() == "mine"
