@@ -87,12 +87,10 @@ def ladder(
         fail(str(e), EXIT_USAGE)
     except ScenarioError as e:
         fail(str(e))
-    from sim.output.ladder_output import folder_for
+    from sim.output.ladder_output import folder_for, prepare
     from sim.play.ladder import stored_tables
     from sim.play.ladder_progress import Watch
     from sim.play.progress import bar
-
-    from sim.output.ladder_output import prepare
 
     total = ld.total_games
     folder = folder_for(ld, out)
