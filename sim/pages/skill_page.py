@@ -149,8 +149,27 @@ def one_line(s: dict) -> str | None:
         return None
     if b.get("status") != "played":
         return f"at skill: not played; {b.get('why', '')}"
-    figs = "; ".join(f"{_short(k, f['words'])}: {f['verdict']}" for k, f in (b.get("figures") or {}).items())
-    return f"at skill ({b['strategy']}, {b['games']:,} games, {b.get('wall_s', 0):.1f} s): {figs}"
+    figs = "; ".join(f"{_short(k, f['words'])} {_brief(k, f)}" for k, f in (b.get("figures") or {}).items())
+    return f"at skill ({b['strategy']}, {b['games']:,} games, {b.get('wall_s', 0):.1f} s): {figs} (the report says more)"
+
+
+def _brief(key: str, f: dict) -> str:
+    """A figure's verdict at skill in a few words for the terminal ("holds within ±1.0 points", "changes: +3.1
+    points", "cannot tell yet: about 24,000 games would decide"); the report has the whole sentence (``verdict``)."""
+    from sim.stats import verdict as V
+
+    turns = key == "length_turns"
+    size = (lambda v: f"{v:.1f} turns") if turns else (lambda v: f"{100 * v:.1f} points")
+    if f.get("margin") is None:
+        return "cannot tell yet"
+    if f["kind"] == V.UNCHANGED:
+        return f"holds within ±{size(f['margin'])}"
+    if f["kind"] == V.CHANGED and f.get("estimate") is not None:
+        if key == "seat_spread":
+            return f"differs at skill: spread {size(f['estimate'])}"
+        return f"changes: {'+' if f['estimate'] >= 0 else '-'}{size(abs(f['estimate']))}"
+    more = f.get("more_games")
+    return "cannot tell yet" + (f": {V.about_games(more)} games would decide" if more else "")
 
 
 def _short(key: str, words: str) -> str:
