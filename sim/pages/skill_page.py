@@ -150,7 +150,9 @@ def one_line(s: dict) -> str | None:
     if b.get("status") != "played":
         return f"at skill: not played; {b.get('why', '')}"
     figs = "; ".join(f"{_short(k, f['words'])} {_brief(k, f)}" for k, f in (b.get("figures") or {}).items())
-    return f"at skill ({b['strategy']}, {b['games']:,} games, {b.get('wall_s', 0):.1f} s): {figs} (the report says more)"
+    return (
+        f"at skill ({b['strategy']}, {b['games']:,} games, {b.get('wall_s', 0):.1f} s): {figs} (the report says more)"
+    )
 
 
 def _brief(key: str, f: dict) -> str:
