@@ -16,9 +16,12 @@ game come from, in order:
    table are not counted (at 4x between budgets they add a fifth or less; the tables of that top rung timed hold
    them too).
 
-A table none of these prices leaves the time left unknown, said as "unknown until a table with search@256 is timed"
-(a search table) or "unknown until table N is timed" (the first such table in playing order). Pure: the caller
-times the games (`Watch` in this process) and passes the numbers.
+A table none of these prices yet counts at a floor, and the time left is then a lower bound ("at least 1 h 20 min
+left"), said with why ("25 tables with search@16 not timed yet"): the floor is the seconds per game of the tables
+without search seats (0 while unknown), as every seat of a table costs at least what a scripted seat does (a search
+seat runs rollouts of whole games at each decision). `sim ladder moor` plays its search@16 tables last: "unknown
+until a table with search@16 is timed" held for 144 of 225 tables, the 120 search@64 and @256 ones priced. Pure: the
+caller times the games (`Watch` in this process) and passes the numbers.
 """
 
 from __future__ import annotations
@@ -59,13 +62,24 @@ class TableClock:
 
 @dataclass(frozen=True)
 class Left:
-    """The time left: ``seconds`` (None: unknown), ``until``: the first table (0-based index) not priced (None when
-    known), ``search``: its highest-budget search rung(s) (`TableClock.top`; () for a table without search): a
-    table of those timed would price it."""
+    """The time left: ``seconds``, the estimate, or a lower bound where ``untimed`` is not empty: (top search
+    rung(s) (`TableClock.top`; () for tables without search), tables with games left) of the tables not priced yet,
+    by the playing order of their first table. A table of those timed would price its kind."""
 
-    seconds: float | None
-    until: int | None = None
-    search: tuple[int, ...] = ()
+    seconds: float
+    untimed: tuple[tuple[tuple[int, ...], int], ...] = ()
+    floor_s: float = 0.0  # the part of ``seconds`` counted at the floor (the tables not priced)
+
+    @property
+    def bound(self) -> bool:
+        """Whether ``seconds`` is a lower bound (some tables not priced yet), not an estimate."""
+        return bool(self.untimed)
+
+    @property
+    def telling(self) -> bool:
+        """Whether the time left is worth saying: an estimate, or a bound more of which is timed tables' estimates
+        than floors ("at least 3 s left" of quick tables while an hour of search tables is not timed says nothing)."""
+        return not self.bound or self.seconds - self.floor_s > self.floor_s
 
 
 def _timed(ts: Sequence[TableClock]) -> float | None:
@@ -107,10 +121,13 @@ def seconds_per_game(tables: Sequence[TableClock]) -> dict[int, float | None]:
 def time_left(tables: Sequence[TableClock], since_s: float = 0.0) -> Left:
     """The seconds left to play ``tables`` (in playing order), each table's games left at its own estimated rate
     (`seconds_per_game`), less ``since_s``: the seconds since the last games were counted (the table now
-    playing has gone on since; its share never below 0). Unknown (``until`` the first table not priced) when a
-    table with games left cannot be priced."""
+    playing has gone on since; its share never below 0). A table with games left that cannot be priced counts at
+    the floor (the tables without search seats' seconds per game, 0 while unknown; see the module docstring) and
+    the result is a lower bound (`Left.bound`), naming the kinds of tables not priced."""
     spg = seconds_per_game(tables)
-    total = 0.0
+    floor = _timed([t for t in tables if not t.top]) or 0.0
+    total = floor_s = 0.0
+    untimed: dict[tuple[int, ...], int] = {}
     playing = next((t for t in tables if 0 < t.done < t.games), None)
     for t in tables:
         left = t.games - t.done
@@ -118,12 +135,14 @@ def time_left(tables: Sequence[TableClock], since_s: float = 0.0) -> Left:
             continue
         r = spg[t.index]
         if r is None:
-            return Left(None, t.index, t.top)
+            untimed[t.top] = untimed.get(t.top, 0) + 1
+            r = floor
         share = left * r
         if t is playing:
             share = max(0.0, share - since_s)
         total += share
-    return Left(total)
+        floor_s += share if spg[t.index] is None else 0.0
+    return Left(total, tuple(untimed.items()), floor_s)
 
 
 def rung_name(text: str) -> str:
@@ -148,16 +167,19 @@ def playing_line(t: TableClock, names: Sequence[str], of: int, starting: bool = 
 
 
 def left_words(left: Left, names: Sequence[str]) -> str:
-    """'unknown until a table with search@256 is timed' (a search table), 'unknown until table 25 is timed' (one
-    without) while unknown, "" when known (the caller says the duration). ``names``: each rung's text by rung index;
-    a search rung by its `rung_name`, or its text where another rung has the same name."""
-    if left.until is None:
+    """Why the time left is a lower bound: '25 tables with search@16 not timed yet', '97 tables with search@256 and 1
+    with search@16 not timed yet', '3 tables without search not timed yet'; "" for an estimate. ``names``: each
+    rung's text by rung index; a search rung by its `rung_name`, or its text where another rung has the same name."""
+    if not left.bound:
         return ""
-    if not left.search:
-        return f"unknown until table {left.until + 1} is timed"
     short = [rung_name(n) for n in names]
-    said = [short[r] if short.count(short[r]) == 1 else names[r] for r in left.search]
-    return f"unknown until a table with {' and '.join(said)} is timed"
+    kinds = []
+    for i, (top, n) in enumerate(left.untimed):
+        said = " and ".join(short[r] if short.count(short[r]) == 1 else names[r] for r in top)
+        what = f"with {said}" if top else "without search"
+        kinds.append(f"{n} {'table' if n == 1 else 'tables'} {what}" if i == 0 else f"{n} {what}")
+    listed = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
+    return f"{listed} not timed yet"
 
 
 class Watch:
@@ -196,9 +218,9 @@ class Watch:
             if t.done >= t.games and self.current == index:
                 self.current = None
 
-    def left_words(self) -> str:
-        """`left_words` of the time left now."""
-        return left_words(self.left(), self.names)
+    def left_words(self, left: Left | None = None) -> str:
+        """`left_words` of ``left`` (the time left now by default)."""
+        return left_words(self.left() if left is None else left, self.names)
 
     def left(self) -> Left:
         with self._lock:

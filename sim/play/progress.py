@@ -108,7 +108,7 @@ class Lines:
             self.t_block = now
         if self.t_block is not None and not self.estimated:
             rates, left = self._rate_left(now) or ("", None)
-            if left is not None:
+            if left is not None and not self._bound():  # a lower bound is no "about"
                 self.estimated = True  # the rate is known: say how long a long run will take
                 if left > LONG_S:
                     each = " each" if self.sides else ""
@@ -167,32 +167,38 @@ class Lines:
             return f"{rate_text(rate)} games/s", self.watch.left().seconds
         return f"{rate_text(rate)} games/s", max(0.0, left)
 
-    def _unknown(self) -> str:
-        """Why the time left is not known yet ("time left: unknown until table 25 is timed"), "" if not said."""
-        if self.watch is None:
-            return ""
-        words = self.watch.left_words()
-        return f"time left: {words}" if words else ""
+    def _bound(self) -> str:
+        """Why a ladder's time left is a lower bound ("25 tables with search@16 not timed yet", `Watch.left_words`),
+        "" when it is an estimate or no ladder's."""
+        return self.watch.left_words() if self.watch is not None else ""
 
     def left_text(self, now: float | None = None, short: bool = False) -> str:
-        """The time left as a bar column says it ("about 1 min 09 s left"), "" while it is not known; a ladder's
-        table not yet timed: "time left: unknown until ..." (`_unknown`), ``short``: "time left: unknown" (the bar
-        says why on the playing line beneath it, `playing_text`: at 80 columns the reason was cut)."""
+        """The time left as a bar column says it ("about 1 min 09 s left"), "" while it is not known; a ladder with
+        tables not yet timed: a lower bound, "at least 1 h 20 min left" (why: `_bound`), ``short``: "≥ 1 h 20 min
+        left" (the bar says why on the playing line beneath it, `playing_text`: at 80 columns it was cut); a bound
+        mostly of floors (`sim.play.ladder_progress.Left.telling`): "time left unknown" (``short``: "time left:
+        unknown")."""
         known = self._rate_left(self.clock() if now is None else now)
-        if known is not None and known[1] is None and not self.sides:
-            why = self._unknown()
-            return "time left: unknown" if short and why else why
-        return "" if known is None or known[1] is None else f"{_duration(known[1])} left"
+        if known is None or known[1] is None:
+            return ""
+        left = self.watch.left() if self.watch is not None else None
+        if left is not None and left.bound:
+            if not left.telling:
+                return "time left: unknown" if short else "time left unknown"
+            return f"{'≥' if short else 'at least'} {_duration(left.seconds)} left"
+        return f"{_duration(known[1])} left"
 
     def playing_text(self) -> str:
-        """A ladder's line beneath its bar: the table now playing, and while the time left is unknown why ("playing:
-        ... (table 25 of 225, 0/300 games); time left unknown until a table with search@256 is timed"); "" for a
-        run that is no ladder."""
+        """A ladder's line beneath its bar: the table now playing, and while the time left is a lower bound why
+        ("playing: ... (table 25 of 225, 0/300 games); time left is a lower bound: 97 tables with search@256 not timed
+        yet"; "time left unknown: ..." while the bound says little); "" for a run that is no ladder."""
         playing = self.watch.playing() if self.watch is not None else ""
-        why = self.left_text()
-        if playing and why.startswith("time left: unknown"):
-            return f"{playing}; {why.replace('time left: unknown', 'time left unknown', 1)}"
-        return playing
+        said = self.left_text() if playing else ""
+        why = self._bound() if said else ""
+        if not why:
+            return playing
+        how = "time left unknown" if said == "time left unknown" else "time left is a lower bound"
+        return f"{playing}; {how}: {why}"
 
     def _status(self, now: float) -> None:
         """The status line (`_status_line`), then a ladder's table now playing on a line of its own."""
@@ -235,7 +241,9 @@ class Lines:
                 return
             self._say(f"{head}{rates}, about {_duration(left or 0.0)} left)")
             return
-        said = f"about {_duration(left)} left" if left is not None else self._unknown()
+        said = f"about {_duration(left or 0.0)} left"
+        if why := self._bound():
+            said = f"{self.left_text(now)}: {why}"  # "at least 1 h 20 min left: 25 tables with search@16 ..."
         self._say(f"{head}, {rates}, {said})")
 
     def games_line(self, now: float) -> str:
