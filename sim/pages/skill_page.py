@@ -36,11 +36,11 @@ def value_text(key: str, f: dict) -> str:
 
 
 def change_text(key: str, f: dict) -> str:
-    """The difference at skill with its 95% interval ("-0.10 points [-1.16, +0.96]"); seat spread: "(judged at
-    skill on its own)"."""
+    """The difference at skill with its 95% interval ("-0.10 points [-1.16, +0.96]"); seat spread: none (it is
+    judged at skill against the fair share, not against the scripted spread)."""
     d, ci = f.get("estimate"), f.get("ci95")
     if key == "seat_spread":
-        return "judged on its own"
+        return "none: judged against the fair share"
     if d is None or not ci or None in ci:
         return "n/a"
     if key == "length_turns":
@@ -85,8 +85,8 @@ def intro(s: dict) -> str:
         f"scenario's game of the same number. "
         "Each verdict says whether the figure holds at skill: unchanged within its margin (1 point for rates, 2% "
         "of the length), changed beyond it, or cannot tell yet (with about how many games would decide); seat "
-        f"spread is judged at skill on its own (every seat within 1 point of the fair share). [scenario] {key} "
-        f"sizes the table (0: none).{note}"
+        f"spread is judged at skill against the fair share (every seat within 1 point of it). To play more or "
+        f"fewer games at skill, write {key} = N under [scenario] in the scenario file (0: no games at skill).{note}"
     )
 
 

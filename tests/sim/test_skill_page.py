@@ -52,3 +52,20 @@ def test_a_table_not_played_at_skill_is_one_point_and_none_is_asked_none():
     (p,) = skill_page.points({"at_skill": {"status": "not played", "why": "skill_games = 0"}})
     assert p == Point("At skill: not played; skill_games = 0.")
     assert skill_page.points({}) == []
+
+
+def test_the_section_speaks_to_a_designer_not_in_field_names():
+    """A fresh user read "[scenario] skill_games sizes the table (0: none)" and "judged on its own" as jargon: the
+    section says what to write where, and why seat spread has no change."""
+    from sim.pages import skill_page
+
+    s = {
+        "scenario": {"players": 4},
+        "at_skill": {"status": "played", "strategy": "learned", "games": 7204, "why": "enough for +/-1 point"},
+    }
+    text = skill_page.intro(s)
+    assert "write skill_games = N under [scenario] in the scenario file (0: no games at skill)" in text
+    assert "sizes the table" not in text
+    assert skill_page.change_text("seat_spread", {"estimate": 0.01, "ci95": [0, 0.02]}) == (
+        "none: judged against the fair share"
+    )
