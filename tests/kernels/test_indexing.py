@@ -5,15 +5,14 @@ setitem, which copy the array into a stack slot first)."""
 from __future__ import annotations
 
 import re
-import types
 
 import numba
 import numpy as np
-from numba.core import codegen
 from numba.np import arrayobj
 
 import kernels._jit  # noqa: F401  (installs the lean lowering)
 from kernels import _indexing
+from tests.kernels._built import count_built, fresh
 
 
 def _accesses(a, b, u, i, j):
@@ -52,19 +51,12 @@ def _arrays():
 def _compile_and_run(f, args, lean, monkeypatch):
     """``f`` compiled afresh (a new function object, no cache) with the lean path on or off and run on ``args``:
     (result, instructions Numba built, the optimized IR)."""
-    built = []
-    add = codegen.CPUCodeLibrary.add_ir_module
-
-    def counting(self, module):
-        built.append(str(module).count("\n  "))
-        return add(self, module)
-
     with monkeypatch.context() as m:
-        m.setattr(codegen.CPUCodeLibrary, "add_ir_module", counting)
+        built = count_built(m)
         if not lean:
             m.setattr(arrayobj, "basic_indexing", arrayobj.basic_indexing.__wrapped__)
             m.setattr(_indexing, "_lean_access", lambda *args: None)
-        g = numba.njit(cache=False)(types.FunctionType(f.__code__, f.__globals__, f.__name__))
+        g = numba.njit(cache=False)(fresh(f))
         result = g(*args)
     (cres,) = g.overloads.values()
     return result, sum(built), cres.library.get_llvm_str()

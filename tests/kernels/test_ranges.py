@@ -3,13 +3,12 @@ as Numba's own lowering, with fewer instructions built."""
 
 from __future__ import annotations
 
-import types
-
 import numba
 import numpy as np
-from numba.core import base, codegen
+from numba.core import base
 
 import kernels._jit  # noqa: F401  (installs the lean lowering)
+from tests.kernels._built import count_built, fresh
 
 
 def _visit(out, n, a, b):
@@ -92,16 +91,9 @@ CASES = [
 def _compile(f, lean, monkeypatch, cases=CASES):
     """``f`` compiled afresh (a new function object, no cache) with the lean lowering on or off, and a list that
     receives the count of instructions Numba builds for it."""
-    built: list[int] = []
-    add = codegen.CPUCodeLibrary.add_ir_module
-
-    def counting(self, module):
-        built.append(str(module).count("\n  "))
-        return add(self, module)
-
-    g = numba.njit(cache=False)(types.FunctionType(f.__code__, f.__globals__, f.__name__))
+    g = numba.njit(cache=False)(fresh(f))
     with monkeypatch.context() as m:
-        m.setattr(codegen.CPUCodeLibrary, "add_ir_module", counting)
+        built = count_built(m)
         if not lean:
             m.setattr(base.BaseContext, "get_function", base.BaseContext.get_function.__wrapped__)
             m.setattr(base.BaseContext, "pair_first", base.BaseContext._sim_numba_pairs[0])

@@ -3,14 +3,13 @@ values as Python, references still counted where there are some, fewer instructi
 
 from __future__ import annotations
 
-import types
-
 import numba
 import numpy as np
-from numba.core import codegen, lowering
+from numba.core import lowering
 from numba.core.runtime import _nrt_python, rtsys
 
 import kernels._jit  # noqa: F401  (installs the lean lowering)
+from tests.kernels._built import count_built, fresh
 
 
 def _scalars(a, n):
@@ -47,19 +46,12 @@ def _arrays(n, m):
 def _compile(f, args, lean, nrt, monkeypatch):
     """``f`` compiled afresh (no cache) with the lean stores on or off, run on ``args``: (result, instructions
     built)."""
-    built: list[int] = []
-    add = codegen.CPUCodeLibrary.add_ir_module
-
-    def counting(self, module):
-        built.append(str(module).count("\n  "))
-        return add(self, module)
-
     with monkeypatch.context() as m:
-        m.setattr(codegen.CPUCodeLibrary, "add_ir_module", counting)
+        built = count_built(m)
         if not lean:
             m.setattr(lowering.Lower, "storevar", lowering.Lower.storevar.__wrapped__)
             m.setattr(lowering.Lower, "delvar", lowering.Lower.delvar.__wrapped__)
-        g = numba.njit(cache=False, _nrt=nrt)(types.FunctionType(f.__code__, f.__globals__, f.__name__))
+        g = numba.njit(cache=False, _nrt=nrt)(fresh(f))
         result = g(*args)
     return result, sum(built)
 
