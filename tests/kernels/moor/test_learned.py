@@ -49,6 +49,19 @@ def leaky_choice(sp, st, prm, mask):
 
 
 @njit_alloc
+def _deal(st, rng, order, log, prm, n, seed, g):
+    """Game ``g`` dealt into ``st``: its streams seeded (chance, each seat's, and the covered tiles' permutation on
+    row PERM_ROW), the tiles shuffled, the game begun."""
+    for r in range(1 + n):
+        seed_stream(rng, r, seed, 0, g, r)
+    seed_stream(rng, PERM_ROW, seed, 99, g, 0)
+    R.init(st, prm, n)
+    R.deal_pool(st, order)
+    shuffle(rng, 0, order, R.N_DEALT)
+    R.new_game(st, prm, n, order, log)
+
+
+@njit_alloc
 def compare_hidden(seed, n, prm, sp, games, leak):
     """Play ``games`` games of learned seats (row ``sp``); at every decision with covered tiles on the board, ask the
     policy (``leak``: `leaky_choice`) on the state and on a copy whose covered tiles were permuted. Returns
@@ -65,13 +78,7 @@ def compare_hidden(seed, n, prm, sp, games, leak):
     compared = 0
     differ = 0
     for g in range(games):
-        for r in range(1 + n):
-            seed_stream(rng, r, seed, 0, g, r)
-        seed_stream(rng, PERM_ROW, seed, 99, g, 0)
-        R.init(st, prm, n)
-        R.deal_pool(st, order)
-        shuffle(rng, 0, order, R.N_DEALT)
-        R.new_game(st, prm, n, order, log)
+        _deal(st, rng, order, log, prm, n, seed, g)
         while st[R.S_PHASE] != R.PH_OVER and st[R.S_TURNS] < 1000:
             if st[R.S_PHASE] == R.PH_ROLL:
                 R.apply_chance(st, 1 + bounded(rng, 0, prm[R.P_DIE_FACES]), log)
@@ -191,13 +198,7 @@ def compare_features(seed, n, prm, sp, games, leak):
     compared = 0
     differ = 0
     for g in range(games):
-        for r in range(1 + n):
-            seed_stream(rng, r, seed, 0, g, r)
-        seed_stream(rng, PERM_ROW, seed, 99, g, 0)
-        R.init(st, prm, n)
-        R.deal_pool(st, order)
-        shuffle(rng, 0, order, R.N_DEALT)
-        R.new_game(st, prm, n, order, log)
+        _deal(st, rng, order, log, prm, n, seed, g)
         while st[R.S_PHASE] != R.PH_OVER and st[R.S_TURNS] < 1000:
             if st[R.S_PHASE] == R.PH_ROLL:
                 R.apply_chance(st, 1 + bounded(rng, 0, prm[R.P_DIE_FACES]), log)
