@@ -159,17 +159,16 @@ def _brief(key: str, f: dict) -> str:
     """A figure's verdict at skill in a few words for the terminal ("holds within ±1.0 points", "changes: +3.1
     points", "cannot tell yet: about 24,000 games would decide"); the report has the whole sentence (``verdict``)."""
     from sim.stats import verdict as V
+    from sim.stats.ladder_fit import size_text
 
-    turns = key == "length_turns"
-    size = (lambda v: f"{v:.1f} turns") if turns else (lambda v: f"{100 * v:.1f} points")
     if f.get("margin") is None:
         return "cannot tell yet"
     if f["kind"] == V.UNCHANGED:
-        return f"holds within ±{size(f['margin'])}"
+        return f"holds within ±{size_text(key, f['margin'])}"
     if f["kind"] == V.CHANGED and f.get("estimate") is not None:
         if key == "seat_spread":
-            return f"differs at skill: spread {size(f['estimate'])}"
-        return f"changes: {'+' if f['estimate'] >= 0 else '-'}{size(abs(f['estimate']))}"
+            return f"differs at skill: spread {size_text(key, f['estimate'])}"
+        return f"changes: {size_text(key, f['estimate'], '+')}"
     more = f.get("more_games")
     return "cannot tell yet" + (f": {V.about_games(more)} games would decide" if more else "")
 

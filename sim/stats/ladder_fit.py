@@ -518,6 +518,12 @@ def spread_tell(margin: str, games: int | None, more: int | None) -> str:
     )
 
 
+def size_text(key: str, v: float, sign: str = "") -> str:
+    """A skill figure's size in its unit: "1.0 points" (a rate, ``v`` a fraction) or "2.2 turns" (length_turns);
+    ``sign`` "+" writes the sign of a change ("+3.1 points")."""
+    return f"{v:{sign}.1f} turns" if key == "length_turns" else f"{100 * v:{sign}.1f} points"
+
+
 def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> str:
     """A figure's skill verdict in words (see `skill_verdicts`)."""
     from sim.stats import verdict as V
@@ -530,9 +536,7 @@ def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> 
             f"too few games to judge ({head['games']} a table; the tests need at least {MIN_GAMES_FOR_TESTS}): "
             "play more with --balance-games"
         )
-    share = key != "length_turns"
-    f = (lambda v: f"{100 * v:+.1f} points") if share else (lambda v: f"{v:+.1f} turns")
-    m = f"{100 * head['margin']:.1f} points" if share else f"{head['margin']:.1f} turns"
+    m = size_text(key, head["margin"])
     more = head.get("more_games")
     tell = f"cannot tell yet at ±{m}" + (f": {V.about_games(more)} games a table in all would decide" if more else "")
     if key == "seat_spread":
@@ -544,5 +548,5 @@ def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> 
     if head["kind"] == V.UNCHANGED:
         return f"holds for skill: unchanged within ±{m} from {reference} to {strongest}"
     if head["kind"] == V.CHANGED:
-        return f"changes with skill: {f(head['estimate'])} at {strongest} against {reference}"
+        return f"changes with skill: {size_text(key, head['estimate'], '+')} at {strongest} against {reference}"
     return tell + f" (from {reference} to {strongest})"
