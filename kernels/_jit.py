@@ -187,9 +187,10 @@ def _memo_call_types() -> None:
 
 _memo_call_types()
 
-from kernels import _codegen, _indexing, _inline, _ranges, _variables  # noqa: E402
+from kernels import _codegen, _gc, _indexing, _inline, _ranges, _variables  # noqa: E402
 from kernels._noalias import NoAliasDispatcher  # noqa: E402
 
+_gc.install()  # Python's full garbage collections held back while Numba compiles (kernels/_gc.py)
 _codegen.install()  # each entry point's call tree optimized and made into machine code once (kernels/_codegen.py)
 _inline.install()  # an inline='always' function's untyped IR made once, and copied cheaply (kernels/_inline.py)
 _indexing.install()  # an array element access lowered in a few instructions (kernels/_indexing.py)
