@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.api.notebook import python_method
 from sim.api.options import CompareOptions, OptionError
 from sim.model.scenario import Scenario
 from sim.play.context import RunContext
@@ -91,6 +92,7 @@ class Comparison:
     def stop(self) -> Doc:
         return dict(self.raw["stop"])
 
+    @python_method
     def write(self, folder: str | Path | None = None) -> Path:
         """compare.json, compare.md and compare.html into ``folder`` (default reports/compare-<A>-vs-<B>),
         staged. Returns the folder; raises OutputError (one line)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.api.notebook import python_method
 from sim.api.options import RunOptions
 from sim.model.scenario import Scenario
 from sim.play.context import RunContext
@@ -119,6 +120,7 @@ class Result:
             return pl.read_parquet(self.folder / "games.parquet")
         raise OutputError("games: this run kept no per-game rows; run it with per_game=True")
 
+    @python_method
     def write(self, folder: str | Path | None = None) -> Path:
         """Write the report folder `sim run` writes (summary.json, provenance.json, summary.md, summary.html,
         balance.md, plots/, games.parquet with per-game rows) into ``folder`` (default reports/<scenario name>),
