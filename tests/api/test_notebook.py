@@ -5,6 +5,7 @@ watches."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,17 @@ def test_the_executor_refuses_a_bad_value_at_the_call_not_at_with():
     with pytest.raises(sim.OptionError) as e:
         sim.executor(workers=0)
     assert e.value.field == "workers" and str(e.value).startswith("workers=0 is out of range")
+
+
+@pytest.mark.parametrize("name", ["run", "compare", "sweep", "check"])
+def test_help_describes_the_python_arguments_not_an_options_record(name):
+    """help(sim.compare) sent the reader to `CompareOptions`, a record a Python caller never passes (a fresh
+    user's find): each verb's docstring says what each of its own arguments is."""
+    import inspect
+
+    fn = getattr(sim, name)
+    doc = inspect.getdoc(fn) or ""
+    assert "Options`" not in doc, doc
+    described = {m for line in doc.splitlines() for m in re.findall(r"(?:^|[;,] )(\w+): ", line.strip())}
+    missing = [p for p in inspect.signature(fn).parameters if p not in described]
+    assert not missing, f"sim.{name}: {missing} not described in its docstring"
