@@ -93,7 +93,7 @@ def _names_path(field: str, given: str) -> bool:
     as given, resolved, or relative to the repository: `sim.stats.baseline_scenario._rel`)."""
     if field == given:
         return True
-    if not given:
+    if not given or "/" not in field.replace(os.sep, "/"):  # ("scenario.players" is a field, not a file)
         return False
     at = Path(given).resolve()
     return any(f == at or at in f.parents for f in (Path(field).resolve(), (REPO / field).resolve()))

@@ -204,3 +204,16 @@ def test_help_describes_the_python_arguments_not_an_options_record(name):
     described = {m for line in doc.splitlines() for m in re.findall(r"(?:^|[;,] )(\w+): ", line.strip())}
     missing = [p for p in inspect.signature(fn).parameters if p not in described]
     assert not missing, f"sim.{name}: {missing} not described in its docstring"
+
+
+def test_a_scenario_field_stays_itself_beside_a_folder_argument():
+    """A field inside the scenario ("scenario.players") is not a file of the folder ``out=`` names."""
+    import inspect
+
+    from sim.api import public
+
+    bound = inspect.signature(public.run).bind("x.toml", out=".")
+    e = sim.ScenarioError("scenario.players: 9 is out of range for moor; allowed 2..5")
+    assert notebook.field_keyword(e, bound) == "scenario.players"
+    missing = sim.ScenarioError("reports/x/summary.json: no such file")
+    assert notebook.field_keyword(missing, inspect.signature(public.run).bind("x.toml", out="reports")) == "out"
