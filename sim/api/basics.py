@@ -79,19 +79,26 @@ def load(
 # --- where the games are played ----------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
 def executor(
     workers: int | None = None,
     scheduler: str | None = None,
     threads: int | None = None,
     on_note: Callable[[str], None] | None = None,
-) -> Iterator[Executor]:
+) -> contextlib.AbstractContextManager[Executor]:
     """This process, a Dask LocalCluster of ``workers`` processes or the cluster at ``scheduler`` (or
-    $DASK_SCHEDULER_ADDRESS), closed on exit (`sim.play.distributed.executor`). Raises OptionError for a bad
-    value, ExecutionError when the cluster cannot be reached."""
+    $DASK_SCHEDULER_ADDRESS), closed on exit (`sim.play.distributed.executor`), as a ``with`` statement takes it.
+    Raises OptionError for a bad value at the call (before ``with`` enters it), ExecutionError when the cluster
+    cannot be reached."""
+    check_cluster(workers, scheduler)
+    return _executor(workers, scheduler, threads, on_note)
+
+
+@contextlib.contextmanager
+def _executor(
+    workers: int | None, scheduler: str | None, threads: int | None, on_note: Callable[[str], None] | None
+) -> Iterator[Executor]:
     from sim.play import distributed
 
-    check_cluster(workers, scheduler)
     with distributed.executor(workers, scheduler, threads, on_note=on_note) as ex:
         yield ex
 

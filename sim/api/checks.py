@@ -122,12 +122,35 @@ def check(
     log: Callable[[str], None] | None = None,
     bar: ProgressBar | None = None,
 ) -> CheckResult:
-    """Check scenario files against their committed baselines (`sim.api.check.check`): exact tier (the
-    baseline's games give identical integers) and/or statistical tier (fresh games tested, Holm-corrected).
-    Options, keywords only (`CheckOptions`, where each is described; None takes its default): tier, seed, games,
-    alpha, baselines, baseline, set (overrides of every scenario), threads, margins. ``log(line)``: one line per
-    scenario; ``bar(total, label)``: its progress (`sim.play.progress.bar`). Raises OptionError, OverrideError,
-    ScenarioError, BadBaseline (one line each)."""
+    """Check scenario files against their committed baselines (`sim.api.check.check`) and return the
+    `CheckResult`: the exact tier (the baseline's games give identical integers) and the statistical tier (fresh
+    games tested, Holm-corrected). Every argument after ``scenarios`` is a keyword; one left None takes its
+    default.
+
+    What to check:
+        scenarios: a scenario file path or a list of them.
+        tier: "exact", "statistical" or "all" (default).
+        baselines: the baseline folder (default reports/baselines); baseline: one baseline JSON file for the one
+            scenario given.
+        set: overrides applied to every scenario, {name: value} or "NAME=VALUE" texts: each scenario changed so
+            is checked against its baseline.
+
+    The statistical tier:
+        seed: its fresh seed (default: derived from the baselines' contents and the git commit, recorded in the
+            result: a rerun of one commit gives the same verdict).
+        games: its games per scenario (default: the baseline's check_games).
+        alpha: its family-wise false-alarm level (Holm over every test of the call; default 0.005).
+        margins: equivalence margins of the headline figures' verdicts, "KEY=VALUE" texts in each figure's unit
+            (percentage points for rates; default: rates 1 point, lengths 2%, counts and points 5%).
+
+    How and where it plays:
+        threads: Numba threads (default: all cores); executor: where the games are played (`executor`; default:
+            this process); ctx: threads and cancellation (`RunContext`).
+        log: called with one line per scenario; bar: ``bar(total, label)`` its progress
+            (`sim.play.progress.bar`).
+
+    Raises OptionError, OverrideError, ScenarioError, BadBaseline (one line each).
+    """
     from sim.api import check as play
     from sim.model.overrides import parse_sets
 

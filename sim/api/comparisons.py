@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.api.notebook import python_method
 from sim.api.options import CompareOptions, OptionError
 from sim.model.scenario import Scenario
 from sim.play.context import RunContext
@@ -91,6 +92,7 @@ class Comparison:
     def stop(self) -> Doc:
         return dict(self.raw["stop"])
 
+    @python_method
     def write(self, folder: str | Path | None = None) -> Path:
         """compare.json, compare.md and compare.html into ``folder`` (default reports/compare-<A>-vs-<B>),
         staged. Returns the folder; raises OutputError (one line)."""
@@ -161,15 +163,51 @@ def compare(
     executor: Executor | None = None,
     on_played: Callable[[], None] | None = None,
 ) -> Comparison:
-    """Compare scenario ``b`` (default: ``a`` changed by ``set_b``) with ``a`` on common random numbers
-    (`sim.api.compare.compare`). ``set``: overrides of both, ``set_a`` / ``set_b``: of one. Options, keywords only
-    (`CompareOptions`, where each is described; None takes its default): games, seed, precision, sprt, metric,
-    two_sided, max_games, alpha, threads, chunk, workers, scheduler, margins ({measure: value} or "KEY=VALUE"
-    texts, as ``set``), sample (> 0: also
-    the arc's rollout measures of games 0 .. sample - 1 compared, `sim.api.arc.compare_arc`), rollouts (a state of
-    those timelines). ``write``: also write
-    compare.json / .md / .html (``out``, default reports/compare-<A>-vs-<B>; checked before any game is played).
-    Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError, ExecutionError (one line each)."""
+    """Compare scenario ``b`` with ``a`` on common random numbers (`sim.api.compare.compare`): per measure both
+    values, B - A with its paired 95% interval and a verdict (unchanged within its margin, changed, or cannot tell
+    yet). Every argument after ``b`` is a keyword; one left None takes its default.
+
+    Scenarios:
+        a: scenario A, a scenario file path or a `Scenario`.
+        b: scenario B, of the same game (default: ``a`` changed by ``set_b``).
+        set_a: overrides of A only; set_b: of B only; set: of both. Each {name: value} ({"track_len": 32}) or
+            "NAME=VALUE" texts, as `run` takes them; a `Scenario` takes none.
+
+    When to stop (one rule):
+        games: paired games of each (default: A's file's); not with ``precision`` or ``sprt``.
+        precision: play on until every win-rate difference's 95% interval half-width is at most this (a share,
+            0 < precision < 1, e.g. 0.005).
+        sprt: play on until the sequential probability ratio test of ``metric`` decides: H0 difference 0 against
+            H1 difference ``sprt`` (a share, e.g. 0.01 = +1 point), alpha = beta = 0.05; not with ``precision``.
+        metric: the measure the SPRT watches (default: first_player.win, or the team win rate).
+        two_sided: the SPRT against a change of +|sprt| or -|sprt| (each side at alpha/2); default False.
+        max_games: the game cap of ``precision`` or ``sprt`` (default 2,000,000; at least 10,000, the games before
+            either first decides).
+
+    The verdicts:
+        alpha: family-wise significance level of the Holm-corrected tests (default 0.05).
+        margins: the change that matters, by measure: {measure: value} or "MEASURE=VALUE" texts (percentage points
+            for rates, seat_spread and first_player_advantage; default 1 point for rates, 2% for lengths, 5% for
+            counts; `sim.stats.verdict`).
+        sample: also compare the arc's win-probability timelines of games 0 .. sample - 1 of A and B, their
+            rollout measures game by game (`sim.api.arc.compare_arc`; default 0: none).
+        rollouts: rollouts a state of those timelines (default 32).
+
+    How and where it plays:
+        seed: the common seed (default: A's).
+        threads: Numba threads (default: all cores); chunk: games per unit of work, the stopping rule looks after
+            each (default 10,000; results do not depend on it).
+        workers: play on a Dask LocalCluster of that many processes; scheduler: on the cluster at that address
+            (tcp://HOST:8786); executor: an open one (`executor`) instead of either.
+        ctx: threads, progress and cancellation (`RunContext`); on_played: called when the games are over.
+
+    Output:
+        write: also write compare.json, compare.md and compare.html (checked before any game is played).
+        out: their folder (default reports/compare-<A>-vs-<B>); given, it implies ``write``.
+
+    Returns the `Comparison`. Raises OptionError, OverrideError, ScenarioError, CompareError, OutputError,
+    ExecutionError (one line each); KeyboardInterrupt (`Cancelled`) when stopped.
+    """
     from sim.api import compare as play
     from sim.api import core
     from sim.output.report import prepare_output

@@ -5,7 +5,9 @@ line (`python_api`).
   ``TypeError``), so ``except sim.SimError`` catches every bad input.
 - A bad value's message names the keyword as Python code does: ``games=0 is out of range; allowed
   1..10,000,000,000`` where the command line says ``--games: 0 is out of range ...`` (the command line calls the
-  unwrapped functions and keeps its words).
+  unwrapped functions and keeps its words), and its ``field`` is that keyword: the function's own (``margins``
+  where the command line repeats ``--margin``), or the argument whose file or folder is at fault (``scenario``
+  for a missing scenario file, ``baselines`` for a baseline missing from that folder).
 - A long call shows its progress where a person is watching (a terminal or a Jupyter notebook: `default_progress`),
   unless the caller passes its own `RunContext` (``ctx``) or progress callback.
 """
@@ -19,11 +21,13 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from sim.api.options import OptionError
 from sim.model.errors import SimError
+from sim.model.paths import REPO
 from sim.play.context import RunContext
 
 P = ParamSpec("P")
@@ -35,6 +39,7 @@ _LEAD = re.compile(r"^--([a-z][\w-]*)(?:: (\S+?)(?= (?:is|are) )|: | )")
 _ARGUMENT = re.compile(r"^([A-Z]+): ")  # a command line's argument (GAME, SCENARIO): the keyword's name
 _OPTION = re.compile(r"(?<![\w-])--([a-z][\w-]*)")
 _OVERRIDE = re.compile(r"(?<![\w-])--([a-z][\w-]*) NAME=VALUE\b")  # "--set-b NAME=VALUE": an override's form
+_QUOTED = re.compile(r"(`[^`]*`)")
 _HELP = re.compile(r"\(see sim ([a-z][\w-]*) --help\)")
 
 
@@ -43,32 +48,85 @@ def keyword(option: str) -> str:
     return option.replace("-", "_")
 
 
-def python_words(line: str) -> str:
+def keyword_of(option: str, keywords: Collection[str] = ()) -> str:
+    """The keyword of a command-line option's name among a function's ``keywords``: "--margin", repeated on the
+    command line, is the keyword ``margins`` of a function taking that list ("--measure" -> ``measures``,
+    "--target" -> ``targets`` of `sim.tune`); "--out" is ``folder`` of a result's ``write(folder)``; else
+    `keyword` ("balance-games" -> "balance_games")."""
+    name = keyword(option)
+    if name not in keywords and name + "s" in keywords:
+        return name + "s"
+    return "folder" if name == "out" and "out" not in keywords and "folder" in keywords else name
+
+
+def python_words(line: str, keywords: Collection[str] = ()) -> str:
     """A command-line error line in Python words: "--games: 0 is out of range; allowed 1..5" -> "games=0 is out of
     range; allowed 1..5"; "--set players=6: ..." -> "set: players=6: ..."; a later "--set-b NAME=VALUE" ->
-    'set_b={"NAME": VALUE}', any other later "--out" -> "out="; "(see sim compare --help)" -> "(see
-    help(sim.compare))"."""
+    'set_b={"NAME": VALUE}', any other later "--out" -> "out=" (not in a `quoted` shell command); "(see sim
+    compare --help)" -> "(see help(sim.compare))". ``keywords``: the function's, naming an option as that function does (`keyword_of`:
+    "--margin: ..." -> "margins: ...")."""
 
     def lead(m: re.Match[str]) -> str:
-        name = keyword(m.group(1))
+        name = keyword_of(m.group(1), keywords)
         if m.group(2) is not None:
             return f"{name}={m.group(2)}"
         return f"{name}: "
 
+    def later(part: str) -> str:
+        part = _HELP.sub(lambda m: f"(see help(sim.{keyword(m.group(1))}))", part)
+        part = _OVERRIDE.sub(lambda m: f'{keyword_of(m.group(1), keywords)}={{"NAME": VALUE}}', part)
+        return _OPTION.sub(lambda m: f"{keyword_of(m.group(1), keywords)}=", part)
+
     line = _ARGUMENT.sub(lambda m: f"{m.group(1).lower()}: ", _LEAD.sub(lead, line, count=1), count=1)
-    line = _HELP.sub(lambda m: f"(see help(sim.{keyword(m.group(1))}))", line)
-    line = _OVERRIDE.sub(lambda m: f'{keyword(m.group(1))}={{"NAME": VALUE}}', line)
-    return _OPTION.sub(lambda m: f"{keyword(m.group(1))}=", line)
+    # a command quoted in backticks (`sim baselines F --out DIR`) is a shell command: kept as typed
+    return "".join(part if i % 2 else later(part) for i, part in enumerate(_QUOTED.split(line)))
 
 
-def _in_python_words(e: SimError) -> SimError:
+def _paths(value: object) -> list[str]:
+    """The file or folder paths an argument's value gives: a path, or each path of a list of them."""
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return [os.fspath(v) for v in values if isinstance(v, (str, os.PathLike))]
+
+
+def _names_path(field: str, given: str) -> bool:
+    """Whether error field ``field`` is the path ``given`` or a file inside that folder (an error line names a file
+    as given, resolved, or relative to the repository: `sim.stats.baseline_scenario._rel`)."""
+    if field == given:
+        return True
+    if not given or "/" not in field.replace(os.sep, "/"):  # ("scenario.players" is a field, not a file)
+        return False
+    at = Path(given).resolve()
+    return any(f == at or at in f.parents for f in (Path(field).resolve(), (REPO / field).resolve()))
+
+
+def field_keyword(e: SimError, bound: inspect.BoundArguments | None) -> str | None:
+    """The keyword ``e`` is about, as the call named it: an option's (`keyword_of`: "--margin" -> "margins"), a
+    command-line argument's ("GAME" -> "game"), or the argument whose file or folder the error names (a missing
+    scenario file: "scenario", or "a" / "b" of `sim.compare`); else ``e.field`` as it is ("scenario.players",
+    "set")."""
+    keywords = bound.signature.parameters if bound is not None else {}
+    lead = _LEAD.match(str(e))  # "--set NAME=A..B step S: ...": a field the line's own parse could not take
+    f = e.field.split(" ")[0] if e.field else f"--{lead.group(1)}" if lead else None
+    if f is not None and f.startswith("--"):
+        return keyword_of(f.lstrip("-"), keywords)
+    if f is not None and f.isupper():
+        return f.lower()
+    if bound is not None and (e.field or e.given) and e.field not in keywords:
+        for name, value in bound.arguments.items():
+            for given in _paths(value):
+                at_fault = e.field is not None and _names_path(e.field, given)
+                if at_fault or (e.field is None and e.given in (given, repr(given))):
+                    return name
+    return e.field
+
+
+def _in_python_words(e: SimError, bound: inspect.BoundArguments | None = None) -> SimError:
     """A copy of ``e`` (same class, same ``allowed`` and ``given``) whose message and ``field`` are in Python
-    words (`python_words`)."""
+    words (`python_words`, `field_keyword`) for the call ``bound`` (None: no call's keywords known)."""
     new = copy.copy(e)
-    new.args = (python_words(str(e)),) + tuple(e.args[1:])
-    if e.field:
-        f = e.field.split(" ")[0]
-        new.field = keyword(f.lstrip("-")) if f.startswith("--") else f.lower() if f.isupper() else e.field
+    keywords = bound.signature.parameters if bound is not None else ()
+    new.args = (python_words(str(e), keywords),) + tuple(e.args[1:])
+    new.field = field_keyword(e, bound)
     return new
 
 
@@ -95,6 +153,21 @@ def _check_keywords(name: str, sig: inspect.Signature, args: tuple, kwargs: dict
             allowed="a folder path",
             given=repr(out),
         )
+
+
+def python_method(method: Callable[P, R]) -> Callable[P, R]:
+    """A result's method (``Result.write``) raising its SimError in Python words, as `python_api`'s functions do:
+    "--out: ..." -> "folder=..." with ``field`` "folder"."""
+    sig = inspect.signature(method)
+
+    @functools.wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except SimError as e:
+            raise _in_python_words(e, sig.bind(*args, **kwargs)) from None
+
+    return call
 
 
 def watching() -> bool:
@@ -168,6 +241,6 @@ def python_api(fn: Callable[P, R]) -> Callable[P, R]:
         try:
             return fn(*args, **kwargs)
         except SimError as e:
-            raise _in_python_words(e) from None
+            raise _in_python_words(e, sig.bind(*args, **kwargs)) from None
 
     return call

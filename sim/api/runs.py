@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.api.notebook import python_method
 from sim.api.options import RunOptions
 from sim.model.scenario import Scenario
 from sim.play.context import RunContext
@@ -119,6 +120,7 @@ class Result:
             return pl.read_parquet(self.folder / "games.parquet")
         raise OutputError("games: this run kept no per-game rows; run it with per_game=True")
 
+    @python_method
     def write(self, folder: str | Path | None = None) -> Path:
         """Write the report folder `sim run` writes (summary.json, provenance.json, summary.md, summary.html,
         balance.md, plots/, games.parquet with per-game rows) into ``folder`` (default reports/<scenario name>),
@@ -159,16 +161,35 @@ def run(
     executor: Executor | None = None,
     on_played: Callable[[], None] | None = None,
 ) -> Result:
-    """Play a scenario (a file, with overrides ``set``, or a `Scenario`) and return its `Result`.
+    """Play a scenario and return its `Result`. Every argument after ``scenario`` is a keyword; one left None
+    takes its default.
 
-    Options, keywords only (`RunOptions`: None takes its default): games, seed, threads, chunk, per_game, workers,
-    scheduler, at_skill, skill_games. ``at_skill`` (or ``skill_games``): also play the scenario with every seat on
-    the game's learned player (`Result.at_skill`, summary.json ``at_skill``; `sim.api.skill`). ``write``: also write
-    the report folder (``out``, default reports/<name>) as `sim run` does, the per-game rows streamed to
-    games.parquet (not kept in memory). ``ctx``: threads, progress, cancellation; ``executor``: an open one
-    (`executor`) instead of ``workers`` / ``scheduler``; ``on_played``: called when the games are over. Raises
-    SimError subclasses (OptionError, OverrideError, ScenarioError, OutputError, ExecutionError), one line each;
-    KeyboardInterrupt (`Cancelled`) when stopped, leaving nothing half-written."""
+    What to play:
+        scenario: a scenario file path or a `Scenario`.
+        set: overrides of the file, {name: value} ({"track_len": 32, "seats.2.strategy": "runner"}) or
+            "NAME=VALUE" texts; a `Scenario` takes none (change it with ``with_changes``).
+        games: games to play (default: the scenario's); seed: the seed (default: the scenario's).
+        at_skill: also play the scenario with every seat on the game's learned player and judge each headline
+            figure at skill (`Result.at_skill`, summary.json ``at_skill``; `sim.api.skill`); default False.
+        skill_games: that table's games (default: the scenario's ``skill_games`` or the default size; 0: none;
+            given, it implies ``at_skill``).
+
+    How and where it plays:
+        threads: Numba threads (default: all cores); chunk: games per unit of work (memory grows with it; results
+            do not depend on it).
+        per_game: keep the per-game rows (`Result.games`); default False.
+        workers: play on a Dask LocalCluster of that many processes; scheduler: on the cluster at that address
+            (tcp://HOST:8786); executor: an open one (`executor`) instead of either.
+        ctx: threads, progress and cancellation (`RunContext`); on_played: called when the games are over.
+
+    Output:
+        write: also write the report folder as `sim run` does, the per-game rows streamed to games.parquet (not
+            kept in memory).
+        out: that folder (default reports/<name>); given, it implies ``write``.
+
+    Raises SimError subclasses (OptionError, OverrideError, ScenarioError, OutputError, ExecutionError), one line
+    each; KeyboardInterrupt (`Cancelled`) when stopped, leaving nothing half-written.
+    """
     from sim.api import core
 
     o = RunOptions.given(

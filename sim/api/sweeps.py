@@ -95,13 +95,41 @@ def sweep(
     progress: Progress | None = None,
     on_played: Callable[[], None] | None = None,
 ) -> SweepResult:
-    """Sweep the parameters of a scenario file: ``set`` {name: values} ({"track_len": "20..40 step 10"} or
-    {"track_len": [20, 30]}) or "NAME=VALUES" texts; the file's [sweep] table otherwise. Options, keywords only
-    (`SweepOptions`, where each is described; None takes its default): mode, games, seed, measures, target,
-    independent, fresh, threads, chunk, workers, scheduler, margins. Writes its folder (``out``, default
-    reports/sweep-<name>: sweep.json, sweep.parquet, sweep.html, stored points) and returns its `SweepResult`.
-    ``progress``: a `sim.play.sweep.Progress`. Raises SweepError, ScenarioError, OptionError, SweepOutputError,
-    ExecutionError (one line each)."""
+    """Sweep the parameters of a scenario file, write its folder and return its `SweepResult`. Every argument
+    after ``scenario`` is a keyword; one left None takes its default.
+
+    What to sweep:
+        scenario: a scenario file path.
+        set: the axes, {name: values} ({"track_len": "20..40 step 10"} or {"track_len": [20, 30]}) or
+            "NAME=VALUES" texts (a value, a list a,b,c or a range LO..HI [step S]); default: the file's [sweep].
+        mode: "grid" (every combination, default) or "zip" (the axes' values side by side).
+        games: games per point (default: the [sweep] table's, else the scenario's); seed: the master seed
+            (default: the scenario's).
+        independent: each point its own random streams (default False: common random numbers).
+        fresh: forget the stored points and play every point (default False).
+
+    What to judge:
+        measures: the measures to plot and pair (default: the game's per-game measures).
+        target: "MEASURE=VALUE" (e.g. "first_player_advantage=0"): the points whose interval holds it, and the
+            closest point, named.
+        margins: the change that matters when a point is judged against the scenario's own, {measure: value} or
+            "MEASURE=VALUE" texts (percentage points for rates; default 1 point for rates, 2% for lengths, 5% for
+            counts).
+
+    How and where it plays:
+        threads: Numba threads per unit (default: all cores in this process, 1 on Dask workers); chunk: games per
+            unit of work (results do not depend on it).
+        workers: play on a Dask LocalCluster of that many processes; scheduler: on the cluster at that address
+            (tcp://HOST:8786); executor: an open one (`executor`) instead of either.
+        ctx: threads and cancellation (`RunContext`); progress: a `sim.play.sweep.Progress`; on_played: called
+            when the games are over.
+
+    Output:
+        out: the sweep folder (default reports/sweep-<name>: sweep.json, sweep.parquet, sweep.html, the stored
+            points).
+
+    Raises SweepError, ScenarioError, OptionError, SweepOutputError, ExecutionError (one line each).
+    """
     from sim.api.sweep import build, run_sweep
 
     texts = [f"{k}={_values_text(v)}" for k, v in set.items()] if isinstance(set, Mapping) else set_texts(set)

@@ -20,16 +20,23 @@ from sim.cli.common import (
 )
 
 
-def compare(
+def compare(  # --help lists them so: A and B, when to stop, the verdict, the arc, the output, where it plays
     a: Annotated[Path, typer.Argument(help="scenario A (TOML)")],
     b: Annotated[
         Path | None, typer.Argument(help="scenario B (TOML), same game (default: A, changed by --set-b)")
+    ] = None,
+    sets_a: Annotated[list[str] | None, typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
+    sets_b: Annotated[
+        list[str] | None,
+        typer.Option("--set-b", help="NAME=VALUE: override in B only; without B: compare A with A changed so"),
+    ] = None,
+    sets: Annotated[
+        list[str] | None, typer.Option("--set", help="NAME=VALUE: override in both A and B (see sim run --help)")
     ] = None,
     games: Annotated[
         int | None,
         typer.Option(help="games each (default: A's); not with --precision or --sprt (they decide when to stop)"),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="common seed (default: A's)")] = None,
     precision: Annotated[
         float | None,
         typer.Option(help="play on until every win-rate difference's 95% interval half-width is <= this (e.g. 0.005)"),
@@ -50,16 +57,14 @@ def compare(
     ] = False,
     max_games: Annotated[int | None, typer.Option(help="game cap for --precision / --sprt (default 2000000)")] = None,
     alpha: Annotated[float, typer.Option(help="family-wise significance level (Holm)")] = 0.05,
-    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
-    chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
-    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
-    workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
-    scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
-    sets: Annotated[
-        list[str] | None, typer.Option("--set", help="NAME=VALUE: override in both A and B (see sim run --help)")
+    margin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--margin",
+            help="MEASURE=VALUE: the change that matters for a measure (percentage points for rates, seat_spread and "
+            "first_player_advantage too; default 1 point for rates, 2% for lengths, 5% for counts)",
+        ),
     ] = None,
-    sets_a: Annotated[list[str] | None, typer.Option("--set-a", help="NAME=VALUE: override in A only")] = None,
     arc: Annotated[
         bool, typer.Option("--arc", help="also compare the game's arc measures (lead changes, comebacks, ...)")
     ] = False,
@@ -71,18 +76,13 @@ def compare(
         ),
     ] = 0,
     rollouts: Annotated[int, typer.Option(help="with --sample: rollouts a state (as sim arc)")] = 32,
-    sets_b: Annotated[
-        list[str] | None,
-        typer.Option("--set-b", help="NAME=VALUE: override in B only; without B: compare A with A changed so"),
-    ] = None,
-    margin: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--margin",
-            help="MEASURE=VALUE: the change that matters for a measure (percentage points for rates, seat_spread and "
-            "first_player_advantage too; default 1 point for rates, 2% for lengths, 5% for counts)",
-        ),
-    ] = None,
+    seed: Annotated[int | None, typer.Option(help="common seed (default: A's)")] = None,
+    out: Annotated[Path | None, typer.Option(help="report folder (default: reports/compare-<A>-vs-<B>)")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print the comparison JSON to stdout")] = False,
+    threads: Annotated[int | None, typer.Option(help="Numba threads (default: all cores)")] = None,
+    chunk: Annotated[int, typer.Option(help="games per chunk (stopping rules are checked per chunk)")] = 10_000,
+    workers: Annotated[int | None, typer.Option(help=cli_sweep.WORKERS_HELP)] = None,
+    scheduler: Annotated[str | None, typer.Option(help=cli_sweep.SCHEDULER_HELP)] = None,
 ):
     """Did a rule change matter? Compare two scenarios on common random numbers.
 

@@ -103,7 +103,7 @@ def ladder(
     if stored:  # a run of the same ladder stopped before its end: the bar counts the rest
         typer.echo(kept_line(ld, stored, folder), err=True)
         total -= sum(t.scenario.games for t in stored)
-    prog, adv = bar(max(total, 1), f"ladder {ld.folder_name()}")
+    prog, adv = bar(max(total, 1), ld.title())
 
     def watch(tables):
         w = Watch(tables, [r.text for r in ld.rungs], len(ld.tables))
@@ -173,8 +173,7 @@ def opening_line(ld) -> str:
     mono = sum(1 for t in ld.tables if t.kind == "mono")
     own = f", {ld.balance_games:,} at each rung's own table" if mono and ld.balance_games != ld.games else ""
     return (
-        f"ladder {ld.folder_name()}: {count(len(ld.tables), 'table')}, {ld.total_games:,} games in all "
-        f"({ld.games:,} a table{own})"
+        f"{ld.title()}: {count(len(ld.tables), 'table')}, {ld.total_games:,} games in all ({ld.games:,} a table{own})"
     )
 
 
@@ -266,7 +265,7 @@ def run_default_ladders(game: str | None, games: int | None = None) -> list[tupl
             ld = build(g, strategies=rungs, games=per, balance_games=per * DEFAULT_BALANCE_FACTOR)
         except (LadderError, ScenarioError) as e:
             fail(str(e))
-        prog, adv = bar(ld.total_games, f"ladder {ld.folder_name()}")
+        prog, adv = bar(ld.total_games, ld.title())
         with interruptible(), prog:
             r = api_ladder(
                 g,

@@ -108,6 +108,11 @@ class Ladder:
         them when their names run long), so a ladder of chosen rungs never replaces the default one."""
         return f"ladder-{self.label}-{self.players}p" + (f"-{self.variant}" if self.variant else "")
 
+    def title(self) -> str:
+        """How a terminal line names the ladder: ``ladder moor-4p`` (`folder_name` without its own "ladder-", which
+        the line's "ladder " would double: "ladder ladder-mo…" at 80 columns)."""
+        return "ladder " + self.folder_name().removeprefix("ladder-")
+
 
 def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Rung:
     """The rung of ``text`` (``name`` or ``name:param=value,...``; values are TOML: ``0.5``, ``64``, ``true``) for a

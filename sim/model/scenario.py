@@ -510,7 +510,10 @@ EXAMPLE_FILE = "scenarios/moor/4p.toml"
 def read(path: str | Path) -> dict:
     """The parsed TOML document of scenario file ``path`` (not validated). Raises ScenarioError (one line)."""
     if not str(path).strip():  # Path("") is ".": the error would name the current folder
-        raise ScenarioError(f"scenario file: {str(path)!r} is empty; give a .toml scenario file (e.g. {EXAMPLE_FILE})")
+        raise ScenarioError(
+            f"scenario file: {str(path)!r} is empty; give a .toml scenario file (e.g. {EXAMPLE_FILE})",
+            given=repr(str(path)),
+        )
     p = Path(path)
     if not p.exists():
         raise ScenarioError(f"{p}: no such scenario file")

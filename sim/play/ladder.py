@@ -160,8 +160,8 @@ def collect(ld: Ladder, folder: Path) -> list[TableGames]:
     out = []
     for t in ld.tables:
         k = key(ld, t)
-        p = store.load_paired(k)
-        doc = store.load(k)
+        doc = store.read(k)  # read once: its paired names and aggregates (each table's was decoded twice)
+        p = store.load_paired(k, doc)
         vals = {n: p["paired"][:, j].astype(np.int64) for j, n in enumerate(p["names"])}
         out.append(TableGames(t, vals, p["finished"].astype(bool), doc["aggregates"]))
     return out

@@ -102,16 +102,22 @@ class Store:
         tj.write_text(json.dumps(doc), encoding="utf-8")
         os.replace(tj, self._json(key))
 
+    def read(self, key: str) -> dict:
+        """The stored point's document as written: {meta, games, aggregates (`Aggregates.to_dict`), margin, sums,
+        paired_names}."""
+        return json.loads(self._json(key).read_text(encoding="utf-8"))
+
     def load(self, key: str) -> dict:
         """{games, agg (Aggregates), margin, sums, meta, paired_names}."""
-        doc = json.loads(self._json(key).read_text(encoding="utf-8"))
+        doc = self.read(key)
         doc["agg"] = aggregates_from_dict(doc["aggregates"])
         doc["margin"] = np.asarray(doc["margin"], np.int64)
         return doc
 
-    def load_paired(self, key: str) -> dict:
-        """{names, paired: int32[games, k], finished: bool[games]} of a stored point."""
-        doc = json.loads(self._json(key).read_text(encoding="utf-8"))
+    def load_paired(self, key: str, doc: dict | None = None) -> dict:
+        """{names, paired: int32[games, k], finished: bool[games]} of a stored point (``doc``: its `read`, when
+        the caller has it already: a table's document is most of its reading time)."""
+        doc = self.read(key) if doc is None else doc
         with np.load(self.folder / f"{key}.npz") as z:
             return {"names": doc["paired_names"], "paired": z["paired"], "finished": z["finished"]}
 

@@ -97,4 +97,4 @@ def load(folder: Path, key: str) -> dict:
     """A stored point's {sums, paired ({names, paired, finished}), games}."""
     store = Store(Path(folder) / "points")
     doc = store.load(key)
-    return {"sums": doc["sums"], "paired": store.load_paired(key), "games": doc["games"]}
+    return {"sums": doc["sums"], "paired": store.load_paired(key, doc), "games": doc["games"]}

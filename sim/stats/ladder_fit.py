@@ -90,12 +90,19 @@ class Design:
         self.tables = tables
         self.r = r
         self.contrib = [np.stack([_contrib(t.rungs, int(m), r) for m in t.masks]) for t in tables]
+        # what every replicate of the bootstrap shares, built once (each fit re-derived them: most of a ladder's
+        # report time): the pair counts as patterns x R*R matrices, each table's rungs, its patterns' win weights
+        # and their squares off the fair share (`explained`)
+        self.flat = [c.reshape(len(c), r * r) for c in self.contrib]
+        self.rungs = [np.asarray(t.rungs) for t in tables]
+        self.weights = [win_weights(t) for t in tables]
+        self.off_fair = [(y - 1.0 / len(t.rungs)) ** 2 for y, t in zip(self.weights, tables)]
 
     def pairs(self, counts: list[np.ndarray] | None = None) -> np.ndarray:
         cs = counts if counts is not None else [t.counts for t in self.tables]
         out = np.zeros((self.r, self.r))
-        for c, k in zip(self.contrib, cs):
-            out += np.tensordot(k.astype(float), c, axes=1)
+        for c, k in zip(self.flat, cs):  # (pair counts are halves: exact sums in any order)
+            out += (k.astype(float) @ c).reshape(self.r, self.r)
         return out
 
     def resample(self, rng: np.random.Generator) -> list[np.ndarray]:
@@ -146,13 +153,11 @@ def explained(elo: np.ndarray, design: Design, counts: list[np.ndarray] | None =
     sse = sst = 0.0
     th = elo / ELO
     cs = counts if counts is not None else [t.counts for t in design.tables]
-    for t, k in zip(design.tables, cs):
-        n = len(t.rungs)
-        w = np.exp(th[list(t.rungs)] - th[list(t.rungs)].max())
+    for rungs, k, y, off in zip(design.rungs, cs, design.weights, design.off_fair):
+        w = np.exp(th[rungs] - th[rungs].max())
         p = w / w.sum()
-        y = win_weights(t)
         sse += float((k[:, None] * (y - p[None, :]) ** 2).sum())
-        sst += float((k[:, None] * (y - 1.0 / n) ** 2).sum())
+        sst += float((k[:, None] * off).sum())
     return 1.0 - sse / sst if sst > 0 else float("nan")
 
 

@@ -3,6 +3,7 @@ frames, its one exception family, and the one play path (run, units and compare 
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
@@ -156,7 +157,7 @@ def _cli_line(*args) -> tuple[int, str]:
             lambda: sim.run(REPO / "scenarios/moor/none.toml"),
             ("run", REPO / "scenarios/moor/none.toml"),
             "ScenarioError",
-            str(REPO / "scenarios/moor/none.toml"),
+            "scenario",
             3,
         ),
         (
@@ -178,7 +179,7 @@ def _cli_line(*args) -> tuple[int, str]:
             lambda: sim.compare(MOOR, set_b={"track_len": 32}, games=100, margins={"seat_spread": -1}),
             ("compare", MOOR, "--set-b", "track_len=32", "--games", 100, "--margin", "seat_spread=-1"),
             "OptionError",
-            "margin",
+            "margins",
             2,
         ),
     ],
@@ -189,8 +190,9 @@ def test_bad_input_is_one_sim_error_with_the_cli_line(call, cli_args, kind, fiel
     assert type(e.value).__name__ == kind
     assert "\n" not in str(e.value) and e.value.field == field
     got_code, line = _cli_line(*cli_args)
-    # the same line, in Python words where it names an option (games=0, not --games: 0)
-    assert got_code == code and python_words(line) == str(e.value)
+    # the same line, in Python words where it names an option (games=0, not --games: 0; margins: for --margin)
+    keywords = inspect.signature(getattr(sim, cli_args[0])).parameters
+    assert got_code == code and python_words(line, keywords) == str(e.value)
     assert "--" not in str(e.value)
 
 
@@ -225,7 +227,8 @@ def test_write_to_a_file_is_an_output_error(tmp_path):
     r = sim.run(MOOR, games=100, threads=1)
     with pytest.raises(sim.OutputError) as e:
         r.write(tmp_path / "f")
-    assert isinstance(e.value, sim.SimError) and e.value.field == "--out"
+    assert isinstance(e.value, sim.SimError) and e.value.field == "folder"  # write(folder), not the CLI's --out
+    assert str(e.value).startswith("folder=") and "--" not in str(e.value)
     with pytest.raises(sim.OutputError, match="per_game=True"):
         r.games()
 

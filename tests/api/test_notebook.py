@@ -5,6 +5,7 @@ watches."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,86 @@ def test_compare_without_b_answers_in_python_words():
         sim.compare(MOOR)
     assert 'set_b={"NAME": VALUE}' in str(e.value) and "help(sim.compare)" in str(e.value)
     assert "--" not in str(e.value) and "help=" not in str(e.value) and e.value.field == "b"
+
+
+@pytest.mark.kernel  # the calls load a game's kernels before they refuse
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: sim.compare(MOOR, set_b={"track_len": 30}, margins=["bogus"]), "margins"),
+        (lambda: sim.check([MOOR], margins={"win.seat0": -1}), "margins"),
+        (lambda: sim.sweep(MOOR, set={"track_len": "20..30 step 10"}, margins=["bogus"]), "margins"),
+        (lambda: sim.sweep(MOOR, set={"track_len": "20..30 step 10"}, measures=["nope"]), "measures"),
+        (lambda: sim.sweep(MOOR, set={"nope": "20..30 step 10"}), "set"),
+        (lambda: sim.tune(MOOR, {"track_len": "20..60"}, "bogus", trials=2), "targets"),
+        (lambda: sim.run(MOOR.parent / "none.toml"), "scenario"),
+        (lambda: sim.run(""), "scenario"),
+        (lambda: sim.load(MOOR.parent), "scenario"),
+        (lambda: sim.compare(MOOR.parent / "none.toml", MOOR), "a"),
+        (lambda: sim.compare(MOOR, MOOR.parent / "none.toml"), "b"),
+        (lambda: sim.check([MOOR, MOOR.parent / "none.toml"]), "scenarios"),
+        (lambda: sim.check([MOOR], baselines=Path("/nonexistent-baselines")), "baselines"),
+        (lambda: sim.check([MOOR], baseline=Path("/nonexistent.json")), "baseline"),
+        (lambda: sim.executor(workers=0), "workers"),
+    ],
+)
+def test_an_error_names_the_argument_the_caller_passed(call, field):
+    """`margins=["bogus"]` named the field 'margin' (the command line's repeated --margin) and a missing scenario
+    file named its path, not the argument that gave it (a fresh user's find): every field is a keyword of the
+    call, and a message that names an option names that keyword."""
+    with pytest.raises(sim.SimError) as e:
+        call()
+    assert e.value.field == field, (e.value.field, str(e.value))
+    line = str(e.value).split("`")[0]  # (a quoted shell command keeps its options)
+    assert "--" not in line and not line.startswith(("margin:", "measure:", "target:")), str(e.value)
+
+
+@pytest.mark.parametrize(
+    "line, keywords, words",
+    [
+        ("--margin: 'x': expected KEY=VALUE", ("margins",), "margins: 'x': expected KEY=VALUE"),
+        ("--target: x: expected", ("targets",), "targets: x: expected"),
+        ("--target: x: expected", ("target",), "target: x: expected"),
+        ("--out: /x is a file", ("folder",), "folder=/x is a file"),
+        (
+            "x: make it with `sim baselines F --out DIR`; check with --baselines DIR",
+            (),
+            ("x: make it with `sim baselines F --out DIR`; check with baselines= DIR"),
+        ),
+    ],
+)
+def test_an_option_is_named_by_the_functions_own_keyword(line, keywords, words):
+    assert notebook.python_words(line, keywords) == words
+
+
+def test_the_executor_refuses_a_bad_value_at_the_call_not_at_with():
+    with pytest.raises(sim.OptionError) as e:
+        sim.executor(workers=0)
+    assert e.value.field == "workers" and str(e.value).startswith("workers=0 is out of range")
+
+
+@pytest.mark.parametrize("name", ["run", "compare", "sweep", "check"])
+def test_help_describes_the_python_arguments_not_an_options_record(name):
+    """help(sim.compare) sent the reader to `CompareOptions`, a record a Python caller never passes (a fresh
+    user's find): each verb's docstring says what each of its own arguments is."""
+    import inspect
+
+    fn = getattr(sim, name)
+    doc = inspect.getdoc(fn) or ""
+    assert "Options`" not in doc, doc
+    described = {m for line in doc.splitlines() for m in re.findall(r"(?:^|[;,] )(\w+): ", line.strip())}
+    missing = [p for p in inspect.signature(fn).parameters if p not in described]
+    assert not missing, f"sim.{name}: {missing} not described in its docstring"
+
+
+def test_a_scenario_field_stays_itself_beside_a_folder_argument():
+    """A field inside the scenario ("scenario.players") is not a file of the folder ``out=`` names."""
+    import inspect
+
+    from sim.api import public
+
+    bound = inspect.signature(public.run).bind("x.toml", out=".")
+    e = sim.ScenarioError("scenario.players: 9 is out of range for moor; allowed 2..5")
+    assert notebook.field_keyword(e, bound) == "scenario.players"
+    missing = sim.ScenarioError("reports/x/summary.json: no such file")
+    assert notebook.field_keyword(missing, inspect.signature(public.run).bind("x.toml", out="reports")) == "out"

@@ -537,3 +537,15 @@ def test_json_is_a_flag_on_every_command_that_takes_it():
     with_json = [(path, q) for path, c in _commands() for q in c.params if "--json" in getattr(q, "opts", [])]
     assert {p[0] for p, _ in with_json} == {"run", "compare", "check", "rerun", "sweep", "tune", "ladder"}
     assert all(q.is_flag for _, q in with_json)
+
+
+def test_compare_help_lists_the_a_and_b_options_together():
+    """--set-b, the option a change is compared by, came 19th, far from --set-a (a fresh user's find): the options
+    of A and B come first and side by side, then the stopping rule's together."""
+    out = cli.invoke(app, ["compare", "--help"], env={"COLUMNS": "200"}).output
+    shown = re.findall(r"^│ (--[a-z-]+)", out, flags=re.M)
+    assert shown[:3] == ["--set-a", "--set-b", "--set"], shown
+    rule = [shown.index(o) for o in ("--games", "--precision", "--sprt", "--metric", "--two-sided", "--max-games")]
+    assert rule == list(range(rule[0], rule[0] + len(rule))), shown
+    arc = [shown.index(o) for o in ("--arc", "--sample", "--rollouts")]
+    assert arc == list(range(arc[0], arc[0] + 3)), shown

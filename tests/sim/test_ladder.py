@@ -498,3 +498,27 @@ def test_a_ladder_out_that_cannot_be_made_is_refused_before_the_plan_line(tmp_pa
     assert r.exit_code != 0
     assert one_error_line(r).startswith("error: --out: cannot create /proc/x"), r.output
     assert "tables" not in r.output  # no plan line before the refusal
+
+
+@pytest.mark.kernel
+def test_collecting_a_ladder_decodes_each_tables_document_once(a_vs_a, monkeypatch):
+    """`collect` decoded every stored table's JSON twice (once for its paired names, once for its aggregates, built
+    into an `Aggregates` it did not use): the moor ladder of make run reads 40 MB of them. Once, with the numbers
+    the store's own readers give."""
+    import numpy as np
+
+    import sim.play.ladder as engine
+    from sim.play.sweep_store import Store
+
+    ld = api_ladder.build("moor", players=2, strategies=A_VS_A, games=400, seed=5)
+    decoded, real = [], json.loads
+    monkeypatch.setattr(json, "loads", lambda *a, **k: decoded.append(1) or real(*a, **k))
+    got = engine.collect(ld, a_vs_a.folder)
+    assert len(decoded) == len(ld.tables)
+    monkeypatch.setattr(json, "loads", real)
+    store = Store(a_vs_a.folder / "points")
+    for tg in got:
+        k = engine.key(ld, tg.table)
+        p = store.load_paired(k)
+        assert tg.aggregates == store.load(k)["aggregates"] and np.array_equal(tg.finished, p["finished"])
+        assert all(np.array_equal(tg.values[n], p["paired"][:, j]) for j, n in enumerate(p["names"]))

@@ -243,3 +243,29 @@ def test_a_seat_spread_that_cannot_be_told_says_its_games_and_those_that_would_d
         "the fair share by its estimate, not yet by its interval; more games would tell whether the seats differ "
         "(at learned)"
     )
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_design_built_once_gives_every_replicate_bit_for_bit_what_each_table_gives_on_its_own(players):
+    """The bootstrap's fits share what the tables fix (their pair matrices, win weights, squares off the fair
+    share: built once in `Design`, where each replicate re-derived them): the pair counts and the share explained
+    of the observed games and of replicates are exactly (==, not approximately) the per-table sums written out."""
+    tables = synthetic([0.0, 80.0, 200.0, 350.0, 500.0], players, 400, seed=7)
+    d = lf.Design(tables, 5)
+    rng = np.random.default_rng(3)
+    for counts in [None, d.resample(rng), d.resample(rng)]:
+        cs = counts if counts is not None else [t.counts for t in tables]
+        pairs = np.zeros((5, 5))
+        for t, k in zip(tables, cs):
+            for m, c in zip(t.masks, k):
+                pairs += c * lf._contrib(t.rungs, int(m), 5)
+        assert np.array_equal(d.pairs(counts), pairs)
+        elo = lf.fit(pairs, 0)
+        sse = sst = 0.0
+        th = elo / lf.ELO
+        for t, k in zip(tables, cs):
+            w = np.exp(th[list(t.rungs)] - th[list(t.rungs)].max())
+            y = lf.win_weights(t)
+            sse += float((k[:, None] * (y - (w / w.sum())[None, :]) ** 2).sum())
+            sst += float((k[:, None] * (y - 1.0 / len(t.rungs)) ** 2).sum())
+        assert lf.explained(elo, d, counts) == 1.0 - sse / sst

@@ -156,7 +156,7 @@ def test_ladder_help_says_games_is_per_table_and_the_run_says_the_games_in_all()
     assert "games at each table, not in all" in " ".join(out.split())
     ld = build("moor", games=200, strategies=["random", "runner", "collector"], balance_games=400)
     assert opening_line(ld) == (
-        f"ladder {ld.folder_name()}: {len(ld.tables)} tables, {ld.total_games:,} games in all "
+        f"ladder moor-4p-{ld.variant}: {len(ld.tables)} tables, {ld.total_games:,} games in all "
         "(200 a table, 400 at each rung's own table)"
     )
 
@@ -294,3 +294,35 @@ def test_the_ladders_bar_fits_80_columns_and_says_why_the_time_left_is_unknown_o
             "playing: random vs collector vs cautious vs search@256 (table 25 of 225, 30/300 games); time left is a "
             "lower bound: 12 tables with search@16 not timed yet"
         )
+
+
+def test_the_ladders_progress_line_names_it_once_at_80_columns(monkeypatch, tmp_path):
+    """`sim ladder moor` drew "ladder ladder-mo…" at 80 columns: the bar's label was "ladder " + the folder's name,
+    which starts with "ladder-" itself. The label `sim ladder` gives its bar, drawn at 80 columns, reads
+    "ladder moor-4p" and the numbers after it."""
+    from rich.console import Console
+
+    from sim.cli.main import app
+
+    labels: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def bar(total, label, *a, **kw):
+        labels.append(label)
+        raise Stop
+
+    real = PG.bar
+    monkeypatch.setattr(PG, "bar", bar)  # (sim ladder imports it when it runs)
+    cli.invoke(app, ["ladder", "moor", "--games", "200", "--out", str(tmp_path / "ld")])
+    assert labels == ["ladder moor-4p"], labels
+    now = [0.0]
+    prog, adv = real(67_500, labels[0], _Terminal(), clock=lambda: now[0])
+    with prog:
+        now[0] += 5
+        adv(7200)
+        out = Console(file=io.StringIO(), width=80, color_system=None)
+        out.print(prog.get_renderable())
+    first = out.file.getvalue().splitlines()[0]  # type: ignore[attr-defined]
+    assert first.startswith("ladder moor-4p ") and "ladder ladder" not in first and "…" not in first, first
