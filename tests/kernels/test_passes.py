@@ -1,6 +1,7 @@
 """Compiler passes skipped where the IR shows they would change nothing (kernels/_passes.py): a skipped pass, run
 anyway, leaves the IR as it was (small functions here, and every function of a Moor game compiled afresh); functions
-that need a pass still get it; the typed IR and the LLVM module are those of Numba's own pipeline."""
+that need a pass still get it; the typed IR and the LLVM module are those of Numba's own pipeline. And the
+variables of each statement listed as Numba lists them (kernels/_irvars.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba.core import ir_utils, typed_passes
+from numba.core import ir, ir_utils, typed_passes
 from numba.core.typed_passes import NopythonRewrites
 from numba.core.untyped_passes import InlineClosureLikes
 
@@ -109,12 +110,13 @@ def _watch(m, log):
 
 def _compile(f, args, monkeypatch, numba_own=False, nrt=False):
     """``f`` compiled afresh and run on ``args``: (result, its typed IR at lowering, its LLVM module), with the skips
-    on or (``numba_own``) Numba's passes."""
+    and the variable listing on or (``numba_own``) Numba's own."""
     seen: dict[str, str] = {}
     with monkeypatch.context() as m:
         if numba_own:
             m.setattr(InlineClosureLikes, "run_pass", InlineClosureLikes.run_pass.__wrapped__)
             m.setattr(NopythonRewrites, "run_pass", NopythonRewrites.run_pass.__wrapped__)
+            m.setattr(ir.Inst, "_rec_list_vars", ir.Inst._rec_list_vars.__wrapped__)
         lower = typed_passes.BaseNativeLowering.run_pass
 
         def lowering(self, state):
@@ -245,19 +247,35 @@ PROBE = textwrap.dedent("""
         owner.run_pass = run
     watch(InlineClosureLikes, lambda s: _passes.needs_closure_inlining(s.func_ir), False)
     watch(NopythonRewrites, lambda s: _passes.needs_typed_rewrites(s.func_ir, s.typemap), True)
+
+    from numba.core import ir
+    ours = ir.Inst._rec_list_vars
+    listed = [0, 0]
+    def both(self, val):  # kernels/_irvars.py against Numba's own, variable for variable
+        a, b = ours(self, val), ours.__wrapped__(self, val)
+        listed[0] += 1
+        listed[1] += len(a) != len(b) or any(x is not y for x, y in zip(a, b))
+        return a
+    ir.Inst._rec_list_vars = both
+
     runner.play_chunk(load("scenarios/moor/4p.toml"), 0, 1)
     for key in sorted(counts):
         print(*key, counts[key])
+    print("list_vars", *listed, "-")
 """)
 
 
 def test_every_pass_skipped_in_a_moor_game_would_have_changed_nothing(tmp_path):
     """Moor's whole call tree compiled afresh (an empty cache; LLVM's optimization off, which runs after these
-    passes): every run of the two passes that the scan would skip leaves the IR as it was."""
+    passes): every run of the two passes that the scan would skip leaves the IR as it was, and every statement's
+    variables are listed as Numba lists them (kernels/_irvars.py)."""
     env = dict(os.environ, SIM_CACHE_ROOT=str(tmp_path), PYTHONPATH=str(REPO), NUMBA_OPT="0")
     r = subprocess.run([sys.executable, "-c", PROBE], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    counts = {tuple(line.split()[:3]): int(line.split()[3]) for line in r.stdout.splitlines()}
+    rows = [line.split() for line in r.stdout.splitlines()]
+    counts = {tuple(row[:3]): int(row[3]) for row in rows if row[0] != "list_vars"}
     assert counts.get(("inline_closure_likes", "False", "False"), 0) > 50  # skipped, for every function
     assert counts.get(("nopython_rewrites", "False", "False"), 0) > 40
     assert not [k for k in counts if k[1] == "False" and k[2] == "True"], counts
+    (listed,) = [row for row in rows if row[0] == "list_vars"]
+    assert int(listed[1]) > 100_000 and listed[2] == "0", listed
