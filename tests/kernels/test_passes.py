@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import pytest
 from numba.core import ir, ir_utils, typed_passes
 from numba.core.typed_passes import NopythonRewrites
 from numba.core.untyped_passes import InlineClosureLikes
@@ -128,6 +129,7 @@ def _compile(f, args, monkeypatch, numba_own=False, nrt=False):
         g = numba.njit(cache=False, _nrt=nrt)(fresh(f))
         result = g(*args)
     (cres,) = g.overloads.values()
+
     # (addresses, and the numbers that tell apart the functions and inlined sites of one process)
     def plain(text):
         text = re.sub(r"0x[0-9a-f]+|\b\d{9,}\b|globals\.[0-9a-f]+|_v\d+|\$\d+|B\d+v\d+B", "N", text)
@@ -180,23 +182,50 @@ def test_a_pass_is_skipped_only_where_it_would_change_nothing(monkeypatch):
     assert runs[("nopython_rewrites", "_array_of_constants")] == (True, True)
 
 
-def test_a_closure_compiles_only_with_its_pass():
+def test_a_closure_compiles_only_with_its_pass(monkeypatch):
     """The scan is what lets the closure compile: with ``inline_closure_likes`` skipped for it, Numba refuses it."""
     from numba.core.errors import NumbaError
 
-    g = numba.njit(cache=False)(fresh(_closure))
-    assert g(4) == _closure(4)
-    saved = _passes.needs_closure_inlining
-    try:
-        _passes.needs_closure_inlining = lambda func_ir: False
-        try:
-            numba.njit(cache=False)(fresh(_closure))(4)
-        except NumbaError:
-            pass
-        else:
-            raise AssertionError("a closure compiled without inline_closure_likes")
-    finally:
-        _passes.needs_closure_inlining = saved
+    assert numba.njit(cache=False)(fresh(_closure))(4) == _closure(4)
+    monkeypatch.setattr(_passes, "needs_closure_inlining", lambda func_ir: False)
+    with pytest.raises(NumbaError):
+        numba.njit(cache=False)(fresh(_closure))(4)
+
+
+def test_each_statement_lists_numbas_variables_in_numbas_order():
+    """kernels/_irvars.py against Numba's own listing, for every statement and expression of the cases' IR, and for
+    instructions of classes that list their variables their own way."""
+    from numba.core.compiler import run_frontend
+
+    numba_own = ir.Inst._rec_list_vars.__wrapped__
+
+    def same(inst):
+        ours, own = inst.list_vars(), numba_own(inst, inst.__dict__ if isinstance(inst, ir.Stmt) else inst._kws)
+        if type(inst).list_vars in (ir.Stmt.list_vars, ir.Expr.list_vars):
+            assert [id(v) for v in ours] == [id(v) for v in own], inst
+
+    checked = 0
+    for f, _args, _nrt in CASES:
+        for block in run_frontend(fresh(f)).blocks.values():
+            for stmt in block.body:
+                same(stmt)
+                checked += 1
+                if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr):
+                    same(stmt.value)
+    assert checked > 100
+
+    class Own(ir.Stmt):  # a statement with its own helper: asked, not walked
+        def __init__(self, var, loc):
+            self.var, self.loc = var, loc
+
+        def _rec_list_vars(self, val):
+            return [self.var, self.var]
+
+    scope = ir.Scope(None, ir.Loc("f", 1))
+    x, y = scope.define("x", scope.loc), scope.define("y", scope.loc)
+    nested = ir.Assign(ir.Expr.build_tuple([x, y], scope.loc), y, scope.loc)
+    assert ir.Assign(Own(x, scope.loc), y, scope.loc).list_vars() == [x, x, y]  # (value, then target)
+    assert nested.list_vars() == [x, y, y] == numba_own(nested, nested.__dict__)
 
 
 def test_an_unknown_rewrite_runs_the_pass(monkeypatch):
@@ -211,7 +240,9 @@ def test_an_unknown_rewrite_runs_the_pass(monkeypatch):
 
     empty = SimpleNamespace(blocks={})
     assert not _passes.needs_typed_rewrites(empty, {})
-    monkeypatch.setitem(rewrite_registry.rewrites, "after-inference", [*rewrite_registry.rewrites["after-inference"], Other])
+    monkeypatch.setitem(
+        rewrite_registry.rewrites, "after-inference", [*rewrite_registry.rewrites["after-inference"], Other]
+    )
     assert _passes.needs_typed_rewrites(empty, {})
 
 
