@@ -46,34 +46,38 @@ def _kind(t: type) -> int:
     return k
 
 
-def _collect(val, out: list) -> None:
-    t = type(val)
-    k = _kinds.get(t) or _kind(t)
-    if k == _LEAF:
-        return
-    if k == _VAR:
-        out.append(val)
-    elif k == _STMT:
-        for v in val.__dict__.values():
-            _collect(v, out)
-    elif k == _EXPR:
-        for v in val._kws.values():
-            _collect(v, out)
-    elif k == _SEQ:
-        for v in val:
-            _collect(v, out)
-    elif k == _DICT:
-        for v in val.values():
-            _collect(v, out)
-    else:
-        out.extend(val.list_vars())
+def _values(val, k: int):
+    """The values Numba's rule walks in ``val`` of kind ``k`` (a container or a walked instruction)."""
+    if k == _STMT:
+        return val.__dict__.values()
+    if k == _EXPR:
+        return val._kws.values()
+    if k == _DICT:
+        return val.values()
+    return val
+
+
+def _collect(values, out: list) -> None:
+    """Append the variables in ``values`` to ``out``, in order (leaves and variables handled here, without a call)."""
+    kinds = _kinds
+    for v in values:
+        t = type(v)
+        k = kinds.get(t) or _kind(t)
+        if k == _LEAF:
+            continue
+        if k == _VAR:
+            out.append(v)
+        elif k == _ASK:
+            out.extend(v.list_vars())
+        else:
+            _collect(_values(v, k), out)
 
 
 def _rec_list_vars(self, val):
     """Numba's `Inst._rec_list_vars`: the variables in ``val`` (a variable, an instruction, a list, tuple or dict of
     them, nested), in order."""
     out: list = []
-    _collect(val, out)
+    _collect((val,), out)
     return out
 
 
