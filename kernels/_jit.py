@@ -187,7 +187,7 @@ def _memo_call_types() -> None:
 
 _memo_call_types()
 
-from kernels import _codegen, _gc, _indexing, _inline, _ranges, _variables  # noqa: E402
+from kernels import _codegen, _gc, _indexing, _inline, _irvars, _passes, _ranges, _variables  # noqa: E402
 from kernels._noalias import NoAliasDispatcher  # noqa: E402
 
 _gc.install()  # Python's full garbage collections held back while Numba compiles (kernels/_gc.py)
@@ -196,6 +196,8 @@ _inline.install()  # an inline='always' function's untyped IR made once, and cop
 _indexing.install()  # an array element access lowered in a few instructions (kernels/_indexing.py)
 _ranges.install()  # a loop over range(n) or range(a, b) lowered in a few instructions (kernels/_ranges.py)
 _variables.install()  # a variable without references stored and deleted without a drop (kernels/_variables.py)
+_irvars.install()  # the variables of an IR statement listed with less Python work (kernels/_irvars.py)
+_passes.install()  # two compiler passes skipped where the function's IR shows they would change nothing (kernels/_passes.py)
 
 
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
