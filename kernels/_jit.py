@@ -187,7 +187,7 @@ def _memo_call_types() -> None:
 
 _memo_call_types()
 
-from kernels import _codegen, _indexing, _inline, _ranges, _variables  # noqa: E402
+from kernels import _calls, _codegen, _indexing, _inline, _ranges, _variables  # noqa: E402
 from kernels._noalias import NoAliasDispatcher  # noqa: E402
 
 _codegen.install()  # each entry point's call tree optimized and made into machine code once (kernels/_codegen.py)
@@ -195,6 +195,7 @@ _inline.install()  # an inline='always' function's untyped IR made once, and cop
 _indexing.install()  # an array element access lowered in a few instructions (kernels/_indexing.py)
 _ranges.install()  # a loop over range(n) or range(a, b) lowered in a few instructions (kernels/_ranges.py)
 _variables.install()  # a variable without references stored and deleted without a drop (kernels/_variables.py)
+_calls.install()  # a call between kernel functions passes arrays and tuples whole (kernels/_calls.py)
 
 
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
