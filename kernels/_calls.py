@@ -122,7 +122,9 @@ def _decode_arguments(numba_decode):
         if not form.is_whole(func.function_type):
             return numba_decode(self, builder, argtypes, func)
         got = iter(self.get_arguments(func))
-        return [next(got) if passed else model.from_argument(builder, ()) for passed, model in zip(form.passed, form.models)]
+        return [
+            next(got) if passed else model.from_argument(builder, ()) for passed, model in zip(form.passed, form.models)
+        ]
 
     return decode_arguments
 
@@ -140,11 +142,49 @@ def _call_function(numba_call):
         excinfoptr = cgutils.alloca_once(builder, llir.PointerType(callconv.excinfo_t), name="excinfo")
         passed = [a for a, p in zip(args, form.passed) if p]
         code = builder.call(callee, [retvaltmp, excinfoptr, *passed], attrs=tuple(attrs or ()))
-        status = self._get_return_status(builder, code, builder.load(excinfoptr))
+        status = _status(builder, code, builder.load(excinfoptr))
         out = self.context.get_returned_value(builder, resty, builder.load(retvaltmp))
         return status, out
 
     return call_function
+
+
+class _Status(callconv.Status):
+    """Numba's status of a call (`CPUCallConv._get_return_status`) whose two tests its callers rarely read (an
+    exception already set in Python's state, a generator's end) are built where they are read, each time: the
+    return code they compare is defined wherever the status can be read (after the call)."""
+
+    @property
+    def is_python_exc(self):
+        return self._builder.icmp_signed("==", self.code, callconv.RETCODE_EXC)
+
+    @property
+    def is_stop_iteration(self):
+        return self._builder.icmp_signed("==", self.code, callconv.RETCODE_STOPIT)
+
+
+def _status(builder, code, excinfo) -> _Status:
+    """The status of a call that returned ``code``, with Numba's comparisons, but for the two `_Status` builds on
+    demand, and in its order (the pointer to the exception's description kept only for a user exception)."""
+    norm = builder.icmp_signed("==", code, callconv.RETCODE_OK)
+    none = builder.icmp_signed("==", code, callconv.RETCODE_NONE)
+    ok = builder.or_(norm, none)
+    err = builder.not_(ok)
+    is_user_exc = builder.icmp_signed(">=", code, callconv.RETCODE_USEREXC)
+    excinfo = builder.select(is_user_exc, excinfo, llir.Constant(callconv.excinfo_ptr_t, llir.Undefined))
+    status = _Status(code, ok, none, err, None, None, is_user_exc, excinfo)
+    status._builder = builder
+    return status
+
+
+def _return_status_propagate(self, builder, status) -> None:
+    """Numba's `CPUCallConv.return_status_propagate` without its load of this function's exception slot, which it
+    never used (`check_try_status` reads it for its other callers)."""
+    depth = builder.load(self._get_try_state(builder))
+    in_try = builder.icmp_unsigned(">", depth, depth.type(0))
+    builder.store(status.excinfoptr, self._get_excinfo_argument(builder.function))
+    with builder.if_then(builder.not_(in_try)):
+        self._return_errcode_raw(builder, status.code)
 
 
 def install() -> None:
@@ -156,4 +196,5 @@ def install() -> None:
     Conv.decorate_function = _decorate_function(Conv.decorate_function)
     Conv.decode_arguments = _decode_arguments(Conv.decode_arguments)
     Conv.call_function = _call_function(Conv.call_function)
+    Conv.return_status_propagate = _return_status_propagate
     Conv._sim_whole_args = True
