@@ -28,6 +28,8 @@ from numba.core import base, callconv, cgutils
 from numba.core.compiler import Flags
 from numba.core.datamodel.packer import _flatten
 
+_BYTE = llir.IntType(8)
+_PAD = True
 _WHOLE: dict[str, bool] = {}  # an ABI tag -> whether its functions take arguments whole
 _FORMS: dict = {}  # (data model manager, argument types) -> _Form
 
@@ -63,11 +65,14 @@ class _Form:
                 whole.append(value)
         self.whole = tuple(whole)
         self.differ = self.whole != self.flat
+        # one unused byte for each argument fewer than Numba's: LLVM's inliner weighs a call by its argument count
+        self.padding = (_BYTE,) * (len(self.flat) - len(self.whole)) if _PAD else ()
+        self.signature = self.whole + self.padding
 
     def is_whole(self, fnty) -> bool:
         """Whether a function of LLVM type ``fnty`` takes these arguments whole (its types are the whole ones and
         not also Numba's)."""
-        return self.differ and tuple(fnty.args[2:]) == self.whole
+        return self.differ and tuple(fnty.args[2:]) == self.signature
 
 
 def _form(context, argtypes) -> _Form:
@@ -87,7 +92,9 @@ def _declare_function(numba_declare):
             return numba_declare(self, module, fndesc)
         conv = self.call_conv
         resptr = conv.get_return_type(fndesc.restype)
-        fnty = llir.FunctionType(callconv.errcode_t, [resptr, llir.PointerType(callconv.excinfo_ptr_t), *form.whole])
+        fnty = llir.FunctionType(
+            callconv.errcode_t, [resptr, llir.PointerType(callconv.excinfo_ptr_t), *form.signature]
+        )
         fn = cgutils.get_or_insert_function(module, fnty, fndesc.mangled_name)
         self.apply_target_attributes(fn, fndesc.argtypes, fndesc.restype)
         conv.decorate_function(fn, fndesc.args, fndesc.argtypes, noalias=False)
@@ -104,9 +111,9 @@ def _decorate_function(numba_decorate):
         form = _form(self.context, fe_argtypes)
         if noalias or not form.is_whole(fn.function_type):
             return numba_decorate(self, fn, args, fe_argtypes, noalias=noalias)
-        names = iter(a for a, passed in zip(args, form.passed) if passed)
-        for value in self.get_arguments(fn):
-            value.name = "arg." + next(names)
+        names = [a for a, passed in zip(args, form.passed) if passed]
+        for value, name in zip(self.get_arguments(fn), names + ["pad"] * len(form.padding)):
+            value.name = "arg." + name
         for value, name in ((self._get_return_argument(fn), "retptr"), (self._get_excinfo_argument(fn), "excinfo")):
             value.name = name
             value.add_attribute("captures(none)")
@@ -140,7 +147,9 @@ def _call_function(numba_call):
         retvaltmp = cgutils.alloca_once(builder, retty)
         builder.store(cgutils.get_null_value(retty), retvaltmp)
         excinfoptr = cgutils.alloca_once(builder, llir.PointerType(callconv.excinfo_t), name="excinfo")
-        passed = [a for a, p in zip(args, form.passed) if p]
+        passed = [a for a, p in zip(args, form.passed) if p] + [llir.Constant(_BYTE, llir.Undefined)] * len(
+            form.padding
+        )
         code = builder.call(callee, [retvaltmp, excinfoptr, *passed], attrs=tuple(attrs or ()))
         status = _status(builder, code, builder.load(excinfoptr))
         out = self.context.get_returned_value(builder, resty, builder.load(retvaltmp))

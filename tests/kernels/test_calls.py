@@ -9,6 +9,7 @@ from collections import namedtuple
 
 import numpy as np
 import pytest
+from numba.core import codegen
 
 from kernels import _calls
 from kernels._jit import njit
@@ -127,14 +128,13 @@ def test_kernel_functions_take_arrays_whole_and_entry_points_flattened(monkeypat
     )
 
 
-def test_a_callee_declared_whole_has_one_argument_an_array(monkeypatch):
-    """The callee's LLVM signature: one argument for each array, tuple and bool (Numba's: one for each member)."""
+def test_a_callee_declared_whole_has_one_argument_an_array_and_numbas_count_of_arguments(monkeypatch):
+    """The callee's LLVM signature: one argument for each array (Numba's: one for each member), then unused bytes up
+    to Numba's count (LLVM's inliner weighs a call by its argument count)."""
     seen: dict[bool, list[str]] = {}
     for whole in (True, False):
         with monkeypatch.context() as m:
             built_ir: list[str] = []
-            from numba.core import codegen
-
             add = codegen.CPUCodeLibrary.add_ir_module
 
             def keep(self, module, add=add, built_ir=built_ir):
@@ -150,8 +150,9 @@ def test_a_callee_declared_whole_has_one_argument_an_array(monkeypatch):
         ]
     (whole_def,) = seen[True]
     (numba_def,) = seen[False]
-    assert len(re.findall(r'%"?arg\.', whole_def)) == 4  # small, big, flags, cube
-    assert len(re.findall(r'%"?arg\.', numba_def)) == 7 + 9 + 7 + 11  # each array's members: 1-D 7, 2-D 9, 3-D 11
+    members = 7 + 9 + 7 + 11  # small, big, flags, cube: 1-D 7 members, 2-D 9, 1-D 7, 3-D 11
+    assert len(re.findall(r'%"?arg\.(?!pad)', whole_def)) == 4
+    assert len(re.findall(r'%"?arg\.', whole_def)) == len(re.findall(r'%"?arg\.', numba_def)) == members
 
 
 def test_calls_passing_whole_values_build_fewer_instructions(monkeypatch):
@@ -187,3 +188,17 @@ def test_an_exception_raised_down_the_chain_reaches_python_as_from_numbas_conven
             assert run(a, b, False) == 4
             with pytest.raises(ValueError, match="must not be positive"):
                 run(a, b, True)
+
+
+def _normal(ir: str) -> str:
+    """Optimized IR with value and block names dropped, and each compile's version tag."""
+    ir = re.sub(r"B\d+v\d+B", "BvB", ir)
+    ir = re.sub(r'%"?[-\w.$]+"?', "%v", ir)
+    return re.sub(r"(?m)^[^ ;][^:]*:( +;.*)?$", "L:", ir)
+
+
+def test_a_chain_inlined_whole_optimizes_to_the_same_code_as_numbas_convention(monkeypatch):
+    _got, _a, _n, ir = _run(True, monkeypatch)
+    _got, _a, _n, ir_numba = _run(False, monkeypatch)
+    assert not re.search(r"call i32 @\"?_ZN\w*(6add_at|5total|4pick|4step)", ir)  # every kernel call inlined
+    assert _normal(ir) == _normal(ir_numba)
