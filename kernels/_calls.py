@@ -5,7 +5,8 @@ a 1-D array apart into its seven members (``extractvalue`` each, the shape and s
 into its elements, a bool widened to a byte, and the callee's prologue builds each value again (``insertvalue``s; a
 bool through a stack slot and a branch). In a Galleon search compile that was about 21 instructions a call (222
 calls) and 2,983 ``insertvalue``s in the prologues, each built by llvmlite in Python, written out as IR text and
-parsed again, before LLVM's first simplification folds them back (docs/dev/performance.md, "Calls").
+parsed again, before LLVM's first simplification folds them back (docs/dev/performance.md, "Calls between kernel
+functions pass arrays whole").
 
 Here, a function compiled with neither a CPython nor a C wrapper (every kernel function but the entry points,
 `numba.njit`'s internal subroutines: nothing calls it but compiled code) takes each argument that Numba would
@@ -13,6 +14,14 @@ flatten into more than one scalar, or change in type, as one LLVM value of the t
 array's structure, a tuple's, an ``i1``): the caller passes the value it holds, the callee uses the argument as it
 is. LLVM splits such an argument into registers as it split the scalars, and after inlining reads the members
 straight from the caller's values, as before. An argument of one scalar or of none is passed as Numba passes it.
+After the whole values the function takes unused byte arguments (``undef`` at each call: nothing built, no register
+set) up to Numba's count: LLVM's inliner credits a call 5 per argument and charges a callee 5 per argument of each
+call it makes, and without them it inlined less (Moor's `deal` and `discard_delta`, eleven Galleon calls); with them
+it inlines what it inlined under Numba's convention.
+
+The status of such a call is Numba's, but for the two tests its callers rarely read (an exception already set in
+Python's state, a generator's end), built only where read; and a call's error path (any call's) no longer loads the
+exception slot that Numba's `return_status_propagate` loaded and never used.
 
 Entry points keep Numba's convention: Python calls them through Numba's wrapper, and their ``noalias`` promise
 (kernels/_noalias.py) is an attribute on each flattened data pointer. Which convention a function has is read from
@@ -29,7 +38,6 @@ from numba.core.compiler import Flags
 from numba.core.datamodel.packer import _flatten
 
 _BYTE = llir.IntType(8)
-_PAD = True
 _WHOLE: dict[str, bool] = {}  # an ABI tag -> whether its functions take arguments whole
 _FORMS: dict = {}  # (data model manager, argument types) -> _Form
 
@@ -65,8 +73,8 @@ class _Form:
                 whole.append(value)
         self.whole = tuple(whole)
         self.differ = self.whole != self.flat
-        # one unused byte for each argument fewer than Numba's: LLVM's inliner weighs a call by its argument count
-        self.padding = (_BYTE,) * (len(self.flat) - len(self.whole)) if _PAD else ()
+        # one unused byte for each argument fewer than Numba's (module docstring: the inliner)
+        self.padding = (_BYTE,) * (len(self.flat) - len(self.whole))
         self.signature = self.whole + self.padding
 
     def is_whole(self, fnty) -> bool:
