@@ -187,7 +187,7 @@ def _memo_call_types() -> None:
 
 _memo_call_types()
 
-from kernels import _codegen, _gc, _indexing, _inline, _irvars, _passes, _ranges, _variables  # noqa: E402
+from kernels import _calls, _codegen, _gc, _indexing, _inline, _irvars, _passes, _ranges, _variables  # noqa: E402
 from kernels._noalias import NoAliasDispatcher  # noqa: E402
 
 _gc.install()  # Python's full garbage collections held back while Numba compiles (kernels/_gc.py)
@@ -198,6 +198,7 @@ _ranges.install()  # a loop over range(n) or range(a, b) lowered in a few instru
 _variables.install()  # a variable without references stored and deleted without a drop (kernels/_variables.py)
 _irvars.install()  # the variables of an IR statement listed with less Python work (kernels/_irvars.py)
 _passes.install()  # two compiler passes skipped where the function's IR shows they would change nothing (kernels/_passes.py)
+_calls.install()  # a call between kernel functions passes arrays and tuples whole (kernels/_calls.py)
 
 
 _FLAGS = dict(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
