@@ -25,6 +25,11 @@ Sets = Mapping[str, Any] | Sequence[str] | None
 # --- scenarios -------------------------------------------------------------------------------------------------------
 
 
+def texts(given: str | Sequence[str]) -> tuple[str, ...]:
+    """A list argument's texts: one text given alone is one item (``margins="seat_spread=1"``), not its letters."""
+    return (given,) if isinstance(given, str) else tuple(given)
+
+
 def set_texts(sets: Sets) -> list[str]:
     """Overrides as "NAME=VALUE" texts: a mapping {name: value} (each value written as TOML) or texts as given."""
     from sim.model.scenario import toml_value

@@ -22,6 +22,7 @@ from sim.api.basics import (
     Doc,
     Sets,
     set_texts,
+    texts,
 )
 
 # --- check -------------------------------------------------------------------------------------------------------
@@ -116,7 +117,7 @@ def check(
     baseline: Path | None = None,
     set: Sets = None,
     threads: int | None = None,
-    margins: Sequence[str] | None = None,
+    margins: Sequence[str] | str | None = None,
     ctx: RunContext | None = None,
     executor: Executor | None = None,
     log: Callable[[str], None] | None = None,
@@ -164,7 +165,7 @@ def check(
         baseline=baseline,
         sets=tuple(set_texts(set)) or None,
         threads=threads,
-        margins=None if margins is None else tuple(margins),
+        margins=None if margins is None else texts(margins),
     ).validate()
     overrides = parse_sets(("--set", list(o.sets)))
     ctx = ctx or RunContext(threads=o.threads)

@@ -154,7 +154,7 @@ def compare(
     chunk: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
-    margins: Mapping[str, float] | Sequence[str] | None = None,
+    margins: Mapping[str, float] | Sequence[str] | str | None = None,
     sample: int | None = None,
     rollouts: int | None = None,
     write: bool = False,
@@ -279,8 +279,11 @@ def compare(
     return Comparison(sa, sb, res, folder)
 
 
-def margin_texts(margins: Mapping[str, float] | Sequence[str]) -> tuple[str, ...]:
-    """``margins=`` as the CLI's "MEASURE=VALUE" texts: a mapping's items written so (as ``set=`` takes either)."""
+def margin_texts(margins: Mapping[str, float] | Sequence[str] | str) -> tuple[str, ...]:
+    """``margins=`` as the CLI's "MEASURE=VALUE" texts: a mapping's items written so (as ``set=`` takes either); one
+    text given alone is one margin."""
+    from sim.api.basics import texts
+
     if isinstance(margins, Mapping):
         return tuple(f"{k}={v}" for k, v in margins.items())
-    return tuple(margins)
+    return texts(margins)

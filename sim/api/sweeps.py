@@ -23,6 +23,7 @@ from sim.api.basics import (
     Sets,
     _executor_for,
     set_texts,
+    texts,
 )
 
 # --- sweep -------------------------------------------------------------------------------------------------------
@@ -80,7 +81,7 @@ def sweep(
     mode: str | None = None,
     games: int | None = None,
     seed: int | None = None,
-    measures: Sequence[str] | None = None,
+    measures: Sequence[str] | str | None = None,
     target: str | None = None,
     independent: bool | None = None,
     fresh: bool | None = None,
@@ -88,7 +89,7 @@ def sweep(
     chunk: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
-    margins: Sequence[str] | None = None,
+    margins: Sequence[str] | str | None = None,
     out: str | Path | None = None,
     ctx: RunContext | None = None,
     executor: Executor | None = None,
@@ -132,13 +133,13 @@ def sweep(
     """
     from sim.api.sweep import build, run_sweep
 
-    texts = [f"{k}={_values_text(v)}" for k, v in set.items()] if isinstance(set, Mapping) else set_texts(set)
+    sets = [f"{k}={_values_text(v)}" for k, v in set.items()] if isinstance(set, Mapping) else set_texts(set)
     o = SweepOptions.given(
-        sets=tuple(texts) or None,
+        sets=tuple(sets) or None,
         mode=mode,
         games=games,
         seed=seed,
-        measures=tuple(measures) if measures else None,
+        measures=texts(measures) if measures else None,
         target=target,
         independent=independent,
         fresh=fresh,
@@ -146,7 +147,7 @@ def sweep(
         chunk=chunk,
         workers=workers,
         scheduler=scheduler,
-        margins=None if margins is None else tuple(margins),
+        margins=None if margins is None else texts(margins),
     ).validate()
     sw = build(
         Path(scenario),

@@ -217,3 +217,21 @@ def test_a_scenario_field_stays_itself_beside_a_folder_argument():
     assert notebook.field_keyword(e, bound) == "scenario.players"
     missing = sim.ScenarioError("reports/x/summary.json: no such file")
     assert notebook.field_keyword(missing, inspect.signature(public.run).bind("x.toml", out="reports")) == "out"
+
+
+def test_one_text_given_alone_is_one_item_not_its_letters():
+    """`margins="seat_spread=1"` was read letter by letter ("margins: 's': expected KEY=VALUE") though help(sim.compare)
+    says margins takes "MEASURE=VALUE" texts."""
+    from sim.api.basics import texts
+    from sim.api.comparisons import margin_texts
+
+    assert margin_texts("seat_spread=1") == ("seat_spread=1",)
+    assert margin_texts(["seat_spread=1", "length.rounds=2"]) == ("seat_spread=1", "length.rounds=2")
+    assert texts("win.seat0") == ("win.seat0",)
+
+
+@pytest.mark.kernel  # the call loads a game's kernels before it refuses
+def test_a_bad_margin_given_alone_is_named_whole():
+    with pytest.raises(sim.OptionError) as e:
+        sim.compare(MOOR, set_b={"track_len": 30}, margins="bogus")
+    assert "'bogus'" in str(e.value) and e.value.field == "margins"
