@@ -30,7 +30,8 @@ def serve(
     reports: Annotated[
         Path | None,
         typer.Option(
-            help="the reports folder (default the project's reports/): jobs.sqlite and results go to its web/"
+            help="the reports folder (default the project's reports/; made if missing, in an existing folder): "
+            "jobs.sqlite and results go to its web/"
         ),
     ] = None,
     warm: Annotated[bool, typer.Option(help="load the Moor kernels in the worker at start")] = True,
@@ -51,6 +52,10 @@ def serve(
     from sim.web.config import Settings, token_from_env
     from sim.web.server import serve as run_server
 
+    if reports is not None:
+        refusal = reports_refusal(reports)
+        if refusal:
+            fail(refusal, 2)
     settings = Settings(
         host=host,
         port=port,
@@ -69,3 +74,13 @@ def serve(
         run_server(settings, say=lambda line: typer.echo(line, err=True))
     except SimError as e:  # the port in use: one line, before the server says where it listens
         fail(str(e))
+
+
+def reports_refusal(reports: Path) -> str | None:
+    """Why ``--reports`` cannot be the workbench's folder (a file, or a folder inside one that does not exist: a
+    misspelt path is refused, not made with all its parents), else None."""
+    if reports.exists() and not reports.is_dir():
+        return f"--reports {reports}: not a folder; give a folder for the workbench's jobs and results"
+    if not reports.exists() and not reports.parent.is_dir():
+        return f"--reports {reports}: {reports.parent} does not exist; give an existing folder or a new one inside one"
+    return None

@@ -361,3 +361,19 @@ def test_open_the_scenario_from_a_result_shows_its_changes_and_compare_needs_ano
     for other, words in (("", "other: choose the run to compare with"), ("k-self", "that is this run itself")):
         r = c.post("/r/k-self/compare", data={"other": other})
         assert r.status_code == 400 and words in text(r), text(r)
+
+
+def test_cli_refuses_a_reports_folder_inside_one_that_does_not_exist_and_makes_nothing(tmp_path):
+    """`sim serve --reports /nonexistent/dir` made /nonexistent/dir/web/jobs.sqlite and served an empty history."""
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+
+    missing = tmp_path / "nope" / "dir"
+    r = CliRunner().invoke(app, ["serve", "--reports", str(missing)])
+    assert r.exit_code == 2 and f"--reports {missing}: {missing.parent} does not exist" in r.output
+    assert not (tmp_path / "nope").exists()
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    r = CliRunner().invoke(app, ["serve", "--reports", str(a_file)])
+    assert r.exit_code == 2 and "not a folder" in r.output
