@@ -91,7 +91,7 @@ def skill_table(sc: Scenario, games: int | None = None) -> SkillTable:
     if chosen is not None:
         n, how = chosen, f"{SKILL_GAMES_KEY} = {chosen:,} in the scenario" if games is None else "as asked"
     elif sc.games >= target:
-        n, how = target, "a +/-1-point interval on a win rate (a verdict at that margin may need more)"
+        n, how = target, "enough for a ±1-point interval on a win rate; a verdict at that margin may need more"
     else:
         n, how = sc.games, f"the scenario's own {sc.games:,}: what it affords; a +/-1-point interval needs {target:,}"
     seats = tuple(Seat(learners[r].strategy, {}) for r in roles)

@@ -9,7 +9,9 @@ from sim.pages.points import Point
 from sim.stats.records import SummaryFigures
 
 # where the fidelity lines come from (the lines name no file: a repository path says nothing to a designer)
-FIDELITY_CAPTION = "Does the learned table tell a search table's story? (sim fidelity's run shipped with the policy)"
+FIDELITY_CAPTION = (
+    "Does the learned table tell a search table's story? (the fidelity run shipped with the learned policy)"
+)
 KIND_WORDS = {"unchanged": "unchanged", "changed": "changed", "cannot_tell": "cannot tell yet"}
 
 

@@ -112,7 +112,8 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
     ±1.0 points: about 34,000 more games would decide'; a "cannot tell yet" whose difference is
     significant after Holm says what is known: 'cannot tell yet whether it matters at ±1.0 points: B
     differs from A more than chance explains (p = 0.015 after Holm), but the difference is not shown beyond the
-    margin; about ...' (the words of the first-player advantage's verdict, `advantage_verdict`)."""
+    margin at the level Holm's correction leaves it (a wider interval than its own 95% one); about ...' (the words
+    of the first-player advantage's verdict, `advantage_verdict`)."""
     from sim.stats import verdict as V
 
     kind = r.get("verdict")
@@ -129,8 +130,8 @@ def verdict_text(r: dict, cat: catalogue.View | None = None) -> str:
     if r.get("significant"):  # a real difference, its size not yet past the margin: no verdict, but not nothing
         return (
             f"cannot tell yet whether it matters at ±{m}: B differs from A more than chance explains "
-            f"({fmt_p(r['p_holm'])} after Holm), but the difference is not shown beyond the margin"
-            + (f"; {said}" if said else "")
+            f"({fmt_p(r['p_holm'])} after Holm), but the difference is not shown beyond the margin at the level "
+            "Holm's correction leaves it (a wider interval than its own 95% one)" + (f"; {said}" if said else "")
         )
     return f"cannot tell yet at ±{m}" + (f": {said}" if said else "")
 

@@ -72,7 +72,8 @@ def verdict_words(key: str, head: dict | None, reference: str, strongest: str, s
     if head is not None and (played or MIN_GAMES_FOR_TESTS) < MIN_GAMES_FOR_TESTS:
         return (
             f"cannot tell yet: {played} games at skill are too few for the tests (they need at least "
-            f"{MIN_GAMES_FOR_TESTS}); {skill_key} = {MIN_GAMES_FOR_TESTS} or more in [scenario] plays more"
+            f"{MIN_GAMES_FOR_TESTS}); to play more, write {skill_key} = {MIN_GAMES_FOR_TESTS} or more under [scenario] in "
+            "the scenario file"
         )
     words = lf.skill_words(key, head, reference, strongest)
     if played:  # one table at skill, not a ladder's tables
@@ -85,7 +86,7 @@ def verdict_words(key: str, head: dict | None, reference: str, strongest: str, s
     # the ladder's words count the games "a table" would need; here it is the table at skill that would play them
     now = f", against the {played:,} played" if played else ""
     said = words.replace("games a table in all would decide", f"games at skill would decide{now}")
-    return f"{said}; {skill_key} = {_round_up(more)} in [scenario] plays them"
+    return f"{said}; to play them, write {skill_key} = {_round_up(more)} under [scenario] in the scenario file"
 
 
 def _round_up(n: int) -> int:

@@ -201,7 +201,7 @@ def report_line(words: str, key: str, f: dict, search: str, games: int) -> str:
     more_games (optional: files and summaries made before it was kept)}): whether the learned table's figure
     ``words`` matched the table of ``search`` (e.g. "search@64") over ``games`` games each, the difference said as
     search minus learned. "Learned players tell the same story as search@64 on first-player advantage: search
-    minus learned +0.20 points [-0.60, +1.00], within +/-2.00 points (2,000 games each).", "... differ from
+    minus learned +0.20 points [-0.60, +1.00], within ±2.00 points (2,000 games each).", "... differ from
     search@64 on game length: search minus learned +12.0 turns [+8.0, +16.0] (2,000 games each).", "Cannot tell
     yet whether ...: search minus learned +0.50 points [-2.10, +3.10] on 2,000 games each; about 9,000 games each
     would decide."."""
@@ -209,7 +209,7 @@ def report_line(words: str, key: str, f: dict, search: str, games: int) -> str:
     if f["kind"] == AGREES:
         return (
             f"Learned players tell the same story as {search} on {words}: {diff}, "
-            f"within +/-{amount(key, f['margin'], signed=False)} ({games:,} games each)."
+            f"within ±{amount(key, f['margin'], signed=False)} ({games:,} games each)."
         )
     if f["kind"] == DIFFERS:
         return f"Learned players differ from {search} on {words}: {diff} ({games:,} games each)."

@@ -463,7 +463,8 @@ def test_a_significant_shift_not_shown_beyond_its_margin_says_what_is_known():
     r.update(p_holm=0.015, verdict="cannot_tell", p_equiv_holm=0.8, more_games=33_412, n=8000)
     assert verdicts.compare_sentence(r, cat).endswith(
         "cannot tell yet whether it matters at ±1.0 points: B differs from A more than chance explains "
-        "(p = 0.015 after Holm), but the difference is not shown beyond the margin; about 34,000 more games would "
+        "(p = 0.015 after Holm), but the difference is not shown beyond the margin at the level Holm's correction "
+        "leaves it (a wider interval than its own 95% one); about 34,000 more games would "
         "decide"
     )
     res = {

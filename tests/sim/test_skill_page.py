@@ -22,7 +22,7 @@ SUMMARY = {
                 0.002,
                 0.0045,
                 "cannot tell yet at ±1.0 points: about 19,000 games at skill would decide, against the 4,000 played "
-                "(from weighted to learned); skill_games = 19000 in [scenario] plays them",
+                "(from weighted to learned); to play them, write skill_games = 19000 under [scenario] in the scenario file",
             ),
             "length_turns": _figure(
                 "game length (mean turns)",
@@ -40,8 +40,8 @@ def test_the_at_skill_point_says_each_figure_on_a_short_line_of_its_own():
     assert p.text == "At skill (learned at every seat, 4,000 games):"
     assert p.under == (
         "First-player advantage: +0.20 -> +0.45 points. Cannot tell yet at ±1.0 points: about 19,000 games at skill "
-        "would decide, against the 4,000 played (from weighted to learned). skill_games = 19000 in [scenario] plays "
-        "them.",
+        "would decide, against the 4,000 played (from weighted to learned). To play them, write skill_games = 19000 "
+        "under [scenario] in the scenario file.",
         "Game length: 111.6 -> 111.7 turns. Holds for skill: unchanged within ±2.2 turns from weighted to learned.",
     )
     assert md_points([p]) == ["- " + p.text] + ["  - " + x for x in p.under]

@@ -53,14 +53,15 @@ def test_a_small_difference_with_few_games_cannot_be_told_and_says_what_would_de
     more = -(-f["more_games"] // 1000)  # the games that would decide, rounded up to two digits as written
     assert re.fullmatch(
         r"cannot tell yet at ±1\.0 points: about [0-9,]+ games at skill would decide, against the 800 played "
-        rf"\(from weighted to learned\); skill_games = {more}000 in \[scenario\] plays them",
+        rf"\(from weighted to learned\); to play them, write skill_games = {more}000 under \[scenario\] in the "
+        r"scenario file",
         f["verdict"],
     ), f["verdict"]
     assert "(skill_games)" not in f["verdict"]  # a field name in brackets read as jargon (a fresh user)
     few = at_skill.compare(summary(20, 0.25, fair, 110.0), summary(20, 0.25, fair, 110.0), "learned")
     assert few["length_turns"]["verdict"] == (
-        "cannot tell yet: 20 games at skill are too few for the tests (they need at least 30); skill_games = 30 or "
-        "more in [scenario] plays more"
+        "cannot tell yet: 20 games at skill are too few for the tests (they need at least 30); to play more, write "
+        "skill_games = 30 or more under [scenario] in the scenario file"
     )
 
 

@@ -206,7 +206,7 @@ def test_report_lines_name_each_figure_and_its_verdict():
     lines = report_lines(_doc())
     assert lines == [
         "Learned players tell the same story as search@64 on first-player advantage: search minus learned +0.20 "
-        "points [-0.60, +1.00], within +/-2.00 points (2,000 games each).",
+        "points [-0.60, +1.00], within ±2.00 points (2,000 games each).",
         "Learned players differ from search@64 on game length (mean turns): search minus learned +12.0 turns [+8.0, "
         "+16.0] (2,000 games each).",
         "Cannot tell yet whether learned players tell search@64's story on seat spread: search minus learned +0.50 "
