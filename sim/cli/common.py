@@ -41,12 +41,13 @@ def interruptible(kept: str | Callable[[], str | None] | None = None) -> Iterato
         fail(str(e))
 
 
-def known_game(game: str | None):
-    """--game / GAME: one line and exit 2 for a game that does not exist, naming the games that do."""
+def known_game(game: str | None, field: str = "--game"):
+    """--game / GAME (``field``): one line naming the field and exit 2 for a game that does not exist, naming the
+    games that do."""
     from sim.model import registry
 
     if game is not None and game not in registry.names():
-        fail(registry.unknown_game(game), EXIT_USAGE)
+        fail(f"{field}: {registry.unknown_game(game)}", EXIT_USAGE)
 
 
 def in_range(name: str, v: int | None, lo: int = 1, hi: int | None = None, note: str = ""):

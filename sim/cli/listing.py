@@ -26,7 +26,7 @@ def list_(game: Annotated[str | None, typer.Argument(help="only this game")] = N
     from sim.model.params_table import named_value, part_of
     from sim.model.scenario import toml_value as tv  # values as a TOML file writes them: copy them into one
 
-    known_game(game)
+    known_game(game, "GAME")
     if game is None:
         games = registry.all_games()
     else:

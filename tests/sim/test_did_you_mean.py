@@ -85,8 +85,8 @@ def test_a_rollout_measure_without_its_timelines_gets_no_guess():
 @pytest.mark.parametrize(
     "args, says",
     [
-        (["list", "mooor"], "error: unknown game 'mooor'; did you mean 'moor'? allowed: "),
-        (["run-defaults", "--game", "mooor"], "error: unknown game 'mooor'; did you mean 'moor'? allowed: "),
+        (["list", "mooor"], "error: GAME: unknown game 'mooor'; did you mean 'moor'? allowed: "),
+        (["run-defaults", "--game", "mooor"], "error: --game: unknown game 'mooor'; did you mean 'moor'? allowed: "),
         (["train", "mooor"], "error: game: unknown game 'mooor'; did you mean 'moor'? allowed: "),
         (["ladder", "mooor"], "nor a scenario file; did you mean 'moor'?"),
     ],

@@ -219,7 +219,10 @@ def test_unknown_game_is_a_usage_error_naming_the_games(command):
     args = [command, "chess"] if command == "list" else [command, "--game", "chess"]
     r = cli.invoke(app, args)
     assert r.exit_code == EXIT_USAGE, r.output
-    assert one_error_line(r) == "error: unknown game 'chess'; allowed: galleon, moor, treasure_hunters, turnwall"
+    field = "GAME" if command == "list" else "--game"
+    assert (
+        one_error_line(r) == f"error: {field}: unknown game 'chess'; allowed: galleon, moor, treasure_hunters, turnwall"
+    )
 
 
 # --- 5. messages ------------------------------------------------------------------------------------------------------
