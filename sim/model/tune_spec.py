@@ -287,7 +287,8 @@ def _param(name: str, raw: Any, where: str, from_table: bool) -> Param:
 
 def _choices(name: str, vals: list[Any], where: str) -> Param:
     if len(vals) < 2:
-        raise TuneError(f"{where}: one choice; give two or more (a,b,c) or a range LO..HI")
+        given = f" ({toml_value(vals[0])})" if vals else ""
+        raise TuneError(f"{where}: one choice{given}; give two or more (a,b,c) or a range LO..HI")
     labels = [toml_value(v) for v in vals]
     for i, lab in enumerate(labels):
         if lab in labels[:i]:
