@@ -203,14 +203,16 @@ def one_line(s: dict) -> str:
 
 
 def md(df: pl.DataFrame) -> str:
+    """``df`` as a Markdown table, every cell whole (Polars cuts a string past ``fmt_str_lengths`` with "…": a
+    verdict's last words, the scenario line that plays more games, were lost)."""
     with pl.Config(
         tbl_formatting="MARKDOWN",
         tbl_hide_column_data_types=True,
         tbl_hide_dataframe_shape=True,
         tbl_rows=-1,
         tbl_cols=-1,
-        tbl_width_chars=400,
-        fmt_str_lengths=200,
+        tbl_width_chars=4000,
+        fmt_str_lengths=2000,
     ):
         return str(df)
 

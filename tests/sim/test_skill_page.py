@@ -69,3 +69,14 @@ def test_the_section_speaks_to_a_designer_not_in_field_names():
     assert skill_page.change_text("seat_spread", {"estimate": 0.01, "ci95": [0, 0.02]}) == (
         "none: judged against the fair share"
     )
+
+
+def test_a_markdown_table_keeps_every_cell_whole():
+    """The At-skill table's Markdown cut a 240-character verdict at 200 characters with "…" (Polars' string limit)."""
+    import polars as pl
+
+    from sim.pages.tables import md
+
+    long = "cannot tell yet at ±1.0 points: " + "x" * 200 + " under [scenario] in the scenario file"
+    out = md(pl.DataFrame({"figure": ["first-player advantage"], "verdict": [long]}))
+    assert long in out and "…" not in out
