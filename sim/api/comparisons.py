@@ -286,4 +286,8 @@ def margin_texts(margins: Mapping[str, float] | Sequence[str] | str) -> tuple[st
 
     if isinstance(margins, Mapping):
         return tuple(f"{k}={v}" for k, v in margins.items())
+    if not isinstance(margins, (str, Sequence)) or not all(isinstance(x, str) for x in margins):
+        raise OptionError(
+            f'margins: {margins!r} is not a margin; give {{measure: value}} or "MEASURE=VALUE" texts', field="margins"
+        )
     return texts(margins)

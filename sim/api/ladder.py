@@ -146,11 +146,11 @@ def ladder(
     game: str | Path,
     *,
     players: int | None = None,
-    strategies: Sequence[str] | None = None,
+    strategies: Sequence[str] | str | None = None,
     games: int | None = None,
     seed: int | None = None,
     balance_games: int | None = None,
-    margin: Sequence[str] | None = None,
+    margin: Sequence[str] | str | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     threads: int | None = None,
@@ -185,7 +185,7 @@ def ladder(
     from sim.play import runner
     from sim.play.provenance import provenance
 
-    ld = with_margins(build(game, players, strategies, games, seed, balance_games), margin)
+    ld = with_margins(build(game, players, rung_texts(strategies), games, seed, balance_games), margin)
     check_cluster(workers, scheduler)
     if chunk is not None and chunk < 1:
         raise LadderError(f"--chunk: {chunk} is out of range; allowed >= 1")
@@ -215,6 +215,23 @@ def ladder(
     return LadderResult(doc, folder, tuple(played.played), tuple(played.reused))
 
 
+def rung_texts(strategies: Sequence[str] | str | None) -> list[str] | None:
+    """``strategies=`` as rung texts: a list as given, one text split as the command line's --strategies
+    ("random;weighted", "random,weighted"), not into its letters. Raises LadderError for an item that is not text."""
+    from sim.model.ladder_spec import split_rungs
+
+    if strategies is None:
+        return None
+    if isinstance(strategies, str):
+        return split_rungs(strategies)
+    bad = [x for x in strategies if not isinstance(x, str)]
+    if bad:
+        raise LadderError(
+            f"strategies: {bad[0]!r} is not a rung; give texts such as 'random' or 'planner:recall_own=0.5'"
+        )
+    return list(strategies)
+
+
 FIGURES = ("first_player_advantage", "seat_spread", "length_turns", "comeback", "last_at_half_wins")
 
 
@@ -223,10 +240,11 @@ def with_margins(ld: Ladder, margin: Sequence[str] | None) -> Ladder:
     for the length) of its balance verdicts. Raises LadderError naming a bad entry."""
     import dataclasses
 
+    from sim.api.basics import texts
     from sim.stats import verdict as V
 
     try:
-        m = V.parse_margins(list(margin or ()))
+        m = V.parse_margins(list(texts(margin or ())))
     except V.MarginError as e:
         raise LadderError(str(e)) from None
     for k in m:

@@ -82,5 +82,6 @@ def reports_refusal(reports: Path) -> str | None:
     if reports.exists() and not reports.is_dir():
         return f"--reports {reports}: not a folder; give a folder for the workbench's jobs and results"
     if not reports.exists() and not reports.parent.is_dir():
-        return f"--reports {reports}: {reports.parent} does not exist; give an existing folder or a new one inside one"
+        why = "is a file" if reports.parent.exists() else "does not exist"
+        return f"--reports {reports}: {reports.parent} {why}; give an existing folder or a new one inside one"
     return None

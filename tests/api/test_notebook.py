@@ -235,3 +235,28 @@ def test_a_bad_margin_given_alone_is_named_whole():
     with pytest.raises(sim.OptionError) as e:
         sim.compare(MOOR, set_b={"track_len": 30}, margins="bogus")
     assert "'bogus'" in str(e.value) and e.value.field == "margins"
+
+
+def test_ladder_strategies_given_as_one_text_are_split_as_the_command_line_splits_them():
+    """`sim.ladder("moor", strategies="random,weighted")` failed with "unknown strategy 'r'": the text was read as
+    its letters."""
+    from sim.api.ladder import rung_texts
+
+    assert rung_texts("random,weighted") == ["random", "weighted"]
+    assert rung_texts("random;planner:recall_own=0.5,recall_table=0.5") == [
+        "random",
+        "planner:recall_own=0.5,recall_table=0.5",
+    ]
+    assert rung_texts(["random", "weighted"]) == ["random", "weighted"]
+    with pytest.raises(sim.LadderError) as e:
+        rung_texts(["random", 5])
+    assert e.value.field == "strategies" and "5 is not a rung" in str(e.value)
+
+
+@pytest.mark.parametrize("bad", [5, [1, 2], None.__class__])
+def test_margins_that_are_not_texts_or_a_mapping_are_one_line_naming_margins(bad):
+    from sim.api.comparisons import margin_texts
+
+    with pytest.raises(sim.OptionError) as e:
+        margin_texts(bad)
+    assert e.value.field == "margins" and "is not a margin" in str(e.value)

@@ -377,3 +377,5 @@ def test_cli_refuses_a_reports_folder_inside_one_that_does_not_exist_and_makes_n
     a_file.write_text("x")
     r = CliRunner().invoke(app, ["serve", "--reports", str(a_file)])
     assert r.exit_code == 2 and "not a folder" in r.output
+    r = CliRunner().invoke(app, ["serve", "--reports", str(a_file / "sub")])
+    assert r.exit_code == 2 and f"{a_file} is a file" in r.output
