@@ -247,37 +247,16 @@ def test_an_unknown_rewrite_runs_the_pass(monkeypatch):
 
 
 PROBE = textwrap.dedent("""
-    import io, contextlib
-    import kernels._jit  # noqa: F401
-    from kernels import _passes
-    from numba.core.typed_passes import NopythonRewrites
-    from numba.core.untyped_passes import InlineClosureLikes
+    import collections
+
+    import pytest
+
     from sim.model.scenario import load
     from sim.play import runner
+    from tests.kernels.test_passes import _watch
 
-    def text(state, typed):
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            state.func_ir.dump()
-        out = buf.getvalue()
-        if typed:
-            out += repr(sorted(map(str, state.typemap.items()))) + repr(sorted(map(str, state.calltypes.items())))
-        return out
-
-    counts = {}
-    def watch(owner, scan, typed):
-        run_pass = owner.run_pass.__wrapped__
-        def run(self, state):
-            needed = scan(state)
-            before = text(state, typed)
-            out = run_pass(self, state)
-            changed = text(state, typed) != before
-            key = (owner._name, needed, changed)
-            counts[key] = counts.get(key, 0) + 1
-            return out
-        owner.run_pass = run
-    watch(InlineClosureLikes, lambda s: _passes.needs_closure_inlining(s.func_ir), False)
-    watch(NopythonRewrites, lambda s: _passes.needs_typed_rewrites(s.func_ir, s.typemap), True)
+    log = []
+    _watch(pytest.MonkeyPatch(), log)  # (the process ends: nothing to undo)
 
     from numba.core import ir
     ours = ir.Inst._rec_list_vars
@@ -290,6 +269,7 @@ PROBE = textwrap.dedent("""
     ir.Inst._rec_list_vars = both
 
     runner.play_chunk(load("scenarios/moor/4p.toml"), 0, 1)
+    counts = collections.Counter((name, needed, changed) for name, _function, needed, changed in log)
     for key in sorted(counts):
         print(*key, counts[key])
     print("list_vars", *listed, "-")
