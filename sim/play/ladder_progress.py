@@ -136,12 +136,12 @@ def time_left(tables: Sequence[TableClock], since_s: float = 0.0) -> Left:
         r = spg[t.index]
         if r is None:
             untimed[t.top] = untimed.get(t.top, 0) + 1
-            r = floor
-        share = left * r
+        share = left * (floor if r is None else r)
         if t is playing:
             share = max(0.0, share - since_s)
         total += share
-        floor_s += share if spg[t.index] is None else 0.0
+        if r is None:
+            floor_s += share
     return Left(total, tuple(untimed.items()), floor_s)
 
 
