@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sim.api import bench_arc, bench_web
+from sim.api import bench_arc, bench_learned, bench_web
 from sim.api.bench_c import C_PLAY_S, C_REPS, bench_cpu, c_ratio
+from sim.api.bench_compile import COMPILE_TARGET_CPU_S, cold_compiles
 from sim.model import registry
 from sim.model.paths import REPO
 from sim.model.registry import BenchSpec
@@ -96,45 +97,11 @@ def cold_compile(*paths: str) -> float:
         return _fresh_python(code, {"SIM_CACHE_ROOT": d})
 
 
-# issue 20: the cold compile of the default scenario of every game and mode (`BenchSpec.compiles`) <= 15 CPU s
-COMPILE_TARGET_CPU_S = 15
-
-
-def cold_compile_cpu(path: str, cpu: int | None = None) -> float:
-    """CPU seconds (user + system) of a fresh process with an empty cache that imports and plays the first game
-    of ``path``, pinned to ``cpu`` (`bench_cpu` by default) and with one OpenBLAS thread: the compile's cost, less
-    sensitive to a shared machine's load than wall time (a loaded machine still inflates it: compare figures taken
-    side by side)."""
-    import resource
-    import shutil
-
-    cpu = bench_cpu() if cpu is None else cpu
-    pin = ["taskset", "-c", str(cpu)] if shutil.which("taskset") else []
-    code = f"from sim.model.scenario import load; from sim.play import runner; runner.play_chunk(load({path!r}), 0, 1)"
-    with tempfile.TemporaryDirectory() as d:
-        env = dict(os.environ, SIM_CACHE_ROOT=d, OPENBLAS_NUM_THREADS="1")
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([*pin, sys.executable, "-c", code], check=True, cwd=REPO, env=env, capture_output=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-
-
 def compile_scenarios() -> list[str]:
     """Every scenario whose cold compile `make bench` reports: each game's and mode's default, then each game's
     search scenarios."""
     ranked = sorted((b for _, b in benched()), key=lambda b: b.compile_rank)
     return [p for b in ranked for p in b.compiles if (REPO / p).exists()] + search_scenarios()
-
-
-def cold_compiles(paths: Sequence[str], rounds: int = 2) -> dict[str, list[float]]:
-    """`cold_compile_cpu` of every scenario in ``paths``, ``rounds`` times, the rounds one after the other (every
-    scenario once, then again), so a change of the machine's load hits every scenario alike."""
-    out: dict[str, list[float]] = {p: [] for p in paths}
-    cpu = bench_cpu()
-    for _ in range(rounds):
-        for p in paths:
-            out[p].append(round(cold_compile_cpu(p, cpu), 2))
-    return out
 
 
 def first_game(path: str) -> float:
@@ -242,6 +209,10 @@ def run_all(games: int = 100_000, quick: bool = False) -> dict:
     res["search"] = [search_speed(p) for p in search_scenarios()]
     res["cold_compile_cpu_s"] = cold_compiles(compile_scenarios(), rounds=1 if quick else 2)
     res["cold_compile_pinned_cpu"] = bench_cpu()
+    defaults = [(p, b.targets) for _, b in benched() for p in b.compiles if (REPO / p).exists()]
+    res["learned"] = bench_learned.learned_figures(
+        defaults, reps=2 if quick else 3, rounds=1 if quick else 2, timing_s=0.2 if quick else bench_learned.TIMING_S
+    )
     timed = next((b for _, b in benched() if b.timelines), None)
     if timed is not None:  # one default scenario per game whose run share is shown (`BenchSpec.arc`)
         shares = tuple(b.arc for b in sorted((b for _, b in benched()), key=lambda b: b.arc_rank) if b.arc)
@@ -438,6 +409,8 @@ def render(res: dict) -> str:
         )
     if res.get("cold_compile_cpu_s"):
         lines.extend(render_compiles(res["cold_compile_cpu_s"], res.get("cold_compile_pinned_cpu")))
+    if res.get("learned"):
+        lines.extend(bench_learned.render_learned(res["learned"]))
     if "workbench" in res:
         lines.extend(bench_web.render_memory(res["workbench"]))
     if res.get("arc"):

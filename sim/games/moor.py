@@ -210,11 +210,16 @@ MEASURES = (
 )
 
 
-# `sim bench`: targets of issue 9 (games/s on 2 threads, cold compile s, warm start s); the start-up timings of the
-# shared machinery, the oracle and the C yardstick (sim.api.bench_c) are measured on Moor, and the sweep overhead
+# `sim bench`: targets of issue 9 (games/s on 2 threads, cold compile s, warm start s) and issue 38 (the learned
+# table's games/s on one thread); the start-up timings of the shared machinery, the oracle and the C yardstick (sim.api.bench_c) are measured on Moor, and the sweep overhead
 BENCH = BenchSpec(
     "scenarios/moor/4p.toml",
-    {"games_per_s_2_threads": 100_000, "cold_compile_s": 15, "first_game_warm_s": 2},
+    {
+        "games_per_s_2_threads": 100_000,
+        "cold_compile_s": 15,
+        "first_game_warm_s": 2,
+        "learned_games_per_s_1_thread": 8_000,
+    },
     rank=0,
     compile_rank=0,
     short="Moor",

@@ -232,7 +232,8 @@ class BenchSpec:
 
     scenario: the bench scenario, repository-relative: its games/s on 1 and 2 threads (kernel only, warm cache).
     targets: from the issues: ``games_per_s_2_threads``, and with ``startup`` ``cold_compile_s`` and
-        ``first_game_warm_s`` (None: no target set), in games/s and seconds.
+        ``first_game_warm_s`` (None: no target set), in games/s and seconds; ``learned_games_per_s_1_thread``: the
+        game's own floor for its table of learned players (sim.api.bench_learned; Moor's 8,000 of issue 38).
     rank: where its figures stand in the report (smallest first); compile_rank: where its ``compiles`` stand in the
         cold-compile table. Two ranks keep the report's order as it was before the games declared their figures.
     share: the share of `sim bench --games` a timing plays (a Galleon game costs ~50 Moor games: 20).
