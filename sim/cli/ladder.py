@@ -224,6 +224,10 @@ def summary_text(d: dict) -> str:
     if m:
         for c in m["cells"]:
             lines.append(f"  {c['row']} vs hunters {c['col']}: hunters win {100 * c['hunters_win_rate']:.1f}%")
+    from sim.stats.budget_steps import step_words
+
+    for s in (d.get("budget") or {}).get("steps", []):
+        lines.append(f"more budget: {step_words(s)}")
     for f in (d.get("balance") or {}).get("figures", {}).values():
         lines.append(f"{f['words']}: {f['skill']['verdict']}")
     if (d.get("balance") or {}).get("note"):

@@ -13,6 +13,7 @@ from typing import Any
 
 from sim.model.ladder_spec import Ladder
 from sim.play.ladder import TableGames
+from sim.stats import budget_steps
 from sim.stats import ladder_fit as lf
 from sim.stats.aggregate import WIN_UNITS
 from sim.stats.records import Estimate
@@ -174,6 +175,7 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
     if ld.mode == "asymmetric":
         doc["matrix"] = matrix(ld, tables)
     doc["budget"] = budget_families(ld, elo)
+    doc["budget"]["steps"] = budget_steps.steps(doc["budget"]["families"], names, doc.get("rating"), doc.get("team"))
     doc["balance"] = balance(ld, tables, elo, doc.get("team"))
     return doc
 

@@ -274,6 +274,21 @@ def _drawn(fn, d: dict, name: str) -> Markup | None:
     return templating.svg(scope_ids(svg, name)) if svg else None
 
 
+def _budget_steps(d: dict) -> list[dict]:
+    """The rows of "Does more search still pay?": each step from one budget to the next of a rung family."""
+    from sim.stats.budget_steps import step_words
+
+    return [
+        {
+            "from": s["small_rung"],
+            "to": s["large_rung"],
+            "verdict": s["verdict"],
+            "measured": step_words(s).split(": ", 1)[1],
+        }
+        for s in (d.get("budget") or {}).get("steps", [])
+    ]
+
+
 def render(d: dict) -> str:
     """The whole page (templates/ladder_page.html)."""
     prov = d.get("provenance", {})
@@ -288,6 +303,7 @@ def render(d: dict) -> str:
         team=_team(d),
         matrix=_matrix(d),
         budget_note=(d.get("budget") or {}).get("note", ""),
+        budget_steps=_budget_steps(d),
         balance=_balance(d),
         svg=_drawings(d),
         command=prov.get("command", ""),

@@ -81,6 +81,9 @@ def budget(d: dict) -> Any:
         ys = [p["elo"] for p in f["points"]]
         ax.plot(xs, ys, "o-", color=SEAT[k % len(SEAT)], label=f"{f['strategy']} ({f['param']})")
     ax.set_xscale("log")
+    ticks = sorted({p["value"] for f in fams for p in f["points"]})
+    ax.set_xticks(ticks, [f"{v:g}" for v in ticks])  # the budgets played, not powers of ten
+    ax.minorticks_off()
     ax.set_xlabel("budget")
     ax.set_ylabel("Elo")
     ax.legend()

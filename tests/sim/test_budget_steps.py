@@ -1,0 +1,96 @@
+"""Does more search still pay? (issue 38: a budget counts as converged only where doubling it no longer wins head to
+head): each step of a ladder's budget family judged on the ladder's own games."""
+
+from __future__ import annotations
+
+import pytest
+
+import sim
+from sim.stats import budget_steps as B
+from sim.stats.ladder_fit import wilson95
+
+NAMES = ["weighted", "search:budget=16", "search:budget=64"]
+FAMILY = [
+    {
+        "strategy": "search",
+        "param": "budget",
+        "points": [{"value": 16, "rung": NAMES[1], "elo": 100.0}, {"value": 64, "rung": NAMES[2], "elo": 150.0}],
+    }
+]
+
+
+def _rating(share: float, lo: float, hi: float) -> dict:
+    """A rated ladder's head-to-head block where rung 2 wins ``share`` [lo, hi] of its pairs against rung 1."""
+    nan = None
+    m = [[nan, 0.3, 0.2], [0.7, nan, 1 - share], [0.8, share, nan]]
+    low = [[nan] * 3, [nan] * 3, [nan, lo, nan]]
+    high = [[nan] * 3, [nan] * 3, [nan, hi, nan]]
+    pairs = [[0, 10, 10], [10, 0, 400], [10, 400, 0]]
+    return {"head_to_head": {"matrix": m, "ci_low": low, "ci_high": high, "pairs": pairs}}
+
+
+@pytest.mark.parametrize(
+    ("share", "lo", "hi", "verdict"),
+    [
+        (0.62, 0.57, 0.67, "still pays"),  # the interval above even
+        (0.505, 0.48, 0.529, "converged"),  # within 50 +/- 3 points
+        (0.51, 0.46, 0.56, "cannot tell yet"),  # holds even, wider than the margin
+        (0.41, 0.36, 0.46, "pays less"),
+    ],
+)
+def test_a_budget_step_is_converged_only_where_its_head_to_head_interval_lies_within_the_margin(share, lo, hi, verdict):
+    (s,) = B.steps(FAMILY, NAMES, _rating(share, lo, hi), None)
+    assert (s["small"], s["large"], s["measure"], s["verdict"]) == (16, 64, "head_to_head", verdict)
+    assert s["value"] == share and s["ci95"] == [lo, hi] and s["pairs"] == 400  # the larger budget's row
+
+
+def test_a_step_in_words_names_the_budgets_the_share_and_the_verdict():
+    (s,) = B.steps(FAMILY, NAMES, _rating(0.505, 0.48, 0.529), None)
+    assert B.step_words(s) == (
+        "search budget 16 -> 64: the larger wins 50.5% [48.0, 52.9] of 400 decided pairs against the smaller: "
+        "converged (within 50 ± 3 points)"
+    )
+    (s,) = B.steps(FAMILY, NAMES, _rating(0.51, 0.46, 0.56), None)
+    assert B.verdict_words(s) == "cannot tell yet (converged needs the interval within 50 ± 3 points)"
+
+
+def test_two_budgets_that_never_met_cannot_tell():
+    r = _rating(0.5, 0.4, 0.6)
+    r["head_to_head"]["matrix"][2][1] = None
+    (s,) = B.steps(FAMILY, NAMES, r, None)
+    assert s["verdict"] == "cannot tell yet" and "never met" in B.step_words(s)
+
+
+def test_newcombes_interval_gives_his_published_example():
+    """Newcombe (1998), Statistics in Medicine 17:873, table II example (a): 56/70 - 48/80, method 10: 0.0524 to
+    0.3339."""
+    lo, hi = B.newcombe(0.8, list(wilson95(56, 70)), 0.6, list(wilson95(48, 80)))
+    assert round(lo, 4) == 0.0524 and round(hi, 4) == 0.3339
+
+
+def _team(rate: float, n: int, rung: str) -> dict:
+    return {"rung": rung, "win_rate": rate / n, "ci95": list(wilson95(rate, n)), "games": n}
+
+
+def test_a_cooperative_ladder_judges_each_step_by_the_team_win_rates():
+    team = [_team(3300, 10_000, NAMES[1]), _team(4500, 10_000, NAMES[2])]
+    (s,) = B.steps(FAMILY, NAMES, None, team)
+    assert s["measure"] == "team_win_rate" and s["verdict"] == "still pays"
+    assert abs(s["value"] - 0.12) < 1e-12 and s["ci95"][0] > 0
+    same = [_team(4000, 40_000, NAMES[1]), _team(4010, 40_000, NAMES[2])]
+    (s,) = B.steps(FAMILY, NAMES, None, same)
+    assert s["verdict"] == "converged" and "team win rate +0.03 points" in B.step_words(s)
+    assert B.steps(FAMILY, NAMES, None, None) == []
+
+
+@pytest.mark.kernel
+def test_a_ladder_with_two_search_budgets_says_whether_the_larger_still_pays(tmp_path):
+    r = sim.ladder(
+        "moor", players=2, strategies="weighted;search:budget=2;search:budget=8", games=40, seed=5, out=tmp_path / "ld"
+    )
+    (s,) = r.raw["budget"]["steps"]
+    names = [x["rung"] for x in r.raw["rating"]["ratings"]]
+    i, j = names.index("search:budget=2"), names.index("search:budget=8")
+    assert s["value"] == r.raw["rating"]["head_to_head"]["matrix"][j][i] and s["verdict"] in B.VERDICTS
+    page = (tmp_path / "ld" / "ladder.html").read_text()
+    assert "Does more search still pay?" in page and B.measured_words(s) in page
