@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from sim.model.policy import POLICY_FORMAT, policy_path
 from sim.model.registry import GameSpec, Learner, get
 from sim.model.values import out_of_range
 from sim.stats.policy_fit import Decisions, agreement, fit_softmax, loss
+
+if TYPE_CHECKING:
+    from sim.play.work import Executor
 
 EVAL_POINT = 1 << 40  # the strength games' stream point (apart from every training decision's)
 TRAIN_DEFAULTS = {"iterations": 4, "games": 40, "budget": 64, "eval_games": 20_000, "l2": 1e-3}
@@ -175,9 +179,12 @@ def train(
     threads: int = 1,
     install: bool = False,
     say: Callable[[str], None] = print,
+    executor: Executor | None = None,
 ) -> dict:
     """Run (or resume) expert iteration for ``cfg`` (module docstring); returns the report dict (also written to
-    ``out``/report.json and report.md). ``say``: progress lines."""
+    ``out``/report.json and report.md). ``say``: progress lines. ``executor``: where the training games are played
+    (`sim.play.distributed.executor`: a Dask cluster plays one game a task; default this process on ``threads``
+    threads); the weights are the same either way."""
     from sim.play import learn as L
 
     check_config(cfg)
@@ -238,7 +245,9 @@ def train(
                     f"with search at {cfg.budget} ({rate:.2f} games/s)"
                 )
 
-        data = L.collect(table, learner, cfg.seed, i, cfg.games, cfg.budget, rollout, threads, on_game)
+        data = L.collect(
+            table, learner, cfg.seed, i, cfg.games, cfg.budget, rollout, threads, on_game, executor=executor
+        )
         t_play = time.monotonic() - t0
         parts.append(data)
         alld = Decisions.concat(parts, feat.N_FEATURES)

@@ -35,6 +35,13 @@ def train(
     install: Annotated[
         bool, typer.Option(help="also write the policy as the game's shipped weights (kernels/<game>/policies/)")
     ] = False,
+    workers: Annotated[
+        int | None, typer.Option(help="play the training games on a Dask LocalCluster of N worker processes")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="play them on an existing Dask cluster (tcp://HOST:8786; default: $DASK_SCHEDULER_ADDRESS)"),
+    ] = None,
 ):
     """Train a game's learned player by expert iteration.
 
@@ -46,11 +53,14 @@ def train(
     the same command again after Ctrl-C to carry on. The trained policy is
     written to the --out folder (policy.json); --install also makes it the
     game's shipped weights (kernels/<game>/policies/, a change to the
-    repository: retrain after a rules change, then commit it).
+    repository: retrain after a rules change, then commit it). --workers N or
+    --scheduler plays the training games on Dask (one task a game): the same
+    weights as in this process.
 
     Example:
 
         sim train moor --seed 1 --iterations 4 --games 40 --budget 64
+        sim train moor --seed 1 --iterations 4 --games 40 --budget 64 --workers 2
     """
     from sim.api.train import TrainConfig, TrainError
     from sim.api.train import train as run
@@ -63,8 +73,13 @@ def train(
         cfg = TrainConfig(game, learner.role, seed, iterations, games, budget, eval_games, l2)
         if threads < 1:
             raise TrainError(out_of_range("--threads", threads, 1))
-        with interruptible("the iterations finished so far are kept in the checkpoint: run the same command to go on"):
-            run(cfg, out, threads, install, say=lambda line: typer.echo(line, err=True))
+        from sim.api.train import check_config
+        from sim.cli.sweep import cluster
+
+        check_config(cfg)  # before a cluster starts
+        kept = "the iterations finished so far are kept in the checkpoint: run the same command to go on"
+        with interruptible(kept), cluster(workers, scheduler, 1) as ex:
+            run(cfg, out, threads, install, say=lambda line: typer.echo(line, err=True), executor=ex)
     except TrainError as e:
         fail(str(e), EXIT_USAGE)
     sys.stderr.flush()

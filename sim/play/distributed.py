@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.model.errors import SimError
 from sim.model.words import count
@@ -78,22 +78,48 @@ class DaskExecutor:
     def map(self, units: Iterable[Unit], ctx: RunContext | None = None) -> Iterator[tuple[Unit, UnitResult]]:
         """Play ``units`` on the workers, yielding (unit, result) as they complete (any order); the run's progress
         is told a unit's games when it comes back, and its cancel flag is looked at every 0.05 s while waiting."""
+        ctx = ctx or RunContext()
+
+        def submit(u: Unit):
+            self.warm(u)
+            return self.client.submit(play_unit, u, pure=False)
+
+        for u, res in self._windowed((replace(u, threads=self.threads) for u in units), submit, ctx):
+            if ctx.progress is not None:
+                ctx.progress(u.n)
+            yield u, res
+
+    def calls(
+        self, fn: Callable[..., Any], args: Iterable[tuple], ctx: RunContext | None = None
+    ) -> Iterator[tuple[int, Any]]:
+        """``fn(*a)`` for each ``a`` of ``args`` as Dask tasks (``fn`` pure and importable: a task retried on another
+        worker returns the same), at most ``window`` a worker in flight; yields (index in ``args``, result) as they
+        complete, in any order. Ctrl-C or ``ctx``'s cancel stops the wait and cancels what is still queued."""
+
+        def submit(item: tuple[int, tuple]):
+            return self.client.submit(fn, *item[1], pure=False)
+
+        for (i, _), res in self._windowed(enumerate(args), submit, ctx or RunContext()):
+            yield i, res
+
+    def _windowed(
+        self, items: Iterable[Any], submit: Callable[[Any], Any], ctx: RunContext
+    ) -> Iterator[tuple[Any, Any]]:
+        """(item, result) of each of ``items`` as its task (``submit(item)``: a future) completes, at most
+        ``window`` a worker in flight; what is still queued is cancelled when the caller stops or fails."""
         from distributed import as_completed
 
-        ctx = ctx or RunContext()
-        todo = iter(units)
+        todo = iter(items)
         cap = max(1, self.window * max(1, self.workers))
         ac = as_completed()
         live = {}
 
         def submit_next() -> bool:
-            u = next(todo, None)
-            if u is None:
+            item = next(todo, None)
+            if item is None:
                 return False
-            u = replace(u, threads=self.threads)
-            self.warm(u)
-            f = self.client.submit(play_unit, u, pure=False)
-            live[f.key] = (f, u)
+            f = submit(item)
+            live[f.key] = (f, item)
             ac.add(f)
             return True
 
@@ -102,13 +128,11 @@ class DaskExecutor:
                 pass
             while live:
                 f = _next_done(ac, ctx)
-                _, u = live.pop(f.key)
+                _, item = live.pop(f.key)
                 res = f.result()
                 f.release()
                 submit_next()
-                if ctx.progress is not None:
-                    ctx.progress(u.n)
-                yield u, res
+                yield item, res
         finally:
             for f, _ in live.values():
                 f.cancel()

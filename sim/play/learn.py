@@ -26,6 +26,7 @@ import numpy as np
 
 from sim.model.registry import Learner
 from sim.model.scenario import Scenario
+from sim.play.work import Executor
 from sim.stats.metrics import wilson
 from sim.stats.policy_fit import Decisions
 
@@ -230,13 +231,25 @@ def collect(
     threads: int = 1,
     on_game: Callable[[int], None] | None = None,
     stop: Callable[[], None] | None = None,
+    executor: Executor | None = None,
 ) -> Decisions:
     """The search decisions of games 0 .. ``games`` - 1 of ``iteration``, in game order (the same for any
-    ``threads``); game g is played on table ``sc[g % len(sc)]`` with its rollout rows ``rollout[g % len(sc)]`` (one
-    table and its rows: every game on it); ``on_game(done)`` after each game, ``stop()`` (raising
-    KeyboardInterrupt) checked between games."""
+    ``threads`` or ``executor``); game g is played on table ``sc[g % len(sc)]`` with its rollout rows
+    ``rollout[g % len(sc)]`` (one table and its rows: every game on it); ``on_game(done)`` after each game,
+    ``stop()`` (raising KeyboardInterrupt) checked between games. ``executor`` with workers (a Dask cluster,
+    `sim.play.distributed`): one task a game on its workers, put back in game order (``threads`` unused)."""
     scs = sc if isinstance(sc, list) else [sc]
     rolls = rollout if isinstance(rollout, list) else [rollout]
+    if executor is not None and executor.workers:
+        calls = ((scs[g % len(scs)], learner, seed, iteration, g, budget, rolls[g % len(scs)]) for g in range(games))
+        got: dict[int, Decisions] = {}
+        for g, d in executor.calls(play_training_game, calls):
+            got[g] = d
+            if stop is not None:
+                stop()
+            if on_game is not None:
+                on_game(len(got))
+        return Decisions.concat([got[g] for g in range(games)], learner.module().N_FEATURES)
     done = [0]
     halt = threading.Event()  # set by the main thread on Ctrl-C: every thread stops before its next game
 

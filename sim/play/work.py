@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -283,12 +283,24 @@ class Executor(Protocol):
 
     description: str
 
+    @property
+    def workers(self) -> int:
+        """The workers that play (0: this process)."""
+        ...
+
     def unit_threads(self, ctx: RunContext | None = None) -> int:
         """The Numba threads each unit uses."""
         ...
 
     def map(self, units: Iterable[Unit], ctx: RunContext | None = None) -> Iterator[tuple[Unit, UnitResult]]:
         """Play ``units``, yielding (unit, result) pairs (in any order: callers merge by ``Unit.index``)."""
+        ...
+
+    def calls(
+        self, fn: Callable[..., Any], args: Iterable[tuple], ctx: RunContext | None = None
+    ) -> Iterator[tuple[int, Any]]:
+        """``fn(*a)`` for each ``a`` of ``args`` (a pure function), yielding (index in ``args``, result) pairs in any
+        order (`sim train`'s games)."""
         ...
 
 
@@ -313,6 +325,15 @@ class InProcess:
         for u in units:
             u = replace(u, threads=t)
             yield u, play_unit(u, ctx)
+
+    def calls(
+        self, fn: Callable[..., Any], args: Iterable[tuple], ctx: RunContext | None = None
+    ) -> Iterator[tuple[int, Any]]:
+        """``fn(*a)`` for each ``a`` of ``args``, one after the other in this process (lazily), with its index;
+        ``ctx``'s cancel and a pending Ctrl-C are looked at before each call."""
+        for i, a in enumerate(args):
+            runner.check_stop(ctx)
+            yield i, fn(*a)
 
     def close(self) -> None:
         pass

@@ -185,3 +185,25 @@ def test_a_malformed_scheduler_variable_is_one_line_naming_the_variable(monkeypa
     with pytest.raises(distributed.ExecutionError, match=r"^\$DASK_SCHEDULER_ADDRESS: 'foo' is not an address"):
         with distributed.executor():
             pass
+
+
+def test_training_on_dask_workers_gives_the_weights_of_this_process(dask_ex, tmp_path):
+    """`sim train --workers`: the training games as one Dask task each, put back in game order: the same decisions,
+    weights and strength as in this process (issue 38: training scales on a Dask cluster, reproducibly)."""
+    from sim.api.train import TrainConfig, train
+
+    cfg = TrainConfig("moor", "player", 5, 2, 3, 8, 200, 1e-3)
+    here = train(cfg, tmp_path / "here", threads=1, say=lambda _s: None)
+    lines: list[str] = []
+    there = train(cfg, tmp_path / "dask", threads=1, say=lines.append, executor=dask_ex)
+    assert [it["weights"] for it in there["iterations"]] == [it["weights"] for it in here["iterations"]]
+    assert [it["decisions"] for it in there["iterations"]] == [it["decisions"] for it in here["iterations"]]
+    assert [it["strength"] for it in there["iterations"]] == [it["strength"] for it in here["iterations"]]
+    assert any("3/3 games" in x for x in lines)
+
+
+def test_calls_in_this_process_and_on_dask_give_each_result_with_its_index(dask_ex):
+    args = [(i, 3) for i in range(7)]
+    want = {i: pow(*a) for i, a in enumerate(args)}
+    assert dict(dask_ex.calls(pow, args)) == want
+    assert dict(distributed.InProcess().calls(pow, args)) == want
