@@ -25,9 +25,34 @@ Sets = Mapping[str, Any] | Sequence[str] | None
 # --- scenarios -------------------------------------------------------------------------------------------------------
 
 
-def texts(given: str | Sequence[str]) -> tuple[str, ...]:
-    """A list argument's texts: one text given alone is one item (``margins="seat_spread=1"``), not its letters."""
-    return (given,) if isinstance(given, str) else tuple(given)
+def texts(given: str | Sequence[str], field: str = "", example: str = "") -> tuple[str, ...]:
+    """A list argument's texts: one text given alone is one item (``margins="seat_spread=1"``), not its letters.
+    Raises OptionError naming ``field`` (the Python argument) and an ``example`` of what it takes where ``given``
+    is neither a text nor a list of texts (``margins=5``)."""
+    from sim.api.options import OptionError
+
+    if isinstance(given, str):
+        return (given,)
+    if isinstance(given, Sequence) and all(isinstance(x, str) for x in given):
+        return tuple(given)
+    like = f"; give {example}" if example else "; give a text or a list of texts"
+    raise OptionError(f"{field or 'argument'}: {given!r} is not text{like}", field=field or None)
+
+
+def margin_texts(
+    margins: Mapping[str, float] | Sequence[str] | str, field: str = "margins", key: str = "MEASURE"
+) -> tuple[str, ...]:
+    """``margins=`` as the CLI's "KEY=VALUE" texts: a mapping's items written so (as ``set=`` takes either); one
+    text given alone is one margin. Raises OptionError naming ``field`` for anything else (``margins=5``)."""
+    from sim.api.options import OptionError
+
+    if isinstance(margins, Mapping):
+        return tuple(f"{k}={v}" for k, v in margins.items())
+    if not isinstance(margins, (str, Sequence)) or not all(isinstance(x, str) for x in margins):
+        raise OptionError(
+            f'{field}: {margins!r} is not a margin; give {{{key.lower()}: value}} or "{key}=VALUE" texts', field=field
+        )
+    return texts(margins)
 
 
 def set_texts(sets: Sets) -> list[str]:

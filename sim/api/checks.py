@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 from sim.api.basics import (
     Doc,
     Sets,
+    margin_texts,
     set_texts,
-    texts,
 )
 
 # --- check -------------------------------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ def check(
         baseline=baseline,
         sets=tuple(set_texts(set)) or None,
         threads=threads,
-        margins=None if margins is None else texts(margins),
+        margins=None if margins is None else margin_texts(margins, key="FIGURE"),
     ).validate()
     overrides = parse_sets(("--set", list(o.sets)))
     ctx = ctx or RunContext(threads=o.threads)

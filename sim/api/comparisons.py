@@ -25,6 +25,7 @@ from sim.api.basics import (
     Sets,
     _executor_for,
     load,
+    margin_texts,
 )
 
 # --- compare -----------------------------------------------------------------------------------------------------
@@ -277,17 +278,3 @@ def compare(
     if folder is not None:
         core.write_comparison(res, folder, what or "--out")
     return Comparison(sa, sb, res, folder)
-
-
-def margin_texts(margins: Mapping[str, float] | Sequence[str] | str) -> tuple[str, ...]:
-    """``margins=`` as the CLI's "MEASURE=VALUE" texts: a mapping's items written so (as ``set=`` takes either); one
-    text given alone is one margin."""
-    from sim.api.basics import texts
-
-    if isinstance(margins, Mapping):
-        return tuple(f"{k}={v}" for k, v in margins.items())
-    if not isinstance(margins, (str, Sequence)) or not all(isinstance(x, str) for x in margins):
-        raise OptionError(
-            f'margins: {margins!r} is not a margin; give {{measure: value}} or "MEASURE=VALUE" texts', field="margins"
-        )
-    return texts(margins)

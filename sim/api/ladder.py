@@ -240,12 +240,13 @@ def with_margins(ld: Ladder, margin: Sequence[str] | None) -> Ladder:
     for the length) of its balance verdicts. Raises LadderError naming a bad entry."""
     import dataclasses
 
-    from sim.api.basics import texts
+    from sim.api.basics import margin_texts
+    from sim.api.options import OptionError
     from sim.stats import verdict as V
 
     try:
-        m = V.parse_margins(list(texts(margin or ())))
-    except V.MarginError as e:
+        m = V.parse_margins(list(margin_texts(margin or (), "margin", "FIGURE")))
+    except (V.MarginError, OptionError) as e:
         raise LadderError(str(e)) from None
     for k in m:
         if k not in FIGURES and not k.startswith("team_win_rate."):

@@ -22,6 +22,7 @@ from sim.api.basics import (
     Doc,
     Sets,
     _executor_for,
+    margin_texts,
     set_texts,
     texts,
 )
@@ -139,7 +140,7 @@ def sweep(
         mode=mode,
         games=games,
         seed=seed,
-        measures=texts(measures) if measures else None,
+        measures=texts(measures, "measures", "measure names such as 'first_player.win'") if measures else None,
         target=target,
         independent=independent,
         fresh=fresh,
@@ -147,7 +148,7 @@ def sweep(
         chunk=chunk,
         workers=workers,
         scheduler=scheduler,
-        margins=None if margins is None else texts(margins),
+        margins=None if margins is None else margin_texts(margins),
     ).validate()
     sw = build(
         Path(scenario),

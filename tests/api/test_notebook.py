@@ -222,8 +222,7 @@ def test_a_scenario_field_stays_itself_beside_a_folder_argument():
 def test_one_text_given_alone_is_one_item_not_its_letters():
     """`margins="seat_spread=1"` was read letter by letter ("margins: 's': expected KEY=VALUE") though help(sim.compare)
     says margins takes "MEASURE=VALUE" texts."""
-    from sim.api.basics import texts
-    from sim.api.comparisons import margin_texts
+    from sim.api.basics import margin_texts, texts
 
     assert margin_texts("seat_spread=1") == ("seat_spread=1",)
     assert margin_texts(["seat_spread=1", "length.rounds=2"]) == ("seat_spread=1", "length.rounds=2")
@@ -255,8 +254,25 @@ def test_ladder_strategies_given_as_one_text_are_split_as_the_command_line_split
 
 @pytest.mark.parametrize("bad", [5, [1, 2], None.__class__])
 def test_margins_that_are_not_texts_or_a_mapping_are_one_line_naming_margins(bad):
-    from sim.api.comparisons import margin_texts
+    from sim.api.basics import margin_texts
 
     with pytest.raises(sim.OptionError) as e:
         margin_texts(bad)
     assert e.value.field == "margins" and "is not a margin" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda: sim.sweep(MOOR, set={"track_len": [21, 22]}, margins=5), "margins"),
+        (lambda: sim.sweep(MOOR, set={"track_len": [21, 22]}, measures=5), "measures"),
+        (lambda: sim.check(MOOR, margins=5), "margins"),
+        (lambda: sim.ladder("moor", margin=5), "margin"),
+    ],
+)
+def test_a_list_argument_that_is_not_text_is_one_line_naming_it(call, field):
+    """`sim.sweep(margins=5)` and `sim.check(margins=5)` raised TypeError from deep inside; every list argument is
+    now checked where it is read (`sim.api.basics.texts` / `margin_texts`)."""
+    with pytest.raises(sim.SimError) as e:
+        call()
+    assert e.value.field == field and str(e.value).startswith(f"{field}: 5 is not ")
