@@ -49,6 +49,11 @@ class TrainError(ValueError):
     """A bad request (unknown game or role, a value out of range): one line naming the field and what is allowed."""
 
 
+class TrainOutError(TrainError):
+    """--out cannot hold the training run (a file, another kind of folder, a place that cannot be written): the
+    command line's exit code 3, as every command's refused --out."""
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """What a training run is (everything its weights depend on): game, role, seed, iterations, games per
@@ -126,15 +131,15 @@ TRAIN_FILES = {"checkpoint", "policy.json", "report.json", "report.md"}  # what 
 def prepare_out(out: Path) -> None:
     """Make ``out`` ready for a training run: new, empty, or a training folder (its checkpoint is resumed); a folder
     of other things (a scenarios folder, a report), a file, or a place that cannot be written is refused with one
-    line naming --out (TrainError), before any game is played."""
+    line naming --out (TrainOutError), before any game is played."""
     from sim.output.report import file_in_path
 
     if out.exists() and not out.is_dir():
-        raise TrainError(f"--out: {out} is a file; give a folder for the training run")
+        raise TrainOutError(f"--out: {out} is a file; give a folder for the training run")
     if out.is_dir():
         others = sorted(p.name for p in out.iterdir() if p.name not in TRAIN_FILES)
         if others:
-            raise TrainError(
+            raise TrainOutError(
                 f"--out: {out} exists and is not a training folder (it holds {', '.join(others[:3])}"
                 f"{', ...' if len(others) > 3 else ''}); give a new or empty folder"
             )
@@ -143,7 +148,7 @@ def prepare_out(out: Path) -> None:
     except OSError as e:
         blocker = file_in_path(out)
         where = f"{blocker} is a file, not a folder" if blocker is not None else f"cannot write in {out}"
-        raise TrainError(f"--out: {where} ({e.strerror or e}); give a folder that can be written") from None
+        raise TrainOutError(f"--out: {where} ({e.strerror or e}); give a folder that can be written") from None
 
 
 def default_out(cfg: TrainConfig) -> Path:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import EXIT_USAGE, fail, interruptible
+from sim.cli.common import EXIT_BAD_INPUT, EXIT_USAGE, fail, interruptible
 from sim.model.values import out_of_range
 
 
@@ -62,7 +62,7 @@ def train(
         sim train moor --seed 1 --iterations 4 --games 40 --budget 64
         sim train moor --seed 1 --iterations 4 --games 40 --budget 64 --workers 2
     """
-    from sim.api.train import TrainConfig, TrainError
+    from sim.api.train import TrainConfig, TrainError, TrainOutError
     from sim.api.train import train as run
 
     cfg = TrainConfig(game, role or "", seed, iterations, games, budget, eval_games, l2)
@@ -80,6 +80,8 @@ def train(
         kept = "the iterations finished so far are kept in the checkpoint: run the same command to go on"
         with interruptible(kept), cluster(workers, scheduler, 1) as ex:
             run(cfg, out, threads, install, say=lambda line: typer.echo(line, err=True), executor=ex)
+    except TrainOutError as e:
+        fail(str(e), EXIT_BAD_INPUT)  # as every command's refused --out
     except TrainError as e:
         fail(str(e), EXIT_USAGE)
     sys.stderr.flush()

@@ -35,3 +35,18 @@ def test_a_new_or_a_training_folder_is_taken(tmp_path):
 def test_an_unwritable_place_is_one_line():
     with pytest.raises(TrainError, match=r"^--out: cannot write in /proc/x"):
         prepare_out(Path("/proc/x"))
+
+
+def test_the_command_line_refuses_a_file_as_out_with_exit_3_as_every_command_does(tmp_path):
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+
+    f = tmp_path / "f"
+    f.write_text("x")
+    for argv in (
+        ["train", "moor", "--out", str(f)],
+        ["run", "scenarios/moor/4p.toml", "--games", "8", "--out", str(f)],
+    ):
+        r = CliRunner().invoke(app, argv)
+        assert r.exit_code == 3 and "--out: " in r.output and "is a file" in r.output, argv
