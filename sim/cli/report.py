@@ -88,7 +88,7 @@ def report(
         try:
             s = json.loads(src.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            fail(f"{src}: not valid JSON ({e})")
+            fail(f"{src}: not valid JSON ({e}); give a scenario .toml, a report folder or its summary.json")
         if not isinstance(s, dict) or s.get("schema") != 1 or "seats" not in s:
             fail(f"{src}: not a summary.json of schema 1 (written by sim run)")
         from sim.output.summary_check import problem

@@ -177,7 +177,7 @@ def test_sim_report_rejects_bad_input(tmp_path):
     bad.write_text("{not json")
     r = CliRunner().invoke(app, ["report", str(bad)])
     assert r.exit_code == 3
-    assert "not valid JSON" in r.output
+    assert "not valid JSON" in r.output and "give a scenario .toml, a report folder or its summary.json" in r.output
     (tmp_path / "other.json").write_text(json.dumps({"schema": 99}))
     r = CliRunner().invoke(app, ["report", str(tmp_path / "other.json")])
     assert r.exit_code == 3 and "schema 1" in r.output
