@@ -549,3 +549,15 @@ def test_compare_help_lists_the_a_and_b_options_together():
     assert rule == list(range(rule[0], rule[0] + len(rule))), shown
     arc = [shown.index(o) for o in ("--arc", "--sample", "--rollouts")]
     assert arc == list(range(arc[0], arc[0] + 3)), shown
+
+
+def test_help_names_option_types_in_plain_words():
+    """Typer 0.29 wrote `<bool>` beside every flag and `<list[str]>` beside --set: a flag now shows no type, a
+    repeatable option its item's type, a text option `<text>`."""
+    import re
+
+    r = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "160"})
+    assert r.exit_code == 0
+    assert "<bool>" not in r.output and "<list[" not in r.output and "<str>" not in r.output
+    assert re.search(r"--set\s+<text>", r.output) and re.search(r"--games\s+<int>", r.output)
+    assert re.search(r"--per-game\s+also write", r.output)
