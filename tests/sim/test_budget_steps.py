@@ -94,3 +94,25 @@ def test_a_ladder_with_two_search_budgets_says_whether_the_larger_still_pays(tmp
     assert s["value"] == r.raw["rating"]["head_to_head"]["matrix"][j][i] and s["verdict"] in B.VERDICTS
     page = (tmp_path / "ld" / "ladder.html").read_text()
     assert "Does more search still pay?" in page and B.measured_words(s) in page
+
+
+def _synthetic_steps(elo: list[float], games: int, seed: int) -> dict:
+    """The budget step 16 -> 64 of rungs 1 and 2 of a ladder fitted to synthetic 2-player outcomes of strengths
+    ``elo`` (`tests.sim.test_ladder_fit.synthetic`: Luce's choice model)."""
+    from sim.stats import ladder_fit as lf
+    from tests.sim.test_ladder_fit import synthetic
+
+    rating = lf.rate(synthetic(elo, 2, games, seed), NAMES, 0, seed=seed, boot=100)
+    (s,) = B.steps(FAMILY, NAMES, rating, None)
+    return s
+
+
+def test_on_known_strengths_the_steps_say_what_is_true():
+    """A budget that gains 100 Elo still pays; two budgets of equal strength are converged once the games are many,
+    and cannot tell yet when they are few; never "still pays" or "pays less" for equal strengths in 10 draws."""
+    assert _synthetic_steps([0.0, 200.0, 300.0], 3000, seed=1)["verdict"] == "still pays"
+    assert _synthetic_steps([0.0, 200.0, 200.0], 20_000, seed=2)["verdict"] == "converged"
+    assert _synthetic_steps([0.0, 200.0, 200.0], 100, seed=3)["verdict"] == "cannot tell yet"
+    wrong = sum(_synthetic_steps([0.0, 200.0, 200.0], 1000, seed=10 + k)["verdict"] in ("still pays", "pays less")
+                for k in range(10))  # fmt: skip
+    assert wrong <= 2  # a 95% interval misses about 1 time in 20
