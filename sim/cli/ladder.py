@@ -213,10 +213,16 @@ def summary_text(d: dict) -> str:
             from sim.pages.ladder_page import names_and, tie_words, top_rungs
 
             lines.append(f"tied for strongest: {names_and(top_rungs(d))} ({tie_words(d)})")
+
+        def pct(k: str) -> str:
+            v = Estimate.of(lk[k]).value
+            return "n/a" if v is None else f"{100 * v:.1f}%"
+
+        spread = Estimate.of(lk["spread_elo"]).value
         lines.append(
-            f"best vs {d['anchor']}: {100 * Estimate.of(lk['best_vs_random']).known:.1f}%; best vs next: "
-            f"{100 * Estimate.of(lk['best_vs_next']).known:.1f}%; spread {Estimate.of(lk['spread_elo']).known:.0f} Elo (stronger wins "
-            f"{100 * Estimate.of(lk['stronger_wins']).known:.1f}%); variance explained {100 * Estimate.of(lk['explained']).known:.1f}%"
+            f"best vs {d['anchor']}: {pct('best_vs_random')}; best vs next: {pct('best_vs_next')}; spread "
+            f"{'n/a' if spread is None else f'{spread:.0f}'} Elo (stronger wins {pct('stronger_wins')}); variance "
+            f"explained {pct('explained')}"
         )
     for t in d.get("team") or []:
         lines.append(f"  {t['rung']:<40} team wins {rate_with_interval(Estimate.of(t, 'win_rate'))}")

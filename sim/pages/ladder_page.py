@@ -156,6 +156,15 @@ def _balance(d: dict) -> dict | None:
     }
 
 
+def vs_anchor_words(d: dict) -> str:
+    """'wins 92.0% of its decided pairs against random' of the best rung, or, where the best rung is the anchor
+    itself (no `random` rung, the first rung the strongest), that it is."""
+    e = Estimate.of(d["rating"]["luck"]["best_vs_random"])
+    if e.value is None:
+        return f"is {d['anchor']} itself, the rung the ratings are measured from"
+    return f"wins {_pct(e.value)} of its decided pairs against {d['anchor']}"
+
+
 def _rating(d: dict) -> dict | None:
     """A rated ladder's sentence, ratings table and luck-versus-skill table."""
     rt = d.get("rating")
@@ -172,8 +181,7 @@ def _rating(d: dict) -> dict | None:
         f"{_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}, "
     )
     sentence = (
-        lead
-        + f"wins {_pct(Estimate.of(lk['best_vs_random']).known)} of its decided pairs against {d['anchor']}, the rungs "
+        lead + vs_anchor_words(d) + ", the rungs "
         f"span {Estimate.of(lk['spread_elo']).known:.0f} Elo (the stronger of two that far apart wins "
         f"{_pct(Estimate.of(lk['stronger_wins']).known)} of head-to-heads), and the rungs' strength explains "
         f"{_pct(Estimate.of(lk['explained']).known)} of the variance of outcomes."

@@ -116,3 +116,17 @@ def test_on_known_strengths_the_steps_say_what_is_true():
     wrong = sum(_synthetic_steps([0.0, 200.0, 200.0], 1000, seed=10 + k)["verdict"] in ("still pays", "pays less")
                 for k in range(10))  # fmt: skip
     assert wrong <= 2  # a 95% interval misses about 1 time in 20
+
+
+def test_a_ladder_whose_strongest_rung_is_its_anchor_says_so_instead_of_failing():
+    """`sim ladder moor --strategies "weighted;runner"` failed writing its page ("estimate: no value") when weighted,
+    the anchor (no random rung), came out strongest: the best rung against the anchor is no figure then."""
+    from sim.cli.ladder import summary_text
+    from sim.pages.ladder_page import vs_anchor_words
+
+    nothing = {"value": None, "ci95": None}
+    luck = {k: nothing for k in ("best_vs_random", "best_vs_next", "spread_elo", "stronger_wins", "explained")}
+    rating = {"luck": luck, "order": [0], "ratings": [{"rung": "weighted", "elo": 0.0, "ci95": [0.0, 0.0]}]}
+    d = {"title": "Moor", "players": 2, "tables": [], "games_per_table": 8, "anchor": "weighted", "rating": rating}
+    assert vs_anchor_words(d) == "is weighted itself, the rung the ratings are measured from"
+    assert "best vs weighted: n/a; best vs next: n/a; spread n/a Elo" in summary_text(d)
