@@ -79,25 +79,39 @@ def _table_row(ld: Ladder, tg: TableGames) -> dict:
     return row
 
 
-def budget_families(ld: Ladder, elo: list[float] | None) -> dict:
-    """Rung families (one strategy) that vary a budget-like parameter (`BUDGET_PARAMS`): {found, note, families:
-    [{strategy, param, points: [{value, rung, elo}]}]}."""
-    fams = []
-    for strat in dict.fromkeys(r.strategy for r in ld.rungs):
-        members = [(i, r) for i, r in enumerate(ld.rungs) if r.strategy == strat]
+def budget_families(ld: Ladder, rating: dict | None) -> dict:
+    """Rung families that vary a budget-like parameter (`BUDGET_PARAMS`) and nothing else: one strategy, every other
+    parameter the same (``fixed``; search at budgets 4 and 16 with learned rollouts is one family, with weighted
+    rollouts another). ``rating``: `ladder_fit.rate`'s dict of a rated ladder (None: no Elo). Returns {found, note,
+    families: [{strategy, param, fixed: {name: value}, points: [{value, rung, elo, ci95}]}]}."""
+    rows = rating["ratings"] if rating else None
+    groups: dict[tuple, list[tuple[float, int, Any]]] = {}
+    for i, r in enumerate(ld.rungs):
+        params = dict(r.params)
         for p in BUDGET_PARAMS:
-            pts = [(dict(r.params)[p], i, r) for i, r in members if isinstance(dict(r.params).get(p), (int, float))]
-            if len({v for v, _, _ in pts}) >= 2:
-                fams.append(
+            if isinstance(params.get(p), (int, float)) and not isinstance(params.get(p), bool):
+                fixed = tuple(sorted((k, str(v)) for k, v in params.items() if k != p))
+                groups.setdefault((r.strategy, p, fixed), []).append((params[p], i, r))
+    fams = []
+    for (strat, p, fixed), pts in groups.items():
+        if len({v for v, _, _ in pts}) < 2:
+            continue
+        fams.append(
+            {
+                "strategy": strat,
+                "param": p,
+                "fixed": dict(fixed),
+                "points": [
                     {
-                        "strategy": strat,
-                        "param": p,
-                        "points": [
-                            {"value": v, "rung": r.text, "elo": None if elo is None else elo[i]}
-                            for v, i, r in sorted(pts, key=lambda x: x[0])
-                        ],
+                        "value": v,
+                        "rung": r.text,
+                        "elo": None if rows is None else rows[i]["elo"],
+                        "ci95": None if rows is None else rows[i]["ci95"],
                     }
-                )
+                    for v, i, r in sorted(pts, key=lambda x: x[0])
+                ],
+            }
+        )
     note = (
         ""
         if fams
@@ -174,7 +188,7 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
         elo = None
     if ld.mode == "asymmetric":
         doc["matrix"] = matrix(ld, tables)
-    doc["budget"] = budget_families(ld, elo)
+    doc["budget"] = budget_families(ld, doc.get("rating"))
     doc["budget"]["steps"] = budget_steps.steps(doc["budget"]["families"], names, doc.get("rating"), doc.get("team"))
     doc["balance"] = balance(ld, tables, elo, doc.get("team"))
     return doc

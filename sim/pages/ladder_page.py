@@ -284,15 +284,10 @@ def _drawn(fn, d: dict, name: str) -> Markup | None:
 
 def _budget_steps(d: dict) -> list[dict]:
     """The rows of "Does more search still pay?": each step from one budget to the next of a rung family."""
-    from sim.stats.budget_steps import step_words
+    from sim.stats.budget_steps import measured_words, verdict_words
 
     return [
-        {
-            "from": s["small_rung"],
-            "to": s["large_rung"],
-            "verdict": s["verdict"],
-            "measured": step_words(s).split(": ", 1)[1],
-        }
+        {"from": s["small_rung"], "to": s["large_rung"], "measured": measured_words(s), "verdict": verdict_words(s)}
         for s in (d.get("budget") or {}).get("steps", [])
     ]
 

@@ -76,10 +76,16 @@ def budget(d: dict) -> Any:
     if not fams or not d.get("rating"):
         return None
     fig, (ax,) = _figure(5.5, 3.2)
+    from sim.stats.budget_steps import family_words
+
     for k, f in enumerate(fams):
         xs = [p["value"] for p in f["points"]]
         ys = [p["elo"] for p in f["points"]]
-        ax.plot(xs, ys, "o-", color=SEAT[k % len(SEAT)], label=f"{f['strategy']} ({f['param']})")
+        # each rating's 95% interval: a flat-looking climb of a few Elo is noise unless the bars say otherwise
+        ci = [p.get("ci95") or [p["elo"], p["elo"]] for p in f["points"]]
+        err = [[y - c[0] for y, c in zip(ys, ci, strict=True)], [c[1] - y for y, c in zip(ys, ci, strict=True)]]
+        label = f"{family_words(f)}, {f['param']}"
+        ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, color=SEAT[k % len(SEAT)], label=label)
     ax.set_xscale("log")
     ticks = sorted({p["value"] for f in fams for p in f["points"]})
     ax.set_xticks(ticks, [f"{v:g}" for v in ticks])  # the budgets played, not powers of ten

@@ -95,6 +95,7 @@ def steps(families: list[dict], names: list[str], rating: dict | None, team: lis
                 {
                     "strategy": f["strategy"],
                     "param": f["param"],
+                    "fixed": f.get("fixed", {}),
                     "small": a["value"],
                     "large": b["value"],
                     "small_rung": a["rung"],
@@ -108,7 +109,14 @@ def steps(families: list[dict], names: list[str], rating: dict | None, team: lis
 def step_words(s: dict) -> str:
     """One step in words: 'search budget 64 -> 256: the larger wins 61.2% [55.0, 67.1] of 412 decided pairs against
     the smaller: still pays: not converged'."""
-    return f"{s['strategy']} {s['param']} {s['small']:g} -> {s['large']:g}: {measured_words(s)}: {verdict_words(s)}"
+    return f"{family_words(s)} {s['param']} {s['small']:g} -> {s['large']:g}: {measured_words(s)}: {verdict_words(s)}"
+
+
+def family_words(f: dict) -> str:
+    """A budget family's name: its strategy and, where it has any, the parameters its rungs share:
+    'search (rollout=learned)'."""
+    fixed = f.get("fixed") or {}
+    return f["strategy"] + (f" ({', '.join(f'{k}={v}' for k, v in fixed.items())})" if fixed else "")
 
 
 def measured_words(s: dict) -> str:
@@ -131,6 +139,8 @@ def verdict_words(s: dict) -> str:
     """A step's verdict in words: 'still pays: not converged', 'converged (within 50 ± 3 points)', ..."""
     margin = 100 * s.get("margin", H2H_MARGIN if s["measure"] == "head_to_head" else TEAM_MARGIN)
     within = f"within 50 ± {margin:g} points" if s["measure"] == "head_to_head" else f"within ± {margin:g} points"
+    if s["verdict"] == "still pays" and s["ci95"][1] <= (0.5 if s["measure"] == "head_to_head" else 0.0) + margin / 100:
+        return f"still pays, by less than {margin:g} points: not converged"
     return {
         "still pays": "still pays: not converged",
         "converged": f"converged ({within})",

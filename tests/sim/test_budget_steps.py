@@ -130,3 +130,17 @@ def test_a_ladder_whose_strongest_rung_is_its_anchor_says_so_instead_of_failing(
     d = {"title": "Moor", "players": 2, "tables": [], "games_per_table": 8, "anchor": "weighted", "rating": rating}
     assert vs_anchor_words(d) == "is weighted itself, the rung the ratings are measured from"
     assert "best vs weighted: n/a; best vs next: n/a; spread n/a Elo" in summary_text(d)
+
+
+def test_a_budget_family_varies_the_budget_alone():
+    """A fresh user's ladder judged 'search budget 4 -> 4' (two rungs that differ in their rollouts) and 4 -> 8
+    across two rollout strategies: a family now holds the rungs whose other parameters are all the same."""
+    from sim.api.ladder import build
+    from sim.output.ladder_output import budget_families
+
+    rungs = ["random", "search:budget=4,rollout=weighted", "search:budget=4,rollout=learned",
+             "search:budget=8,rollout=learned", "search:budget=2,rollout=weighted"]  # fmt: skip
+    fams = budget_families(build("moor", players=2, strategies=rungs, games=8), None)["families"]
+    got = {B.family_words(f): [p["value"] for p in f["points"]] for f in fams}
+    assert got == {"search (rollout=learned)": [4, 8], "search (rollout=weighted)": [2, 4]}
+    assert all(p["elo"] is None and p["ci95"] is None for f in fams for p in f["points"])
