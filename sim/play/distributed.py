@@ -198,6 +198,9 @@ def executor(
     from distributed import Client, LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
+    # distributed's cancel callback can fail in tornado's loop when Ctrl-C cancels queued tasks (a NameError inside
+    # distributed/utils.py); what is cancelled is gone either way, so its traceback would only hide the stop line
+    logging.getLogger("tornado.application").setLevel(logging.CRITICAL)
     if workers:
         cluster = LocalCluster(
             n_workers=workers,
