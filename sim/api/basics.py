@@ -55,6 +55,15 @@ def margin_texts(
     return texts(margins)
 
 
+def path_arg(given: Any, field: str, what: str = "a scenario file path") -> Path:
+    """``given`` (a text or a Path) as a Path; OptionError naming ``field`` for anything else (``sim.check(5)``)."""
+    from sim.api.options import OptionError
+
+    if isinstance(given, (str, Path)):
+        return Path(given)
+    raise OptionError(f"{field}: expected {what}, got {given!r}", field=field)
+
+
 def set_texts(sets: Sets) -> list[str]:
     """Overrides as "NAME=VALUE" texts: a mapping {name: value} (each value written as TOML) or texts as given."""
     from sim.model.scenario import toml_value
@@ -63,9 +72,7 @@ def set_texts(sets: Sets) -> list[str]:
         return []
     if isinstance(sets, Mapping):
         return [f"{k}={toml_value(v)}" for k, v in sets.items()]
-    if isinstance(sets, str):
-        return [sets]
-    return list(sets)
+    return list(texts(sets, "set", '{name: value} or "NAME=VALUE" texts'))
 
 
 def load(

@@ -22,6 +22,7 @@ from sim.api.basics import (
     Doc,
     Sets,
     margin_texts,
+    path_arg,
     set_texts,
 )
 
@@ -155,7 +156,15 @@ def check(
     from sim.api import check as play
     from sim.model.overrides import parse_sets
 
-    files = [Path(scenarios)] if isinstance(scenarios, (str, Path)) else [Path(f) for f in scenarios]
+    if isinstance(scenarios, (str, Path)):
+        files = [Path(scenarios)]
+    elif isinstance(scenarios, Sequence):
+        files = [path_arg(f, "scenarios", "scenario file paths") for f in scenarios]
+    else:
+        files = [path_arg(scenarios, "scenarios", "a scenario file path or a list of them")]
+    for name, p in (("baselines", baselines), ("baseline", baseline)):
+        if p is not None:
+            path_arg(p, name, "a folder" if name == "baselines" else "a baseline JSON file")
     o = CheckOptions.given(
         tier=tier,
         seed=seed,

@@ -223,7 +223,18 @@ def rung_texts(strategies: Sequence[str] | str | None) -> list[str] | None:
     if strategies is None:
         return None
     if isinstance(strategies, str):
+        if not strategies.strip():  # as the command line refuses --strategies "" (None plays the default rungs)
+            raise LadderError(
+                "strategies: '' names no rung; give texts such as 'random;weighted', or leave it out for the default "
+                "rungs",
+                field="strategies",
+            )
         return split_rungs(strategies)
+    if not isinstance(strategies, Sequence):  # from Python: strategies=5
+        raise LadderError(
+            f"strategies: {strategies!r} is not a list of rungs; give texts such as 'random' or 'planner:recall_own=0.5'",
+            field="strategies",
+        )
     bad = [x for x in strategies if not isinstance(x, str)]
     if bad:
         raise LadderError(

@@ -65,6 +65,8 @@ def check_cluster(workers: int | None, scheduler: str | None) -> None:
     from sim.play.distributed import address_problem
 
     in_range("workers", workers)
+    if scheduler is not None and not isinstance(scheduler, str):  # from Python: scheduler=5
+        raise OptionError(f"--scheduler: {scheduler!r} is not an address; give one such as tcp://HOST:8786")
     if scheduler is not None and (why := address_problem(scheduler)):
         raise OptionError(f"--scheduler: {why}")
 

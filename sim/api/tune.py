@@ -526,7 +526,9 @@ def tune(
     else:
         texts = list(params or [])
     tg = [targets] if isinstance(targets, str) else list(targets or [])
-    t = build(Path(scenario), texts, tg, trials, games, seed, confirm, confirm_games, batch)
+    from sim.api.basics import path_arg
+
+    t = build(path_arg(scenario, "scenario"), texts, tg, trials, games, seed, confirm, confirm_games, batch)
     ctx = ctx or RunContext(threads=threads)
     notes: list[str] = []
     if ctx.on_note is None:

@@ -335,6 +335,8 @@ def build(
         balance_games = games if searching else max(games, BALANCE_GAMES)
     balance_games = -(-balance_games // n) * n
     seed = base.seed if seed is None else seed
+    if isinstance(seed, bool) or not isinstance(seed, int):  # from Python: seed="x"
+        raise LadderError(f"--seed: expected an integer, got {seed!r}")
     if not 0 <= seed < 2**64:
         raise LadderError(f"--seed: {seed} is out of range; allowed 0..2^64-1")
     tables = tuple(

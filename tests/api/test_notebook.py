@@ -276,3 +276,26 @@ def test_a_list_argument_that_is_not_text_is_one_line_naming_it(call, field):
     with pytest.raises(sim.SimError) as e:
         call()
     assert e.value.field == field and str(e.value).startswith(f"{field}: 5 is not ")
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda: sim.run(MOOR, set=5, games=10), "set"),
+        (lambda: sim.run(MOOR, set=[5], games=10), "set"),
+        (lambda: sim.ladder("moor", strategies=5), "strategies"),
+        (lambda: sim.ladder("moor", strategies=""), "strategies"),
+        (lambda: sim.ladder("moor", seed="x"), "seed"),
+        (lambda: sim.run(MOOR, scheduler=5, games=10), "scheduler"),
+        (lambda: sim.check(5), "scenarios"),
+        (lambda: sim.check([5]), "scenarios"),
+        (lambda: sim.check(MOOR, baselines=5), "baselines"),
+        (lambda: sim.tune(5), "scenario"),
+    ],
+)
+def test_an_argument_of_the_wrong_type_is_one_line_naming_it(call, field):
+    """A fresh user's odd types (set=5, strategies=5, seed="x", sim.check(5), ...) raised TypeError or
+    AttributeError from deep inside; each is now one SimError naming the argument."""
+    with pytest.raises(sim.SimError) as e:
+        call()
+    assert e.value.field in (field, f"--{field}"), (str(e.value), e.value.field)
