@@ -68,11 +68,16 @@ class TrainConfig:
     eval_games: int
     l2: float
 
-    def command(self) -> str:
-        """The `sim train` command line that reproduces these weights."""
+    def command(self, out: Path | None = None, install: bool = True) -> str:
+        """The `sim train` command line that reproduces these weights: with ``--out`` where the run was given a
+        folder, ``--install`` where it installed them (the shipped policies' command)."""
+        import shlex
+
+        where = f" --out {shlex.quote(str(out))}" if out is not None else ""
         return (
             f"sim train {self.game} --role {self.role} --seed {self.seed} --iterations {self.iterations} "
-            f"--games {self.games} --budget {self.budget} --eval-games {self.eval_games} --l2 {self.l2:g} --install"
+            f"--games {self.games} --budget {self.budget} --eval-games {self.eval_games} --l2 {self.l2:g}"
+            f"{where}{' --install' if install else ''}"
         )
 
     def same_run(self, other: dict) -> bool:
@@ -195,6 +200,7 @@ def train(
     check_config(cfg)
     spec, learner = learner_of(cfg.game, cfg.role)
     feat = learner.module()
+    command = cfg.command(out, install)  # as run: its --out where given, --install where asked
     out = out or default_out(cfg)
     ck = out / "checkpoint"
     prepare_out(out)
@@ -290,8 +296,8 @@ def train(
             f"train {cfg.game} {cfg.role}: iteration {i + 1}/{cfg.iterations} done: {data.n} decisions, the policy "
             f"agrees with search on {100 * it['agreement']:.1f}%; {strength_words(learner, s)}; {t_play:.0f} s playing"
         )
-    report = _report(cfg, spec, learner, iters)
-    policy = _policy(cfg, spec, learner, report)
+    report = _report(cfg, spec, learner, iters) | {"command": command}
+    policy = _policy(cfg, spec, learner, report) | {"command": command}
     _write_json(out / "policy.json", policy)
     _write_json(out / "report.json", report)
     (out / "report.md").write_text(report_markdown(report))
@@ -382,6 +388,11 @@ def _reference(s: dict) -> dict:
     }
 
 
+def _duration(seconds: float) -> str:
+    """'42 s' under a minute, else '3.7 min' (a short training run read '0.0 min')."""
+    return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.1f} min"
+
+
 def report_markdown(report: dict) -> str:
     """The training report in Markdown: the command, then one row per iteration (its rollout policy, decisions,
     agreement with search, strength against the best scripted strategy with its Wilson 95% interval, time)."""
@@ -395,7 +406,7 @@ def report_markdown(report: dict) -> str:
         f"rollouts a decision, fitted a softmax policy to all decisions so far (L2 {c['l2']:g}), then measured one "
         f"learned seat against the other seats' best scripted strategy on the same {c['eval_games']} games "
         "(win rate, Wilson 95% interval). Shipped: the iteration with the highest win rate "
-        f"({report['best'] + 1}). Training time: {report['seconds'] / 60:.1f} min.",
+        f"({report['best'] + 1}). Training time: {_duration(report['seconds'])}.",
         "",
         "| iteration | rollout policy | decisions | agrees with search | win rate against | 95% interval | fair | "
         "time (s) |",
@@ -426,7 +437,7 @@ def _reference_lines(report: dict) -> list[str]:
         f"win rate of the learned {who} on {c['eval_games']} games against that of the same tables with the "
         f"role's seats on {it0['versus']} on the same games (common random numbers; Wilson 95% intervals). "
         f"Shipped: the iteration with the highest win rate ({report['best'] + 1}). Training time: "
-        f"{report['seconds'] / 60:.1f} min.",
+        f"{_duration(report['seconds'])}.",
         "",
         f"| iteration | rollout policy | decisions | agrees with search | learned | {it0['versus']} | time (s) |",
         "|---|---|---|---|---|---|---|",

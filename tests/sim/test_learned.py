@@ -127,6 +127,8 @@ def test_training_is_reproducible_for_any_thread_count_and_after_a_resume(tmp_pa
         assert [it["strength"] for it in r["iterations"]] == [it["strength"] for it in one["iterations"]]
     policy = json.loads((tmp_path / "one" / "policy.json").read_text())
     assert policy["command"].startswith("sim train moor --role player --seed 5 --iterations 2")
+    # as run: its own --out, and no --install it was not given (copying it must not overwrite the shipped weights)
+    assert f"--out {tmp_path / 'one'}" in policy["command"] and "--install" not in policy["command"]
     assert policy["feature_set"] == "moor-player" and policy["rules_version"] == get("moor").rules_version  # type: ignore[union-attr]
 
 
