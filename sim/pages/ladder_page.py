@@ -210,12 +210,18 @@ def _team(d: dict) -> dict | None:
         return None
     rates = [(t["rung"], Estimate.of(t, "win_rate")) for t in d["team"]]
     (best, b), (worst, w) = max(rates, key=lambda t: t[1].known), min(rates, key=lambda t: t[1].known)
-    sentence = (
-        f"The best team strategy, {best}, wins {_pct(b.value)} "
-        f"({_ci_pct(b.ci95)}); the weakest, {worst}, {_pct(w.value)} "
-        f"({_ci_pct(w.ci95)}): a co-operative game has no opponent to rate against, so skill shows as "
-        "the team's win rate rising rung by rung."
-    )
+    if b.known == w.known:  # every rung won the same games' share: no best and no weakest
+        sentence = (
+            f"Every team strategy wins {_pct(b.value)} ({_ci_pct(b.ci95)}) here: the rungs cannot be told apart on "
+            "these games (they may play the same moves), so this ladder shows no gain from skill."
+        )
+    else:
+        sentence = (
+            f"The best team strategy, {best}, wins {_pct(b.value)} "
+            f"({_ci_pct(b.ci95)}); the weakest, {worst}, {_pct(w.value)} "
+            f"({_ci_pct(w.ci95)}): a co-operative game has no opponent to rate against, so skill shows as "
+            "the team's win rate rising rung by rung."
+        )
     rows = [
         {
             "rung": t["rung"],

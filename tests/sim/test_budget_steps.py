@@ -144,3 +144,17 @@ def test_a_budget_family_varies_the_budget_alone():
     got = {B.family_words(f): [p["value"] for p in f["points"]] for f in fams}
     assert got == {"search (rollout=learned)": [4, 8], "search (rollout=weighted)": [2, 4]}
     assert all(p["elo"] is None and p["ci95"] is None for f in fams for p in f["points"])
+
+
+def test_a_cooperative_ladder_whose_rungs_all_win_alike_names_no_best_and_no_weakest():
+    """A fresh user's Treasure Hunters ladder (weighted; search at 2 and 4, which never leave weighted's move) read
+    "The best team strategy, weighted, wins 31.7%; the weakest, weighted, 31.7%"."""
+    from sim.pages.ladder_page import _team
+
+    team = [_team_row(r) for r in ("weighted", "search:budget=2", "search:budget=4")]
+    sentence = _team({"team": team})["sentence"]
+    assert sentence.startswith("Every team strategy wins 31.7%") and "best" not in sentence
+
+
+def _team_row(rung: str) -> dict:
+    return {"rung": rung, "win_rate": 19 / 60, "ci95": list(wilson95(19, 60)), "games": 60}
