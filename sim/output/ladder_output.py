@@ -175,6 +175,7 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
             counts.append(lf.TableCounts(tg.table.rungs, m, c))
         doc["rating"] = lf.rate(counts, names, anchor, ld.seed)
         elo = [r["elo"] for r in doc["rating"]["ratings"]]
+    team_games: dict[str, Any] = {}
     if ld.mode == "cooperative":
         team = []
         for tg in tables:
@@ -184,12 +185,15 @@ def document(ld: Ladder, tables: list[TableGames], prov: dict) -> dict:
             k = float(tg.values[role][fin].sum())
             lo, hi = lf.wilson95(k, n)
             team.append({"rung": names[tg.table.rungs[0]], "win_rate": k / max(n, 1), "ci95": [lo, hi], "games": n})
+            team_games[names[tg.table.rungs[0]]] = (tg.values[role], fin)
         doc["team"] = team
         elo = None
     if ld.mode == "asymmetric":
         doc["matrix"] = matrix(ld, tables)
     doc["budget"] = budget_families(ld, doc.get("rating"))
-    doc["budget"]["steps"] = budget_steps.steps(doc["budget"]["families"], names, doc.get("rating"), doc.get("team"))
+    doc["budget"]["steps"] = budget_steps.steps(
+        doc["budget"]["families"], names, doc.get("rating"), doc.get("team"), team_games
+    )
     doc["balance"] = balance(ld, tables, elo, doc.get("team"))
     return doc
 

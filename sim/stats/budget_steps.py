@@ -6,7 +6,8 @@ step from one budget to the next larger one is judged on the ladder's own games:
   one at the mixed tables, where both sat (`sim.stats.ladder_fit.rate`'s head-to-head matrix, its 95% percentile
   bootstrap interval): self-play, the two searches against each other;
 - a co-operative ladder (no opponent to beat): the team win rate of the larger budget's own table minus the
-  smaller's, with Newcombe's hybrid score interval (two independent Wilson intervals, 95%).
+  smaller's, paired game by game (the tables play the same dice; Agresti and Min's interval for matched
+  proportions, 95%), or, without the per-game wins, Newcombe's hybrid score interval of two independent rates.
 
 Verdicts: *still pays* where the interval lies above even (50%, or a difference of 0), *converged* only where it
 lies within the margin around even (an equivalence read of the 95% interval, at `H2H_MARGIN` or `TEAM_MARGIN`),
@@ -59,25 +60,56 @@ def _h2h_step(rating: dict, i: int, j: int) -> dict[str, Any]:
     }
 
 
-def _team_step(team: dict[str, dict], small: str, large: str) -> dict[str, Any]:
-    """The larger budget's team win rate minus the smaller's, their own tables."""
+def agresti_min(large_only: int, small_only: int, pairs: int) -> tuple[float, float, float]:
+    """The difference of two matched proportions (large - small) with its 95% interval, from the discordant pairs:
+    ``large_only`` games the large side won and the small lost, ``small_only`` the reverse, of ``pairs`` games
+    (Agresti and Min 2005, Statistics in Medicine 24:729: a half added to each cell of the 2x2 table, then Wald).
+    Two tables that won the same games give 0 with an interval that narrows as the games grow, not [0, 0]."""
+    n = pairs + 2.0
+    b, c = large_only + 0.5, small_only + 0.5
+    d = (b - c) / n
+    se = math.sqrt(max(b + c - (b - c) ** 2 / n, 0.0)) / n
+    return (large_only - small_only) / pairs if pairs else 0.0, d - 1.959964 * se, d + 1.959964 * se
+
+
+def _team_step(team: dict[str, dict], small: str, large: str, games: dict[str, Any] | None) -> dict[str, Any]:
+    """The larger budget's team win rate minus the smaller's, their own tables: paired game by game where their
+    per-game wins are given (``games``: rung -> (win int[games], finished bool[games]), the same dice), else
+    Newcombe's interval of two independent rates."""
     a, b = team.get(small), team.get(large)
     if a is None or b is None:
         return {"measure": "team_win_rate", "value": None, "ci95": None, "verdict": "cannot tell yet"}
-    lo, hi = newcombe(b["win_rate"], b["ci95"], a["win_rate"], a["ci95"])
+    ga, gb = (games or {}).get(small), (games or {}).get(large)
+    if ga is not None and gb is not None and len(ga[0]) == len(gb[0]):
+        both = ga[1] & gb[1]
+        wa, wb = ga[0][both] > 0, gb[0][both] > 0
+        value, lo, hi = agresti_min(int((wb & ~wa).sum()), int((wa & ~wb).sum()), int(both.sum()))
+        how = "paired"
+    else:
+        value = b["win_rate"] - a["win_rate"]
+        lo, hi = newcombe(b["win_rate"], b["ci95"], a["win_rate"], a["ci95"])
+        how = "independent"
     return {
         "measure": "team_win_rate",
-        "value": b["win_rate"] - a["win_rate"],
+        "value": value,
         "ci95": [lo, hi],
         "games": [a["games"], b["games"]],
+        "interval": how,
         "margin": TEAM_MARGIN,
         "verdict": _verdict(lo, hi, 0.0, TEAM_MARGIN),
     }
 
 
-def steps(families: list[dict], names: list[str], rating: dict | None, team: list[dict] | None) -> list[dict]:
+def steps(
+    families: list[dict],
+    names: list[str],
+    rating: dict | None,
+    team: list[dict] | None,
+    team_games: dict[str, Any] | None = None,
+) -> list[dict]:
     """Every step of every budget family (``families``: `budget_families`' list; ``names``: the ladder's rung texts
-    in its order; ``rating``: `ladder_fit.rate`'s dict of a rated ladder; ``team``: a co-operative ladder's team rows).
+    in its order; ``rating``: `ladder_fit.rate`'s dict of a rated ladder; ``team``: a co-operative ladder's team rows;
+    ``team_games``: rung -> (team win int[games], finished bool[games]) of its own table, for paired steps).
     Returns [{strategy, param, small, large (budget values), small_rung, large_rung, measure ("head_to_head" |
     "team_win_rate"), value, ci95, margin, verdict (one of VERDICTS), ...}]; [] where the ladder has neither."""
     if rating is None and not team:
@@ -90,7 +122,7 @@ def steps(families: list[dict], names: list[str], rating: dict | None, team: lis
             if rating is not None:
                 step = _h2h_step(rating, names.index(a["rung"]), names.index(b["rung"]))
             else:
-                step = _team_step(by_rung, a["rung"], b["rung"])
+                step = _team_step(by_rung, a["rung"], b["rung"], team_games)
             out.append(
                 {
                     "strategy": f["strategy"],

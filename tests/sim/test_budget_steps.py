@@ -3,6 +3,9 @@ head): each step of a ladder's budget family judged on the ladder's own games.""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
 import sim
@@ -158,3 +161,26 @@ def test_a_cooperative_ladder_whose_rungs_all_win_alike_names_no_best_and_no_wea
 
 def _team_row(rung: str) -> dict:
     return {"rung": rung, "win_rate": 19 / 60, "ci95": list(wilson95(19, 60)), "games": 60}
+
+
+def test_matched_proportions_interval_narrows_with_the_games_and_is_never_a_point():
+    v, lo, hi = B.agresti_min(0, 0, 60)  # two tables that won the same 60 games
+    assert v == 0 and lo < 0 < hi and hi - lo > 0.05
+    v, lo, hi = B.agresti_min(0, 0, 5000)
+    assert hi - lo < 0.002
+    # far from the edges it is the paired Wald interval: (b - c) / n +/- 1.96 sqrt(b + c - (b - c)^2 / n) / n
+    v, lo, hi = B.agresti_min(300, 200, 4000)
+    wald = 1.959964 * math.sqrt(500 - 100**2 / 4000) / 4000
+    assert v == 0.025 and abs(lo - (0.025 - wald)) < 5e-4 and abs(hi - (0.025 + wald)) < 5e-4
+
+
+def test_a_cooperative_step_is_paired_game_by_game_where_the_games_are_given():
+    team = [_team(300, 1000, NAMES[1]), _team(300, 1000, NAMES[2])]
+    wins = np.zeros(1000, np.int64)
+    wins[:300] = 1
+    done = np.ones(1000, bool)
+    same = {NAMES[1]: (wins, done), NAMES[2]: (wins.copy(), done)}
+    (s,) = B.steps(FAMILY, NAMES, None, team, same)
+    assert s["interval"] == "paired" and s["value"] == 0 and s["verdict"] == "converged"
+    (s,) = B.steps(FAMILY, NAMES, None, team, None)  # the same rates, as independent tables: too wide to tell
+    assert s["interval"] == "independent" and s["verdict"] == "cannot tell yet"
