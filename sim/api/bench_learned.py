@@ -108,6 +108,6 @@ def render_learned(figures: dict) -> list[str]:
         )
         lines.append(
             f"  {r['scenario']:<{width}}  {'/'.join(r['strategies'])} {r['learned_games_per_s']:,} games/s against "
-            f"{r['scripted_games_per_s']:,}: {r['ratio']:.2f}{': met' if ok else ': MISSED'}{own}{cold}"
+            f"{r['scripted_games_per_s']:,}: {r['ratio']:.3f}{': met' if ok else ': MISSED'}{own}{cold}"
         )
     return lines

@@ -14,7 +14,8 @@ def bench(
     """Speed benchmark: games/s, decisions/s, compile and start-up times.
 
     Games/s and decisions/s on 1 and 2 threads, the cold compile, the warm start
-    and the kernel against the C reference program.
+    and the kernel against the C reference program; each game's table of learned
+    players against its scripted table (games/s, cold compile).
 
     Example:
 

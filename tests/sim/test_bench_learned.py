@@ -24,14 +24,14 @@ def _figures(ratio: float, learned: int, compile_s: list[float]) -> dict:
 def test_bench_learned_block_marks_the_ratio_the_floor_and_the_compile_met():
     lines = bench_learned.render_learned(_figures(0.5, 9_000, [7.1, 6.4]))
     assert "target >= 0.1 of its games/s" in lines[0] and "target <= 15 s" in lines[0]
-    assert "learned 9,000 games/s against 18,000: 0.50: met; >= 8,000 games/s: met" in lines[1]
+    assert "learned 9,000 games/s against 18,000: 0.500: met; >= 8,000 games/s: met" in lines[1]
     assert lines[1].endswith("cold compile 6.40 (7.10, 6.40): met")
-    assert "0.50: met" in lines[2] and ">=" not in lines[2].split("0.50")[1] and "cold compile" not in lines[2]
+    assert "0.500: met" in lines[2] and ">=" not in lines[2].split("0.500")[1] and "cold compile" not in lines[2]
 
 
 def test_bench_learned_block_says_missed_for_each_target_it_misses():
     lines = bench_learned.render_learned(_figures(0.05, 7_000, [16.2]))
-    assert "0.05: MISSED; >= 8,000 games/s: MISSED  cold compile 16.20: MISSED" in lines[1]
+    assert "0.050: MISSED; >= 8,000 games/s: MISSED  cold compile 16.20: MISSED" in lines[1]
 
 
 def test_bench_render_shows_the_learned_block_and_nothing_without_figures():
