@@ -77,7 +77,15 @@ def train(
         from sim.cli.sweep import cluster
 
         check_config(cfg)  # before a cluster starts
-        kept = "the iterations finished so far are kept in the checkpoint: run the same command to go on"
+        from sim.api.train import default_out
+
+        state = (out or default_out(cfg)) / "checkpoint" / "state.json"
+
+        def kept() -> str:  # what a stop leaves: the checkpoint of the iterations finished, or none yet
+            if not state.exists():
+                return "no iteration had finished, so none is kept: the same command starts again"
+            return "the iterations finished so far are kept in the checkpoint: run the same command to go on"
+
         with interruptible(kept), cluster(workers, scheduler, 1) as ex:
             run(cfg, out, threads, install, say=lambda line: typer.echo(line, err=True), executor=ex)
     except TrainOutError as e:

@@ -103,7 +103,10 @@ def parse_margins(items: list[str] | None) -> dict[str, float]:
         except ValueError:
             raise MarginError(f"--margin {key}: {raw!r} is not a number; allowed: a positive number") from None
         if not math.isfinite(v) or v <= 0:
-            raise MarginError(f"--margin {key}: {raw.strip()}; allowed: a positive, finite number")
+            raise MarginError(
+                f"--margin {key}: {raw.strip()} is not a margin; allowed: a positive, finite number (the change that "
+                "matters, e.g. 0.5)"
+            )
         out[key] = v
     return out
 

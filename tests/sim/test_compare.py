@@ -774,7 +774,7 @@ def test_margin_sets_what_counts_as_unchanged(tmp_path):
     "margin,message",
     [
         ("first_player_advantage", "--margin: 'first_player_advantage': expected KEY=VALUE"),
-        ("first_player_advantage=-1", "--margin first_player_advantage: -1; allowed: a positive, finite number"),
+        ("first_player_advantage=-1", "--margin first_player_advantage: -1 is not a margin; allowed: a positive, finite number"),
         ("nothing=1", "--margin: 'nothing' is not a compared measure; allowed: "),
     ],
 )
@@ -835,7 +835,7 @@ def test_the_seat_spread_is_not_compared_between_different_player_counts(tmp_pat
     "a,margin,message",
     [
         (BASE, "seat_spread=abc", "--margin seat_spread: 'abc' is not a number; allowed: a positive number"),
-        (BASE, "seat_spread=0", "--margin seat_spread: 0; allowed: a positive, finite number"),
+        (BASE, "seat_spread=0", "--margin seat_spread: 0 is not a margin; allowed: a positive, finite number"),
         (BASE, "seat_sprad=1", "--margin: 'seat_sprad' is not a compared measure; did you mean 'seat_spread'?"),
         (SCEN / "basic-4p.toml", "seat_spread=1", "--margin: 'seat_spread' is not a compared measure; allowed: "),
     ],
