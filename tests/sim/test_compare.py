@@ -774,7 +774,10 @@ def test_margin_sets_what_counts_as_unchanged(tmp_path):
     "margin,message",
     [
         ("first_player_advantage", "--margin: 'first_player_advantage': expected KEY=VALUE"),
-        ("first_player_advantage=-1", "--margin first_player_advantage: -1 is not a margin; allowed: a positive, finite number"),
+        (
+            "first_player_advantage=-1",
+            "--margin first_player_advantage: -1 is not a margin; allowed: a positive, finite number",
+        ),
         ("nothing=1", "--margin: 'nothing' is not a compared measure; allowed: "),
     ],
 )

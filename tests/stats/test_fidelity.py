@@ -246,7 +246,10 @@ cli = CliRunner()
         (["--budget", "70000"], "--budget: 70000 is out of range; allowed 1..65,536"),
         (["--threads", "0"], "--threads: 0 is out of range; allowed >= 1"),
         (["--margin", "foo=1"], "--margin: 'foo' is not a figure"),
-        (["--margin", "length_turns=-1"], "--margin length_turns: -1 is not a margin; allowed: a positive, finite number"),
+        (
+            ["--margin", "length_turns=-1"],
+            "--margin length_turns: -1 is not a margin; allowed: a positive, finite number",
+        ),
         (["--games", "abc"], "--games: 'abc' is not a whole number"),
     ],
 )
