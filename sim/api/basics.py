@@ -64,7 +64,7 @@ def path_arg(given: Any, field: str, what: str = "a scenario file path") -> Path
     raise OptionError(f"{field}: expected {what}, got {given!r}", field=field)
 
 
-def set_texts(sets: Sets) -> list[str]:
+def set_texts(sets: Sets, field: str = "set") -> list[str]:
     """Overrides as "NAME=VALUE" texts: a mapping {name: value} (each value written as TOML) or texts as given."""
     from sim.model.scenario import toml_value
 
@@ -72,7 +72,7 @@ def set_texts(sets: Sets) -> list[str]:
         return []
     if isinstance(sets, Mapping):
         return [f"{k}={toml_value(v)}" for k, v in sets.items()]
-    return list(texts(sets, "set", '{name: value} or "NAME=VALUE" texts'))
+    return list(texts(sets, field, '{name: value} or "NAME=VALUE" texts'))
 
 
 def load(
@@ -95,13 +95,13 @@ def load(
 
         raise ScenarioError(f"scenario: expected a scenario file path or a sim.Scenario, got {scenario!r}")
     if isinstance(scenario, Scenario):
-        if set_texts(set) or any(set_texts(s) for _, s in more):
+        if set_texts(set) or any(set_texts(s, opt.lstrip("-").replace("-", "_")) for opt, s in more):
             raise OverrideError(
                 "overrides apply to a scenario file; give its path (or change the Scenario with with_changes)"
             )
         changes = {k: v for k, v in (("games", games), ("seed", seed)) if v is not None}
         return scenario.with_changes(**changes) if changes else scenario
-    groups = [("--set", set_texts(set)), *((opt, set_texts(s)) for opt, s in more)]
+    groups = [("--set", set_texts(set)), *((opt, set_texts(s, opt.lstrip("-").replace("-", "_"))) for opt, s in more)]
     overrides = parse_sets(*groups)
     options = [opt for opt, texts in groups for _ in texts]  # the option of each override, named by its error
     for option, value in (("games", games), ("seed", seed)):

@@ -519,14 +519,14 @@ def tune(
     check_run_options(games, threads, chunk, seed)
     for name, v in (("trials", trials), ("confirm", confirm), ("confirm-games", confirm_games), ("batch", batch)):
         in_range(name, v)
+    from sim.api.basics import path_arg
+    from sim.api.basics import texts as text_list
+
     if isinstance(params, Mapping):
         texts = [f"{k}={_range_text(v)}" for k, v in params.items()]
-    elif isinstance(params, str):
-        texts = [params]
     else:
-        texts = list(params or [])
-    tg = [targets] if isinstance(targets, str) else list(targets or [])
-    from sim.api.basics import path_arg
+        texts = list(text_list(params or [], "params", '{name: range} or "NAME=RANGE" texts'))
+    tg = list(text_list(targets or [], "targets", '"MEASURE=VALUE" texts such as "first_player_advantage=0"'))
 
     t = build(path_arg(scenario, "scenario"), texts, tg, trials, games, seed, confirm, confirm_games, batch)
     ctx = ctx or RunContext(threads=threads)

@@ -59,17 +59,21 @@ def plain_arguments(cmd) -> None:
 _TYPE_WORDS = {"<list[str]>": "<text>", "<str>": "<text>", "<list[int]>": "<int>", "<list[path]>": "<path>"}
 
 
-def _plain_type(self, ctx) -> str | None:
-    """An option's type in its help in a designer's words: none for a flag (Typer 0.29 writes ``<bool>``), the
-    item's type for a repeatable option (``<text>`` where it writes ``<list[str]>``: the help says "repeatable")."""
-    if self.is_flag:
-        return None
-    text = _TYPER_TYPE(self, ctx)
-    return _TYPE_WORDS.get(text, text) if text else text
+def _plain(shown):
+    def display(self, ctx) -> str | None:
+        """A parameter's type in its help in a designer's words: none for a flag (Typer 0.29 writes ``<bool>``),
+        the item's type for a repeatable option (``<text>`` where it writes ``<list[str]>``: the help says
+        "repeatable"), ``<text>`` for ``<str>``."""
+        if getattr(self, "is_flag", False):
+            return None
+        text = shown(self, ctx)
+        return _TYPE_WORDS.get(text, text) if text else text
+
+    return display
 
 
-_TYPER_TYPE = typer.core.TyperOption.display_type_rich
-typer.core.TyperOption.display_type_rich = _plain_type  # type: ignore[method-assign]
+typer.core.TyperOption.display_type_rich = _plain(typer.core.TyperOption.display_type_rich)  # type: ignore[method-assign]
+typer.core.TyperArgument.display_type_rich = _plain(typer.core.TyperArgument.display_type_rich)  # type: ignore[method-assign]
 
 
 def _is_path(annotation) -> bool:

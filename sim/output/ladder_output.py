@@ -81,26 +81,31 @@ def _table_row(ld: Ladder, tg: TableGames) -> dict:
 
 def budget_families(ld: Ladder, rating: dict | None) -> dict:
     """Rung families that vary a budget-like parameter (`BUDGET_PARAMS`) and nothing else: one strategy, every other
-    parameter the same (``fixed``; search at budgets 4 and 16 with learned rollouts is one family, with weighted
-    rollouts another). ``rating``: `ladder_fit.rate`'s dict of a rated ladder (None: no Elo). Returns {found, note,
-    families: [{strategy, param, fixed: {name: value}, points: [{value, rung, elo, ci95}]}]}."""
+    parameter the same as played (`_played`: ``search:budget=2`` and ``search:budget=4,rollout=learned`` are one
+    family where learned rollouts are the default; with weighted rollouts another). ``fixed``: the parameters the
+    family's rungs name besides the budget (their words, short). ``rating``: `ladder_fit.rate`'s dict of a rated
+    ladder (None: no Elo). Returns {found, note, families: [{strategy, param, fixed, points: [{value, rung, elo,
+    ci95}]}]}."""
     rows = rating["ratings"] if rating else None
     groups: dict[tuple, list[tuple[float, int, Any]]] = {}
     for i, r in enumerate(ld.rungs):
-        params = dict(r.params)
+        given = dict(r.params)
+        played = _played(ld, i) or given
         for p in BUDGET_PARAMS:
-            if isinstance(params.get(p), (int, float)) and not isinstance(params.get(p), bool):
-                fixed = tuple(sorted((k, str(v)) for k, v in params.items() if k != p))
-                groups.setdefault((r.strategy, p, fixed), []).append((params[p], i, r))
+            v = given.get(p, played.get(p))
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and p in given:
+                same = tuple(sorted((k, str(x)) for k, x in played.items() if k != p))
+                groups.setdefault((r.strategy, p, same), []).append((v, i, r))
     fams = []
-    for (strat, p, fixed), pts in groups.items():
+    for (strat, p, _), pts in groups.items():
         if len({v for v, _, _ in pts}) < 2:
             continue
+        named = {k: v for _, _, r in pts for k, v in r.params if k != p}
         fams.append(
             {
                 "strategy": strat,
                 "param": p,
-                "fixed": dict(fixed),
+                "fixed": {k: str(v) for k, v in sorted(named.items())},
                 "points": [
                     {
                         "value": v,

@@ -174,14 +174,22 @@ def _rating(d: dict) -> dict | None:
     best = names[rt["best"]]
     lk = rt["luck"]
     top = top_rungs(d)
-    lead = (
-        f"{best} is the strongest rung at {_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}; it "
-        if len(top) == 1
-        else f"{names_and(top)} are tied for the strongest rung ({tie_words(d)}); {best}, at "
-        f"{_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}, "
-    )
+    if best == d["anchor"]:  # the rung the scale is measured from came out on top: no distance to it to state
+        lead = (
+            f"{best}, the rung the ratings are measured from, is the strongest rung"
+            if len(top) == 1
+            else f"{names_and(top)} are tied for the strongest rung ({tie_words(d)}); {best} is the rung the ratings "
+            "are measured from"
+        )
+    else:
+        lead = (
+            f"{best} is the strongest rung at {_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}; it "
+            if len(top) == 1
+            else f"{names_and(top)} are tied for the strongest rung ({tie_words(d)}); {best}, at "
+            f"{_elo(rt['ratings'][rt['best']]['elo'])} Elo over {d['anchor']}, "
+        ) + vs_anchor_words(d)
     sentence = (
-        lead + vs_anchor_words(d) + ", the rungs "
+        lead + "; the rungs "
         f"span {Estimate.of(lk['spread_elo']).known:.0f} Elo (the stronger of two that far apart wins "
         f"{_pct(Estimate.of(lk['stronger_wins']).known)} of head-to-heads), and the rungs' strength explains "
         f"{_pct(Estimate.of(lk['explained']).known)} of the variance of outcomes."

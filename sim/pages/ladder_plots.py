@@ -84,7 +84,7 @@ def budget(d: dict) -> Any:
         # each rating's 95% interval: a flat-looking climb of a few Elo is noise unless the bars say otherwise
         ci = [p.get("ci95") or [p["elo"], p["elo"]] for p in f["points"]]
         err = [[y - c[0] for y, c in zip(ys, ci, strict=True)], [c[1] - y for y, c in zip(ys, ci, strict=True)]]
-        label = f"{family_words(f)}, {f['param']}"
+        label = family_words(f)
         ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, color=SEAT[k % len(SEAT)], label=label)
     ax.set_xscale("log")
     ticks = sorted({p["value"] for f in fams for p in f["points"]})

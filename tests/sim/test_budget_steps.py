@@ -184,3 +184,14 @@ def test_a_cooperative_step_is_paired_game_by_game_where_the_games_are_given():
     assert s["interval"] == "paired" and s["value"] == 0 and s["verdict"] == "converged"
     (s,) = B.steps(FAMILY, NAMES, None, team, None)  # the same rates, as independent tables: too wide to tell
     assert s["interval"] == "independent" and s["verdict"] == "cannot tell yet"
+
+
+def test_a_budget_family_is_judged_on_the_parameters_as_played_not_as_typed():
+    """`search:budget=2` plays Moor's default learned rollouts: it is of one family with
+    `search:budget=4,rollout=learned` (a fresh user's ladder judged only 4 -> 8)."""
+    from sim.api.ladder import build
+    from sim.output.ladder_output import budget_families
+
+    rungs = ["random", "search:budget=2", "search:budget=4,rollout=learned", "search:budget=8,rollout=learned"]
+    (f,) = budget_families(build("moor", players=2, strategies=rungs, games=8), None)["families"]
+    assert [p["value"] for p in f["points"]] == [2, 4, 8] and B.family_words(f) == "search (rollout=learned)"
