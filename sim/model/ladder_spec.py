@@ -382,7 +382,7 @@ def _layouts(
         if mode == "competitive":
             if len(rungs) < 2:
                 raise LadderError(
-                    "--strategies: a ladder needs at least 2 rungs (e.g. random,collector)",
+                    "--strategies: a ladder needs at least 2 rungs (e.g. 'random;collector')",
                     allowed="at least 2 rungs",
                     given=str(len(rungs)),
                 )
