@@ -73,10 +73,17 @@ def tables(sc: Scenario, games: int, budget: int) -> Tables:
     return Tables(t.scenario, search, games, name)
 
 
-def command_line(path: str, games: int, budget: int, seed: int, margins: list[str]) -> str:
-    """The `sim fidelity` command line that makes a file (recorded in it)."""
+def command_line(
+    path: str, games: int, budget: int, seed: int, margins: list[str], out: str | None = None, install: bool = True
+) -> str:
+    """The `sim fidelity` command line that makes a file (recorded in it): with ``--out`` where the run was given
+    a folder, ``--install`` where it installed the file beside the policies."""
     extra = "".join(f" --margin {shlex.quote(m)}" for m in margins)
-    return f"sim fidelity {shlex.quote(path)} --games {games} --budget {budget} --seed {seed}{extra} --install"
+    where = f" --out {shlex.quote(out)}" if out is not None else ""
+    return (
+        f"sim fidelity {shlex.quote(path)} --games {games} --budget {budget} --seed {seed}{extra}{where}"
+        f"{' --install' if install else ''}"
+    )
 
 
 def fidelity(

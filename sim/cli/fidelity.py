@@ -77,7 +77,9 @@ def fidelity(
         check_writable(folder, "--out" if out else "the default folder")  # before any game is played
     except OutputError as e:
         fail(str(e))
-    command = api.command_line(str(scenario), games, budget, sc.seed, list(margin or ()))
+    command = api.command_line(
+        str(scenario), games, budget, sc.seed, list(margin or ()), None if out is None else str(out), install
+    )
     prog, adv, side = progress.compare_bar(games, f"{sc.name}: learned vs search@{budget}")  # each table's games/s
     with interruptible():
         try:

@@ -535,7 +535,8 @@ def skill_words(key: str, head: dict | None, reference: str, strongest: str) -> 
     from sim.stats.metrics import MIN_GAMES_FOR_TESTS
 
     if head is None:
-        return f"nothing to compare: {reference}, the table it is judged against, is the strongest rung"
+        # the strongest rung is the reference itself, or ties with it (every co-operative rung won alike)
+        return f"nothing to compare: no rung is rated above {reference}, the table it is judged against"
     if (head.get("games") or MIN_GAMES_FOR_TESTS) < MIN_GAMES_FOR_TESTS:
         return (
             f"too few games to judge ({head['games']} a table; the tests need at least {MIN_GAMES_FOR_TESTS}): "

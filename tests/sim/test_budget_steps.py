@@ -195,3 +195,12 @@ def test_a_budget_family_is_judged_on_the_parameters_as_played_not_as_typed():
     rungs = ["random", "search:budget=2", "search:budget=4,rollout=learned", "search:budget=8,rollout=learned"]
     (f,) = budget_families(build("moor", players=2, strategies=rungs, games=8), None)["families"]
     assert [p["value"] for p in f["points"]] == [2, 4, 8] and B.family_words(f) == "search (rollout=learned)"
+
+
+def test_a_figure_with_no_rung_above_its_reference_says_so_without_calling_the_reference_strongest():
+    """A co-operative ladder whose rungs all won alike read "weighted, the table it is judged against, is the
+    strongest rung" beside a page saying the rungs cannot be told apart."""
+    from sim.stats.ladder_fit import skill_words
+
+    words = skill_words("length_turns", None, "weighted", "weighted")
+    assert words == "nothing to compare: no rung is rated above weighted, the table it is judged against"

@@ -272,3 +272,16 @@ def test_cli_refuses_an_out_it_cannot_write_before_playing(where, tmp_path):
     line = one_error_line(r)
     assert line.startswith("error: --out: ") and "afile is a file, not a folder" in line, line
     assert "games in" not in r.output and blocker.read_text() == "mine"
+
+
+def test_the_recorded_command_is_the_runs_own():
+    """A fresh user's `sim fidelity ... --out F` recorded `--install` it was not given (copied, it would overwrite the
+    file beside the shipped policies) and no `--out`."""
+    from sim.api.fidelity import command_line
+
+    assert command_line("scenarios/moor/4p.toml", 100, 8, 1, [], "/tmp/f", install=False) == (
+        "sim fidelity scenarios/moor/4p.toml --games 100 --budget 8 --seed 1 --out /tmp/f"
+    )
+    assert command_line("scenarios/moor/4p.toml", 2000, 64, 1, ["seat_spread=3"]).endswith(
+        "--seed 1 --margin seat_spread=3 --install"
+    )
