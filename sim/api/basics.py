@@ -25,10 +25,10 @@ Sets = Mapping[str, Any] | Sequence[str] | None
 # --- scenarios -------------------------------------------------------------------------------------------------------
 
 
-def texts(given: str | Sequence[str], field: str = "", example: str = "") -> tuple[str, ...]:
+def texts(given: str | Sequence[str], field: str = "", example: str = "", noun: str = "text") -> tuple[str, ...]:
     """A list argument's texts: one text given alone is one item (``margins="seat_spread=1"``), not its letters.
-    Raises OptionError naming ``field`` (the Python argument) and an ``example`` of what it takes where ``given``
-    is neither a text nor a list of texts (``margins=5``)."""
+    Raises OptionError naming ``field`` (the Python argument), what it is not (``noun``) and an ``example`` of what
+    it takes where ``given`` is neither a text nor a list of texts (``margins=5``)."""
     from sim.api.options import OptionError
 
     if isinstance(given, str):
@@ -36,7 +36,7 @@ def texts(given: str | Sequence[str], field: str = "", example: str = "") -> tup
     if isinstance(given, Sequence) and all(isinstance(x, str) for x in given):
         return tuple(given)
     like = f"; give {example}" if example else "; give a text or a list of texts"
-    raise OptionError(f"{field or 'argument'}: {given!r} is not text{like}", field=field or None)
+    raise OptionError(f"{field or 'argument'}: {given!r} is not {noun}{like}", field=field or None)
 
 
 def margin_texts(
@@ -44,15 +44,9 @@ def margin_texts(
 ) -> tuple[str, ...]:
     """``margins=`` as the CLI's "KEY=VALUE" texts: a mapping's items written so (as ``set=`` takes either); one
     text given alone is one margin. Raises OptionError naming ``field`` for anything else (``margins=5``)."""
-    from sim.api.options import OptionError
-
     if isinstance(margins, Mapping):
         return tuple(f"{k}={v}" for k, v in margins.items())
-    if not isinstance(margins, (str, Sequence)) or not all(isinstance(x, str) for x in margins):
-        raise OptionError(
-            f'{field}: {margins!r} is not a margin; give {{{key.lower()}: value}} or "{key}=VALUE" texts', field=field
-        )
-    return texts(margins)
+    return texts(margins, field, f'{{{key.lower()}: value}} or "{key}=VALUE" texts', noun="a margin")
 
 
 def path_arg(given: Any, field: str, what: str = "a scenario file path") -> Path:
@@ -94,14 +88,15 @@ def load(
         from sim.model.scenario import ScenarioError
 
         raise ScenarioError(f"scenario: expected a scenario file path or a sim.Scenario, got {scenario!r}")
+    # each group's texts, read once (a bad one named by its Python argument: set, set_a, set_b)
+    groups = [("--set", set_texts(set)), *((opt, set_texts(s, opt.lstrip("-").replace("-", "_"))) for opt, s in more)]
     if isinstance(scenario, Scenario):
-        if set_texts(set) or any(set_texts(s, opt.lstrip("-").replace("-", "_")) for opt, s in more):
+        if any(t for _, t in groups):
             raise OverrideError(
                 "overrides apply to a scenario file; give its path (or change the Scenario with with_changes)"
             )
         changes = {k: v for k, v in (("games", games), ("seed", seed)) if v is not None}
         return scenario.with_changes(**changes) if changes else scenario
-    groups = [("--set", set_texts(set)), *((opt, set_texts(s, opt.lstrip("-").replace("-", "_"))) for opt, s in more)]
     overrides = parse_sets(*groups)
     options = [opt for opt, texts in groups for _ in texts]  # the option of each override, named by its error
     for option, value in (("games", games), ("seed", seed)):

@@ -42,10 +42,10 @@ def learned_speed(path: str, reps: int = 3, timing_s: float = TIMING_S) -> dict[
     first untimed run that also loads the kernels); best of each. None where the game has no learned table.
 
     Returns {scenario, scripted_games_per_s, learned_games_per_s, ratio, target, strategies (the learned table's)}."""
-    learned = learned_table(path)
+    scripted = load(REPO / path)
+    learned = skill_table(scripted, 1).scenario
     if learned is None:
         return None
-    scripted = load(REPO / path)
     best = {"scripted": 0.0, "learned": 0.0}
     size = {}
     for name, sc in (("scripted", scripted), ("learned", learned)):

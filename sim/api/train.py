@@ -296,8 +296,8 @@ def train(
             f"train {cfg.game} {cfg.role}: iteration {i + 1}/{cfg.iterations} done: {data.n} decisions, the policy "
             f"agrees with search on {100 * it['agreement']:.1f}%; {strength_words(learner, s)}; {t_play:.0f} s playing"
         )
-    report = _report(cfg, spec, learner, iters) | {"command": command}
-    policy = _policy(cfg, spec, learner, report) | {"command": command}
+    report = _report(cfg, spec, learner, iters, command)
+    policy = _policy(cfg, spec, learner, report)
     _write_json(out / "policy.json", policy)
     _write_json(out / "report.json", report)
     (out / "report.md").write_text(report_markdown(report))
@@ -326,14 +326,14 @@ def strength_words(learner: Learner, s: dict) -> str:
     )
 
 
-def _report(cfg: TrainConfig, spec: GameSpec, learner: Learner, iters: list[dict]) -> dict:
+def _report(cfg: TrainConfig, spec: GameSpec, learner: Learner, iters: list[dict], command: str) -> dict:
     best = max(range(len(iters)), key=lambda j: (iters[j]["strength"]["win_rate"], -j))
     return {
         "game": cfg.game,
         "role": learner.role,
         "team": learner.team,
         "config": asdict(cfg),
-        "command": cfg.command(),
+        "command": command,
         "rules_version": spec.rules_version,
         "iterations": iters,
         "best": best,
@@ -353,7 +353,7 @@ def _policy(cfg: TrainConfig, spec: GameSpec, learner: Learner, report: dict) ->
         "rules_version": spec.rules_version,
         "weights": it["weights"],
         "temperature": 0.0,
-        "command": cfg.command(),
+        "command": report["command"],
         "seed": cfg.seed,
         "training": {
             "iteration": it["iteration"],

@@ -92,8 +92,8 @@ def budget_families(ld: Ladder, rating: dict | None) -> dict:
         given = dict(r.params)
         played = _played(ld, i) or given
         for p in BUDGET_PARAMS:
-            v = given.get(p, played.get(p))
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and p in given:
+            v = given.get(p)  # a budget the rung names (a default budget varies nothing)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
                 same = tuple(sorted((k, str(x)) for k, x in played.items() if k != p))
                 groups.setdefault((r.strategy, p, same), []).append((v, i, r))
     fams = []

@@ -240,10 +240,14 @@ def collect(
     `sim.play.distributed`): one task a game on its workers, put back in game order (``threads`` unused)."""
     scs = sc if isinstance(sc, list) else [sc]
     rolls = rollout if isinstance(rollout, list) else [rollout]
+
+    def game_args(g: int) -> tuple:  # `play_training_game`'s arguments for game g: its table and rollout rows
+        k = g % len(scs)
+        return scs[k], learner, seed, iteration, g, budget, rolls[k]
+
     if executor is not None and executor.workers:
-        calls = ((scs[g % len(scs)], learner, seed, iteration, g, budget, rolls[g % len(scs)]) for g in range(games))
         got: dict[int, Decisions] = {}
-        for g, d in executor.calls(play_training_game, calls):
+        for g, d in executor.calls(play_training_game, (game_args(g) for g in range(games))):
             got[g] = d
             if stop is not None:
                 stop()
@@ -260,8 +264,7 @@ def collect(
                 raise KeyboardInterrupt
             if stop is not None:
                 stop()
-            k = g % len(scs)
-            out.append(play_training_game(scs[k], learner, seed, iteration, g, budget, rolls[k]))
+            out.append(play_training_game(*game_args(g)))
             done[0] += 1
             if on_game is not None:
                 on_game(done[0])
