@@ -287,6 +287,14 @@ def reference_rung(ld: Ladder, mono_rungs: list[int]) -> int:
     return 0
 
 
+def reference_why(ld: Ladder, text: str) -> str:
+    """Why rung ``text`` is the reference (`reference_rung`), in words for the page."""
+    own = {s.strategy for s in ld.base.seats}
+    if own == {text}:
+        return "the scenario's own players"
+    return "the first rung given that is not a random player"
+
+
 def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team: list[dict] | None) -> dict:
     """The balance figures at each rung's mono table, with a verdict per figure on whether it holds for skill
     (`sim.stats.ladder_fit.skill_verdicts`: every rung rated above the reference table against it; x: the rung's
@@ -322,6 +330,7 @@ def balance(ld: Ladder, tables: list[TableGames], elo: list[float] | None, team:
     out = {k: {"words": FIGURE_WORDS.get(k, k), "per_rung": rows, "skill": verdicts[k]} for k, rows in judged.items()}
     return {
         "reference": ld.rungs[mono[ref].table.rungs[0]].text,
+        "reference_why": reference_why(ld, ld.rungs[mono[ref].table.rungs[0]].text),
         "rungs": [ld.rungs[tg.table.rungs[0]].text for tg in mono],
         "x": xs,
         "x_words": "rating (Elo)" if elo is not None else "team win rate (points)",

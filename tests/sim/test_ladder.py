@@ -522,3 +522,15 @@ def test_collecting_a_ladder_decodes_each_tables_document_once(a_vs_a, monkeypat
         p = store.load_paired(k)
         assert tg.aggregates == store.load(k)["aggregates"] and np.array_equal(tg.finished, p["finished"])
         assert all(np.array_equal(tg.values[n], p["paired"][:, j]) for j, n in enumerate(p["names"]))
+
+
+def test_the_balance_reference_says_why_it_is_the_reference():
+    """The balance section names why its reference table is one: the scenario's own players where the ladder's
+    scenario seats that rung everywhere, else the first rung given that is not a random player (a fresh user read
+    "the scenario's own players" of a rung the scenario never seats)."""
+    from sim.output.ladder_output import reference_why
+
+    own = api_ladder.build("moor", strategies=["random", "weighted", "runner"])
+    assert {s.strategy for s in own.base.seats} == {"weighted"}
+    assert reference_why(own, "weighted") == "the scenario's own players"
+    assert reference_why(own, "runner") == "the first rung given that is not a random player"
