@@ -174,7 +174,7 @@ def ladder(
     ``watch(tables)``: makes the `sim.play.ladder_progress.Watch` timing each table (the time left from each
     table's own games/s, the table now playing); ``fresh``: forget stored tables; ``stored``: the indices of the
     tables the caller found stored (`sim.play.ladder.stored_tables`, read before the run), not read again. Runs in this process, on a LocalCluster of ``workers`` or at ``scheduler`` with the same numbers.
-    Raises LadderError, ScenarioError, OptionError, ExecutionError, SweepOutputError (one line each);
+    Raises LadderError, ScenarioError, OptionError, ExecutionError, LadderOutputError (one line each);
     KeyboardInterrupt leaves the finished tables stored."""
     import shutil
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.model.ladder_spec import Ladder
+from sim.output.sweep_output import SweepOutputError
 from sim.play.ladder import TableGames
 from sim.stats import budget_steps
 from sim.stats import ladder_fit as lf
@@ -30,23 +31,26 @@ def folder_for(ld: Ladder, out: str | Path | None = None) -> Path:
     return Path(out) if out else paths.REPORTS / ld.folder_name()
 
 
+class LadderOutputError(SweepOutputError):
+    """--out names a folder a ladder cannot write: a file, a folder of other things, or one it cannot create (one
+    line). A SweepOutputError too, so a caller catching the output folder's refusals of both catches both."""
+
+
 def prepare(folder: Path) -> None:
     """Make ``folder`` ready: refuse a folder of other things (`sim.output.sweep_output.prepare`'s rules: a folder
     that is new, empty, or holds stored points or earlier outputs), keep stored tables and an earlier ladder's outputs (a complete report of its own settings) until `write` replaces
-    them: an interrupted rerun, even ``--fresh``, leaves the earlier report as it was."""
-    from sim.output.sweep_output import SweepOutputError
-
+    them: an interrupted rerun, even ``--fresh``, leaves the earlier report as it was. Raises LadderOutputError."""
     folder = Path(folder)
     if folder.exists():
         if not folder.is_dir():
-            raise SweepOutputError(f"--out: {folder} is a file; give a folder")
+            raise LadderOutputError(f"--out: {folder} is a file; give a folder")
         kids = [p.name for p in folder.iterdir()]
         if kids and "points" not in kids and not any(o in kids for o in OUTPUTS):
-            raise SweepOutputError(f"--out: {folder} exists and is not a ladder folder; give a new or empty folder")
+            raise LadderOutputError(f"--out: {folder} exists and is not a ladder folder; give a new or empty folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise SweepOutputError(
+        raise LadderOutputError(
             f"--out: cannot create {folder} ({e.strerror or e}); give a folder that can be written"
         ) from None
 

@@ -534,3 +534,13 @@ def test_the_balance_reference_says_why_it_is_the_reference():
     assert {s.strategy for s in own.base.seats} == {"weighted"}
     assert reference_why(own, "weighted") == "the scenario's own players"
     assert reference_why(own, "runner") == "the first rung given that is not a random player"
+
+
+def test_a_ladder_out_that_is_a_file_raises_the_ladders_own_error_from_python(tmp_path):
+    """`sim.ladder(out=<a file>)` raised SweepOutputError: right words, a sweep's class name (a fresh user)."""
+    from sim.output.ladder_output import LadderOutputError
+
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    with pytest.raises(LadderOutputError, match="is a file; give a folder"):
+        sim.ladder("moor", strategies=["random", "weighted"], games=10, out=f)
