@@ -193,7 +193,7 @@ def verdict_words(key: str, j: Judged) -> str:
     if j.kind == DIFFERS:
         return f"differs: {amount(key, j.estimate)} {interval(key, j.ci95)}"
     more = f"; {V.about_games(j.more_games)} in all would decide" if j.more_games else ""
-    return f"cannot tell yet ({j.games:,} games{more})"
+    return f"cannot tell yet ({j.games:,} games{more}{V.at_margin_words(j.more_games or 0, j.games)})"
 
 
 def report_line(words: str, key: str, f: dict, search: str, games: int) -> str:

@@ -252,9 +252,16 @@ def more_games_words(more: int, games: int, what: str = "") -> str:
     the estimate sits about at its margin, where no practical number of games settles which side it is on. ``what``
     follows "decide" ("them all")."""
     text = f"{about_games(more)} more games would decide" + (f" {what}" if what else "")
-    if more >= IMPRACTICAL_MIN and more > IMPRACTICAL_FACTOR * max(games, 1):
-        text += "; the figure sits about at its margin, where no practical number of games settles which side"
-    return text
+    return text + at_margin_words(more, games)
+
+
+AT_MARGIN = "; the figure sits about at its margin, where no practical number of games settles which side"
+
+
+def at_margin_words(more: int, games: int) -> str:
+    """`AT_MARGIN` where ``more`` games (beyond or in all) are impractical against the ``games`` played (over
+    `IMPRACTICAL_FACTOR` times them and at least `IMPRACTICAL_MIN`), else ""."""
+    return AT_MARGIN if more >= IMPRACTICAL_MIN and more > IMPRACTICAL_FACTOR * max(games, 1) else ""
 
 
 def words(v: Verdict, fmt) -> str:

@@ -285,3 +285,17 @@ def test_the_recorded_command_is_the_runs_own():
     assert command_line("scenarios/moor/4p.toml", 2000, 64, 1, ["seat_spread=3"]).endswith(
         "--seed 1 --margin seat_spread=3 --install"
     )
+
+
+def test_a_figure_at_its_margin_says_no_practical_number_of_games_settles_it():
+    """A fidelity figure whose estimate sits at its margin needs more games than any run plays ("more than a
+    trillion games would decide", a fresh user): it now says why, as compare's and check's verdicts do."""
+    j = F.Judged(F.CANNOT_TELL, 0.02, (0.0, 0.04), 0.02, 0.5, 0.5, 300, 10**13)
+    said = F.verdict_words("seat_spread", j)
+    assert said.startswith("cannot tell yet (300 games; more than a trillion in all would decide; the figure sits ")
+    assert "where no practical number of games settles which side" in said
+    near = F.Judged(F.CANNOT_TELL, 0.002, (-0.02, 0.024), 0.02, 0.5, 0.5, 2000, 9100)
+    assert (
+        F.verdict_words("first_player_advantage", near)
+        == "cannot tell yet (2,000 games; about 9,100 in all would decide)"
+    )
