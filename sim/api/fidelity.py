@@ -99,12 +99,13 @@ def fidelity(
     """Play ``sc``'s learned table and its search twin (`tables`) on common random numbers (seed ``seed``, default
     the scenario's) and judge each headline figure (`sim.stats.fidelity`). Returns the fidelity document
     (`sim.model.fidelity`; JSON-ready): format, game, scenario, players, params, rules_version, policies (their
-    versions), command, games, budget, search, seed, margins, figures {key: {words, learned, search, kind, verdict,
+    versions), command, games, budget, search, search_seats (as given), search_played (every parameter as played), seed, margins, figures {key: {words, learned, search, kind, verdict,
     estimate, ci95, margin, paired, method (the seat spread: how its difference was judged), p_holm, p_equiv_holm,
     more_games}}, compared (compare's own rows of the
     figures' measures), wall_s. Raises FidelityError, CompareError (one line each)."""
     from sim.api import compare as play
     from sim.model.fidelity import FIDELITY_FORMAT, policy_versions
+    from sim.model.search import seats_as_played
     from sim.stats import fidelity as F
 
     t = tables(sc, games, budget)
@@ -130,6 +131,7 @@ def fidelity(
         "search": t.search_name,
         "learned_seats": [s.strategy for s in t.learned.seats],
         "search_seats": [{"strategy": s.strategy, **s.params} for s in t.search.seats],
+        "search_played": [seat["params"] for seat in seats_as_played(t.search)],
         "seed": res["seed"],
         "margins": {k: f["margin"] for k, f in out.items()},
         "figures": out,

@@ -4,8 +4,8 @@
 its role's learned player) and the same seats on `search` with learned rollouts, on the same seeds, and writes the
 verdicts beside the shipped policies: ``kernels/<game>/policies/fidelity-<scenario>.json`` (and ``.md``). The file
 names the rules version and each policy it played (`policy_versions`: feature set and version, rules version and a
-digest of the weights), so a retrained policy or a rules change makes it stale (`stale`): a test checks every
-shipped file, and the report's "At skill" section names a stale file instead of quoting it.
+digest of the weights) and the search seats' parameters as played (``search_played``), so a retrained policy, a
+rules change or another search default makes it stale (`stale`): a test checks every shipped file, and the report's "At skill" section names a stale file instead of quoting it.
 """
 
 from __future__ import annotations
@@ -82,6 +82,26 @@ def stale(doc: dict, spec: GameSpec) -> str | None:
             return (
                 f"made with the {role} policy {v.get('digest')} ({v.get('feature_set')} v{v.get('feature_version')}), "
                 f"the game now ships {what}: run it again ({doc.get('command', 'sim fidelity')})"
+            )
+    return search_default_changed(doc, spec)
+
+
+def search_default_changed(doc: dict, spec: GameSpec) -> str | None:
+    """Why ``doc``'s search table is no longer what the game's search plays by default (a parameter the run left
+    to its default, recorded as played in ``search_played``, now defaults to another value), in one line; None when
+    every such default stands or the file predates the record (no ``search_played``). The tie-break is skipped: its
+    "auto" is resolved per table, and the root it follows is compared."""
+    for given, played in zip(doc.get("search_seats") or [], doc.get("search_played") or [], strict=False):
+        st = spec.strategy(given.get("strategy", ""))
+        if st is None:
+            continue
+        now = {p.name: p.default for p in st.params}
+        for k, v in played.items():
+            if k in given or k == "tiebreak" or k not in now or now[k] == v:
+                continue
+            return (
+                f"made with {doc.get('search', 'search')} at {k} = {v}, the game's {st.name} now plays {k} = {now[k]} "
+                f"by default: run it again ({doc.get('command', 'sim fidelity')})"
             )
     return None
 

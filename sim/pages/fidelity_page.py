@@ -25,6 +25,7 @@ def render_markdown(doc: dict) -> str:
         "",
         f"- Command: `{doc['command']}`",
         f"- Rules version {doc['rules_version']}; policies: {pol}",
+        *played_lines(doc),
         f"- Made {doc['created_utc']} at commit {doc['git_commit']}, {doc['wall_s']:.0f} s",
         "- Verdicts: agrees within +/-M (TOST at margin M), differs (the difference is significant), cannot tell yet; "
         f"Holm over the figures.{spread_method(doc)}",
@@ -39,6 +40,18 @@ def render_markdown(doc: dict) -> str:
             f"| {f['verdict']} |"
         )
     return "\n".join(out) + "\n"
+
+
+def played_lines(doc: dict) -> list[str]:
+    """ "- Search seats as played: budget = 64, rollout = learned, deviate = 1.0, root = halving, tiebreak = none"
+    (one line where every search seat played alike, else one per seat); nothing for a file made before the record."""
+    played = doc.get("search_played") or []
+    said = [", ".join(f"{k} = {v}" for k, v in p.items()) for p in played]
+    if not said:
+        return []
+    if len(set(said)) == 1:
+        return [f"- Search seats as played: {said[0]}"]
+    return [f"- Search seat {i} as played: {s}" for i, s in enumerate(said)]
 
 
 def spread_method(doc: dict) -> str:

@@ -135,12 +135,18 @@ class Lines:
         self._last_side = (i, now)
         self.advance(k / 2)
 
+    def _side_known(self, i: int) -> bool:
+        """Side ``i``'s part of the time left is known: it is timed (`MIN_TIMED_S` of its own blocks) or done."""
+        done, secs, timed = self.sides.get(i, (0.0, 0.0, 0.0))
+        return (secs >= MIN_TIMED_S and timed > 0) or done >= self.total
+
     def _rate_left(self, now: float) -> tuple[str, float | None] | None:
         """(the games/s as said, the seconds left or None when a side is not timed yet), or None before any rate
         is known (nothing played since the first step)."""
         if self.sides:
             if not any(secs >= MIN_TIMED_S for _, secs, _ in self.sides.values()):
-                return None
+                if not any(d >= self.total for d, _, _ in self.sides.values()):
+                    return None
             rates: list[str] = []
             left: float | None = 0.0
             for i, name in enumerate(SIDES):
@@ -149,6 +155,8 @@ class Lines:
                     r = timed / secs
                     rates.append(f"{name} {rate_text(r)} games/s")
                     left = None if left is None else left + max(0.0, self.total - done) / r
+                elif done >= self.total:  # all its games in one quick block: nothing left to time
+                    rates.append(f"{name} done")
                 else:
                     rates.append(f"{name} {'playing its first games' if i in self.sides else 'not started'}")
                     left = None
@@ -233,7 +241,7 @@ class Lines:
         if self.sides:
             done = ", ".join(f"{n} {self.sides.get(i, [0.0])[0]:,.0f}" for i, n in enumerate(SIDES))
             head = f"{self.label}: {100 * self.done / self.total:.0f}% ({done} of {self.total:,.0f} {games} each; "
-            untimed = [n for i, n in enumerate(SIDES) if not self.sides.get(i, [0, 0, 0])[1]]
+            untimed = [n for i, n in enumerate(SIDES) if not self._side_known(i)]
             if untimed:
                 self._say(
                     f"{head}{rates}; time left once {' and '.join(untimed)} {'is' if len(untimed) == 1 else 'are'} timed)"

@@ -72,3 +72,26 @@ def test_other_parameters_or_no_file_are_not_quoted():
     four = load("scenarios/moor/4p.toml")
     changed = four.with_changes(params={**four.params, "track_len": int(four.params["track_len"]) + 1})
     assert for_scenario(changed)["status"] == "none"
+
+
+def test_another_search_default_makes_the_file_stale():
+    """A file records its search seats' parameters as played (`search_played`): where one the run left to its
+    default now defaults to another value (Moor's search moved to halving with deviate 1 on 2026-12-07), the file
+    speaks for another search and is stale; a parameter the run gave itself, and the tie-break, are not compared."""
+    game, path = CHECKED[0]
+    spec = get(game)
+    doc = load_fidelity(game, load(path).name)
+    assert doc is not None and len(doc["search_played"]) == len(doc["search_seats"])
+    assert stale(doc, spec) is None  # type: ignore[arg-type]
+    ucb1 = [{**p, "root": "ucb1"} for p in doc["search_played"]]
+    said = stale({**doc, "search_played": ucb1}, spec) or ""  # type: ignore[arg-type]
+    assert said.startswith("made with search@64 at root = ucb1, the game's search now plays root = halving")
+    assert said.endswith("run it again (" + doc["command"] + ")")
+    before = [{**p, "root": "ucb1", "deviate": 0.0} for p in doc["search_played"]]
+    assert "now plays deviate = 1.0 by default" in (stale({**doc, "search_played": before}, spec) or "")  # type: ignore[arg-type]
+    given = [{**s, "root": "ucb1", "deviate": 0.0} for s in doc["search_seats"]]
+    assert stale({**doc, "search_seats": given, "search_played": before}, spec) is None  # type: ignore[arg-type]
+    tb = [{**p, "tiebreak": "none"} for p in doc["search_played"]]
+    assert stale({**doc, "search_played": tb}, spec) is None  # type: ignore[arg-type]
+    old = {k: v for k, v in doc.items() if k != "search_played"}
+    assert stale(old, spec) is None  # type: ignore[arg-type]  # a file made before the record: not judged on it

@@ -586,3 +586,25 @@ def test_a_line_said_before_the_step_line_leaves_the_step_line_whole(monkeypatch
     assert buf.getvalue() == (
         "moor-4p: timelines 1/1 games\nmoor-4p: 10 games in 1.0 s, 10 games/s\nmoor-4p: writing the report ... 0.5 s\n"
     )
+
+
+def test_a_side_that_finished_in_one_quick_block_is_done_not_playing_its_first_games():
+    """sim fidelity: A (learned players) played its 1,000 games in one block of under a second, then B (search)
+    went on at 10 games/s; the line said "A playing its first games, B 10 games/s, about 0 s left" all along. A
+    finished side is now said done and adds nothing, and the time left is B's."""
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(1_000, "moor-4p: learned vs search@64", buf, clock=lambda: now[0]) as lines:
+        now[0] = 1.0
+        lines.side(0, 0)
+        now[0] += 0.3
+        lines.side(0, 1000)  # all of A in one quick block: never timed
+        lines.side(1, 0)
+        for _ in range(3):
+            now[0] += 10.0
+            lines.side(1, 100)
+    out = buf.getvalue().splitlines()
+    assert all("playing its first games" not in line and "about 0 s left" not in line for line in out), out
+    assert (
+        "moor-4p: learned vs search@64: 65% (A 1,000, B 300 of 1,000 games each; A done, B 10 games/s, "
+        "about 1 min 10 s left)"
+    ) in out, out

@@ -17,7 +17,7 @@ from tests.sim._cli import one_error_line
 pytestmark = pytest.mark.kernel  # every test here plays games
 
 REPO = Path(__file__).resolve().parents[2]
-MOOR = REPO / "scenarios" / "moor" / "search-4p.toml"  # seat 0: search, root ucb1 by default
+MOOR = REPO / "scenarios" / "moor" / "search-4p.toml"  # seat 0: search with root ucb1 given (the default is halving)
 HUNTERS = REPO / "scenarios" / "treasure_hunters" / "search-basic-4p.toml"  # hunters: root halving by default
 WHY = "unused with root halving"
 
@@ -39,9 +39,7 @@ def test_explore_with_halving_is_one_line_naming_the_field():
 
 def test_a_scenario_file_a_sweep_a_tune_and_a_rung_refuse_it_alike(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text(
-        MOOR.read_text().replace('rollout = "runner"', 'rollout = "runner", root = "halving", explore = 1.0')
-    )
+    bad.write_text(MOOR.read_text().replace('root = "ucb1"', 'root = "halving", explore = 1.0'))
     line = one_error_line(r := CliRunner().invoke(app, ["run", str(bad)]))
     assert r.exit_code == EXIT_BAD_INPUT and f"seats[0].params.explore: {WHY}" in line
     r = CliRunner().invoke(
@@ -77,12 +75,12 @@ def test_a_scenario_file_a_sweep_a_tune_and_a_rung_refuse_it_alike(tmp_path):
 
 
 def test_tiebreak_with_ucb1_is_one_line_naming_the_field():
-    """The tie-break settles halving's paired worlds; UCB1 never reads it: score given with root ucb1 (Moor's default) it
-    is refused with the way out, and accepted with halving."""
+    """The tie-break settles halving's paired worlds; UCB1 never reads it: score given with root ucb1 (Moor's search
+    scenario gives it) it is refused with the way out, and accepted with halving."""
     with pytest.raises(OverrideError) as e:
         load(MOOR, [("seats.0.tiebreak", "score")])
     msg = str(e.value)
-    assert msg.startswith("--set seats.0.tiebreak=score: seats[0].params.tiebreak: unused with root ucb1, search's")
+    assert msg.startswith("--set seats.0.tiebreak=score: seats[0].params.tiebreak: unused with root ucb1 (UCB1 ")
     assert msg.endswith("remove tiebreak, or give root halving to use it") and "\n" not in msg
     load(MOOR, [("seats.0.tiebreak", "score"), ("seats.0.root", "halving")])
     load(MOOR, [("seats.0.tiebreak", "none")])  # no tie-break is what ucb1 plays: no mistake to say so
