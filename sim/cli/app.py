@@ -56,7 +56,13 @@ def plain_arguments(cmd) -> None:
             refuse_blank_path(p)
 
 
-_TYPE_WORDS = {"<list[str]>": "<text>", "<str>": "<text>", "<list[int]>": "<int>", "<list[path]>": "<path>"}
+_TYPE_WORDS = {
+    "<list[str]>": "<text>",
+    "<str>": "<text>",
+    "<list[int]>": "<int>",
+    "<list[path]>": "<path>",
+    "<list[Path]>": "<path>",
+}
 
 
 def _plain(shown):

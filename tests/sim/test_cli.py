@@ -561,3 +561,9 @@ def test_help_names_option_types_in_plain_words():
     assert "<bool>" not in r.output and "<list[" not in r.output and "<str>" not in r.output
     assert re.search(r"--set\s+<text>", r.output) and re.search(r"--games\s+<int>", r.output)
     assert re.search(r"--per-game\s+also write", r.output)
+    # every command: an argument of paths shows <path>, not <list[Path]> (sim check, sim baselines)
+    from sim.cli.main import app as main_app
+
+    for cmd in ("check", "baselines", "run", "compare", "sweep", "ladder", "fidelity", "train", "tune"):
+        h = CliRunner().invoke(main_app, [cmd, "--help"], env={"COLUMNS": "160"}).output
+        assert "<list[" not in h and "<str>" not in h and "<bool>" not in h, cmd
