@@ -306,6 +306,21 @@ def _budget_steps(d: dict) -> list[dict]:
     ]
 
 
+def search_defaults(d: dict) -> str:
+    """What each search rung played that its text left to the defaults ("search:budget=4, search:budget=16: deviate =
+    1.0, root = halving, tiebreak = none"; rungs that left the same said together, groups joined by "; "): a default that changes (Moor's and Turnwall's search, 2026-12-07) is then
+    read on the page itself. "" without a search rung (or in a ladder.json made before the record)."""
+    by_rest: dict[str, list[str]] = {}  # rungs that left the same defaults are said together
+    for r in d["rungs"]:
+        played, given = r.get("played") or {}, r.get("params") or {}
+        if "budget" not in played or "root" not in played:
+            continue
+        rest = ", ".join(f"{k} = {v}" for k, v in played.items() if k not in given)
+        if rest:
+            by_rest.setdefault(rest, []).append(r["rung"])
+    return "; ".join(f"{', '.join(rungs)}: {rest}" for rest, rungs in by_rest.items())
+
+
 def render(d: dict) -> str:
     """The whole page (templates/ladder_page.html)."""
     prov = d.get("provenance", {})
@@ -314,6 +329,7 @@ def render(d: dict) -> str:
         title=f"Skill ladder: {d['title']}, {d['players']} players",
         d=d,
         rung_names=", ".join(r["rung"] for r in d["rungs"]),
+        search_defaults=search_defaults(d),
         tables=count(len(d["tables"]), "table"),
         games=count(d["games_per_table"], "game", grouped=True),
         rating=_rating(d),

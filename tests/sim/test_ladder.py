@@ -544,3 +544,25 @@ def test_a_ladder_out_that_is_a_file_raises_the_ladders_own_error_from_python(tm
     f.write_text("x")
     with pytest.raises(LadderOutputError, match="is a file; give a folder"):
         sim.ladder("moor", strategies=["random", "weighted"], games=10, out=f)
+
+
+def test_the_page_says_what_each_search_rung_played_by_default():
+    """A search default that changes (Moor's search moved to halving with deviate 1 on 2026-12-07) is read on the
+    page itself: the parameters a search rung left to the game's defaults, rungs that left the same said together;
+    scripted rungs and parameters the rung gave are not repeated."""
+    from sim.pages.ladder_page import search_defaults
+
+    played = {"budget": 4, "rollout": "learned", "deviate": 1.0, "root": "halving", "tiebreak": "none"}
+    d = {
+        "rungs": [
+            {"rung": "weighted", "params": {}, "played": {"w_goal": 1.0}},
+            {"rung": "search:budget=4", "params": {"budget": 4}, "played": played},
+            {"rung": "search:budget=16", "params": {"budget": 16}, "played": {**played, "budget": 16}},
+            {"rung": "search:root=ucb1", "params": {"root": "ucb1"}, "played": {**played, "root": "ucb1"}},
+        ]
+    }
+    assert search_defaults(d) == (
+        "search:budget=4, search:budget=16: rollout = learned, deviate = 1.0, root = halving, tiebreak = none; "
+        "search:root=ucb1: budget = 4, rollout = learned, deviate = 1.0, tiebreak = none"
+    )
+    assert search_defaults({"rungs": [{"rung": "weighted", "params": {}}]}) == ""
