@@ -57,9 +57,9 @@ def test_summary_seats_say_what_auto_plays():
     assert items["seat 1"] == (
         "search with budget = 16 (default 256), rollout = weighted (default), deviate = 2 (default), "
         "root = halving (default), tiebreak = auto (plays score)"
-    )  # how it searched (halving here, UCB1 for the haunter) though the file left it to the defaults: a fresh user
-    assert "tiebreak" not in items["seat 0"]  # the haunter's search runs ucb1: no tie-break read
-    assert "root = ucb1 (default)" in items["seat 0"]
+    )  # how it searched (halving here) though the file left it to the defaults: a fresh user
+    assert "tiebreak" not in items["seat 0"]  # the haunter's search runs ucb1 here: no tie-break read
+    assert "root = ucb1 (default halving)" in items["seat 0"]  # the file gives ucb1, the game's default is halving
     assert items["seat 2"] == "weighted, default weights"  # a scripted seat's defaults are not listed
     # a report read back without provenance seats says what was given
     items = dict(scenario_items({"scenario": sc.to_dict(), "seats": []}))

@@ -121,13 +121,15 @@ def test_search_permutation_test_fails_on_a_deliberate_leak(two_worlds, root, bu
 
 
 # ---- the strategies and their replay --------------------------------------------------------------------------------
-def test_search_is_a_strategy_of_each_role_with_scripted_rollouts():
+def test_search_is_a_strategy_of_each_role_with_its_roles_other_strategies_as_rollouts():
+    """The rollouts of each role's search are its role's other strategies; the Head Haunter's default since
+    2026-12-07 is its learned player (stronger at equal budget: docs/guide/learned.md), the hunters' `weighted`."""
     from sim.games.treasure_hunters import HAUNTER_ROLLOUTS, HUNTER_ROLLOUTS, SPEC
     from sim.model.search import SEARCH_SID
 
     for name, role, rollouts, default in (
         ("search", "hunter", HUNTER_ROLLOUTS, "weighted"),
-        ("haunter_search", "haunter", HAUNTER_ROLLOUTS, "haunter_weighted"),
+        ("haunter_search", "haunter", HAUNTER_ROLLOUTS, "haunter_learned"),
     ):
         st = SPEC.strategy(name)
         assert st.sid == SEARCH_SID and st.role == role
