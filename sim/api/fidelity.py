@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.model.errors import SimError
-from sim.model.scenario import Scenario, Seat
+from sim.model.scenario import MAX_GAMES, Scenario, Seat
 from sim.model.search_spec import BUDGET_MAX
 from sim.model.values import out_of_range
 from sim.play.context import RunContext
@@ -55,8 +55,8 @@ def tables(sc: Scenario, games: int, budget: int) -> Tables:
     ``budget``, or a scenario whose table at skill cannot be played (no learned player, a policy that does not fit)."""
     from sim.model.skill_spec import learner_of, skill_table
 
-    if games < 1:
-        raise FidelityError(out_of_range("--games", games, 1))
+    if not 1 <= games <= MAX_GAMES:
+        raise FidelityError(out_of_range("--games", games, 1, MAX_GAMES))
     if not 1 <= budget <= BUDGET_MAX:
         raise FidelityError(out_of_range("--budget", budget, 1, BUDGET_MAX) + " rollouts a decision")
     t = skill_table(sc, games)

@@ -50,6 +50,16 @@ def rate_text(r: float) -> str:
     return f"{r:,.0f}" if r >= 9.95 else f"{r:.2g}" if r > 0 else "0"
 
 
+MIN_TIMED_GAMES = 500  # ... or this many games of a side timed: a quick side's chunk of thousands in 0.3 s
+
+
+def _timed(secs: float, games: float) -> bool:
+    """A side's own blocks time its games/s: `MIN_TIMED_S` of them (a first block of one game timed its overhead),
+    or `MIN_TIMED_GAMES` games in any time above 0 (learned players' 10,000 games in under a second left the
+    side untimed for the whole run, "A playing its first games", while B played on)."""
+    return games > 0 and (secs >= MIN_TIMED_S or (secs > 0 and games >= MIN_TIMED_GAMES))
+
+
 class Lines:
     """Context manager and progress callback writing plain lines to ``stream`` (see the module docstring)."""
 
@@ -138,20 +148,20 @@ class Lines:
     def _side_known(self, i: int) -> bool:
         """Side ``i``'s part of the time left is known: it is timed (`MIN_TIMED_S` of its own blocks) or done."""
         done, secs, timed = self.sides.get(i, (0.0, 0.0, 0.0))
-        return (secs >= MIN_TIMED_S and timed > 0) or done >= self.total
+        return _timed(secs, timed) or done >= self.total
 
     def _rate_left(self, now: float) -> tuple[str, float | None] | None:
         """(the games/s as said, the seconds left or None when a side is not timed yet), or None before any rate
         is known (nothing played since the first step)."""
         if self.sides:
-            if not any(secs >= MIN_TIMED_S for _, secs, _ in self.sides.values()):
+            if not any(_timed(secs, timed) for _, secs, timed in self.sides.values()):
                 if not any(d >= self.total for d, _, _ in self.sides.values()):
                     return None
             rates: list[str] = []
             left: float | None = 0.0
             for i, name in enumerate(SIDES):
                 done, secs, timed = self.sides.get(i, (0.0, 0.0, 0.0))
-                if secs >= MIN_TIMED_S and timed > 0:
+                if _timed(secs, timed):
                     r = timed / secs
                     rates.append(f"{name} {rate_text(r)} games/s")
                     left = None if left is None else left + max(0.0, self.total - done) / r

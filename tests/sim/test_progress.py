@@ -591,20 +591,37 @@ def test_a_line_said_before_the_step_line_leaves_the_step_line_whole(monkeypatch
 def test_a_side_that_finished_in_one_quick_block_is_done_not_playing_its_first_games():
     """sim fidelity: A (learned players) played its 1,000 games in one block of under a second, then B (search)
     went on at 10 games/s; the line said "A playing its first games, B 10 games/s, about 0 s left" all along. A
-    finished side is now said done and adds nothing, and the time left is B's."""
+    finished side too quick to time (here 400 games in 0.3 s) is now said done and adds nothing, and the time left
+    is B's."""
     now, buf = [0.0], io.StringIO()
-    with PG.Lines(1_000, "moor-4p: learned vs search@64", buf, clock=lambda: now[0]) as lines:
+    with PG.Lines(400, "moor-4p: learned vs search@64", buf, clock=lambda: now[0]) as lines:
         now[0] = 1.0
         lines.side(0, 0)
         now[0] += 0.3
-        lines.side(0, 1000)  # all of A in one quick block: never timed
+        lines.side(0, 400)  # all of A in one quick block: never timed
         lines.side(1, 0)
         for _ in range(3):
             now[0] += 10.0
             lines.side(1, 100)
     out = buf.getvalue().splitlines()
     assert all("playing its first games" not in line and "about 0 s left" not in line for line in out), out
-    assert (
-        "moor-4p: learned vs search@64: 65% (A 1,000, B 300 of 1,000 games each; A done, B 10 games/s, "
-        "about 1 min 10 s left)"
-    ) in out, out
+    assert out[-2].endswith("(A 400, B 300 of 400 games each; A done, B 10 games/s, about 10 s left)"), out
+
+
+def test_a_quick_side_half_way_is_timed_from_its_chunk_of_thousands():
+    """sim fidelity --games 20000: A (learned players) played its first chunk of 10,000 in 0.3 s, then waited while
+    B played at 154 games/s; the line said "A playing its first games ... time left once A is timed" for most of the
+    run. A chunk of thousands times its side however quick it was."""
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(20_000, "moor-4p: learned vs search@2", buf, clock=lambda: now[0]) as lines:
+        now[0] = 1.0
+        lines.side(0, 0)
+        now[0] += 0.3
+        lines.side(0, 10_000)
+        lines.side(1, 0)
+        for _ in range(3):
+            now[0] += 10.0
+            lines.side(1, 1_000)
+    out = buf.getvalue().splitlines()
+    assert not any("playing its first games" in x or "once A is timed" in x for x in out), out
+    assert out[-2].endswith("A 33,333 games/s, B 100 games/s, about 2 min 50 s left)"), out

@@ -241,7 +241,11 @@ cli = CliRunner()
 @pytest.mark.parametrize(
     "args, said",
     [
-        (["--games", "0"], "--games: 0 is out of range; allowed >= 1"),
+        (["--games", "0"], "--games: 0 is out of range; allowed 1..10,000,000,000"),
+        (
+            ["--games", "99999999999999999999"],
+            "--games: 99999999999999999999 is out of range; allowed 1..10,000,000,000",
+        ),
         (["--budget", "0"], "--budget: 0 is out of range; allowed 1..65,536 rollouts a decision"),
         (["--budget", "70000"], "--budget: 70000 is out of range; allowed 1..65,536"),
         (["--threads", "0"], "--threads: 0 is out of range; allowed >= 1"),
@@ -251,6 +255,15 @@ cli = CliRunner()
             "--margin length_turns: -1 is not a margin; allowed: a positive, finite number",
         ),
         (["--games", "abc"], "--games: 'abc' is not a whole number"),
+        (  # a figure of another game's table was dropped silently (a fresh user)
+            ["--margin", "team_win_rate.hunter=1"],
+            "--margin: moor-4p judges no figure 'team_win_rate.hunter'; allowed: first_player_advantage, seat_spread, "
+            "length_turns",
+        ),
+        (
+            ["--margin", "first_player_advantage=1e9"],
+            "--margin first_player_advantage: 1e+09 points is more than a rate can differ; allowed: up to 100 points",
+        ),
     ],
 )
 def test_cli_refuses_bad_input_in_one_line(args, said, tmp_path):
