@@ -199,7 +199,8 @@ def scenario_differences(
         y = sb[i] if i < len(sb) else None
         px = pa_[i] if i < len(sa) else None
         py = pb_[i] if i < len(sb) else None
-        fx, fy = _seat_text(x, px), _seat_text(y, py)
+        moved = _differ_as_played(x, y, px, py)
+        fx, fy = _seat_text(x, px, moved), _seat_text(y, py, moved)
         if fx != fy:
             same = x and y and x["strategy"] == y["strategy"] and px is not None and px == py
             out.append(f"seat {i}: A {fx}, B {fy}" + (SAME_PLAY if same else ""))
@@ -215,11 +216,21 @@ def _played(prov: dict | None, n: int) -> list[dict | None]:
     return [x.get("params") if isinstance(x, dict) else None for x in seats]
 
 
-def _seat_text(seat: dict | None, played: dict | None = None) -> str:
+def _differ_as_played(x: dict | None, y: dict | None, px: dict | None, py: dict | None) -> list[str]:
+    """The parameters two seats of one strategy play differently (as played, the tie-break apart: `tiebreak_text`
+    says it): a side that left one to its default then says the default it played ("root = halving (default)"),
+    not only the other side's value (a fresh user could not tell which search A played)."""
+    if not (x and y and px and py) or x["strategy"] != y["strategy"]:
+        return []
+    return [k for k in px if k != "tiebreak" and k in py and px[k] != py[k]]
+
+
+def _seat_text(seat: dict | None, played: dict | None = None, moved: list[str] | None = None) -> str:
     if seat is None:
         return "(no seat)"
     sp = seat.get("params") or {}
     shown = [f"{k} = {value_text(v)}" for k, v in sp.items()]
+    shown += [f"{k} = {value_text((played or {})[k])} (default)" for k in moved or () if k not in sp]
     tb = tiebreak_text(sp, played)
     shown += [tb] if tb else []
     return seat["strategy"] + (" (" + ", ".join(shown) + ")" if shown else "")

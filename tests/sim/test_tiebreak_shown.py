@@ -105,3 +105,18 @@ def test_a_search_seats_defaults_are_said_as_played_and_a_scripted_seats_are_not
     ]
     assert defaults_text({"budget": 16, "root": "halving"}, played)[-1] == "deviate = 2 (default)"
     assert defaults_text({}, {"greed": 0.5}) == [] and defaults_text({}, None) == []
+
+
+@pytest.mark.kernel
+def test_what_differs_says_the_default_a_side_played_where_the_other_gave_another():
+    """A compare of Moor's default search against ucb1 said "A search (budget = 16, ...), B search (budget = 16, root =
+    ucb1, deviate = 0)": nothing said A played halving with deviate 1 (a fresh user). A side that left a parameter
+    to its default now says the default it played, where the two sides play it differently."""
+    moor = REPO / "scenarios" / "moor" / "4p.toml"
+    search = [("seats.0.strategy", "search"), ("seats.0.budget", 16)]
+    a, b = load(moor, search), load(moor, search + [("seats.0.root", "ucb1"), ("seats.0.deviate", 0)])
+    lines = compare_page.difference_lines({"a": C.side_info(a), "b": C.side_info(b)})
+    assert lines == [
+        "seat 0: A search (budget = 16, deviate = 1 (default), root = halving (default), tiebreak = auto (plays none)), "
+        "B search (budget = 16, root = ucb1, deviate = 0)"
+    ]
