@@ -179,12 +179,15 @@ def ladder(
     import shutil
 
     from sim.api.basics import _executor_for
-    from sim.api.options import check_cluster
+    from sim.api.options import check_cluster, check_run_options
     from sim.output import ladder_output as output
     from sim.play import ladder as engine
     from sim.play import runner
     from sim.play.provenance import provenance
 
+    check_run_options(threads=threads, chunk=chunk)  # from Python: threads=0 (as sim.run refuses it)
+    if out is not None and not str(out).strip():
+        raise output.LadderOutputError("out: an empty path; give a folder (or leave it out for the default)")
     ld = with_margins(build(game, players, rung_texts(strategies), games, seed, balance_games), margin)
     check_cluster(workers, scheduler)
     if chunk is not None and chunk < 1:

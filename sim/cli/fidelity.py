@@ -102,7 +102,8 @@ def fidelity(
         written = api.write(doc, folder, install)
     for f in doc["figures"].values():
         typer.echo(f"{f['words']}: {f['verdict']}")
-    typer.echo(f"fidelity written to {', '.join(str(p) for p in written if p.suffix == '.json')}", err=True)
+    jsons = [p for p in written if p.suffix == ".json"]
+    typer.echo(f"fidelity written to {', '.join(map(str, jsons))} (each with its .md beside it)", err=True)
 
 
 FIGURE_KEYS = ("first_player_advantage", "seat_spread", "length_turns")

@@ -120,7 +120,7 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
     from sim.model.overrides import parse_value
 
     t = "".join(text.split())
-    name, _, rest = t.partition(":")
+    name, sep, rest = t.partition(":")
     allowed = [s.name for s in spec.strategies if s.role in roles]
     st = spec.strategy(name)
     if st is not None and st.role not in roles:  # a strategy of the game, of another role (a fresh user)
@@ -135,6 +135,8 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
             " (with parameters: name:param=value,...)"
         )
     params: dict[str, Any] = {}
+    if sep and not rest:  # "search:" was played as a rung of its own named "search_"
+        raise LadderError(f"--strategies {t}: nothing after ':'; give {name}:param=value,... or {name} alone")
     if rest:
         for item in rest.split(","):
             k, eq, raw = item.partition("=")
@@ -316,6 +318,9 @@ def build(
         seen[r.text] = 1
     if len(rungs) > MAX_RUNGS:
         raise LadderError(f"--strategies: {len(rungs)} rungs; allowed at most {MAX_RUNGS}")
+    for name, v in (("--games", games), ("--balance-games", balance_games)):  # from Python: games="10"
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise LadderError(f"{name}: expected an integer, got {v!r}")
     if games is not None and not 1 <= games <= MAX_GAMES:
         raise LadderError(f"--games: {games} is out of range; allowed 1..{MAX_GAMES:,}")
     if balance_games is not None and not 1 <= balance_games <= MAX_GAMES:

@@ -49,8 +49,8 @@ def search_params(
             "float",
             0.7,
             (0.0, 10.0),
-            "UCB1 exploration constant (0: always the best mean so far once each action was tried); ucb1 only: "
-            "given with root halving it is an error",
+            "UCB1 exploration constant (0: always the best mean so far once each action was tried); read only with "
+            "root ucb1: give it with root halving (the default in most games) and it is an error",
             label="UCB1 exploration constant",
         ),
         ParamSpec(
@@ -58,7 +58,7 @@ def search_params(
             "choice",
             rollouts[0],
             tuple(rollouts),
-            "the scripted strategy that plays the search seat's part in its rollouts",
+            "the strategy (scripted or learned) that plays the search seat's part in its rollouts",
             label="rollout strategy",
         ),
         ParamSpec(

@@ -56,6 +56,10 @@ A_VS_A = ["random", "runner", "weighted", "weighted:w_goal=1.0"]  # w_goal = 1.0
             "--players: 6 is out of range for treasure_hunters; allowed 2..5",
         ),
         (["moor", "--strategies", "random;;weighted", "--games", "10"], "empty rung"),
+        (  # played as a rung of its own, "search_" (a fresh user)
+            ["moor", "--strategies", "weighted;search:"],
+            "--strategies search:: nothing after ':'; give search:param=value,... or search alone",
+        ),
         (["chess"], "GAME: 'chess' is neither a game"),
         (["moor", "--games", "0"], "--games"),
         (
@@ -566,3 +570,23 @@ def test_the_page_says_what_each_search_rung_played_by_default():
         "search:root=ucb1: budget = 4, rollout = learned, deviate = 1.0, tiebreak = none"
     )
     assert search_defaults({"rungs": [{"rung": "weighted", "params": {}}]}) == ""
+
+
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        ({"games": "10"}, "games: expected an integer, got '10'"),
+        ({"games": 4.5}, "games: expected an integer, got 4.5"),
+        ({"threads": 0}, "threads=0 is out of range; allowed >= 1"),
+        ({"balance_games": "x"}, "balance_games: expected an integer, got 'x'"),
+        ({"out": ""}, "out: an empty path; give a folder"),
+    ],
+)
+def test_the_python_ladder_refuses_a_bad_keyword_in_one_line(given, said):
+    """sim.ladder(games="10") raised a TypeError from deep inside, threads=0 was accepted and out="" wrote to the
+    default folder (a fresh user): each is now one SimError naming the keyword, as sim.run's are."""
+    from sim.model.errors import SimError
+
+    with pytest.raises(SimError) as e:
+        sim.ladder("moor", strategies=["random", "weighted"], **given)
+    assert said in str(e.value) and "\n" not in str(e.value)
