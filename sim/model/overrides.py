@@ -445,7 +445,9 @@ def apply_traced(raw: dict, overrides: Iterable[Override]) -> tuple[dict, list[t
     spec = registry.get(game) if isinstance(game, str) else None
     overrides = list(overrides)
     fields, added = _fit_seats(out, spec, overrides)
-    for o in overrides:
+    # a seat's strategy before its parameters, whatever their order on the line: "--set seats.0.budget=2 --set
+    # seats.0.strategy=search" refused budget as weighted's (a fresh user); otherwise in order, a later one winning
+    for o in sorted(overrides, key=lambda o: _is_strategy(o[0]) is False):
         fields += [(f, o) for f in _apply_one(out, spec, *o)]
     empty = [i for i, _ in added if "strategy" not in out["seats"][i]]  # added, and no seats.I.strategy filled
     if empty:
@@ -460,6 +462,12 @@ def apply_traced(raw: dict, overrides: Iterable[Override]) -> tuple[dict, list[t
             "names the strategies), or write the seats into the file",
         )
     return out, fields
+
+
+def _is_strategy(name: str) -> bool:
+    """Whether override ``name`` sets a seat's strategy (seats.I.strategy, seats.*.strategy)."""
+    parts = canonical(name)
+    return len(parts) == 3 and parts[0] == "seats" and parts[2] == "strategy"
 
 
 def _fit_seats(

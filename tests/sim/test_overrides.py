@@ -707,3 +707,16 @@ def test_a_decimal_for_a_whole_number_parameter_is_refused_on_the_command_line(t
     doc.setdefault("params", {})["max_turns"] = 250.0
     taken = from_dict(doc).params["max_turns"]
     assert taken == 250 and isinstance(taken, int)
+
+
+def test_a_seats_strategy_applies_before_its_parameters_in_any_order():
+    """`--set seats.0.budget=2 --set seats.0.strategy=search` was refused ("seat 0 plays weighted, which has no
+    parameter 'budget'", a fresh user): a seat's strategy is set before its parameters, whatever their order; two
+    strategies for one seat still let the later win."""
+    from sim.model.overrides import load as load_with
+
+    moor = Path(__file__).resolve().parents[2] / "scenarios" / "moor" / "4p.toml"
+    sc = load_with(moor, [("seats.0.budget", 2), ("seats.0.strategy", "search")])
+    assert sc.seats[0].strategy == "search" and sc.seats[0].params["budget"] == 2
+    sc = load_with(moor, [("seats.0.strategy", "search"), ("seats.0.strategy", "runner")])
+    assert sc.seats[0].strategy == "runner"
