@@ -111,7 +111,10 @@ def parse_set(text: str, opt: str = "--set") -> Override:
         raise OverrideError(f"{opt} {shown}: expected NAME=VALUE ({example})")
     check_name(name, text, opt)
     if not raw.strip():
-        raise OverrideError(f"{opt} {shown}: no value after '='; give a TOML value ({example})")
+        raise OverrideError(  # the example names the field given, not another game's parameter (a fresh user)
+            f"{opt} {shown}: no value after '='; give a TOML value ({opt} {name}=VALUE: a number, a name, true or false, "
+            "or an array [1, 2])"
+        )
     try:
         return name, parse_value(raw)
     except ValueError as e:
