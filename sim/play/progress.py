@@ -183,6 +183,8 @@ class Lines:
         left = (self.total - self.done) / rate - (now - self.t_block)  # counting down while the next block plays
         if self.watch is not None:
             return f"{rate_text(rate)} games/s", self.watch.left().seconds
+        if left <= 0 and self.done < self.total:  # the block now playing is slower than the games so far:
+            return f"{rate_text(rate)} games/s", None  # no "about 0 s left" for minutes (a fresh run of 256 search)
         return f"{rate_text(rate)} games/s", max(0.0, left)
 
     def _bound(self) -> str:
@@ -260,6 +262,8 @@ class Lines:
             self._say(f"{head}{rates}, about {_duration(left or 0.0)} left)")
             return
         said = f"about {_duration(left or 0.0)} left"
+        if left is None:
+            said = "past the time estimated: the games now playing take longer than those so far"
         if why := self._bound():
             said = f"{self.left_text(now)}: {why}"  # "at least 1 h 20 min left: 25 tables with search@16 ..."
         self._say(f"{head}, {rates}, {said})")

@@ -625,3 +625,24 @@ def test_a_quick_side_half_way_is_timed_from_its_chunk_of_thousands():
     out = buf.getvalue().splitlines()
     assert not any("playing its first games" in x or "once A is timed" in x for x in out), out
     assert out[-2].endswith("A 33,333 games/s, B 100 games/s, about 2 min 50 s left)"), out
+
+
+def test_a_block_slower_than_the_estimate_is_not_about_0_s_left():
+    """A Turnwall run of 256-rollout search games said "82% (82 of 100 games, 0.097 games/s, about 0 s left)" for
+    minutes: the time left counts down while a block plays, and that block was slower than the games before it. Past
+    the estimate the line now says so instead of a time."""
+    now, buf = [0.0], io.StringIO()
+    with PG.Lines(100, "turnwall-4p", buf, every_s=30, clock=lambda: now[0]) as lines:
+        lines.advance(0)
+        for _ in range(8):
+            now[0] += 100.0
+            lines.advance(10)  # 0.1 games/s: 20 games left is about 200 s
+        for _ in range(10):  # the next block takes 10 minutes
+            now[0] += 60.0
+            lines._status(now[0])
+    out = buf.getvalue().splitlines()
+    assert not any("about 0 s left" in x for x in out), out
+    assert out[-2] == (
+        "turnwall-4p: 80% (80 of 100 games, 0.1 games/s, past the time estimated: the games now playing take longer "
+        "than those so far)"
+    ), out
