@@ -73,6 +73,14 @@ def tables(sc: Scenario, games: int, budget: int) -> Tables:
     return Tables(t.scenario, search, games, name)
 
 
+def same_games(metrics: list[dict]) -> bool:
+    """Whether the search table played every game as the learned table did: each game's length and each seat's (or
+    team's) win the same, game by game (compare's ``identical``). At a small budget the search may never leave its
+    rollout player's move (halving with a margin), and "agrees" then says nothing about stronger search."""
+    keys = [m for m in metrics if m["name"] == "length.turns" or m["name"].startswith(("win.seat", "team."))]
+    return bool(keys) and all(m.get("identical") for m in keys)
+
+
 def command_line(
     path: str, games: int, budget: int, seed: int, margins: list[str], out: str | None = None, install: bool = True
 ) -> str:
@@ -136,6 +144,7 @@ def fidelity(
         "margins": {k: f["margin"] for k, f in out.items()},
         "figures": out,
         "compared": [r for r in res["metrics"] if r["name"] in names or r["name"].startswith("win.seat")],
+        "same_games": same_games(res["metrics"]),
         "wall_s": res["provenance"]["wall_time_s"],
         "git_commit": res["provenance"]["git_commit"],
         "created_utc": res["provenance"]["created_utc"],

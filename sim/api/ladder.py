@@ -238,6 +238,12 @@ def rung_texts(strategies: Sequence[str] | str | None) -> list[str] | None:
             f"strategies: {strategies!r} is not a list of rungs; give texts such as 'random' or 'planner:recall_own=0.5'",
             field="strategies",
         )
+    if not strategies:  # [] played the whole default ladder, search at 256 included (a fresh user)
+        raise LadderError(
+            "strategies: [] names no rung; give texts such as ['random', 'weighted'], or leave it out for the default "
+            "rungs",
+            field="strategies",
+        )
     bad = [x for x in strategies if not isinstance(x, str)]
     if bad:
         raise LadderError(

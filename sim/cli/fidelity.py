@@ -102,11 +102,20 @@ def fidelity(
         written = api.write(doc, folder, install)
     for f in doc["figures"].values():
         typer.echo(f"{f['words']}: {f['verdict']}")
+    if doc.get("same_games"):
+        typer.echo(SAME_GAMES.format(games=doc["games"], search=doc["search"]))
     jsons = [p for p in written if p.suffix == ".json"]
-    typer.echo(f"fidelity written to {', '.join(map(str, jsons))} (each with its .md beside it)", err=True)
+    beside = "its .md beside it" if len(jsons) == 1 else "each with its .md beside it"
+    typer.echo(f"fidelity written to {', '.join(map(str, jsons))} ({beside})", err=True)
 
 
 FIGURE_KEYS = ("first_player_advantage", "seat_spread", "length_turns")
+# said where the search table played every game as the learned one (`sim.api.fidelity.same_games`)
+SAME_GAMES = (
+    "note: {search} played each of the {games:,} games as the learned table did (the same length and winners): at "
+    "this budget the search never left its rollout player's move, so 'agrees' says nothing about stronger search; "
+    "give a larger --budget"
+)
 
 
 def judged_keys(sc) -> list[str]:

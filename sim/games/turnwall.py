@@ -55,8 +55,9 @@ MEMORY = worded(tuple(ParamSpec(n, "float", d, (0.0, 1.0), h) for n, d, h in S.M
 # them), the planner's by default: what it remembers decides what its rollouts re-deal (step.sample_hidden)
 SEARCH_MEMORY = MEMORY[:2]
 # a search seat's rollout strategies, the default first: the learned ghost, with sequential halving and deviate 1 (at 64
-# rollouts +28.7 points [+20.2, +37.3] head to head over the planner's rollouts with ucb1, the former default; at 64
-# it beats that search at 256 by +12.5 [+2.5, +22.5]: docs/guide/learned.md); kernels/turnwall/RULES.md X3
+# rollouts +28.7 points [+20.2, +37.3] head to head over the planner's rollouts with ucb1, the former default, at
+# 256 +16.5 [+3.3, +29.7]; at 64 it beats that search at 256 by +12.5 [+2.5, +22.5]: docs/guide/learned.md);
+# kernels/turnwall/RULES.md X3
 ROLLOUTS = ("learned", "planner", "weighted", "spoiler", "random")
 WEIGHTS = MEMORY + worded(tuple(ParamSpec(n, "float", d, (-1000.0, 1000.0), h) for n, d, h in S.WEIGHT_SPECS), WORDS)
 # the box: about 20 min for 2-4 players; a default 4-player game is about 24 turns (reports/baselines/turnwall/4p.json)

@@ -26,6 +26,7 @@ def render_markdown(doc: dict) -> str:
         f"- Command: `{doc['command']}`",
         f"- Rules version {doc['rules_version']}; policies: {pol}",
         *played_lines(doc),
+        *same_games_lines(doc),
         f"- Made {doc['created_utc']} at commit {doc['git_commit']}, {doc['wall_s']:.0f} s",
         "- Verdicts: agrees within +/-M (TOST at margin M), differs (the difference is significant), cannot tell yet; "
         f"Holm over the figures.{spread_method(doc)}",
@@ -40,6 +41,17 @@ def render_markdown(doc: dict) -> str:
             f"| {f['verdict']} |"
         )
     return "\n".join(out) + "\n"
+
+
+def same_games_lines(doc: dict) -> list[str]:
+    """A line where the search table played every game as the learned one (`sim.api.fidelity.same_games`)."""
+    if not doc.get("same_games"):
+        return []
+    return [
+        f"- **The {doc['search']} table played each of the {doc['games']:,} games as the learned table did** (the same"
+        " length and winners): at this budget the search never left its rollout player's move, so *agrees* says "
+        "nothing about stronger search; a larger `--budget` would."
+    ]
 
 
 def played_lines(doc: dict) -> list[str]:

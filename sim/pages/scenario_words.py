@@ -200,7 +200,8 @@ def scenario_differences(
         px = pa_[i] if i < len(sa) else None
         py = pb_[i] if i < len(sb) else None
         moved = _differ_as_played(x, y, px, py)
-        fx, fy = _seat_text(x, px, moved), _seat_text(y, py, moved)
+        fx = _seat_text(x, px, moved or _search_defaults(x, y, px))
+        fy = _seat_text(y, py, moved or _search_defaults(y, x, py))
         if fx != fy:
             same = x and y and x["strategy"] == y["strategy"] and px is not None and px == py
             out.append(f"seat {i}: A {fx}, B {fy}" + (SAME_PLAY if same else ""))
@@ -223,6 +224,16 @@ def _differ_as_played(x: dict | None, y: dict | None, px: dict | None, py: dict 
     if not (x and y and px and py) or x["strategy"] != y["strategy"]:
         return []
     return [k for k in px if k != "tiebreak" and k in py and px[k] != py[k]]
+
+
+def _search_defaults(seat: dict | None, other: dict | None, played: dict | None) -> list[str]:
+    """A search seat facing a seat of another strategy: every parameter it left to its default (the tie-break
+    apart), so "B search (budget = 3)" against "A learned" says the root, margin and rollouts B played."""
+    if not (seat and other and played) or seat["strategy"] == other["strategy"]:
+        return []
+    if "root" not in played or "budget" not in played:  # not a search seat
+        return []
+    return [k for k in played if k != "tiebreak"]
 
 
 def _seat_text(seat: dict | None, played: dict | None = None, moved: list[str] | None = None) -> str:

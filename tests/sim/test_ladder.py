@@ -580,6 +580,7 @@ def test_the_page_says_what_each_search_rung_played_by_default():
         ({"threads": 0}, "threads=0 is out of range; allowed >= 1"),
         ({"balance_games": "x"}, "balance_games: expected an integer, got 'x'"),
         ({"out": ""}, "out: an empty path; give a folder"),
+        ({"strategies": []}, "strategies: [] names no rung"),
     ],
 )
 def test_the_python_ladder_refuses_a_bad_keyword_in_one_line(given, said):
@@ -588,5 +589,5 @@ def test_the_python_ladder_refuses_a_bad_keyword_in_one_line(given, said):
     from sim.model.errors import SimError
 
     with pytest.raises(SimError) as e:
-        sim.ladder("moor", strategies=["random", "weighted"], **given)
+        sim.ladder("moor", **{"strategies": ["random", "weighted"], **given})
     assert said in str(e.value) and "\n" not in str(e.value)

@@ -120,3 +120,17 @@ def test_what_differs_says_the_default_a_side_played_where_the_other_gave_anothe
         "seat 0: A search (budget = 16, deviate = 1 (default), root = halving (default), tiebreak = auto (plays none)), "
         "B search (budget = 16, root = ucb1, deviate = 0)"
     ]
+
+
+@pytest.mark.kernel
+def test_what_differs_says_every_default_a_search_seat_played_against_another_strategy():
+    """ "A learned, B search (budget = 3, ...)" left out B's root, margin and rollouts (a fresh user): a search seat
+    against a seat of another strategy now says every parameter it left to its default."""
+    moor = REPO / "scenarios" / "moor" / "4p.toml"
+    a = load(moor, [("seats.0.strategy", "learned")])
+    b = load(moor, [("seats.0.strategy", "search"), ("seats.0.budget", 3)])
+    lines = compare_page.difference_lines({"a": C.side_info(a), "b": C.side_info(b)})
+    assert lines == [
+        "seat 0: A learned, B search (budget = 3, rollout = learned (default), deviate = 1 (default), root = halving "
+        "(default), tiebreak = auto (plays none))"
+    ]

@@ -312,3 +312,19 @@ def test_a_figure_at_its_margin_says_no_practical_number_of_games_settles_it():
         F.verdict_words("first_player_advantage", near)
         == "cannot tell yet (2,000 games; about 9,100 in all would decide)"
     )
+
+
+def test_a_search_that_played_every_game_as_the_learned_table_is_said_so():
+    """At budget 2 Moor's search (halving, deviate 1) never leaves the learned move: every figure "agrees" with a
+    difference of exactly 0 (a fresh user). The file records it (`same_games`) and its page and the terminal say
+    that 'agrees' then says nothing; a difference in any game's length or winner is no such table."""
+    from sim.api.fidelity import same_games
+    from sim.pages.fidelity_page import same_games_lines
+
+    rows = [{"name": n, "identical": True} for n in ("length.turns", "win.seat0", "win.seat1", "first_player.win")]
+    assert same_games(rows)
+    assert not same_games([*rows[:-1], {"name": "win.seat2", "identical": False}])
+    assert not same_games([{"name": "first_player.win", "identical": True}])  # nothing that tells the games apart
+    said = same_games_lines({"same_games": True, "search": "search@2", "games": 300})
+    assert said and "played each of the 300 games as the learned table did" in said[0]
+    assert same_games_lines({"search": "search@64", "games": 1000}) == []  # a file made before the record
