@@ -65,6 +65,14 @@ def set_texts(sets: Sets, field: str = "set") -> list[str]:
     if sets is None:
         return []
     if isinstance(sets, Mapping):
+        none = [k for k, v in sets.items() if v is None]
+        if none:  # toml_value wrote 'None', then refused as a value the user never typed (a fresh user)
+            from sim.model.overrides import OverrideError
+
+            raise OverrideError(
+                f"{field}: {none[0]!r} is None; give it a value (a number, a name, true or false, a list), e.g. "
+                f"{field}={{{none[0]!r}: ...}}, or leave it out for the scenario's own"
+            )
         return [f"{k}={toml_value(v)}" for k, v in sets.items()]
     return list(texts(sets, field, '{name: value} or "NAME=VALUE" texts'))
 

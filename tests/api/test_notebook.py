@@ -283,6 +283,8 @@ def test_a_list_argument_that_is_not_text_is_one_line_naming_it(call, field):
     [
         (lambda: sim.run(MOOR, set=5, games=10), "set"),
         (lambda: sim.run(MOOR, set=[5], games=10), "set"),
+        (lambda: sim.run(MOOR, set={"seats.0.w_goal": None}, games=10), "set"),  # was read as the text 'None'
+        (lambda: sim.compare(MOOR, set_b={"seats.0.w_goal": None}, games=10), "set_b"),
         (lambda: sim.ladder("moor", strategies=5), "strategies"),
         (lambda: sim.ladder("moor", strategies=""), "strategies"),
         (lambda: sim.ladder("moor", seed="x"), "seed"),
