@@ -32,6 +32,8 @@ def test_shipped_fidelity_file_speaks_for_the_shipped_policies(game, path):
     doc = load_fidelity(game, sc.name)
     assert doc is not None, f"{fidelity_path(game, sc.name)} is missing: run `sim fidelity {path} --install`"
     assert stale(doc, get(game)) is None  # type: ignore[arg-type]
+    # every search seat as played, so that a search default moved since makes the file stale
+    assert len(doc.get("search_played") or []) == len(doc["search_seats"]) == sc.players
     roles = set(sc.spec.roles(sc.params, sc.players))
     assert set(doc["policies"]) == roles, "every role at the table is tied to its policy's version"
     assert doc["command"].startswith(f"sim fidelity {path} ") and doc["games"] >= 30
