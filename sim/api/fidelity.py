@@ -49,16 +49,37 @@ def search_strategy(sc: Scenario, role: str) -> str:
     return found[0]
 
 
+def check_counts(games: int, budget: int) -> None:
+    """Raise FidelityError (one line) for ``games`` outside 1..MAX_GAMES or ``budget`` outside 1..BUDGET_MAX: the
+    command line checks them before it loads the scenario, `tables` again for a caller from Python."""
+    if not 1 <= games <= MAX_GAMES:
+        raise FidelityError(out_of_range("--games", games, 1, MAX_GAMES))
+    if not 1 <= budget <= BUDGET_MAX:
+        raise FidelityError(out_of_range("--budget", budget, 1, BUDGET_MAX) + " rollouts a decision")
+
+
+def team_roles(sc: Scenario) -> list[str]:
+    """The roles whose team win rate is judged (each once, in seat order) in a team game; [] otherwise."""
+    return list(dict.fromkeys(sc.spec.roles(sc.params, sc.players))) if sc.spec.team_roles else []
+
+
+FIGURE_KEYS = ("first_player_advantage", "seat_spread", "length_turns")  # a game without teams
+
+
+def judged_keys(sc: Scenario) -> list[str]:
+    """The figures `fidelity` judges for scenario ``sc``: each team's win rate and the length in a team game, else
+    the first-player advantage, the seat spread and the length (`judged_figures`' keys)."""
+    team = team_roles(sc)
+    return [f"team_win_rate.{r}" for r in team] + ["length_turns"] if team else list(FIGURE_KEYS)
+
+
 def tables(sc: Scenario, games: int, budget: int) -> Tables:
     """The learned table of ``sc`` (`skill_table`) and its search twin, ``games`` games each, search at ``budget``
     rollouts with each role's learned player in the rollouts. Raises FidelityError (one line) for a bad ``games`` or
     ``budget``, or a scenario whose table at skill cannot be played (no learned player, a policy that does not fit)."""
     from sim.model.skill_spec import learner_of, skill_table
 
-    if not 1 <= games <= MAX_GAMES:
-        raise FidelityError(out_of_range("--games", games, 1, MAX_GAMES))
-    if not 1 <= budget <= BUDGET_MAX:
-        raise FidelityError(out_of_range("--budget", budget, 1, BUDGET_MAX) + " rollouts a decision")
+    check_counts(games, budget)
     t = skill_table(sc, games)
     if t.scenario is None:
         raise FidelityError(f"{sc.name}: no learned table to check: {t.why}")
@@ -119,7 +140,7 @@ def fidelity(
     t = tables(sc, games, budget)
     spec = sc.spec
     roles = list(spec.roles(sc.params, sc.players))
-    team = list(dict.fromkeys(roles)) if spec.team_roles else []
+    team = team_roles(sc)
     # compare's paired bootstrap of the seat spread tests equivalence at the fidelity margin (in points, as --margin)
     spread = {} if team else {F.SPREAD: 100 * F.margin(F.SPREAD, 0.0, margins)}
     res = play.compare(t.learned, t.search, games, seed, margins=spread, ctx=ctx, on_played=on_played)
@@ -159,9 +180,7 @@ def judged_figures(rows: list[dict], sc: Scenario, margins: dict[str, float] | N
     from sim.stats.at_skill import figure_words
 
     spec = sc.spec
-    roles = list(spec.roles(sc.params, sc.players))
-    team = list(dict.fromkeys(roles)) if spec.team_roles else []
-    figs = F.figures(rows, sc.players, team)
+    figs = F.figures(rows, sc.players, team_roles(sc))
     judged = F.judge(figs, margins)
     out: dict[str, dict] = {}
     for f in figs:

@@ -185,13 +185,11 @@ def ladder(
     from sim.play import runner
     from sim.play.provenance import provenance
 
-    check_run_options(threads=threads, chunk=chunk)  # from Python: threads=0 (as sim.run refuses it)
+    check_run_options(threads=threads, chunk=chunk)  # threads 0, chunk 0 and odd types, as sim.run refuses them
     if out is not None and not str(out).strip():
         raise output.LadderOutputError("out: an empty path; give a folder (or leave it out for the default)")
     ld = with_margins(build(game, players, rung_texts(strategies), games, seed, balance_games), margin)
     check_cluster(workers, scheduler)
-    if chunk is not None and chunk < 1:
-        raise LadderError(f"--chunk: {chunk} is out of range; allowed >= 1")
     folder = output.folder_for(ld, out)
     output.prepare(folder)
     if fresh:

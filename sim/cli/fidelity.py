@@ -49,25 +49,26 @@ def fidelity(
     """
     from sim.api import fidelity as api
     from sim.model import paths
-    from sim.model.scenario import MAX_GAMES
     from sim.output.report import OutputError, check_writable
     from sim.play import progress
     from sim.stats import compare as cmp
     from sim.stats.verdict import MarginError, parse_margins
 
-    if not 1 <= games <= MAX_GAMES:
-        fail(out_of_range("--games", games, 1, MAX_GAMES), EXIT_USAGE)
-    if not 1 <= budget <= api.BUDGET_MAX:
-        fail(out_of_range("--budget", budget, 1, api.BUDGET_MAX) + " rollouts a decision", EXIT_USAGE)
+    try:
+        api.check_counts(games, budget)  # before the scenario is read
+    except api.FidelityError as e:
+        fail(str(e), EXIT_USAGE)
     if threads is not None and threads < 1:
         fail(out_of_range("--threads", threads, 1), EXIT_USAGE)
     try:
         margins = parse_margins(margin)
     except MarginError as e:
         fail(str(e), EXIT_USAGE)
-    unknown = [k for k in margins if k not in FIGURE_KEYS and not k.startswith("team_win_rate.")]
+    unknown = [k for k in margins if k not in api.FIGURE_KEYS and not k.startswith("team_win_rate.")]
     if unknown:
-        fail(f"--margin: '{unknown[0]}' is not a figure; allowed: {', '.join(FIGURE_KEYS)}, team_win_rate.<role>", 2)
+        fail(
+            f"--margin: '{unknown[0]}' is not a figure; allowed: {', '.join(api.FIGURE_KEYS)}, team_win_rate.<role>", 2
+        )
     sc = shared.load_scenario(scenario, None, None, seed, (), "sim fidelity")
     if why := margin_refusal(margins, sc):
         fail(why, EXIT_USAGE)
@@ -109,7 +110,6 @@ def fidelity(
     typer.echo(f"fidelity written to {', '.join(map(str, jsons))} ({beside})", err=True)
 
 
-FIGURE_KEYS = ("first_player_advantage", "seat_spread", "length_turns")
 # said where the search table played every game as the learned one (`sim.api.fidelity.same_games`)
 SAME_GAMES = (
     "note: {search} played each of the {games:,} games as the learned table did (the same length and winners): at "
@@ -118,19 +118,11 @@ SAME_GAMES = (
 )
 
 
-def judged_keys(sc) -> list[str]:
-    """The figures `sim fidelity` judges for scenario ``sc``: each team's win rate and the length in a team game,
-    else the first-player advantage, the seat spread and the length (`sim.api.fidelity.judged_figures`)."""
-    spec = sc.spec
-    if spec.team_roles:
-        roles = dict.fromkeys(spec.roles(sc.params, sc.players))
-        return [f"team_win_rate.{r}" for r in roles] + ["length_turns"]
-    return list(FIGURE_KEYS)
-
-
 def margin_refusal(margins: dict[str, float], sc) -> str | None:
     """Why a --margin does not fit scenario ``sc`` (a figure it does not judge, or a rate's margin above 100
     points), one line; None when every one fits."""
+    from sim.api.fidelity import judged_keys
+
     keys = judged_keys(sc)
     for k, v in margins.items():
         if k not in keys:

@@ -450,7 +450,7 @@ def apply_traced(raw: dict, overrides: Iterable[Override]) -> tuple[dict, list[t
     fields, added = _fit_seats(out, spec, overrides)
     # a seat's strategy before its parameters, whatever their order on the line: "--set seats.0.budget=2 --set
     # seats.0.strategy=search" refused budget as weighted's (a fresh user); otherwise in order, a later one winning
-    for o in sorted(overrides, key=lambda o: _is_strategy(o[0]) is False):
+    for o in sorted(overrides, key=lambda o: not _is_strategy(o[0])):
         fields += [(f, o) for f in _apply_one(out, spec, *o)]
     empty = [i for i, _ in added if "strategy" not in out["seats"][i]]  # added, and no seats.I.strategy filled
     if empty:

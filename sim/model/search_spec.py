@@ -171,6 +171,12 @@ def tiebreak_text(given: dict, played: dict | None) -> str | None:
     return f"tiebreak = auto (plays {played['tiebreak']})"
 
 
+def played_is_search(played: dict) -> bool:
+    """Whether a seat's parameters as played (`sim.model.search.seats_as_played`, a record's ``played``) are a search
+    seat's: they hold its budget and root (no scripted strategy has both)."""
+    return "budget" in played and "root" in played
+
+
 def defaults_text(given: dict, played: dict | None) -> list[str]:
     """A search seat's parameters left to their defaults, as played ('root = halving (default)'): how it searched
     differs by game and role (halving or UCB1), so a report says it though the scenario did not. ``given``: the

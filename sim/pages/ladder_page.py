@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
+from sim.model.search_spec import played_is_search
 from sim.model.words import POINTS, count, with_sign
 from sim.pages import ladder_plots, templating
 from sim.pages.plots import render as draw
@@ -313,7 +314,7 @@ def search_defaults(d: dict) -> str:
     by_rest: dict[str, list[str]] = {}  # rungs that left the same defaults are said together
     for r in d["rungs"]:
         played, given = r.get("played") or {}, r.get("params") or {}
-        if "budget" not in played or "root" not in played:
+        if not played_is_search(played):
             continue
         rest = ", ".join(f"{k} = {v}" for k, v in played.items() if k not in given)
         if rest:

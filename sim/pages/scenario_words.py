@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.model.search_spec import defaults_text, tiebreak_text
+from sim.model.search_spec import defaults_text, played_is_search, tiebreak_text
 from sim.model.words import value_text
 
 TEAM_SEAT_NOTE = (
@@ -231,7 +231,7 @@ def _search_defaults(seat: dict | None, other: dict | None, played: dict | None)
     apart), so "B search (budget = 3)" against "A learned" says the root, margin and rollouts B played."""
     if not (seat and other and played) or seat["strategy"] == other["strategy"]:
         return []
-    if "root" not in played or "budget" not in played:  # not a search seat
+    if not played_is_search(played):
         return []
     return [k for k in played if k != "tiebreak"]
 
