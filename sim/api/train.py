@@ -36,7 +36,7 @@ from sim.model.paths import REPORTS
 from sim.model.policy import POLICY_FORMAT, policy_path
 from sim.model.registry import GameSpec, Learner, get
 from sim.model.values import out_of_range
-from sim.stats.policy_fit import Decisions, agreement, fit_softmax, loss
+from sim.stats.policy_fit import Decisions, agreement, fit_action_values, fit_softmax, loss, value_loss
 
 if TYPE_CHECKING:
     from sim.play.work import Executor
@@ -162,13 +162,17 @@ def default_out(cfg: TrainConfig) -> Path:
 
 def _save_npz(path: Path, d: Decisions, w: np.ndarray) -> None:
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, X=d.X, group=d.group, target=d.target, chosen=d.chosen, w=w)
+    arrays = {"X": d.X, "group": d.group, "target": d.target, "chosen": d.chosen, "w": w}
+    if d.visits is not None:
+        arrays["visits"] = d.visits
+    np.savez(tmp, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
 
 
 def _load_npz(path: Path) -> tuple[Decisions, np.ndarray]:
     z = np.load(path)
-    return Decisions(z["X"], z["group"], z["target"], z["chosen"]), z["w"]
+    visits = z["visits"] if "visits" in z.files else None
+    return Decisions(z["X"], z["group"], z["target"], z["chosen"], visits), z["w"]
 
 
 def _as_json(data: dict) -> dict:
@@ -262,7 +266,10 @@ def train(
         t_play = time.monotonic() - t0
         parts.append(data)
         alld = Decisions.concat(parts, feat.N_FEATURES)
-        w = fit_softmax(alld, cfg.l2, w0=weights[-1] if weights else None)
+        if learner.target == "action_values":
+            w = fit_action_values(alld, cfg.l2)
+        else:
+            w = fit_softmax(alld, cfg.l2, w0=weights[-1] if weights else None)
         weights.append(w)
         t1 = time.monotonic()
         row = np.concatenate([[0.0], w])
@@ -273,7 +280,7 @@ def train(
             "games": cfg.games,
             "decisions": data.n,
             "decisions_total": alld.n,
-            "loss": loss(alld, w, 0.0),
+            "loss": value_loss(alld, w) if learner.target == "action_values" else loss(alld, w, 0.0),
             "agreement": agreement(alld, w),
             "weights": dict(zip(feat.FEATURE_NAMES, (float(x) for x in w))),
             "versus": learner.versus,
@@ -332,6 +339,7 @@ def _report(cfg: TrainConfig, spec: GameSpec, learner: Learner, iters: list[dict
         "game": cfg.game,
         "role": learner.role,
         "team": learner.team,
+        "target": learner.target,
         "config": asdict(cfg),
         "command": command,
         "rules_version": spec.rules_version,
@@ -393,6 +401,17 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.1f} min"
 
 
+def fit_words(report: dict) -> str:
+    """How the report's iterations fitted the policy (the learner's target: `sim.stats.policy_fit`)."""
+    c = report["config"]
+    if report.get("target") == "action_values":
+        return (
+            "fitted each action's value (its rollout win rate, least squares weighted by its rollouts, within each "
+            f"decision) to all decisions so far (L2 {c['l2']:g})"
+        )
+    return f"fitted a softmax policy to all decisions so far (L2 {c['l2']:g})"
+
+
 def report_markdown(report: dict) -> str:
     """The training report in Markdown: the command, then one row per iteration (its rollout policy, decisions,
     agreement with search, strength against the best scripted strategy with its Wilson 95% interval, time)."""
@@ -403,7 +422,7 @@ def report_markdown(report: dict) -> str:
         f"Command: `{report['command']}`",
         "",
         f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
-        f"rollouts a decision, fitted a softmax policy to all decisions so far (L2 {c['l2']:g}), then measured one "
+        f"rollouts a decision, {fit_words(report)}, then measured one "
         f"learned seat against the other seats' best scripted strategy on the same {c['eval_games']} games "
         "(win rate, Wilson 95% interval). Shipped: the iteration with the highest win rate "
         f"({report['best'] + 1}). Training time: {_duration(report['seconds'])}.",
@@ -433,7 +452,7 @@ def _reference_lines(report: dict) -> list[str]:
     pct = lambda r: f"{100 * r['win_rate']:.1f}% [{100 * r['ci'][0]:.1f}, {100 * r['ci'][1]:.1f}]"  # noqa: E731
     lines = [
         f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
-        f"rollouts a decision, fitted a softmax policy to all decisions so far (L2 {c['l2']:g}), then measured the "
+        f"rollouts a decision, {fit_words(report)}, then measured the "
         f"win rate of the learned {who} on {c['eval_games']} games against that of the same tables with the "
         f"role's seats on {it0['versus']} on the same games (common random numbers; Wilson 95% intervals). "
         f"Shipped: the iteration with the highest win rate ({report['best'] + 1}). Training time: "

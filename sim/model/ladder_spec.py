@@ -136,7 +136,7 @@ def parse_rung(spec: registry.GameSpec, text: str, roles: tuple[str, ...]) -> Ru
         )
     params: dict[str, Any] = {}
     if sep and not rest:  # "search:" was played as a rung of its own named "search_"
-        raise LadderError(f"--strategies {t}: nothing after ':'; give {name}:param=value,... or {name} alone")
+        raise LadderError(f"--strategies '{t}': nothing after the ':'; give {name}:param=value,... or {name} alone")
     if rest:
         for item in rest.split(","):
             k, eq, raw = item.partition("=")

@@ -124,7 +124,10 @@ class Learner:
         the budget tries every action several times, Moor) or "chosen" (the action the search played: where a
         decision offers more actions than the budget can tell apart, Galleon's moves, the visits are nearly even and
         the play is the signal) or "values" (a softmax of each action's rollout win rate at ``value_temperature``:
-        actions the rollouts cannot tell apart share the target).
+        actions the rollouts cannot tell apart share the target) or "action_values" (no imitation: each action's
+        rollout win rate itself, fitted by least squares within each decision, `sim.stats.policy_fit.
+        fit_action_values`: where the search's few rollouts an action make its choice mostly noise, Galleon's, the
+        rollouts of every action of every decision still average into each feature's worth).
     value_temperature: the softmax temperature of the "values" target, in win-rate points.
     bootstrap: the rollout strategy of the first iteration (before there is a policy); "" for the search's default
         rollout strategy. Best the scripted strategy whose own value is among the features (Galleon: treasure, its

@@ -164,6 +164,7 @@ def play_training_game(
     mask = np.zeros(n_actions, np.int8)
     xs: list[np.ndarray] = []
     ts: list[np.ndarray] = []
+    vs: list[np.ndarray] = []  # each action's rollouts ("action_values")
     chosen: list[int] = []
     group = [0]
     resume = None
@@ -191,7 +192,10 @@ def play_training_game(
             xs.append(x.copy())
             j = int(np.flatnonzero(acts == a)[0])
             tot = visits.sum()
-            if learner.target == "values" and tot > 0:
+            if learner.target == "action_values":
+                t = search.wins[:kk].astype(np.float64) / np.maximum(visits, 1.0)
+                vs.append(visits)
+            elif learner.target == "values" and tot > 0:
                 t = value_target(visits, search.wins[:kk].astype(np.float64), learner.value_temperature)
             elif learner.target != "visits" or tot <= 0:
                 t = np.zeros(kk)
@@ -205,7 +209,10 @@ def play_training_game(
         resume = st.copy()
     if not xs:
         return Decisions.concat([], feat.N_FEATURES)
-    return Decisions(np.concatenate(xs), np.array(group, np.int64), np.concatenate(ts), np.array(chosen, np.int64))
+    visits_of = np.concatenate(vs) if vs else None
+    return Decisions(
+        np.concatenate(xs), np.array(group, np.int64), np.concatenate(ts), np.array(chosen, np.int64), visits_of
+    )
 
 
 def value_target(visits: np.ndarray, wins: np.ndarray, temperature: float) -> np.ndarray:

@@ -58,7 +58,7 @@ A_VS_A = ["random", "runner", "weighted", "weighted:w_goal=1.0"]  # w_goal = 1.0
         (["moor", "--strategies", "random;;weighted", "--games", "10"], "empty rung"),
         (  # played as a rung of its own, "search_" (a fresh user)
             ["moor", "--strategies", "weighted;search:"],
-            "--strategies search:: nothing after ':'; give search:param=value,... or search alone",
+            "--strategies 'search:': nothing after the ':'; give search:param=value,... or search alone",
         ),
         (["chess"], "GAME: 'chess' is neither a game"),
         (["moor", "--games", "0"], "--games"),
