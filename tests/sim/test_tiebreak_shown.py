@@ -55,7 +55,7 @@ def test_summary_seats_say_what_auto_plays():
     sc = load(HH, HUNTER)
     items = dict(scenario_items({"scenario": sc.to_dict(), "seats": [], "provenance": {"seats": effective_seats(sc)}}))
     assert items["seat 1"] == (
-        "search with budget = 16 (default 256), rollout = weighted (default), deviate = 2 (default), "
+        "search with budget = 16 (default 256), rollout = learned (default), deviate = 2 (default), "
         "root = halving (default), tiebreak = auto (plays score)"
     )  # how it searched (halving here) though the file left it to the defaults: a fresh user
     assert "tiebreak" not in items["seat 0"]  # the haunter's search runs ucb1 here: no tie-break read
@@ -74,7 +74,7 @@ def test_replay_header_names_each_search_seats_parameters_as_played():
         "deviate = 0, root = ucb1"
     )
     assert lines[2] == (
-        "  seat 1 searches with search: budget = 16, rollout = weighted, deviate = 2, root = halving, "
+        "  seat 1 searches with search: budget = 16, rollout = learned, deviate = 2, root = halving, "
         "tiebreak = auto (plays score)"
     )
     assert not any("searches with" in x for x in api.replay(load(REPO / "scenarios" / "moor" / "4p.toml"), 0))

@@ -123,12 +123,12 @@ def test_search_permutation_test_fails_on_a_deliberate_leak(two_worlds, root, bu
 # ---- the strategies and their replay --------------------------------------------------------------------------------
 def test_search_is_a_strategy_of_each_role_with_its_roles_other_strategies_as_rollouts():
     """The rollouts of each role's search are its role's other strategies; the Head Haunter's default since
-    2026-12-07 is its learned player (stronger at equal budget: docs/guide/learned.md), the hunters' `weighted`."""
+    2026-12-07 is its learned player, and the hunters' theirs (each stronger at equal budget: docs/guide/learned.md)."""
     from sim.games.treasure_hunters import HAUNTER_ROLLOUTS, HUNTER_ROLLOUTS, SPEC
     from sim.model.search import SEARCH_SID
 
     for name, role, rollouts, default in (
-        ("search", "hunter", HUNTER_ROLLOUTS, "weighted"),
+        ("search", "hunter", HUNTER_ROLLOUTS, "learned"),
         ("haunter_search", "haunter", HAUNTER_ROLLOUTS, "haunter_learned"),
     ):
         st = SPEC.strategy(name)
