@@ -150,8 +150,9 @@ STRATEGIES = (
     (
         "learned",
         S_LEARNED,
-        "learned policy: moves and ghost moves by a softmax policy over action features fitted to search decisions "
-        "(`sim train galleon`), duels and the parrot as treasure plays them; weights are per-seat parameters",
+        "learned policy: moves and ghost moves by a linear score of action features, each feature's worth fitted to "
+        "the rollouts of search decisions (`sim train galleon`), duels and the parrot as treasure plays them; weights "
+        "are per-seat parameters",
     ),
 )
 # (name, default, help): the weighted strategy's row (defaults = the treasure hunter's)

@@ -144,9 +144,9 @@ STRATEGIES = (
     (
         "learned",
         S_LEARNED,
-        "learned policy: moves and pick-ups by a softmax policy over action features fitted to search decisions "
-        "(`sim train treasure_hunters --role hunter`), rerolls and optional fights as weighted plays them; weights "
-        "are per-seat parameters",
+        "learned policy: moves and pick-ups by a linear score of action features, each feature's worth fitted to the "
+        "rollouts of search decisions (`sim train treasure_hunters --role hunter`), rerolls and optional fights as "
+        "weighted plays them; weights are per-seat parameters",
         "hunter",
     ),
     (

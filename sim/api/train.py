@@ -312,9 +312,25 @@ def train(
         dest = policy_path(cfg.game, learner.role)
         dest.parent.mkdir(parents=True, exist_ok=True)
         _write_json(dest, policy)
+        (dest.parent / f"{learner.role}-report.md").write_text(report_markdown(report))
         say(f"train {cfg.game} {cfg.role}: installed the policy of iteration {report['best'] + 1} as {dest}")
+        if weak := weaker_words(learner, report["iterations"][report["best"]]["strength"]):
+            say(f"train {cfg.game} {cfg.role}: warning: {weak}")
     say(f"train {cfg.game} {cfg.role}: report written to {out}")
     return report
+
+
+def weaker_words(learner: Learner, s: dict) -> str:
+    """Why an installed policy is weaker than what it is measured against ("" where it is not below it): its win
+    rate's whole 95% interval below the reference team's rate, or below the fair share of one seat."""
+    ref = s.get("reference")
+    bar, what = (ref["win_rate"], f"the {learner.versus} team's") if ref else (s["fair"], "the fair share")
+    if s["ci"][1] >= bar:
+        return ""
+    return (
+        f"the installed policy wins {100 * s['win_rate']:.1f}% [{100 * s['ci'][0]:.1f}, {100 * s['ci'][1]:.1f}], below "
+        f"{what} {100 * bar:.1f}%: weaker than the scripted players it stands in for (more --games or --budget)"
+    )
 
 
 def strength_words(learner: Learner, s: dict) -> str:
@@ -407,7 +423,8 @@ def fit_words(report: dict) -> str:
     if report.get("target") == "action_values":
         return (
             "fitted each action's value (its rollout win rate, least squares weighted by its rollouts, within each "
-            f"decision) to all decisions so far (L2 {c['l2']:g})"
+            f"decision) to all decisions so far (L2 {c['l2']:g}; it does not imitate the search's choice, so its "
+            "agreement with the search is low where the search's choice is mostly noise)"
         )
     return f"fitted a softmax policy to all decisions so far (L2 {c['l2']:g})"
 

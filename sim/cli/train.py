@@ -27,7 +27,7 @@ def train(
             "seat; for a team or a one-seat role, its win rate against the scripted one's on the same games)"
         ),
     ] = 20_000,
-    l2: Annotated[float, typer.Option(help="L2 penalty of the softmax fit")] = 1e-3,
+    l2: Annotated[float, typer.Option(help="L2 penalty of the fit (softmax, or the action values' ridge)")] = 1e-3,
     threads: Annotated[int, typer.Option(help="threads playing training games (the weights do not depend on it)")] = 1,
     out: Annotated[
         Path | None, typer.Option(help="report and checkpoint folder (default: reports/train/<game>-<role>)")
@@ -47,8 +47,9 @@ def train(
 
     Each iteration plays games where search decides (its rollouts played by the
     current policy), records the features of every legal action and the search's
-    visit counts, fits a softmax policy to them and makes it the next rollout
-    policy. Writes a training report (strength per iteration against the best
+    visit counts and rollout wins, fits the policy to them (a softmax policy
+    imitating the search, or, in Galleon and for the Treasure Hunters' hunters,
+    each action's rollout win rate) and makes it the next rollout policy. Writes a training report (strength per iteration against the best
     scripted strategy, with Wilson intervals) and a checkpoint per iteration: run
     the same command again after Ctrl-C to carry on. The trained policy is
     written to the --out folder (policy.json); --install also makes it the

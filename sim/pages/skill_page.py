@@ -81,6 +81,12 @@ def intro(s: dict) -> str:
         if trained and players not in trained
         else ""
     )
+    cut = int(b.get("truncated") or 0)
+    if cut:  # the figures at skill count finished games only, as the scenario's own do
+        note += (
+            f" {cut:,} of the games at skill reached the turn cap unfinished and are left out of its figures "
+            f"({b.get('finished', b['games'] - cut):,} counted)."
+        )
     return (
         f"The same rules and seed with every seat on the game's learned player ({b['strategy']}) instead of the "
         f"scenario's own: {b['games']:,} games ({b['why']}) on the scenario's seed, each game on the same dice as the "

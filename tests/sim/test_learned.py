@@ -226,3 +226,18 @@ def test_action_values_training_fits_the_rollouts_and_is_reproducible(tmp_path, 
     assert np.array_equal(w, fit_action_values(d, 1e-3))  # the first iteration fits its own decisions
     assert one["target"] == "action_values"
     assert "fitted each action's value" in (tmp_path / "one" / "report.md").read_text()
+
+
+def test_an_installed_policy_weaker_than_its_reference_is_said():
+    """`sim train --install` warns where the policy's whole interval lies below the reference team's rate, or a
+    seat's fair share; nothing where it does not."""
+    from sim.api.train import weaker_words
+
+    lr = _learner("galleon", "player")
+    assert "below the fair share 25.0%" in weaker_words(lr, {"win_rate": 0.02, "ci": [0.006, 0.07], "fair": 0.25})
+    assert weaker_words(lr, {"win_rate": 0.24, "ci": [0.2, 0.28], "fair": 0.25}) == ""
+    team = _learner("treasure_hunters", "hunter")
+    ref = {"win_rate": 0.205, "ci": [0.19, 0.22]}
+    weak = weaker_words(team, {"win_rate": 0.0, "ci": [0.0, 0.019], "fair": 0.25, "reference": ref})
+    assert "below the weighted team's 20.5%" in weak
+    assert weaker_words(team, {"win_rate": 0.3, "ci": [0.28, 0.33], "fair": 0.25, "reference": ref}) == ""

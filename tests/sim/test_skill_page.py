@@ -71,6 +71,19 @@ def test_the_section_speaks_to_a_designer_not_in_field_names():
     )
 
 
+def test_the_section_says_how_many_games_at_skill_were_left_unfinished():
+    """A fresh user saw "at skill (985 games)" under "1,000 games" with no word of the 15 that reached the turn cap
+    (Galleon 2p's learned pirates, 2026-12-07)."""
+    from sim.pages import skill_page
+
+    b = {"status": "played", "strategy": "learned", "games": 1000, "why": "what it affords"}
+    text = skill_page.intro({"scenario": {"players": 2}, "at_skill": b | {"finished": 985, "truncated": 15}})
+    assert (
+        "15 of the games at skill reached the turn cap unfinished and are left out of its figures (985 counted)" in text
+    )
+    assert "turn cap" not in skill_page.intro({"scenario": {"players": 2}, "at_skill": b | {"truncated": 0}})
+
+
 def test_a_markdown_table_keeps_every_cell_whole():
     """The At-skill table's Markdown cut a 240-character verdict at 200 characters with "…" (Polars' string limit)."""
     import polars as pl
