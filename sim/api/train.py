@@ -441,7 +441,8 @@ def report_markdown(report: dict) -> str:
         f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
         f"rollouts a decision, {fit_words(report)}, then measured one "
         f"learned seat against the other seats' best scripted strategy on the same {c['eval_games']} games "
-        "(win rate, Wilson 95% interval). Shipped: the iteration with the highest win rate "
+        "(win rate of the games that ended with a winner, their count in the table; Wilson 95% interval). Shipped: "
+        "the iteration with the highest win rate "
         f"({report['best'] + 1}). Training time: {_duration(report['seconds'])}.",
         "",
         "| iteration | rollout policy | decisions | agrees with search | win rate against | 95% interval | fair | "
@@ -454,7 +455,8 @@ def report_markdown(report: dict) -> str:
         s = it["strength"]
         lines.append(
             f"| {it['iteration'] + 1} | {it['rollout']} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
-            f"{100 * s['win_rate']:.1f}% ({it['versus']}) | [{100 * s['ci'][0]:.1f}, {100 * s['ci'][1]:.1f}] | "
+            f"{100 * s['win_rate']:.1f}% ({it['versus']}, {s['games']:,} games) | "
+            f"[{100 * s['ci'][0]:.1f}, {100 * s['ci'][1]:.1f}] | "
             f"{100 * s['fair']:.0f}% | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
         )
     return "\n".join(lines) + "\n"
