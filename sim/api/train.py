@@ -266,7 +266,8 @@ def train(
         t_play = time.monotonic() - t0
         parts.append(data)
         alld = Decisions.concat(parts, feat.N_FEATURES)
-        if learner.target == "action_values":
+        by_value = learner.target == "action_values"
+        if by_value:
             w = fit_action_values(alld, cfg.l2)
         else:
             w = fit_softmax(alld, cfg.l2, w0=weights[-1] if weights else None)
@@ -280,7 +281,7 @@ def train(
             "games": cfg.games,
             "decisions": data.n,
             "decisions_total": alld.n,
-            "loss": value_loss(alld, w) if learner.target == "action_values" else loss(alld, w, 0.0),
+            "loss": value_loss(alld, w) if by_value else loss(alld, w, 0.0),
             "agreement": agreement(alld, w),
             "weights": dict(zip(feat.FEATURE_NAMES, (float(x) for x in w))),
             "versus": learner.versus,
@@ -307,12 +308,13 @@ def train(
     policy = _policy(cfg, spec, learner, report)
     _write_json(out / "policy.json", policy)
     _write_json(out / "report.json", report)
-    (out / "report.md").write_text(report_markdown(report))
+    md = report_markdown(report)
+    (out / "report.md").write_text(md)
     if install:
         dest = policy_path(cfg.game, learner.role)
         dest.parent.mkdir(parents=True, exist_ok=True)
         _write_json(dest, policy)
-        (dest.parent / f"{learner.role}-report.md").write_text(report_markdown(report))
+        (dest.parent / f"{learner.role}-report.md").write_text(md)
         say(f"train {cfg.game} {cfg.role}: installed the policy of iteration {report['best'] + 1} as {dest}")
         if weak := weaker_words(learner, report["iterations"][report["best"]]["strength"]):
             say(f"train {cfg.game} {cfg.role}: warning: {weak}")
