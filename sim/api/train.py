@@ -8,8 +8,9 @@ Each iteration i = 0 .. iterations - 1:
    search's default rollout strategy), the
    policy fitted in iteration i - 1 afterwards (`sim.play.learn.collect`);
 2. record, at each search decision, the features of every legal action and the search's visit counts;
-3. fit the softmax policy to the decisions of iterations 0 .. i (`sim.stats.policy_fit.fit_softmax`, Newton with an
-   L2 penalty): it becomes the next iteration's rollout policy;
+3. fit the policy to the decisions of iterations 0 .. i (`Learner.window`: or of the newest few only), by the
+   learner's target (`sim.stats.policy_fit.fit_softmax`, Newton with an L2 penalty, or `fit_action_values`): it
+   becomes the next iteration's rollout policy;
 4. measure its strength: one learned seat against the role's best scripted strategy at the other seats, the same
    ``eval_games`` games every iteration (win rate with its Wilson 95% interval).
 
@@ -218,12 +219,12 @@ def train(
             asdict(learner)
         )
         if not cfg.same_run(state["config"]) or not same:
-            was = state["config"]
-            raise TrainError(
-                f"--out: {out} holds the checkpoint of another training run (sim train {was.get('game')} --role "
-                f"{was.get('role')} --seed {was.get('seed')} --games {was.get('games')} --budget "
-                f"{was.get('budget')}); give another --out or remove that folder"
+            what = (
+                f"another training run ({_was_command(state)})"
+                if not cfg.same_run(state["config"])
+                else "this run made with other learner settings or features (the game's code changed since)"
             )
+            raise TrainError(f"--out: {out} holds the checkpoint of {what}; give another --out or remove that folder")
         for it in state["iterations"][: cfg.iterations]:
             d, w = _load_npz(ck / f"iter-{it['iteration']}.npz")
             parts.append(d)
@@ -265,7 +266,7 @@ def train(
         )
         t_play = time.monotonic() - t0
         parts.append(data)
-        alld = Decisions.concat(parts, feat.N_FEATURES)
+        alld = Decisions.concat(parts[-learner.window :] if learner.window else parts, feat.N_FEATURES)
         by_value = learner.target == "action_values"
         if by_value:
             w = fit_action_values(alld, cfg.l2)
@@ -322,6 +323,19 @@ def train(
     return report
 
 
+def _was_command(state: dict) -> str:
+    """The command of the training run a checkpoint's ``state`` holds (every option its weights depend on), or as
+    much of it as a checkpoint of an older format records."""
+    from dataclasses import fields
+
+    was = state.get("config", {})
+    try:
+        cmd = TrainConfig(**{f.name: was[f.name] for f in fields(TrainConfig)}).command(install=False)
+    except (KeyError, TypeError):
+        return f"sim train {was.get('game')} --role {was.get('role')} --seed {was.get('seed')}"
+    return cmd
+
+
 def weaker_words(learner: Learner, s: dict) -> str:
     """Why an installed policy is weaker than what it is measured against ("" where it is not below it): its win
     rate's whole 95% interval below the reference team's rate, or below the fair share of one seat."""
@@ -358,6 +372,7 @@ def _report(cfg: TrainConfig, spec: GameSpec, learner: Learner, iters: list[dict
         "role": learner.role,
         "team": learner.team,
         "target": learner.target,
+        "window": learner.window,
         "config": asdict(cfg),
         "command": command,
         "rules_version": spec.rules_version,
@@ -420,15 +435,23 @@ def _duration(seconds: float) -> str:
 
 
 def fit_words(report: dict) -> str:
-    """How the report's iterations fitted the policy (the learner's target: `sim.stats.policy_fit`)."""
+    """How the report's iterations fitted the policy (the learner's target and window: `sim.stats.policy_fit`)."""
     c = report["config"]
+    k = int(report.get("window", 0))
+    data = (
+        "all decisions so far"
+        if k == 0
+        else "the iteration's own decisions"
+        if k == 1
+        else f"the decisions of the newest {k} iterations"
+    )
     if report.get("target") == "action_values":
         return (
             "fitted each action's value (its rollout win rate, least squares weighted by its rollouts, within each "
-            f"decision) to all decisions so far (L2 {c['l2']:g}; it does not imitate the search's choice, so its "
+            f"decision) to {data} (L2 {c['l2']:g}; it does not imitate the search's choice, so its "
             "agreement with the search is low where the search's choice is mostly noise)"
         )
-    return f"fitted a softmax policy to all decisions so far (L2 {c['l2']:g})"
+    return f"fitted a softmax policy to {data} (L2 {c['l2']:g})"
 
 
 def report_markdown(report: dict) -> str:

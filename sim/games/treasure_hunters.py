@@ -110,6 +110,7 @@ LEARNERS = (
         team=True,
         variants=((("mode", "basic"),), (("mode", "advanced"),)),
         scripted=((), (("w_jewel", F.ADVANCED_JEWEL),)),
+        window=1,
     ),
     Learner(
         "haunter",

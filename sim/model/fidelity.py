@@ -130,7 +130,7 @@ def for_scenario(sc: Scenario) -> dict:
     "current" (the committed file of this scenario, its players and parameters, still speaking for the shipped
     policies) | "stale" | "none", why (one line, for stale / none), file (relative to the repository), search
     ("search@64"), games, figures {key: {words, kind, estimate, ci95, margin, more_games (about how many games
-    each would decide a cannot_tell; None otherwise)}}}."""
+    each would decide a cannot_tell; None otherwise), n (the games its verdict counts)}}}."""
     spec = sc.spec
     p = fidelity_path(sc.game, sc.name)
     doc = load_fidelity(sc.game, sc.name)
@@ -154,5 +154,8 @@ def for_scenario(sc: Scenario) -> dict:
         "file": rel,
         "search": doc["search"],
         "games": doc["games"],
-        "figures": {k: {f: v.get(f) for f in keep} for k, v in doc["figures"].items()},
+        "figures": {
+            k: {**{f: v.get(f) for f in keep}, "n": (v.get("learned") or {}).get("n", doc["games"])}
+            for k, v in doc["figures"].items()
+        },
     }

@@ -149,6 +149,11 @@ class Learner:
         ((name, value), ...) (each strategy takes those it has): the ``versus`` reference and the ``bootstrap``
         rollouts play them. ``()``: their defaults everywhere (Treasure Hunters hunters: the advanced game's tuned
         ``w_jewel`` 11.5 of advanced-4p.toml, the row the `script` feature plays there).
+    window: how many iterations' decisions each fit uses, the newest last: 0 every iteration's so far (ExIt's data
+        aggregation: right for imitation, whose labels from any iteration are the search's choices) or k the newest
+        k (1: approximate policy iteration, for "action_values": an action's rollout win rate is its value under
+        that iteration's rollout policy, and values under different rollout policies mixed in one fit are no one
+        policy's values).
     """
 
     role: str
@@ -165,6 +170,7 @@ class Learner:
     opponent: str = ""
     variants: tuple[tuple[tuple[str, Any], ...], ...] = ((),)
     scripted: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    window: int = 0
 
     def module(self) -> ModuleType:
         """The imported features module (numba imported; nothing compiled until a kernel is called)."""

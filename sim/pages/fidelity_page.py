@@ -27,6 +27,7 @@ def render_markdown(doc: dict) -> str:
         f"- Rules version {doc['rules_version']}; policies: {pol}",
         *played_lines(doc),
         *same_games_lines(doc),
+        *counted_lines(doc),
         f"- Made {doc['created_utc']} at commit {doc['git_commit']}, {doc['wall_s']:.0f} s",
         "- Verdicts: agrees within +/-M (TOST at margin M), differs (the difference is significant), cannot tell yet; "
         f"Holm over the figures.{spread_method(doc)}",
@@ -41,6 +42,20 @@ def render_markdown(doc: dict) -> str:
             f"| {f['verdict']} |"
         )
     return "\n".join(out) + "\n"
+
+
+def counted_lines(doc: dict) -> list[str]:
+    """ "- Games each verdict counts: first-player advantage 38, ... of the 40" where a figure counts fewer games than
+    were played (a rate needs a game that ended with a winner at both tables); nothing where every figure counts all."""
+    games = int(doc["games"])
+    counts = {f["words"]: counted(f, games) for f in doc["figures"].values()}
+    if all(n >= games for n in counts.values()):
+        return []
+    said = ", ".join(f"{w} {n:,}" for w, n in counts.items())
+    return [
+        f"- Games each verdict counts: {said} of the {games:,} (a win rate counts the games that ended with a "
+        "winner at both tables)"
+    ]
 
 
 def same_games_lines(doc: dict) -> list[str]:
@@ -76,5 +91,13 @@ def spread_method(doc: dict) -> str:
 
 
 def report_lines(doc: dict) -> list[str]:
-    """One line per figure for the "At skill" section (`sim.stats.fidelity.report_line`)."""
-    return [F.report_line(f["words"], k, f, doc["search"], int(doc["games"])) for k, f in doc["figures"].items()]
+    """One line per figure for the "At skill" section (`sim.stats.fidelity.report_line`), each on the games its
+    verdict counts."""
+    games = int(doc["games"])
+    return [F.report_line(f["words"], k, f, doc["search"], counted(f, games)) for k, f in doc["figures"].items()]
+
+
+def counted(f: dict, games: int) -> int:
+    """The games figure ``f`` of a fidelity file (its ``learned`` side's n) or of its At skill summary (``n``)
+    counts; ``games`` for a file made before either was written."""
+    return int(f.get("n") or (f.get("learned") or {}).get("n") or games)

@@ -54,6 +54,7 @@ def rows(s: dict) -> list[dict]:
     """The section's table: one row per figure (figure, the scenario's own players, at skill, change, verdict)."""
     b = s.get("at_skill") or {}
     played = SummaryFigures.of(s).games.finished
+    unlike = unlike_search(b)
     out = []
     for k, f in (b.get("figures") or {}).items():
         out.append(
@@ -62,10 +63,25 @@ def rows(s: dict) -> list[dict]:
                 f"scripted ({played:,} games)": value_text(k, f["scripted"]),
                 f"at skill ({b.get('finished', b.get('games', 0)):,} games)": value_text(k, f["skill"]),
                 "change at skill (95%)": change_text(k, f),
-                "verdict": f["verdict"],
+                "verdict": f["verdict"] + (UNLIKE_SEARCH if k in unlike else ""),
             }
         )
     return out
+
+
+# after a verdict whose figure the fidelity file finds different at a search table (`unlike_search`)
+UNLIKE_SEARCH = "; but a table of search players differs from the learned one on this figure (below)"
+
+
+def unlike_search(b: dict) -> set[str]:
+    """The figures where the current fidelity file of an ``at_skill`` block says the learned table differs from a
+    search table: there the change at skill is the learned player's, not necessarily skilled play's."""
+    from sim.stats.fidelity import DIFFERS
+
+    fid = b.get("fidelity") or {}
+    if fid.get("status") != "current":
+        return set()
+    return {k for k, f in (fid.get("figures") or {}).items() if f.get("kind") == DIFFERS}
 
 
 def intro(s: dict) -> str:
@@ -109,9 +125,9 @@ def fidelity_lines(s: dict) -> list[str]:
         return []
     if fid["status"] != "current":
         return [f"Fidelity to search: {fid['why']}."]
-    from sim.stats.fidelity import report_line
+    from sim.pages.fidelity_page import report_lines
 
-    return [report_line(f["words"], k, f, fid["search"], int(fid["games"])) for k, f in fid["figures"].items()]
+    return report_lines(fid)
 
 
 def section(s: dict) -> dict | None:

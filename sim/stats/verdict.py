@@ -90,8 +90,8 @@ def margin_for(key: str, kind: str, overrides: dict[str, float] | None = None) -
 
 
 def parse_margins(items: list[str] | None) -> dict[str, float]:
-    """``--margin KEY=VALUE`` entries -> {key: value}; VALUE a positive number (percentage points for rates).
-    Raises MarginError naming the entry."""
+    """``--margin KEY=VALUE`` entries -> {key: value}; VALUE a positive number (percentage points for rates), one
+    entry a key. Raises MarginError naming the entry."""
     out: dict[str, float] = {}
     for item in items or []:
         key, sep, raw = item.partition("=")
@@ -107,6 +107,8 @@ def parse_margins(items: list[str] | None) -> dict[str, float]:
                 f"--margin {key}: {raw.strip()} is not a margin; allowed: a positive, finite number (the change that "
                 "matters, e.g. 0.5)"
             )
+        if key in out:
+            raise MarginError(f"--margin {key}: given twice ({out[key]:g} and {v:g}); allowed: one margin a measure")
         out[key] = v
     return out
 

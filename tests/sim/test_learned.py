@@ -212,7 +212,7 @@ def test_action_values_training_fits_the_rollouts_and_is_reproducible(tmp_path, 
     from sim.stats.policy_fit import fit_action_values
 
     spec, lr = T.learner_of("moor", "player")
-    av = dataclasses.replace(lr, target="action_values")
+    av = dataclasses.replace(lr, target="action_values", window=1)
     monkeypatch.setattr(T, "learner_of", lambda game, role: (spec, av))
     cfg = T.TrainConfig("moor", "player", 5, 2, 3, 8, 200, 1e-3)
     one = T.train(cfg, tmp_path / "one", threads=1, say=lambda _s: None)
@@ -224,8 +224,18 @@ def test_action_values_training_fits_the_rollouts_and_is_reproducible(tmp_path, 
     d, w = T._load_npz(tmp_path / "one" / "checkpoint" / "iter-0.npz")
     assert d.visits is not None and d.visits.sum() > 0 and ((d.target >= 0) & (d.target <= 1)).all()
     assert np.array_equal(w, fit_action_values(d, 1e-3))  # the first iteration fits its own decisions
-    assert one["target"] == "action_values"
-    assert "fitted each action's value" in (tmp_path / "one" / "report.md").read_text()
+    d1, w1 = T._load_npz(tmp_path / "one" / "checkpoint" / "iter-1.npz")
+    assert np.array_equal(w1, fit_action_values(d1, 1e-3))  # window 1: the second its own only, not both
+    assert not np.array_equal(w1, fit_action_values(T.Decisions.concat([d, d1], d.X.shape[1]), 1e-3))
+    assert one["target"] == "action_values" and one["window"] == 1
+    assert "fitted each action's value" in (md := (tmp_path / "one" / "report.md").read_text())
+    assert "to the iteration's own decisions" in md
+    # a resume of another run or of other learner settings is refused naming the run the folder holds, in full
+    with pytest.raises(T.TrainError, match=r"--eval-games 200 --l2 0\.001\); give another --out"):
+        T.train(dataclasses.replace(cfg, eval_games=300), tmp_path / "r", threads=1, say=lambda _s: None)
+    monkeypatch.setattr(T, "learner_of", lambda game, role: (spec, dataclasses.replace(av, window=0)))
+    with pytest.raises(T.TrainError, match=r"holds the checkpoint of this run made with other learner settings"):
+        T.train(cfg, tmp_path / "r", threads=1, say=lambda _s: None)
 
 
 def test_an_installed_policy_weaker_than_its_reference_is_said():

@@ -93,3 +93,25 @@ def test_a_markdown_table_keeps_every_cell_whole():
     long = "cannot tell yet at ±1.0 points: " + "x" * 200 + " under [scenario] in the scenario file"
     out = md(pl.DataFrame({"figure": ["first-player advantage"], "verdict": [long]}))
     assert long in out and "…" not in out
+
+
+def test_a_change_at_skill_that_a_search_table_does_not_share_is_said_beside_its_verdict():
+    """Galleon's At skill page said "198.8 -> 109.9 turns, changes with skill" above the fidelity line "a search
+    table plays +110 turns longer" without tying them (a fresh user, 2026-12-07): where the current fidelity file
+    finds the learned table unlike search on a figure, that figure's verdict says so."""
+    fid = {
+        "status": "current",
+        "search": "search@64",
+        "games": 300,
+        "figures": {
+            "length_turns": {"words": "game length (mean turns)", "kind": "differs", "estimate": 110.4,
+                             "ci95": [97.6, 123.2], "margin": 5.6, "more_games": None, "n": 300},
+            "first_player_advantage": {"words": "first-player advantage", "kind": "cannot_tell", "estimate": 0.02,
+                                       "ci95": [-0.05, 0.09], "margin": 0.02, "more_games": None, "n": 296},
+        },
+    }  # fmt: skip
+    assert skill_page.unlike_search({"fidelity": fid}) == {"length_turns"}
+    assert skill_page.unlike_search({"fidelity": fid | {"status": "stale"}}) == set()
+    lines = skill_page.fidelity_lines({"at_skill": {"status": "played", "fidelity": fid}})
+    assert lines[0].startswith("Learned players differ from search@64 on game length")
+    assert "296 games each" in lines[1]  # the games its verdict counts, not the 300 played

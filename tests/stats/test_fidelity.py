@@ -219,6 +219,20 @@ def test_report_lines_name_each_figure_and_its_verdict():
     assert "sim fidelity scenarios/moor/4p.toml" in md and "| game length (mean turns) | 100.0 turns" in md
 
 
+def test_the_fidelity_page_says_how_many_games_each_verdict_counts_where_some_had_no_winner():
+    doc = _doc()
+    assert "Games each verdict counts" not in render_markdown(doc)  # no count given: every game counted
+    for k, n in (("first_player_advantage", 1_960), ("seat_spread", 1_960), ("length_turns", 2_000)):
+        doc["figures"][k]["learned"]["n"] = n
+    md = render_markdown(doc)
+    assert (
+        "- Games each verdict counts: first-player advantage 1,960, game length (mean turns) 2,000, seat spread "
+        "1,960 of the 2,000" in md
+    )
+    assert report_lines(doc)[0].endswith("(1,960 games each).")
+    assert report_lines(doc)[1].endswith("(2,000 games each).")
+
+
 def test_the_at_skill_section_quotes_a_current_file_and_says_why_not_otherwise():
     from sim.pages import skill_page
 

@@ -75,6 +75,11 @@ def test_parse_margins_names_the_entry_and_what_is_allowed(item, message):
     assert V.parse_margins(["first_player_advantage=0.5"]) == {"first_player_advantage": 0.5}
 
 
+def test_a_margin_given_twice_is_refused_not_silently_the_last():
+    with pytest.raises(V.MarginError, match=r"^--margin first_player_advantage: given twice \(0.5 and 2\)"):
+        V.parse_margins(["first_player_advantage=0.5", "first_player_advantage=2"])
+
+
 def test_words():
     fmt = lambda x, signed: f"{100 * x:+.1f} points" if signed else f"{100 * x:.1f} points"  # noqa: E731
     assert V.words(_verdict(0.001, 0.002, 0.01), fmt) == "unchanged within +/-1.0 points"
