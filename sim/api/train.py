@@ -12,7 +12,10 @@ Each iteration i = 0 .. iterations - 1:
    learner's target (`sim.stats.policy_fit.fit_softmax`, Newton with an L2 penalty, or `fit_action_values`): it
    becomes the next iteration's rollout policy;
 4. measure its strength: one learned seat against the role's best scripted strategy at the other seats, the same
-   ``eval_games`` games every iteration (win rate with its Wilson 95% interval).
+   ``eval_games`` games every iteration (win rate with its Wilson 95% interval); from the second iteration on, where
+   every seat is of the role and no team, also in self-play: one seat of it against the iteration before at every
+   other seat (``strength["selfplay"]``: expert iteration improves on its own rollout policy, which is not always
+   the scripted one).
 
 A checkpoint is written after every iteration (``<out>/checkpoint/``: the iteration's decisions and the figures so
 far), so the same command run again after Ctrl-C carries on after the last finished iteration. Results depend only
@@ -276,6 +279,9 @@ def train(
         t1 = time.monotonic()
         row = np.concatenate([[0.0], w])
         s = L.measure(versus, learner, row, cfg.seed, cfg.eval_games, EVAL_POINT)
+        if weights[:-1] and L.one_seat(versus, learner):  # self-play: one seat against the previous policy
+            prev_row = np.concatenate([[0.0], weights[-2]])
+            s["selfplay"] = L.strength(versus[0], learner, row, cfg.seed, cfg.eval_games, EVAL_POINT, prev_row)
         it = {
             "iteration": i,
             "rollout": rollout_name,
@@ -466,13 +472,14 @@ def report_markdown(report: dict) -> str:
         f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
         f"rollouts a decision, {fit_words(report)}, then measured one "
         f"learned seat against the other seats' best scripted strategy on the same {c['eval_games']} games "
-        "(win rate of the games that ended with a winner, their count in the table; Wilson 95% interval). Shipped: "
-        "the iteration with the highest win rate "
+        "(win rate of the games that ended with a winner, their count in the table; Wilson 95% interval), and from "
+        "the second iteration on, in self-play, one seat of it against the iteration before at every other seat "
+        "(fair: the same share). Shipped: the iteration with the highest win rate against the scripted strategy "
         f"({report['best'] + 1}). Training time: {_duration(report['seconds'])}.",
         "",
         "| iteration | rollout policy | decisions | agrees with search | win rate against | 95% interval | fair | "
-        "time (s) |",
-        "|---|---|---|---|---|---|---|---|",
+        "against the iteration before (self-play) | time (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     if report["iterations"] and "reference" in report["iterations"][0]["strength"]:
         return "\n".join(lines[:4] + _reference_lines(report)) + "\n"
@@ -482,9 +489,18 @@ def report_markdown(report: dict) -> str:
             f"| {it['iteration'] + 1} | {it['rollout']} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
             f"{100 * s['win_rate']:.1f}% ({it['versus']}, {s['games']:,} games) | "
             f"[{100 * s['ci'][0]:.1f}, {100 * s['ci'][1]:.1f}] | "
-            f"{100 * s['fair']:.0f}% | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
+            f"{100 * s['fair']:.0f}% | {selfplay_cell(s)} | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def selfplay_cell(s: dict) -> str:
+    """An iteration's self-play figure: one seat of it against the iteration before at every other seat, "26.1%
+    [25.2, 27.1]"; "-" for the first iteration (nothing before it) or a report made before the figure."""
+    sp = s.get("selfplay")
+    if not sp:
+        return "-"
+    return f"{100 * sp['win_rate']:.1f}% [{100 * sp['ci'][0]:.1f}, {100 * sp['ci'][1]:.1f}]"
 
 
 def _reference_lines(report: dict) -> list[str]:

@@ -48,7 +48,7 @@ def counted_lines(doc: dict) -> list[str]:
     """ "- Games each verdict counts: first-player advantage 38, ... of the 40" where a figure counts fewer games than
     were played (a rate needs a game that ended with a winner at both tables); nothing where every figure counts all."""
     games = int(doc["games"])
-    counts = {f["words"]: counted(f, games) for f in doc["figures"].values()}
+    counts = {f["words"]: F.counted(f, games) for f in doc["figures"].values()}
     if all(n >= games for n in counts.values()):
         return []
     said = ", ".join(f"{w} {n:,}" for w, n in counts.items())
@@ -88,16 +88,3 @@ def spread_method(doc: dict) -> str:
     if f is None:
         return ""
     return f" Seat spread: {f.get('method') or F.SPREAD_METHODS[bool(f.get('paired'))]}."
-
-
-def report_lines(doc: dict) -> list[str]:
-    """One line per figure for the "At skill" section (`sim.stats.fidelity.report_line`), each on the games its
-    verdict counts."""
-    games = int(doc["games"])
-    return [F.report_line(f["words"], k, f, doc["search"], counted(f, games)) for k, f in doc["figures"].items()]
-
-
-def counted(f: dict, games: int) -> int:
-    """The games figure ``f`` of a fidelity file (its ``learned`` side's n) or of its At skill summary (``n``)
-    counts; ``games`` for a file made before either was written."""
-    return int(f.get("n") or (f.get("learned") or {}).get("n") or games)

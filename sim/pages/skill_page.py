@@ -125,7 +125,7 @@ def fidelity_lines(s: dict) -> list[str]:
         return []
     if fid["status"] != "current":
         return [f"Fidelity to search: {fid['why']}."]
-    from sim.pages.fidelity_page import report_lines
+    from sim.stats.fidelity import report_lines
 
     return report_lines(fid)
 
@@ -152,10 +152,12 @@ def points(s: dict) -> list[Point]:
     if b.get("status") != "played":
         return [Point(f"At skill: not played; {b.get('why', '')}.")]
     under = []
+    unlike = unlike_search(b)
     for k, f in (b.get("figures") or {}).items():
         a, c = value_text(k, f["scripted"]).split(" [")[0], value_text(k, f["skill"]).split(" [")[0]
         unit = next((u for u in (" points", " turns") if a.endswith(u) and c.endswith(u)), "")
-        said = ". ".join(x if "_" in x.split(" ")[0] else _cap(x) for x in f["verdict"].split("; "))  # skill_games
+        verdict = f["verdict"] + (UNLIKE_SEARCH.replace(" (below)", "") if k in unlike else "")
+        said = ". ".join(x if "_" in x.split(" ")[0] else _cap(x) for x in verdict.split("; "))  # skill_games
         under.append(f"{_cap(f['words'].split(' (')[0])}: {a.removesuffix(unit)} -> {c}. {said}.")
     return [Point(f"At skill ({b['strategy']} at every seat, {b['games']:,} games):", tuple(under))]
 

@@ -292,11 +292,20 @@ def collect(
     return Decisions.concat(parts, learner.module().N_FEATURES)
 
 
-def strength(sc_versus: Scenario, learner: Learner, weights: np.ndarray, seed: int, games: int, point: int = 0) -> dict:
+def strength(
+    sc_versus: Scenario,
+    learner: Learner,
+    weights: np.ndarray,
+    seed: int,
+    games: int,
+    point: int = 0,
+    others: np.ndarray | None = None,
+) -> dict:
     """One learned seat (seat 0, ``weights``: temperature then feature weights) against the other seats of
-    ``sc_versus`` (the role's best scripted strategy), ``games`` games (the start seat rotates with the game index):
-    {"games", "wins", "win_rate", "ci": [lo, hi] (Wilson 95%), "fair": 1 / players}. Decisive games only count as
-    games; a win shared by k seats counts 1/k."""
+    ``sc_versus`` (the role's best scripted strategy), or with ``others`` against the learned policy of those
+    weights at every other seat (self-play against an earlier policy), ``games`` games (the start seat rotates with
+    the game index): {"games", "wins", "win_rate", "ci": [lo, hi] (Wilson 95%), "fair": 1 / players}. Decisive
+    games only count as games; a win shared by k seats counts 1/k."""
     from kernels.batch import play_games
 
     spec = sc_versus.spec
@@ -307,11 +316,12 @@ def strength(sc_versus: Scenario, learner: Learner, weights: np.ndarray, seed: i
     sparams = sc_versus.sparams().copy()
     lst = spec.strategy(learner.strategy)
     assert lst is not None
-    sids[0] = lst.sid
-    sparams[0, :] = 0.0
-    for j, ps in enumerate(lst.params):  # defaults first: a learned row may go on past its weights (Turnwall)
-        sparams[0, j] = ps.default
-    sparams[0, : len(weights)] = weights
+    for i, w in [(0, weights)] + ([(i, others) for i in range(1, n)] if others is not None else []):
+        sids[i] = lst.sid
+        sparams[i, :] = 0.0
+        for j, ps in enumerate(lst.params):  # defaults first: a learned row may go on past its weights (Turnwall)
+            sparams[i, j] = ps.default
+        sparams[i, : len(w)] = w
     wins = 0.0
     played = 0
     chunk = 20_000
@@ -343,11 +353,18 @@ def measure(versus: list[Scenario], learner: Learner, weights: np.ndarray, seed:
     `strength` (one learned seat against the others, fair share 1 / players) where every seat is of the role and it
     is no team, else `team_strength` (the learned seats' win rate against the same tables' with the role's seats on
     ``learner.versus``, over ``versus``, one table per variant)."""
-    spec = versus[0].spec
-    symmetric = all(r == learner.role for r in spec.roles(versus[0].params, versus[0].players))
-    if symmetric and not learner.team and len(versus) == 1:
+    if one_seat(versus, learner):
         return strength(versus[0], learner, weights, seed, games, point)
     return team_strength(versus, learner, weights, seed, games, point)
+
+
+def one_seat(versus: list[Scenario], learner: Learner) -> bool:
+    """Whether ``learner``'s strength is one learned seat's win rate against the fair share (every seat of the
+    table is of its role, it is no team, one variant: `strength`), where self-play against an earlier policy means
+    the same; else a team's or a role's rate against a reference table (`team_strength`)."""
+    spec = versus[0].spec
+    symmetric = all(r == learner.role for r in spec.roles(versus[0].params, versus[0].players))
+    return symmetric and not learner.team and len(versus) == 1
 
 
 def _role_wins(sc: Scenario, sids: np.ndarray, sparams: np.ndarray, mask: int, seed: int, point: int, games: int):

@@ -216,3 +216,16 @@ def report_line(words: str, key: str, f: dict, search: str, games: int) -> str:
     more = f.get("more_games")
     decide = f"; {V.about_games(more)} games each would decide" if more else ""
     return f"Cannot tell yet whether learned players tell {search}'s story on {words}: {diff} on {games:,} games each{decide}."
+
+
+def report_lines(doc: dict) -> list[str]:
+    """One line per figure for the "At skill" section (`sim.stats.fidelity.report_line`), each on the games its
+    verdict counts."""
+    games = int(doc["games"])
+    return [report_line(f["words"], k, f, doc["search"], counted(f, games)) for k, f in doc["figures"].items()]
+
+
+def counted(f: dict, games: int) -> int:
+    """The games figure ``f`` of a fidelity file (its ``learned`` side's n) or of its At skill summary (``n``)
+    counts; ``games`` for a file made before either was written."""
+    return int(f.get("n") or (f.get("learned") or {}).get("n") or games)

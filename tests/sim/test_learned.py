@@ -230,6 +230,10 @@ def test_action_values_training_fits_the_rollouts_and_is_reproducible(tmp_path, 
     assert one["target"] == "action_values" and one["window"] == 1
     assert "fitted each action's value" in (md := (tmp_path / "one" / "report.md").read_text())
     assert "to the iteration's own decisions" in md
+    # self-play from the second iteration on: one seat of it against the iteration before at every other seat
+    sp = one["iterations"][1]["strength"]["selfplay"]
+    assert "selfplay" not in one["iterations"][0]["strength"] and sp["games"] > 150 and sp["fair"] == 0.25
+    assert f"| {T.selfplay_cell(one['iterations'][1]['strength'])} |" in md and "| - |" in md
     # a resume of another run or of other learner settings is refused naming the run the folder holds, in full
     with pytest.raises(T.TrainError, match=r"--eval-games 200 --l2 0\.001\); give another --out"):
         T.train(dataclasses.replace(cfg, eval_games=300), tmp_path / "r", threads=1, say=lambda _s: None)

@@ -115,3 +115,9 @@ def test_a_change_at_skill_that_a_search_table_does_not_share_is_said_beside_its
     lines = skill_page.fidelity_lines({"at_skill": {"status": "played", "fidelity": fid}})
     assert lines[0].startswith("Learned players differ from search@64 on game length")
     assert "296 games each" in lines[1]  # the games its verdict counts, not the 300 played
+    b = SUMMARY["at_skill"] | {"fidelity": fid}
+    (p,) = skill_page.points({"at_skill": b})
+    assert p.under[1].endswith(
+        "from weighted to learned. But a table of search players differs from the learned one on this figure."
+    )
+    assert "search players" not in p.under[0]

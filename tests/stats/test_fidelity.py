@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import EXIT_USAGE, app
-from sim.pages.fidelity_page import render_markdown, report_lines
+from sim.pages.fidelity_page import render_markdown
 from sim.stats import fidelity as F
+from sim.stats.fidelity import report_lines
 from tests.sim._cli import one_error_line
 
 
