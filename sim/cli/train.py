@@ -49,8 +49,11 @@ def train(
     current policy), records the features of every legal action and the search's
     visit counts and rollout wins, fits the policy to them (a softmax policy
     imitating the search, or, in Galleon and for the Treasure Hunters' hunters,
-    each action's rollout win rate) and makes it the next rollout policy. Writes a training report (strength per iteration against the best
-    scripted strategy, with Wilson intervals) and a checkpoint per iteration: run
+    each action's rollout win rate, each iteration to its own decisions) and
+    makes it the next rollout policy. Writes a training report (strength per
+    iteration against the best scripted strategy, with Wilson intervals, and from
+    the second iteration on in self-play against the iteration before) and a
+    checkpoint per iteration: run
     the same command again after Ctrl-C to carry on. The trained policy is
     written to the --out folder (policy.json); --install also makes it the
     game's shipped weights (kernels/<game>/policies/, a change to the
