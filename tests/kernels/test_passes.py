@@ -78,15 +78,24 @@ def _array_of_constants():
     return np.array([3, 1, 2]).sum()
 
 
-def _ir_text(state, typed):
+def _ir_text(state, typed, line=lambda x: x):
+    """The IR dump, and with ``typed`` its typemap and call types, one line each, sorted as ``line`` writes them
+    (`_normal`: sorted after the process's numbers are taken out, or names such as add99 and add100 sort by what
+    compiled before in the process)."""
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         state.func_ir.dump()
     text = buf.getvalue()
     if typed:
-        text += "\n".join(f"{k}: {v}" for k, v in sorted(state.typemap.items()))
-        text += "\n".join(sorted(f"{k}: {v}" for k, v in state.calltypes.items()))
+        text += "\n".join(sorted(line(f"{k}: {v}") for k, v in state.typemap.items()))
+        text += "\n" + "\n".join(sorted(line(f"{k}: {v}") for k, v in state.calltypes.items()))
     return text
+
+
+def _normal(text):
+    """``text`` without addresses and the numbers that tell apart the functions and inlined sites of one process."""
+    text = re.sub(r"0x[0-9a-f]+|\b\d{9,}\b|globals\.[0-9a-f]+|_v\d+|\$\d+|B\d+v\d+B", "N", text)
+    return re.sub(r" +", " ", text)  # (the dump's columns are as wide as its names)
 
 
 def _watch(m, log):
@@ -121,7 +130,7 @@ def _compile(f, args, monkeypatch, numba_own=False, nrt=False):
         lower = typed_passes.BaseNativeLowering.run_pass
 
         def lowering(self, state):
-            seen.setdefault(state.func_id.func_name, _ir_text(state, True))
+            seen.setdefault(state.func_id.func_name, _ir_text(state, True, _normal))
             return lower(self, state)
 
         m.setattr(typed_passes.BaseNativeLowering, "run_pass", lowering)
@@ -130,12 +139,7 @@ def _compile(f, args, monkeypatch, numba_own=False, nrt=False):
         result = g(*args)
     (cres,) = g.overloads.values()
 
-    # (addresses, and the numbers that tell apart the functions and inlined sites of one process)
-    def plain(text):
-        text = re.sub(r"0x[0-9a-f]+|\b\d{9,}\b|globals\.[0-9a-f]+|_v\d+|\$\d+|B\d+v\d+B", "N", text)
-        return re.sub(r" +", " ", text)  # (the dump's columns are as wide as its names)
-
-    return result, plain(seen[f.__name__]), plain(cres.library.get_llvm_str())
+    return result, _normal(seen[f.__name__]), _normal(cres.library.get_llvm_str())
 
 
 CASES = [
