@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -217,7 +218,14 @@ def train(
     parts: list[Decisions] = []
     weights: list[np.ndarray] = []
     if state_path.exists():
-        state = json.loads(state_path.read_text())
+        try:
+            state = json.loads(state_path.read_text())
+            if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
+                raise ValueError("no run's settings")
+            if not isinstance(state.get("iterations"), list) or any("iteration" not in x for x in state["iterations"]):
+                raise ValueError("no list of iterations")
+        except (OSError, ValueError, TypeError) as e:
+            raise TrainError(damaged(ck, state_path, e)) from None
         same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == _as_json(
             asdict(learner)
         )
@@ -229,7 +237,11 @@ def train(
             )
             raise TrainError(f"--out: {out} holds the checkpoint of {what}; give another --out or remove that folder")
         for it in state["iterations"][: cfg.iterations]:
-            d, w = _load_npz(ck / f"iter-{it['iteration']}.npz")
+            npz = ck / f"iter-{it['iteration']}.npz"
+            try:
+                d, w = _load_npz(npz)
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+                raise TrainError(damaged(ck, npz, e)) from None
             parts.append(d)
             weights.append(w)
             iters.append(it)
@@ -327,6 +339,15 @@ def train(
             say(f"train {cfg.game} {cfg.role}: warning: {weak}")
     say(f"train {cfg.game} {cfg.role}: report written to {out}")
     return report
+
+
+def damaged(ck: Path, part: Path, e: BaseException) -> str:
+    """The one line for a checkpoint that cannot be read (a file cut short, edited, removed)."""
+    why = e.strerror if isinstance(e, OSError) and e.strerror else (type(e).__name__ if not str(e) else str(e))
+    return (
+        f"--out: the checkpoint in {ck} is damaged ({part.name}: {why}); remove the folder {ck.parent} or give "
+        "another --out"
+    )
 
 
 def _was_command(state: dict) -> str:

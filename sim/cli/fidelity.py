@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -60,6 +62,8 @@ def fidelity(
         fail(str(e), EXIT_USAGE)
     if threads is not None and threads < 1:
         fail(out_of_range("--threads", threads, 1), EXIT_USAGE)
+    if seed is not None and not 0 <= seed < 2**64:
+        fail(out_of_range("--seed", seed, 0, 2**64 - 1), EXIT_USAGE)
     try:
         margins = parse_margins(margin)
     except MarginError as e:
@@ -77,6 +81,7 @@ def fidelity(
     except api.FidelityError as e:
         fail(str(e), EXIT_USAGE)
     folder = out or paths.REPORTS / f"fidelity-{sc.name}"
+    made = not folder.exists()  # a folder made for this run goes again if it is stopped before writing
     try:
         check_writable(folder, "--out" if out else "the default folder")  # before any game is played
     except OutputError as e:
@@ -85,7 +90,7 @@ def fidelity(
         str(scenario), games, budget, sc.seed, list(margin or ()), None if out is None else str(out), install
     )
     prog, adv, side = progress.compare_bar(games, f"{sc.name}: learned vs search@{budget}")  # each table's games/s
-    with interruptible():
+    with interruptible(), _removed_if_stopped(folder, made):
         try:
             with prog:
                 doc = api.fidelity(
@@ -110,6 +115,18 @@ def fidelity(
     typer.echo(f"fidelity written to {', '.join(map(str, jsons))} ({beside})", err=True)
 
 
+@contextlib.contextmanager
+def _removed_if_stopped(folder: Path, made: bool) -> Iterator[None]:
+    """Remove ``folder`` when the command stops (Ctrl-C, SIGTERM, a refusal) before writing in it, where this run
+    made it and it is still empty: "nothing half-written left" means no empty folder either."""
+    try:
+        yield
+    except BaseException:
+        if made and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+        raise
+
+
 # said where the search table played every game as the learned one (`sim.api.fidelity.same_games`)
 SAME_GAMES = (
     "note: {search} played each of the {games:,} games as the learned table did (the same length and winners): at "
@@ -119,8 +136,8 @@ SAME_GAMES = (
 
 
 def margin_refusal(margins: dict[str, float], sc) -> str | None:
-    """Why a --margin does not fit scenario ``sc`` (a figure it does not judge, or a rate's margin above 100
-    points), one line; None when every one fits."""
+    """Why a --margin does not fit scenario ``sc`` (a figure it does not judge, a rate's margin above 100 points, a
+    length's above the scenario's turn limit), one line; None when every one fits."""
     from sim.api.fidelity import judged_keys
 
     keys = judged_keys(sc)
@@ -129,4 +146,10 @@ def margin_refusal(margins: dict[str, float], sc) -> str | None:
             return f"--margin: {sc.name} judges no figure '{k}'; allowed: {', '.join(keys)}"
         if k != "length_turns" and v > 100:
             return f"--margin {k}: {v:g} points is more than a rate can differ; allowed: up to 100 points"
+        cap = sc.params.get("max_turns")
+        if k == "length_turns" and cap is not None and v > cap:
+            return (
+                f"--margin length_turns: {v:g} turns is more than a game of {sc.name} can last; allowed: up to its "
+                f"max_turns, {cap:,}"
+            )
     return None

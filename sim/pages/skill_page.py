@@ -158,7 +158,7 @@ def points(s: dict) -> list[Point]:
         unit = next((u for u in (" points", " turns") if a.endswith(u) and c.endswith(u)), "")
         verdict = f["verdict"] + (UNLIKE_SEARCH.replace(" (below)", "") if k in unlike else "")
         said = ". ".join(x if "_" in x.split(" ")[0] else _cap(x) for x in verdict.split("; "))  # skill_games
-        under.append(f"{_cap(f['words'].split(' (')[0])}: {a.removesuffix(unit)} -> {c}. {said}.")
+        under.append(f"{_cap(_short(k, f['words']))}: {a.removesuffix(unit)} -> {c}. {said}.")
     return [Point(f"At skill ({b['strategy']} at every seat, {b['games']:,} games):", tuple(under))]
 
 

@@ -50,3 +50,38 @@ def test_the_command_line_refuses_a_file_as_out_with_exit_3_as_every_command_doe
     ):
         r = CliRunner().invoke(app, argv)
         assert r.exit_code == 3 and "--out: " in r.output and "is a file" in r.output, argv
+
+
+@pytest.mark.parametrize(
+    ("state", "said"),
+    [
+        ("{}", r"state\.json: no run's settings"),
+        ("not json", r"state\.json: Expecting value"),
+        (None, r"iter-0\.npz: "),  # the run's own state, its decisions file cut to nothing
+    ],
+)
+def test_a_damaged_checkpoint_is_one_line_naming_it(state, said, tmp_path):
+    """A fresh user's edited state.json gave a traceback and an emptied npz only "Aborted." (click reads an
+    EOFError as Ctrl-D): now one line saying the checkpoint is damaged and what to do, before any game."""
+    import json
+    from dataclasses import asdict
+
+    from sim.api import train as T
+
+    cfg = T.TrainConfig("moor", "player", 1, 2, 2, 4, 100, 1e-3)
+    ck = tmp_path / "t" / "checkpoint"
+    ck.mkdir(parents=True)
+    if state is None:
+        _, lr = T.learner_of("moor", "player")
+        state = json.dumps(
+            {
+                "config": asdict(cfg),
+                "learner": T._as_json(asdict(lr)),
+                "feature_version": lr.module().FEATURE_VERSION,
+                "iterations": [{"iteration": 0}],
+            }
+        )
+        (ck / "iter-0.npz").write_bytes(b"")
+    (ck / "state.json").write_text(state)
+    with pytest.raises(TrainError, match=rf"^--out: the checkpoint in .*checkpoint is damaged \({said}.*remove the "):
+        T.train(cfg, tmp_path / "t", say=lambda _s: None)

@@ -121,3 +121,15 @@ def test_a_change_at_skill_that_a_search_table_does_not_share_is_said_beside_its
         "from weighted to learned. But a table of search players differs from the learned one on this figure."
     )
     assert "search players" not in p.under[0]
+
+
+def test_a_team_win_rate_point_names_its_team():
+    """A fresh user read "Team win rate: 90.2% -> 88.9%" and "Team win rate: 9.8% -> 11.1%" in a Head Haunter
+    report with no team named (2026-12-07): each point names the team, as the terminal line does."""
+    figs = {
+        f"team_win_rate.{r}": _figure(f"team win rate ({t})", a, b, "holds for skill: unchanged within ±1.0 points")
+        for r, t, a, b in (("haunter", "Head Haunter", 0.902, 0.889), ("hunter", "hunter", 0.098, 0.111))
+    }
+    (p,) = skill_page.points({"at_skill": {"status": "played", "strategy": "learned", "games": 100, "figures": figs}})
+    assert p.under[0].startswith("Team win rate (Head Haunter): 90.2% -> 88.9%.")
+    assert p.under[1].startswith("Team win rate (hunter): 9.8% -> 11.1%.")

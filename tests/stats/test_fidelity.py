@@ -279,6 +279,12 @@ cli = CliRunner()
             ["--margin", "first_player_advantage=1e9"],
             "--margin first_player_advantage: 1e+09 points is more than a rate can differ; allowed: up to 100 points",
         ),
+        (  # a fresh user's: a million turns went through, a traceback for the seed (2026-12-07)
+            ["--margin", "length_turns=1e6"],
+            "--margin length_turns: 1e+06 turns is more than a game of moor-4p can last; allowed: up to its max_turns",
+        ),
+        (["--seed", "-1"], "--seed: -1 is out of range; allowed 0..2^64-1"),
+        (["--seed", str(2**64)], "--seed: 18446744073709551616 is out of range; allowed 0..2^64-1"),
     ],
 )
 def test_cli_refuses_bad_input_in_one_line(args, said, tmp_path):
@@ -286,6 +292,21 @@ def test_cli_refuses_bad_input_in_one_line(args, said, tmp_path):
     assert r.exit_code == EXIT_USAGE
     assert said in one_error_line(r)
     assert not (tmp_path / "f").exists()
+
+
+def test_a_stopped_fidelity_run_leaves_no_folder_it_made(tmp_path, monkeypatch):
+    """A fresh user's Ctrl-C left an empty --out folder under "nothing half-written left" (2026-12-07)."""
+    from sim.api import fidelity as api
+
+    def stop(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "fidelity", stop)
+    r = cli.invoke(app, ["fidelity", "scenarios/moor/4p.toml", "--games", "40", "--out", str(tmp_path / "f")])
+    assert r.exit_code == 130 and not (tmp_path / "f").exists()
+    (tmp_path / "mine").mkdir()  # a folder that was there before is kept
+    r = cli.invoke(app, ["fidelity", "scenarios/moor/4p.toml", "--games", "40", "--out", str(tmp_path / "mine")])
+    assert r.exit_code == 130 and (tmp_path / "mine").is_dir()
 
 
 @pytest.mark.parametrize("where", ["a file", "under a file"])
