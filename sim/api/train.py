@@ -127,7 +127,7 @@ def check_config(cfg: TrainConfig) -> None:
         ("--games", cfg.games, 1, 1_000_000),
         ("--budget", cfg.budget, 1, 65_536),
         ("--eval-games", cfg.eval_games, 100, 10_000_000),
-        ("--seed", cfg.seed, 0, 2**63 - 1),
+        ("--seed", cfg.seed, 0, 2**64 - 1),
     ):
         if not lo <= v <= hi:
             raise TrainError(out_of_range(name, v, lo, hi))
@@ -319,9 +319,11 @@ def train(
                 "iterations": iters,
             },
         )
+        sp = f"; in self-play against iteration {i}: {selfplay_cell(s)}" if "selfplay" in s else ""
         say(
             f"train {cfg.game} {cfg.role}: iteration {i + 1}/{cfg.iterations} done: {data.n} decisions, the policy "
-            f"agrees with search on {100 * it['agreement']:.1f}%; {strength_words(learner, s)}; {t_play:.0f} s playing"
+            f"agrees with search on {100 * it['agreement']:.1f}%; {strength_words(learner, s)}{sp}; {t_play:.0f} s "
+            "playing"
         )
     report = _report(cfg, spec, learner, iters, command)
     policy = _policy(cfg, spec, learner, report)
@@ -495,7 +497,7 @@ def report_markdown(report: dict) -> str:
         f"learned seat against the other seats' best scripted strategy on the same {c['eval_games']} games "
         "(win rate of the games that ended with a winner, their count in the table; Wilson 95% interval), and from "
         "the second iteration on, in self-play, one seat of it against the iteration before at every other seat "
-        "(fair: the same share). Shipped: the iteration with the highest win rate against the scripted strategy "
+        "on the same games. Shipped: the iteration with the highest win rate against the scripted strategy "
         f"({report['best'] + 1}). Training time: {_duration(report['seconds'])}.",
         "",
         "| iteration | rollout policy | decisions | agrees with search | win rate against | 95% interval | fair | "
@@ -517,11 +519,15 @@ def report_markdown(report: dict) -> str:
 
 def selfplay_cell(s: dict) -> str:
     """An iteration's self-play figure: one seat of it against the iteration before at every other seat, "26.1%
-    [25.2, 27.1]"; "-" for the first iteration (nothing before it) or a report made before the figure."""
+    [25.2, 27.1] of 7,999 games (fair 25%)"; "-" for the first iteration (nothing before it) or a report made
+    before the figure."""
     sp = s.get("selfplay")
     if not sp:
         return "-"
-    return f"{100 * sp['win_rate']:.1f}% [{100 * sp['ci'][0]:.1f}, {100 * sp['ci'][1]:.1f}]"
+    return (
+        f"{100 * sp['win_rate']:.1f}% [{100 * sp['ci'][0]:.1f}, {100 * sp['ci'][1]:.1f}] of {sp['games']:,} games "
+        f"(fair {100 * sp['fair']:.0f}%)"
+    )
 
 
 def _reference_lines(report: dict) -> list[str]:

@@ -51,8 +51,9 @@ def train(
     imitating the search, or, in Galleon and for the Treasure Hunters' hunters,
     each action's rollout win rate, each iteration to its own decisions) and
     makes it the next rollout policy. Writes a training report (strength per
-    iteration against the best scripted strategy, with Wilson intervals, and from
-    the second iteration on in self-play against the iteration before) and a
+    iteration against the best scripted strategy, with Wilson intervals, and where
+    every seat is of the role and no team, from the second iteration on, in
+    self-play against the iteration before) and a
     checkpoint per iteration: run
     the same command again after Ctrl-C to carry on. The trained policy is
     written to the --out folder (policy.json); --install also makes it the

@@ -130,7 +130,8 @@ def for_scenario(sc: Scenario) -> dict:
     "current" (the committed file of this scenario, its players and parameters, still speaking for the shipped
     policies) | "stale" | "none", why (one line, for stale / none), file (relative to the repository), search
     ("search@64"), games, figures {key: {words, kind, estimate, ci95, margin, more_games (about how many games
-    each would decide a cannot_tell; None otherwise), n (the games its verdict counts)}}}."""
+    each would decide a cannot_tell; None otherwise), n (the games its verdict counts), learned_value and
+    search_value (each table's figure)}}}."""
     spec = sc.spec
     p = fidelity_path(sc.game, sc.name)
     doc = load_fidelity(sc.game, sc.name)
@@ -155,7 +156,12 @@ def for_scenario(sc: Scenario) -> dict:
         "search": doc["search"],
         "games": doc["games"],
         "figures": {
-            k: {**{f: v.get(f) for f in keep}, "n": (v.get("learned") or {}).get("n", doc["games"])}
+            k: {
+                **{f: v.get(f) for f in keep},
+                "n": (v.get("learned") or {}).get("n", doc["games"]),
+                "learned_value": (v.get("learned") or {}).get("value"),
+                "search_value": (v.get("search") or {}).get("value"),
+            }
             for k, v in doc["figures"].items()
         },
     }

@@ -63,25 +63,35 @@ def rows(s: dict) -> list[dict]:
                 f"scripted ({played:,} games)": value_text(k, f["scripted"]),
                 f"at skill ({b.get('finished', b.get('games', 0)):,} games)": value_text(k, f["skill"]),
                 "change at skill (95%)": change_text(k, f),
-                "verdict": f["verdict"] + (UNLIKE_SEARCH if k in unlike else ""),
+                "verdict": f["verdict"] + unlike.get(k, ""),
             }
         )
     return out
 
 
-# after a verdict whose figure the fidelity file finds different at a search table (`unlike_search`)
-UNLIKE_SEARCH = "; but a table of search players differs from the learned one on this figure (below)"
-
-
-def unlike_search(b: dict) -> set[str]:
-    """The figures where the current fidelity file of an ``at_skill`` block says the learned table differs from a
-    search table: there the change at skill is the learned player's, not necessarily skilled play's."""
-    from sim.stats.fidelity import DIFFERS
+def unlike_search(b: dict) -> dict[str, str]:
+    """{figure: the words after its verdict} for the figures where the current fidelity file of an ``at_skill``
+    block says the learned table differs from a search table ("; but a table of search@64 players differs on this
+    figure: 222.1 turns against the learned table's 111.7 on the same 300 games (below)"): there the change at skill
+    is the learned player's, not necessarily skilled play's. {} without a current file."""
+    from sim.stats.fidelity import DIFFERS, counted
 
     fid = b.get("fidelity") or {}
     if fid.get("status") != "current":
-        return set()
-    return {k for k, f in (fid.get("figures") or {}).items() if f.get("kind") == DIFFERS}
+        return {}
+    out = {}
+    for k, f in (fid.get("figures") or {}).items():
+        if f.get("kind") != DIFFERS:
+            continue
+        said = "; but a table of {} players differs on this figure".format(fid.get("search", "search"))
+        if f.get("search_value") is not None and f.get("learned_value") is not None:
+            shown = [value_text(k, {"value": f[x]}) for x in ("search_value", "learned_value")]
+            said += (
+                f": {shown[0]} against the learned table's {shown[1]} on the same "
+                f"{counted(f, int(fid.get('games') or 0)):,} games"
+            )
+        out[k] = said + " (below)"
+    return out
 
 
 def intro(s: dict) -> str:
@@ -156,7 +166,7 @@ def points(s: dict) -> list[Point]:
     for k, f in (b.get("figures") or {}).items():
         a, c = value_text(k, f["scripted"]).split(" [")[0], value_text(k, f["skill"]).split(" [")[0]
         unit = next((u for u in (" points", " turns") if a.endswith(u) and c.endswith(u)), "")
-        verdict = f["verdict"] + (UNLIKE_SEARCH.replace(" (below)", "") if k in unlike else "")
+        verdict = f["verdict"] + unlike.get(k, "").replace(" (below)", "")
         said = ". ".join(x if "_" in x.split(" ")[0] else _cap(x) for x in verdict.split("; "))  # skill_games
         under.append(f"{_cap(_short(k, f['words']))}: {a.removesuffix(unit)} -> {c}. {said}.")
     return [Point(f"At skill ({b['strategy']} at every seat, {b['games']:,} games):", tuple(under))]

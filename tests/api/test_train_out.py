@@ -85,3 +85,12 @@ def test_a_damaged_checkpoint_is_one_line_naming_it(state, said, tmp_path):
     (ck / "state.json").write_text(state)
     with pytest.raises(TrainError, match=rf"^--out: the checkpoint in .*checkpoint is damaged \({said}.*remove the "):
         T.train(cfg, tmp_path / "t", say=lambda _s: None)
+
+
+def test_the_seed_range_is_every_commands_own():
+    """`sim train` allowed seeds up to 2^63-1 where `sim run` and `sim ladder` take 0..2^64-1 (a fresh user)."""
+    from sim.api.train import TrainConfig, check_config
+
+    check_config(TrainConfig("moor", "player", 2**64 - 1, 1, 1, 4, 100, 1e-3))
+    with pytest.raises(TrainError, match=r"^--seed: 18446744073709551616 is out of range; allowed 0\.\.2\^64-1$"):
+        check_config(TrainConfig("moor", "player", 2**64, 1, 1, 4, 100, 1e-3))

@@ -110,15 +110,23 @@ def test_a_change_at_skill_that_a_search_table_does_not_share_is_said_beside_its
                                        "ci95": [-0.05, 0.09], "margin": 0.02, "more_games": None, "n": 296},
         },
     }  # fmt: skip
-    assert skill_page.unlike_search({"fidelity": fid}) == {"length_turns"}
-    assert skill_page.unlike_search({"fidelity": fid | {"status": "stale"}}) == set()
+    assert skill_page.unlike_search({"fidelity": fid}) == {
+        "length_turns": "; but a table of search@64 players differs on this figure (below)"  # a summary before values
+    }
+    fid["figures"]["length_turns"] |= {"learned_value": 111.7, "search_value": 222.1}
+    assert skill_page.unlike_search({"fidelity": fid}) == {
+        "length_turns": "; but a table of search@64 players differs on this figure: 222.1 turns against the learned "
+        "table's 111.7 turns on the same 300 games (below)"
+    }
+    assert skill_page.unlike_search({"fidelity": fid | {"status": "stale"}}) == {}
     lines = skill_page.fidelity_lines({"at_skill": {"status": "played", "fidelity": fid}})
     assert lines[0].startswith("Learned players differ from search@64 on game length")
     assert "296 games each" in lines[1]  # the games its verdict counts, not the 300 played
     b = SUMMARY["at_skill"] | {"fidelity": fid}
     (p,) = skill_page.points({"at_skill": b})
     assert p.under[1].endswith(
-        "from weighted to learned. But a table of search players differs from the learned one on this figure."
+        "from weighted to learned. But a table of search@64 players differs on this figure: 222.1 turns against the "
+        "learned table's 111.7 turns on the same 300 games."
     )
     assert "search players" not in p.under[0]
 
