@@ -231,7 +231,7 @@ def train(
         )
         if not cfg.same_run(state["config"]) or not same:
             what = (
-                f"another training run ({_was_command(state)})"
+                f"another training run ({_was_command(state)}{_differs(cfg, state['config'])})"
                 if not cfg.same_run(state["config"])
                 else "this run made with other learner settings or features (the game's code changed since)"
             )
@@ -245,7 +245,9 @@ def train(
             parts.append(d)
             weights.append(w)
             iters.append(it)
-        if iters:
+        if len(iters) == cfg.iterations:
+            say(f"train {cfg.game} {cfg.role}: all {cfg.iterations} iterations already done ({ck}); writing the report")
+        elif iters:
             say(f"train {cfg.game} {cfg.role}: resuming after iteration {len(iters)} of {cfg.iterations} ({ck})")
     table = L.tables(cfg.game, learner, "search", cfg.seed)  # one per variant (Learner.variants)
     versus = L.tables(cfg.game, learner, learner.versus, cfg.seed)
@@ -350,6 +352,18 @@ def damaged(ck: Path, part: Path, e: BaseException) -> str:
         f"--out: the checkpoint in {ck} is damaged ({part.name}: {why}); remove the folder {ck.parent} or give "
         "another --out"
     )
+
+
+def _differs(cfg: TrainConfig, was: dict) -> str:
+    """ "; it differs in --eval-games (200 there, 300 here)": the options (other than --iterations) where the run a
+    checkpoint holds, ``was``, is not ``cfg``."""
+    mine = asdict(cfg)
+    said = [
+        f"--{k.replace('_', '-')} ({was.get(k)} there, {v} here)"
+        for k, v in mine.items()
+        if k != "iterations" and was.get(k) != v
+    ]
+    return f"; it differs in {', '.join(said)}" if said else ""
 
 
 def _was_command(state: dict) -> str:

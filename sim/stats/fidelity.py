@@ -193,6 +193,8 @@ def verdict_words(key: str, j: Judged) -> str:
     if j.kind == DIFFERS:
         return f"differs: {amount(key, j.estimate)} {interval(key, j.ci95)}"
     more = f"; {V.about_games(j.more_games)} in all would decide" if j.more_games else ""
+    if j.p_holm is None and j.games < MIN_GAMES_FOR_TESTS:  # untested: too few games for any test
+        more = f"; a verdict needs at least {MIN_GAMES_FOR_TESTS} games"
     return f"cannot tell yet ({j.games:,} games{more}{V.at_margin_words(j.more_games or 0, j.games)})"
 
 

@@ -235,7 +235,8 @@ def test_action_values_training_fits_the_rollouts_and_is_reproducible(tmp_path, 
     assert "selfplay" not in one["iterations"][0]["strength"] and sp["games"] > 150 and sp["fair"] == 0.25
     assert f"| {T.selfplay_cell(one['iterations'][1]['strength'])} |" in md and "| - |" in md
     # a resume of another run or of other learner settings is refused naming the run the folder holds, in full
-    with pytest.raises(T.TrainError, match=r"--eval-games 200 --l2 0\.001\); give another --out"):
+    with pytest.raises(T.TrainError, match=r"--eval-games 200 --l2 0\.001; it differs in --eval-games \(200 there, "
+                       r"300 here\)\); give another --out"):  # fmt: skip
         T.train(dataclasses.replace(cfg, eval_games=300), tmp_path / "r", threads=1, say=lambda _s: None)
     monkeypatch.setattr(T, "learner_of", lambda game, role: (spec, dataclasses.replace(av, window=0)))
     with pytest.raises(T.TrainError, match=r"holds the checkpoint of this run made with other learner settings"):

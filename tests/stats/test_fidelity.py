@@ -67,6 +67,11 @@ def test_identical_pairs_agree_as_compare_judges_them():
 def test_too_few_games_is_cannot_tell_and_length_margin_is_a_share():
     few = F.judge([_fig("first_player_advantage", 0.0, 0.001, n=10)])["first_player_advantage"]
     assert few.kind == F.CANNOT_TELL and few.p_holm is None
+    # a fresh user read "+0.1 turns [-0.3, +0.4] against +/-5.5: cannot tell yet (20 games)" without the reason
+    assert (
+        F.verdict_words("first_player_advantage", few)
+        == "cannot tell yet (10 games; a verdict needs at least 30 games)"
+    )
     j = F.judge([_fig("length_turns", 0.5, 0.2, value=100.0)])["length_turns"]
     assert j.margin == pytest.approx(5.0) and j.kind == F.AGREES
     assert F.judge([_fig("length_turns", 0.5, 0.2, value=100.0)], {"length_turns": 0.4})["length_turns"].margin == 0.4
