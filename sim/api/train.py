@@ -33,7 +33,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -214,41 +214,7 @@ def train(
     ck = out / "checkpoint"
     prepare_out(out)
     state_path = ck / "state.json"
-    iters: list[dict] = []
-    parts: list[Decisions] = []
-    weights: list[np.ndarray] = []
-    if state_path.exists():
-        try:
-            state = json.loads(state_path.read_text())
-            if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
-                raise ValueError("no run's settings")
-            if not isinstance(state.get("iterations"), list) or any("iteration" not in x for x in state["iterations"]):
-                raise ValueError("no list of iterations")
-        except (OSError, ValueError, TypeError) as e:
-            raise TrainError(damaged(ck, state_path, e)) from None
-        same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == _as_json(
-            asdict(learner)
-        )
-        if not cfg.same_run(state["config"]) or not same:
-            what = (
-                f"another training run ({_was_command(state)}{_differs(cfg, state['config'])})"
-                if not cfg.same_run(state["config"])
-                else "this run made with other learner settings or features (the game's code changed since)"
-            )
-            raise TrainError(f"--out: {out} holds the checkpoint of {what}; give another --out or remove that folder")
-        for it in state["iterations"][: cfg.iterations]:
-            npz = ck / f"iter-{it['iteration']}.npz"
-            try:
-                d, w = _load_npz(npz)
-            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
-                raise TrainError(damaged(ck, npz, e)) from None
-            parts.append(d)
-            weights.append(w)
-            iters.append(it)
-        if len(iters) == cfg.iterations:
-            say(f"train {cfg.game} {cfg.role}: all {cfg.iterations} iterations already done ({ck}); writing the report")
-        elif iters:
-            say(f"train {cfg.game} {cfg.role}: resuming after iteration {len(iters)} of {cfg.iterations} ({ck})")
+    iters, parts, weights = _resume(cfg, learner, out, say)
     table = L.tables(cfg.game, learner, "search", cfg.seed)  # one per variant (Learner.variants)
     versus = L.tables(cfg.game, learner, learner.versus, cfg.seed)
     search_st = spec.strategy(L.search_name(spec, learner.role))
@@ -296,7 +262,7 @@ def train(
         if weights[:-1] and L.one_seat(versus, learner):  # self-play: one seat against the previous policy
             prev_row = np.concatenate([[0.0], weights[-2]])
             s["selfplay"] = L.strength(versus[0], learner, row, cfg.seed, cfg.eval_games, EVAL_POINT, prev_row)
-        it = {
+        it: dict[str, Any] = {
             "iteration": i,
             "rollout": rollout_name,
             "games": cfg.games,
@@ -343,6 +309,52 @@ def train(
             say(f"train {cfg.game} {cfg.role}: warning: {weak}")
     say(f"train {cfg.game} {cfg.role}: report written to {out}")
     return report
+
+
+def _resume(
+    cfg: TrainConfig, learner: Learner, out: Path, say: Callable[[str], None]
+) -> tuple[list[dict], list[Decisions], list[np.ndarray]]:
+    """The finished iterations of the checkpoint in ``out`` (their figures, decisions and weights; three empty lists
+    without one). TrainError (one line) for a damaged checkpoint or one of another run, or of other learner
+    settings or features."""
+    ck = out / "checkpoint"
+    state_path = ck / "state.json"
+    iters: list[dict] = []
+    parts: list[Decisions] = []
+    weights: list[np.ndarray] = []
+    if not state_path.exists():
+        return iters, parts, weights
+    try:
+        state = json.loads(state_path.read_text())
+        if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
+            raise ValueError("no run's settings")
+        if not isinstance(state.get("iterations"), list) or any("iteration" not in x for x in state["iterations"]):
+            raise ValueError("no list of iterations")
+    except (OSError, ValueError, TypeError) as e:
+        raise TrainError(damaged(ck, state_path, e)) from None
+    feat = learner.module()
+    same = state.get("feature_version") == feat.FEATURE_VERSION and state.get("learner") == _as_json(asdict(learner))
+    if not cfg.same_run(state["config"]) or not same:
+        what = (
+            f"another training run ({_was_command(state)}{_differs(cfg, state['config'])})"
+            if not cfg.same_run(state["config"])
+            else "this run made with other learner settings or features (the game's code changed since)"
+        )
+        raise TrainError(f"--out: {out} holds the checkpoint of {what}; give another --out or remove that folder")
+    for it in state["iterations"][: cfg.iterations]:
+        npz = ck / f"iter-{it['iteration']}.npz"
+        try:
+            d, w = _load_npz(npz)
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+            raise TrainError(damaged(ck, npz, e)) from None
+        parts.append(d)
+        weights.append(w)
+        iters.append(it)
+    if len(iters) == cfg.iterations:
+        say(f"train {cfg.game} {cfg.role}: all {cfg.iterations} iterations already done ({ck}); writing the report")
+    elif iters:
+        say(f"train {cfg.game} {cfg.role}: resuming after iteration {len(iters)} of {cfg.iterations} ({ck})")
+    return iters, parts, weights
 
 
 def damaged(ck: Path, part: Path, e: BaseException) -> str:
