@@ -255,8 +255,9 @@ def train(
             w = fit_action_values(alld, cfg.l2)
         else:
             w = fit_softmax(alld, cfg.l2, w0=weights[-1] if weights else None)
-        weights.append(w)
         t1 = time.monotonic()
+        w, steps = _step(cfg, learner, versus, weights[-1] if weights else None, w)
+        weights.append(w)
         row = np.concatenate([[0.0], w])
         s = L.measure(versus, learner, row, cfg.seed, cfg.eval_games, EVAL_POINT)
         if weights[:-1] and L.one_seat(versus, learner):  # self-play: one seat against the previous policy
@@ -273,6 +274,7 @@ def train(
             "weights": dict(zip(feat.FEATURE_NAMES, (float(x) for x in w))),
             "versus": learner.versus,
             "strength": s,
+            **({"steps": steps} if steps else {}),
             "seconds_play": t_play,
             "seconds_fit_eval": time.monotonic() - t1,
         }
@@ -309,6 +311,30 @@ def train(
             say(f"train {cfg.game} {cfg.role}: warning: {weak}")
     say(f"train {cfg.game} {cfg.role}: report written to {out}")
     return report
+
+
+STEP_POINT = EVAL_POINT + (1 << 30)  # the step search's games (apart from the strength games it is then judged on)
+
+
+def _step(
+    cfg: TrainConfig, learner: Learner, versus: list, prev: np.ndarray | None, fit: np.ndarray
+) -> tuple[np.ndarray, list[dict]]:
+    """The weights an iteration keeps: the fit itself, or with ``learner.steps`` and a previous policy ``prev``, the
+    step toward it, prev + a (fit - prev) on the 2^-20 grid, whose strength (`sim.play.learn.measure`) is highest on
+    ``cfg.eval_games`` games of their own (`STEP_POINT`; the smaller step wins a tie). Returns (weights, one
+    {"step", "win_rate", "ci"} per step tried; [] where none was searched)."""
+    from sim.play import learn as L
+    from sim.stats.policy_fit import GRID
+
+    if prev is None or not learner.steps:
+        return fit, []
+    tried = []
+    for a in sorted(set(learner.steps) | {1.0}):
+        w = np.round((prev + a * (fit - prev)) * GRID) / GRID
+        m = L.measure(versus, learner, np.concatenate([[0.0], w]), cfg.seed, cfg.eval_games, STEP_POINT)
+        tried.append(({"step": a, "win_rate": m["win_rate"], "ci": m["ci"]}, w))
+    best = max(range(len(tried)), key=lambda j: (tried[j][0]["win_rate"], -j))
+    return tried[best][1], [t for t, _ in tried]
 
 
 def _resume(
@@ -540,7 +566,29 @@ def report_markdown(report: dict) -> str:
             f"[{100 * s['ci'][0]:.1f}, {100 * s['ci'][1]:.1f}] | "
             f"{100 * s['fair']:.0f}% | {selfplay_cell(s)} | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + step_lines(report)) + "\n"
+
+
+def step_lines(report: dict) -> list[str]:
+    """The step search's lines after the table (`_step`): per iteration that searched, each step's win rate on the
+    search's own games and the step kept; [] where none searched."""
+    out = []
+    for it in report["iterations"]:
+        steps = it.get("steps") or []
+        if not steps:
+            continue
+        kept = max(steps, key=lambda x: (x["win_rate"], -x["step"]))["step"]
+        tried = ", ".join(f"{x['step']:g}: {100 * x['win_rate']:.1f}%" for x in steps)
+        out.append(f"- iteration {it['iteration'] + 1}: {tried}; kept {kept:g}")
+    if not out:
+        return []
+    return [
+        "",
+        "Steps toward each fit from the previous policy (the policy's win rate at each step on games of their own; "
+        "the step kept is then measured in the table above):",
+        "",
+        *out,
+    ]
 
 
 def selfplay_cell(s: dict) -> str:
@@ -580,6 +628,7 @@ def _reference_lines(report: dict) -> list[str]:
             f"| {it['iteration'] + 1} | {it['rollout']} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
             f"{pct(s)} | {pct(s['reference'])} | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
         )
+    lines += step_lines(report)
     variants = report["iterations"][report["best"]]["strength"].get("variants", [])
     if len(variants) > 1:
         lines += ["", f"By variant, the shipped iteration ({report['best'] + 1}):", ""]

@@ -49,7 +49,8 @@ def train(
     current policy), records the features of every legal action and the search's
     visit counts and rollout wins, fits the policy to them (a softmax policy
     imitating the search, or, in Galleon and for the Treasure Hunters' hunters,
-    each action's rollout win rate, each iteration to its own decisions) and
+    each action's rollout win rate, each iteration to its own decisions, then
+    from the second iteration on the step toward that fit that wins most) and
     makes it the next rollout policy. Writes a training report (strength per
     iteration against the best scripted strategy, with Wilson intervals, and where
     every seat is of the role and no team, from the second iteration on, in

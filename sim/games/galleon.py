@@ -460,7 +460,16 @@ SPEC = register(
         # fitted to the rollouts' action values, not the search's choices: at 64 rollouts over ~20 destinations the
         # search plays the same move again on other rollouts in 15% of its decisions (docs/guide/learned.md)
         learners=(
-            Learner("player", "kernels.galleon.features", "learned", "raider", 4, target="action_values", window=1),
+            Learner(
+                "player",
+                "kernels.galleon.features",
+                "learned",
+                "raider",
+                4,
+                target="action_values",
+                window=1,
+                steps=(0.1, 0.2, 0.5),
+            ),
         ),
         bench=BENCH,
         compile_s=218,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06

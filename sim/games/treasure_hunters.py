@@ -111,6 +111,7 @@ LEARNERS = (
         variants=((("mode", "basic"),), (("mode", "advanced"),)),
         scripted=((), (("w_jewel", F.ADVANCED_JEWEL),)),
         window=1,
+        steps=(0.1, 0.2, 0.5),
     ),
     Learner(
         "haunter",

@@ -154,6 +154,10 @@ class Learner:
         k (1: approximate policy iteration, for "action_values": an action's rollout win rate is its value under
         that iteration's rollout policy, and values under different rollout policies mixed in one fit are no one
         policy's values).
+    steps: from the second iteration on, the steps a toward each fit that training tries, prev + a (fit - prev),
+        keeping the one whose policy is strongest on games of their own (`sim.api.train._step`; the full step 1 is
+        always tried); () takes the fit itself. A policy-iteration step can overshoot where the fit's value
+        differences are small (the hunters' two-action pick-up: the full step never picks a jewel up).
     """
 
     role: str
@@ -171,6 +175,7 @@ class Learner:
     variants: tuple[tuple[tuple[str, Any], ...], ...] = ((),)
     scripted: tuple[tuple[tuple[str, Any], ...], ...] = ()
     window: int = 0
+    steps: tuple[float, ...] = ()
 
     def module(self) -> ModuleType:
         """The imported features module (numba imported; nothing compiled until a kernel is called)."""

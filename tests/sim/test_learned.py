@@ -256,3 +256,33 @@ def test_an_installed_policy_weaker_than_its_reference_is_said():
     weak = weaker_words(team, {"win_rate": 0.0, "ci": [0.0, 0.019], "fair": 0.25, "reference": ref})
     assert "below the weighted team's 20.5%" in weak
     assert weaker_words(team, {"win_rate": 0.3, "ci": [0.28, 0.33], "fair": 0.25, "reference": ref}) == ""
+
+
+def test_a_step_search_keeps_the_strongest_step_toward_the_fit(tmp_path, monkeypatch):
+    """`Learner.steps`: from the second iteration on, training tries prev + a (fit - prev) for each step a (and 1),
+    keeps the strongest on games of their own, and reports each; the first iteration is the fit itself."""
+    import dataclasses
+
+    import numpy as np
+
+    from sim.api import train as T
+    from sim.stats.policy_fit import GRID, fit_action_values
+
+    spec, lr = T.learner_of("moor", "player")
+    av = dataclasses.replace(lr, target="action_values", window=1, steps=(0.5,))
+    monkeypatch.setattr(T, "learner_of", lambda game, role: (spec, av))
+    cfg = T.TrainConfig("moor", "player", 5, 2, 3, 8, 200, 1e-3)
+    rep = T.train(cfg, tmp_path / "s", threads=1, say=lambda _s: None)
+    assert "steps" not in rep["iterations"][0]
+    steps = rep["iterations"][1]["steps"]
+    assert [x["step"] for x in steps] == [0.5, 1.0]
+    d0, w0 = T._load_npz(tmp_path / "s" / "checkpoint" / "iter-0.npz")
+    d1, w1 = T._load_npz(tmp_path / "s" / "checkpoint" / "iter-1.npz")
+    assert np.array_equal(w0, fit_action_values(d0, 1e-3))
+    fit = fit_action_values(d1, 1e-3)
+    a = max(steps, key=lambda x: (x["win_rate"], -x["step"]))["step"]
+    assert np.array_equal(w1, np.round((w0 + a * (fit - w0)) * GRID) / GRID)
+    md = (tmp_path / "s" / "report.md").read_text()
+    assert (
+        f"- iteration 2: 0.5: {100 * steps[0]['win_rate']:.1f}%, 1: {100 * steps[1]['win_rate']:.1f}%; kept {a:g}" in md
+    )
