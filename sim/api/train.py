@@ -256,7 +256,7 @@ def train(
         else:
             w = fit_softmax(alld, cfg.l2, w0=weights[-1] if weights else None)
         t1 = time.monotonic()
-        w, steps = _step(cfg, learner, versus, weights[-1] if weights else None, w)
+        w, steps = _step(cfg, learner, versus, weights[-1] if weights else None, w, say)
         weights.append(w)
         row = np.concatenate([[0.0], w])
         s = L.measure(versus, learner, row, cfg.seed, cfg.eval_games, EVAL_POINT)
@@ -317,22 +317,33 @@ STEP_POINT = EVAL_POINT + (1 << 30)  # the step search's games (apart from the s
 
 
 def _step(
-    cfg: TrainConfig, learner: Learner, versus: list, prev: np.ndarray | None, fit: np.ndarray
+    cfg: TrainConfig,
+    learner: Learner,
+    versus: list,
+    prev: np.ndarray | None,
+    fit: np.ndarray,
+    say: Callable[[str], None] = lambda _s: None,
 ) -> tuple[np.ndarray, list[dict]]:
     """The weights an iteration keeps: the fit itself, or with ``learner.steps`` and a previous policy ``prev``, the
     step toward it, prev + a (fit - prev) on the 2^-20 grid, whose strength (`sim.play.learn.measure`) is highest on
     ``cfg.eval_games`` games of their own (`STEP_POINT`; the smaller step wins a tie). Returns (weights, one
-    {"step", "win_rate", "ci"} per step tried; [] where none was searched)."""
+    {"step", "win_rate", "ci", "games" (those that ended with a winner)} per step tried; [] where none was
+    searched). ``say``: one progress line before the steps' games."""
     from sim.play import learn as L
     from sim.stats.policy_fit import GRID
 
     if prev is None or not learner.steps:
         return fit, []
     tried = []
-    for a in sorted(set(learner.steps) | {1.0}):
+    steps = sorted(set(learner.steps) | {1.0})
+    say(
+        f"train {cfg.game} {cfg.role}: trying steps {', '.join(f'{a:g}' for a in steps)} toward the fit, "
+        f"{cfg.eval_games:,} games each"
+    )
+    for a in steps:
         w = np.round((prev + a * (fit - prev)) * GRID) / GRID
         m = L.measure(versus, learner, np.concatenate([[0.0], w]), cfg.seed, cfg.eval_games, STEP_POINT)
-        tried.append(({"step": a, "win_rate": m["win_rate"], "ci": m["ci"]}, w))
+        tried.append(({"step": a, "win_rate": m["win_rate"], "ci": m["ci"], "games": m["games"]}, w))
     best = max(range(len(tried)), key=lambda j: (tried[j][0]["win_rate"], -j))
     return tried[best][1], [t for t, _ in tried]
 
@@ -354,8 +365,8 @@ def _resume(
         state = json.loads(state_path.read_text())
         if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
             raise ValueError("no run's settings")
-        if not isinstance(state.get("iterations"), list) or any("iteration" not in x for x in state["iterations"]):
-            raise ValueError("no list of iterations")
+        if not isinstance(state.get("iterations"), list) or not all(_whole(x) for x in state["iterations"]):
+            raise ValueError("an iteration's figures are missing")
     except (OSError, ValueError, TypeError) as e:
         raise TrainError(damaged(ck, state_path, e)) from None
     feat = learner.module()
@@ -383,9 +394,31 @@ def _resume(
     return iters, parts, weights
 
 
+ITERATION_KEYS = ("iteration", "rollout", "decisions", "agreement", "weights", "versus", "strength")
+
+
+def _whole(it: object) -> bool:
+    """Whether a checkpoint's iteration record holds what the report reads (its figures, a strength with a win
+    rate and interval, and the step search's list where there is one)."""
+    if not isinstance(it, dict) or any(k not in it for k in ITERATION_KEYS):
+        return False
+    st, steps = it["strength"], it.get("steps", [])
+    return (
+        isinstance(st, dict)
+        and {"win_rate", "ci", "games"} <= set(st)
+        and isinstance(steps, list)
+        and all(isinstance(x, dict) and {"step", "win_rate"} <= set(x) for x in steps)
+    )
+
+
 def damaged(ck: Path, part: Path, e: BaseException) -> str:
     """The one line for a checkpoint that cannot be read (a file cut short, edited, removed)."""
-    why = e.strerror if isinstance(e, OSError) and e.strerror else (type(e).__name__ if not str(e) else str(e))
+    if isinstance(e, OSError) and e.strerror:
+        why = e.strerror
+    elif part.suffix == ".npz":  # numpy's own words for a damaged file suggest loading it unsafely
+        why = "not a decisions file sim train wrote, or cut short"
+    else:
+        why = str(e) or type(e).__name__
     return (
         f"--out: the checkpoint in {ck} is damaged ({part.name}: {why}); remove the folder {ck.parent} or give "
         "another --out"
@@ -578,14 +611,17 @@ def step_lines(report: dict) -> list[str]:
         if not steps:
             continue
         kept = max(steps, key=lambda x: (x["win_rate"], -x["step"]))["step"]
-        tried = ", ".join(f"{x['step']:g}: {100 * x['win_rate']:.1f}%" for x in steps)
+        tried = ", ".join(
+            f"{x['step']:g}: {100 * x['win_rate']:.1f}%" + (f" of {x['games']:,} games" if "games" in x else "")
+            for x in steps
+        )
         out.append(f"- iteration {it['iteration'] + 1}: {tried}; kept {kept:g}")
     if not out:
         return []
     return [
         "",
-        "Steps toward each fit from the previous policy (the policy's win rate at each step on games of their own; "
-        "the step kept is then measured in the table above):",
+        "Steps toward each fit from the previous policy (the policy's win rate at each step, on --eval-games games "
+        "of their own, counting those that ended with a winner; the step kept is then measured in the table above):",
         "",
         *out,
     ]
@@ -593,14 +629,14 @@ def step_lines(report: dict) -> list[str]:
 
 def selfplay_cell(s: dict) -> str:
     """An iteration's self-play figure: one seat of it against the iteration before at every other seat, "26.1%
-    [25.2, 27.1] of 7,999 games (fair 25%)"; "-" for the first iteration (nothing before it) or a report made
+    [25.2, 27.1] of 7,999 games that ended (fair 25%)"; "-" for the first iteration (nothing before it) or a report made
     before the figure."""
     sp = s.get("selfplay")
     if not sp:
         return "-"
     return (
         f"{100 * sp['win_rate']:.1f}% [{100 * sp['ci'][0]:.1f}, {100 * sp['ci'][1]:.1f}] of {sp['games']:,} games "
-        f"(fair {100 * sp['fair']:.0f}%)"
+        f"that ended (fair {100 * sp['fair']:.0f}%)"
     )
 
 

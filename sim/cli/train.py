@@ -24,7 +24,8 @@ def train(
         int,
         typer.Option(
             help="games per iteration measuring the learned player against the best scripted strategy (one learned "
-            "seat; for a team or a one-seat role, its win rate against the scripted one's on the same games)"
+            "seat; for a team or a one-seat role, its win rate against the scripted one's on the same games); as "
+            "many again for the self-play figure and for each step the step search tries"
         ),
     ] = 20_000,
     l2: Annotated[float, typer.Option(help="L2 penalty of the fit (softmax, or the action values' ridge)")] = 1e-3,

@@ -57,7 +57,8 @@ def test_the_command_line_refuses_a_file_as_out_with_exit_3_as_every_command_doe
     [
         ("{}", r"state\.json: no run's settings"),
         ("not json", r"state\.json: Expecting value"),
-        (None, r"iter-0\.npz: "),  # the run's own state, its decisions file cut to nothing
+        (None, r"iter-0\.npz: not a decisions file sim train wrote, or cut short"),  # its decisions cut to nothing
+        ("strength", r"state\.json: an iteration's figures are missing"),  # a figure the report reads taken out
     ],
 )
 def test_a_damaged_checkpoint_is_one_line_naming_it(state, said, tmp_path):
@@ -71,14 +72,17 @@ def test_a_damaged_checkpoint_is_one_line_naming_it(state, said, tmp_path):
     cfg = T.TrainConfig("moor", "player", 1, 2, 2, 4, 100, 1e-3)
     ck = tmp_path / "t" / "checkpoint"
     ck.mkdir(parents=True)
-    if state is None:
+    if state in (None, "strength"):
         _, lr = T.learner_of("moor", "player")
+        it = {k: 0 for k in T.ITERATION_KEYS} | {"strength": {"win_rate": 0.3, "ci": [0.2, 0.4], "games": 100}}
+        if state == "strength":
+            del it["strength"]
         state = json.dumps(
             {
                 "config": asdict(cfg),
                 "learner": T._as_json(asdict(lr)),
                 "feature_version": lr.module().FEATURE_VERSION,
-                "iterations": [{"iteration": 0}],
+                "iterations": [it],
             }
         )
         (ck / "iter-0.npz").write_bytes(b"")
