@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -81,16 +79,15 @@ def fidelity(
     except api.FidelityError as e:
         fail(str(e), EXIT_USAGE)
     folder = out or paths.REPORTS / f"fidelity-{sc.name}"
-    made = not folder.exists()  # a folder made for this run goes again if it is stopped before writing
-    try:
-        check_writable(folder, "--out" if out else "the default folder")  # before any game is played
+    try:  # before any game is played; the folder itself is made only when the files are written
+        check_writable(folder, "--out" if out else "the default folder", create=False)
     except OutputError as e:
         fail(str(e))
     command = api.command_line(
         str(scenario), games, budget, sc.seed, list(margin or ()), None if out is None else str(out), install
     )
     prog, adv, side = progress.compare_bar(games, f"{sc.name}: learned vs search@{budget}")  # each table's games/s
-    with interruptible(), _removed_if_stopped(folder, made):
+    with interruptible():
         try:
             with prog:
                 doc = api.fidelity(
@@ -113,18 +110,6 @@ def fidelity(
     jsons = [p for p in written if p.suffix == ".json"]
     beside = "its .md beside it" if len(jsons) == 1 else "each with its .md beside it"
     typer.echo(f"fidelity written to {', '.join(map(str, jsons))} ({beside})", err=True)
-
-
-@contextlib.contextmanager
-def _removed_if_stopped(folder: Path, made: bool) -> Iterator[None]:
-    """Remove ``folder`` when the command stops (Ctrl-C, SIGTERM, a refusal) before writing in it, where this run
-    made it and it is still empty: "nothing half-written left" means no empty folder either."""
-    try:
-        yield
-    except BaseException:
-        if made and folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-        raise
 
 
 # said where the search table played every game as the learned one (`sim.api.fidelity.same_games`)

@@ -200,22 +200,29 @@ def file_in_path(folder: Path) -> Path | None:
     return next((p for p in (Path(folder), *Path(folder).parents) if p.exists() and not p.is_dir()), None)
 
 
-def check_writable(folder: Path, what: str = "--out") -> Path:
+def check_writable(folder: Path, what: str = "--out", create: bool = True) -> Path:
     """Create ``folder`` if needed and make sure a file can be written in it and its disk has MIN_FREE_BYTES free;
-    OutputError (one line naming the folder) otherwise. Cheap: callers run it before playing any game."""
+    OutputError (one line naming the folder) otherwise. Cheap: callers run it before playing any game. With
+    ``create`` False a missing folder is not made (a command that writes its files only when done leaves nothing
+    when stopped): the nearest existing folder above it is checked instead, where the folder will be made."""
     folder = Path(folder)
+    blocker = file_in_path(folder)  # /tmp/afile/sub: "File exists" would name the wrong trouble
+    if blocker is not None:
+        raise OutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the report")
+    probed = folder
+    if create:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise OutputError(f"{what}: cannot create {folder} ({e.strerror or e})") from None
+    else:
+        probed = next(p for p in (folder, *folder.absolute().parents) if p.exists())
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _probe(probed)
     except OSError as e:
-        blocker = file_in_path(folder)  # /tmp/afile/sub: "File exists" named the wrong trouble
-        if blocker is not None:
-            raise OutputError(f"{what}: {blocker} is a file, not a folder; give a folder for the report") from None
-        raise OutputError(f"{what}: cannot create {folder} ({e.strerror or e})") from None
-    try:
-        _probe(folder)
-    except OSError as e:
-        raise OutputError(f"{what}: cannot write in {folder} ({e.strerror or e})") from None
-    free = shutil.disk_usage(folder).free
+        said = f"write in {folder}" if probed == folder else f"create {folder}"
+        raise OutputError(f"{what}: cannot {said} ({e.strerror or e})") from None
+    free = shutil.disk_usage(probed).free
     if free < MIN_FREE_BYTES:
         raise OutputError(
             f"{what}: the disk holding {folder} is full ({free} bytes free; a report needs at least "
