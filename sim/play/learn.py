@@ -96,17 +96,30 @@ def rollout_rows(
     sparams = sc.sparams().copy()
     rst = next(s for s in spec.strategies if s.name == rollout)
     for i, r in enumerate(sc.spec.roles(sc.params, sc.players)):
-        if r != learner.role:
-            continue
-        sids[i] = rst.sid
-        sparams[i, :] = 0.0
-        # defaults first: a learned row may go on past its weights (Turnwall's memory)
-        for j, ps in enumerate(rst.params):
-            v = (params or {}).get(ps.name, ps.default)
-            sparams[i, j] = ps.domain.index(v) if ps.kind == "choice" else v
-        if rollout == learner.strategy and weights is not None:
-            sparams[i, : len(weights)] = weights
+        if r == learner.role:
+            put_row(sids, sparams, i, rst, weights if rollout == learner.strategy else None, params)
     return sids, sparams
+
+
+def put_row(
+    sids: np.ndarray,
+    sparams: np.ndarray,
+    i: int,
+    st: Any,
+    weights: np.ndarray | None = None,
+    params: dict | None = None,
+) -> None:
+    """Seat ``i`` of a table's rows (sids int64[n], sparams float64[n, n_sparams]) plays strategy ``st`` (a
+    StrategySpec): its parameters' defaults, those of ``params`` it takes replacing them, then ``weights`` (a
+    learned row, float64[1 + F]: temperature then feature weights) over the first columns. Defaults first: a learned
+    row may go on past its weights (Turnwall's memory)."""
+    sids[i] = st.sid
+    sparams[i, :] = 0.0
+    for j, ps in enumerate(st.params):
+        v = (params or {}).get(ps.name, ps.default)
+        sparams[i, j] = ps.domain.index(v) if ps.kind == "choice" else v
+    if weights is not None:
+        sparams[i, : len(weights)] = weights
 
 
 def search_rows(sc: Scenario, learner: Learner, budget: int) -> tuple:
@@ -316,12 +329,9 @@ def strength(
     sparams = sc_versus.sparams().copy()
     lst = spec.strategy(learner.strategy)
     assert lst is not None
-    for i, w in [(0, weights)] + ([(i, others) for i in range(1, n)] if others is not None else []):
-        sids[i] = lst.sid
-        sparams[i, :] = 0.0
-        for j, ps in enumerate(lst.params):  # defaults first: a learned row may go on past its weights (Turnwall)
-            sparams[i, j] = ps.default
-        sparams[i, : len(w)] = w
+    put_row(sids, sparams, 0, lst, weights)
+    for i in range(1, n) if others is not None else ():
+        put_row(sids, sparams, i, lst, others)
     wins = 0.0
     played = 0
     chunk = 20_000
@@ -417,9 +427,7 @@ def team_strength(
         sids = sc.sids().copy()
         sparams = sc.sparams().copy()
         for i in seats:
-            sids[i] = lst.sid
-            sparams[i, :] = 0.0
-            sparams[i, : len(weights)] = weights
+            put_row(sids, sparams, i, lst, weights)
         lw, lg = _role_wins(sc, sids, sparams, mask, seed, point, m)
         rw, rg = _role_wins(sc, sc.sids(), sc.sparams(), mask, seed, point, m)
         tot += (lw, lg, rw, rg)
