@@ -327,7 +327,7 @@ def _step(
     """The weights an iteration keeps: the fit itself, or with ``learner.steps`` and a previous policy ``prev``, the
     step toward it, prev + a (fit - prev) on the 2^-20 grid, whose strength (`sim.play.learn.measure`) is highest on
     ``cfg.eval_games`` games of their own (`STEP_POINT`; the smaller step wins a tie). Returns (weights, one
-    {"step", "win_rate", "ci", "games" (those that ended with a winner)} per step tried; [] where none was
+    {"step", "win_rate", "ci", "games" (those that ended with a winner), "kept"} per step tried; [] where none was
     searched). ``say``: one progress line before the steps' games."""
     from sim.play import learn as L
     from sim.stats.policy_fit import GRID
@@ -345,7 +345,7 @@ def _step(
         m = L.measure(versus, learner, np.concatenate([[0.0], w]), cfg.seed, cfg.eval_games, STEP_POINT)
         tried.append(({"step": a, "win_rate": m["win_rate"], "ci": m["ci"], "games": m["games"]}, w))
     best = max(range(len(tried)), key=lambda j: (tried[j][0]["win_rate"], -j))
-    return tried[best][1], [t for t, _ in tried]
+    return tried[best][1], [t | {"kept": j == best} for j, (t, _) in enumerate(tried)]
 
 
 def _resume(
@@ -408,6 +408,7 @@ def _whole(it: object) -> bool:
         and {"win_rate", "ci", "games"} <= set(st)
         and isinstance(steps, list)
         and all(isinstance(x, dict) and {"step", "win_rate"} <= set(x) for x in steps)
+        and (not steps or sum(bool(x.get("kept")) for x in steps) == 1)
     )
 
 
@@ -610,7 +611,7 @@ def step_lines(report: dict) -> list[str]:
         steps = it.get("steps") or []
         if not steps:
             continue
-        kept = max(steps, key=lambda x: (x["win_rate"], -x["step"]))["step"]
+        kept = next(x["step"] for x in steps if x.get("kept"))
         tried = ", ".join(
             f"{x['step']:g}: {100 * x['win_rate']:.1f}%" + (f" of {x['games']:,} games" if "games" in x else "")
             for x in steps

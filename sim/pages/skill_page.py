@@ -63,7 +63,7 @@ def rows(s: dict) -> list[dict]:
                 f"scripted ({played:,} games)": value_text(k, f["scripted"]),
                 f"at skill ({b.get('finished', b.get('games', 0)):,} games)": value_text(k, f["skill"]),
                 "change at skill (95%)": change_text(k, f),
-                "verdict": f["verdict"] + unlike.get(k, ""),
+                "verdict": f["verdict"] + (unlike[k] + " (below)" if k in unlike else ""),
             }
         )
     return out
@@ -72,7 +72,7 @@ def rows(s: dict) -> list[dict]:
 def unlike_search(b: dict) -> dict[str, str]:
     """{figure: the words after its verdict} for the figures where the current fidelity file of an ``at_skill``
     block says the learned table differs from a search table ("; but a table of search@64 players differs on this
-    figure: 222.1 turns against the learned table's 111.7 on the same 300 games (below)"): there the change at skill
+    figure: 222.1 turns against the learned table's 111.7 on the same 300 games"): there the change at skill
     is the learned player's, not necessarily skilled play's. {} without a current file."""
     from sim.stats.fidelity import DIFFERS, counted
 
@@ -90,7 +90,7 @@ def unlike_search(b: dict) -> dict[str, str]:
                 f": {shown[0]} against the learned table's {shown[1]} on the same "
                 f"{counted(f, int(fid.get('games') or 0)):,} games"
             )
-        out[k] = said + " (below)"
+        out[k] = said
     return out
 
 
@@ -166,7 +166,7 @@ def points(s: dict) -> list[Point]:
     for k, f in (b.get("figures") or {}).items():
         a, c = value_text(k, f["scripted"]).split(" [")[0], value_text(k, f["skill"]).split(" [")[0]
         unit = next((u for u in (" points", " turns") if a.endswith(u) and c.endswith(u)), "")
-        verdict = f["verdict"] + unlike.get(k, "").replace(" (below)", "")
+        verdict = f["verdict"] + unlike.get(k, "")
         said = ". ".join(x if "_" in x.split(" ")[0] else _cap(x) for x in verdict.split("; "))  # skill_games
         under.append(f"{_cap(_short(k, f['words']))}: {a.removesuffix(unit)} -> {c}. {said}.")
     return [Point(f"At skill ({b['strategy']} at every seat, {b['games']:,} games):", tuple(under))]

@@ -111,12 +111,12 @@ def test_a_change_at_skill_that_a_search_table_does_not_share_is_said_beside_its
         },
     }  # fmt: skip
     assert skill_page.unlike_search({"fidelity": fid}) == {
-        "length_turns": "; but a table of search@64 players differs on this figure (below)"  # a summary before values
+        "length_turns": "; but a table of search@64 players differs on this figure"  # a summary made before the values
     }
     fid["figures"]["length_turns"] |= {"learned_value": 111.7, "search_value": 222.1}
     assert skill_page.unlike_search({"fidelity": fid}) == {
         "length_turns": "; but a table of search@64 players differs on this figure: 222.1 turns against the learned "
-        "table's 111.7 turns on the same 300 games (below)"
+        "table's 111.7 turns on the same 300 games"
     }
     assert skill_page.unlike_search({"fidelity": fid | {"status": "stale"}}) == {}
     lines = skill_page.fidelity_lines({"at_skill": {"status": "played", "fidelity": fid}})
@@ -129,6 +129,12 @@ def test_a_change_at_skill_that_a_search_table_does_not_share_is_said_beside_its
         "learned table's 111.7 turns on the same 300 games."
     )
     assert "search players" not in p.under[0]
+    # the report's table says where the search table's line is: below it
+    summary = {"at_skill": b, "games": {"played": 4000, "finished": 4000, "truncated": 0}}
+    assert skill_page.rows(summary)[1]["verdict"].endswith(
+        "from weighted to learned; but a table of search@64 players differs on this figure: 222.1 turns against the "
+        "learned table's 111.7 turns on the same 300 games (below)"
+    )
 
 
 def test_a_team_win_rate_point_names_its_team():
