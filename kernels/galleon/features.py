@@ -30,12 +30,15 @@ from kernels.galleon.rules import (
     MAX_PLAYERS,
     MAX_SPACES,
     N_ACTIONS,
+    N_WHIRL,
     OPT_CAVE,
     OPT_SHORT,
     P_CAPTAIN,
     P_DIST,
     P_HIDEOUT,
     P_KIND,
+    P_SHORE,
+    P_WHIRL,
     PH_GHOST,
     PH_MOVE,
     S_ACTOR,
@@ -44,6 +47,7 @@ from kernels.galleon.rules import (
     S_OPENED_BY,
     S_OPT,
     S_PHASE,
+    S_POS,
     count_at,
     duel_targets,
     gold_of,
@@ -56,6 +60,7 @@ from kernels.galleon.strategies import (
     bit,
     decide,
     duel_row,
+    frightened,
     goal_of,
     near_mask,
     score_dest,
@@ -64,7 +69,7 @@ from kernels.galleon.strategies import (
 from kernels.policy import select
 
 FEATURE_SET = "galleon-pirate"
-FEATURE_VERSION = 1
+FEATURE_VERSION = 3  # 2: the rivals' next move (2026-12-07), tried and not shipped
 FEATURES = (
     ("goal_dist", "move: pips from the destination to the seat's goal (S3: a chest it can open, keys, home), / 10"),
     ("at_goal", "move: 1 when the destination is the goal"),
@@ -82,6 +87,12 @@ FEATURES = (
     ("hideout", "move: 1 when the destination is a hideout"),
     ("ghost_value", "ghost: the scripted value of sending the ghost there (rivals frightened, cannons, itself)"),
     ("script", "move: the treasure strategy's own value of the destination (S4, its weight row)"),
+    ("ghost_own", "ghost: 1 when the ghost there frightens the seat's own pirate (R11, R13)"),
+    ("ghost_jump", "ghost: that times the pips its pirate saves to its goal by the whirlpool nearest it (R13), / 10"),
+    ("ghost_own_tiles", "ghost: that times the tiles its pirate holds (R13: one goes to the large cave)"),
+    ("ghost_rivals", "ghost: rivals' pirates frightened there (R11)"),
+    ("ghost_rival_tiles", "ghost: the tiles those rivals hold, summed (one each to the large cave)"),
+    ("ghost_rival_chests", "ghost: the chests those rivals opened, summed (they may hold gold)"),
 )
 FEATURE_NAMES = tuple(n for n, _ in FEATURES)
 N_FEATURES = len(FEATURES)
@@ -144,10 +155,63 @@ def action_features(st, prm, s, a, ctx, tw):
         if kv == K_HIDEOUT:
             f13 = 1.0
         f15 = score_dest(st, prm, s, tw, goal, v, cave_n, bit(g_lo, g_hi, v), bit(p_lo, p_hi, v), dw)
-    elif ph == PH_GHOST:
-        v = a - A_GHOST
-        f14 = score_ghost(st, prm, s, v, bit(a_lo, a_hi, v))
-    return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15)
+        return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    if ph != PH_GHOST:
+        return (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    v = a - A_GHOST
+    near = bit(a_lo, a_hi, v)
+    f14 = score_ghost(st, prm, s, v, near)
+    own, jump, own_tiles, rivals, rival_tiles, rival_chests = ghost_parts(st, prm, s, v, near, goal)
+    return (
+        f0,
+        f1,
+        f2,
+        f3,
+        f4,
+        f5,
+        f6,
+        f7,
+        f8,
+        f9,
+        f10,
+        f11,
+        f12,
+        f13,
+        f14,
+        f15,
+        own,
+        jump,
+        own_tiles,
+        rivals,
+        rival_tiles,
+        rival_chests,
+    )
+
+
+@njit
+def ghost_parts(st, prm, s, v, near, goal):
+    """Who the ghost frightens on space ``v`` (`strategies.frightened`), as seat ``s`` sees it: (its own pirate 1/0,
+    that times the pips to ``goal`` it saves by surfacing at the whirlpool whose shore is nearest its goal (R13,
+    as `choose_whirlpool` picks for its own pirate) / 10, that times the tiles it holds, rivals frightened, their
+    tiles, their opened chests); floats. Tile counts and opened chests are public (strategies.py's docstring)."""
+    hits = frightened(st, prm, v, near)
+    own = jump = own_tiles = rivals = rival_tiles = rival_chests = 0.0
+    for t in range(st[S_N]):
+        if not (hits >> t) & 1:
+            continue
+        if t == s:
+            own = 1.0
+            best = 1 << 30
+            for w in range(N_WHIRL):
+                if prm[P_WHIRL + w] >= 0 and prm[P_DIST + prm[P_SHORE + w] * MAX_SPACES + goal] < best:
+                    best = prm[P_DIST + prm[P_SHORE + w] * MAX_SPACES + goal]
+            jump = (prm[P_DIST + st[S_POS + s] * MAX_SPACES + goal] - best) / 10.0
+            own_tiles = float(count_at(st, s))
+        else:
+            rivals += 1.0
+            rival_tiles += count_at(st, t)
+            rival_chests += st[S_OPENED_BY + t]
+    return own, jump, own_tiles, rivals, rival_tiles, rival_chests
 
 
 @njit

@@ -518,11 +518,12 @@ def bit(lo, hi, v):
     return (hi >> (v - 64)) & 1 == 1
 
 
-@njit("float64(int32[::1], int64[::1], int64, int64, boolean)")
-def score_ghost(st, prm, s, v, near):
-    """S5: the value for seat s of moving the ghost to v (rivals frightened or knocked down, never itself).
-    ``near``: v is next to a pirate (else only a pirate in the room v can be frightened)."""
-    sc = 0.0
+@njit("int64(int32[::1], int64[::1], int64, boolean)")
+def frightened(st, prm, v, near):
+    """R11 and C4: the seats whose pirates the ghost frightens when it stops on space v (bit t for seat t): a pirate
+    on v or, outside the rooms, next to it (C4: on ship spaces only where terror_adjacency says so). ``near``: v is
+    next to a pirate (else only a pirate in the room v can be frightened)."""
+    hits = 0
     rv = is_room(prm[P_KIND + v])
     for t in range(st[S_N] if near or st[S_OCC + v] >= 0 else 0):
         u = st[S_POS + t]
@@ -533,6 +534,18 @@ def score_ghost(st, prm, s, v, near):
         if not hit and not rv and not is_room(ku) and (prm[P_TERROR] == 0 or is_ship(ku)):
             hit = next_to(prm, v, u) or next_to(prm, u, v)
         if hit:
+            hits |= 1 << t
+    return hits
+
+
+@njit("float64(int32[::1], int64[::1], int64, int64, boolean)")
+def score_ghost(st, prm, s, v, near):
+    """S5: the value for seat s of moving the ghost to v (rivals frightened or knocked down, never itself).
+    ``near``: v is next to a pirate (else only a pirate in the room v can be frightened)."""
+    sc = 0.0
+    hits = frightened(st, prm, v, near)
+    for t in range(st[S_N]):
+        if (hits >> t) & 1:
             if t == s:
                 sc -= 100.0
             else:

@@ -115,3 +115,42 @@ def test_learned_table_runs_through_the_runner_with_the_shipped_weights():
     out = runner.play_chunk(sc, 0, 40)
     assert set(np.unique(out.status)) <= {PL.ST_DONE, PL.ST_TRUNCATED}
     assert (out.status == PL.ST_DONE).mean() > 0.5
+
+
+def test_r11_r13_ghost_features_name_the_pirates_the_rules_frighten():
+    """Each legal ghost destination's features (`ghost_own`, `ghost_rivals`, their tiles and chests) count exactly
+    the pirates `rules.move_ghost` then puts overboard (R11), and `ghost_jump` is the pips its pirate saves by the
+    whirlpool whose shore is nearest its goal (R13)."""
+    sc = scenario(4, ("learned", "treasure", "raider", "learned"), games=6)
+    prm = sc.prm()
+    idx = {n: i for i, n in enumerate(F.FEATURE_NAMES)}
+    out = np.zeros((R.N_ACTIONS, F.N_FEATURES))
+    log = np.zeros((64, 6), np.int32)
+    seen_own = seen_rival = 0
+    for g in range(6):
+        for st in _replay_states(sc, g):
+            if st[R.S_PHASE] != R.PH_GHOST:
+                continue
+            s = int(st[R.S_ACTOR])
+            mask = np.zeros(R.N_ACTIONS, np.int8)
+            R.legal_actions(st, prm, mask)
+            F.fill_features(st, prm, s, mask, out, None)
+            goal = S.goal_of(st, prm, s, 0.0)
+            shore = min(prm[R.P_DIST + prm[R.P_SHORE + w] * R.MAX_SPACES + goal] for w in range(R.N_WHIRL))
+            for a in np.flatnonzero(mask):
+                x = st.copy()
+                assert R.move_ghost(x, prm, int(a), log) == 0
+                victims = [int(x[R.S_PEND + i]) for i in range(int(x[R.S_NPEND]))]
+                f = out[a]
+                own = s in victims
+                rivals = [t for t in victims if t != s]
+                assert f[idx["ghost_own"]] == own
+                assert f[idx["ghost_rivals"]] == len(rivals)
+                assert f[idx["ghost_rival_tiles"]] == sum(R.count_at(st, t) for t in rivals)
+                assert f[idx["ghost_rival_chests"]] == sum(int(st[R.S_OPENED_BY + t]) for t in rivals)
+                here = prm[R.P_DIST + int(st[R.S_POS + s]) * R.MAX_SPACES + goal]
+                assert f[idx["ghost_jump"]] == pytest.approx((here - shore) / 10.0 if own else 0.0)
+                assert f[idx["ghost_own_tiles"]] == (R.count_at(st, s) if own else 0)
+                seen_own += own
+                seen_rival += len(rivals) > 0
+    assert seen_own > 0 and seen_rival > 0

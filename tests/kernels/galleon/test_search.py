@@ -216,7 +216,7 @@ def test_h2_search_permutation_test_fails_on_a_deliberate_leak(two_worlds):
 
 
 # ---- the strategy and its replay ----------------------------------------------------------------------------------
-def test_h2_search_is_a_strategy_of_the_pirates_with_scripted_rollouts():
+def test_h2_search_is_a_strategy_of_the_pirates_with_learned_rollouts_by_default():
     from sim.games.galleon import ROLLOUTS, SPEC
     from sim.model.search import SEARCH_SID, rollout_seats
 
@@ -224,7 +224,11 @@ def test_h2_search_is_a_strategy_of_the_pirates_with_scripted_rollouts():
     assert st.sid == SEARCH_SID and st.role == "player"
     rollout = next(p for p in st.params if p.name == "rollout")
     scripted = {s.name for s in SPEC.strategies if s.sid != SEARCH_SID}
-    assert rollout.default == "raider" and set(rollout.domain) == set(ROLLOUTS) <= scripted
+    assert rollout.default == "learned" and set(rollout.domain) == set(ROLLOUTS) <= scripted
+    # the learned pirate's rollouts with sequential halving and a one-standard-error margin (the default since
+    # 2026-12-07: stronger at equal budget than `raider` with UCB1, docs/guide/learned.md)
+    defaults = {p.name: p.default for p in st.params}
+    assert defaults["root"] == "halving" and defaults["deviate"] == 1.0
     sc, _, _ = _search_case()
     sids, _ = rollout_seats(sc)
     assert list(sids) == [SPEC.strategy(n).sid for n in ("raider", "treasure", "raider", "cautious")]
