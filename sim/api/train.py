@@ -192,6 +192,17 @@ def _write_json(path: Path, data: dict) -> None:
     tmp.replace(path)
 
 
+def first_rollout(spec: GameSpec, learner: Learner) -> str:
+    """The rollout strategy of training's first iteration: ``learner.bootstrap``, else the role's search default
+    (a name of ``spec``'s strategies). A shipped policy records it (its ``training.iterations[0].rollout``), and
+    the command that made it plays it again only while the two agree (tests/sim/test_learned.py)."""
+    from sim.play import learn as L
+
+    search_st = spec.strategy(L.search_name(spec, learner.role))
+    default = next(p.default for p in search_st.params if p.name == "rollout") if search_st else "random"
+    return learner.bootstrap or default
+
+
 def train(
     cfg: TrainConfig,
     out: Path | None = None,
@@ -217,9 +228,7 @@ def train(
     iters, parts, weights = _resume(cfg, learner, out, say)
     table = L.tables(cfg.game, learner, "search", cfg.seed)  # one per variant (Learner.variants)
     versus = L.tables(cfg.game, learner, learner.versus, cfg.seed)
-    search_st = spec.strategy(L.search_name(spec, learner.role))
-    default_rollout = next(p.default for p in search_st.params if p.name == "rollout") if search_st else "random"
-    default_rollout = learner.bootstrap or default_rollout
+    default_rollout = first_rollout(spec, learner)
     for i in range(len(iters), cfg.iterations):
         t0 = time.monotonic()
         if i == 0:

@@ -469,6 +469,7 @@ SPEC = register(
                 "raider",
                 4,
                 target="action_values",
+                bootstrap="raider",  # the shipped policy's first rollouts; the search's default is now the policy itself
                 window=1,
                 steps=(0.1, 0.2, 0.5),
             ),

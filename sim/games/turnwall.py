@@ -341,7 +341,10 @@ SPEC = register(
         box_minutes=BOX[0],
         box_source=BOX[1],
         # search labels the move it plays (a decision offers 5-30 moves, more than 64 rollouts tell apart by visits)
-        learners=(Learner("player", "kernels.turnwall.features", "learned", "planner", 4, "chosen"),),
+        # the first rollouts are the planner's, as the shipped policy's were (the search's default is now the policy)
+        learners=(
+            Learner("player", "kernels.turnwall.features", "learned", "planner", 4, "chosen", bootstrap="planner"),
+        ),
         bench=BENCH,
         compile_s=232,  # tests/warm_kernels.py of every scenario file, cold cache, busy 2-core machine, 2026-12-06
     )

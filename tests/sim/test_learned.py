@@ -44,6 +44,19 @@ def test_shipped_policy_fits_its_kernel(game, role):
     assert data["training"]["iterations"], "the training figures are recorded with the weights"
 
 
+@pytest.mark.parametrize("game, role", ROLES, ids=[f"{g}-{r}" for g, r in ROLES])
+def test_the_shipped_command_starts_from_the_shipped_policys_first_rollouts(game, role):
+    """The command a policy records plays it again only if training's first iteration rolls out with the strategy it
+    did: a search default moved to the learned policy itself (Galleon, Turnwall) would start from the shipped weights
+    instead (`Learner.bootstrap` pins it)."""
+    from sim.api.train import first_rollout
+
+    learner = _learner(game, role)
+    data = load_policy(game, learner.role)
+    assert data is not None
+    assert first_rollout(get(game), learner) == data["training"]["iterations"][0]["rollout"]  # type: ignore[arg-type]
+
+
 def test_check_policy_names_what_differs():
     game, learner = ROLES[0][0], _learner(*ROLES[0])
     data = load_policy(game, learner.role)
