@@ -88,7 +88,11 @@ FEATURES = (
     ("ghost_value", "ghost: the scripted value of sending the ghost there (rivals frightened, cannons, itself)"),
     ("script", "move: the treasure strategy's own value of the destination (S4, its weight row)"),
     ("ghost_own", "ghost: 1 when the ghost there frightens the seat's own pirate (R11, R13)"),
-    ("ghost_jump", "ghost: that times the pips its pirate saves to its goal by the whirlpool nearest it (R13), / 10"),
+    (
+        "ghost_jump",
+        "ghost: that times the pips its pirate saves to its goal by surfacing at the whirlpool whose shore is nearest "
+        "that goal (R13), / 10",
+    ),
     ("ghost_own_tiles", "ghost: that times the tiles its pirate holds (R13: one goes to the large cave)"),
     ("ghost_rivals", "ghost: rivals' pirates frightened there (R11)"),
     ("ghost_rival_tiles", "ghost: the tiles those rivals hold, summed (one each to the large cave)"),
