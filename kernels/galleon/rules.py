@@ -1161,24 +1161,34 @@ def advance(st, prm, log, reach, cavek, vis, stk):
             return
 
 
+@njit("int64(int32[::1], int64[::1], int64, boolean)")
+def frightened(st, prm, v, near):
+    """R11 and C4: the seats whose pirates the ghost frightens when it stops on space v (bit t for seat t): a pirate
+    on v or, outside the rooms, next to it (C4: on ship spaces only where terror_adjacency says so). ``near``: v is
+    next to a pirate (else only a pirate in the room v can be frightened). The rule itself (`victims_of_ghost`)
+    and what the strategies read of it."""
+    hits = 0
+    rv = is_room(prm[P_KIND + v])
+    for t in range(st[S_N] if near or st[S_OCC + v] >= 0 else 0):
+        u = st[S_POS + t]
+        if u < 0:
+            continue
+        ku = prm[P_KIND + u]
+        hit = u == v
+        if not hit and not rv and not is_room(ku) and (prm[P_TERROR] == 0 or is_ship(ku)):
+            hit = next_to(prm, v, u) or next_to(prm, u, v)
+        if hit:
+            hits |= 1 << t
+    return hits
+
+
 @njit("void(int32[::1], int64[::1], int64, int32[:, ::1])")
 def victims_of_ghost(st, prm, entered_room, log):
     """R11: pirates frightened by the ghost's stop (C4 adjacency), in seat order."""
-    g = st[S_GHOST]
+    hits = frightened(st, prm, st[S_GHOST], True)
     cur = st[S_CUR]
     for s in range(st[S_N]):
-        v = st[S_POS + s]
-        if v < 0:
-            continue
-        k = prm[P_KIND + v]
-        if v == g:
-            add_victim(st, s, cur)  # the pirate in the room the ghost entered
-            continue
-        if is_room(prm[P_KIND + g]) or is_room(k):
-            continue
-        if prm[P_TERROR] == 1 and not is_ship(k):
-            continue
-        if next_to(prm, g, v) or next_to(prm, v, g):
+        if (hits >> s) & 1:
             add_victim(st, s, cur)
 
 

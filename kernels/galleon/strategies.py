@@ -70,7 +70,6 @@ from kernels.galleon.rules import (
     P_NSPACES,
     P_QUARTER,
     P_SHORE,
-    P_TERROR,
     P_WHIRL,
     PH_DUEL_Q,
     PH_GHOST,
@@ -98,7 +97,6 @@ from kernels.galleon.rules import (
     S_MUST_DUEL,
     S_N,
     S_NSTACK,
-    S_OCC,
     S_OPENED_BY,
     S_OPT,
     S_PARROT_SEEN,
@@ -122,10 +120,10 @@ from kernels.galleon.rules import (
     best_weapon,
     count_at,
     duel_targets,
+    frightened,
     gold_of,
     is_room,
     is_ship,
-    next_to,
     weapon_of,
 )
 from kernels.galleon.rules import (
@@ -516,26 +514,6 @@ def bit(lo, hi, v):
     if v < 64:
         return (lo >> v) & 1 == 1
     return (hi >> (v - 64)) & 1 == 1
-
-
-@njit("int64(int32[::1], int64[::1], int64, boolean)")
-def frightened(st, prm, v, near):
-    """R11 and C4: the seats whose pirates the ghost frightens when it stops on space v (bit t for seat t): a pirate
-    on v or, outside the rooms, next to it (C4: on ship spaces only where terror_adjacency says so). ``near``: v is
-    next to a pirate (else only a pirate in the room v can be frightened)."""
-    hits = 0
-    rv = is_room(prm[P_KIND + v])
-    for t in range(st[S_N] if near or st[S_OCC + v] >= 0 else 0):
-        u = st[S_POS + t]
-        if u < 0:
-            continue
-        ku = prm[P_KIND + u]
-        hit = u == v
-        if not hit and not rv and not is_room(ku) and (prm[P_TERROR] == 0 or is_ship(ku)):
-            hit = next_to(prm, v, u) or next_to(prm, u, v)
-        if hit:
-            hits |= 1 << t
-    return hits
 
 
 @njit("float64(int32[::1], int64[::1], int64, int64, boolean)")
