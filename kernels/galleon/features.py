@@ -194,7 +194,7 @@ def action_features(st, prm, s, a, ctx, tw):
 
 @njit
 def ghost_parts(st, prm, s, v, near, goal):
-    """Who the ghost frightens on space ``v`` (`strategies.frightened`), as seat ``s`` sees it: (its own pirate 1/0,
+    """Who the ghost frightens on space ``v`` (`rules.frightened`, the rule's own test), as seat ``s`` sees it: (its own pirate 1/0,
     that times the pips to ``goal`` it saves by surfacing at the whirlpool whose shore is nearest its goal (R13,
     as `choose_whirlpool` picks for its own pirate) / 10, that times the tiles it holds, rivals frightened, their
     tiles, their opened chests); floats. Tile counts and opened chests are public (strategies.py's docstring)."""
