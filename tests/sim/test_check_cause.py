@@ -342,7 +342,8 @@ def test_a_rerun_of_the_same_check_plays_the_same_seed(bdir):
     seeds = []
     for _ in range(2):
         r = invoke("check", BASE, "--baselines", bdir, "--tier", "statistical", "--json")
-        assert r.exit_code == 0, r.output
+        # no regression; a derived seed may find a headline figure moved (at most alpha = 0.005 of seeds, exit 4)
+        assert r.exit_code in (0, EXIT_INCONCLUSIVE), r.output
         res = json.loads(r.stdout)
         assert res["seed_source"].startswith("derived from the contents of 1 baseline")
         seeds.append(res["seed"])

@@ -115,7 +115,9 @@ def test_baselines_then_check(dice_race, tmp_path):
     base = tmp_path / "baselines"
     out = sim("baselines", dice_race, "--out", base).output
     assert "exact 200 games, statistical 2000 games (checks play 400)" in out  # the spec's check_sizes
-    r = CliRunner().invoke(app, ["check", str(dice_race), "--baselines", str(base)])
+    # a given seed: the derived one hashes the baseline, which names this test's temporary folder, and unchanged
+    # code finds a headline figure moved in at most alpha = 0.005 of seeds (one in CI's record; 0 of 100 others)
+    r = CliRunner().invoke(app, ["check", str(dice_race), "--baselines", str(base), "--seed", "1"])
     assert r.exit_code == 0, r.output
     # a rule change is caught: the exact tier differs
     r = CliRunner().invoke(app, ["check", str(dice_race), "--baselines", str(base), "--set", "track_len=30"])
