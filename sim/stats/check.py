@@ -508,9 +508,11 @@ def stat_findings(sc: Scenario, b: dict, now: dict, agg) -> tuple[list[dict], li
             se = z["se"]
             if abs(z["skew"]) <= MAX_SKEW:
                 p, method = z["p"], "z (pooled variance)"
-            else:  # rare-event counter: exact test of how often it happens
+            elif base["nonzero"] < n1 or cur["nonzero"] < n2:  # rare-event counter: exact test of how often it happens
                 p = metrics.fisher_test(base["nonzero"], n1, cur["nonzero"], n2)
                 method = f"fisher on the non-zero share (skewness {z['skew']:.2f})"
+            else:  # never 0 (a length): its share of 0s says nothing; skewed, or two samples far apart pooled
+                p, method = z["p"], f"z (pooled variance; never 0, skewness {z['skew']:.2f})"
         tests.append(
             {
                 "scenario": sc.name,

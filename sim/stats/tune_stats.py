@@ -44,6 +44,13 @@ def resolve(tune: Tune) -> None:
                 f"{t.source}: {t.measure!r} is not a measure of every trial; {did_you_mean(t.measure, common)}"
                 f"allowed: {', '.join(common)}"
             )
+        q = qs[0][t.measure]
+        lo, hi = q.offset, 1.0 + q.offset  # a rate (less its fair share, for an advantage)
+        if q.kind == "rate" and (t.low < lo - 1e-12 or t.high > hi + 1e-12):
+            raise TuneError(
+                f"{t.source}: {t.text!r} is outside what {t.measure} can be: allowed {100 * lo:g}%..{100 * hi:g}% "
+                f"(a share {lo:g}..{hi:g}, or a percentage with %, e.g. {t.measure}=25%)"
+            )
 
 
 def measure_names(tune: Tune) -> list[str]:

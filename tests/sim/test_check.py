@@ -321,6 +321,30 @@ def test_a_real_shift_of_a_symmetric_measure_is_still_found():
     assert tests[0]["method"] == "z (pooled variance)" and tests[0]["p"] < 1e-9, tests
 
 
+def test_a_measure_never_0_that_moved_far_is_found_changed():
+    """A fresh user's check of Turnwall with 2 moves a turn (game length 6.0 -> 8.3 rounds over 1,000 and 200 games)
+    said "cannot tell yet" on some seeds (here 1,000 and 100 games): pooled over both samples, two distributions far apart look skewed, and the
+    rare-event test (how often the measure is non-0) gave p = 1 for a length that is never 0. A measure never 0 is
+    tested on its mean; a rare-event counter keeps its exact test."""
+    from types import SimpleNamespace
+
+    def sums(values, n):  # values repeated to n games: sums of values, squares, cubes, and how many are not 0
+        k = n // len(values)
+        return (
+            sum(values) * k,
+            sum(v * v for v in values) * k,
+            sum(v**3 for v in values) * k,
+            sum(v != 0 for v in values) * k,
+        )
+
+    base, now = _one_measure(1000, *sums([5, 6, 6, 6, 7], 1000), 100, *sums([7, 8, 8, 8, 10], 100))
+    tests, _ = K.stat_findings(SimpleNamespace(name="t"), base, now, _NO_HISTS)
+    assert tests[0]["method"].startswith("z (pooled variance; never 0") and tests[0]["p"] < 1e-9, tests
+    base, now = _one_measure(1000, *sums([0] * 49 + [30], 1000), 200, *sums([0] * 9 + [30], 200))
+    tests, _ = K.stat_findings(SimpleNamespace(name="t"), base, now, _NO_HISTS)
+    assert tests[0]["method"].startswith("fisher on the non-zero share"), tests
+
+
 def test_an_event_the_baseline_never_saw_once_in_a_small_sample_is_no_regression():
     """CI on 2026-12-05 (same run, with the baseline's variance alone): a counter that was 0 in all 600 baseline
     games and 1 in one of 24 fresh ones (chance about 1 in 25) must not be flagged (p < 1e-9 with a zero variance)."""

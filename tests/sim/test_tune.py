@@ -115,6 +115,9 @@ def test_every_default_tune_is_valid_and_modest():
         (["--param", "track_len=20..30", "--target", "fpa=0"], EXIT_USAGE, "allowed: first_player_advantage"),
         (["--param", "track_len=20..30", "--target", "length.rounds=lots"], EXIT_USAGE, "not a number"),
         (["--param", "track_len=20..30", "--target", "length.rounds=9..3"], EXIT_USAGE, "backwards"),
+        (["--param", "track_len=20..30", "--target", "win.seat0=25"], EXIT_USAGE, "allowed 0%..100%"),  # 25 meant 25%
+        (["--param", "track_len=20..30", "--target", "win.seat0=40%..150%"], EXIT_USAGE, "outside what win.seat0"),
+        (["--param", "track_len=20..30", "--target", "first_player_advantage=-90%"], EXIT_USAGE, "outside what"),
         (["--param", "track_len=20..30"], EXIT_USAGE, "no target"),
         (["--target", "length.rounds=5"], EXIT_USAGE, "nothing to tune"),
         (["--param", "seed=1..9", "--target", "length.rounds=5"], EXIT_USAGE, "not a setting"),
