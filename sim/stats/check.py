@@ -435,7 +435,13 @@ def exact_findings(sc: Scenario, b: dict, agg: dict, sums: dict, path: Path | No
         )
     changes = changes_since(sc, b)
     if changes:
-        msgs.append(("stamp", f"scenario {sc.name} differs from its baseline: {'; '.join(changes)}; {regen}"))
+        fix = regen
+        if all("(set by --set)" in c for c in changes):  # `sim baselines` takes no --set: the file must say it
+            fix = (
+                "that is this check's --set (leave it out to check the file as it is); to make it the baseline, "
+                "write it into the scenario file and regenerate" + ("" if own is None else f" ({own})")
+            )
+        msgs.append(("stamp", f"scenario {sc.name} differs from its baseline: {'; '.join(changes)}; {fix}"))
     elif b["scenario_digest"] != digest(sc):
         why = OLD_FORMAT if changes is None else "(players, params or seats)"
         msgs.append(("stamp", f"scenario {sc.name} changed since its baseline {why}; {regen}"))

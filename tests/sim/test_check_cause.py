@@ -111,6 +111,9 @@ def test_a_set_override_is_named_as_such(bdir):
     r = invoke("check", BASE, "--baselines", bdir, "--tier", "exact", "--set", "seats.1.w_goal=2")
     assert r.exit_code == EXIT_REGRESSION, r.output
     assert "seats[1].params.w_goal: 1.0 -> 2.0 (set by --set)" in first_lines(r.stdout, 2)
+    # the advice fits: `sim baselines` takes no --set, so regenerating as the file stands would not record it
+    assert "that is this check's --set (leave it out to check the file as it is)" in r.stdout
+    assert "write it into the scenario file and regenerate" in r.stdout and "make baselines" not in r.stdout
 
 
 def test_a_strategy_default_change_is_named():
