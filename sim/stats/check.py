@@ -673,6 +673,7 @@ def headline_rows(sc: Scenario, tests: list[dict], margins: dict[str, float] | N
                 "diff": t["diff"],
                 "se": t["se"],
                 "n_now": t["n_now"],
+                "n_baseline": t["n_baseline"],
                 "margin": m,
                 "margin_source": mg.source,
                 "p_diff": t["p"],
@@ -694,9 +695,18 @@ def judge_headline(rows: list[dict], alpha: float = ALPHA) -> list[dict]:
     for r, a, b in zip(rows, pd, pe):
         n = int(r["n_now"])
         v = V.judge(r["diff"], r["se"], r["margin"], n, a, b, alpha)
+        bound = False  # the baseline's games alone are too few to decide it
         if v.more_games is not None:
-            total = V.games_to_decide(r["diff"], r["se"], r["margin"], n, alpha / len(rows))
-            v = dataclasses.replace(v, more_games=None if total is None else max(total - n, 1))
+            nb = int(r.get("n_baseline") or 0)
+            total = V.check_games_to_decide(r["diff"], r["se"], r["margin"], n, nb, alpha / len(rows))
+            bound = total == 0
+            v = dataclasses.replace(v, more_games=None if not total else max(total - n, 1))
+        words = V.words(v, delta_format(r["kind"], r["unit"]))
+        if bound:
+            words += (
+                f": the baseline's {int(r['n_baseline']):,} games are too few to decide it, however many the check "
+                "plays (make the baseline again with more: sim baselines --stat-games)"
+            )
         r.update(
             p_diff_holm=a,
             p_equiv_holm=b,
@@ -704,7 +714,8 @@ def judge_headline(rows: list[dict], alpha: float = ALPHA) -> list[dict]:
             verdict=v.kind,
             ci95=list(v.ci95),
             more_games=v.more_games,
-            words=V.words(v, delta_format(r["kind"], r["unit"])),
+            baseline_bound=bound,
+            words=words,
         )
     return rows
 

@@ -73,11 +73,19 @@ def headline_lines(rows: list[dict]) -> list[str]:
             moved = "" if r["verdict"] == V.CHANGED else " (it moved: Holm over the run's headline figures)"
             out.append(f"headline {_figure(r)}: {r['words']}{moved}")
     later = [r for r in rows if r["verdict"] == V.CANNOT_TELL and not r.get("moved")]
+    bound = [r for r in later if r.get("baseline_bound")]
+    later = [r for r in later if not r.get("baseline_bound")]
     if later:
         more = lambda r: f", {r['words'].split(': ', 1)[1]}" if ": " in r["words"] else ""  # noqa: E731
         out.append(
             "headline cannot tell yet (too few games to confine them within their margins): "
             + "; ".join(f"{_figure(r)}{more(r)}" for r in later)
+        )
+    if bound:
+        games = ", ".join(sorted({f"{int(r['n_baseline']):,}" for r in bound}))
+        out.append(
+            f"headline cannot tell yet, and more check games would not tell: {'; '.join(_figure(r) for r in bound)}: "
+            f"the baseline's {games} games are too few (make it again with more: sim baselines --stat-games)"
         )
     same = [r for r in rows if r["verdict"] == V.UNCHANGED]
     if same:

@@ -150,6 +150,23 @@ def games_to_decide(d: float, se: float, m: float, n: int, alpha: float = ALPHA)
     return int(math.ceil(need))
 
 
+def check_games_to_decide(d: float, se: float, m: float, n: int, n_base: int, alpha: float = ALPHA) -> int | None:
+    """`games_to_decide` for a check, whose difference has a fixed baseline of ``n_base`` games beside its ``n``
+    fresh ones (se^2 = sd^2 (1 / n_base + 1 / n)): the fresh games in all that would decide; 0 when no number of
+    them can (the baseline's part of the error alone is too wide); None when it cannot be said. Without a baseline
+    count (``n_base`` 0) as `games_to_decide`."""
+    from scipy.special import ndtri
+
+    if n_base <= 0:
+        return games_to_decide(d, se, m, n, alpha)
+    if se <= 0 or n <= 0 or not math.isfinite(se) or abs(d) == m:
+        return None
+    sd = se / math.sqrt(1.0 / n_base + 1.0 / n)  # one game's spread, pooled
+    z = float(-ndtri(alpha))
+    room = (abs(m - abs(d)) / (z * sd)) ** 2 - 1.0 / n_base  # what 1 / fresh games may be
+    return 0 if room <= 0 else int(math.ceil(1.0 / room))
+
+
 @dataclass(frozen=True)
 class Verdict:
     """One figure's verdict. ``estimate`` and ``ci95`` in the measure's unit; ``margin`` likewise; ``p_diff`` and
