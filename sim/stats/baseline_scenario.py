@@ -98,9 +98,12 @@ def resolved(sc: Scenario) -> dict:
     return {"rules_version": spec.rules_version, "params": params, "files": files, "seats": seats}
 
 
+SET_CAUSE = "set by --set"  # the cause of a change this run's --set made (`sim baselines` takes none)
+
+
 def _cause(old: dict, new: dict, default_changed: str) -> str:
     if new.get("from") == SET:
-        return "set by --set"
+        return SET_CAUSE
     if old.get("from") == DEFAULT and new.get("from") == DEFAULT:
         return default_changed
     return "the scenario file changed"
@@ -142,7 +145,7 @@ def scenario_changes(old: dict, new: dict, spec: Any = None) -> list[str]:
     os_, ns = old.get("seats", []), new.get("seats", [])
     for i, (a, b) in enumerate(zip(os_, ns)):
         if a["strategy"] != b["strategy"]:
-            why = "set by --set" if b.get("strategy_from") == SET else "the scenario file changed"
+            why = SET_CAUSE if b.get("strategy_from") == SET else "the scenario file changed"
             out.append(f"seats[{i}].strategy: {a['strategy']} -> {b['strategy']} ({why})")
             continue
         ap, bp = a.get("params", {}), b.get("params", {})

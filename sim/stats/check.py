@@ -92,6 +92,7 @@ ALPHA = 0.005
 MAX_SKEW = 0.1  # a z-test only where the difference of means is nearly symmetric, else an exact test
 CHI2_MIN_EXPECTED = 50.0  # chi-square bins merged until every expected count is at least this
 REGENERATE = "review and regenerate with make baselines"
+MORE_BASELINE = "make the baseline again with more: sim baselines --stat-games"  # a figure it bounds (`judge_headline`)
 OLD_FORMAT = (
     "(players, params or seats: a baseline of format 1 records no resolved scenario to name which; regenerate it "
     "for the check to name the cause)"
@@ -121,6 +122,7 @@ from sim.stats.baseline_scenario import (  # noqa: E402, F401  (re-exported: the
     DEFAULT,
     FILE,
     SET,
+    SET_CAUSE,
     _rel,
     changes_since,
     resolved,
@@ -436,7 +438,7 @@ def exact_findings(sc: Scenario, b: dict, agg: dict, sums: dict, path: Path | No
     changes = changes_since(sc, b)
     if changes:
         fix = regen
-        if all("(set by --set)" in c for c in changes):  # `sim baselines` takes no --set: the file must say it
+        if all(f"({SET_CAUSE})" in c for c in changes):  # `sim baselines` takes no --set: the file must say it
             fix = (
                 "that is this check's --set (leave it out to check the file as it is); to make it the baseline, "
                 "write it into the scenario file and regenerate" + ("" if own is None else f" ({own})")
@@ -698,14 +700,14 @@ def judge_headline(rows: list[dict], alpha: float = ALPHA) -> list[dict]:
         bound = False  # the baseline's games alone are too few to decide it
         if v.more_games is not None:
             nb = int(r.get("n_baseline") or 0)
-            total = V.check_games_to_decide(r["diff"], r["se"], r["margin"], n, nb, alpha / len(rows))
+            total = V.games_to_decide(r["diff"], r["se"], r["margin"], n, alpha / len(rows), n_base=nb)
             bound = total == 0
             v = dataclasses.replace(v, more_games=None if not total else max(total - n, 1))
         words = V.words(v, delta_format(r["kind"], r["unit"]))
         if bound:
             words += (
                 f": the baseline's {int(r['n_baseline']):,} games are too few to decide it, however many the check "
-                "plays (make the baseline again with more: sim baselines --stat-games)"
+                f"plays ({MORE_BASELINE})"
             )
         r.update(
             p_diff_holm=a,

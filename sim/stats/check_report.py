@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sim.model.words import count, p_value
 from sim.stats import verdict as V
-from sim.stats.check import INCONCLUSIVE, PASS, REGRESSION, STATUS, ScenarioCheck, delta_format
+from sim.stats.check import INCONCLUSIVE, MORE_BASELINE, PASS, REGRESSION, STATUS, ScenarioCheck, delta_format
 
 
 def _line(r: ScenarioCheck) -> str:
@@ -85,7 +85,7 @@ def headline_lines(rows: list[dict]) -> list[str]:
         games = ", ".join(sorted({f"{int(r['n_baseline']):,}" for r in bound}))
         out.append(
             f"headline cannot tell yet, and more check games would not tell: {'; '.join(_figure(r) for r in bound)}: "
-            f"the baseline's {games} games are too few (make it again with more: sim baselines --stat-games)"
+            f"the baseline's {games} games are too few ({MORE_BASELINE})"
         )
     same = [r for r in rows if r["verdict"] == V.UNCHANGED]
     if same:

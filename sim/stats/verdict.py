@@ -135,34 +135,22 @@ def p_beyond(d: float, se: float, m: float) -> float:
     return float(ndtr(-(abs(d) - m) / se))
 
 
-def games_to_decide(d: float, se: float, m: float, n: int, alpha: float = ALPHA) -> int | None:
+def games_to_decide(d: float, se: float, m: float, n: int, alpha: float = ALPHA, n_base: int = 0) -> int | None:
     """About how many games in all would decide (None when it cannot be said: no variance, or d exactly at the
     margin). Inside the margin: enough for the (1 - 2 alpha) interval to fit inside it; past it: enough for the
     one-sided test of |d| <= m to reject (the interval beyond the margin). Assumes the estimate and the per-game
-    spread stay as they are."""
+    spread stay as they are. ``n_base`` > 0: a check's difference, whose fixed baseline of that many games stands
+    beside its ``n`` fresh ones (se^2 = sd^2 (1 / n_base + 1 / n)): the fresh games in all, 0 when no number of them
+    can decide (the baseline's part of the error alone is too wide)."""
     from scipy.special import ndtri
 
     if se <= 0 or n <= 0 or not math.isfinite(se) or abs(d) == m:
         return None
-    sd1 = se * math.sqrt(n)  # the spread of one game's difference
     z = float(-ndtri(alpha))  # one-sided: confine it inside the margin, or put it beyond
-    need = (z * sd1 / abs(m - abs(d))) ** 2
-    return int(math.ceil(need))
-
-
-def check_games_to_decide(d: float, se: float, m: float, n: int, n_base: int, alpha: float = ALPHA) -> int | None:
-    """`games_to_decide` for a check, whose difference has a fixed baseline of ``n_base`` games beside its ``n``
-    fresh ones (se^2 = sd^2 (1 / n_base + 1 / n)): the fresh games in all that would decide; 0 when no number of
-    them can (the baseline's part of the error alone is too wide); None when it cannot be said. Without a baseline
-    count (``n_base`` 0) as `games_to_decide`."""
-    from scipy.special import ndtri
-
     if n_base <= 0:
-        return games_to_decide(d, se, m, n, alpha)
-    if se <= 0 or n <= 0 or not math.isfinite(se) or abs(d) == m:
-        return None
+        sd1 = se * math.sqrt(n)  # the spread of one game's difference
+        return int(math.ceil((z * sd1 / abs(m - abs(d))) ** 2))
     sd = se / math.sqrt(1.0 / n_base + 1.0 / n)  # one game's spread, pooled
-    z = float(-ndtri(alpha))
     room = (abs(m - abs(d)) / (z * sd)) ** 2 - 1.0 / n_base  # what 1 / fresh games may be
     return 0 if room <= 0 else int(math.ceil(1.0 / room))
 

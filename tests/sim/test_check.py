@@ -358,19 +358,19 @@ def test_an_event_the_baseline_never_saw_once_in_a_small_sample_is_no_regression
 def test_more_check_games_cannot_beat_the_baselines_own_error():
     """A fresh user's check against a 1,000-game baseline: "about N more games would decide" for win rates that no
     number of check games could decide (the baseline's half of the error alone is wider than the margin allows).
-    `verdict.check_games_to_decide` counts the baseline's games: 0 (never) there, a number where the check's games
-    can still do it, and about `games_to_decide` when the baseline is huge."""
+    `verdict.games_to_decide` with ``n_base`` counts the baseline's games: 0 (never) there, a number where the check's games
+    can still do it, and about what it says without one when the baseline is huge."""
     from sim.stats import verdict as V
 
     sd = 0.43  # a win rate near 24%
     se = lambda nb, n: sd * (1 / nb + 1 / n) ** 0.5  # noqa: E731
-    assert V.check_games_to_decide(0.001, se(1000, 200), 0.01, 200, 1000, 0.001) == 0
-    n = V.check_games_to_decide(0.001, se(200_000, 200), 0.01, 200, 200_000, 0.001)
+    assert V.games_to_decide(0.001, se(1000, 200), 0.01, 200, 0.001, n_base=1000) == 0
+    n = V.games_to_decide(0.001, se(200_000, 200), 0.01, 200, 0.001, n_base=200_000)
     assert (
         n and 10_000 < n < V.games_to_decide(0.001, se(200_000, 200) / (1 + 200 / 200_000) ** 0.5, 0.01, 200, 0.001) * 2
     )
-    big = V.check_games_to_decide(0.001, se(10**12, 200), 0.01, 200, 10**12, 0.001)
+    big = V.games_to_decide(0.001, se(10**12, 200), 0.01, 200, 0.001, n_base=10**12)
     assert abs(big - V.games_to_decide(0.001, sd / 200**0.5, 0.01, 200, 0.001)) <= 2
-    assert V.check_games_to_decide(0.001, se(1000, 200), 0.01, 200, 0, 0.001) == V.games_to_decide(
+    assert V.games_to_decide(0.001, se(1000, 200), 0.01, 200, 0.001, n_base=0) == V.games_to_decide(
         0.001, se(1000, 200), 0.01, 200, 0.001
     )
