@@ -5,8 +5,9 @@ Each iteration i = 0 .. iterations - 1:
 
 1. play ``games`` training games where every seat of the role plays `search` (UCB1, ``budget`` rollouts a
    decision) with the current rollout policy: a scripted strategy in iteration 0 (`Learner.bootstrap`, else the
-   search's default rollout strategy), the
-   policy fitted in iteration i - 1 afterwards (`sim.play.learn.collect`);
+   search's default rollout strategy), the policy fitted in iteration i - 1 afterwards (`sim.play.learn.collect`);
+   with ``states = "learned"``, from the second iteration on, that policy also plays the games and the search only
+   labels the states it reaches (DAgger);
 2. record, at each search decision, the features of every legal action and the search's visit counts;
 3. fit the policy to the decisions of iterations 0 .. i (`Learner.window`: or of the newest few only), by the
    learner's target (`sim.stats.policy_fit.fit_softmax`, Newton with an L2 penalty, or `fit_action_values`): it
@@ -47,6 +48,10 @@ if TYPE_CHECKING:
     from sim.play.work import Executor
 
 EVAL_POINT = 1 << 40  # the strength games' stream point (apart from every training decision's)
+# who plays the training games from the second iteration on: every searching seat its search's choice, or the
+# previous iteration's policy, the search only labelling the states it reaches (DAgger: Ross, Gordon and Bagnell
+# 2011; the states a policy meets are those of its own play)
+STATES = ("search", "learned")
 TRAIN_DEFAULTS = {"iterations": 4, "games": 40, "budget": 64, "eval_games": 20_000, "l2": 1e-3}
 
 
@@ -62,7 +67,8 @@ class TrainOutError(TrainError):
 @dataclass(frozen=True)
 class TrainConfig:
     """What a training run is (everything its weights depend on): game, role, seed, iterations, games per
-    iteration, search budget (rollouts per decision), strength games per iteration, L2 penalty."""
+    iteration, search budget (rollouts per decision), strength games per iteration, L2 penalty, and who plays the
+    training games from the second iteration on (``states``, one of STATES)."""
 
     game: str
     role: str
@@ -72,6 +78,7 @@ class TrainConfig:
     budget: int
     eval_games: int
     l2: float
+    states: str = "search"
 
     def command(self, out: Path | None = None, install: bool = True) -> str:
         """The `sim train` command line that reproduces these weights: with ``--out`` where the run was given a
@@ -82,13 +89,13 @@ class TrainConfig:
         return (
             f"sim train {self.game} --role {self.role} --seed {self.seed} --iterations {self.iterations} "
             f"--games {self.games} --budget {self.budget} --eval-games {self.eval_games} --l2 {self.l2:g}"
-            f"{where}{' --install' if install else ''}"
+            f"{' --states ' + self.states if self.states != 'search' else ''}{where}{' --install' if install else ''}"
         )
 
     def same_run(self, other: dict) -> bool:
         """Whether a checkpoint's config ``other`` is this run's (iterations may grow: a run resumed for more)."""
         mine = asdict(self)
-        return all(other.get(k) == v for k, v in mine.items() if k != "iterations")
+        return all(other.get(k, "search" if k == "states" else None) == v for k, v in mine.items() if k != "iterations")
 
 
 def learner_of(game: str, role: str | None) -> tuple[GameSpec, Learner]:
@@ -131,6 +138,8 @@ def check_config(cfg: TrainConfig) -> None:
     ):
         if not lo <= v <= hi:
             raise TrainError(out_of_range(name, v, lo, hi))
+    if cfg.states not in STATES:
+        raise TrainError(f"--states: '{cfg.states}' is not allowed; allowed: {', '.join(STATES)}")
     if not (0.0 <= cfg.l2 <= 100.0) or math.isnan(cfg.l2):
         raise TrainError(out_of_range("--l2", cfg.l2, 0, 100))
 
@@ -253,8 +262,19 @@ def train(
                     f"with search at {cfg.budget} ({rate:.2f} games/s)"
                 )
 
+        drive = weights[-1] if i > 0 and cfg.states == "learned" else None
         data = L.collect(
-            table, learner, cfg.seed, i, cfg.games, cfg.budget, rollout, threads, on_game, executor=executor
+            table,
+            learner,
+            cfg.seed,
+            i,
+            cfg.games,
+            cfg.budget,
+            rollout,
+            threads,
+            on_game,
+            executor=executor,
+            drive=drive,
         )
         t_play = time.monotonic() - t0
         parts.append(data)
@@ -275,6 +295,7 @@ def train(
         it: dict[str, Any] = {
             "iteration": i,
             "rollout": rollout_name,
+            **({"played_by": f"{learner.strategy} of iteration {i}"} if drive is not None else {}),
             "games": cfg.games,
             "decisions": data.n,
             "decisions_total": alld.n,

@@ -29,6 +29,13 @@ def train(
         ),
     ] = 20_000,
     l2: Annotated[float, typer.Option(help="L2 penalty of the fit (softmax, or the action values' ridge)")] = 1e-3,
+    states: Annotated[
+        str,
+        typer.Option(
+            help="who plays the training games from the second iteration on: search (its choices) or learned (the "
+            "previous iteration's policy plays, the search only labels the states it reaches: DAgger)"
+        ),
+    ] = "search",
     threads: Annotated[int, typer.Option(help="threads playing training games (the weights do not depend on it)")] = 1,
     out: Annotated[
         Path | None, typer.Option(help="report and checkpoint folder (default: reports/train/<game>-<role>)")
@@ -72,12 +79,12 @@ def train(
     from sim.api.train import TrainConfig, TrainError, TrainOutError
     from sim.api.train import train as run
 
-    cfg = TrainConfig(game, role or "", seed, iterations, games, budget, eval_games, l2)
+    cfg = TrainConfig(game, role or "", seed, iterations, games, budget, eval_games, l2, states)
     try:
         from sim.api.train import learner_of
 
         _, learner = learner_of(game, role)
-        cfg = TrainConfig(game, learner.role, seed, iterations, games, budget, eval_games, l2)
+        cfg = TrainConfig(game, learner.role, seed, iterations, games, budget, eval_games, l2, states)
         if threads < 1:
             raise TrainError(out_of_range("--threads", threads, 1))
         from sim.api.train import check_config

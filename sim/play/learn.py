@@ -9,7 +9,8 @@ time: `play_batch` resumed from the current state stops at the next search decis
 decision), the features of each legal action are read from that state (`fill_features`, the kernel's own code: play
 and training never disagree), the search's visit counts (or the action it chose: `Learner.target`) become the decision's target, and the chosen
 action is played
-with the game's `apply_action` verb. Every draw is keyed by (seed, iteration, game, decision), so the decisions of a
+with the game's `apply_action` verb (or, given ``drive`` weights, the action that policy plays: DAgger's states, those
+the learned player itself reaches, still labelled by the search). Every draw is keyed by (seed, iteration, game, decision), so the decisions of a
 game depend on nothing else: games are split over threads and put back in game order, and the data, and so the
 weights, are the same for any thread count.
 """
@@ -152,7 +153,14 @@ def search_rows(sc: Scenario, learner: Learner, budget: int) -> tuple:
 
 
 def play_training_game(
-    sc: Scenario, learner: Learner, seed: int, iteration: int, g: int, budget: int, rollout: tuple
+    sc: Scenario,
+    learner: Learner,
+    seed: int,
+    iteration: int,
+    g: int,
+    budget: int,
+    rollout: tuple,
+    drive: np.ndarray | None = None,
 ) -> Decisions:
     """The search decisions of training game ``g`` of ``iteration`` (module docstring), as `Decisions`."""
     from kernels.batch import play_games
@@ -218,6 +226,8 @@ def play_training_game(
             ts.append(t)
             chosen.append(group[-1] + j)
             group.append(group[-1] + kk)
+            if drive is not None:  # the learned policy plays on (DAgger): the search only labels its states
+                a = int(acts[greedy(x, drive)])
         kernel.step.apply_action(st, prm, np.int64(a), rng, scratch)
         resume = st.copy()
     if not xs:
@@ -226,6 +236,16 @@ def play_training_game(
     return Decisions(
         np.concatenate(xs), np.array(group, np.int64), np.concatenate(ts), np.array(chosen, np.int64), visits_of
     )
+
+
+def greedy(x: np.ndarray, w: np.ndarray) -> int:
+    """The row of ``x`` (float64[k, F], one legal action a row, ascending) the learned policy ``w`` (float64[F])
+    plays at temperature 0: the highest score sum_i w[i] * x[:, i], summed in feature order as the kernel sums it
+    (element by element, so no machine sums it in another order), ties to the first row (the lower action)."""
+    s = np.zeros(x.shape[0])
+    for i in range(x.shape[1]):
+        s = s + w[i] * x[:, i]
+    return int(np.argmax(s))
 
 
 def value_target(visits: np.ndarray, wins: np.ndarray, temperature: float) -> np.ndarray:
@@ -252,6 +272,7 @@ def collect(
     on_game: Callable[[int], None] | None = None,
     stop: Callable[[], None] | None = None,
     executor: Executor | None = None,
+    drive: np.ndarray | None = None,
 ) -> Decisions:
     """The search decisions of games 0 .. ``games`` - 1 of ``iteration``, in game order (the same for any
     ``threads`` or ``executor``); game g is played on table ``sc[g % len(sc)]`` with its rollout rows
@@ -263,7 +284,7 @@ def collect(
 
     def game_args(g: int) -> tuple:  # `play_training_game`'s arguments for game g: its table and rollout rows
         k = g % len(scs)
-        return scs[k], learner, seed, iteration, g, budget, rolls[k]
+        return scs[k], learner, seed, iteration, g, budget, rolls[k], drive
 
     if executor is not None and executor.workers:
         got: dict[int, Decisions] = {}

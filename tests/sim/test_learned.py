@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from sim.model.policy import check_policy, load_policy, policy_path
@@ -84,6 +85,7 @@ def test_learned_strategy_defaults_are_the_shipped_weights():
         (["train", "moor", "--iterations", "0"], "--iterations: 0 is out of range; allowed 1..100"),
         (["train", "moor", "--budget", "0"], "--budget: 0 is out of range; allowed 1..65,536"),
         (["train", "moor", "--threads", "0"], "--threads: 0 is out of range; allowed >= 1"),
+        (["train", "moor", "--states", "random"], "--states: 'random' is not allowed; allowed: search, learned"),
         (
             ["train", "treasure_hunters", "--role", "player"],
             "--role: treasure_hunters has no learned role 'player'; allowed: hunter, haunter",
@@ -143,6 +145,54 @@ def test_training_is_reproducible_for_any_thread_count_and_after_a_resume(tmp_pa
     # as run: its own --out, and no --install it was not given (copying it must not overwrite the shipped weights)
     assert f"--out {tmp_path / 'one'}" in policy["command"] and "--install" not in policy["command"]
     assert policy["feature_set"] == "moor-player" and policy["rules_version"] == get("moor").rules_version  # type: ignore[union-attr]
+
+
+def test_dagger_states_the_previous_policy_plays_and_search_labels(tmp_path, monkeypatch):
+    """``states = "learned"``: the first iteration is the default run's (search plays), and from the second the
+    previous iteration's policy plays every decision the search labels (the greedy row of the features recorded
+    for it), so its decisions are not the default run's; the command and the report say so."""
+    from sim.api.train import TrainConfig, train
+    from sim.play import learn as L
+
+    base = TrainConfig("moor", "player", 5, 2, 3, 8, 200, 1e-3)
+    dag = TrainConfig("moor", "player", 5, 2, 3, 8, 200, 1e-3, "learned")
+    plays: list[tuple[np.ndarray, np.ndarray, int]] = []
+    real = L.greedy
+
+    def spy(x, w):
+        plays.append((x.copy(), w.copy(), real(x, w)))
+        return plays[-1][2]
+
+    one = train(base, tmp_path / "base", say=lambda _s: None)
+    monkeypatch.setattr(L, "greedy", spy)
+    two = train(dag, tmp_path / "dag", say=lambda _s: None)
+    assert two["iterations"][0]["weights"] == one["iterations"][0]["weights"]
+    assert len(plays) == two["iterations"][1]["decisions"] > 0
+    w1 = np.array(list(two["iterations"][0]["weights"].values()))
+    assert all(np.array_equal(w, w1) for _x, w, _r in plays)  # iteration 1's policy played iteration 2's games
+    data = np.load(tmp_path / "dag" / "checkpoint" / "iter-1.npz")
+    for d, (x, _w, _r) in enumerate(plays):  # each decision labelled is the state the policy played from
+        assert np.array_equal(data["X"][data["group"][d] : data["group"][d + 1]], x)
+    assert two["iterations"][1]["decisions"] != one["iterations"][1]["decisions"]
+    assert two["iterations"][1]["played_by"] == "learned of iteration 1" and "played_by" not in two["iterations"][0]
+    policy = json.loads((tmp_path / "dag" / "policy.json").read_text())
+    assert " --states learned " in policy["command"]
+    assert "--states" not in json.loads((tmp_path / "base" / "policy.json").read_text())["command"]
+
+
+def test_greedy_sums_in_feature_order_and_breaks_ties_to_the_lower_action():
+    """The policy DAgger plays is the kernel's at temperature 0 (`kernels.policy.select`): highest score, ties to the
+    first row."""
+    from kernels.policy import select
+    from sim.play.learn import greedy
+
+    x = np.array([[1.0, 0.0], [0.0, 2.0], [2.0, 0.0], [0.0, 1.0]])
+    w = np.array([1.0, 1.0])
+    assert greedy(x, w) == 1  # rows 1 and 2 tie at 2: the first
+    rng = np.zeros((1, 4), np.uint64)
+    scores = np.array([x[i] @ w for i in range(4)])
+    assert select(scores, np.arange(4, dtype=np.int64), 4, 0.0, rng, 0) == greedy(x, w)
+    assert greedy(x, np.array([1.0, -1.0])) == 2
 
 
 def test_the_advanced_reference_and_first_rollouts_play_the_tuned_weighted_row():
