@@ -599,6 +599,24 @@ def fit_words(report: dict) -> str:
     return f"fitted a softmax policy to {data} (L2 {c['l2']:g})"
 
 
+DAGGER_WORDS = " (from the second iteration on, the iteration before played them and the search labelled its decisions)"
+
+
+def played_words(report: dict) -> str:
+    """The report's first words: the games each iteration played, who played them, and the fit."""
+    c = report["config"]
+    who = DAGGER_WORDS if c.get("states") == "learned" else ""
+    return (
+        f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
+        f"rollouts a decision{who}, {fit_words(report)}"
+    )
+
+
+def rollout_cell(it: dict) -> str:
+    """An iteration's rollout policy, and who played its games where not the search (``--states learned``)."""
+    return it["rollout"] + (f"; games played by {it['played_by']}" if "played_by" in it else "")
+
+
 def report_markdown(report: dict) -> str:
     """The training report in Markdown: the command, then one row per iteration (its rollout policy, decisions,
     agreement with search, strength against the best scripted strategy with its Wilson 95% interval, time)."""
@@ -608,8 +626,7 @@ def report_markdown(report: dict) -> str:
         "",
         f"Command: `{report['command']}`",
         "",
-        f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
-        f"rollouts a decision, {fit_words(report)}, then measured one "
+        f"{played_words(report)}, then measured one "
         f"learned seat against the other seats' best scripted strategy on the same {c['eval_games']} games "
         "(win rate of the games that ended with a winner, their count in the table; Wilson 95% interval), and from "
         "the second iteration on, in self-play, one seat of it against the iteration before at every other seat "
@@ -625,7 +642,7 @@ def report_markdown(report: dict) -> str:
     for it in report["iterations"]:
         s = it["strength"]
         lines.append(
-            f"| {it['iteration'] + 1} | {it['rollout']} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
+            f"| {it['iteration'] + 1} | {rollout_cell(it)} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
             f"{100 * s['win_rate']:.1f}% ({it['versus']}, {s['games']:,} games) | "
             f"[{100 * s['ci'][0]:.1f}, {100 * s['ci'][1]:.1f}] | "
             f"{100 * s['fair']:.0f}% | {selfplay_cell(s)} | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
@@ -679,8 +696,7 @@ def _reference_lines(report: dict) -> list[str]:
     who = "team (every seat of the role learned)" if report.get("team") else "seat of the role"
     pct = lambda r: f"{100 * r['win_rate']:.1f}% [{100 * r['ci'][0]:.1f}, {100 * r['ci'][1]:.1f}]"  # noqa: E731
     lines = [
-        f"Each iteration played {c['games']} games with every {report['role']} seat searching at {c['budget']} "
-        f"rollouts a decision, {fit_words(report)}, then measured the "
+        f"{played_words(report)}, then measured the "
         f"win rate of the learned {who} on {c['eval_games']} games against that of the same tables with the "
         f"role's seats on {it0['versus']} on the same games (common random numbers; Wilson 95% intervals). "
         f"Shipped: the iteration with the highest win rate ({report['best'] + 1}). Training time: "
@@ -692,7 +708,7 @@ def _reference_lines(report: dict) -> list[str]:
     for it in report["iterations"]:
         s = it["strength"]
         lines.append(
-            f"| {it['iteration'] + 1} | {it['rollout']} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
+            f"| {it['iteration'] + 1} | {rollout_cell(it)} | {it['decisions']} | {100 * it['agreement']:.1f}% | "
             f"{pct(s)} | {pct(s['reference'])} | {it['seconds_play'] + it['seconds_fit_eval']:.0f} |"
         )
     lines += step_lines(report)

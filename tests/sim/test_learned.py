@@ -178,6 +178,8 @@ def test_dagger_states_the_previous_policy_plays_and_search_labels(tmp_path, mon
     policy = json.loads((tmp_path / "dag" / "policy.json").read_text())
     assert " --states learned " in policy["command"]
     assert "--states" not in json.loads((tmp_path / "base" / "policy.json").read_text())["command"]
+    md = (tmp_path / "dag" / "report.md").read_text()
+    assert "games played by learned of iteration 1" in md and "the iteration before played them" in md
 
 
 def test_greedy_sums_in_feature_order_and_breaks_ties_to_the_lower_action():
