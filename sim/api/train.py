@@ -94,8 +94,13 @@ class TrainConfig:
 
     def same_run(self, other: dict) -> bool:
         """Whether a checkpoint's config ``other`` is this run's (iterations may grow: a run resumed for more)."""
-        mine = asdict(self)
-        return all(other.get(k, "search" if k == "states" else None) == v for k, v in mine.items() if k != "iterations")
+        mine, other = asdict(self), with_defaults(other)
+        return all(other.get(k) == v for k, v in mine.items() if k != "iterations")
+
+
+def with_defaults(was: dict) -> dict:
+    """A checkpoint's config, the options a checkpoint of an older format did not record at their defaults."""
+    return {"states": "search", **was}
 
 
 def learner_of(game: str, role: str | None) -> tuple[GameSpec, Learner]:
@@ -251,18 +256,19 @@ def train(
             prev = np.concatenate([[0.0], weights[-1]])
             rollout = [L.rollout_rows(t, learner, learner.strategy, prev) for t in table]
         last = [t0]
+        drive = weights[-1] if i > 0 and cfg.states == "learned" else None
+        how = f"played by {learner.strategy} of iteration {i}, labelled by" if drive is not None else "with"
 
-        def on_game(done: int, i: int = i, t0: float = t0, last: list = last) -> None:
+        def on_game(done: int, i: int = i, t0: float = t0, last: list = last, how: str = how) -> None:
             now = time.monotonic()
             if now - last[0] >= 10.0 or done == cfg.games:
                 last[0] = now
                 rate = done / max(now - t0, 1e-9)
                 say(
                     f"train {cfg.game} {cfg.role}: iteration {i + 1}/{cfg.iterations}: {done}/{cfg.games} games "
-                    f"with search at {cfg.budget} ({rate:.2f} games/s)"
+                    f"{how} search at {cfg.budget} ({rate:.2f} games/s)"
                 )
 
-        drive = weights[-1] if i > 0 and cfg.states == "learned" else None
         data = L.collect(
             table,
             learner,
@@ -459,7 +465,7 @@ def damaged(ck: Path, part: Path, e: BaseException) -> str:
 def _differs(cfg: TrainConfig, was: dict) -> str:
     """ "; it differs in --eval-games (200 there, 300 here)": the options (other than --iterations) where the run a
     checkpoint holds, ``was``, is not ``cfg``."""
-    mine = asdict(cfg)
+    mine, was = asdict(cfg), with_defaults(was)
     said = [
         f"--{k.replace('_', '-')} ({was.get(k)} there, {v} here)"
         for k, v in mine.items()
@@ -473,7 +479,7 @@ def _was_command(state: dict) -> str:
     much of it as a checkpoint of an older format records."""
     from dataclasses import fields
 
-    was = state.get("config", {})
+    was = with_defaults(state.get("config", {}))
     try:
         cmd = TrainConfig(**{f.name: was[f.name] for f in fields(TrainConfig)}).command(install=False)
     except (KeyError, TypeError):
@@ -547,6 +553,7 @@ def _policy(cfg: TrainConfig, spec: GameSpec, learner: Learner, report: dict) ->
                 {
                     "iteration": x["iteration"],
                     "rollout": x["rollout"],
+                    **({"played_by": x["played_by"]} if "played_by" in x else {}),
                     "decisions": x["decisions"],
                     "agreement": round(x["agreement"], 4),
                     "versus": x["versus"],

@@ -32,8 +32,9 @@ def train(
     states: Annotated[
         str,
         typer.Option(
+            metavar="search|learned",
             help="who plays the training games from the second iteration on: search (its choices) or learned (the "
-            "previous iteration's policy plays, the search only labels the states it reaches: DAgger)"
+            "previous iteration's policy plays, the search only labels the states it reaches: DAgger)",
         ),
     ] = "search",
     threads: Annotated[int, typer.Option(help="threads playing training games (the weights do not depend on it)")] = 1,
@@ -69,12 +70,15 @@ def train(
     game's shipped weights (kernels/<game>/policies/, a change to the
     repository: retrain after a rules change, then commit it). --workers N or
     --scheduler plays the training games on Dask (one task a game): the same
-    weights as in this process.
+    weights as in this process. --states learned (DAgger): from the second
+    iteration on, the previous iteration's policy plays the training games and
+    the search only labels the decisions it meets.
 
     Example:
 
         sim train moor --seed 1 --iterations 4 --games 40 --budget 64
         sim train moor --seed 1 --iterations 4 --games 40 --budget 64 --workers 2
+        sim train moor --seed 1 --iterations 4 --games 40 --states learned
     """
     from sim.api.train import TrainConfig, TrainError, TrainOutError
     from sim.api.train import train as run

@@ -151,7 +151,7 @@ def test_dagger_states_the_previous_policy_plays_and_search_labels(tmp_path, mon
     """``states = "learned"``: the first iteration is the default run's (search plays), and from the second the
     previous iteration's policy plays every decision the search labels (the greedy row of the features recorded
     for it), so its decisions are not the default run's; the command and the report say so."""
-    from sim.api.train import TrainConfig, train
+    from sim.api.train import TrainConfig, TrainError, train
     from sim.play import learn as L
 
     base = TrainConfig("moor", "player", 5, 2, 3, 8, 200, 1e-3)
@@ -165,7 +165,8 @@ def test_dagger_states_the_previous_policy_plays_and_search_labels(tmp_path, mon
 
     one = train(base, tmp_path / "base", say=lambda _s: None)
     monkeypatch.setattr(L, "greedy", spy)
-    two = train(dag, tmp_path / "dag", say=lambda _s: None)
+    said: list[str] = []
+    two = train(dag, tmp_path / "dag", say=said.append)
     assert two["iterations"][0]["weights"] == one["iterations"][0]["weights"]
     assert len(plays) == two["iterations"][1]["decisions"] > 0
     w1 = np.array(list(two["iterations"][0]["weights"].values()))
@@ -177,9 +178,20 @@ def test_dagger_states_the_previous_policy_plays_and_search_labels(tmp_path, mon
     assert two["iterations"][1]["played_by"] == "learned of iteration 1" and "played_by" not in two["iterations"][0]
     policy = json.loads((tmp_path / "dag" / "policy.json").read_text())
     assert " --states learned " in policy["command"]
+    assert policy["training"]["iterations"][1]["played_by"] == "learned of iteration 1"
+    assert any("iteration 2/2: 3/3 games played by learned of iteration 1, labelled by search at 8" in x for x in said)
     assert "--states" not in json.loads((tmp_path / "base" / "policy.json").read_text())["command"]
     md = (tmp_path / "dag" / "report.md").read_text()
     assert "games played by learned of iteration 1" in md and "the iteration before played them" in md
+    # a checkpoint made before --states existed is a --states search run: resumed as one, refused for learned
+    state = tmp_path / "base" / "checkpoint" / "state.json"
+    old = json.loads(state.read_text())
+    del old["config"]["states"]
+    state.write_text(json.dumps(old))
+    assert train(base, tmp_path / "base", say=lambda _s: None)["iterations"] == one["iterations"]
+    state.write_text(json.dumps(old))
+    with pytest.raises(TrainError, match=r"--l2 0\.001; it differs in --states \(search there, learned here\)\)"):
+        train(dag, tmp_path / "base", say=lambda _s: None)
 
 
 def test_greedy_sums_in_feature_order_and_breaks_ties_to_the_lower_action():
