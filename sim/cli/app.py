@@ -115,12 +115,21 @@ class OneLineUsage(typer.core.TyperGroup):
     def _one_line(e: UsageError):
         if isinstance(e, NoArgsIsHelpError):
             raise e
-        where = e.ctx.command_path if e.ctx is not None else "sim"
+        where = e.ctx.command_path if e.ctx is not None else OneLineUsage._command_path()
         msg = _plain_type_error(e, OneLineUsage.argv) or " ".join(e.format_message().split()).rstrip(".")
         if "unexpected extra argument" in msg and "(step " in msg:  # --set x=1..9 step 2 unquoted: the shell split it
             msg += "; a range with a step is one argument: quote it, e.g. --set 'track_len=20..60 step 5'"
         typer.echo(f"error: {msg} (see {where} --help)", err=True)
         raise typer.Exit(e.exit_code)
+
+    @staticmethod
+    def _command_path() -> str:
+        """`sim` and the command of the line being parsed, for an error Click raises without its context (an option
+        given last with no value)."""
+        argv, names = OneLineUsage.argv, OneLineUsage.names
+        return f"sim {argv[0]}" if argv and argv[0] in names else "sim"
+
+    names: set[str] = set()  # the group's commands (`_command_path`)
 
     PANELS = ("Play", "Compare and explore", "Regression", "Boards", "Tools")  # `sim --help`, in this order
 
@@ -139,6 +148,7 @@ class OneLineUsage(typer.core.TyperGroup):
     def make_context(self, *args, **kw):
         if len(args) > 1 and isinstance(args[1], list):
             OneLineUsage.argv = list(args[1])
+            OneLineUsage.names = set(self.commands)
         try:
             return super().make_context(*args, **kw)
         except UsageError as e:

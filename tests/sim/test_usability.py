@@ -314,6 +314,15 @@ def test_usage_errors_are_one_line(tmp_path, args, expect):
     assert "╭" not in r.output and "Usage:" not in r.output
 
 
+def test_an_option_given_last_without_its_value_names_the_command_s_help(tmp_path):
+    """Click raises "requires an argument" without the command's context: the line still names `sim run --help`
+    (it said `sim --help`, a fresh user's find)."""
+    r = cli.invoke(app, ["run", str(write(tmp_path, MOOR)), "--games"])
+    assert r.exit_code == EXIT_USAGE, r.output
+    line = one_error_line(r)
+    assert line == "error: Option '--games' requires an argument (see sim run --help)", line
+
+
 def test_no_arguments_still_prints_the_help():
     r = cli.invoke(app, [])
     assert "Usage" in r.output and "compare" in r.output
