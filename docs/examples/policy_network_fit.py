@@ -20,7 +20,8 @@ import sys
 import numpy as np
 from scipy.optimize import minimize
 
-from sim.stats.policy_fit import Decisions, fit_softmax
+from sim.stats.policy_fit import Decisions, cross_entropy, fit_softmax, softmax_within
+from sim.stats.policy_fit import agreement_of_scores as agreement
 
 HIDDEN = (4, 8, 16, 32)
 L2 = 1e-3
@@ -32,22 +33,6 @@ def subset(d: Decisions, idx: range) -> Decisions:
     return Decisions(d.X[lo:hi], d.group[idx.start : idx.stop + 1] - lo, d.target[lo:hi], d.chosen[idx] - lo)
 
 
-def probs(d: Decisions, s: np.ndarray) -> np.ndarray:
-    """The softmax of scores ``s`` within each decision."""
-    starts, sizes = d.group[:-1], np.diff(d.group)
-    e = np.exp(s - np.repeat(np.maximum.reduceat(s, starts), sizes))
-    return e / np.repeat(np.add.reduceat(e, starts), sizes)
-
-
-def cross_entropy(d: Decisions, s: np.ndarray) -> float:
-    return -float(np.sum(d.target * np.log(np.maximum(probs(d, s), 1e-300)))) / d.n
-
-
-def agreement(d: Decisions, s: np.ndarray) -> float:
-    hits = sum(int(d.group[i] + int(np.argmax(s[d.group[i] : d.group[i + 1]])) == d.chosen[i]) for i in range(d.n))
-    return hits / d.n
-
-
 def fit_network(d: Decisions, z: np.ndarray, hidden: int, seed: int = 0) -> np.ndarray:
     """The parameters (W, b, v, u flattened) of the network minimising the cross-entropy plus L2 on ``d``."""
     n_f = z.shape[1]
@@ -57,7 +42,7 @@ def fit_network(d: Decisions, z: np.ndarray, hidden: int, seed: int = 0) -> np.n
         w, b, v, u = p[: cut[0]].reshape(hidden, n_f), p[cut[0] : cut[1]], p[cut[1] : cut[2]], p[cut[2] :]
         a = np.tanh(z @ w.T + b)
         s = a @ v + z @ u
-        pr = probs(d, s)
+        pr = softmax_within(s, d.group)
         gs = (pr - d.target) / d.n
         ga = np.outer(gs, v) * (1.0 - a * a)
         grad = np.concatenate([(ga.T @ z).ravel(), ga.sum(0), a.T @ gs, z.T @ gs]) + L2 * p

@@ -257,7 +257,7 @@ def train(
             rollout = [L.rollout_rows(t, learner, learner.strategy, prev) for t in table]
         last = [t0]
         drive = weights[-1] if i > 0 and cfg.states == "learned" else None
-        how = f"played by {learner.strategy} of iteration {i}, labelled by" if drive is not None else "with"
+        how = f"played by {rollout_name}, labelled by" if drive is not None else "with"  # the policy plays its rollouts
 
         def on_game(done: int, i: int = i, t0: float = t0, last: list = last, how: str = how) -> None:
             now = time.monotonic()
@@ -301,7 +301,7 @@ def train(
         it: dict[str, Any] = {
             "iteration": i,
             "rollout": rollout_name,
-            **({"played_by": f"{learner.strategy} of iteration {i}"} if drive is not None else {}),
+            **({"played_by": rollout_name} if drive is not None else {}),
             "games": cfg.games,
             "decisions": data.n,
             "decisions_total": alld.n,

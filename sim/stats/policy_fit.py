@@ -63,9 +63,8 @@ class Decisions:
         return Decisions(X, group.astype(np.int64), target, chosen.astype(np.int64), visits)
 
 
-def _probs(X: np.ndarray, group: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """The policy's probability of every row (float64[R])."""
-    s = X @ w
+def softmax_within(s: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """The softmax of the scores ``s`` (float64[R], one a row) within each decision of ``group``."""
     starts = group[:-1]
     mx = np.maximum.reduceat(s, starts)
     sizes = np.diff(group)
@@ -74,21 +73,34 @@ def _probs(X: np.ndarray, group: np.ndarray, w: np.ndarray) -> np.ndarray:
     return e / np.repeat(z, sizes)
 
 
+def _probs(X: np.ndarray, group: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The policy's probability of every row (float64[R])."""
+    return softmax_within(X @ w, group)
+
+
+def cross_entropy(data: Decisions, s: np.ndarray) -> float:
+    """Mean cross-entropy against the targets of the policy scoring the rows ``s`` (float64[R]; any model's)."""
+    p = softmax_within(s, data.group)
+    return -float(np.sum(data.target * np.log(np.maximum(p, 1e-300)))) / data.n
+
+
 def loss(data: Decisions, w: np.ndarray, l2: float = 0.0) -> float:
     """Mean cross-entropy of the policy ``w`` against the targets, plus the L2 term."""
     if data.n == 0:
         return 0.0
-    p = _probs(data.X, data.group, w)
-    ce = -float(np.sum(data.target * np.log(np.maximum(p, 1e-300)))) / data.n
-    return ce + 0.5 * l2 * float(w @ w)
+    return cross_entropy(data, data.X @ w) + 0.5 * l2 * float(w @ w)
 
 
 def agreement(data: Decisions, w: np.ndarray) -> float:
     """Share of decisions where the policy's highest-scoring action (ties: the first row, as the kernel's lower
     action index) is the one the search played."""
+    return agreement_of_scores(data, data.X @ w)
+
+
+def agreement_of_scores(data: Decisions, s: np.ndarray) -> float:
+    """`agreement` of the policy scoring the rows ``s`` (float64[R]; any model's)."""
     if data.n == 0:
         return 0.0
-    s = data.X @ w
     hits = 0
     for d in range(data.n):
         lo, hi = data.group[d], data.group[d + 1]
